@@ -1,0 +1,1 @@
+//! hsaemu-capi: the C ABI (filled in by the HSA runtime issue).

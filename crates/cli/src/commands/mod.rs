@@ -1,0 +1,3 @@
+//! The subcommands of `hsaemu`, one module each.
+
+pub mod inspect;

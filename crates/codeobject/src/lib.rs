@@ -1,0 +1,1 @@
+//! hsaemu-codeobject (see the crate description; filled in by its issue).

@@ -1,0 +1,1 @@
+//! hsaemu-emu (see the crate description; filled in by its issue).

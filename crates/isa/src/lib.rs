@@ -1,0 +1,1 @@
+//! hsaemu-isa (see the crate description; filled in by its issue).

@@ -1,0 +1,1 @@
+//! hsaemu-runtime (see the crate description; filled in by its issue).

@@ -1,0 +1,342 @@
+//! Test support for hsaemu: builds the test corpus with the real compilers.
+//!
+//! Every kernel a test runs or inspects is compiled here from the sources in
+//! `tests/kernels/` by Debian's `clang-15` or `hipcc`; there are no hand-written
+//! stand-ins for compiler output. Outputs are cached under `target/kernels/`,
+//! keyed by a hash of the source text and the full command line, so a second
+//! test run compiles nothing.
+//!
+//! A missing tool is a loud failure (a panic naming the tool and the set-up
+//! command), never a silently skipped test.
+
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+/// Where Debian's `rocm-device-libs` puts the device library bitcode.
+pub const DEVICE_LIB_PATH: &str = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode";
+
+/// Debian's prebuilt rocRAND: a host library whose `.hip_fatbin` carries bundles for gfx803…gfx1030.
+pub const ROCRAND_LIBRARY: &str = "/usr/lib/x86_64-linux-gnu/librocrand.so.1";
+
+/// Targets of the corpus, as target IDs (processor plus features).
+pub const TARGETS: &[&str] = &[
+    "gfx803",
+    "gfx900",
+    "gfx906",
+    "gfx908",
+    "gfx90a:xnack+",
+    "gfx90a:xnack-",
+    "gfx940",
+    "gfx1030",
+];
+
+/// The processor part of a target ID (`gfx90a:xnack-` → `gfx90a`).
+pub fn processor(target: &str) -> &str {
+    target.split(':').next().unwrap_or(target)
+}
+
+/// Code object versions clang-15 accepts for `target` (V2 is refused for gfx90a, gfx940 and gfx10+).
+pub fn code_object_versions(target: &str) -> &'static [u32] {
+    match processor(target) {
+        "gfx803" | "gfx900" | "gfx906" | "gfx908" => &[2, 3, 4, 5],
+        _ => &[3, 4, 5],
+    }
+}
+
+/// The workspace root (the directory holding the top `Cargo.toml`).
+pub fn workspace_root() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors()
+        .nth(2)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| here.to_path_buf())
+}
+
+/// `tests/kernels/` in the workspace.
+pub fn kernels_dir() -> PathBuf {
+    workspace_root().join("tests").join("kernels")
+}
+
+/// The cache directory for compiled kernels: `$CARGO_TARGET_DIR/kernels` or `target/kernels`.
+pub fn cache_dir() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target"));
+    let dir = target.join("kernels");
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        panic!("cannot create kernel cache {}: {e}", dir.display());
+    }
+    dir
+}
+
+/// The path of a required tool; panics with the set-up command when it is missing.
+pub fn tool(name: &str) -> PathBuf {
+    for dir in ["/usr/bin", "/usr/lib/llvm-15/bin", "/usr/local/bin"] {
+        let p = Path::new(dir).join(name);
+        if p.is_file() {
+            return p;
+        }
+    }
+    panic!(
+        "required tool `{name}` is missing: run `scripts/setup.sh` (installs clang-15, lld-15, llvm-15, hipcc, rocm-device-libs, libhsa-runtime-dev, librocrand1)"
+    );
+}
+
+/// Runs `program args…`, returning stdout; panics with stderr on failure.
+pub fn run_tool(program: &Path, args: &[&str]) -> Vec<u8> {
+    let out = Command::new(program)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", program.display()));
+    if !out.status.success() {
+        panic!(
+            "{} {} failed ({}):\n{}",
+            program.display(),
+            args.join(" "),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    out.stdout
+}
+
+fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            ':' => '_',
+            '+' => 'p',
+            '-' => 'm',
+            c if c.is_ascii_alphanumeric() || c == '_' || c == '.' => c,
+            _ => '_',
+        })
+        .collect()
+}
+
+/// Serializes compilations of the same output within one process.
+static COMPILE_LOCK: Mutex<()> = Mutex::new(());
+
+/// Compiles with `program`, caching by (source text, arguments). `args` must not name the
+/// output; `-o OUTPUT` is appended. Returns the cached output path.
+fn cached_compile(program: &str, source: &Path, args: &[String], stem: &str, ext: &str) -> PathBuf {
+    let text = std::fs::read(source)
+        .unwrap_or_else(|e| panic!("cannot read kernel source {}: {e}", source.display()));
+    let mut h = Sha256::new();
+    h.update(program.as_bytes());
+    for a in args {
+        h.update(a.as_bytes());
+        h.update([0]);
+    }
+    h.update(&text);
+    let digest = h.finalize();
+    let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    let out = cache_dir().join(format!("{stem}-{hex}.{ext}"));
+    if out.is_file() {
+        return out;
+    }
+    let _guard = COMPILE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    if out.is_file() {
+        return out;
+    }
+    let tmp = out.with_extension(format!("{ext}.tmp{}", std::process::id()));
+    let tool_path = tool(program);
+    let mut full: Vec<String> = args.to_vec();
+    full.push(source.display().to_string());
+    full.push("-o".into());
+    full.push(tmp.display().to_string());
+    let refs: Vec<&str> = full.iter().map(String::as_str).collect();
+    run_tool(&tool_path, &refs);
+    std::fs::rename(&tmp, &out)
+        .unwrap_or_else(|e| panic!("cannot move {} into the cache: {e}", tmp.display()));
+    out
+}
+
+fn source_path(rel: &str) -> PathBuf {
+    let p = kernels_dir().join(rel);
+    assert!(p.is_file(), "kernel source {} does not exist", p.display());
+    p
+}
+
+fn stem_of(rel: &str) -> String {
+    Path::new(rel)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "kernel".into())
+}
+
+/// Compiles an OpenCL C source (`rel` is relative to `tests/kernels/`) into a code object for
+/// `target` with code object version `cov`, linking the device libraries.
+pub fn compile_cl(rel: &str, target: &str, cov: u32) -> PathBuf {
+    let args: Vec<String> = vec![
+        "-x".into(),
+        "cl".into(),
+        "-cl-std=CL2.0".into(),
+        "-target".into(),
+        "amdgcn-amd-amdhsa".into(),
+        format!("-mcpu={target}"),
+        "-O2".into(),
+        format!("-mcode-object-version={cov}"),
+        format!("--rocm-device-lib-path={DEVICE_LIB_PATH}"),
+    ];
+    let stem = format!("{}-{}-v{cov}", stem_of(rel), sanitize(target));
+    cached_compile("clang-15", &source_path(rel), &args, &stem, "hsaco")
+}
+
+/// Assembles and links an assembly source (`rel` under `tests/kernels/`) into a code object.
+pub fn compile_asm(rel: &str, target: &str, cov: u32) -> PathBuf {
+    let args: Vec<String> = vec![
+        "-x".into(),
+        "assembler".into(),
+        "-target".into(),
+        "amdgcn-amd-amdhsa".into(),
+        format!("-mcpu={target}"),
+        format!("-mcode-object-version={cov}"),
+    ];
+    let stem = format!("{}-{}-v{cov}", stem_of(rel), sanitize(target));
+    cached_compile("clang-15", &source_path(rel), &args, &stem, "hsaco")
+}
+
+/// Compiles the device side of a HIP source into an offload bundle (`hipcc --genco`) holding one
+/// code object per target in `targets`.
+pub fn compile_hip_bundle(rel: &str, targets: &[&str]) -> PathBuf {
+    let mut args: Vec<String> = vec!["--genco".into(), "-O2".into()];
+    args.extend(targets.iter().map(|t| format!("--offload-arch={t}")));
+    let tag: Vec<String> = targets.iter().map(|t| sanitize(t)).collect();
+    let stem = format!("{}-{}", stem_of(rel), tag.join("+"));
+    cached_compile("hipcc", &source_path(rel), &args, &stem, "hipfb")
+}
+
+/// Compiles a HIP source into a host executable with a fat binary for `targets`.
+pub fn compile_hip_exe(rel: &str, targets: &[&str]) -> PathBuf {
+    let mut args: Vec<String> = vec!["-O2".into()];
+    args.extend(targets.iter().map(|t| format!("--offload-arch={t}")));
+    let tag: Vec<String> = targets.iter().map(|t| sanitize(t)).collect();
+    let stem = format!("{}-{}", stem_of(rel), tag.join("+"));
+    cached_compile("hipcc", &source_path(rel), &args, &stem, "exe")
+}
+
+/// The sources with extension `ext` in `tests/kernels/<dir>/`, relative to `tests/kernels/`, sorted.
+pub fn sources(dir: &str, ext: &str) -> Vec<String> {
+    let d = kernels_dir().join(dir);
+    let mut v: Vec<String> = std::fs::read_dir(&d)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", d.display()))
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .filter_map(|p| p.file_name().map(|n| format!("{dir}/{}", n.to_string_lossy())))
+        .collect();
+    v.sort();
+    v
+}
+
+/// What a corpus file is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CorpusKind {
+    /// A single code object for one target and code object version.
+    CodeObject { target: String, version: u32 },
+    /// An offload bundle (`hipcc --genco`).
+    Bundle,
+    /// A host executable or library whose `.hip_fatbin` holds bundles.
+    HostBinary,
+}
+
+/// One file of the test corpus.
+#[derive(Clone, Debug)]
+pub struct CorpusEntry {
+    pub path: PathBuf,
+    pub kind: CorpusKind,
+}
+
+/// Targets of the HIP part of the corpus (hipcc 5.2 accepts these).
+pub const HIP_TARGETS: &[&str] = &["gfx803", "gfx900", "gfx906", "gfx908", "gfx90a:xnack-", "gfx90a:xnack+", "gfx1030"];
+
+fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2).max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if i >= items.len() {
+                    break;
+                }
+                let r = f(&items[i]);
+                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .map(|r| r.expect("every corpus item was compiled"))
+        .collect()
+}
+
+/// The whole corpus: every OpenCL C and assembly source for every target and code object
+/// version, HIP bundles and host executables, and Debian's prebuilt rocRAND library.
+/// Compiles what is not cached yet, in parallel.
+pub fn corpus() -> Vec<CorpusEntry> {
+    let mut jobs: Vec<(String, String, u32)> = Vec::new();
+    for src in sources("cl", "cl").into_iter().chain(sources("asm", "s")) {
+        for t in TARGETS {
+            for &v in code_object_versions(t) {
+                if src.ends_with(".s") && !asm_supports(&src, t) {
+                    continue;
+                }
+                jobs.push((src.clone(), t.to_string(), v));
+            }
+        }
+    }
+    let hip: Vec<String> = sources("hip", "hip");
+    let mut out: Vec<CorpusEntry> = parallel_map(&jobs, |(src, t, v)| {
+        let path = if src.ends_with(".s") {
+            compile_asm(src, t, *v)
+        } else {
+            compile_cl(src, t, *v)
+        };
+        CorpusEntry {
+            path,
+            kind: CorpusKind::CodeObject { target: t.clone(), version: *v },
+        }
+    });
+    let hip_entries: Vec<CorpusEntry> = parallel_map(&hip, |src| CorpusEntry {
+        path: compile_hip_exe(src, HIP_TARGETS),
+        kind: CorpusKind::HostBinary,
+    });
+    out.extend(hip_entries);
+    if let Some(first) = hip.first() {
+        out.push(CorpusEntry {
+            path: compile_hip_bundle(first, HIP_TARGETS),
+            kind: CorpusKind::Bundle,
+        });
+    }
+    out.push(CorpusEntry {
+        path: rocrand_library(),
+        kind: CorpusKind::HostBinary,
+    });
+    out
+}
+
+/// Assembly sources name the processors they are written for in a first-line comment
+/// `// targets: gfx900 gfx906 …` (assembly is target-specific); no such line means all GFX9.
+fn asm_supports(rel: &str, target: &str) -> bool {
+    let text = std::fs::read_to_string(kernels_dir().join(rel)).unwrap_or_default();
+    let proc_ = processor(target);
+    match text.lines().next().and_then(|l| l.strip_prefix("// targets:")) {
+        Some(list) => list.split_whitespace().any(|t| t == proc_ || t == target),
+        None => proc_.starts_with("gfx9"),
+    }
+}
+
+/// Debian's prebuilt rocRAND library; panics with the set-up command when it is missing.
+pub fn rocrand_library() -> PathBuf {
+    let p = PathBuf::from(ROCRAND_LIBRARY);
+    assert!(
+        p.is_file(),
+        "{ROCRAND_LIBRARY} is missing: run `scripts/setup.sh` (installs librocrand1)"
+    );
+    p
+}

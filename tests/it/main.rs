@@ -1,0 +1,1 @@
+//! The cross-crate integration tests: one binary, one module per area.
