@@ -1,6 +1,7 @@
 //! Implementation of the `hsaemu inspect` command.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -11,6 +12,6 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(args: Args) -> Result<(), String> {
+pub fn run(args: Args) -> Result<ExitCode, String> {
     Err(format!("{}: inspect is not implemented yet", args.file.display()))
 }

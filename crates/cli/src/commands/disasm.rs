@@ -1,0 +1,14 @@
+//! Implementation of the `hsaemu disasm` command.
+
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Arguments (not implemented yet).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub rest: Vec<String>,
+}
+
+pub fn run(_args: Args) -> Result<ExitCode, String> {
+    Err("`disasm` is not implemented yet".into())
+}
