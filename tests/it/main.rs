@@ -1,1 +1,5 @@
 //! The cross-crate integration tests: one binary, one module per area.
+
+mod hip;
+mod capi;
+mod codeobject;

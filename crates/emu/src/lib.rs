@@ -1,1 +1,46 @@
-//! hsaemu-emu (see the crate description; filled in by its issue).
+//! hsaemu-emu: the emulated AMD GPU. It runs real compiled AMDGPU kernels (clang-15/hipcc
+//! output for gfx803, gfx9xx and gfx90a) on the host CPU.
+//!
+//! # Public API (stable; the runtime codes against it)
+//!
+//! - [`MemoryMap`]: the thread-safe map of host ranges kernels may touch; every GPU shares
+//!   one. Device pointers *are* host pointers; an access outside a registered range is a
+//!   [`Fault`], never a host crash.
+//! - [`Gpu`]: one emulated agent, made from a [`GpuConfig`] and the memory map.
+//!   [`Gpu::load_code_object`] copies a code object into fresh host memory (segments,
+//!   relocations) and returns a [`LoadedCodeObject`] with its symbols and kernels;
+//!   [`Gpu::dispatch`] runs one kernel dispatch ([`Dispatch`]) to completion on a pool of host
+//!   threads and returns [`DispatchStats`] or the first [`Fault`].
+//! - [`kernarg`]: helpers that fill the hidden kernel arguments (code object V4 and V5
+//!   layouts) for callers that build kernarg segments themselves.
+//!
+//! # Model
+//!
+//! Work-groups run in parallel on host threads; the waves of one work-group run interleaved on
+//! one thread (switching at `s_barrier`, `s_sleep`, wave end and a time slice) and share LDS.
+//! Each thread keeps several work-groups resident and time-slices among them, so kernels that
+//! spin on memory written by another work-group make progress. Global memory accesses are host
+//! atomics (amdgpu-execution.md §2.5). LDS and private memory are reached through the GFX9
+//! apertures ([`memory::SHARED_APERTURE_BASE`], [`memory::PRIVATE_APERTURE_BASE`]). Machine
+//! code is decoded once per code region into a pre-decoded form; each vector instruction
+//! loops over the 64 lanes as `[u32; 64]` arrays under EXEC.
+
+mod decode;
+pub mod descriptor;
+mod dispatch;
+pub mod error;
+mod exec;
+mod gpu;
+pub mod kernarg;
+mod loader;
+pub mod memory;
+mod ops;
+mod tables;
+mod wave;
+
+pub use decode::Gen;
+pub use descriptor::KernelDescriptor;
+pub use error::{EmuError, Fault, FaultKind};
+pub use gpu::{Dispatch, DispatchStats, Gpu, GpuConfig};
+pub use loader::{LoadedCodeObject, LoadedKernel, LoadedSymbol, SymbolKind};
+pub use memory::{Access, MemoryMap};

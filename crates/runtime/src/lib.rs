@@ -1,1 +1,27 @@
-//! hsaemu-runtime (see the crate description; filled in by its issue).
+//! hsaemu-runtime: the HSA runtime as a safe Rust API over the emulated GPU. It knows nothing
+//! of C: `hsaemu-capi` wraps it as `libhsa-runtime64.so.1`.
+//!
+//! Modules mirror the HSA API groups: [`runtime`] (init, shut-down, system information, handle
+//! tables), [`agent`] (agents and ISAs), [`memory`] (pools, regions, allocation, locking,
+//! copies), [`signal`] (signals and waits), [`queue`] (AQL queues and the packet processor), [`executable`] (code objects),
+//! [`layout`] (the byte layouts shared with device code) and [`backend`] (the one seam to the
+//! emulated GPU).
+
+pub mod agent;
+pub mod backend;
+pub mod error;
+pub mod executable;
+pub mod layout;
+pub mod memory;
+pub mod queue;
+pub mod runtime;
+pub mod signal;
+mod sync;
+
+pub use agent::{Agent, AgentProperties, DeviceType, Isa};
+pub use error::{HsaError, Result};
+pub use executable::{CodeObjectReader, Executable, ExecutableSymbol, SymbolType};
+pub use memory::{MemoryManager, MemoryPool};
+pub use queue::{Queue, QueueType};
+pub use runtime::{current, init, shut_down, Runtime, SignalTable};
+pub use signal::{MemoryOrder, Signal, SignalCondition, SignalOp, WaitState};

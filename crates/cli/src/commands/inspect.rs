@@ -1,4 +1,7 @@
-//! Implementation of the `hsaemu inspect` command.
+//! Implementation of the `hsaemu inspect` command: lists the code objects in a code object,
+//! an offload bundle, or a host executable with a `.hip_fatbin` section, with each kernel's
+//! segment sizes, register counts and arguments — as condensed text, or as JSON (`--json`).
+//! The report itself is `hsaemu_codeobject::report`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,5 +16,14 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
-    Err(format!("{}: inspect is not implemented yet", args.file.display()))
+    let file = args.file.display().to_string();
+    let data = std::fs::read(&args.file).map_err(|e| format!("{file}: {e}"))?;
+    let (mut json, text) = hsaemu_codeobject::report::inspect(&data).map_err(|e| format!("{file}: {e}"))?;
+    if args.json {
+        json["file"] = serde_json::Value::String(file.clone());
+        println!("{}", serde_json::to_string_pretty(&json).map_err(|e| format!("{file}: {e}"))?);
+    } else {
+        print!("{file}:\n{text}");
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,477 @@
+//! Memory: regions and pools allocation, copies, fills, locking, registration and pointer
+//! information.
+
+use std::ffi::c_void;
+
+use hsaemu_runtime::memory::{copy_memory, fill_u32, PointerType};
+use hsaemu_runtime::{HsaError, Signal};
+
+use crate::util::{non_null, put, runtime, status, tri, HSA_STATUS_SUCCESS, INVALID_ARGUMENT};
+
+/// `hsa_memory_allocate`.
+///
+/// # Safety
+/// `ptr` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_memory_allocate(
+    region: u64,
+    size: usize,
+    ptr: *mut *mut c_void,
+) -> u32 {
+    let rt = runtime!();
+    non_null!(ptr);
+    if rt.pool(region).is_err() {
+        return HsaError::InvalidRegion.status();
+    }
+    let p = tri!(rt.allocate(region, size as u64));
+    // SAFETY: non-null, writable by contract.
+    unsafe { *ptr = p as *mut c_void };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_memory_pool_allocate`.
+///
+/// # Safety
+/// `ptr` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_memory_pool_allocate(
+    pool: u64,
+    size: usize,
+    _flags: u32,
+    ptr: *mut *mut c_void,
+) -> u32 {
+    let rt = runtime!();
+    non_null!(ptr);
+    let p = tri!(rt.allocate(pool, size as u64));
+    // SAFETY: non-null, writable by contract.
+    unsafe { *ptr = p as *mut c_void };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_memory_free`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_memory_free(ptr: *mut c_void) -> u32 {
+    let rt = runtime!();
+    status(rt.memory().free(ptr as u64))
+}
+
+/// `hsa_amd_memory_pool_free`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_amd_memory_pool_free(ptr: *mut c_void) -> u32 {
+    let rt = runtime!();
+    status(rt.memory().free(ptr as u64))
+}
+
+/// `hsa_memory_copy`.
+///
+/// # Safety
+/// `src` readable and `dst` writable for `size` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_memory_copy(
+    dst: *mut c_void,
+    src: *const c_void,
+    size: usize,
+) -> u32 {
+    let _rt = runtime!();
+    non_null!(dst, src);
+    // SAFETY: the application guarantees both ranges.
+    unsafe { copy_memory(dst as *mut u8, src as *const u8, size) };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_memory_register`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_memory_register(ptr: *mut c_void, size: usize) -> u32 {
+    let rt = runtime!();
+    non_null!(ptr);
+    if size == 0 {
+        return INVALID_ARGUMENT;
+    }
+    status(rt.memory().register(ptr as u64, size as u64))
+}
+
+/// `hsa_memory_deregister`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_memory_deregister(ptr: *mut c_void, _size: usize) -> u32 {
+    let rt = runtime!();
+    status(rt.memory().deregister(ptr as u64))
+}
+
+/// `hsa_memory_assign_agent`: ownership is meaningless when all memory is host memory.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_memory_assign_agent(
+    ptr: *mut c_void,
+    agent: u64,
+    _access: u32,
+) -> u32 {
+    let rt = runtime!();
+    non_null!(ptr);
+    tri!(rt.agent(agent));
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_agents_allow_access`: every agent can already access every allocation.
+///
+/// # Safety
+/// `agents` must hold `num_agents` handles.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_agents_allow_access(
+    num_agents: u32,
+    agents: *const u64,
+    _flags: *const u32,
+    ptr: *const c_void,
+) -> u32 {
+    let rt = runtime!();
+    non_null!(agents, ptr);
+    if num_agents == 0 {
+        return INVALID_ARGUMENT;
+    }
+    // SAFETY: `agents` holds `num_agents` handles by contract.
+    let list = unsafe { std::slice::from_raw_parts(agents, num_agents as usize) };
+    for &a in list {
+        tri!(rt.agent(a));
+    }
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_memory_lock`.
+///
+/// # Safety
+/// `agent_ptr` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_memory_lock(
+    host_ptr: *mut c_void,
+    size: usize,
+    _agents: *const u64,
+    _num_agent: i32,
+    agent_ptr: *mut *mut c_void,
+) -> u32 {
+    let rt = runtime!();
+    non_null!(host_ptr, agent_ptr);
+    let p = tri!(rt.memory().lock(host_ptr as u64, size as u64, 0));
+    // SAFETY: non-null, writable by contract.
+    unsafe { *agent_ptr = p as *mut c_void };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_memory_lock_to_pool`.
+///
+/// # Safety
+/// `agent_ptr` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_memory_lock_to_pool(
+    host_ptr: *mut c_void,
+    size: usize,
+    _agents: *const u64,
+    _num_agent: i32,
+    pool: u64,
+    _flags: u32,
+    agent_ptr: *mut *mut c_void,
+) -> u32 {
+    let rt = runtime!();
+    non_null!(host_ptr, agent_ptr);
+    let (owner, _) = tri!(rt.pool(pool));
+    let p = tri!(rt
+        .memory()
+        .lock(host_ptr as u64, size as u64, owner.handle()));
+    // SAFETY: non-null, writable by contract.
+    unsafe { *agent_ptr = p as *mut c_void };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_memory_unlock`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_amd_memory_unlock(host_ptr: *mut c_void) -> u32 {
+    let rt = runtime!();
+    // Unlocking memory that is not locked is harmless in ROCm too.
+    let _ = rt.memory().unlock(host_ptr as u64);
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_memory_fill`: `count` 32-bit words.
+///
+/// # Safety
+/// `ptr` must be writable for `count * 4` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_memory_fill(
+    ptr: *mut c_void,
+    value: u32,
+    count: usize,
+) -> u32 {
+    let _rt = runtime!();
+    non_null!(ptr);
+    if !(ptr as usize).is_multiple_of(4) {
+        return INVALID_ARGUMENT;
+    }
+    // SAFETY: the application guarantees the range; alignment checked above.
+    unsafe { fill_u32(ptr as *mut u32, value, count) };
+    HSA_STATUS_SUCCESS
+}
+
+fn signals(
+    rt: &hsaemu_runtime::Runtime,
+    num: u32,
+    deps: *const u64,
+) -> Result<Vec<Signal>, HsaError> {
+    if num == 0 {
+        return Ok(Vec::new());
+    }
+    if deps.is_null() {
+        return Err(HsaError::InvalidArgument);
+    }
+    // SAFETY: `deps` holds `num` handles by contract.
+    let list = unsafe { std::slice::from_raw_parts(deps, num as usize) };
+    list.iter().map(|&h| rt.signal(h)).collect()
+}
+
+/// `hsa_amd_memory_async_copy`.
+///
+/// # Safety
+/// The ranges must stay valid until the completion signal is decremented; `dep_signals` must
+/// hold `num_dep_signals` handles.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_memory_async_copy(
+    dst: *mut c_void,
+    dst_agent: u64,
+    src: *const c_void,
+    src_agent: u64,
+    size: usize,
+    num_dep_signals: u32,
+    dep_signals: *const u64,
+    completion_signal: u64,
+) -> u32 {
+    let rt = runtime!();
+    non_null!(dst, src);
+    tri!(rt.agent(dst_agent));
+    tri!(rt.agent(src_agent));
+    let deps = tri!(signals(&rt, num_dep_signals, dep_signals));
+    let completion = tri!(rt.signal(completion_signal));
+    // SAFETY: the application keeps both ranges valid until completion.
+    status(unsafe { rt.async_copy(dst as u64, src as u64, size, deps, completion) })
+}
+
+/// `hsa_pitched_ptr_t`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct PitchedPtr {
+    pub base: *mut c_void,
+    pub pitch: usize,
+    pub slice: usize,
+}
+
+/// `hsa_dim3_t`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct Dim3 {
+    pub x: u32,
+    pub y: u32,
+    pub z: u32,
+}
+
+const _: () = {
+    assert!(std::mem::size_of::<PitchedPtr>() == 24);
+    assert!(std::mem::size_of::<Dim3>() == 12);
+};
+
+/// `hsa_amd_memory_async_copy_rect`: waits for the dependencies on the calling thread, then
+/// copies `range.x` bytes × `range.y` rows × `range.z` slices.
+///
+/// # Safety
+/// All pointers must be valid as the API describes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_memory_async_copy_rect(
+    dst: *const PitchedPtr,
+    dst_offset: *const Dim3,
+    src: *const PitchedPtr,
+    src_offset: *const Dim3,
+    range: *const Dim3,
+    copy_agent: u64,
+    _dir: u32,
+    num_dep_signals: u32,
+    dep_signals: *const u64,
+    completion_signal: u64,
+) -> u32 {
+    let rt = runtime!();
+    non_null!(dst, dst_offset, src, src_offset, range);
+    tri!(rt.agent(copy_agent));
+    let deps = tri!(signals(&rt, num_dep_signals, dep_signals));
+    let completion = tri!(rt.signal(completion_signal));
+    // SAFETY: all five are non-null and readable by contract.
+    let (d, doff, s, soff, r) = unsafe { (*dst, *dst_offset, *src, *src_offset, *range) };
+    for dep in &deps {
+        let v = dep.wait(
+            hsaemu_runtime::SignalCondition::Lt,
+            1,
+            None,
+            hsaemu_runtime::WaitState::Blocked,
+            hsaemu_runtime::MemoryOrder::Acquire,
+        );
+        if v < 0 {
+            completion.store(-1, hsaemu_runtime::MemoryOrder::Release);
+            return HSA_STATUS_SUCCESS;
+        }
+    }
+    for z in 0..r.z as usize {
+        for y in 0..r.y as usize {
+            let so =
+                (soff.z as usize + z) * s.slice + (soff.y as usize + y) * s.pitch + soff.x as usize;
+            let dof =
+                (doff.z as usize + z) * d.slice + (doff.y as usize + y) * d.pitch + doff.x as usize;
+            // SAFETY: the application guarantees that the pitched ranges are valid.
+            unsafe {
+                copy_memory(
+                    (d.base as *mut u8).add(dof),
+                    (s.base as *const u8).add(so),
+                    r.x as usize,
+                )
+            };
+        }
+    }
+    completion.rmw(
+        hsaemu_runtime::SignalOp::Subtract,
+        1,
+        hsaemu_runtime::MemoryOrder::Release,
+    );
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_pointer_info_t` (56 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct PointerInfoC {
+    pub size: u32,
+    pub type_: u32,
+    pub agent_base_address: *mut c_void,
+    pub host_base_address: *mut c_void,
+    pub size_in_bytes: usize,
+    pub user_data: *mut c_void,
+    pub agent_owner: u64,
+    pub global_flags: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<PointerInfoC>() == 56);
+
+/// `hsa_amd_pointer_info`.
+///
+/// # Safety
+/// `info` must point to a struct whose `size` field is set; `alloc`, `num_agents_accessible`
+/// and `accessible` follow the API contract.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_pointer_info(
+    ptr: *const c_void,
+    info: *mut PointerInfoC,
+    alloc: Option<unsafe extern "C" fn(usize) -> *mut c_void>,
+    num_agents_accessible: *mut u32,
+    accessible: *mut *mut u64,
+) -> u32 {
+    let rt = runtime!();
+    non_null!(info);
+    let pi = rt.memory().pointer_info(ptr as u64);
+    let type_ = match pi.kind {
+        PointerType::Unknown => 0,
+        PointerType::Hsa => 1,
+        PointerType::Locked | PointerType::Registered => 2,
+    };
+    // SAFETY: `info` is non-null and its `size` field says how much the caller provides.
+    unsafe {
+        let have = (*info).size as usize;
+        let full = PointerInfoC {
+            size: std::mem::size_of::<PointerInfoC>().min(have) as u32,
+            type_,
+            agent_base_address: pi.base as *mut c_void,
+            host_base_address: pi.base as *mut c_void,
+            size_in_bytes: pi.size as usize,
+            user_data: pi.user_data as *mut c_void,
+            agent_owner: pi.owner,
+            global_flags: pi.pool.as_ref().map_or(0, |p| {
+                let f = p.properties().flags;
+                u32::from(f.kernarg)
+                    | (u32::from(f.fine_grained) << 1)
+                    | (u32::from(f.coarse_grained) << 2)
+            }),
+        };
+        let n = std::mem::size_of::<PointerInfoC>().min(have);
+        std::ptr::copy_nonoverlapping(
+            &full as *const PointerInfoC as *const u8,
+            info as *mut u8,
+            n,
+        );
+    }
+    if !num_agents_accessible.is_null() && !accessible.is_null() {
+        let agents: Vec<u64> = if pi.kind == PointerType::Unknown {
+            Vec::new()
+        } else {
+            rt.agents().iter().map(|a| a.handle()).collect()
+        };
+        let Some(alloc) = alloc else {
+            return INVALID_ARGUMENT;
+        };
+        // SAFETY: the application's allocator; we write exactly `agents.len()` handles.
+        unsafe {
+            let buf = alloc(agents.len() * 8) as *mut u64;
+            if buf.is_null() && !agents.is_empty() {
+                return HsaError::OutOfResources.status();
+            }
+            if !buf.is_null() {
+                std::ptr::copy_nonoverlapping(agents.as_ptr(), buf, agents.len());
+            }
+            *accessible = buf;
+            *num_agents_accessible = agents.len() as u32;
+        }
+    }
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_pointer_info_set_userdata`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_amd_pointer_info_set_userdata(
+    ptr: *const c_void,
+    userdata: *mut c_void,
+) -> u32 {
+    let rt = runtime!();
+    status(rt.memory().set_user_data(ptr as u64, userdata as u64))
+}
+
+/// `hsa_amd_memory_pool_can_migrate`: migration is not supported.
+///
+/// # Safety
+/// `result` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_memory_pool_can_migrate(
+    src_pool: u64,
+    dst_pool: u64,
+    result: *mut bool,
+) -> u32 {
+    let rt = runtime!();
+    tri!(rt.pool(src_pool));
+    tri!(rt.pool(dst_pool));
+    non_null!(result);
+    // SAFETY: non-null, writable by contract.
+    unsafe { *result = false };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_coherency_get_type`: host memory is always coherent.
+///
+/// # Safety
+/// `type_` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_coherency_get_type(agent: u64, type_: *mut u32) -> u32 {
+    let rt = runtime!();
+    tri!(rt.agent(agent));
+    non_null!(type_);
+    // SAFETY: non-null, writable by contract.
+    unsafe { put(type_ as *mut c_void, 0u32) }; // HSA_AMD_COHERENCY_TYPE_COHERENT
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_coherency_set_type`: accepted; memory stays coherent.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_amd_coherency_set_type(agent: u64, type_: u32) -> u32 {
+    let rt = runtime!();
+    tri!(rt.agent(agent));
+    if type_ > 1 {
+        return INVALID_ARGUMENT;
+    }
+    HSA_STATUS_SUCCESS
+}

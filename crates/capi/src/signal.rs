@@ -1,0 +1,378 @@
+//! Signals: creation, every value operation in every memory order (the deprecated
+//! `_acquire`/`_release`/`_acq_rel` names are linked to the `sc*` functions), waits, and the
+//! AMD extensions (`hsa_amd_signal_create`, value pointer, async handler, wait-any).
+
+use std::ffi::c_void;
+use std::time::Duration;
+
+use hsaemu_runtime::{HsaError, MemoryOrder, Signal, SignalCondition, SignalOp, WaitState};
+
+use crate::util::{non_null, runtime, status, tri, HSA_STATUS_SUCCESS, INVALID_ARGUMENT};
+
+/// The live signal for a handle, for the operations that cannot report errors.
+fn lookup(handle: u64) -> Option<Signal> {
+    hsaemu_runtime::current().ok()?.signal(handle).ok()
+}
+
+unsafe fn create(initial: i64, num_consumers: u32, consumers: *const u64, signal: *mut u64) -> u32 {
+    let rt = runtime!();
+    non_null!(signal);
+    if num_consumers > 0 {
+        non_null!(consumers);
+        // SAFETY: `consumers` holds `num_consumers` handles by contract.
+        let list = unsafe { std::slice::from_raw_parts(consumers, num_consumers as usize) };
+        for (i, &a) in list.iter().enumerate() {
+            tri!(rt.agent(a));
+            if list[..i].contains(&a) {
+                return INVALID_ARGUMENT;
+            }
+        }
+    }
+    let s = rt.create_signal(initial);
+    // SAFETY: non-null, writable by contract.
+    unsafe { *signal = s.handle() };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_signal_create`.
+///
+/// # Safety
+/// `consumers` must hold `num_consumers` handles; `signal` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_signal_create(
+    initial: i64,
+    num_consumers: u32,
+    consumers: *const u64,
+    signal: *mut u64,
+) -> u32 {
+    // SAFETY: forwarded contract.
+    unsafe { create(initial, num_consumers, consumers, signal) }
+}
+
+/// `HSA_AMD_SIGNAL_IPC`.
+const AMD_SIGNAL_IPC: u64 = 2;
+
+/// `hsa_amd_signal_create` (IPC signals are not supported).
+///
+/// # Safety
+/// As `hsa_signal_create`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_signal_create(
+    initial: i64,
+    num_consumers: u32,
+    consumers: *const u64,
+    attributes: u64,
+    signal: *mut u64,
+) -> u32 {
+    let _rt = runtime!();
+    if attributes & AMD_SIGNAL_IPC != 0 {
+        return crate::HSA_STATUS_ERROR;
+    }
+    // SAFETY: forwarded contract.
+    unsafe { create(initial, num_consumers, consumers, signal) }
+}
+
+/// `hsa_signal_destroy`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_signal_destroy(signal: u64) -> u32 {
+    let rt = runtime!();
+    status(rt.destroy_signal(signal))
+}
+
+/// `hsa_amd_signal_value_pointer`.
+///
+/// # Safety
+/// `value_ptr` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_signal_value_pointer(
+    signal: u64,
+    value_ptr: *mut *mut i64,
+) -> u32 {
+    let rt = runtime!();
+    let s = tri!(rt.signal(signal));
+    non_null!(value_ptr);
+    // SAFETY: non-null, writable by contract.
+    unsafe { *value_ptr = s.value_address() as *mut i64 };
+    HSA_STATUS_SUCCESS
+}
+
+macro_rules! loads {
+    ($($name:ident => $order:ident;)*) => {$(
+        #[doc = concat!("`", stringify!($name), "` (without the `hsaemu_` prefix).")]
+        #[unsafe(no_mangle)]
+        pub extern "C" fn $name(signal: u64) -> i64 {
+            lookup(signal).map_or(0, |s| s.load(MemoryOrder::$order))
+        }
+    )*};
+}
+loads! {
+    hsaemu_hsa_signal_load_relaxed => Relaxed;
+    hsaemu_hsa_signal_load_scacquire => Acquire;
+}
+
+macro_rules! stores {
+    ($($name:ident => $method:ident, $order:ident;)*) => {$(
+        #[doc = concat!("`", stringify!($name), "` (without the `hsaemu_` prefix).")]
+        #[unsafe(no_mangle)]
+        pub extern "C" fn $name(signal: u64, value: i64) {
+            if let Some(s) = lookup(signal) {
+                s.$method(value, MemoryOrder::$order);
+            }
+        }
+    )*};
+}
+stores! {
+    hsaemu_hsa_signal_store_relaxed => store, Relaxed;
+    hsaemu_hsa_signal_store_screlease => store, Release;
+    hsaemu_hsa_signal_silent_store_relaxed => silent_store, Relaxed;
+    hsaemu_hsa_signal_silent_store_screlease => silent_store, Release;
+}
+
+macro_rules! exchanges {
+    ($($name:ident => $order:ident;)*) => {$(
+        #[doc = concat!("`", stringify!($name), "` (without the `hsaemu_` prefix).")]
+        #[unsafe(no_mangle)]
+        pub extern "C" fn $name(signal: u64, value: i64) -> i64 {
+            lookup(signal).map_or(0, |s| s.exchange(value, MemoryOrder::$order))
+        }
+    )*};
+}
+exchanges! {
+    hsaemu_hsa_signal_exchange_relaxed => Relaxed;
+    hsaemu_hsa_signal_exchange_scacquire => Acquire;
+    hsaemu_hsa_signal_exchange_screlease => Release;
+    hsaemu_hsa_signal_exchange_scacq_screl => AcqRel;
+}
+
+macro_rules! cases {
+    ($($name:ident => $order:ident;)*) => {$(
+        #[doc = concat!("`", stringify!($name), "` (without the `hsaemu_` prefix).")]
+        #[unsafe(no_mangle)]
+        pub extern "C" fn $name(signal: u64, expected: i64, value: i64) -> i64 {
+            lookup(signal).map_or(0, |s| s.cas(expected, value, MemoryOrder::$order))
+        }
+    )*};
+}
+cases! {
+    hsaemu_hsa_signal_cas_relaxed => Relaxed;
+    hsaemu_hsa_signal_cas_scacquire => Acquire;
+    hsaemu_hsa_signal_cas_screlease => Release;
+    hsaemu_hsa_signal_cas_scacq_screl => AcqRel;
+}
+
+macro_rules! rmws {
+    ($($name:ident => $op:ident, $order:ident;)*) => {$(
+        #[doc = concat!("`", stringify!($name), "` (without the `hsaemu_` prefix).")]
+        #[unsafe(no_mangle)]
+        pub extern "C" fn $name(signal: u64, value: i64) {
+            if let Some(s) = lookup(signal) {
+                s.rmw(SignalOp::$op, value, MemoryOrder::$order);
+            }
+        }
+    )*};
+}
+rmws! {
+    hsaemu_hsa_signal_add_relaxed => Add, Relaxed;
+    hsaemu_hsa_signal_add_scacquire => Add, Acquire;
+    hsaemu_hsa_signal_add_screlease => Add, Release;
+    hsaemu_hsa_signal_add_scacq_screl => Add, AcqRel;
+    hsaemu_hsa_signal_subtract_relaxed => Subtract, Relaxed;
+    hsaemu_hsa_signal_subtract_scacquire => Subtract, Acquire;
+    hsaemu_hsa_signal_subtract_screlease => Subtract, Release;
+    hsaemu_hsa_signal_subtract_scacq_screl => Subtract, AcqRel;
+    hsaemu_hsa_signal_and_relaxed => And, Relaxed;
+    hsaemu_hsa_signal_and_scacquire => And, Acquire;
+    hsaemu_hsa_signal_and_screlease => And, Release;
+    hsaemu_hsa_signal_and_scacq_screl => And, AcqRel;
+    hsaemu_hsa_signal_or_relaxed => Or, Relaxed;
+    hsaemu_hsa_signal_or_scacquire => Or, Acquire;
+    hsaemu_hsa_signal_or_screlease => Or, Release;
+    hsaemu_hsa_signal_or_scacq_screl => Or, AcqRel;
+    hsaemu_hsa_signal_xor_relaxed => Xor, Relaxed;
+    hsaemu_hsa_signal_xor_scacquire => Xor, Acquire;
+    hsaemu_hsa_signal_xor_screlease => Xor, Release;
+    hsaemu_hsa_signal_xor_scacq_screl => Xor, AcqRel;
+}
+
+/// Timeout hints are in timestamp ticks, which are nanoseconds; `u64::MAX` means none.
+fn timeout(ticks: u64) -> Option<Duration> {
+    (ticks != u64::MAX).then(|| Duration::from_nanos(ticks))
+}
+
+fn wait_state(v: u32) -> WaitState {
+    if v == 1 {
+        WaitState::Active
+    } else {
+        WaitState::Blocked
+    }
+}
+
+fn wait(
+    signal: u64,
+    condition: u32,
+    compare: i64,
+    timeout_hint: u64,
+    state: u32,
+    order: MemoryOrder,
+) -> i64 {
+    let Some(s) = lookup(signal) else { return 0 };
+    let Some(cond) = SignalCondition::from_raw(condition) else {
+        return s.load(order);
+    };
+    s.wait(
+        cond,
+        compare,
+        timeout(timeout_hint),
+        wait_state(state),
+        order,
+    )
+}
+
+/// `hsa_signal_wait_scacquire`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_signal_wait_scacquire(
+    signal: u64,
+    condition: u32,
+    compare: i64,
+    timeout_hint: u64,
+    state: u32,
+) -> i64 {
+    wait(
+        signal,
+        condition,
+        compare,
+        timeout_hint,
+        state,
+        MemoryOrder::Acquire,
+    )
+}
+
+/// `hsa_signal_wait_relaxed`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_signal_wait_relaxed(
+    signal: u64,
+    condition: u32,
+    compare: i64,
+    timeout_hint: u64,
+    state: u32,
+) -> i64 {
+    wait(
+        signal,
+        condition,
+        compare,
+        timeout_hint,
+        state,
+        MemoryOrder::Relaxed,
+    )
+}
+
+/// `hsa_amd_signal_wait_any`: returns the index of a satisfied signal, or `u32::MAX` on
+/// timeout or bad arguments.
+///
+/// # Safety
+/// The three arrays must hold `count` elements; `value` must be null or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_signal_wait_any(
+    count: u32,
+    signals: *const u64,
+    conds: *const u32,
+    values: *const i64,
+    timeout_hint: u64,
+    wait_hint: u32,
+    value: *mut i64,
+) -> u32 {
+    let Ok(rt) = hsaemu_runtime::current() else {
+        return u32::MAX;
+    };
+    if count == 0 || signals.is_null() || conds.is_null() || values.is_null() {
+        return u32::MAX;
+    }
+    let n = count as usize;
+    // SAFETY: each array holds `count` elements by contract.
+    let (hs, cs, vs) = unsafe {
+        (
+            std::slice::from_raw_parts(signals, n),
+            std::slice::from_raw_parts(conds, n),
+            std::slice::from_raw_parts(values, n),
+        )
+    };
+    let Ok(sigs) = hs
+        .iter()
+        .map(|&h| rt.signal(h))
+        .collect::<Result<Vec<_>, _>>()
+    else {
+        return u32::MAX;
+    };
+    let Some(conds) = cs
+        .iter()
+        .map(|&c| SignalCondition::from_raw(c))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return u32::MAX;
+    };
+    drop(rt);
+    match hsaemu_runtime::signal::wait_any(
+        &sigs,
+        &conds,
+        vs,
+        timeout(timeout_hint),
+        wait_state(wait_hint),
+        MemoryOrder::Relaxed,
+    ) {
+        Some((i, v)) => {
+            if !value.is_null() {
+                // SAFETY: non-null, writable by contract.
+                unsafe { *value = v };
+            }
+            i as u32
+        }
+        None => u32::MAX,
+    }
+}
+
+/// The C handler of `hsa_amd_signal_async_handler`.
+pub type AsyncHandlerFn = Option<unsafe extern "C" fn(i64, *mut c_void) -> bool>;
+
+/// `hsa_amd_signal_async_handler`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_amd_signal_async_handler(
+    signal: u64,
+    cond: u32,
+    value: i64,
+    handler: AsyncHandlerFn,
+    arg: *mut c_void,
+) -> u32 {
+    let rt = runtime!();
+    let s = tri!(rt.signal(signal));
+    let Some(handler) = handler else {
+        return INVALID_ARGUMENT;
+    };
+    let Some(cond) = SignalCondition::from_raw(cond) else {
+        return INVALID_ARGUMENT;
+    };
+    let arg = arg as usize;
+    // SAFETY: the application's handler, called with its own argument as the API specifies.
+    let f = Box::new(move |v: i64| unsafe { handler(v, arg as *mut c_void) });
+    status(rt.async_handler(s, cond, value, f))
+}
+
+/// `hsa_amd_async_function`: runs `callback(arg)` on a runtime thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_amd_async_function(
+    callback: Option<unsafe extern "C" fn(*mut c_void)>,
+    arg: *mut c_void,
+) -> u32 {
+    let _rt = runtime!();
+    let Some(cb) = callback else {
+        return INVALID_ARGUMENT;
+    };
+    let arg = arg as usize;
+    // SAFETY: the application's callback with its own argument.
+    let spawned = std::thread::Builder::new()
+        .name("hsaemu-async-fn".into())
+        .spawn(move || unsafe { cb(arg as *mut c_void) });
+    match spawned {
+        Ok(_) => HSA_STATUS_SUCCESS,
+        Err(_) => HsaError::OutOfResources.status(),
+    }
+}

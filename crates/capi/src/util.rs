@@ -1,0 +1,103 @@
+//! Helpers shared by the exports: status values, the initialisation check, and writers for
+//! attribute values into caller-provided buffers.
+
+use std::ffi::c_void;
+
+use hsaemu_runtime::HsaError;
+
+/// `HSA_STATUS_SUCCESS`.
+pub const HSA_STATUS_SUCCESS: u32 = 0;
+/// `HSA_STATUS_ERROR`.
+pub const HSA_STATUS_ERROR: u32 = 0x1000;
+/// `HSA_STATUS_ERROR_INVALID_ARGUMENT`.
+pub const INVALID_ARGUMENT: u32 = 0x1001;
+
+/// Returns the current runtime, or returns `HSA_STATUS_ERROR_NOT_INITIALIZED` from the
+/// enclosing function.
+macro_rules! runtime {
+    () => {
+        match hsaemu_runtime::current() {
+            Ok(rt) => rt,
+            Err(e) => return e.status(),
+        }
+    };
+}
+pub(crate) use runtime;
+
+/// Unwraps a `Result<T, HsaError>` or returns its status from the enclosing function.
+macro_rules! tri {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(e) => return hsaemu_runtime::HsaError::status(e),
+        }
+    };
+}
+pub(crate) use tri;
+
+/// Returns `INVALID_ARGUMENT` from the enclosing function if any pointer is null.
+macro_rules! non_null {
+    ($($p:expr),+) => {
+        if $($p.is_null())||+ {
+            return $crate::util::INVALID_ARGUMENT;
+        }
+    };
+}
+pub(crate) use non_null;
+
+/// The status of a unit result.
+pub(crate) fn status(r: Result<(), HsaError>) -> u32 {
+    match r {
+        Ok(()) => HSA_STATUS_SUCCESS,
+        Err(e) => e.status(),
+    }
+}
+
+/// Writes `v` to the attribute buffer `out`.
+///
+/// # Safety
+/// `out` must be valid for writing `size_of::<T>()` bytes (the caller's contract for the
+/// attribute being queried).
+pub(crate) unsafe fn put<T: Copy>(out: *mut c_void, v: T) {
+    // SAFETY: guaranteed by the caller; unaligned writes need no alignment.
+    unsafe { (out as *mut T).write_unaligned(v) };
+}
+
+/// Writes `s` NUL-terminated into a fixed `cap`-byte buffer, zero-filling the rest and
+/// truncating if needed.
+///
+/// # Safety
+/// `out` must be valid for writing `cap` bytes.
+pub(crate) unsafe fn put_fixed_str(out: *mut c_void, s: &str, cap: usize) {
+    let n = s.len().min(cap - 1);
+    // SAFETY: `out` has `cap` writable bytes; we write exactly `cap`.
+    unsafe {
+        let dst = out as *mut u8;
+        std::ptr::copy_nonoverlapping(s.as_ptr(), dst, n);
+        std::ptr::write_bytes(dst.add(n), 0, cap - n);
+    }
+}
+
+/// Writes `s` and a NUL terminator (`s.len() + 1` bytes).
+///
+/// # Safety
+/// `out` must be valid for writing `s.len() + 1` bytes.
+pub(crate) unsafe fn put_str(out: *mut c_void, s: &str) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        let dst = out as *mut u8;
+        std::ptr::copy_nonoverlapping(s.as_ptr(), dst, s.len());
+        *dst.add(s.len()) = 0;
+    }
+}
+
+/// The callback status that ends an iteration: anything but success is returned as is.
+pub(crate) fn iterate<T>(items: impl IntoIterator<Item = T>, mut f: impl FnMut(T) -> u32) -> u32 {
+    for it in items {
+        let s = f(it);
+        if s != HSA_STATUS_SUCCESS {
+            return s;
+        }
+    }
+    HSA_STATUS_SUCCESS
+}

@@ -1,0 +1,665 @@
+//! Decoding machine code into the emulator's compact pre-decoded form ([`Inst`]). A private
+//! decoder for the GFX8/GFX9 encodings (gfx803, gfx900/906/908, gfx90a), driven by opcode
+//! tables that were generated from llvm-mc-15 ([`crate::tables`]). It exists so the emulator
+//! does not wait for hsaemu-isa; swapping it for an adapter over `hsaemu_isa::decode` touches
+//! only this module (see docs/notes/emu-needs-from-isa.md).
+
+use crate::ops::Op;
+use crate::tables as t;
+use crate::wave::Ty;
+use crate::exec::MemDesc;
+
+/// A GPU generation as far as encodings and semantics differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Gen {
+    /// GFX8 (gfx801–gfx810).
+    Gfx8,
+    /// GFX9 (gfx900–gfx909, gfx90c, gfx908).
+    Gfx9,
+    /// gfx90a.
+    Gfx90a,
+}
+
+impl Gen {
+    /// The generation of an LLVM processor name.
+    pub fn from_processor(p: &str) -> Option<Gen> {
+        match p {
+            "gfx801" | "gfx802" | "gfx803" | "gfx805" | "gfx810" => Some(Gen::Gfx8),
+            "gfx900" | "gfx902" | "gfx904" | "gfx906" | "gfx908" | "gfx909" | "gfx90c" => {
+                Some(Gen::Gfx9)
+            }
+            "gfx90a" => Some(Gen::Gfx90a),
+            _ => None,
+        }
+    }
+}
+
+/// Encoding family of a decoded instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fmt {
+    Sop2,
+    Sopk,
+    Sop1,
+    Sopc,
+    Sopp,
+    Smem,
+    Vop2,
+    Vop1,
+    Vopc,
+    Vop3,
+    Vop3p,
+    Ds,
+    Flat,
+    Global,
+    Scratch,
+    Mubuf,
+    Invalid,
+}
+
+/// How a VOP1/VOP2/VOPC instruction was encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sub {
+    E32,
+    Sdwa,
+    Dpp,
+}
+
+/// Operand codes: 0..=255 are the 8/9-bit scalar source codes (SGPRs, specials, inline
+/// constants, 255 = literal); `VGPR + n` is VGPR n; `AGPR + n` is AGPR n.
+pub(crate) const VGPR: u16 = 256;
+/// See [`VGPR`].
+pub(crate) const AGPR: u16 = 512;
+/// The literal-constant source code.
+pub(crate) const LITERAL: u16 = 255;
+/// Scalar code of VCC (low half).
+pub(crate) const VCC: u16 = 106;
+/// Scalar code of EXEC (low half).
+pub(crate) const EXEC: u16 = 126;
+
+/// Flag bits of [`Inst::flags`].
+pub(crate) mod flag {
+    pub const GLC: u16 = 1;
+    pub const SLC: u16 = 2;
+    pub const OFFEN: u16 = 4;
+    pub const IDXEN: u16 = 8;
+    pub const IMM: u16 = 16;
+    pub const SOE: u16 = 32;
+    pub const ACC: u16 = 64;
+    pub const CLAMP: u16 = 128;
+    pub const LDS: u16 = 256;
+    pub const GDS: u16 = 512;
+}
+
+/// One pre-decoded instruction.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Inst {
+    pub op: Op,
+    pub fmt: Fmt,
+    pub sub: Sub,
+    /// Size in bytes.
+    pub size: u8,
+    pub name: &'static str,
+    pub word: u32,
+    /// Main destination (SGPR code, VGPR+n, AGPR+n).
+    pub dst: u16,
+    /// Scalar destination of VOP3b/VOPC-e64 (carry out, compare mask).
+    pub sdst: u16,
+    pub src: [u16; 3],
+    pub lit: u32,
+    /// simm16, memory offsets.
+    pub imm: i32,
+    /// DS offset1.
+    pub offset1: u8,
+    pub abs: u8,
+    pub neg: u8,
+    pub neg_hi: u8,
+    pub opsel: u8,
+    pub opsel_hi: u8,
+    pub omod: u8,
+    pub flags: u16,
+    /// Second dword of DPP/SDWA, or the MUBUF/SMEM soffset code.
+    pub ext: u32,
+    /// How each source's constants are read (from the mnemonic's type suffixes).
+    pub tys: [Ty; 3],
+    /// What a memory instruction does (parsed from the mnemonic).
+    pub mem: MemDesc,
+}
+
+impl Inst {
+    fn new(name: &'static str, fmt: Fmt, word: u32) -> Inst {
+        Inst {
+            op: Op::from_mnemonic(name),
+            fmt,
+            sub: Sub::E32,
+            size: 4,
+            name,
+            word,
+            dst: 0,
+            sdst: 0,
+            src: [0; 3],
+            lit: 0,
+            imm: 0,
+            offset1: 0,
+            abs: 0,
+            neg: 0,
+            neg_hi: 0,
+            opsel: 0,
+            opsel_hi: 0,
+            omod: 0,
+            flags: 0,
+            ext: 0,
+            tys: src_types(name),
+            mem: if matches!(fmt, Fmt::Ds | Fmt::Flat | Fmt::Global | Fmt::Scratch | Fmt::Mubuf) {
+                crate::exec::describe(name, fmt)
+            } else {
+                MemDesc::default()
+            },
+        }
+    }
+
+    /// An undecodable word.
+    pub(crate) fn invalid(word: u32) -> Inst {
+        Inst::new("", Fmt::Invalid, word)
+    }
+
+    pub(crate) fn has(&self, f: u16) -> bool {
+        self.flags & f != 0
+    }
+
+    /// A short text for fault reports: mnemonic and raw words.
+    pub(crate) fn describe(&self) -> String {
+        if self.fmt == Fmt::Invalid {
+            return format!(".long {:#010x}", self.word);
+        }
+        let sub = match self.sub {
+            Sub::E32 => "",
+            Sub::Sdwa => "_sdwa",
+            Sub::Dpp => "_dpp",
+        };
+        format!("{}{sub}, encoding {:#010x}", self.name, self.word)
+    }
+}
+
+struct Tables {
+    sop2: &'static [&'static str],
+    sopk: &'static [&'static str],
+    sop1: &'static [&'static str],
+    sopc: &'static [&'static str],
+    sopp: &'static [&'static str],
+    smem: &'static [&'static str],
+    vop2: &'static [&'static str],
+    vop1: &'static [&'static str],
+    vopc: &'static [&'static str],
+    vop3: &'static [&'static str],
+    ds: &'static [&'static str],
+    flat: &'static [&'static str],
+    global: &'static [&'static str],
+    scratch: &'static [&'static str],
+    mubuf: &'static [&'static str],
+}
+
+fn tables(gen: Gen) -> Tables {
+    match gen {
+        Gen::Gfx8 => Tables {
+            sop2: &t::GFX803_SOP2,
+            sopk: &t::GFX803_SOPK,
+            sop1: &t::GFX803_SOP1,
+            sopc: &t::GFX803_SOPC,
+            sopp: &t::GFX803_SOPP,
+            smem: &t::GFX803_SMEM,
+            vop2: &t::GFX803_VOP2,
+            vop1: &t::GFX803_VOP1,
+            vopc: &t::GFX803_VOPC,
+            vop3: &t::GFX803_VOP3,
+            ds: &t::GFX803_DS,
+            flat: &t::GFX803_FLAT,
+            global: &t::GFX803_GLOBAL,
+            scratch: &t::GFX803_SCRATCH,
+            mubuf: &t::GFX803_MUBUF,
+        },
+        Gen::Gfx9 => Tables {
+            sop2: &t::GFX906_SOP2,
+            sopk: &t::GFX906_SOPK,
+            sop1: &t::GFX906_SOP1,
+            sopc: &t::GFX906_SOPC,
+            sopp: &t::GFX906_SOPP,
+            smem: &t::GFX906_SMEM,
+            vop2: &t::GFX906_VOP2,
+            vop1: &t::GFX906_VOP1,
+            vopc: &t::GFX906_VOPC,
+            vop3: &t::GFX906_VOP3,
+            ds: &t::GFX906_DS,
+            flat: &t::GFX906_FLAT,
+            global: &t::GFX906_GLOBAL,
+            scratch: &t::GFX906_SCRATCH,
+            mubuf: &t::GFX906_MUBUF,
+        },
+        Gen::Gfx90a => Tables {
+            sop2: &t::GFX90A_SOP2,
+            sopk: &t::GFX90A_SOPK,
+            sop1: &t::GFX90A_SOP1,
+            sopc: &t::GFX90A_SOPC,
+            sopp: &t::GFX90A_SOPP,
+            smem: &t::GFX90A_SMEM,
+            vop2: &t::GFX90A_VOP2,
+            vop1: &t::GFX90A_VOP1,
+            vopc: &t::GFX90A_VOPC,
+            vop3: &t::GFX90A_VOP3,
+            ds: &t::GFX90A_DS,
+            flat: &t::GFX90A_FLAT,
+            global: &t::GFX90A_GLOBAL,
+            scratch: &t::GFX90A_SCRATCH,
+            mubuf: &t::GFX90A_MUBUF,
+        },
+    }
+}
+
+fn name(table: &'static [&'static str], op: u32) -> &'static str {
+    table.get(op as usize).copied().unwrap_or("")
+}
+
+fn is_vop3b(name: &str) -> bool {
+    matches!(
+        name,
+        "v_add_co_u32"
+            | "v_sub_co_u32"
+            | "v_subrev_co_u32"
+            | "v_addc_co_u32"
+            | "v_subb_co_u32"
+            | "v_subbrev_co_u32"
+            | "v_add_u32"
+            | "v_sub_u32"
+            | "v_subrev_u32"
+            | "v_addc_u32"
+            | "v_subb_u32"
+            | "v_subbrev_u32"
+            | "v_div_scale_f32"
+            | "v_div_scale_f64"
+            | "v_mad_u64_u32"
+            | "v_mad_i64_i32"
+    )
+}
+
+/// Decodes the instruction at `words[0..]` (up to three dwords are read; missing ones read as 0
+/// and make the instruction invalid if it needs them).
+pub(crate) fn decode(gen: Gen, words: &[u32]) -> Inst {
+    let w = words.first().copied().unwrap_or(0);
+    let w1 = words.get(1).copied();
+    let tb = tables(gen);
+    let mut i = decode_first(gen, &tb, w, w1);
+    if i.fmt != Fmt::Invalid && i.name.is_empty() {
+        return Inst::invalid(w);
+    }
+    // Literal constants (only the 32-bit encodings take them on GFX8/9).
+    let takes_literal = matches!(
+        i.fmt,
+        Fmt::Sop1 | Fmt::Sop2 | Fmt::Sopc | Fmt::Vop1 | Fmt::Vop2 | Fmt::Vopc
+    ) && i.sub == Sub::E32;
+    let mk = matches!(
+        i.name,
+        "v_madmk_f32" | "v_madak_f32" | "v_madmk_f16" | "v_madak_f16" | "s_setreg_imm32_b32"
+    );
+    if (takes_literal && i.src.contains(&LITERAL)) || mk {
+        let at = (i.size / 4) as usize;
+        match words.get(at) {
+            Some(&l) => {
+                i.lit = l;
+                i.size += 4;
+            }
+            None => return Inst::invalid(w),
+        }
+    }
+    if (i.size as usize) > words.len() * 4 {
+        return Inst::invalid(w);
+    }
+    if let Some(c) = compare_code(i.name) {
+        i.op = Op::V_CMP;
+        i.imm = c;
+    }
+    i
+}
+
+/// Packs a `v_cmp[x]_COND_TYPE` mnemonic as `cond | type << 5 | cmpx << 9`. Conditions follow
+/// the float order f, lt, eq, le, gt, lg, ge, o, u, nge, nlg, ngt, nle, neq, nlt, tru (integer
+/// `ne` = lg, `t` = tru) and 16 = class; types f16, f32, f64, i16, i32, i64, u16, u32, u64.
+fn compare_code(name: &str) -> Option<i32> {
+    let rest = name.strip_prefix("v_cmp")?;
+    let (x, rest) = match rest.strip_prefix("x_") {
+        Some(r) => (1, r),
+        None => (0, rest.strip_prefix('_')?),
+    };
+    let (cond, ty) = rest.rsplit_once('_')?;
+    let c = match cond {
+        "f" => 0,
+        "lt" => 1,
+        "eq" => 2,
+        "le" => 3,
+        "gt" => 4,
+        "lg" | "ne" => 5,
+        "ge" => 6,
+        "o" => 7,
+        "u" => 8,
+        "nge" => 9,
+        "nlg" => 10,
+        "ngt" => 11,
+        "nle" => 12,
+        "neq" => 13,
+        "nlt" => 14,
+        "tru" | "t" => 15,
+        "class" => 16,
+        _ => return None,
+    };
+    let t = match ty {
+        "f16" => 0,
+        "f32" => 1,
+        "f64" => 2,
+        "i16" => 3,
+        "i32" => 4,
+        "i64" => 5,
+        "u16" => 6,
+        "u32" => 7,
+        "u64" => 8,
+        _ => return None,
+    };
+    Some(c | t << 5 | x << 9)
+}
+
+fn sext(v: u32, bits: u32) -> i32 {
+    ((v << (32 - bits)) as i32) >> (32 - bits)
+}
+
+fn decode_first(gen: Gen, tb: &Tables, w: u32, w1: Option<u32>) -> Inst {
+    let second = || w1.unwrap_or(0);
+    if w >> 30 == 0b10 {
+        // Scalar ALU.
+        if w >> 23 == 0b1_0111_1101 {
+            let mut i = Inst::new(name(tb.sop1, w >> 8 & 0xff), Fmt::Sop1, w);
+            i.dst = (w >> 16 & 0x7f) as u16;
+            i.src[0] = (w & 0xff) as u16;
+            return i;
+        }
+        if w >> 23 == 0b1_0111_1110 {
+            let mut i = Inst::new(name(tb.sopc, w >> 16 & 0x7f), Fmt::Sopc, w);
+            i.src[0] = (w & 0xff) as u16;
+            i.src[1] = (w >> 8 & 0xff) as u16;
+            return i;
+        }
+        if w >> 23 == 0b1_0111_1111 {
+            let mut i = Inst::new(name(tb.sopp, w >> 16 & 0x7f), Fmt::Sopp, w);
+            i.imm = (w & 0xffff) as i16 as i32;
+            return i;
+        }
+        if w >> 28 == 0b1011 {
+            let mut i = Inst::new(name(tb.sopk, w >> 23 & 0x1f), Fmt::Sopk, w);
+            i.dst = (w >> 16 & 0x7f) as u16;
+            i.imm = (w & 0xffff) as i16 as i32;
+            return i;
+        }
+        let mut i = Inst::new(name(tb.sop2, w >> 23 & 0x7f), Fmt::Sop2, w);
+        i.dst = (w >> 16 & 0x7f) as u16;
+        i.src[0] = (w & 0xff) as u16;
+        i.src[1] = (w >> 8 & 0xff) as u16;
+        return i;
+    }
+    if w >> 31 == 0 {
+        // VOP1 / VOPC / VOP2 (32-bit forms, possibly SDWA or DPP).
+        let mut i = if w >> 25 == 0b011_1111 {
+            let mut i = Inst::new(name(tb.vop1, w >> 9 & 0xff), Fmt::Vop1, w);
+            i.dst = VGPR + (w >> 17 & 0xff) as u16;
+            i
+        } else if w >> 25 == 0b011_1110 {
+            let mut i = Inst::new(name(tb.vopc, w >> 17 & 0xff), Fmt::Vopc, w);
+            i.dst = VCC;
+            i.sdst = VCC;
+            i.src[1] = VGPR + (w >> 9 & 0xff) as u16;
+            i
+        } else {
+            let mut i = Inst::new(name(tb.vop2, w >> 25 & 0x3f), Fmt::Vop2, w);
+            i.dst = VGPR + (w >> 17 & 0xff) as u16;
+            i.src[1] = VGPR + (w >> 9 & 0xff) as u16;
+            // Implicit VCC carry in/out (GFX8/9 e32 forms).
+            i.sdst = VCC;
+            i.src[2] = VCC;
+            i
+        };
+        i.src[0] = (w & 0x1ff) as u16;
+        if i.src[0] == 0xf9 || i.src[0] == 0xfa {
+            let Some(e) = w1 else {
+                return Inst::invalid(w);
+            };
+            i.size = 8;
+            i.ext = e;
+            if i.src[0] == 0xfa {
+                i.sub = Sub::Dpp;
+                i.src[0] = VGPR + (e & 0xff) as u16;
+                i.neg = ((e >> 20 & 1) | (e >> 22 & 1) << 1) as u8;
+                i.abs = ((e >> 21 & 1) | (e >> 23 & 1) << 1) as u8;
+            } else {
+                i.sub = Sub::Sdwa;
+                let s0_sgpr = gen >= Gen::Gfx9 && e >> 23 & 1 != 0;
+                i.src[0] = if s0_sgpr { (e & 0xff) as u16 } else { VGPR + (e & 0xff) as u16 };
+                if gen >= Gen::Gfx9 && e >> 31 & 1 != 0 {
+                    i.src[1] -= VGPR;
+                }
+                i.neg = ((e >> 20 & 1) | (e >> 28 & 1) << 1) as u8;
+                i.abs = ((e >> 21 & 1) | (e >> 29 & 1) << 1) as u8;
+                if i.fmt == Fmt::Vopc && gen >= Gen::Gfx9 && e >> 15 & 1 != 0 {
+                    i.sdst = (e >> 8 & 0x7f) as u16;
+                    i.dst = i.sdst;
+                } else if e >> 13 & 1 != 0 {
+                    i.flags |= flag::CLAMP;
+                }
+                if i.fmt != Fmt::Vopc {
+                    i.omod = (e >> 14 & 3) as u8;
+                }
+            }
+        }
+        return i;
+    }
+    match w >> 26 {
+        0b110000 => {
+            // SMEM (GFX8/9).
+            let Some(e) = w1 else {
+                return Inst::invalid(w);
+            };
+            let mut i = Inst::new(name(tb.smem, w >> 18 & 0xff), Fmt::Smem, w);
+            i.size = 8;
+            i.src[0] = ((w & 0x3f) << 1) as u16;
+            i.dst = (w >> 6 & 0x7f) as u16;
+            if w >> 16 & 1 != 0 {
+                i.flags |= flag::GLC;
+            }
+            if w >> 17 & 1 != 0 {
+                i.flags |= flag::IMM;
+                i.imm = if gen == Gen::Gfx8 {
+                    (e & 0xfffff) as i32
+                } else {
+                    sext(e & 0x1fffff, 21)
+                };
+            } else {
+                i.ext = e & 0xff;
+            }
+            if gen >= Gen::Gfx9 && w >> 14 & 1 != 0 {
+                i.flags |= flag::SOE | flag::IMM;
+                i.imm = sext(e & 0x1fffff, 21);
+                i.ext = e >> 25;
+            }
+            i
+        }
+        0b110100 => {
+            let Some(e) = w1 else {
+                return Inst::invalid(w);
+            };
+            let op = w >> 16 & 0x3ff;
+            let n = name(tb.vop3, op);
+            let vop3p = gen >= Gen::Gfx9 && op >= 0x380;
+            let mut i = Inst::new(n, if vop3p { Fmt::Vop3p } else { Fmt::Vop3 }, w);
+            i.size = 8;
+            i.src = [
+                (e & 0x1ff) as u16,
+                (e >> 9 & 0x1ff) as u16,
+                (e >> 18 & 0x1ff) as u16,
+            ];
+            i.neg = (e >> 29 & 7) as u8;
+            i.dst = VGPR + (w & 0xff) as u16;
+            if w >> 15 & 1 != 0 {
+                i.flags |= flag::CLAMP;
+            }
+            if vop3p {
+                i.neg_hi = (w >> 8 & 7) as u8;
+                i.opsel = (w >> 11 & 7) as u8;
+                i.opsel_hi = ((e >> 27 & 3) | (w >> 14 & 1) << 2) as u8;
+                if n.starts_with("v_mfma") || n.starts_with("v_accvgpr") {
+                    // gfx90a: bit 15 is acc_cd (vdst and src2 are AGPRs).
+                    i.flags &= !flag::CLAMP;
+                    if w >> 15 & 1 != 0 {
+                        i.flags |= flag::ACC;
+                    }
+                }
+            } else if op < 0x100 || (is_vop3b(n) && (gen == Gen::Gfx8 || !matches!(n, "v_add_u32" | "v_sub_u32" | "v_subrev_u32"))) {
+                // VOPC in VOP3 (SGPR-pair destination) or VOP3b (carry out).
+                i.sdst = (if op < 0x100 { w & 0xff } else { w >> 8 & 0x7f }) as u16;
+                if op < 0x100 {
+                    i.dst = i.sdst;
+                    i.abs = (w >> 8 & 7) as u8;
+                } else {
+                    i.dst = VGPR + (w & 0xff) as u16;
+                }
+            } else {
+                i.abs = (w >> 8 & 7) as u8;
+                i.opsel = (w >> 11 & 0xf) as u8;
+                i.omod = (e >> 27 & 3) as u8;
+            }
+            if n.starts_with("v_readlane") || n.starts_with("v_readfirstlane") {
+                i.dst = (w & 0xff) as u16;
+            }
+            i
+        }
+        0b110110 => {
+            let Some(e) = w1 else {
+                return Inst::invalid(w);
+            };
+            let mut i = Inst::new(name(tb.ds, w >> 17 & 0xff), Fmt::Ds, w);
+            i.size = 8;
+            i.imm = (w & 0xff) as i32;
+            i.offset1 = (w >> 8 & 0xff) as u8;
+            if w >> 16 & 1 != 0 {
+                i.flags |= flag::GDS;
+            }
+            let acc = gen == Gen::Gfx90a && w >> 25 & 1 != 0;
+            let reg = if acc { AGPR } else { VGPR };
+            i.src = [
+                VGPR + (e & 0xff) as u16,
+                reg + (e >> 8 & 0xff) as u16,
+                reg + (e >> 16 & 0xff) as u16,
+            ];
+            i.dst = reg + (e >> 24 & 0xff) as u16;
+            i
+        }
+        0b110111 => {
+            let Some(e) = w1 else {
+                return Inst::invalid(w);
+            };
+            let op = w >> 18 & 0x7f;
+            let (fmt, n) = if gen == Gen::Gfx8 {
+                (Fmt::Flat, name(tb.flat, op))
+            } else {
+                match w >> 14 & 3 {
+                    0 => (Fmt::Flat, name(tb.flat, op)),
+                    1 => (Fmt::Scratch, name(tb.scratch, op)),
+                    2 => (Fmt::Global, name(tb.global, op)),
+                    _ => return Inst::invalid(w),
+                }
+            };
+            let mut i = Inst::new(n, fmt, w);
+            i.size = 8;
+            i.imm = match (gen, fmt) {
+                (Gen::Gfx8, _) => 0,
+                (_, Fmt::Flat) => (w & 0xfff) as i32,
+                _ => sext(w & 0x1fff, 13),
+            };
+            if w >> 16 & 1 != 0 {
+                i.flags |= flag::GLC;
+            }
+            if w >> 17 & 1 != 0 {
+                i.flags |= flag::SLC;
+            }
+            let acc = gen == Gen::Gfx90a && e >> 23 & 1 != 0;
+            let reg = if acc { AGPR } else { VGPR };
+            i.src[0] = VGPR + (e & 0xff) as u16;
+            i.src[1] = reg + (e >> 8 & 0xff) as u16;
+            i.src[2] = (e >> 16 & 0x7f) as u16; // saddr (0x7f = off)
+            i.dst = reg + (e >> 24 & 0xff) as u16;
+            let _ = second;
+            i
+        }
+        0b111000 => {
+            let Some(e) = w1 else {
+                return Inst::invalid(w);
+            };
+            let mut i = Inst::new(name(tb.mubuf, w >> 18 & 0x7f), Fmt::Mubuf, w);
+            i.size = 8;
+            i.imm = (w & 0xfff) as i32;
+            for (bit, f) in [
+                (12, flag::OFFEN),
+                (13, flag::IDXEN),
+                (14, flag::GLC),
+                (16, flag::LDS),
+                (17, flag::SLC),
+            ] {
+                if w >> bit & 1 != 0 {
+                    i.flags |= f;
+                }
+            }
+            let acc = gen == Gen::Gfx90a && e >> 23 & 1 != 0;
+            let reg = if acc { AGPR } else { VGPR };
+            i.src[0] = VGPR + (e & 0xff) as u16;
+            i.src[1] = reg + (e >> 8 & 0xff) as u16;
+            i.src[2] = ((e >> 16 & 0x1f) << 2) as u16;
+            i.ext = e >> 24;
+            i.dst = i.src[1];
+            i
+        }
+        _ => Inst::invalid(w),
+    }
+}
+
+/// Operand types of an instruction's sources from its mnemonic (`v_cvt_DST_SRC`: the last type
+/// suffix is the source type), with the exceptions of shifts and mixed-width forms.
+fn src_types(name: &str) -> [Ty; 3] {
+    let last = name.rsplit('_').next().unwrap_or("");
+    let base = match last {
+        "f16" | "i16" | "u16" | "b16" => Ty::B16,
+        "f64" => Ty::F64,
+        "i64" | "u64" | "b64" => Ty::I64,
+        _ => Ty::B32,
+    };
+    let mut t = [base; 3];
+    if name.starts_with("v_") {
+        match name {
+            "v_lshlrev_b64" | "v_lshrrev_b64" | "v_ashrrev_i64" => t = [Ty::B32, Ty::I64, Ty::B32],
+            "v_lshl_b64" | "v_lshr_b64" | "v_ashr_i64" => t = [Ty::I64, Ty::B32, Ty::B32],
+            "v_ldexp_f64" | "v_trig_preop_f64" => t = [Ty::F64, Ty::B32, Ty::B32],
+            "v_ldexp_f16" => t = [Ty::B16, Ty::B32, Ty::B32],
+            "v_mad_u64_u32" | "v_mad_i64_i32" => t = [Ty::B32, Ty::B32, Ty::I64],
+            "v_div_fixup_legacy_f16" => {}
+            _ => {}
+        }
+        if name.starts_with("v_cvt_") || name.starts_with("v_frexp_") {
+            t = [base; 3];
+        }
+    }
+    if name.starts_with("s_") {
+        // SALU: b64/u64/i64 ops read 64-bit sources, except shift amounts and bfe/bfm operands.
+        if matches!(
+            name,
+            "s_lshl_b64" | "s_lshr_b64" | "s_ashr_i64" | "s_bfe_u64" | "s_bfe_i64" | "s_bitset0_b64" | "s_bitset1_b64"
+        ) {
+            t = [Ty::I64, Ty::B32, Ty::B32];
+        }
+        if name == "s_bfm_b64" {
+            t = [Ty::B32; 3];
+        }
+    }
+    t
+}

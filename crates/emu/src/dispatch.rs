@@ -1,0 +1,552 @@
+//! Grid execution: validates a dispatch, builds the initial wave state from the kernel
+//! descriptor (code-object-abi.md §2), and runs the work-groups on a pool of host threads.
+//! Each thread keeps up to [`RESIDENT`] work-groups resident and time-slices among them, and
+//! interleaves the waves of a work-group cooperatively (switching at barriers, sleeps, wave
+//! end and a quantum), so cross-work-group spinning makes progress and LDS needs no locking.
+
+use crate::decode::{Gen, VGPR};
+use crate::descriptor::KernelDescriptor;
+use crate::error::{Fault, FaultKind};
+use crate::exec::{self, Env, Flow};
+use crate::gpu::{Dispatch, DispatchStats, Gpu, Program};
+use crate::memory::host::{self, HostBuffer};
+use crate::memory::{Access, RegionCache};
+use crate::wave::{Wave, WaveState, LANES};
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Work-groups each host thread keeps resident and time-slices among.
+const RESIDENT: usize = 4;
+/// Wave-instructions a wave runs before the scheduler switches to the next wave.
+const QUANTUM: u32 = 4096;
+/// Wave-instructions a work-group runs before the thread switches to the next work-group.
+const WG_SLICE: u64 = 1 << 16;
+
+/// Everything the workers share for one dispatch.
+struct Ctx<'a> {
+    gpu: &'a Gpu,
+    d: &'a Dispatch,
+    kd: KernelDescriptor,
+    kernel: Option<String>,
+    program: Arc<Program>,
+    entry: u64,
+    packet: u64,
+    queue: u64,
+    wg_count: [u32; 3],
+    total_wgs: u64,
+    waves_per_wg: u32,
+    lds_size: u32,
+    private_per_lane: u32,
+    scratch_base: u64,
+    scratch_size: u64,
+    slot_size: u64,
+    next: AtomicU64,
+    stop: AtomicBool,
+    fault: Mutex<Option<Fault>>,
+}
+
+/// A resident work-group.
+struct Wg {
+    id: [u32; 3],
+    waves: Vec<Wave>,
+    lds: Vec<u8>,
+    slot: usize,
+    executed: u64,
+}
+
+fn read_bytes<const N: usize>(gpu: &Gpu, addr: u64) -> Option<[u8; N]> {
+    if !gpu.mem.contains(addr, N as u64) {
+        return None;
+    }
+    let mut b = [0u8; N];
+    for (i, x) in b.iter_mut().enumerate() {
+        *x = host::load(addr + i as u64, 1) as u8;
+    }
+    Some(b)
+}
+
+/// Runs a dispatch to completion.
+pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
+    let start = Instant::now();
+    let raw: [u8; 64] = read_bytes(gpu, d.kernel_object).ok_or_else(|| {
+        Fault::invalid_dispatch(format!(
+            "kernel object {:#x} is not inside registered memory",
+            d.kernel_object
+        ))
+    })?;
+    let kd = KernelDescriptor::parse(&raw);
+    let entry = d
+        .kernel_object
+        .wrapping_add(kd.kernel_code_entry_byte_offset as u64);
+    let program = gpu.program_for(entry).ok_or_else(|| {
+        Fault::invalid_dispatch(format!(
+            "kernel entry {entry:#x} (descriptor {:#x} + {:#x}) is not inside loaded code",
+            d.kernel_object, kd.kernel_code_entry_byte_offset
+        ))
+    })?;
+    if kd.enable_wavefront_size32() {
+        return Err(Fault::invalid_dispatch(
+            "the kernel is compiled for wave32, which this GPU does not support",
+        ));
+    }
+    let wg = d.workgroup_size.map(u32::from);
+    if wg.contains(&0) || d.grid_size.contains(&0) {
+        return Err(Fault::invalid_dispatch(format!(
+            "grid {:?} and work-group {:?} sizes must be non-zero",
+            d.grid_size, d.workgroup_size
+        )));
+    }
+    let wg_items = wg[0] * wg[1] * wg[2];
+    if wg_items > 1024 {
+        return Err(Fault::invalid_dispatch(format!(
+            "work-group of {wg_items} work-items exceeds 1024"
+        )));
+    }
+    let lds_size = d.group_segment_size.max(kd.group_segment_fixed_size);
+    if lds_size > gpu.cfg.lds_size {
+        return Err(Fault::invalid_dispatch(format!(
+            "group segment of {lds_size} bytes exceeds the {} bytes of LDS",
+            gpu.cfg.lds_size
+        )));
+    }
+    let wg_count = [0, 1, 2].map(|i| d.grid_size[i].div_ceil(wg[i]));
+    let total_wgs = wg_count.iter().map(|&c| u64::from(c)).product::<u64>();
+    let waves_per_wg = wg_items.div_ceil(LANES as u32);
+    let workers = (gpu.threads as u64).min(total_wgs).max(1) as usize;
+
+    // The dispatch packet the kernel may read through the dispatch pointer.
+    let mut own_packet = None;
+    let packet = if d.dispatch_packet_address != 0 {
+        d.dispatch_packet_address
+    } else {
+        let buf = HostBuffer::new(64)
+            .ok_or_else(|| Fault::invalid_dispatch("cannot allocate the dispatch packet"))?;
+        let mut p = [0u8; 64];
+        p[2..4].copy_from_slice(&(d.grid_size.iter().filter(|&&g| g > 1).count().max(1) as u16).to_le_bytes());
+        for i in 0..3 {
+            p[4 + 2 * i..6 + 2 * i].copy_from_slice(&d.workgroup_size[i].to_le_bytes());
+            p[12 + 4 * i..16 + 4 * i].copy_from_slice(&d.grid_size[i].to_le_bytes());
+        }
+        p[24..28].copy_from_slice(&d.private_segment_size.to_le_bytes());
+        p[28..32].copy_from_slice(&d.group_segment_size.to_le_bytes());
+        p[32..40].copy_from_slice(&d.kernel_object.to_le_bytes());
+        p[40..48].copy_from_slice(&d.kernarg_address.to_le_bytes());
+        buf.write(0, &p);
+        gpu.mem
+            .register(buf.base(), 64, Access::Read)
+            .map_err(|e| Fault::invalid_dispatch(e.to_string()))?;
+        let a = buf.base();
+        own_packet = Some(buf);
+        a
+    };
+
+    // A minimal amd_queue_t when the caller has none: GFX8 code reads the aperture bases at
+    // +0x40 (group_segment_aperture_base_hi) and +0x44 (private_segment_aperture_base_hi).
+    let mut own_queue = None;
+    let queue = if d.queue_address != 0 {
+        d.queue_address
+    } else {
+        let buf = HostBuffer::new(256)
+            .ok_or_else(|| Fault::invalid_dispatch("cannot allocate the queue descriptor"))?;
+        buf.write(0x40, &crate::memory::SHARED_APERTURE_HI.to_le_bytes());
+        buf.write(0x44, &crate::memory::PRIVATE_APERTURE_HI.to_le_bytes());
+        if let Err(e) = gpu.mem.register(buf.base(), 256, Access::Read) {
+            if let Some(b) = &own_packet {
+                let _ = gpu.mem.unregister(b.base());
+            }
+            return Err(Fault::invalid_dispatch(e.to_string()));
+        }
+        let a = buf.base();
+        own_queue = Some(buf);
+        a
+    };
+
+    // Scratch: one slot per (worker, resident work-group, wave).
+    let private_per_lane = d
+        .private_segment_size
+        .max(kd.private_segment_fixed_size)
+        .div_ceil(4)
+        * 4;
+    let slot_size = (u64::from(private_per_lane) * LANES as u64).div_ceil(1024) * 1024;
+    let slots = (workers * RESIDENT) as u64 * u64::from(waves_per_wg);
+    let scratch_size = slot_size * slots;
+    let mut scratch = None;
+    let mut scratch_base = 0;
+    if scratch_size > 0 {
+        let buf = HostBuffer::new(scratch_size)
+            .ok_or_else(|| Fault::invalid_dispatch("cannot allocate scratch memory"))?;
+        if let Err(e) = gpu.mem.register(buf.base(), scratch_size, Access::ReadWrite) {
+            for b in own_packet.iter().chain(own_queue.iter()) {
+                let _ = gpu.mem.unregister(b.base());
+            }
+            return Err(Fault::invalid_dispatch(e.to_string()));
+        }
+        scratch_base = buf.base();
+        scratch = Some(buf);
+    }
+
+    let kernel = kernel_name(gpu, d.kernel_object);
+    let ctx = Ctx {
+        gpu,
+        d,
+        kd,
+        kernel,
+        program,
+        entry,
+        packet,
+        queue,
+        wg_count,
+        total_wgs,
+        waves_per_wg,
+        lds_size,
+        private_per_lane,
+        scratch_base,
+        scratch_size,
+        slot_size,
+        next: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+        fault: Mutex::new(None),
+    };
+    let mut stats = DispatchStats {
+        threads: workers,
+        ..DispatchStats::default()
+    };
+    let totals: Vec<(u64, u64, u64)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let ctx = &ctx;
+                s.spawn(move || worker(ctx, w))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or((0, 0, 0)))
+            .collect()
+    });
+    if let Some(b) = &scratch {
+        let _ = gpu.mem.unregister(b.base());
+    }
+    for b in own_packet.iter().chain(own_queue.iter()) {
+        let _ = gpu.mem.unregister(b.base());
+    }
+    drop(scratch);
+    drop(own_packet);
+    drop(own_queue);
+    if let Some(f) = ctx.fault.lock().take() {
+        return Err(f);
+    }
+    for (wgs, insts, lanes) in totals {
+        stats.workgroups += wgs;
+        stats.wave_instructions += insts;
+        stats.lane_ops += lanes;
+    }
+    stats.waves = stats.workgroups * u64::from(waves_per_wg);
+    stats.elapsed = start.elapsed();
+    Ok(stats)
+}
+
+fn kernel_name(gpu: &Gpu, kernel_object: u64) -> Option<String> {
+    let _ = (gpu, kernel_object);
+    None
+}
+
+/// One host worker: keeps up to RESIDENT work-groups and round-robins among them.
+fn worker(ctx: &Ctx, index: usize) -> (u64, u64, u64) {
+    let mut resident: Vec<Wg> = Vec::new();
+    let mut free_slots: Vec<usize> = (0..RESIDENT).rev().collect();
+    let mut spare: Vec<Wg> = Vec::new();
+    let (mut wgs, mut insts, mut lanes) = (0u64, 0u64, 0u64);
+    let mut cache = RegionCache::default();
+    loop {
+        while let Some(&slot) = free_slots.last() {
+            let n = ctx.next.fetch_add(1, Ordering::Relaxed);
+            if n >= ctx.total_wgs {
+                break;
+            }
+            free_slots.pop();
+            let mut wg = spare.pop().unwrap_or_else(|| Wg {
+                id: [0; 3],
+                waves: Vec::new(),
+                lds: Vec::new(),
+                slot,
+                executed: 0,
+            });
+            wg.slot = index * RESIDENT + slot;
+            launch(ctx, &mut wg, n);
+            wg.slot = slot;
+            resident.push(wg);
+        }
+        if resident.is_empty() {
+            break;
+        }
+        let mut i = 0;
+        while i < resident.len() {
+            if ctx.stop.load(Ordering::Relaxed) {
+                return (wgs, insts, lanes);
+            }
+            match run_slice(ctx, &mut resident[i], index, &mut cache) {
+                Ok(false) => i += 1,
+                Ok(true) => {
+                    let wg = resident.swap_remove(i);
+                    wgs += 1;
+                    for w in &wg.waves {
+                        insts += w.instructions;
+                        lanes += w.lane_ops;
+                    }
+                    free_slots.push(wg.slot);
+                    spare.push(wg);
+                }
+                Err(f) => {
+                    let mut slot = ctx.fault.lock();
+                    if slot.is_none() {
+                        *slot = Some(f);
+                    }
+                    ctx.stop.store(true, Ordering::Relaxed);
+                    return (wgs, insts, lanes);
+                }
+            }
+        }
+    }
+    (wgs, insts, lanes)
+}
+
+/// Sets up a work-group's waves (initial register state) and LDS.
+fn launch(ctx: &Ctx, wg: &mut Wg, n: u64) {
+    let [cx, cy, _] = ctx.wg_count.map(u64::from);
+    let id = [
+        (n % cx) as u32,
+        (n / cx % cy) as u32,
+        (n / (cx * cy)) as u32,
+    ];
+    wg.id = id;
+    wg.executed = 0;
+    let wgsz = ctx.d.workgroup_size.map(u32::from);
+    // Actual size of this (possibly partial) work-group.
+    let actual = [0, 1, 2].map(|i| wgsz[i].min(ctx.d.grid_size[i] - id[i] * wgsz[i]));
+    let items = actual[0] * actual[1] * actual[2];
+    let nwaves = items.div_ceil(LANES as u32) as usize;
+    while wg.waves.len() < nwaves {
+        wg.waves.push(Wave::new());
+    }
+    wg.lds.clear();
+    wg.lds.resize(ctx.lds_size as usize, 0);
+    let kd = &ctx.kd;
+    let gfx8 = ctx.gpu.gen == Gen::Gfx8;
+    for (wi, w) in wg.waves.iter_mut().enumerate() {
+        if wi >= nwaves {
+            w.state = WaveState::Done;
+            continue;
+        }
+        w.reset();
+        w.id = wi as u32;
+        w.pc = ctx.entry;
+        w.mode = kd.initial_mode();
+        w.instructions = 0;
+        w.lane_ops = 0;
+        let first = wi as u32 * LANES as u32;
+        let live = (items - first).min(LANES as u32);
+        w.set_exec(if live == 64 { u64::MAX } else { (1u64 << live) - 1 });
+        let slot_index = (wg.slot as u64) * u64::from(ctx.waves_per_wg) + wi as u64;
+        let wave_offset = slot_index * ctx.slot_size;
+        w.scratch_base = ctx.scratch_base + wave_offset;
+        let mut r = 0usize;
+        let mut put = |w: &mut Wave, v: u32| {
+            if r < 16 {
+                w.s[r] = v;
+            }
+            r += 1;
+        };
+        if kd.enable_sgpr_private_segment_buffer() {
+            put(w, ctx.scratch_base as u32);
+            put(w, ((ctx.scratch_base >> 32) as u32 & 0xffff) | 1 << 31);
+            put(w, ctx.scratch_size.min(u64::from(u32::MAX)) as u32);
+            put(w, 0x00ea_4fac);
+        }
+        if kd.enable_sgpr_dispatch_ptr() {
+            put(w, ctx.packet as u32);
+            put(w, (ctx.packet >> 32) as u32);
+        }
+        if kd.enable_sgpr_queue_ptr() {
+            put(w, ctx.queue as u32);
+            put(w, (ctx.queue >> 32) as u32);
+        }
+        if kd.enable_sgpr_kernarg_segment_ptr() {
+            put(w, ctx.d.kernarg_address as u32);
+            put(w, (ctx.d.kernarg_address >> 32) as u32);
+        }
+        if kd.enable_sgpr_dispatch_id() {
+            put(w, ctx.d.dispatch_id as u32);
+            put(w, (ctx.d.dispatch_id >> 32) as u32);
+        }
+        if kd.enable_sgpr_flat_scratch_init() {
+            if gfx8 {
+                put(w, ctx.scratch_base as u32);
+                put(w, ctx.private_per_lane);
+            } else {
+                put(w, ctx.scratch_base as u32);
+                put(w, (ctx.scratch_base >> 32) as u32);
+            }
+        }
+        if kd.enable_sgpr_private_segment_size() {
+            put(w, ctx.private_per_lane);
+        }
+        let mut r = kd.user_sgpr_count() as usize;
+        let en = kd.enable_sgpr_workgroup_id();
+        for (d, &on) in en.iter().enumerate() {
+            if on {
+                w.s[r] = id[d];
+                r += 1;
+            }
+        }
+        if kd.enable_sgpr_workgroup_info() {
+            w.s[r] = (u32::from(wi == 0) << 31) | nwaves as u32;
+            r += 1;
+        }
+        if kd.enable_private_segment() {
+            w.s[r] = wave_offset as u32;
+        }
+        // Work-item IDs.
+        let mut x = [0u32; LANES];
+        let mut y = [0u32; LANES];
+        let mut z = [0u32; LANES];
+        for l in 0..LANES {
+            let flat = first + l as u32;
+            x[l] = flat % actual[0];
+            y[l] = flat / actual[0] % actual[1];
+            z[l] = flat / (actual[0] * actual[1]);
+        }
+        let dims = kd.enable_vgpr_workitem_id();
+        if ctx.gpu.gen == Gen::Gfx90a {
+            let mut v0 = [0u32; LANES];
+            for l in 0..LANES {
+                v0[l] = x[l] & 0x3ff;
+                if dims > 0 {
+                    v0[l] |= (y[l] & 0x3ff) << 10;
+                }
+                if dims > 1 {
+                    v0[l] |= (z[l] & 0x3ff) << 20;
+                }
+            }
+            w.vwrite(VGPR, &v0, u64::MAX);
+        } else {
+            w.vwrite(VGPR, &x, u64::MAX);
+            if dims > 0 {
+                w.vwrite(VGPR + 1, &y, u64::MAX);
+            }
+            if dims > 1 {
+                w.vwrite(VGPR + 2, &z, u64::MAX);
+            }
+        }
+    }
+    wg.waves.truncate(nwaves.max(1));
+    if nwaves == 0 {
+        if let Some(w) = wg.waves.first_mut() {
+            w.state = WaveState::Done;
+        }
+    }
+}
+
+/// Runs a work-group for up to one slice. Returns whether it finished.
+fn run_slice(ctx: &Ctx, wg: &mut Wg, worker: usize, cache: &mut RegionCache) -> Result<bool, Fault> {
+    let _ = worker;
+    let budget_end = wg.executed + WG_SLICE;
+    loop {
+        let mut any_running = false;
+        let mut progressed = false;
+        for wi in 0..wg.waves.len() {
+            if wg.waves[wi].state != WaveState::Running {
+                continue;
+            }
+            any_running = true;
+            let before = wg.waves[wi].instructions;
+            run_wave(ctx, wg, wi, cache)?;
+            let after = wg.waves[wi].instructions;
+            if after > before {
+                progressed = true;
+            }
+            wg.executed += after - before;
+        }
+        // Barrier release: every wave that has not ended is waiting.
+        let waiting = wg.waves.iter().filter(|w| w.state == WaveState::Barrier).count();
+        let running = wg.waves.iter().filter(|w| w.state == WaveState::Running).count();
+        if waiting > 0 && running == 0 {
+            for w in wg.waves.iter_mut().filter(|w| w.state == WaveState::Barrier) {
+                w.state = WaveState::Running;
+            }
+            continue;
+        }
+        if !any_running && waiting == 0 {
+            return Ok(true);
+        }
+        if wg.executed >= budget_end || !progressed {
+            return Ok(false);
+        }
+    }
+}
+
+/// Runs one wave for up to a quantum, until it ends, waits at a barrier or sleeps.
+fn run_wave(ctx: &Ctx, wg: &mut Wg, wi: usize, cache: &mut RegionCache) -> Result<(), Fault> {
+    let program = &*ctx.program;
+    let Wg { waves, lds, id, .. } = wg;
+    let w = &mut waves[wi];
+    let mut env = Env {
+        gen: ctx.gpu.gen,
+        mem: &ctx.gpu.mem,
+        cache,
+        lds: lds.as_mut_slice(),
+        wg_id: *id,
+        private_per_lane: ctx.private_per_lane,
+        compute_units: ctx.gpu.cfg.compute_units,
+    };
+    for _ in 0..QUANTUM {
+        let pc = w.pc;
+        let Some(inst) = program.at(pc) else {
+            return Err(fault(ctx, *id, w, pc, None, FaultKind::PcOutOfRange, None));
+        };
+        w.instructions += 1;
+        match exec::step(w, inst, &mut env) {
+            Ok(Flow::Next) => w.pc = pc + u64::from(inst.size),
+            Ok(Flow::Jump(t)) => w.pc = t,
+            Ok(Flow::Barrier) => {
+                w.pc = pc + u64::from(inst.size);
+                w.state = WaveState::Barrier;
+                return Ok(());
+            }
+            Ok(Flow::Yield) => {
+                w.pc = pc + u64::from(inst.size);
+                return Ok(());
+            }
+            Ok(Flow::End) => {
+                w.state = WaveState::Done;
+                return Ok(());
+            }
+            Err(e) => {
+                return Err(fault(ctx, *id, w, pc, e.lane, e.kind, Some(inst.describe())));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn fault(
+    ctx: &Ctx,
+    wg: [u32; 3],
+    w: &Wave,
+    pc: u64,
+    lane: Option<u32>,
+    kind: FaultKind,
+    instruction: Option<String>,
+) -> Fault {
+    Fault {
+        kind,
+        kernel: ctx.kernel.clone(),
+        workgroup_id: wg,
+        wave: w.id,
+        lane,
+        pc: pc.wrapping_sub(ctx.entry),
+        pc_address: pc,
+        instruction,
+    }
+}

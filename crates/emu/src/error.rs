@@ -1,0 +1,206 @@
+//! Errors of the emulator: [`EmuError`] for set-up problems (bad configuration, bad code
+//! object, overlapping registrations) and [`Fault`] for a dispatch that stopped because a wave
+//! did something the hardware would fault on (wild pointer, illegal instruction, trap).
+
+use std::fmt;
+
+/// A set-up error: the request itself is invalid, nothing ran.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EmuError {
+    /// The processor name is not one the emulator models.
+    #[error("unsupported processor `{0}` (supported: gfx803, gfx900, gfx906, gfx908, gfx90a)")]
+    UnsupportedProcessor(String),
+    /// A range to register overlaps an existing one.
+    #[error("memory range {base:#x}+{len:#x} overlaps the registered range {other_base:#x}+{other_len:#x}")]
+    Overlap {
+        /// Base of the new range.
+        base: u64,
+        /// Length of the new range.
+        len: u64,
+        /// Base of the range it overlaps.
+        other_base: u64,
+        /// Length of the range it overlaps.
+        other_len: u64,
+    },
+    /// A range is empty or wraps around the address space.
+    #[error("invalid memory range {base:#x}+{len:#x}")]
+    InvalidRange {
+        /// Base of the range.
+        base: u64,
+        /// Length of the range.
+        len: u64,
+    },
+    /// `unregister` named a base that is not registered.
+    #[error("no memory range is registered at {0:#x}")]
+    NotRegistered(u64),
+    /// The code object could not be loaded; the message names what and where.
+    #[error("cannot load code object: {0}")]
+    CodeObject(String),
+}
+
+/// What went wrong in a faulting dispatch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FaultKind {
+    /// A lane accessed memory outside every registered range (or wrote read-only memory).
+    MemoryViolation {
+        /// The faulting address.
+        address: u64,
+        /// Whether the access was a write.
+        write: bool,
+        /// Bytes accessed.
+        size: u32,
+    },
+    /// An LDS access outside the work-group's allocation.
+    LdsOutOfRange {
+        /// Byte offset in LDS.
+        offset: u64,
+        /// Bytes accessed.
+        size: u32,
+        /// Size of the work-group's LDS allocation.
+        lds_size: u32,
+    },
+    /// A private (scratch) access outside the lane's private segment.
+    ScratchOutOfRange {
+        /// Private (per-lane) byte offset.
+        offset: u64,
+        /// Bytes accessed.
+        size: u32,
+        /// Per-lane private segment size.
+        private_size: u32,
+    },
+    /// The words at the PC are not a valid instruction for the target.
+    IllegalInstruction {
+        /// The first instruction dword.
+        word: u32,
+    },
+    /// A valid instruction the emulator does not implement yet.
+    Unimplemented {
+        /// Its mnemonic.
+        mnemonic: String,
+    },
+    /// `s_trap` with this trap ID (2 = abort, `llvm.trap`).
+    Trap {
+        /// The trap ID from the instruction.
+        trap_id: u16,
+    },
+    /// The PC left the loaded code.
+    PcOutOfRange,
+    /// The dispatch itself is malformed (sizes, descriptor).
+    InvalidDispatch {
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// A dispatch that stopped early: what happened, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault {
+    /// What happened.
+    pub kind: FaultKind,
+    /// The kernel's name, when known.
+    pub kernel: Option<String>,
+    /// Work-group of the faulting wave.
+    pub workgroup_id: [u32; 3],
+    /// Wave index within the work-group.
+    pub wave: u32,
+    /// Faulting lane, for per-lane faults.
+    pub lane: Option<u32>,
+    /// Byte offset of the faulting instruction from the kernel's entry point.
+    pub pc: u64,
+    /// Absolute host address of the faulting instruction.
+    pub pc_address: u64,
+    /// Disassembly-like text of the faulting instruction.
+    pub instruction: Option<String>,
+}
+
+impl Fault {
+    /// A fault not tied to a wave (bad dispatch parameters).
+    pub fn invalid_dispatch(reason: impl Into<String>) -> Fault {
+        Fault {
+            kind: FaultKind::InvalidDispatch {
+                reason: reason.into(),
+            },
+            kernel: None,
+            workgroup_id: [0; 3],
+            wave: 0,
+            lane: None,
+            pc: 0,
+            pc_address: 0,
+            instruction: None,
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let FaultKind::InvalidDispatch { reason } = &self.kind {
+            return write!(f, "invalid dispatch: {reason}");
+        }
+        let what = match &self.kind {
+            FaultKind::MemoryViolation { .. } => "memory fault",
+            FaultKind::LdsOutOfRange { .. } => "LDS out-of-range access",
+            FaultKind::ScratchOutOfRange { .. } => "private (scratch) out-of-range access",
+            FaultKind::IllegalInstruction { .. } => "illegal instruction",
+            FaultKind::Unimplemented { .. } => "unimplemented instruction",
+            FaultKind::Trap { .. } => "trap",
+            FaultKind::PcOutOfRange => "program counter outside the loaded code",
+            FaultKind::InvalidDispatch { .. } => "invalid dispatch",
+        };
+        write!(f, "{what}")?;
+        if let Some(k) = &self.kernel {
+            write!(f, " in kernel `{k}`")?;
+        }
+        write!(f, " at pc {:#x}", self.pc)?;
+        if let Some(i) = &self.instruction {
+            write!(f, " ({i})")?;
+        }
+        write!(f, ": ")?;
+        if let Some(l) = self.lane {
+            write!(f, "lane {l} of ")?;
+        }
+        let [x, y, z] = self.workgroup_id;
+        write!(f, "wave {} in work-group ({x},{y},{z}) ", self.wave)?;
+        match &self.kind {
+            FaultKind::MemoryViolation {
+                address,
+                write,
+                size,
+            } => write!(
+                f,
+                "{} {size} bytes at {address:#x}, outside any allocation{}",
+                if *write { "wrote" } else { "read" },
+                if *write { " or in read-only memory" } else { "" }
+            ),
+            FaultKind::LdsOutOfRange {
+                offset,
+                size,
+                lds_size,
+            } => write!(
+                f,
+                "accessed {size} bytes at LDS offset {offset:#x}, beyond the work-group's {lds_size} bytes"
+            ),
+            FaultKind::ScratchOutOfRange {
+                offset,
+                size,
+                private_size,
+            } => write!(
+                f,
+                "accessed {size} bytes at private offset {offset:#x}, beyond the lane's {private_size} bytes"
+            ),
+            FaultKind::IllegalInstruction { word } => {
+                write!(f, "executed the invalid instruction word {word:#010x}")
+            }
+            FaultKind::Unimplemented { mnemonic } => {
+                write!(f, "executed `{mnemonic}`, which the emulator does not implement")
+            }
+            FaultKind::Trap { trap_id } => match trap_id {
+                2 => write!(f, "executed s_trap 2 (abort: llvm.trap or a failed assert)"),
+                id => write!(f, "executed s_trap {id}"),
+            },
+            FaultKind::PcOutOfRange => write!(f, "jumped outside the loaded code"),
+            FaultKind::InvalidDispatch { reason } => write!(f, "{reason}"),
+        }
+    }
+}
+
+impl std::error::Error for Fault {}

@@ -1,0 +1,626 @@
+//! Instruction semantics: [`step`] executes one pre-decoded instruction on a wave. Scalar ALU,
+//! scalar memory and program control live here; vector ALU in [`valu`], vector memory (DS,
+//! FLAT/GLOBAL/SCRATCH, MUBUF) in [`vmem`].
+
+mod valu;
+mod vmem;
+
+pub(crate) use vmem::{describe, MemDesc};
+
+use crate::decode::{Fmt, Gen, Inst};
+use crate::error::FaultKind;
+use crate::memory::{host, MemoryMap, RegionCache};
+use crate::ops::Op;
+use crate::wave::{Ty, Wave};
+
+/// What the scheduler does after an instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Flow {
+    /// Continue at the next instruction.
+    Next,
+    /// Continue at this absolute address.
+    Jump(u64),
+    /// Wait at the work-group barrier (PC advances).
+    Barrier,
+    /// Let other waves run (PC advances).
+    Yield,
+    /// The wave ended.
+    End,
+}
+
+/// A fault raised by an instruction, before the scheduler adds where it happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LaneFault {
+    pub kind: FaultKind,
+    pub lane: Option<u32>,
+}
+
+impl LaneFault {
+    pub(crate) fn new(kind: FaultKind, lane: Option<u32>) -> LaneFault {
+        LaneFault { kind, lane }
+    }
+}
+
+pub(crate) type R = Result<Flow, LaneFault>;
+
+/// What an instruction may touch besides its wave.
+pub(crate) struct Env<'a> {
+    pub gen: Gen,
+    pub mem: &'a MemoryMap,
+    pub cache: &'a mut RegionCache,
+    pub lds: &'a mut [u8],
+    pub wg_id: [u32; 3],
+    pub private_per_lane: u32,
+    pub compute_units: u32,
+}
+
+pub(crate) fn unimplemented(i: &Inst) -> LaneFault {
+    LaneFault::new(
+        FaultKind::Unimplemented {
+            mnemonic: i.name.to_string(),
+        },
+        None,
+    )
+}
+
+/// Executes one instruction.
+#[inline]
+pub(crate) fn step(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    match i.fmt {
+        Fmt::Sop2 | Fmt::Sop1 | Fmt::Sopk | Fmt::Sopc => salu(w, i),
+        Fmt::Sopp => sopp(w, i),
+        Fmt::Smem => smem(w, i, env),
+        Fmt::Vop1 | Fmt::Vop2 | Fmt::Vopc | Fmt::Vop3 | Fmt::Vop3p => valu::valu(w, i, env),
+        Fmt::Ds => vmem::ds(w, i, env),
+        Fmt::Flat | Fmt::Global | Fmt::Scratch => vmem::flat(w, i, env),
+        Fmt::Mubuf => vmem::mubuf(w, i, env),
+        Fmt::Invalid => Err(LaneFault::new(
+            FaultKind::IllegalInstruction { word: i.word },
+            None,
+        )),
+    }
+}
+
+fn bfe32(v: u32, off: u32, width: u32) -> u32 {
+    let off = off & 31;
+    let width = width & 0x7f;
+    if width == 0 {
+        return 0;
+    }
+    let x = v >> off;
+    if width >= 32 {
+        x
+    } else {
+        x & ((1u32 << width) - 1)
+    }
+}
+
+fn sbfe32(v: u32, off: u32, width: u32) -> u32 {
+    let off = off & 31;
+    let width = width & 0x7f;
+    if width == 0 {
+        return 0;
+    }
+    let x = (v as i32) >> off;
+    if width >= 32 {
+        x as u32
+    } else {
+        let sh = 32 - width;
+        ((x << sh) >> sh) as u32
+    }
+}
+
+/// Scalar ALU (SOP1, SOP2, SOPK, SOPC).
+fn salu(w: &mut Wave, i: &Inst) -> R {
+    let pc = w.pc;
+    let [t0, t1, _] = i.tys;
+    let a = w.sread(i.src[0], i.lit, t0);
+    let b = w.sread(i.src[1], i.lit, t1);
+    let a64 = || w.sread64(i.src[0], i.lit, t0);
+    let b64 = || w.sread64(i.src[1], i.lit, t1);
+    let simm = i.imm;
+    let k = simm as u32;
+    let d = i.dst;
+    macro_rules! s32 {
+        ($v:expr, scc: $c:expr) => {{
+            let v: u32 = $v;
+            let c: bool = $c;
+            w.swrite(d, v);
+            w.scc = c;
+        }};
+        ($v:expr) => {{
+            let v: u32 = $v;
+            w.swrite(d, v);
+        }};
+    }
+    macro_rules! s64 {
+        ($v:expr, scc: $c:expr) => {{
+            let v: u64 = $v;
+            let c: bool = $c;
+            w.swrite64(d, v);
+            w.scc = c;
+        }};
+        ($v:expr) => {{
+            let v: u64 = $v;
+            w.swrite64(d, v);
+        }};
+    }
+    macro_rules! logic64 {
+        ($e:expr) => {{
+            let r: u64 = $e;
+            s64!(r, scc: r != 0)
+        }};
+    }
+    macro_rules! saveexec {
+        ($f:expr) => {{
+            let old = w.exec();
+            let s = a64();
+            let f: fn(u64, u64) -> u64 = $f;
+            let new = f(s, old);
+            w.swrite64(d, old);
+            w.set_exec(new);
+            w.scc = new != 0;
+        }};
+    }
+    match i.op {
+        // SOP2
+        Op::S_ADD_U32 => {
+            let (r, c) = a.overflowing_add(b);
+            s32!(r, scc: c)
+        }
+        Op::S_SUB_U32 => {
+            let (r, c) = a.overflowing_sub(b);
+            s32!(r, scc: c)
+        }
+        Op::S_ADD_I32 => {
+            let (r, o) = (a as i32).overflowing_add(b as i32);
+            s32!(r as u32, scc: o)
+        }
+        Op::S_SUB_I32 => {
+            let (r, o) = (a as i32).overflowing_sub(b as i32);
+            s32!(r as u32, scc: o)
+        }
+        Op::S_ADDC_U32 => {
+            let r = u64::from(a) + u64::from(b) + u64::from(w.scc);
+            s32!(r as u32, scc: r >> 32 != 0)
+        }
+        Op::S_SUBB_U32 => {
+            let r = u64::from(a).wrapping_sub(u64::from(b)).wrapping_sub(u64::from(w.scc));
+            s32!(r as u32, scc: u64::from(b) + u64::from(w.scc) > u64::from(a))
+        }
+        Op::S_MIN_I32 => s32!((a as i32).min(b as i32) as u32, scc: (a as i32) < (b as i32)),
+        Op::S_MIN_U32 => s32!(a.min(b), scc: a < b),
+        Op::S_MAX_I32 => s32!((a as i32).max(b as i32) as u32, scc: (a as i32) > (b as i32)),
+        Op::S_MAX_U32 => s32!(a.max(b), scc: a > b),
+        Op::S_CSELECT_B32 => s32!(if w.scc { a } else { b }),
+        Op::S_CSELECT_B64 => {
+            let v = if w.scc { a64() } else { b64() };
+            s64!(v)
+        }
+        Op::S_AND_B32 => s32!(a & b, scc: a & b != 0),
+        Op::S_OR_B32 => s32!(a | b, scc: a | b != 0),
+        Op::S_XOR_B32 => s32!(a ^ b, scc: a ^ b != 0),
+        Op::S_ANDN2_B32 => s32!(a & !b, scc: a & !b != 0),
+        Op::S_ORN2_B32 => s32!(a | !b, scc: a | !b != 0),
+        Op::S_NAND_B32 => s32!(!(a & b), scc: !(a & b) != 0),
+        Op::S_NOR_B32 => s32!(!(a | b), scc: !(a | b) != 0),
+        Op::S_XNOR_B32 => s32!(!(a ^ b), scc: !(a ^ b) != 0),
+        Op::S_AND_B64 => logic64!(a64() & b64()),
+        Op::S_OR_B64 => logic64!(a64() | b64()),
+        Op::S_XOR_B64 => logic64!(a64() ^ b64()),
+        Op::S_ANDN2_B64 => logic64!(a64() & !b64()),
+        Op::S_ORN2_B64 => logic64!(a64() | !b64()),
+        Op::S_NAND_B64 => logic64!(!(a64() & b64())),
+        Op::S_NOR_B64 => logic64!(!(a64() | b64())),
+        Op::S_XNOR_B64 => logic64!(!(a64() ^ b64())),
+        Op::S_LSHL_B32 => {
+            let r = a << (b & 31);
+            s32!(r, scc: r != 0)
+        }
+        Op::S_LSHR_B32 => {
+            let r = a >> (b & 31);
+            s32!(r, scc: r != 0)
+        }
+        Op::S_ASHR_I32 => {
+            let r = ((a as i32) >> (b & 31)) as u32;
+            s32!(r, scc: r != 0)
+        }
+        Op::S_LSHL_B64 => logic64!(a64() << (b & 63)),
+        Op::S_LSHR_B64 => logic64!(a64() >> (b & 63)),
+        Op::S_ASHR_I64 => logic64!(((a64() as i64) >> (b & 63)) as u64),
+        Op::S_LSHL1_ADD_U32 | Op::S_LSHL2_ADD_U32 | Op::S_LSHL3_ADD_U32 | Op::S_LSHL4_ADD_U32 => {
+            let n = match i.op {
+                Op::S_LSHL1_ADD_U32 => 1,
+                Op::S_LSHL2_ADD_U32 => 2,
+                Op::S_LSHL3_ADD_U32 => 3,
+                _ => 4,
+            };
+            let r = (u64::from(a) << n) + u64::from(b);
+            s32!(r as u32, scc: r >> 32 != 0)
+        }
+        Op::S_BFM_B32 => s32!(((1u64 << (a & 31)) - 1) as u32) ,
+        Op::S_BFM_B64 => s64!((((1u128 << (a & 63)) - 1) as u64) << (b & 63)),
+        Op::S_MUL_I32 => s32!(a.wrapping_mul(b)),
+        Op::S_MUL_HI_U32 => s32!(((u64::from(a) * u64::from(b)) >> 32) as u32),
+        Op::S_MUL_HI_I32 => s32!(((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32),
+        Op::S_BFE_U32 => {
+            let r = bfe32(a, b & 31, b >> 16 & 0x7f);
+            s32!(r, scc: r != 0)
+        }
+        Op::S_BFE_I32 => {
+            let r = sbfe32(a, b & 31, b >> 16 & 0x7f);
+            s32!(r, scc: r != 0)
+        }
+        Op::S_BFE_U64 | Op::S_BFE_I64 => {
+            let off = b & 63;
+            let width = (b >> 16 & 0x7f).min(64);
+            let x = a64();
+            let r = if width == 0 {
+                0
+            } else if i.op == Op::S_BFE_U64 {
+                let v = x >> off;
+                if width >= 64 {
+                    v
+                } else {
+                    v & ((1u64 << width) - 1)
+                }
+            } else {
+                let v = (x as i64) >> off;
+                let sh = 64 - width;
+                ((v << sh) >> sh) as u64
+            };
+            logic64!(r)
+        }
+        Op::S_ABSDIFF_I32 => {
+            let r = (a as i32).wrapping_sub(b as i32).unsigned_abs();
+            s32!(r, scc: r != 0)
+        }
+        Op::S_PACK_LL_B32_B16 => s32!((a & 0xffff) | b << 16),
+        Op::S_PACK_LH_B32_B16 => s32!((a & 0xffff) | (b & 0xffff_0000)),
+        Op::S_PACK_HH_B32_B16 => s32!(a >> 16 | (b & 0xffff_0000)),
+        // SOP1
+        Op::S_MOV_B32 => s32!(a),
+        Op::S_MOV_B64 => s64!(a64()),
+        Op::S_CMOV_B32 => {
+            if w.scc {
+                s32!(a)
+            }
+        }
+        Op::S_CMOV_B64 => {
+            if w.scc {
+                s64!(a64())
+            }
+        }
+        Op::S_NOT_B32 => s32!(!a, scc: !a != 0),
+        Op::S_NOT_B64 => logic64!(!a64()),
+        Op::S_WQM_B32 => {
+            let mut r = 0;
+            for q in 0..8 {
+                if a >> (4 * q) & 0xf != 0 {
+                    r |= 0xf << (4 * q);
+                }
+            }
+            s32!(r, scc: r != 0)
+        }
+        Op::S_WQM_B64 => {
+            let x = a64();
+            let mut r = 0u64;
+            for q in 0..16 {
+                if x >> (4 * q) & 0xf != 0 {
+                    r |= 0xf << (4 * q);
+                }
+            }
+            logic64!(r)
+        }
+        Op::S_BREV_B32 => s32!(a.reverse_bits()),
+        Op::S_BREV_B64 => s64!(a64().reverse_bits()),
+        Op::S_BCNT0_I32_B32 => s32!(a.count_zeros(), scc: a != u32::MAX),
+        Op::S_BCNT1_I32_B32 => s32!(a.count_ones(), scc: a != 0),
+        Op::S_BCNT0_I32_B64 => {
+            let x = a64();
+            s32!(x.count_zeros(), scc: x != u64::MAX)
+        }
+        Op::S_BCNT1_I32_B64 => {
+            let x = a64();
+            s32!(x.count_ones(), scc: x != 0)
+        }
+        Op::S_FF0_I32_B32 => s32!(if a == u32::MAX { u32::MAX } else { (!a).trailing_zeros() }),
+        Op::S_FF1_I32_B32 => s32!(if a == 0 { u32::MAX } else { a.trailing_zeros() }),
+        Op::S_FF0_I32_B64 => {
+            let x = a64();
+            s32!(if x == u64::MAX { u32::MAX } else { (!x).trailing_zeros() })
+        }
+        Op::S_FF1_I32_B64 => {
+            let x = a64();
+            s32!(if x == 0 { u32::MAX } else { x.trailing_zeros() })
+        }
+        Op::S_FLBIT_I32_B32 => s32!(if a == 0 { u32::MAX } else { a.leading_zeros() }),
+        Op::S_FLBIT_I32_B64 => {
+            let x = a64();
+            s32!(if x == 0 { u32::MAX } else { x.leading_zeros() })
+        }
+        Op::S_FLBIT_I32 => {
+            let x = if (a as i32) < 0 { !a } else { a };
+            s32!(if x == 0 { u32::MAX } else { x.leading_zeros() - 1 })
+        }
+        Op::S_FLBIT_I32_I64 => {
+            let v = a64();
+            let x = if (v as i64) < 0 { !v } else { v };
+            s32!(if x == 0 { u32::MAX } else { x.leading_zeros() - 1 })
+        }
+        Op::S_SEXT_I32_I8 => s32!(a as u8 as i8 as i32 as u32),
+        Op::S_SEXT_I32_I16 => s32!(a as u16 as i16 as i32 as u32),
+        Op::S_BITSET0_B32 => {
+            let v = w.sread(d, 0, Ty::B32) & !(1 << (a & 31));
+            s32!(v)
+        }
+        Op::S_BITSET1_B32 => {
+            let v = w.sread(d, 0, Ty::B32) | 1 << (a & 31);
+            s32!(v)
+        }
+        Op::S_BITSET0_B64 => {
+            let v = w.sread64(d, 0, Ty::I64) & !(1u64 << (a & 63));
+            s64!(v)
+        }
+        Op::S_BITSET1_B64 => {
+            let v = w.sread64(d, 0, Ty::I64) | 1u64 << (a & 63);
+            s64!(v)
+        }
+        Op::S_ABS_I32 => {
+            let r = (a as i32).unsigned_abs();
+            s32!(r, scc: r != 0)
+        }
+        Op::S_GETPC_B64 => s64!(pc + 4),
+        Op::S_SETPC_B64 => return Ok(Flow::Jump(a64())),
+        Op::S_SWAPPC_B64 => {
+            let target = a64();
+            s64!(pc + 4);
+            return Ok(Flow::Jump(target));
+        }
+        Op::S_AND_SAVEEXEC_B64 => saveexec!(|s, e| s & e),
+        Op::S_OR_SAVEEXEC_B64 => saveexec!(|s, e| s | e),
+        Op::S_XOR_SAVEEXEC_B64 => saveexec!(|s, e| s ^ e),
+        Op::S_ANDN2_SAVEEXEC_B64 => saveexec!(|s, e| s & !e),
+        Op::S_ORN2_SAVEEXEC_B64 => saveexec!(|s, e| s | !e),
+        Op::S_NAND_SAVEEXEC_B64 => saveexec!(|s, e| !(s & e)),
+        Op::S_NOR_SAVEEXEC_B64 => saveexec!(|s, e| !(s | e)),
+        Op::S_XNOR_SAVEEXEC_B64 => saveexec!(|s, e| !(s ^ e)),
+        Op::S_ANDN1_SAVEEXEC_B64 => saveexec!(|s, e| !s & e),
+        Op::S_ORN1_SAVEEXEC_B64 => saveexec!(|s, e| !s | e),
+        Op::S_ANDN1_WREXEC_B64 | Op::S_ANDN2_WREXEC_B64 => {
+            let s = a64();
+            let e = w.exec();
+            let new = if i.op == Op::S_ANDN1_WREXEC_B64 { !s & e } else { s & !e };
+            w.set_exec(new);
+            s64!(new, scc: new != 0)
+        }
+        Op::S_MOVRELS_B32 => {
+            let v = w.sread(i.src[0].wrapping_add(w.m0() as u16), 0, Ty::B32);
+            s32!(v)
+        }
+        Op::S_MOVRELD_B32 => {
+            let dd = d.wrapping_add(w.m0() as u16);
+            w.swrite(dd, a);
+        }
+        // SOPK
+        Op::S_MOVK_I32 => s32!(simm as u32),
+        Op::S_CMOVK_I32 => {
+            if w.scc {
+                s32!(simm as u32)
+            }
+        }
+        Op::S_ADDK_I32 => {
+            let cur = w.sread(d, 0, Ty::B32) as i32;
+            let (r, o) = cur.overflowing_add(simm);
+            s32!(r as u32, scc: o)
+        }
+        Op::S_MULK_I32 => {
+            let cur = w.sread(d, 0, Ty::B32) as i32;
+            s32!(cur.wrapping_mul(simm) as u32)
+        }
+        Op::S_CMPK_EQ_I32 => w.scc = w.sread(d, 0, Ty::B32) as i32 == simm,
+        Op::S_CMPK_LG_I32 => w.scc = w.sread(d, 0, Ty::B32) as i32 != simm,
+        Op::S_CMPK_GT_I32 => w.scc = w.sread(d, 0, Ty::B32) as i32 > simm,
+        Op::S_CMPK_GE_I32 => w.scc = w.sread(d, 0, Ty::B32) as i32 >= simm,
+        Op::S_CMPK_LT_I32 => w.scc = (w.sread(d, 0, Ty::B32) as i32) < simm,
+        Op::S_CMPK_LE_I32 => w.scc = w.sread(d, 0, Ty::B32) as i32 <= simm,
+        Op::S_CMPK_EQ_U32 => w.scc = w.sread(d, 0, Ty::B32) == k & 0xffff,
+        Op::S_CMPK_LG_U32 => w.scc = w.sread(d, 0, Ty::B32) != k & 0xffff,
+        Op::S_CMPK_GT_U32 => w.scc = w.sread(d, 0, Ty::B32) > k & 0xffff,
+        Op::S_CMPK_GE_U32 => w.scc = w.sread(d, 0, Ty::B32) >= k & 0xffff,
+        Op::S_CMPK_LT_U32 => w.scc = w.sread(d, 0, Ty::B32) < k & 0xffff,
+        Op::S_CMPK_LE_U32 => w.scc = w.sread(d, 0, Ty::B32) <= k & 0xffff,
+        Op::S_GETREG_B32 => {
+            let id = k & 0x3f;
+            let off = k >> 6 & 0x1f;
+            let size = (k >> 11 & 0x1f) + 1;
+            let v = getreg(w, id);
+            s32!(bfe32(v, off, size))
+        }
+        Op::S_SETREG_B32 | Op::S_SETREG_IMM32_B32 => {
+            let v = if i.op == Op::S_SETREG_B32 {
+                w.sread(d, 0, Ty::B32)
+            } else {
+                i.lit
+            };
+            let id = k & 0x3f;
+            let off = k >> 6 & 0x1f;
+            let size = (k >> 11 & 0x1f) + 1;
+            let mask = if size >= 32 { u32::MAX } else { ((1u32 << size) - 1) << off };
+            match id {
+                1 => w.mode = (w.mode & !mask) | (v << off & mask),
+                3 => w.trapsts = (w.trapsts & !mask) | (v << off & mask),
+                _ => {}
+            }
+        }
+        Op::S_CALL_B64 => {
+            s64!(pc + 4);
+            return Ok(Flow::Jump(
+                (pc as i64 + 4 + i64::from(simm) * 4) as u64,
+            ));
+        }
+        // SOPC
+        Op::S_CMP_EQ_I32 | Op::S_CMP_EQ_U32 => w.scc = a == b,
+        Op::S_CMP_LG_I32 | Op::S_CMP_LG_U32 => w.scc = a != b,
+        Op::S_CMP_GT_I32 => w.scc = a as i32 > b as i32,
+        Op::S_CMP_GE_I32 => w.scc = a as i32 >= b as i32,
+        Op::S_CMP_LT_I32 => w.scc = (a as i32) < b as i32,
+        Op::S_CMP_LE_I32 => w.scc = a as i32 <= b as i32,
+        Op::S_CMP_GT_U32 => w.scc = a > b,
+        Op::S_CMP_GE_U32 => w.scc = a >= b,
+        Op::S_CMP_LT_U32 => w.scc = a < b,
+        Op::S_CMP_LE_U32 => w.scc = a <= b,
+        Op::S_CMP_EQ_U64 => w.scc = a64() == b64(),
+        Op::S_CMP_LG_U64 => w.scc = a64() != b64(),
+        Op::S_BITCMP0_B32 => w.scc = a >> (b & 31) & 1 == 0,
+        Op::S_BITCMP1_B32 => w.scc = a >> (b & 31) & 1 == 1,
+        Op::S_BITCMP0_B64 => w.scc = a64() >> (b & 63) & 1 == 0,
+        Op::S_BITCMP1_B64 => w.scc = a64() >> (b & 63) & 1 == 1,
+        Op::S_SETVSKIP | Op::S_SET_GPR_IDX_ON | Op::S_SET_GPR_IDX_OFF => {}
+        _ => return Err(unimplemented(i)),
+    }
+    Ok(Flow::Next)
+}
+
+/// `s_getreg_b32` sources.
+fn getreg(w: &Wave, id: u32) -> u32 {
+    match id {
+        1 => w.mode,
+        2 => {
+            // STATUS: SCC, EXECZ, VCCZ, IN_BARRIER...
+            u32::from(w.scc) | u32::from(w.exec() == 0) << 9 | u32::from(w.vcc() == 0) << 10
+        }
+        3 => w.trapsts,
+        4 => w.id & 0xf, // HW_ID: wave id; SIMD/CU/SE 0
+        15 => {
+            // SH_MEM_BASES: [31:16] shared aperture hi >> 16, [15:0] private aperture hi >> 16.
+            (crate::memory::SHARED_APERTURE_HI >> 16) << 16 | crate::memory::PRIVATE_APERTURE_HI >> 16
+        }
+        _ => 0,
+    }
+}
+
+/// Program control (SOPP).
+fn sopp(w: &mut Wave, i: &Inst) -> R {
+    let target = || (w.pc as i64 + 4 + i64::from(i.imm) * 4) as u64;
+    let jump_if = |c: bool| if c { Flow::Jump(target()) } else { Flow::Next };
+    Ok(match i.op {
+        Op::S_NOP
+        | Op::S_SETPRIO
+        | Op::S_ICACHE_INV
+        | Op::S_INCPERFLEVEL
+        | Op::S_DECPERFLEVEL
+        | Op::S_TTRACEDATA
+        | Op::S_SETKILL
+        | Op::S_SET_GPR_IDX_OFF
+        | Op::S_SENDMSGHALT
+        | Op::S_SENDMSG => Flow::Next,
+        Op::S_WAITCNT => {
+            // Memory operations complete in order; only vmcnt(0) after stores needs a host
+            // StoreLoad fence (amdgpu-execution.md §0.1).
+            let k = i.imm as u32;
+            let vmcnt = (k & 0xf) | (k >> 14 & 3) << 4;
+            if vmcnt == 0 && w.stored {
+                host::fence();
+                w.stored = false;
+            }
+            Flow::Next
+        }
+        Op::S_ENDPGM | Op::S_ENDPGM_SAVED => Flow::End,
+        Op::S_BRANCH => Flow::Jump(target()),
+        Op::S_CBRANCH_SCC0 => jump_if(!w.scc),
+        Op::S_CBRANCH_SCC1 => jump_if(w.scc),
+        Op::S_CBRANCH_VCCZ => jump_if(w.vcc() == 0),
+        Op::S_CBRANCH_VCCNZ => jump_if(w.vcc() != 0),
+        Op::S_CBRANCH_EXECZ => jump_if(w.exec() == 0),
+        Op::S_CBRANCH_EXECNZ => jump_if(w.exec() != 0),
+        Op::S_BARRIER => Flow::Barrier,
+        Op::S_SLEEP => Flow::Yield,
+        Op::S_TRAP => {
+            let id = (i.imm as u32 & 0xff) as u16;
+            if id == 3 {
+                Flow::Next
+            } else {
+                return Err(LaneFault::new(FaultKind::Trap { trap_id: id }, None));
+            }
+        }
+        _ => return Err(unimplemented(i)),
+    })
+}
+
+/// Scalar memory.
+fn smem(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    let n = match i.op {
+        Op::S_LOAD_DWORD | Op::S_BUFFER_LOAD_DWORD | Op::S_STORE_DWORD | Op::S_BUFFER_STORE_DWORD => 1,
+        Op::S_LOAD_DWORDX2 | Op::S_BUFFER_LOAD_DWORDX2 | Op::S_STORE_DWORDX2 | Op::S_BUFFER_STORE_DWORDX2 => 2,
+        Op::S_LOAD_DWORDX4 | Op::S_BUFFER_LOAD_DWORDX4 | Op::S_STORE_DWORDX4 | Op::S_BUFFER_STORE_DWORDX4 => 4,
+        Op::S_LOAD_DWORDX8 | Op::S_BUFFER_LOAD_DWORDX8 => 8,
+        Op::S_LOAD_DWORDX16 | Op::S_BUFFER_LOAD_DWORDX16 => 16,
+        Op::S_MEMTIME | Op::S_MEMREALTIME => {
+            let t = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64 / 10)
+                .unwrap_or(0);
+            w.swrite64(i.dst, t);
+            return Ok(Flow::Next);
+        }
+        Op::S_DCACHE_INV | Op::S_DCACHE_WB | Op::S_DCACHE_INV_VOL | Op::S_DCACHE_WB_VOL => {
+            return Ok(Flow::Next)
+        }
+        _ => return Err(unimplemented(i)),
+    };
+    let buffer = matches!(
+        i.op,
+        Op::S_BUFFER_LOAD_DWORD
+            | Op::S_BUFFER_LOAD_DWORDX2
+            | Op::S_BUFFER_LOAD_DWORDX4
+            | Op::S_BUFFER_LOAD_DWORDX8
+            | Op::S_BUFFER_LOAD_DWORDX16
+            | Op::S_BUFFER_STORE_DWORD
+            | Op::S_BUFFER_STORE_DWORDX2
+            | Op::S_BUFFER_STORE_DWORDX4
+    );
+    let base = if buffer {
+        w.sread64(i.src[0], 0, Ty::I64) & 0xffff_ffff_ffff
+    } else {
+        w.sread64(i.src[0], 0, Ty::I64)
+    };
+    let mut off: i64 = if i.has(crate::decode::flag::IMM) {
+        i64::from(i.imm)
+    } else {
+        0
+    };
+    if !i.has(crate::decode::flag::IMM) || i.has(crate::decode::flag::SOE) {
+        off += i64::from(w.sread(i.ext as u16, 0, Ty::B32));
+    }
+    let addr = base.wrapping_add(off as u64) & !3;
+    let store = matches!(
+        i.op,
+        Op::S_STORE_DWORD
+            | Op::S_STORE_DWORDX2
+            | Op::S_STORE_DWORDX4
+            | Op::S_BUFFER_STORE_DWORD
+            | Op::S_BUFFER_STORE_DWORDX2
+            | Op::S_BUFFER_STORE_DWORDX4
+    );
+    let bytes = 4 * n as u64;
+    if !env.cache.check(env.mem, addr, bytes, store) {
+        return Err(LaneFault::new(
+            FaultKind::MemoryViolation {
+                address: addr,
+                write: store,
+                size: bytes as u32,
+            },
+            None,
+        ));
+    }
+    for k in 0..n as u16 {
+        let a = addr + 4 * u64::from(k);
+        if store {
+            host::store(a, 4, u64::from(w.sread(i.dst + k, 0, Ty::B32)));
+        } else {
+            w.swrite(i.dst + k, host::load(a, 4) as u32);
+        }
+    }
+    Ok(Flow::Next)
+}

@@ -1,0 +1,875 @@
+//! Vector memory: LDS (DS), FLAT/GLOBAL/SCRATCH and MUBUF. Every lane's address is checked:
+//! global addresses against the memory map, LDS offsets against the work-group's allocation,
+//! private offsets against the lane's private segment; the first bad lane faults the dispatch.
+//! Private memory is swizzled per dword exactly like the hardware scratch V#
+//! (code-object-abi.md §5.3), so MUBUF, SCRATCH and FLAT-in-the-private-aperture agree.
+
+use super::{unimplemented, Env, Flow, LaneFault, R};
+use crate::decode::{flag, Fmt, Inst};
+use crate::error::FaultKind;
+use crate::memory::{host, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
+use crate::wave::{Ty, Wave, LANES};
+use half::f16;
+
+/// Memory operation kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Kind {
+    #[default]
+    Other,
+    Load,
+    Store,
+    Atomic,
+}
+
+/// Atomic operations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Atom {
+    #[default]
+    Swap,
+    CmpSwap,
+    Add,
+    Sub,
+    Rsub,
+    SMin,
+    UMin,
+    SMax,
+    UMax,
+    And,
+    Or,
+    Xor,
+    Inc,
+    Dec,
+    FAdd,
+    FMin,
+    FMax,
+    PkAddF16,
+    MskOr,
+}
+
+/// What a memory instruction does, parsed once from its mnemonic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct MemDesc {
+    pub kind: Kind,
+    /// Bytes per element (1, 2, 4, 8).
+    pub bytes: u8,
+    /// Elements (dwords for `dwordxN`, 2 for DS `*2` forms).
+    pub count: u8,
+    pub sext: bool,
+    /// 0: full register; 1: low half (d16); 2: high half (d16_hi).
+    pub d16: u8,
+    pub atom: Atom,
+    /// DS: returns the old value.
+    pub rtn: bool,
+    /// DS: two addresses (read2/write2), `st64` scaling.
+    pub two: bool,
+    pub st64: bool,
+}
+
+fn atom_of(s: &str) -> Option<Atom> {
+    Some(match s {
+        "swap" | "wrxchg" => Atom::Swap,
+        "cmpswap" | "cmpst" => Atom::CmpSwap,
+        "add" => Atom::Add,
+        "sub" => Atom::Sub,
+        "rsub" => Atom::Rsub,
+        "smin" => Atom::SMin,
+        "umin" => Atom::UMin,
+        "smax" => Atom::SMax,
+        "umax" => Atom::UMax,
+        "and" => Atom::And,
+        "or" => Atom::Or,
+        "xor" => Atom::Xor,
+        "inc" => Atom::Inc,
+        "dec" => Atom::Dec,
+        "mskor" => Atom::MskOr,
+        _ => return None,
+    })
+}
+
+/// Parses a FLAT/GLOBAL/SCRATCH/MUBUF or DS mnemonic.
+pub(crate) fn describe(name: &str, fmt: Fmt) -> MemDesc {
+    let mut m = MemDesc {
+        count: 1,
+        bytes: 4,
+        ..MemDesc::default()
+    };
+    if fmt == Fmt::Ds {
+        let Some(rest) = name.strip_prefix("ds_") else {
+            return m;
+        };
+        let rtn = rest.contains("_rtn");
+        let rest = rest.replace("_rtn", "");
+        let (op, ty) = rest.rsplit_once('_').unwrap_or((&rest, ""));
+        let (op, ty) = if ty == "hi" || ty == "d16" {
+            // e.g. read_u16_d16_hi, write_b16_d16_hi
+            m.d16 = if ty == "hi" { 2 } else { 1 };
+            let base = rest.trim_end_matches("_hi").trim_end_matches("_d16");
+            let (o, t) = base.rsplit_once('_').unwrap_or((base, ""));
+            (o.to_string(), t.to_string())
+        } else {
+            (op.to_string(), ty.to_string())
+        };
+        m.bytes = match ty.as_str() {
+            "b8" | "u8" | "i8" => 1,
+            "b16" | "u16" | "i16" => 2,
+            "b64" | "u64" | "i64" | "f64" => 8,
+            "b96" => {
+                m.count = 3;
+                4
+            }
+            "b128" => {
+                m.count = 4;
+                4
+            }
+            _ => 4,
+        };
+        m.sext = ty.starts_with('i');
+        m.rtn = rtn;
+        match op.as_str() {
+            "read" => m.kind = Kind::Load,
+            "write" => m.kind = Kind::Store,
+            "read2" | "read2st64" => {
+                m.kind = Kind::Load;
+                m.two = true;
+                m.st64 = op.ends_with("st64");
+            }
+            "write2" | "write2st64" => {
+                m.kind = Kind::Store;
+                m.two = true;
+                m.st64 = op.ends_with("st64");
+            }
+            o => {
+                if let Some(a) = atom_of(o) {
+                    m.kind = Kind::Atomic;
+                    m.atom = a;
+                    if ty == "f32" || ty == "f64" {
+                        m.atom = match a {
+                            Atom::Add => Atom::FAdd,
+                            Atom::CmpSwap => Atom::CmpSwap,
+                            x => x,
+                        };
+                    }
+                } else if o == "min" || o == "max" {
+                    m.kind = Kind::Atomic;
+                    m.atom = match (o, ty.as_str()) {
+                        ("min", "i32" | "i64") => Atom::SMin,
+                        ("min", "u32" | "u64") => Atom::UMin,
+                        ("max", "i32" | "i64") => Atom::SMax,
+                        ("max", "u32" | "u64") => Atom::UMax,
+                        ("min", _) => Atom::FMin,
+                        _ => Atom::FMax,
+                    };
+                } else if o == "wrxchg2" || o == "wrxchg2st64" {
+                    m.kind = Kind::Other;
+                }
+            }
+        }
+        return m;
+    }
+    let rest = name
+        .strip_prefix("flat_")
+        .or_else(|| name.strip_prefix("global_"))
+        .or_else(|| name.strip_prefix("scratch_"))
+        .or_else(|| name.strip_prefix("buffer_"))
+        .unwrap_or("");
+    if let Some(a) = rest.strip_prefix("atomic_") {
+        m.kind = Kind::Atomic;
+        let (a, x2) = match a.strip_suffix("_x2") {
+            Some(b) => (b, true),
+            None => (a, false),
+        };
+        m.bytes = if x2 { 8 } else { 4 };
+        m.atom = match a {
+            "add_f32" => Atom::FAdd,
+            "add_f64" => {
+                m.bytes = 8;
+                Atom::FAdd
+            }
+            "min_f64" => {
+                m.bytes = 8;
+                Atom::FMin
+            }
+            "max_f64" => {
+                m.bytes = 8;
+                Atom::FMax
+            }
+            "pk_add_f16" => Atom::PkAddF16,
+            other => match atom_of(other) {
+                Some(x) => x,
+                None => {
+                    m.kind = Kind::Other;
+                    Atom::Swap
+                }
+            },
+        };
+        return m;
+    }
+    let (kind, ty) = if let Some(t) = rest.strip_prefix("load_") {
+        (Kind::Load, t)
+    } else if let Some(t) = rest.strip_prefix("store_") {
+        (Kind::Store, t)
+    } else {
+        return m;
+    };
+    m.kind = kind;
+    let (ty, d16) = if let Some(t) = ty.strip_suffix("_d16_hi") {
+        (t, 2)
+    } else if let Some(t) = ty.strip_suffix("_d16") {
+        (t, 1)
+    } else {
+        (ty, 0)
+    };
+    m.d16 = d16;
+    match ty {
+        "ubyte" | "byte" => m.bytes = 1,
+        "sbyte" => {
+            m.bytes = 1;
+            m.sext = true;
+        }
+        "ushort" | "short" => m.bytes = 2,
+        "sshort" => {
+            m.bytes = 2;
+            m.sext = true;
+        }
+        "dword" => {}
+        "dwordx2" => m.count = 2,
+        "dwordx3" => m.count = 3,
+        "dwordx4" => m.count = 4,
+        _ => m.kind = Kind::Other,
+    }
+    m
+}
+
+fn mem_fault(address: u64, write: bool, size: u32, lane: usize) -> LaneFault {
+    LaneFault::new(
+        FaultKind::MemoryViolation {
+            address,
+            write,
+            size,
+        },
+        Some(lane as u32),
+    )
+}
+
+/// Applies an atomic operation of `bytes` width.
+fn atom_apply(op: Atom, old: u64, src: u64, cmp: u64, bytes: u8) -> u64 {
+    let wide = bytes == 8;
+    let mask = if wide { u64::MAX } else { 0xffff_ffff };
+    let sx = |v: u64| if wide { v as i64 } else { i64::from(v as u32 as i32) };
+    let fl = |v: u64| if wide { f64::from_bits(v) } else { f64::from(f32::from_bits(v as u32)) };
+    let tf = |v: f64| if wide { v.to_bits() } else { u64::from((v as f32).to_bits()) };
+    let r = match op {
+        Atom::Swap => src,
+        Atom::CmpSwap => {
+            if old == cmp {
+                src
+            } else {
+                old
+            }
+        }
+        Atom::Add => old.wrapping_add(src),
+        Atom::Sub => old.wrapping_sub(src),
+        Atom::Rsub => src.wrapping_sub(old),
+        Atom::SMin => {
+            if sx(src) < sx(old) {
+                src
+            } else {
+                old
+            }
+        }
+        Atom::SMax => {
+            if sx(src) > sx(old) {
+                src
+            } else {
+                old
+            }
+        }
+        Atom::UMin => old.min(src),
+        Atom::UMax => old.max(src),
+        Atom::And => old & src,
+        Atom::Or => old | src,
+        Atom::Xor => old ^ src,
+        Atom::Inc => {
+            if old >= src {
+                0
+            } else {
+                old + 1
+            }
+        }
+        Atom::Dec => {
+            if old == 0 || old > src {
+                src
+            } else {
+                old - 1
+            }
+        }
+        Atom::FAdd => tf(fl(old) + fl(src)),
+        Atom::FMin => tf(fl(old).min(fl(src))),
+        Atom::FMax => tf(fl(old).max(fl(src))),
+        Atom::PkAddF16 => {
+            let lo = f16::from_f32(f16::from_bits(old as u16).to_f32() + f16::from_bits(src as u16).to_f32());
+            let hi = f16::from_f32(
+                f16::from_bits((old >> 16) as u16).to_f32() + f16::from_bits((src >> 16) as u16).to_f32(),
+            );
+            u64::from(lo.to_bits()) | u64::from(hi.to_bits()) << 16
+        }
+        Atom::MskOr => (old & !cmp) | src,
+    };
+    r & mask
+}
+
+/// Where a lane's access goes.
+#[derive(Clone, Copy)]
+enum Place {
+    Global(u64),
+    Lds(u64),
+    Private(u64),
+}
+
+struct Mem<'e, 'a> {
+    env: &'e mut Env<'a>,
+    scratch_base: u64,
+}
+
+impl Mem<'_, '_> {
+    fn private_host(&self, p: u64, lane: usize) -> u64 {
+        self.scratch_base + (p / 4) * 256 + lane as u64 * 4 + p % 4
+    }
+
+    fn check_private(&self, p: u64, size: u32, lane: usize) -> Result<(), LaneFault> {
+        if p + u64::from(size) > u64::from(self.env.private_per_lane) {
+            return Err(LaneFault::new(
+                FaultKind::ScratchOutOfRange {
+                    offset: p,
+                    size,
+                    private_size: self.env.private_per_lane,
+                },
+                Some(lane as u32),
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_lds(&self, off: u64, size: u32, lane: usize) -> Result<usize, LaneFault> {
+        if off + u64::from(size) > self.env.lds.len() as u64 {
+            return Err(LaneFault::new(
+                FaultKind::LdsOutOfRange {
+                    offset: off,
+                    size,
+                    lds_size: self.env.lds.len() as u32,
+                },
+                Some(lane as u32),
+            ));
+        }
+        Ok(off as usize)
+    }
+
+    /// Reads `size` (1, 2, 4, 8) bytes.
+    fn read(&mut self, place: Place, size: u32, lane: usize) -> Result<u64, LaneFault> {
+        match place {
+            Place::Global(a) => {
+                if !self.env.cache.check(self.env.mem, a, u64::from(size), false) {
+                    return Err(mem_fault(a, false, size, lane));
+                }
+                Ok(host::load(a, size))
+            }
+            Place::Lds(off) => {
+                let o = self.check_lds(off, size, lane)?;
+                let mut v = 0u64;
+                for k in 0..size as usize {
+                    v |= u64::from(self.env.lds[o + k]) << (8 * k);
+                }
+                Ok(v)
+            }
+            Place::Private(p) => {
+                self.check_private(p, size, lane)?;
+                let mut v = 0u64;
+                if p % 4 == 0 && size == 4 {
+                    let a = self.private_host(p, lane);
+                    if !self.env.cache.check(self.env.mem, a, 4, false) {
+                        return Err(mem_fault(a, false, 4, lane));
+                    }
+                    return Ok(host::load(a, 4));
+                }
+                for k in 0..u64::from(size) {
+                    let a = self.private_host(p + k, lane);
+                    if !self.env.cache.check(self.env.mem, a, 1, false) {
+                        return Err(mem_fault(a, false, 1, lane));
+                    }
+                    v |= host::load(a, 1) << (8 * k);
+                }
+                Ok(v)
+            }
+        }
+    }
+
+    fn write(&mut self, place: Place, size: u32, v: u64, lane: usize) -> Result<(), LaneFault> {
+        match place {
+            Place::Global(a) => {
+                if !self.env.cache.check(self.env.mem, a, u64::from(size), true) {
+                    return Err(mem_fault(a, true, size, lane));
+                }
+                host::store(a, size, v);
+                Ok(())
+            }
+            Place::Lds(off) => {
+                let o = self.check_lds(off, size, lane)?;
+                for k in 0..size as usize {
+                    self.env.lds[o + k] = (v >> (8 * k)) as u8;
+                }
+                Ok(())
+            }
+            Place::Private(p) => {
+                self.check_private(p, size, lane)?;
+                if p % 4 == 0 && size == 4 {
+                    let a = self.private_host(p, lane);
+                    if !self.env.cache.check(self.env.mem, a, 4, true) {
+                        return Err(mem_fault(a, true, 4, lane));
+                    }
+                    host::store(a, 4, v);
+                    return Ok(());
+                }
+                for k in 0..u64::from(size) {
+                    let a = self.private_host(p + k, lane);
+                    if !self.env.cache.check(self.env.mem, a, 1, true) {
+                        return Err(mem_fault(a, true, 1, lane));
+                    }
+                    host::store(a, 1, v >> (8 * k));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn atomic(&mut self, place: Place, m: &MemDesc, src: u64, cmp: u64, lane: usize) -> Result<u64, LaneFault> {
+        let size = u32::from(m.bytes);
+        match place {
+            Place::Global(a) => {
+                if a % u64::from(size) != 0 || !self.env.cache.check(self.env.mem, a, u64::from(size), true) {
+                    return Err(mem_fault(a, true, size, lane));
+                }
+                Ok(if size == 8 {
+                    host::rmw64(a, |old| atom_apply(m.atom, old, src, cmp, 8))
+                } else {
+                    u64::from(host::rmw32(a, |old| atom_apply(m.atom, u64::from(old), src, cmp, 4) as u32))
+                })
+            }
+            _ => {
+                let old = self.read(place, size, lane)?;
+                self.write(place, size, atom_apply(m.atom, old, src, cmp, m.bytes), lane)?;
+                Ok(old)
+            }
+        }
+    }
+}
+
+/// Writes a loaded element into the destination register(s), honouring d16 halves.
+fn put_loaded(w: &mut Wave, dst: u16, m: &MemDesc, lane: usize, k: u16, v: u64) {
+    let ext = |v: u64| -> u32 {
+        match (m.bytes, m.sext) {
+            (1, true) => v as u8 as i8 as i32 as u32,
+            (2, true) => v as u16 as i16 as i32 as u32,
+            _ => v as u32,
+        }
+    };
+    match m.d16 {
+        1 => {
+            let old = w.lane(dst, lane);
+            w.set_lane(dst, lane, (old & 0xffff_0000) | (ext(v) & 0xffff));
+        }
+        2 => {
+            let old = w.lane(dst, lane);
+            w.set_lane(dst, lane, (old & 0xffff) | ext(v) << 16);
+        }
+        _ => {
+            if m.bytes == 8 {
+                w.set_lane(dst + 2 * k, lane, v as u32);
+                w.set_lane(dst + 2 * k + 1, lane, (v >> 32) as u32);
+            } else {
+                w.set_lane(dst + k, lane, ext(v));
+            }
+        }
+    }
+}
+
+/// The value a store writes for element `k`.
+fn store_value(w: &Wave, data: u16, m: &MemDesc, lane: usize, k: u16) -> u64 {
+    if m.bytes == 8 {
+        u64::from(w.lane(data + 2 * k, lane)) | u64::from(w.lane(data + 2 * k + 1, lane)) << 32
+    } else {
+        let v = w.lane(data + k, lane);
+        u64::from(if m.d16 == 2 { v >> 16 } else { v })
+    }
+}
+
+/// Runs a load/store/atomic over the active lanes at the given places (element k of lane l
+/// at `place(l, k)`).
+fn access(
+    w: &mut Wave,
+    i: &Inst,
+    env: &mut Env,
+    places: &[Place; LANES],
+    rtn: bool,
+    elem_place: impl Fn(Place, u64) -> Place,
+) -> R {
+    let m = i.mem;
+    let exec = w.exec();
+    let mut mem = Mem {
+        scratch_base: w.scratch_base,
+        env,
+    };
+    let data = i.src[1];
+    let dst = i.dst;
+    match m.kind {
+        Kind::Load => {
+            for l in 0..LANES {
+                if exec >> l & 1 == 0 {
+                    continue;
+                }
+                for k in 0..u16::from(m.count) {
+                    let p = elem_place(places[l], u64::from(k) * u64::from(m.bytes));
+                    let v = mem.read(p, u32::from(m.bytes), l)?;
+                    put_loaded(w, dst, &m, l, k, v);
+                }
+            }
+        }
+        Kind::Store => {
+            for l in 0..LANES {
+                if exec >> l & 1 == 0 {
+                    continue;
+                }
+                for k in 0..u16::from(m.count) {
+                    let p = elem_place(places[l], u64::from(k) * u64::from(m.bytes));
+                    let v = store_value(w, data, &m, l, k);
+                    mem.write(p, u32::from(m.bytes), v, l)?;
+                }
+            }
+            w.stored = true;
+        }
+        Kind::Atomic => {
+            let wide = m.bytes == 8;
+            for l in 0..LANES {
+                if exec >> l & 1 == 0 {
+                    continue;
+                }
+                let rd = |w: &Wave, r: u16| -> u64 {
+                    if wide {
+                        u64::from(w.lane(r, l)) | u64::from(w.lane(r + 1, l)) << 32
+                    } else {
+                        u64::from(w.lane(r, l))
+                    }
+                };
+                let (src, cmp) = if m.atom == Atom::CmpSwap {
+                    (rd(w, data), rd(w, data + if wide { 2 } else { 1 }))
+                } else {
+                    (rd(w, data), 0)
+                };
+                let old = mem.atomic(places[l], &m, src, cmp, l)?;
+                if rtn {
+                    w.set_lane(dst, l, old as u32);
+                    if wide {
+                        w.set_lane(dst + 1, l, (old >> 32) as u32);
+                    }
+                }
+            }
+            w.stored = true;
+        }
+        Kind::Other => return Err(unimplemented(i)),
+    }
+    Ok(Flow::Next)
+}
+
+fn advance(p: Place, by: u64) -> Place {
+    match p {
+        Place::Global(a) => Place::Global(a.wrapping_add(by)),
+        Place::Lds(o) => Place::Lds(o + by),
+        Place::Private(o) => Place::Private(o + by),
+    }
+}
+
+/// FLAT, GLOBAL and SCRATCH instructions.
+pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    let exec = w.exec();
+    w.lane_ops += u64::from(exec.count_ones());
+    let off = i64::from(i.imm);
+    let mut places = [Place::Global(0); LANES];
+    match i.fmt {
+        Fmt::Global => {
+            if i.src[2] == 0x7f {
+                let a = w.vsrc64(i.src[0], 0, Ty::I64);
+                for l in 0..LANES {
+                    places[l] = Place::Global(a[l].wrapping_add(off as u64));
+                }
+            } else {
+                let base = w.sread64(i.src[2], 0, Ty::I64);
+                let v = w.vsrc(i.src[0], 0, Ty::B32);
+                for l in 0..LANES {
+                    places[l] = Place::Global(base.wrapping_add(u64::from(v[l])).wrapping_add(off as u64));
+                }
+            }
+        }
+        Fmt::Scratch => {
+            if i.src[2] == 0x7f {
+                let v = w.vsrc(i.src[0], 0, Ty::B32);
+                for l in 0..LANES {
+                    places[l] = Place::Private(u64::from(v[l].wrapping_add(off as u32)));
+                }
+            } else {
+                let s = w.sread(i.src[2], 0, Ty::B32);
+                for p in places.iter_mut() {
+                    *p = Place::Private(u64::from(s.wrapping_add(off as u32)));
+                }
+            }
+        }
+        _ => {
+            let a = w.vsrc64(i.src[0], 0, Ty::I64);
+            for l in 0..LANES {
+                let addr = a[l].wrapping_add(off as u64);
+                let hi = (addr >> 32) as u32;
+                places[l] = if hi == SHARED_APERTURE_HI {
+                    Place::Lds(addr & 0xffff_ffff)
+                } else if hi == PRIVATE_APERTURE_HI {
+                    Place::Private(addr & 0xffff_ffff)
+                } else {
+                    Place::Global(addr)
+                };
+            }
+        }
+    }
+    let rtn = i.has(flag::GLC);
+    access(w, i, env, &places, rtn, advance)
+}
+
+/// MUBUF (buffer) instructions, including the swizzled scratch descriptor.
+pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    let exec = w.exec();
+    w.lane_ops += u64::from(exec.count_ones());
+    let r = i.src[2];
+    let v0 = w.sread(r, 0, Ty::B32);
+    let v1 = w.sread(r + 1, 0, Ty::B32);
+    let v2 = w.sread(r + 2, 0, Ty::B32);
+    let v3 = w.sread(r + 3, 0, Ty::B32);
+    let base = u64::from(v0) | u64::from(v1 & 0xffff) << 32;
+    let stride = u64::from(v1 >> 16 & 0x3fff);
+    let swizzle = v1 >> 31 != 0;
+    let num_records = u64::from(v2);
+    let add_tid = v3 >> 23 & 1 != 0;
+    let es = [2u64, 4, 8, 16][(v3 >> 19 & 3) as usize];
+    let is = [8u64, 16, 32, 64][(v3 >> 21 & 3) as usize];
+    let soffset = u64::from(w.sread(i.ext as u16, 0, Ty::B32));
+    let idxen = i.has(flag::IDXEN);
+    let offen = i.has(flag::OFFEN);
+    let va = w.vsrc(i.src[0], 0, Ty::B32);
+    let vb = w.vsrc(i.src[0] + 1, 0, Ty::B32);
+    let m = i.mem;
+    let rtn = i.has(flag::GLC);
+    let mut mem = Mem {
+        scratch_base: w.scratch_base,
+        env,
+    };
+    let data = i.src[1];
+    let dst = i.dst;
+    for l in 0..LANES {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let index = (if idxen { u64::from(va[l]) } else { 0 }) + if add_tid { l as u64 } else { 0 };
+        let voff = if offen {
+            u64::from(if idxen { vb[l] } else { va[l] })
+        } else {
+            0
+        };
+        let offset0 = voff + i.imm as u64;
+        let addr_of = |offset: u64| -> Option<u64> {
+            if swizzle {
+                Some(
+                    base + soffset
+                        + ((index / is) * stride + (offset / es) * es) * is
+                        + (index % is) * es
+                        + offset % es,
+                )
+            } else {
+                let in_range = if stride == 0 {
+                    offset < num_records
+                } else {
+                    index < num_records
+                };
+                in_range.then(|| base + soffset + index * stride + offset)
+            }
+        };
+        match m.kind {
+            Kind::Load => {
+                for k in 0..u16::from(m.count) {
+                    let o = offset0 + u64::from(k) * u64::from(m.bytes);
+                    let v = match addr_of(o) {
+                        Some(a) => mem.read(Place::Global(a), u32::from(m.bytes), l)?,
+                        None => 0,
+                    };
+                    put_loaded(w, dst, &m, l, k, v);
+                }
+            }
+            Kind::Store => {
+                for k in 0..u16::from(m.count) {
+                    let o = offset0 + u64::from(k) * u64::from(m.bytes);
+                    if let Some(a) = addr_of(o) {
+                        let v = store_value(w, data, &m, l, k);
+                        mem.write(Place::Global(a), u32::from(m.bytes), v, l)?;
+                    }
+                }
+                w.stored = true;
+            }
+            Kind::Atomic => {
+                let wide = m.bytes == 8;
+                let rd = |w: &Wave, r: u16| -> u64 {
+                    if wide {
+                        u64::from(w.lane(r, l)) | u64::from(w.lane(r + 1, l)) << 32
+                    } else {
+                        u64::from(w.lane(r, l))
+                    }
+                };
+                let src = rd(w, data);
+                let cmp = if m.atom == Atom::CmpSwap {
+                    rd(w, data + if wide { 2 } else { 1 })
+                } else {
+                    0
+                };
+                if let Some(a) = addr_of(offset0) {
+                    let old = mem.atomic(Place::Global(a), &m, src, cmp, l)?;
+                    if rtn {
+                        w.set_lane(dst, l, old as u32);
+                        if wide {
+                            w.set_lane(dst + 1, l, (old >> 32) as u32);
+                        }
+                    }
+                }
+                w.stored = true;
+            }
+            Kind::Other => return Err(unimplemented(i)),
+        }
+    }
+    Ok(Flow::Next)
+}
+
+/// DS (LDS) instructions, including the cross-lane ds_swizzle/ds_permute/ds_bpermute.
+pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    let exec = w.exec();
+    w.lane_ops += u64::from(exec.count_ones());
+    let addr = w.vsrc(i.src[0], 0, Ty::B32);
+    let off16 = (i.imm as u32 & 0xff) | u32::from(i.offset1) << 8;
+    match i.name {
+        "ds_nop" => return Ok(Flow::Next),
+        "ds_swizzle_b32" => {
+            let src = w.vsrc(i.src[1], 0, Ty::B32);
+            let mut r = [0u32; LANES];
+            for l in 0..LANES {
+                let s = if off16 & 0x8000 != 0 {
+                    (l & !3) | (off16 >> (2 * (l & 3)) & 3) as usize
+                } else {
+                    let and = (off16 & 0x1f) as usize;
+                    let or = (off16 >> 5 & 0x1f) as usize;
+                    let xor = (off16 >> 10 & 0x1f) as usize;
+                    (l & !31) | ((((l & 31) & and) | or) ^ xor)
+                };
+                r[l] = if exec >> s & 1 != 0 { src[s] } else { 0 };
+            }
+            w.vwrite(i.dst, &r, exec);
+            return Ok(Flow::Next);
+        }
+        "ds_permute_b32" | "ds_bpermute_b32" => {
+            let src = w.vsrc(i.src[1], 0, Ty::B32);
+            let mut r = [0u32; LANES];
+            if i.name == "ds_bpermute_b32" {
+                for l in 0..LANES {
+                    let s = (addr[l].wrapping_add(off16) / 4 % 64) as usize;
+                    r[l] = if exec >> s & 1 != 0 { src[s] } else { 0 };
+                }
+            } else {
+                for l in 0..LANES {
+                    if exec >> l & 1 != 0 {
+                        let t = (addr[l].wrapping_add(off16) / 4 % 64) as usize;
+                        r[t] = src[l];
+                    }
+                }
+            }
+            w.vwrite(i.dst, &r, exec);
+            return Ok(Flow::Next);
+        }
+        _ => {}
+    }
+    let m = i.mem;
+    let mut mem = Mem {
+        scratch_base: w.scratch_base,
+        env,
+    };
+    let size = u32::from(m.bytes);
+    match m.kind {
+        Kind::Load | Kind::Store if m.two => {
+            let scale = u64::from(m.bytes) * if m.st64 { 64 } else { 1 };
+            for l in 0..LANES {
+                if exec >> l & 1 == 0 {
+                    continue;
+                }
+                for (k, o) in [i.imm as u64 & 0xff, u64::from(i.offset1)].into_iter().enumerate() {
+                    let p = Place::Lds(u64::from(addr[l]) + o * scale);
+                    let k = k as u16;
+                    if m.kind == Kind::Load {
+                        let v = mem.read(p, size, l)?;
+                        put_loaded(w, i.dst, &m, l, k, v);
+                    } else {
+                        let src = if k == 0 { i.src[1] } else { i.src[2] };
+                        let v = store_value(w, src, &m, l, 0);
+                        mem.write(p, size, v, l)?;
+                    }
+                }
+            }
+        }
+        Kind::Load | Kind::Store => {
+            for l in 0..LANES {
+                if exec >> l & 1 == 0 {
+                    continue;
+                }
+                for k in 0..u16::from(m.count) {
+                    let p = Place::Lds(u64::from(addr[l]) + u64::from(off16) + u64::from(k) * u64::from(m.bytes));
+                    if m.kind == Kind::Load {
+                        let v = mem.read(p, size, l)?;
+                        put_loaded(w, i.dst, &m, l, k, v);
+                    } else {
+                        let v = store_value(w, i.src[1], &m, l, k);
+                        mem.write(p, size, v, l)?;
+                    }
+                }
+            }
+        }
+        Kind::Atomic => {
+            let wide = m.bytes == 8;
+            for l in 0..LANES {
+                if exec >> l & 1 == 0 {
+                    continue;
+                }
+                let rd = |w: &Wave, r: u16| -> u64 {
+                    if wide {
+                        u64::from(w.lane(r, l)) | u64::from(w.lane(r + 1, l)) << 32
+                    } else {
+                        u64::from(w.lane(r, l))
+                    }
+                };
+                // DS compare-store: data0 is the compare value, data1 the new value.
+                let (src, cmp) = match m.atom {
+                    Atom::CmpSwap => (rd(w, i.src[2]), rd(w, i.src[1])),
+                    Atom::MskOr => (rd(w, i.src[2]), rd(w, i.src[1])),
+                    _ => (rd(w, i.src[1]), 0),
+                };
+                let p = Place::Lds(u64::from(addr[l]) + u64::from(off16));
+                let old = mem.atomic(p, &m, src, cmp, l)?;
+                if m.rtn {
+                    w.set_lane(i.dst, l, old as u32);
+                    if wide {
+                        w.set_lane(i.dst + 1, l, (old >> 32) as u32);
+                    }
+                }
+            }
+        }
+        Kind::Other => return Err(unimplemented(i)),
+    }
+    Ok(Flow::Next)
+}

@@ -1,0 +1,234 @@
+//! Loads a code object into fresh host memory: copies the PT_LOAD segments, applies the dynamic
+//! relocations, registers the block as code in the [`MemoryMap`] and lists its symbols and
+//! kernels. A private ELF reader (through the `object` crate) behind this one module, so that
+//! the emulator does not depend on the hsaemu-codeobject API while it is being written.
+
+use crate::descriptor::KernelDescriptor;
+use crate::error::EmuError;
+use crate::memory::host::HostBuffer;
+use crate::memory::{Access, MemoryMap};
+use object::elf;
+use object::read::elf::{ElfFile64, FileHeader, ProgramHeader, Rela, SectionHeader, Sym};
+use object::Endianness;
+use std::sync::Arc;
+
+/// What a symbol is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SymbolKind {
+    /// Code (STT_FUNC).
+    Function,
+    /// Data (STT_OBJECT), including kernel descriptors.
+    Object,
+    /// Anything else.
+    Other,
+}
+
+/// A symbol of a loaded code object, at its loaded address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadedSymbol {
+    /// Symbol name.
+    pub name: String,
+    /// Host address.
+    pub address: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// Kind.
+    pub kind: SymbolKind,
+}
+
+/// A kernel of a loaded code object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadedKernel {
+    /// Kernel name (the descriptor symbol without `.kd`).
+    pub name: String,
+    /// Host address of the 64-byte kernel descriptor.
+    pub kernel_object: u64,
+    /// Kernarg segment size from the descriptor.
+    pub kernarg_segment_size: u32,
+    /// Static group segment (LDS) size.
+    pub group_segment_size: u32,
+    /// Static private segment size per work-item.
+    pub private_segment_size: u32,
+    /// Host address of the kernel's first instruction.
+    pub entry: u64,
+}
+
+/// A code object loaded into host memory. Unregisters and frees the memory on drop.
+pub struct LoadedCodeObject {
+    /// Host address of the object's virtual address 0.
+    pub base: u64,
+    /// Bytes of loaded image.
+    pub size: u64,
+    /// Dynamic symbols at their loaded addresses.
+    pub symbols: Vec<LoadedSymbol>,
+    /// Kernels (one per `NAME.kd` symbol).
+    pub kernels: Vec<LoadedKernel>,
+    memory: Arc<MemoryMap>,
+    _buffer: HostBuffer,
+}
+
+impl std::fmt::Debug for LoadedCodeObject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadedCodeObject")
+            .field("base", &format_args!("{:#x}", self.base))
+            .field("size", &self.size)
+            .field("symbols", &self.symbols)
+            .field("kernels", &self.kernels)
+            .finish()
+    }
+}
+
+impl LoadedCodeObject {
+    /// The kernel named `name`.
+    pub fn kernel(&self, name: &str) -> Option<&LoadedKernel> {
+        self.kernels.iter().find(|k| k.name == name)
+    }
+}
+
+impl Drop for LoadedCodeObject {
+    fn drop(&mut self) {
+        // Registered by `load`; a failure here would mean someone else unregistered it.
+        let _ = self.memory.unregister(self.base);
+    }
+}
+
+const R_AMDGPU_ABS32_LO: u32 = 1;
+const R_AMDGPU_ABS32_HI: u32 = 2;
+const R_AMDGPU_ABS64: u32 = 3;
+const R_AMDGPU_ABS32: u32 = 6;
+const R_AMDGPU_RELATIVE64: u32 = 13;
+
+fn err(msg: impl Into<String>) -> EmuError {
+    EmuError::CodeObject(msg.into())
+}
+
+/// Loads `bytes` (an AMDGPU ELF code object) into fresh host memory registered in `memory`.
+pub fn load(bytes: &[u8], memory: &Arc<MemoryMap>) -> Result<LoadedCodeObject, EmuError> {
+    let file = ElfFile64::<Endianness>::parse(bytes).map_err(|e| err(format!("not ELF64: {e}")))?;
+    let header = file.elf_header();
+    let endian = file.endian();
+    if header.e_machine(endian) != elf::EM_AMDGPU {
+        return Err(err(format!(
+            "e_machine is {}, not EM_AMDGPU (224)",
+            header.e_machine(endian)
+        )));
+    }
+    let phdrs = header
+        .program_headers(endian, bytes)
+        .map_err(|e| err(format!("bad program headers: {e}")))?;
+    let mut size = 0u64;
+    for ph in phdrs.iter().filter(|p| p.p_type(endian) == elf::PT_LOAD) {
+        let end = ph
+            .p_vaddr(endian)
+            .checked_add(ph.p_memsz(endian))
+            .ok_or_else(|| err("PT_LOAD segment wraps around"))?;
+        size = size.max(end);
+    }
+    if size == 0 || size > 1 << 32 {
+        return Err(err(format!("loaded image size {size:#x} is empty or too large")));
+    }
+    let buffer = HostBuffer::new(size).ok_or_else(|| err("cannot allocate the image"))?;
+    let base = buffer.base();
+    for (i, ph) in phdrs.iter().enumerate() {
+        if ph.p_type(endian) != elf::PT_LOAD {
+            continue;
+        }
+        let data = ph
+            .data(endian, bytes)
+            .map_err(|_| err(format!("program header {i}: file range outside the file")))?;
+        if ph.p_filesz(endian) > ph.p_memsz(endian) || !buffer.write(ph.p_vaddr(endian), data) {
+            return Err(err(format!("program header {i}: bad sizes")));
+        }
+    }
+    // Dynamic symbols.
+    let section_table = header
+        .sections(endian, bytes)
+        .map_err(|e| err(format!("bad section headers: {e}")))?;
+    let dynsyms = section_table
+        .symbols(endian, bytes, elf::SHT_DYNSYM)
+        .map_err(|e| err(format!("bad .dynsym: {e}")))?;
+    let mut symbols = Vec::new();
+    for sym in dynsyms.iter().skip(1) {
+        let name = sym
+            .name(endian, dynsyms.strings())
+            .map_err(|e| err(format!("bad symbol name: {e}")))?;
+        let kind = match sym.st_type() {
+            elf::STT_FUNC => SymbolKind::Function,
+            elf::STT_OBJECT => SymbolKind::Object,
+            _ => SymbolKind::Other,
+        };
+        if sym.st_shndx(endian) == elf::SHN_UNDEF {
+            continue;
+        }
+        symbols.push(LoadedSymbol {
+            name: String::from_utf8_lossy(name).into_owned(),
+            address: base.wrapping_add(sym.st_value(endian)),
+            size: sym.st_size(endian),
+            kind,
+        });
+    }
+    // Dynamic relocations (SHT_RELA sections linked to .dynsym).
+    for (index, section) in section_table.iter().enumerate() {
+        if section.sh_type(endian) != elf::SHT_RELA {
+            continue;
+        }
+        let relas = section
+            .data_as_array::<elf::Rela64<Endianness>, _>(endian, bytes)
+            .map_err(|e| err(format!("section {index}: bad relocations: {e}")))?;
+        for r in relas {
+            let offset = r.r_offset(endian);
+            let addend = r.r_addend(endian);
+            let sym_index = r.r_sym(endian, false) as usize;
+            let sym_value = if sym_index == 0 {
+                0
+            } else {
+                let s = dynsyms
+                    .symbol(object::SymbolIndex(sym_index))
+                    .map_err(|_| err(format!("relocation at {offset:#x}: bad symbol {sym_index}")))?;
+                base.wrapping_add(s.st_value(endian))
+            };
+            let value = match r.r_type(endian, false) {
+                R_AMDGPU_RELATIVE64 => base.wrapping_add(addend as u64),
+                R_AMDGPU_ABS64 => sym_value.wrapping_add(addend as u64),
+                R_AMDGPU_ABS32 | R_AMDGPU_ABS32_LO => sym_value.wrapping_add(addend as u64) & 0xffff_ffff,
+                R_AMDGPU_ABS32_HI => sym_value.wrapping_add(addend as u64) >> 32,
+                t => return Err(err(format!("relocation at {offset:#x}: unsupported type {t}"))),
+            };
+            let width = match r.r_type(endian, false) {
+                R_AMDGPU_RELATIVE64 | R_AMDGPU_ABS64 => 8,
+                _ => 4,
+            };
+            if !buffer.write(offset, &value.to_le_bytes()[..width]) {
+                return Err(err(format!("relocation at {offset:#x} outside the image")));
+            }
+        }
+    }
+    let mut kernels = Vec::new();
+    for s in &symbols {
+        let Some(name) = s.name.strip_suffix(".kd") else {
+            continue;
+        };
+        let off = s.address - base;
+        let raw: [u8; 64] = buffer
+            .read(off)
+            .ok_or_else(|| err(format!("kernel descriptor `{}` outside the image", s.name)))?;
+        let kd = KernelDescriptor::parse(&raw);
+        kernels.push(LoadedKernel {
+            name: name.to_string(),
+            kernel_object: s.address,
+            kernarg_segment_size: kd.kernarg_size,
+            group_segment_size: kd.group_segment_fixed_size,
+            private_segment_size: kd.private_segment_fixed_size,
+            entry: s.address.wrapping_add(kd.kernel_code_entry_byte_offset as u64),
+        });
+    }
+    memory.register(base, buffer.len(), Access::Code)?;
+    Ok(LoadedCodeObject {
+        base,
+        size,
+        symbols,
+        kernels,
+        memory: memory.clone(),
+        _buffer: buffer,
+    })
+}

@@ -1,0 +1,167 @@
+//! Raw accesses to host memory at addresses a kernel computed. This is the only module of the
+//! emulator that dereferences such addresses. Every function requires that the caller has
+//! checked `[addr, addr+size)` against the [`MemoryMap`](super::MemoryMap) (the runtime promises
+//! that registered ranges stay allocated while kernels may touch them).
+//!
+//! Accesses are host atomics, as the memory model requires (amdgpu-execution.md §2.5): naturally
+//! aligned loads use Acquire, stores Release, read-modify-writes SeqCst. Misaligned accesses
+//! (legal on the hardware for global memory) fall back to unaligned volatile byte copies.
+
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
+
+/// Loads `N` bytes (1, 2, 4 or 8) from a checked address, zero-extended into a u64.
+#[inline]
+pub(crate) fn load(addr: u64, size: u32) -> u64 {
+    let aligned = addr % u64::from(size) == 0;
+    // SAFETY: the caller checked [addr, addr+size) lies in a registered, live host range; the
+    // atomic types have the alignment we just tested, and atomics make concurrent access by
+    // other lanes, waves and the host well-defined.
+    unsafe {
+        match (size, aligned) {
+            (1, _) => u64::from((*(addr as *const AtomicU8)).load(Ordering::Acquire)),
+            (2, true) => u64::from((*(addr as *const AtomicU16)).load(Ordering::Acquire)),
+            (4, true) => u64::from((*(addr as *const AtomicU32)).load(Ordering::Acquire)),
+            (8, true) => (*(addr as *const AtomicU64)).load(Ordering::Acquire),
+            _ => {
+                let mut v = 0u64;
+                for i in 0..u64::from(size.min(8)) {
+                    let b = std::ptr::read_volatile((addr + i) as *const u8);
+                    v |= u64::from(b) << (8 * i);
+                }
+                v
+            }
+        }
+    }
+}
+
+/// Stores the low `size` bytes (1, 2, 4 or 8) of `value` at a checked, writable address.
+#[inline]
+pub(crate) fn store(addr: u64, size: u32, value: u64) {
+    let aligned = addr % u64::from(size) == 0;
+    // SAFETY: as in `load`; the caller also checked the range is writable.
+    unsafe {
+        match (size, aligned) {
+            (1, _) => (*(addr as *const AtomicU8)).store(value as u8, Ordering::Release),
+            (2, true) => (*(addr as *const AtomicU16)).store(value as u16, Ordering::Release),
+            (4, true) => (*(addr as *const AtomicU32)).store(value as u32, Ordering::Release),
+            (8, true) => (*(addr as *const AtomicU64)).store(value, Ordering::Release),
+            _ => {
+                for i in 0..u64::from(size.min(8)) {
+                    std::ptr::write_volatile((addr + i) as *mut u8, (value >> (8 * i)) as u8);
+                }
+            }
+        }
+    }
+}
+
+/// Atomically replaces the 4-byte-aligned u32 at a checked, writable address with
+/// `f(old)` (a CAS loop) and returns the old value.
+#[inline]
+pub(crate) fn rmw32(addr: u64, mut f: impl FnMut(u32) -> u32) -> u32 {
+    // SAFETY: the caller checked the range is registered, writable and 4-byte aligned.
+    let a = unsafe { &*(addr as *const AtomicU32) };
+    let mut old = a.load(Ordering::Relaxed);
+    loop {
+        match a.compare_exchange_weak(old, f(old), Ordering::SeqCst, Ordering::Relaxed) {
+            Ok(v) => return v,
+            Err(v) => old = v,
+        }
+    }
+}
+
+/// 64-bit version of [`rmw32`] (8-byte aligned).
+#[inline]
+pub(crate) fn rmw64(addr: u64, mut f: impl FnMut(u64) -> u64) -> u64 {
+    // SAFETY: the caller checked the range is registered, writable and 8-byte aligned.
+    let a = unsafe { &*(addr as *const AtomicU64) };
+    let mut old = a.load(Ordering::Relaxed);
+    loop {
+        match a.compare_exchange_weak(old, f(old), Ordering::SeqCst, Ordering::Relaxed) {
+            Ok(v) => return v,
+            Err(v) => old = v,
+        }
+    }
+}
+
+/// A sequentially consistent host fence (the StoreLoad fence of `s_waitcnt vmcnt(0)`).
+#[inline]
+pub(crate) fn fence() {
+    std::sync::atomic::fence(Ordering::SeqCst);
+}
+
+/// A zero-initialised, page-aligned block of host memory that kernels address through raw
+/// pointers (loaded code objects, scratch backing, LDS is separate). Freed on drop.
+pub(crate) struct HostBuffer {
+    ptr: *mut [u8],
+    base: u64,
+    len: u64,
+}
+
+// SAFETY: the buffer is plain bytes; all concurrent access goes through the atomics above.
+unsafe impl Send for HostBuffer {}
+// SAFETY: as above.
+unsafe impl Sync for HostBuffer {}
+
+impl HostBuffer {
+    /// Allocates `len` zero bytes whose first byte is 4096-aligned.
+    pub(crate) fn new(len: u64) -> Option<HostBuffer> {
+        let total = usize::try_from(len.checked_add(4096)?).ok()?;
+        let raw: *mut [u8] = Box::into_raw(vec![0u8; total].into_boxed_slice());
+        let start = raw as *mut u8 as u64;
+        let base = (start + 4095) & !4095;
+        Some(HostBuffer {
+            ptr: raw,
+            base,
+            len,
+        })
+    }
+
+    /// Address of the first (aligned) byte.
+    pub(crate) fn base(&self) -> u64 {
+        self.base
+    }
+
+    /// Usable length.
+    pub(crate) fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Copies `bytes` to `offset` (used while loading, before any kernel sees the buffer).
+    pub(crate) fn write(&self, offset: u64, bytes: &[u8]) -> bool {
+        if offset
+            .checked_add(bytes.len() as u64)
+            .is_none_or(|end| end > self.len)
+        {
+            return false;
+        }
+        // SAFETY: the range [base+offset, +len) is inside the allocation (checked above) and no
+        // kernel runs on this buffer yet.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                bytes.as_ptr(),
+                (self.base + offset) as *mut u8,
+                bytes.len(),
+            );
+        }
+        true
+    }
+
+    /// Reads `N` bytes at `offset` (bounds-checked).
+    pub(crate) fn read<const N: usize>(&self, offset: u64) -> Option<[u8; N]> {
+        if offset.checked_add(N as u64)? > self.len {
+            return None;
+        }
+        let mut out = [0u8; N];
+        for (i, b) in out.iter_mut().enumerate() {
+            *b = load(self.base + offset + i as u64, 1) as u8;
+        }
+        Some(out)
+    }
+}
+
+impl Drop for HostBuffer {
+    fn drop(&mut self) {
+        // SAFETY: `ptr` came from Box::into_raw in `new` and is freed exactly once here.
+        drop(unsafe { Box::from_raw(self.ptr) });
+    }
+}

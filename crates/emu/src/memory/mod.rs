@@ -1,0 +1,192 @@
+//! The memory a kernel may touch. Device pointers are host pointers: the runtime registers the
+//! host ranges it hands to kernels in a [`MemoryMap`] shared by every emulated GPU, and every
+//! global access a lane makes is checked against it before the host memory is touched (in
+//! [`host`], the only module with raw pointer accesses). LDS and private memory are emulator
+//! buffers reached through the GFX9 apertures (see [`SHARED_APERTURE_HI`]).
+
+pub mod host;
+
+use crate::error::EmuError;
+use parking_lot::RwLock;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// High dword of flat addresses that reach LDS (KFD's value; non-canonical on x86-64).
+pub const SHARED_APERTURE_HI: u32 = 0x0001_0000;
+/// High dword of flat addresses that reach the lane's private (scratch) memory.
+pub const PRIVATE_APERTURE_HI: u32 = 0x0002_0000;
+/// Base of the LDS aperture as a 64-bit flat address.
+pub const SHARED_APERTURE_BASE: u64 = (SHARED_APERTURE_HI as u64) << 32;
+/// Base of the private aperture as a 64-bit flat address.
+pub const PRIVATE_APERTURE_BASE: u64 = (PRIVATE_APERTURE_HI as u64) << 32;
+
+/// What kernels may do with a registered range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Loads only.
+    Read,
+    /// Loads, stores and atomics.
+    ReadWrite,
+    /// Loaded code object: instruction fetch, loads, and stores (program-scope globals live
+    /// in the image, and the hardware does not protect code either).
+    Code,
+}
+
+/// One registered range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Region {
+    /// First byte.
+    pub base: u64,
+    /// Length in bytes.
+    pub len: u64,
+    /// Permitted access.
+    pub access: Access,
+}
+
+impl Region {
+    /// Whether `[addr, addr+len)` lies inside this region.
+    pub fn covers(&self, addr: u64, len: u64) -> bool {
+        addr >= self.base
+            && addr
+                .checked_add(len)
+                .is_some_and(|end| end <= self.base + self.len)
+    }
+}
+
+/// Thread-safe map of the host ranges kernels may touch. All GPUs share one.
+#[derive(Debug, Default)]
+pub struct MemoryMap {
+    regions: RwLock<BTreeMap<u64, Region>>,
+    generation: AtomicU64,
+}
+
+impl MemoryMap {
+    /// An empty map.
+    pub fn new() -> Arc<MemoryMap> {
+        Arc::new(MemoryMap::default())
+    }
+
+    /// Registers `[base, base+len)` with the given access.
+    pub fn register(&self, base: u64, len: u64, access: Access) -> Result<(), EmuError> {
+        let end = base
+            .checked_add(len)
+            .filter(|_| len > 0)
+            .ok_or(EmuError::InvalidRange { base, len })?;
+        let mut map = self.regions.write();
+        let clash = map
+            .range(..end)
+            .next_back()
+            .map(|(_, r)| *r)
+            .filter(|r| r.base + r.len > base);
+        if let Some(r) = clash {
+            return Err(EmuError::Overlap {
+                base,
+                len,
+                other_base: r.base,
+                other_len: r.len,
+            });
+        }
+        map.insert(base, Region { base, len, access });
+        self.generation.fetch_add(1, Ordering::Release);
+        Ok(())
+    }
+
+    /// Removes the range registered at `base`.
+    pub fn unregister(&self, base: u64) -> Result<(), EmuError> {
+        let removed = self.regions.write().remove(&base);
+        self.generation.fetch_add(1, Ordering::Release);
+        removed.map(|_| ()).ok_or(EmuError::NotRegistered(base))
+    }
+
+    /// Whether `[addr, addr+len)` lies entirely in one registered range.
+    pub fn contains(&self, addr: u64, len: u64) -> bool {
+        self.region_of(addr).is_some_and(|r| r.covers(addr, len))
+    }
+
+    /// The registered range containing `addr`.
+    pub fn region_of(&self, addr: u64) -> Option<Region> {
+        let map = self.regions.read();
+        map.range(..=addr)
+            .next_back()
+            .map(|(_, r)| *r)
+            .filter(|r| addr < r.base + r.len)
+    }
+
+    /// Number of registered ranges.
+    pub fn len(&self) -> usize {
+        self.regions.read().len()
+    }
+
+    /// Whether no range is registered.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A small per-wave cache of the last region hit, so that checking 64 lanes costs one lookup.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct RegionCache {
+    last: Option<Region>,
+}
+
+impl RegionCache {
+    /// Checks `[addr, addr+len)` for an access (`write` = needs write permission).
+    #[inline]
+    pub(crate) fn check(&mut self, map: &MemoryMap, addr: u64, len: u64, write: bool) -> bool {
+        if let Some(r) = self.last {
+            if r.covers(addr, len) {
+                return !write || r.access != Access::Read;
+            }
+        }
+        match map.region_of(addr) {
+            Some(r) if r.covers(addr, len) => {
+                self.last = Some(r);
+                !write || r.access != Access::Read
+            }
+            _ => false,
+        }
+    }
+
+    /// Forgets the cached region (at dispatch start).
+    pub(crate) fn clear(&mut self) {
+        self.last = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn register_contains_and_overlap() {
+        let m = MemoryMap::new();
+        m.register(0x1000, 0x100, Access::ReadWrite).expect("register");
+        assert!(m.contains(0x1000, 0x100));
+        assert!(!m.contains(0x10ff, 2));
+        assert!(!m.contains(0xfff, 1));
+        assert!(matches!(
+            m.register(0x10f0, 0x20, Access::Read),
+            Err(EmuError::Overlap { .. })
+        ));
+        m.register(0x1100, 0x10, Access::Read).expect("adjacent");
+        assert_eq!(m.len(), 2);
+        m.unregister(0x1000).expect("unregister");
+        assert!(!m.contains(0x1000, 4));
+        assert_eq!(m.unregister(0x1000), Err(EmuError::NotRegistered(0x1000)));
+        assert!(matches!(
+            m.register(u64::MAX - 1, 4, Access::Read),
+            Err(EmuError::InvalidRange { .. })
+        ));
+    }
+
+    #[test]
+    fn cache_respects_permissions() {
+        let m = MemoryMap::new();
+        m.register(0x2000, 0x100, Access::Read).expect("register");
+        let mut c = RegionCache::default();
+        assert!(c.check(&m, 0x2000, 4, false));
+        assert!(!c.check(&m, 0x2000, 4, true));
+        assert!(!c.check(&m, 0x20fe, 4, false));
+    }
+}

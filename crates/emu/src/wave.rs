@@ -1,0 +1,281 @@
+//! The architectural state of one wave (64 lanes): the scalar register file indexed by operand
+//! code (SGPRs, VCC, M0, EXEC, FLAT_SCRATCH, TTMPs in one array), SCC, the VGPR and AGPR files
+//! as `[u32; 64]` rows, PC and MODE, and how scalar/vector operands are read and written.
+
+use crate::decode::{Inst, AGPR, LITERAL, VGPR};
+use crate::memory::{PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
+
+/// Lanes per wave.
+pub(crate) const LANES: usize = 64;
+/// One vector register.
+pub(crate) type Row = [u32; LANES];
+
+/// Number of rows in the vector file: 256 VGPRs then 256 AGPRs.
+pub(crate) const VREGS: usize = 512;
+
+/// How inline constants and literals are read for an operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ty {
+    /// 32-bit (inline floats are f32 bits).
+    B32,
+    /// 16-bit (inline floats are f16 bits).
+    B16,
+    /// 64-bit integer (inline ints sign-extended, literal zero-extended).
+    I64,
+    /// 64-bit float (inline floats are f64 bits, literal is the high dword).
+    F64,
+}
+
+/// Run state of a wave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum WaveState {
+    Running,
+    Barrier,
+    Done,
+}
+
+/// One wave.
+pub(crate) struct Wave {
+    /// Scalar file by operand code 0..=127 (s0–s101, flat_scratch, xnack_mask, vcc, ttmp, m0,
+    /// exec).
+    pub s: [u32; 128],
+    pub scc: bool,
+    pub v: Vec<Row>,
+    pub pc: u64,
+    pub mode: u32,
+    pub trapsts: u32,
+    pub state: WaveState,
+    /// Index of the wave in its work-group.
+    pub id: u32,
+    /// Whether the wave stored to global memory since its last host fence.
+    pub stored: bool,
+    /// Host address of this wave's scratch slot (0 when the kernel has none).
+    pub scratch_base: u64,
+    /// Wave-instructions executed.
+    pub instructions: u64,
+    /// Sum of active lanes over vector instructions.
+    pub lane_ops: u64,
+    /// Remaining sleep (in scheduler turns).
+    pub sleep: u32,
+}
+
+impl Wave {
+    pub(crate) fn new() -> Wave {
+        Wave {
+            s: [0; 128],
+            scc: false,
+            v: vec![[0; LANES]; VREGS],
+            pc: 0,
+            mode: 0,
+            trapsts: 0,
+            state: WaveState::Done,
+            id: 0,
+            stored: false,
+            scratch_base: 0,
+            instructions: 0,
+            lane_ops: 0,
+            sleep: 0,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn exec(&self) -> u64 {
+        u64::from(self.s[126]) | u64::from(self.s[127]) << 32
+    }
+    #[inline]
+    pub(crate) fn set_exec(&mut self, v: u64) {
+        self.s[126] = v as u32;
+        self.s[127] = (v >> 32) as u32;
+    }
+    #[inline]
+    pub(crate) fn vcc(&self) -> u64 {
+        u64::from(self.s[106]) | u64::from(self.s[107]) << 32
+    }
+    #[inline]
+    pub(crate) fn m0(&self) -> u32 {
+        self.s[124]
+    }
+
+    /// Reads a scalar operand code (0..=255) as 32 bits.
+    #[inline]
+    pub(crate) fn sread(&self, code: u16, lit: u32, ty: Ty) -> u32 {
+        match code {
+            0..=127 => self.s[code as usize],
+            128..=192 => u32::from(code - 128),
+            193..=208 => (-(i32::from(code) - 192)) as u32,
+            235 => SHARED_APERTURE_HI,
+            236 => SHARED_APERTURE_HI,
+            237 => PRIVATE_APERTURE_HI,
+            238 => PRIVATE_APERTURE_HI,
+            240..=248 => inline_float(code, ty) as u32,
+            251 => u32::from(self.vcc() == 0),
+            252 => u32::from(self.exec() == 0),
+            253 => u32::from(self.scc),
+            LITERAL => lit,
+            _ => 0,
+        }
+    }
+
+    /// Reads a scalar operand code as 64 bits (register pairs, extended constants).
+    #[inline]
+    pub(crate) fn sread64(&self, code: u16, lit: u32, ty: Ty) -> u64 {
+        match code {
+            0..=126 => u64::from(self.s[code as usize]) | u64::from(self.s[code as usize + 1]) << 32,
+            128..=192 => u64::from(code - 128),
+            193..=208 => (-(i64::from(code) - 192)) as u64,
+            235 => u64::from(SHARED_APERTURE_HI) << 32,
+            236 => u64::from(SHARED_APERTURE_HI) << 32 | 0xffff_ffff,
+            237 => u64::from(PRIVATE_APERTURE_HI) << 32,
+            238 => u64::from(PRIVATE_APERTURE_HI) << 32 | 0xffff_ffff,
+            240..=248 => inline_float(code, ty),
+            LITERAL if ty == Ty::F64 => u64::from(lit) << 32,
+            LITERAL => u64::from(lit),
+            _ => u64::from(self.sread(code, lit, ty)),
+        }
+    }
+
+    /// Writes a scalar destination code (writes to constants are ignored).
+    #[inline]
+    pub(crate) fn swrite(&mut self, code: u16, v: u32) {
+        if code < 128 {
+            self.s[code as usize] = v;
+        }
+    }
+    #[inline]
+    pub(crate) fn swrite64(&mut self, code: u16, v: u64) {
+        if code < 127 {
+            self.s[code as usize] = v as u32;
+            self.s[code as usize + 1] = (v >> 32) as u32;
+        }
+    }
+
+    /// A vector source as 64 lanes of 32 bits (VGPR/AGPR row, or a broadcast scalar).
+    #[inline]
+    pub(crate) fn vsrc(&self, code: u16, lit: u32, ty: Ty) -> Row {
+        if code >= VGPR {
+            self.v[reg_index(code)]
+        } else {
+            [self.sread(code, lit, ty); LANES]
+        }
+    }
+
+    /// A vector source as 64 lanes of 64 bits.
+    #[inline]
+    pub(crate) fn vsrc64(&self, code: u16, lit: u32, ty: Ty) -> [u64; LANES] {
+        if code >= VGPR {
+            let r = reg_index(code);
+            let lo = &self.v[r];
+            let hi = &self.v[(r + 1) % VREGS];
+            let mut out = [0u64; LANES];
+            for i in 0..LANES {
+                out[i] = u64::from(lo[i]) | u64::from(hi[i]) << 32;
+            }
+            out
+        } else {
+            [self.sread64(code, lit, ty); LANES]
+        }
+    }
+
+    /// Writes the active lanes of a vector destination.
+    #[inline]
+    pub(crate) fn vwrite(&mut self, code: u16, val: &Row, exec: u64) {
+        let row = &mut self.v[reg_index(code)];
+        if exec == u64::MAX {
+            *row = *val;
+            return;
+        }
+        for i in 0..LANES {
+            if exec >> i & 1 != 0 {
+                row[i] = val[i];
+            }
+        }
+    }
+
+    /// Writes the active lanes of a 64-bit vector destination (a register pair).
+    #[inline]
+    pub(crate) fn vwrite64(&mut self, code: u16, val: &[u64; LANES], exec: u64) {
+        let r = reg_index(code);
+        let mut lo = [0u32; LANES];
+        let mut hi = [0u32; LANES];
+        for i in 0..LANES {
+            lo[i] = val[i] as u32;
+            hi[i] = (val[i] >> 32) as u32;
+        }
+        let _ = r;
+        self.vwrite(code, &lo, exec);
+        self.vwrite(code + 1, &hi, exec);
+    }
+
+    /// Lane `lane` of a vector register code.
+    #[inline]
+    pub(crate) fn lane(&self, code: u16, lane: usize) -> u32 {
+        self.v[reg_index(code)][lane % LANES]
+    }
+    #[inline]
+    pub(crate) fn set_lane(&mut self, code: u16, lane: usize, v: u32) {
+        self.v[reg_index(code)][lane % LANES] = v;
+    }
+
+    /// Sets up a fresh wave (called at work-group launch).
+    pub(crate) fn reset(&mut self) {
+        self.s = [0; 128];
+        self.scc = false;
+        self.trapsts = 0;
+        self.state = WaveState::Running;
+        self.stored = false;
+        self.sleep = 0;
+    }
+
+    /// Whether `inst`'s destination lies in the register file (defensive; codes are 9/10-bit).
+    pub(crate) fn describe_pc(&self, inst: &Inst) -> String {
+        inst.describe()
+    }
+}
+
+/// Row index of a VGPR/AGPR code.
+#[inline]
+pub(crate) fn reg_index(code: u16) -> usize {
+    if code >= AGPR {
+        (256 + (code - AGPR) as usize) % VREGS
+    } else {
+        (code - VGPR) as usize % VREGS
+    }
+}
+
+/// The inline float constants 240..=248 for an operand type.
+pub(crate) fn inline_float(code: u16, ty: Ty) -> u64 {
+    let f: f64 = match code {
+        240 => 0.5,
+        241 => -0.5,
+        242 => 1.0,
+        243 => -1.0,
+        244 => 2.0,
+        245 => -2.0,
+        246 => 4.0,
+        247 => -4.0,
+        _ => 0.159_154_943_091_895_35, // 1/(2π)
+    };
+    match ty {
+        Ty::B32 => {
+            if code == 248 {
+                0x3e22_f983
+            } else {
+                u64::from((f as f32).to_bits())
+            }
+        }
+        Ty::B16 => {
+            if code == 248 {
+                0x3118
+            } else {
+                u64::from(half::f16::from_f64(f).to_bits())
+            }
+        }
+        Ty::I64 | Ty::F64 => {
+            if code == 248 {
+                0x3fc4_5f30_6dc9_c882
+            } else {
+                f.to_bits()
+            }
+        }
+    }
+}

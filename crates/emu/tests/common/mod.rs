@@ -1,0 +1,211 @@
+//! Test harness: compiles a kernel source with the real compiler (testkit, cached), loads it
+//! on an emulated GPU, runs dispatches with host buffers, and hands results back.
+#![allow(dead_code)]
+
+use hsaemu_emu::{kernarg, Access, Dispatch, DispatchStats, Fault, Gpu, GpuConfig, LoadedCodeObject, MemoryMap};
+use std::sync::Arc;
+
+/// A host buffer registered in the memory map for the duration of a test.
+pub struct Buf {
+    data: Vec<u64>,
+    len: usize,
+    mem: Arc<MemoryMap>,
+}
+
+impl Buf {
+    pub fn addr(&self) -> u64 {
+        self.data.as_ptr() as u64
+    }
+    pub fn bytes(&self) -> Vec<u8> {
+        let mut v = Vec::with_capacity(self.len);
+        for w in &self.data {
+            v.extend_from_slice(&w.to_le_bytes());
+        }
+        v.truncate(self.len);
+        v
+    }
+    pub fn u32s(&self) -> Vec<u32> {
+        self.bytes().chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    }
+    pub fn i32s(&self) -> Vec<i32> {
+        self.u32s().into_iter().map(|x| x as i32).collect()
+    }
+    pub fn f32s(&self) -> Vec<f32> {
+        self.u32s().into_iter().map(f32::from_bits).collect()
+    }
+    pub fn u64s(&self) -> Vec<u64> {
+        self.bytes().chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect()
+    }
+    pub fn f64s(&self) -> Vec<f64> {
+        self.u64s().into_iter().map(f64::from_bits).collect()
+    }
+    pub fn u16s(&self) -> Vec<u16> {
+        self.bytes().chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()
+    }
+}
+
+impl Drop for Buf {
+    fn drop(&mut self) {
+        let _ = self.mem.unregister(self.addr());
+    }
+}
+
+/// A kernel argument.
+pub enum Arg<'a> {
+    Ptr(&'a Buf),
+    U32(u32),
+    I32(i32),
+    F32(f32),
+    U64(u64),
+    F64(f64),
+    Null,
+}
+
+pub struct Emu {
+    pub gpu: Gpu,
+    pub mem: Arc<MemoryMap>,
+    pub code: LoadedCodeObject,
+    pub cov: u32,
+}
+
+pub fn emu(src: &str, target: &str) -> Emu {
+    emu_cov(src, target, 5)
+}
+
+pub fn emu_cov(src: &str, target: &str, cov: u32) -> Emu {
+    let path = hsaemu_testkit::compile_cl(src, target, cov);
+    let bytes = std::fs::read(&path).expect("read compiled kernel");
+    from_bytes(&bytes, target, cov)
+}
+
+pub fn from_bytes(bytes: &[u8], target: &str, cov: u32) -> Emu {
+    let mem = MemoryMap::new();
+    let gpu = Gpu::new(
+        GpuConfig {
+            processor: target.to_string(),
+            threads: 2,
+            ..GpuConfig::default()
+        },
+        mem.clone(),
+    )
+    .expect("gpu");
+    let code = gpu.load_code_object(bytes).expect("load code object");
+    Emu { gpu, mem, code, cov }
+}
+
+impl Emu {
+    pub fn buf_bytes(&self, bytes: &[u8]) -> Buf {
+        let n = bytes.len().max(1);
+        let mut data = vec![0u64; n.div_ceil(8) + 1];
+        for (i, b) in bytes.iter().enumerate() {
+            data[i / 8] |= u64::from(*b) << (8 * (i % 8));
+        }
+        let buf = Buf { data, len: bytes.len(), mem: self.mem.clone() };
+        self.mem.register(buf.addr(), n as u64, Access::ReadWrite).expect("register buffer");
+        buf
+    }
+    pub fn buf_u32(&self, v: &[u32]) -> Buf {
+        self.buf_bytes(&v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<_>>())
+    }
+    pub fn buf_i32(&self, v: &[i32]) -> Buf {
+        self.buf_bytes(&v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<_>>())
+    }
+    pub fn buf_f32(&self, v: &[f32]) -> Buf {
+        self.buf_bytes(&v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<_>>())
+    }
+    pub fn buf_f64(&self, v: &[f64]) -> Buf {
+        self.buf_bytes(&v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<_>>())
+    }
+    pub fn buf_u64(&self, v: &[u64]) -> Buf {
+        self.buf_bytes(&v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<_>>())
+    }
+    pub fn zeros(&self, bytes: usize) -> Buf {
+        self.buf_bytes(&vec![0u8; bytes])
+    }
+
+    /// Runs `kernel` over a 1-3D grid; `lds` is the dynamic group segment size.
+    pub fn try_run(&self, kernel: &str, args: &[Arg], grid: [u32; 3], wg: [u16; 3], lds: u32) -> Result<DispatchStats, Fault> {
+        let k = self.code.kernel(kernel).unwrap_or_else(|| panic!("no kernel {kernel}"));
+        let mut explicit: Vec<u8> = Vec::new();
+        let align = |v: &mut Vec<u8>, a: usize| v.resize(v.len().div_ceil(a) * a, 0);
+        for a in args {
+            match a {
+                Arg::Ptr(b) => {
+                    align(&mut explicit, 8);
+                    explicit.extend_from_slice(&b.addr().to_le_bytes())
+                }
+                Arg::Null => {
+                    align(&mut explicit, 8);
+                    explicit.extend_from_slice(&0u64.to_le_bytes())
+                }
+                Arg::U32(x) => {
+                    align(&mut explicit, 4);
+                    explicit.extend_from_slice(&x.to_le_bytes())
+                }
+                Arg::I32(x) => {
+                    align(&mut explicit, 4);
+                    explicit.extend_from_slice(&x.to_le_bytes())
+                }
+                Arg::F32(x) => {
+                    align(&mut explicit, 4);
+                    explicit.extend_from_slice(&x.to_le_bytes())
+                }
+                Arg::U64(x) => {
+                    align(&mut explicit, 8);
+                    explicit.extend_from_slice(&x.to_le_bytes())
+                }
+                Arg::F64(x) => {
+                    align(&mut explicit, 8);
+                    explicit.extend_from_slice(&x.to_le_bytes())
+                }
+            }
+        }
+        let mut ka = kernarg::build(&explicit, self.cov, grid, wg);
+        ka.resize(ka.len().max(k.kernarg_segment_size as usize), 0);
+        let kbuf = self.buf_bytes(&ka);
+        self.gpu.dispatch(&Dispatch {
+            kernel_object: k.kernel_object,
+            kernarg_address: kbuf.addr(),
+            grid_size: grid,
+            workgroup_size: wg,
+            group_segment_size: k.group_segment_size + lds,
+            private_segment_size: k.private_segment_size,
+            ..Dispatch::default()
+        })
+    }
+
+    pub fn run(&self, kernel: &str, args: &[Arg], grid: [u32; 3], wg: [u16; 3]) -> DispatchStats {
+        self.try_run(kernel, args, grid, wg, 0).unwrap_or_else(|f| panic!("{f}"))
+    }
+    pub fn run1(&self, kernel: &str, args: &[Arg], n: u32, wg: u16) -> DispatchStats {
+        self.run(kernel, args, [n, 1, 1], [wg, 1, 1])
+    }
+}
+
+/// Deterministic pseudo-random numbers.
+pub struct Rng(pub u64);
+impl Rng {
+    pub fn next_u32(&mut self) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 16) as u32
+    }
+    pub fn f32(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * (self.next_u32() as f32 / u32::MAX as f32)
+    }
+}
+
+pub const TARGETS: [&str; 3] = ["gfx90a", "gfx906", "gfx803"];
+
+/// Relative/ulp float comparison.
+pub fn close(a: f32, b: f32, ulps: u32) -> bool {
+    if a.is_nan() && b.is_nan() {
+        return true;
+    }
+    if a == b {
+        return true;
+    }
+    let d = (a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs();
+    d <= u64::from(ulps) || (a - b).abs() <= 1e-30
+}

@@ -1,0 +1,118 @@
+"""Encoding families of GFX8/GFX9 and the probe words for each opcode number.
+
+LLVM's disassembler rejects an encoding whose unused operand fields are not zero, so each
+family lists its optional fields with a probe value; `probes(fam, op)` yields one probe per
+subset of those fields. The valid probe with the most fields set tells which fields an opcode
+uses, and the distinct probe values tell which printed operand came from which field.
+"""
+import itertools
+
+LIT = 0x12345678
+
+
+def enc_sop2(op, f):
+    return [(0b10 << 30) | (op << 23) | (f.get("sdst", 0) << 16) | (f.get("ssrc1", 0) << 8) | f.get("ssrc0", 0)]
+
+
+def enc_sopk(op, f):
+    return [(0b1011 << 28) | (op << 23) | (f.get("sdst", 0) << 16) | f.get("simm16", 0)]
+
+
+def enc_sop1(op, f):
+    return [(0b101111101 << 23) | (f.get("sdst", 0) << 16) | (op << 8) | f.get("ssrc0", 0)]
+
+
+def enc_sopc(op, f):
+    return [(0b101111110 << 23) | (op << 16) | (f.get("ssrc1", 0) << 8) | f.get("ssrc0", 0)]
+
+
+def enc_sopp(op, f):
+    return [(0b101111111 << 23) | (op << 16) | f.get("simm16", 0)]
+
+
+def enc_smem(op, f):
+    return [(0b110000 << 26) | (op << 18) | (f.get("imm", 0) << 17) | (f.get("sdata", 0) << 6) | f.get("sbase", 0),
+            f.get("offset", 0)]
+
+
+def enc_vop2(op, f):
+    return [(op << 25) | (f.get("vdst", 0) << 17) | (f.get("vsrc1", 0) << 9) | f.get("src0", 0)]
+
+
+def enc_vop1(op, f):
+    return [(0b0111111 << 25) | (f.get("vdst", 0) << 17) | (op << 9) | f.get("src0", 0)]
+
+
+def enc_vopc(op, f):
+    return [(0b0111110 << 25) | (op << 17) | (f.get("vsrc1", 0) << 9) | f.get("src0", 0)]
+
+
+def enc_vop3(op, f):
+    return [(0b110100 << 26) | (op << 16) | f.get("vdst", 0),
+            f.get("src0", 0) | (f.get("src1", 0) << 9) | (f.get("src2", 0) << 18)]
+
+
+def enc_vop3p(op, f):
+    return [(0b110100111 << 23) | (op << 16) | (1 << 14) | f.get("vdst", 0),
+            f.get("src0", 0) | (f.get("src1", 0) << 9) | (f.get("src2", 0) << 18) | (3 << 27)]
+
+
+def enc_ds(op, f):
+    return [(0b110110 << 26) | (op << 17) | (f.get("offset1", 0) << 8) | f.get("offset0", 0),
+            (f.get("vdst", 0) << 24) | (f.get("data1", 0) << 16) | (f.get("data0", 0) << 8) | f.get("addr", 0)]
+
+
+def enc_flat(seg):
+    def enc(op, f):
+        return [(0b110111 << 26) | (op << 18) | (seg << 14),
+                (f.get("vdst", 0) << 24) | (f.get("saddr", 0x7F if seg else 0) << 16) | (f.get("data", 0) << 8) | f.get("addr", 0)]
+    return enc
+
+
+def enc_mubuf(op, f):
+    return [(0b111000 << 26) | (op << 18) | (1 << 12) | 0x10,
+            (f.get("soffset", 0) << 24) | (f.get("srsrc", 0) << 16) | (f.get("vdata", 0) << 8) | f.get("vaddr", 0)]
+
+
+def enc_mtbuf(op, f):
+    return [(0b111010 << 26) | (1 << 23) | (4 << 19) | (op << 15) | (1 << 12) | 0x10,
+            (f.get("soffset", 0) << 24) | (f.get("srsrc", 0) << 16) | (f.get("vdata", 0) << 8) | f.get("vaddr", 0)]
+
+
+def enc_mimg(op, f):
+    return [(0b111100 << 26) | (op << 18) | (f.get("dmask", 0) << 8),
+            (f.get("ssamp", 0) << 21) | (f.get("srsrc", 0) << 16) | (f.get("vdata", 0) << 8) | f.get("vaddr", 0)]
+
+
+V = 256
+# family: (opcode count, encoder, [(field, [probe values])])
+FAMILIES = {
+    "Sop2": (0x60, enc_sop2, [("sdst", [10]), ("ssrc0", [20]), ("ssrc1", [30])]),
+    "Sopk": (0x1D, enc_sopk, [("sdst", [10]), ("simm16", [0x1234])]),
+    "Sop1": (0x100, enc_sop1, [("sdst", [10]), ("ssrc0", [20])]),
+    "Sopc": (0x80, enc_sopc, [("ssrc0", [20]), ("ssrc1", [30])]),
+    "Sopp": (0x80, enc_sopp, [("simm16", [3])]),
+    "Smem": (0x100, enc_smem, [("imm", [1]), ("sdata", [20]), ("sbase", [4]), ("offset", [0x10])]),
+    "Vop2": (0x3F, enc_vop2, [("vdst", [10]), ("src0", [V + 20, 20]), ("vsrc1", [30])]),
+    "Vop1": (0x100, enc_vop1, [("vdst", [10]), ("src0", [V + 20, 20])]),
+    "Vopc": (0x100, enc_vopc, [("src0", [V + 20, 20]), ("vsrc1", [30])]),
+    "Vop3": (0x380, enc_vop3, [("vdst", [10]), ("src0", [V + 20, 20]), ("src1", [V + 30, 30]), ("src2", [V + 40, 40])]),
+    "Vop3p": (0x80, enc_vop3p, [("vdst", [10]), ("src0", [V + 20, 20]), ("src1", [V + 30, 30]), ("src2", [V + 40, 40])]),
+    "Ds": (0x100, enc_ds, [("vdst", [10]), ("addr", [20]), ("data0", [30]), ("data1", [40]), ("offset0", [0x10]), ("offset1", [0x20])]),
+    "Flat": (0x80, enc_flat(0), [("vdst", [10]), ("addr", [20]), ("data", [30])]),
+    "Scratch": (0x80, enc_flat(1), [("vdst", [10]), ("addr", [20]), ("data", [30]), ("saddr", [40])]),
+    "Global": (0x80, enc_flat(2), [("vdst", [10]), ("addr", [20]), ("data", [30]), ("saddr", [40])]),
+    "Mubuf": (0x80, enc_mubuf, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("soffset", [30])]),
+    "Mtbuf": (0x10, enc_mtbuf, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("soffset", [30])]),
+    "Mimg": (0x80, enc_mimg, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("ssamp", [10]), ("dmask", [1])]),
+}
+
+TARGETS = ["gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx940"]
+
+
+def variants(fam):
+    """Every assignment of the optional fields: absent (0) or one of its probe values."""
+    fields = FAMILIES[fam][2]
+    choices = [[None] + vals for _, vals in fields]
+    for combo in itertools.product(*choices):
+        yield {name: v for (name, _), v in zip(fields, combo) if v is not None}

@@ -1,0 +1,313 @@
+"""Writes src/tables/generated.rs: per generation and family, what every opcode number is.
+
+Input: data/probes.json from enumerate.py (llvm-objdump-15's text for the probe with the most
+operand fields set). Each entry records the Opcode, the printed mnemonic, and the operands in
+printed order as (field, register class, width in dwords). A second round of probes asks the
+oracle how inline constants print for every VALU/SALU source, which gives each source's
+constant kind.
+"""
+import json
+import re
+import sys
+import oracle
+from families import FAMILIES, V
+from names import opcode_name
+
+GENS = {"Gfx8": ["gfx803"], "Gfx900": ["gfx900"], "Gfx9": ["gfx908", "gfx906"], "Gfx90a": ["gfx90a"], "Gfx940": ["gfx940"]}
+
+REG = re.compile(r"^([vsa])(\d+)$|^([vsa])\[(\d+):(\d+)\]$")
+SCALE = {"sbase": 2, "srsrc": 4, "ssamp": 4}
+FIELD_RUST = {
+    "vdst": "Vdst", "sdst": "Sdst", "src0": "Src0", "src1": "Src1", "src2": "Src2", "vsrc1": "Vsrc1",
+    "simm16": "Simm16", "sdata": "Sdata", "sbase": "Sbase", "offset": "SmOffset", "addr": "Addr",
+    "data0": "Data0", "data1": "Data1", "data": "Data", "saddr": "Saddr", "vdata": "Vdata",
+    "vaddr": "Vaddr", "srsrc": "Srsrc", "soffset": "Soffset", "ssamp": "Ssamp",
+}
+
+
+def split_operands(s):
+    out, depth, cur = [], 0, ""
+    for ch in s:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def parse(fam, fields, text):
+    """(mnemonic, [slot], [modifier tokens]) where slot = (field, class, width) or ('Fixed', token)."""
+    mn, _, rest = text.partition(" ")
+    ops = split_operands(rest)
+    mods = []
+    if ops:
+        last = ops[-1].split(" ")
+        ops[-1] = last[0]
+        mods = last[1:]
+    if fam in ("Sopp",):
+        return mn, [], ops + mods
+    slots = []
+    for tok in ops:
+        m = REG.match(tok)
+        if m:
+            cls = m.group(1) or m.group(3)
+            num = int(m.group(2) or m.group(4))
+            width = 1 if m.group(2) else int(m.group(5)) - num + 1
+            found = None
+            for fname, val in fields.items():
+                if fname in ("imm", "offset", "offset0", "offset1", "simm16", "dmask"):
+                    continue
+                pv = val - V if val >= V else val
+                if fname in SCALE:
+                    pv = val * SCALE[fname]
+                if pv == num:
+                    found = fname
+                    break
+            if found is None and fam == "Vop3" and tok == "s[0:1]":
+                found = "sdst"
+            if found is None:
+                raise ValueError("cannot place %s in %r (%s)" % (tok, text, fields))
+            slots.append((found, cls, width))
+        elif tok in ("vcc", "off", "exec"):
+            slots.append(("Fixed", tok))
+        elif re.match(r"^(0x[0-9a-f]+|-?\d+)$", tok):
+            if fam == "Sopk":
+                slots.append(("simm16", "i", 1))
+            elif fam == "Smem" and tok == "0x10":
+                slots.append(("offset", "i", 1))
+            elif fam == "Smem":
+                slots.append(("sdata", "i", 1))
+            elif fam == "Vop2":
+                slots.append(("Lit", "i", 1))
+            else:
+                slots.append(("Num", tok))
+        elif fam == "Sopk" and re.match(r"^-?\d+\.\d+$", tok):
+            slots.append(("Lit", "i", 1))
+        else:
+            slots.append(("Special", tok))
+    return mn, slots, mods
+
+
+def main(probes_json, out):
+    d = json.load(open(probes_json))
+    tables = {}
+    for gen, targets in GENS.items():
+        tab = {}
+        for t in targets:
+            for fam, ops in d[t].items():
+                for op, (fields, text, nwords) in ops.items():
+                    key = (fam, int(op))
+                    name = opcode_name(t, text)
+                    if key in tab:
+                        if tab[key][0] != name:
+                            print("conflict", gen, key, tab[key][0], name, file=sys.stderr)
+                        continue
+                    mn, slots, mods = parse(fam, fields, text)
+                    tab[key] = (name, mn, slots, mods, fields, t)
+        tables[gen] = tab
+    probe_mods(tables, d)
+    write_rust(tables, out)
+
+
+SRC_SHIFT = {"src0": 0, "src1": 9, "src2": 18}
+
+
+def src_tokens(fam, fields, text):
+    """Printed operand tokens, in slot order, with their modifiers still attached."""
+    mn, _, rest = text.partition(" ")
+    ops = split_operands(rest)
+    if ops:
+        last = ops[-1].split(" ")
+        ops[-1] = last[0]
+        # `-|v1|` never contains spaces; trailing modifiers follow the last operand
+    return ops, text.split(" ")
+
+
+def probe_mods(tables, d):
+    """Adds `mods` (bit flags) to every VALU entry: which sources take neg/abs, whether clamp,
+    omod and op_sel print, and which sources are VGPR-only fields."""
+    from families import FAMILIES
+    for gen, tab in tables.items():
+        target = GENS[gen][0]
+        keys, probes = [], []
+        for key, e in tab.items():
+            fam, op = key
+            if fam not in ("Vop1", "Vop2", "Vopc", "Vop3", "Vop3p"):
+                continue
+            name, mn, slots, mods, fields, t = e
+            enc = FAMILIES[fam][1]
+            base = enc(op, fields)
+            srcs = [f for f in ("src0", "src1", "src2") if f in fields]
+            vop3b = any(sl[0] == "sdst" for sl in slots if len(sl) == 3)
+            if fam == "Vop3":
+                nmask = (1 << len(srcs)) - 1
+                for extra in ((1 << 15, 0), (0, 1 << 27)):
+                    w = list(base)
+                    w[0] |= extra[0]
+                    w[1] |= extra[1]
+                    keys.append((gen, key, "mods", None)); probes.append(w)
+                for i in range(len(srcs)):
+                    w = list(base)
+                    if not vop3b:
+                        w[0] |= 1 << (8 + i)
+                    w[1] |= 1 << (29 + i)
+                    keys.append((gen, key, "mods", None)); probes.append(w)
+                if not vop3b:
+                    w = list(base); w[0] |= (nmask | 8) << 11
+                    keys.append((gen, key, "opsel", None)); probes.append(w)
+            for sname in srcs:
+                for kind, val in (("inv2pi", 248), ("lit", 255)):
+                    if kind == "lit" and (fam not in ("Vop1", "Vop2", "Vopc") or sname != "src0"):
+                        continue
+                    w = list(base)
+                    if fam in ("Vop3", "Vop3p"):
+                        sh = SRC_SHIFT[sname]
+                        w[1] = (w[1] & ~(0x1FF << sh)) | (val << sh)
+                    else:
+                        w[0] = (w[0] & ~0x1FF) | val
+                    if kind == "lit":
+                        w = w + [0x3F800000]
+                    keys.append((gen, key, kind, sname)); probes.append(w)
+                w = list(base)
+                if fam in ("Vop3", "Vop3p"):
+                    sh = SRC_SHIFT[sname]
+                    w[1] = (w[1] & ~(0x1FF << sh)) | (24 << sh)
+                else:
+                    w[0] = (w[0] & ~0x1FF) | 24
+                keys.append((gen, key, "sgpr", sname)); probes.append(w)
+        res = oracle.disassemble(target, probes)
+        info = {}
+        for (g, key, kind, sname), r in zip(keys, res):
+            m = info.setdefault(key, {"mods": 0, "vonly": 0, "kinds": 0})
+            fam, op = key
+            name, mn, slots, mods, fields, t = tab[key]
+            src_names = [sl[0] for sl in slots if len(sl) == 3 and sl[0] in ("src0", "src1", "src2")]
+            if kind in ("inv2pi", "lit"):
+                idx = ("src0", "src1", "src2").index(sname)
+                if r is None:
+                    continue
+                toks = r[0].replace(",", " ").split()
+                k = None
+                if kind == "inv2pi":
+                    if "0x3118" in toks:
+                        k = 3  # I16
+                    elif "0.15915494309189532" in toks:
+                        k = 1  # B64
+                elif "0" in toks[1:] and "1.0" not in toks:
+                    k = 2  # F16 (a 16-bit literal)
+                if k is not None:
+                    cur = (m["kinds"] >> (2 * idx)) & 3
+                    if cur == 0:
+                        m["kinds"] |= k << (2 * idx)
+                continue
+            if kind == "sgpr":
+                idx = ("src0", "src1", "src2").index(sname)
+                if r is None or re.search(r"\bs24\b|s\[24:", r[0]) is None:
+                    m["vonly"] |= 1 << idx
+                continue
+            if r is None:
+                continue
+            text = r[0]
+            _, _, rest = text.partition(" ")
+            ops = split_operands(rest)
+            if ops:
+                tail = ops[-1].split(" ")
+                ops[-1] = tail[0]
+                tail = tail[1:]
+            else:
+                tail = []
+            # the slots print in order; find source slots by position
+            for i, sl in enumerate(slots):
+                if len(sl) == 3 and sl[0] in ("src0", "src1", "src2") and i < len(ops):
+                    idx = ("src0", "src1", "src2").index(sl[0])
+                    tok = ops[i]
+                    if kind == "mods" and (tok.startswith("-") or tok.startswith("|")):
+                        m["mods"] |= 1 << idx
+                    if kind == "mods" and tok.startswith("sext("):
+                        m["mods"] |= 1 << (12 + idx)
+            if kind == "mods":
+                if "clamp" in tail:
+                    m["mods"] |= 1 << 3
+                if "mul:2" in tail:
+                    m["mods"] |= 1 << 4
+            if kind == "opsel" and any(x.startswith("op_sel") for x in tail):
+                m["mods"] |= 1 << 5
+        for key, m in info.items():
+            e = tab[key]
+            tab[key] = e + ((m["mods"] | (m["vonly"] << 8) | (m["kinds"] << 16)),)
+
+
+def slot_rust(slot, fam):
+    if slot[0] == "Fixed":
+        return "Slot::fixed(F::%s)" % {"vcc": "Vcc", "off": "Off", "exec": "Exec"}[slot[1]]
+    if slot[0] == "Lit":
+        return "Slot::fixed(F::Lit)"
+    if slot[0] == "Num":
+        return "Slot::fixed(F::Ssrc1Imm)"
+    if slot[0] == "Special":
+        if slot[1].startswith("hwreg"):
+            return "Slot::fixed(F::Hwreg)"
+        return None
+    field, cls, width = slot
+    if fam == "Sop2" or fam == "Sop1" or fam == "Sopc":
+        field = {"ssrc0": "src0", "ssrc1": "src1", "sdst": "sdst"}[field]
+    if fam == "Vop3" and field == "sdst":
+        field = "sdst3"
+    if fam == "Smem" and cls == "i":
+        return "Slot::fixed(F::SdataImm)" if field == "sdata" else "Slot::fixed(F::SmOffset)"
+    if fam == "Sopk" and field == "simm16":
+        return "Slot::fixed(F::Simm16)"
+    rf = {"sdst3": "Sdst3"}.get(field) or FIELD_RUST[field]
+    return "Slot::reg(F::%s, b'%s', %d)" % (rf, cls, width)
+
+
+def write_rust(tables, out):
+    o = open(out, "w")
+    o.write("// Generated by crates/isa/gen/gen_tables.py from llvm-objdump-15 output; do not edit.\n")
+    o.write("//! Per-generation opcode tables: for every family and opcode number, the Opcode, the\n")
+    o.write("//! printed mnemonic and the operands in printed order (field, register class, dwords).\n\n")
+    o.write("use super::{Entry, Slot, F};\nuse crate::opcode::Opcode;\n\n")
+    info = {}
+    for gen, tab in tables.items():
+        for fam, (n, _, _) in FAMILIES.items():
+            if fam == "Vop3p" and n > 0 and gen == "Gfx8":
+                pass
+            o.write("#[rustfmt::skip]\npub(crate) static %s_%s: [Option<Entry>; %d] = [\n" % (gen.upper(), fam.upper(), n))
+            for op in range(n):
+                e = tab.get((fam, op))
+                if e is None:
+                    o.write("    None,\n")
+                    continue
+                name, mn, slots, mods, fields, t = e[:6]
+                flags = e[6] if len(e) > 6 else 0
+                rs = [slot_rust(s, fam) for s in slots]
+                if any(r is None for r in rs):
+                    o.write("    None, // %s (not supported)\n" % mn)
+                    continue
+                o.write("    Some(Entry { opcode: Opcode::%s, name: \"%s\", mods: 0x%x, slots: &[%s] }),\n" % (name.upper(), mn, flags, ", ".join(rs)))
+                regs = [s for s in slots if len(s) == 3 and s[1] in "vsa"]
+                if name not in info:
+                    info[name] = (fam, regs)
+            o.write("];\n\n")
+    o.write("/// Operand widths per opcode: (opcode, [(field, dwords)]), from the first table that has it.\n")
+    o.write("#[rustfmt::skip]\npub(crate) static WIDTHS: &[(Opcode, &[(F, u8)])] = &[\n")
+    for name in sorted(info):
+        fam, regs = info[name]
+        parts = []
+        for field, cls, width in regs:
+            if fam in ("Sop2", "Sop1", "Sopc"):
+                field = {"ssrc0": "src0", "ssrc1": "src1", "sdst": "sdst"}[field]
+            rf = "Sdst3" if (fam == "Vop3" and field == "sdst") else FIELD_RUST[field]
+            parts.append("(F::%s, %d)" % (rf, width))
+        o.write("    (Opcode::%s, &[%s]),\n" % (name.upper(), ", ".join(parts)))
+    o.write("];\n")
+
+
+main(sys.argv[1], sys.argv[2])

@@ -1,0 +1,781 @@
+//! The decoder: machine words to [`Inst`], driven by the generated tables.
+//!
+//! `decode` reads the first word, picks the encoding family from its fixed high bits, looks the
+//! opcode number up in the generation's table, and reads each operand field the table lists.
+//! It never panics: short input, unknown opcodes and invalid operand values are
+//! [`DecodeError`]s.
+
+use crate::inst::{
+    flags, DecodeError, DecodeErrorKind, Dpp, Encoding, Ext, FloatConst, Gen, Inst, Operand, Sdwa,
+};
+use crate::tables::{lookup, mods, Entry, Fam, Slot, F};
+
+/// Decodes the instruction at `offset` in `bytes`.
+pub fn decode(gen: Gen, bytes: &[u8], offset: usize) -> Result<Inst, DecodeError> {
+    let r = Reader { bytes, offset, gen };
+    let w0 = r.word(0)?;
+    if !gen.is_supported() {
+        return Err(r.err(w0, DecodeErrorKind::UnsupportedGen));
+    }
+    let (fam, op) = family(w0);
+    let Some(fam) = fam else {
+        return Err(r.err(w0, DecodeErrorKind::UnknownOpcode));
+    };
+    let Some(entry) = lookup(gen, fam, op) else {
+        return Err(r.err(w0, DecodeErrorKind::UnknownOpcode));
+    };
+    let res = match fam {
+        Fam::Sop1 | Fam::Sop2 | Fam::Sopc | Fam::Sopk | Fam::Sopp => r.salu(fam, entry, w0),
+        Fam::Smem => r.smem(entry, w0),
+        Fam::Vop1 | Fam::Vop2 | Fam::Vopc => r.vop_short(fam, entry, w0),
+        Fam::Vop3 | Fam::Vop3p => r.vop3(fam, entry, w0),
+        Fam::Ds => r.ds(entry, w0),
+        Fam::Flat | Fam::Global | Fam::Scratch => r.flat(fam, entry, w0),
+        Fam::Mubuf | Fam::Mtbuf => r.buffer(fam, entry, w0),
+        Fam::Mimg => r.mimg(entry, w0),
+    };
+    res.map_err(|kind| r.err(w0, kind))
+}
+
+/// Decodes every instruction of `bytes` in order; after an error, decoding resumes at the next word.
+pub fn decode_all(gen: Gen, bytes: &[u8]) -> Vec<(u64, Result<Inst, DecodeError>)> {
+    let mut out = Vec::with_capacity(bytes.len() / 6);
+    let mut off = 0;
+    while off + 4 <= bytes.len() {
+        let r = decode(gen, bytes, off);
+        let step = match &r {
+            Ok(i) => usize::from(i.size),
+            Err(_) => 4,
+        };
+        out.push((off as u64, r));
+        off += step;
+    }
+    if off < bytes.len() {
+        out.push((
+            off as u64,
+            Err(DecodeError { offset: off, word: 0, kind: DecodeErrorKind::Truncated }),
+        ));
+    }
+    out
+}
+
+/// The family and opcode number of a first word (GFX8/GFX9 encodings).
+pub(crate) fn family(w: u32) -> (Option<Fam>, u32) {
+    if w >> 31 == 0 {
+        return match w >> 25 {
+            0x3f => (Some(Fam::Vop1), (w >> 9) & 0xff),
+            0x3e => (Some(Fam::Vopc), (w >> 17) & 0xff),
+            _ => (Some(Fam::Vop2), (w >> 25) & 0x3f),
+        };
+    }
+    if w >> 30 == 0b10 {
+        return match w >> 23 {
+            0x17d => (Some(Fam::Sop1), (w >> 8) & 0xff),
+            0x17e => (Some(Fam::Sopc), (w >> 16) & 0x7f),
+            0x17f => (Some(Fam::Sopp), (w >> 16) & 0x7f),
+            _ if w >> 28 == 0xb => (Some(Fam::Sopk), (w >> 23) & 0x1f),
+            _ => (Some(Fam::Sop2), (w >> 23) & 0x7f),
+        };
+    }
+    match w >> 26 {
+        0x30 => (Some(Fam::Smem), (w >> 18) & 0xff),
+        0x34 if (w >> 23) & 0x7 == 0x7 => (Some(Fam::Vop3p), (w >> 16) & 0x7f),
+        0x34 => (Some(Fam::Vop3), (w >> 16) & 0x3ff),
+        0x36 => (Some(Fam::Ds), (w >> 17) & 0xff),
+        0x37 => match (w >> 14) & 3 {
+            0 => (Some(Fam::Flat), (w >> 18) & 0x7f),
+            1 => (Some(Fam::Scratch), (w >> 18) & 0x7f),
+            2 => (Some(Fam::Global), (w >> 18) & 0x7f),
+            _ => (None, 0),
+        },
+        0x38 => (Some(Fam::Mubuf), (w >> 18) & 0x7f),
+        0x3a => (Some(Fam::Mtbuf), (w >> 15) & 0xf),
+        0x3c => (Some(Fam::Mimg), (w >> 18) & 0x7f),
+        _ => (None, 0),
+    }
+}
+
+pub(crate) fn encoding_of(fam: Fam) -> Encoding {
+    match fam {
+        Fam::Sop2 => Encoding::Sop2,
+        Fam::Sopk => Encoding::Sopk,
+        Fam::Sop1 => Encoding::Sop1,
+        Fam::Sopc => Encoding::Sopc,
+        Fam::Sopp => Encoding::Sopp,
+        Fam::Smem => Encoding::Smem,
+        Fam::Vop2 => Encoding::Vop2,
+        Fam::Vop1 => Encoding::Vop1,
+        Fam::Vopc => Encoding::Vopc,
+        Fam::Vop3 => Encoding::Vop3,
+        Fam::Vop3p => Encoding::Vop3p,
+        Fam::Ds => Encoding::Ds,
+        Fam::Flat => Encoding::Flat,
+        Fam::Scratch => Encoding::Scratch,
+        Fam::Global => Encoding::Global,
+        Fam::Mubuf => Encoding::Mubuf,
+        Fam::Mtbuf => Encoding::Mtbuf,
+        Fam::Mimg => Encoding::Mimg,
+    }
+}
+
+/// Where a printed slot's operand lives in an [`Inst`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Place {
+    Dst,
+    Sdst,
+    Src(usize),
+    Nowhere,
+}
+
+/// Places of an entry's slots: the destination first, a second `vcc` or a VOP3b `sdst` in
+/// `sdst`, the remaining sources in printed order (memory families by field).
+pub(crate) fn places(fam: Fam, entry: &Entry, out: &mut [Place; 8]) {
+    let mut next_src = 0;
+    for (i, slot) in entry.slots.iter().enumerate().take(8) {
+        let p = match (fam, slot.field) {
+            (_, F::Vdst | F::Sdst) if i == 0 => Place::Dst,
+            (Fam::Vopc, F::Vcc) if i == 0 => Place::Dst,
+            (_, F::Vcc) if i == 1 => Place::Sdst,
+            (_, F::Sdst3) => Place::Sdst,
+            (Fam::Smem, F::Sdata) => Place::Dst,
+            (Fam::Smem, F::Sbase) => Place::Src(0),
+            (Fam::Smem, F::SmOffset) => Place::Src(2),
+            (_, F::Addr | F::Vaddr) => Place::Src(0),
+            (_, F::Data0 | F::Data) => Place::Src(1),
+            (_, F::Data1 | F::Saddr | F::Srsrc) => Place::Src(2),
+            (_, F::Vdata) => Place::Dst,
+            (_, F::Soffset | F::Ssamp) => Place::Sdst,
+            (_, F::Off | F::Exec | F::SdataImm | F::Hwreg | F::Simm16 | F::Ssrc1Imm) => {
+                Place::Nowhere
+            }
+            _ => {
+                let p = Place::Src(next_src.min(2));
+                next_src += 1;
+                p
+            }
+        };
+        out[i] = p;
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    offset: usize,
+    gen: Gen,
+}
+
+type R<T> = Result<T, DecodeErrorKind>;
+
+impl Reader<'_> {
+    fn word(&self, i: usize) -> Result<u32, DecodeError> {
+        let at = self.offset + 4 * i;
+        match self.bytes.get(at..at + 4) {
+            Some(b) => Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            None => Err(DecodeError {
+                offset: self.offset,
+                word: self.first_word(),
+                kind: DecodeErrorKind::Truncated,
+            }),
+        }
+    }
+
+    fn first_word(&self) -> u32 {
+        let mut b = [0u8; 4];
+        for (i, x) in b.iter_mut().enumerate() {
+            *x = self.bytes.get(self.offset + i).copied().unwrap_or(0);
+        }
+        u32::from_le_bytes(b)
+    }
+
+    fn w(&self, i: usize) -> R<u32> {
+        self.word(i).map_err(|e| e.kind)
+    }
+
+    fn err(&self, word: u32, kind: DecodeErrorKind) -> DecodeError {
+        DecodeError { offset: self.offset, word, kind }
+    }
+
+    /// A 9-bit (VALU) or 8-bit (SALU) source value as an operand; `lit_at` is the word index a
+    /// literal would occupy, `None` where literals are not allowed.
+    fn src(&self, v: u32, width: u8, class: u8, lit_at: Option<usize>, size: &mut u8) -> R<Operand> {
+        if v >= 256 {
+            let n = (v - 256) as u16;
+            return Ok(if class == b'a' { Operand::Agpr(n) } else { Operand::Vgpr(n) });
+        }
+        if v == 255 {
+            let Some(at) = lit_at else { return Err(DecodeErrorKind::InvalidOperand) };
+            let lit = self.w(at)?;
+            *size = (4 * (at + 1)) as u8;
+            return Ok(Operand::Literal(lit));
+        }
+        scalar(self.gen, v, width).ok_or(DecodeErrorKind::InvalidOperand)
+    }
+
+    fn salu(&self, fam: Fam, e: &Entry, w0: u32) -> R<Inst> {
+        let mut inst = Inst::new(e.opcode, encoding_of(fam), 4);
+        let mut size = 4u8;
+        for s in e.slots {
+            let v = match s.field {
+                F::Sdst => (w0 >> 16) & 0x7f,
+                F::Src0 => w0 & 0xff,
+                F::Src1 => (w0 >> 8) & 0xff,
+                _ => continue,
+            };
+            let op = if s.field == F::Sdst {
+                scalar(self.gen, v, s.width).ok_or(DecodeErrorKind::InvalidOperand)?
+            } else {
+                self.src(v, s.width, s.class, Some(1), &mut size)?
+            };
+            match s.field {
+                F::Sdst => inst.dst = op,
+                F::Src0 => inst.src[0] = op,
+                _ => inst.src[1] = op,
+            }
+        }
+        if fam == Fam::Sopk && e.slots.iter().any(|s| s.field == F::Lit) {
+            inst.src[1] = Operand::Literal(self.w(1)?);
+            size = 8;
+        }
+        if matches!(fam, Fam::Sopk | Fam::Sopp) {
+            inst.src[0] = Operand::Imm(w0 & 0xffff);
+            if fam == Fam::Sopk && e.slots.first().is_some_and(|s| s.field == F::Sdst) {
+                inst.dst = scalar(self.gen, (w0 >> 16) & 0x7f, e.slots[0].width)
+                    .ok_or(DecodeErrorKind::InvalidOperand)?;
+            }
+            if fam == Fam::Sopk && e.slots.get(1).is_some_and(|s| s.field == F::Sdst) {
+                inst.dst = scalar(self.gen, (w0 >> 16) & 0x7f, e.slots[1].width)
+                    .ok_or(DecodeErrorKind::InvalidOperand)?;
+            }
+        }
+        if fam == Fam::Sopc && e.slots.iter().any(|s| s.field == F::Ssrc1Imm) {
+            inst.src[1] = Operand::Imm((w0 >> 8) & 0xff);
+        }
+        inst.size = size;
+        Ok(inst)
+    }
+
+    fn smem(&self, e: &Entry, w0: u32) -> R<Inst> {
+        let w1 = self.w(1)?;
+        let mut inst = Inst::new(e.opcode, Encoding::Smem, 8);
+        let imm = (w0 >> 17) & 1 != 0;
+        let soe = (w0 >> 14) & 1 != 0;
+        if (w0 >> 16) & 1 != 0 {
+            inst.flags |= flags::GLC;
+        }
+        for s in e.slots {
+            match s.field {
+                F::Sdata => {
+                    let op = scalar(self.gen, (w0 >> 6) & 0x7f, s.width)
+                        .ok_or(DecodeErrorKind::InvalidOperand)?;
+                    inst.dst = op;
+                    inst.src[1] = op;
+                }
+                F::SdataImm => inst.src[1] = Operand::Imm((w0 >> 6) & 0x7f),
+                F::Sbase => inst.src[0] = Operand::Sgpr(((w0 & 0x3f) << 1) as u16),
+                _ => {}
+            }
+        }
+        if !e.slots.iter().any(|s| s.field == F::SmOffset) {
+            return Ok(inst);
+        }
+        if self.gen == Gen::Gfx8 {
+            if imm {
+                inst.offset = (w1 & 0xfffff) as i32;
+            } else {
+                inst.flags |= flags::SOFFSET;
+                inst.src[2] = scalar(self.gen, w1 & 0xff, 1).ok_or(DecodeErrorKind::InvalidOperand)?;
+            }
+        } else {
+            // GFX9: imm selects the 21-bit immediate; soe adds soffset from w1[31:25].
+            if imm {
+                inst.offset = sext(w1 & 0x1fffff, 21);
+                if soe {
+                    inst.flags |= flags::SOFFSET;
+                    inst.src[2] = scalar(self.gen, w1 >> 25, 1).ok_or(DecodeErrorKind::InvalidOperand)?;
+                }
+            } else {
+                inst.flags |= flags::SOFFSET;
+                let v = if soe { w1 >> 25 } else { w1 & 0xff };
+                inst.src[2] = scalar(self.gen, v, 1).ok_or(DecodeErrorKind::InvalidOperand)?;
+            }
+        }
+        Ok(inst)
+    }
+
+    fn vop_short(&self, fam: Fam, e: &Entry, w0: u32) -> R<Inst> {
+        let enc = encoding_of(fam);
+        let mut inst = Inst::new(e.opcode, enc, 4);
+        let src0 = w0 & 0x1ff;
+        let mut size = 4u8;
+        let mut pl = [Place::Nowhere; 8];
+        places(fam, e, &mut pl);
+        let has_src0 = e.slots.iter().any(|s| s.field == F::Src0);
+        let vgpr_only = e.mods & mods::VGPR_ONLY != 0;
+        let ext_kind = match src0 {
+            _ if !has_src0 || vgpr_only => 0,
+            0xf9 => 1, // SDWA
+            0xfa => 2, // DPP
+            _ => 0,
+        };
+        let w1 = if ext_kind != 0 { self.w(1)? } else { 0 };
+        if ext_kind != 0 {
+            size = 8;
+        }
+        for (i, s) in e.slots.iter().enumerate() {
+            let op = match s.field {
+                F::Vdst if s.class == b's' => scalar(self.gen, (w0 >> 17) & 0xff, s.width)
+                    .ok_or(DecodeErrorKind::InvalidOperand)?,
+                F::Vdst => vreg(s.class, (w0 >> 17) & 0xff, self.gen, s.width)?,
+                F::Src0 => match ext_kind {
+                    1 => {
+                        let s1 = (w1 >> 23) & 1;
+                        let v = w1 & 0xff;
+                        if s1 != 0 {
+                            scalar(self.gen, v, s.width).ok_or(DecodeErrorKind::InvalidOperand)?
+                        } else {
+                            Operand::Vgpr(v as u16)
+                        }
+                    }
+                    2 => Operand::Vgpr((w1 & 0xff) as u16),
+                    _ if vgpr_only => vreg(s.class, src0 & 0xff, self.gen, s.width)?,
+                    _ => self.src(src0, s.width, s.class, Some(1), &mut size)?,
+                },
+                F::Vsrc1 => Operand::Vgpr(((w0 >> 9) & 0xff) as u16),
+                F::Vcc => Operand::Vcc,
+                F::Lit => {
+                    let lit = self.w(1)?;
+                    size = 8;
+                    Operand::Literal(lit)
+                }
+                _ => Operand::None,
+            };
+            match pl[i] {
+                Place::Dst => inst.dst = op,
+                Place::Sdst => inst.sdst = op,
+                Place::Src(k) => inst.src[k] = op,
+                Place::Nowhere => {}
+            }
+        }
+        // DPP/SDWA source modifiers exist where the opcode's VOP3 form has them.
+        let src_mods = if ext_kind != 0 {
+            crate::format::entry_for(self.gen, Fam::Vop3, e.opcode).map_or(0, |v| (v.mods & 7) as u8)
+        } else {
+            0
+        };
+        if ext_kind == 1 {
+            // SDWA (GFX9 layout; GFX8 has no s0/s1/omod/clamp bits except clamp at 45).
+            let sd = Sdwa {
+                dst_sel: ((w1 >> 8) & 7) as u8,
+                dst_unused: ((w1 >> 11) & 3) as u8,
+                src0_sel: ((w1 >> 16) & 7) as u8,
+                src1_sel: ((w1 >> 24) & 7) as u8,
+                sext: (((w1 >> 19) & 1) | (((w1 >> 27) & 1) << 1)) as u8,
+            };
+            inst.mods.clamp = (w1 >> 13) & 1 != 0;
+            inst.mods.omod = ((w1 >> 14) & 3) as u8;
+            inst.mods.neg = (((w1 >> 20) & 1) | (((w1 >> 28) & 1) << 1)) as u8 & src_mods;
+            inst.mods.abs = (((w1 >> 21) & 1) | (((w1 >> 29) & 1) << 1)) as u8 & src_mods;
+            if fam == Fam::Vopc && self.gen != Gen::Gfx8 {
+                inst.mods.clamp = false;
+            }
+            if fam == Fam::Vopc {
+                // VOPC SDWA: bit 15 selects an SGPR destination in bits 14:8.
+                if (w1 >> 15) & 1 != 0 {
+                    inst.dst = scalar(self.gen, (w1 >> 8) & 0x7f, 2)
+                        .ok_or(DecodeErrorKind::InvalidOperand)?;
+                }
+                inst.mods.omod = 0;
+            }
+            if (w1 >> 31) & 1 != 0 && fam != Fam::Vop1 {
+                if let Some(i) = e.slots.iter().position(|s| s.field == F::Vsrc1) {
+                    if let Place::Src(k) = pl[i] {
+                        inst.src[k] = scalar(self.gen, (w0 >> 9) & 0xff, e.slots[i].width)
+                            .ok_or(DecodeErrorKind::InvalidOperand)?;
+                    }
+                }
+            }
+            inst.ext = Ext::Sdwa(sd);
+        } else if ext_kind == 2 {
+            inst.ext = Ext::Dpp(Dpp {
+                ctrl: ((w1 >> 8) & 0x1ff) as u16,
+                bound_ctrl: (w1 >> 19) & 1 != 0,
+                row_mask: (w1 >> 28) as u8,
+                bank_mask: ((w1 >> 24) & 0xf) as u8,
+            });
+            inst.mods.neg = (((w1 >> 20) & 1) | (((w1 >> 22) & 1) << 1)) as u8 & src_mods;
+            inst.mods.abs = (((w1 >> 21) & 1) | (((w1 >> 23) & 1) << 1)) as u8 & src_mods;
+        }
+        inst.size = size;
+        Ok(inst)
+    }
+
+    fn vop3(&self, fam: Fam, e: &Entry, w0: u32) -> R<Inst> {
+        let w1 = self.w(1)?;
+        let mut inst = Inst::new(e.opcode, encoding_of(fam), 8);
+        let mut size = 8u8;
+        let mut pl = [Place::Nowhere; 8];
+        places(fam, e, &mut pl);
+        let vop3b = e.slots.iter().any(|s| s.field == F::Sdst3);
+        let mfma = fam == Fam::Vop3p && e.name.starts_with("v_mfma");
+        let acc_bits = matches!(self.gen, Gen::Gfx90a | Gen::Gfx940);
+        for (i, s) in e.slots.iter().enumerate() {
+            let mut class = s.class;
+            if mfma && acc_bits {
+                class = match s.field {
+                    F::Vdst | F::Src2 => {
+                        if (w0 >> 15) & 1 != 0 {
+                            b'a'
+                        } else {
+                            b'v'
+                        }
+                    }
+                    F::Src0 => {
+                        if (w1 >> 27) & 1 != 0 {
+                            b'a'
+                        } else {
+                            b'v'
+                        }
+                    }
+                    F::Src1 => {
+                        if (w1 >> 28) & 1 != 0 {
+                            b'a'
+                        } else {
+                            b'v'
+                        }
+                    }
+                    _ => class,
+                };
+            }
+            let op = match s.field {
+                F::Vdst => {
+                    if s.class == b's' {
+                        scalar(self.gen, w0 & 0xff, s.width).ok_or(DecodeErrorKind::InvalidOperand)?
+                    } else {
+                        vreg(class, w0 & 0xff, self.gen, s.width)?
+                    }
+                }
+                F::Sdst3 => scalar(self.gen, (w0 >> 8) & 0x7f, s.width)
+                    .ok_or(DecodeErrorKind::InvalidOperand)?,
+                F::Src0 | F::Src1 | F::Src2 => {
+                    let i = match s.field {
+                        F::Src0 => 0,
+                        F::Src1 => 1,
+                        _ => 2,
+                    };
+                    let v = (w1 >> (9 * i)) & 0x1ff;
+                    if e.mods & (mods::VGPR_ONLY << i) != 0 {
+                        vreg(class, v & 0xff, self.gen, s.width)?
+                    } else {
+                        self.src(v, s.width, class, None, &mut size)?
+                    }
+                }
+                _ => Operand::None,
+            };
+            match pl[i] {
+                Place::Dst => inst.dst = op,
+                Place::Sdst => inst.sdst = op,
+                Place::Src(k) => inst.src[k] = op,
+                Place::Nowhere => {}
+            }
+        }
+        let m = &mut inst.mods;
+        m.neg = (w1 >> 29) as u8;
+        m.clamp = (w0 >> 15) & 1 != 0;
+        if fam == Fam::Vop3p {
+            m.neg_hi = ((w0 >> 8) & 7) as u8;
+            m.op_sel = ((w0 >> 11) & 7) as u8;
+            m.op_sel_hi = (((w1 >> 27) & 3) | (((w0 >> 14) & 1) << 2)) as u8;
+        } else {
+            // Only the modifiers the opcode has (the table says which) are kept.
+            let src_mods = (e.mods & 7) as u8;
+            m.neg &= src_mods;
+            m.clamp &= e.mods & mods::CLAMP != 0;
+            if e.mods & mods::OMOD != 0 {
+                m.omod = ((w1 >> 27) & 3) as u8;
+            }
+            if !vop3b {
+                m.abs = ((w0 >> 8) & 7) as u8 & src_mods;
+                if e.mods & mods::OP_SEL != 0 {
+                    m.op_sel = ((w0 >> 11) & 0xf) as u8;
+                }
+            }
+        }
+        inst.size = size;
+        Ok(inst)
+    }
+
+    fn ds(&self, e: &Entry, w0: u32) -> R<Inst> {
+        let w1 = self.w(1)?;
+        let mut inst = Inst::new(e.opcode, Encoding::Ds, 8);
+        for s in e.slots {
+            let (v, place) = match s.field {
+                F::Vdst => (w1 >> 24, 0),
+                F::Addr => (w1 & 0xff, 1),
+                F::Data0 => ((w1 >> 8) & 0xff, 2),
+                F::Data1 => ((w1 >> 16) & 0xff, 3),
+                _ => continue,
+            };
+            let op = vreg(s.class, v, self.gen, s.width)?;
+            match place {
+                0 => inst.dst = op,
+                1 => inst.src[0] = op,
+                2 => inst.src[1] = op,
+                _ => inst.src[2] = op,
+            }
+        }
+        inst.offset = (w0 & 0xff) as i32;
+        inst.offset1 = ((w0 >> 8) & 0xff) as u8;
+        if (w0 >> 16) & 1 != 0 {
+            inst.flags |= flags::GDS;
+        }
+        // gfx90a/gfx940: bit 25 selects AGPRs for data and vdst.
+        if (w0 >> 25) & 1 != 0 && matches!(self.gen, Gen::Gfx90a | Gen::Gfx940) {
+            let to_acc = |op: Operand| match op {
+                Operand::Vgpr(n) => Operand::Agpr(n),
+                o => o,
+            };
+            inst.dst = to_acc(inst.dst);
+            inst.src[1] = to_acc(inst.src[1]);
+            inst.src[2] = to_acc(inst.src[2]);
+        }
+        Ok(inst)
+    }
+
+    fn flat(&self, fam: Fam, e: &Entry, w0: u32) -> R<Inst> {
+        let w1 = self.w(1)?;
+        let mut inst = Inst::new(e.opcode, encoding_of(fam), 8);
+        let saddr = (w1 >> 16) & 0x7f;
+        let acc = (w1 >> 23) & 1 != 0 && matches!(self.gen, Gen::Gfx90a | Gen::Gfx940);
+        for s in e.slots {
+            let mut class = s.class;
+            if acc && matches!(s.field, F::Vdst | F::Data) {
+                class = b'a';
+            }
+            match s.field {
+                F::Vdst => inst.dst = vreg(class, w1 >> 24, self.gen, s.width)?,
+                F::Addr => inst.src[0] = Operand::Vgpr((w1 & 0xff) as u16),
+                F::Data => inst.src[1] = vreg(class, (w1 >> 8) & 0xff, self.gen, s.width)?,
+                _ => {}
+            }
+        }
+        if (w0 >> 16) & 1 != 0 && e.name.contains("atomic") {
+            // Returning atomics (glc/sc0) write the old value to vdst.
+            if let Some(d) = e.slots.iter().find(|s| s.field == F::Data) {
+                let class = if acc { b'a' } else { d.class };
+                inst.dst = vreg(class, w1 >> 24, self.gen, d.width)?;
+            }
+        }
+        if fam != Fam::Flat && saddr != 0x7f {
+            let width = if fam == Fam::Global { 2 } else { 1 };
+            inst.src[2] = scalar(self.gen, saddr, width).ok_or(DecodeErrorKind::InvalidOperand)?;
+        }
+        if fam == Fam::Scratch {
+            // GFX9: a scratch access has a VGPR or an SGPR address; gfx940 says which with `sve`.
+            let vaddr = if self.gen == Gen::Gfx940 { (w0 >> 13) & 1 != 0 } else { saddr == 0x7f };
+            inst.src[0] = if vaddr { Operand::Vgpr((w1 & 0xff) as u16) } else { Operand::None };
+        }
+        inst.offset = match (self.gen, fam) {
+            (Gen::Gfx8, _) => 0,
+            (_, Fam::Flat) => (w0 & 0x1fff) as i32,
+            _ => sext(w0 & 0x1fff, 13),
+        };
+        mem_bits(self.gen, &mut inst, w0, 16, 17);
+        if (w0 >> 13) & 1 != 0 && !(fam == Fam::Scratch && self.gen == Gen::Gfx940) {
+            inst.flags |= flags::LDS;
+        }
+        Ok(inst)
+    }
+
+    fn buffer(&self, fam: Fam, e: &Entry, w0: u32) -> R<Inst> {
+        let w1 = self.w(1)?;
+        let mut inst = Inst::new(e.opcode, encoding_of(fam), 8);
+        let offen = (w0 >> 12) & 1 != 0;
+        let idxen = (w0 >> 13) & 1 != 0;
+        if offen {
+            inst.flags |= flags::OFFEN;
+        }
+        if idxen {
+            inst.flags |= flags::IDXEN;
+        }
+        let acc = (w1 >> 23) & 1 != 0 && matches!(self.gen, Gen::Gfx90a | Gen::Gfx940);
+        for s in e.slots {
+            match s.field {
+                F::Vdata => {
+                    let class = if acc { b'a' } else { s.class };
+                    let op = vreg(class, (w1 >> 8) & 0xff, self.gen, s.width)?;
+                    let store = e.name.contains("store")
+                        || (e.name.contains("atomic") && (w0 >> 14) & 1 == 0);
+                    if store {
+                        inst.src[1] = op;
+                    } else {
+                        inst.dst = op;
+                        if e.name.contains("atomic") {
+                            inst.src[1] = op;
+                        }
+                    }
+                }
+                F::Vaddr if offen || idxen => inst.src[0] = Operand::Vgpr((w1 & 0xff) as u16),
+                F::Srsrc => inst.src[2] = Operand::Sgpr((((w1 >> 16) & 0x1f) << 2) as u16),
+                F::Soffset => {
+                    inst.sdst = scalar(self.gen, w1 >> 24, 1).ok_or(DecodeErrorKind::InvalidOperand)?
+                }
+                _ => {}
+            }
+        }
+        inst.offset = (w0 & 0xfff) as i32;
+        if fam == Fam::Mubuf {
+            mem_bits(self.gen, &mut inst, w0, 14, 17);
+            if (w0 >> 16) & 1 != 0 {
+                inst.flags |= flags::LDS;
+            }
+        } else {
+            mem_bits(self.gen, &mut inst, w0, 14, 54 - 32 + 32);
+            inst.ext = Ext::Mtbuf { dfmt: ((w0 >> 19) & 0xf) as u8, nfmt: ((w0 >> 23) & 7) as u8 };
+        }
+        if (w1 >> 23) & 1 != 0 && fam == Fam::Mubuf && !matches!(self.gen, Gen::Gfx90a | Gen::Gfx940) {
+            inst.flags |= flags::TFE;
+        }
+        Ok(inst)
+    }
+
+    fn mimg(&self, e: &Entry, w0: u32) -> R<Inst> {
+        let w1 = self.w(1)?;
+        let mut inst = Inst::new(e.opcode, Encoding::Mimg, 8);
+        for s in e.slots {
+            match s.field {
+                F::Vdata => {
+                    let op = vreg(s.class, (w1 >> 8) & 0xff, self.gen, s.width)?;
+                    if e.name.contains("store") {
+                        inst.src[1] = op;
+                    } else {
+                        inst.dst = op;
+                    }
+                }
+                F::Vaddr => inst.src[0] = Operand::Vgpr((w1 & 0xff) as u16),
+                F::Srsrc => inst.src[2] = Operand::Sgpr((((w1 >> 16) & 0x1f) << 2) as u16),
+                F::Ssamp => inst.sdst = Operand::Sgpr((((w1 >> 21) & 0x1f) << 2) as u16),
+                _ => {}
+            }
+        }
+        inst.ext = Ext::Mimg { dmask: ((w0 >> 8) & 0xf) as u8 };
+        for (bit, flag) in [
+            (12, flags::UNORM),
+            (13, flags::GLC),
+            (14, flags::DA),
+            (15, flags::A16),
+            (16, flags::TFE),
+            (17, flags::LWE),
+            (25, flags::SLC),
+        ] {
+            if (w0 >> bit) & 1 != 0 {
+                inst.flags |= flag;
+            }
+        }
+        if (w1 >> 31) & 1 != 0 {
+            inst.flags |= flags::D16;
+        }
+        Ok(inst)
+    }
+}
+
+/// Cache-policy bits: glc/slc at the given positions of word 0; gfx90a/gfx940 `scc`/`sc1` at bit 25.
+fn mem_bits(gen: Gen, inst: &mut Inst, w0: u32, glc: u32, slc: u32) {
+    if (w0 >> glc) & 1 != 0 {
+        inst.flags |= flags::GLC;
+    }
+    if slc < 32 && (w0 >> slc) & 1 != 0 {
+        inst.flags |= flags::SLC;
+    }
+    if matches!(gen, Gen::Gfx90a | Gen::Gfx940) && (w0 >> 25) & 1 != 0 {
+        inst.flags |= flags::SC1;
+    }
+}
+
+fn sext(v: u32, bits: u32) -> i32 {
+    let shift = 32 - bits;
+    ((v << shift) as i32) >> shift
+}
+
+/// An 8-bit VGPR/AGPR field.
+fn vreg(class: u8, v: u32, gen: Gen, width: u8) -> R<Operand> {
+    let _ = (gen, width);
+    Ok(match class {
+        b'a' => Operand::Agpr(v as u16),
+        b's' => Operand::Sgpr(v as u16),
+        _ => Operand::Vgpr(v as u16),
+    })
+}
+
+/// A scalar operand value 0–254 (everything but VGPRs and literals).
+pub(crate) fn scalar(gen: Gen, v: u32, width: u8) -> Option<Operand> {
+    let wide = width >= 2;
+    Some(match v {
+        0..=101 => Operand::Sgpr(v as u16),
+        102 => {
+            if wide {
+                Operand::FlatScratch
+            } else {
+                Operand::FlatScratchLo
+            }
+        }
+        103 => Operand::FlatScratchHi,
+        104 => {
+            if wide {
+                Operand::XnackMask
+            } else {
+                Operand::XnackMaskLo
+            }
+        }
+        105 => Operand::XnackMaskHi,
+        106 => {
+            if wide {
+                Operand::Vcc
+            } else {
+                Operand::VccLo
+            }
+        }
+        107 => Operand::VccHi,
+        108..=111 if gen == Gen::Gfx8 => return None,
+        108..=123 => {
+            let base = if gen == Gen::Gfx8 { 112 } else { 108 };
+            Operand::Ttmp((v - base) as u8)
+        }
+        124 => Operand::M0,
+        // LLVM 15 names 125 `null` on GFX9 too (it is reserved there).
+        125 if gen != Gen::Gfx8 => Operand::Null,
+        126 => {
+            if wide {
+                Operand::Exec
+            } else {
+                Operand::ExecLo
+            }
+        }
+        127 => Operand::ExecHi,
+        128..=192 => Operand::InlineInt((v - 128) as i8),
+        193..=208 => Operand::InlineInt(-((v - 192) as i32) as i8),
+        235 => Operand::SrcSharedBase,
+        236 => Operand::SrcSharedLimit,
+        237 => Operand::SrcPrivateBase,
+        238 => Operand::SrcPrivateLimit,
+        239 => Operand::PopsExitingWaveId,
+        240 => Operand::InlineFloat(FloatConst::Half),
+        241 => Operand::InlineFloat(FloatConst::MinusHalf),
+        242 => Operand::InlineFloat(FloatConst::One),
+        243 => Operand::InlineFloat(FloatConst::MinusOne),
+        244 => Operand::InlineFloat(FloatConst::Two),
+        245 => Operand::InlineFloat(FloatConst::MinusTwo),
+        246 => Operand::InlineFloat(FloatConst::Four),
+        247 => Operand::InlineFloat(FloatConst::MinusFour),
+        248 => Operand::InlineFloat(FloatConst::InvTwoPi),
+        251 => Operand::SrcVccz,
+        252 => Operand::SrcExecz,
+        253 => Operand::SrcScc,
+        254 => Operand::LdsDirect,
+        _ => return None,
+    })
+}
+
+#[allow(dead_code)]
+fn slot_width(s: &Slot) -> u8 {
+    s.width
+}

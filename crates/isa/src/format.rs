@@ -1,0 +1,1041 @@
+//! The disassembler: [`Inst`] to the text llvm-objdump-15 prints (mnemonic and operands).
+//!
+//! The operand order and widths come from the same generated table row the decoder used; the
+//! rules here are LLVM's operand syntax: register ranges, special registers, inline constants
+//! and literals printed by value and operand type, VOP3/VOP3P/SDWA/DPP modifiers, memory
+//! offsets and cache bits, and the SOPP/SOPK operand syntax (`s_waitcnt`, `hwreg`, `sendmsg`).
+
+use crate::decode::{places, Place};
+use crate::inst::{flags, Encoding, Ext, FloatConst, Gen, Inst, Operand};
+use crate::opcode::Opcode;
+use crate::tables::{table, Entry, Fam, Slot, F};
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::sync::OnceLock;
+
+/// How constants print for an operand: by its type.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Kind {
+    /// 32-bit operand (integer or float).
+    B32,
+    /// 64-bit operand.
+    B64,
+    /// 16-bit float.
+    F16,
+    /// 16-bit integer.
+    I16,
+}
+
+fn fam_of(enc: Encoding) -> Option<Fam> {
+    Some(match enc {
+        Encoding::Sop1 => Fam::Sop1,
+        Encoding::Sop2 => Fam::Sop2,
+        Encoding::Sopk => Fam::Sopk,
+        Encoding::Sopc => Fam::Sopc,
+        Encoding::Sopp => Fam::Sopp,
+        Encoding::Smem => Fam::Smem,
+        Encoding::Vop1 => Fam::Vop1,
+        Encoding::Vop2 => Fam::Vop2,
+        Encoding::Vopc => Fam::Vopc,
+        Encoding::Vop3 => Fam::Vop3,
+        Encoding::Vop3p => Fam::Vop3p,
+        Encoding::Ds => Fam::Ds,
+        Encoding::Mubuf => Fam::Mubuf,
+        Encoding::Mtbuf => Fam::Mtbuf,
+        Encoding::Mimg => Fam::Mimg,
+        Encoding::Flat => Fam::Flat,
+        Encoding::Global => Fam::Global,
+        Encoding::Scratch => Fam::Scratch,
+        Encoding::Unknown => return None,
+    })
+}
+
+const ALL_GENS: [Gen; 5] = [Gen::Gfx8, Gen::Gfx900, Gen::Gfx9, Gen::Gfx90a, Gen::Gfx940];
+const ALL_FAMS: [Fam; 18] = [
+    Fam::Sop2,
+    Fam::Sopk,
+    Fam::Sop1,
+    Fam::Sopc,
+    Fam::Sopp,
+    Fam::Smem,
+    Fam::Vop2,
+    Fam::Vop1,
+    Fam::Vopc,
+    Fam::Vop3,
+    Fam::Vop3p,
+    Fam::Ds,
+    Fam::Flat,
+    Fam::Scratch,
+    Fam::Global,
+    Fam::Mubuf,
+    Fam::Mtbuf,
+    Fam::Mimg,
+];
+
+/// The table row of an opcode in an encoding family (reverse lookup, built once).
+pub(crate) fn entry_for(gen: Gen, fam: Fam, op: Opcode) -> Option<&'static Entry> {
+    type Map = HashMap<(u8, u8, Opcode), &'static Entry>;
+    static MAP: OnceLock<Map> = OnceLock::new();
+    let map = MAP.get_or_init(|| {
+        let mut m = Map::new();
+        for g in ALL_GENS {
+            for f in ALL_FAMS {
+                for e in table(g, f).unwrap_or(&[]).iter().flatten() {
+                    m.entry((g as u8, f as u8, e.opcode)).or_insert(e);
+                }
+            }
+        }
+        m
+    });
+    map.get(&(gen as u8, fam as u8, op)).copied()
+}
+
+/// The llvm-objdump text of `inst` (mnemonic and operands, single spaces), as decoded for
+/// `gen` at address `pc` (branch targets print as the raw offset, like llvm-objdump).
+pub fn format(inst: &Inst, gen: Gen, pc: u64) -> String {
+    let _ = pc;
+    let mut s = String::with_capacity(48);
+    let Some(fam) = fam_of(inst.encoding) else {
+        return "<unknown>".to_string();
+    };
+    let Some(e) = entry_for(gen, fam, inst.opcode) else {
+        return format!("<{}>", inst.opcode.mnemonic());
+    };
+    let mut f = Fmt { s: &mut s, gen, first: true };
+    match fam {
+        Fam::Sopp => f.sopp(inst, e),
+        Fam::Sopk => f.sopk(inst, e),
+        Fam::Sop1 | Fam::Sop2 | Fam::Sopc => f.salu(inst, e),
+        Fam::Smem => f.smem(inst, e),
+        Fam::Vop1 | Fam::Vop2 | Fam::Vopc | Fam::Vop3 | Fam::Vop3p => f.valu(fam, inst, e),
+        Fam::Ds => f.ds(inst, e),
+        Fam::Flat | Fam::Global | Fam::Scratch => f.flat(fam, inst, e),
+        Fam::Mubuf | Fam::Mtbuf => f.buffer(fam, inst, e),
+        Fam::Mimg => f.mimg(inst, e),
+    }
+    s
+}
+
+struct Fmt<'a> {
+    s: &'a mut String,
+    gen: Gen,
+    first: bool,
+}
+
+fn kind_of(name: &str, width: u8) -> Kind {
+    if width >= 2 {
+        return Kind::B64;
+    }
+    let base = name.trim_end_matches("_e32").trim_end_matches("_e64");
+    if base.ends_with("_f16") {
+        Kind::F16
+    } else if base.ends_with("_u16") || base.ends_with("_i16") || base.ends_with("_b16") {
+        Kind::I16
+    } else {
+        Kind::B32
+    }
+}
+
+impl Fmt<'_> {
+    fn name(&mut self, n: &str) {
+        self.s.push_str(n);
+    }
+
+    /// Starts the next operand (`" "` first, then `", "`).
+    fn sep(&mut self) {
+        if self.first {
+            self.s.push(' ');
+            self.first = false;
+        } else {
+            self.s.push_str(", ");
+        }
+    }
+
+    /// Appends a space-separated modifier.
+    fn modifier(&mut self, m: &str) {
+        self.s.push(' ');
+        self.s.push_str(m);
+    }
+
+    fn reg_range(&mut self, prefix: &str, n: u32, width: u8) {
+        if width <= 1 {
+            let _ = write!(self.s, "{prefix}{n}");
+        } else {
+            let _ = write!(self.s, "{prefix}[{n}:{}]", n + u32::from(width) - 1);
+        }
+    }
+
+    fn operand(&mut self, op: Operand, width: u8, kind: Kind) {
+        match op {
+            Operand::None => self.s.push_str("off"),
+            Operand::Sgpr(n) => self.reg_range("s", n.into(), width),
+            Operand::Vgpr(n) => self.reg_range("v", n.into(), width),
+            Operand::Agpr(n) => self.reg_range("a", n.into(), width),
+            Operand::Ttmp(n) => self.reg_range("ttmp", n.into(), width),
+            Operand::Vcc => self.s.push_str("vcc"),
+            Operand::VccLo => self.s.push_str("vcc_lo"),
+            Operand::VccHi => self.s.push_str("vcc_hi"),
+            Operand::Exec => self.s.push_str("exec"),
+            Operand::ExecLo => self.s.push_str("exec_lo"),
+            Operand::ExecHi => self.s.push_str("exec_hi"),
+            Operand::M0 => self.s.push_str("m0"),
+            Operand::Scc | Operand::SrcScc => self.s.push_str("src_scc"),
+            Operand::FlatScratch => self.s.push_str("flat_scratch"),
+            Operand::FlatScratchLo => self.s.push_str("flat_scratch_lo"),
+            Operand::FlatScratchHi => self.s.push_str("flat_scratch_hi"),
+            Operand::XnackMask => self.s.push_str("xnack_mask"),
+            Operand::XnackMaskLo => self.s.push_str("xnack_mask_lo"),
+            Operand::XnackMaskHi => self.s.push_str("xnack_mask_hi"),
+            Operand::Null => self.s.push_str("null"),
+            Operand::SrcSharedBase => self.s.push_str("src_shared_base"),
+            Operand::SrcSharedLimit => self.s.push_str("src_shared_limit"),
+            Operand::SrcPrivateBase => self.s.push_str("src_private_base"),
+            Operand::SrcPrivateLimit => self.s.push_str("src_private_limit"),
+            Operand::PopsExitingWaveId => self.s.push_str("src_pops_exiting_wave_id"),
+            Operand::SrcExecz => self.s.push_str("src_execz"),
+            Operand::SrcVccz => self.s.push_str("src_vccz"),
+            Operand::LdsDirect => self.s.push_str("src_lds_direct"),
+            Operand::InlineInt(i) => {
+                let _ = write!(self.s, "{i}");
+            }
+            Operand::InlineFloat(c) => self.float_const(c, kind),
+            Operand::Literal(v) => self.literal(v, kind),
+            Operand::Imm(v) => {
+                let _ = write!(self.s, "{v:#x}");
+            }
+        }
+    }
+
+    fn float_const(&mut self, c: FloatConst, kind: Kind) {
+        let t = match (c, kind) {
+            (_, Kind::I16) => {
+                let _ = write!(self.s, "{:#x}", c.bits16());
+                return;
+            }
+            (FloatConst::InvTwoPi, Kind::B64) => "0.15915494309189532",
+            (FloatConst::InvTwoPi, _) => "0.15915494",
+            (FloatConst::Half, _) => "0.5",
+            (FloatConst::MinusHalf, _) => "-0.5",
+            (FloatConst::One, _) => "1.0",
+            (FloatConst::MinusOne, _) => "-1.0",
+            (FloatConst::Two, _) => "2.0",
+            (FloatConst::MinusTwo, _) => "-2.0",
+            (FloatConst::Four, _) => "4.0",
+            (FloatConst::MinusFour, _) => "-4.0",
+        };
+        self.s.push_str(t);
+    }
+
+    /// Literals print by value: an inline-constant value prints as that constant.
+    fn literal(&mut self, v: u32, kind: Kind) {
+        match kind {
+            Kind::B64 => {
+                let _ = write!(self.s, "{v:#x}");
+            }
+            Kind::B32 => {
+                let i = v as i32;
+                if (-16..=64).contains(&i) {
+                    let _ = write!(self.s, "{i}");
+                    return;
+                }
+                for c in FLOATS {
+                    if c.bits32() == v {
+                        return self.float_const(c, kind);
+                    }
+                }
+                let _ = write!(self.s, "{v:#x}");
+            }
+            Kind::F16 | Kind::I16 => {
+                let h = v as u16;
+                let i = h as i16;
+                if (-16..=64).contains(&i) {
+                    let _ = write!(self.s, "{i}");
+                    return;
+                }
+                if kind == Kind::F16 {
+                    for c in FLOATS {
+                        if c.bits16() == h {
+                            return self.float_const(c, kind);
+                        }
+                    }
+                }
+                let _ = write!(self.s, "{h:#x}");
+            }
+        }
+    }
+
+    fn sopp(&mut self, inst: &Inst, e: &Entry) {
+        self.name(e.name);
+        let imm = match inst.src[0] {
+            Operand::Imm(v) => v,
+            _ => 0,
+        };
+        let n = e.name;
+        match n {
+            "s_waitcnt" => {
+                let (vm, exp, lgkm, vm_max, lgkm_max) = if self.gen == Gen::Gfx8 {
+                    (imm & 0xf, (imm >> 4) & 7, (imm >> 8) & 0xf, 0xf, 0xf)
+                } else {
+                    (
+                        (imm & 0xf) | ((imm >> 14) & 3) << 4,
+                        (imm >> 4) & 7,
+                        (imm >> 8) & 0xf,
+                        0x3f,
+                        0xf,
+                    )
+                };
+                let mut parts = Vec::new();
+                if vm != vm_max {
+                    parts.push(format!("vmcnt({vm})"));
+                }
+                if exp != 7 {
+                    parts.push(format!("expcnt({exp})"));
+                }
+                if lgkm != lgkm_max {
+                    parts.push(format!("lgkmcnt({lgkm})"));
+                }
+                if parts.is_empty() {
+                    parts.push(format!("vmcnt({vm}) expcnt({exp}) lgkmcnt({lgkm})"));
+                }
+                self.s.push(' ');
+                self.s.push_str(&parts.join(" "));
+            }
+            "s_sendmsg" | "s_sendmsghalt" => {
+                self.s.push(' ');
+                self.sendmsg(imm);
+            }
+            "s_set_gpr_idx_mode" if imm > 15 => {
+                self.s.push(' ');
+                self.u16_imm(imm);
+            }
+            "s_set_gpr_idx_mode" => {
+                self.s.push(' ');
+                self.gpr_idx(imm);
+            }
+            "s_endpgm" if imm == 0 => {}
+            "s_endpgm" => {
+                let _ = write!(self.s, " {imm}");
+            }
+            _ if !takes_imm(n) => {}
+            _ if n.starts_with("s_branch") || n.starts_with("s_cbranch") => {
+                let _ = write!(self.s, " {imm}");
+            }
+            _ => {
+                self.s.push(' ');
+                self.u16_imm(imm);
+            }
+        }
+    }
+
+    /// A 16-bit immediate: decimal when it is an inline-constant value, else hex.
+    fn u16_imm(&mut self, imm: u32) {
+        if imm <= 64 {
+            let _ = write!(self.s, "{imm}");
+        } else {
+            let _ = write!(self.s, "{imm:#x}");
+        }
+    }
+
+    fn gpr_idx(&mut self, imm: u32) {
+        let names = ["SRC0", "SRC1", "SRC2", "DST"];
+        let on: Vec<&str> = (0..4).filter(|b| imm >> b & 1 != 0).map(|b| names[b]).collect();
+        let _ = write!(self.s, "gpr_idx({})", on.join(","));
+    }
+
+    fn sendmsg(&mut self, imm: u32) {
+        let id = imm & 0xf;
+        let op = (imm >> 4) & 7;
+        let stream = (imm >> 8) & 3;
+        let name = match id {
+            1 => "MSG_INTERRUPT",
+            2 => "MSG_GS",
+            3 => "MSG_GS_DONE",
+            9 => "MSG_GS_ALLOC_REQ",
+            10 => "MSG_GET_DOORBELL",
+            15 => "MSG_SYSMSG",
+            _ => "",
+        };
+        if name.is_empty() {
+            let _ = write!(self.s, "{imm}");
+            return;
+        }
+        match id {
+            2 | 3 => {
+                let ops = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"];
+                let opn = ops.get(op as usize).copied().unwrap_or("");
+                if id == 2 && op == 0 {
+                    let _ = write!(self.s, "{imm}");
+                    return;
+                }
+                if op == 0 {
+                    let _ = write!(self.s, "sendmsg({name}, {opn})");
+                } else {
+                    let _ = write!(self.s, "sendmsg({name}, {opn}, {stream})");
+                }
+            }
+            15 => {
+                let ops = ["", "SYSMSG_OP_ECC_ERR_INTERRUPT", "SYSMSG_OP_REG_RD", "SYSMSG_OP_HOST_TRAP_ACK", "SYSMSG_OP_TTRACE_PC"];
+                let opn = ops.get(op as usize).copied().unwrap_or("");
+                let _ = write!(self.s, "sendmsg({name}, {opn})");
+            }
+            _ => {
+                let _ = write!(self.s, "sendmsg({name})");
+            }
+        }
+    }
+
+    fn sopk(&mut self, inst: &Inst, e: &Entry) {
+        self.name(e.name);
+        let imm = match inst.src[0] {
+            Operand::Imm(v) => v,
+            _ => 0,
+        };
+        for s in e.slots {
+            self.sep();
+            match s.field {
+                F::Sdst => self.operand(inst.dst, s.width, Kind::B32),
+                F::Hwreg => self.hwreg(imm),
+                F::Lit => {
+                    if let Operand::Literal(v) = inst.src[1] {
+                        self.literal(v, Kind::B32);
+                    }
+                }
+                _ => {
+                    if e.name.starts_with("s_call") || e.name.starts_with("s_cbranch") {
+                        let _ = write!(self.s, "{imm}");
+                    } else {
+                        let _ = write!(self.s, "{imm:#x}");
+                    }
+                }
+            }
+        }
+    }
+
+    fn hwreg(&mut self, imm: u32) {
+        let id = imm & 0x3f;
+        let off = (imm >> 6) & 0x1f;
+        let size = ((imm >> 11) & 0x1f) + 1;
+        let name = match id {
+            1 => "HW_REG_MODE",
+            2 => "HW_REG_STATUS",
+            3 => "HW_REG_TRAPSTS",
+            4 => "HW_REG_HW_ID",
+            5 => "HW_REG_GPR_ALLOC",
+            6 => "HW_REG_LDS_ALLOC",
+            7 => "HW_REG_IB_STS",
+            15 if self.gen != Gen::Gfx8 => "HW_REG_SH_MEM_BASES",
+            16 if self.gen != Gen::Gfx8 => "HW_REG_TBA_LO",
+            17 if self.gen != Gen::Gfx8 => "HW_REG_TBA_HI",
+            18 if self.gen != Gen::Gfx8 => "HW_REG_TMA_LO",
+            19 if self.gen != Gen::Gfx8 => "HW_REG_TMA_HI",
+            _ => "",
+        };
+        if name.is_empty() {
+            let _ = write!(self.s, "hwreg({id}");
+        } else {
+            let _ = write!(self.s, "hwreg({name}");
+        }
+        if off != 0 || size != 32 {
+            let _ = write!(self.s, ", {off}, {size}");
+        }
+        self.s.push(')');
+    }
+
+    fn salu(&mut self, inst: &Inst, e: &Entry) {
+        self.name(e.name);
+        for s in e.slots {
+            self.sep();
+            let kind = if s.width >= 2 { Kind::B64 } else { Kind::B32 };
+            match s.field {
+                F::Sdst => self.operand(inst.dst, s.width, kind),
+                F::Src0 => self.operand(inst.src[0], s.width, kind),
+                F::Src1 => self.operand(inst.src[1], s.width, kind),
+                F::Ssrc1Imm => {
+                    let v = match inst.src[1] {
+                        Operand::Imm(v) => v,
+                        _ => 0,
+                    };
+                    let _ = write!(self.s, "{v:#x}");
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn smem(&mut self, inst: &Inst, e: &Entry) {
+        self.name(e.name);
+        for s in e.slots {
+            self.sep();
+            match s.field {
+                F::Sdata => self.operand(inst.dst, s.width, Kind::B32),
+                F::SdataImm => {
+                    if let Operand::Imm(v) = inst.src[1] {
+                        let _ = write!(self.s, "{v}");
+                    }
+                }
+                F::Sbase => self.operand(inst.src[0], s.width, Kind::B32),
+                F::SmOffset => {
+                    if inst.has(flags::SOFFSET) {
+                        self.operand(inst.src[2], 1, Kind::B32);
+                        if inst.offset != 0 {
+                            let _ = write!(self.s, " offset:{:#x}", inst.offset);
+                        }
+                    } else {
+                        let _ = write!(self.s, "{:#x}", inst.offset);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if inst.has(flags::GLC) && e.slots.iter().any(|s| s.field == F::Sbase) {
+            self.modifier("glc");
+        }
+    }
+
+    fn valu(&mut self, fam: Fam, inst: &Inst, e: &Entry) {
+        let sdwa = matches!(inst.ext, Ext::Sdwa(_));
+        let dpp = matches!(inst.ext, Ext::Dpp(_));
+        if sdwa || dpp {
+            let base = e.name.trim_end_matches("_e32");
+            self.name(base);
+            self.name(if sdwa { "_sdwa" } else { "_dpp" });
+        } else {
+            self.name(e.name);
+        }
+        let mut pl = [Place::Nowhere; 8];
+        places(fam, e, &mut pl);
+        let vop3 = matches!(fam, Fam::Vop3);
+        let vop3p = matches!(fam, Fam::Vop3p);
+        let mut src_i = 0usize;
+        let mut nsrc = 0usize;
+        for (i, s) in e.slots.iter().enumerate() {
+            self.sep();
+            let kind = kind_of(e.name, s.width);
+            let (op, is_src) = match pl[i] {
+                Place::Dst => (inst.dst, false),
+                Place::Sdst => (inst.sdst, false),
+                Place::Src(k) => (inst.src[k], true),
+                Place::Nowhere => (Operand::None, false),
+            };
+            if s.field == F::Vcc && !(sdwa && fam == Fam::Vopc && i == 0) {
+                // VOPC SDWA may have an SGPR destination instead of vcc.
+                self.s.push_str("vcc");
+                continue;
+            }
+            if s.field == F::Lit {
+                if let Operand::Literal(v) = op {
+                    let _ = write!(self.s, "{v:#x}");
+                }
+                continue;
+            }
+            if is_src && matches!(s.field, F::Src0 | F::Src1 | F::Src2 | F::Vsrc1) {
+                let bit = 1u8 << src_i;
+                src_i += 1;
+                nsrc += 1;
+                let neg = inst.mods.neg & bit != 0;
+                let abs = inst.mods.abs & bit != 0;
+                let sext = match inst.ext {
+                    Ext::Sdwa(sd) => sd.sext & bit != 0,
+                    _ => false,
+                };
+                let mix = vop3p && e.name.contains("_mix");
+                if vop3p && !mix {
+                    // MFMA: a scalar or constant C operand is one dword.
+                    let scalar_c = s.field == F::Src2 && !matches!(op, Operand::Vgpr(_) | Operand::Agpr(_));
+                    self.operand(op, if scalar_c { 1 } else { s.width }, kind);
+                    continue;
+                }
+                // v_fma_mix/v_mad_mix: neg_lo is `-`, neg_hi is `|…|`.
+                let (neg, abs) = if mix {
+                    (neg, inst.mods.neg_hi & bit != 0)
+                } else {
+                    (neg, abs)
+                };
+                let is_const = matches!(
+                    op,
+                    Operand::InlineInt(_) | Operand::InlineFloat(_) | Operand::Literal(_)
+                );
+                if neg && !abs && is_const {
+                    self.s.push_str("neg(");
+                    self.operand(op, s.width, kind);
+                    self.s.push(')');
+                    continue;
+                }
+                if neg {
+                    self.s.push('-');
+                }
+                if abs {
+                    self.s.push('|');
+                }
+                if sext {
+                    self.s.push_str("sext(");
+                }
+                self.operand(op, s.width, kind);
+                if sext {
+                    self.s.push(')');
+                }
+                if abs {
+                    self.s.push('|');
+                }
+            } else if fam == Fam::Vopc && sdwa && i == 0 {
+                self.operand(inst.dst, 2, Kind::B32);
+            } else {
+                self.operand(op, s.width, kind);
+            }
+        }
+        if vop3 {
+            if inst.mods.op_sel != 0 {
+                let bits: Vec<String> = (0..nsrc)
+                    .map(|b| ((inst.mods.op_sel >> b) & 1).to_string())
+                    .chain(std::iter::once(((inst.mods.op_sel >> 3) & 1).to_string()))
+                    .collect();
+                let _ = write!(self.s, " op_sel:[{}]", bits.join(","));
+            }
+            if inst.mods.clamp {
+                self.modifier("clamp");
+            }
+            match inst.mods.omod {
+                1 => self.modifier("mul:2"),
+                2 => self.modifier("mul:4"),
+                3 => self.modifier("div:2"),
+                _ => {}
+            }
+        }
+        if vop3p {
+            self.vop3p_mods(inst, e, nsrc);
+        }
+        match inst.ext {
+            Ext::Sdwa(sd) => {
+                if inst.mods.clamp {
+                    self.modifier("clamp");
+                }
+                match inst.mods.omod {
+                    1 => self.modifier("mul:2"),
+                    2 => self.modifier("mul:4"),
+                    3 => self.modifier("div:2"),
+                    _ => {}
+                }
+                let sel = |v: u8| match v {
+                    0 => "BYTE_0",
+                    1 => "BYTE_1",
+                    2 => "BYTE_2",
+                    3 => "BYTE_3",
+                    4 => "WORD_0",
+                    5 => "WORD_1",
+                    _ => "DWORD",
+                };
+                if fam != Fam::Vopc {
+                    let _ = write!(self.s, " dst_sel:{}", sel(sd.dst_sel));
+                    let unused = match sd.dst_unused {
+                        1 => "UNUSED_SEXT",
+                        2 => "UNUSED_PRESERVE",
+                        _ => "UNUSED_PAD",
+                    };
+                    let _ = write!(self.s, " dst_unused:{unused}");
+                }
+                let _ = write!(self.s, " src0_sel:{}", sel(sd.src0_sel));
+                if fam != Fam::Vop1 {
+                    let _ = write!(self.s, " src1_sel:{}", sel(sd.src1_sel));
+                }
+            }
+            Ext::Dpp(d) => {
+                self.dpp_ctrl(d.ctrl);
+                let _ = write!(self.s, " row_mask:{:#x} bank_mask:{:#x}", d.row_mask, d.bank_mask);
+                if d.bound_ctrl {
+                    // LLVM 15 prints the set bit as `bound_ctrl:1` (and accepts `bound_ctrl:0`).
+                    self.modifier("bound_ctrl:1");
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn vop3p_mods(&mut self, inst: &Inst, e: &Entry, nsrc: usize) {
+        let m = &inst.mods;
+        let list = |v: u8| -> String {
+            (0..nsrc).map(|b| ((v >> b) & 1).to_string()).collect::<Vec<_>>().join(",")
+        };
+        let mfma = e.name.starts_with("v_mfma");
+        if mfma {
+            // cbsz = neg_hi bits (10:8), abid = op_sel/op_sel_hi2 (14:11), blgp = neg (63:61).
+            let cbsz = m.neg_hi;
+            let abid = m.op_sel | ((m.op_sel_hi >> 2) << 3);
+            if cbsz != 0 {
+                let _ = write!(self.s, " cbsz:{cbsz}");
+            }
+            if abid != 0 {
+                let _ = write!(self.s, " abid:{abid}");
+            }
+            if m.neg != 0 {
+                let _ = write!(self.s, " blgp:{}", m.neg);
+            }
+            return;
+        }
+        let mix = e.name.contains("_mix");
+        let all = ((1u16 << nsrc) - 1) as u8;
+        if m.op_sel & all != 0 {
+            let _ = write!(self.s, " op_sel:[{}]", list(m.op_sel));
+        }
+        if (mix && m.op_sel_hi & all != 0) || (!mix && m.op_sel_hi & all != all) {
+            let _ = write!(self.s, " op_sel_hi:[{}]", list(m.op_sel_hi));
+        }
+        if m.neg & all != 0 && !mix {
+            let _ = write!(self.s, " neg_lo:[{}]", list(m.neg));
+        }
+        if m.neg_hi & all != 0 && !mix {
+            let _ = write!(self.s, " neg_hi:[{}]", list(m.neg_hi));
+        }
+        if m.clamp {
+            self.modifier("clamp");
+        }
+    }
+
+    /// gfx90a and gfx940 (`row_newbcast`, no `wave_*`/`row_bcast`).
+    fn cdna2(&self) -> bool {
+        matches!(self.gen, Gen::Gfx90a | Gen::Gfx940)
+    }
+
+    fn dpp_ctrl(&mut self, c: u16) {
+        let c = u32::from(c);
+        let _ = match c {
+            0x000..=0x0ff => write!(
+                self.s,
+                " quad_perm:[{},{},{},{}]",
+                c & 3,
+                (c >> 2) & 3,
+                (c >> 4) & 3,
+                (c >> 6) & 3
+            ),
+            0x101..=0x10f => write!(self.s, " row_shl:{}", c & 0xf),
+            0x111..=0x11f => write!(self.s, " row_shr:{}", c & 0xf),
+            0x121..=0x12f => write!(self.s, " row_ror:{}", c & 0xf),
+            0x130 => write!(self.s, " wave_shl:1"),
+            0x134 => write!(self.s, " wave_rol:1"),
+            0x138 => write!(self.s, " wave_shr:1"),
+            0x13c => write!(self.s, " wave_ror:1"),
+            0x140 => write!(self.s, " row_mirror"),
+            0x141 => write!(self.s, " row_half_mirror"),
+            0x142 if !self.cdna2() => write!(self.s, " row_bcast:15"),
+            0x143 if !self.cdna2() => write!(self.s, " row_bcast:31"),
+            0x150..=0x15f if self.cdna2() => write!(self.s, " row_newbcast:{}", c & 0xf),
+            _ => write!(self.s, " /* invalid dpp_ctrl {c:#x} */"),
+        };
+    }
+
+    fn ds(&mut self, inst: &Inst, e: &Entry) {
+        self.name(e.name);
+        let two = e.name.contains("2st64") || e.name.contains("read2") || e.name.contains("write2") || e.name.contains("wrxchg2");
+        for s in e.slots {
+            self.sep();
+            let op = match s.field {
+                F::Vdst => inst.dst,
+                F::Addr => inst.src[0],
+                F::Data0 => inst.src[1],
+                F::Data1 => inst.src[2],
+                _ => Operand::None,
+            };
+            self.operand(op, s.width, Kind::B32);
+        }
+        if two {
+            if inst.offset != 0 {
+                let _ = write!(self.s, " offset0:{}", inst.offset);
+            }
+            if inst.offset1 != 0 {
+                let _ = write!(self.s, " offset1:{}", inst.offset1);
+            }
+        } else {
+            let off = inst.offset as u32 | (u32::from(inst.offset1) << 8);
+            if off != 0 {
+                if let Some(sw) = (e.name == "ds_swizzle_b32").then(|| swizzle(off)).flatten() {
+                    let _ = write!(self.s, " offset:swizzle({sw})");
+                } else {
+                    let _ = write!(self.s, " offset:{off}");
+                }
+            }
+        }
+        if inst.has(flags::GDS) {
+            self.modifier("gds");
+        }
+    }
+
+    fn cache_bits(&mut self, inst: &Inst) {
+        if self.gen == Gen::Gfx940 {
+            if inst.has(flags::GLC) {
+                self.modifier("sc0");
+            }
+            if inst.has(flags::SC1) {
+                self.modifier("sc1");
+            }
+            if inst.has(flags::SLC) {
+                self.modifier("nt");
+            }
+        } else {
+            if inst.has(flags::GLC) {
+                self.modifier("glc");
+            }
+            if inst.has(flags::SLC) {
+                self.modifier("slc");
+            }
+            if inst.has(flags::SC1) {
+                self.modifier("scc");
+            }
+        }
+    }
+
+    fn flat(&mut self, fam: Fam, inst: &Inst, e: &Entry) {
+        self.name(e.name);
+        let saddr = inst.src[2] != Operand::None;
+        if inst.has(flags::GLC) && e.name.contains("atomic") {
+            if let Some(d) = e.slots.iter().find(|s| s.field == F::Data) {
+                let w = if e.name.contains("cmpswap") { d.width / 2 } else { d.width };
+                self.sep();
+                self.operand(inst.dst, w.max(1), Kind::B32);
+            }
+        }
+        for s in e.slots {
+            match s.field {
+                F::Vdst => {
+                    self.sep();
+                    self.operand(inst.dst, s.width, Kind::B32);
+                }
+                F::Addr | F::Off => {
+                    self.sep();
+                    let w = match fam {
+                        Fam::Flat => 2,
+                        Fam::Global => {
+                            if saddr {
+                                1
+                            } else {
+                                2
+                            }
+                        }
+                        _ => 1,
+                    };
+                    if fam == Fam::Scratch && inst.src[0] == Operand::None {
+                        self.s.push_str("off");
+                    } else {
+                        self.operand(inst.src[0], w, Kind::B32);
+                    }
+                }
+                F::Data => {
+                    self.sep();
+                    self.operand(inst.src[1], s.width, Kind::B32);
+                }
+                _ => {}
+            }
+        }
+        if fam != Fam::Flat {
+            self.sep();
+            if saddr {
+                self.operand(inst.src[2], if fam == Fam::Global { 2 } else { 1 }, Kind::B32);
+            } else {
+                self.s.push_str("off");
+            }
+        }
+        if inst.offset != 0 {
+            let _ = write!(self.s, " offset:{}", inst.offset);
+        }
+        if inst.has(flags::LDS) {
+            self.modifier("lds");
+        }
+        self.cache_bits(inst);
+    }
+
+    fn buffer(&mut self, fam: Fam, inst: &Inst, e: &Entry) {
+        self.name(e.name);
+        let idxen = inst.has(flags::IDXEN);
+        let offen = inst.has(flags::OFFEN);
+        for s in e.slots {
+            match s.field {
+                F::Vdata => {
+                    self.sep();
+                    let op = if inst.dst != Operand::None { inst.dst } else { inst.src[1] };
+                    let w = s.width + u8::from(inst.has(flags::TFE));
+                    self.operand(op, w, Kind::B32);
+                }
+                F::Vaddr => {
+                    self.sep();
+                    if idxen || offen {
+                        let w = if idxen && offen { 2 } else { 1 };
+                        self.operand(inst.src[0], w, Kind::B32);
+                    } else {
+                        self.s.push_str("off");
+                    }
+                }
+                F::Srsrc => {
+                    self.sep();
+                    self.operand(inst.src[2], 4, Kind::B32);
+                }
+                F::Soffset => {
+                    self.sep();
+                    self.operand(inst.sdst, 1, Kind::B32);
+                }
+                _ => {}
+            }
+        }
+        if let Ext::Mtbuf { dfmt, nfmt } = inst.ext {
+            if !(dfmt == 1 && nfmt == 0) {
+                let _ = write!(self.s, " format:[{},{}]", DFMT.get(dfmt as usize).copied().unwrap_or("?"), NFMT.get(nfmt as usize).copied().unwrap_or("?"));
+            }
+        }
+        if idxen {
+            self.modifier("idxen");
+        }
+        if offen {
+            self.modifier("offen");
+        }
+        if inst.offset != 0 {
+            let _ = write!(self.s, " offset:{}", inst.offset);
+        }
+        self.cache_bits(inst);
+        if fam == Fam::Mubuf && inst.has(flags::LDS) {
+            self.modifier("lds");
+        }
+        if inst.has(flags::TFE) {
+            self.modifier("tfe");
+        }
+    }
+
+    fn mimg(&mut self, inst: &Inst, e: &Entry) {
+        self.name(e.name);
+        for s in e.slots {
+            match s.field {
+                F::Vdata => {
+                    self.sep();
+                    let op = if inst.dst != Operand::None { inst.dst } else { inst.src[1] };
+                    // LLVM sizes vdata from dmask/d16/tfe when an opcode variant of that
+                    // size exists (atomics: 1× or 2× the base width), else keeps the base size.
+                    let w = inst.dst_dwords();
+                    let w = if e.name.contains("atomic") && w != s.width && w != 2 * s.width {
+                        s.width
+                    } else {
+                        w
+                    };
+                    self.operand(op, w, Kind::B32);
+                }
+                F::Vaddr => {
+                    self.sep();
+                    self.operand(inst.src[0], s.width, Kind::B32);
+                }
+                F::Srsrc => {
+                    self.sep();
+                    self.operand(inst.src[2], if inst.has(flags::A16) { 4 } else { 8 }, Kind::B32);
+                }
+                F::Ssamp => {
+                    self.sep();
+                    self.operand(inst.sdst, 4, Kind::B32);
+                }
+                _ => {}
+            }
+        }
+        if let Ext::Mimg { dmask } = inst.ext {
+            if dmask != 0 {
+                let _ = write!(self.s, " dmask:{dmask:#x}");
+            }
+        }
+        for (f, n) in [
+            (flags::UNORM, "unorm"),
+            (flags::GLC, "glc"),
+            (flags::SLC, "slc"),
+            (flags::A16, "r128"),
+            (flags::TFE, "tfe"),
+            (flags::LWE, "lwe"),
+            (flags::DA, "da"),
+            (flags::D16, "d16"),
+        ] {
+            if inst.has(f) {
+                self.modifier(n);
+            }
+        }
+    }
+}
+
+const FLOATS: [FloatConst; 9] = [
+    FloatConst::Half,
+    FloatConst::MinusHalf,
+    FloatConst::One,
+    FloatConst::MinusOne,
+    FloatConst::Two,
+    FloatConst::MinusTwo,
+    FloatConst::Four,
+    FloatConst::MinusFour,
+    FloatConst::InvTwoPi,
+];
+
+const DFMT: [&str; 16] = [
+    "BUF_DATA_FORMAT_INVALID",
+    "BUF_DATA_FORMAT_8",
+    "BUF_DATA_FORMAT_16",
+    "BUF_DATA_FORMAT_8_8",
+    "BUF_DATA_FORMAT_32",
+    "BUF_DATA_FORMAT_16_16",
+    "BUF_DATA_FORMAT_10_11_11",
+    "BUF_DATA_FORMAT_11_11_10",
+    "BUF_DATA_FORMAT_10_10_10_2",
+    "BUF_DATA_FORMAT_2_10_10_10",
+    "BUF_DATA_FORMAT_8_8_8_8",
+    "BUF_DATA_FORMAT_32_32",
+    "BUF_DATA_FORMAT_16_16_16_16",
+    "BUF_DATA_FORMAT_32_32_32",
+    "BUF_DATA_FORMAT_32_32_32_32",
+    "BUF_DATA_FORMAT_RESERVED_15",
+];
+const NFMT: [&str; 8] = [
+    "BUF_NUM_FORMAT_UNORM",
+    "BUF_NUM_FORMAT_SNORM",
+    "BUF_NUM_FORMAT_USCALED",
+    "BUF_NUM_FORMAT_SSCALED",
+    "BUF_NUM_FORMAT_UINT",
+    "BUF_NUM_FORMAT_SINT",
+    "BUF_NUM_FORMAT_RESERVED_6",
+    "BUF_NUM_FORMAT_FLOAT",
+];
+
+/// `ds_swizzle_b32` offset syntax (`None`: printed as a plain number).
+fn swizzle(off: u32) -> Option<String> {
+    if off & 0xff00 == 0x8000 {
+        let sel = |i: u32| (off >> (2 * i)) & 3;
+        return Some(format!("QUAD_PERM,{},{},{},{}", sel(0), sel(1), sel(2), sel(3)));
+    }
+    if off & 0x8000 != 0 {
+        return None;
+    }
+    let and = off & 0x1f;
+    let or = (off >> 5) & 0x1f;
+    let xor = (off >> 10) & 0x1f;
+    if and == 0x1f && or == 0 && xor.count_ones() == 1 {
+        return Some(format!("SWAP,{xor}"));
+    }
+    if and == 0x1f && or == 0 && xor > 0 && (xor + 1).is_power_of_two() {
+        return Some(format!("REVERSE,{}", xor + 1));
+    }
+    let group = 0x1f - and + 1;
+    if group > 1 && group.is_power_of_two() && or < group && xor == 0 {
+        return Some(format!("BROADCAST,{group},{or}"));
+    }
+    let p0 = or ^ xor;
+    let p1 = (0x1f & and | or) ^ xor;
+    let mask: String = (0..5)
+        .rev()
+        .map(|b| match ((p0 >> b) & 1, (p1 >> b) & 1) {
+            (1, 1) => '1',
+            (0, 0) => '0',
+            (0, 1) => 'p',
+            _ => 'i',
+        })
+        .collect();
+    Some(format!("BITMASK_PERM,\"{mask}\""))
+}
+
+/// SOPP opcodes that print their immediate even when it is zero.
+fn takes_imm(n: &str) -> bool {
+    !matches!(
+        n,
+        "s_wakeup" | "s_barrier" | "s_icache_inv" | "s_ttracedata" | "s_endpgm_saved" | "s_set_gpr_idx_off" | "s_endpgm_ordered_ps_done"
+    )
+}
+
+#[allow(dead_code)]
+fn slot_dbg(s: &Slot) -> u8 {
+    s.width
+}

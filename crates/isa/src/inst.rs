@@ -1,0 +1,539 @@
+//! The decoded-instruction model shared by the decoder, the disassembler and the emulator.
+//!
+//! An [`Inst`] is a small `Copy` value: the generation-independent [`Opcode`], the
+//! [`Encoding`] it came from, its size in bytes (literal included), its operands as
+//! [`Operand`] data and its modifiers. The emulator executes it without re-reading the
+//! machine words. Register operands carry only the first register number; the number of
+//! dwords an operand spans comes from [`Opcode::info`] ([`OpInfo::dst_dwords`],
+//! [`OpInfo::src_dwords`]) and, for memory instructions whose width depends on bits of the
+//! encoding (MIMG `dmask`, MUBUF `tfe`), from [`Inst::dst_dwords`].
+//!
+//! # Operand slots per encoding
+//!
+//! | Encoding | `dst` | `sdst` | `src[0]` | `src[1]` | `src[2]` |
+//! | --- | --- | --- | --- | --- | --- |
+//! | SOP1, SOP2 | sdst | – | ssrc0 | ssrc1 | – |
+//! | SOPK | sdst (read by `s_cmpk_*`, `s_setreg_*`) | – | `Imm(simm16)` | – | – |
+//! | SOPC | – | – | ssrc0 | ssrc1 | – |
+//! | SOPP | – | – | `Imm(simm16)` | – | – |
+//! | SMEM | sdata (loads, returning atomics) | – | sbase | sdata (stores, atomics) | soffset (SGPR) or `None` |
+//! | VOP1, VOP2, VOPC, VOP3, VOP3P | vdst (VOPC: `Vcc` / SGPR pair) | VOP3b carry-out SGPRs | src0 | src1 | src2 (VOP2 carry-in `Vcc`) |
+//! | DS | vdst | – | addr | data0 | data1 |
+//! | FLAT, GLOBAL, SCRATCH | vdst | – | addr (`None` for SCRATCH with saddr only) | data | saddr (`None` = `off`) |
+//! | MUBUF, MTBUF | vdata (loads, returning atomics) | soffset | vaddr (`None` unless offen/idxen/addr64) | vdata (stores, atomics) | srsrc |
+//! | MIMG | vdata (loads) | ssamp | vaddr | vdata (stores, atomics) | srsrc |
+//!
+//! Memory offsets (SMEM immediate, DS `offset`/`offset0`, FLAT, MUBUF) are in [`Inst::offset`];
+//! DS `offset1` is [`Inst::offset1`]. VOP2 `v_madmk`/`v_madak` keep their constant in `src[1]`
+//! / `src[2]` as `Literal`, like the printed order puts them.
+
+use crate::opcode::Opcode;
+
+/// A GPU generation: one set of decoding tables.
+///
+/// `Gfx9` covers gfx904, gfx906 and gfx908 (one table, the union of their opcodes), `Gfx900`
+/// gfx900/902/909/90c (which have `v_mad_mix*` where the others have `v_fma_mix*`); gfx90a and
+/// gfx940 (CDNA2/CDNA3) have their own. `Gfx10` and `Gfx11` are
+/// reserved for RDNA tables (not decoded yet: [`crate::decode`] returns an error).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Gen {
+    /// GFX8 (gfx801–gfx810): GCN3/4.
+    Gfx8,
+    /// GFX9 (gfx904, gfx906, gfx908/CDNA1).
+    Gfx9,
+    /// gfx90a (CDNA2).
+    Gfx90a,
+    /// gfx900, gfx902, gfx909, gfx90c (Vega without FMA mix).
+    Gfx900,
+    /// gfx940, gfx941, gfx942 (CDNA3).
+    Gfx940,
+    /// GFX10 (RDNA1/2): reserved, not decoded yet.
+    Gfx10,
+    /// GFX11 (RDNA3): reserved, not decoded yet.
+    Gfx11,
+}
+
+impl Gen {
+    /// The generation of a processor name such as `gfx906` or a target ID such as
+    /// `gfx90a:xnack-`; `None` for processors this crate has no tables for.
+    pub fn from_processor(name: &str) -> Option<Gen> {
+        let proc = name.split(':').next().unwrap_or(name);
+        match proc {
+            "gfx801" | "gfx802" | "gfx803" | "gfx805" | "gfx810" => Some(Gen::Gfx8),
+            "gfx900" | "gfx902" | "gfx909" | "gfx90c" => Some(Gen::Gfx900),
+            "gfx904" | "gfx906" | "gfx908" => Some(Gen::Gfx9),
+            "gfx90a" => Some(Gen::Gfx90a),
+            "gfx940" | "gfx941" | "gfx942" => Some(Gen::Gfx940),
+            p if p.starts_with("gfx10") => Some(Gen::Gfx10),
+            p if p.starts_with("gfx11") => Some(Gen::Gfx11),
+            _ => None,
+        }
+    }
+
+    /// Whether this crate can decode this generation.
+    pub fn is_supported(self) -> bool {
+        !matches!(self, Gen::Gfx10 | Gen::Gfx11)
+    }
+}
+
+/// The machine-code encoding an instruction was decoded from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Encoding {
+    /// Scalar ALU, one source.
+    Sop1,
+    /// Scalar ALU, two sources.
+    Sop2,
+    /// Scalar ALU with a 16-bit constant.
+    Sopk,
+    /// Scalar compare.
+    Sopc,
+    /// Scalar program control.
+    Sopp,
+    /// Scalar memory.
+    Smem,
+    /// Vector ALU, one source (`_e32`; `_dpp`/`_sdwa` when [`Inst::ext`] is `Dpp`/`Sdwa`).
+    Vop1,
+    /// Vector ALU, two sources (`_e32`, `_dpp`, `_sdwa`).
+    Vop2,
+    /// Vector compare (`_e32`, `_dpp`, `_sdwa`).
+    Vopc,
+    /// Vector ALU, 64-bit encoding (VOP3a and VOP3b, `_e64` forms of VOP1/VOP2/VOPC).
+    Vop3,
+    /// Vector ALU, packed math, dot, MFMA and AccVGPR moves.
+    Vop3p,
+    /// Local/global data share.
+    Ds,
+    /// Untyped buffer memory.
+    Mubuf,
+    /// Typed buffer memory.
+    Mtbuf,
+    /// Image memory.
+    Mimg,
+    /// Flat (generic address) memory.
+    Flat,
+    /// Global memory (FLAT encoding, segment 2).
+    Global,
+    /// Scratch memory (FLAT encoding, segment 1).
+    Scratch,
+    /// An undecodable word.
+    Unknown,
+}
+
+/// An inline floating-point constant (source operand values 240–248).
+///
+/// Its bits depend on the operand type (f16, f32 or f64): see [`FloatConst::bits32`] and friends.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum FloatConst {
+    /// 0.5
+    Half,
+    /// -0.5
+    MinusHalf,
+    /// 1.0
+    One,
+    /// -1.0
+    MinusOne,
+    /// 2.0
+    Two,
+    /// -2.0
+    MinusTwo,
+    /// 4.0
+    Four,
+    /// -4.0
+    MinusFour,
+    /// 1/(2π) (GFX8 and later).
+    InvTwoPi,
+}
+
+impl FloatConst {
+    /// The constant as an f64 value.
+    pub fn value(self) -> f64 {
+        match self {
+            FloatConst::Half => 0.5,
+            FloatConst::MinusHalf => -0.5,
+            FloatConst::One => 1.0,
+            FloatConst::MinusOne => -1.0,
+            FloatConst::Two => 2.0,
+            FloatConst::MinusTwo => -2.0,
+            FloatConst::Four => 4.0,
+            FloatConst::MinusFour => -4.0,
+            FloatConst::InvTwoPi => 0.159_154_943_091_895_35,
+        }
+    }
+
+    /// The bits for a 32-bit operand.
+    pub fn bits32(self) -> u32 {
+        match self {
+            FloatConst::InvTwoPi => 0x3e22_f983,
+            c => (c.value() as f32).to_bits(),
+        }
+    }
+
+    /// The bits for a 64-bit operand.
+    pub fn bits64(self) -> u64 {
+        match self {
+            FloatConst::InvTwoPi => 0x3fc4_5f30_6dc9_c882,
+            c => c.value().to_bits(),
+        }
+    }
+
+    /// The bits for a 16-bit operand.
+    pub fn bits16(self) -> u16 {
+        match self {
+            FloatConst::Half => 0x3800,
+            FloatConst::MinusHalf => 0xb800,
+            FloatConst::One => 0x3c00,
+            FloatConst::MinusOne => 0xbc00,
+            FloatConst::Two => 0x4000,
+            FloatConst::MinusTwo => 0xc000,
+            FloatConst::Four => 0x4400,
+            FloatConst::MinusFour => 0xc400,
+            FloatConst::InvTwoPi => 0x3118,
+        }
+    }
+}
+
+/// One operand of a decoded instruction.
+///
+/// Register operands hold the first register; the width in dwords is in [`OpInfo`]. A
+/// 64-bit special register (`vcc`, `exec`, `flat_scratch`, `xnack_mask`) is `Vcc`, `Exec`, … when
+/// the operand is 64 bits wide and `VccLo`/`VccHi`, … when it is a 32-bit half.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Operand {
+    /// No operand in this slot.
+    #[default]
+    None,
+    /// Scalar register `s<n>` (first of a range).
+    Sgpr(u16),
+    /// Vector register `v<n>` (first of a range).
+    Vgpr(u16),
+    /// Accumulation register `a<n>` (gfx908, gfx90a, gfx940).
+    Agpr(u16),
+    /// Trap temporary `ttmp<n>`.
+    Ttmp(u8),
+    /// `vcc` (64-bit).
+    Vcc,
+    /// `vcc_lo`.
+    VccLo,
+    /// `vcc_hi`.
+    VccHi,
+    /// `exec` (64-bit).
+    Exec,
+    /// `exec_lo`.
+    ExecLo,
+    /// `exec_hi`.
+    ExecHi,
+    /// `m0`.
+    M0,
+    /// `scc` (as an implicit operand).
+    Scc,
+    /// `flat_scratch` (64-bit).
+    FlatScratch,
+    /// `flat_scratch_lo`.
+    FlatScratchLo,
+    /// `flat_scratch_hi`.
+    FlatScratchHi,
+    /// `xnack_mask` (64-bit).
+    XnackMask,
+    /// `xnack_mask_lo`.
+    XnackMaskLo,
+    /// `xnack_mask_hi`.
+    XnackMaskHi,
+    /// `null` (GFX10+).
+    Null,
+    /// An inline integer constant, -16..=64.
+    InlineInt(i8),
+    /// An inline floating-point constant; its bits depend on the operand type.
+    InlineFloat(FloatConst),
+    /// A 32-bit literal constant following the instruction (64-bit float operands: the high half).
+    Literal(u32),
+    /// `src_shared_base` (the LDS aperture base, high half).
+    SrcSharedBase,
+    /// `src_shared_limit`.
+    SrcSharedLimit,
+    /// `src_private_base` (the scratch aperture base, high half).
+    SrcPrivateBase,
+    /// `src_private_limit`.
+    SrcPrivateLimit,
+    /// `src_pops_exiting_wave_id`.
+    PopsExitingWaveId,
+    /// `src_execz` (`execz`).
+    SrcExecz,
+    /// `src_vccz` (`vccz`).
+    SrcVccz,
+    /// `src_scc` (`scc`).
+    SrcScc,
+    /// `src_lds_direct`.
+    LdsDirect,
+    /// An immediate field (SOPP/SOPK `simm16`, raw).
+    Imm(u32),
+}
+
+/// VALU source and output modifiers (VOP3, VOP3P, SDWA, DPP).
+///
+/// Bit `i` of `neg`, `abs`, `neg_hi`, `op_sel`, `op_sel_hi` applies to source `i` (bit 3 of
+/// `op_sel` is the destination's).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct VopMods {
+    /// Negate (VOP3P: the low half).
+    pub neg: u8,
+    /// Absolute value.
+    pub abs: u8,
+    /// VOP3P: negate the high half.
+    pub neg_hi: u8,
+    /// Operand half selection (VOP3 16-bit ops on GFX9, VOP3P).
+    pub op_sel: u8,
+    /// VOP3P high-half selection (decoded default: all set).
+    pub op_sel_hi: u8,
+    /// Output modifier: 0 none, 1 ×2, 2 ×4, 3 ÷2.
+    pub omod: u8,
+    /// Clamp the result.
+    pub clamp: bool,
+}
+
+/// DPP controls (`Encoding::Dpp`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Dpp {
+    /// `dpp_ctrl` (9 bits: quad_perm, row_shl, wave_shr, row_bcast…).
+    pub ctrl: u16,
+    /// `row_mask` (4 bits).
+    pub row_mask: u8,
+    /// `bank_mask` (4 bits).
+    pub bank_mask: u8,
+    /// `bound_ctrl:0`: out-of-bounds reads give zero.
+    pub bound_ctrl: bool,
+}
+
+/// SDWA selections (`Encoding::Sdwa`). Selects: 0–3 byte 0–3, 4 word 0, 5 word 1, 6 dword.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Sdwa {
+    /// Destination select.
+    pub dst_sel: u8,
+    /// 0 pad with zeros, 1 sign-extend, 2 preserve the other bits.
+    pub dst_unused: u8,
+    /// Source 0 select.
+    pub src0_sel: u8,
+    /// Source 1 select.
+    pub src1_sel: u8,
+    /// Bit `i`: sign-extend source `i`.
+    pub sext: u8,
+}
+
+/// Encoding-specific extra fields.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Ext {
+    /// Nothing extra.
+    #[default]
+    None,
+    /// DPP controls.
+    Dpp(Dpp),
+    /// SDWA selections.
+    Sdwa(Sdwa),
+    /// MIMG fields.
+    Mimg {
+        /// Channel mask.
+        dmask: u8,
+    },
+    /// MTBUF format.
+    Mtbuf {
+        /// Data format (`dfmt`).
+        dfmt: u8,
+        /// Numeric format (`nfmt`).
+        nfmt: u8,
+    },
+}
+
+/// Memory and other single-bit flags of an instruction (bit set in [`Inst::flags`]).
+pub mod flags {
+    /// `glc` (gfx940: `sc0`).
+    pub const GLC: u16 = 1 << 0;
+    /// `slc` (gfx940: `nt`).
+    pub const SLC: u16 = 1 << 1;
+    /// `dlc` (GFX10+).
+    pub const DLC: u16 = 1 << 2;
+    /// gfx940 `sc1` (gfx90a: `scc`).
+    pub const SC1: u16 = 1 << 3;
+    /// MUBUF `lds`, FLAT `lds`.
+    pub const LDS: u16 = 1 << 4;
+    /// `tfe`.
+    pub const TFE: u16 = 1 << 5;
+    /// MUBUF `idxen`.
+    pub const IDXEN: u16 = 1 << 6;
+    /// MUBUF `offen`.
+    pub const OFFEN: u16 = 1 << 7;
+    /// MUBUF `addr64` (GFX6/7 only).
+    pub const ADDR64: u16 = 1 << 8;
+    /// DS `gds`.
+    pub const GDS: u16 = 1 << 9;
+    /// MIMG `unorm`.
+    pub const UNORM: u16 = 1 << 10;
+    /// MIMG `da`.
+    pub const DA: u16 = 1 << 11;
+    /// MIMG `r128`/`a16`.
+    pub const A16: u16 = 1 << 12;
+    /// MIMG/MUBUF `d16`.
+    pub const D16: u16 = 1 << 13;
+    /// MIMG `lwe`.
+    pub const LWE: u16 = 1 << 14;
+    /// SMEM: the offset is an SGPR (`soe`/`imm == 0`).
+    pub const SOFFSET: u16 = 1 << 15;
+}
+
+/// One decoded instruction. See the module documentation for the operand slots.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Inst {
+    /// What it does.
+    pub opcode: Opcode,
+    /// The encoding it came from.
+    pub encoding: Encoding,
+    /// Size in bytes, literal constant included (4, 8 or 12).
+    pub size: u8,
+    /// Destination (see the module table).
+    pub dst: Operand,
+    /// Second destination: VOP3b carry-out, MUBUF soffset, MIMG ssamp.
+    pub sdst: Operand,
+    /// Sources (see the module table).
+    pub src: [Operand; 3],
+    /// Memory offset in bytes (DS: `offset` or `offset0`), sign-extended where the field is signed.
+    pub offset: i32,
+    /// DS `offset1`.
+    pub offset1: u8,
+    /// Bits from [`flags`].
+    pub flags: u16,
+    /// VALU modifiers.
+    pub mods: VopMods,
+    /// DPP/SDWA/MIMG/MTBUF fields.
+    pub ext: Ext,
+}
+
+const _: () = assert!(core::mem::size_of::<Inst>() <= 72);
+const _: () = assert!(core::mem::size_of::<Operand>() == 8);
+
+impl Inst {
+    /// An instruction with no operands (the decoder fills in the rest).
+    pub const fn new(opcode: Opcode, encoding: Encoding, size: u8) -> Inst {
+        Inst {
+            opcode,
+            encoding,
+            size,
+            dst: Operand::None,
+            sdst: Operand::None,
+            src: [Operand::None; 3],
+            offset: 0,
+            offset1: 0,
+            flags: 0,
+            mods: VopMods {
+                neg: 0,
+                abs: 0,
+                neg_hi: 0,
+                op_sel: 0,
+                op_sel_hi: 0,
+                omod: 0,
+                clamp: false,
+            },
+            ext: Ext::None,
+        }
+    }
+
+    /// Whether a flag from [`flags`] is set.
+    pub fn has(&self, flag: u16) -> bool {
+        self.flags & flag != 0
+    }
+
+    /// Width in dwords of `dst`: the opcode's width, adjusted for MIMG `dmask`/`d16` and `tfe`.
+    pub fn dst_dwords(&self) -> u8 {
+        let base = match self.ext {
+            Ext::Mimg { dmask } => {
+                let n = (dmask.count_ones() as u8).max(1);
+                if self.has(flags::D16) {
+                    n.div_ceil(2)
+                } else {
+                    n
+                }
+            }
+            _ => self.opcode.info().dst_dwords,
+        };
+        base + u8::from(self.has(flags::TFE))
+    }
+}
+
+/// Kind of a decoding failure.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DecodeErrorKind {
+    /// The bytes end inside the instruction (or its literal).
+    Truncated,
+    /// No instruction of this generation has this encoding and opcode number.
+    UnknownOpcode,
+    /// The opcode exists but a field holds a value it does not accept.
+    InvalidOperand,
+    /// This crate has no tables for the generation.
+    UnsupportedGen,
+}
+
+/// Why the word at `offset` did not decode. The disassembler prints it as `.long 0x…`; the
+/// emulator turns executing it into an illegal-instruction fault.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("cannot decode word {word:#010x} at offset {offset:#x}: {kind:?}")]
+pub struct DecodeError {
+    /// Byte offset of the word.
+    pub offset: usize,
+    /// The first word (0 if fewer than 4 bytes remain).
+    pub word: u32,
+    /// What went wrong.
+    pub kind: DecodeErrorKind,
+}
+
+/// Per-opcode properties (generation-independent), from [`Opcode::info`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OpInfo {
+    /// Width in dwords of the destination (data for memory loads).
+    pub dst_dwords: u8,
+    /// Widths in dwords of the sources `src[0..3]` (memory: address, data, third slot).
+    pub src_dwords: [u8; 3],
+    /// Bits from [`op_flags`].
+    pub flags: u16,
+}
+
+/// Bits of [`OpInfo::flags`].
+pub mod op_flags {
+    /// Reads memory.
+    pub const LOAD: u16 = 1 << 0;
+    /// Writes memory.
+    pub const STORE: u16 = 1 << 1;
+    /// Atomic read-modify-write.
+    pub const ATOMIC: u16 = 1 << 2;
+    /// Returns a value (atomics with `glc`/`_rtn`).
+    pub const RETURNS: u16 = 1 << 3;
+    /// Changes the program counter (branches, calls, `s_setpc`).
+    pub const BRANCH: u16 = 1 << 4;
+    /// Floating-point operation (source modifiers are neg/abs).
+    pub const FLOAT: u16 = 1 << 5;
+    /// 16-bit operands.
+    pub const B16: u16 = 1 << 6;
+    /// Packed 2×16-bit operands.
+    pub const PACKED: u16 = 1 << 7;
+    /// Writes VCC or an SGPR pair as a per-lane mask (compares, carry-out).
+    pub const WRITES_MASK: u16 = 1 << 8;
+}
+
+impl Opcode {
+    /// The LLVM mnemonic (lower case, without `_e32`/`_e64`); GFX8 prints some of these
+    /// differently (`v_add_u32` for `V_ADD_CO_U32`), which [`crate::format`] handles.
+    pub fn mnemonic(self) -> &'static str {
+        crate::opcode::MNEMONICS
+            .get(self as usize)
+            .copied()
+            .unwrap_or("<unknown>")
+    }
+
+    /// Static properties of this opcode.
+    pub fn info(self) -> &'static OpInfo {
+        crate::tables::op_info(self)
+    }
+
+    /// Every opcode, `Unknown` first.
+    pub fn all() -> &'static [Opcode] {
+        &crate::opcode::ALL
+    }
+}

@@ -1,0 +1,281 @@
+//! Decoding tables: per generation and encoding family, what each opcode number is.
+//!
+//! The tables themselves are generated (`generated.rs`, by `crates/isa/gen/gen_tables.py` from
+//! llvm-objdump-15's output); this module defines their row types and the lookups. Adding a
+//! generation (RDNA) means one more set of tables and one more arm in [`table`].
+
+use crate::inst::{op_flags, Gen, OpInfo};
+use crate::opcode::Opcode;
+use std::sync::OnceLock;
+
+#[allow(clippy::all)]
+mod generated;
+
+/// An instruction field an operand is read from (names from the ISA manuals).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum F {
+    /// VALU `vdst` (VOPC in VOP3: the SGPR-pair destination).
+    Vdst,
+    /// SALU `sdst`.
+    Sdst,
+    /// VOP3b carry-out `sdst`.
+    Sdst3,
+    /// `src0` (SALU `ssrc0`).
+    Src0,
+    /// `src1` (SALU `ssrc1`).
+    Src1,
+    /// `src2`.
+    Src2,
+    /// VOP2/VOPC `vsrc1`.
+    Vsrc1,
+    /// SOPK `simm16`.
+    Simm16,
+    /// SMEM `sdata`.
+    Sdata,
+    /// SMEM `sdata` printed as a number (`s_atc_probe`).
+    SdataImm,
+    /// SMEM `sbase`.
+    Sbase,
+    /// SMEM offset (immediate or SGPR).
+    SmOffset,
+    /// DS/FLAT `addr`.
+    Addr,
+    /// DS `data0`.
+    Data0,
+    /// DS `data1`.
+    Data1,
+    /// FLAT `data`.
+    Data,
+    /// GLOBAL/SCRATCH `saddr`.
+    Saddr,
+    /// MUBUF/MTBUF/MIMG `vdata`.
+    Vdata,
+    /// MUBUF/MTBUF/MIMG `vaddr`.
+    Vaddr,
+    /// Buffer/image resource.
+    Srsrc,
+    /// Buffer `soffset`.
+    Soffset,
+    /// MIMG sampler.
+    Ssamp,
+    /// VOP2 `v_madmk`/`v_madak` literal.
+    Lit,
+    /// The implicit `vcc` printed by VOP2 carry ops and VOPC.
+    Vcc,
+    /// `off` (no SGPR address).
+    Off,
+    /// `exec` (unused so far).
+    Exec,
+    /// SOPC `ssrc1` printed as a number (`s_set_gpr_idx_on`).
+    Ssrc1Imm,
+    /// SOPK `hwreg(...)`.
+    Hwreg,
+}
+
+/// One printed operand: the field it comes from, its register class (`v`, `s`, `a`, or 0
+/// for a fixed token) and its width in dwords.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Slot {
+    pub field: F,
+    pub class: u8,
+    pub width: u8,
+}
+
+impl Slot {
+    pub(crate) const fn reg(field: F, class: u8, width: u8) -> Slot {
+        Slot { field, class, width }
+    }
+    pub(crate) const fn fixed(field: F) -> Slot {
+        Slot { field, class: 0, width: 1 }
+    }
+}
+
+/// One opcode of one family of one generation.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Entry {
+    pub opcode: Opcode,
+    /// Printed mnemonic, exactly as LLVM prints the probed form (`v_add_f32_e32`, `v_add_f32_e64`).
+    pub name: &'static str,
+    /// VALU operand properties from [`mods`] (generated from probes).
+    pub mods: u16,
+    /// Operands in printed order.
+    pub slots: &'static [Slot],
+}
+
+/// Bits of [`Entry::mods`].
+pub(crate) mod mods {
+    /// Source `i` takes neg/abs modifiers: `SRC_MODS << i`.
+    pub const SRC_MODS: u16 = 1;
+    /// `clamp` exists.
+    pub const CLAMP: u16 = 1 << 3;
+    /// `omod` (`mul:2`, `div:2`) exists.
+    pub const OMOD: u16 = 1 << 4;
+    /// `op_sel` exists.
+    pub const OP_SEL: u16 = 1 << 5;
+    /// Source `i` is a VGPR-only field (values below 256 still name VGPRs): `VGPR_ONLY << i`.
+    pub const VGPR_ONLY: u16 = 1 << 8;
+}
+
+/// Encoding families with a table.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Fam {
+    Sop2,
+    Sopk,
+    Sop1,
+    Sopc,
+    Sopp,
+    Smem,
+    Vop2,
+    Vop1,
+    Vopc,
+    Vop3,
+    Vop3p,
+    Ds,
+    Flat,
+    Scratch,
+    Global,
+    Mubuf,
+    Mtbuf,
+    Mimg,
+}
+
+/// The table for a family on a generation (`None`: no tables for the generation).
+pub(crate) fn table(gen: Gen, fam: Fam) -> Option<&'static [Option<Entry>]> {
+    use generated::*;
+    macro_rules! pick {
+        ($sop2:ident, $sopk:ident, $sop1:ident, $sopc:ident, $sopp:ident, $smem:ident, $vop2:ident, $vop1:ident,
+         $vopc:ident, $vop3:ident, $vop3p:ident, $ds:ident, $flat:ident, $scratch:ident, $global:ident,
+         $mubuf:ident, $mtbuf:ident, $mimg:ident) => {
+            match fam {
+                Fam::Sop2 => &$sop2[..],
+                Fam::Sopk => &$sopk[..],
+                Fam::Sop1 => &$sop1[..],
+                Fam::Sopc => &$sopc[..],
+                Fam::Sopp => &$sopp[..],
+                Fam::Smem => &$smem[..],
+                Fam::Vop2 => &$vop2[..],
+                Fam::Vop1 => &$vop1[..],
+                Fam::Vopc => &$vopc[..],
+                Fam::Vop3 => &$vop3[..],
+                Fam::Vop3p => &$vop3p[..],
+                Fam::Ds => &$ds[..],
+                Fam::Flat => &$flat[..],
+                Fam::Scratch => &$scratch[..],
+                Fam::Global => &$global[..],
+                Fam::Mubuf => &$mubuf[..],
+                Fam::Mtbuf => &$mtbuf[..],
+                Fam::Mimg => &$mimg[..],
+            }
+        };
+    }
+    Some(match gen {
+        Gen::Gfx8 => pick!(
+            GFX8_SOP2, GFX8_SOPK, GFX8_SOP1, GFX8_SOPC, GFX8_SOPP, GFX8_SMEM, GFX8_VOP2, GFX8_VOP1,
+            GFX8_VOPC, GFX8_VOP3, GFX8_VOP3P, GFX8_DS, GFX8_FLAT, GFX8_SCRATCH, GFX8_GLOBAL,
+            GFX8_MUBUF, GFX8_MTBUF, GFX8_MIMG
+        ),
+        Gen::Gfx900 => pick!(
+            GFX900_SOP2, GFX900_SOPK, GFX900_SOP1, GFX900_SOPC, GFX900_SOPP, GFX900_SMEM,
+            GFX900_VOP2, GFX900_VOP1, GFX900_VOPC, GFX900_VOP3, GFX900_VOP3P, GFX900_DS,
+            GFX900_FLAT, GFX900_SCRATCH, GFX900_GLOBAL, GFX900_MUBUF, GFX900_MTBUF, GFX900_MIMG
+        ),
+        Gen::Gfx9 => pick!(
+            GFX9_SOP2, GFX9_SOPK, GFX9_SOP1, GFX9_SOPC, GFX9_SOPP, GFX9_SMEM, GFX9_VOP2, GFX9_VOP1,
+            GFX9_VOPC, GFX9_VOP3, GFX9_VOP3P, GFX9_DS, GFX9_FLAT, GFX9_SCRATCH, GFX9_GLOBAL,
+            GFX9_MUBUF, GFX9_MTBUF, GFX9_MIMG
+        ),
+        Gen::Gfx90a => pick!(
+            GFX90A_SOP2, GFX90A_SOPK, GFX90A_SOP1, GFX90A_SOPC, GFX90A_SOPP, GFX90A_SMEM,
+            GFX90A_VOP2, GFX90A_VOP1, GFX90A_VOPC, GFX90A_VOP3, GFX90A_VOP3P, GFX90A_DS,
+            GFX90A_FLAT, GFX90A_SCRATCH, GFX90A_GLOBAL, GFX90A_MUBUF, GFX90A_MTBUF, GFX90A_MIMG
+        ),
+        Gen::Gfx940 => pick!(
+            GFX940_SOP2, GFX940_SOPK, GFX940_SOP1, GFX940_SOPC, GFX940_SOPP, GFX940_SMEM,
+            GFX940_VOP2, GFX940_VOP1, GFX940_VOPC, GFX940_VOP3, GFX940_VOP3P, GFX940_DS,
+            GFX940_FLAT, GFX940_SCRATCH, GFX940_GLOBAL, GFX940_MUBUF, GFX940_MTBUF, GFX940_MIMG
+        ),
+        Gen::Gfx10 | Gen::Gfx11 => return None,
+    })
+}
+
+/// The entry for opcode number `op` of `fam` on `gen`.
+pub(crate) fn lookup(gen: Gen, fam: Fam, op: u32) -> Option<&'static Entry> {
+    table(gen, fam)?.get(op as usize)?.as_ref()
+}
+
+/// Static per-opcode properties, built once from the width table and the mnemonics.
+pub(crate) fn op_info(op: Opcode) -> &'static OpInfo {
+    static INFO: OnceLock<Vec<OpInfo>> = OnceLock::new();
+    static DEFAULT: OpInfo = OpInfo { dst_dwords: 1, src_dwords: [1, 1, 1], flags: 0 };
+    let info = INFO.get_or_init(build_info);
+    info.get(op as usize).unwrap_or(&DEFAULT)
+}
+
+fn build_info() -> Vec<OpInfo> {
+    let all = Opcode::all();
+    let mut v: Vec<OpInfo> = all
+        .iter()
+        .map(|&op| OpInfo { dst_dwords: 1, src_dwords: [1, 1, 1], flags: name_flags(op.mnemonic()) })
+        .collect();
+    for &(op, widths) in generated::WIDTHS {
+        let Some(info) = v.get_mut(op as usize) else { continue };
+        for &(field, w) in widths {
+            match field {
+                F::Vdst | F::Sdst | F::Sdata => info.dst_dwords = w,
+                F::Vdata => {
+                    info.dst_dwords = w;
+                    info.src_dwords[1] = w;
+                }
+                F::Src0 | F::Addr | F::Vaddr | F::Sbase => info.src_dwords[0] = w,
+                F::Src1 | F::Vsrc1 | F::Data0 | F::Data => info.src_dwords[1] = w,
+                F::Src2 | F::Data1 | F::Saddr | F::Srsrc => info.src_dwords[2] = w,
+                _ => {}
+            }
+        }
+        if matches!(op.mnemonic().as_bytes().first(), Some(b's')) {
+            // SMEM stores read sdata.
+            if info.flags & op_flags::STORE != 0 {
+                info.src_dwords[1] = info.dst_dwords;
+            }
+        }
+    }
+    v
+}
+
+/// Properties that follow from the mnemonic's spelling.
+fn name_flags(name: &str) -> u16 {
+    let mut f = 0;
+    let mem = ["buffer_", "tbuffer_", "global_", "flat_", "scratch_", "ds_", "s_load", "s_buffer_", "s_store", "s_scratch_", "s_atomic", "image_"]
+        .iter()
+        .any(|p| name.starts_with(p));
+    if mem {
+        if name.contains("atomic") || name.starts_with("ds_") && !name.contains("read") && !name.contains("write") && !name.contains("load") && !name.contains("store") {
+            f |= op_flags::ATOMIC | op_flags::LOAD | op_flags::STORE;
+            if name.contains("_rtn") {
+                f |= op_flags::RETURNS;
+            }
+        } else if name.contains("load") || name.contains("read") {
+            f |= op_flags::LOAD;
+        } else if name.contains("store") || name.contains("write") {
+            f |= op_flags::STORE;
+        }
+    }
+    if name.starts_with("s_branch") || name.starts_with("s_cbranch") || name.starts_with("s_setpc") || name.starts_with("s_swappc") || name.starts_with("s_call") {
+        f |= op_flags::BRANCH;
+    }
+    if name.starts_with("v_") {
+        if ["_f16", "_f32", "_f64"].iter().any(|s| name.contains(s)) {
+            f |= op_flags::FLOAT;
+        }
+        if name.starts_with("v_pk_") {
+            f |= op_flags::PACKED;
+        }
+        if ["_f16", "_u16", "_i16", "_b16"].iter().any(|s| name.ends_with(s)) {
+            f |= op_flags::B16;
+        }
+        if name.starts_with("v_cmp") || name.contains("_co_") {
+            f |= op_flags::WRITES_MASK;
+        }
+    }
+    f
+}

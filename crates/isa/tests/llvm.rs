@@ -1,0 +1,142 @@
+//! The disassembler against llvm-objdump-15 on the whole test corpus: every instruction of every
+//! kernel of every GFX8/GFX9 target must print the same text (mnemonic and operands).
+
+mod common;
+
+use common::{code_objects, normalize, objdump, processor, text_section};
+use hsaemu_isa::{disassemble_one, Gen};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+#[derive(Default)]
+struct Stats {
+    total: usize,
+    matched: usize,
+    mismatches: Vec<String>,
+}
+
+#[test]
+fn corpus_matches_llvm_objdump() {
+    // ISA_CORPUS_FILES (paths separated by ':') checks just those files, for debugging.
+    let files: Vec<std::path::PathBuf> = match std::env::var("ISA_CORPUS_FILES") {
+        Ok(list) => list.split(':').map(std::path::PathBuf::from).collect(),
+        Err(_) => hsaemu_testkit::corpus().into_iter().map(|e| e.path).collect(),
+    };
+    let mut objects = Vec::new();
+    for path in &files {
+        objects.extend(code_objects(path));
+    }
+    // Identical code objects (the same kernel in several files) are checked once.
+    objects.sort_by(|a, b| a.bytes.cmp(&b.bytes));
+    objects.dedup_by(|a, b| a.bytes == b.bytes);
+    let stats: Mutex<BTreeMap<String, Stats>> = Mutex::new(BTreeMap::new());
+    let out_of_scope: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(co) = objects.get(i) else { break };
+                let proc_ = processor(&co.bytes).unwrap_or("unknown");
+                let Some(gen) = Gen::from_processor(proc_).filter(|g| g.is_supported()) else {
+                    *out_of_scope.lock().unwrap_or_else(|e| e.into_inner()).entry(proc_.to_string()).or_default() += 1;
+                    continue;
+                };
+                let Some((addr, text)) = text_section(&co.bytes) else { continue };
+                let lines = objdump(&co.bytes, proc_);
+                let mut st = Stats::default();
+                for l in &lines {
+                    let Some(off) = l.addr.checked_sub(addr) else { continue };
+                    let (ours, _) = disassemble_one(gen, text, off as usize, l.addr);
+                    st.total += 1;
+                    if std::env::var_os("ISA_SAMPLE").is_some() && st.total % 3000 == 1 {
+                        eprintln!("sample {proc_}: llvm `{}` ours `{}`", l.text, ours);
+                    }
+                    if normalize(&ours) == normalize(&l.text) {
+                        st.matched += 1;
+                    } else if st.mismatches.len() < 400 {
+                        let words: Vec<String> = l.words.iter().map(|w| format!("{w:08x}")).collect();
+                        st.mismatches.push(format!(
+                            "{proc_} {:#x} [{}]\n    llvm: {}\n    ours: {}",
+                            l.addr,
+                            words.join(" "),
+                            l.text,
+                            ours
+                        ));
+                    }
+                }
+                let mut all = stats.lock().unwrap_or_else(|e| e.into_inner());
+                let t = all.entry(proc_.to_string()).or_default();
+                t.total += st.total;
+                t.matched += st.matched;
+                for m in st.mismatches {
+                    if t.mismatches.len() < 400 {
+                        t.mismatches.push(m);
+                    }
+                }
+            });
+        }
+    });
+    let stats = stats.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut failed = false;
+    for (proc_, st) in &stats {
+        let rate = 100.0 * st.matched as f64 / st.total.max(1) as f64;
+        eprintln!("{proc_}: {}/{} instructions match llvm-objdump-15 ({rate:.3}%)", st.matched, st.total);
+        if st.matched != st.total {
+            failed = true;
+        }
+    }
+    for (proc_, n) in out_of_scope.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        eprintln!("{proc_}: {n} code objects out of scope (no tables for this generation yet)");
+    }
+    if failed {
+        for st in stats.values() {
+            for m in st.mismatches.iter().take(std::env::var("ISA_SHOW").ok().and_then(|v| v.parse().ok()).unwrap_or(20)) {
+                eprintln!("{m}");
+            }
+        }
+    }
+    assert!(!stats.is_empty(), "the corpus has no GFX8/GFX9 code objects");
+    assert!(!failed, "some instructions print differently from llvm-objdump-15 (see above)");
+}
+
+/// Decodes every line of `tests/data/roundtrip-<target>.txt` (every opcode of every family, with
+/// randomised operands and modifiers, generated with llvm-objdump-15) and compares the text.
+#[test]
+fn every_opcode_round_trips() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut failed = Vec::new();
+    for target in ["gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx940"] {
+        let gen = Gen::from_processor(target).expect("known target");
+        let path = dir.join(format!("roundtrip-{target}.txt"));
+        let data = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let (mut total, mut ok) = (0usize, 0usize);
+        let mut shown = 0;
+        let mut opcodes = std::collections::BTreeSet::new();
+        for line in data.lines().filter(|l| !l.starts_with('#')) {
+            let Some((hex, text)) = line.split_once('\t') else { continue };
+            let bytes: Vec<u8> = hex
+                .split_whitespace()
+                .flat_map(|w| u32::from_str_radix(w, 16).unwrap_or(0).to_le_bytes())
+                .collect();
+            total += 1;
+            let (ours, size) = disassemble_one(gen, &bytes, 0, 0);
+            if normalize(&ours) == normalize(text) && size == bytes.len() {
+                ok += 1;
+                if let Ok(i) = hsaemu_isa::decode(gen, &bytes, 0) {
+                    opcodes.insert((i.encoding as u8, i.opcode));
+                }
+            } else {
+                if shown < std::env::var("ISA_SHOW").ok().and_then(|v| v.parse().ok()).unwrap_or(10) {
+                    eprintln!("{target} [{hex}]\n    llvm: {text}\n    ours: {ours} ({size} bytes)");
+                }
+                shown += 1;
+            }
+        }
+        eprintln!("{target}: {ok}/{total} round-trip lines match, {} distinct (encoding, opcode)", opcodes.len());
+        if ok != total {
+            failed.push(target);
+        }
+    }
+    assert!(failed.is_empty(), "round trip mismatches on {failed:?}");
+}

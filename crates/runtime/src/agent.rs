@@ -1,0 +1,401 @@
+//! Agents and ISAs: one CPU agent followed by the emulated GPU agents (`HSAEMU_GPUS`, default
+//! one) of the target named by `HSAEMU_TARGET` (default `gfx90a`), with every property that
+//! `hsa_agent_get_info` and the AMD agent attributes report, and the memory pools each owns.
+
+use std::sync::Arc;
+
+use crate::backend::GpuBackend;
+use crate::error::{HsaError, Result};
+use crate::memory::MemoryPool;
+
+/// Kind of agent (`hsa_device_type_t`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeviceType {
+    Cpu,
+    Gpu,
+}
+
+/// One supported GPU processor and its fixed properties.
+#[derive(Debug, Clone, Copy)]
+pub struct TargetInfo {
+    /// e.g. `gfx90a`.
+    pub processor: &'static str,
+    /// Default target features in target-ID order, e.g. `:sramecc+:xnack-`.
+    pub default_features: &'static str,
+    pub supports_xnack: bool,
+    pub supports_sramecc: bool,
+    pub wavefront_size: u32,
+    pub chip_id: u32,
+    /// Marketing name used as the product name.
+    pub product: &'static str,
+    /// LDS (group segment) bytes per work-group.
+    pub lds_size: u32,
+}
+
+/// The GPU targets an emulated agent can present.
+pub const TARGETS: &[TargetInfo] = &[
+    TargetInfo {
+        processor: "gfx803",
+        default_features: "",
+        supports_xnack: false,
+        supports_sramecc: false,
+        wavefront_size: 64,
+        chip_id: 0x7300,
+        product: "Fiji",
+        lds_size: 65536,
+    },
+    TargetInfo {
+        processor: "gfx900",
+        default_features: ":xnack-",
+        supports_xnack: true,
+        supports_sramecc: false,
+        wavefront_size: 64,
+        chip_id: 0x687f,
+        product: "Vega 10",
+        lds_size: 65536,
+    },
+    TargetInfo {
+        processor: "gfx906",
+        default_features: ":sramecc+:xnack-",
+        supports_xnack: true,
+        supports_sramecc: true,
+        wavefront_size: 64,
+        chip_id: 0x66af,
+        product: "Vega 20",
+        lds_size: 65536,
+    },
+    TargetInfo {
+        processor: "gfx908",
+        default_features: ":sramecc+:xnack-",
+        supports_xnack: true,
+        supports_sramecc: true,
+        wavefront_size: 64,
+        chip_id: 0x738c,
+        product: "Arcturus",
+        lds_size: 65536,
+    },
+    TargetInfo {
+        processor: "gfx90a",
+        default_features: ":sramecc+:xnack-",
+        supports_xnack: true,
+        supports_sramecc: true,
+        wavefront_size: 64,
+        chip_id: 0x740f,
+        product: "Aldebaran",
+        lds_size: 65536,
+    },
+    TargetInfo {
+        processor: "gfx1030",
+        default_features: "",
+        supports_xnack: false,
+        supports_sramecc: false,
+        wavefront_size: 32,
+        chip_id: 0x73bf,
+        product: "Navi 21",
+        lds_size: 65536,
+    },
+];
+
+/// The instruction set of a GPU agent (`hsa_isa_t`), named by a full target ID.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Isa {
+    /// `amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-`.
+    pub name: String,
+    pub target: TargetInfo,
+    /// `Some(true)` for `xnack+`, `Some(false)` for `xnack-`, `None` when not specified.
+    pub xnack: Option<bool>,
+    pub sramecc: Option<bool>,
+}
+
+impl PartialEq for TargetInfo {
+    fn eq(&self, other: &Self) -> bool {
+        self.processor == other.processor
+    }
+}
+impl Eq for TargetInfo {}
+
+impl Isa {
+    /// Parses `gfx90a`, `gfx90a:xnack+` or a full `amdgcn-amd-amdhsa--…` name.
+    /// Unspecified features take the target's defaults when `fill_defaults` is set.
+    pub fn parse(name: &str, fill_defaults: bool) -> Result<Isa> {
+        let short = name.strip_prefix("amdgcn-amd-amdhsa--").unwrap_or(name);
+        let mut parts = short.split(':');
+        let processor = parts.next().unwrap_or("");
+        let target = *TARGETS
+            .iter()
+            .find(|t| t.processor == processor)
+            .ok_or(HsaError::InvalidIsaName)?;
+        let (mut xnack, mut sramecc) = (None, None);
+        for f in parts {
+            let (feat, on) = match (f.strip_suffix('+'), f.strip_suffix('-')) {
+                (Some(x), _) => (x, true),
+                (_, Some(x)) => (x, false),
+                _ => return Err(HsaError::InvalidIsaName),
+            };
+            match feat {
+                "xnack" if target.supports_xnack => xnack = Some(on),
+                "sramecc" if target.supports_sramecc => sramecc = Some(on),
+                _ => return Err(HsaError::InvalidIsaName),
+            }
+        }
+        if fill_defaults {
+            if target.supports_sramecc && sramecc.is_none() {
+                sramecc = Some(true);
+            }
+            if target.supports_xnack && xnack.is_none() {
+                xnack = Some(false);
+            }
+        }
+        let mut full = format!("amdgcn-amd-amdhsa--{}", target.processor);
+        if let Some(s) = sramecc {
+            full.push_str(if s { ":sramecc+" } else { ":sramecc-" });
+        }
+        if let Some(x) = xnack {
+            full.push_str(if x { ":xnack+" } else { ":xnack-" });
+        }
+        Ok(Isa {
+            name: full,
+            target,
+            xnack,
+            sramecc,
+        })
+    }
+
+    /// Whether code compiled for `code` (a code object's target) runs on this ISA: same
+    /// processor, and each feature the code object pins (`+`/`-`) matches this ISA's setting.
+    pub fn accepts(&self, code: &Isa) -> bool {
+        let feature_ok = |code: Option<bool>, agent: Option<bool>| match (code, agent) {
+            (None, _) => true,
+            (Some(c), Some(a)) => c == a,
+            (Some(_), None) => false,
+        };
+        self.target.processor == code.target.processor
+            && feature_ok(code.xnack, self.xnack)
+            && feature_ok(code.sramecc, self.sramecc)
+    }
+}
+
+/// Everything `hsa_agent_get_info` reports about an agent.
+#[derive(Debug, Clone)]
+pub struct AgentProperties {
+    pub name: String,
+    pub vendor_name: String,
+    pub product_name: String,
+    pub device_type: DeviceType,
+    /// NUMA-style node number (CPU 0, GPUs 1..).
+    pub node: u32,
+    pub compute_units: u32,
+    pub simds_per_cu: u32,
+    pub max_waves_per_cu: u32,
+    pub wavefront_size: u32,
+    pub workgroup_max_dim: [u16; 3],
+    pub workgroup_max_size: u32,
+    pub grid_max_dim: [u32; 3],
+    pub grid_max_size: u32,
+    pub fbarrier_max_size: u32,
+    pub queues_max: u32,
+    pub queue_min_size: u32,
+    pub queue_max_size: u32,
+    /// L1..L4 data cache sizes in bytes (0 = absent).
+    pub cache_sizes: [u32; 4],
+    pub cacheline_size: u32,
+    pub chip_id: u32,
+    pub max_clock_mhz: u32,
+    pub memory_max_mhz: u32,
+    pub memory_width: u32,
+    pub bdfid: u32,
+    pub uuid: String,
+    pub lds_size: u32,
+    /// Whether the agent accepts kernel dispatch packets.
+    pub kernel_dispatch: bool,
+}
+
+/// An agent. Cloning shares it; its handle is stable for the runtime's life.
+#[derive(Clone, Debug)]
+pub struct Agent(pub(crate) Arc<AgentInner>);
+
+#[derive(Debug)]
+pub(crate) struct AgentInner {
+    pub props: AgentProperties,
+    pub isa: Option<Isa>,
+    pub pools: Vec<MemoryPool>,
+    pub backend: Option<GpuBackend>,
+}
+
+impl Agent {
+    /// The `hsa_agent_t` handle.
+    pub fn handle(&self) -> u64 {
+        Arc::as_ptr(&self.0) as u64
+    }
+    /// The agent's properties.
+    pub fn properties(&self) -> &AgentProperties {
+        &self.0.props
+    }
+    /// CPU or GPU.
+    pub fn device_type(&self) -> DeviceType {
+        self.0.props.device_type
+    }
+    /// The ISA of a GPU agent (CPU agents have none).
+    pub fn isa(&self) -> Option<&Isa> {
+        self.0.isa.as_ref()
+    }
+    /// The agent's memory pools, in iteration order.
+    pub fn pools(&self) -> &[MemoryPool] {
+        &self.0.pools
+    }
+    pub(crate) fn backend(&self) -> Option<&GpuBackend> {
+        self.0.backend.as_ref()
+    }
+}
+
+impl PartialEq for Agent {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+impl Eq for Agent {}
+
+/// The configuration read from the environment at `hsa_init`.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// `HSAEMU_TARGET`, e.g. `gfx90a` or `gfx90a:xnack+`.
+    pub target: Isa,
+    /// `HSAEMU_GPUS`.
+    pub gpus: u32,
+    /// `HSAEMU_CUS`: compute units per GPU.
+    pub compute_units: u32,
+}
+
+impl Config {
+    /// Reads `HSAEMU_TARGET`, `HSAEMU_GPUS` and `HSAEMU_CUS`. Bad values are reported on stderr
+    /// and replaced by the defaults.
+    pub fn from_env() -> Config {
+        let target = std::env::var("HSAEMU_TARGET").unwrap_or_else(|_| "gfx90a".into());
+        let target = Isa::parse(&target, true).unwrap_or_else(|_| {
+            eprintln!("hsaemu: HSAEMU_TARGET={target:?} is not a supported target; using gfx90a");
+            Isa::parse("gfx90a", true).expect("gfx90a is in the target table")
+        });
+        let num = |var: &str, default: u32, max: u32| -> u32 {
+            match std::env::var(var) {
+                Ok(v) => match v.trim().parse::<u32>() {
+                    Ok(n) if n <= max => n,
+                    _ => {
+                        eprintln!(
+                            "hsaemu: {var}={v:?} is not a number in 0..={max}; using {default}"
+                        );
+                        default
+                    }
+                },
+                Err(_) => default,
+            }
+        };
+        Config {
+            target,
+            gpus: num("HSAEMU_GPUS", 1, 64),
+            compute_units: num("HSAEMU_CUS", 4, 1024).max(1),
+        }
+    }
+}
+
+pub(crate) fn cpu_properties() -> AgentProperties {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    AgentProperties {
+        name: cpu_model_name(),
+        vendor_name: "CPU".into(),
+        product_name: cpu_model_name(),
+        device_type: DeviceType::Cpu,
+        node: 0,
+        compute_units: cores,
+        simds_per_cu: 0,
+        max_waves_per_cu: 0,
+        wavefront_size: 0,
+        workgroup_max_dim: [0; 3],
+        workgroup_max_size: 0,
+        grid_max_dim: [0; 3],
+        grid_max_size: 0,
+        fbarrier_max_size: 0,
+        queues_max: 0,
+        queue_min_size: 0,
+        queue_max_size: 0,
+        cache_sizes: [32 * 1024, 1024 * 1024, 32 * 1024 * 1024, 0],
+        cacheline_size: 64,
+        chip_id: 0,
+        max_clock_mhz: 2000,
+        memory_max_mhz: 0,
+        memory_width: 0,
+        bdfid: 0,
+        uuid: "CPU-XX".into(),
+        lds_size: 0,
+        kernel_dispatch: false,
+    }
+}
+
+pub(crate) fn gpu_properties(isa: &Isa, index: u32, compute_units: u32) -> AgentProperties {
+    let t = isa.target;
+    AgentProperties {
+        name: t.processor.into(),
+        vendor_name: "AMD".into(),
+        product_name: format!("hsaemu {} ({})", t.processor, t.product),
+        device_type: DeviceType::Gpu,
+        node: index + 1,
+        compute_units,
+        simds_per_cu: 4,
+        max_waves_per_cu: 40,
+        wavefront_size: t.wavefront_size,
+        workgroup_max_dim: [1024; 3],
+        workgroup_max_size: 1024,
+        grid_max_dim: [u32::MAX; 3],
+        grid_max_size: u32::MAX,
+        fbarrier_max_size: 32,
+        queues_max: 128,
+        queue_min_size: 64,
+        queue_max_size: 131072,
+        cache_sizes: [16 * 1024, 8 * 1024 * 1024, 0, 0],
+        cacheline_size: 64,
+        chip_id: t.chip_id,
+        max_clock_mhz: 1700,
+        memory_max_mhz: 1600,
+        memory_width: 4096,
+        bdfid: (index + 3) << 8,
+        uuid: format!("GPU-{:016x}", 0x4853_4145_4d55_0000u64 | u64::from(index)),
+        lds_size: t.lds_size,
+        kernel_dispatch: true,
+    }
+}
+
+fn cpu_model_name() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "hsaemu host CPU".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn isa_names_fill_defaults_and_check_compatibility() {
+        let agent = Isa::parse("gfx90a", true).expect("parse");
+        assert_eq!(agent.name, "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-");
+        let any = Isa::parse("amdgcn-amd-amdhsa--gfx90a", false).expect("parse");
+        let plus = Isa::parse("gfx90a:xnack+", false).expect("parse");
+        assert!(agent.accepts(&any));
+        assert!(!agent.accepts(&plus));
+        assert!(!agent.accepts(&Isa::parse("gfx906", false).expect("parse")));
+        assert_eq!(
+            Isa::parse("gfx803:xnack+", true),
+            Err(HsaError::InvalidIsaName)
+        );
+        assert_eq!(Isa::parse("gfx9000", true), Err(HsaError::InvalidIsaName));
+        assert_eq!(
+            Isa::parse("gfx803", true).expect("parse").name,
+            "amdgcn-amd-amdhsa--gfx803"
+        );
+    }
+}

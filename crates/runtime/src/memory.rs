@@ -1,0 +1,354 @@
+//! Memory: the pools (and the regions, which are the same objects seen through the older API),
+//! allocation, locking and registration of host memory, pointer information and copies. Every
+//! range the runtime hands out or accepts is made visible to kernels in exactly one place,
+//! [`MemoryManager::expose`], which feeds the emulated GPU's memory map.
+
+use std::alloc::Layout;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use crate::backend::DeviceMemoryMap;
+use crate::error::{HsaError, Result};
+
+/// The segment of a pool (`hsa_amd_segment_t` / `hsa_region_segment_t`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Segment {
+    Global,
+    ReadOnly,
+    Private,
+    Group,
+    /// Only used by regions: `HSA_REGION_SEGMENT_KERNARG` has no pool equivalent.
+    Kernarg,
+}
+
+/// Global-segment flags of a pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GlobalFlags {
+    pub kernarg: bool,
+    pub fine_grained: bool,
+    pub coarse_grained: bool,
+}
+
+/// Who may access a pool's allocations (`hsa_amd_memory_pool_access_t`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PoolAccess {
+    NeverAllowed,
+    AllowedByDefault,
+    DisallowedByDefault,
+}
+
+/// Static description of a pool.
+#[derive(Debug, Clone)]
+pub struct PoolProperties {
+    pub segment: Segment,
+    pub flags: GlobalFlags,
+    pub size: u64,
+    pub alloc_allowed: bool,
+    pub granule: u64,
+    pub alignment: u64,
+    pub accessible_by_all: bool,
+    pub alloc_max_size: u64,
+    /// The owning agent's node number.
+    pub owner_node: u32,
+    /// Whether it is a GPU ("device local") pool.
+    pub device_local: bool,
+}
+
+/// A memory pool (`hsa_amd_memory_pool_t`, also `hsa_region_t`).
+#[derive(Clone, Debug)]
+pub struct MemoryPool(Arc<PoolProperties>);
+
+impl MemoryPool {
+    pub(crate) fn new(p: PoolProperties) -> Self {
+        MemoryPool(Arc::new(p))
+    }
+    /// The handle: the address of the description.
+    pub fn handle(&self) -> u64 {
+        Arc::as_ptr(&self.0) as u64
+    }
+    /// The pool's properties.
+    pub fn properties(&self) -> &PoolProperties {
+        &self.0
+    }
+    /// How agents of `device_local`-ness see this pool: every agent may access every pool in
+    /// hsaemu (device pointers are host pointers), by default.
+    pub fn access_from(&self, _agent_is_gpu: bool) -> PoolAccess {
+        if self.0.segment == Segment::Group {
+            PoolAccess::NeverAllowed
+        } else {
+            PoolAccess::AllowedByDefault
+        }
+    }
+}
+
+impl PartialEq for MemoryPool {
+    fn eq(&self, o: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &o.0)
+    }
+}
+
+/// What kind of memory a pointer lies in (`hsa_amd_pointer_type_t`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PointerType {
+    Unknown,
+    /// Allocated from a pool.
+    Hsa,
+    /// Host memory locked with `hsa_amd_memory_lock*`.
+    Locked,
+    /// Registered with `hsa_memory_register`.
+    Registered,
+}
+
+/// What the runtime knows about an address (`hsa_amd_pointer_info`).
+#[derive(Debug, Clone)]
+pub struct PointerInfo {
+    pub kind: PointerType,
+    pub base: u64,
+    pub size: u64,
+    pub user_data: u64,
+    /// The owning agent's handle (0 if unknown).
+    pub owner: u64,
+    pub pool: Option<MemoryPool>,
+}
+
+#[derive(Debug)]
+struct Allocation {
+    size: u64,
+    kind: PointerType,
+    layout: Option<Layout>,
+    pool: Option<MemoryPool>,
+    owner: u64,
+    user_data: u64,
+}
+
+/// All memory known to the runtime.
+#[derive(Debug)]
+pub struct MemoryManager {
+    allocs: Mutex<BTreeMap<u64, Allocation>>,
+    device_map: DeviceMemoryMap,
+}
+
+impl MemoryManager {
+    pub(crate) fn new(device_map: DeviceMemoryMap) -> Self {
+        MemoryManager {
+            allocs: Mutex::new(BTreeMap::new()),
+            device_map,
+        }
+    }
+
+    /// The map of ranges kernels may touch.
+    pub fn device_map(&self) -> &DeviceMemoryMap {
+        &self.device_map
+    }
+
+    /// Makes `[base, base+len)` visible to kernels (the one place that does so).
+    pub(crate) fn expose(&self, base: u64, len: u64) {
+        self.device_map.register(base, len);
+    }
+
+    /// Hides a range made visible by [`expose`](Self::expose).
+    pub(crate) fn hide(&self, base: u64) {
+        self.device_map.unregister(base);
+    }
+
+    /// Allocates `size` bytes (zeroed) from `pool` owned by agent `owner`.
+    pub fn allocate(&self, pool: &MemoryPool, owner: u64, size: u64) -> Result<u64> {
+        let p = pool.properties();
+        if size == 0 {
+            return Err(HsaError::InvalidArgument);
+        }
+        if !p.alloc_allowed {
+            return Err(HsaError::InvalidAllocation);
+        }
+        if size > p.alloc_max_size {
+            return Err(HsaError::InvalidAllocation);
+        }
+        let rounded = size.div_ceil(p.granule) * p.granule;
+        let layout = Layout::from_size_align(
+            usize::try_from(rounded).map_err(|_| HsaError::OutOfResources)?,
+            usize::try_from(p.alignment.max(4096)).map_err(|_| HsaError::OutOfResources)?,
+        )
+        .map_err(|_| HsaError::InvalidAllocation)?;
+        // SAFETY: the layout has a non-zero size (size > 0 rounded up to the granule).
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        if ptr.is_null() {
+            return Err(HsaError::OutOfResources);
+        }
+        let base = ptr as u64;
+        self.allocs.lock().insert(
+            base,
+            Allocation {
+                size: rounded,
+                kind: PointerType::Hsa,
+                layout: Some(layout),
+                pool: Some(pool.clone()),
+                owner,
+                user_data: 0,
+            },
+        );
+        self.expose(base, rounded);
+        Ok(base)
+    }
+
+    /// Frees an allocation made by [`allocate`](Self::allocate). Null is accepted quietly.
+    pub fn free(&self, ptr: u64) -> Result<()> {
+        if ptr == 0 {
+            return Ok(());
+        }
+        let mut allocs = self.allocs.lock();
+        match allocs.get(&ptr) {
+            Some(a) if a.kind == PointerType::Hsa => {}
+            _ => return Err(HsaError::InvalidAllocation),
+        }
+        let a = allocs.remove(&ptr).ok_or(HsaError::InvalidAllocation)?;
+        drop(allocs);
+        self.hide(ptr);
+        if let Some(layout) = a.layout {
+            // SAFETY: `ptr` was returned by `alloc_zeroed(layout)` in `allocate` and removed
+            // from the table above, so it is freed exactly once.
+            unsafe { std::alloc::dealloc(ptr as *mut u8, layout) };
+        }
+        Ok(())
+    }
+
+    /// Locks (pins) host memory for agents: returns the agent address, which is the host
+    /// address. Idempotent: locking a locked range again only extends it.
+    pub fn lock(&self, ptr: u64, size: u64, owner: u64) -> Result<u64> {
+        self.register_kind(ptr, size, owner, PointerType::Locked)?;
+        Ok(ptr)
+    }
+
+    /// Unlocks memory locked with [`lock`](Self::lock).
+    pub fn unlock(&self, ptr: u64) -> Result<()> {
+        self.unregister_kind(ptr, PointerType::Locked)
+    }
+
+    /// Registers host memory (`hsa_memory_register`). Registering memory the runtime already
+    /// knows is a no-op.
+    pub fn register(&self, ptr: u64, size: u64) -> Result<()> {
+        self.register_kind(ptr, size, 0, PointerType::Registered)
+    }
+
+    /// Deregisters host memory; unknown ranges are ignored.
+    pub fn deregister(&self, ptr: u64) -> Result<()> {
+        let _ = self.unregister_kind(ptr, PointerType::Registered);
+        Ok(())
+    }
+
+    fn register_kind(&self, ptr: u64, size: u64, owner: u64, kind: PointerType) -> Result<()> {
+        if ptr == 0 || size == 0 || ptr.checked_add(size).is_none() {
+            return Err(HsaError::InvalidArgument);
+        }
+        let mut allocs = self.allocs.lock();
+        if let Some((&b, a)) = allocs.range_mut(..=ptr).next_back() {
+            if ptr + size <= b + a.size {
+                // Already inside a known range: nothing to do.
+                return Ok(());
+            }
+            if b == ptr && a.kind == kind {
+                a.size = size;
+                drop(allocs);
+                self.hide(ptr);
+                self.expose(ptr, size);
+                return Ok(());
+            }
+        }
+        allocs.insert(
+            ptr,
+            Allocation {
+                size,
+                kind,
+                layout: None,
+                pool: None,
+                owner,
+                user_data: 0,
+            },
+        );
+        drop(allocs);
+        self.expose(ptr, size);
+        Ok(())
+    }
+
+    fn unregister_kind(&self, ptr: u64, kind: PointerType) -> Result<()> {
+        let mut allocs = self.allocs.lock();
+        match allocs.get(&ptr) {
+            Some(a) if a.kind == kind => {
+                allocs.remove(&ptr);
+                drop(allocs);
+                self.hide(ptr);
+                Ok(())
+            }
+            _ => Err(HsaError::InvalidArgument),
+        }
+    }
+
+    /// What the runtime knows about `ptr`.
+    pub fn pointer_info(&self, ptr: u64) -> PointerInfo {
+        let allocs = self.allocs.lock();
+        match allocs.range(..=ptr).next_back() {
+            Some((&b, a)) if ptr < b + a.size => PointerInfo {
+                kind: a.kind,
+                base: b,
+                size: a.size,
+                user_data: a.user_data,
+                owner: a.owner,
+                pool: a.pool.clone(),
+            },
+            _ => PointerInfo {
+                kind: PointerType::Unknown,
+                base: 0,
+                size: 0,
+                user_data: 0,
+                owner: 0,
+                pool: None,
+            },
+        }
+    }
+
+    /// Sets the user data of the allocation starting at `ptr`.
+    pub fn set_user_data(&self, ptr: u64, data: u64) -> Result<()> {
+        let mut allocs = self.allocs.lock();
+        let a = allocs.get_mut(&ptr).ok_or(HsaError::InvalidArgument)?;
+        a.user_data = data;
+        Ok(())
+    }
+
+    /// Whether `[ptr, ptr+len)` lies inside one known allocation or range.
+    pub fn contains(&self, ptr: u64, len: u64) -> bool {
+        let allocs = self.allocs.lock();
+        matches!(allocs.range(..=ptr).next_back(), Some((&b, a)) if ptr.saturating_add(len) <= b + a.size)
+    }
+}
+
+/// Copies `len` bytes.
+///
+/// # Safety
+/// `src` must be readable and `dst` writable for `len` bytes (they may overlap).
+pub unsafe fn copy_memory(dst: *mut u8, src: *const u8, len: usize) {
+    // SAFETY: the caller guarantees both ranges.
+    unsafe { std::ptr::copy(src, dst, len) };
+}
+
+/// Fills `count` 32-bit words at `ptr` with `value`.
+///
+/// # Safety
+/// `ptr` must be writable for `count * 4` bytes and 4-byte aligned.
+pub unsafe fn fill_u32(ptr: *mut u32, value: u32, count: usize) {
+    // SAFETY: the caller guarantees the range; `slice_from_raw_parts_mut` covers it exactly.
+    let words = unsafe { std::slice::from_raw_parts_mut(ptr, count) };
+    words.fill(value);
+}
+
+/// Physical memory of the host, in bytes.
+pub(crate) fn host_memory_size() -> u64 {
+    // SAFETY: `sysinfo` fills the zero-initialised struct we pass.
+    let mut si: libc::sysinfo = unsafe { std::mem::zeroed() };
+    // SAFETY: `si` is a valid, writable `sysinfo` struct.
+    if unsafe { libc::sysinfo(&mut si) } == 0 {
+        (si.totalram as u64).saturating_mul(u64::from(si.mem_unit))
+    } else {
+        16 << 30
+    }
+}

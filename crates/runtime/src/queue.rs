@@ -1,0 +1,568 @@
+//! User-mode AQL queues: a ring of 64-byte packets and an `amd_queue_t` in memory shared with
+//! the application, a doorbell signal, lock-free index operations in every memory order, and a
+//! packet processor thread per queue. The processor follows the rules of hsa-api.md §3.5: it
+//! consumes packets strictly in order from the read index once their header leaves INVALID,
+//! runs kernel dispatches on the emulated GPU, waits on barrier-AND/OR and AMD BARRIER_VALUE
+//! packets, applies fences, decrements completion signals, resets the header to INVALID and
+//! advances the read index. Malformed packets and kernel faults put the queue into its error
+//! state and report the status to the queue's callback (or to stderr when it has none).
+
+use std::alloc::Layout;
+use std::sync::atomic::{fence, AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
+
+use crate::agent::Agent;
+use crate::backend::KernelDispatch;
+use crate::error::{HsaError, Result};
+use crate::layout::{
+    packet_header, packet_type, AmdBarrierValuePacket, AmdQueue, BarrierPacket, HsaQueue,
+    KernelDispatchPacket, AMD_PACKET_TYPE_BARRIER_VALUE, PACKET_SIZE,
+};
+use crate::signal::{MemoryOrder, Signal, SignalCondition};
+use crate::sync;
+use crate::SignalTable;
+
+/// `hsa_queue_type_t`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueueType {
+    Multi = 0,
+    Single = 1,
+    Cooperative = 2,
+}
+
+impl QueueType {
+    /// From the C value.
+    pub fn from_raw(v: u32) -> Option<Self> {
+        Some(match v {
+            0 => Self::Multi,
+            1 => Self::Single,
+            2 => Self::Cooperative,
+            _ => return None,
+        })
+    }
+}
+
+/// `HSA_QUEUE_FEATURE_KERNEL_DISPATCH`.
+pub const QUEUE_FEATURE_KERNEL_DISPATCH: u32 = 1;
+
+/// The error callback: receives the status describing what went wrong.
+pub type QueueErrorCallback = Arc<dyn Fn(HsaError) + Send + Sync>;
+
+/// Queue states of hsa-api.md §3.3.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum QueueState {
+    Active = 0,
+    Inactive = 1,
+}
+
+struct Ring {
+    ptr: *mut u8,
+    layout: Layout,
+}
+
+// SAFETY: the ring is plain memory shared by design between application threads and the
+// processor; every access to packet headers is atomic and bodies follow the AQL hand-off.
+unsafe impl Send for Ring {}
+// SAFETY: see `Send`.
+unsafe impl Sync for Ring {}
+
+impl Drop for Ring {
+    fn drop(&mut self) {
+        // SAFETY: `ptr` came from `alloc_zeroed(layout)` in `Queue::create` and is freed once.
+        unsafe { std::alloc::dealloc(self.ptr, self.layout) };
+    }
+}
+
+pub(crate) struct QueueShared {
+    amd: Box<AmdQueue>,
+    ring: Ring,
+    doorbell: Signal,
+    agent: Agent,
+    state: AtomicU8,
+    stop: AtomicBool,
+    callback: Option<QueueErrorCallback>,
+    thread: Mutex<Option<JoinHandle<()>>>,
+    signals: Arc<SignalTable>,
+    dispatches: AtomicU64,
+}
+
+/// A queue. Cloning shares it.
+#[derive(Clone)]
+pub struct Queue(pub(crate) Arc<QueueShared>);
+
+impl std::fmt::Debug for Queue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Queue(0x{:x})", self.address())
+    }
+}
+
+static NEXT_QUEUE_ID: AtomicU64 = AtomicU64::new(0);
+
+impl Queue {
+    pub(crate) fn create(
+        agent: &Agent,
+        size: u32,
+        type_: QueueType,
+        callback: Option<QueueErrorCallback>,
+        signals: Arc<SignalTable>,
+    ) -> Result<Queue> {
+        let p = agent.properties();
+        if !p.kernel_dispatch {
+            return Err(HsaError::InvalidAgent);
+        }
+        if !size.is_power_of_two() || size < p.queue_min_size || size > p.queue_max_size {
+            return Err(HsaError::InvalidArgument);
+        }
+        let layout = Layout::from_size_align(size as usize * PACKET_SIZE, 4096)
+            .map_err(|_| HsaError::OutOfResources)?;
+        // SAFETY: the size is at least 64 packets, so non-zero.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        if ptr.is_null() {
+            return Err(HsaError::OutOfResources);
+        }
+        let ring = Ring { ptr, layout };
+        for i in 0..size as usize {
+            // SAFETY: slot `i` lies inside the ring, which is 4096-aligned, so the header
+            // address is 2-byte aligned.
+            let h = unsafe { &*(ring.ptr.add(i * PACKET_SIZE) as *const AtomicU16) };
+            h.store(u16::from(packet_type::INVALID), Ordering::Relaxed);
+        }
+        let doorbell = Signal::new_doorbell();
+        let amd = Box::new(AmdQueue {
+            hsa_queue: HsaQueue {
+                type_: type_ as u32,
+                features: QUEUE_FEATURE_KERNEL_DISPATCH,
+                base_address: ring.ptr as u64,
+                doorbell_signal: doorbell.handle(),
+                size,
+                reserved1: 0,
+                id: NEXT_QUEUE_ID.fetch_add(1, Ordering::Relaxed),
+            },
+            max_cu_id: p.compute_units.saturating_sub(1),
+            max_wave_id: p.max_waves_per_cu.saturating_sub(1),
+            queue_properties: 1 << 1, // AMD_QUEUE_PROPERTIES_IS_PTR64
+            ..AmdQueue::default()
+        });
+        let shared = Arc::new(QueueShared {
+            amd,
+            ring,
+            doorbell,
+            agent: agent.clone(),
+            state: AtomicU8::new(QueueState::Active as u8),
+            stop: AtomicBool::new(false),
+            callback,
+            thread: Mutex::new(None),
+            signals,
+            dispatches: AtomicU64::new(0),
+        });
+        let worker = shared.clone();
+        let handle = std::thread::Builder::new()
+            .name(format!("hsaemu-queue-{}", shared.amd.hsa_queue.id))
+            .spawn(move || worker.process())
+            .map_err(|_| HsaError::OutOfResources)?;
+        *shared.thread.lock() = Some(handle);
+        Ok(Queue(shared))
+    }
+
+    /// The `hsa_queue_t*` address given to applications.
+    pub fn address(&self) -> u64 {
+        &self.0.amd.hsa_queue as *const HsaQueue as u64
+    }
+    /// The `amd_queue_t` in memory.
+    pub fn amd_queue(&self) -> &AmdQueue {
+        &self.0.amd
+    }
+    /// The ring buffer's address and size in bytes.
+    pub fn ring(&self) -> (u64, u64) {
+        (self.0.ring.ptr as u64, self.0.ring.layout.size() as u64)
+    }
+    /// Number of packets in the ring.
+    pub fn size(&self) -> u32 {
+        self.0.amd.hsa_queue.size
+    }
+    /// The doorbell signal.
+    pub fn doorbell(&self) -> &Signal {
+        &self.0.doorbell
+    }
+    /// The agent the queue feeds.
+    pub fn agent(&self) -> &Agent {
+        &self.0.agent
+    }
+    /// Active or inactive.
+    pub fn state(&self) -> QueueState {
+        self.0.state()
+    }
+    /// Number of kernel dispatches completed.
+    pub fn dispatch_count(&self) -> u64 {
+        self.0.dispatches.load(Ordering::Relaxed)
+    }
+
+    /// Stops processing (`hsa_queue_inactivate`); idempotent.
+    pub fn inactivate(&self) {
+        self.0
+            .state
+            .store(QueueState::Inactive as u8, Ordering::Release);
+        self.0.doorbell.store(0, MemoryOrder::Release);
+    }
+
+    /// Stops the processor thread and waits for it (`hsa_queue_destroy`).
+    pub(crate) fn shut_down(&self) {
+        self.0.stop.store(true, Ordering::Release);
+        self.0.doorbell.store(0, MemoryOrder::Release);
+        sync::global().notify();
+        let handle = self.0.thread.lock().take();
+        if let Some(h) = handle {
+            if h.thread().id() != std::thread::current().id() {
+                let _ = h.join();
+            }
+        }
+    }
+
+    pub fn load_read_index(&self, order: MemoryOrder) -> u64 {
+        self.0.amd.read_dispatch_id.load(order.load())
+    }
+    pub fn load_write_index(&self, order: MemoryOrder) -> u64 {
+        self.0.amd.write_dispatch_id.load(order.load())
+    }
+    pub fn store_write_index(&self, value: u64, order: MemoryOrder) {
+        self.0.amd.write_dispatch_id.store(value, order.store());
+    }
+    pub fn store_read_index(&self, value: u64, order: MemoryOrder) {
+        self.0.amd.read_dispatch_id.store(value, order.store());
+    }
+    /// Compare-and-swap of the write index; returns the observed value.
+    pub fn cas_write_index(&self, expected: u64, value: u64, order: MemoryOrder) -> u64 {
+        let (s, f) = order.cas();
+        match self
+            .0
+            .amd
+            .write_dispatch_id
+            .compare_exchange(expected, value, s, f)
+        {
+            Ok(v) | Err(v) => v,
+        }
+    }
+    /// Atomic add to the write index; returns the previous value.
+    pub fn add_write_index(&self, value: u64, order: MemoryOrder) -> u64 {
+        self.0.amd.write_dispatch_id.fetch_add(value, order.rmw())
+    }
+}
+
+/// What stopped a packet.
+enum PacketError {
+    /// Malformed packet or launch failure: the queue enters the error state; RI stays.
+    Launch(HsaError, String),
+    /// Failure while active (kernel fault): completion signal gets -1, queue errors.
+    Active(HsaError, String),
+    /// A barrier saw a negative dependency: completion signal gets -1, the queue continues.
+    Dependency,
+    /// The queue was stopped or inactivated while the packet waited.
+    Aborted,
+}
+
+impl QueueShared {
+    fn state(&self) -> QueueState {
+        if self.state.load(Ordering::Acquire) == QueueState::Active as u8 {
+            QueueState::Active
+        } else {
+            QueueState::Inactive
+        }
+    }
+
+    fn slot(&self, index: u64) -> *mut u8 {
+        let mask = u64::from(self.amd.hsa_queue.size) - 1;
+        // SAFETY: `index & mask` < size, so the offset is inside the ring allocation.
+        unsafe { self.ring.ptr.add(((index & mask) as usize) * PACKET_SIZE) }
+    }
+
+    fn header(&self, index: u64) -> &AtomicU16 {
+        // SAFETY: the slot is inside the ring, 64-byte aligned, and lives as long as `self`.
+        unsafe { &*(self.slot(index) as *const AtomicU16) }
+    }
+
+    fn aborted(&self) -> bool {
+        self.stop.load(Ordering::Acquire) || self.state() != QueueState::Active
+    }
+
+    /// The packet processor's main loop.
+    fn process(self: Arc<Self>) {
+        loop {
+            if self.stop.load(Ordering::Acquire) {
+                return;
+            }
+            let ri = self.amd.read_dispatch_id.load(Ordering::Acquire);
+            let header = self.header(ri);
+            let ready = self.doorbell.wait_on_change(
+                Some(Instant::now() + Duration::from_millis(100)),
+                true,
+                || {
+                    let stop = self.stop.load(Ordering::Acquire);
+                    let valid =
+                        (header.load(Ordering::Acquire) & 0xff) != u16::from(packet_type::INVALID);
+                    (stop || (valid && self.state() == QueueState::Active)).then_some(())
+                },
+            );
+            if ready.is_none() || self.stop.load(Ordering::Acquire) {
+                continue;
+            }
+            let mut bytes = [0u8; PACKET_SIZE];
+            // SAFETY: the slot holds 64 bytes inside the ring; the producer finished writing
+            // the body before publishing the header we acquired above, and nobody writes the
+            // slot again until we release it below.
+            unsafe {
+                std::ptr::copy_nonoverlapping(self.slot(ri), bytes.as_mut_ptr(), PACKET_SIZE)
+            };
+            let hdr = u16::from_le_bytes([bytes[0], bytes[1]]);
+            if (hdr >> packet_header::SCACQUIRE_FENCE_SCOPE) & 3 != 0 {
+                fence(Ordering::Acquire);
+            }
+            let completion = u64::from_le_bytes(bytes[56..64].try_into().unwrap_or([0; 8]));
+            let result = self.execute(ri, &bytes);
+            if (hdr >> packet_header::SCRELEASE_FENCE_SCOPE) & 3 != 0 {
+                fence(Ordering::Release);
+            }
+            match result {
+                Ok(()) => {
+                    self.release_slot(ri);
+                    self.complete(completion, None);
+                }
+                Err(PacketError::Dependency) => {
+                    self.release_slot(ri);
+                    self.complete(completion, Some(-1));
+                }
+                Err(PacketError::Aborted) => {}
+                Err(PacketError::Active(status, msg)) => {
+                    self.release_slot(ri);
+                    self.complete(completion, Some(-1));
+                    self.fail(status, &msg);
+                }
+                Err(PacketError::Launch(status, msg)) => {
+                    self.complete(completion, Some(-1));
+                    self.fail(status, &msg);
+                }
+            }
+        }
+    }
+
+    fn release_slot(&self, ri: u64) {
+        self.header(ri)
+            .store(u16::from(packet_type::INVALID), Ordering::Release);
+        self.amd.read_dispatch_id.store(ri + 1, Ordering::Release);
+    }
+
+    fn complete(&self, completion: u64, error_value: Option<i64>) {
+        if completion == 0 {
+            return;
+        }
+        if let Some(sig) = self.signals.get(completion) {
+            match error_value {
+                None => {
+                    sig.rmw(crate::signal::SignalOp::Subtract, 1, MemoryOrder::Release);
+                }
+                Some(v) => sig.store(v, MemoryOrder::Release),
+            }
+        }
+    }
+
+    fn fail(&self, status: HsaError, message: &str) {
+        self.state
+            .store(QueueState::Inactive as u8, Ordering::Release);
+        let queue = &self.amd.hsa_queue as *const HsaQueue as u64;
+        match &self.callback {
+            Some(cb) => {
+                let cb = cb.clone();
+                // Run the callback on its own thread so that it may block or destroy the queue.
+                let spawned = std::thread::Builder::new()
+                    .name("hsaemu-queue-error".into())
+                    .spawn(move || cb(status));
+                if spawned.is_err() {
+                    eprintln!("hsaemu: queue 0x{queue:x}: {message} ({}); could not start the error callback thread", status.name());
+                }
+            }
+            None => eprintln!(
+                "hsaemu: queue 0x{queue:x} stopped with {}: {message}",
+                status.name()
+            ),
+        }
+    }
+
+    fn signal(&self, handle: u64) -> std::result::Result<Signal, PacketError> {
+        self.signals.get(handle).ok_or_else(|| {
+            PacketError::Launch(
+                HsaError::InvalidPacketFormat,
+                format!("packet names signal 0x{handle:x}, which is not a live signal"),
+            )
+        })
+    }
+
+    fn execute(
+        &self,
+        index: u64,
+        bytes: &[u8; PACKET_SIZE],
+    ) -> std::result::Result<(), PacketError> {
+        let type_ = bytes[0];
+        match type_ {
+            packet_type::KERNEL_DISPATCH => self.dispatch(index, &KernelDispatchPacket::from_bytes(bytes)),
+            packet_type::BARRIER_AND | packet_type::BARRIER_OR => {
+                let p = BarrierPacket::from_bytes(bytes);
+                let deps = p
+                    .dep_signal
+                    .iter()
+                    .filter(|&&h| h != 0)
+                    .map(|&h| self.signal(h))
+                    .collect::<std::result::Result<Vec<_>, _>>()?;
+                self.barrier(&deps, type_ == packet_type::BARRIER_AND)
+            }
+            packet_type::VENDOR_SPECIFIC if bytes[2] == AMD_PACKET_TYPE_BARRIER_VALUE => {
+                let p = AmdBarrierValuePacket::from_bytes(bytes);
+                let cond = SignalCondition::from_raw(p.cond).ok_or_else(|| {
+                    PacketError::Launch(
+                        HsaError::InvalidPacketFormat,
+                        format!("BARRIER_VALUE packet {index} has condition {}", p.cond),
+                    )
+                })?;
+                let sig = self.signal(p.signal)?;
+                self.wait_until(|| cond.holds(sig.load(MemoryOrder::Acquire) & p.mask, p.value))
+            }
+            packet_type::VENDOR_SPECIFIC => Err(PacketError::Launch(
+                HsaError::InvalidPacketFormat,
+                format!("packet {index}: unknown AMD vendor packet format {}", bytes[2]),
+            )),
+            packet_type::AGENT_DISPATCH => Err(PacketError::Launch(
+                HsaError::InvalidPacketFormat,
+                format!("packet {index}: agent dispatch packets are not supported on a kernel-dispatch queue"),
+            )),
+            t => Err(PacketError::Launch(
+                HsaError::InvalidPacketFormat,
+                format!("packet {index}: unknown packet type {t}"),
+            )),
+        }
+    }
+
+    /// Waits until `done()` (or the queue stops), sleeping on the global signal epoch.
+    fn wait_until(&self, mut done: impl FnMut() -> bool) -> std::result::Result<(), PacketError> {
+        let r = sync::global().wait_until(None, true, || {
+            if self.aborted() {
+                Some(false)
+            } else {
+                done().then_some(true)
+            }
+        });
+        match r {
+            Some(true) => Ok(()),
+            _ => Err(PacketError::Aborted),
+        }
+    }
+
+    fn barrier(&self, deps: &[Signal], and: bool) -> std::result::Result<(), PacketError> {
+        if deps.is_empty() {
+            // AND with no dependencies is satisfied; an OR with none would never complete,
+            // so hsaemu completes it too (documented in docs/status-runtime.md).
+            return Ok(());
+        }
+        let mut seen_zero = vec![false; deps.len()];
+        let mut negative = false;
+        self.wait_until(|| {
+            for (i, d) in deps.iter().enumerate() {
+                if seen_zero[i] {
+                    continue;
+                }
+                let v = d.load(MemoryOrder::Acquire);
+                if v < 0 {
+                    negative = true;
+                    return true;
+                }
+                if v == 0 {
+                    seen_zero[i] = true;
+                    if !and {
+                        return true;
+                    }
+                }
+            }
+            seen_zero.iter().all(|&s| s)
+        })?;
+        if negative {
+            Err(PacketError::Dependency)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn dispatch(
+        &self,
+        index: u64,
+        p: &KernelDispatchPacket,
+    ) -> std::result::Result<(), PacketError> {
+        let bad = |msg: String| {
+            PacketError::Launch(
+                HsaError::InvalidPacketFormat,
+                format!("dispatch packet {index}: {msg}"),
+            )
+        };
+        let dims = usize::from(p.setup & 3);
+        if !(1..=3).contains(&dims) {
+            return Err(bad(format!(
+                "setup.dimensions is {dims}; must be 1, 2 or 3"
+            )));
+        }
+        let mut wg = [p.workgroup_size_x, p.workgroup_size_y, p.workgroup_size_z];
+        let mut grid = [p.grid_size_x, p.grid_size_y, p.grid_size_z];
+        for d in 0..3 {
+            if d >= dims {
+                wg[d] = 1;
+                grid[d] = 1;
+            } else if wg[d] == 0 || grid[d] == 0 {
+                return Err(bad(format!(
+                    "dimension {d} has work-group size {} and grid size {}; both must be at least 1",
+                    wg[d], grid[d]
+                )));
+            }
+        }
+        let props = self.agent.properties();
+        let threads: u32 = wg.iter().map(|&w| u32::from(w)).product();
+        if threads > props.workgroup_max_size {
+            return Err(bad(format!(
+                "work-group of {threads} work-items exceeds the maximum of {}",
+                props.workgroup_max_size
+            )));
+        }
+        if p.group_segment_size > props.lds_size {
+            return Err(bad(format!(
+                "group segment of {} bytes exceeds the {} bytes of LDS",
+                p.group_segment_size, props.lds_size
+            )));
+        }
+        if p.kernel_object == 0 {
+            return Err(bad("kernel_object is null".into()));
+        }
+        let Some(backend) = self.agent.backend() else {
+            return Err(bad("the agent cannot execute kernels".into()));
+        };
+        let d = KernelDispatch {
+            kernel_object: p.kernel_object,
+            kernarg_address: p.kernarg_address,
+            grid_size: grid,
+            workgroup_size: wg,
+            group_segment_size: p.group_segment_size,
+            private_segment_size: p.private_segment_size,
+            dispatch_packet_address: self.slot(index) as u64,
+            queue_address: &self.amd.hsa_queue as *const HsaQueue as u64,
+            dispatch_id: index,
+        };
+        backend.dispatch(&d).map_err(|f| {
+            let msg = format!("dispatch packet {index}: {}", f.message);
+            if f.at_launch {
+                PacketError::Launch(f.status, msg)
+            } else {
+                PacketError::Active(f.status, msg)
+            }
+        })?;
+        self.dispatches.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+}

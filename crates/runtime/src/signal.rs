@@ -1,0 +1,361 @@
+//! Signals: an `amd_signal_t` in memory (the handle is its address, the value at offset 8, so
+//! kernels can update it with plain atomics) plus every value operation, in every memory order,
+//! and waits that spin briefly and then sleep on a futex (never burning a core). Waiters also
+//! poll, because device code changes values without telling the host.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::layout::{AmdSignal, AMD_SIGNAL_KIND_USER};
+use crate::sync::{self, WakeWord};
+
+/// A wait condition (`hsa_signal_condition_t`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignalCondition {
+    /// `HSA_SIGNAL_CONDITION_EQ`
+    Eq,
+    /// `HSA_SIGNAL_CONDITION_NE`
+    Ne,
+    /// `HSA_SIGNAL_CONDITION_LT`
+    Lt,
+    /// `HSA_SIGNAL_CONDITION_GTE`
+    Gte,
+}
+
+impl SignalCondition {
+    /// From the `hsa_signal_condition_t` value.
+    pub fn from_raw(v: u32) -> Option<Self> {
+        Some(match v {
+            0 => Self::Eq,
+            1 => Self::Ne,
+            2 => Self::Lt,
+            3 => Self::Gte,
+            _ => return None,
+        })
+    }
+
+    /// Whether `value <cond> compare` holds.
+    pub fn holds(self, value: i64, compare: i64) -> bool {
+        match self {
+            Self::Eq => value == compare,
+            Self::Ne => value != compare,
+            Self::Lt => value < compare,
+            Self::Gte => value >= compare,
+        }
+    }
+}
+
+/// The memory order of a signal or queue-index operation (named as in the `sc*` API).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemoryOrder {
+    Relaxed,
+    Acquire,
+    Release,
+    AcqRel,
+}
+
+impl MemoryOrder {
+    /// The Rust ordering for a read-modify-write.
+    pub fn rmw(self) -> Ordering {
+        match self {
+            Self::Relaxed => Ordering::Relaxed,
+            Self::Acquire => Ordering::Acquire,
+            Self::Release => Ordering::Release,
+            Self::AcqRel => Ordering::AcqRel,
+        }
+    }
+    /// The Rust ordering for a load (release orders degrade to relaxed loads).
+    pub fn load(self) -> Ordering {
+        match self {
+            Self::Acquire | Self::AcqRel => Ordering::Acquire,
+            _ => Ordering::Relaxed,
+        }
+    }
+    /// The Rust ordering for a store (acquire orders degrade to relaxed stores).
+    pub fn store(self) -> Ordering {
+        match self {
+            Self::Release | Self::AcqRel => Ordering::Release,
+            _ => Ordering::Relaxed,
+        }
+    }
+    /// The Rust orderings (success, failure) for a compare-and-swap.
+    pub fn cas(self) -> (Ordering, Ordering) {
+        (self.rmw(), self.load())
+    }
+}
+
+/// The wait-state hint (`hsa_wait_state_t`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitState {
+    /// Sleep soon.
+    Blocked,
+    /// Spin a little before sleeping.
+    Active,
+}
+
+/// Read-modify-write operations on a signal value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignalOp {
+    Add,
+    Subtract,
+    And,
+    Or,
+    Xor,
+}
+
+/// A signal. Cloning shares it. The memory stays valid while any clone lives.
+#[derive(Clone, Debug)]
+pub struct Signal(Arc<SignalInner>);
+
+#[derive(Debug)]
+struct SignalInner {
+    amd: Box<AmdSignal>,
+    /// Created through `hsa_amd_signal_create` with the IPC attribute (not supported: kept false).
+    doorbell: bool,
+}
+
+impl Signal {
+    /// A user signal with `initial` value.
+    pub fn new(initial: i64) -> Signal {
+        Self::with_kind(initial, false)
+    }
+
+    /// A queue doorbell signal (an ordinary user signal whose stores wake the processor).
+    pub(crate) fn new_doorbell() -> Signal {
+        Self::with_kind(0, true)
+    }
+
+    fn with_kind(initial: i64, doorbell: bool) -> Signal {
+        let amd = Box::new(AmdSignal {
+            kind: AMD_SIGNAL_KIND_USER,
+            ..AmdSignal::default()
+        });
+        amd.value.store(initial, Ordering::Release);
+        Signal(Arc::new(SignalInner { amd, doorbell }))
+    }
+
+    /// The `hsa_signal_t` handle: the address of the `amd_signal_t`.
+    pub fn handle(&self) -> u64 {
+        &*self.0.amd as *const AmdSignal as u64
+    }
+
+    /// Whether this is a queue doorbell.
+    pub fn is_doorbell(&self) -> bool {
+        self.0.doorbell
+    }
+
+    /// The address of the value (`hsa_amd_signal_value_pointer`).
+    pub fn value_address(&self) -> u64 {
+        self.0.amd.value.as_ptr() as u64
+    }
+
+    /// The `amd_signal_t` in memory.
+    pub fn amd_signal(&self) -> &AmdSignal {
+        &self.0.amd
+    }
+
+    fn wake(&self) -> WakeWord<'_> {
+        WakeWord {
+            seq: &self.0.amd.reserved3[0],
+            sleepers: &self.0.amd.reserved3[1],
+        }
+    }
+
+    fn notify(&self) {
+        self.wake().notify();
+        sync::global().notify();
+    }
+
+    /// Atomic load.
+    pub fn load(&self, order: MemoryOrder) -> i64 {
+        self.0.amd.value.load(order.load())
+    }
+
+    /// Atomic store; wakes waiters.
+    pub fn store(&self, value: i64, order: MemoryOrder) {
+        self.0.amd.value.store(value, order.store());
+        self.notify();
+    }
+
+    /// Atomic store that wakes nobody (`hsa_signal_silent_store_*`).
+    pub fn silent_store(&self, value: i64, order: MemoryOrder) {
+        self.0.amd.value.store(value, order.store());
+    }
+
+    /// Atomic exchange; returns the previous value.
+    pub fn exchange(&self, value: i64, order: MemoryOrder) -> i64 {
+        let old = self.0.amd.value.swap(value, order.rmw());
+        self.notify();
+        old
+    }
+
+    /// Compare-and-swap; returns the observed value.
+    pub fn cas(&self, expected: i64, value: i64, order: MemoryOrder) -> i64 {
+        let (s, f) = order.cas();
+        match self.0.amd.value.compare_exchange(expected, value, s, f) {
+            Ok(old) => {
+                self.notify();
+                old
+            }
+            Err(old) => old,
+        }
+    }
+
+    /// Atomic read-modify-write; returns the previous value.
+    pub fn rmw(&self, op: SignalOp, value: i64, order: MemoryOrder) -> i64 {
+        let v = &self.0.amd.value;
+        let o = order.rmw();
+        let old = match op {
+            SignalOp::Add => v.fetch_add(value, o),
+            SignalOp::Subtract => v.fetch_sub(value, o),
+            SignalOp::And => v.fetch_and(value, o),
+            SignalOp::Or => v.fetch_or(value, o),
+            SignalOp::Xor => v.fetch_xor(value, o),
+        };
+        self.notify();
+        old
+    }
+
+    /// Waits until `value <condition> compare` or the timeout passes (`None`: no timeout).
+    /// Returns the last observed value, which need not satisfy the condition.
+    pub fn wait(
+        &self,
+        condition: SignalCondition,
+        compare: i64,
+        timeout: Option<Duration>,
+        state: WaitState,
+        order: MemoryOrder,
+    ) -> i64 {
+        let deadline = sync::deadline_after(timeout);
+        let ord = order.load();
+        let v = &self.0.amd.value;
+        let found = self
+            .wake()
+            .wait_until(deadline, state == WaitState::Active, || {
+                let x = v.load(ord);
+                condition.holds(x, compare).then_some(x)
+            });
+        found.unwrap_or_else(|| v.load(ord))
+    }
+}
+
+impl Signal {
+    /// Waits (spinning first if `spin`) until `ready` returns `Some`, the deadline passes, or
+    /// this signal is notified and `ready` then holds; used by the packet processor to sleep
+    /// on its doorbell.
+    pub(crate) fn wait_on_change<T>(
+        &self,
+        deadline: Option<Instant>,
+        spin: bool,
+        ready: impl FnMut() -> Option<T>,
+    ) -> Option<T> {
+        self.wake().wait_until(deadline, spin, ready)
+    }
+}
+
+/// Waits until any `signals[i] <conds[i]> values[i]`; returns the index and the value seen, or
+/// `None` on timeout (`hsa_amd_signal_wait_any`).
+pub fn wait_any(
+    signals: &[Signal],
+    conds: &[SignalCondition],
+    values: &[i64],
+    timeout: Option<Duration>,
+    state: WaitState,
+    order: MemoryOrder,
+) -> Option<(usize, i64)> {
+    let deadline: Option<Instant> = sync::deadline_after(timeout);
+    sync::global().wait_until(deadline, state == WaitState::Active, || {
+        signals
+            .iter()
+            .zip(conds.iter().zip(values))
+            .enumerate()
+            .find_map(|(i, (s, (c, v)))| {
+                let x = s.load(order);
+                c.holds(x, *v).then_some((i, x))
+            })
+    })
+}
+
+/// Sleeps until any signal changes or `slice` passes (used by multi-signal pollers).
+pub(crate) fn wait_any_change(slice: Duration, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + slice;
+    let _ = sync::global().wait_until(Some(deadline), false, || done().then_some(()));
+}
+
+/// Sleeps until `done()` holds, re-checking on every signal change and every poll interval.
+pub(crate) fn wait_any_change_until(mut done: impl FnMut() -> bool) {
+    let _ = sync::global().wait_until(None, false, || done().then_some(()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn value_is_at_offset_8_of_the_handle() {
+        let s = Signal::new(42);
+        assert_eq!(s.value_address(), s.handle() + 8);
+        assert_eq!(s.handle() % 64, 0);
+        s.rmw(SignalOp::Subtract, 2, MemoryOrder::Release);
+        assert_eq!(s.load(MemoryOrder::Acquire), 40);
+        assert_eq!(s.cas(40, 7, MemoryOrder::AcqRel), 40);
+        assert_eq!(s.cas(40, 9, MemoryOrder::AcqRel), 7);
+        assert_eq!(s.exchange(5, MemoryOrder::Relaxed), 7);
+        s.rmw(SignalOp::Or, 0b1010, MemoryOrder::Relaxed);
+        s.rmw(SignalOp::And, 0b1100, MemoryOrder::Relaxed);
+        s.rmw(SignalOp::Xor, 0b0001, MemoryOrder::Relaxed);
+        assert_eq!(s.load(MemoryOrder::Relaxed), 0b1101);
+    }
+
+    #[test]
+    fn wait_times_out_with_the_current_value_and_wakes_on_store() {
+        let s = Signal::new(1);
+        let t = Instant::now();
+        let v = s.wait(
+            SignalCondition::Eq,
+            0,
+            Some(Duration::from_millis(20)),
+            WaitState::Blocked,
+            MemoryOrder::Acquire,
+        );
+        assert_eq!(v, 1);
+        assert!(t.elapsed() >= Duration::from_millis(20));
+        let s2 = s.clone();
+        let h = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(10));
+            s2.store(0, MemoryOrder::Release);
+        });
+        let v = s.wait(
+            SignalCondition::Eq,
+            0,
+            None,
+            WaitState::Blocked,
+            MemoryOrder::Acquire,
+        );
+        assert_eq!(v, 0);
+        h.join().expect("thread");
+    }
+
+    #[test]
+    fn wait_sees_a_store_made_behind_the_runtime_s_back() {
+        let s = Signal::new(5);
+        let addr = s.value_address() as usize;
+        let h = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(5));
+            // SAFETY: the signal outlives the thread (joined below); the value is an atomic
+            // i64 at this address, as a kernel would update it.
+            let v = unsafe { &*(addr as *const std::sync::atomic::AtomicI64) };
+            v.store(-1, Ordering::Release);
+        });
+        let v = s.wait(
+            SignalCondition::Lt,
+            0,
+            None,
+            WaitState::Blocked,
+            MemoryOrder::Acquire,
+        );
+        assert_eq!(v, -1);
+        h.join().expect("thread");
+    }
+}

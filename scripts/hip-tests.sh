@@ -1,0 +1,254 @@
+#!/usr/bin/env bash
+# Builds the HIP test programs of tests/hip/ (listed in tests/hip/manifest.txt) with Debian's
+# hipcc and runs each one, unmodified, through `hsaemu exec -- ./program`: hsaemu's
+# libhsa-runtime64.so.1 replaces ROCm's under HIP. See docs/hip.md.
+#
+# Usage: scripts/hip-tests.sh [--build-only] [--native] [--list] [NAME...]
+#   NAME...       run only these programs (default: every program built for the target)
+#   --build-only  build (and cache) every program for all its targets; run nothing
+#   --native      run the programs directly, without hsaemu (on a machine with a real AMD GPU,
+#                 this checks the programs themselves)
+#   --list        print the programs that would run, and exit
+# Environment:
+#   HSAEMU_TARGET       the GPU hsaemu reports (default gfx90a); programs whose manifest targets
+#                       do not include its processor are not run
+#   HSAEMU_BIN          the hsaemu binary (default target/release/hsaemu, built when missing)
+#   HIP_TEST_TIMEOUT    seconds per program (default 120)
+#   CARGO_TARGET_DIR    where target/ is; binaries are cached in $CARGO_TARGET_DIR/hip
+#
+# Prints one line per program and a summary line `N passed, M failed`. Exits non-zero when a
+# program fails, when fewer programs ran than were selected, or when a build fails.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+
+build_only=0
+native=0
+list_only=0
+names=()
+for arg in "$@"; do
+  case "$arg" in
+    --build-only) build_only=1 ;;
+    --native) native=1 ;;
+    --list) list_only=1 ;;
+    -h | --help)
+      sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+      exit 0
+      ;;
+    -*)
+      echo "hip-tests: unknown option $arg" >&2
+      exit 2
+      ;;
+    *) names+=("$arg") ;;
+  esac
+done
+
+hip_dir=tests/hip
+manifest=$hip_dir/manifest.txt
+target_dir=${CARGO_TARGET_DIR:-target}
+cache=$target_dir/hip
+mkdir -p "$cache" || exit 2
+export HSAEMU_TARGET=${HSAEMU_TARGET:-gfx90a}
+processor=${HSAEMU_TARGET%%:*}
+timeout_s=${HIP_TEST_TIMEOUT:-120}
+
+command -v hipcc >/dev/null || {
+  echo "hip-tests: hipcc is missing: run scripts/setup.sh" >&2
+  exit 2
+}
+
+trim() {
+  local s=$1
+  s=${s#"${s%%[![:space:]]*}"}
+  s=${s%"${s##*[![:space:]]}"}
+  printf '%s' "$s"
+}
+
+# build_cached KIND SOURCE_NAME "TARGETS": prints the cached output path; compiles when missing.
+# The cache key is the SHA-256 of "hsaemu-hip-build v1\n<hipcc arguments>\n", hip_check.h, a NUL
+# byte and the source; tests/it/hip.rs computes the same key, so each build happens only once.
+build_cached() {
+  local kind=$1 name=$2 targets=$3
+  local src=$hip_dir/$name.hip
+  [ -f "$src" ] || {
+    echo "hip-tests: $src does not exist" >&2
+    return 1
+  }
+  local args=()
+  [ "$kind" = genco ] && args+=(--genco)
+  args+=(-O2)
+  local t
+  for t in $targets; do args+=("--offload-arch=$t"); done
+  local key
+  key=$({
+    printf 'hsaemu-hip-build v1\n%s\n' "${args[*]}"
+    cat "$hip_dir/hip_check.h"
+    printf '\0'
+    cat "$src"
+  } | sha256sum | cut -c1-16)
+  local out=$cache/$name-$key
+  [ "$kind" = genco ] && out=$out.co
+  if [ ! -f "$out" ]; then
+    echo "hip-tests: building $name ($kind: $targets)" >&2
+    local tmp=$out.tmp$$
+    if ! hipcc "${args[@]}" "$src" -o "$tmp" >"$tmp.log" 2>&1; then
+      cat "$tmp.log" >&2
+      rm -f "$tmp" "$tmp.log"
+      echo "hip-tests: build of $name failed" >&2
+      return 1
+    fi
+    rm -f "$tmp.log"
+    mv "$tmp" "$out"
+  fi
+  printf '%s' "$out"
+}
+
+# Read the manifest.
+declare -a m_name m_targets m_args m_expect
+while IFS= read -r line || [ -n "$line" ]; do
+  line=$(trim "$line")
+  [ -z "$line" ] && continue
+  [ "${line:0:1}" = "#" ] && continue
+  IFS='|' read -r -a fields <<<"$line"
+  if ((${#fields[@]} < 4)); then
+    echo "hip-tests: malformed manifest line: $line" >&2
+    exit 2
+  fi
+  m_name+=("$(trim "${fields[0]}")")
+  m_targets+=("$(trim "${fields[1]}")")
+  a=$(trim "${fields[2]}")
+  [ "$a" = "-" ] && a=""
+  m_args+=("$a")
+  e=""
+  for ((k = 3; k < ${#fields[@]}; k++)); do
+    e+="$(trim "${fields[k]}")"$'\n'
+  done
+  m_expect+=("$e")
+done <"$manifest"
+
+# Select the programs.
+selected=()
+for i in "${!m_name[@]}"; do
+  if ((${#names[@]})); then
+    keep=0
+    for n in "${names[@]}"; do [ "$n" = "${m_name[i]}" ] && keep=1; done
+    ((keep)) || continue
+  fi
+  if ((!build_only)) && ! [[ " ${m_targets[i]} " == *" $processor "* ]]; then
+    continue
+  fi
+  selected+=("$i")
+done
+for n in "${names[@]}"; do
+  found=0
+  for i in "${!m_name[@]}"; do [ "$n" = "${m_name[i]}" ] && found=1; done
+  ((found)) || {
+    echo "hip-tests: $n is not in $manifest" >&2
+    exit 2
+  }
+done
+if ((!build_only && !list_only && ${#names[@]} == 0 && ${#selected[@]} < ${#m_name[@]})); then
+  echo "hip-tests: $((${#m_name[@]} - ${#selected[@]})) of ${#m_name[@]} programs are not built for $processor and will not run" >&2
+fi
+if ((list_only)); then
+  for i in "${selected[@]}"; do echo "${m_name[i]}"; done
+  exit 0
+fi
+if ((${#selected[@]} == 0)); then
+  echo "hip-tests: no program is built for $processor" >&2
+  echo "0 passed, 0 failed"
+  exit 1
+fi
+
+# Build everything selected (all of each program's targets, so one cache entry serves every target).
+declare -A exe
+build_failures=0
+for i in "${selected[@]}"; do
+  if path=$(build_cached exe "${m_name[i]}" "${m_targets[i]}"); then
+    exe[$i]=$path
+  else
+    build_failures=$((build_failures + 1))
+  fi
+  for a in ${m_args[i]}; do
+    if [[ "$a" == @genco:* ]]; then
+      build_cached genco "${a#@genco:}" "${m_targets[i]}" >/dev/null || build_failures=$((build_failures + 1))
+    fi
+  done
+done
+if ((build_only)); then
+  echo "hip-tests: built $((${#selected[@]} - build_failures)) of ${#selected[@]} programs in $cache"
+  ((build_failures == 0))
+  exit
+fi
+
+# The runner.
+runner=()
+if ((!native)); then
+  hsaemu=${HSAEMU_BIN:-$target_dir/release/hsaemu}
+  if [ -z "${HSAEMU_BIN:-}" ]; then
+    cargo build -q -p hsaemu-cli --release || {
+      echo "hip-tests: cannot build hsaemu" >&2
+      exit 2
+    }
+  fi
+  [ -x "$hsaemu" ] || {
+    echo "hip-tests: $hsaemu is not an executable" >&2
+    exit 2
+  }
+  runner=("$hsaemu" exec --)
+fi
+
+passed=0
+failed=0
+logs=$cache/logs
+mkdir -p "$logs"
+for i in "${selected[@]}"; do
+  name=${m_name[i]}
+  if [ -z "${exe[$i]:-}" ]; then
+    echo "FAIL $name (build failed)"
+    failed=$((failed + 1))
+    continue
+  fi
+  args=()
+  for a in ${m_args[i]}; do
+    if [[ "$a" == @genco:* ]]; then
+      args+=("$(build_cached genco "${a#@genco:}" "${m_targets[i]}")")
+    else
+      args+=("$a")
+    fi
+  done
+  out=$logs/$name.stdout
+  err=$logs/$name.stderr
+  start=$(date +%s.%N)
+  timeout -k 5 "$timeout_s" "${runner[@]}" "${exe[$i]}" "${args[@]}" >"$out" 2>"$err" </dev/null
+  rc=$?
+  secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+  why=""
+  if ((rc == 124 || rc == 137)); then
+    why="timed out after ${timeout_s} s"
+  elif ((rc != 0)); then
+    why="exit status $rc"
+  fi
+  while IFS= read -r want; do
+    [ -z "$want" ] && continue
+    grep -qF -- "$want" "$out" || why+="${why:+; }stdout lacks \"$want\""
+  done <<<"${m_expect[i]}"
+  if [ -z "$why" ]; then
+    echo "ok   $name (${secs} s)"
+    passed=$((passed + 1))
+  else
+    echo "FAIL $name (${secs} s): $why"
+    echo "  --- stdout (last 15 lines, $out)"
+    tail -n 15 "$out" | sed 's/^/  /'
+    echo "  --- stderr (last 15 lines, $err)"
+    tail -n 15 "$err" | sed 's/^/  /'
+    failed=$((failed + 1))
+  fi
+done
+
+echo "$passed passed, $failed failed"
+ran=$((passed + failed))
+if ((ran < ${#selected[@]})); then
+  echo "hip-tests: only $ran of ${#selected[@]} selected programs ran" >&2
+  exit 1
+fi
+((failed == 0 && build_failures == 0))

@@ -1,0 +1,265 @@
+//! The C ABI of libhsa-runtime64.so.1: its exports against ROCm 5.2's, struct layouts against
+//! ROCm's headers, and the C programs of tests/c/ compiled with gcc against the real headers,
+//! linked against ROCm's library (so they carry its `ROCR_1` symbol versions) and run with ours
+//! first on the library path.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use hsaemu_runtime::layout;
+
+const ROCM_LIBRARY: &str = "/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1";
+
+/// The directory holding our library as `libhsa-runtime64.so.1` (cargo builds the cdylib as a
+/// dependency of this test package, next to the test binary).
+fn library_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let exe = std::env::current_exe().expect("test binary path");
+        let deps = exe.parent().expect("deps dir");
+        let so = [deps.join("libhsa_runtime64.so"), deps.join("../libhsa_runtime64.so")]
+            .into_iter()
+            .find(|p| p.exists())
+            .unwrap_or_else(|| panic!("libhsa_runtime64.so was not built next to {}", deps.display()));
+        let dir = hsaemu_testkit::workspace_root().join("target/hsaemu-lib-test");
+        std::fs::create_dir_all(&dir).expect("create library dir");
+        let link = dir.join("libhsa-runtime64.so.1");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(so.canonicalize().expect("canonical .so path"), &link).expect("symlink the library");
+        dir
+    })
+}
+
+fn library() -> PathBuf {
+    library_dir().join("libhsa-runtime64.so.1")
+}
+
+fn readelf_dyn_syms(lib: &Path) -> String {
+    let out = Command::new("readelf")
+        .args(["--dyn-syms", "-W"])
+        .arg(lib)
+        .output()
+        .expect("readelf (binutils) must be installed");
+    assert!(out.status.success(), "readelf failed on {}", lib.display());
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Defined dynamic symbols as `name@@VERSION`.
+fn defined_symbols(lib: &Path) -> BTreeSet<String> {
+    readelf_dyn_syms(lib)
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() >= 8 && f[6] != "UND" && f[0].trim_end_matches(':').parse::<u32>().is_ok()).then(|| f[7].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn every_rocm_export_is_exported_with_version_rocr_1() {
+    let rocm = defined_symbols(Path::new(ROCM_LIBRARY));
+    assert_eq!(rocm.len(), 226, "ROCm 5.2's library should export 226 symbols");
+    let ours = defined_symbols(&library());
+    let missing: Vec<&String> = rocm.iter().filter(|s| s.as_str() != "ROCR_1" && !ours.contains(*s)).collect();
+    assert!(missing.is_empty(), "missing or unversioned exports: {missing:?}");
+    let out = Command::new("readelf").arg("-d").arg(library()).output().expect("readelf");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Library soname: [libhsa-runtime64.so.1]"));
+}
+
+#[test]
+fn deprecated_names_alias_their_sc_functions() {
+    let text = readelf_dyn_syms(&library());
+    let addr = |name: &str| {
+        text.lines()
+            .find(|l| l.split_whitespace().nth(7) == Some(&format!("{name}@@ROCR_1")))
+            .and_then(|l| l.split_whitespace().nth(1).map(String::from))
+            .unwrap_or_else(|| panic!("{name} not exported"))
+    };
+    assert_eq!(addr("hsa_signal_wait_acquire"), addr("hsa_signal_wait_scacquire"));
+    assert_eq!(addr("hsa_signal_add_acq_rel"), addr("hsa_signal_add_scacq_screl"));
+    assert_eq!(addr("hsa_queue_store_write_index_release"), addr("hsa_queue_store_write_index_screlease"));
+    assert_ne!(addr("hsa_init"), addr("hsa_shut_down"));
+}
+
+fn compile_c(name: &str) -> PathBuf {
+    let src = hsaemu_testkit::workspace_root().join("tests/c").join(format!("{name}.c"));
+    let out_dir = hsaemu_testkit::workspace_root().join("target/c-tests");
+    std::fs::create_dir_all(&out_dir).expect("create target/c-tests");
+    let exe = out_dir.join(name);
+    let gcc = hsaemu_testkit::tool("gcc");
+    let status = Command::new(gcc)
+        .args(["-O1", "-Wall", "-Werror", "-o"])
+        .arg(&exe)
+        .arg(&src)
+        .args(["-L/usr/lib/x86_64-linux-gnu", "-l:libhsa-runtime64.so.1", "-lpthread"])
+        .status()
+        .expect("run gcc");
+    assert!(status.success(), "gcc failed on {}", src.display());
+    exe
+}
+
+/// Runs a C test program with our library first on the library path; returns its stdout.
+fn run_c(name: &str, args: &[&str], env: &[(&str, &str)]) -> String {
+    let exe = compile_c(name);
+    let out = Command::new(&exe)
+        .args(args)
+        .env("LD_LIBRARY_PATH", library_dir())
+        .env_remove("HSAEMU_TARGET")
+        .env_remove("HSAEMU_GPUS")
+        .envs(env.iter().copied())
+        .output()
+        .expect("run C test");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success() && stdout.contains("PASS"),
+        "{name} failed ({}):\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn c_discovery() {
+    run_c("discovery", &[], &[]);
+    run_c("discovery", &[], &[("HSAEMU_TARGET", "gfx906")]);
+}
+
+#[test]
+fn c_signals() {
+    run_c("signals", &[], &[]);
+}
+
+#[test]
+fn c_queues() {
+    run_c("queues", &[], &[]);
+}
+
+#[test]
+fn c_misuse() {
+    run_c("misuse", &[], &[]);
+}
+
+#[test]
+fn c_stress() {
+    let out = run_c("stress", &[], &[]);
+    assert!(out.contains("80000 packets"), "{out}");
+}
+
+/// Parses the `sizeof T n` / `offsetof T.f n` lines of tests/c/layout.c.
+fn c_layout() -> std::collections::HashMap<String, usize> {
+    let exe = compile_c("layout");
+    let out = Command::new(&exe).output().expect("run layout");
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            Some((format!("{} {}", f.first()?, f.get(1)?), f.get(2)?.parse().ok()?))
+        })
+        .collect()
+}
+
+#[test]
+fn struct_layouts_match_rocm_headers() {
+    use std::mem::{offset_of, size_of};
+    let c = c_layout();
+    let check = |key: &str, ours: usize| {
+        let theirs = *c.get(key).unwrap_or_else(|| panic!("{key} missing from layout.c output"));
+        assert_eq!(ours, theirs, "{key}: ours {ours}, ROCm headers {theirs}");
+    };
+    macro_rules! off {
+        ($cty:literal, $rty:ty, $($cf:ident => $rf:ident),*) => {$(
+            check(concat!("offsetof ", $cty, ".", stringify!($cf)), offset_of!($rty, $rf));
+        )*};
+    }
+    check("sizeof amd_signal_t", size_of::<layout::AmdSignal>());
+    off!("amd_signal_t", layout::AmdSignal, kind => kind, value => value, event_mailbox_ptr => event_mailbox_ptr,
+        event_id => event_id, reserved1 => reserved1, start_ts => start_ts, end_ts => end_ts,
+        queue_ptr => queue_ptr, reserved3 => reserved3);
+    check("sizeof hsa_queue_t", size_of::<layout::HsaQueue>());
+    off!("hsa_queue_t", layout::HsaQueue, type => type_, features => features, base_address => base_address,
+        doorbell_signal => doorbell_signal, size => size, reserved1 => reserved1, id => id);
+    check("sizeof amd_queue_t", size_of::<layout::AmdQueue>());
+    off!("amd_queue_t", layout::AmdQueue, hsa_queue => hsa_queue, reserved1 => reserved1,
+        write_dispatch_id => write_dispatch_id,
+        group_segment_aperture_base_hi => group_segment_aperture_base_hi,
+        private_segment_aperture_base_hi => private_segment_aperture_base_hi,
+        max_cu_id => max_cu_id, max_wave_id => max_wave_id,
+        max_legacy_doorbell_dispatch_id_plus_1 => max_legacy_doorbell_dispatch_id_plus_1,
+        legacy_doorbell_lock => legacy_doorbell_lock, reserved2 => reserved2,
+        read_dispatch_id => read_dispatch_id,
+        read_dispatch_id_field_base_byte_offset => read_dispatch_id_field_base_byte_offset,
+        compute_tmpring_size => compute_tmpring_size,
+        scratch_resource_descriptor => scratch_resource_descriptor,
+        scratch_backing_memory_location => scratch_backing_memory_location,
+        scratch_backing_memory_byte_size => scratch_backing_memory_byte_size,
+        scratch_wave64_lane_byte_size => scratch_wave64_lane_byte_size,
+        queue_properties => queue_properties, reserved3 => reserved3,
+        queue_inactive_signal => queue_inactive_signal, reserved4 => reserved4);
+    check("sizeof hsa_kernel_dispatch_packet_t", size_of::<layout::KernelDispatchPacket>());
+    off!("hsa_kernel_dispatch_packet_t", layout::KernelDispatchPacket, header => header, setup => setup,
+        workgroup_size_x => workgroup_size_x, workgroup_size_y => workgroup_size_y,
+        workgroup_size_z => workgroup_size_z, reserved0 => reserved0, grid_size_x => grid_size_x,
+        grid_size_y => grid_size_y, grid_size_z => grid_size_z,
+        private_segment_size => private_segment_size, group_segment_size => group_segment_size,
+        kernel_object => kernel_object, kernarg_address => kernarg_address, reserved2 => reserved2,
+        completion_signal => completion_signal);
+    check("sizeof hsa_agent_dispatch_packet_t", size_of::<layout::AgentDispatchPacket>());
+    off!("hsa_agent_dispatch_packet_t", layout::AgentDispatchPacket, header => header, type => type_,
+        reserved0 => reserved0, return_address => return_address, arg => arg, reserved2 => reserved2,
+        completion_signal => completion_signal);
+    for name in ["hsa_barrier_and_packet_t", "hsa_barrier_or_packet_t"] {
+        check(&format!("sizeof {name}"), size_of::<layout::BarrierPacket>());
+        check(&format!("offsetof {name}.dep_signal"), offset_of!(layout::BarrierPacket, dep_signal));
+        check(&format!("offsetof {name}.completion_signal"), offset_of!(layout::BarrierPacket, completion_signal));
+    }
+    off!("hsa_barrier_and_packet_t", layout::BarrierPacket, header => header, reserved0 => reserved0,
+        reserved1 => reserved1, reserved2 => reserved2);
+    check("sizeof hsa_amd_barrier_value_packet_t", size_of::<layout::AmdBarrierValuePacket>());
+    off!("hsa_amd_barrier_value_packet_t", layout::AmdBarrierValuePacket, header => header,
+        reserved0 => reserved0, signal => signal, value => value, mask => mask, cond => cond,
+        reserved1 => reserved1, reserved2 => reserved2, reserved3 => reserved3,
+        completion_signal => completion_signal);
+    check("sizeof hsa_amd_pointer_info_t", size_of::<hsaemu_capi::memory::PointerInfoC>());
+    off!("hsa_amd_pointer_info_t", hsaemu_capi::memory::PointerInfoC, size => size, type => type_,
+        agentBaseAddress => agent_base_address, hostBaseAddress => host_base_address,
+        sizeInBytes => size_in_bytes, userData => user_data, agentOwner => agent_owner,
+        global_flags => global_flags);
+    check("sizeof hsa_pitched_ptr_t", size_of::<hsaemu_capi::memory::PitchedPtr>());
+    check("sizeof hsa_dim3_t", size_of::<hsaemu_capi::memory::Dim3>());
+}
+
+fn cl_kernel(rel: &str, target: &str, cov: u32) -> String {
+    hsaemu_testkit::compile_cl(rel, target, cov).to_string_lossy().into_owned()
+}
+
+#[test]
+fn c_dispatch_vector_add_through_an_executable() {
+    for cov in [3, 4, 5] {
+        run_c("dispatch", &[&cl_kernel("cl/vector_add.cl", "gfx90a", cov)], &[]);
+    }
+    // Code objects V2 (an amd_kernel_code_t kernel object) and V4 on a gfx906 agent.
+    for cov in [2, 4] {
+        run_c("dispatch", &[&cl_kernel("cl/vector_add.cl", "gfx906", cov)], &[("HSAEMU_TARGET", "gfx906")]);
+    }
+    // A gfx906 code object is refused by the default gfx90a agent.
+    run_c("dispatch", &[&cl_kernel("cl/vector_add.cl", "gfx906", 4), "incompatible"], &[]);
+    // An xnack+ code object is refused by an xnack- agent.
+    run_c("dispatch", &[&cl_kernel("cl/vector_add.cl", "gfx90a:xnack+", 4), "incompatible"], &[]);
+}
+
+#[test]
+fn c_kernel_faults_reach_the_queue_callback() {
+    run_c("faults", &[&cl_kernel("cl/runtime_kernels.cl", "gfx90a", 4)], &[]);
+}
+
+#[test]
+fn c_bench_runs_barrier_and_dispatch_round_trips() {
+    let out = run_c("bench", &[&cl_kernel("cl/runtime_kernels.cl", "gfx90a", 4), "200"], &[]);
+    assert!(out.contains("dispatch round trip"), "{out}");
+    let out = run_c("bench", &[], &[]);
+    assert!(out.contains("barrier round trip"), "{out}");
+}
