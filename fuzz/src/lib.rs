@@ -4,7 +4,8 @@
 //! hangs and runaway allocations are bugs.
 
 use hsaemu_codeobject::{
-    find_code_objects, report, unbundle, unbundle_all, AmdKernelCode, CodeObject, KernelDescriptor, TargetId,
+    find_code_objects, report, unbundle, unbundle_all, AmdKernelCode, CodeObject, KernelDescriptor,
+    TargetId,
 };
 
 /// Runs every entry point over `data`.
@@ -26,8 +27,15 @@ pub fn exercise(data: &[u8]) {
 }
 
 fn exercise_code_object(data: &[u8]) {
-    let Ok(co) = CodeObject::parse(data) else { return };
-    let _ = (co.load_size(), co.dynamic_relocations().len(), co.metadata_raw(), co.target().isa_name());
+    let Ok(co) = CodeObject::parse(data) else {
+        return;
+    };
+    let _ = (
+        co.load_size(),
+        co.dynamic_relocations().len(),
+        co.metadata_raw(),
+        co.target().isa_name(),
+    );
     for s in co.symbols() {
         let _ = co.kernel_descriptor(&s.name);
         let _ = co.kernel_entry(&s.name);

@@ -26,7 +26,21 @@ impl Rng {
     }
 }
 
-const INTERESTING: &[u64] = &[0, 1, 0x7f, 0x80, 0xff, 0x100, 0xffff, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, u64::MAX, 1 << 32, 1 << 60];
+const INTERESTING: &[u64] = &[
+    0,
+    1,
+    0x7f,
+    0x80,
+    0xff,
+    0x100,
+    0xffff,
+    0x7fff_ffff,
+    0x8000_0000,
+    0xffff_ffff,
+    u64::MAX,
+    1 << 32,
+    1 << 60,
+];
 
 fn position(rng: &mut Rng, len: usize) -> usize {
     match rng.below(4) {
@@ -79,7 +93,11 @@ fn mutate(rng: &mut Rng, d: &mut Vec<u8>) {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let seconds: u64 = args.first().and_then(|s| s.parse().ok()).unwrap_or(60);
-    let seeds: Vec<Vec<u8>> = args.iter().skip(1).filter_map(|p| std::fs::read(p).ok()).collect();
+    let seeds: Vec<Vec<u8>> = args
+        .iter()
+        .skip(1)
+        .filter_map(|p| std::fs::read(p).ok())
+        .collect();
     if seeds.is_empty() {
         eprintln!("usage: mutate SECONDS SEED_FILE...");
         std::process::exit(2);
@@ -100,9 +118,16 @@ fn main() {
         if !ok || took > Duration::from_secs(1) {
             failures += 1;
             let _ = std::fs::create_dir_all("crashers");
-            let name = format!("crashers/{}-{runs}-{}", if ok { "slow" } else { "panic" }, std::process::id());
+            let name = format!(
+                "crashers/{}-{runs}-{}",
+                if ok { "slow" } else { "panic" },
+                std::process::id()
+            );
             let _ = std::fs::write(&name, &d);
-            eprintln!("{} input saved to {name} ({took:?})", if ok { "slow" } else { "panicking" });
+            eprintln!(
+                "{} input saved to {name} ({took:?})",
+                if ok { "slow" } else { "panicking" }
+            );
         }
     }
     println!("{runs} inputs in {seconds} s, {failures} failures, slowest {slowest:?}");

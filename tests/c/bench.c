@@ -29,6 +29,7 @@ int main(int argc, char **argv) {
   int N = argc > 2 ? atoi(argv[2]) : 2000;
   CHECK(N > 0);
   uint64_t *t = calloc((size_t)N, sizeof *t);
+  uint64_t *busy = calloc((size_t)N, sizeof *busy);
   for (int i = 0; i < N; i++) {
     hsa_signal_store_relaxed(done, 1);
     uint64_t t0 = now_ns();
@@ -39,12 +40,17 @@ int main(int argc, char **argv) {
     }
     CHECK(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX, HSA_WAIT_STATE_BLOCKED) == 0);
     t[i] = now_ns() - t0;
+    hsa_amd_profiling_dispatch_time_t pt;
+    OK(hsa_amd_profiling_get_dispatch_time(gpu, done, &pt));
+    busy[i] = pt.end - pt.start;
   }
   uint64_t sum = 0;
   for (int i = 0; i < N; i++) sum += t[i];
   qsort(t, N, sizeof t[0], cmp);
+  qsort(busy, N, sizeof busy[0], cmp);
   printf("%s round trip: median %.2f us, mean %.2f us, p99 %.2f us\n", kernel ? "dispatch" : "barrier",
          t[N / 2] / 1000.0, (double)sum / N / 1000.0, t[N * 99 / 100] / 1000.0);
+  printf("  of which executing the packet (median): %.2f us\n", busy[N / 2] / 1000.0);
   OK(hsa_queue_destroy(q));
   OK(hsa_shut_down());
   printf("PASS\n");

@@ -57,6 +57,9 @@ int main(int argc, char **argv) {
   submit_dispatch(q, count, kernarg, 256, 64, done);
   CHECK(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX, HSA_WAIT_STATE_BLOCKED) == 0);
   CHECK(counter == 256);
+  hsa_amd_profiling_dispatch_time_t times;
+  OK(hsa_amd_profiling_get_dispatch_time(gpu, done, &times));
+  CHECK(times.start > 0 && times.end >= times.start);
   OK(hsa_queue_destroy(q));
   OK(hsa_shut_down());
   printf("PASS\n");

@@ -68,6 +68,9 @@ int main(void) {
   CHECK(q->features & HSA_QUEUE_FEATURE_KERNEL_DISPATCH);
   CHECK(((uintptr_t)q->base_address % 64) == 0 && q->doorbell_signal.handle != 0);
   amd_queue_t *aq = (amd_queue_t *)q;
+  /* Kernels form flat LDS/scratch addresses from these (the emulator's apertures). */
+  CHECK(aq->group_segment_aperture_base_hi == 0x10000 && aq->private_segment_aperture_base_hi == 0x20000);
+  CHECK(aq->queue_properties & AMD_QUEUE_PROPERTIES_IS_PTR64);
   /* Every slot starts INVALID. */
   for (uint32_t i = 0; i < q->size; i++)
     CHECK((((hsa_barrier_and_packet_t *)q->base_address)[i].header & 0xff) == HSA_PACKET_TYPE_INVALID);

@@ -142,6 +142,19 @@ int main(void) {
   vals[2] = -1;
   CHECK(hsa_amd_signal_wait_any(3, set, conds, vals, 5000000ull, HSA_WAIT_STATE_BLOCKED, &seen) == UINT32_MAX);
 
+  /* Signal groups. */
+  hsa_signal_group_t group;
+  hsa_signal_t members[2] = {ping, pong};
+  OK(hsa_signal_group_create(2, members, 0, NULL, &group));
+  hsa_signal_condition_t gconds[2] = {HSA_SIGNAL_CONDITION_EQ, HSA_SIGNAL_CONDITION_GTE};
+  hsa_signal_value_t gvals[2] = {-7, 1000};
+  hsa_signal_t which;
+  hsa_signal_value_t gv = 0;
+  OK(hsa_signal_group_wait_any_scacquire(group, gconds, gvals, HSA_WAIT_STATE_BLOCKED, &which, &gv));
+  CHECK(which.handle == pong.handle && gv == 1000);
+  OK(hsa_signal_group_destroy(group));
+  CHECK_STATUS(hsa_signal_group_destroy(group), HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP);
+
   /* async handler: fires at 7, re-arms, fires at 8, then stays off. */
   hsa_signal_t h;
   OK(hsa_signal_create(0, 0, NULL, &h));

@@ -1,8 +1,10 @@
 /* Stress: 8 producer threads submit 10,000 packets each across 4 shared (MULTI) queues while
  * 2 more threads hammer a signal; every completion signal must reach exactly 0, every queue's
  * read index must equal its write index, and nothing may deadlock. Packets are barrier-AND
- * packets (every 8th depends on a signal another thread toggles) so the test needs no
- * kernels. PACKETS (argv[1]) overrides the per-thread count. */
+ * packets (every 8th depends on a signal another thread toggles); with argv[2], a code object
+ * built from tests/kernels/cl/runtime_kernels.cl, every 64th packet is instead a dispatch of
+ * `count` (64 work-items incrementing one counter), and the counter must match. argv[1]
+ * overrides the per-thread packet count. */
 #include <pthread.h>
 #include <time.h>
 #include "check.h"
@@ -13,12 +15,17 @@ static int packets = 10000;
 static hsa_queue_t *queues[QUEUES];
 static hsa_signal_t completions[PRODUCERS];
 static hsa_signal_t zero_dep, traffic, stop;
+static uint64_t count_kernel;
+static void **kernarg;
+static int counter;
 
 static void *producer(void *arg) {
   long t = (long)arg;
   hsa_queue_t *q = queues[t % QUEUES];
   for (int i = 0; i < packets; i++) {
-    if (i % 8 == 7)
+    if (count_kernel && i % 64 == 63)
+      submit_dispatch(q, count_kernel, kernarg, 64, 64, completions[t]);
+    else if (i % 8 == 7)
       submit_barrier(q, HSA_PACKET_TYPE_BARRIER_AND, &zero_dep, 1, completions[t]);
     else
       submit_barrier(q, HSA_PACKET_TYPE_BARRIER_AND, NULL, 0, completions[t]);
@@ -42,6 +49,13 @@ int main(int argc, char **argv) {
   if (argc > 1) packets = atoi(argv[1]);
   OK(hsa_init());
   hsa_agent_t gpu = find_gpu();
+  if (argc > 2) {
+    count_kernel = load_kernel(gpu, argv[2], "count", NULL);
+    kernarg = calloc(1, 4096);
+    OK(hsa_memory_register(kernarg, 4096));
+    OK(hsa_memory_register(&counter, sizeof counter));
+    kernarg[0] = &counter;
+  }
   for (int i = 0; i < QUEUES; i++) OK(hsa_queue_create(gpu, 1024, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &queues[i]));
   for (int i = 0; i < PRODUCERS; i++) OK(hsa_signal_create(packets, 0, NULL, &completions[i]));
   OK(hsa_signal_create(0, 0, NULL, &zero_dep));
@@ -67,6 +81,7 @@ int main(int argc, char **argv) {
     OK(hsa_queue_destroy(queues[i]));
   }
   CHECK(total == (uint64_t)PRODUCERS * (uint64_t)packets);
+  if (count_kernel) CHECK(counter == PRODUCERS * (packets / 64) * 64);
   for (int i = 0; i < PRODUCERS; i++) CHECK(hsa_signal_load_relaxed(completions[i]) == 0);
   double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
   printf("stress: %llu packets in %.2f s (%.0f packets/s)\n", (unsigned long long)total, s, (double)total / s);

@@ -49,6 +49,15 @@ static inline bool close_enough(double got, double want, double rel, double abs_
   return diff <= abs_tol || diff <= rel * std::fabs(want);
 }
 
+// A pitched 2D allocation made with hipMalloc (pitch = width rounded up to 256 bytes). HIP 5.2's
+// own hipMallocPitch/hipMalloc3D refuse to allocate (hipErrorInvalidValue, "Image is not
+// supported on device") unless the device reports image support, so the copy tests use this and
+// malloc_pitch.hip tests hipMallocPitch itself.
+static inline void malloc_pitched(void **ptr, size_t *pitch, size_t width_bytes, size_t rows) {
+  *pitch = (width_bytes + 255) / 256 * 256;
+  HIP_CHECK(hipMalloc(ptr, *pitch * rows));
+}
+
 static inline void pass(const char *name) {
   std::printf("PASS %s\n", name);
   std::fflush(stdout);

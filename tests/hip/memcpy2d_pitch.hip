@@ -1,6 +1,7 @@
-// memcpy2d_pitch: hipMallocPitch, hipMemcpy2D host->device, device->device (between pitched
-// allocations with different pitches), device->host, hipMemcpy2DAsync, and a kernel that
-// walks a pitched allocation; sub-rectangle copies with odd byte widths.
+// memcpy2d_pitch: hipMemcpy2D host->device, device->device (between pitched allocations with
+// different pitches), device->host, hipMemcpy2DAsync, hipMemset2D, and a kernel that walks a
+// pitched allocation; sub-rectangle copies with odd byte widths. The pitched allocations come
+// from hipMalloc (malloc_pitched in hip_check.h); hipMallocPitch is malloc_pitch.hip's subject.
 #include "hip_check.h"
 #include <cstring>
 #include <vector>
@@ -18,8 +19,8 @@ int main() {
   const int w = 45, h = 23;
   size_t pitch_a = 0, pitch_b = 0;
   float *da, *db;
-  HIP_CHECK(hipMallocPitch((void **)&da, &pitch_a, w * sizeof(float), h));
-  HIP_CHECK(hipMallocPitch((void **)&db, &pitch_b, (w + 7) * sizeof(float), h + 2));
+  malloc_pitched((void **)&da, &pitch_a, w * sizeof(float), h);
+  malloc_pitched((void **)&db, &pitch_b, (w + 7) * sizeof(float) + 512, h + 2); // a different pitch
   CHECK(pitch_a >= w * sizeof(float) && pitch_a % 4 == 0, "pitch %zu for width %zu", pitch_a, w * sizeof(float));
   CHECK(pitch_b >= (w + 7) * sizeof(float), "pitch %zu", pitch_b);
   std::vector<float> host(w * h), back(w * h, -1.0f);
@@ -57,7 +58,7 @@ int main() {
     src[i] = (unsigned char)(i * 7 + 3);
   unsigned char *dbytes;
   size_t pbytes;
-  HIP_CHECK(hipMallocPitch((void **)&dbytes, &pbytes, bw, bh));
+  malloc_pitched((void **)&dbytes, &pbytes, bw, bh);
   hipStream_t s;
   HIP_CHECK(hipStreamCreate(&s));
   HIP_CHECK(hipMemcpy2DAsync(dbytes, pbytes, src.data() + 5, spitch, bw, bh, hipMemcpyHostToDevice, s));

@@ -1,5 +1,6 @@
-// memcpy3d: hipMalloc3D (pitched 3D allocation), hipMemcpy3D host->device, device->device with
-// offsets (a sub-box), device->host, hipMemset3D, and a kernel indexing the pitched volume.
+// memcpy3d: hipMemcpy3D host->device, device->device with offsets (a sub-box), device->host,
+// hipMemset3D, and a kernel indexing a pitched volume. The volumes are pitched allocations made
+// with hipMalloc (see malloc_pitched in hip_check.h); hipMalloc3D is malloc_pitch.hip's subject.
 #include "hip_check.h"
 #include <vector>
 
@@ -18,8 +19,12 @@ int main() {
   const int nx = 19, ny = 11, nz = 6;
   hipExtent ext = make_hipExtent(nx * sizeof(int), ny, nz);
   hipPitchedPtr dvol, dcopy;
-  HIP_CHECK(hipMalloc3D(&dvol, ext));
-  HIP_CHECK(hipMalloc3D(&dcopy, ext));
+  size_t pitch_vol, pitch_copy;
+  void *pvol, *pcopy;
+  malloc_pitched(&pvol, &pitch_vol, nx * sizeof(int), ny * nz);
+  malloc_pitched(&pcopy, &pitch_copy, nx * sizeof(int) + 300, ny * nz); // a different pitch
+  dvol = make_hipPitchedPtr(pvol, pitch_vol, nx * sizeof(int), ny);
+  dcopy = make_hipPitchedPtr(pcopy, pitch_copy, nx * sizeof(int), ny);
   CHECK(dvol.pitch >= nx * sizeof(int) && dvol.ptr != nullptr, "pitch %zu", dvol.pitch);
   std::vector<int> host(nx * ny * nz), back(nx * ny * nz, -7);
   for (size_t i = 0; i < host.size(); i++)

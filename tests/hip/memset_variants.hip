@@ -80,7 +80,7 @@ int main() {
   size_t pitch;
   unsigned char *p2;
   const int w = 70, h = 9;
-  HIP_CHECK(hipMallocPitch((void **)&p2, &pitch, w, h));
+  malloc_pitched((void **)&p2, &pitch, w, h);
   HIP_CHECK(hipMemset(p2, 0x01, pitch * h));
   HIP_CHECK(hipMemset2D(p2 + 3, pitch, 0x9c, w - 10, h - 2));
   auto g2 = read_back(p2, pitch * h);

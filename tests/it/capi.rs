@@ -19,15 +19,24 @@ fn library_dir() -> &'static Path {
     DIR.get_or_init(|| {
         let exe = std::env::current_exe().expect("test binary path");
         let deps = exe.parent().expect("deps dir");
-        let so = [deps.join("libhsa_runtime64.so"), deps.join("../libhsa_runtime64.so")]
-            .into_iter()
-            .find(|p| p.exists())
-            .unwrap_or_else(|| panic!("libhsa_runtime64.so was not built next to {}", deps.display()));
+        let so = [
+            deps.join("libhsa_runtime64.so"),
+            deps.join("../libhsa_runtime64.so"),
+        ]
+        .into_iter()
+        .find(|p| p.exists())
+        .unwrap_or_else(|| {
+            panic!(
+                "libhsa_runtime64.so was not built next to {}",
+                deps.display()
+            )
+        });
         let dir = hsaemu_testkit::workspace_root().join("target/hsaemu-lib-test");
         std::fs::create_dir_all(&dir).expect("create library dir");
         let link = dir.join("libhsa-runtime64.so.1");
         let _ = std::fs::remove_file(&link);
-        std::os::unix::fs::symlink(so.canonicalize().expect("canonical .so path"), &link).expect("symlink the library");
+        std::os::unix::fs::symlink(so.canonicalize().expect("canonical .so path"), &link)
+            .expect("symlink the library");
         dir
     })
 }
@@ -52,7 +61,8 @@ fn defined_symbols(lib: &Path) -> BTreeSet<String> {
         .lines()
         .filter_map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
-            (f.len() >= 8 && f[6] != "UND" && f[0].trim_end_matches(':').parse::<u32>().is_ok()).then(|| f[7].to_string())
+            (f.len() >= 8 && f[6] != "UND" && f[0].trim_end_matches(':').parse::<u32>().is_ok())
+                .then(|| f[7].to_string())
         })
         .collect()
 }
@@ -60,12 +70,28 @@ fn defined_symbols(lib: &Path) -> BTreeSet<String> {
 #[test]
 fn every_rocm_export_is_exported_with_version_rocr_1() {
     let rocm = defined_symbols(Path::new(ROCM_LIBRARY));
-    assert_eq!(rocm.len(), 226, "ROCm 5.2's library should export 226 symbols");
+    assert_eq!(
+        rocm.len(),
+        226,
+        "ROCm 5.2's library should export 226 symbols"
+    );
     let ours = defined_symbols(&library());
-    let missing: Vec<&String> = rocm.iter().filter(|s| s.as_str() != "ROCR_1" && !ours.contains(*s)).collect();
-    assert!(missing.is_empty(), "missing or unversioned exports: {missing:?}");
-    let out = Command::new("readelf").arg("-d").arg(library()).output().expect("readelf");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("Library soname: [libhsa-runtime64.so.1]"));
+    let missing: Vec<&String> = rocm
+        .iter()
+        .filter(|s| s.as_str() != "ROCR_1" && !ours.contains(*s))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "missing or unversioned exports: {missing:?}"
+    );
+    let out = Command::new("readelf")
+        .arg("-d")
+        .arg(library())
+        .output()
+        .expect("readelf");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("Library soname: [libhsa-runtime64.so.1]")
+    );
 }
 
 #[test]
@@ -77,14 +103,25 @@ fn deprecated_names_alias_their_sc_functions() {
             .and_then(|l| l.split_whitespace().nth(1).map(String::from))
             .unwrap_or_else(|| panic!("{name} not exported"))
     };
-    assert_eq!(addr("hsa_signal_wait_acquire"), addr("hsa_signal_wait_scacquire"));
-    assert_eq!(addr("hsa_signal_add_acq_rel"), addr("hsa_signal_add_scacq_screl"));
-    assert_eq!(addr("hsa_queue_store_write_index_release"), addr("hsa_queue_store_write_index_screlease"));
+    assert_eq!(
+        addr("hsa_signal_wait_acquire"),
+        addr("hsa_signal_wait_scacquire")
+    );
+    assert_eq!(
+        addr("hsa_signal_add_acq_rel"),
+        addr("hsa_signal_add_scacq_screl")
+    );
+    assert_eq!(
+        addr("hsa_queue_store_write_index_release"),
+        addr("hsa_queue_store_write_index_screlease")
+    );
     assert_ne!(addr("hsa_init"), addr("hsa_shut_down"));
 }
 
 fn compile_c(name: &str) -> PathBuf {
-    let src = hsaemu_testkit::workspace_root().join("tests/c").join(format!("{name}.c"));
+    let src = hsaemu_testkit::workspace_root()
+        .join("tests/c")
+        .join(format!("{name}.c"));
     let out_dir = hsaemu_testkit::workspace_root().join("target/c-tests");
     std::fs::create_dir_all(&out_dir).expect("create target/c-tests");
     let exe = out_dir.join(name);
@@ -93,7 +130,11 @@ fn compile_c(name: &str) -> PathBuf {
         .args(["-O1", "-Wall", "-Werror", "-o"])
         .arg(&exe)
         .arg(&src)
-        .args(["-L/usr/lib/x86_64-linux-gnu", "-l:libhsa-runtime64.so.1", "-lpthread"])
+        .args([
+            "-L/usr/lib/x86_64-linux-gnu",
+            "-l:libhsa-runtime64.so.1",
+            "-lpthread",
+        ])
         .status()
         .expect("run gcc");
     assert!(status.success(), "gcc failed on {}", src.display());
@@ -144,7 +185,9 @@ fn c_misuse() {
 
 #[test]
 fn c_stress() {
-    let out = run_c("stress", &[], &[]);
+    // 8 threads × 10,000 packets over 4 queues; every 64th packet a kernel dispatch.
+    let kernels = cl_kernel("cl/runtime_kernels.cl", "gfx90a", 4);
+    let out = run_c("stress", &["10000", &kernels], &[]);
     assert!(out.contains("80000 packets"), "{out}");
 }
 
@@ -157,7 +200,10 @@ fn c_layout() -> std::collections::HashMap<String, usize> {
         .lines()
         .filter_map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
-            Some((format!("{} {}", f.first()?, f.get(1)?), f.get(2)?.parse().ok()?))
+            Some((
+                format!("{} {}", f.first()?, f.get(1)?),
+                f.get(2)?.parse().ok()?,
+            ))
         })
         .collect()
 }
@@ -167,7 +213,9 @@ fn struct_layouts_match_rocm_headers() {
     use std::mem::{offset_of, size_of};
     let c = c_layout();
     let check = |key: &str, ours: usize| {
-        let theirs = *c.get(key).unwrap_or_else(|| panic!("{key} missing from layout.c output"));
+        let theirs = *c
+            .get(key)
+            .unwrap_or_else(|| panic!("{key} missing from layout.c output"));
         assert_eq!(ours, theirs, "{key}: ours {ours}, ROCm headers {theirs}");
     };
     macro_rules! off {
@@ -199,7 +247,10 @@ fn struct_layouts_match_rocm_headers() {
         scratch_wave64_lane_byte_size => scratch_wave64_lane_byte_size,
         queue_properties => queue_properties, reserved3 => reserved3,
         queue_inactive_signal => queue_inactive_signal, reserved4 => reserved4);
-    check("sizeof hsa_kernel_dispatch_packet_t", size_of::<layout::KernelDispatchPacket>());
+    check(
+        "sizeof hsa_kernel_dispatch_packet_t",
+        size_of::<layout::KernelDispatchPacket>(),
+    );
     off!("hsa_kernel_dispatch_packet_t", layout::KernelDispatchPacket, header => header, setup => setup,
         workgroup_size_x => workgroup_size_x, workgroup_size_y => workgroup_size_y,
         workgroup_size_z => workgroup_size_z, reserved0 => reserved0, grid_size_x => grid_size_x,
@@ -207,59 +258,152 @@ fn struct_layouts_match_rocm_headers() {
         private_segment_size => private_segment_size, group_segment_size => group_segment_size,
         kernel_object => kernel_object, kernarg_address => kernarg_address, reserved2 => reserved2,
         completion_signal => completion_signal);
-    check("sizeof hsa_agent_dispatch_packet_t", size_of::<layout::AgentDispatchPacket>());
+    check(
+        "sizeof hsa_agent_dispatch_packet_t",
+        size_of::<layout::AgentDispatchPacket>(),
+    );
     off!("hsa_agent_dispatch_packet_t", layout::AgentDispatchPacket, header => header, type => type_,
         reserved0 => reserved0, return_address => return_address, arg => arg, reserved2 => reserved2,
         completion_signal => completion_signal);
     for name in ["hsa_barrier_and_packet_t", "hsa_barrier_or_packet_t"] {
-        check(&format!("sizeof {name}"), size_of::<layout::BarrierPacket>());
-        check(&format!("offsetof {name}.dep_signal"), offset_of!(layout::BarrierPacket, dep_signal));
-        check(&format!("offsetof {name}.completion_signal"), offset_of!(layout::BarrierPacket, completion_signal));
+        check(
+            &format!("sizeof {name}"),
+            size_of::<layout::BarrierPacket>(),
+        );
+        check(
+            &format!("offsetof {name}.dep_signal"),
+            offset_of!(layout::BarrierPacket, dep_signal),
+        );
+        check(
+            &format!("offsetof {name}.completion_signal"),
+            offset_of!(layout::BarrierPacket, completion_signal),
+        );
     }
     off!("hsa_barrier_and_packet_t", layout::BarrierPacket, header => header, reserved0 => reserved0,
         reserved1 => reserved1, reserved2 => reserved2);
-    check("sizeof hsa_amd_barrier_value_packet_t", size_of::<layout::AmdBarrierValuePacket>());
+    check(
+        "sizeof hsa_amd_barrier_value_packet_t",
+        size_of::<layout::AmdBarrierValuePacket>(),
+    );
     off!("hsa_amd_barrier_value_packet_t", layout::AmdBarrierValuePacket, header => header,
         reserved0 => reserved0, signal => signal, value => value, mask => mask, cond => cond,
         reserved1 => reserved1, reserved2 => reserved2, reserved3 => reserved3,
         completion_signal => completion_signal);
-    check("sizeof hsa_amd_pointer_info_t", size_of::<hsaemu_capi::memory::PointerInfoC>());
+    check(
+        "sizeof hsa_amd_pointer_info_t",
+        size_of::<hsaemu_capi::memory::PointerInfoC>(),
+    );
     off!("hsa_amd_pointer_info_t", hsaemu_capi::memory::PointerInfoC, size => size, type => type_,
         agentBaseAddress => agent_base_address, hostBaseAddress => host_base_address,
         sizeInBytes => size_in_bytes, userData => user_data, agentOwner => agent_owner,
         global_flags => global_flags);
-    check("sizeof hsa_pitched_ptr_t", size_of::<hsaemu_capi::memory::PitchedPtr>());
+    check(
+        "sizeof hsa_pitched_ptr_t",
+        size_of::<hsaemu_capi::memory::PitchedPtr>(),
+    );
     check("sizeof hsa_dim3_t", size_of::<hsaemu_capi::memory::Dim3>());
 }
 
 fn cl_kernel(rel: &str, target: &str, cov: u32) -> String {
-    hsaemu_testkit::compile_cl(rel, target, cov).to_string_lossy().into_owned()
+    hsaemu_testkit::compile_cl(rel, target, cov)
+        .to_string_lossy()
+        .into_owned()
 }
 
 #[test]
 fn c_dispatch_vector_add_through_an_executable() {
     for cov in [3, 4, 5] {
-        run_c("dispatch", &[&cl_kernel("cl/vector_add.cl", "gfx90a", cov)], &[]);
+        run_c(
+            "dispatch",
+            &[&cl_kernel("cl/vector_add.cl", "gfx90a", cov)],
+            &[],
+        );
     }
     // Code objects V2 (an amd_kernel_code_t kernel object) and V4 on a gfx906 agent.
     for cov in [2, 4] {
-        run_c("dispatch", &[&cl_kernel("cl/vector_add.cl", "gfx906", cov)], &[("HSAEMU_TARGET", "gfx906")]);
+        run_c(
+            "dispatch",
+            &[&cl_kernel("cl/vector_add.cl", "gfx906", cov)],
+            &[("HSAEMU_TARGET", "gfx906")],
+        );
     }
     // A gfx906 code object is refused by the default gfx90a agent.
-    run_c("dispatch", &[&cl_kernel("cl/vector_add.cl", "gfx906", 4), "incompatible"], &[]);
+    run_c(
+        "dispatch",
+        &[&cl_kernel("cl/vector_add.cl", "gfx906", 4), "incompatible"],
+        &[],
+    );
     // An xnack+ code object is refused by an xnack- agent.
-    run_c("dispatch", &[&cl_kernel("cl/vector_add.cl", "gfx90a:xnack+", 4), "incompatible"], &[]);
+    run_c(
+        "dispatch",
+        &[
+            &cl_kernel("cl/vector_add.cl", "gfx90a:xnack+", 4),
+            "incompatible",
+        ],
+        &[],
+    );
 }
 
 #[test]
 fn c_kernel_faults_reach_the_queue_callback() {
-    run_c("faults", &[&cl_kernel("cl/runtime_kernels.cl", "gfx90a", 4)], &[]);
+    run_c(
+        "faults",
+        &[&cl_kernel("cl/runtime_kernels.cl", "gfx90a", 4)],
+        &[],
+    );
 }
 
 #[test]
 fn c_bench_runs_barrier_and_dispatch_round_trips() {
-    let out = run_c("bench", &[&cl_kernel("cl/runtime_kernels.cl", "gfx90a", 4), "200"], &[]);
+    let out = run_c(
+        "bench",
+        &[&cl_kernel("cl/runtime_kernels.cl", "gfx90a", 4), "200"],
+        &[],
+    );
     assert!(out.contains("dispatch round trip"), "{out}");
     let out = run_c("bench", &[], &[]);
     assert!(out.contains("barrier round trip"), "{out}");
+}
+
+#[test]
+fn unimplemented_exports_are_listed_in_status_doc() {
+    let text = readelf_dyn_syms(&library());
+    let fields = |l: &str| l.split_whitespace().map(String::from).collect::<Vec<_>>();
+    let stub = text
+        .lines()
+        .map(fields)
+        .find(|f| f.len() >= 8 && f[7] == "hsaemu_unimplemented")
+        .map(|f| f[1].clone())
+        .expect("the hsaemu_unimplemented stub is exported");
+    let unimplemented: BTreeSet<String> = text
+        .lines()
+        .map(fields)
+        .filter(|f| f.len() >= 8 && f[1] == stub && f[7].ends_with("@@ROCR_1"))
+        .map(|f| f[7].trim_end_matches("@@ROCR_1").to_string())
+        .collect();
+    let doc =
+        std::fs::read_to_string(hsaemu_testkit::workspace_root().join("docs/status-runtime.md"))
+            .expect("docs/status-runtime.md");
+    let listed: BTreeSet<String> = doc
+        .lines()
+        .filter_map(|l| l.strip_prefix("- `"))
+        .filter_map(|l| l.split('`').next())
+        .filter(|n| n.starts_with("hsa_") && !l_is_restriction(n))
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        unimplemented, listed,
+        "docs/status-runtime.md is out of date"
+    );
+}
+
+/// Names that the status doc mentions under "Implemented with restrictions".
+fn l_is_restriction(name: &str) -> bool {
+    [
+        "hsa_amd_signal_create",
+        "hsa_ven_amd_loader_query_segment_descriptors",
+        "hsa_amd_queue_cu_set_mask",
+        "hsa_amd_memory_async_copy_rect",
+    ]
+    .contains(&name)
 }

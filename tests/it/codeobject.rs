@@ -4,7 +4,9 @@
 //! one-line `hsaemu: FILE: ...` error naming what and where, with exit status 1.
 
 use hsaemu_codeobject::report;
-use hsaemu_testkit::{compile_cl, compile_hip_bundle, compile_hip_exe, rocrand_library, HIP_TARGETS};
+use hsaemu_testkit::{
+    compile_cl, compile_hip_bundle, compile_hip_exe, rocrand_library, HIP_TARGETS,
+};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -13,14 +15,21 @@ use std::process::{Command, Output};
 /// `scripts/test.sh` does so before testing).
 fn hsaemu() -> PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
-    let dir = exe.parent().and_then(Path::parent).expect("target profile dir");
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target profile dir");
     let bin = dir.join("hsaemu");
     assert!(bin.is_file(), "{} is missing: run `cargo build -p hsaemu-cli` (scripts/test.sh builds the workspace first)", bin.display());
     bin
 }
 
 fn inspect(args: &[&str]) -> Output {
-    Command::new(hsaemu()).arg("inspect").args(args).output().expect("run hsaemu inspect")
+    Command::new(hsaemu())
+        .arg("inspect")
+        .args(args)
+        .output()
+        .expect("run hsaemu inspect")
 }
 
 fn assert_shape(doc: &Value) {
@@ -28,7 +37,10 @@ fn assert_shape(doc: &Value) {
     assert!(!objects.is_empty());
     for co in objects {
         assert!(co["bundle_id"].is_null() || co["bundle_id"].is_string());
-        assert!(co["target"].as_str().expect("target").starts_with("amdgcn-amd-amdhsa--gfx"));
+        assert!(co["target"]
+            .as_str()
+            .expect("target")
+            .starts_with("amdgcn-amd-amdhsa--gfx"));
         assert!((2..=6).contains(&co["code_object_version"].as_u64().expect("version")));
         for k in co["kernels"].as_array().expect("kernels") {
             assert!(k["name"].is_string() && k["symbol"].is_string());
@@ -43,7 +55,10 @@ fn assert_shape(doc: &Value) {
                 assert!(k[key].is_u64(), "{key} in {k}");
             }
             for a in k["args"].as_array().expect("args") {
-                assert!(a["offset"].is_u64() && a["size"].is_u64() && a["value_kind"].is_string(), "{a}");
+                assert!(
+                    a["offset"].is_u64() && a["size"].is_u64() && a["value_kind"].is_string(),
+                    "{a}"
+                );
             }
         }
     }
@@ -61,8 +76,13 @@ fn inspect_json_over_every_input_form() {
     for f in &files {
         let path = f.display().to_string();
         let out = inspect(&["--json", &path]);
-        assert!(out.status.success(), "{path}: {}", String::from_utf8_lossy(&out.stderr));
-        let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{path}: bad JSON: {e}"));
+        assert!(
+            out.status.success(),
+            "{path}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc: Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{path}: bad JSON: {e}"));
         assert_shape(&doc);
         let (mut expected, _) = report::inspect(&std::fs::read(f).expect("read")).expect("report");
         expected["file"] = Value::String(path.clone());
@@ -75,8 +95,16 @@ fn inspect_json_over_every_input_form() {
     // librocrand: one code object per bundle entry, with entry IDs.
     let out = inspect(&["--json", &files[4].display().to_string()]);
     let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
-    let ids: Vec<&str> = doc["code_objects"].as_array().expect("array").iter().filter_map(|c| c["bundle_id"].as_str()).collect();
-    assert!(ids.contains(&"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-") && ids.len() >= 7, "{ids:?}");
+    let ids: Vec<&str> = doc["code_objects"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|c| c["bundle_id"].as_str())
+        .collect();
+    assert!(
+        ids.contains(&"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-") && ids.len() >= 7,
+        "{ids:?}"
+    );
 }
 
 #[test]
@@ -85,8 +113,14 @@ fn inspect_text_lists_targets_kernels_and_arguments() {
     let out = inspect(&[&f.display().to_string()]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("code object V4  target amdgcn-amd-amdhsa--gfx906"), "{text}");
-    assert!(text.contains("  kernel ") && text.contains("global_buffer") && text.contains("sgprs "), "{text}");
+    assert!(
+        text.contains("code object V4  target amdgcn-amd-amdhsa--gfx906"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  kernel ") && text.contains("global_buffer") && text.contains("sgprs "),
+        "{text}"
+    );
 }
 
 /// Runs inspect on `data` written to a file; returns (exit code, stderr).
@@ -96,8 +130,15 @@ fn bad(name: &str, data: &[u8]) -> (Option<i32>, String, String) {
     let path = dir.join(name);
     std::fs::write(&path, data).expect("write");
     let out = inspect(&["--json", &path.display().to_string()]);
-    assert!(out.stdout.is_empty(), "{name}: printed a report for bad input");
-    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned(), path.display().to_string())
+    assert!(
+        out.stdout.is_empty(),
+        "{name}: printed a report for bad input"
+    );
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        path.display().to_string(),
+    )
 }
 
 #[test]
@@ -108,17 +149,40 @@ fn bad_input_gets_a_one_line_error_and_exit_status_1() {
     let mut lying_shoff = good.clone();
     lying_shoff[0x28..0x30].copy_from_slice(&0x7fff_0000u64.to_le_bytes());
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
-        ("truncated.hsaco", good[..40].to_vec(), "truncated ELF header at offset 0x0"),
-        ("machine.hsaco", wrong_machine, "offset 0x12: e_machine 62 is not EM_AMDGPU"),
-        ("shoff.hsaco", lying_shoff, "section header table at offset 0x7fff0000"),
-        ("text.txt", b"hello world".to_vec(), "unrecognised input at offset 0x0"),
-        ("bundle.hipfb", b"__CLANG_OFFLOAD_BUNDLE__\xff\xff\xff\xff\xff\xff\xff\xff".to_vec(), "offload bundle at offset 0x"),
+        (
+            "truncated.hsaco",
+            good[..40].to_vec(),
+            "truncated ELF header at offset 0x0",
+        ),
+        (
+            "machine.hsaco",
+            wrong_machine,
+            "offset 0x12: e_machine 62 is not EM_AMDGPU",
+        ),
+        (
+            "shoff.hsaco",
+            lying_shoff,
+            "section header table at offset 0x7fff0000",
+        ),
+        (
+            "text.txt",
+            b"hello world".to_vec(),
+            "unrecognised input at offset 0x0",
+        ),
+        (
+            "bundle.hipfb",
+            b"__CLANG_OFFLOAD_BUNDLE__\xff\xff\xff\xff\xff\xff\xff\xff".to_vec(),
+            "offload bundle at offset 0x",
+        ),
     ];
     for (name, data, want) in cases {
         let (code, stderr, path) = bad(name, &data);
         assert_eq!(code, Some(1), "{name}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{name}: not one line: {stderr}");
-        assert!(stderr.starts_with(&format!("hsaemu: {path}: ")), "{name}: {stderr}");
+        assert!(
+            stderr.starts_with(&format!("hsaemu: {path}: ")),
+            "{name}: {stderr}"
+        );
         assert!(stderr.contains(want), "{name}: `{stderr}` lacks `{want}`");
     }
     let out = inspect(&["/nonexistent/file.hsaco"]);

@@ -2,4 +2,5 @@
 
 mod hip;
 mod capi;
+mod runtime;
 mod codeobject;

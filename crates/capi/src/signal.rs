@@ -28,7 +28,7 @@ unsafe fn create(initial: i64, num_consumers: u32, consumers: *const u64, signal
             }
         }
     }
-    let s = rt.create_signal(initial);
+    let s = tri!(rt.create_signal(initial));
     // SAFETY: non-null, writable by contract.
     unsafe { *signal = s.handle() };
     HSA_STATUS_SUCCESS
@@ -375,4 +375,214 @@ pub extern "C" fn hsaemu_hsa_amd_async_function(
         Ok(_) => HSA_STATUS_SUCCESS,
         Err(_) => HsaError::OutOfResources.status(),
     }
+}
+
+/// `hsa_signal_group_create` (the consumers list is checked, then ignored).
+///
+/// # Safety
+/// `signals` must hold `num_signals` handles, `consumers` `num_consumers`; `group` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_signal_group_create(
+    num_signals: u32,
+    signals: *const u64,
+    num_consumers: u32,
+    consumers: *const u64,
+    group: *mut u64,
+) -> u32 {
+    let rt = runtime!();
+    non_null!(group);
+    if num_signals == 0 || signals.is_null() || (num_consumers > 0 && consumers.is_null()) {
+        return INVALID_ARGUMENT;
+    }
+    // SAFETY: `signals` holds `num_signals` handles by contract.
+    let list = unsafe { std::slice::from_raw_parts(signals, num_signals as usize) };
+    let g = tri!(rt.create_signal_group(list));
+    // SAFETY: non-null, writable by contract.
+    unsafe { *group = g };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_signal_group_destroy`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_signal_group_destroy(group: u64) -> u32 {
+    let rt = runtime!();
+    status(rt.destroy_signal_group(group))
+}
+
+unsafe fn group_wait_any(
+    group: u64,
+    conditions: *const u32,
+    compare_values: *const i64,
+    state: u32,
+    signal: *mut u64,
+    value: *mut i64,
+    order: MemoryOrder,
+) -> u32 {
+    let rt = runtime!();
+    let g = tri!(rt.signal_group(group));
+    non_null!(conditions, compare_values, signal, value);
+    let n = g.len();
+    // SAFETY: both arrays hold one entry per signal of the group, by contract.
+    let (cs, vs) = unsafe {
+        (
+            std::slice::from_raw_parts(conditions, n),
+            std::slice::from_raw_parts(compare_values, n),
+        )
+    };
+    let Some(conds) = cs
+        .iter()
+        .map(|&c| SignalCondition::from_raw(c))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return INVALID_ARGUMENT;
+    };
+    drop(rt);
+    match hsaemu_runtime::signal::wait_any(&g, &conds, vs, None, wait_state(state), order) {
+        Some((i, v)) => {
+            // SAFETY: non-null, writable by contract.
+            unsafe {
+                *signal = g[i].handle();
+                *value = v;
+            }
+            HSA_STATUS_SUCCESS
+        }
+        None => crate::HSA_STATUS_ERROR,
+    }
+}
+
+/// `hsa_signal_group_wait_any_scacquire`.
+///
+/// # Safety
+/// The arrays hold one entry per signal of the group; `signal` and `value` are writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_signal_group_wait_any_scacquire(
+    group: u64,
+    conditions: *const u32,
+    compare_values: *const i64,
+    state: u32,
+    signal: *mut u64,
+    value: *mut i64,
+) -> u32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        group_wait_any(
+            group,
+            conditions,
+            compare_values,
+            state,
+            signal,
+            value,
+            MemoryOrder::Acquire,
+        )
+    }
+}
+
+/// `hsa_signal_group_wait_any_relaxed`.
+///
+/// # Safety
+/// As `hsa_signal_group_wait_any_scacquire`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_signal_group_wait_any_relaxed(
+    group: u64,
+    conditions: *const u32,
+    compare_values: *const i64,
+    state: u32,
+    signal: *mut u64,
+    value: *mut i64,
+) -> u32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        group_wait_any(
+            group,
+            conditions,
+            compare_values,
+            state,
+            signal,
+            value,
+            MemoryOrder::Relaxed,
+        )
+    }
+}
+
+/// `hsa_amd_profiling_set_profiler_enabled`: dispatch times are always recorded.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_amd_profiling_set_profiler_enabled(
+    queue: *const c_void,
+    _enable: i32,
+) -> u32 {
+    let rt = runtime!();
+    tri!(rt.queue(queue as u64));
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_profiling_async_copy_enable`: copy times are always recorded.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_amd_profiling_async_copy_enable(_enable: bool) -> u32 {
+    let _rt = runtime!();
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_profiling_dispatch_time_t` / `hsa_amd_profiling_async_copy_time_t`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct ProfilingTime {
+    pub start: u64,
+    pub end: u64,
+}
+
+/// `hsa_amd_profiling_get_dispatch_time`: the times the packet processor recorded in the
+/// completion signal.
+///
+/// # Safety
+/// `time` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_profiling_get_dispatch_time(
+    agent: u64,
+    signal: u64,
+    time: *mut ProfilingTime,
+) -> u32 {
+    let rt = runtime!();
+    tri!(rt.agent(agent));
+    let s = tri!(rt.signal(signal));
+    non_null!(time);
+    let (start, end) = s.times();
+    // SAFETY: non-null, writable by contract.
+    unsafe { *time = ProfilingTime { start, end } };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_profiling_get_async_copy_time`.
+///
+/// # Safety
+/// `time` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_profiling_get_async_copy_time(
+    signal: u64,
+    time: *mut ProfilingTime,
+) -> u32 {
+    let rt = runtime!();
+    let s = tri!(rt.signal(signal));
+    non_null!(time);
+    let (start, end) = s.times();
+    // SAFETY: non-null, writable by contract.
+    unsafe { *time = ProfilingTime { start, end } };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_profiling_convert_tick_to_system_domain`: agent ticks are system ticks.
+///
+/// # Safety
+/// `system_tick` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_profiling_convert_tick_to_system_domain(
+    agent: u64,
+    agent_tick: u64,
+    system_tick: *mut u64,
+) -> u32 {
+    let rt = runtime!();
+    tri!(rt.agent(agent));
+    non_null!(system_tick);
+    // SAFETY: non-null, writable by contract.
+    unsafe { *system_tick = agent_tick };
+    HSA_STATUS_SUCCESS
 }

@@ -251,19 +251,15 @@ fn decompress(data: &[u8], base: u64) -> Result<(Vec<u8>, Option<u64>)> {
     Ok((out, total))
 }
 
-/// The next offset ≥ `from` where a bundle magic starts.
+/// The next offset ≥ `from` where a bundle magic starts (a linear scan).
 fn next_bundle_start(data: &[u8], from: usize) -> Option<usize> {
     let hay = data.get(from..)?;
     hay.windows(4)
-        .position(|w| w == COMPRESSED_BUNDLE_MAGIC || (w == &BUNDLE_MAGIC[..4]))
-        .and_then(|p| {
-            let at = from + p;
-            let rest = &data[at..];
-            if rest.starts_with(COMPRESSED_BUNDLE_MAGIC) || rest.starts_with(BUNDLE_MAGIC) {
-                Some(at)
-            } else {
-                next_bundle_start(data, at + 1)
-            }
+        .enumerate()
+        .filter(|(_, w)| *w == COMPRESSED_BUNDLE_MAGIC || *w == &BUNDLE_MAGIC[..4])
+        .map(|(i, _)| from + i)
+        .find(|&at| {
+            data[at..].starts_with(COMPRESSED_BUNDLE_MAGIC) || data[at..].starts_with(BUNDLE_MAGIC)
         })
 }
 

@@ -2,6 +2,8 @@
 //! structures — header checks, e_flags per version, program headers, sections, dynamic
 //! symbols, dynamic relocations, notes and metadata — plus kernel descriptor lookup.
 
+use std::collections::HashMap;
+
 use object::elf;
 use object::read::elf::{FileHeader, ProgramHeader, Rela as _, SectionHeader, Sym as _};
 use object::LittleEndian as LE;
@@ -13,6 +15,9 @@ use crate::error::{le_u16, le_u32, slice, Error, Result};
 use crate::metadata::{self, Kernel, Metadata};
 use crate::processor::{processor_by_isa_version, processor_by_mach, ProcessorInfo};
 use crate::target_id::{Feature, TargetId};
+
+/// Largest metadata note accepted (real ones are a few hundred KiB at most).
+pub const MAX_METADATA_SIZE: usize = 4 << 20;
 
 /// Largest load image accepted (vaddr + memsz of the highest PT_LOAD).
 pub const MAX_LOAD_SIZE: u64 = 1 << 32;
@@ -199,6 +204,8 @@ pub struct V2Notes {
     pub code_object_version: Option<(u32, u32)>,
     /// NT_AMD_HSA_ISA_VERSION (major, minor, stepping), vendor and architecture names.
     pub isa_version: Option<(u32, u32, u32)>,
+    /// File offset of the NT_AMD_HSA_ISA_VERSION descriptor.
+    pub isa_version_offset: u64,
     pub isa_vendor: Option<String>,
     pub isa_architecture: Option<String>,
     /// NT_AMD_HSA_ISA_NAME (not used by loaders; clang-15 may write `gfx907`).
@@ -225,6 +232,8 @@ pub struct CodeObject<'a> {
     sections: Vec<Section>,
     segments: Vec<LoadSegment<'a>>,
     symbols: Vec<Symbol>,
+    /// Symbol name → index of its first occurrence in `symbols`.
+    symbol_index: HashMap<String, usize>,
     relocations: Vec<Relocation>,
 }
 
@@ -383,7 +392,7 @@ fn v2_target(notes: &V2Notes, e_flags: u32) -> Result<TargetId> {
     };
     let (info, xnack) = processor_by_isa_version(maj, min, step).ok_or_else(|| Error::BadNote {
         what: "NT_AMD_HSA_ISA_VERSION",
-        offset: 0,
+        offset: notes.isa_version_offset + 4,
         reason: format!("unknown ISA version {maj}.{min}.{step}"),
     })?;
     let xnack = if notes.hsail && info.supports_xnack {
@@ -410,6 +419,7 @@ fn v2_target(notes: &V2Notes, e_flags: u32) -> Result<TargetId> {
 
 fn read_v2_notes(notes: &[Note<'_>]) -> Result<V2Notes> {
     let mut v = V2Notes::default();
+    let mut version_note_offset = 0;
     for n in notes.iter().filter(|n| n.name == b"AMD") {
         let short = |needed: usize| Error::BadNote {
             what: "AMD",
@@ -426,6 +436,7 @@ fn read_v2_notes(notes: &[Note<'_>]) -> Result<V2Notes> {
                     return Err(short(8));
                 }
                 v.code_object_version = Some((le_u32(n.desc, 0), le_u32(n.desc, 4)));
+                version_note_offset = n.desc_offset;
             }
             NT_AMD_HSA_HSAIL => v.hsail = true,
             NT_AMD_HSA_ISA_VERSION => {
@@ -435,6 +446,7 @@ fn read_v2_notes(notes: &[Note<'_>]) -> Result<V2Notes> {
                 let vendor_len = usize::from(le_u16(n.desc, 0));
                 let arch_len = usize::from(le_u16(n.desc, 2));
                 v.isa_version = Some((le_u32(n.desc, 4), le_u32(n.desc, 8), le_u32(n.desc, 12)));
+                v.isa_version_offset = n.desc_offset;
                 let names = &n.desc[16..];
                 let trim = |b: &[u8]| lossy(b.split(|&c| c == 0).next().unwrap_or(&[]));
                 if let Some(vendor) = names.get(..vendor_len) {
@@ -457,7 +469,7 @@ fn read_v2_notes(notes: &[Note<'_>]) -> Result<V2Notes> {
         if major > 2 {
             return Err(Error::BadNote {
                 what: "NT_AMD_HSA_CODE_OBJECT_VERSION",
-                offset: 0,
+                offset: version_note_offset,
                 reason: format!("version {major}.{minor} in a V2 (ABI version 0) code object"),
             });
         }
@@ -614,6 +626,7 @@ impl<'a> CodeObject<'a> {
                 .find(|n| n.name == b"AMD" && n.n_type == NT_AMD_HSA_METADATA)
             {
                 Some(n) => {
+                    check_metadata_size(n)?;
                     let text = std::str::from_utf8(n.desc).map_err(|e| Error::Metadata {
                         offset: n.desc_offset + e.valid_up_to() as u64,
                         path: "(yaml)".into(),
@@ -635,6 +648,7 @@ impl<'a> CodeObject<'a> {
                 .ok_or(Error::MissingNote {
                     what: "NT_AMDGPU_METADATA",
                 })?;
+            check_metadata_size(n)?;
             let v = metadata::decode_msgpack(n.desc, n.desc_offset)?;
             let md = metadata::interpret_v3(&v, n.desc_offset)?;
             // `amdhsa.target` is required for V4+ by the spec, but the assembler accepts
@@ -660,6 +674,11 @@ impl<'a> CodeObject<'a> {
                 symbols.push(make_symbol(lossy(name), sym, endian, version));
             }
             break;
+        }
+
+        let mut symbol_index = HashMap::with_capacity(symbols.len());
+        for (i, s) in symbols.iter().enumerate() {
+            symbol_index.entry(s.name.clone()).or_insert(i);
         }
 
         // Dynamic relocations: SHT_RELA sections that do not patch another section.
@@ -731,6 +750,7 @@ impl<'a> CodeObject<'a> {
             notes,
             sections,
             segments,
+            symbol_index,
             symbols,
             relocations,
         })
@@ -809,9 +829,11 @@ impl<'a> CodeObject<'a> {
         &self.symbols
     }
 
-    /// The symbol named `name`.
+    /// The symbol named `name` (the first one, if several share it).
     pub fn symbol(&self, name: &str) -> Option<&Symbol> {
-        self.symbols.iter().find(|s| s.name == name)
+        self.symbol_index
+            .get(name)
+            .and_then(|&i| self.symbols.get(i))
     }
 
     /// PT_LOAD segments in file order.
@@ -873,25 +895,21 @@ impl<'a> CodeObject<'a> {
         AmdKernelCode::parse(bytes)
     }
 
-    /// The kernel symbol (descriptor or `amd_kernel_code_t`) for `symbol_name`.
+    /// The kernel symbol (descriptor or `amd_kernel_code_t`) for `symbol_name`: the symbol of
+    /// that name, else (for V2's `<name>@kd` or a plain kernel name) `<name>` or `<name>.kd`.
     pub fn kernel_symbol(&self, symbol_name: &str) -> Result<&Symbol> {
         let base = symbol_name.strip_suffix("@kd").unwrap_or(symbol_name);
-        let wanted = |s: &&Symbol| {
-            s.defined && matches!(s.kind, SymbolKind::KernelDescriptor | SymbolKind::Kernel)
-        };
-        self.symbols
-            .iter()
-            .filter(wanted)
-            .find(|s| s.name == symbol_name)
-            .or_else(|| {
-                self.symbols
-                    .iter()
-                    .filter(wanted)
-                    .find(|s| s.name == base || s.name.strip_suffix(".kd") == Some(base))
-            })
-            .ok_or_else(|| Error::SymbolNotFound {
-                name: symbol_name.to_string(),
-            })
+        [
+            symbol_name.to_string(),
+            base.to_string(),
+            format!("{base}.kd"),
+        ]
+        .iter()
+        .filter_map(|n| self.symbol(n))
+        .find(|s| s.defined && matches!(s.kind, SymbolKind::KernelDescriptor | SymbolKind::Kernel))
+        .ok_or_else(|| Error::SymbolNotFound {
+            name: symbol_name.to_string(),
+        })
     }
 
     /// Virtual address of a kernel's first instruction: kernel object address + entry offset.
@@ -924,6 +942,21 @@ impl<'a> CodeObject<'a> {
             })?;
         Ok((sym, bytes))
     }
+}
+
+fn check_metadata_size(n: &Note<'_>) -> Result<()> {
+    if n.desc.len() > MAX_METADATA_SIZE {
+        return Err(Error::Metadata {
+            offset: n.desc_offset,
+            path: "(note)".into(),
+            reason: format!(
+                "{} bytes exceed the {} MiB limit",
+                n.desc.len(),
+                MAX_METADATA_SIZE >> 20
+            ),
+        });
+    }
+    Ok(())
 }
 
 fn make_symbol(name: String, sym: &elf::Sym64<LE>, endian: LE, version: u32) -> Symbol {

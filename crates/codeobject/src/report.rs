@@ -13,10 +13,21 @@ struct Derived {
     wavefront_size: u32,
 }
 
-fn derive(co: &CodeObject<'_>, k: &Kernel, info: Option<&ProcessorInfo>) -> Result<Option<Derived>, String> {
+fn derive(
+    co: &CodeObject<'_>,
+    k: &Kernel,
+    info: Option<&ProcessorInfo>,
+) -> Result<Option<Derived>, String> {
     let Some(info) = info else { return Ok(None) };
-    let kd = co.kernel_descriptor(&k.symbol).map_err(|e| format!("kernel `{}`: {e}", k.name))?;
-    Ok(Some(Derived { kd, vgprs: kd.vgpr_count(info), sgprs: kd.sgpr_count(info), wavefront_size: kd.wavefront_size(info) }))
+    let kd = co
+        .kernel_descriptor(&k.symbol)
+        .map_err(|e| format!("kernel `{}`: {e}", k.name))?;
+    Ok(Some(Derived {
+        kd,
+        vgprs: kd.vgpr_count(info),
+        sgprs: kd.sgpr_count(info),
+        wavefront_size: kd.wavefront_size(info),
+    }))
 }
 
 pub fn code_object_json(bundle_id: Option<&str>, co: &CodeObject<'_>) -> Result<Value, String> {
@@ -83,21 +94,41 @@ pub fn code_object_json(bundle_id: Option<&str>, co: &CodeObject<'_>) -> Result<
     }))
 }
 
-pub fn code_object_text(out: &mut String, bundle_id: Option<&str>, co: &CodeObject<'_>) -> Result<(), String> {
+pub fn code_object_text(
+    out: &mut String,
+    bundle_id: Option<&str>,
+    co: &CodeObject<'_>,
+) -> Result<(), String> {
     use std::fmt::Write;
     let info = co.processor();
-    let _ = write!(out, "code object V{}  target {}  e_flags {:#x}", co.version(), co.target().isa_name(), co.e_flags());
+    let _ = write!(
+        out,
+        "code object V{}  target {}  e_flags {:#x}",
+        co.version(),
+        co.target().isa_name(),
+        co.e_flags()
+    );
     if let Some(id) = bundle_id {
         let _ = write!(out, "  (bundle entry {id})");
     }
-    let _ = writeln!(out, "\n  {} kernel(s), load size {:#x}", co.kernels().len(), co.load_size());
+    let _ = writeln!(
+        out,
+        "\n  {} kernel(s), load size {:#x}",
+        co.kernels().len(),
+        co.load_size()
+    );
     for k in co.kernels() {
         let d = derive(co, k, info)?;
         let _ = writeln!(out, "  kernel {}  (symbol {})", k.name, k.symbol);
         let _ = writeln!(
             out,
             "    kernarg {} B (align {}), group {} B, private {} B, wavefront {}, max workgroup {}",
-            k.kernarg_segment_size, k.kernarg_segment_align, k.group_segment_fixed_size, k.private_segment_fixed_size, k.wavefront_size, k.max_flat_workgroup_size
+            k.kernarg_segment_size,
+            k.kernarg_segment_align,
+            k.group_segment_fixed_size,
+            k.private_segment_fixed_size,
+            k.wavefront_size,
+            k.max_flat_workgroup_size
         );
         let _ = write!(out, "    sgprs {}, vgprs {}", k.sgpr_count, k.vgpr_count);
         if let Some(a) = k.agpr_count {
@@ -108,11 +139,20 @@ pub fn code_object_text(out: &mut String, bundle_id: Option<&str>, co: &CodeObje
             if let Some(s) = d.sgprs {
                 let _ = write!(out, ", {s} sgprs");
             }
-            let _ = write!(out, " allocated, {} user sgprs, entry {:+#x})", d.kd.user_sgpr_count(), d.kd.kernel_code_entry_byte_offset);
+            let _ = write!(
+                out,
+                " allocated, {} user sgprs, entry {:+#x})",
+                d.kd.user_sgpr_count(),
+                d.kd.kernel_code_entry_byte_offset
+            );
         }
         out.push('\n');
         for (i, a) in k.args.iter().enumerate() {
-            let _ = write!(out, "    arg {i:>2}: offset {:>3} size {:>2} {}", a.offset, a.size, a.value_kind);
+            let _ = write!(
+                out,
+                "    arg {i:>2}: offset {:>3} size {:>2} {}",
+                a.offset, a.size, a.value_kind
+            );
             if let Some(n) = &a.name {
                 let _ = write!(out, "  {n}");
             }

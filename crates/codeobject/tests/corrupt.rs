@@ -4,7 +4,8 @@
 //! objects and bundles (and feeds random bytes) through every entry point.
 
 use hsaemu_codeobject::{
-    find_code_objects, report, unbundle, unbundle_all, AmdKernelCode, CodeObject, Error, KernelDescriptor, TargetId,
+    find_code_objects, report, unbundle, unbundle_all, AmdKernelCode, CodeObject, Error,
+    KernelDescriptor, TargetId,
 };
 use hsaemu_testkit::{compile_cl, compile_hip_bundle};
 use proptest::prelude::*;
@@ -15,12 +16,23 @@ fn seeds() -> &'static Vec<(String, Vec<u8>)> {
     static SEEDS: OnceLock<Vec<(String, Vec<u8>)>> = OnceLock::new();
     SEEDS.get_or_init(|| {
         let mut v = Vec::new();
-        for (t, cov) in [("gfx803", 2), ("gfx906", 3), ("gfx90a:xnack-", 5), ("gfx1030", 4)] {
+        for (t, cov) in [
+            ("gfx803", 2),
+            ("gfx906", 3),
+            ("gfx90a:xnack-", 5),
+            ("gfx1030", 4),
+        ] {
             let p = compile_cl("cl/vector_add.cl", t, cov);
-            v.push((p.display().to_string(), std::fs::read(&p).expect("read seed")));
+            v.push((
+                p.display().to_string(),
+                std::fs::read(&p).expect("read seed"),
+            ));
         }
         let b = compile_hip_bundle("hip/vector_add.hip", &["gfx906", "gfx90a:xnack-"]);
-        v.push((b.display().to_string(), std::fs::read(&b).expect("read seed")));
+        v.push((
+            b.display().to_string(),
+            std::fs::read(&b).expect("read seed"),
+        ));
         v
     })
 }
@@ -46,8 +58,15 @@ fn exercise(data: &[u8]) {
 }
 
 fn exercise_code_object(data: &[u8]) {
-    let Ok(co) = CodeObject::parse(data) else { return };
-    let _ = (co.load_size(), co.dynamic_relocations().len(), co.metadata_raw(), co.target().isa_name());
+    let Ok(co) = CodeObject::parse(data) else {
+        return;
+    };
+    let _ = (
+        co.load_size(),
+        co.dynamic_relocations().len(),
+        co.metadata_raw(),
+        co.target().isa_name(),
+    );
     for s in co.symbols() {
         let _ = co.kernel_descriptor(&s.name);
         let _ = co.kernel_entry(&s.name);
@@ -86,15 +105,22 @@ fn get_u64(d: &[u8], at: usize) -> u64 {
 fn header_checks_name_the_field() {
     let good = seed(2);
     assert!(CodeObject::parse(&good).is_ok());
-    let cases: Vec<(usize, u8, fn(&Error) -> bool)> = vec![
-        (0, b'X', |e| matches!(e, Error::UnknownFormat { offset: 0, .. })),
+    type Case = (usize, u8, fn(&Error) -> bool);
+    let cases: Vec<Case> = vec![
+        (0, b'X', |e| {
+            matches!(e, Error::UnknownFormat { offset: 0, .. })
+        }),
         (4, 1, |e| matches!(e, Error::WrongClass { found: 1 })),
         (5, 2, |e| matches!(e, Error::WrongEndian { found: 2 })),
         (7, 0, |e| matches!(e, Error::WrongOsAbi { found: 0 })),
-        (8, 9, |e| matches!(e, Error::UnsupportedAbiVersion { found: 9 })),
+        (8, 9, |e| {
+            matches!(e, Error::UnsupportedAbiVersion { found: 9 })
+        }),
         (18, 62, |e| matches!(e, Error::WrongMachine { found: 62 })),
         (16, 7, |e| matches!(e, Error::WrongType { found: 7 })),
-        (0x30, 0xee, |e| matches!(e, Error::UnknownMach { mach: 0xee, .. })),
+        (0x30, 0xee, |e| {
+            matches!(e, Error::UnknownMach { mach: 0xee, .. })
+        }),
     ];
     for (at, byte, want) in cases {
         let mut d = good.clone();
@@ -119,7 +145,17 @@ fn truncation_anywhere_is_an_error_with_an_offset() {
             if i < 4 {
                 let e = err(cut);
                 if len < 64 {
-                    assert!(matches!(e, Error::Truncated { offset: 0, needed: 64, .. }), "{e}");
+                    assert!(
+                        matches!(
+                            e,
+                            Error::Truncated {
+                                offset: 0,
+                                needed: 64,
+                                ..
+                            }
+                        ),
+                        "{e}"
+                    );
                 }
             }
         }
@@ -133,18 +169,45 @@ fn lying_tables_are_reported_where_they_are() {
     let mut d = good.clone();
     put_u64(&mut d, 0x28, 0xffff_ffff_0000);
     let e = err(&d);
-    assert!(matches!(e, Error::Elf { offset: 0xffff_ffff_0000, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::Elf {
+                offset: 0xffff_ffff_0000,
+                ..
+            }
+        ),
+        "{e}"
+    );
     // Program header table past the end.
     let mut d = good.clone();
     put_u64(&mut d, 0x20, (good.len() - 8) as u64);
-    assert!(matches!(err(&d), Error::Elf { what: "program header table", .. }));
+    assert!(matches!(
+        err(&d),
+        Error::Elf {
+            what: "program header table",
+            ..
+        }
+    ));
     // A PT_LOAD whose file bytes run past the end.
     let mut d = good.clone();
     let phoff = get_u64(&d, 0x20) as usize;
-    let load = (0..8).map(|i| phoff + i * 56).find(|&p| u32::from_le_bytes(d[p..p + 4].try_into().expect("4")) == 1).expect("a PT_LOAD");
+    let load = (0..8)
+        .map(|i| phoff + i * 56)
+        .find(|&p| u32::from_le_bytes(d[p..p + 4].try_into().expect("4")) == 1)
+        .expect("a PT_LOAD");
     put_u64(&mut d, load + 32, u64::MAX / 2);
     let e = err(&d);
-    assert!(matches!(e, Error::Elf { what: "PT_LOAD segment", .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::Elf {
+                what: "PT_LOAD segment",
+                ..
+            }
+        ),
+        "{e}"
+    );
     // A PT_LOAD claiming a 2^60-byte image.
     let mut d = good.clone();
     put_u64(&mut d, load + 40, 1 << 60);
@@ -154,7 +217,11 @@ fn lying_tables_are_reported_where_they_are() {
 /// The file offset of the metadata note's descriptor.
 fn metadata_desc_offset(d: &[u8]) -> usize {
     let co = CodeObject::parse(d).expect("seed parses");
-    let n = co.notes().iter().find(|n| n.n_type == 32 || n.n_type == 10).expect("metadata note");
+    let n = co
+        .notes()
+        .iter()
+        .find(|n| n.n_type == 32 || n.n_type == 10)
+        .expect("metadata note");
     n.desc_offset as usize
 }
 
@@ -175,10 +242,16 @@ fn corrupt_notes_and_metadata_are_specific() {
     assert!(matches!(e, Error::Metadata { .. }), "{e}");
     // A required key renamed: the error names the key path.
     let mut d = good.clone();
-    let pos = d.windows(12).position(|w| w == b".sgpr_count\xcc" || w.starts_with(b".sgpr_count")).expect(".sgpr_count");
+    let pos = d
+        .windows(12)
+        .position(|w| w == b".sgpr_count\xcc" || w.starts_with(b".sgpr_count"))
+        .expect(".sgpr_count");
     d[pos + 1] = b'x';
     let e = err(&d);
-    assert!(e.to_string().contains("amdhsa.kernels[0].sgpr_count"), "{e}");
+    assert!(
+        e.to_string().contains("amdhsa.kernels[0].sgpr_count"),
+        "{e}"
+    );
     // V2 YAML: corrupt the text.
     let mut d = seed(0);
     let desc = metadata_desc_offset(&d);
@@ -192,7 +265,10 @@ fn corrupt_notes_and_metadata_are_specific() {
 fn unknown_metadata_keys_are_kept() {
     // Rename `.language` to `.lxnguage`: kept as an extra key, not rejected.
     let mut d = seed(2);
-    let pos = d.windows(9).position(|w| w == b".language").expect(".language");
+    let pos = d
+        .windows(9)
+        .position(|w| w == b".language")
+        .expect(".language");
     d[pos + 2] = b'x';
     let co = CodeObject::parse(&d).expect("unknown keys are accepted");
     assert!(co.kernels()[0].extra.iter().any(|(k, _)| k == ".lxnguage"));
@@ -204,7 +280,10 @@ fn corrupt_bundles_are_specific() {
     assert!(find_code_objects(&good).expect("bundle").len() >= 2);
     let mut d = good.clone();
     put_u64(&mut d, 24, u64::MAX);
-    assert!(matches!(find_code_objects(&d), Err(Error::Bundle { offset: 24, .. })));
+    assert!(matches!(
+        find_code_objects(&d),
+        Err(Error::Bundle { offset: 24, .. })
+    ));
     let mut d = good.clone();
     put_u64(&mut d, 32 + 16, u64::MAX - 4); // the first entry's ID length
     let e = find_code_objects(&d).expect_err("lying entry");
@@ -216,12 +295,38 @@ fn corrupt_bundles_are_specific() {
     c.extend(40u32.to_le_bytes());
     c.extend(100u32.to_le_bytes());
     c.extend([0u8; 24]);
-    assert!(matches!(find_code_objects(&c), Err(Error::Decompress { offset: 6, .. })));
+    assert!(matches!(
+        find_code_objects(&c),
+        Err(Error::Decompress { offset: 6, .. })
+    ));
     put_u16(&mut c, 6, 1);
-    assert!(matches!(find_code_objects(&c), Err(Error::Decompress { .. })));
+    assert!(matches!(
+        find_code_objects(&c),
+        Err(Error::Decompress { .. })
+    ));
     put_u16(&mut c, 6, 0);
-    assert!(matches!(find_code_objects(&c), Err(Error::Decompress { .. })));
-    assert!(matches!(find_code_objects(b"hello"), Err(Error::UnknownFormat { .. })));
+    assert!(matches!(
+        find_code_objects(&c),
+        Err(Error::Decompress { .. })
+    ));
+    assert!(matches!(
+        find_code_objects(b"hello"),
+        Err(Error::UnknownFormat { .. })
+    ));
+}
+
+#[test]
+fn many_partial_magics_are_scanned_linearly() {
+    // An empty bundle followed by a million "__CL" prefixes that are not bundle magics: the scan
+    // for the next bundle must neither recurse per candidate nor take quadratic time.
+    let mut d = b"__CLANG_OFFLOAD_BUNDLE__".to_vec();
+    d.extend(0u64.to_le_bytes());
+    for _ in 0..1_000_000 {
+        d.extend(b"__CL");
+    }
+    let t = std::time::Instant::now();
+    assert_eq!(unbundle_all(&d).expect("one empty bundle").len(), 0);
+    assert!(t.elapsed() < std::time::Duration::from_secs(5));
 }
 
 #[test]
@@ -265,7 +370,7 @@ fn mutate(mut d: Vec<u8>, muts: &[(u8, u32, u8)], cut: Option<u32>) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn mutated_code_objects_never_panic(i in 0usize..4, muts in mutations(), cut in proptest::option::weighted(0.2, any::<u32>())) {

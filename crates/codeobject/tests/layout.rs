@@ -4,7 +4,9 @@
 //! crate's. A missing compiler or header fails the test loudly.
 
 use hsaemu_codeobject::amd_kernel_code::{kcp_v2, offsets as akc, AMD_KERNEL_CODE_SIZE};
-use hsaemu_codeobject::descriptor::{kcp, offsets as kd, rsrc1, rsrc2, rsrc3, BitField, KERNEL_DESCRIPTOR_SIZE};
+use hsaemu_codeobject::descriptor::{
+    kcp, offsets as kd, rsrc1, rsrc2, rsrc3, BitField, KERNEL_DESCRIPTOR_SIZE,
+};
 use hsaemu_codeobject::elf_consts::*;
 use hsaemu_codeobject::{processor_info, PROCESSORS};
 use std::path::Path;
@@ -12,7 +14,8 @@ use std::path::Path;
 /// Compiles `source` with `compiler`, runs it, and checks that it prints `expected` values, one
 /// per line, in order.
 fn check(compiler: &str, ext: &str, includes: &str, checks: &[(String, i64)]) {
-    let mut src = format!("{includes}\n#include <stdio.h>\n#include <stddef.h>\nint main(void) {{\n");
+    let mut src =
+        format!("{includes}\n#include <stdio.h>\n#include <stddef.h>\nint main(void) {{\n");
     for (expr, _) in checks {
         src.push_str(&format!("  printf(\"%lld\\n\", (long long)({expr}));\n"));
     }
@@ -25,10 +28,22 @@ fn check(compiler: &str, ext: &str, includes: &str, checks: &[(String, i64)]) {
     let exe = dir.join("layout");
     std::fs::write(&file, src).expect("write C source");
     let cc = hsaemu_testkit::tool(compiler);
-    hsaemu_testkit::run_tool(&cc, &["-w", "-I/usr/include/llvm-15", &file.display().to_string(), "-o", &exe.display().to_string()]);
+    hsaemu_testkit::run_tool(
+        &cc,
+        &[
+            "-w",
+            "-I/usr/include/llvm-15",
+            &file.display().to_string(),
+            "-o",
+            &exe.display().to_string(),
+        ],
+    );
     let out = hsaemu_testkit::run_tool(&exe, &[]);
     let _ = std::fs::remove_dir_all(&dir);
-    let got: Vec<i64> = String::from_utf8_lossy(&out).lines().map(|l| l.trim().parse().expect("number")).collect();
+    let got: Vec<i64> = String::from_utf8_lossy(&out)
+        .lines()
+        .map(|l| l.trim().parse().expect("number"))
+        .collect();
     assert_eq!(got.len(), checks.len());
     let mut wrong = Vec::new();
     for ((expr, ours), theirs) in checks.iter().zip(&got) {
@@ -36,7 +51,12 @@ fn check(compiler: &str, ext: &str, includes: &str, checks: &[(String, i64)]) {
             wrong.push(format!("{expr}: header {theirs}, ours {ours}"));
         }
     }
-    assert!(wrong.is_empty(), "{} mismatches:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} mismatches:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
 }
 
 fn bits(out: &mut Vec<(String, i64)>, c_name: &str, f: BitField) {
@@ -46,24 +66,57 @@ fn bits(out: &mut Vec<(String, i64)>, c_name: &str, f: BitField) {
 
 #[test]
 fn amd_kernel_code_t_matches_rocm_header() {
-    assert!(Path::new("/usr/include/hsa/amd_hsa_kernel_code.h").is_file(), "ROCm headers missing: run scripts/setup.sh (libhsa-runtime-dev)");
-    let mut c: Vec<(String, i64)> = vec![("sizeof(amd_kernel_code_t)".into(), AMD_KERNEL_CODE_SIZE as i64)];
+    assert!(
+        Path::new("/usr/include/hsa/amd_hsa_kernel_code.h").is_file(),
+        "ROCm headers missing: run scripts/setup.sh (libhsa-runtime-dev)"
+    );
+    let mut c: Vec<(String, i64)> = vec![(
+        "sizeof(amd_kernel_code_t)".into(),
+        AMD_KERNEL_CODE_SIZE as i64,
+    )];
     let fields: &[(&str, usize)] = &[
-        ("amd_kernel_code_version_major", akc::AMD_KERNEL_CODE_VERSION_MAJOR),
-        ("amd_kernel_code_version_minor", akc::AMD_KERNEL_CODE_VERSION_MINOR),
+        (
+            "amd_kernel_code_version_major",
+            akc::AMD_KERNEL_CODE_VERSION_MAJOR,
+        ),
+        (
+            "amd_kernel_code_version_minor",
+            akc::AMD_KERNEL_CODE_VERSION_MINOR,
+        ),
         ("amd_machine_kind", akc::AMD_MACHINE_KIND),
         ("amd_machine_version_major", akc::AMD_MACHINE_VERSION_MAJOR),
         ("amd_machine_version_minor", akc::AMD_MACHINE_VERSION_MINOR),
-        ("amd_machine_version_stepping", akc::AMD_MACHINE_VERSION_STEPPING),
-        ("kernel_code_entry_byte_offset", akc::KERNEL_CODE_ENTRY_BYTE_OFFSET),
-        ("kernel_code_prefetch_byte_offset", akc::KERNEL_CODE_PREFETCH_BYTE_OFFSET),
-        ("kernel_code_prefetch_byte_size", akc::KERNEL_CODE_PREFETCH_BYTE_SIZE),
-        ("max_scratch_backing_memory_byte_size", akc::MAX_SCRATCH_BACKING_MEMORY_BYTE_SIZE),
+        (
+            "amd_machine_version_stepping",
+            akc::AMD_MACHINE_VERSION_STEPPING,
+        ),
+        (
+            "kernel_code_entry_byte_offset",
+            akc::KERNEL_CODE_ENTRY_BYTE_OFFSET,
+        ),
+        (
+            "kernel_code_prefetch_byte_offset",
+            akc::KERNEL_CODE_PREFETCH_BYTE_OFFSET,
+        ),
+        (
+            "kernel_code_prefetch_byte_size",
+            akc::KERNEL_CODE_PREFETCH_BYTE_SIZE,
+        ),
+        (
+            "max_scratch_backing_memory_byte_size",
+            akc::MAX_SCRATCH_BACKING_MEMORY_BYTE_SIZE,
+        ),
         ("compute_pgm_rsrc1", akc::COMPUTE_PGM_RSRC1),
         ("compute_pgm_rsrc2", akc::COMPUTE_PGM_RSRC2),
         ("kernel_code_properties", akc::KERNEL_CODE_PROPERTIES),
-        ("workitem_private_segment_byte_size", akc::WORKITEM_PRIVATE_SEGMENT_BYTE_SIZE),
-        ("workgroup_group_segment_byte_size", akc::WORKGROUP_GROUP_SEGMENT_BYTE_SIZE),
+        (
+            "workitem_private_segment_byte_size",
+            akc::WORKITEM_PRIVATE_SEGMENT_BYTE_SIZE,
+        ),
+        (
+            "workgroup_group_segment_byte_size",
+            akc::WORKGROUP_GROUP_SEGMENT_BYTE_SIZE,
+        ),
         ("gds_segment_byte_size", akc::GDS_SEGMENT_BYTE_SIZE),
         ("kernarg_segment_byte_size", akc::KERNARG_SEGMENT_BYTE_SIZE),
         ("workgroup_fbarrier_count", akc::WORKGROUP_FBARRIER_COUNT),
@@ -73,15 +126,24 @@ fn amd_kernel_code_t_matches_rocm_header() {
         ("reserved_vgpr_count", akc::RESERVED_VGPR_COUNT),
         ("reserved_sgpr_first", akc::RESERVED_SGPR_FIRST),
         ("reserved_sgpr_count", akc::RESERVED_SGPR_COUNT),
-        ("debug_wavefront_private_segment_offset_sgpr", akc::DEBUG_WAVEFRONT_PRIVATE_SEGMENT_OFFSET_SGPR),
-        ("debug_private_segment_buffer_sgpr", akc::DEBUG_PRIVATE_SEGMENT_BUFFER_SGPR),
+        (
+            "debug_wavefront_private_segment_offset_sgpr",
+            akc::DEBUG_WAVEFRONT_PRIVATE_SEGMENT_OFFSET_SGPR,
+        ),
+        (
+            "debug_private_segment_buffer_sgpr",
+            akc::DEBUG_PRIVATE_SEGMENT_BUFFER_SGPR,
+        ),
         ("kernarg_segment_alignment", akc::KERNARG_SEGMENT_ALIGNMENT),
         ("group_segment_alignment", akc::GROUP_SEGMENT_ALIGNMENT),
         ("private_segment_alignment", akc::PRIVATE_SEGMENT_ALIGNMENT),
         ("wavefront_size", akc::WAVEFRONT_SIZE),
         ("call_convention", akc::CALL_CONVENTION),
         ("reserved1", akc::RESERVED1),
-        ("runtime_loader_kernel_symbol", akc::RUNTIME_LOADER_KERNEL_SYMBOL),
+        (
+            "runtime_loader_kernel_symbol",
+            akc::RUNTIME_LOADER_KERNEL_SYMBOL,
+        ),
         ("control_directives", akc::CONTROL_DIRECTIVES),
     ];
     for (f, off) in fields {
@@ -120,52 +182,138 @@ fn amd_kernel_code_t_matches_rocm_header() {
     ] {
         bits(&mut c, &format!("AMD_KERNEL_CODE_PROPERTIES_{}", f.name), f);
     }
-    check("gcc", "c", "#include <stdint.h>\n#include <hsa/amd_hsa_kernel_code.h>", &c);
+    check(
+        "gcc",
+        "c",
+        "#include <stdint.h>\n#include <hsa/amd_hsa_kernel_code.h>",
+        &c,
+    );
 }
 
 #[test]
 fn elf_constants_match_rocm_amd_hsa_elf_header() {
-    assert!(Path::new("/usr/include/hsa/amd_hsa_elf.h").is_file(), "ROCm headers missing: run scripts/setup.sh (libhsa-runtime-dev)");
+    assert!(
+        Path::new("/usr/include/hsa/amd_hsa_elf.h").is_file(),
+        "ROCm headers missing: run scripts/setup.sh (libhsa-runtime-dev)"
+    );
     let mut c: Vec<(String, i64)> = Vec::new();
     let consts: &[(&str, i64)] = &[
         ("EM_AMDGPU", i64::from(EM_AMDGPU)),
         ("ELFOSABI_AMDGPU_HSA", i64::from(ELFOSABI_AMDGPU_HSA)),
-        ("ELFABIVERSION_AMDGPU_HSA_V2", i64::from(ELFABIVERSION_AMDGPU_HSA_V2)),
-        ("ELFABIVERSION_AMDGPU_HSA_V3", i64::from(ELFABIVERSION_AMDGPU_HSA_V3)),
-        ("ELFABIVERSION_AMDGPU_HSA_V4", i64::from(ELFABIVERSION_AMDGPU_HSA_V4)),
-        ("ELFABIVERSION_AMDGPU_HSA_V5", i64::from(ELFABIVERSION_AMDGPU_HSA_V5)),
+        (
+            "ELFABIVERSION_AMDGPU_HSA_V2",
+            i64::from(ELFABIVERSION_AMDGPU_HSA_V2),
+        ),
+        (
+            "ELFABIVERSION_AMDGPU_HSA_V3",
+            i64::from(ELFABIVERSION_AMDGPU_HSA_V3),
+        ),
+        (
+            "ELFABIVERSION_AMDGPU_HSA_V4",
+            i64::from(ELFABIVERSION_AMDGPU_HSA_V4),
+        ),
+        (
+            "ELFABIVERSION_AMDGPU_HSA_V5",
+            i64::from(ELFABIVERSION_AMDGPU_HSA_V5),
+        ),
         ("EF_AMDGPU_MACH", i64::from(EF_AMDGPU_MACH)),
-        ("EF_AMDGPU_FEATURE_XNACK_V2", i64::from(EF_AMDGPU_FEATURE_XNACK_V2)),
-        ("EF_AMDGPU_FEATURE_TRAP_HANDLER_V2", i64::from(EF_AMDGPU_FEATURE_TRAP_HANDLER_V2)),
-        ("EF_AMDGPU_FEATURE_XNACK_V3", i64::from(EF_AMDGPU_FEATURE_XNACK_V3)),
-        ("EF_AMDGPU_FEATURE_SRAMECC_V3", i64::from(EF_AMDGPU_FEATURE_SRAMECC_V3)),
-        ("EF_AMDGPU_FEATURE_XNACK_V4", i64::from(EF_AMDGPU_FEATURE_XNACK_V4)),
-        ("EF_AMDGPU_FEATURE_XNACK_UNSUPPORTED_V4", i64::from(EF_AMDGPU_FEATURE_XNACK_UNSUPPORTED_V4)),
-        ("EF_AMDGPU_FEATURE_XNACK_ANY_V4", i64::from(EF_AMDGPU_FEATURE_XNACK_ANY_V4)),
-        ("EF_AMDGPU_FEATURE_XNACK_OFF_V4", i64::from(EF_AMDGPU_FEATURE_XNACK_OFF_V4)),
-        ("EF_AMDGPU_FEATURE_XNACK_ON_V4", i64::from(EF_AMDGPU_FEATURE_XNACK_ON_V4)),
-        ("EF_AMDGPU_FEATURE_SRAMECC_V4", i64::from(EF_AMDGPU_FEATURE_SRAMECC_V4)),
-        ("EF_AMDGPU_FEATURE_SRAMECC_UNSUPPORTED_V4", i64::from(EF_AMDGPU_FEATURE_SRAMECC_UNSUPPORTED_V4)),
-        ("EF_AMDGPU_FEATURE_SRAMECC_ANY_V4", i64::from(EF_AMDGPU_FEATURE_SRAMECC_ANY_V4)),
-        ("EF_AMDGPU_FEATURE_SRAMECC_OFF_V4", i64::from(EF_AMDGPU_FEATURE_SRAMECC_OFF_V4)),
-        ("EF_AMDGPU_FEATURE_SRAMECC_ON_V4", i64::from(EF_AMDGPU_FEATURE_SRAMECC_ON_V4)),
-        ("PT_AMDGPU_HSA_LOAD_GLOBAL_PROGRAM", i64::from(PT_AMDGPU_HSA_LOAD_GLOBAL_PROGRAM)),
-        ("PT_AMDGPU_HSA_LOAD_GLOBAL_AGENT", i64::from(PT_AMDGPU_HSA_LOAD_GLOBAL_AGENT)),
-        ("PT_AMDGPU_HSA_LOAD_READONLY_AGENT", i64::from(PT_AMDGPU_HSA_LOAD_READONLY_AGENT)),
-        ("PT_AMDGPU_HSA_LOAD_CODE_AGENT", i64::from(PT_AMDGPU_HSA_LOAD_CODE_AGENT)),
+        (
+            "EF_AMDGPU_FEATURE_XNACK_V2",
+            i64::from(EF_AMDGPU_FEATURE_XNACK_V2),
+        ),
+        (
+            "EF_AMDGPU_FEATURE_TRAP_HANDLER_V2",
+            i64::from(EF_AMDGPU_FEATURE_TRAP_HANDLER_V2),
+        ),
+        (
+            "EF_AMDGPU_FEATURE_XNACK_V3",
+            i64::from(EF_AMDGPU_FEATURE_XNACK_V3),
+        ),
+        (
+            "EF_AMDGPU_FEATURE_SRAMECC_V3",
+            i64::from(EF_AMDGPU_FEATURE_SRAMECC_V3),
+        ),
+        (
+            "EF_AMDGPU_FEATURE_XNACK_V4",
+            i64::from(EF_AMDGPU_FEATURE_XNACK_V4),
+        ),
+        (
+            "EF_AMDGPU_FEATURE_XNACK_UNSUPPORTED_V4",
+            i64::from(EF_AMDGPU_FEATURE_XNACK_UNSUPPORTED_V4),
+        ),
+        (
+            "EF_AMDGPU_FEATURE_XNACK_ANY_V4",
+            i64::from(EF_AMDGPU_FEATURE_XNACK_ANY_V4),
+        ),
+        (
+            "EF_AMDGPU_FEATURE_XNACK_OFF_V4",
+            i64::from(EF_AMDGPU_FEATURE_XNACK_OFF_V4),
+        ),
+        (
+            "EF_AMDGPU_FEATURE_XNACK_ON_V4",
+            i64::from(EF_AMDGPU_FEATURE_XNACK_ON_V4),
+        ),
+        (
+            "EF_AMDGPU_FEATURE_SRAMECC_V4",
+            i64::from(EF_AMDGPU_FEATURE_SRAMECC_V4),
+        ),
+        (
+            "EF_AMDGPU_FEATURE_SRAMECC_UNSUPPORTED_V4",
+            i64::from(EF_AMDGPU_FEATURE_SRAMECC_UNSUPPORTED_V4),
+        ),
+        (
+            "EF_AMDGPU_FEATURE_SRAMECC_ANY_V4",
+            i64::from(EF_AMDGPU_FEATURE_SRAMECC_ANY_V4),
+        ),
+        (
+            "EF_AMDGPU_FEATURE_SRAMECC_OFF_V4",
+            i64::from(EF_AMDGPU_FEATURE_SRAMECC_OFF_V4),
+        ),
+        (
+            "EF_AMDGPU_FEATURE_SRAMECC_ON_V4",
+            i64::from(EF_AMDGPU_FEATURE_SRAMECC_ON_V4),
+        ),
+        (
+            "PT_AMDGPU_HSA_LOAD_GLOBAL_PROGRAM",
+            i64::from(PT_AMDGPU_HSA_LOAD_GLOBAL_PROGRAM),
+        ),
+        (
+            "PT_AMDGPU_HSA_LOAD_GLOBAL_AGENT",
+            i64::from(PT_AMDGPU_HSA_LOAD_GLOBAL_AGENT),
+        ),
+        (
+            "PT_AMDGPU_HSA_LOAD_READONLY_AGENT",
+            i64::from(PT_AMDGPU_HSA_LOAD_READONLY_AGENT),
+        ),
+        (
+            "PT_AMDGPU_HSA_LOAD_CODE_AGENT",
+            i64::from(PT_AMDGPU_HSA_LOAD_CODE_AGENT),
+        ),
         ("STT_AMDGPU_HSA_KERNEL", i64::from(STT_AMDGPU_HSA_KERNEL)),
-        ("STT_AMDGPU_HSA_INDIRECT_FUNCTION", i64::from(STT_AMDGPU_HSA_INDIRECT_FUNCTION)),
-        ("STT_AMDGPU_HSA_METADATA", i64::from(STT_AMDGPU_HSA_METADATA)),
+        (
+            "STT_AMDGPU_HSA_INDIRECT_FUNCTION",
+            i64::from(STT_AMDGPU_HSA_INDIRECT_FUNCTION),
+        ),
+        (
+            "STT_AMDGPU_HSA_METADATA",
+            i64::from(STT_AMDGPU_HSA_METADATA),
+        ),
         ("R_AMDGPU_NONE", i64::from(R_AMDGPU_NONE)),
         ("R_AMDGPU_32_LOW", i64::from(R_AMDGPU_ABS32_LO)),
         ("R_AMDGPU_32_HIGH", i64::from(R_AMDGPU_ABS32_HI)),
         ("R_AMDGPU_64", i64::from(R_AMDGPU_ABS64)),
         ("R_AMDGPU_RELATIVE64", i64::from(R_AMDGPU_RELATIVE64)),
-        ("NT_AMD_HSA_CODE_OBJECT_VERSION", i64::from(NT_AMD_HSA_CODE_OBJECT_VERSION)),
+        (
+            "NT_AMD_HSA_CODE_OBJECT_VERSION",
+            i64::from(NT_AMD_HSA_CODE_OBJECT_VERSION),
+        ),
         ("NT_AMD_HSA_HSAIL", i64::from(NT_AMD_HSA_HSAIL)),
         ("NT_AMD_HSA_ISA_VERSION", i64::from(NT_AMD_HSA_ISA_VERSION)),
         ("NT_AMD_HSA_PRODUCER", i64::from(NT_AMD_HSA_PRODUCER)),
-        ("NT_AMD_HSA_PRODUCER_OPTIONS", i64::from(NT_AMD_HSA_PRODUCER_OPTIONS)),
+        (
+            "NT_AMD_HSA_PRODUCER_OPTIONS",
+            i64::from(NT_AMD_HSA_PRODUCER_OPTIONS),
+        ),
         ("NT_AMD_HSA_EXTENSION", i64::from(NT_AMD_HSA_EXTENSION)),
         ("NT_AMD_HSA_ISA_NAME", i64::from(NT_AMD_HSA_ISA_NAME)),
     ];
@@ -173,10 +321,21 @@ fn elf_constants_match_rocm_amd_hsa_elf_header() {
         c.push(((*n).to_string(), *v));
     }
     // Every MACH value the ROCm header names must be the same processor in our table.
-    for p in PROCESSORS.iter().filter(|p| p.mach <= 0x42 && p.mach != 0x40 && p.mach != 0x41) {
-        c.push((format!("EF_AMDGPU_MACH_AMDGCN_{}", p.name.to_ascii_uppercase()), i64::from(p.mach)));
+    for p in PROCESSORS
+        .iter()
+        .filter(|p| p.mach <= 0x42 && p.mach != 0x40 && p.mach != 0x41)
+    {
+        c.push((
+            format!("EF_AMDGPU_MACH_AMDGCN_{}", p.name.to_ascii_uppercase()),
+            i64::from(p.mach),
+        ));
     }
-    check("g++", "cpp", "#include <elf.h>\n#include <hsa/amd_hsa_elf.h>\nusing namespace ELF;", &c);
+    check(
+        "g++",
+        "cpp",
+        "#include <elf.h>\n#include <hsa/amd_hsa_elf.h>\nusing namespace ELF;",
+        &c,
+    );
 }
 
 #[test]
@@ -185,13 +344,19 @@ fn kernel_descriptor_matches_llvm_amdhsa_header() {
         Path::new("/usr/include/llvm-15/llvm/Support/AMDHSAKernelDescriptor.h").is_file(),
         "LLVM 15 headers missing: run scripts/setup.sh (llvm-15-dev)"
     );
-    let mut c: Vec<(String, i64)> = vec![("sizeof(kernel_descriptor_t)".into(), KERNEL_DESCRIPTOR_SIZE as i64)];
+    let mut c: Vec<(String, i64)> = vec![(
+        "sizeof(kernel_descriptor_t)".into(),
+        KERNEL_DESCRIPTOR_SIZE as i64,
+    )];
     for (f, off) in [
         ("group_segment_fixed_size", kd::GROUP_SEGMENT_FIXED_SIZE),
         ("private_segment_fixed_size", kd::PRIVATE_SEGMENT_FIXED_SIZE),
         ("kernarg_size", kd::KERNARG_SIZE),
         ("reserved0", kd::RESERVED0),
-        ("kernel_code_entry_byte_offset", kd::KERNEL_CODE_ENTRY_BYTE_OFFSET),
+        (
+            "kernel_code_entry_byte_offset",
+            kd::KERNEL_CODE_ENTRY_BYTE_OFFSET,
+        ),
         ("reserved1", kd::RESERVED1),
         ("compute_pgm_rsrc3", kd::COMPUTE_PGM_RSRC3),
         ("compute_pgm_rsrc1", kd::COMPUTE_PGM_RSRC1),
@@ -208,7 +373,12 @@ fn kernel_descriptor_matches_llvm_amdhsa_header() {
     for f in rsrc2::ALL.iter().filter(|f| f.name != "RESERVED0") {
         bits(&mut c, &format!("COMPUTE_PGM_RSRC2_{}", f.name), *f);
     }
-    for f in [rsrc3::GFX90A_ACCUM_OFFSET, rsrc3::GFX90A_RESERVED0, rsrc3::GFX90A_TG_SPLIT, rsrc3::GFX90A_RESERVED1] {
+    for f in [
+        rsrc3::GFX90A_ACCUM_OFFSET,
+        rsrc3::GFX90A_RESERVED0,
+        rsrc3::GFX90A_TG_SPLIT,
+        rsrc3::GFX90A_RESERVED1,
+    ] {
         bits(&mut c, &format!("COMPUTE_PGM_RSRC3_GFX90A_{}", f.name), f);
     }
     for f in [
@@ -219,7 +389,11 @@ fn kernel_descriptor_matches_llvm_amdhsa_header() {
         rsrc3::GFX10_RESERVED0,
         rsrc3::GFX10_IMAGE_OP,
     ] {
-        bits(&mut c, &format!("COMPUTE_PGM_RSRC3_GFX10_PLUS_{}", f.name), f);
+        bits(
+            &mut c,
+            &format!("COMPUTE_PGM_RSRC3_GFX10_PLUS_{}", f.name),
+            f,
+        );
     }
     for f in [
         kcp::ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER,
@@ -260,16 +434,24 @@ fn kernel_descriptor_matches_llvm_amdhsa_header() {
 fn mach_table_matches_llvm_elf_header() {
     // LLVM 15's BinaryFormat/ELF.h names every MACH it knows; each must be ours.
     let header = "/usr/include/llvm-15/llvm/BinaryFormat/ELF.h";
-    let text = std::fs::read_to_string(header).unwrap_or_else(|e| panic!("{header}: {e}: run scripts/setup.sh (llvm-15-dev)"));
+    let text = std::fs::read_to_string(header)
+        .unwrap_or_else(|e| panic!("{header}: {e}: run scripts/setup.sh (llvm-15-dev)"));
     let mut seen = 0;
     for line in text.lines() {
         let l = line.trim();
-        let Some(rest) = l.strip_prefix("EF_AMDGPU_MACH_AMDGCN_GFX") else { continue };
-        let Some((name, value)) = rest.split_once('=') else { continue };
+        let Some(rest) = l.strip_prefix("EF_AMDGPU_MACH_AMDGCN_GFX") else {
+            continue;
+        };
+        let Some((name, value)) = rest.split_once('=') else {
+            continue;
+        };
         let name = format!("gfx{}", name.trim().to_ascii_lowercase());
         let value = value.trim().trim_end_matches(',');
-        let Ok(mach) = u32::from_str_radix(value.trim_start_matches("0x"), 16) else { continue };
-        let info = processor_info(&name).unwrap_or_else(|| panic!("{name} (MACH {mach:#x}) missing from the processor table"));
+        let Ok(mach) = u32::from_str_radix(value.trim_start_matches("0x"), 16) else {
+            continue;
+        };
+        let info = processor_info(&name)
+            .unwrap_or_else(|| panic!("{name} (MACH {mach:#x}) missing from the processor table"));
         assert_eq!(info.mach, mach, "{name}");
         seen += 1;
     }

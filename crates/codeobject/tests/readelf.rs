@@ -16,7 +16,11 @@ use yaml_rust2::{Yaml, YamlLoader};
 /// (clang-15: "code object V2 does not support processor gfx908").
 fn versions(target: &str) -> Vec<u32> {
     let proc_ = hsaemu_testkit::processor(target);
-    hsaemu_testkit::code_object_versions(target).iter().copied().filter(|&v| !(v == 2 && proc_ == "gfx908")).collect()
+    hsaemu_testkit::code_object_versions(target)
+        .iter()
+        .copied()
+        .filter(|&v| !(v == 2 && proc_ == "gfx908"))
+        .collect()
 }
 
 /// The corpus of `hsaemu_testkit::corpus()` (same sources, targets, versions, HIP bundle and
@@ -27,7 +31,11 @@ fn corpus() -> Vec<CorpusEntry> {
     let asm_targets = |rel: &str, target: &str| -> bool {
         let text = std::fs::read_to_string(kernels_dir().join(rel)).unwrap_or_default();
         let p = processor(target);
-        match text.lines().next().and_then(|l| l.strip_prefix("// targets:")) {
+        match text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("// targets:"))
+        {
             Some(list) => list.split_whitespace().any(|t| t == p || t == target),
             None => p.starts_with("gfx9"),
         }
@@ -43,26 +51,46 @@ fn corpus() -> Vec<CorpusEntry> {
                 } else {
                     compile_cl(&src, t, v)
                 };
-                out.push(CorpusEntry { path, kind: CorpusKind::CodeObject { target: t.to_string(), version: v } });
+                out.push(CorpusEntry {
+                    path,
+                    kind: CorpusKind::CodeObject {
+                        target: t.to_string(),
+                        version: v,
+                    },
+                });
             }
         }
     }
     let hip = sources("hip", "hip");
     for src in &hip {
-        out.push(CorpusEntry { path: compile_hip_exe(src, HIP_TARGETS), kind: CorpusKind::HostBinary });
+        out.push(CorpusEntry {
+            path: compile_hip_exe(src, HIP_TARGETS),
+            kind: CorpusKind::HostBinary,
+        });
     }
     if let Some(first) = hip.first() {
-        out.push(CorpusEntry { path: compile_hip_bundle(first, HIP_TARGETS), kind: CorpusKind::Bundle });
+        out.push(CorpusEntry {
+            path: compile_hip_bundle(first, HIP_TARGETS),
+            kind: CorpusKind::Bundle,
+        });
     }
-    out.push(CorpusEntry { path: rocrand_library(), kind: CorpusKind::HostBinary });
+    out.push(CorpusEntry {
+        path: rocrand_library(),
+        kind: CorpusKind::HostBinary,
+    });
     out
 }
 
 /// The metadata YAML that llvm-readelf prints for a code object.
 fn readelf_metadata(path: &Path) -> Yaml {
-    let out = run_tool(&tool("llvm-readelf-15"), &["--notes", &path.display().to_string()]);
+    let out = run_tool(
+        &tool("llvm-readelf-15"),
+        &["--notes", &path.display().to_string()],
+    );
     let text = String::from_utf8_lossy(&out);
-    let start = text.find("Metadata:\n").unwrap_or_else(|| panic!("{}: llvm-readelf printed no metadata note", path.display()));
+    let start = text
+        .find("Metadata:\n")
+        .unwrap_or_else(|| panic!("{}: llvm-readelf printed no metadata note", path.display()));
     let mut yaml = String::new();
     for line in text[start..].lines().skip(1) {
         if line.trim() == "---" {
@@ -75,7 +103,8 @@ fn readelf_metadata(path: &Path) -> Yaml {
             break;
         }
     }
-    let mut docs = YamlLoader::load_from_str(&yaml).unwrap_or_else(|e| panic!("{}: llvm-readelf YAML: {e}", path.display()));
+    let mut docs = YamlLoader::load_from_str(&yaml)
+        .unwrap_or_else(|e| panic!("{}: llvm-readelf YAML: {e}", path.display()));
     assert!(!docs.is_empty(), "{}: empty metadata", path.display());
     docs.swap_remove(0)
 }
@@ -91,8 +120,14 @@ fn compare(path: &Path, ours: &Value, what: &str) -> usize {
     let data = std::fs::read(path).expect("read code object");
     let co = CodeObject::parse(&data).unwrap_or_else(|e| panic!("{what}: {e}"));
     let v2 = !md["Kernels"].is_badvalue();
-    let kernels_yaml = if v2 { &md["Kernels"] } else { &md["amdhsa.kernels"] };
-    let theirs = kernels_yaml.as_vec().unwrap_or_else(|| panic!("{what}: no kernel list"));
+    let kernels_yaml = if v2 {
+        &md["Kernels"]
+    } else {
+        &md["amdhsa.kernels"]
+    };
+    let theirs = kernels_yaml
+        .as_vec()
+        .unwrap_or_else(|| panic!("{what}: no kernel list"));
     let our_kernels = ours["kernels"].as_array().expect("kernels array");
     assert_eq!(our_kernels.len(), theirs.len(), "{what}: kernel count");
     // Version: V2 from the note, V3+ from amdhsa.version ([1,0] V3, [1,1] V4, [1,2] V5).
@@ -104,7 +139,11 @@ fn compare(path: &Path, ours: &Value, what: &str) -> usize {
         // metadata may say anything).
         let minor = int(&md["amdhsa.version"][1]).expect("amdhsa.version");
         if theirs_language(&md) != Some("Assembler") {
-            assert_eq!(version.min(5), 3 + minor, "{what}: version vs amdhsa.version {minor}");
+            assert_eq!(
+                version.min(5),
+                3 + minor,
+                "{what}: version vs amdhsa.version {minor}"
+            );
         }
         // V4+: the target decoded from e_flags must be the metadata's target.
         if let Some(t) = md["amdhsa.target"].as_str() {
@@ -121,22 +160,50 @@ fn compare(path: &Path, ours: &Value, what: &str) -> usize {
         };
         let key = |v2k: &'static str, v3k: &'static str| if v2 { v2k } else { v3k };
         assert_eq!(Some(name), k[key("Name", ".name")].as_str(), "{w}: name");
-        assert_eq!(ok["symbol"].as_str(), k[key("SymbolName", ".symbol")].as_str(), "{w}: symbol");
+        assert_eq!(
+            ok["symbol"].as_str(),
+            k[key("SymbolName", ".symbol")].as_str(),
+            "{w}: symbol"
+        );
         for (our_key, v2k, v3k) in [
-            ("kernarg_segment_size", "KernargSegmentSize", ".kernarg_segment_size"),
-            ("group_segment_fixed_size", "GroupSegmentFixedSize", ".group_segment_fixed_size"),
-            ("private_segment_fixed_size", "PrivateSegmentFixedSize", ".private_segment_fixed_size"),
+            (
+                "kernarg_segment_size",
+                "KernargSegmentSize",
+                ".kernarg_segment_size",
+            ),
+            (
+                "group_segment_fixed_size",
+                "GroupSegmentFixedSize",
+                ".group_segment_fixed_size",
+            ),
+            (
+                "private_segment_fixed_size",
+                "PrivateSegmentFixedSize",
+                ".private_segment_fixed_size",
+            ),
             ("sgpr_count", "NumSGPRs", ".sgpr_count"),
             ("vgpr_count", "NumVGPRs", ".vgpr_count"),
             ("wavefront_size", "WavefrontSize", ".wavefront_size"),
-            ("kernarg_segment_align", "KernargSegmentAlign", ".kernarg_segment_align"),
-            ("max_flat_workgroup_size", "MaxFlatWorkGroupSize", ".max_flat_workgroup_size"),
+            (
+                "kernarg_segment_align",
+                "KernargSegmentAlign",
+                ".kernarg_segment_align",
+            ),
+            (
+                "max_flat_workgroup_size",
+                "MaxFlatWorkGroupSize",
+                ".max_flat_workgroup_size",
+            ),
         ] {
             let theirs = int(&props[key(v2k, v3k)]).unwrap_or(0);
             assert_eq!(ok[our_key].as_u64(), Some(theirs), "{w}: {our_key}");
         }
         if !v2 {
-            assert_eq!(ok["agpr_count"].as_u64(), int(&k[".agpr_count"]), "{w}: agpr_count");
+            assert_eq!(
+                ok["agpr_count"].as_u64(),
+                int(&k[".agpr_count"]),
+                "{w}: agpr_count"
+            );
         }
         let targs = k[args_key].as_vec().cloned().unwrap_or_default();
         let oargs = ok["args"].as_array().expect("args");
@@ -153,32 +220,74 @@ fn compare(path: &Path, ours: &Value, what: &str) -> usize {
                 (size, kind.as_str().to_string(), off)
             } else {
                 let kind = ta[".value_kind"].as_str().expect(".value_kind").to_string();
-                (int(&ta[".size"]).expect(".size"), kind, int(&ta[".offset"]).expect(".offset"))
+                (
+                    int(&ta[".size"]).expect(".size"),
+                    kind,
+                    int(&ta[".offset"]).expect(".offset"),
+                )
             };
             assert_eq!(oa["offset"].as_u64(), Some(offset), "{w}: arg {i} offset");
             assert_eq!(oa["size"].as_u64(), Some(size), "{w}: arg {i} size");
-            assert_eq!(oa["value_kind"].as_str(), Some(kind.as_str()), "{w}: arg {i} value_kind");
+            assert_eq!(
+                oa["value_kind"].as_str(),
+                Some(kind.as_str()),
+                "{w}: arg {i} value_kind"
+            );
         }
         // The descriptor agrees with the metadata: sizes, wave size, and allocated registers
         // cover the used ones.
         let d = &ok["descriptor"];
-        assert_eq!(d["group_segment_fixed_size"], ok["group_segment_fixed_size"], "{w}: KD group size");
-        assert_eq!(d["private_segment_fixed_size"], ok["private_segment_fixed_size"], "{w}: KD private size");
-        assert_eq!(d["wavefront_size"], ok["wavefront_size"], "{w}: KD wavefront size");
+        assert_eq!(
+            d["group_segment_fixed_size"], ok["group_segment_fixed_size"],
+            "{w}: KD group size"
+        );
+        assert_eq!(
+            d["private_segment_fixed_size"], ok["private_segment_fixed_size"],
+            "{w}: KD private size"
+        );
+        assert_eq!(
+            d["wavefront_size"], ok["wavefront_size"],
+            "{w}: KD wavefront size"
+        );
         let kd_kernarg = d["kernarg_size"].as_u64().expect("kernarg_size");
-        assert!(kd_kernarg == 0 || kd_kernarg == ok["kernarg_segment_size"].as_u64().unwrap_or(0), "{w}: KD kernarg size {kd_kernarg}");
+        assert!(
+            kd_kernarg == 0 || kd_kernarg == ok["kernarg_segment_size"].as_u64().unwrap_or(0),
+            "{w}: KD kernarg size {kd_kernarg}"
+        );
         let info = processor_info(co.target().processor()).expect("known processor");
-        let vgprs = ok["vgpr_count"].as_u64().unwrap_or(0) + if info.unified_agprs { ok["agpr_count"].as_u64().unwrap_or(0) } else { 0 };
+        let vgprs = ok["vgpr_count"].as_u64().unwrap_or(0)
+            + if info.unified_agprs {
+                ok["agpr_count"].as_u64().unwrap_or(0)
+            } else {
+                0
+            };
         let alloc = d["allocated_vgpr_count"].as_u64().expect("allocated vgprs");
-        assert!(alloc >= vgprs.max(1), "{w}: {alloc} VGPRs allocated for {vgprs} used");
+        assert!(
+            alloc >= vgprs.max(1),
+            "{w}: {alloc} VGPRs allocated for {vgprs} used"
+        );
         if let Some(s) = d["allocated_sgpr_count"].as_u64() {
-            assert!(s >= ok["sgpr_count"].as_u64().unwrap_or(0), "{w}: {s} SGPRs allocated for {} used", ok["sgpr_count"]);
+            assert!(
+                s >= ok["sgpr_count"].as_u64().unwrap_or(0),
+                "{w}: {s} SGPRs allocated for {} used",
+                ok["sgpr_count"]
+            );
         }
         // V2: amd_kernel_code_t's own register counts are the metadata's.
         if v2 {
-            let akc = co.amd_kernel_code(ok["symbol"].as_str().unwrap_or("")).unwrap_or_else(|e| panic!("{w}: {e}"));
-            assert_eq!(u64::from(akc.workitem_vgpr_count), ok["vgpr_count"].as_u64().unwrap_or(0), "{w}: akc vgprs");
-            assert_eq!(u64::from(akc.wavefront_sgpr_count), ok["sgpr_count"].as_u64().unwrap_or(0), "{w}: akc sgprs");
+            let akc = co
+                .amd_kernel_code(ok["symbol"].as_str().unwrap_or(""))
+                .unwrap_or_else(|e| panic!("{w}: {e}"));
+            assert_eq!(
+                u64::from(akc.workitem_vgpr_count),
+                ok["vgpr_count"].as_u64().unwrap_or(0),
+                "{w}: akc vgprs"
+            );
+            assert_eq!(
+                u64::from(akc.wavefront_sgpr_count),
+                ok["sgpr_count"].as_u64().unwrap_or(0),
+                "{w}: akc sgprs"
+            );
         }
     }
     theirs.len()
@@ -191,26 +300,49 @@ fn theirs_language(md: &Yaml) -> Option<&str> {
 /// Takes a bundle or host binary apart with the LLVM tools; returns (entry ID, code object
 /// path) for every amdgcn entry.
 fn llvm_unbundle(path: &Path, kind: &CorpusKind, scratch: &Path) -> Vec<(String, PathBuf)> {
-    let stem = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let bundle = if *kind == CorpusKind::HostBinary {
         let out = scratch.join(format!("{stem}.hip_fatbin"));
         let junk = scratch.join(format!("{stem}.objcopy"));
         run_tool(
             &tool("llvm-objcopy-15"),
-            &[&format!("--dump-section=.hip_fatbin={}", out.display()), &path.display().to_string(), &junk.display().to_string()],
+            &[
+                &format!("--dump-section=.hip_fatbin={}", out.display()),
+                &path.display().to_string(),
+                &junk.display().to_string(),
+            ],
         );
         out
     } else {
         path.to_path_buf()
     };
     let bundler = tool("clang-offload-bundler-15");
-    let list = run_tool(&bundler, &["--list", "--type=o", &format!("--input={}", bundle.display())]);
+    let list = run_tool(
+        &bundler,
+        &[
+            "--list",
+            "--type=o",
+            &format!("--input={}", bundle.display()),
+        ],
+    );
     let mut out = Vec::new();
-    for id in String::from_utf8_lossy(&list).lines().filter(|l| l.contains("amdgcn")) {
+    for id in String::from_utf8_lossy(&list)
+        .lines()
+        .filter(|l| l.contains("amdgcn"))
+    {
         let co = scratch.join(format!("{stem}.{}.co", id.replace([':', '+'], "_")));
         run_tool(
             &bundler,
-            &["--unbundle", "--type=o", &format!("--input={}", bundle.display()), &format!("--targets={id}"), &format!("--output={}", co.display())],
+            &[
+                "--unbundle",
+                "--type=o",
+                &format!("--input={}", bundle.display()),
+                &format!("--targets={id}"),
+                &format!("--output={}", co.display()),
+            ],
         );
         out.push((id.to_string(), co));
     }
@@ -228,15 +360,31 @@ fn inspect_agrees_with_llvm_readelf_on_the_whole_corpus() {
     let mut targets = std::collections::BTreeSet::new();
     for entry in corpus() {
         let data = std::fs::read(&entry.path).expect("read corpus file");
-        let (json, _text) = report::inspect(&data).unwrap_or_else(|e| panic!("{}: {e}", entry.path.display()));
-        let ours = json["code_objects"].as_array().expect("code_objects").clone();
+        let (json, _text) =
+            report::inspect(&data).unwrap_or_else(|e| panic!("{}: {e}", entry.path.display()));
+        let ours = json["code_objects"]
+            .as_array()
+            .expect("code_objects")
+            .clone();
         match &entry.kind {
             CorpusKind::CodeObject { target, version } => {
                 assert_eq!(ours.len(), 1);
                 assert_eq!(ours[0]["bundle_id"], Value::Null);
-                assert_eq!(ours[0]["code_object_version"].as_u64(), Some(u64::from(*version)), "{}", entry.path.display());
+                assert_eq!(
+                    ours[0]["code_object_version"].as_u64(),
+                    Some(u64::from(*version)),
+                    "{}",
+                    entry.path.display()
+                );
                 let t = ours[0]["target"].as_str().unwrap_or("");
-                assert!(t.starts_with(&format!("amdgcn-amd-amdhsa--{}", hsaemu_testkit::processor(target))), "{}: target {t} for {target}", entry.path.display());
+                assert!(
+                    t.starts_with(&format!(
+                        "amdgcn-amd-amdhsa--{}",
+                        hsaemu_testkit::processor(target)
+                    )),
+                    "{}: target {t} for {target}",
+                    entry.path.display()
+                );
                 kernels += compare(&entry.path, &ours[0], &entry.path.display().to_string());
                 objects += 1;
                 versions.insert(*version);
@@ -244,13 +392,24 @@ fn inspect_agrees_with_llvm_readelf_on_the_whole_corpus() {
             }
             kind => {
                 let llvm = llvm_unbundle(&entry.path, kind, &scratch);
-                let mut our_ids: Vec<&str> = ours.iter().filter_map(|o| o["bundle_id"].as_str()).collect();
+                let mut our_ids: Vec<&str> = ours
+                    .iter()
+                    .filter_map(|o| o["bundle_id"].as_str())
+                    .collect();
                 let mut their_ids: Vec<&str> = llvm.iter().map(|(id, _)| id.as_str()).collect();
                 our_ids.sort_unstable();
                 their_ids.sort_unstable();
-                assert_eq!(our_ids, their_ids, "{}: bundle entry IDs", entry.path.display());
+                assert_eq!(
+                    our_ids,
+                    their_ids,
+                    "{}: bundle entry IDs",
+                    entry.path.display()
+                );
                 for (id, co_path) in &llvm {
-                    let o = ours.iter().find(|o| o["bundle_id"].as_str() == Some(id)).expect("entry");
+                    let o = ours
+                        .iter()
+                        .find(|o| o["bundle_id"].as_str() == Some(id))
+                        .expect("entry");
                     kernels += compare(co_path, o, &format!("{} [{id}]", entry.path.display()));
                     objects += 1;
                     bundle_entries += 1;
@@ -262,6 +421,12 @@ fn inspect_agrees_with_llvm_readelf_on_the_whole_corpus() {
     eprintln!(
         "compared {objects} code objects ({bundle_entries} from bundles), {kernels} kernels; versions {versions:?}; targets {targets:?}"
     );
-    assert!(versions.len() >= 4 && targets.len() >= 8, "corpus must cover V2..V5 and all targets");
-    assert!(bundle_entries >= 7 + 7, "every rocRAND and HIP bundle entry");
+    assert!(
+        versions.len() >= 4 && targets.len() >= 8,
+        "corpus must cover V2..V5 and all targets"
+    );
+    assert!(
+        bundle_entries >= 7 + 7,
+        "every rocRAND and HIP bundle entry"
+    );
 }

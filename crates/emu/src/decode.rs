@@ -4,10 +4,10 @@
 //! does not wait for hsaemu-isa; swapping it for an adapter over `hsaemu_isa::decode` touches
 //! only this module (see docs/notes/emu-needs-from-isa.md).
 
+use crate::exec::MemDesc;
 use crate::ops::Op;
 use crate::tables as t;
 use crate::wave::Ty;
-use crate::exec::MemDesc;
 
 /// A GPU generation as far as encodings and semantics differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -73,8 +73,6 @@ pub(crate) const AGPR: u16 = 512;
 pub(crate) const LITERAL: u16 = 255;
 /// Scalar code of VCC (low half).
 pub(crate) const VCC: u16 = 106;
-/// Scalar code of EXEC (low half).
-pub(crate) const EXEC: u16 = 126;
 
 /// Flag bits of [`Inst::flags`].
 pub(crate) mod flag {
@@ -149,7 +147,10 @@ impl Inst {
             flags: 0,
             ext: 0,
             tys: src_types(name),
-            mem: if matches!(fmt, Fmt::Ds | Fmt::Flat | Fmt::Global | Fmt::Scratch | Fmt::Mubuf) {
+            mem: if matches!(
+                fmt,
+                Fmt::Ds | Fmt::Flat | Fmt::Global | Fmt::Scratch | Fmt::Mubuf
+            ) {
                 crate::exec::describe(name, fmt)
             } else {
                 MemDesc::default()
@@ -437,7 +438,11 @@ fn decode_first(gen: Gen, tb: &Tables, w: u32, w1: Option<u32>) -> Inst {
             } else {
                 i.sub = Sub::Sdwa;
                 let s0_sgpr = gen >= Gen::Gfx9 && e >> 23 & 1 != 0;
-                i.src[0] = if s0_sgpr { (e & 0xff) as u16 } else { VGPR + (e & 0xff) as u16 };
+                i.src[0] = if s0_sgpr {
+                    (e & 0xff) as u16
+                } else {
+                    VGPR + (e & 0xff) as u16
+                };
                 if gen >= Gen::Gfx9 && e >> 31 & 1 != 0 {
                     i.src[1] -= VGPR;
                 }
@@ -516,7 +521,11 @@ fn decode_first(gen: Gen, tb: &Tables, w: u32, w1: Option<u32>) -> Inst {
                         i.flags |= flag::ACC;
                     }
                 }
-            } else if op < 0x100 || (is_vop3b(n) && (gen == Gen::Gfx8 || !matches!(n, "v_add_u32" | "v_sub_u32" | "v_subrev_u32"))) {
+            } else if op < 0x100
+                || (is_vop3b(n)
+                    && (gen == Gen::Gfx8
+                        || !matches!(n, "v_add_u32" | "v_sub_u32" | "v_subrev_u32")))
+            {
                 // VOPC in VOP3 (SGPR-pair destination) or VOP3b (carry out).
                 i.sdst = (if op < 0x100 { w & 0xff } else { w >> 8 & 0x7f }) as u16;
                 if op < 0x100 {
@@ -653,7 +662,13 @@ fn src_types(name: &str) -> [Ty; 3] {
         // SALU: b64/u64/i64 ops read 64-bit sources, except shift amounts and bfe/bfm operands.
         if matches!(
             name,
-            "s_lshl_b64" | "s_lshr_b64" | "s_ashr_i64" | "s_bfe_u64" | "s_bfe_i64" | "s_bitset0_b64" | "s_bitset1_b64"
+            "s_lshl_b64"
+                | "s_lshr_b64"
+                | "s_ashr_i64"
+                | "s_bfe_u64"
+                | "s_bfe_i64"
+                | "s_bitset0_b64"
+                | "s_bitset1_b64"
         ) {
             t = [Ty::I64, Ty::B32, Ty::B32];
         }

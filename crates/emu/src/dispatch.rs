@@ -7,7 +7,7 @@
 use crate::decode::{Gen, VGPR};
 use crate::descriptor::KernelDescriptor;
 use crate::error::{Fault, FaultKind};
-use crate::exec::{self, Env, Flow};
+use crate::exec::{self, Env, Flow, Scratch};
 use crate::gpu::{Dispatch, DispatchStats, Gpu, Program};
 use crate::memory::host::{self, HostBuffer};
 use crate::memory::{Access, RegionCache};
@@ -124,7 +124,9 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
         let buf = HostBuffer::new(64)
             .ok_or_else(|| Fault::invalid_dispatch("cannot allocate the dispatch packet"))?;
         let mut p = [0u8; 64];
-        p[2..4].copy_from_slice(&(d.grid_size.iter().filter(|&&g| g > 1).count().max(1) as u16).to_le_bytes());
+        p[2..4].copy_from_slice(
+            &(d.grid_size.iter().filter(|&&g| g > 1).count().max(1) as u16).to_le_bytes(),
+        );
         for i in 0..3 {
             p[4 + 2 * i..6 + 2 * i].copy_from_slice(&d.workgroup_size[i].to_le_bytes());
             p[12 + 4 * i..16 + 4 * i].copy_from_slice(&d.grid_size[i].to_le_bytes());
@@ -177,7 +179,10 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
     if scratch_size > 0 {
         let buf = HostBuffer::new(scratch_size)
             .ok_or_else(|| Fault::invalid_dispatch("cannot allocate scratch memory"))?;
-        if let Err(e) = gpu.mem.register(buf.base(), scratch_size, Access::ReadWrite) {
+        if let Err(e) = gpu
+            .mem
+            .register(buf.base(), scratch_size, Access::ReadWrite)
+        {
             for b in own_packet.iter().chain(own_queue.iter()) {
                 let _ = gpu.mem.unregister(b.base());
             }
@@ -248,8 +253,7 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
 }
 
 fn kernel_name(gpu: &Gpu, kernel_object: u64) -> Option<String> {
-    let _ = (gpu, kernel_object);
-    None
+    gpu.kernel_name(kernel_object)
 }
 
 /// One host worker: keeps up to RESIDENT work-groups and round-robins among them.
@@ -259,6 +263,7 @@ fn worker(ctx: &Ctx, index: usize) -> (u64, u64, u64) {
     let mut spare: Vec<Wg> = Vec::new();
     let (mut wgs, mut insts, mut lanes) = (0u64, 0u64, 0u64);
     let mut cache = RegionCache::default();
+    let mut scratch = Scratch::new();
     loop {
         while let Some(&slot) = free_slots.last() {
             let n = ctx.next.fetch_add(1, Ordering::Relaxed);
@@ -286,7 +291,7 @@ fn worker(ctx: &Ctx, index: usize) -> (u64, u64, u64) {
             if ctx.stop.load(Ordering::Relaxed) {
                 return (wgs, insts, lanes);
             }
-            match run_slice(ctx, &mut resident[i], index, &mut cache) {
+            match run_slice(ctx, &mut resident[i], index, &mut cache, &mut scratch) {
                 Ok(false) => i += 1,
                 Ok(true) => {
                     let wg = resident.swap_remove(i);
@@ -347,7 +352,11 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64) {
         w.lane_ops = 0;
         let first = wi as u32 * LANES as u32;
         let live = (items - first).min(LANES as u32);
-        w.set_exec(if live == 64 { u64::MAX } else { (1u64 << live) - 1 });
+        w.set_exec(if live == 64 {
+            u64::MAX
+        } else {
+            (1u64 << live) - 1
+        });
         let slot_index = (wg.slot as u64) * u64::from(ctx.waves_per_wg) + wi as u64;
         let wave_offset = slot_index * ctx.slot_size;
         w.scratch_base = ctx.scratch_base + wave_offset;
@@ -449,7 +458,13 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64) {
 }
 
 /// Runs a work-group for up to one slice. Returns whether it finished.
-fn run_slice(ctx: &Ctx, wg: &mut Wg, worker: usize, cache: &mut RegionCache) -> Result<bool, Fault> {
+fn run_slice(
+    ctx: &Ctx,
+    wg: &mut Wg,
+    worker: usize,
+    cache: &mut RegionCache,
+    scratch: &mut Scratch,
+) -> Result<bool, Fault> {
     let _ = worker;
     let budget_end = wg.executed + WG_SLICE;
     loop {
@@ -461,7 +476,7 @@ fn run_slice(ctx: &Ctx, wg: &mut Wg, worker: usize, cache: &mut RegionCache) -> 
             }
             any_running = true;
             let before = wg.waves[wi].instructions;
-            run_wave(ctx, wg, wi, cache)?;
+            run_wave(ctx, wg, wi, cache, scratch)?;
             let after = wg.waves[wi].instructions;
             if after > before {
                 progressed = true;
@@ -469,10 +484,22 @@ fn run_slice(ctx: &Ctx, wg: &mut Wg, worker: usize, cache: &mut RegionCache) -> 
             wg.executed += after - before;
         }
         // Barrier release: every wave that has not ended is waiting.
-        let waiting = wg.waves.iter().filter(|w| w.state == WaveState::Barrier).count();
-        let running = wg.waves.iter().filter(|w| w.state == WaveState::Running).count();
+        let waiting = wg
+            .waves
+            .iter()
+            .filter(|w| w.state == WaveState::Barrier)
+            .count();
+        let running = wg
+            .waves
+            .iter()
+            .filter(|w| w.state == WaveState::Running)
+            .count();
         if waiting > 0 && running == 0 {
-            for w in wg.waves.iter_mut().filter(|w| w.state == WaveState::Barrier) {
+            for w in wg
+                .waves
+                .iter_mut()
+                .filter(|w| w.state == WaveState::Barrier)
+            {
                 w.state = WaveState::Running;
             }
             continue;
@@ -487,7 +514,13 @@ fn run_slice(ctx: &Ctx, wg: &mut Wg, worker: usize, cache: &mut RegionCache) -> 
 }
 
 /// Runs one wave for up to a quantum, until it ends, waits at a barrier or sleeps.
-fn run_wave(ctx: &Ctx, wg: &mut Wg, wi: usize, cache: &mut RegionCache) -> Result<(), Fault> {
+fn run_wave(
+    ctx: &Ctx,
+    wg: &mut Wg,
+    wi: usize,
+    cache: &mut RegionCache,
+    scratch: &mut Scratch,
+) -> Result<(), Fault> {
     let program = &*ctx.program;
     let Wg { waves, lds, id, .. } = wg;
     let w = &mut waves[wi];
@@ -496,9 +529,8 @@ fn run_wave(ctx: &Ctx, wg: &mut Wg, wi: usize, cache: &mut RegionCache) -> Resul
         mem: &ctx.gpu.mem,
         cache,
         lds: lds.as_mut_slice(),
-        wg_id: *id,
         private_per_lane: ctx.private_per_lane,
-        compute_units: ctx.gpu.cfg.compute_units,
+        scratch,
     };
     for _ in 0..QUANTUM {
         let pc = w.pc;
@@ -523,7 +555,15 @@ fn run_wave(ctx: &Ctx, wg: &mut Wg, wi: usize, cache: &mut RegionCache) -> Resul
                 return Ok(());
             }
             Err(e) => {
-                return Err(fault(ctx, *id, w, pc, e.lane, e.kind, Some(inst.describe())));
+                return Err(fault(
+                    ctx,
+                    *id,
+                    w,
+                    pc,
+                    e.lane,
+                    e.kind,
+                    Some(inst.describe()),
+                ));
             }
         }
     }

@@ -89,7 +89,7 @@ impl Program {
     #[inline]
     pub(crate) fn at(&self, pc: u64) -> Option<&Inst> {
         let off = pc.wrapping_sub(self.base);
-        if off % 4 != 0 {
+        if !off.is_multiple_of(4) {
             return None;
         }
         self.insts.get((off / 4) as usize)
@@ -103,6 +103,8 @@ pub struct Gpu {
     pub(crate) mem: Arc<MemoryMap>,
     pub(crate) threads: usize,
     programs: Mutex<HashMap<(u64, u64), Arc<Program>>>,
+    /// Kernel names by descriptor address, for fault reports.
+    names: Mutex<HashMap<u64, String>>,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -138,6 +140,7 @@ impl Gpu {
             mem,
             threads,
             programs: Mutex::new(HashMap::new()),
+            names: Mutex::new(HashMap::new()),
         })
     }
 
@@ -167,12 +170,23 @@ impl Gpu {
     pub fn load_code_object(&self, bytes: &[u8]) -> Result<LoadedCodeObject, EmuError> {
         let loaded = loader::load(bytes, &self.mem)?;
         self.programs.lock().retain(|k, _| k.0 != loaded.base);
+        let mut names = self.names.lock();
+        names.retain(|&a, _| a < loaded.base || a >= loaded.base + loaded.size);
+        for k in &loaded.kernels {
+            names.insert(k.kernel_object, k.name.clone());
+        }
+        drop(names);
         Ok(loaded)
     }
 
     /// Runs one kernel dispatch to completion (blocking the caller).
     pub fn dispatch(&self, d: &Dispatch) -> Result<DispatchStats, Fault> {
         crate::dispatch::run(self, d)
+    }
+
+    /// The name of the kernel whose descriptor is at `kernel_object`, if this GPU loaded it.
+    pub(crate) fn kernel_name(&self, kernel_object: u64) -> Option<String> {
+        self.names.lock().get(&kernel_object).cloned()
     }
 
     /// The decoded program for the code region containing `addr`.

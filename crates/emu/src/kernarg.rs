@@ -26,7 +26,7 @@ pub fn hidden_v5(grid: [u32; 3], wg: [u16; 3]) -> [u8; 256] {
     }
     // hidden_global_offset_x/y/z at 40..64 stay 0.
     b[64..66].copy_from_slice(&(dims as u16).to_le_bytes()); // hidden_grid_dims
-    // hidden_private_base / hidden_shared_base (read by GFX8 code for generic pointers).
+                                                             // hidden_private_base / hidden_shared_base (read by GFX8 code for generic pointers).
     b[192..196].copy_from_slice(&crate::memory::PRIVATE_APERTURE_HI.to_le_bytes());
     b[196..200].copy_from_slice(&crate::memory::SHARED_APERTURE_HI.to_le_bytes());
     b

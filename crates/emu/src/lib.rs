@@ -25,6 +25,9 @@
 //! code is decoded once per code region into a pre-decoded form; each vector instruction
 //! loops over the 64 lanes as `[u32; 64]` arrays under EXEC.
 
+// Lane loops index several `[u32; 64]` rows in lockstep; that is the shape that vectorizes.
+#![allow(clippy::needless_range_loop)]
+
 mod decode;
 pub mod descriptor;
 mod dispatch;

@@ -125,7 +125,9 @@ pub fn load(bytes: &[u8], memory: &Arc<MemoryMap>) -> Result<LoadedCodeObject, E
         size = size.max(end);
     }
     if size == 0 || size > 1 << 32 {
-        return Err(err(format!("loaded image size {size:#x} is empty or too large")));
+        return Err(err(format!(
+            "loaded image size {size:#x} is empty or too large"
+        )));
     }
     let buffer = HostBuffer::new(size).ok_or_else(|| err("cannot allocate the image"))?;
     let base = buffer.base();
@@ -184,15 +186,23 @@ pub fn load(bytes: &[u8], memory: &Arc<MemoryMap>) -> Result<LoadedCodeObject, E
             } else {
                 let s = dynsyms
                     .symbol(object::SymbolIndex(sym_index))
-                    .map_err(|_| err(format!("relocation at {offset:#x}: bad symbol {sym_index}")))?;
+                    .map_err(|_| {
+                        err(format!("relocation at {offset:#x}: bad symbol {sym_index}"))
+                    })?;
                 base.wrapping_add(s.st_value(endian))
             };
             let value = match r.r_type(endian, false) {
                 R_AMDGPU_RELATIVE64 => base.wrapping_add(addend as u64),
                 R_AMDGPU_ABS64 => sym_value.wrapping_add(addend as u64),
-                R_AMDGPU_ABS32 | R_AMDGPU_ABS32_LO => sym_value.wrapping_add(addend as u64) & 0xffff_ffff,
+                R_AMDGPU_ABS32 | R_AMDGPU_ABS32_LO => {
+                    sym_value.wrapping_add(addend as u64) & 0xffff_ffff
+                }
                 R_AMDGPU_ABS32_HI => sym_value.wrapping_add(addend as u64) >> 32,
-                t => return Err(err(format!("relocation at {offset:#x}: unsupported type {t}"))),
+                t => {
+                    return Err(err(format!(
+                        "relocation at {offset:#x}: unsupported type {t}"
+                    )))
+                }
             };
             let width = match r.r_type(endian, false) {
                 R_AMDGPU_RELATIVE64 | R_AMDGPU_ABS64 => 8,
@@ -219,7 +229,9 @@ pub fn load(bytes: &[u8], memory: &Arc<MemoryMap>) -> Result<LoadedCodeObject, E
             kernarg_segment_size: kd.kernarg_size,
             group_segment_size: kd.group_segment_fixed_size,
             private_segment_size: kd.private_segment_fixed_size,
-            entry: s.address.wrapping_add(kd.kernel_code_entry_byte_offset as u64),
+            entry: s
+                .address
+                .wrapping_add(kd.kernel_code_entry_byte_offset as u64),
         });
     }
     memory.register(base, buffer.len(), Access::Code)?;

@@ -2,7 +2,7 @@
 //! code (SGPRs, VCC, M0, EXEC, FLAT_SCRATCH, TTMPs in one array), SCC, the VGPR and AGPR files
 //! as `[u32; 64]` rows, PC and MODE, and how scalar/vector operands are read and written.
 
-use crate::decode::{Inst, AGPR, LITERAL, VGPR};
+use crate::decode::{AGPR, LITERAL, VGPR};
 use crate::memory::{PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 
 /// Lanes per wave.
@@ -120,7 +120,9 @@ impl Wave {
     #[inline]
     pub(crate) fn sread64(&self, code: u16, lit: u32, ty: Ty) -> u64 {
         match code {
-            0..=126 => u64::from(self.s[code as usize]) | u64::from(self.s[code as usize + 1]) << 32,
+            0..=126 => {
+                u64::from(self.s[code as usize]) | u64::from(self.s[code as usize + 1]) << 32
+            }
             128..=192 => u64::from(code - 128),
             193..=208 => (-(i64::from(code) - 192)) as u64,
             235 => u64::from(SHARED_APERTURE_HI) << 32,
@@ -184,10 +186,10 @@ impl Wave {
             *row = *val;
             return;
         }
+        // Branch-free blend so the loop vectorizes.
         for i in 0..LANES {
-            if exec >> i & 1 != 0 {
-                row[i] = val[i];
-            }
+            let m = ((exec >> i) & 1).wrapping_neg() as u32;
+            row[i] = (val[i] & m) | (row[i] & !m);
         }
     }
 
@@ -224,11 +226,6 @@ impl Wave {
         self.state = WaveState::Running;
         self.stored = false;
         self.sleep = 0;
-    }
-
-    /// Whether `inst`'s destination lies in the register file (defensive; codes are 9/10-bit).
-    pub(crate) fn describe_pc(&self, inst: &Inst) -> String {
-        inst.describe()
     }
 }
 

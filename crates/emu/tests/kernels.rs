@@ -1,5 +1,7 @@
 //! Real compiled kernels (tests/kernels/cl) on the emulator against CPU references.
 
+#![allow(clippy::needless_range_loop)] // references are indexed like the device buffers
+
 mod common;
 use common::*;
 
@@ -11,7 +13,12 @@ fn vector_add_all_targets() {
         let a: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
         let b: Vec<f32> = (0..n).map(|i| 1000.0 - i as f32).collect();
         let (ba, bb, bc) = (e.buf_f32(&a), e.buf_f32(&b), e.zeros(4 * n as usize));
-        e.run1("vector_add", &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bc), Arg::U32(n)], n, 64);
+        e.run1(
+            "vector_add",
+            &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bc), Arg::U32(n)],
+            n,
+            64,
+        );
         let c = bc.f32s();
         for i in 0..n as usize {
             assert_eq!(c[i], a[i] + b[i], "{t}: element {i}");
@@ -27,7 +34,12 @@ fn saxpy_partial_groups() {
         let x: Vec<f32> = (0..n).map(|i| (i % 13) as f32).collect();
         let y: Vec<f32> = (0..n).map(|i| i as f32 * 0.25).collect();
         let (bx, by) = (e.buf_f32(&x), e.buf_f32(&y));
-        e.run1("saxpy", &[Arg::F32(2.5), Arg::Ptr(&bx), Arg::Ptr(&by), Arg::U32(n)], n, 128);
+        e.run1(
+            "saxpy",
+            &[Arg::F32(2.5), Arg::Ptr(&bx), Arg::Ptr(&by), Arg::U32(n)],
+            n,
+            128,
+        );
         let r = by.f32s();
         for i in 0..n as usize {
             let (fused, unfused) = (2.5f32.mul_add(x[i], y[i]), 2.5 * x[i] + y[i]);
@@ -45,7 +57,12 @@ fn matmul_tiled_lds_barriers() {
         let a: Vec<f32> = (0..n * n).map(|_| rng.f32(-1.0, 1.0)).collect();
         let b: Vec<f32> = (0..n * n).map(|_| rng.f32(-1.0, 1.0)).collect();
         let (ba, bb, bc) = (e.buf_f32(&a), e.buf_f32(&b), e.zeros(4 * (n * n) as usize));
-        e.run("matmul_tiled", &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bc), Arg::U32(n)], [n, n, 1], [16, 16, 1]);
+        e.run(
+            "matmul_tiled",
+            &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bc), Arg::U32(n)],
+            [n, n, 1],
+            [16, 16, 1],
+        );
         let c = bc.f32s();
         let n = n as usize;
         for r in 0..n {
@@ -73,7 +90,12 @@ fn reduce_sum_dynamic_lds() {
             let k = e.code.kernel("reduce_sum").expect("kernel");
             e.try_run(
                 "reduce_sum",
-                &[Arg::Ptr(&bi), Arg::Ptr(&bp), Arg::U32(k.group_segment_size), Arg::U32(n)],
+                &[
+                    Arg::Ptr(&bi),
+                    Arg::Ptr(&bp),
+                    Arg::U32(k.group_segment_size),
+                    Arg::U32(n),
+                ],
                 [groups * u32::from(wg), 1, 1],
                 [wg, 1, 1],
                 4 * u32::from(wg),
@@ -97,7 +119,12 @@ fn reduce_sum_u64_atomics() {
         let n = 3000u32;
         let input: Vec<u64> = (0..u64::from(n)).map(|i| i * 1_000_003).collect();
         let (bi, bo) = (e.buf_u64(&input), e.zeros(8));
-        e.run1("reduce_sum_u64", &[Arg::Ptr(&bi), Arg::Ptr(&bo), Arg::U32(n)], 3072, 256);
+        e.run1(
+            "reduce_sum_u64",
+            &[Arg::Ptr(&bi), Arg::Ptr(&bo), Arg::U32(n)],
+            3072,
+            256,
+        );
         assert_eq!(bo.u64s()[0], input.iter().sum::<u64>(), "{t}");
     }
 }
@@ -110,7 +137,12 @@ fn histogram_lds_and_global_atomics() {
         let mut rng = Rng(3);
         let data: Vec<u8> = (0..n).map(|_| (rng.next_u32() % 251) as u8).collect();
         let (bd, bins) = (e.buf_bytes(&data), e.zeros(256 * 4));
-        e.run1("histogram", &[Arg::Ptr(&bd), Arg::U32(n), Arg::Ptr(&bins)], 1024, 256);
+        e.run1(
+            "histogram",
+            &[Arg::Ptr(&bd), Arg::U32(n), Arg::Ptr(&bins)],
+            1024,
+            256,
+        );
         let mut want = [0u32; 256];
         for d in &data {
             want[*d as usize] += 1;
@@ -145,7 +177,10 @@ fn atomic_ops_every_integer_op() {
         // Old values of atomic_add are the prefix sums in some order: all distinct.
         adds.dedup();
         // Lane 0 adds 0, so at most two lanes see the same old value.
-        assert!(adds.len() >= n as usize - 1, "{t} add returns distinct old values");
+        assert!(
+            adds.len() >= n as usize - 1,
+            "{t} add returns distinct old values"
+        );
         assert_eq!(adds[0], 0, "{t}");
     }
 }
@@ -155,7 +190,11 @@ fn collatz_divergent_loops() {
     fn steps(mut v: u32) -> i32 {
         let mut s = 0;
         while v != 1 && s < 1000 {
-            v = if v & 1 == 1 { v.wrapping_mul(3).wrapping_add(1) } else { v / 2 };
+            v = if v & 1 == 1 {
+                v.wrapping_mul(3).wrapping_add(1)
+            } else {
+                v / 2
+            };
             s += 1;
         }
         s
@@ -231,7 +270,12 @@ fn math_f32_device_libs() {
             ];
             let ulps = [1, 4, 4, 4, 4, 4, 2, 0];
             for k in 0..8 {
-                assert!(close(o[i * 8 + k], want[k], ulps[k]), "{t} x={v} fn {k}: {} vs {}", o[i * 8 + k], want[k]);
+                assert!(
+                    close(o[i * 8 + k], want[k], ulps[k]),
+                    "{t} x={v} fn {k}: {} vs {}",
+                    o[i * 8 + k],
+                    want[k]
+                );
             }
         }
     }
@@ -248,7 +292,12 @@ fn math_f64_device_libs() {
         let o = bo.f64s();
         for i in 0..n as usize {
             let v = x[i];
-            let want = [v.sqrt(), v.exp(), v / (v + 3.0), ((v * 1000.0) as i64) as f64];
+            let want = [
+                v.sqrt(),
+                v.exp(),
+                v / (v + 3.0),
+                ((v * 1000.0) as i64) as f64,
+            ];
             for k in 0..4 {
                 let got = o[i * 4 + k];
                 let ulp = (got.to_bits() as i64 - want[k].to_bits() as i64).unsigned_abs();
@@ -264,31 +313,75 @@ fn math_f16_and_conversions() {
     for t in TARGETS {
         let e = emu("cl/math.cl", t);
         let n = 200u32;
-        let x: Vec<f16> = (0..n).map(|i| f16::from_f32(i as f32 * 0.05 - 3.0)).collect();
+        let x: Vec<f16> = (0..n)
+            .map(|i| f16::from_f32(i as f32 * 0.05 - 3.0))
+            .collect();
         let xb: Vec<u8> = x.iter().flat_map(|h| h.to_bits().to_le_bytes()).collect();
-        let (bx, bo, bw) = (e.buf_bytes(&xb), e.zeros(2 * n as usize), e.zeros(4 * n as usize));
-        e.run1("math_f16", &[Arg::Ptr(&bx), Arg::Ptr(&bo), Arg::Ptr(&bw)], n, 64);
+        let (bx, bo, bw) = (
+            e.buf_bytes(&xb),
+            e.zeros(2 * n as usize),
+            e.zeros(4 * n as usize),
+        );
+        e.run1(
+            "math_f16",
+            &[Arg::Ptr(&bx), Arg::Ptr(&bo), Arg::Ptr(&bw)],
+            n,
+            64,
+        );
         let (o, wd) = (bo.u16s(), bw.f32s());
         for i in 0..n as usize {
             let v = x[i].to_f32();
             let sq = f16::from_f32(f16::from_f32(v * v).to_f32() + 1.0);
             let fused = f16::from_f64(f64::from(v) * f64::from(v) + 1.0);
-            assert!(o[i] == sq.to_bits() || o[i] == fused.to_bits(), "{t} {i}: {:#x} vs {:#x}", o[i], sq.to_bits());
+            assert!(
+                o[i] == sq.to_bits() || o[i] == fused.to_bits(),
+                "{t} {i}: {:#x} vs {:#x}",
+                o[i],
+                sq.to_bits()
+            );
             assert_eq!(wd[i], v, "{t} {i}");
         }
 
         let n = 300u32;
         let mut rng = Rng(11);
-        let x: Vec<f32> = (0..n).map(|i| if i < 10 { [0.0, -0.5, 0.5, 1.5, 2.5, -2.5, 3e9, -3e9, f32::NAN, 7.49][i as usize] } else { rng.f32(-1e6, 1e6) }).collect();
+        let x: Vec<f32> = (0..n)
+            .map(|i| {
+                if i < 10 {
+                    [0.0, -0.5, 0.5, 1.5, 2.5, -2.5, 3e9, -3e9, f32::NAN, 7.49][i as usize]
+                } else {
+                    rng.f32(-1e6, 1e6)
+                }
+            })
+            .collect();
         let bx = e.buf_f32(&x);
-        let (bi, bu, bl, bb) = (e.zeros(4 * n as usize), e.zeros(4 * n as usize), e.zeros(8 * n as usize), e.zeros(4 * n as usize));
-        e.run1("conversions", &[Arg::Ptr(&bx), Arg::Ptr(&bi), Arg::Ptr(&bu), Arg::Ptr(&bl), Arg::Ptr(&bb)], n, 64);
+        let (bi, bu, bl, bb) = (
+            e.zeros(4 * n as usize),
+            e.zeros(4 * n as usize),
+            e.zeros(8 * n as usize),
+            e.zeros(4 * n as usize),
+        );
+        e.run1(
+            "conversions",
+            &[
+                Arg::Ptr(&bx),
+                Arg::Ptr(&bi),
+                Arg::Ptr(&bu),
+                Arg::Ptr(&bl),
+                Arg::Ptr(&bb),
+            ],
+            n,
+            64,
+        );
         let (i32s, u32s, i64s, back) = (bi.i32s(), bu.u32s(), bl.u64s(), bb.f32s());
         for i in 0..n as usize {
             let v = x[i];
             let si = if v.is_nan() { 0 } else { v as i32 };
             assert_eq!(i32s[i], si, "{t} sat {v}");
-            let ue = if v.is_nan() { 0 } else { v.round_ties_even() as u32 };
+            let ue = if v.is_nan() {
+                0
+            } else {
+                v.round_ties_even() as u32
+            };
             assert_eq!(u32s[i], ue, "{t} rte {v}");
             if !v.is_nan() && v.abs() < 9e18 {
                 assert_eq!(i64s[i] as i64, v as i64, "{t} long {v}");

@@ -1,6 +1,8 @@
 //! The emu_*.cl kernel suite (tests/kernels/cl/emu_*.cl), compiled by clang-15 for gfx90a,
 //! gfx906 and gfx803, run on the emulator and compared with CPU references.
 
+#![allow(clippy::needless_range_loop)] // references are indexed like the device buffers
+
 mod common;
 use common::*;
 
@@ -15,12 +17,33 @@ fn ulp_diff(a: f32, b: f32) -> u64 {
 fn int_ops() {
     let n = 256usize;
     let mut rng = Rng(21);
-    let a: Vec<i32> = (0..n).map(|i| if i < 4 { [i32::MIN, -1, 0, i32::MAX][i] } else { rng.next_u32() as i32 }).collect();
-    let b: Vec<i32> = (0..n).map(|i| if i % 5 == 0 { (i as i32) - 100 } else { rng.next_u32() as i32 >> (i % 20) }).collect();
+    let a: Vec<i32> = (0..n)
+        .map(|i| {
+            if i < 4 {
+                [i32::MIN, -1, 0, i32::MAX][i]
+            } else {
+                rng.next_u32() as i32
+            }
+        })
+        .collect();
+    let b: Vec<i32> = (0..n)
+        .map(|i| {
+            if i % 5 == 0 {
+                (i as i32) - 100
+            } else {
+                rng.next_u32() as i32 >> (i % 20)
+            }
+        })
+        .collect();
     for t in TARGETS {
         let e = emu("cl/emu_int.cl", t);
         let (ba, bb, bo) = (e.buf_i32(&a), e.buf_i32(&b), e.zeros(4 * 16 * n));
-        e.run1("int_ops", &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bo)], n as u32, 64);
+        e.run1(
+            "int_ops",
+            &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bo)],
+            n as u32,
+            64,
+        );
         let o = bo.i32s();
         for i in 0..n {
             let (x, y) = (a[i], b[i]);
@@ -38,7 +61,9 @@ fn int_ops() {
                 x.leading_zeros() as i32,
                 x.wrapping_abs(),
                 x.min(y) ^ x.max(y),
-                ((x & 0x7fffff) << 8 >> 8).wrapping_mul((y & 0x7fffff) << 8 >> 8).wrapping_add(7),
+                ((x & 0x7fffff) << 8 >> 8)
+                    .wrapping_mul((y & 0x7fffff) << 8 >> 8)
+                    .wrapping_add(7),
                 x.rotate_left((y as u32) & 31),
                 ((x as u32) / (yd as u32)) as i32,
                 (x & !0x0f0f0f0f) | (y & 0x0f0f0f0f),
@@ -55,12 +80,37 @@ fn long_ops() {
     let n = 200usize;
     let mut rng = Rng(5);
     let r64 = |rng: &mut Rng| (u64::from(rng.next_u32()) << 32 | u64::from(rng.next_u32())) as i64;
-    let a: Vec<i64> = (0..n).map(|i| if i < 3 { [i64::MIN, -7, 0][i] } else { r64(&mut rng) >> (i % 40) }).collect();
-    let b: Vec<i64> = (0..n).map(|i| if i % 7 == 0 { i as i64 - 50 } else { r64(&mut rng) >> (i % 50) }).collect();
+    let a: Vec<i64> = (0..n)
+        .map(|i| {
+            if i < 3 {
+                [i64::MIN, -7, 0][i]
+            } else {
+                r64(&mut rng) >> (i % 40)
+            }
+        })
+        .collect();
+    let b: Vec<i64> = (0..n)
+        .map(|i| {
+            if i % 7 == 0 {
+                i as i64 - 50
+            } else {
+                r64(&mut rng) >> (i % 50)
+            }
+        })
+        .collect();
     for t in TARGETS {
         let e = emu("cl/emu_int.cl", t);
-        let (ba, bb, bo) = (e.buf_u64(&a.iter().map(|&x| x as u64).collect::<Vec<_>>()), e.buf_u64(&b.iter().map(|&x| x as u64).collect::<Vec<_>>()), e.zeros(8 * 8 * n));
-        e.run1("long_ops", &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bo)], n as u32, 64);
+        let (ba, bb, bo) = (
+            e.buf_u64(&a.iter().map(|&x| x as u64).collect::<Vec<_>>()),
+            e.buf_u64(&b.iter().map(|&x| x as u64).collect::<Vec<_>>()),
+            e.zeros(8 * 8 * n),
+        );
+        e.run1(
+            "long_ops",
+            &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bo)],
+            n as u32,
+            64,
+        );
         let o = bo.u64s();
         for i in 0..n {
             let (x, y) = (a[i], b[i]);
@@ -76,7 +126,11 @@ fn long_ops() {
                 i64::from(x.count_ones()) + i64::from(y.leading_zeros()),
             ];
             for k in 0..8 {
-                assert_eq!(o[i * 8 + k] as i64, want[k], "{t} lane {i} op {k}: x={x} y={y}");
+                assert_eq!(
+                    o[i * 8 + k] as i64,
+                    want[k],
+                    "{t} lane {i} op {k}: x={x} y={y}"
+                );
             }
         }
     }
@@ -92,12 +146,21 @@ fn small_ints() {
         let e = emu("cl/emu_int.cl", t);
         let bb_bytes: Vec<u8> = b.iter().flat_map(|x| x.to_le_bytes()).collect();
         let (ba, bb, bo) = (e.buf_bytes(&a), e.buf_bytes(&bb_bytes), e.zeros(16 * n));
-        e.run1("small_ints", &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bo)], n as u32, 64);
+        e.run1(
+            "small_ints",
+            &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bo)],
+            n as u32,
+            64,
+        );
         let o = bo.i32s();
         for i in 0..n {
             let p = &a[4 * i..4 * i + 4];
             let (qx, qy) = (b[2 * i], b[2 * i + 1]);
-            let s = [p[0].saturating_add(200), p[1].saturating_add(100), p[2].saturating_add(50)];
+            let s = [
+                p[0].saturating_add(200),
+                p[1].saturating_add(100),
+                p[2].saturating_add(50),
+            ];
             let want = [
                 i32::from(s[0]) + i32::from(s[1]) * 256 + i32::from(s[2]) * 65536,
                 i32::from(qx) * i32::from(qy),
@@ -116,11 +179,24 @@ fn float_ops() {
     let n = 256usize;
     let mut rng = Rng(99);
     let a: Vec<f32> = (0..n).map(|_| rng.f32(-100.0, 100.0)).collect();
-    let b: Vec<f32> = (0..n).map(|i| if i % 9 == 0 { -2.5 } else { rng.f32(-20.0, 20.0) }).collect();
+    let b: Vec<f32> = (0..n)
+        .map(|i| {
+            if i % 9 == 0 {
+                -2.5
+            } else {
+                rng.f32(-20.0, 20.0)
+            }
+        })
+        .collect();
     for t in TARGETS {
         let e = emu("cl/emu_float.cl", t);
         let (ba, bb, bo) = (e.buf_f32(&a), e.buf_f32(&b), e.zeros(4 * 12 * n));
-        e.run1("float_ops", &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bo)], n as u32, 64);
+        e.run1(
+            "float_ops",
+            &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bo)],
+            n as u32,
+            64,
+        );
         let o = bo.f32s();
         for i in 0..n {
             let (x, y) = (a[i], b[i]);
@@ -177,7 +253,10 @@ fn float_lib() {
             for k in 0..12 {
                 let got = o[i * 12 + k];
                 let w = want[k] as f32;
-                assert!(ulp_diff(got, w) <= 4 || (got - w).abs() < 1e-6, "{t} x={x} fn {k}: {got} vs {w}");
+                assert!(
+                    ulp_diff(got, w) <= 4 || (got - w).abs() < 1e-6,
+                    "{t} x={x} fn {k}: {got} vs {w}"
+                );
             }
         }
     }
@@ -185,21 +264,52 @@ fn float_lib() {
 
 #[test]
 fn float_special_values() {
-    let vals = [0.0f32, -0.0, 1.0, -1.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1e-40, -1e-40, 3.5, -7.25, f32::MAX, f32::MIN_POSITIVE];
+    let vals = [
+        0.0f32,
+        -0.0,
+        1.0,
+        -1.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        1e-40,
+        -1e-40,
+        3.5,
+        -7.25,
+        f32::MAX,
+        f32::MIN_POSITIVE,
+    ];
     let n = 64usize;
     let a: Vec<f32> = (0..n).map(|i| vals[i % vals.len()]).collect();
     for t in TARGETS {
         let e = emu("cl/emu_float.cl", t);
         let (ba, bo, bc) = (e.buf_f32(&a), e.zeros(4 * 4 * n), e.zeros(4 * n));
-        e.run1("float_special", &[Arg::Ptr(&ba), Arg::Ptr(&bo), Arg::Ptr(&bc)], n as u32, 64);
+        e.run1(
+            "float_special",
+            &[Arg::Ptr(&ba), Arg::Ptr(&bo), Arg::Ptr(&bc)],
+            n as u32,
+            64,
+        );
         let (o, c) = (bo.f32s(), bc.i32s());
         for i in 0..n {
             let x = a[i];
             let sq = o[i * 4];
             let rc = o[i * 4 + 1];
-            assert!(ulp_diff(sq, x.sqrt()) <= 1 || (x.is_subnormal() && sq.abs() < 1e-19), "{t} sqrt({x}) = {sq}");
-            assert!(ulp_diff(rc, 1.0 / x) <= 1 || (x.is_subnormal() && rc.is_infinite()) || x.abs() >= f32::MAX / 4.0, "{t} 1/{x} = {rc}");
-            let want = i32::from(x.is_nan()) | i32::from(x.is_infinite()) << 1 | i32::from(x.is_finite()) << 2 | i32::from(x.is_sign_negative()) << 3 | i32::from(x.is_normal()) << 4;
+            assert!(
+                ulp_diff(sq, x.sqrt()) <= 1 || (x.is_subnormal() && sq.abs() < 1e-19),
+                "{t} sqrt({x}) = {sq}"
+            );
+            assert!(
+                ulp_diff(rc, 1.0 / x) <= 1
+                    || (x.is_subnormal() && rc.is_infinite())
+                    || x.abs() >= f32::MAX / 4.0,
+                "{t} 1/{x} = {rc}"
+            );
+            let want = i32::from(x.is_nan())
+                | i32::from(x.is_infinite()) << 1
+                | i32::from(x.is_finite()) << 2
+                | i32::from(x.is_sign_negative()) << 3
+                | i32::from(x.is_normal()) << 4;
             assert_eq!(c[i], want, "{t} class of {x}");
         }
     }
@@ -209,12 +319,27 @@ fn float_special_values() {
 fn double_ops_and_lib() {
     let n = 128usize;
     let mut rng = Rng(77);
-    let a: Vec<f64> = (0..n).map(|_| f64::from(rng.f32(-50.0, 50.0)) * 1.000_000_1).collect();
-    let b: Vec<f64> = (0..n).map(|i| if i % 11 == 0 { 3.0 } else { f64::from(rng.f32(-9.0, 9.0)) }).collect();
+    let a: Vec<f64> = (0..n)
+        .map(|_| f64::from(rng.f32(-50.0, 50.0)) * 1.000_000_1)
+        .collect();
+    let b: Vec<f64> = (0..n)
+        .map(|i| {
+            if i % 11 == 0 {
+                3.0
+            } else {
+                f64::from(rng.f32(-9.0, 9.0))
+            }
+        })
+        .collect();
     for t in TARGETS {
         let e = emu("cl/emu_double.cl", t);
         let (ba, bb, bo) = (e.buf_f64(&a), e.buf_f64(&b), e.zeros(8 * 10 * n));
-        e.run1("double_ops", &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bo)], n as u32, 64);
+        e.run1(
+            "double_ops",
+            &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bo)],
+            n as u32,
+            64,
+        );
         let o = bo.f64s();
         for i in 0..n {
             let (x, y) = (a[i], b[i]);
@@ -239,11 +364,22 @@ fn double_ops_and_lib() {
         let o = bo.f64s();
         for i in 0..n {
             let x = a[i];
-            let want = [x.sin(), x.cos(), (x.abs() + 1.0).ln(), x.abs().powf(0.3), (x / 4.0).exp(), x.atan()];
+            let want = [
+                x.sin(),
+                x.cos(),
+                (x.abs() + 1.0).ln(),
+                x.abs().powf(0.3),
+                (x / 4.0).exp(),
+                x.atan(),
+            ];
             for k in 0..6 {
                 let got = o[i * 6 + k];
                 let ulp = (got.to_bits() as i64 - want[k].to_bits() as i64).unsigned_abs();
-                assert!(ulp <= 4 || (got - want[k]).abs() < 1e-15, "{t} x={x} fn {k}: {got} vs {}", want[k]);
+                assert!(
+                    ulp <= 4 || (got - want[k]).abs() < 1e-15,
+                    "{t} x={x} fn {k}: {got} vs {}",
+                    want[k]
+                );
             }
         }
     }
@@ -254,34 +390,80 @@ fn half_ops() {
     use half::f16;
     let n = 128usize;
     let mut rng = Rng(4);
-    let a: Vec<f16> = (0..2 * n).map(|_| f16::from_f32(rng.f32(-8.0, 8.0))).collect();
-    let b: Vec<f16> = (0..2 * n).map(|_| f16::from_f32(rng.f32(-8.0, 8.0))).collect();
-    let bytes = |v: &[f16]| v.iter().flat_map(|h| h.to_bits().to_le_bytes()).collect::<Vec<u8>>();
+    let a: Vec<f16> = (0..2 * n)
+        .map(|_| f16::from_f32(rng.f32(-8.0, 8.0)))
+        .collect();
+    let b: Vec<f16> = (0..2 * n)
+        .map(|_| f16::from_f32(rng.f32(-8.0, 8.0)))
+        .collect();
+    let bytes = |v: &[f16]| {
+        v.iter()
+            .flat_map(|h| h.to_bits().to_le_bytes())
+            .collect::<Vec<u8>>()
+    };
     for t in TARGETS {
         let e = emu("cl/emu_half.cl", t);
-        let (ba, bb, bo) = (e.buf_bytes(&bytes(&a)), e.buf_bytes(&bytes(&b)), e.zeros(2 * 8 * n));
-        e.run1("half2_ops", &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bo)], n as u32, 64);
+        let (ba, bb, bo) = (
+            e.buf_bytes(&bytes(&a)),
+            e.buf_bytes(&bytes(&b)),
+            e.zeros(2 * 8 * n),
+        );
+        e.run1(
+            "half2_ops",
+            &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bo)],
+            n as u32,
+            64,
+        );
         let o = bo.u16s();
         for i in 0..n {
             for c in 0..2 {
                 let (x, y) = (a[2 * i + c].to_f64(), b[2 * i + c].to_f64());
-                let want = [f16::from_f64(x + y), f16::from_f64(x * y), f16::from_f64(x.mul_add(y, x)), f16::from_f64(x.max(y))];
+                let want = [
+                    f16::from_f64(x + y),
+                    f16::from_f64(x * y),
+                    f16::from_f64(x.mul_add(y, x)),
+                    f16::from_f64(x.max(y)),
+                ];
                 for k in 0..4 {
                     let got = o[i * 8 + k * 2 + c];
                     let unfused = f16::from_f64(f16::from_f64(x * y).to_f64() + x).to_bits();
-                    assert!(got == want[k].to_bits() || (k == 2 && got == unfused), "{t} lane {i}.{c} op {k}: {:#x} vs {:#x}", got, want[k].to_bits());
+                    assert!(
+                        got == want[k].to_bits() || (k == 2 && got == unfused),
+                        "{t} lane {i}.{c} op {k}: {:#x} vs {:#x}",
+                        got,
+                        want[k].to_bits()
+                    );
                 }
             }
         }
         let xs: Vec<f32> = (0..n).map(|i| (i as f32 - 64.0) * 517.3).collect();
-        let (bx, bh, bk, bs) = (e.buf_f32(&xs), e.zeros(2 * n), e.zeros(4 * n), e.zeros(2 * n));
-        e.run1("half_convert", &[Arg::Ptr(&bx), Arg::Ptr(&bh), Arg::Ptr(&bk), Arg::Ptr(&bs)], n as u32, 64);
+        let (bx, bh, bk, bs) = (
+            e.buf_f32(&xs),
+            e.zeros(2 * n),
+            e.zeros(4 * n),
+            e.zeros(2 * n),
+        );
+        e.run1(
+            "half_convert",
+            &[Arg::Ptr(&bx), Arg::Ptr(&bh), Arg::Ptr(&bk), Arg::Ptr(&bs)],
+            n as u32,
+            64,
+        );
         let (h, k, s) = (bh.u16s(), bk.f32s(), bs.u16s());
         for i in 0..n {
             let v = f16::from_f32(xs[i]);
             assert_eq!(h[i], v.to_bits(), "{t} convert_half({})", xs[i]);
-            assert_eq!(k[i], f16::from_f32(v.to_f32() * 2.0).to_f32(), "{t} back {}", xs[i]);
-            let sat = if v.is_nan() { 0 } else { v.to_f32().clamp(-32768.0, 32767.0) as i16 };
+            assert_eq!(
+                k[i],
+                f16::from_f32(v.to_f32() * 2.0).to_f32(),
+                "{t} back {}",
+                xs[i]
+            );
+            let sat = if v.is_nan() {
+                0
+            } else {
+                v.to_f32().clamp(-32768.0, 32767.0) as i16
+            };
             assert_eq!(s[i] as i16, sat, "{t} short_sat {}", xs[i]);
         }
     }
@@ -299,11 +481,24 @@ fn poly(x: i32, k: i32) -> i32 {
 fn control_switch_loops_calls() {
     let n = 300usize;
     let mut rng = Rng(12);
-    let input: Vec<i32> = (0..n).map(|i| if i % 17 == 0 { -(i as i32) - 1 } else { (rng.next_u32() % 1000) as i32 }).collect();
+    let input: Vec<i32> = (0..n)
+        .map(|i| {
+            if i % 17 == 0 {
+                -(i as i32) - 1
+            } else {
+                (rng.next_u32() % 1000) as i32
+            }
+        })
+        .collect();
     for t in TARGETS {
         let e = emu("cl/emu_control.cl", t);
         let (bi, bo) = (e.buf_i32(&input), e.zeros(4 * n));
-        e.run1("switch_loops", &[Arg::Ptr(&bi), Arg::Ptr(&bo)], n as u32, 64);
+        e.run1(
+            "switch_loops",
+            &[Arg::Ptr(&bi), Arg::Ptr(&bo)],
+            n as u32,
+            64,
+        );
         let o = bo.i32s();
         for i in 0..n {
             let v = input[i];
@@ -334,18 +529,37 @@ fn control_switch_loops_calls() {
             };
             assert_eq!(o[i], want, "{t} switch_loops lane {i} v={v}");
         }
-        let (bi2, bo2) = (e.buf_i32(&input.iter().map(|v| v.abs()).collect::<Vec<_>>()), e.zeros(4 * n));
-        e.run1("calls_private", &[Arg::Ptr(&bi2), Arg::Ptr(&bo2)], n as u32, 64);
+        let (bi2, bo2) = (
+            e.buf_i32(&input.iter().map(|v| v.abs()).collect::<Vec<_>>()),
+            e.zeros(4 * n),
+        );
+        e.run1(
+            "calls_private",
+            &[Arg::Ptr(&bi2), Arg::Ptr(&bo2)],
+            n as u32,
+            64,
+        );
         let o = bo2.i32s();
         for i in 0..n {
             let v = input[i].abs();
             let cnt = 8 + (v & 15);
-            let s: i32 = (0..cnt).map(|j| (v.wrapping_mul(31) + j * j).wrapping_mul(j + 1)).fold(0, i32::wrapping_add);
-            assert_eq!(o[i], s.wrapping_add(poly(v, 3)), "{t} calls_private lane {i}");
+            let s: i32 = (0..cnt)
+                .map(|j| (v.wrapping_mul(31) + j * j).wrapping_mul(j + 1))
+                .fold(0, i32::wrapping_add);
+            assert_eq!(
+                o[i],
+                s.wrapping_add(poly(v, 3)),
+                "{t} calls_private lane {i}"
+            );
         }
         let u: Vec<u32> = (0..n as u32).map(|i| i * 7919 + 1).collect();
         let (bu, bo3) = (e.buf_u32(&u), e.zeros(4 * n));
-        e.run1("while_divergent", &[Arg::Ptr(&bu), Arg::Ptr(&bo3)], n as u32, 64);
+        e.run1(
+            "while_divergent",
+            &[Arg::Ptr(&bu), Arg::Ptr(&bo3)],
+            n as u32,
+            64,
+        );
         let o = bo3.u32s();
         for i in 0..n {
             let (mut x, mut c) = (u[i], 0u32);
@@ -371,18 +585,32 @@ fn lds_transpose_scan_atomics() {
         let (w, h) = (37u32, 21u32);
         let input: Vec<f32> = (0..w * h).map(|i| i as f32).collect();
         let (bi, bo) = (e.buf_f32(&input), e.zeros(4 * (w * h) as usize));
-        e.run("transpose", &[Arg::Ptr(&bi), Arg::Ptr(&bo), Arg::U32(w), Arg::U32(h)], [w.div_ceil(16) * 16, h.div_ceil(16) * 16, 1], [16, 16, 1]);
+        e.run(
+            "transpose",
+            &[Arg::Ptr(&bi), Arg::Ptr(&bo), Arg::U32(w), Arg::U32(h)],
+            [w.div_ceil(16) * 16, h.div_ceil(16) * 16, 1],
+            [16, 16, 1],
+        );
         let o = bo.f32s();
         for y in 0..h {
             for x in 0..w {
-                assert_eq!(o[(x * h + y) as usize], input[(y * w + x) as usize], "{t} transpose ({x},{y})");
+                assert_eq!(
+                    o[(x * h + y) as usize],
+                    input[(y * w + x) as usize],
+                    "{t} transpose ({x},{y})"
+                );
             }
         }
 
         let n = 1024usize;
         let input: Vec<i32> = (0..n as i32).map(|i| (i * 37) % 101 - 50).collect();
         let (bi, bo) = (e.buf_i32(&input), e.zeros(4 * n));
-        e.run1("scan_inclusive", &[Arg::Ptr(&bi), Arg::Ptr(&bo)], n as u32, 256);
+        e.run1(
+            "scan_inclusive",
+            &[Arg::Ptr(&bi), Arg::Ptr(&bo)],
+            n as u32,
+            256,
+        );
         let o = bo.i32s();
         for g in 0..n / 256 {
             let mut acc = 0;
@@ -393,9 +621,16 @@ fn lds_transpose_scan_atomics() {
         }
 
         let groups = 3usize;
-        let input: Vec<i32> = (0..256 * groups as i32).map(|i| (i * 7919) % 2001 - 1000).collect();
+        let input: Vec<i32> = (0..256 * groups as i32)
+            .map(|i| (i * 7919) % 2001 - 1000)
+            .collect();
         let (bi, bo) = (e.buf_i32(&input), e.zeros(4 * 16 * groups));
-        e.run1("local_atomics", &[Arg::Ptr(&bi), Arg::Ptr(&bo)], 256 * groups as u32, 256);
+        e.run1(
+            "local_atomics",
+            &[Arg::Ptr(&bi), Arg::Ptr(&bo)],
+            256 * groups as u32,
+            256,
+        );
         let o = bo.i32s();
         for g in 0..groups {
             let v = &input[g * 256..g * 256 + 256];
@@ -412,9 +647,21 @@ fn lds_transpose_scan_atomics() {
             assert_eq!(r[9], -256, "{t} dec");
             assert!((0..256).contains(&r[10]), "{t} cmpxchg {}", r[10]);
             let s64: i64 = v.iter().map(|&x| i64::from(x) << 20).sum();
-            assert_eq!(r[12] as u32 as i64 | (i64::from(r[13]) << 32), s64, "{t} add64");
-            let m64 = v.iter().map(|&x| i64::from(x) * i64::from(x)).max().expect("max");
-            assert_eq!(r[14] as u32 as i64 | (i64::from(r[15]) << 32), m64, "{t} max64");
+            assert_eq!(
+                r[12] as u32 as i64 | (i64::from(r[13]) << 32),
+                s64,
+                "{t} add64"
+            );
+            let m64 = v
+                .iter()
+                .map(|&x| i64::from(x) * i64::from(x))
+                .max()
+                .expect("max");
+            assert_eq!(
+                r[14] as u32 as i64 | (i64::from(r[15]) << 32),
+                m64,
+                "{t} max64"
+            );
         }
     }
 }
@@ -429,29 +676,73 @@ fn global_atomics_every_op() {
         let c = e.buf_i32(&[0, 0, i32::MAX, i32::MIN, -1, 0, 0]);
         let c64 = e.buf_u64(&[0, i64::MAX as u64, i64::MIN as u64, 0, 0]);
         let u = e.buf_u32(&[0, 0, u32::MAX, 0]);
-        e.run1("global_atomics", &[Arg::Ptr(&bi), Arg::Ptr(&c), Arg::Ptr(&c64), Arg::Ptr(&u)], n as u32, 128);
+        e.run1(
+            "global_atomics",
+            &[Arg::Ptr(&bi), Arg::Ptr(&c), Arg::Ptr(&c64), Arg::Ptr(&u)],
+            n as u32,
+            128,
+        );
         let (cv, c64v, uv) = (c.i32s(), c64.u64s(), u.u32s());
         let sum: i32 = input.iter().sum();
         assert_eq!(cv[0], sum, "{t} add");
         assert_eq!(cv[1], -sum, "{t} sub");
         assert_eq!(cv[2], *input.iter().min().expect("x"), "{t} min");
         assert_eq!(cv[3], *input.iter().max().expect("x"), "{t} max");
-        assert_eq!(cv[4], input.iter().fold(-1, |a, b| a & (b | 0x10000)), "{t} and");
+        assert_eq!(
+            cv[4],
+            input.iter().fold(-1, |a, b| a & (b | 0x10000)),
+            "{t} and"
+        );
         assert_eq!(cv[5], input.iter().fold(0, |a, b| a | (b & 0xff)), "{t} or");
         assert_eq!(cv[6], input.iter().fold(0, |a, b| a ^ b), "{t} xor");
         assert_eq!(uv[0], n as u32, "{t} inc");
         assert_eq!(uv[1], 0u32.wrapping_sub(n as u32), "{t} dec");
-        assert_eq!(uv[2], input.iter().map(|&x| x as u32).min().expect("x"), "{t} umin");
-        assert_eq!(uv[3], input.iter().map(|&x| x as u32).max().expect("x"), "{t} umax");
-        assert_eq!(c64v[0] as i64, input.iter().map(|&x| i64::from(x) * 1_000_000).sum::<i64>(), "{t} add64");
-        assert_eq!(c64v[1] as i64, input.iter().map(|&x| i64::from(x) * 3).min().expect("x"), "{t} min64");
-        assert_eq!(c64v[2] as i64, input.iter().map(|&x| i64::from(x) * 3).max().expect("x"), "{t} max64");
-        assert_eq!(c64v[3], input.iter().fold(0u64, |a, &b| a ^ ((b as i64 as u64) << 32)), "{t} xor64");
-        assert!((1..=n as u64).contains(&c64v[4]), "{t} cmpxchg64 {}", c64v[4]);
+        assert_eq!(
+            uv[2],
+            input.iter().map(|&x| x as u32).min().expect("x"),
+            "{t} umin"
+        );
+        assert_eq!(
+            uv[3],
+            input.iter().map(|&x| x as u32).max().expect("x"),
+            "{t} umax"
+        );
+        assert_eq!(
+            c64v[0] as i64,
+            input.iter().map(|&x| i64::from(x) * 1_000_000).sum::<i64>(),
+            "{t} add64"
+        );
+        assert_eq!(
+            c64v[1] as i64,
+            input.iter().map(|&x| i64::from(x) * 3).min().expect("x"),
+            "{t} min64"
+        );
+        assert_eq!(
+            c64v[2] as i64,
+            input.iter().map(|&x| i64::from(x) * 3).max().expect("x"),
+            "{t} max64"
+        );
+        assert_eq!(
+            c64v[3],
+            input
+                .iter()
+                .fold(0u64, |a, &b| a ^ ((b as i64 as u64) << 32)),
+            "{t} xor64"
+        );
+        assert!(
+            (1..=n as u64).contains(&c64v[4]),
+            "{t} cmpxchg64 {}",
+            c64v[4]
+        );
 
         let f: Vec<f32> = (0..512).map(|i| (i % 8) as f32 * 0.5).collect();
         let sum = e.buf_f32(&[0.0]);
-        e.run1("float_atomic_add", &[Arg::Ptr(&e.buf_f32(&f)), Arg::Ptr(&sum)], 512, 64);
+        e.run1(
+            "float_atomic_add",
+            &[Arg::Ptr(&e.buf_f32(&f)), Arg::Ptr(&sum)],
+            512,
+            64,
+        );
         assert_eq!(sum.f32s()[0], f.iter().sum::<f32>(), "{t} float CAS add");
     }
 }
@@ -462,11 +753,20 @@ fn cross_workgroup_spin_lock() {
         let e = emu("cl/emu_atomics.cl", t);
         let groups = 64usize;
         let (lock, counter, order) = (e.zeros(4), e.zeros(4), e.zeros(4 * groups));
-        e.run1("spin_lock", &[Arg::Ptr(&lock), Arg::Ptr(&counter), Arg::Ptr(&order)], 64 * groups as u32, 64);
+        e.run1(
+            "spin_lock",
+            &[Arg::Ptr(&lock), Arg::Ptr(&counter), Arg::Ptr(&order)],
+            64 * groups as u32,
+            64,
+        );
         assert_eq!(counter.i32s()[0], groups as i32, "{t} counter");
         let mut seen = order.i32s();
         seen.sort();
-        assert_eq!(seen, (0..groups as i32).collect::<Vec<_>>(), "{t} every group once");
+        assert_eq!(
+            seen,
+            (0..groups as i32).collect::<Vec<_>>(),
+            "{t} every group once"
+        );
         assert_eq!(lock.i32s()[0], 0, "{t} lock released");
     }
 }

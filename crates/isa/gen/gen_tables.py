@@ -162,6 +162,18 @@ def probe_mods(tables, d):
                 if not vop3b:
                     w = list(base); w[0] |= (nmask | 8) << 11
                     keys.append((gen, key, "opsel", None)); probes.append(w)
+            if fam in ("Vop1", "Vop2", "Vopc") and "src0" in fields:
+                nsrc = 2 if "vsrc1" in fields else 1
+                for i in range(nsrc):
+                    for kind, ext in (("dpp_neg", 0xFA), ("dpp_abs", 0xFA), ("sdwa_mods", 0xF9), ("sdwa_sext", 0xF9)):
+                        w = [(base[0] & ~0x1FF) | ext]
+                        if ext == 0xFA:
+                            bits = (1 << (20 + 2 * i)) if kind == "dpp_neg" else (1 << (21 + 2 * i))
+                            w.append(20 | (0xE4 << 8) | (0xF << 24) | (0xF << 28) | bits)
+                        else:
+                            bits = (3 << (20 + 8 * i)) if kind == "sdwa_mods" else (1 << (19 + 8 * i))
+                            w.append(20 | (6 << 8) | (6 << 16) | (6 << 24) | bits)
+                        keys.append((gen, key, kind, None)); probes.append(w)
             for sname in srcs:
                 for kind, val in (("inv2pi", 248), ("lit", 255)):
                     if kind == "lit" and (fam not in ("Vop1", "Vop2", "Vopc") or sname != "src0"):
@@ -189,6 +201,23 @@ def probe_mods(tables, d):
             fam, op = key
             name, mn, slots, mods, fields, t = tab[key]
             src_names = [sl[0] for sl in slots if len(sl) == 3 and sl[0] in ("src0", "src1", "src2")]
+            if kind.startswith("dpp_") or kind.startswith("sdwa_"):
+                if r is None:
+                    continue
+                _, _, rest = r[0].partition(" ")
+                ops = split_operands(rest)
+                if ops:
+                    ops[-1] = ops[-1].split(" ")[0]
+                for i, sl in enumerate(slots):
+                    if len(sl) == 3 and sl[0] in ("src0", "vsrc1") and i < len(ops):
+                        idx = 0 if sl[0] == "src0" else 1
+                        tok = ops[i]
+                        base_bit = {"dpp_neg": 24, "dpp_abs": 24, "sdwa_mods": 28, "sdwa_sext": 30}[kind]
+                        if tok.startswith("sext("):
+                            m["mods"] |= 1 << (base_bit + 2 + idx) if kind.startswith("dpp") else 1 << (30 + idx)
+                        elif tok.startswith("-") or tok.startswith("|"):
+                            m["mods"] |= 1 << (base_bit + idx)
+                continue
             if kind in ("inv2pi", "lit"):
                 idx = ("src0", "src1", "src2").index(sname)
                 if r is None:
@@ -246,7 +275,7 @@ def probe_mods(tables, d):
 
 def slot_rust(slot, fam):
     if slot[0] == "Fixed":
-        return "Slot::fixed(F::%s)" % {"vcc": "Vcc", "off": "Off", "exec": "Exec"}[slot[1]]
+        return "Slot::fixed(F::%s)" % {"vcc": "Vcc", "off": "Off"}[slot[1]]
     if slot[0] == "Lit":
         return "Slot::fixed(F::Lit)"
     if slot[0] == "Num":

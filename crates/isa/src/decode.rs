@@ -39,7 +39,8 @@ pub fn decode(gen: Gen, bytes: &[u8], offset: usize) -> Result<Inst, DecodeError
 
 /// Decodes every instruction of `bytes` in order; after an error, decoding resumes at the next word.
 pub fn decode_all(gen: Gen, bytes: &[u8]) -> Vec<(u64, Result<Inst, DecodeError>)> {
-    let mut out = Vec::with_capacity(bytes.len() / 6);
+    // Instructions are at least 4 bytes: one allocation, no regrowth.
+    let mut out = Vec::with_capacity(bytes.len() / 4 + 1);
     let mut off = 0;
     while off + 4 <= bytes.len() {
         let r = decode(gen, bytes, off);
@@ -60,6 +61,7 @@ pub fn decode_all(gen: Gen, bytes: &[u8]) -> Vec<(u64, Result<Inst, DecodeError>
 }
 
 /// The family and opcode number of a first word (GFX8/GFX9 encodings).
+#[inline]
 pub(crate) fn family(w: u32) -> (Option<Fam>, u32) {
     if w >> 31 == 0 {
         return match w >> 25 {
@@ -123,14 +125,15 @@ pub(crate) fn encoding_of(fam: Fam) -> Encoding {
 pub(crate) enum Place {
     Dst,
     Sdst,
-    Src(usize),
+    Src(u8),
     Nowhere,
 }
 
 /// Places of an entry's slots: the destination first, a second `vcc` or a VOP3b `sdst` in
 /// `sdst`, the remaining sources in printed order (memory families by field).
+#[inline]
 pub(crate) fn places(fam: Fam, entry: &Entry, out: &mut [Place; 8]) {
-    let mut next_src = 0;
+    let mut next_src = 0usize;
     for (i, slot) in entry.slots.iter().enumerate().take(8) {
         let p = match (fam, slot.field) {
             (_, F::Vdst | F::Sdst) if i == 0 => Place::Dst,
@@ -145,11 +148,11 @@ pub(crate) fn places(fam: Fam, entry: &Entry, out: &mut [Place; 8]) {
             (_, F::Data1 | F::Saddr | F::Srsrc) => Place::Src(2),
             (_, F::Vdata) => Place::Dst,
             (_, F::Soffset | F::Ssamp) => Place::Sdst,
-            (_, F::Off | F::Exec | F::SdataImm | F::Hwreg | F::Simm16 | F::Ssrc1Imm) => {
+            (_, F::Off | F::SdataImm | F::Hwreg | F::Simm16 | F::Ssrc1Imm) => {
                 Place::Nowhere
             }
             _ => {
-                let p = Place::Src(next_src.min(2));
+                let p = Place::Src(next_src.min(2) as u8);
                 next_src += 1;
                 p
             }
@@ -167,6 +170,7 @@ struct Reader<'a> {
 type R<T> = Result<T, DecodeErrorKind>;
 
 impl Reader<'_> {
+    #[inline]
     fn word(&self, i: usize) -> Result<u32, DecodeError> {
         let at = self.offset + 4 * i;
         match self.bytes.get(at..at + 4) {
@@ -187,6 +191,7 @@ impl Reader<'_> {
         u32::from_le_bytes(b)
     }
 
+    #[inline]
     fn w(&self, i: usize) -> R<u32> {
         self.word(i).map_err(|e| e.kind)
     }
@@ -197,6 +202,7 @@ impl Reader<'_> {
 
     /// A 9-bit (VALU) or 8-bit (SALU) source value as an operand; `lit_at` is the word index a
     /// literal would occupy, `None` where literals are not allowed.
+    #[inline]
     fn src(&self, v: u32, width: u8, class: u8, lit_at: Option<usize>, size: &mut u8) -> R<Operand> {
         if v >= 256 {
             let n = (v - 256) as u16;
@@ -211,6 +217,7 @@ impl Reader<'_> {
         scalar(self.gen, v, width).ok_or(DecodeErrorKind::InvalidOperand)
     }
 
+    #[inline(always)]
     fn salu(&self, fam: Fam, e: &Entry, w0: u32) -> R<Inst> {
         let mut inst = Inst::new(e.opcode, encoding_of(fam), 4);
         let mut size = 4u8;
@@ -254,6 +261,7 @@ impl Reader<'_> {
         Ok(inst)
     }
 
+    #[inline(always)]
     fn smem(&self, e: &Entry, w0: u32) -> R<Inst> {
         let w1 = self.w(1)?;
         let mut inst = Inst::new(e.opcode, Encoding::Smem, 8);
@@ -302,6 +310,7 @@ impl Reader<'_> {
         Ok(inst)
     }
 
+    #[inline(always)]
     fn vop_short(&self, fam: Fam, e: &Entry, w0: u32) -> R<Inst> {
         let enc = encoding_of(fam);
         let mut inst = Inst::new(e.opcode, enc, 4);
@@ -328,7 +337,7 @@ impl Reader<'_> {
                 F::Vdst => vreg(s.class, (w0 >> 17) & 0xff, self.gen, s.width)?,
                 F::Src0 => match ext_kind {
                     1 => {
-                        let s1 = (w1 >> 23) & 1;
+                        let s1 = if self.gen == Gen::Gfx8 { 0 } else { (w1 >> 23) & 1 };
                         let v = w1 & 0xff;
                         if s1 != 0 {
                             scalar(self.gen, v, s.width).ok_or(DecodeErrorKind::InvalidOperand)?
@@ -352,15 +361,15 @@ impl Reader<'_> {
             match pl[i] {
                 Place::Dst => inst.dst = op,
                 Place::Sdst => inst.sdst = op,
-                Place::Src(k) => inst.src[k] = op,
+                Place::Src(k) => inst.src[usize::from(k)] = op,
                 Place::Nowhere => {}
             }
         }
-        // DPP/SDWA source modifiers exist where the opcode's VOP3 form has them.
-        let src_mods = if ext_kind != 0 {
-            crate::format::entry_for(self.gen, Fam::Vop3, e.opcode).map_or(0, |v| (v.mods & 7) as u8)
-        } else {
-            0
+        // DPP/SDWA source modifiers exist where the table says the opcode takes them.
+        let (src_mods, sext_mods) = match ext_kind {
+            1 => (((e.mods / mods::SDWA_MODS) & 3) as u8, ((e.mods / mods::SDWA_SEXT) & 3) as u8),
+            2 => (((e.mods / mods::DPP_MODS) & 3) as u8, ((e.mods / mods::DPP_SEXT) & 3) as u8),
+            _ => (0, 0),
         };
         if ext_kind == 1 {
             // SDWA (GFX9 layout; GFX8 has no s0/s1/omod/clamp bits except clamp at 45).
@@ -369,10 +378,12 @@ impl Reader<'_> {
                 dst_unused: ((w1 >> 11) & 3) as u8,
                 src0_sel: ((w1 >> 16) & 7) as u8,
                 src1_sel: ((w1 >> 24) & 7) as u8,
-                sext: (((w1 >> 19) & 1) | (((w1 >> 27) & 1) << 1)) as u8,
+                sext: (((w1 >> 19) & 1) | (((w1 >> 27) & 1) << 1)) as u8 & sext_mods,
             };
             inst.mods.clamp = (w1 >> 13) & 1 != 0;
-            inst.mods.omod = ((w1 >> 14) & 3) as u8;
+            if self.gen != Gen::Gfx8 {
+                inst.mods.omod = ((w1 >> 14) & 3) as u8;
+            }
             inst.mods.neg = (((w1 >> 20) & 1) | (((w1 >> 28) & 1) << 1)) as u8 & src_mods;
             inst.mods.abs = (((w1 >> 21) & 1) | (((w1 >> 29) & 1) << 1)) as u8 & src_mods;
             if fam == Fam::Vopc && self.gen != Gen::Gfx8 {
@@ -380,16 +391,16 @@ impl Reader<'_> {
             }
             if fam == Fam::Vopc {
                 // VOPC SDWA: bit 15 selects an SGPR destination in bits 14:8.
-                if (w1 >> 15) & 1 != 0 {
+                if (w1 >> 15) & 1 != 0 && self.gen != Gen::Gfx8 {
                     inst.dst = scalar(self.gen, (w1 >> 8) & 0x7f, 2)
                         .ok_or(DecodeErrorKind::InvalidOperand)?;
                 }
                 inst.mods.omod = 0;
             }
-            if (w1 >> 31) & 1 != 0 && fam != Fam::Vop1 {
+            if (w1 >> 31) & 1 != 0 && fam != Fam::Vop1 && self.gen != Gen::Gfx8 {
                 if let Some(i) = e.slots.iter().position(|s| s.field == F::Vsrc1) {
                     if let Place::Src(k) = pl[i] {
-                        inst.src[k] = scalar(self.gen, (w0 >> 9) & 0xff, e.slots[i].width)
+                        inst.src[usize::from(k)] = scalar(self.gen, (w0 >> 9) & 0xff, e.slots[i].width)
                             .ok_or(DecodeErrorKind::InvalidOperand)?;
                     }
                 }
@@ -402,13 +413,14 @@ impl Reader<'_> {
                 row_mask: (w1 >> 28) as u8,
                 bank_mask: ((w1 >> 24) & 0xf) as u8,
             });
-            inst.mods.neg = (((w1 >> 20) & 1) | (((w1 >> 22) & 1) << 1)) as u8 & src_mods;
+            inst.mods.neg = (((w1 >> 20) & 1) | (((w1 >> 22) & 1) << 1)) as u8 & (src_mods | sext_mods);
             inst.mods.abs = (((w1 >> 21) & 1) | (((w1 >> 23) & 1) << 1)) as u8 & src_mods;
         }
         inst.size = size;
         Ok(inst)
     }
 
+    #[inline(always)]
     fn vop3(&self, fam: Fam, e: &Entry, w0: u32) -> R<Inst> {
         let w1 = self.w(1)?;
         let mut inst = Inst::new(e.opcode, encoding_of(fam), 8);
@@ -416,12 +428,18 @@ impl Reader<'_> {
         let mut pl = [Place::Nowhere; 8];
         places(fam, e, &mut pl);
         let vop3b = e.slots.iter().any(|s| s.field == F::Sdst3);
-        let mfma = fam == Fam::Vop3p && e.name.starts_with("v_mfma");
+        let mfma = fam == Fam::Vop3p && (e.name.starts_with("v_mfma") || e.name.starts_with("v_smfmac"));
         let acc_bits = matches!(self.gen, Gen::Gfx90a | Gen::Gfx940);
         for (i, s) in e.slots.iter().enumerate() {
             let mut class = s.class;
+            if mfma && !acc_bits && matches!(s.field, F::Src0 | F::Src1) {
+                // gfx908: op_sel_hi bits 0/1 select AGPRs for the A and B operands.
+                let bit = if s.field == F::Src0 { 27 } else { 28 };
+                class = if (w1 >> bit) & 1 != 0 { b'a' } else { b'v' };
+            }
             if mfma && acc_bits {
                 class = match s.field {
+                    F::Src2 if e.name.starts_with("v_smfmac") => class,
                     F::Vdst | F::Src2 => {
                         if (w0 >> 15) & 1 != 0 {
                             b'a'
@@ -474,7 +492,7 @@ impl Reader<'_> {
             match pl[i] {
                 Place::Dst => inst.dst = op,
                 Place::Sdst => inst.sdst = op,
-                Place::Src(k) => inst.src[k] = op,
+                Place::Src(k) => inst.src[usize::from(k)] = op,
                 Place::Nowhere => {}
             }
         }
@@ -488,7 +506,8 @@ impl Reader<'_> {
         } else {
             // Only the modifiers the opcode has (the table says which) are kept.
             let src_mods = (e.mods & 7) as u8;
-            m.neg &= src_mods;
+            let sext = ((e.mods / mods::SEXT) & 7) as u8;
+            m.neg &= src_mods | sext;
             m.clamp &= e.mods & mods::CLAMP != 0;
             if e.mods & mods::OMOD != 0 {
                 m.omod = ((w1 >> 27) & 3) as u8;
@@ -504,6 +523,7 @@ impl Reader<'_> {
         Ok(inst)
     }
 
+    #[inline(always)]
     fn ds(&self, e: &Entry, w0: u32) -> R<Inst> {
         let w1 = self.w(1)?;
         let mut inst = Inst::new(e.opcode, Encoding::Ds, 8);
@@ -541,6 +561,7 @@ impl Reader<'_> {
         Ok(inst)
     }
 
+    #[inline(always)]
     fn flat(&self, fam: Fam, e: &Entry, w0: u32) -> R<Inst> {
         let w1 = self.w(1)?;
         let mut inst = Inst::new(e.opcode, encoding_of(fam), 8);
@@ -575,7 +596,7 @@ impl Reader<'_> {
             inst.src[0] = if vaddr { Operand::Vgpr((w1 & 0xff) as u16) } else { Operand::None };
         }
         inst.offset = match (self.gen, fam) {
-            (Gen::Gfx8, _) => 0,
+            // LLVM decodes the 13-bit field on GFX8 too (the hardware ignores it there).
             (_, Fam::Flat) => (w0 & 0x1fff) as i32,
             _ => sext(w0 & 0x1fff, 13),
         };
@@ -679,6 +700,7 @@ impl Reader<'_> {
 }
 
 /// Cache-policy bits: glc/slc at the given positions of word 0; gfx90a/gfx940 `scc`/`sc1` at bit 25.
+#[inline]
 fn mem_bits(gen: Gen, inst: &mut Inst, w0: u32, glc: u32, slc: u32) {
     if (w0 >> glc) & 1 != 0 {
         inst.flags |= flags::GLC;
@@ -691,12 +713,14 @@ fn mem_bits(gen: Gen, inst: &mut Inst, w0: u32, glc: u32, slc: u32) {
     }
 }
 
+#[inline]
 fn sext(v: u32, bits: u32) -> i32 {
     let shift = 32 - bits;
     ((v << shift) as i32) >> shift
 }
 
 /// An 8-bit VGPR/AGPR field.
+#[inline]
 fn vreg(class: u8, v: u32, gen: Gen, width: u8) -> R<Operand> {
     let _ = (gen, width);
     Ok(match class {
@@ -707,6 +731,7 @@ fn vreg(class: u8, v: u32, gen: Gen, width: u8) -> R<Operand> {
 }
 
 /// A scalar operand value 0–254 (everything but VGPRs and literals).
+#[inline]
 pub(crate) fn scalar(gen: Gen, v: u32, width: u8) -> Option<Operand> {
     let wide = width >= 2;
     Some(match v {
@@ -735,14 +760,29 @@ pub(crate) fn scalar(gen: Gen, v: u32, width: u8) -> Option<Operand> {
             }
         }
         107 => Operand::VccHi,
-        108..=111 if gen == Gen::Gfx8 => return None,
+        108 if gen == Gen::Gfx8 => {
+            if wide {
+                Operand::Tba
+            } else {
+                Operand::TbaLo
+            }
+        }
+        109 if gen == Gen::Gfx8 => Operand::TbaHi,
+        110 if gen == Gen::Gfx8 => {
+            if wide {
+                Operand::Tma
+            } else {
+                Operand::TmaLo
+            }
+        }
+        111 if gen == Gen::Gfx8 => Operand::TmaHi,
         108..=123 => {
             let base = if gen == Gen::Gfx8 { 112 } else { 108 };
             Operand::Ttmp((v - base) as u8)
         }
         124 => Operand::M0,
-        // LLVM 15 names 125 `null` on GFX9 too (it is reserved there).
-        125 if gen != Gen::Gfx8 => Operand::Null,
+        // LLVM 15 names 125 `null` on GFX8/GFX9 too (it is reserved there).
+        125 => Operand::Null,
         126 => {
             if wide {
                 Operand::Exec

@@ -8,7 +8,7 @@
 use crate::decode::{places, Place};
 use crate::inst::{flags, Encoding, Ext, FloatConst, Gen, Inst, Operand};
 use crate::opcode::Opcode;
-use crate::tables::{table, Entry, Fam, Slot, F};
+use crate::tables::{mods, table, Entry, Fam, Slot, F};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::OnceLock;
@@ -122,17 +122,14 @@ struct Fmt<'a> {
     first: bool,
 }
 
-fn kind_of(name: &str, width: u8) -> Kind {
-    if width >= 2 {
-        return Kind::B64;
-    }
-    let base = name.trim_end_matches("_e32").trim_end_matches("_e64");
-    if base.ends_with("_f16") {
-        Kind::F16
-    } else if base.ends_with("_u16") || base.ends_with("_i16") || base.ends_with("_b16") {
-        Kind::I16
-    } else {
-        Kind::B32
+/// How constants print for source `i` of a VALU entry (probed from llvm-objdump).
+fn src_kind(e: &Entry, i: usize, width: u8) -> Kind {
+    match (e.mods >> (mods::KIND_SHIFT + 2 * i as u32)) & 3 {
+        1 => Kind::B64,
+        2 => Kind::F16,
+        3 => Kind::I16,
+        _ if width >= 2 && !e.name.starts_with("v_pk_") => Kind::B64,
+        _ => Kind::B32,
     }
 }
 
@@ -187,6 +184,12 @@ impl Fmt<'_> {
             Operand::XnackMaskLo => self.s.push_str("xnack_mask_lo"),
             Operand::XnackMaskHi => self.s.push_str("xnack_mask_hi"),
             Operand::Null => self.s.push_str("null"),
+            Operand::Tba => self.s.push_str("tba"),
+            Operand::TbaLo => self.s.push_str("tba_lo"),
+            Operand::TbaHi => self.s.push_str("tba_hi"),
+            Operand::Tma => self.s.push_str("tma"),
+            Operand::TmaLo => self.s.push_str("tma_lo"),
+            Operand::TmaHi => self.s.push_str("tma_hi"),
             Operand::SrcSharedBase => self.s.push_str("src_shared_base"),
             Operand::SrcSharedLimit => self.s.push_str("src_shared_limit"),
             Operand::SrcPrivateBase => self.s.push_str("src_private_base"),
@@ -230,7 +233,12 @@ impl Fmt<'_> {
     fn literal(&mut self, v: u32, kind: Kind) {
         match kind {
             Kind::B64 => {
-                let _ = write!(self.s, "{v:#x}");
+                // LLVM 15 keeps the 32-bit literal zero-extended: small values print in decimal.
+                if v <= 64 {
+                    let _ = write!(self.s, "{v}");
+                } else {
+                    let _ = write!(self.s, "{v:#x}");
+                }
             }
             Kind::B32 => {
                 let i = v as i32;
@@ -342,6 +350,8 @@ impl Fmt<'_> {
         let _ = write!(self.s, "gpr_idx({})", on.join(","));
     }
 
+    /// `s_sendmsg` operand: symbolic when LLVM's validity checks pass, else
+    /// `sendmsg(id, op, stream)` when that re-encodes exactly, else the number.
     fn sendmsg(&mut self, imm: u32) {
         let id = imm & 0xf;
         let op = (imm >> 4) & 7;
@@ -350,37 +360,43 @@ impl Fmt<'_> {
             1 => "MSG_INTERRUPT",
             2 => "MSG_GS",
             3 => "MSG_GS_DONE",
-            9 => "MSG_GS_ALLOC_REQ",
-            10 => "MSG_GET_DOORBELL",
+            9 if self.gen != Gen::Gfx8 => "MSG_GS_ALLOC_REQ",
+            10 if self.gen != Gen::Gfx8 => "MSG_GET_DOORBELL",
             15 => "MSG_SYSMSG",
             _ => "",
         };
-        if name.is_empty() {
+        let requires_op = matches!(id, 2 | 3 | 15);
+        let op_ok = match id {
+            2 => (1..=3).contains(&op),
+            3 => op <= 3,
+            15 => (1..=4).contains(&op),
+            _ => op == 0,
+        };
+        let has_stream = matches!(id, 2 | 3) && op != 0;
+        let stream_ok = has_stream || stream == 0;
+        if !name.is_empty() && op_ok && stream_ok {
+            let _ = write!(self.s, "sendmsg({name}");
+            if requires_op {
+                let opn = match (id, op) {
+                    (15, 1) => "SYSMSG_OP_ECC_ERR_INTERRUPT",
+                    (15, 2) => "SYSMSG_OP_REG_RD",
+                    (15, 3) => "SYSMSG_OP_HOST_TRAP_ACK",
+                    (15, _) => "SYSMSG_OP_TTRACE_PC",
+                    (_, 0) => "GS_OP_NOP",
+                    (_, 1) => "GS_OP_CUT",
+                    (_, 2) => "GS_OP_EMIT",
+                    _ => "GS_OP_EMIT_CUT",
+                };
+                let _ = write!(self.s, ", {opn}");
+                if has_stream {
+                    let _ = write!(self.s, ", {stream}");
+                }
+            }
+            self.s.push(')');
+        } else if id | (op << 4) | (stream << 8) == imm {
+            let _ = write!(self.s, "sendmsg({id}, {op}, {stream})");
+        } else {
             let _ = write!(self.s, "{imm}");
-            return;
-        }
-        match id {
-            2 | 3 => {
-                let ops = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"];
-                let opn = ops.get(op as usize).copied().unwrap_or("");
-                if id == 2 && op == 0 {
-                    let _ = write!(self.s, "{imm}");
-                    return;
-                }
-                if op == 0 {
-                    let _ = write!(self.s, "sendmsg({name}, {opn})");
-                } else {
-                    let _ = write!(self.s, "sendmsg({name}, {opn}, {stream})");
-                }
-            }
-            15 => {
-                let ops = ["", "SYSMSG_OP_ECC_ERR_INTERRUPT", "SYSMSG_OP_REG_RD", "SYSMSG_OP_HOST_TRAP_ACK", "SYSMSG_OP_TTRACE_PC"];
-                let opn = ops.get(op as usize).copied().unwrap_or("");
-                let _ = write!(self.s, "sendmsg({name}, {opn})");
-            }
-            _ => {
-                let _ = write!(self.s, "sendmsg({name})");
-            }
         }
     }
 
@@ -428,6 +444,11 @@ impl Fmt<'_> {
             17 if self.gen != Gen::Gfx8 => "HW_REG_TBA_HI",
             18 if self.gen != Gen::Gfx8 => "HW_REG_TMA_LO",
             19 if self.gen != Gen::Gfx8 => "HW_REG_TMA_HI",
+            20 if self.gen == Gen::Gfx940 => "HW_REG_XCC_ID",
+            21 if self.gen == Gen::Gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_DATA",
+            22 if self.gen == Gen::Gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_DATA1",
+            23 if self.gen == Gen::Gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_PC_LO",
+            24 if self.gen == Gen::Gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_PC_HI",
             _ => "",
         };
         if name.is_empty() {
@@ -487,7 +508,10 @@ impl Fmt<'_> {
                 _ => {}
             }
         }
-        if inst.has(flags::GLC) && e.slots.iter().any(|s| s.field == F::Sbase) {
+        if inst.has(flags::GLC)
+            && e.slots.iter().any(|s| s.field == F::Sbase)
+            && e.slots.iter().any(|s| s.field == F::Sdata)
+        {
             self.modifier("glc");
         }
     }
@@ -498,7 +522,10 @@ impl Fmt<'_> {
         if sdwa || dpp {
             let base = e.name.trim_end_matches("_e32");
             self.name(base);
-            self.name(if sdwa { "_sdwa" } else { "_dpp" });
+            // LLVM 15 prints GFX8 VOPC SDWA without the `_sdwa` suffix.
+            if !(sdwa && fam == Fam::Vopc && self.gen == Gen::Gfx8) {
+                self.name(if sdwa { "_sdwa" } else { "_dpp" });
+            }
         } else {
             self.name(e.name);
         }
@@ -510,11 +537,16 @@ impl Fmt<'_> {
         let mut nsrc = 0usize;
         for (i, s) in e.slots.iter().enumerate() {
             self.sep();
-            let kind = kind_of(e.name, s.width);
+            let src_index = match s.field {
+                F::Src0 => 0,
+                F::Src1 | F::Vsrc1 => 1,
+                _ => 2,
+            };
+            let kind = src_kind(e, src_index, s.width);
             let (op, is_src) = match pl[i] {
                 Place::Dst => (inst.dst, false),
                 Place::Sdst => (inst.sdst, false),
-                Place::Src(k) => (inst.src[k], true),
+                Place::Src(k) => (inst.src[usize::from(k)], true),
                 Place::Nowhere => (Operand::None, false),
             };
             if s.field == F::Vcc && !(sdwa && fam == Fam::Vopc && i == 0) {
@@ -536,12 +568,19 @@ impl Fmt<'_> {
                 let abs = inst.mods.abs & bit != 0;
                 let sext = match inst.ext {
                     Ext::Sdwa(sd) => sd.sext & bit != 0,
-                    _ => false,
+                    _ => {
+                        let sext_bits = if dpp { e.mods / mods::DPP_SEXT } else { e.mods / mods::SEXT };
+                        neg && sext_bits & u32::from(bit) != 0
+                    }
                 };
+                let neg = neg && !(sext && !matches!(inst.ext, Ext::Sdwa(_)));
                 let mix = vop3p && e.name.contains("_mix");
                 if vop3p && !mix {
-                    // MFMA: a scalar or constant C operand is one dword.
-                    let scalar_c = s.field == F::Src2 && !matches!(op, Operand::Vgpr(_) | Operand::Agpr(_));
+                    // MFMA: an SGPR C operand wider than 16 dwords prints as its first register.
+                    let scalar_c = s.field == F::Src2
+                        && !matches!(op, Operand::Vgpr(_) | Operand::Agpr(_))
+                        && s.width > 16;
+                    let op = self.gfx940_acc_quirk(e, s, op);
                     self.operand(op, if scalar_c { 1 } else { s.width }, kind);
                     continue;
                 }
@@ -577,6 +616,9 @@ impl Fmt<'_> {
                 if abs {
                     self.s.push('|');
                 }
+            } else if vop3p && s.field == F::Vdst {
+                let op = self.gfx940_acc_quirk(e, s, op);
+                self.operand(op, s.width, kind);
             } else if fam == Fam::Vopc && sdwa && i == 0 {
                 self.operand(inst.dst, 2, Kind::B32);
             } else {
@@ -585,6 +627,8 @@ impl Fmt<'_> {
         }
         if vop3 {
             if inst.mods.op_sel != 0 {
+                // gfx940 v_cvt_sr_*: LLVM counts the tied old destination as a third source.
+                let nsrc = if e.name.starts_with("v_cvt_sr_") { 3 } else { nsrc };
                 let bits: Vec<String> = (0..nsrc)
                     .map(|b| ((inst.mods.op_sel >> b) & 1).to_string())
                     .chain(std::iter::once(((inst.mods.op_sel >> 3) & 1).to_string()))
@@ -655,7 +699,7 @@ impl Fmt<'_> {
         let list = |v: u8| -> String {
             (0..nsrc).map(|b| ((v >> b) & 1).to_string()).collect::<Vec<_>>().join(",")
         };
-        let mfma = e.name.starts_with("v_mfma");
+        let mfma = e.name.starts_with("v_mfma") || e.name.starts_with("v_smfmac");
         if mfma {
             // cbsz = neg_hi bits (10:8), abid = op_sel/op_sel_hi2 (14:11), blgp = neg (63:61).
             let cbsz = m.neg_hi;
@@ -666,7 +710,10 @@ impl Fmt<'_> {
             if abid != 0 {
                 let _ = write!(self.s, " abid:{abid}");
             }
-            if m.neg != 0 {
+            if m.neg != 0 && self.gen == Gen::Gfx940 && e.name.contains("_f64") {
+                // gfx940 f64 MFMAs reuse the blgp field as neg.
+                let _ = write!(self.s, " neg:[{},{},{}]", m.neg & 1, (m.neg >> 1) & 1, (m.neg >> 2) & 1);
+            } else if m.neg != 0 {
                 let _ = write!(self.s, " blgp:{}", m.neg);
             }
             return;
@@ -687,6 +734,20 @@ impl Fmt<'_> {
         }
         if m.clamp {
             self.modifier("clamp");
+        }
+    }
+
+    /// LLVM 15 prints the destination and C operand of gfx940 MFMAs as AGPRs whatever `acc_cd`
+    /// says; the decoded [`Inst`] keeps what the hardware uses.
+    fn gfx940_acc_quirk(&self, e: &Entry, s: &Slot, op: Operand) -> Operand {
+        let mfma = e.name.starts_with("v_mfma") || e.name.starts_with("v_smfmac");
+        match op {
+            Operand::Vgpr(n)
+                if self.gen == Gen::Gfx940 && mfma && matches!(s.field, F::Vdst | F::Src2) && s.class == b'a' =>
+            {
+                Operand::Agpr(n)
+            }
+            o => o,
         }
     }
 
@@ -905,7 +966,11 @@ impl Fmt<'_> {
                     let op = if inst.dst != Operand::None { inst.dst } else { inst.src[1] };
                     // LLVM sizes vdata from dmask/d16/tfe when an opcode variant of that
                     // size exists (atomics: 1× or 2× the base width), else keeps the base size.
-                    let w = inst.dst_dwords();
+                    let w = if e.name.starts_with("image_gather4") {
+                        4 + u8::from(inst.has(flags::TFE))
+                    } else {
+                        inst.dst_dwords()
+                    };
                     let w = if e.name.contains("atomic") && w != s.width && w != 2 * s.width {
                         s.width
                     } else {

@@ -240,8 +240,20 @@ pub enum Operand {
     XnackMaskLo,
     /// `xnack_mask_hi`.
     XnackMaskHi,
-    /// `null` (GFX10+).
+    /// `null` (GFX10+; LLVM 15 also prints operand value 125 as `null` on GFX8/GFX9).
     Null,
+    /// GFX8 `tba` (64-bit trap base address).
+    Tba,
+    /// GFX8 `tba_lo`.
+    TbaLo,
+    /// GFX8 `tba_hi`.
+    TbaHi,
+    /// GFX8 `tma` (64-bit trap memory address).
+    Tma,
+    /// GFX8 `tma_lo`.
+    TmaLo,
+    /// GFX8 `tma_hi`.
+    TmaHi,
     /// An inline integer constant, -16..=64.
     InlineInt(i8),
     /// An inline floating-point constant; its bits depend on the operand type.

@@ -10,11 +10,13 @@
 mod decode;
 mod format;
 pub mod inst;
+pub mod listing;
 pub mod opcode;
 mod tables;
 
 pub use decode::{decode, decode_all};
 pub use format::format;
+pub use listing::{listing, TextSymbol};
 pub use inst::{
     flags, op_flags, DecodeError, DecodeErrorKind, Dpp, Encoding, Ext, FloatConst, Gen, Inst,
     OpInfo, Operand, Sdwa, VopMods,

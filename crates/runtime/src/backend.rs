@@ -11,6 +11,14 @@ use crate::error::HsaError;
 
 pub use hsaemu_emu::LoadedCodeObject;
 
+/// High dwords of the LDS and private apertures, which kernels read from `amd_queue_t`
+/// (`group_segment_aperture_base_hi`, `private_segment_aperture_base_hi`) to form flat
+/// addresses.
+pub const APERTURES_HI: (u32, u32) = (
+    hsaemu_emu::memory::SHARED_APERTURE_HI,
+    hsaemu_emu::memory::PRIVATE_APERTURE_HI,
+);
+
 /// Ranges of host memory that kernels may access (shared by every emulated GPU).
 #[derive(Debug, Clone)]
 pub struct DeviceMemoryMap(Arc<MemoryMap>);

@@ -201,6 +201,15 @@ macro_rules! from_bytes {
                 debug_assert_eq!(off, PACKET_SIZE);
                 $ty { $($field),* }
             }
+
+            /// The packet's 64 little-endian bytes.
+            pub fn to_bytes(&self) -> [u8; PACKET_SIZE] {
+                let mut b = [0u8; PACKET_SIZE];
+                let mut off = 0usize;
+                $(LeField::write(&self.$field, &mut b, &mut off);)*
+                debug_assert_eq!(off, PACKET_SIZE);
+                b
+            }
         }
     };
 }
@@ -208,6 +217,7 @@ macro_rules! from_bytes {
 /// A little-endian field of a packet.
 trait LeField: Sized {
     fn read(b: &[u8; PACKET_SIZE], off: &mut usize) -> Self;
+    fn write(&self, b: &mut [u8; PACKET_SIZE], off: &mut usize);
 }
 
 macro_rules! le_field {
@@ -219,6 +229,11 @@ macro_rules! le_field {
                 a.copy_from_slice(&b[*off..*off + N]);
                 *off += N;
                 <$t>::from_le_bytes(a)
+            }
+            fn write(&self, b: &mut [u8; PACKET_SIZE], off: &mut usize) {
+                const N: usize = size_of::<$t>();
+                b[*off..*off + N].copy_from_slice(&self.to_le_bytes());
+                *off += N;
             }
         }
     )*};
@@ -232,6 +247,11 @@ impl<const K: usize> LeField for [u64; K] {
             *v = u64::read(b, off);
         }
         out
+    }
+    fn write(&self, b: &mut [u8; PACKET_SIZE], off: &mut usize) {
+        for v in self {
+            v.write(b, off);
+        }
     }
 }
 
@@ -304,5 +324,7 @@ mod tests {
         assert_eq!(p.completion_signal, 0x1234);
         let bar = BarrierPacket::from_bytes(&b);
         assert_eq!(bar.dep_signal[3], 0xdead_beef);
+        assert_eq!(p.to_bytes(), b);
+        assert_eq!(bar.to_bytes(), b);
     }
 }

@@ -13,6 +13,7 @@ pub mod error;
 pub mod executable;
 pub mod layout;
 pub mod memory;
+pub mod pages;
 pub mod queue;
 pub mod runtime;
 pub mod signal;

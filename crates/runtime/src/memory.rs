@@ -3,7 +3,6 @@
 //! range the runtime hands out or accepts is made visible to kernels in exactly one place,
 //! [`MemoryManager::expose`], which feeds the emulated GPU's memory map.
 
-use std::alloc::Layout;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -11,6 +10,7 @@ use parking_lot::Mutex;
 
 use crate::backend::DeviceMemoryMap;
 use crate::error::{HsaError, Result};
+use crate::pages::Pages;
 
 /// The segment of a pool (`hsa_amd_segment_t` / `hsa_region_segment_t`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,7 +117,8 @@ pub struct PointerInfo {
 struct Allocation {
     size: u64,
     kind: PointerType,
-    layout: Option<Layout>,
+    /// The pages of a pool allocation (none for locked or registered host memory).
+    pages: Option<Pages>,
     pool: Option<MemoryPool>,
     owner: u64,
     user_data: u64,
@@ -145,11 +146,46 @@ impl MemoryManager {
 
     /// Makes `[base, base+len)` visible to kernels (the one place that does so).
     pub(crate) fn expose(&self, base: u64, len: u64) {
+        if trace_memory() {
+            eprintln!(
+                "hsaemu: expose 0x{base:x}..0x{:x}",
+                base.saturating_add(len)
+            );
+        }
         self.device_map.register(base, len);
+    }
+
+    /// Makes memory just obtained from the host allocator visible to kernels. Locked or
+    /// registered ranges that overlap it are stale (their memory was freed without being
+    /// unlocked, which ROCclr does by design), so they are dropped first.
+    pub(crate) fn expose_fresh(&self, base: u64, len: u64) {
+        let end = base.saturating_add(len);
+        let stale: Vec<u64> = {
+            let mut allocs = self.allocs.lock();
+            let keys: Vec<u64> = allocs
+                .range(..end)
+                .filter(|(&b, a)| {
+                    b.saturating_add(a.size) > base
+                        && matches!(a.kind, PointerType::Locked | PointerType::Registered)
+                })
+                .map(|(&b, _)| b)
+                .collect();
+            for k in &keys {
+                allocs.remove(k);
+            }
+            keys
+        };
+        for b in stale {
+            self.hide(b);
+        }
+        self.expose(base, len);
     }
 
     /// Hides a range made visible by [`expose`](Self::expose).
     pub(crate) fn hide(&self, base: u64) {
+        if trace_memory() {
+            eprintln!("hsaemu: hide 0x{base:x}");
+        }
         self.device_map.unregister(base);
     }
 
@@ -166,29 +202,20 @@ impl MemoryManager {
             return Err(HsaError::InvalidAllocation);
         }
         let rounded = size.div_ceil(p.granule) * p.granule;
-        let layout = Layout::from_size_align(
-            usize::try_from(rounded).map_err(|_| HsaError::OutOfResources)?,
-            usize::try_from(p.alignment.max(4096)).map_err(|_| HsaError::OutOfResources)?,
-        )
-        .map_err(|_| HsaError::InvalidAllocation)?;
-        // SAFETY: the layout has a non-zero size (size > 0 rounded up to the granule).
-        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
-        if ptr.is_null() {
-            return Err(HsaError::OutOfResources);
-        }
-        let base = ptr as u64;
+        let pages = Pages::new(usize::try_from(rounded).map_err(|_| HsaError::OutOfResources)?)?;
+        let base = pages.addr();
         self.allocs.lock().insert(
             base,
             Allocation {
                 size: rounded,
                 kind: PointerType::Hsa,
-                layout: Some(layout),
+                pages: Some(pages),
                 pool: Some(pool.clone()),
                 owner,
                 user_data: 0,
             },
         );
-        self.expose(base, rounded);
+        self.expose_fresh(base, rounded);
         Ok(base)
     }
 
@@ -205,11 +232,7 @@ impl MemoryManager {
         let a = allocs.remove(&ptr).ok_or(HsaError::InvalidAllocation)?;
         drop(allocs);
         self.hide(ptr);
-        if let Some(layout) = a.layout {
-            // SAFETY: `ptr` was returned by `alloc_zeroed(layout)` in `allocate` and removed
-            // from the table above, so it is freed exactly once.
-            unsafe { std::alloc::dealloc(ptr as *mut u8, layout) };
-        }
+        drop(a); // unmaps the pages
         Ok(())
     }
 
@@ -238,36 +261,48 @@ impl MemoryManager {
     }
 
     fn register_kind(&self, ptr: u64, size: u64, owner: u64, kind: PointerType) -> Result<()> {
-        if ptr == 0 || size == 0 || ptr.checked_add(size).is_none() {
+        let end = ptr.checked_add(size).ok_or(HsaError::InvalidArgument)?;
+        if ptr == 0 || size == 0 {
             return Err(HsaError::InvalidArgument);
         }
         let mut allocs = self.allocs.lock();
-        if let Some((&b, a)) = allocs.range_mut(..=ptr).next_back() {
-            if ptr + size <= b + a.size {
-                // Already inside a known range: nothing to do.
-                return Ok(());
-            }
-            if b == ptr && a.kind == kind {
-                a.size = size;
-                drop(allocs);
-                self.hide(ptr);
-                self.expose(ptr, size);
-                return Ok(());
-            }
+        let overlapping: Vec<(u64, u64, PointerType)> = allocs
+            .range(..end)
+            .filter(|(&b, a)| b.saturating_add(a.size) > ptr)
+            .map(|(&b, a)| (b, b.saturating_add(a.size), a.kind))
+            .collect();
+        if overlapping.iter().any(|&(b, e, _)| b <= ptr && end <= e) {
+            // Already inside a known range (locking is idempotent): nothing to do.
+            return Ok(());
+        }
+        if overlapping.iter().any(|&(_, _, k)| k == PointerType::Hsa) {
+            // Host memory straddling a pool allocation cannot be host memory the application
+            // owns; the pool allocation stays visible as it is.
+            return Ok(());
+        }
+        // Merge with the locked or registered ranges it overlaps (ROCclr locks page-rounded
+        // ranges, so neighbouring buffers share pages).
+        let base = overlapping.iter().map(|o| o.0).fold(ptr, u64::min);
+        let top = overlapping.iter().map(|o| o.1).fold(end, u64::max);
+        for (b, _, _) in &overlapping {
+            allocs.remove(b);
         }
         allocs.insert(
-            ptr,
+            base,
             Allocation {
-                size,
+                size: top - base,
                 kind,
-                layout: None,
+                pages: None,
                 pool: None,
                 owner,
                 user_data: 0,
             },
         );
         drop(allocs);
-        self.expose(ptr, size);
+        for (b, _, _) in &overlapping {
+            self.hide(*b);
+        }
+        self.expose(base, top - base);
         Ok(())
     }
 
@@ -320,6 +355,14 @@ impl MemoryManager {
         let allocs = self.allocs.lock();
         matches!(allocs.range(..=ptr).next_back(), Some((&b, a)) if ptr.saturating_add(len) <= b + a.size)
     }
+}
+
+/// Whether `HSAEMU_TRACE` includes `mem`: log every range made visible to kernels or hidden.
+fn trace_memory() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| {
+        std::env::var("HSAEMU_TRACE").is_ok_and(|v| v.split(',').any(|t| t == "mem"))
+    })
 }
 
 /// Copies `len` bytes.

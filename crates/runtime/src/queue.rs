@@ -7,7 +7,6 @@
 //! advances the read index. Malformed packets and kernel faults put the queue into its error
 //! state and report the status to the queue's callback (or to stderr when it has none).
 
-use std::alloc::Layout;
 use std::sync::atomic::{fence, AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -22,6 +21,7 @@ use crate::layout::{
     packet_header, packet_type, AmdBarrierValuePacket, AmdQueue, BarrierPacket, HsaQueue,
     KernelDispatchPacket, AMD_PACKET_TYPE_BARRIER_VALUE, PACKET_SIZE,
 };
+use crate::pages::{PageBox, Pages};
 use crate::signal::{MemoryOrder, Signal, SignalCondition};
 use crate::sync;
 use crate::SignalTable;
@@ -60,27 +60,9 @@ pub enum QueueState {
     Inactive = 1,
 }
 
-struct Ring {
-    ptr: *mut u8,
-    layout: Layout,
-}
-
-// SAFETY: the ring is plain memory shared by design between application threads and the
-// processor; every access to packet headers is atomic and bodies follow the AQL hand-off.
-unsafe impl Send for Ring {}
-// SAFETY: see `Send`.
-unsafe impl Sync for Ring {}
-
-impl Drop for Ring {
-    fn drop(&mut self) {
-        // SAFETY: `ptr` came from `alloc_zeroed(layout)` in `Queue::create` and is freed once.
-        unsafe { std::alloc::dealloc(self.ptr, self.layout) };
-    }
-}
-
 pub(crate) struct QueueShared {
-    amd: Box<AmdQueue>,
-    ring: Ring,
+    amd: PageBox<AmdQueue>,
+    ring: Pages,
     doorbell: Signal,
     agent: Agent,
     state: AtomicU8,
@@ -118,36 +100,31 @@ impl Queue {
         if !size.is_power_of_two() || size < p.queue_min_size || size > p.queue_max_size {
             return Err(HsaError::InvalidArgument);
         }
-        let layout = Layout::from_size_align(size as usize * PACKET_SIZE, 4096)
-            .map_err(|_| HsaError::OutOfResources)?;
-        // SAFETY: the size is at least 64 packets, so non-zero.
-        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
-        if ptr.is_null() {
-            return Err(HsaError::OutOfResources);
-        }
-        let ring = Ring { ptr, layout };
+        let ring = Pages::new(size as usize * PACKET_SIZE)?;
         for i in 0..size as usize {
-            // SAFETY: slot `i` lies inside the ring, which is 4096-aligned, so the header
+            // SAFETY: slot `i` lies inside the ring, which is page-aligned, so the header
             // address is 2-byte aligned.
-            let h = unsafe { &*(ring.ptr.add(i * PACKET_SIZE) as *const AtomicU16) };
+            let h = unsafe { &*(ring.as_ptr().add(i * PACKET_SIZE) as *const AtomicU16) };
             h.store(u16::from(packet_type::INVALID), Ordering::Relaxed);
         }
-        let doorbell = Signal::new_doorbell();
-        let amd = Box::new(AmdQueue {
+        let doorbell = Signal::new_doorbell()?;
+        let amd = PageBox::new(AmdQueue {
             hsa_queue: HsaQueue {
                 type_: type_ as u32,
                 features: QUEUE_FEATURE_KERNEL_DISPATCH,
-                base_address: ring.ptr as u64,
+                base_address: ring.addr(),
                 doorbell_signal: doorbell.handle(),
                 size,
                 reserved1: 0,
                 id: NEXT_QUEUE_ID.fetch_add(1, Ordering::Relaxed),
             },
+            group_segment_aperture_base_hi: crate::backend::APERTURES_HI.0,
+            private_segment_aperture_base_hi: crate::backend::APERTURES_HI.1,
             max_cu_id: p.compute_units.saturating_sub(1),
             max_wave_id: p.max_waves_per_cu.saturating_sub(1),
             queue_properties: 1 << 1, // AMD_QUEUE_PROPERTIES_IS_PTR64
             ..AmdQueue::default()
-        });
+        })?;
         let shared = Arc::new(QueueShared {
             amd,
             ring,
@@ -179,7 +156,12 @@ impl Queue {
     }
     /// The ring buffer's address and size in bytes.
     pub fn ring(&self) -> (u64, u64) {
-        (self.0.ring.ptr as u64, self.0.ring.layout.size() as u64)
+        (self.0.ring.addr(), self.0.ring.len() as u64)
+    }
+
+    /// Bytes mapped for the `amd_queue_t`.
+    pub fn amd_queue_mapped_len(&self) -> u64 {
+        self.0.amd.mapped_len() as u64
     }
     /// Number of packets in the ring.
     pub fn size(&self) -> u32 {
@@ -200,6 +182,35 @@ impl Queue {
     /// Number of kernel dispatches completed.
     pub fn dispatch_count(&self) -> u64 {
         self.0.dispatches.load(Ordering::Relaxed)
+    }
+
+    /// Submits one packet the way an application does: reserves a slot, waits for room,
+    /// writes bytes 4..64, publishes the header and setup with release semantics and rings the
+    /// doorbell. Returns the packet ID, or `InvalidQueue` if the queue is or becomes inactive
+    /// while waiting for room.
+    pub fn submit(&self, packet: &[u8; PACKET_SIZE]) -> Result<u64> {
+        let id = self.add_write_index(1, MemoryOrder::AcqRel);
+        let size = u64::from(self.size());
+        while id.wrapping_sub(self.load_read_index(MemoryOrder::Acquire)) >= size {
+            if self.state() != QueueState::Active {
+                return Err(HsaError::InvalidQueue);
+            }
+            std::thread::yield_now();
+        }
+        let slot = self.0.slot(id);
+        // SAFETY: the slot is inside the ring and ours until we publish it: the producer
+        // protocol above reserved it and the processor released it (read index passed it).
+        unsafe {
+            std::ptr::copy_nonoverlapping(packet[4..].as_ptr(), slot.add(4), PACKET_SIZE - 4)
+        };
+        // SAFETY: the slot is 64-byte aligned, so its first 4 bytes form an aligned u32.
+        let first = unsafe { &*(slot as *const std::sync::atomic::AtomicU32) };
+        first.store(
+            u32::from_le_bytes([packet[0], packet[1], packet[2], packet[3]]),
+            Ordering::Release,
+        );
+        self.doorbell().store(id as i64, MemoryOrder::Release);
+        Ok(id)
     }
 
     /// Stops processing (`hsa_queue_inactivate`); idempotent.
@@ -277,7 +288,11 @@ impl QueueShared {
     fn slot(&self, index: u64) -> *mut u8 {
         let mask = u64::from(self.amd.hsa_queue.size) - 1;
         // SAFETY: `index & mask` < size, so the offset is inside the ring allocation.
-        unsafe { self.ring.ptr.add(((index & mask) as usize) * PACKET_SIZE) }
+        unsafe {
+            self.ring
+                .as_ptr()
+                .add(((index & mask) as usize) * PACKET_SIZE)
+        }
     }
 
     fn header(&self, index: u64) -> &AtomicU16 {
@@ -299,7 +314,7 @@ impl QueueShared {
             let header = self.header(ri);
             let ready = self.doorbell.wait_on_change(
                 Some(Instant::now() + Duration::from_millis(100)),
-                true,
+                sync::SPIN_TIME_ACTIVE,
                 || {
                     let stop = self.stop.load(Ordering::Acquire);
                     let valid =
@@ -322,7 +337,9 @@ impl QueueShared {
                 fence(Ordering::Acquire);
             }
             let completion = u64::from_le_bytes(bytes[56..64].try_into().unwrap_or([0; 8]));
+            let start = crate::signal::timestamp_ns();
             let result = self.execute(ri, &bytes);
+            self.record_times(completion, start);
             if (hdr >> packet_header::SCRELEASE_FENCE_SCOPE) & 3 != 0 {
                 fence(Ordering::Release);
             }
@@ -355,6 +372,17 @@ impl QueueShared {
         self.amd.read_dispatch_id.store(ri + 1, Ordering::Release);
     }
 
+    /// Records the packet's start and end timestamps in its completion signal (what
+    /// `hsa_amd_profiling_get_dispatch_time` reads), before the signal is updated.
+    fn record_times(&self, completion: u64, start: u64) {
+        if completion == 0 {
+            return;
+        }
+        if let Some(sig) = self.signals.get(completion) {
+            sig.set_times(start, crate::signal::timestamp_ns());
+        }
+    }
+
     fn complete(&self, completion: u64, error_value: Option<i64>) {
         if completion == 0 {
             return;
@@ -373,21 +401,20 @@ impl QueueShared {
         self.state
             .store(QueueState::Inactive as u8, Ordering::Release);
         let queue = &self.amd.hsa_queue as *const HsaQueue as u64;
-        match &self.callback {
-            Some(cb) => {
-                let cb = cb.clone();
-                // Run the callback on its own thread so that it may block or destroy the queue.
-                let spawned = std::thread::Builder::new()
-                    .name("hsaemu-queue-error".into())
-                    .spawn(move || cb(status));
-                if spawned.is_err() {
-                    eprintln!("hsaemu: queue 0x{queue:x}: {message} ({}); could not start the error callback thread", status.name());
-                }
+        // The report names what failed and where; the callback only receives a status.
+        eprintln!(
+            "hsaemu: queue 0x{queue:x} stopped with {}: {message}",
+            status.name()
+        );
+        if let Some(cb) = &self.callback {
+            let cb = cb.clone();
+            // Run the callback on its own thread so that it may block or destroy the queue.
+            let spawned = std::thread::Builder::new()
+                .name("hsaemu-queue-error".into())
+                .spawn(move || cb(status));
+            if spawned.is_err() {
+                eprintln!("hsaemu: could not start the error callback thread of queue 0x{queue:x}");
             }
-            None => eprintln!(
-                "hsaemu: queue 0x{queue:x} stopped with {}: {message}",
-                status.name()
-            ),
         }
     }
 
@@ -446,7 +473,7 @@ impl QueueShared {
 
     /// Waits until `done()` (or the queue stops), sleeping on the global signal epoch.
     fn wait_until(&self, mut done: impl FnMut() -> bool) -> std::result::Result<(), PacketError> {
-        let r = sync::global().wait_until(None, true, || {
+        let r = sync::global().wait_until(None, sync::SPIN_TIME_ACTIVE, || {
             if self.aborted() {
                 Some(false)
             } else {

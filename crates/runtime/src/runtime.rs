@@ -12,7 +12,6 @@ use crate::agent::{self, Agent, AgentInner, Config, DeviceType, Isa, TARGETS};
 use crate::backend::{DeviceMemoryMap, GpuBackend};
 use crate::error::{HsaError, Result};
 use crate::executable::{CodeObjectReader, Executable, ExecutableSymbol};
-use crate::layout::AmdSignal;
 use crate::memory::{GlobalFlags, MemoryManager, MemoryPool, PoolProperties, Segment};
 use crate::queue::{Queue, QueueErrorCallback, QueueType};
 use crate::signal::{MemoryOrder, Signal, SignalCondition};
@@ -61,6 +60,7 @@ pub struct Runtime {
     memory: MemoryManager,
     handlers: Arc<AsyncHandlers>,
     readers: RwLock<HashMap<u64, CodeObjectReader>>,
+    signal_groups: RwLock<HashMap<u64, Arc<Vec<Signal>>>>,
     executables: RwLock<HashMap<u64, Executable>>,
     start: Instant,
     config: Config,
@@ -226,6 +226,7 @@ impl Runtime {
             memory: MemoryManager::new(device_map),
             handlers: Arc::new(AsyncHandlers::default()),
             readers: RwLock::new(HashMap::new()),
+            signal_groups: RwLock::new(HashMap::new()),
             executables: RwLock::new(HashMap::new()),
             start: Instant::now(),
             config,
@@ -380,8 +381,10 @@ impl Runtime {
                 completion.store(-1, MemoryOrder::Release);
                 return;
             }
+            let start = crate::signal::timestamp_ns();
             // SAFETY: the caller of `async_copy` keeps both ranges valid until completion.
             unsafe { crate::memory::copy_memory(dst as *mut u8, src as *const u8, len) };
+            completion.set_times(start, crate::signal::timestamp_ns());
             completion.rmw(crate::signal::SignalOp::Subtract, 1, MemoryOrder::Release);
         };
         if ready(&deps) {
@@ -401,12 +404,11 @@ impl Runtime {
     // ---- signals ----
 
     /// Creates a signal (`hsa_signal_create`).
-    pub fn create_signal(&self, initial: i64) -> Signal {
-        let s = Signal::new(initial);
-        self.memory
-            .expose(s.handle(), std::mem::size_of::<AmdSignal>() as u64);
+    pub fn create_signal(&self, initial: i64) -> Result<Signal> {
+        let s = Signal::new(initial)?;
+        self.memory.expose(s.handle(), s.mapped_len());
         self.signals.insert(s.clone());
-        s
+        Ok(s)
     }
 
     /// The live signal with this handle.
@@ -466,6 +468,39 @@ impl Runtime {
         Ok(())
     }
 
+    /// Creates a signal group (`hsa_signal_group_create`) over live signals.
+    pub fn create_signal_group(&self, handles: &[u64]) -> Result<u64> {
+        if handles.is_empty() {
+            return Err(HsaError::InvalidArgument);
+        }
+        let signals = handles
+            .iter()
+            .map(|&h| self.signal(h))
+            .collect::<Result<Vec<_>>>()?;
+        let group = Arc::new(signals);
+        let handle = Arc::as_ptr(&group) as u64;
+        self.signal_groups.write().insert(handle, group);
+        Ok(handle)
+    }
+
+    /// The signals of a group.
+    pub fn signal_group(&self, handle: u64) -> Result<Arc<Vec<Signal>>> {
+        self.signal_groups
+            .read()
+            .get(&handle)
+            .cloned()
+            .ok_or(HsaError::InvalidSignalGroup)
+    }
+
+    /// Destroys a signal group.
+    pub fn destroy_signal_group(&self, handle: u64) -> Result<()> {
+        self.signal_groups
+            .write()
+            .remove(&handle)
+            .map(|_| ())
+            .ok_or(HsaError::InvalidSignalGroup)
+    }
+
     // ---- queues ----
 
     /// Creates a queue on a GPU agent (`hsa_queue_create`).
@@ -479,11 +514,9 @@ impl Runtime {
         let q = Queue::create(agent, size, type_, callback, self.signals.clone())?;
         let (ring, ring_len) = q.ring();
         self.memory.expose(ring, ring_len);
-        self.memory.expose(
-            q.address(),
-            std::mem::size_of::<crate::layout::AmdQueue>() as u64,
-        );
-        self.memory.expose(q.doorbell().handle(), 64);
+        self.memory.expose(q.address(), q.amd_queue_mapped_len());
+        self.memory
+            .expose(q.doorbell().handle(), q.doorbell().mapped_len());
         self.signals.insert(q.doorbell().clone());
         self.queues.write().insert(q.address(), q.clone());
         Ok(q)

@@ -7,7 +7,9 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::error::Result;
 use crate::layout::{AmdSignal, AMD_SIGNAL_KIND_USER};
+use crate::pages::PageBox;
 use crate::sync::{self, WakeWord};
 
 /// A wait condition (`hsa_signal_condition_t`).
@@ -94,6 +96,16 @@ pub enum WaitState {
     Active,
 }
 
+impl WaitState {
+    /// How long a waiter in this state spins before sleeping.
+    pub(crate) fn spin_time(self) -> Duration {
+        match self {
+            WaitState::Blocked => sync::SPIN_TIME_BLOCKED,
+            WaitState::Active => sync::SPIN_TIME_ACTIVE,
+        }
+    }
+}
+
 /// Read-modify-write operations on a signal value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SignalOp {
@@ -110,34 +122,39 @@ pub struct Signal(Arc<SignalInner>);
 
 #[derive(Debug)]
 struct SignalInner {
-    amd: Box<AmdSignal>,
+    amd: PageBox<AmdSignal>,
     /// Created through `hsa_amd_signal_create` with the IPC attribute (not supported: kept false).
     doorbell: bool,
 }
 
 impl Signal {
-    /// A user signal with `initial` value.
-    pub fn new(initial: i64) -> Signal {
+    /// A user signal with `initial` value, in its own page (`OutOfResources` if no memory).
+    pub fn new(initial: i64) -> Result<Signal> {
         Self::with_kind(initial, false)
     }
 
     /// A queue doorbell signal (an ordinary user signal whose stores wake the processor).
-    pub(crate) fn new_doorbell() -> Signal {
+    pub(crate) fn new_doorbell() -> Result<Signal> {
         Self::with_kind(0, true)
     }
 
-    fn with_kind(initial: i64, doorbell: bool) -> Signal {
-        let amd = Box::new(AmdSignal {
+    fn with_kind(initial: i64, doorbell: bool) -> Result<Signal> {
+        let amd = PageBox::new(AmdSignal {
             kind: AMD_SIGNAL_KIND_USER,
             ..AmdSignal::default()
-        });
+        })?;
         amd.value.store(initial, Ordering::Release);
-        Signal(Arc::new(SignalInner { amd, doorbell }))
+        Ok(Signal(Arc::new(SignalInner { amd, doorbell })))
+    }
+
+    /// Bytes mapped for the signal (what is made visible to kernels).
+    pub fn mapped_len(&self) -> u64 {
+        self.0.amd.mapped_len() as u64
     }
 
     /// The `hsa_signal_t` handle: the address of the `amd_signal_t`.
     pub fn handle(&self) -> u64 {
-        &*self.0.amd as *const AmdSignal as u64
+        self.0.amd.addr()
     }
 
     /// Whether this is a queue doorbell.
@@ -165,6 +182,21 @@ impl Signal {
     fn notify(&self) {
         self.wake().notify();
         sync::global().notify();
+    }
+
+    /// Records when the work it completes started and ended (`amd_signal_t` `start_ts` and
+    /// `end_ts`, in nanoseconds of `CLOCK_MONOTONIC`).
+    pub fn set_times(&self, start: u64, end: u64) {
+        self.0.amd.start_ts.store(start, Ordering::Relaxed);
+        self.0.amd.end_ts.store(end, Ordering::Relaxed);
+    }
+
+    /// The `(start, end)` timestamps recorded by [`set_times`](Self::set_times).
+    pub fn times(&self) -> (u64, u64) {
+        (
+            self.0.amd.start_ts.load(Ordering::Acquire),
+            self.0.amd.end_ts.load(Ordering::Acquire),
+        )
     }
 
     /// Atomic load.
@@ -230,12 +262,10 @@ impl Signal {
         let deadline = sync::deadline_after(timeout);
         let ord = order.load();
         let v = &self.0.amd.value;
-        let found = self
-            .wake()
-            .wait_until(deadline, state == WaitState::Active, || {
-                let x = v.load(ord);
-                condition.holds(x, compare).then_some(x)
-            });
+        let found = self.wake().wait_until(deadline, state.spin_time(), || {
+            let x = v.load(ord);
+            condition.holds(x, compare).then_some(x)
+        });
         found.unwrap_or_else(|| v.load(ord))
     }
 }
@@ -247,11 +277,24 @@ impl Signal {
     pub(crate) fn wait_on_change<T>(
         &self,
         deadline: Option<Instant>,
-        spin: bool,
+        spin: Duration,
         ready: impl FnMut() -> Option<T>,
     ) -> Option<T> {
         self.wake().wait_until(deadline, spin, ready)
     }
+}
+
+/// Nanoseconds of `CLOCK_MONOTONIC`: the system timestamp (1 tick = 1 ns).
+pub fn timestamp_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    (ts.tv_sec as u64)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(ts.tv_nsec as u64)
 }
 
 /// Waits until any `signals[i] <conds[i]> values[i]`; returns the index and the value seen, or
@@ -265,7 +308,7 @@ pub fn wait_any(
     order: MemoryOrder,
 ) -> Option<(usize, i64)> {
     let deadline: Option<Instant> = sync::deadline_after(timeout);
-    sync::global().wait_until(deadline, state == WaitState::Active, || {
+    sync::global().wait_until(deadline, state.spin_time(), || {
         signals
             .iter()
             .zip(conds.iter().zip(values))
@@ -280,12 +323,12 @@ pub fn wait_any(
 /// Sleeps until any signal changes or `slice` passes (used by multi-signal pollers).
 pub(crate) fn wait_any_change(slice: Duration, mut done: impl FnMut() -> bool) {
     let deadline = Instant::now() + slice;
-    let _ = sync::global().wait_until(Some(deadline), false, || done().then_some(()));
+    let _ = sync::global().wait_until(Some(deadline), Duration::ZERO, || done().then_some(()));
 }
 
 /// Sleeps until `done()` holds, re-checking on every signal change and every poll interval.
 pub(crate) fn wait_any_change_until(mut done: impl FnMut() -> bool) {
-    let _ = sync::global().wait_until(None, false, || done().then_some(()));
+    let _ = sync::global().wait_until(None, Duration::ZERO, || done().then_some(()));
 }
 
 #[cfg(test)]
@@ -294,7 +337,7 @@ mod tests {
 
     #[test]
     fn value_is_at_offset_8_of_the_handle() {
-        let s = Signal::new(42);
+        let s = Signal::new(42).expect("signal");
         assert_eq!(s.value_address(), s.handle() + 8);
         assert_eq!(s.handle() % 64, 0);
         s.rmw(SignalOp::Subtract, 2, MemoryOrder::Release);
@@ -310,7 +353,7 @@ mod tests {
 
     #[test]
     fn wait_times_out_with_the_current_value_and_wakes_on_store() {
-        let s = Signal::new(1);
+        let s = Signal::new(1).expect("signal");
         let t = Instant::now();
         let v = s.wait(
             SignalCondition::Eq,
@@ -339,7 +382,7 @@ mod tests {
 
     #[test]
     fn wait_sees_a_store_made_behind_the_runtime_s_back() {
-        let s = Signal::new(5);
+        let s = Signal::new(5).expect("signal");
         let addr = s.value_address() as usize;
         let h = std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(5));

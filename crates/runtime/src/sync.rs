@@ -8,8 +8,10 @@ use std::time::{Duration, Instant};
 
 /// How long a sleeping waiter waits before it re-reads the value on its own.
 pub(crate) const POLL_INTERVAL: Duration = Duration::from_millis(1);
-/// How long a waiter spins before it goes to sleep.
-pub(crate) const SPIN_TIME: Duration = Duration::from_micros(20);
+/// How long a waiter spins before it goes to sleep: short for `HSA_WAIT_STATE_BLOCKED` (it
+/// still catches completions that arrive within a context switch or two), longer for ACTIVE.
+pub(crate) const SPIN_TIME_BLOCKED: Duration = Duration::from_micros(10);
+pub(crate) const SPIN_TIME_ACTIVE: Duration = Duration::from_micros(50);
 
 /// Sleeps while `*word == expected`, at most `timeout`. Spurious returns are allowed.
 pub(crate) fn futex_wait(word: &AtomicU32, expected: u32, timeout: Duration) {
@@ -60,22 +62,24 @@ impl WakeWord<'_> {
     }
 
     /// Waits until `ready()` returns `Some`, `deadline` passes (returns `None`), spinning for
-    /// [`SPIN_TIME`] first and then sleeping in [`POLL_INTERVAL`] slices.
+    /// `spin` first (yielding the core between checks) and then sleeping in
+    /// [`POLL_INTERVAL`] slices.
     pub fn wait_until<T>(
         &self,
         deadline: Option<Instant>,
-        spin: bool,
+        spin: Duration,
         mut ready: impl FnMut() -> Option<T>,
     ) -> Option<T> {
         if let Some(v) = ready() {
             return Some(v);
         }
-        if spin {
-            let spin_end = Instant::now() + SPIN_TIME;
+        if !spin.is_zero() {
+            let spin_end = Instant::now() + spin;
             loop {
-                for _ in 0..64 {
+                for _ in 0..32 {
                     std::hint::spin_loop();
                 }
+                std::thread::yield_now();
                 if let Some(v) = ready() {
                     return Some(v);
                 }

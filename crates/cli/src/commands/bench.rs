@@ -3,7 +3,9 @@
 //! clang-15, runs them on the emulated GPU, checks the results against the CPU, and reports
 //! wave-instructions/s and lane-ops/s (total and per host thread).
 
-use hsaemu_emu::{kernarg, Access, Dispatch, DispatchStats, Gpu, GpuConfig, LoadedCodeObject, MemoryMap};
+use hsaemu_emu::{
+    kernarg, Access, Dispatch, DispatchStats, Gpu, GpuConfig, LoadedCodeObject, MemoryMap,
+};
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 use std::sync::Arc;
@@ -22,6 +24,9 @@ pub struct Args {
     /// The clang used to compile the kernels.
     #[arg(long, default_value = "clang-15")]
     pub clang: String,
+    /// Run only the benchmarks whose name contains this text.
+    #[arg(long)]
+    pub only: Option<String>,
     /// Directory of the ROCm device-library bitcode.
     #[arg(long, default_value = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")]
     pub device_libs: String,
@@ -44,7 +49,10 @@ impl Buf {
         for (i, b) in bytes.iter().enumerate() {
             data[i / 8] |= u64::from(*b) << (8 * (i % 8));
         }
-        let b = Buf { data, mem: mem.clone() };
+        let b = Buf {
+            data,
+            mem: mem.clone(),
+        };
         mem.register(b.addr(), (b.data.len() * 8) as u64, Access::ReadWrite)
             .map_err(|e| e.to_string())?;
         Ok(b)
@@ -53,7 +61,10 @@ impl Buf {
         self.data.as_ptr() as u64
     }
     fn u32s(&self) -> Vec<u32> {
-        self.data.iter().flat_map(|w| [*w as u32, (*w >> 32) as u32]).collect()
+        self.data
+            .iter()
+            .flat_map(|w| [*w as u32, (*w >> 32) as u32])
+            .collect()
     }
 }
 
@@ -99,7 +110,8 @@ impl Bench {
         if !status.success() {
             return Err(format!("{} failed on {}", self.args.clang, cl.display()));
         }
-        let bytes = std::fs::read(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
+        let bytes =
+            std::fs::read(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
         self.gpu.load_code_object(&bytes).map_err(|e| e.to_string())
     }
 
@@ -112,7 +124,9 @@ impl Bench {
         wg: [u16; 3],
         dynamic_lds: u32,
     ) -> Result<DispatchStats, String> {
-        let k = code.kernel(kernel).ok_or_else(|| format!("no kernel `{kernel}`"))?;
+        let k = code
+            .kernel(kernel)
+            .ok_or_else(|| format!("no kernel `{kernel}`"))?;
         let mut ka = kernarg::build(explicit, 5, grid, wg);
         ka.resize(ka.len().max(k.kernarg_segment_size as usize), 0);
         let kb = Buf::new(&self.mem, &ka)?;
@@ -130,15 +144,33 @@ impl Bench {
     }
 }
 
-fn report(name: &str, s: &DispatchStats, ok: bool) {
+/// CPU seconds (user + system) this process has used, from /proc/self/stat (Linux).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = f.get(11)?.parse().ok()?;
+    let stime: f64 = f.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
+}
+
+fn report(name: &str, s: &DispatchStats, cpu: Option<f64>, ok: bool) {
     let secs = s.elapsed.as_secs_f64().max(1e-9);
     let lane = s.lane_ops as f64 / secs;
+    let per_core = cpu
+        .filter(|&c| c > 0.05)
+        .map(|c| {
+            format!(
+                "{:>8.1} M lane-ops per CPU-second",
+                s.lane_ops as f64 / c / 1e6
+            )
+        })
+        .unwrap_or_default();
     println!(
-        "{name:<22} {:>8.1} ms  {:>8.1} M wave-inst/s  {:>8.1} M lane-ops/s  {:>8.1} M lane-ops/s/thread  ({} threads, {} WGs){}",
+        "{name:<22} {:>8.1} ms  {:>7.1} M wave-inst/s  {:>8.1} M lane-ops/s  ({} threads, {} WGs)  {per_core}{}",
         secs * 1e3,
         s.wave_instructions as f64 / secs / 1e6,
         lane / 1e6,
-        lane / 1e6 / s.threads.max(1) as f64,
         s.threads,
         s.workgroups,
         if ok { "" } else { "  RESULT MISMATCH" }
@@ -159,93 +191,142 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     let dir = std::env::temp_dir().join(format!("hsaemu-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let quick = args.quick;
-    let b = Bench { gpu, mem: mem.clone(), dir: dir.clone(), args };
+    let b = Bench {
+        gpu,
+        mem: mem.clone(),
+        dir: dir.clone(),
+        args,
+    };
     let mut all_ok = true;
-    println!("hsaemu bench on {} with up to {} host threads", b.args.processor, b.gpu.threads());
+    println!(
+        "hsaemu bench on {} with up to {} host threads",
+        b.args.processor,
+        b.gpu.threads()
+    );
+
+    let want = |name: &str| b.args.only.as_deref().is_none_or(|o| name.contains(o));
 
     // Vector add.
-    let code = b.compile("vector_add", VECTOR_ADD)?;
-    let n: u32 = if quick { 1 << 20 } else { 16 << 20 };
-    let a: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
-    let bv: Vec<f32> = (0..n).map(|i| (i % 7) as f32 * 0.5).collect();
-    let (ba, bb) = (Buf::new(&mem, &bytes_of(&a, f32::to_le_bytes))?, Buf::new(&mem, &bytes_of(&bv, f32::to_le_bytes))?);
-    let bc = Buf::new(&mem, &vec![0u8; 4 * n as usize])?;
-    let mut ex = Vec::new();
-    for p in [ba.addr(), bb.addr(), bc.addr()] {
-        ex.extend_from_slice(&p.to_le_bytes());
+    if want("vector_add") {
+        let code = b.compile("vector_add", VECTOR_ADD)?;
+        let n: u32 = if quick { 1 << 20 } else { 16 << 20 };
+        let a: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
+        let bv: Vec<f32> = (0..n).map(|i| (i % 7) as f32 * 0.5).collect();
+        let (ba, bb) = (
+            Buf::new(&mem, &bytes_of(&a, f32::to_le_bytes))?,
+            Buf::new(&mem, &bytes_of(&bv, f32::to_le_bytes))?,
+        );
+        let bc = Buf::new(&mem, &vec![0u8; 4 * n as usize])?;
+        let mut ex = Vec::new();
+        for p in [ba.addr(), bb.addr(), bc.addr()] {
+            ex.extend_from_slice(&p.to_le_bytes());
+        }
+        ex.extend_from_slice(&n.to_le_bytes());
+        let c0 = cpu_seconds();
+        let s = b.dispatch(&code, "vector_add", &ex, [n, 1, 1], [256, 1, 1], 0)?;
+        let cpu = cpu_seconds().zip(c0).map(|(a, b)| a - b);
+        let c = bc.u32s();
+        let ok = (0..n as usize)
+            .step_by(997)
+            .all(|i| f32::from_bits(c[i]) == a[i] + bv[i]);
+        all_ok &= ok;
+        report(&format!("vector_add {}M", n >> 20), &s, cpu, ok);
+        drop((ba, bb, bc));
     }
-    ex.extend_from_slice(&n.to_le_bytes());
-    let s = b.dispatch(&code, "vector_add", &ex, [n, 1, 1], [256, 1, 1], 0)?;
-    let c = bc.u32s();
-    let ok = (0..n as usize).step_by(997).all(|i| f32::from_bits(c[i]) == a[i] + bv[i]);
-    all_ok &= ok;
-    report(&format!("vector_add {}M", n >> 20), &s, ok);
-    drop((ba, bb, bc));
 
     // Matmul.
-    let code = b.compile("matmul", MATMUL)?;
-    let m: u32 = if quick { 128 } else { 512 };
-    let am: Vec<f32> = (0..m * m).map(|i| ((i % 17) as f32) * 0.25).collect();
-    let bm: Vec<f32> = (0..m * m).map(|i| ((i % 13) as f32) * 0.5).collect();
-    let (ba, bb) = (Buf::new(&mem, &bytes_of(&am, f32::to_le_bytes))?, Buf::new(&mem, &bytes_of(&bm, f32::to_le_bytes))?);
-    let bc = Buf::new(&mem, &vec![0u8; 4 * (m * m) as usize])?;
-    let mut ex = Vec::new();
-    for p in [ba.addr(), bb.addr(), bc.addr()] {
-        ex.extend_from_slice(&p.to_le_bytes());
+    if want("matmul") {
+        let code = b.compile("matmul", MATMUL)?;
+        let m: u32 = if quick { 128 } else { 512 };
+        let am: Vec<f32> = (0..m * m).map(|i| ((i % 17) as f32) * 0.25).collect();
+        let bm: Vec<f32> = (0..m * m).map(|i| ((i % 13) as f32) * 0.5).collect();
+        let (ba, bb) = (
+            Buf::new(&mem, &bytes_of(&am, f32::to_le_bytes))?,
+            Buf::new(&mem, &bytes_of(&bm, f32::to_le_bytes))?,
+        );
+        let bc = Buf::new(&mem, &vec![0u8; 4 * (m * m) as usize])?;
+        let mut ex = Vec::new();
+        for p in [ba.addr(), bb.addr(), bc.addr()] {
+            ex.extend_from_slice(&p.to_le_bytes());
+        }
+        ex.extend_from_slice(&m.to_le_bytes());
+        let c0 = cpu_seconds();
+        let s = b.dispatch(&code, "matmul_tiled", &ex, [m, m, 1], [16, 16, 1], 0)?;
+        let cpu = cpu_seconds().zip(c0).map(|(a, b)| a - b);
+        let c = bc.u32s();
+        let mu = m as usize;
+        let ok = [(0usize, 0usize), (mu - 1, mu - 1), (mu / 3, mu / 2)]
+            .iter()
+            .all(|&(r, col)| {
+                let want: f32 = (0..mu).map(|k| am[r * mu + k] * bm[k * mu + col]).sum();
+                (f32::from_bits(c[r * mu + col]) - want).abs() <= want.abs() * 1e-4 + 1e-3
+            });
+        all_ok &= ok;
+        report(&format!("matmul_tiled {m}x{m}"), &s, cpu, ok);
+        drop((ba, bb, bc));
     }
-    ex.extend_from_slice(&m.to_le_bytes());
-    let s = b.dispatch(&code, "matmul_tiled", &ex, [m, m, 1], [16, 16, 1], 0)?;
-    let c = bc.u32s();
-    let mu = m as usize;
-    let ok = [(0usize, 0usize), (mu - 1, mu - 1), (mu / 3, mu / 2)].iter().all(|&(r, col)| {
-        let want: f32 = (0..mu).map(|k| am[r * mu + k] * bm[k * mu + col]).sum();
-        (f32::from_bits(c[r * mu + col]) - want).abs() <= want.abs() * 1e-4 + 1e-3
-    });
-    all_ok &= ok;
-    report(&format!("matmul_tiled {m}x{m}"), &s, ok);
-    drop((ba, bb, bc));
 
     // Reduction.
-    let code = b.compile("reduce", REDUCE)?;
-    let n: u32 = if quick { 1 << 20 } else { 8 << 20 };
-    let input: Vec<u32> = (0..n).map(|i| i % 100).collect();
-    let groups = n / 256;
-    let bi = Buf::new(&mem, &bytes_of(&input, u32::to_le_bytes))?;
-    let bp = Buf::new(&mem, &vec![0u8; 4 * groups as usize])?;
-    let static_lds = code.kernel("reduce_sum").map(|k| k.group_segment_size).unwrap_or(0);
-    let mut ex = Vec::new();
-    ex.extend_from_slice(&bi.addr().to_le_bytes());
-    ex.extend_from_slice(&bp.addr().to_le_bytes());
-    ex.extend_from_slice(&static_lds.to_le_bytes());
-    ex.extend_from_slice(&n.to_le_bytes());
-    let s = b.dispatch(&code, "reduce_sum", &ex, [n, 1, 1], [256, 1, 1], 1024)?;
-    let total: u64 = bp.u32s()[..groups as usize].iter().map(|&x| u64::from(x)).sum();
-    let ok = total == input.iter().map(|&x| u64::from(x)).sum::<u64>();
-    all_ok &= ok;
-    report(&format!("reduce_sum {}M", n >> 20), &s, ok);
-    drop((bi, bp));
+    if want("reduce") {
+        let code = b.compile("reduce", REDUCE)?;
+        let n: u32 = if quick { 1 << 20 } else { 8 << 20 };
+        let input: Vec<u32> = (0..n).map(|i| i % 100).collect();
+        let groups = n / 256;
+        let bi = Buf::new(&mem, &bytes_of(&input, u32::to_le_bytes))?;
+        let bp = Buf::new(&mem, &vec![0u8; 4 * groups as usize])?;
+        let static_lds = code
+            .kernel("reduce_sum")
+            .map(|k| k.group_segment_size)
+            .unwrap_or(0);
+        let mut ex = Vec::new();
+        ex.extend_from_slice(&bi.addr().to_le_bytes());
+        ex.extend_from_slice(&bp.addr().to_le_bytes());
+        ex.extend_from_slice(&static_lds.to_le_bytes());
+        ex.extend_from_slice(&n.to_le_bytes());
+        let c0 = cpu_seconds();
+        let s = b.dispatch(&code, "reduce_sum", &ex, [n, 1, 1], [256, 1, 1], 1024)?;
+        let cpu = cpu_seconds().zip(c0).map(|(a, b)| a - b);
+        let total: u64 = bp.u32s()[..groups as usize]
+            .iter()
+            .map(|&x| u64::from(x))
+            .sum();
+        let ok = total == input.iter().map(|&x| u64::from(x)).sum::<u64>();
+        all_ok &= ok;
+        report(&format!("reduce_sum {}M", n >> 20), &s, cpu, ok);
+        drop((bi, bp));
+    }
 
     // Histogram.
-    let code = b.compile("atomics", ATOMICS)?;
-    let n: u32 = if quick { 1 << 20 } else { 16 << 20 };
-    let data: Vec<u8> = (0..n).map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8).collect();
-    let bd = Buf::new(&mem, &data)?;
-    let bins = Buf::new(&mem, &[0u8; 1024])?;
-    let mut ex = Vec::new();
-    ex.extend_from_slice(&bd.addr().to_le_bytes());
-    ex.extend_from_slice(&n.to_le_bytes());
-    ex.extend_from_slice(&[0u8; 4]);
-    ex.extend_from_slice(&bins.addr().to_le_bytes());
-    let s = b.dispatch(&code, "histogram", &ex, [256 * 256, 1, 1], [256, 1, 1], 0)?;
-    let mut want = [0u32; 256];
-    for d in &data {
-        want[*d as usize] += 1;
+    if want("histogram") {
+        let code = b.compile("atomics", ATOMICS)?;
+        let n: u32 = if quick { 1 << 20 } else { 16 << 20 };
+        let data: Vec<u8> = (0..n)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+            .collect();
+        let bd = Buf::new(&mem, &data)?;
+        let bins = Buf::new(&mem, &[0u8; 1024])?;
+        let mut ex = Vec::new();
+        ex.extend_from_slice(&bd.addr().to_le_bytes());
+        ex.extend_from_slice(&n.to_le_bytes());
+        ex.extend_from_slice(&[0u8; 4]);
+        ex.extend_from_slice(&bins.addr().to_le_bytes());
+        let c0 = cpu_seconds();
+        let s = b.dispatch(&code, "histogram", &ex, [256 * 256, 1, 1], [256, 1, 1], 0)?;
+        let cpu = cpu_seconds().zip(c0).map(|(a, b)| a - b);
+        let mut want = [0u32; 256];
+        for d in &data {
+            want[*d as usize] += 1;
+        }
+        let ok = bins.u32s()[..256] == want[..];
+        all_ok &= ok;
+        report(&format!("histogram {}M", n >> 20), &s, cpu, ok);
+        drop((bd, bins));
     }
-    let ok = bins.u32s()[..256] == want[..];
-    all_ok &= ok;
-    report(&format!("histogram {}M", n >> 20), &s, ok);
-    drop((bd, bins));
 
     let _ = std::fs::remove_dir_all(&dir);
-    Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(if all_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

@@ -1,14 +1,96 @@
-//! Implementation of the `hsaemu exec` command.
+//! Implementation of the `hsaemu exec` command: runs `PROGRAM [ARGS…]` with hsaemu's
+//! `libhsa-runtime64.so.1` first on `LD_LIBRARY_PATH`, so HSA and HIP programs linked against
+//! ROCm's runtime run on the emulated GPU. The library is found next to the `hsaemu` binary
+//! (as cargo builds it, `libhsa_runtime64.so`), in `deps/` there, or in the workspace's
+//! `target/{debug,release}`; `HSAEMU_LIBRARY` names it explicitly. A directory holding it
+//! under its soname is made beside it.
 
-use std::process::ExitCode;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Arguments (not implemented yet).
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    pub rest: Vec<String>,
+    /// The program to run, then its arguments.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
+    pub command: Vec<String>,
 }
 
-pub fn run(_args: Args) -> Result<ExitCode, String> {
-    Err("`exec` is not implemented yet".into())
+const CARGO_NAME: &str = "libhsa_runtime64.so";
+const SONAME: &str = "libhsa-runtime64.so.1";
+
+/// Where the built library is, in search order.
+fn candidates() -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    if let Ok(p) = std::env::var("HSAEMU_LIBRARY") {
+        v.push(PathBuf::from(p));
+    }
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    {
+        v.push(dir.join(CARGO_NAME));
+        v.push(dir.join("deps").join(CARGO_NAME));
+        v.push(dir.join("..").join(CARGO_NAME));
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for profile in ["release", "debug"] {
+        v.push(root.join("target").join(profile).join(CARGO_NAME));
+    }
+    v
+}
+
+/// A directory holding the library as `libhsa-runtime64.so.1`.
+pub fn library_dir() -> Result<PathBuf, String> {
+    let lib = candidates()
+        .into_iter()
+        .find(|p| p.is_file())
+        .ok_or_else(|| format!("cannot find {CARGO_NAME}: build it with `cargo build -p hsa-runtime64` or set HSAEMU_LIBRARY"))?;
+    let lib = lib
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", lib.display()))?;
+    if lib.file_name().is_some_and(|n| n == SONAME) {
+        return lib
+            .parent()
+            .map(Path::to_path_buf)
+            .ok_or_else(|| "library has no directory".to_string());
+    }
+    let dir = lib
+        .parent()
+        .ok_or("library has no directory")?
+        .join("hsaemu-lib");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    let link = dir.join(SONAME);
+    let current = std::fs::read_link(&link).ok();
+    if current.as_deref() != Some(lib.as_path()) {
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&lib, &link)
+            .map_err(|e| format!("linking {}: {e}", link.display()))?;
+    }
+    Ok(dir)
+}
+
+pub fn run(args: Args) -> Result<ExitCode, String> {
+    let (program, rest) = args.command.split_first().ok_or("no program given")?;
+    let dir = library_dir()?;
+    let mut path = dir.into_os_string();
+    if let Some(old) = std::env::var_os("LD_LIBRARY_PATH").filter(|o| !o.is_empty()) {
+        path.push(":");
+        path.push(old);
+    }
+    let status = Command::new(program)
+        .args(rest)
+        .env("LD_LIBRARY_PATH", path)
+        .status()
+        .map_err(|e| format!("cannot run {program}: {e}"))?;
+    Ok(match status.code() {
+        Some(c) => ExitCode::from(u8::try_from(c).unwrap_or(1)),
+        None => {
+            use std::os::unix::process::ExitStatusExt;
+            eprintln!(
+                "hsaemu: {program} killed by signal {}",
+                status.signal().unwrap_or(0)
+            );
+            ExitCode::FAILURE
+        }
+    })
 }

@@ -5,6 +5,7 @@
 mod valu;
 mod vmem;
 
+pub(crate) use valu::Scratch;
 pub(crate) use vmem::{describe, MemDesc};
 
 use crate::decode::{Fmt, Gen, Inst};
@@ -49,9 +50,8 @@ pub(crate) struct Env<'a> {
     pub mem: &'a MemoryMap,
     pub cache: &'a mut RegionCache,
     pub lds: &'a mut [u8],
-    pub wg_id: [u32; 3],
     pub private_per_lane: u32,
-    pub compute_units: u32,
+    pub scratch: &'a mut valu::Scratch,
 }
 
 pub(crate) fn unimplemented(i: &Inst) -> LaneFault {
@@ -185,7 +185,9 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
             s32!(r as u32, scc: r >> 32 != 0)
         }
         Op::S_SUBB_U32 => {
-            let r = u64::from(a).wrapping_sub(u64::from(b)).wrapping_sub(u64::from(w.scc));
+            let r = u64::from(a)
+                .wrapping_sub(u64::from(b))
+                .wrapping_sub(u64::from(w.scc));
             s32!(r as u32, scc: u64::from(b) + u64::from(w.scc) > u64::from(a))
         }
         Op::S_MIN_I32 => s32!((a as i32).min(b as i32) as u32, scc: (a as i32) < (b as i32)),
@@ -238,7 +240,7 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
             let r = (u64::from(a) << n) + u64::from(b);
             s32!(r as u32, scc: r >> 32 != 0)
         }
-        Op::S_BFM_B32 => s32!(((1u64 << (a & 31)) - 1) as u32) ,
+        Op::S_BFM_B32 => s32!(((1u64 << (a & 31)) - 1) as u32),
         Op::S_BFM_B64 => s64!((((1u128 << (a & 63)) - 1) as u64) << (b & 63)),
         Op::S_MUL_I32 => s32!(a.wrapping_mul(b)),
         Op::S_MUL_HI_U32 => s32!(((u64::from(a) * u64::from(b)) >> 32) as u32),
@@ -324,11 +326,19 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
             let x = a64();
             s32!(x.count_ones(), scc: x != 0)
         }
-        Op::S_FF0_I32_B32 => s32!(if a == u32::MAX { u32::MAX } else { (!a).trailing_zeros() }),
+        Op::S_FF0_I32_B32 => s32!(if a == u32::MAX {
+            u32::MAX
+        } else {
+            (!a).trailing_zeros()
+        }),
         Op::S_FF1_I32_B32 => s32!(if a == 0 { u32::MAX } else { a.trailing_zeros() }),
         Op::S_FF0_I32_B64 => {
             let x = a64();
-            s32!(if x == u64::MAX { u32::MAX } else { (!x).trailing_zeros() })
+            s32!(if x == u64::MAX {
+                u32::MAX
+            } else {
+                (!x).trailing_zeros()
+            })
         }
         Op::S_FF1_I32_B64 => {
             let x = a64();
@@ -341,12 +351,20 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
         }
         Op::S_FLBIT_I32 => {
             let x = if (a as i32) < 0 { !a } else { a };
-            s32!(if x == 0 { u32::MAX } else { x.leading_zeros() - 1 })
+            s32!(if x == 0 {
+                u32::MAX
+            } else {
+                x.leading_zeros() - 1
+            })
         }
         Op::S_FLBIT_I32_I64 => {
             let v = a64();
             let x = if (v as i64) < 0 { !v } else { v };
-            s32!(if x == 0 { u32::MAX } else { x.leading_zeros() - 1 })
+            s32!(if x == 0 {
+                u32::MAX
+            } else {
+                x.leading_zeros() - 1
+            })
         }
         Op::S_SEXT_I32_I8 => s32!(a as u8 as i8 as i32 as u32),
         Op::S_SEXT_I32_I16 => s32!(a as u16 as i16 as i32 as u32),
@@ -390,7 +408,11 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
         Op::S_ANDN1_WREXEC_B64 | Op::S_ANDN2_WREXEC_B64 => {
             let s = a64();
             let e = w.exec();
-            let new = if i.op == Op::S_ANDN1_WREXEC_B64 { !s & e } else { s & !e };
+            let new = if i.op == Op::S_ANDN1_WREXEC_B64 {
+                !s & e
+            } else {
+                s & !e
+            };
             w.set_exec(new);
             s64!(new, scc: new != 0)
         }
@@ -446,7 +468,11 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
             let id = k & 0x3f;
             let off = k >> 6 & 0x1f;
             let size = (k >> 11 & 0x1f) + 1;
-            let mask = if size >= 32 { u32::MAX } else { ((1u32 << size) - 1) << off };
+            let mask = if size >= 32 {
+                u32::MAX
+            } else {
+                ((1u32 << size) - 1) << off
+            };
             match id {
                 1 => w.mode = (w.mode & !mask) | (v << off & mask),
                 3 => w.trapsts = (w.trapsts & !mask) | (v << off & mask),
@@ -455,9 +481,7 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
         }
         Op::S_CALL_B64 => {
             s64!(pc + 4);
-            return Ok(Flow::Jump(
-                (pc as i64 + 4 + i64::from(simm) * 4) as u64,
-            ));
+            return Ok(Flow::Jump((pc as i64 + 4 + i64::from(simm) * 4) as u64));
         }
         // SOPC
         Op::S_CMP_EQ_I32 | Op::S_CMP_EQ_U32 => w.scc = a == b,
@@ -494,7 +518,8 @@ fn getreg(w: &Wave, id: u32) -> u32 {
         4 => w.id & 0xf, // HW_ID: wave id; SIMD/CU/SE 0
         15 => {
             // SH_MEM_BASES: [31:16] shared aperture hi >> 16, [15:0] private aperture hi >> 16.
-            (crate::memory::SHARED_APERTURE_HI >> 16) << 16 | crate::memory::PRIVATE_APERTURE_HI >> 16
+            (crate::memory::SHARED_APERTURE_HI >> 16) << 16
+                | crate::memory::PRIVATE_APERTURE_HI >> 16
         }
         _ => 0,
     }
@@ -551,9 +576,18 @@ fn sopp(w: &mut Wave, i: &Inst) -> R {
 /// Scalar memory.
 fn smem(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let n = match i.op {
-        Op::S_LOAD_DWORD | Op::S_BUFFER_LOAD_DWORD | Op::S_STORE_DWORD | Op::S_BUFFER_STORE_DWORD => 1,
-        Op::S_LOAD_DWORDX2 | Op::S_BUFFER_LOAD_DWORDX2 | Op::S_STORE_DWORDX2 | Op::S_BUFFER_STORE_DWORDX2 => 2,
-        Op::S_LOAD_DWORDX4 | Op::S_BUFFER_LOAD_DWORDX4 | Op::S_STORE_DWORDX4 | Op::S_BUFFER_STORE_DWORDX4 => 4,
+        Op::S_LOAD_DWORD
+        | Op::S_BUFFER_LOAD_DWORD
+        | Op::S_STORE_DWORD
+        | Op::S_BUFFER_STORE_DWORD => 1,
+        Op::S_LOAD_DWORDX2
+        | Op::S_BUFFER_LOAD_DWORDX2
+        | Op::S_STORE_DWORDX2
+        | Op::S_BUFFER_STORE_DWORDX2 => 2,
+        Op::S_LOAD_DWORDX4
+        | Op::S_BUFFER_LOAD_DWORDX4
+        | Op::S_STORE_DWORDX4
+        | Op::S_BUFFER_STORE_DWORDX4 => 4,
         Op::S_LOAD_DWORDX8 | Op::S_BUFFER_LOAD_DWORDX8 => 8,
         Op::S_LOAD_DWORDX16 | Op::S_BUFFER_LOAD_DWORDX16 => 16,
         Op::S_MEMTIME | Op::S_MEMREALTIME => {

@@ -2,6 +2,9 @@
 //! computes all 64 lanes as plain array loops (so the compiler vectorizes them) and the result
 //! is written back under EXEC.
 
+// `!(a < b)` and friends are the IEEE unordered compares (true on NaN), on purpose.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 use super::{unimplemented, Env, Flow, LaneFault, R};
 use crate::decode::{flag, Fmt, Gen, Inst, Sub, VCC, VGPR};
 use crate::ops::Op;
@@ -31,45 +34,6 @@ fn hb(x: f64) -> u32 {
     u32::from(f16::from_f64(x).to_bits())
 }
 
-macro_rules! map1 {
-    ($a:expr, |$x:ident| $e:expr) => {{
-        let a: &Row = &$a;
-        let mut r: Row = [0; LANES];
-        for l in 0..LANES {
-            let $x = a[l];
-            r[l] = $e;
-        }
-        r
-    }};
-}
-macro_rules! map2 {
-    ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
-        let a: &Row = &$a;
-        let b: &Row = &$b;
-        let mut r: Row = [0; LANES];
-        for l in 0..LANES {
-            let $x = a[l];
-            let $y = b[l];
-            r[l] = $e;
-        }
-        r
-    }};
-}
-macro_rules! map3 {
-    ($a:expr, $b:expr, $c:expr, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
-        let a: &Row = &$a;
-        let b: &Row = &$b;
-        let c: &Row = &$c;
-        let mut r: Row = [0; LANES];
-        for l in 0..LANES {
-            let $x = a[l];
-            let $y = b[l];
-            let $z = c[l];
-            r[l] = $e;
-        }
-        r
-    }};
-}
 macro_rules! map64 {
     ($a:expr, |$x:ident| $e:expr) => {{
         let a: &Row64 = &$a;
@@ -199,12 +163,133 @@ struct Ctx<'a> {
     wmask: u64,
 }
 
+/// `out = fma(a, b, c)` on f32 lanes, with the host's FMA instruction when it has one
+/// (`f32::mul_add` otherwise compiles to a libm call per lane).
+fn fma_f32_rows(a: &Row, b: &Row, c: &Row, out: &mut Row) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU supports FMA, checked just above.
+            unsafe { fma_f32_rows_fma(a, b, c, out) };
+            return;
+        }
+    }
+    for l in 0..LANES {
+        out[l] = u(f(a[l]).mul_add(f(b[l]), f(c[l])));
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+fn fma_f32_rows_fma(a: &Row, b: &Row, c: &Row, out: &mut Row) {
+    for l in 0..LANES {
+        out[l] = u(f(a[l]).mul_add(f(b[l]), f(c[l])));
+    }
+}
+
+/// `fma` on f64 lanes (see [`fma_f32_rows`]).
+fn fma_f64_rows(a: &Row64, b: &Row64, c: &Row64) -> Row64 {
+    let mut out = [0u64; LANES];
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU supports FMA, checked just above.
+            unsafe { fma_f64_rows_fma(a, b, c, &mut out) };
+            return out;
+        }
+    }
+    for l in 0..LANES {
+        out[l] = d(a[l]).mul_add(d(b[l]), d(c[l])).to_bits();
+    }
+    out
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+fn fma_f64_rows_fma(a: &Row64, b: &Row64, c: &Row64, out: &mut Row64) {
+    for l in 0..LANES {
+        out[l] = d(a[l]).mul_add(d(b[l]), d(c[l])).to_bits();
+    }
+}
+
+/// A row by value or by reference, as a reference (for the semantics macros).
+#[inline(always)]
+fn as_row<B: std::borrow::Borrow<Row>>(r: &B) -> &Row {
+    r.borrow()
+}
+
+/// Per-thread scratch rows for vector ALU operands and results (kept off the stack so the
+/// semantics functions have small frames).
+pub(crate) struct Scratch {
+    a: Row,
+    b: Row,
+    c: Row,
+    r: Row,
+    o: Row,
+}
+
+impl Scratch {
+    pub(crate) fn new() -> Box<Scratch> {
+        Box::new(Scratch {
+            a: [0; LANES],
+            b: [0; LANES],
+            c: [0; LANES],
+            r: [0; LANES],
+            o: [0; LANES],
+        })
+    }
+}
+
 impl Ctx<'_> {
+    /// Like [`Ctx::s`], into a scratch row.
+    fn s_into<'a>(&mut self, w: &Wave, k: usize, out: &'a mut Row) -> &'a Row {
+        let i = self.i;
+        let ty = i.tys[k];
+        let code = i.src[k];
+        if code >= VGPR {
+            *out = w.v[crate::wave::reg_index(code)];
+        } else {
+            *out = [w.sread(
+                code,
+                i.lit,
+                if ty == Ty::F64 || ty == Ty::I64 {
+                    Ty::B32
+                } else {
+                    ty
+                },
+            ); LANES];
+        }
+        match i.sub {
+            Sub::Dpp if k == 0 => {
+                let (p, m) = dpp(out, i.ext, self.exec);
+                *out = p;
+                self.wmask = m;
+            }
+            Sub::Sdwa if k < 2 => {
+                let sh = if k == 0 { 16 } else { 24 };
+                sdwa_sel(out, i.ext >> sh & 7, i.ext >> (sh + 3) & 1 != 0);
+            }
+            _ => {}
+        }
+        if (i.abs | i.neg) >> k & 1 != 0 && i.fmt != Fmt::Vop3p {
+            float_mods(out, k, i.abs, i.neg, ty);
+        }
+        out
+    }
+
     /// Source `k` as 32-bit lanes with DPP/SDWA/abs/neg applied (float modifiers by `ty`).
     fn s(&mut self, w: &Wave, k: usize) -> Row {
         let i = self.i;
         let ty = i.tys[k];
-        let mut r = w.vsrc(i.src[k], i.lit, if ty == Ty::F64 || ty == Ty::I64 { Ty::B32 } else { ty });
+        let mut r = w.vsrc(
+            i.src[k],
+            i.lit,
+            if ty == Ty::F64 || ty == Ty::I64 {
+                Ty::B32
+            } else {
+                ty
+            },
+        );
         match i.sub {
             Sub::Dpp if k == 0 => {
                 let (p, m) = dpp(&r, i.ext, self.exec);
@@ -301,16 +386,18 @@ fn put(w: &mut Wave, c: &Ctx, r: &Row) {
         if sel < 6 {
             let old = w.vsrc(i.dst, 0, Ty::B32);
             let mut m = [0u32; LANES];
-            let (shift, bits) = if sel < 4 { (8 * sel, 8) } else { (16 * (sel - 4), 16) };
+            let (shift, bits) = if sel < 4 {
+                (8 * sel, 8)
+            } else {
+                (16 * (sel - 4), 16)
+            };
             let field = ((1u64 << bits) - 1) as u32;
             for l in 0..LANES {
                 let v = r[l] & field;
                 let mut out = v << shift;
                 match unused {
-                    1 => {
-                        if v >> (bits - 1) & 1 != 0 {
-                            out |= !((field << shift) | ((1u32 << shift) - 1));
-                        }
+                    1 if v >> (bits - 1) & 1 != 0 => {
+                        out |= !((field << shift) | ((1u32 << shift) - 1));
                     }
                     2 => out |= old[l] & !(field << shift),
                     _ => {}
@@ -462,41 +549,6 @@ fn f16_class(x: u32) -> u32 {
     class_bits(v.to_f64(), snan)
 }
 
-fn fcmp(c: i32, a: f64, b: f64) -> bool {
-    let un = a.is_nan() || b.is_nan();
-    match c {
-        0 => false,
-        1 => a < b,
-        2 => a == b,
-        3 => a <= b,
-        4 => a > b,
-        5 => a < b || a > b,
-        6 => a >= b,
-        7 => !un,
-        8 => un,
-        9 => !(a >= b),
-        10 => !(a < b || a > b),
-        11 => !(a > b),
-        12 => !(a <= b),
-        13 => a != b,
-        14 => !(a < b),
-        _ => true,
-    }
-}
-
-fn icmp<T: Ord>(c: i32, a: T, b: T) -> bool {
-    match c {
-        0 => false,
-        1 => a < b,
-        2 => a == b,
-        3 => a <= b,
-        4 => a > b,
-        5 => a != b,
-        6 => a >= b,
-        _ => true,
-    }
-}
-
 /// f32 → f16 with round toward zero (for `v_cvt_pkrtz_f16_f32`).
 fn f16_rtz(x: f32) -> u32 {
     let r = f16::from_f32(x);
@@ -504,12 +556,58 @@ fn f16_rtz(x: f32) -> u32 {
         return u32::from(r.to_bits());
     }
     let mut b = r.to_bits();
-    if r.to_f32().abs() > x.abs() {
-        if b & 0x7fff != 0 {
-            b -= 1;
-        }
+    if r.to_f32().abs() > x.abs() && b & 0x7fff != 0 {
+        b -= 1;
     }
     u32::from(b)
+}
+
+/// Packs `f(a[l], b[l])` for all lanes into a mask.
+#[inline(always)]
+fn cmp_rows<T: Copy, F: Fn(T, T) -> bool>(a: &[T; LANES], b: &[T; LANES], f: F) -> u64 {
+    let mut bits = 0u64;
+    for l in 0..LANES {
+        bits |= u64::from(f(a[l], b[l])) << l;
+    }
+    bits
+}
+
+/// Dispatches a comparison condition (see `compare_code`) to a monomorphic lane loop.
+macro_rules! by_cond {
+    ($cond:expr, $a:expr, $b:expr, $conv:expr, float) => {{
+        let cv = $conv;
+        match $cond {
+            0 => 0,
+            1 => cmp_rows($a, $b, |x, y| cv(x) < cv(y)),
+            2 => cmp_rows($a, $b, |x, y| cv(x) == cv(y)),
+            3 => cmp_rows($a, $b, |x, y| cv(x) <= cv(y)),
+            4 => cmp_rows($a, $b, |x, y| cv(x) > cv(y)),
+            5 => cmp_rows($a, $b, |x, y| cv(x) < cv(y) || cv(x) > cv(y)),
+            6 => cmp_rows($a, $b, |x, y| cv(x) >= cv(y)),
+            7 => cmp_rows($a, $b, |x, y| !cv(x).is_nan() && !cv(y).is_nan()),
+            8 => cmp_rows($a, $b, |x, y| cv(x).is_nan() || cv(y).is_nan()),
+            9 => cmp_rows($a, $b, |x, y| !(cv(x) >= cv(y))),
+            10 => cmp_rows($a, $b, |x, y| !(cv(x) < cv(y) || cv(x) > cv(y))),
+            11 => cmp_rows($a, $b, |x, y| !(cv(x) > cv(y))),
+            12 => cmp_rows($a, $b, |x, y| !(cv(x) <= cv(y))),
+            13 => cmp_rows($a, $b, |x, y| cv(x) != cv(y)),
+            14 => cmp_rows($a, $b, |x, y| !(cv(x) < cv(y))),
+            _ => u64::MAX,
+        }
+    }};
+    ($cond:expr, $a:expr, $b:expr, $conv:expr, int) => {{
+        let cv = $conv;
+        match $cond {
+            0 => 0,
+            1 => cmp_rows($a, $b, |x, y| cv(x) < cv(y)),
+            2 => cmp_rows($a, $b, |x, y| cv(x) == cv(y)),
+            3 => cmp_rows($a, $b, |x, y| cv(x) <= cv(y)),
+            4 => cmp_rows($a, $b, |x, y| cv(x) > cv(y)),
+            5 => cmp_rows($a, $b, |x, y| cv(x) != cv(y)),
+            6 => cmp_rows($a, $b, |x, y| cv(x) >= cv(y)),
+            _ => u64::MAX,
+        }
+    }};
 }
 
 fn compare(w: &mut Wave, c: &mut Ctx) -> R {
@@ -518,45 +616,40 @@ fn compare(w: &mut Wave, c: &mut Ctx) -> R {
     let cond = code & 31;
     let ty = code >> 5 & 15;
     let x = code >> 9 & 1 != 0;
-    let mut bits = 0u64;
-    match ty {
+    let bits = match ty {
         2 | 5 | 8 => {
             let a = c.s64(w, 0);
             if cond == 16 {
                 let b = c.s(w, 1);
+                let mut bits = 0u64;
                 for l in 0..LANES {
                     bits |= u64::from(f64_class(a[l]) & b[l] != 0) << l;
                 }
+                bits
             } else {
                 let b = c.s64(w, 1);
-                for l in 0..LANES {
-                    let r = match ty {
-                        2 => fcmp(cond, d(a[l]), d(b[l])),
-                        5 => icmp(cond, a[l] as i64, b[l] as i64),
-                        _ => icmp(cond, a[l], b[l]),
-                    };
-                    bits |= u64::from(r) << l;
+                match ty {
+                    2 => by_cond!(cond, &a, &b, d, float),
+                    5 => by_cond!(cond, &a, &b, |v: u64| v as i64, int),
+                    _ => by_cond!(cond, &a, &b, |v: u64| v, int),
                 }
             }
         }
         _ => {
             let a = c.s(w, 0);
             let b = c.s(w, 1);
-            for l in 0..LANES {
-                let r = match (ty, cond) {
-                    (1, 16) => f32_class(a[l]) & b[l] != 0,
-                    (0, 16) => f16_class(a[l]) & b[l] != 0,
-                    (1, _) => fcmp(cond, f64::from(f(a[l])), f64::from(f(b[l]))),
-                    (0, _) => fcmp(cond, h(a[l]), h(b[l])),
-                    (3, _) => icmp(cond, a[l] as i16, b[l] as i16),
-                    (4, _) => icmp(cond, a[l] as i32, b[l] as i32),
-                    (6, _) => icmp(cond, a[l] as u16, b[l] as u16),
-                    _ => icmp(cond, a[l], b[l]),
-                };
-                bits |= u64::from(r) << l;
+            match (ty, cond) {
+                (1, 16) => cmp_rows(&a, &b, |x, y| f32_class(x) & y != 0),
+                (0, 16) => cmp_rows(&a, &b, |x, y| f16_class(x) & y != 0),
+                (1, _) => by_cond!(cond, &a, &b, f, float),
+                (0, _) => by_cond!(cond, &a, &b, h, float),
+                (3, _) => by_cond!(cond, &a, &b, |v: u32| v as i16, int),
+                (4, _) => by_cond!(cond, &a, &b, |v: u32| v as i32, int),
+                (6, _) => by_cond!(cond, &a, &b, |v: u32| v as u16, int),
+                _ => by_cond!(cond, &a, &b, |v: u32| v, int),
             }
         }
-    }
+    };
     let mask = bits & c.exec;
     w.swrite64(i.sdst, mask);
     if x {
@@ -569,18 +662,30 @@ fn compare(w: &mut Wave, c: &mut Ctx) -> R {
 pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let exec = w.exec();
     w.lane_ops += u64::from(exec.count_ones());
-    let mut c = Ctx { i, exec, wmask: exec };
+    let mut c = Ctx {
+        i,
+        exec,
+        wmask: exec,
+    };
     match i.op {
         Op::V_CMP => return compare(w, &mut c),
         Op::V_NOP => return Ok(Flow::Next),
         Op::V_READFIRSTLANE_B32 => {
-            let lane = if exec == 0 { 0 } else { exec.trailing_zeros() as usize };
+            let lane = if exec == 0 {
+                0
+            } else {
+                exec.trailing_zeros() as usize
+            };
             let v = if i.src[0] >= VGPR {
                 w.lane(i.src[0], lane)
             } else {
                 w.sread(i.src[0], i.lit, Ty::B32)
             };
-            let dst = if i.fmt == Fmt::Vop1 { i.dst - VGPR } else { i.dst };
+            let dst = if i.fmt == Fmt::Vop1 {
+                i.dst - VGPR
+            } else {
+                i.dst
+            };
             w.swrite(dst, v);
             return Ok(Flow::Next);
         }
@@ -626,19 +731,23 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         };
         let mut r = [0u32; LANES];
         let mut co = 0u64;
-        for l in 0..LANES {
-            let ci = u64::from(cin >> l & 1);
-            let (x, y) = (u64::from(a[l]), u64::from(b[l]));
-            let (v, carry) = match kind {
-                0 => (x + y, (x + y) >> 32 != 0),
-                1 => (x.wrapping_sub(y), y > x),
-                2 => (y.wrapping_sub(x), x > y),
-                3 => (x + y + ci, (x + y + ci) >> 32 != 0),
-                4 => (x.wrapping_sub(y).wrapping_sub(ci), y + ci > x),
-                _ => (y.wrapping_sub(x).wrapping_sub(ci), x + ci > y),
+        macro_rules! carry {
+            (|$x:ident, $y:ident, $ci:ident| $v:expr, $carry:expr) => {
+                for l in 0..LANES {
+                    let $ci = u64::from(cin >> l & 1);
+                    let ($x, $y) = (u64::from(a[l]), u64::from(b[l]));
+                    r[l] = ($v) as u32;
+                    co |= u64::from($carry) << l;
+                }
             };
-            r[l] = v as u32;
-            co |= u64::from(carry) << l;
+        }
+        match kind {
+            0 => carry!(|x, y, _ci| x + y, (x + y) >> 32 != 0),
+            1 => carry!(|x, y, _ci| x.wrapping_sub(y), y > x),
+            2 => carry!(|x, y, _ci| y.wrapping_sub(x), x > y),
+            3 => carry!(|x, y, ci| x + y + ci, (x + y + ci) >> 32 != 0),
+            4 => carry!(|x, y, ci| x.wrapping_sub(y).wrapping_sub(ci), y + ci > x),
+            _ => carry!(|x, y, ci| y.wrapping_sub(x).wrapping_sub(ci), x + ci > y),
         }
         put(w, &c, &r);
         let old = w.sread64(i.sdst, 0, Ty::I64);
@@ -646,24 +755,102 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         return Ok(Flow::Next);
     }
 
+    for part in [
+        valu_move, valu_f32, valu_cvt32, valu_f64, valu_f16, valu_int,
+    ] {
+        if let Some(r) = part(w, &mut c, &mut *env.scratch, mode) {
+            return r;
+        }
+    }
+    Err(unimplemented(i))
+}
+
+#[inline(never)]
+#[allow(unused_macros)]
+fn valu_move(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R> {
+    let i = c.i;
+    let exec = c.exec;
+    let _ = (exec, mode);
+    macro_rules! s0 {
+        () => {
+            c.s_into(w, 0, &mut sc.a)
+        };
+    }
+    macro_rules! s1 {
+        () => {
+            c.s_into(w, 1, &mut sc.b)
+        };
+    }
+    macro_rules! s2 {
+        () => {
+            c.s_into(w, 2, &mut sc.c)
+        };
+    }
+    macro_rules! map1 {
+        ($a:expr, |$x:ident| $e:expr) => {{
+            let ta = $a;
+            let a: &Row = as_row(&ta);
+            for l in 0..LANES {
+                let $x = a[l];
+                sc.r[l] = $e;
+            }
+            &sc.r
+        }};
+    }
+    macro_rules! map2 {
+        ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
+            let ta = $a;
+            let a: &Row = as_row(&ta);
+            let tb = $b;
+            let b: &Row = as_row(&tb);
+            for l in 0..LANES {
+                let $x = a[l];
+                let $y = b[l];
+                sc.r[l] = $e;
+            }
+            &sc.r
+        }};
+    }
+    macro_rules! map3 {
+        ($a:expr, $b:expr, $c:expr, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
+            let ta = $a;
+            let a: &Row = as_row(&ta);
+            let tb = $b;
+            let b: &Row = as_row(&tb);
+            let tc = $c;
+            let c3: &Row = as_row(&tc);
+            for l in 0..LANES {
+                let $x = a[l];
+                let $y = b[l];
+                let $z = c3[l];
+                sc.r[l] = $e;
+            }
+            &sc.r
+        }};
+    }
     macro_rules! v32 {
         ($r:expr) => {{
-            let r: Row = $r;
-            put(w, &c, &r);
+            let tr = $r;
+            let r: &Row = as_row(&tr);
+            put(w, c, r);
         }};
     }
     macro_rules! vf32 {
         ($r:expr) => {{
-            let mut r: Row = $r;
-            out_f32(i, &mut r, mode);
-            put(w, &c, &r);
+            let tr = $r;
+            let r: &Row = as_row(&tr);
+            sc.o = *r;
+            out_f32(i, &mut sc.o, mode);
+            put(w, c, &sc.o);
         }};
     }
     macro_rules! vf16 {
         ($r:expr) => {{
-            let mut r: Row = $r;
-            out_f16(i, &mut r);
-            put(w, &c, &r);
+            let tr = $r;
+            let r: &Row = as_row(&tr);
+            sc.o = *r;
+            out_f16(i, &mut sc.o);
+            put(w, c, &sc.o);
         }};
     }
     macro_rules! v64 {
@@ -679,27 +866,12 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             w.vwrite64(i.dst, &r, c.wmask);
         }};
     }
-    macro_rules! s0 {
-        () => {
-            c.s(w, 0)
-        };
-    }
-    macro_rules! s1 {
-        () => {
-            c.s(w, 1)
-        };
-    }
-    macro_rules! s2 {
-        () => {
-            c.s(w, 2)
-        };
-    }
 
     match i.op {
         Op::V_MOV_B32 => v32!(s0!()),
         Op::V_ACCVGPR_MOV_B32 => v32!(s0!()),
         Op::V_SWAP_B32 => {
-            let a = s0!();
+            let a = *s0!();
             let b = w.vsrc(i.dst, 0, Ty::B32);
             w.vwrite(i.dst, &a, exec);
             w.vwrite(i.src[0], &b, exec);
@@ -714,6 +886,114 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             }
             v32!(r)
         }
+        _ => return None,
+    }
+    Some(Ok(Flow::Next))
+}
+
+#[inline(never)]
+#[allow(unused_macros)]
+fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R> {
+    let i = c.i;
+    let exec = c.exec;
+    let _ = (exec, mode);
+    macro_rules! s0 {
+        () => {
+            c.s_into(w, 0, &mut sc.a)
+        };
+    }
+    macro_rules! s1 {
+        () => {
+            c.s_into(w, 1, &mut sc.b)
+        };
+    }
+    macro_rules! s2 {
+        () => {
+            c.s_into(w, 2, &mut sc.c)
+        };
+    }
+    macro_rules! map1 {
+        ($a:expr, |$x:ident| $e:expr) => {{
+            let ta = $a;
+            let a: &Row = as_row(&ta);
+            for l in 0..LANES {
+                let $x = a[l];
+                sc.r[l] = $e;
+            }
+            &sc.r
+        }};
+    }
+    macro_rules! map2 {
+        ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
+            let ta = $a;
+            let a: &Row = as_row(&ta);
+            let tb = $b;
+            let b: &Row = as_row(&tb);
+            for l in 0..LANES {
+                let $x = a[l];
+                let $y = b[l];
+                sc.r[l] = $e;
+            }
+            &sc.r
+        }};
+    }
+    macro_rules! map3 {
+        ($a:expr, $b:expr, $c:expr, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
+            let ta = $a;
+            let a: &Row = as_row(&ta);
+            let tb = $b;
+            let b: &Row = as_row(&tb);
+            let tc = $c;
+            let c3: &Row = as_row(&tc);
+            for l in 0..LANES {
+                let $x = a[l];
+                let $y = b[l];
+                let $z = c3[l];
+                sc.r[l] = $e;
+            }
+            &sc.r
+        }};
+    }
+    macro_rules! v32 {
+        ($r:expr) => {{
+            let tr = $r;
+            let r: &Row = as_row(&tr);
+            put(w, c, r);
+        }};
+    }
+    macro_rules! vf32 {
+        ($r:expr) => {{
+            let tr = $r;
+            let r: &Row = as_row(&tr);
+            sc.o = *r;
+            out_f32(i, &mut sc.o, mode);
+            put(w, c, &sc.o);
+        }};
+    }
+    macro_rules! vf16 {
+        ($r:expr) => {{
+            let tr = $r;
+            let r: &Row = as_row(&tr);
+            sc.o = *r;
+            out_f16(i, &mut sc.o);
+            put(w, c, &sc.o);
+        }};
+    }
+    macro_rules! v64 {
+        ($r:expr) => {{
+            let r: Row64 = $r;
+            w.vwrite64(i.dst, &r, c.wmask);
+        }};
+    }
+    macro_rules! vf64 {
+        ($r:expr) => {{
+            let mut r: Row64 = $r;
+            out_f64(i, &mut r);
+            w.vwrite64(i.dst, &r, c.wmask);
+        }};
+    }
+
+    match i.op {
         // f32 arithmetic
         Op::V_ADD_F32 => vf32!(map2!(s0!(), s1!(), |x, y| u(f(x) + f(y)))),
         Op::V_SUB_F32 => vf32!(map2!(s0!(), s1!(), |x, y| u(f(x) - f(y)))),
@@ -729,13 +1009,19 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Op::V_MAC_F32 | Op::V_FMAC_F32 => {
             let acc = w.vsrc(i.dst, 0, Ty::B32);
             if i.op == Op::V_FMAC_F32 {
-                vf32!(map3!(s0!(), s1!(), acc, |x, y, z| u(f(x).mul_add(f(y), f(z)))))
+                let (a, b) = (s0!(), s1!());
+                fma_f32_rows(a, b, &acc, &mut sc.r);
+                vf32!(&sc.r)
             } else {
                 vf32!(map3!(s0!(), s1!(), acc, |x, y, z| u(f(x) * f(y) + f(z))))
             }
         }
         Op::V_MAD_F32 => vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| u(f(x) * f(y) + f(z)))),
-        Op::V_FMA_F32 => vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| u(f(x).mul_add(f(y), f(z))))),
+        Op::V_FMA_F32 => {
+            let (a, b, cc) = (s0!(), s1!(), s2!());
+            fma_f32_rows(a, b, cc, &mut sc.r);
+            vf32!(&sc.r)
+        }
         Op::V_MADMK_F32 => {
             let k = [i.lit; LANES];
             vf32!(map3!(s0!(), k, s1!(), |x, y, z| u(f(x) * f(y) + f(z))))
@@ -744,16 +1030,28 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             let k = [i.lit; LANES];
             vf32!(map3!(s0!(), s1!(), k, |x, y, z| u(f(x) * f(y) + f(z))))
         }
-        Op::V_MIN3_F32 => vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| u(f(x).min(f(y)).min(f(z))))),
-        Op::V_MAX3_F32 => vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| u(f(x).max(f(y)).max(f(z))))),
-        Op::V_MED3_F32 => vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| u(fmed3(f(x), f(y), f(z))))),
+        Op::V_MIN3_F32 => vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| u(f(x)
+            .min(f(y))
+            .min(f(z))))),
+        Op::V_MAX3_F32 => vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| u(f(x)
+            .max(f(y))
+            .max(f(z))))),
+        Op::V_MED3_F32 => vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| u(fmed3(
+            f(x),
+            f(y),
+            f(z)
+        )))),
         Op::V_RCP_F32 | Op::V_RCP_IFLAG_F32 => vf32!(map1!(s0!(), |x| u(1.0 / f(x)))),
         Op::V_RSQ_F32 => vf32!(map1!(s0!(), |x| u(1.0 / f(x).sqrt()))),
         Op::V_SQRT_F32 => vf32!(map1!(s0!(), |x| u(f(x).sqrt()))),
         Op::V_EXP_F32 => vf32!(map1!(s0!(), |x| u(f(x).exp2()))),
         Op::V_LOG_F32 => vf32!(map1!(s0!(), |x| u(f(x).log2()))),
-        Op::V_SIN_F32 => vf32!(map1!(s0!(), |x| u((f64::from(f(x)) * std::f64::consts::TAU).sin() as f32))),
-        Op::V_COS_F32 => vf32!(map1!(s0!(), |x| u((f64::from(f(x)) * std::f64::consts::TAU).cos() as f32))),
+        Op::V_SIN_F32 => vf32!(map1!(s0!(), |x| u(
+            (f64::from(f(x)) * std::f64::consts::TAU).sin() as f32
+        ))),
+        Op::V_COS_F32 => vf32!(map1!(s0!(), |x| u(
+            (f64::from(f(x)) * std::f64::consts::TAU).cos() as f32
+        ))),
         Op::V_FRACT_F32 => vf32!(map1!(s0!(), |x| u(fract32(f(x))))),
         Op::V_TRUNC_F32 => vf32!(map1!(s0!(), |x| u(f(x).trunc()))),
         Op::V_CEIL_F32 => vf32!(map1!(s0!(), |x| u(f(x).ceil()))),
@@ -797,7 +1095,7 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                 r[l] = u(out);
                 vcc |= u64::from(flag) << l;
             }
-            put(w, &c, &r);
+            put(w, c, &r);
             let old = w.sread64(i.sdst, 0, Ty::I64);
             w.swrite64(i.sdst, (old & !c.wmask) | (vcc & c.wmask));
         }
@@ -836,6 +1134,114 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                 sign | (u(qf) & 0x7fff_ffff)
             }
         })),
+        _ => return None,
+    }
+    Some(Ok(Flow::Next))
+}
+
+#[inline(never)]
+#[allow(unused_macros)]
+fn valu_cvt32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R> {
+    let i = c.i;
+    let exec = c.exec;
+    let _ = (exec, mode);
+    macro_rules! s0 {
+        () => {
+            c.s_into(w, 0, &mut sc.a)
+        };
+    }
+    macro_rules! s1 {
+        () => {
+            c.s_into(w, 1, &mut sc.b)
+        };
+    }
+    macro_rules! s2 {
+        () => {
+            c.s_into(w, 2, &mut sc.c)
+        };
+    }
+    macro_rules! map1 {
+        ($a:expr, |$x:ident| $e:expr) => {{
+            let ta = $a;
+            let a: &Row = as_row(&ta);
+            for l in 0..LANES {
+                let $x = a[l];
+                sc.r[l] = $e;
+            }
+            &sc.r
+        }};
+    }
+    macro_rules! map2 {
+        ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
+            let ta = $a;
+            let a: &Row = as_row(&ta);
+            let tb = $b;
+            let b: &Row = as_row(&tb);
+            for l in 0..LANES {
+                let $x = a[l];
+                let $y = b[l];
+                sc.r[l] = $e;
+            }
+            &sc.r
+        }};
+    }
+    macro_rules! map3 {
+        ($a:expr, $b:expr, $c:expr, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
+            let ta = $a;
+            let a: &Row = as_row(&ta);
+            let tb = $b;
+            let b: &Row = as_row(&tb);
+            let tc = $c;
+            let c3: &Row = as_row(&tc);
+            for l in 0..LANES {
+                let $x = a[l];
+                let $y = b[l];
+                let $z = c3[l];
+                sc.r[l] = $e;
+            }
+            &sc.r
+        }};
+    }
+    macro_rules! v32 {
+        ($r:expr) => {{
+            let tr = $r;
+            let r: &Row = as_row(&tr);
+            put(w, c, r);
+        }};
+    }
+    macro_rules! vf32 {
+        ($r:expr) => {{
+            let tr = $r;
+            let r: &Row = as_row(&tr);
+            sc.o = *r;
+            out_f32(i, &mut sc.o, mode);
+            put(w, c, &sc.o);
+        }};
+    }
+    macro_rules! vf16 {
+        ($r:expr) => {{
+            let tr = $r;
+            let r: &Row = as_row(&tr);
+            sc.o = *r;
+            out_f16(i, &mut sc.o);
+            put(w, c, &sc.o);
+        }};
+    }
+    macro_rules! v64 {
+        ($r:expr) => {{
+            let r: Row64 = $r;
+            w.vwrite64(i.dst, &r, c.wmask);
+        }};
+    }
+    macro_rules! vf64 {
+        ($r:expr) => {{
+            let mut r: Row64 = $r;
+            out_f64(i, &mut r);
+            w.vwrite64(i.dst, &r, c.wmask);
+        }};
+    }
+
+    match i.op {
         // f32 conversions
         Op::V_CVT_F32_I32 => vf32!(map1!(s0!(), |x| u(x as i32 as f32))),
         Op::V_CVT_F32_U32 => vf32!(map1!(s0!(), |x| u(x as f32))),
@@ -849,25 +1255,141 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Op::V_CVT_F32_UBYTE1 => vf32!(map1!(s0!(), |x| u((x >> 8 & 0xff) as f32))),
         Op::V_CVT_F32_UBYTE2 => vf32!(map1!(s0!(), |x| u((x >> 16 & 0xff) as f32))),
         Op::V_CVT_F32_UBYTE3 => vf32!(map1!(s0!(), |x| u((x >> 24) as f32))),
-        Op::V_CVT_PKRTZ_F16_F32 => v32!(map2!(s0!(), s1!(), |x, y| f16_rtz(f(x)) | f16_rtz(f(y)) << 16)),
-        Op::V_CVT_PK_U16_U32 => v32!(map2!(s0!(), s1!(), |x, y| x.min(0xffff) | y.min(0xffff) << 16)),
-        Op::V_CVT_PK_I16_I32 => v32!(map2!(s0!(), s1!(), |x, y| ((x as i32).clamp(-32768, 32767) as u32 & 0xffff)
+        Op::V_CVT_PKRTZ_F16_F32 => {
+            v32!(map2!(s0!(), s1!(), |x, y| f16_rtz(f(x)) | f16_rtz(f(y)) << 16))
+        }
+        Op::V_CVT_PK_U16_U32 => {
+            v32!(map2!(s0!(), s1!(), |x, y| x.min(0xffff) | y.min(0xffff) << 16))
+        }
+        Op::V_CVT_PK_I16_I32 => v32!(map2!(s0!(), s1!(), |x, y| ((x as i32).clamp(-32768, 32767)
+            as u32
+            & 0xffff)
             | ((y as i32).clamp(-32768, 32767) as u32) << 16)),
         Op::V_CVT_F16_U16 => vf16!(map1!(s0!(), |x| hb(f64::from(x as u16)))),
         Op::V_CVT_F16_I16 => vf16!(map1!(s0!(), |x| hb(f64::from(x as u16 as i16)))),
         Op::V_CVT_U16_F16 => v32!(map1!(s0!(), |x| u32::from(h(x) as u16))),
         Op::V_CVT_I16_F16 => v32!(map1!(s0!(), |x| u32::from(h(x) as i16 as u16))),
+        _ => return None,
+    }
+    Some(Ok(Flow::Next))
+}
+
+#[inline(never)]
+#[allow(unused_macros)]
+fn valu_f64(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R> {
+    let i = c.i;
+    let exec = c.exec;
+    let _ = (exec, mode);
+    macro_rules! s0 {
+        () => {
+            c.s_into(w, 0, &mut sc.a)
+        };
+    }
+    macro_rules! s1 {
+        () => {
+            c.s_into(w, 1, &mut sc.b)
+        };
+    }
+    macro_rules! s2 {
+        () => {
+            c.s_into(w, 2, &mut sc.c)
+        };
+    }
+    macro_rules! map1 {
+        ($a:expr, |$x:ident| $e:expr) => {{
+            let ta = $a;
+            let a: &Row = as_row(&ta);
+            for l in 0..LANES {
+                let $x = a[l];
+                sc.r[l] = $e;
+            }
+            &sc.r
+        }};
+    }
+    macro_rules! map2 {
+        ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
+            let ta = $a;
+            let a: &Row = as_row(&ta);
+            let tb = $b;
+            let b: &Row = as_row(&tb);
+            for l in 0..LANES {
+                let $x = a[l];
+                let $y = b[l];
+                sc.r[l] = $e;
+            }
+            &sc.r
+        }};
+    }
+    macro_rules! map3 {
+        ($a:expr, $b:expr, $c:expr, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
+            let ta = $a;
+            let a: &Row = as_row(&ta);
+            let tb = $b;
+            let b: &Row = as_row(&tb);
+            let tc = $c;
+            let c3: &Row = as_row(&tc);
+            for l in 0..LANES {
+                let $x = a[l];
+                let $y = b[l];
+                let $z = c3[l];
+                sc.r[l] = $e;
+            }
+            &sc.r
+        }};
+    }
+    macro_rules! v32 {
+        ($r:expr) => {{
+            let tr = $r;
+            let r: &Row = as_row(&tr);
+            put(w, c, r);
+        }};
+    }
+    macro_rules! vf32 {
+        ($r:expr) => {{
+            let tr = $r;
+            let r: &Row = as_row(&tr);
+            sc.o = *r;
+            out_f32(i, &mut sc.o, mode);
+            put(w, c, &sc.o);
+        }};
+    }
+    macro_rules! vf16 {
+        ($r:expr) => {{
+            let tr = $r;
+            let r: &Row = as_row(&tr);
+            sc.o = *r;
+            out_f16(i, &mut sc.o);
+            put(w, c, &sc.o);
+        }};
+    }
+    macro_rules! v64 {
+        ($r:expr) => {{
+            let r: Row64 = $r;
+            w.vwrite64(i.dst, &r, c.wmask);
+        }};
+    }
+    macro_rules! vf64 {
+        ($r:expr) => {{
+            let mut r: Row64 = $r;
+            out_f64(i, &mut r);
+            w.vwrite64(i.dst, &r, c.wmask);
+        }};
+    }
+
+    match i.op {
         // f64
         Op::V_ADD_F64 => vf64!(map64!(c.s64(w, 0), c.s64(w, 1), |x, y| (d(x) + d(y)).to_bits())),
         Op::V_MUL_F64 => vf64!(map64!(c.s64(w, 0), c.s64(w, 1), |x, y| (d(x) * d(y)).to_bits())),
-        Op::V_MIN_F64 => vf64!(map64!(c.s64(w, 0), c.s64(w, 1), |x, y| d(x).min(d(y)).to_bits())),
-        Op::V_MAX_F64 => vf64!(map64!(c.s64(w, 0), c.s64(w, 1), |x, y| d(x).max(d(y)).to_bits())),
-        Op::V_FMA_F64 => vf64!(map64!(c.s64(w, 0), c.s64(w, 1), c.s64(w, 2), |x, y, z| d(x)
-            .mul_add(d(y), d(z))
+        Op::V_MIN_F64 => vf64!(map64!(c.s64(w, 0), c.s64(w, 1), |x, y| d(x)
+            .min(d(y))
             .to_bits())),
+        Op::V_MAX_F64 => vf64!(map64!(c.s64(w, 0), c.s64(w, 1), |x, y| d(x)
+            .max(d(y))
+            .to_bits())),
+        Op::V_FMA_F64 => vf64!(fma_f64_rows(&c.s64(w, 0), &c.s64(w, 1), &c.s64(w, 2))),
         Op::V_FMAC_F64 => {
             let acc = w.vsrc64(i.dst, 0, Ty::F64);
-            vf64!(map64!(c.s64(w, 0), c.s64(w, 1), acc, |x, y, z| d(x).mul_add(d(y), d(z)).to_bits()))
+            vf64!(fma_f64_rows(&c.s64(w, 0), &c.s64(w, 1), &acc))
         }
         Op::V_RCP_F64 => vf64!(map64!(c.s64(w, 0), |x| (1.0 / d(x)).to_bits())),
         Op::V_RSQ_F64 => vf64!(map64!(c.s64(w, 0), |x| (1.0 / d(x).sqrt()).to_bits())),
@@ -953,32 +1475,37 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             }
             vf64!(r)
         }
-        Op::V_DIV_FIXUP_F64 => vf64!(map64!(c.s64(w, 0), c.s64(w, 1), c.s64(w, 2), |q, den, num| {
-            let (qf, df, nf) = (d(q), d(den), d(num));
-            let sign = (den ^ num) & (1 << 63);
-            if nf.is_nan() {
-                num | (1 << 51)
-            } else if df.is_nan() {
-                den | (1 << 51)
-            } else if (df == 0.0 && nf == 0.0) || (df.is_infinite() && nf.is_infinite()) {
-                0x7ff8_0000_0000_0000
-            } else if df == 0.0 || nf.is_infinite() {
-                sign | 0x7ff0_0000_0000_0000
-            } else if df.is_infinite() || nf == 0.0 {
-                sign
-            } else {
-                sign | (qf.to_bits() & !(1 << 63))
+        Op::V_DIV_FIXUP_F64 => vf64!(map64!(
+            c.s64(w, 0),
+            c.s64(w, 1),
+            c.s64(w, 2),
+            |q, den, num| {
+                let (qf, df, nf) = (d(q), d(den), d(num));
+                let sign = (den ^ num) & (1 << 63);
+                if nf.is_nan() {
+                    num | (1 << 51)
+                } else if df.is_nan() {
+                    den | (1 << 51)
+                } else if (df == 0.0 && nf == 0.0) || (df.is_infinite() && nf.is_infinite()) {
+                    0x7ff8_0000_0000_0000
+                } else if df == 0.0 || nf.is_infinite() {
+                    sign | 0x7ff0_0000_0000_0000
+                } else if df.is_infinite() || nf == 0.0 {
+                    sign
+                } else {
+                    sign | (qf.to_bits() & !(1 << 63))
+                }
             }
-        })),
+        )),
         Op::V_CVT_F64_F32 => {
             let a = s0!();
-            v64!(map64!([0u64; LANES], |_z| 0)
-                .iter()
-                .enumerate()
-                .fold([0u64; LANES], |mut acc, (l, _)| {
+            v64!(map64!([0u64; LANES], |_z| 0).iter().enumerate().fold(
+                [0u64; LANES],
+                |mut acc, (l, _)| {
                     acc[l] = f64::from(f(a[l])).to_bits();
                     acc
-                }))
+                }
+            ))
         }
         Op::V_CVT_F64_I32 | Op::V_CVT_F64_U32 => {
             let a = s0!();
@@ -1010,6 +1537,114 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                 v32!(r)
             }
         }
+        _ => return None,
+    }
+    Some(Ok(Flow::Next))
+}
+
+#[inline(never)]
+#[allow(unused_macros)]
+fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R> {
+    let i = c.i;
+    let exec = c.exec;
+    let _ = (exec, mode);
+    macro_rules! s0 {
+        () => {
+            c.s_into(w, 0, &mut sc.a)
+        };
+    }
+    macro_rules! s1 {
+        () => {
+            c.s_into(w, 1, &mut sc.b)
+        };
+    }
+    macro_rules! s2 {
+        () => {
+            c.s_into(w, 2, &mut sc.c)
+        };
+    }
+    macro_rules! map1 {
+        ($a:expr, |$x:ident| $e:expr) => {{
+            let ta = $a;
+            let a: &Row = as_row(&ta);
+            for l in 0..LANES {
+                let $x = a[l];
+                sc.r[l] = $e;
+            }
+            &sc.r
+        }};
+    }
+    macro_rules! map2 {
+        ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
+            let ta = $a;
+            let a: &Row = as_row(&ta);
+            let tb = $b;
+            let b: &Row = as_row(&tb);
+            for l in 0..LANES {
+                let $x = a[l];
+                let $y = b[l];
+                sc.r[l] = $e;
+            }
+            &sc.r
+        }};
+    }
+    macro_rules! map3 {
+        ($a:expr, $b:expr, $c:expr, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
+            let ta = $a;
+            let a: &Row = as_row(&ta);
+            let tb = $b;
+            let b: &Row = as_row(&tb);
+            let tc = $c;
+            let c3: &Row = as_row(&tc);
+            for l in 0..LANES {
+                let $x = a[l];
+                let $y = b[l];
+                let $z = c3[l];
+                sc.r[l] = $e;
+            }
+            &sc.r
+        }};
+    }
+    macro_rules! v32 {
+        ($r:expr) => {{
+            let tr = $r;
+            let r: &Row = as_row(&tr);
+            put(w, c, r);
+        }};
+    }
+    macro_rules! vf32 {
+        ($r:expr) => {{
+            let tr = $r;
+            let r: &Row = as_row(&tr);
+            sc.o = *r;
+            out_f32(i, &mut sc.o, mode);
+            put(w, c, &sc.o);
+        }};
+    }
+    macro_rules! vf16 {
+        ($r:expr) => {{
+            let tr = $r;
+            let r: &Row = as_row(&tr);
+            sc.o = *r;
+            out_f16(i, &mut sc.o);
+            put(w, c, &sc.o);
+        }};
+    }
+    macro_rules! v64 {
+        ($r:expr) => {{
+            let r: Row64 = $r;
+            w.vwrite64(i.dst, &r, c.wmask);
+        }};
+    }
+    macro_rules! vf64 {
+        ($r:expr) => {{
+            let mut r: Row64 = $r;
+            out_f64(i, &mut r);
+            w.vwrite64(i.dst, &r, c.wmask);
+        }};
+    }
+
+    match i.op {
         // f16
         Op::V_ADD_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(h(x) + h(y)))),
         Op::V_SUB_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(h(x) - h(y)))),
@@ -1017,18 +1652,26 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Op::V_MUL_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(h(x) * h(y)))),
         Op::V_MIN_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(h(x).min(h(y))))),
         Op::V_MAX_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(h(x).max(h(y))))),
-        Op::V_FMA_F16 | Op::V_MAD_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| hb(h(x).mul_add(h(y), h(z))))),
+        Op::V_FMA_F16 | Op::V_MAD_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| hb(
+            h(x).mul_add(h(y), h(z))
+        ))),
         Op::V_MAC_F16 | Op::V_FMAC_F16 => {
             let acc = w.vsrc(i.dst, 0, Ty::B32);
-            vf16!(map3!(s0!(), s1!(), acc, |x, y, z| hb(h(x).mul_add(h(y), h(z)))))
+            vf16!(map3!(s0!(), s1!(), acc, |x, y, z| hb(
+                h(x).mul_add(h(y), h(z))
+            )))
         }
         Op::V_MADMK_F16 => {
             let k = [i.lit; LANES];
-            vf16!(map3!(s0!(), k, s1!(), |x, y, z| hb(h(x).mul_add(h(y), h(z)))))
+            vf16!(map3!(s0!(), k, s1!(), |x, y, z| hb(
+                h(x).mul_add(h(y), h(z))
+            )))
         }
         Op::V_MADAK_F16 => {
             let k = [i.lit; LANES];
-            vf16!(map3!(s0!(), s1!(), k, |x, y, z| hb(h(x).mul_add(h(y), h(z)))))
+            vf16!(map3!(s0!(), s1!(), k, |x, y, z| hb(
+                h(x).mul_add(h(y), h(z))
+            )))
         }
         Op::V_RCP_F16 => vf16!(map1!(s0!(), |x| hb(1.0 / h(x)))),
         Op::V_SQRT_F16 => vf16!(map1!(s0!(), |x| hb(h(x).sqrt()))),
@@ -1043,9 +1686,17 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Op::V_RNDNE_F16 => vf16!(map1!(s0!(), |x| hb(h(x).round_ties_even()))),
         Op::V_FRACT_F16 => vf16!(map1!(s0!(), |x| hb(fract64(h(x)).min(0.999_511_718_75)))),
         Op::V_LDEXP_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(ldexp64(h(x), y as i32)))),
-        Op::V_MAX3_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| hb(h(x).max(h(y)).max(h(z))))),
-        Op::V_MIN3_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| hb(h(x).min(h(y)).min(h(z))))),
-        Op::V_MED3_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| hb(f64::from(fmed3(h(x) as f32, h(y) as f32, h(z) as f32))))),
+        Op::V_MAX3_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| hb(h(x)
+            .max(h(y))
+            .max(h(z))))),
+        Op::V_MIN3_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| hb(h(x)
+            .min(h(y))
+            .min(h(z))))),
+        Op::V_MED3_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| hb(f64::from(fmed3(
+            h(x) as f32,
+            h(y) as f32,
+            h(z) as f32
+        ))))),
         Op::V_DIV_FIXUP_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |q, den, num| {
             let (df, nf) = (h(den), h(num));
             let sign = (den ^ num) & 0x8000;
@@ -1070,28 +1721,163 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Op::V_MUL_LO_U16 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_mul(y) & 0xffff)),
         Op::V_LSHLREV_B16 => v32!(map2!(s0!(), s1!(), |x, y| (y << (x & 15)) & 0xffff)),
         Op::V_LSHRREV_B16 => v32!(map2!(s0!(), s1!(), |x, y| (y & 0xffff) >> (x & 15))),
-        Op::V_ASHRREV_I16 => v32!(map2!(s0!(), s1!(), |x, y| ((y as i16) >> (x & 15)) as u16 as u32)),
+        Op::V_ASHRREV_I16 => {
+            v32!(map2!(s0!(), s1!(), |x, y| ((y as i16) >> (x & 15)) as u16 as u32))
+        }
         Op::V_MAX_U16 => v32!(map2!(s0!(), s1!(), |x, y| (x & 0xffff).max(y & 0xffff))),
         Op::V_MIN_U16 => v32!(map2!(s0!(), s1!(), |x, y| (x & 0xffff).min(y & 0xffff))),
         Op::V_MAX_I16 => v32!(map2!(s0!(), s1!(), |x, y| (x as i16).max(y as i16) as u16 as u32)),
         Op::V_MIN_I16 => v32!(map2!(s0!(), s1!(), |x, y| (x as i16).min(y as i16) as u16 as u32)),
-        Op::V_MAD_U16 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (x.wrapping_mul(y).wrapping_add(z)) & 0xffff)),
+        Op::V_MAD_U16 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (x
+            .wrapping_mul(y)
+            .wrapping_add(z))
+            & 0xffff)),
+        _ => return None,
+    }
+    Some(Ok(Flow::Next))
+}
+
+#[inline(never)]
+#[allow(unused_macros)]
+fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R> {
+    let i = c.i;
+    let exec = c.exec;
+    let _ = (exec, mode);
+    macro_rules! s0 {
+        () => {
+            c.s_into(w, 0, &mut sc.a)
+        };
+    }
+    macro_rules! s1 {
+        () => {
+            c.s_into(w, 1, &mut sc.b)
+        };
+    }
+    macro_rules! s2 {
+        () => {
+            c.s_into(w, 2, &mut sc.c)
+        };
+    }
+    macro_rules! map1 {
+        ($a:expr, |$x:ident| $e:expr) => {{
+            let ta = $a;
+            let a: &Row = as_row(&ta);
+            for l in 0..LANES {
+                let $x = a[l];
+                sc.r[l] = $e;
+            }
+            &sc.r
+        }};
+    }
+    macro_rules! map2 {
+        ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
+            let ta = $a;
+            let a: &Row = as_row(&ta);
+            let tb = $b;
+            let b: &Row = as_row(&tb);
+            for l in 0..LANES {
+                let $x = a[l];
+                let $y = b[l];
+                sc.r[l] = $e;
+            }
+            &sc.r
+        }};
+    }
+    macro_rules! map3 {
+        ($a:expr, $b:expr, $c:expr, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
+            let ta = $a;
+            let a: &Row = as_row(&ta);
+            let tb = $b;
+            let b: &Row = as_row(&tb);
+            let tc = $c;
+            let c3: &Row = as_row(&tc);
+            for l in 0..LANES {
+                let $x = a[l];
+                let $y = b[l];
+                let $z = c3[l];
+                sc.r[l] = $e;
+            }
+            &sc.r
+        }};
+    }
+    macro_rules! v32 {
+        ($r:expr) => {{
+            let tr = $r;
+            let r: &Row = as_row(&tr);
+            put(w, c, r);
+        }};
+    }
+    macro_rules! vf32 {
+        ($r:expr) => {{
+            let tr = $r;
+            let r: &Row = as_row(&tr);
+            sc.o = *r;
+            out_f32(i, &mut sc.o, mode);
+            put(w, c, &sc.o);
+        }};
+    }
+    macro_rules! vf16 {
+        ($r:expr) => {{
+            let tr = $r;
+            let r: &Row = as_row(&tr);
+            sc.o = *r;
+            out_f16(i, &mut sc.o);
+            put(w, c, &sc.o);
+        }};
+    }
+    macro_rules! v64 {
+        ($r:expr) => {{
+            let r: Row64 = $r;
+            w.vwrite64(i.dst, &r, c.wmask);
+        }};
+    }
+    macro_rules! vf64 {
+        ($r:expr) => {{
+            let mut r: Row64 = $r;
+            out_f64(i, &mut r);
+            w.vwrite64(i.dst, &r, c.wmask);
+        }};
+    }
+
+    match i.op {
         // integer
         Op::V_ADD_U32 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_add(y))),
         Op::V_SUB_U32 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_sub(y))),
         Op::V_SUBREV_U32 => v32!(map2!(s0!(), s1!(), |x, y| y.wrapping_sub(x))),
         Op::V_ADD_I32 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_add(y))),
         Op::V_SUB_I32 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_sub(y))),
-        Op::V_ADD3_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| x.wrapping_add(y).wrapping_add(z))),
+        Op::V_ADD3_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| x
+            .wrapping_add(y)
+            .wrapping_add(z))),
         Op::V_MUL_LO_U32 | Op::V_MUL_LO_I32 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_mul(y))),
-        Op::V_MUL_HI_U32 => v32!(map2!(s0!(), s1!(), |x, y| ((u64::from(x) * u64::from(y)) >> 32) as u32)),
-        Op::V_MUL_HI_I32 => v32!(map2!(s0!(), s1!(), |x, y| ((i64::from(x as i32) * i64::from(y as i32)) >> 32) as u32)),
-        Op::V_MUL_U32_U24 => v32!(map2!(s0!(), s1!(), |x, y| (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff))),
-        Op::V_MUL_HI_U32_U24 => v32!(map2!(s0!(), s1!(), |x, y| ((u64::from(x & 0xff_ffff) * u64::from(y & 0xff_ffff)) >> 32) as u32)),
-        Op::V_MUL_I32_I24 => v32!(map2!(s0!(), s1!(), |x, y| (((x << 8) as i32 >> 8).wrapping_mul((y << 8) as i32 >> 8)) as u32)),
-        Op::V_MUL_HI_I32_I24 => v32!(map2!(s0!(), s1!(), |x, y| ((i64::from((x << 8) as i32 >> 8) * i64::from((y << 8) as i32 >> 8)) >> 32) as u32)),
-        Op::V_MAD_U32_U24 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff).wrapping_add(z))),
-        Op::V_MAD_I32_I24 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (((x << 8) as i32 >> 8).wrapping_mul((y << 8) as i32 >> 8) as u32).wrapping_add(z))),
+        Op::V_MUL_HI_U32 => v32!(map2!(
+            s0!(),
+            s1!(),
+            |x, y| ((u64::from(x) * u64::from(y)) >> 32) as u32
+        )),
+        Op::V_MUL_HI_I32 => v32!(map2!(s0!(), s1!(), |x, y| ((i64::from(x as i32)
+            * i64::from(y as i32))
+            >> 32) as u32)),
+        Op::V_MUL_U32_U24 => v32!(map2!(s0!(), s1!(), |x, y| (x & 0xff_ffff)
+            .wrapping_mul(y & 0xff_ffff))),
+        Op::V_MUL_HI_U32_U24 => v32!(map2!(s0!(), s1!(), |x, y| ((u64::from(x & 0xff_ffff)
+            * u64::from(y & 0xff_ffff))
+            >> 32) as u32)),
+        Op::V_MUL_I32_I24 => v32!(map2!(s0!(), s1!(), |x, y| (((x << 8) as i32 >> 8)
+            .wrapping_mul((y << 8) as i32 >> 8))
+            as u32)),
+        Op::V_MUL_HI_I32_I24 => v32!(map2!(
+            s0!(),
+            s1!(),
+            |x, y| ((i64::from((x << 8) as i32 >> 8) * i64::from((y << 8) as i32 >> 8)) >> 32)
+                as u32
+        )),
+        Op::V_MAD_U32_U24 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (x & 0xff_ffff)
+            .wrapping_mul(y & 0xff_ffff)
+            .wrapping_add(z))),
+        Op::V_MAD_I32_I24 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| {
+            (((x << 8) as i32 >> 8).wrapping_mul((y << 8) as i32 >> 8) as u32).wrapping_add(z)
+        })),
         Op::V_MAD_U64_U32 | Op::V_MAD_I64_I32 => {
             let (a, b) = (s0!(), s1!());
             let cc = c.s64(w, 2);
@@ -1102,7 +1888,8 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                     let p = u128::from(a[l]) * u128::from(b[l]) + u128::from(cc[l]);
                     (p as u64, p >> 64 != 0)
                 } else {
-                    let p = i128::from(a[l] as i32) * i128::from(b[l] as i32) + i128::from(cc[l] as i64);
+                    let p = i128::from(a[l] as i32) * i128::from(b[l] as i32)
+                        + i128::from(cc[l] as i64);
                     (p as u64, p != i128::from(p as i64))
                 };
                 r[l] = v;
@@ -1116,11 +1903,19 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Op::V_MAX_I32 => v32!(map2!(s0!(), s1!(), |x, y| (x as i32).max(y as i32) as u32)),
         Op::V_MIN_U32 => v32!(map2!(s0!(), s1!(), |x, y| x.min(y))),
         Op::V_MAX_U32 => v32!(map2!(s0!(), s1!(), |x, y| x.max(y))),
-        Op::V_MIN3_I32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (x as i32).min(y as i32).min(z as i32) as u32)),
-        Op::V_MAX3_I32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (x as i32).max(y as i32).max(z as i32) as u32)),
+        Op::V_MIN3_I32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (x as i32)
+            .min(y as i32)
+            .min(z as i32)
+            as u32)),
+        Op::V_MAX3_I32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (x as i32)
+            .max(y as i32)
+            .max(z as i32)
+            as u32)),
         Op::V_MIN3_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| x.min(y).min(z))),
         Op::V_MAX3_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| x.max(y).max(z))),
-        Op::V_MED3_I32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| med3(x as i32, y as i32, z as i32) as u32)),
+        Op::V_MED3_I32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| med3(
+            x as i32, y as i32, z as i32
+        ) as u32)),
         Op::V_MED3_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| med3(x, y, z))),
         Op::V_AND_B32 => v32!(map2!(s0!(), s1!(), |x, y| x & y)),
         Op::V_OR_B32 => v32!(map2!(s0!(), s1!(), |x, y| x | y)),
@@ -1130,8 +1925,11 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Op::V_XAD_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (x ^ y).wrapping_add(z))),
         Op::V_AND_OR_B32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (x & y) | z)),
         Op::V_LSHL_OR_B32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (x << (y & 31)) | z)),
-        Op::V_LSHL_ADD_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (x << (y & 31)).wrapping_add(z))),
-        Op::V_ADD_LSHL_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| x.wrapping_add(y) << (z & 31))),
+        Op::V_LSHL_ADD_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (x << (y & 31))
+            .wrapping_add(z))),
+        Op::V_ADD_LSHL_U32 => {
+            v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| x.wrapping_add(y) << (z & 31)))
+        }
         Op::V_LSHLREV_B32 => v32!(map2!(s0!(), s1!(), |x, y| y << (x & 31))),
         Op::V_LSHRREV_B32 => v32!(map2!(s0!(), s1!(), |x, y| y >> (x & 31))),
         Op::V_ASHRREV_I32 => v32!(map2!(s0!(), s1!(), |x, y| ((y as i32) >> (x & 31)) as u32)),
@@ -1149,18 +1947,38 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             }
             v64!(r)
         }
-        Op::V_BFE_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| super::bfe32(x, y & 31, z & 31))),
-        Op::V_BFE_I32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| super::sbfe32(x, y & 31, z & 31))),
+        Op::V_BFE_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| super::bfe32(
+            x,
+            y & 31,
+            z & 31
+        ))),
+        Op::V_BFE_I32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| super::sbfe32(
+            x,
+            y & 31,
+            z & 31
+        ))),
         Op::V_BFI_B32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (x & y) | (!x & z))),
-        Op::V_BFM_B32 => v32!(map2!(s0!(), s1!(), |x, y| (((1u64 << (x & 31)) - 1) as u32) << (y & 31))),
-        Op::V_ALIGNBIT_B32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| ((u64::from(x) << 32 | u64::from(y)) >> (z & 31)) as u32)),
-        Op::V_ALIGNBYTE_B32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| ((u64::from(x) << 32 | u64::from(y)) >> (8 * (z & 3))) as u32)),
+        Op::V_BFM_B32 => v32!(map2!(s0!(), s1!(), |x, y| (((1u64 << (x & 31)) - 1)
+            as u32)
+            << (y & 31))),
+        Op::V_ALIGNBIT_B32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| ((u64::from(x) << 32
+            | u64::from(y))
+            >> (z & 31))
+            as u32)),
+        Op::V_ALIGNBYTE_B32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| ((u64::from(x) << 32
+            | u64::from(y))
+            >> (8 * (z & 3)))
+            as u32)),
         Op::V_BCNT_U32_B32 => v32!(map2!(s0!(), s1!(), |x, y| x.count_ones().wrapping_add(y))),
         Op::V_MBCNT_LO_U32_B32 => {
             let (a, b) = (s0!(), s1!());
             let mut r = [0u32; LANES];
             for l in 0..LANES {
-                let m = if l >= 32 { u32::MAX } else { ((1u64 << l) - 1) as u32 };
+                let m = if l >= 32 {
+                    u32::MAX
+                } else {
+                    ((1u64 << l) - 1) as u32
+                };
                 r[l] = (a[l] & m).count_ones().wrapping_add(b[l]);
             }
             v32!(r)
@@ -1169,13 +1987,25 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             let (a, b) = (s0!(), s1!());
             let mut r = [0u32; LANES];
             for l in 0..LANES {
-                let m = if l < 32 { 0 } else { ((1u64 << (l - 32)) - 1) as u32 };
+                let m = if l < 32 {
+                    0
+                } else {
+                    ((1u64 << (l - 32)) - 1) as u32
+                };
                 r[l] = (a[l] & m).count_ones().wrapping_add(b[l]);
             }
             v32!(r)
         }
-        Op::V_FFBH_U32 => v32!(map1!(s0!(), |x| if x == 0 { u32::MAX } else { x.leading_zeros() })),
-        Op::V_FFBL_B32 => v32!(map1!(s0!(), |x| if x == 0 { u32::MAX } else { x.trailing_zeros() })),
+        Op::V_FFBH_U32 => v32!(map1!(s0!(), |x| if x == 0 {
+            u32::MAX
+        } else {
+            x.leading_zeros()
+        })),
+        Op::V_FFBL_B32 => v32!(map1!(s0!(), |x| if x == 0 {
+            u32::MAX
+        } else {
+            x.trailing_zeros()
+        })),
         Op::V_FFBH_I32 => v32!(map1!(s0!(), |x| {
             let y = if (x as i32) < 0 { !x } else { x };
             if y == 0 {
@@ -1185,7 +2015,9 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             }
         })),
         Op::V_BFREV_B32 => v32!(map1!(s0!(), |x| x.reverse_bits())),
-        Op::V_SAD_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| x.abs_diff(y).wrapping_add(z))),
+        Op::V_SAD_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| x
+            .abs_diff(y)
+            .wrapping_add(z))),
         Op::V_PERM_B32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| {
             let bytes = u64::from(x) << 32 | u64::from(y);
             let mut out = 0u32;
@@ -1205,9 +2037,10 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             out
         })),
         Op::V_ACCVGPR_READ_B32 | Op::V_ACCVGPR_WRITE_B32 => v32!(s0!()),
-        _ => return Err(unimplemented(i)),
+
+        _ => return None,
     }
-    Ok(Flow::Next)
+    Some(Ok(Flow::Next))
 }
 
 /// VOP3P: packed 16-bit and (gfx90a) packed 32-bit math, mixed-precision FMA, dot products.
@@ -1216,16 +2049,28 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, _env: &mut Env) -> R {
     // Half k of source s: op_sel chooses the half for the low result, op_sel_hi for the high.
     let src = |w: &Wave, k: usize| w.vsrc(i.src[k], i.lit, Ty::B16);
     let half = |v: u32, k: usize, hi: bool| -> u32 {
-        let sel = if hi { i.opsel_hi >> k & 1 } else { i.opsel >> k & 1 };
+        let sel = if hi {
+            i.opsel_hi >> k & 1
+        } else {
+            i.opsel >> k & 1
+        };
         let mut x = if sel != 0 { v >> 16 } else { v & 0xffff };
-        let negbit = if hi { i.neg_hi >> k & 1 } else { i.neg >> k & 1 };
+        let negbit = if hi {
+            i.neg_hi >> k & 1
+        } else {
+            i.neg >> k & 1
+        };
         if negbit != 0 {
             x ^= 0x8000;
         }
         x
     };
     let half_int = |v: u32, k: usize, hi: bool| -> u32 {
-        let sel = if hi { i.opsel_hi >> k & 1 } else { i.opsel >> k & 1 };
+        let sel = if hi {
+            i.opsel_hi >> k & 1
+        } else {
+            i.opsel >> k & 1
+        };
         if sel != 0 {
             v >> 16
         } else {
@@ -1298,11 +2143,20 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, _env: &mut Env) -> R {
         Op::V_PK_MAD_U16 => pk16!(3, false, |x, y, z| x.wrapping_mul(y).wrapping_add(z)),
         Op::V_PK_LSHLREV_B16 => pk16!(2, false, |x, y, _z| y << (x & 15)),
         Op::V_PK_LSHRREV_B16 => pk16!(2, false, |x, y, _z| y >> (x & 15)),
-        Op::V_PK_ASHRREV_I16 => pk16!(2, false, |x, y, _z| ((y as u16 as i16) >> (x & 15)) as u16 as u32),
+        Op::V_PK_ASHRREV_I16 => pk16!(2, false, |x, y, _z| ((y as u16 as i16) >> (x & 15)) as u16
+            as u32),
         Op::V_PK_MAX_U16 => pk16!(2, false, |x, y, _z| x.max(y)),
         Op::V_PK_MIN_U16 => pk16!(2, false, |x, y, _z| x.min(y)),
-        Op::V_PK_MAX_I16 => pk16!(2, false, |x, y, _z| (x as u16 as i16).max(y as u16 as i16) as u16 as u32),
-        Op::V_PK_MIN_I16 => pk16!(2, false, |x, y, _z| (x as u16 as i16).min(y as u16 as i16) as u16 as u32),
+        Op::V_PK_MAX_I16 => pk16!(
+            2,
+            false,
+            |x, y, _z| (x as u16 as i16).max(y as u16 as i16) as u16 as u32
+        ),
+        Op::V_PK_MIN_I16 => pk16!(
+            2,
+            false,
+            |x, y, _z| (x as u16 as i16).min(y as u16 as i16) as u16 as u32
+        ),
         Op::V_PK_FMA_F32 => pk32!(3, |x, y, z| x.mul_add(y, z)),
         Op::V_PK_MUL_F32 => pk32!(2, |x, y, _z| x * y),
         Op::V_PK_ADD_F32 => pk32!(2, |x, y, _z| x + y),
@@ -1311,14 +2165,26 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, _env: &mut Env) -> R {
             let b = w.vsrc64(i.src[1], i.lit, Ty::I64);
             let mut r = [0u64; LANES];
             for l in 0..LANES {
-                let lo = if i.opsel & 1 != 0 { a[l] >> 32 } else { a[l] & 0xffff_ffff };
-                let hi = if i.opsel & 2 != 0 { b[l] >> 32 } else { b[l] & 0xffff_ffff };
+                let lo = if i.opsel & 1 != 0 {
+                    a[l] >> 32
+                } else {
+                    a[l] & 0xffff_ffff
+                };
+                let hi = if i.opsel & 2 != 0 {
+                    b[l] >> 32
+                } else {
+                    b[l] & 0xffff_ffff
+                };
                 r[l] = lo | hi << 32;
             }
             w.vwrite64(i.dst, &r, c.exec);
         }
-        Op::V_FMA_MIX_F32 | Op::V_MAD_MIX_F32 | Op::V_FMA_MIXLO_F16 | Op::V_FMA_MIXHI_F16
-        | Op::V_MAD_MIXLO_F16 | Op::V_MAD_MIXHI_F16 => {
+        Op::V_FMA_MIX_F32
+        | Op::V_MAD_MIX_F32
+        | Op::V_FMA_MIXLO_F16
+        | Op::V_FMA_MIXHI_F16
+        | Op::V_MAD_MIXLO_F16
+        | Op::V_MAD_MIXHI_F16 => {
             let srcs = [0, 1, 2].map(|k| w.vsrc(i.src[k], i.lit, Ty::B32));
             let old = w.vsrc(i.dst, 0, Ty::B32);
             let mut r = [0u32; LANES];
@@ -1326,7 +2192,11 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, _env: &mut Env) -> R {
                 let v: [f32; 3] = [0, 1, 2].map(|k| {
                     let x = srcs[k][l];
                     let mut val = if i.opsel_hi >> k & 1 != 0 {
-                        let hbits = if i.opsel >> k & 1 != 0 { x >> 16 } else { x & 0xffff };
+                        let hbits = if i.opsel >> k & 1 != 0 {
+                            x >> 16
+                        } else {
+                            x & 0xffff
+                        };
                         h(hbits) as f32
                     } else {
                         f(x)
@@ -1341,7 +2211,11 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, _env: &mut Env) -> R {
                 });
                 let mut res = v[0].mul_add(v[1], v[2]);
                 if i.has(flag::CLAMP) {
-                    res = if res.is_nan() { 0.0 } else { res.clamp(0.0, 1.0) };
+                    res = if res.is_nan() {
+                        0.0
+                    } else {
+                        res.clamp(0.0, 1.0)
+                    };
                 }
                 r[l] = match i.op {
                     Op::V_FMA_MIX_F32 | Op::V_MAD_MIX_F32 => u(res),
@@ -1374,24 +2248,28 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, _env: &mut Env) -> R {
                 match i.op {
                     Op::V_DOT4_I32_I8 => {
                         for k in 0..4 {
-                            acc += i64::from((a[l] >> (8 * k)) as u8 as i8) * i64::from((b[l] >> (8 * k)) as u8 as i8);
+                            acc += i64::from((a[l] >> (8 * k)) as u8 as i8)
+                                * i64::from((b[l] >> (8 * k)) as u8 as i8);
                         }
                     }
                     Op::V_DOT4_U32_U8 => {
                         acc = i64::from(cc[l]);
                         for k in 0..4 {
-                            acc += i64::from(a[l] >> (8 * k) & 0xff) * i64::from(b[l] >> (8 * k) & 0xff);
+                            acc += i64::from(a[l] >> (8 * k) & 0xff)
+                                * i64::from(b[l] >> (8 * k) & 0xff);
                         }
                     }
                     Op::V_DOT2_I32_I16 => {
                         for k in 0..2 {
-                            acc += i64::from((a[l] >> (16 * k)) as u16 as i16) * i64::from((b[l] >> (16 * k)) as u16 as i16);
+                            acc += i64::from((a[l] >> (16 * k)) as u16 as i16)
+                                * i64::from((b[l] >> (16 * k)) as u16 as i16);
                         }
                     }
                     _ => {
                         acc = i64::from(cc[l]);
                         for k in 0..2 {
-                            acc += i64::from(a[l] >> (16 * k) & 0xffff) * i64::from(b[l] >> (16 * k) & 0xffff);
+                            acc += i64::from(a[l] >> (16 * k) & 0xffff)
+                                * i64::from(b[l] >> (16 * k) & 0xffff);
                         }
                     }
                 }
@@ -1400,7 +2278,11 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, _env: &mut Env) -> R {
             w.vwrite(i.dst, &r, c.exec);
         }
         Op::V_ACCVGPR_READ_B32 => {
-            let code = if i.src[0] >= VGPR { crate::decode::AGPR + (i.src[0] - VGPR) } else { i.src[0] };
+            let code = if i.src[0] >= VGPR {
+                crate::decode::AGPR + (i.src[0] - VGPR)
+            } else {
+                i.src[0]
+            };
             let r = w.vsrc(code, i.lit, Ty::B32);
             w.vwrite(i.dst, &r, c.exec);
         }

@@ -255,9 +255,27 @@ fn mem_fault(address: u64, write: bool, size: u32, lane: usize) -> LaneFault {
 fn atom_apply(op: Atom, old: u64, src: u64, cmp: u64, bytes: u8) -> u64 {
     let wide = bytes == 8;
     let mask = if wide { u64::MAX } else { 0xffff_ffff };
-    let sx = |v: u64| if wide { v as i64 } else { i64::from(v as u32 as i32) };
-    let fl = |v: u64| if wide { f64::from_bits(v) } else { f64::from(f32::from_bits(v as u32)) };
-    let tf = |v: f64| if wide { v.to_bits() } else { u64::from((v as f32).to_bits()) };
+    let sx = |v: u64| {
+        if wide {
+            v as i64
+        } else {
+            i64::from(v as u32 as i32)
+        }
+    };
+    let fl = |v: u64| {
+        if wide {
+            f64::from_bits(v)
+        } else {
+            f64::from(f32::from_bits(v as u32))
+        }
+    };
+    let tf = |v: f64| {
+        if wide {
+            v.to_bits()
+        } else {
+            u64::from((v as f32).to_bits())
+        }
+    };
     let r = match op {
         Atom::Swap => src,
         Atom::CmpSwap => {
@@ -307,9 +325,12 @@ fn atom_apply(op: Atom, old: u64, src: u64, cmp: u64, bytes: u8) -> u64 {
         Atom::FMin => tf(fl(old).min(fl(src))),
         Atom::FMax => tf(fl(old).max(fl(src))),
         Atom::PkAddF16 => {
-            let lo = f16::from_f32(f16::from_bits(old as u16).to_f32() + f16::from_bits(src as u16).to_f32());
+            let lo = f16::from_f32(
+                f16::from_bits(old as u16).to_f32() + f16::from_bits(src as u16).to_f32(),
+            );
             let hi = f16::from_f32(
-                f16::from_bits((old >> 16) as u16).to_f32() + f16::from_bits((src >> 16) as u16).to_f32(),
+                f16::from_bits((old >> 16) as u16).to_f32()
+                    + f16::from_bits((src >> 16) as u16).to_f32(),
             );
             u64::from(lo.to_bits()) | u64::from(hi.to_bits()) << 16
         }
@@ -368,7 +389,11 @@ impl Mem<'_, '_> {
     fn read(&mut self, place: Place, size: u32, lane: usize) -> Result<u64, LaneFault> {
         match place {
             Place::Global(a) => {
-                if !self.env.cache.check(self.env.mem, a, u64::from(size), false) {
+                if !self
+                    .env
+                    .cache
+                    .check(self.env.mem, a, u64::from(size), false)
+                {
                     return Err(mem_fault(a, false, size, lane));
                 }
                 Ok(host::load(a, size))
@@ -441,22 +466,38 @@ impl Mem<'_, '_> {
         }
     }
 
-    fn atomic(&mut self, place: Place, m: &MemDesc, src: u64, cmp: u64, lane: usize) -> Result<u64, LaneFault> {
+    fn atomic(
+        &mut self,
+        place: Place,
+        m: &MemDesc,
+        src: u64,
+        cmp: u64,
+        lane: usize,
+    ) -> Result<u64, LaneFault> {
         let size = u32::from(m.bytes);
         match place {
             Place::Global(a) => {
-                if a % u64::from(size) != 0 || !self.env.cache.check(self.env.mem, a, u64::from(size), true) {
+                if a % u64::from(size) != 0
+                    || !self.env.cache.check(self.env.mem, a, u64::from(size), true)
+                {
                     return Err(mem_fault(a, true, size, lane));
                 }
                 Ok(if size == 8 {
                     host::rmw64(a, |old| atom_apply(m.atom, old, src, cmp, 8))
                 } else {
-                    u64::from(host::rmw32(a, |old| atom_apply(m.atom, u64::from(old), src, cmp, 4) as u32))
+                    u64::from(host::rmw32(a, |old| {
+                        atom_apply(m.atom, u64::from(old), src, cmp, 4) as u32
+                    }))
                 })
             }
             _ => {
                 let old = self.read(place, size, lane)?;
-                self.write(place, size, atom_apply(m.atom, old, src, cmp, m.bytes), lane)?;
+                self.write(
+                    place,
+                    size,
+                    atom_apply(m.atom, old, src, cmp, m.bytes),
+                    lane,
+                )?;
                 Ok(old)
             }
         }
@@ -587,6 +628,55 @@ fn advance(p: Place, by: u64) -> Place {
     }
 }
 
+/// Fast path for dword loads/stores whose active lanes all fall in one registered range:
+/// one range check for the whole instruction, then plain per-lane accesses. Returns `None`
+/// when the slow path (which finds the faulting lane) must run.
+fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) -> Option<R> {
+    let m = i.mem;
+    if m.bytes != 4 || m.d16 != 0 || !matches!(m.kind, Kind::Load | Kind::Store) {
+        return None;
+    }
+    let exec = w.exec();
+    if exec == 0 {
+        return Some(Ok(Flow::Next));
+    }
+    let (mut lo, mut hi) = (u64::MAX, 0u64);
+    for (l, &a) in addrs.iter().enumerate() {
+        if exec >> l & 1 != 0 {
+            lo = lo.min(a);
+            hi = hi.max(a);
+        }
+    }
+    let span = hi.checked_sub(lo)?.checked_add(4 * u64::from(m.count))?;
+    let store = m.kind == Kind::Store;
+    if !env.cache.check(env.mem, lo, span, store) {
+        return None;
+    }
+    let full = exec == u64::MAX;
+    for k in 0..u16::from(m.count) {
+        let off = 4 * u64::from(k);
+        if store {
+            let row = w.v[crate::wave::reg_index(i.src[1] + k)];
+            for l in 0..LANES {
+                if full || exec >> l & 1 != 0 {
+                    host::store32(addrs[l] + off, row[l]);
+                }
+            }
+        } else {
+            let row = &mut w.v[crate::wave::reg_index(i.dst + k)];
+            for l in 0..LANES {
+                if full || exec >> l & 1 != 0 {
+                    row[l] = host::load32(addrs[l] + off);
+                }
+            }
+        }
+    }
+    if store {
+        w.stored = true;
+    }
+    Some(Ok(Flow::Next))
+}
+
 /// FLAT, GLOBAL and SCRATCH instructions.
 pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let exec = w.exec();
@@ -595,17 +685,24 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let mut places = [Place::Global(0); LANES];
     match i.fmt {
         Fmt::Global => {
+            let mut addrs = [0u64; LANES];
             if i.src[2] == 0x7f {
                 let a = w.vsrc64(i.src[0], 0, Ty::I64);
                 for l in 0..LANES {
-                    places[l] = Place::Global(a[l].wrapping_add(off as u64));
+                    addrs[l] = a[l].wrapping_add(off as u64);
                 }
             } else {
                 let base = w.sread64(i.src[2], 0, Ty::I64);
                 let v = w.vsrc(i.src[0], 0, Ty::B32);
                 for l in 0..LANES {
-                    places[l] = Place::Global(base.wrapping_add(u64::from(v[l])).wrapping_add(off as u64));
+                    addrs[l] = base.wrapping_add(u64::from(v[l])).wrapping_add(off as u64);
                 }
+            }
+            if let Some(r) = global_dwords(w, i, env, &addrs) {
+                return r;
+            }
+            for l in 0..LANES {
+                places[l] = Place::Global(addrs[l]);
             }
         }
         Fmt::Scratch => {
@@ -623,6 +720,18 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         }
         _ => {
             let a = w.vsrc64(i.src[0], 0, Ty::I64);
+            let mut addrs = [0u64; LANES];
+            let mut all_global = true;
+            for l in 0..LANES {
+                addrs[l] = a[l].wrapping_add(off as u64);
+                let hi = (addrs[l] >> 32) as u32;
+                all_global &= hi != SHARED_APERTURE_HI && hi != PRIVATE_APERTURE_HI;
+            }
+            if all_global {
+                if let Some(r) = global_dwords(w, i, env, &addrs) {
+                    return r;
+                }
+            }
             for l in 0..LANES {
                 let addr = a[l].wrapping_add(off as u64);
                 let hi = (addr >> 32) as u32;
@@ -750,6 +859,82 @@ pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     Ok(Flow::Next)
 }
 
+/// Fast path for dword-sized DS loads/stores (`b32`, `b64`, `b96`, `b128`, `read2`/`write2`)
+/// whose active lanes are all in range: one bounds check, then row-wise copies. Returns
+/// `None` when the slow path must run (it reports the faulting lane).
+fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16: u32) -> Option<R> {
+    let m = i.mem;
+    if !matches!(m.kind, Kind::Load | Kind::Store) || !(m.bytes == 4 || m.bytes == 8) || m.d16 != 0
+    {
+        return None;
+    }
+    let exec = w.exec();
+    let dw = u32::from(m.bytes) / 4;
+    // (byte offset from the lane address, first register, dwords) per element.
+    let mut elems = [(0u32, 0u16, 0u32); 4];
+    let n = if m.two {
+        let scale = u32::from(m.bytes) * if m.st64 { 64 } else { 1 };
+        let data2 = if m.kind == Kind::Store {
+            i.src[2]
+        } else {
+            i.dst + dw as u16
+        };
+        let first = if m.kind == Kind::Store {
+            i.src[1]
+        } else {
+            i.dst
+        };
+        elems[0] = ((i.imm as u32 & 0xff) * scale, first, dw);
+        elems[1] = (u32::from(i.offset1) * scale, data2, dw);
+        2
+    } else {
+        let first = if m.kind == Kind::Store {
+            i.src[1]
+        } else {
+            i.dst
+        };
+        elems[0] = (off16, first, dw * u32::from(m.count));
+        1
+    };
+    let len = lds.len() as u64;
+    let mut max_addr = 0u32;
+    for l in 0..LANES {
+        let m = ((exec >> l) & 1).wrapping_neg() as u32;
+        max_addr = max_addr.max(addr[l] & m);
+    }
+    let end = elems[..n]
+        .iter()
+        .map(|&(o, _, d)| u64::from(o) + 4 * u64::from(d))
+        .max()
+        .unwrap_or(0);
+    if u64::from(max_addr) + end > len {
+        return None;
+    }
+    for &(o, reg, d) in &elems[..n] {
+        for k in 0..d {
+            let r = crate::wave::reg_index(reg + k as u16);
+            let row = &mut w.v[r];
+            for l in 0..LANES {
+                if exec >> l & 1 == 0 {
+                    continue;
+                }
+                let at = (addr[l] + o + 4 * k) as usize;
+                let Some(cell) = lds.get_mut(at..at + 4) else {
+                    continue; // unreachable: checked above
+                };
+                if m.kind == Kind::Load {
+                    let mut b = [0u8; 4];
+                    b.copy_from_slice(cell);
+                    row[l] = u32::from_le_bytes(b);
+                } else {
+                    cell.copy_from_slice(&row[l].to_le_bytes());
+                }
+            }
+        }
+    }
+    Some(Ok(Flow::Next))
+}
+
 /// DS (LDS) instructions, including the cross-lane ds_swizzle/ds_permute/ds_bpermute.
 pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let exec = w.exec();
@@ -759,7 +944,8 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     match i.name {
         "ds_nop" => return Ok(Flow::Next),
         "ds_swizzle_b32" => {
-            let src = w.vsrc(i.src[1], 0, Ty::B32);
+            // The data operand sits in the ADDR field.
+            let src = addr;
             let mut r = [0u32; LANES];
             for l in 0..LANES {
                 let s = if off16 & 0x8000 != 0 {
@@ -796,6 +982,9 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         }
         _ => {}
     }
+    if let Some(r) = ds_dwords(w, i, env.lds, &addr, off16) {
+        return r;
+    }
     let m = i.mem;
     let mut mem = Mem {
         scratch_base: w.scratch_base,
@@ -809,8 +998,12 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                 if exec >> l & 1 == 0 {
                     continue;
                 }
-                for (k, o) in [i.imm as u64 & 0xff, u64::from(i.offset1)].into_iter().enumerate() {
-                    let p = Place::Lds(u64::from(addr[l]) + o * scale);
+                for (k, o) in [i.imm as u64 & 0xff, u64::from(i.offset1)]
+                    .into_iter()
+                    .enumerate()
+                {
+                    // LDS addresses wrap at 32 bits (the compiler relies on it).
+                    let p = Place::Lds(u64::from(addr[l].wrapping_add((o * scale) as u32)));
                     let k = k as u16;
                     if m.kind == Kind::Load {
                         let v = mem.read(p, size, l)?;
@@ -829,7 +1022,10 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                     continue;
                 }
                 for k in 0..u16::from(m.count) {
-                    let p = Place::Lds(u64::from(addr[l]) + u64::from(off16) + u64::from(k) * u64::from(m.bytes));
+                    let a = addr[l]
+                        .wrapping_add(off16)
+                        .wrapping_add(u32::from(k) * u32::from(m.bytes));
+                    let p = Place::Lds(u64::from(a));
                     if m.kind == Kind::Load {
                         let v = mem.read(p, size, l)?;
                         put_loaded(w, i.dst, &m, l, k, v);
@@ -859,7 +1055,7 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                     Atom::MskOr => (rd(w, i.src[2]), rd(w, i.src[1])),
                     _ => (rd(w, i.src[1]), 0),
                 };
-                let p = Place::Lds(u64::from(addr[l]) + u64::from(off16));
+                let p = Place::Lds(u64::from(addr[l].wrapping_add(off16)));
                 let old = mem.atomic(p, &m, src, cmp, l)?;
                 if m.rtn {
                     w.set_lane(i.dst, l, old as u32);

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 /// Loads `N` bytes (1, 2, 4 or 8) from a checked address, zero-extended into a u64.
 #[inline]
 pub(crate) fn load(addr: u64, size: u32) -> u64 {
-    let aligned = addr % u64::from(size) == 0;
+    let aligned = addr.is_multiple_of(u64::from(size));
     // SAFETY: the caller checked [addr, addr+size) lies in a registered, live host range; the
     // atomic types have the alignment we just tested, and atomics make concurrent access by
     // other lanes, waves and the host well-defined.
@@ -34,10 +34,32 @@ pub(crate) fn load(addr: u64, size: u32) -> u64 {
     }
 }
 
+/// Loads a u32 from a checked address (the hot path of dword loads).
+#[inline(always)]
+pub(crate) fn load32(addr: u64) -> u32 {
+    if addr.is_multiple_of(4) {
+        // SAFETY: the caller checked [addr, addr+4) is registered and live; it is aligned.
+        unsafe { (*(addr as *const AtomicU32)).load(Ordering::Acquire) }
+    } else {
+        load(addr, 4) as u32
+    }
+}
+
+/// Stores a u32 at a checked, writable address.
+#[inline(always)]
+pub(crate) fn store32(addr: u64, v: u32) {
+    if addr.is_multiple_of(4) {
+        // SAFETY: the caller checked [addr, addr+4) is registered, live and writable; aligned.
+        unsafe { (*(addr as *const AtomicU32)).store(v, Ordering::Release) }
+    } else {
+        store(addr, 4, u64::from(v));
+    }
+}
+
 /// Stores the low `size` bytes (1, 2, 4 or 8) of `value` at a checked, writable address.
 #[inline]
 pub(crate) fn store(addr: u64, size: u32, value: u64) {
-    let aligned = addr % u64::from(size) == 0;
+    let aligned = addr.is_multiple_of(u64::from(size));
     // SAFETY: as in `load`; the caller also checked the range is writable.
     unsafe {
         match (size, aligned) {

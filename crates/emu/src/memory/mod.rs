@@ -147,11 +147,6 @@ impl RegionCache {
             _ => false,
         }
     }
-
-    /// Forgets the cached region (at dispatch start).
-    pub(crate) fn clear(&mut self) {
-        self.last = None;
-    }
 }
 
 #[cfg(test)]
@@ -161,7 +156,8 @@ mod tests {
     #[test]
     fn register_contains_and_overlap() {
         let m = MemoryMap::new();
-        m.register(0x1000, 0x100, Access::ReadWrite).expect("register");
+        m.register(0x1000, 0x100, Access::ReadWrite)
+            .expect("register");
         assert!(m.contains(0x1000, 0x100));
         assert!(!m.contains(0x10ff, 2));
         assert!(!m.contains(0xfff, 1));

@@ -1,8 +1,11 @@
 //! Test harness: compiles a kernel source with the real compiler (testkit, cached), loads it
 //! on an emulated GPU, runs dispatches with host buffers, and hands results back.
 #![allow(dead_code)]
+#![allow(clippy::needless_range_loop)] // references are indexed like the device buffers
 
-use hsaemu_emu::{kernarg, Access, Dispatch, DispatchStats, Fault, Gpu, GpuConfig, LoadedCodeObject, MemoryMap};
+use hsaemu_emu::{
+    kernarg, Access, Dispatch, DispatchStats, Fault, Gpu, GpuConfig, LoadedCodeObject, MemoryMap,
+};
 use std::sync::Arc;
 
 /// A host buffer registered in the memory map for the duration of a test.
@@ -25,7 +28,10 @@ impl Buf {
         v
     }
     pub fn u32s(&self) -> Vec<u32> {
-        self.bytes().chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+        self.bytes()
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
     }
     pub fn i32s(&self) -> Vec<i32> {
         self.u32s().into_iter().map(|x| x as i32).collect()
@@ -34,13 +40,19 @@ impl Buf {
         self.u32s().into_iter().map(f32::from_bits).collect()
     }
     pub fn u64s(&self) -> Vec<u64> {
-        self.bytes().chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect()
+        self.bytes()
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+            .collect()
     }
     pub fn f64s(&self) -> Vec<f64> {
         self.u64s().into_iter().map(f64::from_bits).collect()
     }
     pub fn u16s(&self) -> Vec<u16> {
-        self.bytes().chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()
+        self.bytes()
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect()
     }
 }
 
@@ -90,7 +102,12 @@ pub fn from_bytes(bytes: &[u8], target: &str, cov: u32) -> Emu {
     )
     .expect("gpu");
     let code = gpu.load_code_object(bytes).expect("load code object");
-    Emu { gpu, mem, code, cov }
+    Emu {
+        gpu,
+        mem,
+        code,
+        cov,
+    }
 }
 
 impl Emu {
@@ -100,8 +117,14 @@ impl Emu {
         for (i, b) in bytes.iter().enumerate() {
             data[i / 8] |= u64::from(*b) << (8 * (i % 8));
         }
-        let buf = Buf { data, len: bytes.len(), mem: self.mem.clone() };
-        self.mem.register(buf.addr(), n as u64, Access::ReadWrite).expect("register buffer");
+        let buf = Buf {
+            data,
+            len: bytes.len(),
+            mem: self.mem.clone(),
+        };
+        self.mem
+            .register(buf.addr(), n as u64, Access::ReadWrite)
+            .expect("register buffer");
         buf
     }
     pub fn buf_u32(&self, v: &[u32]) -> Buf {
@@ -124,8 +147,18 @@ impl Emu {
     }
 
     /// Runs `kernel` over a 1-3D grid; `lds` is the dynamic group segment size.
-    pub fn try_run(&self, kernel: &str, args: &[Arg], grid: [u32; 3], wg: [u16; 3], lds: u32) -> Result<DispatchStats, Fault> {
-        let k = self.code.kernel(kernel).unwrap_or_else(|| panic!("no kernel {kernel}"));
+    pub fn try_run(
+        &self,
+        kernel: &str,
+        args: &[Arg],
+        grid: [u32; 3],
+        wg: [u16; 3],
+        lds: u32,
+    ) -> Result<DispatchStats, Fault> {
+        let k = self
+            .code
+            .kernel(kernel)
+            .unwrap_or_else(|| panic!("no kernel {kernel}"));
         let mut explicit: Vec<u8> = Vec::new();
         let align = |v: &mut Vec<u8>, a: usize| v.resize(v.len().div_ceil(a) * a, 0);
         for a in args {
@@ -175,7 +208,8 @@ impl Emu {
     }
 
     pub fn run(&self, kernel: &str, args: &[Arg], grid: [u32; 3], wg: [u16; 3]) -> DispatchStats {
-        self.try_run(kernel, args, grid, wg, 0).unwrap_or_else(|f| panic!("{f}"))
+        self.try_run(kernel, args, grid, wg, 0)
+            .unwrap_or_else(|f| panic!("{f}"))
     }
     pub fn run1(&self, kernel: &str, args: &[Arg], n: u32, wg: u16) -> DispatchStats {
         self.run(kernel, args, [n, 1, 1], [wg, 1, 1])
@@ -208,4 +242,35 @@ pub fn close(a: f32, b: f32, ulps: u32) -> bool {
     }
     let d = (a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs();
     d <= u64::from(ulps) || (a - b).abs() <= 1e-30
+}
+
+/// Compiles a HIP source for all TARGETS (cached bundle), extracts `target`'s code object
+/// with clang-offload-bundler-15 and loads it.
+pub fn emu_hip(src: &str, target: &str) -> Emu {
+    let bundle = hsaemu_testkit::compile_hip_bundle(src, &TARGETS);
+    static UNBUNDLE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let out = bundle.with_extension(format!("{target}.hsaco"));
+    let _guard = UNBUNDLE.lock().unwrap_or_else(|e| e.into_inner());
+    if !out.is_file() {
+        let tmp = bundle.with_extension(format!("{target}.hsaco.tmp{}", std::process::id()));
+        let tool = hsaemu_testkit::tool("clang-offload-bundler-15");
+        hsaemu_testkit::run_tool(
+            &tool,
+            &[
+                "--unbundle",
+                "--type=o",
+                &format!("--input={}", bundle.display()),
+                &format!("--targets=hipv4-amdgcn-amd-amdhsa--{target}"),
+                &format!("--output={}", tmp.display()),
+            ],
+        );
+        std::fs::rename(&tmp, &out).expect("move unbundled code object");
+    }
+    let bytes = std::fs::read(&out).expect("read code object");
+    let cov = match bytes.get(8) {
+        Some(3) => 5,
+        Some(2) => 4,
+        _ => 3,
+    };
+    from_bytes(&bytes, target, cov)
 }

@@ -64,8 +64,6 @@ pub(crate) enum F {
     Vcc,
     /// `off` (no SGPR address).
     Off,
-    /// `exec` (unused so far).
-    Exec,
     /// SOPC `ssrc1` printed as a number (`s_set_gpr_idx_on`).
     Ssrc1Imm,
     /// SOPK `hwreg(...)`.
@@ -97,23 +95,37 @@ pub(crate) struct Entry {
     /// Printed mnemonic, exactly as LLVM prints the probed form (`v_add_f32_e32`, `v_add_f32_e64`).
     pub name: &'static str,
     /// VALU operand properties from [`mods`] (generated from probes).
-    pub mods: u16,
+    pub mods: u32,
     /// Operands in printed order.
     pub slots: &'static [Slot],
 }
 
 /// Bits of [`Entry::mods`].
 pub(crate) mod mods {
-    /// Source `i` takes neg/abs modifiers: `SRC_MODS << i`.
-    pub const SRC_MODS: u16 = 1;
+    /// Source `i` takes neg/abs modifiers: `SRC_MODS << i` (bits 0–2).
+    #[allow(dead_code)]
+    pub const SRC_MODS: u32 = 1;
     /// `clamp` exists.
-    pub const CLAMP: u16 = 1 << 3;
+    pub const CLAMP: u32 = 1 << 3;
     /// `omod` (`mul:2`, `div:2`) exists.
-    pub const OMOD: u16 = 1 << 4;
+    pub const OMOD: u32 = 1 << 4;
     /// `op_sel` exists.
-    pub const OP_SEL: u16 = 1 << 5;
+    pub const OP_SEL: u32 = 1 << 5;
     /// Source `i` is a VGPR-only field (values below 256 still name VGPRs): `VGPR_ONLY << i`.
-    pub const VGPR_ONLY: u16 = 1 << 8;
+    pub const VGPR_ONLY: u32 = 1 << 8;
+    /// Source `i` is an integer whose neg bit means sign-extend (`sext(…)`): `SEXT << i`.
+    pub const SEXT: u32 = 1 << 12;
+    /// Constant kind of source `i`: `(mods >> (KIND_SHIFT + 2 * i)) & 3` (0 32-bit, 1 64-bit,
+    /// 2 16-bit float, 3 16-bit integer).
+    pub const KIND_SHIFT: u32 = 16;
+    /// DPP: source `i` (0, 1) takes neg/abs: `DPP_MODS << i`.
+    pub const DPP_MODS: u32 = 1 << 24;
+    /// DPP: source `i`'s neg bit means `sext(…)`: `DPP_SEXT << i`.
+    pub const DPP_SEXT: u32 = 1 << 26;
+    /// SDWA: source `i` takes neg/abs: `SDWA_MODS << i`.
+    pub const SDWA_MODS: u32 = 1 << 28;
+    /// SDWA: source `i` takes `sext(…)`: `SDWA_SEXT << i`.
+    pub const SDWA_SEXT: u32 = 1 << 30;
 }
 
 /// Encoding families with a table.
@@ -140,6 +152,7 @@ pub(crate) enum Fam {
 }
 
 /// The table for a family on a generation (`None`: no tables for the generation).
+#[inline]
 pub(crate) fn table(gen: Gen, fam: Fam) -> Option<&'static [Option<Entry>]> {
     use generated::*;
     macro_rules! pick {
@@ -199,6 +212,7 @@ pub(crate) fn table(gen: Gen, fam: Fam) -> Option<&'static [Option<Entry>]> {
 }
 
 /// The entry for opcode number `op` of `fam` on `gen`.
+#[inline]
 pub(crate) fn lookup(gen: Gen, fam: Fam, op: u32) -> Option<&'static Entry> {
     table(gen, fam)?.get(op as usize)?.as_ref()
 }

@@ -1,0 +1,142 @@
+//! Whole pages of host memory from `mmap`, for everything the runtime hands to kernels (pool
+//! allocations, signals, queue rings and `amd_queue_t`s). Keeping them out of the C heap means
+//! an application's locked or registered heap ranges — ROCclr locks page-rounded ranges around
+//! its buffers — never overlap runtime objects in the emulator's memory map.
+
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+
+use crate::error::{HsaError, Result};
+
+/// The host page size.
+pub const PAGE_SIZE: usize = 4096;
+
+/// Zeroed, page-aligned memory, unmapped on drop.
+#[derive(Debug)]
+pub struct Pages {
+    ptr: NonNull<u8>,
+    len: usize,
+}
+
+// SAFETY: the mapping is plain memory owned by this value; sharing its address is the point
+// (kernels and application threads access it with their own synchronisation).
+unsafe impl Send for Pages {}
+// SAFETY: see `Send`; `Pages` itself exposes only the address and length.
+unsafe impl Sync for Pages {}
+
+impl Pages {
+    /// Maps `len` bytes (rounded up to whole pages), zeroed.
+    pub fn new(len: usize) -> Result<Pages> {
+        let len = len
+            .max(1)
+            .checked_next_multiple_of(PAGE_SIZE)
+            .ok_or(HsaError::OutOfResources)?;
+        // SAFETY: an anonymous private mapping with no address hint touches no existing memory.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            return Err(HsaError::OutOfResources);
+        }
+        let ptr = NonNull::new(p as *mut u8).ok_or(HsaError::OutOfResources)?;
+        Ok(Pages { ptr, len })
+    }
+    /// The first byte.
+    pub fn as_ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+    /// The address of the first byte.
+    pub fn addr(&self) -> u64 {
+        self.ptr.as_ptr() as u64
+    }
+    /// The mapped length (whole pages).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// Always false: at least one page is mapped.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+impl Drop for Pages {
+    fn drop(&mut self) {
+        // SAFETY: `ptr`/`len` describe the mapping made in `new`, unmapped exactly once here.
+        unsafe { libc::munmap(self.ptr.as_ptr() as *mut libc::c_void, self.len) };
+    }
+}
+
+/// A `T` living at the start of its own pages.
+#[derive(Debug)]
+pub struct PageBox<T> {
+    pages: Pages,
+    _t: PhantomData<T>,
+}
+
+impl<T> PageBox<T> {
+    /// Moves `value` into fresh pages.
+    pub fn new(value: T) -> Result<PageBox<T>> {
+        const { assert!(std::mem::align_of::<T>() <= PAGE_SIZE) };
+        let pages = Pages::new(std::mem::size_of::<T>())?;
+        // SAFETY: the mapping is large enough for a `T` and page-aligned (so aligned for `T`);
+        // nothing else refers to it yet.
+        unsafe { std::ptr::write(pages.as_ptr() as *mut T, value) };
+        Ok(PageBox {
+            pages,
+            _t: PhantomData,
+        })
+    }
+    /// The address of the value.
+    pub fn addr(&self) -> u64 {
+        self.pages.addr()
+    }
+    /// The bytes mapped for it.
+    pub fn mapped_len(&self) -> usize {
+        self.pages.len()
+    }
+}
+
+impl<T> std::ops::Deref for PageBox<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        // SAFETY: `new` wrote a valid `T` at the start of the pages, which live as long as
+        // `self`; only shared references are handed out.
+        unsafe { &*(self.pages.as_ptr() as *const T) }
+    }
+}
+
+impl<T> Drop for PageBox<T> {
+    fn drop(&mut self) {
+        // SAFETY: the `T` written in `new` is dropped exactly once, before the pages go.
+        unsafe { std::ptr::drop_in_place(self.pages.as_ptr() as *mut T) };
+    }
+}
+
+// SAFETY: a `PageBox<T>` owns its `T` like a `Box<T>`.
+unsafe impl<T: Send> Send for PageBox<T> {}
+// SAFETY: as for `Box<T>`: shared access only yields `&T`.
+unsafe impl<T: Sync> Sync for PageBox<T> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_box_is_page_aligned_zeroed_and_drops_its_value() {
+        let b = PageBox::new([7u64; 3]).expect("map");
+        assert_eq!(b.addr() % PAGE_SIZE as u64, 0);
+        assert_eq!(*b, [7, 7, 7]);
+        let p = Pages::new(10_000).expect("map");
+        assert_eq!(p.len(), 3 * PAGE_SIZE);
+        // SAFETY: the mapping has `len` readable bytes.
+        let bytes = unsafe { std::slice::from_raw_parts(p.as_ptr(), p.len()) };
+        assert!(bytes.iter().all(|&b| b == 0));
+    }
+}
