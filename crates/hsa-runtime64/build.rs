@@ -1,7 +1,8 @@
 //! Builds the export table of libhsa-runtime64.so.1 (landscape.md §6.2, option A): every name
 //! in `rocr_exports.txt` is defined with `--defsym` as an alias of its implementation in
-//! hsaemu-capi (`hsaemu_<name>`), of the `sc*` function it is a deprecated alias of, or of the
-//! one `hsaemu_unimplemented` stub; a version script puts them all in `ROCR_1`. The routing is
+//! hsaemu-capi (`hsaemu_<name>`), of the `sc*` function it is a deprecated alias of, or of its
+//! stub (`hsaemu_stub_<name>`, capi/src/unimplemented.rs); a name with none of these fails the
+//! build. A version script puts them all in `ROCR_1`. The routing is
 //! also written to `$OUT_DIR/exports.tsv` for tests and docs.
 
 use std::collections::BTreeSet;
@@ -16,19 +17,26 @@ fn main() {
     println!("cargo:rerun-if-changed={}", list.display());
     println!("cargo:rerun-if-changed={}", capi_src.display());
 
-    // Names implemented in hsaemu-capi: every `hsaemu_hsa_*` identifier in its sources.
-    let mut implemented = BTreeSet::new();
+    // Names implemented in hsaemu-capi: every `hsaemu_hsa_*` identifier in its sources; names
+    // stubbed: every `hsaemu_stub_*` identifier.
+    let mut implemented: BTreeSet<String> = BTreeSet::new();
+    let mut stubbed: BTreeSet<String> = BTreeSet::new();
     for entry in std::fs::read_dir(&capi_src).expect("read capi/src") {
         let path = entry.expect("dir entry").path();
         if path.extension().is_some_and(|e| e == "rs") {
             println!("cargo:rerun-if-changed={}", path.display());
             let text = std::fs::read_to_string(&path).expect("read capi source");
-            for (i, _) in text.match_indices("hsaemu_hsa_") {
-                let rest = &text[i + "hsaemu_".len()..];
-                let end = rest
-                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                    .unwrap_or(rest.len());
-                implemented.insert(rest[..end].to_string());
+            for (prefix, set) in [
+                ("hsaemu_", &mut implemented),
+                ("hsaemu_stub_", &mut stubbed),
+            ] {
+                for (i, _) in text.match_indices(&format!("{prefix}hsa_")) {
+                    let rest = &text[i + prefix.len()..];
+                    let end = rest
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .unwrap_or(rest.len());
+                    set.insert(rest[..end].to_string());
+                }
             }
         }
     }
@@ -50,8 +58,10 @@ fn main() {
             format!("hsaemu_{name}")
         } else if let Some(sc) = sc_twin(name).filter(|sc| implemented.contains(sc)) {
             format!("hsaemu_{sc}")
+        } else if stubbed.contains(name) {
+            format!("hsaemu_stub_{name}")
         } else {
-            "hsaemu_unimplemented".to_string()
+            panic!("{name} is exported by ROCm but neither implemented nor stubbed in hsaemu-capi (add it to capi/src/unimplemented.rs)");
         };
         println!("cargo:rustc-cdylib-link-arg=-Wl,--defsym={name}={target}");
         let _ = writeln!(script, "    {name};");

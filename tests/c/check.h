@@ -30,6 +30,21 @@
 
 #define OK(expr) CHECK_STATUS(expr, HSA_STATUS_SUCCESS)
 
+/* A watchdog: a test that hangs (a lost wake-up, a deadlock) fails after 120 s with a
+ * message instead of blocking the test run. */
+#include <signal.h>
+#include <unistd.h>
+static void hsaemu_test_timeout(int sig) {
+  (void)sig;
+  static const char msg[] = "TIMEOUT: the test did not finish within 120 s\n";
+  (void)!write(2, msg, sizeof msg - 1);
+  _exit(2);
+}
+__attribute__((constructor)) static void hsaemu_test_watchdog(void) {
+  signal(SIGALRM, hsaemu_test_timeout);
+  alarm(120);
+}
+
 static hsa_status_t find_gpu_cb(hsa_agent_t agent, void *data) {
   hsa_device_type_t type;
   OK(hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type));

@@ -5,6 +5,7 @@
  * check c = a + b. With argv[2] = "incompatible", loading must fail with
  * INCOMPATIBLE_ARGUMENTS instead (the code object is for another target). */
 #include <fcntl.h>
+#include <hsa/hsa_ven_amd_loader.h>
 #include <unistd.h>
 #include "check.h"
 
@@ -19,6 +20,12 @@ static hsa_status_t kernarg_region_cb(hsa_region_t region, void *data) {
       return HSA_STATUS_INFO_BREAK;
     }
   }
+  return HSA_STATUS_SUCCESS;
+}
+
+static hsa_status_t each_loaded(hsa_executable_t e, hsa_loaded_code_object_t lco, void *data) {
+  (void)e;
+  *(hsa_loaded_code_object_t *)data = lco;
   return HSA_STATUS_SUCCESS;
 }
 
@@ -80,6 +87,34 @@ int main(int argc, char **argv) {
   OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &private));
   OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_DYNAMIC_CALLSTACK, &dynamic));
   CHECK(kernel_object != 0 && kernarg_size >= 28 && kernarg_align >= 8 && !dynamic);
+  /* The AMD loader extension, through its function table. */
+  bool supported = false;
+  OK(hsa_system_extension_supported(HSA_EXTENSION_AMD_LOADER, 1, 0, &supported));
+  CHECK(supported);
+  hsa_ven_amd_loader_1_01_pfn_t loader;
+  OK(hsa_system_get_major_extension_table(HSA_EXTENSION_AMD_LOADER, 1, sizeof loader, &loader));
+  hsa_executable_t owner = {0};
+  OK(loader.hsa_ven_amd_loader_query_executable((void *)kernel_object, &owner));
+  CHECK(owner.handle == exe.handle);
+  const void *host = NULL;
+  OK(loader.hsa_ven_amd_loader_query_host_address((void *)kernel_object, &host));
+  CHECK(host == (void *)kernel_object);
+  hsa_loaded_code_object_t lco = {0};
+  OK(loader.hsa_ven_amd_loader_executable_iterate_loaded_code_objects(exe, each_loaded, &lco));
+  uint64_t load_base = 0, load_size = 0;
+  OK(loader.hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_BASE, &load_base));
+  OK(loader.hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_SIZE, &load_size));
+  CHECK(kernel_object >= load_base && kernel_object < load_base + load_size);
+  hsa_agent_t lco_agent;
+  OK(loader.hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_AGENT, &lco_agent));
+  CHECK(lco_agent.handle == gpu.handle);
+  uint32_t uri_len = 0;
+  OK(loader.hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI_LENGTH, &uri_len));
+  char uri[256] = {0};
+  CHECK(uri_len > 0 && uri_len < sizeof uri);
+  OK(loader.hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI, uri));
+  CHECK(strncmp(uri, "memory://", 9) == 0);
+
   uint32_t name_len = 0;
   OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH, &name_len));
   char name[64] = {0};

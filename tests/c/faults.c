@@ -10,6 +10,14 @@ static void on_error(hsa_status_t status, hsa_queue_t *q, void *data) {
   __atomic_store_n(&cb_status, status, __ATOMIC_SEQ_CST);
 }
 
+static volatile uint64_t fault_address, fault_agent;
+static hsa_status_t on_event(const hsa_amd_event_t *e, void *data) {
+  CHECK(data == (void *)0x99 && e->event_type == HSA_AMD_GPU_MEMORY_FAULT_EVENT);
+  fault_agent = e->memory_fault.agent.handle;
+  __atomic_store_n(&fault_address, e->memory_fault.virtual_address, __ATOMIC_SEQ_CST);
+  return HSA_STATUS_SUCCESS;
+}
+
 static hsa_status_t run(hsa_agent_t gpu, uint64_t kernel, void *kernarg, int with_callback) {
   hsa_queue_t *q;
   OK(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, with_callback ? on_error : NULL, NULL, 0, 0, &q));
@@ -38,7 +46,11 @@ int main(int argc, char **argv) {
   kernarg = calloc(1, 4096);
   OK(hsa_memory_register(kernarg, 4096));
   kernarg[0] = (void *)0x10; /* a wild pointer */
+  OK(hsa_amd_register_system_event_handler(on_event, (void *)0x99));
   CHECK_STATUS(run(gpu, fault, kernarg, 1), HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION);
+  /* The system event handler saw the faulting address (lane 0 stores at p[0]). */
+  CHECK(__atomic_load_n(&fault_address, __ATOMIC_SEQ_CST) >= 0x10 && fault_address < 0x10 + 64 * 4);
+  CHECK(fault_agent == gpu.handle);
   static int buf[64];
   OK(hsa_memory_register(buf, sizeof buf));
   kernarg[0] = buf;

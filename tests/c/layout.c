@@ -105,6 +105,12 @@ int main(void) {
   OFF(hsa_amd_pointer_info_t, userData);
   OFF(hsa_amd_pointer_info_t, agentOwner);
   OFF(hsa_amd_pointer_info_t, global_flags);
+  SIZE(hsa_amd_event_t);
+  OFF(hsa_amd_event_t, event_type);
+  OFF(hsa_amd_event_t, memory_fault.agent);
+  OFF(hsa_amd_event_t, memory_fault.virtual_address);
+  OFF(hsa_amd_event_t, memory_fault.fault_reason_mask);
+  SIZE(hsa_amd_profiling_dispatch_time_t);
   SIZE(hsa_pitched_ptr_t);
   SIZE(hsa_dim3_t);
   return 0;

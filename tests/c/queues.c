@@ -22,6 +22,11 @@ static hsa_status_t wait_callback(void) {
   return s;
 }
 
+static hsa_status_t first_region(hsa_region_t r, void *data) {
+  *(hsa_region_t *)data = r;
+  return HSA_STATUS_INFO_BREAK;
+}
+
 static void bad_dispatch(hsa_agent_t gpu, void (*corrupt)(hsa_kernel_dispatch_packet_t *), uint16_t type) {
   hsa_queue_t *q;
   OK(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, on_error, (void *)0x77, 0, 0, &q));
@@ -165,6 +170,24 @@ int main(void) {
   OK(hsa_queue_destroy(q2));
   CHECK_STATUS(hsa_queue_destroy(q2), HSA_STATUS_ERROR_INVALID_QUEUE);
   OK(hsa_queue_destroy(q));
+
+  /* A soft queue: the application owns the doorbell and processes packets itself. */
+  hsa_region_t gpu_region = {0};
+  CHECK_STATUS(hsa_agent_iterate_regions(gpu, first_region, &gpu_region), HSA_STATUS_INFO_BREAK);
+  hsa_signal_t soft_bell;
+  OK(hsa_signal_create(0, 0, NULL, &soft_bell));
+  hsa_queue_t *sq;
+  OK(hsa_soft_queue_create(gpu_region, 64, HSA_QUEUE_TYPE_SINGLE, HSA_QUEUE_FEATURE_AGENT_DISPATCH, soft_bell, &sq));
+  CHECK(sq->doorbell_signal.handle == soft_bell.handle && sq->features == HSA_QUEUE_FEATURE_AGENT_DISPATCH);
+  hsa_signal_t never;
+  OK(hsa_signal_create(1, 0, NULL, &never));
+  submit_barrier(sq, HSA_PACKET_TYPE_BARRIER_AND, NULL, 0, never);
+  CHECK(hsa_signal_wait_scacquire(never, HSA_SIGNAL_CONDITION_EQ, 0, 10000000ull, HSA_WAIT_STATE_BLOCKED) == 1);
+  CHECK(hsa_signal_load_relaxed(soft_bell) == 0); /* the doorbell value the producer stored */
+  hsa_queue_store_read_index_screlease(sq, 1);
+  CHECK(hsa_queue_load_read_index_relaxed(sq) == 1);
+  OK(hsa_queue_destroy(sq));
+  OK(hsa_signal_destroy(soft_bell)); /* still the application's signal */
 
   /* Malformed packets: each one stops its queue with INVALID_PACKET_FORMAT. */
   bad_dispatch(gpu, zero_dims, HSA_PACKET_TYPE_KERNEL_DISPATCH);

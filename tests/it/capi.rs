@@ -165,7 +165,11 @@ fn run_c(name: &str, args: &[&str], env: &[(&str, &str)]) -> String {
 #[test]
 fn c_discovery() {
     run_c("discovery", &[], &[]);
-    run_c("discovery", &[], &[("HSAEMU_TARGET", "gfx906")]);
+    run_c(
+        "discovery",
+        &[],
+        &[("HSAEMU_TARGET", "gfx906"), ("HSAEMU_GPUS", "3")],
+    );
 }
 
 #[test]
@@ -176,6 +180,11 @@ fn c_signals() {
 #[test]
 fn c_queues() {
     run_c("queues", &[], &[]);
+}
+
+#[test]
+fn c_memory() {
+    run_c("memory", &[], &[]);
 }
 
 #[test]
@@ -298,6 +307,30 @@ fn struct_layouts_match_rocm_headers() {
         sizeInBytes => size_in_bytes, userData => user_data, agentOwner => agent_owner,
         global_flags => global_flags);
     check(
+        "sizeof hsa_amd_event_t",
+        size_of::<hsaemu_capi::queue::AmdEvent>(),
+    );
+    check(
+        "offsetof hsa_amd_event_t.event_type",
+        offset_of!(hsaemu_capi::queue::AmdEvent, event_type),
+    );
+    check(
+        "offsetof hsa_amd_event_t.memory_fault.agent",
+        offset_of!(hsaemu_capi::queue::AmdEvent, agent),
+    );
+    check(
+        "offsetof hsa_amd_event_t.memory_fault.virtual_address",
+        offset_of!(hsaemu_capi::queue::AmdEvent, virtual_address),
+    );
+    check(
+        "offsetof hsa_amd_event_t.memory_fault.fault_reason_mask",
+        offset_of!(hsaemu_capi::queue::AmdEvent, fault_reason_mask),
+    );
+    check(
+        "sizeof hsa_amd_profiling_dispatch_time_t",
+        size_of::<hsaemu_capi::signal::ProfilingTime>(),
+    );
+    check(
         "sizeof hsa_pitched_ptr_t",
         size_of::<hsaemu_capi::memory::PitchedPtr>(),
     );
@@ -367,43 +400,45 @@ fn c_bench_runs_barrier_and_dispatch_round_trips() {
 
 #[test]
 fn unimplemented_exports_are_listed_in_status_doc() {
+    // An export is unimplemented when it is an alias of its stub `hsaemu_stub_<name>`.
     let text = readelf_dyn_syms(&library());
-    let fields = |l: &str| l.split_whitespace().map(String::from).collect::<Vec<_>>();
-    let stub = text
+    let symbols: Vec<(String, String)> = text
         .lines()
-        .map(fields)
-        .find(|f| f.len() >= 8 && f[7] == "hsaemu_unimplemented")
-        .map(|f| f[1].clone())
-        .expect("the hsaemu_unimplemented stub is exported");
-    let unimplemented: BTreeSet<String> = text
-        .lines()
-        .map(fields)
-        .filter(|f| f.len() >= 8 && f[1] == stub && f[7].ends_with("@@ROCR_1"))
-        .map(|f| f[7].trim_end_matches("@@ROCR_1").to_string())
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() >= 8).then(|| (f[7].to_string(), f[1].to_string()))
+        })
         .collect();
+    let address = |name: &str| {
+        symbols
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, a)| a.clone())
+    };
+    let unimplemented: BTreeSet<String> = symbols
+        .iter()
+        .filter_map(|(n, a)| {
+            let public = n.strip_suffix("@@ROCR_1")?;
+            (address(&format!("hsaemu_stub_{public}")).as_deref() == Some(a.as_str()))
+                .then(|| public.to_string())
+        })
+        .collect();
+    assert_eq!(
+        unimplemented.len(),
+        hsaemu_capi::unimplemented::UNIMPLEMENTED.len()
+    );
     let doc =
         std::fs::read_to_string(hsaemu_testkit::workspace_root().join("docs/status-runtime.md"))
             .expect("docs/status-runtime.md");
     let listed: BTreeSet<String> = doc
         .lines()
+        .take_while(|l| !l.starts_with("## Implemented with restrictions"))
         .filter_map(|l| l.strip_prefix("- `"))
         .filter_map(|l| l.split('`').next())
-        .filter(|n| n.starts_with("hsa_") && !l_is_restriction(n))
         .map(String::from)
         .collect();
     assert_eq!(
         unimplemented, listed,
         "docs/status-runtime.md is out of date"
     );
-}
-
-/// Names that the status doc mentions under "Implemented with restrictions".
-fn l_is_restriction(name: &str) -> bool {
-    [
-        "hsa_amd_signal_create",
-        "hsa_ven_amd_loader_query_segment_descriptors",
-        "hsa_amd_queue_cu_set_mask",
-        "hsa_amd_memory_async_copy_rect",
-    ]
-    .contains(&name)
 }

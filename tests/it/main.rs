@@ -4,3 +4,5 @@ mod hip;
 mod capi;
 mod runtime;
 mod codeobject;
+mod emu;
+mod isa;

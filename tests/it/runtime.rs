@@ -216,3 +216,69 @@ fn vector_add_through_the_rust_api() {
         .expect("destroy executable");
     hsaemu_runtime::shut_down().expect("shut down");
 }
+
+#[test]
+fn global_variables_are_symbols_that_kernels_update() {
+    let rt = hsaemu_runtime::init().expect("init");
+    let gpu = rt.gpu_agents().next().expect("a GPU agent").clone();
+    let target = gpu.properties().name.clone();
+    let path = hsaemu_testkit::compile_cl("cl/runtime_kernels.cl", &target, 4);
+    let bytes = std::fs::read(&path).expect("read code object");
+    let exe = rt.create_executable();
+    exe.load(&gpu, &CodeObjectReader::from_bytes(&bytes).expect("reader"))
+        .expect("load");
+    exe.freeze().expect("freeze");
+    let var = exe
+        .symbol_by_name("runtime_global", Some(gpu.handle()))
+        .expect("variable symbol");
+    assert_eq!(var.kind, SymbolType::Variable);
+    assert_eq!(var.size, 4);
+    // SAFETY: the variable's address points at 4 bytes of the loaded image, alive while `exe` is.
+    let read = || unsafe { std::ptr::read_volatile(var.address as *const i32) };
+    assert_eq!(read(), 5);
+    let kernel = exe
+        .symbol_by_name("bump_global.kd", Some(gpu.handle()))
+        .expect("kernel symbol");
+    // The kernel reads its hidden arguments (global offsets): a zeroed kernarg segment.
+    let kernarg = rt
+        .allocate(
+            gpu.pools()[0].handle(),
+            u64::from(kernel.kernarg_segment_size.max(1)),
+        )
+        .expect("kernarg");
+    let q = rt
+        .create_queue(&gpu, 64, QueueType::Single, None)
+        .expect("queue");
+    let done = rt.create_signal(1).expect("signal");
+    let p = KernelDispatchPacket {
+        header: header(packet_type::KERNEL_DISPATCH),
+        setup: 1,
+        workgroup_size_x: 64,
+        workgroup_size_y: 1,
+        workgroup_size_z: 1,
+        grid_size_x: 64,
+        grid_size_y: 1,
+        grid_size_z: 1,
+        kernel_object: kernel.address,
+        kernarg_address: kernarg,
+        completion_signal: done.handle(),
+        ..Default::default()
+    };
+    q.submit(&p.to_bytes()).expect("submit");
+    assert_eq!(
+        done.wait(
+            SignalCondition::Lt,
+            1,
+            None,
+            WaitState::Blocked,
+            MemoryOrder::Acquire
+        ),
+        0
+    );
+    assert_eq!(read(), 15);
+    rt.memory().free(kernarg).expect("free");
+    rt.destroy_queue(q.address()).expect("destroy");
+    rt.destroy_executable(exe.handle())
+        .expect("destroy executable");
+    hsaemu_runtime::shut_down().expect("shut down");
+}

@@ -564,16 +564,33 @@ pub unsafe extern "C" fn loader_loaded_code_object_get_info(
     }) else {
         return INVALID_ARGUMENT;
     };
-    // SAFETY: non-null and sized for the attribute by contract.
+    let Ok(e) = rt.executable(exec) else {
+        return INVALID_ARGUMENT;
+    };
+    let code = e.code_object_at(base);
+    let (code_addr, code_len) = code.as_ref().map_or((0, 0), |c| {
+        (c.bytes().as_ptr() as u64, c.bytes().len() as u64)
+    });
+    // ROCm's URI form for code objects loaded from memory.
+    let uri = format!(
+        "memory://{}#offset=0x{code_addr:x}&size={code_len}",
+        std::process::id()
+    );
+    // SAFETY: non-null and sized for the attribute by contract (the URI attribute's buffer
+    // holds URI_LENGTH bytes).
     unsafe {
         match attribute {
-            0 => put(value, exec),          // EXECUTABLE
-            1 => put(value, 1u32),          // KIND: AGENT
-            2 => put(value, agent),         // AGENT
-            3 => put(value, 2u32),          // CODE_OBJECT_STORAGE_TYPE: MEMORY
-            100 => put(value, base as i64), // LOAD_DELTA
-            101 => put(value, size),        // LOAD_SIZE
-            102 => put(value, base),        // LOAD_BASE
+            1 => put(value, exec),              // EXECUTABLE
+            2 => put(value, 2u32),              // KIND: AGENT
+            3 => put(value, agent),             // AGENT
+            4 => put(value, 2u32),              // CODE_OBJECT_STORAGE_TYPE: MEMORY
+            5 => put(value, code_addr),         // CODE_OBJECT_STORAGE_MEMORY_BASE
+            6 => put(value, code_len),          // CODE_OBJECT_STORAGE_MEMORY_SIZE
+            8 => put(value, base as i64),       // LOAD_DELTA (images are linked at 0)
+            9 => put(value, base),              // LOAD_BASE
+            10 => put(value, size),             // LOAD_SIZE
+            11 => put(value, uri.len() as u32), // URI_LENGTH
+            12 => std::ptr::copy_nonoverlapping(uri.as_ptr(), value as *mut u8, uri.len()), // URI
             _ => return INVALID_ARGUMENT,
         }
     }

@@ -5,8 +5,8 @@
 //!
 //! Every function is exported under an internal name `hsaemu_<name>`; the `hsa-runtime64`
 //! crate links them into the shared library under their public names with the `ROCR_1`
-//! version, following `exports.txt` (which also routes ROCm's deprecated aliases and the
-//! functions hsaemu does not implement).
+//! version, following ROCm's export list: deprecated aliases go to their `sc*` twins and the
+//! functions hsaemu does not implement to their stubs in [`unimplemented`].
 
 pub mod agent;
 pub mod core;
@@ -14,18 +14,10 @@ pub mod executable;
 pub mod memory;
 pub mod queue;
 pub mod signal;
+pub mod unimplemented;
 mod util;
 
 pub use util::{HSA_STATUS_ERROR, HSA_STATUS_SUCCESS};
-
-/// The one stub behind every exported function that hsaemu does not implement (see
-/// docs/status-runtime.md): it ignores its arguments (harmless under the x86-64 System V
-/// calling convention, where the caller owns argument registers and stack) and returns
-/// `HSA_STATUS_ERROR`.
-#[unsafe(no_mangle)]
-pub extern "C" fn hsaemu_unimplemented() -> u32 {
-    HSA_STATUS_ERROR
-}
 
 /// `_amdgpu_r_debug`: the debugger's view of loaded GPU code objects, shaped like glibc's
 /// 40-byte `struct r_debug`. hsaemu keeps it zeroed (no debugger support).

@@ -195,3 +195,85 @@ pub extern "C" fn hsaemu_hsa_amd_queue_set_priority(queue: *const c_void, priori
     }
     HSA_STATUS_SUCCESS
 }
+
+/// `hsa_soft_queue_create`: a queue the application processes itself, with its own doorbell.
+/// The region only names the agent it belongs to (its owner must be a GPU agent).
+///
+/// # Safety
+/// `queue` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_soft_queue_create(
+    region: u64,
+    size: u32,
+    type_: u32,
+    features: u32,
+    doorbell_signal: u64,
+    queue: *mut *mut c_void,
+) -> u32 {
+    let rt = runtime!();
+    non_null!(queue);
+    let Ok((owner, _)) = rt.pool(region) else {
+        return HsaError::InvalidRegion.status();
+    };
+    let owner = owner.clone();
+    let Some(qt) = QueueType::from_raw(type_) else {
+        return INVALID_ARGUMENT;
+    };
+    let gpu = if owner.properties().kernel_dispatch {
+        owner
+    } else {
+        match rt.gpu_agents().next() {
+            Some(g) => g.clone(),
+            None => return HsaError::InvalidAgent.status(),
+        }
+    };
+    let q = tri!(rt.create_soft_queue(&gpu, size, qt, features, doorbell_signal));
+    // SAFETY: non-null, writable by contract.
+    unsafe { *queue = q.address() as *mut c_void };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_event_t` for `HSA_AMD_GPU_MEMORY_FAULT_EVENT` (32 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct AmdEvent {
+    pub event_type: u32,
+    pub agent: u64,
+    pub virtual_address: u64,
+    pub fault_reason_mask: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<AmdEvent>() == 32);
+
+/// The C system event callback.
+pub type SystemEventCallback = Option<unsafe extern "C" fn(*const AmdEvent, *mut c_void) -> u32>;
+
+/// `hsa_amd_register_system_event_handler`: memory faults in kernels are delivered as
+/// `HSA_AMD_GPU_MEMORY_FAULT_EVENT` before the queue's error callback runs.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_amd_register_system_event_handler(
+    callback: SystemEventCallback,
+    data: *mut c_void,
+) -> u32 {
+    let rt = runtime!();
+    let Some(cb) = callback else {
+        return INVALID_ARGUMENT;
+    };
+    let data = data as usize;
+    rt.register_system_event_handler(Arc::new(move |e: &hsaemu_runtime::queue::SystemEvent| {
+        let hsaemu_runtime::queue::SystemEvent::MemoryFault {
+            agent,
+            address,
+            reason,
+        } = *e;
+        let event = AmdEvent {
+            event_type: 0,
+            agent,
+            virtual_address: address,
+            fault_reason_mask: reason,
+        };
+        // SAFETY: the application's callback, with an event that lives for the call.
+        unsafe { cb(&event, data as *mut c_void) };
+    }));
+    HSA_STATUS_SUCCESS
+}

@@ -12,15 +12,60 @@ pub const HSA_STATUS_ERROR: u32 = 0x1000;
 /// `HSA_STATUS_ERROR_INVALID_ARGUMENT`.
 pub const INVALID_ARGUMENT: u32 = 0x1001;
 
+/// Whether `HSAEMU_TRACE` (a comma-separated list) includes `what` or `api`.
+pub fn trace_enabled(what: &str) -> bool {
+    static TRACE: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    TRACE
+        .get_or_init(|| {
+            std::env::var("HSAEMU_TRACE")
+                .map(|v| v.split(',').map(|s| s.trim().to_string()).collect())
+                .unwrap_or_default()
+        })
+        .iter()
+        .any(|t| t == what || t == "api")
+}
+
+/// The public name of the enclosing export (`hsa_agent_get_info` inside
+/// `hsaemu_hsa_agent_get_info`).
+macro_rules! api_name {
+    () => {{
+        fn f() {}
+        let n = std::any::type_name_of_val(&f);
+        let n = n.strip_suffix("::f").unwrap_or(n);
+        let n = n.rsplit("::").next().unwrap_or(n);
+        n.strip_prefix("hsaemu_").unwrap_or(n)
+    }};
+}
+pub(crate) use api_name;
+
+/// Reports an error status returned by the enclosing export when `HSAEMU_TRACE=api`.
+macro_rules! trace_error {
+    ($status:expr) => {{
+        let status: u32 = $status;
+        if $crate::util::trace_enabled("api") {
+            let name = hsaemu_runtime::HsaError::from_status(status).map_or("?", |e| e.name());
+            eprintln!(
+                "hsaemu: api {} -> {name} (0x{status:x})",
+                $crate::util::api_name!()
+            );
+        }
+        status
+    }};
+}
+pub(crate) use trace_error;
+
 /// Returns the current runtime, or returns `HSA_STATUS_ERROR_NOT_INITIALIZED` from the
-/// enclosing function.
+/// enclosing function. With `HSAEMU_TRACE=api`, logs the call.
 macro_rules! runtime {
-    () => {
+    () => {{
+        if $crate::util::trace_enabled("api") {
+            eprintln!("hsaemu: api {}", $crate::util::api_name!());
+        }
         match hsaemu_runtime::current() {
             Ok(rt) => rt,
-            Err(e) => return e.status(),
+            Err(e) => return $crate::util::trace_error!(e.status()),
         }
-    };
+    }};
 }
 pub(crate) use runtime;
 
@@ -29,7 +74,7 @@ macro_rules! tri {
     ($e:expr) => {
         match $e {
             Ok(v) => v,
-            Err(e) => return hsaemu_runtime::HsaError::status(e),
+            Err(e) => return $crate::util::trace_error!(hsaemu_runtime::HsaError::status(e)),
         }
     };
 }
@@ -39,7 +84,7 @@ pub(crate) use tri;
 macro_rules! non_null {
     ($($p:expr),+) => {
         if $($p.is_null())||+ {
-            return $crate::util::INVALID_ARGUMENT;
+            return $crate::util::trace_error!($crate::util::INVALID_ARGUMENT);
         }
     };
 }

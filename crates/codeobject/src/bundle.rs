@@ -159,7 +159,8 @@ fn parse_uncompressed(data: &[u8], base: u64) -> Result<(Vec<BundleEntry<'_>>, u
 }
 
 /// Decompresses one `CCOB` bundle at the start of `data`; returns the bundle bytes and the
-/// compressed length (None for header version 1, which does not record it).
+/// compressed bundle's length (header version 1 does not record it: there it is the header
+/// plus what the decompressor consumed).
 fn decompress(data: &[u8], base: u64) -> Result<(Vec<u8>, Option<u64>)> {
     let bad = |offset: u64, reason: String| Error::Decompress {
         offset: base + offset,
@@ -198,11 +199,8 @@ fn decompress(data: &[u8], base: u64) -> Result<(Vec<u8>, Option<u64>)> {
             ))
         }
         Some(t) => t,
-        None => {
-            // V1 records no size: the payload runs to the next bundle magic or the end.
-            let from = header_len as usize;
-            next_bundle_start(data, from).unwrap_or(data.len()) as u64
-        }
+        // V1 records no size: the compressed stream's own end marks the end of the bundle.
+        None => data.len() as u64,
     };
     let payload = &data[header_len as usize..payload_end as usize];
     if uncompressed > MAX_DECOMPRESSED_SIZE
@@ -218,14 +216,31 @@ fn decompress(data: &[u8], base: u64) -> Result<(Vec<u8>, Option<u64>)> {
     }
     let mut out = Vec::with_capacity(uncompressed as usize);
     let limit = uncompressed + 1;
-    let res = match method {
-        0 => flate2::read::ZlibDecoder::new(payload)
-            .take(limit)
-            .read_to_end(&mut out),
-        1 => zstd::stream::read::Decoder::new(payload)
-            .map_err(|e| bad(header_len, format!("zstd: {e}")))?
-            .take(limit)
-            .read_to_end(&mut out),
+    let method_name = if method == 0 { "zlib" } else { "zstd" };
+    let consumed: u64 = match method {
+        0 => {
+            // The `bufread` decoder consumes exactly the zlib stream, so `total_in` is its size.
+            let mut z = flate2::bufread::ZlibDecoder::new(payload);
+            (&mut z)
+                .take(limit)
+                .read_to_end(&mut out)
+                .map_err(|e| bad(header_len, format!("zlib: {e}")))?;
+            z.total_in()
+        }
+        1 => {
+            zstd::stream::read::Decoder::with_buffer(payload)
+                .map_err(|e| bad(header_len, format!("zstd: {e}")))?
+                .single_frame()
+                .take(limit)
+                .read_to_end(&mut out)
+                .map_err(|e| bad(header_len, format!("zstd: {e}")))?;
+            zstd::zstd_safe::find_frame_compressed_size(payload).map_err(|c| {
+                bad(
+                    header_len,
+                    format!("zstd: {}", zstd::zstd_safe::get_error_name(c)),
+                )
+            })? as u64
+        }
         m => {
             return Err(bad(
                 6,
@@ -233,22 +248,16 @@ fn decompress(data: &[u8], base: u64) -> Result<(Vec<u8>, Option<u64>)> {
             ))
         }
     };
-    res.map_err(|e| {
-        bad(
-            header_len,
-            format!("{}: {e}", if method == 0 { "zlib" } else { "zstd" }),
-        )
-    })?;
     if out.len() as u64 != uncompressed {
         return Err(bad(
             header_len,
             format!(
-                "decompressed to {} bytes, header says {uncompressed}",
+                "{method_name}: decompressed to {} bytes, header says {uncompressed}",
                 out.len()
             ),
         ));
     }
-    Ok((out, total))
+    Ok((out, total.or(Some(header_len + consumed))))
 }
 
 /// The next offset ≥ `from` where a bundle magic starts (a linear scan).
@@ -482,6 +491,88 @@ mod tests {
         let all = unbundle_all(&two).expect("parses");
         assert_eq!(all.len(), 4);
         assert_eq!(&*all[3].data, b"abcdef");
+    }
+
+    /// A CCOB of `bundle` with header `version` (1..=3) and `method` (0 zlib, 1 zstd).
+    fn ccob(bundle: &[u8], version: u16, method: u16) -> Vec<u8> {
+        let payload = if method == 0 {
+            let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+            std::io::Write::write_all(&mut z, bundle).expect("compress");
+            z.finish().expect("compress")
+        } else {
+            zstd::encode_all(bundle, 3).expect("compress")
+        };
+        let mut c = b"CCOB".to_vec();
+        c.extend(version.to_le_bytes());
+        c.extend(method.to_le_bytes());
+        match version {
+            1 => c.extend((bundle.len() as u32).to_le_bytes()),
+            2 => {
+                c.extend(((24 + payload.len()) as u32).to_le_bytes());
+                c.extend((bundle.len() as u32).to_le_bytes());
+            }
+            _ => {
+                c.extend(((32 + payload.len()) as u64).to_le_bytes());
+                c.extend((bundle.len() as u64).to_le_bytes());
+            }
+        }
+        c.extend(0x1234_5678_9abc_def0u64.to_le_bytes()); // hash (not checked)
+        c.extend(payload);
+        c
+    }
+
+    #[test]
+    fn every_compressed_header_version_and_method() {
+        let b = bundle(&[
+            ("host-x86_64-unknown-linux", b""),
+            (
+                "hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-",
+                b"\x7fELF-not-really",
+            ),
+            ("hipv4-amdgcn-amd-amdhsa--gfx10-3-generic", &[7u8; 5000]),
+        ]);
+        let plain = unbundle(&b).expect("plain bundle");
+        for version in 1..=3 {
+            for method in 0..=1 {
+                let c = ccob(&b, version, method);
+                let e = unbundle(&c).unwrap_or_else(|e| panic!("v{version} m{method}: {e}"));
+                assert_eq!(
+                    e,
+                    plain
+                        .iter()
+                        .map(|x| BundleEntry {
+                            data: Cow::Owned(x.data.to_vec()),
+                            ..x.clone()
+                        })
+                        .collect::<Vec<_>>()
+                );
+                assert_eq!(
+                    e[2].target.as_ref().map(|t| t.processor().to_string()),
+                    Some("gfx10-3-generic".into())
+                );
+                // Two in a row (v1 records no size: found by scanning for the next magic).
+                let two = [c.clone(), vec![0; 13], c.clone()].concat();
+                assert_eq!(
+                    unbundle_all(&two).expect("two bundles").len(),
+                    6,
+                    "v{version} m{method}"
+                );
+                // A wrong uncompressed size is an error, not a short or long read.
+                let mut bad = c.clone();
+                let at = if version == 3 {
+                    16
+                } else if version == 2 {
+                    12
+                } else {
+                    8
+                };
+                bad[at] ^= 1;
+                assert!(
+                    matches!(unbundle(&bad), Err(Error::Decompress { .. })),
+                    "v{version} m{method}"
+                );
+            }
+        }
     }
 
     #[test]

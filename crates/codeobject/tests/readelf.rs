@@ -63,9 +63,18 @@ fn corpus() -> Vec<CorpusEntry> {
     }
     let hip = sources("hip", "hip");
     for src in &hip {
-        out.push(CorpusEntry {
-            path: compile_hip_exe(src, HIP_TARGETS),
-            kind: CorpusKind::HostBinary,
+        // A device-only source (no `main`) cannot be linked into an executable: take its bundle.
+        let text = std::fs::read_to_string(kernels_dir().join(src)).unwrap_or_default();
+        out.push(if text.contains("main(") {
+            CorpusEntry {
+                path: compile_hip_exe(src, HIP_TARGETS),
+                kind: CorpusKind::HostBinary,
+            }
+        } else {
+            CorpusEntry {
+                path: compile_hip_bundle(src, HIP_TARGETS),
+                kind: CorpusKind::Bundle,
+            }
         });
     }
     if let Some(first) = hip.first() {
@@ -349,84 +358,113 @@ fn llvm_unbundle(path: &Path, kind: &CorpusKind, scratch: &Path) -> Vec<(String,
     out
 }
 
+/// What one corpus file contributed.
+#[derive(Default)]
+struct Tally {
+    objects: usize,
+    kernels: usize,
+    bundle_entries: usize,
+    versions: std::collections::BTreeSet<u32>,
+    targets: std::collections::BTreeSet<String>,
+}
+
+fn check_entry(entry: &CorpusEntry, scratch: &Path) -> Tally {
+    let mut t = Tally::default();
+    let data = std::fs::read(&entry.path).expect("read corpus file");
+    let (json, _text) =
+        report::inspect(&data).unwrap_or_else(|e| panic!("{}: {e}", entry.path.display()));
+    let ours = json["code_objects"]
+        .as_array()
+        .expect("code_objects")
+        .clone();
+    match &entry.kind {
+        CorpusKind::CodeObject { target, version } => {
+            assert_eq!(ours.len(), 1);
+            assert_eq!(ours[0]["bundle_id"], Value::Null);
+            assert_eq!(
+                ours[0]["code_object_version"].as_u64(),
+                Some(u64::from(*version)),
+                "{}",
+                entry.path.display()
+            );
+            let got = ours[0]["target"].as_str().unwrap_or("");
+            assert!(
+                got.starts_with(&format!(
+                    "amdgcn-amd-amdhsa--{}",
+                    hsaemu_testkit::processor(target)
+                )),
+                "{}: target {got} for {target}",
+                entry.path.display()
+            );
+            t.kernels += compare(&entry.path, &ours[0], &entry.path.display().to_string());
+            t.objects += 1;
+            t.versions.insert(*version);
+            t.targets.insert(target.clone());
+        }
+        kind => {
+            let llvm = llvm_unbundle(&entry.path, kind, scratch);
+            let mut our_ids: Vec<&str> = ours
+                .iter()
+                .filter_map(|o| o["bundle_id"].as_str())
+                .collect();
+            let mut their_ids: Vec<&str> = llvm.iter().map(|(id, _)| id.as_str()).collect();
+            our_ids.sort_unstable();
+            their_ids.sort_unstable();
+            assert_eq!(
+                our_ids,
+                their_ids,
+                "{}: bundle entry IDs",
+                entry.path.display()
+            );
+            for (id, co_path) in &llvm {
+                let o = ours
+                    .iter()
+                    .find(|o| o["bundle_id"].as_str() == Some(id))
+                    .expect("entry");
+                t.kernels += compare(co_path, o, &format!("{} [{id}]", entry.path.display()));
+                t.objects += 1;
+                t.bundle_entries += 1;
+            }
+        }
+    }
+    t
+}
+
 #[test]
 fn inspect_agrees_with_llvm_readelf_on_the_whole_corpus() {
     let scratch = std::env::temp_dir().join(format!("hsaemu-readelf-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).expect("scratch dir");
-    let mut objects = 0;
-    let mut kernels = 0;
-    let mut bundle_entries = 0;
-    let mut versions = std::collections::BTreeSet::new();
-    let mut targets = std::collections::BTreeSet::new();
-    for entry in corpus() {
-        let data = std::fs::read(&entry.path).expect("read corpus file");
-        let (json, _text) =
-            report::inspect(&data).unwrap_or_else(|e| panic!("{}: {e}", entry.path.display()));
-        let ours = json["code_objects"]
-            .as_array()
-            .expect("code_objects")
-            .clone();
-        match &entry.kind {
-            CorpusKind::CodeObject { target, version } => {
-                assert_eq!(ours.len(), 1);
-                assert_eq!(ours[0]["bundle_id"], Value::Null);
-                assert_eq!(
-                    ours[0]["code_object_version"].as_u64(),
-                    Some(u64::from(*version)),
-                    "{}",
-                    entry.path.display()
-                );
-                let t = ours[0]["target"].as_str().unwrap_or("");
-                assert!(
-                    t.starts_with(&format!(
-                        "amdgcn-amd-amdhsa--{}",
-                        hsaemu_testkit::processor(target)
-                    )),
-                    "{}: target {t} for {target}",
-                    entry.path.display()
-                );
-                kernels += compare(&entry.path, &ours[0], &entry.path.display().to_string());
-                objects += 1;
-                versions.insert(*version);
-                targets.insert(target.clone());
-            }
-            kind => {
-                let llvm = llvm_unbundle(&entry.path, kind, &scratch);
-                let mut our_ids: Vec<&str> = ours
-                    .iter()
-                    .filter_map(|o| o["bundle_id"].as_str())
-                    .collect();
-                let mut their_ids: Vec<&str> = llvm.iter().map(|(id, _)| id.as_str()).collect();
-                our_ids.sort_unstable();
-                their_ids.sort_unstable();
-                assert_eq!(
-                    our_ids,
-                    their_ids,
-                    "{}: bundle entry IDs",
-                    entry.path.display()
-                );
-                for (id, co_path) in &llvm {
-                    let o = ours
-                        .iter()
-                        .find(|o| o["bundle_id"].as_str() == Some(id))
-                        .expect("entry");
-                    kernels += compare(co_path, o, &format!("{} [{id}]", entry.path.display()));
-                    objects += 1;
-                    bundle_entries += 1;
-                }
-            }
+    let entries = corpus();
+    // The oracle runs hundreds of llvm-readelf processes: spread them over a few threads.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let total = std::sync::Mutex::new(Tally::default());
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(entry) = entries.get(i) else { break };
+                let t = check_entry(entry, &scratch);
+                let mut all = total.lock().unwrap_or_else(|e| e.into_inner());
+                all.objects += t.objects;
+                all.kernels += t.kernels;
+                all.bundle_entries += t.bundle_entries;
+                all.versions.extend(t.versions);
+                all.targets.extend(t.targets);
+            });
         }
-    }
+    });
     let _ = std::fs::remove_dir_all(&scratch);
+    let t = total.into_inner().unwrap_or_else(|e| e.into_inner());
     eprintln!(
-        "compared {objects} code objects ({bundle_entries} from bundles), {kernels} kernels; versions {versions:?}; targets {targets:?}"
+        "compared {} code objects ({} from bundles), {} kernels; versions {:?}; targets {:?}",
+        t.objects, t.bundle_entries, t.kernels, t.versions, t.targets
     );
     assert!(
-        versions.len() >= 4 && targets.len() >= 8,
+        t.versions.len() >= 4 && t.targets.len() >= 8,
         "corpus must cover V2..V5 and all targets"
     );
     assert!(
-        bundle_entries >= 7 + 7,
+        t.bundle_entries >= 7 + 7,
         "every rocRAND and HIP bundle entry"
     );
 }

@@ -17,6 +17,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// Most scratch memory one dispatch may allocate.
+const MAX_SCRATCH: u64 = 16 << 30;
 /// Work-groups each host thread keeps resident and time-slices among.
 const RESIDENT: usize = 4;
 /// Wave-instructions a wave runs before the scheduler switches to the next wave.
@@ -176,6 +178,14 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
     let scratch_size = slot_size * slots;
     let mut scratch = None;
     let mut scratch_base = 0;
+    if scratch_size > MAX_SCRATCH {
+        for b in own_packet.iter().chain(own_queue.iter()) {
+            let _ = gpu.mem.unregister(b.base());
+        }
+        return Err(Fault::invalid_dispatch(format!(
+            "private segment of {private_per_lane} bytes per work-item needs {scratch_size} bytes of scratch, more than the emulator's limit of {MAX_SCRATCH}"
+        )));
+    }
     if scratch_size > 0 {
         let buf = HostBuffer::new(scratch_size)
             .ok_or_else(|| Fault::invalid_dispatch("cannot allocate scratch memory"))?;
@@ -420,11 +430,25 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64) {
         let mut x = [0u32; LANES];
         let mut y = [0u32; LANES];
         let mut z = [0u32; LANES];
+        // Walk the IDs incrementally (no per-lane division).
+        let (mut cx, mut cy, mut cz) = (
+            first % actual[0],
+            first / actual[0] % actual[1],
+            first / (actual[0] * actual[1]),
+        );
         for l in 0..LANES {
-            let flat = first + l as u32;
-            x[l] = flat % actual[0];
-            y[l] = flat / actual[0] % actual[1];
-            z[l] = flat / (actual[0] * actual[1]);
+            x[l] = cx;
+            y[l] = cy;
+            z[l] = cz;
+            cx += 1;
+            if cx == actual[0] {
+                cx = 0;
+                cy += 1;
+                if cy == actual[1] {
+                    cy = 0;
+                    cz += 1;
+                }
+            }
         }
         let dims = kd.enable_vgpr_workitem_id();
         if ctx.gpu.gen == Gen::Gfx90a {

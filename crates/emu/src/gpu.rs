@@ -78,6 +78,29 @@ pub struct DispatchStats {
     pub elapsed: Duration,
 }
 
+/// How much of a code object's machine code the emulator understands: a linear sweep over
+/// every function symbol (like `llvm-objdump -d`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Coverage {
+    /// Instructions decoded.
+    pub instructions: u64,
+    /// Words that did not decode for this generation (the sweep continues after them).
+    pub invalid_words: u64,
+    /// Every mnemonic seen: (mnemonic, occurrences, whether the emulator has its semantics).
+    pub mnemonics: Vec<(String, u64, bool)>,
+}
+
+impl Coverage {
+    /// The mnemonics without semantics.
+    pub fn unimplemented(&self) -> Vec<&str> {
+        self.mnemonics
+            .iter()
+            .filter(|m| !m.2)
+            .map(|m| m.0.as_str())
+            .collect()
+    }
+}
+
 /// A decoded code region: one pre-decoded instruction per dword offset.
 pub(crate) struct Program {
     pub base: u64,
@@ -182,6 +205,35 @@ impl Gpu {
     /// Runs one kernel dispatch to completion (blocking the caller).
     pub fn dispatch(&self, d: &Dispatch) -> Result<DispatchStats, Fault> {
         crate::dispatch::run(self, d)
+    }
+
+    /// Decodes every function of a loaded code object and reports which mnemonics the emulator
+    /// can execute.
+    pub fn coverage(&self, code: &LoadedCodeObject) -> Coverage {
+        let mut seen: std::collections::BTreeMap<String, (u64, bool)> = Default::default();
+        let mut cov = Coverage::default();
+        for sym in &code.functions {
+            let Some(program) = self.program_for(sym.address) else {
+                continue;
+            };
+            let mut pc = sym.address;
+            while pc < sym.address + sym.size {
+                let Some(inst) = program.at(pc) else { break };
+                if inst.fmt == crate::decode::Fmt::Invalid {
+                    cov.invalid_words += 1;
+                    pc += 4;
+                    continue;
+                }
+                cov.instructions += 1;
+                let e = seen
+                    .entry(inst.name.to_string())
+                    .or_insert((0, crate::exec::implemented(inst)));
+                e.0 += 1;
+                pc += u64::from(inst.size);
+            }
+        }
+        cov.mnemonics = seen.into_iter().map(|(k, (n, ok))| (k, n, ok)).collect();
+        cov
     }
 
     /// The name of the kernel whose descriptor is at `kernel_object`, if this GPU loaded it.

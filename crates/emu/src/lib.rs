@@ -44,6 +44,6 @@ mod wave;
 pub use decode::Gen;
 pub use descriptor::KernelDescriptor;
 pub use error::{EmuError, Fault, FaultKind};
-pub use gpu::{Dispatch, DispatchStats, Gpu, GpuConfig};
+pub use gpu::{Coverage, Dispatch, DispatchStats, Gpu, GpuConfig};
 pub use loader::{LoadedCodeObject, LoadedKernel, LoadedSymbol, SymbolKind};
 pub use memory::{Access, MemoryMap};

@@ -63,6 +63,9 @@ pub struct LoadedCodeObject {
     pub symbols: Vec<LoadedSymbol>,
     /// Kernels (one per `NAME.kd` symbol).
     pub kernels: Vec<LoadedKernel>,
+    /// Every function (STT_FUNC in `.symtab` or `.dynsym`, local ones included), for
+    /// disassembly, coverage and fault reports.
+    pub functions: Vec<LoadedSymbol>,
     memory: Arc<MemoryMap>,
     _buffer: HostBuffer,
 }
@@ -169,6 +172,32 @@ pub fn load(bytes: &[u8], memory: &Arc<MemoryMap>) -> Result<LoadedCodeObject, E
             kind,
         });
     }
+    // Every function, from the static symbol table when present.
+    let mut functions: Vec<LoadedSymbol> = symbols
+        .iter()
+        .filter(|s| s.kind == SymbolKind::Function)
+        .cloned()
+        .collect();
+    if let Ok(symtab) = section_table.symbols(endian, bytes, elf::SHT_SYMTAB) {
+        for sym in symtab.iter().skip(1) {
+            if sym.st_type() != elf::STT_FUNC || sym.st_shndx(endian) == elf::SHN_UNDEF {
+                continue;
+            }
+            let address = base.wrapping_add(sym.st_value(endian));
+            if functions.iter().any(|f| f.address == address) {
+                continue;
+            }
+            let name = sym.name(endian, symtab.strings()).unwrap_or(b"?");
+            functions.push(LoadedSymbol {
+                name: String::from_utf8_lossy(name).into_owned(),
+                address,
+                size: sym.st_size(endian),
+                kind: SymbolKind::Function,
+            });
+        }
+    }
+    functions.sort_by_key(|f| f.address);
+
     // Dynamic relocations (SHT_RELA sections linked to .dynsym).
     for (index, section) in section_table.iter().enumerate() {
         if section.sh_type(endian) != elf::SHT_RELA {
@@ -189,6 +218,13 @@ pub fn load(bytes: &[u8], memory: &Arc<MemoryMap>) -> Result<LoadedCodeObject, E
                     .map_err(|_| {
                         err(format!("relocation at {offset:#x}: bad symbol {sym_index}"))
                     })?;
+                if s.st_shndx(endian) == elf::SHN_UNDEF {
+                    let name = s.name(endian, dynsyms.strings()).unwrap_or(b"?");
+                    return Err(err(format!(
+                        "relocation at {offset:#x} refers to the undefined symbol `{}` (external symbols are not supported)",
+                        String::from_utf8_lossy(name)
+                    )));
+                }
                 base.wrapping_add(s.st_value(endian))
             };
             let value = match r.r_type(endian, false) {
@@ -240,6 +276,7 @@ pub fn load(bytes: &[u8], memory: &Arc<MemoryMap>) -> Result<LoadedCodeObject, E
         size,
         symbols,
         kernels,
+        functions,
         memory: memory.clone(),
         _buffer: buffer,
     })

@@ -194,6 +194,7 @@ pub(crate) enum Op {
     S_XOR_B32,
     S_XOR_B64,
     S_XOR_SAVEEXEC_B64,
+    U,
     V_ACCVGPR_MOV_B32,
     V_ACCVGPR_READ_B32,
     V_ACCVGPR_WRITE_B32,
@@ -613,6 +614,7 @@ static ALL: &[(&str, Op)] = &[
     ("s_xor_b32", Op::S_XOR_B32),
     ("s_xor_b64", Op::S_XOR_B64),
     ("s_xor_saveexec_b64", Op::S_XOR_SAVEEXEC_B64),
+    ("u", Op::U),
     ("v_accvgpr_mov_b32", Op::V_ACCVGPR_MOV_B32),
     ("v_accvgpr_read_b32", Op::V_ACCVGPR_READ_B32),
     ("v_accvgpr_write_b32", Op::V_ACCVGPR_WRITE_B32),
@@ -856,5 +858,197 @@ impl Op {
             .get(name)
             .copied()
             .unwrap_or(Op::Unknown)
+    }
+}
+
+/// The vector-ALU semantics function (`exec::valu::valu_*`, in this order) that implements an
+/// operation, or `u8::MAX`.
+pub(crate) fn valu_part(op: Op) -> u8 {
+    match op {
+        Op::V_ACCVGPR_MOV_B32 | Op::V_CNDMASK_B32 | Op::V_MOV_B32 | Op::V_SWAP_B32 => 0, // valu_move
+        Op::V_ADD_F32
+        | Op::V_CEIL_F32
+        | Op::V_COS_F32
+        | Op::V_DIV_FIXUP_F32
+        | Op::V_DIV_FMAS_F32
+        | Op::V_DIV_SCALE_F32
+        | Op::V_EXP_F32
+        | Op::V_FLOOR_F32
+        | Op::V_FMAC_F32
+        | Op::V_FMA_F32
+        | Op::V_FRACT_F32
+        | Op::V_FREXP_EXP_I32_F32
+        | Op::V_FREXP_MANT_F32
+        | Op::V_LDEXP_F32
+        | Op::V_LOG_F32
+        | Op::V_MAC_F32
+        | Op::V_MADAK_F32
+        | Op::V_MADMK_F32
+        | Op::V_MAD_F32
+        | Op::V_MAX3_F32
+        | Op::V_MAX_F32
+        | Op::V_MED3_F32
+        | Op::V_MIN3_F32
+        | Op::V_MIN_F32
+        | Op::V_MUL_F32
+        | Op::V_MUL_LEGACY_F32
+        | Op::V_RCP_F32
+        | Op::V_RCP_IFLAG_F32
+        | Op::V_RNDNE_F32
+        | Op::V_RSQ_F32
+        | Op::V_SIN_F32
+        | Op::V_SQRT_F32
+        | Op::V_SUBREV_F32
+        | Op::V_SUB_F32
+        | Op::V_TRUNC_F32 => 1, // valu_f32
+        Op::V_CVT_F16_F32
+        | Op::V_CVT_F16_I16
+        | Op::V_CVT_F16_U16
+        | Op::V_CVT_F32_F16
+        | Op::V_CVT_F32_I32
+        | Op::V_CVT_F32_U32
+        | Op::V_CVT_F32_UBYTE0
+        | Op::V_CVT_F32_UBYTE1
+        | Op::V_CVT_F32_UBYTE2
+        | Op::V_CVT_F32_UBYTE3
+        | Op::V_CVT_FLR_I32_F32
+        | Op::V_CVT_I16_F16
+        | Op::V_CVT_I32_F32
+        | Op::V_CVT_PKRTZ_F16_F32
+        | Op::V_CVT_PK_I16_I32
+        | Op::V_CVT_PK_U16_U32
+        | Op::V_CVT_RPI_I32_F32
+        | Op::V_CVT_U16_F16
+        | Op::V_CVT_U32_F32 => 2, // valu_cvt32
+        Op::V_ADD_F64
+        | Op::V_CEIL_F64
+        | Op::V_CVT_F32_F64
+        | Op::V_CVT_F64_F32
+        | Op::V_CVT_F64_I32
+        | Op::V_CVT_F64_U32
+        | Op::V_CVT_I32_F64
+        | Op::V_CVT_U32_F64
+        | Op::V_DIV_FIXUP_F64
+        | Op::V_DIV_FMAS_F64
+        | Op::V_DIV_SCALE_F64
+        | Op::V_FLOOR_F64
+        | Op::V_FMAC_F64
+        | Op::V_FMA_F64
+        | Op::V_FRACT_F64
+        | Op::V_FREXP_EXP_I32_F64
+        | Op::V_FREXP_MANT_F64
+        | Op::V_LDEXP_F64
+        | Op::V_MAX_F64
+        | Op::V_MIN_F64
+        | Op::V_MUL_F64
+        | Op::V_RCP_F64
+        | Op::V_RNDNE_F64
+        | Op::V_RSQ_F64
+        | Op::V_SQRT_F64
+        | Op::V_TRUNC_F64 => 3, // valu_f64
+        Op::V_ADD_F16
+        | Op::V_ADD_U16
+        | Op::V_ASHRREV_I16
+        | Op::V_CEIL_F16
+        | Op::V_COS_F16
+        | Op::V_DIV_FIXUP_F16
+        | Op::V_EXP_F16
+        | Op::V_FLOOR_F16
+        | Op::V_FMAC_F16
+        | Op::V_FMA_F16
+        | Op::V_FRACT_F16
+        | Op::V_LDEXP_F16
+        | Op::V_LOG_F16
+        | Op::V_LSHLREV_B16
+        | Op::V_LSHRREV_B16
+        | Op::V_MAC_F16
+        | Op::V_MADAK_F16
+        | Op::V_MADMK_F16
+        | Op::V_MAD_F16
+        | Op::V_MAD_U16
+        | Op::V_MAX3_F16
+        | Op::V_MAX_F16
+        | Op::V_MAX_I16
+        | Op::V_MAX_U16
+        | Op::V_MED3_F16
+        | Op::V_MIN3_F16
+        | Op::V_MIN_F16
+        | Op::V_MIN_I16
+        | Op::V_MIN_U16
+        | Op::V_MUL_F16
+        | Op::V_MUL_LO_U16
+        | Op::V_PACK_B32_F16
+        | Op::V_RCP_F16
+        | Op::V_RNDNE_F16
+        | Op::V_RSQ_F16
+        | Op::V_SIN_F16
+        | Op::V_SQRT_F16
+        | Op::V_SUBREV_F16
+        | Op::V_SUBREV_U16
+        | Op::V_SUB_F16
+        | Op::V_SUB_U16
+        | Op::V_TRUNC_F16 => 4, // valu_f16
+        Op::V_ACCVGPR_READ_B32
+        | Op::V_ACCVGPR_WRITE_B32
+        | Op::V_ADD3_U32
+        | Op::V_ADD_I32
+        | Op::V_ADD_LSHL_U32
+        | Op::V_ADD_U32
+        | Op::V_ALIGNBIT_B32
+        | Op::V_ALIGNBYTE_B32
+        | Op::V_AND_B32
+        | Op::V_AND_OR_B32
+        | Op::V_ASHRREV_I32
+        | Op::V_ASHRREV_I64
+        | Op::V_BCNT_U32_B32
+        | Op::V_BFE_I32
+        | Op::V_BFE_U32
+        | Op::V_BFI_B32
+        | Op::V_BFM_B32
+        | Op::V_BFREV_B32
+        | Op::V_FFBH_I32
+        | Op::V_FFBH_U32
+        | Op::V_FFBL_B32
+        | Op::V_LSHLREV_B32
+        | Op::V_LSHLREV_B64
+        | Op::V_LSHL_ADD_U32
+        | Op::V_LSHL_OR_B32
+        | Op::V_LSHRREV_B32
+        | Op::V_LSHRREV_B64
+        | Op::V_MAD_I32_I24
+        | Op::V_MAD_I64_I32
+        | Op::V_MAD_U32_U24
+        | Op::V_MAD_U64_U32
+        | Op::V_MAX3_I32
+        | Op::V_MAX3_U32
+        | Op::V_MAX_I32
+        | Op::V_MAX_U32
+        | Op::V_MBCNT_HI_U32_B32
+        | Op::V_MBCNT_LO_U32_B32
+        | Op::V_MED3_I32
+        | Op::V_MED3_U32
+        | Op::V_MIN3_I32
+        | Op::V_MIN3_U32
+        | Op::V_MIN_I32
+        | Op::V_MIN_U32
+        | Op::V_MUL_HI_I32
+        | Op::V_MUL_HI_I32_I24
+        | Op::V_MUL_HI_U32
+        | Op::V_MUL_HI_U32_U24
+        | Op::V_MUL_I32_I24
+        | Op::V_MUL_LO_I32
+        | Op::V_MUL_LO_U32
+        | Op::V_MUL_U32_U24
+        | Op::V_NOT_B32
+        | Op::V_OR3_B32
+        | Op::V_OR_B32
+        | Op::V_PERM_B32
+        | Op::V_SAD_U32
+        | Op::V_SUBREV_U32
+        | Op::V_SUB_I32
+        | Op::V_SUB_U32
+        | Op::V_XAD_U32
+        | Op::V_XOR_B32 => 5, // valu_int
+        _ => u8::MAX,
     }
 }

@@ -181,3 +181,27 @@ fn invalid_dispatches() {
         "{f}"
     );
 }
+
+#[test]
+fn bad_code_objects_are_rejected() {
+    let mem = hsaemu_emu::MemoryMap::new();
+    let gpu = hsaemu_emu::Gpu::new(hsaemu_emu::GpuConfig::default(), mem.clone()).expect("gpu");
+    assert!(gpu.load_code_object(b"not an elf").is_err());
+    let good =
+        std::fs::read(hsaemu_testkit::compile_cl("cl/vector_add.cl", "gfx90a", 5)).expect("read");
+    for cut in [16, 64, 200, good.len() / 2] {
+        assert!(
+            gpu.load_code_object(&good[..cut]).is_err(),
+            "truncated at {cut}"
+        );
+    }
+    assert_eq!(mem.len(), 0, "nothing stays registered");
+    let unknown = hsaemu_emu::Gpu::new(
+        hsaemu_emu::GpuConfig {
+            processor: "gfx1100".into(),
+            ..Default::default()
+        },
+        mem,
+    );
+    assert!(unknown.is_err());
+}

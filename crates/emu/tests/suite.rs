@@ -803,3 +803,28 @@ fn wave_builtins_dpp_swizzle_bpermute() {
         }
     }
 }
+
+#[test]
+fn kernel_spinning_on_host_flag_makes_progress() {
+    for t in TARGETS {
+        let e = emu("cl/emu_atomics.cl", t);
+        let (flag, seen) = (e.zeros(4), e.zeros(4 * 128));
+        let flag_addr = flag.addr() as usize;
+        std::thread::scope(|s| {
+            s.spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                // SAFETY: `flag` is a live, 4-byte-aligned test buffer; the kernel reads it with
+                // atomics, so an atomic store from this thread is well defined.
+                let a = unsafe { &*(flag_addr as *const std::sync::atomic::AtomicI32) };
+                a.store(42, std::sync::atomic::Ordering::Release);
+            });
+            e.run1(
+                "wait_for_host",
+                &[Arg::Ptr(&flag), Arg::Ptr(&seen)],
+                128,
+                64,
+            );
+        });
+        assert!(seen.i32s().iter().all(|&v| v == 42), "{t}");
+    }
+}

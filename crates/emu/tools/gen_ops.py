@@ -42,4 +42,21 @@ impl Op {
     }
 }
 '''
+# Which vector-ALU part function (exec/valu.rs, `fn valu_*`) handles each operation.
+valu = open('src/exec/valu.rs').read()
+parts = re.findall(r'\nfn (valu_[a-z0-9]+)\(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32\)(.*?)\n}\n', valu, re.S)
+out += '''
+/// The vector-ALU semantics function (`exec::valu::valu_*`, in this order) that implements an
+/// operation, or `u8::MAX`.
+pub(crate) fn valu_part(op: Op) -> u8 {
+    match op {
+'''
+for n, (name, body) in enumerate(parts):
+    names = sorted(set(re.findall(r'Op::([A-Z0-9_]+)', body)))
+    if names:
+        out += '        ' + ' | '.join('Op::' + x for x in names) + f' => {n}, // {name}\n'
+out += '''        _ => u8::MAX,
+    }
+}
+'''
 open('src/ops.rs', 'w').write(out)

@@ -5,7 +5,6 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use hsaemu_codeobject::{bundle, CodeObject};
 use hsaemu_isa::{decode_all, format, Gen};
-use std::hint::black_box;
 
 /// The `.text` bytes of every code object for `processor` in librocrand.
 fn rocrand_text(processor: &str) -> Vec<Vec<u8>> {
@@ -14,7 +13,9 @@ fn rocrand_text(processor: &str) -> Vec<Vec<u8>> {
     let found = bundle::find_code_objects(&data).expect("librocrand has bundles");
     let mut out = Vec::new();
     for co in &found {
-        let Ok(obj) = CodeObject::parse(&co.data) else { continue };
+        let Ok(obj) = CodeObject::parse(&co.data) else {
+            continue;
+        };
         if obj.target().processor() != processor {
             continue;
         }

@@ -70,7 +70,7 @@ def enc_flat(seg):
 
 
 def enc_mubuf(op, f):
-    return [(0b111000 << 26) | (op << 18) | (1 << 12) | 0x10,
+    return [(0b111000 << 26) | (op << 18) | (f.get("offen", 0) << 12) | f.get("offset", 0),
             (f.get("soffset", 0) << 24) | (f.get("srsrc", 0) << 16) | (f.get("vdata", 0) << 8) | f.get("vaddr", 0)]
 
 
@@ -102,7 +102,8 @@ FAMILIES = {
     "Flat": (0x80, enc_flat(0), [("vdst", [10]), ("addr", [20]), ("data", [30])]),
     "Scratch": (0x80, enc_flat(1), [("vdst", [10]), ("addr", [20]), ("data", [30]), ("saddr", [40])]),
     "Global": (0x80, enc_flat(2), [("vdst", [10]), ("addr", [20]), ("data", [30]), ("saddr", [40])]),
-    "Mubuf": (0x80, enc_mubuf, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("soffset", [30])]),
+    "Mubuf": (0x80, enc_mubuf, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("soffset", [30]),
+                                ("offen", [1]), ("offset", [0x10])]),
     "Mtbuf": (0x10, enc_mtbuf, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("soffset", [30])]),
     "Mimg": (0x80, enc_mimg, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("ssamp", [10]), ("dmask", [1])]),
 }

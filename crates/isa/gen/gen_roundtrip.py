@@ -90,12 +90,20 @@ def mutate(fam, fields, words):
     if fam in ("Flat", "Global", "Scratch"):
         w[0] = (w[0] & ~0x1FFF) | rng.getrandbits(13)
         w[0] |= rng.getrandbits(2) << 16
+        w[0] |= (1 << 25) if rng.random() < 0.2 else 0  # scc / sc1
         if fam != "Flat" and rng.random() < 0.5:
             w[1] = (w[1] & ~(0x7F << 16)) | (0x7F << 16)
         return w
     if fam in ("Mubuf", "Mtbuf"):
-        w[0] = (w[0] & ~0x3FFF) | rng.getrandbits(14)
+        if "offset" in f or fam == "Mtbuf":
+            w[0] = (w[0] & ~0x3FFF) | rng.getrandbits(14)
         w[0] |= rng.getrandbits(1) << 17
+        if fam == "Mubuf":
+            w[0] |= rng.getrandbits(1) << 14 if rng.random() < 0.5 else 0  # glc
+            w[0] |= rng.getrandbits(1) << 15 if rng.random() < 0.3 else 0  # scc / sc1
+            w[0] |= rng.getrandbits(1) << 16 if rng.random() < 0.2 else 0  # lds
+        if "soffset" not in f:
+            return w
         w[1] = (w[1] & ~(0xFF << 24)) | (rng.choice(list(range(0, 102)) + list(range(128, 209))) << 24)
         return w
     if fam == "Mimg":

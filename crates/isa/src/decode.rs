@@ -12,6 +12,18 @@ use crate::tables::{lookup, mods, Entry, Fam, Slot, F};
 
 /// Decodes the instruction at `offset` in `bytes`.
 pub fn decode(gen: Gen, bytes: &[u8], offset: usize) -> Result<Inst, DecodeError> {
+    let mut inst = Inst::new(crate::Opcode::Unknown, Encoding::Unknown, 4);
+    decode_into(gen, bytes, offset, &mut inst).map(|()| inst)
+}
+
+/// Decodes the instruction at `offset` into `inst` (in place: no copy of the 68-byte value,
+/// which is what makes [`decode_all`] fast). On error `inst` is left unspecified.
+pub fn decode_into(
+    gen: Gen,
+    bytes: &[u8],
+    offset: usize,
+    inst: &mut Inst,
+) -> Result<(), DecodeError> {
     let r = Reader { bytes, offset, gen };
     let w0 = r.word(0)?;
     if !gen.is_supported() {
@@ -25,14 +37,14 @@ pub fn decode(gen: Gen, bytes: &[u8], offset: usize) -> Result<Inst, DecodeError
         return Err(r.err(w0, DecodeErrorKind::UnknownOpcode));
     };
     let res = match fam {
-        Fam::Sop1 | Fam::Sop2 | Fam::Sopc | Fam::Sopk | Fam::Sopp => r.salu(fam, entry, w0),
-        Fam::Smem => r.smem(entry, w0),
-        Fam::Vop1 | Fam::Vop2 | Fam::Vopc => r.vop_short(fam, entry, w0),
-        Fam::Vop3 | Fam::Vop3p => r.vop3(fam, entry, w0),
-        Fam::Ds => r.ds(entry, w0),
-        Fam::Flat | Fam::Global | Fam::Scratch => r.flat(fam, entry, w0),
-        Fam::Mubuf | Fam::Mtbuf => r.buffer(fam, entry, w0),
-        Fam::Mimg => r.mimg(entry, w0),
+        Fam::Sop1 | Fam::Sop2 | Fam::Sopc | Fam::Sopk | Fam::Sopp => r.salu(fam, entry, w0, inst),
+        Fam::Smem => r.smem(entry, w0, inst),
+        Fam::Vop1 | Fam::Vop2 | Fam::Vopc => r.vop_short(fam, entry, w0, inst),
+        Fam::Vop3 | Fam::Vop3p => r.vop3(fam, entry, w0, inst),
+        Fam::Ds => r.ds(entry, w0, inst),
+        Fam::Flat | Fam::Global | Fam::Scratch => r.flat(fam, entry, w0, inst),
+        Fam::Mubuf | Fam::Mtbuf => r.buffer(fam, entry, w0, inst),
+        Fam::Mimg => r.mimg(entry, w0, inst),
     };
     res.map_err(|kind| r.err(w0, kind))
 }
@@ -43,18 +55,33 @@ pub fn decode_all(gen: Gen, bytes: &[u8]) -> Vec<(u64, Result<Inst, DecodeError>
     let mut out = Vec::with_capacity(bytes.len() / 4 + 1);
     let mut off = 0;
     while off + 4 <= bytes.len() {
-        let r = decode(gen, bytes, off);
-        let step = match &r {
-            Ok(i) => usize::from(i.size),
+        out.push((
+            off as u64,
+            Ok(Inst::new(crate::Opcode::Unknown, Encoding::Unknown, 4)),
+        ));
+        let Some((_, slot)) = out.last_mut() else {
+            break;
+        };
+        let step = match slot {
+            Ok(inst) => match decode_into(gen, bytes, off, inst) {
+                Ok(()) => usize::from(inst.size),
+                Err(e) => {
+                    *slot = Err(e);
+                    4
+                }
+            },
             Err(_) => 4,
         };
-        out.push((off as u64, r));
         off += step;
     }
     if off < bytes.len() {
         out.push((
             off as u64,
-            Err(DecodeError { offset: off, word: 0, kind: DecodeErrorKind::Truncated }),
+            Err(DecodeError {
+                offset: off,
+                word: 0,
+                kind: DecodeErrorKind::Truncated,
+            }),
         ));
     }
     out
@@ -148,9 +175,7 @@ pub(crate) fn places(fam: Fam, entry: &Entry, out: &mut [Place; 8]) {
             (_, F::Data1 | F::Saddr | F::Srsrc) => Place::Src(2),
             (_, F::Vdata) => Place::Dst,
             (_, F::Soffset | F::Ssamp) => Place::Sdst,
-            (_, F::Off | F::SdataImm | F::Hwreg | F::Simm16 | F::Ssrc1Imm) => {
-                Place::Nowhere
-            }
+            (_, F::Off | F::SdataImm | F::Hwreg | F::Simm16 | F::Ssrc1Imm) => Place::Nowhere,
             _ => {
                 let p = Place::Src(next_src.min(2) as u8);
                 next_src += 1;
@@ -197,19 +222,36 @@ impl Reader<'_> {
     }
 
     fn err(&self, word: u32, kind: DecodeErrorKind) -> DecodeError {
-        DecodeError { offset: self.offset, word, kind }
+        DecodeError {
+            offset: self.offset,
+            word,
+            kind,
+        }
     }
 
     /// A 9-bit (VALU) or 8-bit (SALU) source value as an operand; `lit_at` is the word index a
     /// literal would occupy, `None` where literals are not allowed.
     #[inline]
-    fn src(&self, v: u32, width: u8, class: u8, lit_at: Option<usize>, size: &mut u8) -> R<Operand> {
+    fn src(
+        &self,
+        v: u32,
+        width: u8,
+        class: u8,
+        lit_at: Option<usize>,
+        size: &mut u8,
+    ) -> R<Operand> {
         if v >= 256 {
             let n = (v - 256) as u16;
-            return Ok(if class == b'a' { Operand::Agpr(n) } else { Operand::Vgpr(n) });
+            return Ok(if class == b'a' {
+                Operand::Agpr(n)
+            } else {
+                Operand::Vgpr(n)
+            });
         }
         if v == 255 {
-            let Some(at) = lit_at else { return Err(DecodeErrorKind::InvalidOperand) };
+            let Some(at) = lit_at else {
+                return Err(DecodeErrorKind::InvalidOperand);
+            };
             let lit = self.w(at)?;
             *size = (4 * (at + 1)) as u8;
             return Ok(Operand::Literal(lit));
@@ -218,8 +260,8 @@ impl Reader<'_> {
     }
 
     #[inline(always)]
-    fn salu(&self, fam: Fam, e: &Entry, w0: u32) -> R<Inst> {
-        let mut inst = Inst::new(e.opcode, encoding_of(fam), 4);
+    fn salu(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
+        *inst = Inst::new(e.opcode, encoding_of(fam), 4);
         let mut size = 4u8;
         for s in e.slots {
             let v = match s.field {
@@ -258,13 +300,13 @@ impl Reader<'_> {
             inst.src[1] = Operand::Imm((w0 >> 8) & 0xff);
         }
         inst.size = size;
-        Ok(inst)
+        Ok(())
     }
 
     #[inline(always)]
-    fn smem(&self, e: &Entry, w0: u32) -> R<Inst> {
+    fn smem(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
-        let mut inst = Inst::new(e.opcode, Encoding::Smem, 8);
+        *inst = Inst::new(e.opcode, Encoding::Smem, 8);
         let imm = (w0 >> 17) & 1 != 0;
         let soe = (w0 >> 14) & 1 != 0;
         if (w0 >> 16) & 1 != 0 {
@@ -284,14 +326,15 @@ impl Reader<'_> {
             }
         }
         if !e.slots.iter().any(|s| s.field == F::SmOffset) {
-            return Ok(inst);
+            return Ok(());
         }
         if self.gen == Gen::Gfx8 {
             if imm {
                 inst.offset = (w1 & 0xfffff) as i32;
             } else {
                 inst.flags |= flags::SOFFSET;
-                inst.src[2] = scalar(self.gen, w1 & 0xff, 1).ok_or(DecodeErrorKind::InvalidOperand)?;
+                inst.src[2] =
+                    scalar(self.gen, w1 & 0xff, 1).ok_or(DecodeErrorKind::InvalidOperand)?;
             }
         } else {
             // GFX9: imm selects the 21-bit immediate; soe adds soffset from w1[31:25].
@@ -299,7 +342,8 @@ impl Reader<'_> {
                 inst.offset = sext(w1 & 0x1fffff, 21);
                 if soe {
                     inst.flags |= flags::SOFFSET;
-                    inst.src[2] = scalar(self.gen, w1 >> 25, 1).ok_or(DecodeErrorKind::InvalidOperand)?;
+                    inst.src[2] =
+                        scalar(self.gen, w1 >> 25, 1).ok_or(DecodeErrorKind::InvalidOperand)?;
                 }
             } else {
                 inst.flags |= flags::SOFFSET;
@@ -307,13 +351,13 @@ impl Reader<'_> {
                 inst.src[2] = scalar(self.gen, v, 1).ok_or(DecodeErrorKind::InvalidOperand)?;
             }
         }
-        Ok(inst)
+        Ok(())
     }
 
     #[inline(always)]
-    fn vop_short(&self, fam: Fam, e: &Entry, w0: u32) -> R<Inst> {
+    fn vop_short(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let enc = encoding_of(fam);
-        let mut inst = Inst::new(e.opcode, enc, 4);
+        *inst = Inst::new(e.opcode, enc, 4);
         let src0 = w0 & 0x1ff;
         let mut size = 4u8;
         let mut pl = [Place::Nowhere; 8];
@@ -337,7 +381,11 @@ impl Reader<'_> {
                 F::Vdst => vreg(s.class, (w0 >> 17) & 0xff, self.gen, s.width)?,
                 F::Src0 => match ext_kind {
                     1 => {
-                        let s1 = if self.gen == Gen::Gfx8 { 0 } else { (w1 >> 23) & 1 };
+                        let s1 = if self.gen == Gen::Gfx8 {
+                            0
+                        } else {
+                            (w1 >> 23) & 1
+                        };
                         let v = w1 & 0xff;
                         if s1 != 0 {
                             scalar(self.gen, v, s.width).ok_or(DecodeErrorKind::InvalidOperand)?
@@ -367,8 +415,14 @@ impl Reader<'_> {
         }
         // DPP/SDWA source modifiers exist where the table says the opcode takes them.
         let (src_mods, sext_mods) = match ext_kind {
-            1 => (((e.mods / mods::SDWA_MODS) & 3) as u8, ((e.mods / mods::SDWA_SEXT) & 3) as u8),
-            2 => (((e.mods / mods::DPP_MODS) & 3) as u8, ((e.mods / mods::DPP_SEXT) & 3) as u8),
+            1 => (
+                ((e.mods / mods::SDWA_MODS) & 3) as u8,
+                ((e.mods / mods::SDWA_SEXT) & 3) as u8,
+            ),
+            2 => (
+                ((e.mods / mods::DPP_MODS) & 3) as u8,
+                ((e.mods / mods::DPP_SEXT) & 3) as u8,
+            ),
             _ => (0, 0),
         };
         if ext_kind == 1 {
@@ -400,8 +454,9 @@ impl Reader<'_> {
             if (w1 >> 31) & 1 != 0 && fam != Fam::Vop1 && self.gen != Gen::Gfx8 {
                 if let Some(i) = e.slots.iter().position(|s| s.field == F::Vsrc1) {
                     if let Place::Src(k) = pl[i] {
-                        inst.src[usize::from(k)] = scalar(self.gen, (w0 >> 9) & 0xff, e.slots[i].width)
-                            .ok_or(DecodeErrorKind::InvalidOperand)?;
+                        inst.src[usize::from(k)] =
+                            scalar(self.gen, (w0 >> 9) & 0xff, e.slots[i].width)
+                                .ok_or(DecodeErrorKind::InvalidOperand)?;
                     }
                 }
             }
@@ -413,22 +468,24 @@ impl Reader<'_> {
                 row_mask: (w1 >> 28) as u8,
                 bank_mask: ((w1 >> 24) & 0xf) as u8,
             });
-            inst.mods.neg = (((w1 >> 20) & 1) | (((w1 >> 22) & 1) << 1)) as u8 & (src_mods | sext_mods);
+            inst.mods.neg =
+                (((w1 >> 20) & 1) | (((w1 >> 22) & 1) << 1)) as u8 & (src_mods | sext_mods);
             inst.mods.abs = (((w1 >> 21) & 1) | (((w1 >> 23) & 1) << 1)) as u8 & src_mods;
         }
         inst.size = size;
-        Ok(inst)
+        Ok(())
     }
 
     #[inline(always)]
-    fn vop3(&self, fam: Fam, e: &Entry, w0: u32) -> R<Inst> {
+    fn vop3(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
-        let mut inst = Inst::new(e.opcode, encoding_of(fam), 8);
+        *inst = Inst::new(e.opcode, encoding_of(fam), 8);
         let mut size = 8u8;
         let mut pl = [Place::Nowhere; 8];
         places(fam, e, &mut pl);
         let vop3b = e.slots.iter().any(|s| s.field == F::Sdst3);
-        let mfma = fam == Fam::Vop3p && (e.name.starts_with("v_mfma") || e.name.starts_with("v_smfmac"));
+        let mfma =
+            fam == Fam::Vop3p && (e.name.starts_with("v_mfma") || e.name.starts_with("v_smfmac"));
         let acc_bits = matches!(self.gen, Gen::Gfx90a | Gen::Gfx940);
         for (i, s) in e.slots.iter().enumerate() {
             let mut class = s.class;
@@ -467,7 +524,8 @@ impl Reader<'_> {
             let op = match s.field {
                 F::Vdst => {
                     if s.class == b's' {
-                        scalar(self.gen, w0 & 0xff, s.width).ok_or(DecodeErrorKind::InvalidOperand)?
+                        scalar(self.gen, w0 & 0xff, s.width)
+                            .ok_or(DecodeErrorKind::InvalidOperand)?
                     } else {
                         vreg(class, w0 & 0xff, self.gen, s.width)?
                     }
@@ -520,13 +578,13 @@ impl Reader<'_> {
             }
         }
         inst.size = size;
-        Ok(inst)
+        Ok(())
     }
 
     #[inline(always)]
-    fn ds(&self, e: &Entry, w0: u32) -> R<Inst> {
+    fn ds(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
-        let mut inst = Inst::new(e.opcode, Encoding::Ds, 8);
+        *inst = Inst::new(e.opcode, Encoding::Ds, 8);
         for s in e.slots {
             let (v, place) = match s.field {
                 F::Vdst => (w1 >> 24, 0),
@@ -558,13 +616,13 @@ impl Reader<'_> {
             inst.src[1] = to_acc(inst.src[1]);
             inst.src[2] = to_acc(inst.src[2]);
         }
-        Ok(inst)
+        Ok(())
     }
 
     #[inline(always)]
-    fn flat(&self, fam: Fam, e: &Entry, w0: u32) -> R<Inst> {
+    fn flat(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
-        let mut inst = Inst::new(e.opcode, encoding_of(fam), 8);
+        *inst = Inst::new(e.opcode, encoding_of(fam), 8);
         let saddr = (w1 >> 16) & 0x7f;
         let acc = (w1 >> 23) & 1 != 0 && matches!(self.gen, Gen::Gfx90a | Gen::Gfx940);
         for s in e.slots {
@@ -592,24 +650,32 @@ impl Reader<'_> {
         }
         if fam == Fam::Scratch {
             // GFX9: a scratch access has a VGPR or an SGPR address; gfx940 says which with `sve`.
-            let vaddr = if self.gen == Gen::Gfx940 { (w0 >> 13) & 1 != 0 } else { saddr == 0x7f };
-            inst.src[0] = if vaddr { Operand::Vgpr((w1 & 0xff) as u16) } else { Operand::None };
+            let vaddr = if self.gen == Gen::Gfx940 {
+                (w0 >> 13) & 1 != 0
+            } else {
+                saddr == 0x7f
+            };
+            inst.src[0] = if vaddr {
+                Operand::Vgpr((w1 & 0xff) as u16)
+            } else {
+                Operand::None
+            };
         }
         inst.offset = match (self.gen, fam) {
             // LLVM decodes the 13-bit field on GFX8 too (the hardware ignores it there).
             (_, Fam::Flat) => (w0 & 0x1fff) as i32,
             _ => sext(w0 & 0x1fff, 13),
         };
-        mem_bits(self.gen, &mut inst, w0, 16, 17);
+        mem_bits(self.gen, inst, w0, 16, Some(17), Some(25));
         if (w0 >> 13) & 1 != 0 && !(fam == Fam::Scratch && self.gen == Gen::Gfx940) {
             inst.flags |= flags::LDS;
         }
-        Ok(inst)
+        Ok(())
     }
 
-    fn buffer(&self, fam: Fam, e: &Entry, w0: u32) -> R<Inst> {
+    fn buffer(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
-        let mut inst = Inst::new(e.opcode, encoding_of(fam), 8);
+        *inst = Inst::new(e.opcode, encoding_of(fam), 8);
         let offen = (w0 >> 12) & 1 != 0;
         let idxen = (w0 >> 13) & 1 != 0;
         if offen {
@@ -638,30 +704,40 @@ impl Reader<'_> {
                 F::Vaddr if offen || idxen => inst.src[0] = Operand::Vgpr((w1 & 0xff) as u16),
                 F::Srsrc => inst.src[2] = Operand::Sgpr((((w1 >> 16) & 0x1f) << 2) as u16),
                 F::Soffset => {
-                    inst.sdst = scalar(self.gen, w1 >> 24, 1).ok_or(DecodeErrorKind::InvalidOperand)?
+                    inst.sdst =
+                        scalar(self.gen, w1 >> 24, 1).ok_or(DecodeErrorKind::InvalidOperand)?
                 }
                 _ => {}
             }
         }
         inst.offset = (w0 & 0xfff) as i32;
         if fam == Fam::Mubuf {
-            mem_bits(self.gen, &mut inst, w0, 14, 17);
+            mem_bits(self.gen, inst, w0, 14, Some(17), Some(15));
             if (w0 >> 16) & 1 != 0 {
                 inst.flags |= flags::LDS;
             }
         } else {
-            mem_bits(self.gen, &mut inst, w0, 14, 54 - 32 + 32);
-            inst.ext = Ext::Mtbuf { dfmt: ((w0 >> 19) & 0xf) as u8, nfmt: ((w0 >> 23) & 7) as u8 };
+            mem_bits(self.gen, inst, w0, 14, None, None);
+            if (w1 >> 22) & 1 != 0 {
+                inst.flags |= flags::SLC;
+            }
+            inst.ext = Ext::Mtbuf {
+                dfmt: ((w0 >> 19) & 0xf) as u8,
+                nfmt: ((w0 >> 23) & 7) as u8,
+            };
         }
-        if (w1 >> 23) & 1 != 0 && fam == Fam::Mubuf && !matches!(self.gen, Gen::Gfx90a | Gen::Gfx940) {
+        if (w1 >> 23) & 1 != 0
+            && fam == Fam::Mubuf
+            && !matches!(self.gen, Gen::Gfx90a | Gen::Gfx940)
+        {
             inst.flags |= flags::TFE;
         }
-        Ok(inst)
+        Ok(())
     }
 
-    fn mimg(&self, e: &Entry, w0: u32) -> R<Inst> {
+    fn mimg(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
-        let mut inst = Inst::new(e.opcode, Encoding::Mimg, 8);
+        *inst = Inst::new(e.opcode, Encoding::Mimg, 8);
         for s in e.slots {
             match s.field {
                 F::Vdata => {
@@ -678,7 +754,9 @@ impl Reader<'_> {
                 _ => {}
             }
         }
-        inst.ext = Ext::Mimg { dmask: ((w0 >> 8) & 0xf) as u8 };
+        inst.ext = Ext::Mimg {
+            dmask: ((w0 >> 8) & 0xf) as u8,
+        };
         for (bit, flag) in [
             (12, flags::UNORM),
             (13, flags::GLC),
@@ -695,20 +773,21 @@ impl Reader<'_> {
         if (w1 >> 31) & 1 != 0 {
             inst.flags |= flags::D16;
         }
-        Ok(inst)
+        Ok(())
     }
 }
 
-/// Cache-policy bits: glc/slc at the given positions of word 0; gfx90a/gfx940 `scc`/`sc1` at bit 25.
+/// Cache-policy bits at the given positions of word 0: glc (gfx940 sc0), slc (gfx940 nt) and
+/// the gfx90a `scc` / gfx940 `sc1` bit (FLAT bit 25, MUBUF bit 15).
 #[inline]
-fn mem_bits(gen: Gen, inst: &mut Inst, w0: u32, glc: u32, slc: u32) {
+fn mem_bits(gen: Gen, inst: &mut Inst, w0: u32, glc: u32, slc: Option<u32>, sc1: Option<u32>) {
     if (w0 >> glc) & 1 != 0 {
         inst.flags |= flags::GLC;
     }
-    if slc < 32 && (w0 >> slc) & 1 != 0 {
+    if slc.is_some_and(|b| (w0 >> b) & 1 != 0) {
         inst.flags |= flags::SLC;
     }
-    if matches!(gen, Gen::Gfx90a | Gen::Gfx940) && (w0 >> 25) & 1 != 0 {
+    if matches!(gen, Gen::Gfx90a | Gen::Gfx940) && sc1.is_some_and(|b| (w0 >> b) & 1 != 0) {
         inst.flags |= flags::SC1;
     }
 }

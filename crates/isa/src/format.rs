@@ -101,7 +101,11 @@ pub fn format(inst: &Inst, gen: Gen, pc: u64) -> String {
     let Some(e) = entry_for(gen, fam, inst.opcode) else {
         return format!("<{}>", inst.opcode.mnemonic());
     };
-    let mut f = Fmt { s: &mut s, gen, first: true };
+    let mut f = Fmt {
+        s: &mut s,
+        gen,
+        first: true,
+    };
     match fam {
         Fam::Sopp => f.sopp(inst, e),
         Fam::Sopk => f.sopk(inst, e),
@@ -128,8 +132,10 @@ fn src_kind(e: &Entry, i: usize, width: u8) -> Kind {
         1 => Kind::B64,
         2 => Kind::F16,
         3 => Kind::I16,
-        _ if width >= 2 && !e.name.starts_with("v_pk_") => Kind::B64,
-        _ => Kind::B32,
+        _ => {
+            let _ = width;
+            Kind::B32
+        }
     }
 }
 
@@ -346,7 +352,10 @@ impl Fmt<'_> {
 
     fn gpr_idx(&mut self, imm: u32) {
         let names = ["SRC0", "SRC1", "SRC2", "DST"];
-        let on: Vec<&str> = (0..4).filter(|b| imm >> b & 1 != 0).map(|b| names[b]).collect();
+        let on: Vec<&str> = (0..4)
+            .filter(|b| imm >> b & 1 != 0)
+            .map(|b| names[b])
+            .collect();
         let _ = write!(self.s, "gpr_idx({})", on.join(","));
     }
 
@@ -476,7 +485,11 @@ impl Fmt<'_> {
                         Operand::Imm(v) => v,
                         _ => 0,
                     };
-                    let _ = write!(self.s, "{v:#x}");
+                    if e.name == "s_set_gpr_idx_on" && v <= 15 {
+                        self.gpr_idx(v);
+                    } else {
+                        let _ = write!(self.s, "{v:#x}");
+                    }
                 }
                 _ => {}
             }
@@ -569,11 +582,16 @@ impl Fmt<'_> {
                 let sext = match inst.ext {
                     Ext::Sdwa(sd) => sd.sext & bit != 0,
                     _ => {
-                        let sext_bits = if dpp { e.mods / mods::DPP_SEXT } else { e.mods / mods::SEXT };
+                        let sext_bits = if dpp {
+                            e.mods / mods::DPP_SEXT
+                        } else {
+                            e.mods / mods::SEXT
+                        };
                         neg && sext_bits & u32::from(bit) != 0
                     }
                 };
-                let neg = neg && !(sext && !matches!(inst.ext, Ext::Sdwa(_)));
+                // Outside SDWA, `sext` is the neg bit of an integer source.
+                let neg = neg && (matches!(inst.ext, Ext::Sdwa(_)) || !sext);
                 let mix = vop3p && e.name.contains("_mix");
                 if vop3p && !mix {
                     // MFMA: an SGPR C operand wider than 16 dwords prints as its first register.
@@ -628,7 +646,11 @@ impl Fmt<'_> {
         if vop3 {
             if inst.mods.op_sel != 0 {
                 // gfx940 v_cvt_sr_*: LLVM counts the tied old destination as a third source.
-                let nsrc = if e.name.starts_with("v_cvt_sr_") { 3 } else { nsrc };
+                let nsrc = if e.name.starts_with("v_cvt_sr_") {
+                    3
+                } else {
+                    nsrc
+                };
                 let bits: Vec<String> = (0..nsrc)
                     .map(|b| ((inst.mods.op_sel >> b) & 1).to_string())
                     .chain(std::iter::once(((inst.mods.op_sel >> 3) & 1).to_string()))
@@ -684,7 +706,11 @@ impl Fmt<'_> {
             }
             Ext::Dpp(d) => {
                 self.dpp_ctrl(d.ctrl);
-                let _ = write!(self.s, " row_mask:{:#x} bank_mask:{:#x}", d.row_mask, d.bank_mask);
+                let _ = write!(
+                    self.s,
+                    " row_mask:{:#x} bank_mask:{:#x}",
+                    d.row_mask, d.bank_mask
+                );
                 if d.bound_ctrl {
                     // LLVM 15 prints the set bit as `bound_ctrl:1` (and accepts `bound_ctrl:0`).
                     self.modifier("bound_ctrl:1");
@@ -697,7 +723,10 @@ impl Fmt<'_> {
     fn vop3p_mods(&mut self, inst: &Inst, e: &Entry, nsrc: usize) {
         let m = &inst.mods;
         let list = |v: u8| -> String {
-            (0..nsrc).map(|b| ((v >> b) & 1).to_string()).collect::<Vec<_>>().join(",")
+            (0..nsrc)
+                .map(|b| ((v >> b) & 1).to_string())
+                .collect::<Vec<_>>()
+                .join(",")
         };
         let mfma = e.name.starts_with("v_mfma") || e.name.starts_with("v_smfmac");
         if mfma {
@@ -712,7 +741,13 @@ impl Fmt<'_> {
             }
             if m.neg != 0 && self.gen == Gen::Gfx940 && e.name.contains("_f64") {
                 // gfx940 f64 MFMAs reuse the blgp field as neg.
-                let _ = write!(self.s, " neg:[{},{},{}]", m.neg & 1, (m.neg >> 1) & 1, (m.neg >> 2) & 1);
+                let _ = write!(
+                    self.s,
+                    " neg:[{},{},{}]",
+                    m.neg & 1,
+                    (m.neg >> 1) & 1,
+                    (m.neg >> 2) & 1
+                );
             } else if m.neg != 0 {
                 let _ = write!(self.s, " blgp:{}", m.neg);
             }
@@ -743,7 +778,10 @@ impl Fmt<'_> {
         let mfma = e.name.starts_with("v_mfma") || e.name.starts_with("v_smfmac");
         match op {
             Operand::Vgpr(n)
-                if self.gen == Gen::Gfx940 && mfma && matches!(s.field, F::Vdst | F::Src2) && s.class == b'a' =>
+                if self.gen == Gen::Gfx940
+                    && mfma
+                    && matches!(s.field, F::Vdst | F::Src2)
+                    && s.class == b'a' =>
             {
                 Operand::Agpr(n)
             }
@@ -785,7 +823,10 @@ impl Fmt<'_> {
 
     fn ds(&mut self, inst: &Inst, e: &Entry) {
         self.name(e.name);
-        let two = e.name.contains("2st64") || e.name.contains("read2") || e.name.contains("write2") || e.name.contains("wrxchg2");
+        let two = e.name.contains("2st64")
+            || e.name.contains("read2")
+            || e.name.contains("write2")
+            || e.name.contains("wrxchg2");
         for s in e.slots {
             self.sep();
             let op = match s.field {
@@ -824,11 +865,11 @@ impl Fmt<'_> {
             if inst.has(flags::GLC) {
                 self.modifier("sc0");
             }
-            if inst.has(flags::SC1) {
-                self.modifier("sc1");
-            }
             if inst.has(flags::SLC) {
                 self.modifier("nt");
+            }
+            if inst.has(flags::SC1) {
+                self.modifier("sc1");
             }
         } else {
             if inst.has(flags::GLC) {
@@ -848,7 +889,11 @@ impl Fmt<'_> {
         let saddr = inst.src[2] != Operand::None;
         if inst.has(flags::GLC) && e.name.contains("atomic") {
             if let Some(d) = e.slots.iter().find(|s| s.field == F::Data) {
-                let w = if e.name.contains("cmpswap") { d.width / 2 } else { d.width };
+                let w = if e.name.contains("cmpswap") {
+                    d.width / 2
+                } else {
+                    d.width
+                };
                 self.sep();
                 self.operand(inst.dst, w.max(1), Kind::B32);
             }
@@ -888,7 +933,11 @@ impl Fmt<'_> {
         if fam != Fam::Flat {
             self.sep();
             if saddr {
-                self.operand(inst.src[2], if fam == Fam::Global { 2 } else { 1 }, Kind::B32);
+                self.operand(
+                    inst.src[2],
+                    if fam == Fam::Global { 2 } else { 1 },
+                    Kind::B32,
+                );
             } else {
                 self.s.push_str("off");
             }
@@ -904,13 +953,27 @@ impl Fmt<'_> {
 
     fn buffer(&mut self, fam: Fam, inst: &Inst, e: &Entry) {
         self.name(e.name);
+        if e.slots.is_empty() {
+            // Cache controls (buffer_wbinvl1, buffer_wbl2, buffer_inv): LLVM ignores the
+            // operand fields and prints gfx940's scope bits only.
+            if self.gen == Gen::Gfx940 && matches!(e.name, "buffer_wbl2" | "buffer_inv") {
+                self.cache_bits(inst);
+            }
+            return;
+        }
         let idxen = inst.has(flags::IDXEN);
         let offen = inst.has(flags::OFFEN);
         for s in e.slots {
             match s.field {
+                // With `lds` the data goes to LDS (M0) and vdata is not printed.
+                F::Vdata if fam == Fam::Mubuf && inst.has(flags::LDS) => {}
                 F::Vdata => {
                     self.sep();
-                    let op = if inst.dst != Operand::None { inst.dst } else { inst.src[1] };
+                    let op = if inst.dst != Operand::None {
+                        inst.dst
+                    } else {
+                        inst.src[1]
+                    };
                     let w = s.width + u8::from(inst.has(flags::TFE));
                     self.operand(op, w, Kind::B32);
                 }
@@ -936,7 +999,12 @@ impl Fmt<'_> {
         }
         if let Ext::Mtbuf { dfmt, nfmt } = inst.ext {
             if !(dfmt == 1 && nfmt == 0) {
-                let _ = write!(self.s, " format:[{},{}]", DFMT.get(dfmt as usize).copied().unwrap_or("?"), NFMT.get(nfmt as usize).copied().unwrap_or("?"));
+                let _ = write!(
+                    self.s,
+                    " format:[{},{}]",
+                    DFMT.get(dfmt as usize).copied().unwrap_or("?"),
+                    NFMT.get(nfmt as usize).copied().unwrap_or("?")
+                );
             }
         }
         if idxen {
@@ -963,7 +1031,11 @@ impl Fmt<'_> {
             match s.field {
                 F::Vdata => {
                     self.sep();
-                    let op = if inst.dst != Operand::None { inst.dst } else { inst.src[1] };
+                    let op = if inst.dst != Operand::None {
+                        inst.dst
+                    } else {
+                        inst.src[1]
+                    };
                     // LLVM sizes vdata from dmask/d16/tfe when an opcode variant of that
                     // size exists (atomics: 1× or 2× the base width), else keeps the base size.
                     let w = if e.name.starts_with("image_gather4") {
@@ -984,7 +1056,11 @@ impl Fmt<'_> {
                 }
                 F::Srsrc => {
                     self.sep();
-                    self.operand(inst.src[2], if inst.has(flags::A16) { 4 } else { 8 }, Kind::B32);
+                    self.operand(
+                        inst.src[2],
+                        if inst.has(flags::A16) { 4 } else { 8 },
+                        Kind::B32,
+                    );
                 }
                 F::Ssamp => {
                     self.sep();
@@ -1060,7 +1136,13 @@ const NFMT: [&str; 8] = [
 fn swizzle(off: u32) -> Option<String> {
     if off & 0xff00 == 0x8000 {
         let sel = |i: u32| (off >> (2 * i)) & 3;
-        return Some(format!("QUAD_PERM,{},{},{},{}", sel(0), sel(1), sel(2), sel(3)));
+        return Some(format!(
+            "QUAD_PERM,{},{},{},{}",
+            sel(0),
+            sel(1),
+            sel(2),
+            sel(3)
+        ));
     }
     if off & 0x8000 != 0 {
         return None;
@@ -1096,7 +1178,13 @@ fn swizzle(off: u32) -> Option<String> {
 fn takes_imm(n: &str) -> bool {
     !matches!(
         n,
-        "s_wakeup" | "s_barrier" | "s_icache_inv" | "s_ttracedata" | "s_endpgm_saved" | "s_set_gpr_idx_off" | "s_endpgm_ordered_ps_done"
+        "s_wakeup"
+            | "s_barrier"
+            | "s_icache_inv"
+            | "s_ttracedata"
+            | "s_endpgm_saved"
+            | "s_set_gpr_idx_off"
+            | "s_endpgm_ordered_ps_done"
     )
 }
 

@@ -14,14 +14,20 @@ pub mod listing;
 pub mod opcode;
 mod tables;
 
-pub use decode::{decode, decode_all};
+pub use decode::{decode, decode_all, decode_into};
 pub use format::format;
-pub use listing::{listing, TextSymbol};
 pub use inst::{
     flags, op_flags, DecodeError, DecodeErrorKind, Dpp, Encoding, Ext, FloatConst, Gen, Inst,
     OpInfo, Operand, Sdwa, VopMods,
 };
+pub use listing::{listing, TextSymbol};
 pub use opcode::Opcode;
+
+/// Every opcode the decoding tables of `gen` know: (encoding, opcode number, opcode, the
+/// mnemonic LLVM prints for that form). Empty for generations without tables.
+pub fn table_entries(gen: Gen) -> Vec<(Encoding, u32, Opcode, &'static str)> {
+    tables::all_entries(gen)
+}
 
 /// The llvm-objdump text of the instruction at `offset` (or `.long 0x…` for a word that does
 /// not decode), with its size in bytes.
@@ -29,5 +35,137 @@ pub fn disassemble_one(gen: Gen, bytes: &[u8], offset: usize, pc: u64) -> (Strin
     match decode(gen, bytes, offset) {
         Ok(inst) => (format(&inst, gen, pc), usize::from(inst.size)),
         Err(e) => (format!(".long {:#010x}", e.word), 4),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(ws: &[u32]) -> Vec<u8> {
+        ws.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn processors_map_to_generations() {
+        assert_eq!(Gen::from_processor("gfx803"), Some(Gen::Gfx8));
+        assert_eq!(Gen::from_processor("gfx900"), Some(Gen::Gfx900));
+        assert_eq!(Gen::from_processor("gfx906"), Some(Gen::Gfx9));
+        assert_eq!(Gen::from_processor("gfx908"), Some(Gen::Gfx9));
+        assert_eq!(Gen::from_processor("gfx90a:xnack-"), Some(Gen::Gfx90a));
+        assert_eq!(Gen::from_processor("gfx940"), Some(Gen::Gfx940));
+        assert_eq!(Gen::from_processor("gfx1030"), Some(Gen::Gfx10));
+        assert!(!Gen::Gfx10.is_supported());
+        assert_eq!(Gen::from_processor("gfx600"), None);
+    }
+
+    #[test]
+    fn vop2_operands_are_data() {
+        // v_add_f32_e32 v0, s1, v1
+        let i = decode(Gen::Gfx90a, &words(&[0x0200_0201]), 0).expect("decodes");
+        assert_eq!(i.opcode, Opcode::V_ADD_F32);
+        assert_eq!(i.encoding, Encoding::Vop2);
+        assert_eq!(i.size, 4);
+        assert_eq!(i.dst, Operand::Vgpr(0));
+        assert_eq!(i.src, [Operand::Sgpr(1), Operand::Vgpr(1), Operand::None]);
+        assert_eq!(format(&i, Gen::Gfx90a, 0), "v_add_f32_e32 v0, s1, v1");
+        // with a literal: v_add_f32_e32 v0, 0x12345678, v1
+        let i = decode(Gen::Gfx90a, &words(&[0x0200_02ff, 0x1234_5678]), 0).expect("decodes");
+        assert_eq!((i.size, i.src[0]), (8, Operand::Literal(0x1234_5678)));
+    }
+
+    #[test]
+    fn gfx8_carry_add_is_the_gfx9_opcode() {
+        // v_add_u32_e32 v10, vcc, v20, v30 on GFX8 is V_ADD_CO_U32 (GFX9's name).
+        let w = words(&[(25 << 25) | (10 << 17) | (30 << 9) | (256 + 20)]);
+        let i = decode(Gen::Gfx8, &w, 0).expect("decodes");
+        assert_eq!(i.opcode, Opcode::V_ADD_CO_U32);
+        assert_eq!(i.sdst, Operand::Vcc);
+        assert_eq!(format(&i, Gen::Gfx8, 0), "v_add_u32_e32 v10, vcc, v20, v30");
+        assert_eq!(
+            format(&i, Gen::Gfx9, 0),
+            "v_add_co_u32_e32 v10, vcc, v20, v30"
+        );
+    }
+
+    #[test]
+    fn memory_operands_and_widths() {
+        // global_load_dwordx2 v[2:3], v1, s[0:1] offset:-8
+        let w = words(&[0xdc54_9ff8, 0x0200_0001]);
+        let i = decode(Gen::Gfx90a, &w, 0).expect("decodes");
+        assert_eq!(i.opcode, Opcode::GLOBAL_LOAD_DWORDX2);
+        assert_eq!(
+            (i.dst, i.src[0], i.src[2], i.offset),
+            (Operand::Vgpr(2), Operand::Vgpr(1), Operand::Sgpr(0), -8)
+        );
+        assert_eq!(i.opcode.info().dst_dwords, 2);
+        assert!(i.opcode.info().flags & op_flags::LOAD != 0);
+        assert_eq!(
+            format(&i, Gen::Gfx90a, 0),
+            "global_load_dwordx2 v[2:3], v1, s[0:1] offset:-8"
+        );
+    }
+
+    #[test]
+    fn unknown_and_truncated_words_are_errors() {
+        let e = decode(Gen::Gfx90a, &words(&[0xffff_ffff]), 0).expect_err("invalid");
+        assert_eq!(
+            (e.offset, e.word, e.kind),
+            (0, 0xffff_ffff, DecodeErrorKind::UnknownOpcode)
+        );
+        // A 64-bit instruction cut short.
+        let e = decode(Gen::Gfx90a, &words(&[0xdc54_9ff8]), 0).expect_err("short");
+        assert_eq!(e.kind, DecodeErrorKind::Truncated);
+        let (text, size) = disassemble_one(Gen::Gfx90a, &words(&[0xffff_ffff]), 0, 0);
+        assert_eq!((text.as_str(), size), (".long 0xffffffff", 4));
+        // A trailing partial word.
+        let all = decode_all(Gen::Gfx9, &[0x00, 0x00, 0x80, 0xbf, 0x01]);
+        assert_eq!(all.len(), 2);
+        assert!(all[1].1.is_err());
+        assert!(decode(Gen::Gfx10, &words(&[0xbf80_0000]), 0).is_err());
+    }
+
+    #[test]
+    fn random_words_never_panic() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut bytes = Vec::with_capacity(1 << 18);
+        while bytes.len() < 1 << 18 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            bytes.extend_from_slice(&(x as u32).to_le_bytes());
+        }
+        for gen in [
+            Gen::Gfx8,
+            Gen::Gfx900,
+            Gen::Gfx9,
+            Gen::Gfx90a,
+            Gen::Gfx940,
+            Gen::Gfx11,
+        ] {
+            let mut ok = 0;
+            for (off, r) in decode_all(gen, &bytes) {
+                if let Ok(i) = r {
+                    ok += 1;
+                    assert!(matches!(i.size, 4 | 8 | 12), "size {} at {off:#x}", i.size);
+                    let _ = format(&i, gen, off);
+                    let _ = i.dst_dwords();
+                }
+            }
+            if gen.is_supported() {
+                assert!(ok > 1000, "{gen:?}: only {ok} random words decoded");
+            }
+        }
+    }
+
+    #[test]
+    fn inst_is_small() {
+        assert!(std::mem::size_of::<Inst>() <= 72);
+        assert_eq!(Opcode::all()[0], Opcode::Unknown);
+        assert_eq!(Opcode::S_WAITCNT.mnemonic(), "s_waitcnt");
+        assert_eq!(
+            Opcode::V_MFMA_F32_32X32X8F16.mnemonic(),
+            "v_mfma_f32_32x32x8f16"
+        );
     }
 }

@@ -25,13 +25,23 @@ pub struct TextSymbol {
 /// Renders `text` (the `.text` bytes loaded at `base`) like `llvm-objdump -d`: a
 /// `\n<addr> <name>:` header at every symbol, then one line per instruction. With `only`, just
 /// that symbol's range is listed.
-pub fn listing(gen: Gen, text: &[u8], base: u64, symbols: &[TextSymbol], only: Option<&TextSymbol>) -> String {
+pub fn listing(
+    gen: Gen,
+    text: &[u8],
+    base: u64,
+    symbols: &[TextSymbol],
+    only: Option<&TextSymbol>,
+) -> String {
     let mut syms: Vec<&TextSymbol> = symbols.iter().collect();
     syms.sort_by_key(|s| s.addr);
     let (start, end) = match only {
         Some(s) => {
             let lo = s.addr.saturating_sub(base) as usize;
-            let hi = if s.size > 0 { lo.saturating_add(s.size as usize) } else { text.len() };
+            let hi = if s.size > 0 {
+                lo.saturating_add(s.size as usize)
+            } else {
+                text.len()
+            };
             (lo.min(text.len()), hi.min(text.len()))
         }
         None => (0, text.len()),
@@ -62,7 +72,8 @@ pub fn listing(gen: Gen, text: &[u8], base: u64, symbols: &[TextSymbol], only: O
             }
         };
         let _ = write!(out, "\t{line_text}");
-        let pad = COMMENT_COLUMN.saturating_sub(line_text.len()).max(1);
+        // Like llvm-objdump, no space at all when the text reaches the column.
+        let pad = COMMENT_COLUMN.saturating_sub(line_text.len());
         out.extend(std::iter::repeat_n(' ', pad));
         let _ = write!(out, "// {addr:012X}:");
         for w in text[off..(off + size).min(text.len())].chunks(4) {
@@ -90,7 +101,9 @@ pub fn branch_target(inst: &crate::Inst, addr: u64) -> Option<u64> {
     if !(m.starts_with("s_branch") || m.starts_with("s_cbranch")) {
         return None;
     }
-    let Operand::Imm(v) = inst.src[0] else { return None };
+    let Operand::Imm(v) = inst.src[0] else {
+        return None;
+    };
     let delta = i64::from(v as u16 as i16) * 4;
     Some((addr as i64).wrapping_add(4).wrapping_add(delta) as u64)
 }
@@ -98,5 +111,9 @@ pub fn branch_target(inst: &crate::Inst, addr: u64) -> Option<u64> {
 fn label_for(syms: &[&TextSymbol], target: u64) -> Option<String> {
     let s = syms.iter().rev().find(|s| s.addr <= target)?;
     let off = target - s.addr;
-    Some(if off == 0 { s.name.clone() } else { format!("{}+{off:#x}", s.name) })
+    Some(if off == 0 {
+        s.name.clone()
+    } else {
+        format!("{}+{off:#x}", s.name)
+    })
 }

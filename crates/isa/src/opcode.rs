@@ -44,6 +44,8 @@ pub enum Opcode {
     BUFFER_ATOMIC_UMIN_X2,
     BUFFER_ATOMIC_XOR,
     BUFFER_ATOMIC_XOR_X2,
+    BUFFER_INV,
+    BUFFER_INVL2,
     BUFFER_LOAD_DWORD,
     BUFFER_LOAD_DWORDX2,
     BUFFER_LOAD_DWORDX3,
@@ -84,6 +86,9 @@ pub enum Opcode {
     BUFFER_STORE_FORMAT_XYZW,
     BUFFER_STORE_SHORT,
     BUFFER_STORE_SHORT_D16_HI,
+    BUFFER_WBINVL1,
+    BUFFER_WBINVL1_VOL,
+    BUFFER_WBL2,
     DS_ADD_F32,
     DS_ADD_F64,
     DS_ADD_RTN_F32,
@@ -1312,7 +1317,7 @@ pub enum Opcode {
 
 /// Mnemonics indexed by `Opcode as usize`.
 #[rustfmt::skip]
-pub(crate) static MNEMONICS: [&str; 1296] = [
+pub(crate) static MNEMONICS: [&str; 1301] = [
     "<unknown>",
     "buffer_atomic_add",
     "buffer_atomic_add_f32",
@@ -1345,6 +1350,8 @@ pub(crate) static MNEMONICS: [&str; 1296] = [
     "buffer_atomic_umin_x2",
     "buffer_atomic_xor",
     "buffer_atomic_xor_x2",
+    "buffer_inv",
+    "buffer_invl2",
     "buffer_load_dword",
     "buffer_load_dwordx2",
     "buffer_load_dwordx3",
@@ -1385,6 +1392,9 @@ pub(crate) static MNEMONICS: [&str; 1296] = [
     "buffer_store_format_xyzw",
     "buffer_store_short",
     "buffer_store_short_d16_hi",
+    "buffer_wbinvl1",
+    "buffer_wbinvl1_vol",
+    "buffer_wbl2",
     "ds_add_f32",
     "ds_add_f64",
     "ds_add_rtn_f32",
@@ -2613,7 +2623,7 @@ pub(crate) static MNEMONICS: [&str; 1296] = [
 
 /// Every opcode, indexed by `Opcode as usize`.
 #[rustfmt::skip]
-pub(crate) static ALL: [Opcode; 1296] = [
+pub(crate) static ALL: [Opcode; 1301] = [
     Opcode::Unknown,
     Opcode::BUFFER_ATOMIC_ADD,
     Opcode::BUFFER_ATOMIC_ADD_F32,
@@ -2646,6 +2656,8 @@ pub(crate) static ALL: [Opcode; 1296] = [
     Opcode::BUFFER_ATOMIC_UMIN_X2,
     Opcode::BUFFER_ATOMIC_XOR,
     Opcode::BUFFER_ATOMIC_XOR_X2,
+    Opcode::BUFFER_INV,
+    Opcode::BUFFER_INVL2,
     Opcode::BUFFER_LOAD_DWORD,
     Opcode::BUFFER_LOAD_DWORDX2,
     Opcode::BUFFER_LOAD_DWORDX3,
@@ -2686,6 +2698,9 @@ pub(crate) static ALL: [Opcode; 1296] = [
     Opcode::BUFFER_STORE_FORMAT_XYZW,
     Opcode::BUFFER_STORE_SHORT,
     Opcode::BUFFER_STORE_SHORT_D16_HI,
+    Opcode::BUFFER_WBINVL1,
+    Opcode::BUFFER_WBINVL1_VOL,
+    Opcode::BUFFER_WBL2,
     Opcode::DS_ADD_F32,
     Opcode::DS_ADD_F64,
     Opcode::DS_ADD_RTN_F32,

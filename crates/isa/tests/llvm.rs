@@ -20,7 +20,10 @@ fn corpus_matches_llvm_objdump() {
     // ISA_CORPUS_FILES (paths separated by ':') checks just those files, for debugging.
     let files: Vec<std::path::PathBuf> = match std::env::var("ISA_CORPUS_FILES") {
         Ok(list) => list.split(':').map(std::path::PathBuf::from).collect(),
-        Err(_) => hsaemu_testkit::corpus().into_iter().map(|e| e.path).collect(),
+        Err(_) => hsaemu_testkit::corpus()
+            .into_iter()
+            .map(|e| e.path)
+            .collect(),
     };
     let mut objects = Vec::new();
     for path in &files {
@@ -39,14 +42,22 @@ fn corpus_matches_llvm_objdump() {
                 let Some(co) = objects.get(i) else { break };
                 let proc_ = processor(&co.bytes).unwrap_or("unknown");
                 let Some(gen) = Gen::from_processor(proc_).filter(|g| g.is_supported()) else {
-                    *out_of_scope.lock().unwrap_or_else(|e| e.into_inner()).entry(proc_.to_string()).or_default() += 1;
+                    *out_of_scope
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .entry(proc_.to_string())
+                        .or_default() += 1;
                     continue;
                 };
-                let Some((addr, text)) = text_section(&co.bytes) else { continue };
+                let Some((addr, text)) = text_section(&co.bytes) else {
+                    continue;
+                };
                 let lines = objdump(&co.bytes, proc_);
                 let mut st = Stats::default();
                 for l in &lines {
-                    let Some(off) = l.addr.checked_sub(addr) else { continue };
+                    let Some(off) = l.addr.checked_sub(addr) else {
+                        continue;
+                    };
                     let (ours, _) = disassemble_one(gen, text, off as usize, l.addr);
                     st.total += 1;
                     if std::env::var_os("ISA_SAMPLE").is_some() && st.total % 3000 == 1 {
@@ -55,7 +66,8 @@ fn corpus_matches_llvm_objdump() {
                     if normalize(&ours) == normalize(&l.text) {
                         st.matched += 1;
                     } else if st.mismatches.len() < 400 {
-                        let words: Vec<String> = l.words.iter().map(|w| format!("{w:08x}")).collect();
+                        let words: Vec<String> =
+                            l.words.iter().map(|w| format!("{w:08x}")).collect();
                         st.mismatches.push(format!(
                             "{proc_} {:#x} [{}]\n    llvm: {}\n    ours: {}",
                             l.addr,
@@ -81,7 +93,10 @@ fn corpus_matches_llvm_objdump() {
     let mut failed = false;
     for (proc_, st) in &stats {
         let rate = 100.0 * st.matched as f64 / st.total.max(1) as f64;
-        eprintln!("{proc_}: {}/{} instructions match llvm-objdump-15 ({rate:.3}%)", st.matched, st.total);
+        eprintln!(
+            "{proc_}: {}/{} instructions match llvm-objdump-15 ({rate:.3}%)",
+            st.matched, st.total
+        );
         if st.matched != st.total {
             failed = true;
         }
@@ -91,13 +106,24 @@ fn corpus_matches_llvm_objdump() {
     }
     if failed {
         for st in stats.values() {
-            for m in st.mismatches.iter().take(std::env::var("ISA_SHOW").ok().and_then(|v| v.parse().ok()).unwrap_or(20)) {
+            for m in st.mismatches.iter().take(
+                std::env::var("ISA_SHOW")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(20),
+            ) {
                 eprintln!("{m}");
             }
         }
     }
-    assert!(!stats.is_empty(), "the corpus has no GFX8/GFX9 code objects");
-    assert!(!failed, "some instructions print differently from llvm-objdump-15 (see above)");
+    assert!(
+        !stats.is_empty(),
+        "the corpus has no GFX8/GFX9 code objects"
+    );
+    assert!(
+        !failed,
+        "some instructions print differently from llvm-objdump-15 (see above)"
+    );
 }
 
 /// Decodes every line of `tests/data/roundtrip-<target>.txt` (every opcode of every family, with
@@ -105,16 +131,21 @@ fn corpus_matches_llvm_objdump() {
 #[test]
 fn every_opcode_round_trips() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    let mut failed = Vec::new();
+    let mut failed: Vec<String> = Vec::new();
+    let mut covered: BTreeMap<String, std::collections::BTreeSet<(u8, hsaemu_isa::Opcode)>> =
+        BTreeMap::new();
     for target in ["gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx940"] {
         let gen = Gen::from_processor(target).expect("known target");
         let path = dir.join(format!("roundtrip-{target}.txt"));
-        let data = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let data =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let (mut total, mut ok) = (0usize, 0usize);
         let mut shown = 0;
         let mut opcodes = std::collections::BTreeSet::new();
         for line in data.lines().filter(|l| !l.starts_with('#')) {
-            let Some((hex, text)) = line.split_once('\t') else { continue };
+            let Some((hex, text)) = line.split_once('\t') else {
+                continue;
+            };
             let bytes: Vec<u8> = hex
                 .split_whitespace()
                 .flat_map(|w| u32::from_str_radix(w, 16).unwrap_or(0).to_le_bytes())
@@ -127,15 +158,49 @@ fn every_opcode_round_trips() {
                     opcodes.insert((i.encoding as u8, i.opcode));
                 }
             } else {
-                if shown < std::env::var("ISA_SHOW").ok().and_then(|v| v.parse().ok()).unwrap_or(10) {
-                    eprintln!("{target} [{hex}]\n    llvm: {text}\n    ours: {ours} ({size} bytes)");
+                if shown
+                    < std::env::var("ISA_SHOW")
+                        .ok()
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(10)
+                {
+                    eprintln!(
+                        "{target} [{hex}]\n    llvm: {text}\n    ours: {ours} ({size} bytes)"
+                    );
                 }
                 shown += 1;
             }
         }
-        eprintln!("{target}: {ok}/{total} round-trip lines match, {} distinct (encoding, opcode)", opcodes.len());
+        eprintln!("{target}: {ok}/{total} round-trip lines match");
         if ok != total {
-            failed.push(target);
+            failed.push(target.to_string());
+        }
+        covered
+            .entry(format!("{gen:?}"))
+            .or_default()
+            .extend(opcodes);
+    }
+    // Completeness: every row of every generation's tables has at least one matching line
+    // (GFX9's table is the union of gfx906 and gfx908).
+    for gen in [Gen::Gfx8, Gen::Gfx900, Gen::Gfx9, Gen::Gfx90a, Gen::Gfx940] {
+        let seen = covered
+            .get(&format!("{gen:?}"))
+            .cloned()
+            .unwrap_or_default();
+        let rows = hsaemu_isa::table_entries(gen);
+        let missing: Vec<String> = rows
+            .iter()
+            .filter(|(enc, _, op, _)| !seen.contains(&(*enc as u8, *op)))
+            .map(|(enc, num, _, name)| format!("{enc:?} {num}: {name}"))
+            .collect();
+        eprintln!(
+            "{gen:?}: {}/{} table rows covered",
+            rows.len() - missing.len(),
+            rows.len()
+        );
+        if !missing.is_empty() {
+            eprintln!("{gen:?}: rows without a round-trip line: {missing:?}");
+            failed.push(format!("{gen:?} coverage"));
         }
     }
     assert!(failed.is_empty(), "round trip mismatches on {failed:?}");

@@ -69,6 +69,8 @@ pub struct KernelFault {
     pub status: HsaError,
     /// Whether the dispatch was rejected before it ran (a launch error).
     pub at_launch: bool,
+    /// For memory faults: the address and whether it was a write.
+    pub address: Option<(u64, bool)>,
     pub message: String,
 }
 
@@ -115,6 +117,7 @@ impl GpuBackend {
         let gpu = self.gpu().map_err(|message| KernelFault {
             status: HsaError::Error,
             at_launch: true,
+            address: None,
             message,
         })?;
         let emu = hsaemu_emu::Dispatch {
@@ -140,9 +143,14 @@ impl GpuBackend {
                 FaultKind::Trap { .. } => (HsaError::Exception, false),
                 FaultKind::InvalidDispatch { .. } => (HsaError::InvalidPacketFormat, true),
             };
+            let address = match &f.kind {
+                FaultKind::MemoryViolation { address, write, .. } => Some((*address, *write)),
+                _ => None,
+            };
             KernelFault {
                 status,
                 at_launch,
+                address,
                 message: f.to_string(),
             }
         })

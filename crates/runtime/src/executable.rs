@@ -284,6 +284,16 @@ impl Executable {
             .collect()
     }
 
+    /// The code object (its bytes) loaded at `base`, if any.
+    pub fn code_object_at(&self, base: u64) -> Option<CodeObjectReader> {
+        self.0
+            .lock()
+            .objects
+            .iter()
+            .find(|o| o.image.base == base)
+            .map(|o| o.code.clone())
+    }
+
     /// Whether `address` lies in one of its loaded images.
     pub fn contains_address(&self, address: u64) -> bool {
         self.0

@@ -118,6 +118,10 @@ struct Allocation {
     size: u64,
     kind: PointerType,
     /// The pages of a pool allocation (none for locked or registered host memory).
+    #[expect(
+        dead_code,
+        reason = "owned only so that dropping the allocation unmaps it"
+    )]
     pages: Option<Pages>,
     pool: Option<MemoryPool>,
     owner: u64,
@@ -393,5 +397,69 @@ pub(crate) fn host_memory_size() -> u64 {
         (si.totalram as u64).saturating_mul(u64::from(si.mem_unit))
     } else {
         16 << 30
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manager() -> MemoryManager {
+        MemoryManager::new(DeviceMemoryMap::default())
+    }
+
+    #[test]
+    fn locking_is_idempotent_and_merges_overlapping_ranges() {
+        let m = manager();
+        let buf = vec![0u8; 3 * 4096];
+        let base = buf.as_ptr() as u64;
+        assert_eq!(m.lock(base, 4096, 0), Ok(base));
+        assert_eq!(m.lock(base, 4096, 0), Ok(base));
+        assert_eq!(m.lock(base + 100, 50, 0), Ok(base + 100));
+        assert!(m.device_map().contains(base, 4096));
+        // Overlapping the first range and extending past it: merged into one range.
+        m.lock(base + 2048, 8192, 0).expect("lock");
+        assert!(m.device_map().contains(base, 2048 + 8192));
+        let info = m.pointer_info(base + 5000);
+        assert_eq!(info.kind, PointerType::Locked);
+        assert_eq!((info.base, info.size), (base, 2048 + 8192));
+        m.unlock(base).expect("unlock");
+        assert!(!m.device_map().contains(base, 1));
+        assert_eq!(m.pointer_info(base).kind, PointerType::Unknown);
+    }
+
+    #[test]
+    fn pool_allocations_are_pages_visible_to_kernels_until_freed() {
+        let m = manager();
+        let pool = MemoryPool::new(PoolProperties {
+            segment: Segment::Global,
+            flags: GlobalFlags {
+                kernarg: false,
+                fine_grained: true,
+                coarse_grained: false,
+            },
+            size: 1 << 30,
+            alloc_allowed: true,
+            granule: 4096,
+            alignment: 4096,
+            accessible_by_all: true,
+            alloc_max_size: 1 << 30,
+            owner_node: 0,
+            device_local: false,
+        });
+        let p = m.allocate(&pool, 7, 100).expect("allocate");
+        assert_eq!(p % 4096, 0);
+        assert!(m.device_map().contains(p, 4096));
+        let info = m.pointer_info(p + 99);
+        assert_eq!(
+            (info.kind, info.base, info.size, info.owner),
+            (PointerType::Hsa, p, 4096, 7)
+        );
+        assert_eq!(m.allocate(&pool, 7, 0), Err(HsaError::InvalidArgument));
+        assert_eq!(m.free(p + 8), Err(HsaError::InvalidAllocation));
+        m.free(p).expect("free");
+        assert!(!m.device_map().contains(p, 1));
+        assert_eq!(m.free(p), Err(HsaError::InvalidAllocation));
+        assert_eq!(m.free(0), Ok(()));
     }
 }

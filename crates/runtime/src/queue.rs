@@ -52,6 +52,47 @@ pub const QUEUE_FEATURE_KERNEL_DISPATCH: u32 = 1;
 /// The error callback: receives the status describing what went wrong.
 pub type QueueErrorCallback = Arc<dyn Fn(HsaError) + Send + Sync>;
 
+/// An asynchronous system event (`hsa_amd_event_t`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SystemEvent {
+    /// A kernel accessed memory it may not (`HSA_AMD_GPU_MEMORY_FAULT_EVENT`).
+    MemoryFault {
+        /// The agent's handle.
+        agent: u64,
+        /// The faulting address.
+        address: u64,
+        /// `hsa_amd_memory_fault_reason_t` bits.
+        reason: u32,
+    },
+}
+
+/// A system event handler (`hsa_amd_register_system_event_handler`).
+pub type SystemEventHandler = Arc<dyn Fn(&SystemEvent) + Send + Sync>;
+
+/// The registered system event handlers.
+#[derive(Default)]
+pub struct SystemEventHandlers(Mutex<Vec<SystemEventHandler>>);
+
+impl SystemEventHandlers {
+    /// Adds a handler.
+    pub fn register(&self, h: SystemEventHandler) {
+        self.0.lock().push(h);
+    }
+    /// Calls every handler with `event` (on the calling thread).
+    pub fn raise(&self, event: &SystemEvent) {
+        let handlers = self.0.lock().clone();
+        for h in handlers {
+            h(event);
+        }
+    }
+}
+
+impl std::fmt::Debug for SystemEventHandlers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SystemEventHandlers({})", self.0.lock().len())
+    }
+}
+
 /// Queue states of hsa-api.md §3.3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
@@ -70,6 +111,9 @@ pub(crate) struct QueueShared {
     callback: Option<QueueErrorCallback>,
     thread: Mutex<Option<JoinHandle<()>>>,
     signals: Arc<SignalTable>,
+    events: Arc<SystemEventHandlers>,
+    /// A soft queue: no processor thread; the doorbell belongs to the application.
+    soft: bool,
     dispatches: AtomicU64,
 }
 
@@ -92,11 +136,65 @@ impl Queue {
         type_: QueueType,
         callback: Option<QueueErrorCallback>,
         signals: Arc<SignalTable>,
+        events: Arc<SystemEventHandlers>,
     ) -> Result<Queue> {
         let p = agent.properties();
         if !p.kernel_dispatch {
             return Err(HsaError::InvalidAgent);
         }
+        Self::build(
+            agent,
+            size,
+            type_,
+            QUEUE_FEATURE_KERNEL_DISPATCH,
+            None,
+            callback,
+            signals,
+            events,
+        )
+    }
+
+    /// A soft queue (`hsa_soft_queue_create`): ring and `amd_queue_t` with the application's
+    /// doorbell signal and no packet processor — the application processes it.
+    pub(crate) fn create_soft(
+        agent: &Agent,
+        size: u32,
+        type_: QueueType,
+        features: u32,
+        doorbell: Signal,
+        signals: Arc<SignalTable>,
+        events: Arc<SystemEventHandlers>,
+    ) -> Result<Queue> {
+        if features == 0 || features & !3 != 0 {
+            return Err(HsaError::InvalidArgument);
+        }
+        Self::build(
+            agent,
+            size,
+            type_,
+            features,
+            Some(doorbell),
+            None,
+            signals,
+            events,
+        )
+    }
+
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "internal constructor shared by both queue kinds"
+    )]
+    fn build(
+        agent: &Agent,
+        size: u32,
+        type_: QueueType,
+        features: u32,
+        soft_doorbell: Option<Signal>,
+        callback: Option<QueueErrorCallback>,
+        signals: Arc<SignalTable>,
+        events: Arc<SystemEventHandlers>,
+    ) -> Result<Queue> {
+        let p = agent.properties();
         if !size.is_power_of_two() || size < p.queue_min_size || size > p.queue_max_size {
             return Err(HsaError::InvalidArgument);
         }
@@ -107,11 +205,15 @@ impl Queue {
             let h = unsafe { &*(ring.as_ptr().add(i * PACKET_SIZE) as *const AtomicU16) };
             h.store(u16::from(packet_type::INVALID), Ordering::Relaxed);
         }
-        let doorbell = Signal::new_doorbell()?;
+        let soft = soft_doorbell.is_some();
+        let doorbell = match soft_doorbell {
+            Some(d) => d,
+            None => Signal::new_doorbell()?,
+        };
         let amd = PageBox::new(AmdQueue {
             hsa_queue: HsaQueue {
                 type_: type_ as u32,
-                features: QUEUE_FEATURE_KERNEL_DISPATCH,
+                features,
                 base_address: ring.addr(),
                 doorbell_signal: doorbell.handle(),
                 size,
@@ -135,8 +237,13 @@ impl Queue {
             callback,
             thread: Mutex::new(None),
             signals,
+            events,
+            soft,
             dispatches: AtomicU64::new(0),
         });
+        if soft {
+            return Ok(Queue(shared));
+        }
         let worker = shared.clone();
         let handle = std::thread::Builder::new()
             .name(format!("hsaemu-queue-{}", shared.amd.hsa_queue.id))
@@ -170,6 +277,11 @@ impl Queue {
     /// The doorbell signal.
     pub fn doorbell(&self) -> &Signal {
         &self.0.doorbell
+    }
+
+    /// Whether this is a soft queue (processed by the application).
+    pub fn is_soft(&self) -> bool {
+        self.0.soft
     }
     /// The agent the queue feeds.
     pub fn agent(&self) -> &Agent {
@@ -218,13 +330,13 @@ impl Queue {
         self.0
             .state
             .store(QueueState::Inactive as u8, Ordering::Release);
-        self.0.doorbell.store(0, MemoryOrder::Release);
+        self.0.doorbell.wake_waiters();
     }
 
     /// Stops the processor thread and waits for it (`hsa_queue_destroy`).
     pub(crate) fn shut_down(&self) {
         self.0.stop.store(true, Ordering::Release);
-        self.0.doorbell.store(0, MemoryOrder::Release);
+        self.0.doorbell.wake_waiters();
         sync::global().notify();
         let handle = self.0.thread.lock().take();
         if let Some(h) = handle {
@@ -268,8 +380,9 @@ impl Queue {
 enum PacketError {
     /// Malformed packet or launch failure: the queue enters the error state; RI stays.
     Launch(HsaError, String),
-    /// Failure while active (kernel fault): completion signal gets -1, queue errors.
-    Active(HsaError, String),
+    /// Failure while active (kernel fault): completion signal gets -1, queue errors; a memory
+    /// fault also raises a system event.
+    Active(HsaError, String, Option<SystemEvent>),
     /// A barrier saw a negative dependency: completion signal gets -1, the queue continues.
     Dependency,
     /// The queue was stopped or inactivated while the packet waited.
@@ -315,6 +428,9 @@ impl QueueShared {
             let ready = self.doorbell.wait_on_change(
                 Some(Instant::now() + Duration::from_millis(100)),
                 sync::SPIN_TIME_ACTIVE,
+                // Doorbell stores wake the processor at once; the poll only catches packets
+                // published without ringing.
+                Duration::from_millis(5),
                 || {
                     let stop = self.stop.load(Ordering::Acquire);
                     let valid =
@@ -353,9 +469,12 @@ impl QueueShared {
                     self.complete(completion, Some(-1));
                 }
                 Err(PacketError::Aborted) => {}
-                Err(PacketError::Active(status, msg)) => {
+                Err(PacketError::Active(status, msg, event)) => {
                     self.release_slot(ri);
                     self.complete(completion, Some(-1));
+                    if let Some(e) = event {
+                        self.events.raise(&e);
+                    }
                     self.fail(status, &msg);
                 }
                 Err(PacketError::Launch(status, msg)) => {
@@ -586,7 +705,13 @@ impl QueueShared {
             if f.at_launch {
                 PacketError::Launch(f.status, msg)
             } else {
-                PacketError::Active(f.status, msg)
+                let event = f.address.map(|(address, write)| SystemEvent::MemoryFault {
+                    agent: self.agent.handle(),
+                    address,
+                    // HSA_AMD_MEMORY_FAULT_READ_ONLY for writes, PAGE_NOT_PRESENT otherwise.
+                    reason: if write { 2 } else { 1 },
+                });
+                PacketError::Active(f.status, msg, event)
             }
         })?;
         self.dispatches.fetch_add(1, Ordering::Relaxed);

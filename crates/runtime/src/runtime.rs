@@ -13,7 +13,7 @@ use crate::backend::{DeviceMemoryMap, GpuBackend};
 use crate::error::{HsaError, Result};
 use crate::executable::{CodeObjectReader, Executable, ExecutableSymbol};
 use crate::memory::{GlobalFlags, MemoryManager, MemoryPool, PoolProperties, Segment};
-use crate::queue::{Queue, QueueErrorCallback, QueueType};
+use crate::queue::{Queue, QueueErrorCallback, QueueType, SystemEventHandler, SystemEventHandlers};
 use crate::signal::{MemoryOrder, Signal, SignalCondition};
 
 /// Live signals by handle.
@@ -56,6 +56,7 @@ pub struct Runtime {
     agents: Vec<Agent>,
     isas: Vec<Arc<Isa>>,
     signals: Arc<SignalTable>,
+    events: Arc<SystemEventHandlers>,
     queues: RwLock<HashMap<u64, Queue>>,
     memory: MemoryManager,
     handlers: Arc<AsyncHandlers>,
@@ -222,6 +223,7 @@ impl Runtime {
             agents,
             isas,
             signals: Arc::new(SignalTable::default()),
+            events: Arc::new(SystemEventHandlers::default()),
             queues: RwLock::new(HashMap::new()),
             memory: MemoryManager::new(device_map),
             handlers: Arc::new(AsyncHandlers::default()),
@@ -511,15 +513,55 @@ impl Runtime {
         type_: QueueType,
         callback: Option<QueueErrorCallback>,
     ) -> Result<Queue> {
-        let q = Queue::create(agent, size, type_, callback, self.signals.clone())?;
-        let (ring, ring_len) = q.ring();
-        self.memory.expose(ring, ring_len);
-        self.memory.expose(q.address(), q.amd_queue_mapped_len());
+        let q = Queue::create(
+            agent,
+            size,
+            type_,
+            callback,
+            self.signals.clone(),
+            self.events.clone(),
+        )?;
         self.memory
             .expose(q.doorbell().handle(), q.doorbell().mapped_len());
         self.signals.insert(q.doorbell().clone());
+        Ok(self.register_queue(q))
+    }
+
+    /// Creates a soft queue (`hsa_soft_queue_create`) whose packets the application processes;
+    /// `doorbell` is an existing signal.
+    pub fn create_soft_queue(
+        &self,
+        agent: &Agent,
+        size: u32,
+        type_: QueueType,
+        features: u32,
+        doorbell: u64,
+    ) -> Result<Queue> {
+        let doorbell = self.signal(doorbell)?;
+        let q = Queue::create_soft(
+            agent,
+            size,
+            type_,
+            features,
+            doorbell,
+            self.signals.clone(),
+            self.events.clone(),
+        )?;
+        Ok(self.register_queue(q))
+    }
+
+    fn register_queue(&self, q: Queue) -> Queue {
+        let (ring, ring_len) = q.ring();
+        self.memory.expose(ring, ring_len);
+        self.memory.expose(q.address(), q.amd_queue_mapped_len());
         self.queues.write().insert(q.address(), q.clone());
-        Ok(q)
+        q
+    }
+
+    /// Registers a system event handler (`hsa_amd_register_system_event_handler`); it runs on
+    /// a queue's thread when a kernel faults on memory, before the queue's error callback.
+    pub fn register_system_event_handler(&self, handler: SystemEventHandler) {
+        self.events.register(handler);
     }
 
     /// The live queue at this address.
@@ -542,8 +584,10 @@ impl Runtime {
         let (ring, _) = q.ring();
         self.memory.hide(ring);
         self.memory.hide(q.address());
-        self.memory.hide(q.doorbell().handle());
-        self.signals.remove(q.doorbell().handle());
+        if !q.is_soft() {
+            self.memory.hide(q.doorbell().handle());
+            self.signals.remove(q.doorbell().handle());
+        }
         Ok(())
     }
 }

@@ -184,6 +184,12 @@ impl Signal {
         sync::global().notify();
     }
 
+    /// Wakes everyone waiting on this signal without changing its value (they re-check their
+    /// own conditions, e.g. a packet processor told to stop).
+    pub(crate) fn wake_waiters(&self) {
+        self.notify();
+    }
+
     /// Records when the work it completes started and ended (`amd_signal_t` `start_ts` and
     /// `end_ts`, in nanoseconds of `CLOCK_MONOTONIC`).
     pub fn set_times(&self, start: u64, end: u64) {
@@ -278,9 +284,10 @@ impl Signal {
         &self,
         deadline: Option<Instant>,
         spin: Duration,
+        poll: Duration,
         ready: impl FnMut() -> Option<T>,
     ) -> Option<T> {
-        self.wake().wait_until(deadline, spin, ready)
+        self.wake().wait_until_polling(deadline, spin, poll, ready)
     }
 }
 

@@ -68,6 +68,17 @@ impl WakeWord<'_> {
         &self,
         deadline: Option<Instant>,
         spin: Duration,
+        ready: impl FnMut() -> Option<T>,
+    ) -> Option<T> {
+        self.wait_until_polling(deadline, spin, POLL_INTERVAL, ready)
+    }
+
+    /// As [`wait_until`](Self::wait_until), re-reading on its own every `poll`.
+    pub fn wait_until_polling<T>(
+        &self,
+        deadline: Option<Instant>,
+        spin: Duration,
+        poll: Duration,
         mut ready: impl FnMut() -> Option<T>,
     ) -> Option<T> {
         if let Some(v) = ready() {
@@ -94,7 +105,7 @@ impl WakeWord<'_> {
             let seq = self.seq.load(Ordering::SeqCst);
             let result = ready();
             if result.is_none() {
-                let mut slice = POLL_INTERVAL;
+                let mut slice = poll;
                 if let Some(d) = deadline {
                     let now = Instant::now();
                     if now >= d {

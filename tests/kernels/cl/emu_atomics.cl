@@ -42,3 +42,14 @@ __kernel void spin_lock(__global int *lock, __global int *counter, __global int 
     atomic_xchg(lock, 0);
   }
 }
+
+// Waits until the host (or another agent) sets *flag, then records what it saw.
+__kernel void wait_for_host(__global volatile int *flag, __global int *seen) {
+  int spins = 0;
+  while (atomic_load_explicit((__global volatile atomic_int *)flag, memory_order_acquire,
+                              memory_scope_all_svm_devices) == 0) {
+    __builtin_amdgcn_s_sleep(1);
+    spins++;
+  }
+  seen[get_global_id(0)] = *flag + (spins > 0 ? 0 : 0);
+}

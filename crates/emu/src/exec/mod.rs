@@ -63,6 +63,31 @@ pub(crate) fn unimplemented(i: &Inst) -> LaneFault {
     )
 }
 
+/// Whether the emulator has semantics for a decoded instruction (for coverage reports). An
+/// instruction mapped to a semantic operation is implemented; memory and cross-lane families
+/// are recognised from their parsed description.
+pub(crate) fn implemented(i: &Inst) -> bool {
+    if i.op != Op::Unknown {
+        return true;
+    }
+    match i.fmt {
+        Fmt::Ds => {
+            i.mem.kind != vmem::Kind::Other
+                || matches!(
+                    i.name,
+                    "ds_nop" | "ds_swizzle_b32" | "ds_permute_b32" | "ds_bpermute_b32"
+                )
+        }
+        Fmt::Flat | Fmt::Global | Fmt::Scratch => i.mem.kind != vmem::Kind::Other,
+        Fmt::Mubuf => {
+            i.mem.kind != vmem::Kind::Other
+                || i.name.starts_with("buffer_wb")
+                || i.name.starts_with("buffer_inv")
+        }
+        _ => false,
+    }
+}
+
 /// Executes one instruction.
 #[inline]
 pub(crate) fn step(w: &mut Wave, i: &Inst, env: &mut Env) -> R {

@@ -242,10 +242,15 @@ impl Scratch {
 
 impl Ctx<'_> {
     /// Like [`Ctx::s`], into a scratch row.
-    fn s_into<'a>(&mut self, w: &Wave, k: usize, out: &'a mut Row) -> &'a Row {
+    fn s_into<'a>(&mut self, w: &'a Wave, k: usize, out: &'a mut Row) -> &'a Row {
         let i = self.i;
         let ty = i.tys[k];
         let code = i.src[k];
+        let plain = i.sub == Sub::E32 && (i.abs | i.neg) >> k & 1 == 0;
+        if code >= VGPR && plain {
+            // No modifiers: read the register in place (no copy).
+            return &w.v[crate::wave::reg_index(code)];
+        }
         if code >= VGPR {
             *out = w.v[crate::wave::reg_index(code)];
         } else {
@@ -755,14 +760,16 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         return Ok(Flow::Next);
     }
 
-    for part in [
-        valu_move, valu_f32, valu_cvt32, valu_f64, valu_f16, valu_int,
-    ] {
-        if let Some(r) = part(w, &mut c, &mut *env.scratch, mode) {
-            return r;
-        }
-    }
-    Err(unimplemented(i))
+    let part = match crate::ops::valu_part(i.op) {
+        0 => valu_move,
+        1 => valu_f32,
+        2 => valu_cvt32,
+        3 => valu_f64,
+        4 => valu_f16,
+        5 => valu_int,
+        _ => return Err(unimplemented(i)),
+    };
+    part(w, &mut c, &mut *env.scratch, mode).unwrap_or_else(|| Err(unimplemented(i)))
 }
 
 #[inline(never)]
@@ -868,8 +875,8 @@ fn valu_move(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R
     }
 
     match i.op {
-        Op::V_MOV_B32 => v32!(s0!()),
-        Op::V_ACCVGPR_MOV_B32 => v32!(s0!()),
+        Op::V_MOV_B32 => v32!(*s0!()),
+        Op::V_ACCVGPR_MOV_B32 => v32!(*s0!()),
         Op::V_SWAP_B32 => {
             let a = *s0!();
             let b = w.vsrc(i.dst, 0, Ty::B32);
@@ -2036,7 +2043,7 @@ fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
             }
             out
         })),
-        Op::V_ACCVGPR_READ_B32 | Op::V_ACCVGPR_WRITE_B32 => v32!(s0!()),
+        Op::V_ACCVGPR_READ_B32 | Op::V_ACCVGPR_WRITE_B32 => v32!(*s0!()),
 
         _ => return None,
     }

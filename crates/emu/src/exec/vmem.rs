@@ -633,8 +633,11 @@ fn advance(p: Place, by: u64) -> Place {
 /// when the slow path (which finds the faulting lane) must run.
 fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) -> Option<R> {
     let m = i.mem;
-    if m.bytes != 4 || m.d16 != 0 || !matches!(m.kind, Kind::Load | Kind::Store) {
+    if m.d16 != 0 || !matches!(m.kind, Kind::Load | Kind::Store) {
         return None;
+    }
+    if m.bytes != 4 {
+        return global_narrow(w, i, env, addrs);
     }
     let exec = w.exec();
     if exec == 0 {
@@ -673,6 +676,53 @@ fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
     }
     if store {
         w.stored = true;
+    }
+    Some(Ok(Flow::Next))
+}
+
+/// Fast path for byte and short loads/stores (see [`global_dwords`]).
+fn global_narrow(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) -> Option<R> {
+    let m = i.mem;
+    if m.bytes > 2 || m.count != 1 {
+        return None;
+    }
+    let exec = w.exec();
+    if exec == 0 {
+        return Some(Ok(Flow::Next));
+    }
+    let (mut lo, mut hi) = (u64::MAX, 0u64);
+    for (l, &a) in addrs.iter().enumerate() {
+        if exec >> l & 1 != 0 {
+            lo = lo.min(a);
+            hi = hi.max(a);
+        }
+    }
+    let size = u32::from(m.bytes);
+    let span = hi.checked_sub(lo)?.checked_add(u64::from(size))?;
+    let store = m.kind == Kind::Store;
+    if !env.cache.check(env.mem, lo, span, store) {
+        return None;
+    }
+    if store {
+        let row = w.v[crate::wave::reg_index(i.src[1])];
+        for l in 0..LANES {
+            if exec >> l & 1 != 0 {
+                host::store(addrs[l], size, u64::from(row[l]));
+            }
+        }
+        w.stored = true;
+    } else {
+        let row = &mut w.v[crate::wave::reg_index(i.dst)];
+        for l in 0..LANES {
+            if exec >> l & 1 != 0 {
+                let v = host::load(addrs[l], size);
+                row[l] = match (size, m.sext) {
+                    (1, true) => v as u8 as i8 as i32 as u32,
+                    (2, true) => v as u16 as i16 as i32 as u32,
+                    _ => v as u32,
+                };
+            }
+        }
     }
     Some(Ok(Flow::Next))
 }
@@ -751,6 +801,10 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
 
 /// MUBUF (buffer) instructions, including the swizzled scratch descriptor.
 pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    // Cache write-back/invalidate: memory is coherent here (amdgpu-execution.md §2.5, R6).
+    if i.name.starts_with("buffer_wb") || i.name.starts_with("buffer_inv") {
+        return Ok(Flow::Next);
+    }
     let exec = w.exec();
     w.lane_ops += u64::from(exec.count_ones());
     let r = i.src[2];
@@ -935,6 +989,58 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
     Some(Ok(Flow::Next))
 }
 
+/// Fast path for 32-bit DS atomics whose active lanes are all in range.
+fn ds_atomic32(
+    w: &mut Wave,
+    i: &Inst,
+    lds: &mut [u8],
+    addr: &[u32; LANES],
+    off16: u32,
+) -> Option<R> {
+    let m = i.mem;
+    if m.kind != Kind::Atomic || m.bytes != 4 {
+        return None;
+    }
+    let exec = w.exec();
+    let mut max_addr = 0u32;
+    for l in 0..LANES {
+        let msk = ((exec >> l) & 1).wrapping_neg() as u32;
+        max_addr = max_addr.max(addr[l] & msk);
+    }
+    if u64::from(max_addr) + u64::from(off16) + 4 > lds.len() as u64
+        || addr.iter().any(|a| a.checked_add(off16).is_none())
+    {
+        return None;
+    }
+    let (src_reg, cmp_reg) = match m.atom {
+        Atom::CmpSwap | Atom::MskOr => (i.src[2], Some(i.src[1])),
+        _ => (i.src[1], None),
+    };
+    let src = w.v[crate::wave::reg_index(src_reg)];
+    let cmp = cmp_reg.map(|r| w.v[crate::wave::reg_index(r)]);
+    let mut old_row = [0u32; LANES];
+    for l in 0..LANES {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let at = (addr[l] + off16) as usize;
+        let Some(cell) = lds.get_mut(at..at + 4) else {
+            continue; // unreachable: checked above
+        };
+        let mut b = [0u8; 4];
+        b.copy_from_slice(cell);
+        let old = u32::from_le_bytes(b);
+        let c = cmp.map_or(0, |c| u64::from(c[l]));
+        let new = atom_apply(m.atom, u64::from(old), u64::from(src[l]), c, 4) as u32;
+        cell.copy_from_slice(&new.to_le_bytes());
+        old_row[l] = old;
+    }
+    if m.rtn {
+        w.vwrite(i.dst, &old_row, exec);
+    }
+    Some(Ok(Flow::Next))
+}
+
 /// DS (LDS) instructions, including the cross-lane ds_swizzle/ds_permute/ds_bpermute.
 pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let exec = w.exec();
@@ -983,6 +1089,9 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         _ => {}
     }
     if let Some(r) = ds_dwords(w, i, env.lds, &addr, off16) {
+        return r;
+    }
+    if let Some(r) = ds_atomic32(w, i, env.lds, &addr, off16) {
         return r;
     }
     let m = i.mem;

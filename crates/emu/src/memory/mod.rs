@@ -124,24 +124,39 @@ impl MemoryMap {
     }
 }
 
-/// A small per-wave cache of the last region hit, so that checking 64 lanes costs one lookup.
+/// A small per-thread cache of the last regions hit (most recent first), so that checking 64
+/// lanes, or a kernel that streams through a few buffers, costs no lookup in the shared map.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct RegionCache {
-    last: Option<Region>,
+    recent: [Option<Region>; 4],
+    /// The map's generation the entries were taken from; any (un)registration invalidates them.
+    generation: u64,
 }
 
 impl RegionCache {
     /// Checks `[addr, addr+len)` for an access (`write` = needs write permission).
     #[inline]
     pub(crate) fn check(&mut self, map: &MemoryMap, addr: u64, len: u64, write: bool) -> bool {
-        if let Some(r) = self.last {
-            if r.covers(addr, len) {
-                return !write || r.access != Access::Read;
+        let g = map.generation.load(Ordering::Acquire);
+        if g != self.generation {
+            self.recent = [None; 4];
+            self.generation = g;
+        }
+        for k in 0..self.recent.len() {
+            if let Some(r) = self.recent[k] {
+                if r.covers(addr, len) {
+                    if k != 0 {
+                        self.recent.copy_within(0..k, 1);
+                        self.recent[0] = Some(r);
+                    }
+                    return !write || r.access != Access::Read;
+                }
             }
         }
         match map.region_of(addr) {
             Some(r) if r.covers(addr, len) => {
-                self.last = Some(r);
+                self.recent.copy_within(0..3, 1);
+                self.recent[0] = Some(r);
                 !write || r.access != Access::Read
             }
             _ => false,

@@ -81,10 +81,18 @@ pub(crate) struct Slot {
 
 impl Slot {
     pub(crate) const fn reg(field: F, class: u8, width: u8) -> Slot {
-        Slot { field, class, width }
+        Slot {
+            field,
+            class,
+            width,
+        }
     }
     pub(crate) const fn fixed(field: F) -> Slot {
-        Slot { field, class: 0, width: 1 }
+        Slot {
+            field,
+            class: 0,
+            width: 1,
+        }
     }
 }
 
@@ -183,32 +191,140 @@ pub(crate) fn table(gen: Gen, fam: Fam) -> Option<&'static [Option<Entry>]> {
     }
     Some(match gen {
         Gen::Gfx8 => pick!(
-            GFX8_SOP2, GFX8_SOPK, GFX8_SOP1, GFX8_SOPC, GFX8_SOPP, GFX8_SMEM, GFX8_VOP2, GFX8_VOP1,
-            GFX8_VOPC, GFX8_VOP3, GFX8_VOP3P, GFX8_DS, GFX8_FLAT, GFX8_SCRATCH, GFX8_GLOBAL,
-            GFX8_MUBUF, GFX8_MTBUF, GFX8_MIMG
+            GFX8_SOP2,
+            GFX8_SOPK,
+            GFX8_SOP1,
+            GFX8_SOPC,
+            GFX8_SOPP,
+            GFX8_SMEM,
+            GFX8_VOP2,
+            GFX8_VOP1,
+            GFX8_VOPC,
+            GFX8_VOP3,
+            GFX8_VOP3P,
+            GFX8_DS,
+            GFX8_FLAT,
+            GFX8_SCRATCH,
+            GFX8_GLOBAL,
+            GFX8_MUBUF,
+            GFX8_MTBUF,
+            GFX8_MIMG
         ),
         Gen::Gfx900 => pick!(
-            GFX900_SOP2, GFX900_SOPK, GFX900_SOP1, GFX900_SOPC, GFX900_SOPP, GFX900_SMEM,
-            GFX900_VOP2, GFX900_VOP1, GFX900_VOPC, GFX900_VOP3, GFX900_VOP3P, GFX900_DS,
-            GFX900_FLAT, GFX900_SCRATCH, GFX900_GLOBAL, GFX900_MUBUF, GFX900_MTBUF, GFX900_MIMG
+            GFX900_SOP2,
+            GFX900_SOPK,
+            GFX900_SOP1,
+            GFX900_SOPC,
+            GFX900_SOPP,
+            GFX900_SMEM,
+            GFX900_VOP2,
+            GFX900_VOP1,
+            GFX900_VOPC,
+            GFX900_VOP3,
+            GFX900_VOP3P,
+            GFX900_DS,
+            GFX900_FLAT,
+            GFX900_SCRATCH,
+            GFX900_GLOBAL,
+            GFX900_MUBUF,
+            GFX900_MTBUF,
+            GFX900_MIMG
         ),
         Gen::Gfx9 => pick!(
-            GFX9_SOP2, GFX9_SOPK, GFX9_SOP1, GFX9_SOPC, GFX9_SOPP, GFX9_SMEM, GFX9_VOP2, GFX9_VOP1,
-            GFX9_VOPC, GFX9_VOP3, GFX9_VOP3P, GFX9_DS, GFX9_FLAT, GFX9_SCRATCH, GFX9_GLOBAL,
-            GFX9_MUBUF, GFX9_MTBUF, GFX9_MIMG
+            GFX9_SOP2,
+            GFX9_SOPK,
+            GFX9_SOP1,
+            GFX9_SOPC,
+            GFX9_SOPP,
+            GFX9_SMEM,
+            GFX9_VOP2,
+            GFX9_VOP1,
+            GFX9_VOPC,
+            GFX9_VOP3,
+            GFX9_VOP3P,
+            GFX9_DS,
+            GFX9_FLAT,
+            GFX9_SCRATCH,
+            GFX9_GLOBAL,
+            GFX9_MUBUF,
+            GFX9_MTBUF,
+            GFX9_MIMG
         ),
         Gen::Gfx90a => pick!(
-            GFX90A_SOP2, GFX90A_SOPK, GFX90A_SOP1, GFX90A_SOPC, GFX90A_SOPP, GFX90A_SMEM,
-            GFX90A_VOP2, GFX90A_VOP1, GFX90A_VOPC, GFX90A_VOP3, GFX90A_VOP3P, GFX90A_DS,
-            GFX90A_FLAT, GFX90A_SCRATCH, GFX90A_GLOBAL, GFX90A_MUBUF, GFX90A_MTBUF, GFX90A_MIMG
+            GFX90A_SOP2,
+            GFX90A_SOPK,
+            GFX90A_SOP1,
+            GFX90A_SOPC,
+            GFX90A_SOPP,
+            GFX90A_SMEM,
+            GFX90A_VOP2,
+            GFX90A_VOP1,
+            GFX90A_VOPC,
+            GFX90A_VOP3,
+            GFX90A_VOP3P,
+            GFX90A_DS,
+            GFX90A_FLAT,
+            GFX90A_SCRATCH,
+            GFX90A_GLOBAL,
+            GFX90A_MUBUF,
+            GFX90A_MTBUF,
+            GFX90A_MIMG
         ),
         Gen::Gfx940 => pick!(
-            GFX940_SOP2, GFX940_SOPK, GFX940_SOP1, GFX940_SOPC, GFX940_SOPP, GFX940_SMEM,
-            GFX940_VOP2, GFX940_VOP1, GFX940_VOPC, GFX940_VOP3, GFX940_VOP3P, GFX940_DS,
-            GFX940_FLAT, GFX940_SCRATCH, GFX940_GLOBAL, GFX940_MUBUF, GFX940_MTBUF, GFX940_MIMG
+            GFX940_SOP2,
+            GFX940_SOPK,
+            GFX940_SOP1,
+            GFX940_SOPC,
+            GFX940_SOPP,
+            GFX940_SMEM,
+            GFX940_VOP2,
+            GFX940_VOP1,
+            GFX940_VOPC,
+            GFX940_VOP3,
+            GFX940_VOP3P,
+            GFX940_DS,
+            GFX940_FLAT,
+            GFX940_SCRATCH,
+            GFX940_GLOBAL,
+            GFX940_MUBUF,
+            GFX940_MTBUF,
+            GFX940_MIMG
         ),
         Gen::Gfx10 | Gen::Gfx11 => return None,
     })
+}
+
+/// Every entry of every family of `gen`.
+pub(crate) fn all_entries(gen: Gen) -> Vec<(crate::Encoding, u32, Opcode, &'static str)> {
+    const FAMS: [Fam; 18] = [
+        Fam::Sop2,
+        Fam::Sopk,
+        Fam::Sop1,
+        Fam::Sopc,
+        Fam::Sopp,
+        Fam::Smem,
+        Fam::Vop2,
+        Fam::Vop1,
+        Fam::Vopc,
+        Fam::Vop3,
+        Fam::Vop3p,
+        Fam::Ds,
+        Fam::Flat,
+        Fam::Scratch,
+        Fam::Global,
+        Fam::Mubuf,
+        Fam::Mtbuf,
+        Fam::Mimg,
+    ];
+    let mut v = Vec::new();
+    for fam in FAMS {
+        for (op, e) in table(gen, fam).unwrap_or(&[]).iter().enumerate() {
+            if let Some(e) = e {
+                v.push((crate::decode::encoding_of(fam), op as u32, e.opcode, e.name));
+            }
+        }
+    }
+    v
 }
 
 /// The entry for opcode number `op` of `fam` on `gen`.
@@ -220,7 +336,11 @@ pub(crate) fn lookup(gen: Gen, fam: Fam, op: u32) -> Option<&'static Entry> {
 /// Static per-opcode properties, built once from the width table and the mnemonics.
 pub(crate) fn op_info(op: Opcode) -> &'static OpInfo {
     static INFO: OnceLock<Vec<OpInfo>> = OnceLock::new();
-    static DEFAULT: OpInfo = OpInfo { dst_dwords: 1, src_dwords: [1, 1, 1], flags: 0 };
+    static DEFAULT: OpInfo = OpInfo {
+        dst_dwords: 1,
+        src_dwords: [1, 1, 1],
+        flags: 0,
+    };
     let info = INFO.get_or_init(build_info);
     info.get(op as usize).unwrap_or(&DEFAULT)
 }
@@ -229,10 +349,16 @@ fn build_info() -> Vec<OpInfo> {
     let all = Opcode::all();
     let mut v: Vec<OpInfo> = all
         .iter()
-        .map(|&op| OpInfo { dst_dwords: 1, src_dwords: [1, 1, 1], flags: name_flags(op.mnemonic()) })
+        .map(|&op| OpInfo {
+            dst_dwords: 1,
+            src_dwords: [1, 1, 1],
+            flags: name_flags(op.mnemonic()),
+        })
         .collect();
     for &(op, widths) in generated::WIDTHS {
-        let Some(info) = v.get_mut(op as usize) else { continue };
+        let Some(info) = v.get_mut(op as usize) else {
+            continue;
+        };
         for &(field, w) in widths {
             match field {
                 F::Vdst | F::Sdst | F::Sdata => info.dst_dwords = w,
@@ -259,11 +385,30 @@ fn build_info() -> Vec<OpInfo> {
 /// Properties that follow from the mnemonic's spelling.
 fn name_flags(name: &str) -> u16 {
     let mut f = 0;
-    let mem = ["buffer_", "tbuffer_", "global_", "flat_", "scratch_", "ds_", "s_load", "s_buffer_", "s_store", "s_scratch_", "s_atomic", "image_"]
-        .iter()
-        .any(|p| name.starts_with(p));
+    let mem = [
+        "buffer_",
+        "tbuffer_",
+        "global_",
+        "flat_",
+        "scratch_",
+        "ds_",
+        "s_load",
+        "s_buffer_",
+        "s_store",
+        "s_scratch_",
+        "s_atomic",
+        "image_",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p));
     if mem {
-        if name.contains("atomic") || name.starts_with("ds_") && !name.contains("read") && !name.contains("write") && !name.contains("load") && !name.contains("store") {
+        if name.contains("atomic")
+            || name.starts_with("ds_")
+                && !name.contains("read")
+                && !name.contains("write")
+                && !name.contains("load")
+                && !name.contains("store")
+        {
             f |= op_flags::ATOMIC | op_flags::LOAD | op_flags::STORE;
             if name.contains("_rtn") {
                 f |= op_flags::RETURNS;
@@ -274,7 +419,12 @@ fn name_flags(name: &str) -> u16 {
             f |= op_flags::STORE;
         }
     }
-    if name.starts_with("s_branch") || name.starts_with("s_cbranch") || name.starts_with("s_setpc") || name.starts_with("s_swappc") || name.starts_with("s_call") {
+    if name.starts_with("s_branch")
+        || name.starts_with("s_cbranch")
+        || name.starts_with("s_setpc")
+        || name.starts_with("s_swappc")
+        || name.starts_with("s_call")
+    {
         f |= op_flags::BRANCH;
     }
     if name.starts_with("v_") {
@@ -284,7 +434,10 @@ fn name_flags(name: &str) -> u16 {
         if name.starts_with("v_pk_") {
             f |= op_flags::PACKED;
         }
-        if ["_f16", "_u16", "_i16", "_b16"].iter().any(|s| name.ends_with(s)) {
+        if ["_f16", "_u16", "_i16", "_b16"]
+            .iter()
+            .any(|s| name.ends_with(s))
+        {
             f |= op_flags::B16;
         }
         if name.starts_with("v_cmp") || name.contains("_co_") {

@@ -31,7 +31,10 @@ const BUNDLE_MAGIC: &[u8] = b"__CLANG_OFFLOAD_BUNDLE__";
 pub fn code_objects(path: &Path) -> Vec<CodeObject> {
     let data = std::fs::read(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
     if is_amdgpu_elf(&data) {
-        return vec![CodeObject { bytes: data, origin: path.display().to_string() }];
+        return vec![CodeObject {
+            bytes: data,
+            origin: path.display().to_string(),
+        }];
     }
     let mut out = Vec::new();
     let mut pos = 0;
@@ -41,9 +44,11 @@ pub fn code_objects(path: &Path) -> Vec<CodeObject> {
         let mut o = start + 32;
         let mut end = start + 32;
         for _ in 0..n.min(64) {
-            let (Some(off), Some(size), Some(idlen)) =
-                (u64_at(&data, o), u64_at(&data, o + 8), u64_at(&data, o + 16))
-            else {
+            let (Some(off), Some(size), Some(idlen)) = (
+                u64_at(&data, o),
+                u64_at(&data, o + 8),
+                u64_at(&data, o + 16),
+            ) else {
                 break;
             };
             let id = data
@@ -146,7 +151,11 @@ pub fn objdump(elf: &[u8], mcpu: &str) -> Vec<ObjdumpLine> {
         .output()
         .expect("run llvm-objdump-15");
     let _ = std::fs::remove_file(&file);
-    assert!(out.status.success(), "llvm-objdump-15 failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "llvm-objdump-15 failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     parse_objdump(&String::from_utf8_lossy(&out.stdout))
 }
 
@@ -154,15 +163,29 @@ pub fn objdump(elf: &[u8], mcpu: &str) -> Vec<ObjdumpLine> {
 pub fn parse_objdump(out: &str) -> Vec<ObjdumpLine> {
     let mut v = Vec::new();
     for line in out.lines() {
-        let Some(rest) = line.strip_prefix('\t') else { continue };
-        let Some(idx) = rest.rfind("// ") else { continue };
+        let Some(rest) = line.strip_prefix('\t') else {
+            continue;
+        };
+        let Some(idx) = rest.rfind("// ") else {
+            continue;
+        };
         let text = rest[..idx].trim().to_string();
         let tail = &rest[idx + 3..];
-        let Some((addr, words)) = tail.split_once(": ") else { continue };
-        let Ok(addr) = u64::from_str_radix(addr, 16) else { continue };
+        let Some((addr, words)) = tail.split_once(": ") else {
+            continue;
+        };
+        let Ok(addr) = u64::from_str_radix(addr, 16) else {
+            continue;
+        };
         let words: Vec<u32> = words
             .split_whitespace()
-            .map_while(|w| if w.len() == 8 { u32::from_str_radix(w, 16).ok() } else { None })
+            .map_while(|w| {
+                if w.len() == 8 {
+                    u32::from_str_radix(w, 16).ok()
+                } else {
+                    None
+                }
+            })
             .collect();
         v.push(ObjdumpLine { text, addr, words });
     }

@@ -1,0 +1,77 @@
+//! The exported functions hsaemu does not implement: one reviewed list. Each gets its own
+//! stub, `hsaemu_stub_<name>`, which returns `HSA_STATUS_ERROR` (never a silent success) and,
+//! when `HSAEMU_TRACE` includes `api` or `unimplemented`, says on stderr which function was
+//! called. The stubs ignore their arguments, which is sound under the x86-64 System V calling
+//! convention (the caller owns argument registers and stack). `hsa-runtime64`'s build script
+//! links every ROCm export that has neither an implementation nor an alias to its stub here,
+//! and refuses to link one that has none. docs/status-runtime.md lists them.
+
+use crate::util::HSA_STATUS_ERROR;
+
+/// Reports a call to an unimplemented function (when tracing) and returns its status.
+pub fn unimplemented(name: &str) -> u32 {
+    if crate::util::trace_enabled("unimplemented") {
+        eprintln!("hsaemu: {name} is not implemented; returning HSA_STATUS_ERROR");
+    }
+    HSA_STATUS_ERROR
+}
+
+macro_rules! stubs {
+    ($($stub:ident => $name:literal;)*) => {
+        $(
+            #[doc = concat!("`", $name, "`: not implemented, returns `HSA_STATUS_ERROR`.")]
+            #[unsafe(no_mangle)]
+            pub extern "C" fn $stub() -> u32 {
+                unimplemented($name)
+            }
+        )*
+        /// The names of every stubbed function.
+        pub const UNIMPLEMENTED: &[&str] = &[$($name),*];
+    };
+}
+
+stubs! {
+    hsaemu_stub_hsa_amd_deregister_deallocation_callback => "hsa_amd_deregister_deallocation_callback";
+    hsaemu_stub_hsa_amd_image_create => "hsa_amd_image_create";
+    hsaemu_stub_hsa_amd_image_get_info_max_dim => "hsa_amd_image_get_info_max_dim";
+    hsaemu_stub_hsa_amd_interop_map_buffer => "hsa_amd_interop_map_buffer";
+    hsaemu_stub_hsa_amd_interop_unmap_buffer => "hsa_amd_interop_unmap_buffer";
+    hsaemu_stub_hsa_amd_ipc_memory_attach => "hsa_amd_ipc_memory_attach";
+    hsaemu_stub_hsa_amd_ipc_memory_create => "hsa_amd_ipc_memory_create";
+    hsaemu_stub_hsa_amd_ipc_memory_detach => "hsa_amd_ipc_memory_detach";
+    hsaemu_stub_hsa_amd_ipc_signal_attach => "hsa_amd_ipc_signal_attach";
+    hsaemu_stub_hsa_amd_ipc_signal_create => "hsa_amd_ipc_signal_create";
+    hsaemu_stub_hsa_amd_memory_migrate => "hsa_amd_memory_migrate";
+    hsaemu_stub_hsa_amd_register_deallocation_callback => "hsa_amd_register_deallocation_callback";
+    hsaemu_stub_hsa_amd_svm_attributes_get => "hsa_amd_svm_attributes_get";
+    hsaemu_stub_hsa_amd_svm_attributes_set => "hsa_amd_svm_attributes_set";
+    hsaemu_stub_hsa_amd_svm_prefetch_async => "hsa_amd_svm_prefetch_async";
+    hsaemu_stub_hsa_code_object_deserialize => "hsa_code_object_deserialize";
+    hsaemu_stub_hsa_code_object_destroy => "hsa_code_object_destroy";
+    hsaemu_stub_hsa_code_object_get_info => "hsa_code_object_get_info";
+    hsaemu_stub_hsa_code_object_get_symbol => "hsa_code_object_get_symbol";
+    hsaemu_stub_hsa_code_object_get_symbol_from_name => "hsa_code_object_get_symbol_from_name";
+    hsaemu_stub_hsa_code_object_iterate_symbols => "hsa_code_object_iterate_symbols";
+    hsaemu_stub_hsa_code_object_serialize => "hsa_code_object_serialize";
+    hsaemu_stub_hsa_code_symbol_get_info => "hsa_code_symbol_get_info";
+    hsaemu_stub_hsa_executable_load_code_object => "hsa_executable_load_code_object";
+    hsaemu_stub_hsa_ext_image_clear => "hsa_ext_image_clear";
+    hsaemu_stub_hsa_ext_image_copy => "hsa_ext_image_copy";
+    hsaemu_stub_hsa_ext_image_create => "hsa_ext_image_create";
+    hsaemu_stub_hsa_ext_image_create_with_layout => "hsa_ext_image_create_with_layout";
+    hsaemu_stub_hsa_ext_image_data_get_info => "hsa_ext_image_data_get_info";
+    hsaemu_stub_hsa_ext_image_data_get_info_with_layout => "hsa_ext_image_data_get_info_with_layout";
+    hsaemu_stub_hsa_ext_image_destroy => "hsa_ext_image_destroy";
+    hsaemu_stub_hsa_ext_image_export => "hsa_ext_image_export";
+    hsaemu_stub_hsa_ext_image_get_capability => "hsa_ext_image_get_capability";
+    hsaemu_stub_hsa_ext_image_get_capability_with_layout => "hsa_ext_image_get_capability_with_layout";
+    hsaemu_stub_hsa_ext_image_import => "hsa_ext_image_import";
+    hsaemu_stub_hsa_ext_program_add_module => "hsa_ext_program_add_module";
+    hsaemu_stub_hsa_ext_program_create => "hsa_ext_program_create";
+    hsaemu_stub_hsa_ext_program_destroy => "hsa_ext_program_destroy";
+    hsaemu_stub_hsa_ext_program_finalize => "hsa_ext_program_finalize";
+    hsaemu_stub_hsa_ext_program_get_info => "hsa_ext_program_get_info";
+    hsaemu_stub_hsa_ext_program_iterate_modules => "hsa_ext_program_iterate_modules";
+    hsaemu_stub_hsa_ext_sampler_create => "hsa_ext_sampler_create";
+    hsaemu_stub_hsa_ext_sampler_destroy => "hsa_ext_sampler_destroy";
+}

@@ -1,0 +1,180 @@
+//! hsaemu-emu across crates: HIP device code compiled by hipcc, taken out of its offload
+//! bundle with hsaemu-codeobject's bundle reader, loaded and run on the emulated GPU.
+
+use hsaemu_emu::{kernarg, Access, Dispatch, Gpu, GpuConfig, LoadedCodeObject, MemoryMap};
+use std::sync::Arc;
+
+/// A zeroed host buffer registered in a memory map while alive.
+struct Buf {
+    data: Vec<u64>,
+    mem: Arc<MemoryMap>,
+}
+
+impl Buf {
+    fn new(mem: &Arc<MemoryMap>, bytes: &[u8]) -> Buf {
+        let mut data = vec![0u64; bytes.len().div_ceil(8).max(1)];
+        for (i, b) in bytes.iter().enumerate() {
+            data[i / 8] |= u64::from(*b) << (8 * (i % 8));
+        }
+        let b = Buf {
+            data,
+            mem: mem.clone(),
+        };
+        mem.register(b.addr(), (b.data.len() * 8) as u64, Access::ReadWrite)
+            .expect("register");
+        b
+    }
+    fn addr(&self) -> u64 {
+        self.data.as_ptr() as u64
+    }
+    fn u32s(&self) -> Vec<u32> {
+        self.data
+            .iter()
+            .flat_map(|w| [*w as u32, (*w >> 32) as u32])
+            .collect()
+    }
+}
+
+impl Drop for Buf {
+    fn drop(&mut self) {
+        let _ = self.mem.unregister(self.addr());
+    }
+}
+
+/// Loads the `target` code object of a HIP bundle compiled from `src`.
+fn load(src: &str, target: &str) -> (Gpu, Arc<MemoryMap>, LoadedCodeObject, u32) {
+    let bundle = std::fs::read(hsaemu_testkit::compile_hip_bundle(
+        src,
+        &["gfx90a", "gfx906"],
+    ))
+    .expect("read bundle");
+    let entries = hsaemu_codeobject::bundle::unbundle(&bundle).expect("unbundle");
+    let entry = entries
+        .iter()
+        .find(|e| e.id.ends_with(&format!("--{target}")))
+        .unwrap_or_else(|| panic!("no {target} entry in the bundle"));
+    let cov = match entry.data.get(8) {
+        Some(3) => 5,
+        Some(2) => 4,
+        _ => 3,
+    };
+    let mem = MemoryMap::new();
+    let gpu = Gpu::new(
+        GpuConfig {
+            processor: target.into(),
+            threads: 2,
+            ..GpuConfig::default()
+        },
+        mem.clone(),
+    )
+    .expect("gpu");
+    let code = gpu.load_code_object(&entry.data).expect("load");
+    (gpu, mem, code, cov)
+}
+
+fn run(
+    gpu: &Gpu,
+    mem: &Arc<MemoryMap>,
+    code: &LoadedCodeObject,
+    cov: u32,
+    name: &str,
+    explicit: &[u8],
+    grid: u32,
+    wg: u16,
+    dyn_lds: u32,
+) {
+    let k = code
+        .kernels
+        .iter()
+        .find(|k| k.name.contains(name))
+        .unwrap_or_else(|| panic!("no kernel {name}"));
+    let mut ka = kernarg::build(explicit, cov, [grid, 1, 1], [wg, 1, 1]);
+    ka.resize(ka.len().max(k.kernarg_segment_size as usize), 0);
+    let kb = Buf::new(mem, &ka);
+    gpu.dispatch(&Dispatch {
+        kernel_object: k.kernel_object,
+        kernarg_address: kb.addr(),
+        grid_size: [grid, 1, 1],
+        workgroup_size: [wg, 1, 1],
+        group_segment_size: k.group_segment_size + dyn_lds,
+        private_segment_size: k.private_segment_size,
+        ..Dispatch::default()
+    })
+    .unwrap_or_else(|f| panic!("{f}"));
+}
+
+#[test]
+fn emu_runs_hip_vector_add_from_bundle() {
+    for target in ["gfx90a", "gfx906"] {
+        let (gpu, mem, code, cov) = load("hip/vector_add.hip", target);
+        let n = 5000u32;
+        let a: Vec<u8> = (0..n)
+            .flat_map(|i| (i as f32 * 0.5).to_le_bytes())
+            .collect();
+        let b: Vec<u8> = (0..n)
+            .flat_map(|i| (1000.0 - i as f32).to_le_bytes())
+            .collect();
+        let (ba, bb, bc) = (
+            Buf::new(&mem, &a),
+            Buf::new(&mem, &b),
+            Buf::new(&mem, &vec![0u8; 4 * n as usize]),
+        );
+        let mut ex = Vec::new();
+        for p in [ba.addr(), bb.addr(), bc.addr()] {
+            ex.extend_from_slice(&p.to_le_bytes());
+        }
+        ex.extend_from_slice(&(n as i32).to_le_bytes());
+        run(
+            &gpu,
+            &mem,
+            &code,
+            cov,
+            "vector_add",
+            &ex,
+            n.div_ceil(256) * 256,
+            256,
+            0,
+        );
+        let c = bc.u32s();
+        for i in 0..n as usize {
+            assert_eq!(
+                f32::from_bits(c[i]),
+                i as f32 * 0.5 + (1000.0 - i as f32),
+                "{target} element {i}"
+            );
+        }
+    }
+}
+
+#[test]
+fn emu_runs_hip_block_sum_with_dynamic_shared_memory() {
+    for target in ["gfx90a", "gfx906"] {
+        let (gpu, mem, code, cov) = load("hip/shared_reduce.hip", target);
+        let n = 10000i32;
+        let input: Vec<i32> = (0..n).map(|i| (i * 7) % 13 - 6).collect();
+        let bi = Buf::new(
+            &mem,
+            &input
+                .iter()
+                .flat_map(|x| x.to_le_bytes())
+                .collect::<Vec<_>>(),
+        );
+        let bo = Buf::new(&mem, &[0u8; 8]);
+        let mut ex = Vec::new();
+        ex.extend_from_slice(&bi.addr().to_le_bytes());
+        ex.extend_from_slice(&bo.addr().to_le_bytes());
+        ex.extend_from_slice(&n.to_le_bytes());
+        run(
+            &gpu,
+            &mem,
+            &code,
+            cov,
+            "block_sum",
+            &ex,
+            (n as u32).div_ceil(256) * 256,
+            256,
+            256 * 4,
+        );
+        assert_eq!(bo.u32s()[0] as i32, input.iter().sum::<i32>(), "{target}");
+    }
+}

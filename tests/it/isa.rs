@@ -1,0 +1,128 @@
+//! `hsaemu disasm` end to end: the real binary against `llvm-objdump-15 -d` on compiled kernels
+//! of every GFX8/GFX9 target (the whole listing, line for line, apart from the file-name line),
+//! on HIP fat binaries (every bundled code object is listed), and on bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `hsaemu` binary cargo built next to this test binary.
+fn hsaemu() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target profile dir");
+    let bin = dir.join("hsaemu");
+    assert!(
+        bin.is_file(),
+        "{} is missing: run `cargo build -p hsaemu-cli` (scripts/test.sh builds the workspace first)",
+        bin.display()
+    );
+    bin
+}
+
+fn disasm(args: &[&str]) -> Output {
+    Command::new(hsaemu())
+        .arg("disasm")
+        .args(args)
+        .output()
+        .expect("run hsaemu disasm")
+}
+
+/// Output lines without the `FILE:\tfile format elf64-amdgpu` line (it names the file).
+fn body(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.contains("\tfile format "))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn disasm_matches_llvm_objdump_line_for_line() {
+    let objdump = hsaemu_testkit::tool("llvm-objdump-15");
+    for target in [
+        "gfx803",
+        "gfx900",
+        "gfx906",
+        "gfx908",
+        "gfx90a:xnack-",
+        "gfx940",
+    ] {
+        for src in ["cl/vector_add.cl", "cl/reduce.cl", "cl/math.cl"] {
+            let co = hsaemu_testkit::compile_cl(src, target, 4);
+            let path = co.to_str().expect("utf-8 path");
+            let ours = disasm(&[path]);
+            assert!(
+                ours.status.success(),
+                "hsaemu disasm {path}: {}",
+                String::from_utf8_lossy(&ours.stderr)
+            );
+            let mcpu = format!("--mcpu={}", hsaemu_testkit::processor(target));
+            let llvm = Command::new(&objdump)
+                .args(["-d", &mcpu, path])
+                .output()
+                .expect("run llvm-objdump-15");
+            assert!(llvm.status.success());
+            let (a, b) = (
+                body(&String::from_utf8_lossy(&ours.stdout)),
+                body(&String::from_utf8_lossy(&llvm.stdout)),
+            );
+            for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+                assert_eq!(x, y, "{src} for {target}: line {} differs", i + 1);
+            }
+            assert_eq!(a.len(), b.len(), "{src} for {target}: line counts differ");
+            assert!(
+                a.iter().filter(|l| l.starts_with('\t')).count() > 10,
+                "{src}: no instructions listed"
+            );
+        }
+    }
+}
+
+#[test]
+fn disasm_lists_every_code_object_of_a_fat_binary_and_one_kernel() {
+    let lib = hsaemu_testkit::rocrand_library();
+    let path = lib.to_str().expect("utf-8 path");
+    let out = disasm(&[path]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    // gfx803, gfx900, gfx906, gfx908, gfx90a (two) and gfx1030 bundles; gfx1030 is out of scope.
+    assert!(text.matches("\tfile format elf64-amdgpu").count() >= 6);
+    assert!(
+        !text.contains(".long"),
+        "every instruction of the GFX8/GFX9 bundles decodes"
+    );
+    // One kernel only.
+    let name = text
+        .lines()
+        .find_map(|l| {
+            l.strip_suffix(">:")
+                .and_then(|l| l.split_once(" <"))
+                .map(|(_, n)| n.to_string())
+        })
+        .expect("a symbol header");
+    let one = disasm(&[path, "--kernel", &name]);
+    assert!(one.status.success());
+    let one = String::from_utf8_lossy(&one.stdout);
+    let headers: Vec<&str> = one.lines().filter(|l| l.ends_with(">:")).collect();
+    assert!(
+        !headers.is_empty() && headers.iter().all(|h| h.ends_with(&format!("<{name}>:"))),
+        "{headers:?}"
+    );
+}
+
+#[test]
+fn disasm_rejects_bad_input_with_a_message() {
+    let out = disasm(&["/nonexistent/file.hsaco"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("hsaemu: /nonexistent/file.hsaco: "));
+    let co = hsaemu_testkit::compile_cl("cl/vector_add.cl", "gfx90a:xnack-", 4);
+    let out = disasm(&[co.to_str().expect("utf-8"), "--kernel", "no_such_kernel"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("no kernel or function named `no_such_kernel`"));
+}
