@@ -10,10 +10,13 @@ __global__ void votes(const int *in, unsigned long long *ballots, int *flags) {
   int any_neg = __any(v < 0) != 0; // only zero / non-zero is specified
   int all_small = __all(v < 1000) != 0;
   int count = __popcll(b);
-  // A ballot inside a divergent branch sees only the active lanes.
+  // A ballot inside a divergent branch sees only the active lanes. The predicate is true for
+  // every input (all are >= -2) but must not be a constant: clang 15 folds __ballot(1) to a read
+  // of EXEC and hoists it to the kernel entry, out of the branch, so real hardware would see all
+  // 64 lanes too.
   unsigned long long odd = 0;
   if (lane & 1)
-    odd = __ballot(1);
+    odd = __ballot(v > -100);
   if (lane == 0) {
     int w = tid / warpSize;
     ballots[w * 2] = b;

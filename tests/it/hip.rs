@@ -43,7 +43,7 @@ fn parse_manifest(text: &str) -> Result<Vec<Program>, String> {
     let mut programs = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
+        if line.is_empty() || line.starts_with('#') || line.starts_with('@') {
             continue;
         }
         let fields: Vec<&str> = line.split('|').map(str::trim).collect();
@@ -412,4 +412,414 @@ fn script_reuses_the_test_builds_and_lists_every_program() {
         .collect();
     let want: Vec<String> = programs.iter().map(|p| p.name.clone()).collect();
     assert_eq!(names, want, "hip-tests.sh --list for gfx90a");
+}
+
+/// One `@known-failure | name | targets | reason` line of the manifest: a program that is
+/// expected to fail on those targets until the named bug is fixed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct KnownFailure {
+    name: String,
+    targets: Vec<String>,
+    reason: String,
+    line: usize,
+}
+
+/// Parses the `@known-failure` lines of the manifest (the program lines are skipped).
+fn parse_known_failures(text: &str) -> Result<Vec<KnownFailure>, String> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let Some(rest) = line.strip_prefix('@') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split('|').map(str::trim).collect();
+        if fields.first() != Some(&"known-failure") {
+            return Err(format!("line {}: unknown directive {:?}", i + 1, fields[0]));
+        }
+        if fields.len() != 4 || fields[1].is_empty() || fields[3].is_empty() {
+            return Err(format!(
+                "line {}: want @known-failure | name | targets | reason",
+                i + 1
+            ));
+        }
+        let targets: Vec<String> = fields[2].split_whitespace().map(String::from).collect();
+        if targets.is_empty() {
+            return Err(format!("line {}: known failure without targets", i + 1));
+        }
+        out.push(KnownFailure {
+            name: fields[1].to_string(),
+            targets,
+            reason: fields[3].to_string(),
+            line: i + 1,
+        });
+    }
+    Ok(out)
+}
+
+fn known_failures() -> Vec<KnownFailure> {
+    let path = hip_dir().join("manifest.txt");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    parse_known_failures(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn known_failure_lines_parse_and_name_listed_programs() {
+    let parsed = parse_known_failures(
+        "a | gfx90a | - | PASS a\n@known-failure | a | gfx90a gfx906 | emu: v_foo unimplemented\n",
+    )
+    .expect("a good known-failure line parses");
+    assert_eq!(
+        parsed,
+        vec![KnownFailure {
+            name: "a".into(),
+            targets: vec!["gfx90a".into(), "gfx906".into()],
+            reason: "emu: v_foo unimplemented".into(),
+            line: 2,
+        }]
+    );
+    for bad in [
+        "@known-failure | a | gfx90a",
+        "@known-failure | a |  | why",
+        "@known-failure | a | gfx90a | ",
+        "@xfail | a | gfx90a | why",
+    ] {
+        let err = parse_known_failures(bad).expect_err(bad);
+        assert!(err.starts_with("line 1:"), "{bad:?}: {err}");
+    }
+    let programs = manifest();
+    for k in known_failures() {
+        let p = programs
+            .iter()
+            .find(|p| p.name == k.name)
+            .unwrap_or_else(|| panic!("line {}: {} is not a listed program", k.line, k.name));
+        for t in &k.targets {
+            assert!(
+                p.targets.contains(t),
+                "line {}: {} is not built for {t}",
+                k.line,
+                k.name
+            );
+        }
+    }
+}
+
+/// A directory holding our library as `libhsa-runtime64.so.1`, built by cargo next to this
+/// test binary (as a dependency of the test package). Putting it first on `LD_LIBRARY_PATH` is
+/// exactly what `hsaemu exec` does.
+fn hsaemu_library_dir() -> PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let exe = std::env::current_exe().expect("test binary path");
+        let deps = exe.parent().expect("deps dir");
+        let so = [
+            deps.join("libhsa_runtime64.so"),
+            deps.join("../libhsa_runtime64.so"),
+        ]
+        .into_iter()
+        .find(|p| p.exists())
+        .unwrap_or_else(|| {
+            panic!(
+                "libhsa_runtime64.so was not built next to {}",
+                deps.display()
+            )
+        });
+        let dir = cache_dir().join("hsaemu-lib");
+        std::fs::create_dir_all(&dir).expect("create library dir");
+        let link = dir.join("libhsa-runtime64.so.1");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(so.canonicalize().expect("canonical .so path"), &link)
+            .expect("symlink the library");
+        dir
+    })
+    .clone()
+}
+
+/// Seconds one program may run before it counts as hung (the slowest takes about 2 s).
+const RUN_TIMEOUT_S: u64 = 120;
+
+/// Substrings a program's stderr must hold, beyond the manifest's stdout checks: the memory
+/// fault report of hsaemu's runtime names the kernel, the PC and instruction, the lane and wave,
+/// and the faulting address (issue 6), before HIP's queue callback aborts the child process.
+const STDERR_EXPECT: &[(&str, &[&str])] = &[(
+    "fault_bad_pointer",
+    &[
+        "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION",
+        "memory fault in kernel `_Z10wild_storePii`",
+        " at pc 0x",
+        "lane 0 of wave 0",
+        "bytes at 0x",
+    ],
+)];
+
+/// What one run of a program gave.
+struct RunResult {
+    passed: bool,
+    why: String,
+    secs: f64,
+}
+
+/// Runs one manifest program under our runtime with `HSAEMU_TARGET=target` and checks its exit
+/// status and expected output.
+fn run_program(p: &Program, target: &str) -> RunResult {
+    let exe = build(Kind::Exe, &p.name, &p.targets);
+    let args: Vec<PathBuf> = p
+        .args
+        .iter()
+        .map(|a| match a.strip_prefix("@genco:") {
+            Some(g) => build(Kind::Genco, g, &p.targets),
+            None => PathBuf::from(a),
+        })
+        .collect();
+    let logs = cache_dir().join("logs-cargo").join(target);
+    std::fs::create_dir_all(&logs).expect("create log dir");
+    let out_path = logs.join(format!("{}.stdout", p.name));
+    let err_path = logs.join(format!("{}.stderr", p.name));
+    let stdout = std::fs::File::create(&out_path).expect("create stdout log");
+    let stderr = std::fs::File::create(&err_path).expect("create stderr log");
+    let mut lib_path = hsaemu_library_dir().into_os_string();
+    if let Some(old) = std::env::var_os("LD_LIBRARY_PATH") {
+        lib_path.push(":");
+        lib_path.push(old);
+    }
+    let start = std::time::Instant::now();
+    let mut child = Command::new(&exe)
+        .args(&args)
+        .env("LD_LIBRARY_PATH", lib_path)
+        .env("HSAEMU_TARGET", target)
+        .env_remove("HSAEMU_TRACE")
+        .stdin(std::process::Stdio::null())
+        .stdout(stdout)
+        .stderr(stderr)
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", exe.display()));
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if start.elapsed().as_secs() >= RUN_TIMEOUT_S => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(20)),
+            Err(e) => panic!("waiting for {}: {e}", p.name),
+        }
+    };
+    let secs = start.elapsed().as_secs_f64();
+    let out = std::fs::read_to_string(&out_path).unwrap_or_default();
+    let mut why = Vec::new();
+    match status {
+        None => why.push(format!("timed out after {RUN_TIMEOUT_S} s")),
+        Some(s) if !s.success() => why.push(format!("{s}")),
+        Some(_) => {}
+    }
+    for e in &p.expect {
+        if !out.contains(e.as_str()) {
+            why.push(format!("stdout lacks {e:?}"));
+        }
+    }
+    let err = std::fs::read_to_string(&err_path).unwrap_or_default();
+    for (_, wants) in STDERR_EXPECT.iter().filter(|(n, _)| *n == p.name) {
+        for w in *wants {
+            if !err.contains(w) {
+                why.push(format!("stderr lacks {w:?}"));
+            }
+        }
+    }
+    if !why.is_empty() {
+        let tail = |s: &str| {
+            let lines: Vec<&str> = s.lines().collect();
+            lines[lines.len().saturating_sub(8)..].join("\n    ")
+        };
+        why.push(format!(
+            "\n    stdout: {}\n    stderr: {}",
+            tail(&out),
+            tail(&err)
+        ));
+    }
+    RunResult {
+        passed: why.is_empty(),
+        why: why.join("; "),
+        secs,
+    }
+}
+
+/// Runs every manifest program built for `target` and checks each against the known-failure
+/// list: a listed-passing program must pass, a known failure must still fail (so the list stays
+/// true), and no program may be missing.
+fn run_all_for(target: &str, min_programs: usize) {
+    let programs: Vec<Program> = manifest()
+        .into_iter()
+        .filter(|p| p.targets.iter().any(|t| t == target))
+        .collect();
+    assert!(
+        programs.len() >= min_programs,
+        "only {} programs are built for {target}, want at least {min_programs}",
+        programs.len()
+    );
+    let known = known_failures();
+    let mut problems = Vec::new();
+    let mut report = Vec::new();
+    let total = std::time::Instant::now();
+    for p in &programs {
+        let expected_failure = known
+            .iter()
+            .find(|k| k.name == p.name && k.targets.iter().any(|t| t == target));
+        let r = run_program(p, target);
+        report.push(format!(
+            "{:5} {} ({:.1} s)",
+            match (r.passed, expected_failure.is_some()) {
+                (true, false) => "ok",
+                (false, true) => "xfail",
+                (true, true) => "XPASS",
+                (false, false) => "FAIL",
+            },
+            p.name,
+            r.secs
+        ));
+        match (r.passed, expected_failure) {
+            (true, None) | (false, Some(_)) => {}
+            (false, None) => problems.push(format!("{} failed on {target}: {}", p.name, r.why)),
+            (true, Some(k)) => problems.push(format!(
+                "{} passes on {target} but manifest line {} lists it as a known failure ({}): \
+                 remove that line",
+                p.name, k.line, k.reason
+            )),
+        }
+    }
+    eprintln!(
+        "HIP programs on {target}: {} run in {:.1} s\n  {}",
+        programs.len(),
+        total.elapsed().as_secs_f64(),
+        report.join("\n  ")
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_program_runs_under_hsaemu_on_gfx90a() {
+    run_all_for("gfx90a", MIN_PROGRAMS);
+}
+
+#[test]
+fn the_gfx906_subset_runs_under_hsaemu() {
+    run_all_for("gfx906", 8);
+}
+
+#[test]
+fn the_gfx803_subset_runs_under_hsaemu() {
+    run_all_for("gfx803", 8);
+}
+
+/// `HSAEMU_TRACE=FILE` (what `hsaemu exec --trace FILE` sets) writes a Chrome-trace timeline:
+/// valid JSON with the HSA API calls, the kernel dispatches by name on their queue's track, the
+/// barrier packets HIP puts between streams, and the copies.
+#[test]
+fn a_hip_program_leaves_a_chrome_trace_timeline() {
+    let p = manifest()
+        .into_iter()
+        .find(|p| p.name == "streams_events")
+        .expect("streams_events is in the manifest");
+    let exe = build(Kind::Exe, &p.name, &p.targets);
+    let trace = cache_dir()
+        .join("logs-cargo")
+        .join("streams_events.trace.json");
+    std::fs::create_dir_all(trace.parent().expect("parent")).expect("log dir");
+    let _ = std::fs::remove_file(&trace);
+    let out = Command::new(&exe)
+        .env("LD_LIBRARY_PATH", hsaemu_library_dir())
+        .env("HSAEMU_TARGET", "gfx90a")
+        .env("HSAEMU_TRACE", &trace)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", exe.display()));
+    assert!(
+        out.status.success(),
+        "{} failed with a trace: {}",
+        p.name,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&trace)
+        .unwrap_or_else(|e| panic!("no trace at {}: {e}", trace.display()));
+    let events: Vec<serde_json::Value> = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("{} is not valid JSON: {e}", trace.display()));
+    let of = |cat: &str| {
+        events
+            .iter()
+            .filter(|e| e["cat"] == cat)
+            .collect::<Vec<_>>()
+    };
+    let dispatches = of("dispatch");
+    // streams_events launches scale_slow on 4 streams and add_arrays once.
+    let names: Vec<&str> = dispatches
+        .iter()
+        .filter_map(|e| e["name"].as_str())
+        .collect();
+    assert!(
+        names.iter().filter(|n| n.contains("scale_slow")).count() >= 4
+            && names.iter().any(|n| n.contains("add_arrays")),
+        "dispatch events: {names:?}"
+    );
+    for d in &dispatches {
+        assert_eq!(d["ph"], "X", "dispatches are complete events: {d}");
+        assert!(d["dur"].as_f64().is_some_and(|x| x >= 0.0), "{d}");
+        assert!(d["args"]["grid"].is_string(), "{d}");
+    }
+    let queues: BTreeSet<u64> = dispatches
+        .iter()
+        .filter_map(|e| e["tid"].as_u64())
+        .collect();
+    assert!(
+        queues.len() >= 2,
+        "dispatches on {} queue track(s)",
+        queues.len()
+    );
+    assert!(
+        !of("barrier-and").is_empty(),
+        "no barrier packets in the trace"
+    );
+    assert!(!of("copy").is_empty(), "no copies in the trace");
+    let api: Vec<&str> = of("api")
+        .iter()
+        .filter_map(|e| e["name"].as_str())
+        .collect();
+    for call in [
+        "hsa_init",
+        "hsa_queue_create",
+        "hsa_amd_memory_pool_allocate",
+    ] {
+        assert!(api.contains(&call), "the API trace lacks {call}");
+    }
+}
+
+/// A binary without a code object for the emulated GPU (`HSAEMU_TARGET=gfx1030`, while
+/// vector_add holds gfx90a, gfx906 and gfx803) fails at once with HIP's own error rather than
+/// hanging: HIP 5.2 prints `hipErrorNoBinaryForGpu` and aborts.
+#[test]
+fn a_binary_without_code_for_the_target_fails_with_hips_error() {
+    use std::os::unix::process::ExitStatusExt;
+    let p = manifest()
+        .into_iter()
+        .find(|p| p.name == "vector_add")
+        .expect("vector_add is in the manifest");
+    assert!(!p.targets.iter().any(|t| t == "gfx1030"));
+    let exe = build(Kind::Exe, &p.name, &p.targets);
+    let start = std::time::Instant::now();
+    let out = Command::new(&exe)
+        .env("LD_LIBRARY_PATH", hsaemu_library_dir())
+        .env("HSAEMU_TARGET", "gfx1030")
+        .env_remove("HSAEMU_TRACE")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", exe.display()));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("hipErrorNoBinaryForGpu"),
+        "stderr lacks HIP's error:\n{stderr}"
+    );
+    assert_eq!(out.status.signal(), Some(libc_sigabrt()), "{}", out.status);
+    assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
+}
+
+/// `SIGABRT` on Linux.
+fn libc_sigabrt() -> i32 {
+    6
 }

@@ -9,6 +9,9 @@ use crate::util::{non_null, put, runtime, HSA_STATUS_SUCCESS, INVALID_ARGUMENT};
 /// `hsa_init`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_init() -> u32 {
+    if let Some(t) = hsaemu_runtime::trace::timeline() {
+        t.api_call("hsa_init", None);
+    }
     match hsaemu_runtime::init() {
         Ok(_) => HSA_STATUS_SUCCESS,
         Err(e) => e.status(),
@@ -18,6 +21,9 @@ pub extern "C" fn hsaemu_hsa_init() -> u32 {
 /// `hsa_shut_down`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_shut_down() -> u32 {
+    if let Some(t) = hsaemu_runtime::trace::timeline() {
+        t.api_call("hsa_shut_down", None);
+    }
     crate::util::status(hsaemu_runtime::shut_down())
 }
 

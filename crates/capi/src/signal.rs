@@ -14,7 +14,14 @@ fn lookup(handle: u64) -> Option<Signal> {
     hsaemu_runtime::current().ok()?.signal(handle).ok()
 }
 
-unsafe fn create(initial: i64, num_consumers: u32, consumers: *const u64, signal: *mut u64) -> u32 {
+/// Creates a signal for `hsa_signal_create` and `hsa_amd_signal_create` (named like the first
+/// export so that `HSAEMU_TRACE=api` and the timeline name the call).
+unsafe fn hsa_signal_create(
+    initial: i64,
+    num_consumers: u32,
+    consumers: *const u64,
+    signal: *mut u64,
+) -> u32 {
     let rt = runtime!();
     non_null!(signal);
     if num_consumers > 0 {
@@ -46,7 +53,7 @@ pub unsafe extern "C" fn hsaemu_hsa_signal_create(
     signal: *mut u64,
 ) -> u32 {
     // SAFETY: forwarded contract.
-    unsafe { create(initial, num_consumers, consumers, signal) }
+    unsafe { hsa_signal_create(initial, num_consumers, consumers, signal) }
 }
 
 /// `HSA_AMD_SIGNAL_IPC`.
@@ -69,7 +76,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_signal_create(
         return crate::HSA_STATUS_ERROR;
     }
     // SAFETY: forwarded contract.
-    unsafe { create(initial, num_consumers, consumers, signal) }
+    unsafe { hsa_signal_create(initial, num_consumers, consumers, signal) }
 }
 
 /// `hsa_signal_destroy`.

@@ -12,7 +12,8 @@ pub const HSA_STATUS_ERROR: u32 = 0x1000;
 /// `HSA_STATUS_ERROR_INVALID_ARGUMENT`.
 pub const INVALID_ARGUMENT: u32 = 0x1001;
 
-/// Whether `HSAEMU_TRACE` (a comma-separated list) includes `what` or `api`.
+/// Whether `HSAEMU_TRACE` (a comma-separated list) includes `what` or `api`. (An entry that is
+/// none of these words is the path of the timeline file: see `hsaemu_runtime::trace`.)
 pub fn trace_enabled(what: &str) -> bool {
     static TRACE: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     TRACE
@@ -49,6 +50,13 @@ macro_rules! trace_error {
                 $crate::util::api_name!()
             );
         }
+        if let Some(t) = hsaemu_runtime::trace::timeline() {
+            let name = hsaemu_runtime::HsaError::from_status(status).map_or("?", |e| e.name());
+            t.api_call(
+                &format!("{} -> {name}", $crate::util::api_name!()),
+                Some(name),
+            );
+        }
         status
     }};
 }
@@ -60,6 +68,9 @@ macro_rules! runtime {
     () => {{
         if $crate::util::trace_enabled("api") {
             eprintln!("hsaemu: api {}", $crate::util::api_name!());
+        }
+        if let Some(t) = hsaemu_runtime::trace::timeline() {
+            t.api_call($crate::util::api_name!(), None);
         }
         match hsaemu_runtime::current() {
             Ok(rt) => rt,

@@ -20,8 +20,9 @@ pub const BUNDLE_MAGIC: &[u8; 24] = b"__CLANG_OFFLOAD_BUNDLE__";
 pub const COMPRESSED_BUNDLE_MAGIC: &[u8; 4] = b"CCOB";
 /// Largest decompressed bundle accepted.
 pub const MAX_DECOMPRESSED_SIZE: u64 = 1 << 30;
-/// Largest expansion ratio accepted for a compressed bundle (zlib's own limit is ~1032:1).
-const MAX_RATIO: u64 = 1100;
+/// Largest expansion ratio accepted for a compressed bundle (real code object bundles
+/// compress well under 100:1; this bounds the memory a small hostile input can claim).
+const MAX_RATIO: u64 = 256;
 
 /// The offload kind of a bundle entry.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

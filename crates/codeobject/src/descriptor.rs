@@ -363,7 +363,7 @@ impl KernelDescriptor {
     pub fn enable_private_segment(&self) -> bool {
         self.r2(rsrc2::ENABLE_PRIVATE_SEGMENT) != 0
     }
-    /// System SGPRs start at SGPR[user_sgpr_count()].
+    /// System SGPRs start at SGPR number `user_sgpr_count()`.
     pub fn user_sgpr_count(&self) -> u32 {
         self.r2(rsrc2::USER_SGPR_COUNT)
     }

@@ -28,6 +28,7 @@
 //! - [`unbundle`] / [`unbundle_all`] for `__CLANG_OFFLOAD_BUNDLE__` and `CCOB` bundles
 //!   ([`BundleEntry`]), and [`find_code_objects`] for any input form (code object, bundle,
 //!   host ELF with `.hip_fatbin`), giving [`FoundCodeObject`]s.
+//! - [`report::inspect`] — the `hsaemu inspect` report (JSON and text) of any input.
 
 pub mod amd_kernel_code;
 pub mod bundle;

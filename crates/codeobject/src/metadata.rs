@@ -416,7 +416,7 @@ impl PrintfInfo {
 /// The whole metadata of a code object.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Metadata {
-    /// `amdhsa.version` / `Version` ([1,0] V2/V3, [1,1] V4, [1,2] V5/V6).
+    /// `amdhsa.version` / `Version` (`[1, 0]` V2/V3, `[1, 1]` V4, `[1, 2]` V5/V6).
     pub version: Vec<u32>,
     /// `amdhsa.target` (V4+).
     pub target: Option<String>,

@@ -228,18 +228,17 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
         threads: workers,
         ..DispatchStats::default()
     };
-    let totals: Vec<(u64, u64, u64)> = std::thread::scope(|s| {
+    let totals: Vec<Option<(u64, u64, u64)>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
             .map(|w| {
                 let ctx = &ctx;
                 s.spawn(move || worker(ctx, w))
             })
             .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or((0, 0, 0)))
-            .collect()
+        // A worker that panicked (an emulator bug) must not pass for a finished dispatch.
+        handles.into_iter().map(|h| h.join().ok()).collect()
     });
+    let panicked = totals.iter().any(Option::is_none);
     if let Some(b) = &scratch {
         let _ = gpu.mem.unregister(b.base());
     }
@@ -252,7 +251,14 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
     if let Some(f) = ctx.fault.lock().take() {
         return Err(f);
     }
-    for (wgs, insts, lanes) in totals {
+    if panicked {
+        let mut f = Fault::invalid_dispatch(
+            "internal emulator error: a worker thread panicked (the dispatch did not complete)",
+        );
+        f.kernel = ctx.kernel.clone();
+        return Err(f);
+    }
+    for (wgs, insts, lanes) in totals.into_iter().flatten() {
         stats.workgroups += wgs;
         stats.wave_instructions += insts;
         stats.lane_ops += lanes;

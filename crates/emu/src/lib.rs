@@ -13,6 +13,10 @@
 //!   threads and returns [`DispatchStats`] or the first [`Fault`].
 //! - [`kernarg`]: helpers that fill the hidden kernel arguments (code object V4 and V5
 //!   layouts) for callers that build kernarg segments themselves.
+//! - [`Gpu::coverage`]: which mnemonics of a loaded code object the emulator can execute.
+//!
+//! Supported processors: gfx801–gfx810 (GFX8), gfx900–gfx90c and gfx908 (GFX9), gfx90a; wave64.
+//! The design is described in docs/architecture-emu.md.
 //!
 //! # Model
 //!

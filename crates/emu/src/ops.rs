@@ -423,6 +423,7 @@ pub(crate) enum Op {
     V_SUB_U16,
     V_SUB_U32,
     V_SWAP_B32,
+    V_TRIG_PREOP_F64,
     V_TRUNC_F16,
     V_TRUNC_F32,
     V_TRUNC_F64,
@@ -842,6 +843,7 @@ static ALL: &[(&str, Op)] = &[
     ("v_sub_u16", Op::V_SUB_U16),
     ("v_sub_u32", Op::V_SUB_U32),
     ("v_swap_b32", Op::V_SWAP_B32),
+    ("v_trig_preop_f64", Op::V_TRIG_PREOP_F64),
     ("v_trunc_f16", Op::V_TRUNC_F16),
     ("v_trunc_f32", Op::V_TRUNC_F32),
     ("v_trunc_f64", Op::V_TRUNC_F64),
@@ -945,6 +947,7 @@ pub(crate) fn valu_part(op: Op) -> u8 {
         | Op::V_RNDNE_F64
         | Op::V_RSQ_F64
         | Op::V_SQRT_F64
+        | Op::V_TRIG_PREOP_F64
         | Op::V_TRUNC_F64 => 3, // valu_f64
         Op::V_ADD_F16
         | Op::V_ADD_U16

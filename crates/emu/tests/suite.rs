@@ -828,3 +828,29 @@ fn kernel_spinning_on_host_flag_makes_progress() {
         assert!(seen.i32s().iter().all(|&v| v == 42), "{t}");
     }
 }
+
+#[test]
+fn double_trig_large_arguments() {
+    let n = 64usize;
+    let a: Vec<f64> = (0..n)
+        .map(|i| 1.234_567e3 * 10f64.powi((i % 16) as i32) * if i % 2 == 0 { 1.0 } else { -1.0 })
+        .collect();
+    for t in TARGETS {
+        let e = emu("cl/emu_double.cl", t);
+        let (ba, bo) = (e.buf_f64(&a), e.zeros(8 * 2 * n));
+        e.run1(
+            "double_big_trig",
+            &[Arg::Ptr(&ba), Arg::Ptr(&bo)],
+            n as u32,
+            64,
+        );
+        let o = bo.f64s();
+        for i in 0..n {
+            for (k, want) in [a[i].sin(), a[i].cos()].into_iter().enumerate() {
+                let got = o[i * 2 + k];
+                let ulp = (got.to_bits() as i64 - want.to_bits() as i64).unsigned_abs();
+                assert!(ulp <= 2, "{t} x={} fn {k}: {got} vs {want}", a[i]);
+            }
+        }
+    }
+}

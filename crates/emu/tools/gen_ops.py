@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Regenerates crates/emu/src/ops.rs from the Op:: variants the semantics reference.
-Run from crates/emu: python3 tools/gen_ops.py"""
+Run from crates/emu: python3 tools/gen_ops.py && rustfmt --edition 2021 src/ops.rs"""
 import re, glob
 ops = set()
 for p in glob.glob('src/exec/*.rs') + ['src/decode.rs']:

@@ -147,44 +147,7 @@ pub(crate) fn encoding_of(fam: Fam) -> Encoding {
     }
 }
 
-/// Where a printed slot's operand lives in an [`Inst`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Place {
-    Dst,
-    Sdst,
-    Src(u8),
-    Nowhere,
-}
-
-/// Places of an entry's slots: the destination first, a second `vcc` or a VOP3b `sdst` in
-/// `sdst`, the remaining sources in printed order (memory families by field).
-#[inline]
-pub(crate) fn places(fam: Fam, entry: &Entry, out: &mut [Place; 8]) {
-    let mut next_src = 0usize;
-    for (i, slot) in entry.slots.iter().enumerate().take(8) {
-        let p = match (fam, slot.field) {
-            (_, F::Vdst | F::Sdst) if i == 0 => Place::Dst,
-            (Fam::Vopc, F::Vcc) if i == 0 => Place::Dst,
-            (_, F::Vcc) if i == 1 => Place::Sdst,
-            (_, F::Sdst3) => Place::Sdst,
-            (Fam::Smem, F::Sdata) => Place::Dst,
-            (Fam::Smem, F::Sbase) => Place::Src(0),
-            (Fam::Smem, F::SmOffset) => Place::Src(2),
-            (_, F::Addr | F::Vaddr) => Place::Src(0),
-            (_, F::Data0 | F::Data) => Place::Src(1),
-            (_, F::Data1 | F::Saddr | F::Srsrc) => Place::Src(2),
-            (_, F::Vdata) => Place::Dst,
-            (_, F::Soffset | F::Ssamp) => Place::Sdst,
-            (_, F::Off | F::SdataImm | F::Hwreg | F::Simm16 | F::Ssrc1Imm) => Place::Nowhere,
-            _ => {
-                let p = Place::Src(next_src.min(2) as u8);
-                next_src += 1;
-                p
-            }
-        };
-        out[i] = p;
-    }
-}
+pub(crate) use crate::tables::Place;
 
 struct Reader<'a> {
     bytes: &'a [u8],
@@ -360,8 +323,17 @@ impl Reader<'_> {
         *inst = Inst::new(e.opcode, enc, 4);
         let src0 = w0 & 0x1ff;
         let mut size = 4u8;
-        let mut pl = [Place::Nowhere; 8];
-        places(fam, e, &mut pl);
+        if e.plain_vop && src0 != 0xf9 && src0 != 0xfa {
+            // Fast path for the common shapes (no DPP/SDWA, no implicit vcc, no K constant).
+            inst.dst = Operand::Vgpr(((w0 >> 17) & 0xff) as u16);
+            inst.src[0] = self.src(src0, e.slots[1].width, b'v', Some(1), &mut size)?;
+            if e.slots.len() == 3 {
+                inst.src[1] = Operand::Vgpr(((w0 >> 9) & 0xff) as u16);
+            }
+            inst.size = size;
+            return Ok(());
+        }
+        let pl = &e.places;
         let has_src0 = e.slots.iter().any(|s| s.field == F::Src0);
         let vgpr_only = e.mods & mods::VGPR_ONLY != 0;
         let ext_kind = match src0 {
@@ -481,8 +453,7 @@ impl Reader<'_> {
         let w1 = self.w(1)?;
         *inst = Inst::new(e.opcode, encoding_of(fam), 8);
         let mut size = 8u8;
-        let mut pl = [Place::Nowhere; 8];
-        places(fam, e, &mut pl);
+        let pl = &e.places;
         let vop3b = e.slots.iter().any(|s| s.field == F::Sdst3);
         let mfma =
             fam == Fam::Vop3p && (e.name.starts_with("v_mfma") || e.name.starts_with("v_smfmac"));

@@ -5,7 +5,7 @@
 //! and literals printed by value and operand type, VOP3/VOP3P/SDWA/DPP modifiers, memory
 //! offsets and cache bits, and the SOPP/SOPK operand syntax (`s_waitcnt`, `hwreg`, `sendmsg`).
 
-use crate::decode::{places, Place};
+use crate::decode::Place;
 use crate::inst::{flags, Encoding, Ext, FloatConst, Gen, Inst, Operand};
 use crate::opcode::Opcode;
 use crate::tables::{mods, table, Entry, Fam, Slot, F};
@@ -542,8 +542,7 @@ impl Fmt<'_> {
         } else {
             self.name(e.name);
         }
-        let mut pl = [Place::Nowhere; 8];
-        places(fam, e, &mut pl);
+        let pl = &e.places;
         let vop3 = matches!(fam, Fam::Vop3);
         let vop3p = matches!(fam, Fam::Vop3p);
         let mut src_i = 0usize;

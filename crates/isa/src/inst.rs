@@ -13,11 +13,11 @@
 //! | Encoding | `dst` | `sdst` | `src[0]` | `src[1]` | `src[2]` |
 //! | --- | --- | --- | --- | --- | --- |
 //! | SOP1, SOP2 | sdst | – | ssrc0 | ssrc1 | – |
-//! | SOPK | sdst (read by `s_cmpk_*`, `s_setreg_*`) | – | `Imm(simm16)` | – | – |
+//! | SOPK | sdst (read by `s_cmpk_*`, `s_setreg_*`) | – | `Imm(simm16)` | `s_setreg_imm32_b32`: `Literal` | – |
 //! | SOPC | – | – | ssrc0 | ssrc1 | – |
 //! | SOPP | – | – | `Imm(simm16)` | – | – |
-//! | SMEM | sdata (loads, returning atomics) | – | sbase | sdata (stores, atomics) | soffset (SGPR) or `None` |
-//! | VOP1, VOP2, VOPC, VOP3, VOP3P | vdst (VOPC: `Vcc` / SGPR pair) | VOP3b carry-out SGPRs | src0 | src1 | src2 (VOP2 carry-in `Vcc`) |
+//! | SMEM | sdata | – | sbase | sdata again (the data of stores/atomics) | soffset (SGPR, [`flags::SOFFSET`]) or `None` |
+//! | VOP1, VOP2, VOPC, VOP3, VOP3P | vdst (VOPC: `Vcc`; VOPC e64: SGPR pair) | VOP3b carry-out SGPRs; VOP2 carry-out `Vcc` | src0 | src1 | src2 (VOP2 carry-in / `v_cndmask` mask: `Vcc`) |
 //! | DS | vdst | – | addr | data0 | data1 |
 //! | FLAT, GLOBAL, SCRATCH | vdst | – | addr (`None` for SCRATCH with saddr only) | data | saddr (`None` = `off`) |
 //! | MUBUF, MTBUF | vdata (loads, returning atomics) | soffset | vaddr (`None` unless offen/idxen/addr64) | vdata (stores, atomics) | srsrc |
@@ -304,7 +304,7 @@ pub struct VopMods {
     pub clamp: bool,
 }
 
-/// DPP controls (`Encoding::Dpp`).
+/// DPP controls (`Ext::Dpp`, on VOP1/VOP2/VOPC).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Dpp {
     /// `dpp_ctrl` (9 bits: quad_perm, row_shl, wave_shr, row_bcast…).
@@ -317,7 +317,7 @@ pub struct Dpp {
     pub bound_ctrl: bool,
 }
 
-/// SDWA selections (`Encoding::Sdwa`). Selects: 0–3 byte 0–3, 4 word 0, 5 word 1, 6 dword.
+/// SDWA selections (`Ext::Sdwa`, on VOP1/VOP2/VOPC). Selects: 0–3 byte 0–3, 4 word 0, 5 word 1, 6 dword.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Sdwa {
     /// Destination select.

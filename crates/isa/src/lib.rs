@@ -2,7 +2,7 @@
 //! disassembler whose text is identical to llvm-objdump-15's.
 //!
 //! [`decode`] turns the words at an offset into an [`Inst`], a small `Copy` value the emulator
-//! executes without re-reading the machine code; [`format`] prints it the way
+//! executes without re-reading the machine code; [`format()`] prints it the way
 //! `llvm-objdump -d` does. The per-generation opcode tables are generated from
 //! llvm-objdump-15's own output by the scripts in `crates/isa/gen/` (see
 //! `docs/architecture-isa.md`).
@@ -156,6 +156,27 @@ mod tests {
                 assert!(ok > 1000, "{gen:?}: only {ok} random words decoded");
             }
         }
+    }
+
+    #[test]
+    fn op_info_widths_and_flags() {
+        let w = |op: Opcode| {
+            let i = op.info();
+            (i.dst_dwords, i.src_dwords)
+        };
+        assert_eq!(w(Opcode::V_MAD_U64_U32), (2, [1, 1, 2]));
+        assert_eq!(w(Opcode::V_ADD_F64), (2, [2, 2, 1]));
+        assert_eq!(w(Opcode::S_LOAD_DWORDX8).0, 8);
+        assert_eq!(w(Opcode::DS_READ_B128).0, 4);
+        assert_eq!(w(Opcode::GLOBAL_STORE_DWORDX4).1[1], 4);
+        assert_eq!(w(Opcode::V_MFMA_F32_32X32X8F16), (16, [2, 2, 16]));
+        let f = |op: Opcode| op.info().flags;
+        assert!(f(Opcode::GLOBAL_LOAD_DWORD) & op_flags::LOAD != 0);
+        assert!(f(Opcode::GLOBAL_STORE_DWORD) & op_flags::STORE != 0);
+        assert!(f(Opcode::GLOBAL_ATOMIC_ADD) & op_flags::ATOMIC != 0);
+        assert!(f(Opcode::DS_ADD_RTN_U32) & op_flags::RETURNS != 0);
+        assert!(f(Opcode::S_CBRANCH_EXECZ) & op_flags::BRANCH != 0);
+        assert!(f(Opcode::V_CMP_LT_F32) & op_flags::WRITES_MASK != 0);
     }
 
     #[test]

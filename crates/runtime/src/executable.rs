@@ -207,6 +207,9 @@ impl Executable {
                         .iter()
                         .find(|k| k.symbol == sym.name || k.name == sym.name);
                     let emu = image.kernels.iter().find(|k| k.kernel_object == address);
+                    if let Some(t) = crate::trace::timeline() {
+                        t.kernel_loaded(address, &sym.name);
+                    }
                     symbols.push(Arc::new(ExecutableSymbol {
                         name: sym.name.clone(),
                         kind: SymbolType::Kernel,

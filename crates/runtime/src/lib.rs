@@ -4,8 +4,8 @@
 //! Modules mirror the HSA API groups: [`runtime`] (init, shut-down, system information, handle
 //! tables), [`agent`] (agents and ISAs), [`memory`] (pools, regions, allocation, locking,
 //! copies), [`signal`] (signals and waits), [`queue`] (AQL queues and the packet processor), [`executable`] (code objects),
-//! [`layout`] (the byte layouts shared with device code) and [`backend`] (the one seam to the
-//! emulated GPU).
+//! [`layout`] (the byte layouts shared with device code), [`backend`] (the one seam to the
+//! emulated GPU) and [`trace`] (the Chrome-trace timeline of `HSAEMU_TRACE=FILE`).
 
 pub mod agent;
 pub mod backend;
@@ -18,6 +18,7 @@ pub mod queue;
 pub mod runtime;
 pub mod signal;
 mod sync;
+pub mod trace;
 
 pub use agent::{Agent, AgentProperties, DeviceType, Isa};
 pub use error::{HsaError, Result};

@@ -456,6 +456,9 @@ impl QueueShared {
             let start = crate::signal::timestamp_ns();
             let result = self.execute(ri, &bytes);
             self.record_times(completion, start);
+            if let Some(t) = crate::trace::timeline() {
+                self.trace_packet(t, ri, &bytes, start, &result);
+            }
             if (hdr >> packet_header::SCRELEASE_FENCE_SCOPE) & 3 != 0 {
                 fence(Ordering::Release);
             }
@@ -483,6 +486,47 @@ impl QueueShared {
                 }
             }
         }
+    }
+
+    /// Adds the packet just processed to the timeline.
+    fn trace_packet(
+        &self,
+        t: &crate::trace::Timeline,
+        index: u64,
+        bytes: &[u8; PACKET_SIZE],
+        start: u64,
+        result: &std::result::Result<(), PacketError>,
+    ) {
+        let end = crate::signal::timestamp_ns();
+        let (kind, kernel) = match bytes[0] {
+            packet_type::KERNEL_DISPATCH => {
+                let p = KernelDispatchPacket::from_bytes(bytes);
+                (
+                    "dispatch",
+                    Some((
+                        p.kernel_object,
+                        [p.grid_size_x, p.grid_size_y, p.grid_size_z],
+                        [p.workgroup_size_x, p.workgroup_size_y, p.workgroup_size_z],
+                    )),
+                )
+            }
+            packet_type::BARRIER_AND => ("barrier-and", None),
+            packet_type::BARRIER_OR => ("barrier-or", None),
+            packet_type::VENDOR_SPECIFIC if bytes[2] == AMD_PACKET_TYPE_BARRIER_VALUE => {
+                ("barrier-value", None)
+            }
+            _ => ("packet", None),
+        };
+        let error = match result {
+            Ok(()) => None,
+            Err(PacketError::Dependency) => Some("a dependency signal is negative".to_string()),
+            Err(PacketError::Aborted) => Some("the queue stopped".to_string()),
+            Err(PacketError::Active(_, msg, _)) | Err(PacketError::Launch(_, msg)) => {
+                Some(msg.clone())
+            }
+        };
+        let queue = &self.amd.hsa_queue as *const HsaQueue as u64;
+        t.packet(queue, index, kind, kernel, start, end, error.as_deref());
     }
 
     fn release_slot(&self, ri: u64) {

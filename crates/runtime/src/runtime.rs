@@ -386,7 +386,11 @@ impl Runtime {
             let start = crate::signal::timestamp_ns();
             // SAFETY: the caller of `async_copy` keeps both ranges valid until completion.
             unsafe { crate::memory::copy_memory(dst as *mut u8, src as *const u8, len) };
-            completion.set_times(start, crate::signal::timestamp_ns());
+            let end = crate::signal::timestamp_ns();
+            if let Some(t) = crate::trace::timeline() {
+                t.copy(dst, src, len, start, end);
+            }
+            completion.set_times(start, end);
             completion.rmw(crate::signal::SignalOp::Subtract, 1, MemoryOrder::Release);
         };
         if ready(&deps) {

@@ -40,7 +40,7 @@ pub fn processor(target: &str) -> &str {
 /// Code object versions clang-15 accepts for `target` (V2 is refused for gfx90a, gfx940 and gfx10+).
 pub fn code_object_versions(target: &str) -> &'static [u32] {
     match processor(target) {
-        "gfx803" | "gfx900" | "gfx906" | "gfx908" => &[2, 3, 4, 5],
+        "gfx803" | "gfx900" | "gfx906" => &[2, 3, 4, 5],
         _ => &[3, 4, 5],
     }
 }
@@ -224,7 +224,10 @@ pub fn sources(dir: &str, ext: &str) -> Vec<String> {
         .filter_map(|e| e.ok())
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == ext))
-        .filter_map(|p| p.file_name().map(|n| format!("{dir}/{}", n.to_string_lossy())))
+        .filter_map(|p| {
+            p.file_name()
+                .map(|n| format!("{dir}/{}", n.to_string_lossy()))
+        })
         .collect();
     v.sort();
     v
@@ -249,10 +252,21 @@ pub struct CorpusEntry {
 }
 
 /// Targets of the HIP part of the corpus (hipcc 5.2 accepts these).
-pub const HIP_TARGETS: &[&str] = &["gfx803", "gfx900", "gfx906", "gfx908", "gfx90a:xnack-", "gfx90a:xnack+", "gfx1030"];
+pub const HIP_TARGETS: &[&str] = &[
+    "gfx803",
+    "gfx900",
+    "gfx906",
+    "gfx908",
+    "gfx90a:xnack-",
+    "gfx90a:xnack+",
+    "gfx1030",
+];
 
 fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2).max(1);
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2)
+        .max(1);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
     std::thread::scope(|s| {
@@ -299,15 +313,29 @@ pub fn corpus() -> Vec<CorpusEntry> {
         };
         CorpusEntry {
             path,
-            kind: CorpusKind::CodeObject { target: t.clone(), version: *v },
+            kind: CorpusKind::CodeObject {
+                target: t.clone(),
+                version: *v,
+            },
         }
     });
-    let hip_entries: Vec<CorpusEntry> = parallel_map(&hip, |src| CorpusEntry {
-        path: compile_hip_exe(src, HIP_TARGETS),
-        kind: CorpusKind::HostBinary,
+    // A HIP source with a `main` becomes a host executable with a fat binary; a device-only
+    // source (kernels loaded through the module API or by the emulator's tests) a bundle.
+    let hip_entries: Vec<CorpusEntry> = parallel_map(&hip, |src| {
+        if has_main(src) {
+            CorpusEntry {
+                path: compile_hip_exe(src, HIP_TARGETS),
+                kind: CorpusKind::HostBinary,
+            }
+        } else {
+            CorpusEntry {
+                path: compile_hip_bundle(src, HIP_TARGETS),
+                kind: CorpusKind::Bundle,
+            }
+        }
     });
     out.extend(hip_entries);
-    if let Some(first) = hip.first() {
+    if let Some(first) = hip.iter().find(|s| has_main(s)) {
         out.push(CorpusEntry {
             path: compile_hip_bundle(first, HIP_TARGETS),
             kind: CorpusKind::Bundle,
@@ -320,12 +348,23 @@ pub fn corpus() -> Vec<CorpusEntry> {
     out
 }
 
+/// Whether a HIP source defines `main` (a host program) rather than only kernels.
+fn has_main(rel: &str) -> bool {
+    std::fs::read_to_string(kernels_dir().join(rel))
+        .map(|t| t.contains("int main("))
+        .unwrap_or(false)
+}
+
 /// Assembly sources name the processors they are written for in a first-line comment
 /// `// targets: gfx900 gfx906 …` (assembly is target-specific); no such line means all GFX9.
 fn asm_supports(rel: &str, target: &str) -> bool {
     let text = std::fs::read_to_string(kernels_dir().join(rel)).unwrap_or_default();
     let proc_ = processor(target);
-    match text.lines().next().and_then(|l| l.strip_prefix("// targets:")) {
+    match text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("// targets:"))
+    {
         Some(list) => list.split_whitespace().any(|t| t == proc_ || t == target),
         None => proc_.starts_with("gfx9"),
     }

@@ -25,3 +25,10 @@ __kernel void double_lib(__global const double *a, __global double *out) {
   out[i * 6 + 4] = exp(x / 4.0);
   out[i * 6 + 5] = atan(x);
 }
+
+// Large arguments take the Payne-Hanek path (v_trig_preop_f64).
+__kernel void double_big_trig(__global const double *a, __global double *out) {
+  size_t i = get_global_id(0);
+  out[i * 2 + 0] = sin(a[i]);
+  out[i * 2 + 1] = cos(a[i]);
+}

@@ -3,13 +3,19 @@
 //! ROCm's runtime run on the emulated GPU. The library is found next to the `hsaemu` binary
 //! (as cargo builds it, `libhsa_runtime64.so`), in `deps/` there, or in the workspace's
 //! `target/{debug,release}`; `HSAEMU_LIBRARY` names it explicitly. A directory holding it
-//! under its soname is made beside it.
+//! under its soname is made beside it. `--trace FILE` asks the runtime for a Chrome-trace
+//! timeline (see `hsaemu_runtime::trace`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// Write a Chrome-trace JSON timeline (chrome://tracing, Perfetto) to FILE: every HSA API
+    /// call, and per queue every kernel dispatch (with its kernel name), barrier packet and
+    /// memory copy. The same as adding FILE to `HSAEMU_TRACE`.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
     /// The program to run, then its arguments.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
     pub command: Vec<String>,
@@ -77,9 +83,28 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         path.push(":");
         path.push(old);
     }
-    let status = Command::new(program)
-        .args(rest)
-        .env("LD_LIBRARY_PATH", path)
+    let mut cmd = Command::new(program);
+    cmd.args(rest).env("LD_LIBRARY_PATH", path);
+    if let Some(file) = &args.trace {
+        // Absolute, so that a program changing directory still writes where it was asked.
+        let file = std::path::absolute(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let file = file
+            .to_str()
+            .filter(|f| !f.contains(','))
+            .ok_or_else(|| {
+                format!(
+                    "{}: the trace path must be UTF-8 without commas",
+                    file.display()
+                )
+            })?
+            .to_string();
+        let spec = match std::env::var("HSAEMU_TRACE") {
+            Ok(old) if !old.is_empty() => format!("{old},{file}"),
+            _ => file,
+        };
+        cmd.env("HSAEMU_TRACE", spec);
+    }
+    let status = cmd
         .status()
         .map_err(|e| format!("cannot run {program}: {e}"))?;
     Ok(match status.code() {

@@ -659,7 +659,7 @@ fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
     for k in 0..u16::from(m.count) {
         let off = 4 * u64::from(k);
         if store {
-            let row = w.v[crate::wave::reg_index(i.src[1] + k)];
+            let row = &w.v[crate::wave::reg_index(i.src[1] + k)];
             for l in 0..LANES {
                 if full || exec >> l & 1 != 0 {
                     host::store32(addrs[l] + off, row[l]);

@@ -96,6 +96,48 @@ impl Slot {
     }
 }
 
+/// Where a printed slot's operand lives in an [`crate::Inst`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Place {
+    Dst,
+    Sdst,
+    Src(u8),
+    Nowhere,
+}
+
+/// Places of an entry's slots: the destination first, a second `vcc` or a VOP3b `sdst` in
+/// `sdst`, the remaining sources in printed order (memory families by field). Evaluated at
+/// compile time for every table row ([`Entry::new`]).
+pub(crate) const fn compute_places(fam: Fam, slots: &[Slot]) -> [Place; 8] {
+    let mut out = [Place::Nowhere; 8];
+    let mut next_src = 0u8;
+    let mut i = 0;
+    while i < slots.len() && i < 8 {
+        out[i] = match (fam, slots[i].field) {
+            (_, F::Vdst | F::Sdst) if i == 0 => Place::Dst,
+            (Fam::Vopc, F::Vcc) if i == 0 => Place::Dst,
+            (_, F::Vcc) if i == 1 => Place::Sdst,
+            (_, F::Sdst3) => Place::Sdst,
+            (Fam::Smem, F::Sdata) => Place::Dst,
+            (Fam::Smem, F::Sbase) => Place::Src(0),
+            (Fam::Smem, F::SmOffset) => Place::Src(2),
+            (_, F::Addr | F::Vaddr) => Place::Src(0),
+            (_, F::Data0 | F::Data) => Place::Src(1),
+            (_, F::Data1 | F::Saddr | F::Srsrc) => Place::Src(2),
+            (_, F::Vdata) => Place::Dst,
+            (_, F::Soffset | F::Ssamp) => Place::Sdst,
+            (_, F::Off | F::SdataImm | F::Hwreg | F::Simm16 | F::Ssrc1Imm) => Place::Nowhere,
+            _ => {
+                let p = Place::Src(if next_src > 2 { 2 } else { next_src });
+                next_src += 1;
+                p
+            }
+        };
+        i += 1;
+    }
+    out
+}
+
 /// One opcode of one family of one generation.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Entry {
@@ -106,6 +148,49 @@ pub(crate) struct Entry {
     pub mods: u32,
     /// Operands in printed order.
     pub slots: &'static [Slot],
+    /// Where each slot's operand goes in an `Inst` (from [`compute_places`]).
+    pub places: [Place; 8],
+    /// A plain VOP1/VOP2 shape (`vdst, src0[, vsrc1]`, VGPR destination, no implicit
+    /// operands) that the decoder handles on a fast path.
+    pub plain_vop: bool,
+}
+
+/// Whether `slots` is `vdst(v), src0` or `vdst(v), src0, vsrc1` with no VGPR-only source.
+const fn is_plain_vop(fam: Fam, mods: u32, slots: &[Slot]) -> bool {
+    if !matches!(fam, Fam::Vop1 | Fam::Vop2) || mods & mods::VGPR_ONLY != 0 {
+        return false;
+    }
+    let n = slots.len();
+    if n < 2 || n > 3 {
+        return false;
+    }
+    if !matches!(slots[0].field, F::Vdst)
+        || slots[0].class != b'v'
+        || !matches!(slots[1].field, F::Src0)
+    {
+        return false;
+    }
+    n == 2 || matches!(slots[2].field, F::Vsrc1)
+}
+
+impl Entry {
+    /// A table row; the operand places are computed at compile time.
+    pub(crate) const fn new(
+        opcode: Opcode,
+        name: &'static str,
+        mods: u32,
+        fam: Fam,
+        slots: &'static [Slot],
+    ) -> Entry {
+        Entry {
+            opcode,
+            name,
+            mods,
+            slots,
+            places: compute_places(fam, slots),
+            plain_vop: is_plain_vop(fam, mods, slots),
+        }
+    }
 }
 
 /// Bits of [`Entry::mods`].
