@@ -12,82 +12,9 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use yaml_rust2::{Yaml, YamlLoader};
 
-/// Code object versions clang-15 can emit for `target`: testkit's list, less V2 on gfx908
-/// (clang-15: "code object V2 does not support processor gfx908").
-fn versions(target: &str) -> Vec<u32> {
-    let proc_ = hsaemu_testkit::processor(target);
-    hsaemu_testkit::code_object_versions(target)
-        .iter()
-        .copied()
-        .filter(|&v| !(v == 2 && proc_ == "gfx908"))
-        .collect()
-}
-
-/// The corpus of `hsaemu_testkit::corpus()` (same sources, targets, versions, HIP bundle and
-/// executables, rocRAND), built here so that targets clang-15 refuses are left out.
+/// The whole corpus: every target and code object version, HIP bundles and executables, rocRAND.
 fn corpus() -> Vec<CorpusEntry> {
-    use hsaemu_testkit::*;
-    let mut out = Vec::new();
-    let asm_targets = |rel: &str, target: &str| -> bool {
-        let text = std::fs::read_to_string(kernels_dir().join(rel)).unwrap_or_default();
-        let p = processor(target);
-        match text
-            .lines()
-            .next()
-            .and_then(|l| l.strip_prefix("// targets:"))
-        {
-            Some(list) => list.split_whitespace().any(|t| t == p || t == target),
-            None => p.starts_with("gfx9"),
-        }
-    };
-    for src in sources("cl", "cl").into_iter().chain(sources("asm", "s")) {
-        for t in TARGETS {
-            for v in versions(t) {
-                let path = if src.ends_with(".s") {
-                    if !asm_targets(&src, t) {
-                        continue;
-                    }
-                    compile_asm(&src, t, v)
-                } else {
-                    compile_cl(&src, t, v)
-                };
-                out.push(CorpusEntry {
-                    path,
-                    kind: CorpusKind::CodeObject {
-                        target: t.to_string(),
-                        version: v,
-                    },
-                });
-            }
-        }
-    }
-    let hip = sources("hip", "hip");
-    for src in &hip {
-        // A device-only source (no `main`) cannot be linked into an executable: take its bundle.
-        let text = std::fs::read_to_string(kernels_dir().join(src)).unwrap_or_default();
-        out.push(if text.contains("main(") {
-            CorpusEntry {
-                path: compile_hip_exe(src, HIP_TARGETS),
-                kind: CorpusKind::HostBinary,
-            }
-        } else {
-            CorpusEntry {
-                path: compile_hip_bundle(src, HIP_TARGETS),
-                kind: CorpusKind::Bundle,
-            }
-        });
-    }
-    if let Some(first) = hip.first() {
-        out.push(CorpusEntry {
-            path: compile_hip_bundle(first, HIP_TARGETS),
-            kind: CorpusKind::Bundle,
-        });
-    }
-    out.push(CorpusEntry {
-        path: rocrand_library(),
-        kind: CorpusKind::HostBinary,
-    });
-    out
+    hsaemu_testkit::corpus()
 }
 
 /// The metadata YAML that llvm-readelf prints for a code object.

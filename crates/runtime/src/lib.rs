@@ -8,6 +8,7 @@
 //! emulated GPU) and [`trace`] (the Chrome-trace timeline of `HSAEMU_TRACE=FILE`).
 
 pub mod agent;
+mod alias;
 pub mod backend;
 pub mod error;
 pub mod executable;

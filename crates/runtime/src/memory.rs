@@ -133,6 +133,8 @@ struct Allocation {
 pub struct MemoryManager {
     allocs: Mutex<BTreeMap<u64, Allocation>>,
     device_map: DeviceMemoryMap,
+    /// Agent addresses of locked host memory (see [`crate::alias`]).
+    aliases: Mutex<Vec<crate::alias::Alias>>,
 }
 
 impl MemoryManager {
@@ -140,6 +142,7 @@ impl MemoryManager {
         MemoryManager {
             allocs: Mutex::new(BTreeMap::new()),
             device_map,
+            aliases: Mutex::new(Vec::new()),
         }
     }
 
@@ -240,16 +243,71 @@ impl MemoryManager {
         Ok(())
     }
 
-    /// Locks (pins) host memory for agents: returns the agent address, which is the host
-    /// address. Idempotent: locking a locked range again only extends it.
+    /// Locks (pins) host memory for agents: returns the agent address. As on a discrete GPU
+    /// (and as HIP 5.2's `hipHostUnregister` requires), that is a second mapping of the same
+    /// pages at another address when the memory can be aliased ([`crate::alias`]); otherwise
+    /// it is the host address. Idempotent: locking a locked range again only extends it, and
+    /// returns the same agent address.
     pub fn lock(&self, ptr: u64, size: u64, owner: u64) -> Result<u64> {
         self.register_kind(ptr, size, owner, PointerType::Locked)?;
-        Ok(ptr)
+        if self.pointer_info(ptr).kind != PointerType::Locked {
+            // Runtime-allocated memory: the agent address is the address.
+            return Ok(ptr);
+        }
+        Ok(self.agent_address(ptr, size).unwrap_or(ptr))
     }
 
-    /// Unlocks memory locked with [`lock`](Self::lock).
+    /// The alias of locked `[ptr, ptr+size)`, made on first use; `None` when the memory cannot
+    /// be aliased or only part of it lies in an existing alias.
+    fn agent_address(&self, ptr: u64, size: u64) -> Option<u64> {
+        let end = ptr.checked_add(size)?;
+        let mut aliases = self.aliases.lock();
+        if !aliases.is_empty() {
+            let maps = crate::alias::Maps::read();
+            let (live, stale): (Vec<_>, Vec<_>) = aliases
+                .drain(..)
+                .partition(|a| crate::alias::still_valid(a, &maps));
+            *aliases = live;
+            for a in stale {
+                self.hide(a.alias);
+            }
+        }
+        if let Some(a) = aliases
+            .iter()
+            .find(|a| a.host <= ptr && end <= a.host + a.len)
+        {
+            return Some(a.alias + (ptr - a.host));
+        }
+        if aliases.iter().any(|a| a.host < end && ptr < a.host + a.len) {
+            return None;
+        }
+        let a = crate::alias::create(ptr, size)?;
+        self.expose(a.alias, a.len);
+        let agent = a.alias + (ptr - a.host);
+        aliases.push(a);
+        Some(agent)
+    }
+
+    /// Unlocks memory locked with [`lock`](Self::lock); the agent address goes away with the
+    /// last locked range on its pages.
     pub fn unlock(&self, ptr: u64) -> Result<()> {
-        self.unregister_kind(ptr, PointerType::Locked)
+        let result = self.unregister_kind(ptr, PointerType::Locked);
+        let mut aliases = self.aliases.lock();
+        let allocs = self.allocs.lock();
+        let still_locked = |a: &crate::alias::Alias| {
+            allocs
+                .range(..a.host + a.len)
+                .any(|(&b, al)| al.kind == PointerType::Locked && b + al.size > a.host)
+        };
+        let (keep, drop_now): (Vec<_>, Vec<_>) = aliases
+            .drain(..)
+            .partition(|a| !(a.host <= ptr && ptr < a.host + a.len) || still_locked(a));
+        drop(allocs);
+        *aliases = keep;
+        for a in drop_now {
+            self.hide(a.alias);
+        }
+        result
     }
 
     /// Registers host memory (`hsa_memory_register`). Registering memory the runtime already
@@ -411,12 +469,18 @@ mod tests {
     #[test]
     fn locking_is_idempotent_and_merges_overlapping_ranges() {
         let m = manager();
-        let buf = vec![0u8; 3 * 4096];
+        let mut buf = vec![0u8; 3 * 4096];
         let base = buf.as_ptr() as u64;
-        assert_eq!(m.lock(base, 4096, 0), Ok(base));
-        assert_eq!(m.lock(base, 4096, 0), Ok(base));
-        assert_eq!(m.lock(base + 100, 50, 0), Ok(base + 100));
+        // The agent address is an alias of the same pages (heap memory can be aliased).
+        let agent = m.lock(base, 4096, 0).expect("lock");
+        assert_ne!(agent, base);
+        assert_eq!(m.lock(base, 4096, 0), Ok(agent));
+        assert_eq!(m.lock(base + 100, 50, 0), Ok(agent + 100));
         assert!(m.device_map().contains(base, 4096));
+        assert!(m.device_map().contains(agent, 4096));
+        buf[7] = 42;
+        // SAFETY: the alias maps the same pages as `buf[..4096]` while they are locked.
+        assert_eq!(unsafe { *((agent + 7) as *const u8) }, 42);
         // Overlapping the first range and extending past it: merged into one range.
         m.lock(base + 2048, 8192, 0).expect("lock");
         assert!(m.device_map().contains(base, 2048 + 8192));
