@@ -1,13 +1,16 @@
-//! Decoding machine code into the emulator's compact pre-decoded form ([`Inst`]). A private
-//! decoder for the GFX8/GFX9 encodings (gfx803, gfx900/906/908, gfx90a), driven by opcode
-//! tables that were generated from llvm-mc-15 ([`crate::tables`]). It exists so the emulator
-//! does not wait for hsaemu-isa; swapping it for an adapter over `hsaemu_isa::decode` touches
-//! only this module (see docs/notes/emu-needs-from-isa.md).
+//! Decoding machine code into the emulator's compact pre-decoded form ([`Inst`]): an adapter
+//! over [`hsaemu_isa::decode`], the project's one table-driven decoder (gfx803, gfx900/906/908,
+//! gfx90a). `hsaemu-isa` decides whether the words are an instruction, which opcode and
+//! encoding they are and how long they are (literal included); this module names the opcode
+//! the way LLVM prints it for the generation and lays out the operand fields as raw hardware
+//! codes (8/9-bit scalar source codes, `VGPR + n`, `AGPR + n`), which the semantics in
+//! [`crate::exec`] read. Fault reports print the instruction with [`hsaemu_isa::format`].
 
 use crate::exec::MemDesc;
 use crate::ops::Op;
-use crate::tables as t;
 use crate::wave::Ty;
+use hsaemu_isa::{Encoding, Ext, Opcode, Operand};
+use std::sync::OnceLock;
 
 /// A GPU generation as far as encodings and semantics differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -30,6 +33,17 @@ impl Gen {
             }
             "gfx90a" => Some(Gen::Gfx90a),
             _ => None,
+        }
+    }
+
+    /// The `hsaemu-isa` decoding tables for this generation. GFX9 uses the gfx904/906/908
+    /// table (the union of their opcodes, so gfx908's MFMA and AccVGPR instructions decode);
+    /// gfx900 code therefore decodes `v_mad_mix*` as `v_fma_mix*` (same opcode numbers).
+    pub(crate) fn isa(self) -> hsaemu_isa::Gen {
+        match self {
+            Gen::Gfx8 => hsaemu_isa::Gen::Gfx8,
+            Gen::Gfx9 => hsaemu_isa::Gen::Gfx9,
+            Gen::Gfx90a => hsaemu_isa::Gen::Gfx90a,
         }
     }
 }
@@ -97,7 +111,13 @@ pub(crate) struct Inst {
     /// Size in bytes.
     pub size: u8,
     pub name: &'static str,
+    /// The first dword.
     pub word: u32,
+    /// The second dword (0 for 4-byte instructions); with `word` and `lit`, what fault reports
+    /// re-decode to print the instruction.
+    pub word1: u32,
+    /// The generation it was decoded for.
+    pub gen: Gen,
     /// Main destination (SGPR code, VGPR+n, AGPR+n).
     pub dst: u16,
     /// Scalar destination of VOP3b/VOPC-e64 (carry out, compare mask).
@@ -132,6 +152,8 @@ impl Inst {
             size: 4,
             name,
             word,
+            word1: 0,
+            gen: Gen::Gfx8,
             dst: 0,
             sdst: 0,
             src: [0; 3],
@@ -167,96 +189,23 @@ impl Inst {
         self.flags & f != 0
     }
 
-    /// A short text for fault reports: mnemonic and raw words.
+    /// The instruction as llvm-objdump prints it (via [`hsaemu_isa::format`]), for fault
+    /// reports; `.long 0x…` for an undecodable word.
     pub(crate) fn describe(&self) -> String {
         if self.fmt == Fmt::Invalid {
             return format!(".long {:#010x}", self.word);
         }
-        let sub = match self.sub {
-            Sub::E32 => "",
-            Sub::Sdwa => "_sdwa",
-            Sub::Dpp => "_dpp",
-        };
-        format!("{}{sub}, encoding {:#010x}", self.name, self.word)
+        // GFX8/9 instructions are at most two dwords; a literal is the second.
+        let mut bytes = [0u8; 12];
+        bytes[..4].copy_from_slice(&self.word.to_le_bytes());
+        bytes[4..8].copy_from_slice(&self.word1.to_le_bytes());
+        bytes[8..].copy_from_slice(&self.lit.to_le_bytes());
+        let n = usize::from(self.size).min(12);
+        match hsaemu_isa::decode(self.gen.isa(), &bytes[..n], 0) {
+            Ok(inst) => hsaemu_isa::format(&inst, self.gen.isa(), 0),
+            Err(_) => format!("{}, encoding {:#010x}", self.name, self.word),
+        }
     }
-}
-
-struct Tables {
-    sop2: &'static [&'static str],
-    sopk: &'static [&'static str],
-    sop1: &'static [&'static str],
-    sopc: &'static [&'static str],
-    sopp: &'static [&'static str],
-    smem: &'static [&'static str],
-    vop2: &'static [&'static str],
-    vop1: &'static [&'static str],
-    vopc: &'static [&'static str],
-    vop3: &'static [&'static str],
-    ds: &'static [&'static str],
-    flat: &'static [&'static str],
-    global: &'static [&'static str],
-    scratch: &'static [&'static str],
-    mubuf: &'static [&'static str],
-}
-
-fn tables(gen: Gen) -> Tables {
-    match gen {
-        Gen::Gfx8 => Tables {
-            sop2: &t::GFX803_SOP2,
-            sopk: &t::GFX803_SOPK,
-            sop1: &t::GFX803_SOP1,
-            sopc: &t::GFX803_SOPC,
-            sopp: &t::GFX803_SOPP,
-            smem: &t::GFX803_SMEM,
-            vop2: &t::GFX803_VOP2,
-            vop1: &t::GFX803_VOP1,
-            vopc: &t::GFX803_VOPC,
-            vop3: &t::GFX803_VOP3,
-            ds: &t::GFX803_DS,
-            flat: &t::GFX803_FLAT,
-            global: &t::GFX803_GLOBAL,
-            scratch: &t::GFX803_SCRATCH,
-            mubuf: &t::GFX803_MUBUF,
-        },
-        Gen::Gfx9 => Tables {
-            sop2: &t::GFX906_SOP2,
-            sopk: &t::GFX906_SOPK,
-            sop1: &t::GFX906_SOP1,
-            sopc: &t::GFX906_SOPC,
-            sopp: &t::GFX906_SOPP,
-            smem: &t::GFX906_SMEM,
-            vop2: &t::GFX906_VOP2,
-            vop1: &t::GFX906_VOP1,
-            vopc: &t::GFX906_VOPC,
-            vop3: &t::GFX906_VOP3,
-            ds: &t::GFX906_DS,
-            flat: &t::GFX906_FLAT,
-            global: &t::GFX906_GLOBAL,
-            scratch: &t::GFX906_SCRATCH,
-            mubuf: &t::GFX906_MUBUF,
-        },
-        Gen::Gfx90a => Tables {
-            sop2: &t::GFX90A_SOP2,
-            sopk: &t::GFX90A_SOPK,
-            sop1: &t::GFX90A_SOP1,
-            sopc: &t::GFX90A_SOPC,
-            sopp: &t::GFX90A_SOPP,
-            smem: &t::GFX90A_SMEM,
-            vop2: &t::GFX90A_VOP2,
-            vop1: &t::GFX90A_VOP1,
-            vopc: &t::GFX90A_VOPC,
-            vop3: &t::GFX90A_VOP3,
-            ds: &t::GFX90A_DS,
-            flat: &t::GFX90A_FLAT,
-            global: &t::GFX90A_GLOBAL,
-            scratch: &t::GFX90A_SCRATCH,
-            mubuf: &t::GFX90A_MUBUF,
-        },
-    }
-}
-
-fn name(table: &'static [&'static str], op: u32) -> &'static str {
-    table.get(op as usize).copied().unwrap_or("")
 }
 
 fn is_vop3b(name: &str) -> bool {
@@ -281,43 +230,83 @@ fn is_vop3b(name: &str) -> bool {
     )
 }
 
-/// Decodes the instruction at `words[0..]` (up to three dwords are read; missing ones read as 0
-/// and make the instruction invalid if it needs them).
+/// Decodes the instruction at `words[0..]` (up to three dwords are read; an instruction that
+/// needs more dwords than given is invalid).
 pub(crate) fn decode(gen: Gen, words: &[u32]) -> Inst {
     let w = words.first().copied().unwrap_or(0);
     let w1 = words.get(1).copied();
-    let tb = tables(gen);
-    let mut i = decode_first(gen, &tb, w, w1);
-    if i.fmt != Fmt::Invalid && i.name.is_empty() {
-        return Inst::invalid(w);
+    let mut bytes = [0u8; 12];
+    let n = words.len().min(3);
+    for (k, word) in words.iter().take(n).enumerate() {
+        bytes[4 * k..4 * k + 4].copy_from_slice(&word.to_le_bytes());
     }
-    // Literal constants (only the 32-bit encodings take them on GFX8/9).
-    let takes_literal = matches!(
-        i.fmt,
-        Fmt::Sop1 | Fmt::Sop2 | Fmt::Sopc | Fmt::Vop1 | Fmt::Vop2 | Fmt::Vopc
-    ) && i.sub == Sub::E32;
-    let mk = matches!(
-        i.name,
-        "v_madmk_f32" | "v_madak_f32" | "v_madmk_f16" | "v_madak_f16" | "s_setreg_imm32_b32"
-    );
-    if (takes_literal && i.src.contains(&LITERAL)) || mk {
-        let at = (i.size / 4) as usize;
-        match words.get(at) {
-            Some(&l) => {
-                i.lit = l;
-                i.size += 4;
-            }
-            None => return Inst::invalid(w),
+    let Ok(isa) = hsaemu_isa::decode(gen.isa(), &bytes[..4 * n], 0) else {
+        return Inst::invalid(w);
+    };
+    let name = mnemonic(gen, isa.opcode);
+    let mut i = match isa.encoding {
+        Encoding::Unknown => return Inst::invalid(w),
+        // Typed-buffer and image instructions have no semantics: they decode (so executing one
+        // is an `Unimplemented` fault naming it, not an illegal instruction) with the MUBUF
+        // field layout and no memory description.
+        Encoding::Mtbuf | Encoding::Mimg => {
+            let mut i = Inst::new("", Fmt::Mubuf, w);
+            i.name = name;
+            i
         }
-    }
-    if (i.size as usize) > words.len() * 4 {
+        _ => decode_first(gen, name, w, w1),
+    };
+    if i.fmt == Fmt::Invalid {
         return Inst::invalid(w);
     }
+    i.gen = gen;
+    i.size = isa.size;
+    i.word1 = w1.unwrap_or(0);
+    // The literal constant is the instruction's last dword (`src == 255`, `v_madmk`/`v_madak`,
+    // `s_setreg_imm32_b32`).
+    if let Some(l) = isa.src.iter().find_map(|o| match o {
+        Operand::Literal(v) => Some(*v),
+        _ => None,
+    }) {
+        i.lit = l;
+    }
+    // SDWA/DPP are told by the decoder, not by the raw source code alone.
+    i.sub = match isa.ext {
+        Ext::Dpp(_) => Sub::Dpp,
+        Ext::Sdwa(_) => Sub::Sdwa,
+        _ => i.sub,
+    };
     if let Some(c) = compare_code(i.name) {
         i.op = Op::V_CMP;
         i.imm = c;
     }
     i
+}
+
+/// The mnemonic LLVM prints for `op` on `gen`, without the `_e32`/`_e64`/`_sdwa`/`_dpp`
+/// suffix (GFX8 spells the carry-out adds `v_add_u32`…, GFX9 `v_add_co_u32`…). Built once per
+/// generation from the decoding tables of `hsaemu-isa`.
+fn mnemonic(gen: Gen, op: Opcode) -> &'static str {
+    static NAMES: [OnceLock<Vec<&'static str>>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let names = NAMES[gen as usize].get_or_init(|| {
+        let mut v: Vec<&'static str> = vec![""; Opcode::all().len()];
+        for (_, _, op, printed) in hsaemu_isa::table_entries(gen.isa()) {
+            let Some(slot) = v.get_mut(op as usize) else {
+                continue;
+            };
+            if slot.is_empty() {
+                *slot = ["_e32", "_e64", "_sdwa", "_dpp"]
+                    .iter()
+                    .fold(printed, |m, s| m.strip_suffix(s).unwrap_or(m));
+            }
+        }
+        v
+    });
+    match names.get(op as usize) {
+        Some(n) if !n.is_empty() => n,
+        _ => op.mnemonic(),
+    }
 }
 
 /// Packs a `v_cmp[x]_COND_TYPE` mnemonic as `cond | type << 5 | cmpx << 9`. Conditions follow
@@ -369,34 +358,33 @@ fn sext(v: u32, bits: u32) -> i32 {
     ((v << (32 - bits)) as i32) >> (32 - bits)
 }
 
-fn decode_first(gen: Gen, tb: &Tables, w: u32, w1: Option<u32>) -> Inst {
-    let second = || w1.unwrap_or(0);
+fn decode_first(gen: Gen, name: &'static str, w: u32, w1: Option<u32>) -> Inst {
     if w >> 30 == 0b10 {
         // Scalar ALU.
         if w >> 23 == 0b1_0111_1101 {
-            let mut i = Inst::new(name(tb.sop1, w >> 8 & 0xff), Fmt::Sop1, w);
+            let mut i = Inst::new(name, Fmt::Sop1, w);
             i.dst = (w >> 16 & 0x7f) as u16;
             i.src[0] = (w & 0xff) as u16;
             return i;
         }
         if w >> 23 == 0b1_0111_1110 {
-            let mut i = Inst::new(name(tb.sopc, w >> 16 & 0x7f), Fmt::Sopc, w);
+            let mut i = Inst::new(name, Fmt::Sopc, w);
             i.src[0] = (w & 0xff) as u16;
             i.src[1] = (w >> 8 & 0xff) as u16;
             return i;
         }
         if w >> 23 == 0b1_0111_1111 {
-            let mut i = Inst::new(name(tb.sopp, w >> 16 & 0x7f), Fmt::Sopp, w);
+            let mut i = Inst::new(name, Fmt::Sopp, w);
             i.imm = (w & 0xffff) as i16 as i32;
             return i;
         }
         if w >> 28 == 0b1011 {
-            let mut i = Inst::new(name(tb.sopk, w >> 23 & 0x1f), Fmt::Sopk, w);
+            let mut i = Inst::new(name, Fmt::Sopk, w);
             i.dst = (w >> 16 & 0x7f) as u16;
             i.imm = (w & 0xffff) as i16 as i32;
             return i;
         }
-        let mut i = Inst::new(name(tb.sop2, w >> 23 & 0x7f), Fmt::Sop2, w);
+        let mut i = Inst::new(name, Fmt::Sop2, w);
         i.dst = (w >> 16 & 0x7f) as u16;
         i.src[0] = (w & 0xff) as u16;
         i.src[1] = (w >> 8 & 0xff) as u16;
@@ -405,17 +393,17 @@ fn decode_first(gen: Gen, tb: &Tables, w: u32, w1: Option<u32>) -> Inst {
     if w >> 31 == 0 {
         // VOP1 / VOPC / VOP2 (32-bit forms, possibly SDWA or DPP).
         let mut i = if w >> 25 == 0b011_1111 {
-            let mut i = Inst::new(name(tb.vop1, w >> 9 & 0xff), Fmt::Vop1, w);
+            let mut i = Inst::new(name, Fmt::Vop1, w);
             i.dst = VGPR + (w >> 17 & 0xff) as u16;
             i
         } else if w >> 25 == 0b011_1110 {
-            let mut i = Inst::new(name(tb.vopc, w >> 17 & 0xff), Fmt::Vopc, w);
+            let mut i = Inst::new(name, Fmt::Vopc, w);
             i.dst = VCC;
             i.sdst = VCC;
             i.src[1] = VGPR + (w >> 9 & 0xff) as u16;
             i
         } else {
-            let mut i = Inst::new(name(tb.vop2, w >> 25 & 0x3f), Fmt::Vop2, w);
+            let mut i = Inst::new(name, Fmt::Vop2, w);
             i.dst = VGPR + (w >> 17 & 0xff) as u16;
             i.src[1] = VGPR + (w >> 9 & 0xff) as u16;
             // Implicit VCC carry in/out (GFX8/9 e32 forms).
@@ -467,7 +455,7 @@ fn decode_first(gen: Gen, tb: &Tables, w: u32, w1: Option<u32>) -> Inst {
             let Some(e) = w1 else {
                 return Inst::invalid(w);
             };
-            let mut i = Inst::new(name(tb.smem, w >> 18 & 0xff), Fmt::Smem, w);
+            let mut i = Inst::new(name, Fmt::Smem, w);
             i.size = 8;
             i.src[0] = ((w & 0x3f) << 1) as u16;
             i.dst = (w >> 6 & 0x7f) as u16;
@@ -496,7 +484,7 @@ fn decode_first(gen: Gen, tb: &Tables, w: u32, w1: Option<u32>) -> Inst {
                 return Inst::invalid(w);
             };
             let op = w >> 16 & 0x3ff;
-            let n = name(tb.vop3, op);
+            let n = name;
             let vop3p = gen >= Gen::Gfx9 && op >= 0x380;
             let mut i = Inst::new(n, if vop3p { Fmt::Vop3p } else { Fmt::Vop3 }, w);
             i.size = 8;
@@ -548,7 +536,7 @@ fn decode_first(gen: Gen, tb: &Tables, w: u32, w1: Option<u32>) -> Inst {
             let Some(e) = w1 else {
                 return Inst::invalid(w);
             };
-            let mut i = Inst::new(name(tb.ds, w >> 17 & 0xff), Fmt::Ds, w);
+            let mut i = Inst::new(name, Fmt::Ds, w);
             i.size = 8;
             i.imm = (w & 0xff) as i32;
             i.offset1 = (w >> 8 & 0xff) as u8;
@@ -569,18 +557,17 @@ fn decode_first(gen: Gen, tb: &Tables, w: u32, w1: Option<u32>) -> Inst {
             let Some(e) = w1 else {
                 return Inst::invalid(w);
             };
-            let op = w >> 18 & 0x7f;
-            let (fmt, n) = if gen == Gen::Gfx8 {
-                (Fmt::Flat, name(tb.flat, op))
+            let fmt = if gen == Gen::Gfx8 {
+                Fmt::Flat
             } else {
                 match w >> 14 & 3 {
-                    0 => (Fmt::Flat, name(tb.flat, op)),
-                    1 => (Fmt::Scratch, name(tb.scratch, op)),
-                    2 => (Fmt::Global, name(tb.global, op)),
+                    0 => Fmt::Flat,
+                    1 => Fmt::Scratch,
+                    2 => Fmt::Global,
                     _ => return Inst::invalid(w),
                 }
             };
-            let mut i = Inst::new(n, fmt, w);
+            let mut i = Inst::new(name, fmt, w);
             i.size = 8;
             i.imm = match (gen, fmt) {
                 (Gen::Gfx8, _) => 0,
@@ -599,14 +586,13 @@ fn decode_first(gen: Gen, tb: &Tables, w: u32, w1: Option<u32>) -> Inst {
             i.src[1] = reg + (e >> 8 & 0xff) as u16;
             i.src[2] = (e >> 16 & 0x7f) as u16; // saddr (0x7f = off)
             i.dst = reg + (e >> 24 & 0xff) as u16;
-            let _ = second;
             i
         }
         0b111000 => {
             let Some(e) = w1 else {
                 return Inst::invalid(w);
             };
-            let mut i = Inst::new(name(tb.mubuf, w >> 18 & 0x7f), Fmt::Mubuf, w);
+            let mut i = Inst::new(name, Fmt::Mubuf, w);
             i.size = 8;
             i.imm = (w & 0xfff) as i32;
             for (bit, f) in [

@@ -1,8 +1,11 @@
 //! Grid execution: validates a dispatch, builds the initial wave state from the kernel
-//! descriptor (code-object-abi.md §2), and runs the work-groups on a pool of host threads.
-//! Each thread keeps up to [`RESIDENT`] work-groups resident and time-slices among them, and
-//! interleaves the waves of a work-group cooperatively (switching at barriers, sleeps, wave
-//! end and a quantum), so cross-work-group spinning makes progress and LDS needs no locking.
+//! descriptor (code-object-abi.md §2), and runs the work-groups on the calling thread plus the
+//! GPU's persistent pool of host threads (`pool.rs`). Each thread keeps up to [`RESIDENT`]
+//! work-groups resident and time-slices among them, and interleaves the waves of a work-group
+//! cooperatively (switching at barriers, sleeps, wave end and a quantum), so cross-work-group
+//! spinning makes progress and LDS needs no locking. A one-work-group dispatch runs entirely
+//! on the caller's thread. Each thread keeps its work-group storage (waves, LDS, the VALU
+//! scratch rows) between dispatches, so launching a work-group allocates nothing.
 
 use crate::decode::{Gen, VGPR};
 use crate::descriptor::KernelDescriptor;
@@ -10,9 +13,11 @@ use crate::error::{Fault, FaultKind};
 use crate::exec::{self, Env, Flow, Scratch};
 use crate::gpu::{Dispatch, DispatchStats, Gpu, Program};
 use crate::memory::host::{self, HostBuffer};
-use crate::memory::{Access, RegionCache};
+use crate::memory::{Access, MemoryMap, RegionCache};
 use crate::wave::{Wave, WaveState, LANES};
 use parking_lot::Mutex;
+use std::cell::Cell;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -27,9 +32,10 @@ const QUANTUM: u32 = 4096;
 const WG_SLICE: u64 = 1 << 16;
 
 /// Everything the workers share for one dispatch.
-struct Ctx<'a> {
-    gpu: &'a Gpu,
-    d: &'a Dispatch,
+struct Ctx {
+    gen: Gen,
+    mem: Arc<MemoryMap>,
+    d: Dispatch,
     kd: KernelDescriptor,
     kernel: Option<String>,
     program: Arc<Program>,
@@ -47,6 +53,19 @@ struct Ctx<'a> {
     next: AtomicU64,
     stop: AtomicBool,
     fault: Mutex<Option<Fault>>,
+    /// Totals over finished work-groups: work-groups, wave-instructions, lane-ops.
+    totals: [AtomicU64; 3],
+}
+
+/// What a host thread keeps between dispatches: spare work-groups (their waves' register
+/// files and LDS) and the VALU scratch rows.
+struct Local {
+    spare: Vec<Wg>,
+    scratch: Box<Scratch>,
+}
+
+thread_local! {
+    static LOCAL: Cell<Option<Box<Local>>> = const { Cell::new(None) };
 }
 
 /// A resident work-group.
@@ -203,9 +222,10 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
     }
 
     let kernel = kernel_name(gpu, d.kernel_object);
-    let ctx = Ctx {
-        gpu,
-        d,
+    let ctx = Arc::new(Ctx {
+        gen: gpu.gen,
+        mem: gpu.mem.clone(),
+        d: d.clone(),
         kd,
         kernel,
         program,
@@ -223,22 +243,22 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
         next: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         fault: Mutex::new(None),
-    };
+        totals: Default::default(),
+    });
     let mut stats = DispatchStats {
         threads: workers,
         ..DispatchStats::default()
     };
-    let totals: Vec<Option<(u64, u64, u64)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..workers)
-            .map(|w| {
-                let ctx = &ctx;
-                s.spawn(move || worker(ctx, w))
-            })
-            .collect();
-        // A worker that panicked (an emulator bug) must not pass for a finished dispatch.
-        handles.into_iter().map(|h| h.join().ok()).collect()
-    });
-    let panicked = totals.iter().any(Option::is_none);
+    // Worker 0 runs here; workers 1.. are offered to the GPU's pool. A worker that panicked
+    // (an emulator bug) must not pass for a finished dispatch.
+    let completed = if workers == 1 {
+        catch_unwind(AssertUnwindSafe(|| worker(&ctx, 0))).is_ok()
+    } else {
+        let c = ctx.clone();
+        gpu.pool()
+            .run(workers - 1, Arc::new(move |index| worker(&c, index)))
+    };
+    let panicked = !completed;
     if let Some(b) = &scratch {
         let _ = gpu.mem.unregister(b.base());
     }
@@ -258,11 +278,9 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
         f.kernel = ctx.kernel.clone();
         return Err(f);
     }
-    for (wgs, insts, lanes) in totals.into_iter().flatten() {
-        stats.workgroups += wgs;
-        stats.wave_instructions += insts;
-        stats.lane_ops += lanes;
-    }
+    stats.workgroups = ctx.totals[0].load(Ordering::Relaxed);
+    stats.wave_instructions = ctx.totals[1].load(Ordering::Relaxed);
+    stats.lane_ops = ctx.totals[2].load(Ordering::Relaxed);
     stats.waves = stats.workgroups * u64::from(waves_per_wg);
     stats.elapsed = start.elapsed();
     Ok(stats)
@@ -272,21 +290,40 @@ fn kernel_name(gpu: &Gpu, kernel_object: u64) -> Option<String> {
     gpu.kernel_name(kernel_object)
 }
 
-/// One host worker: keeps up to RESIDENT work-groups and round-robins among them.
-fn worker(ctx: &Ctx, index: usize) -> (u64, u64, u64) {
-    let mut resident: Vec<Wg> = Vec::new();
-    let mut free_slots: Vec<usize> = (0..RESIDENT).rev().collect();
-    let mut spare: Vec<Wg> = Vec::new();
+/// One host worker (index `index` of the dispatch): runs work-groups with this thread's kept
+/// storage and adds its counts to the dispatch's totals.
+fn worker(ctx: &Ctx, index: usize) {
+    let mut local = LOCAL.with(Cell::take).unwrap_or_else(|| {
+        Box::new(Local {
+            spare: Vec::new(),
+            scratch: Scratch::new(),
+        })
+    });
+    let (wgs, insts, lanes) = run_worker(ctx, index, &mut local);
+    // Keep at most RESIDENT spare work-groups (a dispatch may have ended with fewer retired).
+    local.spare.truncate(RESIDENT);
+    LOCAL.with(|l| l.set(Some(local)));
+    ctx.totals[0].fetch_add(wgs, Ordering::Relaxed);
+    ctx.totals[1].fetch_add(insts, Ordering::Relaxed);
+    ctx.totals[2].fetch_add(lanes, Ordering::Relaxed);
+}
+
+/// Keeps up to RESIDENT work-groups and round-robins among them.
+fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
+    let mut resident: Vec<Wg> = Vec::with_capacity(RESIDENT);
+    let mut free_slots: [usize; RESIDENT] = [3, 2, 1, 0];
+    let mut free = RESIDENT;
     let (mut wgs, mut insts, mut lanes) = (0u64, 0u64, 0u64);
     let mut cache = RegionCache::default();
-    let mut scratch = Scratch::new();
+    let Local { spare, scratch } = local;
     loop {
-        while let Some(&slot) = free_slots.last() {
+        while free > 0 {
+            let slot = free_slots[free - 1];
             let n = ctx.next.fetch_add(1, Ordering::Relaxed);
             if n >= ctx.total_wgs {
                 break;
             }
-            free_slots.pop();
+            free -= 1;
             let mut wg = spare.pop().unwrap_or_else(|| Wg {
                 id: [0; 3],
                 waves: Vec::new(),
@@ -305,9 +342,10 @@ fn worker(ctx: &Ctx, index: usize) -> (u64, u64, u64) {
         let mut i = 0;
         while i < resident.len() {
             if ctx.stop.load(Ordering::Relaxed) {
+                spare.append(&mut resident);
                 return (wgs, insts, lanes);
             }
-            match run_slice(ctx, &mut resident[i], index, &mut cache, &mut scratch) {
+            match run_slice(ctx, &mut resident[i], index, &mut cache, scratch) {
                 Ok(false) => i += 1,
                 Ok(true) => {
                     let wg = resident.swap_remove(i);
@@ -316,7 +354,8 @@ fn worker(ctx: &Ctx, index: usize) -> (u64, u64, u64) {
                         insts += w.instructions;
                         lanes += w.lane_ops;
                     }
-                    free_slots.push(wg.slot);
+                    free_slots[free] = wg.slot;
+                    free += 1;
                     spare.push(wg);
                 }
                 Err(f) => {
@@ -325,6 +364,7 @@ fn worker(ctx: &Ctx, index: usize) -> (u64, u64, u64) {
                         *slot = Some(f);
                     }
                     ctx.stop.store(true, Ordering::Relaxed);
+                    spare.append(&mut resident);
                     return (wgs, insts, lanes);
                 }
             }
@@ -354,10 +394,13 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64) {
     wg.lds.clear();
     wg.lds.resize(ctx.lds_size as usize, 0);
     let kd = &ctx.kd;
-    let gfx8 = ctx.gpu.gen == Gen::Gfx8;
+    let gfx8 = ctx.gen == Gen::Gfx8;
     for (wi, w) in wg.waves.iter_mut().enumerate() {
         if wi >= nwaves {
+            // A wave kept from a larger work-group: idle, and counted as nothing.
             w.state = WaveState::Done;
+            w.instructions = 0;
+            w.lane_ops = 0;
             continue;
         }
         w.reset();
@@ -457,7 +500,7 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64) {
             }
         }
         let dims = kd.enable_vgpr_workitem_id();
-        if ctx.gpu.gen == Gen::Gfx90a {
+        if ctx.gen == Gen::Gfx90a {
             let mut v0 = [0u32; LANES];
             for l in 0..LANES {
                 v0[l] = x[l] & 0x3ff;
@@ -477,12 +520,6 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64) {
             if dims > 1 {
                 w.vwrite(VGPR + 2, &z, u64::MAX);
             }
-        }
-    }
-    wg.waves.truncate(nwaves.max(1));
-    if nwaves == 0 {
-        if let Some(w) = wg.waves.first_mut() {
-            w.state = WaveState::Done;
         }
     }
 }
@@ -555,8 +592,8 @@ fn run_wave(
     let Wg { waves, lds, id, .. } = wg;
     let w = &mut waves[wi];
     let mut env = Env {
-        gen: ctx.gpu.gen,
-        mem: &ctx.gpu.mem,
+        gen: ctx.gen,
+        mem: &ctx.mem,
         cache,
         lds: lds.as_mut_slice(),
         private_per_lane: ctx.private_per_lane,

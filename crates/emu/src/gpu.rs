@@ -5,9 +5,10 @@ use crate::decode::{self, Gen, Inst};
 use crate::error::{EmuError, Fault};
 use crate::loader::{self, LoadedCodeObject};
 use crate::memory::{host, Access, MemoryMap};
+use crate::pool::Pool;
 use parking_lot::Mutex;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// Configuration of one emulated GPU.
@@ -126,6 +127,9 @@ pub struct Gpu {
     pub(crate) mem: Arc<MemoryMap>,
     pub(crate) threads: usize,
     programs: Mutex<HashMap<(u64, u64), Arc<Program>>>,
+    /// Persistent worker threads (`threads - 1` of them; the dispatching thread is the other),
+    /// made on the first dispatch that can use them.
+    pool: OnceLock<Pool>,
     /// Kernel names by descriptor address, for fault reports.
     names: Mutex<HashMap<u64, String>>,
 }
@@ -163,6 +167,7 @@ impl Gpu {
             mem,
             threads,
             programs: Mutex::new(HashMap::new()),
+            pool: OnceLock::new(),
             names: Mutex::new(HashMap::new()),
         })
     }
@@ -234,6 +239,12 @@ impl Gpu {
         }
         cov.mnemonics = seen.into_iter().map(|(k, (n, ok))| (k, n, ok)).collect();
         cov
+    }
+
+    /// The GPU's worker pool (made on first use).
+    pub(crate) fn pool(&self) -> &Pool {
+        self.pool
+            .get_or_init(|| Pool::new(self.threads.saturating_sub(1)))
     }
 
     /// The name of the kernel whose descriptor is at `kernel_object`, if this GPU loaded it.

@@ -42,7 +42,7 @@ pub mod kernarg;
 mod loader;
 pub mod memory;
 mod ops;
-mod tables;
+mod pool;
 mod wave;
 
 pub use decode::Gen;

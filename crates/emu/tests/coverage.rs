@@ -1,8 +1,12 @@
 //! Decoder and semantics coverage over real compiler output: every instruction of the
 //! prebuilt rocRAND kernels (Debian's librocrand1, gfx803/gfx906/gfx90a) decodes, and the
-//! mnemonics without semantics are listed (and bounded, so regressions show).
+//! mnemonics without semantics are listed (and bounded, so regressions show). The emulator
+//! decodes through `hsaemu-isa`; its mnemonics are checked against llvm-objdump-15's, and
+//! gfx908 matrix-core code decodes (the MFMA faults as unimplemented, by name).
 
-use hsaemu_emu::{Gpu, GpuConfig, MemoryMap};
+mod common;
+use common::*;
+use hsaemu_emu::{FaultKind, Gpu, GpuConfig, MemoryMap};
 
 fn rocrand_code_object(target: &str) -> Vec<u8> {
     let lib = hsaemu_testkit::rocrand_library();
@@ -105,7 +109,7 @@ fn objdump_counts(path: &std::path::Path, target: &str) -> std::collections::BTr
 
 #[test]
 fn decoder_agrees_with_llvm_objdump() {
-    for target in ["gfx90a", "gfx906", "gfx803"] {
+    for target in ["gfx90a", "gfx908", "gfx906", "gfx803"] {
         for src in [
             "cl/math.cl",
             "cl/emu_float.cl",
@@ -138,4 +142,37 @@ fn decoder_agrees_with_llvm_objdump() {
             assert_eq!(ours, theirs, "{target} {src}");
         }
     }
+}
+
+#[test]
+fn gfx908_mfma_decodes_and_faults_as_unimplemented() {
+    let e = emu("cl/emu_mfma.cl", "gfx908");
+    let cov = e.gpu.coverage(&e.code);
+    assert_eq!(cov.invalid_words, 0);
+    let names: Vec<&str> = cov.mnemonics.iter().map(|m| m.0.as_str()).collect();
+    assert!(names.contains(&"v_accvgpr_write_b32"), "{names:?}");
+    assert!(names.contains(&"v_mfma_f32_32x32x2f32"), "{names:?}");
+    let out = e.zeros(4 * 64);
+    let f = e
+        .try_run(
+            "mfma_f32_32x32x2",
+            &[Arg::Ptr(&out), Arg::F32(1.5), Arg::F32(2.0)],
+            [64, 1, 1],
+            [64, 1, 1],
+            0,
+        )
+        .expect_err("MFMA has no semantics yet");
+    assert_eq!(
+        f.kind,
+        FaultKind::Unimplemented {
+            mnemonic: "v_mfma_f32_32x32x2f32".into()
+        },
+        "{f}"
+    );
+    // The fault report prints the instruction as llvm-objdump does.
+    let text = f.instruction.clone().unwrap_or_default();
+    assert!(
+        text.starts_with("v_mfma_f32_32x32x2f32 a[0:15], "),
+        "{text}"
+    );
 }

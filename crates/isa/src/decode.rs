@@ -8,7 +8,7 @@
 use crate::inst::{
     flags, DecodeError, DecodeErrorKind, Dpp, Encoding, Ext, FloatConst, Gen, Inst, Operand, Sdwa,
 };
-use crate::tables::{lookup, mods, Entry, Fam, Slot, F};
+use crate::tables::{lookup, mods, Entry, Fam, F};
 
 /// Decodes the instruction at `offset` in `bytes`.
 pub fn decode(gen: Gen, bytes: &[u8], offset: usize) -> Result<Inst, DecodeError> {
@@ -160,8 +160,8 @@ type R<T> = Result<T, DecodeErrorKind>;
 impl Reader<'_> {
     #[inline]
     fn word(&self, i: usize) -> Result<u32, DecodeError> {
-        let at = self.offset + 4 * i;
-        match self.bytes.get(at..at + 4) {
+        let at = self.offset.checked_add(4 * i);
+        match at.and_then(|at| self.bytes.get(at..at.checked_add(4)?)) {
             Some(b) => Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
             None => Err(DecodeError {
                 offset: self.offset,
@@ -174,7 +174,8 @@ impl Reader<'_> {
     fn first_word(&self) -> u32 {
         let mut b = [0u8; 4];
         for (i, x) in b.iter_mut().enumerate() {
-            *x = self.bytes.get(self.offset + i).copied().unwrap_or(0);
+            let at = self.offset.checked_add(i);
+            *x = at.and_then(|at| self.bytes.get(at)).copied().unwrap_or(0);
         }
         u32::from_le_bytes(b)
     }
@@ -323,12 +324,26 @@ impl Reader<'_> {
         *inst = Inst::new(e.opcode, enc, 4);
         let src0 = w0 & 0x1ff;
         let mut size = 4u8;
-        if e.plain_vop && src0 != 0xf9 && src0 != 0xfa {
-            // Fast path for the common shapes (no DPP/SDWA, no implicit vcc, no K constant).
-            inst.dst = Operand::Vgpr(((w0 >> 17) & 0xff) as u16);
-            inst.src[0] = self.src(src0, e.slots[1].width, b'v', Some(1), &mut size)?;
-            if e.slots.len() == 3 {
+        let fast = e.vop_fast;
+        if fast != 0 && src0 != 0xf9 && src0 != 0xfa {
+            // Fast path for the common shapes (no DPP/SDWA, no K constant): the table row says
+            // which of vdst, vsrc1 and the implicit vcc operands exist.
+            use crate::tables::vop_fast::*;
+            let width = fast >> WIDTH_SHIFT;
+            inst.src[0] = self.src(src0, width, b'v', Some(1), &mut size)?;
+            if fast & DST_VGPR != 0 {
+                inst.dst = Operand::Vgpr(((w0 >> 17) & 0xff) as u16);
+            } else if fast & DST_VCC != 0 {
+                inst.dst = Operand::Vcc;
+            }
+            if fast & SDST_VCC != 0 {
+                inst.sdst = Operand::Vcc;
+            }
+            if fast & SRC1_VGPR != 0 {
                 inst.src[1] = Operand::Vgpr(((w0 >> 9) & 0xff) as u16);
+            }
+            if fast & SRC2_VCC != 0 {
+                inst.src[2] = Operand::Vcc;
             }
             inst.size = size;
             return Ok(());
@@ -350,7 +365,7 @@ impl Reader<'_> {
             let op = match s.field {
                 F::Vdst if s.class == b's' => scalar(self.gen, (w0 >> 17) & 0xff, s.width)
                     .ok_or(DecodeErrorKind::InvalidOperand)?,
-                F::Vdst => vreg(s.class, (w0 >> 17) & 0xff, self.gen, s.width)?,
+                F::Vdst => vreg(s.class, (w0 >> 17) & 0xff),
                 F::Src0 => match ext_kind {
                     1 => {
                         let s1 = if self.gen == Gen::Gfx8 {
@@ -366,7 +381,7 @@ impl Reader<'_> {
                         }
                     }
                     2 => Operand::Vgpr((w1 & 0xff) as u16),
-                    _ if vgpr_only => vreg(s.class, src0 & 0xff, self.gen, s.width)?,
+                    _ if vgpr_only => vreg(s.class, src0 & 0xff),
                     _ => self.src(src0, s.width, s.class, Some(1), &mut size)?,
                 },
                 F::Vsrc1 => Operand::Vgpr(((w0 >> 9) & 0xff) as u16),
@@ -498,7 +513,7 @@ impl Reader<'_> {
                         scalar(self.gen, w0 & 0xff, s.width)
                             .ok_or(DecodeErrorKind::InvalidOperand)?
                     } else {
-                        vreg(class, w0 & 0xff, self.gen, s.width)?
+                        vreg(class, w0 & 0xff)
                     }
                 }
                 F::Sdst3 => scalar(self.gen, (w0 >> 8) & 0x7f, s.width)
@@ -511,7 +526,7 @@ impl Reader<'_> {
                     };
                     let v = (w1 >> (9 * i)) & 0x1ff;
                     if e.mods & (mods::VGPR_ONLY << i) != 0 {
-                        vreg(class, v & 0xff, self.gen, s.width)?
+                        vreg(class, v & 0xff)
                     } else {
                         self.src(v, s.width, class, None, &mut size)?
                     }
@@ -564,7 +579,7 @@ impl Reader<'_> {
                 F::Data1 => ((w1 >> 16) & 0xff, 3),
                 _ => continue,
             };
-            let op = vreg(s.class, v, self.gen, s.width)?;
+            let op = vreg(s.class, v);
             match place {
                 0 => inst.dst = op,
                 1 => inst.src[0] = op,
@@ -602,9 +617,9 @@ impl Reader<'_> {
                 class = b'a';
             }
             match s.field {
-                F::Vdst => inst.dst = vreg(class, w1 >> 24, self.gen, s.width)?,
+                F::Vdst => inst.dst = vreg(class, w1 >> 24),
                 F::Addr => inst.src[0] = Operand::Vgpr((w1 & 0xff) as u16),
-                F::Data => inst.src[1] = vreg(class, (w1 >> 8) & 0xff, self.gen, s.width)?,
+                F::Data => inst.src[1] = vreg(class, (w1 >> 8) & 0xff),
                 _ => {}
             }
         }
@@ -612,7 +627,7 @@ impl Reader<'_> {
             // Returning atomics (glc/sc0) write the old value to vdst.
             if let Some(d) = e.slots.iter().find(|s| s.field == F::Data) {
                 let class = if acc { b'a' } else { d.class };
-                inst.dst = vreg(class, w1 >> 24, self.gen, d.width)?;
+                inst.dst = vreg(class, w1 >> 24);
             }
         }
         if fam != Fam::Flat && saddr != 0x7f {
@@ -660,7 +675,7 @@ impl Reader<'_> {
             match s.field {
                 F::Vdata => {
                     let class = if acc { b'a' } else { s.class };
-                    let op = vreg(class, (w1 >> 8) & 0xff, self.gen, s.width)?;
+                    let op = vreg(class, (w1 >> 8) & 0xff);
                     let store = e.name.contains("store")
                         || (e.name.contains("atomic") && (w0 >> 14) & 1 == 0);
                     if store {
@@ -712,7 +727,7 @@ impl Reader<'_> {
         for s in e.slots {
             match s.field {
                 F::Vdata => {
-                    let op = vreg(s.class, (w1 >> 8) & 0xff, self.gen, s.width)?;
+                    let op = vreg(s.class, (w1 >> 8) & 0xff);
                     if e.name.contains("store") {
                         inst.src[1] = op;
                     } else {
@@ -769,15 +784,14 @@ fn sext(v: u32, bits: u32) -> i32 {
     ((v << shift) as i32) >> shift
 }
 
-/// An 8-bit VGPR/AGPR field.
+/// An 8-bit VGPR/AGPR field (an SGPR where the table's class says so).
 #[inline]
-fn vreg(class: u8, v: u32, gen: Gen, width: u8) -> R<Operand> {
-    let _ = (gen, width);
-    Ok(match class {
+fn vreg(class: u8, v: u32) -> Operand {
+    match class {
         b'a' => Operand::Agpr(v as u16),
         b's' => Operand::Sgpr(v as u16),
         _ => Operand::Vgpr(v as u16),
-    })
+    }
 }
 
 /// A scalar operand value 0–254 (everything but VGPRs and literals).
@@ -863,9 +877,4 @@ pub(crate) fn scalar(gen: Gen, v: u32, width: u8) -> Option<Operand> {
         254 => Operand::LdsDirect,
         _ => return None,
     })
-}
-
-#[allow(dead_code)]
-fn slot_width(s: &Slot) -> u8 {
-    s.width
 }

@@ -8,7 +8,7 @@
 use crate::decode::Place;
 use crate::inst::{flags, Encoding, Ext, FloatConst, Gen, Inst, Operand};
 use crate::opcode::Opcode;
-use crate::tables::{mods, table, Entry, Fam, Slot, F};
+use crate::tables::{mods, table, Entry, Fam, Slot, ALL_FAMS, F};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::OnceLock;
@@ -51,26 +51,6 @@ fn fam_of(enc: Encoding) -> Option<Fam> {
 }
 
 const ALL_GENS: [Gen; 5] = [Gen::Gfx8, Gen::Gfx900, Gen::Gfx9, Gen::Gfx90a, Gen::Gfx940];
-const ALL_FAMS: [Fam; 18] = [
-    Fam::Sop2,
-    Fam::Sopk,
-    Fam::Sop1,
-    Fam::Sopc,
-    Fam::Sopp,
-    Fam::Smem,
-    Fam::Vop2,
-    Fam::Vop1,
-    Fam::Vopc,
-    Fam::Vop3,
-    Fam::Vop3p,
-    Fam::Ds,
-    Fam::Flat,
-    Fam::Scratch,
-    Fam::Global,
-    Fam::Mubuf,
-    Fam::Mtbuf,
-    Fam::Mimg,
-];
 
 /// The table row of an opcode in an encoding family (reverse lookup, built once).
 pub(crate) fn entry_for(gen: Gen, fam: Fam, op: Opcode) -> Option<&'static Entry> {

@@ -732,30 +732,32 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let exec = w.exec();
     w.lane_ops += u64::from(exec.count_ones());
     let off = i64::from(i.imm);
-    let mut places = [Place::Global(0); LANES];
-    match i.fmt {
+    // The per-lane places (1 KB) are only built when the one-region fast path does not apply.
+    let places = match i.fmt {
         Fmt::Global => {
             let mut addrs = [0u64; LANES];
             if i.src[2] == 0x7f {
-                let a = w.vsrc64(i.src[0], 0, Ty::I64);
+                let r = crate::wave::reg_index(i.src[0]);
+                let lo = &w.v[r];
+                let hi = &w.v[(r + 1) % crate::wave::VREGS];
                 for l in 0..LANES {
-                    addrs[l] = a[l].wrapping_add(off as u64);
+                    addrs[l] = (u64::from(lo[l]) | u64::from(hi[l]) << 32)
+                        .wrapping_add(off as u64);
                 }
             } else {
-                let base = w.sread64(i.src[2], 0, Ty::I64);
-                let v = w.vsrc(i.src[0], 0, Ty::B32);
+                let base = w.sread64(i.src[2], 0, Ty::I64).wrapping_add(off as u64);
+                let v = &w.v[crate::wave::reg_index(i.src[0])];
                 for l in 0..LANES {
-                    addrs[l] = base.wrapping_add(u64::from(v[l])).wrapping_add(off as u64);
+                    addrs[l] = base.wrapping_add(u64::from(v[l]));
                 }
             }
             if let Some(r) = global_dwords(w, i, env, &addrs) {
                 return r;
             }
-            for l in 0..LANES {
-                places[l] = Place::Global(addrs[l]);
-            }
+            addrs.map(Place::Global)
         }
         Fmt::Scratch => {
+            let mut places = [Place::Global(0); LANES];
             if i.src[2] == 0x7f {
                 let v = w.vsrc(i.src[0], 0, Ty::B32);
                 for l in 0..LANES {
@@ -767,6 +769,7 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                     *p = Place::Private(u64::from(s.wrapping_add(off as u32)));
                 }
             }
+            places
         }
         _ => {
             let a = w.vsrc64(i.src[0], 0, Ty::I64);
@@ -782,19 +785,18 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                     return r;
                 }
             }
-            for l in 0..LANES {
-                let addr = a[l].wrapping_add(off as u64);
+            addrs.map(|addr| {
                 let hi = (addr >> 32) as u32;
-                places[l] = if hi == SHARED_APERTURE_HI {
+                if hi == SHARED_APERTURE_HI {
                     Place::Lds(addr & 0xffff_ffff)
                 } else if hi == PRIVATE_APERTURE_HI {
                     Place::Private(addr & 0xffff_ffff)
                 } else {
                     Place::Global(addr)
-                };
-            }
+                }
+            })
         }
-    }
+    };
     let rtn = i.has(flag::GLC);
     access(w, i, env, &places, rtn, advance)
 }

@@ -150,27 +150,67 @@ pub(crate) struct Entry {
     pub slots: &'static [Slot],
     /// Where each slot's operand goes in an `Inst` (from [`compute_places`]).
     pub places: [Place; 8],
-    /// A plain VOP1/VOP2 shape (`vdst, src0[, vsrc1]`, VGPR destination, no implicit
-    /// operands) that the decoder handles on a fast path.
-    pub plain_vop: bool,
+    /// For VOP1/VOP2/VOPC rows the decoder handles on a fast path (see [`vop_fast`]): which
+    /// operands the row has, plus `src0`'s width in dwords in bits 6–7; 0 for every other row.
+    pub vop_fast: u8,
 }
 
-/// Whether `slots` is `vdst(v), src0` or `vdst(v), src0, vsrc1` with no VGPR-only source.
-const fn is_plain_vop(fam: Fam, mods: u32, slots: &[Slot]) -> bool {
-    if !matches!(fam, Fam::Vop1 | Fam::Vop2) || mods & mods::VGPR_ONLY != 0 {
-        return false;
+/// Bits of [`Entry::vop_fast`]: the operands of a short VOP row whose slots are only a VGPR
+/// `vdst`, a VGPR-class `src0`, `vsrc1` and implicit `vcc` (no literal, no VGPR-only source).
+/// `src0` always goes to `src[0]`.
+pub(crate) mod vop_fast {
+    /// The row takes the fast path.
+    pub const FAST: u8 = 1;
+    /// `dst` is the VGPR in `vdst`.
+    pub const DST_VGPR: u8 = 1 << 1;
+    /// `dst` is `vcc` (VOPC).
+    pub const DST_VCC: u8 = 1 << 2;
+    /// `sdst` is `vcc` (carry-out of `v_add_u32`-like VOP2).
+    pub const SDST_VCC: u8 = 1 << 3;
+    /// `src[1]` is the VGPR in `vsrc1`.
+    pub const SRC1_VGPR: u8 = 1 << 4;
+    /// `src[2]` is `vcc` (carry-in, `v_cndmask_b32`).
+    pub const SRC2_VCC: u8 = 1 << 5;
+    /// `src0`'s width in dwords: `vop_fast >> WIDTH_SHIFT`.
+    pub const WIDTH_SHIFT: u32 = 6;
+}
+
+/// The [`Entry::vop_fast`] bits of a row (0 where the row needs the general decoder path).
+const fn vop_fast_bits(fam: Fam, mods: u32, slots: &[Slot], places: &[Place; 8]) -> u8 {
+    use vop_fast::*;
+    if !matches!(fam, Fam::Vop1 | Fam::Vop2 | Fam::Vopc) || mods & (mods::VGPR_ONLY * 7) != 0 {
+        return 0;
     }
-    let n = slots.len();
-    if n < 2 || n > 3 {
-        return false;
+    if slots.len() > 8 {
+        return 0;
     }
-    if !matches!(slots[0].field, F::Vdst)
-        || slots[0].class != b'v'
-        || !matches!(slots[1].field, F::Src0)
-    {
-        return false;
+    let mut bits = FAST;
+    let mut src0_width = 0;
+    let mut i = 0;
+    while i < slots.len() {
+        let s = slots[i];
+        let bit = match (s.field, places[i]) {
+            (F::Vdst, Place::Dst) if s.class == b'v' => DST_VGPR,
+            (F::Src0, Place::Src(0)) if s.class == b'v' && src0_width == 0 => {
+                src0_width = s.width;
+                0
+            }
+            (F::Vsrc1, Place::Src(1)) => SRC1_VGPR,
+            (F::Vcc, Place::Dst) => DST_VCC,
+            (F::Vcc, Place::Sdst) => SDST_VCC,
+            (F::Vcc, Place::Src(2)) => SRC2_VCC,
+            _ => return 0,
+        };
+        if bits & bit != 0 {
+            return 0;
+        }
+        bits |= bit;
+        i += 1;
     }
-    n == 2 || matches!(slots[2].field, F::Vsrc1)
+    if src0_width == 0 || src0_width > 3 {
+        return 0;
+    }
+    bits | (src0_width << WIDTH_SHIFT)
 }
 
 impl Entry {
@@ -182,13 +222,14 @@ impl Entry {
         fam: Fam,
         slots: &'static [Slot],
     ) -> Entry {
+        let places = compute_places(fam, slots);
         Entry {
             opcode,
             name,
             mods,
             slots,
-            places: compute_places(fam, slots),
-            plain_vop: is_plain_vop(fam, mods, slots),
+            places,
+            vop_fast: vop_fast_bits(fam, mods, slots, &places),
         }
     }
 }
@@ -244,165 +285,168 @@ pub(crate) enum Fam {
     Mimg,
 }
 
+/// How many encoding families there are.
+pub(crate) const FAM_COUNT: usize = 18;
+
+/// Every encoding family, in declaration order.
+pub(crate) const ALL_FAMS: [Fam; FAM_COUNT] = [
+    Fam::Sop2,
+    Fam::Sopk,
+    Fam::Sop1,
+    Fam::Sopc,
+    Fam::Sopp,
+    Fam::Smem,
+    Fam::Vop2,
+    Fam::Vop1,
+    Fam::Vopc,
+    Fam::Vop3,
+    Fam::Vop3p,
+    Fam::Ds,
+    Fam::Flat,
+    Fam::Scratch,
+    Fam::Global,
+    Fam::Mubuf,
+    Fam::Mtbuf,
+    Fam::Mimg,
+];
+
+/// Every family's table for each generation with tables, in [`Fam`] order (indexed by
+/// `fam as usize`); the generation's row is picked by [`gen_row`].
+static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 5] = {
+    use generated::*;
+    [
+        // Gfx8
+        [
+            &GFX8_SOP2,
+            &GFX8_SOPK,
+            &GFX8_SOP1,
+            &GFX8_SOPC,
+            &GFX8_SOPP,
+            &GFX8_SMEM,
+            &GFX8_VOP2,
+            &GFX8_VOP1,
+            &GFX8_VOPC,
+            &GFX8_VOP3,
+            &GFX8_VOP3P,
+            &GFX8_DS,
+            &GFX8_FLAT,
+            &GFX8_SCRATCH,
+            &GFX8_GLOBAL,
+            &GFX8_MUBUF,
+            &GFX8_MTBUF,
+            &GFX8_MIMG,
+        ],
+        // Gfx900
+        [
+            &GFX900_SOP2,
+            &GFX900_SOPK,
+            &GFX900_SOP1,
+            &GFX900_SOPC,
+            &GFX900_SOPP,
+            &GFX900_SMEM,
+            &GFX900_VOP2,
+            &GFX900_VOP1,
+            &GFX900_VOPC,
+            &GFX900_VOP3,
+            &GFX900_VOP3P,
+            &GFX900_DS,
+            &GFX900_FLAT,
+            &GFX900_SCRATCH,
+            &GFX900_GLOBAL,
+            &GFX900_MUBUF,
+            &GFX900_MTBUF,
+            &GFX900_MIMG,
+        ],
+        // Gfx9
+        [
+            &GFX9_SOP2,
+            &GFX9_SOPK,
+            &GFX9_SOP1,
+            &GFX9_SOPC,
+            &GFX9_SOPP,
+            &GFX9_SMEM,
+            &GFX9_VOP2,
+            &GFX9_VOP1,
+            &GFX9_VOPC,
+            &GFX9_VOP3,
+            &GFX9_VOP3P,
+            &GFX9_DS,
+            &GFX9_FLAT,
+            &GFX9_SCRATCH,
+            &GFX9_GLOBAL,
+            &GFX9_MUBUF,
+            &GFX9_MTBUF,
+            &GFX9_MIMG,
+        ],
+        // Gfx90a
+        [
+            &GFX90A_SOP2,
+            &GFX90A_SOPK,
+            &GFX90A_SOP1,
+            &GFX90A_SOPC,
+            &GFX90A_SOPP,
+            &GFX90A_SMEM,
+            &GFX90A_VOP2,
+            &GFX90A_VOP1,
+            &GFX90A_VOPC,
+            &GFX90A_VOP3,
+            &GFX90A_VOP3P,
+            &GFX90A_DS,
+            &GFX90A_FLAT,
+            &GFX90A_SCRATCH,
+            &GFX90A_GLOBAL,
+            &GFX90A_MUBUF,
+            &GFX90A_MTBUF,
+            &GFX90A_MIMG,
+        ],
+        // Gfx940
+        [
+            &GFX940_SOP2,
+            &GFX940_SOPK,
+            &GFX940_SOP1,
+            &GFX940_SOPC,
+            &GFX940_SOPP,
+            &GFX940_SMEM,
+            &GFX940_VOP2,
+            &GFX940_VOP1,
+            &GFX940_VOPC,
+            &GFX940_VOP3,
+            &GFX940_VOP3P,
+            &GFX940_DS,
+            &GFX940_FLAT,
+            &GFX940_SCRATCH,
+            &GFX940_GLOBAL,
+            &GFX940_MUBUF,
+            &GFX940_MTBUF,
+            &GFX940_MIMG,
+        ],
+    ]
+};
+
+/// The row of [`TABLES`] for `gen` (`None`: no tables for the generation).
+#[inline]
+fn gen_row(gen: Gen) -> Option<usize> {
+    match gen {
+        Gen::Gfx8 => Some(0),
+        Gen::Gfx900 => Some(1),
+        Gen::Gfx9 => Some(2),
+        Gen::Gfx90a => Some(3),
+        Gen::Gfx940 => Some(4),
+        Gen::Gfx10 | Gen::Gfx11 => None,
+    }
+}
+
 /// The table for a family on a generation (`None`: no tables for the generation).
 #[inline]
 pub(crate) fn table(gen: Gen, fam: Fam) -> Option<&'static [Option<Entry>]> {
-    use generated::*;
-    macro_rules! pick {
-        ($sop2:ident, $sopk:ident, $sop1:ident, $sopc:ident, $sopp:ident, $smem:ident, $vop2:ident, $vop1:ident,
-         $vopc:ident, $vop3:ident, $vop3p:ident, $ds:ident, $flat:ident, $scratch:ident, $global:ident,
-         $mubuf:ident, $mtbuf:ident, $mimg:ident) => {
-            match fam {
-                Fam::Sop2 => &$sop2[..],
-                Fam::Sopk => &$sopk[..],
-                Fam::Sop1 => &$sop1[..],
-                Fam::Sopc => &$sopc[..],
-                Fam::Sopp => &$sopp[..],
-                Fam::Smem => &$smem[..],
-                Fam::Vop2 => &$vop2[..],
-                Fam::Vop1 => &$vop1[..],
-                Fam::Vopc => &$vopc[..],
-                Fam::Vop3 => &$vop3[..],
-                Fam::Vop3p => &$vop3p[..],
-                Fam::Ds => &$ds[..],
-                Fam::Flat => &$flat[..],
-                Fam::Scratch => &$scratch[..],
-                Fam::Global => &$global[..],
-                Fam::Mubuf => &$mubuf[..],
-                Fam::Mtbuf => &$mtbuf[..],
-                Fam::Mimg => &$mimg[..],
-            }
-        };
-    }
-    Some(match gen {
-        Gen::Gfx8 => pick!(
-            GFX8_SOP2,
-            GFX8_SOPK,
-            GFX8_SOP1,
-            GFX8_SOPC,
-            GFX8_SOPP,
-            GFX8_SMEM,
-            GFX8_VOP2,
-            GFX8_VOP1,
-            GFX8_VOPC,
-            GFX8_VOP3,
-            GFX8_VOP3P,
-            GFX8_DS,
-            GFX8_FLAT,
-            GFX8_SCRATCH,
-            GFX8_GLOBAL,
-            GFX8_MUBUF,
-            GFX8_MTBUF,
-            GFX8_MIMG
-        ),
-        Gen::Gfx900 => pick!(
-            GFX900_SOP2,
-            GFX900_SOPK,
-            GFX900_SOP1,
-            GFX900_SOPC,
-            GFX900_SOPP,
-            GFX900_SMEM,
-            GFX900_VOP2,
-            GFX900_VOP1,
-            GFX900_VOPC,
-            GFX900_VOP3,
-            GFX900_VOP3P,
-            GFX900_DS,
-            GFX900_FLAT,
-            GFX900_SCRATCH,
-            GFX900_GLOBAL,
-            GFX900_MUBUF,
-            GFX900_MTBUF,
-            GFX900_MIMG
-        ),
-        Gen::Gfx9 => pick!(
-            GFX9_SOP2,
-            GFX9_SOPK,
-            GFX9_SOP1,
-            GFX9_SOPC,
-            GFX9_SOPP,
-            GFX9_SMEM,
-            GFX9_VOP2,
-            GFX9_VOP1,
-            GFX9_VOPC,
-            GFX9_VOP3,
-            GFX9_VOP3P,
-            GFX9_DS,
-            GFX9_FLAT,
-            GFX9_SCRATCH,
-            GFX9_GLOBAL,
-            GFX9_MUBUF,
-            GFX9_MTBUF,
-            GFX9_MIMG
-        ),
-        Gen::Gfx90a => pick!(
-            GFX90A_SOP2,
-            GFX90A_SOPK,
-            GFX90A_SOP1,
-            GFX90A_SOPC,
-            GFX90A_SOPP,
-            GFX90A_SMEM,
-            GFX90A_VOP2,
-            GFX90A_VOP1,
-            GFX90A_VOPC,
-            GFX90A_VOP3,
-            GFX90A_VOP3P,
-            GFX90A_DS,
-            GFX90A_FLAT,
-            GFX90A_SCRATCH,
-            GFX90A_GLOBAL,
-            GFX90A_MUBUF,
-            GFX90A_MTBUF,
-            GFX90A_MIMG
-        ),
-        Gen::Gfx940 => pick!(
-            GFX940_SOP2,
-            GFX940_SOPK,
-            GFX940_SOP1,
-            GFX940_SOPC,
-            GFX940_SOPP,
-            GFX940_SMEM,
-            GFX940_VOP2,
-            GFX940_VOP1,
-            GFX940_VOPC,
-            GFX940_VOP3,
-            GFX940_VOP3P,
-            GFX940_DS,
-            GFX940_FLAT,
-            GFX940_SCRATCH,
-            GFX940_GLOBAL,
-            GFX940_MUBUF,
-            GFX940_MTBUF,
-            GFX940_MIMG
-        ),
-        Gen::Gfx10 | Gen::Gfx11 => return None,
-    })
+    let row = TABLES.get(gen_row(gen)?)?;
+    row.get(fam as usize).copied()
 }
 
 /// Every entry of every family of `gen`.
 pub(crate) fn all_entries(gen: Gen) -> Vec<(crate::Encoding, u32, Opcode, &'static str)> {
-    const FAMS: [Fam; 18] = [
-        Fam::Sop2,
-        Fam::Sopk,
-        Fam::Sop1,
-        Fam::Sopc,
-        Fam::Sopp,
-        Fam::Smem,
-        Fam::Vop2,
-        Fam::Vop1,
-        Fam::Vopc,
-        Fam::Vop3,
-        Fam::Vop3p,
-        Fam::Ds,
-        Fam::Flat,
-        Fam::Scratch,
-        Fam::Global,
-        Fam::Mubuf,
-        Fam::Mtbuf,
-        Fam::Mimg,
-    ];
     let mut v = Vec::new();
-    for fam in FAMS {
+    for fam in ALL_FAMS {
         for (op, e) in table(gen, fam).unwrap_or(&[]).iter().enumerate() {
             if let Some(e) = e {
                 v.push((crate::decode::encoding_of(fam), op as u32, e.opcode, e.name));
