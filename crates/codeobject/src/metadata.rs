@@ -809,10 +809,17 @@ fn kernel_v3(cx: &Ctx, v: &Value, path: &str) -> Result<Kernel> {
         ".vgpr_count",
         ".max_flat_workgroup_size",
     ];
-    if let Some(i) = seen.iter().position(|s| !s) {
-        return Err(cx.err(&format!("{path}{}", REQUIRED[i]), "required key is missing"));
-    }
+    require_keys(cx, path, &REQUIRED, &seen)?;
     Ok(k)
+}
+
+/// Fails on the first of `keys` (each with its leading `.`) that `seen` marks as absent from
+/// the map at `path`.
+fn require_keys(cx: &Ctx, path: &str, keys: &[&str], seen: &[bool]) -> Result<()> {
+    match keys.iter().zip(seen).find(|(_, &seen)| !seen) {
+        Some((key, _)) => Err(cx.err(&format!("{path}{key}"), "required key is missing")),
+        None => Ok(()),
+    }
 }
 
 fn arg_common(cx: &Ctx, a: &mut KernelArg, name: &str, val: &Value, p: &str) -> Result<bool> {
@@ -856,24 +863,19 @@ fn arg_v3(cx: &Ctx, v: &Value, path: &str) -> Result<KernelArg> {
             }
         }
     }
-    for (i, req) in [".offset", ".size", ".value_kind"].iter().enumerate() {
-        if !seen[i] {
-            return Err(cx.err(&format!("{path}{req}"), "required key is missing"));
-        }
-    }
+    require_keys(cx, path, &[".offset", ".size", ".value_kind"], &seen)?;
     Ok(a)
 }
 
 fn kernel_v2(cx: &Ctx, v: &Value, path: &str) -> Result<Kernel> {
     let mut k = Kernel::default();
-    let mut have_name = false;
-    let mut have_symbol = false;
+    let mut seen = [false; 2];
     for (key, val) in cx.map(v, path)? {
         let name = key_str(key);
         let p = format!("{path}.{name}");
         match name.as_str() {
-            "Name" => (k.name, have_name) = (cx.string(val, &p)?, true),
-            "SymbolName" => (k.symbol, have_symbol) = (cx.string(val, &p)?, true),
+            "Name" => (k.name, seen[0]) = (cx.string(val, &p)?, true),
+            "SymbolName" => (k.symbol, seen[1]) = (cx.string(val, &p)?, true),
             "Language" => k.language = Some(cx.string(val, &p)?),
             "LanguageVersion" => k.language_version = Some(cx.u32_array(val, &p)?),
             "Attrs" => {
@@ -933,12 +935,7 @@ fn kernel_v2(cx: &Ctx, v: &Value, path: &str) -> Result<Kernel> {
             _ => k.extra.push((name, val.clone())),
         }
     }
-    if !have_name {
-        return Err(cx.err(&format!("{path}.Name"), "required key is missing"));
-    }
-    if !have_symbol {
-        return Err(cx.err(&format!("{path}.SymbolName"), "required key is missing"));
-    }
+    require_keys(cx, path, &[".Name", ".SymbolName"], &seen)?;
     Ok(k)
 }
 
@@ -961,11 +958,7 @@ fn arg_v2(cx: &Ctx, v: &Value, path: &str) -> Result<KernelArg> {
             }
         }
     }
-    for (i, req) in ["Size", "Align", "ValueKind"].iter().enumerate() {
-        if !seen[i] {
-            return Err(cx.err(&format!("{path}.{req}"), "required key is missing"));
-        }
-    }
+    require_keys(cx, path, &[".Size", ".Align", ".ValueKind"], &seen)?;
     Ok(a)
 }
 

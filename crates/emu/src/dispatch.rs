@@ -485,17 +485,26 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64) {
             first / actual[0] % actual[1],
             first / (actual[0] * actual[1]),
         );
-        for l in 0..LANES {
-            x[l] = cx;
-            y[l] = cy;
-            z[l] = cz;
-            cx += 1;
-            if cx == actual[0] {
-                cx = 0;
-                cy += 1;
-                if cy == actual[1] {
-                    cy = 0;
-                    cz += 1;
+        if actual[0] >= first + LANES as u32 {
+            // The whole wave lies in one row of X (every 1-D work-group): y and z are fixed.
+            for l in 0..LANES {
+                x[l] = first + l as u32;
+            }
+            y = [cy; LANES];
+            z = [cz; LANES];
+        } else {
+            for l in 0..LANES {
+                x[l] = cx;
+                y[l] = cy;
+                z[l] = cz;
+                cx += 1;
+                if cx == actual[0] {
+                    cx = 0;
+                    cy += 1;
+                    if cy == actual[1] {
+                        cy = 0;
+                        cz += 1;
+                    }
                 }
             }
         }

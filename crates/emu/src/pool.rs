@@ -163,3 +163,140 @@ impl Drop for Pool {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+    use std::time::{Duration, Instant};
+
+    /// Waits (bounded) for a condition another thread makes true.
+    fn eventually(cond: impl Fn() -> bool) -> bool {
+        let until = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < until {
+            if cond() {
+                return true;
+            }
+            std::thread::yield_now();
+        }
+        cond()
+    }
+
+    #[test]
+    fn every_worker_index_runs_exactly_once() {
+        let pool = Pool::new(3);
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let s = seen.clone();
+        let ok = pool.run(
+            3,
+            Arc::new(move |i| {
+                s.lock().push(i);
+                if i == 0 {
+                    // Keep the caller's worker busy until the idle pool threads joined in.
+                    let s = s.clone();
+                    assert!(eventually(move || s.lock().len() == 4));
+                }
+            }),
+        );
+        assert!(ok);
+        let mut v = seen.lock().clone();
+        v.sort_unstable();
+        assert_eq!(v, [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn run_returns_after_every_started_worker_finished() {
+        let pool = Arc::new(Pool::new(2));
+        std::thread::scope(|scope| {
+            for _ in 0..4 {
+                let pool = pool.clone();
+                scope.spawn(move || {
+                    for _ in 0..200 {
+                        let started = Arc::new(AtomicUsize::new(0));
+                        let finished = Arc::new(AtomicUsize::new(0));
+                        let (s, f) = (started.clone(), finished.clone());
+                        let ok = pool.run(
+                            2,
+                            Arc::new(move |_| {
+                                s.fetch_add(1, Ordering::SeqCst);
+                                std::hint::black_box((0..1000).sum::<u64>());
+                                f.fetch_add(1, Ordering::SeqCst);
+                            }),
+                        );
+                        assert!(ok);
+                        let n = started.load(Ordering::SeqCst);
+                        assert!((1..=3).contains(&n), "{n} workers ran");
+                        assert_eq!(finished.load(Ordering::SeqCst), n);
+                    }
+                });
+            }
+        });
+    }
+
+    #[test]
+    fn a_dispatch_progresses_on_its_caller_while_the_pool_is_busy() {
+        let pool = Arc::new(Pool::new(1));
+        let release = Arc::new(AtomicBool::new(false));
+        let busy = Arc::new(AtomicBool::new(false));
+        std::thread::scope(|scope| {
+            let (p, r, b) = (pool.clone(), release.clone(), busy.clone());
+            let first = scope.spawn(move || {
+                p.run(
+                    1,
+                    Arc::new(move |i| {
+                        if i == 1 {
+                            // The only pool thread spins until the second dispatch finished.
+                            b.store(true, Ordering::SeqCst);
+                            while !r.load(Ordering::SeqCst) {
+                                std::thread::yield_now();
+                            }
+                        } else {
+                            // Keep the offer open until the pool thread took it.
+                            let b = b.clone();
+                            assert!(eventually(move || b.load(Ordering::SeqCst)));
+                        }
+                    }),
+                )
+            });
+            let b = busy.clone();
+            assert!(eventually(move || b.load(Ordering::SeqCst)));
+            let ran = Arc::new(AtomicUsize::new(0));
+            let r2 = ran.clone();
+            assert!(pool.run(
+                1,
+                Arc::new(move |_| {
+                    r2.fetch_add(1, Ordering::SeqCst);
+                })
+            ));
+            // Only the caller's worker ran: the pool thread was busy and the offer withdrawn.
+            assert_eq!(ran.load(Ordering::SeqCst), 1);
+            release.store(true, Ordering::SeqCst);
+            assert!(first.join().expect("first dispatch thread"));
+        });
+    }
+
+    #[test]
+    fn a_panicking_worker_is_reported_and_the_pool_keeps_working() {
+        let pool = Pool::new(1);
+        assert!(!pool.run(
+            0,
+            Arc::new(|_| panic!("emulator bug (expected by the test)"))
+        ));
+        let hits = Arc::new(AtomicUsize::new(0));
+        let h = hits.clone();
+        let ok = pool.run(
+            1,
+            Arc::new(move |i| {
+                h.fetch_add(1, Ordering::SeqCst);
+                if i == 0 {
+                    let h = h.clone();
+                    assert!(eventually(move || h.load(Ordering::SeqCst) == 2));
+                } else {
+                    panic!("emulator bug in a pool thread (expected by the test)");
+                }
+            }),
+        );
+        assert!(!ok, "a panic on a pool thread must fail the run");
+        assert!(pool.run(1, Arc::new(|_| {})));
+    }
+}

@@ -109,7 +109,7 @@ fn objdump_counts(path: &std::path::Path, target: &str) -> std::collections::BTr
 
 #[test]
 fn decoder_agrees_with_llvm_objdump() {
-    for target in ["gfx90a", "gfx908", "gfx906", "gfx803"] {
+    for target in ["gfx90a", "gfx908", "gfx906", "gfx900", "gfx803"] {
         for src in [
             "cl/math.cl",
             "cl/emu_float.cl",

@@ -11,14 +11,148 @@ use crate::inst::{
 use crate::tables::{lookup, mods, Entry, Fam, F};
 
 /// Decodes the instruction at `offset` in `bytes`.
+#[inline]
 pub fn decode(gen: Gen, bytes: &[u8], offset: usize) -> Result<Inst, DecodeError> {
-    let mut inst = Inst::new(crate::Opcode::Unknown, Encoding::Unknown, 4);
-    decode_into(gen, bytes, offset, &mut inst).map(|()| inst)
+    let mut inst = BLANK;
+    decode_blank(gen, bytes, offset, &mut inst).map(|()| inst)
 }
 
-/// Decodes the instruction at `offset` into `inst` (in place: no copy of the 68-byte value,
-/// which is what makes [`decode_all`] fast). On error `inst` is left unspecified.
+/// Decodes the instruction at `offset` into `inst` (in place: no copy of the whole value).
+/// On error `inst` is left unspecified.
+#[inline]
 pub fn decode_into(
+    gen: Gen,
+    bytes: &[u8],
+    offset: usize,
+    inst: &mut Inst,
+) -> Result<(), DecodeError> {
+    *inst = BLANK;
+    decode_blank(gen, bytes, offset, inst)
+}
+
+/// The value [`decode_blank`] starts from: every operand, modifier and flag absent.
+const BLANK: Inst = Inst::new(crate::Opcode::Unknown, Encoding::Unknown, 4);
+
+/// [`decode_into`] for an `inst` that is [`BLANK`]: only the fields the instruction has are
+/// written (what makes [`decode_all`] fast: each slot of its vector is written once).
+#[inline(always)]
+fn decode_blank(gen: Gen, bytes: &[u8], offset: usize, inst: &mut Inst) -> Result<(), DecodeError> {
+    let first = offset
+        .checked_add(4)
+        .and_then(|end| bytes.get(offset..end))
+        .and_then(|b| <[u8; 4]>::try_from(b).ok());
+    if let Some(w0) = first.map(u32::from_le_bytes) {
+        let done = match w0 >> 30 {
+            0 | 1 => vop_short_fast(gen, w0, inst),
+            2 => salu_fast(gen, w0, inst),
+            _ => false,
+        };
+        if done {
+            return Ok(());
+        }
+    }
+    decode_general(gen, bytes, offset, inst)
+}
+
+/// Common one-word SALU instructions: SOPP (just the immediate) and SOP1/SOP2 `sdst, ssrc0[,
+/// ssrc1]` without a literal. Like [`vop_short_fast`]: true when written into a [`BLANK`]
+/// `inst`, false (nothing written) for everything else.
+#[inline(always)]
+fn salu_fast(gen: Gen, w0: u32, inst: &mut Inst) -> bool {
+    use crate::tables::{SALU_DST_SRC0, SALU_DST_SRC0_SRC1, SALU_IMM16};
+    let (fam, op) = match w0 >> 23 {
+        0x17d => (Fam::Sop1, (w0 >> 8) & 0xff),
+        0x17f => (Fam::Sopp, (w0 >> 16) & 0x7f),
+        0x17e => return false,
+        _ if w0 >> 28 == 0xb => return false,
+        _ => (Fam::Sop2, (w0 >> 23) & 0x7f),
+    };
+    let Some(e) = lookup(gen, fam, op) else {
+        return false;
+    };
+    match e.salu_plain {
+        SALU_IMM16 => {
+            start(inst, e, Encoding::Sopp, 4);
+            inst.src[0] = Operand::Imm(w0 & 0xffff);
+            true
+        }
+        kind @ (SALU_DST_SRC0 | SALU_DST_SRC0_SRC1) => {
+            let [d, s0, s1 @ ..] = e.slots else {
+                return false;
+            };
+            let dst = scalar(gen, (w0 >> 16) & 0x7f, d.width);
+            let src0 = scalar(gen, w0 & 0xff, s0.width);
+            let src1 = match s1 {
+                [s1] if kind == SALU_DST_SRC0_SRC1 => scalar(gen, (w0 >> 8) & 0xff, s1.width),
+                _ => Some(Operand::None),
+            };
+            let (Some(dst), Some(src0), Some(src1)) = (dst, src0, src1) else {
+                return false;
+            };
+            start(inst, e, encoding_of(fam), 4);
+            inst.dst = dst;
+            inst.src[0] = src0;
+            inst.src[1] = src1;
+            true
+        }
+        _ => false,
+    }
+}
+
+/// The most common instructions (half of compiled code): a one-word VOP1/VOP2/VOPC whose
+/// table row has a fast shape ([`crate::tables::vop_fast`]) and whose `src0` is no literal,
+/// DPP or SDWA. Writes them into a [`BLANK`] `inst` and returns true; returns false, having
+/// written nothing, for everything else (and for anything invalid, which the general path
+/// reports).
+#[inline(always)]
+fn vop_short_fast(gen: Gen, w0: u32, inst: &mut Inst) -> bool {
+    use crate::tables::vop_fast::*;
+    if w0 >> 31 != 0 {
+        return false;
+    }
+    let (fam, op) = match w0 >> 25 {
+        0x3f => (Fam::Vop1, (w0 >> 9) & 0xff),
+        0x3e => (Fam::Vopc, (w0 >> 17) & 0xff),
+        _ => (Fam::Vop2, (w0 >> 25) & 0x3f),
+    };
+    let Some(e) = lookup(gen, fam, op) else {
+        return false;
+    };
+    let fast = e.vop_fast;
+    let src0 = w0 & 0x1ff;
+    if fast == 0 || matches!(src0, 0xf9 | 0xfa | 0xff) {
+        return false;
+    }
+    let src = if src0 >= 256 {
+        Operand::Vgpr((src0 - 256) as u16)
+    } else {
+        match scalar(gen, src0, fast >> WIDTH_SHIFT) {
+            Some(op) => op,
+            None => return false,
+        }
+    };
+    start(inst, e, encoding_of(fam), 4);
+    inst.src[0] = src;
+    if fast & DST_VGPR != 0 {
+        inst.dst = Operand::Vgpr(((w0 >> 17) & 0xff) as u16);
+    } else if fast & DST_VCC != 0 {
+        inst.dst = Operand::Vcc;
+    }
+    if fast & SDST_VCC != 0 {
+        inst.sdst = Operand::Vcc;
+    }
+    if fast & SRC1_VGPR != 0 {
+        inst.src[1] = Operand::Vgpr(((w0 >> 9) & 0xff) as u16);
+    }
+    if fast & SRC2_VCC != 0 {
+        inst.src[2] = Operand::Vcc;
+    }
+    true
+}
+
+/// [`decode_blank`] for every encoding.
+#[inline(never)]
+fn decode_general(
     gen: Gen,
     bytes: &[u8],
     offset: usize,
@@ -55,15 +189,12 @@ pub fn decode_all(gen: Gen, bytes: &[u8]) -> Vec<(u64, Result<Inst, DecodeError>
     let mut out = Vec::with_capacity(bytes.len() / 4 + 1);
     let mut off = 0;
     while off + 4 <= bytes.len() {
-        out.push((
-            off as u64,
-            Ok(Inst::new(crate::Opcode::Unknown, Encoding::Unknown, 4)),
-        ));
+        out.push((off as u64, Ok(BLANK)));
         let Some((_, slot)) = out.last_mut() else {
             break;
         };
         let step = match slot {
-            Ok(inst) => match decode_into(gen, bytes, off, inst) {
+            Ok(inst) => match decode_blank(gen, bytes, off, inst) {
                 Ok(()) => usize::from(inst.size),
                 Err(e) => {
                     *slot = Err(e);
@@ -195,7 +326,7 @@ impl Reader<'_> {
 
     /// A 9-bit (VALU) or 8-bit (SALU) source value as an operand; `lit_at` is the word index a
     /// literal would occupy, `None` where literals are not allowed.
-    #[inline]
+    #[inline(always)]
     fn src(
         &self,
         v: u32,
@@ -225,7 +356,7 @@ impl Reader<'_> {
 
     #[inline(always)]
     fn salu(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
-        *inst = Inst::new(e.opcode, encoding_of(fam), 4);
+        start(inst, e, encoding_of(fam), 4);
         let mut size = 4u8;
         for s in e.slots {
             let v = match s.field {
@@ -270,7 +401,7 @@ impl Reader<'_> {
     #[inline(always)]
     fn smem(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
-        *inst = Inst::new(e.opcode, Encoding::Smem, 8);
+        start(inst, e, Encoding::Smem, 8);
         let imm = (w0 >> 17) & 1 != 0;
         let soe = (w0 >> 14) & 1 != 0;
         if (w0 >> 16) & 1 != 0 {
@@ -321,7 +452,7 @@ impl Reader<'_> {
     #[inline(always)]
     fn vop_short(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let enc = encoding_of(fam);
-        *inst = Inst::new(e.opcode, enc, 4);
+        start(inst, e, enc, 4);
         let src0 = w0 & 0x1ff;
         let mut size = 4u8;
         let fast = e.vop_fast;
@@ -466,8 +597,25 @@ impl Reader<'_> {
     #[inline(always)]
     fn vop3(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
-        *inst = Inst::new(e.opcode, encoding_of(fam), 8);
+        start(inst, e, encoding_of(fam), 8);
         let mut size = 8u8;
+        match e.slots {
+            [d, srcs @ ..] if e.vop3_plain => {
+                // Fast path: `vdst, src0[, src1[, src2]]` straight from the fields.
+                inst.dst = if d.class == b's' {
+                    scalar(self.gen, w0 & 0xff, d.width).ok_or(DecodeErrorKind::InvalidOperand)?
+                } else {
+                    Operand::Vgpr((w0 & 0xff) as u16)
+                };
+                for (k, (src, s)) in inst.src.iter_mut().zip(srcs).enumerate() {
+                    *src = self.src((w1 >> (9 * k)) & 0x1ff, s.width, s.class, None, &mut size)?;
+                }
+                self.vop3_mods(fam, e, w0, w1, false, inst);
+                inst.size = size;
+                return Ok(());
+            }
+            _ => {}
+        }
         let pl = &e.places;
         let vop3b = e.slots.iter().any(|s| s.field == F::Sdst3);
         let mfma =
@@ -540,6 +688,14 @@ impl Reader<'_> {
                 Place::Nowhere => {}
             }
         }
+        self.vop3_mods(fam, e, w0, w1, vop3b, inst);
+        inst.size = size;
+        Ok(())
+    }
+
+    /// The VOP3/VOP3P modifier bits (neg, abs, clamp, omod, op_sel, …) the opcode has.
+    #[inline(always)]
+    fn vop3_mods(&self, fam: Fam, e: &Entry, w0: u32, w1: u32, vop3b: bool, inst: &mut Inst) {
         let m = &mut inst.mods;
         m.neg = (w1 >> 29) as u8;
         m.clamp = (w0 >> 15) & 1 != 0;
@@ -563,14 +719,12 @@ impl Reader<'_> {
                 }
             }
         }
-        inst.size = size;
-        Ok(())
     }
 
     #[inline(always)]
     fn ds(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
-        *inst = Inst::new(e.opcode, Encoding::Ds, 8);
+        start(inst, e, Encoding::Ds, 8);
         for s in e.slots {
             let (v, place) = match s.field {
                 F::Vdst => (w1 >> 24, 0),
@@ -608,7 +762,7 @@ impl Reader<'_> {
     #[inline(always)]
     fn flat(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
-        *inst = Inst::new(e.opcode, encoding_of(fam), 8);
+        start(inst, e, encoding_of(fam), 8);
         let saddr = (w1 >> 16) & 0x7f;
         let acc = (w1 >> 23) & 1 != 0 && matches!(self.gen, Gen::Gfx90a | Gen::Gfx940);
         for s in e.slots {
@@ -661,7 +815,7 @@ impl Reader<'_> {
 
     fn buffer(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
-        *inst = Inst::new(e.opcode, encoding_of(fam), 8);
+        start(inst, e, encoding_of(fam), 8);
         let offen = (w0 >> 12) & 1 != 0;
         let idxen = (w0 >> 13) & 1 != 0;
         if offen {
@@ -723,7 +877,7 @@ impl Reader<'_> {
 
     fn mimg(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
-        *inst = Inst::new(e.opcode, Encoding::Mimg, 8);
+        start(inst, e, Encoding::Mimg, 8);
         for s in e.slots {
             match s.field {
                 F::Vdata => {
@@ -763,6 +917,14 @@ impl Reader<'_> {
     }
 }
 
+/// Sets what every decoded instruction has (the rest of a [`BLANK`] `inst` stays as it is).
+#[inline(always)]
+fn start(inst: &mut Inst, e: &Entry, encoding: Encoding, size: u8) {
+    inst.opcode = e.opcode;
+    inst.encoding = encoding;
+    inst.size = size;
+}
+
 /// Cache-policy bits at the given positions of word 0: glc (gfx940 sc0), slc (gfx940 nt) and
 /// the gfx90a `scc` / gfx940 `sc1` bit (FLAT bit 25, MUBUF bit 15).
 #[inline]
@@ -794,10 +956,33 @@ fn vreg(class: u8, v: u32) -> Operand {
     }
 }
 
-/// A scalar operand value 0–254 (everything but VGPRs and literals).
-#[inline]
+/// A scalar operand value 0–254 (everything but VGPRs and literals); `None` for reserved
+/// values. A lookup in [`SCALARS`].
+#[inline(always)]
 pub(crate) fn scalar(gen: Gen, v: u32, width: u8) -> Option<Operand> {
-    let wide = width >= 2;
+    let by_gen = &SCALARS[usize::from(gen == Gen::Gfx8)];
+    let row = &by_gen[usize::from(width >= 2)];
+    row.get(v as usize).copied().flatten()
+}
+
+/// [`scalar`]'s answers for every 8-bit value, indexed `[is GFX8][is 64-bit][value]`, built at
+/// compile time from [`scalar_value`].
+static SCALARS: [[[Option<Operand>; 256]; 2]; 2] = {
+    let mut t = [[[None; 256]; 2]; 2];
+    let mut v = 0;
+    while v < 256 {
+        t[0][0][v] = scalar_value(false, v as u32, false);
+        t[0][1][v] = scalar_value(false, v as u32, true);
+        t[1][0][v] = scalar_value(true, v as u32, false);
+        t[1][1][v] = scalar_value(true, v as u32, true);
+        v += 1;
+    }
+    t
+};
+
+/// A scalar operand value 0–254 for GFX8 (`gfx8`) or GFX9 (trap registers and `ttmp`
+/// numbering differ), 64 bits wide or not (`vcc` vs `vcc_lo`, …).
+const fn scalar_value(gfx8: bool, v: u32, wide: bool) -> Option<Operand> {
     Some(match v {
         0..=101 => Operand::Sgpr(v as u16),
         102 => {
@@ -824,24 +1009,24 @@ pub(crate) fn scalar(gen: Gen, v: u32, width: u8) -> Option<Operand> {
             }
         }
         107 => Operand::VccHi,
-        108 if gen == Gen::Gfx8 => {
+        108 if gfx8 => {
             if wide {
                 Operand::Tba
             } else {
                 Operand::TbaLo
             }
         }
-        109 if gen == Gen::Gfx8 => Operand::TbaHi,
-        110 if gen == Gen::Gfx8 => {
+        109 if gfx8 => Operand::TbaHi,
+        110 if gfx8 => {
             if wide {
                 Operand::Tma
             } else {
                 Operand::TmaLo
             }
         }
-        111 if gen == Gen::Gfx8 => Operand::TmaHi,
+        111 if gfx8 => Operand::TmaHi,
         108..=123 => {
-            let base = if gen == Gen::Gfx8 { 112 } else { 108 };
+            let base = if gfx8 { 112 } else { 108 };
             Operand::Ttmp((v - base) as u8)
         }
         124 => Operand::M0,
@@ -877,4 +1062,128 @@ pub(crate) fn scalar(gen: Gen, v: u32, width: u8) -> Option<Operand> {
         254 => Operand::LdsDirect,
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tables::table;
+
+    /// The VOP1/VOP2/VOPC fast path gives exactly what the general path gives, for every
+    /// opcode of every generation and a spread of `src0` values (VGPRs, SGPRs, special
+    /// registers, inline constants, literal, DPP, SDWA, reserved values).
+    #[test]
+    fn vop_short_fast_path_agrees_with_the_general_path() {
+        let gens = [Gen::Gfx8, Gen::Gfx900, Gen::Gfx9, Gen::Gfx90a, Gen::Gfx940];
+        let src0s = [
+            0,
+            5,
+            101,
+            102,
+            106,
+            107,
+            108,
+            112,
+            124,
+            125,
+            126,
+            128,
+            200,
+            209,
+            240,
+            248,
+            250,
+            251,
+            0xf9,
+            0xfa,
+            0xff,
+            256,
+            256 + 77,
+            511,
+        ];
+        let mut fast_hits = 0;
+        for gen in gens {
+            for fam in [Fam::Vop1, Fam::Vop2, Fam::Vopc] {
+                let Some(rows) = table(gen, fam) else {
+                    panic!("{gen:?} has no {fam:?} table");
+                };
+                for (op, row) in rows.iter().enumerate() {
+                    let op = op as u32;
+                    if row.is_none() || (fam == Fam::Vop2 && op >= 0x3e) {
+                        continue;
+                    }
+                    for src0 in src0s {
+                        let w0 = match fam {
+                            Fam::Vop1 => (0x3f << 25) | (7 << 17) | (op << 9) | src0,
+                            Fam::Vopc => (0x3e << 25) | (op << 17) | (9 << 9) | src0,
+                            _ => (op << 25) | (7 << 17) | (9 << 9) | src0,
+                        };
+                        let mut bytes = w0.to_le_bytes().to_vec();
+                        bytes.extend_from_slice(&0x1234_5678u32.to_le_bytes());
+                        let mut fast = BLANK;
+                        if !vop_short_fast(gen, w0, &mut fast) {
+                            assert_eq!(
+                                fast, BLANK,
+                                "{gen:?} {w0:#010x}: fast path wrote and bailed"
+                            );
+                            continue;
+                        }
+                        fast_hits += 1;
+                        let mut general = BLANK;
+                        let r = decode_general(gen, &bytes, 0, &mut general);
+                        assert_eq!(r, Ok(()), "{gen:?} {w0:#010x}");
+                        assert_eq!(fast, general, "{gen:?} {w0:#010x}");
+                    }
+                }
+            }
+        }
+        assert!(fast_hits > 10_000, "only {fast_hits} fast-path decodes");
+    }
+
+    /// Likewise for the SOP1/SOP2/SOPP fast path.
+    #[test]
+    fn salu_fast_path_agrees_with_the_general_path() {
+        let gens = [Gen::Gfx8, Gen::Gfx900, Gen::Gfx9, Gen::Gfx90a, Gen::Gfx940];
+        let values = [
+            0, 3, 101, 102, 106, 108, 112, 124, 125, 126, 127, 128, 200, 240, 250, 255,
+        ];
+        let mut fast_hits = 0;
+        for gen in gens {
+            for fam in [Fam::Sop1, Fam::Sop2, Fam::Sopp] {
+                let Some(rows) = table(gen, fam) else {
+                    panic!("{gen:?} has no {fam:?} table");
+                };
+                for (op, row) in rows.iter().enumerate() {
+                    let op = op as u32;
+                    if row.is_none() || (fam == Fam::Sop2 && op >= 0x60) {
+                        // SOP2 opcodes 0x60.. would be SOPK/SOP1/SOPC/SOPP words.
+                        continue;
+                    }
+                    for (a, b) in values.iter().zip(values.iter().rev()) {
+                        let w0 = match fam {
+                            Fam::Sop1 => (0x17d << 23) | (a << 16) | (op << 8) | b,
+                            Fam::Sopp => (0x17f << 23) | (op << 16) | (a << 8) | b,
+                            _ => (0b10 << 30) | (op << 23) | ((a & 0x7f) << 16) | (b << 8) | a,
+                        };
+                        let mut bytes = w0.to_le_bytes().to_vec();
+                        bytes.extend_from_slice(&0x1234_5678u32.to_le_bytes());
+                        let mut fast = BLANK;
+                        if !salu_fast(gen, w0, &mut fast) {
+                            assert_eq!(
+                                fast, BLANK,
+                                "{gen:?} {w0:#010x}: fast path wrote and bailed"
+                            );
+                            continue;
+                        }
+                        fast_hits += 1;
+                        let mut general = BLANK;
+                        let r = decode_general(gen, &bytes, 0, &mut general);
+                        assert_eq!(r, Ok(()), "{gen:?} {w0:#010x}");
+                        assert_eq!(fast, general, "{gen:?} {w0:#010x}");
+                    }
+                }
+            }
+        }
+        assert!(fast_hits > 1_000, "only {fast_hits} fast-path decodes");
+    }
 }

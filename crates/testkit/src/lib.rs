@@ -297,7 +297,7 @@ pub fn corpus() -> Vec<CorpusEntry> {
     for src in sources("cl", "cl").into_iter().chain(sources("asm", "s")) {
         for t in TARGETS {
             for &v in code_object_versions(t) {
-                if src.ends_with(".s") && !asm_supports(&src, t) {
+                if !source_supports(&src, t) {
                     continue;
                 }
                 jobs.push((src.clone(), t.to_string(), v));
@@ -355,9 +355,12 @@ fn has_main(rel: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// Assembly sources name the processors they are written for in a first-line comment
-/// `// targets: gfx900 gfx906 …` (assembly is target-specific); no such line means all GFX9.
-fn asm_supports(rel: &str, target: &str) -> bool {
+/// Whether the corpus compiles source `rel` for `target`. A source may name the processors it
+/// is written for in a first-line comment `// targets: gfx900 gfx906 …`. Without one, assembly
+/// (target-specific) is for all GFX9 processors, and OpenCL C is for every target except that
+/// a kernel calling matrix-core builtins (`__builtin_amdgcn_mfma…`) only compiles for the
+/// processors that have MFMA (gfx908, gfx90a, gfx940).
+fn source_supports(rel: &str, target: &str) -> bool {
     let text = std::fs::read_to_string(kernels_dir().join(rel)).unwrap_or_default();
     let proc_ = processor(target);
     match text
@@ -366,7 +369,11 @@ fn asm_supports(rel: &str, target: &str) -> bool {
         .and_then(|l| l.strip_prefix("// targets:"))
     {
         Some(list) => list.split_whitespace().any(|t| t == proc_ || t == target),
-        None => proc_.starts_with("gfx9"),
+        None if rel.ends_with(".s") => proc_.starts_with("gfx9"),
+        None if text.contains("__builtin_amdgcn_mfma") => {
+            matches!(proc_, "gfx908" | "gfx90a" | "gfx940")
+        }
+        None => true,
     }
 }
 

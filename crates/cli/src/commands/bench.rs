@@ -1,7 +1,8 @@
 //! Implementation of the `hsaemu bench` command: compiles four OpenCL kernels (vector add,
 //! tiled matmul with LDS and barriers, a work-group reduction, an atomics histogram) with
 //! clang-15, runs them on the emulated GPU, checks the results against the CPU, and reports
-//! wave-instructions/s and lane-ops/s (total and per host thread).
+//! wave-instructions/s and lane-ops/s (total and per host thread). A fifth benchmark times
+//! `Gpu::dispatch` of an empty kernel (one work-group, and eight) to show dispatch latency.
 
 use hsaemu_emu::{
     kernarg, Access, Dispatch, DispatchStats, Gpu, GpuConfig, LoadedCodeObject, MemoryMap,
@@ -36,6 +37,7 @@ const VECTOR_ADD: &str = include_str!("../../../../tests/kernels/cl/vector_add.c
 const MATMUL: &str = include_str!("../../../../tests/kernels/cl/matmul.cl");
 const REDUCE: &str = include_str!("../../../../tests/kernels/cl/reduce.cl");
 const ATOMICS: &str = include_str!("../../../../tests/kernels/cl/atomics.cl");
+const EMPTY: &str = include_str!("../../../../tests/kernels/cl/runtime_kernels.cl");
 
 /// A host buffer registered in the memory map while alive.
 struct Buf {
@@ -321,6 +323,42 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         all_ok &= ok;
         report(&format!("histogram {}M", n >> 20), &s, cpu, ok);
         drop((bd, bins));
+    }
+
+    // Dispatch latency: `Gpu::dispatch` of an empty kernel, median over many dispatches.
+    if want("dispatch") {
+        let code = b.compile("empty", EMPTY)?;
+        let k = code
+            .kernel("empty")
+            .ok_or_else(|| "no kernel `empty`".to_string())?;
+        let rounds = if quick { 200 } else { 2000 };
+        for (label, groups) in [("1 WG", 1u32), ("8 WGs", 8)] {
+            let grid = [64 * groups, 1, 1];
+            let mut ka = kernarg::build(&[], 5, grid, [64, 1, 1]);
+            ka.resize(ka.len().max(k.kernarg_segment_size as usize), 0);
+            let kb = Buf::new(&mem, &ka)?;
+            let d = Dispatch {
+                kernel_object: k.kernel_object,
+                kernarg_address: kb.addr(),
+                grid_size: grid,
+                workgroup_size: [64, 1, 1],
+                group_segment_size: k.group_segment_size,
+                private_segment_size: k.private_segment_size,
+                ..Dispatch::default()
+            };
+            let mut times = Vec::with_capacity(rounds);
+            for _ in 0..rounds {
+                let t0 = std::time::Instant::now();
+                b.gpu.dispatch(&d).map_err(|f| f.to_string())?;
+                times.push(t0.elapsed().as_secs_f64() * 1e6);
+            }
+            times.sort_by(f64::total_cmp);
+            println!(
+                "dispatch empty, {label:<6}  median {:>7.2} us  p90 {:>7.2} us  ({rounds} dispatches)",
+                times[rounds / 2],
+                times[rounds * 9 / 10]
+            );
+        }
     }
 
     let _ = std::fs::remove_dir_all(&dir);

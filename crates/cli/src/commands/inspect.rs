@@ -18,10 +18,16 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode, String> {
     let file = args.file.display().to_string();
     let data = std::fs::read(&args.file).map_err(|e| format!("{file}: {e}"))?;
-    let (mut json, text) = hsaemu_codeobject::report::inspect(&data).map_err(|e| format!("{file}: {e}"))?;
+    let (mut json, text) =
+        hsaemu_codeobject::report::inspect(&data).map_err(|e| format!("{file}: {e}"))?;
     if args.json {
-        json["file"] = serde_json::Value::String(file.clone());
-        println!("{}", serde_json::to_string_pretty(&json).map_err(|e| format!("{file}: {e}"))?);
+        if let Some(fields) = json.as_object_mut() {
+            fields.insert("file".into(), serde_json::Value::String(file.clone()));
+        }
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json).map_err(|e| format!("{file}: {e}"))?
+        );
     } else {
         print!("{file}:\n{text}");
     }

@@ -618,14 +618,43 @@ fn f16_rtz(x: f32) -> u32 {
     u32::from(b)
 }
 
+/// Packs 64 lane flags (each 0 or 1) into a lane mask, eight lanes per multiply: byte `k` of
+/// an 8-byte chunk lands on bit 56 + k of the product. Computing flags into bytes vectorizes;
+/// or-ing one bit per lane into a mask does not.
+#[inline(always)]
+fn pack_flags(flags: &[u8; LANES]) -> u64 {
+    let mut mask = 0u64;
+    for (k, chunk) in flags.chunks_exact(8).enumerate() {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(chunk);
+        let bits = u64::from_le_bytes(b).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        mask |= bits << (8 * k);
+    }
+    mask
+}
+
+/// Expands a lane mask into 64 flags (each 0 or 1), eight lanes at a time: the byte is
+/// replicated, byte `k` keeps bit `k`, and adding 0x7f moves any set bit to bit 7.
+#[inline(always)]
+fn unpack_flags(mask: u64) -> [u8; LANES] {
+    let mut flags = [0u8; LANES];
+    for (k, chunk) in flags.chunks_exact_mut(8).enumerate() {
+        let b = mask >> (8 * k) & 0xff;
+        let x = b.wrapping_mul(0x0101_0101_0101_0101) & 0x8040_2010_0804_0201;
+        let x = (x + 0x7f7f_7f7f_7f7f_7f7f) >> 7 & 0x0101_0101_0101_0101;
+        chunk.copy_from_slice(&x.to_le_bytes());
+    }
+    flags
+}
+
 /// Packs `f(a[l], b[l])` for all lanes into a mask.
 #[inline(always)]
 fn cmp_rows<T: Copy, F: Fn(T, T) -> bool>(a: &[T; LANES], b: &[T; LANES], f: F) -> u64 {
-    let mut bits = 0u64;
+    let mut flags = [0u8; LANES];
     for l in 0..LANES {
-        bits |= u64::from(f(a[l], b[l])) << l;
+        flags[l] = u8::from(f(a[l], b[l]));
     }
-    bits
+    pack_flags(&flags)
 }
 
 /// Dispatches a comparison condition (see `compare_code`) to a monomorphic lane loop.
@@ -778,34 +807,52 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         _ => None,
     };
     if let Some(kind) = carry_op {
-        let a = c.s(w, 0);
-        let b = c.s(w, 1);
+        // Sources by reference (no row copies), 32-bit lane math and per-lane carry flags
+        // packed eight lanes at a time, so every loop here vectorizes.
+        let Scratch {
+            a: sa,
+            b: sb,
+            r: sr,
+            ..
+        } = &mut *env.scratch;
+        let a = c.s_into(w, 0, sa);
+        let b = c.s_into(w, 1, sb);
         let cin = if kind >= 3 {
             w.sread64(i.src[2], 0, Ty::I64)
         } else {
             0
         };
-        let mut r = [0u32; LANES];
-        let mut co = 0u64;
+        let cin = unpack_flags(cin);
+        let mut flags = [0u8; LANES];
         macro_rules! carry {
             (|$x:ident, $y:ident, $ci:ident| $v:expr, $carry:expr) => {
                 for l in 0..LANES {
-                    let $ci = u64::from(cin >> l & 1);
-                    let ($x, $y) = (u64::from(a[l]), u64::from(b[l]));
-                    r[l] = ($v) as u32;
-                    co |= u64::from($carry) << l;
+                    let $ci = u32::from(cin[l]);
+                    let ($x, $y) = (a[l], b[l]);
+                    sr[l] = $v;
+                    flags[l] = u8::from($carry);
                 }
             };
         }
         match kind {
-            0 => carry!(|x, y, _ci| x + y, (x + y) >> 32 != 0),
+            0 => carry!(|x, y, _ci| x.wrapping_add(y), x.wrapping_add(y) < x),
             1 => carry!(|x, y, _ci| x.wrapping_sub(y), y > x),
             2 => carry!(|x, y, _ci| y.wrapping_sub(x), x > y),
-            3 => carry!(|x, y, ci| x + y + ci, (x + y + ci) >> 32 != 0),
-            4 => carry!(|x, y, ci| x.wrapping_sub(y).wrapping_sub(ci), y + ci > x),
-            _ => carry!(|x, y, ci| y.wrapping_sub(x).wrapping_sub(ci), x + ci > y),
+            3 => carry!(
+                |x, y, ci| x.wrapping_add(y).wrapping_add(ci),
+                (x.wrapping_add(y) < x) | (x.wrapping_add(y).wrapping_add(ci) < ci)
+            ),
+            4 => carry!(
+                |x, y, ci| x.wrapping_sub(y).wrapping_sub(ci),
+                (y > x) | (x.wrapping_sub(y) < ci)
+            ),
+            _ => carry!(
+                |x, y, ci| y.wrapping_sub(x).wrapping_sub(ci),
+                (x > y) | (y.wrapping_sub(x) < ci)
+            ),
         }
-        put(w, &c, &r);
+        let co = pack_flags(&flags);
+        put(w, &c, sr);
         let old = w.sread64(i.sdst, 0, Ty::I64);
         w.swrite64(i.sdst, (old & !c.wmask) | (co & c.wmask));
         return Ok(Flow::Next);
@@ -897,18 +944,26 @@ fn valu_move(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            sc.o = *r;
-            out_f32(i, &mut sc.o, mode);
-            put(w, c, &sc.o);
+            if i.omod != 0 || i.has(flag::CLAMP) {
+                sc.o = *r;
+                out_f32(i, &mut sc.o, mode);
+                put(w, c, &sc.o);
+            } else {
+                put(w, c, r);
+            }
         }};
     }
     macro_rules! vf16 {
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            sc.o = *r;
-            out_f16(i, &mut sc.o);
-            put(w, c, &sc.o);
+            if i.has(flag::CLAMP) {
+                sc.o = *r;
+                out_f16(i, &mut sc.o);
+                put(w, c, &sc.o);
+            } else {
+                put(w, c, r);
+            }
         }};
     }
     macro_rules! v64 {
@@ -1023,18 +1078,26 @@ fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            sc.o = *r;
-            out_f32(i, &mut sc.o, mode);
-            put(w, c, &sc.o);
+            if i.omod != 0 || i.has(flag::CLAMP) {
+                sc.o = *r;
+                out_f32(i, &mut sc.o, mode);
+                put(w, c, &sc.o);
+            } else {
+                put(w, c, r);
+            }
         }};
     }
     macro_rules! vf16 {
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            sc.o = *r;
-            out_f16(i, &mut sc.o);
-            put(w, c, &sc.o);
+            if i.has(flag::CLAMP) {
+                sc.o = *r;
+                out_f16(i, &mut sc.o);
+                put(w, c, &sc.o);
+            } else {
+                put(w, c, r);
+            }
         }};
     }
     macro_rules! v64 {
@@ -1065,13 +1128,20 @@ fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
         Op::V_MIN_F32 => vf32!(map2!(s0!(), s1!(), |x, y| u(f(x).min(f(y))))),
         Op::V_MAX_F32 => vf32!(map2!(s0!(), s1!(), |x, y| u(f(x).max(f(y))))),
         Op::V_MAC_F32 | Op::V_FMAC_F32 => {
-            let acc = w.vsrc(i.dst, 0, Ty::B32);
-            if i.op == Op::V_FMAC_F32 {
+            if i.op == Op::V_FMAC_F32 && i.dst >= VGPR {
+                // The accumulator is read in place (no copy).
                 let (a, b) = (s0!(), s1!());
-                fma_f32_rows(a, b, &acc, &mut sc.r);
+                fma_f32_rows(a, b, &w.v[crate::wave::reg_index(i.dst)], &mut sc.r);
                 vf32!(&sc.r)
             } else {
-                vf32!(map3!(s0!(), s1!(), acc, |x, y, z| u(f(x) * f(y) + f(z))))
+                let acc = w.vsrc(i.dst, 0, Ty::B32);
+                if i.op == Op::V_FMAC_F32 {
+                    let (a, b) = (s0!(), s1!());
+                    fma_f32_rows(a, b, &acc, &mut sc.r);
+                    vf32!(&sc.r)
+                } else {
+                    vf32!(map3!(s0!(), s1!(), acc, |x, y, z| u(f(x) * f(y) + f(z))))
+                }
             }
         }
         Op::V_MAD_F32 => vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| u(f(x) * f(y) + f(z)))),
@@ -1271,18 +1341,26 @@ fn valu_cvt32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            sc.o = *r;
-            out_f32(i, &mut sc.o, mode);
-            put(w, c, &sc.o);
+            if i.omod != 0 || i.has(flag::CLAMP) {
+                sc.o = *r;
+                out_f32(i, &mut sc.o, mode);
+                put(w, c, &sc.o);
+            } else {
+                put(w, c, r);
+            }
         }};
     }
     macro_rules! vf16 {
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            sc.o = *r;
-            out_f16(i, &mut sc.o);
-            put(w, c, &sc.o);
+            if i.has(flag::CLAMP) {
+                sc.o = *r;
+                out_f16(i, &mut sc.o);
+                put(w, c, &sc.o);
+            } else {
+                put(w, c, r);
+            }
         }};
     }
     macro_rules! v64 {
@@ -1406,18 +1484,26 @@ fn valu_f64(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            sc.o = *r;
-            out_f32(i, &mut sc.o, mode);
-            put(w, c, &sc.o);
+            if i.omod != 0 || i.has(flag::CLAMP) {
+                sc.o = *r;
+                out_f32(i, &mut sc.o, mode);
+                put(w, c, &sc.o);
+            } else {
+                put(w, c, r);
+            }
         }};
     }
     macro_rules! vf16 {
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            sc.o = *r;
-            out_f16(i, &mut sc.o);
-            put(w, c, &sc.o);
+            if i.has(flag::CLAMP) {
+                sc.o = *r;
+                out_f16(i, &mut sc.o);
+                put(w, c, &sc.o);
+            } else {
+                put(w, c, r);
+            }
         }};
     }
     macro_rules! v64 {
@@ -1683,18 +1769,26 @@ fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            sc.o = *r;
-            out_f32(i, &mut sc.o, mode);
-            put(w, c, &sc.o);
+            if i.omod != 0 || i.has(flag::CLAMP) {
+                sc.o = *r;
+                out_f32(i, &mut sc.o, mode);
+                put(w, c, &sc.o);
+            } else {
+                put(w, c, r);
+            }
         }};
     }
     macro_rules! vf16 {
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            sc.o = *r;
-            out_f16(i, &mut sc.o);
-            put(w, c, &sc.o);
+            if i.has(flag::CLAMP) {
+                sc.o = *r;
+                out_f16(i, &mut sc.o);
+                put(w, c, &sc.o);
+            } else {
+                put(w, c, r);
+            }
         }};
     }
     macro_rules! v64 {
@@ -1878,18 +1972,26 @@ fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            sc.o = *r;
-            out_f32(i, &mut sc.o, mode);
-            put(w, c, &sc.o);
+            if i.omod != 0 || i.has(flag::CLAMP) {
+                sc.o = *r;
+                out_f32(i, &mut sc.o, mode);
+                put(w, c, &sc.o);
+            } else {
+                put(w, c, r);
+            }
         }};
     }
     macro_rules! vf16 {
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            sc.o = *r;
-            out_f16(i, &mut sc.o);
-            put(w, c, &sc.o);
+            if i.has(flag::CLAMP) {
+                sc.o = *r;
+                out_f16(i, &mut sc.o);
+                put(w, c, &sc.o);
+            } else {
+                put(w, c, r);
+            }
         }};
     }
     macro_rules! v64 {
@@ -2363,4 +2465,27 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, _env: &mut Env) -> R {
     let _ = VCC;
     let _ = LaneFault::new;
     Ok(Flow::Next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lane_flags_pack_and_unpack_round_trip() {
+        for mask in [
+            0u64,
+            u64::MAX,
+            1,
+            1 << 63,
+            0x8000_0001_0000_0080,
+            0x0123_4567_89ab_cdef,
+        ] {
+            let flags = unpack_flags(mask);
+            for l in 0..LANES {
+                assert_eq!(u64::from(flags[l]), mask >> l & 1, "lane {l} of {mask:#x}");
+            }
+            assert_eq!(pack_flags(&flags), mask);
+        }
+    }
 }

@@ -5,7 +5,7 @@
 //! (code-object-abi.md §5.3), so MUBUF, SCRATCH and FLAT-in-the-private-aperture agree.
 
 use super::{unimplemented, Env, Flow, LaneFault, R};
-use crate::decode::{flag, Fmt, Inst};
+use crate::decode::{flag, Fmt, Inst, VGPR};
 use crate::error::FaultKind;
 use crate::memory::{host, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 use crate::wave::{Ty, Wave, LANES};
@@ -643,13 +643,7 @@ fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
     if exec == 0 {
         return Some(Ok(Flow::Next));
     }
-    let (mut lo, mut hi) = (u64::MAX, 0u64);
-    for (l, &a) in addrs.iter().enumerate() {
-        if exec >> l & 1 != 0 {
-            lo = lo.min(a);
-            hi = hi.max(a);
-        }
-    }
+    let (lo, hi) = active_range(addrs, exec);
     let span = hi.checked_sub(lo)?.checked_add(4 * u64::from(m.count))?;
     let store = m.kind == Kind::Store;
     if !env.cache.check(env.mem, lo, span, store) {
@@ -680,6 +674,35 @@ fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
     Some(Ok(Flow::Next))
 }
 
+/// The lowest and highest address of the active lanes (`exec` non-zero); no per-lane mask
+/// test for a full wave.
+#[inline]
+fn active_range(addrs: &[u64; LANES], exec: u64) -> (u64, u64) {
+    let (mut lo, mut hi) = (u64::MAX, 0u64);
+    if exec == u64::MAX {
+        // Coalesced accesses (lane l at a0 + 4·l): one XOR-or reduction, no compares.
+        let mut not_consecutive = 0u64;
+        for (l, &a) in addrs.iter().enumerate() {
+            not_consecutive |= a ^ addrs[0].wrapping_add(4 * l as u64);
+        }
+        if not_consecutive == 0 && addrs[0] <= addrs[LANES - 1] {
+            return (addrs[0], addrs[LANES - 1]);
+        }
+        for &a in addrs {
+            lo = lo.min(a);
+            hi = hi.max(a);
+        }
+    } else {
+        for (l, &a) in addrs.iter().enumerate() {
+            if exec >> l & 1 != 0 {
+                lo = lo.min(a);
+                hi = hi.max(a);
+            }
+        }
+    }
+    (lo, hi)
+}
+
 /// Fast path for byte and short loads/stores (see [`global_dwords`]).
 fn global_narrow(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) -> Option<R> {
     let m = i.mem;
@@ -690,13 +713,7 @@ fn global_narrow(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
     if exec == 0 {
         return Some(Ok(Flow::Next));
     }
-    let (mut lo, mut hi) = (u64::MAX, 0u64);
-    for (l, &a) in addrs.iter().enumerate() {
-        if exec >> l & 1 != 0 {
-            lo = lo.min(a);
-            hi = hi.max(a);
-        }
-    }
+    let (lo, hi) = active_range(addrs, exec);
     let size = u32::from(m.bytes);
     let span = hi.checked_sub(lo)?.checked_add(u64::from(size))?;
     let store = m.kind == Kind::Store;
@@ -736,13 +753,27 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let places = match i.fmt {
         Fmt::Global => {
             let mut addrs = [0u64; LANES];
-            if i.src[2] == 0x7f {
+            if i.src[0] < VGPR {
+                // Not a vector register (never produced by the compiler): the general path.
+                if i.src[2] == 0x7f {
+                    let a = w.vsrc64(i.src[0], 0, Ty::I64);
+                    for l in 0..LANES {
+                        addrs[l] = a[l].wrapping_add(off as u64);
+                    }
+                } else {
+                    let base = w.sread64(i.src[2], 0, Ty::I64);
+                    let v = w.vsrc(i.src[0], 0, Ty::B32);
+                    for l in 0..LANES {
+                        addrs[l] = base.wrapping_add(u64::from(v[l])).wrapping_add(off as u64);
+                    }
+                }
+            } else if i.src[2] == 0x7f {
+                // Rows read in place (no 64-bit copy of the address pair).
                 let r = crate::wave::reg_index(i.src[0]);
                 let lo = &w.v[r];
                 let hi = &w.v[(r + 1) % crate::wave::VREGS];
                 for l in 0..LANES {
-                    addrs[l] = (u64::from(lo[l]) | u64::from(hi[l]) << 32)
-                        .wrapping_add(off as u64);
+                    addrs[l] = (u64::from(lo[l]) | u64::from(hi[l]) << 32).wrapping_add(off as u64);
                 }
             } else {
                 let base = w.sread64(i.src[2], 0, Ty::I64).wrapping_add(off as u64);
@@ -953,10 +984,18 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
         1
     };
     let len = lds.len() as u64;
+    // The OR of the active addresses bounds their maximum and reduces without a compare per
+    // lane; the exact maximum is only needed when that bound is out of range.
     let mut max_addr = 0u32;
-    for l in 0..LANES {
-        let m = ((exec >> l) & 1).wrapping_neg() as u32;
-        max_addr = max_addr.max(addr[l] & m);
+    if exec == u64::MAX {
+        for &a in addr {
+            max_addr |= a;
+        }
+    } else {
+        for l in 0..LANES {
+            let m = ((exec >> l) & 1).wrapping_neg() as u32;
+            max_addr |= addr[l] & m;
+        }
     }
     let end = elems[..n]
         .iter()
@@ -964,12 +1003,35 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
         .max()
         .unwrap_or(0);
     if u64::from(max_addr) + end > len {
-        return None;
+        max_addr = 0;
+        for l in 0..LANES {
+            let m = ((exec >> l) & 1).wrapping_neg() as u32;
+            max_addr = max_addr.max(addr[l] & m);
+        }
+        if u64::from(max_addr) + end > len {
+            return None;
+        }
     }
+    let full = exec == u64::MAX;
     for &(o, reg, d) in &elems[..n] {
         for k in 0..d {
             let r = crate::wave::reg_index(reg + k as u16);
             let row = &mut w.v[r];
+            if full {
+                // Every lane active and in range (checked above): branch-free lane loops.
+                let o = o + 4 * k;
+                if m.kind == Kind::Load {
+                    lds_gather(lds, addr, o, row);
+                } else {
+                    for l in 0..LANES {
+                        let at = addr[l].wrapping_add(o) as usize;
+                        if let Some(cell) = lds.get_mut(at..at + 4) {
+                            cell.copy_from_slice(&row[l].to_le_bytes());
+                        }
+                    }
+                }
+                continue;
+            }
             for l in 0..LANES {
                 if exec >> l & 1 == 0 {
                     continue;
@@ -989,6 +1051,43 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
         }
     }
     Some(Ok(Flow::Next))
+}
+
+/// Reads the dword at `addr[l] + o` of LDS into every lane of `row` (the caller checked the
+/// range). Each 16-lane row whose addresses are consecutive dwords is copied as one slice, and
+/// one whose addresses are all equal is a broadcast: the shapes of coalesced and uniform LDS
+/// reads, which then cost a few vector moves instead of 16 scalar loads.
+fn lds_gather(lds: &[u8], addr: &[u32; LANES], o: u32, row: &mut crate::wave::Row) {
+    let read = |at: u32| {
+        let at = at as usize;
+        lds.get(at..at + 4)
+            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    for (lanes, out) in addr.chunks_exact(16).zip(row.chunks_exact_mut(16)) {
+        // XOR-or reductions (they vectorize); adding `o` to every lane changes neither shape.
+        let (mut not_consecutive, mut not_uniform) = (0u32, 0u32);
+        for k in 0..16 {
+            not_consecutive |= lanes[k] ^ lanes[0].wrapping_add(4 * k as u32);
+            not_uniform |= lanes[k] ^ lanes[0];
+        }
+        let a0 = lanes[0].wrapping_add(o);
+        let at = a0 as usize;
+        if not_consecutive == 0 {
+            if let Some(src) = lds.get(at..at + 64) {
+                for k in 0..16 {
+                    let b = &src[4 * k..4 * k + 4];
+                    out[k] = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                }
+                continue;
+            }
+        } else if not_uniform == 0 {
+            out.fill(read(a0));
+            continue;
+        }
+        for (d, &a) in out.iter_mut().zip(lanes) {
+            *d = read(a.wrapping_add(o));
+        }
+    }
 }
 
 /// Fast path for 32-bit DS atomics whose active lanes are all in range.
@@ -1179,4 +1278,53 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Kind::Other => return Err(unimplemented(i)),
     }
     Ok(Flow::Next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// LDS whose dword at byte offset 4·k holds k.
+    fn lds() -> Vec<u8> {
+        (0..1024u32).flat_map(|k| k.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn lds_gather_matches_per_lane_reads_for_every_row_shape() {
+        let lds = lds();
+        let shapes: [fn(usize) -> u32; 4] = [
+            |l| 4 * l as u32,                               // consecutive
+            |l| 64 * (l / 16) as u32,                       // uniform per 16 lanes
+            |l| (4 * ((l * 7) % 64)) as u32,                // scattered
+            |l| if l % 16 == 3 { 8 } else { 4 * l as u32 }, // one lane breaks the run
+        ];
+        for shape in shapes {
+            let addr: [u32; LANES] = std::array::from_fn(shape);
+            for o in [0u32, 4, 0x100] {
+                let mut row = [0u32; LANES];
+                lds_gather(&lds, &addr, o, &mut row);
+                for l in 0..LANES {
+                    assert_eq!(row[l], (addr[l] + o) / 4, "lane {l} offset {o}");
+                }
+            }
+        }
+        // Consecutive rows ending exactly at the end of LDS.
+        let addr: [u32; LANES] = std::array::from_fn(|l| 4 * (l as u32 % 16) + 4000);
+        let mut row = [0u32; LANES];
+        lds_gather(&lds, &addr, 32, &mut row);
+        assert_eq!(row[0], 1008);
+        assert_eq!(row[15], 1023);
+    }
+
+    #[test]
+    fn active_range_covers_exactly_the_active_lanes() {
+        let consecutive: [u64; LANES] = std::array::from_fn(|l| 0x1000 + 4 * l as u64);
+        assert_eq!(active_range(&consecutive, u64::MAX), (0x1000, 0x10fc));
+        let reversed: [u64; LANES] = std::array::from_fn(|l| 0x2000 - 4 * l as u64);
+        assert_eq!(active_range(&reversed, u64::MAX), (0x2000 - 252, 0x2000));
+        let wrapping: [u64; LANES] =
+            std::array::from_fn(|l| (u64::MAX - 7).wrapping_add(4 * l as u64));
+        assert_eq!(active_range(&wrapping, u64::MAX), (0, u64::MAX - 3));
+        assert_eq!(active_range(&consecutive, 0b110), (0x1004, 0x1008));
+    }
 }

@@ -153,6 +153,46 @@ pub(crate) struct Entry {
     /// For VOP1/VOP2/VOPC rows the decoder handles on a fast path (see [`vop_fast`]): which
     /// operands the row has, plus `src0`'s width in dwords in bits 6–7; 0 for every other row.
     pub vop_fast: u8,
+    /// A VOP3 row shaped `vdst, src0[, src1[, src2]]` (VGPR or SGPR `vdst`, no carry-out, no
+    /// VGPR-only source) that the decoder handles on a fast path.
+    pub vop3_plain: bool,
+    /// A SALU row the decoder handles on a fast path: [`SALU_IMM16`] (SOPP: only the 16-bit
+    /// immediate), [`SALU_DST_SRC0`] or [`SALU_DST_SRC0_SRC1`] (SOP1/SOP2 `sdst, ssrc0[,
+    /// ssrc1]`); 0 for every other row.
+    pub salu_plain: u8,
+}
+
+/// [`Entry::salu_plain`]: a SOPP row whose only operand is `simm16`.
+pub(crate) const SALU_IMM16: u8 = 1;
+/// [`Entry::salu_plain`]: a SOP1 row `sdst, ssrc0`.
+pub(crate) const SALU_DST_SRC0: u8 = 2;
+/// [`Entry::salu_plain`]: a SOP2 row `sdst, ssrc0, ssrc1`.
+pub(crate) const SALU_DST_SRC0_SRC1: u8 = 3;
+
+/// The [`Entry::salu_plain`] kind of a row.
+const fn salu_plain_kind(fam: Fam, slots: &[Slot]) -> u8 {
+    match (fam, slots) {
+        (Fam::Sopp, _) => {
+            let mut i = 0;
+            while i < slots.len() {
+                if matches!(slots[i].field, F::Sdst | F::Src0 | F::Src1) {
+                    return 0;
+                }
+                i += 1;
+            }
+            SALU_IMM16
+        }
+        (Fam::Sop1, [d, a]) if sreg(d, F::Sdst) && sreg(a, F::Src0) => SALU_DST_SRC0,
+        (Fam::Sop2, [d, a, b]) if sreg(d, F::Sdst) && sreg(a, F::Src0) && sreg(b, F::Src1) => {
+            SALU_DST_SRC0_SRC1
+        }
+        _ => 0,
+    }
+}
+
+/// Whether `s` is an SGPR-class operand read from `field`.
+const fn sreg(s: &Slot, field: F) -> bool {
+    s.class == b's' && s.field as u8 == field as u8
 }
 
 /// Bits of [`Entry::vop_fast`]: the operands of a short VOP row whose slots are only a VGPR
@@ -213,6 +253,33 @@ const fn vop_fast_bits(fam: Fam, mods: u32, slots: &[Slot], places: &[Place; 8])
     bits | (src0_width << WIDTH_SHIFT)
 }
 
+/// Whether a row is a plain VOP3 shape (see [`Entry::vop3_plain`]).
+const fn is_vop3_plain(fam: Fam, mods: u32, slots: &[Slot], places: &[Place; 8]) -> bool {
+    if !matches!(fam, Fam::Vop3) || mods & (mods::VGPR_ONLY * 7) != 0 {
+        return false;
+    }
+    if slots.len() < 2 || slots.len() > 4 {
+        return false;
+    }
+    if !matches!(slots[0].field, F::Vdst)
+        || !matches!(places[0], Place::Dst)
+        || !matches!(slots[0].class, b'v' | b's')
+    {
+        return false;
+    }
+    let mut k = 0;
+    while k + 1 < slots.len() {
+        let s = slots[k + 1];
+        let in_order = matches!((s.field, k), (F::Src0, 0) | (F::Src1, 1) | (F::Src2, 2));
+        let placed = matches!(places[k + 1], Place::Src(i) if i as usize == k);
+        if !in_order || !placed || s.class == b'a' {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
 impl Entry {
     /// A table row; the operand places are computed at compile time.
     pub(crate) const fn new(
@@ -230,6 +297,8 @@ impl Entry {
             slots,
             places,
             vop_fast: vop_fast_bits(fam, mods, slots, &places),
+            vop3_plain: is_vop3_plain(fam, mods, slots, &places),
+            salu_plain: salu_plain_kind(fam, slots),
         }
     }
 }
