@@ -43,15 +43,68 @@ fn decode_blank(gen: Gen, bytes: &[u8], offset: usize, inst: &mut Inst) -> Resul
         .and_then(|b| <[u8; 4]>::try_from(b).ok());
     if let Some(w0) = first.map(u32::from_le_bytes) {
         let done = match w0 >> 30 {
-            0 | 1 => vop_short_fast(gen, w0, inst),
+            0 | 1 => vop_short_fast(gen, bytes, offset, w0, inst),
             2 => salu_fast(gen, w0, inst),
-            _ => false,
+            _ => vop3_fast(gen, bytes, offset, w0, inst),
         };
         if done {
             return Ok(());
         }
     }
     decode_general(gen, bytes, offset, inst)
+}
+
+/// The word after the one at `offset`, if `bytes` has it.
+#[inline(always)]
+fn second_word(bytes: &[u8], offset: usize) -> Option<u32> {
+    let at = offset.checked_add(4)?;
+    let b = bytes.get(at..at.checked_add(4)?)?;
+    <[u8; 4]>::try_from(b).ok().map(u32::from_le_bytes)
+}
+
+/// Plain VOP3 rows ([`Entry::vop3_plain`]: `vdst, src0[, src1[, src2]]`) with valid operands.
+/// Like [`vop_short_fast`]: true when written into a [`BLANK`] `inst`, false (nothing written)
+/// for everything else.
+#[inline(always)]
+fn vop3_fast(gen: Gen, bytes: &[u8], offset: usize, w0: u32, inst: &mut Inst) -> bool {
+    if w0 >> 26 != 0x34 || (w0 >> 23) & 7 == 7 {
+        return false;
+    }
+    let Some(e) = lookup(gen, Fam::Vop3, (w0 >> 16) & 0x3ff) else {
+        return false;
+    };
+    let [d, srcs @ ..] = e.slots else {
+        return false;
+    };
+    let (true, Some(w1)) = (e.vop3_plain, second_word(bytes, offset)) else {
+        return false;
+    };
+    let dst = if d.class == b's' {
+        scalar(gen, w0 & 0xff, d.width)
+    } else {
+        Some(Operand::Vgpr((w0 & 0xff) as u16))
+    };
+    let Some(dst) = dst else {
+        return false;
+    };
+    let mut src = [Operand::None; 3];
+    for (k, (op, s)) in src.iter_mut().zip(srcs).enumerate() {
+        // VOP3 has no literal on GFX8/GFX9 (255 is invalid there, like the reserved values).
+        let v = (w1 >> (9 * k)) & 0x1ff;
+        *op = if v >= 256 {
+            Operand::Vgpr((v - 256) as u16)
+        } else {
+            match scalar(gen, v, s.width) {
+                Some(op) => op,
+                None => return false,
+            }
+        };
+    }
+    start(inst, e, Encoding::Vop3, 8);
+    inst.dst = dst;
+    inst.src = src;
+    vop3_mods(Fam::Vop3, e, w0, w1, false, inst);
+    true
 }
 
 /// Common one-word SALU instructions: SOPP (just the immediate) and SOP1/SOP2 `sdst, ssrc0[,
@@ -99,13 +152,13 @@ fn salu_fast(gen: Gen, w0: u32, inst: &mut Inst) -> bool {
     }
 }
 
-/// The most common instructions (half of compiled code): a one-word VOP1/VOP2/VOPC whose
-/// table row has a fast shape ([`crate::tables::vop_fast`]) and whose `src0` is no literal,
-/// DPP or SDWA. Writes them into a [`BLANK`] `inst` and returns true; returns false, having
-/// written nothing, for everything else (and for anything invalid, which the general path
-/// reports).
+/// The most common instructions (half of compiled code): a VOP1/VOP2/VOPC whose table row has
+/// a fast shape ([`crate::tables::vop_fast`]) and whose `src0` is not DPP or SDWA (a literal
+/// is fine). Writes them into a [`BLANK`] `inst` and returns true; returns false, having
+/// written nothing, for everything else (and for anything invalid or truncated, which the
+/// general path reports).
 #[inline(always)]
-fn vop_short_fast(gen: Gen, w0: u32, inst: &mut Inst) -> bool {
+fn vop_short_fast(gen: Gen, bytes: &[u8], offset: usize, w0: u32, inst: &mut Inst) -> bool {
     use crate::tables::vop_fast::*;
     if w0 >> 31 != 0 {
         return false;
@@ -120,18 +173,23 @@ fn vop_short_fast(gen: Gen, w0: u32, inst: &mut Inst) -> bool {
     };
     let fast = e.vop_fast;
     let src0 = w0 & 0x1ff;
-    if fast == 0 || matches!(src0, 0xf9 | 0xfa | 0xff) {
+    if fast == 0 || matches!(src0, 0xf9 | 0xfa) {
         return false;
     }
-    let src = if src0 >= 256 {
-        Operand::Vgpr((src0 - 256) as u16)
+    let (src, size) = if src0 >= 256 {
+        (Operand::Vgpr((src0 - 256) as u16), 4)
+    } else if src0 == 0xff {
+        match second_word(bytes, offset) {
+            Some(lit) => (Operand::Literal(lit), 8),
+            None => return false,
+        }
     } else {
         match scalar(gen, src0, fast >> WIDTH_SHIFT) {
-            Some(op) => op,
+            Some(op) => (op, 4),
             None => return false,
         }
     };
-    start(inst, e, encoding_of(fam), 4);
+    start(inst, e, encoding_of(fam), size);
     inst.src[0] = src;
     if fast & DST_VGPR != 0 {
         inst.dst = Operand::Vgpr(((w0 >> 17) & 0xff) as u16);
@@ -455,30 +513,6 @@ impl Reader<'_> {
         start(inst, e, enc, 4);
         let src0 = w0 & 0x1ff;
         let mut size = 4u8;
-        let fast = e.vop_fast;
-        if fast != 0 && src0 != 0xf9 && src0 != 0xfa {
-            // Fast path for the common shapes (no DPP/SDWA, no K constant): the table row says
-            // which of vdst, vsrc1 and the implicit vcc operands exist.
-            use crate::tables::vop_fast::*;
-            let width = fast >> WIDTH_SHIFT;
-            inst.src[0] = self.src(src0, width, b'v', Some(1), &mut size)?;
-            if fast & DST_VGPR != 0 {
-                inst.dst = Operand::Vgpr(((w0 >> 17) & 0xff) as u16);
-            } else if fast & DST_VCC != 0 {
-                inst.dst = Operand::Vcc;
-            }
-            if fast & SDST_VCC != 0 {
-                inst.sdst = Operand::Vcc;
-            }
-            if fast & SRC1_VGPR != 0 {
-                inst.src[1] = Operand::Vgpr(((w0 >> 9) & 0xff) as u16);
-            }
-            if fast & SRC2_VCC != 0 {
-                inst.src[2] = Operand::Vcc;
-            }
-            inst.size = size;
-            return Ok(());
-        }
         let pl = &e.places;
         let has_src0 = e.slots.iter().any(|s| s.field == F::Src0);
         let vgpr_only = e.mods & mods::VGPR_ONLY != 0;
@@ -599,23 +633,6 @@ impl Reader<'_> {
         let w1 = self.w(1)?;
         start(inst, e, encoding_of(fam), 8);
         let mut size = 8u8;
-        match e.slots {
-            [d, srcs @ ..] if e.vop3_plain => {
-                // Fast path: `vdst, src0[, src1[, src2]]` straight from the fields.
-                inst.dst = if d.class == b's' {
-                    scalar(self.gen, w0 & 0xff, d.width).ok_or(DecodeErrorKind::InvalidOperand)?
-                } else {
-                    Operand::Vgpr((w0 & 0xff) as u16)
-                };
-                for (k, (src, s)) in inst.src.iter_mut().zip(srcs).enumerate() {
-                    *src = self.src((w1 >> (9 * k)) & 0x1ff, s.width, s.class, None, &mut size)?;
-                }
-                self.vop3_mods(fam, e, w0, w1, false, inst);
-                inst.size = size;
-                return Ok(());
-            }
-            _ => {}
-        }
         let pl = &e.places;
         let vop3b = e.slots.iter().any(|s| s.field == F::Sdst3);
         let mfma =
@@ -688,37 +705,9 @@ impl Reader<'_> {
                 Place::Nowhere => {}
             }
         }
-        self.vop3_mods(fam, e, w0, w1, vop3b, inst);
+        vop3_mods(fam, e, w0, w1, vop3b, inst);
         inst.size = size;
         Ok(())
-    }
-
-    /// The VOP3/VOP3P modifier bits (neg, abs, clamp, omod, op_sel, …) the opcode has.
-    #[inline(always)]
-    fn vop3_mods(&self, fam: Fam, e: &Entry, w0: u32, w1: u32, vop3b: bool, inst: &mut Inst) {
-        let m = &mut inst.mods;
-        m.neg = (w1 >> 29) as u8;
-        m.clamp = (w0 >> 15) & 1 != 0;
-        if fam == Fam::Vop3p {
-            m.neg_hi = ((w0 >> 8) & 7) as u8;
-            m.op_sel = ((w0 >> 11) & 7) as u8;
-            m.op_sel_hi = (((w1 >> 27) & 3) | (((w0 >> 14) & 1) << 2)) as u8;
-        } else {
-            // Only the modifiers the opcode has (the table says which) are kept.
-            let src_mods = (e.mods & 7) as u8;
-            let sext = ((e.mods / mods::SEXT) & 7) as u8;
-            m.neg &= src_mods | sext;
-            m.clamp &= e.mods & mods::CLAMP != 0;
-            if e.mods & mods::OMOD != 0 {
-                m.omod = ((w1 >> 27) & 3) as u8;
-            }
-            if !vop3b {
-                m.abs = ((w0 >> 8) & 7) as u8 & src_mods;
-                if e.mods & mods::OP_SEL != 0 {
-                    m.op_sel = ((w0 >> 11) & 0xf) as u8;
-                }
-            }
-        }
     }
 
     #[inline(always)]
@@ -914,6 +903,34 @@ impl Reader<'_> {
             inst.flags |= flags::D16;
         }
         Ok(())
+    }
+}
+
+/// The VOP3/VOP3P modifier bits (neg, abs, clamp, omod, op_sel, …) the opcode has.
+#[inline(always)]
+fn vop3_mods(fam: Fam, e: &Entry, w0: u32, w1: u32, vop3b: bool, inst: &mut Inst) {
+    let m = &mut inst.mods;
+    m.neg = (w1 >> 29) as u8;
+    m.clamp = (w0 >> 15) & 1 != 0;
+    if fam == Fam::Vop3p {
+        m.neg_hi = ((w0 >> 8) & 7) as u8;
+        m.op_sel = ((w0 >> 11) & 7) as u8;
+        m.op_sel_hi = (((w1 >> 27) & 3) | (((w0 >> 14) & 1) << 2)) as u8;
+    } else {
+        // Only the modifiers the opcode has (the table says which) are kept.
+        let src_mods = (e.mods & 7) as u8;
+        let sext = ((e.mods / mods::SEXT) & 7) as u8;
+        m.neg &= src_mods | sext;
+        m.clamp &= e.mods & mods::CLAMP != 0;
+        if e.mods & mods::OMOD != 0 {
+            m.omod = ((w1 >> 27) & 3) as u8;
+        }
+        if !vop3b {
+            m.abs = ((w0 >> 8) & 7) as u8 & src_mods;
+            if e.mods & mods::OP_SEL != 0 {
+                m.op_sel = ((w0 >> 11) & 0xf) as u8;
+            }
+        }
     }
 }
 
@@ -1121,7 +1138,7 @@ mod tests {
                         let mut bytes = w0.to_le_bytes().to_vec();
                         bytes.extend_from_slice(&0x1234_5678u32.to_le_bytes());
                         let mut fast = BLANK;
-                        if !vop_short_fast(gen, w0, &mut fast) {
+                        if !vop_short_fast(gen, &bytes, 0, w0, &mut fast) {
                             assert_eq!(
                                 fast, BLANK,
                                 "{gen:?} {w0:#010x}: fast path wrote and bailed"
@@ -1138,6 +1155,67 @@ mod tests {
             }
         }
         assert!(fast_hits > 10_000, "only {fast_hits} fast-path decodes");
+    }
+
+    /// An offset near `usize::MAX` is a truncation error, not an arithmetic overflow.
+    #[test]
+    fn offsets_at_the_end_of_the_address_space_are_truncated() {
+        for offset in [usize::MAX, usize::MAX - 3, usize::MAX - 4] {
+            let e = decode(Gen::Gfx9, &[0; 8], offset).expect_err("nothing there");
+            assert_eq!(e.kind, DecodeErrorKind::Truncated, "offset {offset:#x}");
+        }
+        // A two-word instruction whose second word would lie past usize::MAX.
+        let vop3 = 0xd100_0000u32.to_le_bytes();
+        let e = Reader {
+            bytes: &vop3,
+            offset: usize::MAX - 3,
+            gen: Gen::Gfx9,
+        }
+        .word(1)
+        .expect_err("no second word");
+        assert_eq!(e.kind, DecodeErrorKind::Truncated);
+    }
+
+    /// Likewise for the plain-VOP3 fast path (modifier bits set and clear).
+    #[test]
+    fn vop3_fast_path_agrees_with_the_general_path() {
+        let gens = [Gen::Gfx8, Gen::Gfx900, Gen::Gfx9, Gen::Gfx90a, Gen::Gfx940];
+        let srcs = [0u32, 106, 126, 128, 240, 255, 256, 300, 511];
+        let mut fast_hits = 0;
+        for gen in gens {
+            let Some(rows) = table(gen, Fam::Vop3) else {
+                panic!("{gen:?} has no VOP3 table");
+            };
+            for (op, row) in rows.iter().enumerate() {
+                if row.is_none() || (op as u32 >> 7) & 7 == 7 {
+                    continue;
+                }
+                for (i, &a) in srcs.iter().enumerate() {
+                    let b = srcs[(i + 3) % srcs.len()];
+                    let c = srcs[(i + 5) % srcs.len()];
+                    for mods in [0u32, 1] {
+                        let w0 = (0x34 << 26) | ((op as u32) << 16) | (mods * 0xff00) | 7;
+                        let w1 = a | (b << 9) | (c << 18) | (mods * 0xf800_0000);
+                        let mut bytes = w0.to_le_bytes().to_vec();
+                        bytes.extend_from_slice(&w1.to_le_bytes());
+                        let mut fast = BLANK;
+                        if !vop3_fast(gen, &bytes, 0, w0, &mut fast) {
+                            assert_eq!(
+                                fast, BLANK,
+                                "{gen:?} {w0:#010x}: fast path wrote and bailed"
+                            );
+                            continue;
+                        }
+                        fast_hits += 1;
+                        let mut general = BLANK;
+                        let r = decode_general(gen, &bytes, 0, &mut general);
+                        assert_eq!(r, Ok(()), "{gen:?} {w0:#010x} {w1:#010x}");
+                        assert_eq!(fast, general, "{gen:?} {w0:#010x} {w1:#010x}");
+                    }
+                }
+            }
+        }
+        assert!(fast_hits > 5_000, "only {fast_hits} fast-path decodes");
     }
 
     /// Likewise for the SOP1/SOP2/SOPP fast path.

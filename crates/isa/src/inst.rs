@@ -490,7 +490,8 @@ pub enum DecodeErrorKind {
 pub struct DecodeError {
     /// Byte offset of the word.
     pub offset: usize,
-    /// The first word (0 if fewer than 4 bytes remain).
+    /// The first word; where fewer than 4 bytes remain, those bytes zero-padded (0 in the
+    /// error [`crate::decode_all`] gives for trailing bytes).
     pub word: u32,
     /// What went wrong.
     pub kind: DecodeErrorKind,

@@ -49,11 +49,16 @@ pub fn listing(
     let mut out = String::new();
     let mut off = start;
     let mut next_sym = 0;
-    if syms.first().is_none_or(|s| s.addr > base + start as u64) && only.is_none() {
+    if syms
+        .first()
+        .is_none_or(|s| s.addr > base.wrapping_add(start as u64))
+        && only.is_none()
+    {
         let _ = writeln!(out, "\n{base:016x} <.text>:");
     }
     while off < end {
-        let addr = base + off as u64;
+        // Section addresses come from the file: wrap rather than overflow on a corrupt one.
+        let addr = base.wrapping_add(off as u64);
         while next_sym < syms.len() && syms[next_sym].addr <= addr {
             if syms[next_sym].addr == addr {
                 let _ = writeln!(out, "\n{addr:016x} <{}>:", syms[next_sym].name);
@@ -116,4 +121,19 @@ fn label_for(syms: &[&TextSymbol], target: u64) -> Option<String> {
     } else {
         format!("{}+{off:#x}", s.name)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A section address at the top of the address space (a corrupt file) wraps instead of
+    /// overflowing.
+    #[test]
+    fn listing_at_the_top_of_the_address_space_does_not_panic() {
+        // s_nop 0; s_endpgm
+        let text = [0x00, 0x00, 0x80, 0xbf, 0x00, 0x00, 0x81, 0xbf];
+        let out = listing(Gen::Gfx9, &text, u64::MAX - 3, &[], None);
+        assert!(out.contains("s_nop 0") && out.contains("s_endpgm"), "{out}");
+    }
 }

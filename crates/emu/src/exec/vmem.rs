@@ -650,6 +650,16 @@ fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
         return None;
     }
     let full = exec == u64::MAX;
+    // A full wave of single dwords at consecutive addresses: one run of 64 host loads/stores.
+    if full && m.count == 1 && consecutive_dwords(addrs) {
+        if store {
+            host::store32_run(lo, &w.v[crate::wave::reg_index(i.src[1])]);
+            w.stored = true;
+        } else {
+            host::load32_run(lo, &mut w.v[crate::wave::reg_index(i.dst)]);
+        }
+        return Some(Ok(Flow::Next));
+    }
     for k in 0..u16::from(m.count) {
         let off = 4 * u64::from(k);
         if store {
@@ -674,18 +684,25 @@ fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
     Some(Ok(Flow::Next))
 }
 
+/// Whether lane `l` addresses `addrs[0] + 4·l` for every lane, without wrapping (one XOR-or
+/// reduction, which vectorizes).
+#[inline]
+fn consecutive_dwords(addrs: &[u64; LANES]) -> bool {
+    let mut not_consecutive = 0u64;
+    for (l, &a) in addrs.iter().enumerate() {
+        not_consecutive |= a ^ addrs[0].wrapping_add(4 * l as u64);
+    }
+    not_consecutive == 0 && addrs[0] <= addrs[LANES - 1]
+}
+
 /// The lowest and highest address of the active lanes (`exec` non-zero); no per-lane mask
 /// test for a full wave.
 #[inline]
 fn active_range(addrs: &[u64; LANES], exec: u64) -> (u64, u64) {
     let (mut lo, mut hi) = (u64::MAX, 0u64);
     if exec == u64::MAX {
-        // Coalesced accesses (lane l at a0 + 4·l): one XOR-or reduction, no compares.
-        let mut not_consecutive = 0u64;
-        for (l, &a) in addrs.iter().enumerate() {
-            not_consecutive |= a ^ addrs[0].wrapping_add(4 * l as u64);
-        }
-        if not_consecutive == 0 && addrs[0] <= addrs[LANES - 1] {
+        // Coalesced accesses (lane l at a0 + 4·l): no compares.
+        if consecutive_dwords(addrs) {
             return (addrs[0], addrs[LANES - 1]);
         }
         for &a in addrs {
