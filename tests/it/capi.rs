@@ -6,43 +6,13 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 
 use hsaemu_runtime::layout;
 
 const ROCM_LIBRARY: &str = "/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1";
 
-/// The directory holding our library as `libhsa-runtime64.so.1` (cargo builds the cdylib as a
-/// dependency of this test package, next to the test binary).
-fn library_dir() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let exe = std::env::current_exe().expect("test binary path");
-        let deps = exe.parent().expect("deps dir");
-        let so = [
-            deps.join("libhsa_runtime64.so"),
-            deps.join("../libhsa_runtime64.so"),
-        ]
-        .into_iter()
-        .find(|p| p.exists())
-        .unwrap_or_else(|| {
-            panic!(
-                "libhsa_runtime64.so was not built next to {}",
-                deps.display()
-            )
-        });
-        let dir = hsaemu_testkit::workspace_root().join("target/hsaemu-lib-test");
-        std::fs::create_dir_all(&dir).expect("create library dir");
-        let link = dir.join("libhsa-runtime64.so.1");
-        let _ = std::fs::remove_file(&link);
-        std::os::unix::fs::symlink(so.canonicalize().expect("canonical .so path"), &link)
-            .expect("symlink the library");
-        dir
-    })
-}
-
 fn library() -> PathBuf {
-    library_dir().join("libhsa-runtime64.so.1")
+    crate::support::library_dir().join("libhsa-runtime64.so.1")
 }
 
 fn readelf_dyn_syms(lib: &Path) -> String {
@@ -146,7 +116,7 @@ fn run_c(name: &str, args: &[&str], env: &[(&str, &str)]) -> String {
     let exe = compile_c(name);
     let out = Command::new(&exe)
         .args(args)
-        .env("LD_LIBRARY_PATH", library_dir())
+        .env("LD_LIBRARY_PATH", crate::support::library_dir())
         .env_remove("HSAEMU_TARGET")
         .env_remove("HSAEMU_GPUS")
         .envs(env.iter().copied())

@@ -8,24 +8,10 @@ use hsaemu_testkit::{
     compile_cl, compile_hip_bundle, compile_hip_exe, rocrand_library, HIP_TARGETS,
 };
 use serde_json::Value;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The `hsaemu` binary cargo built next to this test binary (`cargo build --workspace` builds it;
-/// `scripts/test.sh` does so before testing).
-fn hsaemu() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target profile dir");
-    let bin = dir.join("hsaemu");
-    assert!(bin.is_file(), "{} is missing: run `cargo build -p hsaemu-cli` (scripts/test.sh builds the workspace first)", bin.display());
-    bin
-}
-
 fn inspect(args: &[&str]) -> Output {
-    Command::new(hsaemu())
+    Command::new(crate::support::hsaemu())
         .arg("inspect")
         .args(args)
         .output()

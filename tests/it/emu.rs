@@ -72,6 +72,13 @@ fn load(src: &str, target: &str) -> (Gpu, Arc<MemoryMap>, LoadedCodeObject, u32)
     (gpu, mem, code, cov)
 }
 
+/// A 1D launch: grid size in work-items, work-group size, dynamic LDS bytes.
+struct Launch {
+    grid: u32,
+    wg: u16,
+    dyn_lds: u32,
+}
+
 fn run(
     gpu: &Gpu,
     mem: &Arc<MemoryMap>,
@@ -79,10 +86,9 @@ fn run(
     cov: u32,
     name: &str,
     explicit: &[u8],
-    grid: u32,
-    wg: u16,
-    dyn_lds: u32,
+    launch: Launch,
 ) {
+    let Launch { grid, wg, dyn_lds } = launch;
     let k = code
         .kernels
         .iter()
@@ -131,14 +137,15 @@ fn emu_runs_hip_vector_add_from_bundle() {
             cov,
             "vector_add",
             &ex,
-            n.div_ceil(256) * 256,
-            256,
-            0,
+            Launch {
+                grid: n.div_ceil(256) * 256,
+                wg: 256,
+                dyn_lds: 0,
+            },
         );
-        let c = bc.u32s();
-        for i in 0..n as usize {
+        for (i, &bits) in bc.u32s().iter().enumerate().take(n as usize) {
             assert_eq!(
-                f32::from_bits(c[i]),
+                f32::from_bits(bits),
                 i as f32 * 0.5 + (1000.0 - i as f32),
                 "{target} element {i}"
             );
@@ -171,9 +178,11 @@ fn emu_runs_hip_block_sum_with_dynamic_shared_memory() {
             cov,
             "block_sum",
             &ex,
-            (n as u32).div_ceil(256) * 256,
-            256,
-            256 * 4,
+            Launch {
+                grid: (n as u32).div_ceil(256) * 256,
+                wg: 256,
+                dyn_lds: 256 * 4,
+            },
         );
         assert_eq!(bo.u32s()[0] as i32, input.iter().sum::<i32>(), "{target}");
     }

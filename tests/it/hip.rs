@@ -506,37 +506,6 @@ fn known_failure_lines_parse_and_name_listed_programs() {
     }
 }
 
-/// A directory holding our library as `libhsa-runtime64.so.1`, built by cargo next to this
-/// test binary (as a dependency of the test package). Putting it first on `LD_LIBRARY_PATH` is
-/// exactly what `hsaemu exec` does.
-fn hsaemu_library_dir() -> PathBuf {
-    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        let exe = std::env::current_exe().expect("test binary path");
-        let deps = exe.parent().expect("deps dir");
-        let so = [
-            deps.join("libhsa_runtime64.so"),
-            deps.join("../libhsa_runtime64.so"),
-        ]
-        .into_iter()
-        .find(|p| p.exists())
-        .unwrap_or_else(|| {
-            panic!(
-                "libhsa_runtime64.so was not built next to {}",
-                deps.display()
-            )
-        });
-        let dir = cache_dir().join("hsaemu-lib");
-        std::fs::create_dir_all(&dir).expect("create library dir");
-        let link = dir.join("libhsa-runtime64.so.1");
-        let _ = std::fs::remove_file(&link);
-        std::os::unix::fs::symlink(so.canonicalize().expect("canonical .so path"), &link)
-            .expect("symlink the library");
-        dir
-    })
-    .clone()
-}
-
 /// Seconds one program may run before it counts as hung (the slowest takes about 2 s).
 const RUN_TIMEOUT_S: u64 = 120;
 
@@ -579,7 +548,7 @@ fn run_program(p: &Program, target: &str) -> RunResult {
     let err_path = logs.join(format!("{}.stderr", p.name));
     let stdout = std::fs::File::create(&out_path).expect("create stdout log");
     let stderr = std::fs::File::create(&err_path).expect("create stderr log");
-    let mut lib_path = hsaemu_library_dir().into_os_string();
+    let mut lib_path = crate::support::library_dir().as_os_str().to_os_string();
     if let Some(old) = std::env::var_os("LD_LIBRARY_PATH") {
         lib_path.push(":");
         lib_path.push(old);
@@ -729,7 +698,7 @@ fn a_hip_program_leaves_a_chrome_trace_timeline() {
     std::fs::create_dir_all(trace.parent().expect("parent")).expect("log dir");
     let _ = std::fs::remove_file(&trace);
     let out = Command::new(&exe)
-        .env("LD_LIBRARY_PATH", hsaemu_library_dir())
+        .env("LD_LIBRARY_PATH", crate::support::library_dir())
         .env("HSAEMU_TARGET", "gfx90a")
         .env("HSAEMU_TRACE", &trace)
         .output()
@@ -807,7 +776,7 @@ fn a_binary_without_code_for_the_target_fails_with_hips_error() {
     let exe = build(Kind::Exe, &p.name, &p.targets);
     let start = std::time::Instant::now();
     let out = Command::new(&exe)
-        .env("LD_LIBRARY_PATH", hsaemu_library_dir())
+        .env("LD_LIBRARY_PATH", crate::support::library_dir())
         .env("HSAEMU_TARGET", "gfx1030")
         .env_remove("HSAEMU_TRACE")
         .output()

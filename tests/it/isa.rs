@@ -2,27 +2,10 @@
 //! of every GFX8/GFX9 target (the whole listing, line for line, apart from the file-name line),
 //! on HIP fat binaries (every bundled code object is listed), and on bad input.
 
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The `hsaemu` binary cargo built next to this test binary.
-fn hsaemu() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target profile dir");
-    let bin = dir.join("hsaemu");
-    assert!(
-        bin.is_file(),
-        "{} is missing: run `cargo build -p hsaemu-cli` (scripts/test.sh builds the workspace first)",
-        bin.display()
-    );
-    bin
-}
-
 fn disasm(args: &[&str]) -> Output {
-    Command::new(hsaemu())
+    Command::new(crate::support::hsaemu())
         .arg("disasm")
         .args(args)
         .output()
