@@ -530,6 +530,17 @@ struct RunResult {
     secs: f64,
 }
 
+/// `hsaemu exec -- PROGRAM`, exactly as a user runs a HIP program, with the library cargo built
+/// for this test run (`HSAEMU_LIBRARY`), so a stale build elsewhere in `target/` is never used.
+fn hsaemu_exec(program: &Path) -> Command {
+    let mut cmd = Command::new(crate::support::hsaemu());
+    cmd.arg("exec").arg("--").arg(program).env(
+        "HSAEMU_LIBRARY",
+        crate::support::library_dir().join("libhsa-runtime64.so.1"),
+    );
+    cmd
+}
+
 /// Runs one manifest program under our runtime with `HSAEMU_TARGET=target` and checks its exit
 /// status and expected output.
 fn run_program(p: &Program, target: &str) -> RunResult {
@@ -548,15 +559,9 @@ fn run_program(p: &Program, target: &str) -> RunResult {
     let err_path = logs.join(format!("{}.stderr", p.name));
     let stdout = std::fs::File::create(&out_path).expect("create stdout log");
     let stderr = std::fs::File::create(&err_path).expect("create stderr log");
-    let mut lib_path = crate::support::library_dir().as_os_str().to_os_string();
-    if let Some(old) = std::env::var_os("LD_LIBRARY_PATH") {
-        lib_path.push(":");
-        lib_path.push(old);
-    }
     let start = std::time::Instant::now();
-    let mut child = Command::new(&exe)
+    let mut child = hsaemu_exec(&exe)
         .args(&args)
-        .env("LD_LIBRARY_PATH", lib_path)
         .env("HSAEMU_TARGET", target)
         .env_remove("HSAEMU_TRACE")
         .stdin(std::process::Stdio::null())
@@ -697,10 +702,18 @@ fn a_hip_program_leaves_a_chrome_trace_timeline() {
         .join("streams_events.trace.json");
     std::fs::create_dir_all(trace.parent().expect("parent")).expect("log dir");
     let _ = std::fs::remove_file(&trace);
-    let out = Command::new(&exe)
-        .env("LD_LIBRARY_PATH", crate::support::library_dir())
+    let out = Command::new(crate::support::hsaemu())
+        .arg("exec")
+        .arg("--trace")
+        .arg(&trace)
+        .arg("--")
+        .arg(&exe)
+        .env(
+            "HSAEMU_LIBRARY",
+            crate::support::library_dir().join("libhsa-runtime64.so.1"),
+        )
         .env("HSAEMU_TARGET", "gfx90a")
-        .env("HSAEMU_TRACE", &trace)
+        .env_remove("HSAEMU_TRACE")
         .output()
         .unwrap_or_else(|e| panic!("cannot run {}: {e}", exe.display()));
     assert!(
@@ -775,8 +788,7 @@ fn a_binary_without_code_for_the_target_fails_with_hips_error() {
     assert!(!p.targets.iter().any(|t| t == "gfx1030"));
     let exe = build(Kind::Exe, &p.name, &p.targets);
     let start = std::time::Instant::now();
-    let out = Command::new(&exe)
-        .env("LD_LIBRARY_PATH", crate::support::library_dir())
+    let out = hsaemu_exec(&exe)
         .env("HSAEMU_TARGET", "gfx1030")
         .env_remove("HSAEMU_TRACE")
         .output()

@@ -80,7 +80,16 @@ pub unsafe extern "C" fn hsaemu_hsa_agent_get_info(
                 Some(isa) => put(value, Runtime::isa_handle(isa)),
                 None => put(value, 0u64),
             },
-            20 => put(value, [0u8; 128]),
+            20 => {
+                // HSA_AGENT_INFO_EXTENSIONS: a GPU agent has HSA_EXTENSION_IMAGES (bit 1), so
+                // HIP can size pitched allocations; see `image_limit` and docs/hip.md.
+                let mut mask = [0u8; 128];
+                if gpu {
+                    mask[0] |= 1 << EXTENSION_IMAGES;
+                }
+                put(value, mask)
+            }
+            0x3000..=0x300C if gpu => put_image_limit(value, attribute),
             21 => put(value, 1u16),
             22 => put(value, 1u16),
             0xA000 => put(value, p.chip_id),
@@ -111,6 +120,40 @@ pub unsafe extern "C" fn hsaemu_hsa_agent_get_info(
         }
     }
     HSA_STATUS_SUCCESS
+}
+
+/// `HSA_EXTENSION_IMAGES`.
+pub const EXTENSION_IMAGES: u16 = 1;
+
+/// The image limits a GPU agent reports for the `HSA_EXT_AGENT_INFO_*` attribute `attribute`
+/// (0x3000..=0x300C), one `u32` per dimension. hsa_ext_image.h calls these `size_t`, but ROCm's
+/// runtime writes `uint32_t` values and ROCclr reads them into `uint32_t` arrays, so `u32` is the
+/// ABI. The sizes are the spec's minimums; the pitch alignment is 256 bytes, as ROCclr assumes.
+fn image_limit(attribute: u32) -> Option<&'static [u32]> {
+    Some(match attribute {
+        0x3000 => &[16384],              // IMAGE_1D_MAX_ELEMENTS
+        0x3001 => &[16384],              // IMAGE_1DA_MAX_ELEMENTS
+        0x3002 => &[65536],              // IMAGE_1DB_MAX_ELEMENTS
+        0x3003..=0x3006 => &[16384, 16384], // IMAGE_2D/2DA/2DDEPTH/2DADEPTH_MAX_ELEMENTS
+        0x3007 => &[2048, 2048, 2048],   // IMAGE_3D_MAX_ELEMENTS
+        0x3008 => &[2048],               // IMAGE_ARRAY_MAX_LAYERS
+        0x3009 => &[128],                // MAX_IMAGE_RD_HANDLES
+        0x300A => &[64],                 // MAX_IMAGE_RORW_HANDLES
+        0x300B => &[16],                 // MAX_SAMPLER_HANDLERS
+        0x300C => &[256],                // IMAGE_LINEAR_ROW_PITCH_ALIGNMENT
+        _ => return None,
+    })
+}
+
+/// Writes `image_limit(attribute)` to `value`.
+///
+/// # Safety
+/// `value` must be valid for writing the attribute's `u32` values.
+unsafe fn put_image_limit(value: *mut c_void, attribute: u32) {
+    if let Some(limit) = image_limit(attribute) {
+        // SAFETY: sized for the attribute's values by the caller's contract.
+        unsafe { std::ptr::copy_nonoverlapping(limit.as_ptr(), value.cast::<u32>(), limit.len()) };
+    }
 }
 
 /// `hsa_agent_iterate_isas`.

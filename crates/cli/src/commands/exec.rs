@@ -104,18 +104,9 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         };
         cmd.env("HSAEMU_TRACE", spec);
     }
-    let status = cmd
-        .status()
-        .map_err(|e| format!("cannot run {program}: {e}"))?;
-    Ok(match status.code() {
-        Some(c) => ExitCode::from(u8::try_from(c).unwrap_or(1)),
-        None => {
-            use std::os::unix::process::ExitStatusExt;
-            eprintln!(
-                "hsaemu: {program} killed by signal {}",
-                status.signal().unwrap_or(0)
-            );
-            ExitCode::FAILURE
-        }
-    })
+    // Replace this process with the program (as `env` does), so its PID, exit status and
+    // death by signal are exactly the program's own and a supervisor's kill reaches it.
+    use std::os::unix::process::CommandExt;
+    let err = cmd.exec();
+    Err(format!("cannot run {program}: {err}"))
 }
