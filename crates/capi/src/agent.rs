@@ -129,18 +129,18 @@ pub const EXTENSION_IMAGES: u16 = 1;
 /// (0x3000..=0x300C), one `u32` per dimension. hsa_ext_image.h calls these `size_t`, but ROCm's
 /// runtime writes `uint32_t` values and ROCclr reads them into `uint32_t` arrays, so `u32` is the
 /// ABI. The sizes are the spec's minimums; the pitch alignment is 256 bytes, as ROCclr assumes.
-fn image_limit(attribute: u32) -> Option<&'static [u32]> {
+pub(crate) fn image_limit(attribute: u32) -> Option<&'static [u32]> {
     Some(match attribute {
-        0x3000 => &[16384],              // IMAGE_1D_MAX_ELEMENTS
-        0x3001 => &[16384],              // IMAGE_1DA_MAX_ELEMENTS
-        0x3002 => &[65536],              // IMAGE_1DB_MAX_ELEMENTS
+        0x3000 => &[16384],                 // IMAGE_1D_MAX_ELEMENTS
+        0x3001 => &[16384],                 // IMAGE_1DA_MAX_ELEMENTS
+        0x3002 => &[65536],                 // IMAGE_1DB_MAX_ELEMENTS
         0x3003..=0x3006 => &[16384, 16384], // IMAGE_2D/2DA/2DDEPTH/2DADEPTH_MAX_ELEMENTS
-        0x3007 => &[2048, 2048, 2048],   // IMAGE_3D_MAX_ELEMENTS
-        0x3008 => &[2048],               // IMAGE_ARRAY_MAX_LAYERS
-        0x3009 => &[128],                // MAX_IMAGE_RD_HANDLES
-        0x300A => &[64],                 // MAX_IMAGE_RORW_HANDLES
-        0x300B => &[16],                 // MAX_SAMPLER_HANDLERS
-        0x300C => &[256],                // IMAGE_LINEAR_ROW_PITCH_ALIGNMENT
+        0x3007 => &[2048, 2048, 2048],      // IMAGE_3D_MAX_ELEMENTS
+        0x3008 => &[2048],                  // IMAGE_ARRAY_MAX_LAYERS
+        0x3009 => &[128],                   // MAX_IMAGE_RD_HANDLES
+        0x300A => &[64],                    // MAX_IMAGE_RORW_HANDLES
+        0x300B => &[16],                    // MAX_SAMPLER_HANDLERS
+        0x300C => &[256],                   // IMAGE_LINEAR_ROW_PITCH_ALIGNMENT
         _ => return None,
     })
 }
@@ -149,10 +149,16 @@ fn image_limit(attribute: u32) -> Option<&'static [u32]> {
 ///
 /// # Safety
 /// `value` must be valid for writing the attribute's `u32` values.
-unsafe fn put_image_limit(value: *mut c_void, attribute: u32) {
+pub(crate) unsafe fn put_image_limit(value: *mut c_void, attribute: u32) {
     if let Some(limit) = image_limit(attribute) {
         // SAFETY: sized for the attribute's values by the caller's contract.
-        unsafe { std::ptr::copy_nonoverlapping(limit.as_ptr(), value.cast::<u32>(), limit.len()) };
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                limit.as_ptr().cast::<u8>(),
+                value.cast::<u8>(),
+                std::mem::size_of_val(limit),
+            )
+        };
     }
 }
 
@@ -612,4 +618,88 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_agent_memory_pool_get_info(
         }
     }
     HSA_STATUS_SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Agent handles from `hsa_iterate_agents`, as (handle, is GPU).
+    fn agents() -> Vec<(u64, bool)> {
+        unsafe extern "C" fn collect(agent: u64, data: *mut c_void) -> u32 {
+            // SAFETY: `data` is the `Vec` passed below, alive for the iteration.
+            unsafe { (*data.cast::<Vec<u64>>()).push(agent) };
+            HSA_STATUS_SUCCESS
+        }
+        let mut handles: Vec<u64> = Vec::new();
+        // SAFETY: `collect` matches the callback type and `handles` outlives the call.
+        let status = unsafe {
+            hsaemu_hsa_iterate_agents(Some(collect), (&raw mut handles).cast::<c_void>())
+        };
+        assert_eq!(status, HSA_STATUS_SUCCESS);
+        handles
+            .into_iter()
+            .map(|h| {
+                let mut device = u32::MAX;
+                // SAFETY: HSA_AGENT_INFO_DEVICE (17) is a u32.
+                let s = unsafe { hsaemu_hsa_agent_get_info(h, 17, (&raw mut device).cast()) };
+                assert_eq!(s, HSA_STATUS_SUCCESS);
+                (h, device == 1)
+            })
+            .collect()
+    }
+
+    /// What ROCclr reads to decide `imageSupport_` and the pitch of hipMallocPitch/hipMalloc3D:
+    /// the GPU agent's HSA_EXTENSION_IMAGES bit, then each image limit as `uint32_t`s.
+    #[test]
+    fn gpu_agent_reports_the_images_extension_and_its_limits() {
+        assert_eq!(crate::core::hsaemu_hsa_init(), HSA_STATUS_SUCCESS);
+        let all = agents();
+        assert!(all.iter().any(|(_, gpu)| *gpu), "no GPU agent");
+        for (agent, gpu) in all {
+            let mut mask = [0u8; 128];
+            // SAFETY: HSA_AGENT_INFO_EXTENSIONS (20) is a 128-byte mask.
+            let s = unsafe { hsaemu_hsa_agent_get_info(agent, 20, mask.as_mut_ptr().cast()) };
+            assert_eq!(s, HSA_STATUS_SUCCESS);
+            assert_eq!(mask[0] & (1 << EXTENSION_IMAGES) != 0, gpu);
+            // One spare u32 after each value shows the writes are u32-sized, as ROCclr reads.
+            let read = |attribute: u32| {
+                let mut v = [u32::MAX; 4];
+                // SAFETY: `v` has room for the largest image attribute (3 values).
+                let s =
+                    unsafe { hsaemu_hsa_agent_get_info(agent, attribute, v.as_mut_ptr().cast()) };
+                (s, v)
+            };
+            if !gpu {
+                assert_eq!(read(0x3003).0, INVALID_ARGUMENT);
+                continue;
+            }
+            assert_eq!(
+                read(0x3003),
+                (HSA_STATUS_SUCCESS, [16384, 16384, u32::MAX, u32::MAX])
+            );
+            assert_eq!(
+                read(0x3007),
+                (HSA_STATUS_SUCCESS, [2048, 2048, 2048, u32::MAX])
+            );
+            // ROCclr's imageSupport_ is MAX_IMAGE_RORW_HANDLES > 0.
+            assert_eq!(
+                read(0x300A),
+                (HSA_STATUS_SUCCESS, [64, u32::MAX, u32::MAX, u32::MAX])
+            );
+            let (s, align) = read(0x300C);
+            assert_eq!(s, HSA_STATUS_SUCCESS);
+            assert!(align[0].is_power_of_two() && align[0] == 256);
+            // The spec's minimums for every limit.
+            let minimum = [
+                16384, 16384, 65536, 16384, 16384, 16384, 16384, 2048, 2048, 128, 64, 16,
+            ];
+            for (attribute, min) in (0x3000u32..).zip(minimum) {
+                let (s, v) = read(attribute);
+                assert_eq!(s, HSA_STATUS_SUCCESS, "attribute {attribute:#x}");
+                assert!(v[0] >= min, "attribute {attribute:#x} = {}", v[0]);
+            }
+            assert_eq!(read(0x300D).0, INVALID_ARGUMENT);
+        }
+    }
 }

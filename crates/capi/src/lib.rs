@@ -11,6 +11,7 @@
 pub mod agent;
 pub mod core;
 pub mod executable;
+pub mod image;
 pub mod memory;
 pub mod queue;
 pub mod signal;

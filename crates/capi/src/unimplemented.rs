@@ -32,8 +32,6 @@ macro_rules! stubs {
 
 stubs! {
     hsaemu_stub_hsa_amd_deregister_deallocation_callback => "hsa_amd_deregister_deallocation_callback";
-    hsaemu_stub_hsa_amd_image_create => "hsa_amd_image_create";
-    hsaemu_stub_hsa_amd_image_get_info_max_dim => "hsa_amd_image_get_info_max_dim";
     hsaemu_stub_hsa_amd_interop_map_buffer => "hsa_amd_interop_map_buffer";
     hsaemu_stub_hsa_amd_interop_unmap_buffer => "hsa_amd_interop_unmap_buffer";
     hsaemu_stub_hsa_amd_ipc_memory_attach => "hsa_amd_ipc_memory_attach";
@@ -57,14 +55,8 @@ stubs! {
     hsaemu_stub_hsa_executable_load_code_object => "hsa_executable_load_code_object";
     hsaemu_stub_hsa_ext_image_clear => "hsa_ext_image_clear";
     hsaemu_stub_hsa_ext_image_copy => "hsa_ext_image_copy";
-    hsaemu_stub_hsa_ext_image_create => "hsa_ext_image_create";
-    hsaemu_stub_hsa_ext_image_create_with_layout => "hsa_ext_image_create_with_layout";
-    hsaemu_stub_hsa_ext_image_data_get_info => "hsa_ext_image_data_get_info";
-    hsaemu_stub_hsa_ext_image_data_get_info_with_layout => "hsa_ext_image_data_get_info_with_layout";
     hsaemu_stub_hsa_ext_image_destroy => "hsa_ext_image_destroy";
     hsaemu_stub_hsa_ext_image_export => "hsa_ext_image_export";
-    hsaemu_stub_hsa_ext_image_get_capability => "hsa_ext_image_get_capability";
-    hsaemu_stub_hsa_ext_image_get_capability_with_layout => "hsa_ext_image_get_capability_with_layout";
     hsaemu_stub_hsa_ext_image_import => "hsa_ext_image_import";
     hsaemu_stub_hsa_ext_program_add_module => "hsa_ext_program_add_module";
     hsaemu_stub_hsa_ext_program_create => "hsa_ext_program_create";
