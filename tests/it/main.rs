@@ -1,5 +1,6 @@
 //! The cross-crate integration tests: one binary, one module per area.
 
+mod bench;
 mod capi;
 mod codeobject;
 mod emu;

@@ -1,0 +1,516 @@
+//! Implementation of the `hsaemu bench` command: compiles four OpenCL kernels (vector add,
+//! tiled matmul with LDS and barriers, a work-group reduction, an atomics histogram) with
+//! clang-15, runs them on the emulated GPU, checks the results against the CPU, and reports
+//! wave-instructions/s and lane-ops/s (total and per host thread). Each kernel also runs
+//! natively under PoCL (the same source compiled for the host CPU, with the same number of
+//! threads) and the report gives the ratio of the two wall times. A last benchmark times
+//! `Gpu::dispatch` of an empty kernel (one work-group, and eight) to show dispatch latency.
+
+mod pocl;
+
+use hsaemu_emu::{
+    kernarg, Access, Dispatch, DispatchStats, Gpu, GpuConfig, LoadedCodeObject, MemoryMap,
+};
+use std::path::PathBuf;
+use std::process::{Command, ExitCode};
+use std::sync::Arc;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Target processor.
+    #[arg(long, default_value = "gfx90a")]
+    pub processor: String,
+    /// Host threads (0 = HSAEMU_THREADS or all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Smaller problem sizes (for a quick check).
+    #[arg(long)]
+    pub quick: bool,
+    /// The clang used to compile the kernels.
+    #[arg(long, default_value = "clang-15")]
+    pub clang: String,
+    /// Run only the benchmarks whose name contains this text.
+    #[arg(long)]
+    pub only: Option<String>,
+    /// Do not run the kernels under PoCL for comparison.
+    #[arg(long)]
+    pub no_pocl: bool,
+    /// Directory of the ROCm device-library bitcode.
+    #[arg(long, default_value = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")]
+    pub device_libs: String,
+}
+
+const VECTOR_ADD: &str = include_str!("../../../../../tests/kernels/cl/vector_add.cl");
+const MATMUL: &str = include_str!("../../../../../tests/kernels/cl/matmul.cl");
+const REDUCE: &str = include_str!("../../../../../tests/kernels/cl/reduce.cl");
+const ATOMICS: &str = include_str!("../../../../../tests/kernels/cl/atomics.cl");
+const EMPTY: &str = include_str!("../../../../../tests/kernels/cl/runtime_kernels.cl");
+
+/// A host buffer registered in the memory map while alive.
+struct Buf {
+    data: Vec<u64>,
+    mem: Arc<MemoryMap>,
+}
+
+impl Buf {
+    fn new(mem: &Arc<MemoryMap>, bytes: &[u8]) -> Result<Buf, String> {
+        let mut data = vec![0u64; bytes.len().div_ceil(8).max(1)];
+        for (i, b) in bytes.iter().enumerate() {
+            data[i / 8] |= u64::from(*b) << (8 * (i % 8));
+        }
+        let b = Buf {
+            data,
+            mem: mem.clone(),
+        };
+        mem.register(b.addr(), (b.data.len() * 8) as u64, Access::ReadWrite)
+            .map_err(|e| e.to_string())?;
+        Ok(b)
+    }
+    fn addr(&self) -> u64 {
+        self.data.as_ptr() as u64
+    }
+}
+
+impl Drop for Buf {
+    fn drop(&mut self) {
+        let _ = self.mem.unregister(self.addr());
+    }
+}
+
+fn bytes_of<T: Copy>(v: &[T], f: impl Fn(T) -> [u8; 4]) -> Vec<u8> {
+    v.iter().flat_map(|x| f(*x)).collect()
+}
+
+fn u32s(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// A kernel argument, as both the emulator and PoCL receive it.
+enum Arg {
+    /// A global buffer with its initial contents (read back after the run).
+    Buffer(Vec<u8>),
+    /// A 32-bit scalar.
+    U32(u32),
+    /// A `__local` pointer to this many bytes of dynamic group memory.
+    Local(u32),
+}
+
+/// Checks a run's output buffers (in argument order) against the CPU.
+type Check = Box<dyn Fn(&[Vec<u8>]) -> bool>;
+
+/// What one emulated run produced: its statistics, the CPU seconds it took and the output
+/// buffers.
+struct Emulated {
+    stats: DispatchStats,
+    cpu: Option<f64>,
+    buffers: Vec<Vec<u8>>,
+}
+
+/// One benchmark: a kernel from `tests/kernels/cl/`, its arguments and launch shape, and the
+/// check of its output buffers against the CPU (applied to the emulator's and PoCL's results).
+struct Case {
+    label: String,
+    file: &'static str,
+    source: &'static str,
+    kernel: &'static str,
+    args: Vec<Arg>,
+    grid: [u32; 3],
+    wg: [u16; 3],
+    check: Check,
+}
+
+struct Bench {
+    gpu: Gpu,
+    mem: Arc<MemoryMap>,
+    dir: PathBuf,
+    args: Args,
+}
+
+impl Bench {
+    fn compile(&self, name: &str, src: &str) -> Result<LoadedCodeObject, String> {
+        let cl = self.dir.join(format!("{name}.cl"));
+        let out = self.dir.join(format!("{name}.hsaco"));
+        std::fs::write(&cl, src).map_err(|e| format!("cannot write {}: {e}", cl.display()))?;
+        let status = Command::new(&self.args.clang)
+            .args([
+                "-x",
+                "cl",
+                "-cl-std=CL2.0",
+                "-target",
+                "amdgcn-amd-amdhsa",
+                &format!("-mcpu={}", self.args.processor),
+                "-O2",
+                "-mcode-object-version=5",
+                &format!("--rocm-device-lib-path={}", self.args.device_libs),
+            ])
+            .arg(&cl)
+            .arg("-o")
+            .arg(&out)
+            .status()
+            .map_err(|e| format!("cannot run {}: {e}", self.args.clang))?;
+        if !status.success() {
+            return Err(format!("{} failed on {}", self.args.clang, cl.display()));
+        }
+        let bytes =
+            std::fs::read(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
+        self.gpu.load_code_object(&bytes).map_err(|e| e.to_string())
+    }
+
+    /// Runs a case on the emulator.
+    fn emulate(&self, case: &Case) -> Result<Emulated, String> {
+        let code = self.compile(case.file, case.source)?;
+        let k = code
+            .kernel(case.kernel)
+            .ok_or_else(|| format!("no kernel `{}`", case.kernel))?;
+        // The explicit kernarg segment: pointers 8-aligned, 32-bit values 4-aligned; a
+        // `__local` pointer is the LDS offset of the dynamic allocation, which follows the
+        // kernel's static group segment.
+        let mut explicit = Vec::new();
+        let mut bufs = Vec::new();
+        let mut dynamic_lds = 0;
+        for a in &case.args {
+            let (align, bytes) = match a {
+                Arg::Buffer(init) => {
+                    let b = Buf::new(&self.mem, init)?;
+                    let addr = b.addr();
+                    bufs.push((b, init.len()));
+                    (8, addr.to_le_bytes().to_vec())
+                }
+                Arg::U32(v) => (4, v.to_le_bytes().to_vec()),
+                Arg::Local(size) => {
+                    let offset = k.group_segment_size + dynamic_lds;
+                    dynamic_lds += size;
+                    (4, offset.to_le_bytes().to_vec())
+                }
+            };
+            explicit.resize(explicit.len().next_multiple_of(align), 0);
+            explicit.extend_from_slice(&bytes);
+        }
+        let c0 = cpu_seconds();
+        let stats = self.dispatch(
+            &code,
+            case.kernel,
+            &explicit,
+            case.grid,
+            case.wg,
+            dynamic_lds,
+        )?;
+        let cpu = cpu_seconds().zip(c0).map(|(a, b)| a - b);
+        let buffers = bufs
+            .iter()
+            .map(|(b, len)| {
+                b.data
+                    .iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .take(*len)
+                    .collect()
+            })
+            .collect();
+        Ok(Emulated {
+            stats,
+            cpu,
+            buffers,
+        })
+    }
+
+    fn dispatch(
+        &self,
+        code: &LoadedCodeObject,
+        kernel: &str,
+        explicit: &[u8],
+        grid: [u32; 3],
+        wg: [u16; 3],
+        dynamic_lds: u32,
+    ) -> Result<DispatchStats, String> {
+        let k = code
+            .kernel(kernel)
+            .ok_or_else(|| format!("no kernel `{kernel}`"))?;
+        let mut ka = kernarg::build(explicit, 5, grid, wg);
+        ka.resize(ka.len().max(k.kernarg_segment_size as usize), 0);
+        let kb = Buf::new(&self.mem, &ka)?;
+        self.gpu
+            .dispatch(&Dispatch {
+                kernel_object: k.kernel_object,
+                kernarg_address: kb.addr(),
+                grid_size: grid,
+                workgroup_size: wg,
+                group_segment_size: k.group_segment_size + dynamic_lds,
+                private_segment_size: k.private_segment_size,
+                ..Dispatch::default()
+            })
+            .map_err(|f| f.to_string())
+    }
+}
+
+/// CPU seconds (user + system) this process has used, from /proc/self/stat (Linux).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = f.get(11)?.parse().ok()?;
+    let stime: f64 = f.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
+}
+
+fn report(name: &str, s: &DispatchStats, cpu: Option<f64>, ok: bool) {
+    let secs = s.elapsed.as_secs_f64().max(1e-9);
+    let lane = s.lane_ops as f64 / secs;
+    let per_core = cpu
+        .filter(|&c| c > 0.05)
+        .map(|c| {
+            format!(
+                "{:>8.1} M lane-ops per CPU-second",
+                s.lane_ops as f64 / c / 1e6
+            )
+        })
+        .unwrap_or_default();
+    println!(
+        "{name:<22} {:>8.1} ms  {:>7.1} M wave-inst/s  {:>8.1} M lane-ops/s  ({} threads, {} WGs)  {per_core}{}",
+        secs * 1e3,
+        s.wave_instructions as f64 / secs / 1e6,
+        lane / 1e6,
+        s.threads,
+        s.workgroups,
+        if ok { "" } else { "  RESULT MISMATCH" }
+    );
+}
+
+/// The four throughput benchmarks, at full or quick size.
+fn cases(quick: bool) -> Vec<Case> {
+    let mut cases = Vec::new();
+
+    // Vector add.
+    let n: u32 = if quick { 1 << 20 } else { 16 << 20 };
+    let a: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
+    let b: Vec<f32> = (0..n).map(|i| (i % 7) as f32 * 0.5).collect();
+    let args = vec![
+        Arg::Buffer(bytes_of(&a, f32::to_le_bytes)),
+        Arg::Buffer(bytes_of(&b, f32::to_le_bytes)),
+        Arg::Buffer(vec![0u8; 4 * n as usize]),
+        Arg::U32(n),
+    ];
+    cases.push(Case {
+        label: format!("vector_add {}M", n >> 20),
+        file: "vector_add",
+        source: VECTOR_ADD,
+        kernel: "vector_add",
+        args,
+        grid: [n, 1, 1],
+        wg: [256, 1, 1],
+        check: Box::new(move |out| {
+            let c = u32s(&out[2]);
+            (0..n as usize)
+                .step_by(997)
+                .all(|i| f32::from_bits(c[i]) == a[i] + b[i])
+        }),
+    });
+
+    // Tiled matmul.
+    let m: u32 = if quick { 128 } else { 512 };
+    let am: Vec<f32> = (0..m * m).map(|i| ((i % 17) as f32) * 0.25).collect();
+    let bm: Vec<f32> = (0..m * m).map(|i| ((i % 13) as f32) * 0.5).collect();
+    let args = vec![
+        Arg::Buffer(bytes_of(&am, f32::to_le_bytes)),
+        Arg::Buffer(bytes_of(&bm, f32::to_le_bytes)),
+        Arg::Buffer(vec![0u8; 4 * (m * m) as usize]),
+        Arg::U32(m),
+    ];
+    cases.push(Case {
+        label: format!("matmul_tiled {m}x{m}"),
+        file: "matmul",
+        source: MATMUL,
+        kernel: "matmul_tiled",
+        args,
+        grid: [m, m, 1],
+        wg: [16, 16, 1],
+        check: Box::new(move |out| {
+            let c = u32s(&out[2]);
+            let mu = m as usize;
+            [(0usize, 0usize), (mu - 1, mu - 1), (mu / 3, mu / 2)]
+                .iter()
+                .all(|&(r, col)| {
+                    let want: f32 = (0..mu).map(|k| am[r * mu + k] * bm[k * mu + col]).sum();
+                    (f32::from_bits(c[r * mu + col]) - want).abs() <= want.abs() * 1e-4 + 1e-3
+                })
+        }),
+    });
+
+    // Work-group reduction with dynamic LDS.
+    let n: u32 = if quick { 1 << 20 } else { 8 << 20 };
+    let input: Vec<u32> = (0..n).map(|i| i % 100).collect();
+    let groups = (n / 256) as usize;
+    let want: u64 = input.iter().map(|&x| u64::from(x)).sum();
+    cases.push(Case {
+        label: format!("reduce_sum {}M", n >> 20),
+        file: "reduce",
+        source: REDUCE,
+        kernel: "reduce_sum",
+        args: vec![
+            Arg::Buffer(bytes_of(&input, u32::to_le_bytes)),
+            Arg::Buffer(vec![0u8; 4 * groups]),
+            Arg::Local(1024),
+            Arg::U32(n),
+        ],
+        grid: [n, 1, 1],
+        wg: [256, 1, 1],
+        check: Box::new(move |out| {
+            u32s(&out[1]).iter().map(|&x| u64::from(x)).sum::<u64>() == want
+        }),
+    });
+
+    // Histogram with LDS and global atomics.
+    let n: u32 = if quick { 1 << 20 } else { 16 << 20 };
+    let data: Vec<u8> = (0..n)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+        .collect();
+    let mut want = [0u32; 256];
+    for d in &data {
+        want[*d as usize] += 1;
+    }
+    cases.push(Case {
+        label: format!("histogram {}M", n >> 20),
+        file: "atomics",
+        source: ATOMICS,
+        kernel: "histogram",
+        args: vec![Arg::Buffer(data), Arg::U32(n), Arg::Buffer(vec![0u8; 1024])],
+        grid: [256 * 256, 1, 1],
+        wg: [256, 1, 1],
+        check: Box::new(move |out| u32s(&out[1])[..256] == want[..]),
+    });
+    cases
+}
+
+/// Runs a case under PoCL and prints the comparison line.
+fn compare_with_pocl(p: &pocl::Pocl, case: &Case, emu: &DispatchStats) -> Result<bool, String> {
+    let args: Vec<pocl::Arg> = case
+        .args
+        .iter()
+        .map(|a| match a {
+            Arg::Buffer(b) => pocl::Arg::Buffer(b),
+            Arg::U32(v) => pocl::Arg::U32(*v),
+            Arg::Local(size) => pocl::Arg::Local(*size as usize),
+        })
+        .collect();
+    let global: Vec<usize> = case.grid.iter().map(|&g| g as usize).collect();
+    let local: Vec<usize> = case.wg.iter().map(|&w| usize::from(w)).collect();
+    let run = p.run(case.source, case.kernel, &args, &global, &local)?;
+    let ok = (case.check)(&run.buffers);
+    let native = run.elapsed.as_secs_f64().max(1e-9);
+    let emulated = emu.elapsed.as_secs_f64();
+    let cpu = run
+        .cpu
+        .map(|c| format!(", {:.1} ms CPU", c * 1e3))
+        .unwrap_or_default();
+    println!(
+        "  PoCL native            {:>8.1} ms{cpu}  ->  hsaemu / PoCL = {:.1}x{}",
+        native * 1e3,
+        emulated / native,
+        if ok { "" } else { "  POCL RESULT MISMATCH" }
+    );
+    Ok(ok)
+}
+
+pub fn run(args: Args) -> Result<ExitCode, String> {
+    let mem = MemoryMap::new();
+    let gpu = Gpu::new(
+        GpuConfig {
+            processor: args.processor.clone(),
+            threads: args.threads,
+            ..GpuConfig::default()
+        },
+        mem.clone(),
+    )
+    .map_err(|e| e.to_string())?;
+    // PoCL reads its thread limit from the environment: open it before any other thread runs.
+    let native = if args.no_pocl {
+        None
+    } else {
+        match pocl::Pocl::open(gpu.threads()) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                println!("PoCL comparison unavailable: {e}");
+                None
+            }
+        }
+    };
+    let dir = std::env::temp_dir().join(format!("hsaemu-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let quick = args.quick;
+    let b = Bench {
+        gpu,
+        mem: mem.clone(),
+        dir: dir.clone(),
+        args,
+    };
+    let mut all_ok = true;
+    println!(
+        "hsaemu bench on {} with up to {} host threads{}",
+        b.args.processor,
+        b.gpu.threads(),
+        native
+            .as_ref()
+            .map(|p| format!("; PoCL on `{}` with as many", p.device))
+            .unwrap_or_default()
+    );
+
+    let want = |name: &str| b.args.only.as_deref().is_none_or(|o| name.contains(o));
+
+    for case in cases(quick) {
+        if !want(case.kernel) && !want(&case.label) {
+            continue;
+        }
+        let run = b.emulate(&case)?;
+        let ok = (case.check)(&run.buffers);
+        all_ok &= ok;
+        report(&case.label, &run.stats, run.cpu, ok);
+        if let Some(p) = &native {
+            all_ok &= compare_with_pocl(p, &case, &run.stats)?;
+        }
+    }
+
+    // Dispatch latency: `Gpu::dispatch` of an empty kernel, median over many dispatches.
+    if want("dispatch") {
+        let code = b.compile("empty", EMPTY)?;
+        let k = code
+            .kernel("empty")
+            .ok_or_else(|| "no kernel `empty`".to_string())?;
+        let rounds = if quick { 200 } else { 2000 };
+        for (label, groups) in [("1 WG", 1u32), ("8 WGs", 8)] {
+            let grid = [64 * groups, 1, 1];
+            let mut ka = kernarg::build(&[], 5, grid, [64, 1, 1]);
+            ka.resize(ka.len().max(k.kernarg_segment_size as usize), 0);
+            let kb = Buf::new(&mem, &ka)?;
+            let d = Dispatch {
+                kernel_object: k.kernel_object,
+                kernarg_address: kb.addr(),
+                grid_size: grid,
+                workgroup_size: [64, 1, 1],
+                group_segment_size: k.group_segment_size,
+                private_segment_size: k.private_segment_size,
+                ..Dispatch::default()
+            };
+            let mut times = Vec::with_capacity(rounds);
+            for _ in 0..rounds {
+                let t0 = std::time::Instant::now();
+                b.gpu.dispatch(&d).map_err(|f| f.to_string())?;
+                times.push(t0.elapsed().as_secs_f64() * 1e6);
+            }
+            times.sort_by(f64::total_cmp);
+            println!(
+                "dispatch empty, {label:<6}  median {:>7.2} us  p90 {:>7.2} us  ({rounds} dispatches)",
+                times[rounds / 2],
+                times[rounds * 9 / 10]
+            );
+        }
+    }
+
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(if all_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
