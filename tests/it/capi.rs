@@ -164,10 +164,14 @@ fn c_misuse() {
 
 #[test]
 fn c_stress() {
-    // 8 threads × 10,000 packets over 4 queues; every 64th packet a kernel dispatch.
+    // 8 threads × 10,000 kernel dispatches over 4 queues, plus a barrier-AND packet every 8th
+    // round and two threads of signal traffic.
     let kernels = cl_kernel("cl/runtime_kernels.cl", "gfx90a", 4);
     let out = run_c("stress", &["10000", &kernels], &[]);
-    assert!(out.contains("80000 packets"), "{out}");
+    assert!(
+        out.contains("90000 packets (80000 kernel dispatches)"),
+        "{out}"
+    );
 }
 
 /// Parses the `sizeof T n` / `offsetof T.f n` lines of tests/c/layout.c.
