@@ -187,3 +187,50 @@ fn emu_runs_hip_block_sum_with_dynamic_shared_memory() {
         assert_eq!(bo.u32s()[0] as i32, input.iter().sum::<i32>(), "{target}");
     }
 }
+
+/// `hsaemu run FILE --kernel … --arg …`: one kernel on the emulated GPU from the command line,
+/// the buffers printed after the dispatch; a faulting kernel prints the one-line report and
+/// exits with status 1.
+#[test]
+fn hsaemu_run_prints_buffers_and_reports_faults() {
+    let vector_add = hsaemu_testkit::compile_cl("cl/vector_add.cl", "gfx90a", 5);
+    let out = std::process::Command::new(crate::support::hsaemu())
+        .arg("run")
+        .arg(&vector_add)
+        .args(["--kernel", "vector_add", "--grid", "5", "--block", "4"])
+        .args([
+            "--arg",
+            "buf:f32:1,2,3,4,5",
+            "--arg",
+            "buf:f32:10,20,30,40,50",
+        ])
+        .args(["--arg", "buf:f32:0,0,0,0,-1", "--arg", "u32:4"])
+        .output()
+        .expect("run hsaemu run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // n = 4: the fifth work-item (in a partial second work-group) must leave c[4] alone.
+    assert!(
+        text.lines().any(|l| l == "arg 2 (f32[5]): 11 22 33 44 -1"),
+        "{text}"
+    );
+
+    let faults = hsaemu_testkit::compile_cl("cl/emu_faults.cl", "gfx90a", 5);
+    let out = std::process::Command::new(crate::support::hsaemu())
+        .arg("run")
+        .arg(&faults)
+        .args(["--kernel", "oob_store", "--grid", "64", "--block", "64"])
+        .args(["--arg", "buf:256", "--arg", "i32:100000000"])
+        .output()
+        .expect("run hsaemu run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("memory fault in kernel `oob_store`") && err.contains("lane 17 of wave 0"),
+        "{err}"
+    );
+}

@@ -1,6 +1,7 @@
 //! The `hsaemu` command-line tool: one subcommand per file under `commands/`.
 
 mod commands;
+mod host_buffer;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

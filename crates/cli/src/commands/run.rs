@@ -8,9 +8,9 @@
 //! `buf:TYPE:V1,V2,…` — a buffer initialised with values of TYPE (printed as TYPE);
 //! `local:N` — a dynamic LDS (`__local` pointer) argument of N bytes.
 
-use hsaemu_emu::{kernarg, Access, Dispatch, Gpu, GpuConfig, MemoryMap};
+use crate::host_buffer::HostBuffer;
+use hsaemu_emu::{kernarg, Dispatch, Gpu, GpuConfig, MemoryMap};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -127,44 +127,6 @@ impl Ty {
     }
 }
 
-/// A host buffer registered in the memory map while alive.
-struct Buf {
-    data: Vec<u64>,
-    len: usize,
-    mem: Arc<MemoryMap>,
-}
-
-impl Buf {
-    fn new(mem: &Arc<MemoryMap>, bytes: &[u8]) -> Result<Buf, String> {
-        let mut data = vec![0u64; bytes.len().div_ceil(8).max(1)];
-        for (i, b) in bytes.iter().enumerate() {
-            data[i / 8] |= u64::from(*b) << (8 * (i % 8));
-        }
-        let b = Buf {
-            data,
-            len: bytes.len(),
-            mem: mem.clone(),
-        };
-        mem.register(b.addr(), (b.data.len() * 8) as u64, Access::ReadWrite)
-            .map_err(|e| e.to_string())?;
-        Ok(b)
-    }
-    fn addr(&self) -> u64 {
-        self.data.as_ptr() as u64
-    }
-    fn bytes(&self) -> Vec<u8> {
-        let mut v: Vec<u8> = self.data.iter().flat_map(|w| w.to_le_bytes()).collect();
-        v.truncate(self.len);
-        v
-    }
-}
-
-impl Drop for Buf {
-    fn drop(&mut self) {
-        let _ = self.mem.unregister(self.addr());
-    }
-}
-
 fn dims(s: &str, what: &str) -> Result<[u32; 3], String> {
     let mut out = [1u32; 3];
     let parts: Vec<&str> = s.split(',').collect();
@@ -253,7 +215,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     let block16 = block.map(|b| b.min(u32::from(u16::MAX)) as u16);
 
     let mut explicit: Vec<u8> = Vec::new();
-    let mut buffers: Vec<(usize, Ty, Buf)> = Vec::new();
+    let mut buffers: Vec<(usize, Ty, HostBuffer)> = Vec::new();
     let mut dynamic_lds = 0u32;
     let align = |v: &mut Vec<u8>, a: usize| v.resize(v.len().div_ceil(a) * a, 0);
     for (n, spec) in args.args.iter().enumerate() {
@@ -278,7 +240,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
                         (Ty::U32, vec![0u8; len])
                     }
                 };
-                let buf = Buf::new(&mem, &bytes)?;
+                let buf = HostBuffer::new(&mem, &bytes)?;
                 align(&mut explicit, 8);
                 explicit.extend_from_slice(&buf.addr().to_le_bytes());
                 buffers.push((n, ty, buf));
@@ -301,7 +263,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     }
     let mut ka = kernarg::build(&explicit, cov, grid, block16);
     ka.resize(ka.len().max(kernel.kernarg_segment_size as usize), 0);
-    let kbuf = Buf::new(&mem, &ka)?;
+    let kbuf = HostBuffer::new(&mem, &ka)?;
     let stats = gpu
         .dispatch(&Dispatch {
             kernel_object: kernel.kernel_object,

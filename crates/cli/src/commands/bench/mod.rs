@@ -8,9 +8,8 @@
 
 mod pocl;
 
-use hsaemu_emu::{
-    kernarg, Access, Dispatch, DispatchStats, Gpu, GpuConfig, LoadedCodeObject, MemoryMap,
-};
+use crate::host_buffer::HostBuffer;
+use hsaemu_emu::{kernarg, Dispatch, DispatchStats, Gpu, GpuConfig, LoadedCodeObject, MemoryMap};
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 use std::sync::Arc;
@@ -45,37 +44,6 @@ const MATMUL: &str = include_str!("../../../../../tests/kernels/cl/matmul.cl");
 const REDUCE: &str = include_str!("../../../../../tests/kernels/cl/reduce.cl");
 const ATOMICS: &str = include_str!("../../../../../tests/kernels/cl/atomics.cl");
 const EMPTY: &str = include_str!("../../../../../tests/kernels/cl/runtime_kernels.cl");
-
-/// A host buffer registered in the memory map while alive.
-struct Buf {
-    data: Vec<u64>,
-    mem: Arc<MemoryMap>,
-}
-
-impl Buf {
-    fn new(mem: &Arc<MemoryMap>, bytes: &[u8]) -> Result<Buf, String> {
-        let mut data = vec![0u64; bytes.len().div_ceil(8).max(1)];
-        for (i, b) in bytes.iter().enumerate() {
-            data[i / 8] |= u64::from(*b) << (8 * (i % 8));
-        }
-        let b = Buf {
-            data,
-            mem: mem.clone(),
-        };
-        mem.register(b.addr(), (b.data.len() * 8) as u64, Access::ReadWrite)
-            .map_err(|e| e.to_string())?;
-        Ok(b)
-    }
-    fn addr(&self) -> u64 {
-        self.data.as_ptr() as u64
-    }
-}
-
-impl Drop for Buf {
-    fn drop(&mut self) {
-        let _ = self.mem.unregister(self.addr());
-    }
-}
 
 fn bytes_of<T: Copy>(v: &[T], f: impl Fn(T) -> [u8; 4]) -> Vec<u8> {
     v.iter().flat_map(|x| f(*x)).collect()
@@ -174,9 +142,9 @@ impl Bench {
         for a in &case.args {
             let (align, bytes) = match a {
                 Arg::Buffer(init) => {
-                    let b = Buf::new(&self.mem, init)?;
+                    let b = HostBuffer::new(&self.mem, init)?;
                     let addr = b.addr();
-                    bufs.push((b, init.len()));
+                    bufs.push(b);
                     (8, addr.to_le_bytes().to_vec())
                 }
                 Arg::U32(v) => (4, v.to_le_bytes().to_vec()),
@@ -199,16 +167,7 @@ impl Bench {
             dynamic_lds,
         )?;
         let cpu = cpu_seconds().zip(c0).map(|(a, b)| a - b);
-        let buffers = bufs
-            .iter()
-            .map(|(b, len)| {
-                b.data
-                    .iter()
-                    .flat_map(|w| w.to_le_bytes())
-                    .take(*len)
-                    .collect()
-            })
-            .collect();
+        let buffers = bufs.iter().map(HostBuffer::bytes).collect();
         Ok(Emulated {
             stats,
             cpu,
@@ -230,7 +189,7 @@ impl Bench {
             .ok_or_else(|| format!("no kernel `{kernel}`"))?;
         let mut ka = kernarg::build(explicit, 5, grid, wg);
         ka.resize(ka.len().max(k.kernarg_segment_size as usize), 0);
-        let kb = Buf::new(&self.mem, &ka)?;
+        let kb = HostBuffer::new(&self.mem, &ka)?;
         self.gpu
             .dispatch(&Dispatch {
                 kernel_object: k.kernel_object,
@@ -482,7 +441,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             let grid = [64 * groups, 1, 1];
             let mut ka = kernarg::build(&[], 5, grid, [64, 1, 1]);
             ka.resize(ka.len().max(k.kernarg_segment_size as usize), 0);
-            let kb = Buf::new(&mem, &ka)?;
+            let kb = HostBuffer::new(&mem, &ka)?;
             let d = Dispatch {
                 kernel_object: k.kernel_object,
                 kernarg_address: kb.addr(),
