@@ -21,7 +21,7 @@
 //!
 //! A and B are VGPRs or AGPRs (the `acc` bits); on gfx908 C and D are AGPRs, on gfx90a the
 //! `acc_cd` bit chooses AGPRs or VGPRs, and C may be an inline constant. Float products are
-//! exact and summed in f64 with one rounding at the end (the hardware's internal order and
+//! exact, summed in f64 and rounded to f32 once (the hardware's internal order and
 //! rounding are not published, so the last bit can differ from hardware); f64 accumulates by
 //! fused multiply-adds in k order; i8 is exact with a wrapping i32 sum. Results are written to
 //! the lanes enabled in EXEC. AMD lists no CBSZ, ABID or BLGP for gfx90a's f64 shapes (gfx940
@@ -64,14 +64,15 @@ impl Elem {
             Elem::F32 => f64::from(f32::from_bits(v as u32)),
             Elem::F16 => f16::from_bits(v as u16).to_f64(),
             Elem::Bf16 => f64::from(f32::from_bits(u32::from(v as u16) << 16)),
+            // F64 (the integer types take `i8_at`).
             _ => f64::from_bits(v),
         }
     }
+}
 
-    /// Element `e` of a lane's packed operand as a signed integer (i8).
-    fn int(self, raw: u64, e: usize) -> i32 {
-        i32::from((raw >> (8 * e)) as u8 as i8)
-    }
+/// Element `e` of a lane's packed i8 operand.
+fn i8_at(raw: u64, e: usize) -> i32 {
+    i32::from((raw >> (8 * e)) as u8 as i8)
 }
 
 /// One MFMA opcode: `blocks` products of an M×K matrix A by a K×N matrix B, plus C.
@@ -274,7 +275,7 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen) -> R {
                         let mut acc = d[slot][lane] as i32;
                         for k in 0..sh.k {
                             let ((x, ea), (y, eb)) = (a_at(k), b_at(k));
-                            acc = acc.wrapping_add(sh.input.int(x, ea) * sh.input.int(y, eb));
+                            acc = acc.wrapping_add(i8_at(x, ea) * i8_at(y, eb));
                         }
                         d[slot][lane] = acc as u32;
                     }
