@@ -1,12 +1,12 @@
 //! Decoder and semantics coverage over real compiler output: every instruction of the
 //! prebuilt rocRAND kernels (Debian's librocrand1, gfx803/gfx906/gfx90a) decodes, and the
 //! mnemonics without semantics are listed (and bounded, so regressions show). The emulator
-//! decodes through `hsaemu-isa`; its mnemonics are checked against llvm-objdump-15's, and
-//! gfx908 matrix-core code decodes (the MFMA faults as unimplemented, by name).
+//! decodes through `hsaemu-isa`; its mnemonics are checked against llvm-objdump-15's, also for
+//! the gfx908/gfx90a matrix-core kernels (which all have semantics).
 
 mod common;
 use common::*;
-use hsaemu_emu::{FaultKind, Gpu, GpuConfig, MemoryMap};
+use hsaemu_emu::{Gpu, GpuConfig, MemoryMap};
 
 fn rocrand_code_object(target: &str) -> Vec<u8> {
     let lib = hsaemu_testkit::rocrand_library();
@@ -144,35 +144,38 @@ fn decoder_agrees_with_llvm_objdump() {
     }
 }
 
+/// The matrix-core kernels decode on gfx908 and gfx90a exactly as llvm-objdump-15 reads them
+/// (every MFMA shape, AccVGPR moves, AGPR memory operands), and every mnemonic in them has
+/// semantics.
 #[test]
-fn gfx908_mfma_decodes_and_faults_as_unimplemented() {
-    let e = emu("cl/emu_mfma.cl", "gfx908");
-    let cov = e.gpu.coverage(&e.code);
-    assert_eq!(cov.invalid_words, 0);
-    let names: Vec<&str> = cov.mnemonics.iter().map(|m| m.0.as_str()).collect();
-    assert!(names.contains(&"v_accvgpr_write_b32"), "{names:?}");
-    assert!(names.contains(&"v_mfma_f32_32x32x2f32"), "{names:?}");
-    let out = e.zeros(4 * 64);
-    let f = e
-        .try_run(
-            "mfma_f32_32x32x2",
-            &[Arg::Ptr(&out), Arg::F32(1.5), Arg::F32(2.0)],
-            [64, 1, 1],
-            [64, 1, 1],
-            0,
-        )
-        .expect_err("MFMA has no semantics yet");
-    assert_eq!(
-        f.kind,
-        FaultKind::Unimplemented {
-            mnemonic: "v_mfma_f32_32x32x2f32".into()
-        },
-        "{f}"
-    );
-    // The fault report prints the instruction as llvm-objdump does.
-    let text = f.instruction.clone().unwrap_or_default();
-    assert!(
-        text.starts_with("v_mfma_f32_32x32x2f32 a[0:15], "),
-        "{text}"
-    );
+fn mfma_kernels_decode_like_llvm_objdump_and_are_implemented() {
+    for target in ["gfx908", "gfx90a"] {
+        let e = emu("cl/emu_mfma.cl", target);
+        let cov = e.gpu.coverage(&e.code);
+        assert_eq!(cov.invalid_words, 0, "{target}");
+        let ours: std::collections::BTreeMap<String, u64> = cov
+            .mnemonics
+            .iter()
+            .filter(|m| m.0 != "s_nop")
+            .map(|(m, n, _)| (m.clone(), *n))
+            .collect();
+        let path = hsaemu_testkit::compile_cl("cl/emu_mfma.cl", target, 5);
+        let mut theirs = objdump_counts(&path, target);
+        theirs.remove("s_nop");
+        assert_eq!(ours, theirs, "{target}");
+        let mfma = ours.keys().filter(|m| m.starts_with("v_mfma_")).count();
+        assert_eq!(
+            mfma,
+            if target == "gfx908" { 20 } else { 27 },
+            "{target}: {ours:?}"
+        );
+        for m in ["v_accvgpr_read_b32", "v_accvgpr_write_b32"] {
+            assert!(ours.contains_key(m), "{target}: {m}");
+        }
+        assert!(
+            cov.unimplemented().is_empty(),
+            "{target}: {:?}",
+            cov.unimplemented()
+        );
+    }
 }

@@ -1,7 +1,8 @@
 //! Instruction semantics: [`step`] executes one pre-decoded instruction on a wave. Scalar ALU,
-//! scalar memory and program control live here; vector ALU in [`valu`], vector memory (DS,
-//! FLAT/GLOBAL/SCRATCH, MUBUF) in [`vmem`].
+//! scalar memory and program control live here; vector ALU in [`valu`], matrix FMA in
+//! [`mfma`], vector memory (DS, FLAT/GLOBAL/SCRATCH, MUBUF) in [`vmem`].
 
+mod mfma;
 mod valu;
 mod vmem;
 

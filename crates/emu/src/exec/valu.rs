@@ -6,7 +6,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use super::{unimplemented, Env, Flow, LaneFault, R};
-use crate::decode::{flag, Fmt, Gen, Inst, Sub, VCC, VGPR};
+use crate::decode::{flag, Fmt, Gen, Inst, Sub, AGPR, VCC, VGPR};
 use crate::ops::Op;
 use crate::wave::{Row, Ty, Wave, LANES};
 use half::f16;
@@ -982,7 +982,16 @@ fn valu_move(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R
 
     match i.op {
         Op::V_MOV_B32 => v32!(*s0!()),
-        Op::V_ACCVGPR_MOV_B32 => v32!(*s0!()),
+        Op::V_ACCVGPR_MOV_B32 => {
+            // gfx90a VOP1: source and destination are AGPRs, which the decoder keeps as
+            // `VGPR + n` (the opcode says the file).
+            let r = w.vsrc(
+                i.src[0] + if i.src[0] >= VGPR { AGPR - VGPR } else { 0 },
+                i.lit,
+                Ty::B32,
+            );
+            w.vwrite(AGPR + (i.dst - VGPR), &r, exec);
+        }
         Op::V_SWAP_B32 => {
             let a = *s0!();
             let b = w.vsrc(i.dst, 0, Ty::B32);
@@ -2212,8 +2221,9 @@ fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
     Some(Ok(Flow::Next))
 }
 
-/// VOP3P: packed 16-bit and (gfx90a) packed 32-bit math, mixed-precision FMA, dot products.
-fn vop3p(w: &mut Wave, c: &mut Ctx, _env: &mut Env) -> R {
+/// VOP3P: packed 16-bit and (gfx90a) packed 32-bit math, mixed-precision FMA, dot products,
+/// AccVGPR moves; matrix FMA goes on to [`super::mfma`].
+fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
     let i = c.i;
     // Half k of source s: op_sel chooses the half for the low result, op_sel_hi for the high.
     let src = |w: &Wave, k: usize| w.vsrc(i.src[k], i.lit, Ty::B16);
@@ -2448,7 +2458,7 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, _env: &mut Env) -> R {
         }
         Op::V_ACCVGPR_READ_B32 => {
             let code = if i.src[0] >= VGPR {
-                crate::decode::AGPR + (i.src[0] - VGPR)
+                AGPR + (i.src[0] - VGPR)
             } else {
                 i.src[0]
             };
@@ -2457,10 +2467,11 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, _env: &mut Env) -> R {
         }
         Op::V_ACCVGPR_WRITE_B32 => {
             let r = w.vsrc(i.src[0], i.lit, Ty::B32);
-            let code = crate::decode::AGPR + (i.dst - VGPR);
+            let code = AGPR + (i.dst - VGPR);
             w.vwrite(code, &r, c.exec);
         }
-        _ => return Err(unimplemented(i)),
+        // Matrix FMA (or an unimplemented VOP3P operation).
+        _ => return super::mfma::execute(w, i, c.exec, env.gen),
     }
     let _ = VCC;
     let _ = LaneFault::new;

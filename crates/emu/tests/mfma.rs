@@ -1,0 +1,559 @@
+//! Matrix-core kernels (tests/kernels/cl/emu_mfma.cl), compiled by clang-15 for gfx908 and
+//! gfx90a, run on the emulator and compared with matrix products computed here. The kernels
+//! place A, B, C and D by AMD's documented register layout, so a wrong layout, type or
+//! accumulation in the emulator shows as a wrong product. The broadcast modifiers
+//! (CBSZ/ABID/BLGP) are checked against a CPU model of the documented broadcasts.
+
+#![allow(clippy::needless_range_loop)] // references are indexed like the device buffers
+
+mod common;
+use common::*;
+use half::f16;
+use hsaemu_emu::FaultKind;
+
+const MFMA_TARGETS: [&str; 2] = ["gfx908", "gfx90a"];
+
+/// Element type of the A and B inputs (C and D are f32, i32 for i8, f64 for f64).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum In {
+    F32,
+    F16,
+    Bf16,
+    I8,
+    F64,
+}
+
+impl In {
+    fn bytes(self) -> usize {
+        match self {
+            In::F32 => 4,
+            In::F16 | In::Bf16 => 2,
+            In::I8 => 1,
+            In::F64 => 8,
+        }
+    }
+}
+
+/// Test values: random f32/f64 in [-1, 1]; quarters in [-2, 2] for f16/bf16 (exact in the
+/// type, and every sum of their products here is exact in f32); any i8.
+fn values(rng: &mut Rng, ty: In, n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|_| match ty {
+            In::F32 => f64::from(rng.f32(-1.0, 1.0)),
+            In::F64 => f64::from(rng.f32(-1.0, 1.0)) + f64::from(rng.next_u32()) * 1e-16,
+            In::F16 | In::Bf16 => f64::from(rng.next_u32() % 17) / 4.0 - 2.0,
+            In::I8 => f64::from(rng.next_u32() as u8 as i8),
+        })
+        .collect()
+}
+
+/// Device bytes of input values.
+fn encode(ty: In, v: &[f64]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(v.len() * ty.bytes());
+    for &x in v {
+        match ty {
+            In::F32 => out.extend_from_slice(&(x as f32).to_le_bytes()),
+            In::F16 => out.extend_from_slice(&f16::from_f64(x).to_le_bytes()),
+            // Exact for the test values: bf16 is the top half of the f32.
+            In::Bf16 => out.extend_from_slice(&(((x as f32).to_bits() >> 16) as u16).to_le_bytes()),
+            In::I8 => out.push(x as i8 as u8),
+            In::F64 => out.extend_from_slice(&x.to_le_bytes()),
+        }
+    }
+    out
+}
+
+/// C/D matrices: device bytes of accumulator values, and the values read back.
+fn encode_acc(ty: In, v: &[f64]) -> Vec<u8> {
+    match ty {
+        In::I8 => v.iter().flat_map(|&x| (x as i32).to_le_bytes()).collect(),
+        In::F64 => encode(In::F64, v),
+        _ => v.iter().flat_map(|&x| (x as f32).to_le_bytes()).collect(),
+    }
+}
+
+fn decode_acc(ty: In, buf: &Buf) -> Vec<f64> {
+    match ty {
+        In::I8 => buf.i32s().into_iter().map(f64::from).collect(),
+        In::F64 => buf.f64s(),
+        _ => buf.f32s().into_iter().map(f64::from).collect(),
+    }
+}
+
+fn acc_values(rng: &mut Rng, ty: In, n: usize) -> Vec<f64> {
+    match ty {
+        In::I8 => (0..n)
+            .map(|_| f64::from((rng.next_u32() % 2001) as i32 - 1000))
+            .collect(),
+        In::F32 | In::F64 => values(rng, ty, n),
+        _ => values(rng, In::F16, n),
+    }
+}
+
+/// `D = A·B + C` for row-major A (m×k), B (k×n), C (m×n), in f64; with the magnitude
+/// Σ|a·b| + |c| of each element for tolerances.
+fn gemm(a: &[f64], b: &[f64], c: &[f64], m: usize, n: usize, k: usize) -> Vec<(f64, f64)> {
+    let mut d = vec![(0.0, 0.0); m * n];
+    for i in 0..m {
+        for j in 0..n {
+            let (mut s, mut mag) = (c[i * n + j], c[i * n + j].abs());
+            for kk in 0..k {
+                s += a[i * k + kk] * b[kk * n + j];
+                mag += (a[i * k + kk] * b[kk * n + j]).abs();
+            }
+            d[i * n + j] = (s, mag);
+        }
+    }
+    d
+}
+
+/// Checks a device result against the reference: f32 and f64 inputs within one rounding of
+/// the magnitude per accumulation step (at most 64 here), everything else (exact in f32/i32)
+/// exactly. A misplaced element is off by about the magnitude itself.
+fn check(what: &str, ty: In, got: &[f64], want: &[(f64, f64)]) {
+    assert_eq!(got.len(), want.len(), "{what}");
+    for (idx, (&g, &(w, mag))) in got.iter().zip(want).enumerate() {
+        let tol = match ty {
+            In::F32 => 65.0 * f64::from(f32::EPSILON) / 2.0 * mag,
+            In::F64 => 65.0 * f64::EPSILON / 2.0 * mag,
+            _ => 0.0,
+        };
+        assert!(
+            (g - w).abs() <= tol,
+            "{what}: element {idx}: got {g}, want {w} (tolerance {tol})"
+        );
+    }
+}
+
+/// One-block shapes: a grid of T×T tiles of a 64×64 product, K = 64 in a loop.
+#[test]
+fn tiles_of_a_matrix_product() {
+    let (m, n, k) = (64usize, 64usize, 64usize);
+    let mut kernels = vec![
+        ("tile_32x32x2f32", 32, In::F32),
+        ("tile_16x16x4f32", 16, In::F32),
+        ("tile_32x32x8f16", 32, In::F16),
+        ("tile_16x16x16f16", 16, In::F16),
+        ("tile_32x32x8i8", 32, In::I8),
+        ("tile_16x16x16i8", 16, In::I8),
+        ("tile_32x32x4bf16", 32, In::Bf16),
+        ("tile_16x16x8bf16", 16, In::Bf16),
+    ];
+    for t in MFMA_TARGETS {
+        if t == "gfx90a" {
+            kernels.extend([
+                ("tile_32x32x8bf16_1k", 32, In::Bf16),
+                ("tile_16x16x16bf16_1k", 16, In::Bf16),
+                ("tile_16x16x4f64", 16, In::F64),
+            ]);
+        }
+        let e = emu("cl/emu_mfma.cl", t);
+        for &(name, tile, ty) in &kernels {
+            let mut rng = Rng(0x5eed + tile as u64);
+            let a = values(&mut rng, ty, m * k);
+            let b = values(&mut rng, ty, k * n);
+            let c = acc_values(&mut rng, ty, m * n);
+            let (ba, bb, bc) = (
+                e.buf_bytes(&encode(ty, &a)),
+                e.buf_bytes(&encode(ty, &b)),
+                e.buf_bytes(&encode_acc(ty, &c)),
+            );
+            let bd = e.zeros(m * n * if ty == In::F64 { 8 } else { 4 });
+            e.run(
+                name,
+                &[
+                    Arg::Ptr(&ba),
+                    Arg::Ptr(&bb),
+                    Arg::Ptr(&bc),
+                    Arg::Ptr(&bd),
+                    Arg::I32(k as i32),
+                    Arg::I32(n as i32),
+                ],
+                [64 * (n / tile) as u32, (m / tile) as u32, 1],
+                [64, 1, 1],
+            );
+            check(
+                &format!("{t} {name}"),
+                ty,
+                &decode_acc(ty, &bd),
+                &gemm(&a, &b, &c, m, n, k),
+            );
+        }
+    }
+}
+
+/// Multi-block shapes: a batch of independent T×T products (K = 16 in a loop), two waves.
+#[test]
+fn batched_products() {
+    let k = 16usize;
+    let mut kernels = vec![
+        ("batch_32x32x1f32", 32, In::F32),
+        ("batch_16x16x1f32", 16, In::F32),
+        ("batch_4x4x1f32", 4, In::F32),
+        ("batch_32x32x4f16", 32, In::F16),
+        ("batch_16x16x4f16", 16, In::F16),
+        ("batch_4x4x4f16", 4, In::F16),
+        ("batch_32x32x4i8", 32, In::I8),
+        ("batch_16x16x4i8", 16, In::I8),
+        ("batch_4x4x4i8", 4, In::I8),
+        ("batch_32x32x2bf16", 32, In::Bf16),
+        ("batch_16x16x2bf16", 16, In::Bf16),
+        ("batch_4x4x2bf16", 4, In::Bf16),
+    ];
+    for t in MFMA_TARGETS {
+        if t == "gfx90a" {
+            kernels.extend([
+                ("batch_32x32x4bf16_1k", 32, In::Bf16),
+                ("batch_16x16x4bf16_1k", 16, In::Bf16),
+                ("batch_4x4x4bf16_1k", 4, In::Bf16),
+                ("batch_4x4x4f64", 4, In::F64),
+            ]);
+        }
+        let e = emu("cl/emu_mfma.cl", t);
+        for &(name, tile, ty) in &kernels {
+            // Blocks per wave: 64/T, except f64 4x4x4 (four blocks).
+            let per_wave = if ty == In::F64 { 4 } else { 64 / tile };
+            let waves = 2usize;
+            let nb = per_wave * waves;
+            let mut rng = Rng(0xb47c + tile as u64);
+            let a = values(&mut rng, ty, nb * tile * k);
+            let b = values(&mut rng, ty, nb * k * tile);
+            let c = acc_values(&mut rng, ty, nb * tile * tile);
+            let (ba, bb, bc) = (
+                e.buf_bytes(&encode(ty, &a)),
+                e.buf_bytes(&encode(ty, &b)),
+                e.buf_bytes(&encode_acc(ty, &c)),
+            );
+            let bd = e.zeros(nb * tile * tile * if ty == In::F64 { 8 } else { 4 });
+            e.run(
+                name,
+                &[
+                    Arg::Ptr(&ba),
+                    Arg::Ptr(&bb),
+                    Arg::Ptr(&bc),
+                    Arg::Ptr(&bd),
+                    Arg::I32(k as i32),
+                ],
+                [64 * waves as u32, 1, 1],
+                [64, 1, 1],
+            );
+            let got = decode_acc(ty, &bd);
+            let (sa, sb, sc) = (tile * k, k * tile, tile * tile);
+            for blk in 0..nb {
+                let want = gemm(
+                    &a[blk * sa..][..sa],
+                    &b[blk * sb..][..sb],
+                    &c[blk * sc..][..sc],
+                    tile,
+                    tile,
+                    k,
+                );
+                check(
+                    &format!("{t} {name} block {blk}"),
+                    ty,
+                    &got[blk * sc..][..sc],
+                    &want,
+                );
+            }
+        }
+    }
+}
+
+/// A one-wave MFMA with modifiers, as the `MODS` kernels run it.
+struct Mods {
+    name: &'static str,
+    m: usize,
+    n: usize,
+    k: usize,
+    blocks: usize,
+    ty: In,
+}
+
+impl Mods {
+    /// CBSZ, ABID, BLGP from the kernel name (`mods_SHAPE_CBSZ_ABID_BLGP`).
+    fn fields(&self) -> (usize, usize, usize) {
+        let f: Vec<usize> = self
+            .name
+            .rsplit('_')
+            .take(3)
+            .map(|x| x.parse().expect("modifier"))
+            .collect();
+        (f[2], f[1], f[0])
+    }
+    fn kpl(&self) -> usize {
+        self.k * self.m * self.blocks / 64
+    }
+    fn in_bytes(&self) -> usize {
+        self.kpl() * self.ty.bytes()
+    }
+    fn out_regs(&self) -> usize {
+        self.m * self.n * self.blocks / 64
+    }
+
+    /// Element `e` of a lane's packed operand.
+    fn elem(&self, lane_bytes: &[u8], e: usize) -> f64 {
+        let b = &lane_bytes[e * self.ty.bytes()..];
+        match self.ty {
+            In::F32 => f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            In::F16 => f16::from_le_bytes([b[0], b[1]]).to_f64(),
+            In::Bf16 => f64::from(f32::from_bits(
+                u32::from(u16::from_le_bytes([b[0], b[1]])) << 16,
+            )),
+            In::I8 => f64::from(b[0] as i8),
+            In::F64 => f64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
+        }
+    }
+
+    /// Where AMD's layout puts D(i, j) of block b: (register, lane). N lanes hold a row; rows
+    /// run down four registers per group of N lanes; 4x4 blocks share registers, one lane
+    /// group each.
+    fn d_place(&self, i: usize, j: usize, b: usize) -> (usize, usize) {
+        match self.m {
+            4 => (i, 4 * b + j),
+            16 => (4 * b + i % 4, 16 * (i / 4) + j),
+            _ => (16 * b + 4 * (i / 8) + i % 4, 32 * ((i / 4) % 2) + j),
+        }
+    }
+
+    /// Expected D registers (lane-major) from the raw operands, with or without the modifiers.
+    fn expect(&self, a: &[u8], b: &[u8], c: &[f64], with_mods: bool) -> Vec<f64> {
+        let (cbsz, abid, blgp) = if with_mods { self.fields() } else { (0, 0, 0) };
+        let w = self.in_bytes();
+        // BLGP: which lane's B data each lane's slot of B reads.
+        let b_lane = |l: usize| match blgp {
+            1 => l % 32,                       // lanes 0-31 to both halves
+            2 => 32 + l % 32,                  // lanes 32-63 to both halves
+            3 => (l + 16) % 64,                // rotated by 16 lanes
+            4..=7 => 16 * (blgp - 4) + l % 16, // one group of 16 lanes to all
+            _ => l,
+        };
+        // A(i, k) of block blk (after CBSZ/ABID) and B(k, j) of block blk.
+        let kpl = self.kpl();
+        let lane_of = |row: usize, k: usize, blk: usize| {
+            row + self.m * blk + self.m * self.blocks * (k / kpl)
+        };
+        let mut d = c.to_vec();
+        for blk in 0..self.blocks {
+            let ablk = (blk >> cbsz << cbsz) + abid;
+            for i in 0..self.m {
+                for j in 0..self.n {
+                    let mut s = 0.0;
+                    for k in 0..self.k {
+                        let la = lane_of(i, k, ablk);
+                        let lb = b_lane(lane_of(j, k, blk));
+                        s += self.elem(&a[la * w..], k % kpl) * self.elem(&b[lb * w..], k % kpl);
+                    }
+                    let (r, l) = self.d_place(i, j, blk);
+                    d[r * 64 + l] += s;
+                }
+            }
+        }
+        d
+    }
+}
+
+/// CBSZ/ABID (broadcast one block's A to a group of blocks) and BLGP (B lane patterns)
+/// against a CPU model of the documented broadcasts.
+#[test]
+fn broadcast_modifiers() {
+    let m = |name, m, k, blocks, ty| Mods {
+        name,
+        m,
+        n: m,
+        k,
+        blocks,
+        ty,
+    };
+    let mut runs = vec![
+        m("mods_4x4x1f32_4_3_7", 4, 1, 16, In::F32),
+        m("mods_4x4x1f32_2_1_3", 4, 1, 16, In::F32),
+        m("mods_4x4x1f32_3_6_0", 4, 1, 16, In::F32),
+        m("mods_4x4x1f32_0_0_1", 4, 1, 16, In::F32),
+        m("mods_4x4x1f32_0_0_2", 4, 1, 16, In::F32),
+        m("mods_4x4x1f32_0_0_4", 4, 1, 16, In::F32),
+        m("mods_4x4x1f32_0_0_5", 4, 1, 16, In::F32),
+        m("mods_4x4x1f32_0_0_6", 4, 1, 16, In::F32),
+        m("mods_16x16x1f32_2_3_0", 16, 1, 4, In::F32),
+        m("mods_16x16x1f32_1_1_3", 16, 1, 4, In::F32),
+        m("mods_32x32x1f32_1_1_2", 32, 1, 2, In::F32),
+        m("mods_16x16x4f32_0_0_3", 16, 4, 1, In::F32),
+        m("mods_16x16x4f16_2_2_5", 16, 4, 4, In::F16),
+        m("mods_4x4x4i8_3_6_6", 4, 4, 16, In::I8),
+        m("mods_32x32x2bf16_1_0_1", 32, 2, 2, In::Bf16),
+    ];
+    for t in MFMA_TARGETS {
+        if t == "gfx90a" {
+            runs.push(m("mods_4x4x4bf16_1k_4_9_3", 4, 4, 16, In::Bf16));
+        }
+        let e = emu("cl/emu_mfma.cl", t);
+        for run in &runs {
+            let mut rng = Rng(0xb1 + run.m as u64 * 7 + run.k as u64);
+            let w = run.in_bytes();
+            let av = values(&mut rng, run.ty, 64 * w / run.ty.bytes());
+            let bv = values(&mut rng, run.ty, 64 * w / run.ty.bytes());
+            let (a, b) = (encode(run.ty, &av), encode(run.ty, &bv));
+            let c = acc_values(&mut rng, run.ty, 64 * run.out_regs());
+            let (ba, bb, bc, bd) = (
+                e.buf_bytes(&a),
+                e.buf_bytes(&b),
+                e.buf_bytes(&encode_acc(run.ty, &c)),
+                e.zeros(4 * 64 * run.out_regs()),
+            );
+            e.run(
+                run.name,
+                &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bc), Arg::Ptr(&bd)],
+                [64, 1, 1],
+                [64, 1, 1],
+            );
+            let want = run.expect(&a, &b, &c, true);
+            // The modifiers change the result, so ignoring them would fail.
+            assert_ne!(want, run.expect(&a, &b, &c, false), "{}", run.name);
+            let want: Vec<(f64, f64)> = want.iter().map(|&x| (x, 4.0 + x.abs())).collect();
+            check(
+                &format!("{t} {}", run.name),
+                run.ty,
+                &decode_acc(run.ty, &bd),
+                &want,
+            );
+        }
+    }
+}
+
+/// gfx90a operand files beyond clang's own choices (inline assembly): C/D in VGPRs, A/B in
+/// AGPRs; and AGPR data moved by v_accvgpr_mov, LDS and global memory.
+#[test]
+fn gfx90a_operand_files() {
+    let e = emu("cl/emu_mfma.cl", "gfx90a");
+    let k = 16usize;
+    let mut rng = Rng(77);
+    let a = values(&mut rng, In::F32, 32 * k);
+    let b = values(&mut rng, In::F32, k * 32);
+    let c = values(&mut rng, In::F32, 32 * 32);
+    let (ba, bb, bc, bd) = (
+        e.buf_bytes(&encode(In::F32, &a)),
+        e.buf_bytes(&encode(In::F32, &b)),
+        e.buf_bytes(&encode(In::F32, &c)),
+        e.zeros(4 * 32 * 32),
+    );
+    e.run(
+        "vgpr_cd_32x32x2f32",
+        &[
+            Arg::Ptr(&ba),
+            Arg::Ptr(&bb),
+            Arg::Ptr(&bc),
+            Arg::Ptr(&bd),
+            Arg::I32(k as i32),
+        ],
+        [64, 1, 1],
+        [64, 1, 1],
+    );
+    check(
+        "vgpr_cd_32x32x2f32",
+        In::F32,
+        &decode_acc(In::F32, &bd),
+        &gemm(&a, &b, &c, 32, 32, k),
+    );
+
+    let input: Vec<u32> = (0..128).map(|x| x * 7 + 3).collect();
+    let (bi, bo) = (e.buf_u32(&input), e.zeros(4 * 192));
+    e.run(
+        "agpr_moves",
+        &[Arg::Ptr(&bi), Arg::Ptr(&bo)],
+        [64, 1, 1],
+        [64, 1, 1],
+    );
+    let o = bo.u32s();
+    for l in 0..64 {
+        assert_eq!(
+            o[l],
+            input[63 - l],
+            "LDS round trip through AGPRs, lane {l}"
+        );
+        assert_eq!(
+            o[64 + l],
+            input[64 + l],
+            "global load into an AGPR, lane {l}"
+        );
+        assert_eq!(o[128 + l], input[l] + 1, "lane {l}");
+    }
+}
+
+/// A and B in AGPRs (gfx908 and gfx90a).
+#[test]
+fn agpr_a_and_b_operands() {
+    for t in MFMA_TARGETS {
+        let e = emu("cl/emu_mfma.cl", t);
+        let mut rng = Rng(12);
+        let a = values(&mut rng, In::F32, 16 * 4);
+        let b = values(&mut rng, In::F32, 4 * 16);
+        let c = values(&mut rng, In::F32, 16 * 16);
+        let (ba, bb, bc, bd) = (
+            e.buf_bytes(&encode(In::F32, &a)),
+            e.buf_bytes(&encode(In::F32, &b)),
+            e.buf_bytes(&encode(In::F32, &c)),
+            e.zeros(4 * 16 * 16),
+        );
+        e.run(
+            "agpr_ab_16x16x4f32",
+            &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bc), Arg::Ptr(&bd)],
+            [64, 1, 1],
+            [64, 1, 1],
+        );
+        check(
+            &format!("{t} agpr_ab_16x16x4f32"),
+            In::F32,
+            &decode_acc(In::F32, &bd),
+            &gemm(&a, &b, &c, 16, 16, 4),
+        );
+    }
+}
+
+/// Modifiers AMD does not define for a shape fault as unimplemented, naming them.
+#[test]
+fn undefined_modifiers_fault() {
+    let e = emu("cl/emu_mfma.cl", "gfx90a");
+    let (ba, bd) = (e.buf_f64(&[1.0; 128]), e.zeros(8 * 64));
+    let f = e
+        .try_run(
+            "f64_blgp",
+            &[Arg::Ptr(&ba), Arg::Ptr(&bd)],
+            [64, 1, 1],
+            [64, 1, 1],
+            0,
+        )
+        .expect_err("BLGP on gfx90a f64");
+    assert_eq!(
+        f.kind,
+        FaultKind::Unimplemented {
+            mnemonic: "v_mfma_f64_4x4x4f64 cbsz:0 abid:0 blgp:1 (not defined for gfx90a f64 MFMA)"
+                .into()
+        },
+        "{f}"
+    );
+    assert!(
+        f.instruction
+            .as_deref()
+            .is_some_and(|s| s.starts_with("v_mfma_f64_4x4x4f64 ") && s.ends_with("blgp:1")),
+        "{f}"
+    );
+    for t in MFMA_TARGETS {
+        let e = emu("cl/emu_mfma.cl", t);
+        let (bx, bd) = (e.buf_f32(&[1.0; 256]), e.zeros(4 * 256));
+        let f = e
+            .try_run(
+                "mods_16x16x4f32_1_0_0",
+                &[Arg::Ptr(&bx), Arg::Ptr(&bx), Arg::Ptr(&bx), Arg::Ptr(&bd)],
+                [64, 1, 1],
+                [64, 1, 1],
+                0,
+            )
+            .expect_err("CBSZ on a one-block shape");
+        assert_eq!(
+            f.kind,
+            FaultKind::Unimplemented {
+                mnemonic: "v_mfma_f32_16x16x4f32 cbsz:1 abid:0 (outside the 1 blocks)".into()
+            },
+            "{t}: {f}"
+        );
+    }
+}
