@@ -80,6 +80,10 @@ pub extern "C" fn hsaemu_hsa_code_object_reader_destroy(reader: u64) -> u32 {
     status(rt.destroy_reader(reader))
 }
 
+/// Creates an executable for `hsa_executable_create` and `hsa_executable_create_alt`.
+///
+/// # Safety
+/// `executable`, when not null, is writable (null is rejected with the spec's status).
 unsafe fn create(profile: u32, executable: *mut u64) -> u32 {
     let rt = runtime!();
     non_null!(executable);

@@ -16,6 +16,10 @@ fn lookup(handle: u64) -> Option<Signal> {
 
 /// Creates a signal for `hsa_signal_create` and `hsa_amd_signal_create` (named like the first
 /// export so that `HSAEMU_TRACE=api` and the timeline name the call).
+///
+/// # Safety
+/// `consumers` points to `num_consumers` agent handles when that count is non-zero, and
+/// `signal`, when not null, is writable (null pointers are rejected with the spec's status).
 unsafe fn hsa_signal_create(
     initial: i64,
     num_consumers: u32,
@@ -416,6 +420,11 @@ pub extern "C" fn hsaemu_hsa_signal_group_destroy(group: u64) -> u32 {
     status(rt.destroy_signal_group(group))
 }
 
+/// The wait of `hsa_signal_group_wait_any_*` with the given memory order.
+///
+/// # Safety
+/// `conditions` and `compare_values` hold one entry per signal of the group; `signal` and
+/// `value`, when not null, are writable (null pointers are rejected with the spec's status).
 unsafe fn group_wait_any(
     group: u64,
     conditions: *const u32,
