@@ -8,7 +8,7 @@
 //! scratch rows) between dispatches, so launching a work-group allocates nothing.
 
 use crate::decode::{Gen, VGPR};
-use crate::descriptor::KernelDescriptor;
+use crate::descriptor::{self, KernelDescriptor, KernelObjectFormat};
 use crate::error::{Fault, FaultKind};
 use crate::exec::{self, Env, Flow, Scratch};
 use crate::gpu::{Dispatch, DispatchStats, Gpu, Program};
@@ -77,33 +77,54 @@ struct Wg {
     executed: u64,
 }
 
-fn read_bytes<const N: usize>(gpu: &Gpu, addr: u64) -> Option<[u8; N]> {
-    if !gpu.mem.contains(addr, N as u64) {
+fn read_bytes(gpu: &Gpu, addr: u64, n: usize) -> Option<Vec<u8>> {
+    if !gpu.mem.contains(addr, n as u64) {
         return None;
     }
-    let mut b = [0u8; N];
-    for (i, x) in b.iter_mut().enumerate() {
-        *x = host::load(addr + i as u64, 1) as u8;
-    }
-    Some(b)
+    Some(
+        (0..n as u64)
+            .map(|i| host::load(addr + i, 1) as u8)
+            .collect(),
+    )
 }
 
 /// Runs a dispatch to completion.
 pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
     let start = Instant::now();
-    let raw: [u8; 64] = read_bytes(gpu, d.kernel_object).ok_or_else(|| {
+    // The loader recorded each kernel's format; a kernel object the GPU did not load (still
+    // inside loaded code) is taken as a V3+ descriptor.
+    let (kernel, format) = match gpu.kernel_info(d.kernel_object) {
+        Some((name, format))
+            if gpu
+                .mem
+                .region_of(d.kernel_object)
+                .is_some_and(|r| r.access == Access::Code) =>
+        {
+            (Some(name), format)
+        }
+        _ => (None, KernelObjectFormat::Descriptor),
+    };
+    let raw = read_bytes(gpu, d.kernel_object, format.size()).ok_or_else(|| {
         Fault::invalid_dispatch(format!(
             "kernel object {:#x} is not inside registered memory",
             d.kernel_object
         ))
     })?;
-    let kd = KernelDescriptor::parse(&raw);
+    let kd = descriptor::parse(format, &raw, gpu.gen).map_err(|e| {
+        Fault::invalid_dispatch(format!("kernel object {:#x}: {e}", d.kernel_object))
+    })?;
     let entry = d
         .kernel_object
         .wrapping_add(kd.kernel_code_entry_byte_offset as u64);
+    if entry.wrapping_sub(d.kernel_object) < format.size() as u64 {
+        return Err(Fault::invalid_dispatch(format!(
+            "kernel entry {entry:#x} (kernel object {:#x} + {:#x}) lies inside the kernel object itself",
+            d.kernel_object, kd.kernel_code_entry_byte_offset
+        )));
+    }
     let program = gpu.program_for(entry).ok_or_else(|| {
         Fault::invalid_dispatch(format!(
-            "kernel entry {entry:#x} (descriptor {:#x} + {:#x}) is not inside loaded code",
+            "kernel entry {entry:#x} (kernel object {:#x} + {:#x}) is not inside loaded code",
             d.kernel_object, kd.kernel_code_entry_byte_offset
         ))
     })?;
@@ -221,7 +242,6 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
         scratch = Some(buf);
     }
 
-    let kernel = kernel_name(gpu, d.kernel_object);
     let ctx = Arc::new(Ctx {
         gen: gpu.gen,
         mem: gpu.mem.clone(),
@@ -284,10 +304,6 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
     stats.waves = stats.workgroups * u64::from(waves_per_wg);
     stats.elapsed = start.elapsed();
     Ok(stats)
-}
-
-fn kernel_name(gpu: &Gpu, kernel_object: u64) -> Option<String> {
-    gpu.kernel_name(kernel_object)
 }
 
 /// One host worker (index `index` of the dispatch): runs work-groups with this thread's kept
@@ -406,7 +422,7 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64) {
         w.reset();
         w.id = wi as u32;
         w.pc = ctx.entry;
-        w.mode = kd.initial_mode();
+        w.mode = descriptor::initial_mode(kd);
         w.instructions = 0;
         w.lane_ops = 0;
         let first = wi as u32 * LANES as u32;
@@ -461,7 +477,11 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64) {
             put(w, ctx.private_per_lane);
         }
         let mut r = kd.user_sgpr_count() as usize;
-        let en = kd.enable_sgpr_workgroup_id();
+        let en = [
+            kd.enable_sgpr_workgroup_id_x(),
+            kd.enable_sgpr_workgroup_id_y(),
+            kd.enable_sgpr_workgroup_id_z(),
+        ];
         for (d, &on) in en.iter().enumerate() {
             if on {
                 w.s[r] = id[d];

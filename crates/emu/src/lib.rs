@@ -46,7 +46,7 @@ mod pool;
 mod wave;
 
 pub use decode::Gen;
-pub use descriptor::KernelDescriptor;
+pub use descriptor::{KernelDescriptor, KernelObjectFormat};
 pub use error::{EmuError, Fault, FaultKind};
 pub use gpu::{Coverage, Dispatch, DispatchStats, Gpu, GpuConfig};
 pub use loader::{LoadedCodeObject, LoadedKernel, LoadedSymbol, SymbolKind};
