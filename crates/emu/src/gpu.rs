@@ -75,7 +75,8 @@ pub struct DispatchStats {
     pub wave_instructions: u64,
     /// Active-lane operations of vector instructions.
     pub lane_ops: u64,
-    /// Host threads used.
+    /// Host threads that ran at least one work-group (at most `Gpu::threads`; fewer when the
+    /// grid is small or pool threads were busy).
     pub threads: usize,
     /// Wall time.
     pub elapsed: Duration,
