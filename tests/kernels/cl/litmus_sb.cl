@@ -34,7 +34,7 @@ __kernel void sb(__global atomic_int *x, __global atomic_int *y, __global int *r
     for (int spins = 0;
          atomic_load_explicit(gate, memory_order_acquire, memory_scope_device) < target;
          spins++) {
-      if (spins > (1 << 22)) {
+      if (spins > (1 << 26)) {
         atomic_store_explicit(status, 1, memory_order_relaxed, memory_scope_device);
         return;
       }
