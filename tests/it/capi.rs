@@ -352,6 +352,42 @@ fn c_dispatch_vector_add_through_an_executable() {
 }
 
 #[test]
+fn c_code_object_v2_kernels() {
+    // clang-15 emits code object V2 for gfx803/gfx900/gfx906 only.
+    for target in ["gfx906", "gfx803"] {
+        run_c(
+            "code_object_v2",
+            &[
+                &cl_kernel("cl/geometry.cl", target, 2),
+                &cl_kernel("cl/control.cl", target, 2),
+            ],
+            &[("HSAEMU_TARGET", target)],
+        );
+    }
+    // A V2 object whose amd_kernel_code_t sends the entry outside the kernel's code.
+    let good = std::fs::read(cl_kernel("cl/geometry.cl", "gfx906", 2)).expect("read");
+    let co = hsaemu_codeobject::CodeObject::parse(&good).expect("parse");
+    let sym = co.symbol("geometry").expect("kernel symbol").value;
+    let seg = co
+        .load_segments()
+        .iter()
+        .find(|s| sym >= s.vaddr && sym < s.vaddr + s.data.len() as u64)
+        .expect("segment holding the kernel");
+    let entry_field = (seg.offset + (sym - seg.vaddr)) as usize + 16;
+    let mut bad = good.clone();
+    bad[entry_field..entry_field + 8].copy_from_slice(&0x10_0000i64.to_le_bytes());
+    let dir = hsaemu_testkit::workspace_root().join("target/c-tests");
+    std::fs::create_dir_all(&dir).expect("create target/c-tests");
+    let path = dir.join("geometry-gfx906-v2-corrupt.hsaco");
+    std::fs::write(&path, &bad).expect("write the corrupt code object");
+    run_c(
+        "code_object_v2",
+        &[&path.to_string_lossy(), "corrupt"],
+        &[("HSAEMU_TARGET", "gfx906")],
+    );
+}
+
+#[test]
 fn c_kernel_faults_reach_the_queue_callback() {
     run_c(
         "faults",

@@ -1,114 +1,139 @@
-//! The 64-byte kernel descriptor (code object V3+), read from host memory at dispatch time.
-//! A private parser so that the emulator does not wait for hsaemu-codeobject; field names
-//! follow AMDGPUUsage / `AMDHSAKernelDescriptor.h` (code-object-abi.md §3.6).
+//! The kernel object a dispatch names: a code object V3+ kernel descriptor (64 bytes, the
+//! `NAME.kd` symbol) or a code object V2 `amd_kernel_code_t` (256 bytes, the
+//! `STT_AMDGPU_HSA_KERNEL` symbol). Both are parsed by hsaemu-codeobject (one parser per
+//! structure in the workspace, checked against ROCm's headers) into one [`KernelDescriptor`],
+//! from which `dispatch.rs` builds the initial wave state; nothing after this module knows
+//! which format a kernel came from.
+//!
+//! The two formats cannot be told apart reliably from their bytes: the fields the command
+//! processor reads (entry offset at 16, RSRC1/2 at 48/52, the low property bits at 56) sit at
+//! the same offsets by design, and a descriptor's `group_segment_fixed_size` (offset 0) can
+//! hold the `1` that `amd_kernel_code_version_major` holds. ROCr does not guess either: its
+//! loader knows the code object version and takes the symbol kind (`.kd` object or
+//! `STT_AMDGPU_HSA_KERNEL`) to decide (code-object-abi.md §3.6). So the emulator's loader
+//! records the format of every kernel it loads ([`KernelObjectFormat`]) and the dispatch looks
+//! it up by kernel object address.
 
-/// The fields of a kernel descriptor the emulator uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct KernelDescriptor {
-    /// GROUP_SEGMENT_FIXED_SIZE.
-    pub group_segment_fixed_size: u32,
-    /// PRIVATE_SEGMENT_FIXED_SIZE.
-    pub private_segment_fixed_size: u32,
-    /// KERNARG_SIZE.
-    pub kernarg_size: u32,
-    /// KERNEL_CODE_ENTRY_BYTE_OFFSET (from the descriptor's own address).
-    pub kernel_code_entry_byte_offset: i64,
-    /// COMPUTE_PGM_RSRC3.
-    pub compute_pgm_rsrc3: u32,
-    /// COMPUTE_PGM_RSRC1.
-    pub compute_pgm_rsrc1: u32,
-    /// COMPUTE_PGM_RSRC2.
-    pub compute_pgm_rsrc2: u32,
-    /// KERNEL_CODE_PROPERTIES.
-    pub kernel_code_properties: u16,
+use crate::decode::Gen;
+pub use hsaemu_codeobject::KernelDescriptor;
+use hsaemu_codeobject::{AmdKernelCode, AMD_KERNEL_CODE_SIZE};
+
+/// What a kernel object points at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum KernelObjectFormat {
+    /// Code object V3+: a 64-byte kernel descriptor. Also assumed for kernel objects the GPU
+    /// did not load itself.
+    #[default]
+    Descriptor,
+    /// Code object V2: a 256-byte `amd_kernel_code_t`, followed by the code.
+    AmdKernelCode,
 }
 
-impl KernelDescriptor {
-    /// Parses the 64 bytes of a descriptor.
-    pub fn parse(b: &[u8; 64]) -> KernelDescriptor {
-        let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
-        let mut e = [0u8; 8];
-        e.copy_from_slice(&b[16..24]);
-        KernelDescriptor {
-            group_segment_fixed_size: u32_at(0),
-            private_segment_fixed_size: u32_at(4),
-            kernarg_size: u32_at(8),
-            kernel_code_entry_byte_offset: i64::from_le_bytes(e),
-            compute_pgm_rsrc3: u32_at(44),
-            compute_pgm_rsrc1: u32_at(48),
-            compute_pgm_rsrc2: u32_at(52),
-            kernel_code_properties: u16::from_le_bytes([b[56], b[57]]),
+impl KernelObjectFormat {
+    /// Bytes to read at the kernel object.
+    pub fn size(self) -> usize {
+        match self {
+            KernelObjectFormat::Descriptor => hsaemu_codeobject::descriptor::KERNEL_DESCRIPTOR_SIZE,
+            KernelObjectFormat::AmdKernelCode => AMD_KERNEL_CODE_SIZE,
         }
     }
+}
 
-    fn prop(&self, bit: u32) -> bool {
-        self.kernel_code_properties >> bit & 1 != 0
+/// `AMD_KERNEL_CODE_VERSION_MAJOR`, the only `amd_kernel_code_t` layout there is.
+const AMD_KERNEL_CODE_VERSION_MAJOR: u32 = 1;
+/// Most SGPRs a wave may ask for on GFX8/9: the 102 addressable ones plus VCC, FLAT_SCRATCH
+/// and XNACK_MASK, which `wavefront_sgpr_count` includes.
+const MAX_WAVEFRONT_SGPRS: u16 = 108;
+
+/// Parses the bytes at a kernel object of the given format into the descriptor the initial
+/// wave state is built from. `bytes` holds at least `format.size()` bytes. Errors name the
+/// field and why it is unusable.
+pub fn parse(
+    format: KernelObjectFormat,
+    bytes: &[u8],
+    gen: Gen,
+) -> Result<KernelDescriptor, String> {
+    match format {
+        KernelObjectFormat::Descriptor => KernelDescriptor::parse(bytes).map_err(|e| e.to_string()),
+        KernelObjectFormat::AmdKernelCode => {
+            let akc = AmdKernelCode::parse(bytes).map_err(|e| e.to_string())?;
+            check_amd_kernel_code(&akc, gen)?;
+            Ok(akc.to_descriptor())
+        }
     }
-    fn rsrc2(&self, lo: u32, width: u32) -> u32 {
-        self.compute_pgm_rsrc2 >> lo & ((1 << width) - 1)
+}
+
+/// What the emulator needs to hold for an `amd_kernel_code_t` beyond what its parser checks
+/// (machine kind, wavefront size).
+pub fn check_amd_kernel_code(akc: &AmdKernelCode, gen: Gen) -> Result<(), String> {
+    use hsaemu_codeobject::amd_kernel_code::offsets as o;
+    let bad = |field: &str, offset: usize, why: String| {
+        Err(format!(
+            "amd_kernel_code_t field {field} at offset {offset:#x}: {why}"
+        ))
+    };
+    if akc.amd_kernel_code_version_major != AMD_KERNEL_CODE_VERSION_MAJOR {
+        return bad(
+            "amd_kernel_code_version_major",
+            o::AMD_KERNEL_CODE_VERSION_MAJOR,
+            format!(
+                "{} is not AMD_KERNEL_CODE_VERSION_MAJOR ({AMD_KERNEL_CODE_VERSION_MAJOR})",
+                akc.amd_kernel_code_version_major
+            ),
+        );
     }
-    /// ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER.
-    pub fn enable_sgpr_private_segment_buffer(&self) -> bool {
-        self.prop(0)
+    if akc.wavefront_sgpr_count > MAX_WAVEFRONT_SGPRS {
+        return bad(
+            "wavefront_sgpr_count",
+            o::WAVEFRONT_SGPR_COUNT,
+            format!(
+                "{} SGPRs exceed the {MAX_WAVEFRONT_SGPRS} a wave can have",
+                akc.wavefront_sgpr_count
+            ),
+        );
     }
-    /// ENABLE_SGPR_DISPATCH_PTR.
-    pub fn enable_sgpr_dispatch_ptr(&self) -> bool {
-        self.prop(1)
+    // gfx90a's unified file holds 512 (VGPRs and AGPRs); V2 cannot target it, but the bound
+    // is the hardware's.
+    let max_vgprs = if gen == Gen::Gfx90a { 512 } else { 256 };
+    if akc.workitem_vgpr_count > max_vgprs {
+        return bad(
+            "workitem_vgpr_count",
+            o::WORKITEM_VGPR_COUNT,
+            format!(
+                "{} VGPRs exceed the {max_vgprs} a work-item can have",
+                akc.workitem_vgpr_count
+            ),
+        );
     }
-    /// ENABLE_SGPR_QUEUE_PTR.
-    pub fn enable_sgpr_queue_ptr(&self) -> bool {
-        self.prop(2)
+    // The grid work-group count SGPRs (V2 properties bits 7-9) were never implemented by the
+    // command processor ("should always be 0") and LLVM never sets them.
+    if akc.kernel_code_properties & 0x380 != 0 {
+        return bad(
+            "kernel_code_properties",
+            o::KERNEL_CODE_PROPERTIES,
+            format!(
+                "{:#x} enables the grid work-group count SGPRs (bits 7-9), which neither the hardware nor the emulator implements",
+                akc.kernel_code_properties
+            ),
+        );
     }
-    /// ENABLE_SGPR_KERNARG_SEGMENT_PTR.
-    pub fn enable_sgpr_kernarg_segment_ptr(&self) -> bool {
-        self.prop(3)
+    let entry = akc.kernel_code_entry_byte_offset;
+    if (0..AMD_KERNEL_CODE_SIZE as i64).contains(&entry) {
+        return bad(
+            "kernel_code_entry_byte_offset",
+            o::KERNEL_CODE_ENTRY_BYTE_OFFSET,
+            format!("{entry:#x} points into the amd_kernel_code_t itself"),
+        );
     }
-    /// ENABLE_SGPR_DISPATCH_ID.
-    pub fn enable_sgpr_dispatch_id(&self) -> bool {
-        self.prop(4)
-    }
-    /// ENABLE_SGPR_FLAT_SCRATCH_INIT.
-    pub fn enable_sgpr_flat_scratch_init(&self) -> bool {
-        self.prop(5)
-    }
-    /// ENABLE_SGPR_PRIVATE_SEGMENT_SIZE.
-    pub fn enable_sgpr_private_segment_size(&self) -> bool {
-        self.prop(6)
-    }
-    /// ENABLE_WAVEFRONT_SIZE32.
-    pub fn enable_wavefront_size32(&self) -> bool {
-        self.prop(10)
-    }
-    /// ENABLE_PRIVATE_SEGMENT (rsrc2 bit 0).
-    pub fn enable_private_segment(&self) -> bool {
-        self.rsrc2(0, 1) != 0
-    }
-    /// USER_SGPR_COUNT (rsrc2 bits 5:1).
-    pub fn user_sgpr_count(&self) -> u32 {
-        self.rsrc2(1, 5)
-    }
-    /// ENABLE_SGPR_WORKGROUP_ID_X/Y/Z.
-    pub fn enable_sgpr_workgroup_id(&self) -> [bool; 3] {
-        [
-            self.rsrc2(7, 1) != 0,
-            self.rsrc2(8, 1) != 0,
-            self.rsrc2(9, 1) != 0,
-        ]
-    }
-    /// ENABLE_SGPR_WORKGROUP_INFO.
-    pub fn enable_sgpr_workgroup_info(&self) -> bool {
-        self.rsrc2(10, 1) != 0
-    }
-    /// ENABLE_VGPR_WORKITEM_ID (0 = X, 1 = XY, 2 = XYZ).
-    pub fn enable_vgpr_workitem_id(&self) -> u32 {
-        self.rsrc2(11, 2)
-    }
-    /// The initial MODE register from rsrc1 (round, denorm, DX10_CLAMP, IEEE).
-    pub fn initial_mode(&self) -> u32 {
-        let r = self.compute_pgm_rsrc1;
-        let float = r >> 12 & 0xff; // round32, round16_64, denorm32, denorm16_64
-        let dx10 = r >> 21 & 1;
-        let ieee = r >> 23 & 1;
-        float | dx10 << 8 | ieee << 9
-    }
+    Ok(())
+}
+
+/// The initial MODE register from RSRC1: FLOAT_MODE (round and denorm fields, bits 7:0),
+/// DX10_CLAMP (bit 8) and IEEE (bit 9).
+pub fn initial_mode(kd: &KernelDescriptor) -> u32 {
+    let r = kd.compute_pgm_rsrc1;
+    let float = r >> 12 & 0xff; // round32, round16_64, denorm32, denorm16_64
+    let dx10 = r >> 21 & 1;
+    let ieee = r >> 23 & 1;
+    float | dx10 << 8 | ieee << 9
 }

@@ -8,13 +8,14 @@
 //! scratch rows) between dispatches, so launching a work-group allocates nothing.
 
 use crate::decode::{Gen, VGPR};
-use crate::descriptor::KernelDescriptor;
+use crate::descriptor::{self, KernelDescriptor, KernelObjectFormat};
 use crate::error::{Fault, FaultKind};
 use crate::exec::{self, Env, Flow, Scratch};
 use crate::gpu::{Dispatch, DispatchStats, Gpu, Program};
 use crate::memory::host::{self, HostBuffer};
 use crate::memory::{Access, MemoryMap, RegionCache};
 use crate::wave::{Wave, WaveState, LANES};
+use hsaemu_codeobject::AMD_KERNEL_CODE_SIZE;
 use parking_lot::Mutex;
 use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -53,8 +54,9 @@ struct Ctx {
     next: AtomicU64,
     stop: AtomicBool,
     fault: Mutex<Option<Fault>>,
-    /// Totals over finished work-groups: work-groups, wave-instructions, lane-ops.
-    totals: [AtomicU64; 3],
+    /// Totals over finished work-groups: work-groups, wave-instructions, lane-ops, and the
+    /// workers (host threads) that ran at least one work-group.
+    totals: [AtomicU64; 4],
 }
 
 /// What a host thread keeps between dispatches: spare work-groups (their waves' register
@@ -77,33 +79,45 @@ struct Wg {
     executed: u64,
 }
 
-fn read_bytes<const N: usize>(gpu: &Gpu, addr: u64) -> Option<[u8; N]> {
-    if !gpu.mem.contains(addr, N as u64) {
-        return None;
-    }
-    let mut b = [0u8; N];
-    for (i, x) in b.iter_mut().enumerate() {
-        *x = host::load(addr + i as u64, 1) as u8;
-    }
-    Some(b)
-}
-
 /// Runs a dispatch to completion.
 pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
     let start = Instant::now();
-    let raw: [u8; 64] = read_bytes(gpu, d.kernel_object).ok_or_else(|| {
-        Fault::invalid_dispatch(format!(
+    // The loader recorded each kernel's format; a kernel object the GPU did not load (or whose
+    // memory is no longer loaded code) is taken as a V3+ descriptor.
+    let region = gpu.mem.region_of(d.kernel_object);
+    let (kernel, format) = match gpu.kernel_info(d.kernel_object) {
+        Some((name, format)) if region.is_some_and(|r| r.access == Access::Code) => {
+            (Some(name), format)
+        }
+        _ => (None, KernelObjectFormat::Descriptor),
+    };
+    let size = format.size();
+    if !region.is_some_and(|r| r.covers(d.kernel_object, size as u64)) {
+        return Err(Fault::invalid_dispatch(format!(
             "kernel object {:#x} is not inside registered memory",
             d.kernel_object
-        ))
+        )));
+    }
+    let mut bytes = [0u8; AMD_KERNEL_CODE_SIZE];
+    let raw = &mut bytes[..size];
+    for (i, b) in raw.iter_mut().enumerate() {
+        *b = host::load(d.kernel_object + i as u64, 1) as u8;
+    }
+    let kd = descriptor::parse(format, raw, gpu.gen).map_err(|e| {
+        Fault::invalid_dispatch(format!("kernel object {:#x}: {e}", d.kernel_object))
     })?;
-    let kd = KernelDescriptor::parse(&raw);
     let entry = d
         .kernel_object
         .wrapping_add(kd.kernel_code_entry_byte_offset as u64);
+    if entry.wrapping_sub(d.kernel_object) < format.size() as u64 {
+        return Err(Fault::invalid_dispatch(format!(
+            "kernel entry {entry:#x} (kernel object {:#x} + {:#x}) lies inside the kernel object itself",
+            d.kernel_object, kd.kernel_code_entry_byte_offset
+        )));
+    }
     let program = gpu.program_for(entry).ok_or_else(|| {
         Fault::invalid_dispatch(format!(
-            "kernel entry {entry:#x} (descriptor {:#x} + {:#x}) is not inside loaded code",
+            "kernel entry {entry:#x} (kernel object {:#x} + {:#x}) is not inside loaded code",
             d.kernel_object, kd.kernel_code_entry_byte_offset
         ))
     })?;
@@ -221,7 +235,6 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
         scratch = Some(buf);
     }
 
-    let kernel = kernel_name(gpu, d.kernel_object);
     let ctx = Arc::new(Ctx {
         gen: gpu.gen,
         mem: gpu.mem.clone(),
@@ -245,10 +258,7 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
         fault: Mutex::new(None),
         totals: Default::default(),
     });
-    let mut stats = DispatchStats {
-        threads: workers,
-        ..DispatchStats::default()
-    };
+    let mut stats = DispatchStats::default();
     // Worker 0 runs here; workers 1.. are offered to the GPU's pool. A worker that panicked
     // (an emulator bug) must not pass for a finished dispatch.
     let completed = if workers == 1 {
@@ -281,13 +291,10 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
     stats.workgroups = ctx.totals[0].load(Ordering::Relaxed);
     stats.wave_instructions = ctx.totals[1].load(Ordering::Relaxed);
     stats.lane_ops = ctx.totals[2].load(Ordering::Relaxed);
+    stats.threads = ctx.totals[3].load(Ordering::Relaxed) as usize;
     stats.waves = stats.workgroups * u64::from(waves_per_wg);
     stats.elapsed = start.elapsed();
     Ok(stats)
-}
-
-fn kernel_name(gpu: &Gpu, kernel_object: u64) -> Option<String> {
-    gpu.kernel_name(kernel_object)
 }
 
 /// One host worker (index `index` of the dispatch): runs work-groups with this thread's kept
@@ -306,6 +313,7 @@ fn worker(ctx: &Ctx, index: usize) {
     ctx.totals[0].fetch_add(wgs, Ordering::Relaxed);
     ctx.totals[1].fetch_add(insts, Ordering::Relaxed);
     ctx.totals[2].fetch_add(lanes, Ordering::Relaxed);
+    ctx.totals[3].fetch_add(u64::from(wgs > 0), Ordering::Relaxed);
 }
 
 /// Keeps up to RESIDENT work-groups and round-robins among them.
@@ -317,24 +325,28 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
     let mut cache = RegionCache::default();
     let Local { spare, scratch } = local;
     loop {
-        while free > 0 {
-            let slot = free_slots[free - 1];
+        // One new work-group per round (a round gives each resident work-group a slice), so
+        // the first work-groups of a dispatch spread over the threads that join it instead of
+        // all landing on the first thread to claim (R7: work-groups run concurrently on
+        // different host threads). A thread fills its RESIDENT slots only while its
+        // work-groups outlast their slices, e.g. when they spin on one another.
+        if free > 0 {
             let n = ctx.next.fetch_add(1, Ordering::Relaxed);
-            if n >= ctx.total_wgs {
-                break;
+            if n < ctx.total_wgs {
+                let slot = free_slots[free - 1];
+                free -= 1;
+                let mut wg = spare.pop().unwrap_or_else(|| Wg {
+                    id: [0; 3],
+                    waves: Vec::new(),
+                    lds: Vec::new(),
+                    slot,
+                    executed: 0,
+                });
+                wg.slot = index * RESIDENT + slot;
+                launch(ctx, &mut wg, n, index);
+                wg.slot = slot;
+                resident.push(wg);
             }
-            free -= 1;
-            let mut wg = spare.pop().unwrap_or_else(|| Wg {
-                id: [0; 3],
-                waves: Vec::new(),
-                lds: Vec::new(),
-                slot,
-                executed: 0,
-            });
-            wg.slot = index * RESIDENT + slot;
-            launch(ctx, &mut wg, n);
-            wg.slot = slot;
-            resident.push(wg);
         }
         if resident.is_empty() {
             break;
@@ -373,8 +385,9 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
     (wgs, insts, lanes)
 }
 
-/// Sets up a work-group's waves (initial register state) and LDS.
-fn launch(ctx: &Ctx, wg: &mut Wg, n: u64) {
+/// Sets up a work-group's waves (initial register state) and LDS; `worker` is the index of
+/// the host worker that runs it (the waves' compute unit).
+fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
     let [cx, cy, _] = ctx.wg_count.map(u64::from);
     let id = [
         (n % cx) as u32,
@@ -405,8 +418,9 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64) {
         }
         w.reset();
         w.id = wi as u32;
+        w.cu = worker as u32;
         w.pc = ctx.entry;
-        w.mode = kd.initial_mode();
+        w.mode = descriptor::initial_mode(kd);
         w.instructions = 0;
         w.lane_ops = 0;
         let first = wi as u32 * LANES as u32;
@@ -461,7 +475,11 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64) {
             put(w, ctx.private_per_lane);
         }
         let mut r = kd.user_sgpr_count() as usize;
-        let en = kd.enable_sgpr_workgroup_id();
+        let en = [
+            kd.enable_sgpr_workgroup_id_x(),
+            kd.enable_sgpr_workgroup_id_y(),
+            kd.enable_sgpr_workgroup_id_z(),
+        ];
         for (d, &on) in en.iter().enumerate() {
             if on {
                 w.s[r] = id[d];

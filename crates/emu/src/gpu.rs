@@ -2,6 +2,7 @@
 //! entry point.
 
 use crate::decode::{self, Gen, Inst};
+use crate::descriptor::KernelObjectFormat;
 use crate::error::{EmuError, Fault};
 use crate::loader::{self, LoadedCodeObject};
 use crate::memory::{host, Access, MemoryMap};
@@ -41,7 +42,8 @@ impl Default for GpuConfig {
 /// One kernel dispatch (the fields of an AQL kernel dispatch packet the emulator needs).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Dispatch {
-    /// Host address of the kernel descriptor.
+    /// Host address of the kernel object: a kernel descriptor (V3+) or an `amd_kernel_code_t`
+    /// (V2). Which one is known from the code object this GPU loaded it from.
     pub kernel_object: u64,
     /// Host address of the kernarg segment (filled by the caller, hidden arguments included).
     pub kernarg_address: u64,
@@ -73,7 +75,8 @@ pub struct DispatchStats {
     pub wave_instructions: u64,
     /// Active-lane operations of vector instructions.
     pub lane_ops: u64,
-    /// Host threads used.
+    /// Host threads that ran at least one work-group (at most `Gpu::threads`; fewer when the
+    /// grid is small or pool threads were busy).
     pub threads: usize,
     /// Wall time.
     pub elapsed: Duration,
@@ -130,8 +133,9 @@ pub struct Gpu {
     /// Persistent worker threads (`threads - 1` of them; the dispatching thread is the other),
     /// made on the first dispatch that can use them.
     pool: OnceLock<Pool>,
-    /// Kernel names by descriptor address, for fault reports.
-    names: Mutex<HashMap<u64, String>>,
+    /// The kernels this GPU loaded, by kernel object address: name (for fault reports) and
+    /// the kernel object's format (for the dispatch).
+    kernels: Mutex<HashMap<u64, (String, KernelObjectFormat)>>,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -168,7 +172,7 @@ impl Gpu {
             threads,
             programs: Mutex::new(HashMap::new()),
             pool: OnceLock::new(),
-            names: Mutex::new(HashMap::new()),
+            kernels: Mutex::new(HashMap::new()),
         })
     }
 
@@ -196,14 +200,14 @@ impl Gpu {
     /// registers it and returns its symbols' and kernels' addresses. The memory is unregistered
     /// and freed when the result is dropped.
     pub fn load_code_object(&self, bytes: &[u8]) -> Result<LoadedCodeObject, EmuError> {
-        let loaded = loader::load(bytes, &self.mem)?;
+        let loaded = loader::load(bytes, &self.mem, self.gen)?;
         self.programs.lock().retain(|k, _| k.0 != loaded.base);
-        let mut names = self.names.lock();
-        names.retain(|&a, _| a < loaded.base || a >= loaded.base + loaded.size);
+        let mut kernels = self.kernels.lock();
+        kernels.retain(|&a, _| a < loaded.base || a >= loaded.base + loaded.size);
         for k in &loaded.kernels {
-            names.insert(k.kernel_object, k.name.clone());
+            kernels.insert(k.kernel_object, (k.name.clone(), k.format));
         }
-        drop(names);
+        drop(kernels);
         Ok(loaded)
     }
 
@@ -247,9 +251,10 @@ impl Gpu {
             .get_or_init(|| Pool::new(self.threads.saturating_sub(1)))
     }
 
-    /// The name of the kernel whose descriptor is at `kernel_object`, if this GPU loaded it.
-    pub(crate) fn kernel_name(&self, kernel_object: u64) -> Option<String> {
-        self.names.lock().get(&kernel_object).cloned()
+    /// The name and kernel object format of the kernel at `kernel_object`, if this GPU loaded
+    /// it.
+    pub(crate) fn kernel_info(&self, kernel_object: u64) -> Option<(String, KernelObjectFormat)> {
+        self.kernels.lock().get(&kernel_object).cloned()
     }
 
     /// The decoded program for the code region containing `addr`.

@@ -1,6 +1,6 @@
 //! Hidden kernel arguments (amdgpu-code-object.md §9). The caller of a dispatch fills the
 //! kernarg segment; these helpers write the hidden part for the two layouts clang-15 uses:
-//! code object V4 (56 bytes: global offsets, then placeholders) and V5 (256 bytes: block
+//! code objects V2–V4 (56 bytes: global offsets, then placeholders) and V5 (256 bytes: block
 //! counts, group sizes, remainders, global offsets, grid dims, …).
 
 /// The V5 implicit-argument block (256 bytes) for a grid of `grid` work-items in work-groups
@@ -32,21 +32,21 @@ pub fn hidden_v5(grid: [u32; 3], wg: [u16; 3]) -> [u8; 256] {
     b
 }
 
-/// The V4 hidden block (56 bytes): hidden_global_offset_x/y/z (i64 each), then zeroed
-/// placeholders for printf buffer, hostcall buffer, default queue, completion action and
-/// multigrid sync.
+/// The pre-V5 hidden block (56 bytes, code objects V2–V4): hidden_global_offset_x/y/z (i64
+/// each), then zeroed placeholders for printf buffer, hostcall buffer, default queue,
+/// completion action and multigrid sync.
 pub fn hidden_v4() -> [u8; 56] {
     [0u8; 56]
 }
 
 /// Builds a complete kernarg segment: `explicit` bytes, padded to 8, then the hidden block of
-/// code object version `cov` (4 or 5; other versions get no hidden block).
+/// code object version `cov` (2, 3 and 4 share the 56-byte block; other versions get none).
 pub fn build(explicit: &[u8], cov: u32, grid: [u32; 3], wg: [u16; 3]) -> Vec<u8> {
     let mut v = explicit.to_vec();
     v.resize(explicit.len().div_ceil(8) * 8, 0);
     match cov {
         5 => v.extend_from_slice(&hidden_v5(grid, wg)),
-        4 => v.extend_from_slice(&hidden_v4()),
+        2..=4 => v.extend_from_slice(&hidden_v4()),
         _ => {}
     }
     v

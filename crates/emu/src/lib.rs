@@ -8,7 +8,8 @@
 //!   [`Fault`], never a host crash.
 //! - [`Gpu`]: one emulated agent, made from a [`GpuConfig`] and the memory map.
 //!   [`Gpu::load_code_object`] copies a code object into fresh host memory (segments,
-//!   relocations) and returns a [`LoadedCodeObject`] with its symbols and kernels;
+//!   relocations) and returns a [`LoadedCodeObject`] with its symbols and kernels (code
+//!   object V3+ kernel descriptors and V2 `amd_kernel_code_t`s alike);
 //!   [`Gpu::dispatch`] runs one kernel dispatch ([`Dispatch`]) to completion on a pool of host
 //!   threads and returns [`DispatchStats`] or the first [`Fault`].
 //! - [`kernarg`]: helpers that fill the hidden kernel arguments (code object V4 and V5
@@ -46,7 +47,7 @@ mod pool;
 mod wave;
 
 pub use decode::Gen;
-pub use descriptor::KernelDescriptor;
+pub use descriptor::{KernelDescriptor, KernelObjectFormat};
 pub use error::{EmuError, Fault, FaultKind};
 pub use gpu::{Coverage, Dispatch, DispatchStats, Gpu, GpuConfig};
 pub use loader::{LoadedCodeObject, LoadedKernel, LoadedSymbol, SymbolKind};

@@ -1,9 +1,15 @@
 //! Loads a code object into fresh host memory: copies the PT_LOAD segments, applies the dynamic
 //! relocations, registers the block as code in the [`MemoryMap`] and lists its symbols and
-//! kernels. A private ELF reader (through the `object` crate) behind this one module, so that
-//! the emulator does not depend on the hsaemu-codeobject API while it is being written.
+//! kernels. The ELF is read through the `object` crate; kernel descriptors and V2
+//! `amd_kernel_code_t`s through `descriptor.rs` (hsaemu-codeobject's parsers).
+//!
+//! Kernels are found the way ROCr finds them: a `NAME.kd` object is a code object V3+ kernel
+//! descriptor, an `STT_AMDGPU_HSA_KERNEL` symbol `NAME` is a V2 `amd_kernel_code_t` followed
+//! by the kernel's code. Each [`LoadedKernel`] records which, so that a dispatch reads its
+//! kernel object in the right format.
 
-use crate::descriptor::KernelDescriptor;
+use crate::decode::Gen;
+use crate::descriptor::{self, KernelObjectFormat};
 use crate::error::EmuError;
 use crate::memory::host::HostBuffer;
 use crate::memory::{Access, MemoryMap};
@@ -19,6 +25,8 @@ pub enum SymbolKind {
     Function,
     /// Data (STT_OBJECT), including kernel descriptors.
     Object,
+    /// A code object V2 kernel (STT_AMDGPU_HSA_KERNEL): its `amd_kernel_code_t`, then its code.
+    Kernel,
     /// Anything else.
     Other,
 }
@@ -39,10 +47,13 @@ pub struct LoadedSymbol {
 /// A kernel of a loaded code object.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadedKernel {
-    /// Kernel name (the descriptor symbol without `.kd`).
+    /// Kernel name (the descriptor symbol without `.kd`; the V2 kernel symbol).
     pub name: String,
-    /// Host address of the 64-byte kernel descriptor.
+    /// Host address of the kernel object: the 64-byte kernel descriptor (V3+) or the 256-byte
+    /// `amd_kernel_code_t` (V2).
     pub kernel_object: u64,
+    /// Which of the two the kernel object is.
+    pub format: KernelObjectFormat,
     /// Kernarg segment size from the descriptor.
     pub kernarg_segment_size: u32,
     /// Static group segment (LDS) size.
@@ -95,6 +106,9 @@ impl Drop for LoadedCodeObject {
     }
 }
 
+/// `STT_AMDGPU_HSA_KERNEL` (STT_LOOS): a code object V2 kernel symbol.
+const STT_AMDGPU_HSA_KERNEL: u8 = 10;
+
 const R_AMDGPU_ABS32_LO: u32 = 1;
 const R_AMDGPU_ABS32_HI: u32 = 2;
 const R_AMDGPU_ABS64: u32 = 3;
@@ -106,7 +120,8 @@ fn err(msg: impl Into<String>) -> EmuError {
 }
 
 /// Loads `bytes` (an AMDGPU ELF code object) into fresh host memory registered in `memory`.
-pub fn load(bytes: &[u8], memory: &Arc<MemoryMap>) -> Result<LoadedCodeObject, EmuError> {
+/// `gen` is the GPU's generation (for the checks of V2 register counts).
+pub fn load(bytes: &[u8], memory: &Arc<MemoryMap>, gen: Gen) -> Result<LoadedCodeObject, EmuError> {
     let file = ElfFile64::<Endianness>::parse(bytes).map_err(|e| err(format!("not ELF64: {e}")))?;
     let header = file.elf_header();
     let endian = file.endian();
@@ -160,6 +175,7 @@ pub fn load(bytes: &[u8], memory: &Arc<MemoryMap>) -> Result<LoadedCodeObject, E
         let kind = match sym.st_type() {
             elf::STT_FUNC => SymbolKind::Function,
             elf::STT_OBJECT => SymbolKind::Object,
+            STT_AMDGPU_HSA_KERNEL => SymbolKind::Kernel,
             _ => SymbolKind::Other,
         };
         if sym.st_shndx(endian) == elf::SHN_UNDEF {
@@ -196,7 +212,6 @@ pub fn load(bytes: &[u8], memory: &Arc<MemoryMap>) -> Result<LoadedCodeObject, E
             });
         }
     }
-    functions.sort_by_key(|f| f.address);
 
     // Dynamic relocations (SHT_RELA sections linked to .dynsym).
     for (index, section) in section_table.iter().enumerate() {
@@ -251,25 +266,54 @@ pub fn load(bytes: &[u8], memory: &Arc<MemoryMap>) -> Result<LoadedCodeObject, E
     }
     let mut kernels = Vec::new();
     for s in &symbols {
-        let Some(name) = s.name.strip_suffix(".kd") else {
-            continue;
+        let (name, format) = match (s.kind, s.name.strip_suffix(".kd")) {
+            (SymbolKind::Kernel, _) => (s.name.as_str(), KernelObjectFormat::AmdKernelCode),
+            (SymbolKind::Object, Some(name)) => (name, KernelObjectFormat::Descriptor),
+            _ => continue,
         };
         let off = s.address - base;
-        let raw: [u8; 64] = buffer
-            .read(off)
-            .ok_or_else(|| err(format!("kernel descriptor `{}` outside the image", s.name)))?;
-        let kd = KernelDescriptor::parse(&raw);
+        let raw = match format {
+            KernelObjectFormat::Descriptor => buffer.read::<64>(off).map(Vec::from),
+            KernelObjectFormat::AmdKernelCode => buffer.read::<256>(off).map(Vec::from),
+        }
+        .ok_or_else(|| err(format!("kernel object `{}` outside the image", s.name)))?;
+        let kd = descriptor::parse(format, &raw, gen)
+            .map_err(|e| err(format!("kernel `{name}`: {e}")))?;
+        let entry = s
+            .address
+            .wrapping_add(kd.kernel_code_entry_byte_offset as u64);
+        if format == KernelObjectFormat::AmdKernelCode {
+            // A V2 kernel symbol covers the amd_kernel_code_t and the code after it.
+            if entry < s.address || entry >= s.address.saturating_add(s.size) {
+                let offset = kd.kernel_code_entry_byte_offset;
+                let sign = if offset < 0 { "-" } else { "" };
+                return Err(err(format!(
+                    "kernel `{name}`: amd_kernel_code_t field kernel_code_entry_byte_offset at offset 0x10: {sign}{:#x} points outside the kernel's {} bytes",
+                    offset.unsigned_abs(),
+                    s.size
+                )));
+            }
+            // The code is a function for disassembly, coverage and fault reports.
+            if !functions.iter().any(|f| f.address == entry) {
+                functions.push(LoadedSymbol {
+                    name: name.to_string(),
+                    address: entry,
+                    size: s.address + s.size - entry,
+                    kind: SymbolKind::Function,
+                });
+            }
+        }
         kernels.push(LoadedKernel {
             name: name.to_string(),
             kernel_object: s.address,
+            format,
             kernarg_segment_size: kd.kernarg_size,
             group_segment_size: kd.group_segment_fixed_size,
             private_segment_size: kd.private_segment_fixed_size,
-            entry: s
-                .address
-                .wrapping_add(kd.kernel_code_entry_byte_offset as u64),
+            entry,
         });
     }
+    functions.sort_by_key(|f| f.address);
     memory.register(base, buffer.len(), Access::Code)?;
     Ok(LoadedCodeObject {
         base,

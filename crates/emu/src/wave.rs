@@ -47,6 +47,9 @@ pub(crate) struct Wave {
     pub state: WaveState,
     /// Index of the wave in its work-group.
     pub id: u32,
+    /// The compute unit the wave runs on: the index of the host worker of the dispatch that
+    /// runs its work-group (HW_ID's CU_ID, SH_ID and SE_ID fields).
+    pub cu: u32,
     /// Whether the wave stored to global memory since its last host fence.
     pub stored: bool,
     /// Host address of this wave's scratch slot (0 when the kernel has none).
@@ -70,6 +73,7 @@ impl Wave {
             trapsts: 0,
             state: WaveState::Done,
             id: 0,
+            cu: 0,
             stored: false,
             scratch_base: 0,
             instructions: 0,

@@ -97,6 +97,15 @@ pub struct ExecutableSymbol {
     pub dynamic_callstack: bool,
 }
 
+/// The kernel attributes a symbol answers (`HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_*`).
+struct KernelAttributes {
+    kernarg_segment_size: u32,
+    kernarg_segment_alignment: u32,
+    group_segment_size: u32,
+    private_segment_size: u32,
+    dynamic_callstack: bool,
+}
+
 /// One code object loaded into an executable.
 #[derive(Debug)]
 pub struct LoadedObject {
@@ -202,35 +211,64 @@ impl Executable {
             };
             match sym.kind {
                 SymbolKind::KernelDescriptor | SymbolKind::Kernel => {
-                    let meta = co
-                        .kernels()
-                        .iter()
-                        .find(|k| k.symbol == sym.name || k.name == sym.name);
-                    let emu = image.kernels.iter().find(|k| k.kernel_object == address);
                     if let Some(t) = crate::trace::timeline() {
                         t.kernel_loaded(address, &sym.name);
                     }
+                    let attributes = if sym.kind == SymbolKind::Kernel {
+                        // V2: like ROCr, every attribute comes from the amd_kernel_code_t
+                        // (which the emulator's loader has already checked).
+                        let akc = co
+                            .amd_kernel_code(&sym.name)
+                            .map_err(|_| HsaError::InvalidCodeObject)?;
+                        KernelAttributes {
+                            kernarg_segment_size: u32::try_from(akc.kernarg_segment_byte_size)
+                                .map_err(|_| HsaError::InvalidCodeObject)?,
+                            kernarg_segment_alignment: u32::try_from(
+                                akc.kernarg_segment_align_bytes(),
+                            )
+                            .map_err(|_| HsaError::InvalidCodeObject)?,
+                            group_segment_size: akc.workgroup_group_segment_byte_size,
+                            private_segment_size: akc.workitem_private_segment_byte_size,
+                            dynamic_callstack: akc.is_dynamic_callstack(),
+                        }
+                    } else {
+                        let meta = co
+                            .kernels()
+                            .iter()
+                            .find(|k| k.symbol == sym.name || k.name == sym.name);
+                        let emu = image.kernels.iter().find(|k| k.kernel_object == address);
+                        KernelAttributes {
+                            kernarg_segment_size: meta
+                                .map(|m| m.kernarg_segment_size)
+                                .or(emu.map(|k| k.kernarg_segment_size))
+                                .unwrap_or(0),
+                            // ROCr hard-codes 16 for V3+.
+                            kernarg_segment_alignment: meta
+                                .map_or(16, |m| m.kernarg_segment_align.max(16)),
+                            group_segment_size: emu
+                                .map(|k| k.group_segment_size)
+                                .or(meta.map(|m| m.group_segment_fixed_size))
+                                .unwrap_or(0),
+                            private_segment_size: emu
+                                .map(|k| k.private_segment_size)
+                                .or(meta.map(|m| m.private_segment_fixed_size))
+                                .unwrap_or(0),
+                            dynamic_callstack: meta
+                                .and_then(|m| m.uses_dynamic_stack)
+                                .unwrap_or(false),
+                        }
+                    };
                     symbols.push(Arc::new(ExecutableSymbol {
                         name: sym.name.clone(),
                         kind: SymbolType::Kernel,
                         agent: agent.handle(),
                         address,
                         size: sym.size,
-                        kernarg_segment_size: meta
-                            .map(|m| m.kernarg_segment_size)
-                            .or(emu.map(|k| k.kernarg_segment_size))
-                            .unwrap_or(0),
-                        kernarg_segment_alignment: meta
-                            .map_or(16, |m| m.kernarg_segment_align.max(16)),
-                        group_segment_size: emu
-                            .map(|k| k.group_segment_size)
-                            .or(meta.map(|m| m.group_segment_fixed_size))
-                            .unwrap_or(0),
-                        private_segment_size: emu
-                            .map(|k| k.private_segment_size)
-                            .or(meta.map(|m| m.private_segment_fixed_size))
-                            .unwrap_or(0),
-                        dynamic_callstack: meta.and_then(|m| m.uses_dynamic_stack).unwrap_or(false),
+                        kernarg_segment_size: attributes.kernarg_segment_size,
+                        kernarg_segment_alignment: attributes.kernarg_segment_alignment,
+                        group_segment_size: attributes.group_segment_size,
+                        private_segment_size: attributes.private_segment_size,
+                        dynamic_callstack: attributes.dynamic_callstack,
                     }));
                 }
                 SymbolKind::Object => symbols.push(Arc::new(ExecutableSymbol {

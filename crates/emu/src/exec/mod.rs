@@ -541,7 +541,9 @@ fn getreg(w: &Wave, id: u32) -> u32 {
             u32::from(w.scc) | u32::from(w.exec() == 0) << 9 | u32::from(w.vcc() == 0) << 10
         }
         3 => w.trapsts,
-        4 => w.id & 0xf, // HW_ID: wave id; SIMD/CU/SE 0
+        // HW_ID: WAVE_ID [3:0]; SIMD_ID 0; CU_ID [11:8], SH_ID [12], SE_ID [14:13] from the
+        // host worker, so work-groups on different host threads see different CUs.
+        4 => w.id & 0xf | (w.cu & 0xf) << 8 | (w.cu >> 4 & 1) << 12 | (w.cu >> 5 & 3) << 13,
         15 => {
             // SH_MEM_BASES: [31:16] shared aperture hi >> 16, [15:0] private aperture hi >> 16.
             (crate::memory::SHARED_APERTURE_HI >> 16) << 16
@@ -572,6 +574,9 @@ fn sopp(w: &mut Wave, i: &Inst) -> R {
             let k = i.imm as u32;
             let vmcnt = (k & 0xf) | (k >> 14 & 3) << 4;
             if vmcnt == 0 && w.stored {
+                // R5. The `no-storeload-fence` feature exists only to show that the SB litmus
+                // test can fail (docs/litmus.md); a default build always fences.
+                #[cfg(not(feature = "no-storeload-fence"))]
                 host::fence();
                 w.stored = false;
             }

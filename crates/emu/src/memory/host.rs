@@ -56,7 +56,7 @@ pub(crate) fn load32_run(addr: u64, out: &mut [u32; 64]) {
 /// wave store: the caller checked all of `[addr, addr + 256)`).
 #[inline]
 pub(crate) fn store32_run(addr: u64, vals: &[u32; 64]) {
-    if !addr.is_multiple_of(4) {
+    if !addr.is_multiple_of(4) || cfg!(feature = "slow-host-stores") {
         for (l, &v) in vals.iter().enumerate() {
             store32(addr + 4 * l as u64, v);
         }
@@ -84,6 +84,10 @@ pub(crate) fn load32(addr: u64) -> u32 {
 /// Stores a u32 at a checked, writable address.
 #[inline(always)]
 pub(crate) fn store32(addr: u64, v: u32) {
+    #[cfg(feature = "slow-host-stores")]
+    if slow_store(addr, 4, u64::from(v)) {
+        return;
+    }
     if addr.is_multiple_of(4) {
         // SAFETY: the caller checked [addr, addr+4) is registered, live and writable; aligned.
         unsafe { (*(addr as *const AtomicU32)).store(v, Ordering::Release) }
@@ -95,6 +99,10 @@ pub(crate) fn store32(addr: u64, v: u32) {
 /// Stores the low `size` bytes (1, 2, 4 or 8) of `value` at a checked, writable address.
 #[inline]
 pub(crate) fn store(addr: u64, size: u32, value: u64) {
+    #[cfg(feature = "slow-host-stores")]
+    if slow_store(addr, size, value) {
+        return;
+    }
     let aligned = addr.is_multiple_of(u64::from(size));
     // SAFETY: as in `load`; the caller also checked the range is writable.
     unsafe {
@@ -109,6 +117,38 @@ pub(crate) fn store(addr: u64, size: u32, value: u64) {
                 }
             }
         }
+    }
+}
+
+/// Test only (feature `slow-host-stores`, docs/litmus.md): an aligned 4- or 8-byte store
+/// made non-temporal, so that it becomes visible to other host threads late (it waits in a
+/// write-combining buffer until a fence or a locked instruction), like a store on a host whose
+/// store buffer drains slowly. This lets the store-buffering litmus test show what the
+/// StoreLoad fence (R5) prevents on a host that drains stores faster than the emulator gets
+/// from a store to the next load. Returns false for the other stores, done as usual.
+#[cfg(feature = "slow-host-stores")]
+#[inline(always)]
+fn slow_store(addr: u64, size: u32, value: u64) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_stream_si32, _mm_stream_si64};
+        if !addr.is_multiple_of(u64::from(size)) {
+            return false;
+        }
+        match size {
+            // SAFETY: the caller checked [addr, addr+size) is registered, live and writable,
+            // and it is aligned; SSE2 is part of x86-64.
+            4 => unsafe { _mm_stream_si32(addr as *mut i32, value as i32) },
+            // SAFETY: as above.
+            8 => unsafe { _mm_stream_si64(addr as *mut i64, value as i64) },
+            _ => return false,
+        }
+        true
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (addr, size, value);
+        compile_error!("the `slow-host-stores` test feature needs an x86-64 host");
     }
 }
 
@@ -143,6 +183,7 @@ pub(crate) fn rmw64(addr: u64, mut f: impl FnMut(u64) -> u64) -> u64 {
 
 /// A sequentially consistent host fence (the StoreLoad fence of `s_waitcnt vmcnt(0)`).
 #[inline]
+#[cfg_attr(feature = "no-storeload-fence", allow(dead_code))]
 pub(crate) fn fence() {
     std::sync::atomic::fence(Ordering::SeqCst);
 }
