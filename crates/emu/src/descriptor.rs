@@ -103,12 +103,13 @@ impl KernelDescriptor {
     pub fn enable_vgpr_workitem_id(&self) -> u32 {
         self.rsrc2(11, 2)
     }
-    /// The initial MODE register from rsrc1 (round, denorm, DX10_CLAMP, IEEE).
+    /// The initial MODE register from rsrc1 (round, denorm, DX10_CLAMP, IEEE, FP16_OVFL).
     pub fn initial_mode(&self) -> u32 {
         let r = self.compute_pgm_rsrc1;
         let float = r >> 12 & 0xff; // round32, round16_64, denorm32, denorm16_64
         let dx10 = r >> 21 & 1;
         let ieee = r >> 23 & 1;
-        float | dx10 << 8 | ieee << 9
+        let fp16_ovfl = r >> 26 & 1; // GFX9+ (reserved, 0, before)
+        float | dx10 << 8 | ieee << 9 | fp16_ovfl << 23
     }
 }

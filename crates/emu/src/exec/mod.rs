@@ -2,6 +2,8 @@
 //! scalar memory and program control live here; vector ALU in [`valu`], vector memory (DS,
 //! FLAT/GLOBAL/SCRATCH, MUBUF) in [`vmem`].
 
+mod fpmode;
+mod softfloat;
 mod valu;
 mod vmem;
 
