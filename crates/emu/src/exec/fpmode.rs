@@ -90,9 +90,11 @@ fn float_sources(i: &crate::decode::Inst) -> u8 {
 /// Sets up flushing for `c`'s instruction and runs the ones that round in a direction other
 /// than nearest even (or clamp f16 overflow); `None` leaves the instruction to the shared
 /// semantics.
+#[cold]
+#[inline(never)]
 pub(super) fn valu(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> Option<R> {
     let i = c.i;
-    let mode = c.mode;
+    let mode = w.mode;
     // FP_DENORM fields: bit 0 allows denormal inputs, bit 1 denormal outputs.
     let (in32, out32) = (mode >> 4 & 1 == 0, mode >> 5 & 1 == 0);
     let (in64, out64) = (mode >> 6 & 1 == 0, mode >> 7 & 1 == 0);

@@ -162,8 +162,6 @@ pub(super) struct Ctx<'a> {
     pub(super) exec: u64,
     /// Write mask (EXEC narrowed by DPP).
     pub(super) wmask: u64,
-    /// The wave's MODE register when the instruction issued.
-    pub(super) mode: u32,
     /// Sources (bit k = source k) whose denormals are flushed on read (MODE FP_DENORM input
     /// bits; set only off the default mode, by `fpmode`).
     pub(super) daz: u8,
@@ -349,8 +347,7 @@ impl Ctx<'_> {
         let i = self.i;
         let ty = i.tys[k];
         let code = i.src[k];
-        let flush = self.daz >> k & 1 != 0;
-        let plain = i.sub == Sub::E32 && (i.abs | i.neg) >> k & 1 == 0 && !flush;
+        let plain = i.sub == Sub::E32 && (i.abs | i.neg | self.daz) >> k & 1 == 0;
         if code >= VGPR && plain {
             // No modifiers: read the register in place (no copy).
             return &w.v[crate::wave::reg_index(code)];
@@ -383,7 +380,7 @@ impl Ctx<'_> {
         if (i.abs | i.neg) >> k & 1 != 0 && i.fmt != Fmt::Vop3p {
             float_mods(out, k, i.abs, i.neg, ty);
         }
-        if flush {
+        if self.daz >> k & 1 != 0 {
             flush_row(out, ty);
         }
         out
@@ -457,10 +454,10 @@ pub(super) const MODE_IEEE: u32 = 1 << 9;
 /// The omod multiplier, or `None` when there is none or the hardware ignores it: omod does
 /// nothing while output denormals are enabled (LLVM's SIFoldOperands folds omod only when they
 /// are flushed, for that reason).
-fn omod_factor(c: &Ctx, denorm_out: u32) -> Option<f64> {
+fn omod_factor(c: &Ctx, mode: u32, denorm_out: u32) -> Option<f64> {
     match c.i.omod {
         0 => None,
-        _ if c.mode & denorm_out != 0 => None,
+        _ if mode & denorm_out != 0 => None,
         1 => Some(2.0),
         2 => Some(4.0),
         _ => Some(0.5),
@@ -483,8 +480,8 @@ fn clamp01(v: f64, dx10: bool) -> f64 {
 }
 
 /// Output modifiers (omod, denormal flush, clamp) for an f32 result.
-fn out_f32(c: &Ctx, r: &mut Row) {
-    if let Some(m) = omod_factor(c, MODE_F32_DENORM_OUT) {
+fn out_f32(c: &Ctx, mode: u32, r: &mut Row) {
+    if let Some(m) = omod_factor(c, mode, MODE_F32_DENORM_OUT) {
         for x in r.iter_mut() {
             *x = u(f(*x) * m as f32);
         }
@@ -495,7 +492,7 @@ fn out_f32(c: &Ctx, r: &mut Row) {
         }
     }
     if c.i.has(flag::CLAMP) {
-        let dx10 = c.mode & MODE_DX10_CLAMP != 0;
+        let dx10 = mode & MODE_DX10_CLAMP != 0;
         for x in r.iter_mut() {
             let v = f(*x);
             if !v.is_nan() || dx10 {
@@ -505,8 +502,8 @@ fn out_f32(c: &Ctx, r: &mut Row) {
     }
 }
 
-fn out_f64(c: &Ctx, r: &mut Row64) {
-    if let Some(m) = omod_factor(c, MODE_F64_DENORM_OUT) {
+fn out_f64(c: &Ctx, mode: u32, r: &mut Row64) {
+    if let Some(m) = omod_factor(c, mode, MODE_F64_DENORM_OUT) {
         for x in r.iter_mut() {
             *x = (d(*x) * m).to_bits();
         }
@@ -517,7 +514,7 @@ fn out_f64(c: &Ctx, r: &mut Row64) {
         }
     }
     if c.i.has(flag::CLAMP) {
-        let dx10 = c.mode & MODE_DX10_CLAMP != 0;
+        let dx10 = mode & MODE_DX10_CLAMP != 0;
         for x in r.iter_mut() {
             let v = d(*x);
             if !v.is_nan() || dx10 {
@@ -527,8 +524,8 @@ fn out_f64(c: &Ctx, r: &mut Row64) {
     }
 }
 
-fn out_f16(c: &Ctx, r: &mut Row) {
-    if let Some(m) = omod_factor(c, MODE_F64_DENORM_OUT) {
+fn out_f16(c: &Ctx, mode: u32, r: &mut Row) {
+    if let Some(m) = omod_factor(c, mode, MODE_F64_DENORM_OUT) {
         for x in r.iter_mut() {
             *x = hb(h(*x) * m);
         }
@@ -539,7 +536,7 @@ fn out_f16(c: &Ctx, r: &mut Row) {
         }
     }
     if c.i.has(flag::CLAMP) {
-        let dx10 = c.mode & MODE_DX10_CLAMP != 0;
+        let dx10 = mode & MODE_DX10_CLAMP != 0;
         for x in r.iter_mut() {
             let v = h(*x);
             if !v.is_nan() || dx10 {
@@ -554,7 +551,7 @@ fn out_f16(c: &Ctx, r: &mut Row) {
 pub(super) fn put_f32(w: &mut Wave, c: &Ctx, r: &Row, o: &mut Row) {
     if c.i.omod != 0 || c.i.has(flag::CLAMP) || c.ftz & 1 != 0 {
         *o = *r;
-        out_f32(c, o);
+        out_f32(c, w.mode, o);
         put(w, c, o);
     } else {
         put(w, c, r);
@@ -566,7 +563,7 @@ pub(super) fn put_f32(w: &mut Wave, c: &Ctx, r: &Row, o: &mut Row) {
 pub(super) fn put_f16(w: &mut Wave, c: &Ctx, r: &Row, o: &mut Row) {
     if c.i.omod != 0 || c.i.has(flag::CLAMP) || c.ftz & 2 != 0 {
         *o = *r;
-        out_f16(c, o);
+        out_f16(c, w.mode, o);
         put(w, c, o);
     } else {
         put(w, c, r);
@@ -577,12 +574,13 @@ pub(super) fn put_f16(w: &mut Wave, c: &Ctx, r: &Row, o: &mut Row) {
 #[inline(always)]
 pub(super) fn put_f64(w: &mut Wave, c: &Ctx, r: &mut Row64) {
     if c.i.omod != 0 || c.i.has(flag::CLAMP) || c.ftz & 2 != 0 {
-        out_f64(c, r);
+        out_f64(c, w.mode, r);
     }
     w.vwrite64(c.i.dst, r, c.wmask);
 }
 
 /// Writes a 32-bit result, merging SDWA destination selects.
+#[inline]
 pub(super) fn put(w: &mut Wave, c: &Ctx, r: &Row) {
     let i = c.i;
     if i.sub == Sub::Sdwa && i.fmt != Fmt::Vopc {
@@ -998,13 +996,12 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         i,
         exec,
         wmask: exec,
-        mode: w.mode,
         daz: 0,
         ftz: 0,
     };
     // One test per instruction: only a MODE other than the default (round to nearest even,
     // denormals kept, no FP16_OVFL) takes the per-operation path.
-    if c.mode & super::fpmode::FP_MASK != super::fpmode::FP_DEFAULT {
+    if w.mode & super::fpmode::FP_MASK != super::fpmode::FP_DEFAULT {
         if let Some(r) = super::fpmode::valu(w, &mut c, env) {
             return r;
         }
@@ -1013,7 +1010,8 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
 }
 
 /// The vector ALU semantics under `c`'s flushing settings (round to nearest even).
-pub(super) fn valu_body(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
+#[inline(always)]
+fn valu_body(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
     let i = c.i;
     let exec = c.exec;
     match i.op {
@@ -1056,7 +1054,7 @@ pub(super) fn valu_body(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
         return vop3p(w, c, env);
     }
     let gfx8 = env.gen == Gen::Gfx8;
-    let mode = c.mode;
+    let mode = w.mode;
     // Carry-producing adds: gfx8's v_add_u32 family and gfx9's _co forms.
     let carry_op = match i.op {
         Op::V_ADD_CO_U32 => Some(0),
@@ -2543,10 +2541,11 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, _env: &mut Env) -> R {
     // (FP_ROUND: f16 by bits 3:2, f32 by bits 1:0), IEEE min/max, DX10_CLAMP.
     let daz = c.daz != 0;
     let (ftz16_out, ftz32_out) = (c.ftz & 2 != 0, c.ftz & 1 != 0);
-    let rm16 = sf::Round::from_field(c.mode >> 2);
-    let rm32 = sf::Round::from_field(c.mode);
-    let ieee = c.mode & MODE_IEEE != 0;
-    let dx10 = c.mode & MODE_DX10_CLAMP != 0;
+    let mode = w.mode;
+    let rm16 = sf::Round::from_field(mode >> 2);
+    let rm32 = sf::Round::from_field(mode);
+    let ieee = mode & MODE_IEEE != 0;
+    let dx10 = mode & MODE_DX10_CLAMP != 0;
     macro_rules! pk16 {
         ($n:expr, $float:expr, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
             let a = src(w, 0);
