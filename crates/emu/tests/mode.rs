@@ -142,11 +142,25 @@ fn denormalish16(rng: &mut Rng) -> u16 {
 
 #[test]
 fn ftz_kernel_descriptor_mode_flushes_f32_denormals() {
-    let n = 512usize;
+    // Half the lanes mostly denormal or near it, half any finite f32 (quotients over the
+    // whole range for the division sequence).
+    let n = 2048usize;
     let mut rng = Rng(0x5eed);
-    let mut a: Vec<f32> = (0..n).map(|_| denormalish32(&mut rng)).collect();
-    let mut b: Vec<f32> = (0..n).map(|_| denormalish32(&mut rng)).collect();
-    let c: Vec<f32> = (0..n).map(|_| denormalish32(&mut rng)).collect();
+    let mut pick = |l: usize| {
+        if l < n / 2 {
+            denormalish32(&mut rng)
+        } else {
+            loop {
+                let v = f32::from_bits(rng.next_u32() ^ rng.next_u32() << 7);
+                if v.is_finite() {
+                    break v;
+                }
+            }
+        }
+    };
+    let mut a: Vec<f32> = (0..n).map(&mut pick).collect();
+    let mut b: Vec<f32> = (0..n).map(&mut pick).collect();
+    let c: Vec<f32> = (0..n).map(&mut pick).collect();
     // Quotients in the denormal range (rounded once by v_div_fmas) and exact denormal results.
     let fixed: [(f32, f32); 6] = [
         (1e-38, 3.0),
@@ -263,6 +277,45 @@ fn ftz_kernel_descriptor_mode_flushes_f32_denormals() {
                     );
                 }
             }
+        }
+    }
+}
+
+#[test]
+fn f64_division_over_the_whole_range() {
+    let n = 4096usize;
+    let mut rng = Rng(0xd1d);
+    let mut pick = || loop {
+        let v = f64::from_bits(u64::from(rng.next_u32()) << 32 | u64::from(rng.next_u32()));
+        if v.is_finite() {
+            break v;
+        }
+    };
+    let mut a: Vec<f64> = (0..n).map(|_| pick()).collect();
+    let b: Vec<f64> = (0..n).map(|_| pick()).collect();
+    // Denormal and near-overflow quotients.
+    for l in 0..n / 8 {
+        a[l] = b[l] * f64::from_bits((u64::from(rng.next_u32()) % 0x0010_0000) << 32);
+    }
+    for t in TARGETS {
+        let (e, _) = load(t, &[]);
+        let (ba, bb, bo) = (e.buf_f64(&a), e.buf_f64(&b), e.zeros(8 * n));
+        e.run1(
+            "div64",
+            &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bo)],
+            n as u32,
+            64,
+        );
+        let o = bo.f64s();
+        for l in 0..n {
+            let want = a[l] / b[l];
+            assert!(
+                same64(o[l], want),
+                "{t} lane {l}: {:e} / {:e} = {:e}, want {want:e}",
+                a[l],
+                b[l],
+                o[l]
+            );
         }
     }
 }

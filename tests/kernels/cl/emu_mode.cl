@@ -128,3 +128,9 @@ kernel void fp16_ovfl_ops(global const ushort *ha, global const ushort *hb, glob
     o16[1] = hx * hy;
     vstore_half(x, 2, (global half *)o16);
 }
+
+// f64 division (v_div_scale/v_div_fmas/v_div_fixup_f64) over the whole range.
+kernel void div64(global const double *a, global const double *b, global double *out) {
+    size_t i = get_global_id(0);
+    out[i] = a[i] / b[i];
+}

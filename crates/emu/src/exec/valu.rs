@@ -1465,9 +1465,15 @@ fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
                 } else if s1.is_subnormal() {
                     out = ldexp32(s0, 64);
                 } else if (1.0 / s1).is_subnormal() && (s2 / s1).is_subnormal() {
+                    // A huge denominator and a denormal quotient: the denominator is scaled
+                    // down, so the quotient comes out 2^64 too large and v_div_fmas (VCC) scales
+                    // it back. The ISA text writes ldexp(S0, 64) here, which overflows a
+                    // denominator above 2^126; with it the v_rcp_f32 before clang's s_setreg
+                    // (still flushing) returns 0. -64 is the reading that makes the sequence
+                    // give the correctly rounded quotient (tests/mode.rs checks it).
                     flag = true;
                     if s0 == s1 {
-                        out = ldexp32(s0, 64);
+                        out = ldexp32(s0, -64);
                     }
                 } else if (1.0 / s1).is_subnormal() {
                     out = ldexp32(s0, -64);
@@ -1516,6 +1522,14 @@ fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
                 sign | 0x7f80_0000
             } else if df.is_infinite() || nf == 0.0 {
                 sign
+            } else if exp32(num) - exp32(den) < -150 {
+                // The ISA's underflow clause (its magnitude is not given: zero).
+                sign
+            } else if exp32(q) == 255 {
+                // The ISA's overflow clause, read as testing the quotient (its text says S1,
+                // which the earlier clauses make unreachable): a quotient too large for
+                // v_div_scale's 2^-64 overflows in the Newton steps to ∞ or NaN.
+                sign | 0x7f80_0000
             } else {
                 sign | (u(qf) & 0x7fff_ffff)
             }
@@ -1831,9 +1845,10 @@ fn valu_f64(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
                 } else if s1.is_subnormal() {
                     out = ldexp64(s0, 128);
                 } else if (1.0 / s1).is_subnormal() && (s2 / s1).is_subnormal() {
+                    // As in v_div_scale_f32: the denominator is scaled down.
                     flag = true;
                     if s0 == s1 {
-                        out = ldexp64(s0, 128);
+                        out = ldexp64(s0, -128);
                     }
                 } else if (1.0 / s1).is_subnormal() {
                     out = ldexp64(s0, -128);
@@ -1883,6 +1898,11 @@ fn valu_f64(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
                     sign | 0x7ff0_0000_0000_0000
                 } else if df.is_infinite() || nf == 0.0 {
                     sign
+                } else if exp64(num) - exp64(den) < -1075 {
+                    // Underflow and overflow clauses as for v_div_fixup_f32.
+                    sign
+                } else if exp64(q) == 2047 {
+                    sign | 0x7ff0_0000_0000_0000
                 } else {
                     sign | (qf.to_bits() & !(1 << 63))
                 }
