@@ -448,6 +448,10 @@ fn exact16(x: u16, k: i32) -> i128 {
     scale_exact(neg, m, e, k).expect("input is a multiple of 2^-k")
 }
 
+/// `mode_ops` writes F f32, 6 f64 and H f16 results per work-item.
+const F: usize = 17;
+const H: usize = 12;
+
 /// Runs `mode_ops` with MODE = `mode` and returns its f32, f64 and f16 outputs.
 #[allow(clippy::too_many_arguments)]
 fn run_mode_ops(
@@ -469,7 +473,7 @@ fn run_mode_ops(
     let (bda, bdb, bdc) = (e.buf_f64(da), e.buf_f64(db), e.buf_f64(dc));
     let (bha, bhb, bhc) = (buf_u16(e, ha), buf_u16(e, hb), buf_u16(e, hc));
     let bia = e.buf_i32(ia);
-    let (bo, bo64, bo16) = (e.zeros(4 * 10 * n), e.zeros(8 * 6 * n), e.zeros(2 * 6 * n));
+    let (bo, bo64, bo16) = (e.zeros(4 * F * n), e.zeros(8 * 6 * n), e.zeros(2 * H * n));
     e.run1(
         "mode_ops",
         &[
@@ -534,17 +538,17 @@ fn rounding_modes_written_by_s_setreg() {
             assert_eq!(o[2], want_max, "{t} rm={rm} MAX*2");
             let tiny = f32::from_bits(1);
             assert_eq!(
-                o[12].to_bits(),
+                o[F + 2].to_bits(),
                 if up { tiny } else { 0.0 }.to_bits(),
                 "{t} rm={rm} 2^-160"
             );
             assert_eq!(
-                o[22].to_bits(),
+                o[2 * F + 2].to_bits(),
                 if down { -tiny } else { -0.0 }.to_bits(),
                 "{t} rm={rm} -2^-160"
             );
             let h_over = if down || zero { 0x7bff } else { 0x7c00 };
-            assert_eq!(o16[3 * 6], h_over, "{t} rm={rm} f16 MAX+MAX");
+            assert_eq!(o16[3 * H], h_over, "{t} rm={rm} f16 MAX+MAX");
             let d_over = if down || zero {
                 f64::MAX
             } else {
@@ -557,10 +561,10 @@ fn rounding_modes_written_by_s_setreg() {
                 let (xk, yk, zk) = (exact32(x, k), exact32(y, k), exact32(z, k));
                 let xy = exact32(x, 35) * exact32(y, 35);
                 let checks: [(&str, i128, f32); 4] = [
-                    ("x+y", xk + yk, o[l * 10]),
-                    ("x-y", xk - yk, o[l * 10 + 1]),
-                    ("x*y", xy, o[l * 10 + 2]),
-                    ("fma", xy + zk, o[l * 10 + 3]),
+                    ("x+y", xk + yk, o[l * F]),
+                    ("x-y", xk - yk, o[l * F + 1]),
+                    ("x*y", xy, o[l * F + 2]),
+                    ("fma", xy + zk, o[l * F + 3]),
                 ];
                 for (what, exact, got) in checks {
                     assert!(
@@ -568,8 +572,40 @@ fn rounding_modes_written_by_s_setreg() {
                         "{t} rm={rm} lane {l} {what}: x={x:e} y={y:e} z={z:e} got {got:e}"
                     );
                 }
+                // float2 (v_pk_*_f32 on gfx90a): (x+y, y+z), (x*y, y*z), (fma(x,y,x), fma(y,z,y)).
+                let yz = exact32(y, 35) * exact32(z, 35);
+                let pk: [(&str, i128); 6] = [
+                    ("pk x+y", xk + yk),
+                    ("pk y+z", yk + zk),
+                    ("pk x*y", xy),
+                    ("pk y*z", yz),
+                    ("pk fma(x,y,x)", xy + xk),
+                    ("pk fma(y,z,y)", yz + yk),
+                ];
+                for (j, (what, exact)) in pk.into_iter().enumerate() {
+                    let got = o[l * F + 11 + j];
+                    assert!(
+                        rounds_to(u64::from(got.to_bits()), B32, exact, k, rm),
+                        "{t} rm={rm} lane {l} {what}: x={x:e} y={y:e} z={z:e} got {got:e}"
+                    );
+                }
+                // native_recip (v_rcp_f32, modelled correctly rounded): r against 1/x through
+                // r·x − 1, exactly (r at 2^-36, x at 2^-35).
+                let r = o[l * F + 10];
+                let xs = exact32(x, 35);
+                let one = 1i128 << 71;
+                let side = |v: f32| ((exact32(v, 36) * xs - one).signum()) * xs.signum();
+                let dist = |v: f32| (exact32(v, 36) * xs - one).abs();
+                let ok = match rm {
+                    1 => side(r) >= 0 && side(r.next_down()) < 0,
+                    2 => side(r) <= 0 && side(r.next_up()) > 0,
+                    3 if x > 0.0 => side(r) <= 0 && side(r.next_up()) > 0,
+                    3 => side(r) >= 0 && side(r.next_down()) < 0,
+                    _ => dist(r) < dist(r.next_up()) && dist(r) < dist(r.next_down()),
+                };
+                assert!(ok, "{t} rm={rm} lane {l} 1/{x:e} = {r:e}");
                 // x*y + z unfused: the product rounded first (the kernel's v_mul_f32).
-                let p = o[l * 10 + 4];
+                let p = o[l * F + 4];
                 let prod = {
                     // The product as the kernel rounded it, found from the fma check above.
                     let mut found = None;
@@ -585,7 +621,7 @@ fn rounding_modes_written_by_s_setreg() {
                     "{t} rm={rm} lane {l} x*y+z: got {p:e}"
                 );
                 // sqrt(|x|): r² against |x| exactly (r at 2^-30, |x| at 2^-60).
-                let s = o[l * 10 + 5];
+                let s = o[l * F + 5];
                 let xs = exact32(x.abs(), 60);
                 let r = exact32(s, 30);
                 let (lo, hi) = (exact32(s.next_down(), 30), exact32(s.next_up(), 30));
@@ -598,35 +634,35 @@ fn rounding_modes_written_by_s_setreg() {
                 let conv: [Conversion; 5] = [
                     (
                         "(float)dx",
-                        u64::from(o[l * 10 + 6].to_bits()),
+                        u64::from(o[l * F + 6].to_bits()),
                         B32,
                         exact64(da[l], 48),
                         48,
                     ),
                     (
                         "(float)n",
-                        u64::from(o[l * 10 + 7].to_bits()),
+                        u64::from(o[l * F + 7].to_bits()),
                         B32,
                         i128::from(ia[l]),
                         0,
                     ),
                     (
                         "(float)(uint)n",
-                        u64::from(o[l * 10 + 8].to_bits()),
+                        u64::from(o[l * F + 8].to_bits()),
                         B32,
                         i128::from(ia[l] as u32),
                         0,
                     ),
                     (
                         "vstore_half",
-                        u64::from(o16[l * 6 + 4]),
+                        u64::from(o16[l * H + 4]),
                         B16,
                         exact32(x, 35),
                         35,
                     ),
                     (
                         "(float)hx",
-                        u64::from(o[l * 10 + 9].to_bits()),
+                        u64::from(o[l * F + 9].to_bits()),
                         B32,
                         exact16(ha[l], 24),
                         24,
@@ -663,10 +699,10 @@ fn rounding_modes_written_by_s_setreg() {
                 let (hx, hy, hz) = (exact16(ha[l], k), exact16(hb[l], k), exact16(hc[l], k));
                 let hxy = exact16(ha[l], 16) * exact16(hb[l], 16);
                 let checks: [(&str, i128, u16); 4] = [
-                    ("hx+hy", hx + hy, o16[l * 6]),
-                    ("hx*hy", hxy, o16[l * 6 + 1]),
-                    ("fma16", hxy + hz, o16[l * 6 + 2]),
-                    ("hx-hy", hx - hy, o16[l * 6 + 3]),
+                    ("hx+hy", hx + hy, o16[l * H]),
+                    ("hx*hy", hxy, o16[l * H + 1]),
+                    ("fma16", hxy + hz, o16[l * H + 2]),
+                    ("hx-hy", hx - hy, o16[l * H + 3]),
                 ];
                 for (what, exact, got) in checks {
                     assert!(
@@ -678,7 +714,24 @@ fn rounding_modes_written_by_s_setreg() {
                         h2f(got)
                     );
                 }
-                assert_eq!(o16[l * 6 + 5], ha[l], "{t} lane {l} (half)(float)hx");
+                assert_eq!(o16[l * H + 5], ha[l], "{t} lane {l} (half)(float)hx");
+                let hyz = exact16(hb[l], 16) * exact16(hc[l], 16);
+                let pk: [(&str, i128); 6] = [
+                    ("pk hx+hy", hx + hy),
+                    ("pk hy+hz", hy + hz),
+                    ("pk hx*hy", hxy),
+                    ("pk hy*hz", hyz),
+                    ("pk fma(hx,hy,hx)", hxy + hx),
+                    ("pk fma(hy,hz,hy)", hyz + hy),
+                ];
+                for (j, (what, exact)) in pk.into_iter().enumerate() {
+                    let got = o16[l * H + 6 + j];
+                    assert!(
+                        rounds_to(u64::from(got), B16, exact, k, rm),
+                        "{t} rm={rm} lane {l} {what}: got {:e}",
+                        h2f(got)
+                    );
+                }
             }
         }
     }
@@ -731,15 +784,22 @@ fn denormal_modes_written_by_s_setreg() {
                     ia[l] as f32,
                     ia[l] as u32 as f32,
                     h2f(fl16(ha[l], in64)) as f32,
+                    o32(1.0 / x),
+                    o32(x + y),
+                    o32(y + z),
+                    o32(x * y),
+                    o32(y * z),
+                    o32(x.mul_add(y, x)),
+                    o32(y.mul_add(z, y)),
                 ];
-                for k in 0..10 {
+                for k in 0..F {
                     assert!(
-                        same32(o[l * 10 + k], want[k]),
+                        same32(o[l * F + k], want[k]),
                         "{t} mode={mode:#x} lane {l} f32 op {k}: x={:e} y={:e} z={:e} got {:e} want {:e}",
                         a[l],
                         b[l],
                         c[l],
-                        o[l * 10 + k],
+                        o[l * F + k],
                         want[k]
                     );
                 }
@@ -774,10 +834,17 @@ fn denormal_modes_written_by_s_setreg() {
                     o16f(hx.mul_add(hy, hz)),
                     o16f(hx - hy),
                     fl16(f16::from_f32(x).to_bits(), out64),
+                    0, // (half)(float)hx: not checked here
+                    o16f(hx + hy),
+                    o16f(hy + hz),
+                    o16f(hx * hy),
+                    o16f(hy * hz),
+                    o16f(hx.mul_add(hy, hx)),
+                    o16f(hy.mul_add(hz, hy)),
                 ];
-                for k in 0..5 {
+                for k in (0..H).filter(|&k| k != 5) {
                     assert_eq!(
-                        o16[l * 6 + k],
+                        o16[l * H + k],
                         want16[k],
                         "{t} mode={mode:#x} lane {l} f16 op {k}: {:e} {:e} {:e} (x={:e})",
                         h2f(ha[l]),

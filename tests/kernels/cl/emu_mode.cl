@@ -65,7 +65,7 @@ kernel void mode_ops(global const float *a, global const float *b, global const 
     half hx = pin16(as_half(ha[i]), zz), hy = pin16(as_half(hb[i]), zz),
          hz = pin16(as_half(hc[i]), zz);
     int n = ia[i] ^ (int)zz;
-    global float *o = out + i * 10;
+    global float *o = out + i * 17;
     o[0] = x + y;
     o[1] = x - y;
     o[2] = x * y;
@@ -76,6 +76,12 @@ kernel void mode_ops(global const float *a, global const float *b, global const 
     o[7] = (float)n;
     o[8] = (float)(uint)n;
     o[9] = (float)hx;
+    o[10] = native_recip(x);
+    // Vector types: packed math (v_pk_*_f32 on gfx90a, v_pk_*_f16 on GFX9) where there is one.
+    float2 u2 = (float2)(x, y), v2 = (float2)(y, z);
+    vstore2(u2 + v2, 0, o + 11);
+    vstore2(u2 * v2, 0, o + 13);
+    vstore2(fma(u2, v2, u2), 0, o + 15);
     global double *o64 = out64 + i * 6;
     o64[0] = dx + dy;
     o64[1] = dx * dy;
@@ -83,13 +89,17 @@ kernel void mode_ops(global const float *a, global const float *b, global const 
     o64[3] = sqrt(fabs(dx));
     o64[4] = (double)x;
     o64[5] = dx - dy;
-    global half *o16 = (global half *)out16 + i * 6;
+    global half *o16 = (global half *)out16 + i * 12;
     o16[0] = hx + hy;
     o16[1] = hx * hy;
     o16[2] = fma(hx, hy, hz);
     o16[3] = hx - hy;
     vstore_half(x, 4, (global half *)o16);
     o16[5] = (half)(float)hx;
+    half2 h2u = (half2)(hx, hy), h2v = (half2)(hy, hz);
+    vstore2(h2u + h2v, 0, o16 + 6);
+    vstore2(h2u * h2v, 0, o16 + 8);
+    vstore2(fma(h2u, h2v, h2u), 0, o16 + 10);
 }
 
 // The clamp output modifier (DX10_CLAMP) and min/max/canonicalize (IEEE mode) after writing MODE.
