@@ -129,11 +129,12 @@ pub fn check_amd_kernel_code(akc: &AmdKernelCode, gen: Gen) -> Result<(), String
 }
 
 /// The initial MODE register from RSRC1: FLOAT_MODE (round and denorm fields, bits 7:0),
-/// DX10_CLAMP (bit 8) and IEEE (bit 9).
+/// DX10_CLAMP (bit 8), IEEE (bit 9) and FP16_OVFL (bit 23).
 pub fn initial_mode(kd: &KernelDescriptor) -> u32 {
     let r = kd.compute_pgm_rsrc1;
     let float = r >> 12 & 0xff; // round32, round16_64, denorm32, denorm16_64
     let dx10 = r >> 21 & 1;
     let ieee = r >> 23 & 1;
-    float | dx10 << 8 | ieee << 9
+    let fp16_ovfl = r >> 26 & 1; // GFX9+ (reserved, 0, before)
+    float | dx10 << 8 | ieee << 9 | fp16_ovfl << 23
 }

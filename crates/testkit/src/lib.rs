@@ -168,7 +168,13 @@ fn stem_of(rel: &str) -> String {
 /// Compiles an OpenCL C source (`rel` is relative to `tests/kernels/`) into a code object for
 /// `target` with code object version `cov`, linking the device libraries.
 pub fn compile_cl(rel: &str, target: &str, cov: u32) -> PathBuf {
-    let args: Vec<String> = vec![
+    compile_cl_with(rel, target, cov, &[])
+}
+
+/// [`compile_cl`] with extra clang options (e.g. `-cl-denorms-are-zero`); they take part in
+/// the cache key like every other argument.
+pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> PathBuf {
+    let mut args: Vec<String> = vec![
         "-x".into(),
         "cl".into(),
         "-cl-std=CL2.0".into(),
@@ -179,6 +185,7 @@ pub fn compile_cl(rel: &str, target: &str, cov: u32) -> PathBuf {
         format!("-mcode-object-version={cov}"),
         format!("--rocm-device-lib-path={DEVICE_LIB_PATH}"),
     ];
+    args.extend(extra.iter().map(|a| a.to_string()));
     let stem = format!("{}-{}-v{cov}", stem_of(rel), sanitize(target));
     cached_compile("clang-15", &source_path(rel), &args, &stem, "hsaco")
 }

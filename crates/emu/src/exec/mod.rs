@@ -2,7 +2,9 @@
 //! scalar memory and program control live here; vector ALU in [`valu`], matrix FMA in
 //! [`mfma`], vector memory (DS, FLAT/GLOBAL/SCRATCH, MUBUF) in [`vmem`].
 
+mod fpmode;
 mod mfma;
+mod softfloat;
 mod valu;
 mod vmem;
 

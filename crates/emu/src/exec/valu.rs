@@ -5,6 +5,7 @@
 // `!(a < b)` and friends are the IEEE unordered compares (true on NaN), on purpose.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+use super::softfloat as sf;
 use super::{unimplemented, Env, Flow, LaneFault, R};
 use crate::decode::{flag, Fmt, Gen, Inst, Sub, AGPR, VCC, VGPR};
 use crate::ops::Op;
@@ -156,11 +157,60 @@ fn float_mods(row: &mut Row, k: usize, abs: u8, neg: u8, ty: Ty) {
     }
 }
 
-struct Ctx<'a> {
-    i: &'a Inst,
-    exec: u64,
+pub(super) struct Ctx<'a> {
+    pub(super) i: &'a Inst,
+    pub(super) exec: u64,
     /// Write mask (EXEC narrowed by DPP).
-    wmask: u64,
+    pub(super) wmask: u64,
+    /// Sources (bit k = source k) whose denormals are flushed on read (MODE FP_DENORM input
+    /// bits; set only off the default mode, by `fpmode`).
+    pub(super) daz: u8,
+    /// Results whose denormals are flushed: bit 0 f32, bit 1 f64/f16 (MODE FP_DENORM output
+    /// bits; set only off the default mode, by `fpmode`).
+    pub(super) ftz: u8,
+}
+
+/// Sign-preserving flush of an f32 denormal.
+#[inline(always)]
+pub(super) fn ftz32(x: u32) -> u32 {
+    if x & 0x7f80_0000 == 0 {
+        x & 0x8000_0000
+    } else {
+        x
+    }
+}
+
+/// Sign-preserving flush of an f16 denormal in the low half (the high half is kept).
+#[inline(always)]
+pub(super) fn ftz16(x: u32) -> u32 {
+    if x & 0x7c00 == 0 {
+        x & !0x03ff
+    } else {
+        x
+    }
+}
+
+/// Sign-preserving flush of an f64 denormal.
+#[inline(always)]
+pub(super) fn ftz64(x: u64) -> u64 {
+    if x & 0x7ff0_0000_0000_0000 == 0 {
+        x & 1 << 63
+    } else {
+        x
+    }
+}
+
+/// Flushes the denormals of a source row of type `ty` (f32 or f16 bits).
+fn flush_row(row: &mut Row, ty: Ty) {
+    if ty == Ty::B16 {
+        for x in row.iter_mut() {
+            *x = ftz16(*x);
+        }
+    } else {
+        for x in row.iter_mut() {
+            *x = ftz32(*x);
+        }
+    }
 }
 
 /// `out = fma(a, b, c)` on f32 lanes, with the host's FMA instruction when it has one
@@ -272,11 +322,11 @@ fn as_row<B: std::borrow::Borrow<Row>>(r: &B) -> &Row {
 /// Per-thread scratch rows for vector ALU operands and results (kept off the stack so the
 /// semantics functions have small frames).
 pub(crate) struct Scratch {
-    a: Row,
-    b: Row,
-    c: Row,
-    r: Row,
-    o: Row,
+    pub(super) a: Row,
+    pub(super) b: Row,
+    pub(super) c: Row,
+    pub(super) r: Row,
+    pub(super) o: Row,
 }
 
 impl Scratch {
@@ -293,11 +343,11 @@ impl Scratch {
 
 impl Ctx<'_> {
     /// Like [`Ctx::s`], into a scratch row.
-    fn s_into<'a>(&mut self, w: &'a Wave, k: usize, out: &'a mut Row) -> &'a Row {
+    pub(super) fn s_into<'a>(&mut self, w: &'a Wave, k: usize, out: &'a mut Row) -> &'a Row {
         let i = self.i;
         let ty = i.tys[k];
         let code = i.src[k];
-        let plain = i.sub == Sub::E32 && (i.abs | i.neg) >> k & 1 == 0;
+        let plain = i.sub == Sub::E32 && (i.abs | i.neg | self.daz) >> k & 1 == 0;
         if code >= VGPR && plain {
             // No modifiers: read the register in place (no copy).
             return &w.v[crate::wave::reg_index(code)];
@@ -330,6 +380,9 @@ impl Ctx<'_> {
         if (i.abs | i.neg) >> k & 1 != 0 && i.fmt != Fmt::Vop3p {
             float_mods(out, k, i.abs, i.neg, ty);
         }
+        if self.daz >> k & 1 != 0 {
+            flush_row(out, ty);
+        }
         out
     }
 
@@ -361,11 +414,14 @@ impl Ctx<'_> {
         if (i.abs | i.neg) >> k & 1 != 0 && i.fmt != Fmt::Vop3p {
             float_mods(&mut r, k, i.abs, i.neg, ty);
         }
+        if self.daz >> k & 1 != 0 {
+            flush_row(&mut r, ty);
+        }
         r
     }
 
     /// Source `k` as 64-bit lanes with abs/neg applied on the sign bit (f64).
-    fn s64(&self, w: &Wave, k: usize) -> Row64 {
+    pub(super) fn s64(&self, w: &Wave, k: usize) -> Row64 {
         let i = self.i;
         let mut r = w.vsrc64(i.src[k], i.lit, i.tys[k]);
         if i.tys[k] == Ty::F64 {
@@ -379,62 +435,153 @@ impl Ctx<'_> {
                     *x ^= 1 << 63;
                 }
             }
+            if self.daz >> k & 1 != 0 {
+                for x in r.iter_mut() {
+                    *x = ftz64(*x);
+                }
+            }
         }
         r
     }
 }
 
-/// Output modifiers (omod, clamp) for an f32 result.
-fn out_f32(i: &Inst, r: &mut Row, mode: u32) {
-    let _ = mode;
-    if i.omod != 0 {
-        let m = match i.omod {
-            1 => 2.0,
-            2 => 4.0,
-            _ => 0.5,
-        };
+/// MODE bits read by the output modifiers.
+const MODE_F32_DENORM_OUT: u32 = 1 << 5;
+const MODE_F64_DENORM_OUT: u32 = 1 << 7;
+const MODE_DX10_CLAMP: u32 = 1 << 8;
+pub(super) const MODE_IEEE: u32 = 1 << 9;
+
+/// The omod multiplier, or `None` when there is none or the hardware ignores it: omod does
+/// nothing while output denormals are enabled (LLVM's SIFoldOperands folds omod only when they
+/// are flushed, for that reason).
+fn omod_factor(c: &Ctx, mode: u32, denorm_out: u32) -> Option<f64> {
+    match c.i.omod {
+        0 => None,
+        _ if mode & denorm_out != 0 => None,
+        1 => Some(2.0),
+        2 => Some(4.0),
+        _ => Some(0.5),
+    }
+}
+
+/// The clamp modifier on one value: [0, 1]; NaN becomes 0 when DX10_CLAMP is set and passes
+/// through otherwise.
+#[inline(always)]
+fn clamp01(v: f64, dx10: bool) -> f64 {
+    if v.is_nan() {
+        if dx10 {
+            0.0
+        } else {
+            v
+        }
+    } else {
+        v.clamp(0.0, 1.0)
+    }
+}
+
+/// Output modifiers (omod, denormal flush, clamp) for an f32 result.
+fn out_f32(c: &Ctx, mode: u32, r: &mut Row) {
+    if let Some(m) = omod_factor(c, mode, MODE_F32_DENORM_OUT) {
         for x in r.iter_mut() {
-            *x = u(f(*x) * m);
+            *x = u(f(*x) * m as f32);
         }
     }
-    if i.has(flag::CLAMP) {
+    if c.ftz & 1 != 0 {
+        for x in r.iter_mut() {
+            *x = ftz32(*x);
+        }
+    }
+    if c.i.has(flag::CLAMP) {
+        let dx10 = mode & MODE_DX10_CLAMP != 0;
         for x in r.iter_mut() {
             let v = f(*x);
-            *x = u(if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) });
+            if !v.is_nan() || dx10 {
+                *x = u(clamp01(f64::from(v), dx10) as f32);
+            }
         }
     }
 }
 
-fn out_f64(i: &Inst, r: &mut Row64) {
-    if i.omod != 0 {
-        let m = match i.omod {
-            1 => 2.0,
-            2 => 4.0,
-            _ => 0.5,
-        };
+fn out_f64(c: &Ctx, mode: u32, r: &mut Row64) {
+    if let Some(m) = omod_factor(c, mode, MODE_F64_DENORM_OUT) {
         for x in r.iter_mut() {
             *x = (d(*x) * m).to_bits();
         }
     }
-    if i.has(flag::CLAMP) {
+    if c.ftz & 2 != 0 {
+        for x in r.iter_mut() {
+            *x = ftz64(*x);
+        }
+    }
+    if c.i.has(flag::CLAMP) {
+        let dx10 = mode & MODE_DX10_CLAMP != 0;
         for x in r.iter_mut() {
             let v = d(*x);
-            *x = (if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) }).to_bits();
+            if !v.is_nan() || dx10 {
+                *x = clamp01(v, dx10).to_bits();
+            }
         }
     }
 }
 
-fn out_f16(i: &Inst, r: &mut Row) {
-    if i.has(flag::CLAMP) {
+fn out_f16(c: &Ctx, mode: u32, r: &mut Row) {
+    if let Some(m) = omod_factor(c, mode, MODE_F64_DENORM_OUT) {
         for x in r.iter_mut() {
-            let v = h(*x);
-            *x = hb(if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) });
+            *x = hb(h(*x) * m);
         }
     }
+    if c.ftz & 2 != 0 {
+        for x in r.iter_mut() {
+            *x = ftz16(*x);
+        }
+    }
+    if c.i.has(flag::CLAMP) {
+        let dx10 = mode & MODE_DX10_CLAMP != 0;
+        for x in r.iter_mut() {
+            let v = h(*x);
+            if !v.is_nan() || dx10 {
+                *x = hb(clamp01(v, dx10));
+            }
+        }
+    }
+}
+
+/// Writes an f32 result row through the output modifiers (`o` is scratch).
+#[inline(always)]
+pub(super) fn put_f32(w: &mut Wave, c: &Ctx, r: &Row, o: &mut Row) {
+    if c.i.omod != 0 || c.i.has(flag::CLAMP) || c.ftz & 1 != 0 {
+        *o = *r;
+        out_f32(c, w.mode, o);
+        put(w, c, o);
+    } else {
+        put(w, c, r);
+    }
+}
+
+/// Writes an f16 result row (low halves) through the output modifiers (`o` is scratch).
+#[inline(always)]
+pub(super) fn put_f16(w: &mut Wave, c: &Ctx, r: &Row, o: &mut Row) {
+    if c.i.omod != 0 || c.i.has(flag::CLAMP) || c.ftz & 2 != 0 {
+        *o = *r;
+        out_f16(c, w.mode, o);
+        put(w, c, o);
+    } else {
+        put(w, c, r);
+    }
+}
+
+/// Writes an f64 result row through the output modifiers.
+#[inline(always)]
+pub(super) fn put_f64(w: &mut Wave, c: &Ctx, r: &mut Row64) {
+    if c.i.omod != 0 || c.i.has(flag::CLAMP) || c.ftz & 2 != 0 {
+        out_f64(c, w.mode, r);
+    }
+    w.vwrite64(c.i.dst, r, c.wmask);
 }
 
 /// Writes a 32-bit result, merging SDWA destination selects.
-fn put(w: &mut Wave, c: &Ctx, r: &Row) {
+#[inline]
+pub(super) fn put(w: &mut Wave, c: &Ctx, r: &Row) {
     let i = c.i;
     if i.sub == Sub::Sdwa && i.fmt != Fmt::Vopc {
         let sel = i.ext >> 8 & 7;
@@ -551,6 +698,104 @@ fn fmed3(a: f32, b: f32, c: f32) -> f32 {
         return f32::NAN;
     }
     a.max(b).min(a.min(b).max(c))
+}
+
+/// `v_min_f32`/`v_max_f32` as the ISA's pseudo-code gives them: in IEEE mode a signaling NaN
+/// operand gives that NaN quieted; otherwise a NaN operand gives the other operand; −0 orders
+/// below +0.
+#[inline(always)]
+fn minmax32(x: u32, y: u32, max: bool, ieee: bool) -> u32 {
+    let snan = |v: u32| v & 0x7fc0_0000 == 0x7f80_0000 && v & 0x003f_ffff != 0;
+    let (a, b) = (f(x), f(y));
+    if ieee && snan(x) {
+        x | 0x0040_0000
+    } else if ieee && snan(y) {
+        y | 0x0040_0000
+    } else if a.is_nan() {
+        y
+    } else if b.is_nan() {
+        x
+    } else if a == b {
+        // Equal values; for ±0 the sign bits decide (max +0, min −0).
+        if max {
+            x & y
+        } else {
+            x | y
+        }
+    } else if (a < b) != max {
+        x
+    } else {
+        y
+    }
+}
+
+/// [`minmax32`] for f64.
+#[inline(always)]
+fn minmax64(x: u64, y: u64, max: bool, ieee: bool) -> u64 {
+    let snan = |v: u64| v & 0x7ff8 << 48 == 0x7ff0 << 48 && v & ((1 << 51) - 1) != 0;
+    let (a, b) = (d(x), d(y));
+    if ieee && snan(x) {
+        x | 1 << 51
+    } else if ieee && snan(y) {
+        y | 1 << 51
+    } else if a.is_nan() {
+        y
+    } else if b.is_nan() {
+        x
+    } else if a == b {
+        if max {
+            x & y
+        } else {
+            x | y
+        }
+    } else if (a < b) != max {
+        x
+    } else {
+        y
+    }
+}
+
+/// [`minmax32`] for f16 in the low halves (the result's high half is 0).
+#[inline(always)]
+fn minmax16(x: u32, y: u32, max: bool, ieee: bool) -> u32 {
+    let (x, y) = (x & 0xffff, y & 0xffff);
+    let snan = |v: u32| v & 0x7e00 == 0x7c00 && v & 0x01ff != 0;
+    let (a, b) = (h(x), h(y));
+    if ieee && snan(x) {
+        x | 0x0200
+    } else if ieee && snan(y) {
+        y | 0x0200
+    } else if a.is_nan() {
+        y
+    } else if b.is_nan() {
+        x
+    } else if a == b {
+        if max {
+            x & y
+        } else {
+            x | y
+        }
+    } else if (a < b) != max {
+        x
+    } else {
+        y
+    }
+}
+
+/// `v_mad_f32` and its VOP2 forms: an unfused multiply-add that flushes f32 denormals in its
+/// operands, its product and its result whatever MODE says (so LLVM selects it only when f32
+/// denormals are flushed, and `llvm.amdgcn.fmad.ftz` always).
+#[inline(always)]
+fn mad_ftz(x: u32, y: u32, z: u32) -> u32 {
+    let p = ftz32(u(f(ftz32(x)) * f(ftz32(y))));
+    ftz32(u(f(p) + f(ftz32(z))))
+}
+
+/// `v_mad_f16` and its VOP2 forms: like [`mad_ftz`] for f16 (the result's high half is 0).
+#[inline(always)]
+fn mad_ftz16(x: u32, y: u32, z: u32) -> u32 {
+    let p = ftz16(hb(h(ftz16(x)) * h(ftz16(y))));
+    ftz16(hb(h(p) + h(ftz16(z))))
 }
 
 fn class_bits(v: f64, is_snan: bool) -> u32 {
@@ -751,9 +996,26 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         i,
         exec,
         wmask: exec,
+        daz: 0,
+        ftz: 0,
     };
+    // One test per instruction: only a MODE other than the default (round to nearest even,
+    // denormals kept, no FP16_OVFL) takes the per-operation path.
+    if w.mode & super::fpmode::FP_MASK != super::fpmode::FP_DEFAULT {
+        if let Some(r) = super::fpmode::valu(w, &mut c, env) {
+            return r;
+        }
+    }
+    valu_body(w, &mut c, env)
+}
+
+/// The vector ALU semantics under `c`'s flushing settings (round to nearest even).
+#[inline(always)]
+fn valu_body(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
+    let i = c.i;
+    let exec = c.exec;
     match i.op {
-        Op::V_CMP => return compare(w, &mut c, &mut *env.scratch),
+        Op::V_CMP => return compare(w, c, &mut *env.scratch),
         Op::V_NOP => return Ok(Flow::Next),
         Op::V_READFIRSTLANE_B32 => {
             let lane = if exec == 0 {
@@ -789,7 +1051,7 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         _ => {}
     }
     if i.fmt == Fmt::Vop3p {
-        return vop3p(w, &mut c, env);
+        return vop3p(w, c, env);
     }
     let gfx8 = env.gen == Gen::Gfx8;
     let mode = w.mode;
@@ -852,7 +1114,7 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             ),
         }
         let co = pack_flags(&flags);
-        put(w, &c, sr);
+        put(w, c, sr);
         let old = w.sread64(i.sdst, 0, Ty::I64);
         w.swrite64(i.sdst, (old & !c.wmask) | (co & c.wmask));
         return Ok(Flow::Next);
@@ -867,7 +1129,7 @@ pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         5 => valu_int,
         _ => return Err(unimplemented(i)),
     };
-    part(w, &mut c, &mut *env.scratch, mode).unwrap_or_else(|| Err(unimplemented(i)))
+    part(w, c, &mut *env.scratch, mode).unwrap_or_else(|| Err(unimplemented(i)))
 }
 
 #[inline(never)]
@@ -944,26 +1206,14 @@ fn valu_move(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            if i.omod != 0 || i.has(flag::CLAMP) {
-                sc.o = *r;
-                out_f32(i, &mut sc.o, mode);
-                put(w, c, &sc.o);
-            } else {
-                put(w, c, r);
-            }
+            put_f32(w, c, r, &mut sc.o);
         }};
     }
     macro_rules! vf16 {
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            if i.has(flag::CLAMP) {
-                sc.o = *r;
-                out_f16(i, &mut sc.o);
-                put(w, c, &sc.o);
-            } else {
-                put(w, c, r);
-            }
+            put_f16(w, c, r, &mut sc.o);
         }};
     }
     macro_rules! v64 {
@@ -975,8 +1225,7 @@ fn valu_move(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R
     macro_rules! vf64 {
         ($r:expr) => {{
             let mut r: Row64 = $r;
-            out_f64(i, &mut r);
-            w.vwrite64(i.dst, &r, c.wmask);
+            put_f64(w, c, &mut r);
         }};
     }
 
@@ -1087,26 +1336,14 @@ fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            if i.omod != 0 || i.has(flag::CLAMP) {
-                sc.o = *r;
-                out_f32(i, &mut sc.o, mode);
-                put(w, c, &sc.o);
-            } else {
-                put(w, c, r);
-            }
+            put_f32(w, c, r, &mut sc.o);
         }};
     }
     macro_rules! vf16 {
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            if i.has(flag::CLAMP) {
-                sc.o = *r;
-                out_f16(i, &mut sc.o);
-                put(w, c, &sc.o);
-            } else {
-                put(w, c, r);
-            }
+            put_f16(w, c, r, &mut sc.o);
         }};
     }
     macro_rules! v64 {
@@ -1118,8 +1355,7 @@ fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
     macro_rules! vf64 {
         ($r:expr) => {{
             let mut r: Row64 = $r;
-            out_f64(i, &mut r);
-            w.vwrite64(i.dst, &r, c.wmask);
+            put_f64(w, c, &mut r);
         }};
     }
 
@@ -1134,26 +1370,36 @@ fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
         } else {
             u(f(x) * f(y))
         })),
-        Op::V_MIN_F32 => vf32!(map2!(s0!(), s1!(), |x, y| u(f(x).min(f(y))))),
-        Op::V_MAX_F32 => vf32!(map2!(s0!(), s1!(), |x, y| u(f(x).max(f(y))))),
+        Op::V_MIN_F32 => {
+            let ieee = mode & MODE_IEEE != 0;
+            vf32!(map2!(s0!(), s1!(), |x, y| minmax32(x, y, false, ieee)))
+        }
+        Op::V_MAX_F32 => {
+            let ieee = mode & MODE_IEEE != 0;
+            vf32!(map2!(s0!(), s1!(), |x, y| minmax32(x, y, true, ieee)))
+        }
         Op::V_MAC_F32 | Op::V_FMAC_F32 => {
-            if i.op == Op::V_FMAC_F32 && i.dst >= VGPR {
+            if i.op == Op::V_FMAC_F32 && i.dst >= VGPR && c.daz & 4 == 0 {
                 // The accumulator is read in place (no copy).
                 let (a, b) = (s0!(), s1!());
                 fma_f32_rows(a, b, &w.v[crate::wave::reg_index(i.dst)], &mut sc.r);
                 vf32!(&sc.r)
             } else {
-                let acc = w.vsrc(i.dst, 0, Ty::B32);
+                // The accumulator is the third source (flushed with it when MODE says so).
+                let mut acc = w.vsrc(i.dst, 0, Ty::B32);
+                if c.daz & 4 != 0 {
+                    flush_row(&mut acc, Ty::B32);
+                }
                 if i.op == Op::V_FMAC_F32 {
                     let (a, b) = (s0!(), s1!());
                     fma_f32_rows(a, b, &acc, &mut sc.r);
                     vf32!(&sc.r)
                 } else {
-                    vf32!(map3!(s0!(), s1!(), acc, |x, y, z| u(f(x) * f(y) + f(z))))
+                    vf32!(map3!(s0!(), s1!(), acc, |x, y, z| mad_ftz(x, y, z)))
                 }
             }
         }
-        Op::V_MAD_F32 => vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| u(f(x) * f(y) + f(z)))),
+        Op::V_MAD_F32 => vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| mad_ftz(x, y, z))),
         Op::V_FMA_F32 => {
             let (a, b, cc) = (s0!(), s1!(), s2!());
             fma_f32_rows(a, b, cc, &mut sc.r);
@@ -1161,18 +1407,30 @@ fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
         }
         Op::V_MADMK_F32 => {
             let k = [i.lit; LANES];
-            vf32!(map3!(s0!(), k, s1!(), |x, y, z| u(f(x) * f(y) + f(z))))
+            vf32!(map3!(s0!(), k, s1!(), |x, y, z| mad_ftz(x, y, z)))
         }
         Op::V_MADAK_F32 => {
             let k = [i.lit; LANES];
-            vf32!(map3!(s0!(), s1!(), k, |x, y, z| u(f(x) * f(y) + f(z))))
+            vf32!(map3!(s0!(), s1!(), k, |x, y, z| mad_ftz(x, y, z)))
         }
-        Op::V_MIN3_F32 => vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| u(f(x)
-            .min(f(y))
-            .min(f(z))))),
-        Op::V_MAX3_F32 => vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| u(f(x)
-            .max(f(y))
-            .max(f(z))))),
+        Op::V_MIN3_F32 => {
+            let ieee = mode & MODE_IEEE != 0;
+            vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| minmax32(
+                minmax32(x, y, false, ieee),
+                z,
+                false,
+                ieee
+            )))
+        }
+        Op::V_MAX3_F32 => {
+            let ieee = mode & MODE_IEEE != 0;
+            vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| minmax32(
+                minmax32(x, y, true, ieee),
+                z,
+                true,
+                ieee
+            )))
+        }
         Op::V_MED3_F32 => vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| u(fmed3(
             f(x),
             f(y),
@@ -1207,7 +1465,8 @@ fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
                 let mut flag = false;
                 if s2 == 0.0 || s1 == 0.0 {
                     out = f32::NAN;
-                } else if exp32(b[l]) != 0 && exp32(cc[l]) - exp32(b[l]) >= 96 {
+                } else if exp32(cc[l]) - exp32(b[l]) >= 96 {
+                    // exponent() is the biased field: 0 for a denormal denominator.
                     flag = true;
                     if s0 == s1 {
                         out = ldexp32(s0, 64);
@@ -1215,9 +1474,15 @@ fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
                 } else if s1.is_subnormal() {
                     out = ldexp32(s0, 64);
                 } else if (1.0 / s1).is_subnormal() && (s2 / s1).is_subnormal() {
+                    // A huge denominator and a denormal quotient: the denominator is scaled
+                    // down, so the quotient comes out 2^64 too large and v_div_fmas (VCC) scales
+                    // it back. The ISA text writes ldexp(S0, 64) here, which overflows a
+                    // denominator above 2^126; with it the v_rcp_f32 before clang's s_setreg
+                    // (still flushing) returns 0. -64 is the reading that makes the sequence
+                    // give the correctly rounded quotient (tests/mode.rs checks it).
                     flag = true;
                     if s0 == s1 {
-                        out = ldexp32(s0, 64);
+                        out = ldexp32(s0, -64);
                     }
                 } else if (1.0 / s1).is_subnormal() {
                     out = ldexp32(s0, -64);
@@ -1241,16 +1506,15 @@ fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
             let (a, b, cc) = (s0!(), s1!(), s2!());
             let mut r = [0u32; LANES];
             for l in 0..LANES {
-                let v = f(a[l]).mul_add(f(b[l]), f(cc[l]));
-                r[l] = u(if vcc >> l & 1 != 0 {
-                    if exp32(cc[l]) > 127 {
-                        ldexp32(v, 64)
-                    } else {
-                        ldexp32(v, -64)
-                    }
+                r[l] = if vcc >> l & 1 != 0 {
+                    // Undo v_div_scale's 2^±64 with a single rounding (the quotient may be
+                    // denormal).
+                    let scale = if exp32(cc[l]) > 127 { 64 } else { -64 };
+                    let (x, y, z) = (a[l].into(), b[l].into(), cc[l].into());
+                    sf::fma(sf::F32, x, y, z, sf::Round::NearestEven, scale) as u32
                 } else {
-                    v
-                });
+                    u(f(a[l]).mul_add(f(b[l]), f(cc[l])))
+                };
             }
             vf32!(r)
         }
@@ -1267,6 +1531,14 @@ fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
                 sign | 0x7f80_0000
             } else if df.is_infinite() || nf == 0.0 {
                 sign
+            } else if exp32(num) - exp32(den) < -150 {
+                // The ISA's underflow clause (its magnitude is not given: zero).
+                sign
+            } else if exp32(q) == 255 {
+                // The ISA's overflow clause, read as testing the quotient (its text says S1,
+                // which the earlier clauses make unreachable): a quotient too large for
+                // v_div_scale's 2^-64 overflows in the Newton steps to ∞ or NaN.
+                sign | 0x7f80_0000
             } else {
                 sign | (u(qf) & 0x7fff_ffff)
             }
@@ -1350,26 +1622,14 @@ fn valu_cvt32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            if i.omod != 0 || i.has(flag::CLAMP) {
-                sc.o = *r;
-                out_f32(i, &mut sc.o, mode);
-                put(w, c, &sc.o);
-            } else {
-                put(w, c, r);
-            }
+            put_f32(w, c, r, &mut sc.o);
         }};
     }
     macro_rules! vf16 {
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            if i.has(flag::CLAMP) {
-                sc.o = *r;
-                out_f16(i, &mut sc.o);
-                put(w, c, &sc.o);
-            } else {
-                put(w, c, r);
-            }
+            put_f16(w, c, r, &mut sc.o);
         }};
     }
     macro_rules! v64 {
@@ -1381,8 +1641,7 @@ fn valu_cvt32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<
     macro_rules! vf64 {
         ($r:expr) => {{
             let mut r: Row64 = $r;
-            out_f64(i, &mut r);
-            w.vwrite64(i.dst, &r, c.wmask);
+            put_f64(w, c, &mut r);
         }};
     }
 
@@ -1493,26 +1752,14 @@ fn valu_f64(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            if i.omod != 0 || i.has(flag::CLAMP) {
-                sc.o = *r;
-                out_f32(i, &mut sc.o, mode);
-                put(w, c, &sc.o);
-            } else {
-                put(w, c, r);
-            }
+            put_f32(w, c, r, &mut sc.o);
         }};
     }
     macro_rules! vf16 {
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            if i.has(flag::CLAMP) {
-                sc.o = *r;
-                out_f16(i, &mut sc.o);
-                put(w, c, &sc.o);
-            } else {
-                put(w, c, r);
-            }
+            put_f16(w, c, r, &mut sc.o);
         }};
     }
     macro_rules! v64 {
@@ -1524,8 +1771,7 @@ fn valu_f64(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
     macro_rules! vf64 {
         ($r:expr) => {{
             let mut r: Row64 = $r;
-            out_f64(i, &mut r);
-            w.vwrite64(i.dst, &r, c.wmask);
+            put_f64(w, c, &mut r);
         }};
     }
 
@@ -1533,15 +1779,26 @@ fn valu_f64(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
         // f64
         Op::V_ADD_F64 => vf64!(map64!(c.s64(w, 0), c.s64(w, 1), |x, y| (d(x) + d(y)).to_bits())),
         Op::V_MUL_F64 => vf64!(map64!(c.s64(w, 0), c.s64(w, 1), |x, y| (d(x) * d(y)).to_bits())),
-        Op::V_MIN_F64 => vf64!(map64!(c.s64(w, 0), c.s64(w, 1), |x, y| d(x)
-            .min(d(y))
-            .to_bits())),
-        Op::V_MAX_F64 => vf64!(map64!(c.s64(w, 0), c.s64(w, 1), |x, y| d(x)
-            .max(d(y))
-            .to_bits())),
+        Op::V_MIN_F64 => {
+            let ieee = mode & MODE_IEEE != 0;
+            vf64!(map64!(c.s64(w, 0), c.s64(w, 1), |x, y| minmax64(
+                x, y, false, ieee
+            )))
+        }
+        Op::V_MAX_F64 => {
+            let ieee = mode & MODE_IEEE != 0;
+            vf64!(map64!(c.s64(w, 0), c.s64(w, 1), |x, y| minmax64(
+                x, y, true, ieee
+            )))
+        }
         Op::V_FMA_F64 => vf64!(fma_f64_rows(&c.s64(w, 0), &c.s64(w, 1), &c.s64(w, 2))),
         Op::V_FMAC_F64 => {
-            let acc = w.vsrc64(i.dst, 0, Ty::F64);
+            let mut acc = w.vsrc64(i.dst, 0, Ty::F64);
+            if c.daz & 4 != 0 {
+                for x in acc.iter_mut() {
+                    *x = ftz64(*x);
+                }
+            }
             vf64!(fma_f64_rows(&c.s64(w, 0), &c.s64(w, 1), &acc))
         }
         Op::V_RCP_F64 => vf64!(map64!(c.s64(w, 0), |x| (1.0 / d(x)).to_bits())),
@@ -1589,7 +1846,7 @@ fn valu_f64(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
                 let mut flag = false;
                 if s2 == 0.0 || s1 == 0.0 {
                     out = f64::NAN;
-                } else if exp64(b[l]) != 0 && exp64(cc[l]) - exp64(b[l]) >= 768 {
+                } else if exp64(cc[l]) - exp64(b[l]) >= 768 {
                     flag = true;
                     if s0 == s1 {
                         out = ldexp64(s0, 128);
@@ -1597,9 +1854,10 @@ fn valu_f64(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
                 } else if s1.is_subnormal() {
                     out = ldexp64(s0, 128);
                 } else if (1.0 / s1).is_subnormal() && (s2 / s1).is_subnormal() {
+                    // As in v_div_scale_f32: the denominator is scaled down.
                     flag = true;
                     if s0 == s1 {
-                        out = ldexp64(s0, 128);
+                        out = ldexp64(s0, -128);
                     }
                 } else if (1.0 / s1).is_subnormal() {
                     out = ldexp64(s0, -128);
@@ -1623,17 +1881,12 @@ fn valu_f64(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
             let (a, b, cc) = (c.s64(w, 0), c.s64(w, 1), c.s64(w, 2));
             let mut r = [0u64; LANES];
             for l in 0..LANES {
-                let v = d(a[l]).mul_add(d(b[l]), d(cc[l]));
-                r[l] = (if vcc >> l & 1 != 0 {
-                    if exp64(cc[l]) > 1023 {
-                        ldexp64(v, 128)
-                    } else {
-                        ldexp64(v, -128)
-                    }
+                r[l] = if vcc >> l & 1 != 0 {
+                    let scale = if exp64(cc[l]) > 1023 { 128 } else { -128 };
+                    sf::fma(sf::F64, a[l], b[l], cc[l], sf::Round::NearestEven, scale)
                 } else {
-                    v
-                })
-                .to_bits();
+                    d(a[l]).mul_add(d(b[l]), d(cc[l])).to_bits()
+                };
             }
             vf64!(r)
         }
@@ -1654,6 +1907,11 @@ fn valu_f64(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
                     sign | 0x7ff0_0000_0000_0000
                 } else if df.is_infinite() || nf == 0.0 {
                     sign
+                } else if exp64(num) - exp64(den) < -1075 {
+                    // Underflow and overflow clauses as for v_div_fixup_f32.
+                    sign
+                } else if exp64(q) == 2047 {
+                    sign | 0x7ff0_0000_0000_0000
                 } else {
                     sign | (qf.to_bits() & !(1 << 63))
                 }
@@ -1778,26 +2036,14 @@ fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            if i.omod != 0 || i.has(flag::CLAMP) {
-                sc.o = *r;
-                out_f32(i, &mut sc.o, mode);
-                put(w, c, &sc.o);
-            } else {
-                put(w, c, r);
-            }
+            put_f32(w, c, r, &mut sc.o);
         }};
     }
     macro_rules! vf16 {
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            if i.has(flag::CLAMP) {
-                sc.o = *r;
-                out_f16(i, &mut sc.o);
-                put(w, c, &sc.o);
-            } else {
-                put(w, c, r);
-            }
+            put_f16(w, c, r, &mut sc.o);
         }};
     }
     macro_rules! v64 {
@@ -1809,8 +2055,7 @@ fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
     macro_rules! vf64 {
         ($r:expr) => {{
             let mut r: Row64 = $r;
-            out_f64(i, &mut r);
-            w.vwrite64(i.dst, &r, c.wmask);
+            put_f64(w, c, &mut r);
         }};
     }
 
@@ -1820,28 +2065,39 @@ fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
         Op::V_SUB_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(h(x) - h(y)))),
         Op::V_SUBREV_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(h(y) - h(x)))),
         Op::V_MUL_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(h(x) * h(y)))),
-        Op::V_MIN_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(h(x).min(h(y))))),
-        Op::V_MAX_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(h(x).max(h(y))))),
-        Op::V_FMA_F16 | Op::V_MAD_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| hb(
+        Op::V_MIN_F16 => {
+            let ieee = mode & MODE_IEEE != 0;
+            vf16!(map2!(s0!(), s1!(), |x, y| minmax16(x, y, false, ieee)))
+        }
+        Op::V_MAX_F16 => {
+            let ieee = mode & MODE_IEEE != 0;
+            vf16!(map2!(s0!(), s1!(), |x, y| minmax16(x, y, true, ieee)))
+        }
+        Op::V_FMA_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| hb(
             h(x).mul_add(h(y), h(z))
         ))),
-        Op::V_MAC_F16 | Op::V_FMAC_F16 => {
-            let acc = w.vsrc(i.dst, 0, Ty::B32);
+        Op::V_MAD_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| mad_ftz16(x, y, z))),
+        Op::V_FMAC_F16 => {
+            // The accumulator is the third source (flushed with it when MODE says so).
+            let mut acc = w.vsrc(i.dst, 0, Ty::B32);
+            if c.daz & 4 != 0 {
+                flush_row(&mut acc, Ty::B16);
+            }
             vf16!(map3!(s0!(), s1!(), acc, |x, y, z| hb(
                 h(x).mul_add(h(y), h(z))
             )))
         }
+        Op::V_MAC_F16 => {
+            let acc = w.vsrc(i.dst, 0, Ty::B32);
+            vf16!(map3!(s0!(), s1!(), acc, |x, y, z| mad_ftz16(x, y, z)))
+        }
         Op::V_MADMK_F16 => {
             let k = [i.lit; LANES];
-            vf16!(map3!(s0!(), k, s1!(), |x, y, z| hb(
-                h(x).mul_add(h(y), h(z))
-            )))
+            vf16!(map3!(s0!(), k, s1!(), |x, y, z| mad_ftz16(x, y, z)))
         }
         Op::V_MADAK_F16 => {
             let k = [i.lit; LANES];
-            vf16!(map3!(s0!(), s1!(), k, |x, y, z| hb(
-                h(x).mul_add(h(y), h(z))
-            )))
+            vf16!(map3!(s0!(), s1!(), k, |x, y, z| mad_ftz16(x, y, z)))
         }
         Op::V_RCP_F16 => vf16!(map1!(s0!(), |x| hb(1.0 / h(x)))),
         Op::V_SQRT_F16 => vf16!(map1!(s0!(), |x| hb(h(x).sqrt()))),
@@ -1856,12 +2112,24 @@ fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
         Op::V_RNDNE_F16 => vf16!(map1!(s0!(), |x| hb(h(x).round_ties_even()))),
         Op::V_FRACT_F16 => vf16!(map1!(s0!(), |x| hb(fract64(h(x)).min(0.999_511_718_75)))),
         Op::V_LDEXP_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(ldexp64(h(x), y as i32)))),
-        Op::V_MAX3_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| hb(h(x)
-            .max(h(y))
-            .max(h(z))))),
-        Op::V_MIN3_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| hb(h(x)
-            .min(h(y))
-            .min(h(z))))),
+        Op::V_MAX3_F16 => {
+            let ieee = mode & MODE_IEEE != 0;
+            vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| minmax16(
+                minmax16(x, y, true, ieee),
+                z,
+                true,
+                ieee
+            )))
+        }
+        Op::V_MIN3_F16 => {
+            let ieee = mode & MODE_IEEE != 0;
+            vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| minmax16(
+                minmax16(x, y, false, ieee),
+                z,
+                false,
+                ieee
+            )))
+        }
         Op::V_MED3_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| hb(f64::from(fmed3(
             h(x) as f32,
             h(y) as f32,
@@ -1981,26 +2249,14 @@ fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            if i.omod != 0 || i.has(flag::CLAMP) {
-                sc.o = *r;
-                out_f32(i, &mut sc.o, mode);
-                put(w, c, &sc.o);
-            } else {
-                put(w, c, r);
-            }
+            put_f32(w, c, r, &mut sc.o);
         }};
     }
     macro_rules! vf16 {
         ($r:expr) => {{
             let tr = $r;
             let r: &Row = as_row(&tr);
-            if i.has(flag::CLAMP) {
-                sc.o = *r;
-                out_f16(i, &mut sc.o);
-                put(w, c, &sc.o);
-            } else {
-                put(w, c, r);
-            }
+            put_f16(w, c, r, &mut sc.o);
         }};
     }
     macro_rules! v64 {
@@ -2012,8 +2268,7 @@ fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
     macro_rules! vf64 {
         ($r:expr) => {{
             let mut r: Row64 = $r;
-            out_f64(i, &mut r);
-            w.vwrite64(i.dst, &r, c.wmask);
+            put_f64(w, c, &mut r);
         }};
     }
 
@@ -2221,6 +2476,62 @@ fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
     Some(Ok(Flow::Next))
 }
 
+/// f32 and f16 (low-half) arithmetic on bits in a MODE rounding direction: the host's
+/// arithmetic for round to nearest even, [`sf`] otherwise.
+#[inline(always)]
+fn add32(x: u32, y: u32, rm: sf::Round) -> u32 {
+    if rm == sf::Round::NearestEven {
+        u(f(x) + f(y))
+    } else {
+        sf::add(sf::F32, x.into(), y.into(), rm) as u32
+    }
+}
+#[inline(always)]
+fn mul32(x: u32, y: u32, rm: sf::Round) -> u32 {
+    if rm == sf::Round::NearestEven {
+        u(f(x) * f(y))
+    } else {
+        sf::mul(sf::F32, x.into(), y.into(), rm) as u32
+    }
+}
+#[inline(always)]
+fn fma32(x: u32, y: u32, z: u32, rm: sf::Round) -> u32 {
+    if rm == sf::Round::NearestEven {
+        u(f(x).mul_add(f(y), f(z)))
+    } else {
+        sf::fma(sf::F32, x.into(), y.into(), z.into(), rm, 0) as u32
+    }
+}
+#[inline(always)]
+fn add16(x: u32, y: u32, rm: sf::Round) -> u32 {
+    if rm == sf::Round::NearestEven {
+        hb(h(x) + h(y))
+    } else {
+        sf::add(sf::F16, (x & 0xffff).into(), (y & 0xffff).into(), rm) as u32
+    }
+}
+#[inline(always)]
+fn mul16(x: u32, y: u32, rm: sf::Round) -> u32 {
+    if rm == sf::Round::NearestEven {
+        hb(h(x) * h(y))
+    } else {
+        sf::mul(sf::F16, (x & 0xffff).into(), (y & 0xffff).into(), rm) as u32
+    }
+}
+#[inline(always)]
+fn fma16(x: u32, y: u32, z: u32, rm: sf::Round) -> u32 {
+    if rm == sf::Round::NearestEven {
+        hb(h(x).mul_add(h(y), h(z)))
+    } else {
+        let (x, y, z) = (
+            (x & 0xffff).into(),
+            (y & 0xffff).into(),
+            (z & 0xffff).into(),
+        );
+        sf::fma(sf::F16, x, y, z, rm, 0) as u32
+    }
+}
+
 /// VOP3P: packed 16-bit and (gfx90a) packed 32-bit math, mixed-precision FMA, dot products,
 /// AccVGPR moves; matrix FMA goes on to [`super::mfma`].
 fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
@@ -2256,6 +2567,15 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
             v & 0xffff
         }
     };
+    // MODE: denormal flushing (`c.daz`/`c.ftz`, set off the default mode), rounding
+    // (FP_ROUND: f16 by bits 3:2, f32 by bits 1:0), IEEE min/max, DX10_CLAMP.
+    let daz = c.daz != 0;
+    let (ftz16_out, ftz32_out) = (c.ftz & 2 != 0, c.ftz & 1 != 0);
+    let mode = w.mode;
+    let rm16 = sf::Round::from_field(mode >> 2);
+    let rm32 = sf::Round::from_field(mode);
+    let ieee = mode & MODE_IEEE != 0;
+    let dx10 = mode & MODE_DX10_CLAMP != 0;
     macro_rules! pk16 {
         ($n:expr, $float:expr, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
             let a = src(w, 0);
@@ -2265,17 +2585,25 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
             for l in 0..LANES {
                 let mut out = 0u32;
                 for hi in [false, true] {
-                    let g = |v: u32, k: usize| if $float { half(v, k, hi) } else { half_int(v, k, hi) };
+                    let g = |v: u32, k: usize| if $float {
+                        let x = half(v, k, hi);
+                        if daz { ftz16(x) } else { x }
+                    } else {
+                        half_int(v, k, hi)
+                    };
                     let ($x, $y, $z) = (g(a[l], 0), g(b[l], 1), g(cc[l], 2));
-                    let v: u32 = $e;
+                    let mut v: u32 = $e;
+                    if $float && ftz16_out {
+                        v = ftz16(v);
+                    }
                     out |= (v & 0xffff) << if hi { 16 } else { 0 };
                 }
                 r[l] = out;
             }
             if i.has(flag::CLAMP) && $float {
                 for x in r.iter_mut() {
-                    let lo = h(*x & 0xffff).clamp(0.0, 1.0);
-                    let hi = h(*x >> 16).clamp(0.0, 1.0);
+                    let lo = clamp01(h(*x & 0xffff), dx10);
+                    let hi = clamp01(h(*x >> 16), dx10);
                     *x = hb(lo) | hb(hi) << 16;
                 }
             }
@@ -2292,18 +2620,24 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
             for l in 0..LANES {
                 let mut out = 0u64;
                 for hi in [false, true] {
-                    let g = |v: u64, k: usize| -> f32 {
+                    let g = |v: u64, k: usize| -> u32 {
                         let sel = if hi { i.opsel_hi >> k & 1 } else { i.opsel >> k & 1 };
                         let mut x = if sel != 0 { (v >> 32) as u32 } else { v as u32 };
                         let negbit = if hi { i.neg_hi >> k & 1 } else { i.neg >> k & 1 };
                         if negbit != 0 {
                             x ^= 0x8000_0000;
                         }
-                        f(x)
+                        if daz { ftz32(x) } else { x }
                     };
                     let ($x, $y, $z) = (g(a[l], 0), g(b[l], 1), g(cc[l], 2));
-                    let v: f32 = $e;
-                    out |= u64::from(u(v)) << if hi { 32 } else { 0 };
+                    let mut v: u32 = $e;
+                    if ftz32_out {
+                        v = ftz32(v);
+                    }
+                    if i.has(flag::CLAMP) && (!f(v).is_nan() || dx10) {
+                        v = u(clamp01(f64::from(f(v)), dx10) as f32);
+                    }
+                    out |= u64::from(v) << if hi { 32 } else { 0 };
                 }
                 r[l] = out;
             }
@@ -2311,11 +2645,11 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
         }};
     }
     match i.op {
-        Op::V_PK_ADD_F16 => pk16!(2, true, |x, y, _z| hb(h(x) + h(y))),
-        Op::V_PK_MUL_F16 => pk16!(2, true, |x, y, _z| hb(h(x) * h(y))),
-        Op::V_PK_FMA_F16 => pk16!(3, true, |x, y, z| hb(h(x).mul_add(h(y), h(z)))),
-        Op::V_PK_MAX_F16 => pk16!(2, true, |x, y, _z| hb(h(x).max(h(y)))),
-        Op::V_PK_MIN_F16 => pk16!(2, true, |x, y, _z| hb(h(x).min(h(y)))),
+        Op::V_PK_ADD_F16 => pk16!(2, true, |x, y, _z| add16(x, y, rm16)),
+        Op::V_PK_MUL_F16 => pk16!(2, true, |x, y, _z| mul16(x, y, rm16)),
+        Op::V_PK_FMA_F16 => pk16!(3, true, |x, y, z| fma16(x, y, z, rm16)),
+        Op::V_PK_MAX_F16 => pk16!(2, true, |x, y, _z| minmax16(x, y, true, ieee)),
+        Op::V_PK_MIN_F16 => pk16!(2, true, |x, y, _z| minmax16(x, y, false, ieee)),
         Op::V_PK_ADD_U16 | Op::V_PK_ADD_I16 => pk16!(2, false, |x, y, _z| x.wrapping_add(y)),
         Op::V_PK_SUB_U16 | Op::V_PK_SUB_I16 => pk16!(2, false, |x, y, _z| x.wrapping_sub(y)),
         Op::V_PK_MUL_LO_U16 => pk16!(2, false, |x, y, _z| x.wrapping_mul(y)),
@@ -2336,9 +2670,9 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
             false,
             |x, y, _z| (x as u16 as i16).min(y as u16 as i16) as u16 as u32
         ),
-        Op::V_PK_FMA_F32 => pk32!(3, |x, y, z| x.mul_add(y, z)),
-        Op::V_PK_MUL_F32 => pk32!(2, |x, y, _z| x * y),
-        Op::V_PK_ADD_F32 => pk32!(2, |x, y, _z| x + y),
+        Op::V_PK_FMA_F32 => pk32!(3, |x, y, z| fma32(x, y, z, rm32)),
+        Op::V_PK_MUL_F32 => pk32!(2, |x, y, _z| mul32(x, y, rm32)),
+        Op::V_PK_ADD_F32 => pk32!(2, |x, y, _z| add32(x, y, rm32)),
         Op::V_PK_MOV_B32 => {
             let a = w.vsrc64(i.src[0], i.lit, Ty::I64);
             let b = w.vsrc64(i.src[1], i.lit, Ty::I64);
@@ -2390,11 +2724,7 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
                 });
                 let mut res = v[0].mul_add(v[1], v[2]);
                 if i.has(flag::CLAMP) {
-                    res = if res.is_nan() {
-                        0.0
-                    } else {
-                        res.clamp(0.0, 1.0)
-                    };
+                    res = clamp01(f64::from(res), dx10) as f32;
                 }
                 r[l] = match i.op {
                     Op::V_FMA_MIX_F32 | Op::V_MAD_MIX_F32 => u(res),
