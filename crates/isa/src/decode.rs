@@ -1,12 +1,14 @@
 //! The decoder: machine words to [`Inst`], driven by the generated tables.
 //!
-//! `decode` reads the first word, picks the encoding family from its fixed high bits, looks the
-//! opcode number up in the generation's table, and reads each operand field the table lists.
+//! `decode` reads the first word, picks the encoding family from its fixed high bits (their
+//! layout differs between GFX8/GFX9 and GFX10, see [`family`]), looks the opcode number up in
+//! the generation's table, and reads each operand field the table lists.
 //! It never panics: short input, unknown opcodes and invalid operand values are
 //! [`DecodeError`]s.
 
 use crate::inst::{
-    flags, DecodeError, DecodeErrorKind, Dpp, Encoding, Ext, FloatConst, Gen, Inst, Operand, Sdwa,
+    flags, DecodeError, DecodeErrorKind, Dpp, Dpp8, Encoding, Ext, FloatConst, Gen, Inst, Operand,
+    Sdwa,
 };
 use crate::tables::{lookup, mods, Entry, Fam, F};
 
@@ -67,7 +69,12 @@ fn second_word(bytes: &[u8], offset: usize) -> Option<u32> {
 /// for everything else.
 #[inline(always)]
 fn vop3_fast(gen: Gen, bytes: &[u8], offset: usize, w0: u32, inst: &mut Inst) -> bool {
-    if w0 >> 26 != 0x34 || (w0 >> 23) & 7 == 7 {
+    let vop3 = if gen.is_gfx10() {
+        w0 >> 26 == 0x35
+    } else {
+        w0 >> 26 == 0x34 && (w0 >> 23) & 7 != 7
+    };
+    if !vop3 {
         return false;
     }
     let Some(e) = lookup(gen, Fam::Vop3, (w0 >> 16) & 0x3ff) else {
@@ -89,7 +96,7 @@ fn vop3_fast(gen: Gen, bytes: &[u8], offset: usize, w0: u32, inst: &mut Inst) ->
     };
     let mut src = [Operand::None; 3];
     for (k, (op, s)) in src.iter_mut().zip(srcs).enumerate() {
-        // VOP3 has no literal on GFX8/GFX9 (255 is invalid there, like the reserved values).
+        // A literal (255: GFX10 only) goes to the general path, like the reserved values.
         let v = (w1 >> (9 * k)) & 0x1ff;
         *op = if v >= 256 {
             Operand::Vgpr((v - 256) as u16)
@@ -194,18 +201,28 @@ fn vop_short_fast(gen: Gen, bytes: &[u8], offset: usize, w0: u32, inst: &mut Ins
     if fast & DST_VGPR != 0 {
         inst.dst = Operand::Vgpr(((w0 >> 17) & 0xff) as u16);
     } else if fast & DST_VCC != 0 {
-        inst.dst = Operand::Vcc;
+        inst.dst = vcc(gen);
     }
     if fast & SDST_VCC != 0 {
-        inst.sdst = Operand::Vcc;
+        inst.sdst = vcc(gen);
     }
     if fast & SRC1_VGPR != 0 {
         inst.src[1] = Operand::Vgpr(((w0 >> 9) & 0xff) as u16);
     }
     if fast & SRC2_VCC != 0 {
-        inst.src[2] = Operand::Vcc;
+        inst.src[2] = vcc(gen);
     }
     true
+}
+
+/// The implicit `vcc` of VOPC and VOP2 carry/mask forms: `vcc_lo` in wave32.
+#[inline(always)]
+fn vcc(gen: Gen) -> Operand {
+    if gen == Gen::Gfx10 {
+        Operand::VccLo
+    } else {
+        Operand::Vcc
+    }
 }
 
 /// [`decode_blank`] for every encoding.
@@ -221,15 +238,20 @@ fn decode_general(
     if !gen.is_supported() {
         return Err(r.err(w0, DecodeErrorKind::UnsupportedGen));
     }
-    let (fam, op) = family(w0);
+    let (fam, mut op) = family(gen, w0);
     let Some(fam) = fam else {
         return Err(r.err(w0, DecodeErrorKind::UnknownOpcode));
     };
+    if fam == Fam::Mtbuf && gen.is_gfx10() {
+        // GFX10 MTBUF: opcode bit 3 is in the second word.
+        op |= ((r.word(1)? >> 21) & 1) << 3;
+    }
     let Some(entry) = lookup(gen, fam, op) else {
         return Err(r.err(w0, DecodeErrorKind::UnknownOpcode));
     };
     let res = match fam {
         Fam::Sop1 | Fam::Sop2 | Fam::Sopc | Fam::Sopk | Fam::Sopp => r.salu(fam, entry, w0, inst),
+        Fam::Smem if gen.is_gfx10() => r.smem10(entry, w0, inst),
         Fam::Smem => r.smem(entry, w0, inst),
         Fam::Vop1 | Fam::Vop2 | Fam::Vopc => r.vop_short(fam, entry, w0, inst),
         Fam::Vop3 | Fam::Vop3p => r.vop3(fam, entry, w0, inst),
@@ -276,9 +298,13 @@ pub fn decode_all(gen: Gen, bytes: &[u8]) -> Vec<(u64, Result<Inst, DecodeError>
     out
 }
 
-/// The family and opcode number of a first word (GFX8/GFX9 encodings).
+/// The family and opcode number of a first word. The VALU (VOP1/VOP2/VOPC) and SALU words are
+/// alike on GFX8, GFX9 and GFX10; the other encodings moved on GFX10 ([`family_gfx10`]).
 #[inline]
-pub(crate) fn family(w: u32) -> (Option<Fam>, u32) {
+pub(crate) fn family(gen: Gen, w: u32) -> (Option<Fam>, u32) {
+    if w >> 30 == 0b11 && gen.is_gfx10() {
+        return family_gfx10(w);
+    }
     if w >> 31 == 0 {
         return match w >> 25 {
             0x3f => (Some(Fam::Vop1), (w >> 9) & 0xff),
@@ -309,6 +335,27 @@ pub(crate) fn family(w: u32) -> (Option<Fam>, u32) {
         0x38 => (Some(Fam::Mubuf), (w >> 18) & 0x7f),
         0x3a => (Some(Fam::Mtbuf), (w >> 15) & 0xf),
         0x3c => (Some(Fam::Mimg), (w >> 18) & 0x7f),
+        _ => (None, 0),
+    }
+}
+
+/// [`family`] for the GFX10 encodings whose two high bits are set. MIMG (0x3c), EXP and VINTRP
+/// are not decoded; MTBUF's opcode bit 3 is in the second word (added by the caller).
+#[inline]
+fn family_gfx10(w: u32) -> (Option<Fam>, u32) {
+    match w >> 26 {
+        0x3d => (Some(Fam::Smem), (w >> 18) & 0xff),
+        0x35 => (Some(Fam::Vop3), (w >> 16) & 0x3ff),
+        0x33 if (w >> 23) & 7 == 0 => (Some(Fam::Vop3p), (w >> 16) & 0x7f),
+        0x36 => (Some(Fam::Ds), (w >> 18) & 0xff),
+        0x37 => match (w >> 14) & 3 {
+            0 => (Some(Fam::Flat), (w >> 18) & 0x7f),
+            1 => (Some(Fam::Scratch), (w >> 18) & 0x7f),
+            2 => (Some(Fam::Global), (w >> 18) & 0x7f),
+            _ => (None, 0),
+        },
+        0x38 => (Some(Fam::Mubuf), (w >> 18) & 0x7f),
+        0x3a => (Some(Fam::Mtbuf), (w >> 16) & 0x7),
         _ => (None, 0),
     }
 }
@@ -507,6 +554,41 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// GFX10 SMEM: `sdata`, `sbase`, a signed 21-bit offset and a `soffset` SGPR (`null`: none).
+    fn smem10(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
+        let w1 = self.w(1)?;
+        start(inst, e, Encoding::Smem, 8);
+        if (w0 >> 16) & 1 != 0 {
+            inst.flags |= flags::GLC;
+        }
+        if (w0 >> 14) & 1 != 0 {
+            inst.flags |= flags::DLC;
+        }
+        for s in e.slots {
+            match s.field {
+                F::Sdata => {
+                    let op = scalar(self.gen, (w0 >> 6) & 0x7f, s.width)
+                        .ok_or(DecodeErrorKind::InvalidOperand)?;
+                    inst.dst = op;
+                    inst.src[1] = op;
+                }
+                F::SdataImm => inst.src[1] = Operand::Imm((w0 >> 6) & 0x7f),
+                F::Sbase => inst.src[0] = Operand::Sgpr(((w0 & 0x3f) << 1) as u16),
+                F::SmOffset => {
+                    inst.offset = sext(w1 & 0x1f_ffff, 21);
+                    let soffset = w1 >> 25;
+                    if soffset != NULL {
+                        inst.flags |= flags::SOFFSET;
+                        inst.src[2] =
+                            scalar(self.gen, soffset, 1).ok_or(DecodeErrorKind::InvalidOperand)?;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
     #[inline(always)]
     fn vop_short(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let enc = encoding_of(fam);
@@ -516,10 +598,12 @@ impl Reader<'_> {
         let pl = &e.places;
         let has_src0 = e.slots.iter().any(|s| s.field == F::Src0);
         let vgpr_only = e.mods & mods::VGPR_ONLY != 0;
+        let gfx10 = self.gen.is_gfx10();
         let ext_kind = match src0 {
             _ if !has_src0 || vgpr_only => 0,
-            0xf9 => 1, // SDWA
-            0xfa => 2, // DPP
+            0xf9 => 1,                // SDWA
+            0xfa => 2,                // DPP16
+            0xe9 | 0xea if gfx10 => 3, // DPP8 (0xea: fi)
             _ => 0,
         };
         let w1 = if ext_kind != 0 { self.w(1)? } else { 0 };
@@ -528,8 +612,10 @@ impl Reader<'_> {
         }
         for (i, s) in e.slots.iter().enumerate() {
             let op = match s.field {
-                F::Vdst if s.class == b's' => scalar(self.gen, (w0 >> 17) & 0xff, s.width)
-                    .ok_or(DecodeErrorKind::InvalidOperand)?,
+                F::Vdst if s.class == b's' => {
+                    scalar(self.gen, (w0 >> 17) & 0xff, s.width_on(self.gen))
+                        .ok_or(DecodeErrorKind::InvalidOperand)?
+                }
                 F::Vdst => vreg(s.class, (w0 >> 17) & 0xff),
                 F::Src0 => match ext_kind {
                     1 => {
@@ -545,12 +631,12 @@ impl Reader<'_> {
                             Operand::Vgpr(v as u16)
                         }
                     }
-                    2 => Operand::Vgpr((w1 & 0xff) as u16),
+                    2 | 3 => Operand::Vgpr((w1 & 0xff) as u16),
                     _ if vgpr_only => vreg(s.class, src0 & 0xff),
                     _ => self.src(src0, s.width, s.class, Some(1), &mut size)?,
                 },
                 F::Vsrc1 => Operand::Vgpr(((w0 >> 9) & 0xff) as u16),
-                F::Vcc => Operand::Vcc,
+                F::Vcc => vcc(self.gen),
                 F::Lit => {
                     let lit = self.w(1)?;
                     size = 8;
@@ -596,9 +682,9 @@ impl Reader<'_> {
                 inst.mods.clamp = false;
             }
             if fam == Fam::Vopc {
-                // VOPC SDWA: bit 15 selects an SGPR destination in bits 14:8.
+                // VOPC SDWA: bit 15 selects an SGPR destination (a lane mask) in bits 14:8.
                 if (w1 >> 15) & 1 != 0 && self.gen != Gen::Gfx8 {
-                    inst.dst = scalar(self.gen, (w1 >> 8) & 0x7f, 2)
+                    inst.dst = scalar(self.gen, (w1 >> 8) & 0x7f, self.gen.lane_mask_dwords())
                         .ok_or(DecodeErrorKind::InvalidOperand)?;
                 }
                 inst.mods.omod = 0;
@@ -619,10 +705,20 @@ impl Reader<'_> {
                 bound_ctrl: (w1 >> 19) & 1 != 0,
                 row_mask: (w1 >> 28) as u8,
                 bank_mask: ((w1 >> 24) & 0xf) as u8,
+                fi: gfx10 && (w1 >> 18) & 1 != 0,
             });
             inst.mods.neg =
                 (((w1 >> 20) & 1) | (((w1 >> 22) & 1) << 1)) as u8 & (src_mods | sext_mods);
             inst.mods.abs = (((w1 >> 21) & 1) | (((w1 >> 23) & 1) << 1)) as u8 & src_mods;
+        } else if ext_kind == 3 {
+            let mut sel = [0u8; 8];
+            for (i, s) in sel.iter_mut().enumerate() {
+                *s = ((w1 >> (8 + 3 * i)) & 7) as u8;
+            }
+            inst.ext = Ext::Dpp8(Dpp8 {
+                sel,
+                fi: src0 == 0xea,
+            });
         }
         inst.size = size;
         Ok(())
@@ -675,13 +771,13 @@ impl Reader<'_> {
             let op = match s.field {
                 F::Vdst => {
                     if s.class == b's' {
-                        scalar(self.gen, w0 & 0xff, s.width)
+                        scalar(self.gen, w0 & 0xff, s.width_on(self.gen))
                             .ok_or(DecodeErrorKind::InvalidOperand)?
                     } else {
                         vreg(class, w0 & 0xff)
                     }
                 }
-                F::Sdst3 => scalar(self.gen, (w0 >> 8) & 0x7f, s.width)
+                F::Sdst3 => scalar(self.gen, (w0 >> 8) & 0x7f, s.width_on(self.gen))
                     .ok_or(DecodeErrorKind::InvalidOperand)?,
                 F::Src0 | F::Src1 | F::Src2 => {
                     let i = match s.field {
@@ -693,7 +789,9 @@ impl Reader<'_> {
                     if e.mods & (mods::VGPR_ONLY << i) != 0 {
                         vreg(class, v & 0xff)
                     } else {
-                        self.src(v, s.width, class, None, &mut size)?
+                        // GFX10 VOP3/VOP3P take one literal, after the two words.
+                        let lit_at = self.gen.is_gfx10().then_some(2);
+                        self.src(v, s.width_on(self.gen), class, lit_at, &mut size)?
                     }
                 }
                 _ => Operand::None,
@@ -732,7 +830,8 @@ impl Reader<'_> {
         }
         inst.offset = (w0 & 0xff) as i32;
         inst.offset1 = ((w0 >> 8) & 0xff) as u8;
-        if (w0 >> 16) & 1 != 0 {
+        let gds_bit = if self.gen.is_gfx10() { 17 } else { 16 };
+        if (w0 >> gds_bit) & 1 != 0 {
             inst.flags |= flags::GDS;
         }
         // gfx90a/gfx940: bit 25 selects AGPRs for data and vdst.
@@ -752,7 +851,14 @@ impl Reader<'_> {
     fn flat(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
         start(inst, e, encoding_of(fam), 8);
+        let gfx10 = self.gen.is_gfx10();
         let saddr = (w1 >> 16) & 0x7f;
+        // `off` (no SGPR address): 0x7f on GFX9, `null` on GFX10.
+        let no_saddr = saddr == if gfx10 { NULL } else { 0x7f };
+        if gfx10 && (fam == Fam::Flat && saddr != NULL || fam == Fam::Global && saddr == 0x7f) {
+            // LLVM rejects these (FLAT has no SGPR address; 0x7f is no GLOBAL `saddr`).
+            return Err(DecodeErrorKind::InvalidOperand);
+        }
         let acc = (w1 >> 23) & 1 != 0 && matches!(self.gen, Gen::Gfx90a | Gen::Gfx940);
         for s in e.slots {
             let mut class = s.class;
@@ -773,16 +879,19 @@ impl Reader<'_> {
                 inst.dst = vreg(class, w1 >> 24);
             }
         }
-        if fam != Fam::Flat && saddr != 0x7f {
+        // GFX10 SCRATCH: 0x7f is an SGPR-address form without the SGPR (`off, off`).
+        let saddr_off = gfx10 && fam == Fam::Scratch && saddr == 0x7f;
+        if fam != Fam::Flat && !no_saddr && !saddr_off {
             let width = if fam == Fam::Global { 2 } else { 1 };
             inst.src[2] = scalar(self.gen, saddr, width).ok_or(DecodeErrorKind::InvalidOperand)?;
         }
         if fam == Fam::Scratch {
-            // GFX9: a scratch access has a VGPR or an SGPR address; gfx940 says which with `sve`.
+            // GFX9/10: a scratch access has a VGPR or an SGPR address; gfx940 says which with
+            // `sve`.
             let vaddr = if self.gen == Gen::Gfx940 {
                 (w0 >> 13) & 1 != 0
             } else {
-                saddr == 0x7f
+                no_saddr
             };
             inst.src[0] = if vaddr {
                 Operand::Vgpr((w1 & 0xff) as u16)
@@ -790,12 +899,18 @@ impl Reader<'_> {
                 Operand::None
             };
         }
-        inst.offset = match (self.gen, fam) {
+        inst.offset = match (gfx10, fam) {
+            // GFX10: 12 bits, unsigned for FLAT.
+            (true, Fam::Flat) => (w0 & 0xfff) as i32,
+            (true, _) => sext(w0 & 0xfff, 12),
             // LLVM decodes the 13-bit field on GFX8 too (the hardware ignores it there).
-            (_, Fam::Flat) => (w0 & 0x1fff) as i32,
-            _ => sext(w0 & 0x1fff, 13),
+            (false, Fam::Flat) => (w0 & 0x1fff) as i32,
+            (false, _) => sext(w0 & 0x1fff, 13),
         };
         mem_bits(self.gen, inst, w0, 16, Some(17), Some(25));
+        if gfx10 && (w0 >> 12) & 1 != 0 {
+            inst.flags |= flags::DLC;
+        }
         if (w0 >> 13) & 1 != 0 && !(fam == Fam::Scratch && self.gen == Gen::Gfx940) {
             inst.flags |= flags::LDS;
         }
@@ -840,6 +955,28 @@ impl Reader<'_> {
             }
         }
         inst.offset = (w0 & 0xfff) as i32;
+        if self.gen.is_gfx10() {
+            // GFX10: glc, dlc and lds in word 0; slc and tfe in word 1; a unified format.
+            mem_bits(self.gen, inst, w0, 14, None, None);
+            let lds = fam == Fam::Mubuf && (w0 >> 16) & 1 != 0;
+            for (word, bit, flag) in [(w0, 15, flags::DLC), (w1, 22, flags::SLC)] {
+                if (word >> bit) & 1 != 0 {
+                    inst.flags |= flag;
+                }
+            }
+            // The LDS forms and atomics have no tfe (LLVM ignores the bit there).
+            if (w1 >> 23) & 1 != 0 && !lds && !e.name.contains("atomic") {
+                inst.flags |= flags::TFE;
+            }
+            if lds {
+                inst.flags |= flags::LDS;
+            } else if fam == Fam::Mtbuf {
+                inst.ext = Ext::BufFormat {
+                    format: ((w0 >> 19) & 0x7f) as u8,
+                };
+            }
+            return Ok(());
+        }
         if fam == Fam::Mubuf {
             mem_bits(self.gen, inst, w0, 14, Some(17), Some(15));
             if (w0 >> 16) & 1 != 0 {
@@ -942,6 +1079,9 @@ fn start(inst: &mut Inst, e: &Entry, encoding: Encoding, size: u8) {
     inst.size = size;
 }
 
+/// The `null` operand value: on GFX10 also "no SGPR" in SMEM `soffset` and FLAT `saddr`.
+const NULL: u32 = 0x7d;
+
 /// Cache-policy bits at the given positions of word 0: glc (gfx940 sc0), slc (gfx940 nt) and
 /// the gfx90a `scc` / gfx940 `sc1` bit (FLAT bit 25, MUBUF bit 15).
 #[inline]
@@ -977,31 +1117,50 @@ fn vreg(class: u8, v: u32) -> Operand {
 /// values. A lookup in [`SCALARS`].
 #[inline(always)]
 pub(crate) fn scalar(gen: Gen, v: u32, width: u8) -> Option<Operand> {
-    let by_gen = &SCALARS[usize::from(gen == Gen::Gfx8)];
+    let by_gen = &SCALARS[scalar_row(gen)];
     let row = &by_gen[usize::from(width >= 2)];
     row.get(v as usize).copied().flatten()
 }
 
-/// [`scalar`]'s answers for every 8-bit value, indexed `[is GFX8][is 64-bit][value]`, built at
-/// compile time from [`scalar_value`].
-static SCALARS: [[[Option<Operand>; 256]; 2]; 2] = {
-    let mut t = [[[None; 256]; 2]; 2];
+/// The row of [`SCALARS`] for a generation.
+#[inline(always)]
+fn scalar_row(gen: Gen) -> usize {
+    match gen {
+        Gen::Gfx8 => SCALARS_GFX8,
+        Gen::Gfx10 | Gen::Gfx10W64 => SCALARS_GFX10,
+        _ => SCALARS_GFX9,
+    }
+}
+
+const SCALARS_GFX9: usize = 0;
+const SCALARS_GFX8: usize = 1;
+const SCALARS_GFX10: usize = 2;
+
+/// [`scalar`]'s answers for every 8-bit value, indexed `[generation row][is 64-bit][value]`,
+/// built at compile time from [`scalar_value`].
+static SCALARS: [[[Option<Operand>; 256]; 2]; 3] = {
+    let mut t = [[[None; 256]; 2]; 3];
     let mut v = 0;
     while v < 256 {
-        t[0][0][v] = scalar_value(false, v as u32, false);
-        t[0][1][v] = scalar_value(false, v as u32, true);
-        t[1][0][v] = scalar_value(true, v as u32, false);
-        t[1][1][v] = scalar_value(true, v as u32, true);
+        let mut row = 0;
+        while row < 3 {
+            t[row][0][v] = scalar_value(row, v as u32, false);
+            t[row][1][v] = scalar_value(row, v as u32, true);
+            row += 1;
+        }
         v += 1;
     }
     t
 };
 
-/// A scalar operand value 0–254 for GFX8 (`gfx8`) or GFX9 (trap registers and `ttmp`
-/// numbering differ), 64 bits wide or not (`vcc` vs `vcc_lo`, …).
-const fn scalar_value(gfx8: bool, v: u32, wide: bool) -> Option<Operand> {
+/// A scalar operand value 0–254 for the generation row `row` (GFX8: trap registers and `ttmp`
+/// numbering differ; GFX10: 106 SGPRs, no `flat_scratch`/`xnack_mask` operands), 64 bits wide
+/// or not (`vcc` vs `vcc_lo`, …).
+const fn scalar_value(row: usize, v: u32, wide: bool) -> Option<Operand> {
+    let gfx8 = row == SCALARS_GFX8;
     Some(match v {
         0..=101 => Operand::Sgpr(v as u16),
+        102..=105 if row == SCALARS_GFX10 => Operand::Sgpr(v as u16),
         102 => {
             if wide {
                 Operand::FlatScratch

@@ -134,8 +134,22 @@ fn every_opcode_round_trips() {
     let mut failed: Vec<String> = Vec::new();
     let mut covered: BTreeMap<String, std::collections::BTreeSet<(u8, hsaemu_isa::Opcode)>> =
         BTreeMap::new();
-    for target in ["gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx940"] {
-        let gen = Gen::from_processor(target).expect("known target");
+    for target in [
+        "gfx803",
+        "gfx900",
+        "gfx906",
+        "gfx908",
+        "gfx90a",
+        "gfx940",
+        "gfx1030",
+        "gfx1030-wave64",
+    ] {
+        // `-wave64`: the VALU words disassembled with `--mattr=+wavefrontsize64`.
+        let gen = match target.strip_suffix("-wave64") {
+            Some(p) => Gen::from_processor(p).map(|g| g.with_wave64(true)),
+            None => Gen::from_processor(target),
+        }
+        .expect("known target");
         let path = dir.join(format!("roundtrip-{target}.txt"));
         let data =
             std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -175,14 +189,23 @@ fn every_opcode_round_trips() {
         if ok != total {
             failed.push(target.to_string());
         }
+        // Both wave sizes decode with the one GFX10 table.
+        let table_gen = gen.with_wave64(false);
         covered
-            .entry(format!("{gen:?}"))
+            .entry(format!("{table_gen:?}"))
             .or_default()
             .extend(opcodes);
     }
     // Completeness: every row of every generation's tables has at least one matching line
     // (GFX9's table is the union of gfx906 and gfx908).
-    for gen in [Gen::Gfx8, Gen::Gfx900, Gen::Gfx9, Gen::Gfx90a, Gen::Gfx940] {
+    for gen in [
+        Gen::Gfx8,
+        Gen::Gfx900,
+        Gen::Gfx9,
+        Gen::Gfx90a,
+        Gen::Gfx940,
+        Gen::Gfx10,
+    ] {
         let seen = covered
             .get(&format!("{gen:?}"))
             .cloned()

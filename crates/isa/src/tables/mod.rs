@@ -2,7 +2,8 @@
 //!
 //! The tables themselves are generated (`generated.rs`, by `crates/isa/gen/gen_tables.py` from
 //! llvm-objdump-15's output); this module defines their row types and the lookups. Adding a
-//! generation (RDNA) means one more set of tables and one more arm in [`table`].
+//! generation means one more set of tables, one more row of [`TABLES`] and one more arm in
+//! [`gen_row`] (GFX10 added that way; GFX11 would be the next).
 
 use crate::inst::{op_flags, Gen, OpInfo};
 use crate::opcode::Opcode;
@@ -10,6 +11,8 @@ use std::sync::OnceLock;
 
 #[allow(clippy::all)]
 mod generated;
+
+pub(crate) use generated::GFX10_MTBUF_FORMATS;
 
 /// An instruction field an operand is read from (names from the ISA manuals).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -71,12 +74,14 @@ pub(crate) enum F {
 }
 
 /// One printed operand: the field it comes from, its register class (`v`, `s`, `a`, or 0
-/// for a fixed token) and its width in dwords.
+/// for a fixed token), its width in dwords, and whether it is a lane mask whose width follows
+/// the wave size (GFX10 tables; `width` is then the wave32 width).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Slot {
     pub field: F,
     pub class: u8,
     pub width: u8,
+    pub mask: bool,
 }
 
 impl Slot {
@@ -85,6 +90,16 @@ impl Slot {
             field,
             class,
             width,
+            mask: false,
+        }
+    }
+    /// A lane-mask operand (one SGPR in wave32, a pair in wave64).
+    pub(crate) const fn mask(field: F, class: u8, width: u8) -> Slot {
+        Slot {
+            field,
+            class,
+            width,
+            mask: true,
         }
     }
     pub(crate) const fn fixed(field: F) -> Slot {
@@ -92,6 +107,16 @@ impl Slot {
             field,
             class: 0,
             width: 1,
+            mask: false,
+        }
+    }
+    /// The width in dwords on `gen` (lane masks follow the wave size).
+    #[inline(always)]
+    pub(crate) fn width_on(&self, gen: Gen) -> u8 {
+        if self.mask {
+            gen.lane_mask_dwords()
+        } else {
+            self.width
         }
     }
 }
@@ -190,6 +215,18 @@ const fn salu_plain_kind(fam: Fam, slots: &[Slot]) -> u8 {
     }
 }
 
+/// Whether a row has a lane-mask operand (its width depends on the wave size: general path).
+const fn has_mask(slots: &[Slot]) -> bool {
+    let mut i = 0;
+    while i < slots.len() {
+        if slots[i].mask {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 /// Whether `s` is an SGPR-class operand read from `field`.
 const fn sreg(s: &Slot, field: F) -> bool {
     s.class == b's' && s.field as u8 == field as u8
@@ -221,7 +258,7 @@ const fn vop_fast_bits(fam: Fam, mods: u32, slots: &[Slot], places: &[Place; 8])
     if !matches!(fam, Fam::Vop1 | Fam::Vop2 | Fam::Vopc) || mods & (mods::VGPR_ONLY * 7) != 0 {
         return 0;
     }
-    if slots.len() > 8 {
+    if slots.len() > 8 || has_mask(slots) {
         return 0;
     }
     let mut bits = FAST;
@@ -258,7 +295,7 @@ const fn is_vop3_plain(fam: Fam, mods: u32, slots: &[Slot], places: &[Place; 8])
     if !matches!(fam, Fam::Vop3) || mods & (mods::VGPR_ONLY * 7) != 0 {
         return false;
     }
-    if slots.len() < 2 || slots.len() > 4 {
+    if slots.len() < 2 || slots.len() > 4 || has_mask(slots) {
         return false;
     }
     if !matches!(slots[0].field, F::Vdst)
@@ -329,6 +366,10 @@ pub(crate) mod mods {
     pub const SDWA_MODS: u32 = 1 << 28;
     /// SDWA: source `i` takes `sext(…)`: `SDWA_SEXT << i`.
     pub const SDWA_SEXT: u32 = 1 << 30;
+    /// SOPP rows: the immediate prints in hex even when small (`s_clause 0x1`).
+    pub const SOPP_HEX: u32 = 1;
+    /// GFX10 VOP3P packed 16-bit sources: a literal above 0xffff prints as a 32-bit value.
+    pub const PACKED_LIT: u32 = 1 << 6;
 }
 
 /// Encoding families with a table.
@@ -381,7 +422,7 @@ pub(crate) const ALL_FAMS: [Fam; FAM_COUNT] = [
 
 /// Every family's table for each generation with tables, in [`Fam`] order (indexed by
 /// `fam as usize`); the generation's row is picked by [`gen_row`].
-static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 5] = {
+static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 6] = {
     use generated::*;
     [
         // Gfx8
@@ -489,6 +530,27 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 5] = {
             &GFX940_MTBUF,
             &GFX940_MIMG,
         ],
+        // Gfx10 (both wave sizes; MIMG is not decoded on GFX10)
+        [
+            &GFX10_SOP2,
+            &GFX10_SOPK,
+            &GFX10_SOP1,
+            &GFX10_SOPC,
+            &GFX10_SOPP,
+            &GFX10_SMEM,
+            &GFX10_VOP2,
+            &GFX10_VOP1,
+            &GFX10_VOPC,
+            &GFX10_VOP3,
+            &GFX10_VOP3P,
+            &GFX10_DS,
+            &GFX10_FLAT,
+            &GFX10_SCRATCH,
+            &GFX10_GLOBAL,
+            &GFX10_MUBUF,
+            &GFX10_MTBUF,
+            &[],
+        ],
     ]
 };
 
@@ -501,7 +563,8 @@ fn gen_row(gen: Gen) -> Option<usize> {
         Gen::Gfx9 => Some(2),
         Gen::Gfx90a => Some(3),
         Gen::Gfx940 => Some(4),
-        Gen::Gfx10 | Gen::Gfx11 => None,
+        Gen::Gfx10 | Gen::Gfx10W64 => Some(5),
+        Gen::Gfx11 => None,
     }
 }
 
