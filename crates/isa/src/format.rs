@@ -62,7 +62,11 @@ const ALL_GENS: [Gen; 6] = [
 
 /// The table row of an opcode in an encoding family (reverse lookup, built once).
 pub(crate) fn entry_for(gen: Gen, fam: Fam, op: Opcode) -> Option<&'static Entry> {
-    let gen = if gen == Gen::Gfx10W64 { Gen::Gfx10 } else { gen };
+    let gen = if gen == Gen::Gfx10W64 {
+        Gen::Gfx10
+    } else {
+        gen
+    };
     type Map = HashMap<(u8, u8, Opcode), &'static Entry>;
     static MAP: OnceLock<Map> = OnceLock::new();
     let map = MAP.get_or_init(|| {
@@ -643,7 +647,11 @@ impl Fmt<'_> {
             };
             if s.field == F::Vcc && !(sdwa && fam == Fam::Vopc && i == 0) {
                 // VOPC SDWA may have an SGPR destination instead of vcc.
-                self.s.push_str(if self.gen == Gen::Gfx10 { "vcc_lo" } else { "vcc" });
+                self.s.push_str(if self.gen == Gen::Gfx10 {
+                    "vcc_lo"
+                } else {
+                    "vcc"
+                });
                 continue;
             }
             if s.field == F::Lit {
@@ -982,7 +990,11 @@ impl Fmt<'_> {
 
     fn cache_bits(&mut self, inst: &Inst) {
         if self.gen.is_gfx10() {
-            for (f, n) in [(flags::GLC, "glc"), (flags::SLC, "slc"), (flags::DLC, "dlc")] {
+            for (f, n) in [
+                (flags::GLC, "glc"),
+                (flags::SLC, "slc"),
+                (flags::DLC, "dlc"),
+            ] {
                 if inst.has(f) {
                     self.modifier(n);
                 }
