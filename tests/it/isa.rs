@@ -72,6 +72,64 @@ fn disasm_matches_llvm_objdump_line_for_line() {
     }
 }
 
+/// Every code object of librocrand's fat binary (gfx803 … gfx90a and gfx1030), listed by
+/// `hsaemu disasm` in one run, against `llvm-objdump-15 -d` on each extracted code object:
+/// the same lines, `...` for zero padding included.
+#[test]
+fn disasm_of_every_bundle_matches_llvm_objdump() {
+    let objdump = hsaemu_testkit::tool("llvm-objdump-15");
+    let lib = hsaemu_testkit::rocrand_library();
+    let out = disasm(&[lib.to_str().expect("utf-8 path")]);
+    assert!(out.status.success());
+    let ours = String::from_utf8_lossy(&out.stdout).into_owned();
+    // Our listing, split at the per-object header lines.
+    let mut by_object: Vec<(String, Vec<&str>)> = Vec::new();
+    for line in ours.lines() {
+        if let Some(name) = line.strip_suffix(":\tfile format elf64-amdgpu") {
+            by_object.push((name.to_string(), Vec::new()));
+        } else if let Some((_, lines)) = by_object.last_mut() {
+            lines.push(line);
+        }
+    }
+    let data = std::fs::read(&lib).expect("read librocrand");
+    let found = hsaemu_codeobject::bundle::find_code_objects(&data).expect("bundles");
+    assert_eq!(found.len(), by_object.len(), "one listing per code object");
+    let dir = std::env::temp_dir().join(format!("hsaemu-disasm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut targets = Vec::new();
+    for (co, (name, lines)) in found.iter().zip(&by_object) {
+        let obj = hsaemu_codeobject::CodeObject::parse(&co.data).expect("code object");
+        let processor = obj.target().processor().to_string();
+        let file = dir.join(format!("{processor}.o"));
+        std::fs::write(&file, &co.data).expect("write code object");
+        let llvm = Command::new(&objdump)
+            .arg("-d")
+            .arg(format!("--mcpu={processor}"))
+            .arg(&file)
+            .output()
+            .expect("run llvm-objdump-15");
+        assert!(llvm.status.success());
+        let llvm = String::from_utf8_lossy(&llvm.stdout).into_owned();
+        // Both start with a blank line before the header; compare what follows it.
+        let theirs: Vec<&str> = llvm
+            .lines()
+            .skip_while(|l| !l.ends_with("\tfile format elf64-amdgpu"))
+            .skip(1)
+            .collect();
+        // The blank line before the next object's header is not part of this one.
+        let trim = |v: &[&str]| v.len() - v.iter().rev().take_while(|l| l.is_empty()).count();
+        let (ours, theirs) = (&lines[..trim(lines)], &theirs[..trim(&theirs)]);
+        for (i, (x, y)) in ours.iter().zip(theirs).enumerate() {
+            assert_eq!(x, y, "{name} ({processor}): line {} differs", i + 1);
+        }
+        assert_eq!(ours.len(), theirs.len(), "{name}: line counts differ");
+        assert!(theirs.len() > 1000, "{name}: {} lines", theirs.len());
+        targets.push(processor);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(targets.iter().any(|t| t == "gfx1030"), "{targets:?}");
+}
+
 #[test]
 fn disasm_lists_every_code_object_of_a_fat_binary_and_one_kernel() {
     let lib = hsaemu_testkit::rocrand_library();
