@@ -16,7 +16,7 @@ use crate::tables::{lookup, mods, Entry, Fam, F};
 #[inline]
 pub fn decode(gen: Gen, bytes: &[u8], offset: usize) -> Result<Inst, DecodeError> {
     let mut inst = BLANK;
-    decode_blank(gen, bytes, offset, &mut inst).map(|()| inst)
+    decode_blank_for(gen, bytes, offset, &mut inst).map(|()| inst)
 }
 
 /// Decodes the instruction at `offset` into `inst` (in place: no copy of the whole value).
@@ -29,7 +29,22 @@ pub fn decode_into(
     inst: &mut Inst,
 ) -> Result<(), DecodeError> {
     *inst = BLANK;
-    decode_blank(gen, bytes, offset, inst)
+    decode_blank_for(gen, bytes, offset, inst)
+}
+
+/// [`decode_blank`] with the GFX10-or-not choice made once, at the top.
+#[inline(always)]
+fn decode_blank_for(
+    gen: Gen,
+    bytes: &[u8],
+    offset: usize,
+    inst: &mut Inst,
+) -> Result<(), DecodeError> {
+    if gen.is_gfx10() {
+        decode_blank::<true>(gen, bytes, offset, inst)
+    } else {
+        decode_blank::<false>(gen, bytes, offset, inst)
+    }
 }
 
 /// The value [`decode_blank`] starts from: every operand, modifier and flag absent.
@@ -37,8 +52,15 @@ const BLANK: Inst = Inst::new(crate::Opcode::Unknown, Encoding::Unknown, 4);
 
 /// [`decode_into`] for an `inst` that is [`BLANK`]: only the fields the instruction has are
 /// written (what makes [`decode_all`] fast: each slot of its vector is written once).
+/// `GFX10` is `gen.is_gfx10()`, a compile-time constant so that the GFX8/GFX9 fast paths pay
+/// nothing for GFX10's.
 #[inline(always)]
-fn decode_blank(gen: Gen, bytes: &[u8], offset: usize, inst: &mut Inst) -> Result<(), DecodeError> {
+fn decode_blank<const GFX10: bool>(
+    gen: Gen,
+    bytes: &[u8],
+    offset: usize,
+    inst: &mut Inst,
+) -> Result<(), DecodeError> {
     let first = offset
         .checked_add(4)
         .and_then(|end| bytes.get(offset..end))
@@ -47,6 +69,7 @@ fn decode_blank(gen: Gen, bytes: &[u8], offset: usize, inst: &mut Inst) -> Resul
         let done = match w0 >> 30 {
             0 | 1 => vop_short_fast(gen, bytes, offset, w0, inst),
             2 => salu_fast(gen, w0, inst),
+            _ if GFX10 => vop3_fast_gfx10(gen, bytes, offset, w0, inst),
             _ => vop3_fast(gen, bytes, offset, w0, inst),
         };
         if done {
@@ -69,12 +92,7 @@ fn second_word(bytes: &[u8], offset: usize) -> Option<u32> {
 /// for everything else.
 #[inline(always)]
 fn vop3_fast(gen: Gen, bytes: &[u8], offset: usize, w0: u32, inst: &mut Inst) -> bool {
-    let vop3 = if gen.is_gfx10() {
-        w0 >> 26 == 0x35
-    } else {
-        w0 >> 26 == 0x34 && (w0 >> 23) & 7 != 7
-    };
-    if !vop3 {
+    if w0 >> 26 != 0x34 || (w0 >> 23) & 7 == 7 {
         return false;
     }
     let Some(e) = lookup(gen, Fam::Vop3, (w0 >> 16) & 0x3ff) else {
@@ -96,7 +114,7 @@ fn vop3_fast(gen: Gen, bytes: &[u8], offset: usize, w0: u32, inst: &mut Inst) ->
     };
     let mut src = [Operand::None; 3];
     for (k, (op, s)) in src.iter_mut().zip(srcs).enumerate() {
-        // A literal (255: GFX10 only) goes to the general path, like the reserved values.
+        // VOP3 has no literal on GFX8/GFX9 (255 is invalid there, like the reserved values).
         let v = (w1 >> (9 * k)) & 0x1ff;
         *op = if v >= 256 {
             Operand::Vgpr((v - 256) as u16)
@@ -111,6 +129,72 @@ fn vop3_fast(gen: Gen, bytes: &[u8], offset: usize, w0: u32, inst: &mut Inst) ->
     inst.dst = dst;
     inst.src = src;
     vop3_mods(Fam::Vop3, e, w0, w1, false, inst);
+    true
+}
+
+/// GFX10 VOP3 rows with the [`Entry::vop3_rdna`] shape: like [`vop3_fast`], plus carry-out
+/// `sdst`, lane masks (their width follows the wave size) and a literal constant. True when
+/// written into a [`BLANK`] `inst`, false (nothing written) for everything else.
+#[inline(always)]
+fn vop3_fast_gfx10(gen: Gen, bytes: &[u8], offset: usize, w0: u32, inst: &mut Inst) -> bool {
+    if w0 >> 26 != 0x35 {
+        return false;
+    }
+    let Some(e) = lookup(gen, Fam::Vop3, (w0 >> 16) & 0x3ff) else {
+        return false;
+    };
+    let (true, Some(w1)) = (e.vop3_rdna, second_word(bytes, offset)) else {
+        return false;
+    };
+    let (mut dst, mut sdst, mut src) = (Operand::None, Operand::None, [Operand::None; 3]);
+    let mut size = 8;
+    for s in e.slots {
+        let op = match s.field {
+            F::Vdst if s.class == b's' => scalar(gen, w0 & 0xff, s.width_on(gen)),
+            F::Vdst => Some(Operand::Vgpr((w0 & 0xff) as u16)),
+            F::Sdst3 => scalar(gen, (w0 >> 8) & 0x7f, s.width_on(gen)),
+            _ => {
+                let k = match s.field {
+                    F::Src0 => 0,
+                    F::Src1 => 1,
+                    _ => 2,
+                };
+                let v = (w1 >> (9 * k)) & 0x1ff;
+                src[k] = if v >= 256 {
+                    Operand::Vgpr((v - 256) as u16)
+                } else if v == 255 {
+                    // The literal follows the two words.
+                    let at = offset.checked_add(4);
+                    match at.and_then(|a| second_word(bytes, a)) {
+                        Some(lit) => {
+                            size = 12;
+                            Operand::Literal(lit)
+                        }
+                        None => return false,
+                    }
+                } else {
+                    match scalar(gen, v, s.width_on(gen)) {
+                        Some(op) => op,
+                        None => return false,
+                    }
+                };
+                continue;
+            }
+        };
+        let Some(op) = op else {
+            return false;
+        };
+        if s.field == F::Sdst3 {
+            sdst = op;
+        } else {
+            dst = op;
+        }
+    }
+    start(inst, e, Encoding::Vop3, size);
+    inst.dst = dst;
+    inst.sdst = sdst;
+    inst.src = src;
+    vop3_mods(Fam::Vop3, e, w0, w1, sdst != Operand::None, inst);
     true
 }
 
@@ -265,6 +349,18 @@ fn decode_general(
 
 /// Decodes every instruction of `bytes` in order; after an error, decoding resumes at the next word.
 pub fn decode_all(gen: Gen, bytes: &[u8]) -> Vec<(u64, Result<Inst, DecodeError>)> {
+    if gen.is_gfx10() {
+        decode_all_for::<true>(gen, bytes)
+    } else {
+        decode_all_for::<false>(gen, bytes)
+    }
+}
+
+/// [`decode_all`] for GFX10 or not (see [`decode_blank`]).
+fn decode_all_for<const GFX10: bool>(
+    gen: Gen,
+    bytes: &[u8],
+) -> Vec<(u64, Result<Inst, DecodeError>)> {
     // Instructions are at least 4 bytes: one allocation, no regrowth.
     let mut out = Vec::with_capacity(bytes.len() / 4 + 1);
     let mut off = 0;
@@ -274,7 +370,7 @@ pub fn decode_all(gen: Gen, bytes: &[u8]) -> Vec<(u64, Result<Inst, DecodeError>
             break;
         };
         let step = match slot {
-            Ok(inst) => match decode_blank(gen, bytes, off, inst) {
+            Ok(inst) => match decode_blank::<GFX10>(gen, bytes, off, inst) {
                 Ok(()) => usize::from(inst.size),
                 Err(e) => {
                     *slot = Err(e);
@@ -1117,41 +1213,51 @@ fn vreg(class: u8, v: u32) -> Operand {
 /// values. A lookup in [`SCALARS`].
 #[inline(always)]
 pub(crate) fn scalar(gen: Gen, v: u32, width: u8) -> Option<Operand> {
-    let by_gen = &SCALARS[scalar_row(gen)];
+    let by_gen = &SCALARS[gen as usize];
     let row = &by_gen[usize::from(width >= 2)];
     row.get(v as usize).copied().flatten()
 }
 
-/// The row of [`SCALARS`] for a generation.
-#[inline(always)]
-fn scalar_row(gen: Gen) -> usize {
-    match gen {
-        Gen::Gfx8 => SCALARS_GFX8,
-        Gen::Gfx10 | Gen::Gfx10W64 => SCALARS_GFX10,
-        _ => SCALARS_GFX9,
+/// Generations, in `Gen as usize` order: the index of [`SCALARS`].
+const GENS_BY_INDEX: [Gen; GEN_COUNT] = [
+    Gen::Gfx8,
+    Gen::Gfx9,
+    Gen::Gfx90a,
+    Gen::Gfx900,
+    Gen::Gfx940,
+    Gen::Gfx10,
+    Gen::Gfx11,
+    Gen::Gfx10W64,
+];
+const GEN_COUNT: usize = 8;
+
+/// [`scalar`]'s answers for every 8-bit value, indexed `[gen as usize][is 64-bit][value]`
+/// (no match on the generation in the hot path), built at compile time from [`scalar_value`].
+static SCALARS: [[[Option<Operand>; 256]; 2]; GEN_COUNT] = {
+    let mut t = [[[None; 256]; 2]; GEN_COUNT];
+    let mut g = 0;
+    while g < GEN_COUNT {
+        let gen = GENS_BY_INDEX[g];
+        assert!(gen as usize == g, "GENS_BY_INDEX is in declaration order");
+        let row = match gen {
+            Gen::Gfx8 => SCALARS_GFX8,
+            Gen::Gfx10 | Gen::Gfx10W64 => SCALARS_GFX10,
+            _ => SCALARS_GFX9,
+        };
+        let mut v = 0;
+        while v < 256 {
+            t[g][0][v] = scalar_value(row, v as u32, false);
+            t[g][1][v] = scalar_value(row, v as u32, true);
+            v += 1;
+        }
+        g += 1;
     }
-}
+    t
+};
 
 const SCALARS_GFX9: usize = 0;
 const SCALARS_GFX8: usize = 1;
 const SCALARS_GFX10: usize = 2;
-
-/// [`scalar`]'s answers for every 8-bit value, indexed `[generation row][is 64-bit][value]`,
-/// built at compile time from [`scalar_value`].
-static SCALARS: [[[Option<Operand>; 256]; 2]; 3] = {
-    let mut t = [[[None; 256]; 2]; 3];
-    let mut v = 0;
-    while v < 256 {
-        let mut row = 0;
-        while row < 3 {
-            t[row][0][v] = scalar_value(row, v as u32, false);
-            t[row][1][v] = scalar_value(row, v as u32, true);
-            row += 1;
-        }
-        v += 1;
-    }
-    t
-};
 
 /// A scalar operand value 0–254 for the generation row `row` (GFX8: trap registers and `ttmp`
 /// numbering differ; GFX10: 106 SGPRs, no `flat_scratch`/`xnack_mask` operands), 64 bits wide
@@ -1346,12 +1452,13 @@ mod tests {
         assert_eq!(e.kind, DecodeErrorKind::Truncated);
     }
 
-    /// Likewise for the plain-VOP3 fast path (modifier bits set and clear).
+    /// Likewise for the plain-VOP3 fast path and GFX10's (modifier bits set and clear; GFX10:
+    /// carry-out, lane masks in both wave sizes, literals).
     #[test]
     fn vop3_fast_path_agrees_with_the_general_path() {
         let gens = ALL_TABLE_GENS;
         let srcs = [0u32, 106, 126, 128, 240, 255, 256, 300, 511];
-        let mut fast_hits = 0;
+        let (mut fast_hits, mut gfx10_mask_hits, mut gfx10_literal_hits) = (0, 0, 0);
         for gen in gens {
             let Some(rows) = table(gen, Fam::Vop3) else {
                 panic!("{gen:?} has no VOP3 table");
@@ -1374,7 +1481,12 @@ mod tests {
                         bytes.extend_from_slice(&w1.to_le_bytes());
                         bytes.extend_from_slice(&0x1234_5678u32.to_le_bytes());
                         let mut fast = BLANK;
-                        if !vop3_fast(gen, &bytes, 0, w0, &mut fast) {
+                        let done = if gen.is_gfx10() {
+                            vop3_fast_gfx10(gen, &bytes, 0, w0, &mut fast)
+                        } else {
+                            vop3_fast(gen, &bytes, 0, w0, &mut fast)
+                        };
+                        if !done {
                             assert_eq!(
                                 fast, BLANK,
                                 "{gen:?} {w0:#010x}: fast path wrote and bailed"
@@ -1382,6 +1494,10 @@ mod tests {
                             continue;
                         }
                         fast_hits += 1;
+                        if row.is_some_and(|e| e.slots.iter().any(|s| s.mask)) {
+                            gfx10_mask_hits += 1;
+                        }
+                        gfx10_literal_hits += usize::from(fast.size == 12);
                         let mut general = BLANK;
                         let r = decode_general(gen, &bytes, 0, &mut general);
                         assert_eq!(r, Ok(()), "{gen:?} {w0:#010x} {w1:#010x}");
@@ -1391,6 +1507,14 @@ mod tests {
             }
         }
         assert!(fast_hits > 5_000, "only {fast_hits} fast-path decodes");
+        assert!(
+            gfx10_mask_hits > 1_000,
+            "only {gfx10_mask_hits} with lane masks"
+        );
+        assert!(
+            gfx10_literal_hits > 1_000,
+            "only {gfx10_literal_hits} with a literal"
+        );
     }
 
     /// Likewise for the SOP1/SOP2/SOPP fast path.

@@ -181,6 +181,10 @@ pub(crate) struct Entry {
     /// A VOP3 row shaped `vdst, src0[, src1[, src2]]` (VGPR or SGPR `vdst`, no carry-out, no
     /// VGPR-only source) that the decoder handles on a fast path.
     pub vop3_plain: bool,
+    /// A GFX10 VOP3 row whose operands are only `vdst` (VGPR or SGPR), a carry-out `sdst` and
+    /// `src0`–`src2` in their own places (lane masks and literals allowed), handled on the GFX10
+    /// VOP3 fast path.
+    pub vop3_rdna: bool,
     /// A SALU row the decoder handles on a fast path: [`SALU_IMM16`] (SOPP: only the 16-bit
     /// immediate), [`SALU_DST_SRC0`] or [`SALU_DST_SRC0_SRC1`] (SOP1/SOP2 `sdst, ssrc0[,
     /// ssrc1]`); 0 for every other row.
@@ -290,6 +294,30 @@ const fn vop_fast_bits(fam: Fam, mods: u32, slots: &[Slot], places: &[Place; 8])
     bits | (src0_width << WIDTH_SHIFT)
 }
 
+/// Whether a row has the [`Entry::vop3_rdna`] shape.
+const fn is_vop3_rdna(fam: Fam, mods: u32, slots: &[Slot], places: &[Place; 8]) -> bool {
+    if !matches!(fam, Fam::Vop3) || mods & (mods::VGPR_ONLY * 7) != 0 || slots.len() > 5 {
+        return false;
+    }
+    let mut i = 0;
+    while i < slots.len() {
+        let s = slots[i];
+        let ok = match (s.field, places[i]) {
+            (F::Vdst, Place::Dst) => matches!(s.class, b'v' | b's'),
+            (F::Sdst3, Place::Sdst) => true,
+            (F::Src0, Place::Src(0)) | (F::Src1, Place::Src(1)) | (F::Src2, Place::Src(2)) => {
+                s.class != b'a'
+            }
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// Whether a row is a plain VOP3 shape (see [`Entry::vop3_plain`]).
 const fn is_vop3_plain(fam: Fam, mods: u32, slots: &[Slot], places: &[Place; 8]) -> bool {
     if !matches!(fam, Fam::Vop3) || mods & (mods::VGPR_ONLY * 7) != 0 {
@@ -335,6 +363,7 @@ impl Entry {
             places,
             vop_fast: vop_fast_bits(fam, mods, slots, &places),
             vop3_plain: is_vop3_plain(fam, mods, slots, &places),
+            vop3_rdna: is_vop3_rdna(fam, mods, slots, &places),
             salu_plain: salu_plain_kind(fam, slots),
         }
     }
@@ -420,9 +449,10 @@ pub(crate) const ALL_FAMS: [Fam; FAM_COUNT] = [
     Fam::Mimg,
 ];
 
-/// Every family's table for each generation with tables, in [`Fam`] order (indexed by
-/// `fam as usize`); the generation's row is picked by [`gen_row`].
-static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 6] = {
+/// Every family's table for each generation, in [`Fam`] order (indexed by `fam as usize`),
+/// the generations in `Gen as usize` order (indexed directly: no match in the hot path).
+/// `Gfx10W64` shares `Gfx10`'s tables; `Gfx11` has none (empty slices).
+static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 8] = {
     use generated::*;
     [
         // Gfx8
@@ -445,27 +475,6 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 6] = {
             &GFX8_MUBUF,
             &GFX8_MTBUF,
             &GFX8_MIMG,
-        ],
-        // Gfx900
-        [
-            &GFX900_SOP2,
-            &GFX900_SOPK,
-            &GFX900_SOP1,
-            &GFX900_SOPC,
-            &GFX900_SOPP,
-            &GFX900_SMEM,
-            &GFX900_VOP2,
-            &GFX900_VOP1,
-            &GFX900_VOPC,
-            &GFX900_VOP3,
-            &GFX900_VOP3P,
-            &GFX900_DS,
-            &GFX900_FLAT,
-            &GFX900_SCRATCH,
-            &GFX900_GLOBAL,
-            &GFX900_MUBUF,
-            &GFX900_MTBUF,
-            &GFX900_MIMG,
         ],
         // Gfx9
         [
@@ -509,6 +518,27 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 6] = {
             &GFX90A_MTBUF,
             &GFX90A_MIMG,
         ],
+        // Gfx900
+        [
+            &GFX900_SOP2,
+            &GFX900_SOPK,
+            &GFX900_SOP1,
+            &GFX900_SOPC,
+            &GFX900_SOPP,
+            &GFX900_SMEM,
+            &GFX900_VOP2,
+            &GFX900_VOP1,
+            &GFX900_VOPC,
+            &GFX900_VOP3,
+            &GFX900_VOP3P,
+            &GFX900_DS,
+            &GFX900_FLAT,
+            &GFX900_SCRATCH,
+            &GFX900_GLOBAL,
+            &GFX900_MUBUF,
+            &GFX900_MTBUF,
+            &GFX900_MIMG,
+        ],
         // Gfx940
         [
             &GFX940_SOP2,
@@ -551,28 +581,37 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 6] = {
             &GFX10_MTBUF,
             &[],
         ],
+        // Gfx11 (reserved: no tables)
+        [&[]; FAM_COUNT],
+        // Gfx10W64 (the Gfx10 tables)
+        [
+            &GFX10_SOP2,
+            &GFX10_SOPK,
+            &GFX10_SOP1,
+            &GFX10_SOPC,
+            &GFX10_SOPP,
+            &GFX10_SMEM,
+            &GFX10_VOP2,
+            &GFX10_VOP1,
+            &GFX10_VOPC,
+            &GFX10_VOP3,
+            &GFX10_VOP3P,
+            &GFX10_DS,
+            &GFX10_FLAT,
+            &GFX10_SCRATCH,
+            &GFX10_GLOBAL,
+            &GFX10_MUBUF,
+            &GFX10_MTBUF,
+            &[],
+        ],
     ]
 };
-
-/// The row of [`TABLES`] for `gen` (`None`: no tables for the generation).
-#[inline]
-fn gen_row(gen: Gen) -> Option<usize> {
-    match gen {
-        Gen::Gfx8 => Some(0),
-        Gen::Gfx900 => Some(1),
-        Gen::Gfx9 => Some(2),
-        Gen::Gfx90a => Some(3),
-        Gen::Gfx940 => Some(4),
-        Gen::Gfx10 | Gen::Gfx10W64 => Some(5),
-        Gen::Gfx11 => None,
-    }
-}
 
 /// The table for a family on a generation (`None`: no tables for the generation).
 #[inline]
 pub(crate) fn table(gen: Gen, fam: Fam) -> Option<&'static [Option<Entry>]> {
-    let row = TABLES.get(gen_row(gen)?)?;
-    row.get(fam as usize).copied()
+    let t = TABLES[gen as usize][fam as usize];
+    (!t.is_empty()).then_some(t)
 }
 
 /// Every entry of every family of `gen`.
@@ -591,8 +630,22 @@ pub(crate) fn all_entries(gen: Gen) -> Vec<(crate::Encoding, u32, Opcode, &'stat
 /// The entry for opcode number `op` of `fam` on `gen`.
 #[inline]
 pub(crate) fn lookup(gen: Gen, fam: Fam, op: u32) -> Option<&'static Entry> {
-    table(gen, fam)?.get(op as usize)?.as_ref()
+    TABLES[gen as usize][fam as usize]
+        .get(op as usize)?
+        .as_ref()
 }
+
+// The rows of `TABLES` follow `Gen`'s declaration order.
+const _: () = assert!(
+    Gen::Gfx8 as usize == 0
+        && Gen::Gfx9 as usize == 1
+        && Gen::Gfx90a as usize == 2
+        && Gen::Gfx900 as usize == 3
+        && Gen::Gfx940 as usize == 4
+        && Gen::Gfx10 as usize == 5
+        && Gen::Gfx11 as usize == 6
+        && Gen::Gfx10W64 as usize == 7
+);
 
 /// Static per-opcode properties, built once from the width table and the mnemonics.
 pub(crate) fn op_info(op: Opcode) -> &'static OpInfo {
