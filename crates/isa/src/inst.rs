@@ -614,6 +614,13 @@ pub mod op_flags {
     pub const PACKED: u16 = 1 << 7;
     /// Writes VCC or an SGPR pair as a per-lane mask (compares, carry-out).
     pub const WRITES_MASK: u16 = 1 << 8;
+    /// `dst` is a lane mask (compares: `vcc`/`vcc_lo` or SGPRs), [`Gen::lane_mask_dwords`] wide.
+    pub const MASK_DST: u16 = 1 << 9;
+    /// `sdst` is a lane mask (carry-out of `v_add_co_u32`…, `v_div_scale_*`'s `vcc`).
+    pub const MASK_SDST: u16 = 1 << 10;
+    /// `src[2]` is a lane mask (carry-in of `v_addc_co_u32`/`v_add_co_ci_u32`…, the mask of
+    /// `v_cndmask_b32`).
+    pub const MASK_SRC2: u16 = 1 << 11;
 }
 
 impl Opcode {

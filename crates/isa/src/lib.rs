@@ -315,6 +315,23 @@ mod tests {
         assert!(f(Opcode::DS_ADD_RTN_U32) & op_flags::RETURNS != 0);
         assert!(f(Opcode::S_CBRANCH_EXECZ) & op_flags::BRANCH != 0);
         assert!(f(Opcode::V_CMP_LT_F32) & op_flags::WRITES_MASK != 0);
+        // Lane-mask operands, from the tables.
+        let masks =
+            |op: Opcode| f(op) & (op_flags::MASK_DST | op_flags::MASK_SDST | op_flags::MASK_SRC2);
+        assert_eq!(masks(Opcode::V_CMP_LT_F32), op_flags::MASK_DST);
+        assert_eq!(masks(Opcode::V_CMPX_EQ_U32), op_flags::MASK_DST);
+        assert_eq!(masks(Opcode::V_CNDMASK_B32), op_flags::MASK_SRC2);
+        assert_eq!(masks(Opcode::V_ADD_CO_U32), op_flags::MASK_SDST);
+        assert_eq!(
+            masks(Opcode::V_ADD_CO_CI_U32),
+            op_flags::MASK_SDST | op_flags::MASK_SRC2
+        );
+        assert_eq!(masks(Opcode::V_DIV_SCALE_F32), op_flags::MASK_SDST);
+        assert_eq!(masks(Opcode::V_MAD_U64_U32), op_flags::MASK_SDST);
+        assert_eq!(masks(Opcode::V_READLANE_B32), 0);
+        assert_eq!(masks(Opcode::V_ADD_F32), 0);
+        // Lane masks are given at their wave64 width.
+        assert_eq!(Opcode::V_ADD_CO_CI_U32.info().src_dwords[2], 2);
     }
 
     #[test]

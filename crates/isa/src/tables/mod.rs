@@ -693,6 +693,28 @@ fn build_info() -> Vec<OpInfo> {
             }
         }
     }
+    // Lane-mask operands, from every table row of every generation: the implicit `vcc`, the
+    // VOP3b carry-out, and GFX10's slots whose width follows the wave size.
+    for row in &TABLES {
+        for fam_table in row {
+            for e in fam_table.iter().flatten() {
+                let Some(info) = v.get_mut(e.opcode as usize) else {
+                    continue;
+                };
+                for (s, place) in e.slots.iter().zip(e.places) {
+                    if !(s.mask || matches!(s.field, F::Vcc | F::Sdst3)) {
+                        continue;
+                    }
+                    info.flags |= match place {
+                        Place::Dst => op_flags::MASK_DST,
+                        Place::Sdst => op_flags::MASK_SDST,
+                        Place::Src(2) => op_flags::MASK_SRC2,
+                        _ => 0,
+                    };
+                }
+            }
+        }
+    }
     v
 }
 
