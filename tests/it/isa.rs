@@ -130,6 +130,66 @@ fn disasm_of_every_bundle_matches_llvm_objdump() {
     assert!(targets.iter().any(|t| t == "gfx1030"), "{targets:?}");
 }
 
+/// `--wave64` prints gfx1030 code like `llvm-objdump-15 --mattr=+wavefrontsize64` (lane masks
+/// as SGPR pairs and `vcc`), line for line, on kernels clang-15 compiled for wave64
+/// (`-mwavefrontsize64`); without it, wave32 (`vcc_lo`).
+#[test]
+fn disasm_wave64_matches_llvm_objdump() {
+    let objdump = hsaemu_testkit::tool("llvm-objdump-15");
+    let clang = hsaemu_testkit::tool("clang-15");
+    let dir = std::env::temp_dir().join(format!("hsaemu-wave64-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for src in ["cl/math.cl", "cl/emu_wave.cl"] {
+        let co = dir.join(src.replace(['/', '.'], "_") + ".hsaco");
+        let source = hsaemu_testkit::kernels_dir().join(src);
+        let lib_path = format!("--rocm-device-lib-path={}", hsaemu_testkit::DEVICE_LIB_PATH);
+        hsaemu_testkit::run_tool(
+            &clang,
+            &[
+                "-x",
+                "cl",
+                "-cl-std=CL2.0",
+                "-target",
+                "amdgcn-amd-amdhsa",
+                "-mcpu=gfx1030",
+                "-mwavefrontsize64",
+                "-O2",
+                "-mcode-object-version=4",
+                &lib_path,
+                "-o",
+                co.to_str().expect("utf-8 path"),
+                source.to_str().expect("utf-8 path"),
+            ],
+        );
+        let path = co.to_str().expect("utf-8 path");
+        let ours = disasm(&[path, "--wave64"]);
+        assert!(ours.status.success());
+        let llvm = Command::new(&objdump)
+            .args(["-d", "--mcpu=gfx1030", "--mattr=+wavefrontsize64", path])
+            .output()
+            .expect("run llvm-objdump-15");
+        assert!(llvm.status.success());
+        let (a, b) = (
+            body(&String::from_utf8_lossy(&ours.stdout)),
+            body(&String::from_utf8_lossy(&llvm.stdout)),
+        );
+        for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+            assert_eq!(x, y, "{src} (wave64): line {} differs", i + 1);
+        }
+        assert_eq!(a.len(), b.len(), "{src} (wave64): line counts differ");
+        assert!(
+            a.iter().any(|l| l.contains(", vcc") || l.contains(" s[")),
+            "{src}: no wave64 lane masks listed"
+        );
+        assert!(!a.iter().any(|l| l.contains("vcc_lo")), "{src}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    // Without --wave64, gfx1030 lists as wave32.
+    let co = hsaemu_testkit::compile_cl("cl/math.cl", "gfx1030", 4);
+    let wave32 = disasm(&[co.to_str().expect("utf-8 path")]);
+    assert!(String::from_utf8_lossy(&wave32.stdout).contains("vcc_lo"));
+}
+
 #[test]
 fn disasm_lists_every_code_object_of_a_fat_binary_and_one_kernel() {
     let lib = hsaemu_testkit::rocrand_library();
