@@ -1,12 +1,38 @@
 //! What every fuzz driver runs on an input: every public entry point of hsaemu-codeobject
 //! (input-form detection, unbundling, code object parsing, descriptor lookup for every
-//! symbol and kernel, the inspect report, target ID parsing). Errors are fine; panics,
-//! hangs and runaway allocations are bugs.
+//! symbol and kernel, the inspect report, target ID parsing), and hsaemu-isa's decoder and
+//! disassembler on every `.text` found (its own generation, and GFX10 in both wave sizes) and
+//! on the raw input under every generation. Errors are fine; panics, hangs and runaway
+//! allocations are bugs.
 
 use hsaemu_codeobject::{
     find_code_objects, report, unbundle, unbundle_all, AmdKernelCode, CodeObject, KernelDescriptor,
     TargetId,
 };
+use hsaemu_isa::Gen;
+
+/// Every generation with decoding tables (and the reserved one, which must fail cleanly).
+const GENS: [Gen; 8] = [
+    Gen::Gfx8,
+    Gen::Gfx900,
+    Gen::Gfx9,
+    Gen::Gfx90a,
+    Gen::Gfx940,
+    Gen::Gfx10,
+    Gen::Gfx10W64,
+    Gen::Gfx11,
+];
+
+/// Decodes and formats every instruction of `bytes` (as `.text` at `base`) for `gen`.
+fn disassemble(gen: Gen, bytes: &[u8], base: u64) {
+    for (off, r) in hsaemu_isa::decode_all(gen, bytes) {
+        if let Ok(inst) = r {
+            let _ = hsaemu_isa::format(&inst, gen, base.wrapping_add(off));
+            let _ = inst.dst_dwords();
+        }
+    }
+    let _ = hsaemu_isa::listing(gen, bytes, base, &[], None);
+}
 
 /// Runs every entry point over `data`.
 pub fn exercise(data: &[u8]) {
@@ -21,6 +47,11 @@ pub fn exercise(data: &[u8]) {
     exercise_code_object(data);
     let _ = KernelDescriptor::parse(data);
     let _ = AmdKernelCode::parse(data);
+    // Raw bytes as machine code, capped so one input stays fast.
+    let raw = &data[..data.len().min(1 << 16)];
+    for gen in GENS {
+        disassemble(gen, raw, 0);
+    }
     if let Ok(s) = std::str::from_utf8(&data[..data.len().min(256)]) {
         let _ = TargetId::parse(s);
     }
@@ -43,5 +74,18 @@ fn exercise_code_object(data: &[u8]) {
     }
     for k in co.kernels() {
         let _ = co.kernel_descriptor(&k.symbol);
+    }
+    let gen = Gen::from_processor(co.target().processor());
+    for s in co.sections().iter().filter(|s| s.name == ".text") {
+        let text = usize::try_from(s.offset)
+            .ok()
+            .zip(usize::try_from(s.size).ok())
+            .and_then(|(o, n)| data.get(o..o.checked_add(n)?));
+        let Some(text) = text else { continue };
+        if let Some(g) = gen {
+            disassemble(g, text, s.addr);
+        }
+        disassemble(Gen::Gfx10, text, s.addr);
+        disassemble(Gen::Gfx10W64, text, s.addr);
     }
 }

@@ -1,6 +1,6 @@
-//! Decode speed: every instruction of the gfx90a (and gfx803) code objects in Debian's
-//! prebuilt rocRAND (`librocrand.so.1`), decoded with `decode_all`; reported in instructions
-//! per second. Also measures decode + format (the disassembler).
+//! Decode speed: every instruction of the gfx90a, gfx803 and gfx1030 (wave32) code objects in
+//! Debian's prebuilt rocRAND (`librocrand.so.1`), decoded with `decode_all`; reported in
+//! instructions per second. Also measures decode + format (the disassembler).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use hsaemu_codeobject::{bundle, CodeObject};
@@ -31,7 +31,11 @@ fn rocrand_text(processor: &str) -> Vec<Vec<u8>> {
 }
 
 fn bench(c: &mut Criterion) {
-    for (processor, gen) in [("gfx90a", Gen::Gfx90a), ("gfx803", Gen::Gfx8)] {
+    for (processor, gen) in [
+        ("gfx90a", Gen::Gfx90a),
+        ("gfx803", Gen::Gfx8),
+        ("gfx1030", Gen::Gfx10),
+    ] {
         let texts = rocrand_text(processor);
         let count: usize = texts.iter().map(|t| decode_all(gen, t).len()).sum();
         let mut g = c.benchmark_group(format!("rocrand-{processor}"));

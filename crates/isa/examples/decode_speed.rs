@@ -1,7 +1,8 @@
 //! A fixed-work decode driver for profiling (`perf stat`, `valgrind --tool=callgrind`): decodes
-//! every instruction of the gfx90a and gfx803 code objects in Debian's librocrand `ROUNDS`
-//! times (first argument, default 20) and prints how many instructions that was, so cycles or
-//! instructions per decoded instruction follow from the profiler's totals. The criterion
+//! every instruction of the code objects of the given processors in Debian's librocrand
+//! `ROUNDS` times and prints how many instructions that was, so cycles or instructions per
+//! decoded instruction follow from the profiler's totals. Usage: `decode_speed [ROUNDS
+//! [PROCESSOR…]]` (defaults: 20, gfx90a gfx803; gfx1030 decodes as wave32). The criterion
 //! benchmark (`benches/decode.rs`) is the throughput measurement; this is its noise-free twin
 //! for a shared machine.
 
@@ -13,6 +14,10 @@ fn main() -> Result<(), String> {
         Some(a) => a.parse().map_err(|e| format!("rounds `{a}`: {e}"))?,
         None => 20,
     };
+    let mut processors: Vec<String> = std::env::args().skip(2).collect();
+    if processors.is_empty() {
+        processors = vec!["gfx90a".into(), "gfx803".into()];
+    }
     let path = hsaemu_testkit::rocrand_library();
     let data = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let found = bundle::find_code_objects(&data).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -21,10 +26,12 @@ fn main() -> Result<(), String> {
         let Ok(obj) = CodeObject::parse(&co.data) else {
             continue;
         };
-        let gen = match obj.target().processor() {
-            "gfx90a" => Gen::Gfx90a,
-            "gfx803" => Gen::Gfx8,
-            _ => continue,
+        let processor = obj.target().processor();
+        if !processors.iter().any(|p| p == processor) {
+            continue;
+        }
+        let Some(gen) = Gen::from_processor(processor) else {
+            return Err(format!("{processor}: no decoding tables"));
         };
         for s in obj.sections().iter().filter(|s| s.name == ".text") {
             let (o, n) = (s.offset as usize, s.size as usize);

@@ -6,21 +6,23 @@ most fields set (ties: the earlier probe, whose sources are VGPRs).
 import json
 import sys
 import oracle
-from families import FAMILIES, TARGETS, variants
+from families import TARGETS, families, variants
 
 
-def main(out):
-    result = {}
-    for t in TARGETS:
+def main(out, targets):
+    result = json.load(open(out)) if targets != TARGETS else {}
+    for t in targets:
         probes, keys = [], []
-        for fam, (n, enc, _) in FAMILIES.items():
-            vs = list(variants(fam))
+        for fam, (n, enc, _) in families(t).items():
+            vs = list(variants(fam, t))
             for op in range(n):
+                if fam == "Vop2" and op >= 0x3E:
+                    continue  # 0x3E/0x3F in these bits are the VOPC/VOP1 encodings
                 for f in vs:
                     probes.append(enc(op, f))
                     keys.append((fam, op, f))
         res = oracle.disassemble(t, probes)
-        tr = result.setdefault(t, {})
+        tr = result[t] = {}
         for (fam, op, f), r in zip(keys, res):
             if r is None:
                 continue
@@ -31,4 +33,5 @@ def main(out):
     json.dump(result, open(out, "w"), indent=0, sort_keys=True)
 
 
-main(sys.argv[1])
+# `enumerate.py OUT [TARGET…]`: with targets, only those are (re)probed and merged into OUT.
+main(sys.argv[1], sys.argv[2:] or TARGETS)

@@ -1,4 +1,4 @@
-"""Encoding families of GFX8/GFX9 and the probe words for each opcode number.
+"""Encoding families of GFX8/GFX9 and GFX10 and the probe words for each opcode number.
 
 LLVM's disassembler rejects an encoding whose unused operand fields are not zero, so each
 family lists its optional fields with a probe value; `probes(fam, op)` yields one probe per
@@ -108,12 +108,85 @@ FAMILIES = {
     "Mimg": (0x80, enc_mimg, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("ssamp", [10]), ("dmask", [1])]),
 }
 
-TARGETS = ["gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx940"]
+# GFX10 (RDNA1/2) layouts: the SALU and short VALU words are as on GFX9; SMEM, VOP3, VOP3P, DS,
+# FLAT, MUBUF and MTBUF moved fields (VOP3 literals, dlc bits, `null` = 125 as "no SGPR").
+NULL = 0x7D
 
 
-def variants(fam):
+def enc_smem10(op, f):
+    return [(0b111101 << 26) | (op << 18) | (f.get("sdata", 0) << 6) | f.get("sbase", 0),
+            (f.get("soffset", NULL) << 25) | f.get("offset", 0)]
+
+
+def enc_vop3_10(op, f):
+    return [(0b110101 << 26) | (op << 16) | f.get("vdst", 0),
+            f.get("src0", 0) | (f.get("src1", 0) << 9) | (f.get("src2", 0) << 18)]
+
+
+def enc_vop3p10(op, f):
+    return [(0b110011000 << 23) | (op << 16) | (1 << 14) | f.get("vdst", 0),
+            f.get("src0", 0) | (f.get("src1", 0) << 9) | (f.get("src2", 0) << 18) | (3 << 27)]
+
+
+def enc_ds10(op, f):
+    return [(0b110110 << 26) | (op << 18) | (f.get("offset1", 0) << 8) | f.get("offset0", 0),
+            (f.get("vdst", 0) << 24) | (f.get("data1", 0) << 16) | (f.get("data0", 0) << 8) | f.get("addr", 0)]
+
+
+def enc_flat10(seg):
+    def enc(op, f):
+        return [(0b110111 << 26) | (op << 18) | (seg << 14),
+                (f.get("vdst", 0) << 24) | (f.get("saddr", NULL) << 16) | (f.get("data", 0) << 8) | f.get("addr", 0)]
+    return enc
+
+
+def enc_mubuf10(op, f):
+    return [(0b111000 << 26) | (op << 18) | (f.get("offen", 0) << 12) | f.get("offset", 0),
+            (f.get("soffset", 0) << 24) | (f.get("srsrc", 0) << 16) | (f.get("vdata", 0) << 8) | f.get("vaddr", 0)]
+
+
+# GFX10 MTBUF: opcode bits 2:0 in word 0 (18:16), bit 3 in word 1 (bit 21); 7-bit unified format
+# (22 = BUF_FMT_32_FLOAT) in 25:19.
+def enc_mtbuf10(op, f):
+    return [(0b111010 << 26) | (22 << 19) | ((op & 7) << 16) | (1 << 12) | 0x10,
+            (f.get("soffset", 0) << 24) | (f.get("srsrc", 0) << 16) | ((op >> 3) << 21) | (f.get("vdata", 0) << 8) | f.get("vaddr", 0)]
+
+
+FAMILIES_GFX10 = {
+    "Sop2": FAMILIES["Sop2"],
+    "Sopk": FAMILIES["Sopk"],
+    "Sop1": FAMILIES["Sop1"],
+    "Sopc": FAMILIES["Sopc"],
+    "Sopp": FAMILIES["Sopp"],
+    "Smem": (0x100, enc_smem10, [("sdata", [20]), ("sbase", [4]), ("offset", [0x10]), ("soffset", [30])]),
+    "Vop2": FAMILIES["Vop2"],
+    "Vop1": FAMILIES["Vop1"],
+    "Vopc": FAMILIES["Vopc"],
+    "Vop3": (0x400, enc_vop3_10, [("vdst", [10]), ("src0", [V + 20, 20]), ("src1", [V + 30, 30]), ("src2", [V + 40, 40])]),
+    "Vop3p": (0x80, enc_vop3p10, [("vdst", [10]), ("src0", [V + 20, 20]), ("src1", [V + 30, 30]), ("src2", [V + 40, 40])]),
+    "Ds": (0x100, enc_ds10, [("vdst", [10]), ("addr", [20]), ("data0", [30]), ("data1", [40]), ("offset0", [0x10]), ("offset1", [0x20])]),
+    "Flat": (0x80, enc_flat10(0), [("vdst", [10]), ("addr", [20]), ("data", [30])]),
+    "Scratch": (0x80, enc_flat10(1), [("vdst", [10]), ("addr", [20]), ("data", [30]), ("saddr", [40])]),
+    "Global": (0x80, enc_flat10(2), [("vdst", [10]), ("addr", [20]), ("data", [30]), ("saddr", [40])]),
+    "Mubuf": (0x80, enc_mubuf10, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("soffset", [30]),
+                                  ("offen", [1]), ("offset", [0x10])]),
+    "Mtbuf": (0x10, enc_mtbuf10, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("soffset", [30])]),
+}
+
+# Oracle targets: a processor, optionally with `+wavefrontsize64` (see oracle.py).
+TARGETS = ["gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx1030"]
+# The wave64 view of gfx1030: the same words, lane masks printed 64 bits wide.
+GFX1030_W64 = "gfx1030+wavefrontsize64"
+
+
+def families(target):
+    """The family layouts of a target."""
+    return FAMILIES_GFX10 if target.startswith("gfx10") else FAMILIES
+
+
+def variants(fam, target="gfx803"):
     """Every assignment of the optional fields: absent (0) or one of its probe values."""
-    fields = FAMILIES[fam][2]
+    fields = families(target)[fam][2]
     choices = [[None] + vals for _, vals in fields]
     for combo in itertools.product(*choices):
         yield {name: v for (name, _), v in zip(fields, combo) if v is not None}

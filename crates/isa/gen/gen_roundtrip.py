@@ -9,7 +9,7 @@ import json
 import random
 import sys
 import oracle
-from families import TARGETS, V
+from families import GFX1030_W64, NULL, TARGETS, V, families
 
 rng = random.Random(1234)
 
@@ -113,19 +113,108 @@ def mutate(fam, fields, words):
     return w
 
 
-def main(probes, outdir, samples):
+def mutate10(fam, fields, words):
+    """GFX10: the families whose layout or operand choices differ from GFX9's."""
+    w = list(words)
+    f = fields
+    if fam in ("Sop2", "Sop1", "Sopk") and "sdst" in f and rng.random() < 0.1:
+        w = mutate(fam, fields, words)
+        w[0] = (w[0] & ~(0x7F << 16)) | (NULL << 16)
+        return w
+    if fam == "Sopp":
+        w = mutate(fam, fields, words)
+        if rng.random() < 0.5:
+            w[0] &= ~0x60  # s_waitcnt_depctr: only its fields set
+        return w
+    if fam == "Smem":
+        w[0] |= rng.getrandbits(1) << 16  # glc
+        w[0] |= rng.getrandbits(1) << 14  # dlc
+        if "offset" in f or "soffset" in f:
+            off = rng.choice([0, rng.getrandbits(21), rng.randrange(0, 0x100), rng.getrandbits(8) << 13])
+            soff = rng.choice([NULL, NULL, rng.randrange(0, 106), 106, 124, 126])
+            w[1] = (soff << 25) | off
+        return w
+    if fam in ("Vop1", "Vop2", "Vopc"):
+        r = rng.random()
+        if "src0" in f:
+            if r < 0.12:
+                w[0] = (w[0] & ~0x1FF) | 0xF9
+                return w + [rng.getrandbits(32) & 0xFFFF3F00 | rng.randrange(256)]
+            if r < 0.24:
+                w[0] = (w[0] & ~0x1FF) | 0xFA
+                return w + [rng.getrandbits(32) & ~0x000000FF | rng.randrange(256)]
+            if r < 0.32:
+                w[0] = (w[0] & ~0x1FF) | rng.choice([0xE9, 0xEA])
+                return w + [rng.getrandbits(32)]
+            w[0] = (w[0] & ~0x1FF) | rsrc9()
+        if "vdst" in f:
+            w[0] = (w[0] & ~(0xFF << 17)) | (rng.randrange(256) << 17) if fam != "Vopc" else w[0]
+        return w + [rlit()]
+    if fam in ("Vop3", "Vop3p"):
+        w = mutate(fam, fields, words)
+        for name, shift in (("src0", 0), ("src1", 9), ("src2", 18)):
+            if name in f and rng.random() < 0.15:
+                w[1] = (w[1] & ~(0x1FF << shift)) | (255 << shift)
+        if fam == "Vop3" and "vdst" in f and rng.random() < 0.2:
+            w[0] = (w[0] & ~0xFF) | rng.choice([106, 124, NULL, 126, rng.randrange(0, 106)])
+        return w + [rlit()]
+    if fam == "Ds":
+        w[0] = (w[0] & ~0x3FFFF) | rng.getrandbits(16) | (rng.getrandbits(1) << 17 if rng.random() < 0.1 else 0)
+        return w
+    if fam in ("Flat", "Global", "Scratch"):
+        w[0] = (w[0] & ~0x1FFF) | rng.getrandbits(13)  # offset and dlc
+        w[0] |= rng.getrandbits(2) << 16  # glc, slc
+        w[0] |= (1 << 13) if rng.random() < 0.1 else 0  # lds
+        if fam != "Flat":
+            r = rng.random()
+            if r < 0.4:
+                w[1] = (w[1] & ~(0x7F << 16)) | (NULL << 16)
+            elif r < 0.5:
+                w[1] = (w[1] & ~(0x7F << 16)) | (rng.choice([0x7F, 106, 124, 126, rng.randrange(0, 106)]) << 16)
+        return w
+    if fam in ("Mubuf", "Mtbuf"):
+        if "offset" in f or fam == "Mtbuf":
+            w[0] = (w[0] & ~0x3FFF) | rng.getrandbits(14)  # offset, offen, idxen
+        w[0] |= rng.getrandbits(2) << 14  # glc, dlc
+        if fam == "Mubuf":
+            w[0] |= (1 << 16) if rng.random() < 0.2 else 0  # lds
+        else:
+            w[0] = (w[0] & ~(0x7F << 19)) | (rng.getrandbits(7) << 19)  # format
+        w[1] |= rng.getrandbits(2) << 22  # slc, tfe
+        if "soffset" not in f:
+            return w
+        w[1] = (w[1] & ~(0xFF << 24)) | (rng.choice(list(range(0, 106)) + [106, 124, NULL, 126] + list(range(128, 209))) << 24)
+        return w
+    return mutate(fam, fields, words)
+
+
+# Families whose text depends on the wave size (the wave64 round-trip file has only these).
+WAVE_DEPENDENT = ("Vop1", "Vop2", "Vopc", "Vop3", "Vop3p")
+
+
+def main(probes, outdir, samples, only):
     d = json.load(open(probes))
-    from families import FAMILIES
-    for t in TARGETS:
+    for t in TARGETS + [GFX1030_W64]:
+        src_t = t.split("+")[0]
+        gfx10 = src_t.startswith("gfx10")
+        if gfx10:
+            # Seeded per target, so that the GFX8/GFX9 files stay as they were.
+            rng.seed(t)
+        if only and t not in only:
+            continue
         cases = []
-        for fam, ops in sorted(d[t].items()):
-            enc = FAMILIES[fam][1]
+        for fam, ops in sorted(d[src_t].items()):
+            if t == GFX1030_W64 and fam not in WAVE_DEPENDENT:
+                continue
+            enc = families(src_t)[fam][1]
             for op, (fields, text, nwords) in sorted(ops.items(), key=lambda kv: int(kv[0])):
                 base = enc(int(op), fields)
                 cases.append(base)
                 n = samples * (3 if fam in ("Vop1", "Vop2", "Vop3", "Vopc", "Sop1", "Sop2") else 1)
+                if gfx10 and fam in ("Sopp", "Sopk", "Smem"):
+                    n *= 8  # the operand syntaxes new on GFX10 (depctr, sendmsg, hwreg, soffset)
                 for _ in range(n):
-                    cases.append(mutate(fam, fields, base))
+                    cases.append(mutate10(fam, fields, base) if gfx10 else mutate(fam, fields, base))
         res = oracle.disassemble(t, cases)
         lines = []
         for words, r in zip(cases, res):
@@ -138,11 +227,14 @@ def main(probes, outdir, samples):
                 continue
             words = list(words) + [oracle.NOP] * max(0, nw - len(words))
             lines.append("%s\t%s" % (" ".join("%08x" % x for x in words[:nw]), text))
-        with open("%s/roundtrip-%s.txt" % (outdir, t), "w") as f:
+        name = "gfx1030-wave64" if t == GFX1030_W64 else t
+        with open("%s/roundtrip-%s.txt" % (outdir, name), "w") as f:
             f.write("# Generated by crates/isa/gen/gen_roundtrip.py with llvm-objdump-15; do not edit.\n")
             f.write("# <machine words>\\t<llvm-objdump-15 text>\n")
             f.write("\n".join(lines) + "\n")
         print(t, len(lines), "of", len(cases), file=sys.stderr)
 
 
-main(sys.argv[1], sys.argv[2], int(sys.argv[3]))
+# `gen_roundtrip.py PROBES OUTDIR SAMPLES [TARGET…]` (GFX10 targets are seeded on their own, so
+# regenerating one of them alone gives the same file).
+main(sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:])

@@ -10,10 +10,14 @@ import json
 import re
 import sys
 import oracle
-from families import FAMILIES, V
+from families import FAMILIES, GFX1030_W64, V, families
 from names import opcode_name
 
-GENS = {"Gfx8": ["gfx803"], "Gfx900": ["gfx900"], "Gfx9": ["gfx908", "gfx906"], "Gfx90a": ["gfx90a"], "Gfx940": ["gfx940"]}
+GENS = {"Gfx8": ["gfx803"], "Gfx900": ["gfx900"], "Gfx9": ["gfx908", "gfx906"], "Gfx90a": ["gfx90a"], "Gfx940": ["gfx940"],
+        "Gfx10": ["gfx1030"]}
+# Generations whose tables also say which operands are lane masks (wave32: one SGPR, wave64: a
+# pair), found by disassembling the same words with the wave64 feature.
+WAVE64_VIEW = {"Gfx10": GFX1030_W64}
 
 REG = re.compile(r"^([vsa])(\d+)$|^([vsa])\[(\d+):(\d+)\]$")
 SCALE = {"sbase": 2, "srsrc": 4, "ssamp": 4}
@@ -70,13 +74,15 @@ def parse(fam, fields, text):
                 if pv == num:
                     found = fname
                     break
-            if found is None and fam == "Vop3" and tok == "s[0:1]":
-                found = "sdst"
+            if found is None and fam == "Vop3" and tok in ("s[0:1]", "s0"):
+                found = "sdst"  # VOP3b carry-out, 0 in the probe (wave64 / wave32)
             if found is None:
                 raise ValueError("cannot place %s in %r (%s)" % (tok, text, fields))
             slots.append((found, cls, width))
         elif tok in ("vcc", "off", "exec"):
             slots.append(("Fixed", tok))
+        elif tok == "vcc_lo" and fam in ("Vop1", "Vop2", "Vopc"):
+            slots.append(("Fixed", "vcc"))  # the implicit vcc in wave32
         elif re.match(r"^(0x[0-9a-f]+|-?\d+)$", tok):
             if fam == "Sopk":
                 slots.append(("simm16", "i", 1))
@@ -113,7 +119,9 @@ def main(probes_json, out):
                     tab[key] = (name, mn, slots, mods, fields, t)
         tables[gen] = tab
     probe_mods(tables, d)
-    write_rust(tables, out)
+    masks = probe_lane_masks(tables)
+    sopp_hex(tables)
+    write_rust(tables, out, masks, probe_formats())
 
 
 SRC_SHIFT = {"src0": 0, "src1": 9, "src2": 18}
@@ -130,10 +138,108 @@ def src_tokens(fam, fields, text):
     return ops, text.split(" ")
 
 
+def reg_width(tok):
+    """(class, width) of a printed register token (modifiers stripped), or None."""
+    tok = tok.strip("-|")
+    if tok.startswith("sext(") or tok.startswith("neg("):
+        tok = tok[tok.index("(") + 1:-1]
+    if tok in ("vcc_lo", "exec_lo"):
+        return ("s", 1)
+    if tok in ("vcc", "exec"):
+        return ("s", 2)
+    m = REG.match(tok)
+    if not m:
+        return None
+    if m.group(2):
+        return (m.group(1), 1)
+    return (m.group(3), int(m.group(5)) - int(m.group(4)) + 1)
+
+
+def operand_tokens(text):
+    _, _, rest = text.partition(" ")
+    ops = split_operands(rest)
+    if ops:
+        ops[-1] = ops[-1].split(" ")[0]
+    return ops
+
+
+def probe_lane_masks(tables):
+    """Which operands of each VALU row are lane masks: the slots that print one SGPR (or
+    `vcc_lo`) in wave32 and an SGPR pair (or `vcc`) in wave64, for the row's probe and for an
+    SGPR in each source. Returns {(gen, key): set of slot indices}."""
+    masks = {}
+    for gen, target64 in WAVE64_VIEW.items():
+        tab = tables[gen]
+        target = GENS[gen][0]
+        keys, probes = [], []
+        for key, e in tab.items():
+            fam, op = key
+            if fam not in ("Vop1", "Vop2", "Vopc", "Vop3", "Vop3p"):
+                continue
+            name, mn, slots, mods, fields, t = e[:6]
+            base = families(target)[fam][1](op, fields)
+            keys.append((key, None))
+            probes.append(base)
+            for sname in ("src0", "src1", "src2"):
+                if sname not in fields:
+                    continue
+                w = list(base)
+                if fam in ("Vop3", "Vop3p"):
+                    sh = SRC_SHIFT[sname]
+                    w[1] = (w[1] & ~(0x1FF << sh)) | (24 << sh)
+                else:
+                    w[0] = (w[0] & ~0x1FF) | 24
+                keys.append((key, sname))
+                probes.append(w)
+        r32 = oracle.disassemble(target, probes)
+        r64 = oracle.disassemble(target64, probes)
+        for (key, sname), a, b in zip(keys, r32, r64):
+            if a is None or b is None:
+                continue
+            slots = tab[key][2]
+            ta, tb = operand_tokens(a[0]), operand_tokens(b[0])
+            if len(ta) != len(tb):
+                raise ValueError("wave32/wave64 operand counts differ: %r %r" % (a, b))
+            for i, (x, y) in enumerate(zip(ta, tb)):
+                if i >= len(slots) or (sname is not None and slots[i][0] != sname):
+                    continue
+                wx, wy = reg_width(x), reg_width(y)
+                if wx and wy and wx[0] == "s" and wy == ("s", 2 * wx[1]):
+                    masks.setdefault((gen, key), set()).add(i)
+    return masks
+
+
+def sopp_hex(tables):
+    """SOPP rows whose immediate prints in hex even when small (`s_clause 0x3`): flag bit 0."""
+    for gen, tab in tables.items():
+        for key, e in tab.items():
+            if key[0] == "Sopp":
+                mods = e[3]
+                flag = 1 if mods and mods[0].startswith("0x") else 0
+                tab[key] = e[:6] + (flag,)
+
+
+def probe_formats():
+    """GFX10 MTBUF: how llvm-objdump prints each 7-bit unified format value (`format:[…]`,
+    `format:N`, or nothing for the default)."""
+    from families import enc_mtbuf10
+    probes = []
+    for fmt in range(128):
+        w = enc_mtbuf10(0, {"vdata": 10, "vaddr": 20, "srsrc": 4, "soffset": 30})
+        w[0] = (w[0] & ~(0x7F << 19)) | (fmt << 19)
+        probes.append(w)
+    out = []
+    for fmt, r in enumerate(oracle.disassemble("gfx1030", probes)):
+        if r is None:
+            raise ValueError("format %d does not decode" % fmt)
+        tok = [t for t in r[0].split(" ") if t.startswith("format:")]
+        out.append(tok[0] if tok else "")
+    return out
+
+
 def probe_mods(tables, d):
     """Adds `mods` (bit flags) to every VALU entry: which sources take neg/abs, whether clamp,
     omod and op_sel print, and which sources are VGPR-only fields."""
-    from families import FAMILIES
     for gen, tab in tables.items():
         target = GENS[gen][0]
         keys, probes = [], []
@@ -142,7 +248,7 @@ def probe_mods(tables, d):
             if fam not in ("Vop1", "Vop2", "Vopc", "Vop3", "Vop3p"):
                 continue
             name, mn, slots, mods, fields, t = e
-            enc = FAMILIES[fam][1]
+            enc = families(target)[fam][1]
             base = enc(op, fields)
             srcs = [f for f in ("src0", "src1", "src2") if f in fields]
             vop3b = any(sl[0] == "sdst" for sl in slots if len(sl) == 3)
@@ -175,8 +281,12 @@ def probe_mods(tables, d):
                             w.append(20 | (6 << 8) | (6 << 16) | (6 << 24) | bits)
                         keys.append((gen, key, kind, None)); probes.append(w)
             for sname in srcs:
-                for kind, val in (("inv2pi", 248), ("lit", 255)):
-                    if kind == "lit" and (fam not in ("Vop1", "Vop2", "Vopc") or sname != "src0"):
+                for kind, val in (("inv2pi", 248), ("lit", 255), ("lit16", 255)):
+                    # VOP3 takes literals from GFX10 on.
+                    vop3_lit = gen == "Gfx10" and fam in ("Vop3", "Vop3p")
+                    if kind == "lit" and not vop3_lit and (fam not in ("Vop1", "Vop2", "Vopc") or sname != "src0"):
+                        continue
+                    if kind == "lit16" and not (vop3_lit and fam == "Vop3p"):
                         continue
                     w = list(base)
                     if fam in ("Vop3", "Vop3p"):
@@ -186,6 +296,8 @@ def probe_mods(tables, d):
                         w[0] = (w[0] & ~0x1FF) | val
                     if kind == "lit":
                         w = w + [0x3F800000]
+                    if kind == "lit16":
+                        w = w + [0x3C00]
                     keys.append((gen, key, kind, sname)); probes.append(w)
                 w = list(base)
                 if fam in ("Vop3", "Vop3p"):
@@ -197,7 +309,7 @@ def probe_mods(tables, d):
         res = oracle.disassemble(target, probes)
         info = {}
         for (g, key, kind, sname), r in zip(keys, res):
-            m = info.setdefault(key, {"mods": 0, "vonly": 0, "kinds": 0})
+            m = info.setdefault(key, {"mods": 0, "vonly": 0, "kinds": 0, "lit32": 0})
             fam, op = key
             name, mn, slots, mods, fields, t = tab[key]
             src_names = [sl[0] for sl in slots if len(sl) == 3 and sl[0] in ("src0", "src1", "src2")]
@@ -218,7 +330,7 @@ def probe_mods(tables, d):
                         elif tok.startswith("-") or tok.startswith("|"):
                             m["mods"] |= 1 << (base_bit + idx)
                 continue
-            if kind in ("inv2pi", "lit"):
+            if kind in ("inv2pi", "lit", "lit16"):
                 idx = ("src0", "src1", "src2").index(sname)
                 if r is None:
                     continue
@@ -229,8 +341,13 @@ def probe_mods(tables, d):
                         k = 3  # I16
                     elif "0.15915494309189532" in toks:
                         k = 1  # B64
+                elif kind == "lit16":
+                    if "1.0" in toks:
+                        k = 2  # F16: 0x3c00 is 1.0
                 elif "0" in toks[1:] and "1.0" not in toks:
                     k = 2  # F16 (a 16-bit literal)
+                elif "1.0" in toks:
+                    m["lit32"] |= 1 << idx  # the literal printed as a 32-bit value
                 if k is not None:
                     cur = (m["kinds"] >> (2 * idx)) & 3
                     if cur == 0:
@@ -270,10 +387,15 @@ def probe_mods(tables, d):
                 m["mods"] |= 1 << 5
         for key, m in info.items():
             e = tab[key]
+            # Packed 16-bit sources (GFX10 VOP3P): a literal above 0xffff prints as a 32-bit
+            # value, a smaller one by the 16-bit type.
+            packed = any(m["lit32"] >> i & 1 and (m["kinds"] >> (2 * i)) & 3 in (2, 3) for i in range(3))
+            if packed and key[0] == "Vop3p":
+                m["mods"] |= 1 << 6
             tab[key] = e + ((m["mods"] | (m["vonly"] << 8) | (m["kinds"] << 16)),)
 
 
-def slot_rust(slot, fam):
+def slot_rust(slot, fam, mask=False):
     if slot[0] == "Fixed":
         return "Slot::fixed(F::%s)" % {"vcc": "Vcc", "off": "Off"}[slot[1]]
     if slot[0] == "Lit":
@@ -289,15 +411,26 @@ def slot_rust(slot, fam):
         field = {"ssrc0": "src0", "ssrc1": "src1", "sdst": "sdst"}[field]
     if fam == "Vop3" and field == "sdst":
         field = "sdst3"
+    if fam == "Smem" and field == "soffset":
+        return "Slot::fixed(F::SmOffset)"  # GFX10: `soffset`, printed with the offset
     if fam == "Smem" and cls == "i":
         return "Slot::fixed(F::SdataImm)" if field == "sdata" else "Slot::fixed(F::SmOffset)"
     if fam == "Sopk" and field == "simm16":
         return "Slot::fixed(F::Simm16)"
     rf = {"sdst3": "Sdst3"}.get(field) or FIELD_RUST[field]
+    if mask:
+        return "Slot::mask(F::%s, b'%s', %d)" % (rf, cls, width)
     return "Slot::reg(F::%s, b'%s', %d)" % (rf, cls, width)
 
 
-def write_rust(tables, out):
+# Which OpInfo width a field sets (see `build_info` in tables/mod.rs); None: none.
+OPINFO_SLOT = {"Vdst": "dst", "Sdst": "dst", "Sdata": "dst", "Vdata": "dst",
+               "Src0": "src0", "Addr": "src0", "Vaddr": "src0", "Sbase": "src0",
+               "Src1": "src1", "Vsrc1": "src1", "Data0": "src1", "Data": "src1",
+               "Src2": "src2", "Data1": "src2", "Saddr": "src2", "Srsrc": "src2"}
+
+
+def write_rust(tables, out, masks, formats):
     o = open(out, "w")
     o.write("// Generated by crates/isa/gen/gen_tables.py from llvm-objdump-15 output; do not edit.\n")
     o.write("//! Per-generation opcode tables: for every family and opcode number, the Opcode, the\n")
@@ -305,9 +438,7 @@ def write_rust(tables, out):
     o.write("use super::{Entry, Fam, Slot, F};\nuse crate::opcode::Opcode;\n\n")
     info = {}
     for gen, tab in tables.items():
-        for fam, (n, _, _) in FAMILIES.items():
-            if fam == "Vop3p" and n > 0 and gen == "Gfx8":
-                pass
+        for fam, (n, _, _) in families(GENS[gen][0]).items():
             o.write("#[rustfmt::skip]\npub(crate) static %s_%s: [Option<Entry>; %d] = [\n" % (gen.upper(), fam.upper(), n))
             for op in range(n):
                 e = tab.get((fam, op))
@@ -316,26 +447,39 @@ def write_rust(tables, out):
                     continue
                 name, mn, slots, mods, fields, t = e[:6]
                 flags = e[6] if len(e) > 6 else 0
-                rs = [slot_rust(s, fam) for s in slots]
+                m = masks.get((gen, (fam, op)), set())
+                rs = [slot_rust(s, fam, i in m) for i, s in enumerate(slots)]
                 if any(r is None for r in rs):
                     o.write("    None, // %s (not supported)\n" % mn)
                     continue
                 o.write("    Some(Entry::new(Opcode::%s, \"%s\", 0x%x, Fam::%s, &[%s])),\n" % (name.upper(), mn, flags, fam, ", ".join(rs)))
-                regs = [s for s in slots if len(s) == 3 and s[1] in "vsa"]
-                if name not in info:
-                    info[name] = (fam, regs)
+                # Lane masks at their wave64 width.
+                regs = [(s[0], s[1], 2 if i in m else s[2]) for i, s in enumerate(slots) if len(s) == 3 and s[1] in "vsa"]
+                first = name not in info
+                parts = info.setdefault(name, [])
+                seen = {OPINFO_SLOT.get(rf) for rf, _ in parts}
+                for field, cls, width in regs:
+                    if fam in ("Sop2", "Sop1", "Sopc"):
+                        field = {"ssrc0": "src0", "ssrc1": "src1", "sdst": "sdst"}[field]
+                    rf = "Sdst3" if (fam == "Vop3" and field == "sdst") else FIELD_RUST[field]
+                    # The first table with the opcode, completed by later ones (a VOP2 row has
+                    # no src2, its VOP3 form does).
+                    slot = OPINFO_SLOT.get(rf)
+                    if first or (slot is not None and slot not in seen):
+                        parts.append((rf, width))
+                        seen.add(slot)
             o.write("];\n\n")
-    o.write("/// Operand widths per opcode: (opcode, [(field, dwords)]), from the first table that has it.\n")
+    o.write("/// Operand widths per opcode: (opcode, [(field, dwords)]), from the first table that has\n")
+    o.write("/// it, completed by the others; lane masks at their wave64 width.\n")
     o.write("#[rustfmt::skip]\npub(crate) static WIDTHS: &[(Opcode, &[(F, u8)])] = &[\n")
     for name in sorted(info):
-        fam, regs = info[name]
-        parts = []
-        for field, cls, width in regs:
-            if fam in ("Sop2", "Sop1", "Sopc"):
-                field = {"ssrc0": "src0", "ssrc1": "src1", "sdst": "sdst"}[field]
-            rf = "Sdst3" if (fam == "Vop3" and field == "sdst") else FIELD_RUST[field]
-            parts.append("(F::%s, %d)" % (rf, width))
+        parts = ["(F::%s, %d)" % p for p in info[name]]
         o.write("    (Opcode::%s, &[%s]),\n" % (name.upper(), ", ".join(parts)))
+    o.write("];\n\n")
+    o.write("/// GFX10 MTBUF: the printed form of each unified format value (empty: the default, not printed).\n")
+    o.write("#[rustfmt::skip]\npub(crate) static GFX10_MTBUF_FORMATS: [&str; 128] = [\n")
+    for f in formats:
+        o.write("    \"%s\",\n" % f)
     o.write("];\n")
 
 

@@ -1,8 +1,10 @@
 """Runs llvm-objdump-15 on probe words: the oracle every generated table comes from.
 
-`disassemble(mcpu, probes)` assembles each probe (a list of 32-bit words) into its own 16-byte
+`disassemble(target, probes)` assembles each probe (a list of 32-bit words) into its own 16-byte
 slot of an ELF `.text` (padded with `s_nop 0`), runs `llvm-objdump-15 -d` once and returns, per
 probe, `(text, nwords)` or `None` when llvm-objdump printed `.long` (an invalid encoding).
+A target is a processor, optionally followed by `+feature`s for `--mattr`
+(`gfx1030+wavefrontsize64`).
 """
 import os
 import re
@@ -26,7 +28,9 @@ def disassemble(mcpu, probes):
         return disassemble(mcpu, probes[:mid]) + disassemble(mcpu, probes[mid:])
 
 
-def _disassemble(mcpu, probes):
+def _disassemble(target, probes):
+    mcpu, *features = target.split("+")
+    mattr = ["--mattr=" + ",".join("+" + f for f in features)] if features else []
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "p.s")
         obj = os.path.join(tmp, "p.o")
@@ -36,8 +40,8 @@ def _disassemble(mcpu, probes):
                 ws = list(words) + [NOP] * (SLOT_WORDS - len(words))
                 f.write("".join(".long 0x%08x\n" % w for w in ws))
         subprocess.run(["llvm-mc-15", "-triple=amdgcn-amd-amdhsa", "-mcpu=" + mcpu,
-                        "-filetype=obj", src, "-o", obj], check=True)
-        out = subprocess.run(["llvm-objdump-15", "-d", "--mcpu=" + mcpu, obj],
+                        "-filetype=obj", src, "-o", obj] + mattr, check=True)
+        out = subprocess.run(["llvm-objdump-15", "-d", "--mcpu=" + mcpu] + mattr + [obj],
                              check=True, capture_output=True, text=True).stdout
     by_addr = {}
     for line in out.splitlines():

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Regenerates every generated file of hsaemu-isa from llvm-objdump-15/llvm-mc-15 (the oracle).
-# Needs python3 and the LLVM 15 tools; takes about five minutes (the round-trip data is most of it).
+# Needs python3 and the LLVM 15 tools; takes about five minutes on an idle machine (the round-trip
+# data is most of it).
 #   data/probes.json            what each opcode number of each family is, per target (enumerate.py)
 #   ../src/opcode.rs            the Opcode enum (gen_opcodes.py)
 #   ../src/tables/generated.rs  per-generation decoding tables (gen_tables.py)

@@ -1,12 +1,14 @@
 //! The decoder: machine words to [`Inst`], driven by the generated tables.
 //!
-//! `decode` reads the first word, picks the encoding family from its fixed high bits, looks the
-//! opcode number up in the generation's table, and reads each operand field the table lists.
+//! `decode` reads the first word, picks the encoding family from its fixed high bits (their
+//! layout differs between GFX8/GFX9 and GFX10, see [`family`]), looks the opcode number up in
+//! the generation's table, and reads each operand field the table lists.
 //! It never panics: short input, unknown opcodes and invalid operand values are
 //! [`DecodeError`]s.
 
 use crate::inst::{
-    flags, DecodeError, DecodeErrorKind, Dpp, Encoding, Ext, FloatConst, Gen, Inst, Operand, Sdwa,
+    flags, DecodeError, DecodeErrorKind, Dpp, Dpp8, Encoding, Ext, FloatConst, Gen, Inst, Operand,
+    Sdwa,
 };
 use crate::tables::{lookup, mods, Entry, Fam, F};
 
@@ -14,7 +16,7 @@ use crate::tables::{lookup, mods, Entry, Fam, F};
 #[inline]
 pub fn decode(gen: Gen, bytes: &[u8], offset: usize) -> Result<Inst, DecodeError> {
     let mut inst = BLANK;
-    decode_blank(gen, bytes, offset, &mut inst).map(|()| inst)
+    decode_blank_for(gen, bytes, offset, &mut inst).map(|()| inst)
 }
 
 /// Decodes the instruction at `offset` into `inst` (in place: no copy of the whole value).
@@ -27,7 +29,22 @@ pub fn decode_into(
     inst: &mut Inst,
 ) -> Result<(), DecodeError> {
     *inst = BLANK;
-    decode_blank(gen, bytes, offset, inst)
+    decode_blank_for(gen, bytes, offset, inst)
+}
+
+/// [`decode_blank`] with the GFX10-or-not choice made once, at the top.
+#[inline(always)]
+fn decode_blank_for(
+    gen: Gen,
+    bytes: &[u8],
+    offset: usize,
+    inst: &mut Inst,
+) -> Result<(), DecodeError> {
+    if gen.is_gfx10() {
+        decode_blank::<true>(gen, bytes, offset, inst)
+    } else {
+        decode_blank::<false>(gen, bytes, offset, inst)
+    }
 }
 
 /// The value [`decode_blank`] starts from: every operand, modifier and flag absent.
@@ -35,8 +52,15 @@ const BLANK: Inst = Inst::new(crate::Opcode::Unknown, Encoding::Unknown, 4);
 
 /// [`decode_into`] for an `inst` that is [`BLANK`]: only the fields the instruction has are
 /// written (what makes [`decode_all`] fast: each slot of its vector is written once).
+/// `GFX10` is `gen.is_gfx10()`, a compile-time constant so that the GFX8/GFX9 fast paths pay
+/// nothing for GFX10's.
 #[inline(always)]
-fn decode_blank(gen: Gen, bytes: &[u8], offset: usize, inst: &mut Inst) -> Result<(), DecodeError> {
+fn decode_blank<const GFX10: bool>(
+    gen: Gen,
+    bytes: &[u8],
+    offset: usize,
+    inst: &mut Inst,
+) -> Result<(), DecodeError> {
     let first = offset
         .checked_add(4)
         .and_then(|end| bytes.get(offset..end))
@@ -45,6 +69,7 @@ fn decode_blank(gen: Gen, bytes: &[u8], offset: usize, inst: &mut Inst) -> Resul
         let done = match w0 >> 30 {
             0 | 1 => vop_short_fast(gen, bytes, offset, w0, inst),
             2 => salu_fast(gen, w0, inst),
+            _ if GFX10 => vop3_fast_gfx10(gen, bytes, offset, w0, inst),
             _ => vop3_fast(gen, bytes, offset, w0, inst),
         };
         if done {
@@ -104,6 +129,72 @@ fn vop3_fast(gen: Gen, bytes: &[u8], offset: usize, w0: u32, inst: &mut Inst) ->
     inst.dst = dst;
     inst.src = src;
     vop3_mods(Fam::Vop3, e, w0, w1, false, inst);
+    true
+}
+
+/// GFX10 VOP3 rows with the [`Entry::vop3_rdna`] shape: like [`vop3_fast`], plus carry-out
+/// `sdst`, lane masks (their width follows the wave size) and a literal constant. True when
+/// written into a [`BLANK`] `inst`, false (nothing written) for everything else.
+#[inline(always)]
+fn vop3_fast_gfx10(gen: Gen, bytes: &[u8], offset: usize, w0: u32, inst: &mut Inst) -> bool {
+    if w0 >> 26 != 0x35 {
+        return false;
+    }
+    let Some(e) = lookup(gen, Fam::Vop3, (w0 >> 16) & 0x3ff) else {
+        return false;
+    };
+    let (true, Some(w1)) = (e.vop3_rdna, second_word(bytes, offset)) else {
+        return false;
+    };
+    let (mut dst, mut sdst, mut src) = (Operand::None, Operand::None, [Operand::None; 3]);
+    let mut size = 8;
+    for s in e.slots {
+        let op = match s.field {
+            F::Vdst if s.class == b's' => scalar(gen, w0 & 0xff, s.width_on(gen)),
+            F::Vdst => Some(Operand::Vgpr((w0 & 0xff) as u16)),
+            F::Sdst3 => scalar(gen, (w0 >> 8) & 0x7f, s.width_on(gen)),
+            _ => {
+                let k = match s.field {
+                    F::Src0 => 0,
+                    F::Src1 => 1,
+                    _ => 2,
+                };
+                let v = (w1 >> (9 * k)) & 0x1ff;
+                src[k] = if v >= 256 {
+                    Operand::Vgpr((v - 256) as u16)
+                } else if v == 255 {
+                    // The literal follows the two words.
+                    let at = offset.checked_add(4);
+                    match at.and_then(|a| second_word(bytes, a)) {
+                        Some(lit) => {
+                            size = 12;
+                            Operand::Literal(lit)
+                        }
+                        None => return false,
+                    }
+                } else {
+                    match scalar(gen, v, s.width_on(gen)) {
+                        Some(op) => op,
+                        None => return false,
+                    }
+                };
+                continue;
+            }
+        };
+        let Some(op) = op else {
+            return false;
+        };
+        if s.field == F::Sdst3 {
+            sdst = op;
+        } else {
+            dst = op;
+        }
+    }
+    start(inst, e, Encoding::Vop3, size);
+    inst.dst = dst;
+    inst.sdst = sdst;
+    inst.src = src;
+    vop3_mods(Fam::Vop3, e, w0, w1, sdst != Operand::None, inst);
     true
 }
 
@@ -194,18 +285,28 @@ fn vop_short_fast(gen: Gen, bytes: &[u8], offset: usize, w0: u32, inst: &mut Ins
     if fast & DST_VGPR != 0 {
         inst.dst = Operand::Vgpr(((w0 >> 17) & 0xff) as u16);
     } else if fast & DST_VCC != 0 {
-        inst.dst = Operand::Vcc;
+        inst.dst = vcc(gen);
     }
     if fast & SDST_VCC != 0 {
-        inst.sdst = Operand::Vcc;
+        inst.sdst = vcc(gen);
     }
     if fast & SRC1_VGPR != 0 {
         inst.src[1] = Operand::Vgpr(((w0 >> 9) & 0xff) as u16);
     }
     if fast & SRC2_VCC != 0 {
-        inst.src[2] = Operand::Vcc;
+        inst.src[2] = vcc(gen);
     }
     true
+}
+
+/// The implicit `vcc` of VOPC and VOP2 carry/mask forms: `vcc_lo` in wave32.
+#[inline(always)]
+fn vcc(gen: Gen) -> Operand {
+    if gen == Gen::Gfx10 {
+        Operand::VccLo
+    } else {
+        Operand::Vcc
+    }
 }
 
 /// [`decode_blank`] for every encoding.
@@ -221,15 +322,20 @@ fn decode_general(
     if !gen.is_supported() {
         return Err(r.err(w0, DecodeErrorKind::UnsupportedGen));
     }
-    let (fam, op) = family(w0);
+    let (fam, mut op) = family(gen, w0);
     let Some(fam) = fam else {
         return Err(r.err(w0, DecodeErrorKind::UnknownOpcode));
     };
+    if fam == Fam::Mtbuf && gen.is_gfx10() {
+        // GFX10 MTBUF: opcode bit 3 is in the second word.
+        op |= ((r.word(1)? >> 21) & 1) << 3;
+    }
     let Some(entry) = lookup(gen, fam, op) else {
         return Err(r.err(w0, DecodeErrorKind::UnknownOpcode));
     };
     let res = match fam {
         Fam::Sop1 | Fam::Sop2 | Fam::Sopc | Fam::Sopk | Fam::Sopp => r.salu(fam, entry, w0, inst),
+        Fam::Smem if gen.is_gfx10() => r.smem10(entry, w0, inst),
         Fam::Smem => r.smem(entry, w0, inst),
         Fam::Vop1 | Fam::Vop2 | Fam::Vopc => r.vop_short(fam, entry, w0, inst),
         Fam::Vop3 | Fam::Vop3p => r.vop3(fam, entry, w0, inst),
@@ -243,6 +349,18 @@ fn decode_general(
 
 /// Decodes every instruction of `bytes` in order; after an error, decoding resumes at the next word.
 pub fn decode_all(gen: Gen, bytes: &[u8]) -> Vec<(u64, Result<Inst, DecodeError>)> {
+    if gen.is_gfx10() {
+        decode_all_for::<true>(gen, bytes)
+    } else {
+        decode_all_for::<false>(gen, bytes)
+    }
+}
+
+/// [`decode_all`] for GFX10 or not (see [`decode_blank`]).
+fn decode_all_for<const GFX10: bool>(
+    gen: Gen,
+    bytes: &[u8],
+) -> Vec<(u64, Result<Inst, DecodeError>)> {
     // Instructions are at least 4 bytes: one allocation, no regrowth.
     let mut out = Vec::with_capacity(bytes.len() / 4 + 1);
     let mut off = 0;
@@ -252,7 +370,7 @@ pub fn decode_all(gen: Gen, bytes: &[u8]) -> Vec<(u64, Result<Inst, DecodeError>
             break;
         };
         let step = match slot {
-            Ok(inst) => match decode_blank(gen, bytes, off, inst) {
+            Ok(inst) => match decode_blank::<GFX10>(gen, bytes, off, inst) {
                 Ok(()) => usize::from(inst.size),
                 Err(e) => {
                     *slot = Err(e);
@@ -276,9 +394,13 @@ pub fn decode_all(gen: Gen, bytes: &[u8]) -> Vec<(u64, Result<Inst, DecodeError>
     out
 }
 
-/// The family and opcode number of a first word (GFX8/GFX9 encodings).
+/// The family and opcode number of a first word. The VALU (VOP1/VOP2/VOPC) and SALU words are
+/// alike on GFX8, GFX9 and GFX10; the other encodings moved on GFX10 ([`family_gfx10`]).
 #[inline]
-pub(crate) fn family(w: u32) -> (Option<Fam>, u32) {
+pub(crate) fn family(gen: Gen, w: u32) -> (Option<Fam>, u32) {
+    if w >> 30 == 0b11 && gen.is_gfx10() {
+        return family_gfx10(w);
+    }
     if w >> 31 == 0 {
         return match w >> 25 {
             0x3f => (Some(Fam::Vop1), (w >> 9) & 0xff),
@@ -309,6 +431,27 @@ pub(crate) fn family(w: u32) -> (Option<Fam>, u32) {
         0x38 => (Some(Fam::Mubuf), (w >> 18) & 0x7f),
         0x3a => (Some(Fam::Mtbuf), (w >> 15) & 0xf),
         0x3c => (Some(Fam::Mimg), (w >> 18) & 0x7f),
+        _ => (None, 0),
+    }
+}
+
+/// [`family`] for the GFX10 encodings whose two high bits are set. MIMG (0x3c), EXP and VINTRP
+/// are not decoded; MTBUF's opcode bit 3 is in the second word (added by the caller).
+#[inline]
+fn family_gfx10(w: u32) -> (Option<Fam>, u32) {
+    match w >> 26 {
+        0x3d => (Some(Fam::Smem), (w >> 18) & 0xff),
+        0x35 => (Some(Fam::Vop3), (w >> 16) & 0x3ff),
+        0x33 if (w >> 23) & 7 == 0 => (Some(Fam::Vop3p), (w >> 16) & 0x7f),
+        0x36 => (Some(Fam::Ds), (w >> 18) & 0xff),
+        0x37 => match (w >> 14) & 3 {
+            0 => (Some(Fam::Flat), (w >> 18) & 0x7f),
+            1 => (Some(Fam::Scratch), (w >> 18) & 0x7f),
+            2 => (Some(Fam::Global), (w >> 18) & 0x7f),
+            _ => (None, 0),
+        },
+        0x38 => (Some(Fam::Mubuf), (w >> 18) & 0x7f),
+        0x3a => (Some(Fam::Mtbuf), (w >> 16) & 0x7),
         _ => (None, 0),
     }
 }
@@ -507,6 +650,41 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// GFX10 SMEM: `sdata`, `sbase`, a signed 21-bit offset and a `soffset` SGPR (`null`: none).
+    fn smem10(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
+        let w1 = self.w(1)?;
+        start(inst, e, Encoding::Smem, 8);
+        if (w0 >> 16) & 1 != 0 {
+            inst.flags |= flags::GLC;
+        }
+        if (w0 >> 14) & 1 != 0 {
+            inst.flags |= flags::DLC;
+        }
+        for s in e.slots {
+            match s.field {
+                F::Sdata => {
+                    let op = scalar(self.gen, (w0 >> 6) & 0x7f, s.width)
+                        .ok_or(DecodeErrorKind::InvalidOperand)?;
+                    inst.dst = op;
+                    inst.src[1] = op;
+                }
+                F::SdataImm => inst.src[1] = Operand::Imm((w0 >> 6) & 0x7f),
+                F::Sbase => inst.src[0] = Operand::Sgpr(((w0 & 0x3f) << 1) as u16),
+                F::SmOffset => {
+                    inst.offset = sext(w1 & 0x1f_ffff, 21);
+                    let soffset = w1 >> 25;
+                    if soffset != NULL {
+                        inst.flags |= flags::SOFFSET;
+                        inst.src[2] =
+                            scalar(self.gen, soffset, 1).ok_or(DecodeErrorKind::InvalidOperand)?;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
     #[inline(always)]
     fn vop_short(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let enc = encoding_of(fam);
@@ -516,10 +694,12 @@ impl Reader<'_> {
         let pl = &e.places;
         let has_src0 = e.slots.iter().any(|s| s.field == F::Src0);
         let vgpr_only = e.mods & mods::VGPR_ONLY != 0;
+        let gfx10 = self.gen.is_gfx10();
         let ext_kind = match src0 {
             _ if !has_src0 || vgpr_only => 0,
-            0xf9 => 1, // SDWA
-            0xfa => 2, // DPP
+            0xf9 => 1,                 // SDWA
+            0xfa => 2,                 // DPP16
+            0xe9 | 0xea if gfx10 => 3, // DPP8 (0xea: fi)
             _ => 0,
         };
         let w1 = if ext_kind != 0 { self.w(1)? } else { 0 };
@@ -528,8 +708,10 @@ impl Reader<'_> {
         }
         for (i, s) in e.slots.iter().enumerate() {
             let op = match s.field {
-                F::Vdst if s.class == b's' => scalar(self.gen, (w0 >> 17) & 0xff, s.width)
-                    .ok_or(DecodeErrorKind::InvalidOperand)?,
+                F::Vdst if s.class == b's' => {
+                    scalar(self.gen, (w0 >> 17) & 0xff, s.width_on(self.gen))
+                        .ok_or(DecodeErrorKind::InvalidOperand)?
+                }
                 F::Vdst => vreg(s.class, (w0 >> 17) & 0xff),
                 F::Src0 => match ext_kind {
                     1 => {
@@ -545,12 +727,12 @@ impl Reader<'_> {
                             Operand::Vgpr(v as u16)
                         }
                     }
-                    2 => Operand::Vgpr((w1 & 0xff) as u16),
+                    2 | 3 => Operand::Vgpr((w1 & 0xff) as u16),
                     _ if vgpr_only => vreg(s.class, src0 & 0xff),
                     _ => self.src(src0, s.width, s.class, Some(1), &mut size)?,
                 },
                 F::Vsrc1 => Operand::Vgpr(((w0 >> 9) & 0xff) as u16),
-                F::Vcc => Operand::Vcc,
+                F::Vcc => vcc(self.gen),
                 F::Lit => {
                     let lit = self.w(1)?;
                     size = 8;
@@ -596,9 +778,9 @@ impl Reader<'_> {
                 inst.mods.clamp = false;
             }
             if fam == Fam::Vopc {
-                // VOPC SDWA: bit 15 selects an SGPR destination in bits 14:8.
+                // VOPC SDWA: bit 15 selects an SGPR destination (a lane mask) in bits 14:8.
                 if (w1 >> 15) & 1 != 0 && self.gen != Gen::Gfx8 {
-                    inst.dst = scalar(self.gen, (w1 >> 8) & 0x7f, 2)
+                    inst.dst = scalar(self.gen, (w1 >> 8) & 0x7f, self.gen.lane_mask_dwords())
                         .ok_or(DecodeErrorKind::InvalidOperand)?;
                 }
                 inst.mods.omod = 0;
@@ -619,10 +801,20 @@ impl Reader<'_> {
                 bound_ctrl: (w1 >> 19) & 1 != 0,
                 row_mask: (w1 >> 28) as u8,
                 bank_mask: ((w1 >> 24) & 0xf) as u8,
+                fi: gfx10 && (w1 >> 18) & 1 != 0,
             });
             inst.mods.neg =
                 (((w1 >> 20) & 1) | (((w1 >> 22) & 1) << 1)) as u8 & (src_mods | sext_mods);
             inst.mods.abs = (((w1 >> 21) & 1) | (((w1 >> 23) & 1) << 1)) as u8 & src_mods;
+        } else if ext_kind == 3 {
+            let mut sel = [0u8; 8];
+            for (i, s) in sel.iter_mut().enumerate() {
+                *s = ((w1 >> (8 + 3 * i)) & 7) as u8;
+            }
+            inst.ext = Ext::Dpp8(Dpp8 {
+                sel,
+                fi: src0 == 0xea,
+            });
         }
         inst.size = size;
         Ok(())
@@ -675,13 +867,13 @@ impl Reader<'_> {
             let op = match s.field {
                 F::Vdst => {
                     if s.class == b's' {
-                        scalar(self.gen, w0 & 0xff, s.width)
+                        scalar(self.gen, w0 & 0xff, s.width_on(self.gen))
                             .ok_or(DecodeErrorKind::InvalidOperand)?
                     } else {
                         vreg(class, w0 & 0xff)
                     }
                 }
-                F::Sdst3 => scalar(self.gen, (w0 >> 8) & 0x7f, s.width)
+                F::Sdst3 => scalar(self.gen, (w0 >> 8) & 0x7f, s.width_on(self.gen))
                     .ok_or(DecodeErrorKind::InvalidOperand)?,
                 F::Src0 | F::Src1 | F::Src2 => {
                     let i = match s.field {
@@ -693,7 +885,9 @@ impl Reader<'_> {
                     if e.mods & (mods::VGPR_ONLY << i) != 0 {
                         vreg(class, v & 0xff)
                     } else {
-                        self.src(v, s.width, class, None, &mut size)?
+                        // GFX10 VOP3/VOP3P take one literal, after the two words.
+                        let lit_at = self.gen.is_gfx10().then_some(2);
+                        self.src(v, s.width_on(self.gen), class, lit_at, &mut size)?
                     }
                 }
                 _ => Operand::None,
@@ -732,7 +926,8 @@ impl Reader<'_> {
         }
         inst.offset = (w0 & 0xff) as i32;
         inst.offset1 = ((w0 >> 8) & 0xff) as u8;
-        if (w0 >> 16) & 1 != 0 {
+        let gds_bit = if self.gen.is_gfx10() { 17 } else { 16 };
+        if (w0 >> gds_bit) & 1 != 0 {
             inst.flags |= flags::GDS;
         }
         // gfx90a/gfx940: bit 25 selects AGPRs for data and vdst.
@@ -752,7 +947,14 @@ impl Reader<'_> {
     fn flat(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
         start(inst, e, encoding_of(fam), 8);
+        let gfx10 = self.gen.is_gfx10();
         let saddr = (w1 >> 16) & 0x7f;
+        // `off` (no SGPR address): 0x7f on GFX9, `null` on GFX10.
+        let no_saddr = saddr == if gfx10 { NULL } else { 0x7f };
+        if gfx10 && (fam == Fam::Flat && saddr != NULL || fam == Fam::Global && saddr == 0x7f) {
+            // LLVM rejects these (FLAT has no SGPR address; 0x7f is no GLOBAL `saddr`).
+            return Err(DecodeErrorKind::InvalidOperand);
+        }
         let acc = (w1 >> 23) & 1 != 0 && matches!(self.gen, Gen::Gfx90a | Gen::Gfx940);
         for s in e.slots {
             let mut class = s.class;
@@ -773,16 +975,19 @@ impl Reader<'_> {
                 inst.dst = vreg(class, w1 >> 24);
             }
         }
-        if fam != Fam::Flat && saddr != 0x7f {
+        // GFX10 SCRATCH: 0x7f is an SGPR-address form without the SGPR (`off, off`).
+        let saddr_off = gfx10 && fam == Fam::Scratch && saddr == 0x7f;
+        if fam != Fam::Flat && !no_saddr && !saddr_off {
             let width = if fam == Fam::Global { 2 } else { 1 };
             inst.src[2] = scalar(self.gen, saddr, width).ok_or(DecodeErrorKind::InvalidOperand)?;
         }
         if fam == Fam::Scratch {
-            // GFX9: a scratch access has a VGPR or an SGPR address; gfx940 says which with `sve`.
+            // GFX9/10: a scratch access has a VGPR or an SGPR address; gfx940 says which with
+            // `sve`.
             let vaddr = if self.gen == Gen::Gfx940 {
                 (w0 >> 13) & 1 != 0
             } else {
-                saddr == 0x7f
+                no_saddr
             };
             inst.src[0] = if vaddr {
                 Operand::Vgpr((w1 & 0xff) as u16)
@@ -790,12 +995,18 @@ impl Reader<'_> {
                 Operand::None
             };
         }
-        inst.offset = match (self.gen, fam) {
+        inst.offset = match (gfx10, fam) {
+            // GFX10: 12 bits, unsigned for FLAT.
+            (true, Fam::Flat) => (w0 & 0xfff) as i32,
+            (true, _) => sext(w0 & 0xfff, 12),
             // LLVM decodes the 13-bit field on GFX8 too (the hardware ignores it there).
-            (_, Fam::Flat) => (w0 & 0x1fff) as i32,
-            _ => sext(w0 & 0x1fff, 13),
+            (false, Fam::Flat) => (w0 & 0x1fff) as i32,
+            (false, _) => sext(w0 & 0x1fff, 13),
         };
         mem_bits(self.gen, inst, w0, 16, Some(17), Some(25));
+        if gfx10 && (w0 >> 12) & 1 != 0 {
+            inst.flags |= flags::DLC;
+        }
         if (w0 >> 13) & 1 != 0 && !(fam == Fam::Scratch && self.gen == Gen::Gfx940) {
             inst.flags |= flags::LDS;
         }
@@ -840,6 +1051,28 @@ impl Reader<'_> {
             }
         }
         inst.offset = (w0 & 0xfff) as i32;
+        if self.gen.is_gfx10() {
+            // GFX10: glc, dlc and lds in word 0; slc and tfe in word 1; a unified format.
+            mem_bits(self.gen, inst, w0, 14, None, None);
+            let lds = fam == Fam::Mubuf && (w0 >> 16) & 1 != 0;
+            for (word, bit, flag) in [(w0, 15, flags::DLC), (w1, 22, flags::SLC)] {
+                if (word >> bit) & 1 != 0 {
+                    inst.flags |= flag;
+                }
+            }
+            // The LDS forms and atomics have no tfe (LLVM ignores the bit there).
+            if (w1 >> 23) & 1 != 0 && !lds && !e.name.contains("atomic") {
+                inst.flags |= flags::TFE;
+            }
+            if lds {
+                inst.flags |= flags::LDS;
+            } else if fam == Fam::Mtbuf {
+                inst.ext = Ext::BufFormat {
+                    format: ((w0 >> 19) & 0x7f) as u8,
+                };
+            }
+            return Ok(());
+        }
         if fam == Fam::Mubuf {
             mem_bits(self.gen, inst, w0, 14, Some(17), Some(15));
             if (w0 >> 16) & 1 != 0 {
@@ -942,6 +1175,9 @@ fn start(inst: &mut Inst, e: &Entry, encoding: Encoding, size: u8) {
     inst.size = size;
 }
 
+/// The `null` operand value: on GFX10 also "no SGPR" in SMEM `soffset` and FLAT `saddr`.
+const NULL: u32 = 0x7d;
+
 /// Cache-policy bits at the given positions of word 0: glc (gfx940 sc0), slc (gfx940 nt) and
 /// the gfx90a `scc` / gfx940 `sc1` bit (FLAT bit 25, MUBUF bit 15).
 #[inline]
@@ -977,31 +1213,60 @@ fn vreg(class: u8, v: u32) -> Operand {
 /// values. A lookup in [`SCALARS`].
 #[inline(always)]
 pub(crate) fn scalar(gen: Gen, v: u32, width: u8) -> Option<Operand> {
-    let by_gen = &SCALARS[usize::from(gen == Gen::Gfx8)];
+    let by_gen = &SCALARS[gen as usize];
     let row = &by_gen[usize::from(width >= 2)];
     row.get(v as usize).copied().flatten()
 }
 
-/// [`scalar`]'s answers for every 8-bit value, indexed `[is GFX8][is 64-bit][value]`, built at
-/// compile time from [`scalar_value`].
-static SCALARS: [[[Option<Operand>; 256]; 2]; 2] = {
-    let mut t = [[[None; 256]; 2]; 2];
-    let mut v = 0;
-    while v < 256 {
-        t[0][0][v] = scalar_value(false, v as u32, false);
-        t[0][1][v] = scalar_value(false, v as u32, true);
-        t[1][0][v] = scalar_value(true, v as u32, false);
-        t[1][1][v] = scalar_value(true, v as u32, true);
-        v += 1;
+/// Generations, in `Gen as usize` order: the index of [`SCALARS`].
+const GENS_BY_INDEX: [Gen; GEN_COUNT] = [
+    Gen::Gfx8,
+    Gen::Gfx9,
+    Gen::Gfx90a,
+    Gen::Gfx900,
+    Gen::Gfx940,
+    Gen::Gfx10,
+    Gen::Gfx11,
+    Gen::Gfx10W64,
+];
+const GEN_COUNT: usize = 8;
+
+/// [`scalar`]'s answers for every 8-bit value, indexed `[gen as usize][is 64-bit][value]`
+/// (no match on the generation in the hot path), built at compile time from [`scalar_value`].
+static SCALARS: [[[Option<Operand>; 256]; 2]; GEN_COUNT] = {
+    let mut t = [[[None; 256]; 2]; GEN_COUNT];
+    let mut g = 0;
+    while g < GEN_COUNT {
+        let gen = GENS_BY_INDEX[g];
+        assert!(gen as usize == g, "GENS_BY_INDEX is in declaration order");
+        let row = match gen {
+            Gen::Gfx8 => SCALARS_GFX8,
+            Gen::Gfx10 | Gen::Gfx10W64 => SCALARS_GFX10,
+            _ => SCALARS_GFX9,
+        };
+        let mut v = 0;
+        while v < 256 {
+            t[g][0][v] = scalar_value(row, v as u32, false);
+            t[g][1][v] = scalar_value(row, v as u32, true);
+            v += 1;
+        }
+        g += 1;
     }
     t
 };
 
-/// A scalar operand value 0–254 for GFX8 (`gfx8`) or GFX9 (trap registers and `ttmp`
-/// numbering differ), 64 bits wide or not (`vcc` vs `vcc_lo`, …).
-const fn scalar_value(gfx8: bool, v: u32, wide: bool) -> Option<Operand> {
+const SCALARS_GFX9: usize = 0;
+const SCALARS_GFX8: usize = 1;
+const SCALARS_GFX10: usize = 2;
+
+/// A scalar operand value 0–254 for the generation row `row` (GFX8: trap registers and `ttmp`
+/// numbering differ; GFX10: 106 SGPRs, no `flat_scratch`/`xnack_mask` operands), 64 bits wide
+/// or not (`vcc` vs `vcc_lo`, …).
+const fn scalar_value(row: usize, v: u32, wide: bool) -> Option<Operand> {
+    let gfx8 = row == SCALARS_GFX8;
     Some(match v {
         0..=101 => Operand::Sgpr(v as u16),
+        102..=105 if row == SCALARS_GFX10 => Operand::Sgpr(v as u16),
         102 => {
             if wide {
                 Operand::FlatScratch
@@ -1086,12 +1351,23 @@ mod tests {
     use super::*;
     use crate::tables::table;
 
+    /// Every generation, both GFX10 wave sizes included.
+    const ALL_TABLE_GENS: [Gen; 7] = [
+        Gen::Gfx8,
+        Gen::Gfx900,
+        Gen::Gfx9,
+        Gen::Gfx90a,
+        Gen::Gfx940,
+        Gen::Gfx10,
+        Gen::Gfx10W64,
+    ];
+
     /// The VOP1/VOP2/VOPC fast path gives exactly what the general path gives, for every
     /// opcode of every generation and a spread of `src0` values (VGPRs, SGPRs, special
     /// registers, inline constants, literal, DPP, SDWA, reserved values).
     #[test]
     fn vop_short_fast_path_agrees_with_the_general_path() {
-        let gens = [Gen::Gfx8, Gen::Gfx900, Gen::Gfx9, Gen::Gfx90a, Gen::Gfx940];
+        let gens = ALL_TABLE_GENS;
         let src0s = [
             0,
             5,
@@ -1176,30 +1452,41 @@ mod tests {
         assert_eq!(e.kind, DecodeErrorKind::Truncated);
     }
 
-    /// Likewise for the plain-VOP3 fast path (modifier bits set and clear).
+    /// Likewise for the plain-VOP3 fast path and GFX10's (modifier bits set and clear; GFX10:
+    /// carry-out, lane masks in both wave sizes, literals).
     #[test]
     fn vop3_fast_path_agrees_with_the_general_path() {
-        let gens = [Gen::Gfx8, Gen::Gfx900, Gen::Gfx9, Gen::Gfx90a, Gen::Gfx940];
+        let gens = ALL_TABLE_GENS;
         let srcs = [0u32, 106, 126, 128, 240, 255, 256, 300, 511];
-        let mut fast_hits = 0;
+        let (mut fast_hits, mut gfx10_mask_hits, mut gfx10_literal_hits) = (0, 0, 0);
         for gen in gens {
             let Some(rows) = table(gen, Fam::Vop3) else {
                 panic!("{gen:?} has no VOP3 table");
             };
             for (op, row) in rows.iter().enumerate() {
-                if row.is_none() || (op as u32 >> 7) & 7 == 7 {
+                if row.is_none() || (!gen.is_gfx10() && (op as u32 >> 7) & 7 == 7) {
                     continue;
                 }
+                if gen.is_gfx10() && op >= 0x400 {
+                    continue;
+                }
+                let vop3 = if gen.is_gfx10() { 0x35 } else { 0x34 };
                 for (i, &a) in srcs.iter().enumerate() {
                     let b = srcs[(i + 3) % srcs.len()];
                     let c = srcs[(i + 5) % srcs.len()];
                     for mods in [0u32, 1] {
-                        let w0 = (0x34 << 26) | ((op as u32) << 16) | (mods * 0xff00) | 7;
+                        let w0 = (vop3 << 26) | ((op as u32) << 16) | (mods * 0xff00) | 7;
                         let w1 = a | (b << 9) | (c << 18) | (mods * 0xf800_0000);
                         let mut bytes = w0.to_le_bytes().to_vec();
                         bytes.extend_from_slice(&w1.to_le_bytes());
+                        bytes.extend_from_slice(&0x1234_5678u32.to_le_bytes());
                         let mut fast = BLANK;
-                        if !vop3_fast(gen, &bytes, 0, w0, &mut fast) {
+                        let done = if gen.is_gfx10() {
+                            vop3_fast_gfx10(gen, &bytes, 0, w0, &mut fast)
+                        } else {
+                            vop3_fast(gen, &bytes, 0, w0, &mut fast)
+                        };
+                        if !done {
                             assert_eq!(
                                 fast, BLANK,
                                 "{gen:?} {w0:#010x}: fast path wrote and bailed"
@@ -1207,6 +1494,10 @@ mod tests {
                             continue;
                         }
                         fast_hits += 1;
+                        if row.is_some_and(|e| e.slots.iter().any(|s| s.mask)) {
+                            gfx10_mask_hits += 1;
+                        }
+                        gfx10_literal_hits += usize::from(fast.size == 12);
                         let mut general = BLANK;
                         let r = decode_general(gen, &bytes, 0, &mut general);
                         assert_eq!(r, Ok(()), "{gen:?} {w0:#010x} {w1:#010x}");
@@ -1216,12 +1507,20 @@ mod tests {
             }
         }
         assert!(fast_hits > 5_000, "only {fast_hits} fast-path decodes");
+        assert!(
+            gfx10_mask_hits > 1_000,
+            "only {gfx10_mask_hits} with lane masks"
+        );
+        assert!(
+            gfx10_literal_hits > 1_000,
+            "only {gfx10_literal_hits} with a literal"
+        );
     }
 
     /// Likewise for the SOP1/SOP2/SOPP fast path.
     #[test]
     fn salu_fast_path_agrees_with_the_general_path() {
-        let gens = [Gen::Gfx8, Gen::Gfx900, Gen::Gfx9, Gen::Gfx90a, Gen::Gfx940];
+        let gens = ALL_TABLE_GENS;
         let values = [
             0, 3, 101, 102, 106, 108, 112, 124, 125, 126, 127, 128, 200, 240, 250, 255,
         ];

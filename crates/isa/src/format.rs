@@ -50,10 +50,23 @@ fn fam_of(enc: Encoding) -> Option<Fam> {
     })
 }
 
-const ALL_GENS: [Gen; 5] = [Gen::Gfx8, Gen::Gfx900, Gen::Gfx9, Gen::Gfx90a, Gen::Gfx940];
+/// Every generation with its own tables (`Gfx10W64` shares `Gfx10`'s).
+const ALL_GENS: [Gen; 6] = [
+    Gen::Gfx8,
+    Gen::Gfx900,
+    Gen::Gfx9,
+    Gen::Gfx90a,
+    Gen::Gfx940,
+    Gen::Gfx10,
+];
 
 /// The table row of an opcode in an encoding family (reverse lookup, built once).
 pub(crate) fn entry_for(gen: Gen, fam: Fam, op: Opcode) -> Option<&'static Entry> {
+    let gen = if gen == Gen::Gfx10W64 {
+        Gen::Gfx10
+    } else {
+        gen
+    };
     type Map = HashMap<(u8, u8, Opcode), &'static Entry>;
     static MAP: OnceLock<Map> = OnceLock::new();
     let map = MAP.get_or_init(|| {
@@ -269,6 +282,15 @@ impl Fmt<'_> {
             "s_waitcnt" => {
                 let (vm, exp, lgkm, vm_max, lgkm_max) = if self.gen == Gen::Gfx8 {
                     (imm & 0xf, (imm >> 4) & 7, (imm >> 8) & 0xf, 0xf, 0xf)
+                } else if self.gen.is_gfx10() {
+                    // GFX10: lgkmcnt is 6 bits.
+                    (
+                        (imm & 0xf) | ((imm >> 14) & 3) << 4,
+                        (imm >> 4) & 7,
+                        (imm >> 8) & 0x3f,
+                        0x3f,
+                        0x3f,
+                    )
                 } else {
                     (
                         (imm & 0xf) | ((imm >> 14) & 3) << 4,
@@ -310,6 +332,13 @@ impl Fmt<'_> {
             "s_endpgm" => {
                 let _ = write!(self.s, " {imm}");
             }
+            "s_waitcnt_depctr" => {
+                self.s.push(' ');
+                self.depctr(imm);
+            }
+            _ if e.mods & mods::SOPP_HEX != 0 => {
+                let _ = write!(self.s, " {imm:#x}");
+            }
             _ if !takes_imm(n) => {}
             _ if n.starts_with("s_branch") || n.starts_with("s_cbranch") => {
                 let _ = write!(self.s, " {imm}");
@@ -339,18 +368,58 @@ impl Fmt<'_> {
         let _ = write!(self.s, "gpr_idx({})", on.join(","));
     }
 
+    /// GFX10.3 `s_waitcnt_depctr`: the fields that differ from their defaults, by name (LLVM
+    /// 15's order), or the number when bits outside the fields are set.
+    fn depctr(&mut self, imm: u32) {
+        // (name, bit offset, width, default)
+        const FIELDS: [(&str, u32, u32, u32); 7] = [
+            ("depctr_hold_cnt", 7, 1, 1),
+            ("depctr_sa_sdst", 0, 1, 1),
+            ("depctr_va_vdst", 12, 4, 15),
+            ("depctr_va_sdst", 9, 3, 7),
+            ("depctr_va_ssrc", 8, 1, 1),
+            ("depctr_va_vcc", 1, 1, 1),
+            ("depctr_vm_vsrc", 2, 3, 7),
+        ];
+        let known: u32 = FIELDS.iter().map(|&(_, o, w, _)| ((1 << w) - 1) << o).sum();
+        if imm & !known != 0 {
+            let _ = write!(self.s, "{imm:#x}");
+            return;
+        }
+        let mut parts = Vec::new();
+        for (name, off, width, default) in FIELDS {
+            let v = (imm >> off) & ((1 << width) - 1);
+            if v != default {
+                parts.push(format!("{name}({v})"));
+            }
+        }
+        if parts.is_empty() {
+            for (name, off, width, _) in FIELDS {
+                parts.push(format!("{name}({})", (imm >> off) & ((1 << width) - 1)));
+            }
+        }
+        self.s.push_str(&parts.join(" "));
+    }
+
     /// `s_sendmsg` operand: symbolic when LLVM's validity checks pass, else
     /// `sendmsg(id, op, stream)` when that re-encodes exactly, else the number.
     fn sendmsg(&mut self, imm: u32) {
         let id = imm & 0xf;
         let op = (imm >> 4) & 7;
         let stream = (imm >> 8) & 3;
+        let gfx10 = self.gen.is_gfx10();
         let name = match id {
             1 => "MSG_INTERRUPT",
             2 => "MSG_GS",
             3 => "MSG_GS_DONE",
+            4 if gfx10 => "MSG_SAVEWAVE",
+            5 if gfx10 => "MSG_STALL_WAVE_GEN",
+            6 if gfx10 => "MSG_HALT_WAVES",
+            7 if gfx10 => "MSG_ORDERED_PS_DONE",
+            8 if gfx10 => "MSG_EARLY_PRIM_DEALLOC",
             9 if self.gen != Gen::Gfx8 => "MSG_GS_ALLOC_REQ",
             10 if self.gen != Gen::Gfx8 => "MSG_GET_DOORBELL",
+            11 if gfx10 => "MSG_GET_DDID",
             15 => "MSG_SYSMSG",
             _ => "",
         };
@@ -406,7 +475,10 @@ impl Fmt<'_> {
                     }
                 }
                 _ => {
-                    if e.name.starts_with("s_call") || e.name.starts_with("s_cbranch") {
+                    if e.name.starts_with("s_call")
+                        || e.name.starts_with("s_cbranch")
+                        || e.name.starts_with("s_subvector_loop")
+                    {
                         let _ = write!(self.s, "{imm}");
                     } else {
                         let _ = write!(self.s, "{imm:#x}");
@@ -420,7 +492,25 @@ impl Fmt<'_> {
         let id = imm & 0x3f;
         let off = (imm >> 6) & 0x1f;
         let size = ((imm >> 11) & 0x1f) + 1;
-        let name = match id {
+        let name = if self.gen.is_gfx10() {
+            hwreg_gfx10(id)
+        } else {
+            self.hwreg_gfx9(id)
+        };
+        if name.is_empty() {
+            let _ = write!(self.s, "hwreg({id}");
+        } else {
+            let _ = write!(self.s, "hwreg({name}");
+        }
+        if off != 0 || size != 32 {
+            let _ = write!(self.s, ", {off}, {size}");
+        }
+        self.s.push(')');
+    }
+
+    /// GFX8/GFX9 hardware register names.
+    fn hwreg_gfx9(&self, id: u32) -> &'static str {
+        match id {
             1 => "HW_REG_MODE",
             2 => "HW_REG_STATUS",
             3 => "HW_REG_TRAPSTS",
@@ -439,16 +529,7 @@ impl Fmt<'_> {
             23 if self.gen == Gen::Gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_PC_LO",
             24 if self.gen == Gen::Gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_PC_HI",
             _ => "",
-        };
-        if name.is_empty() {
-            let _ = write!(self.s, "hwreg({id}");
-        } else {
-            let _ = write!(self.s, "hwreg({name}");
         }
-        if off != 0 || size != 32 {
-            let _ = write!(self.s, ", {off}, {size}");
-        }
-        self.s.push(')');
     }
 
     fn salu(&mut self, inst: &Inst, e: &Entry) {
@@ -478,9 +559,25 @@ impl Fmt<'_> {
 
     fn smem(&mut self, inst: &Inst, e: &Entry) {
         self.name(e.name);
+        let gfx10 = self.gen.is_gfx10();
         for s in e.slots {
             self.sep();
             match s.field {
+                // GFX10: the soffset SGPR (then ` offset:` if any), else the offset; LLVM prints
+                // the `null` soffset when the offset is 0.
+                F::SmOffset if gfx10 => {
+                    if inst.has(flags::SOFFSET) {
+                        self.operand(inst.src[2], 1, Kind::B32);
+                        if inst.offset != 0 {
+                            self.s.push_str(" offset:");
+                            signed_hex(self.s, inst.offset);
+                        }
+                    } else if inst.offset == 0 {
+                        self.s.push_str("null");
+                    } else {
+                        signed_hex(self.s, inst.offset);
+                    }
+                }
                 F::Sdata => self.operand(inst.dst, s.width, Kind::B32),
                 F::SdataImm => {
                     if let Operand::Imm(v) = inst.src[1] {
@@ -501,17 +598,19 @@ impl Fmt<'_> {
                 _ => {}
             }
         }
-        if inst.has(flags::GLC)
-            && e.slots.iter().any(|s| s.field == F::Sbase)
-            && e.slots.iter().any(|s| s.field == F::Sdata)
-        {
+        let loads = e.slots.iter().any(|s| s.field == F::Sbase)
+            && e.slots.iter().any(|s| s.field == F::Sdata);
+        if inst.has(flags::GLC) && loads {
             self.modifier("glc");
+        }
+        if inst.has(flags::DLC) && loads {
+            self.modifier("dlc");
         }
     }
 
     fn valu(&mut self, fam: Fam, inst: &Inst, e: &Entry) {
         let sdwa = matches!(inst.ext, Ext::Sdwa(_));
-        let dpp = matches!(inst.ext, Ext::Dpp(_));
+        let dpp = matches!(inst.ext, Ext::Dpp(_) | Ext::Dpp8(_));
         if sdwa || dpp {
             let base = e.name.trim_end_matches("_e32");
             self.name(base);
@@ -534,16 +633,25 @@ impl Fmt<'_> {
                 F::Src1 | F::Vsrc1 => 1,
                 _ => 2,
             };
-            let kind = src_kind(e, src_index, s.width);
+            let width = s.width_on(self.gen);
+            let kind = src_kind(e, src_index, width);
             let (op, is_src) = match pl[i] {
                 Place::Dst => (inst.dst, false),
                 Place::Sdst => (inst.sdst, false),
                 Place::Src(k) => (inst.src[usize::from(k)], true),
                 Place::Nowhere => (Operand::None, false),
             };
+            let kind = match op {
+                Operand::Literal(v) if e.mods & mods::PACKED_LIT != 0 && v > 0xffff => Kind::B32,
+                _ => kind,
+            };
             if s.field == F::Vcc && !(sdwa && fam == Fam::Vopc && i == 0) {
                 // VOPC SDWA may have an SGPR destination instead of vcc.
-                self.s.push_str("vcc");
+                self.s.push_str(if self.gen == Gen::Gfx10 {
+                    "vcc_lo"
+                } else {
+                    "vcc"
+                });
                 continue;
             }
             if s.field == F::Lit {
@@ -576,9 +684,9 @@ impl Fmt<'_> {
                     // MFMA: an SGPR C operand wider than 16 dwords prints as its first register.
                     let scalar_c = s.field == F::Src2
                         && !matches!(op, Operand::Vgpr(_) | Operand::Agpr(_))
-                        && s.width > 16;
+                        && width > 16;
                     let op = self.gfx940_acc_quirk(e, s, op);
-                    self.operand(op, if scalar_c { 1 } else { s.width }, kind);
+                    self.operand(op, if scalar_c { 1 } else { width }, kind);
                     continue;
                 }
                 // v_fma_mix/v_mad_mix: neg_lo is `-`, neg_hi is `|…|`.
@@ -593,7 +701,7 @@ impl Fmt<'_> {
                 );
                 if neg && !abs && is_const {
                     self.s.push_str("neg(");
-                    self.operand(op, s.width, kind);
+                    self.operand(op, width, kind);
                     self.s.push(')');
                     continue;
                 }
@@ -606,7 +714,7 @@ impl Fmt<'_> {
                 if sext {
                     self.s.push_str("sext(");
                 }
-                self.operand(op, s.width, kind);
+                self.operand(op, width, kind);
                 if sext {
                     self.s.push(')');
                 }
@@ -615,14 +723,24 @@ impl Fmt<'_> {
                 }
             } else if vop3p && s.field == F::Vdst {
                 let op = self.gfx940_acc_quirk(e, s, op);
-                self.operand(op, s.width, kind);
+                self.operand(op, width, kind);
             } else if fam == Fam::Vopc && sdwa && i == 0 {
-                self.operand(inst.dst, 2, Kind::B32);
+                self.operand(inst.dst, self.gen.lane_mask_dwords(), Kind::B32);
             } else {
-                self.operand(op, s.width, kind);
+                self.operand(op, width, kind);
             }
         }
-        if vop3 {
+        if vop3 && e.name.starts_with("v_permlane") {
+            // op_sel bits 0 and 1 are fi and bound_ctrl; LLVM prints just those two.
+            if inst.mods.op_sel & 3 != 0 {
+                let _ = write!(
+                    self.s,
+                    " op_sel:[{},{}]",
+                    inst.mods.op_sel & 1,
+                    (inst.mods.op_sel >> 1) & 1
+                );
+            }
+        } else if vop3 {
             if inst.mods.op_sel != 0 {
                 // gfx940 v_cvt_sr_*: LLVM counts the tied old destination as a third source.
                 let nsrc = if e.name.starts_with("v_cvt_sr_") {
@@ -693,6 +811,16 @@ impl Fmt<'_> {
                 if d.bound_ctrl {
                     // LLVM 15 prints the set bit as `bound_ctrl:1` (and accepts `bound_ctrl:0`).
                     self.modifier("bound_ctrl:1");
+                }
+                if d.fi {
+                    self.modifier("fi:1");
+                }
+            }
+            Ext::Dpp8(d) => {
+                let sel: Vec<String> = d.sel.iter().map(u8::to_string).collect();
+                let _ = write!(self.s, " dpp8:[{}]", sel.join(","));
+                if d.fi {
+                    self.modifier("fi:1");
                 }
             }
             _ => {}
@@ -775,6 +903,27 @@ impl Fmt<'_> {
 
     fn dpp_ctrl(&mut self, c: u16) {
         let c = u32::from(c);
+        if self.gen.is_gfx10() {
+            let _ = match c {
+                0x000..=0x0ff => write!(
+                    self.s,
+                    " quad_perm:[{},{},{},{}]",
+                    c & 3,
+                    (c >> 2) & 3,
+                    (c >> 4) & 3,
+                    (c >> 6) & 3
+                ),
+                0x101..=0x10f => write!(self.s, " row_shl:{}", c & 0xf),
+                0x111..=0x11f => write!(self.s, " row_shr:{}", c & 0xf),
+                0x121..=0x12f => write!(self.s, " row_ror:{}", c & 0xf),
+                0x140 => write!(self.s, " row_mirror"),
+                0x141 => write!(self.s, " row_half_mirror"),
+                0x150..=0x15f => write!(self.s, " row_share:{}", c & 0xf),
+                0x160..=0x16f => write!(self.s, " row_xmask:{}", c & 0xf),
+                _ => write!(self.s, " /* invalid dpp_ctrl {c:#x} */"),
+            };
+            return;
+        }
         let _ = match c {
             0x000..=0x0ff => write!(
                 self.s,
@@ -840,6 +989,18 @@ impl Fmt<'_> {
     }
 
     fn cache_bits(&mut self, inst: &Inst) {
+        if self.gen.is_gfx10() {
+            for (f, n) in [
+                (flags::GLC, "glc"),
+                (flags::SLC, "slc"),
+                (flags::DLC, "dlc"),
+            ] {
+                if inst.has(f) {
+                    self.modifier(n);
+                }
+            }
+            return;
+        }
         if self.gen == Gen::Gfx940 {
             if inst.has(flags::GLC) {
                 self.modifier("sc0");
@@ -877,8 +1038,11 @@ impl Fmt<'_> {
                 self.operand(inst.dst, w.max(1), Kind::B32);
             }
         }
+        let gfx10 = self.gen.is_gfx10();
         for s in e.slots {
             match s.field {
+                // GFX10: with `lds` the data goes to LDS and vdst is not printed.
+                F::Vdst if gfx10 && inst.has(flags::LDS) => {}
                 F::Vdst => {
                     self.sep();
                     self.operand(inst.dst, s.width, Kind::B32);
@@ -924,10 +1088,15 @@ impl Fmt<'_> {
         if inst.offset != 0 {
             let _ = write!(self.s, " offset:{}", inst.offset);
         }
+        if gfx10 {
+            self.cache_bits(inst);
+        }
         if inst.has(flags::LDS) {
             self.modifier("lds");
         }
-        self.cache_bits(inst);
+        if !gfx10 {
+            self.cache_bits(inst);
+        }
     }
 
     fn buffer(&mut self, fam: Fam, inst: &Inst, e: &Entry) {
@@ -953,7 +1122,9 @@ impl Fmt<'_> {
                     } else {
                         inst.src[1]
                     };
-                    let w = s.width + u8::from(inst.has(flags::TFE));
+                    // GFX10: LLVM 15 prints the data without the tfe dword.
+                    let tfe = inst.has(flags::TFE) && !self.gen.is_gfx10();
+                    let w = s.width + u8::from(tfe);
                     self.operand(op, w, Kind::B32);
                 }
                 F::Vaddr => {
@@ -974,6 +1145,15 @@ impl Fmt<'_> {
                     self.operand(inst.sdst, 1, Kind::B32);
                 }
                 _ => {}
+            }
+        }
+        if let Ext::BufFormat { format } = inst.ext {
+            let printed = crate::tables::GFX10_MTBUF_FORMATS
+                .get(usize::from(format))
+                .copied()
+                .unwrap_or("");
+            if !printed.is_empty() {
+                self.modifier(printed);
             }
         }
         if let Ext::Mtbuf { dfmt, nfmt } = inst.ext {
@@ -1153,6 +1333,39 @@ fn swizzle(off: u32) -> Option<String> {
     Some(format!("BITMASK_PERM,\"{mask}\""))
 }
 
+/// `-0x…`/`0x…`: a signed offset in hex (GFX10 SMEM).
+fn signed_hex(s: &mut String, v: i32) {
+    if v < 0 {
+        let _ = write!(s, "-{:#x}", v.unsigned_abs());
+    } else {
+        let _ = write!(s, "{v:#x}");
+    }
+}
+
+/// GFX10.3 hardware register names (`hwreg(…)`), from llvm-objdump-15.
+fn hwreg_gfx10(id: u32) -> &'static str {
+    match id {
+        1 => "HW_REG_MODE",
+        2 => "HW_REG_STATUS",
+        3 => "HW_REG_TRAPSTS",
+        5 => "HW_REG_GPR_ALLOC",
+        6 => "HW_REG_LDS_ALLOC",
+        7 => "HW_REG_IB_STS",
+        15 => "HW_REG_SH_MEM_BASES",
+        16 => "HW_REG_TBA_LO",
+        17 => "HW_REG_TBA_HI",
+        18 => "HW_REG_TMA_LO",
+        19 => "HW_REG_TMA_HI",
+        20 => "HW_REG_FLAT_SCR_LO",
+        21 => "HW_REG_FLAT_SCR_HI",
+        23 => "HW_REG_HW_ID1",
+        24 => "HW_REG_HW_ID2",
+        25 => "HW_REG_POPS_PACKER",
+        29 => "HW_REG_SHADER_CYCLES",
+        _ => "",
+    }
+}
+
 /// SOPP opcodes that print their immediate even when it is zero.
 fn takes_imm(n: &str) -> bool {
     !matches!(
@@ -1164,6 +1377,8 @@ fn takes_imm(n: &str) -> bool {
             | "s_endpgm_saved"
             | "s_set_gpr_idx_off"
             | "s_endpgm_ordered_ps_done"
+            | "s_code_end"
+            | "s_wait_idle"
     )
 }
 

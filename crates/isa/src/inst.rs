@@ -26,6 +26,25 @@
 //! Memory offsets (SMEM immediate, DS `offset`/`offset0`, FLAT, MUBUF) are in [`Inst::offset`];
 //! DS `offset1` is [`Inst::offset1`]. VOP2 `v_madmk`/`v_madak` keep their constant in `src[1]`
 //! / `src[2]` as `Literal`, like the printed order puts them.
+//!
+//! # GFX10 ([`Gen::Gfx10`] wave32, [`Gen::Gfx10W64`] wave64)
+//!
+//! - Lane masks follow the wave size. In wave32 the implicit `vcc` of VOPC and of the VOP2
+//!   carry/`v_cndmask` forms is [`Operand::VccLo`], and an SGPR lane mask (the destination of
+//!   `v_cmp_*_e64`, the carry-out of `v_add_co_u32`/`v_add_co_ci_u32`/`v_div_scale_*`/
+//!   `v_mad_u64_u32`, the carry-in or mask in `src[2]`) is one SGPR; in wave64 they are
+//!   [`Operand::Vcc`] and SGPR pairs. [`Gen::lane_mask_dwords`] is the width.
+//! - `null` (operand value 125) is [`Operand::Null`]: reads give zero, writes are discarded.
+//!   SGPRs go up to `s105` (values 102–105 are SGPRs, not `flat_scratch`/`xnack_mask`).
+//! - VOP3 and VOP3P take a literal constant ([`Operand::Literal`], `size` 12).
+//! - DPP16 is [`Ext::Dpp`] (with [`Dpp::fi`]); DPP8 is [`Ext::Dpp8`].
+//! - SMEM: `offset` is the signed 21-bit immediate; `src[2]` is the `soffset` SGPR unless the
+//!   field is `null` (then `src[2]` is `None` and [`flags::SOFFSET`] is clear). Cache bits
+//!   [`flags::GLC`], [`flags::DLC`].
+//! - FLAT/GLOBAL/SCRATCH, MUBUF and MTBUF have [`flags::DLC`]; `saddr` `off` is encoded as
+//!   `null`. The MTBUF format is [`Ext::BufFormat`].
+//! - `v_cmpx_*` writes only EXEC on GFX10 (no `dst`). `v_permlane16_b32`/`v_permlanex16_b32`
+//!   keep `fi` in bit 0 and `bound_ctrl` in bit 1 of `mods.op_sel` (LLVM prints `op_sel:[…]`).
 
 use crate::opcode::Opcode;
 
@@ -33,8 +52,11 @@ use crate::opcode::Opcode;
 ///
 /// `Gfx9` covers gfx904, gfx906 and gfx908 (one table, the union of their opcodes), `Gfx900`
 /// gfx900/902/909/90c (which have `v_mad_mix*` where the others have `v_fma_mix*`); gfx90a and
-/// gfx940 (CDNA2/CDNA3) have their own. `Gfx10` and `Gfx11` are
-/// reserved for RDNA tables (not decoded yet: [`crate::decode`] returns an error).
+/// gfx940 (CDNA2/CDNA3) have their own. `Gfx10` is GFX10.3 (RDNA2: gfx1030–gfx1036) in wave32,
+/// the mode clang compiles for by default and llvm-objdump disassembles in; `Gfx10W64` is the
+/// same tables in wave64 (lane masks are SGPR pairs, `vcc` instead of `vcc_lo`): pick it with
+/// [`Gen::with_wave64`] for a kernel whose descriptor does not enable wave32. `Gfx11` is
+/// reserved (not decoded: [`crate::decode`] returns an error).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Gen {
     /// GFX8 (gfx801–gfx810): GCN3/4.
@@ -47,10 +69,12 @@ pub enum Gen {
     Gfx900,
     /// gfx940, gfx941, gfx942 (CDNA3).
     Gfx940,
-    /// GFX10 (RDNA1/2): reserved, not decoded yet.
+    /// GFX10.3 (RDNA2: gfx1030–gfx1036), wave32.
     Gfx10,
     /// GFX11 (RDNA3): reserved, not decoded yet.
     Gfx11,
+    /// GFX10.3 in wave64 (same opcodes as [`Gen::Gfx10`]; lane masks are 64 bits).
+    Gfx10W64,
 }
 
 impl Gen {
@@ -64,7 +88,10 @@ impl Gen {
             "gfx904" | "gfx906" | "gfx908" => Some(Gen::Gfx9),
             "gfx90a" => Some(Gen::Gfx90a),
             "gfx940" | "gfx941" | "gfx942" => Some(Gen::Gfx940),
-            p if p.starts_with("gfx10") => Some(Gen::Gfx10),
+            // GFX10.3 only: gfx1010–gfx1013 (RDNA1) have other opcodes and no tables here.
+            "gfx1030" | "gfx1031" | "gfx1032" | "gfx1033" | "gfx1034" | "gfx1035" | "gfx1036" => {
+                Some(Gen::Gfx10)
+            }
             p if p.starts_with("gfx11") => Some(Gen::Gfx11),
             _ => None,
         }
@@ -72,7 +99,44 @@ impl Gen {
 
     /// Whether this crate can decode this generation.
     pub fn is_supported(self) -> bool {
-        !matches!(self, Gen::Gfx10 | Gen::Gfx11)
+        !matches!(self, Gen::Gfx11)
+    }
+
+    /// Whether this is GFX10.3 (either wave size).
+    #[inline]
+    pub fn is_gfx10(self) -> bool {
+        matches!(self, Gen::Gfx10 | Gen::Gfx10W64)
+    }
+
+    /// Lanes per wavefront: 32 for [`Gen::Gfx10`], 64 for everything else.
+    #[inline]
+    pub fn wave_size(self) -> u32 {
+        if self == Gen::Gfx10 {
+            32
+        } else {
+            64
+        }
+    }
+
+    /// Dwords of a lane-mask operand (`vcc`, a compare's or carry's SGPRs, `exec`): 1 in
+    /// wave32, 2 in wave64.
+    #[inline]
+    pub fn lane_mask_dwords(self) -> u8 {
+        if self == Gen::Gfx10 {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// The same generation in wave64 (`true`) or wave32 (`false`). Only GFX10 has both; the
+    /// GFX8/GFX9 generations are always wave64 and come back unchanged.
+    pub fn with_wave64(self, wave64: bool) -> Gen {
+        match (self, wave64) {
+            (Gen::Gfx10 | Gen::Gfx10W64, true) => Gen::Gfx10W64,
+            (Gen::Gfx10 | Gen::Gfx10W64, false) => Gen::Gfx10,
+            (g, _) => g,
+        }
     }
 }
 
@@ -304,10 +368,11 @@ pub struct VopMods {
     pub clamp: bool,
 }
 
-/// DPP controls (`Ext::Dpp`, on VOP1/VOP2/VOPC).
+/// DPP controls (`Ext::Dpp`, on VOP1/VOP2/VOPC): DPP16.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Dpp {
-    /// `dpp_ctrl` (9 bits: quad_perm, row_shl, wave_shr, row_bcast…).
+    /// `dpp_ctrl` (9 bits: quad_perm, row_shl, wave_shr, row_bcast; GFX10 row_share,
+    /// row_xmask…).
     pub ctrl: u16,
     /// `row_mask` (4 bits).
     pub row_mask: u8,
@@ -315,6 +380,18 @@ pub struct Dpp {
     pub bank_mask: u8,
     /// `bound_ctrl:0`: out-of-bounds reads give zero.
     pub bound_ctrl: bool,
+    /// GFX10 `fi:1`: fetch from inactive lanes too (always false before GFX10).
+    pub fi: bool,
+}
+
+/// GFX10 DPP8 (`Ext::Dpp8`, on VOP1/VOP2/VOPC, `src0` 0xE9/0xEA): lane `i` of each group of
+/// eight reads lane `sel[i]` of the same group.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Dpp8 {
+    /// The lane each of the eight lanes reads (0–7).
+    pub sel: [u8; 8],
+    /// `fi:1` (encoded as `src0` 0xEA): fetch from inactive lanes too.
+    pub fi: bool,
 }
 
 /// SDWA selections (`Ext::Sdwa`, on VOP1/VOP2/VOPC). Selects: 0–3 byte 0–3, 4 word 0, 5 word 1, 6 dword.
@@ -338,8 +415,10 @@ pub enum Ext {
     /// Nothing extra.
     #[default]
     None,
-    /// DPP controls.
+    /// DPP16 controls.
     Dpp(Dpp),
+    /// GFX10 DPP8 lane selects.
+    Dpp8(Dpp8),
     /// SDWA selections.
     Sdwa(Sdwa),
     /// MIMG fields.
@@ -347,12 +426,17 @@ pub enum Ext {
         /// Channel mask.
         dmask: u8,
     },
-    /// MTBUF format.
+    /// MTBUF format (GFX8/GFX9).
     Mtbuf {
         /// Data format (`dfmt`).
         dfmt: u8,
         /// Numeric format (`nfmt`).
         nfmt: u8,
+    },
+    /// GFX10 MTBUF unified format (`BUF_FMT_*`, 7 bits).
+    BufFormat {
+        /// The format value.
+        format: u8,
     },
 }
 
@@ -362,7 +446,7 @@ pub mod flags {
     pub const GLC: u16 = 1 << 0;
     /// `slc` (gfx940: `nt`).
     pub const SLC: u16 = 1 << 1;
-    /// `dlc` (GFX10+).
+    /// `dlc` (GFX10: SMEM, MUBUF, MTBUF, FLAT/GLOBAL/SCRATCH).
     pub const DLC: u16 = 1 << 2;
     /// gfx940 `sc1` (gfx90a: `scc`).
     pub const SC1: u16 = 1 << 3;
@@ -388,7 +472,7 @@ pub mod flags {
     pub const D16: u16 = 1 << 13;
     /// MIMG `lwe`.
     pub const LWE: u16 = 1 << 14;
-    /// SMEM: the offset is an SGPR (`soe`/`imm == 0`).
+    /// SMEM: an SGPR offset is added (`soe`/`imm == 0`; GFX10: `soffset` is not `null`).
     pub const SOFFSET: u16 = 1 << 15;
 }
 
@@ -500,7 +584,9 @@ pub struct DecodeError {
 /// Per-opcode properties (generation-independent), from [`Opcode::info`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpInfo {
-    /// Width in dwords of the destination (data for memory loads).
+    /// Width in dwords of the destination (data for memory loads). Lane-mask operands (a
+    /// compare's SGPR destination, carry-out/in) are given at their wave64 width (2); in wave32
+    /// they are [`Gen::lane_mask_dwords`] wide.
     pub dst_dwords: u8,
     /// Widths in dwords of the sources `src[0..3]` (memory: address, data, third slot).
     pub src_dwords: [u8; 3],
@@ -528,6 +614,13 @@ pub mod op_flags {
     pub const PACKED: u16 = 1 << 7;
     /// Writes VCC or an SGPR pair as a per-lane mask (compares, carry-out).
     pub const WRITES_MASK: u16 = 1 << 8;
+    /// `dst` is a lane mask (compares: `vcc`/`vcc_lo` or SGPRs), [`Gen::lane_mask_dwords`] wide.
+    pub const MASK_DST: u16 = 1 << 9;
+    /// `sdst` is a lane mask (carry-out of `v_add_co_u32`…, `v_div_scale_*`'s `vcc`).
+    pub const MASK_SDST: u16 = 1 << 10;
+    /// `src[2]` is a lane mask (carry-in of `v_addc_co_u32`/`v_add_co_ci_u32`…, the mask of
+    /// `v_cndmask_b32`).
+    pub const MASK_SRC2: u16 = 1 << 11;
 }
 
 impl Opcode {

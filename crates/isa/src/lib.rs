@@ -1,5 +1,5 @@
-//! hsaemu-isa: a table-driven decoder for AMDGPU GFX8 and GFX9/CDNA machine code, and a
-//! disassembler whose text is identical to llvm-objdump-15's.
+//! hsaemu-isa: a table-driven decoder for AMDGPU GFX8, GFX9/CDNA and GFX10.3/RDNA2 machine
+//! code, and a disassembler whose text is identical to llvm-objdump-15's.
 //!
 //! [`decode`] turns the words at an offset into an [`Inst`], a small `Copy` value the emulator
 //! executes without re-reading the machine code; [`format()`] prints it the way
@@ -17,7 +17,7 @@ mod tables;
 pub use decode::{decode, decode_all, decode_into};
 pub use format::format;
 pub use inst::{
-    flags, op_flags, DecodeError, DecodeErrorKind, Dpp, Encoding, Ext, FloatConst, Gen, Inst,
+    flags, op_flags, DecodeError, DecodeErrorKind, Dpp, Dpp8, Encoding, Ext, FloatConst, Gen, Inst,
     OpInfo, Operand, Sdwa, VopMods,
 };
 pub use listing::{listing, TextSymbol};
@@ -55,8 +55,144 @@ mod tests {
         assert_eq!(Gen::from_processor("gfx90a:xnack-"), Some(Gen::Gfx90a));
         assert_eq!(Gen::from_processor("gfx940"), Some(Gen::Gfx940));
         assert_eq!(Gen::from_processor("gfx1030"), Some(Gen::Gfx10));
-        assert!(!Gen::Gfx10.is_supported());
+        assert_eq!(Gen::from_processor("gfx1036"), Some(Gen::Gfx10));
+        assert!(Gen::Gfx10.is_supported() && Gen::Gfx10W64.is_supported());
+        assert_eq!(Gen::from_processor("gfx1010"), None, "RDNA1: no tables");
+        assert_eq!(Gen::from_processor("gfx1100"), Some(Gen::Gfx11));
+        assert!(!Gen::Gfx11.is_supported());
         assert_eq!(Gen::from_processor("gfx600"), None);
+        // Wave size.
+        assert_eq!(
+            (Gen::Gfx10.wave_size(), Gen::Gfx10.lane_mask_dwords()),
+            (32, 1)
+        );
+        assert_eq!(Gen::Gfx10.with_wave64(true), Gen::Gfx10W64);
+        assert_eq!(Gen::Gfx10W64.with_wave64(false), Gen::Gfx10);
+        assert_eq!(
+            (Gen::Gfx10W64.wave_size(), Gen::Gfx10W64.lane_mask_dwords()),
+            (64, 2)
+        );
+        assert_eq!(Gen::Gfx90a.with_wave64(false), Gen::Gfx90a);
+        assert_eq!(Gen::Gfx90a.wave_size(), 64);
+    }
+
+    /// GFX10 operands as data (words from clang-15's gfx1030 output), in wave32 and wave64.
+    #[test]
+    fn gfx10_operands_are_data() {
+        let w32 = Gen::Gfx10;
+        let w64 = Gen::Gfx10W64;
+        let dec = |gen, ws: &[u32]| decode(gen, &words(ws), 0).expect("decodes");
+        // v_cmp_eq_u32_e32 vcc_lo, 1, v0: the implicit vcc follows the wave size.
+        let i = dec(w32, &[0x7d84_0081]);
+        assert_eq!((i.opcode, i.dst), (Opcode::V_CMP_EQ_U32, Operand::VccLo));
+        assert_eq!(i.src[..2], [Operand::InlineInt(1), Operand::Vgpr(0)]);
+        assert_eq!(format(&i, w32, 0), "v_cmp_eq_u32_e32 vcc_lo, 1, v0");
+        let i = dec(w64, &[0x7d84_0081]);
+        assert_eq!(i.dst, Operand::Vcc);
+        assert_eq!(format(&i, w64, 0), "v_cmp_eq_u32_e32 vcc, 1, v0");
+        // v_add_co_u32 v3, s0, s0, v3: the carry-out is one SGPR in wave32, a pair in wave64.
+        let i = dec(w32, &[0xd70f_0003, 0x0002_0600]);
+        assert_eq!(
+            (i.opcode, i.encoding),
+            (Opcode::V_ADD_CO_U32, Encoding::Vop3)
+        );
+        assert_eq!((i.dst, i.sdst), (Operand::Vgpr(3), Operand::Sgpr(0)));
+        assert_eq!(format(&i, w32, 0), "v_add_co_u32 v3, s0, s0, v3");
+        assert_eq!(
+            format(&dec(w64, &[0xd70f_0003, 0x0002_0600]), w64, 0),
+            "v_add_co_u32 v3, s[0:1], s0, v3"
+        );
+        // v_add_co_ci_u32_e32 v4, vcc_lo, s3, v2, vcc_lo: carry out and in.
+        let i = dec(w32, &[0x5008_0403]);
+        assert_eq!((i.sdst, i.src[2]), (Operand::VccLo, Operand::VccLo));
+        // v_cndmask_b32_e64 v7, 0x3ff00000, v0, s0: a VOP3 literal (12 bytes), an SGPR mask.
+        let i = dec(w32, &[0xd501_0007, 0x0002_00ff, 0x3ff0_0000]);
+        assert_eq!(i.size, 12);
+        assert_eq!(
+            i.src,
+            [
+                Operand::Literal(0x3ff0_0000),
+                Operand::Vgpr(0),
+                Operand::Sgpr(0)
+            ]
+        );
+        assert_eq!(
+            format(&i, w32, 0),
+            "v_cndmask_b32_e64 v7, 0x3ff00000, v0, s0"
+        );
+        assert_eq!(
+            format(&dec(w64, &[0xd501_0007, 0x0002_00ff, 0x3ff0_0000]), w64, 0),
+            "v_cndmask_b32_e64 v7, 0x3ff00000, v0, s[0:1]"
+        );
+        // s_waitcnt_vscnt null, 0x0
+        let i = dec(w32, &[0xbbfd_0000]);
+        assert_eq!(
+            (i.opcode, i.dst, i.src[0]),
+            (Opcode::S_WAITCNT_VSCNT, Operand::Null, Operand::Imm(0))
+        );
+        assert_eq!(format(&i, w32, 0), "s_waitcnt_vscnt null, 0x0");
+        // s_code_end, s_and_saveexec_b32 s0, vcc_lo
+        assert_eq!(dec(w32, &[0xbf9f_0000]).opcode, Opcode::S_CODE_END);
+        let i = dec(w32, &[0xbe80_3c6a]);
+        assert_eq!(
+            (i.opcode, i.dst, i.src[0]),
+            (Opcode::S_AND_SAVEEXEC_B32, Operand::Sgpr(0), Operand::VccLo)
+        );
+        // DPP8 and DPP16.
+        let i = dec(w32, &[0x7e02_02e9, 0xfac6_8814]);
+        assert_eq!(
+            i.ext,
+            Ext::Dpp8(Dpp8 {
+                sel: [0, 1, 2, 3, 4, 5, 6, 7],
+                fi: false
+            })
+        );
+        assert_eq!(
+            format(&i, w32, 0),
+            "v_mov_b32_dpp v1, v20 dpp8:[0,1,2,3,4,5,6,7]"
+        );
+        let i = dec(w32, &[0x7e06_02fa, 0xff01_110a]);
+        let Ext::Dpp(d) = i.ext else {
+            panic!("not DPP16: {:?}", i.ext)
+        };
+        assert_eq!(
+            (d.ctrl, d.row_mask, d.bank_mask, d.fi),
+            (0x111, 0xf, 0xf, false)
+        );
+        assert_eq!(
+            format(&i, w32, 0),
+            "v_mov_b32_dpp v3, v10 row_shr:1 row_mask:0xf bank_mask:0xf"
+        );
+        // SMEM: s_load_dword s0, s[4:5], 0x10 (soffset null) and with an SGPR offset.
+        let i = dec(w32, &[0xf400_0002, 0xfa00_0010]);
+        assert_eq!(
+            (i.dst, i.src[0], i.src[2], i.offset),
+            (Operand::Sgpr(0), Operand::Sgpr(4), Operand::None, 16)
+        );
+        assert!(!i.has(flags::SOFFSET));
+        let i = dec(w32, &[0xf401_4504, 0x3c00_0010]);
+        assert!(i.has(flags::SOFFSET) && i.has(flags::GLC) && i.has(flags::DLC));
+        assert_eq!((i.src[2], i.offset), (Operand::Sgpr(30), 16));
+        assert_eq!(
+            format(&i, w32, 0),
+            "s_load_dword s20, s[8:9], s30 offset:0x10 glc dlc"
+        );
+        // global_load_dword v0, v3, s[2:3] glc dlc
+        let i = dec(w32, &[0xdc31_9000, 0x0002_0003]);
+        assert_eq!(
+            (i.dst, i.src[0], i.src[2]),
+            (Operand::Vgpr(0), Operand::Vgpr(3), Operand::Sgpr(2))
+        );
+        assert!(i.has(flags::GLC) && i.has(flags::DLC));
+        // SGPRs go up to s105 on GFX10 (102 is flat_scratch_lo on GFX9).
+        let i = dec(w32, &[0xbe8a_0366]);
+        assert_eq!(
+            (i.opcode, i.src[0]),
+            (Opcode::S_MOV_B32, Operand::Sgpr(102))
+        );
+        // A zero word is no instruction on GFX10 (clang pads with it).
+        let (text, size) = disassemble_one(w32, &words(&[0]), 0, 0);
+        assert_eq!((text.as_str(), size), (".long 0x00000000", 4));
     }
 
     #[test]
@@ -122,7 +258,7 @@ mod tests {
         let all = decode_all(Gen::Gfx9, &[0x00, 0x00, 0x80, 0xbf, 0x01]);
         assert_eq!(all.len(), 2);
         assert!(all[1].1.is_err());
-        assert!(decode(Gen::Gfx10, &words(&[0xbf80_0000]), 0).is_err());
+        assert!(decode(Gen::Gfx11, &words(&[0xbf80_0000]), 0).is_err());
     }
 
     #[test]
@@ -141,6 +277,8 @@ mod tests {
             Gen::Gfx9,
             Gen::Gfx90a,
             Gen::Gfx940,
+            Gen::Gfx10,
+            Gen::Gfx10W64,
             Gen::Gfx11,
         ] {
             let mut ok = 0;
@@ -177,6 +315,23 @@ mod tests {
         assert!(f(Opcode::DS_ADD_RTN_U32) & op_flags::RETURNS != 0);
         assert!(f(Opcode::S_CBRANCH_EXECZ) & op_flags::BRANCH != 0);
         assert!(f(Opcode::V_CMP_LT_F32) & op_flags::WRITES_MASK != 0);
+        // Lane-mask operands, from the tables.
+        let masks =
+            |op: Opcode| f(op) & (op_flags::MASK_DST | op_flags::MASK_SDST | op_flags::MASK_SRC2);
+        assert_eq!(masks(Opcode::V_CMP_LT_F32), op_flags::MASK_DST);
+        assert_eq!(masks(Opcode::V_CMPX_EQ_U32), op_flags::MASK_DST);
+        assert_eq!(masks(Opcode::V_CNDMASK_B32), op_flags::MASK_SRC2);
+        assert_eq!(masks(Opcode::V_ADD_CO_U32), op_flags::MASK_SDST);
+        assert_eq!(
+            masks(Opcode::V_ADD_CO_CI_U32),
+            op_flags::MASK_SDST | op_flags::MASK_SRC2
+        );
+        assert_eq!(masks(Opcode::V_DIV_SCALE_F32), op_flags::MASK_SDST);
+        assert_eq!(masks(Opcode::V_MAD_U64_U32), op_flags::MASK_SDST);
+        assert_eq!(masks(Opcode::V_READLANE_B32), 0);
+        assert_eq!(masks(Opcode::V_ADD_F32), 0);
+        // Lane masks are given at their wave64 width.
+        assert_eq!(Opcode::V_ADD_CO_CI_U32.info().src_dwords[2], 2);
     }
 
     #[test]

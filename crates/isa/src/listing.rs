@@ -65,6 +65,18 @@ pub fn listing(
             }
             next_sym += 1;
         }
+        // Like llvm-objdump: a run of at least 8 zero bytes before the next symbol (or the end)
+        // prints as `...` and is skipped in whole words.
+        let block_end = syms
+            .get(next_sym)
+            .and_then(|s| usize::try_from(s.addr.wrapping_sub(base)).ok())
+            .map_or(end, |e| e.clamp(off, end));
+        let zeros = text[off..block_end].iter().take_while(|&&b| b == 0).count();
+        if zeros >= 8 {
+            out.push_str("\t\t...\n");
+            off += zeros & !3;
+            continue;
+        }
         let (line_text, size, target) = match decode(gen, text, off) {
             Ok(inst) => {
                 let t = format(&inst, gen, addr);
@@ -126,6 +138,36 @@ fn label_for(syms: &[&TextSymbol], target: u64) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Runs of 8 or more zero bytes print as `...` (whole words), shorter ones as `.long`;
+    /// a run stops at the next symbol.
+    #[test]
+    fn zero_runs_print_like_llvm_objdump() {
+        let code_end = 0xbf9f_0000u32.to_le_bytes();
+        let mut text = Vec::new();
+        text.extend_from_slice(&code_end);
+        text.extend_from_slice(&[0; 4]); // one zero word: `.long`
+        text.extend_from_slice(&code_end);
+        text.extend_from_slice(&[0; 12]); // three words, up to the symbol: `...`
+        text.extend_from_slice(&code_end);
+        let sym = |name: &str, addr| TextSymbol {
+            name: name.into(),
+            addr,
+            size: 0,
+        };
+        let out = listing(
+            Gen::Gfx10,
+            &text,
+            0x100,
+            &[sym("a", 0x100), sym("b", 0x11c)],
+            None,
+        );
+        let lines: Vec<&str> = out.lines().filter(|l| l.starts_with('\t')).collect();
+        assert!(lines[1].starts_with("\t.long 0x00000000 "), "{out}");
+        assert_eq!(lines[3], "\t\t...", "{out}");
+        assert!(lines[4].starts_with("\ts_code_end "), "{out}");
+        assert_eq!(lines.len(), 5, "{out}");
+    }
 
     /// A section address at the top of the address space (a corrupt file) wraps instead of
     /// overflowing.

@@ -21,6 +21,10 @@ pub struct Args {
     /// Only disassemble this kernel or function (symbol name).
     #[arg(long)]
     pub kernel: Option<String>,
+    /// GFX10: print lane masks as wave64 code uses them (like llvm-objdump's
+    /// `--mattr=+wavefrontsize64`); the default is wave32, as clang compiles for gfx1030.
+    #[arg(long)]
+    pub wave64: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
@@ -40,7 +44,13 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             Some(id) => format!("{}[{id}]", args.file.display()),
             None => args.file.display().to_string(),
         };
-        matched |= render(&mut out, &name, &co.data, args.kernel.as_deref())?;
+        matched |= render(
+            &mut out,
+            &name,
+            &co.data,
+            args.kernel.as_deref(),
+            args.wave64,
+        )?;
     }
     if let Some(k) = &args.kernel {
         if !matched {
@@ -57,11 +67,20 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
 }
 
 /// Appends the listing of one code object; returns whether `kernel` (if any) was found in it.
-fn render(out: &mut String, name: &str, data: &[u8], kernel: Option<&str>) -> Result<bool, String> {
+fn render(
+    out: &mut String,
+    name: &str,
+    data: &[u8],
+    kernel: Option<&str>,
+    wave64: bool,
+) -> Result<bool, String> {
     let obj = CodeObject::parse(data).map_err(|e| format!("{name}: {e}"))?;
     let processor = obj.target().processor().to_string();
     let _ = writeln!(out, "\n{name}:\tfile format elf64-amdgpu");
-    let Some(gen) = Gen::from_processor(&processor).filter(|g| g.is_supported()) else {
+    let Some(gen) = Gen::from_processor(&processor)
+        .filter(|g| g.is_supported())
+        .map(|g| g.with_wave64(wave64))
+    else {
         let _ = writeln!(
             out,
             "; {processor}: no decoding tables for this processor yet"

@@ -2,7 +2,8 @@
 //!
 //! The tables themselves are generated (`generated.rs`, by `crates/isa/gen/gen_tables.py` from
 //! llvm-objdump-15's output); this module defines their row types and the lookups. Adding a
-//! generation (RDNA) means one more set of tables and one more arm in [`table`].
+//! generation means one more set of tables, one more row of [`TABLES`] and one more arm in
+//! [`gen_row`] (GFX10 added that way; GFX11 would be the next).
 
 use crate::inst::{op_flags, Gen, OpInfo};
 use crate::opcode::Opcode;
@@ -10,6 +11,8 @@ use std::sync::OnceLock;
 
 #[allow(clippy::all)]
 mod generated;
+
+pub(crate) use generated::GFX10_MTBUF_FORMATS;
 
 /// An instruction field an operand is read from (names from the ISA manuals).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -71,12 +74,14 @@ pub(crate) enum F {
 }
 
 /// One printed operand: the field it comes from, its register class (`v`, `s`, `a`, or 0
-/// for a fixed token) and its width in dwords.
+/// for a fixed token), its width in dwords, and whether it is a lane mask whose width follows
+/// the wave size (GFX10 tables; `width` is then the wave32 width).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Slot {
     pub field: F,
     pub class: u8,
     pub width: u8,
+    pub mask: bool,
 }
 
 impl Slot {
@@ -85,6 +90,16 @@ impl Slot {
             field,
             class,
             width,
+            mask: false,
+        }
+    }
+    /// A lane-mask operand (one SGPR in wave32, a pair in wave64).
+    pub(crate) const fn mask(field: F, class: u8, width: u8) -> Slot {
+        Slot {
+            field,
+            class,
+            width,
+            mask: true,
         }
     }
     pub(crate) const fn fixed(field: F) -> Slot {
@@ -92,6 +107,16 @@ impl Slot {
             field,
             class: 0,
             width: 1,
+            mask: false,
+        }
+    }
+    /// The width in dwords on `gen` (lane masks follow the wave size).
+    #[inline(always)]
+    pub(crate) fn width_on(&self, gen: Gen) -> u8 {
+        if self.mask {
+            gen.lane_mask_dwords()
+        } else {
+            self.width
         }
     }
 }
@@ -156,6 +181,10 @@ pub(crate) struct Entry {
     /// A VOP3 row shaped `vdst, src0[, src1[, src2]]` (VGPR or SGPR `vdst`, no carry-out, no
     /// VGPR-only source) that the decoder handles on a fast path.
     pub vop3_plain: bool,
+    /// A GFX10 VOP3 row whose operands are only `vdst` (VGPR or SGPR), a carry-out `sdst` and
+    /// `src0`–`src2` in their own places (lane masks and literals allowed), handled on the GFX10
+    /// VOP3 fast path.
+    pub vop3_rdna: bool,
     /// A SALU row the decoder handles on a fast path: [`SALU_IMM16`] (SOPP: only the 16-bit
     /// immediate), [`SALU_DST_SRC0`] or [`SALU_DST_SRC0_SRC1`] (SOP1/SOP2 `sdst, ssrc0[,
     /// ssrc1]`); 0 for every other row.
@@ -190,6 +219,18 @@ const fn salu_plain_kind(fam: Fam, slots: &[Slot]) -> u8 {
     }
 }
 
+/// Whether a row has a lane-mask operand (its width depends on the wave size: general path).
+const fn has_mask(slots: &[Slot]) -> bool {
+    let mut i = 0;
+    while i < slots.len() {
+        if slots[i].mask {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 /// Whether `s` is an SGPR-class operand read from `field`.
 const fn sreg(s: &Slot, field: F) -> bool {
     s.class == b's' && s.field as u8 == field as u8
@@ -221,7 +262,7 @@ const fn vop_fast_bits(fam: Fam, mods: u32, slots: &[Slot], places: &[Place; 8])
     if !matches!(fam, Fam::Vop1 | Fam::Vop2 | Fam::Vopc) || mods & (mods::VGPR_ONLY * 7) != 0 {
         return 0;
     }
-    if slots.len() > 8 {
+    if slots.len() > 8 || has_mask(slots) {
         return 0;
     }
     let mut bits = FAST;
@@ -253,12 +294,36 @@ const fn vop_fast_bits(fam: Fam, mods: u32, slots: &[Slot], places: &[Place; 8])
     bits | (src0_width << WIDTH_SHIFT)
 }
 
+/// Whether a row has the [`Entry::vop3_rdna`] shape.
+const fn is_vop3_rdna(fam: Fam, mods: u32, slots: &[Slot], places: &[Place; 8]) -> bool {
+    if !matches!(fam, Fam::Vop3) || mods & (mods::VGPR_ONLY * 7) != 0 || slots.len() > 5 {
+        return false;
+    }
+    let mut i = 0;
+    while i < slots.len() {
+        let s = slots[i];
+        let ok = match (s.field, places[i]) {
+            (F::Vdst, Place::Dst) => matches!(s.class, b'v' | b's'),
+            (F::Sdst3, Place::Sdst) => true,
+            (F::Src0, Place::Src(0)) | (F::Src1, Place::Src(1)) | (F::Src2, Place::Src(2)) => {
+                s.class != b'a'
+            }
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// Whether a row is a plain VOP3 shape (see [`Entry::vop3_plain`]).
 const fn is_vop3_plain(fam: Fam, mods: u32, slots: &[Slot], places: &[Place; 8]) -> bool {
     if !matches!(fam, Fam::Vop3) || mods & (mods::VGPR_ONLY * 7) != 0 {
         return false;
     }
-    if slots.len() < 2 || slots.len() > 4 {
+    if slots.len() < 2 || slots.len() > 4 || has_mask(slots) {
         return false;
     }
     if !matches!(slots[0].field, F::Vdst)
@@ -298,6 +363,7 @@ impl Entry {
             places,
             vop_fast: vop_fast_bits(fam, mods, slots, &places),
             vop3_plain: is_vop3_plain(fam, mods, slots, &places),
+            vop3_rdna: is_vop3_rdna(fam, mods, slots, &places),
             salu_plain: salu_plain_kind(fam, slots),
         }
     }
@@ -329,6 +395,10 @@ pub(crate) mod mods {
     pub const SDWA_MODS: u32 = 1 << 28;
     /// SDWA: source `i` takes `sext(…)`: `SDWA_SEXT << i`.
     pub const SDWA_SEXT: u32 = 1 << 30;
+    /// SOPP rows: the immediate prints in hex even when small (`s_clause 0x1`).
+    pub const SOPP_HEX: u32 = 1;
+    /// GFX10 VOP3P packed 16-bit sources: a literal above 0xffff prints as a 32-bit value.
+    pub const PACKED_LIT: u32 = 1 << 6;
 }
 
 /// Encoding families with a table.
@@ -379,9 +449,10 @@ pub(crate) const ALL_FAMS: [Fam; FAM_COUNT] = [
     Fam::Mimg,
 ];
 
-/// Every family's table for each generation with tables, in [`Fam`] order (indexed by
-/// `fam as usize`); the generation's row is picked by [`gen_row`].
-static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 5] = {
+/// Every family's table for each generation, in [`Fam`] order (indexed by `fam as usize`),
+/// the generations in `Gen as usize` order (indexed directly: no match in the hot path).
+/// `Gfx10W64` shares `Gfx10`'s tables; `Gfx11` has none (empty slices).
+static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 8] = {
     use generated::*;
     [
         // Gfx8
@@ -404,27 +475,6 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 5] = {
             &GFX8_MUBUF,
             &GFX8_MTBUF,
             &GFX8_MIMG,
-        ],
-        // Gfx900
-        [
-            &GFX900_SOP2,
-            &GFX900_SOPK,
-            &GFX900_SOP1,
-            &GFX900_SOPC,
-            &GFX900_SOPP,
-            &GFX900_SMEM,
-            &GFX900_VOP2,
-            &GFX900_VOP1,
-            &GFX900_VOPC,
-            &GFX900_VOP3,
-            &GFX900_VOP3P,
-            &GFX900_DS,
-            &GFX900_FLAT,
-            &GFX900_SCRATCH,
-            &GFX900_GLOBAL,
-            &GFX900_MUBUF,
-            &GFX900_MTBUF,
-            &GFX900_MIMG,
         ],
         // Gfx9
         [
@@ -468,6 +518,27 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 5] = {
             &GFX90A_MTBUF,
             &GFX90A_MIMG,
         ],
+        // Gfx900
+        [
+            &GFX900_SOP2,
+            &GFX900_SOPK,
+            &GFX900_SOP1,
+            &GFX900_SOPC,
+            &GFX900_SOPP,
+            &GFX900_SMEM,
+            &GFX900_VOP2,
+            &GFX900_VOP1,
+            &GFX900_VOPC,
+            &GFX900_VOP3,
+            &GFX900_VOP3P,
+            &GFX900_DS,
+            &GFX900_FLAT,
+            &GFX900_SCRATCH,
+            &GFX900_GLOBAL,
+            &GFX900_MUBUF,
+            &GFX900_MTBUF,
+            &GFX900_MIMG,
+        ],
         // Gfx940
         [
             &GFX940_SOP2,
@@ -489,27 +560,58 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 5] = {
             &GFX940_MTBUF,
             &GFX940_MIMG,
         ],
+        // Gfx10 (both wave sizes; MIMG is not decoded on GFX10)
+        [
+            &GFX10_SOP2,
+            &GFX10_SOPK,
+            &GFX10_SOP1,
+            &GFX10_SOPC,
+            &GFX10_SOPP,
+            &GFX10_SMEM,
+            &GFX10_VOP2,
+            &GFX10_VOP1,
+            &GFX10_VOPC,
+            &GFX10_VOP3,
+            &GFX10_VOP3P,
+            &GFX10_DS,
+            &GFX10_FLAT,
+            &GFX10_SCRATCH,
+            &GFX10_GLOBAL,
+            &GFX10_MUBUF,
+            &GFX10_MTBUF,
+            &[],
+        ],
+        // Gfx11 (reserved: no tables)
+        [&[]; FAM_COUNT],
+        // Gfx10W64 (the Gfx10 tables)
+        [
+            &GFX10_SOP2,
+            &GFX10_SOPK,
+            &GFX10_SOP1,
+            &GFX10_SOPC,
+            &GFX10_SOPP,
+            &GFX10_SMEM,
+            &GFX10_VOP2,
+            &GFX10_VOP1,
+            &GFX10_VOPC,
+            &GFX10_VOP3,
+            &GFX10_VOP3P,
+            &GFX10_DS,
+            &GFX10_FLAT,
+            &GFX10_SCRATCH,
+            &GFX10_GLOBAL,
+            &GFX10_MUBUF,
+            &GFX10_MTBUF,
+            &[],
+        ],
     ]
 };
-
-/// The row of [`TABLES`] for `gen` (`None`: no tables for the generation).
-#[inline]
-fn gen_row(gen: Gen) -> Option<usize> {
-    match gen {
-        Gen::Gfx8 => Some(0),
-        Gen::Gfx900 => Some(1),
-        Gen::Gfx9 => Some(2),
-        Gen::Gfx90a => Some(3),
-        Gen::Gfx940 => Some(4),
-        Gen::Gfx10 | Gen::Gfx11 => None,
-    }
-}
 
 /// The table for a family on a generation (`None`: no tables for the generation).
 #[inline]
 pub(crate) fn table(gen: Gen, fam: Fam) -> Option<&'static [Option<Entry>]> {
-    let row = TABLES.get(gen_row(gen)?)?;
-    row.get(fam as usize).copied()
+    let t = TABLES[gen as usize][fam as usize];
+    (!t.is_empty()).then_some(t)
 }
 
 /// Every entry of every family of `gen`.
@@ -528,8 +630,22 @@ pub(crate) fn all_entries(gen: Gen) -> Vec<(crate::Encoding, u32, Opcode, &'stat
 /// The entry for opcode number `op` of `fam` on `gen`.
 #[inline]
 pub(crate) fn lookup(gen: Gen, fam: Fam, op: u32) -> Option<&'static Entry> {
-    table(gen, fam)?.get(op as usize)?.as_ref()
+    TABLES[gen as usize][fam as usize]
+        .get(op as usize)?
+        .as_ref()
 }
+
+// The rows of `TABLES` follow `Gen`'s declaration order.
+const _: () = assert!(
+    Gen::Gfx8 as usize == 0
+        && Gen::Gfx9 as usize == 1
+        && Gen::Gfx90a as usize == 2
+        && Gen::Gfx900 as usize == 3
+        && Gen::Gfx940 as usize == 4
+        && Gen::Gfx10 as usize == 5
+        && Gen::Gfx11 as usize == 6
+        && Gen::Gfx10W64 as usize == 7
+);
 
 /// Static per-opcode properties, built once from the width table and the mnemonics.
 pub(crate) fn op_info(op: Opcode) -> &'static OpInfo {
@@ -574,6 +690,28 @@ fn build_info() -> Vec<OpInfo> {
             // SMEM stores read sdata.
             if info.flags & op_flags::STORE != 0 {
                 info.src_dwords[1] = info.dst_dwords;
+            }
+        }
+    }
+    // Lane-mask operands, from every table row of every generation: the implicit `vcc`, the
+    // VOP3b carry-out, and GFX10's slots whose width follows the wave size.
+    for row in &TABLES {
+        for fam_table in row {
+            for e in fam_table.iter().flatten() {
+                let Some(info) = v.get_mut(e.opcode as usize) else {
+                    continue;
+                };
+                for (s, place) in e.slots.iter().zip(e.places) {
+                    if !(s.mask || matches!(s.field, F::Vcc | F::Sdst3)) {
+                        continue;
+                    }
+                    info.flags |= match place {
+                        Place::Dst => op_flags::MASK_DST,
+                        Place::Sdst => op_flags::MASK_SDST,
+                        Place::Src(2) => op_flags::MASK_SRC2,
+                        _ => 0,
+                    };
+                }
             }
         }
     }
