@@ -65,11 +65,12 @@ trim() {
   printf '%s' "$s"
 }
 
-# build_cached KIND SOURCE_NAME "TARGETS": prints the cached output path; compiles when missing.
-# The cache key is the SHA-256 of "hsaemu-hip-build v1\n<hipcc arguments>\n", hip_check.h, a NUL
-# byte and the source; tests/it/hip.rs computes the same key, so each build happens only once.
+# build_cached KIND SOURCE_NAME "TARGETS" ["LINK FLAGS"]: prints the cached output path; compiles
+# when missing. The link flags (a program's @link line) go after the source. The cache key is the
+# SHA-256 of "hsaemu-hip-build v1\n<hipcc arguments> <link flags>\n", hip_check.h, a NUL byte and
+# the source; tests/it/hip.rs computes the same key, so each build happens only once.
 build_cached() {
-  local kind=$1 name=$2 targets=$3
+  local kind=$1 name=$2 targets=$3 link=${4:-}
   local src=$hip_dir/$name.hip
   [ -f "$src" ] || {
     echo "hip-tests: $src does not exist" >&2
@@ -80,9 +81,12 @@ build_cached() {
   args+=(-O2)
   local t
   for t in $targets; do args+=("--offload-arch=$t"); done
+  local link_args=()
+  for t in $link; do link_args+=("$t"); done
+  local key_args=("${args[@]}" "${link_args[@]}")
   local key
   key=$({
-    printf 'hsaemu-hip-build v1\n%s\n' "${args[*]}"
+    printf 'hsaemu-hip-build v1\n%s\n' "${key_args[*]}"
     cat "$hip_dir/hip_check.h"
     printf '\0'
     cat "$src"
@@ -92,7 +96,7 @@ build_cached() {
   if [ ! -f "$out" ]; then
     echo "hip-tests: building $name ($kind: $targets)" >&2
     local tmp=$out.tmp$$
-    if ! hipcc "${args[@]}" "$src" -o "$tmp" >"$tmp.log" 2>&1; then
+    if ! hipcc "${args[@]}" "$src" -o "$tmp" "${link_args[@]}" >"$tmp.log" 2>&1; then
       cat "$tmp.log" >&2
       rm -f "$tmp" "$tmp.log"
       echo "hip-tests: build of $name failed" >&2
@@ -106,12 +110,28 @@ build_cached() {
 
 # Read the manifest.
 declare -a m_name m_targets m_args m_expect
-declare -A known_failure
+declare -A known_failure link_flags
 while IFS= read -r line || [ -n "$line" ]; do
   line=$(trim "$line")
   [ -z "$line" ] && continue
   [ "${line:0:1}" = "#" ] && continue
   IFS='|' read -r -a fields <<<"$line"
+  if [ "$(trim "${fields[0]}")" = "@link" ]; then
+    # @link | name | -lLIB ...
+    flags=$(trim "${fields[2]:-}")
+    if ((${#fields[@]} != 3)) || [ -z "$(trim "${fields[1]}")" ] || [ -z "$flags" ]; then
+      echo "hip-tests: malformed manifest line: $line" >&2
+      exit 2
+    fi
+    for f in $flags; do
+      [[ "$f" =~ ^-l[A-Za-z0-9_-]+$ ]] || {
+        echo "hip-tests: @link takes -l<library> flags: $line" >&2
+        exit 2
+      }
+    done
+    link_flags["$(trim "${fields[1]}")"]=$flags
+    continue
+  fi
   if [ "${line:0:1}" = "@" ]; then
     # @known-failure | name | targets | reason
     if [ "$(trim "${fields[0]}")" != "@known-failure" ] || ((${#fields[@]} != 4)); then
@@ -175,7 +195,7 @@ fi
 declare -A exe
 build_failures=0
 for i in "${selected[@]}"; do
-  if path=$(build_cached exe "${m_name[i]}" "${m_targets[i]}"); then
+  if path=$(build_cached exe "${m_name[i]}" "${m_targets[i]}" "${link_flags[${m_name[i]}]:-}"); then
     exe[$i]=$path
   else
     build_failures=$((build_failures + 1))

@@ -3,7 +3,7 @@
 # Idempotent: a machine that has everything installs nothing.
 set -euo pipefail
 
-packages=(clang-15 lld-15 llvm-15 hipcc rocm-device-libs libhsa-runtime-dev librocrand1 pocl-opencl-icd ocl-icd-opencl-dev gcc g++ binutils llvm-15-dev)
+packages=(clang-15 lld-15 llvm-15 hipcc rocm-device-libs libhsa-runtime-dev librocrand1 librocrand-dev librocsparse-dev pocl-opencl-icd ocl-icd-opencl-dev gcc g++ binutils llvm-15-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,9 +1,10 @@
 //! The HIP programs of `tests/hip/` (issue 6, "unmodified HIP programs run"): the manifest
 //! `tests/hip/manifest.txt` is well formed and lists at least 25 programs, every program builds
 //! with Debian's `hipcc` into a fat binary holding exactly the code objects for its manifest
-//! targets (and every `--genco` companion into a bundle), and every program **runs** unchanged
-//! through ROCm's HIP runtime on hsaemu's `libhsa-runtime64.so.1` for gfx90a, gfx906 and
-//! gfx803, checked against the manifest's `@known-failure` list in both directions. Also: the
+//! targets (and every `--genco` companion into a bundle; programs that only call a ROCm library
+//! named on an `@link` line have none), and every program **runs** unchanged through ROCm's HIP
+//! runtime on hsaemu's `libhsa-runtime64.so.1` for gfx90a, gfx906, gfx803 and gfx908, checked
+//! against the manifest's `@known-failure` list in both directions. Also: the
 //! Chrome-trace timeline of `HSAEMU_TRACE=FILE`, and HIP's own error for a binary without code
 //! for the emulated GPU. Builds are cached in `target/hip/` under the same key
 //! `scripts/hip-tests.sh` uses, so the script reuses what this test built (see docs/hip.md).
@@ -18,7 +19,10 @@ use std::sync::Mutex;
 /// Fewest programs the manifest may list (issue 6 asks for at least 25).
 const MIN_PROGRAMS: usize = 25;
 /// Targets a program may be built for; every program is built for the first.
-const ALLOWED_TARGETS: &[&str] = &["gfx90a", "gfx906", "gfx803"];
+const ALLOWED_TARGETS: &[&str] = &["gfx90a", "gfx906", "gfx803", "gfx908"];
+/// Fewest programs each reduced-target subset must hold. gfx908 has only the ROCm-library
+/// programs (their libraries carry gfx908 code; our own programs are not built for it).
+const SUBSET_MIN: &[(&str, usize)] = &[("gfx906", 8), ("gfx803", 8), ("gfx908", 5)];
 
 /// One line of the manifest.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,6 +31,8 @@ struct Program {
     targets: Vec<String>,
     args: Vec<String>,
     expect: Vec<String>,
+    /// Link flags from the program's `@link` line (a ROCm library such as `-lrocrand`).
+    link: Vec<String>,
     line: usize,
 }
 
@@ -88,10 +94,44 @@ fn parse_manifest(text: &str) -> Result<Vec<Program>, String> {
             targets,
             args,
             expect,
+            link: Vec::new(),
             line: i + 1,
         });
     }
     Ok(programs)
+}
+
+/// Parses the `@link | name | flags` lines of the manifest: hipcc link flags for a program
+/// that calls a ROCm library (only `-l<library>` flags). The other lines are skipped.
+fn parse_links(text: &str) -> Result<Vec<(String, Vec<String>, usize)>, String> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let Some(rest) = line.strip_prefix("@link") else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split('|').map(str::trim).collect();
+        if fields.len() != 3 || !fields[0].is_empty() || fields[1].is_empty() {
+            return Err(format!("line {}: want @link | name | flags", i + 1));
+        }
+        let flags: Vec<String> = fields[2].split_whitespace().map(String::from).collect();
+        let is_lib_flag = |f: &String| {
+            f.strip_prefix("-l").is_some_and(|l| {
+                !l.is_empty()
+                    && l.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            })
+        };
+        if flags.is_empty() || !flags.iter().all(is_lib_flag) {
+            return Err(format!(
+                "line {}: @link takes -l<library> flags, got {:?}",
+                i + 1,
+                fields[2]
+            ));
+        }
+        out.push((fields[1].to_string(), flags, i + 1));
+    }
+    Ok(out)
 }
 
 fn hip_dir() -> PathBuf {
@@ -102,7 +142,18 @@ fn manifest() -> Vec<Program> {
     let path = hip_dir().join("manifest.txt");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    parse_manifest(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    let mut programs = parse_manifest(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    for (name, flags, line) in
+        parse_links(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    {
+        let p = programs
+            .iter_mut()
+            .find(|p| p.name == name)
+            .unwrap_or_else(|| panic!("line {line}: @link names {name}, which is not listed"));
+        assert!(p.link.is_empty(), "line {line}: a second @link for {name}");
+        p.link = flags;
+    }
+    programs
 }
 
 /// `$CARGO_TARGET_DIR/hip` or `target/hip`: the cache shared with `scripts/hip-tests.sh`.
@@ -124,6 +175,7 @@ enum Kind {
     Genco,
 }
 
+/// hipcc's options before the source (the link flags go after it, see [`build`]).
 fn hipcc_args(kind: Kind, targets: &[String]) -> Vec<String> {
     let mut args = Vec::new();
     if kind == Kind::Genco {
@@ -135,16 +187,21 @@ fn hipcc_args(kind: Kind, targets: &[String]) -> Vec<String> {
 }
 
 /// The cached output path; the key is the one `scripts/hip-tests.sh` computes: SHA-256 of
-/// `"hsaemu-hip-build v1\n" + args joined by spaces + "\n"`, `hip_check.h`, a NUL byte and the
-/// source, first 16 hex digits.
-fn cached_path(kind: Kind, name: &str, targets: &[String]) -> PathBuf {
+/// `"hsaemu-hip-build v1\n" + args and link flags joined by spaces + "\n"`, `hip_check.h`, a
+/// NUL byte and the source, first 16 hex digits.
+fn cached_path(kind: Kind, name: &str, targets: &[String], link: &[String]) -> PathBuf {
     let read =
         |p: &Path| std::fs::read(p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()));
     let mut h = Sha256::new();
     h.update(
         format!(
             "hsaemu-hip-build v1\n{}\n",
-            hipcc_args(kind, targets).join(" ")
+            hipcc_args(kind, targets)
+                .iter()
+                .chain(link)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" ")
         )
         .as_bytes(),
     );
@@ -165,10 +222,10 @@ fn cached_path(kind: Kind, name: &str, targets: &[String]) -> PathBuf {
 /// Serializes builds within this test process (tests run on parallel threads).
 static BUILD_LOCK: Mutex<()> = Mutex::new(());
 
-/// Builds `tests/hip/<name>.hip` (or returns the cached build); panics with hipcc's output when
-/// the build fails.
-fn build(kind: Kind, name: &str, targets: &[String]) -> PathBuf {
-    let out = cached_path(kind, name, targets);
+/// Builds `tests/hip/<name>.hip` (or returns the cached build), with `link` (a program's
+/// `@link` flags) after the source; panics with hipcc's output when the build fails.
+fn build(kind: Kind, name: &str, targets: &[String], link: &[String]) -> PathBuf {
+    let out = cached_path(kind, name, targets, link);
     let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     if out.is_file() {
         return out;
@@ -180,6 +237,7 @@ fn build(kind: Kind, name: &str, targets: &[String]) -> PathBuf {
         .arg(hip_dir().join(format!("{name}.hip")))
         .arg("-o")
         .arg(&tmp)
+        .args(link)
         .output()
         .unwrap_or_else(|e| panic!("cannot run {}: {e}", hipcc.display()));
     assert!(
@@ -193,10 +251,15 @@ fn build(kind: Kind, name: &str, targets: &[String]) -> PathBuf {
     out
 }
 
-/// The processors of the AMDGPU code objects in a built file (from the bundle entry IDs).
+/// The processors of the AMDGPU code objects in a built file (from the bundle entry IDs); none
+/// for a host executable without a `.hip_fatbin` (a program with no device code of its own).
 fn built_targets(path: &Path) -> BTreeSet<String> {
     let data =
         std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let host_elf = data.starts_with(b"\x7fELF") && data.get(18..20) != Some(&[224, 0][..]);
+    if host_elf && hsaemu_codeobject::hip_fatbin(&data).is_err() {
+        return BTreeSet::new();
+    }
     let found = find_code_objects(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     found
         .iter()
@@ -291,13 +354,18 @@ fn manifest_lists_enough_well_formed_programs() {
             );
         }
     }
-    // Both reduced-target subsets are populated.
+    // Every reduced-target subset is populated.
     for t in &ALLOWED_TARGETS[1..] {
+        let min = SUBSET_MIN
+            .iter()
+            .find(|(s, _)| s == t)
+            .map(|&(_, n)| n)
+            .unwrap_or_else(|| panic!("no SUBSET_MIN for {t}"));
         let n = programs
             .iter()
             .filter(|p| p.targets.iter().any(|x| x == t))
             .count();
-        assert!(n >= 8, "only {n} programs are built for {t}");
+        assert!(n >= min, "only {n} programs are built for {t}, want {min}");
     }
 }
 
@@ -312,9 +380,30 @@ fn manifest_parser_rejects_malformed_lines() {
             targets: vec!["gfx90a".into(), "gfx906".into()],
             args: vec![],
             expect: vec!["PASS vector_add".into(), "more".into()],
+            link: vec![],
             line: 3,
         }]
     );
+    assert_eq!(
+        parse_links("a | gfx90a | - | PASS a\n@link | a | -lrocrand -lrocsparse\n"),
+        Ok(vec![(
+            "a".to_string(),
+            vec!["-lrocrand".to_string(), "-lrocsparse".to_string()],
+            2
+        )])
+    );
+    for bad in [
+        "@link | a",
+        "@link | a | ",
+        "@link |  | -lrocrand",
+        "@link | a | -L/tmp",
+        "@link | a | -l",
+        "@link | a | -lfoo;rm",
+        "@linkx | a | -lrocrand",
+    ] {
+        let err = parse_links(bad).expect_err(bad);
+        assert!(err.starts_with("line 1:"), "{bad:?}: {err}");
+    }
     let with_genco = parse_manifest("m | gfx90a | @genco:k x | PASS m").expect("genco parses");
     assert_eq!(with_genco[0].genco_sources(), vec!["k"]);
     for (bad, why) in [
@@ -341,11 +430,21 @@ fn manifest_parser_rejects_malformed_lines() {
     }
 }
 
+/// Every program's fat binary holds one code object per manifest target, except a program
+/// with an `@link` line and no `__global__` function: its GPU code is the library's (whose fat
+/// binary HIP searches for the agent's target at run time), so it has no `.hip_fatbin`.
 #[test]
 fn every_program_builds_for_exactly_its_targets() {
     for p in manifest() {
-        let exe = build(Kind::Exe, &p.name, &p.targets);
-        let want: BTreeSet<String> = p.targets.iter().cloned().collect();
+        let exe = build(Kind::Exe, &p.name, &p.targets, &p.link);
+        let src = std::fs::read_to_string(hip_dir().join(format!("{}.hip", p.name)))
+            .unwrap_or_else(|e| panic!("{}: {e}", p.name));
+        let library_only = !p.link.is_empty() && !src.contains("__global__");
+        let want: BTreeSet<String> = if library_only {
+            BTreeSet::new()
+        } else {
+            p.targets.iter().cloned().collect()
+        };
         assert_eq!(
             built_targets(&exe),
             want,
@@ -354,7 +453,7 @@ fn every_program_builds_for_exactly_its_targets() {
             exe.display()
         );
         for g in p.genco_sources() {
-            let co = build(Kind::Genco, g, &p.targets);
+            let co = build(Kind::Genco, g, &p.targets, &[]);
             let head = std::fs::read(&co).unwrap_or_default();
             assert!(
                 head.starts_with(b"__CLANG_OFFLOAD_BUNDLE__"),
@@ -375,7 +474,7 @@ fn every_program_builds_for_exactly_its_targets() {
 fn script_reuses_the_test_builds_and_lists_every_program() {
     let programs = manifest();
     let first = &programs[0];
-    let exe = build(Kind::Exe, &first.name, &first.targets);
+    let exe = build(Kind::Exe, &first.name, &first.targets, &first.link);
     let script = hsaemu_testkit::workspace_root()
         .join("scripts")
         .join("hip-tests.sh");
@@ -435,6 +534,9 @@ fn parse_known_failures(text: &str) -> Result<Vec<KnownFailure>, String> {
             continue;
         };
         let fields: Vec<&str> = rest.split('|').map(str::trim).collect();
+        if fields.first() == Some(&"link") {
+            continue; // parse_links
+        }
         if fields.first() != Some(&"known-failure") {
             return Err(format!("line {}: unknown directive {:?}", i + 1, fields[0]));
         }
@@ -544,12 +646,12 @@ fn hsaemu_exec(program: &Path) -> Command {
 /// Runs one manifest program under our runtime with `HSAEMU_TARGET=target` and checks its exit
 /// status and expected output.
 fn run_program(p: &Program, target: &str) -> RunResult {
-    let exe = build(Kind::Exe, &p.name, &p.targets);
+    let exe = build(Kind::Exe, &p.name, &p.targets, &p.link);
     let args: Vec<PathBuf> = p
         .args
         .iter()
         .map(|a| match a.strip_prefix("@genco:") {
-            Some(g) => build(Kind::Genco, g, &p.targets),
+            Some(g) => build(Kind::Genco, g, &p.targets, &[]),
             None => PathBuf::from(a),
         })
         .collect();
@@ -687,6 +789,13 @@ fn the_gfx803_subset_runs_under_hsaemu() {
     run_all_for("gfx803", 8);
 }
 
+/// gfx908 runs the ROCm-library programs: rocRAND's and rocSPARSE's fat binaries carry
+/// `gfx908:xnack-` code objects, which match hsaemu's `gfx908:sramecc+:xnack-` agent.
+#[test]
+fn the_gfx908_subset_runs_under_hsaemu() {
+    run_all_for("gfx908", 5);
+}
+
 /// `HSAEMU_TRACE=FILE` (what `hsaemu exec --trace FILE` sets) writes a Chrome-trace timeline:
 /// valid JSON with the HSA API calls, the kernel dispatches by name on their queue's track, the
 /// barrier packets HIP puts between streams, and the copies.
@@ -696,7 +805,7 @@ fn a_hip_program_leaves_a_chrome_trace_timeline() {
         .into_iter()
         .find(|p| p.name == "streams_events")
         .expect("streams_events is in the manifest");
-    let exe = build(Kind::Exe, &p.name, &p.targets);
+    let exe = build(Kind::Exe, &p.name, &p.targets, &p.link);
     let trace = cache_dir()
         .join("logs-cargo")
         .join("streams_events.trace.json");
@@ -786,7 +895,7 @@ fn a_binary_without_code_for_the_target_fails_with_hips_error() {
         .find(|p| p.name == "vector_add")
         .expect("vector_add is in the manifest");
     assert!(!p.targets.iter().any(|t| t == "gfx1030"));
-    let exe = build(Kind::Exe, &p.name, &p.targets);
+    let exe = build(Kind::Exe, &p.name, &p.targets, &p.link);
     let start = std::time::Instant::now();
     let out = hsaemu_exec(&exe)
         .env("HSAEMU_TARGET", "gfx1030")

@@ -105,13 +105,64 @@ impl Coverage {
     }
 }
 
-/// A decoded code region: one pre-decoded instruction per dword offset.
+/// Code regions up to this many dwords (1 MiB of code) are decoded at every dword when their
+/// program is made; larger ones chunk by chunk on first fetch.
+const EAGER_DWORDS: usize = 1 << 18;
+
+/// Dwords in one lazily decoded chunk of a large code region (4 KiB of machine code).
+const CHUNK_DWORDS: usize = 1024;
+
+/// One decoded chunk: the instruction at every dword offset (past the region's end, padding
+/// that `Program::at` never returns).
+type Chunk = [Inst; CHUNK_DWORDS];
+
+/// A code region, pre-decoded at every dword offset. Regions up to `EAGER_DWORDS` are decoded
+/// whole when the program is made. Larger ones, such as the code objects of prebuilt libraries
+/// (rocSPARSE's reach 3.8 MiB, of which a dispatch touches a few KiB; decoding one whole took
+/// ~0.2 s and 80 bytes of memory per dword), keep a copy of their words (as the hardware
+/// fetches the code it was given at dispatch) and decode each 4 KiB chunk when an instruction
+/// in it is first fetched. Fetching from a small region costs what it did before chunking.
 pub(crate) struct Program {
     pub base: u64,
-    pub insts: Vec<Inst>,
+    /// A small region's instructions (empty for a large region).
+    eager: Box<[Inst]>,
+    /// A large region, decoded on demand.
+    lazy: Option<Lazy>,
+}
+
+struct Lazy {
+    gen: Gen,
+    /// The region's words.
+    words: Box<[u32]>,
+    /// Each chunk, decoded on first use.
+    chunks: Box<[OnceLock<Box<Chunk>>]>,
 }
 
 impl Program {
+    fn new(gen: Gen, base: u64, words: Vec<u32>) -> Program {
+        let n = words.len();
+        if n <= EAGER_DWORDS {
+            return Program {
+                base,
+                eager: (0..n)
+                    .map(|k| decode::decode(gen, &words[k..(k + 3).min(n)]))
+                    .collect(),
+                lazy: None,
+            };
+        }
+        Program {
+            base,
+            eager: Box::new([]),
+            lazy: Some(Lazy {
+                gen,
+                chunks: (0..n.div_ceil(CHUNK_DWORDS))
+                    .map(|_| OnceLock::new())
+                    .collect(),
+                words: words.into_boxed_slice(),
+            }),
+        }
+    }
+
     /// The instruction at absolute address `pc`.
     #[inline]
     pub(crate) fn at(&self, pc: u64) -> Option<&Inst> {
@@ -119,7 +170,48 @@ impl Program {
         if !off.is_multiple_of(4) {
             return None;
         }
-        self.insts.get((off / 4) as usize)
+        let k = (off / 4) as usize;
+        match self.eager.get(k) {
+            Some(inst) => Some(inst),
+            None => self.lazy_at(k),
+        }
+    }
+
+    /// Out of the small-region fetch path, so it stays as it was before chunking.
+    #[cold]
+    #[inline(never)]
+    fn lazy_at(&self, k: usize) -> Option<&Inst> {
+        self.lazy.as_ref()?.at(k)
+    }
+}
+
+impl Lazy {
+    /// The instruction at dword `k`, decoding its chunk on the first fetch from it (several
+    /// workers may race; one decodes, the others wait for it).
+    #[inline]
+    fn at(&self, k: usize) -> Option<&Inst> {
+        if k >= self.words.len() {
+            return None;
+        }
+        let c = k / CHUNK_DWORDS;
+        let chunk = self.chunks.get(c)?.get_or_init(|| self.decode_chunk(c));
+        Some(&chunk[k % CHUNK_DWORDS])
+    }
+
+    /// Decodes chunk `c` at every dword; an instruction may read up to two words past the
+    /// chunk (its literal or second dword) but never past the region.
+    #[cold]
+    fn decode_chunk(&self, c: usize) -> Box<Chunk> {
+        let n = self.words.len();
+        let start = c * CHUNK_DWORDS;
+        let mut insts: Vec<Inst> = (start..(start + CHUNK_DWORDS).min(n))
+            .map(|k| decode::decode(self.gen, &self.words[k..(k + 3).min(n)]))
+            .collect();
+        insts.resize(CHUNK_DWORDS, decode::decode(self.gen, &[]));
+        insts
+            .into_boxed_slice()
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("a chunk holds CHUNK_DWORDS instructions"))
     }
 }
 
@@ -268,21 +360,114 @@ impl Gpu {
             return None;
         }
         let n = (region.len / 4) as usize;
-        let mut words = Vec::with_capacity(n + 3);
-        for k in 0..n as u64 {
-            words.push(host::load(region.base + 4 * k, 4) as u32);
-        }
-        words.extend_from_slice(&[0, 0, 0]);
-        let mut insts = Vec::with_capacity(n);
-        for k in 0..n {
-            let end = (k + 3).min(n);
-            insts.push(decode::decode(self.gen, &words[k..end]));
-        }
-        let p = Arc::new(Program {
-            base: region.base,
-            insts,
-        });
+        let words = (0..n as u64)
+            .map(|k| host::load(region.base + 4 * k, 4) as u32)
+            .collect();
+        let p = Arc::new(Program::new(self.gen, region.base, words));
         self.programs.lock().insert(key, p.clone());
         Some(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::Fmt;
+
+    /// `s_nop 0`, and `s_mov_b32 s0, <literal>` (SOP1, src0 = 255: a literal follows).
+    const S_NOP: u32 = 0xbf80_0000;
+    const S_MOV_LIT: u32 = 0xbe80_00ff;
+
+    /// The fields that say which instruction a pre-decoded entry is.
+    fn key(i: &Inst) -> (&'static str, u8, u32, u32, Fmt) {
+        (i.name, i.size, i.word, i.lit, i.fmt)
+    }
+
+    /// A region of `n` dwords of `s_nop` with `s_mov_b32 s0, lit` (8 bytes) placed so that
+    /// their literal is the first word of the next chunk, and at the last dword (its literal
+    /// past the region's end).
+    fn words(n: usize, straddle: &[usize]) -> Vec<u32> {
+        let mut w = vec![S_NOP; n];
+        for &k in straddle {
+            w[k] = S_MOV_LIT;
+            w[k + 1] = 0x1234_5678 ^ k as u32;
+        }
+        w[n - 1] = S_MOV_LIT;
+        w
+    }
+
+    #[test]
+    fn small_regions_decode_whole_and_large_ones_by_chunk_with_the_same_result() {
+        let base = 0x7000_0000_0000u64;
+        for n in [1000, EAGER_DWORDS, EAGER_DWORDS + 3 * CHUNK_DWORDS + 5] {
+            let straddle: Vec<usize> = [CHUNK_DWORDS - 1, 2 * CHUNK_DWORDS - 1, n - 7]
+                .into_iter()
+                .filter(|&k| k + 2 < n)
+                .collect();
+            let w = words(n, &straddle);
+            let p = Program::new(Gen::Gfx90a, base, w.clone());
+            assert_eq!(p.lazy.is_some(), n > EAGER_DWORDS, "n = {n}");
+            if let Some(lazy) = &p.lazy {
+                assert!(
+                    lazy.chunks.iter().all(|c| c.get().is_none()),
+                    "decoded early"
+                );
+            }
+            let mut probes = vec![0, 1, n - 8, n - 7, n - 6, n - 2, n - 1];
+            for c in [1, 2, n / CHUNK_DWORDS] {
+                if c > 0 && c * CHUNK_DWORDS < n {
+                    probes.extend([c * CHUNK_DWORDS - 1, c * CHUNK_DWORDS]);
+                }
+            }
+            for &k in &probes {
+                let want = decode::decode(Gen::Gfx90a, &w[k..(k + 3).min(n)]);
+                let got = p.at(base + 4 * k as u64).expect("inside the region");
+                assert_eq!(key(got), key(&want), "n = {n}, dword {k}");
+            }
+            // A literal in the next chunk is read; one past the region's end is not.
+            if n > CHUNK_DWORDS {
+                let k = CHUNK_DWORDS - 1;
+                let i = p.at(base + 4 * k as u64).expect("inside");
+                assert_eq!(
+                    (i.name, i.size, i.lit),
+                    ("s_mov_b32", 8, 0x1234_5678 ^ k as u32)
+                );
+            }
+            let last = p.at(base + 4 * (n as u64 - 1)).expect("inside");
+            assert_eq!(last.fmt, Fmt::Invalid, "n = {n}: literal past the end");
+            assert!(p.at(base + 4 * n as u64).is_none(), "n = {n}: past the end");
+            assert!(p.at(base + 4 * (n + CHUNK_DWORDS) as u64).is_none());
+            assert!(p.at(base - 4).is_none() && p.at(base + 2).is_none());
+            // Only the chunks fetched from were decoded.
+            if let Some(lazy) = &p.lazy {
+                let fetched: std::collections::BTreeSet<usize> =
+                    probes.iter().map(|k| k / CHUNK_DWORDS).collect();
+                let decoded: std::collections::BTreeSet<usize> = (0..lazy.chunks.len())
+                    .filter(|&c| lazy.chunks[c].get().is_some())
+                    .collect();
+                assert_eq!(decoded, fetched, "n = {n}");
+            }
+        }
+    }
+
+    /// Workers racing for a chunk's first fetch all see the same decoded chunk.
+    #[test]
+    fn concurrent_first_fetches_of_a_chunk_agree() {
+        let base = 0x7000_0000_0000u64;
+        let n = EAGER_DWORDS + CHUNK_DWORDS;
+        let k = EAGER_DWORDS - 1; // a straddling s_mov_b32 in the last full chunk
+        let p = Program::new(Gen::Gfx90a, base, words(n, &[k]));
+        let seen: Vec<usize> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..4)
+                .map(|_| s.spawn(|| p.at(base + 4 * k as u64).map(|i| i as *const Inst as usize)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("thread").expect("inside"))
+                .collect()
+        });
+        assert!(seen.windows(2).all(|w| w[0] == w[1]), "{seen:x?}");
+        let i = p.at(base + 4 * k as u64).expect("inside");
+        assert_eq!((i.name, i.size), ("s_mov_b32", 8));
     }
 }

@@ -20,6 +20,10 @@ pub const DEVICE_LIB_PATH: &str = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode";
 /// Debian's prebuilt rocRAND: a host library whose `.hip_fatbin` carries bundles for gfx803…gfx1030.
 pub const ROCRAND_LIBRARY: &str = "/usr/lib/x86_64-linux-gnu/librocrand.so.1";
 
+/// Debian's prebuilt rocSPARSE (librocsparse0, 1.3 GB): its `.hip_fatbin` holds 111 bundles,
+/// each with code objects for gfx803, gfx900, gfx906, gfx908, gfx90a (xnack±) and gfx1030.
+pub const ROCSPARSE_LIBRARY: &str = "/usr/lib/x86_64-linux-gnu/librocsparse.so.0";
+
 /// Targets of the corpus, as target IDs (processor plus features).
 pub const TARGETS: &[&str] = &[
     "gfx803",
@@ -80,7 +84,7 @@ pub fn tool(name: &str) -> PathBuf {
         }
     }
     panic!(
-        "required tool `{name}` is missing: run `scripts/setup.sh` (installs clang-15, lld-15, llvm-15, hipcc, rocm-device-libs, libhsa-runtime-dev, librocrand1)"
+        "required tool `{name}` is missing: run `scripts/setup.sh` (installs clang-15, lld-15, llvm-15, hipcc, rocm-device-libs, libhsa-runtime-dev, librocrand1, librocrand-dev, librocsparse-dev)"
     );
 }
 
@@ -382,6 +386,16 @@ fn source_supports(rel: &str, target: &str) -> bool {
         }
         None => true,
     }
+}
+
+/// Debian's prebuilt rocSPARSE library; panics with the set-up command when it is missing.
+pub fn rocsparse_library() -> PathBuf {
+    let p = PathBuf::from(ROCSPARSE_LIBRARY);
+    assert!(
+        p.is_file(),
+        "{ROCSPARSE_LIBRARY} is missing: run `scripts/setup.sh` (installs librocsparse-dev)"
+    );
+    p
 }
 
 /// Debian's prebuilt rocRAND library; panics with the set-up command when it is missing.
