@@ -1,5 +1,5 @@
-//! The architectural state of one wave (64 lanes): the scalar register file indexed by operand
-//! code (SGPRs, VCC, M0, EXEC, FLAT_SCRATCH, TTMPs in one array), SCC, the VGPR and AGPR files
+//! The architectural state of one wave (64 lanes; a GFX10 wave32 wave uses lanes 0–31): the
+//! scalar register file indexed by operand code (SGPRs, VCC, M0, EXEC, FLAT_SCRATCH, TTMPs in one array), SCC, the VGPR and AGPR files
 //! as `[u32; 64]` rows, PC and MODE, and how scalar/vector operands are read and written.
 
 use crate::decode::{AGPR, LITERAL, VGPR};
@@ -60,6 +60,11 @@ pub(crate) struct Wave {
     pub lane_ops: u64,
     /// Remaining sleep (in scheduler turns).
     pub sleep: u32,
+    /// A GFX10 wave32 wave: lanes 0–31 of the 64-lane rows, EXEC_HI kept 0, lane masks (VCC,
+    /// compare results, carries) one SGPR wide.
+    pub wave32: bool,
+    /// GFX10 FLAT_SCRATCH (hwregs FLAT_SCR_LO/HI, written by the kernel prologue).
+    pub flat_scratch: u64,
 }
 
 impl Wave {
@@ -79,6 +84,18 @@ impl Wave {
             instructions: 0,
             lane_ops: 0,
             sleep: 0,
+            wave32: false,
+            flat_scratch: 0,
+        }
+    }
+
+    /// Lanes in the wave (32 or 64).
+    #[inline]
+    pub(crate) fn size(&self) -> usize {
+        if self.wave32 {
+            32
+        } else {
+            LANES
         }
     }
 
@@ -91,9 +108,32 @@ impl Wave {
         self.s[126] = v as u32;
         self.s[127] = (v >> 32) as u32;
     }
+    /// VCC as a lane mask (VCC_LO in wave32).
     #[inline]
     pub(crate) fn vcc(&self) -> u64 {
-        u64::from(self.s[106]) | u64::from(self.s[107]) << 32
+        self.read_mask(106)
+    }
+
+    /// Reads a lane-mask operand (VCC, EXEC, the SGPRs of a compare result or carry): one
+    /// SGPR in wave32, a pair in wave64.
+    #[inline]
+    pub(crate) fn read_mask(&self, code: u16) -> u64 {
+        if self.wave32 {
+            u64::from(self.sread(code, 0, Ty::B32))
+        } else {
+            self.sread64(code, 0, Ty::I64)
+        }
+    }
+
+    /// Writes a lane-mask operand (see [`Wave::read_mask`]); in wave32 only the low 32 bits
+    /// exist.
+    #[inline]
+    pub(crate) fn write_mask(&mut self, code: u16, v: u64) {
+        if self.wave32 {
+            self.swrite(code, v as u32);
+        } else {
+            self.swrite64(code, v);
+        }
     }
     #[inline]
     pub(crate) fn m0(&self) -> u32 {
@@ -230,6 +270,7 @@ impl Wave {
         self.state = WaveState::Running;
         self.stored = false;
         self.sleep = 0;
+        self.flat_scratch = 0;
     }
 }
 

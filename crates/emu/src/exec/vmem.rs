@@ -350,11 +350,23 @@ enum Place {
 struct Mem<'e, 'a> {
     env: &'e mut Env<'a>,
     scratch_base: u64,
+    /// Lanes per wave: each lane owns every `lanes`-th dword of the wave's scratch slot.
+    lanes: u64,
 }
 
 impl Mem<'_, '_> {
+    fn new<'e, 'a>(w: &Wave, env: &'e mut Env<'a>) -> Mem<'e, 'a> {
+        Mem {
+            scratch_base: w.scratch_base,
+            lanes: w.size() as u64,
+            env,
+        }
+    }
+
+    /// The host address of byte `p` of `lane`'s private memory: the swizzle of
+    /// code-object-abi.md §5.3 with 4-byte elements and an index stride of the wave size.
     fn private_host(&self, p: u64, lane: usize) -> u64 {
-        self.scratch_base + (p / 4) * 256 + lane as u64 * 4 + p % 4
+        self.scratch_base + (p / 4) * 4 * self.lanes + lane as u64 * 4 + p % 4
     }
 
     fn check_private(&self, p: u64, size: u32, lane: usize) -> Result<(), LaneFault> {
@@ -555,10 +567,7 @@ fn access(
 ) -> R {
     let m = i.mem;
     let exec = w.exec();
-    let mut mem = Mem {
-        scratch_base: w.scratch_base,
-        env,
-    };
+    let mut mem = Mem::new(w, env);
     let data = i.src[1];
     let dst = i.dst;
     match m.kind {
@@ -849,10 +858,16 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     access(w, i, env, &places, rtn, advance)
 }
 
+/// Whether a MUBUF mnemonic is a cache write-back or invalidate (`buffer_wbinvl1*`,
+/// `buffer_wbl2`, `buffer_invl2`, GFX10 `buffer_gl0_inv`/`buffer_gl1_inv`).
+pub(crate) fn is_cache_op(name: &str) -> bool {
+    name.starts_with("buffer_wb") || name.starts_with("buffer_inv") || name.starts_with("buffer_gl")
+}
+
 /// MUBUF (buffer) instructions, including the swizzled scratch descriptor.
 pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     // Cache write-back/invalidate: memory is coherent here (amdgpu-execution.md §2.5, R6).
-    if i.name.starts_with("buffer_wb") || i.name.starts_with("buffer_inv") {
+    if is_cache_op(i.name) {
         return Ok(Flow::Next);
     }
     let exec = w.exec();
@@ -867,8 +882,22 @@ pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let swizzle = v1 >> 31 != 0;
     let num_records = u64::from(v2);
     let add_tid = v3 >> 23 & 1 != 0;
-    let es = [2u64, 4, 8, 16][(v3 >> 19 & 3) as usize];
+    let gfx10 = i.gen.is_gfx10();
+    // GFX10 has no ELEMENT_SIZE field (4-byte elements) and selects the range check with
+    // OOB_SELECT (bits 29:28); GFX8/9 check the index when there is a stride, else the offset.
+    let es = if gfx10 {
+        4
+    } else {
+        [2u64, 4, 8, 16][(v3 >> 19 & 3) as usize]
+    };
     let is = [8u64, 16, 32, 64][(v3 >> 21 & 3) as usize];
+    let oob_select = if gfx10 {
+        v3 >> 28 & 3
+    } else if stride == 0 {
+        3
+    } else {
+        1
+    };
     let soffset = u64::from(w.sread(i.ext as u16, 0, Ty::B32));
     let idxen = i.has(flag::IDXEN);
     let offen = i.has(flag::OFFEN);
@@ -876,10 +905,7 @@ pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let vb = w.vsrc(i.src[0] + 1, 0, Ty::B32);
     let m = i.mem;
     let rtn = i.has(flag::GLC);
-    let mut mem = Mem {
-        scratch_base: w.scratch_base,
-        env,
-    };
+    let mut mem = Mem::new(w, env);
     let data = i.src[1];
     let dst = i.dst;
     for l in 0..LANES {
@@ -902,10 +928,11 @@ pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                         + offset % es,
                 )
             } else {
-                let in_range = if stride == 0 {
-                    offset < num_records
-                } else {
-                    index < num_records
+                let in_range = match oob_select {
+                    0 => index < num_records && offset < stride,
+                    1 => index < num_records,
+                    2 => true,
+                    _ => index * stride + offset < num_records,
                 };
                 in_range.then(|| base + soffset + index * stride + offset)
             }
@@ -1188,15 +1215,17 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         "ds_permute_b32" | "ds_bpermute_b32" => {
             let src = w.vsrc(i.src[1], 0, Ty::B32);
             let mut r = [0u32; LANES];
+            // The lane index wraps at the wave size.
+            let size = w.size() as u32;
             if i.name == "ds_bpermute_b32" {
                 for l in 0..LANES {
-                    let s = (addr[l].wrapping_add(off16) / 4 % 64) as usize;
+                    let s = (addr[l].wrapping_add(off16) / 4 % size) as usize;
                     r[l] = if exec >> s & 1 != 0 { src[s] } else { 0 };
                 }
             } else {
                 for l in 0..LANES {
                     if exec >> l & 1 != 0 {
-                        let t = (addr[l].wrapping_add(off16) / 4 % 64) as usize;
+                        let t = (addr[l].wrapping_add(off16) / 4 % size) as usize;
                         r[t] = src[l];
                     }
                 }
@@ -1213,10 +1242,7 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         return r;
     }
     let m = i.mem;
-    let mut mem = Mem {
-        scratch_base: w.scratch_base,
-        env,
-    };
+    let mut mem = Mem::new(w, env);
     let size = u32::from(m.bytes);
     match m.kind {
         Kind::Load | Kind::Store if m.two => {
