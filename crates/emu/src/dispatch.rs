@@ -422,7 +422,7 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
             continue;
         }
         w.reset();
-        w.wave32 = lanes == 32;
+        w.set_wave32(lanes == 32);
         w.id = wi as u32;
         w.cu = worker as u32;
         w.pc = ctx.entry;

@@ -61,8 +61,11 @@ pub(crate) struct Wave {
     /// Remaining sleep (in scheduler turns).
     pub sleep: u32,
     /// A GFX10 wave32 wave: lanes 0–31 of the 64-lane rows, EXEC_HI kept 0, lane masks (VCC,
-    /// compare results, carries) one SGPR wide.
+    /// compare results, carries) one SGPR wide. Lanes 32–63 of its vector registers are never
+    /// read (every cross-lane operation stays within the wave's 32 lanes).
     pub wave32: bool,
+    /// The wave's lanes as a mask: `u64::MAX`, or the low 32 bits in wave32.
+    pub lane_mask: u64,
     /// GFX10 FLAT_SCRATCH (hwregs FLAT_SCR_LO/HI, written by the kernel prologue).
     pub flat_scratch: u64,
 }
@@ -85,18 +88,21 @@ impl Wave {
             lane_ops: 0,
             sleep: 0,
             wave32: false,
+            lane_mask: u64::MAX,
             flat_scratch: 0,
         }
+    }
+
+    /// Makes this a wave32 (`true`) or wave64 wave.
+    pub(crate) fn set_wave32(&mut self, wave32: bool) {
+        self.wave32 = wave32;
+        self.lane_mask = if wave32 { 0xffff_ffff } else { u64::MAX };
     }
 
     /// Lanes in the wave (32 or 64).
     #[inline]
     pub(crate) fn size(&self) -> usize {
-        if self.wave32 {
-            32
-        } else {
-            LANES
-        }
+        self.lane_mask.count_ones() as usize
     }
 
     #[inline]
@@ -111,28 +117,32 @@ impl Wave {
     /// VCC as a lane mask (VCC_LO in wave32).
     #[inline]
     pub(crate) fn vcc(&self) -> u64 {
-        self.read_mask(106)
+        (u64::from(self.s[106]) | u64::from(self.s[107]) << 32) & self.lane_mask
     }
 
     /// Reads a lane-mask operand (VCC, EXEC, the SGPRs of a compare result or carry): one
     /// SGPR in wave32, a pair in wave64.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn read_mask(&self, code: u16) -> u64 {
-        if self.wave32 {
-            u64::from(self.sread(code, 0, Ty::B32))
+        if code < 127 {
+            let c = code as usize;
+            (u64::from(self.s[c]) | u64::from(self.s[c + 1]) << 32) & self.lane_mask
         } else {
-            self.sread64(code, 0, Ty::I64)
+            // Constants (and `null`).
+            self.sread64(code, 0, Ty::I64) & self.lane_mask
         }
     }
 
     /// Writes a lane-mask operand (see [`Wave::read_mask`]); in wave32 only the low 32 bits
     /// exist.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn write_mask(&mut self, code: u16, v: u64) {
-        if self.wave32 {
-            self.swrite(code, v as u32);
-        } else {
-            self.swrite64(code, v);
+        if code < 127 {
+            let c = code as usize;
+            self.s[c] = v as u32;
+            if !self.wave32 {
+                self.s[c + 1] = (v >> 32) as u32;
+            }
         }
     }
     #[inline]
@@ -226,7 +236,8 @@ impl Wave {
     #[inline]
     pub(crate) fn vwrite(&mut self, code: u16, val: &Row, exec: u64) {
         let row = &mut self.v[reg_index(code)];
-        if exec == u64::MAX {
+        // Every lane of the wave active (lanes 32–63 of a wave32 wave are never read): a copy.
+        if exec == u64::MAX || exec == self.lane_mask {
             *row = *val;
             return;
         }

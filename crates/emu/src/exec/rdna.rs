@@ -21,6 +21,7 @@ use crate::wave::{reg_index, Row, Ty, Wave, LANES};
 
 /// DPP8 (`v_*_dpp … dpp8:[…]`): lane `l` reads lane `sel[l % 8]` of its group of eight. A lane
 /// reading an inactive lane gets 0 unless `fi` (fetch inactive) is set.
+#[inline(never)]
 pub(super) fn dpp8(row: &Row, ext: u32, exec: u64) -> Row {
     let fi = ext & DPP8_FI != 0;
     let mut out = [0u32; LANES];
@@ -32,6 +33,10 @@ pub(super) fn dpp8(row: &Row, ext: u32, exec: u64) -> Row {
 }
 
 /// GFX10 scalar ALU operations (SOP1, SOPK); `None` for an operation that is not one.
+// Out of line: inlined, it would grow the prologue of the GFX9 hot paths that fall back
+// to it.
+#[cold]
+#[inline(never)]
 pub(super) fn salu(w: &mut Wave, i: &Inst) -> Option<R> {
     let s = w.sread(i.src[0], i.lit, Ty::B32);
     // EXEC_LO is scalar register 126; in wave32 EXEC_HI stays 0.
@@ -77,6 +82,10 @@ pub(super) fn salu(w: &mut Wave, i: &Inst) -> Option<R> {
 }
 
 /// GFX10 program-control operations (SOPP); `None` for an operation that is not one.
+// Out of line: inlined, it would grow the prologue of the GFX9 hot paths that fall back
+// to it.
+#[cold]
+#[inline(never)]
 pub(super) fn sopp(w: &mut Wave, i: &Inst) -> Option<R> {
     let k = i.imm as u32;
     match i.op {

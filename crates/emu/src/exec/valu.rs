@@ -371,18 +371,20 @@ impl Ctx<'_> {
                 },
             ); LANES];
         }
-        match i.sub {
-            Sub::Dpp if k == 0 => {
-                let (p, m) = dpp(out, i.ext, self.exec);
-                *out = p;
-                self.wmask = m;
+        if i.sub != Sub::E32 {
+            match i.sub {
+                Sub::Dpp if k == 0 => {
+                    let (p, m) = dpp(out, i.ext, self.exec);
+                    *out = p;
+                    self.wmask = m;
+                }
+                Sub::Dpp8 if k == 0 => *out = super::rdna::dpp8(out, i.ext, self.exec),
+                Sub::Sdwa if k < 2 => {
+                    let sh = if k == 0 { 16 } else { 24 };
+                    sdwa_sel(out, i.ext >> sh & 7, i.ext >> (sh + 3) & 1 != 0);
+                }
+                _ => {}
             }
-            Sub::Dpp8 if k == 0 => *out = super::rdna::dpp8(out, i.ext, self.exec),
-            Sub::Sdwa if k < 2 => {
-                let sh = if k == 0 { 16 } else { 24 };
-                sdwa_sel(out, i.ext >> sh & 7, i.ext >> (sh + 3) & 1 != 0);
-            }
-            _ => {}
         }
         if (i.abs | i.neg) >> k & 1 != 0 && i.fmt != Fmt::Vop3p {
             float_mods(out, k, i.abs, i.neg, ty);
@@ -406,18 +408,20 @@ impl Ctx<'_> {
                 ty
             },
         );
-        match i.sub {
-            Sub::Dpp if k == 0 => {
-                let (p, m) = dpp(&r, i.ext, self.exec);
-                r = p;
-                self.wmask = m;
+        if i.sub != Sub::E32 {
+            match i.sub {
+                Sub::Dpp if k == 0 => {
+                    let (p, m) = dpp(&r, i.ext, self.exec);
+                    r = p;
+                    self.wmask = m;
+                }
+                Sub::Dpp8 if k == 0 => r = super::rdna::dpp8(&r, i.ext, self.exec),
+                Sub::Sdwa if k < 2 => {
+                    let sh = if k == 0 { 16 } else { 24 };
+                    sdwa_sel(&mut r, i.ext >> sh & 7, i.ext >> (sh + 3) & 1 != 0);
+                }
+                _ => {}
             }
-            Sub::Dpp8 if k == 0 => r = super::rdna::dpp8(&r, i.ext, self.exec),
-            Sub::Sdwa if k < 2 => {
-                let sh = if k == 0 { 16 } else { 24 };
-                sdwa_sel(&mut r, i.ext >> sh & 7, i.ext >> (sh + 3) & 1 != 0);
-            }
-            _ => {}
         }
         if (i.abs | i.neg) >> k & 1 != 0 && i.fmt != Fmt::Vop3p {
             float_mods(&mut r, k, i.abs, i.neg, ty);

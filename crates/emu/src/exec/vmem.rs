@@ -658,14 +658,15 @@ fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
     if !env.cache.check(env.mem, lo, span, store) {
         return None;
     }
-    let full = exec == u64::MAX;
-    // A full wave of single dwords at consecutive addresses: one run of 64 host loads/stores.
-    if full && m.count == 1 && consecutive_dwords(addrs) {
+    // Lanes 0..n all active (a full wave64 or wave32 wave): no per-lane mask tests.
+    let n = full_lanes(exec);
+    // A full wave of single dwords at consecutive addresses: one run of host loads/stores.
+    if n != 0 && m.count == 1 && consecutive_dwords(&addrs[..n]) {
         if store {
-            host::store32_run(lo, &w.v[crate::wave::reg_index(i.src[1])]);
+            host::store32_run(lo, &w.v[crate::wave::reg_index(i.src[1])][..n]);
             w.stored = true;
         } else {
-            host::load32_run(lo, &mut w.v[crate::wave::reg_index(i.dst)]);
+            host::load32_run(lo, &mut w.v[crate::wave::reg_index(i.dst)][..n]);
         }
         return Some(Ok(Flow::Next));
     }
@@ -673,16 +674,28 @@ fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
         let off = 4 * u64::from(k);
         if store {
             let row = &w.v[crate::wave::reg_index(i.src[1] + k)];
-            for l in 0..LANES {
-                if full || exec >> l & 1 != 0 {
+            if n != 0 {
+                for l in 0..n {
                     host::store32(addrs[l] + off, row[l]);
+                }
+            } else {
+                for l in 0..LANES {
+                    if exec >> l & 1 != 0 {
+                        host::store32(addrs[l] + off, row[l]);
+                    }
                 }
             }
         } else {
             let row = &mut w.v[crate::wave::reg_index(i.dst + k)];
-            for l in 0..LANES {
-                if full || exec >> l & 1 != 0 {
+            if n != 0 {
+                for l in 0..n {
                     row[l] = host::load32(addrs[l] + off);
+                }
+            } else {
+                for l in 0..LANES {
+                    if exec >> l & 1 != 0 {
+                        row[l] = host::load32(addrs[l] + off);
+                    }
                 }
             }
         }
@@ -693,15 +706,29 @@ fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
     Some(Ok(Flow::Next))
 }
 
-/// Whether lane `l` addresses `addrs[0] + 4·l` for every lane, without wrapping (one XOR-or
-/// reduction, which vectorizes).
+/// How many leading lanes EXEC enables when it is exactly lanes `0..n`: 64 (a full wave64
+/// wave) or 32 (a full wave32 wave, or the low half of a wave64 one); 0 otherwise. Loops over
+/// `0..n` need no per-lane mask test.
+#[inline(always)]
+pub(crate) fn full_lanes(exec: u64) -> usize {
+    if exec == u64::MAX {
+        LANES
+    } else if exec == 0xffff_ffff {
+        32
+    } else {
+        0
+    }
+}
+
+/// Whether lane `l` addresses `addrs[0] + 4·l` for every lane of `addrs` (non-empty), without
+/// wrapping (one XOR-or reduction, which vectorizes).
 #[inline]
-fn consecutive_dwords(addrs: &[u64; LANES]) -> bool {
+fn consecutive_dwords(addrs: &[u64]) -> bool {
     let mut not_consecutive = 0u64;
     for (l, &a) in addrs.iter().enumerate() {
         not_consecutive |= a ^ addrs[0].wrapping_add(4 * l as u64);
     }
-    not_consecutive == 0 && addrs[0] <= addrs[LANES - 1]
+    not_consecutive == 0 && addrs[0] <= addrs[addrs.len() - 1]
 }
 
 /// The lowest and highest address of the active lanes (`exec` non-zero); no per-lane mask
@@ -709,10 +736,12 @@ fn consecutive_dwords(addrs: &[u64; LANES]) -> bool {
 #[inline]
 fn active_range(addrs: &[u64; LANES], exec: u64) -> (u64, u64) {
     let (mut lo, mut hi) = (u64::MAX, 0u64);
-    if exec == u64::MAX {
+    let n = full_lanes(exec);
+    if n != 0 {
+        let addrs = &addrs[..n];
         // Coalesced accesses (lane l at a0 + 4·l): no compares.
         if consecutive_dwords(addrs) {
-            return (addrs[0], addrs[LANES - 1]);
+            return (addrs[0], addrs[n - 1]);
         }
         for &a in addrs {
             lo = lo.min(a);
@@ -1003,7 +1032,7 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
     let dw = u32::from(m.bytes) / 4;
     // (byte offset from the lane address, first register, dwords) per element.
     let mut elems = [(0u32, 0u16, 0u32); 4];
-    let n = if m.two {
+    let elements = if m.two {
         let scale = u32::from(m.bytes) * if m.st64 { 64 } else { 1 };
         let data2 = if m.kind == Kind::Store {
             i.src[2]
@@ -1031,8 +1060,10 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
     // The OR of the active addresses bounds their maximum and reduces without a compare per
     // lane; the exact maximum is only needed when that bound is out of range.
     let mut max_addr = 0u32;
-    if exec == u64::MAX {
-        for &a in addr {
+    // Lanes 0..n all active (a full wave64 or wave32 wave): no per-lane mask tests.
+    let n = full_lanes(exec);
+    if n != 0 {
+        for &a in &addr[..n] {
             max_addr |= a;
         }
     } else {
@@ -1041,7 +1072,7 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
             max_addr |= addr[l] & m;
         }
     }
-    let end = elems[..n]
+    let end = elems[..elements]
         .iter()
         .map(|&(o, _, d)| u64::from(o) + 4 * u64::from(d))
         .max()
@@ -1056,18 +1087,17 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
             return None;
         }
     }
-    let full = exec == u64::MAX;
-    for &(o, reg, d) in &elems[..n] {
+    for &(o, reg, d) in &elems[..elements] {
         for k in 0..d {
             let r = crate::wave::reg_index(reg + k as u16);
             let row = &mut w.v[r];
-            if full {
-                // Every lane active and in range (checked above): branch-free lane loops.
+            if n != 0 {
+                // Lanes 0..n active and in range (checked above): branch-free lane loops.
                 let o = o + 4 * k;
                 if m.kind == Kind::Load {
-                    lds_gather(lds, addr, o, row);
+                    lds_gather(lds, &addr[..n], o, &mut row[..n]);
                 } else {
-                    for l in 0..LANES {
+                    for l in 0..n {
                         let at = addr[l].wrapping_add(o) as usize;
                         if let Some(cell) = lds.get_mut(at..at + 4) {
                             cell.copy_from_slice(&row[l].to_le_bytes());
@@ -1098,10 +1128,11 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
 }
 
 /// Reads the dword at `addr[l] + o` of LDS into every lane of `row` (the caller checked the
-/// range). Each 16-lane row whose addresses are consecutive dwords is copied as one slice, and
-/// one whose addresses are all equal is a broadcast: the shapes of coalesced and uniform LDS
-/// reads, which then cost a few vector moves instead of 16 scalar loads.
-fn lds_gather(lds: &[u8], addr: &[u32; LANES], o: u32, row: &mut crate::wave::Row) {
+/// range; both hold the same multiple of 16 lanes). Each 16-lane row whose addresses are
+/// consecutive dwords is copied as one slice, and one whose addresses are all equal is a
+/// broadcast: the shapes of coalesced and uniform LDS reads, which then cost a few vector moves
+/// instead of 16 scalar loads.
+fn lds_gather(lds: &[u8], addr: &[u32], o: u32, row: &mut [u32]) {
     let read = |at: u32| {
         let at = at as usize;
         lds.get(at..at + 4)
@@ -1357,6 +1388,10 @@ mod tests {
         lds_gather(&lds, &addr, 32, &mut row);
         assert_eq!(row[0], 1008);
         assert_eq!(row[15], 1023);
+        // The first 32 lanes only (a full wave32 wave): the rest of the row is left alone.
+        let mut row = [7u32; LANES];
+        lds_gather(&lds, &addr[..32], 0, &mut row[..32]);
+        assert_eq!((row[31], row[32], row[63]), (1015, 7, 7));
     }
 
     #[test]
@@ -1369,5 +1404,17 @@ mod tests {
             std::array::from_fn(|l| (u64::MAX - 7).wrapping_add(4 * l as u64));
         assert_eq!(active_range(&wrapping, u64::MAX), (0, u64::MAX - 3));
         assert_eq!(active_range(&consecutive, 0b110), (0x1004, 0x1008));
+        // The low 32 lanes (a full wave32 wave): lanes 32–63 do not count.
+        let mut low: [u64; LANES] = consecutive;
+        low[40] = 0;
+        assert_eq!(active_range(&low, 0xffff_ffff), (0x1000, 0x107c));
+        assert_eq!(
+            (
+                full_lanes(u64::MAX),
+                full_lanes(0xffff_ffff),
+                full_lanes(0x7fff_ffff)
+            ),
+            (64, 32, 0)
+        );
     }
 }
