@@ -123,6 +123,14 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
         ));
     }
     let gen = gpu.gen.with_wave64(!wave32);
+    // GFX10 wave64 shared VGPRs (COMPUTE_PGM_RSRC3.SHARED_VGPR_COUNT, which LLVM leaves 0) are
+    // not modelled.
+    if gen.is_gfx10() && kd.shared_vgpr_count() != 0 {
+        return Err(Fault::invalid_dispatch(format!(
+            "COMPUTE_PGM_RSRC3.SHARED_VGPR_COUNT is {}: shared VGPRs are not supported",
+            kd.shared_vgpr_count()
+        )));
+    }
     let program = gpu.program_for(entry, gen).ok_or_else(|| {
         Fault::invalid_dispatch(format!(
             "kernel entry {entry:#x} (kernel object {:#x} + {:#x}) is not inside loaded code",

@@ -120,21 +120,24 @@ impl Wave {
         (u64::from(self.s[106]) | u64::from(self.s[107]) << 32) & self.lane_mask
     }
 
-    /// Reads a lane-mask operand (VCC, EXEC, the SGPRs of a compare result or carry): one
-    /// SGPR in wave32, a pair in wave64.
+    /// Merges `v` into the lanes `wmask` selects of a lane-mask destination (a carry-out, the
+    /// VCC of `v_div_scale`). In wave32 `wmask` has no high bits, so the second SGPR is written
+    /// back unchanged: one read-modify-write serves both wave sizes.
     #[inline(always)]
-    pub(crate) fn read_mask(&self, code: u16) -> u64 {
+    pub(crate) fn merge_mask(&mut self, code: u16, v: u64, wmask: u64) {
         if code < 127 {
             let c = code as usize;
-            (u64::from(self.s[c]) | u64::from(self.s[c + 1]) << 32) & self.lane_mask
-        } else {
-            // Constants (and `null`).
-            self.sread64(code, 0, Ty::I64) & self.lane_mask
+            let old = u64::from(self.s[c]) | u64::from(self.s[c + 1]) << 32;
+            let new = (old & !wmask) | (v & wmask);
+            self.s[c] = new as u32;
+            self.s[c + 1] = (new >> 32) as u32;
         }
     }
 
-    /// Writes a lane-mask operand (see [`Wave::read_mask`]); in wave32 only the low 32 bits
-    /// exist.
+    /// Writes a lane-mask operand (a compare's VCC or SGPRs): one SGPR in wave32, a pair in
+    /// wave64. Masks that VALU instructions apply lane by lane (a carry-in, a `v_cndmask`
+    /// select) are read 64 bits wide in wave32 too: the high half reaches only lanes 32–63,
+    /// which are never read; [`Wave::vcc`] masks it for `vccz` and the branches.
     #[inline(always)]
     pub(crate) fn write_mask(&mut self, code: u16, v: u64) {
         if code < 127 {
@@ -249,7 +252,7 @@ impl Wave {
     }
 
     /// Writes the active lanes of a 64-bit vector destination (a register pair).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn vwrite64(&mut self, code: u16, val: &[u64; LANES], exec: u64) {
         let r = reg_index(code);
         let mut lo = [0u32; LANES];

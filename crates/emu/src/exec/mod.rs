@@ -481,9 +481,10 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
             let id = k & 0x3f;
             let off = k >> 6 & 0x1f;
             let size = (k >> 11 & 0x1f) + 1;
-            let v = match i.gen.is_gfx10() {
-                true => rdna::getreg(w, id).unwrap_or_else(|| getreg(w, id)),
-                false => getreg(w, id),
+            let v = if i.gen.is_gfx10() {
+                rdna::getreg(w, id).unwrap_or_else(|| getreg(w, id))
+            } else {
+                getreg(w, id)
             };
             s32!(bfe32(v, off, size))
         }

@@ -7,8 +7,8 @@
 //! GFX9 operations in the decoder (`decode/gfx10.rs`).
 //!
 //! Wave32 runs in lanes 0–31 of the 64-lane rows with EXEC_HI = 0 (`Wave::wave32`), so the
-//! vector semantics shared with GFX9 apply unchanged; lane masks are read and written one
-//! SGPR wide by `Wave::read_mask` / `Wave::write_mask`.
+//! vector semantics shared with GFX9 apply unchanged; lane masks are written one SGPR wide by
+//! `Wave::write_mask` / `Wave::merge_mask`, and VCC is read through `Wave::vcc`.
 
 use super::valu::{fma_f32_rows, put, put_f16, put_f32, Ctx, Scratch};
 use super::{Flow, LaneFault, R};

@@ -1086,7 +1086,13 @@ fn valu_body(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
         } = &mut *env.scratch;
         let a = c.s_into(w, 0, sa);
         let b = c.s_into(w, 1, sb);
-        let cin = if kind >= 3 { w.read_mask(i.src[2]) } else { 0 };
+        // A per-lane carry-in: 64 bits wide in wave32 too (the high half only reaches lanes
+        // 32–63, which a wave32 wave never reads).
+        let cin = if kind >= 3 {
+            w.sread64(i.src[2], 0, Ty::I64)
+        } else {
+            0
+        };
         let cin = unpack_flags(cin);
         let mut flags = [0u8; LANES];
         macro_rules! carry {
@@ -1118,8 +1124,7 @@ fn valu_body(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
         }
         let co = pack_flags(&flags);
         put(w, c, sr);
-        let old = w.read_mask(i.sdst);
-        w.write_mask(i.sdst, (old & !c.wmask) | (co & c.wmask));
+        w.merge_mask(i.sdst, co, c.wmask);
         return Ok(Flow::Next);
     }
 
@@ -1254,7 +1259,8 @@ fn valu_move(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R
         Op::V_CNDMASK_B32 => {
             let a = s0!();
             let b = s1!();
-            let m = w.read_mask(i.src[2]);
+            // Per-lane select: 64 bits wide in wave32 too (see the carry-in).
+            let m = w.sread64(i.src[2], 0, Ty::I64);
             let mut r = [0u32; LANES];
             for l in 0..LANES {
                 r[l] = if m >> l & 1 != 0 { b[l] } else { a[l] };
@@ -1502,8 +1508,7 @@ fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
                 vcc |= u64::from(flag) << l;
             }
             put(w, c, &r);
-            let old = w.read_mask(i.sdst);
-            w.write_mask(i.sdst, (old & !c.wmask) | (vcc & c.wmask));
+            w.merge_mask(i.sdst, vcc, c.wmask);
         }
         Op::V_DIV_FMAS_F32 => {
             let vcc = w.vcc();
@@ -1877,8 +1882,7 @@ fn valu_f64(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
                 vcc |= u64::from(flag) << l;
             }
             w.vwrite64(i.dst, &r, c.wmask);
-            let old = w.read_mask(i.sdst);
-            w.write_mask(i.sdst, (old & !c.wmask) | (vcc & c.wmask));
+            w.merge_mask(i.sdst, vcc, c.wmask);
         }
         Op::V_DIV_FMAS_F64 => {
             let vcc = w.vcc();
@@ -2333,8 +2337,7 @@ fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
                 ov |= u64::from(o) << l;
             }
             w.vwrite64(i.dst, &r, c.wmask);
-            let old = w.read_mask(i.sdst);
-            w.write_mask(i.sdst, (old & !c.wmask) | (ov & c.wmask));
+            w.merge_mask(i.sdst, ov, c.wmask);
         }
         Op::V_MIN_I32 => v32!(map2!(s0!(), s1!(), |x, y| (x as i32).min(y as i32) as u32)),
         Op::V_MAX_I32 => v32!(map2!(s0!(), s1!(), |x, y| (x as i32).max(y as i32) as u32)),

@@ -658,44 +658,29 @@ fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
     if !env.cache.check(env.mem, lo, span, store) {
         return None;
     }
-    // Lanes 0..n all active (a full wave64 or wave32 wave): no per-lane mask tests.
-    let n = full_lanes(exec);
-    // A full wave of single dwords at consecutive addresses: one run of host loads/stores.
-    if n != 0 && m.count == 1 && consecutive_dwords(&addrs[..n]) {
-        if store {
-            host::store32_run(lo, &w.v[crate::wave::reg_index(i.src[1])][..n]);
-            w.stored = true;
-        } else {
-            host::load32_run(lo, &mut w.v[crate::wave::reg_index(i.dst)][..n]);
-        }
+    // Lanes 0..N all active (a full wave64 or wave32 wave): no per-lane mask tests.
+    if exec == u64::MAX {
+        dwords_full(w, i, addrs, lo, store);
+        return Some(Ok(Flow::Next));
+    }
+    if exec == 0xffff_ffff {
+        dwords_full(w, i, low32(addrs), lo, store);
         return Some(Ok(Flow::Next));
     }
     for k in 0..u16::from(m.count) {
         let off = 4 * u64::from(k);
         if store {
             let row = &w.v[crate::wave::reg_index(i.src[1] + k)];
-            if n != 0 {
-                for l in 0..n {
+            for l in 0..LANES {
+                if exec >> l & 1 != 0 {
                     host::store32(addrs[l] + off, row[l]);
-                }
-            } else {
-                for l in 0..LANES {
-                    if exec >> l & 1 != 0 {
-                        host::store32(addrs[l] + off, row[l]);
-                    }
                 }
             }
         } else {
             let row = &mut w.v[crate::wave::reg_index(i.dst + k)];
-            if n != 0 {
-                for l in 0..n {
+            for l in 0..LANES {
+                if exec >> l & 1 != 0 {
                     row[l] = host::load32(addrs[l] + off);
-                }
-            } else {
-                for l in 0..LANES {
-                    if exec >> l & 1 != 0 {
-                        row[l] = host::load32(addrs[l] + off);
-                    }
                 }
             }
         }
@@ -706,54 +691,99 @@ fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
     Some(Ok(Flow::Next))
 }
 
-/// How many leading lanes EXEC enables when it is exactly lanes `0..n`: 64 (a full wave64
-/// wave) or 32 (a full wave32 wave, or the low half of a wave64 one); 0 otherwise. Loops over
-/// `0..n` need no per-lane mask test.
+/// [`global_dwords`] for lanes 0..N, all active (the range is checked).
 #[inline(always)]
-pub(crate) fn full_lanes(exec: u64) -> usize {
-    if exec == u64::MAX {
-        LANES
-    } else if exec == 0xffff_ffff {
-        32
-    } else {
-        0
+fn dwords_full<const N: usize>(w: &mut Wave, i: &Inst, addrs: &[u64; N], lo: u64, store: bool) {
+    let m = i.mem;
+    // A full wave of single dwords at consecutive addresses: one run of N host loads/stores.
+    if m.count == 1 && consecutive_dwords(addrs) {
+        if store {
+            host::store32_run::<N>(lo, lanes(&w.v[crate::wave::reg_index(i.src[1])]));
+            w.stored = true;
+        } else {
+            host::load32_run::<N>(lo, lanes_mut(&mut w.v[crate::wave::reg_index(i.dst)]));
+        }
+        return;
+    }
+    for k in 0..u16::from(m.count) {
+        let off = 4 * u64::from(k);
+        if store {
+            let row: &[u32; N] = lanes(&w.v[crate::wave::reg_index(i.src[1] + k)]);
+            for l in 0..N {
+                host::store32(addrs[l] + off, row[l]);
+            }
+        } else {
+            let row: &mut [u32; N] = lanes_mut(&mut w.v[crate::wave::reg_index(i.dst + k)]);
+            for l in 0..N {
+                row[l] = host::load32(addrs[l] + off);
+            }
+        }
+    }
+    if store {
+        w.stored = true;
     }
 }
 
-/// Whether lane `l` addresses `addrs[0] + 4·l` for every lane of `addrs` (non-empty), without
-/// wrapping (one XOR-or reduction, which vectorizes).
+/// The first N lanes of a lane array (N = 64 or 32; const, so the check folds away).
+#[inline(always)]
+fn lanes<T, const N: usize>(a: &[T; LANES]) -> &[T; N] {
+    a.first_chunk().expect("N lanes of 64")
+}
+
+/// [`lanes`], mutable.
+#[inline(always)]
+fn lanes_mut<T, const N: usize>(a: &mut [T; LANES]) -> &mut [T; N] {
+    a.first_chunk_mut().expect("N lanes of 64")
+}
+
+/// Lanes 0–31 of a lane array (a full wave32 wave, or the low half of a wave64 one).
+#[inline(always)]
+fn low32<T>(a: &[T; LANES]) -> &[T; 32] {
+    lanes(a)
+}
+
+/// Whether lane `l` addresses `addrs[0] + 4·l` for every lane, without wrapping (one XOR-or
+/// reduction, which vectorizes).
 #[inline]
-fn consecutive_dwords(addrs: &[u64]) -> bool {
+fn consecutive_dwords<const N: usize>(addrs: &[u64; N]) -> bool {
     let mut not_consecutive = 0u64;
     for (l, &a) in addrs.iter().enumerate() {
         not_consecutive |= a ^ addrs[0].wrapping_add(4 * l as u64);
     }
-    not_consecutive == 0 && addrs[0] <= addrs[addrs.len() - 1]
+    not_consecutive == 0 && addrs[0] <= addrs[N - 1]
 }
 
 /// The lowest and highest address of the active lanes (`exec` non-zero); no per-lane mask
-/// test for a full wave.
+/// test for a full wave (all 64 lanes, or lanes 0–31: a full wave32 wave).
 #[inline]
 fn active_range(addrs: &[u64; LANES], exec: u64) -> (u64, u64) {
+    if exec == u64::MAX {
+        return full_range(addrs);
+    }
+    if exec == 0xffff_ffff {
+        return full_range(low32(addrs));
+    }
     let (mut lo, mut hi) = (u64::MAX, 0u64);
-    let n = full_lanes(exec);
-    if n != 0 {
-        let addrs = &addrs[..n];
-        // Coalesced accesses (lane l at a0 + 4·l): no compares.
-        if consecutive_dwords(addrs) {
-            return (addrs[0], addrs[n - 1]);
-        }
-        for &a in addrs {
+    for (l, &a) in addrs.iter().enumerate() {
+        if exec >> l & 1 != 0 {
             lo = lo.min(a);
             hi = hi.max(a);
         }
-    } else {
-        for (l, &a) in addrs.iter().enumerate() {
-            if exec >> l & 1 != 0 {
-                lo = lo.min(a);
-                hi = hi.max(a);
-            }
-        }
+    }
+    (lo, hi)
+}
+
+/// [`active_range`] of lanes 0..N, all active.
+#[inline(always)]
+fn full_range<const N: usize>(addrs: &[u64; N]) -> (u64, u64) {
+    // Coalesced accesses (lane l at a0 + 4·l): no compares.
+    if consecutive_dwords(addrs) {
+        return (addrs[0], addrs[N - 1]);
+    }
+    let (mut lo, mut hi) = (u64::MAX, 0u64);
+    for &a in addrs {
+        lo = lo.min(a);
+        hi = hi.max(a);
     }
     (lo, hi)
 }
@@ -1061,9 +1091,19 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
     // lane; the exact maximum is only needed when that bound is out of range.
     let mut max_addr = 0u32;
     // Lanes 0..n all active (a full wave64 or wave32 wave): no per-lane mask tests.
-    let n = full_lanes(exec);
-    if n != 0 {
-        for &a in &addr[..n] {
+    let n = if exec == u64::MAX {
+        LANES
+    } else if exec == 0xffff_ffff {
+        32
+    } else {
+        0
+    };
+    if n == LANES {
+        for &a in addr {
+            max_addr |= a;
+        }
+    } else if n == 32 {
+        for &a in low32(addr) {
             max_addr |= a;
         }
     } else {
@@ -1093,16 +1133,11 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
             let row = &mut w.v[r];
             if n != 0 {
                 // Lanes 0..n active and in range (checked above): branch-free lane loops.
-                let o = o + 4 * k;
-                if m.kind == Kind::Load {
-                    lds_gather(lds, &addr[..n], o, &mut row[..n]);
+                let (o, load) = (o + 4 * k, m.kind == Kind::Load);
+                if n == LANES {
+                    lds_full::<LANES>(lds, addr, o, row, load);
                 } else {
-                    for l in 0..n {
-                        let at = addr[l].wrapping_add(o) as usize;
-                        if let Some(cell) = lds.get_mut(at..at + 4) {
-                            cell.copy_from_slice(&row[l].to_le_bytes());
-                        }
-                    }
+                    lds_full::<32>(lds, low32(addr), o, lanes_mut(row), load);
                 }
                 continue;
             }
@@ -1127,12 +1162,33 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
     Some(Ok(Flow::Next))
 }
 
+/// Loads or stores the dword at `addr[l] + o` of LDS for lanes 0..N, all active and in range.
+#[inline(always)]
+fn lds_full<const N: usize>(
+    lds: &mut [u8],
+    addr: &[u32; N],
+    o: u32,
+    row: &mut [u32; N],
+    load: bool,
+) {
+    if load {
+        lds_gather(lds, addr, o, row);
+    } else {
+        for l in 0..N {
+            let at = addr[l].wrapping_add(o) as usize;
+            if let Some(cell) = lds.get_mut(at..at + 4) {
+                cell.copy_from_slice(&row[l].to_le_bytes());
+            }
+        }
+    }
+}
+
 /// Reads the dword at `addr[l] + o` of LDS into every lane of `row` (the caller checked the
-/// range; both hold the same multiple of 16 lanes). Each 16-lane row whose addresses are
+/// range; N is a multiple of 16). Each 16-lane row whose addresses are
 /// consecutive dwords is copied as one slice, and one whose addresses are all equal is a
 /// broadcast: the shapes of coalesced and uniform LDS reads, which then cost a few vector moves
 /// instead of 16 scalar loads.
-fn lds_gather(lds: &[u8], addr: &[u32], o: u32, row: &mut [u32]) {
+fn lds_gather<const N: usize>(lds: &[u8], addr: &[u32; N], o: u32, row: &mut [u32; N]) {
     let read = |at: u32| {
         let at = at as usize;
         lds.get(at..at + 4)
@@ -1390,7 +1446,7 @@ mod tests {
         assert_eq!(row[15], 1023);
         // The first 32 lanes only (a full wave32 wave): the rest of the row is left alone.
         let mut row = [7u32; LANES];
-        lds_gather(&lds, &addr[..32], 0, &mut row[..32]);
+        lds_gather(&lds, low32(&addr), 0, lanes_mut::<u32, 32>(&mut row));
         assert_eq!((row[31], row[32], row[63]), (1015, 7, 7));
     }
 
@@ -1408,13 +1464,6 @@ mod tests {
         let mut low: [u64; LANES] = consecutive;
         low[40] = 0;
         assert_eq!(active_range(&low, 0xffff_ffff), (0x1000, 0x107c));
-        assert_eq!(
-            (
-                full_lanes(u64::MAX),
-                full_lanes(0xffff_ffff),
-                full_lanes(0x7fff_ffff)
-            ),
-            (64, 32, 0)
-        );
+        assert_eq!(active_range(&low, 0x7fff_ffff), (0x1000, 0x1078));
     }
 }
