@@ -216,7 +216,7 @@ fn collatz_divergent_loops() {
 
 #[test]
 fn private_array_scratch() {
-    for t in TARGETS_W64 {
+    for t in TARGETS_W64.into_iter().chain([GFX1030_FLAT_SCRATCH]) {
         let e = emu("cl/control.cl", t);
         let n = 200u32;
         let idx: Vec<i32> = (0..n as i32).map(|i| (i * 11) % 37).collect();

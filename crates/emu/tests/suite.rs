@@ -490,7 +490,7 @@ fn control_switch_loops_calls() {
             }
         })
         .collect();
-    for t in TARGETS_W64 {
+    for t in TARGETS_W64.into_iter().chain([GFX1030_FLAT_SCRATCH]) {
         let e = emu("cl/emu_control.cl", t);
         let (bi, bo) = (e.buf_i32(&input), e.zeros(4 * n));
         e.run1(

@@ -187,12 +187,14 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
     ];
     args.extend(extra.iter().map(|a| a.to_string()));
     // Options that change the code (not just the cache key) show in the name.
-    let wave64 = if extra.contains(&"-mwavefrontsize64") {
-        "-w64"
-    } else {
-        ""
-    };
-    let stem = format!("{}-{}{wave64}-v{cov}", stem_of(rel), sanitize(target));
+    let mut variant = String::new();
+    if extra.contains(&"-mwavefrontsize64") {
+        variant.push_str("-w64");
+    }
+    if extra.contains(&"+enable-flat-scratch") {
+        variant.push_str("-fs");
+    }
+    let stem = format!("{}-{}{variant}-v{cov}", stem_of(rel), sanitize(target));
     cached_compile("clang-15", &source_path(rel), &args, &stem, "hsaco")
 }
 

@@ -242,12 +242,19 @@ pub const GFX1030_W64: &str = "gfx1030-w64";
 /// RDNA code.
 pub const TARGETS_W64: [&str; 5] = ["gfx90a", "gfx906", "gfx803", "gfx1030", GFX1030_W64];
 
+/// gfx1030 with private memory reached by `scratch_*` instructions (LLVM's
+/// `enable-flat-scratch` feature) instead of MUBUF through the scratch V#.
+pub const GFX1030_FLAT_SCRATCH: &str = "gfx1030-flat-scratch";
+
 /// The processor of a test target and the compiler options it adds.
 pub fn compile_target(target: &str) -> (&str, &'static [&'static str]) {
-    if target == GFX1030_W64 {
-        ("gfx1030", &["-mwavefrontsize64"])
-    } else {
-        (target, &[])
+    match target {
+        GFX1030_W64 => ("gfx1030", &["-mwavefrontsize64"]),
+        GFX1030_FLAT_SCRATCH => (
+            "gfx1030",
+            &["-Xclang", "-target-feature", "-Xclang", "+enable-flat-scratch"],
+        ),
+        _ => (target, &[]),
     }
 }
 
