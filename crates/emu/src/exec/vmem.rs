@@ -1090,19 +1090,13 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
     // The OR of the active addresses bounds their maximum and reduces without a compare per
     // lane; the exact maximum is only needed when that bound is out of range.
     let mut max_addr = 0u32;
-    // Lanes 0..n all active (a full wave64 or wave32 wave): no per-lane mask tests.
-    let n = if exec == u64::MAX {
-        LANES
-    } else if exec == 0xffff_ffff {
-        32
-    } else {
-        0
-    };
-    if n == LANES {
+    // All 64 lanes, or lanes 0–31 (a full wave32 wave), active: no per-lane mask tests.
+    let (full, low) = (exec == u64::MAX, exec == 0xffff_ffff);
+    if full {
         for &a in addr {
             max_addr |= a;
         }
-    } else if n == 32 {
+    } else if low {
         for &a in low32(addr) {
             max_addr |= a;
         }
@@ -1131,14 +1125,19 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
         for k in 0..d {
             let r = crate::wave::reg_index(reg + k as u16);
             let row = &mut w.v[r];
-            if n != 0 {
-                // Lanes 0..n active and in range (checked above): branch-free lane loops.
-                let (o, load) = (o + 4 * k, m.kind == Kind::Load);
-                if n == LANES {
-                    lds_full::<LANES>(lds, addr, o, row, load);
-                } else {
-                    lds_full::<32>(lds, low32(addr), o, lanes_mut(row), load);
-                }
+            // Lanes 0..N active and in range (checked above): branch-free lane loops.
+            if full {
+                lds_full::<LANES>(lds, addr, o + 4 * k, row, m.kind == Kind::Load);
+                continue;
+            }
+            if low {
+                lds_full::<32>(
+                    lds,
+                    low32(addr),
+                    o + 4 * k,
+                    lanes_mut(row),
+                    m.kind == Kind::Load,
+                );
                 continue;
             }
             for l in 0..LANES {

@@ -252,7 +252,12 @@ pub fn compile_target(target: &str) -> (&str, &'static [&'static str]) {
         GFX1030_W64 => ("gfx1030", &["-mwavefrontsize64"]),
         GFX1030_FLAT_SCRATCH => (
             "gfx1030",
-            &["-Xclang", "-target-feature", "-Xclang", "+enable-flat-scratch"],
+            &[
+                "-Xclang",
+                "-target-feature",
+                "-Xclang",
+                "+enable-flat-scratch",
+            ],
         ),
         _ => (target, &[]),
     }
