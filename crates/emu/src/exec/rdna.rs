@@ -15,7 +15,6 @@ use super::{Flow, LaneFault, R};
 use crate::decode::gfx10::DPP8_FI;
 use crate::decode::Inst;
 use crate::error::FaultKind;
-use crate::memory::host;
 use crate::ops::Op;
 use crate::wave::{reg_index, Row, Ty, Wave, LANES};
 
@@ -71,7 +70,7 @@ pub(super) fn salu(w: &mut Wave, i: &Inst) -> Option<R> {
             // StoreLoad point of a seq_cst sequence (R5, as `s_waitcnt vmcnt(0)` on GFX9).
             if count == 0 && w.stored {
                 #[cfg(not(feature = "no-storeload-fence"))]
-                host::fence();
+                crate::memory::host::fence();
                 w.stored = false;
             }
         }
