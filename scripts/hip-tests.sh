@@ -263,6 +263,13 @@ for i in "${selected[@]}"; do
   fi
   while IFS= read -r want; do
     [ -z "$want" ] && continue
+    if [[ "$want" == \[* ]]; then
+      # `[gfx1030 …] text`: expected only on the processors in brackets.
+      only=${want%%]*}
+      only=${only#[}
+      [[ " $only " == *" $processor "* ]] || continue
+      want=$(trim "${want#*]}")
+    fi
     grep -qF -- "$want" "$out" || why+="${why:+; }stdout lacks \"$want\""
   done <<<"${m_expect[i]}"
   known=${known_failure["$name:$processor"]:-}

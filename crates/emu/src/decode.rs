@@ -12,8 +12,10 @@ use crate::wave::Ty;
 use hsaemu_isa::{Encoding, Ext, Opcode, Operand};
 use std::sync::OnceLock;
 
+pub(crate) mod gfx10;
+
 /// A GPU generation as far as encodings and semantics differ.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Gen {
     /// GFX8 (gfx801–gfx810).
     Gfx8,
@@ -24,6 +26,12 @@ pub enum Gen {
     Gfx9,
     /// gfx90a.
     Gfx90a,
+    /// GFX10.3 (RDNA2: gfx1030–gfx1036) running a wave32 kernel (clang's default for these
+    /// processors). A GPU of a GFX10.3 processor reports this generation; each dispatch takes
+    /// [`Gen::Gfx10`] or [`Gen::Gfx10W64`] from its kernel descriptor.
+    Gfx10,
+    /// GFX10.3 running a wave64 kernel (`-mwavefrontsize64`).
+    Gfx10W64,
 }
 
 impl Gen {
@@ -34,6 +42,9 @@ impl Gen {
             "gfx900" | "gfx902" | "gfx909" | "gfx90c" => Some(Gen::Gfx900),
             "gfx904" | "gfx906" | "gfx908" => Some(Gen::Gfx9),
             "gfx90a" => Some(Gen::Gfx90a),
+            "gfx1030" | "gfx1031" | "gfx1032" | "gfx1033" | "gfx1034" | "gfx1035" | "gfx1036" => {
+                Some(Gen::Gfx10)
+            }
             _ => None,
         }
     }
@@ -46,6 +57,34 @@ impl Gen {
             Gen::Gfx900 => hsaemu_isa::Gen::Gfx900,
             Gen::Gfx9 => hsaemu_isa::Gen::Gfx9,
             Gen::Gfx90a => hsaemu_isa::Gen::Gfx90a,
+            Gen::Gfx10 => hsaemu_isa::Gen::Gfx10,
+            Gen::Gfx10W64 => hsaemu_isa::Gen::Gfx10W64,
+        }
+    }
+
+    /// Whether this is GFX10.3 (either wave size).
+    #[inline]
+    pub fn is_gfx10(self) -> bool {
+        matches!(self, Gen::Gfx10 | Gen::Gfx10W64)
+    }
+
+    /// Lanes per wave: 32 for a GFX10 wave32 kernel, 64 otherwise.
+    #[inline]
+    pub fn wave_size(self) -> u32 {
+        if self == Gen::Gfx10 {
+            32
+        } else {
+            64
+        }
+    }
+
+    /// The same generation for a kernel in wave64 (`true`) or wave32 (`false`). Only GFX10
+    /// has both; GFX8/GFX9 are always wave64 and come back unchanged.
+    pub fn with_wave64(self, wave64: bool) -> Gen {
+        match (self, wave64) {
+            (Gen::Gfx10 | Gen::Gfx10W64, true) => Gen::Gfx10W64,
+            (Gen::Gfx10 | Gen::Gfx10W64, false) => Gen::Gfx10,
+            (g, _) => g,
         }
     }
 }
@@ -78,6 +117,8 @@ pub(crate) enum Sub {
     E32,
     Sdwa,
     Dpp,
+    /// GFX10 DPP8 (lane selects in `Inst::ext`, see [`gfx10::DPP8_FI`]).
+    Dpp8,
 }
 
 /// Operand codes: 0..=255 are the 8/9-bit scalar source codes (SGPRs, specials, inline
@@ -245,6 +286,9 @@ pub(crate) fn decode(gen: Gen, words: &[u32]) -> Inst {
     let Ok(isa) = hsaemu_isa::decode(gen.isa(), &bytes[..4 * n], 0) else {
         return Inst::invalid(w);
     };
+    if gen.is_gfx10() {
+        return gfx10::from_isa(gen, &isa, w, w1.unwrap_or(0));
+    }
     let name = mnemonic(gen, isa.opcode);
     let mut i = match isa.encoding {
         Encoding::Unknown => return Inst::invalid(w),
@@ -316,8 +360,12 @@ fn fmt_of(e: Encoding) -> Fmt {
 /// The mnemonic LLVM prints for `op` on `gen`, without the `_e32`/`_e64`/`_sdwa`/`_dpp`
 /// suffix (GFX8 spells the carry-out adds `v_add_u32`…, GFX9 `v_add_co_u32`…). Built once per
 /// generation from the decoding tables of `hsaemu-isa`.
-fn mnemonic(gen: Gen, op: Opcode) -> &'static str {
-    static NAMES: [OnceLock<Vec<&'static str>>; 4] = [
+pub(crate) fn mnemonic(gen: Gen, op: Opcode) -> &'static str {
+    // Both GFX10 wave sizes share one set of tables (and names).
+    let gen = gen.with_wave64(false);
+    static NAMES: [OnceLock<Vec<&'static str>>; 6] = [
+        OnceLock::new(),
+        OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
@@ -428,7 +476,10 @@ fn decode_first(gen: Gen, name: &'static str, w: u32, w1: Option<u32>) -> Inst {
         // VOP1 / VOPC / VOP2 (32-bit forms, possibly SDWA or DPP).
         let mut i = if w >> 25 == 0b011_1111 {
             let mut i = Inst::new(name, Fmt::Vop1, w);
-            i.dst = VGPR + (w >> 17 & 0xff) as u16;
+            i.dst = (w >> 17 & 0xff) as u16;
+            if name != "v_readfirstlane_b32" {
+                i.dst += VGPR;
+            }
             i
         } else if w >> 25 == 0b011_1110 {
             let mut i = Inst::new(name, Fmt::Vopc, w);
@@ -883,11 +934,7 @@ mod tests {
                             for s in 0..3 {
                                 pairs.push((slots[s], isa.src[s], i.src[s]));
                             }
-                            // v_readfirstlane_b32 (VOP1) keeps its SGPR as VGPR + n (the
-                            // semantics subtract VGPR).
-                            if !(i.name == "v_readfirstlane_b32" && i.fmt == Fmt::Vop1) {
-                                pairs.push(("dst", isa.dst, i.dst));
-                            }
+                            pairs.push(("dst", isa.dst, i.dst));
                             if i.fmt == Fmt::Vop3 {
                                 pairs.push(("sdst", isa.sdst, i.sdst));
                             }

@@ -115,17 +115,28 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
             d.kernel_object, kd.kernel_code_entry_byte_offset
         )));
     }
-    let program = gpu.program_for(entry).ok_or_else(|| {
+    // GFX10 runs wave32 and wave64 kernels (ENABLE_WAVEFRONT_SIZE32); GFX8/GFX9 only wave64.
+    let wave32 = kd.enable_wavefront_size32();
+    if wave32 && !gpu.gen.is_gfx10() {
+        return Err(Fault::invalid_dispatch(
+            "the kernel is compiled for wave32, which this GPU does not support",
+        ));
+    }
+    let gen = gpu.gen.with_wave64(!wave32);
+    // GFX10 wave64 shared VGPRs (COMPUTE_PGM_RSRC3.SHARED_VGPR_COUNT, which LLVM leaves 0) are
+    // not modelled.
+    if gen.is_gfx10() && kd.shared_vgpr_count() != 0 {
+        return Err(Fault::invalid_dispatch(format!(
+            "COMPUTE_PGM_RSRC3.SHARED_VGPR_COUNT is {}: shared VGPRs are not supported",
+            kd.shared_vgpr_count()
+        )));
+    }
+    let program = gpu.program_for(entry, gen).ok_or_else(|| {
         Fault::invalid_dispatch(format!(
             "kernel entry {entry:#x} (kernel object {:#x} + {:#x}) is not inside loaded code",
             d.kernel_object, kd.kernel_code_entry_byte_offset
         ))
     })?;
-    if kd.enable_wavefront_size32() {
-        return Err(Fault::invalid_dispatch(
-            "the kernel is compiled for wave32, which this GPU does not support",
-        ));
-    }
     let wg = d.workgroup_size.map(u32::from);
     if wg.contains(&0) || d.grid_size.contains(&0) {
         return Err(Fault::invalid_dispatch(format!(
@@ -148,7 +159,7 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
     }
     let wg_count = [0, 1, 2].map(|i| d.grid_size[i].div_ceil(wg[i]));
     let total_wgs = wg_count.iter().map(|&c| u64::from(c)).product::<u64>();
-    let waves_per_wg = wg_items.div_ceil(LANES as u32);
+    let waves_per_wg = wg_items.div_ceil(gen.wave_size());
     let workers = (gpu.threads as u64).min(total_wgs).max(1) as usize;
 
     // The dispatch packet the kernel may read through the dispatch pointer.
@@ -206,7 +217,8 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
         .max(kd.private_segment_fixed_size)
         .div_ceil(4)
         * 4;
-    let slot_size = (u64::from(private_per_lane) * LANES as u64).div_ceil(1024) * 1024;
+    let slot_size =
+        (u64::from(private_per_lane) * u64::from(gen.wave_size())).div_ceil(1024) * 1024;
     let slots = (workers * RESIDENT) as u64 * u64::from(waves_per_wg);
     let scratch_size = slot_size * slots;
     let mut scratch = None;
@@ -236,7 +248,7 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
     }
 
     let ctx = Arc::new(Ctx {
-        gen: gpu.gen,
+        gen,
         mem: gpu.mem.clone(),
         d: d.clone(),
         kd,
@@ -400,7 +412,8 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
     // Actual size of this (possibly partial) work-group.
     let actual = [0, 1, 2].map(|i| wgsz[i].min(ctx.d.grid_size[i] - id[i] * wgsz[i]));
     let items = actual[0] * actual[1] * actual[2];
-    let nwaves = items.div_ceil(LANES as u32) as usize;
+    let lanes = ctx.gen.wave_size();
+    let nwaves = items.div_ceil(lanes) as usize;
     while wg.waves.len() < nwaves {
         wg.waves.push(Wave::new());
     }
@@ -417,14 +430,15 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
             continue;
         }
         w.reset();
+        w.set_wave32(lanes == 32);
         w.id = wi as u32;
         w.cu = worker as u32;
         w.pc = ctx.entry;
         w.mode = descriptor::initial_mode(kd);
         w.instructions = 0;
         w.lane_ops = 0;
-        let first = wi as u32 * LANES as u32;
-        let live = (items - first).min(LANES as u32);
+        let first = wi as u32 * lanes;
+        let live = (items - first).min(lanes);
         w.set_exec(if live == 64 {
             u64::MAX
         } else {
@@ -444,7 +458,7 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
             put(w, ctx.scratch_base as u32);
             put(w, ((ctx.scratch_base >> 32) as u32 & 0xffff) | 1 << 31);
             put(w, ctx.scratch_size.min(u64::from(u32::MAX)) as u32);
-            put(w, 0x00ea_4fac);
+            put(w, scratch_rsrc_word3(ctx.gen));
         }
         if kd.enable_sgpr_dispatch_ptr() {
             put(w, ctx.packet as u32);
@@ -503,7 +517,7 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
             first / actual[0] % actual[1],
             first / (actual[0] * actual[1]),
         );
-        if actual[0] >= first + LANES as u32 {
+        if actual[0] >= first + lanes {
             // The whole wave lies in one row of X (every 1-D work-group): y and z are fixed.
             for l in 0..LANES {
                 x[l] = first + l as u32;
@@ -511,7 +525,7 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
             y = [cy; LANES];
             z = [cz; LANES];
         } else {
-            for l in 0..LANES {
+            for l in 0..lanes as usize {
                 x[l] = cx;
                 y[l] = cy;
                 z[l] = cz;
@@ -548,6 +562,28 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
                 w.vwrite(VGPR + 2, &z, u64::MAX);
             }
         }
+    }
+}
+
+/// Word 3 of the Private Segment Buffer V# (code-object-abi.md §5.3): DST_SEL XYZW, 32-bit
+/// data, 4-byte swizzle elements, index stride = the wave size, ADD_TID_ENABLE. GFX10 has no
+/// ELEMENT_SIZE field (elements are 4 bytes) and a unified FORMAT; CP fills INDEX_STRIDE from
+/// the wave size, RESOURCE_LEVEL is 1 and OOB_SELECT 2 (no range check).
+fn scratch_rsrc_word3(gen: Gen) -> u32 {
+    const DST_SEL_XYZW: u32 = 4 | 5 << 3 | 6 << 6 | 7 << 9;
+    const ADD_TID_ENABLE: u32 = 1 << 23;
+    if gen.is_gfx10() {
+        const BUF_FMT_32_UINT: u32 = 20;
+        let index_stride = if gen.wave_size() == 32 { 2 } else { 3 };
+        DST_SEL_XYZW
+            | BUF_FMT_32_UINT << 12
+            | index_stride << 21
+            | ADD_TID_ENABLE
+            | 1 << 24
+            | 2 << 28
+    } else {
+        // NUM_FORMAT UINT, DATA_FORMAT 32, ELEMENT_SIZE 4 bytes, INDEX_STRIDE 64.
+        DST_SEL_XYZW | 4 << 12 | 4 << 15 | 1 << 19 | 3 << 21 | ADD_TID_ENABLE
     }
 }
 

@@ -8,7 +8,9 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EmuError {
     /// The processor name is not one the emulator models.
-    #[error("unsupported processor `{0}` (supported: gfx803, gfx900, gfx906, gfx908, gfx90a)")]
+    #[error(
+        "unsupported processor `{0}` (supported: gfx801-gfx810, gfx900-gfx90c, gfx908, gfx90a, gfx1030-gfx1036)"
+    )]
     UnsupportedProcessor(String),
     /// A range to register overlaps an existing one.
     #[error("memory range {base:#x}+{len:#x} overlaps the registered range {other_base:#x}+{other_len:#x}")]

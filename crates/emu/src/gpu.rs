@@ -221,7 +221,9 @@ pub struct Gpu {
     pub(crate) gen: Gen,
     pub(crate) mem: Arc<MemoryMap>,
     pub(crate) threads: usize,
-    programs: Mutex<HashMap<(u64, u64), Arc<Program>>>,
+    /// Decoded code regions by (base, length, generation): a GFX10 region is decoded once per
+    /// wave size its kernels use.
+    programs: Mutex<HashMap<(u64, u64, Gen), Arc<Program>>>,
     /// Persistent worker threads (`threads - 1` of them; the dispatching thread is the other),
     /// made on the first dispatch that can use them.
     pool: OnceLock<Pool>,
@@ -278,7 +280,8 @@ impl Gpu {
         &self.cfg
     }
 
-    /// The generation the GPU models.
+    /// The generation the GPU models (for GFX10.3: [`Gen::Gfx10`]; a wave64 kernel runs as
+    /// [`Gen::Gfx10W64`]).
     pub fn generation(&self) -> Gen {
         self.gen
     }
@@ -309,12 +312,28 @@ impl Gpu {
     }
 
     /// Decodes every function of a loaded code object and reports which mnemonics the emulator
-    /// can execute.
+    /// can execute. GFX10 code is decoded in wave32 unless every kernel of the code object is
+    /// a wave64 kernel.
     pub fn coverage(&self, code: &LoadedCodeObject) -> Coverage {
+        let wave64 = !code.kernels.is_empty()
+            && code.kernels.iter().all(|k| {
+                let mut bytes = [0u8; hsaemu_codeobject::AMD_KERNEL_CODE_SIZE];
+                let raw = &mut bytes[..k.format.size()];
+                for (i, b) in raw.iter_mut().enumerate() {
+                    *b = host::load(k.kernel_object + i as u64, 1) as u8;
+                }
+                crate::descriptor::parse(k.format, raw, self.gen)
+                    .is_ok_and(|kd| !kd.enable_wavefront_size32())
+            });
+        self.coverage_as(code, self.gen.with_wave64(wave64))
+    }
+
+    /// [`Gpu::coverage`] decoding for `gen` (e.g. [`Gen::Gfx10W64`]).
+    pub fn coverage_as(&self, code: &LoadedCodeObject, gen: Gen) -> Coverage {
         let mut seen: std::collections::BTreeMap<String, (u64, bool)> = Default::default();
         let mut cov = Coverage::default();
         for sym in &code.functions {
-            let Some(program) = self.program_for(sym.address) else {
+            let Some(program) = self.program_for(sym.address, gen) else {
                 continue;
             };
             let mut pc = sym.address;
@@ -349,10 +368,11 @@ impl Gpu {
         self.kernels.lock().get(&kernel_object).cloned()
     }
 
-    /// The decoded program for the code region containing `addr`.
-    pub(crate) fn program_for(&self, addr: u64) -> Option<Arc<Program>> {
+    /// The decoded program for the code region containing `addr`, decoded for `gen` (the
+    /// GPU's generation, or its wave64 form for a GFX10 wave64 kernel).
+    pub(crate) fn program_for(&self, addr: u64, gen: Gen) -> Option<Arc<Program>> {
         let region = self.mem.region_of(addr)?;
-        let key = (region.base, region.len);
+        let key = (region.base, region.len, gen);
         if let Some(p) = self.programs.lock().get(&key) {
             return Some(p.clone());
         }
@@ -363,7 +383,7 @@ impl Gpu {
         let words = (0..n as u64)
             .map(|k| host::load(region.base + 4 * k, 4) as u32)
             .collect();
-        let p = Arc::new(Program::new(self.gen, region.base, words));
+        let p = Arc::new(Program::new(gen, region.base, words));
         self.programs.lock().insert(key, p.clone());
         Some(p)
     }

@@ -1,5 +1,5 @@
 //! hsaemu-emu: the emulated AMD GPU. It runs real compiled AMDGPU kernels (clang-15/hipcc
-//! output for gfx803, gfx9xx and gfx90a) on the host CPU.
+//! output for gfx803, gfx9xx, gfx90a and gfx1030) on the host CPU.
 //!
 //! # Public API (stable; the runtime codes against it)
 //!
@@ -16,7 +16,9 @@
 //!   layouts) for callers that build kernarg segments themselves.
 //! - [`Gpu::coverage`]: which mnemonics of a loaded code object the emulator can execute.
 //!
-//! Supported processors: gfx801–gfx810 (GFX8), gfx900–gfx90c and gfx908 (GFX9), gfx90a; wave64.
+//! Supported processors: gfx801–gfx810 (GFX8), gfx900–gfx90c and gfx908 (GFX9), gfx90a (all
+//! wave64), and gfx1030–gfx1036 (GFX10.3, RDNA2) in wave32 and wave64, chosen per kernel from
+//! its descriptor.
 //! The design is described in docs/architecture-emu.md.
 //!
 //! # Model
@@ -28,7 +30,7 @@
 //! atomics (amdgpu-execution.md §2.5). LDS and private memory are reached through the GFX9
 //! apertures ([`memory::SHARED_APERTURE_BASE`], [`memory::PRIVATE_APERTURE_BASE`]). Machine
 //! code is decoded once per code region into a pre-decoded form; each vector instruction
-//! loops over the 64 lanes as `[u32; 64]` arrays under EXEC.
+//! loops over the 64 lanes as `[u32; 64]` arrays under EXEC (a wave32 wave uses lanes 0–31).
 
 // Lane loops index several `[u32; 64]` rows in lockstep; that is the shape that vectorizes.
 #![allow(clippy::needless_range_loop)]

@@ -1,5 +1,5 @@
-//! The architectural state of one wave (64 lanes): the scalar register file indexed by operand
-//! code (SGPRs, VCC, M0, EXEC, FLAT_SCRATCH, TTMPs in one array), SCC, the VGPR and AGPR files
+//! The architectural state of one wave (64 lanes; a GFX10 wave32 wave uses lanes 0–31): the
+//! scalar register file indexed by operand code (SGPRs, VCC, M0, EXEC, FLAT_SCRATCH, TTMPs in one array), SCC, the VGPR and AGPR files
 //! as `[u32; 64]` rows, PC and MODE, and how scalar/vector operands are read and written.
 
 use crate::decode::{AGPR, LITERAL, VGPR};
@@ -60,6 +60,14 @@ pub(crate) struct Wave {
     pub lane_ops: u64,
     /// Remaining sleep (in scheduler turns).
     pub sleep: u32,
+    /// A GFX10 wave32 wave: lanes 0–31 of the 64-lane rows, EXEC_HI kept 0, lane masks (VCC,
+    /// compare results, carries) one SGPR wide. Lanes 32–63 of its vector registers are never
+    /// read (every cross-lane operation stays within the wave's 32 lanes).
+    pub wave32: bool,
+    /// The wave's lanes as a mask: `u64::MAX`, or the low 32 bits in wave32.
+    pub lane_mask: u64,
+    /// GFX10 FLAT_SCRATCH (hwregs FLAT_SCR_LO/HI, written by the kernel prologue).
+    pub flat_scratch: u64,
 }
 
 impl Wave {
@@ -79,7 +87,22 @@ impl Wave {
             instructions: 0,
             lane_ops: 0,
             sleep: 0,
+            wave32: false,
+            lane_mask: u64::MAX,
+            flat_scratch: 0,
         }
+    }
+
+    /// Makes this a wave32 (`true`) or wave64 wave.
+    pub(crate) fn set_wave32(&mut self, wave32: bool) {
+        self.wave32 = wave32;
+        self.lane_mask = if wave32 { 0xffff_ffff } else { u64::MAX };
+    }
+
+    /// Lanes in the wave (32 or 64).
+    #[inline]
+    pub(crate) fn size(&self) -> usize {
+        self.lane_mask.count_ones() as usize
     }
 
     #[inline]
@@ -91,9 +114,39 @@ impl Wave {
         self.s[126] = v as u32;
         self.s[127] = (v >> 32) as u32;
     }
+    /// VCC as a lane mask (VCC_LO in wave32).
     #[inline]
     pub(crate) fn vcc(&self) -> u64 {
-        u64::from(self.s[106]) | u64::from(self.s[107]) << 32
+        (u64::from(self.s[106]) | u64::from(self.s[107]) << 32) & self.lane_mask
+    }
+
+    /// Merges `v` into the lanes `wmask` selects of a lane-mask destination (a carry-out, the
+    /// VCC of `v_div_scale`). In wave32 `wmask` has no high bits, so the second SGPR is written
+    /// back unchanged: one read-modify-write serves both wave sizes.
+    #[inline(always)]
+    pub(crate) fn merge_mask(&mut self, code: u16, v: u64, wmask: u64) {
+        if code < 127 {
+            let c = code as usize;
+            let old = u64::from(self.s[c]) | u64::from(self.s[c + 1]) << 32;
+            let new = (old & !wmask) | (v & wmask);
+            self.s[c] = new as u32;
+            self.s[c + 1] = (new >> 32) as u32;
+        }
+    }
+
+    /// Writes a lane-mask operand (a compare's VCC or SGPRs): one SGPR in wave32, a pair in
+    /// wave64. Masks that VALU instructions apply lane by lane (a carry-in, a `v_cndmask`
+    /// select) are read 64 bits wide in wave32 too: the high half reaches only lanes 32–63,
+    /// which are never read; [`Wave::vcc`] masks it for `vccz` and the branches.
+    #[inline(always)]
+    pub(crate) fn write_mask(&mut self, code: u16, v: u64) {
+        if code < 127 {
+            let c = code as usize;
+            self.s[c] = v as u32;
+            if !self.wave32 {
+                self.s[c + 1] = (v >> 32) as u32;
+            }
+        }
     }
     #[inline]
     pub(crate) fn m0(&self) -> u32 {
@@ -186,7 +239,8 @@ impl Wave {
     #[inline]
     pub(crate) fn vwrite(&mut self, code: u16, val: &Row, exec: u64) {
         let row = &mut self.v[reg_index(code)];
-        if exec == u64::MAX {
+        // Every lane of the wave active (lanes 32–63 of a wave32 wave are never read): a copy.
+        if exec == u64::MAX || exec == self.lane_mask {
             *row = *val;
             return;
         }
@@ -198,7 +252,7 @@ impl Wave {
     }
 
     /// Writes the active lanes of a 64-bit vector destination (a register pair).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn vwrite64(&mut self, code: u16, val: &[u64; LANES], exec: u64) {
         let r = reg_index(code);
         let mut lo = [0u32; LANES];
@@ -230,6 +284,7 @@ impl Wave {
         self.state = WaveState::Running;
         self.stored = false;
         self.sleep = 0;
+        self.flat_scratch = 0;
     }
 }
 

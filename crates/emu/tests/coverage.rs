@@ -1,6 +1,6 @@
 //! Decoder and semantics coverage over real compiler output: every instruction of the
-//! prebuilt rocRAND kernels (Debian's librocrand1, gfx803/gfx906/gfx90a) decodes, and the
-//! mnemonics without semantics are listed (and bounded, so regressions show). The emulator
+//! prebuilt rocRAND kernels (Debian's librocrand1, gfx803/gfx906/gfx90a, and gfx1030 with the
+//! gfx1030 corpus) decodes and has semantics. The emulator
 //! decodes through `hsaemu-isa`; its mnemonics are checked against llvm-objdump-15's, also for
 //! the gfx908/gfx90a matrix-core kernels (which all have semantics).
 
@@ -109,7 +109,7 @@ fn objdump_counts(path: &std::path::Path, target: &str) -> std::collections::BTr
 
 #[test]
 fn decoder_agrees_with_llvm_objdump() {
-    for target in ["gfx90a", "gfx908", "gfx906", "gfx900", "gfx803"] {
+    for target in ["gfx90a", "gfx908", "gfx906", "gfx900", "gfx803", "gfx1030"] {
         for src in [
             "cl/math.cl",
             "cl/emu_float.cl",
@@ -129,16 +129,18 @@ fn decoder_agrees_with_llvm_objdump() {
             let code = gpu
                 .load_code_object(&std::fs::read(&path).expect("read"))
                 .expect("load");
-            // s_nop padding after the last function is outside every symbol; compare the rest.
+            // s_nop (GFX10: s_code_end) padding after the last function is outside every
+            // symbol; compare the rest.
+            let padding = ["s_nop", "s_code_end"];
             let ours: std::collections::BTreeMap<String, u64> = gpu
                 .coverage(&code)
                 .mnemonics
                 .into_iter()
-                .filter(|m| m.0 != "s_nop")
+                .filter(|m| !padding.contains(&m.0.as_str()))
                 .map(|(m, n, _)| (m, n))
                 .collect();
             let mut theirs = objdump_counts(&path, target);
-            theirs.remove("s_nop");
+            theirs.retain(|m, _| !padding.contains(&m.as_str()));
             assert_eq!(ours, theirs, "{target} {src}");
         }
     }
@@ -178,4 +180,45 @@ fn mfma_kernels_decode_like_llvm_objdump_and_are_implemented() {
             cov.unimplemented()
         );
     }
+}
+
+/// Every mnemonic of the gfx1030 corpus (every OpenCL C source of `tests/kernels/cl`, the HIP
+/// kernels, in wave32 and wave64) and of librocrand's prebuilt gfx1030 bundle has semantics.
+#[test]
+fn gfx1030_corpus_is_implemented() {
+    let gpu = Gpu::new(
+        GpuConfig {
+            processor: "gfx1030".into(),
+            ..GpuConfig::default()
+        },
+        MemoryMap::new(),
+    )
+    .expect("gpu");
+    let mut missing = std::collections::BTreeMap::<String, Vec<String>>::new();
+    let mut total = 0u64;
+    let mut check = |what: String, bytes: Vec<u8>| {
+        let code = gpu.load_code_object(&bytes).expect("load");
+        let cov = gpu.coverage(&code);
+        assert_eq!(cov.invalid_words, 0, "{what}");
+        total += cov.instructions;
+        for m in cov.unimplemented() {
+            missing.entry(m.to_string()).or_default().push(what.clone());
+        }
+    };
+    check("rocrand".into(), rocrand_code_object("gfx1030"));
+    for src in hsaemu_testkit::sources("cl", "cl") {
+        if src.contains("mfma") {
+            continue;
+        }
+        for extra in [&[][..], &["-mwavefrontsize64"][..]] {
+            let path = hsaemu_testkit::compile_cl_with(&src, "gfx1030", 5, extra);
+            check(
+                format!("{src} {extra:?}"),
+                std::fs::read(&path).expect("read"),
+            );
+        }
+    }
+    eprintln!("gfx1030: {total} instructions");
+    assert!(total > 50_000, "{total}");
+    assert!(missing.is_empty(), "{missing:#?}");
 }

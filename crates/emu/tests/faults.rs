@@ -205,3 +205,38 @@ fn bad_code_objects_are_rejected() {
     );
     assert!(unknown.is_err());
 }
+
+/// GFX10 wave64 shared VGPRs (COMPUTE_PGM_RSRC3.SHARED_VGPR_COUNT; LLVM never sets it) are not
+/// modelled: such a dispatch is refused, naming the field, instead of running wrongly.
+#[test]
+fn gfx10_shared_vgprs_are_refused() {
+    use object::{Object, ObjectSection, ObjectSymbol};
+    let path =
+        hsaemu_testkit::compile_cl_with("cl/vector_add.cl", "gfx1030", 5, &["-mwavefrontsize64"]);
+    let mut bytes = std::fs::read(&path).expect("read");
+    let file = object::File::parse(&*bytes).expect("parse ELF");
+    let kd = file
+        .dynamic_symbols()
+        .find(|s| s.name() == Ok("vector_add.kd"))
+        .expect("descriptor symbol");
+    let section = file
+        .section_by_index(kd.section_index().expect("section"))
+        .expect("section");
+    let (file_off, _) = section.file_range().expect("file range");
+    // COMPUTE_PGM_RSRC3 is at byte 44 of the descriptor; SHARED_VGPR_COUNT is bits 3:0.
+    let at = (kd.address() - section.address() + file_off) as usize + 44;
+    bytes[at] |= 1;
+    let e = from_bytes(&bytes, "gfx1030", 5);
+    let (a, c) = (e.zeros(4 * 64), e.zeros(4 * 64));
+    let f = e
+        .try_run(
+            "vector_add",
+            &[Arg::Ptr(&a), Arg::Ptr(&a), Arg::Ptr(&c), Arg::U32(64)],
+            [64, 1, 1],
+            [64, 1, 1],
+            0,
+        )
+        .expect_err("must be refused");
+    assert!(matches!(f.kind, FaultKind::InvalidDispatch { .. }), "{f}");
+    assert!(f.to_string().contains("SHARED_VGPR_COUNT is 1"), "{f}");
+}

@@ -9,9 +9,12 @@ use common::*;
 fn shfl_reductions() {
     for t in TARGETS {
         let e = emu_hip("hip/emu_wave.hip", t);
+        // warpSize is the wave size: 32 on gfx1030 (wave32; HIP 5.2 refuses wave64 on GFX10),
+        // 64 elsewhere.
+        let ws = wave_size(t);
         let n = 512usize;
         let input: Vec<i32> = (0..n as i32).map(|i| (i * 7919) % 1009 - 500).collect();
-        let (bi, bo) = (e.buf_i32(&input), e.zeros(4 * 2 * n / 64));
+        let (bi, bo) = (e.buf_i32(&input), e.zeros(4 * 2 * n / ws));
         e.run1(
             "shfl_reduce",
             &[Arg::Ptr(&bi), Arg::Ptr(&bo)],
@@ -19,8 +22,8 @@ fn shfl_reductions() {
             256,
         );
         let o = bo.i32s();
-        for w in 0..n / 64 {
-            let s = &input[w * 64..w * 64 + 64];
+        for w in 0..n / ws {
+            let s = &input[w * ws..w * ws + ws];
             assert_eq!(
                 o[2 * w],
                 s.iter().sum::<i32>(),
@@ -39,9 +42,11 @@ fn shfl_reductions() {
 fn ballot_and_shfl() {
     for t in TARGETS {
         let e = emu_hip("hip/emu_wave.hip", t);
+        // A wave32 ballot has 32 bits (the upper half of the 64-bit result is 0).
+        let ws = wave_size(t);
         let n = 256usize;
         let input: Vec<i32> = (0..n as i32).map(|i| i * 5 + 1).collect();
-        let (bi, bm, bc) = (e.buf_i32(&input), e.zeros(8 * n / 64), e.zeros(4 * n / 64));
+        let (bi, bm, bc) = (e.buf_i32(&input), e.zeros(8 * n / ws), e.zeros(4 * n / ws));
         e.run1(
             "ballot_count",
             &[Arg::Ptr(&bi), Arg::Ptr(&bm), Arg::Ptr(&bc)],
@@ -49,17 +54,17 @@ fn ballot_and_shfl() {
             128,
         );
         let (m, c) = (bm.u64s(), bc.i32s());
-        for w in 0..n / 64 {
+        for w in 0..n / ws {
             let mut want = 0u64;
-            for l in 0..64 {
-                if input[w * 64 + l] % 3 == 0 {
+            for l in 0..ws {
+                if input[w * ws + l] % 3 == 0 {
                     want |= 1 << l;
                 }
             }
             assert_eq!(m[w], want, "{t} ballot wave {w}");
             assert_eq!(
                 c[w],
-                want.count_ones() as i32 + input[w * 64 + 5],
+                want.count_ones() as i32 + input[w * ws + 5],
                 "{t} count wave {w}"
             );
         }

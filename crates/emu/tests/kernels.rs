@@ -7,18 +7,20 @@ use common::*;
 
 #[test]
 fn vector_add_all_targets() {
-    for t in TARGETS {
+    for t in TARGETS_W64 {
         let e = emu("cl/vector_add.cl", t);
         let n = 1000u32;
         let a: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
         let b: Vec<f32> = (0..n).map(|i| 1000.0 - i as f32).collect();
         let (ba, bb, bc) = (e.buf_f32(&a), e.buf_f32(&b), e.zeros(4 * n as usize));
-        e.run1(
+        let stats = e.run1(
             "vector_add",
             &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bc), Arg::U32(n)],
             n,
             64,
         );
+        // 16 work-groups of 64 work-items: 2 waves each in wave32.
+        assert_eq!(stats.waves, 16 * 64 / wave_size(t) as u64, "{t}");
         let c = bc.f32s();
         for i in 0..n as usize {
             assert_eq!(c[i], a[i] + b[i], "{t}: element {i}");
@@ -50,7 +52,7 @@ fn saxpy_partial_groups() {
 
 #[test]
 fn matmul_tiled_lds_barriers() {
-    for t in TARGETS {
+    for t in TARGETS_W64 {
         let e = emu("cl/matmul.cl", t);
         let n = 64u32;
         let mut rng = Rng(7);
@@ -80,7 +82,7 @@ fn matmul_tiled_lds_barriers() {
 
 #[test]
 fn reduce_sum_dynamic_lds() {
-    for t in TARGETS {
+    for t in TARGETS_W64 {
         let e = emu("cl/reduce.cl", t);
         let n = 1000u32;
         let input: Vec<i32> = (0..n as i32).map(|i| i * 3 - 500).collect();
@@ -131,7 +133,7 @@ fn reduce_sum_u64_atomics() {
 
 #[test]
 fn histogram_lds_and_global_atomics() {
-    for t in TARGETS {
+    for t in TARGETS_W64 {
         let e = emu("cl/atomics.cl", t);
         let n = 5000u32;
         let mut rng = Rng(3);
@@ -199,7 +201,7 @@ fn collatz_divergent_loops() {
         }
         s
     }
-    for t in TARGETS {
+    for t in TARGETS_W64 {
         let e = emu("cl/control.cl", t);
         let n = 512u32;
         let input: Vec<u32> = (0..n).map(|i| i * 7 + 3).collect();
@@ -214,7 +216,7 @@ fn collatz_divergent_loops() {
 
 #[test]
 fn private_array_scratch() {
-    for t in TARGETS {
+    for t in TARGETS_W64.into_iter().chain([GFX1030_FLAT_SCRATCH]) {
         let e = emu("cl/control.cl", t);
         let n = 200u32;
         let idx: Vec<i32> = (0..n as i32).map(|i| (i * 11) % 37).collect();

@@ -32,9 +32,11 @@ const DX10: u32 = 1 << 8;
 const IEEE: u32 = 1 << 9;
 
 fn load(target: &str, extra: &[&str]) -> (Emu, Vec<u8>) {
-    let path = hsaemu_testkit::compile_cl_with(KERNEL, target, 5, extra);
+    let (processor, target_extra) = compile_target(target);
+    let extra: Vec<&str> = extra.iter().chain(target_extra).copied().collect();
+    let path = hsaemu_testkit::compile_cl_with(KERNEL, processor, 5, &extra);
     let bytes = std::fs::read(&path).expect("read compiled kernel");
-    (from_bytes(&bytes, target, 5), bytes)
+    (from_bytes(&bytes, processor, 5), bytes)
 }
 
 fn descriptor(bytes: &[u8], kernel: &str) -> hsaemu_codeobject::KernelDescriptor {
@@ -751,7 +753,7 @@ fn denormal_modes_written_by_s_setreg() {
     let hb: Vec<u16> = (0..n).map(|_| denormalish16(&mut rng)).collect();
     let hc: Vec<u16> = (0..n).map(|_| denormalish16(&mut rng)).collect();
     let ia: Vec<i32> = (0..n).map(|_| rng.next_u32() as i32).collect();
-    for t in TARGETS {
+    for t in TARGETS_W64 {
         let (e, bytes) = load(t, &[]);
         // Where the kernel is compiled for flushed f32 denormals (gfx803's default), clang
         // computes x*y+z with v_mac_f32, which flushes whatever MODE says.

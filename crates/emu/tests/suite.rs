@@ -35,7 +35,7 @@ fn int_ops() {
             }
         })
         .collect();
-    for t in TARGETS {
+    for t in TARGETS_W64 {
         let e = emu("cl/emu_int.cl", t);
         let (ba, bb, bo) = (e.buf_i32(&a), e.buf_i32(&b), e.zeros(4 * 16 * n));
         e.run1(
@@ -188,7 +188,7 @@ fn float_ops() {
             }
         })
         .collect();
-    for t in TARGETS {
+    for t in TARGETS_W64 {
         let e = emu("cl/emu_float.cl", t);
         let (ba, bb, bo) = (e.buf_f32(&a), e.buf_f32(&b), e.zeros(4 * 12 * n));
         e.run1(
@@ -331,7 +331,7 @@ fn double_ops_and_lib() {
             }
         })
         .collect();
-    for t in TARGETS {
+    for t in TARGETS_W64 {
         let e = emu("cl/emu_double.cl", t);
         let (ba, bb, bo) = (e.buf_f64(&a), e.buf_f64(&b), e.zeros(8 * 10 * n));
         e.run1(
@@ -490,7 +490,7 @@ fn control_switch_loops_calls() {
             }
         })
         .collect();
-    for t in TARGETS {
+    for t in TARGETS_W64.into_iter().chain([GFX1030_FLAT_SCRATCH]) {
         let e = emu("cl/emu_control.cl", t);
         let (bi, bo) = (e.buf_i32(&input), e.zeros(4 * n));
         e.run1(
@@ -580,7 +580,7 @@ fn control_switch_loops_calls() {
 
 #[test]
 fn lds_transpose_scan_atomics() {
-    for t in TARGETS {
+    for t in TARGETS_W64 {
         let e = emu("cl/emu_lds.cl", t);
         let (w, h) = (37u32, 21u32);
         let input: Vec<f32> = (0..w * h).map(|i| i as f32).collect();
@@ -668,7 +668,7 @@ fn lds_transpose_scan_atomics() {
 
 #[test]
 fn global_atomics_every_op() {
-    for t in TARGETS {
+    for t in TARGETS_W64 {
         let e = emu("cl/emu_atomics.cl", t);
         let n = 1000usize;
         let input: Vec<i32> = (0..n as i32).map(|i| (i * 104729) % 5003 - 2500).collect();
@@ -773,25 +773,25 @@ fn cross_workgroup_spin_lock() {
 
 #[test]
 fn wave_builtins_dpp_swizzle_bpermute() {
-    for t in TARGETS {
-        if t == "gfx803" {
-            // gfx803 has DPP and ds_bpermute too; included.
-        }
+    for t in TARGETS_W64 {
         let e = emu("cl/emu_wave.cl", t);
         let n = 128usize;
         let input: Vec<i32> = (0..n as i32).map(|i| i * 10 + 1).collect();
         let (bi, bo) = (e.buf_i32(&input), e.zeros(4 * 8 * n));
         e.run1("wave_ops", &[Arg::Ptr(&bi), Arg::Ptr(&bo)], n as u32, 64);
         let o = bo.i32s();
+        // Lane numbers, readfirstlane and the ds_bpermute index (which wraps at the wave size)
+        // follow the wave size; DPP and ds_swizzle work within rows, quads and 32-lane groups.
+        let ws = wave_size(t);
         for i in 0..n {
-            let l = i % 64;
+            let l = i % ws;
             let base = i - l;
             let v = |lane: usize| input[base + lane];
             let want = [
                 l as i32,
-                v((l + 1) % 64),
+                v(((l + 1) & 63) % ws),
                 v(l ^ 1),
-                if l % 16 == 0 { 0 } else { v(l - 1) },
+                if l.is_multiple_of(16) { 0 } else { v(l - 1) },
                 v(0),
                 v((l & !3) + 3 - (l & 3)),
                 v((l & !3) + 3 - (l & 3)),
@@ -850,6 +850,93 @@ fn double_trig_large_arguments() {
                 let got = o[i * 2 + k];
                 let ulp = (got.to_bits() as i64 - want.to_bits() as i64).unsigned_abs();
                 assert!(ulp <= 2, "{t} x={} fn {k}: {got} vs {want}", a[i]);
+            }
+        }
+    }
+}
+
+#[test]
+fn sub_group_reductions_and_scans() {
+    for t in TARGETS_W64 {
+        let e = emu("cl/emu_wave.cl", t);
+        let ws = wave_size(t);
+        let n = 256usize;
+        let input: Vec<i32> = (0..n as i32).map(|i| (i * 7919) % 2003 - 700).collect();
+        let (bi, bo) = (e.buf_i32(&input), e.zeros(4 * 6 * n));
+        e.run1("subgroups", &[Arg::Ptr(&bi), Arg::Ptr(&bo)], n as u32, 128);
+        let o = bo.i32s();
+        for i in 0..n {
+            let l = i % ws;
+            let wave = &input[i - l..i - l + ws];
+            let want = [
+                wave.iter().sum::<i32>(),
+                wave[..=l].iter().sum::<i32>(),
+                wave[..l].iter().copied().max().unwrap_or(i32::MIN),
+                wave[3],
+                i32::from(wave.iter().any(|&v| v > 1000)),
+                ws as i32,
+            ];
+            for k in 0..6 {
+                assert_eq!(o[i * 6 + k], want[k], "{t} work-item {i} op {k}");
+            }
+        }
+    }
+}
+
+/// The GFX10 lane permutes and DPP controls (tests/kernels/cl/emu_wave10.cl) in wave32 and
+/// wave64, with all lanes active and in divergent code (odd inputs active), where `fi` and
+/// `bound_ctrl` decide what an inactive source lane gives.
+#[test]
+fn gfx10_permlane_dpp8_row_share_xmask() {
+    for t in ["gfx1030", GFX1030_W64] {
+        let e = emu("cl/emu_wave10.cl", t);
+        let ws = wave_size(t);
+        let n = 256usize;
+        let input: Vec<i32> = (0..n as i32).map(|i| (i * 37 + 11) % 101).collect();
+        let sel = |k: usize| (k * 7 + 3) & 15;
+        let sel64 = (0..16).fold(0u64, |a, k| a | (sel(k) as u64) << (4 * k));
+        let (bi, bo) = (e.buf_i32(&input), e.zeros(4 * 10 * n));
+        e.run1(
+            "lanes10",
+            &[
+                Arg::Ptr(&bi),
+                Arg::Ptr(&bo),
+                Arg::U32(sel64 as u32),
+                Arg::U32((sel64 >> 32) as u32),
+            ],
+            n as u32,
+            64,
+        );
+        let o = bo.i32s();
+        for i in 0..n {
+            let l = i % ws;
+            let base = i - l;
+            let v = |lane: usize| input[base + lane];
+            let active = |lane: usize| v(lane) & 1 != 0;
+            let p16 = (l & !15) + sel(l & 15);
+            let px16 = ((l ^ 16) & !15) + sel(l & 15);
+            let shr1 = (!l.is_multiple_of(16)).then(|| l - 1);
+            let mut want = [
+                v(p16),
+                v(px16),
+                v((l & !7) + 7 - (l & 7)),
+                v((l & !15) + 5),
+                v((l & !15) + ((l & 15) ^ 3)),
+                -1,
+                -1,
+                -1,
+                -1,
+                -1,
+            ];
+            if active(l) {
+                want[5] = if active(p16) { v(p16) } else { -2 };
+                want[6] = if active(p16) { v(p16) } else { 0 };
+                want[7] = v(px16);
+                want[8] = shr1.filter(|&s| active(s)).map_or(-3, v);
+                want[9] = shr1.filter(|&s| active(s)).map_or(0, v);
+            }
+            for k in 0..10 {
+                assert_eq!(o[i * 10 + k], want[k], "{t} work-item {i} op {k}");
             }
         }
     }

@@ -3,7 +3,7 @@
 Run from crates/emu: python3 tools/gen_ops.py && rustfmt --edition 2021 src/ops.rs"""
 import re, glob
 ops = set()
-for p in glob.glob('src/exec/*.rs') + ['src/decode.rs']:
+for p in sorted(glob.glob('src/exec/*.rs')) + ['src/decode.rs', 'src/decode/gfx10.rs']:
     ops |= set(re.findall(r'Op::([A-Z0-9_]+)', open(p).read()))
 ops.discard('Unknown')
 ops.add('V_CMP')
@@ -42,9 +42,11 @@ impl Op {
     }
 }
 '''
-# Which vector-ALU part function (exec/valu.rs, `fn valu_*`) handles each operation.
-valu = open('src/exec/valu.rs').read()
-parts = re.findall(r'\nfn (valu_[a-z0-9]+)\(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32\)(.*?)\n}\n', valu, re.S)
+# Which vector-ALU part function (exec/valu.rs and exec/rdna.rs, `fn valu_*`) handles each
+# operation.
+# valu.rs's parts first, then the GFX10 part in rdna.rs.
+valu = open('src/exec/valu.rs').read() + open('src/exec/rdna.rs').read()
+parts = re.findall(r'\n(?:pub\(super\) )?fn (valu_[a-z0-9]+)\(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _?mode: u32\)(.*?)\n}\n', valu, re.S)
 out += '''
 /// The vector-ALU semantics function (`exec::valu::valu_*`, in this order) that implements an
 /// operation, or `u8::MAX`.

@@ -896,7 +896,8 @@ impl Fmt<'_> {
         }
     }
 
-    /// gfx90a and gfx940 (`row_newbcast`, no `wave_*`/`row_bcast`).
+    /// gfx90a and gfx940 (`row_newbcast`; llvm-objdump-15 still prints `row_bcast` there, which
+    /// clang-15 emits for the device libraries' wave reductions).
     fn cdna2(&self) -> bool {
         matches!(self.gen, Gen::Gfx90a | Gen::Gfx940)
     }
@@ -942,8 +943,8 @@ impl Fmt<'_> {
             0x13c => write!(self.s, " wave_ror:1"),
             0x140 => write!(self.s, " row_mirror"),
             0x141 => write!(self.s, " row_half_mirror"),
-            0x142 if !self.cdna2() => write!(self.s, " row_bcast:15"),
-            0x143 if !self.cdna2() => write!(self.s, " row_bcast:31"),
+            0x142 => write!(self.s, " row_bcast:15"),
+            0x143 => write!(self.s, " row_bcast:31"),
             0x150..=0x15f if self.cdna2() => write!(self.s, " row_newbcast:{}", c & 0xf),
             _ => write!(self.s, " /* invalid dpp_ctrl {c:#x} */"),
         };

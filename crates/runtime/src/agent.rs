@@ -30,6 +30,10 @@ pub struct TargetInfo {
     pub product: &'static str,
     /// LDS (group segment) bytes per work-group.
     pub lds_size: u32,
+    /// SIMDs per compute unit (GCN/CDNA: four SIMD16; RDNA: two SIMD32).
+    pub simds_per_cu: u32,
+    /// Most waves resident per compute unit.
+    pub max_waves_per_cu: u32,
 }
 
 /// The GPU targets an emulated agent can present.
@@ -43,6 +47,8 @@ pub const TARGETS: &[TargetInfo] = &[
         chip_id: 0x7300,
         product: "Fiji",
         lds_size: 65536,
+        simds_per_cu: 4,
+        max_waves_per_cu: 40,
     },
     TargetInfo {
         processor: "gfx900",
@@ -53,6 +59,8 @@ pub const TARGETS: &[TargetInfo] = &[
         chip_id: 0x687f,
         product: "Vega 10",
         lds_size: 65536,
+        simds_per_cu: 4,
+        max_waves_per_cu: 40,
     },
     TargetInfo {
         processor: "gfx906",
@@ -63,6 +71,8 @@ pub const TARGETS: &[TargetInfo] = &[
         chip_id: 0x66af,
         product: "Vega 20",
         lds_size: 65536,
+        simds_per_cu: 4,
+        max_waves_per_cu: 40,
     },
     TargetInfo {
         processor: "gfx908",
@@ -73,6 +83,8 @@ pub const TARGETS: &[TargetInfo] = &[
         chip_id: 0x738c,
         product: "Arcturus",
         lds_size: 65536,
+        simds_per_cu: 4,
+        max_waves_per_cu: 40,
     },
     TargetInfo {
         processor: "gfx90a",
@@ -83,6 +95,8 @@ pub const TARGETS: &[TargetInfo] = &[
         chip_id: 0x740f,
         product: "Aldebaran",
         lds_size: 65536,
+        simds_per_cu: 4,
+        max_waves_per_cu: 40,
     },
     TargetInfo {
         processor: "gfx1030",
@@ -93,6 +107,9 @@ pub const TARGETS: &[TargetInfo] = &[
         chip_id: 0x73bf,
         product: "Navi 21",
         lds_size: 65536,
+        // What ROCr reports for Navi 21: 2 SIMD32 per CU, 16 waves each.
+        simds_per_cu: 2,
+        max_waves_per_cu: 32,
     },
 ];
 
@@ -339,8 +356,8 @@ pub(crate) fn gpu_properties(isa: &Isa, index: u32, compute_units: u32) -> Agent
         device_type: DeviceType::Gpu,
         node: index + 1,
         compute_units,
-        simds_per_cu: 4,
-        max_waves_per_cu: 40,
+        simds_per_cu: t.simds_per_cu,
+        max_waves_per_cu: t.max_waves_per_cu,
         wavefront_size: t.wavefront_size,
         workgroup_max_dim: [1024; 3],
         workgroup_max_size: 1024,

@@ -190,7 +190,15 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
         format!("--rocm-device-lib-path={DEVICE_LIB_PATH}"),
     ];
     args.extend(extra.iter().map(|a| a.to_string()));
-    let stem = format!("{}-{}-v{cov}", stem_of(rel), sanitize(target));
+    // Options that change the code (not just the cache key) show in the name.
+    let mut variant = String::new();
+    if extra.contains(&"-mwavefrontsize64") {
+        variant.push_str("-w64");
+    }
+    if extra.contains(&"+enable-flat-scratch") {
+        variant.push_str("-fs");
+    }
+    let stem = format!("{}-{}{variant}-v{cov}", stem_of(rel), sanitize(target));
     cached_compile("clang-15", &source_path(rel), &args, &stem, "hsaco")
 }
 

@@ -13,3 +13,16 @@ __kernel void wave_ops(__global const int *in, __global int *out) {
   out[i * 8 + 6] = __builtin_amdgcn_ds_swizzle(v, 0x8000 | 0x1b); // quad perm mode
   out[i * 8 + 7] = __builtin_amdgcn_update_dpp(-1, v, 0x140, 0xf, 0xf, false); // row_mirror
 }
+
+// OpenCL sub-group functions (the device libraries' wave reductions and scans: DPP row
+// shifts on every target, row_bcast on GFX9, v_permlanex16 and row_share on GFX10).
+__kernel void subgroups(__global const int *in, __global int *out) {
+  size_t i = get_global_id(0);
+  int v = in[i];
+  out[i * 6 + 0] = sub_group_reduce_add(v);
+  out[i * 6 + 1] = sub_group_scan_inclusive_add(v);
+  out[i * 6 + 2] = sub_group_scan_exclusive_max(v);
+  out[i * 6 + 3] = sub_group_broadcast(v, 3);
+  out[i * 6 + 4] = sub_group_any(v > 1000);
+  out[i * 6 + 5] = (int)get_sub_group_size();
+}

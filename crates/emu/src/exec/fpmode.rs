@@ -72,6 +72,8 @@ fn float_sources(i: &crate::decode::Inst) -> u8 {
         | Op::V_CVT_RPI_I32_F32
         | Op::V_CVT_U16_F16
         | Op::V_CVT_U32_F32 => 0b011,
+        // GFX10 (exec/rdna.rs): the constant is not a source here.
+        Op::V_FMAMK_F32 | Op::V_FMAAK_F32 | Op::V_FMAMK_F16 | Op::V_FMAAK_F16 => 0b011,
         Op::V_PK_ADD_F16
         | Op::V_PK_MUL_F16
         | Op::V_PK_FMA_F16
@@ -158,6 +160,8 @@ fn rounded(
             | Op::V_MAD_F32
             | Op::V_MADAK_F32
             | Op::V_MADMK_F32
+            | Op::V_FMAAK_F32
+            | Op::V_FMAMK_F32
             | Op::V_DIV_FMAS_F32
             | Op::V_SQRT_F32
             | Op::V_RCP_F32
@@ -187,6 +191,8 @@ fn rounded(
             | Op::V_MAC_F16
             | Op::V_MADAK_F16
             | Op::V_MADMK_F16
+            | Op::V_FMAAK_F16
+            | Op::V_FMAMK_F16
             | Op::V_SQRT_F16
             | Op::V_CVT_F16_F32
             | Op::V_CVT_F16_U16
@@ -255,7 +261,8 @@ fn f32_rounded(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, rm: Round) {
         | Op::V_MUL_LEGACY_F32
         | Op::V_FMAC_F32
         | Op::V_MAC_F32
-        | Op::V_MADMK_F32 => {
+        | Op::V_MADMK_F32
+        | Op::V_FMAMK_F32 => {
             let a = c.s_into(w, 0, &mut sc.a);
             let b = c.s_into(w, 1, &mut sc.b);
             match i.op {
@@ -273,19 +280,20 @@ fn f32_rounded(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, rm: Round) {
                 }),
                 Op::V_FMAC_F32 => lanes!(r, a, b, &acc, |x, y, z| fma(x, y, z, 0)),
                 Op::V_MAC_F32 => lanes!(r, a, b, &acc, |x, y, z| mad32(x, y, z, rm)),
+                Op::V_FMAMK_F32 => lanes!(r, a, &k, b, |x, y, z| fma(x, y, z, 0)),
                 _ => lanes!(r, a, &k, b, |x, y, z| mad32(x, y, z, rm)),
             }
         }
-        Op::V_FMA_F32 | Op::V_MAD_F32 | Op::V_MADAK_F32 | Op::V_DIV_FMAS_F32 => {
+        Op::V_FMA_F32 | Op::V_MAD_F32 | Op::V_MADAK_F32 | Op::V_FMAAK_F32 | Op::V_DIV_FMAS_F32 => {
             let a = c.s_into(w, 0, &mut sc.a);
             let b = c.s_into(w, 1, &mut sc.b);
-            let cc: &Row = if i.op == Op::V_MADAK_F32 {
+            let cc: &Row = if matches!(i.op, Op::V_MADAK_F32 | Op::V_FMAAK_F32) {
                 &k
             } else {
                 c.s_into(w, 2, &mut sc.c)
             };
             match i.op {
-                Op::V_FMA_F32 => lanes!(r, a, b, cc, |x, y, z| fma(x, y, z, 0)),
+                Op::V_FMA_F32 | Op::V_FMAAK_F32 => lanes!(r, a, b, cc, |x, y, z| fma(x, y, z, 0)),
                 Op::V_DIV_FMAS_F32 => {
                     for l in 0..LANES {
                         // v_div_scale's 2^±64, undone with the single rounding.
@@ -463,6 +471,14 @@ fn f16_rounded(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, rm: Round, ovfl: boo
                 )),
                 Op::V_MADAK_F16 => lanes!(r, a, b, &k, |x, y, z| clamp_ovfl(
                     mad(x, y, z),
+                    any_inf(x, y, z)
+                )),
+                Op::V_FMAMK_F16 => lanes!(r, a, &k, b, |x, y, z| clamp_ovfl(
+                    fma(x, y, z),
+                    any_inf(x, y, z)
+                )),
+                Op::V_FMAAK_F16 => lanes!(r, a, b, &k, |x, y, z| clamp_ovfl(
+                    fma(x, y, z),
                     any_inf(x, y, z)
                 )),
                 _ => lanes!(r, a, b, cc, |x, y, z| clamp_ovfl(

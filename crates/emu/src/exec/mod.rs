@@ -4,6 +4,7 @@
 
 mod fpmode;
 mod mfma;
+mod rdna;
 mod softfloat;
 mod valu;
 mod vmem;
@@ -82,11 +83,7 @@ pub(crate) fn implemented(i: &Inst) -> bool {
                 )
         }
         Fmt::Flat | Fmt::Global | Fmt::Scratch => i.mem.kind != vmem::Kind::Other,
-        Fmt::Mubuf => {
-            i.mem.kind != vmem::Kind::Other
-                || i.name.starts_with("buffer_wb")
-                || i.name.starts_with("buffer_inv")
-        }
+        Fmt::Mubuf => i.mem.kind != vmem::Kind::Other || vmem::is_cache_op(i.name),
         _ => false,
     }
 }
@@ -484,7 +481,11 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
             let id = k & 0x3f;
             let off = k >> 6 & 0x1f;
             let size = (k >> 11 & 0x1f) + 1;
-            let v = getreg(w, id);
+            let v = if i.gen.is_gfx10() {
+                rdna::getreg(w, id).unwrap_or_else(|| getreg(w, id))
+            } else {
+                getreg(w, id)
+            };
             s32!(bfe32(v, off, size))
         }
         Op::S_SETREG_B32 | Op::S_SETREG_IMM32_B32 => {
@@ -504,6 +505,9 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
             match id {
                 1 => w.mode = (w.mode & !mask) | (v << off & mask),
                 3 => w.trapsts = (w.trapsts & !mask) | (v << off & mask),
+                _ if i.gen.is_gfx10() => {
+                    rdna::setreg(w, id, mask, v << off);
+                }
                 _ => {}
             }
         }
@@ -529,7 +533,7 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
         Op::S_BITCMP0_B64 => w.scc = a64() >> (b & 63) & 1 == 0,
         Op::S_BITCMP1_B64 => w.scc = a64() >> (b & 63) & 1 == 1,
         Op::S_SETVSKIP | Op::S_SET_GPR_IDX_ON | Op::S_SET_GPR_IDX_OFF => {}
-        _ => return Err(unimplemented(i)),
+        _ => return rdna::salu(w, i).unwrap_or_else(|| Err(unimplemented(i))),
     }
     Ok(Flow::Next)
 }
@@ -575,7 +579,8 @@ fn sopp(w: &mut Wave, i: &Inst) -> R {
             // StoreLoad fence (amdgpu-execution.md §0.1).
             let k = i.imm as u32;
             let vmcnt = (k & 0xf) | (k >> 14 & 3) << 4;
-            if vmcnt == 0 && w.stored {
+            // GFX10 counts stores in vscnt instead (`s_waitcnt_vscnt`, exec/rdna.rs).
+            if vmcnt == 0 && w.stored && !i.gen.is_gfx10() {
                 // R5. The `no-storeload-fence` feature exists only to show that the SB litmus
                 // test can fail (docs/litmus.md); a default build always fences.
                 #[cfg(not(feature = "no-storeload-fence"))]
@@ -602,7 +607,7 @@ fn sopp(w: &mut Wave, i: &Inst) -> R {
                 return Err(LaneFault::new(FaultKind::Trap { trap_id: id }, None));
             }
         }
-        _ => return Err(unimplemented(i)),
+        _ => return rdna::sopp(w, i).unwrap_or_else(|| Err(unimplemented(i))),
     })
 }
 
@@ -631,9 +636,11 @@ fn smem(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             w.swrite64(i.dst, t);
             return Ok(Flow::Next);
         }
-        Op::S_DCACHE_INV | Op::S_DCACHE_WB | Op::S_DCACHE_INV_VOL | Op::S_DCACHE_WB_VOL => {
-            return Ok(Flow::Next)
-        }
+        Op::S_DCACHE_INV
+        | Op::S_DCACHE_WB
+        | Op::S_DCACHE_INV_VOL
+        | Op::S_DCACHE_WB_VOL
+        | Op::S_GL1_INV => return Ok(Flow::Next),
         _ => return Err(unimplemented(i)),
     };
     let buffer = matches!(

@@ -72,8 +72,10 @@ macro_rules! map64 {
 }
 
 /// DPP: permutes src0 and narrows the write mask (row/bank masks, invalid source lanes).
+/// GFX10 adds `row_share`/`row_xmask` and `fi` (bit 18: inactive source lanes are read too).
 fn dpp(row: &Row, ext: u32, exec: u64) -> (Row, u64) {
     let ctrl = ext >> 8 & 0x1ff;
+    let fetch_inactive = ext >> 18 & 1 != 0;
     let bound_zero = ext >> 19 & 1 != 0;
     let bank_mask = ext >> 24 & 0xf;
     let row_mask = ext >> 28 & 0xf;
@@ -101,11 +103,15 @@ fn dpp(row: &Row, ext: u32, exec: u64) -> (Row, u64) {
             0x141 => Some((l & !7) + 7 - (l & 7)),
             0x142 => (l >= 16).then(|| rb - 1),
             0x143 => (l >= 32).then_some(31),
+            // GFX10 row_share: every lane reads lane `ctrl & 15` of its row.
+            0x150..=0x15f => Some(rb + (ctrl & 0xf) as usize),
+            // GFX10 row_xmask: lane l reads lane (l ^ mask) of its row.
+            0x160..=0x16f => Some(rb + ((l & 15) ^ (ctrl & 0xf) as usize)),
             _ => None,
         };
         let enabled = row_mask >> (l / 16) & 1 != 0 && bank_mask >> ((l & 15) / 4) & 1 != 0;
         match src {
-            Some(s) if exec >> s & 1 != 0 => {
+            Some(s) if fetch_inactive || exec >> s & 1 != 0 => {
                 out[l] = row[s];
                 if enabled {
                     wmask |= 1 << l;
@@ -215,7 +221,7 @@ fn flush_row(row: &mut Row, ty: Ty) {
 
 /// `out = fma(a, b, c)` on f32 lanes, with the host's FMA instruction when it has one
 /// (`f32::mul_add` otherwise compiles to a libm call per lane).
-fn fma_f32_rows(a: &Row, b: &Row, c: &Row, out: &mut Row) {
+pub(super) fn fma_f32_rows(a: &Row, b: &Row, c: &Row, out: &mut Row) {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("fma") {
@@ -365,17 +371,20 @@ impl Ctx<'_> {
                 },
             ); LANES];
         }
-        match i.sub {
-            Sub::Dpp if k == 0 => {
-                let (p, m) = dpp(out, i.ext, self.exec);
-                *out = p;
-                self.wmask = m;
+        if i.sub != Sub::E32 {
+            match i.sub {
+                Sub::Dpp if k == 0 => {
+                    let (p, m) = dpp(out, i.ext, self.exec);
+                    *out = p;
+                    self.wmask = m;
+                }
+                Sub::Dpp8 if k == 0 => *out = super::rdna::dpp8(out, i.ext, self.exec),
+                Sub::Sdwa if k < 2 => {
+                    let sh = if k == 0 { 16 } else { 24 };
+                    sdwa_sel(out, i.ext >> sh & 7, i.ext >> (sh + 3) & 1 != 0);
+                }
+                _ => {}
             }
-            Sub::Sdwa if k < 2 => {
-                let sh = if k == 0 { 16 } else { 24 };
-                sdwa_sel(out, i.ext >> sh & 7, i.ext >> (sh + 3) & 1 != 0);
-            }
-            _ => {}
         }
         if (i.abs | i.neg) >> k & 1 != 0 && i.fmt != Fmt::Vop3p {
             float_mods(out, k, i.abs, i.neg, ty);
@@ -399,17 +408,20 @@ impl Ctx<'_> {
                 ty
             },
         );
-        match i.sub {
-            Sub::Dpp if k == 0 => {
-                let (p, m) = dpp(&r, i.ext, self.exec);
-                r = p;
-                self.wmask = m;
+        if i.sub != Sub::E32 {
+            match i.sub {
+                Sub::Dpp if k == 0 => {
+                    let (p, m) = dpp(&r, i.ext, self.exec);
+                    r = p;
+                    self.wmask = m;
+                }
+                Sub::Dpp8 if k == 0 => r = super::rdna::dpp8(&r, i.ext, self.exec),
+                Sub::Sdwa if k < 2 => {
+                    let sh = if k == 0 { 16 } else { 24 };
+                    sdwa_sel(&mut r, i.ext >> sh & 7, i.ext >> (sh + 3) & 1 != 0);
+                }
+                _ => {}
             }
-            Sub::Sdwa if k < 2 => {
-                let sh = if k == 0 { 16 } else { 24 };
-                sdwa_sel(&mut r, i.ext >> sh & 7, i.ext >> (sh + 3) & 1 != 0);
-            }
-            _ => {}
         }
         if (i.abs | i.neg) >> k & 1 != 0 && i.fmt != Fmt::Vop3p {
             float_mods(&mut r, k, i.abs, i.neg, ty);
@@ -981,7 +993,7 @@ fn compare(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch) -> R {
         }
     };
     let mask = bits & c.exec;
-    w.swrite64(i.sdst, mask);
+    w.write_mask(i.sdst, mask);
     if x {
         w.set_exec(mask);
     }
@@ -1028,22 +1040,17 @@ fn valu_body(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
             } else {
                 w.sread(i.src[0], i.lit, Ty::B32)
             };
-            let dst = if i.fmt == Fmt::Vop1 {
-                i.dst - VGPR
-            } else {
-                i.dst
-            };
-            w.swrite(dst, v);
+            w.swrite(i.dst, v);
             return Ok(Flow::Next);
         }
         Op::V_READLANE_B32 => {
-            let lane = (w.sread(i.src[1], i.lit, Ty::B32) & 63) as usize;
+            let lane = w.sread(i.src[1], i.lit, Ty::B32) as usize & (w.size() - 1);
             let v = w.lane(i.src[0], lane);
             w.swrite(i.dst, v);
             return Ok(Flow::Next);
         }
         Op::V_WRITELANE_B32 => {
-            let lane = (w.sread(i.src[1], i.lit, Ty::B32) & 63) as usize;
+            let lane = w.sread(i.src[1], i.lit, Ty::B32) as usize & (w.size() - 1);
             let v = w.sread(i.src[0], i.lit, Ty::B32);
             w.set_lane(i.dst, lane, v);
             return Ok(Flow::Next);
@@ -1079,6 +1086,8 @@ fn valu_body(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
         } = &mut *env.scratch;
         let a = c.s_into(w, 0, sa);
         let b = c.s_into(w, 1, sb);
+        // A per-lane carry-in: 64 bits wide in wave32 too (the high half only reaches lanes
+        // 32–63, which a wave32 wave never reads).
         let cin = if kind >= 3 {
             w.sread64(i.src[2], 0, Ty::I64)
         } else {
@@ -1115,8 +1124,7 @@ fn valu_body(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
         }
         let co = pack_flags(&flags);
         put(w, c, sr);
-        let old = w.sread64(i.sdst, 0, Ty::I64);
-        w.swrite64(i.sdst, (old & !c.wmask) | (co & c.wmask));
+        w.merge_mask(i.sdst, co, c.wmask);
         return Ok(Flow::Next);
     }
 
@@ -1127,6 +1135,7 @@ fn valu_body(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
         3 => valu_f64,
         4 => valu_f16,
         5 => valu_int,
+        6 => super::rdna::valu_rdna,
         _ => return Err(unimplemented(i)),
     };
     part(w, c, &mut *env.scratch, mode).unwrap_or_else(|| Err(unimplemented(i)))
@@ -1250,6 +1259,7 @@ fn valu_move(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R
         Op::V_CNDMASK_B32 => {
             let a = s0!();
             let b = s1!();
+            // Per-lane select: 64 bits wide in wave32 too (see the carry-in).
             let m = w.sread64(i.src[2], 0, Ty::I64);
             let mut r = [0u32; LANES];
             for l in 0..LANES {
@@ -1498,8 +1508,7 @@ fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
                 vcc |= u64::from(flag) << l;
             }
             put(w, c, &r);
-            let old = w.sread64(i.sdst, 0, Ty::I64);
-            w.swrite64(i.sdst, (old & !c.wmask) | (vcc & c.wmask));
+            w.merge_mask(i.sdst, vcc, c.wmask);
         }
         Op::V_DIV_FMAS_F32 => {
             let vcc = w.vcc();
@@ -1873,8 +1882,7 @@ fn valu_f64(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
                 vcc |= u64::from(flag) << l;
             }
             w.vwrite64(i.dst, &r, c.wmask);
-            let old = w.sread64(i.sdst, 0, Ty::I64);
-            w.swrite64(i.sdst, (old & !c.wmask) | (vcc & c.wmask));
+            w.merge_mask(i.sdst, vcc, c.wmask);
         }
         Op::V_DIV_FMAS_F64 => {
             let vcc = w.vcc();
@@ -2329,8 +2337,7 @@ fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
                 ov |= u64::from(o) << l;
             }
             w.vwrite64(i.dst, &r, c.wmask);
-            let old = w.sread64(i.sdst, 0, Ty::I64);
-            w.swrite64(i.sdst, (old & !c.wmask) | (ov & c.wmask));
+            w.merge_mask(i.sdst, ov, c.wmask);
         }
         Op::V_MIN_I32 => v32!(map2!(s0!(), s1!(), |x, y| (x as i32).min(y as i32) as u32)),
         Op::V_MAX_I32 => v32!(map2!(s0!(), s1!(), |x, y| (x as i32).max(y as i32) as u32)),

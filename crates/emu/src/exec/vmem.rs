@@ -350,11 +350,23 @@ enum Place {
 struct Mem<'e, 'a> {
     env: &'e mut Env<'a>,
     scratch_base: u64,
+    /// Lanes per wave: each lane owns every `lanes`-th dword of the wave's scratch slot.
+    lanes: u64,
 }
 
 impl Mem<'_, '_> {
+    fn new<'e, 'a>(w: &Wave, env: &'e mut Env<'a>) -> Mem<'e, 'a> {
+        Mem {
+            scratch_base: w.scratch_base,
+            lanes: w.size() as u64,
+            env,
+        }
+    }
+
+    /// The host address of byte `p` of `lane`'s private memory: the swizzle of
+    /// code-object-abi.md §5.3 with 4-byte elements and an index stride of the wave size.
     fn private_host(&self, p: u64, lane: usize) -> u64 {
-        self.scratch_base + (p / 4) * 256 + lane as u64 * 4 + p % 4
+        self.scratch_base + (p / 4) * 4 * self.lanes + lane as u64 * 4 + p % 4
     }
 
     fn check_private(&self, p: u64, size: u32, lane: usize) -> Result<(), LaneFault> {
@@ -555,10 +567,7 @@ fn access(
 ) -> R {
     let m = i.mem;
     let exec = w.exec();
-    let mut mem = Mem {
-        scratch_base: w.scratch_base,
-        env,
-    };
+    let mut mem = Mem::new(w, env);
     let data = i.src[1];
     let dst = i.dst;
     match m.kind {
@@ -649,15 +658,13 @@ fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
     if !env.cache.check(env.mem, lo, span, store) {
         return None;
     }
-    let full = exec == u64::MAX;
-    // A full wave of single dwords at consecutive addresses: one run of 64 host loads/stores.
-    if full && m.count == 1 && consecutive_dwords(addrs) {
-        if store {
-            host::store32_run(lo, &w.v[crate::wave::reg_index(i.src[1])]);
-            w.stored = true;
-        } else {
-            host::load32_run(lo, &mut w.v[crate::wave::reg_index(i.dst)]);
-        }
+    // Lanes 0..N all active (a full wave64 or wave32 wave): no per-lane mask tests.
+    if exec == u64::MAX {
+        dwords_full(w, i, addrs, lo, store);
+        return Some(Ok(Flow::Next));
+    }
+    if exec == 0xffff_ffff {
+        dwords_full(w, i, low32(addrs), lo, store);
         return Some(Ok(Flow::Next));
     }
     for k in 0..u16::from(m.count) {
@@ -665,14 +672,14 @@ fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
         if store {
             let row = &w.v[crate::wave::reg_index(i.src[1] + k)];
             for l in 0..LANES {
-                if full || exec >> l & 1 != 0 {
+                if exec >> l & 1 != 0 {
                     host::store32(addrs[l] + off, row[l]);
                 }
             }
         } else {
             let row = &mut w.v[crate::wave::reg_index(i.dst + k)];
             for l in 0..LANES {
-                if full || exec >> l & 1 != 0 {
+                if exec >> l & 1 != 0 {
                     row[l] = host::load32(addrs[l] + off);
                 }
             }
@@ -684,38 +691,99 @@ fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
     Some(Ok(Flow::Next))
 }
 
+/// [`global_dwords`] for lanes 0..N, all active (the range is checked).
+#[inline(always)]
+fn dwords_full<const N: usize>(w: &mut Wave, i: &Inst, addrs: &[u64; N], lo: u64, store: bool) {
+    let m = i.mem;
+    // A full wave of single dwords at consecutive addresses: one run of N host loads/stores.
+    if m.count == 1 && consecutive_dwords(addrs) {
+        if store {
+            host::store32_run::<N>(lo, lanes(&w.v[crate::wave::reg_index(i.src[1])]));
+            w.stored = true;
+        } else {
+            host::load32_run::<N>(lo, lanes_mut(&mut w.v[crate::wave::reg_index(i.dst)]));
+        }
+        return;
+    }
+    for k in 0..u16::from(m.count) {
+        let off = 4 * u64::from(k);
+        if store {
+            let row: &[u32; N] = lanes(&w.v[crate::wave::reg_index(i.src[1] + k)]);
+            for l in 0..N {
+                host::store32(addrs[l] + off, row[l]);
+            }
+        } else {
+            let row: &mut [u32; N] = lanes_mut(&mut w.v[crate::wave::reg_index(i.dst + k)]);
+            for l in 0..N {
+                row[l] = host::load32(addrs[l] + off);
+            }
+        }
+    }
+    if store {
+        w.stored = true;
+    }
+}
+
+/// The first N lanes of a lane array (N = 64 or 32; const, so the check folds away).
+#[inline(always)]
+fn lanes<T, const N: usize>(a: &[T; LANES]) -> &[T; N] {
+    a.first_chunk().expect("N lanes of 64")
+}
+
+/// [`lanes`], mutable.
+#[inline(always)]
+fn lanes_mut<T, const N: usize>(a: &mut [T; LANES]) -> &mut [T; N] {
+    a.first_chunk_mut().expect("N lanes of 64")
+}
+
+/// Lanes 0–31 of a lane array (a full wave32 wave, or the low half of a wave64 one).
+#[inline(always)]
+fn low32<T>(a: &[T; LANES]) -> &[T; 32] {
+    lanes(a)
+}
+
 /// Whether lane `l` addresses `addrs[0] + 4·l` for every lane, without wrapping (one XOR-or
 /// reduction, which vectorizes).
 #[inline]
-fn consecutive_dwords(addrs: &[u64; LANES]) -> bool {
+fn consecutive_dwords<const N: usize>(addrs: &[u64; N]) -> bool {
     let mut not_consecutive = 0u64;
     for (l, &a) in addrs.iter().enumerate() {
         not_consecutive |= a ^ addrs[0].wrapping_add(4 * l as u64);
     }
-    not_consecutive == 0 && addrs[0] <= addrs[LANES - 1]
+    not_consecutive == 0 && addrs[0] <= addrs[N - 1]
 }
 
 /// The lowest and highest address of the active lanes (`exec` non-zero); no per-lane mask
-/// test for a full wave.
+/// test for a full wave (all 64 lanes, or lanes 0–31: a full wave32 wave).
 #[inline]
 fn active_range(addrs: &[u64; LANES], exec: u64) -> (u64, u64) {
-    let (mut lo, mut hi) = (u64::MAX, 0u64);
     if exec == u64::MAX {
-        // Coalesced accesses (lane l at a0 + 4·l): no compares.
-        if consecutive_dwords(addrs) {
-            return (addrs[0], addrs[LANES - 1]);
-        }
-        for &a in addrs {
+        return full_range(addrs);
+    }
+    if exec == 0xffff_ffff {
+        return full_range(low32(addrs));
+    }
+    let (mut lo, mut hi) = (u64::MAX, 0u64);
+    for (l, &a) in addrs.iter().enumerate() {
+        if exec >> l & 1 != 0 {
             lo = lo.min(a);
             hi = hi.max(a);
         }
-    } else {
-        for (l, &a) in addrs.iter().enumerate() {
-            if exec >> l & 1 != 0 {
-                lo = lo.min(a);
-                hi = hi.max(a);
-            }
-        }
+    }
+    (lo, hi)
+}
+
+/// [`active_range`] of lanes 0..N, all active.
+#[inline(always)]
+fn full_range<const N: usize>(addrs: &[u64; N]) -> (u64, u64) {
+    // Coalesced accesses (lane l at a0 + 4·l): no compares.
+    if consecutive_dwords(addrs) {
+        return (addrs[0], addrs[N - 1]);
+    }
+    let (mut lo, mut hi) = (u64::MAX, 0u64);
+    for &a in addrs {
+        lo = lo.min(a);
+        hi = hi.max(a);
     }
     (lo, hi)
 }
@@ -849,10 +917,16 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     access(w, i, env, &places, rtn, advance)
 }
 
+/// Whether a MUBUF mnemonic is a cache write-back or invalidate (`buffer_wbinvl1*`,
+/// `buffer_wbl2`, `buffer_invl2`, GFX10 `buffer_gl0_inv`/`buffer_gl1_inv`).
+pub(crate) fn is_cache_op(name: &str) -> bool {
+    name.starts_with("buffer_wb") || name.starts_with("buffer_inv") || name.starts_with("buffer_gl")
+}
+
 /// MUBUF (buffer) instructions, including the swizzled scratch descriptor.
 pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     // Cache write-back/invalidate: memory is coherent here (amdgpu-execution.md §2.5, R6).
-    if i.name.starts_with("buffer_wb") || i.name.starts_with("buffer_inv") {
+    if is_cache_op(i.name) {
         return Ok(Flow::Next);
     }
     let exec = w.exec();
@@ -867,8 +941,22 @@ pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let swizzle = v1 >> 31 != 0;
     let num_records = u64::from(v2);
     let add_tid = v3 >> 23 & 1 != 0;
-    let es = [2u64, 4, 8, 16][(v3 >> 19 & 3) as usize];
+    let gfx10 = i.gen.is_gfx10();
+    // GFX10 has no ELEMENT_SIZE field (4-byte elements) and selects the range check with
+    // OOB_SELECT (bits 29:28); GFX8/9 check the index when there is a stride, else the offset.
+    let es = if gfx10 {
+        4
+    } else {
+        [2u64, 4, 8, 16][(v3 >> 19 & 3) as usize]
+    };
     let is = [8u64, 16, 32, 64][(v3 >> 21 & 3) as usize];
+    let oob_select = if gfx10 {
+        v3 >> 28 & 3
+    } else if stride == 0 {
+        3
+    } else {
+        1
+    };
     let soffset = u64::from(w.sread(i.ext as u16, 0, Ty::B32));
     let idxen = i.has(flag::IDXEN);
     let offen = i.has(flag::OFFEN);
@@ -876,10 +964,7 @@ pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let vb = w.vsrc(i.src[0] + 1, 0, Ty::B32);
     let m = i.mem;
     let rtn = i.has(flag::GLC);
-    let mut mem = Mem {
-        scratch_base: w.scratch_base,
-        env,
-    };
+    let mut mem = Mem::new(w, env);
     let data = i.src[1];
     let dst = i.dst;
     for l in 0..LANES {
@@ -902,10 +987,11 @@ pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                         + offset % es,
                 )
             } else {
-                let in_range = if stride == 0 {
-                    offset < num_records
-                } else {
-                    index < num_records
+                let in_range = match oob_select {
+                    0 => index < num_records && offset < stride,
+                    1 => index < num_records,
+                    2 => true,
+                    _ => index * stride + offset < num_records,
                 };
                 in_range.then(|| base + soffset + index * stride + offset)
             }
@@ -976,7 +1062,7 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
     let dw = u32::from(m.bytes) / 4;
     // (byte offset from the lane address, first register, dwords) per element.
     let mut elems = [(0u32, 0u16, 0u32); 4];
-    let n = if m.two {
+    let elements = if m.two {
         let scale = u32::from(m.bytes) * if m.st64 { 64 } else { 1 };
         let data2 = if m.kind == Kind::Store {
             i.src[2]
@@ -1004,8 +1090,14 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
     // The OR of the active addresses bounds their maximum and reduces without a compare per
     // lane; the exact maximum is only needed when that bound is out of range.
     let mut max_addr = 0u32;
-    if exec == u64::MAX {
+    // All 64 lanes, or lanes 0–31 (a full wave32 wave), active: no per-lane mask tests.
+    let (full, low) = (exec == u64::MAX, exec == 0xffff_ffff);
+    if full {
         for &a in addr {
+            max_addr |= a;
+        }
+    } else if low {
+        for &a in low32(addr) {
             max_addr |= a;
         }
     } else {
@@ -1014,7 +1106,7 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
             max_addr |= addr[l] & m;
         }
     }
-    let end = elems[..n]
+    let end = elems[..elements]
         .iter()
         .map(|&(o, _, d)| u64::from(o) + 4 * u64::from(d))
         .max()
@@ -1029,24 +1121,23 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
             return None;
         }
     }
-    let full = exec == u64::MAX;
-    for &(o, reg, d) in &elems[..n] {
+    for &(o, reg, d) in &elems[..elements] {
         for k in 0..d {
             let r = crate::wave::reg_index(reg + k as u16);
             let row = &mut w.v[r];
+            // Lanes 0..N active and in range (checked above): branch-free lane loops.
             if full {
-                // Every lane active and in range (checked above): branch-free lane loops.
-                let o = o + 4 * k;
-                if m.kind == Kind::Load {
-                    lds_gather(lds, addr, o, row);
-                } else {
-                    for l in 0..LANES {
-                        let at = addr[l].wrapping_add(o) as usize;
-                        if let Some(cell) = lds.get_mut(at..at + 4) {
-                            cell.copy_from_slice(&row[l].to_le_bytes());
-                        }
-                    }
-                }
+                lds_full::<LANES>(lds, addr, o + 4 * k, row, m.kind == Kind::Load);
+                continue;
+            }
+            if low {
+                lds_full::<32>(
+                    lds,
+                    low32(addr),
+                    o + 4 * k,
+                    lanes_mut(row),
+                    m.kind == Kind::Load,
+                );
                 continue;
             }
             for l in 0..LANES {
@@ -1070,11 +1161,33 @@ fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16:
     Some(Ok(Flow::Next))
 }
 
+/// Loads or stores the dword at `addr[l] + o` of LDS for lanes 0..N, all active and in range.
+#[inline(always)]
+fn lds_full<const N: usize>(
+    lds: &mut [u8],
+    addr: &[u32; N],
+    o: u32,
+    row: &mut [u32; N],
+    load: bool,
+) {
+    if load {
+        lds_gather(lds, addr, o, row);
+    } else {
+        for l in 0..N {
+            let at = addr[l].wrapping_add(o) as usize;
+            if let Some(cell) = lds.get_mut(at..at + 4) {
+                cell.copy_from_slice(&row[l].to_le_bytes());
+            }
+        }
+    }
+}
+
 /// Reads the dword at `addr[l] + o` of LDS into every lane of `row` (the caller checked the
-/// range). Each 16-lane row whose addresses are consecutive dwords is copied as one slice, and
-/// one whose addresses are all equal is a broadcast: the shapes of coalesced and uniform LDS
-/// reads, which then cost a few vector moves instead of 16 scalar loads.
-fn lds_gather(lds: &[u8], addr: &[u32; LANES], o: u32, row: &mut crate::wave::Row) {
+/// range; N is a multiple of 16). Each 16-lane row whose addresses are
+/// consecutive dwords is copied as one slice, and one whose addresses are all equal is a
+/// broadcast: the shapes of coalesced and uniform LDS reads, which then cost a few vector moves
+/// instead of 16 scalar loads.
+fn lds_gather<const N: usize>(lds: &[u8], addr: &[u32; N], o: u32, row: &mut [u32; N]) {
     let read = |at: u32| {
         let at = at as usize;
         lds.get(at..at + 4)
@@ -1188,15 +1301,17 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         "ds_permute_b32" | "ds_bpermute_b32" => {
             let src = w.vsrc(i.src[1], 0, Ty::B32);
             let mut r = [0u32; LANES];
+            // The lane index wraps at the wave size.
+            let size = w.size() as u32;
             if i.name == "ds_bpermute_b32" {
                 for l in 0..LANES {
-                    let s = (addr[l].wrapping_add(off16) / 4 % 64) as usize;
+                    let s = (addr[l].wrapping_add(off16) / 4 % size) as usize;
                     r[l] = if exec >> s & 1 != 0 { src[s] } else { 0 };
                 }
             } else {
                 for l in 0..LANES {
                     if exec >> l & 1 != 0 {
-                        let t = (addr[l].wrapping_add(off16) / 4 % 64) as usize;
+                        let t = (addr[l].wrapping_add(off16) / 4 % size) as usize;
                         r[t] = src[l];
                     }
                 }
@@ -1213,10 +1328,7 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         return r;
     }
     let m = i.mem;
-    let mut mem = Mem {
-        scratch_base: w.scratch_base,
-        env,
-    };
+    let mut mem = Mem::new(w, env);
     let size = u32::from(m.bytes);
     match m.kind {
         Kind::Load | Kind::Store if m.two => {
@@ -1331,6 +1443,10 @@ mod tests {
         lds_gather(&lds, &addr, 32, &mut row);
         assert_eq!(row[0], 1008);
         assert_eq!(row[15], 1023);
+        // The first 32 lanes only (a full wave32 wave): the rest of the row is left alone.
+        let mut row = [7u32; LANES];
+        lds_gather(&lds, low32(&addr), 0, lanes_mut::<u32, 32>(&mut row));
+        assert_eq!((row[31], row[32], row[63]), (1015, 7, 7));
     }
 
     #[test]
@@ -1343,5 +1459,10 @@ mod tests {
             std::array::from_fn(|l| (u64::MAX - 7).wrapping_add(4 * l as u64));
         assert_eq!(active_range(&wrapping, u64::MAX), (0, u64::MAX - 3));
         assert_eq!(active_range(&consecutive, 0b110), (0x1004, 0x1008));
+        // The low 32 lanes (a full wave32 wave): lanes 32–63 do not count.
+        let mut low: [u64; LANES] = consecutive;
+        low[40] = 0;
+        assert_eq!(active_range(&low, 0xffff_ffff), (0x1000, 0x107c));
+        assert_eq!(active_range(&low, 0x7fff_ffff), (0x1000, 0x1078));
     }
 }

@@ -34,10 +34,10 @@ pub(crate) fn load(addr: u64, size: u32) -> u64 {
     }
 }
 
-/// Loads the 64 consecutive u32s at a checked `addr` (a coalesced wave load: the caller checked
-/// all of `[addr, addr + 256)`).
+/// Loads N consecutive u32s at a checked `addr` (a coalesced wave load: the caller checked all
+/// of `[addr, addr + 4 * N)`).
 #[inline]
-pub(crate) fn load32_run(addr: u64, out: &mut [u32; 64]) {
+pub(crate) fn load32_run<const N: usize>(addr: u64, out: &mut [u32; N]) {
     if !addr.is_multiple_of(4) {
         for (l, o) in out.iter_mut().enumerate() {
             *o = load32(addr + 4 * l as u64);
@@ -46,16 +46,16 @@ pub(crate) fn load32_run(addr: u64, out: &mut [u32; 64]) {
     }
     let p = addr as *const AtomicU32;
     for (l, o) in out.iter_mut().enumerate() {
-        // SAFETY: the caller checked [addr, addr + 256) lies in a registered, live host range,
+        // SAFETY: the caller checked [addr, addr + 4 * N) lies in a registered, live host range,
         // and addr is 4-aligned, so element l is a valid AtomicU32 inside it.
         *o = unsafe { (*p.add(l)).load(Ordering::Acquire) };
     }
 }
 
-/// Stores 64 u32s at the consecutive addresses from a checked, writable `addr` (a coalesced
-/// wave store: the caller checked all of `[addr, addr + 256)`).
+/// Stores N u32s at the consecutive addresses from a checked, writable `addr` (a coalesced wave
+/// store: the caller checked all of `[addr, addr + 4 * N)`).
 #[inline]
-pub(crate) fn store32_run(addr: u64, vals: &[u32; 64]) {
+pub(crate) fn store32_run<const N: usize>(addr: u64, vals: &[u32; N]) {
     if !addr.is_multiple_of(4) || cfg!(feature = "slow-host-stores") {
         for (l, &v) in vals.iter().enumerate() {
             store32(addr + 4 * l as u64, v);
@@ -64,7 +64,7 @@ pub(crate) fn store32_run(addr: u64, vals: &[u32; 64]) {
     }
     let p = addr as *const AtomicU32;
     for (l, &v) in vals.iter().enumerate() {
-        // SAFETY: the caller checked [addr, addr + 256) lies in a registered, live, writable
+        // SAFETY: the caller checked [addr, addr + 4 * N) lies in a registered, live, writable
         // host range, and addr is 4-aligned, so element l is a valid AtomicU32 inside it.
         unsafe { (*p.add(l)).store(v, Ordering::Release) };
     }

@@ -85,9 +85,10 @@ pub fn emu(src: &str, target: &str) -> Emu {
 }
 
 pub fn emu_cov(src: &str, target: &str, cov: u32) -> Emu {
-    let path = hsaemu_testkit::compile_cl(src, target, cov);
+    let (processor, extra) = compile_target(target);
+    let path = hsaemu_testkit::compile_cl_with(src, processor, cov, extra);
     let bytes = std::fs::read(&path).expect("read compiled kernel");
-    from_bytes(&bytes, target, cov)
+    from_bytes(&bytes, processor, cov)
 }
 
 pub fn from_bytes(bytes: &[u8], target: &str, cov: u32) -> Emu {
@@ -230,7 +231,46 @@ impl Rng {
     }
 }
 
-pub const TARGETS: [&str; 3] = ["gfx90a", "gfx906", "gfx803"];
+/// The targets every kernel test runs on: gfx90a, gfx906 and gfx803 (wave64) and gfx1030
+/// (RDNA2) in wave32, clang's default for it.
+pub const TARGETS: [&str; 4] = ["gfx90a", "gfx906", "gfx803", "gfx1030"];
+
+/// gfx1030 with the kernels compiled for wave64 (`-mwavefrontsize64`).
+pub const GFX1030_W64: &str = "gfx1030-w64";
+
+/// [`TARGETS`] and [`GFX1030_W64`]: the representative subset of tests that also runs wave64
+/// RDNA code.
+pub const TARGETS_W64: [&str; 5] = ["gfx90a", "gfx906", "gfx803", "gfx1030", GFX1030_W64];
+
+/// gfx1030 with private memory reached by `scratch_*` instructions (LLVM's
+/// `enable-flat-scratch` feature) instead of MUBUF through the scratch V#.
+pub const GFX1030_FLAT_SCRATCH: &str = "gfx1030-flat-scratch";
+
+/// The processor of a test target and the compiler options it adds.
+pub fn compile_target(target: &str) -> (&str, &'static [&'static str]) {
+    match target {
+        GFX1030_W64 => ("gfx1030", &["-mwavefrontsize64"]),
+        GFX1030_FLAT_SCRATCH => (
+            "gfx1030",
+            &[
+                "-Xclang",
+                "-target-feature",
+                "-Xclang",
+                "+enable-flat-scratch",
+            ],
+        ),
+        _ => (target, &[]),
+    }
+}
+
+/// Lanes per wave of the kernels compiled for a test target.
+pub fn wave_size(target: &str) -> usize {
+    if target == "gfx1030" {
+        32
+    } else {
+        64
+    }
+}
 
 /// Relative/ulp float comparison.
 pub fn close(a: f32, b: f32, ulps: u32) -> bool {
@@ -244,7 +284,8 @@ pub fn close(a: f32, b: f32, ulps: u32) -> bool {
     d <= u64::from(ulps) || (a - b).abs() <= 1e-30
 }
 
-/// Compiles a HIP source for all TARGETS (cached bundle), extracts `target`'s code object
+/// Compiles a HIP source for all TARGETS (cached bundle; HIP 5.2 has no wave64 on GFX10),
+/// extracts `target`'s code object
 /// with clang-offload-bundler-15 and loads it.
 pub fn emu_hip(src: &str, target: &str) -> Emu {
     let bundle = hsaemu_testkit::compile_hip_bundle(src, &TARGETS);

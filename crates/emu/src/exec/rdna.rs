@@ -1,0 +1,230 @@
+//! GFX10.3 (RDNA2) semantics that GFX8/GFX9 do not have: the 32-bit EXEC forms of wave32
+//! (`s_*_saveexec_b32`, `s_*_wrexec_b32`), the split wait counters (`s_waitcnt_vscnt` is
+//! where the StoreLoad fence goes, amdgpu-execution.md §2.3), `s_denorm_mode` /
+//! `s_round_mode`, the GFX10 hardware registers (FLAT_SCR_LO/HI, HW_ID1/HW_ID2), DPP8 and
+//! the lane permutes `v_permlane16_b32` / `v_permlanex16_b32`, and the VALU opcodes new in
+//! GFX10. Opcodes GFX10 only renamed (`v_add_nc_u32`, `v_add_co_ci_u32`, …) map to the
+//! GFX9 operations in the decoder (`decode/gfx10.rs`).
+//!
+//! Wave32 runs in lanes 0–31 of the 64-lane rows with EXEC_HI = 0 (`Wave::wave32`), so the
+//! vector semantics shared with GFX9 apply unchanged; lane masks are written one SGPR wide by
+//! `Wave::write_mask` / `Wave::merge_mask`, and VCC is read through `Wave::vcc`.
+
+use super::valu::{fma_f32_rows, put, put_f16, put_f32, Ctx, Scratch};
+use super::{Flow, LaneFault, R};
+use crate::decode::gfx10::DPP8_FI;
+use crate::decode::Inst;
+use crate::error::FaultKind;
+use crate::ops::Op;
+use crate::wave::{reg_index, Row, Ty, Wave, LANES};
+
+/// DPP8 (`v_*_dpp … dpp8:[…]`): lane `l` reads lane `sel[l % 8]` of its group of eight. A lane
+/// reading an inactive lane gets 0 unless `fi` (fetch inactive) is set.
+#[inline(never)]
+pub(super) fn dpp8(row: &Row, ext: u32, exec: u64) -> Row {
+    let fi = ext & DPP8_FI != 0;
+    let mut out = [0u32; LANES];
+    for l in 0..LANES {
+        let s = (l & !7) | (ext >> (3 * (l & 7)) & 7) as usize;
+        out[l] = if fi || exec >> s & 1 != 0 { row[s] } else { 0 };
+    }
+    out
+}
+
+/// GFX10 scalar ALU operations (SOP1, SOPK); `None` for an operation that is not one.
+// Out of line: inlined, it would grow the prologue of the GFX9 hot paths that fall back
+// to it.
+#[cold]
+#[inline(never)]
+pub(super) fn salu(w: &mut Wave, i: &Inst) -> Option<R> {
+    let s = w.sread(i.src[0], i.lit, Ty::B32);
+    // EXEC_LO is scalar register 126; in wave32 EXEC_HI stays 0.
+    let exec = w.s[126];
+    let saveexec = |w: &mut Wave, new: u32| {
+        w.swrite(i.dst, exec);
+        w.s[126] = new;
+        w.scc = new != 0;
+    };
+    let wrexec = |w: &mut Wave, new: u32| {
+        w.s[126] = new;
+        w.swrite(i.dst, new);
+        w.scc = new != 0;
+    };
+    match i.op {
+        Op::S_AND_SAVEEXEC_B32 => saveexec(w, s & exec),
+        Op::S_OR_SAVEEXEC_B32 => saveexec(w, s | exec),
+        Op::S_XOR_SAVEEXEC_B32 => saveexec(w, s ^ exec),
+        Op::S_ANDN2_SAVEEXEC_B32 => saveexec(w, s & !exec),
+        Op::S_ORN2_SAVEEXEC_B32 => saveexec(w, s | !exec),
+        Op::S_NAND_SAVEEXEC_B32 => saveexec(w, !(s & exec)),
+        Op::S_NOR_SAVEEXEC_B32 => saveexec(w, !(s | exec)),
+        Op::S_XNOR_SAVEEXEC_B32 => saveexec(w, !(s ^ exec)),
+        Op::S_ANDN1_SAVEEXEC_B32 => saveexec(w, !s & exec),
+        Op::S_ORN1_SAVEEXEC_B32 => saveexec(w, !s | exec),
+        Op::S_ANDN1_WREXEC_B32 => wrexec(w, !s & exec),
+        Op::S_ANDN2_WREXEC_B32 => wrexec(w, s & !exec),
+        // SOPK waits: the count is simm16 plus the SGPR operand (`null` in compiler output).
+        Op::S_WAITCNT_VSCNT => {
+            let count = w.sread(i.dst, 0, Ty::B32).wrapping_add(i.imm as u32) & 0x3f;
+            // GFX10 counts stores in vscnt, not vmcnt: waiting for all of them is the
+            // StoreLoad point of a seq_cst sequence (R5, as `s_waitcnt vmcnt(0)` on GFX9).
+            if count == 0 && w.stored {
+                #[cfg(not(feature = "no-storeload-fence"))]
+                crate::memory::host::fence();
+                w.stored = false;
+            }
+        }
+        Op::S_WAITCNT_VMCNT | Op::S_WAITCNT_EXPCNT | Op::S_WAITCNT_LGKMCNT => {}
+        _ => return None,
+    }
+    Some(Ok(Flow::Next))
+}
+
+/// GFX10 program-control operations (SOPP); `None` for an operation that is not one.
+// Out of line: inlined, it would grow the prologue of the GFX9 hot paths that fall back
+// to it.
+#[cold]
+#[inline(never)]
+pub(super) fn sopp(w: &mut Wave, i: &Inst) -> Option<R> {
+    let k = i.imm as u32;
+    match i.op {
+        // Scheduling and prefetch hints.
+        Op::S_CLAUSE | Op::S_INST_PREFETCH | Op::S_WAITCNT_DEPCTR | Op::S_TTRACEDATA_IMM => {}
+        // MODE.FP_ROUND (3:0) and MODE.FP_DENORM (7:4), from the next instruction on.
+        Op::S_ROUND_MODE => w.mode = (w.mode & !0xf) | (k & 0xf),
+        Op::S_DENORM_MODE => w.mode = (w.mode & !0xf0) | (k & 0xf) << 4,
+        // Padding after the last instruction of a program: executing it is an illegal
+        // instruction on the hardware too.
+        Op::S_CODE_END => {
+            return Some(Err(LaneFault::new(
+                FaultKind::IllegalInstruction { word: i.word },
+                None,
+            )))
+        }
+        _ => return None,
+    }
+    Some(Ok(Flow::Next))
+}
+
+/// `s_getreg_b32` of a GFX10 hardware register, or `None` for the IDs GFX10 shares with GFX9
+/// (MODE, STATUS, TRAPSTS, SH_MEM_BASES: `exec::getreg`). GFX9's HW_ID (4) is not a GFX10
+/// register (its fields moved to HW_ID1/HW_ID2), but ROCm 5.2's `__smid` still reads it on
+/// gfx1030 with the GFX9 fields (CU_ID 11:8, SE_ID 14:13); the emulator answers it like GFX9
+/// so that work-groups on different host threads see different compute units there too.
+pub(super) fn getreg(w: &Wave, id: u32) -> Option<u32> {
+    Some(match id {
+        20 => w.flat_scratch as u32,
+        21 => (w.flat_scratch >> 32) as u32,
+        // HW_ID1: WAVE_ID [4:0], SIMD_ID [9:8] 0, WGP_ID [13:10], SA_ID [16], SE_ID [20:18]
+        // from the host worker (the compute unit), so work-groups on different host threads
+        // see different WGPs.
+        23 => w.id & 0x1f | (w.cu & 0xf) << 10 | (w.cu >> 4 & 1) << 16 | (w.cu >> 5 & 7) << 18,
+        // HW_ID2 (queue, pipe, ME, state, work-group slot, VM ID): one queue, VMID 0.
+        24 => 0,
+        // SHADER_CYCLES (GFX10.3): a 20-bit free-running counter; the wave's instruction count
+        // stands in for clocks.
+        29 => (w.instructions & 0xf_ffff) as u32,
+        _ => return None,
+    })
+}
+
+/// `s_setreg_b32` of a GFX10-only hardware register (`mask` selects the field, `v` is already
+/// shifted into place); `false` for the IDs GFX10 shares with GFX9.
+pub(super) fn setreg(w: &mut Wave, id: u32, mask: u32, v: u32) -> bool {
+    let (shift, keep) = match id {
+        // The kernel prologue writes FLAT_SCRATCH (init + wave offset) here; accesses to
+        // private memory use the wave's scratch slot directly (`Wave::scratch_base`).
+        20 => (0, 0xffff_ffff_0000_0000),
+        21 => (32, 0x0000_0000_ffff_ffff),
+        _ => return false,
+    };
+    let old = (w.flat_scratch >> shift) as u32;
+    let new = (old & !mask) | (v & mask);
+    w.flat_scratch = (w.flat_scratch & keep) | u64::from(new) << shift;
+    true
+}
+
+/// GFX10 vector ALU operations (the last part of `valu::valu_body`'s table, see
+/// `ops::valu_part`).
+#[inline(never)]
+pub(super) fn valu_rdna(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _mode: u32) -> Option<R> {
+    let i = c.i;
+    match i.op {
+        Op::V_PERMLANE16_B32 | Op::V_PERMLANEX16_B32 => permlane(w, c),
+        Op::V_XOR3_B32 => {
+            let (a, b, d) = sources3(w, c, sc);
+            for l in 0..LANES {
+                sc.r[l] = a[l] ^ b[l] ^ d[l];
+            }
+            put(w, c, &sc.r);
+        }
+        Op::V_FMAMK_F32 | Op::V_FMAAK_F32 => {
+            let k = [i.lit; LANES];
+            let a = *c.s_into(w, 0, &mut sc.a);
+            let b = *c.s_into(w, 1, &mut sc.b);
+            let (y, z) = if i.op == Op::V_FMAMK_F32 {
+                (&k, &b)
+            } else {
+                (&b, &k)
+            };
+            fma_f32_rows(&a, y, z, &mut sc.r);
+            let r = sc.r;
+            put_f32(w, c, &r, &mut sc.o);
+        }
+        Op::V_FMAMK_F16 | Op::V_FMAAK_F16 => {
+            let k = [i.lit & 0xffff; LANES];
+            let a = *c.s_into(w, 0, &mut sc.a);
+            let b = *c.s_into(w, 1, &mut sc.b);
+            let (y, z) = if i.op == Op::V_FMAMK_F16 {
+                (&k, &b)
+            } else {
+                (&b, &k)
+            };
+            let h = |x: u32| half::f16::from_bits(x as u16).to_f64();
+            for l in 0..LANES {
+                // One rounding: the f64 fma of three halves is exact before it.
+                sc.r[l] =
+                    u32::from(half::f16::from_f64(h(a[l]).mul_add(h(y[l]), h(z[l]))).to_bits());
+            }
+            let r = sc.r;
+            put_f16(w, c, &r, &mut sc.o);
+        }
+        _ => return None,
+    }
+    Some(Ok(Flow::Next))
+}
+
+/// Sources 0–2 as rows (copies; the GFX10 three-operand integer ops are rare enough).
+fn sources3(w: &Wave, c: &mut Ctx, sc: &mut Scratch) -> (Row, Row, Row) {
+    let a = *c.s_into(w, 0, &mut sc.a);
+    let b = *c.s_into(w, 1, &mut sc.b);
+    let d = *c.s_into(w, 2, &mut sc.c);
+    (a, b, d)
+}
+
+/// `v_permlane16_b32` / `v_permlanex16_b32 vdst, vsrc, s_lo, s_hi`: lane `i` of each row of
+/// 16 reads lane `sel[i]` (4 bits of the 64-bit select `{s_hi, s_lo}`) of its own row
+/// (permlane16) or of the other row of its 32-lane half (permlanex16). `op_sel` bit 0 is
+/// `fi` (read inactive lanes too) and bit 1 `bound_ctrl` (an inactive source gives 0 instead
+/// of leaving the lane unwritten).
+fn permlane(w: &mut Wave, c: &Ctx) {
+    let i = c.i;
+    let src = w.v[reg_index(i.src[0])];
+    let sel = u64::from(w.sread(i.src[1], i.lit, Ty::B32))
+        | u64::from(w.sread(i.src[2], i.lit, Ty::B32)) << 32;
+    let (fi, bound_zero) = (i.opsel & 1 != 0, i.opsel & 2 != 0);
+    let cross = i.op == Op::V_PERMLANEX16_B32;
+    let mut out = [0u32; LANES];
+    let mut wmask = 0u64;
+    for l in 0..LANES {
+        let row = if cross { (l ^ 16) & !15 } else { l & !15 };
+        let s = row + (sel >> (4 * (l & 15)) & 15) as usize;
+        if fi || c.exec >> s & 1 != 0 {
+            out[l] = src[s];
+            wmask |= 1 << l;
+        } else if bound_zero {
+            wmask |= 1 << l;
+        }
+    }
+    w.vwrite(i.dst, &out, wmask & c.exec);
+}
