@@ -7,8 +7,15 @@ use common::*;
 
 #[test]
 fn vector_add_all_targets() {
-    for t in TARGETS_W64 {
+    for t in TARGETS_W64.into_iter().chain(TARGETS_V2) {
         let e = emu("cl/vector_add.cl", t);
+        // The `-v2` variants load as `amd_kernel_code_t` kernel objects, the rest as descriptors.
+        let format = e.code.kernel("vector_add").expect("kernel").format;
+        assert_eq!(
+            format == hsaemu_emu::KernelObjectFormat::AmdKernelCode,
+            code_object_version(t) == 2,
+            "{t}: {format:?}"
+        );
         let n = 1000u32;
         let a: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
         let b: Vec<f32> = (0..n).map(|i| 1000.0 - i as f32).collect();
@@ -30,7 +37,7 @@ fn vector_add_all_targets() {
 
 #[test]
 fn saxpy_partial_groups() {
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_V2) {
         let e = emu("cl/vector_add.cl", t);
         let n = 777u32;
         let x: Vec<f32> = (0..n).map(|i| (i % 13) as f32).collect();
@@ -52,7 +59,7 @@ fn saxpy_partial_groups() {
 
 #[test]
 fn matmul_tiled_lds_barriers() {
-    for t in TARGETS_W64 {
+    for t in TARGETS_W64.into_iter().chain(TARGETS_V2) {
         let e = emu("cl/matmul.cl", t);
         let n = 64u32;
         let mut rng = Rng(7);
@@ -82,7 +89,7 @@ fn matmul_tiled_lds_barriers() {
 
 #[test]
 fn reduce_sum_dynamic_lds() {
-    for t in TARGETS_W64 {
+    for t in TARGETS_W64.into_iter().chain(TARGETS_V2) {
         let e = emu("cl/reduce.cl", t);
         let n = 1000u32;
         let input: Vec<i32> = (0..n as i32).map(|i| i * 3 - 500).collect();
@@ -216,7 +223,11 @@ fn collatz_divergent_loops() {
 
 #[test]
 fn private_array_scratch() {
-    for t in TARGETS_W64.into_iter().chain([GFX1030_FLAT_SCRATCH]) {
+    for t in TARGETS_W64
+        .into_iter()
+        .chain([GFX1030_FLAT_SCRATCH])
+        .chain(TARGETS_V2)
+    {
         let e = emu("cl/control.cl", t);
         let n = 200u32;
         let idx: Vec<i32> = (0..n as i32).map(|i| (i * 11) % 37).collect();

@@ -490,7 +490,11 @@ fn control_switch_loops_calls() {
             }
         })
         .collect();
-    for t in TARGETS_W64.into_iter().chain([GFX1030_FLAT_SCRATCH]) {
+    for t in TARGETS_W64
+        .into_iter()
+        .chain([GFX1030_FLAT_SCRATCH])
+        .chain(TARGETS_V2)
+    {
         let e = emu("cl/emu_control.cl", t);
         let (bi, bo) = (e.buf_i32(&input), e.zeros(4 * n));
         e.run1(

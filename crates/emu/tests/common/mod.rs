@@ -80,8 +80,10 @@ pub struct Emu {
     pub cov: u32,
 }
 
+/// `src` compiled for a test target (a processor or a build variant such as [`GFX1030_W64`] or
+/// one of [`TARGETS_V2`]) and loaded on a fresh emulated GPU.
 pub fn emu(src: &str, target: &str) -> Emu {
-    emu_cov(src, target, 5)
+    emu_cov(src, target, code_object_version(target))
 }
 
 pub fn emu_cov(src: &str, target: &str, cov: u32) -> Emu {
@@ -246,8 +248,25 @@ pub const TARGETS_W64: [&str; 5] = ["gfx90a", "gfx906", "gfx803", "gfx1030", GFX
 /// `enable-flat-scratch` feature) instead of MUBUF through the scratch V#.
 pub const GFX1030_FLAT_SCRATCH: &str = "gfx1030-flat-scratch";
 
+/// The format-independent kernel tests also run on code object V2, whose kernel objects are
+/// `amd_kernel_code_t`s rather than kernel descriptors: these variants are the processors
+/// clang-15 emits V2 for ("V2 does not support processor gfx90a").
+pub const TARGETS_V2: [&str; 3] = ["gfx803-v2", "gfx900-v2", "gfx906-v2"];
+
+/// The code object version a test target is built as.
+pub fn code_object_version(target: &str) -> u32 {
+    if target.ends_with("-v2") {
+        2
+    } else {
+        5
+    }
+}
+
 /// The processor of a test target and the compiler options it adds.
 pub fn compile_target(target: &str) -> (&str, &'static [&'static str]) {
+    if let Some(processor) = target.strip_suffix("-v2") {
+        return (processor, &[]);
+    }
     match target {
         GFX1030_W64 => ("gfx1030", &["-mwavefrontsize64"]),
         GFX1030_FLAT_SCRATCH => (
