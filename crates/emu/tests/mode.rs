@@ -884,7 +884,17 @@ fn dx10_clamp_and_ieee_mode() {
     };
     let ha: Vec<u16> = a.iter().map(|&x| to16(x)).collect();
     let hb: Vec<u16> = b.iter().map(|&x| to16(x)).collect();
-    let da: Vec<f64> = a.iter().map(|&x| f64::from(x)).collect();
+    // f64 inputs: the same values, the signaling NaN as an f64 one (widening would quiet it).
+    let da: Vec<f64> = a
+        .iter()
+        .map(|&x| {
+            if x.to_bits() == snan.to_bits() {
+                f64::from_bits(0x7ff4 << 48)
+            } else {
+                f64::from(x)
+            }
+        })
+        .collect();
     let db: Vec<f64> = b.iter().map(|&x| f64::from(x)).collect();
     let n = lanes.len();
     for t in TARGETS {
@@ -899,7 +909,7 @@ fn dx10_clamp_and_ieee_mode() {
                 e.buf_f64(&da),
                 e.buf_f64(&db),
             );
-            let (bo, bo16, bo64) = (e.zeros(4 * 5 * n), e.zeros(2 * 2 * n), e.zeros(8 * n));
+            let (bo, bo16, bo64) = (e.zeros(4 * 5 * n), e.zeros(2 * 2 * n), e.zeros(8 * 2 * n));
             e.run1(
                 "clamp_ieee_ops",
                 &[
@@ -975,6 +985,12 @@ fn dx10_clamp_and_ieee_mode() {
             assert_eq!(o[1], 0x7fc0_0000, "{ctx} canonicalize(qNaN)");
             assert_eq!(o[6 * 5 + 1], 0x8000_0000, "{ctx} canonicalize(-0)");
             assert_eq!(o[3 * 5 + 1], 0.25f32.to_bits(), "{ctx} canonicalize(0.25)");
+            // f64 canonicalize is v_max_f64 x, x on every target.
+            let canon64 = |l: usize| o64[n + l].to_bits();
+            let want64 = if ieee { 0x7ffc << 48 } else { 0x7ff4 << 48 };
+            assert_eq!(canon64(1), want64, "{ctx} canonicalize64(sNaN)");
+            assert_eq!(canon64(0), 0x7ff8 << 48, "{ctx} canonicalize64(qNaN)");
+            assert_eq!(canon64(6), (-0.0f64).to_bits(), "{ctx} canonicalize64(-0)");
             // f16 canonicalize is v_max_f16 x, x on every target.
             let want16 = if ieee { 0x7f00 } else { 0x7d00 };
             assert_eq!(o16[2 + 1], want16, "{ctx} canonicalize16(sNaN)");

@@ -123,6 +123,7 @@ kernel void clamp_ieee_ops(global const float *a, global const float *b,
     o16[0] = clamp(hx + hy, (half)0.0f, (half)1.0f);
     o16[1] = __builtin_canonicalizef16(hx);
     out64[i] = clamp(dx + dy, 0.0, 1.0);
+    out64[get_global_size(0) + i] = __builtin_canonicalize(dx);
 }
 
 // FP16_OVFL: f16 overflow clamps to the largest finite value when set.

@@ -712,17 +712,22 @@ fn fmed3(a: f32, b: f32, c: f32) -> f32 {
     a.max(b).min(a.min(b).max(c))
 }
 
-/// `v_min_f32`/`v_max_f32` as the ISA's pseudo-code gives them: in IEEE mode a signaling NaN
-/// operand gives that NaN quieted; otherwise a NaN operand gives the other operand; −0 orders
-/// below +0.
+/// `v_min_*`/`v_max_*` as the ISA's pseudo-code gives them, on the raw bits of one float format
+/// (`EXP`: its exponent field, `QUIET`: its quiet-NaN bit) with the values widened to f64
+/// (exact for f16 and f32): in IEEE mode a signaling NaN operand gives that NaN quieted;
+/// otherwise a NaN operand gives the other operand; −0 orders below +0.
 #[inline(always)]
-fn minmax32(x: u32, y: u32, max: bool, ieee: bool) -> u32 {
-    let snan = |v: u32| v & 0x7fc0_0000 == 0x7f80_0000 && v & 0x003f_ffff != 0;
-    let (a, b) = (f(x), f(y));
+fn minmax_bits<const EXP: u64, const QUIET: u64>(
+    (x, a): (u64, f64),
+    (y, b): (u64, f64),
+    max: bool,
+    ieee: bool,
+) -> u64 {
+    let snan = |v: u64| v & (EXP | QUIET) == EXP && v & (QUIET - 1) != 0;
     if ieee && snan(x) {
-        x | 0x0040_0000
+        x | QUIET
     } else if ieee && snan(y) {
-        y | 0x0040_0000
+        y | QUIET
     } else if a.is_nan() {
         y
     } else if b.is_nan() {
@@ -741,57 +746,24 @@ fn minmax32(x: u32, y: u32, max: bool, ieee: bool) -> u32 {
     }
 }
 
-/// [`minmax32`] for f64.
+/// [`minmax_bits`] for f32.
 #[inline(always)]
-fn minmax64(x: u64, y: u64, max: bool, ieee: bool) -> u64 {
-    let snan = |v: u64| v & 0x7ff8 << 48 == 0x7ff0 << 48 && v & ((1 << 51) - 1) != 0;
-    let (a, b) = (d(x), d(y));
-    if ieee && snan(x) {
-        x | 1 << 51
-    } else if ieee && snan(y) {
-        y | 1 << 51
-    } else if a.is_nan() {
-        y
-    } else if b.is_nan() {
-        x
-    } else if a == b {
-        if max {
-            x & y
-        } else {
-            x | y
-        }
-    } else if (a < b) != max {
-        x
-    } else {
-        y
-    }
+fn minmax32(x: u32, y: u32, max: bool, ieee: bool) -> u32 {
+    let (x, y) = ((x.into(), f(x).into()), (y.into(), f(y).into()));
+    minmax_bits::<0x7f80_0000, 0x0040_0000>(x, y, max, ieee) as u32
 }
 
-/// [`minmax32`] for f16 in the low halves (the result's high half is 0).
+/// [`minmax_bits`] for f64.
+#[inline(always)]
+fn minmax64(x: u64, y: u64, max: bool, ieee: bool) -> u64 {
+    minmax_bits::<{ 0x7ff0 << 48 }, { 1 << 51 }>((x, d(x)), (y, d(y)), max, ieee)
+}
+
+/// [`minmax_bits`] for f16 in the low halves (the result's high half is 0).
 #[inline(always)]
 fn minmax16(x: u32, y: u32, max: bool, ieee: bool) -> u32 {
     let (x, y) = (x & 0xffff, y & 0xffff);
-    let snan = |v: u32| v & 0x7e00 == 0x7c00 && v & 0x01ff != 0;
-    let (a, b) = (h(x), h(y));
-    if ieee && snan(x) {
-        x | 0x0200
-    } else if ieee && snan(y) {
-        y | 0x0200
-    } else if a.is_nan() {
-        y
-    } else if b.is_nan() {
-        x
-    } else if a == b {
-        if max {
-            x & y
-        } else {
-            x | y
-        }
-    } else if (a < b) != max {
-        x
-    } else {
-        y
-    }
+    minmax_bits::<0x7c00, 0x0200>((x.into(), h(x)), (y.into(), h(y)), max, ieee) as u32
 }
 
 /// `v_mad_f32` and its VOP2 forms: an unfused multiply-add that flushes f32 denormals in its
