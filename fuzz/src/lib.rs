@@ -12,16 +12,7 @@ use hsaemu_codeobject::{
 use hsaemu_isa::Gen;
 
 /// Every generation with decoding tables (and the reserved one, which must fail cleanly).
-const GENS: [Gen; 8] = [
-    Gen::Gfx8,
-    Gen::Gfx900,
-    Gen::Gfx9,
-    Gen::Gfx90a,
-    Gen::Gfx940,
-    Gen::Gfx10,
-    Gen::Gfx10W64,
-    Gen::Gfx11,
-];
+const GENS: [Gen; 8] = Gen::ALL;
 
 /// Decodes and formats every instruction of `bytes` (as `.text` at `base`) for `gen`.
 fn disassemble(gen: Gen, bytes: &[u8], base: u64) {

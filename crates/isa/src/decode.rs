@@ -1219,17 +1219,7 @@ pub(crate) fn scalar(gen: Gen, v: u32, width: u8) -> Option<Operand> {
 }
 
 /// Generations, in `Gen as usize` order: the index of [`SCALARS`].
-const GENS_BY_INDEX: [Gen; GEN_COUNT] = [
-    Gen::Gfx8,
-    Gen::Gfx9,
-    Gen::Gfx90a,
-    Gen::Gfx900,
-    Gen::Gfx940,
-    Gen::Gfx10,
-    Gen::Gfx11,
-    Gen::Gfx10W64,
-];
-const GEN_COUNT: usize = 8;
+const GEN_COUNT: usize = Gen::ALL.len();
 
 /// [`scalar`]'s answers for every 8-bit value, indexed `[gen as usize][is 64-bit][value]`
 /// (no match on the generation in the hot path), built at compile time from [`scalar_value`].
@@ -1237,8 +1227,8 @@ static SCALARS: [[[Option<Operand>; 256]; 2]; GEN_COUNT] = {
     let mut t = [[[None; 256]; 2]; GEN_COUNT];
     let mut g = 0;
     while g < GEN_COUNT {
-        let gen = GENS_BY_INDEX[g];
-        assert!(gen as usize == g, "GENS_BY_INDEX is in declaration order");
+        let gen = Gen::ALL[g];
+        assert!(gen as usize == g, "Gen::ALL is in declaration order");
         let row = match gen {
             Gen::Gfx8 => SCALARS_GFX8,
             Gen::Gfx10 | Gen::Gfx10W64 => SCALARS_GFX10,
@@ -1351,23 +1341,17 @@ mod tests {
     use super::*;
     use crate::tables::table;
 
-    /// Every generation, both GFX10 wave sizes included.
-    const ALL_TABLE_GENS: [Gen; 7] = [
-        Gen::Gfx8,
-        Gen::Gfx900,
-        Gen::Gfx9,
-        Gen::Gfx90a,
-        Gen::Gfx940,
-        Gen::Gfx10,
-        Gen::Gfx10W64,
-    ];
+    /// Every generation with tables, both GFX10 wave sizes included.
+    fn table_gens() -> Vec<Gen> {
+        Gen::ALL.into_iter().filter(|&g| g != Gen::Gfx11).collect()
+    }
 
     /// The VOP1/VOP2/VOPC fast path gives exactly what the general path gives, for every
     /// opcode of every generation and a spread of `src0` values (VGPRs, SGPRs, special
     /// registers, inline constants, literal, DPP, SDWA, reserved values).
     #[test]
     fn vop_short_fast_path_agrees_with_the_general_path() {
-        let gens = ALL_TABLE_GENS;
+        let gens = table_gens();
         let src0s = [
             0,
             5,
@@ -1456,7 +1440,7 @@ mod tests {
     /// carry-out, lane masks in both wave sizes, literals).
     #[test]
     fn vop3_fast_path_agrees_with_the_general_path() {
-        let gens = ALL_TABLE_GENS;
+        let gens = table_gens();
         let srcs = [0u32, 106, 126, 128, 240, 255, 256, 300, 511];
         let (mut fast_hits, mut gfx10_mask_hits, mut gfx10_literal_hits) = (0, 0, 0);
         for gen in gens {
@@ -1520,7 +1504,7 @@ mod tests {
     /// Likewise for the SOP1/SOP2/SOPP fast path.
     #[test]
     fn salu_fast_path_agrees_with_the_general_path() {
-        let gens = ALL_TABLE_GENS;
+        let gens = table_gens();
         let values = [
             0, 3, 101, 102, 106, 108, 112, 124, 125, 126, 127, 128, 200, 240, 250, 255,
         ];

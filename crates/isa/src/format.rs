@@ -50,16 +50,6 @@ fn fam_of(enc: Encoding) -> Option<Fam> {
     })
 }
 
-/// Every generation with its own tables (`Gfx10W64` shares `Gfx10`'s).
-const ALL_GENS: [Gen; 6] = [
-    Gen::Gfx8,
-    Gen::Gfx900,
-    Gen::Gfx9,
-    Gen::Gfx90a,
-    Gen::Gfx940,
-    Gen::Gfx10,
-];
-
 /// The table row of an opcode in an encoding family (reverse lookup, built once).
 pub(crate) fn entry_for(gen: Gen, fam: Fam, op: Opcode) -> Option<&'static Entry> {
     let gen = if gen == Gen::Gfx10W64 {
@@ -71,7 +61,7 @@ pub(crate) fn entry_for(gen: Gen, fam: Fam, op: Opcode) -> Option<&'static Entry
     static MAP: OnceLock<Map> = OnceLock::new();
     let map = MAP.get_or_init(|| {
         let mut m = Map::new();
-        for g in ALL_GENS {
+        for g in Gen::ALL.into_iter().filter(|g| g.has_own_tables()) {
             for f in ALL_FAMS {
                 for e in table(g, f).unwrap_or(&[]).iter().flatten() {
                     m.entry((g as u8, f as u8, e.opcode)).or_insert(e);

@@ -78,6 +78,24 @@ pub enum Gen {
 }
 
 impl Gen {
+    /// Every generation, in declaration (`Gen as usize`) order.
+    pub const ALL: [Gen; 8] = [
+        Gen::Gfx8,
+        Gen::Gfx9,
+        Gen::Gfx90a,
+        Gen::Gfx900,
+        Gen::Gfx940,
+        Gen::Gfx10,
+        Gen::Gfx11,
+        Gen::Gfx10W64,
+    ];
+
+    /// Whether the generation has decoding tables of its own: [`Gen::Gfx10W64`] shares
+    /// [`Gen::Gfx10`]'s and [`Gen::Gfx11`] is reserved.
+    pub fn has_own_tables(self) -> bool {
+        !matches!(self, Gen::Gfx10W64 | Gen::Gfx11)
+    }
+
     /// The generation of a processor name such as `gfx906` or a target ID such as
     /// `gfx90a:xnack-`; `None` for processors this crate has no tables for.
     pub fn from_processor(name: &str) -> Option<Gen> {

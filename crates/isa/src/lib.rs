@@ -271,16 +271,7 @@ mod tests {
             x ^= x << 17;
             bytes.extend_from_slice(&(x as u32).to_le_bytes());
         }
-        for gen in [
-            Gen::Gfx8,
-            Gen::Gfx900,
-            Gen::Gfx9,
-            Gen::Gfx90a,
-            Gen::Gfx940,
-            Gen::Gfx10,
-            Gen::Gfx10W64,
-            Gen::Gfx11,
-        ] {
+        for gen in Gen::ALL {
             let mut ok = 0;
             for (off, r) in decode_all(gen, &bytes) {
                 if let Ok(i) = r {

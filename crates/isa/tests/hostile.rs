@@ -5,16 +5,7 @@
 use hsaemu_isa::{decode, decode_all, format, listing, Gen, TextSymbol};
 use proptest::prelude::*;
 
-const GENS: [Gen; 8] = [
-    Gen::Gfx8,
-    Gen::Gfx900,
-    Gen::Gfx9,
-    Gen::Gfx90a,
-    Gen::Gfx940,
-    Gen::Gfx10,
-    Gen::Gfx10W64,
-    Gen::Gfx11,
-];
+const GENS: [Gen; 8] = Gen::ALL;
 
 /// The fixed high bits of every GFX10 encoding (and the GFX9 ones), to steer random words
 /// into the family decoders: (bits, how many high bits they fix).
