@@ -608,19 +608,7 @@ impl Reader<'_> {
         if (w0 >> 16) & 1 != 0 {
             inst.flags |= flags::GLC;
         }
-        for s in e.slots {
-            match s.field {
-                F::Sdata => {
-                    let op = scalar(self.gen, (w0 >> 6) & 0x7f, s.width)
-                        .ok_or(DecodeErrorKind::InvalidOperand)?;
-                    inst.dst = op;
-                    inst.src[1] = op;
-                }
-                F::SdataImm => inst.src[1] = Operand::Imm((w0 >> 6) & 0x7f),
-                F::Sbase => inst.src[0] = Operand::Sgpr(((w0 & 0x3f) << 1) as u16),
-                _ => {}
-            }
-        }
+        self.smem_data_base(e, w0, inst)?;
         if !e.slots.iter().any(|s| s.field == F::SmOffset) {
             return Ok(());
         }
@@ -660,6 +648,23 @@ impl Reader<'_> {
         if (w0 >> 14) & 1 != 0 {
             inst.flags |= flags::DLC;
         }
+        self.smem_data_base(e, w0, inst)?;
+        if e.slots.iter().any(|s| s.field == F::SmOffset) {
+            inst.offset = sext(w1 & 0x1f_ffff, 21);
+            let soffset = w1 >> 25;
+            if soffset != NULL {
+                inst.flags |= flags::SOFFSET;
+                inst.src[2] =
+                    scalar(self.gen, soffset, 1).ok_or(DecodeErrorKind::InvalidOperand)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// SMEM `sdata` (or its immediate form) and `sbase`, in the same bits of word 0 on every
+    /// generation.
+    #[inline(always)]
+    fn smem_data_base(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         for s in e.slots {
             match s.field {
                 F::Sdata => {
@@ -670,15 +675,6 @@ impl Reader<'_> {
                 }
                 F::SdataImm => inst.src[1] = Operand::Imm((w0 >> 6) & 0x7f),
                 F::Sbase => inst.src[0] = Operand::Sgpr(((w0 & 0x3f) << 1) as u16),
-                F::SmOffset => {
-                    inst.offset = sext(w1 & 0x1f_ffff, 21);
-                    let soffset = w1 >> 25;
-                    if soffset != NULL {
-                        inst.flags |= flags::SOFFSET;
-                        inst.src[2] =
-                            scalar(self.gen, soffset, 1).ok_or(DecodeErrorKind::InvalidOperand)?;
-                    }
-                }
                 _ => {}
             }
         }

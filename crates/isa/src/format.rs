@@ -894,27 +894,9 @@ impl Fmt<'_> {
 
     fn dpp_ctrl(&mut self, c: u16) {
         let c = u32::from(c);
-        if self.gen.is_gfx10() {
-            let _ = match c {
-                0x000..=0x0ff => write!(
-                    self.s,
-                    " quad_perm:[{},{},{},{}]",
-                    c & 3,
-                    (c >> 2) & 3,
-                    (c >> 4) & 3,
-                    (c >> 6) & 3
-                ),
-                0x101..=0x10f => write!(self.s, " row_shl:{}", c & 0xf),
-                0x111..=0x11f => write!(self.s, " row_shr:{}", c & 0xf),
-                0x121..=0x12f => write!(self.s, " row_ror:{}", c & 0xf),
-                0x140 => write!(self.s, " row_mirror"),
-                0x141 => write!(self.s, " row_half_mirror"),
-                0x150..=0x15f => write!(self.s, " row_share:{}", c & 0xf),
-                0x160..=0x16f => write!(self.s, " row_xmask:{}", c & 0xf),
-                _ => write!(self.s, " /* invalid dpp_ctrl {c:#x} */"),
-            };
-            return;
-        }
+        // GFX10 drops the wave shifts and row broadcasts and reuses 0x150–0x16f for
+        // row_share/row_xmask; gfx90a/gfx940 use 0x150–0x15f for row_newbcast.
+        let gfx10 = self.gen.is_gfx10();
         let _ = match c {
             0x000..=0x0ff => write!(
                 self.s,
@@ -927,14 +909,16 @@ impl Fmt<'_> {
             0x101..=0x10f => write!(self.s, " row_shl:{}", c & 0xf),
             0x111..=0x11f => write!(self.s, " row_shr:{}", c & 0xf),
             0x121..=0x12f => write!(self.s, " row_ror:{}", c & 0xf),
-            0x130 => write!(self.s, " wave_shl:1"),
-            0x134 => write!(self.s, " wave_rol:1"),
-            0x138 => write!(self.s, " wave_shr:1"),
-            0x13c => write!(self.s, " wave_ror:1"),
+            0x130 if !gfx10 => write!(self.s, " wave_shl:1"),
+            0x134 if !gfx10 => write!(self.s, " wave_rol:1"),
+            0x138 if !gfx10 => write!(self.s, " wave_shr:1"),
+            0x13c if !gfx10 => write!(self.s, " wave_ror:1"),
             0x140 => write!(self.s, " row_mirror"),
             0x141 => write!(self.s, " row_half_mirror"),
-            0x142 => write!(self.s, " row_bcast:15"),
-            0x143 => write!(self.s, " row_bcast:31"),
+            0x142 if !gfx10 => write!(self.s, " row_bcast:15"),
+            0x143 if !gfx10 => write!(self.s, " row_bcast:31"),
+            0x150..=0x15f if gfx10 => write!(self.s, " row_share:{}", c & 0xf),
+            0x160..=0x16f if gfx10 => write!(self.s, " row_xmask:{}", c & 0xf),
             0x150..=0x15f if self.cdna2() => write!(self.s, " row_newbcast:{}", c & 0xf),
             _ => write!(self.s, " /* invalid dpp_ctrl {c:#x} */"),
         };

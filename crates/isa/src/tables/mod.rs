@@ -449,6 +449,31 @@ pub(crate) const ALL_FAMS: [Fam; FAM_COUNT] = [
     Fam::Mimg,
 ];
 
+/// The GFX10.3 tables by family, shared by both wave sizes (MIMG is not decoded on GFX10).
+const GFX10_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
+    use generated::*;
+    [
+        &GFX10_SOP2,
+        &GFX10_SOPK,
+        &GFX10_SOP1,
+        &GFX10_SOPC,
+        &GFX10_SOPP,
+        &GFX10_SMEM,
+        &GFX10_VOP2,
+        &GFX10_VOP1,
+        &GFX10_VOPC,
+        &GFX10_VOP3,
+        &GFX10_VOP3P,
+        &GFX10_DS,
+        &GFX10_FLAT,
+        &GFX10_SCRATCH,
+        &GFX10_GLOBAL,
+        &GFX10_MUBUF,
+        &GFX10_MTBUF,
+        &[],
+    ]
+};
+
 /// Every family's table for each generation, in [`Fam`] order (indexed by `fam as usize`),
 /// the generations in `Gen as usize` order (indexed directly: no match in the hot path).
 /// `Gfx10W64` shares `Gfx10`'s tables; `Gfx11` has none (empty slices).
@@ -560,50 +585,12 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 8] = {
             &GFX940_MTBUF,
             &GFX940_MIMG,
         ],
-        // Gfx10 (both wave sizes; MIMG is not decoded on GFX10)
-        [
-            &GFX10_SOP2,
-            &GFX10_SOPK,
-            &GFX10_SOP1,
-            &GFX10_SOPC,
-            &GFX10_SOPP,
-            &GFX10_SMEM,
-            &GFX10_VOP2,
-            &GFX10_VOP1,
-            &GFX10_VOPC,
-            &GFX10_VOP3,
-            &GFX10_VOP3P,
-            &GFX10_DS,
-            &GFX10_FLAT,
-            &GFX10_SCRATCH,
-            &GFX10_GLOBAL,
-            &GFX10_MUBUF,
-            &GFX10_MTBUF,
-            &[],
-        ],
+        // Gfx10 (wave32)
+        GFX10_FAMILIES,
         // Gfx11 (reserved: no tables)
         [&[]; FAM_COUNT],
-        // Gfx10W64 (the Gfx10 tables)
-        [
-            &GFX10_SOP2,
-            &GFX10_SOPK,
-            &GFX10_SOP1,
-            &GFX10_SOPC,
-            &GFX10_SOPP,
-            &GFX10_SMEM,
-            &GFX10_VOP2,
-            &GFX10_VOP1,
-            &GFX10_VOPC,
-            &GFX10_VOP3,
-            &GFX10_VOP3P,
-            &GFX10_DS,
-            &GFX10_FLAT,
-            &GFX10_SCRATCH,
-            &GFX10_GLOBAL,
-            &GFX10_MUBUF,
-            &GFX10_MTBUF,
-            &[],
-        ],
+        // Gfx10W64 (the same tables)
+        GFX10_FAMILIES,
     ]
 };
 
