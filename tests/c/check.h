@@ -103,6 +103,27 @@ static inline uint64_t submit_barrier(hsa_queue_t *q, hsa_packet_type_t type, co
   return id;
 }
 
+/* The agent's kernarg region: the global region with the KERNARG flag. */
+static hsa_status_t kernarg_region_cb(hsa_region_t region, void *data) {
+  hsa_region_segment_t seg;
+  OK(hsa_region_get_info(region, HSA_REGION_INFO_SEGMENT, &seg));
+  uint32_t flags = 0;
+  if (seg == HSA_REGION_SEGMENT_GLOBAL) {
+    OK(hsa_region_get_info(region, HSA_REGION_INFO_GLOBAL_FLAGS, &flags));
+    if (flags & HSA_REGION_GLOBAL_FLAG_KERNARG) {
+      *(hsa_region_t *)data = region;
+      return HSA_STATUS_INFO_BREAK;
+    }
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+static inline hsa_region_t find_kernarg_region(hsa_agent_t agent) {
+  hsa_region_t region = {0};
+  CHECK_STATUS(hsa_agent_iterate_regions(agent, kernarg_region_cb, &region), HSA_STATUS_INFO_BREAK);
+  return region;
+}
+
 /* Loads the code object at `path` onto `gpu` and returns the kernel object of `name`
  * (looked up as NAME.kd, then NAME) and its kernarg segment size. */
 #include <fcntl.h>

@@ -86,20 +86,6 @@ static void dispatch(hsa_queue_t *q, const kernel_t *k, void *kernarg, const uin
 
 static hsa_region_t kernarg_region;
 
-static hsa_status_t kernarg_region_cb(hsa_region_t region, void *data) {
-  hsa_region_segment_t seg;
-  OK(hsa_region_get_info(region, HSA_REGION_INFO_SEGMENT, &seg));
-  uint32_t flags = 0;
-  if (seg == HSA_REGION_SEGMENT_GLOBAL) {
-    OK(hsa_region_get_info(region, HSA_REGION_INFO_GLOBAL_FLAGS, &flags));
-    if (flags & HSA_REGION_GLOBAL_FLAG_KERNARG) {
-      *(hsa_region_t *)data = region;
-      return HSA_STATUS_INFO_BREAK;
-    }
-  }
-  return HSA_STATUS_SUCCESS;
-}
-
 static void *zeroed(size_t bytes) {
   void *p = NULL;
   OK(hsa_memory_allocate(kernarg_region, bytes, &p));
@@ -111,7 +97,7 @@ int main(int argc, char **argv) {
   CHECK(argc == 3);
   OK(hsa_init());
   hsa_agent_t gpu = find_gpu();
-  CHECK_STATUS(hsa_agent_iterate_regions(gpu, kernarg_region_cb, &kernarg_region), HSA_STATUS_INFO_BREAK);
+  kernarg_region = find_kernarg_region(gpu);
   hsa_executable_t exe;
   if (strcmp(argv[2], "corrupt") == 0) {
     CHECK_STATUS(load(gpu, argv[1], &exe), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);

@@ -9,20 +9,6 @@
 #include <unistd.h>
 #include "check.h"
 
-static hsa_status_t kernarg_region_cb(hsa_region_t region, void *data) {
-  hsa_region_segment_t seg;
-  OK(hsa_region_get_info(region, HSA_REGION_INFO_SEGMENT, &seg));
-  uint32_t flags = 0;
-  if (seg == HSA_REGION_SEGMENT_GLOBAL) {
-    OK(hsa_region_get_info(region, HSA_REGION_INFO_GLOBAL_FLAGS, &flags));
-    if (flags & HSA_REGION_GLOBAL_FLAG_KERNARG) {
-      *(hsa_region_t *)data = region;
-      return HSA_STATUS_INFO_BREAK;
-    }
-  }
-  return HSA_STATUS_SUCCESS;
-}
-
 static hsa_status_t each_loaded(hsa_executable_t e, hsa_loaded_code_object_t lco, void *data) {
   (void)e;
   *(hsa_loaded_code_object_t *)data = lco;
@@ -39,8 +25,7 @@ int main(int argc, char **argv) {
   CHECK(argc >= 2);
   OK(hsa_init());
   hsa_agent_t gpu = find_gpu();
-  hsa_region_t kernarg_region = {0};
-  CHECK_STATUS(hsa_agent_iterate_regions(gpu, kernarg_region_cb, &kernarg_region), HSA_STATUS_INFO_BREAK);
+  hsa_region_t kernarg_region = find_kernarg_region(gpu);
 
   int fd = open(argv[1], O_RDONLY);
   CHECK(fd >= 0);

@@ -20,6 +20,20 @@ fn body(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Asserts that our listing equals llvm-objdump's line for line (the first differing line is
+/// named), and returns its length.
+fn assert_same_listing<S: AsRef<str> + std::fmt::Debug>(
+    ours: &[S],
+    llvm: &[S],
+    what: &str,
+) -> usize {
+    for (i, (x, y)) in ours.iter().zip(llvm).enumerate() {
+        assert_eq!(x.as_ref(), y.as_ref(), "{what}: line {} differs", i + 1);
+    }
+    assert_eq!(ours.len(), llvm.len(), "{what}: line counts differ");
+    ours.len()
+}
+
 #[test]
 fn disasm_matches_llvm_objdump_line_for_line() {
     let objdump = hsaemu_testkit::tool("llvm-objdump-15");
@@ -60,10 +74,7 @@ fn disasm_matches_llvm_objdump_line_for_line() {
                 body(&String::from_utf8_lossy(&ours.stdout)),
                 body(&String::from_utf8_lossy(&llvm.stdout)),
             );
-            for (i, (x, y)) in a.iter().zip(&b).enumerate() {
-                assert_eq!(x, y, "{src} for {target}: line {} differs", i + 1);
-            }
-            assert_eq!(a.len(), b.len(), "{src} for {target}: line counts differ");
+            assert_same_listing(&a, &b, &format!("{src} for {target}"));
             assert!(
                 a.iter().filter(|l| l.starts_with('\t')).count() > 10,
                 "{src}: no instructions listed"
@@ -119,11 +130,8 @@ fn disasm_of_every_bundle_matches_llvm_objdump() {
         // The blank line before the next object's header is not part of this one.
         let trim = |v: &[&str]| v.len() - v.iter().rev().take_while(|l| l.is_empty()).count();
         let (ours, theirs) = (&lines[..trim(lines)], &theirs[..trim(&theirs)]);
-        for (i, (x, y)) in ours.iter().zip(theirs).enumerate() {
-            assert_eq!(x, y, "{name} ({processor}): line {} differs", i + 1);
-        }
-        assert_eq!(ours.len(), theirs.len(), "{name}: line counts differ");
-        assert!(theirs.len() > 1000, "{name}: {} lines", theirs.len());
+        let n = assert_same_listing(ours, theirs, &format!("{name} ({processor})"));
+        assert!(n > 1000, "{name}: {n} lines");
         targets.push(processor);
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -173,10 +181,7 @@ fn disasm_wave64_matches_llvm_objdump() {
             body(&String::from_utf8_lossy(&ours.stdout)),
             body(&String::from_utf8_lossy(&llvm.stdout)),
         );
-        for (i, (x, y)) in a.iter().zip(&b).enumerate() {
-            assert_eq!(x, y, "{src} (wave64): line {} differs", i + 1);
-        }
-        assert_eq!(a.len(), b.len(), "{src} (wave64): line counts differ");
+        assert_same_listing(&a, &b, &format!("{src} (wave64)"));
         assert!(
             a.iter().any(|l| l.contains(", vcc") || l.contains(" s[")),
             "{src}: no wave64 lane masks listed"
