@@ -245,6 +245,7 @@ impl Gpu {
     /// A GPU of the configured processor over the shared memory map.
     pub fn new(cfg: GpuConfig, mem: Arc<MemoryMap>) -> Result<Gpu, EmuError> {
         let gen = Gen::from_processor(&cfg.processor)
+            .filter(|&g| decode::emulated(g))
             .ok_or_else(|| EmuError::UnsupportedProcessor(cfg.processor.clone()))?;
         let threads = if cfg.threads > 0 {
             cfg.threads
@@ -346,7 +347,7 @@ impl Gpu {
                 }
                 cov.instructions += 1;
                 let e = seen
-                    .entry(inst.name.to_string())
+                    .entry(inst.name().to_string())
                     .or_insert((0, crate::exec::implemented(inst)));
                 e.0 += 1;
                 pc += u64::from(inst.size);
@@ -400,7 +401,7 @@ mod tests {
 
     /// The fields that say which instruction a pre-decoded entry is.
     fn key(i: &Inst) -> (&'static str, u8, u32, u32, Fmt) {
-        (i.name, i.size, i.word, i.lit, i.fmt)
+        (i.name(), i.size, i.word, i.lit, i.fmt)
     }
 
     /// A region of `n` dwords of `s_nop` with `s_mov_b32 s0, lit` (8 bytes) placed so that
@@ -449,7 +450,7 @@ mod tests {
                 let k = CHUNK_DWORDS - 1;
                 let i = p.at(base + 4 * k as u64).expect("inside");
                 assert_eq!(
-                    (i.name, i.size, i.lit),
+                    (i.name(), i.size, i.lit),
                     ("s_mov_b32", 8, 0x1234_5678 ^ k as u32)
                 );
             }
@@ -488,6 +489,6 @@ mod tests {
         });
         assert!(seen.windows(2).all(|w| w[0] == w[1]), "{seen:x?}");
         let i = p.at(base + 4 * k as u64).expect("inside");
-        assert_eq!((i.name, i.size), ("s_mov_b32", 8));
+        assert_eq!((i.name(), i.size), ("s_mov_b32", 8));
     }
 }

@@ -48,7 +48,7 @@ mod ops;
 mod pool;
 mod wave;
 
-pub use decode::Gen;
+pub use decode::{emulated, Gen};
 pub use descriptor::{KernelDescriptor, KernelObjectFormat};
 pub use error::{EmuError, Fault, FaultKind};
 pub use gpu::{Coverage, Dispatch, DispatchStats, Gpu, GpuConfig};

@@ -2,8 +2,15 @@
 //! scalar register file indexed by operand code (SGPRs, VCC, M0, EXEC, FLAT_SCRATCH, TTMPs in one array), SCC, the VGPR and AGPR files
 //! as `[u32; 64]` rows, PC and MODE, and how scalar/vector operands are read and written.
 
-use crate::decode::{AGPR, LITERAL, VGPR};
 use crate::memory::{PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
+
+/// Operand codes: 0..=255 are the scalar sources (SGPRs, specials, inline constants, 255 = the
+/// literal); `VGPR + n` is VGPR n; `AGPR + n` is AGPR n (see `decode`).
+pub(crate) const VGPR: u16 = 256;
+/// See [`VGPR`].
+pub(crate) const AGPR: u16 = 512;
+/// The literal-constant source code.
+pub(crate) const LITERAL: u16 = 255;
 
 /// Lanes per wave.
 pub(crate) const LANES: usize = 64;

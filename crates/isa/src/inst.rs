@@ -96,23 +96,28 @@ impl Gen {
         !matches!(self, Gen::Gfx10W64 | Gen::Gfx11)
     }
 
-    /// The generation of a processor name such as `gfx906` or a target ID such as
-    /// `gfx90a:xnack-`; `None` for processors this crate has no tables for.
+    /// The generation of a processor name such as `gfx906` (or an alternative name such as
+    /// `fiji`) or a target ID such as `gfx90a:xnack-`, from codeobject's processor table (its
+    /// ISA version); `None` for processors this crate has no tables for (GFX6/7, GFX10.1,
+    /// gfx950, GFX12, generic processors).
     pub fn from_processor(name: &str) -> Option<Gen> {
         let proc = name.split(':').next().unwrap_or(name);
-        match proc {
-            "gfx801" | "gfx802" | "gfx803" | "gfx805" | "gfx810" => Some(Gen::Gfx8),
-            "gfx900" | "gfx902" | "gfx909" | "gfx90c" => Some(Gen::Gfx900),
-            "gfx904" | "gfx906" | "gfx908" => Some(Gen::Gfx9),
-            "gfx90a" => Some(Gen::Gfx90a),
-            "gfx940" | "gfx941" | "gfx942" => Some(Gen::Gfx940),
-            // GFX10.3 only: gfx1010–gfx1013 (RDNA1) have other opcodes and no tables here.
-            "gfx1030" | "gfx1031" | "gfx1032" | "gfx1033" | "gfx1034" | "gfx1035" | "gfx1036" => {
-                Some(Gen::Gfx10)
-            }
-            p if p.starts_with("gfx11") => Some(Gen::Gfx11),
-            _ => None,
+        let p = hsaemu_codeobject::processor_info(proc)?;
+        if p.is_generic() {
+            return None;
         }
+        Some(match p.isa_version {
+            (8, ..) => Gen::Gfx8,
+            // Vega without FMA mix (gfx900, gfx902, gfx909, gfx90c).
+            (9, 0, 0 | 2 | 9 | 12) => Gen::Gfx900,
+            (9, 0, 4 | 6 | 8) => Gen::Gfx9,
+            (9, 0, 10) => Gen::Gfx90a,
+            (9, 4, _) => Gen::Gfx940,
+            // GFX10.3 only: gfx1010–gfx1013 (RDNA1) have other opcodes and no tables here.
+            (10, 3, _) => Gen::Gfx10,
+            (11, ..) => Gen::Gfx11,
+            _ => return None,
+        })
     }
 
     /// Whether this crate can decode this generation.

@@ -12,6 +12,7 @@ mod format;
 pub mod inst;
 pub mod listing;
 pub mod opcode;
+pub mod semantics;
 mod tables;
 
 pub use decode::{decode, decode_all, decode_into};
@@ -22,6 +23,7 @@ pub use inst::{
 };
 pub use listing::{listing, TextSymbol};
 pub use opcode::Opcode;
+pub use semantics::Semantics;
 
 /// Every opcode the decoding tables of `gen` know: (encoding, opcode number, opcode, the
 /// mnemonic LLVM prints for that form). Empty for generations without tables.

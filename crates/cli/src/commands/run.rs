@@ -142,17 +142,14 @@ fn dims(s: &str, what: &str) -> Result<[u32; 3], String> {
     Ok(out)
 }
 
-/// The LLVM processor of an AMDGPU ELF from `e_flags` (EF_AMDGPU_MACH).
+/// The LLVM processor of an AMDGPU ELF from `e_flags` (EF_AMDGPU_MACH, codeobject's processor
+/// table), if the emulator runs it.
 fn processor_of(elf: &[u8]) -> Option<&'static str> {
     let flags = u32::from_le_bytes(elf.get(48..52)?.try_into().ok()?);
-    Some(match flags & 0xff {
-        0x2a => "gfx803",
-        0x2c => "gfx900",
-        0x2f => "gfx906",
-        0x30 => "gfx908",
-        0x3f => "gfx90a",
-        _ => return None,
-    })
+    let p = hsaemu_codeobject::processor_by_mach(flags & 0xff)?;
+    hsaemu_emu::Gen::from_processor(p.name)
+        .filter(|&g| hsaemu_emu::emulated(g))
+        .map(|_| p.name)
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {

@@ -187,7 +187,7 @@ pub(crate) fn blgp_lane(l: usize, blgp: u8) -> usize {
 fn undefined(i: &Inst, what: String) -> LaneFault {
     LaneFault::new(
         FaultKind::Unimplemented {
-            mnemonic: format!("{} {what}", i.name),
+            mnemonic: format!("{} {what}", i.name()),
         },
         None,
     )

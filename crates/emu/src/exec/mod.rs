@@ -10,7 +10,6 @@ mod valu;
 mod vmem;
 
 pub(crate) use valu::Scratch;
-pub(crate) use vmem::{describe, MemDesc};
 
 use crate::decode::{Fmt, Gen, Inst};
 use crate::error::FaultKind;
@@ -59,33 +58,17 @@ pub(crate) struct Env<'a> {
 }
 
 pub(crate) fn unimplemented(i: &Inst) -> LaneFault {
-    LaneFault::new(
-        FaultKind::Unimplemented {
-            mnemonic: i.name.to_string(),
-        },
-        None,
-    )
+    let mnemonic = match crate::ops::not_for_compute(i.opcode) {
+        Some(why) => format!("{} (not for compute: {why})", i.name()),
+        None => i.name().to_string(),
+    };
+    LaneFault::new(FaultKind::Unimplemented { mnemonic }, None)
 }
 
-/// Whether the emulator has semantics for a decoded instruction (for coverage reports). An
-/// instruction mapped to a semantic operation is implemented; memory and cross-lane families
-/// are recognised from their parsed description.
+/// Whether the emulator has semantics for a decoded instruction (for coverage reports): every
+/// opcode the generated join (`ops::op_of`) gives a handler, a compare or a memory descriptor.
 pub(crate) fn implemented(i: &Inst) -> bool {
-    if i.op != Op::Unknown {
-        return true;
-    }
-    match i.fmt {
-        Fmt::Ds => {
-            i.mem.kind != vmem::Kind::Other
-                || matches!(
-                    i.name,
-                    "ds_nop" | "ds_swizzle_b32" | "ds_permute_b32" | "ds_bpermute_b32"
-                )
-        }
-        Fmt::Flat | Fmt::Global | Fmt::Scratch => i.mem.kind != vmem::Kind::Other,
-        Fmt::Mubuf => i.mem.kind != vmem::Kind::Other || vmem::is_cache_op(i.name),
-        _ => false,
-    }
+    !matches!(i.fmt, Fmt::Unimplemented | Fmt::Invalid)
 }
 
 /// Executes one instruction.
@@ -99,6 +82,7 @@ pub(crate) fn step(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Fmt::Ds => vmem::ds(w, i, env),
         Fmt::Flat | Fmt::Global | Fmt::Scratch => vmem::flat(w, i, env),
         Fmt::Mubuf => vmem::mubuf(w, i, env),
+        Fmt::Unimplemented => Err(unimplemented(i)),
         Fmt::Invalid => Err(LaneFault::new(
             FaultKind::IllegalInstruction { word: i.word },
             None,

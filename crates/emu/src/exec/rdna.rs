@@ -12,8 +12,7 @@
 
 use super::valu::{fma_f32_rows, put, put_f16, put_f32, Ctx, Scratch};
 use super::{Flow, LaneFault, R};
-use crate::decode::gfx10::DPP8_FI;
-use crate::decode::Inst;
+use crate::decode::{Inst, DPP8_FI};
 use crate::error::FaultKind;
 use crate::ops::Op;
 use crate::wave::{reg_index, Row, Ty, Wave, LANES};

@@ -5,240 +5,12 @@
 //! (code-object-abi.md §5.3), so MUBUF, SCRATCH and FLAT-in-the-private-aperture agree.
 
 use super::{unimplemented, Env, Flow, LaneFault, R};
-use crate::decode::{flag, Fmt, Inst, VGPR};
+use crate::decode::{flag, Atom, Fmt, Inst, Kind, MemDesc, VGPR};
 use crate::error::FaultKind;
 use crate::memory::{host, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
+use crate::ops::Op;
 use crate::wave::{Ty, Wave, LANES};
 use half::f16;
-
-/// Memory operation kinds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) enum Kind {
-    #[default]
-    Other,
-    Load,
-    Store,
-    Atomic,
-}
-
-/// Atomic operations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) enum Atom {
-    #[default]
-    Swap,
-    CmpSwap,
-    Add,
-    Sub,
-    Rsub,
-    SMin,
-    UMin,
-    SMax,
-    UMax,
-    And,
-    Or,
-    Xor,
-    Inc,
-    Dec,
-    FAdd,
-    FMin,
-    FMax,
-    PkAddF16,
-    MskOr,
-}
-
-/// What a memory instruction does, parsed once from its mnemonic.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct MemDesc {
-    pub kind: Kind,
-    /// Bytes per element (1, 2, 4, 8).
-    pub bytes: u8,
-    /// Elements (dwords for `dwordxN`, 2 for DS `*2` forms).
-    pub count: u8,
-    pub sext: bool,
-    /// 0: full register; 1: low half (d16); 2: high half (d16_hi).
-    pub d16: u8,
-    pub atom: Atom,
-    /// DS: returns the old value.
-    pub rtn: bool,
-    /// DS: two addresses (read2/write2), `st64` scaling.
-    pub two: bool,
-    pub st64: bool,
-}
-
-fn atom_of(s: &str) -> Option<Atom> {
-    Some(match s {
-        "swap" | "wrxchg" => Atom::Swap,
-        "cmpswap" | "cmpst" => Atom::CmpSwap,
-        "add" => Atom::Add,
-        "sub" => Atom::Sub,
-        "rsub" => Atom::Rsub,
-        "smin" => Atom::SMin,
-        "umin" => Atom::UMin,
-        "smax" => Atom::SMax,
-        "umax" => Atom::UMax,
-        "and" => Atom::And,
-        "or" => Atom::Or,
-        "xor" => Atom::Xor,
-        "inc" => Atom::Inc,
-        "dec" => Atom::Dec,
-        "mskor" => Atom::MskOr,
-        _ => return None,
-    })
-}
-
-/// Parses a FLAT/GLOBAL/SCRATCH/MUBUF or DS mnemonic.
-pub(crate) fn describe(name: &str, fmt: Fmt) -> MemDesc {
-    let mut m = MemDesc {
-        count: 1,
-        bytes: 4,
-        ..MemDesc::default()
-    };
-    if fmt == Fmt::Ds {
-        let Some(rest) = name.strip_prefix("ds_") else {
-            return m;
-        };
-        let rtn = rest.contains("_rtn");
-        let rest = rest.replace("_rtn", "");
-        let (op, ty) = rest.rsplit_once('_').unwrap_or((&rest, ""));
-        let (op, ty) = if ty == "hi" || ty == "d16" {
-            // e.g. read_u16_d16_hi, write_b16_d16_hi
-            m.d16 = if ty == "hi" { 2 } else { 1 };
-            let base = rest.trim_end_matches("_hi").trim_end_matches("_d16");
-            let (o, t) = base.rsplit_once('_').unwrap_or((base, ""));
-            (o.to_string(), t.to_string())
-        } else {
-            (op.to_string(), ty.to_string())
-        };
-        m.bytes = match ty.as_str() {
-            "b8" | "u8" | "i8" => 1,
-            "b16" | "u16" | "i16" => 2,
-            "b64" | "u64" | "i64" | "f64" => 8,
-            "b96" => {
-                m.count = 3;
-                4
-            }
-            "b128" => {
-                m.count = 4;
-                4
-            }
-            _ => 4,
-        };
-        m.sext = ty.starts_with('i');
-        m.rtn = rtn;
-        match op.as_str() {
-            "read" => m.kind = Kind::Load,
-            "write" => m.kind = Kind::Store,
-            "read2" | "read2st64" => {
-                m.kind = Kind::Load;
-                m.two = true;
-                m.st64 = op.ends_with("st64");
-            }
-            "write2" | "write2st64" => {
-                m.kind = Kind::Store;
-                m.two = true;
-                m.st64 = op.ends_with("st64");
-            }
-            o => {
-                if let Some(a) = atom_of(o) {
-                    m.kind = Kind::Atomic;
-                    m.atom = a;
-                    if ty == "f32" || ty == "f64" {
-                        m.atom = match a {
-                            Atom::Add => Atom::FAdd,
-                            Atom::CmpSwap => Atom::CmpSwap,
-                            x => x,
-                        };
-                    }
-                } else if o == "min" || o == "max" {
-                    m.kind = Kind::Atomic;
-                    m.atom = match (o, ty.as_str()) {
-                        ("min", "i32" | "i64") => Atom::SMin,
-                        ("min", "u32" | "u64") => Atom::UMin,
-                        ("max", "i32" | "i64") => Atom::SMax,
-                        ("max", "u32" | "u64") => Atom::UMax,
-                        ("min", _) => Atom::FMin,
-                        _ => Atom::FMax,
-                    };
-                } else if o == "wrxchg2" || o == "wrxchg2st64" {
-                    m.kind = Kind::Other;
-                }
-            }
-        }
-        return m;
-    }
-    let rest = name
-        .strip_prefix("flat_")
-        .or_else(|| name.strip_prefix("global_"))
-        .or_else(|| name.strip_prefix("scratch_"))
-        .or_else(|| name.strip_prefix("buffer_"))
-        .unwrap_or("");
-    if let Some(a) = rest.strip_prefix("atomic_") {
-        m.kind = Kind::Atomic;
-        let (a, x2) = match a.strip_suffix("_x2") {
-            Some(b) => (b, true),
-            None => (a, false),
-        };
-        m.bytes = if x2 { 8 } else { 4 };
-        m.atom = match a {
-            "add_f32" => Atom::FAdd,
-            "add_f64" => {
-                m.bytes = 8;
-                Atom::FAdd
-            }
-            "min_f64" => {
-                m.bytes = 8;
-                Atom::FMin
-            }
-            "max_f64" => {
-                m.bytes = 8;
-                Atom::FMax
-            }
-            "pk_add_f16" => Atom::PkAddF16,
-            other => match atom_of(other) {
-                Some(x) => x,
-                None => {
-                    m.kind = Kind::Other;
-                    Atom::Swap
-                }
-            },
-        };
-        return m;
-    }
-    let (kind, ty) = if let Some(t) = rest.strip_prefix("load_") {
-        (Kind::Load, t)
-    } else if let Some(t) = rest.strip_prefix("store_") {
-        (Kind::Store, t)
-    } else {
-        return m;
-    };
-    m.kind = kind;
-    let (ty, d16) = if let Some(t) = ty.strip_suffix("_d16_hi") {
-        (t, 2)
-    } else if let Some(t) = ty.strip_suffix("_d16") {
-        (t, 1)
-    } else {
-        (ty, 0)
-    };
-    m.d16 = d16;
-    match ty {
-        "ubyte" | "byte" => m.bytes = 1,
-        "sbyte" => {
-            m.bytes = 1;
-            m.sext = true;
-        }
-        "ushort" | "short" => m.bytes = 2,
-        "sshort" => {
-            m.bytes = 2;
-            m.sext = true;
-        }
-        "dword" => {}
-        "dwordx2" => m.count = 2,
-        "dwordx3" => m.count = 3,
-        "dwordx4" => m.count = 4,
-        _ => m.kind = Kind::Other,
-    }
-    m
-}
 
 fn mem_fault(address: u64, write: bool, size: u32, lane: usize) -> LaneFault {
     LaneFault::new(
@@ -917,16 +689,25 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     access(w, i, env, &places, rtn, advance)
 }
 
-/// Whether a MUBUF mnemonic is a cache write-back or invalidate (`buffer_wbinvl1*`,
-/// `buffer_wbl2`, `buffer_invl2`, GFX10 `buffer_gl0_inv`/`buffer_gl1_inv`).
-pub(crate) fn is_cache_op(name: &str) -> bool {
-    name.starts_with("buffer_wb") || name.starts_with("buffer_inv") || name.starts_with("buffer_gl")
+/// Whether a MUBUF instruction is a cache write-back or invalidate (`buffer_wbinvl1*`,
+/// `buffer_wbl2`, `buffer_invl2`, `buffer_inv`, GFX10 `buffer_gl0_inv`/`buffer_gl1_inv`).
+pub(crate) fn is_cache_op(i: &Inst) -> bool {
+    matches!(
+        i.op,
+        Op::BUFFER_WBINVL1
+            | Op::BUFFER_WBINVL1_VOL
+            | Op::BUFFER_WBL2
+            | Op::BUFFER_INVL2
+            | Op::BUFFER_INV
+            | Op::BUFFER_GL0_INV
+            | Op::BUFFER_GL1_INV
+    )
 }
 
 /// MUBUF (buffer) instructions, including the swizzled scratch descriptor.
 pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     // Cache write-back/invalidate: memory is coherent here (amdgpu-execution.md §2.5, R6).
-    if is_cache_op(i.name) {
+    if is_cache_op(i) {
         return Ok(Flow::Next);
     }
     let exec = w.exec();
@@ -1278,9 +1059,9 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     w.lane_ops += u64::from(exec.count_ones());
     let addr = w.vsrc(i.src[0], 0, Ty::B32);
     let off16 = (i.imm as u32 & 0xff) | u32::from(i.offset1) << 8;
-    match i.name {
-        "ds_nop" => return Ok(Flow::Next),
-        "ds_swizzle_b32" => {
+    match i.op {
+        Op::DS_NOP => return Ok(Flow::Next),
+        Op::DS_SWIZZLE_B32 => {
             // The data operand sits in the ADDR field.
             let src = addr;
             let mut r = [0u32; LANES];
@@ -1298,12 +1079,12 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             w.vwrite(i.dst, &r, exec);
             return Ok(Flow::Next);
         }
-        "ds_permute_b32" | "ds_bpermute_b32" => {
+        Op::DS_PERMUTE_B32 | Op::DS_BPERMUTE_B32 => {
             let src = w.vsrc(i.src[1], 0, Ty::B32);
             let mut r = [0u32; LANES];
             // The lane index wraps at the wave size.
             let size = w.size() as u32;
-            if i.name == "ds_bpermute_b32" {
+            if i.op == Op::DS_BPERMUTE_B32 {
                 for l in 0..LANES {
                     let s = (addr[l].wrapping_add(off16) / 4 % size) as usize;
                     r[l] = if exec >> s & 1 != 0 { src[s] } else { 0 };

@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 
 #[allow(clippy::all)]
 mod generated;
+pub(crate) mod semantics;
 
 pub(crate) use generated::GFX10_MTBUF_FORMATS;
 

@@ -1,0 +1,191 @@
+"""Semantic attributes of every opcode, derived once (here, at generation time) from LLVM's
+mnemonics, which spell them: the canonical semantic key (absorbing per-generation renames),
+the memory descriptor, the compare condition and type, VOP3b-ness and source operand types.
+
+Used by gen_semantics.py (writes ../src/tables/semantics.rs) and by the emulator's
+crates/emu/tools/gen_ops.py (which joins these keys to the emulator's handlers). Nothing at
+run time parses a mnemonic."""
+import json
+import re
+
+# GFX10 renamed these GFX9 opcodes without changing what they do (`_nc_`: no carry;
+# `_co_ci_`: carry-in and carry-out). The key is the GFX9 opcode.
+RENAMES = {
+    "v_add_nc_u32": "v_add_u32", "v_sub_nc_u32": "v_sub_u32", "v_subrev_nc_u32": "v_subrev_u32",
+    "v_add_co_ci_u32": "v_addc_co_u32", "v_sub_co_ci_u32": "v_subb_co_u32",
+    "v_subrev_co_ci_u32": "v_subbrev_co_u32",
+    "v_add_nc_i32": "v_add_i32", "v_sub_nc_i32": "v_sub_i32",
+    "v_add_nc_u16": "v_add_u16", "v_sub_nc_u16": "v_sub_u16",
+    "v_add_nc_i16": "v_add_i16", "v_sub_nc_i16": "v_sub_i16",
+}
+
+# VOP3b: a VOP3 word whose bits 8-14 are an SGPR(-pair) destination instead of abs/op_sel.
+VOP3B = {
+    "v_add_co_u32", "v_sub_co_u32", "v_subrev_co_u32", "v_addc_co_u32", "v_subb_co_u32",
+    "v_subbrev_co_u32", "v_add_co_ci_u32", "v_sub_co_ci_u32", "v_subrev_co_ci_u32",
+    "v_div_scale_f32", "v_div_scale_f64", "v_mad_u64_u32", "v_mad_i64_i32",
+}
+
+CMP_CONDS = ["f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle",
+             "neq", "nlt", "tru", "class"]
+CMP_ALIASES = {"ne": "lg", "t": "tru"}
+CMP_TYPES = ["f16", "f32", "f64", "i16", "i32", "i64", "u16", "u32", "u64"]
+
+ATOMS = ["swap", "cmpswap", "add", "sub", "rsub", "smin", "umin", "smax", "umax", "and", "or",
+         "xor", "inc", "dec", "fadd", "fmin", "fmax", "pk_add_f16", "mskor"]
+ATOM_ALIASES = {"wrxchg": "swap", "cmpst": "cmpswap"}
+
+
+def mai(name):
+    """A matrix-core instruction (MFMA, SMFMAC, AccVGPR moves): its AGPR operands and the
+    `acc_cd` bit are read by the opcode's own rules."""
+    return re.match(r"v_(mfma|smfmac|accvgpr)_", name) is not None
+
+
+def key(name):
+    return RENAMES.get(name, name)
+
+
+def compare(name):
+    """(cond, type, is_cmpx) of a `v_cmp[x]_COND_TYPE`, or None."""
+    m = re.fullmatch(r"v_cmp(x?)_([a-z]+)_([a-z0-9]+)", name)
+    if not m:
+        return None
+    cond = CMP_ALIASES.get(m.group(2), m.group(2))
+    if cond not in CMP_CONDS or m.group(3) not in CMP_TYPES:
+        return None
+    return cond, m.group(3), m.group(1) == "x"
+
+
+def _atom(s):
+    s = ATOM_ALIASES.get(s, s)
+    return s if s in ATOMS and s not in ("fadd", "fmin", "fmax", "pk_add_f16") else None
+
+
+def memory(name):
+    """A dict: kind (load/store/atomic/None), bytes, count, signed, d16 (0 full, 1 lo, 2 hi),
+    atomic, returns (DS `_rtn`), two (DS read2/write2), st64. None for non-memory opcodes and
+    for memory opcodes whose access has no description here (they have their own handlers or
+    none)."""
+    m = dict(kind=None, bytes=4, count=1, signed=False, d16=0, atomic="swap", returns=False,
+             two=False, st64=False)
+    if name.startswith("ds_"):
+        rest = name[3:]
+        m["returns"] = "_rtn" in rest
+        rest = rest.replace("_rtn", "")
+        op, _, ty = rest.rpartition("_")
+        if not op:
+            op, ty = rest, ""
+        if ty in ("hi", "d16"):
+            m["d16"] = 2 if ty == "hi" else 1
+            base = rest
+            for s in ("_hi", "_d16"):
+                if base.endswith(s):
+                    base = base[: -len(s)]
+            op, _, ty = base.rpartition("_")
+            if not op:
+                op, ty = base, ""
+        if ty in ("b8", "u8", "i8"):
+            m["bytes"] = 1
+        elif ty in ("b16", "u16", "i16"):
+            m["bytes"] = 2
+        elif ty in ("b64", "u64", "i64", "f64"):
+            m["bytes"] = 8
+        elif ty == "b96":
+            m["count"] = 3
+        elif ty == "b128":
+            m["count"] = 4
+        m["signed"] = ty.startswith("i")
+        if op == "read":
+            m["kind"] = "load"
+        elif op == "write":
+            m["kind"] = "store"
+        elif op in ("read2", "read2st64", "write2", "write2st64"):
+            m["kind"] = "load" if op.startswith("read") else "store"
+            m["two"] = True
+            m["st64"] = op.endswith("st64")
+        elif _atom(op):
+            m["kind"] = "atomic"
+            a = _atom(op)
+            m["atomic"] = "fadd" if a == "add" and ty in ("f32", "f64") else a
+        elif op in ("min", "max"):
+            m["kind"] = "atomic"
+            if ty in ("i32", "i64"):
+                m["atomic"] = "s" + op
+            elif ty in ("u32", "u64"):
+                m["atomic"] = "u" + op
+            else:
+                m["atomic"] = "f" + op
+        return m if m["kind"] else None
+    pre = re.match(r"(flat|global|scratch|buffer)_", name)
+    if not pre:
+        return None
+    rest = name[pre.end():]
+    if rest.startswith("atomic_"):
+        a = rest[len("atomic_"):]
+        x2 = a.endswith("_x2")
+        if x2:
+            a = a[:-3]
+        m["kind"] = "atomic"
+        m["bytes"] = 8 if x2 else 4
+        special = {"add_f32": ("fadd", 4), "add_f64": ("fadd", 8), "min_f64": ("fmin", 8),
+                   "max_f64": ("fmax", 8), "pk_add_f16": ("pk_add_f16", 4)}
+        if a in special:
+            m["atomic"], m["bytes"] = special[a]
+        elif _atom(a):
+            m["atomic"] = _atom(a)
+        else:
+            return None
+        return m
+    if rest.startswith("load_"):
+        m["kind"], ty = "load", rest[5:]
+    elif rest.startswith("store_"):
+        m["kind"], ty = "store", rest[6:]
+    else:
+        return None
+    if ty.endswith("_d16_hi"):
+        ty, m["d16"] = ty[:-7], 2
+    elif ty.endswith("_d16"):
+        ty, m["d16"] = ty[:-4], 1
+    sizes = {"ubyte": (1, 1, False), "byte": (1, 1, False), "sbyte": (1, 1, True),
+             "ushort": (2, 1, False), "short": (2, 1, False), "sshort": (2, 1, True),
+             "dword": (4, 1, False), "dwordx2": (4, 2, False), "dwordx3": (4, 3, False),
+             "dwordx4": (4, 4, False)}
+    if ty not in sizes:
+        return None
+    m["bytes"], m["count"], m["signed"] = sizes[ty]
+    return m
+
+
+def src_types(name):
+    """How each source's constants read: b16, b32, b64 (integer) or f64; from the type suffix
+    (`v_cvt_DST_SRC`: the last is the source), with the shifts and mixed-width forms."""
+    last = name.rsplit("_", 1)[-1]
+    base = {"f16": "b16", "i16": "b16", "u16": "b16", "b16": "b16", "f64": "f64",
+            "i64": "b64", "u64": "b64", "b64": "b64"}.get(last, "b32")
+    t = [base] * 3
+    if name.startswith("v_"):
+        special = {
+            "v_lshlrev_b64": ["b32", "b64", "b32"], "v_lshrrev_b64": ["b32", "b64", "b32"],
+            "v_ashrrev_i64": ["b32", "b64", "b32"], "v_lshl_b64": ["b64", "b32", "b32"],
+            "v_lshr_b64": ["b64", "b32", "b32"], "v_ashr_i64": ["b64", "b32", "b32"],
+            "v_ldexp_f64": ["f64", "b32", "b32"], "v_trig_preop_f64": ["f64", "b32", "b32"],
+            "v_ldexp_f16": ["b16", "b32", "b32"], "v_mad_u64_u32": ["b32", "b32", "b64"],
+            "v_mad_i64_i32": ["b32", "b32", "b64"],
+        }
+        if not (name.startswith("v_cvt_") or name.startswith("v_frexp_")):
+            t = special.get(name, t)
+    if name in ("s_lshl_b64", "s_lshr_b64", "s_ashr_i64", "s_bfe_u64", "s_bfe_i64",
+                "s_bitset0_b64", "s_bitset1_b64"):
+        t = ["b64", "b32", "b32"]
+    if name == "s_bfm_b64":
+        t = ["b32"] * 3
+    return t
+
+
+def mnemonics(opcode_rs):
+    """The opcode list in `Opcode` order (index 0 is `Unknown`), read from src/opcode.rs."""
+    text = open(opcode_rs).read()
+    block = text[text.index("MNEMONICS"):]
+    block = block[: block.index("];")]
+    return re.findall(r'"([^"]*)"', block)
