@@ -80,6 +80,14 @@ struct Wg {
 }
 
 /// Runs a dispatch to completion.
+impl Gpu {
+    /// Runs one kernel dispatch to completion (blocking the caller). (Defined here, beside
+    /// the scheduler, so that `gpu` does not depend on `dispatch`.)
+    pub fn dispatch(&self, d: &Dispatch) -> Result<DispatchStats, Fault> {
+        run(self, d)
+    }
+}
+
 pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
     let start = Instant::now();
     // The loader recorded each kernel's format; a kernel object the GPU did not load (or whose

@@ -3,7 +3,7 @@
 
 use crate::decode::{self, Gen, Inst};
 use crate::descriptor::KernelObjectFormat;
-use crate::error::{EmuError, Fault};
+use crate::error::EmuError;
 use crate::loader::{self, LoadedCodeObject};
 use crate::memory::{host, Access, MemoryMap};
 use crate::pool::Pool;
@@ -305,11 +305,6 @@ impl Gpu {
         }
         drop(kernels);
         Ok(loaded)
-    }
-
-    /// Runs one kernel dispatch to completion (blocking the caller).
-    pub fn dispatch(&self, d: &Dispatch) -> Result<DispatchStats, Fault> {
-        crate::dispatch::run(self, d)
     }
 
     /// Decodes every function of a loaded code object and reports which mnemonics the emulator

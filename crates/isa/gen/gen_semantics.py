@@ -47,7 +47,9 @@ def main(opcode_rs, out):
         o.write("#[rustfmt::skip]\npub(crate) static SEMANTICS: [S; %d] = [\n" % len(names))
         for n in names:
             o.write("    " + row(n) + "\n")
-        o.write("];\n")
+        o.write("];\n\n")
+        o.write("impl O {\n    /// The semantic attributes of this opcode (one generated row per opcode).\n")
+        o.write("    pub fn semantics(self) -> &'static S {\n        &SEMANTICS[self as usize]\n    }\n}\n")
 
 
 main(sys.argv[1], sys.argv[2])

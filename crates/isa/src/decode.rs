@@ -10,7 +10,7 @@ use crate::inst::{
     flags, DecodeError, DecodeErrorKind, Dpp, Dpp8, Encoding, Ext, FloatConst, Gen, Inst, Operand,
     Sdwa,
 };
-use crate::tables::{lookup, mods, Entry, Fam, F};
+use crate::tables::{encoding_of, lookup, mods, Entry, Fam, Place, F};
 
 /// Decodes the instruction at `offset` in `bytes`.
 #[inline]
@@ -455,31 +455,6 @@ fn family_gfx10(w: u32) -> (Option<Fam>, u32) {
         _ => (None, 0),
     }
 }
-
-pub(crate) fn encoding_of(fam: Fam) -> Encoding {
-    match fam {
-        Fam::Sop2 => Encoding::Sop2,
-        Fam::Sopk => Encoding::Sopk,
-        Fam::Sop1 => Encoding::Sop1,
-        Fam::Sopc => Encoding::Sopc,
-        Fam::Sopp => Encoding::Sopp,
-        Fam::Smem => Encoding::Smem,
-        Fam::Vop2 => Encoding::Vop2,
-        Fam::Vop1 => Encoding::Vop1,
-        Fam::Vopc => Encoding::Vopc,
-        Fam::Vop3 => Encoding::Vop3,
-        Fam::Vop3p => Encoding::Vop3p,
-        Fam::Ds => Encoding::Ds,
-        Fam::Flat => Encoding::Flat,
-        Fam::Scratch => Encoding::Scratch,
-        Fam::Global => Encoding::Global,
-        Fam::Mubuf => Encoding::Mubuf,
-        Fam::Mtbuf => Encoding::Mtbuf,
-        Fam::Mimg => Encoding::Mimg,
-    }
-}
-
-pub(crate) use crate::tables::Place;
 
 struct Reader<'a> {
     bytes: &'a [u8],

@@ -5,10 +5,9 @@
 //! and literals printed by value and operand type, VOP3/VOP3P/SDWA/DPP modifiers, memory
 //! offsets and cache bits, and the SOPP/SOPK operand syntax (`s_waitcnt`, `hwreg`, `sendmsg`).
 
-use crate::decode::Place;
 use crate::inst::{flags, Encoding, Ext, FloatConst, Gen, Inst, Operand};
 use crate::opcode::Opcode;
-use crate::tables::{mods, table, Entry, Fam, Slot, ALL_FAMS, F};
+use crate::tables::{mods, table, Entry, Fam, Place, Slot, ALL_FAMS, F};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::OnceLock;

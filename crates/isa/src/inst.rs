@@ -656,11 +656,6 @@ impl Opcode {
             .unwrap_or("<unknown>")
     }
 
-    /// Static properties of this opcode.
-    pub fn info(self) -> &'static OpInfo {
-        crate::tables::op_info(self)
-    }
-
     /// Every opcode, `Unknown` first.
     pub fn all() -> &'static [Opcode] {
         &crate::opcode::ALL

@@ -162,13 +162,6 @@ pub struct Compare {
     pub exec: bool,
 }
 
-impl Opcode {
-    /// The semantic attributes of this opcode (generated rows, one per opcode).
-    pub fn semantics(self) -> &'static Semantics {
-        &crate::tables::semantics::SEMANTICS[self as usize]
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@
 //! generation means one more set of tables, one more row of [`TABLES`] and one more arm in
 //! [`gen_row`] (GFX10 added that way; GFX11 would be the next).
 
-use crate::inst::{op_flags, Gen, OpInfo};
+use crate::inst::{op_flags, Encoding, Gen, OpInfo};
 use crate::opcode::Opcode;
 use std::sync::OnceLock;
 
@@ -608,7 +608,7 @@ pub(crate) fn all_entries(gen: Gen) -> Vec<(crate::Encoding, u32, Opcode, &'stat
     for fam in ALL_FAMS {
         for (op, e) in table(gen, fam).unwrap_or(&[]).iter().enumerate() {
             if let Some(e) = e {
-                v.push((crate::decode::encoding_of(fam), op as u32, e.opcode, e.name));
+                v.push((encoding_of(fam), op as u32, e.opcode, e.name));
             }
         }
     }
@@ -636,6 +636,37 @@ const _: () = assert!(
 );
 
 /// Static per-opcode properties, built once from the width table and the mnemonics.
+/// The encoding of a table family.
+pub(crate) fn encoding_of(fam: Fam) -> Encoding {
+    match fam {
+        Fam::Sop2 => Encoding::Sop2,
+        Fam::Sopk => Encoding::Sopk,
+        Fam::Sop1 => Encoding::Sop1,
+        Fam::Sopc => Encoding::Sopc,
+        Fam::Sopp => Encoding::Sopp,
+        Fam::Smem => Encoding::Smem,
+        Fam::Vop2 => Encoding::Vop2,
+        Fam::Vop1 => Encoding::Vop1,
+        Fam::Vopc => Encoding::Vopc,
+        Fam::Vop3 => Encoding::Vop3,
+        Fam::Vop3p => Encoding::Vop3p,
+        Fam::Ds => Encoding::Ds,
+        Fam::Flat => Encoding::Flat,
+        Fam::Scratch => Encoding::Scratch,
+        Fam::Global => Encoding::Global,
+        Fam::Mubuf => Encoding::Mubuf,
+        Fam::Mtbuf => Encoding::Mtbuf,
+        Fam::Mimg => Encoding::Mimg,
+    }
+}
+
+impl Opcode {
+    /// Static properties of this opcode.
+    pub fn info(self) -> &'static OpInfo {
+        op_info(self)
+    }
+}
+
 pub(crate) fn op_info(op: Opcode) -> &'static OpInfo {
     static INFO: OnceLock<Vec<OpInfo>> = OnceLock::new();
     static DEFAULT: OpInfo = OpInfo {

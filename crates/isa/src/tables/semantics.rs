@@ -2,10 +2,7 @@
 //! The semantic attributes of every opcode, indexed by `Opcode as usize` (see
 //! [`crate::semantics`]).
 
-use crate::semantics::{
-    AtomicOp as A, CmpCond as Cond, CmpType, Compare as C, MemDesc as M, MemKind as K,
-    Semantics as S, SrcType::*, D16,
-};
+use crate::semantics::{AtomicOp as A, CmpCond as Cond, CmpType, Compare as C, D16, MemDesc as M, MemKind as K, Semantics as S, SrcType::*};
 use crate::Opcode as O;
 
 #[rustfmt::skip]
@@ -1387,3 +1384,10 @@ pub(crate) static SEMANTICS: [S; 1376] = [
     S { key: O::V_XOR3_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_xor3_b32
     S { key: O::V_XOR_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_xor_b32
 ];
+
+impl O {
+    /// The semantic attributes of this opcode (one generated row per opcode).
+    pub fn semantics(self) -> &'static S {
+        &SEMANTICS[self as usize]
+    }
+}
