@@ -232,6 +232,8 @@ pub struct CodeObject<'a> {
     sections: Vec<Section>,
     segments: Vec<LoadSegment<'a>>,
     symbols: Vec<Symbol>,
+    /// Defined STT_FUNC symbols of `.symtab` (local functions included), when it exists.
+    static_functions: Vec<Symbol>,
     /// Symbol name → index of its first occurrence in `symbols`.
     symbol_index: HashMap<String, usize>,
     relocations: Vec<Relocation>,
@@ -675,6 +677,22 @@ impl<'a> CodeObject<'a> {
             break;
         }
 
+        // Every function of the static symbol table (device functions are often local), for
+        // disassemblers, coverage and fault reports.
+        let mut static_functions = Vec::new();
+        let st = table
+            .symbols(endian, data, elf::SHT_SYMTAB)
+            .map_err(elf_err("symbol table", shoff))?;
+        for sym in st.iter().skip(1) {
+            let name = st
+                .symbol_name(endian, sym)
+                .map_err(elf_err("symbol name", shoff))?;
+            let s = make_symbol(lossy(name), sym, endian, version);
+            if s.kind == SymbolKind::Function && s.defined {
+                static_functions.push(s);
+            }
+        }
+
         let mut symbol_index = HashMap::with_capacity(symbols.len());
         for (i, s) in symbols.iter().enumerate() {
             symbol_index.entry(s.name.clone()).or_insert(i);
@@ -751,6 +769,7 @@ impl<'a> CodeObject<'a> {
             segments,
             symbol_index,
             symbols,
+            static_functions,
             relocations,
         })
     }
@@ -833,6 +852,12 @@ impl<'a> CodeObject<'a> {
         self.symbol_index
             .get(name)
             .and_then(|&i| self.symbols.get(i))
+    }
+
+    /// The defined functions (STT_FUNC) of `.symtab`, local ones included; empty without a
+    /// `.symtab`.
+    pub fn static_functions(&self) -> &[Symbol] {
+        &self.static_functions
     }
 
     /// PT_LOAD segments in file order.

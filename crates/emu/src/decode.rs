@@ -289,13 +289,9 @@ impl Inst {
         // Instructions are at most three dwords; a literal is the last.
         let mut bytes = [0u8; 12];
         bytes[..4].copy_from_slice(&self.word.to_le_bytes());
+        bytes[4..8].copy_from_slice(&self.word1.to_le_bytes());
+        bytes[8..].copy_from_slice(&self.lit.to_le_bytes());
         let n = usize::from(self.size).min(12);
-        if n == 12 {
-            bytes[4..8].copy_from_slice(&self.word1.to_le_bytes());
-            bytes[8..].copy_from_slice(&self.lit.to_le_bytes());
-        } else {
-            bytes[4..8].copy_from_slice(&self.word1.to_le_bytes());
-        }
         match hsaemu_isa::decode(self.gen, &bytes[..n], 0) {
             Ok(inst) => hsaemu_isa::format(&inst, self.gen, 0),
             Err(_) => format!("{}, encoding {:#010x}", self.name(), self.word),

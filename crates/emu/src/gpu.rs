@@ -4,6 +4,7 @@
 use crate::decode::{self, Gen, Inst};
 use crate::descriptor::KernelObjectFormat;
 use crate::error::EmuError;
+use hsaemu_codeobject::CodeObject;
 use crate::loader::{self, LoadedCodeObject};
 use crate::memory::{host, Access, MemoryMap};
 use crate::pool::Pool;
@@ -296,7 +297,16 @@ impl Gpu {
     /// registers it and returns its symbols' and kernels' addresses. The memory is unregistered
     /// and freed when the result is dropped.
     pub fn load_code_object(&self, bytes: &[u8]) -> Result<LoadedCodeObject, EmuError> {
-        let loaded = loader::load(bytes, &self.mem, self.gen)?;
+        self.register(loader::load_bytes(bytes, &self.mem, self.gen)?)
+    }
+
+    /// [`Gpu::load_code_object`] for a code object already parsed by hsaemu-codeobject.
+    pub fn load(&self, code: &CodeObject) -> Result<LoadedCodeObject, EmuError> {
+        self.register(loader::load(code, &self.mem, self.gen)?)
+    }
+
+    /// Records a loaded code object's kernels (and forgets programs decoded at its address).
+    fn register(&self, loaded: LoadedCodeObject) -> Result<LoadedCodeObject, EmuError> {
         self.programs.lock().retain(|k, _| k.0 != loaded.base);
         let mut kernels = self.kernels.lock();
         kernels.retain(|&a, _| a < loaded.base || a >= loaded.base + loaded.size);

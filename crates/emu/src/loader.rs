@@ -1,6 +1,7 @@
 //! Loads a code object into fresh host memory: copies the PT_LOAD segments, applies the dynamic
 //! relocations, registers the block as code in the [`MemoryMap`] and lists its symbols and
-//! kernels. The ELF is read through the `object` crate; kernel descriptors and V2
+//! kernels. The ELF is hsaemu-codeobject's parsed [`CodeObject`] (the runtime parses it once
+//! and hands it over); kernel descriptors and V2
 //! `amd_kernel_code_t`s through `descriptor.rs` (hsaemu-codeobject's parsers).
 //!
 //! Kernels are found the way ROCr finds them: a `NAME.kd` object is a code object V3+ kernel
@@ -13,9 +14,7 @@ use crate::descriptor::{self, KernelObjectFormat};
 use crate::error::EmuError;
 use crate::memory::host::HostBuffer;
 use crate::memory::{Access, MemoryMap};
-use object::elf;
-use object::read::elf::{ElfFile64, FileHeader, ProgramHeader, Rela, SectionHeader, Sym};
-use object::Endianness;
+use hsaemu_codeobject::{CodeObject, RelocKind, SymbolKind as CoSymbolKind};
 use std::sync::Arc;
 
 /// What a symbol is.
@@ -106,42 +105,28 @@ impl Drop for LoadedCodeObject {
     }
 }
 
-/// `STT_AMDGPU_HSA_KERNEL` (STT_LOOS): a code object V2 kernel symbol.
-const STT_AMDGPU_HSA_KERNEL: u8 = 10;
-
-const R_AMDGPU_ABS32_LO: u32 = 1;
-const R_AMDGPU_ABS32_HI: u32 = 2;
-const R_AMDGPU_ABS64: u32 = 3;
-const R_AMDGPU_ABS32: u32 = 6;
-const R_AMDGPU_RELATIVE64: u32 = 13;
-
 fn err(msg: impl Into<String>) -> EmuError {
     EmuError::CodeObject(msg.into())
 }
 
-/// Loads `bytes` (an AMDGPU ELF code object) into fresh host memory registered in `memory`.
-/// `gen` is the GPU's generation (for the checks of V2 register counts).
-pub fn load(bytes: &[u8], memory: &Arc<MemoryMap>, gen: Gen) -> Result<LoadedCodeObject, EmuError> {
-    let file = ElfFile64::<Endianness>::parse(bytes).map_err(|e| err(format!("not ELF64: {e}")))?;
-    let header = file.elf_header();
-    let endian = file.endian();
-    if header.e_machine(endian) != elf::EM_AMDGPU {
-        return Err(err(format!(
-            "e_machine is {}, not EM_AMDGPU (224)",
-            header.e_machine(endian)
-        )));
-    }
-    let phdrs = header
-        .program_headers(endian, bytes)
-        .map_err(|e| err(format!("bad program headers: {e}")))?;
-    let mut size = 0u64;
-    for ph in phdrs.iter().filter(|p| p.p_type(endian) == elf::PT_LOAD) {
-        let end = ph
-            .p_vaddr(endian)
-            .checked_add(ph.p_memsz(endian))
-            .ok_or_else(|| err("PT_LOAD segment wraps around"))?;
-        size = size.max(end);
-    }
+/// Parses `bytes` with hsaemu-codeobject and loads the result (see [`load`]).
+pub fn load_bytes(
+    bytes: &[u8],
+    memory: &Arc<MemoryMap>,
+    gen: Gen,
+) -> Result<LoadedCodeObject, EmuError> {
+    let co = CodeObject::parse(bytes).map_err(|e| err(e.to_string()))?;
+    load(&co, memory, gen)
+}
+
+/// Loads a parsed code object into fresh host memory registered in `memory`. `gen` is the
+/// GPU's generation (for the checks of V2 register counts).
+pub fn load(
+    co: &CodeObject,
+    memory: &Arc<MemoryMap>,
+    gen: Gen,
+) -> Result<LoadedCodeObject, EmuError> {
+    let size = co.load_size();
     if size == 0 || size > 1 << 32 {
         return Err(err(format!(
             "loaded image size {size:#x} is empty or too large"
@@ -149,119 +134,77 @@ pub fn load(bytes: &[u8], memory: &Arc<MemoryMap>, gen: Gen) -> Result<LoadedCod
     }
     let buffer = HostBuffer::new(size).ok_or_else(|| err("cannot allocate the image"))?;
     let base = buffer.base();
-    for (i, ph) in phdrs.iter().enumerate() {
-        if ph.p_type(endian) != elf::PT_LOAD {
-            continue;
-        }
-        let data = ph
-            .data(endian, bytes)
-            .map_err(|_| err(format!("program header {i}: file range outside the file")))?;
-        if ph.p_filesz(endian) > ph.p_memsz(endian) || !buffer.write(ph.p_vaddr(endian), data) {
-            return Err(err(format!("program header {i}: bad sizes")));
+    for (i, seg) in co.load_segments().iter().enumerate() {
+        if seg.data.len() as u64 > seg.memsz || !buffer.write(seg.vaddr, seg.data) {
+            return Err(err(format!("PT_LOAD segment {i}: bad sizes")));
         }
     }
     // Dynamic symbols.
-    let section_table = header
-        .sections(endian, bytes)
-        .map_err(|e| err(format!("bad section headers: {e}")))?;
-    let dynsyms = section_table
-        .symbols(endian, bytes, elf::SHT_DYNSYM)
-        .map_err(|e| err(format!("bad .dynsym: {e}")))?;
-    let mut symbols = Vec::new();
-    for sym in dynsyms.iter().skip(1) {
-        let name = sym
-            .name(endian, dynsyms.strings())
-            .map_err(|e| err(format!("bad symbol name: {e}")))?;
-        let kind = match sym.st_type() {
-            elf::STT_FUNC => SymbolKind::Function,
-            elf::STT_OBJECT => SymbolKind::Object,
-            STT_AMDGPU_HSA_KERNEL => SymbolKind::Kernel,
-            _ => SymbolKind::Other,
-        };
-        if sym.st_shndx(endian) == elf::SHN_UNDEF {
-            continue;
-        }
-        symbols.push(LoadedSymbol {
-            name: String::from_utf8_lossy(name).into_owned(),
-            address: base.wrapping_add(sym.st_value(endian)),
-            size: sym.st_size(endian),
-            kind,
-        });
-    }
+    let symbols: Vec<LoadedSymbol> = co
+        .symbols()
+        .iter()
+        .filter(|s| s.defined)
+        .map(|s| LoadedSymbol {
+            name: s.name.clone(),
+            address: base.wrapping_add(s.value),
+            size: s.size,
+            kind: match s.kind {
+                CoSymbolKind::Function => SymbolKind::Function,
+                CoSymbolKind::Object | CoSymbolKind::KernelDescriptor => SymbolKind::Object,
+                CoSymbolKind::Kernel => SymbolKind::Kernel,
+                CoSymbolKind::Other(_) => SymbolKind::Other,
+            },
+        })
+        .collect();
     // Every function, from the static symbol table when present.
     let mut functions: Vec<LoadedSymbol> = symbols
         .iter()
         .filter(|s| s.kind == SymbolKind::Function)
         .cloned()
         .collect();
-    if let Ok(symtab) = section_table.symbols(endian, bytes, elf::SHT_SYMTAB) {
-        for sym in symtab.iter().skip(1) {
-            if sym.st_type() != elf::STT_FUNC || sym.st_shndx(endian) == elf::SHN_UNDEF {
-                continue;
-            }
-            let address = base.wrapping_add(sym.st_value(endian));
-            if functions.iter().any(|f| f.address == address) {
-                continue;
-            }
-            let name = sym.name(endian, symtab.strings()).unwrap_or(b"?");
+    for sym in co.static_functions() {
+        let address = base.wrapping_add(sym.value);
+        if !functions.iter().any(|f| f.address == address) {
             functions.push(LoadedSymbol {
-                name: String::from_utf8_lossy(name).into_owned(),
+                name: sym.name.clone(),
                 address,
-                size: sym.st_size(endian),
+                size: sym.size,
                 kind: SymbolKind::Function,
             });
         }
     }
-
-    // Dynamic relocations (SHT_RELA sections linked to .dynsym).
-    for (index, section) in section_table.iter().enumerate() {
-        if section.sh_type(endian) != elf::SHT_RELA {
-            continue;
-        }
-        let relas = section
-            .data_as_array::<elf::Rela64<Endianness>, _>(endian, bytes)
-            .map_err(|e| err(format!("section {index}: bad relocations: {e}")))?;
-        for r in relas {
-            let offset = r.r_offset(endian);
-            let addend = r.r_addend(endian);
-            let sym_index = r.r_sym(endian, false) as usize;
-            let sym_value = if sym_index == 0 {
-                0
-            } else {
-                let s = dynsyms
-                    .symbol(object::SymbolIndex(sym_index))
-                    .map_err(|_| {
-                        err(format!("relocation at {offset:#x}: bad symbol {sym_index}"))
-                    })?;
-                if s.st_shndx(endian) == elf::SHN_UNDEF {
-                    let name = s.name(endian, dynsyms.strings()).unwrap_or(b"?");
+    // Dynamic relocations.
+    for r in co.dynamic_relocations() {
+        let offset = r.offset;
+        let sym_value = match &r.symbol {
+            None => 0,
+            Some(name) => match co.symbol(name) {
+                Some(s) if s.defined => base.wrapping_add(s.value),
+                _ => {
                     return Err(err(format!(
-                        "relocation at {offset:#x} refers to the undefined symbol `{}` (external symbols are not supported)",
-                        String::from_utf8_lossy(name)
-                    )));
-                }
-                base.wrapping_add(s.st_value(endian))
-            };
-            let value = match r.r_type(endian, false) {
-                R_AMDGPU_RELATIVE64 => base.wrapping_add(addend as u64),
-                R_AMDGPU_ABS64 => sym_value.wrapping_add(addend as u64),
-                R_AMDGPU_ABS32 | R_AMDGPU_ABS32_LO => {
-                    sym_value.wrapping_add(addend as u64) & 0xffff_ffff
-                }
-                R_AMDGPU_ABS32_HI => sym_value.wrapping_add(addend as u64) >> 32,
-                t => {
-                    return Err(err(format!(
-                        "relocation at {offset:#x}: unsupported type {t}"
+                        "relocation at {offset:#x} refers to the undefined symbol `{name}` (external symbols are not supported)"
                     )))
                 }
-            };
-            let width = match r.r_type(endian, false) {
-                R_AMDGPU_RELATIVE64 | R_AMDGPU_ABS64 => 8,
-                _ => 4,
-            };
-            if !buffer.write(offset, &value.to_le_bytes()[..width]) {
-                return Err(err(format!("relocation at {offset:#x} outside the image")));
+            },
+        };
+        let addend = r.addend as u64;
+        let (value, width) = match r.kind {
+            RelocKind::Relative64 => (base.wrapping_add(addend), 8),
+            RelocKind::Abs64 => (sym_value.wrapping_add(addend), 8),
+            RelocKind::Abs32 | RelocKind::Abs32Lo => {
+                (sym_value.wrapping_add(addend) & 0xffff_ffff, 4)
             }
+            RelocKind::Abs32Hi => (sym_value.wrapping_add(addend) >> 32, 4),
+            RelocKind::None => continue,
+            t => {
+                return Err(err(format!(
+                    "relocation at {offset:#x}: unsupported type {}",
+                    t.name()
+                )))
+            }
+        };
+        if !buffer.write(offset, &value.to_le_bytes()[..width]) {
+            return Err(err(format!("relocation at {offset:#x} outside the image")));
         }
     }
     let mut kernels = Vec::new();

@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use hsaemu_emu::{Access, FaultKind, Gpu, GpuConfig, MemoryMap};
+use hsaemu_codeobject::CodeObject;
+use hsaemu_emu::{Access, EmuError, FaultKind, Gpu, GpuConfig, MemoryMap};
 
 use crate::agent::Isa;
 use crate::error::HsaError;
@@ -49,19 +50,9 @@ impl DeviceMemoryMap {
     }
 }
 
-/// One kernel launch, as the packet processor hands it to the GPU.
-#[derive(Debug, Clone)]
-pub struct KernelDispatch {
-    pub kernel_object: u64,
-    pub kernarg_address: u64,
-    pub grid_size: [u32; 3],
-    pub workgroup_size: [u16; 3],
-    pub group_segment_size: u32,
-    pub private_segment_size: u32,
-    pub dispatch_packet_address: u64,
-    pub queue_address: u64,
-    pub dispatch_id: u64,
-}
+/// One kernel launch, as the packet processor hands it to the GPU: the emulator's own
+/// description (one struct from packet to scheduler, not a copy per layer).
+pub type KernelDispatch = hsaemu_emu::Dispatch;
 
 /// A kernel that stopped abnormally: the queue status to report and a description.
 #[derive(Debug, Clone)]
@@ -77,7 +68,7 @@ pub struct KernelFault {
 /// The emulated GPU behind one agent.
 #[derive(Debug)]
 pub struct GpuBackend {
-    gpu: Result<Gpu, String>,
+    gpu: Result<Gpu, EmuError>,
     memory: DeviceMemoryMap,
 }
 
@@ -90,7 +81,7 @@ impl GpuBackend {
             compute_units,
             lds_size: isa.target.lds_size,
         };
-        let gpu = Gpu::new(cfg, memory.emu_map().clone()).map_err(|e| e.to_string());
+        let gpu = Gpu::new(cfg, memory.emu_map().clone());
         GpuBackend { gpu, memory }
     }
 
@@ -99,39 +90,24 @@ impl GpuBackend {
         &self.memory
     }
 
-    fn gpu(&self) -> Result<&Gpu, String> {
-        self.gpu
-            .as_ref()
-            .map_err(|e| format!("the emulated GPU is unavailable: {e}"))
+    fn gpu(&self) -> Result<&Gpu, EmuError> {
+        self.gpu.as_ref().map_err(Clone::clone)
     }
 
-    /// Loads a code object into device-visible memory.
-    pub fn load_code_object(&self, bytes: &[u8]) -> Result<LoadedCodeObject, String> {
-        self.gpu()?
-            .load_code_object(bytes)
-            .map_err(|e| e.to_string())
+    /// Loads a code object (parsed once, by the runtime) into device-visible memory.
+    pub fn load_code_object(&self, code: &CodeObject) -> Result<LoadedCodeObject, EmuError> {
+        self.gpu()?.load(code)
     }
 
     /// Runs one kernel to completion.
     pub fn dispatch(&self, d: &KernelDispatch) -> Result<(), KernelFault> {
-        let gpu = self.gpu().map_err(|message| KernelFault {
+        let gpu = self.gpu().map_err(|e| KernelFault {
             status: HsaError::Error,
             at_launch: true,
             address: None,
-            message,
+            message: format!("the emulated GPU is unavailable: {e}"),
         })?;
-        let emu = hsaemu_emu::Dispatch {
-            kernel_object: d.kernel_object,
-            kernarg_address: d.kernarg_address,
-            grid_size: d.grid_size,
-            workgroup_size: d.workgroup_size,
-            group_segment_size: d.group_segment_size,
-            private_segment_size: d.private_segment_size,
-            dispatch_packet_address: d.dispatch_packet_address,
-            queue_address: d.queue_address,
-            dispatch_id: d.dispatch_id,
-        };
-        gpu.dispatch(&emu).map(|_| ()).map_err(|f| {
+        gpu.dispatch(d).map(|_| ()).map_err(|f| {
             let (status, at_launch) = match &f.kind {
                 FaultKind::MemoryViolation { .. }
                 | FaultKind::LdsOutOfRange { .. }

@@ -195,7 +195,7 @@ impl Executable {
             return Err(HsaError::IncompatibleArguments);
         }
         let image = backend
-            .load_code_object(code.bytes())
+            .load_code_object(&co)
             .map_err(|_| HsaError::InvalidCodeObject)?;
         let address_of = |name: &str| {
             image
