@@ -209,7 +209,7 @@ fn isa_info(
     attribute: u32,
     value: *mut c_void,
 ) -> u32 {
-    let wave = isa.target.wavefront_size;
+    let wave = isa.target.wavefront_size();
     // SAFETY (every write): `value` is non-null and sized for the attribute by contract.
     unsafe {
         match attribute {
@@ -329,7 +329,7 @@ pub unsafe extern "C" fn hsaemu_hsa_wavefront_get_info(
     non_null!(value);
     match attribute {
         // SAFETY: non-null, sized for a u32 by contract.
-        0 => unsafe { put(value, isa.target.wavefront_size) },
+        0 => unsafe { put(value, isa.target.wavefront_size()) },
         _ => return INVALID_ARGUMENT,
     }
     HSA_STATUS_SUCCESS

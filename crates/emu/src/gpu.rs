@@ -4,10 +4,10 @@
 use crate::decode::{self, Gen, Inst};
 use crate::descriptor::KernelObjectFormat;
 use crate::error::EmuError;
-use hsaemu_codeobject::CodeObject;
 use crate::loader::{self, LoadedCodeObject};
 use crate::memory::{host, Access, MemoryMap};
 use crate::pool::Pool;
+use hsaemu_codeobject::CodeObject;
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};

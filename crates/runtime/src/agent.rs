@@ -22,9 +22,6 @@ pub struct TargetInfo {
     pub processor: &'static str,
     /// Default target features in target-ID order, e.g. `:sramecc+:xnack-`.
     pub default_features: &'static str,
-    pub supports_xnack: bool,
-    pub supports_sramecc: bool,
-    pub wavefront_size: u32,
     pub chip_id: u32,
     /// Marketing name used as the product name.
     pub product: &'static str,
@@ -36,14 +33,32 @@ pub struct TargetInfo {
     pub max_waves_per_cu: u32,
 }
 
+impl TargetInfo {
+    /// The processor's entry in codeobject's processor table (the one source of processor
+    /// facts: features, wave size, ISA version).
+    pub fn processor_info(&self) -> &'static hsaemu_codeobject::ProcessorInfo {
+        hsaemu_codeobject::processor_info(self.processor)
+            .expect("every agent target is in codeobject's processor table")
+    }
+    /// Whether the processor has an XNACK mode to select.
+    pub fn supports_xnack(&self) -> bool {
+        self.processor_info().supports_xnack
+    }
+    /// Whether the processor has an SRAMECC mode to select.
+    pub fn supports_sramecc(&self) -> bool {
+        self.processor_info().supports_sramecc
+    }
+    /// Lanes per wavefront by default (32 on GFX10+, whose kernels may choose wave64).
+    pub fn wavefront_size(&self) -> u32 {
+        self.processor_info().default_wavefront_size()
+    }
+}
+
 /// The GPU targets an emulated agent can present.
 pub const TARGETS: &[TargetInfo] = &[
     TargetInfo {
         processor: "gfx803",
         default_features: "",
-        supports_xnack: false,
-        supports_sramecc: false,
-        wavefront_size: 64,
         chip_id: 0x7300,
         product: "Fiji",
         lds_size: 65536,
@@ -53,9 +68,6 @@ pub const TARGETS: &[TargetInfo] = &[
     TargetInfo {
         processor: "gfx900",
         default_features: ":xnack-",
-        supports_xnack: true,
-        supports_sramecc: false,
-        wavefront_size: 64,
         chip_id: 0x687f,
         product: "Vega 10",
         lds_size: 65536,
@@ -65,9 +77,6 @@ pub const TARGETS: &[TargetInfo] = &[
     TargetInfo {
         processor: "gfx906",
         default_features: ":sramecc+:xnack-",
-        supports_xnack: true,
-        supports_sramecc: true,
-        wavefront_size: 64,
         chip_id: 0x66af,
         product: "Vega 20",
         lds_size: 65536,
@@ -77,9 +86,6 @@ pub const TARGETS: &[TargetInfo] = &[
     TargetInfo {
         processor: "gfx908",
         default_features: ":sramecc+:xnack-",
-        supports_xnack: true,
-        supports_sramecc: true,
-        wavefront_size: 64,
         chip_id: 0x738c,
         product: "Arcturus",
         lds_size: 65536,
@@ -89,9 +95,6 @@ pub const TARGETS: &[TargetInfo] = &[
     TargetInfo {
         processor: "gfx90a",
         default_features: ":sramecc+:xnack-",
-        supports_xnack: true,
-        supports_sramecc: true,
-        wavefront_size: 64,
         chip_id: 0x740f,
         product: "Aldebaran",
         lds_size: 65536,
@@ -101,9 +104,6 @@ pub const TARGETS: &[TargetInfo] = &[
     TargetInfo {
         processor: "gfx1030",
         default_features: "",
-        supports_xnack: false,
-        supports_sramecc: false,
-        wavefront_size: 32,
         chip_id: 0x73bf,
         product: "Navi 21",
         lds_size: 65536,
@@ -150,16 +150,16 @@ impl Isa {
                 _ => return Err(HsaError::InvalidIsaName),
             };
             match feat {
-                "xnack" if target.supports_xnack => xnack = Some(on),
-                "sramecc" if target.supports_sramecc => sramecc = Some(on),
+                "xnack" if target.supports_xnack() => xnack = Some(on),
+                "sramecc" if target.supports_sramecc() => sramecc = Some(on),
                 _ => return Err(HsaError::InvalidIsaName),
             }
         }
         if fill_defaults {
-            if target.supports_sramecc && sramecc.is_none() {
+            if target.supports_sramecc() && sramecc.is_none() {
                 sramecc = Some(true);
             }
-            if target.supports_xnack && xnack.is_none() {
+            if target.supports_xnack() && xnack.is_none() {
                 xnack = Some(false);
             }
         }
@@ -358,7 +358,7 @@ pub(crate) fn gpu_properties(isa: &Isa, index: u32, compute_units: u32) -> Agent
         compute_units,
         simds_per_cu: t.simds_per_cu,
         max_waves_per_cu: t.max_waves_per_cu,
-        wavefront_size: t.wavefront_size,
+        wavefront_size: t.wavefront_size(),
         workgroup_max_dim: [1024; 3],
         workgroup_max_size: 1024,
         grid_max_dim: [u32::MAX; 3],
@@ -395,6 +395,33 @@ fn cpu_model_name() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The facts the agent table takes from codeobject's processor table (ROCm's values).
+    #[test]
+    fn targets_read_their_processor_facts_from_codeobject() {
+        let facts: Vec<(&str, bool, bool, u32)> = TARGETS
+            .iter()
+            .map(|t| {
+                (
+                    t.processor,
+                    t.supports_xnack(),
+                    t.supports_sramecc(),
+                    t.wavefront_size(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            facts,
+            [
+                ("gfx803", false, false, 64),
+                ("gfx900", true, false, 64),
+                ("gfx906", true, true, 64),
+                ("gfx908", true, true, 64),
+                ("gfx90a", true, true, 64),
+                ("gfx1030", false, false, 32),
+            ]
+        );
+    }
 
     #[test]
     fn isa_names_fill_defaults_and_check_compatibility() {

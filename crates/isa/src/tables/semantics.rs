@@ -2,7 +2,10 @@
 //! The semantic attributes of every opcode, indexed by `Opcode as usize` (see
 //! [`crate::semantics`]).
 
-use crate::semantics::{AtomicOp as A, CmpCond as Cond, CmpType, Compare as C, D16, MemDesc as M, MemKind as K, Semantics as S, SrcType::*};
+use crate::semantics::{
+    AtomicOp as A, CmpCond as Cond, CmpType, Compare as C, MemDesc as M, MemKind as K,
+    Semantics as S, SrcType::*, D16,
+};
 use crate::Opcode as O;
 
 #[rustfmt::skip]
