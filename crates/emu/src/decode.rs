@@ -696,6 +696,32 @@ mod tests {
         }
     }
 
+    /// Opcodes without semantics lower to `Fmt::Unimplemented` (encodings from llvm-mc-15);
+    /// a not-for-compute one says why when executed.
+    #[test]
+    fn opcodes_without_semantics_fault_by_name() {
+        // s_sethalt 1; image_load v[0:3], v[4:7], s[8:15] dmask:0xf unorm (MIMG).
+        for (words, name) in [
+            (&[0xbf8d_0001u32][..], "s_sethalt"),
+            (&[0xf000_1f00, 0x0002_0004][..], "image_load"),
+        ] {
+            let i = decode(Gen::Gfx9, words);
+            assert_eq!(
+                (i.fmt, i.op, i.name()),
+                (Fmt::Unimplemented, Op::NotForCompute, name)
+            );
+            let crate::error::FaultKind::Unimplemented { mnemonic } =
+                crate::exec::unimplemented(&i).kind
+            else {
+                panic!("{name}: not an Unimplemented fault");
+            };
+            assert!(
+                mnemonic.starts_with(name) && mnemonic.contains("(not for compute: "),
+                "{mnemonic}"
+            );
+        }
+    }
+
     #[test]
     fn literals_and_sizes_come_from_the_decoder() {
         // v_add_f32_e32 v0, 0x40490fdb, v1
