@@ -38,7 +38,7 @@ def read_list(name):
 
 def main():
     ops = set()
-    for p in sorted(glob.glob("src/exec/*.rs")):
+    for p in sorted(glob.glob("src/exec/**/*.rs", recursive=True)):
         ops |= set(re.findall(r"Op::([A-Z][A-Z0-9_]+)", open(p).read()))
     special = ["NotForCompute", "Missing", "Mem", "V_CMP"]
     ops -= set(special)
