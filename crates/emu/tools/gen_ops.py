@@ -49,14 +49,16 @@ def main():
     errors = []
     arms = {}
     counts = {}
+    known = set(names)
     for n in names[1:]:
-        key = S.key(n).upper()
+        k = S.key(n) if S.key(n) in known else n
+        key = k.upper()
         listed = n in nfc or n in missing
         if S.compare(n):
             op = "V_CMP"
         elif key in ops:
             op = key
-        elif n.startswith(MEM_PREFIXES) and S.memory(n):
+        elif k.startswith(MEM_PREFIXES) and S.memory(k):
             op = "Mem"
         elif n in nfc:
             op = "NotForCompute"

@@ -12,11 +12,13 @@ D16 = ["Full", "Lo", "Hi"]
 TY = {"b16": "B16", "b32": "B32", "b64": "B64", "f64": "F64"}
 
 
-def row(name):
+def row(name, names):
     if name == "<unknown>":
         return "S { key: O::Unknown, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] },"
-    key = "O::" + S.key(name).upper()
-    m = S.memory(name)
+    k = S.key(name) if S.key(name) in names else name
+    key = "O::" + k.upper()
+    # A renamed memory opcode is described by the spelling of its key.
+    m = S.memory(k)
     if m:
         mem = ("Some(M { kind: K::%s, bytes: %d, count: %d, signed: %s, d16: D16::%s, atomic: A::%s, "
                "returns: %s, two: %s, st64: %s })" % (
@@ -46,7 +48,7 @@ def main(opcode_rs, out):
         o.write("use crate::Opcode as O;\n\n")
         o.write("#[rustfmt::skip]\npub(crate) static SEMANTICS: [S; %d] = [\n" % len(names))
         for n in names:
-            o.write("    " + row(n) + "\n")
+            o.write("    " + row(n, set(names)) + "\n")
         o.write("];\n\n")
         o.write("impl O {\n    /// The semantic attributes of this opcode (one generated row per opcode).\n")
         o.write("    pub fn semantics(self) -> &'static S {\n        &SEMANTICS[self as usize]\n    }\n}\n")

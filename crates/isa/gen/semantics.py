@@ -42,8 +42,51 @@ def mai(name):
     return re.match(r"v_(mfma|smfmac|accvgpr)_", name) is not None
 
 
+# GFX11 renamed memory opcodes by type instead of size words (LLVM's GFX11 spellings). These
+# rules apply only to names the opcode list holds, so they are ready for a GFX11 table.
+_GFX11_DATA = {"b32": "dword", "b64": "dwordx2", "b96": "dwordx3", "b128": "dwordx4",
+               "u8": "ubyte", "i8": "sbyte", "u16": "ushort", "i16": "sshort",
+               "b8": "byte", "b16": "short"}
+_GFX11_D16 = {"d16_b16": "short_d16", "d16_hi_b16": "short_d16_hi", "d16_u8": "ubyte_d16",
+              "d16_i8": "sbyte_d16", "d16_hi_u8": "ubyte_d16_hi", "d16_hi_i8": "sbyte_d16_hi",
+              "d16_hi_b8": "byte_d16_hi"}
+_GFX11_SMEM = {"b32": "dword", "b64": "dwordx2", "b128": "dwordx4", "b256": "dwordx8",
+               "b512": "dwordx16"}
+_GFX11_DS = {"load": "read", "store": "write", "load_2addr": "read2", "store_2addr": "write2",
+             "load_2addr_stride64": "read2st64", "store_2addr_stride64": "write2st64"}
+_GFX11_ATOMIC = {"add_u32": "add", "sub_u32": "sub", "swap_b32": "swap", "cmpswap_b32": "cmpswap",
+                 "and_b32": "and", "or_b32": "or", "xor_b32": "xor", "inc_u32": "inc",
+                 "dec_u32": "dec", "min_i32": "smin", "min_u32": "umin", "max_i32": "smax",
+                 "max_u32": "umax"}
+
+
+def gfx11_key(name):
+    """The GFX9 spelling of a GFX11 memory mnemonic (`global_load_b32` → `global_load_dword`,
+    `s_load_b32` → `s_load_dword`, `ds_load_2addr_b32` → `ds_read2_b32`), or None."""
+    m = re.fullmatch(r"(flat|global|scratch|buffer)_(load|store)_(.+)", name)
+    if m:
+        t = _GFX11_D16.get(m.group(3)) or _GFX11_DATA.get(m.group(3))
+        return t and "%s_%s_%s" % (m.group(1), m.group(2), t)
+    m = re.fullmatch(r"(flat|global|buffer)_atomic_([a-z]+_[a-z0-9]+?)(_x2)?", name)
+    if m and m.group(2) in _GFX11_ATOMIC:
+        return "%s_atomic_%s" % (m.group(1), _GFX11_ATOMIC[m.group(2)])
+    m = re.fullmatch(r"(flat|global|buffer)_atomic_([a-z]+)_(u64|b64|i64)", name)
+    if m:
+        a = _GFX11_ATOMIC.get("%s_%s" % (m.group(2), "i32" if m.group(3) == "i64" else
+                                         "b32" if m.group(3) == "b64" else "u32"))
+        return a and "%s_atomic_%s_x2" % (m.group(1), a)
+    m = re.fullmatch(r"(s_load|s_buffer_load|s_store|s_buffer_store)_(b\d+)", name)
+    if m and m.group(2) in _GFX11_SMEM:
+        return "%s_%s" % (m.group(1), _GFX11_SMEM[m.group(2)])
+    m = re.fullmatch(r"ds_(load|store)((?:_2addr)?(?:_stride64)?)_(.+)", name)
+    if m:
+        return "ds_%s_%s" % (_GFX11_DS[m.group(1) + m.group(2)], m.group(3))
+    return None
+
+
 def key(name):
-    return RENAMES.get(name, name)
+    """The opcode whose semantics `name` has: a GFX10 rename, a GFX11 memory rename, or itself."""
+    return RENAMES.get(name) or gfx11_key(name) or name
 
 
 def compare(name):
