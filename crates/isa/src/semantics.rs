@@ -10,8 +10,9 @@ use crate::Opcode;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Semantics {
     /// The opcode whose behaviour this one has: itself, or for a GFX10 rename the GFX9 opcode
-    /// (`V_ADD_NC_U32` → `V_ADD_U32`, `V_ADD_CO_CI_U32` → `V_ADDC_CO_U32`). GFX8's carry-out
-    /// `v_add_u32` is already `V_ADD_CO_U32` as an [`Opcode`].
+    /// (`V_ADD_NC_U32` → `V_ADD_U32`, `V_ADD_CO_CI_U32` → `V_ADDC_CO_U32`); the generator
+    /// also maps GFX11's memory spellings (`global_load_b32`, `s_load_b32`) once a GFX11 table
+    /// holds them. GFX8's carry-out `v_add_u32` is already `V_ADD_CO_U32` as an [`Opcode`].
     pub key: Opcode,
     /// The memory access of a DS, FLAT/GLOBAL/SCRATCH or MUBUF load, store or atomic; `None`
     /// for other opcodes and for memory opcodes without a plain element access (`ds_swizzle`,
