@@ -25,3 +25,41 @@ pub(crate) fn drops_float_atomic(
         && matches!(atom, Atom::FAdd | Atom::FMin | Atom::FMax | Atom::PkAddF16)
         && cache.kind(map, addr) == MemoryKind::FineHost
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::Access;
+
+    #[test]
+    fn only_gfx90a_float_atomics_on_fine_grained_host_memory_are_dropped() {
+        let map = MemoryMap::new();
+        map.register_kind(0x1000, 0x100, Access::ReadWrite, MemoryKind::FineHost)
+            .expect("register");
+        map.register(0x2000, 0x100, Access::ReadWrite)
+            .expect("register");
+        map.register_kind(0x3000, 0x100, Access::ReadWrite, MemoryKind::FineDevice)
+            .expect("register");
+        let mut cache = RegionCache::default();
+        let mut drops = |gen, atom, addr| drops_float_atomic(gen, atom, &mut cache, &map, addr);
+        for atom in [Atom::FAdd, Atom::FMin, Atom::FMax, Atom::PkAddF16] {
+            assert!(drops(Gen::Gfx90a, atom, 0x1008));
+            assert!(!drops(Gen::Gfx90a, atom, 0x2008), "coarse-grained memory");
+            assert!(
+                !drops(Gen::Gfx90a, atom, 0x3008),
+                "fine-grained device memory"
+            );
+            assert!(
+                !drops(Gen::Gfx9, atom, 0x1008),
+                "gfx908 is not modelled as dropping"
+            );
+            assert!(!drops(Gen::Gfx10, atom, 0x1008));
+        }
+        for atom in [Atom::Add, Atom::CmpSwap, Atom::Swap, Atom::UMax] {
+            assert!(
+                !drops(Gen::Gfx90a, atom, 0x1008),
+                "{atom:?} is not a float atomic"
+            );
+        }
+    }
+}
