@@ -96,6 +96,15 @@ int main() {
             hipErrorInvalidSymbol,
         "null symbol not refused with hipErrorInvalidSymbol");
 
+  // HIP 5.2's own argument check refuses a null dependency list even with zero dependencies
+  // (hip_graph.cpp, before any HSA call): why the Catch2 test
+  // Unit_hipGraphExecMemcpyNodeSetParamsFromSymbol_Negative fails on any GPU. Reported only.
+  hipGraphNode_t root_from_sym;
+  hipError_t e = hipGraphAddMemcpyNodeFromSymbol(&root_from_sym, graph, nullptr, 0, b_d,
+                                                 HIP_SYMBOL(globalConst), bytes, 0,
+                                                 hipMemcpyDeviceToDevice);
+  std::printf("AddMemcpyNodeFromSymbol without dependencies: %s\n", hipGetErrorName(e));
+
   HIP_CHECK(hipGraphExecDestroy(exec));
   HIP_CHECK(hipGraphDestroy(graph));
   HIP_CHECK(hipFree(a_d));
