@@ -97,7 +97,7 @@ int main() {
   std::printf("spin: host %.3f s, wall_clock64 %.3f s, clock64 %.3f s\n", host, by_wall, by_clock);
   CHECK(by_wall >= spin && by_wall <= host + 0.01, "wall_clock64 interval %.3f s, host %.3f s",
         by_wall, host);
-  CHECK(by_clock >= 0.8 * by_wall && by_clock <= 1.25 * by_wall && by_clock <= host + 0.01,
+  CHECK(by_clock >= 0.8 * by_wall && by_clock <= 1.5 * by_wall && by_clock <= host + 0.01,
         "clock64 says %.3f s where wall_clock64 says %.3f s (host %.3f s)", by_clock, by_wall,
         host);
 
@@ -107,7 +107,7 @@ int main() {
   LAUNCH_CHECK();
   host = seconds_since(t0);
   std::printf("wait of 0.5 s by clock64(): host %.3f s\n", host);
-  CHECK(host >= 0.5 && host < 4.0, "a 0.5 s wait by clock64() took %.3f s", host);
+  CHECK(host >= 0.5 && host < 6.0, "a 0.5 s wait by clock64() took %.3f s", host);
 
   // 3. Monotonic per wave, consistent across waves and dispatches.
   const int blocks = 8, threads = 128;
