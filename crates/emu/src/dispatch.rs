@@ -48,6 +48,7 @@ struct Ctx {
     waves_per_wg: u32,
     lds_size: u32,
     private_per_lane: u32,
+    clock_mhz: u32,
     scratch_base: u64,
     scratch_size: u64,
     slot_size: u64,
@@ -270,6 +271,7 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
         waves_per_wg,
         lds_size,
         private_per_lane,
+        clock_mhz: gpu.cfg.clock_mhz,
         scratch_base,
         scratch_size,
         slot_size,
@@ -669,6 +671,7 @@ fn run_wave(
         lds: lds.as_mut_slice(),
         private_per_lane: ctx.private_per_lane,
         scratch,
+        clock_mhz: ctx.clock_mhz,
     };
     for _ in 0..QUANTUM {
         let pc = w.pc;

@@ -26,6 +26,9 @@ pub struct GpuConfig {
     pub compute_units: u32,
     /// LDS bytes per work-group.
     pub lds_size: u32,
+    /// Shader clock in MHz: the rate of `s_memtime` (what the agent reports as its maximum
+    /// clock frequency, so HIP's `clock64()` / `clockRate` gives time).
+    pub clock_mhz: u32,
 }
 
 impl Default for GpuConfig {
@@ -36,6 +39,7 @@ impl Default for GpuConfig {
             threads: 0,
             compute_units: 104,
             lds_size: 65536,
+            clock_mhz: 1700,
         }
     }
 }

@@ -53,4 +53,4 @@ pub use descriptor::{KernelDescriptor, KernelObjectFormat};
 pub use error::{EmuError, Fault, FaultKind};
 pub use gpu::{Coverage, Dispatch, DispatchStats, Gpu, GpuConfig};
 pub use loader::{LoadedCodeObject, LoadedKernel, LoadedSymbol, SymbolKind};
-pub use memory::{Access, MemoryMap};
+pub use memory::{Access, MemoryKind, MemoryMap};

@@ -8,7 +8,9 @@
 //! chunks) this module moves the whole pages of the range onto a `memfd` (copy, then map the
 //! memfd over the range with `MAP_FIXED`) and maps that memfd a second time: the second mapping
 //! is the agent address. A range already moved this way is aliased again with
-//! `mremap(old_size = 0)`, which copies nothing. Memory of any other kind (stacks, file
+//! `mremap(old_size = 0)`, which copies nothing. Any other writable shared mapping (a POSIX
+//! shared-memory object or file mapped `MAP_SHARED`, as HIP's inter-process events use) is
+//! aliased the same way, with no copy. Memory of any other kind (stacks, private file
 //! mappings, read-only or guard pages) is not aliased, and the caller falls back to agent
 //! address = host address.
 //!
@@ -72,8 +74,9 @@ fn parse_maps(text: &str) -> Vec<Vma> {
         .collect()
 }
 
-fn is_moved(v: &Vma) -> bool {
-    v.perms == "rw-s" && v.path.starts_with("/memfd:hsaemu-locked")
+/// A writable shared mapping: `mremap(old_size = 0)` maps its pages a second time.
+fn is_shared_writable(v: &Vma) -> bool {
+    v.perms == "rw-s"
 }
 
 fn is_private_anonymous(v: &Vma) -> bool {
@@ -83,7 +86,8 @@ fn is_private_anonymous(v: &Vma) -> bool {
 /// How `[start, end)` (whole pages) can be aliased, judging by the process's mappings.
 #[derive(Debug, PartialEq, Eq)]
 enum Plan {
-    /// Already on one of our memfds: `mremap` it.
+    /// Already shared (one of our memfds, or a shared mapping of the application's):
+    /// `mremap` it.
     Remap,
     /// Private anonymous memory not next to a stack: move it onto a memfd.
     Move,
@@ -107,7 +111,7 @@ fn plan(maps: &[Vma], start: u64, end: u64, stack_probe: u64) -> Plan {
     if covering.windows(2).any(|w| w[0].1.end != w[1].1.start) {
         return Plan::Refuse;
     }
-    if covering.len() == 1 && is_moved(first) {
+    if covering.len() == 1 && is_shared_writable(first) {
         return Plan::Remap;
     }
     if !covering.iter().all(|(_, v)| is_private_anonymous(v)) {
@@ -144,7 +148,7 @@ pub(crate) fn create(ptr: u64, size: u64) -> Option<Alias> {
     match plan(&parse_maps(&maps), start, end, stack_probe) {
         Plan::Refuse => None,
         Plan::Remap => {
-            // SAFETY: `[start, end)` lies in one shared memfd mapping (checked above);
+            // SAFETY: `[start, end)` lies in one writable shared mapping (checked above);
             // `old_size = 0` creates a new mapping of the same pages and leaves the old one.
             let p = unsafe {
                 libc::mremap(
@@ -247,7 +251,10 @@ pub(crate) fn still_valid(a: &Alias, maps: &Maps) -> bool {
     };
     match (find(a.host), find(a.alias)) {
         (Some(h), Some(al)) => {
-            is_moved(&h) && is_moved(&al) && h.inode == al.inode && h.end >= a.host + a.len
+            is_shared_writable(&h)
+                && is_shared_writable(&al)
+                && h.inode == al.inode
+                && h.end >= a.host + a.len
         }
         _ => false,
     }
@@ -286,7 +293,11 @@ mod tests {
             Plan::Refuse,
             "above a guard page"
         );
-        assert_eq!(plan(&maps, 0x8000, 0x9000, probe), Plan::Refuse, "a file");
+        assert_eq!(
+            plan(&maps, 0x8000, 0x9000, probe),
+            Plan::Refuse,
+            "a private file mapping"
+        );
         assert_eq!(plan(&maps, 0x9000, 0xa000, probe), Plan::Remap);
         assert_eq!(
             plan(&maps, 0xa000, 0xb000, probe),
@@ -304,6 +315,49 @@ mod tests {
             Plan::Refuse,
             "the caller's stack"
         );
+    }
+
+    #[test]
+    fn a_shared_mapping_is_aliased_without_moving() {
+        // A shared memory object mapped MAP_SHARED, as HIP's inter-process events map theirs.
+        // SAFETY: a new anonymous file, owned by this test.
+        let fd = unsafe { libc::memfd_create(c"hsaemu-test-shm".as_ptr(), libc::MFD_CLOEXEC) };
+        assert!(fd >= 0);
+        let len = 2 * PAGE_SIZE;
+        // SAFETY: sizing the test's own file, then mapping it shared.
+        let p = unsafe {
+            assert_eq!(libc::ftruncate(fd, len as libc::off_t), 0);
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                fd,
+                0,
+            )
+        };
+        assert_ne!(p, libc::MAP_FAILED);
+        let base = p as u64;
+        let maps = Maps::read();
+        let v = maps.0.iter().find(|v| v.start == base).expect("mapped");
+        assert_eq!(v.perms, "rw-s");
+        let a = create(base + 20, 128).expect("a shared mapping is aliased");
+        assert_eq!((a.host, a.len), (base, PAGE_SIZE as u64));
+        assert_ne!(a.alias, a.host);
+        assert!(still_valid(&a, &Maps::read()));
+        // SAFETY: both map the same page of the memfd.
+        unsafe {
+            *(a.alias as *mut u32).add(5) = 0x1234_5678;
+            assert_eq!(*(p as *const u32).add(5), 0x1234_5678);
+            *(p as *mut u32).add(6) = 0xfeed;
+            assert_eq!(*(a.alias as *const u32).add(6), 0xfeed);
+        }
+        drop(a);
+        // SAFETY: unmapping and closing the test's own mapping and file.
+        unsafe {
+            libc::munmap(p, len);
+            libc::close(fd);
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use hsaemu_codeobject::CodeObject;
+pub use hsaemu_emu::MemoryKind;
 use hsaemu_emu::{Access, EmuError, FaultKind, Gpu, GpuConfig, MemoryMap};
 
 use crate::agent::Isa;
@@ -34,7 +35,12 @@ impl DeviceMemoryMap {
     /// Makes `[base, base+len)` accessible for loads, stores and atomics. A range overlapping
     /// one already registered is left as it is (the earlier registration keeps covering it).
     pub fn register(&self, base: u64, len: u64) {
-        let _ = self.0.register(base, len, Access::ReadWrite);
+        self.register_kind(base, len, MemoryKind::Coarse);
+    }
+    /// [`register`](Self::register) for memory of a given kind (fine-grained host memory
+    /// changes what some atomics do: docs/memory-kinds.md).
+    pub fn register_kind(&self, base: u64, len: u64, kind: MemoryKind) {
+        let _ = self.0.register_kind(base, len, Access::ReadWrite, kind);
     }
     /// Removes the range starting at `base` (unknown ranges are ignored).
     pub fn unregister(&self, base: u64) {
@@ -73,13 +79,20 @@ pub struct GpuBackend {
 }
 
 impl GpuBackend {
-    pub(crate) fn new(isa: &Isa, memory: DeviceMemoryMap, compute_units: u32) -> Self {
+    /// `clock_mhz` is the clock the agent reports (`s_memtime` ticks at it).
+    pub(crate) fn new(
+        isa: &Isa,
+        memory: DeviceMemoryMap,
+        compute_units: u32,
+        clock_mhz: u32,
+    ) -> Self {
         let cfg = GpuConfig {
             processor: isa.target.processor.to_string(),
             xnack: isa.xnack == Some(true),
             threads: 0,
             compute_units,
             lds_size: isa.target.lds_size,
+            clock_mhz,
         };
         let gpu = Gpu::new(cfg, memory.emu_map().clone());
         GpuBackend { gpu, memory }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use crate::backend::DeviceMemoryMap;
+use crate::backend::{DeviceMemoryMap, MemoryKind};
 use crate::error::{HsaError, Result};
 use crate::pages::Pages;
 
@@ -54,6 +54,17 @@ pub struct PoolProperties {
     pub owner_node: u32,
     /// Whether it is a GPU ("device local") pool.
     pub device_local: bool,
+}
+
+impl PoolProperties {
+    /// The kind of memory the pool's allocations are, for the emulator.
+    pub fn memory_kind(&self) -> MemoryKind {
+        match (self.flags.fine_grained, self.device_local) {
+            (false, _) => MemoryKind::Coarse,
+            (true, false) => MemoryKind::FineHost,
+            (true, true) => MemoryKind::FineDevice,
+        }
+    }
 }
 
 /// A memory pool (`hsa_amd_memory_pool_t`, also `hsa_region_t`).
@@ -151,21 +162,26 @@ impl MemoryManager {
         &self.device_map
     }
 
-    /// Makes `[base, base+len)` visible to kernels (the one place that does so).
+    /// Makes `[base, base+len)` visible to kernels as coarse-grained memory.
     pub(crate) fn expose(&self, base: u64, len: u64) {
+        self.expose_kind(base, len, MemoryKind::Coarse);
+    }
+
+    /// Makes `[base, base+len)` of memory `kind` visible to kernels (the one place that does so).
+    pub(crate) fn expose_kind(&self, base: u64, len: u64, kind: MemoryKind) {
         if trace_memory() {
             eprintln!(
-                "hsaemu: expose 0x{base:x}..0x{:x}",
+                "hsaemu: expose 0x{base:x}..0x{:x} ({kind:?})",
                 base.saturating_add(len)
             );
         }
-        self.device_map.register(base, len);
+        self.device_map.register_kind(base, len, kind);
     }
 
     /// Makes memory just obtained from the host allocator visible to kernels. Locked or
     /// registered ranges that overlap it are stale (their memory was freed without being
     /// unlocked, which ROCclr does by design), so they are dropped first.
-    pub(crate) fn expose_fresh(&self, base: u64, len: u64) {
+    pub(crate) fn expose_fresh(&self, base: u64, len: u64, kind: MemoryKind) {
         let end = base.saturating_add(len);
         let stale: Vec<u64> = {
             let mut allocs = self.allocs.lock();
@@ -185,7 +201,7 @@ impl MemoryManager {
         for b in stale {
             self.hide(b);
         }
-        self.expose(base, len);
+        self.expose_kind(base, len, kind);
     }
 
     /// Hides a range made visible by [`expose`](Self::expose).
@@ -222,7 +238,7 @@ impl MemoryManager {
                 user_data: 0,
             },
         );
-        self.expose_fresh(base, rounded);
+        self.expose_fresh(base, rounded, p.memory_kind());
         Ok(base)
     }
 

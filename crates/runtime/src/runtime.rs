@@ -204,7 +204,12 @@ impl Runtime {
                     device_local: true,
                 }),
             ];
-            let backend = GpuBackend::new(&config.target, device_map.clone(), config.compute_units);
+            let backend = GpuBackend::new(
+                &config.target,
+                device_map.clone(),
+                config.compute_units,
+                props.max_clock_mhz,
+            );
             agents.push(Agent(Arc::new(AgentInner {
                 props,
                 isa: Some(config.target.clone()),

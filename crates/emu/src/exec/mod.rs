@@ -2,6 +2,8 @@
 //! scalar memory and program control live here; vector ALU in [`valu`], matrix FMA in
 //! [`mfma`], vector memory (DS, FLAT/GLOBAL/SCRATCH, MUBUF) in [`vmem`].
 
+mod clock;
+mod fine_grained;
 mod fpmode;
 mod mfma;
 mod rdna;
@@ -55,6 +57,8 @@ pub(crate) struct Env<'a> {
     pub lds: &'a mut [u8],
     pub private_per_lane: u32,
     pub scratch: &'a mut valu::Scratch,
+    /// Shader clock (MHz), the rate of `s_memtime`.
+    pub clock_mhz: u32,
 }
 
 pub(crate) fn unimplemented(i: &Inst) -> LaneFault {
@@ -613,10 +617,11 @@ fn smem(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Op::S_LOAD_DWORDX8 | Op::S_BUFFER_LOAD_DWORDX8 => 8,
         Op::S_LOAD_DWORDX16 | Op::S_BUFFER_LOAD_DWORDX16 => 16,
         Op::S_MEMTIME | Op::S_MEMREALTIME => {
-            let t = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64 / 10)
-                .unwrap_or(0);
+            let t = if i.op == Op::S_MEMTIME {
+                clock::memtime(env.clock_mhz)
+            } else {
+                clock::memrealtime()
+            };
             w.swrite64(i.dst, t);
             return Ok(Flow::Next);
         }

@@ -2592,9 +2592,11 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
     // Packed f32 (gfx90a): each source is a register pair.
     macro_rules! pk32 {
         ($n:expr, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
-            let a = w.vsrc64(i.src[0], i.lit, Ty::I64);
-            let b = if $n > 1 { w.vsrc64(i.src[1], i.lit, Ty::I64) } else { [0; LANES] };
-            let cc = if $n > 2 { w.vsrc64(i.src[2], i.lit, Ty::I64) } else { [0; LANES] };
+            // An inline float constant is the f32 encoding in the low dword (high dword 0),
+            // which is why clang pairs it with op_sel_hi 0.
+            let a = w.vsrc64(i.src[0], i.lit, Ty::B32);
+            let b = if $n > 1 { w.vsrc64(i.src[1], i.lit, Ty::B32) } else { [0; LANES] };
+            let cc = if $n > 2 { w.vsrc64(i.src[2], i.lit, Ty::B32) } else { [0; LANES] };
             let mut r = [0u64; LANES];
             for l in 0..LANES {
                 let mut out = 0u64;

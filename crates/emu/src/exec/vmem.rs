@@ -266,6 +266,12 @@ impl Mem<'_, '_> {
                 {
                     return Err(mem_fault(a, true, size, lane));
                 }
+                let env = &mut *self.env;
+                if super::fine_grained::drops_float_atomic(env.gen, m.atom, env.cache, env.mem, a) {
+                    // Hook for `--check`: report "float atomic dropped by the hardware on
+                    // fine-grained host memory" (kernel, lane, address) here.
+                    return Ok(0);
+                }
                 Ok(if size == 8 {
                     host::rmw64(a, |old| atom_apply(m.atom, old, src, cmp, 8))
                 } else {

@@ -33,6 +33,21 @@ pub enum Access {
     Code,
 }
 
+/// Which kind of memory a registered range stands for, as far as the hardware treats kinds
+/// differently (docs/memory-kinds.md). The runtime says it when it registers a range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MemoryKind {
+    /// Coarse-grained memory (device memory, non-coherent host memory, code, scratch, and
+    /// anything registered without a kind): cached by the GPU, coherent at dispatch boundaries.
+    #[default]
+    Coarse,
+    /// Fine-grained (coherent) system memory: a CPU pool with the FINE_GRAINED flag, which a
+    /// dGPU reaches uncached over PCIe/XGMI (MTYPE UC). gfx90a drops float atomics to it.
+    FineHost,
+    /// Fine-grained device memory (a GPU pool with the FINE_GRAINED flag).
+    FineDevice,
+}
+
 /// One registered range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Region {
@@ -42,6 +57,8 @@ pub struct Region {
     pub len: u64,
     /// Permitted access.
     pub access: Access,
+    /// The kind of memory behind it.
+    pub kind: MemoryKind,
 }
 
 impl Region {
@@ -67,8 +84,19 @@ impl MemoryMap {
         Arc::new(MemoryMap::default())
     }
 
-    /// Registers `[base, base+len)` with the given access.
+    /// Registers `[base, base+len)` with the given access, as coarse-grained memory.
     pub fn register(&self, base: u64, len: u64, access: Access) -> Result<(), EmuError> {
+        self.register_kind(base, len, access, MemoryKind::Coarse)
+    }
+
+    /// Registers `[base, base+len)` with the given access and memory kind.
+    pub fn register_kind(
+        &self,
+        base: u64,
+        len: u64,
+        access: Access,
+        kind: MemoryKind,
+    ) -> Result<(), EmuError> {
         let end = base
             .checked_add(len)
             .filter(|_| len > 0)
@@ -87,7 +115,15 @@ impl MemoryMap {
                 other_len: r.len,
             });
         }
-        map.insert(base, Region { base, len, access });
+        map.insert(
+            base,
+            Region {
+                base,
+                len,
+                access,
+                kind,
+            },
+        );
         self.generation.fetch_add(1, Ordering::Release);
         Ok(())
     }
@@ -160,6 +196,15 @@ impl RegionCache {
                 !write || r.access != Access::Read
             }
             _ => false,
+        }
+    }
+
+    /// The kind of the memory at `addr` (coarse when unregistered: the access faults anyway).
+    pub(crate) fn kind(&mut self, map: &MemoryMap, addr: u64) -> MemoryKind {
+        let hit = self.recent.iter().flatten().find(|r| r.covers(addr, 1));
+        match hit {
+            Some(r) => r.kind,
+            None => map.region_of(addr).map_or(MemoryKind::Coarse, |r| r.kind),
         }
     }
 }
