@@ -13,6 +13,7 @@ use hsaemu_isa::{Encoding, Ext, Opcode, Operand};
 use std::sync::OnceLock;
 
 pub(crate) mod gfx10;
+mod mimg;
 
 /// A GPU generation as far as encodings and semantics differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -108,6 +109,7 @@ pub(crate) enum Fmt {
     Global,
     Scratch,
     Mubuf,
+    Mimg,
     Invalid,
 }
 
@@ -292,10 +294,11 @@ pub(crate) fn decode(gen: Gen, words: &[u32]) -> Inst {
     let name = mnemonic(gen, isa.opcode);
     let mut i = match isa.encoding {
         Encoding::Unknown => return Inst::invalid(w),
-        // Typed-buffer and image instructions have no semantics: they decode (so executing one
-        // is an `Unimplemented` fault naming it, not an illegal instruction) with the MUBUF
-        // field layout and no memory description.
-        Encoding::Mtbuf | Encoding::Mimg => {
+        Encoding::Mimg => return mimg::from_isa(gen, &isa, name, w, w1.unwrap_or(0)),
+        // Typed-buffer instructions have no semantics: they decode (so executing one is an
+        // `Unimplemented` fault naming it, not an illegal instruction) with the MUBUF field
+        // layout and no memory description.
+        Encoding::Mtbuf => {
             let mut i = Inst::new("", Fmt::Mubuf, w);
             i.name = name;
             i
@@ -349,7 +352,8 @@ fn fmt_of(e: Encoding) -> Fmt {
         Encoding::Vop3 => Fmt::Vop3,
         Encoding::Vop3p => Fmt::Vop3p,
         Encoding::Ds => Fmt::Ds,
-        Encoding::Mubuf | Encoding::Mtbuf | Encoding::Mimg => Fmt::Mubuf,
+        Encoding::Mubuf | Encoding::Mtbuf => Fmt::Mubuf,
+        Encoding::Mimg => Fmt::Mimg,
         Encoding::Flat => Fmt::Flat,
         Encoding::Global => Fmt::Global,
         Encoding::Scratch => Fmt::Scratch,

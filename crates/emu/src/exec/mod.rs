@@ -4,6 +4,7 @@
 
 mod fpmode;
 mod mfma;
+pub(crate) mod mimg;
 mod rdna;
 mod softfloat;
 mod valu;
@@ -84,6 +85,7 @@ pub(crate) fn implemented(i: &Inst) -> bool {
         }
         Fmt::Flat | Fmt::Global | Fmt::Scratch => i.mem.kind != vmem::Kind::Other,
         Fmt::Mubuf => i.mem.kind != vmem::Kind::Other || vmem::is_cache_op(i.name),
+        Fmt::Mimg => mimg::implemented(i),
         _ => false,
     }
 }
@@ -99,6 +101,7 @@ pub(crate) fn step(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Fmt::Ds => vmem::ds(w, i, env),
         Fmt::Flat | Fmt::Global | Fmt::Scratch => vmem::flat(w, i, env),
         Fmt::Mubuf => vmem::mubuf(w, i, env),
+        Fmt::Mimg => mimg::mimg(w, i, env),
         Fmt::Invalid => Err(LaneFault::new(
             FaultKind::IllegalInstruction { word: i.word },
             None,

@@ -1,0 +1,494 @@
+//! MIMG semantics (GFX8/GFX9): image loads and stores, image atomics, the sample and gather4
+//! families and `image_get_resinfo`, over linear images described by a T# (and an S# for
+//! sampling). The texel arithmetic (formats, addressing, filter weights) is in `crate::image`;
+//! this module reads the registers, computes addresses and touches memory, lane by lane.
+//!
+//! Address VGPRs, in the order the ISA manuals give: [offset] [bias] [z-compare]
+//! [derivatives] coordinates [lod | clamp | mip]. The number of coordinates comes from the
+//! T#'s type. Images have one mip level here (the runtime never builds more), so LOD only
+//! chooses between the magnification and minification filters and `image_load_mip` /
+//! `image_store_mip` with a level past the last read 0 and drop the store.
+
+use super::{unimplemented, Env, Flow, LaneFault, R};
+use crate::decode::Inst;
+use crate::error::FaultKind;
+use crate::image::{self, Layout, Resource, Sampler, Texel};
+use crate::memory::host;
+use crate::wave::{Ty, Wave, LANES};
+use hsaemu_isa::flags;
+
+/// Operation kinds (`Inst::ext` bits 0–3).
+const LOAD: u32 = 1;
+const STORE: u32 = 2;
+const ATOMIC: u32 = 3;
+const SAMPLE: u32 = 4;
+const GATHER4: u32 = 5;
+const RESINFO: u32 = 6;
+/// Address modifiers (`Inst::ext` bits 8 and up).
+const MIP: u32 = 1 << 8;
+const C: u32 = 1 << 9;
+const B: u32 = 1 << 10;
+const L: u32 = 1 << 11;
+const LZ: u32 = 1 << 12;
+const D: u32 = 1 << 13;
+const CL: u32 = 1 << 14;
+const O: u32 = 1 << 15;
+/// Atomic operation (`Inst::ext` bits 4–7), in [`ATOMICS`] order + 1.
+const ATOMICS: [&str; 13] = [
+    "swap", "cmpswap", "add", "sub", "smin", "umin", "smax", "umax", "and", "or", "xor", "inc",
+    "dec",
+];
+
+/// Modifier bits (`Inst::offset1`).
+const UNORM: u8 = 1;
+const GLC: u8 = 2;
+const DA: u8 = 4;
+const A16: u8 = 8;
+const TFE: u8 = 16;
+const LWE: u8 = 32;
+const D16: u8 = 64;
+
+/// `Inst::offset1` from isa's flags.
+pub(crate) fn modifiers(f: u16) -> u8 {
+    [
+        (flags::UNORM, UNORM),
+        (flags::GLC, GLC),
+        (flags::DA, DA),
+        (flags::A16, A16),
+        (flags::TFE, TFE),
+        (flags::LWE, LWE),
+        (flags::D16, D16),
+    ]
+    .iter()
+    .filter(|(b, _)| f & b != 0)
+    .fold(0, |m, (_, v)| m | v)
+}
+
+/// The operation of an image mnemonic (`Inst::ext`), or `None` for one without semantics
+/// (`image_get_lod`, the `_pck` loads, `image_sample_cd*`, MSAA loads, …).
+pub(crate) fn describe(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix("image_")?;
+    if let Some(op) = rest.strip_prefix("atomic_") {
+        let k = ATOMICS.iter().position(|a| *a == op)? as u32;
+        return Some(ATOMIC | (k + 1) << 4);
+    }
+    let (kind, mods) = match rest {
+        "load" => (LOAD, ""),
+        "load_mip" => (LOAD, "_mip"),
+        "store" => (STORE, ""),
+        "store_mip" => (STORE, "_mip"),
+        "get_resinfo" => (RESINFO, ""),
+        _ => {
+            if let Some(m) = rest.strip_prefix("sample") {
+                (SAMPLE, m)
+            } else if let Some(m) = rest.strip_prefix("gather4") {
+                (GATHER4, m)
+            } else {
+                return None;
+            }
+        }
+    };
+    let mut ext = kind;
+    for m in mods.split('_').filter(|m| !m.is_empty()) {
+        ext |= match m {
+            "mip" => MIP,
+            "c" => C,
+            "b" => B,
+            "l" => L,
+            "lz" => LZ,
+            "d" => D,
+            "cl" => CL,
+            "o" => O,
+            _ => return None,
+        };
+    }
+    Some(ext)
+}
+
+/// Whether a decoded image instruction has semantics.
+pub(crate) fn implemented(i: &Inst) -> bool {
+    i.ext != 0
+}
+
+fn layout(i: &Inst) -> Layout {
+    if i.gen == crate::decode::Gen::Gfx8 {
+        Layout::Gfx8
+    } else {
+        Layout::Gfx9
+    }
+}
+
+/// Executes an image instruction.
+pub(crate) fn mimg(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    let kind = i.ext & 0xf;
+    if kind == 0 || i.offset1 & A16 != 0 || i.gen.is_gfx10() {
+        return Err(unimplemented(i));
+    }
+    let mut t = [0u32; 8];
+    for (k, v) in t.iter_mut().enumerate() {
+        *v = w.sread(i.src[2] + k as u16, 0, Ty::B32);
+    }
+    let res = Resource::from_words(layout(i), &t);
+    if kind != RESINFO && (res.tiling != 0 || !res.format.supported()) {
+        return Err(LaneFault::new(
+            FaultKind::Unimplemented {
+                mnemonic: format!(
+                    "{} on an image with data format {}, number format {}, tiling {}",
+                    i.name, res.format.data, res.format.num, res.tiling
+                ),
+            },
+            None,
+        ));
+    }
+    let samp = if matches!(kind, SAMPLE | GATHER4) {
+        let mut s = [0u32; 4];
+        for (k, v) in s.iter_mut().enumerate() {
+            *v = w.sread(i.sdst + k as u16, 0, Ty::B32);
+        }
+        Some(Sampler::from_words(&s))
+    } else {
+        None
+    };
+    let exec = w.exec();
+    w.lane_ops += u64::from(exec.count_ones());
+    for l in 0..LANES {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let addr = |k: u16| w.lane(i.src[0] + k, l);
+        match kind {
+            LOAD => {
+                let v = match load_coords(&res, i, &addr) {
+                    Some(c) => match res.texel_address(c) {
+                        Some(a) => res.swizzle(res.format.decode(read(env, a, &res, l)?)),
+                        None => [0; 4],
+                    },
+                    None => [0; 4],
+                };
+                put(w, i, l, &v, !res.format.is_int());
+            }
+            STORE => {
+                let mut v = [0u32; 4];
+                let mut r = 0;
+                for (c, x) in v.iter_mut().enumerate() {
+                    if i.imm >> c & 1 != 0 {
+                        *x = w.lane(i.src[1] + r, l);
+                        r += 1;
+                    }
+                }
+                if let Some(a) = load_coords(&res, i, &addr).and_then(|c| res.texel_address(c)) {
+                    write(env, a, &res, res.format.encode(res.unswizzle(v)), l)?;
+                }
+                w.stored = true;
+            }
+            ATOMIC => {
+                let data = w.lane(i.src[1], l);
+                let cmp = w.lane(i.src[1] + 1, l);
+                let old = match load_coords(&res, i, &addr).and_then(|c| res.texel_address(c)) {
+                    Some(a) => atomic(env, a, (i.ext >> 4 & 0xf) - 1, data, cmp, l)?,
+                    None => 0,
+                };
+                if i.offset1 & GLC != 0 {
+                    w.set_lane(i.dst, l, old);
+                }
+                w.stored = true;
+            }
+            RESINFO => {
+                let mip = addr(0);
+                let levels = u32::from(res.last_level.saturating_sub(res.base_level)) + 1;
+                let e = res.extent();
+                let m = |v: u32| (v >> mip.min(31)).max(1);
+                let v = match res.kind {
+                    image::img_type::D1 => [m(e[0]), 0, 0, levels],
+                    image::img_type::D1_ARRAY => [m(e[0]), e[1], 0, levels],
+                    image::img_type::D2 => [m(e[0]), m(e[1]), 0, levels],
+                    image::img_type::D3 => [m(e[0]), m(e[1]), m(e[2]), levels],
+                    _ => [m(e[0]), m(e[1]), e[2], levels],
+                };
+                put(w, i, l, &v, false);
+            }
+            _ => {
+                let samp = samp.unwrap_or_else(|| Sampler::from_words(&[0; 4]));
+                let v = sample(env, i, &res, &samp, &addr, l)?;
+                put(w, i, l, &v, !res.format.is_int());
+            }
+        }
+    }
+    Ok(Flow::Next)
+}
+
+/// The integer texel coordinates of a load, store or atomic (x, y, z/layer), or `None` when a
+/// mip level past the image's only level is addressed.
+fn load_coords(res: &Resource, i: &Inst, addr: &impl Fn(u16) -> u32) -> Option<[u32; 3]> {
+    let n = res.coords();
+    let mut c = [0u32; 3];
+    for (k, v) in c.iter_mut().enumerate().take(n) {
+        *v = addr(k as u16);
+    }
+    if i.ext & MIP != 0 && addr(n as u16) != 0 {
+        return None;
+    }
+    // A 1D array's layer is its second coordinate, which `texel_address` reads as y.
+    Some(c)
+}
+
+/// Writes the result components `dmask` selects (gather4: all four) to consecutive VGPRs,
+/// packed in pairs of 16 bits with `d16` (f16 for `float` results), plus the TFE/LWE status
+/// dword (0).
+fn put(w: &mut Wave, i: &Inst, l: usize, v: &[u32; 4], float: bool) {
+    let gather = i.ext & 0xf == GATHER4;
+    let picked: Vec<u32> = (0..4)
+        .filter(|&c| gather || i.imm >> c & 1 != 0)
+        .map(|c| v[c])
+        .collect();
+    let mut regs = 0u16;
+    if i.offset1 & D16 != 0 {
+        for pair in picked.chunks(2) {
+            let h = |x: u32| {
+                if float {
+                    u32::from(half::f16::from_f32(f32::from_bits(x)).to_bits())
+                } else {
+                    x & 0xffff
+                }
+            };
+            let lo = h(pair[0]);
+            let hi = pair.get(1).map_or(0, |&x| h(x));
+            w.set_lane(i.dst + regs, l, lo | hi << 16);
+            regs += 1;
+        }
+    } else {
+        for x in picked {
+            w.set_lane(i.dst + regs, l, x);
+            regs += 1;
+        }
+    }
+    if i.offset1 & (TFE | LWE) != 0 {
+        w.set_lane(i.dst + regs, l, 0);
+    }
+}
+
+fn mem_fault(address: u64, write: bool, size: u32, lane: usize) -> LaneFault {
+    LaneFault::new(
+        FaultKind::MemoryViolation {
+            address,
+            write,
+            size,
+        },
+        Some(lane as u32),
+    )
+}
+
+/// Reads one element (1–16 bytes) at `a`.
+fn read(env: &mut Env, a: u64, res: &Resource, l: usize) -> Result<u128, LaneFault> {
+    let n = res.format.bytes();
+    if !env.cache.check(env.mem, a, u64::from(n), false) {
+        return Err(mem_fault(a, false, n, l));
+    }
+    let mut v = 0u128;
+    let mut off = 0;
+    while off < n {
+        let k = (n - off).min(8);
+        v |= u128::from(host::load(a + u64::from(off), k)) << (8 * off);
+        off += k;
+    }
+    Ok(v)
+}
+
+/// Writes one element (1–16 bytes) at `a`.
+fn write(env: &mut Env, a: u64, res: &Resource, v: u128, l: usize) -> Result<(), LaneFault> {
+    let n = res.format.bytes();
+    if !env.cache.check(env.mem, a, u64::from(n), true) {
+        return Err(mem_fault(a, true, n, l));
+    }
+    let mut off = 0;
+    while off < n {
+        let k = (n - off).min(8);
+        host::store(a + u64::from(off), k, (v >> (8 * off)) as u64);
+        off += k;
+    }
+    Ok(())
+}
+
+/// A 32-bit image atomic at `a`; returns the old value.
+fn atomic(env: &mut Env, a: u64, op: u32, data: u32, cmp: u32, l: usize) -> Result<u32, LaneFault> {
+    if !env.cache.check(env.mem, a, 4, true) || a % 4 != 0 {
+        return Err(mem_fault(a, true, 4, l));
+    }
+    Ok(host::rmw32(a, |old| match op {
+        0 => data,
+        // cmpswap: data is the new value, the next register the compared one.
+        1 => {
+            if old == cmp {
+                data
+            } else {
+                old
+            }
+        }
+        2 => old.wrapping_add(data),
+        3 => old.wrapping_sub(data),
+        4 => (old as i32).min(data as i32) as u32,
+        5 => old.min(data),
+        6 => (old as i32).max(data as i32) as u32,
+        7 => old.max(data),
+        8 => old & data,
+        9 => old | data,
+        10 => old ^ data,
+        11 => {
+            if old >= data {
+                0
+            } else {
+                old + 1
+            }
+        }
+        _ => {
+            if old == 0 || old > data {
+                data
+            } else {
+                old - 1
+            }
+        }
+    }))
+}
+
+/// The sample and gather4 families for one lane.
+fn sample(
+    env: &mut Env,
+    i: &Inst,
+    res: &Resource,
+    samp: &Sampler,
+    addr: &impl Fn(u16) -> u32,
+    l: usize,
+) -> Result<[u32; 4], LaneFault> {
+    let f = |k: u16| f32::from_bits(addr(k));
+    let spatial = res.coords() - usize::from(res.arrayed());
+    let mut k = 0u16;
+    let offsets = if i.ext & O != 0 {
+        k += 1;
+        addr(0)
+    } else {
+        0
+    };
+    if i.ext & B != 0 {
+        k += 1;
+    }
+    let reference = if i.ext & C != 0 {
+        k += 1;
+        Some(f(k - 1))
+    } else {
+        None
+    };
+    if i.ext & D != 0 {
+        // Derivatives pick the LOD, and there is one level.
+        k += 2 * spatial as u16;
+    }
+    let first = k;
+    let lod = if i.ext & L != 0 {
+        f(first + res.coords() as u16)
+    } else {
+        0.0
+    };
+    // Integer formats are never filtered.
+    let linear = !res.format.is_int()
+        && if lod > 0.0 {
+            samp.min_linear
+        } else {
+            samp.mag_linear
+        };
+    let gather = i.ext & 0xf == GATHER4;
+    let normalized = !samp.force_unnormalized && i.offset1 & UNORM == 0;
+    let e = res.extent();
+    let layer = if res.arrayed() {
+        let s = f(first + spatial as u16);
+        let layers = e[spatial] as f32;
+        let s = if s.is_nan() { 0.0 } else { s };
+        s.round_ties_even().clamp(0.0, layers - 1.0) as u32
+    } else {
+        0
+    };
+    // Per spatial dimension: the two texels and the second one's weight.
+    let mut taps = [[Texel::At(0); 2]; 3];
+    let mut weight = [0f32; 3];
+    for d in 0..spatial {
+        let s = f(first + d as u16);
+        let size = e[d];
+        let u = if normalized { s * size as f32 } else { s };
+        let u = if u.is_nan() { 0.0 } else { u };
+        let off = i64::from(((offsets >> (8 * d)) as i32) << 26 >> 26);
+        let (i0, a) = if linear || gather {
+            image::linear_taps(u)
+        } else {
+            (u.floor() as i64, 0.0)
+        };
+        let mode = samp.clamp[d];
+        taps[d] = [
+            image::address(mode, i0 + off, size),
+            image::address(mode, i0 + 1 + off, size),
+        ];
+        weight[d] = a;
+    }
+    let fetch = |env: &mut Env, t: [Texel; 3]| -> Result<[u32; 4], LaneFault> {
+        let mut c = [0u32; 3];
+        for d in 0..3 {
+            match t[d] {
+                Texel::At(x) => c[d] = x,
+                Texel::Border => return Ok(samp.border(res.format)),
+            }
+        }
+        if res.arrayed() {
+            c[spatial] = layer;
+        }
+        let mut v = match res.texel_address(c) {
+            Some(a) => res.format.decode(read(env, a, res, l)?),
+            None => samp.border(res.format),
+        };
+        if let Some(r) = reference {
+            let pass = image::depth_compare(samp.depth_compare, r, f32::from_bits(v[0]));
+            v[0] = if pass { 1f32 } else { 0f32 }.to_bits();
+        }
+        Ok(v)
+    };
+    let tap = |d: usize, k: usize| {
+        if d < spatial {
+            taps[d][k]
+        } else {
+            Texel::At(0)
+        }
+    };
+    if gather {
+        // The bilinear footprint's four texels, in the order (i0,j1) (i1,j1) (i1,j0) (i0,j0),
+        // of the one component DMASK selects (after the destination selects).
+        let comp = (0..4).find(|c| i.imm >> c & 1 != 0).unwrap_or(0);
+        let mut out = [0u32; 4];
+        for (o, (a, b)) in out.iter_mut().zip([(0, 1), (1, 1), (1, 0), (0, 0)]) {
+            let v = fetch(env, [tap(0, a), tap(1, b), tap(2, 0)])?;
+            *o = res.swizzle(v)[comp];
+        }
+        return Ok(out);
+    }
+    if !linear {
+        let v = fetch(env, [tap(0, 0), tap(1, 0), tap(2, 0)])?;
+        return Ok(res.swizzle(v));
+    }
+    // Linear: lerp along x, then y, then z, in f32.
+    let corners = 1usize << spatial;
+    let mut vals = [[0f32; 4]; 8];
+    for (n, val) in vals.iter_mut().enumerate().take(corners) {
+        let t = [tap(0, n & 1), tap(1, n >> 1 & 1), tap(2, n >> 2 & 1)];
+        *val = fetch(env, t)?.map(f32::from_bits);
+    }
+    let lerp = |a: [f32; 4], b: [f32; 4], w: f32| {
+        let mut r = [0f32; 4];
+        for c in 0..4 {
+            r[c] = a[c] * (1.0 - w) + b[c] * w;
+        }
+        r
+    };
+    let mut n = corners;
+    for &wd in weight.iter().take(spatial) {
+        n /= 2;
+        for m in 0..n {
+            vals[m] = lerp(vals[2 * m], vals[2 * m + 1], wd);
+        }
+    }
+    Ok(res.swizzle(vals[0].map(f32::to_bits)))
+}
