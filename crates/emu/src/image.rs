@@ -527,28 +527,33 @@ pub fn address(mode: u8, i: i64, size: u32) -> Texel {
     }
 }
 
-/// Fraction bits of the linear filter's weights: the texture unit interpolates with 8-bit
-/// sub-texel precision (the D3D10+ requirement AMD's hardware meets exactly).
-pub const FILTER_FRACTION_BITS: u32 = 8;
+/// Fraction bits of texel-space coordinates: the texture unit converts a sample coordinate to
+/// fixed point with 8-bit sub-texel precision (the D3D10+ requirement), which is also the
+/// precision of the linear filter's weights.
+pub const SUBTEXEL_BITS: u32 = 8;
+
+/// The texel-space coordinate of sample coordinate `s` along a dimension `size` texels long:
+/// scaled by the size when normalized, then rounded to the nearest 1/256 of a texel.
+pub fn texel_coordinate(s: f32, size: u32, normalized: bool) -> f64 {
+    let u = if normalized {
+        f64::from(s) * f64::from(size)
+    } else {
+        f64::from(s)
+    };
+    let scale = f64::from(1u32 << SUBTEXEL_BITS);
+    if u.is_nan() {
+        0.0
+    } else {
+        (u * scale).round() / scale
+    }
+}
 
 /// The two texels and the weight of the second one for linear filtering at texel-space
 /// coordinate `u` (texel centres at i + 0.5).
-pub fn linear_taps(u: f32) -> (i64, f32) {
+pub fn linear_taps(u: f64) -> (i64, f32) {
     let t = u - 0.5;
     let i0 = t.floor();
-    let scale = (1u32 << FILTER_FRACTION_BITS) as f32;
-    let frac = ((t - i0) * scale).round() / scale;
-    (i0 as i64, frac)
-}
-
-/// Texel-space coordinate for a sample coordinate: normalized coordinates scale by the size;
-/// `WRAP` and `MIRROR` take the fraction first so large coordinates keep their precision.
-pub fn texel_space(s: f32, size: u32, normalized: bool) -> f32 {
-    if normalized {
-        s * size as f32
-    } else {
-        s
-    }
+    (i0 as i64, (t - i0) as f32)
 }
 
 /// Depth comparison of a sample_c: `ref OP texel` with `SQ_TEX_DEPTH_COMPARE` `func`.
@@ -679,6 +684,8 @@ mod tests {
         assert_eq!(address(clamp::CLAMP_BORDER, 4, 4), Texel::Border);
         assert_eq!(address(clamp::CLAMP_BORDER, -1, 4), Texel::Border);
         assert_eq!(linear_taps(1.0), (0, 0.5));
-        assert_eq!(linear_taps(0.5 + 1.0 / 1024.0), (0, 0.0));
+        assert_eq!(texel_coordinate(0.5 + 1.0 / 1024.0, 1, false), 0.5);
+        // -3/7 scaled back by 7 is -3.0000002 in f32; the fixed-point coordinate is -3.
+        assert_eq!(texel_coordinate(-3.0 * (1.0 / 7.0f32), 7, true), -3.0);
     }
 }

@@ -411,8 +411,7 @@ fn sample(
     for d in 0..spatial {
         let s = f(first + d as u16);
         let size = e[d];
-        let u = if normalized { s * size as f32 } else { s };
-        let u = if u.is_nan() { 0.0 } else { u };
+        let u = image::texel_coordinate(s, size, normalized);
         let off = i64::from(((offsets >> (8 * d)) as i32) << 26 >> 26);
         let (i0, a) = if linear || gather {
             image::linear_taps(u)
