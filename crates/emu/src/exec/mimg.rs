@@ -491,3 +491,100 @@ fn sample(
     }
     Ok(res.swizzle(vals[0].map(f32::to_bits)))
 }
+
+/// Whether a MUBUF mnemonic is a typed (format) load or store, which 1DB images (texture
+/// buffers: HIP's `tex1Dfetch`, OpenCL's `image1d_buffer_t`) compile to.
+pub(crate) fn is_buffer_format(name: &str) -> bool {
+    buffer_format_count(name).is_some()
+}
+
+/// Components of `buffer_{load,store}_format_{x,xy,xyz,xyzw}` (the d16 forms are not handled).
+fn buffer_format_count(name: &str) -> Option<(bool, usize)> {
+    let (store, rest) = if let Some(r) = name.strip_prefix("buffer_load_format_") {
+        (false, r)
+    } else {
+        (true, name.strip_prefix("buffer_store_format_")?)
+    };
+    let n = match rest {
+        "x" => 1,
+        "xy" => 2,
+        "xyz" => 3,
+        "xyzw" => 4,
+        _ => return None,
+    };
+    Some((store, n))
+}
+
+/// `buffer_{load,store}_format_*` on GFX8/GFX9: the element at `base + index * stride +
+/// offset` is converted through the V#'s data and number formats and destination selects
+/// (word 3), like an image texel. Unswizzled buffers only (what the runtime builds); an index
+/// past `num_records` reads 0 and drops stores.
+pub(crate) fn buffer_format(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    use crate::decode::flag;
+    let Some((store, n)) = buffer_format_count(i.name) else {
+        return Err(unimplemented(i));
+    };
+    let r = i.src[2];
+    let v: [u32; 4] = std::array::from_fn(|k| w.sread(r + k as u16, 0, Ty::B32));
+    if i.gen.is_gfx10() || v[1] >> 31 != 0 {
+        return Err(unimplemented(i));
+    }
+    let base = u64::from(v[0]) | u64::from(v[1] & 0xffff) << 32;
+    let stride = u64::from(v[1] >> 16 & 0x3fff);
+    let records = u64::from(v[2]);
+    let res = Resource {
+        format: image::Format {
+            data: (v[3] >> 15 & 0xf) as u8,
+            num: (v[3] >> 12 & 7) as u8,
+        },
+        dst_sel: std::array::from_fn(|c| (v[3] >> (3 * c) & 7) as u8),
+        ..Resource::from_words(Layout::Gfx9, &[0; 8])
+    };
+    if !res.format.supported() {
+        return Err(unimplemented(i));
+    }
+    let soffset = u64::from(w.sread(i.ext as u16, 0, Ty::B32));
+    let (idxen, offen) = (i.has(flag::IDXEN), i.has(flag::OFFEN));
+    let exec = w.exec();
+    w.lane_ops += u64::from(exec.count_ones());
+    for l in 0..LANES {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let va = u64::from(w.lane(i.src[0], l));
+        let vb = u64::from(w.lane(i.src[0] + 1, l));
+        let index = if idxen { va } else { 0 };
+        let voff = match (offen, idxen) {
+            (false, _) => 0,
+            (true, true) => vb,
+            (true, false) => va,
+        };
+        let offset = voff + i.imm as u64;
+        let in_range = if stride == 0 {
+            offset < records
+        } else {
+            index < records
+        };
+        let a = base + soffset + index * stride + offset;
+        if store {
+            let mut vals = [0u32; 4];
+            for (c, x) in vals.iter_mut().enumerate().take(n) {
+                *x = w.lane(i.src[1] + c as u16, l);
+            }
+            if in_range {
+                write(env, a, &res, res.format.encode(res.unswizzle(vals)), l)?;
+            }
+            w.stored = true;
+        } else {
+            let vals = if in_range {
+                res.swizzle(res.format.decode(read(env, a, &res, l)?))
+            } else {
+                [0; 4]
+            };
+            for (c, &x) in vals.iter().enumerate().take(n) {
+                w.set_lane(i.dst + c as u16, l, x);
+            }
+        }
+    }
+    Ok(Flow::Next)
+}

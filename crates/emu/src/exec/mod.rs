@@ -84,7 +84,11 @@ pub(crate) fn implemented(i: &Inst) -> bool {
                 )
         }
         Fmt::Flat | Fmt::Global | Fmt::Scratch => i.mem.kind != vmem::Kind::Other,
-        Fmt::Mubuf => i.mem.kind != vmem::Kind::Other || vmem::is_cache_op(i.name),
+        Fmt::Mubuf => {
+            i.mem.kind != vmem::Kind::Other
+                || vmem::is_cache_op(i.name)
+                || mimg::is_buffer_format(i.name)
+        }
         Fmt::Mimg => mimg::implemented(i),
         _ => false,
     }
@@ -100,6 +104,10 @@ pub(crate) fn step(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Fmt::Vop1 | Fmt::Vop2 | Fmt::Vopc | Fmt::Vop3 | Fmt::Vop3p => valu::valu(w, i, env),
         Fmt::Ds => vmem::ds(w, i, env),
         Fmt::Flat | Fmt::Global | Fmt::Scratch => vmem::flat(w, i, env),
+        // Typed (format) buffer accesses: the texture path of 1DB images.
+        Fmt::Mubuf if i.mem.kind == vmem::Kind::Other && mimg::is_buffer_format(i.name) => {
+            mimg::buffer_format(w, i, env)
+        }
         Fmt::Mubuf => vmem::mubuf(w, i, env),
         Fmt::Mimg => mimg::mimg(w, i, env),
         Fmt::Invalid => Err(LaneFault::new(
