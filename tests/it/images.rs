@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use hsaemu_runtime::image::{DataLayout, ImageDescriptor, ImageFormat, SamplerDescriptor};
+use hsaemu_runtime::image::{DataLayout, ImageDescriptor, ImageFormat, Region, SamplerDescriptor};
 use hsaemu_runtime::layout::{packet_header, packet_type, KernelDispatchPacket};
 use hsaemu_runtime::{
     Agent, CodeObjectReader, Executable, MemoryOrder, Queue, QueueType, Runtime, SignalCondition,
@@ -244,7 +244,7 @@ struct Lcg(u32);
 impl Lcg {
     fn next(&mut self) -> u32 {
         self.0 = self.0.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-        self.0 >> 8 | self.0 << 24
+        self.0.rotate_right(8)
     }
 }
 
@@ -315,6 +315,7 @@ impl Hsa {
             .expect("allocate")
     }
 
+    #[allow(clippy::too_many_arguments)]
     /// Runs `kernel` over `n` work-items with an image of `geo`/`format` holding `contents`
     /// and (for `Arg::Sampler`) a sampler; returns the buffers and the image's contents.
     fn run(
@@ -336,21 +337,14 @@ impl Hsa {
         let image = rt
             .create_image(agent, &desc, data, DataLayout::Opaque, 0, 0)
             .expect("create image");
-        let region = geo.region();
+        let region = Region {
+            offset: [0; 3],
+            range: geo.region(),
+        };
         // SAFETY: `contents` holds the whole image tightly packed; the image data is a live
         // allocation of `info.size` bytes.
-        unsafe {
-            rt.import_image(
-                agent,
-                contents.as_ptr(),
-                0,
-                0,
-                image.handle(),
-                [0; 3],
-                region,
-            )
-        }
-        .expect("import");
+        unsafe { rt.import_image(agent, contents.as_ptr(), [0, 0], image.handle(), region) }
+            .expect("import");
         let sampler = samp.map(|s| rt.create_sampler(agent, &s.hsa()).expect("sampler"));
         let kernel = self
             .exe
@@ -409,18 +403,8 @@ impl Hsa {
             .collect();
         let mut img = vec![0u8; contents.len()];
         // SAFETY: `img` holds the whole image tightly packed.
-        unsafe {
-            rt.export_image(
-                agent,
-                image.handle(),
-                img.as_mut_ptr(),
-                0,
-                0,
-                [0; 3],
-                region,
-            )
-        }
-        .expect("export");
+        unsafe { rt.export_image(agent, image.handle(), img.as_mut_ptr(), [0, 0], region) }
+            .expect("export");
         if let Some(s) = sampler {
             rt.destroy_sampler(agent, s.handle())
                 .expect("destroy sampler");
@@ -704,10 +688,14 @@ fn image_kernels_match_pocl() {
             let (b, _) = pocl.run(&kernel, geo, f, &contents, None, &args, n);
             checked += 1;
             if let Some(k) = mismatch(f, &a[1], &b[1], None) {
+                let word =
+                    |v: &[u8]| u32::from_le_bytes(v[4 * k..4 * k + 4].try_into().expect("4 bytes"));
                 failures.push(format!(
-                    "{kernel} {f:?}: hsaemu {:?} pocl {:?}",
-                    &a[1][..32.min(a[1].len())],
-                    &b[1][..32.min(b[1].len())]
+                    "{kernel} {f:?}: texel {} component {}: hsaemu {:#x} pocl {:#x}",
+                    k / 4,
+                    k % 4,
+                    word(&a[1]),
+                    word(&b[1])
                 ));
             }
             // Stores: every texel, from the values the load read (so they are representable),

@@ -8,7 +8,7 @@
 use std::ffi::c_void;
 
 use hsaemu_runtime::image::{
-    self as img, DataLayout, ImageDescriptor, ImageFormat, SamplerDescriptor,
+    self as img, DataLayout, ImageDescriptor, ImageFormat, Region, SamplerDescriptor,
 };
 use hsaemu_runtime::DeviceType;
 
@@ -37,10 +37,13 @@ unsafe fn get<T: Copy>(p: *const T) -> T {
 ///
 /// # Safety
 /// `p` must point at a readable region.
-unsafe fn region(p: *const [u32; 6]) -> ([u32; 3], [u32; 3]) {
+unsafe fn region(p: *const [u32; 6]) -> Region {
     // SAFETY: by contract.
     let r = unsafe { get(p) };
-    ([r[0], r[1], r[2]], [r[3], r[4], r[5]])
+    Region {
+        offset: [r[0], r[1], r[2]],
+        range: [r[3], r[4], r[5]],
+    }
 }
 
 /// `hsa_ext_image_get_capability`.
@@ -359,14 +362,12 @@ pub unsafe extern "C" fn hsaemu_hsa_ext_image_import(
     non_null!(src_memory, image_region);
     // SAFETY: non-null, readable by contract; the source covers the region.
     trace_error!(status(unsafe {
-        let (o, r) = region(image_region);
+        let r = region(image_region);
         rt.import_image(
             agent,
             src_memory.cast(),
-            src_row_pitch,
-            src_slice_pitch,
+            [src_row_pitch, src_slice_pitch],
             dst_image,
-            o,
             r,
         )
     }))
@@ -391,14 +392,12 @@ pub unsafe extern "C" fn hsaemu_hsa_ext_image_export(
     non_null!(dst_memory, image_region);
     // SAFETY: non-null, readable by contract; the destination covers the region.
     trace_error!(status(unsafe {
-        let (o, r) = region(image_region);
+        let r = region(image_region);
         rt.export_image(
             agent,
             src_image,
             dst_memory.cast(),
-            dst_row_pitch,
-            dst_slice_pitch,
-            o,
+            [dst_row_pitch, dst_slice_pitch],
             r,
         )
     }))
@@ -419,8 +418,10 @@ pub unsafe extern "C" fn hsaemu_hsa_ext_image_clear(
     tri!(rt.agent(agent));
     non_null!(data, image_region);
     // SAFETY: non-null, readable by contract.
-    let (color, (o, r)) = unsafe { (get(data.cast::<[u32; 4]>()), region(image_region)) };
-    trace_error!(status(rt.clear_image(agent, image, color, o, r)))
+    let (color, r) = unsafe { (get(data.cast::<[u32; 4]>()), region(image_region)) };
+    trace_error!(status(
+        rt.clear_image(agent, image, color, r.offset, r.range)
+    ))
 }
 
 /// `hsa_ext_sampler_create`.

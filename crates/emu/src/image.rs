@@ -596,7 +596,8 @@ mod tests {
             data: data_format::F5_6_5,
             num: num_format::UNORM,
         };
-        let v = f.decode(0b11111_000000_00001);
+        // Z = 31 (bits 15:11), Y = 0 (bits 10:5), X = 1 (bits 4:0).
+        let v = f.decode(0xf801);
         assert_eq!(f32::from_bits(v[0]), 1.0 / 31.0);
         assert_eq!(f32::from_bits(v[1]), 0.0);
         assert_eq!(f32::from_bits(v[2]), 1.0);

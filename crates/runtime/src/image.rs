@@ -230,6 +230,14 @@ fn supported(agent: &Agent, geometry: u32, format: ImageFormat) -> Option<Proper
     ok.then_some(p)
 }
 
+/// `hsa_ext_image_region_t`: a region's first element and size in elements (x, y, z; a 1D
+/// array's layers are y).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Region {
+    pub offset: [u32; 3],
+    pub range: [u32; 3],
+}
+
 /// `hsa_ext_image_data_info_t`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DataInfo {
@@ -554,7 +562,7 @@ impl Runtime {
     ) -> Result<Arc<Image>> {
         let a = self.agent(agent)?;
         let (p, g) = plan(a, desc, layout, row_pitch, slice_pitch)?;
-        if data == 0 || data % ROW_PITCH_ALIGNMENT as u64 != 0 {
+        if data == 0 || !data.is_multiple_of(ROW_PITCH_ALIGNMENT as u64) {
             return Err(HsaError::InvalidArgument);
         }
         let hw_layout = layout_of(a).ok_or(HsaError::ExtImageFormatUnsupported)?;
@@ -600,7 +608,7 @@ impl Runtime {
         data: u64,
     ) -> Result<Arc<Image>> {
         let a = self.agent(agent)?;
-        if data % 256 != 0 {
+        if !data.is_multiple_of(256) {
             return Err(HsaError::InvalidAllocation);
         }
         if vendor[0] != 1 || vendor[1] != (0x1002 << 16 | a.properties().chip_id) {
@@ -701,8 +709,8 @@ impl Runtime {
         Ok(())
     }
 
-    /// `hsa_ext_image_import`: copies a region from host memory laid out with the given
-    /// pitches (0: tightly packed) into the image.
+    /// `hsa_ext_image_import`: copies a region from host memory laid out with the given row
+    /// and slice pitches (0: tightly packed) into the image.
     ///
     /// # Safety
     /// `src` must be readable for the region at those pitches; the image's data must be
@@ -711,11 +719,9 @@ impl Runtime {
         &self,
         agent: u64,
         src: *const u8,
-        row_pitch: usize,
-        slice_pitch: usize,
+        [row_pitch, slice_pitch]: [usize; 2],
         handle: u64,
-        offset: [u32; 3],
-        range: [u32; 3],
+        Region { offset, range }: Region,
     ) -> Result<()> {
         self.agent(agent)?;
         let image = self.image(handle)?;
@@ -741,10 +747,8 @@ impl Runtime {
         agent: u64,
         handle: u64,
         dst: *mut u8,
-        row_pitch: usize,
-        slice_pitch: usize,
-        offset: [u32; 3],
-        range: [u32; 3],
+        [row_pitch, slice_pitch]: [usize; 2],
+        Region { offset, range }: Region,
     ) -> Result<()> {
         self.agent(agent)?;
         let image = self.image(handle)?;

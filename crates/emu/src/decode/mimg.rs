@@ -30,6 +30,10 @@ pub(crate) fn from_isa(
     i.dst = code(isa.dst);
     i.src = [code(isa.src[0]), code(isa.src[1]), code(isa.src[2])];
     i.sdst = code(isa.sdst);
+    // An atomic's VDATA is both its data and (with GLC) where the old value goes.
+    if name.starts_with("image_atomic") {
+        i.src[1] = i.dst;
+    }
     if let Ext::Mimg { dmask } = isa.ext {
         i.imm = i32::from(dmask);
     }

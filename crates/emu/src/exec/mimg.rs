@@ -311,7 +311,7 @@ fn write(env: &mut Env, a: u64, res: &Resource, v: u128, l: usize) -> Result<(),
 
 /// A 32-bit image atomic at `a`; returns the old value.
 fn atomic(env: &mut Env, a: u64, op: u32, data: u32, cmp: u32, l: usize) -> Result<u32, LaneFault> {
-    if !env.cache.check(env.mem, a, 4, true) || a % 4 != 0 {
+    if !env.cache.check(env.mem, a, 4, true) || !a.is_multiple_of(4) {
         return Err(mem_fault(a, true, 4, l));
     }
     Ok(host::rmw32(a, |old| match op {
