@@ -706,6 +706,91 @@ mod tests {
     }
 
     #[test]
+    fn the_extension_is_offered_with_its_function_table() {
+        let _agent = gpu();
+        use crate::core::*;
+        let mut ok = false;
+        let mut mask = [0u8; 128];
+        let mut table = [0usize; 13];
+        let mut old = [0usize; 10];
+        // SAFETY: valid outputs of the sizes the calls write.
+        unsafe {
+            assert_eq!(hsaemu_hsa_system_extension_supported(1, 1, 0, &mut ok), 0);
+            assert!(ok);
+            assert_eq!(hsaemu_hsa_system_get_info(7, mask.as_mut_ptr().cast()), 0);
+            assert_eq!(mask[0] & 2, 2, "HSA_EXTENSION_IMAGES bit");
+            assert_eq!(
+                hsaemu_hsa_system_get_major_extension_table(
+                    1,
+                    1,
+                    std::mem::size_of_val(&table),
+                    table.as_mut_ptr().cast()
+                ),
+                0
+            );
+            assert_eq!(
+                hsaemu_hsa_system_get_extension_table(1, 1, 0, old.as_mut_ptr().cast()),
+                0
+            );
+        }
+        assert_eq!(table, image_table());
+        assert_eq!(old[..], table[..10]);
+        assert_eq!(table[2], hsaemu_hsa_ext_image_create as *const () as usize);
+    }
+
+    #[test]
+    fn amd_image_create_takes_the_vendor_layout() {
+        let agent = gpu();
+        let rt = hsaemu_runtime::current().expect("initialised");
+        let chip = rt.agent(agent).expect("agent").properties().chip_id;
+        let d = desc(1, 64, 2, 13, 1); // 64×2 R UNSIGNED_INT32
+        let mut data = vec![0u64; 2 * 256 / 8 + 64];
+        let base = (data.as_mut_ptr() as usize).next_multiple_of(256);
+        let (mut a, mut b) = (0u64, 0u64);
+        // SAFETY: the image data lies in `data`; the layouts are 10 readable u32s.
+        unsafe {
+            assert_eq!(
+                hsaemu_hsa_ext_image_create(agent, &d, base as *const c_void, 3, &mut a),
+                0
+            );
+            // The vendor layout: version 1, PCI ID, then the T# of the first image.
+            let mut layout = [0u32; 10];
+            layout[0] = 1;
+            layout[1] = 0x1002 << 16 | chip;
+            layout[2..].copy_from_slice(std::slice::from_raw_parts(a as *const u32, 8));
+            let data_ptr = base as *const c_void;
+            assert_eq!(
+                hsaemu_hsa_amd_image_create(agent, &d, &layout, data_ptr, 3, &mut b),
+                0
+            );
+            assert_eq!(
+                std::slice::from_raw_parts(b as *const u32, 11),
+                std::slice::from_raw_parts(a as *const u32, 11)
+            );
+            assert_eq!(hsaemu_hsa_ext_image_destroy(agent, b), 0);
+            let misaligned = (base + 16) as *const c_void;
+            assert_eq!(
+                hsaemu_hsa_amd_image_create(agent, &d, &layout, misaligned, 3, &mut b),
+                HsaError::InvalidAllocation.status()
+            );
+            let mut wrong = layout;
+            wrong[0] = 2;
+            assert_eq!(
+                hsaemu_hsa_amd_image_create(agent, &d, &wrong, data_ptr, 3, &mut b),
+                HsaError::ExtImageFormatUnsupported.status()
+            );
+            wrong = layout;
+            wrong[1] ^= 1;
+            assert_eq!(
+                hsaemu_hsa_amd_image_create(agent, &d, &wrong, data_ptr, 3, &mut b),
+                HsaError::ExtImageFormatUnsupported.status()
+            );
+            assert_eq!(hsaemu_hsa_ext_image_destroy(agent, a), 0);
+        }
+        drop(data);
+    }
+
+    #[test]
     fn samplers() {
         let agent = gpu();
         let d = SamplerDescriptor {
