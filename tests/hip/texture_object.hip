@@ -139,6 +139,6 @@ int main() {
   HIP_CHECK(hipFree(dout));
   HIP_CHECK(hipFree(dc3));
   HIP_CHECK(hipFree(do3));
-  std::printf("PASS texture_object\n");
+  pass("texture_object");
   return 0;
 }

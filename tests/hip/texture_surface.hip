@@ -193,6 +193,6 @@ int main() {
   HIP_CHECK(hipFree(dfl));
   HIP_CHECK(hipFree(du));
   HIP_CHECK(hipFree(df4));
-  std::printf("PASS texture_surface\n");
+  pass("texture_surface");
   return 0;
 }
