@@ -237,10 +237,15 @@ fn load_coords(res: &Resource, i: &Inst, addr: &impl Fn(u16) -> u32) -> Option<[
 /// dword (0).
 fn put(w: &mut Wave, i: &Inst, l: usize, v: &[u32; 4], float: bool) {
     let gather = i.ext & 0xf == GATHER4;
-    let picked: Vec<u32> = (0..4)
-        .filter(|&c| gather || i.imm >> c & 1 != 0)
-        .map(|c| v[c])
-        .collect();
+    let mut buf = [0u32; 4];
+    let mut n = 0;
+    for (c, &x) in v.iter().enumerate() {
+        if gather || i.imm >> c & 1 != 0 {
+            buf[n] = x;
+            n += 1;
+        }
+    }
+    let picked = &buf[..n];
     let mut regs = 0u16;
     if i.offset1 & D16 != 0 {
         for pair in picked.chunks(2) {
@@ -257,7 +262,7 @@ fn put(w: &mut Wave, i: &Inst, l: usize, v: &[u32; 4], float: bool) {
             regs += 1;
         }
     } else {
-        for x in picked {
+        for &x in picked {
             w.set_lane(i.dst + regs, l, x);
             regs += 1;
         }
