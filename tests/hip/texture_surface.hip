@@ -4,7 +4,9 @@
 //   - a texture object over pitched 2D memory (hipResourceTypePitch2D), read with tex2D;
 //   - a layered 2D array (hipArrayLayered) read with tex2DLayered;
 //   - tex1Dfetch from a texture object over linear memory (hipResourceTypeLinear);
-//   - integer textures (uchar4, hipReadModeElementType) and hipReadModeNormalizedFloat.
+//   - integer textures (uchar4, hipReadModeElementType) and hipReadModeNormalizedFloat;
+//   - mipmapped arrays: HIP 5.2 refuses hipMallocMipmappedArray (hipErrorNotSupported) before
+//     reaching the HSA runtime, so there is nothing below it to test.
 // Expected values come from the host data; prints "PASS texture_surface".
 #include "hip_check.h"
 #include <vector>
@@ -188,6 +190,11 @@ int main() {
   HIP_CHECK(hipDestroyTextureObject(t1));
   HIP_CHECK(hipFree(lin));
   std::printf("tex1Dfetch ok\n");
+
+  hipMipmappedArray_t mip = nullptr;
+  hipError_t merr = hipMallocMipmappedArray(&mip, &ff, make_hipExtent(16, 16, 0), 3, 0);
+  CHECK(merr == hipErrorNotSupported, "hipMallocMipmappedArray returned %s", hipGetErrorName(merr));
+  std::printf("mipmapped arrays: %s (HIP 5.2)\n", hipGetErrorName(merr));
 
   HIP_CHECK(hipFree(dint));
   HIP_CHECK(hipFree(dfl));
