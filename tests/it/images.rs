@@ -3,9 +3,12 @@
 //! hsaemu's HSA image API (`hsaemu_runtime::image`), and the same source is run by PoCL over
 //! OpenCL images and samplers with the same contents. Loads, stores and nearest sampling must
 //! agree bit for bit; linear filtering within the texture unit's 8-bit weight precision.
-//! Covered: format families (unorm/snorm 8/16, half, float, signed/unsigned 8/16/32, BGRA,
-//! A, INTENSITY, LUMINANCE) × geometries (1D, 2D, 3D, 1DA, 2DA) × sampler modes (the four
-//! addressing modes, nearest and linear, normalized and unnormalized coordinates).
+//! Covered: format families (unorm/snorm 8/16, half, float, signed/unsigned 8/16/32, BGRA
+//! and ARGB 8-bit, R and A) × geometries (1D, 2D, 3D, 1DA, 2DA, and 1DB for loads and stores)
+//! × sampler modes (the four addressing modes, nearest and linear, normalized and
+//! unnormalized coordinates). PoCL offers no RG, RA, INTENSITY, LUMINANCE, packed or sRGB
+//! images; those conversions are checked by `hsaemu-emu`'s unit tests from their definitions.
+//! Runs on the target `HSAEMU_TARGET` names (gfx90a by default; gfx906 and gfx803 pass too).
 
 use std::sync::Arc;
 
@@ -36,7 +39,7 @@ struct Geo {
     dims: [usize; 3],
 }
 
-const GEOS: [Geo; 5] = [
+const GEOS: [Geo; 6] = [
     Geo {
         hsa: 0,
         cl: 0x10F4,
@@ -67,6 +70,13 @@ const GEOS: [Geo; 5] = [
         name: "2da",
         dims: [6, 4, 3],
     },
+    // A 1D buffer image: loads and stores only (typed buffer accesses through a V#).
+    Geo {
+        hsa: 5,
+        cl: 0x10F6,
+        name: "1db",
+        dims: [37, 1, 1],
+    },
 ];
 
 impl Geo {
@@ -76,7 +86,7 @@ impl Geo {
     fn hsa_descriptor(&self, format: ImageFormat) -> ImageDescriptor {
         let [w, h, d] = self.dims;
         let (height, depth, layers) = match self.hsa {
-            0 => (0, 0, 0),
+            0 | 5 => (0, 0, 0),
             1 => (h, 0, 0),
             2 => (h, d, 0),
             3 => (0, 0, h),
@@ -94,7 +104,7 @@ impl Geo {
     fn cl_descriptor(&self) -> cl_image_desc {
         let [w, h, d] = self.dims;
         let (height, depth, layers) = match self.hsa {
-            0 => (0, 0, 0),
+            0 | 5 => (0, 0, 0),
             1 => (h, 0, 0),
             2 => (h, d, 0),
             3 => (0, 0, h),
@@ -471,17 +481,37 @@ impl Pocl {
         let mut init = contents.to_vec();
         let f = format.cl();
         let d = geo.cl_descriptor();
-        // SAFETY: `init` holds the whole image tightly packed, copied at creation.
-        let image = unsafe {
-            Image::create(
-                &self.context,
-                CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                &f,
-                &d,
-                init.as_mut_ptr().cast(),
-            )
-        }
-        .unwrap_or_else(|e| panic!("PoCL image {format:?} {}: {e}", geo.name));
+        // A 1D buffer image lives in a buffer created with the contents.
+        let backing = (geo.hsa == 5).then(|| {
+            // SAFETY: `init` holds the whole image, copied at creation.
+            unsafe {
+                Buffer::<u8>::create(
+                    &self.context,
+                    CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                    init.len(),
+                    init.as_mut_ptr().cast(),
+                )
+            }
+            .expect("PoCL image buffer")
+        });
+        let mut d = d;
+        let host = match &backing {
+            Some(b) => {
+                d.buffer = b.get();
+                std::ptr::null_mut()
+            }
+            None => init.as_mut_ptr().cast(),
+        };
+        let flags = CL_MEM_READ_WRITE
+            | if backing.is_some() {
+                0
+            } else {
+                CL_MEM_COPY_HOST_PTR
+            };
+        // SAFETY: `host` is null (buffer image) or `init`, the whole image tightly packed,
+        // copied at creation.
+        let image = unsafe { Image::create(&self.context, flags, &f, &d, host) }
+            .unwrap_or_else(|e| panic!("PoCL image {format:?} {}: {e}", geo.name));
         let sampler = samp.map(|s| {
             let address = 0x1130 + s.address;
             let filter = if s.linear { 0x1141 } else { 0x1140 };
@@ -710,7 +740,9 @@ fn image_kernels_match_pocl() {
                 failures.push(format!("{kernel} {f:?}: image bytes differ"));
             }
         }
-        for (fi, f) in SAMPLED.iter().enumerate() {
+        // Buffer images take no sampler.
+        let sampled: &[Fmt] = if geo.hsa == 5 { &[] } else { &SAMPLED };
+        for (fi, f) in sampled.iter().enumerate() {
             let contents = f.contents(geo.texels(), (gi * 7 + fi) as u32);
             let kernel = format!("sample_{}_{}", geo.name, f.suffix());
             for normalized in [false, true] {

@@ -158,7 +158,7 @@ impl Format {
         let sext = |v: u32| ((v << (32 - b)) as i32) >> (32 - b);
         match self.num {
             num_format::UNORM => unorm_to_f32(v, b).to_bits(),
-            num_format::SRGB if c < 3 => srgb_to_linear(unorm_to_f32(v, b)).to_bits(),
+            num_format::SRGB if c < 3 => srgb_to_linear(f64::from(v) / mask(b) as f64).to_bits(),
             num_format::SRGB => unorm_to_f32(v, b).to_bits(),
             num_format::SNORM => {
                 let max = ((1u32 << (b - 1)) - 1) as f32;
@@ -237,9 +237,9 @@ fn unorm_to_f32(v: u32, bits: u32) -> f32 {
     (f64::from(v) / mask(bits) as f64) as f32
 }
 
-/// The sRGB transfer function's inverse (IEC 61966-2-1), as OpenCL specifies it for reads.
-fn srgb_to_linear(c: f32) -> f32 {
-    let c = f64::from(c);
+/// The sRGB transfer function's inverse (IEC 61966-2-1), as OpenCL specifies it for reads,
+/// from the exact encoded value, rounded once.
+fn srgb_to_linear(c: f64) -> f32 {
     let l = if c <= 0.04045 {
         c / 12.92
     } else {
@@ -633,6 +633,22 @@ mod tests {
             num: num_format::FLOAT,
         };
         assert_eq!(h.encode([1.5f32.to_bits(), 0, 0, 0]), 0x3e00);
+    }
+
+    #[test]
+    fn srgb_reads_decode_colour_but_not_alpha() {
+        let f = Format {
+            data: data_format::F8_8_8_8,
+            num: num_format::SRGB,
+        };
+        let v = f.decode(0x80ff_0080);
+        // IEC 61966-2-1: ((c + 0.055) / 1.055)^2.4 above 0.04045; c / 12.92 below.
+        let c = 128.0f64 / 255.0;
+        assert_eq!(f32::from_bits(v[0]), ((c + 0.055) / 1.055).powf(2.4) as f32);
+        assert_eq!(f32::from_bits(v[2]), 1.0);
+        assert_eq!(f32::from_bits(v[3]), 128.0 / 255.0);
+        let dark = f.decode(0x0000_0005);
+        assert_eq!(f32::from_bits(dark[0]), (5.0f64 / 255.0 / 12.92) as f32);
     }
 
     #[test]

@@ -914,6 +914,28 @@ mod tests {
     }
 
     #[test]
+    fn channel_orders_select_as_opencl_specifies() {
+        // OpenCL's conversion rules: missing channels read 0, alpha 1; INTENSITY replicates
+        // into all four, LUMINANCE into RGB; BGRA/ARGB/ABGR reorder memory components.
+        use sel::*;
+        let want: [(u32, [u8; 4]); 10] = [
+            (0, [ZERO, ZERO, ZERO, X]),
+            (1, [X, ZERO, ZERO, ONE]),
+            (3, [X, Y, ZERO, ONE]),
+            (5, [X, ZERO, ZERO, Y]),
+            (8, [X, Y, Z, W]),
+            (9, [Z, Y, X, W]),
+            (10, [Y, Z, W, X]),
+            (11, [Y, X, W, Z]),
+            (16, [X, X, X, X]),
+            (17, [X, X, X, ONE]),
+        ];
+        for (order, sel) in want {
+            assert_eq!(swizzle(order), sel, "order {order}");
+        }
+    }
+
+    #[test]
     fn sampler_words_follow_rocr() {
         let w = sampler_words(&SamplerDescriptor {
             coordinate_mode: 0,

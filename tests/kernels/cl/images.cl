@@ -73,3 +73,20 @@ __kernel void info_3d(read_only image3d_t img, __global int *o) {
   o[3] = get_image_channel_data_type(img);
   o[4] = get_image_channel_order(img);
 }
+
+// 1D buffer images (image1d_buffer_t): no sampler reads in OpenCL, only loads and stores.
+#define BUFFER_KERNELS(T, S, RD, WR)                                                         \
+  __kernel void load_1db_##S(read_only image1d_buffer_t img, __global const int4 *c,        \
+                             __global T *o) {                                               \
+    size_t i = get_global_id(0);                                                            \
+    o[i] = RD(img, c[i].x);                                                                 \
+  }                                                                                         \
+  __kernel void store_1db_##S(write_only image1d_buffer_t img, __global const int4 *c,      \
+                              __global const T *v) {                                        \
+    size_t i = get_global_id(0);                                                            \
+    WR(img, c[i].x, v[i]);                                                                  \
+  }
+
+BUFFER_KERNELS(float4, f, read_imagef, write_imagef)
+BUFFER_KERNELS(int4, i, read_imagei, write_imagei)
+BUFFER_KERNELS(uint4, ui, read_imageui, write_imageui)
