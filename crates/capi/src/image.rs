@@ -10,12 +10,10 @@ use std::ffi::c_void;
 use hsaemu_runtime::image::{
     self as img, DataLayout, ImageDescriptor, ImageFormat, Region, SamplerDescriptor,
 };
-use hsaemu_runtime::DeviceType;
+use hsaemu_runtime::{DeviceType, HsaError, Runtime};
 
 use crate::agent::put_image_limit;
-use crate::util::{
-    non_null, put, runtime, status, trace_error, tri, HSA_STATUS_SUCCESS, INVALID_ARGUMENT,
-};
+use crate::util::{non_null, put, runtime, trace_error, tri, HSA_STATUS_SUCCESS, INVALID_ARGUMENT};
 
 /// `HSA_EXT_IMAGE_GEOMETRY_2DADEPTH`, the last `hsa_ext_image_geometry_t`.
 const GEOMETRY_LAST: u32 = 7;
@@ -23,6 +21,17 @@ const GEOMETRY_LAST: u32 = 7;
 const LAYOUT_LINEAR: u32 = 1;
 /// `HSA_ACCESS_PERMISSION_RO` ..= `HSA_ACCESS_PERMISSION_RW`.
 const ACCESS_PERMISSIONS: std::ops::RangeInclusive<u32> = 1..=3;
+
+/// The status of a helper's result, reported under `HSAEMU_TRACE=api` as the enclosing
+/// export's when it is an error.
+macro_rules! traced {
+    ($e:expr) => {
+        match $e {
+            Ok(()) => HSA_STATUS_SUCCESS,
+            Err(e) => trace_error!(HsaError::status(e)),
+        }
+    };
+}
 
 /// Reads a `T` the caller passed by pointer (null checked by the caller).
 ///
@@ -99,14 +108,17 @@ pub unsafe extern "C" fn hsaemu_hsa_ext_image_get_capability_with_layout(
 ///
 /// # Safety
 /// `desc` must be null or readable.
-unsafe fn descriptor(desc: *const ImageDescriptor, access: u32) -> Result<ImageDescriptor, u32> {
+unsafe fn descriptor(
+    desc: *const ImageDescriptor,
+    access: u32,
+) -> Result<ImageDescriptor, HsaError> {
     if desc.is_null() || !ACCESS_PERMISSIONS.contains(&access) {
-        return Err(INVALID_ARGUMENT);
+        return Err(HsaError::InvalidArgument);
     }
     // SAFETY: non-null, readable by contract.
     let d = unsafe { get(desc) };
     if d.geometry > GEOMETRY_LAST {
-        return Err(INVALID_ARGUMENT);
+        return Err(HsaError::InvalidArgument);
     }
     Ok(d)
 }
@@ -122,18 +134,21 @@ pub unsafe extern "C" fn hsaemu_hsa_ext_image_data_get_info(
     access_permission: u32,
     image_data_info: *mut [usize; 2],
 ) -> u32 {
+    let rt = runtime!();
+    let layout = DataLayout::Opaque;
     // SAFETY: forwarded contract.
-    unsafe {
+    traced!(unsafe {
         data_info(
+            &rt,
             agent,
             desc,
             access_permission,
-            DataLayout::Opaque,
+            layout,
             0,
             0,
             image_data_info,
         )
-    }
+    })
 }
 
 /// `hsa_ext_image_data_get_info_with_layout`.
@@ -150,13 +165,14 @@ pub unsafe extern "C" fn hsaemu_hsa_ext_image_data_get_info_with_layout(
     image_data_slice_pitch: usize,
     image_data_info: *mut [usize; 2],
 ) -> u32 {
+    let rt = runtime!();
     if image_data_layout != LAYOUT_LINEAR {
-        let _rt = runtime!();
         return trace_error!(INVALID_ARGUMENT);
     }
     // SAFETY: forwarded contract.
-    unsafe {
+    traced!(unsafe {
         data_info(
+            &rt,
             agent,
             desc,
             access_permission,
@@ -165,12 +181,14 @@ pub unsafe extern "C" fn hsaemu_hsa_ext_image_data_get_info_with_layout(
             image_data_slice_pitch,
             image_data_info,
         )
-    }
+    })
 }
 
 /// # Safety
 /// As `hsa_ext_image_data_get_info`.
+#[allow(clippy::too_many_arguments)]
 unsafe fn data_info(
+    rt: &Runtime,
     agent: u64,
     desc: *const ImageDescriptor,
     access: u32,
@@ -178,19 +196,17 @@ unsafe fn data_info(
     row_pitch: usize,
     slice_pitch: usize,
     out: *mut [usize; 2],
-) -> u32 {
-    let rt = runtime!();
-    let a = tri!(rt.agent(agent));
-    non_null!(out);
+) -> Result<(), HsaError> {
+    let a = rt.agent(agent)?;
+    if out.is_null() {
+        return Err(HsaError::InvalidArgument);
+    }
     // SAFETY: forwarded contract.
-    let d = match unsafe { descriptor(desc, access) } {
-        Ok(d) => d,
-        Err(s) => return trace_error!(s),
-    };
-    let info = tri!(img::data_info(a, &d, layout, row_pitch, slice_pitch));
+    let d = unsafe { descriptor(desc, access) }?;
+    let info = img::data_info(a, &d, layout, row_pitch, slice_pitch)?;
     // SAFETY: non-null and writable by contract.
     unsafe { put(out.cast(), [info.size, info.alignment]) };
-    HSA_STATUS_SUCCESS
+    Ok(())
 }
 
 /// `hsa_ext_image_create`: an image over `image_data` (opaque layout).
@@ -206,19 +222,20 @@ pub unsafe extern "C" fn hsaemu_hsa_ext_image_create(
     access_permission: u32,
     image: *mut u64,
 ) -> u32 {
+    let rt = runtime!();
+    let layout = (DataLayout::Opaque, 0, 0);
     // SAFETY: forwarded contract.
-    unsafe {
+    traced!(unsafe {
         create(
+            &rt,
             agent,
             desc,
             image_data,
             access_permission,
-            DataLayout::Opaque,
-            0,
-            0,
+            layout,
             image,
         )
-    }
+    })
 }
 
 /// `hsa_ext_image_create_with_layout`.
@@ -236,50 +253,51 @@ pub unsafe extern "C" fn hsaemu_hsa_ext_image_create_with_layout(
     image_data_slice_pitch: usize,
     image: *mut u64,
 ) -> u32 {
+    let rt = runtime!();
     if image_data_layout != LAYOUT_LINEAR {
-        let _rt = runtime!();
         return trace_error!(INVALID_ARGUMENT);
     }
+    let layout = (
+        DataLayout::Linear,
+        image_data_row_pitch,
+        image_data_slice_pitch,
+    );
     // SAFETY: forwarded contract.
-    unsafe {
+    traced!(unsafe {
         create(
+            &rt,
             agent,
             desc,
             image_data,
             access_permission,
-            DataLayout::Linear,
-            image_data_row_pitch,
-            image_data_slice_pitch,
+            layout,
             image,
         )
-    }
+    })
 }
 
 /// # Safety
 /// As `hsa_ext_image_create`.
 #[allow(clippy::too_many_arguments)]
 unsafe fn create(
+    rt: &Runtime,
     agent: u64,
     desc: *const ImageDescriptor,
     data: *const c_void,
     access: u32,
-    layout: DataLayout,
-    row_pitch: usize,
-    slice_pitch: usize,
+    (layout, row_pitch, slice_pitch): (DataLayout, usize, usize),
     image: *mut u64,
-) -> u32 {
-    let rt = runtime!();
-    tri!(rt.agent(agent));
-    non_null!(data, image);
+) -> Result<(), HsaError> {
+    rt.agent(agent)?;
+    if data.is_null() || image.is_null() {
+        return Err(HsaError::InvalidArgument);
+    }
     // SAFETY: forwarded contract.
-    let d = match unsafe { descriptor(desc, access) } {
-        Ok(d) => d,
-        Err(s) => return trace_error!(s),
-    };
-    let i = tri!(rt.create_image(agent, &d, data as u64, layout, row_pitch, slice_pitch));
+    let d = unsafe { descriptor(desc, access) }?;
+    let i = rt.create_image(agent, &d, data as u64, layout, row_pitch, slice_pitch)?;
     // SAFETY: non-null and writable by contract.
     unsafe { put(image.cast(), i.handle()) };
-    HSA_STATUS_SUCCESS
+    Ok(())
 }
 
 /// `hsa_amd_image_create`: an image whose T# comes from `image_layout` (version 1, the
@@ -301,10 +319,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_image_create(
     tri!(rt.agent(agent));
     non_null!(image_layout, image_data, image);
     // SAFETY: forwarded contract.
-    let d = match unsafe { descriptor(image_descriptor, access_permission) } {
-        Ok(d) => d,
-        Err(s) => return trace_error!(s),
-    };
+    let d = tri!(unsafe { descriptor(image_descriptor, access_permission) });
     // SAFETY: non-null, readable by contract.
     let layout = unsafe { get(image_layout) };
     let i = tri!(rt.create_image_with_amd_layout(agent, &d, &layout, image_data as u64));
@@ -317,7 +332,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_image_create(
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_ext_image_destroy(agent: u64, image: u64) -> u32 {
     let rt = runtime!();
-    trace_error!(status(rt.destroy_image(agent, image)))
+    traced!(rt.destroy_image(agent, image))
 }
 
 /// `hsa_ext_image_copy`.
@@ -338,9 +353,7 @@ pub unsafe extern "C" fn hsaemu_hsa_ext_image_copy(
     non_null!(src_offset, dst_offset, range);
     // SAFETY: non-null, readable by contract.
     let (so, dof, r) = unsafe { (get(src_offset), get(dst_offset), get(range)) };
-    trace_error!(status(
-        rt.copy_image(agent, src_image, so, dst_image, dof, r)
-    ))
+    traced!(rt.copy_image(agent, src_image, so, dst_image, dof, r))
 }
 
 /// `hsa_ext_image_import`: host memory → image region.
@@ -361,7 +374,7 @@ pub unsafe extern "C" fn hsaemu_hsa_ext_image_import(
     tri!(rt.agent(agent));
     non_null!(src_memory, image_region);
     // SAFETY: non-null, readable by contract; the source covers the region.
-    trace_error!(status(unsafe {
+    traced!(unsafe {
         let r = region(image_region);
         rt.import_image(
             agent,
@@ -370,7 +383,7 @@ pub unsafe extern "C" fn hsaemu_hsa_ext_image_import(
             dst_image,
             r,
         )
-    }))
+    })
 }
 
 /// `hsa_ext_image_export`: image region → host memory.
@@ -391,7 +404,7 @@ pub unsafe extern "C" fn hsaemu_hsa_ext_image_export(
     tri!(rt.agent(agent));
     non_null!(dst_memory, image_region);
     // SAFETY: non-null, readable by contract; the destination covers the region.
-    trace_error!(status(unsafe {
+    traced!(unsafe {
         let r = region(image_region);
         rt.export_image(
             agent,
@@ -400,7 +413,7 @@ pub unsafe extern "C" fn hsaemu_hsa_ext_image_export(
             [dst_row_pitch, dst_slice_pitch],
             r,
         )
-    }))
+    })
 }
 
 /// `hsa_ext_image_clear`: `data` is four floats, int32s or uint32s as the format's type.
@@ -419,9 +432,7 @@ pub unsafe extern "C" fn hsaemu_hsa_ext_image_clear(
     non_null!(data, image_region);
     // SAFETY: non-null, readable by contract.
     let (color, r) = unsafe { (get(data.cast::<[u32; 4]>()), region(image_region)) };
-    trace_error!(status(
-        rt.clear_image(agent, image, color, r.offset, r.range)
-    ))
+    traced!(rt.clear_image(agent, image, color, r.offset, r.range))
 }
 
 /// `hsa_ext_sampler_create`.
@@ -449,7 +460,7 @@ pub unsafe extern "C" fn hsaemu_hsa_ext_sampler_create(
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_ext_sampler_destroy(agent: u64, sampler: u64) -> u32 {
     let rt = runtime!();
-    trace_error!(status(rt.destroy_sampler(agent, sampler)))
+    traced!(rt.destroy_sampler(agent, sampler))
 }
 
 /// The images extension's function table (`hsa_ext_images_1_pfn_t`, 13 entries; version
@@ -499,7 +510,6 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_image_get_info_max_dim(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hsaemu_runtime::HsaError;
 
     /// The first GPU agent.
     fn gpu() -> u64 {
