@@ -5,6 +5,7 @@ mod capi;
 mod codeobject;
 mod emu;
 mod hip;
+mod images;
 mod isa;
 mod runtime;
 mod support;

@@ -58,6 +58,8 @@ const AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT: u32 = 0x202;
 
 /// `HSA_EXTENSION_AMD_LOADER`.
 pub const EXTENSION_AMD_LOADER: u16 = 0x201;
+/// `HSA_EXTENSION_IMAGES`.
+pub const EXTENSION_IMAGES: u16 = 1;
 
 /// `hsa_system_get_info`.
 ///
@@ -78,9 +80,12 @@ pub unsafe extern "C" fn hsaemu_hsa_system_get_info(attribute: u32, value: *mut 
             SYSTEM_INFO_ENDIANNESS => put(value, 0u32), // HSA_ENDIANNESS_LITTLE
             SYSTEM_INFO_MACHINE_MODEL => put(value, 1u32), // HSA_MACHINE_MODEL_LARGE
             SYSTEM_INFO_EXTENSIONS => {
-                // One bit per extension ID below 1024: only HSA_EXTENSION_AMD_LOADER (0x201).
+                // One bit per extension ID below 1024: HSA_EXTENSION_IMAGES and
+                // HSA_EXTENSION_AMD_LOADER.
                 let mut mask = [0u8; 128];
-                mask[usize::from(EXTENSION_AMD_LOADER / 8)] |= 1 << (EXTENSION_AMD_LOADER % 8);
+                for e in [EXTENSION_IMAGES, EXTENSION_AMD_LOADER] {
+                    mask[usize::from(e / 8)] |= 1 << (e % 8);
+                }
                 put(value, mask);
             }
             AMD_SYSTEM_INFO_BUILD_VERSION => put(value, c"hsaemu 0.1.0".as_ptr()),
@@ -126,9 +131,21 @@ pub unsafe extern "C" fn hsaemu_hsa_extension_get_name(
     }
 }
 
-/// Whether hsaemu supports `extension` at `major`: only the AMD loader extension, v1.
+/// Whether hsaemu supports `extension` at `major`: the images and AMD loader extensions, v1.
 fn supported(extension: u16, major: u16) -> Option<bool> {
-    extension_name(extension).map(|_| extension == EXTENSION_AMD_LOADER && major == 1)
+    extension_name(extension)
+        .map(|_| matches!(extension, EXTENSION_AMD_LOADER | EXTENSION_IMAGES) && major == 1)
+}
+
+/// Copies the first `len` bytes of the images extension's table into `table`.
+///
+/// # Safety
+/// `table` must be writable for `len` bytes.
+unsafe fn copy_image_table(len: usize, table: *mut c_void) {
+    let t = crate::image::image_table();
+    let n = len.min(std::mem::size_of_val(&t));
+    // SAFETY: `table` has `len` >= `n` writable bytes by contract.
+    unsafe { std::ptr::copy_nonoverlapping(t.as_ptr() as *const u8, table as *mut u8, n) };
 }
 
 /// Copies the first `len` bytes of the loader table into `table`.
@@ -155,6 +172,11 @@ pub unsafe extern "C" fn hsaemu_hsa_system_get_extension_table(
 ) -> u32 {
     let _rt = runtime!();
     non_null!(table);
+    if extension == EXTENSION_IMAGES && major == 1 && minor == 0 {
+        // SAFETY: an `hsa_ext_images_1_00_pfn_t` has 10 pointers, by contract.
+        unsafe { copy_image_table(10 * std::mem::size_of::<usize>(), table) };
+        return HSA_STATUS_SUCCESS;
+    }
     if extension != EXTENSION_AMD_LOADER || major != 1 || minor > 3 {
         return INVALID_ARGUMENT;
     }
@@ -177,6 +199,11 @@ pub unsafe extern "C" fn hsaemu_hsa_system_get_major_extension_table(
 ) -> u32 {
     let _rt = runtime!();
     non_null!(table);
+    if extension == EXTENSION_IMAGES && major == 1 && table_length != 0 {
+        // SAFETY: `table` is writable for `table_length` bytes by contract.
+        unsafe { copy_image_table(table_length, table) };
+        return HSA_STATUS_SUCCESS;
+    }
     if extension != EXTENSION_AMD_LOADER || major != 1 || table_length == 0 {
         return INVALID_ARGUMENT;
     }

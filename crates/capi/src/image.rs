@@ -1,41 +1,61 @@
-//! The images extension (`hsa_ext_image_*`, `hsa_amd_image_*`) as far as hsaemu has it: a GPU
-//! agent reports `HSA_EXTENSION_IMAGES` and its image limits (see `agent::image_limit`) so that
-//! HIP sizes pitched allocations (`hipMallocPitch`, `hipMalloc3D`), but the emulator has no
-//! texture unit, so no geometry supports any image format. These functions say exactly that, as
-//! the extension's spec provides: capability queries answer
-//! `HSA_EXT_IMAGE_CAPABILITY_NOT_SUPPORTED` (0), and size queries and image creation return
-//! `HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED`. Samplers, copies, clears, import and export
-//! stay stubs (capi/src/unimplemented.rs).
+//! The images extension (`hsa_ext_image_*`, `hsa_ext_sampler_*`, `hsa_amd_image_*`): C glue
+//! over `hsaemu_runtime::image`. Argument checks follow ROCm's `hsa_ext_image.cpp`: null
+//! pointers, a geometry or access permission out of range, and an explicit layout other than
+//! `HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR` are `INVALID_ARGUMENT`; the runtime then answers
+//! `HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED` / `_SIZE_UNSUPPORTED` /
+//! `_PITCH_UNSUPPORTED` as ROCr does. `image_table()` is the extension's function table.
 
 use std::ffi::c_void;
 
-use hsaemu_runtime::{DeviceType, HsaError};
+use hsaemu_runtime::image::{
+    self as img, DataLayout, ImageDescriptor, ImageFormat, Region, SamplerDescriptor,
+};
+use hsaemu_runtime::{DeviceType, HsaError, Runtime};
 
 use crate::agent::put_image_limit;
 use crate::util::{non_null, put, runtime, trace_error, tri, HSA_STATUS_SUCCESS, INVALID_ARGUMENT};
 
 /// `HSA_EXT_IMAGE_GEOMETRY_2DADEPTH`, the last `hsa_ext_image_geometry_t`.
 const GEOMETRY_LAST: u32 = 7;
-/// `HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR`, the last `hsa_ext_image_data_layout_t`.
-const LAYOUT_LAST: u32 = 1;
+/// `HSA_EXT_IMAGE_DATA_LAYOUT_LINEAR`: the only layout the `_with_layout` functions accept.
+const LAYOUT_LINEAR: u32 = 1;
 /// `HSA_ACCESS_PERMISSION_RO` ..= `HSA_ACCESS_PERMISSION_RW`.
 const ACCESS_PERMISSIONS: std::ops::RangeInclusive<u32> = 1..=3;
 
-/// The status of a well-formed request for an image: its format is unsupported.
-fn format_unsupported() -> u32 {
-    HsaError::ExtImageFormatUnsupported.status()
+/// The status of a helper's result, reported under `HSAEMU_TRACE=api` as the enclosing
+/// export's when it is an error.
+macro_rules! traced {
+    ($e:expr) => {
+        match $e {
+            Ok(()) => HSA_STATUS_SUCCESS,
+            Err(e) => trace_error!(HsaError::status(e)),
+        }
+    };
 }
 
-/// Checks an `hsa_ext_image_descriptor_t`: non-null, with a valid geometry (its first field).
+/// Reads a `T` the caller passed by pointer (null checked by the caller).
 ///
 /// # Safety
-/// `desc` must be null or point at a readable descriptor.
-unsafe fn descriptor_ok(desc: *const c_void) -> bool {
-    // SAFETY: non-null checked first; the descriptor starts with its u32 geometry.
-    !desc.is_null() && unsafe { desc.cast::<u32>().read_unaligned() } <= GEOMETRY_LAST
+/// `p` must point at a readable `T`.
+unsafe fn get<T: Copy>(p: *const T) -> T {
+    // SAFETY: by contract.
+    unsafe { p.read_unaligned() }
 }
 
-/// `hsa_ext_image_get_capability`: no format is supported for any geometry (mask 0).
+/// An `hsa_ext_image_region_t`: offset and range as `hsa_dim3_t`s.
+///
+/// # Safety
+/// `p` must point at a readable region.
+unsafe fn region(p: *const [u32; 6]) -> Region {
+    // SAFETY: by contract.
+    let r = unsafe { get(p) };
+    Region {
+        offset: [r[0], r[1], r[2]],
+        range: [r[3], r[4], r[5]],
+    }
+}
+
+/// `hsa_ext_image_get_capability`.
 ///
 /// # Safety
 /// `image_format` must be null or readable; `capability_mask` null or writable (u32).
@@ -43,22 +63,27 @@ unsafe fn descriptor_ok(desc: *const c_void) -> bool {
 pub unsafe extern "C" fn hsaemu_hsa_ext_image_get_capability(
     agent: u64,
     geometry: u32,
-    image_format: *const c_void,
+    image_format: *const ImageFormat,
     capability_mask: *mut u32,
 ) -> u32 {
     let rt = runtime!();
-    tri!(rt.agent(agent));
+    let a = tri!(rt.agent(agent));
     non_null!(image_format, capability_mask);
     if geometry > GEOMETRY_LAST {
         return trace_error!(INVALID_ARGUMENT);
     }
-    // SAFETY: non-null and writable by contract.
-    unsafe { put(capability_mask.cast(), 0u32) };
+    // SAFETY: non-null, readable/writable by contract.
+    unsafe {
+        put(
+            capability_mask.cast(),
+            img::format_capability(a, geometry, get(image_format)),
+        )
+    };
     HSA_STATUS_SUCCESS
 }
 
-/// `hsa_ext_image_get_capability_with_layout`: no format is supported for any geometry or
-/// layout (mask 0).
+/// `hsa_ext_image_get_capability_with_layout`: the same capabilities, for the linear layout
+/// only.
 ///
 /// # Safety
 /// As `hsa_ext_image_get_capability`.
@@ -66,156 +91,396 @@ pub unsafe extern "C" fn hsaemu_hsa_ext_image_get_capability(
 pub unsafe extern "C" fn hsaemu_hsa_ext_image_get_capability_with_layout(
     agent: u64,
     geometry: u32,
-    image_format: *const c_void,
+    image_format: *const ImageFormat,
     image_data_layout: u32,
     capability_mask: *mut u32,
 ) -> u32 {
     let rt = runtime!();
     tri!(rt.agent(agent));
-    non_null!(image_format, capability_mask);
-    if geometry > GEOMETRY_LAST || image_data_layout > LAYOUT_LAST {
+    if image_data_layout != LAYOUT_LINEAR {
         return trace_error!(INVALID_ARGUMENT);
     }
-    // SAFETY: non-null and writable by contract.
-    unsafe { put(capability_mask.cast(), 0u32) };
-    HSA_STATUS_SUCCESS
+    // SAFETY: forwarded contract.
+    unsafe { hsaemu_hsa_ext_image_get_capability(agent, geometry, image_format, capability_mask) }
 }
 
-/// The status of an image size query or creation: `INVALID_ARGUMENT` for a malformed request
-/// (`rest_ok` false: an argument particular to the caller is wrong), else
-/// `HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED`.
+/// Checks the common arguments of size queries and creation and reads the descriptor.
 ///
 /// # Safety
-/// `desc` must be null or point at a readable `hsa_ext_image_descriptor_t`.
-unsafe fn refuse_image(desc: *const c_void, access: u32, out: *const c_void, rest_ok: bool) -> u32 {
-    // SAFETY: forwarded contract.
-    if !rest_ok
-        || out.is_null()
-        || !unsafe { descriptor_ok(desc) }
-        || !ACCESS_PERMISSIONS.contains(&access)
-    {
-        return INVALID_ARGUMENT;
+/// `desc` must be null or readable.
+unsafe fn descriptor(
+    desc: *const ImageDescriptor,
+    access: u32,
+) -> Result<ImageDescriptor, HsaError> {
+    if desc.is_null() || !ACCESS_PERMISSIONS.contains(&access) {
+        return Err(HsaError::InvalidArgument);
     }
-    format_unsupported()
+    // SAFETY: non-null, readable by contract.
+    let d = unsafe { get(desc) };
+    if d.geometry > GEOMETRY_LAST {
+        return Err(HsaError::InvalidArgument);
+    }
+    Ok(d)
 }
 
-/// `hsa_ext_image_data_get_info`: no format is supported, so no image has a size.
+/// `hsa_ext_image_data_get_info`: size and alignment of an image's data (opaque layout).
 ///
 /// # Safety
 /// `desc` must be null or readable; `image_data_info` null or writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn hsaemu_hsa_ext_image_data_get_info(
     agent: u64,
-    desc: *const c_void,
+    desc: *const ImageDescriptor,
     access_permission: u32,
-    image_data_info: *mut c_void,
+    image_data_info: *mut [usize; 2],
 ) -> u32 {
     let rt = runtime!();
-    tri!(rt.agent(agent));
+    let layout = DataLayout::Opaque;
     // SAFETY: forwarded contract.
-    let status = unsafe { refuse_image(desc, access_permission, image_data_info, true) };
-    trace_error!(status)
+    traced!(unsafe {
+        data_info(
+            &rt,
+            agent,
+            desc,
+            access_permission,
+            layout,
+            0,
+            0,
+            image_data_info,
+        )
+    })
 }
 
-/// `hsa_ext_image_data_get_info_with_layout`: as `hsa_ext_image_data_get_info`.
+/// `hsa_ext_image_data_get_info_with_layout`.
 ///
 /// # Safety
 /// As `hsa_ext_image_data_get_info`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn hsaemu_hsa_ext_image_data_get_info_with_layout(
     agent: u64,
-    desc: *const c_void,
+    desc: *const ImageDescriptor,
     access_permission: u32,
     image_data_layout: u32,
-    _image_data_row_pitch: usize,
-    _image_data_slice_pitch: usize,
-    image_data_info: *mut c_void,
+    image_data_row_pitch: usize,
+    image_data_slice_pitch: usize,
+    image_data_info: *mut [usize; 2],
 ) -> u32 {
     let rt = runtime!();
-    tri!(rt.agent(agent));
+    if image_data_layout != LAYOUT_LINEAR {
+        return trace_error!(INVALID_ARGUMENT);
+    }
     // SAFETY: forwarded contract.
-    trace_error!(unsafe {
-        refuse_image(
+    traced!(unsafe {
+        data_info(
+            &rt,
+            agent,
             desc,
             access_permission,
+            DataLayout::Linear,
+            image_data_row_pitch,
+            image_data_slice_pitch,
             image_data_info,
-            image_data_layout <= LAYOUT_LAST,
         )
     })
 }
 
-/// `hsa_ext_image_create`: no format is supported, so no image is created.
+/// # Safety
+/// As `hsa_ext_image_data_get_info`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn data_info(
+    rt: &Runtime,
+    agent: u64,
+    desc: *const ImageDescriptor,
+    access: u32,
+    layout: DataLayout,
+    row_pitch: usize,
+    slice_pitch: usize,
+    out: *mut [usize; 2],
+) -> Result<(), HsaError> {
+    let a = rt.agent(agent)?;
+    if out.is_null() {
+        return Err(HsaError::InvalidArgument);
+    }
+    // SAFETY: forwarded contract.
+    let d = unsafe { descriptor(desc, access) }?;
+    let info = img::data_info(a, &d, layout, row_pitch, slice_pitch)?;
+    // SAFETY: non-null and writable by contract.
+    unsafe { put(out.cast(), [info.size, info.alignment]) };
+    Ok(())
+}
+
+/// `hsa_ext_image_create`: an image over `image_data` (opaque layout).
 ///
 /// # Safety
-/// `desc` must be null or readable.
+/// `desc` must be null or readable, `image` null or writable; `image_data` must stay
+/// allocated while the image lives.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn hsaemu_hsa_ext_image_create(
     agent: u64,
-    desc: *const c_void,
+    desc: *const ImageDescriptor,
     image_data: *const c_void,
     access_permission: u32,
     image: *mut u64,
 ) -> u32 {
     let rt = runtime!();
-    tri!(rt.agent(agent));
+    let layout = (DataLayout::Opaque, 0, 0);
     // SAFETY: forwarded contract.
-    trace_error!(unsafe {
-        refuse_image(desc, access_permission, image.cast(), !image_data.is_null())
+    traced!(unsafe {
+        create(
+            &rt,
+            agent,
+            desc,
+            image_data,
+            access_permission,
+            layout,
+            image,
+        )
     })
 }
 
-/// `hsa_ext_image_create_with_layout`: as `hsa_ext_image_create`.
+/// `hsa_ext_image_create_with_layout`.
 ///
 /// # Safety
 /// As `hsa_ext_image_create`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn hsaemu_hsa_ext_image_create_with_layout(
     agent: u64,
-    desc: *const c_void,
+    desc: *const ImageDescriptor,
     image_data: *const c_void,
     access_permission: u32,
     image_data_layout: u32,
-    _image_data_row_pitch: usize,
-    _image_data_slice_pitch: usize,
+    image_data_row_pitch: usize,
+    image_data_slice_pitch: usize,
     image: *mut u64,
 ) -> u32 {
     let rt = runtime!();
-    tri!(rt.agent(agent));
+    if image_data_layout != LAYOUT_LINEAR {
+        return trace_error!(INVALID_ARGUMENT);
+    }
+    let layout = (
+        DataLayout::Linear,
+        image_data_row_pitch,
+        image_data_slice_pitch,
+    );
     // SAFETY: forwarded contract.
-    trace_error!(unsafe {
-        refuse_image(
+    traced!(unsafe {
+        create(
+            &rt,
+            agent,
             desc,
+            image_data,
             access_permission,
-            image.cast(),
-            !image_data.is_null() && image_data_layout <= LAYOUT_LAST,
+            layout,
+            image,
         )
     })
 }
 
-/// `hsa_amd_image_create`: as `hsa_ext_image_create` (the AMD layout descriptor is not read).
-///
 /// # Safety
 /// As `hsa_ext_image_create`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn create(
+    rt: &Runtime,
+    agent: u64,
+    desc: *const ImageDescriptor,
+    data: *const c_void,
+    access: u32,
+    (layout, row_pitch, slice_pitch): (DataLayout, usize, usize),
+    image: *mut u64,
+) -> Result<(), HsaError> {
+    rt.agent(agent)?;
+    if data.is_null() || image.is_null() {
+        return Err(HsaError::InvalidArgument);
+    }
+    // SAFETY: forwarded contract.
+    let d = unsafe { descriptor(desc, access) }?;
+    let i = rt.create_image(agent, &d, data as u64, layout, row_pitch, slice_pitch)?;
+    // SAFETY: non-null and writable by contract.
+    unsafe { put(image.cast(), i.handle()) };
+    Ok(())
+}
+
+/// `hsa_amd_image_create`: an image whose T# comes from `image_layout` (version 1, the
+/// agent's PCI ID, T# words 0–7).
+///
+/// # Safety
+/// `image_descriptor` and `image_layout` must be null or readable (the layout for 10 u32s),
+/// `image` null or writable; `image_data` must stay allocated while the image lives.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn hsaemu_hsa_amd_image_create(
     agent: u64,
-    image_descriptor: *const c_void,
-    image_layout: *const c_void,
+    image_descriptor: *const ImageDescriptor,
+    image_layout: *const [u32; 10],
     image_data: *const c_void,
     access_permission: u32,
     image: *mut u64,
 ) -> u32 {
     let rt = runtime!();
     tri!(rt.agent(agent));
+    non_null!(image_layout, image_data, image);
     // SAFETY: forwarded contract.
-    trace_error!(unsafe {
-        refuse_image(
-            image_descriptor,
-            access_permission,
-            image.cast(),
-            !image_layout.is_null() && !image_data.is_null(),
+    let d = tri!(unsafe { descriptor(image_descriptor, access_permission) });
+    // SAFETY: non-null, readable by contract.
+    let layout = unsafe { get(image_layout) };
+    let i = tri!(rt.create_image_with_amd_layout(agent, &d, &layout, image_data as u64));
+    // SAFETY: non-null and writable by contract.
+    unsafe { put(image.cast(), i.handle()) };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_ext_image_destroy`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_ext_image_destroy(agent: u64, image: u64) -> u32 {
+    let rt = runtime!();
+    traced!(rt.destroy_image(agent, image))
+}
+
+/// `hsa_ext_image_copy`.
+///
+/// # Safety
+/// The offsets and range must be null or readable `hsa_dim3_t`s.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_ext_image_copy(
+    agent: u64,
+    src_image: u64,
+    src_offset: *const [u32; 3],
+    dst_image: u64,
+    dst_offset: *const [u32; 3],
+    range: *const [u32; 3],
+) -> u32 {
+    let rt = runtime!();
+    tri!(rt.agent(agent));
+    non_null!(src_offset, dst_offset, range);
+    // SAFETY: non-null, readable by contract.
+    let (so, dof, r) = unsafe { (get(src_offset), get(dst_offset), get(range)) };
+    traced!(rt.copy_image(agent, src_image, so, dst_image, dof, r))
+}
+
+/// `hsa_ext_image_import`: host memory → image region.
+///
+/// # Safety
+/// `src_memory` must be readable for the region at the given pitches, `image_region` null or
+/// readable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_ext_image_import(
+    agent: u64,
+    src_memory: *const c_void,
+    src_row_pitch: usize,
+    src_slice_pitch: usize,
+    dst_image: u64,
+    image_region: *const [u32; 6],
+) -> u32 {
+    let rt = runtime!();
+    tri!(rt.agent(agent));
+    non_null!(src_memory, image_region);
+    // SAFETY: non-null, readable by contract; the source covers the region.
+    traced!(unsafe {
+        let r = region(image_region);
+        rt.import_image(
+            agent,
+            src_memory.cast(),
+            [src_row_pitch, src_slice_pitch],
+            dst_image,
+            r,
         )
     })
+}
+
+/// `hsa_ext_image_export`: image region → host memory.
+///
+/// # Safety
+/// `dst_memory` must be writable for the region at the given pitches, `image_region` null or
+/// readable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_ext_image_export(
+    agent: u64,
+    src_image: u64,
+    dst_memory: *mut c_void,
+    dst_row_pitch: usize,
+    dst_slice_pitch: usize,
+    image_region: *const [u32; 6],
+) -> u32 {
+    let rt = runtime!();
+    tri!(rt.agent(agent));
+    non_null!(dst_memory, image_region);
+    // SAFETY: non-null, readable by contract; the destination covers the region.
+    traced!(unsafe {
+        let r = region(image_region);
+        rt.export_image(
+            agent,
+            src_image,
+            dst_memory.cast(),
+            [dst_row_pitch, dst_slice_pitch],
+            r,
+        )
+    })
+}
+
+/// `hsa_ext_image_clear`: `data` is four floats, int32s or uint32s as the format's type.
+///
+/// # Safety
+/// `data` must be null or readable for 16 bytes, `image_region` null or readable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_ext_image_clear(
+    agent: u64,
+    image: u64,
+    data: *const c_void,
+    image_region: *const [u32; 6],
+) -> u32 {
+    let rt = runtime!();
+    tri!(rt.agent(agent));
+    non_null!(data, image_region);
+    // SAFETY: non-null, readable by contract.
+    let (color, r) = unsafe { (get(data.cast::<[u32; 4]>()), region(image_region)) };
+    traced!(rt.clear_image(agent, image, color, r.offset, r.range))
+}
+
+/// `hsa_ext_sampler_create`.
+///
+/// # Safety
+/// `sampler_descriptor` must be null or readable, `sampler` null or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_ext_sampler_create(
+    agent: u64,
+    sampler_descriptor: *const SamplerDescriptor,
+    sampler: *mut u64,
+) -> u32 {
+    let rt = runtime!();
+    tri!(rt.agent(agent));
+    non_null!(sampler_descriptor, sampler);
+    // SAFETY: non-null, readable by contract.
+    let d = unsafe { get(sampler_descriptor) };
+    let s = tri!(rt.create_sampler(agent, &d));
+    // SAFETY: non-null and writable by contract.
+    unsafe { put(sampler.cast(), s.handle()) };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_ext_sampler_destroy`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_ext_sampler_destroy(agent: u64, sampler: u64) -> u32 {
+    let rt = runtime!();
+    traced!(rt.destroy_sampler(agent, sampler))
+}
+
+/// The images extension's function table (`hsa_ext_images_1_pfn_t`, 13 entries; version
+/// 1.00's `hsa_ext_images_1_00_pfn_t` is its first 10).
+pub fn image_table() -> [usize; 13] {
+    [
+        hsaemu_hsa_ext_image_get_capability as *const () as usize,
+        hsaemu_hsa_ext_image_data_get_info as *const () as usize,
+        hsaemu_hsa_ext_image_create as *const () as usize,
+        hsaemu_hsa_ext_image_destroy as *const () as usize,
+        hsaemu_hsa_ext_image_copy as *const () as usize,
+        hsaemu_hsa_ext_image_import as *const () as usize,
+        hsaemu_hsa_ext_image_export as *const () as usize,
+        hsaemu_hsa_ext_image_clear as *const () as usize,
+        hsaemu_hsa_ext_sampler_create as *const () as usize,
+        hsaemu_hsa_ext_sampler_destroy as *const () as usize,
+        hsaemu_hsa_ext_image_get_capability_with_layout as *const () as usize,
+        hsaemu_hsa_ext_image_data_get_info_with_layout as *const () as usize,
+        hsaemu_hsa_ext_image_create_with_layout as *const () as usize,
+    ]
 }
 
 /// `hsa_amd_image_get_info_max_dim`: a GPU agent's image size limits
@@ -245,7 +510,6 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_image_get_info_max_dim(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::util::HSA_STATUS_SUCCESS;
 
     /// The first GPU agent.
     fn gpu() -> u64 {
@@ -258,132 +522,307 @@ mod tests {
             .handle()
     }
 
-    /// `hsa_ext_image_descriptor_t` for a 64×64 image, format UNSIGNED_INT32 / A.
-    #[repr(C)]
-    struct Descriptor {
+    fn desc(
         geometry: u32,
-        width: usize,
-        height: usize,
-        depth: usize,
-        array_size: usize,
-        format: [u32; 2],
-    }
-
-    fn descriptor(geometry: u32) -> Descriptor {
-        Descriptor {
+        w: usize,
+        h: usize,
+        channel_type: u32,
+        channel_order: u32,
+    ) -> ImageDescriptor {
+        ImageDescriptor {
             geometry,
-            width: 64,
-            height: 64,
+            width: w,
+            height: h,
             depth: 0,
             array_size: 0,
-            format: [13, 0],
+            format: ImageFormat {
+                channel_type,
+                channel_order,
+            },
         }
     }
 
-    #[test]
-    fn no_format_is_supported_for_any_geometry() {
-        let agent = gpu();
-        let format = [13u32, 0]; // HSA_EXT_IMAGE_CHANNEL_TYPE_UNSIGNED_INT32, ORDER_A
-        for geometry in 0..=GEOMETRY_LAST {
-            let mut mask = u32::MAX;
-            // SAFETY: valid pointers to a format and a u32.
-            let s = unsafe {
-                hsaemu_hsa_ext_image_get_capability(
-                    agent,
-                    geometry,
-                    format.as_ptr().cast(),
-                    &mut mask,
-                )
-            };
-            assert_eq!((s, mask), (HSA_STATUS_SUCCESS, 0), "geometry {geometry}");
-            mask = u32::MAX;
-            // SAFETY: as above.
-            let s = unsafe {
-                hsaemu_hsa_ext_image_get_capability_with_layout(
-                    agent,
-                    geometry,
-                    format.as_ptr().cast(),
-                    1,
-                    &mut mask,
-                )
-            };
-            assert_eq!((s, mask), (HSA_STATUS_SUCCESS, 0), "geometry {geometry}");
-        }
-        let mut mask = 0;
-        // SAFETY: as above.
-        let s = unsafe {
-            hsaemu_hsa_ext_image_get_capability(agent, 8, format.as_ptr().cast(), &mut mask)
+    fn capability(agent: u64, geometry: u32, channel_type: u32, channel_order: u32) -> u32 {
+        let f = ImageFormat {
+            channel_type,
+            channel_order,
         };
-        assert_eq!(s, INVALID_ARGUMENT);
-        // SAFETY: a null format is refused before use.
-        let s =
-            unsafe { hsaemu_hsa_ext_image_get_capability(agent, 1, std::ptr::null(), &mut mask) };
-        assert_eq!(s, INVALID_ARGUMENT);
+        let mut mask = u32::MAX;
+        // SAFETY: valid pointers to a format and a u32.
+        let s = unsafe { hsaemu_hsa_ext_image_get_capability(agent, geometry, &f, &mut mask) };
+        assert_eq!(s, HSA_STATUS_SUCCESS);
+        mask
     }
 
     #[test]
-    fn image_sizes_and_creation_answer_format_unsupported() {
+    fn capabilities_follow_rocr_format_table() {
         let agent = gpu();
-        let desc = descriptor(1);
-        let desc_ptr = (&raw const desc).cast::<c_void>();
-        let mut info = [0usize; 2];
-        let info_ptr = info.as_mut_ptr().cast::<c_void>();
-        let unsupported = HsaError::ExtImageFormatUnsupported.status();
-        assert_eq!(unsupported, 0x3000);
-        let data = [0u8; 64];
-        let mut image = 0u64;
-        // SAFETY (each call): valid descriptor, output and data pointers, or null ones the
-        // functions refuse before use.
+        // RGBA UNORM_INT8: read, write and read-write on every non-depth geometry.
+        for g in [0, 1, 2, 3, 4, 5] {
+            assert_eq!(capability(agent, g, 2, 8), 7, "geometry {g}");
+        }
+        // Depth geometries take only DEPTH; SRGBA is read-only; RGB FLOAT does not exist.
+        assert_eq!(capability(agent, 6, 2, 8), 0);
+        assert_eq!(capability(agent, 6, 15, 18), 3);
+        assert_eq!(capability(agent, 1, 2, 14), 1);
+        assert_eq!(capability(agent, 1, 15, 6), 0);
+        // 565 has no buffer (1DB) form.
+        assert_eq!(capability(agent, 1, 6, 6), 7);
+        assert_eq!(capability(agent, 5, 6, 6), 0);
+        let f = ImageFormat::default();
+        let mut mask = 0;
+        // SAFETY: valid pointers; the calls are refused before use.
         unsafe {
             assert_eq!(
-                hsaemu_hsa_ext_image_data_get_info(agent, desc_ptr, 3, info_ptr),
-                unsupported
+                hsaemu_hsa_ext_image_get_capability(agent, 8, &f, &mut mask),
+                INVALID_ARGUMENT
             );
             assert_eq!(
-                hsaemu_hsa_ext_image_data_get_info_with_layout(
-                    agent, desc_ptr, 1, 1, 256, 0, info_ptr
+                hsaemu_hsa_ext_image_get_capability_with_layout(agent, 1, &f, 0, &mut mask),
+                INVALID_ARGUMENT
+            );
+            assert_eq!(
+                hsaemu_hsa_ext_image_get_capability(agent, 1, std::ptr::null(), &mut mask),
+                INVALID_ARGUMENT
+            );
+        }
+    }
+
+    #[test]
+    fn sizes_and_error_paths() {
+        let agent = gpu();
+        let mut info = [0usize; 2];
+        // 100×30 RGBA8: rows padded to 512 bytes.
+        let d = desc(1, 100, 30, 2, 8);
+        // SAFETY (each call): valid descriptor and output pointers, or null ones refused.
+        unsafe {
+            assert_eq!(
+                hsaemu_hsa_ext_image_data_get_info(agent, &d, 3, &mut info),
+                0
+            );
+            assert_eq!(info, [512 * 30, 256]);
+            assert_eq!(
+                hsaemu_hsa_ext_image_data_get_info_with_layout(agent, &d, 3, 1, 1024, 0, &mut info),
+                0
+            );
+            assert_eq!(info, [1024 * 30, 256]);
+            let pitch = HsaError::ExtImagePitchUnsupported.status();
+            // Too small, not aligned, wrong slice pitch.
+            for (row, slice) in [(256, 0), (400, 0), (512, 512 * 29)] {
+                assert_eq!(
+                    hsaemu_hsa_ext_image_data_get_info_with_layout(
+                        agent, &d, 3, 1, row, slice, &mut info
+                    ),
+                    pitch,
+                    "row {row} slice {slice}"
+                );
+            }
+            // Wrong layout, bad access permission, null descriptor.
+            assert_eq!(
+                hsaemu_hsa_ext_image_data_get_info_with_layout(agent, &d, 3, 0, 0, 0, &mut info),
+                INVALID_ARGUMENT
+            );
+            assert_eq!(
+                hsaemu_hsa_ext_image_data_get_info(agent, &d, 0, &mut info),
+                INVALID_ARGUMENT
+            );
+            assert_eq!(
+                hsaemu_hsa_ext_image_data_get_info(agent, std::ptr::null(), 3, &mut info),
+                INVALID_ARGUMENT
+            );
+            // Unsupported format, too large.
+            let bad = desc(1, 16, 16, 15, 6);
+            assert_eq!(
+                hsaemu_hsa_ext_image_data_get_info(agent, &bad, 3, &mut info),
+                HsaError::ExtImageFormatUnsupported.status()
+            );
+            let big = desc(1, 16385, 1, 2, 8);
+            assert_eq!(
+                hsaemu_hsa_ext_image_data_get_info(agent, &big, 3, &mut info),
+                HsaError::ExtImageSizeUnsupported.status()
+            );
+        }
+    }
+
+    #[test]
+    fn create_import_export_clear_copy_and_destroy() {
+        let agent = gpu();
+        let d = desc(1, 4, 3, 11, 8); // 4×3 RGBA UNSIGNED_INT8
+        let mut data = vec![0u64; 3 * 256 / 8 + 32];
+        let base = (data.as_mut_ptr() as usize).next_multiple_of(256);
+        let mut other = vec![0u64; 3 * 256 / 8 + 32];
+        let base2 = (other.as_mut_ptr() as usize).next_multiple_of(256);
+        let (mut a, mut b) = (0u64, 0u64);
+        let src: Vec<u8> = (0..48).collect();
+        let mut out = [0u8; 48];
+        // SAFETY (each call): the image data lies in `data`/`other` (256-aligned, 3 rows of
+        // 256 bytes), the host buffers cover the regions.
+        unsafe {
+            assert_eq!(
+                hsaemu_hsa_ext_image_create(agent, &d, base as *const c_void, 3, &mut a),
+                0
+            );
+            assert_eq!(
+                hsaemu_hsa_ext_image_create(agent, &d, (base + 4) as *const c_void, 3, &mut b),
+                INVALID_ARGUMENT
+            );
+            // The handle points at the T#, then channel type, order and width.
+            let words = std::slice::from_raw_parts(a as *const u32, 11);
+            assert_eq!(u64::from(words[0]) << 8, base as u64 & 0xff_ffff_ffff);
+            assert_eq!(&words[8..], &[11, 8, 4]);
+            assert_eq!(words[2] & 0x3fff, 3);
+            let region = [0u32, 0, 0, 4, 3, 1];
+            assert_eq!(
+                hsaemu_hsa_ext_image_import(agent, src.as_ptr().cast(), 0, 0, a, &region),
+                0
+            );
+            assert_eq!(*((base + 256) as *const u8), 16);
+            assert_eq!(
+                hsaemu_hsa_ext_image_export(agent, a, out.as_mut_ptr().cast(), 0, 0, &region),
+                0
+            );
+            assert_eq!(out.to_vec(), src);
+            // A source pitch smaller than a row is refused; a region past the edge too.
+            assert_eq!(
+                hsaemu_hsa_ext_image_import(agent, src.as_ptr().cast(), 8, 0, a, &region),
+                INVALID_ARGUMENT
+            );
+            let past = [1u32, 0, 0, 4, 3, 1];
+            assert_eq!(
+                hsaemu_hsa_ext_image_export(agent, a, out.as_mut_ptr().cast(), 0, 0, &past),
+                INVALID_ARGUMENT
+            );
+            // Clear one texel to (1, 300, 3, 4): UINT8 saturates.
+            let color = [1u32, 300, 3, 4];
+            let one = [1u32, 1, 0, 1, 1, 1];
+            assert_eq!(
+                hsaemu_hsa_ext_image_clear(agent, a, color.as_ptr().cast(), &one),
+                0
+            );
+            assert_eq!(*((base + 256 + 4) as *const [u8; 4]), [1, 255, 3, 4]);
+            // Copy into a second image.
+            assert_eq!(
+                hsaemu_hsa_ext_image_create(agent, &d, base2 as *const c_void, 3, &mut b),
+                0
+            );
+            let (o, r) = ([0u32; 3], [4u32, 3, 1]);
+            assert_eq!(hsaemu_hsa_ext_image_copy(agent, a, &o, b, &o, &r), 0);
+            assert_eq!(*((base2 + 256 + 4) as *const [u8; 4]), [1, 255, 3, 4]);
+            assert_eq!(hsaemu_hsa_ext_image_destroy(agent, a), 0);
+            assert_eq!(hsaemu_hsa_ext_image_destroy(agent, a), INVALID_ARGUMENT);
+            assert_eq!(hsaemu_hsa_ext_image_destroy(agent, b), 0);
+        }
+        drop((data, other));
+    }
+
+    #[test]
+    fn the_extension_is_offered_with_its_function_table() {
+        let _agent = gpu();
+        use crate::core::*;
+        let mut ok = false;
+        let mut mask = [0u8; 128];
+        let mut table = [0usize; 13];
+        let mut old = [0usize; 10];
+        // SAFETY: valid outputs of the sizes the calls write.
+        unsafe {
+            assert_eq!(hsaemu_hsa_system_extension_supported(1, 1, 0, &mut ok), 0);
+            assert!(ok);
+            assert_eq!(hsaemu_hsa_system_get_info(7, mask.as_mut_ptr().cast()), 0);
+            assert_eq!(mask[0] & 2, 2, "HSA_EXTENSION_IMAGES bit");
+            assert_eq!(
+                hsaemu_hsa_system_get_major_extension_table(
+                    1,
+                    1,
+                    std::mem::size_of_val(&table),
+                    table.as_mut_ptr().cast()
                 ),
-                unsupported
-            );
-            let data_ptr = data.as_ptr().cast();
-            assert_eq!(
-                hsaemu_hsa_ext_image_create(agent, desc_ptr, data_ptr, 3, &mut image),
-                unsupported
+                0
             );
             assert_eq!(
-                hsaemu_hsa_ext_image_create_with_layout(
-                    agent, desc_ptr, data_ptr, 3, 1, 256, 0, &mut image
-                ),
-                unsupported
+                hsaemu_hsa_system_get_extension_table(1, 1, 0, old.as_mut_ptr().cast()),
+                0
+            );
+        }
+        assert_eq!(table, image_table());
+        assert_eq!(old[..], table[..10]);
+        assert_eq!(table[2], hsaemu_hsa_ext_image_create as *const () as usize);
+    }
+
+    #[test]
+    fn amd_image_create_takes_the_vendor_layout() {
+        let agent = gpu();
+        let rt = hsaemu_runtime::current().expect("initialised");
+        let chip = rt.agent(agent).expect("agent").properties().chip_id;
+        let d = desc(1, 64, 2, 13, 1); // 64×2 R UNSIGNED_INT32
+        let mut data = vec![0u64; 2 * 256 / 8 + 64];
+        let base = (data.as_mut_ptr() as usize).next_multiple_of(256);
+        let (mut a, mut b) = (0u64, 0u64);
+        // SAFETY: the image data lies in `data`; the layouts are 10 readable u32s.
+        unsafe {
+            assert_eq!(
+                hsaemu_hsa_ext_image_create(agent, &d, base as *const c_void, 3, &mut a),
+                0
+            );
+            // The vendor layout: version 1, PCI ID, then the T# of the first image.
+            let mut layout = [0u32; 10];
+            layout[0] = 1;
+            layout[1] = 0x1002 << 16 | chip;
+            layout[2..].copy_from_slice(std::slice::from_raw_parts(a as *const u32, 8));
+            let data_ptr = base as *const c_void;
+            assert_eq!(
+                hsaemu_hsa_amd_image_create(agent, &d, &layout, data_ptr, 3, &mut b),
+                0
             );
             assert_eq!(
-                hsaemu_hsa_amd_image_create(agent, desc_ptr, data_ptr, data_ptr, 3, &mut image),
-                unsupported
+                std::slice::from_raw_parts(b as *const u32, 11),
+                std::slice::from_raw_parts(a as *const u32, 11)
             );
-            assert_eq!(image, 0);
-            // Malformed requests: bad access permission, geometry, layout, null pointers.
+            assert_eq!(hsaemu_hsa_ext_image_destroy(agent, b), 0);
+            let misaligned = (base + 16) as *const c_void;
             assert_eq!(
-                hsaemu_hsa_ext_image_data_get_info(agent, desc_ptr, 0, info_ptr),
-                INVALID_ARGUMENT
+                hsaemu_hsa_amd_image_create(agent, &d, &layout, misaligned, 3, &mut b),
+                HsaError::InvalidAllocation.status()
             );
-            let bad = descriptor(8);
-            let bad_ptr = (&raw const bad).cast::<c_void>();
+            let mut wrong = layout;
+            wrong[0] = 2;
             assert_eq!(
-                hsaemu_hsa_ext_image_data_get_info(agent, bad_ptr, 3, info_ptr),
-                INVALID_ARGUMENT
+                hsaemu_hsa_amd_image_create(agent, &d, &wrong, data_ptr, 3, &mut b),
+                HsaError::ExtImageFormatUnsupported.status()
             );
+            wrong = layout;
+            wrong[1] ^= 1;
             assert_eq!(
-                hsaemu_hsa_ext_image_data_get_info_with_layout(
-                    agent, desc_ptr, 1, 2, 256, 0, info_ptr
-                ),
-                INVALID_ARGUMENT
+                hsaemu_hsa_amd_image_create(agent, &d, &wrong, data_ptr, 3, &mut b),
+                HsaError::ExtImageFormatUnsupported.status()
             );
+            assert_eq!(hsaemu_hsa_ext_image_destroy(agent, a), 0);
+        }
+        drop(data);
+    }
+
+    #[test]
+    fn samplers() {
+        let agent = gpu();
+        let d = SamplerDescriptor {
+            coordinate_mode: 1,
+            filter_mode: 1,
+            address_mode: 4,
+        };
+        let mut s = 0u64;
+        // SAFETY: valid pointers; the handle points at the S# while the sampler lives.
+        unsafe {
+            assert_eq!(hsaemu_hsa_ext_sampler_create(agent, &d, &mut s), 0);
+            let w = *(s as *const [u32; 4]);
+            // MIRROR on x/y/z, normalized, bilinear, MAX_LOD 4095.
+            assert_eq!(w, [1 | 1 << 3 | 1 << 6, 4095 << 12, 1 << 20 | 1 << 22, 0]);
+            assert_eq!(hsaemu_hsa_ext_sampler_destroy(agent, s), 0);
+            assert_eq!(hsaemu_hsa_ext_sampler_destroy(agent, s), INVALID_ARGUMENT);
+            let bad = SamplerDescriptor {
+                address_mode: 5,
+                ..d
+            };
             assert_eq!(
-                hsaemu_hsa_ext_image_data_get_info(agent, std::ptr::null(), 3, info_ptr),
-                INVALID_ARGUMENT
-            );
-            assert_eq!(
-                hsaemu_hsa_ext_image_create(agent, desc_ptr, std::ptr::null(), 3, &mut image),
+                hsaemu_hsa_ext_sampler_create(agent, &bad, &mut s),
                 INVALID_ARGUMENT
             );
         }

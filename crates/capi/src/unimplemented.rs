@@ -53,17 +53,10 @@ stubs! {
     hsaemu_stub_hsa_code_object_serialize => "hsa_code_object_serialize";
     hsaemu_stub_hsa_code_symbol_get_info => "hsa_code_symbol_get_info";
     hsaemu_stub_hsa_executable_load_code_object => "hsa_executable_load_code_object";
-    hsaemu_stub_hsa_ext_image_clear => "hsa_ext_image_clear";
-    hsaemu_stub_hsa_ext_image_copy => "hsa_ext_image_copy";
-    hsaemu_stub_hsa_ext_image_destroy => "hsa_ext_image_destroy";
-    hsaemu_stub_hsa_ext_image_export => "hsa_ext_image_export";
-    hsaemu_stub_hsa_ext_image_import => "hsa_ext_image_import";
     hsaemu_stub_hsa_ext_program_add_module => "hsa_ext_program_add_module";
     hsaemu_stub_hsa_ext_program_create => "hsa_ext_program_create";
     hsaemu_stub_hsa_ext_program_destroy => "hsa_ext_program_destroy";
     hsaemu_stub_hsa_ext_program_finalize => "hsa_ext_program_finalize";
     hsaemu_stub_hsa_ext_program_get_info => "hsa_ext_program_get_info";
     hsaemu_stub_hsa_ext_program_iterate_modules => "hsa_ext_program_iterate_modules";
-    hsaemu_stub_hsa_ext_sampler_create => "hsa_ext_sampler_create";
-    hsaemu_stub_hsa_ext_sampler_destroy => "hsa_ext_sampler_destroy";
 }

@@ -48,6 +48,8 @@ pub(crate) enum Fmt {
     Global,
     Scratch,
     Mubuf,
+    /// MIMG (image) instructions; `exec::mimg` takes the operation from `op`.
+    Mimg,
     /// A valid instruction without semantics (`Op::Missing`, `Op::NotForCompute`): executing
     /// it faults with its name (and the reason for a not-for-compute opcode).
     Unimplemented,
@@ -87,6 +89,16 @@ pub(crate) mod flag {
     pub const CLAMP: u16 = 128;
     pub const LDS: u16 = 256;
     pub const GDS: u16 = 512;
+    /// MIMG: unnormalized coordinates.
+    pub const UNORM: u16 = 1024;
+    /// MIMG: an array image (GFX8/GFX9 `da`).
+    pub const DA: u16 = 2048;
+    /// MIMG: 16-bit addresses (GFX9 `a16`; GFX8's `r128`).
+    pub const A16: u16 = 4096;
+    pub const TFE: u16 = 8192;
+    pub const LWE: u16 = 16384;
+    /// MIMG: 16-bit data.
+    pub const D16: u16 = 32768;
 }
 
 /// Memory operation kinds.
@@ -217,7 +229,7 @@ pub(crate) struct Inst {
     pub sdst: u16,
     pub src: [u16; 3],
     pub lit: u32,
-    /// simm16, memory offsets; for `Op::V_CMP` the compare, packed as
+    /// simm16, memory offsets, MIMG dmask; for `Op::V_CMP` the compare, packed as
     /// `cond | type << 5 | cmpx << 9` (isa's `CmpCond`/`CmpType` order).
     pub imm: i32,
     /// DS offset1.
@@ -338,7 +350,7 @@ fn fmt_of(e: Encoding) -> Fmt {
         Encoding::Flat => Fmt::Flat,
         Encoding::Global => Fmt::Global,
         Encoding::Scratch => Fmt::Scratch,
-        Encoding::Mimg => Fmt::Unimplemented,
+        Encoding::Mimg => Fmt::Mimg,
         Encoding::Unknown => Fmt::Invalid,
     }
 }
@@ -618,7 +630,40 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
                 }
             }
         }
-        Encoding::Mimg | Encoding::Unknown => return None,
+        Encoding::Mimg => {
+            // vdata is `dst` for loads, samples and atomics (which return the old value with
+            // glc) and `src[1]` for stores; atomics also read their data from it. The emulator
+            // reads it from both slots.
+            let vdata = match (isa.dst, isa.src[1]) {
+                (Operand::Vgpr(n), _) | (_, Operand::Vgpr(n)) => VGPR + n,
+                (Operand::Agpr(n), _) | (_, Operand::Agpr(n)) => AGPR + n,
+                _ => VGPR,
+            };
+            i.dst = vdata;
+            i.src[1] = vdata;
+            // vaddr, the T# (srsrc) and the S# (ssamp, in `sdst`; `NULL` when absent).
+            i.src[0] = code(isa.src[0])?;
+            i.src[2] = code(isa.src[2])?;
+            i.sdst = code(isa.sdst)?;
+            if let Ext::Mimg { dmask } = isa.ext {
+                i.imm = i32::from(dmask);
+            }
+            for (theirs, ours) in [
+                (hsaemu_isa::flags::GLC, flag::GLC),
+                (hsaemu_isa::flags::SLC, flag::SLC),
+                (hsaemu_isa::flags::UNORM, flag::UNORM),
+                (hsaemu_isa::flags::DA, flag::DA),
+                (hsaemu_isa::flags::A16, flag::A16),
+                (hsaemu_isa::flags::TFE, flag::TFE),
+                (hsaemu_isa::flags::LWE, flag::LWE),
+                (hsaemu_isa::flags::D16, flag::D16),
+            ] {
+                if isa.has(theirs) {
+                    i.flags |= ours;
+                }
+            }
+        }
+        Encoding::Unknown => return None,
     }
     Some(i)
 }
@@ -704,10 +749,10 @@ mod tests {
     /// a not-for-compute one says why when executed.
     #[test]
     fn opcodes_without_semantics_fault_by_name() {
-        // s_sethalt 1; image_load v[0:3], v[4:7], s[8:15] dmask:0xf unorm (MIMG).
+        // s_sethalt 1; s_cbranch_cdbgsys 0.
         for (words, name) in [
             (&[0xbf8d_0001u32][..], "s_sethalt"),
-            (&[0xf000_1f00, 0x0002_0004][..], "image_load"),
+            (&[0xbf97_0000u32][..], "s_cbranch_cdbgsys"),
         ] {
             let i = decode(Gen::Gfx9, words);
             assert_eq!(
@@ -724,6 +769,15 @@ mod tests {
                 "{mnemonic}"
             );
         }
+    }
+
+    #[test]
+    fn image_operands() {
+        // image_load v[0:3], v[4:7], s[8:15] dmask:0xf unorm (llvm-mc-15, gfx906).
+        let i = decode(Gen::Gfx9, &[0xf000_1f00, 0x0002_0004]);
+        assert_eq!((i.fmt, i.op, i.imm), (Fmt::Mimg, Op::IMAGE_LOAD, 0xf));
+        assert_eq!((i.dst, i.src[0], i.src[2]), (VGPR, VGPR + 4, 8));
+        assert!(i.has(flag::UNORM) && !i.has(flag::GLC));
     }
 
     #[test]

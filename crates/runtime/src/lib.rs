@@ -12,6 +12,7 @@ mod alias;
 pub mod backend;
 pub mod error;
 pub mod executable;
+pub mod image;
 pub mod layout;
 pub mod memory;
 pub mod pages;

@@ -63,6 +63,7 @@ pub struct Runtime {
     readers: RwLock<HashMap<u64, CodeObjectReader>>,
     signal_groups: RwLock<HashMap<u64, Arc<Vec<Signal>>>>,
     executables: RwLock<HashMap<u64, Executable>>,
+    images: crate::image::Images,
     start: Instant,
     config: Config,
 }
@@ -235,6 +236,7 @@ impl Runtime {
             readers: RwLock::new(HashMap::new()),
             signal_groups: RwLock::new(HashMap::new()),
             executables: RwLock::new(HashMap::new()),
+            images: Default::default(),
             start: Instant::now(),
             config,
         })
@@ -340,6 +342,11 @@ impl Runtime {
                         && parsed.name.len() <= i.name.len())
             })
             .ok_or(HsaError::InvalidIsaName)
+    }
+
+    /// The live images and samplers (`image.rs`).
+    pub(crate) fn images(&self) -> &crate::image::Images {
+        &self.images
     }
 
     // ---- memory ----

@@ -6,6 +6,7 @@ mod clock;
 mod fine_grained;
 mod fpmode;
 mod mfma;
+pub(crate) mod mimg;
 mod rdna;
 mod softfloat;
 mod valu;
@@ -85,7 +86,10 @@ pub(crate) fn step(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Fmt::Vop1 | Fmt::Vop2 | Fmt::Vopc | Fmt::Vop3 | Fmt::Vop3p => valu::valu(w, i, env),
         Fmt::Ds => vmem::ds(w, i, env),
         Fmt::Flat | Fmt::Global | Fmt::Scratch => vmem::flat(w, i, env),
+        // Typed (format) buffer accesses: the texture path of 1DB images.
+        Fmt::Mubuf if mimg::is_buffer_format(i.op) => mimg::buffer_format(w, i, env),
         Fmt::Mubuf => vmem::mubuf(w, i, env),
+        Fmt::Mimg => mimg::mimg(w, i, env),
         Fmt::Unimplemented => Err(unimplemented(i)),
         Fmt::Invalid => Err(LaneFault::new(
             FaultKind::IllegalInstruction { word: i.word },

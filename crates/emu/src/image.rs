@@ -1,0 +1,708 @@
+//! Image and sampler resources as the texture unit reads them, and the texel arithmetic behind
+//! the MIMG instructions: the GFX8/GFX9 image resource (T#, 8 dwords) and sampler (S#,
+//! 4 dwords) words, the data/number formats and their conversions, sampler addressing and
+//! filtering. Pure functions: the memory accesses are in `exec/mimg.rs`, and the runtime
+//! builds its descriptors and converts clear colours with the same code.
+//!
+//! Field positions are those of the GCN3 (GFX8) and Vega (GFX9) ISA manuals' "Image Resource"
+//! and "Image Sampler" tables (ROCm's `SQ_IMG_RSRC_WORD*` / `SQ_IMG_SAMP_WORD*`).
+
+use half::f16;
+
+/// `IMG_DATA_FORMAT`: how an element is split into components.
+pub mod data_format {
+    pub const F8: u8 = 1;
+    pub const F16: u8 = 2;
+    pub const F8_8: u8 = 3;
+    pub const F32: u8 = 4;
+    pub const F16_16: u8 = 5;
+    pub const F10_10_10_2: u8 = 8;
+    pub const F2_10_10_10: u8 = 9;
+    pub const F8_8_8_8: u8 = 10;
+    pub const F32_32: u8 = 11;
+    pub const F16_16_16_16: u8 = 12;
+    pub const F32_32_32: u8 = 13;
+    pub const F32_32_32_32: u8 = 14;
+    pub const F5_6_5: u8 = 16;
+    pub const F1_5_5_5: u8 = 17;
+    pub const F5_5_5_1: u8 = 18;
+}
+
+/// `IMG_NUM_FORMAT`: how a component's bits become a value.
+pub mod num_format {
+    pub const UNORM: u8 = 0;
+    pub const SNORM: u8 = 1;
+    pub const USCALED: u8 = 2;
+    pub const SSCALED: u8 = 3;
+    pub const UINT: u8 = 4;
+    pub const SINT: u8 = 5;
+    pub const FLOAT: u8 = 7;
+    pub const SRGB: u8 = 9;
+}
+
+/// `SQ_RSRC_IMG_*`: the resource type in T# word 3.
+pub mod img_type {
+    pub const D1: u8 = 8;
+    pub const D2: u8 = 9;
+    pub const D3: u8 = 10;
+    pub const CUBE: u8 = 11;
+    pub const D1_ARRAY: u8 = 12;
+    pub const D2_ARRAY: u8 = 13;
+}
+
+/// `SQ_SEL_*`: a destination select of T# word 3.
+pub mod sel {
+    pub const ZERO: u8 = 0;
+    pub const ONE: u8 = 1;
+    pub const X: u8 = 4;
+    pub const Y: u8 = 5;
+    pub const Z: u8 = 6;
+    pub const W: u8 = 7;
+}
+
+/// `SQ_TEX_CLAMP`: a sampler addressing mode.
+pub mod clamp {
+    pub const WRAP: u8 = 0;
+    pub const MIRROR: u8 = 1;
+    pub const CLAMP_LAST_TEXEL: u8 = 2;
+    pub const MIRROR_ONCE_LAST_TEXEL: u8 = 3;
+    pub const CLAMP_HALF_BORDER: u8 = 4;
+    pub const MIRROR_ONCE_HALF_BORDER: u8 = 5;
+    pub const CLAMP_BORDER: u8 = 6;
+    pub const MIRROR_ONCE_BORDER: u8 = 7;
+}
+
+/// An element format: data format and number format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Format {
+    pub data: u8,
+    pub num: u8,
+}
+
+impl Format {
+    /// Component widths in bits, X first (lowest bits), 0 for an absent component, and the
+    /// element size in bytes; `None` for a data format hsaemu does not implement.
+    pub fn layout(self) -> Option<([u8; 4], u32)> {
+        use data_format::*;
+        Some(match self.data {
+            F8 => ([8, 0, 0, 0], 1),
+            F16 => ([16, 0, 0, 0], 2),
+            F8_8 => ([8, 8, 0, 0], 2),
+            F32 => ([32, 0, 0, 0], 4),
+            F16_16 => ([16, 16, 0, 0], 4),
+            // The names list components from the most significant bits down.
+            F10_10_10_2 => ([2, 10, 10, 10], 4),
+            F2_10_10_10 => ([10, 10, 10, 2], 4),
+            F8_8_8_8 => ([8, 8, 8, 8], 4),
+            F32_32 => ([32, 32, 0, 0], 8),
+            F16_16_16_16 => ([16, 16, 16, 16], 8),
+            F32_32_32 => ([32, 32, 32, 0], 12),
+            F32_32_32_32 => ([32, 32, 32, 32], 16),
+            F5_6_5 => ([5, 6, 5, 0], 2),
+            F1_5_5_5 => ([5, 5, 5, 1], 2),
+            F5_5_5_1 => ([1, 5, 5, 5], 2),
+            _ => return None,
+        })
+    }
+
+    /// Element size in bytes (0 for an unknown data format).
+    pub fn bytes(self) -> u32 {
+        self.layout().map_or(0, |l| l.1)
+    }
+
+    /// Whether values are integers (UINT/SINT) rather than floats.
+    pub fn is_int(self) -> bool {
+        matches!(self.num, num_format::UINT | num_format::SINT)
+    }
+
+    /// Whether the number format and data format make a combination hsaemu implements.
+    pub fn supported(self) -> bool {
+        let Some((bits, _)) = self.layout() else {
+            return false;
+        };
+        let widest = bits.iter().copied().max().unwrap_or(0);
+        match self.num {
+            num_format::FLOAT => bits.iter().all(|&b| b == 0 || b == 16 || b == 32),
+            num_format::UNORM | num_format::SNORM | num_format::USCALED | num_format::SSCALED => {
+                widest <= 16
+            }
+            num_format::SRGB => self.data == data_format::F8_8_8_8,
+            num_format::UINT | num_format::SINT => true,
+            _ => false,
+        }
+    }
+
+    /// Converts an element's bits (little-endian, in the low `bytes()` bytes) into the four
+    /// component values X, Y, Z, W as 32-bit patterns (f32 bits, or integers for UINT/SINT).
+    /// Absent components read as 0 (X, Y, Z) and 1 (W).
+    pub fn decode(self, raw: u128) -> [u32; 4] {
+        let Some((bits, _)) = self.layout() else {
+            return [0; 4];
+        };
+        let one = if self.is_int() { 1 } else { 1f32.to_bits() };
+        let mut out = [0, 0, 0, one];
+        let mut shift = 0u32;
+        for (c, &b) in bits.iter().enumerate() {
+            if b == 0 {
+                continue;
+            }
+            let b = u32::from(b);
+            let v = ((raw >> shift) as u64 & mask(b)) as u32;
+            shift += b;
+            out[c] = self.decode_component(v, b, c);
+        }
+        out
+    }
+
+    fn decode_component(self, v: u32, b: u32, c: usize) -> u32 {
+        let sext = |v: u32| ((v << (32 - b)) as i32) >> (32 - b);
+        match self.num {
+            num_format::UNORM => unorm_to_f32(v, b).to_bits(),
+            num_format::SRGB if c < 3 => srgb_to_linear(f64::from(v) / mask(b) as f64).to_bits(),
+            num_format::SRGB => unorm_to_f32(v, b).to_bits(),
+            num_format::SNORM => {
+                let max = ((1u32 << (b - 1)) - 1) as f32;
+                (sext(v) as f32 / max).max(-1.0).to_bits()
+            }
+            num_format::USCALED => (v as f32).to_bits(),
+            num_format::SSCALED => (sext(v) as f32).to_bits(),
+            num_format::UINT => v,
+            num_format::SINT => sext(v) as u32,
+            num_format::FLOAT if b == 16 => f16::from_bits(v as u16).to_f32().to_bits(),
+            _ => v,
+        }
+    }
+
+    /// Converts four component values (f32 bits, or integers for UINT/SINT) into an element's
+    /// bits: floats round to nearest even, normalized and integer values saturate.
+    pub fn encode(self, vals: [u32; 4]) -> u128 {
+        let Some((bits, _)) = self.layout() else {
+            return 0;
+        };
+        let mut raw = 0u128;
+        let mut shift = 0u32;
+        for (c, &b) in bits.iter().enumerate() {
+            if b == 0 {
+                continue;
+            }
+            let b = u32::from(b);
+            let v = u64::from(self.encode_component(vals[c], b)) & mask(b);
+            raw |= u128::from(v) << shift;
+            shift += b;
+        }
+        raw
+    }
+
+    fn encode_component(self, v: u32, b: u32) -> u32 {
+        let f = f32::from_bits(v);
+        let umax = mask(b) as u32;
+        let smax = (1i64 << (b - 1)) - 1;
+        match self.num {
+            num_format::UNORM | num_format::SRGB => {
+                let f = if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) };
+                (f64::from(f) * f64::from(umax)).round_ties_even() as u32
+            }
+            num_format::SNORM => {
+                let f = if f.is_nan() { 0.0 } else { f.clamp(-1.0, 1.0) };
+                ((f64::from(f) * smax as f64).round_ties_even() as i64) as u32
+            }
+            num_format::USCALED => {
+                let f = if f.is_nan() { 0.0 } else { f };
+                (f64::from(f).round_ties_even().clamp(0.0, f64::from(umax))) as u32
+            }
+            num_format::SSCALED => {
+                let f = if f.is_nan() { 0.0 } else { f };
+                (f64::from(f)
+                    .round_ties_even()
+                    .clamp(-(smax as f64) - 1.0, smax as f64) as i64) as u32
+            }
+            num_format::UINT => v.min(umax),
+            num_format::SINT => (i64::from(v as i32).clamp(-smax - 1, smax)) as u32,
+            num_format::FLOAT if b == 16 => u32::from(f16::from_f32(f).to_bits()),
+            _ => v,
+        }
+    }
+}
+
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// `v / (2^bits - 1)`, correctly rounded.
+fn unorm_to_f32(v: u32, bits: u32) -> f32 {
+    (f64::from(v) / mask(bits) as f64) as f32
+}
+
+/// The sRGB transfer function's inverse (IEC 61966-2-1), as OpenCL specifies it for reads,
+/// from the exact encoded value, rounded once.
+fn srgb_to_linear(c: f64) -> f32 {
+    let l = if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    };
+    l as f32
+}
+
+/// An image resource (T#) as the texture unit reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resource {
+    /// Byte address of element (0, 0, 0) of the base level.
+    pub base: u64,
+    pub format: Format,
+    pub width: u32,
+    pub height: u32,
+    /// Depth of a 3D image, or the last layer + 1 of an array.
+    pub depth: u32,
+    /// Row pitch in elements.
+    pub pitch: u32,
+    pub kind: u8,
+    pub dst_sel: [u8; 4],
+    pub base_level: u8,
+    pub last_level: u8,
+    pub base_array: u32,
+    /// GFX9 `SW_MODE` (0: linear) / GFX8 `TILING_INDEX`.
+    pub tiling: u8,
+}
+
+/// Which descriptor layout a generation uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// GFX8 (Volcanic Islands).
+    Gfx8,
+    /// GFX9 (Vega, MI100, MI200).
+    Gfx9,
+}
+
+fn bits(w: u32, lo: u32, n: u32) -> u32 {
+    (w >> lo) & (mask(n) as u32)
+}
+
+impl Resource {
+    /// Reads a T#.
+    pub fn from_words(layout: Layout, w: &[u32; 8]) -> Resource {
+        let pitch_bits = if layout == Layout::Gfx9 { 16 } else { 14 };
+        let kind = bits(w[3], 28, 4) as u8;
+        let arrays = matches!(kind, img_type::D1_ARRAY | img_type::D2_ARRAY);
+        let depth = if layout == Layout::Gfx8 && arrays {
+            bits(w[5], 13, 13) + 1
+        } else {
+            bits(w[4], 0, 13) + 1
+        };
+        Resource {
+            base: (u64::from(w[0]) | u64::from(w[1] & 0xff) << 32) << 8,
+            format: Format {
+                data: bits(w[1], 20, 6) as u8,
+                num: bits(w[1], 26, 4) as u8,
+            },
+            width: bits(w[2], 0, 14) + 1,
+            height: bits(w[2], 14, 14) + 1,
+            depth,
+            pitch: bits(w[4], 13, pitch_bits) + 1,
+            kind,
+            dst_sel: [
+                bits(w[3], 0, 3) as u8,
+                bits(w[3], 3, 3) as u8,
+                bits(w[3], 6, 3) as u8,
+                bits(w[3], 9, 3) as u8,
+            ],
+            base_level: bits(w[3], 12, 4) as u8,
+            last_level: bits(w[3], 16, 4) as u8,
+            base_array: bits(w[5], 0, 13),
+            tiling: bits(w[3], 20, 5) as u8,
+        }
+    }
+
+    /// Writes a T# for a linear image (the inverse of [`Resource::from_words`]); `base` must be
+    /// 256-byte aligned.
+    pub fn to_words(&self, layout: Layout) -> [u32; 8] {
+        let mut w = [0u32; 8];
+        let b = self.base >> 8;
+        w[0] = b as u32;
+        w[1] = (b >> 32) as u32 & 0xff
+            | u32::from(self.format.data) << 20
+            | u32::from(self.format.num) << 26;
+        w[2] = (self.width - 1) & 0x3fff | ((self.height - 1) & 0x3fff) << 14;
+        w[3] = u32::from(self.dst_sel[0])
+            | u32::from(self.dst_sel[1]) << 3
+            | u32::from(self.dst_sel[2]) << 6
+            | u32::from(self.dst_sel[3]) << 9
+            | u32::from(self.base_level) << 12
+            | u32::from(self.last_level) << 16
+            | u32::from(self.tiling) << 20
+            | u32::from(self.kind) << 28;
+        let pitch_mask = if layout == Layout::Gfx9 {
+            0xffff
+        } else {
+            0x3fff
+        };
+        w[4] = (self.depth - 1) & 0x1fff | ((self.pitch - 1) & pitch_mask) << 13;
+        w[5] = self.base_array & 0x1fff;
+        if layout == Layout::Gfx8 {
+            // GFX8 keeps an array's last layer in word 5 (LAST_ARRAY).
+            w[5] |= ((self.depth - 1) & 0x1fff) << 13;
+        }
+        w
+    }
+
+    /// How many coordinates address a texel: x, then y, then z or the layer.
+    pub fn coords(&self) -> usize {
+        match self.kind {
+            img_type::D1 => 1,
+            img_type::D2 | img_type::D1_ARRAY => 2,
+            _ => 3,
+        }
+    }
+
+    /// Whether the last coordinate is a layer index.
+    pub fn arrayed(&self) -> bool {
+        matches!(self.kind, img_type::D1_ARRAY | img_type::D2_ARRAY)
+    }
+
+    /// Size in texels along each dimension (x, y, z/layers); unused dimensions are 1.
+    pub fn extent(&self) -> [u32; 3] {
+        match self.kind {
+            img_type::D1 => [self.width, 1, 1],
+            img_type::D1_ARRAY => [self.width, self.depth, 1],
+            img_type::D2 => [self.width, self.height, 1],
+            _ => [self.width, self.height, self.depth],
+        }
+    }
+
+    /// Byte address of the texel at (x, y, z/layer) of the base level, or `None` outside.
+    pub fn texel_address(&self, c: [u32; 3]) -> Option<u64> {
+        let e = self.extent();
+        if c[0] >= e[0] || c[1] >= e[1] || c[2] >= e[2] {
+            return None;
+        }
+        let bytes = u64::from(self.format.bytes());
+        let row = u64::from(self.pitch) * bytes;
+        // 1D arrays keep one row per layer.
+        let (y, z) = if self.kind == img_type::D1_ARRAY {
+            (0, c[1])
+        } else {
+            (c[1], c[2])
+        };
+        let slice = row
+            * u64::from(if self.kind == img_type::D1_ARRAY {
+                1
+            } else {
+                self.height
+            });
+        Some(self.base + u64::from(z) * slice + u64::from(y) * row + u64::from(c[0]) * bytes)
+    }
+
+    /// Applies the destination selects to decoded components.
+    pub fn swizzle(&self, v: [u32; 4]) -> [u32; 4] {
+        let one = if self.format.is_int() {
+            1
+        } else {
+            1f32.to_bits()
+        };
+        self.dst_sel.map(|s| match s {
+            sel::X..=sel::W => v[usize::from(s - sel::X)],
+            sel::ONE => one,
+            _ => 0,
+        })
+    }
+
+    /// The inverse of [`Resource::swizzle`] for stores: memory component c takes the first
+    /// destination channel that selects it (0 when none does).
+    pub fn unswizzle(&self, v: [u32; 4]) -> [u32; 4] {
+        let mut out = [0u32; 4];
+        for (c, o) in out.iter_mut().enumerate() {
+            if let Some(ch) = self.dst_sel.iter().position(|&s| s == sel::X + c as u8) {
+                *o = v[ch];
+            }
+        }
+        out
+    }
+}
+
+/// A sampler (S#).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sampler {
+    pub clamp: [u8; 3],
+    pub depth_compare: u8,
+    pub force_unnormalized: bool,
+    pub mag_linear: bool,
+    pub min_linear: bool,
+    pub border_color_type: u8,
+    pub min_lod: u16,
+    pub max_lod: u16,
+}
+
+impl Sampler {
+    /// Reads an S# (the same on GFX8 and GFX9).
+    pub fn from_words(w: &[u32; 4]) -> Sampler {
+        Sampler {
+            clamp: [
+                bits(w[0], 0, 3) as u8,
+                bits(w[0], 3, 3) as u8,
+                bits(w[0], 6, 3) as u8,
+            ],
+            depth_compare: bits(w[0], 12, 3) as u8,
+            force_unnormalized: bits(w[0], 15, 1) != 0,
+            // XY_MAG_FILTER / XY_MIN_FILTER: POINT, BILINEAR, ANISO_POINT, ANISO_BILINEAR.
+            mag_linear: bits(w[2], 20, 2) & 1 != 0,
+            min_linear: bits(w[2], 22, 2) & 1 != 0,
+            border_color_type: bits(w[3], 30, 2) as u8,
+            min_lod: bits(w[1], 0, 12) as u16,
+            max_lod: bits(w[1], 12, 12) as u16,
+        }
+    }
+
+    /// Writes an S# (the inverse of [`Sampler::from_words`]).
+    pub fn to_words(&self) -> [u32; 4] {
+        let filter = |l: bool| u32::from(l);
+        [
+            u32::from(self.clamp[0])
+                | u32::from(self.clamp[1]) << 3
+                | u32::from(self.clamp[2]) << 6
+                | u32::from(self.depth_compare) << 12
+                | u32::from(self.force_unnormalized) << 15,
+            u32::from(self.min_lod) | u32::from(self.max_lod) << 12,
+            filter(self.mag_linear) << 20 | filter(self.min_linear) << 22,
+            u32::from(self.border_color_type) << 30,
+        ]
+    }
+
+    /// The border colour's components X, Y, Z, W (before the destination selects) for an
+    /// image of `format`: transparent black, opaque black or opaque white.
+    pub fn border(&self, format: Format) -> [u32; 4] {
+        let (zero, one) = if format.is_int() {
+            (0, 1)
+        } else {
+            (0, 1f32.to_bits())
+        };
+        match self.border_color_type {
+            1 => [zero, zero, zero, one],
+            2 => [one; 4],
+            _ => [zero; 4],
+        }
+    }
+}
+
+/// Where a texel coordinate lands after addressing: a texel index, or the border.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Texel {
+    At(u32),
+    Border,
+}
+
+/// Applies addressing mode `mode` to integer texel coordinate `i` in an image `size` wide.
+pub fn address(mode: u8, i: i64, size: u32) -> Texel {
+    let n = i64::from(size);
+    match mode {
+        clamp::WRAP => Texel::At(i.rem_euclid(n) as u32),
+        clamp::MIRROR => {
+            let p = i.rem_euclid(2 * n);
+            Texel::At(if p < n { p } else { 2 * n - 1 - p } as u32)
+        }
+        clamp::CLAMP_LAST_TEXEL => Texel::At(i.clamp(0, n - 1) as u32),
+        clamp::MIRROR_ONCE_LAST_TEXEL => {
+            let m = if i < 0 { -1 - i } else { i };
+            Texel::At(m.clamp(0, n - 1) as u32)
+        }
+        clamp::MIRROR_ONCE_HALF_BORDER | clamp::MIRROR_ONCE_BORDER => {
+            let m = if i < 0 { -1 - i } else { i };
+            if m < n {
+                Texel::At(m as u32)
+            } else {
+                Texel::Border
+            }
+        }
+        // CLAMP_HALF_BORDER and CLAMP_BORDER.
+        _ => {
+            if (0..n).contains(&i) {
+                Texel::At(i as u32)
+            } else {
+                Texel::Border
+            }
+        }
+    }
+}
+
+/// Fraction bits of texel-space coordinates: the texture unit converts a sample coordinate to
+/// fixed point with 8-bit sub-texel precision (the D3D10+ requirement), which is also the
+/// precision of the linear filter's weights.
+pub const SUBTEXEL_BITS: u32 = 8;
+
+/// The texel-space coordinate of sample coordinate `s` along a dimension `size` texels long:
+/// scaled by the size when normalized, then rounded to the nearest 1/256 of a texel.
+pub fn texel_coordinate(s: f32, size: u32, normalized: bool) -> f64 {
+    let u = if normalized {
+        f64::from(s) * f64::from(size)
+    } else {
+        f64::from(s)
+    };
+    let scale = f64::from(1u32 << SUBTEXEL_BITS);
+    if u.is_nan() {
+        0.0
+    } else {
+        (u * scale).round() / scale
+    }
+}
+
+/// The two texels and the weight of the second one for linear filtering at texel-space
+/// coordinate `u` (texel centres at i + 0.5).
+pub fn linear_taps(u: f64) -> (i64, f32) {
+    let t = u - 0.5;
+    let i0 = t.floor();
+    (i0 as i64, (t - i0) as f32)
+}
+
+/// Depth comparison of a sample_c: `ref OP texel` with `SQ_TEX_DEPTH_COMPARE` `func`.
+pub fn depth_compare(func: u8, reference: f32, texel: f32) -> bool {
+    match func {
+        0 => false,
+        1 => reference < texel,
+        2 => reference == texel,
+        3 => reference <= texel,
+        4 => reference > texel,
+        5 => reference != texel,
+        6 => reference >= texel,
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unorm8_round_trips_and_rounds_to_nearest() {
+        let f = Format {
+            data: data_format::F8_8_8_8,
+            num: num_format::UNORM,
+        };
+        let v = f.decode(0x80ff_0001);
+        assert_eq!(f32::from_bits(v[0]), 1.0 / 255.0);
+        assert_eq!(f32::from_bits(v[2]), 1.0);
+        assert_eq!(f32::from_bits(v[3]), 128.0 / 255.0);
+        assert_eq!(f.encode(v), 0x80ff_0001);
+        // 0.5 * 255 = 127.5 rounds to even (128); out-of-range values saturate; NaN is 0.
+        let e = f.encode([0.5f32, 2.0, -1.0, f32::NAN].map(f32::to_bits));
+        assert_eq!(e, 0x0000_ff80);
+    }
+
+    #[test]
+    fn packed_formats_put_x_in_the_low_bits() {
+        let f = Format {
+            data: data_format::F5_6_5,
+            num: num_format::UNORM,
+        };
+        // Z = 31 (bits 15:11), Y = 0 (bits 10:5), X = 1 (bits 4:0).
+        let v = f.decode(0xf801);
+        assert_eq!(f32::from_bits(v[0]), 1.0 / 31.0);
+        assert_eq!(f32::from_bits(v[1]), 0.0);
+        assert_eq!(f32::from_bits(v[2]), 1.0);
+        assert_eq!(f32::from_bits(v[3]), 1.0);
+        let f = Format {
+            data: data_format::F2_10_10_10,
+            num: num_format::UNORM,
+        };
+        assert_eq!(
+            f.encode([1.0f32, 0.0, 1.0, 1.0].map(f32::to_bits)),
+            0xfff0_03ff
+        );
+    }
+
+    #[test]
+    fn signed_and_integer_conversions_saturate() {
+        let s = Format {
+            data: data_format::F8,
+            num: num_format::SNORM,
+        };
+        assert_eq!(f32::from_bits(s.decode(0x80)[0]), -1.0);
+        assert_eq!(f32::from_bits(s.decode(0x81)[0]), -1.0);
+        assert_eq!(s.encode([(-2.0f32).to_bits(), 0, 0, 0]), 0x81);
+        let i = Format {
+            data: data_format::F16,
+            num: num_format::SINT,
+        };
+        assert_eq!(i.decode(0xffff)[0], u32::MAX);
+        assert_eq!(i.encode([70000, 0, 0, 0]), 0x7fff);
+        assert_eq!(i.encode([(-70000i32) as u32, 0, 0, 0]), 0x8000);
+        let h = Format {
+            data: data_format::F16,
+            num: num_format::FLOAT,
+        };
+        assert_eq!(h.encode([1.5f32.to_bits(), 0, 0, 0]), 0x3e00);
+    }
+
+    #[test]
+    fn srgb_reads_decode_colour_but_not_alpha() {
+        let f = Format {
+            data: data_format::F8_8_8_8,
+            num: num_format::SRGB,
+        };
+        let v = f.decode(0x80ff_0080);
+        // IEC 61966-2-1: ((c + 0.055) / 1.055)^2.4 above 0.04045; c / 12.92 below.
+        let c = 128.0f64 / 255.0;
+        assert_eq!(f32::from_bits(v[0]), ((c + 0.055) / 1.055).powf(2.4) as f32);
+        assert_eq!(f32::from_bits(v[2]), 1.0);
+        assert_eq!(f32::from_bits(v[3]), 128.0 / 255.0);
+        let dark = f.decode(0x0000_0005);
+        assert_eq!(f32::from_bits(dark[0]), (5.0f64 / 255.0 / 12.92) as f32);
+    }
+
+    #[test]
+    fn descriptors_round_trip() {
+        let r = Resource {
+            base: 0x7f12_3456_7800,
+            format: Format {
+                data: data_format::F8_8_8_8,
+                num: num_format::UNORM,
+            },
+            width: 100,
+            height: 30,
+            depth: 4,
+            pitch: 128,
+            kind: img_type::D2_ARRAY,
+            dst_sel: [sel::Z, sel::Y, sel::X, sel::W],
+            base_level: 0,
+            last_level: 0,
+            base_array: 0,
+            tiling: 0,
+        };
+        for layout in [Layout::Gfx8, Layout::Gfx9] {
+            assert_eq!(Resource::from_words(layout, &r.to_words(layout)), r);
+        }
+        let s = Sampler {
+            clamp: [clamp::CLAMP_BORDER; 3],
+            depth_compare: 0,
+            force_unnormalized: true,
+            mag_linear: true,
+            min_linear: true,
+            border_color_type: 0,
+            min_lod: 0,
+            max_lod: 4095,
+        };
+        assert_eq!(Sampler::from_words(&s.to_words()), s);
+        // The S# clang builds for CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP |
+        // CLK_FILTER_NEAREST.
+        let c = Sampler::from_words(&[0x1000_b1b6, 0x00ff_f000, 0x8000_0000, 0]);
+        assert_eq!(c.clamp, [clamp::CLAMP_BORDER; 3]);
+        assert!(c.force_unnormalized && !c.mag_linear && !c.min_linear);
+    }
+
+    #[test]
+    fn addressing_modes() {
+        assert_eq!(address(clamp::WRAP, -1, 4), Texel::At(3));
+        assert_eq!(address(clamp::MIRROR, -1, 4), Texel::At(0));
+        assert_eq!(address(clamp::MIRROR, 4, 4), Texel::At(3));
+        assert_eq!(address(clamp::MIRROR, 9, 4), Texel::At(1));
+        assert_eq!(address(clamp::CLAMP_LAST_TEXEL, 7, 4), Texel::At(3));
+        assert_eq!(address(clamp::CLAMP_BORDER, 4, 4), Texel::Border);
+        assert_eq!(address(clamp::CLAMP_BORDER, -1, 4), Texel::Border);
+        assert_eq!(linear_taps(1.0), (0, 0.5));
+        assert_eq!(texel_coordinate(0.5 + 1.0 / 1024.0, 1, false), 0.5);
+        // -3/7 scaled back by 7 is -3.0000002 in f32; the fixed-point coordinate is -3.
+        assert_eq!(texel_coordinate(-3.0 * (1.0 / 7.0f32), 7, true), -3.0);
+    }
+}
