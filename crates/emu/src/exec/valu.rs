@@ -163,6 +163,17 @@ fn float_mods(row: &mut Row, k: usize, abs: u8, neg: u8, ty: Ty) {
     }
 }
 
+/// VOP3 `op_sel` (GFX9+ 16-bit operations): bit k reads source k's high half, bit 3 writes
+/// the result to the destination's high half (keeping the low half). 0 for other encodings.
+#[inline(always)]
+pub(super) fn vop3_opsel(i: &Inst) -> u8 {
+    if i.fmt == Fmt::Vop3 {
+        i.opsel
+    } else {
+        0
+    }
+}
+
 pub(super) struct Ctx<'a> {
     pub(super) i: &'a Inst,
     pub(super) exec: u64,
@@ -353,7 +364,7 @@ impl Ctx<'_> {
         let i = self.i;
         let ty = i.tys[k];
         let code = i.src[k];
-        let plain = i.sub == Sub::E32 && (i.abs | i.neg | self.daz) >> k & 1 == 0;
+        let plain = i.sub == Sub::E32 && (i.abs | i.neg | self.daz | vop3_opsel(i)) >> k & 1 == 0;
         if code >= VGPR && plain {
             // No modifiers: read the register in place (no copy).
             return &w.v[crate::wave::reg_index(code)];
@@ -384,6 +395,11 @@ impl Ctx<'_> {
                     sdwa_sel(out, i.ext >> sh & 7, i.ext >> (sh + 3) & 1 != 0);
                 }
                 _ => {}
+            }
+        }
+        if vop3_opsel(i) >> k & 1 != 0 {
+            for x in out.iter_mut() {
+                *x >>= 16;
             }
         }
         if (i.abs | i.neg) >> k & 1 != 0 && i.fmt != Fmt::Vop3p {
@@ -421,6 +437,11 @@ impl Ctx<'_> {
                     sdwa_sel(&mut r, i.ext >> sh & 7, i.ext >> (sh + 3) & 1 != 0);
                 }
                 _ => {}
+            }
+        }
+        if vop3_opsel(i) >> k & 1 != 0 {
+            for x in r.iter_mut() {
+                *x >>= 16;
             }
         }
         if (i.abs | i.neg) >> k & 1 != 0 && i.fmt != Fmt::Vop3p {
@@ -623,7 +644,34 @@ pub(super) fn put(w: &mut Wave, c: &Ctx, r: &Row) {
             return;
         }
     }
+    if vop3_opsel(i) & 8 != 0 {
+        let old = w.vsrc(i.dst, 0, Ty::B32);
+        let mut m = [0u32; LANES];
+        for l in 0..LANES {
+            m[l] = old[l] & 0xffff | r[l] << 16;
+        }
+        w.vwrite(i.dst, &m, c.wmask);
+        return;
+    }
     w.vwrite(i.dst, r, c.wmask);
+}
+
+/// Unsigned saturation of a wide result to 32 bits (integer clamp).
+#[inline(always)]
+pub(super) fn sat_u32(v: u64) -> u32 {
+    v.min(u64::from(u32::MAX)) as u32
+}
+
+/// Signed saturation of a wide result to 32 bits (integer clamp).
+#[inline(always)]
+pub(super) fn sat_i32(v: i64) -> u32 {
+    v.clamp(i32::MIN.into(), i32::MAX.into()) as i32 as u32
+}
+
+/// Signed saturation to the 16-bit range (integer clamp), as the low half.
+#[inline(always)]
+pub(super) fn sat_i16(v: i32) -> u32 {
+    u32::from(v.clamp(i16::MIN.into(), i16::MAX.into()) as i16 as u16)
 }
 
 fn ldexp32(x: f32, n: i32) -> f32 {
@@ -1094,6 +1142,16 @@ fn valu_body(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
                 (x > y) | (y.wrapping_sub(x) < ci)
             ),
         }
+        if i.has(flag::CLAMP) {
+            // Integer clamp: a carry saturates at 0xffffffff, a borrow at 0 (the carry-out is
+            // still written).
+            let sat = if matches!(kind, 0 | 3) { u32::MAX } else { 0 };
+            for l in 0..LANES {
+                if flags[l] != 0 {
+                    sr[l] = sat;
+                }
+            }
+        }
         let co = pack_flags(&flags);
         put(w, c, sr);
         w.merge_mask(i.sdst, co, c.wmask);
@@ -1108,6 +1166,7 @@ fn valu_body(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
         4 => valu_f16,
         5 => valu_int,
         6 => super::rdna::valu_rdna,
+        7 => super::valu_media::valu_media,
         _ => return Err(unimplemented(i)),
     };
     part(w, c, &mut *env.scratch, mode).unwrap_or_else(|| Err(unimplemented(i)))
@@ -2039,6 +2098,7 @@ fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
         }};
     }
 
+    let clamp16 = i.has(flag::CLAMP);
     match i.op {
         // f16
         Op::V_ADD_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(h(x) + h(y)))),
@@ -2053,10 +2113,10 @@ fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
             let ieee = mode & MODE_IEEE != 0;
             vf16!(map2!(s0!(), s1!(), |x, y| minmax16(x, y, true, ieee)))
         }
-        Op::V_FMA_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| hb(
+        Op::V_FMA_F16 | Op::V_FMA_LEGACY_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| hb(
             h(x).mul_add(h(y), h(z))
         ))),
-        Op::V_MAD_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| mad_ftz16(x, y, z))),
+        Op::V_MAD_F16 | Op::V_MAD_LEGACY_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| mad_ftz16(x, y, z))),
         Op::V_FMAC_F16 => {
             // The accumulator is the third source (flushed with it when MODE says so).
             let mut acc = w.vsrc(i.dst, 0, Ty::B32);
@@ -2115,7 +2175,7 @@ fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
             h(y) as f32,
             h(z) as f32
         ))))),
-        Op::V_DIV_FIXUP_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |q, den, num| {
+        Op::V_DIV_FIXUP_F16 | Op::V_DIV_FIXUP_LEGACY_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |q, den, num| {
             let (df, nf) = (h(den), h(num));
             let sign = (den ^ num) & 0x8000;
             if nf.is_nan() {
@@ -2133,7 +2193,30 @@ fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
             }
         })),
         Op::V_PACK_B32_F16 => v32!(map2!(s0!(), s1!(), |x, y| (x & 0xffff) | (y & 0xffff) << 16)),
+        // 16-bit integer clamp saturates at the 16-bit range.
+        Op::V_ADD_U16 if clamp16 => v32!(map2!(s0!(), s1!(), |x, y| u32::from(
+            (x as u16).saturating_add(y as u16)
+        ))),
+        Op::V_SUB_U16 if clamp16 => v32!(map2!(s0!(), s1!(), |x, y| u32::from(
+            (x as u16).saturating_sub(y as u16)
+        ))),
+        Op::V_SUBREV_U16 if clamp16 => v32!(map2!(s0!(), s1!(), |x, y| u32::from(
+            (y as u16).saturating_sub(x as u16)
+        ))),
+        Op::V_MAD_U16 if clamp16 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (u32::from(
+            x as u16
+        ) * u32::from(y as u16)
+            + u32::from(z as u16))
+        .min(0xffff))),
         Op::V_ADD_U16 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_add(y) & 0xffff)),
+        Op::V_ADD_I16 => v32!(map2!(s0!(), s1!(), |x, y| {
+            let v = (x as i16).wrapping_add(y as i16);
+            (if clamp16 { (x as i16).saturating_add(y as i16) } else { v }) as u16 as u32
+        })),
+        Op::V_SUB_I16 => v32!(map2!(s0!(), s1!(), |x, y| {
+            let v = (x as i16).wrapping_sub(y as i16);
+            (if clamp16 { (x as i16).saturating_sub(y as i16) } else { v }) as u16 as u32
+        })),
         Op::V_SUB_U16 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_sub(y) & 0xffff)),
         Op::V_SUBREV_U16 => v32!(map2!(s0!(), s1!(), |x, y| y.wrapping_sub(x) & 0xffff)),
         Op::V_MUL_LO_U16 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_mul(y) & 0xffff)),
@@ -2252,7 +2335,25 @@ fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
         }};
     }
 
+    let clamp = i.has(flag::CLAMP);
     match i.op {
+        // Integer clamp (VOP3 `clamp`): the result saturates instead of wrapping.
+        Op::V_ADD_U32 if clamp => v32!(map2!(s0!(), s1!(), |x, y| x.saturating_add(y))),
+        Op::V_SUB_U32 if clamp => v32!(map2!(s0!(), s1!(), |x, y| x.saturating_sub(y))),
+        Op::V_SUBREV_U32 if clamp => v32!(map2!(s0!(), s1!(), |x, y| y.saturating_sub(x))),
+        Op::V_ADD_I32 if clamp => v32!(map2!(s0!(), s1!(), |x, y| (x as i32)
+            .saturating_add(y as i32)
+            as u32)),
+        Op::V_SUB_I32 if clamp => v32!(map2!(s0!(), s1!(), |x, y| (x as i32)
+            .saturating_sub(y as i32)
+            as u32)),
+        Op::V_MAD_U32_U24 if clamp => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| sat_u32(
+            u64::from(x & 0xff_ffff) * u64::from(y & 0xff_ffff) + u64::from(z)
+        ))),
+        Op::V_MAD_I32_I24 if clamp => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| sat_i32(
+            i64::from((x << 8) as i32 >> 8) * i64::from((y << 8) as i32 >> 8)
+                + i64::from(z as i32)
+        ))),
         // integer
         Op::V_ADD_U32 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_add(y))),
         Op::V_SUB_U32 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_sub(y))),
@@ -2299,11 +2400,18 @@ fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
             for l in 0..LANES {
                 let (v, o) = if i.op == Op::V_MAD_U64_U32 {
                     let p = u128::from(a[l]) * u128::from(b[l]) + u128::from(cc[l]);
-                    (p as u64, p >> 64 != 0)
+                    let o = p >> 64 != 0;
+                    (if o && clamp { u64::MAX } else { p as u64 }, o)
                 } else {
                     let p = i128::from(a[l] as i32) * i128::from(b[l] as i32)
                         + i128::from(cc[l] as i64);
-                    (p as u64, p != i128::from(p as i64))
+                    let o = p != i128::from(p as i64);
+                    let v = if clamp {
+                        p.clamp(i64::MIN.into(), i64::MAX.into()) as u64
+                    } else {
+                        p as u64
+                    };
+                    (v, o)
                 };
                 r[l] = v;
                 ov |= u64::from(o) << l;
@@ -2427,9 +2535,14 @@ fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
             }
         })),
         Op::V_BFREV_B32 => v32!(map1!(s0!(), |x| x.reverse_bits())),
-        Op::V_SAD_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| x
-            .abs_diff(y)
-            .wrapping_add(z))),
+        Op::V_SAD_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| {
+            let v = u64::from(x.abs_diff(y)) + u64::from(z);
+            if clamp {
+                sat_u32(v)
+            } else {
+                v as u32
+            }
+        })),
         Op::V_PERM_B32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| {
             let bytes = u64::from(x) << 32 | u64::from(y);
             let mut out = 0u32;
@@ -2511,6 +2624,19 @@ fn fma16(x: u32, y: u32, z: u32, rm: sf::Round) -> u32 {
     }
 }
 
+/// Source `k` of a packed-f32 instruction (`v_pk_{add,mul,fma}_f32`, `v_pk_mov_b32`) as
+/// register pairs. A constant (inline integer, inline float, literal) is one 32-bit value
+/// (floats as f32) used for both halves whatever op_sel says: `v_pk_add_f32 v[2:3], v[0:1],
+/// 1.0` adds 1.0 to both.
+fn pk32_src(w: &Wave, i: &Inst, k: usize) -> Row64 {
+    let code = i.src[k];
+    if code >= VGPR || code < 128 {
+        return w.vsrc64(code, i.lit, Ty::I64);
+    }
+    let v = u64::from(w.sread(code, i.lit, Ty::B32));
+    [v | v << 32; LANES]
+}
+
 /// VOP3P: packed 16-bit and (gfx90a) packed 32-bit math, mixed-precision FMA, dot products,
 /// AccVGPR moves; matrix FMA goes on to [`super::mfma`].
 fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
@@ -2555,6 +2681,8 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
     let rm32 = sf::Round::from_field(mode);
     let ieee = mode & MODE_IEEE != 0;
     let dx10 = mode & MODE_DX10_CLAMP != 0;
+    // Integer clamp (packed adds/subs/mads): each half saturates at the 16-bit range.
+    let cl = i.has(flag::CLAMP);
     macro_rules! pk16 {
         ($n:expr, $float:expr, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
             let a = src(w, 0);
@@ -2592,9 +2720,9 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
     // Packed f32 (gfx90a): each source is a register pair.
     macro_rules! pk32 {
         ($n:expr, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
-            let a = w.vsrc64(i.src[0], i.lit, Ty::I64);
-            let b = if $n > 1 { w.vsrc64(i.src[1], i.lit, Ty::I64) } else { [0; LANES] };
-            let cc = if $n > 2 { w.vsrc64(i.src[2], i.lit, Ty::I64) } else { [0; LANES] };
+            let a = pk32_src(w, i, 0);
+            let b = if $n > 1 { pk32_src(w, i, 1) } else { [0; LANES] };
+            let cc = if $n > 2 { pk32_src(w, i, 2) } else { [0; LANES] };
             let mut r = [0u64; LANES];
             for l in 0..LANES {
                 let mut out = 0u64;
@@ -2629,6 +2757,22 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
         Op::V_PK_FMA_F16 => pk16!(3, true, |x, y, z| fma16(x, y, z, rm16)),
         Op::V_PK_MAX_F16 => pk16!(2, true, |x, y, _z| minmax16(x, y, true, ieee)),
         Op::V_PK_MIN_F16 => pk16!(2, true, |x, y, _z| minmax16(x, y, false, ieee)),
+        Op::V_PK_ADD_U16 if cl => pk16!(2, false, |x, y, _z| (x + y).min(0xffff)),
+        Op::V_PK_SUB_U16 if cl => pk16!(2, false, |x, y, _z| x.saturating_sub(y)),
+        Op::V_PK_MAD_U16 if cl => pk16!(3, false, |x, y, z| (x * y + z).min(0xffff)),
+        Op::V_PK_ADD_I16 if cl => pk16!(2, false, |x, y, _z| sat_i16(i32::from(x as u16 as i16)
+            + i32::from(y as u16 as i16))),
+        Op::V_PK_SUB_I16 if cl => pk16!(2, false, |x, y, _z| sat_i16(i32::from(x as u16 as i16)
+            - i32::from(y as u16 as i16))),
+        Op::V_PK_MAD_I16 => pk16!(3, false, |x, y, z| {
+            let v = i32::from(x as u16 as i16) * i32::from(y as u16 as i16)
+                + i32::from(z as u16 as i16);
+            if cl {
+                sat_i16(v)
+            } else {
+                v as u32
+            }
+        }),
         Op::V_PK_ADD_U16 | Op::V_PK_ADD_I16 => pk16!(2, false, |x, y, _z| x.wrapping_add(y)),
         Op::V_PK_SUB_U16 | Op::V_PK_SUB_I16 => pk16!(2, false, |x, y, _z| x.wrapping_sub(y)),
         Op::V_PK_MUL_LO_U16 => pk16!(2, false, |x, y, _z| x.wrapping_mul(y)),
@@ -2653,8 +2797,8 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
         Op::V_PK_MUL_F32 => pk32!(2, |x, y, _z| mul32(x, y, rm32)),
         Op::V_PK_ADD_F32 => pk32!(2, |x, y, _z| add32(x, y, rm32)),
         Op::V_PK_MOV_B32 => {
-            let a = w.vsrc64(i.src[0], i.lit, Ty::I64);
-            let b = w.vsrc64(i.src[1], i.lit, Ty::I64);
+            let a = pk32_src(w, i, 0);
+            let b = pk32_src(w, i, 1);
             let mut r = [0u64; LANES];
             for l in 0..LANES {
                 let lo = if i.opsel & 1 != 0 {
@@ -2724,6 +2868,24 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
             }
             w.vwrite(i.dst, &r, c.exec);
         }
+        Op::V_DOT8_I32_I4 | Op::V_DOT8_U32_U4 => {
+            let (a, b, cc) = (
+                w.vsrc(i.src[0], i.lit, Ty::B32),
+                w.vsrc(i.src[1], i.lit, Ty::B32),
+                w.vsrc(i.src[2], i.lit, Ty::B32),
+            );
+            let signed = i.op == Op::V_DOT8_I32_I4;
+            let mut r = [0u32; LANES];
+            for l in 0..LANES {
+                let acc = super::valu_media::dot8(a[l], b[l], cc[l], signed);
+                r[l] = match (i.has(flag::CLAMP), signed) {
+                    (false, _) => acc as u32,
+                    (true, true) => sat_i32(acc),
+                    (true, false) => sat_u32(acc as u64),
+                };
+            }
+            w.vwrite(i.dst, &r, c.exec);
+        }
         Op::V_DOT4_I32_I8 | Op::V_DOT4_U32_U8 | Op::V_DOT2_I32_I16 | Op::V_DOT2_U32_U16 => {
             let (a, b, cc) = (
                 w.vsrc(i.src[0], i.lit, Ty::B32),
@@ -2732,7 +2894,7 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
             );
             let mut r = [0u32; LANES];
             for l in 0..LANES {
-                let mut acc = cc[l] as i64;
+                let mut acc = i64::from(cc[l] as i32);
                 match i.op {
                     Op::V_DOT4_I32_I8 => {
                         for k in 0..4 {
@@ -2761,7 +2923,12 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
                         }
                     }
                 }
-                r[l] = acc as u32;
+                let signed = matches!(i.op, Op::V_DOT4_I32_I8 | Op::V_DOT2_I32_I16);
+                r[l] = match (i.has(flag::CLAMP), signed) {
+                    (false, _) => acc as u32,
+                    (true, true) => sat_i32(acc),
+                    (true, false) => sat_u32(acc as u64),
+                };
             }
             w.vwrite(i.dst, &r, c.exec);
         }
