@@ -747,7 +747,9 @@ fn src_types(name: &str) -> [Ty; 3] {
             "v_ldexp_f64" | "v_trig_preop_f64" => t = [Ty::F64, Ty::B32, Ty::B32],
             "v_ldexp_f16" => t = [Ty::B16, Ty::B32, Ty::B32],
             "v_mad_u64_u32" | "v_mad_i64_i32" => t = [Ty::B32, Ty::B32, Ty::I64],
-            "v_div_fixup_legacy_f16" => {}
+            // 32-bit operands despite the 16-bit type in the name (LLVM's operand types).
+            "v_sad_u16" | "v_sat_pk_u8_i16" => t = [Ty::B32; 3],
+            "v_mad_u32_u16" | "v_mad_i32_i16" => t = [Ty::B16, Ty::B16, Ty::B32],
             _ => {}
         }
         if name.starts_with("v_cvt_") || name.starts_with("v_frexp_") {

@@ -612,6 +612,109 @@ pub(super) fn put_f64(w: &mut Wave, c: &Ctx, r: &mut Row64) {
     w.vwrite64(c.i.dst, r, c.wmask);
 }
 
+/// Whether a 16-bit result written to a 32-bit VGPR keeps the register's high half (otherwise
+/// it is zeroed). GFX8 zeroes it; GFX9 keeps it for the instructions it introduced with
+/// op_sel (`v_mad_u16`/`i16`/`f16`, `v_fma_f16`, `v_div_fixup_f16`; their GFX8 forms are the
+/// `_legacy` opcodes) and for the f16 mac/fmac/madak/madmk; GFX10 keeps it for every 16-bit
+/// result (LLVM's `GCNSubtarget::zeroesHigh16BitsOfDest`, derived from the hardware).
+#[inline]
+fn keeps_high_half(i: &Inst) -> bool {
+    result16(i.op) && keeps_high_half_of(i)
+}
+
+/// Whether an operation's result is 16 bits wide (VOP3 op_sel bit 3 then picks the half).
+fn result16(op: Op) -> bool {
+    !matches!(
+        op,
+        Op::V_MAD_U32_U16
+            | Op::V_MAD_I32_I16
+            | Op::V_CVT_PKNORM_I16_F16
+            | Op::V_CVT_PKNORM_U16_F16
+            | Op::V_CVT_PKNORM_I16_F32
+            | Op::V_CVT_PKNORM_U16_F32
+            | Op::V_PACK_B32_F16
+            | Op::V_CVT_F32_F16
+            | Op::V_SAD_U16
+    )
+}
+
+fn keeps_high_half_of(i: &Inst) -> bool {
+    let gfx9_keeps = matches!(
+        i.op,
+        Op::V_MAD_U16
+            | Op::V_MAD_I16
+            | Op::V_MAD_F16
+            | Op::V_FMA_F16
+            | Op::V_DIV_FIXUP_F16
+            | Op::V_MAC_F16
+            | Op::V_FMAC_F16
+            | Op::V_MADAK_F16
+            | Op::V_MADMK_F16
+    );
+    match i.gen {
+        Gen::Gfx8 => false,
+        Gen::Gfx10 | Gen::Gfx10W64 => {
+            gfx9_keeps
+                || matches!(
+                    i.op,
+                    Op::V_ADD_F16
+                        | Op::V_SUB_F16
+                        | Op::V_SUBREV_F16
+                        | Op::V_MUL_F16
+                        | Op::V_MAX_F16
+                        | Op::V_MIN_F16
+                        | Op::V_ADD_U16
+                        | Op::V_SUB_U16
+                        | Op::V_SUBREV_U16
+                        | Op::V_ADD_I16
+                        | Op::V_SUB_I16
+                        | Op::V_MUL_LO_U16
+                        | Op::V_MAX_U16
+                        | Op::V_MIN_U16
+                        | Op::V_MAX_I16
+                        | Op::V_MIN_I16
+                        | Op::V_LSHLREV_B16
+                        | Op::V_LSHRREV_B16
+                        | Op::V_ASHRREV_I16
+                        | Op::V_LDEXP_F16
+                        | Op::V_CVT_F16_F32
+                        | Op::V_CVT_F16_U16
+                        | Op::V_CVT_F16_I16
+                        | Op::V_CVT_U16_F16
+                        | Op::V_CVT_I16_F16
+                        | Op::V_RCP_F16
+                        | Op::V_RSQ_F16
+                        | Op::V_SQRT_F16
+                        | Op::V_LOG_F16
+                        | Op::V_EXP_F16
+                        | Op::V_SIN_F16
+                        | Op::V_COS_F16
+                        | Op::V_FLOOR_F16
+                        | Op::V_CEIL_F16
+                        | Op::V_TRUNC_F16
+                        | Op::V_RNDNE_F16
+                        | Op::V_FRACT_F16
+                        | Op::V_FREXP_MANT_F16
+                        | Op::V_FREXP_EXP_I16_F16
+                        | Op::V_MAX3_F16
+                        | Op::V_MIN3_F16
+                        | Op::V_MED3_F16
+                        | Op::V_MAX3_U16
+                        | Op::V_MIN3_U16
+                        | Op::V_MED3_U16
+                        | Op::V_MAX3_I16
+                        | Op::V_MIN3_I16
+                        | Op::V_MED3_I16
+                        | Op::V_FMAMK_F16
+                        | Op::V_FMAAK_F16
+                        | Op::V_CVT_NORM_I16_F16
+                        | Op::V_CVT_NORM_U16_F16
+                )
+        }
+        _ => gfx9_keeps,
+    }
+}
+
 /// Writes a 32-bit result, merging SDWA destination selects.
 #[inline]
 pub(super) fn put(w: &mut Wave, c: &Ctx, r: &Row) {
@@ -644,8 +747,17 @@ pub(super) fn put(w: &mut Wave, c: &Ctx, r: &Row) {
             return;
         }
     }
-    if vop3_opsel(i) & 8 != 0 {
+    if (vop3_opsel(i) & 8 != 0 && result16(i.op)) || keeps_high_half(i) {
         let old = w.vsrc(i.dst, 0, Ty::B32);
+        if vop3_opsel(i) & 8 == 0 {
+            // A 16-bit result into the low half; the high half keeps its value.
+            let mut m = [0u32; LANES];
+            for l in 0..LANES {
+                m[l] = old[l] & 0xffff_0000 | r[l] & 0xffff;
+            }
+            w.vwrite(i.dst, &m, c.wmask);
+            return;
+        }
         let mut m = [0u32; LANES];
         for l in 0..LANES {
             m[l] = old[l] & 0xffff | r[l] << 16;
@@ -2887,9 +2999,15 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
             w.vwrite(i.dst, &r, c.exec);
         }
         Op::V_DOT4_I32_I8 | Op::V_DOT4_U32_U8 | Op::V_DOT2_I32_I16 | Op::V_DOT2_U32_U16 => {
+            // Packed 16-bit sources read inline float constants as f16 (low half).
+            let ty = if matches!(i.op, Op::V_DOT2_I32_I16 | Op::V_DOT2_U32_U16) {
+                Ty::B16
+            } else {
+                Ty::B32
+            };
             let (a, b, cc) = (
-                w.vsrc(i.src[0], i.lit, Ty::B32),
-                w.vsrc(i.src[1], i.lit, Ty::B32),
+                w.vsrc(i.src[0], i.lit, ty),
+                w.vsrc(i.src[1], i.lit, ty),
                 w.vsrc(i.src[2], i.lit, Ty::B32),
             );
             let mut r = [0u32; LANES];

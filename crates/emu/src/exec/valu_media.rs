@@ -6,7 +6,7 @@
 //! M0-relative moves (`v_movrel*`, `v_swaprel_b32`) and the VALU no-ops. Definitions from the
 //! Vega, MI200 and RDNA2 ISA references; integer `clamp` saturates where the encoding has it.
 
-use super::valu::{put, put_f32, sat_i16, sat_i32, sat_u32, Ctx, Scratch};
+use super::valu::{put, put_f16, put_f32, sat_i16, sat_i32, sat_u32, Ctx, Scratch};
 use super::{Flow, R};
 use crate::decode::{flag, VGPR};
 use crate::ops::Op;
@@ -20,6 +20,8 @@ enum Out {
     Int,
     /// f32 (omod, clamp, denormal flush).
     F32,
+    /// f16 in the low half (omod, clamp, denormal flush).
+    F16,
 }
 
 /// Computes `f(s0, s1, s2)` for every lane from the first `n` sources (with their modifiers)
@@ -49,6 +51,7 @@ fn map(
     match out {
         Out::Int => put(w, c, &r),
         Out::F32 => put_f32(w, c, &r, &mut sc.o),
+        Out::F16 => put_f16(w, c, &r, &mut sc.o),
     }
 }
 
@@ -218,7 +221,7 @@ pub(super) fn valu_media(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _mode: u32
         Op::V_LOG_LEGACY_F32 => map(w, c, sc, 1, fl, |x, _, _| f(x).log2().to_bits()),
         // frexp on f16: the mantissa in [0.5, 1) with the sign, and the exponent as i16
         // (0 and the input itself for ±0, ±inf and NaN).
-        Op::V_FREXP_MANT_F16 => map(w, c, sc, 1, int, |x, _, _| {
+        Op::V_FREXP_MANT_F16 => map(w, c, sc, 1, Out::F16, |x, _, _| {
             let v = f16::from_bits(x as u16);
             if v.is_nan() || v.is_infinite() || f32::from(v) == 0.0 {
                 x & 0xffff

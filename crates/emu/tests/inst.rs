@@ -1,0 +1,1463 @@
+//! Per-instruction tests: single instructions assembled by llvm-mc-15, run on one wave from a
+//! known register state (`hsaemu_emu::run_words`), compared lane by lane with a reference
+//! computed here from the ISA references' definitions (Vega, MI200 and RDNA2 ISA manuals).
+//! The emulator is never its own oracle.
+//!
+//! Each *key* (a mnemonic) has a reference function. Lines are generated for it on every
+//! target (gfx803, gfx900, gfx906, gfx90a, gfx1030 in wave32 and wave64) and in every operand
+//! form — VGPRs, an SGPR, an inline integer, an inline float, a literal, and the modifiers
+//! (neg/abs, clamp, omod, op_sel/op_sel_hi, neg_lo/neg_hi, DPP, SDWA) — and llvm-mc decides
+//! which lines exist: a line the assembler rejects for a target is dropped. Source lanes take
+//! edge values (0, −0, denormals, NaN, sNaN, ±inf, INT_MIN, 16-bit overflow…); lanes 5 and 37
+//! are inactive and must keep their old value.
+//!
+//! `completeness` fails when an opcode that executes has no line, except those on
+//! [`KNOWN_UNCOVERED`] (which may only shrink).
+
+use hsaemu_emu::{census, run_words, Gen, RowStatus, WaveRegs};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+// ---------------------------------------------------------------------------------------
+// Targets and assembly.
+
+struct Target {
+    mcpu: &'static str,
+    wave64: bool,
+    gen: Gen,
+    isa: hsaemu_isa::Gen,
+}
+
+const TARGETS: [Target; 6] = [
+    Target {
+        mcpu: "gfx803",
+        wave64: true,
+        gen: Gen::Gfx8,
+        isa: hsaemu_isa::Gen::Gfx8,
+    },
+    Target {
+        mcpu: "gfx900",
+        wave64: true,
+        gen: Gen::Gfx900,
+        isa: hsaemu_isa::Gen::Gfx900,
+    },
+    Target {
+        mcpu: "gfx906",
+        wave64: true,
+        gen: Gen::Gfx9,
+        isa: hsaemu_isa::Gen::Gfx9,
+    },
+    Target {
+        mcpu: "gfx90a",
+        wave64: true,
+        gen: Gen::Gfx90a,
+        isa: hsaemu_isa::Gen::Gfx90a,
+    },
+    Target {
+        mcpu: "gfx1030",
+        wave64: false,
+        gen: Gen::Gfx10,
+        isa: hsaemu_isa::Gen::Gfx10,
+    },
+    Target {
+        mcpu: "gfx1030",
+        wave64: true,
+        gen: Gen::Gfx10W64,
+        isa: hsaemu_isa::Gen::Gfx10W64,
+    },
+];
+
+impl Target {
+    fn gfx10(&self) -> bool {
+        matches!(self.gen, Gen::Gfx10 | Gen::Gfx10W64)
+    }
+    fn gfx8(&self) -> bool {
+        self.gen == Gen::Gfx8
+    }
+    fn lanes(&self) -> usize {
+        if self.wave64 {
+            64
+        } else {
+            32
+        }
+    }
+}
+
+/// FNV-1a, for the assembly cache's file names.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Assembles `lines` for a target with llvm-mc-15: the machine words of each line, or `None`
+/// for a line the assembler rejects. Cached in the kernel cache by the text.
+fn assemble(t: &Target, lines: &[String]) -> Vec<Option<Vec<u32>>> {
+    let attr = if t.gfx10() {
+        if t.wave64 {
+            "+wavefrontsize64"
+        } else {
+            "+wavefrontsize32"
+        }
+    } else {
+        ""
+    };
+    let mut text = String::new();
+    for l in lines {
+        text.push_str(l);
+        text.push('\n');
+    }
+    let key = format!("{}{attr}\n{text}", t.mcpu);
+    let path: PathBuf = hsaemu_testkit::cache_dir().join(format!(
+        "inst-{}-{:016x}.txt",
+        t.mcpu,
+        fnv(key.as_bytes())
+    ));
+    let out = match std::fs::read_to_string(&path) {
+        Ok(s) => s,
+        Err(_) => {
+            let tool = hsaemu_testkit::tool("llvm-mc-15");
+            let src = path.with_extension("s");
+            std::fs::write(&src, &text).expect("write asm");
+            let mut cmd = std::process::Command::new(tool);
+            cmd.args(["-arch=amdgcn", &format!("-mcpu={}", t.mcpu), "-show-encoding"]);
+            if !attr.is_empty() {
+                cmd.arg(format!("-mattr={attr}"));
+            }
+            let o = cmd.arg(&src).output().expect("run llvm-mc-15");
+            let stderr = String::from_utf8_lossy(&o.stderr);
+            // Rejected lines: "<file>:LINE:COL: error: …".
+            let mut bad = BTreeSet::new();
+            for l in stderr.lines() {
+                if let Some((_, rest)) = l.split_once(".s:") {
+                    if rest.contains("error:") {
+                        if let Some(n) = rest.split(':').next().and_then(|n| n.parse::<usize>().ok())
+                        {
+                            bad.insert(n - 1);
+                        }
+                    }
+                }
+            }
+            let encodings: Vec<String> = String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .filter_map(|l| l.split_once("encoding: [").map(|(_, e)| e.to_string()))
+                .collect();
+            let mut enc = encodings.into_iter();
+            let mut s = String::new();
+            for k in 0..lines.len() {
+                if bad.contains(&k) {
+                    s.push_str("-\n");
+                } else {
+                    let e = enc.next().unwrap_or_else(|| {
+                        panic!("llvm-mc output and errors disagree at line {k}: {stderr}")
+                    });
+                    s.push_str(&e);
+                    s.push('\n');
+                }
+            }
+            let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+            std::fs::write(&tmp, &s).expect("write cache");
+            std::fs::rename(&tmp, &path).expect("rename cache");
+            s
+        }
+    };
+    out.lines()
+        .map(|l| {
+            if l == "-" {
+                return None;
+            }
+            let bytes: Vec<u8> = l
+                .trim_end_matches(']')
+                .split(',')
+                .map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).expect("byte"))
+                .collect();
+            Some(
+                bytes
+                    .chunks(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Types, edge values, float helpers.
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum T {
+    F16,
+    F32,
+    F64,
+    U16,
+    U32,
+    U64,
+}
+
+impl T {
+    fn bits(self) -> u32 {
+        match self {
+            T::F16 | T::U16 => 16,
+            T::F32 | T::U32 => 32,
+            T::F64 | T::U64 => 64,
+        }
+    }
+    fn float(self) -> bool {
+        matches!(self, T::F16 | T::F32 | T::F64)
+    }
+    fn sign(self) -> u64 {
+        1 << (self.bits() - 1)
+    }
+}
+
+const E_F32: [u64; 16] = [
+    0, 0x8000_0000, 0x3f80_0000, 0xbfc0_0000, 1, 0x807f_ffff, 0x7fc0_0000, 0x7f80_0001,
+    0x7f80_0000, 0xff80_0000, 0x7f7f_ffff, 0x4040_0000, 0x3eaa_aaab, 0xc2c8_0000, 0x4b00_0001,
+    0x3f00_0000,
+];
+const E_F16: [u64; 16] = [
+    0, 0x8000, 0x3c00, 0xbe00, 1, 0x83ff, 0x7e00, 0x7c01, 0x7c00, 0xfc00, 0x7bff, 0x4200, 0x3555,
+    0xd640, 0x6400, 0x3800,
+];
+const E_F64: [u64; 16] = [
+    0,
+    1 << 63,
+    0x3ff0_0000_0000_0000,
+    0xbff8_0000_0000_0000,
+    1,
+    0x800f_ffff_ffff_ffff,
+    0x7ff8_0000_0000_0000,
+    0x7ff0_0000_0000_0001,
+    0x7ff0_0000_0000_0000,
+    0xfff0_0000_0000_0000,
+    0x7fef_ffff_ffff_ffff,
+    0x4008_0000_0000_0000,
+    0x3fd5_5555_5555_5555,
+    0xc059_0000_0000_0000,
+    0x4330_0000_0000_0001,
+    0x3fe0_0000_0000_0000,
+];
+const E_U32: [u64; 16] = [
+    0,
+    1,
+    0xffff_ffff,
+    0x8000_0000,
+    0x7fff_ffff,
+    0xffff,
+    0x8000,
+    0x7fff,
+    0x1_0000,
+    0x1234_5678,
+    0xdead_beef,
+    0xff,
+    0x100,
+    0x80,
+    31,
+    33,
+];
+const E_U64: [u64; 16] = [
+    0,
+    1,
+    u64::MAX,
+    1 << 63,
+    (1 << 63) - 1,
+    0xffff_ffff,
+    0x1_0000_0000,
+    0x8000_0000,
+    0x1234_5678_9abc_def0,
+    63,
+    64,
+    0xffff_ffff_0000_0000,
+    0x8000_0000_0000_0001,
+    5,
+    0xfedc_ba98_7654_3210,
+    32,
+];
+
+fn edges(t: T) -> &'static [u64; 16] {
+    match t {
+        T::F16 => &E_F16,
+        T::F32 => &E_F32,
+        T::F64 => &E_F64,
+        T::U16 | T::U32 => &E_U32,
+        T::U64 => &E_U64,
+    }
+}
+
+/// The value of source `k` in lane `l`: an edge value (16-bit types get another edge value
+/// in the high half, which the operation must ignore).
+fn lane_value(t: T, k: usize, l: usize) -> u64 {
+    let e = edges(t);
+    let (p, o) = [(1, 0), (5, 3), (11, 7)][k];
+    let v = e[(l * p + o) % 16];
+    if t.bits() == 16 {
+        v & 0xffff | (e[(l * 3 + 9 + k) % 16] & 0xffff) << 16
+    } else {
+        v
+    }
+}
+
+fn f(x: u64) -> f32 {
+    f32::from_bits(x as u32)
+}
+fn fb(x: f32) -> u64 {
+    u64::from(x.to_bits())
+}
+fn d(x: u64) -> f64 {
+    f64::from_bits(x)
+}
+fn db(x: f64) -> u64 {
+    x.to_bits()
+}
+fn h(x: u64) -> f32 {
+    half::f16::from_bits(x as u16).to_f32()
+}
+fn hb(x: f32) -> u64 {
+    u64::from(half::f16::from_f32(x).to_bits())
+}
+/// f16 result of an f64 computation (one rounding).
+fn hbd(x: f64) -> u64 {
+    u64::from(half::f16::from_f64(x).to_bits())
+}
+fn is_nan(t: T, v: u64) -> bool {
+    match t {
+        T::F16 => h(v).is_nan(),
+        T::F32 => f(v).is_nan(),
+        T::F64 => d(v).is_nan(),
+        _ => false,
+    }
+}
+
+/// IEEE-mode min/max as the ISA defines them: an sNaN operand gives a quiet NaN, a qNaN
+/// operand gives the other operand, −0 < +0.
+fn fminmax(t: T, x: u64, y: u64, max: bool) -> u64 {
+    let q: u64 = match t {
+        T::F16 => 0x200,
+        T::F32 => 0x40_0000,
+        _ => 1 << 51,
+    };
+    let snan = |v: u64| is_nan(t, v) && v & q == 0;
+    let val = |v: u64| match t {
+        T::F16 => f64::from(h(v)),
+        T::F32 => f64::from(f(v)),
+        _ => d(v),
+    };
+    let (a, b) = (val(x), val(y));
+    if snan(x) {
+        x | q
+    } else if snan(y) {
+        y | q
+    } else if a.is_nan() {
+        y
+    } else if b.is_nan() {
+        x
+    } else if a == b {
+        let neg_x = x & t.sign() != 0;
+        let neg_y = y & t.sign() != 0;
+        if (neg_x && !neg_y) == max {
+            y
+        } else {
+            x
+        }
+    } else if (a > b) == max {
+        x
+    } else {
+        y
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Keys.
+
+/// How a key is encoded.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Form {
+    /// VOP1 (`_e32`, `_e64`, `_dpp`, `_sdwa`).
+    V1,
+    /// VOP2.
+    V2,
+    /// VOP3 only.
+    V3,
+    /// VOP3P with per-half semantics (`hf` is the half function) on 16-bit halves.
+    P16,
+    /// VOP3P with per-half semantics on 32-bit halves of register pairs (gfx90a).
+    P32,
+    /// VOP3P without packed semantics (dot products): a plain reference.
+    P,
+    /// SOP2 / SOP1 (`s3` from `s0`, `s1`; the reference also gives SCC).
+    S2,
+    S1,
+}
+
+/// What the reference gets besides the sources.
+struct C {
+    clamp: bool,
+    gen: Gen,
+}
+
+type Ref = fn(&[u64; 3], &C) -> u64;
+
+struct Key {
+    /// Mnemonic (GFX8/9 spelling; `gfx10` overrides it on GFX10).
+    name: &'static str,
+    gfx10: &'static str,
+    form: Form,
+    src: &'static [T],
+    dst: T,
+    r: Ref,
+    /// Allowed error in units in the last place for float results (approximations).
+    ulp: u32,
+}
+
+const fn k(name: &'static str, form: Form, src: &'static [T], dst: T, r: Ref) -> Key {
+    Key {
+        name,
+        gfx10: "",
+        form,
+        src,
+        dst,
+        r,
+        ulp: 0,
+    }
+}
+
+/// Same key under its GFX10 name.
+const fn k10(
+    name: &'static str,
+    gfx10: &'static str,
+    form: Form,
+    src: &'static [T],
+    dst: T,
+    r: Ref,
+) -> Key {
+    Key {
+        name,
+        gfx10,
+        form,
+        src,
+        dst,
+        r,
+        ulp: 0,
+    }
+}
+
+const fn approx(mut key: Key, ulp: u32) -> Key {
+    key.ulp = ulp;
+    key
+}
+
+use Form::*;
+use T::*;
+
+fn sat_u32(v: u64, c: &C) -> u64 {
+    if c.clamp {
+        v.min(0xffff_ffff)
+    } else {
+        v & 0xffff_ffff
+    }
+}
+fn sat_i32(v: i64, c: &C) -> u64 {
+    if c.clamp {
+        u64::from(v.clamp(i32::MIN.into(), i32::MAX.into()) as i32 as u32)
+    } else {
+        u64::from(v as u32)
+    }
+}
+fn sat_u16(v: i64, c: &C) -> u64 {
+    if c.clamp {
+        v.clamp(0, 0xffff) as u64
+    } else {
+        v as u64 & 0xffff
+    }
+}
+fn sat_i16(v: i64, c: &C) -> u64 {
+    if c.clamp {
+        u64::from(v.clamp(i16::MIN.into(), i16::MAX.into()) as i16 as u16)
+    } else {
+        v as u64 & 0xffff
+    }
+}
+fn i16v(x: u64) -> i64 {
+    i64::from(x as u16 as i16)
+}
+fn u16v(x: u64) -> i64 {
+    i64::from(x as u16)
+}
+fn i32v(x: u64) -> i64 {
+    i64::from(x as u32 as i32)
+}
+fn u32v(x: u64) -> i64 {
+    i64::from(x as u32)
+}
+fn sad8(a: u64, b: u64, masked: bool) -> u64 {
+    (0..4)
+        .map(|k| {
+            let (x, y) = (a >> (8 * k) & 0xff, b >> (8 * k) & 0xff);
+            if masked && y == 0 {
+                0
+            } else {
+                x.abs_diff(y)
+            }
+        })
+        .sum()
+}
+fn med3<T: PartialOrd + Copy>(a: T, b: T, c: T) -> T {
+    let mut v = [a, b, c];
+    v.sort_by(|x, y| x.partial_cmp(y).unwrap());
+    v[1]
+}
+fn u8_of(x: f32) -> u64 {
+    if x.is_nan() {
+        0
+    } else {
+        x.clamp(0.0, 255.0).round_ties_even() as u64
+    }
+}
+fn snorm(x: f32) -> u64 {
+    if x.is_nan() {
+        0
+    } else {
+        u64::from((x.clamp(-1.0, 1.0) * 32767.0).round_ties_even() as i16 as u16)
+    }
+}
+fn unorm(x: f32) -> u64 {
+    if x.is_nan() {
+        0
+    } else {
+        (x.clamp(0.0, 1.0) * 65535.0).round_ties_even() as u64
+    }
+}
+fn cube(sel: u8, x: f32, y: f32, z: f32) -> f32 {
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    let (id, sc, tc, ma) = if az >= ax && az >= ay {
+        (if z < 0.0 { 5.0 } else { 4.0 }, if z < 0.0 { -x } else { x }, -y, 2.0 * z)
+    } else if ay >= ax {
+        (if y < 0.0 { 3.0 } else { 2.0 }, x, if y < 0.0 { -z } else { z }, 2.0 * y)
+    } else {
+        (if x < 0.0 { 1.0 } else { 0.0 }, if x < 0.0 { z } else { -z }, -y, 2.0 * x)
+    };
+    [id, sc, tc, ma][sel as usize]
+}
+
+fn keys() -> Vec<Key> {
+    vec![
+        // ---- 32-bit integer
+        k10("v_add_u32", "v_add_nc_u32", V2, &[U32, U32], U32, |s, c| sat_u32(s[0] + s[1], c)),
+        k10("v_sub_u32", "v_sub_nc_u32", V2, &[U32, U32], U32, |s, c| {
+            if c.clamp && s[1] > s[0] {
+                0
+            } else {
+                s[0].wrapping_sub(s[1]) & 0xffff_ffff
+            }
+        }),
+        k10("v_subrev_u32", "v_subrev_nc_u32", V2, &[U32, U32], U32, |s, c| {
+            if c.clamp && s[0] > s[1] {
+                0
+            } else {
+                s[1].wrapping_sub(s[0]) & 0xffff_ffff
+            }
+        }),
+        k10("v_add_i32", "v_add_nc_i32", V3, &[U32, U32], U32, |s, c| {
+            sat_i32(i32v(s[0]) + i32v(s[1]), c)
+        }),
+        k10("v_sub_i32", "v_sub_nc_i32", V3, &[U32, U32], U32, |s, c| {
+            sat_i32(i32v(s[0]) - i32v(s[1]), c)
+        }),
+        k("v_add3_u32", V3, &[U32, U32, U32], U32, |s, _| (s[0] + s[1] + s[2]) & 0xffff_ffff),
+        k("v_mul_lo_u32", V3, &[U32, U32], U32, |s, _| (s[0] * s[1]) & 0xffff_ffff),
+        k("v_mul_hi_u32", V3, &[U32, U32], U32, |s, _| (s[0] * s[1]) >> 32),
+        k("v_mul_hi_i32", V3, &[U32, U32], U32, |s, _| {
+            ((i32v(s[0]) * i32v(s[1])) >> 32) as u64 & 0xffff_ffff
+        }),
+        k("v_mul_u32_u24", V2, &[U32, U32], U32, |s, _| {
+            ((s[0] & 0xff_ffff) * (s[1] & 0xff_ffff)) & 0xffff_ffff
+        }),
+        k("v_mul_hi_u32_u24", V2, &[U32, U32], U32, |s, _| {
+            ((s[0] & 0xff_ffff) * (s[1] & 0xff_ffff)) >> 32
+        }),
+        k("v_mul_i32_i24", V2, &[U32, U32], U32, |s, _| {
+            let a = i64::from(((s[0] as u32) << 8) as i32 >> 8);
+            let b = i64::from(((s[1] as u32) << 8) as i32 >> 8);
+            (a * b) as u64 & 0xffff_ffff
+        }),
+        k("v_mad_u32_u24", V3, &[U32, U32, U32], U32, |s, c| {
+            sat_u32((s[0] & 0xff_ffff) * (s[1] & 0xff_ffff) + s[2], c)
+        }),
+        k("v_mad_i32_i24", V3, &[U32, U32, U32], U32, |s, c| {
+            let a = i64::from(((s[0] as u32) << 8) as i32 >> 8);
+            let b = i64::from(((s[1] as u32) << 8) as i32 >> 8);
+            sat_i32(a * b + i32v(s[2]), c)
+        }),
+        k("v_min_i32", V2, &[U32, U32], U32, |s, _| i32v(s[0]).min(i32v(s[1])) as u64 & 0xffff_ffff),
+        k("v_max_i32", V2, &[U32, U32], U32, |s, _| i32v(s[0]).max(i32v(s[1])) as u64 & 0xffff_ffff),
+        k("v_min_u32", V2, &[U32, U32], U32, |s, _| s[0].min(s[1])),
+        k("v_max_u32", V2, &[U32, U32], U32, |s, _| s[0].max(s[1])),
+        k("v_min3_u32", V3, &[U32, U32, U32], U32, |s, _| s[0].min(s[1]).min(s[2])),
+        k("v_max3_u32", V3, &[U32, U32, U32], U32, |s, _| s[0].max(s[1]).max(s[2])),
+        k("v_med3_u32", V3, &[U32, U32, U32], U32, |s, _| med3(s[0], s[1], s[2])),
+        k("v_med3_i32", V3, &[U32, U32, U32], U32, |s, _| {
+            med3(i32v(s[0]), i32v(s[1]), i32v(s[2])) as u64 & 0xffff_ffff
+        }),
+        k("v_and_b32", V2, &[U32, U32], U32, |s, _| s[0] & s[1]),
+        k("v_or_b32", V2, &[U32, U32], U32, |s, _| s[0] | s[1]),
+        k("v_xor_b32", V2, &[U32, U32], U32, |s, _| s[0] ^ s[1]),
+        k("v_xnor_b32", V2, &[U32, U32], U32, |s, _| !(s[0] ^ s[1]) & 0xffff_ffff),
+        k("v_not_b32", V1, &[U32], U32, |s, _| !s[0] & 0xffff_ffff),
+        k("v_bfrev_b32", V1, &[U32], U32, |s, _| u64::from((s[0] as u32).reverse_bits())),
+        k("v_ffbh_u32", V1, &[U32], U32, |s, _| {
+            if s[0] == 0 {
+                0xffff_ffff
+            } else {
+                u64::from((s[0] as u32).leading_zeros())
+            }
+        }),
+        k("v_lshlrev_b32", V2, &[U32, U32], U32, |s, _| (s[1] << (s[0] & 31)) & 0xffff_ffff),
+        k("v_lshrrev_b32", V2, &[U32, U32], U32, |s, _| s[1] >> (s[0] & 31)),
+        k("v_ashrrev_i32", V2, &[U32, U32], U32, |s, _| (i32v(s[1]) >> (s[0] & 31)) as u64 & 0xffff_ffff),
+        k("v_bfe_u32", V3, &[U32, U32, U32], U32, |s, _| {
+            let (o, w) = (s[1] & 31, s[2] & 31);
+            if w == 0 {
+                0
+            } else {
+                (s[0] >> o) & ((1 << w) - 1)
+            }
+        }),
+        k("v_bfi_b32", V3, &[U32, U32, U32], U32, |s, _| (s[0] & s[1]) | (!s[0] & s[2] & 0xffff_ffff)),
+        k("v_alignbit_b32", V3, &[U32, U32, U32], U32, |s, _| ((s[0] << 32 | s[1]) >> (s[2] & 31)) & 0xffff_ffff),
+        k("v_bcnt_u32_b32", V2, &[U32, U32], U32, |s, _| (u64::from(s[0].count_ones()) + s[1]) & 0xffff_ffff),
+        k("v_sad_u32", V3, &[U32, U32, U32], U32, |s, c| sat_u32(s[0].abs_diff(s[1]) + s[2], c)),
+        k("v_sad_u8", V3, &[U32, U32, U32], U32, |s, c| sat_u32(sad8(s[0], s[1], false) + s[2], c)),
+        k("v_sad_hi_u8", V3, &[U32, U32, U32], U32, |s, c| sat_u32((sad8(s[0], s[1], false) << 16) + s[2], c)),
+        k("v_msad_u8", V3, &[U32, U32, U32], U32, |s, c| sat_u32(sad8(s[0], s[1], true) + s[2], c)),
+        k("v_sad_u16", V3, &[U32, U32, U32], U32, |s, c| {
+            let d = (s[0] & 0xffff).abs_diff(s[1] & 0xffff) + (s[0] >> 16).abs_diff(s[1] >> 16);
+            sat_u32(d + s[2], c)
+        }),
+        k("v_lerp_u8", V3, &[U32, U32, U32], U32, |s, _| {
+            (0..4)
+                .map(|k| ((s[0] >> (8 * k) & 0xff) + (s[1] >> (8 * k) & 0xff) + (s[2] >> (8 * k) & 1)) >> 1 << (8 * k))
+                .sum()
+        }),
+        k("v_mad_u32_u16", V3, &[U16, U16, U32], U32, |s, c| sat_u32((s[0] & 0xffff) * (s[1] & 0xffff) + s[2], c)),
+        k("v_mad_i32_i16", V3, &[U16, U16, U32], U32, |s, c| sat_i32(i16v(s[0]) * i16v(s[1]) + i32v(s[2]), c)),
+        k("v_cvt_pk_u8_f32", V3, &[F32, U32, U32], U32, |s, _| {
+            let sh = 8 * (s[1] & 3);
+            (s[2] & !(0xff << sh) & 0xffff_ffff) | u8_of(f(s[0])) << sh
+        }),
+        k("v_cvt_pknorm_i16_f32", V3, &[F32, F32], U32, |s, _| snorm(f(s[0])) | snorm(f(s[1])) << 16),
+        k("v_cvt_pknorm_u16_f32", V3, &[F32, F32], U32, |s, _| unorm(f(s[0])) | unorm(f(s[1])) << 16),
+        k("v_cvt_pknorm_i16_f16", V3, &[F16, F16], U32, |s, _| snorm(h(s[0])) | snorm(h(s[1])) << 16),
+        k("v_cvt_pknorm_u16_f16", V3, &[F16, F16], U32, |s, _| unorm(h(s[0])) | unorm(h(s[1])) << 16),
+        k("v_cvt_norm_i16_f16", V1, &[F16], U16, |s, _| snorm(h(s[0]))),
+        k("v_cvt_norm_u16_f16", V1, &[F16], U16, |s, _| unorm(h(s[0]))),
+        k("v_sat_pk_u8_i16", V1, &[U32], U16, |s, _| {
+            let sat = |v: u64| (v as u16 as i16).clamp(0, 255) as u64;
+            sat(s[0]) | sat(s[0] >> 16) << 8
+        }),
+        k("v_cvt_off_f32_i4", V1, &[U32], F32, |s, _| fb(f32::from((((s[0] as u32) << 28) as i32 >> 28) as i8) / 16.0)),
+        // ---- 16-bit integer
+        k10("v_add_u16", "v_add_nc_u16", V2, &[U16, U16], U16, |s, c| sat_u16(u16v(s[0]) + u16v(s[1]), c)),
+        k10("v_sub_u16", "v_sub_nc_u16", V2, &[U16, U16], U16, |s, c| sat_u16(u16v(s[0]) - u16v(s[1]), c)),
+        k("v_subrev_u16", V2, &[U16, U16], U16, |s, c| sat_u16(u16v(s[1]) - u16v(s[0]), c)),
+        k10("v_add_i16", "v_add_nc_i16", V3, &[U16, U16], U16, |s, c| sat_i16(i16v(s[0]) + i16v(s[1]), c)),
+        k10("v_sub_i16", "v_sub_nc_i16", V3, &[U16, U16], U16, |s, c| sat_i16(i16v(s[0]) - i16v(s[1]), c)),
+        k("v_mul_lo_u16", V2, &[U16, U16], U16, |s, _| (s[0] * s[1]) & 0xffff),
+        k("v_mad_u16", V3, &[U16, U16, U16], U16, |s, c| sat_u16(u16v(s[0]) * u16v(s[1]) + u16v(s[2]), c)),
+        k("v_mad_legacy_u16", V3, &[U16, U16, U16], U16, |s, c| sat_u16(u16v(s[0]) * u16v(s[1]) + u16v(s[2]), c)),
+        k("v_mad_i16", V3, &[U16, U16, U16], U16, |s, c| sat_i16(i16v(s[0]) * i16v(s[1]) + i16v(s[2]), c)),
+        k("v_mad_legacy_i16", V3, &[U16, U16, U16], U16, |s, c| sat_i16(i16v(s[0]) * i16v(s[1]) + i16v(s[2]), c)),
+        k("v_max_u16", V2, &[U16, U16], U16, |s, _| (s[0] & 0xffff).max(s[1] & 0xffff)),
+        k("v_min_i16", V2, &[U16, U16], U16, |s, _| i16v(s[0]).min(i16v(s[1])) as u64 & 0xffff),
+        k("v_max3_u16", V3, &[U16, U16, U16], U16, |s, _| (s[0] & 0xffff).max(s[1] & 0xffff).max(s[2] & 0xffff)),
+        k("v_min3_u16", V3, &[U16, U16, U16], U16, |s, _| (s[0] & 0xffff).min(s[1] & 0xffff).min(s[2] & 0xffff)),
+        k("v_med3_u16", V3, &[U16, U16, U16], U16, |s, _| med3(s[0] & 0xffff, s[1] & 0xffff, s[2] & 0xffff)),
+        k("v_max3_i16", V3, &[U16, U16, U16], U16, |s, _| i16v(s[0]).max(i16v(s[1])).max(i16v(s[2])) as u64 & 0xffff),
+        k("v_min3_i16", V3, &[U16, U16, U16], U16, |s, _| i16v(s[0]).min(i16v(s[1])).min(i16v(s[2])) as u64 & 0xffff),
+        k("v_med3_i16", V3, &[U16, U16, U16], U16, |s, _| med3(i16v(s[0]), i16v(s[1]), i16v(s[2])) as u64 & 0xffff),
+        k("v_lshlrev_b16", V2, &[U16, U16], U16, |s, _| (s[1] << (s[0] & 15)) & 0xffff),
+        k("v_ashrrev_i16", V2, &[U16, U16], U16, |s, _| (i16v(s[1]) >> (s[0] & 15)) as u64 & 0xffff),
+        // ---- f32
+        k("v_add_f32", V2, &[F32, F32], F32, |s, _| fb(f(s[0]) + f(s[1]))),
+        k("v_sub_f32", V2, &[F32, F32], F32, |s, _| fb(f(s[0]) - f(s[1]))),
+        k("v_mul_f32", V2, &[F32, F32], F32, |s, _| fb(f(s[0]) * f(s[1]))),
+        k("v_fma_f32", V3, &[F32, F32, F32], F32, |s, _| fb(f(s[0]).mul_add(f(s[1]), f(s[2])))),
+        k("v_min_f32", V2, &[F32, F32], F32, |s, _| fminmax(F32, s[0], s[1], false)),
+        k("v_max_f32", V2, &[F32, F32], F32, |s, _| fminmax(F32, s[0], s[1], true)),
+        k("v_mul_legacy_f32", V2, &[F32, F32], F32, |s, _| {
+            if f(s[0]) == 0.0 || f(s[1]) == 0.0 {
+                0
+            } else {
+                fb(f(s[0]) * f(s[1]))
+            }
+        }),
+        k("v_floor_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).floor())),
+        k("v_trunc_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).trunc())),
+        k("v_rndne_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).round_ties_even())),
+        k("v_sqrt_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).sqrt())),
+        k("v_rcp_f32", V1, &[F32], F32, |s, _| fb(1.0 / f(s[0]))),
+        approx(k("v_exp_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).exp2())), 2),
+        approx(k("v_log_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).log2())), 2),
+        approx(k("v_exp_legacy_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).exp2())), 2),
+        approx(k("v_log_legacy_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).log2())), 2),
+        k("v_cvt_f32_i32", V1, &[U32], F32, |s, _| fb(s[0] as u32 as i32 as f32)),
+        k("v_cvt_f32_u32", V1, &[U32], F32, |s, _| fb(s[0] as u32 as f32)),
+        k("v_cvt_u32_f32", V1, &[F32], U32, |s, _| {
+            let x = f(s[0]);
+            if x.is_nan() {
+                0
+            } else {
+                u64::from(x as u32)
+            }
+        }),
+        k("v_cvt_i32_f32", V1, &[F32], U32, |s, _| {
+            let x = f(s[0]);
+            if x.is_nan() {
+                0
+            } else {
+                u64::from(x as i32 as u32)
+            }
+        }),
+        k("v_cvt_f16_f32", V1, &[F32], F16, |s, _| hb(f(s[0]))),
+        k("v_cvt_f32_f16", V1, &[F16], F32, |s, _| fb(h(s[0]))),
+        k("v_cubeid_f32", V3, &[F32, F32, F32], F32, |s, _| fb(cube(0, f(s[0]), f(s[1]), f(s[2])))),
+        k("v_cubesc_f32", V3, &[F32, F32, F32], F32, |s, _| fb(cube(1, f(s[0]), f(s[1]), f(s[2])))),
+        k("v_cubetc_f32", V3, &[F32, F32, F32], F32, |s, _| fb(cube(2, f(s[0]), f(s[1]), f(s[2])))),
+        k("v_cubema_f32", V3, &[F32, F32, F32], F32, |s, _| fb(cube(3, f(s[0]), f(s[1]), f(s[2])))),
+        k("v_mad_legacy_f32", V3, &[F32, F32, F32], F32, |s, _| {
+            let p = if f(s[0]) == 0.0 || f(s[1]) == 0.0 { 0.0 } else { f(s[0]) * f(s[1]) };
+            fb(p + f(s[2]))
+        }),
+        k("v_fma_legacy_f32", V3, &[F32, F32, F32], F32, |s, _| {
+            if f(s[0]) == 0.0 || f(s[1]) == 0.0 {
+                fb(0.0 + f(s[2]))
+            } else {
+                fb(f(s[0]).mul_add(f(s[1]), f(s[2])))
+            }
+        }),
+        // ---- f16
+        k("v_add_f16", V2, &[F16, F16], F16, |s, _| hbd(f64::from(h(s[0])) + f64::from(h(s[1])))),
+        k("v_mul_f16", V2, &[F16, F16], F16, |s, _| hbd(f64::from(h(s[0])) * f64::from(h(s[1])))),
+        k("v_fma_f16", V3, &[F16, F16, F16], F16, |s, _| {
+            hbd(f64::from(h(s[0])) * f64::from(h(s[1])) + f64::from(h(s[2])))
+        }),
+        k("v_max_f16", V2, &[F16, F16], F16, |s, _| fminmax(F16, s[0] & 0xffff, s[1] & 0xffff, true)),
+        k("v_frexp_mant_f16", V1, &[F16], F16, |s, _| {
+            let x = h(s[0]);
+            if x.is_nan() || x.is_infinite() || x == 0.0 {
+                s[0] & 0xffff
+            } else {
+                let e = (f64::from(x.abs())).log2().floor() as i32 + 1;
+                hbd(f64::from(x) / 2f64.powi(e))
+            }
+        }),
+        k("v_frexp_exp_i16_f16", V1, &[F16], U16, |s, _| {
+            let x = h(s[0]);
+            if x.is_nan() || x.is_infinite() || x == 0.0 {
+                0
+            } else {
+                ((f64::from(x.abs())).log2().floor() as i64 + 1) as u64 & 0xffff
+            }
+        }),
+        // ---- f64
+        k("v_add_f64", V3, &[F64, F64], F64, |s, _| db(d(s[0]) + d(s[1]))),
+        k("v_mul_f64", V3, &[F64, F64], F64, |s, _| db(d(s[0]) * d(s[1]))),
+        k("v_fma_f64", V3, &[F64, F64, F64], F64, |s, _| db(d(s[0]).mul_add(d(s[1]), d(s[2])))),
+        k("v_max_f64", V3, &[F64, F64], F64, |s, _| fminmax(F64, s[0], s[1], true)),
+        k("v_floor_f64", V1, &[F64], F64, |s, _| db(d(s[0]).floor())),
+        k("v_cvt_f64_i32", V1, &[U32], F64, |s, _| db(f64::from(s[0] as u32 as i32))),
+        k("v_cvt_f32_f64", V1, &[F64], F32, |s, _| fb(d(s[0]) as f32)),
+        k("v_lshlrev_b64", V3, &[U32, U64], U64, |s, _| s[1] << (s[0] & 63)),
+        k("v_ashrrev_i64", V3, &[U32, U64], U64, |s, _| ((s[1] as i64) >> (s[0] & 63)) as u64),
+        // ---- packed 16-bit (per-half functions on halves x, y, z)
+        k("v_pk_add_u16", P16, &[U16, U16], U16, |s, c| sat_u16(u16v(s[0]) + u16v(s[1]), c)),
+        k("v_pk_sub_u16", P16, &[U16, U16], U16, |s, c| sat_u16(u16v(s[0]) - u16v(s[1]), c)),
+        k("v_pk_add_i16", P16, &[U16, U16], U16, |s, c| sat_i16(i16v(s[0]) + i16v(s[1]), c)),
+        k("v_pk_sub_i16", P16, &[U16, U16], U16, |s, c| sat_i16(i16v(s[0]) - i16v(s[1]), c)),
+        k("v_pk_mad_u16", P16, &[U16, U16, U16], U16, |s, c| sat_u16(u16v(s[0]) * u16v(s[1]) + u16v(s[2]), c)),
+        k("v_pk_mad_i16", P16, &[U16, U16, U16], U16, |s, c| sat_i16(i16v(s[0]) * i16v(s[1]) + i16v(s[2]), c)),
+        k("v_pk_mul_lo_u16", P16, &[U16, U16], U16, |s, _| (s[0] * s[1]) & 0xffff),
+        k("v_pk_max_i16", P16, &[U16, U16], U16, |s, _| i16v(s[0]).max(i16v(s[1])) as u64 & 0xffff),
+        k("v_pk_lshlrev_b16", P16, &[U16, U16], U16, |s, _| (s[1] << (s[0] & 15)) & 0xffff),
+        k("v_pk_add_f16", P16, &[F16, F16], F16, |s, _| hbd(f64::from(h(s[0])) + f64::from(h(s[1])))),
+        k("v_pk_mul_f16", P16, &[F16, F16], F16, |s, _| hbd(f64::from(h(s[0])) * f64::from(h(s[1])))),
+        k("v_pk_fma_f16", P16, &[F16, F16, F16], F16, |s, _| {
+            hbd(f64::from(h(s[0])) * f64::from(h(s[1])) + f64::from(h(s[2])))
+        }),
+        k("v_pk_max_f16", P16, &[F16, F16], F16, |s, _| fminmax(F16, s[0], s[1], true)),
+        // ---- packed 32-bit (gfx90a)
+        k("v_pk_add_f32", P32, &[F32, F32], F32, |s, _| fb(f(s[0]) + f(s[1]))),
+        k("v_pk_mul_f32", P32, &[F32, F32], F32, |s, _| fb(f(s[0]) * f(s[1]))),
+        k("v_pk_fma_f32", P32, &[F32, F32, F32], F32, |s, _| fb(f(s[0]).mul_add(f(s[1]), f(s[2])))),
+        // ---- dot products
+        k("v_dot4_i32_i8", P, &[U32, U32, U32], U32, |s, c| {
+            let p: i64 = (0..4).map(|k| i64::from((s[0] >> (8 * k)) as u8 as i8) * i64::from((s[1] >> (8 * k)) as u8 as i8)).sum();
+            sat_i32(p + i32v(s[2]), c)
+        }),
+        k("v_dot4_u32_u8", P, &[U32, U32, U32], U32, |s, c| {
+            let p: u64 = (0..4).map(|k| (s[0] >> (8 * k) & 0xff) * (s[1] >> (8 * k) & 0xff)).sum();
+            sat_u32(p + s[2], c)
+        }),
+        k("v_dot2_i32_i16", P, &[U16, U16, U32], U32, |s, c| {
+            let p: i64 = (0..2).map(|k| i16v(s[0] >> (16 * k)) * i16v(s[1] >> (16 * k))).sum();
+            sat_i32(p + i32v(s[2]), c)
+        }),
+        k("v_dot8_i32_i4", P, &[U32, U32, U32], U32, |s, c| {
+            let n = |v: u64, k: u32| i64::from((((v as u32) >> (4 * k)) << 28) as i32 >> 28);
+            let p: i64 = (0..8).map(|k| n(s[0], k) * n(s[1], k)).sum();
+            sat_i32(p + i32v(s[2]), c)
+        }),
+        k("v_dot8_u32_u4", P, &[U32, U32, U32], U32, |s, c| {
+            let p: u64 = (0..8).map(|k| (s[0] >> (4 * k) & 15) * (s[1] >> (4 * k) & 15)).sum();
+            sat_u32(p + s[2], c)
+        }),
+        // ---- scalar
+        k("s_add_u32", S2, &[U32, U32], U32, |s, _| {
+            let v = s[0] + s[1];
+            v & 0xffff_ffff | u64::from(v >> 32 != 0) << 32
+        }),
+        k("s_sub_i32", S2, &[U32, U32], U32, |s, _| {
+            let v = i32v(s[0]) - i32v(s[1]);
+            (v as u64 & 0xffff_ffff) | u64::from(v != i64::from(v as i32)) << 32
+        }),
+        k("s_absdiff_i32", S2, &[U32, U32], U32, |s, _| {
+            let v = (i32v(s[0]) - i32v(s[1])).unsigned_abs() & 0xffff_ffff;
+            v | u64::from(v != 0) << 32
+        }),
+        k("s_quadmask_b32", S1, &[U32], U32, |s, _| {
+            let r: u64 = (0..8).map(|q| u64::from(s[0] >> (4 * q) & 0xf != 0) << q).sum();
+            r | u64::from(r != 0) << 32
+        }),
+        k("s_bitreplicate_b64_b32", S1, &[U32], U64, |s, _| {
+            (0..32).map(|k| (s[0] >> k & 1) * (3 << (2 * k))).sum()
+        }),
+        k("s_quadmask_b64", S1, &[U64], U64, |s, _| (0..16).map(|q| u64::from(s[0] >> (4 * q) & 0xf != 0) << q).sum()),
+    ]
+}
+
+// ---------------------------------------------------------------------------------------
+// Lines.
+
+/// How the sources of a line are given.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Src0 {
+    Vgpr,
+    Sgpr,
+    InlineInt,
+    InlineFloat,
+    Literal,
+}
+
+#[derive(Clone, Debug)]
+struct Line {
+    key: usize,
+    asm: String,
+    src0: Src0,
+    neg: u8,
+    abs: u8,
+    clamp: bool,
+    /// VOP3 op_sel (bits 0–2 sources, bit 3 destination) or VOP3P op_sel.
+    opsel: u8,
+    opsel_hi: u8,
+    neg_hi: u8,
+    dpp: bool,
+    sdwa: bool,
+    omod2: bool,
+}
+
+impl Line {
+    fn new(key: usize, asm: String) -> Line {
+        Line {
+            key,
+            asm,
+            src0: Src0::Vgpr,
+            neg: 0,
+            abs: 0,
+            clamp: false,
+            opsel: 0,
+            opsel_hi: 0,
+            neg_hi: 0,
+            dpp: false,
+            sdwa: false,
+            omod2: false,
+        }
+    }
+}
+
+const SGPR_VALUE: usize = 6;
+
+/// The value of source `k` in lane `l` as the key reads it (packed f32: a register pair of
+/// two edge values).
+fn src_value(key: &Key, k: usize, l: usize) -> u64 {
+    if key.form == P32 {
+        lane_value(F32, k, l) | lane_value(F32, k, (l + 17) % 64) << 32
+    } else {
+        lane_value(key.src[k], k, l)
+    }
+}
+
+/// The register type of source `k` (packed f32 sources are pairs).
+fn src_reg(key: &Key, k: usize) -> T {
+    if key.form == P32 {
+        U64
+    } else {
+        key.src[k]
+    }
+}
+
+fn vreg(t: T, k: usize) -> String {
+    if t.bits() == 64 {
+        format!("v[{}:{}]", 10 + 2 * k, 11 + 2 * k)
+    } else {
+        format!("v{k}")
+    }
+}
+fn dreg(t: T) -> &'static str {
+    if t.bits() == 64 {
+        "v[4:5]"
+    } else {
+        "v3"
+    }
+}
+
+/// The inline float constant 0.5 or a literal, and the value an operand of type `t` reads.
+fn constant(c: Src0, t: T) -> (String, u64) {
+    match (c, t.bits()) {
+        (Src0::InlineInt, 64) => ("-3".into(), (-3i64) as u64),
+        (Src0::InlineInt, _) => ("-3".into(), u64::from((-3i32) as u32)),
+        (Src0::InlineFloat, 16) => ("0.5".into(), 0x3800),
+        (Src0::InlineFloat, 32) => ("0.5".into(), 0x3f00_0000),
+        (Src0::InlineFloat, _) => ("0.5".into(), 0x3fe0_0000_0000_0000),
+        (Src0::Literal, 16) => ("0x4248".into(), 0x4248),
+        (Src0::Literal, 32) => ("0x40490fdb".into(), 0x4049_0fdb),
+        (Src0::Literal, _) if t.float() => ("0x40091eb8".into(), 0x4009_1eb8_0000_0000),
+        (Src0::Literal, _) => ("0x12345678".into(), 0x1234_5678),
+        _ => unreachable!(),
+    }
+}
+
+/// Every candidate line of a key for one target (the assembler drops those that do not
+/// exist).
+fn lines_for(ki: usize, key: &Key, t: &Target) -> Vec<Line> {
+    let name = if t.gfx10() && !key.gfx10.is_empty() {
+        key.gfx10
+    } else {
+        key.name
+    };
+    let n = key.src.len();
+    let dst = dreg(if key.form == P32 { U64 } else { key.dst });
+    let mut out = Vec::new();
+    let srcs = |s0: &str, mods: &dyn Fn(usize, String) -> String| -> String {
+        (0..n)
+            .map(|k| {
+                let r = if k == 0 {
+                    s0.to_string()
+                } else {
+                    vreg(src_reg(key, k), k)
+                };
+                mods(k, r)
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let plain = |_: usize, r: String| r;
+    let src0_forms = [
+        Src0::Vgpr,
+        Src0::Sgpr,
+        Src0::InlineInt,
+        Src0::InlineFloat,
+        Src0::Literal,
+    ];
+    match key.form {
+        S1 | S2 => {
+            let sreg = |k: usize, t: T| {
+                if t.bits() == 64 {
+                    format!("s[{}:{}]", 2 * k, 2 * k + 1)
+                } else {
+                    format!("s{k}")
+                }
+            };
+            let d = if key.dst.bits() == 64 { "s[8:9]" } else { "s8" };
+            for c in [Src0::Sgpr, Src0::InlineInt, Src0::InlineFloat, Src0::Literal] {
+                let s0 = if c == Src0::Sgpr {
+                    sreg(0, key.src[0])
+                } else {
+                    constant(c, key.src[0]).0
+                };
+                let rest: String = (1..n).map(|k| format!(", {}", sreg(k, key.src[k]))).collect();
+                let mut l = Line::new(ki, format!("{name} {d}, {s0}{rest}"));
+                l.src0 = c;
+                out.push(l);
+            }
+            return out;
+        }
+        P16 | P32 | P => {
+            for c in src0_forms {
+                let s0 = match c {
+                    Src0::Vgpr => vreg(src_reg(key, 0), 0),
+                    Src0::Sgpr if key.form == P32 => "s[4:5]".into(),
+                    Src0::Sgpr => "s4".into(),
+                    _ => constant(c, key.src[0]).0,
+                };
+                let mut l = Line::new(ki, format!("{name} {dst}, {}", srcs(&s0, &plain)));
+                l.src0 = c;
+                out.push(l);
+            }
+            if key.form != P {
+                // op_sel / op_sel_hi, and neg_lo / neg_hi for floats.
+                let all = (1u8 << n) - 1;
+                let list = |b: u8| {
+                    (0..n)
+                        .map(|k| (b >> k & 1).to_string())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                };
+                for (sel, hi) in [(all, 0u8), (1, 2 & all), (2 & all, 1)] {
+                    let mut l = Line::new(
+                        ki,
+                        format!(
+                            "{name} {dst}, {} op_sel:[{}] op_sel_hi:[{}]",
+                            srcs(&vreg(src_reg(key, 0), 0), &plain),
+                            list(sel),
+                            list(hi)
+                        ),
+                    );
+                    l.opsel = sel;
+                    l.opsel_hi = hi;
+                    out.push(l);
+                }
+                if key.src[0].float() {
+                    let mut l = Line::new(
+                        ki,
+                        format!(
+                            "{name} {dst}, {} neg_lo:[{}] neg_hi:[{}]",
+                            srcs(&vreg(src_reg(key, 0), 0), &plain),
+                            list(1),
+                            list(all)
+                        ),
+                    );
+                    l.neg = 1;
+                    l.neg_hi = all;
+                    l.opsel_hi = all;
+                    out.push(l);
+                }
+            }
+            let mut l = Line::new(
+                ki,
+                format!("{name} {dst}, {} clamp", srcs(&vreg(src_reg(key, 0), 0), &plain)),
+            );
+            l.clamp = true;
+            if matches!(key.form, P16 | P32) {
+                l.opsel_hi = (1 << n) - 1;
+            }
+            out.push(l);
+            for l in &mut out {
+                if matches!(key.form, P16 | P32) && !l.asm.contains("op_sel_hi") {
+                    l.opsel_hi = (1 << n) - 1;
+                }
+            }
+            return out;
+        }
+        _ => {}
+    }
+    // VOP1/VOP2/VOP3.
+    let e32 = matches!(key.form, V1 | V2);
+    for c in src0_forms {
+        let s0 = match c {
+            Src0::Vgpr => vreg(key.src[0], 0),
+            Src0::Sgpr if key.src[0].bits() == 64 => "s[4:5]".into(),
+            Src0::Sgpr => "s4".into(),
+            _ => constant(c, key.src[0]).0,
+        };
+        let suffix = if e32 { "_e32" } else { "" };
+        let mut l = Line::new(ki, format!("{name}{suffix} {dst}, {}", srcs(&s0, &plain)));
+        l.src0 = c;
+        out.push(l);
+        if e32 && c == Src0::Vgpr {
+            out.push(Line::new(ki, format!("{name}_e64 {dst}, {}", srcs(&s0, &plain))));
+        }
+        if !e32 && c == Src0::Literal {
+            // A VOP3 literal exists on GFX10 only; the e64 form of a VOP1/VOP2 too.
+        }
+        if e32 && c == Src0::Literal && t.gfx10() {
+            let mut l = Line::new(ki, format!("{name}_e64 {dst}, {}", srcs(&s0, &plain)));
+            l.src0 = c;
+            out.push(l);
+        }
+    }
+    let e64 = if e32 { "_e64" } else { "" };
+    let v0 = vreg(key.src[0], 0);
+    if key.src[0].float() {
+        // neg on src0, abs on the last source.
+        let last = n - 1;
+        let m = |k: usize, r: String| {
+            if k == 0 && k == last {
+                format!("-|{r}|")
+            } else if k == 0 {
+                format!("-{r}")
+            } else if k == last {
+                format!("|{r}|")
+            } else {
+                r
+            }
+        };
+        let mut l = Line::new(ki, format!("{name}{e64} {dst}, {}", srcs(&v0, &m)));
+        l.neg = 1;
+        l.abs = 1 << last;
+        out.push(l);
+    }
+    let mut l = Line::new(ki, format!("{name}{e64} {dst}, {} clamp", srcs(&v0, &plain)));
+    l.clamp = true;
+    out.push(l);
+    if key.dst == F32 {
+        let mut l = Line::new(ki, format!("{name}{e64} {dst}, {} mul:2", srcs(&v0, &plain)));
+        l.omod2 = true;
+        out.push(l);
+    }
+    if key.src.iter().any(|t| t.bits() == 16) || key.dst.bits() == 16 {
+        // VOP3 op_sel: high halves of the sources, then the destination's high half.
+        let list = |b: u8| {
+            (0..=n)
+                .map(|k| (b >> k & 1).to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let srcbits = ((1u8 << n) - 1) & !key.src.iter().enumerate().fold(0, |m, (k, t)| {
+            m | u8::from(t.bits() != 16) << k
+        });
+        for sel in [srcbits, 1 << n] {
+            if sel == 0 {
+                continue;
+            }
+            let mut l = Line::new(
+                ki,
+                format!("{name}{e64} {dst}, {} op_sel:[{}]", srcs(&v0, &plain), list(sel)),
+            );
+            l.opsel = if sel == 1 << n { 8 } else { sel };
+            out.push(l);
+        }
+    }
+    if e32 && key.src.iter().all(|t| t.bits() == 32) && key.dst.bits() == 32 {
+        let mut l = Line::new(
+            ki,
+            format!(
+                "{name}_dpp {dst}, {} quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf",
+                srcs(&v0, &plain)
+            ),
+        );
+        l.dpp = true;
+        out.push(l);
+        let sel1 = if n > 1 { " src1_sel:BYTE_0" } else { "" };
+        let mut l = Line::new(
+            ki,
+            format!(
+                "{name}_sdwa {dst}, {} dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:WORD_1{sel1}",
+                srcs(&v0, &plain)
+            ),
+        );
+        l.sdwa = true;
+        out.push(l);
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Running a line and the reference.
+
+fn exec_mask(t: &Target) -> u64 {
+    let all = if t.wave64 { u64::MAX } else { 0xffff_ffff };
+    all & !(1 << 5) & !(1 << 37)
+}
+
+/// Sets the initial registers for a line.
+fn setup(key: &Key, t: &Target) -> WaveRegs {
+    let mut r = WaveRegs::new(t.gen);
+    r.set_exec(exec_mask(t));
+    for (k, ty) in key.src.iter().enumerate() {
+        for l in 0..64 {
+            let v = src_value(key, k, l);
+            if src_reg(key, k).bits() == 64 {
+                r.v[10 + 2 * k][l] = v as u32;
+                r.v[11 + 2 * k][l] = (v >> 32) as u32;
+            } else {
+                r.v[k][l] = v as u32;
+            }
+        }
+        // Scalar sources s0/s1/s2 (SALU) or s[0:1]…; s4 / s[4:5] hold the VALU SGPR operand.
+        let v = edges(*ty)[(SGPR_VALUE + 5 * k) % 16];
+        if key.form == S1 || key.form == S2 {
+            if ty.bits() == 64 {
+                r.s[2 * k] = v as u32;
+                r.s[2 * k + 1] = (v >> 32) as u32;
+            } else {
+                r.s[k] = v as u32;
+            }
+        }
+    }
+    let v = edges(key.src[0])[SGPR_VALUE];
+    r.s[4] = v as u32;
+    r.s[5] = if key.form == P32 {
+        edges(F32)[SGPR_VALUE + 1] as u32
+    } else {
+        (v >> 32) as u32
+    };
+    for l in 0..64 {
+        r.v[3][l] = 0x5a5a_0000 | l as u32;
+        r.v[4][l] = 0xa5a5_0000 | l as u32;
+        r.v[5][l] = 0x0f0f_0000 | l as u32;
+    }
+    r
+}
+
+/// An f32 denormal flushed to zero of the same sign (lines run with f32 denormals off).
+fn flush32(v: u64) -> u64 {
+    if v & 0x7f80_0000 == 0 {
+        v & 0x8000_0000
+    } else {
+        v
+    }
+}
+
+fn float_mods(t: T, v: u64, neg: bool, abs: bool) -> u64 {
+    let s = t.sign();
+    let v = if abs { v & !s } else { v };
+    if neg {
+        v ^ s
+    } else {
+        v
+    }
+}
+
+fn clamp01(t: T, v: u64) -> u64 {
+    let one = match t {
+        F16 => 0x3c00,
+        F32 => 0x3f80_0000,
+        _ => 0x3ff0_0000_0000_0000,
+    };
+    let x = match t {
+        F16 => f64::from(h(v)),
+        F32 => f64::from(f(v)),
+        _ => d(v),
+    };
+    if x.is_nan() || x < 0.0 {
+        0 // DX10_CLAMP: NaN → 0; negative values → +0 (−0 stays −0, as LLVM folds clamp).
+    } else if x >= 1.0 {
+        one
+    } else {
+        v
+    }
+}
+
+/// Expected destination of one lane (`old`: the destination before).
+fn expected(key: &Key, line: &Line, t: &Target, lane: usize, old: u64) -> u64 {
+    let c = C {
+        clamp: line.clamp,
+        gen: t.gen,
+    };
+    let _ = c.gen;
+    let mut s = [0u64; 3];
+    for (k, ty) in key.src.iter().enumerate() {
+        let mut v = if k == 0 {
+            match line.src0 {
+                Src0::Vgpr => src_value(key, 0, if line.dpp { lane ^ 1 } else { lane }),
+                Src0::Sgpr if key.form == P32 => {
+                    edges(F32)[SGPR_VALUE] | edges(F32)[SGPR_VALUE + 1] << 32
+                }
+                Src0::Sgpr => edges(*ty)[SGPR_VALUE],
+                cst => constant(cst, *ty).1,
+            }
+        } else if key.form == S1 || key.form == S2 {
+            edges(*ty)[(SGPR_VALUE + 5 * k) % 16]
+        } else {
+            src_value(key, k, lane)
+        };
+        if line.sdwa {
+            v = if k == 0 { v >> 16 & 0xffff } else { v & 0xff };
+        }
+        if line.opsel >> k & 1 != 0 && !matches!(key.form, P16 | P32) {
+            v >>= 16;
+        }
+        if ty.float() && !matches!(key.form, P16 | P32) {
+            v = float_mods(*ty, v, line.neg >> k & 1 != 0, line.abs >> k & 1 != 0);
+        }
+        if line.omod2 && *ty == F32 {
+            v = flush32(v);
+        }
+        s[k] = v;
+    }
+    let mut r = match key.form {
+        P16 | P32 => {
+            let w = if key.form == P16 { 16 } else { 32 };
+            let mask = (1u64 << w) - 1;
+            let mut out = 0u64;
+            for hi in [false, true] {
+                let mut hs = [0u64; 3];
+                for k in 0..key.src.len() {
+                    let sel = if hi { line.opsel_hi } else { line.opsel } >> k & 1;
+                    let x = if key.form == P32 && !matches!(line.src0, Src0::Vgpr | Src0::Sgpr) && k == 0 {
+                        // A constant is one 32-bit value for both halves.
+                        s[0] & 0xffff_ffff
+                    } else {
+                        s[k] >> (w * sel) & mask
+                    };
+                    let negb = if hi { line.neg_hi } else { line.neg } >> k & 1;
+                    hs[k] = if negb != 0 { x ^ (1 << (w - 1)) } else { x };
+                }
+                let mut v = (key.r)(&hs, &c) & mask;
+                if line.clamp && key.dst.float() {
+                    v = clamp01(key.dst, v);
+                }
+                out |= v << if hi { w } else { 0 };
+            }
+            out
+        }
+        _ => {
+            let mut v = (key.r)(&s, &c);
+            if key.dst.float() {
+                if line.omod2 {
+                    v = flush32(fb(f(v) * 2.0));
+                }
+                if line.clamp {
+                    v = clamp01(key.dst, v);
+                }
+            }
+            v
+        }
+    };
+    if key.dst.bits() == 16 && !matches!(key.form, P16) {
+        r &= 0xffff;
+        if line.opsel & 8 != 0 {
+            r = old & 0xffff | r << 16;
+        }
+    }
+    if line.sdwa || (key.dst.bits() == 16 && key.form != P16 && line.opsel & 8 == 0) {
+        // Compared on the low 16 bits only (the high half: `high_half_of_16_bit_results`).
+        if key.dst.bits() == 16 {
+            return r & 0xffff | 1 << 63;
+        }
+    }
+    r
+}
+
+fn ulps(t: T, a: u64, b: u64) -> u64 {
+    match t {
+        F32 => (i64::from(a as u32 as i32) - i64::from(b as u32 as i32)).unsigned_abs(),
+        F16 => (i64::from(a as u16 as i16) - i64::from(b as u16 as i16)).unsigned_abs(),
+        _ => (a as i64).wrapping_sub(b as i64).unsigned_abs(),
+    }
+}
+
+/// Runs every line of every key on every target; returns the keys that have lines and the
+/// failures.
+fn run_all(keys: &[Key]) -> (BTreeMap<&'static str, usize>, Vec<String>) {
+    let mut covered: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for t in &TARGETS {
+        let lines: Vec<Line> = keys
+            .iter()
+            .enumerate()
+            .flat_map(|(ki, key)| lines_for(ki, key, t))
+            .collect();
+        let text: Vec<String> = lines.iter().map(|l| l.asm.clone()).collect();
+        let words = assemble(t, &text);
+        for (line, w) in lines.iter().zip(words) {
+            let Some(w) = w else { continue };
+            let key = &keys[line.key];
+            *covered.entry(key.name).or_default() += 1;
+            let mut regs = setup(key, t);
+            let before = regs.clone();
+            if line.omod2 {
+                // omod applies only while f32 output denormals are flushed.
+                regs.mode &= !0x30;
+            }
+            let what = format!("{} [{}{}]", line.asm, t.mcpu, if t.wave64 { "" } else { " w32" });
+            if let Err(e) = run_words(t.gen, &w, &mut regs) {
+                failures.push(format!("{what}: fault {e:?}"));
+                continue;
+            }
+            if key.form == S1 || key.form == S2 {
+                let got = u64::from(regs.s[8])
+                    | if key.dst.bits() == 64 {
+                        u64::from(regs.s[9]) << 32
+                    } else {
+                        u64::from(regs.scc) << 32
+                    };
+                // 32-bit results are compared with SCC (bit 32); 64-bit ones without.
+                let want = expected(key, line, t, 0, 0);
+                if got != want {
+                    failures.push(format!("{what}: got {got:#x}, want {want:#x}"));
+                }
+                continue;
+            }
+            let wide = key.dst.bits() == 64 || key.form == P32;
+            for lane in 0..t.lanes() {
+                let (reg, old) = if wide {
+                    (
+                        u64::from(regs.v[4][lane]) | u64::from(regs.v[5][lane]) << 32,
+                        u64::from(before.v[4][lane]) | u64::from(before.v[5][lane]) << 32,
+                    )
+                } else {
+                    (u64::from(regs.v[3][lane]), u64::from(before.v[3][lane]))
+                };
+                if exec_mask(t) >> lane & 1 == 0 {
+                    if reg != old {
+                        failures.push(format!("{what}: inactive lane {lane} written"));
+                    }
+                    continue;
+                }
+                // DPP: a lane whose source lane is inactive is not written.
+                let mut want = if line.dpp && exec_mask(t) >> (lane ^ 1) & 1 == 0 {
+                    old
+                } else {
+                    expected(key, line, t, lane, old)
+                };
+                let mut got = reg;
+                if want >> 63 != 0 && key.dst.bits() == 16 {
+                    want &= 0xffff;
+                    got &= 0xffff;
+                }
+                let ok = if key.form == P32 {
+                    (0..2).all(|h| {
+                        let (g, w) = (got >> (32 * h) & 0xffff_ffff, want >> (32 * h) & 0xffff_ffff);
+                        g == w || (is_nan(F32, g) && is_nan(F32, w))
+                    })
+                } else if key.form == P16 && key.dst.float() {
+                    (0..2).all(|h| {
+                        let (g, w) = (got >> (16 * h) & 0xffff, want >> (16 * h) & 0xffff);
+                        g == w || (is_nan(F16, g) && is_nan(F16, w))
+                    })
+                } else if key.dst.float() {
+                    got == want
+                        || (is_nan(key.dst, got) && is_nan(key.dst, want))
+                        || (key.ulp > 0 && ulps(key.dst, got, want) <= u64::from(key.ulp))
+                } else {
+                    got == want
+                };
+                if !ok {
+                    let srcs: Vec<String> = (0..key.src.len())
+                        .map(|k| format!("{:#x}", src_value(key, k, lane)))
+                        .collect();
+                    failures.push(format!(
+                        "{what}: lane {lane} sources {srcs:?}: got {got:#x}, want {want:#x}"
+                    ));
+                    break;
+                }
+            }
+        }
+    }
+    (covered, failures)
+}
+
+#[test]
+fn instructions_match_their_definitions() {
+    let keys = keys();
+    let (covered, failures) = run_all(&keys);
+    let lines: usize = covered.values().sum();
+    eprintln!("{} keys, {lines} lines", covered.len());
+    for k in &keys {
+        assert!(covered.contains_key(k.name), "{}: no line assembles", k.name);
+    }
+    for f in failures.iter().take(400) {
+        eprintln!("{f}");
+    }
+    assert!(failures.is_empty(), "{} failing lines", failures.len());
+}
