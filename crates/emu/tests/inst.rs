@@ -125,6 +125,7 @@ fn assemble(t: &Target, lines: &[String]) -> Vec<Option<Vec<u32>>> {
                 cmd.arg(format!("-mattr={attr}"));
             }
             let o = cmd.arg(&src).output().expect("run llvm-mc-15");
+            let _ = std::fs::remove_file(&src);
             let stderr = String::from_utf8_lossy(&o.stderr);
             // Rejected lines: "<file>:LINE:COL: error: …".
             let mut bad = BTreeSet::new();
@@ -1460,4 +1461,263 @@ fn instructions_match_their_definitions() {
         eprintln!("{f}");
     }
     assert!(failures.is_empty(), "{} failing lines", failures.len());
+}
+
+// ---------------------------------------------------------------------------------------
+// Vector compares: every condition and type, VOPC and VOP3, `v_cmp` and `v_cmpx`.
+
+const FLOAT_CONDS: [&str; 16] = [
+    "f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq", "nlt",
+    "tru",
+];
+const INT_CONDS: [&str; 8] = ["f", "lt", "eq", "le", "gt", "ne", "ge", "t"];
+
+/// The compare keys: (mnemonic, condition, operand type, signed).
+fn compare_keys() -> Vec<(String, &'static str, T, bool)> {
+    let mut v = Vec::new();
+    for x in ["", "x"] {
+        for (ty, name) in [(F16, "f16"), (F32, "f32"), (F64, "f64")] {
+            for c in FLOAT_CONDS.iter().chain(["class"].iter()) {
+                v.push((format!("v_cmp{x}_{c}_{name}"), *c, ty, true));
+            }
+        }
+        for (ty, name, signed) in [
+            (U16, "i16", true),
+            (U32, "i32", true),
+            (U64, "i64", true),
+            (U16, "u16", false),
+            (U32, "u32", false),
+            (U64, "u64", false),
+        ] {
+            for c in INT_CONDS {
+                v.push((format!("v_cmp{x}_{c}_{name}"), c, ty, signed));
+            }
+        }
+    }
+    v
+}
+
+/// The ISA's compare definitions: ordered float conditions are false on NaN, their `n…`
+/// negations and `u` true; `class` tests the bit of the value's class in the mask.
+fn compare_ref(cond: &str, ty: T, signed: bool, a: u64, b: u64) -> bool {
+    if ty.float() {
+        let val = |v: u64| match ty {
+            F16 => f64::from(h(v)),
+            F32 => f64::from(f(v)),
+            _ => d(v),
+        };
+        let (x, y) = (val(a), val(b));
+        if cond == "class" {
+            let q = match ty {
+                F16 => a & 0x200 != 0,
+                F32 => a & 0x40_0000 != 0,
+                _ => a & (1 << 51) != 0,
+            };
+            let neg = a & ty.sign() != 0;
+            let denorm = match ty {
+                F16 => a & 0x7c00 == 0 && a & 0x3ff != 0,
+                F32 => a & 0x7f80_0000 == 0 && a & 0x7f_ffff != 0,
+                _ => a & (0x7ff << 52) == 0 && a & ((1 << 52) - 1) != 0,
+            };
+            let bit = if x.is_nan() {
+                if q {
+                    1
+                } else {
+                    0
+                }
+            } else if x.is_infinite() {
+                if neg {
+                    2
+                } else {
+                    9
+                }
+            } else if x == 0.0 && !denorm {
+                if neg {
+                    5
+                } else {
+                    6
+                }
+            } else if denorm {
+                if neg {
+                    4
+                } else {
+                    7
+                }
+            } else if neg {
+                3
+            } else {
+                8
+            };
+            return b >> bit & 1 != 0;
+        }
+        let unordered = x.is_nan() || y.is_nan();
+        return match cond {
+            "f" => false,
+            "lt" => x < y,
+            "eq" => x == y,
+            "le" => x <= y,
+            "gt" => x > y,
+            "lg" => x < y || x > y,
+            "ge" => x >= y,
+            "o" => !unordered,
+            "u" => unordered,
+            "nge" => !(x >= y),
+            "nlg" => !(x < y || x > y),
+            "ngt" => !(x > y),
+            "nle" => !(x <= y),
+            "neq" => !(x == y),
+            "nlt" => !(x < y),
+            _ => true,
+        };
+    }
+    let (x, y): (i128, i128) = match (ty.bits(), signed) {
+        (16, true) => (i16v(a).into(), i16v(b).into()),
+        (16, false) => (u16v(a).into(), u16v(b).into()),
+        (32, true) => (i32v(a).into(), i32v(b).into()),
+        (32, false) => ((a as u32).into(), (b as u32).into()),
+        (_, true) => ((a as i64).into(), (b as i64).into()),
+        _ => (a.into(), b.into()),
+    };
+    match cond {
+        "f" => false,
+        "lt" => x < y,
+        "eq" => x == y,
+        "le" => x <= y,
+        "gt" => x > y,
+        "ne" => x != y,
+        "ge" => x >= y,
+        _ => true,
+    }
+}
+
+#[test]
+fn compares_match_their_definitions() {
+    let keys = compare_keys();
+    let mut covered = BTreeSet::new();
+    let mut failures = Vec::new();
+    for t in &TARGETS {
+        let vcc = if t.wave64 { "vcc" } else { "vcc_lo" };
+        let sdst = if t.wave64 { "s[10:11]" } else { "s10" };
+        // (key, asm, src0 form, neg/abs on src0, e64, sdwa)
+        let mut lines: Vec<(usize, String, Src0, bool, bool)> = Vec::new();
+        for (ki, (name, cond, ty, _)) in keys.iter().enumerate() {
+            let cmpx = name.starts_with("v_cmpx");
+            let class = *cond == "class";
+            let src1_ty = if class { U32 } else { *ty };
+            let v1 = vreg(src1_ty, 1);
+            let d32 = if cmpx && t.gfx10() {
+                String::new()
+            } else {
+                format!("{vcc}, ")
+            };
+            let d64 = if cmpx && t.gfx10() {
+                String::new()
+            } else {
+                format!("{sdst}, ")
+            };
+            for c in [
+                Src0::Vgpr,
+                Src0::Sgpr,
+                Src0::InlineInt,
+                Src0::InlineFloat,
+                Src0::Literal,
+            ] {
+                let s0 = match c {
+                    Src0::Vgpr => vreg(*ty, 0),
+                    Src0::Sgpr if ty.bits() == 64 => "s[4:5]".into(),
+                    Src0::Sgpr => "s4".into(),
+                    _ => constant(c, *ty).0,
+                };
+                lines.push((ki, format!("{name}_e32 {d32}{s0}, {v1}"), c, false, false));
+            }
+            lines.push((ki, format!("{name}_e64 {d64}{}, {v1}", vreg(*ty, 0)), Src0::Vgpr, false, true));
+            if ty.float() {
+                lines.push((ki, format!("{name}_e64 {d64}-|{}|, {v1}", vreg(*ty, 0)), Src0::Vgpr, true, true));
+            }
+        }
+        let text: Vec<String> = lines.iter().map(|l| l.1.clone()).collect();
+        let words = assemble(t, &text);
+        for ((ki, asm, c, negabs, _), w) in lines.iter().zip(words) {
+            let Some(w) = w else { continue };
+            let (name, cond, ty, signed) = &keys[*ki];
+            covered.insert(name.clone());
+            let class = *cond == "class";
+            let src1_ty = if class { U32 } else { *ty };
+            let mut regs = WaveRegs::new(t.gen);
+            regs.set_exec(exec_mask(t));
+            for l in 0..64 {
+                for (k, tk) in [(0, *ty), (1, src1_ty)] {
+                    let v = if k == 1 && class {
+                        // Class masks: a different subset of the ten classes per lane.
+                        (l as u64 * 0x9e37_79b9) >> 7 & 0x3ff
+                    } else {
+                        lane_value(tk, k, l)
+                    };
+                    if tk.bits() == 64 {
+                        regs.v[10 + 2 * k][l] = v as u32;
+                        regs.v[11 + 2 * k][l] = (v >> 32) as u32;
+                    } else {
+                        regs.v[k][l] = v as u32;
+                    }
+                }
+            }
+            let sv = edges(*ty)[SGPR_VALUE];
+            regs.s[4] = sv as u32;
+            regs.s[5] = (sv >> 32) as u32;
+            regs.s[10] = 0xdead_beef;
+            regs.s[11] = 0xdead_beef;
+            let what = format!("{asm} [{}{}]", t.mcpu, if t.wave64 { "" } else { " w32" });
+            if let Err(e) = run_words(t.gen, &w, &mut regs) {
+                failures.push(format!("{what}: fault {e:?}"));
+                continue;
+            }
+            let mut want = 0u64;
+            for l in 0..t.lanes() {
+                if exec_mask(t) >> l & 1 == 0 {
+                    continue;
+                }
+                let mut a = match c {
+                    Src0::Vgpr => lane_value(*ty, 0, l),
+                    Src0::Sgpr => sv,
+                    cst => constant(*cst, *ty).1,
+                };
+                if *negabs {
+                    a = float_mods(*ty, a, true, true);
+                }
+                let b = if class {
+                    (l as u64 * 0x9e37_79b9) >> 7 & 0x3ff
+                } else {
+                    lane_value(*ty, 1, l)
+                };
+                let (a, b) = if ty.bits() == 16 { (a & 0xffff, b & 0xffff) } else { (a, b) };
+                let b = if class { (l as u64 * 0x9e37_79b9) >> 7 & 0x3ff } else { b };
+                if compare_ref(cond, *ty, *signed, a, b) {
+                    want |= 1 << l;
+                }
+            }
+            let cmpx = name.starts_with("v_cmpx");
+            let e64 = asm.contains("_e64");
+            let (lo, hi) = if e64 { (10, 11) } else { (WaveRegs::VCC, WaveRegs::VCC + 1) };
+            let mut got = u64::from(regs.s[lo]);
+            if t.wave64 {
+                got |= u64::from(regs.s[hi]) << 32;
+            }
+            if cmpx && t.gfx10() {
+                got = regs.exec();
+            }
+            if got != want {
+                failures.push(format!("{what}: got {got:#x}, want {want:#x}"));
+            } else if cmpx && regs.exec() != want {
+                failures.push(format!("{what}: EXEC {:#x}, want {want:#x}", regs.exec()));
+            }
+        }
+    }
+    eprintln!("{} compare keys with lines", covered.len());
+    for f in failures.iter().take(60) {
+        eprintln!("{f}");
+    }
+    assert!(failures.is_empty(), "{} failing lines", failures.len());
+    for (name, ..) in &keys {
+        assert!(covered.contains(name) || !name.contains("16") , "{name}: no line");
+    }
 }
