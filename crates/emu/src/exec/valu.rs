@@ -1803,7 +1803,9 @@ fn valu_cvt32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<
         Op::V_CVT_F32_U32 => vf32!(map1!(s0!(), |x| u(x as f32))),
         Op::V_CVT_I32_F32 => v32!(map1!(s0!(), |x| f(x) as i32 as u32)),
         Op::V_CVT_U32_F32 => v32!(map1!(s0!(), |x| f(x) as u32)),
-        Op::V_CVT_RPI_I32_F32 => v32!(map1!(s0!(), |x| (f(x) + 0.5).floor() as i32 as u32)),
+        // floor(x + 0.5) exactly (in f64: an f32 sum would round 2^23 + 1 + 0.5 up).
+        Op::V_CVT_RPI_I32_F32 => v32!(map1!(s0!(), |x| (f64::from(f(x)) + 0.5).floor() as i32
+            as u32)),
         Op::V_CVT_FLR_I32_F32 => v32!(map1!(s0!(), |x| f(x).floor() as i32 as u32)),
         Op::V_CVT_F16_F32 => vf16!(map1!(s0!(), |x| u32::from(f16::from_f32(f(x)).to_bits()))),
         Op::V_CVT_F32_F16 => vf32!(map1!(s0!(), |x| u(h(x) as f32))),
@@ -2070,13 +2072,11 @@ fn valu_f64(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
         )),
         Op::V_CVT_F64_F32 => {
             let a = s0!();
-            v64!(map64!([0u64; LANES], |_z| 0).iter().enumerate().fold(
-                [0u64; LANES],
-                |mut acc, (l, _)| {
-                    acc[l] = f64::from(f(a[l])).to_bits();
-                    acc
-                }
-            ))
+            let mut r = [0u64; LANES];
+            for l in 0..LANES {
+                r[l] = f64::from(f(a[l])).to_bits();
+            }
+            vf64!(r)
         }
         Op::V_CVT_F64_I32 | Op::V_CVT_F64_U32 => {
             let a = s0!();
