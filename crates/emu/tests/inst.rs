@@ -1991,3 +1991,81 @@ fn completeness() {
     );
     assert!(stale.is_empty(), "remove from the known-uncovered list: {stale:?}");
 }
+
+/// Runs one line on a target from `regs`.
+fn run_line(t: &Target, asm: &str, regs: &mut WaveRegs) {
+    let w = assemble(t, &[asm.to_string()])
+        .pop()
+        .flatten()
+        .unwrap_or_else(|| panic!("llvm-mc rejects `{asm}` for {}", t.mcpu));
+    run_words(t.gen, &w, regs).unwrap_or_else(|e| panic!("{asm}: {e:?}"));
+}
+
+fn target(mcpu: &str, wave64: bool) -> &'static Target {
+    TARGETS
+        .iter()
+        .find(|t| t.mcpu == mcpu && t.wave64 == wave64)
+        .expect("target")
+}
+
+/// The lines the issue names: `v_pk_add_f32 v[2:3], v[0:1], 1.0` adds 1.0 to both halves
+/// (an inline constant of a packed-f32 source is one f32 for both), and integer clamp
+/// saturates `v_sub_u32` at 0 and `v_add_u32` at 0xffffffff (HIP's `__clzll(0)` path).
+#[test]
+fn issue_lines() {
+    let t = target("gfx90a", true);
+    let mut r = WaveRegs::new(t.gen);
+    for l in 0..64 {
+        r.v[0][l] = (l as f32).to_bits();
+        r.v[1][l] = (-2.5f32 * l as f32).to_bits();
+    }
+    run_line(t, "v_pk_add_f32 v[2:3], v[0:1], 1.0", &mut r);
+    for l in 0..64 {
+        assert_eq!(f32::from_bits(r.v[2][l]), l as f32 + 1.0, "lane {l} low");
+        assert_eq!(f32::from_bits(r.v[3][l]), -2.5 * l as f32 + 1.0, "lane {l} high");
+    }
+    for t in [target("gfx900", true), target("gfx90a", true)] {
+        let mut r = WaveRegs::new(t.gen);
+        for l in 0..64 {
+            r.v[0][l] = l as u32;
+            r.v[1][l] = 40;
+            r.v[4][l] = u32::MAX - 20;
+        }
+        run_line(t, "v_sub_u32_e64 v2, v0, v1 clamp", &mut r);
+        run_line(t, "v_add_u32_e64 v3, v4, v0 clamp", &mut r);
+        for l in 0..64 {
+            assert_eq!(r.v[2][l], (l as u32).saturating_sub(40), "{} lane {l}", t.mcpu);
+            assert_eq!(r.v[3][l], (u32::MAX - 20).saturating_add(l as u32), "{} lane {l}", t.mcpu);
+        }
+    }
+}
+
+/// The high half of a 16-bit result: zeroed on GFX8; on GFX9 kept by the opcodes that came
+/// with op_sel (`v_mad_u16`, …) and zeroed by the others and by the `_legacy` forms; kept by
+/// every 16-bit result on GFX10 (LLVM's `GCNSubtarget::zeroesHigh16BitsOfDest`).
+#[test]
+fn high_half_of_16_bit_results() {
+    let cases: [(&str, bool, &str, bool); 8] = [
+        ("gfx803", true, "v_add_u16_e32 v3, v0, v1", false),
+        ("gfx803", true, "v_mad_u16 v3, v0, v1, v2", false),
+        ("gfx900", true, "v_add_u16_e32 v3, v0, v1", false),
+        ("gfx900", true, "v_mad_u16 v3, v0, v1, v2", true),
+        ("gfx900", true, "v_mad_legacy_u16 v3, v0, v1, v2", false),
+        ("gfx900", true, "v_mac_f16_e32 v3, v0, v1", true),
+        ("gfx1030", false, "v_add_nc_u16 v3, v0, v1", true),
+        ("gfx1030", true, "v_mul_f16_e32 v3, v0, v1", true),
+    ];
+    for (mcpu, wave64, asm, keeps) in cases {
+        let t = target(mcpu, wave64);
+        let mut r = WaveRegs::new(t.gen);
+        for l in 0..64 {
+            r.v[0][l] = 0x3c00;
+            r.v[1][l] = 0x4000 + l as u32;
+            r.v[2][l] = 1;
+            r.v[3][l] = 0xabcd_0000;
+        }
+        run_line(t, asm, &mut r);
+        let hi = r.v[3][0] >> 16;
+        assert_eq!(hi, if keeps { 0xabcd } else { 0 }, "{asm} on {mcpu}");
+    }
+}
