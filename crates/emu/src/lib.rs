@@ -55,7 +55,9 @@ mod wave;
 pub use decode::Gen;
 pub use descriptor::{KernelDescriptor, KernelObjectFormat};
 pub use error::{EmuError, Fault, FaultKind};
-pub use exec::census::{census, is_vector_memory, not_for_compute, CensusRow, RowStatus, NOT_FOR_COMPUTE};
+pub use exec::census::{
+    census, is_vector_memory, not_for_compute, CensusRow, RowStatus, NOT_FOR_COMPUTE,
+};
 pub use gpu::{Coverage, Dispatch, DispatchStats, Gpu, GpuConfig};
 pub use loader::{LoadedCodeObject, LoadedKernel, LoadedSymbol, SymbolKind};
 pub use memory::{Access, MemoryMap};

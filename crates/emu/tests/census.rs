@@ -32,7 +32,13 @@ fn every_opcode_executes_or_is_not_for_compute() {
     let mut missing = Vec::new();
     eprintln!(
         "{:<16} {:>7} {:>9} {:>16} {:>15} {:>7} {:>8}",
-        "generation", "opcodes", "executes", "not for compute", "missing memory", "CDNA3", "missing"
+        "generation",
+        "opcodes",
+        "executes",
+        "not for compute",
+        "missing memory",
+        "CDNA3",
+        "missing"
     );
     for (name, gen) in GENS {
         let rows = census(gen);
@@ -57,7 +63,10 @@ fn every_opcode_executes_or_is_not_for_compute() {
             rows.len()
         );
     }
-    assert!(missing.is_empty(), "opcodes without semantics: {missing:#?}");
+    assert!(
+        missing.is_empty(),
+        "opcodes without semantics: {missing:#?}"
+    );
 }
 
 /// Every entry of the not-for-compute list matches an opcode that does not execute (so the
@@ -77,7 +86,10 @@ fn not_for_compute_list_is_minimal() {
             unused.push(*pattern);
         }
     }
-    assert!(unused.is_empty(), "match no non-executing opcode: {unused:?}");
+    assert!(
+        unused.is_empty(),
+        "match no non-executing opcode: {unused:?}"
+    );
     let shown = hsaemu_emu::FaultKind::Unimplemented {
         mnemonic: "v_mullit_f32".into(),
     };

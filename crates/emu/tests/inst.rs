@@ -14,6 +14,9 @@
 //! `completeness` fails when an opcode that executes has no line, except those on
 //! [`KNOWN_UNCOVERED`] (which may only shrink).
 
+// `!(x < y)` and `x < y || x > y` are the ISA's unordered/ordered compares (NaN), on purpose.
+#![allow(clippy::neg_cmp_op_on_partial_ord, clippy::double_comparisons)]
+
 use hsaemu_emu::{census, run_words, Gen, RowStatus, WaveRegs};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -71,9 +74,6 @@ impl Target {
     fn gfx10(&self) -> bool {
         matches!(self.gen, Gen::Gfx10 | Gen::Gfx10W64)
     }
-    fn gfx8(&self) -> bool {
-        self.gen == Gen::Gfx8
-    }
     fn lanes(&self) -> usize {
         if self.wave64 {
             64
@@ -120,7 +120,11 @@ fn assemble(t: &Target, lines: &[String]) -> Vec<Option<Vec<u32>>> {
             let src = path.with_extension("s");
             std::fs::write(&src, &text).expect("write asm");
             let mut cmd = std::process::Command::new(tool);
-            cmd.args(["-arch=amdgcn", &format!("-mcpu={}", t.mcpu), "-show-encoding"]);
+            cmd.args([
+                "-arch=amdgcn",
+                &format!("-mcpu={}", t.mcpu),
+                "-show-encoding",
+            ]);
             if !attr.is_empty() {
                 cmd.arg(format!("-mattr={attr}"));
             }
@@ -132,7 +136,8 @@ fn assemble(t: &Target, lines: &[String]) -> Vec<Option<Vec<u32>>> {
             for l in stderr.lines() {
                 if let Some((_, rest)) = l.split_once(".s:") {
                     if rest.contains("error:") {
-                        if let Some(n) = rest.split(':').next().and_then(|n| n.parse::<usize>().ok())
+                        if let Some(n) =
+                            rest.split(':').next().and_then(|n| n.parse::<usize>().ok())
                         {
                             bad.insert(n - 1);
                         }
@@ -212,8 +217,21 @@ impl T {
 }
 
 const E_F32: [u64; 16] = [
-    0, 0x8000_0000, 0x3f80_0000, 0xbfc0_0000, 1, 0x807f_ffff, 0x7fc0_0000, 0x7f80_0001,
-    0x7f80_0000, 0xff80_0000, 0x7f7f_ffff, 0x4040_0000, 0x3eaa_aaab, 0xc2c8_0000, 0x4b00_0001,
+    0,
+    0x8000_0000,
+    0x3f80_0000,
+    0xbfc0_0000,
+    1,
+    0x807f_ffff,
+    0x7fc0_0000,
+    0x7f80_0001,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7f7f_ffff,
+    0x4040_0000,
+    0x3eaa_aaab,
+    0xc2c8_0000,
+    0x4b00_0001,
     0x3f00_0000,
 ];
 const E_F16: [u64; 16] = [
@@ -488,9 +506,6 @@ fn u16v(x: u64) -> i64 {
 fn i32v(x: u64) -> i64 {
     i64::from(x as u32 as i32)
 }
-fn u32v(x: u64) -> i64 {
-    i64::from(x as u32)
-}
 fn sad8(a: u64, b: u64, masked: bool) -> u64 {
     (0..4)
         .map(|k| {
@@ -503,9 +518,9 @@ fn sad8(a: u64, b: u64, masked: bool) -> u64 {
         })
         .sum()
 }
-fn med3<T: PartialOrd + Copy>(a: T, b: T, c: T) -> T {
+fn med3<T: Ord + Copy>(a: T, b: T, c: T) -> T {
     let mut v = [a, b, c];
-    v.sort_by(|x, y| x.partial_cmp(y).unwrap());
+    v.sort();
     v[1]
 }
 fn u8_of(x: f32) -> u64 {
@@ -532,11 +547,26 @@ fn unorm(x: f32) -> u64 {
 fn cube(sel: u8, x: f32, y: f32, z: f32) -> f32 {
     let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
     let (id, sc, tc, ma) = if az >= ax && az >= ay {
-        (if z < 0.0 { 5.0 } else { 4.0 }, if z < 0.0 { -x } else { x }, -y, 2.0 * z)
+        (
+            if z < 0.0 { 5.0 } else { 4.0 },
+            if z < 0.0 { -x } else { x },
+            -y,
+            2.0 * z,
+        )
     } else if ay >= ax {
-        (if y < 0.0 { 3.0 } else { 2.0 }, x, if y < 0.0 { -z } else { z }, 2.0 * y)
+        (
+            if y < 0.0 { 3.0 } else { 2.0 },
+            x,
+            if y < 0.0 { -z } else { z },
+            2.0 * y,
+        )
     } else {
-        (if x < 0.0 { 1.0 } else { 0.0 }, if x < 0.0 { z } else { -z }, -y, 2.0 * x)
+        (
+            if x < 0.0 { 1.0 } else { 0.0 },
+            if x < 0.0 { z } else { -z },
+            -y,
+            2.0 * x,
+        )
     };
     [id, sc, tc, ma][sel as usize]
 }
@@ -544,7 +574,9 @@ fn cube(sel: u8, x: f32, y: f32, z: f32) -> f32 {
 fn keys() -> Vec<Key> {
     vec![
         // ---- 32-bit integer
-        k10("v_add_u32", "v_add_nc_u32", V2, &[U32, U32], U32, |s, c| sat_u32(s[0] + s[1], c)),
+        k10("v_add_u32", "v_add_nc_u32", V2, &[U32, U32], U32, |s, c| {
+            sat_u32(s[0] + s[1], c)
+        }),
         k10("v_sub_u32", "v_sub_nc_u32", V2, &[U32, U32], U32, |s, c| {
             if c.clamp && s[1] > s[0] {
                 0
@@ -552,22 +584,35 @@ fn keys() -> Vec<Key> {
                 s[0].wrapping_sub(s[1]) & 0xffff_ffff
             }
         }),
-        k10("v_subrev_u32", "v_subrev_nc_u32", V2, &[U32, U32], U32, |s, c| {
-            if c.clamp && s[0] > s[1] {
-                0
-            } else {
-                s[1].wrapping_sub(s[0]) & 0xffff_ffff
-            }
-        }),
+        k10(
+            "v_subrev_u32",
+            "v_subrev_nc_u32",
+            V2,
+            &[U32, U32],
+            U32,
+            |s, c| {
+                if c.clamp && s[0] > s[1] {
+                    0
+                } else {
+                    s[1].wrapping_sub(s[0]) & 0xffff_ffff
+                }
+            },
+        ),
         k10("v_add_i32", "v_add_nc_i32", V3, &[U32, U32], U32, |s, c| {
             sat_i32(i32v(s[0]) + i32v(s[1]), c)
         }),
         k10("v_sub_i32", "v_sub_nc_i32", V3, &[U32, U32], U32, |s, c| {
             sat_i32(i32v(s[0]) - i32v(s[1]), c)
         }),
-        k("v_add3_u32", V3, &[U32, U32, U32], U32, |s, _| (s[0] + s[1] + s[2]) & 0xffff_ffff),
-        k("v_mul_lo_u32", V3, &[U32, U32], U32, |s, _| (s[0] * s[1]) & 0xffff_ffff),
-        k("v_mul_hi_u32", V3, &[U32, U32], U32, |s, _| (s[0] * s[1]) >> 32),
+        k("v_add3_u32", V3, &[U32, U32, U32], U32, |s, _| {
+            (s[0] + s[1] + s[2]) & 0xffff_ffff
+        }),
+        k("v_mul_lo_u32", V3, &[U32, U32], U32, |s, _| {
+            (s[0] * s[1]) & 0xffff_ffff
+        }),
+        k("v_mul_hi_u32", V3, &[U32, U32], U32, |s, _| {
+            (s[0] * s[1]) >> 32
+        }),
         k("v_mul_hi_i32", V3, &[U32, U32], U32, |s, _| {
             ((i32v(s[0]) * i32v(s[1])) >> 32) as u64 & 0xffff_ffff
         }),
@@ -590,22 +635,36 @@ fn keys() -> Vec<Key> {
             let b = i64::from(((s[1] as u32) << 8) as i32 >> 8);
             sat_i32(a * b + i32v(s[2]), c)
         }),
-        k("v_min_i32", V2, &[U32, U32], U32, |s, _| i32v(s[0]).min(i32v(s[1])) as u64 & 0xffff_ffff),
-        k("v_max_i32", V2, &[U32, U32], U32, |s, _| i32v(s[0]).max(i32v(s[1])) as u64 & 0xffff_ffff),
+        k("v_min_i32", V2, &[U32, U32], U32, |s, _| {
+            i32v(s[0]).min(i32v(s[1])) as u64 & 0xffff_ffff
+        }),
+        k("v_max_i32", V2, &[U32, U32], U32, |s, _| {
+            i32v(s[0]).max(i32v(s[1])) as u64 & 0xffff_ffff
+        }),
         k("v_min_u32", V2, &[U32, U32], U32, |s, _| s[0].min(s[1])),
         k("v_max_u32", V2, &[U32, U32], U32, |s, _| s[0].max(s[1])),
-        k("v_min3_u32", V3, &[U32, U32, U32], U32, |s, _| s[0].min(s[1]).min(s[2])),
-        k("v_max3_u32", V3, &[U32, U32, U32], U32, |s, _| s[0].max(s[1]).max(s[2])),
-        k("v_med3_u32", V3, &[U32, U32, U32], U32, |s, _| med3(s[0], s[1], s[2])),
+        k("v_min3_u32", V3, &[U32, U32, U32], U32, |s, _| {
+            s[0].min(s[1]).min(s[2])
+        }),
+        k("v_max3_u32", V3, &[U32, U32, U32], U32, |s, _| {
+            s[0].max(s[1]).max(s[2])
+        }),
+        k("v_med3_u32", V3, &[U32, U32, U32], U32, |s, _| {
+            med3(s[0], s[1], s[2])
+        }),
         k("v_med3_i32", V3, &[U32, U32, U32], U32, |s, _| {
             med3(i32v(s[0]), i32v(s[1]), i32v(s[2])) as u64 & 0xffff_ffff
         }),
         k("v_and_b32", V2, &[U32, U32], U32, |s, _| s[0] & s[1]),
         k("v_or_b32", V2, &[U32, U32], U32, |s, _| s[0] | s[1]),
         k("v_xor_b32", V2, &[U32, U32], U32, |s, _| s[0] ^ s[1]),
-        k("v_xnor_b32", V2, &[U32, U32], U32, |s, _| !(s[0] ^ s[1]) & 0xffff_ffff),
+        k("v_xnor_b32", V2, &[U32, U32], U32, |s, _| {
+            !(s[0] ^ s[1]) & 0xffff_ffff
+        }),
         k("v_not_b32", V1, &[U32], U32, |s, _| !s[0] & 0xffff_ffff),
-        k("v_bfrev_b32", V1, &[U32], U32, |s, _| u64::from((s[0] as u32).reverse_bits())),
+        k("v_bfrev_b32", V1, &[U32], U32, |s, _| {
+            u64::from((s[0] as u32).reverse_bits())
+        }),
         k("v_ffbh_u32", V1, &[U32], U32, |s, _| {
             if s[0] == 0 {
                 0xffff_ffff
@@ -613,9 +672,15 @@ fn keys() -> Vec<Key> {
                 u64::from((s[0] as u32).leading_zeros())
             }
         }),
-        k("v_lshlrev_b32", V2, &[U32, U32], U32, |s, _| (s[1] << (s[0] & 31)) & 0xffff_ffff),
-        k("v_lshrrev_b32", V2, &[U32, U32], U32, |s, _| s[1] >> (s[0] & 31)),
-        k("v_ashrrev_i32", V2, &[U32, U32], U32, |s, _| (i32v(s[1]) >> (s[0] & 31)) as u64 & 0xffff_ffff),
+        k("v_lshlrev_b32", V2, &[U32, U32], U32, |s, _| {
+            (s[1] << (s[0] & 31)) & 0xffff_ffff
+        }),
+        k("v_lshrrev_b32", V2, &[U32, U32], U32, |s, _| {
+            s[1] >> (s[0] & 31)
+        }),
+        k("v_ashrrev_i32", V2, &[U32, U32], U32, |s, _| {
+            (i32v(s[1]) >> (s[0] & 31)) as u64 & 0xffff_ffff
+        }),
         k("v_bfe_u32", V3, &[U32, U32, U32], U32, |s, _| {
             let (o, w) = (s[1] & 31, s[2] & 31);
             if w == 0 {
@@ -624,67 +689,151 @@ fn keys() -> Vec<Key> {
                 (s[0] >> o) & ((1 << w) - 1)
             }
         }),
-        k("v_bfi_b32", V3, &[U32, U32, U32], U32, |s, _| (s[0] & s[1]) | (!s[0] & s[2] & 0xffff_ffff)),
-        k("v_alignbit_b32", V3, &[U32, U32, U32], U32, |s, _| ((s[0] << 32 | s[1]) >> (s[2] & 31)) & 0xffff_ffff),
-        k("v_bcnt_u32_b32", V2, &[U32, U32], U32, |s, _| (u64::from(s[0].count_ones()) + s[1]) & 0xffff_ffff),
-        k("v_sad_u32", V3, &[U32, U32, U32], U32, |s, c| sat_u32(s[0].abs_diff(s[1]) + s[2], c)),
-        k("v_sad_u8", V3, &[U32, U32, U32], U32, |s, c| sat_u32(sad8(s[0], s[1], false) + s[2], c)),
-        k("v_sad_hi_u8", V3, &[U32, U32, U32], U32, |s, c| sat_u32((sad8(s[0], s[1], false) << 16) + s[2], c)),
-        k("v_msad_u8", V3, &[U32, U32, U32], U32, |s, c| sat_u32(sad8(s[0], s[1], true) + s[2], c)),
+        k("v_bfi_b32", V3, &[U32, U32, U32], U32, |s, _| {
+            (s[0] & s[1]) | (!s[0] & s[2] & 0xffff_ffff)
+        }),
+        k("v_alignbit_b32", V3, &[U32, U32, U32], U32, |s, _| {
+            ((s[0] << 32 | s[1]) >> (s[2] & 31)) & 0xffff_ffff
+        }),
+        k("v_bcnt_u32_b32", V2, &[U32, U32], U32, |s, _| {
+            (u64::from(s[0].count_ones()) + s[1]) & 0xffff_ffff
+        }),
+        k("v_sad_u32", V3, &[U32, U32, U32], U32, |s, c| {
+            sat_u32(s[0].abs_diff(s[1]) + s[2], c)
+        }),
+        k("v_sad_u8", V3, &[U32, U32, U32], U32, |s, c| {
+            sat_u32(sad8(s[0], s[1], false) + s[2], c)
+        }),
+        k("v_sad_hi_u8", V3, &[U32, U32, U32], U32, |s, c| {
+            sat_u32((sad8(s[0], s[1], false) << 16) + s[2], c)
+        }),
+        k("v_msad_u8", V3, &[U32, U32, U32], U32, |s, c| {
+            sat_u32(sad8(s[0], s[1], true) + s[2], c)
+        }),
         k("v_sad_u16", V3, &[U32, U32, U32], U32, |s, c| {
             let d = (s[0] & 0xffff).abs_diff(s[1] & 0xffff) + (s[0] >> 16).abs_diff(s[1] >> 16);
             sat_u32(d + s[2], c)
         }),
         k("v_lerp_u8", V3, &[U32, U32, U32], U32, |s, _| {
             (0..4)
-                .map(|k| ((s[0] >> (8 * k) & 0xff) + (s[1] >> (8 * k) & 0xff) + (s[2] >> (8 * k) & 1)) >> 1 << (8 * k))
+                .map(|k| {
+                    ((s[0] >> (8 * k) & 0xff) + (s[1] >> (8 * k) & 0xff) + (s[2] >> (8 * k) & 1))
+                        >> 1
+                        << (8 * k)
+                })
                 .sum()
         }),
-        k("v_mad_u32_u16", V3, &[U16, U16, U32], U32, |s, c| sat_u32((s[0] & 0xffff) * (s[1] & 0xffff) + s[2], c)),
-        k("v_mad_i32_i16", V3, &[U16, U16, U32], U32, |s, c| sat_i32(i16v(s[0]) * i16v(s[1]) + i32v(s[2]), c)),
+        k("v_mad_u32_u16", V3, &[U16, U16, U32], U32, |s, c| {
+            sat_u32((s[0] & 0xffff) * (s[1] & 0xffff) + s[2], c)
+        }),
+        k("v_mad_i32_i16", V3, &[U16, U16, U32], U32, |s, c| {
+            sat_i32(i16v(s[0]) * i16v(s[1]) + i32v(s[2]), c)
+        }),
         k("v_cvt_pk_u8_f32", V3, &[F32, U32, U32], U32, |s, _| {
             let sh = 8 * (s[1] & 3);
             (s[2] & !(0xff << sh) & 0xffff_ffff) | u8_of(f(s[0])) << sh
         }),
-        k("v_cvt_pknorm_i16_f32", V3, &[F32, F32], U32, |s, _| snorm(f(s[0])) | snorm(f(s[1])) << 16),
-        k("v_cvt_pknorm_u16_f32", V3, &[F32, F32], U32, |s, _| unorm(f(s[0])) | unorm(f(s[1])) << 16),
-        k("v_cvt_pknorm_i16_f16", V3, &[F16, F16], U32, |s, _| snorm(h(s[0])) | snorm(h(s[1])) << 16),
-        k("v_cvt_pknorm_u16_f16", V3, &[F16, F16], U32, |s, _| unorm(h(s[0])) | unorm(h(s[1])) << 16),
+        k("v_cvt_pknorm_i16_f32", V3, &[F32, F32], U32, |s, _| {
+            snorm(f(s[0])) | snorm(f(s[1])) << 16
+        }),
+        k("v_cvt_pknorm_u16_f32", V3, &[F32, F32], U32, |s, _| {
+            unorm(f(s[0])) | unorm(f(s[1])) << 16
+        }),
+        k("v_cvt_pknorm_i16_f16", V3, &[F16, F16], U32, |s, _| {
+            snorm(h(s[0])) | snorm(h(s[1])) << 16
+        }),
+        k("v_cvt_pknorm_u16_f16", V3, &[F16, F16], U32, |s, _| {
+            unorm(h(s[0])) | unorm(h(s[1])) << 16
+        }),
         k("v_cvt_norm_i16_f16", V1, &[F16], U16, |s, _| snorm(h(s[0]))),
         k("v_cvt_norm_u16_f16", V1, &[F16], U16, |s, _| unorm(h(s[0]))),
         k("v_sat_pk_u8_i16", V1, &[U32], U16, |s, _| {
             let sat = |v: u64| (v as u16 as i16).clamp(0, 255) as u64;
             sat(s[0]) | sat(s[0] >> 16) << 8
         }),
-        k("v_cvt_off_f32_i4", V1, &[U32], F32, |s, _| fb(f32::from((((s[0] as u32) << 28) as i32 >> 28) as i8) / 16.0)),
+        k("v_cvt_off_f32_i4", V1, &[U32], F32, |s, _| {
+            fb(f32::from((((s[0] as u32) << 28) as i32 >> 28) as i8) / 16.0)
+        }),
         // ---- 16-bit integer
-        k10("v_add_u16", "v_add_nc_u16", V2, &[U16, U16], U16, |s, c| sat_u16(u16v(s[0]) + u16v(s[1]), c)),
-        k10("v_sub_u16", "v_sub_nc_u16", V2, &[U16, U16], U16, |s, c| sat_u16(u16v(s[0]) - u16v(s[1]), c)),
-        k("v_subrev_u16", V2, &[U16, U16], U16, |s, c| sat_u16(u16v(s[1]) - u16v(s[0]), c)),
-        k10("v_add_i16", "v_add_nc_i16", V3, &[U16, U16], U16, |s, c| sat_i16(i16v(s[0]) + i16v(s[1]), c)),
-        k10("v_sub_i16", "v_sub_nc_i16", V3, &[U16, U16], U16, |s, c| sat_i16(i16v(s[0]) - i16v(s[1]), c)),
-        k("v_mul_lo_u16", V2, &[U16, U16], U16, |s, _| (s[0] * s[1]) & 0xffff),
-        k("v_mad_u16", V3, &[U16, U16, U16], U16, |s, c| sat_u16(u16v(s[0]) * u16v(s[1]) + u16v(s[2]), c)),
-        k("v_mad_legacy_u16", V3, &[U16, U16, U16], U16, |s, c| sat_u16(u16v(s[0]) * u16v(s[1]) + u16v(s[2]), c)),
-        k("v_mad_i16", V3, &[U16, U16, U16], U16, |s, c| sat_i16(i16v(s[0]) * i16v(s[1]) + i16v(s[2]), c)),
-        k("v_mad_legacy_i16", V3, &[U16, U16, U16], U16, |s, c| sat_i16(i16v(s[0]) * i16v(s[1]) + i16v(s[2]), c)),
-        k("v_max_u16", V2, &[U16, U16], U16, |s, _| (s[0] & 0xffff).max(s[1] & 0xffff)),
-        k("v_min_i16", V2, &[U16, U16], U16, |s, _| i16v(s[0]).min(i16v(s[1])) as u64 & 0xffff),
-        k("v_max3_u16", V3, &[U16, U16, U16], U16, |s, _| (s[0] & 0xffff).max(s[1] & 0xffff).max(s[2] & 0xffff)),
-        k("v_min3_u16", V3, &[U16, U16, U16], U16, |s, _| (s[0] & 0xffff).min(s[1] & 0xffff).min(s[2] & 0xffff)),
-        k("v_med3_u16", V3, &[U16, U16, U16], U16, |s, _| med3(s[0] & 0xffff, s[1] & 0xffff, s[2] & 0xffff)),
-        k("v_max3_i16", V3, &[U16, U16, U16], U16, |s, _| i16v(s[0]).max(i16v(s[1])).max(i16v(s[2])) as u64 & 0xffff),
-        k("v_min3_i16", V3, &[U16, U16, U16], U16, |s, _| i16v(s[0]).min(i16v(s[1])).min(i16v(s[2])) as u64 & 0xffff),
-        k("v_med3_i16", V3, &[U16, U16, U16], U16, |s, _| med3(i16v(s[0]), i16v(s[1]), i16v(s[2])) as u64 & 0xffff),
-        k("v_lshlrev_b16", V2, &[U16, U16], U16, |s, _| (s[1] << (s[0] & 15)) & 0xffff),
-        k("v_ashrrev_i16", V2, &[U16, U16], U16, |s, _| (i16v(s[1]) >> (s[0] & 15)) as u64 & 0xffff),
+        k10("v_add_u16", "v_add_nc_u16", V2, &[U16, U16], U16, |s, c| {
+            sat_u16(u16v(s[0]) + u16v(s[1]), c)
+        }),
+        k10("v_sub_u16", "v_sub_nc_u16", V2, &[U16, U16], U16, |s, c| {
+            sat_u16(u16v(s[0]) - u16v(s[1]), c)
+        }),
+        k("v_subrev_u16", V2, &[U16, U16], U16, |s, c| {
+            sat_u16(u16v(s[1]) - u16v(s[0]), c)
+        }),
+        k10("v_add_i16", "v_add_nc_i16", V3, &[U16, U16], U16, |s, c| {
+            sat_i16(i16v(s[0]) + i16v(s[1]), c)
+        }),
+        k10("v_sub_i16", "v_sub_nc_i16", V3, &[U16, U16], U16, |s, c| {
+            sat_i16(i16v(s[0]) - i16v(s[1]), c)
+        }),
+        k("v_mul_lo_u16", V2, &[U16, U16], U16, |s, _| {
+            (s[0] * s[1]) & 0xffff
+        }),
+        k("v_mad_u16", V3, &[U16, U16, U16], U16, |s, c| {
+            sat_u16(u16v(s[0]) * u16v(s[1]) + u16v(s[2]), c)
+        }),
+        k("v_mad_legacy_u16", V3, &[U16, U16, U16], U16, |s, c| {
+            sat_u16(u16v(s[0]) * u16v(s[1]) + u16v(s[2]), c)
+        }),
+        k("v_mad_i16", V3, &[U16, U16, U16], U16, |s, c| {
+            sat_i16(i16v(s[0]) * i16v(s[1]) + i16v(s[2]), c)
+        }),
+        k("v_mad_legacy_i16", V3, &[U16, U16, U16], U16, |s, c| {
+            sat_i16(i16v(s[0]) * i16v(s[1]) + i16v(s[2]), c)
+        }),
+        k("v_max_u16", V2, &[U16, U16], U16, |s, _| {
+            (s[0] & 0xffff).max(s[1] & 0xffff)
+        }),
+        k("v_min_i16", V2, &[U16, U16], U16, |s, _| {
+            i16v(s[0]).min(i16v(s[1])) as u64 & 0xffff
+        }),
+        k("v_max3_u16", V3, &[U16, U16, U16], U16, |s, _| {
+            (s[0] & 0xffff).max(s[1] & 0xffff).max(s[2] & 0xffff)
+        }),
+        k("v_min3_u16", V3, &[U16, U16, U16], U16, |s, _| {
+            (s[0] & 0xffff).min(s[1] & 0xffff).min(s[2] & 0xffff)
+        }),
+        k("v_med3_u16", V3, &[U16, U16, U16], U16, |s, _| {
+            med3(s[0] & 0xffff, s[1] & 0xffff, s[2] & 0xffff)
+        }),
+        k("v_max3_i16", V3, &[U16, U16, U16], U16, |s, _| {
+            i16v(s[0]).max(i16v(s[1])).max(i16v(s[2])) as u64 & 0xffff
+        }),
+        k("v_min3_i16", V3, &[U16, U16, U16], U16, |s, _| {
+            i16v(s[0]).min(i16v(s[1])).min(i16v(s[2])) as u64 & 0xffff
+        }),
+        k("v_med3_i16", V3, &[U16, U16, U16], U16, |s, _| {
+            med3(i16v(s[0]), i16v(s[1]), i16v(s[2])) as u64 & 0xffff
+        }),
+        k("v_lshlrev_b16", V2, &[U16, U16], U16, |s, _| {
+            (s[1] << (s[0] & 15)) & 0xffff
+        }),
+        k("v_ashrrev_i16", V2, &[U16, U16], U16, |s, _| {
+            (i16v(s[1]) >> (s[0] & 15)) as u64 & 0xffff
+        }),
         // ---- f32
-        k("v_add_f32", V2, &[F32, F32], F32, |s, _| fb(f(s[0]) + f(s[1]))),
-        k("v_sub_f32", V2, &[F32, F32], F32, |s, _| fb(f(s[0]) - f(s[1]))),
-        k("v_mul_f32", V2, &[F32, F32], F32, |s, _| fb(f(s[0]) * f(s[1]))),
-        k("v_fma_f32", V3, &[F32, F32, F32], F32, |s, _| fb(f(s[0]).mul_add(f(s[1]), f(s[2])))),
-        k("v_min_f32", V2, &[F32, F32], F32, |s, _| fminmax(F32, s[0], s[1], false)),
-        k("v_max_f32", V2, &[F32, F32], F32, |s, _| fminmax(F32, s[0], s[1], true)),
+        k("v_add_f32", V2, &[F32, F32], F32, |s, _| {
+            fb(f(s[0]) + f(s[1]))
+        }),
+        k("v_sub_f32", V2, &[F32, F32], F32, |s, _| {
+            fb(f(s[0]) - f(s[1]))
+        }),
+        k("v_mul_f32", V2, &[F32, F32], F32, |s, _| {
+            fb(f(s[0]) * f(s[1]))
+        }),
+        k("v_fma_f32", V3, &[F32, F32, F32], F32, |s, _| {
+            fb(f(s[0]).mul_add(f(s[1]), f(s[2])))
+        }),
+        k("v_min_f32", V2, &[F32, F32], F32, |s, _| {
+            fminmax(F32, s[0], s[1], false)
+        }),
+        k("v_max_f32", V2, &[F32, F32], F32, |s, _| {
+            fminmax(F32, s[0], s[1], true)
+        }),
         k("v_mul_legacy_f32", V2, &[F32, F32], F32, |s, _| {
             if f(s[0]) == 0.0 || f(s[1]) == 0.0 {
                 0
@@ -694,15 +843,37 @@ fn keys() -> Vec<Key> {
         }),
         k("v_floor_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).floor())),
         k("v_trunc_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).trunc())),
-        k("v_rndne_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).round_ties_even())),
+        k("v_rndne_f32", V1, &[F32], F32, |s, _| {
+            fb(f(s[0]).round_ties_even())
+        }),
         k("v_sqrt_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).sqrt())),
         k("v_rcp_f32", V1, &[F32], F32, |s, _| fb(1.0 / f(s[0]))),
-        approx(k("v_exp_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).exp2())), 2),
-        approx(k("v_log_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).log2())), 2),
-        approx(k("v_exp_legacy_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).exp2())), 2),
-        approx(k("v_log_legacy_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).log2())), 2),
-        k("v_cvt_f32_i32", V1, &[U32], F32, |s, _| fb(s[0] as u32 as i32 as f32)),
-        k("v_cvt_f32_u32", V1, &[U32], F32, |s, _| fb(s[0] as u32 as f32)),
+        approx(
+            k("v_exp_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).exp2())),
+            2,
+        ),
+        approx(
+            k("v_log_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).log2())),
+            2,
+        ),
+        approx(
+            k("v_exp_legacy_f32", V1, &[F32], F32, |s, _| {
+                fb(f(s[0]).exp2())
+            }),
+            2,
+        ),
+        approx(
+            k("v_log_legacy_f32", V1, &[F32], F32, |s, _| {
+                fb(f(s[0]).log2())
+            }),
+            2,
+        ),
+        k("v_cvt_f32_i32", V1, &[U32], F32, |s, _| {
+            fb(s[0] as u32 as i32 as f32)
+        }),
+        k("v_cvt_f32_u32", V1, &[U32], F32, |s, _| {
+            fb(s[0] as u32 as f32)
+        }),
         k("v_cvt_u32_f32", V1, &[F32], U32, |s, _| {
             let x = f(s[0]);
             if x.is_nan() {
@@ -721,12 +892,24 @@ fn keys() -> Vec<Key> {
         }),
         k("v_cvt_f16_f32", V1, &[F32], F16, |s, _| hb(f(s[0]))),
         k("v_cvt_f32_f16", V1, &[F16], F32, |s, _| fb(h(s[0]))),
-        k("v_cubeid_f32", V3, &[F32, F32, F32], F32, |s, _| fb(cube(0, f(s[0]), f(s[1]), f(s[2])))),
-        k("v_cubesc_f32", V3, &[F32, F32, F32], F32, |s, _| fb(cube(1, f(s[0]), f(s[1]), f(s[2])))),
-        k("v_cubetc_f32", V3, &[F32, F32, F32], F32, |s, _| fb(cube(2, f(s[0]), f(s[1]), f(s[2])))),
-        k("v_cubema_f32", V3, &[F32, F32, F32], F32, |s, _| fb(cube(3, f(s[0]), f(s[1]), f(s[2])))),
+        k("v_cubeid_f32", V3, &[F32, F32, F32], F32, |s, _| {
+            fb(cube(0, f(s[0]), f(s[1]), f(s[2])))
+        }),
+        k("v_cubesc_f32", V3, &[F32, F32, F32], F32, |s, _| {
+            fb(cube(1, f(s[0]), f(s[1]), f(s[2])))
+        }),
+        k("v_cubetc_f32", V3, &[F32, F32, F32], F32, |s, _| {
+            fb(cube(2, f(s[0]), f(s[1]), f(s[2])))
+        }),
+        k("v_cubema_f32", V3, &[F32, F32, F32], F32, |s, _| {
+            fb(cube(3, f(s[0]), f(s[1]), f(s[2])))
+        }),
         k("v_mad_legacy_f32", V3, &[F32, F32, F32], F32, |s, _| {
-            let p = if f(s[0]) == 0.0 || f(s[1]) == 0.0 { 0.0 } else { f(s[0]) * f(s[1]) };
+            let p = if f(s[0]) == 0.0 || f(s[1]) == 0.0 {
+                0.0
+            } else {
+                f(s[0]) * f(s[1])
+            };
             fb(p + f(s[2]))
         }),
         k("v_fma_legacy_f32", V3, &[F32, F32, F32], F32, |s, _| {
@@ -737,12 +920,18 @@ fn keys() -> Vec<Key> {
             }
         }),
         // ---- f16
-        k("v_add_f16", V2, &[F16, F16], F16, |s, _| hbd(f64::from(h(s[0])) + f64::from(h(s[1])))),
-        k("v_mul_f16", V2, &[F16, F16], F16, |s, _| hbd(f64::from(h(s[0])) * f64::from(h(s[1])))),
+        k("v_add_f16", V2, &[F16, F16], F16, |s, _| {
+            hbd(f64::from(h(s[0])) + f64::from(h(s[1])))
+        }),
+        k("v_mul_f16", V2, &[F16, F16], F16, |s, _| {
+            hbd(f64::from(h(s[0])) * f64::from(h(s[1])))
+        }),
         k("v_fma_f16", V3, &[F16, F16, F16], F16, |s, _| {
             hbd(f64::from(h(s[0])) * f64::from(h(s[1])) + f64::from(h(s[2])))
         }),
-        k("v_max_f16", V2, &[F16, F16], F16, |s, _| fminmax(F16, s[0] & 0xffff, s[1] & 0xffff, true)),
+        k("v_max_f16", V2, &[F16, F16], F16, |s, _| {
+            fminmax(F16, s[0] & 0xffff, s[1] & 0xffff, true)
+        }),
         k("v_frexp_mant_f16", V1, &[F16], F16, |s, _| {
             let x = h(s[0]);
             if x.is_nan() || x.is_infinite() || x == 0.0 {
@@ -761,46 +950,99 @@ fn keys() -> Vec<Key> {
             }
         }),
         // ---- f64
-        k("v_add_f64", V3, &[F64, F64], F64, |s, _| db(d(s[0]) + d(s[1]))),
-        k("v_mul_f64", V3, &[F64, F64], F64, |s, _| db(d(s[0]) * d(s[1]))),
-        k("v_fma_f64", V3, &[F64, F64, F64], F64, |s, _| db(d(s[0]).mul_add(d(s[1]), d(s[2])))),
-        k("v_max_f64", V3, &[F64, F64], F64, |s, _| fminmax(F64, s[0], s[1], true)),
+        k("v_add_f64", V3, &[F64, F64], F64, |s, _| {
+            db(d(s[0]) + d(s[1]))
+        }),
+        k("v_mul_f64", V3, &[F64, F64], F64, |s, _| {
+            db(d(s[0]) * d(s[1]))
+        }),
+        k("v_fma_f64", V3, &[F64, F64, F64], F64, |s, _| {
+            db(d(s[0]).mul_add(d(s[1]), d(s[2])))
+        }),
+        k("v_max_f64", V3, &[F64, F64], F64, |s, _| {
+            fminmax(F64, s[0], s[1], true)
+        }),
         k("v_floor_f64", V1, &[F64], F64, |s, _| db(d(s[0]).floor())),
-        k("v_cvt_f64_i32", V1, &[U32], F64, |s, _| db(f64::from(s[0] as u32 as i32))),
+        k("v_cvt_f64_i32", V1, &[U32], F64, |s, _| {
+            db(f64::from(s[0] as u32 as i32))
+        }),
         k("v_cvt_f32_f64", V1, &[F64], F32, |s, _| fb(d(s[0]) as f32)),
-        k("v_lshlrev_b64", V3, &[U32, U64], U64, |s, _| s[1] << (s[0] & 63)),
-        k("v_ashrrev_i64", V3, &[U32, U64], U64, |s, _| ((s[1] as i64) >> (s[0] & 63)) as u64),
+        k("v_lshlrev_b64", V3, &[U32, U64], U64, |s, _| {
+            s[1] << (s[0] & 63)
+        }),
+        k("v_ashrrev_i64", V3, &[U32, U64], U64, |s, _| {
+            ((s[1] as i64) >> (s[0] & 63)) as u64
+        }),
         // ---- packed 16-bit (per-half functions on halves x, y, z)
-        k("v_pk_add_u16", P16, &[U16, U16], U16, |s, c| sat_u16(u16v(s[0]) + u16v(s[1]), c)),
-        k("v_pk_sub_u16", P16, &[U16, U16], U16, |s, c| sat_u16(u16v(s[0]) - u16v(s[1]), c)),
-        k("v_pk_add_i16", P16, &[U16, U16], U16, |s, c| sat_i16(i16v(s[0]) + i16v(s[1]), c)),
-        k("v_pk_sub_i16", P16, &[U16, U16], U16, |s, c| sat_i16(i16v(s[0]) - i16v(s[1]), c)),
-        k("v_pk_mad_u16", P16, &[U16, U16, U16], U16, |s, c| sat_u16(u16v(s[0]) * u16v(s[1]) + u16v(s[2]), c)),
-        k("v_pk_mad_i16", P16, &[U16, U16, U16], U16, |s, c| sat_i16(i16v(s[0]) * i16v(s[1]) + i16v(s[2]), c)),
-        k("v_pk_mul_lo_u16", P16, &[U16, U16], U16, |s, _| (s[0] * s[1]) & 0xffff),
-        k("v_pk_max_i16", P16, &[U16, U16], U16, |s, _| i16v(s[0]).max(i16v(s[1])) as u64 & 0xffff),
-        k("v_pk_lshlrev_b16", P16, &[U16, U16], U16, |s, _| (s[1] << (s[0] & 15)) & 0xffff),
-        k("v_pk_add_f16", P16, &[F16, F16], F16, |s, _| hbd(f64::from(h(s[0])) + f64::from(h(s[1])))),
-        k("v_pk_mul_f16", P16, &[F16, F16], F16, |s, _| hbd(f64::from(h(s[0])) * f64::from(h(s[1])))),
+        k("v_pk_add_u16", P16, &[U16, U16], U16, |s, c| {
+            sat_u16(u16v(s[0]) + u16v(s[1]), c)
+        }),
+        k("v_pk_sub_u16", P16, &[U16, U16], U16, |s, c| {
+            sat_u16(u16v(s[0]) - u16v(s[1]), c)
+        }),
+        k("v_pk_add_i16", P16, &[U16, U16], U16, |s, c| {
+            sat_i16(i16v(s[0]) + i16v(s[1]), c)
+        }),
+        k("v_pk_sub_i16", P16, &[U16, U16], U16, |s, c| {
+            sat_i16(i16v(s[0]) - i16v(s[1]), c)
+        }),
+        k("v_pk_mad_u16", P16, &[U16, U16, U16], U16, |s, c| {
+            sat_u16(u16v(s[0]) * u16v(s[1]) + u16v(s[2]), c)
+        }),
+        k("v_pk_mad_i16", P16, &[U16, U16, U16], U16, |s, c| {
+            sat_i16(i16v(s[0]) * i16v(s[1]) + i16v(s[2]), c)
+        }),
+        k("v_pk_mul_lo_u16", P16, &[U16, U16], U16, |s, _| {
+            (s[0] * s[1]) & 0xffff
+        }),
+        k("v_pk_max_i16", P16, &[U16, U16], U16, |s, _| {
+            i16v(s[0]).max(i16v(s[1])) as u64 & 0xffff
+        }),
+        k("v_pk_lshlrev_b16", P16, &[U16, U16], U16, |s, _| {
+            (s[1] << (s[0] & 15)) & 0xffff
+        }),
+        k("v_pk_add_f16", P16, &[F16, F16], F16, |s, _| {
+            hbd(f64::from(h(s[0])) + f64::from(h(s[1])))
+        }),
+        k("v_pk_mul_f16", P16, &[F16, F16], F16, |s, _| {
+            hbd(f64::from(h(s[0])) * f64::from(h(s[1])))
+        }),
         k("v_pk_fma_f16", P16, &[F16, F16, F16], F16, |s, _| {
             hbd(f64::from(h(s[0])) * f64::from(h(s[1])) + f64::from(h(s[2])))
         }),
-        k("v_pk_max_f16", P16, &[F16, F16], F16, |s, _| fminmax(F16, s[0], s[1], true)),
+        k("v_pk_max_f16", P16, &[F16, F16], F16, |s, _| {
+            fminmax(F16, s[0], s[1], true)
+        }),
         // ---- packed 32-bit (gfx90a)
-        k("v_pk_add_f32", P32, &[F32, F32], F32, |s, _| fb(f(s[0]) + f(s[1]))),
-        k("v_pk_mul_f32", P32, &[F32, F32], F32, |s, _| fb(f(s[0]) * f(s[1]))),
-        k("v_pk_fma_f32", P32, &[F32, F32, F32], F32, |s, _| fb(f(s[0]).mul_add(f(s[1]), f(s[2])))),
+        k("v_pk_add_f32", P32, &[F32, F32], F32, |s, _| {
+            fb(f(s[0]) + f(s[1]))
+        }),
+        k("v_pk_mul_f32", P32, &[F32, F32], F32, |s, _| {
+            fb(f(s[0]) * f(s[1]))
+        }),
+        k("v_pk_fma_f32", P32, &[F32, F32, F32], F32, |s, _| {
+            fb(f(s[0]).mul_add(f(s[1]), f(s[2])))
+        }),
         // ---- dot products
         k("v_dot4_i32_i8", P, &[U32, U32, U32], U32, |s, c| {
-            let p: i64 = (0..4).map(|k| i64::from((s[0] >> (8 * k)) as u8 as i8) * i64::from((s[1] >> (8 * k)) as u8 as i8)).sum();
+            let p: i64 = (0..4)
+                .map(|k| {
+                    i64::from((s[0] >> (8 * k)) as u8 as i8)
+                        * i64::from((s[1] >> (8 * k)) as u8 as i8)
+                })
+                .sum();
             sat_i32(p + i32v(s[2]), c)
         }),
         k("v_dot4_u32_u8", P, &[U32, U32, U32], U32, |s, c| {
-            let p: u64 = (0..4).map(|k| (s[0] >> (8 * k) & 0xff) * (s[1] >> (8 * k) & 0xff)).sum();
+            let p: u64 = (0..4)
+                .map(|k| (s[0] >> (8 * k) & 0xff) * (s[1] >> (8 * k) & 0xff))
+                .sum();
             sat_u32(p + s[2], c)
         }),
         k("v_dot2_i32_i16", P, &[U16, U16, U32], U32, |s, c| {
-            let p: i64 = (0..2).map(|k| i16v(s[0] >> (16 * k)) * i16v(s[1] >> (16 * k))).sum();
+            let p: i64 = (0..2)
+                .map(|k| i16v(s[0] >> (16 * k)) * i16v(s[1] >> (16 * k)))
+                .sum();
             sat_i32(p + i32v(s[2]), c)
         }),
         k("v_dot8_i32_i4", P, &[U32, U32, U32], U32, |s, c| {
@@ -809,19 +1051,37 @@ fn keys() -> Vec<Key> {
             sat_i32(p + i32v(s[2]), c)
         }),
         k("v_dot8_u32_u4", P, &[U32, U32, U32], U32, |s, c| {
-            let p: u64 = (0..8).map(|k| (s[0] >> (4 * k) & 15) * (s[1] >> (4 * k) & 15)).sum();
+            let p: u64 = (0..8)
+                .map(|k| (s[0] >> (4 * k) & 15) * (s[1] >> (4 * k) & 15))
+                .sum();
             sat_u32(p + s[2], c)
         }),
         // ---- more 32-bit integer and bit operations
         k("v_mov_b32", V1, &[U32], U32, |s, _| s[0]),
-        k("v_alignbyte_b32", V3, &[U32, U32, U32], U32, |s, _| ((s[0] << 32 | s[1]) >> (8 * (s[2] & 3))) & 0xffff_ffff),
-        k("v_and_or_b32", V3, &[U32, U32, U32], U32, |s, _| (s[0] & s[1]) | s[2]),
-        k("v_or3_b32", V3, &[U32, U32, U32], U32, |s, _| s[0] | s[1] | s[2]),
-        k("v_xor3_b32", V3, &[U32, U32, U32], U32, |s, _| s[0] ^ s[1] ^ s[2]),
-        k("v_xad_u32", V3, &[U32, U32, U32], U32, |s, _| ((s[0] ^ s[1]) + s[2]) & 0xffff_ffff),
-        k("v_lshl_add_u32", V3, &[U32, U32, U32], U32, |s, _| ((s[0] << (s[1] & 31)) + s[2]) & 0xffff_ffff),
-        k("v_lshl_or_b32", V3, &[U32, U32, U32], U32, |s, _| ((s[0] << (s[1] & 31)) & 0xffff_ffff) | s[2]),
-        k("v_add_lshl_u32", V3, &[U32, U32, U32], U32, |s, _| (((s[0] + s[1]) & 0xffff_ffff) << (s[2] & 31)) & 0xffff_ffff),
+        k("v_alignbyte_b32", V3, &[U32, U32, U32], U32, |s, _| {
+            ((s[0] << 32 | s[1]) >> (8 * (s[2] & 3))) & 0xffff_ffff
+        }),
+        k("v_and_or_b32", V3, &[U32, U32, U32], U32, |s, _| {
+            (s[0] & s[1]) | s[2]
+        }),
+        k("v_or3_b32", V3, &[U32, U32, U32], U32, |s, _| {
+            s[0] | s[1] | s[2]
+        }),
+        k("v_xor3_b32", V3, &[U32, U32, U32], U32, |s, _| {
+            s[0] ^ s[1] ^ s[2]
+        }),
+        k("v_xad_u32", V3, &[U32, U32, U32], U32, |s, _| {
+            ((s[0] ^ s[1]) + s[2]) & 0xffff_ffff
+        }),
+        k("v_lshl_add_u32", V3, &[U32, U32, U32], U32, |s, _| {
+            ((s[0] << (s[1] & 31)) + s[2]) & 0xffff_ffff
+        }),
+        k("v_lshl_or_b32", V3, &[U32, U32, U32], U32, |s, _| {
+            ((s[0] << (s[1] & 31)) & 0xffff_ffff) | s[2]
+        }),
+        k("v_add_lshl_u32", V3, &[U32, U32, U32], U32, |s, _| {
+            (((s[0] + s[1]) & 0xffff_ffff) << (s[2] & 31)) & 0xffff_ffff
+        }),
         k("v_bfe_i32", V3, &[U32, U32, U32], U32, |s, _| {
             let (o, w) = (s[1] & 31, s[2] & 31);
             if w == 0 {
@@ -833,7 +1093,9 @@ fn keys() -> Vec<Key> {
                 (((v << (64 - w)) as i64) >> (64 - w)) as u64 & 0xffff_ffff
             }
         }),
-        k("v_bfm_b32", V2, &[U32, U32], U32, |s, _| (((1u64 << (s[0] & 31)) - 1) << (s[1] & 31)) & 0xffff_ffff),
+        k("v_bfm_b32", V2, &[U32, U32], U32, |s, _| {
+            (((1u64 << (s[0] & 31)) - 1) << (s[1] & 31)) & 0xffff_ffff
+        }),
         k("v_ffbl_b32", V1, &[U32], U32, |s, _| {
             if s[0] == 0 {
                 0xffff_ffff
@@ -856,8 +1118,12 @@ fn keys() -> Vec<Key> {
             let b = i64::from(((s[1] as u32) << 8) as i32 >> 8);
             ((a * b) >> 32) as u64 & 0xffff_ffff
         }),
-        k("v_max3_i32", V3, &[U32, U32, U32], U32, |s, _| i32v(s[0]).max(i32v(s[1])).max(i32v(s[2])) as u64 & 0xffff_ffff),
-        k("v_min3_i32", V3, &[U32, U32, U32], U32, |s, _| i32v(s[0]).min(i32v(s[1])).min(i32v(s[2])) as u64 & 0xffff_ffff),
+        k("v_max3_i32", V3, &[U32, U32, U32], U32, |s, _| {
+            i32v(s[0]).max(i32v(s[1])).max(i32v(s[2])) as u64 & 0xffff_ffff
+        }),
+        k("v_min3_i32", V3, &[U32, U32, U32], U32, |s, _| {
+            i32v(s[0]).min(i32v(s[1])).min(i32v(s[2])) as u64 & 0xffff_ffff
+        }),
         k("v_perm_b32", V3, &[U32, U32, U32], U32, |s, _| {
             let bytes = s[0] << 32 | s[1];
             (0..4)
@@ -874,68 +1140,142 @@ fn keys() -> Vec<Key> {
                 .sum()
         }),
         k("v_mbcnt_lo_u32_b32", V3, &[U32, U32], U32, |s, c| {
-            let m = if c.lane >= 32 { 0xffff_ffff } else { (1u64 << c.lane) - 1 };
+            let m = if c.lane >= 32 {
+                0xffff_ffff
+            } else {
+                (1u64 << c.lane) - 1
+            };
             (u64::from((s[0] & m).count_ones()) + s[1]) & 0xffff_ffff
         }),
         k("v_mbcnt_hi_u32_b32", V3, &[U32, U32], U32, |s, c| {
-            let m = if c.lane < 32 { 0 } else { (1u64 << (c.lane - 32)) - 1 };
+            let m = if c.lane < 32 {
+                0
+            } else {
+                (1u64 << (c.lane - 32)) - 1
+            };
             (u64::from((s[0] & m).count_ones()) + s[1]) & 0xffff_ffff
         }),
         k("v_cvt_pk_i16_i32", V3, &[U32, U32], U32, |s, _| {
             let sat = |v: u64| u64::from(i32v(v).clamp(-32768, 32767) as i16 as u16);
             sat(s[0]) | sat(s[1]) << 16
         }),
-        k("v_cvt_pk_u16_u32", V3, &[U32, U32], U32, |s, _| s[0].min(0xffff) | s[1].min(0xffff) << 16),
-        k("v_lshrrev_b16", V2, &[U16, U16], U16, |s, _| (s[1] & 0xffff) >> (s[0] & 15)),
-        k("v_max_i16", V2, &[U16, U16], U16, |s, _| i16v(s[0]).max(i16v(s[1])) as u64 & 0xffff),
-        k("v_min_u16", V2, &[U16, U16], U16, |s, _| (s[0] & 0xffff).min(s[1] & 0xffff)),
-        k("v_lshrrev_b64", V3, &[U32, U64], U64, |s, _| s[1] >> (s[0] & 63)),
-        k("v_pk_ashrrev_i16", P16, &[U16, U16], U16, |s, _| (i16v(s[1]) >> (s[0] & 15)) as u64 & 0xffff),
-        k("v_pk_lshrrev_b16", P16, &[U16, U16], U16, |s, _| (s[1] & 0xffff) >> (s[0] & 15)),
-        k("v_pk_max_u16", P16, &[U16, U16], U16, |s, _| (s[0] & 0xffff).max(s[1] & 0xffff)),
-        k("v_pk_min_u16", P16, &[U16, U16], U16, |s, _| (s[0] & 0xffff).min(s[1] & 0xffff)),
-        k("v_pk_min_i16", P16, &[U16, U16], U16, |s, _| i16v(s[0]).min(i16v(s[1])) as u64 & 0xffff),
-        k("v_pk_min_f16", P16, &[F16, F16], F16, |s, _| fminmax(F16, s[0], s[1], false)),
+        k("v_cvt_pk_u16_u32", V3, &[U32, U32], U32, |s, _| {
+            s[0].min(0xffff) | s[1].min(0xffff) << 16
+        }),
+        k("v_lshrrev_b16", V2, &[U16, U16], U16, |s, _| {
+            (s[1] & 0xffff) >> (s[0] & 15)
+        }),
+        k("v_max_i16", V2, &[U16, U16], U16, |s, _| {
+            i16v(s[0]).max(i16v(s[1])) as u64 & 0xffff
+        }),
+        k("v_min_u16", V2, &[U16, U16], U16, |s, _| {
+            (s[0] & 0xffff).min(s[1] & 0xffff)
+        }),
+        k("v_lshrrev_b64", V3, &[U32, U64], U64, |s, _| {
+            s[1] >> (s[0] & 63)
+        }),
+        k("v_pk_ashrrev_i16", P16, &[U16, U16], U16, |s, _| {
+            (i16v(s[1]) >> (s[0] & 15)) as u64 & 0xffff
+        }),
+        k("v_pk_lshrrev_b16", P16, &[U16, U16], U16, |s, _| {
+            (s[1] & 0xffff) >> (s[0] & 15)
+        }),
+        k("v_pk_max_u16", P16, &[U16, U16], U16, |s, _| {
+            (s[0] & 0xffff).max(s[1] & 0xffff)
+        }),
+        k("v_pk_min_u16", P16, &[U16, U16], U16, |s, _| {
+            (s[0] & 0xffff).min(s[1] & 0xffff)
+        }),
+        k("v_pk_min_i16", P16, &[U16, U16], U16, |s, _| {
+            i16v(s[0]).min(i16v(s[1])) as u64 & 0xffff
+        }),
+        k("v_pk_min_f16", P16, &[F16, F16], F16, |s, _| {
+            fminmax(F16, s[0], s[1], false)
+        }),
         k("v_dot2_u32_u16", P, &[U16, U16, U32], U32, |s, c| {
-            let p: u64 = (0..2).map(|k| (s[0] >> (16 * k) & 0xffff) * (s[1] >> (16 * k) & 0xffff)).sum();
+            let p: u64 = (0..2)
+                .map(|k| (s[0] >> (16 * k) & 0xffff) * (s[1] >> (16 * k) & 0xffff))
+                .sum();
             sat_u32(p + s[2], c)
         }),
         // ---- more conversions
-        k("v_cvt_f32_ubyte0", V1, &[U32], F32, |s, _| fb((s[0] & 0xff) as f32)),
-        k("v_cvt_f32_ubyte1", V1, &[U32], F32, |s, _| fb((s[0] >> 8 & 0xff) as f32)),
-        k("v_cvt_f32_ubyte2", V1, &[U32], F32, |s, _| fb((s[0] >> 16 & 0xff) as f32)),
-        k("v_cvt_f32_ubyte3", V1, &[U32], F32, |s, _| fb((s[0] >> 24 & 0xff) as f32)),
-        k("v_cvt_f64_f32", V1, &[F32], F64, |s, _| db(f64::from(f(s[0])))),
+        k("v_cvt_f32_ubyte0", V1, &[U32], F32, |s, _| {
+            fb((s[0] & 0xff) as f32)
+        }),
+        k("v_cvt_f32_ubyte1", V1, &[U32], F32, |s, _| {
+            fb((s[0] >> 8 & 0xff) as f32)
+        }),
+        k("v_cvt_f32_ubyte2", V1, &[U32], F32, |s, _| {
+            fb((s[0] >> 16 & 0xff) as f32)
+        }),
+        k("v_cvt_f32_ubyte3", V1, &[U32], F32, |s, _| {
+            fb((s[0] >> 24 & 0xff) as f32)
+        }),
+        k("v_cvt_f64_f32", V1, &[F32], F64, |s, _| {
+            db(f64::from(f(s[0])))
+        }),
         k("v_cvt_f64_u32", V1, &[U32], F64, |s, _| db(s[0] as f64)),
         k("v_cvt_flr_i32_f32", V1, &[F32], U32, |s, _| {
             let x = f(s[0]);
-            if x.is_nan() { 0 } else { u64::from(x.floor() as i32 as u32) }
+            if x.is_nan() {
+                0
+            } else {
+                u64::from(x.floor() as i32 as u32)
+            }
         }),
         k("v_cvt_rpi_i32_f32", V1, &[F32], U32, |s, _| {
             let x = f64::from(f(s[0]));
-            if x.is_nan() { 0 } else { u64::from((x + 0.5).floor() as i32 as u32) }
+            if x.is_nan() {
+                0
+            } else {
+                u64::from((x + 0.5).floor() as i32 as u32)
+            }
         }),
         k("v_cvt_i32_f64", V1, &[F64], U32, |s, _| {
             let x = d(s[0]);
-            if x.is_nan() { 0 } else { u64::from(x as i32 as u32) }
+            if x.is_nan() {
+                0
+            } else {
+                u64::from(x as i32 as u32)
+            }
         }),
         k("v_cvt_u32_f64", V1, &[F64], U32, |s, _| {
             let x = d(s[0]);
-            if x.is_nan() { 0 } else { u64::from(x as u32) }
+            if x.is_nan() {
+                0
+            } else {
+                u64::from(x as u32)
+            }
         }),
-        k("v_cvt_f16_u16", V1, &[U16], F16, |s, _| hb((s[0] & 0xffff) as f32)),
-        k("v_cvt_f16_i16", V1, &[U16], F16, |s, _| hb(i16v(s[0]) as f32)),
+        k("v_cvt_f16_u16", V1, &[U16], F16, |s, _| {
+            hb((s[0] & 0xffff) as f32)
+        }),
+        k("v_cvt_f16_i16", V1, &[U16], F16, |s, _| {
+            hb(i16v(s[0]) as f32)
+        }),
         k("v_cvt_u16_f16", V1, &[F16], U16, |s, _| {
             let x = h(s[0]);
-            if x.is_nan() { 0 } else { x.clamp(0.0, 65535.0) as u64 }
+            if x.is_nan() {
+                0
+            } else {
+                x.clamp(0.0, 65535.0) as u64
+            }
         }),
         k("v_cvt_i16_f16", V1, &[F16], U16, |s, _| {
             let x = h(s[0]);
-            if x.is_nan() { 0 } else { u64::from(x.clamp(-32768.0, 32767.0) as i16 as u16) }
+            if x.is_nan() {
+                0
+            } else {
+                u64::from(x.clamp(-32768.0, 32767.0) as i16 as u16)
+            }
         }),
-        k("v_pack_b32_f16", V3, &[F16, F16], U32, |s, _| (s[0] & 0xffff) | (s[1] & 0xffff) << 16),
+        k("v_pack_b32_f16", V3, &[F16, F16], U32, |s, _| {
+            (s[0] & 0xffff) | (s[1] & 0xffff) << 16
+        }),
         // ---- more f32
-        k("v_subrev_f32", V2, &[F32, F32], F32, |s, _| fb(f(s[1]) - f(s[0]))),
+        k("v_subrev_f32", V2, &[F32, F32], F32, |s, _| {
+            fb(f(s[1]) - f(s[0]))
+        }),
         k("v_ceil_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).ceil())),
         k("v_fract_f32", V1, &[F32], F32, |s, _| {
             let x = f(s[0]);
@@ -953,7 +1293,13 @@ fn keys() -> Vec<Key> {
                 let e = x.abs().log2().floor() as i32 + 1;
                 let m = x / 2f64.powi(e);
                 // log2 may land one off at exact powers of two.
-                let m = if m.abs() >= 1.0 { m / 2.0 } else if m.abs() < 0.5 { m * 2.0 } else { m };
+                let m = if m.abs() >= 1.0 {
+                    m / 2.0
+                } else if m.abs() < 0.5 {
+                    m * 2.0
+                } else {
+                    m
+                };
                 fb(m as f32)
             }
         }),
@@ -976,35 +1322,102 @@ fn keys() -> Vec<Key> {
             let n = i32v(s[1]).clamp(-400, 400) as i32;
             fb((f64::from(f(s[0])) * 2f64.powi(n)) as f32)
         }),
-        k("v_max3_f32", V3, &[F32, F32, F32], F32, |s, _| fminmax(F32, fminmax(F32, s[0], s[1], true), s[2], true)),
-        k("v_min3_f32", V3, &[F32, F32, F32], F32, |s, _| fminmax(F32, fminmax(F32, s[0], s[1], false), s[2], false)),
+        k("v_max3_f32", V3, &[F32, F32, F32], F32, |s, _| {
+            fminmax(F32, fminmax(F32, s[0], s[1], true), s[2], true)
+        }),
+        k("v_min3_f32", V3, &[F32, F32, F32], F32, |s, _| {
+            fminmax(F32, fminmax(F32, s[0], s[1], false), s[2], false)
+        }),
         k("v_rcp_iflag_f32", V1, &[F32], F32, |s, _| fb(1.0 / f(s[0]))),
-        approx(k("v_rsq_f32", V1, &[F32], F32, |s, _| fb((1.0 / f64::from(f(s[0])).sqrt()) as f32)), 2),
-        approx(k("v_sin_f32", V1, &[F32], F32, |s, _| fb((f64::from(f(s[0])) * std::f64::consts::TAU).sin() as f32)), 4),
-        approx(k("v_cos_f32", V1, &[F32], F32, |s, _| fb((f64::from(f(s[0])) * std::f64::consts::TAU).cos() as f32)), 4),
+        approx(
+            k("v_rsq_f32", V1, &[F32], F32, |s, _| {
+                fb((1.0 / f64::from(f(s[0])).sqrt()) as f32)
+            }),
+            2,
+        ),
+        approx(
+            k("v_sin_f32", V1, &[F32], F32, |s, _| {
+                fb((f64::from(f(s[0])) * std::f64::consts::TAU).sin() as f32)
+            }),
+            4,
+        ),
+        approx(
+            k("v_cos_f32", V1, &[F32], F32, |s, _| {
+                fb((f64::from(f(s[0])) * std::f64::consts::TAU).cos() as f32)
+            }),
+            4,
+        ),
         // ---- more f16
-        k("v_sub_f16", V2, &[F16, F16], F16, |s, _| hbd(f64::from(h(s[0])) - f64::from(h(s[1])))),
-        k("v_subrev_f16", V2, &[F16, F16], F16, |s, _| hbd(f64::from(h(s[1])) - f64::from(h(s[0])))),
-        k("v_min_f16", V2, &[F16, F16], F16, |s, _| fminmax(F16, s[0] & 0xffff, s[1] & 0xffff, false)),
+        k("v_sub_f16", V2, &[F16, F16], F16, |s, _| {
+            hbd(f64::from(h(s[0])) - f64::from(h(s[1])))
+        }),
+        k("v_subrev_f16", V2, &[F16, F16], F16, |s, _| {
+            hbd(f64::from(h(s[1])) - f64::from(h(s[0])))
+        }),
+        k("v_min_f16", V2, &[F16, F16], F16, |s, _| {
+            fminmax(F16, s[0] & 0xffff, s[1] & 0xffff, false)
+        }),
         k("v_ceil_f16", V1, &[F16], F16, |s, _| hb(h(s[0]).ceil())),
         k("v_floor_f16", V1, &[F16], F16, |s, _| hb(h(s[0]).floor())),
         k("v_trunc_f16", V1, &[F16], F16, |s, _| hb(h(s[0]).trunc())),
-        k("v_rndne_f16", V1, &[F16], F16, |s, _| hb(h(s[0]).round_ties_even())),
-        k("v_sqrt_f16", V1, &[F16], F16, |s, _| hbd(f64::from(h(s[0])).sqrt())),
-        approx(k("v_rcp_f16", V1, &[F16], F16, |s, _| hbd(1.0 / f64::from(h(s[0])))), 1),
-        approx(k("v_rsq_f16", V1, &[F16], F16, |s, _| hbd(1.0 / f64::from(h(s[0])).sqrt())), 1),
-        approx(k("v_exp_f16", V1, &[F16], F16, |s, _| hbd(f64::from(h(s[0])).exp2())), 1),
-        approx(k("v_log_f16", V1, &[F16], F16, |s, _| hbd(f64::from(h(s[0])).log2())), 1),
+        k("v_rndne_f16", V1, &[F16], F16, |s, _| {
+            hb(h(s[0]).round_ties_even())
+        }),
+        k("v_sqrt_f16", V1, &[F16], F16, |s, _| {
+            hbd(f64::from(h(s[0])).sqrt())
+        }),
+        approx(
+            k("v_rcp_f16", V1, &[F16], F16, |s, _| {
+                hbd(1.0 / f64::from(h(s[0])))
+            }),
+            1,
+        ),
+        approx(
+            k("v_rsq_f16", V1, &[F16], F16, |s, _| {
+                hbd(1.0 / f64::from(h(s[0])).sqrt())
+            }),
+            1,
+        ),
+        approx(
+            k("v_exp_f16", V1, &[F16], F16, |s, _| {
+                hbd(f64::from(h(s[0])).exp2())
+            }),
+            1,
+        ),
+        approx(
+            k("v_log_f16", V1, &[F16], F16, |s, _| {
+                hbd(f64::from(h(s[0])).log2())
+            }),
+            1,
+        ),
         k("v_fma_legacy_f16", V3, &[F16, F16, F16], F16, |s, _| {
             hbd(f64::from(h(s[0])) * f64::from(h(s[1])) + f64::from(h(s[2])))
         }),
-        k("v_max3_f16", V3, &[F16, F16, F16], F16, |s, _| fminmax(F16, fminmax(F16, s[0] & 0xffff, s[1] & 0xffff, true), s[2] & 0xffff, true)),
-        k("v_min3_f16", V3, &[F16, F16, F16], F16, |s, _| fminmax(F16, fminmax(F16, s[0] & 0xffff, s[1] & 0xffff, false), s[2] & 0xffff, false)),
+        k("v_max3_f16", V3, &[F16, F16, F16], F16, |s, _| {
+            fminmax(
+                F16,
+                fminmax(F16, s[0] & 0xffff, s[1] & 0xffff, true),
+                s[2] & 0xffff,
+                true,
+            )
+        }),
+        k("v_min3_f16", V3, &[F16, F16, F16], F16, |s, _| {
+            fminmax(
+                F16,
+                fminmax(F16, s[0] & 0xffff, s[1] & 0xffff, false),
+                s[2] & 0xffff,
+                false,
+            )
+        }),
         // ---- more f64
-        k("v_min_f64", V3, &[F64, F64], F64, |s, _| fminmax(F64, s[0], s[1], false)),
+        k("v_min_f64", V3, &[F64, F64], F64, |s, _| {
+            fminmax(F64, s[0], s[1], false)
+        }),
         k("v_ceil_f64", V1, &[F64], F64, |s, _| db(d(s[0]).ceil())),
         k("v_trunc_f64", V1, &[F64], F64, |s, _| db(d(s[0]).trunc())),
-        k("v_rndne_f64", V1, &[F64], F64, |s, _| db(d(s[0]).round_ties_even())),
+        k("v_rndne_f64", V1, &[F64], F64, |s, _| {
+            db(d(s[0]).round_ties_even())
+        }),
         k("v_sqrt_f64", V1, &[F64], F64, |s, _| db(d(s[0]).sqrt())),
         k("v_fract_f64", V1, &[F64], F64, |s, _| {
             let x = d(s[0]);
@@ -1028,13 +1441,19 @@ fn keys() -> Vec<Key> {
             v | u64::from(v != 0) << 32
         }),
         k("s_quadmask_b32", S1, &[U32], U32, |s, _| {
-            let r: u64 = (0..8).map(|q| u64::from(s[0] >> (4 * q) & 0xf != 0) << q).sum();
+            let r: u64 = (0..8)
+                .map(|q| u64::from(s[0] >> (4 * q) & 0xf != 0) << q)
+                .sum();
             r | u64::from(r != 0) << 32
         }),
         k("s_bitreplicate_b64_b32", S1, &[U32], U64, |s, _| {
             (0..32).map(|k| (s[0] >> k & 1) * (3 << (2 * k))).sum()
         }),
-        k("s_quadmask_b64", S1, &[U64], U64, |s, _| (0..16).map(|q| u64::from(s[0] >> (4 * q) & 0xf != 0) << q).sum()),
+        k("s_quadmask_b64", S1, &[U64], U64, |s, _| {
+            (0..16)
+                .map(|q| u64::from(s[0] >> (4 * q) & 0xf != 0) << q)
+                .sum()
+        }),
     ]
 }
 
@@ -1181,13 +1600,20 @@ fn lines_for(ki: usize, key: &Key, t: &Target) -> Vec<Line> {
                 }
             };
             let d = if key.dst.bits() == 64 { "s[8:9]" } else { "s8" };
-            for c in [Src0::Sgpr, Src0::InlineInt, Src0::InlineFloat, Src0::Literal] {
+            for c in [
+                Src0::Sgpr,
+                Src0::InlineInt,
+                Src0::InlineFloat,
+                Src0::Literal,
+            ] {
                 let s0 = if c == Src0::Sgpr {
                     sreg(0, key.src[0])
                 } else {
                     constant(c, key.src[0]).0
                 };
-                let rest: String = (1..n).map(|k| format!(", {}", sreg(k, key.src[k]))).collect();
+                let rest: String = (1..n)
+                    .map(|k| format!(", {}", sreg(k, key.src[k])))
+                    .collect();
                 let mut l = Line::new(ki, format!("{name} {d}, {s0}{rest}"));
                 l.src0 = c;
                 out.push(l);
@@ -1247,7 +1673,10 @@ fn lines_for(ki: usize, key: &Key, t: &Target) -> Vec<Line> {
             }
             let mut l = Line::new(
                 ki,
-                format!("{name} {dst}, {} clamp", srcs(&vreg(src_reg(key, 0), 0), &plain)),
+                format!(
+                    "{name} {dst}, {} clamp",
+                    srcs(&vreg(src_reg(key, 0), 0), &plain)
+                ),
             );
             l.clamp = true;
             if matches!(key.form, P16 | P32) {
@@ -1277,7 +1706,10 @@ fn lines_for(ki: usize, key: &Key, t: &Target) -> Vec<Line> {
         l.src0 = c;
         out.push(l);
         if e32 && c == Src0::Vgpr {
-            out.push(Line::new(ki, format!("{name}_e64 {dst}, {}", srcs(&s0, &plain))));
+            out.push(Line::new(
+                ki,
+                format!("{name}_e64 {dst}, {}", srcs(&s0, &plain)),
+            ));
         }
         if !e32 && c == Src0::Literal {
             // A VOP3 literal exists on GFX10 only; the e64 form of a VOP1/VOP2 too.
@@ -1309,11 +1741,17 @@ fn lines_for(ki: usize, key: &Key, t: &Target) -> Vec<Line> {
         l.abs = 1 << last;
         out.push(l);
     }
-    let mut l = Line::new(ki, format!("{name}{e64} {dst}, {} clamp", srcs(&v0, &plain)));
+    let mut l = Line::new(
+        ki,
+        format!("{name}{e64} {dst}, {} clamp", srcs(&v0, &plain)),
+    );
     l.clamp = true;
     out.push(l);
     if key.dst == F32 {
-        let mut l = Line::new(ki, format!("{name}{e64} {dst}, {} mul:2", srcs(&v0, &plain)));
+        let mut l = Line::new(
+            ki,
+            format!("{name}{e64} {dst}, {} mul:2", srcs(&v0, &plain)),
+        );
         l.omod2 = true;
         out.push(l);
     }
@@ -1325,16 +1763,23 @@ fn lines_for(ki: usize, key: &Key, t: &Target) -> Vec<Line> {
                 .collect::<Vec<_>>()
                 .join(",")
         };
-        let srcbits = ((1u8 << n) - 1) & !key.src.iter().enumerate().fold(0, |m, (k, t)| {
-            m | u8::from(t.bits() != 16) << k
-        });
+        let srcbits = ((1u8 << n) - 1)
+            & !key
+                .src
+                .iter()
+                .enumerate()
+                .fold(0, |m, (k, t)| m | u8::from(t.bits() != 16) << k);
         for sel in [srcbits, 1 << n] {
             if sel == 0 {
                 continue;
             }
             let mut l = Line::new(
                 ki,
-                format!("{name}{e64} {dst}, {} op_sel:[{}]", srcs(&v0, &plain), list(sel)),
+                format!(
+                    "{name}{e64} {dst}, {} op_sel:[{}]",
+                    srcs(&v0, &plain),
+                    list(sel)
+                ),
             );
             l.opsel = if sel == 1 << n { 8 } else { sel };
             out.push(l);
@@ -1498,7 +1943,10 @@ fn expected(key: &Key, line: &Line, t: &Target, lane: usize, old: u64) -> u64 {
                 let mut hs = [0u64; 3];
                 for k in 0..key.src.len() {
                     let sel = if hi { line.opsel_hi } else { line.opsel } >> k & 1;
-                    let x = if key.form == P32 && !matches!(line.src0, Src0::Vgpr | Src0::Sgpr) && k == 0 {
+                    let x = if key.form == P32
+                        && !matches!(line.src0, Src0::Vgpr | Src0::Sgpr)
+                        && k == 0
+                    {
                         // A constant is one 32-bit value for both halves.
                         s[0] & 0xffff_ffff
                     } else {
@@ -1574,7 +2022,12 @@ fn run_all(keys: &[Key]) -> (BTreeMap<&'static str, usize>, Vec<String>) {
                 // omod applies only while f32 output denormals are flushed.
                 regs.mode &= !0x30;
             }
-            let what = format!("{} [{}{}]", line.asm, t.mcpu, if t.wave64 { "" } else { " w32" });
+            let what = format!(
+                "{} [{}{}]",
+                line.asm,
+                t.mcpu,
+                if t.wave64 { "" } else { " w32" }
+            );
             if let Err(e) = run_words(t.gen, &w, &mut regs) {
                 failures.push(format!("{what}: fault {e:?}"));
                 continue;
@@ -1622,7 +2075,10 @@ fn run_all(keys: &[Key]) -> (BTreeMap<&'static str, usize>, Vec<String>) {
                 }
                 let ok = if key.form == P32 {
                     (0..2).all(|h| {
-                        let (g, w) = (got >> (32 * h) & 0xffff_ffff, want >> (32 * h) & 0xffff_ffff);
+                        let (g, w) = (
+                            got >> (32 * h) & 0xffff_ffff,
+                            want >> (32 * h) & 0xffff_ffff,
+                        );
                         g == w || (is_nan(F32, g) && is_nan(F32, w))
                     })
                 } else if key.form == P16 && key.dst.float() {
@@ -1659,7 +2115,11 @@ fn instructions_match_their_definitions() {
     let lines: usize = covered.values().sum();
     eprintln!("{} keys, {lines} lines", covered.len());
     for k in &keys {
-        assert!(covered.contains_key(k.name), "{}: no line assembles", k.name);
+        assert!(
+            covered.contains_key(k.name),
+            "{}: no line assembles",
+            k.name
+        );
     }
     for f in failures.iter().take(400) {
         eprintln!("{f}");
@@ -1834,9 +2294,21 @@ fn compares_match_their_definitions() {
                 };
                 lines.push((ki, format!("{name}_e32 {d32}{s0}, {v1}"), c, false, false));
             }
-            lines.push((ki, format!("{name}_e64 {d64}{}, {v1}", vreg(*ty, 0)), Src0::Vgpr, false, true));
+            lines.push((
+                ki,
+                format!("{name}_e64 {d64}{}, {v1}", vreg(*ty, 0)),
+                Src0::Vgpr,
+                false,
+                true,
+            ));
             if ty.float() {
-                lines.push((ki, format!("{name}_e64 {d64}-|{}|, {v1}", vreg(*ty, 0)), Src0::Vgpr, true, true));
+                lines.push((
+                    ki,
+                    format!("{name}_e64 {d64}-|{}|, {v1}", vreg(*ty, 0)),
+                    Src0::Vgpr,
+                    true,
+                    true,
+                ));
             }
         }
         let text: Vec<String> = lines.iter().map(|l| l.1.clone()).collect();
@@ -1893,15 +2365,27 @@ fn compares_match_their_definitions() {
                 } else {
                     lane_value(*ty, 1, l)
                 };
-                let (a, b) = if ty.bits() == 16 { (a & 0xffff, b & 0xffff) } else { (a, b) };
-                let b = if class { (l as u64 * 0x9e37_79b9) >> 7 & 0x3ff } else { b };
+                let (a, b) = if ty.bits() == 16 {
+                    (a & 0xffff, b & 0xffff)
+                } else {
+                    (a, b)
+                };
+                let b = if class {
+                    (l as u64 * 0x9e37_79b9) >> 7 & 0x3ff
+                } else {
+                    b
+                };
                 if compare_ref(cond, *ty, *signed, a, b) {
                     want |= 1 << l;
                 }
             }
             let cmpx = name.starts_with("v_cmpx");
             let e64 = asm.contains("_e64");
-            let (lo, hi) = if e64 { (10, 11) } else { (WaveRegs::VCC, WaveRegs::VCC + 1) };
+            let (lo, hi) = if e64 {
+                (10, 11)
+            } else {
+                (WaveRegs::VCC, WaveRegs::VCC + 1)
+            };
             let mut got = u64::from(regs.s[lo]);
             if t.wave64 {
                 got |= u64::from(regs.s[hi]) << 32;
@@ -1922,7 +2406,10 @@ fn compares_match_their_definitions() {
     }
     assert!(failures.is_empty(), "{} failing lines", failures.len());
     for (name, ..) in &keys {
-        assert!(covered.contains(name) || !name.contains("16") , "{name}: no line");
+        assert!(
+            covered.contains(name) || !name.contains("16"),
+            "{name}: no line"
+        );
     }
 }
 
@@ -1989,7 +2476,10 @@ fn completeness() {
         uncovered.is_empty(),
         "executing opcodes without a line: {uncovered:?}"
     );
-    assert!(stale.is_empty(), "remove from the known-uncovered list: {stale:?}");
+    assert!(
+        stale.is_empty(),
+        "remove from the known-uncovered list: {stale:?}"
+    );
 }
 
 /// Runs one line on a target from `regs`.
@@ -2022,7 +2512,11 @@ fn issue_lines() {
     run_line(t, "v_pk_add_f32 v[2:3], v[0:1], 1.0", &mut r);
     for l in 0..64 {
         assert_eq!(f32::from_bits(r.v[2][l]), l as f32 + 1.0, "lane {l} low");
-        assert_eq!(f32::from_bits(r.v[3][l]), -2.5 * l as f32 + 1.0, "lane {l} high");
+        assert_eq!(
+            f32::from_bits(r.v[3][l]),
+            -2.5 * l as f32 + 1.0,
+            "lane {l} high"
+        );
     }
     for t in [target("gfx900", true), target("gfx90a", true)] {
         let mut r = WaveRegs::new(t.gen);
@@ -2034,8 +2528,18 @@ fn issue_lines() {
         run_line(t, "v_sub_u32_e64 v2, v0, v1 clamp", &mut r);
         run_line(t, "v_add_u32_e64 v3, v4, v0 clamp", &mut r);
         for l in 0..64 {
-            assert_eq!(r.v[2][l], (l as u32).saturating_sub(40), "{} lane {l}", t.mcpu);
-            assert_eq!(r.v[3][l], (u32::MAX - 20).saturating_add(l as u32), "{} lane {l}", t.mcpu);
+            assert_eq!(
+                r.v[2][l],
+                (l as u32).saturating_sub(40),
+                "{} lane {l}",
+                t.mcpu
+            );
+            assert_eq!(
+                r.v[3][l],
+                (u32::MAX - 20).saturating_add(l as u32),
+                "{} lane {l}",
+                t.mcpu
+            );
         }
     }
 }

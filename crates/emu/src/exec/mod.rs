@@ -353,7 +353,7 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
         }
         // Each bit of the 32-bit source twice (bits 2k and 2k+1 = source bit k); SCC unchanged.
         Op::S_BITREPLICATE_B64_B32 => {
-            let r = (0..32).fold(0u64, |r, k| r | u64::from(a >> k & 1) * (3 << (2 * k)));
+            let r = (0..32).fold(0u64, |r, k| r | (u64::from(a >> k & 1) * (3 << (2 * k))));
             s64!(r)
         }
         // s_version: a marker of the ISA version the code was built for; does nothing.

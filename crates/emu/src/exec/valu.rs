@@ -1804,8 +1804,9 @@ fn valu_cvt32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<
         Op::V_CVT_I32_F32 => v32!(map1!(s0!(), |x| f(x) as i32 as u32)),
         Op::V_CVT_U32_F32 => v32!(map1!(s0!(), |x| f(x) as u32)),
         // floor(x + 0.5) exactly (in f64: an f32 sum would round 2^23 + 1 + 0.5 up).
-        Op::V_CVT_RPI_I32_F32 => v32!(map1!(s0!(), |x| (f64::from(f(x)) + 0.5).floor() as i32
-            as u32)),
+        Op::V_CVT_RPI_I32_F32 => {
+            v32!(map1!(s0!(), |x| (f64::from(f(x)) + 0.5).floor() as i32 as u32))
+        }
         Op::V_CVT_FLR_I32_F32 => v32!(map1!(s0!(), |x| f(x).floor() as i32 as u32)),
         Op::V_CVT_F16_F32 => vf16!(map1!(s0!(), |x| u32::from(f16::from_f32(f(x)).to_bits()))),
         Op::V_CVT_F32_F16 => vf32!(map1!(s0!(), |x| u(h(x) as f32))),
@@ -2225,10 +2226,13 @@ fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
             let ieee = mode & MODE_IEEE != 0;
             vf16!(map2!(s0!(), s1!(), |x, y| minmax16(x, y, true, ieee)))
         }
-        Op::V_FMA_F16 | Op::V_FMA_LEGACY_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| hb(
-            h(x).mul_add(h(y), h(z))
-        ))),
-        Op::V_MAD_F16 | Op::V_MAD_LEGACY_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| mad_ftz16(x, y, z))),
+        Op::V_FMA_F16 | Op::V_FMA_LEGACY_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| hb(h(
+            x
+        )
+        .mul_add(h(y), h(z))))),
+        Op::V_MAD_F16 | Op::V_MAD_LEGACY_F16 => {
+            vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| mad_ftz16(x, y, z)))
+        }
         Op::V_FMAC_F16 => {
             // The accumulator is the third source (flushed with it when MODE says so).
             let mut acc = w.vsrc(i.dst, 0, Ty::B32);
@@ -2287,23 +2291,25 @@ fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
             h(y) as f32,
             h(z) as f32
         ))))),
-        Op::V_DIV_FIXUP_F16 | Op::V_DIV_FIXUP_LEGACY_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |q, den, num| {
-            let (df, nf) = (h(den), h(num));
-            let sign = (den ^ num) & 0x8000;
-            if nf.is_nan() {
-                num | 0x200
-            } else if df.is_nan() {
-                den | 0x200
-            } else if (df == 0.0 && nf == 0.0) || (df.is_infinite() && nf.is_infinite()) {
-                0x7e00
-            } else if df == 0.0 || nf.is_infinite() {
-                sign | 0x7c00
-            } else if df.is_infinite() || nf == 0.0 {
-                sign
-            } else {
-                sign | (q & 0x7fff)
-            }
-        })),
+        Op::V_DIV_FIXUP_F16 | Op::V_DIV_FIXUP_LEGACY_F16 => {
+            vf16!(map3!(s0!(), s1!(), s2!(), |q, den, num| {
+                let (df, nf) = (h(den), h(num));
+                let sign = (den ^ num) & 0x8000;
+                if nf.is_nan() {
+                    num | 0x200
+                } else if df.is_nan() {
+                    den | 0x200
+                } else if (df == 0.0 && nf == 0.0) || (df.is_infinite() && nf.is_infinite()) {
+                    0x7e00
+                } else if df == 0.0 || nf.is_infinite() {
+                    sign | 0x7c00
+                } else if df.is_infinite() || nf == 0.0 {
+                    sign
+                } else {
+                    sign | (q & 0x7fff)
+                }
+            }))
+        }
         Op::V_PACK_B32_F16 => v32!(map2!(s0!(), s1!(), |x, y| (x & 0xffff) | (y & 0xffff) << 16)),
         // 16-bit integer clamp saturates at the 16-bit range.
         Op::V_ADD_U16 if clamp16 => v32!(map2!(s0!(), s1!(), |x, y| u32::from(
@@ -2315,19 +2321,28 @@ fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
         Op::V_SUBREV_U16 if clamp16 => v32!(map2!(s0!(), s1!(), |x, y| u32::from(
             (y as u16).saturating_sub(x as u16)
         ))),
-        Op::V_MAD_U16 if clamp16 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (u32::from(
-            x as u16
-        ) * u32::from(y as u16)
-            + u32::from(z as u16))
-        .min(0xffff))),
+        Op::V_MAD_U16 if clamp16 => {
+            v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (u32::from(x as u16)
+                * u32::from(y as u16)
+                + u32::from(z as u16))
+            .min(0xffff)))
+        }
         Op::V_ADD_U16 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_add(y) & 0xffff)),
         Op::V_ADD_I16 => v32!(map2!(s0!(), s1!(), |x, y| {
             let v = (x as i16).wrapping_add(y as i16);
-            (if clamp16 { (x as i16).saturating_add(y as i16) } else { v }) as u16 as u32
+            (if clamp16 {
+                (x as i16).saturating_add(y as i16)
+            } else {
+                v
+            }) as u16 as u32
         })),
         Op::V_SUB_I16 => v32!(map2!(s0!(), s1!(), |x, y| {
             let v = (x as i16).wrapping_sub(y as i16);
-            (if clamp16 { (x as i16).saturating_sub(y as i16) } else { v }) as u16 as u32
+            (if clamp16 {
+                (x as i16).saturating_sub(y as i16)
+            } else {
+                v
+            }) as u16 as u32
         })),
         Op::V_SUB_U16 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_sub(y) & 0xffff)),
         Op::V_SUBREV_U16 => v32!(map2!(s0!(), s1!(), |x, y| y.wrapping_sub(x) & 0xffff)),
@@ -2463,8 +2478,7 @@ fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
             u64::from(x & 0xff_ffff) * u64::from(y & 0xff_ffff) + u64::from(z)
         ))),
         Op::V_MAD_I32_I24 if clamp => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| sat_i32(
-            i64::from((x << 8) as i32 >> 8) * i64::from((y << 8) as i32 >> 8)
-                + i64::from(z as i32)
+            i64::from((x << 8) as i32 >> 8) * i64::from((y << 8) as i32 >> 8) + i64::from(z as i32)
         ))),
         // integer
         Op::V_ADD_U32 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_add(y))),
@@ -2742,7 +2756,8 @@ fn fma16(x: u32, y: u32, z: u32, rm: sf::Round) -> u32 {
 /// 1.0` adds 1.0 to both.
 fn pk32_src(w: &Wave, i: &Inst, k: usize) -> Row64 {
     let code = i.src[k];
-    if code >= VGPR || code < 128 {
+    // Registers (SGPR pairs, VGPR pairs) read both dwords.
+    if !(128..VGPR).contains(&code) {
         return w.vsrc64(code, i.lit, Ty::I64);
     }
     let v = u64::from(w.sread(code, i.lit, Ty::B32));
@@ -2872,10 +2887,12 @@ fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
         Op::V_PK_ADD_U16 if cl => pk16!(2, false, |x, y, _z| (x + y).min(0xffff)),
         Op::V_PK_SUB_U16 if cl => pk16!(2, false, |x, y, _z| x.saturating_sub(y)),
         Op::V_PK_MAD_U16 if cl => pk16!(3, false, |x, y, z| (x * y + z).min(0xffff)),
-        Op::V_PK_ADD_I16 if cl => pk16!(2, false, |x, y, _z| sat_i16(i32::from(x as u16 as i16)
-            + i32::from(y as u16 as i16))),
-        Op::V_PK_SUB_I16 if cl => pk16!(2, false, |x, y, _z| sat_i16(i32::from(x as u16 as i16)
-            - i32::from(y as u16 as i16))),
+        Op::V_PK_ADD_I16 if cl => pk16!(2, false, |x, y, _z| sat_i16(
+            i32::from(x as u16 as i16) + i32::from(y as u16 as i16)
+        )),
+        Op::V_PK_SUB_I16 if cl => pk16!(2, false, |x, y, _z| sat_i16(
+            i32::from(x as u16 as i16) - i32::from(y as u16 as i16)
+        )),
         Op::V_PK_MAD_I16 => pk16!(3, false, |x, y, z| {
             let v = i32::from(x as u16 as i16) * i32::from(y as u16 as i16)
                 + i32::from(z as u16 as i16);

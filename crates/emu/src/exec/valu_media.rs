@@ -295,7 +295,9 @@ pub(super) fn valu_media(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _mode: u32
             let op = i.op;
             map(w, c, sc, 3, int, |x, y, z| {
                 let d = match op {
-                    Op::V_SAD_U16 => (x & 0xffff).abs_diff(y & 0xffff) + (x >> 16).abs_diff(y >> 16),
+                    Op::V_SAD_U16 => {
+                        (x & 0xffff).abs_diff(y & 0xffff) + (x >> 16).abs_diff(y >> 16)
+                    }
                     Op::V_SAD_HI_U8 => sad_bytes(x, y, false) << 16,
                     _ => sad_bytes(x, y, op == Op::V_MSAD_U8),
                 };
@@ -391,7 +393,9 @@ pub(super) fn valu_media(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _mode: u32
         }),
         Op::V_CUBEID_F32 | Op::V_CUBESC_F32 | Op::V_CUBETC_F32 | Op::V_CUBEMA_F32 => {
             let op = i.op;
-            map(w, c, sc, 3, fl, |x, y, z| cube(op, f(x), f(y), f(z)).to_bits())
+            map(w, c, sc, 3, fl, |x, y, z| {
+                cube(op, f(x), f(y), f(z)).to_bits()
+            })
         }
         Op::V_MAD_LEGACY_F32 => map(w, c, sc, 3, fl, |x, y, z| {
             (mul_legacy(f(x), f(y)) + f(z)).to_bits()
