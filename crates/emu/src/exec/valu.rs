@@ -1284,102 +1284,113 @@ fn valu_body(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
     part(w, c, &mut *env.scratch, mode).unwrap_or_else(|| Err(unimplemented(i)))
 }
 
+/// The vocabulary every `valu_*` semantics part uses, defined once: `s0!()`..`s2!()` read a
+/// source with its modifiers into scratch, `map1!`..`map3!` compute a row lane by lane into
+/// `sc.r`, and `v32!`/`vf32!`/`vf16!`/`v64!`/`vf64!` write a result (the `f` forms through the
+/// output modifiers). Invoked as `valu_prelude!($ w, c, sc, i)`: the leading `$` lets these
+/// inner macros have metavariables of their own.
+macro_rules! valu_prelude {
+    ($d:tt $wv:ident, $cx:ident, $scr:ident, $ins:ident) => {
+            macro_rules! s0 {
+                () => {
+                    $cx.s_into($wv, 0, &mut $scr.a)
+                };
+            }
+            macro_rules! s1 {
+                () => {
+                    $cx.s_into($wv, 1, &mut $scr.b)
+                };
+            }
+            macro_rules! s2 {
+                () => {
+                    $cx.s_into($wv, 2, &mut $scr.c)
+                };
+            }
+            macro_rules! map1 {
+                ($d a:expr, |$d x:ident| $d e:expr) => {{
+                    let ta = $d a;
+                    let a: &Row = as_row(&ta);
+                    for l in 0..LANES {
+                        let $d x = a[l];
+                        $scr.r[l] = $d e;
+                    }
+                    &$scr.r
+                }};
+            }
+            macro_rules! map2 {
+                ($d a:expr, $d b:expr, |$d x:ident, $d y:ident| $d e:expr) => {{
+                    let ta = $d a;
+                    let a: &Row = as_row(&ta);
+                    let tb = $d b;
+                    let b: &Row = as_row(&tb);
+                    for l in 0..LANES {
+                        let $d x = a[l];
+                        let $d y = b[l];
+                        $scr.r[l] = $d e;
+                    }
+                    &$scr.r
+                }};
+            }
+            macro_rules! map3 {
+                ($d a:expr, $d b:expr, $d c:expr, |$d x:ident, $d y:ident, $d z:ident| $d e:expr) => {{
+                    let ta = $d a;
+                    let a: &Row = as_row(&ta);
+                    let tb = $d b;
+                    let b: &Row = as_row(&tb);
+                    let tc = $d c;
+                    let c3: &Row = as_row(&tc);
+                    for l in 0..LANES {
+                        let $d x = a[l];
+                        let $d y = b[l];
+                        let $d z = c3[l];
+                        $scr.r[l] = $d e;
+                    }
+                    &$scr.r
+                }};
+            }
+            macro_rules! v32 {
+                ($d r:expr) => {{
+                    let tr = $d r;
+                    let r: &Row = as_row(&tr);
+                    put($wv, $cx, r);
+                }};
+            }
+            macro_rules! vf32 {
+                ($d r:expr) => {{
+                    let tr = $d r;
+                    let r: &Row = as_row(&tr);
+                    put_f32($wv, $cx, r, &mut $scr.o);
+                }};
+            }
+            macro_rules! vf16 {
+                ($d r:expr) => {{
+                    let tr = $d r;
+                    let r: &Row = as_row(&tr);
+                    put_f16($wv, $cx, r, &mut $scr.o);
+                }};
+            }
+            macro_rules! v64 {
+                ($d r:expr) => {{
+                    let r: Row64 = $d r;
+                    $wv.vwrite64($ins.dst, &r, $cx.wmask);
+                }};
+            }
+            macro_rules! vf64 {
+                ($d r:expr) => {{
+                    let mut r: Row64 = $d r;
+                    put_f64($wv, $cx, &mut r);
+                }};
+            }
+    };
+}
+
 #[inline(never)]
 #[allow(unused_macros)]
 fn valu_move(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R> {
     let i = c.i;
     let exec = c.exec;
     let _ = (exec, mode);
-    macro_rules! s0 {
-        () => {
-            c.s_into(w, 0, &mut sc.a)
-        };
-    }
-    macro_rules! s1 {
-        () => {
-            c.s_into(w, 1, &mut sc.b)
-        };
-    }
-    macro_rules! s2 {
-        () => {
-            c.s_into(w, 2, &mut sc.c)
-        };
-    }
-    macro_rules! map1 {
-        ($a:expr, |$x:ident| $e:expr) => {{
-            let ta = $a;
-            let a: &Row = as_row(&ta);
-            for l in 0..LANES {
-                let $x = a[l];
-                sc.r[l] = $e;
-            }
-            &sc.r
-        }};
-    }
-    macro_rules! map2 {
-        ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
-            let ta = $a;
-            let a: &Row = as_row(&ta);
-            let tb = $b;
-            let b: &Row = as_row(&tb);
-            for l in 0..LANES {
-                let $x = a[l];
-                let $y = b[l];
-                sc.r[l] = $e;
-            }
-            &sc.r
-        }};
-    }
-    macro_rules! map3 {
-        ($a:expr, $b:expr, $c:expr, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
-            let ta = $a;
-            let a: &Row = as_row(&ta);
-            let tb = $b;
-            let b: &Row = as_row(&tb);
-            let tc = $c;
-            let c3: &Row = as_row(&tc);
-            for l in 0..LANES {
-                let $x = a[l];
-                let $y = b[l];
-                let $z = c3[l];
-                sc.r[l] = $e;
-            }
-            &sc.r
-        }};
-    }
-    macro_rules! v32 {
-        ($r:expr) => {{
-            let tr = $r;
-            let r: &Row = as_row(&tr);
-            put(w, c, r);
-        }};
-    }
-    macro_rules! vf32 {
-        ($r:expr) => {{
-            let tr = $r;
-            let r: &Row = as_row(&tr);
-            put_f32(w, c, r, &mut sc.o);
-        }};
-    }
-    macro_rules! vf16 {
-        ($r:expr) => {{
-            let tr = $r;
-            let r: &Row = as_row(&tr);
-            put_f16(w, c, r, &mut sc.o);
-        }};
-    }
-    macro_rules! v64 {
-        ($r:expr) => {{
-            let r: Row64 = $r;
-            w.vwrite64(i.dst, &r, c.wmask);
-        }};
-    }
-    macro_rules! vf64 {
-        ($r:expr) => {{
-            let mut r: Row64 = $r;
-            put_f64(w, c, &mut r);
-        }};
-    }
+    valu_prelude!($ w, c, sc, i);
 
     match i.op {
         Op::V_MOV_B32 => v32!(*s0!()),
@@ -1421,96 +1432,7 @@ fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
     let i = c.i;
     let exec = c.exec;
     let _ = (exec, mode);
-    macro_rules! s0 {
-        () => {
-            c.s_into(w, 0, &mut sc.a)
-        };
-    }
-    macro_rules! s1 {
-        () => {
-            c.s_into(w, 1, &mut sc.b)
-        };
-    }
-    macro_rules! s2 {
-        () => {
-            c.s_into(w, 2, &mut sc.c)
-        };
-    }
-    macro_rules! map1 {
-        ($a:expr, |$x:ident| $e:expr) => {{
-            let ta = $a;
-            let a: &Row = as_row(&ta);
-            for l in 0..LANES {
-                let $x = a[l];
-                sc.r[l] = $e;
-            }
-            &sc.r
-        }};
-    }
-    macro_rules! map2 {
-        ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
-            let ta = $a;
-            let a: &Row = as_row(&ta);
-            let tb = $b;
-            let b: &Row = as_row(&tb);
-            for l in 0..LANES {
-                let $x = a[l];
-                let $y = b[l];
-                sc.r[l] = $e;
-            }
-            &sc.r
-        }};
-    }
-    macro_rules! map3 {
-        ($a:expr, $b:expr, $c:expr, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
-            let ta = $a;
-            let a: &Row = as_row(&ta);
-            let tb = $b;
-            let b: &Row = as_row(&tb);
-            let tc = $c;
-            let c3: &Row = as_row(&tc);
-            for l in 0..LANES {
-                let $x = a[l];
-                let $y = b[l];
-                let $z = c3[l];
-                sc.r[l] = $e;
-            }
-            &sc.r
-        }};
-    }
-    macro_rules! v32 {
-        ($r:expr) => {{
-            let tr = $r;
-            let r: &Row = as_row(&tr);
-            put(w, c, r);
-        }};
-    }
-    macro_rules! vf32 {
-        ($r:expr) => {{
-            let tr = $r;
-            let r: &Row = as_row(&tr);
-            put_f32(w, c, r, &mut sc.o);
-        }};
-    }
-    macro_rules! vf16 {
-        ($r:expr) => {{
-            let tr = $r;
-            let r: &Row = as_row(&tr);
-            put_f16(w, c, r, &mut sc.o);
-        }};
-    }
-    macro_rules! v64 {
-        ($r:expr) => {{
-            let r: Row64 = $r;
-            w.vwrite64(i.dst, &r, c.wmask);
-        }};
-    }
-    macro_rules! vf64 {
-        ($r:expr) => {{
-            let mut r: Row64 = $r;
-            put_f64(w, c, &mut r);
-        }};
-    }
+    valu_prelude!($ w, c, sc, i);
 
     match i.op {
         // f32 arithmetic
@@ -1706,96 +1628,7 @@ fn valu_cvt32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<
     let i = c.i;
     let exec = c.exec;
     let _ = (exec, mode);
-    macro_rules! s0 {
-        () => {
-            c.s_into(w, 0, &mut sc.a)
-        };
-    }
-    macro_rules! s1 {
-        () => {
-            c.s_into(w, 1, &mut sc.b)
-        };
-    }
-    macro_rules! s2 {
-        () => {
-            c.s_into(w, 2, &mut sc.c)
-        };
-    }
-    macro_rules! map1 {
-        ($a:expr, |$x:ident| $e:expr) => {{
-            let ta = $a;
-            let a: &Row = as_row(&ta);
-            for l in 0..LANES {
-                let $x = a[l];
-                sc.r[l] = $e;
-            }
-            &sc.r
-        }};
-    }
-    macro_rules! map2 {
-        ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
-            let ta = $a;
-            let a: &Row = as_row(&ta);
-            let tb = $b;
-            let b: &Row = as_row(&tb);
-            for l in 0..LANES {
-                let $x = a[l];
-                let $y = b[l];
-                sc.r[l] = $e;
-            }
-            &sc.r
-        }};
-    }
-    macro_rules! map3 {
-        ($a:expr, $b:expr, $c:expr, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
-            let ta = $a;
-            let a: &Row = as_row(&ta);
-            let tb = $b;
-            let b: &Row = as_row(&tb);
-            let tc = $c;
-            let c3: &Row = as_row(&tc);
-            for l in 0..LANES {
-                let $x = a[l];
-                let $y = b[l];
-                let $z = c3[l];
-                sc.r[l] = $e;
-            }
-            &sc.r
-        }};
-    }
-    macro_rules! v32 {
-        ($r:expr) => {{
-            let tr = $r;
-            let r: &Row = as_row(&tr);
-            put(w, c, r);
-        }};
-    }
-    macro_rules! vf32 {
-        ($r:expr) => {{
-            let tr = $r;
-            let r: &Row = as_row(&tr);
-            put_f32(w, c, r, &mut sc.o);
-        }};
-    }
-    macro_rules! vf16 {
-        ($r:expr) => {{
-            let tr = $r;
-            let r: &Row = as_row(&tr);
-            put_f16(w, c, r, &mut sc.o);
-        }};
-    }
-    macro_rules! v64 {
-        ($r:expr) => {{
-            let r: Row64 = $r;
-            w.vwrite64(i.dst, &r, c.wmask);
-        }};
-    }
-    macro_rules! vf64 {
-        ($r:expr) => {{
-            let mut r: Row64 = $r;
-            put_f64(w, c, &mut r);
-        }};
-    }
+    valu_prelude!($ w, c, sc, i);
 
     match i.op {
         // f32 conversions
@@ -1839,96 +1672,7 @@ fn valu_f64(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
     let i = c.i;
     let exec = c.exec;
     let _ = (exec, mode);
-    macro_rules! s0 {
-        () => {
-            c.s_into(w, 0, &mut sc.a)
-        };
-    }
-    macro_rules! s1 {
-        () => {
-            c.s_into(w, 1, &mut sc.b)
-        };
-    }
-    macro_rules! s2 {
-        () => {
-            c.s_into(w, 2, &mut sc.c)
-        };
-    }
-    macro_rules! map1 {
-        ($a:expr, |$x:ident| $e:expr) => {{
-            let ta = $a;
-            let a: &Row = as_row(&ta);
-            for l in 0..LANES {
-                let $x = a[l];
-                sc.r[l] = $e;
-            }
-            &sc.r
-        }};
-    }
-    macro_rules! map2 {
-        ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
-            let ta = $a;
-            let a: &Row = as_row(&ta);
-            let tb = $b;
-            let b: &Row = as_row(&tb);
-            for l in 0..LANES {
-                let $x = a[l];
-                let $y = b[l];
-                sc.r[l] = $e;
-            }
-            &sc.r
-        }};
-    }
-    macro_rules! map3 {
-        ($a:expr, $b:expr, $c:expr, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
-            let ta = $a;
-            let a: &Row = as_row(&ta);
-            let tb = $b;
-            let b: &Row = as_row(&tb);
-            let tc = $c;
-            let c3: &Row = as_row(&tc);
-            for l in 0..LANES {
-                let $x = a[l];
-                let $y = b[l];
-                let $z = c3[l];
-                sc.r[l] = $e;
-            }
-            &sc.r
-        }};
-    }
-    macro_rules! v32 {
-        ($r:expr) => {{
-            let tr = $r;
-            let r: &Row = as_row(&tr);
-            put(w, c, r);
-        }};
-    }
-    macro_rules! vf32 {
-        ($r:expr) => {{
-            let tr = $r;
-            let r: &Row = as_row(&tr);
-            put_f32(w, c, r, &mut sc.o);
-        }};
-    }
-    macro_rules! vf16 {
-        ($r:expr) => {{
-            let tr = $r;
-            let r: &Row = as_row(&tr);
-            put_f16(w, c, r, &mut sc.o);
-        }};
-    }
-    macro_rules! v64 {
-        ($r:expr) => {{
-            let r: Row64 = $r;
-            w.vwrite64(i.dst, &r, c.wmask);
-        }};
-    }
-    macro_rules! vf64 {
-        ($r:expr) => {{
-            let mut r: Row64 = $r;
-            put_f64(w, c, &mut r);
-        }};
-    }
+    valu_prelude!($ w, c, sc, i);
 
     match i.op {
         // f64
@@ -2120,96 +1864,7 @@ fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
     let i = c.i;
     let exec = c.exec;
     let _ = (exec, mode);
-    macro_rules! s0 {
-        () => {
-            c.s_into(w, 0, &mut sc.a)
-        };
-    }
-    macro_rules! s1 {
-        () => {
-            c.s_into(w, 1, &mut sc.b)
-        };
-    }
-    macro_rules! s2 {
-        () => {
-            c.s_into(w, 2, &mut sc.c)
-        };
-    }
-    macro_rules! map1 {
-        ($a:expr, |$x:ident| $e:expr) => {{
-            let ta = $a;
-            let a: &Row = as_row(&ta);
-            for l in 0..LANES {
-                let $x = a[l];
-                sc.r[l] = $e;
-            }
-            &sc.r
-        }};
-    }
-    macro_rules! map2 {
-        ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
-            let ta = $a;
-            let a: &Row = as_row(&ta);
-            let tb = $b;
-            let b: &Row = as_row(&tb);
-            for l in 0..LANES {
-                let $x = a[l];
-                let $y = b[l];
-                sc.r[l] = $e;
-            }
-            &sc.r
-        }};
-    }
-    macro_rules! map3 {
-        ($a:expr, $b:expr, $c:expr, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
-            let ta = $a;
-            let a: &Row = as_row(&ta);
-            let tb = $b;
-            let b: &Row = as_row(&tb);
-            let tc = $c;
-            let c3: &Row = as_row(&tc);
-            for l in 0..LANES {
-                let $x = a[l];
-                let $y = b[l];
-                let $z = c3[l];
-                sc.r[l] = $e;
-            }
-            &sc.r
-        }};
-    }
-    macro_rules! v32 {
-        ($r:expr) => {{
-            let tr = $r;
-            let r: &Row = as_row(&tr);
-            put(w, c, r);
-        }};
-    }
-    macro_rules! vf32 {
-        ($r:expr) => {{
-            let tr = $r;
-            let r: &Row = as_row(&tr);
-            put_f32(w, c, r, &mut sc.o);
-        }};
-    }
-    macro_rules! vf16 {
-        ($r:expr) => {{
-            let tr = $r;
-            let r: &Row = as_row(&tr);
-            put_f16(w, c, r, &mut sc.o);
-        }};
-    }
-    macro_rules! v64 {
-        ($r:expr) => {{
-            let r: Row64 = $r;
-            w.vwrite64(i.dst, &r, c.wmask);
-        }};
-    }
-    macro_rules! vf64 {
-        ($r:expr) => {{
-            let mut r: Row64 = $r;
-            put_f64(w, c, &mut r);
-        }};
-    }
+    valu_prelude!($ w, c, sc, i);
 
     let clamp16 = i.has(flag::CLAMP);
     match i.op {
@@ -2371,96 +2026,7 @@ fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R>
     let i = c.i;
     let exec = c.exec;
     let _ = (exec, mode);
-    macro_rules! s0 {
-        () => {
-            c.s_into(w, 0, &mut sc.a)
-        };
-    }
-    macro_rules! s1 {
-        () => {
-            c.s_into(w, 1, &mut sc.b)
-        };
-    }
-    macro_rules! s2 {
-        () => {
-            c.s_into(w, 2, &mut sc.c)
-        };
-    }
-    macro_rules! map1 {
-        ($a:expr, |$x:ident| $e:expr) => {{
-            let ta = $a;
-            let a: &Row = as_row(&ta);
-            for l in 0..LANES {
-                let $x = a[l];
-                sc.r[l] = $e;
-            }
-            &sc.r
-        }};
-    }
-    macro_rules! map2 {
-        ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
-            let ta = $a;
-            let a: &Row = as_row(&ta);
-            let tb = $b;
-            let b: &Row = as_row(&tb);
-            for l in 0..LANES {
-                let $x = a[l];
-                let $y = b[l];
-                sc.r[l] = $e;
-            }
-            &sc.r
-        }};
-    }
-    macro_rules! map3 {
-        ($a:expr, $b:expr, $c:expr, |$x:ident, $y:ident, $z:ident| $e:expr) => {{
-            let ta = $a;
-            let a: &Row = as_row(&ta);
-            let tb = $b;
-            let b: &Row = as_row(&tb);
-            let tc = $c;
-            let c3: &Row = as_row(&tc);
-            for l in 0..LANES {
-                let $x = a[l];
-                let $y = b[l];
-                let $z = c3[l];
-                sc.r[l] = $e;
-            }
-            &sc.r
-        }};
-    }
-    macro_rules! v32 {
-        ($r:expr) => {{
-            let tr = $r;
-            let r: &Row = as_row(&tr);
-            put(w, c, r);
-        }};
-    }
-    macro_rules! vf32 {
-        ($r:expr) => {{
-            let tr = $r;
-            let r: &Row = as_row(&tr);
-            put_f32(w, c, r, &mut sc.o);
-        }};
-    }
-    macro_rules! vf16 {
-        ($r:expr) => {{
-            let tr = $r;
-            let r: &Row = as_row(&tr);
-            put_f16(w, c, r, &mut sc.o);
-        }};
-    }
-    macro_rules! v64 {
-        ($r:expr) => {{
-            let r: Row64 = $r;
-            w.vwrite64(i.dst, &r, c.wmask);
-        }};
-    }
-    macro_rules! vf64 {
-        ($r:expr) => {{
-            let mut r: Row64 = $r;
-            put_f64(w, c, &mut r);
-        }};
-    }
+    valu_prelude!($ w, c, sc, i);
 
     let clamp = i.has(flag::CLAMP);
     match i.op {
