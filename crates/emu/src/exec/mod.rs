@@ -7,8 +7,15 @@ mod fpmode;
 mod mfma;
 mod rdna;
 mod softfloat;
+#[macro_use]
 mod valu;
+mod valu_cmp;
+mod valu_f16;
+mod valu_f32;
+mod valu_f64;
+mod valu_int;
 mod valu_media;
+mod valu_packed;
 mod vmem;
 
 pub(crate) use valu::Scratch;
