@@ -74,6 +74,9 @@ impl Target {
     fn gfx10(&self) -> bool {
         matches!(self.gen, Gen::Gfx10 | Gen::Gfx10W64)
     }
+    fn gfx8(&self) -> bool {
+        self.gen == Gen::Gfx8
+    }
     fn lanes(&self) -> usize {
         if self.wave64 {
             64
@@ -427,6 +430,8 @@ struct Key {
     r: Ref,
     /// Allowed error in units in the last place for float results (approximations).
     ulp: u32,
+    /// The last source is the destination's old value (`v_mac`, `v_fmac`, `v_dot*c`).
+    acc: bool,
 }
 
 const fn k(name: &'static str, form: Form, src: &'static [T], dst: T, r: Ref) -> Key {
@@ -438,6 +443,7 @@ const fn k(name: &'static str, form: Form, src: &'static [T], dst: T, r: Ref) ->
         dst,
         r,
         ulp: 0,
+        acc: false,
     }
 }
 
@@ -458,7 +464,14 @@ const fn k10(
         dst,
         r,
         ulp: 0,
+        acc: false,
     }
+}
+
+/// A key whose last source is the destination (accumulator).
+const fn acc(mut key: Key) -> Key {
+    key.acc = true;
+    key
 }
 
 const fn approx(mut key: Key, ulp: u32) -> Key {
@@ -468,6 +481,20 @@ const fn approx(mut key: Key, ulp: u32) -> Key {
 
 use Form::*;
 use T::*;
+
+/// `v_mad_f32`/`v_mac_f32`: unfused, with f32 denormals flushed in the operands, the product
+/// and the result.
+fn mad_ftz32(a: u64, b: u64, c: u64) -> u64 {
+    let z = |v: u64| {
+        if v & 0x7f80_0000 == 0 {
+            v & 0x8000_0000
+        } else {
+            v
+        }
+    };
+    let p = z(fb(f(z(a)) * f(z(b))));
+    z(fb(f(p) + f(z(c))))
+}
 
 fn sat_u32(v: u64, c: &C) -> u64 {
     if c.clamp {
@@ -1427,6 +1454,49 @@ fn keys() -> Vec<Key> {
                 db((x - x.floor()).min(f64::from_bits(0x3fef_ffff_ffff_ffff)))
             }
         }),
+        // ---- multiply-adds that flush denormals whatever MODE says, and accumulators
+        k("v_mad_f32", V3, &[F32, F32, F32], F32, |s, _| {
+            mad_ftz32(s[0], s[1], s[2])
+        }),
+        acc(k("v_mac_f32", V2, &[F32, F32, F32], F32, |s, _| {
+            mad_ftz32(s[0], s[1], s[2])
+        })),
+        acc(k("v_fmac_f32", V2, &[F32, F32, F32], F32, |s, _| {
+            fb(f(s[0]).mul_add(f(s[1]), f(s[2])))
+        })),
+        acc(k("v_fmac_f64", V2, &[F64, F64, F64], F64, |s, _| {
+            db(d(s[0]).mul_add(d(s[1]), d(s[2])))
+        })),
+        acc(k("v_fmac_f16", V2, &[F16, F16, F16], F16, |s, _| {
+            hbd(f64::from(h(s[0])) * f64::from(h(s[1])) + f64::from(h(s[2])))
+        })),
+        acc(k("v_fmac_legacy_f32", V2, &[F32, F32, F32], F32, |s, _| {
+            if f(s[0]) == 0.0 || f(s[1]) == 0.0 {
+                fb(0.0 + f(s[2]))
+            } else {
+                fb(f(s[0]).mul_add(f(s[1]), f(s[2])))
+            }
+        })),
+        acc(k("v_dot4c_i32_i8", V2, &[U32, U32, U32], U32, |s, _| {
+            let p: i64 = (0..4)
+                .map(|k| {
+                    i64::from((s[0] >> (8 * k)) as u8 as i8)
+                        * i64::from((s[1] >> (8 * k)) as u8 as i8)
+                })
+                .sum();
+            (p + i32v(s[2])) as u64 & 0xffff_ffff
+        })),
+        acc(k("v_dot2c_i32_i16", V2, &[U16, U16, U32], U32, |s, _| {
+            let p: i64 = (0..2)
+                .map(|k| i16v(s[0] >> (16 * k)) * i16v(s[1] >> (16 * k)))
+                .sum();
+            (p + i32v(s[2])) as u64 & 0xffff_ffff
+        })),
+        acc(k("v_dot8c_i32_i4", V2, &[U32, U32, U32], U32, |s, _| {
+            let n = |v: u64, k: u32| i64::from((((v as u32) >> (4 * k)) << 28) as i32 >> 28);
+            let p: i64 = (0..8).map(|k| n(s[0], k) * n(s[1], k)).sum();
+            (p + i32v(s[2])) as u64 & 0xffff_ffff
+        })),
         // ---- scalar
         k("s_add_u32", S2, &[U32, U32], U32, |s, _| {
             let v = s[0] + s[1];
@@ -1566,7 +1636,7 @@ fn lines_for(ki: usize, key: &Key, t: &Target) -> Vec<Line> {
     } else {
         key.name
     };
-    let n = key.src.len();
+    let n = key.src.len() - usize::from(key.acc);
     let dst = dreg(if key.form == P32 { U64 } else { key.dst });
     let mut out = Vec::new();
     let srcs = |s0: &str, mods: &dyn Fn(usize, String) -> String| -> String {
@@ -1755,7 +1825,7 @@ fn lines_for(ki: usize, key: &Key, t: &Target) -> Vec<Line> {
         l.omod2 = true;
         out.push(l);
     }
-    if key.src.iter().any(|t| t.bits() == 16) || key.dst.bits() == 16 {
+    if !key.acc && (key.src.iter().any(|t| t.bits() == 16) || key.dst.bits() == 16) {
         // VOP3 op_sel: high halves of the sources, then the destination's high half.
         let list = |b: u8| {
             (0..=n)
@@ -1853,6 +1923,16 @@ fn setup(key: &Key, t: &Target) -> WaveRegs {
         r.v[3][l] = 0x5a5a_0000 | l as u32;
         r.v[4][l] = 0xa5a5_0000 | l as u32;
         r.v[5][l] = 0x0f0f_0000 | l as u32;
+        if key.acc {
+            let k = key.src.len() - 1;
+            let v = src_value(key, k, l);
+            if key.dst.bits() == 64 {
+                r.v[4][l] = v as u32;
+                r.v[5][l] = (v >> 32) as u32;
+            } else {
+                r.v[3][l] = v as u32;
+            }
+        }
     }
     r
 }
@@ -1917,10 +1997,12 @@ fn expected(key: &Key, line: &Line, t: &Target, lane: usize, old: u64) -> u64 {
             }
         } else if key.form == S1 || key.form == S2 {
             edges(*ty)[(SGPR_VALUE + 5 * k) % 16]
+        } else if key.acc && k == key.src.len() - 1 {
+            old
         } else {
             src_value(key, k, lane)
         };
-        if line.sdwa {
+        if line.sdwa && k < 2 {
             v = if k == 0 { v >> 16 & 0xffff } else { v & 0xff };
         }
         if line.opsel >> k & 1 != 0 && !matches!(key.form, P16 | P32) {
@@ -2445,6 +2527,10 @@ fn completeness() {
     for (name, ..) in compare_keys() {
         keyed.insert(name);
     }
+    for (g8, g9, g10, _) in CARRY_KEYS {
+        keyed.extend([g8, g9, g10].map(String::from));
+    }
+    keyed.extend(["v_cndmask_b32", "v_mad_u64_u32", "v_mad_i64_i32"].map(String::from));
     let known: BTreeSet<&str> = KNOWN_UNCOVERED
         .lines()
         .map(str::trim)
@@ -2571,5 +2657,254 @@ fn high_half_of_16_bit_results() {
         run_line(t, asm, &mut r);
         let hi = r.v[3][0] >> 16;
         assert_eq!(hi, if keeps { 0xabcd } else { 0 }, "{asm} on {mcpu}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Carry-out adds and subtracts (VOP2 with VCC, VOP3b with an SGPR carry), `v_cndmask_b32`,
+// `v_mad_u64_u32` / `v_mad_i64_i32`.
+
+/// (GFX8 name, GFX9 name, GFX10 name, kind): 0 add, 1 sub, 2 subrev, 3 addc, 4 subb,
+/// 5 subbrev.
+const CARRY_KEYS: [(&str, &str, &str, u8); 6] = [
+    ("v_add_u32", "v_add_co_u32", "v_add_co_u32", 0),
+    ("v_sub_u32", "v_sub_co_u32", "v_sub_co_u32", 1),
+    ("v_subrev_u32", "v_subrev_co_u32", "v_subrev_co_u32", 2),
+    ("v_addc_u32", "v_addc_co_u32", "v_add_co_ci_u32", 3),
+    ("v_subb_u32", "v_subb_co_u32", "v_sub_co_ci_u32", 4),
+    ("v_subbrev_u32", "v_subbrev_co_u32", "v_subrev_co_ci_u32", 5),
+];
+
+/// The ISA's definition: the 32-bit result and the carry (add) or borrow (sub) out; with
+/// clamp the result saturates instead of wrapping.
+fn carry_ref(kind: u8, a: u64, b: u64, cin: u64, clamp: bool) -> (u64, bool) {
+    let (v, out) = match kind {
+        0 => (a + b, a + b > 0xffff_ffff),
+        1 => (a.wrapping_sub(b), b > a),
+        2 => (b.wrapping_sub(a), a > b),
+        3 => (a + b + cin, a + b + cin > 0xffff_ffff),
+        4 => (a.wrapping_sub(b + cin), b + cin > a),
+        _ => (b.wrapping_sub(a + cin), a + cin > b),
+    };
+    let v = if clamp && out {
+        if matches!(kind, 0 | 3) {
+            0xffff_ffff
+        } else {
+            0
+        }
+    } else {
+        v & 0xffff_ffff
+    };
+    (v, out)
+}
+
+#[test]
+fn carries_cndmask_and_mad64_match_their_definitions() {
+    const CIN: u64 = 0x5555_aaaa_3333_cccc;
+    let mut covered = BTreeSet::new();
+    let mut failures = Vec::new();
+    for t in &TARGETS {
+        let vcc = if t.wave64 { "vcc" } else { "vcc_lo" };
+        let (sd, sc) = if t.wave64 {
+            ("s[10:11]", "s[12:13]")
+        } else {
+            ("s10", "s12")
+        };
+        let lanes_mask = if t.wave64 { u64::MAX } else { 0xffff_ffff };
+        // (asm, key, kind, e64, clamp, src0 constant)
+        let mut lines: Vec<(String, String, u8, bool, bool, Option<Src0>)> = Vec::new();
+        for (g8, g9, g10, kind) in CARRY_KEYS {
+            let name = if t.gfx8() {
+                g8
+            } else if t.gfx10() {
+                g10
+            } else {
+                g9
+            };
+            let cin32 = if kind >= 3 {
+                format!(", {vcc}")
+            } else {
+                String::new()
+            };
+            let cin64 = if kind >= 3 {
+                format!(", {sc}")
+            } else {
+                String::new()
+            };
+            lines.push((
+                format!("{name}_e32 v3, {vcc}, v0, v1{cin32}"),
+                name.into(),
+                kind,
+                false,
+                false,
+                None,
+            ));
+            for c in [Src0::InlineInt, Src0::Literal, Src0::Sgpr] {
+                let s0 = if c == Src0::Sgpr {
+                    "s4".to_string()
+                } else {
+                    constant(c, U32).0
+                };
+                lines.push((
+                    format!("{name}_e32 v3, {vcc}, {s0}, v1{cin32}"),
+                    name.into(),
+                    kind,
+                    false,
+                    false,
+                    Some(c),
+                ));
+            }
+            lines.push((
+                format!("{name}_e64 v3, {sd}, v0, v1{cin64}"),
+                name.into(),
+                kind,
+                true,
+                false,
+                None,
+            ));
+            lines.push((
+                format!("{name}_e64 v3, {sd}, v0, v1{cin64} clamp"),
+                name.into(),
+                kind,
+                true,
+                true,
+                None,
+            ));
+        }
+        for (e64, asm) in [
+            (false, format!("v_cndmask_b32_e32 v3, v0, v1, {vcc}")),
+            (true, format!("v_cndmask_b32_e64 v3, v0, v1, {sc}")),
+        ] {
+            lines.push((asm, "v_cndmask_b32".into(), 10, e64, false, None));
+        }
+        for (name, kind) in [("v_mad_u64_u32", 20u8), ("v_mad_i64_i32", 21)] {
+            lines.push((
+                format!("{name} v[4:5], {sd}, v0, v1, v[14:15]"),
+                name.into(),
+                kind,
+                true,
+                false,
+                None,
+            ));
+            lines.push((
+                format!("{name} v[4:5], {sd}, v0, v1, v[14:15] clamp"),
+                name.into(),
+                kind,
+                true,
+                true,
+                None,
+            ));
+        }
+        let text: Vec<String> = lines.iter().map(|l| l.0.clone()).collect();
+        let words = assemble(t, &text);
+        for ((asm, name, kind, e64, clamp, c), w) in lines.iter().zip(words) {
+            let Some(w) = w else { continue };
+            covered.insert(name.clone());
+            let mut r = WaveRegs::new(t.gen);
+            r.set_exec(exec_mask(t));
+            for l in 0..64 {
+                r.v[0][l] = lane_value(U32, 0, l) as u32;
+                r.v[1][l] = lane_value(U32, 1, l) as u32;
+                let c64 = lane_value(U64, 2, l);
+                r.v[14][l] = c64 as u32;
+                r.v[15][l] = (c64 >> 32) as u32;
+                r.v[3][l] = 0x5a5a_0000 | l as u32;
+            }
+            r.s[4] = 0x8000_0001;
+            let cin = CIN & lanes_mask;
+            for base in [WaveRegs::VCC, 12] {
+                r.s[base] = cin as u32;
+                r.s[base + 1] = if t.wave64 { (cin >> 32) as u32 } else { 0 };
+            }
+            r.s[10] = 0xdead_beef;
+            r.s[11] = 0xdead_beef;
+            let before = r.clone();
+            let what = format!("{asm} [{}{}]", t.mcpu, if t.wave64 { "" } else { " w32" });
+            if let Err(e) = run_words(t.gen, &w, &mut r) {
+                failures.push(format!("{what}: fault {e:?}"));
+                continue;
+            }
+            let mut mask = 0u64;
+            for l in 0..t.lanes() {
+                let active = exec_mask(t) >> l & 1 != 0;
+                let a = match c {
+                    None => lane_value(U32, 0, l),
+                    Some(Src0::Sgpr) => 0x8000_0001,
+                    Some(c) => constant(*c, U32).1,
+                };
+                let b = lane_value(U32, 1, l);
+                let ci = cin >> l & 1;
+                let (want, out, wide) = match kind {
+                    10 => (if ci != 0 { b } else { a }, false, false),
+                    20 | 21 => {
+                        let acc = lane_value(U64, 2, l);
+                        let (v, o) = if *kind == 20 {
+                            let p = u128::from(a) * u128::from(b) + u128::from(acc);
+                            let o = p >> 64 != 0;
+                            (if o && *clamp { u64::MAX } else { p as u64 }, o)
+                        } else {
+                            let p = i128::from(a as u32 as i32) * i128::from(b as u32 as i32)
+                                + i128::from(acc as i64);
+                            let o = p != i128::from(p as i64);
+                            let v = if *clamp {
+                                p.clamp(i64::MIN.into(), i64::MAX.into()) as u64
+                            } else {
+                                p as u64
+                            };
+                            (v, o)
+                        };
+                        (v, o, true)
+                    }
+                    k => {
+                        let (v, o) = carry_ref(*k, a, b, ci, *clamp);
+                        (v, o, false)
+                    }
+                };
+                let (got, old) = if wide {
+                    (
+                        u64::from(r.v[4][l]) | u64::from(r.v[5][l]) << 32,
+                        u64::from(before.v[4][l]) | u64::from(before.v[5][l]) << 32,
+                    )
+                } else {
+                    (u64::from(r.v[3][l]), u64::from(before.v[3][l]))
+                };
+                let want = if active { want } else { old };
+                if got != want {
+                    failures.push(format!("{what}: lane {l}: got {got:#x}, want {want:#x}"));
+                    break;
+                }
+                if active && out {
+                    mask |= 1 << l;
+                }
+            }
+            if *kind != 10 {
+                // The carry bits of active lanes (what inactive lanes' bits become is not
+                // documented).
+                let (lo, hi) = if *e64 {
+                    (10, 11)
+                } else {
+                    (WaveRegs::VCC, WaveRegs::VCC + 1)
+                };
+                let got = u64::from(r.s[lo])
+                    | if t.wave64 {
+                        u64::from(r.s[hi]) << 32
+                    } else {
+                        0
+                    };
+                let got = got & exec_mask(t);
+                if got != mask {
+                    failures.push(format!("{what}: carry-out {got:#x}, want {mask:#x}"));
+                }
+            }
+        }
+    }
+    for f in failures.iter().take(40) {
+        eprintln!("{f}");
+    }
+    assert!(failures.is_empty(), "{} failing lines", failures.len());
+    for (g8, g9, g10, _) in CARRY_KEYS {
+        for n in [g8, g9, g10] {
+            assert!(covered.contains(n), "{n}: no line");
+        }
     }
 }

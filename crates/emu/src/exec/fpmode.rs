@@ -87,13 +87,13 @@ fn float_sources(i: &crate::decode::Inst) -> u8 {
         | Op::V_CUBETC_F32
         | Op::V_CUBEMA_F32
         | Op::V_MAD_LEGACY_F32
-        | Op::V_FMA_LEGACY_F32 => 0b111,
-        Op::V_FMAC_LEGACY_F32
-        | Op::V_CVT_PKNORM_I16_F32
+        | Op::V_FMA_LEGACY_F32
+        | Op::V_FMAC_LEGACY_F32
+        | Op::V_DOT2C_F32_F16 => 0b111,
+        Op::V_CVT_PKNORM_I16_F32
         | Op::V_CVT_PKNORM_U16_F32
         | Op::V_CVT_PKNORM_I16_F16
         | Op::V_CVT_PKNORM_U16_F16
-        | Op::V_DOT2C_F32_F16
         | Op::V_PK_FMAC_F16 => 0b011,
         Op::V_EXP_LEGACY_F32
         | Op::V_LOG_LEGACY_F32

@@ -6,7 +6,7 @@
 //! M0-relative moves (`v_movrel*`, `v_swaprel_b32`) and the VALU no-ops. Definitions from the
 //! Vega, MI200 and RDNA2 ISA references; integer `clamp` saturates where the encoding has it.
 
-use super::valu::{put, put_f16, put_f32, sat_i16, sat_i32, sat_u32, Ctx, Scratch};
+use super::valu::{ftz32, put, put_f16, put_f32, sat_i16, sat_i32, sat_u32, Ctx, Scratch};
 use super::{Flow, R};
 use crate::decode::{flag, VGPR};
 use crate::ops::Op;
@@ -408,7 +408,11 @@ pub(super) fn valu_media(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _mode: u32
             }
         }),
         Op::V_FMAC_LEGACY_F32 => {
-            let acc = w.vsrc(i.dst, 0, Ty::B32);
+            let mut acc = w.vsrc(i.dst, 0, Ty::B32);
+            if c.daz & 4 != 0 {
+                // The accumulator is the third source (flushed with it when MODE says so).
+                acc = acc.map(ftz32);
+            }
             let (a, b) = (*c.s_into(w, 0, &mut sc.a), *c.s_into(w, 1, &mut sc.b));
             for l in 0..LANES {
                 let (x, y, z) = (f(a[l]), f(b[l]), f(acc[l]));
@@ -423,7 +427,10 @@ pub(super) fn valu_media(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _mode: u32
         }
         Op::V_DOT2C_F32_F16 | Op::V_DOT2C_I32_I16 | Op::V_DOT4C_I32_I8 | Op::V_DOT8C_I32_I4 => {
             // VOP2 dot products accumulating into the destination.
-            let acc = w.vsrc(i.dst, 0, Ty::B32);
+            let mut acc = w.vsrc(i.dst, 0, Ty::B32);
+            if i.op == Op::V_DOT2C_F32_F16 && c.daz & 4 != 0 {
+                acc = acc.map(ftz32);
+            }
             let (a, b) = (*c.s_into(w, 0, &mut sc.a), *c.s_into(w, 1, &mut sc.b));
             for l in 0..LANES {
                 let (x, y, d) = (a[l], b[l], acc[l]);
