@@ -2531,6 +2531,30 @@ fn completeness() {
         keyed.extend([g8, g9, g10].map(String::from));
     }
     keyed.extend(["v_cndmask_b32", "v_mad_u64_u32", "v_mad_i64_i32"].map(String::from));
+    keyed.extend(
+        [
+            "v_movrels_b32",
+            "v_movreld_b32",
+            "v_movrelsd_b32",
+            "v_movrelsd_2_b32",
+            "v_swaprel_b32",
+            "v_qsad_pk_u16_u8",
+            "v_mqsad_u32_u8",
+            "v_mqsad_pk_u16_u8",
+            "v_cvt_pkaccum_u8_f32",
+            "v_pk_fmac_f16",
+            "s_movrels_b64",
+            "s_movreld_b64",
+            "s_movrelsd_2_b32",
+            "s_version",
+            "s_wait_idle",
+            "s_wakeup",
+            "v_clrexcp",
+            "v_pipeflush",
+            "v_nop",
+        ]
+        .map(String::from),
+    );
     let known: BTreeSet<&str> = KNOWN_UNCOVERED
         .lines()
         .map(str::trim)
@@ -2906,5 +2930,217 @@ fn carries_cndmask_and_mad64_match_their_definitions() {
         for n in [g8, g9, g10] {
             assert!(covered.contains(n), "{n}: no line");
         }
+    }
+}
+
+/// Opcodes added with the census whose operands do not fit the generated forms: M0-relative
+/// moves, quad SADs (64/128-bit operands), `v_cvt_pkaccum_u8_f32` and `v_pk_fmac_f16`
+/// (destination as accumulator), and the scalar M0-relative and no-op opcodes.
+#[test]
+fn new_opcodes_with_special_operands() {
+    let mut covered = BTreeSet::new();
+    let lanes = |r: &WaveRegs, v: usize| r.v[v];
+    for t in &TARGETS {
+        let mut base = WaveRegs::new(t.gen);
+        for l in 0..64 {
+            for v in 0..16 {
+                base.v[v][l] = (v as u32) << 24 | (l as u32) << 8 | 0x11;
+            }
+            base.v[0][l] = lane_value(U32, 0, l) as u32;
+            base.v[1][l] = lane_value(U32, 1, l) as u32;
+        }
+        base.s[WaveRegs::M0] = 3 | 5 << 16;
+        let attempt = |asm: &str, r: &mut WaveRegs| -> bool {
+            match assemble(t, &[asm.to_string()]).pop().flatten() {
+                Some(w) => {
+                    run_words(t.gen, &w, r).unwrap_or_else(|e| panic!("{asm}: {e:?}"));
+                    true
+                }
+                None => false,
+            }
+        };
+        // v_movrels: v3 = v[0 + M0]; v_movreld: v[3 + M0] = v0; v_movrelsd: v[3 + M0] =
+        // v[0 + M0]; GFX10 v_movrelsd_2: v[3 + M0[25:16]] = v[0 + M0[9:0]]; v_swaprel swaps
+        // them.
+        for (asm, dst, src) in [
+            ("v_movrels_b32_e32 v3, v0", 3, 3),
+            ("v_movreld_b32_e32 v3, v0", 6, 0),
+            ("v_movrelsd_b32_e32 v3, v0", 6, 3),
+            ("v_movrelsd_2_b32_e32 v3, v0", 8, 3),
+        ] {
+            let mut r = base.clone();
+            r.s[WaveRegs::M0] = if asm.contains("_2_") { 3 | 5 << 16 } else { 3 };
+            if attempt(asm, &mut r) {
+                let name = asm.split(' ').next().unwrap_or_default();
+                covered.insert(name.trim_end_matches("_e32").to_string());
+                assert_eq!(lanes(&r, dst), lanes(&base, src), "{asm} on {}", t.mcpu);
+            }
+        }
+        let mut r = base.clone();
+        if attempt("v_swaprel_b32 v3, v0", &mut r) {
+            covered.insert("v_swaprel_b32".into());
+            assert_eq!((r.v[8], r.v[3]), (base.v[3], base.v[8]), "v_swaprel_b32");
+        }
+        // Quad SADs: four windows of the eight bytes of S0 against the four of S1.
+        let window_sad =
+            |a: u64, b: u64, k: u32, masked: bool| sad8(a >> (8 * k) & 0xffff_ffff, b, masked);
+        let mut r = base.clone();
+        if attempt("v_qsad_pk_u16_u8 v[4:5], v[10:11], v1, v[12:13]", &mut r) {
+            covered.insert("v_qsad_pk_u16_u8".into());
+            for l in 0..t.lanes() {
+                let a = u64::from(base.v[10][l]) | u64::from(base.v[11][l]) << 32;
+                let c = u64::from(base.v[12][l]) | u64::from(base.v[13][l]) << 32;
+                let want: u64 = (0..4)
+                    .map(|k| {
+                        ((window_sad(a, u64::from(base.v[1][l]), k, false)
+                            + (c >> (16 * k) & 0xffff))
+                            & 0xffff)
+                            << (16 * k)
+                    })
+                    .sum();
+                let got = u64::from(r.v[4][l]) | u64::from(r.v[5][l]) << 32;
+                assert_eq!(got, want, "v_qsad_pk_u16_u8 lane {l} on {}", t.mcpu);
+            }
+        }
+        let mut r = base.clone();
+        if attempt("v_mqsad_u32_u8 v[4:7], v[10:11], v1, v[12:15]", &mut r) {
+            covered.insert("v_mqsad_u32_u8".into());
+            for l in 0..t.lanes() {
+                let a = u64::from(base.v[10][l]) | u64::from(base.v[11][l]) << 32;
+                for k in 0..4u32 {
+                    let want = (window_sad(a, u64::from(base.v[1][l]), k, true)
+                        + u64::from(base.v[12 + k as usize][l]))
+                        & 0xffff_ffff;
+                    assert_eq!(
+                        u64::from(r.v[4 + k as usize][l]),
+                        want,
+                        "v_mqsad_u32_u8 lane {l} dword {k}"
+                    );
+                }
+            }
+        }
+        let mut r = base.clone();
+        if attempt("v_mqsad_pk_u16_u8 v[4:5], v[10:11], v1, v[12:13]", &mut r) {
+            covered.insert("v_mqsad_pk_u16_u8".into());
+            for l in 0..t.lanes() {
+                let a = u64::from(base.v[10][l]) | u64::from(base.v[11][l]) << 32;
+                let c = u64::from(base.v[12][l]) | u64::from(base.v[13][l]) << 32;
+                let want: u64 = (0..4)
+                    .map(|k| {
+                        ((window_sad(a, u64::from(base.v[1][l]), k, true)
+                            + (c >> (16 * k) & 0xffff))
+                            & 0xffff)
+                            << (16 * k)
+                    })
+                    .sum();
+                let got = u64::from(r.v[4][l]) | u64::from(r.v[5][l]) << 32;
+                assert_eq!(got, want, "v_mqsad_pk_u16_u8 lane {l}");
+            }
+        }
+        // v_cvt_pkaccum_u8_f32: byte S1[1:0] of the destination becomes u8(S0).
+        let mut r = base.clone();
+        for l in 0..64 {
+            r.v[0][l] = (l as f32 * 4.6 - 20.0).to_bits();
+            r.v[1][l] = l as u32;
+        }
+        let before = r.clone();
+        if attempt("v_cvt_pkaccum_u8_f32_e64 v3, v0, v1", &mut r) {
+            covered.insert("v_cvt_pkaccum_u8_f32".into());
+            for l in 0..t.lanes() {
+                let sh = 8 * (l as u32 & 3);
+                let x = f32::from_bits(before.v[0][l]);
+                let byte = x.clamp(0.0, 255.0).round_ties_even() as u32;
+                let want = before.v[3][l] & !(0xff << sh) | byte << sh;
+                assert_eq!(r.v[3][l], want, "v_cvt_pkaccum_u8_f32 lane {l}");
+            }
+        }
+        // v_pk_fmac_f16: both halves D.h = S0.h * S1.h + D.h.
+        let mut r = base.clone();
+        for l in 0..64 {
+            r.v[0][l] = (lane_value(F16, 0, l) & 0xffff | lane_value(F16, 2, l) << 16) as u32;
+            r.v[1][l] = (lane_value(F16, 1, l) & 0xffff | lane_value(F16, 0, l + 1) << 16) as u32;
+            r.v[3][l] = (lane_value(F16, 2, l) & 0xffff | 0x3c00 << 16) as u32;
+        }
+        let before = r.clone();
+        if attempt("v_pk_fmac_f16 v3, v0, v1", &mut r) {
+            covered.insert("v_pk_fmac_f16".into());
+            for l in 0..t.lanes() {
+                for k in [0u32, 16] {
+                    let x = |v: u32| f64::from(h(u64::from(v >> k & 0xffff)));
+                    let want = hbd(x(before.v[0][l]) * x(before.v[1][l]) + x(before.v[3][l]));
+                    let got = u64::from(r.v[3][l] >> k & 0xffff);
+                    assert!(
+                        got == want || (is_nan(F16, got) && is_nan(F16, want)),
+                        "v_pk_fmac_f16 lane {l} half {k}: {got:#x} vs {want:#x}"
+                    );
+                }
+            }
+        }
+        // Scalar: s_movrels_b64 s[8:9] = s[0 + M0 : 1 + M0]; s_movreld_b64 s[8 + M0 …] = s[0:1];
+        // GFX10 s_movrelsd_2_b32 s[8 + M0[25:16]] = s[0 + M0[9:0]]; s_version, s_wait_idle and
+        // s_wakeup change nothing.
+        let mut sbase = base.clone();
+        for k in 0..32 {
+            sbase.s[k] = 0x1000 + k as u32;
+        }
+        sbase.s[WaveRegs::M0] = 2;
+        for (asm, check) in [
+            (
+                "s_movrels_b64 s[8:9], s[0:1]",
+                [(8usize, 0x1002u32), (9, 0x1003)],
+            ),
+            ("s_movreld_b64 s[8:9], s[0:1]", [(10, 0x1000), (11, 0x1001)]),
+        ] {
+            let mut r = sbase.clone();
+            if attempt(asm, &mut r) {
+                covered.insert(asm.split(' ').next().unwrap_or_default().to_string());
+                for (k, v) in check {
+                    assert_eq!(r.s[k], v, "{asm} s{k}");
+                }
+            }
+        }
+        let mut r = sbase.clone();
+        r.s[WaveRegs::M0] = 2 | 4 << 16;
+        if attempt("s_movrelsd_2_b32 s8, s0", &mut r) {
+            covered.insert("s_movrelsd_2_b32".into());
+            assert_eq!(r.s[12], 0x1002);
+        }
+        for asm in [
+            "s_version 0x1234",
+            "s_wait_idle",
+            "s_wakeup",
+            "v_clrexcp",
+            "v_pipeflush",
+            "v_nop",
+        ] {
+            let mut r = sbase.clone();
+            if attempt(asm, &mut r) {
+                covered.insert(asm.split(' ').next().unwrap_or_default().to_string());
+                assert_eq!(r, sbase, "{asm} changed registers");
+            }
+        }
+    }
+    for n in [
+        "v_movrels_b32",
+        "v_movreld_b32",
+        "v_movrelsd_b32",
+        "v_movrelsd_2_b32",
+        "v_swaprel_b32",
+        "v_qsad_pk_u16_u8",
+        "v_mqsad_u32_u8",
+        "v_mqsad_pk_u16_u8",
+        "v_cvt_pkaccum_u8_f32",
+        "v_pk_fmac_f16",
+        "s_movrels_b64",
+        "s_movreld_b64",
+        "s_movrelsd_2_b32",
+        "s_version",
+        "s_wait_idle",
+        "s_wakeup",
+        "v_clrexcp",
+        "v_pipeflush",
+        "v_nop",
+    ] {
+        assert!(covered.contains(n), "{n}: no line assembles ({covered:?})");
     }
 }
