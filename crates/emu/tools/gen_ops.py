@@ -55,6 +55,7 @@ parts = [(n, bodies[n]) for n in PARTS]
 out += '''
 /// The vector-ALU semantics function (`exec::valu::valu_*`, in this order) that implements an
 /// operation, or `u8::MAX`.
+#[inline]
 pub(crate) fn valu_part(op: Op) -> u8 {
     match op {
 '''
