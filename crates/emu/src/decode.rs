@@ -757,6 +757,12 @@ fn src_types(name: &str) -> [Ty; 3] {
         }
     }
     if name.starts_with("s_") {
+        // Scalar operands are 32 or 64 bits: no 16-bit inline constants.
+        for ty in t.iter_mut() {
+            if *ty == Ty::B16 {
+                *ty = Ty::B32;
+            }
+        }
         // SALU: b64/u64/i64 ops read 64-bit sources, except shift amounts and bfe/bfm operands.
         if matches!(
             name,
