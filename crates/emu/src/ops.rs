@@ -1185,6 +1185,7 @@ pub(crate) struct Counts {
 
 /// The vector-ALU semantics function (`exec::valu::valu_*`, in this order) that implements an
 /// operation, or `u8::MAX`.
+#[inline]
 pub(crate) fn valu_part(op: Op) -> u8 {
     match op {
         Op::V_ACCVGPR_MOV_B32 | Op::V_CNDMASK_B32 | Op::V_MOV_B32 | Op::V_SWAP_B32 => 0, // valu_move

@@ -489,6 +489,11 @@ fn mad_ftz32(a: u64, b: u64, c: u64) -> u64 {
     z(fb(f(p) + f(z(c))))
 }
 
+/// A scalar result with SCC = (result != 0) in bit 32.
+fn nz(v: u64) -> u64 {
+    v | u64::from(v != 0) << 32
+}
+
 fn sat_u32(v: u64, c: &C) -> u64 {
     if c.clamp {
         v.min(0xffff_ffff)
@@ -1503,6 +1508,101 @@ fn keys() -> Vec<Key> {
             let v = (i32v(s[0]) - i32v(s[1])).unsigned_abs() & 0xffff_ffff;
             v | u64::from(v != 0) << 32
         }),
+        // Scalar ALU: the value, and SCC in bit 32 (0 where the opcode leaves SCC alone; it
+        // starts clear).
+        k("s_add_i32", S2, &[U32, U32], U32, |s, _| {
+            let v = i32v(s[0]) + i32v(s[1]);
+            (v as u64 & 0xffff_ffff) | u64::from(v != i64::from(v as i32)) << 32
+        }),
+        k("s_sub_u32", S2, &[U32, U32], U32, |s, _| {
+            s[0].wrapping_sub(s[1]) & 0xffff_ffff | u64::from(s[1] > s[0]) << 32
+        }),
+        k("s_min_i32", S2, &[U32, U32], U32, |s, _| {
+            (i32v(s[0]).min(i32v(s[1])) as u64 & 0xffff_ffff)
+                | u64::from(i32v(s[0]) < i32v(s[1])) << 32
+        }),
+        k("s_max_u32", S2, &[U32, U32], U32, |s, _| {
+            s[0].max(s[1]) | u64::from(s[0] > s[1]) << 32
+        }),
+        k("s_and_b32", S2, &[U32, U32], U32, |s, _| nz(s[0] & s[1])),
+        k("s_or_b32", S2, &[U32, U32], U32, |s, _| nz(s[0] | s[1])),
+        k("s_xor_b32", S2, &[U32, U32], U32, |s, _| nz(s[0] ^ s[1])),
+        k("s_andn2_b32", S2, &[U32, U32], U32, |s, _| {
+            nz(s[0] & !s[1] & 0xffff_ffff)
+        }),
+        k("s_orn2_b32", S2, &[U32, U32], U32, |s, _| {
+            nz((s[0] | !s[1]) & 0xffff_ffff)
+        }),
+        k("s_nand_b32", S2, &[U32, U32], U32, |s, _| {
+            nz(!(s[0] & s[1]) & 0xffff_ffff)
+        }),
+        k("s_nor_b32", S2, &[U32, U32], U32, |s, _| {
+            nz(!(s[0] | s[1]) & 0xffff_ffff)
+        }),
+        k("s_xnor_b32", S2, &[U32, U32], U32, |s, _| {
+            nz(!(s[0] ^ s[1]) & 0xffff_ffff)
+        }),
+        k("s_lshl_b32", S2, &[U32, U32], U32, |s, _| {
+            nz((s[0] << (s[1] & 31)) & 0xffff_ffff)
+        }),
+        k("s_lshr_b32", S2, &[U32, U32], U32, |s, _| {
+            nz(s[0] >> (s[1] & 31))
+        }),
+        k("s_ashr_i32", S2, &[U32, U32], U32, |s, _| {
+            nz((i32v(s[0]) >> (s[1] & 31)) as u64 & 0xffff_ffff)
+        }),
+        k("s_bfm_b32", S2, &[U32, U32], U32, |s, _| {
+            (((1u64 << (s[0] & 31)) - 1) << (s[1] & 31)) & 0xffff_ffff
+        }),
+        k("s_mul_i32", S2, &[U32, U32], U32, |s, _| {
+            (s[0] * s[1]) & 0xffff_ffff
+        }),
+        k("s_bfe_u32", S2, &[U32, U32], U32, |s, _| {
+            let (o, w) = (s[1] & 31, s[1] >> 16 & 0x7f);
+            nz(if w == 0 {
+                0
+            } else {
+                (s[0] >> o) & ((1u64 << w.min(32)) - 1)
+            })
+        }),
+        k("s_lshl2_add_u32", S2, &[U32, U32], U32, |s, _| {
+            let v = (s[0] << 2) + s[1];
+            v & 0xffff_ffff | u64::from(v >> 32 != 0) << 32
+        }),
+        k("s_mul_hi_u32", S2, &[U32, U32], U32, |s, _| {
+            (s[0] * s[1]) >> 32
+        }),
+        k("s_pack_lh_b32_b16", S2, &[U32, U32], U32, |s, _| {
+            s[0] & 0xffff | s[1] & 0xffff_0000
+        }),
+        k("s_not_b32", S1, &[U32], U32, |s, _| nz(!s[0] & 0xffff_ffff)),
+        k("s_brev_b32", S1, &[U32], U32, |s, _| {
+            u64::from((s[0] as u32).reverse_bits())
+        }),
+        k("s_bcnt1_i32_b32", S1, &[U32], U32, |s, _| {
+            nz(u64::from(s[0].count_ones()))
+        }),
+        k("s_ff1_i32_b32", S1, &[U32], U32, |s, _| {
+            if s[0] == 0 {
+                0xffff_ffff
+            } else {
+                u64::from(s[0].trailing_zeros())
+            }
+        }),
+        k("s_flbit_i32_b32", S1, &[U32], U32, |s, _| {
+            if s[0] == 0 {
+                0xffff_ffff
+            } else {
+                u64::from((s[0] as u32).leading_zeros())
+            }
+        }),
+        k("s_sext_i32_i16", S1, &[U32], U32, |s, _| {
+            u64::from(s[0] as u16 as i16 as i32 as u32)
+        }),
+        k("s_abs_i32", S1, &[U32], U32, |s, _| {
+            nz(u64::from((s[0] as u32 as i32).unsigned_abs()))
+        }),
+        k("s_mov_b32", S1, &[U32], U32, |s, _| s[0]),
         k("s_quadmask_b32", S1, &[U32], U32, |s, _| {
             let r: u64 = (0..8)
                 .map(|q| u64::from(s[0] >> (4 * q) & 0xf != 0) << q)

@@ -165,6 +165,7 @@ pub(crate) struct Counts {
     out += '''
 /// The vector-ALU semantics function (`exec::valu::valu_*`, in this order) that implements an
 /// operation, or `u8::MAX`.
+#[inline]
 pub(crate) fn valu_part(op: Op) -> u8 {
     match op {
 '''

@@ -221,6 +221,9 @@ def src_types(name):
         }
         if not (name.startswith("v_cvt_") or name.startswith("v_frexp_")):
             t = special.get(name, t)
+    if name.startswith("s_"):
+        # Scalar operands are 32 or 64 bits: no 16-bit inline constants.
+        t = ["b32" if x == "b16" else x for x in t]
     if name in ("s_lshl_b64", "s_lshr_b64", "s_ashr_i64", "s_bfe_u64", "s_bfe_i64",
                 "s_bitset0_b64", "s_bitset1_b64"):
         t = ["b64", "b32", "b32"]

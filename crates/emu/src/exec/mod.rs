@@ -262,7 +262,8 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
             let r = (u64::from(a) << n) + u64::from(b);
             s32!(r as u32, scc: r >> 32 != 0)
         }
-        Op::S_BFM_B32 => s32!(((1u64 << (a & 31)) - 1) as u32),
+        // D = ((1 << S0[4:0]) - 1) << S1[4:0].
+        Op::S_BFM_B32 => s32!((((1u64 << (a & 31)) - 1) as u32) << (b & 31)),
         Op::S_BFM_B64 => s64!((((1u128 << (a & 63)) - 1) as u64) << (b & 63)),
         Op::S_MUL_I32 => s32!(a.wrapping_mul(b)),
         Op::S_MUL_HI_U32 => s32!(((u64::from(a) * u64::from(b)) >> 32) as u32),

@@ -313,7 +313,9 @@ impl Ctx<'_> {
         let i = self.i;
         let ty = i.tys[k];
         let code = i.src[k];
-        let plain = i.sub == Sub::E32 && (i.abs | i.neg | self.daz | vop3_opsel(i)) >> k & 1 == 0;
+        // `i.opsel` here is VOP3's (VOP3P sources are read by `valu_packed`; other encodings
+        // have none).
+        let plain = i.sub == Sub::E32 && (i.abs | i.neg | self.daz | i.opsel) >> k & 1 == 0;
         if code >= VGPR && plain {
             // No modifiers: read the register in place (no copy).
             return &w.v[crate::wave::reg_index(code)];
@@ -346,7 +348,7 @@ impl Ctx<'_> {
                 _ => {}
             }
         }
-        if vop3_opsel(i) >> k & 1 != 0 {
+        if i.opsel >> k & 1 != 0 {
             for x in out.iter_mut() {
                 *x >>= 16;
             }
@@ -388,7 +390,7 @@ impl Ctx<'_> {
                 _ => {}
             }
         }
-        if vop3_opsel(i) >> k & 1 != 0 {
+        if i.opsel >> k & 1 != 0 {
             for x in r.iter_mut() {
                 *x >>= 16;
             }
@@ -543,11 +545,14 @@ pub(super) fn put_f32(w: &mut Wave, c: &Ctx, r: &Row, o: &mut Row) {
 /// Writes an f16 result row (low halves) through the output modifiers (`o` is scratch).
 #[inline(always)]
 pub(super) fn put_f16(w: &mut Wave, c: &Ctx, r: &Row, o: &mut Row) {
-    if c.i.omod != 0 || c.i.has(flag::CLAMP) || c.ftz & 2 != 0 {
+    let r = if c.i.omod != 0 || c.i.has(flag::CLAMP) || c.ftz & 2 != 0 {
         *o = *r;
         out_f16(c, w.mode, o);
-        put(w, c, o);
+        &*o
     } else {
+        r
+    };
+    if !put_16(w, c, r) {
         put(w, c, r);
     }
 }
@@ -566,31 +571,84 @@ pub(super) fn put_f64(w: &mut Wave, c: &Ctx, r: &mut Row64) {
 /// op_sel (`v_mad_u16`/`i16`/`f16`, `v_fma_f16`, `v_div_fixup_f16`; their GFX8 forms are the
 /// `_legacy` opcodes) and for the f16 mac/fmac/madak/madmk; GFX10 keeps it for every 16-bit
 /// result (LLVM's `GCNSubtarget::zeroesHigh16BitsOfDest`, derived from the hardware).
-#[inline]
-pub(super) fn keeps_high_half(i: &Inst) -> bool {
-    result16(i.op) && keeps_high_half_of(i)
+#[inline(always)]
+fn keeps_high_half(i: &Inst) -> bool {
+    match i.gen {
+        Gen::Gfx8 => false,
+        Gen::Gfx10 | Gen::Gfx10W64 => result16(i.op),
+        _ => matches!(
+            i.op,
+            Op::V_MAD_U16
+                | Op::V_MAD_I16
+                | Op::V_MAD_F16
+                | Op::V_FMA_F16
+                | Op::V_DIV_FIXUP_F16
+                | Op::V_MAC_F16
+                | Op::V_FMAC_F16
+                | Op::V_MADAK_F16
+                | Op::V_MADMK_F16
+        ),
+    }
 }
 
 /// Whether an operation's result is 16 bits wide (VOP3 op_sel bit 3 then picks the half).
-pub(super) fn result16(op: Op) -> bool {
-    !matches!(
+#[inline(always)]
+fn result16(op: Op) -> bool {
+    matches!(
         op,
-        Op::V_MAD_U32_U16
-            | Op::V_MAD_I32_I16
-            | Op::V_CVT_PKNORM_I16_F16
-            | Op::V_CVT_PKNORM_U16_F16
-            | Op::V_CVT_PKNORM_I16_F32
-            | Op::V_CVT_PKNORM_U16_F32
-            | Op::V_PACK_B32_F16
-            | Op::V_CVT_F32_F16
-            | Op::V_SAD_U16
-    )
-}
-
-pub(super) fn keeps_high_half_of(i: &Inst) -> bool {
-    let gfx9_keeps = matches!(
-        i.op,
-        Op::V_MAD_U16
+        Op::V_ADD_F16
+            | Op::V_SUB_F16
+            | Op::V_SUBREV_F16
+            | Op::V_MUL_F16
+            | Op::V_MAX_F16
+            | Op::V_MIN_F16
+            | Op::V_ADD_U16
+            | Op::V_SUB_U16
+            | Op::V_SUBREV_U16
+            | Op::V_ADD_I16
+            | Op::V_SUB_I16
+            | Op::V_MUL_LO_U16
+            | Op::V_MAX_U16
+            | Op::V_MIN_U16
+            | Op::V_MAX_I16
+            | Op::V_MIN_I16
+            | Op::V_LSHLREV_B16
+            | Op::V_LSHRREV_B16
+            | Op::V_ASHRREV_I16
+            | Op::V_LDEXP_F16
+            | Op::V_CVT_F16_F32
+            | Op::V_CVT_F16_U16
+            | Op::V_CVT_F16_I16
+            | Op::V_CVT_U16_F16
+            | Op::V_CVT_I16_F16
+            | Op::V_RCP_F16
+            | Op::V_RSQ_F16
+            | Op::V_SQRT_F16
+            | Op::V_LOG_F16
+            | Op::V_EXP_F16
+            | Op::V_SIN_F16
+            | Op::V_COS_F16
+            | Op::V_FLOOR_F16
+            | Op::V_CEIL_F16
+            | Op::V_TRUNC_F16
+            | Op::V_RNDNE_F16
+            | Op::V_FRACT_F16
+            | Op::V_FREXP_MANT_F16
+            | Op::V_FREXP_EXP_I16_F16
+            | Op::V_MAX3_F16
+            | Op::V_MIN3_F16
+            | Op::V_MED3_F16
+            | Op::V_MAX3_U16
+            | Op::V_MIN3_U16
+            | Op::V_MED3_U16
+            | Op::V_MAX3_I16
+            | Op::V_MIN3_I16
+            | Op::V_MED3_I16
+            | Op::V_FMAMK_F16
+            | Op::V_FMAAK_F16
+            | Op::V_CVT_NORM_I16_F16
+            | Op::V_CVT_NORM_U16_F16
+            | Op::V_MAD_U16
             | Op::V_MAD_I16
             | Op::V_MAD_F16
             | Op::V_FMA_F16
@@ -599,69 +657,42 @@ pub(super) fn keeps_high_half_of(i: &Inst) -> bool {
             | Op::V_FMAC_F16
             | Op::V_MADAK_F16
             | Op::V_MADMK_F16
-    );
-    match i.gen {
-        Gen::Gfx8 => false,
-        Gen::Gfx10 | Gen::Gfx10W64 => {
-            gfx9_keeps
-                || matches!(
-                    i.op,
-                    Op::V_ADD_F16
-                        | Op::V_SUB_F16
-                        | Op::V_SUBREV_F16
-                        | Op::V_MUL_F16
-                        | Op::V_MAX_F16
-                        | Op::V_MIN_F16
-                        | Op::V_ADD_U16
-                        | Op::V_SUB_U16
-                        | Op::V_SUBREV_U16
-                        | Op::V_ADD_I16
-                        | Op::V_SUB_I16
-                        | Op::V_MUL_LO_U16
-                        | Op::V_MAX_U16
-                        | Op::V_MIN_U16
-                        | Op::V_MAX_I16
-                        | Op::V_MIN_I16
-                        | Op::V_LSHLREV_B16
-                        | Op::V_LSHRREV_B16
-                        | Op::V_ASHRREV_I16
-                        | Op::V_LDEXP_F16
-                        | Op::V_CVT_F16_F32
-                        | Op::V_CVT_F16_U16
-                        | Op::V_CVT_F16_I16
-                        | Op::V_CVT_U16_F16
-                        | Op::V_CVT_I16_F16
-                        | Op::V_RCP_F16
-                        | Op::V_RSQ_F16
-                        | Op::V_SQRT_F16
-                        | Op::V_LOG_F16
-                        | Op::V_EXP_F16
-                        | Op::V_SIN_F16
-                        | Op::V_COS_F16
-                        | Op::V_FLOOR_F16
-                        | Op::V_CEIL_F16
-                        | Op::V_TRUNC_F16
-                        | Op::V_RNDNE_F16
-                        | Op::V_FRACT_F16
-                        | Op::V_FREXP_MANT_F16
-                        | Op::V_FREXP_EXP_I16_F16
-                        | Op::V_MAX3_F16
-                        | Op::V_MIN3_F16
-                        | Op::V_MED3_F16
-                        | Op::V_MAX3_U16
-                        | Op::V_MIN3_U16
-                        | Op::V_MED3_U16
-                        | Op::V_MAX3_I16
-                        | Op::V_MIN3_I16
-                        | Op::V_MED3_I16
-                        | Op::V_FMAMK_F16
-                        | Op::V_FMAAK_F16
-                        | Op::V_CVT_NORM_I16_F16
-                        | Op::V_CVT_NORM_U16_F16
-                )
-        }
-        _ => gfx9_keeps,
+            | Op::V_MAD_LEGACY_U16
+            | Op::V_MAD_LEGACY_I16
+            | Op::V_MAD_LEGACY_F16
+            | Op::V_FMA_LEGACY_F16
+            | Op::V_DIV_FIXUP_LEGACY_F16
+            | Op::V_SAT_PK_U8_I16
+    )
+}
+
+/// Writes a 16-bit result that goes to one half of the destination (op_sel, or a generation
+/// that keeps the other half); `false` when the result is written whole.
+#[inline(always)]
+fn put_16(w: &mut Wave, c: &Ctx, r: &Row) -> bool {
+    let i = c.i;
+    if i.gen != Gen::Gfx8 && (vop3_opsel(i) & 8 != 0 || keeps_high_half(i)) && result16(i.op) {
+        put_half(w, c, r, vop3_opsel(i) & 8 != 0);
+        return true;
     }
+    false
+}
+
+/// Writes a 16-bit result into one half of the destination (op_sel bit 3: the high half),
+/// keeping the other.
+#[cold]
+#[inline(never)]
+fn put_half(w: &mut Wave, c: &Ctx, r: &Row, high: bool) {
+    let old = w.vsrc(c.i.dst, 0, Ty::B32);
+    let mut m = [0u32; LANES];
+    for l in 0..LANES {
+        m[l] = if high {
+            old[l] & 0xffff | r[l] << 16
+        } else {
+            old[l] & 0xffff_0000 | r[l] & 0xffff
+        };
+    }
+    w.vwrite(c.i.dst, &m, c.wmask);
 }
 
 /// Writes a 32-bit result, merging SDWA destination selects.
@@ -696,22 +727,8 @@ pub(super) fn put(w: &mut Wave, c: &Ctx, r: &Row) {
             return;
         }
     }
-    if (vop3_opsel(i) & 8 != 0 && result16(i.op)) || keeps_high_half(i) {
-        let old = w.vsrc(i.dst, 0, Ty::B32);
-        if vop3_opsel(i) & 8 == 0 {
-            // A 16-bit result into the low half; the high half keeps its value.
-            let mut m = [0u32; LANES];
-            for l in 0..LANES {
-                m[l] = old[l] & 0xffff_0000 | r[l] & 0xffff;
-            }
-            w.vwrite(i.dst, &m, c.wmask);
-            return;
-        }
-        let mut m = [0u32; LANES];
-        for l in 0..LANES {
-            m[l] = old[l] & 0xffff | r[l] << 16;
-        }
-        w.vwrite(i.dst, &m, c.wmask);
+    // 16-bit integer results (f16 ones come through `put_f16`).
+    if i.tys[0] == Ty::B16 && put_16(w, c, r) {
         return;
     }
     w.vwrite(i.dst, r, c.wmask);
@@ -1172,6 +1189,11 @@ pub(super) fn valu_body(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
         return Ok(Flow::Next);
     }
 
+    if i.has(flag::CLAMP) {
+        if let Some(r) = super::valu_int::int_clamp(w, c, &mut *env.scratch, mode) {
+            return r;
+        }
+    }
     let part = match crate::ops::valu_part(i.op) {
         0 => super::valu_int::valu_move,
         1 => super::valu_f32::valu_f32,

@@ -17,7 +17,6 @@ pub(super) fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
     let _ = (exec, mode);
     valu_prelude!($ w, c, sc, i);
 
-    let clamp16 = i.has(flag::CLAMP);
     match i.op {
         // f16
         Op::V_ADD_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(h(x) + h(y)))),
@@ -117,26 +116,10 @@ pub(super) fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
             }))
         }
         Op::V_PACK_B32_F16 => v32!(map2!(s0!(), s1!(), |x, y| (x & 0xffff) | (y & 0xffff) << 16)),
-        // 16-bit integer clamp saturates at the 16-bit range.
-        Op::V_ADD_U16 if clamp16 => v32!(map2!(s0!(), s1!(), |x, y| u32::from(
-            (x as u16).saturating_add(y as u16)
-        ))),
-        Op::V_SUB_U16 if clamp16 => v32!(map2!(s0!(), s1!(), |x, y| u32::from(
-            (x as u16).saturating_sub(y as u16)
-        ))),
-        Op::V_SUBREV_U16 if clamp16 => v32!(map2!(s0!(), s1!(), |x, y| u32::from(
-            (y as u16).saturating_sub(x as u16)
-        ))),
-        Op::V_MAD_U16 if clamp16 => {
-            v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (u32::from(x as u16)
-                * u32::from(y as u16)
-                + u32::from(z as u16))
-            .min(0xffff)))
-        }
         Op::V_ADD_U16 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_add(y) & 0xffff)),
         Op::V_ADD_I16 => v32!(map2!(s0!(), s1!(), |x, y| {
             let v = (x as i16).wrapping_add(y as i16);
-            (if clamp16 {
+            (if i.has(flag::CLAMP) {
                 (x as i16).saturating_add(y as i16)
             } else {
                 v
@@ -144,7 +127,7 @@ pub(super) fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
         })),
         Op::V_SUB_I16 => v32!(map2!(s0!(), s1!(), |x, y| {
             let v = (x as i16).wrapping_sub(y as i16);
-            (if clamp16 {
+            (if i.has(flag::CLAMP) {
                 (x as i16).saturating_sub(y as i16)
             } else {
                 v

@@ -62,22 +62,6 @@ pub(super) fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
 
     let clamp = i.has(flag::CLAMP);
     match i.op {
-        // Integer clamp (VOP3 `clamp`): the result saturates instead of wrapping.
-        Op::V_ADD_U32 if clamp => v32!(map2!(s0!(), s1!(), |x, y| x.saturating_add(y))),
-        Op::V_SUB_U32 if clamp => v32!(map2!(s0!(), s1!(), |x, y| x.saturating_sub(y))),
-        Op::V_SUBREV_U32 if clamp => v32!(map2!(s0!(), s1!(), |x, y| y.saturating_sub(x))),
-        Op::V_ADD_I32 if clamp => v32!(map2!(s0!(), s1!(), |x, y| (x as i32)
-            .saturating_add(y as i32)
-            as u32)),
-        Op::V_SUB_I32 if clamp => v32!(map2!(s0!(), s1!(), |x, y| (x as i32)
-            .saturating_sub(y as i32)
-            as u32)),
-        Op::V_MAD_U32_U24 if clamp => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| sat_u32(
-            u64::from(x & 0xff_ffff) * u64::from(y & 0xff_ffff) + u64::from(z)
-        ))),
-        Op::V_MAD_I32_I24 if clamp => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| sat_i32(
-            i64::from((x << 8) as i32 >> 8) * i64::from((y << 8) as i32 >> 8) + i64::from(z as i32)
-        ))),
         // integer
         Op::V_ADD_U32 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_add(y))),
         Op::V_SUB_U32 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_sub(y))),
@@ -287,6 +271,58 @@ pub(super) fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
         })),
         Op::V_ACCVGPR_READ_B32 | Op::V_ACCVGPR_WRITE_B32 => v32!(*s0!()),
 
+        _ => return None,
+    }
+    Some(Ok(Flow::Next))
+}
+
+/// Integer clamp (VOP3 `clamp`): the result saturates instead of wrapping. Out of the main
+/// integer match so that its arms stay guard-free; `valu_body` calls this only when the
+/// clamp bit is set.
+#[inline(never)]
+#[allow(unused_macros)]
+pub(super) fn int_clamp(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R> {
+    let i = c.i;
+    let exec = c.exec;
+    let _ = (exec, mode);
+    valu_prelude!($ w, c, sc, i);
+    match i.op {
+        // Integer clamp (VOP3 `clamp`): the result saturates instead of wrapping.
+        Op::V_ADD_U32 => v32!(map2!(s0!(), s1!(), |x, y| x.saturating_add(y))),
+        Op::V_SUB_U32 => v32!(map2!(s0!(), s1!(), |x, y| x.saturating_sub(y))),
+        Op::V_SUBREV_U32 => v32!(map2!(s0!(), s1!(), |x, y| y.saturating_sub(x))),
+        Op::V_ADD_I32 => v32!(map2!(
+            s0!(),
+            s1!(),
+            |x, y| (x as i32).saturating_add(y as i32) as u32
+        )),
+        Op::V_SUB_I32 => v32!(map2!(
+            s0!(),
+            s1!(),
+            |x, y| (x as i32).saturating_sub(y as i32) as u32
+        )),
+        Op::V_MAD_U32_U24 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| sat_u32(
+            u64::from(x & 0xff_ffff) * u64::from(y & 0xff_ffff) + u64::from(z)
+        ))),
+        Op::V_MAD_I32_I24 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| sat_i32(
+            i64::from((x << 8) as i32 >> 8) * i64::from((y << 8) as i32 >> 8) + i64::from(z as i32)
+        ))),
+        // 16-bit integer clamp saturates at the 16-bit range.
+        Op::V_ADD_U16 => v32!(map2!(s0!(), s1!(), |x, y| u32::from(
+            (x as u16).saturating_add(y as u16)
+        ))),
+        Op::V_SUB_U16 => v32!(map2!(s0!(), s1!(), |x, y| u32::from(
+            (x as u16).saturating_sub(y as u16)
+        ))),
+        Op::V_SUBREV_U16 => v32!(map2!(s0!(), s1!(), |x, y| u32::from(
+            (y as u16).saturating_sub(x as u16)
+        ))),
+        Op::V_MAD_U16 => {
+            v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (u32::from(x as u16)
+                * u32::from(y as u16)
+                + u32::from(z as u16))
+            .min(0xffff)))
+        }
         _ => return None,
     }
     Some(Ok(Flow::Next))

@@ -695,9 +695,9 @@ pub(crate) static SEMANTICS: [S; 1376] = [
     S { key: O::S_ORN2_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_orn2_b64
     S { key: O::S_ORN2_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_orn2_saveexec_b32
     S { key: O::S_ORN2_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_orn2_saveexec_b64
-    S { key: O::S_PACK_HH_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // s_pack_hh_b32_b16
-    S { key: O::S_PACK_LH_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // s_pack_lh_b32_b16
-    S { key: O::S_PACK_LL_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // s_pack_ll_b32_b16
+    S { key: O::S_PACK_HH_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_pack_hh_b32_b16
+    S { key: O::S_PACK_LH_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_pack_lh_b32_b16
+    S { key: O::S_PACK_LL_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_pack_ll_b32_b16
     S { key: O::S_QUADMASK_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_quadmask_b32
     S { key: O::S_QUADMASK_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_quadmask_b64
     S { key: O::S_RFE_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_rfe_b64
@@ -722,7 +722,7 @@ pub(crate) static SEMANTICS: [S; 1376] = [
     S { key: O::S_SETREG_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_setreg_b32
     S { key: O::S_SETREG_IMM32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_setreg_imm32_b32
     S { key: O::S_SETVSKIP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_setvskip
-    S { key: O::S_SEXT_I32_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // s_sext_i32_i16
+    S { key: O::S_SEXT_I32_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sext_i32_i16
     S { key: O::S_SEXT_I32_I8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sext_i32_i8
     S { key: O::S_SLEEP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sleep
     S { key: O::S_STORE_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_store_dword
