@@ -14,7 +14,10 @@
 //!   threads and returns [`DispatchStats`] or the first [`Fault`].
 //! - [`kernarg`]: helpers that fill the hidden kernel arguments (code object V4 and V5
 //!   layouts) for callers that build kernarg segments themselves.
-//! - [`Gpu::coverage`]: which mnemonics of a loaded code object the emulator can execute.
+//! - [`Gpu::coverage`]: which mnemonics of a loaded code object the emulator can execute;
+//!   [`opcode_status`]: what the emulator does with an opcode of isa's tables (the census).
+//! - [`run_words`]: runs a few instruction words on one wave from a [`WaveRegs`] state (the
+//!   per-instruction tests).
 //!
 //! Supported processors: gfx801–gfx810 (GFX8), gfx900–gfx90c and gfx908 (GFX9), gfx90a (all
 //! wave64), and gfx1030–gfx1036 (GFX10.3, RDNA2) in wave32 and wave64, chosen per kernel from
@@ -35,6 +38,7 @@
 // Lane loops index several `[u32; 64]` rows in lockstep; that is the shape that vectorizes.
 #![allow(clippy::needless_range_loop)]
 
+mod census;
 mod decode;
 pub mod descriptor;
 mod dispatch;
@@ -47,11 +51,14 @@ mod loader;
 pub mod memory;
 mod ops;
 mod pool;
+mod single;
 mod wave;
 
+pub use census::{opcode_status, opcodes, OpcodeStatus};
 pub use decode::{emulated, Gen};
 pub use descriptor::{KernelDescriptor, KernelObjectFormat};
 pub use error::{EmuError, Fault, FaultKind};
 pub use gpu::{Coverage, Dispatch, DispatchStats, Gpu, GpuConfig};
 pub use loader::{LoadedCodeObject, LoadedKernel, LoadedSymbol, SymbolKind};
 pub use memory::{Access, MemoryKind, MemoryMap};
+pub use single::{run_words, WaveRegs};

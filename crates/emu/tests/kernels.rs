@@ -403,3 +403,31 @@ fn math_f16_and_conversions() {
         }
     }
 }
+
+/// A VGPR vector indexed by a uniform value: VGPR index mode (`s_set_gpr_idx_on`) on gfx906 and
+/// gfx90a, `v_movrels`/`v_movreld` on gfx803 and gfx1030.
+#[test]
+fn register_vector_dynamic_index() {
+    for t in TARGETS_W64 {
+        let e = emu("cl/register_index.cl", t);
+        let n = 96u32;
+        let v: Vec<f32> = (0..32 * n).map(|x| x as f32 * 0.25).collect();
+        let bv = e.buf_f32(&v);
+        for k in [0x0003_0705, 0x001f_1f1f, 0x0000_0900] {
+            let bo = e.zeros(4 * n as usize);
+            e.run1(
+                "register_index",
+                &[Arg::Ptr(&bo), Arg::Ptr(&bv), Arg::U32(k)],
+                n,
+                64,
+            );
+            let o = bo.f32s();
+            for g in 0..n as usize {
+                let mut x = v[32 * g..32 * g + 32].to_vec();
+                x[(k & 31) as usize] += 1.0;
+                let want = x[(k >> 8 & 31) as usize] + x[(k >> 16 & 31) as usize];
+                assert_eq!(o[g], want, "{t} k={k:#x} g={g}");
+            }
+        }
+    }
+}

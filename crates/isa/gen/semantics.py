@@ -215,9 +215,15 @@ def src_types(name):
             "v_ldexp_f64": ["f64", "b32", "b32"], "v_trig_preop_f64": ["f64", "b32", "b32"],
             "v_ldexp_f16": ["b16", "b32", "b32"], "v_mad_u64_u32": ["b32", "b32", "b64"],
             "v_mad_i64_i32": ["b32", "b32", "b64"],
+            # 32-bit operands despite the 16-bit type in the name (LLVM's operand types).
+            "v_sad_u16": ["b32", "b32", "b32"], "v_sat_pk_u8_i16": ["b32", "b32", "b32"],
+            "v_mad_u32_u16": ["b16", "b16", "b32"], "v_mad_i32_i16": ["b16", "b16", "b32"],
         }
         if not (name.startswith("v_cvt_") or name.startswith("v_frexp_")):
             t = special.get(name, t)
+    if name.startswith("s_"):
+        # Scalar operands are 32 or 64 bits: no 16-bit inline constants.
+        t = ["b32" if x == "b16" else x for x in t]
     if name in ("s_lshl_b64", "s_lshr_b64", "s_ashr_i64", "s_bfe_u64", "s_bfe_i64",
                 "s_bitset0_b64", "s_bitset1_b64"):
         t = ["b64", "b32", "b32"]

@@ -9,7 +9,15 @@ mod mfma;
 pub(crate) mod mimg;
 mod rdna;
 mod softfloat;
+#[macro_use]
 mod valu;
+mod valu_cmp;
+mod valu_f16;
+mod valu_f32;
+mod valu_f64;
+mod valu_int;
+mod valu_media;
+mod valu_packed;
 mod vmem;
 
 pub(crate) use valu::Scratch;
@@ -19,6 +27,11 @@ use crate::error::FaultKind;
 use crate::memory::{host, MemoryMap, RegionCache};
 use crate::ops::Op;
 use crate::wave::{Ty, Wave};
+
+/// MODE.GPR_IDX_EN (GFX8/9, bit 27): VGPR index mode is on (`s_set_gpr_idx_on`).
+pub(crate) const MODE_GPR_IDX_EN: u32 = 1 << 27;
+/// The operand code of M0.
+const M0: usize = 124;
 
 /// What the scheduler does after an instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -257,7 +270,8 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
             let r = (u64::from(a) << n) + u64::from(b);
             s32!(r as u32, scc: r >> 32 != 0)
         }
-        Op::S_BFM_B32 => s32!(((1u64 << (a & 31)) - 1) as u32),
+        // D = ((1 << S0[4:0]) - 1) << S1[4:0].
+        Op::S_BFM_B32 => s32!((((1u64 << (a & 31)) - 1) as u32) << (b & 31)),
         Op::S_BFM_B64 => s64!((((1u128 << (a & 63)) - 1) as u64) << (b & 63)),
         Op::S_MUL_I32 => s32!(a.wrapping_mul(b)),
         Op::S_MUL_HI_U32 => s32!(((u64::from(a) * u64::from(b)) >> 32) as u32),
@@ -331,6 +345,23 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
             }
             logic64!(r)
         }
+        // Quad mask: bit q of the result is set when any bit of quad q of the source is.
+        Op::S_QUADMASK_B32 => {
+            let r = (0..8).fold(0u32, |r, q| r | u32::from(a >> (4 * q) & 0xf != 0) << q);
+            s32!(r, scc: r != 0)
+        }
+        Op::S_QUADMASK_B64 => {
+            let x = a64();
+            let r = (0..16).fold(0u64, |r, q| r | u64::from(x >> (4 * q) & 0xf != 0) << q);
+            logic64!(r)
+        }
+        // Each bit of the 32-bit source twice (bits 2k and 2k+1 = source bit k); SCC unchanged.
+        Op::S_BITREPLICATE_B64_B32 => {
+            let r = (0..32).fold(0u64, |r, k| r | (u64::from(a >> k & 1) * (3 << (2 * k))));
+            s64!(r)
+        }
+        // s_version: a marker of the ISA version the code was built for; does nothing.
+        Op::S_VERSION => {}
         Op::S_BREV_B32 => s32!(a.reverse_bits()),
         Op::S_BREV_B64 => s64!(a64().reverse_bits()),
         Op::S_BCNT0_I32_B32 => s32!(a.count_zeros(), scc: a != u32::MAX),
@@ -441,6 +472,20 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
             let dd = d.wrapping_add(w.m0() as u16);
             w.swrite(dd, a);
         }
+        Op::S_MOVRELS_B64 => {
+            let v = w.sread64(i.src[0].wrapping_add(w.m0() as u16), 0, Ty::I64);
+            s64!(v)
+        }
+        Op::S_MOVRELD_B64 => {
+            let dd = d.wrapping_add(w.m0() as u16);
+            w.swrite64(dd, a64());
+        }
+        // GFX10: source index M0[9:0], destination index M0[25:16].
+        Op::S_MOVRELSD_2_B32 => {
+            let m0 = w.m0();
+            let v = w.sread(i.src[0].wrapping_add((m0 & 0x3ff) as u16), 0, Ty::B32);
+            w.swrite(d.wrapping_add((m0 >> 16 & 0x3ff) as u16), v);
+        }
         // SOPK
         Op::S_MOVK_I32 => s32!(simm as u32),
         Op::S_CMOVK_I32 => {
@@ -524,7 +569,15 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
         Op::S_BITCMP1_B32 => w.scc = a >> (b & 31) & 1 == 1,
         Op::S_BITCMP0_B64 => w.scc = a64() >> (b & 63) & 1 == 0,
         Op::S_BITCMP1_B64 => w.scc = a64() >> (b & 63) & 1 == 1,
-        Op::S_SETVSKIP | Op::S_SET_GPR_IDX_ON | Op::S_SET_GPR_IDX_OFF => {}
+        // VGPR index mode (GFX8/9): the index in M0[7:0], the operands it applies to in
+        // M0[15:12] (the SIMM4 of `s_set_gpr_idx_on`), MODE.GPR_IDX_EN; `valu` applies it.
+        Op::S_SET_GPR_IDX_ON => {
+            let m0 = w.m0() & !0xf0ff | a & 0xff | (i.imm as u32 & 0xf) << 12;
+            w.s[M0] = m0;
+            w.mode |= MODE_GPR_IDX_EN;
+        }
+        Op::S_SET_GPR_IDX_IDX => w.s[M0] = w.m0() & !0xff | a & 0xff,
+        Op::S_SETVSKIP => {}
         _ => return rdna::salu(w, i).unwrap_or_else(|| Err(unimplemented(i))),
     }
     Ok(Flow::Next)
@@ -563,9 +616,20 @@ fn sopp(w: &mut Wave, i: &Inst) -> R {
         | Op::S_DECPERFLEVEL
         | Op::S_TTRACEDATA
         | Op::S_SETKILL
-        | Op::S_SET_GPR_IDX_OFF
         | Op::S_SENDMSGHALT
-        | Op::S_SENDMSG => Flow::Next,
+        | Op::S_SENDMSG
+        // Every earlier instruction has completed when the next one issues here.
+        | Op::S_WAIT_IDLE
+        // No wave of the work-group sleeps longer than one scheduler turn (`s_sleep`).
+        | Op::S_WAKEUP => Flow::Next,
+        Op::S_SET_GPR_IDX_OFF => {
+            w.mode &= !MODE_GPR_IDX_EN;
+            Flow::Next
+        }
+        Op::S_SET_GPR_IDX_MODE => {
+            w.s[M0] = w.m0() & !0xf000 | (i.imm as u32 & 0xf) << 12;
+            Flow::Next
+        }
         Op::S_WAITCNT => {
             // Memory operations complete in order; only vmcnt(0) after stores needs a host
             // StoreLoad fence (amdgpu-execution.md §0.1).

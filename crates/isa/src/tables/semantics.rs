@@ -695,9 +695,9 @@ pub(crate) static SEMANTICS: [S; 1376] = [
     S { key: O::S_ORN2_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_orn2_b64
     S { key: O::S_ORN2_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_orn2_saveexec_b32
     S { key: O::S_ORN2_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_orn2_saveexec_b64
-    S { key: O::S_PACK_HH_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // s_pack_hh_b32_b16
-    S { key: O::S_PACK_LH_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // s_pack_lh_b32_b16
-    S { key: O::S_PACK_LL_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // s_pack_ll_b32_b16
+    S { key: O::S_PACK_HH_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_pack_hh_b32_b16
+    S { key: O::S_PACK_LH_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_pack_lh_b32_b16
+    S { key: O::S_PACK_LL_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_pack_ll_b32_b16
     S { key: O::S_QUADMASK_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_quadmask_b32
     S { key: O::S_QUADMASK_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_quadmask_b64
     S { key: O::S_RFE_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_rfe_b64
@@ -722,7 +722,7 @@ pub(crate) static SEMANTICS: [S; 1376] = [
     S { key: O::S_SETREG_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_setreg_b32
     S { key: O::S_SETREG_IMM32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_setreg_imm32_b32
     S { key: O::S_SETVSKIP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_setvskip
-    S { key: O::S_SEXT_I32_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // s_sext_i32_i16
+    S { key: O::S_SEXT_I32_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sext_i32_i16
     S { key: O::S_SEXT_I32_I8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sext_i32_i8
     S { key: O::S_SLEEP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sleep
     S { key: O::S_STORE_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_store_dword
@@ -1163,7 +1163,7 @@ pub(crate) static SEMANTICS: [S; 1376] = [
     S { key: O::V_MAD_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mad_f16
     S { key: O::V_MAD_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mad_f32
     S { key: O::V_MAD_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mad_i16
-    S { key: O::V_MAD_I32_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mad_i32_i16
+    S { key: O::V_MAD_I32_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B32] }, // v_mad_i32_i16
     S { key: O::V_MAD_I32_I24, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mad_i32_i24
     S { key: O::V_MAD_I64_I32, mem: None, cmp: None, vop3b: true, mai: false, src: [B32, B32, B64] }, // v_mad_i64_i32
     S { key: O::V_MAD_LEGACY_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mad_legacy_f16
@@ -1174,7 +1174,7 @@ pub(crate) static SEMANTICS: [S; 1376] = [
     S { key: O::V_MAD_MIXHI_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mad_mixhi_f16
     S { key: O::V_MAD_MIXLO_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mad_mixlo_f16
     S { key: O::V_MAD_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mad_u16
-    S { key: O::V_MAD_U32_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mad_u32_u16
+    S { key: O::V_MAD_U32_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B32] }, // v_mad_u32_u16
     S { key: O::V_MAD_U32_U24, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mad_u32_u24
     S { key: O::V_MAD_U64_U32, mem: None, cmp: None, vop3b: true, mai: false, src: [B32, B32, B64] }, // v_mad_u64_u32
     S { key: O::V_MADAK_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_madak_f16
@@ -1330,10 +1330,10 @@ pub(crate) static SEMANTICS: [S; 1376] = [
     S { key: O::V_RSQ_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_rsq_f32
     S { key: O::V_RSQ_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_rsq_f64
     S { key: O::V_SAD_HI_U8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_sad_hi_u8
-    S { key: O::V_SAD_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_sad_u16
+    S { key: O::V_SAD_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_sad_u16
     S { key: O::V_SAD_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_sad_u32
     S { key: O::V_SAD_U8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_sad_u8
-    S { key: O::V_SAT_PK_U8_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_sat_pk_u8_i16
+    S { key: O::V_SAT_PK_U8_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_sat_pk_u8_i16
     S { key: O::V_SCREEN_PARTITION_4SE_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_screen_partition_4se_b32
     S { key: O::V_SIN_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_sin_f16
     S { key: O::V_SIN_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_sin_f32
