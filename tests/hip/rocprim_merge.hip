@@ -1,12 +1,16 @@
-// rocprim_merge: rocPRIM's (Debian's librocprim-dev) device-wide merge sort and merge through
-// its public API, checked element by element against std::stable_sort and std::merge on the
-// CPU: keys only and key-value pairs (stable: equal keys keep their input order), a custom
-// comparator (descending), and a merge of two sorted sequences of different lengths.
-// rocPRIM's merge path computes `diag < n2 ? 0 : diag - n2` with `v_sub_u32 … clamp`, so these
-// need integer clamp (saturation) on VOP3 subtraction.
+// rocprim_merge: the rocPRIM (Debian's librocprim-dev) algorithms whose code needs VALU
+// semantics the emulator is still missing (issue 18; tests/hip/manifest.txt lists them as known
+// failures until they land), checked against CPU references:
+// - merge sort (keys, and key-value pairs with a descending comparator: stable, equal keys keep
+//   their input order) and merge of two sorted sequences of different lengths. rocPRIM's merge
+//   path computes `diag < n2 ? 0 : diag - n2` with `v_sub_u32 … clamp`: integer clamp
+//   (saturation) on VOP3 subtraction;
+// - radix sort with float and double keys (the key codec uses v_xnor_b32);
+// - min/max reductions of 8- and 16-bit integers (v_max3_u16/i16, v_min3_u16/i16).
 #include "hip_check.h"
 #include <rocprim/rocprim.hpp>
 #include <algorithm>
+#include <limits>
 #include <cstdint>
 #include <vector>
 
@@ -112,12 +116,93 @@ static void merges(size_t n1, size_t n2) {
   HIP_CHECK(hipFree(d_out));
 }
 
+// rocPRIM's order for floating-point keys (rocprim/detail/radix_sort.hpp): the radix order of
+// the sign-flipped bit patterns, -inf < … < +inf, except that -0.0 and +0.0 are one key (the
+// sort is stable, so they keep their input order). That is IEEE `<` (NaNs are not used here).
+template <class F> static bool float_less(F a, F b) { return a < b; }
+
+template <class F> static std::vector<F> float_keys(size_t n) {
+  std::vector<F> k(n);
+  const F specials[] = {F(0), -F(0), std::numeric_limits<F>::infinity(),
+                        -std::numeric_limits<F>::infinity(), std::numeric_limits<F>::denorm_min(),
+                        -std::numeric_limits<F>::denorm_min(), std::numeric_limits<F>::max(),
+                        std::numeric_limits<F>::lowest()};
+  for (size_t i = 0; i < n; i++)
+    k[i] = next_rand() % 50 == 0 ? specials[next_rand() % 8]
+                                 : (F)((int)(next_rand() % 20001) - 10000) / F(64);
+  return k;
+}
+
+// Radix-sorts float keys, and double keys with their positions as values, ascending; compares
+// with std::stable_sort.
+static void float_sorts(size_t n) {
+  std::vector<float> keys = float_keys<float>(n);
+  float *d_keys = to_device(keys);
+  float *d_keys_out = to_device(std::vector<float>(n));
+  std::vector<float> want = keys;
+  std::stable_sort(want.begin(), want.end(), float_less<float>);
+  ROCPRIM_RUN(rocprim::radix_sort_keys(temporary_storage, temporary_storage_bytes, d_keys,
+                                       d_keys_out, (unsigned int)n));
+  std::vector<float> got = to_host(d_keys_out, n);
+  for (size_t i = 0; i < n; i++)
+    CHECK(got[i] == want[i], "radix_sort_keys float: element %zu is %g, want %g", i, got[i],
+          want[i]);
+  std::printf("radix_sort_keys float: %zu values match\n", n);
+
+  std::vector<double> dkeys = float_keys<double>(n);
+  std::vector<unsigned int> pos(n);
+  for (size_t i = 0; i < n; i++)
+    pos[i] = (unsigned int)i;
+  std::vector<unsigned int> want_pos = pos;
+  std::stable_sort(want_pos.begin(), want_pos.end(),
+                   [&](unsigned int a, unsigned int b) { return dkeys[a] < dkeys[b]; });
+  double *d_dkeys = to_device(dkeys);
+  double *d_dkeys_out = to_device(std::vector<double>(n));
+  unsigned int *d_pos = to_device(pos);
+  unsigned int *d_pos_out = to_device(std::vector<unsigned int>(n));
+  ROCPRIM_RUN(rocprim::radix_sort_pairs(temporary_storage, temporary_storage_bytes, d_dkeys,
+                                        d_dkeys_out, d_pos, d_pos_out, (unsigned int)n));
+  expect_equal("radix_sort_pairs double -> position", to_host(d_pos_out, n), want_pos);
+  HIP_CHECK(hipFree(d_keys));
+  HIP_CHECK(hipFree(d_keys_out));
+  HIP_CHECK(hipFree(d_dkeys));
+  HIP_CHECK(hipFree(d_dkeys_out));
+  HIP_CHECK(hipFree(d_pos));
+  HIP_CHECK(hipFree(d_pos_out));
+}
+
+// Min and max reductions of random 8- and 16-bit integers.
+template <class T, class Op> static void reduce_one(const char *what, size_t n, T init, Op op) {
+  std::vector<T> in(n);
+  for (auto &x : in)
+    x = (T)next_rand();
+  T want = init;
+  for (T x : in)
+    want = op(want, x);
+  T *d_in = to_device(in);
+  T *d_out = to_device(std::vector<T>(1));
+  ROCPRIM_RUN(rocprim::reduce(temporary_storage, temporary_storage_bytes, d_in, d_out, init, n,
+                              op));
+  expect_equal(what, to_host(d_out, 1), std::vector<T>{want});
+  HIP_CHECK(hipFree(d_in));
+  HIP_CHECK(hipFree(d_out));
+}
+
+static void min_max_reductions(size_t n) {
+  reduce_one<uint8_t>("reduce uint8 max", n, 0, rocprim::maximum<uint8_t>());
+  reduce_one<int8_t>("reduce int8 min", n, 127, rocprim::minimum<int8_t>());
+  reduce_one<uint16_t>("reduce uint16 min", n, 65535, rocprim::minimum<uint16_t>());
+  reduce_one<int16_t>("reduce int16 max", n, -32768, rocprim::maximum<int16_t>());
+}
+
 int main() {
   for (size_t n : {1000u, 70000u}) {
     std::printf("n = %zu\n", n);
     merge_sorts(n);
     merges(n, n / 3 + 17);
     merges(5, n);
+    float_sorts(n);
+    min_max_reductions(n);
   }
   std::printf("PASS rocprim_merge\n");
   return 0;

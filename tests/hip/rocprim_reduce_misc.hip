@@ -1,7 +1,7 @@
-// rocprim_reduce_misc: rocPRIM's (Debian's librocprim-dev) device-wide reduce over 8- and
-// 16-bit types (plus, min, max), run-length encode (all runs and non-trivial runs), reduce by
-// key and histogram (even bins and explicit levels) through its public API, each checked
-// against a CPU reference written here.
+// rocprim_reduce_misc: rocPRIM's (Debian's librocprim-dev) device-wide run-length encode (all
+// runs and non-trivial runs), reduce by key, histogram (even bins and explicit levels) and
+// reduce over 8- and 16-bit types (sums; min/max: rocprim_merge.hip) through its public API,
+// each checked against a CPU reference written here.
 #include "hip_check.h"
 #include <rocprim/rocprim.hpp>
 #include <algorithm>
@@ -79,13 +79,9 @@ static void reduces(size_t n) {
     i16[i] = (int16_t)next_rand();
   }
   reduce_one<uint8_t>("reduce uint8 plus", u8, 3, rocprim::plus<uint8_t>());
-  reduce_one<uint8_t>("reduce uint8 max", u8, 0, rocprim::maximum<uint8_t>());
-  reduce_one<int8_t>("reduce int8 min", i8, 127, rocprim::minimum<int8_t>());
-  reduce_one<int8_t>("reduce int8 max", i8, -128, rocprim::maximum<int8_t>());
+  reduce_one<int8_t>("reduce int8 plus", i8, -7, rocprim::plus<int8_t>());
   reduce_one<uint16_t>("reduce uint16 plus", u16, 0, rocprim::plus<uint16_t>());
-  reduce_one<uint16_t>("reduce uint16 min", u16, 65535, rocprim::minimum<uint16_t>());
-  reduce_one<int16_t>("reduce int16 max", i16, -32768, rocprim::maximum<int16_t>());
-  reduce_one<int16_t>("reduce int16 min", i16, 32767, rocprim::minimum<int16_t>());
+  reduce_one<int16_t>("reduce int16 plus", i16, 100, rocprim::plus<int16_t>());
 }
 
 static void run_length_encodes(size_t n) {
@@ -188,9 +184,9 @@ static void histograms(size_t n) {
 int main() {
   for (size_t n : {1000u, 250000u}) {
     std::printf("n = %zu\n", n);
-    reduces(n);
     run_length_encodes(n);
     histograms(n);
+    reduces(n);
   }
   std::printf("PASS rocprim_reduce_misc\n");
   return 0;
