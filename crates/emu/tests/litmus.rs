@@ -20,6 +20,7 @@
 
 mod common;
 use common::*;
+use hsaemu_emu::DispatchStats;
 
 /// Work-items per group: each runs its own SB instance on its own slots.
 const LANES: u16 = 16;
@@ -72,14 +73,31 @@ fn dispatch_sb(e: &Emu, out: &mut Outcomes) {
         [2 * u32::from(LANES), 1, 1],
         [LANES, 1, 1],
     );
+    if !on_two_threads(&status, &hw_id, &stats) {
+        out.colocated += 1;
+        return;
+    }
+    out.concurrent += 1;
+    for pair in r.i32s().chunks_exact(2) {
+        assert!(
+            (0..=1).contains(&pair[0]) && (0..=1).contains(&pair[1]),
+            "{pair:?}"
+        );
+        out.counts[(pair[0] * 2 + pair[1]) as usize] += 1;
+    }
+}
+
+/// Whether the two work-groups of a litmus dispatch ran on different host threads: false when
+/// they gave up because they shared a compute unit (status 2; such a dispatch is repeated and
+/// not counted). Panics when the rendezvous timed out.
+fn on_two_threads(status: &Buf, hw_id: &Buf, stats: &DispatchStats) -> bool {
     let cu = hw_id.u32s();
     match status.i32s()[0] {
         0 => {}
         2 => {
             assert_eq!(cu[0], cu[1]);
             assert_eq!(stats.threads, 1, "groups on one CU ran on one host thread");
-            out.colocated += 1;
-            return;
+            return false;
         }
         s => panic!("the rendezvous of the two work-groups timed out (status {s})"),
     }
@@ -90,14 +108,7 @@ fn dispatch_sb(e: &Emu, out: &mut Outcomes) {
         "{cu:x?}"
     );
     assert_eq!(stats.threads, 2, "{stats:?}");
-    out.concurrent += 1;
-    for pair in r.i32s().chunks_exact(2) {
-        assert!(
-            (0..=1).contains(&pair[0]) && (0..=1).contains(&pair[1]),
-            "{pair:?}"
-        );
-        out.counts[(pair[0] * 2 + pair[1]) as usize] += 1;
-    }
+    true
 }
 
 /// Runs dispatches until `dispatches` of them ran on two host threads, or `done` holds. On a
@@ -206,21 +217,10 @@ fn dispatch_mp64(e: &Emu, iterations: u32, out: &mut Mp64) {
         [2 * u32::from(LANES), 1, 1],
         [LANES, 1, 1],
     );
-    let cu = hw_id.u32s();
-    match status.i32s()[0] {
-        0 => {}
-        2 => {
-            assert_eq!(cu[0], cu[1]);
-            out.colocated += 1;
-            return;
-        }
-        s => panic!("the rendezvous of the two work-groups timed out (status {s})"),
+    if !on_two_threads(&status, &hw_id, &stats) {
+        out.colocated += 1;
+        return;
     }
-    assert!(
-        cu[0] >> 31 == 1 && cu[1] >> 31 == 1 && cu[0] != cu[1],
-        "{cu:x?}"
-    );
-    assert_eq!(stats.threads, 2, "{stats:?}");
     out.concurrent += 1;
     out.runs += slots as u64;
     out.torn += torn.u32s().iter().map(|&t| u64::from(t)).sum::<u64>();

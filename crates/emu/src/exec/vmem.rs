@@ -729,6 +729,19 @@ fn qwords(w: &mut Wave, i: &Inst, addrs: &[u64; LANES], exec: u64, store: bool) 
         crate::wave::reg_index(first),
         crate::wave::reg_index(first + 1),
     );
+    // The OR of the active addresses: all 8-byte aligned when its low 3 bits are clear.
+    let mut or = 0u64;
+    for (l, &a) in addrs.iter().enumerate() {
+        or |= a & ((exec >> l) & 1).wrapping_neg();
+    }
+    let aligned = or.is_multiple_of(8);
+    // Lanes 0..N all active and aligned (a full wave64 or wave32 wave): branch-free loops.
+    if aligned && exec == u64::MAX {
+        return qwords_full(w, r0, r1, addrs, store);
+    }
+    if aligned && exec == 0xffff_ffff {
+        return qwords_full(w, r0, r1, low32(addrs), store);
+    }
     for (l, &a) in addrs.iter().enumerate() {
         if exec >> l & 1 == 0 {
             continue;
@@ -753,6 +766,41 @@ fn qwords(w: &mut Wave, i: &Inst, addrs: &[u64; LANES], exec: u64, store: bool) 
     }
     if store {
         w.stored = true;
+    }
+}
+
+/// [`qwords`] for lanes 0..N, all active, at 8-byte-aligned addresses: one 64-bit host access
+/// per lane, the register pair (rows `r0`, `r1`) packed or unpacked in separate loops.
+#[inline(always)]
+fn qwords_full<const N: usize>(
+    w: &mut Wave,
+    r0: usize,
+    r1: usize,
+    addrs: &[u64; N],
+    store: bool,
+) {
+    let mut v = [0u64; N];
+    if store {
+        let (lo, hi): (&[u32; N], &[u32; N]) = (lanes(&w.v[r0]), lanes(&w.v[r1]));
+        for l in 0..N {
+            v[l] = u64::from(lo[l]) | u64::from(hi[l]) << 32;
+        }
+        for l in 0..N {
+            host::store64(addrs[l], v[l]);
+        }
+        w.stored = true;
+    } else {
+        for l in 0..N {
+            v[l] = host::load64(addrs[l]);
+        }
+        let lo: &mut [u32; N] = lanes_mut(&mut w.v[r0]);
+        for l in 0..N {
+            lo[l] = v[l] as u32;
+        }
+        let hi: &mut [u32; N] = lanes_mut(&mut w.v[r1]);
+        for l in 0..N {
+            hi[l] = (v[l] >> 32) as u32;
+        }
     }
 }
 
