@@ -204,6 +204,6 @@ int main() {
     float_sorts(n);
     min_max_reductions(n);
   }
-  std::printf("PASS rocprim_merge\n");
+  pass("rocprim_merge");
   return 0;
 }

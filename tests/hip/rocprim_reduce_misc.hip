@@ -188,6 +188,6 @@ int main() {
     histograms(n);
     reduces(n);
   }
-  std::printf("PASS rocprim_reduce_misc\n");
+  pass("rocprim_reduce_misc");
   return 0;
 }

@@ -232,6 +232,6 @@ int main() {
     scans(n);
     selects(n);
   }
-  std::printf("PASS rocprim_scan_select\n");
+  pass("rocprim_scan_select");
   return 0;
 }

@@ -148,6 +148,6 @@ int main() {
     HIP_CHECK(hipFree(d_out));
     std::fflush(stdout);
   }
-  std::printf("PASS rocprim_sort\n");
+  pass("rocprim_sort");
   return 0;
 }
