@@ -201,7 +201,10 @@ struct Mp64 {
 fn dispatch_mp64(e: &Emu, iterations: u32, out: &mut Mp64) {
     let slots = iterations as usize * usize::from(LANES);
     let words = e.zeros(64 * slots);
-    let (torn, early) = (e.zeros(4 * usize::from(LANES)), e.zeros(4 * usize::from(LANES)));
+    let (torn, early) = (
+        e.zeros(4 * usize::from(LANES)),
+        e.zeros(4 * usize::from(LANES)),
+    );
     let (gate, status, hw_id) = (e.zeros(4), e.zeros(4), e.zeros(8));
     let stats = e.run(
         "mp64",
@@ -228,19 +231,16 @@ fn dispatch_mp64(e: &Emu, iterations: u32, out: &mut Mp64) {
     // Every slot holds the producer's word in the end.
     let w = words.u64s();
     for s in [0, slots / 2, slots - 1] {
-        let value = (s as u32).wrapping_mul(2_654_435_761).wrapping_add(0x9e37_79b9);
+        let value = (s as u32)
+            .wrapping_mul(2_654_435_761)
+            .wrapping_add(0x9e37_79b9);
         assert_eq!(w[8 * s], u64::from(value) << 32 | 1, "slot {s}");
     }
 }
 
 /// Runs `mp64` until `dispatches` dispatches of `iterations` ran on two host threads, or `done`
 /// holds.
-fn run_mp64(
-    target: &str,
-    iterations: u32,
-    dispatches: u32,
-    done: impl Fn(&Mp64) -> bool,
-) -> Mp64 {
+fn run_mp64(target: &str, iterations: u32, dispatches: u32, done: impl Fn(&Mp64) -> bool) -> Mp64 {
     let e = emu("cl/litmus_mp64.cl", target);
     assert_eq!(e.gpu.threads(), 2, "the test needs two host threads");
     let mut out = Mp64::default();
@@ -291,7 +291,10 @@ fn mp64_packed_word_never_torn_millions() {
 fn mp64_split_accesses_tear() {
     for t in TARGETS {
         let out = run_mp64(t, MP64_ITERATIONS_CI, 40, |o| o.torn > 0);
-        assert!(out.torn > 0, "{t}: no torn read with split accesses: {out:?}");
+        assert!(
+            out.torn > 0,
+            "{t}: no torn read with split accesses: {out:?}"
+        );
     }
 }
 
@@ -358,6 +361,9 @@ fn lookback_scan_split_accesses_go_wrong() {
             .map(|seed| (seed, lookback_scan(&e, 64 * 2048 - 17, seed).0))
             .find(|&(_, w)| w > 0);
         eprintln!("{t}: (seed, wrong sums) = {wrong:?}");
-        assert!(wrong.is_some(), "{t}: 40 scans right despite split accesses");
+        assert!(
+            wrong.is_some(),
+            "{t}: 40 scans right despite split accesses"
+        );
     }
 }

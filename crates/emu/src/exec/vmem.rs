@@ -772,13 +772,7 @@ fn qwords(w: &mut Wave, i: &Inst, addrs: &[u64; LANES], exec: u64, store: bool) 
 /// [`qwords`] for lanes 0..N, all active, at 8-byte-aligned addresses: one 64-bit host access
 /// per lane, the register pair (rows `r0`, `r1`) packed or unpacked in separate loops.
 #[inline(always)]
-fn qwords_full<const N: usize>(
-    w: &mut Wave,
-    r0: usize,
-    r1: usize,
-    addrs: &[u64; N],
-    store: bool,
-) {
+fn qwords_full<const N: usize>(w: &mut Wave, r0: usize, r1: usize, addrs: &[u64; N], store: bool) {
     let mut v = [0u64; N];
     if store {
         let (lo, hi): (&[u32; N], &[u32; N]) = (lanes(&w.v[r0]), lanes(&w.v[r1]));
