@@ -181,6 +181,7 @@ fn sb_without_storeload_fence_shows_both_zero() {
 /// Iterations (rendezvous) per dispatch of the 64-bit message-passing test: the CI version
 /// and the long one.
 const MP64_ITERATIONS_CI: u32 = 4_000;
+#[cfg_attr(feature = "split-64bit-accesses", allow(dead_code))]
 const MP64_ITERATIONS_LONG: u32 = 16_000;
 
 /// What the consumer group saw over the counted dispatches of `mp64`.
