@@ -333,6 +333,31 @@ pub(crate) fn decode(gen: Gen, words: &[u32]) -> Inst {
     i
 }
 
+/// The emulator's instruction for one row of isa's tables (`name`: its mnemonic without
+/// encoding suffix), operands left zero: the semantic operation the decoder would give it.
+/// For the semantics census ([`crate::exec::census`]), which asks of every row whether it
+/// executes.
+pub(crate) fn table_row(gfx10: bool, enc: Encoding, name: &'static str) -> Inst {
+    let mut i = match enc {
+        Encoding::Mtbuf | Encoding::Mimg | Encoding::Unknown => {
+            let mut i = Inst::new("", fmt_of(enc), 0);
+            i.name = name;
+            i
+        }
+        _ => Inst::new(name, fmt_of(enc), 0),
+    };
+    if gfx10 {
+        if let Some(op) = gfx10::renamed(name) {
+            i.op = op;
+        }
+    }
+    if let Some(c) = compare_code(name) {
+        i.op = Op::V_CMP;
+        i.imm = c;
+    }
+    i
+}
+
 /// The emulator's encoding family for an `hsaemu-isa` encoding (typed-buffer and image
 /// instructions use the MUBUF layout).
 fn fmt_of(e: Encoding) -> Fmt {
@@ -722,7 +747,9 @@ fn src_types(name: &str) -> [Ty; 3] {
             "v_ldexp_f64" | "v_trig_preop_f64" => t = [Ty::F64, Ty::B32, Ty::B32],
             "v_ldexp_f16" => t = [Ty::B16, Ty::B32, Ty::B32],
             "v_mad_u64_u32" | "v_mad_i64_i32" => t = [Ty::B32, Ty::B32, Ty::I64],
-            "v_div_fixup_legacy_f16" => {}
+            // 32-bit operands despite the 16-bit type in the name (LLVM's operand types).
+            "v_sad_u16" | "v_sat_pk_u8_i16" => t = [Ty::B32; 3],
+            "v_mad_u32_u16" | "v_mad_i32_i16" => t = [Ty::B16, Ty::B16, Ty::B32],
             _ => {}
         }
         if name.starts_with("v_cvt_") || name.starts_with("v_frexp_") {

@@ -192,9 +192,13 @@ impl fmt::Display for Fault {
             FaultKind::IllegalInstruction { word } => {
                 write!(f, "executed the invalid instruction word {word:#010x}")
             }
-            FaultKind::Unimplemented { mnemonic } => {
-                write!(f, "executed `{mnemonic}`, which the emulator does not implement")
-            }
+            FaultKind::Unimplemented { mnemonic } => match crate::not_for_compute(mnemonic) {
+                Some(reason) => write!(
+                    f,
+                    "executed `{mnemonic}`, which is not for compute kernels ({reason})"
+                ),
+                None => write!(f, "executed `{mnemonic}`, which the emulator does not implement"),
+            },
             FaultKind::Trap { trap_id } => match trap_id {
                 2 => write!(f, "executed s_trap 2 (abort: llvm.trap or a failed assert)"),
                 id => write!(f, "executed s_trap {id}"),

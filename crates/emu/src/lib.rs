@@ -14,7 +14,10 @@
 //!   threads and returns [`DispatchStats`] or the first [`Fault`].
 //! - [`kernarg`]: helpers that fill the hidden kernel arguments (code object V4 and V5
 //!   layouts) for callers that build kernarg segments themselves.
-//! - [`Gpu::coverage`]: which mnemonics of a loaded code object the emulator can execute.
+//! - [`Gpu::coverage`]: which mnemonics of a loaded code object the emulator can execute;
+//!   [`census`]: what the emulator does with every opcode of a generation's tables.
+//! - [`run_words`]: runs a few instruction words on one wave from a [`WaveRegs`] state (the
+//!   per-instruction tests).
 //!
 //! Supported processors: gfx801–gfx810 (GFX8), gfx900–gfx90c and gfx908 (GFX9), gfx90a (all
 //! wave64), and gfx1030–gfx1036 (GFX10.3, RDNA2) in wave32 and wave64, chosen per kernel from
@@ -46,11 +49,16 @@ mod loader;
 pub mod memory;
 mod ops;
 mod pool;
+mod single;
 mod wave;
 
 pub use decode::Gen;
 pub use descriptor::{KernelDescriptor, KernelObjectFormat};
 pub use error::{EmuError, Fault, FaultKind};
+pub use exec::census::{
+    census, is_vector_memory, not_for_compute, CensusRow, RowStatus, NOT_FOR_COMPUTE,
+};
 pub use gpu::{Coverage, Dispatch, DispatchStats, Gpu, GpuConfig};
 pub use loader::{LoadedCodeObject, LoadedKernel, LoadedSymbol, SymbolKind};
 pub use memory::{Access, MemoryMap};
+pub use single::{run_words, WaveRegs};

@@ -49,6 +49,7 @@ pub(crate) enum Op {
     S_BITCMP0_B64,
     S_BITCMP1_B32,
     S_BITCMP1_B64,
+    S_BITREPLICATE_B64_B32,
     S_BITSET0_B32,
     S_BITSET0_B64,
     S_BITSET1_B32,
@@ -147,7 +148,10 @@ pub(crate) enum Op {
     S_MIN_U32,
     S_MOVK_I32,
     S_MOVRELD_B32,
+    S_MOVRELD_B64,
+    S_MOVRELSD_2_B32,
     S_MOVRELS_B32,
+    S_MOVRELS_B64,
     S_MOV_B32,
     S_MOV_B64,
     S_MULK_I32,
@@ -178,6 +182,8 @@ pub(crate) enum Op {
     S_PACK_HH_B32_B16,
     S_PACK_LH_B32_B16,
     S_PACK_LL_B32_B16,
+    S_QUADMASK_B32,
+    S_QUADMASK_B64,
     S_ROUND_MODE,
     S_SENDMSG,
     S_SENDMSGHALT,
@@ -202,12 +208,15 @@ pub(crate) enum Op {
     S_TRAP,
     S_TTRACEDATA,
     S_TTRACEDATA_IMM,
+    S_VERSION,
     S_WAITCNT,
     S_WAITCNT_DEPCTR,
     S_WAITCNT_EXPCNT,
     S_WAITCNT_LGKMCNT,
     S_WAITCNT_VMCNT,
     S_WAITCNT_VSCNT,
+    S_WAIT_IDLE,
+    S_WAKEUP,
     S_WQM_B32,
     S_WQM_B64,
     S_XNOR_B32,
@@ -250,10 +259,15 @@ pub(crate) enum Op {
     V_CEIL_F16,
     V_CEIL_F32,
     V_CEIL_F64,
+    V_CLREXCP,
     V_CMP,
     V_CNDMASK_B32,
     V_COS_F16,
     V_COS_F32,
+    V_CUBEID_F32,
+    V_CUBEMA_F32,
+    V_CUBESC_F32,
+    V_CUBETC_F32,
     V_CVT_F16_F32,
     V_CVT_F16_I16,
     V_CVT_F16_U16,
@@ -272,9 +286,18 @@ pub(crate) enum Op {
     V_CVT_I16_F16,
     V_CVT_I32_F32,
     V_CVT_I32_F64,
+    V_CVT_NORM_I16_F16,
+    V_CVT_NORM_U16_F16,
+    V_CVT_OFF_F32_I4,
+    V_CVT_PKACCUM_U8_F32,
+    V_CVT_PKNORM_I16_F16,
+    V_CVT_PKNORM_I16_F32,
+    V_CVT_PKNORM_U16_F16,
+    V_CVT_PKNORM_U16_F32,
     V_CVT_PKRTZ_F16_F32,
     V_CVT_PK_I16_I32,
     V_CVT_PK_U16_U32,
+    V_CVT_PK_U8_F32,
     V_CVT_RPI_I32_F32,
     V_CVT_U16_F16,
     V_CVT_U32_F32,
@@ -282,17 +305,25 @@ pub(crate) enum Op {
     V_DIV_FIXUP_F16,
     V_DIV_FIXUP_F32,
     V_DIV_FIXUP_F64,
+    V_DIV_FIXUP_LEGACY_F16,
     V_DIV_FMAS_F32,
     V_DIV_FMAS_F64,
     V_DIV_SCALE_F32,
     V_DIV_SCALE_F64,
+    V_DOT2C_F32_F16,
+    V_DOT2C_I32_I16,
     V_DOT2_F32_F16,
     V_DOT2_I32_I16,
     V_DOT2_U32_U16,
+    V_DOT4C_I32_I8,
     V_DOT4_I32_I8,
     V_DOT4_U32_U8,
+    V_DOT8C_I32_I4,
+    V_DOT8_I32_I4,
+    V_DOT8_U32_U4,
     V_EXP_F16,
     V_EXP_F32,
+    V_EXP_LEGACY_F32,
     V_FFBH_I32,
     V_FFBH_U32,
     V_FFBL_B32,
@@ -304,26 +335,33 @@ pub(crate) enum Op {
     V_FMAC_F16,
     V_FMAC_F32,
     V_FMAC_F64,
+    V_FMAC_LEGACY_F32,
     V_FMAMK_F16,
     V_FMAMK_F32,
     V_FMA_F16,
     V_FMA_F32,
     V_FMA_F64,
+    V_FMA_LEGACY_F16,
+    V_FMA_LEGACY_F32,
     V_FMA_MIXHI_F16,
     V_FMA_MIXLO_F16,
     V_FMA_MIX_F32,
     V_FRACT_F16,
     V_FRACT_F32,
     V_FRACT_F64,
+    V_FREXP_EXP_I16_F16,
     V_FREXP_EXP_I32_F32,
     V_FREXP_EXP_I32_F64,
+    V_FREXP_MANT_F16,
     V_FREXP_MANT_F32,
     V_FREXP_MANT_F64,
     V_LDEXP_F16,
     V_LDEXP_F32,
     V_LDEXP_F64,
+    V_LERP_U8,
     V_LOG_F16,
     V_LOG_F32,
+    V_LOG_LEGACY_F32,
     V_LSHLREV_B16,
     V_LSHLREV_B32,
     V_LSHLREV_B64,
@@ -340,17 +378,26 @@ pub(crate) enum Op {
     V_MADMK_F32,
     V_MAD_F16,
     V_MAD_F32,
+    V_MAD_I16,
+    V_MAD_I32_I16,
     V_MAD_I32_I24,
     V_MAD_I64_I32,
+    V_MAD_LEGACY_F16,
+    V_MAD_LEGACY_F32,
+    V_MAD_LEGACY_I16,
+    V_MAD_LEGACY_U16,
     V_MAD_MIXHI_F16,
     V_MAD_MIXLO_F16,
     V_MAD_MIX_F32,
     V_MAD_U16,
+    V_MAD_U32_U16,
     V_MAD_U32_U24,
     V_MAD_U64_U32,
     V_MAX3_F16,
     V_MAX3_F32,
+    V_MAX3_I16,
     V_MAX3_I32,
+    V_MAX3_U16,
     V_MAX3_U32,
     V_MAX_F16,
     V_MAX_F32,
@@ -363,7 +410,9 @@ pub(crate) enum Op {
     V_MBCNT_LO_U32_B32,
     V_MED3_F16,
     V_MED3_F32,
+    V_MED3_I16,
     V_MED3_I32,
+    V_MED3_U16,
     V_MED3_U32,
     V_MFMA_F32_16X16X16BF16_1K,
     V_MFMA_F32_16X16X16F16,
@@ -394,7 +443,9 @@ pub(crate) enum Op {
     V_MFMA_I32_4X4X4I8,
     V_MIN3_F16,
     V_MIN3_F32,
+    V_MIN3_I16,
     V_MIN3_I32,
+    V_MIN3_U16,
     V_MIN3_U32,
     V_MIN_F16,
     V_MIN_F32,
@@ -403,7 +454,14 @@ pub(crate) enum Op {
     V_MIN_I32,
     V_MIN_U16,
     V_MIN_U32,
+    V_MOVRELD_B32,
+    V_MOVRELSD_2_B32,
+    V_MOVRELSD_B32,
+    V_MOVRELS_B32,
     V_MOV_B32,
+    V_MQSAD_PK_U16_U8,
+    V_MQSAD_U32_U8,
+    V_MSAD_U8,
     V_MUL_F16,
     V_MUL_F32,
     V_MUL_F64,
@@ -425,15 +483,18 @@ pub(crate) enum Op {
     V_PERMLANE16_B32,
     V_PERMLANEX16_B32,
     V_PERM_B32,
+    V_PIPEFLUSH,
     V_PK_ADD_F16,
     V_PK_ADD_F32,
     V_PK_ADD_I16,
     V_PK_ADD_U16,
     V_PK_ASHRREV_I16,
+    V_PK_FMAC_F16,
     V_PK_FMA_F16,
     V_PK_FMA_F32,
     V_PK_LSHLREV_B16,
     V_PK_LSHRREV_B16,
+    V_PK_MAD_I16,
     V_PK_MAD_U16,
     V_PK_MAX_F16,
     V_PK_MAX_I16,
@@ -447,6 +508,7 @@ pub(crate) enum Op {
     V_PK_MUL_LO_U16,
     V_PK_SUB_I16,
     V_PK_SUB_U16,
+    V_QSAD_PK_U16_U8,
     V_RCP_F16,
     V_RCP_F32,
     V_RCP_F64,
@@ -459,7 +521,11 @@ pub(crate) enum Op {
     V_RSQ_F16,
     V_RSQ_F32,
     V_RSQ_F64,
+    V_SAD_HI_U8,
+    V_SAD_U16,
     V_SAD_U32,
+    V_SAD_U8,
+    V_SAT_PK_U8_I16,
     V_SIN_F16,
     V_SIN_F32,
     V_SQRT_F16,
@@ -481,6 +547,7 @@ pub(crate) enum Op {
     V_SUB_I32,
     V_SUB_U16,
     V_SUB_U32,
+    V_SWAPREL_B32,
     V_SWAP_B32,
     V_TRIG_PREOP_F64,
     V_TRUNC_F16,
@@ -488,6 +555,7 @@ pub(crate) enum Op {
     V_TRUNC_F64,
     V_WRITELANE_B32,
     V_XAD_U32,
+    V_XNOR_B32,
     V_XOR3_B32,
     V_XOR_B32,
 }
@@ -530,6 +598,7 @@ static ALL: &[(&str, Op)] = &[
     ("s_bitcmp0_b64", Op::S_BITCMP0_B64),
     ("s_bitcmp1_b32", Op::S_BITCMP1_B32),
     ("s_bitcmp1_b64", Op::S_BITCMP1_B64),
+    ("s_bitreplicate_b64_b32", Op::S_BITREPLICATE_B64_B32),
     ("s_bitset0_b32", Op::S_BITSET0_B32),
     ("s_bitset0_b64", Op::S_BITSET0_B64),
     ("s_bitset1_b32", Op::S_BITSET1_B32),
@@ -628,7 +697,10 @@ static ALL: &[(&str, Op)] = &[
     ("s_min_u32", Op::S_MIN_U32),
     ("s_movk_i32", Op::S_MOVK_I32),
     ("s_movreld_b32", Op::S_MOVRELD_B32),
+    ("s_movreld_b64", Op::S_MOVRELD_B64),
+    ("s_movrelsd_2_b32", Op::S_MOVRELSD_2_B32),
     ("s_movrels_b32", Op::S_MOVRELS_B32),
+    ("s_movrels_b64", Op::S_MOVRELS_B64),
     ("s_mov_b32", Op::S_MOV_B32),
     ("s_mov_b64", Op::S_MOV_B64),
     ("s_mulk_i32", Op::S_MULK_I32),
@@ -659,6 +731,8 @@ static ALL: &[(&str, Op)] = &[
     ("s_pack_hh_b32_b16", Op::S_PACK_HH_B32_B16),
     ("s_pack_lh_b32_b16", Op::S_PACK_LH_B32_B16),
     ("s_pack_ll_b32_b16", Op::S_PACK_LL_B32_B16),
+    ("s_quadmask_b32", Op::S_QUADMASK_B32),
+    ("s_quadmask_b64", Op::S_QUADMASK_B64),
     ("s_round_mode", Op::S_ROUND_MODE),
     ("s_sendmsg", Op::S_SENDMSG),
     ("s_sendmsghalt", Op::S_SENDMSGHALT),
@@ -683,12 +757,15 @@ static ALL: &[(&str, Op)] = &[
     ("s_trap", Op::S_TRAP),
     ("s_ttracedata", Op::S_TTRACEDATA),
     ("s_ttracedata_imm", Op::S_TTRACEDATA_IMM),
+    ("s_version", Op::S_VERSION),
     ("s_waitcnt", Op::S_WAITCNT),
     ("s_waitcnt_depctr", Op::S_WAITCNT_DEPCTR),
     ("s_waitcnt_expcnt", Op::S_WAITCNT_EXPCNT),
     ("s_waitcnt_lgkmcnt", Op::S_WAITCNT_LGKMCNT),
     ("s_waitcnt_vmcnt", Op::S_WAITCNT_VMCNT),
     ("s_waitcnt_vscnt", Op::S_WAITCNT_VSCNT),
+    ("s_wait_idle", Op::S_WAIT_IDLE),
+    ("s_wakeup", Op::S_WAKEUP),
     ("s_wqm_b32", Op::S_WQM_B32),
     ("s_wqm_b64", Op::S_WQM_B64),
     ("s_xnor_b32", Op::S_XNOR_B32),
@@ -731,9 +808,14 @@ static ALL: &[(&str, Op)] = &[
     ("v_ceil_f16", Op::V_CEIL_F16),
     ("v_ceil_f32", Op::V_CEIL_F32),
     ("v_ceil_f64", Op::V_CEIL_F64),
+    ("v_clrexcp", Op::V_CLREXCP),
     ("v_cndmask_b32", Op::V_CNDMASK_B32),
     ("v_cos_f16", Op::V_COS_F16),
     ("v_cos_f32", Op::V_COS_F32),
+    ("v_cubeid_f32", Op::V_CUBEID_F32),
+    ("v_cubema_f32", Op::V_CUBEMA_F32),
+    ("v_cubesc_f32", Op::V_CUBESC_F32),
+    ("v_cubetc_f32", Op::V_CUBETC_F32),
     ("v_cvt_f16_f32", Op::V_CVT_F16_F32),
     ("v_cvt_f16_i16", Op::V_CVT_F16_I16),
     ("v_cvt_f16_u16", Op::V_CVT_F16_U16),
@@ -752,9 +834,18 @@ static ALL: &[(&str, Op)] = &[
     ("v_cvt_i16_f16", Op::V_CVT_I16_F16),
     ("v_cvt_i32_f32", Op::V_CVT_I32_F32),
     ("v_cvt_i32_f64", Op::V_CVT_I32_F64),
+    ("v_cvt_norm_i16_f16", Op::V_CVT_NORM_I16_F16),
+    ("v_cvt_norm_u16_f16", Op::V_CVT_NORM_U16_F16),
+    ("v_cvt_off_f32_i4", Op::V_CVT_OFF_F32_I4),
+    ("v_cvt_pkaccum_u8_f32", Op::V_CVT_PKACCUM_U8_F32),
+    ("v_cvt_pknorm_i16_f16", Op::V_CVT_PKNORM_I16_F16),
+    ("v_cvt_pknorm_i16_f32", Op::V_CVT_PKNORM_I16_F32),
+    ("v_cvt_pknorm_u16_f16", Op::V_CVT_PKNORM_U16_F16),
+    ("v_cvt_pknorm_u16_f32", Op::V_CVT_PKNORM_U16_F32),
     ("v_cvt_pkrtz_f16_f32", Op::V_CVT_PKRTZ_F16_F32),
     ("v_cvt_pk_i16_i32", Op::V_CVT_PK_I16_I32),
     ("v_cvt_pk_u16_u32", Op::V_CVT_PK_U16_U32),
+    ("v_cvt_pk_u8_f32", Op::V_CVT_PK_U8_F32),
     ("v_cvt_rpi_i32_f32", Op::V_CVT_RPI_I32_F32),
     ("v_cvt_u16_f16", Op::V_CVT_U16_F16),
     ("v_cvt_u32_f32", Op::V_CVT_U32_F32),
@@ -762,17 +853,25 @@ static ALL: &[(&str, Op)] = &[
     ("v_div_fixup_f16", Op::V_DIV_FIXUP_F16),
     ("v_div_fixup_f32", Op::V_DIV_FIXUP_F32),
     ("v_div_fixup_f64", Op::V_DIV_FIXUP_F64),
+    ("v_div_fixup_legacy_f16", Op::V_DIV_FIXUP_LEGACY_F16),
     ("v_div_fmas_f32", Op::V_DIV_FMAS_F32),
     ("v_div_fmas_f64", Op::V_DIV_FMAS_F64),
     ("v_div_scale_f32", Op::V_DIV_SCALE_F32),
     ("v_div_scale_f64", Op::V_DIV_SCALE_F64),
+    ("v_dot2c_f32_f16", Op::V_DOT2C_F32_F16),
+    ("v_dot2c_i32_i16", Op::V_DOT2C_I32_I16),
     ("v_dot2_f32_f16", Op::V_DOT2_F32_F16),
     ("v_dot2_i32_i16", Op::V_DOT2_I32_I16),
     ("v_dot2_u32_u16", Op::V_DOT2_U32_U16),
+    ("v_dot4c_i32_i8", Op::V_DOT4C_I32_I8),
     ("v_dot4_i32_i8", Op::V_DOT4_I32_I8),
     ("v_dot4_u32_u8", Op::V_DOT4_U32_U8),
+    ("v_dot8c_i32_i4", Op::V_DOT8C_I32_I4),
+    ("v_dot8_i32_i4", Op::V_DOT8_I32_I4),
+    ("v_dot8_u32_u4", Op::V_DOT8_U32_U4),
     ("v_exp_f16", Op::V_EXP_F16),
     ("v_exp_f32", Op::V_EXP_F32),
+    ("v_exp_legacy_f32", Op::V_EXP_LEGACY_F32),
     ("v_ffbh_i32", Op::V_FFBH_I32),
     ("v_ffbh_u32", Op::V_FFBH_U32),
     ("v_ffbl_b32", Op::V_FFBL_B32),
@@ -784,26 +883,33 @@ static ALL: &[(&str, Op)] = &[
     ("v_fmac_f16", Op::V_FMAC_F16),
     ("v_fmac_f32", Op::V_FMAC_F32),
     ("v_fmac_f64", Op::V_FMAC_F64),
+    ("v_fmac_legacy_f32", Op::V_FMAC_LEGACY_F32),
     ("v_fmamk_f16", Op::V_FMAMK_F16),
     ("v_fmamk_f32", Op::V_FMAMK_F32),
     ("v_fma_f16", Op::V_FMA_F16),
     ("v_fma_f32", Op::V_FMA_F32),
     ("v_fma_f64", Op::V_FMA_F64),
+    ("v_fma_legacy_f16", Op::V_FMA_LEGACY_F16),
+    ("v_fma_legacy_f32", Op::V_FMA_LEGACY_F32),
     ("v_fma_mixhi_f16", Op::V_FMA_MIXHI_F16),
     ("v_fma_mixlo_f16", Op::V_FMA_MIXLO_F16),
     ("v_fma_mix_f32", Op::V_FMA_MIX_F32),
     ("v_fract_f16", Op::V_FRACT_F16),
     ("v_fract_f32", Op::V_FRACT_F32),
     ("v_fract_f64", Op::V_FRACT_F64),
+    ("v_frexp_exp_i16_f16", Op::V_FREXP_EXP_I16_F16),
     ("v_frexp_exp_i32_f32", Op::V_FREXP_EXP_I32_F32),
     ("v_frexp_exp_i32_f64", Op::V_FREXP_EXP_I32_F64),
+    ("v_frexp_mant_f16", Op::V_FREXP_MANT_F16),
     ("v_frexp_mant_f32", Op::V_FREXP_MANT_F32),
     ("v_frexp_mant_f64", Op::V_FREXP_MANT_F64),
     ("v_ldexp_f16", Op::V_LDEXP_F16),
     ("v_ldexp_f32", Op::V_LDEXP_F32),
     ("v_ldexp_f64", Op::V_LDEXP_F64),
+    ("v_lerp_u8", Op::V_LERP_U8),
     ("v_log_f16", Op::V_LOG_F16),
     ("v_log_f32", Op::V_LOG_F32),
+    ("v_log_legacy_f32", Op::V_LOG_LEGACY_F32),
     ("v_lshlrev_b16", Op::V_LSHLREV_B16),
     ("v_lshlrev_b32", Op::V_LSHLREV_B32),
     ("v_lshlrev_b64", Op::V_LSHLREV_B64),
@@ -820,17 +926,26 @@ static ALL: &[(&str, Op)] = &[
     ("v_madmk_f32", Op::V_MADMK_F32),
     ("v_mad_f16", Op::V_MAD_F16),
     ("v_mad_f32", Op::V_MAD_F32),
+    ("v_mad_i16", Op::V_MAD_I16),
+    ("v_mad_i32_i16", Op::V_MAD_I32_I16),
     ("v_mad_i32_i24", Op::V_MAD_I32_I24),
     ("v_mad_i64_i32", Op::V_MAD_I64_I32),
+    ("v_mad_legacy_f16", Op::V_MAD_LEGACY_F16),
+    ("v_mad_legacy_f32", Op::V_MAD_LEGACY_F32),
+    ("v_mad_legacy_i16", Op::V_MAD_LEGACY_I16),
+    ("v_mad_legacy_u16", Op::V_MAD_LEGACY_U16),
     ("v_mad_mixhi_f16", Op::V_MAD_MIXHI_F16),
     ("v_mad_mixlo_f16", Op::V_MAD_MIXLO_F16),
     ("v_mad_mix_f32", Op::V_MAD_MIX_F32),
     ("v_mad_u16", Op::V_MAD_U16),
+    ("v_mad_u32_u16", Op::V_MAD_U32_U16),
     ("v_mad_u32_u24", Op::V_MAD_U32_U24),
     ("v_mad_u64_u32", Op::V_MAD_U64_U32),
     ("v_max3_f16", Op::V_MAX3_F16),
     ("v_max3_f32", Op::V_MAX3_F32),
+    ("v_max3_i16", Op::V_MAX3_I16),
     ("v_max3_i32", Op::V_MAX3_I32),
+    ("v_max3_u16", Op::V_MAX3_U16),
     ("v_max3_u32", Op::V_MAX3_U32),
     ("v_max_f16", Op::V_MAX_F16),
     ("v_max_f32", Op::V_MAX_F32),
@@ -843,7 +958,9 @@ static ALL: &[(&str, Op)] = &[
     ("v_mbcnt_lo_u32_b32", Op::V_MBCNT_LO_U32_B32),
     ("v_med3_f16", Op::V_MED3_F16),
     ("v_med3_f32", Op::V_MED3_F32),
+    ("v_med3_i16", Op::V_MED3_I16),
     ("v_med3_i32", Op::V_MED3_I32),
+    ("v_med3_u16", Op::V_MED3_U16),
     ("v_med3_u32", Op::V_MED3_U32),
     ("v_mfma_f32_16x16x16bf16_1k", Op::V_MFMA_F32_16X16X16BF16_1K),
     ("v_mfma_f32_16x16x16f16", Op::V_MFMA_F32_16X16X16F16),
@@ -874,7 +991,9 @@ static ALL: &[(&str, Op)] = &[
     ("v_mfma_i32_4x4x4i8", Op::V_MFMA_I32_4X4X4I8),
     ("v_min3_f16", Op::V_MIN3_F16),
     ("v_min3_f32", Op::V_MIN3_F32),
+    ("v_min3_i16", Op::V_MIN3_I16),
     ("v_min3_i32", Op::V_MIN3_I32),
+    ("v_min3_u16", Op::V_MIN3_U16),
     ("v_min3_u32", Op::V_MIN3_U32),
     ("v_min_f16", Op::V_MIN_F16),
     ("v_min_f32", Op::V_MIN_F32),
@@ -883,7 +1002,14 @@ static ALL: &[(&str, Op)] = &[
     ("v_min_i32", Op::V_MIN_I32),
     ("v_min_u16", Op::V_MIN_U16),
     ("v_min_u32", Op::V_MIN_U32),
+    ("v_movreld_b32", Op::V_MOVRELD_B32),
+    ("v_movrelsd_2_b32", Op::V_MOVRELSD_2_B32),
+    ("v_movrelsd_b32", Op::V_MOVRELSD_B32),
+    ("v_movrels_b32", Op::V_MOVRELS_B32),
     ("v_mov_b32", Op::V_MOV_B32),
+    ("v_mqsad_pk_u16_u8", Op::V_MQSAD_PK_U16_U8),
+    ("v_mqsad_u32_u8", Op::V_MQSAD_U32_U8),
+    ("v_msad_u8", Op::V_MSAD_U8),
     ("v_mul_f16", Op::V_MUL_F16),
     ("v_mul_f32", Op::V_MUL_F32),
     ("v_mul_f64", Op::V_MUL_F64),
@@ -905,15 +1031,18 @@ static ALL: &[(&str, Op)] = &[
     ("v_permlane16_b32", Op::V_PERMLANE16_B32),
     ("v_permlanex16_b32", Op::V_PERMLANEX16_B32),
     ("v_perm_b32", Op::V_PERM_B32),
+    ("v_pipeflush", Op::V_PIPEFLUSH),
     ("v_pk_add_f16", Op::V_PK_ADD_F16),
     ("v_pk_add_f32", Op::V_PK_ADD_F32),
     ("v_pk_add_i16", Op::V_PK_ADD_I16),
     ("v_pk_add_u16", Op::V_PK_ADD_U16),
     ("v_pk_ashrrev_i16", Op::V_PK_ASHRREV_I16),
+    ("v_pk_fmac_f16", Op::V_PK_FMAC_F16),
     ("v_pk_fma_f16", Op::V_PK_FMA_F16),
     ("v_pk_fma_f32", Op::V_PK_FMA_F32),
     ("v_pk_lshlrev_b16", Op::V_PK_LSHLREV_B16),
     ("v_pk_lshrrev_b16", Op::V_PK_LSHRREV_B16),
+    ("v_pk_mad_i16", Op::V_PK_MAD_I16),
     ("v_pk_mad_u16", Op::V_PK_MAD_U16),
     ("v_pk_max_f16", Op::V_PK_MAX_F16),
     ("v_pk_max_i16", Op::V_PK_MAX_I16),
@@ -927,6 +1056,7 @@ static ALL: &[(&str, Op)] = &[
     ("v_pk_mul_lo_u16", Op::V_PK_MUL_LO_U16),
     ("v_pk_sub_i16", Op::V_PK_SUB_I16),
     ("v_pk_sub_u16", Op::V_PK_SUB_U16),
+    ("v_qsad_pk_u16_u8", Op::V_QSAD_PK_U16_U8),
     ("v_rcp_f16", Op::V_RCP_F16),
     ("v_rcp_f32", Op::V_RCP_F32),
     ("v_rcp_f64", Op::V_RCP_F64),
@@ -939,7 +1069,11 @@ static ALL: &[(&str, Op)] = &[
     ("v_rsq_f16", Op::V_RSQ_F16),
     ("v_rsq_f32", Op::V_RSQ_F32),
     ("v_rsq_f64", Op::V_RSQ_F64),
+    ("v_sad_hi_u8", Op::V_SAD_HI_U8),
+    ("v_sad_u16", Op::V_SAD_U16),
     ("v_sad_u32", Op::V_SAD_U32),
+    ("v_sad_u8", Op::V_SAD_U8),
+    ("v_sat_pk_u8_i16", Op::V_SAT_PK_U8_I16),
     ("v_sin_f16", Op::V_SIN_F16),
     ("v_sin_f32", Op::V_SIN_F32),
     ("v_sqrt_f16", Op::V_SQRT_F16),
@@ -961,6 +1095,7 @@ static ALL: &[(&str, Op)] = &[
     ("v_sub_i32", Op::V_SUB_I32),
     ("v_sub_u16", Op::V_SUB_U16),
     ("v_sub_u32", Op::V_SUB_U32),
+    ("v_swaprel_b32", Op::V_SWAPREL_B32),
     ("v_swap_b32", Op::V_SWAP_B32),
     ("v_trig_preop_f64", Op::V_TRIG_PREOP_F64),
     ("v_trunc_f16", Op::V_TRUNC_F16),
@@ -968,6 +1103,7 @@ static ALL: &[(&str, Op)] = &[
     ("v_trunc_f64", Op::V_TRUNC_F64),
     ("v_writelane_b32", Op::V_WRITELANE_B32),
     ("v_xad_u32", Op::V_XAD_U32),
+    ("v_xnor_b32", Op::V_XNOR_B32),
     ("v_xor3_b32", Op::V_XOR3_B32),
     ("v_xor_b32", Op::V_XOR_B32),
 ];
@@ -1070,15 +1206,18 @@ pub(crate) fn valu_part(op: Op) -> u8 {
         | Op::V_TRIG_PREOP_F64
         | Op::V_TRUNC_F64 => 3, // valu_f64
         Op::V_ADD_F16
+        | Op::V_ADD_I16
         | Op::V_ADD_U16
         | Op::V_ASHRREV_I16
         | Op::V_CEIL_F16
         | Op::V_COS_F16
         | Op::V_DIV_FIXUP_F16
+        | Op::V_DIV_FIXUP_LEGACY_F16
         | Op::V_EXP_F16
         | Op::V_FLOOR_F16
         | Op::V_FMAC_F16
         | Op::V_FMA_F16
+        | Op::V_FMA_LEGACY_F16
         | Op::V_FRACT_F16
         | Op::V_LDEXP_F16
         | Op::V_LOG_F16
@@ -1088,6 +1227,7 @@ pub(crate) fn valu_part(op: Op) -> u8 {
         | Op::V_MADAK_F16
         | Op::V_MADMK_F16
         | Op::V_MAD_F16
+        | Op::V_MAD_LEGACY_F16
         | Op::V_MAD_U16
         | Op::V_MAX3_F16
         | Op::V_MAX_F16
@@ -1109,6 +1249,7 @@ pub(crate) fn valu_part(op: Op) -> u8 {
         | Op::V_SUBREV_F16
         | Op::V_SUBREV_U16
         | Op::V_SUB_F16
+        | Op::V_SUB_I16
         | Op::V_SUB_U16
         | Op::V_TRUNC_F16 => 4, // valu_f16
         Op::V_ACCVGPR_READ_B32
@@ -1179,6 +1320,59 @@ pub(crate) fn valu_part(op: Op) -> u8 {
         | Op::V_PERMLANE16_B32
         | Op::V_PERMLANEX16_B32
         | Op::V_XOR3_B32 => 6, // valu_rdna
+        Op::V_CLREXCP
+        | Op::V_CUBEID_F32
+        | Op::V_CUBEMA_F32
+        | Op::V_CUBESC_F32
+        | Op::V_CUBETC_F32
+        | Op::V_CVT_NORM_I16_F16
+        | Op::V_CVT_NORM_U16_F16
+        | Op::V_CVT_OFF_F32_I4
+        | Op::V_CVT_PKACCUM_U8_F32
+        | Op::V_CVT_PKNORM_I16_F16
+        | Op::V_CVT_PKNORM_I16_F32
+        | Op::V_CVT_PKNORM_U16_F16
+        | Op::V_CVT_PKNORM_U16_F32
+        | Op::V_CVT_PK_U8_F32
+        | Op::V_DOT2C_F32_F16
+        | Op::V_DOT2C_I32_I16
+        | Op::V_DOT4C_I32_I8
+        | Op::V_DOT8C_I32_I4
+        | Op::V_EXP_LEGACY_F32
+        | Op::V_FMAC_LEGACY_F32
+        | Op::V_FMA_LEGACY_F32
+        | Op::V_FREXP_EXP_I16_F16
+        | Op::V_FREXP_MANT_F16
+        | Op::V_LERP_U8
+        | Op::V_LOG_LEGACY_F32
+        | Op::V_MAD_I16
+        | Op::V_MAD_I32_I16
+        | Op::V_MAD_LEGACY_F32
+        | Op::V_MAD_LEGACY_I16
+        | Op::V_MAD_LEGACY_U16
+        | Op::V_MAD_U32_U16
+        | Op::V_MAX3_I16
+        | Op::V_MAX3_U16
+        | Op::V_MED3_I16
+        | Op::V_MED3_U16
+        | Op::V_MIN3_I16
+        | Op::V_MIN3_U16
+        | Op::V_MOVRELD_B32
+        | Op::V_MOVRELSD_2_B32
+        | Op::V_MOVRELSD_B32
+        | Op::V_MOVRELS_B32
+        | Op::V_MQSAD_PK_U16_U8
+        | Op::V_MQSAD_U32_U8
+        | Op::V_MSAD_U8
+        | Op::V_PIPEFLUSH
+        | Op::V_PK_FMAC_F16
+        | Op::V_QSAD_PK_U16_U8
+        | Op::V_SAD_HI_U8
+        | Op::V_SAD_U16
+        | Op::V_SAD_U8
+        | Op::V_SAT_PK_U8_I16
+        | Op::V_SWAPREL_B32
+        | Op::V_XNOR_B32 => 7, // valu_media
         _ => u8::MAX,
     }
 }

@@ -42,11 +42,16 @@ impl Op {
     }
 }
 '''
-# Which vector-ALU part function (exec/valu.rs and exec/rdna.rs, `fn valu_*`) handles each
-# operation.
-# valu.rs's parts first, then the GFX10 part in rdna.rs.
-valu = open('src/exec/valu.rs').read() + open('src/exec/rdna.rs').read()
-parts = re.findall(r'\n(?:pub\(super\) )?fn (valu_[a-z0-9]+)\(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _?mode: u32\)(.*?)\n}\n', valu, re.S)
+# Which vector-ALU part function (`fn valu_*` in exec/valu_*.rs and exec/rdna.rs) handles each
+# operation; the numbers are the arms of `valu_body` in exec/valu.rs, in PARTS order.
+PARTS = ['valu_move', 'valu_f32', 'valu_cvt32', 'valu_f64', 'valu_f16', 'valu_int', 'valu_rdna',
+         'valu_media']
+bodies = {}
+for p in sorted(glob.glob('src/exec/valu*.rs')) + ['src/exec/rdna.rs']:
+    for name, body in re.findall(r'\n(?:pub\(super\) )?fn (valu_[a-z0-9]+)\(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _?mode: u32\)(.*?)\n}\n', open(p).read(), re.S):
+        bodies[name] = body
+assert sorted(bodies) == sorted(PARTS), sorted(bodies)
+parts = [(n, bodies[n]) for n in PARTS]
 out += '''
 /// The vector-ALU semantics function (`exec::valu::valu_*`, in this order) that implements an
 /// operation, or `u8::MAX`.

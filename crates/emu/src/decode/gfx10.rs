@@ -63,7 +63,7 @@ fn code(o: Operand) -> Option<u16> {
 }
 
 /// GFX10 renamed these GFX9 opcodes; they do the same thing.
-fn renamed(name: &str) -> Option<Op> {
+pub(super) fn renamed(name: &str) -> Option<Op> {
     Some(match name {
         "v_add_nc_u32" => Op::V_ADD_U32,
         "v_sub_nc_u32" => Op::V_SUB_U32,

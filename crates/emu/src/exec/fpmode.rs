@@ -82,6 +82,27 @@ fn float_sources(i: &crate::decode::Inst) -> u8 {
         | Op::V_PK_FMA_F32
         | Op::V_PK_MUL_F32
         | Op::V_PK_ADD_F32 => 0b111,
+        Op::V_CUBEID_F32
+        | Op::V_CUBESC_F32
+        | Op::V_CUBETC_F32
+        | Op::V_CUBEMA_F32
+        | Op::V_MAD_LEGACY_F32
+        | Op::V_FMA_LEGACY_F32
+        | Op::V_FMAC_LEGACY_F32
+        | Op::V_DOT2C_F32_F16 => 0b111,
+        Op::V_CVT_PKNORM_I16_F32
+        | Op::V_CVT_PKNORM_U16_F32
+        | Op::V_CVT_PKNORM_I16_F16
+        | Op::V_CVT_PKNORM_U16_F16
+        | Op::V_PK_FMAC_F16 => 0b011,
+        Op::V_EXP_LEGACY_F32
+        | Op::V_LOG_LEGACY_F32
+        | Op::V_FREXP_MANT_F16
+        | Op::V_FREXP_EXP_I16_F16
+        | Op::V_CVT_NORM_I16_F16
+        | Op::V_CVT_NORM_U16_F16
+        | Op::V_CVT_PK_U8_F32
+        | Op::V_CVT_PKACCUM_U8_F32 => 0b001,
         // The f32, f64 and f16 arithmetic parts of valu.rs (the rest of their conversions
         // read floats too).
         op if i.fmt != Fmt::Vop3p && matches!(valu_part(op), 1 | 3 | 4) => 0b111,

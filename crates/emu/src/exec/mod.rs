@@ -2,11 +2,20 @@
 //! scalar memory and program control live here; vector ALU in [`valu`], matrix FMA in
 //! [`mfma`], vector memory (DS, FLAT/GLOBAL/SCRATCH, MUBUF) in [`vmem`].
 
+pub(crate) mod census;
 mod fpmode;
 mod mfma;
 mod rdna;
 mod softfloat;
+#[macro_use]
 mod valu;
+mod valu_cmp;
+mod valu_f16;
+mod valu_f32;
+mod valu_f64;
+mod valu_int;
+mod valu_media;
+mod valu_packed;
 mod vmem;
 
 pub(crate) use valu::Scratch;
@@ -339,6 +348,23 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
             }
             logic64!(r)
         }
+        // Quad mask: bit q of the result is set when any bit of quad q of the source is.
+        Op::S_QUADMASK_B32 => {
+            let r = (0..8).fold(0u32, |r, q| r | u32::from(a >> (4 * q) & 0xf != 0) << q);
+            s32!(r, scc: r != 0)
+        }
+        Op::S_QUADMASK_B64 => {
+            let x = a64();
+            let r = (0..16).fold(0u64, |r, q| r | u64::from(x >> (4 * q) & 0xf != 0) << q);
+            logic64!(r)
+        }
+        // Each bit of the 32-bit source twice (bits 2k and 2k+1 = source bit k); SCC unchanged.
+        Op::S_BITREPLICATE_B64_B32 => {
+            let r = (0..32).fold(0u64, |r, k| r | (u64::from(a >> k & 1) * (3 << (2 * k))));
+            s64!(r)
+        }
+        // s_version: a marker of the ISA version the code was built for; does nothing.
+        Op::S_VERSION => {}
         Op::S_BREV_B32 => s32!(a.reverse_bits()),
         Op::S_BREV_B64 => s64!(a64().reverse_bits()),
         Op::S_BCNT0_I32_B32 => s32!(a.count_zeros(), scc: a != u32::MAX),
@@ -448,6 +474,20 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
         Op::S_MOVRELD_B32 => {
             let dd = d.wrapping_add(w.m0() as u16);
             w.swrite(dd, a);
+        }
+        Op::S_MOVRELS_B64 => {
+            let v = w.sread64(i.src[0].wrapping_add(w.m0() as u16), 0, Ty::I64);
+            s64!(v)
+        }
+        Op::S_MOVRELD_B64 => {
+            let dd = d.wrapping_add(w.m0() as u16);
+            w.swrite64(dd, a64());
+        }
+        // GFX10: source index M0[9:0], destination index M0[25:16].
+        Op::S_MOVRELSD_2_B32 => {
+            let m0 = w.m0();
+            let v = w.sread(i.src[0].wrapping_add((m0 & 0x3ff) as u16), 0, Ty::B32);
+            w.swrite(d.wrapping_add((m0 >> 16 & 0x3ff) as u16), v);
         }
         // SOPK
         Op::S_MOVK_I32 => s32!(simm as u32),
@@ -573,7 +613,11 @@ fn sopp(w: &mut Wave, i: &Inst) -> R {
         | Op::S_SETKILL
         | Op::S_SET_GPR_IDX_OFF
         | Op::S_SENDMSGHALT
-        | Op::S_SENDMSG => Flow::Next,
+        | Op::S_SENDMSG
+        // Every earlier instruction has completed when the next one issues here.
+        | Op::S_WAIT_IDLE
+        // No wave of the work-group sleeps longer than one scheduler turn (`s_sleep`).
+        | Op::S_WAKEUP => Flow::Next,
         Op::S_WAITCNT => {
             // Memory operations complete in order; only vmcnt(0) after stores needs a host
             // StoreLoad fence (amdgpu-execution.md §0.1).

@@ -1,0 +1,112 @@
+//! Running machine code on one wave from a given register state, outside any dispatch: the
+//! per-instruction tests (`tests/inst.rs`) and tools set up SGPRs, VGPRs, EXEC and MODE, run a
+//! few instruction words, and read the registers back.
+//!
+//! No memory is mapped (a global/flat access faults), LDS is 64 KiB of zeros and there is no
+//! scratch; SOPP branches inside the words are followed and `s_endpgm` stops early.
+
+use crate::decode::{decode, Gen};
+use crate::error::FaultKind;
+use crate::exec::{step, Env, Flow, Scratch};
+use crate::memory::{MemoryMap, RegionCache};
+use crate::wave::{Wave, LANES, VREGS};
+
+/// The architectural state of one wave, as [`run_words`] reads and writes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaveRegs {
+    /// The scalar file by operand code: s0–s101 (0–101), FLAT_SCRATCH (102/103), XNACK_MASK
+    /// (104/105), VCC (106/107), TTMPs, M0 (124), EXEC (126/127).
+    pub s: [u32; 128],
+    /// SCC.
+    pub scc: bool,
+    /// 256 VGPRs then 256 AGPRs, 64 lanes each (a wave32 wave uses lanes 0–31).
+    pub v: Vec<[u32; LANES]>,
+    /// The MODE register (FP_ROUND 3:0, FP_DENORM 7:4, DX10_CLAMP 8, IEEE 9, FP16_OVFL 23).
+    pub mode: u32,
+}
+
+impl WaveRegs {
+    /// SGPR code of VCC_LO.
+    pub const VCC: usize = 106;
+    /// SGPR code of M0.
+    pub const M0: usize = 124;
+    /// SGPR code of EXEC_LO.
+    pub const EXEC: usize = 126;
+    /// MODE with round to nearest even, denormals kept, DX10_CLAMP and IEEE set (what clang
+    /// gives a compute kernel that keeps denormals).
+    pub const DEFAULT_MODE: u32 = 0x3f0;
+
+    /// Zero registers, every lane of `gen`'s wave size active, [`WaveRegs::DEFAULT_MODE`].
+    pub fn new(gen: Gen) -> WaveRegs {
+        let mut r = WaveRegs {
+            s: [0; 128],
+            scc: false,
+            v: vec![[0; LANES]; VREGS],
+            mode: WaveRegs::DEFAULT_MODE,
+        };
+        r.set_exec(if gen.wave_size() == 32 {
+            0xffff_ffff
+        } else {
+            u64::MAX
+        });
+        r
+    }
+
+    /// EXEC as a lane mask.
+    pub fn exec(&self) -> u64 {
+        u64::from(self.s[Self::EXEC]) | u64::from(self.s[Self::EXEC + 1]) << 32
+    }
+
+    /// Sets EXEC.
+    pub fn set_exec(&mut self, m: u64) {
+        self.s[Self::EXEC] = m as u32;
+        self.s[Self::EXEC + 1] = (m >> 32) as u32;
+    }
+}
+
+/// Runs `words` (machine code starting at offset 0) on one wave of `gen` from `regs`, until
+/// the PC leaves the words or `s_endpgm`, and leaves the final state in `regs`. Returns the
+/// number of instructions executed, or the fault (an invalid word, an unimplemented or
+/// not-for-compute instruction, a memory access).
+pub fn run_words(gen: Gen, words: &[u32], regs: &mut WaveRegs) -> Result<u64, FaultKind> {
+    let mut w = Wave::new();
+    w.set_wave32(gen.wave_size() == 32);
+    w.s = regs.s;
+    w.scc = regs.scc;
+    for (row, r) in w.v.iter_mut().zip(&regs.v) {
+        *row = *r;
+    }
+    w.mode = regs.mode;
+    let insts: Vec<_> = (0..words.len()).map(|k| decode(gen, &words[k..])).collect();
+    let mem = MemoryMap::new();
+    let mut cache = RegionCache::default();
+    let mut lds = vec![0u8; 65536];
+    let mut scratch = Scratch::new();
+    let mut env = Env {
+        gen,
+        mem: &mem,
+        cache: &mut cache,
+        lds: &mut lds,
+        private_per_lane: 0,
+        scratch: &mut scratch,
+    };
+    let end = 4 * words.len() as u64;
+    let mut count = 0u64;
+    while w.pc < end && count < 1 << 20 {
+        let inst = &insts[(w.pc / 4) as usize];
+        let flow = step(&mut w, inst, &mut env).map_err(|f| f.kind)?;
+        count += 1;
+        match flow {
+            Flow::Jump(t) => w.pc = t,
+            Flow::End => break,
+            Flow::Next | Flow::Barrier | Flow::Yield => w.pc += u64::from(inst.size),
+        }
+    }
+    regs.s = w.s;
+    regs.scc = w.scc;
+    regs.mode = w.mode;
+    for (r, row) in regs.v.iter_mut().zip(&w.v) {
+        *r = *row;
+    }
+    Ok(count)
+}
