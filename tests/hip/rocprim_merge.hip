@@ -1,6 +1,6 @@
-// rocprim_merge: the rocPRIM (Debian's librocprim-dev) algorithms whose code needs VALU
-// semantics the emulator is still missing (issue 18; tests/hip/manifest.txt lists them as known
-// failures until they land), checked against CPU references:
+// rocprim_merge: the rocPRIM (Debian's librocprim-dev) algorithms whose code needs the VALU
+// semantics issue 18 found missing (integer clamp, v_xnor_b32, 16-bit max3/min3), checked
+// against CPU references:
 // - merge sort (keys, and key-value pairs with a descending comparator: stable, equal keys keep
 //   their input order) and merge of two sorted sequences of different lengths. rocPRIM's merge
 //   path computes `diag < n2 ? 0 : diag - n2` with `v_sub_u32 … clamp`: integer clamp
