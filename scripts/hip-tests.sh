@@ -124,8 +124,8 @@ while IFS= read -r line || [ -n "$line" ]; do
       exit 2
     fi
     for f in $flags; do
-      [[ "$f" =~ ^-l[A-Za-z0-9_-]+$ ]] || {
-        echo "hip-tests: @link takes -l<library> flags: $line" >&2
+      [[ "$f" =~ ^-l[A-Za-z0-9_-]+$ || "$f" =~ ^-std=c\+\+1[47]$ ]] || {
+        echo "hip-tests: @link takes -l<library> and -std=c++14/17 flags: $line" >&2
         exit 2
       }
     done

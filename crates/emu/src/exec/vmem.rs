@@ -354,6 +354,12 @@ fn access(
                 if exec >> l & 1 == 0 {
                     continue;
                 }
+                if let Some(a) = single_copy_pair(&m, places[l]) {
+                    let v = mem.read(a, 8, l)?;
+                    w.set_lane(dst, l, v as u32);
+                    w.set_lane(dst + 1, l, (v >> 32) as u32);
+                    continue;
+                }
                 for k in 0..u16::from(m.count) {
                     let p = elem_place(places[l], u64::from(k) * u64::from(m.bytes));
                     let v = mem.read(p, u32::from(m.bytes), l)?;
@@ -364,6 +370,11 @@ fn access(
         Kind::Store => {
             for l in 0..LANES {
                 if exec >> l & 1 == 0 {
+                    continue;
+                }
+                if let Some(a) = single_copy_pair(&m, places[l]) {
+                    let v = u64::from(w.lane(data, l)) | u64::from(w.lane(data + 1, l)) << 32;
+                    mem.write(a, 8, v, l)?;
                     continue;
                 }
                 for k in 0..u16::from(m.count) {
@@ -407,6 +418,19 @@ fn access(
     Ok(Flow::Next)
 }
 
+/// The place of a `dwordx2` load or store that must be one 64-bit access: global memory at an
+/// 8-byte-aligned address (single-copy atomic, docs/litmus.md). LDS needs no such care (a
+/// work-group's waves run on one host thread, so every LDS instruction is indivisible) and
+/// private memory is swizzled per dword and seen by its own lane only.
+fn single_copy_pair(m: &MemDesc, p: Place) -> Option<Place> {
+    match p {
+        Place::Global(a) if m.count == 2 && m.bytes == 4 && m.d16 == 0 && a.is_multiple_of(8) => {
+            Some(p)
+        }
+        _ => None,
+    }
+}
+
 fn advance(p: Place, by: u64) -> Place {
     match p {
         Place::Global(a) => Place::Global(a.wrapping_add(by)),
@@ -435,6 +459,10 @@ fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
     let store = m.kind == Kind::Store;
     if !env.cache.check(env.mem, lo, span, store) {
         return None;
+    }
+    if m.count == 2 {
+        qwords(w, i, addrs, exec, store);
+        return Some(Ok(Flow::Next));
     }
     // Lanes 0..N all active (a full wave64 or wave32 wave): no per-lane mask tests.
     if exec == u64::MAX {
@@ -467,6 +495,85 @@ fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
         w.stored = true;
     }
     Some(Ok(Flow::Next))
+}
+
+/// [`global_dwords`] for `dwordx2` (the range is checked): a lane whose address is 8-byte
+/// aligned makes one 64-bit host access, single-copy atomic as on the hardware (a 64-bit atomic
+/// load or store compiles to exactly these instructions); a lane at a 4-byte-aligned address
+/// makes two 32-bit ones, as the hardware may (docs/litmus.md, "Single-copy atomicity").
+fn qwords(w: &mut Wave, i: &Inst, addrs: &[u64; LANES], exec: u64, store: bool) {
+    let first = if store { i.src[1] } else { i.dst };
+    let (r0, r1) = (
+        crate::wave::reg_index(first),
+        crate::wave::reg_index(first + 1),
+    );
+    // The OR of the active addresses: all 8-byte aligned when its low 3 bits are clear.
+    let mut or = 0u64;
+    for (l, &a) in addrs.iter().enumerate() {
+        or |= a & ((exec >> l) & 1).wrapping_neg();
+    }
+    let aligned = or.is_multiple_of(8);
+    // Lanes 0..N all active and aligned (a full wave64 or wave32 wave): branch-free loops.
+    if aligned && exec == u64::MAX {
+        return qwords_full(w, r0, r1, addrs, store);
+    }
+    if aligned && exec == 0xffff_ffff {
+        return qwords_full(w, r0, r1, low32(addrs), store);
+    }
+    for (l, &a) in addrs.iter().enumerate() {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        if store {
+            let v = u64::from(w.v[r0][l]) | u64::from(w.v[r1][l]) << 32;
+            if a.is_multiple_of(8) {
+                host::store64(a, v);
+            } else {
+                host::store32(a, v as u32);
+                host::store32(a + 4, (v >> 32) as u32);
+            }
+        } else {
+            let v = if a.is_multiple_of(8) {
+                host::load64(a)
+            } else {
+                u64::from(host::load32(a)) | u64::from(host::load32(a + 4)) << 32
+            };
+            w.v[r0][l] = v as u32;
+            w.v[r1][l] = (v >> 32) as u32;
+        }
+    }
+    if store {
+        w.stored = true;
+    }
+}
+
+/// [`qwords`] for lanes 0..N, all active, at 8-byte-aligned addresses: one 64-bit host access
+/// per lane, the register pair (rows `r0`, `r1`) packed or unpacked in separate loops.
+#[inline(always)]
+fn qwords_full<const N: usize>(w: &mut Wave, r0: usize, r1: usize, addrs: &[u64; N], store: bool) {
+    let mut v = [0u64; N];
+    if store {
+        let (lo, hi): (&[u32; N], &[u32; N]) = (lanes(&w.v[r0]), lanes(&w.v[r1]));
+        for l in 0..N {
+            v[l] = u64::from(lo[l]) | u64::from(hi[l]) << 32;
+        }
+        for l in 0..N {
+            host::store64(addrs[l], v[l]);
+        }
+        w.stored = true;
+    } else {
+        for l in 0..N {
+            v[l] = host::load64(addrs[l]);
+        }
+        let lo: &mut [u32; N] = lanes_mut(&mut w.v[r0]);
+        for l in 0..N {
+            lo[l] = v[l] as u32;
+        }
+        let hi: &mut [u32; N] = lanes_mut(&mut w.v[r1]);
+        for l in 0..N {
+            hi[l] = (v[l] >> 32) as u32;
+        }
+    }
 }
 
 /// [`global_dwords`] for lanes 0..N, all active (the range is checked).
@@ -710,6 +817,16 @@ pub(crate) fn is_cache_op(i: &Inst) -> bool {
     )
 }
 
+/// The place of a `buffer_*_dwordx2` whose two dwords are in range and adjacent at an
+/// 8-byte-aligned address: one 64-bit access (see [`single_copy_pair`]). A swizzled buffer with
+/// 4-byte elements (scratch) puts them apart, and then each dword is its own access.
+fn buffer_pair(m: &MemDesc, lo: Option<u64>, hi: Option<u64>) -> Option<Place> {
+    match (lo, hi) {
+        (Some(a), Some(b)) if b == a.wrapping_add(4) => single_copy_pair(m, Place::Global(a)),
+        _ => None,
+    }
+}
+
 /// MUBUF (buffer) instructions, including the swizzled scratch descriptor.
 pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     // Cache write-back/invalidate: memory is coherent here (amdgpu-execution.md §2.5, R6).
@@ -785,6 +902,12 @@ pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         };
         match m.kind {
             Kind::Load => {
+                if let Some(a) = buffer_pair(&m, addr_of(offset0), addr_of(offset0 + 4)) {
+                    let v = mem.read(a, 8, l)?;
+                    w.set_lane(dst, l, v as u32);
+                    w.set_lane(dst + 1, l, (v >> 32) as u32);
+                    continue;
+                }
                 for k in 0..u16::from(m.count) {
                     let o = offset0 + u64::from(k) * u64::from(m.bytes);
                     let v = match addr_of(o) {
@@ -795,6 +918,12 @@ pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                 }
             }
             Kind::Store => {
+                w.stored = true;
+                if let Some(a) = buffer_pair(&m, addr_of(offset0), addr_of(offset0 + 4)) {
+                    let v = u64::from(w.lane(data, l)) | u64::from(w.lane(data + 1, l)) << 32;
+                    mem.write(a, 8, v, l)?;
+                    continue;
+                }
                 for k in 0..u16::from(m.count) {
                     let o = offset0 + u64::from(k) * u64::from(m.bytes);
                     if let Some(a) = addr_of(o) {
@@ -802,7 +931,6 @@ pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                         mem.write(Place::Global(a), u32::from(m.bytes), v, l)?;
                     }
                 }
-                w.stored = true;
             }
             Kind::Atomic => {
                 let wide = m.bytes == 8;

@@ -21,7 +21,7 @@ pub(crate) fn load(addr: u64, size: u32) -> u64 {
             (1, _) => u64::from((*(addr as *const AtomicU8)).load(Ordering::Acquire)),
             (2, true) => u64::from((*(addr as *const AtomicU16)).load(Ordering::Acquire)),
             (4, true) => u64::from((*(addr as *const AtomicU32)).load(Ordering::Acquire)),
-            (8, true) => (*(addr as *const AtomicU64)).load(Ordering::Acquire),
+            (8, true) => load64(addr),
             _ => {
                 let mut v = 0u64;
                 for i in 0..u64::from(size.min(8)) {
@@ -96,6 +96,55 @@ pub(crate) fn store32(addr: u64, v: u32) {
     }
 }
 
+/// Loads the 8-byte-aligned u64 at a checked address with one host access: a naturally aligned
+/// 64-bit access is single-copy atomic on the hardware, and programs rely on it (docs/litmus.md,
+/// "Single-copy atomicity").
+#[inline(always)]
+pub(crate) fn load64(addr: u64) -> u64 {
+    if cfg!(feature = "split-64bit-accesses") {
+        return split_load64(addr);
+    }
+    // SAFETY: the caller checked [addr, addr+8) is registered and live, and it is 8-aligned.
+    unsafe { (*(addr as *const AtomicU64)).load(Ordering::Acquire) }
+}
+
+/// Stores a u64 at a checked, writable, 8-byte-aligned address with one host access (see
+/// [`load64`]).
+#[inline(always)]
+pub(crate) fn store64(addr: u64, v: u64) {
+    if cfg!(feature = "split-64bit-accesses") {
+        return split_store64(addr, v);
+    }
+    #[cfg(feature = "slow-host-stores")]
+    if slow_store(addr, 8, v) {
+        return;
+    }
+    // SAFETY: the caller checked [addr, addr+8) is registered, live and writable; aligned.
+    unsafe { (*(addr as *const AtomicU64)).store(v, Ordering::Release) }
+}
+
+/// Spin-loop hints between the two halves of a split 64-bit access.
+const SPLIT_WINDOW: u32 = 64;
+
+/// Test only (feature `split-64bit-accesses`, docs/litmus.md): an aligned 64-bit load done as
+/// two 32-bit loads, low half first, with a short pause between them (it widens the window in
+/// which another host thread's store lands between the halves, as on a slower or busier host).
+/// The 64-bit litmus tests must then see torn values.
+#[cold]
+fn split_load64(addr: u64) -> u64 {
+    let lo = load32(addr);
+    (0..SPLIT_WINDOW).for_each(|_| std::hint::spin_loop());
+    u64::from(lo) | u64::from(load32(addr + 4)) << 32
+}
+
+/// Test only: [`split_load64`] for stores.
+#[cold]
+fn split_store64(addr: u64, v: u64) {
+    store32(addr, v as u32);
+    (0..SPLIT_WINDOW).for_each(|_| std::hint::spin_loop());
+    store32(addr + 4, (v >> 32) as u32);
+}
+
 /// Stores the low `size` bytes (1, 2, 4 or 8) of `value` at a checked, writable address.
 #[inline]
 pub(crate) fn store(addr: u64, size: u32, value: u64) {
@@ -110,7 +159,7 @@ pub(crate) fn store(addr: u64, size: u32, value: u64) {
             (1, _) => (*(addr as *const AtomicU8)).store(value as u8, Ordering::Release),
             (2, true) => (*(addr as *const AtomicU16)).store(value as u16, Ordering::Release),
             (4, true) => (*(addr as *const AtomicU32)).store(value as u32, Ordering::Release),
-            (8, true) => (*(addr as *const AtomicU64)).store(value, Ordering::Release),
+            (8, true) => store64(addr, value),
             _ => {
                 for i in 0..u64::from(size.min(8)) {
                     std::ptr::write_volatile((addr + i) as *mut u8, (value >> (8 * i)) as u8);
