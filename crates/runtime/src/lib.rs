@@ -12,12 +12,14 @@ mod alias;
 pub mod backend;
 pub mod error;
 pub mod executable;
+pub mod ipc;
 pub mod layout;
 pub mod memory;
 pub mod pages;
 pub mod queue;
 pub mod runtime;
 pub mod signal;
+pub mod svm;
 mod sync;
 pub mod trace;
 
