@@ -397,6 +397,15 @@ fn c_kernel_faults_reach_the_queue_callback() {
 }
 
 #[test]
+fn c_ipc_memory_and_signals_between_two_processes() {
+    run_c(
+        "ipc",
+        &[&cl_kernel("cl/runtime_kernels.cl", "gfx90a", 4)],
+        &[],
+    );
+}
+
+#[test]
 fn c_bench_runs_barrier_and_dispatch_round_trips() {
     let out = run_c(
         "bench",

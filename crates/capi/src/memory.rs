@@ -4,7 +4,7 @@
 use std::ffi::c_void;
 
 use hsaemu_runtime::memory::{copy_memory, fill_u32, PointerType};
-use hsaemu_runtime::{HsaError, Signal};
+use hsaemu_runtime::{HsaError, MemoryOrder, Signal, SignalOp};
 
 use crate::util::{non_null, put, runtime, status, tri, HSA_STATUS_SUCCESS, INVALID_ARGUMENT};
 
@@ -371,6 +371,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_pointer_info(
         PointerType::Unknown => 0,
         PointerType::Hsa => 1,
         PointerType::Locked | PointerType::Registered => 2,
+        PointerType::Ipc => 4,
     };
     // SAFETY: `info` is non-null and its `size` field says how much the caller provides.
     unsafe {
@@ -474,4 +475,277 @@ pub extern "C" fn hsaemu_hsa_amd_coherency_set_type(agent: u64, type_: u32) -> u
         return INVALID_ARGUMENT;
     }
     HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_memory_migrate`: ROCr 5.2 answers `OUT_OF_RESOURCES` (not implemented there). In
+/// hsaemu every pool is host memory that every agent reaches, so moving an allocation to
+/// another pool changes nothing: the call validates its arguments as ROCr does (null pointer
+/// or non-zero flags, then the pool), checks that `ptr` lies in a pool allocation, and
+/// succeeds.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_amd_memory_migrate(ptr: *const c_void, pool: u64, flags: u32) -> u32 {
+    let rt = runtime!();
+    if ptr.is_null() || flags != 0 {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    }
+    let (_, p) = tri!(rt.pool(pool));
+    if p.properties().segment != hsaemu_runtime::memory::Segment::Global {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    }
+    if rt.memory().pointer_info(ptr as u64).kind != PointerType::Hsa {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    }
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_deallocation_callback_t`.
+type DeallocationCallback = unsafe extern "C" fn(ptr: *mut c_void, user_data: *mut c_void);
+
+/// `hsa_amd_register_deallocation_callback`: `callback(ptr, user_data)` runs when the pool
+/// allocation containing `ptr` is freed (before its memory is unmapped).
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_amd_register_deallocation_callback(
+    ptr: *mut c_void,
+    callback: Option<DeallocationCallback>,
+    user_data: *mut c_void,
+) -> u32 {
+    let rt = runtime!();
+    non_null!(ptr);
+    let Some(cb) = callback else {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    };
+    let (p, data) = (ptr as u64, user_data as u64);
+    status(
+        rt.memory()
+            .register_dealloc_notifier(hsaemu_runtime::memory::DeallocNotifier {
+                ptr: p,
+                key: cb as usize as u64,
+                // SAFETY: the application's callback, called with the arguments it registered.
+                call: Box::new(move || unsafe { cb(p as *mut c_void, data as *mut c_void) }),
+            }),
+    )
+}
+
+/// `hsa_amd_deregister_deallocation_callback`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_amd_deregister_deallocation_callback(
+    ptr: *mut c_void,
+    callback: Option<DeallocationCallback>,
+) -> u32 {
+    let rt = runtime!();
+    non_null!(ptr);
+    let Some(cb) = callback else {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    };
+    status(
+        rt.memory()
+            .deregister_dealloc_notifier(ptr as u64, cb as usize as u64),
+    )
+}
+
+/// `hsa_amd_ipc_memory_create`: shares a pool allocation with other processes (see
+/// `hsaemu_runtime::ipc`).
+///
+/// # Safety
+/// `handle` must be writable (32 bytes).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_ipc_memory_create(
+    ptr: *mut c_void,
+    len: usize,
+    handle: *mut [u32; 8],
+) -> u32 {
+    let rt = runtime!();
+    non_null!(ptr, handle);
+    let h = tri!(rt.memory().ipc_export(ptr as u64, len as u64));
+    // SAFETY: non-null, writable by contract.
+    unsafe { handle.write_unaligned(h.to_words()) };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_ipc_memory_attach`.
+///
+/// # Safety
+/// `handle` readable (32 bytes), `agents` holds `num_agents` handles, `mapped_ptr` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_ipc_memory_attach(
+    handle: *const [u32; 8],
+    len: usize,
+    num_agents: u32,
+    agents: *const u64,
+    mapped_ptr: *mut *mut c_void,
+) -> u32 {
+    let rt = runtime!();
+    non_null!(mapped_ptr);
+    if num_agents != 0 {
+        non_null!(agents);
+        // SAFETY: `agents` holds `num_agents` handles by contract.
+        let list = unsafe { std::slice::from_raw_parts(agents, num_agents as usize) };
+        for &a in list {
+            tri!(rt.agent(a));
+        }
+    }
+    non_null!(handle);
+    // SAFETY: non-null, readable by contract.
+    let h = tri!(hsaemu_runtime::ipc::IpcHandle::from_words(unsafe {
+        handle.read_unaligned()
+    }));
+    let p = tri!(rt.memory().ipc_attach(h, len as u64));
+    // SAFETY: non-null, writable by contract.
+    unsafe { *mapped_ptr = p as *mut c_void };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_ipc_memory_detach`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_amd_ipc_memory_detach(mapped_ptr: *mut c_void) -> u32 {
+    let rt = runtime!();
+    non_null!(mapped_ptr);
+    status(rt.memory().ipc_detach(mapped_ptr as u64))
+}
+
+/// `hsa_amd_svm_attribute_pair_t`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct SvmAttributePair {
+    pub attribute: u64,
+    pub value: u64,
+}
+
+/// Whether `handle` is a live agent, and a CPU one (for the SVM checks).
+fn agent_kind(rt: &hsaemu_runtime::Runtime, handle: u64) -> Option<bool> {
+    rt.agent(handle)
+        .ok()
+        .map(|a| a.device_type() == hsaemu_runtime::DeviceType::Cpu)
+}
+
+/// The attribute list as `(attribute, value)` pairs (`None` for a null list of non-zero
+/// length or an attribute beyond 32 bits).
+///
+/// # Safety
+/// `list` holds `count` pairs when non-null.
+unsafe fn svm_pairs(list: *const SvmAttributePair, count: usize) -> Option<Vec<(u32, u64)>> {
+    if count == 0 {
+        return Some(Vec::new());
+    }
+    if list.is_null() {
+        return None;
+    }
+    // SAFETY: by contract.
+    let pairs = unsafe { std::slice::from_raw_parts(list, count) };
+    pairs
+        .iter()
+        .map(|p| Some((u32::try_from(p.attribute).ok()?, p.value)))
+        .collect()
+}
+
+/// `hsa_amd_svm_attributes_set` (see `hsaemu_runtime::svm`).
+///
+/// # Safety
+/// `list` holds `count` pairs.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_svm_attributes_set(
+    ptr: *mut c_void,
+    size: usize,
+    list: *mut SvmAttributePair,
+    count: usize,
+) -> u32 {
+    let rt = runtime!();
+    // SAFETY: by contract.
+    let Some(pairs) = (unsafe { svm_pairs(list, count) }) else {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    };
+    let kind = |a: u64| agent_kind(&rt, a);
+    let r = rt.memory().svm().set(ptr as u64, size as u64, &pairs, &kind);
+    status(r)
+}
+
+/// `hsa_amd_svm_attributes_get`.
+///
+/// # Safety
+/// `list` holds `count` writable pairs.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_svm_attributes_get(
+    ptr: *mut c_void,
+    size: usize,
+    list: *mut SvmAttributePair,
+    count: usize,
+) -> u32 {
+    let rt = runtime!();
+    // SAFETY: by contract.
+    let Some(mut pairs) = (unsafe { svm_pairs(list, count) }) else {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    };
+    let kind = |a: u64| agent_kind(&rt, a);
+    let cpu = rt
+        .agents()
+        .iter()
+        .find(|a| a.device_type() == hsaemu_runtime::DeviceType::Cpu)
+        .map_or(0, |a| a.handle());
+    tri!(rt
+        .memory()
+        .svm()
+        .get(ptr as u64, size as u64, &mut pairs, &kind, cpu));
+    // SAFETY: `list` holds `count` writable pairs (non-null when count > 0, checked above).
+    let out = unsafe { std::slice::from_raw_parts_mut(list, count) };
+    for (o, (a, v)) in out.iter_mut().zip(pairs) {
+        o.attribute = u64::from(a);
+        o.value = v;
+    }
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_svm_prefetch_async`: once the dependencies are satisfied, records the range's
+/// prefetch location and decrements `completion_signal` (the data is already where every
+/// agent reaches it).
+///
+/// # Safety
+/// `deps` holds `num_deps` handles.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_svm_prefetch_async(
+    ptr: *mut c_void,
+    size: usize,
+    agent: u64,
+    num_deps: u32,
+    deps: *const u64,
+    completion_signal: u64,
+) -> u32 {
+    let rt = runtime!();
+    let is_cpu = match agent_kind(&rt, agent) {
+        Some(c) => c,
+        None => return crate::util::trace_error!(HsaError::InvalidAgent.status()),
+    };
+    let deps = if num_deps == 0 {
+        Vec::new()
+    } else {
+        non_null!(deps);
+        // SAFETY: `deps` holds `num_deps` handles by contract.
+        let list = unsafe { std::slice::from_raw_parts(deps, num_deps as usize) };
+        tri!(list.iter().map(|&d| rt.signal(d)).collect::<Result<Vec<_>, _>>())
+    };
+    let completion = if completion_signal == 0 {
+        None
+    } else {
+        Some(tri!(rt.signal(completion_signal)))
+    };
+    tri!(hsaemu_runtime::svm::SvmMap::check_range(
+        ptr as u64,
+        size as u64
+    ));
+    let (p, n, dest) = (ptr as u64, size as u64, if is_cpu { 0 } else { agent });
+    let run = move || {
+        if let Ok(rt) = hsaemu_runtime::current() {
+            // The range was checked; it can only have been unmapped since, which a prefetch
+            // of host memory survives.
+            let _ = rt.memory().svm().prefetched(p, n, dest);
+        }
+        if let Some(c) = &completion {
+            c.rmw(SignalOp::Subtract, 1, MemoryOrder::Relaxed);
+        }
+    };
+    let ready = move || deps.iter().all(|d| d.load(MemoryOrder::Acquire) == 0);
+    if ready() {
+        run();
+        return HSA_STATUS_SUCCESS;
+    }
+    status(hsaemu_runtime::signal::when(ready, run))
 }

@@ -25,6 +25,7 @@ unsafe fn hsa_signal_create(
     num_consumers: u32,
     consumers: *const u64,
     signal: *mut u64,
+    ipc: bool,
 ) -> u32 {
     let rt = runtime!();
     non_null!(signal);
@@ -39,7 +40,11 @@ unsafe fn hsa_signal_create(
             }
         }
     }
-    let s = tri!(rt.create_signal(initial));
+    let s = if ipc {
+        tri!(rt.add_signal(tri!(Signal::new_ipc(initial))))
+    } else {
+        tri!(rt.create_signal(initial))
+    };
     // SAFETY: non-null, writable by contract.
     unsafe { *signal = s.handle() };
     HSA_STATUS_SUCCESS
@@ -57,13 +62,13 @@ pub unsafe extern "C" fn hsaemu_hsa_signal_create(
     signal: *mut u64,
 ) -> u32 {
     // SAFETY: forwarded contract.
-    unsafe { hsa_signal_create(initial, num_consumers, consumers, signal) }
+    unsafe { hsa_signal_create(initial, num_consumers, consumers, signal, false) }
 }
 
 /// `HSA_AMD_SIGNAL_IPC`.
 const AMD_SIGNAL_IPC: u64 = 2;
 
-/// `hsa_amd_signal_create` (IPC signals are not supported).
+/// `hsa_amd_signal_create` (`HSA_AMD_SIGNAL_IPC`: the signal lives in shared memory).
 ///
 /// # Safety
 /// As `hsa_signal_create`.
@@ -75,12 +80,53 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_signal_create(
     attributes: u64,
     signal: *mut u64,
 ) -> u32 {
-    let _rt = runtime!();
-    if attributes & AMD_SIGNAL_IPC != 0 {
-        return crate::HSA_STATUS_ERROR;
-    }
     // SAFETY: forwarded contract.
-    unsafe { hsa_signal_create(initial, num_consumers, consumers, signal) }
+    unsafe {
+        hsa_signal_create(
+            initial,
+            num_consumers,
+            consumers,
+            signal,
+            attributes & AMD_SIGNAL_IPC != 0,
+        )
+    }
+}
+
+/// `hsa_amd_ipc_signal_create`: the handle of a signal created with `HSA_AMD_SIGNAL_IPC`
+/// (`INVALID_ARGUMENT` for any other signal, as ROCr).
+///
+/// # Safety
+/// `handle` must be writable (32 bytes).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_ipc_signal_create(signal: u64, handle: *mut [u32; 8]) -> u32 {
+    let rt = runtime!();
+    non_null!(handle);
+    let s = tri!(rt.signal(signal));
+    let h = tri!(s.ipc_handle());
+    // SAFETY: non-null, writable by contract.
+    unsafe { handle.write_unaligned(h.to_words()) };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_ipc_signal_attach`: maps another process's IPC signal.
+///
+/// # Safety
+/// `handle` must be readable (32 bytes) and `signal` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_ipc_signal_attach(
+    handle: *const [u32; 8],
+    signal: *mut u64,
+) -> u32 {
+    let rt = runtime!();
+    non_null!(handle, signal);
+    // SAFETY: non-null, readable by contract.
+    let h = tri!(hsaemu_runtime::ipc::IpcHandle::from_words(unsafe {
+        handle.read_unaligned()
+    }));
+    let s = tri!(rt.add_signal(tri!(Signal::attach_ipc(h))));
+    // SAFETY: non-null, writable by contract.
+    unsafe { *signal = s.handle() };
+    HSA_STATUS_SUCCESS
 }
 
 /// `hsa_signal_destroy`.
