@@ -406,6 +406,11 @@ fn c_ipc_memory_and_signals_between_two_processes() {
 }
 
 #[test]
+fn c_deallocation_callbacks_svm_attributes_and_migration() {
+    run_c("memory_ext", &[], &[]);
+}
+
+#[test]
 fn c_bench_runs_barrier_and_dispatch_round_trips() {
     let out = run_c(
         "bench",
