@@ -411,6 +411,30 @@ fn c_deallocation_callbacks_svm_attributes_and_migration() {
 }
 
 #[test]
+fn c_code_object_v1_api() {
+    run_c(
+        "code_object_v1",
+        &[
+            &cl_kernel("cl/runtime_kernels.cl", "gfx906", 2),
+            "2.1",
+            "count",
+            "amdgcn-amd-amdhsa--gfx906",
+        ],
+        &[("HSAEMU_TARGET", "gfx906")],
+    );
+    run_c(
+        "code_object_v1",
+        &[
+            &cl_kernel("cl/runtime_kernels.cl", "gfx90a", 4),
+            "4.0",
+            "count.kd",
+            "amdgcn-amd-amdhsa--gfx90a",
+        ],
+        &[],
+    );
+}
+
+#[test]
 fn c_bench_runs_barrier_and_dispatch_round_trips() {
     let out = run_c(
         "bench",

@@ -4,11 +4,13 @@
 
 use std::ffi::{c_char, c_void, CStr};
 
+use hsaemu_runtime::code_object_v1 as v1;
 use hsaemu_runtime::executable::symbol_handle;
-use hsaemu_runtime::{CodeObjectReader, HsaError, SymbolType};
+use hsaemu_runtime::{CodeObjectReader, HsaError, Runtime, SymbolType};
 
 use crate::util::{
-    iterate, non_null, put, runtime, status, tri, HSA_STATUS_SUCCESS, INVALID_ARGUMENT,
+    iterate, non_null, put, put_fixed_str, runtime, status, tri, HSA_STATUS_SUCCESS,
+    INVALID_ARGUMENT,
 };
 
 /// `hsa_code_object_reader_create_from_memory` (the bytes are copied).
@@ -629,4 +631,239 @@ pub fn loader_table() -> [usize; 7] {
         loader_reader_from_file_with_offset_size as *const () as usize,
         loader_iterate_executables as *const () as usize,
     ]
+}
+
+// ---- the deprecated code-object API (HSA 1.0) ----
+
+/// `hsa_code_object_serialize`: hands the code object's bytes to the application's allocator.
+///
+/// # Safety
+/// `alloc` must be null or a valid function pointer; the outputs must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_code_object_serialize(
+    code_object: u64,
+    alloc: Option<unsafe extern "C" fn(usize, u64, *mut *mut c_void) -> u32>,
+    callback_data: u64,
+    _options: *const c_char,
+    serialized: *mut *mut c_void,
+    size: *mut usize,
+) -> u32 {
+    let _rt = runtime!();
+    let Some(alloc) = alloc else {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    };
+    non_null!(serialized, size);
+    let co = tri!(v1::get(code_object));
+    let bytes = co.reader().bytes();
+    // SAFETY: the application's allocator; it returns a buffer of `bytes.len()` bytes.
+    unsafe {
+        let s = alloc(bytes.len(), callback_data, serialized);
+        if s != HSA_STATUS_SUCCESS {
+            return s;
+        }
+        if (*serialized).is_null() {
+            return crate::util::trace_error!(HsaError::OutOfResources.status());
+        }
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), *serialized as *mut u8, bytes.len());
+        *size = bytes.len();
+    }
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_code_object_deserialize`: copies the bytes; the handle is the copy's address.
+///
+/// # Safety
+/// `serialized` holds `size` readable bytes; `code_object` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_code_object_deserialize(
+    serialized: *const c_void,
+    size: usize,
+    _options: *const c_char,
+    code_object: *mut u64,
+) -> u32 {
+    let _rt = runtime!();
+    non_null!(serialized, code_object);
+    if size == 0 {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    }
+    // SAFETY: `size` readable bytes by contract.
+    let bytes = unsafe { std::slice::from_raw_parts(serialized as *const u8, size) };
+    let h = tri!(v1::deserialize(bytes));
+    // SAFETY: non-null, writable by contract.
+    unsafe { *code_object = h };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_code_object_destroy`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_code_object_destroy(code_object: u64) -> u32 {
+    let _rt = runtime!();
+    status(v1::destroy(code_object))
+}
+
+/// `hsa_code_object_get_info`. As in ROCr, the machine model, profile and rounding mode come
+/// only from an HSAIL note, which compilers other than the (absent) finalizer never write:
+/// those queries answer `INVALID_CODE_OBJECT`.
+///
+/// # Safety
+/// `value` must be valid for writing the attribute's type.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_code_object_get_info(
+    code_object: u64,
+    attribute: u32,
+    value: *mut c_void,
+) -> u32 {
+    let rt = runtime!();
+    non_null!(value);
+    let co = tri!(v1::get(code_object));
+    let (Some(version), Some(isa)) = (&co.version, &co.isa_name) else {
+        return crate::util::trace_error!(HsaError::InvalidCodeObject.status());
+    };
+    // SAFETY: non-null and sized for the attribute by contract.
+    unsafe {
+        match attribute {
+            0 => put_fixed_str(value, version, 64), // VERSION: char[64]
+            1 => put(value, 0u32),                  // TYPE: HSA_CODE_OBJECT_TYPE_PROGRAM
+            2 => put(value, Runtime::isa_handle(tri!(rt.isa_from_name(isa)))),
+            3..=5 => return crate::util::trace_error!(HsaError::InvalidCodeObject.status()),
+            _ => return crate::util::trace_error!(INVALID_ARGUMENT),
+        }
+    }
+    HSA_STATUS_SUCCESS
+}
+
+/// Looks a code symbol up by name and writes its handle.
+///
+/// # Safety
+/// `name` (and `module` when non-null) are C strings; `symbol` is writable.
+unsafe fn code_symbol_by_name(
+    code_object: u64,
+    module: *const c_char,
+    name: *const c_char,
+    symbol: *mut u64,
+) -> u32 {
+    let _rt = runtime!();
+    non_null!(name, symbol);
+    let co = tri!(v1::get(code_object));
+    // SAFETY: C strings by contract.
+    let (module, name) = unsafe {
+        (
+            (!module.is_null()).then(|| CStr::from_ptr(module).to_string_lossy()),
+            CStr::from_ptr(name).to_string_lossy(),
+        )
+    };
+    let s = tri!(co.symbol(module.as_deref(), &name));
+    // SAFETY: non-null, writable by contract.
+    unsafe { *symbol = v1::symbol_handle(&s) };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_code_object_get_symbol`.
+///
+/// # Safety
+/// As `hsa_code_object_get_symbol_from_name`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_code_object_get_symbol(
+    code_object: u64,
+    name: *const c_char,
+    symbol: *mut u64,
+) -> u32 {
+    // SAFETY: forwarded contract.
+    unsafe { code_symbol_by_name(code_object, std::ptr::null(), name, symbol) }
+}
+
+/// `hsa_code_object_get_symbol_from_name`.
+///
+/// # Safety
+/// `name` (and `module` when non-null) are C strings; `symbol` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_code_object_get_symbol_from_name(
+    code_object: u64,
+    module: *const c_char,
+    name: *const c_char,
+    symbol: *mut u64,
+) -> u32 {
+    // SAFETY: forwarded contract.
+    unsafe { code_symbol_by_name(code_object, module, name, symbol) }
+}
+
+/// `hsa_code_object_iterate_symbols`.
+///
+/// # Safety
+/// `callback` must be null or a valid function pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_code_object_iterate_symbols(
+    code_object: u64,
+    callback: Option<unsafe extern "C" fn(u64, u64, *mut c_void) -> u32>,
+    data: *mut c_void,
+) -> u32 {
+    let _rt = runtime!();
+    let Some(cb) = callback else {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    };
+    let co = tri!(v1::get(code_object));
+    let syms = tri!(co.symbols()).to_vec();
+    // SAFETY: the application's callback.
+    iterate(syms, |s| unsafe {
+        cb(code_object, v1::symbol_handle(&s), data)
+    })
+}
+
+/// `hsa_code_symbol_get_info` (ROCr's attribute set: no call conventions).
+///
+/// # Safety
+/// `value` must be valid for writing the attribute's type.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_code_symbol_get_info(
+    code_symbol: u64,
+    attribute: u32,
+    value: *mut c_void,
+) -> u32 {
+    let _rt = runtime!();
+    non_null!(value);
+    let s = tri!(v1::symbol(code_symbol));
+    let kernel = s.kind == SymbolType::Kernel;
+    // ROCr splits `module:name`.
+    let (module, name) = s.name.rsplit_once(':').unwrap_or(("", &s.name));
+    let module = module.split(':').next().unwrap_or("");
+    // SAFETY: non-null and sized for the attribute by contract.
+    unsafe {
+        match attribute {
+            0 => put(value, u32::from(kernel)), // HSA_SYMBOL_KIND_KERNEL / _VARIABLE
+            1 => put(value, name.len() as u32),
+            2 => std::ptr::copy_nonoverlapping(name.as_ptr(), value as *mut u8, name.len()),
+            3 => put(value, module.len() as u32),
+            4 => std::ptr::copy_nonoverlapping(module.as_ptr(), value as *mut u8, module.len()),
+            5 => put(value, 1u32), // HSA_SYMBOL_LINKAGE_PROGRAM
+            17 => put(value, true),
+            6 if !kernel => put(value, 0u32), // HSA_VARIABLE_ALLOCATION_AGENT
+            7 if !kernel => put(value, if s.writable { 0u32 } else { 1 }), // GLOBAL / READONLY
+            8 if !kernel => put(value, s.alignment),
+            9 if !kernel => put(value, s.size as u32),
+            10 if !kernel => put(value, !s.writable),
+            11 if kernel => put(value, s.kernarg_segment_size),
+            12 if kernel => put(value, s.kernarg_segment_alignment),
+            13 if kernel => put(value, s.group_segment_size),
+            14 if kernel => put(value, s.private_segment_size),
+            15 if kernel => put(value, s.dynamic_callstack),
+            _ => return crate::util::trace_error!(INVALID_ARGUMENT),
+        }
+    }
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_executable_load_code_object`: loads a deserialized code object through the same
+/// loader as `hsa_executable_load_agent_code_object`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_executable_load_code_object(
+    executable: u64,
+    agent: u64,
+    code_object: u64,
+    _options: *const c_char,
+) -> u32 {
+    let rt = runtime!();
+    let e = tri!(rt.executable(executable));
+    let co = tri!(v1::get(code_object));
+    let a = tri!(rt.agent(agent)).clone();
+    status(e.load(&a, co.reader()))
 }

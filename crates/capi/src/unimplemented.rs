@@ -33,15 +33,6 @@ macro_rules! stubs {
 stubs! {
     hsaemu_stub_hsa_amd_interop_map_buffer => "hsa_amd_interop_map_buffer";
     hsaemu_stub_hsa_amd_interop_unmap_buffer => "hsa_amd_interop_unmap_buffer";
-    hsaemu_stub_hsa_code_object_deserialize => "hsa_code_object_deserialize";
-    hsaemu_stub_hsa_code_object_destroy => "hsa_code_object_destroy";
-    hsaemu_stub_hsa_code_object_get_info => "hsa_code_object_get_info";
-    hsaemu_stub_hsa_code_object_get_symbol => "hsa_code_object_get_symbol";
-    hsaemu_stub_hsa_code_object_get_symbol_from_name => "hsa_code_object_get_symbol_from_name";
-    hsaemu_stub_hsa_code_object_iterate_symbols => "hsa_code_object_iterate_symbols";
-    hsaemu_stub_hsa_code_object_serialize => "hsa_code_object_serialize";
-    hsaemu_stub_hsa_code_symbol_get_info => "hsa_code_symbol_get_info";
-    hsaemu_stub_hsa_executable_load_code_object => "hsa_executable_load_code_object";
     hsaemu_stub_hsa_ext_image_clear => "hsa_ext_image_clear";
     hsaemu_stub_hsa_ext_image_copy => "hsa_ext_image_copy";
     hsaemu_stub_hsa_ext_image_destroy => "hsa_ext_image_destroy";
