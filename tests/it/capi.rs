@@ -435,6 +435,18 @@ fn c_code_object_v1_api() {
 }
 
 #[test]
+fn c_cu_masking_seen_from_a_kernel() {
+    let kernel = cl_kernel("cl/hw_id.cl", "gfx90a", 4);
+    run_c("cu_mask", &[&kernel], &[]);
+    // Eight CUs run by one host thread: still eight distinct CUs.
+    run_c(
+        "cu_mask",
+        &[&kernel],
+        &[("HSAEMU_CUS", "8"), ("HSAEMU_THREADS", "1")],
+    );
+}
+
+#[test]
 fn c_bench_runs_barrier_and_dispatch_round_trips() {
     let out = run_c(
         "bench",

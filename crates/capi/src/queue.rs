@@ -141,22 +141,34 @@ cases! {
     hsaemu_hsa_queue_cas_write_index_scacq_screl => AcqRel;
 }
 
-/// `hsa_amd_queue_cu_set_mask`: accepted; the emulator schedules on all compute units.
+/// `hsa_amd_queue_cu_set_mask`: the queue's work-groups run only on these (emulated) CUs;
+/// no words reset the mask (as in ROCr).
+///
+/// # Safety
+/// `cu_mask` must hold `num_cu_mask_count / 32` words.
 #[unsafe(no_mangle)]
-pub extern "C" fn hsaemu_hsa_amd_queue_cu_set_mask(
+pub unsafe extern "C" fn hsaemu_hsa_amd_queue_cu_set_mask(
     queue: *const c_void,
     num_cu_mask_count: u32,
     cu_mask: *const u32,
 ) -> u32 {
     let rt = runtime!();
-    tri!(rt.queue(queue as u64));
-    if num_cu_mask_count == 0 || !num_cu_mask_count.is_multiple_of(32) || cu_mask.is_null() {
+    let q = tri!(rt.queue(queue as u64));
+    if (num_cu_mask_count != 0 && cu_mask.is_null()) || !num_cu_mask_count.is_multiple_of(32) {
         return INVALID_ARGUMENT;
     }
+    let words = if num_cu_mask_count == 0 {
+        &[][..]
+    } else {
+        // SAFETY: `num_cu_mask_count / 32` words by contract.
+        unsafe { std::slice::from_raw_parts(cu_mask, (num_cu_mask_count / 32) as usize) }
+    };
+    q.cu_mask()
+        .set(words, q.agent().properties().compute_units);
     HSA_STATUS_SUCCESS
 }
 
-/// `hsa_amd_queue_cu_get_mask`: every compute unit enabled.
+/// `hsa_amd_queue_cu_get_mask`.
 ///
 /// # Safety
 /// `cu_mask` must hold `num_cu_mask_count / 32` words.
@@ -171,17 +183,9 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_queue_cu_get_mask(
     if num_cu_mask_count == 0 || !num_cu_mask_count.is_multiple_of(32) || cu_mask.is_null() {
         return INVALID_ARGUMENT;
     }
-    let cus = q.agent().properties().compute_units;
-    for w in 0..num_cu_mask_count / 32 {
-        let bits = cus.saturating_sub(w * 32).min(32);
-        let word = if bits == 32 {
-            u32::MAX
-        } else {
-            (1u32 << bits) - 1
-        };
-        // SAFETY: `cu_mask` holds `num_cu_mask_count / 32` words by contract.
-        unsafe { *cu_mask.add(w as usize) = word };
-    }
+    // SAFETY: `num_cu_mask_count / 32` words by contract.
+    let out = unsafe { std::slice::from_raw_parts_mut(cu_mask, (num_cu_mask_count / 32) as usize) };
+    q.cu_mask().get(out, q.agent().properties().compute_units);
     HSA_STATUS_SUCCESS
 }
 

@@ -62,6 +62,12 @@ pub struct Dispatch {
     pub queue_address: u64,
     /// Dispatch ID for the dispatch-ID SGPRs.
     pub dispatch_id: u64,
+    /// The compute units the dispatch may use (a queue's CU mask); empty: all of them. Each
+    /// work-group runs on one of them, which its waves read from `HW_ID`.
+    pub compute_units: Vec<u32>,
+    /// Keep every work-group resident at once (a cooperative queue), so work-groups that
+    /// wait on one another (grid barriers) cannot deadlock.
+    pub cooperative: bool,
 }
 
 /// Counters of a completed dispatch.

@@ -46,6 +46,7 @@ mod loader;
 pub mod memory;
 mod ops;
 mod pool;
+mod residency;
 mod wave;
 
 pub use decode::Gen;

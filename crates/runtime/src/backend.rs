@@ -61,6 +61,10 @@ pub struct KernelDispatch {
     pub dispatch_packet_address: u64,
     pub queue_address: u64,
     pub dispatch_id: u64,
+    /// The CUs the queue's mask enables (empty: every CU).
+    pub compute_units: Vec<u32>,
+    /// From a cooperative queue: every work-group is kept resident.
+    pub cooperative: bool,
 }
 
 /// A kernel that stopped abnormally: the queue status to report and a description.
@@ -130,6 +134,8 @@ impl GpuBackend {
             dispatch_packet_address: d.dispatch_packet_address,
             queue_address: d.queue_address,
             dispatch_id: d.dispatch_id,
+            compute_units: d.compute_units.clone(),
+            cooperative: d.cooperative,
         };
         gpu.dispatch(&emu).map(|_| ()).map_err(|f| {
             let (status, at_launch) = match &f.kind {

@@ -11,6 +11,7 @@ pub mod agent;
 mod alias;
 pub mod backend;
 pub mod code_object_v1;
+pub mod cu_mask;
 pub mod error;
 pub mod executable;
 pub mod ipc;
