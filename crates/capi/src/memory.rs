@@ -655,7 +655,10 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_svm_attributes_set(
         return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     let kind = |a: u64| agent_kind(&rt, a);
-    let r = rt.memory().svm().set(ptr as u64, size as u64, &pairs, &kind);
+    let r = rt
+        .memory()
+        .svm()
+        .set(ptr as u64, size as u64, &pairs, &kind);
     status(r)
 }
 
@@ -720,7 +723,10 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_svm_prefetch_async(
         non_null!(deps);
         // SAFETY: `deps` holds `num_deps` handles by contract.
         let list = unsafe { std::slice::from_raw_parts(deps, num_deps as usize) };
-        tri!(list.iter().map(|&d| rt.signal(d)).collect::<Result<Vec<_>, _>>())
+        tri!(list
+            .iter()
+            .map(|&d| rt.signal(d))
+            .collect::<Result<Vec<_>, _>>())
     };
     let completion = if completion_signal == 0 {
         None

@@ -163,8 +163,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_queue_cu_set_mask(
         // SAFETY: `num_cu_mask_count / 32` words by contract.
         unsafe { std::slice::from_raw_parts(cu_mask, (num_cu_mask_count / 32) as usize) }
     };
-    q.cu_mask()
-        .set(words, q.agent().properties().compute_units);
+    q.cu_mask().set(words, q.agent().properties().compute_units);
     HSA_STATUS_SUCCESS
 }
 

@@ -98,7 +98,10 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_signal_create(
 /// # Safety
 /// `handle` must be writable (32 bytes).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn hsaemu_hsa_amd_ipc_signal_create(signal: u64, handle: *mut [u32; 8]) -> u32 {
+pub unsafe extern "C" fn hsaemu_hsa_amd_ipc_signal_create(
+    signal: u64,
+    handle: *mut [u32; 8],
+) -> u32 {
     let rt = runtime!();
     non_null!(handle);
     let s = tri!(rt.signal(signal));

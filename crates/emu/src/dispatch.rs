@@ -55,6 +55,7 @@ struct Ctx {
     resident: usize,
     /// The GPU's compute units (for `residency::cu_of`).
     cus: u32,
+    gws: Arc<crate::gws::Gws>,
     next: AtomicU64,
     stop: AtomicBool,
     fault: Mutex<Option<Fault>>,
@@ -284,6 +285,7 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
         slot_size,
         resident,
         cus: gpu.cfg.compute_units,
+        gws: gpu.gws.clone(),
         next: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         fault: Mutex::new(None),
@@ -685,6 +687,7 @@ fn run_wave(
         lds: lds.as_mut_slice(),
         private_per_lane: ctx.private_per_lane,
         scratch,
+        gws: &ctx.gws,
     };
     for _ in 0..QUANTUM {
         let pc = w.pc;
@@ -702,6 +705,10 @@ fn run_wave(
             }
             Ok(Flow::Yield) => {
                 w.pc = pc + u64::from(inst.size);
+                return Ok(());
+            }
+            Ok(Flow::Retry) => {
+                w.instructions -= 1;
                 return Ok(());
             }
             Ok(Flow::End) => {

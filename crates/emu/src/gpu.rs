@@ -236,6 +236,8 @@ pub struct Gpu {
     /// The kernels this GPU loaded, by kernel object address: name (for fault reports) and
     /// the kernel object's format (for the dispatch).
     kernels: Mutex<HashMap<u64, (String, KernelObjectFormat)>>,
+    /// Global wave sync resources.
+    pub(crate) gws: Arc<crate::gws::Gws>,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -273,6 +275,7 @@ impl Gpu {
             programs: Mutex::new(HashMap::new()),
             pool: OnceLock::new(),
             kernels: Mutex::new(HashMap::new()),
+            gws: Arc::default(),
         })
     }
 

@@ -41,6 +41,7 @@ mod dispatch;
 pub mod error;
 mod exec;
 mod gpu;
+mod gws;
 pub mod kernarg;
 mod loader;
 pub mod memory;

@@ -31,7 +31,11 @@ pub(crate) fn resident_limit(
     if !cooperative {
         return Ok(normal);
     }
-    let cus = if enabled.is_empty() { cus } else { enabled.len() as u32 };
+    let cus = if enabled.is_empty() {
+        cus
+    } else {
+        enabled.len() as u32
+    };
     let waves = total_wgs * u64::from(waves_per_wg);
     let room = u64::from(cus) * MAX_WAVES_PER_CU;
     if waves > room {

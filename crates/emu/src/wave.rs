@@ -54,6 +54,8 @@ pub(crate) struct Wave {
     /// a wave occupies is the hardware's choice; the emulator's tells tests which work-groups
     /// share a host thread).
     pub simd: u32,
+    /// The global wave sync barrier (resource, generation) the wave waits at.
+    pub gws_wait: Option<(u8, u64)>,
     /// Whether the wave stored to global memory since its last host fence.
     pub stored: bool,
     /// Host address of this wave's scratch slot (0 when the kernel has none).
@@ -87,6 +89,7 @@ impl Wave {
             id: 0,
             cu: 0,
             simd: 0,
+            gws_wait: None,
             stored: false,
             scratch_base: 0,
             instructions: 0,
@@ -290,6 +293,7 @@ impl Wave {
         self.stored = false;
         self.sleep = 0;
         self.flat_scratch = 0;
+        self.gws_wait = None;
     }
 }
 

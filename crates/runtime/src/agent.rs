@@ -51,9 +51,14 @@ pub struct Hardware {
     pub compute_units: u32,
     pub shader_engines: u32,
     pub shader_arrays_per_se: u32,
+    /// The driver gives the part global wave sync resources, so ROCr offers cooperative
+    /// queues (`HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES`; GFX8 has none).
+    pub gws: bool,
 }
 
 const KB: u32 = 1024;
+/// GWS (see [`Hardware::gws`]) on GFX9 and later.
+const GWS: bool = true;
 
 /// The GPU targets an emulated agent can present.
 pub const TARGETS: &[TargetInfo] = &[
@@ -76,6 +81,7 @@ pub const TARGETS: &[TargetInfo] = &[
             compute_units: 64,
             shader_engines: 4,
             shader_arrays_per_se: 1,
+            gws: false,
         },
     },
     TargetInfo {
@@ -97,6 +103,7 @@ pub const TARGETS: &[TargetInfo] = &[
             compute_units: 64,
             shader_engines: 4,
             shader_arrays_per_se: 1,
+            gws: GWS,
         },
     },
     TargetInfo {
@@ -118,6 +125,7 @@ pub const TARGETS: &[TargetInfo] = &[
             compute_units: 64,
             shader_engines: 4,
             shader_arrays_per_se: 1,
+            gws: GWS,
         },
     },
     TargetInfo {
@@ -139,6 +147,7 @@ pub const TARGETS: &[TargetInfo] = &[
             compute_units: 120,
             shader_engines: 8,
             shader_arrays_per_se: 1,
+            gws: GWS,
         },
     },
     TargetInfo {
@@ -161,6 +170,7 @@ pub const TARGETS: &[TargetInfo] = &[
             compute_units: 104,
             shader_engines: 8,
             shader_arrays_per_se: 1,
+            gws: GWS,
         },
     },
     TargetInfo {
@@ -183,6 +193,7 @@ pub const TARGETS: &[TargetInfo] = &[
             compute_units: 80,
             shader_engines: 4,
             shader_arrays_per_se: 2,
+            gws: GWS,
         },
     },
 ];
@@ -469,7 +480,7 @@ pub(crate) fn gpu_properties(isa: &Isa, index: u32, compute_units: u32) -> Agent
         shader_engines: compute_units.div_ceil(32),
         shader_arrays_per_se: compute_units.div_ceil(16).min(2),
         watch_points: 4,
-        cooperative_queues: false,
+        cooperative_queues: t.hardware.gws,
         hardware: Some(t.hardware),
     }
 }

@@ -178,10 +178,7 @@ pub fn attach(h: IpcHandle, len: u64) -> Result<Pages> {
     }
     let path = format!("/proc/{}/fd/{}", h.pid, h.fd);
     let target = std::fs::read_link(&path).map_err(|_| HsaError::InvalidArgument)?;
-    if !target
-        .to_string_lossy()
-        .contains(&memfd_name(h.token))
-    {
+    if !target.to_string_lossy().contains(&memfd_name(h.token)) {
         return Err(HsaError::InvalidArgument);
     }
     let file = std::fs::OpenOptions::new()

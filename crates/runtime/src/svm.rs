@@ -171,7 +171,11 @@ impl SvmMap {
         self.split_at(base);
         self.split_at(end);
         let mut cur = base;
-        let keys: Vec<(u64, u64)> = self.0.range(base..end).map(|(&s, (e, _))| (s, *e)).collect();
+        let keys: Vec<(u64, u64)> = self
+            .0
+            .range(base..end)
+            .map(|(&s, (e, _))| (s, *e))
+            .collect();
         for (s, e) in keys {
             if s > cur {
                 self.0.insert(cur, (s, Attrs::default()));
@@ -188,7 +192,13 @@ impl SvmMap {
 
     /// `hsa_amd_svm_attributes_set`: validates every pair, in order, as ROCr does, then applies
     /// them all.
-    pub fn set(&mut self, ptr: u64, size: u64, pairs: &[(u32, u64)], kind: AgentKind) -> Result<()> {
+    pub fn set(
+        &mut self,
+        ptr: u64,
+        size: u64,
+        pairs: &[(u32, u64)],
+        kind: AgentKind,
+    ) -> Result<()> {
         let mut seen_attr = 0u32;
         let mut seen_agents: Vec<u64> = Vec::new();
         let mut check = |a: u32| {
@@ -234,7 +244,9 @@ impl SvmMap {
                     let agent = if kind(value).is_some() { value } else { 0 };
                     changes.push(Box::new(move |x| x.preferred = agent));
                 }
-                attrib::AGENT_ACCESSIBLE | attrib::AGENT_ACCESSIBLE_IN_PLACE | attrib::AGENT_NO_ACCESS => {
+                attrib::AGENT_ACCESSIBLE
+                | attrib::AGENT_ACCESSIBLE_IN_PLACE
+                | attrib::AGENT_NO_ACCESS => {
                     let is_cpu = kind(value).ok_or(HsaError::InvalidAgent)?;
                     if seen_agents.contains(&value) {
                         return Err(HsaError::IncompatibleArguments);
@@ -268,7 +280,14 @@ impl SvmMap {
     /// `hsa_amd_svm_attributes_get`: fills in each pair's value (and, for `ACCESS_QUERY`, its
     /// attribute) for the range; where pieces of the range differ, the global flag reads
     /// `INDETERMINATE`, booleans read as set only if set everywhere, and locations read 0.
-    pub fn get(&self, ptr: u64, size: u64, pairs: &mut [(u32, u64)], kind: AgentKind, cpu: u64) -> Result<()> {
+    pub fn get(
+        &self,
+        ptr: u64,
+        size: u64,
+        pairs: &mut [(u32, u64)],
+        kind: AgentKind,
+        cpu: u64,
+    ) -> Result<()> {
         for &(a, value) in pairs.iter() {
             match a {
                 attrib::GLOBAL_FLAG
@@ -375,29 +394,65 @@ mod tests {
         let mut m = SvmMap::default();
         let mut q = [(attrib::GLOBAL_FLAG, 9), (attrib::ACCESS_QUERY, GPU)];
         m.get(p, 4 * page, &mut q, &kind, CPU).expect("get");
-        assert_eq!(q, [(attrib::GLOBAL_FLAG, FINE_GRAINED), (attrib::AGENT_ACCESSIBLE, GPU)]);
+        assert_eq!(
+            q,
+            [
+                (attrib::GLOBAL_FLAG, FINE_GRAINED),
+                (attrib::AGENT_ACCESSIBLE, GPU)
+            ]
+        );
         // Coarse-grained and no GPU access on the middle two pages only.
         m.set(
             p + page + 10,
             page,
-            &[(attrib::GLOBAL_FLAG, COARSE_GRAINED), (attrib::AGENT_NO_ACCESS, GPU)],
+            &[
+                (attrib::GLOBAL_FLAG, COARSE_GRAINED),
+                (attrib::AGENT_NO_ACCESS, GPU),
+            ],
             &kind,
         )
         .expect("set");
         let mut q = [(attrib::GLOBAL_FLAG, 0), (attrib::ACCESS_QUERY, GPU)];
         m.get(p + page, 2 * page, &mut q, &kind, CPU).expect("get");
-        assert_eq!(q, [(attrib::GLOBAL_FLAG, COARSE_GRAINED), (attrib::AGENT_NO_ACCESS, GPU)]);
+        assert_eq!(
+            q,
+            [
+                (attrib::GLOBAL_FLAG, COARSE_GRAINED),
+                (attrib::AGENT_NO_ACCESS, GPU)
+            ]
+        );
         let mut q = [(attrib::GLOBAL_FLAG, 0)];
         m.get(p, 4 * page, &mut q, &kind, CPU).expect("get");
         assert_eq!(q, [(attrib::GLOBAL_FLAG, INDETERMINATE)]);
         // ROCr's statuses: repeated attribute or agent, bad agent, bad value, unknown attribute,
         // and the driver's refusal of an empty range.
         let set = |m: &mut SvmMap, pairs: &[(u32, u64)]| m.set(p, page, pairs, &kind);
-        assert_eq!(set(&mut m, &[(attrib::READ_ONLY, 1), (attrib::READ_ONLY, 0)]), Err(HsaError::IncompatibleArguments));
-        assert_eq!(set(&mut m, &[(attrib::AGENT_ACCESSIBLE, GPU), (attrib::AGENT_NO_ACCESS, GPU)]), Err(HsaError::IncompatibleArguments));
-        assert_eq!(set(&mut m, &[(attrib::AGENT_ACCESSIBLE, 7)]), Err(HsaError::InvalidAgent));
-        assert_eq!(set(&mut m, &[(attrib::GLOBAL_FLAG, 5)]), Err(HsaError::InvalidArgument));
-        assert_eq!(set(&mut m, &[(attrib::PREFETCH_LOCATION, GPU)]), Err(HsaError::InvalidArgument));
+        assert_eq!(
+            set(&mut m, &[(attrib::READ_ONLY, 1), (attrib::READ_ONLY, 0)]),
+            Err(HsaError::IncompatibleArguments)
+        );
+        assert_eq!(
+            set(
+                &mut m,
+                &[
+                    (attrib::AGENT_ACCESSIBLE, GPU),
+                    (attrib::AGENT_NO_ACCESS, GPU)
+                ]
+            ),
+            Err(HsaError::IncompatibleArguments)
+        );
+        assert_eq!(
+            set(&mut m, &[(attrib::AGENT_ACCESSIBLE, 7)]),
+            Err(HsaError::InvalidAgent)
+        );
+        assert_eq!(
+            set(&mut m, &[(attrib::GLOBAL_FLAG, 5)]),
+            Err(HsaError::InvalidArgument)
+        );
+        assert_eq!(
+            set(&mut m, &[(attrib::PREFETCH_LOCATION, GPU)]),
+            Err(HsaError::InvalidArgument)
+        );
         assert_eq!(m.set(p, 0, &[], &kind), Err(HsaError::Error));
         // A failed set changes nothing.
         let mut q = [(attrib::READ_ONLY, 0)];

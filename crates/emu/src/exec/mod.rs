@@ -29,6 +29,9 @@ pub(crate) enum Flow {
     Barrier,
     /// Let other waves run (PC advances).
     Yield,
+    /// Execute this instruction again later (PC stays; it does not count as executed): a
+    /// wave waiting at a global wave sync barrier.
+    Retry,
     /// The wave ended.
     End,
 }
@@ -56,6 +59,8 @@ pub(crate) struct Env<'a> {
     pub lds: &'a mut [u8],
     pub private_per_lane: u32,
     pub scratch: &'a mut valu::Scratch,
+    /// The GPU's global wave sync resources.
+    pub gws: &'a crate::gws::Gws,
 }
 
 pub(crate) fn unimplemented(i: &Inst) -> LaneFault {
@@ -79,7 +84,12 @@ pub(crate) fn implemented(i: &Inst) -> bool {
             i.mem.kind != vmem::Kind::Other
                 || matches!(
                     i.name,
-                    "ds_nop" | "ds_swizzle_b32" | "ds_permute_b32" | "ds_bpermute_b32"
+                    "ds_nop"
+                        | "ds_swizzle_b32"
+                        | "ds_permute_b32"
+                        | "ds_bpermute_b32"
+                        | "ds_gws_init"
+                        | "ds_gws_barrier"
                 )
         }
         Fmt::Flat | Fmt::Global | Fmt::Scratch => i.mem.kind != vmem::Kind::Other,

@@ -1280,6 +1280,16 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let off16 = (i.imm as u32 & 0xff) | u32::from(i.offset1) << 8;
     match i.name {
         "ds_nop" => return Ok(Flow::Next),
+        // Global wave sync: the data operand sits in the ADDR field; the first active lane's.
+        "ds_gws_init" | "ds_gws_barrier" if exec != 0 => {
+            let data = addr[exec.trailing_zeros() as usize];
+            return if i.name == "ds_gws_init" {
+                env.gws.init(w, off16, data)
+            } else {
+                env.gws.barrier(w, off16, data)
+            };
+        }
+        "ds_gws_init" | "ds_gws_barrier" => return Ok(Flow::Next),
         "ds_swizzle_b32" => {
             // The data operand sits in the ADDR field.
             let src = addr;
