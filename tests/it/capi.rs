@@ -447,6 +447,34 @@ fn c_cu_masking_seen_from_a_kernel() {
 }
 
 #[test]
+fn api_trace_prints_each_call_with_its_arguments_and_status() {
+    let exe = compile_c("memory_ext");
+    let out = Command::new(&exe)
+        .env("LD_LIBRARY_PATH", crate::support::library_dir())
+        .env("HSAEMU_TRACE", "api")
+        .env_remove("HSAEMU_TARGET")
+        .output()
+        .expect("run memory_ext");
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    for want in [
+        // Handles in hex, enumerations by name, pointers, NULL.
+        "hsaemu: api hsa_agent_get_info(agent=0x",
+        ", attribute=HSA_AGENT_INFO_DEVICE, value=0x",
+        "hsaemu: api hsa_agent_get_info -> HSA_STATUS_SUCCESS",
+        "hsaemu: api hsa_iterate_agents -> HSA_STATUS_INFO_BREAK",
+        "attribute=HSA_AMD_MEMORY_POOL_INFO_SEGMENT",
+        "hsa_amd_memory_pool_allocate(pool=0x",
+        ", size=8192, flags=0, ptr=0x",
+        "hsaemu: api hsa_amd_register_deallocation_callback(ptr=NULL, callback=0x",
+        "hsaemu: api hsa_amd_register_deallocation_callback -> HSA_STATUS_ERROR_INVALID_ALLOCATION",
+        "hsaemu: api hsa_amd_svm_attributes_set -> HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS",
+    ] {
+        assert!(err.contains(want), "missing {want:?} in the trace:\n{err}");
+    }
+}
+
+#[test]
 fn c_bench_runs_barrier_and_dispatch_round_trips() {
     let out = run_c(
         "bench",

@@ -23,10 +23,10 @@ pub unsafe extern "C" fn hsaemu_hsa_code_object_reader_create_from_memory(
     size: usize,
     reader: *mut u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(code_object, size, reader);
     non_null!(code_object, reader);
     if size == 0 {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     // SAFETY: readable for `size` bytes by contract.
     let bytes = unsafe { std::slice::from_raw_parts(code_object as *const u8, size) };
@@ -45,7 +45,7 @@ pub unsafe extern "C" fn hsaemu_hsa_code_object_reader_create_from_file(
     file: i32,
     reader: *mut u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(file, reader);
     non_null!(reader);
     let r = tri!(CodeObjectReader::from_fd(file, 0, None));
     // SAFETY: non-null, writable by contract.
@@ -63,7 +63,7 @@ pub unsafe extern "C" fn loader_reader_from_file_with_offset_size(
     size: usize,
     reader: *mut u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(file, offset, size, reader);
     non_null!(reader);
     let r = tri!(CodeObjectReader::from_fd(
         file,
@@ -78,7 +78,7 @@ pub unsafe extern "C" fn loader_reader_from_file_with_offset_size(
 /// `hsa_code_object_reader_destroy`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_code_object_reader_destroy(reader: u64) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(reader);
     status(rt.destroy_reader(reader))
 }
 
@@ -87,10 +87,10 @@ pub extern "C" fn hsaemu_hsa_code_object_reader_destroy(reader: u64) -> u32 {
 /// # Safety
 /// `executable`, when not null, is writable (null is rejected with the spec's status).
 unsafe fn create(profile: u32, executable: *mut u64) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(profile, executable);
     non_null!(executable);
     if profile > 1 {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     // SAFETY: non-null, writable by contract.
     unsafe { *executable = rt.create_executable().handle() };
@@ -109,8 +109,8 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_create(
     executable: *mut u64,
 ) -> u32 {
     if state > 1 {
-        let _rt = runtime!();
-        return INVALID_ARGUMENT;
+        let _rt = runtime!(profile, state, _options, executable);
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     // SAFETY: forwarded contract.
     unsafe { create(profile, executable) }
@@ -134,7 +134,7 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_create_alt(
 /// `hsa_executable_destroy`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_executable_destroy(executable: u64) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable);
     status(rt.destroy_executable(executable))
 }
 
@@ -150,7 +150,7 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_load_agent_code_object(
     _options: *const c_char,
     loaded_code_object: *mut u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, agent, reader, _options, loaded_code_object);
     let e = tri!(rt.executable(executable));
     let a = tri!(rt.agent(agent)).clone();
     let r = tri!(rt.reader(reader));
@@ -175,7 +175,7 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_load_program_code_object(
     _options: *const c_char,
     loaded_code_object: *mut u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, reader, _options, loaded_code_object);
     let e = tri!(rt.executable(executable));
     let r = tri!(rt.reader(reader));
     for a in rt.gpu_agents() {
@@ -192,7 +192,7 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_load_program_code_object(
 /// `hsa_executable_freeze`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_executable_freeze(executable: u64, _options: *const c_char) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, _options);
     let e = tri!(rt.executable(executable));
     status(e.freeze())
 }
@@ -207,7 +207,7 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_get_info(
     attribute: u32,
     value: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, attribute, value);
     let e = tri!(rt.executable(executable));
     non_null!(value);
     // SAFETY: non-null and sized for the attribute by contract.
@@ -228,7 +228,7 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_get_info(
 /// `result` must be writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn hsaemu_hsa_executable_validate(executable: u64, result: *mut u32) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, result);
     tri!(rt.executable(executable));
     non_null!(result);
     // SAFETY: non-null, writable by contract.
@@ -251,7 +251,7 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_validate_alt(
 }
 
 unsafe fn define(executable: u64, agent: u64, name: *const c_char, address: *mut c_void) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, agent, name, address);
     let e = tri!(rt.executable(executable));
     if agent != 0 {
         tri!(rt.agent(agent));
@@ -259,7 +259,7 @@ unsafe fn define(executable: u64, agent: u64, name: *const c_char, address: *mut
     non_null!(name);
     // SAFETY: NUL-terminated by contract.
     let Ok(name) = unsafe { CStr::from_ptr(name) }.to_str() else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     status(e.define_variable(agent, name, address as u64))
 }
@@ -319,12 +319,12 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_get_symbol_by_name(
     agent: *const u64,
     symbol: *mut u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, name, agent, symbol);
     let e = tri!(rt.executable(executable));
     non_null!(name, symbol);
     // SAFETY: NUL-terminated by contract.
     let Ok(name) = unsafe { CStr::from_ptr(name) }.to_str() else {
-        return HsaError::InvalidSymbolName.status();
+        return crate::util::trace_error!(HsaError::InvalidSymbolName.status());
     };
     // SAFETY: null or readable by contract.
     let agent = if agent.is_null() {
@@ -373,7 +373,7 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_symbol_get_info(
     attribute: u32,
     value: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(symbol, attribute, value);
     let (_, s) = tri!(rt.symbol(symbol));
     non_null!(value);
     let kernel = s.kind == SymbolType::Kernel;
@@ -423,11 +423,11 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_iterate_agent_symbols(
     callback: AgentSymbolCallback,
     data: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, agent, callback, data);
     let e = tri!(rt.executable(executable));
     tri!(rt.agent(agent));
     let Some(cb) = callback else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     let syms = e.symbols().into_iter().filter(|s| s.agent == agent);
     // SAFETY: the application's callback.
@@ -446,10 +446,10 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_iterate_program_symbols(
     callback: SymbolCallback,
     _data: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, callback, _data);
     tri!(rt.executable(executable));
     if callback.is_none() {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     HSA_STATUS_SUCCESS
 }
@@ -464,10 +464,10 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_iterate_symbols(
     callback: SymbolCallback,
     data: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, callback, data);
     let e = tri!(rt.executable(executable));
     let Some(cb) = callback else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     // SAFETY: the application's callback.
     iterate(e.symbols(), |s| unsafe {
@@ -485,13 +485,13 @@ pub unsafe extern "C" fn loader_query_host_address(
     device_address: *const c_void,
     host_address: *mut *const c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(device_address, host_address);
     non_null!(device_address, host_address);
     let a = device_address as u64;
     if !rt.memory().device_map().contains(a, 1)
         && !rt.executables().iter().any(|e| e.contains_address(a))
     {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     // SAFETY: non-null, writable by contract.
     unsafe { *host_address = device_address };
@@ -514,7 +514,7 @@ pub unsafe extern "C" fn loader_query_executable(
     device_address: *const c_void,
     executable: *mut u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(device_address, executable);
     non_null!(device_address, executable);
     match rt
         .executables()
@@ -540,10 +540,10 @@ pub unsafe extern "C" fn loader_iterate_loaded_code_objects(
     callback: Option<unsafe extern "C" fn(u64, u64, *mut c_void) -> u32>,
     data: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, callback);
     let e = tri!(rt.executable(executable));
     let Some(cb) = callback else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     // SAFETY: the application's callback.
     iterate(e.loaded_objects(), |(_, base, _)| unsafe {
@@ -560,7 +560,7 @@ pub unsafe extern "C" fn loader_loaded_code_object_get_info(
     attribute: u32,
     value: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(loaded, attribute, value);
     non_null!(value);
     let Some((exec, (agent, base, size))) = rt.executables().into_iter().find_map(|e| {
         e.loaded_objects()
@@ -568,10 +568,10 @@ pub unsafe extern "C" fn loader_loaded_code_object_get_info(
             .find(|o| o.1 == loaded)
             .map(|o| (e.handle(), o))
     }) else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     let Ok(e) = rt.executable(exec) else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     let code = e.code_object_at(base);
     let (code_addr, code_len) = code.as_ref().map_or((0, 0), |c| {
@@ -611,9 +611,9 @@ pub unsafe extern "C" fn loader_iterate_executables(
     callback: Option<unsafe extern "C" fn(u64, *mut c_void) -> u32>,
     data: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(callback);
     let Some(cb) = callback else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     // SAFETY: the application's callback.
     iterate(rt.executables(), |e| unsafe { cb(e.handle(), data) })
@@ -648,7 +648,7 @@ pub unsafe extern "C" fn hsaemu_hsa_code_object_serialize(
     serialized: *mut *mut c_void,
     size: *mut usize,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(code_object, alloc);
     let Some(alloc) = alloc else {
         return crate::util::trace_error!(INVALID_ARGUMENT);
     };
@@ -681,7 +681,7 @@ pub unsafe extern "C" fn hsaemu_hsa_code_object_deserialize(
     _options: *const c_char,
     code_object: *mut u64,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(serialized, size, _options, code_object);
     non_null!(serialized, code_object);
     if size == 0 {
         return crate::util::trace_error!(INVALID_ARGUMENT);
@@ -697,7 +697,7 @@ pub unsafe extern "C" fn hsaemu_hsa_code_object_deserialize(
 /// `hsa_code_object_destroy`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_code_object_destroy(code_object: u64) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(code_object);
     status(v1::destroy(code_object))
 }
 
@@ -713,7 +713,7 @@ pub unsafe extern "C" fn hsaemu_hsa_code_object_get_info(
     attribute: u32,
     value: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(code_object, attribute, value);
     non_null!(value);
     let co = tri!(v1::get(code_object));
     let (Some(version), Some(isa)) = (&co.version, &co.isa_name) else {
@@ -742,7 +742,7 @@ unsafe fn code_symbol_by_name(
     name: *const c_char,
     symbol: *mut u64,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(code_object, module, name, symbol);
     non_null!(name, symbol);
     let co = tri!(v1::get(code_object));
     // SAFETY: C strings by contract.
@@ -797,7 +797,7 @@ pub unsafe extern "C" fn hsaemu_hsa_code_object_iterate_symbols(
     callback: Option<unsafe extern "C" fn(u64, u64, *mut c_void) -> u32>,
     data: *mut c_void,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(code_object, callback);
     let Some(cb) = callback else {
         return crate::util::trace_error!(INVALID_ARGUMENT);
     };
@@ -819,7 +819,7 @@ pub unsafe extern "C" fn hsaemu_hsa_code_symbol_get_info(
     attribute: u32,
     value: *mut c_void,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(code_symbol, attribute, value);
     non_null!(value);
     let s = tri!(v1::symbol(code_symbol));
     let kernel = s.kind == SymbolType::Kernel;
@@ -861,7 +861,7 @@ pub extern "C" fn hsaemu_hsa_executable_load_code_object(
     code_object: u64,
     _options: *const c_char,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, agent, code_object, _options);
     let e = tri!(rt.executable(executable));
     let co = tri!(v1::get(code_object));
     let a = tri!(rt.agent(agent)).clone();

@@ -18,10 +18,10 @@ pub unsafe extern "C" fn hsaemu_hsa_memory_allocate(
     size: usize,
     ptr: *mut *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(region, size, ptr);
     non_null!(ptr);
     if rt.pool(region).is_err() {
-        return HsaError::InvalidRegion.status();
+        return crate::util::trace_error!(HsaError::InvalidRegion.status());
     }
     let p = tri!(rt.allocate(region, size as u64));
     // SAFETY: non-null, writable by contract.
@@ -40,7 +40,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_pool_allocate(
     _flags: u32,
     ptr: *mut *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(pool, size, _flags, ptr);
     non_null!(ptr);
     let p = tri!(rt.allocate(pool, size as u64));
     // SAFETY: non-null, writable by contract.
@@ -51,14 +51,14 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_pool_allocate(
 /// `hsa_memory_free`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_memory_free(ptr: *mut c_void) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr);
     status(rt.memory().free(ptr as u64))
 }
 
 /// `hsa_amd_memory_pool_free`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_amd_memory_pool_free(ptr: *mut c_void) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr);
     status(rt.memory().free(ptr as u64))
 }
 
@@ -72,7 +72,7 @@ pub unsafe extern "C" fn hsaemu_hsa_memory_copy(
     src: *const c_void,
     size: usize,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(dst, src, size);
     non_null!(dst, src);
     // SAFETY: the application guarantees both ranges.
     unsafe { copy_memory(dst as *mut u8, src as *const u8, size) };
@@ -82,10 +82,10 @@ pub unsafe extern "C" fn hsaemu_hsa_memory_copy(
 /// `hsa_memory_register`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_memory_register(ptr: *mut c_void, size: usize) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr, size);
     non_null!(ptr);
     if size == 0 {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     status(rt.memory().register(ptr as u64, size as u64))
 }
@@ -93,7 +93,7 @@ pub extern "C" fn hsaemu_hsa_memory_register(ptr: *mut c_void, size: usize) -> u
 /// `hsa_memory_deregister`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_memory_deregister(ptr: *mut c_void, _size: usize) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr, _size);
     status(rt.memory().deregister(ptr as u64))
 }
 
@@ -104,7 +104,7 @@ pub extern "C" fn hsaemu_hsa_memory_assign_agent(
     agent: u64,
     _access: u32,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr, agent, _access);
     non_null!(ptr);
     tri!(rt.agent(agent));
     HSA_STATUS_SUCCESS
@@ -121,10 +121,10 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_agents_allow_access(
     _flags: *const u32,
     ptr: *const c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(num_agents, agents, _flags, ptr);
     non_null!(agents, ptr);
     if num_agents == 0 {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     // SAFETY: `agents` holds `num_agents` handles by contract.
     let list = unsafe { std::slice::from_raw_parts(agents, num_agents as usize) };
@@ -146,7 +146,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_lock(
     _num_agent: i32,
     agent_ptr: *mut *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(host_ptr, size, _agents, _num_agent, agent_ptr);
     non_null!(host_ptr, agent_ptr);
     let p = tri!(rt.memory().lock(host_ptr as u64, size as u64, 0));
     // SAFETY: non-null, writable by contract.
@@ -168,7 +168,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_lock_to_pool(
     _flags: u32,
     agent_ptr: *mut *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(host_ptr, size, _agents, _num_agent, pool, _flags, agent_ptr);
     non_null!(host_ptr, agent_ptr);
     let (owner, _) = tri!(rt.pool(pool));
     let p = tri!(rt
@@ -182,7 +182,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_lock_to_pool(
 /// `hsa_amd_memory_unlock`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_amd_memory_unlock(host_ptr: *mut c_void) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(host_ptr);
     // Unlocking memory that is not locked is harmless in ROCm too.
     let _ = rt.memory().unlock(host_ptr as u64);
     HSA_STATUS_SUCCESS
@@ -198,10 +198,10 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_fill(
     value: u32,
     count: usize,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(ptr, value, count);
     non_null!(ptr);
     if !(ptr as usize).is_multiple_of(4) {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     // SAFETY: the application guarantees the range; alignment checked above.
     unsafe { fill_u32(ptr as *mut u32, value, count) };
@@ -240,7 +240,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_async_copy(
     dep_signals: *const u64,
     completion_signal: u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals, completion_signal);
     non_null!(dst, src);
     tri!(rt.agent(dst_agent));
     tri!(rt.agent(src_agent));
@@ -291,7 +291,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_async_copy_rect(
     dep_signals: *const u64,
     completion_signal: u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(dst, dst_offset, src, src_offset, range, copy_agent, _dir, num_dep_signals, dep_signals, completion_signal);
     non_null!(dst, dst_offset, src, src_offset, range);
     tri!(rt.agent(copy_agent));
     let deps = tri!(signals(&rt, num_dep_signals, dep_signals));
@@ -364,7 +364,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_pointer_info(
     num_agents_accessible: *mut u32,
     accessible: *mut *mut u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr, info, alloc);
     non_null!(info);
     let pi = rt.memory().pointer_info(ptr as u64);
     let type_ = match pi.kind {
@@ -405,13 +405,13 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_pointer_info(
             rt.agents().iter().map(|a| a.handle()).collect()
         };
         let Some(alloc) = alloc else {
-            return INVALID_ARGUMENT;
+            return crate::util::trace_error!(INVALID_ARGUMENT);
         };
         // SAFETY: the application's allocator; we write exactly `agents.len()` handles.
         unsafe {
             let buf = alloc(agents.len() * 8) as *mut u64;
             if buf.is_null() && !agents.is_empty() {
-                return HsaError::OutOfResources.status();
+                return crate::util::trace_error!(HsaError::OutOfResources.status());
             }
             if !buf.is_null() {
                 std::ptr::copy_nonoverlapping(agents.as_ptr(), buf, agents.len());
@@ -429,7 +429,7 @@ pub extern "C" fn hsaemu_hsa_amd_pointer_info_set_userdata(
     ptr: *const c_void,
     userdata: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr, userdata);
     status(rt.memory().set_user_data(ptr as u64, userdata as u64))
 }
 
@@ -443,7 +443,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_pool_can_migrate(
     dst_pool: u64,
     result: *mut bool,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(src_pool, dst_pool, result);
     tri!(rt.pool(src_pool));
     tri!(rt.pool(dst_pool));
     non_null!(result);
@@ -458,7 +458,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_pool_can_migrate(
 /// `type_` must be writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn hsaemu_hsa_amd_coherency_get_type(agent: u64, type_: *mut u32) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(agent, type_);
     tri!(rt.agent(agent));
     non_null!(type_);
     // SAFETY: non-null, writable by contract.
@@ -469,10 +469,10 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_coherency_get_type(agent: u64, type_: *m
 /// `hsa_amd_coherency_set_type`: accepted; memory stays coherent.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_amd_coherency_set_type(agent: u64, type_: u32) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(agent, type_);
     tri!(rt.agent(agent));
     if type_ > 1 {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     HSA_STATUS_SUCCESS
 }
@@ -484,7 +484,7 @@ pub extern "C" fn hsaemu_hsa_amd_coherency_set_type(agent: u64, type_: u32) -> u
 /// succeeds.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_amd_memory_migrate(ptr: *const c_void, pool: u64, flags: u32) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr, pool, flags);
     if ptr.is_null() || flags != 0 {
         return crate::util::trace_error!(INVALID_ARGUMENT);
     }
@@ -509,7 +509,7 @@ pub extern "C" fn hsaemu_hsa_amd_register_deallocation_callback(
     callback: Option<DeallocationCallback>,
     user_data: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr, callback, user_data);
     non_null!(ptr);
     let Some(cb) = callback else {
         return crate::util::trace_error!(INVALID_ARGUMENT);
@@ -532,7 +532,7 @@ pub extern "C" fn hsaemu_hsa_amd_deregister_deallocation_callback(
     ptr: *mut c_void,
     callback: Option<DeallocationCallback>,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr, callback);
     non_null!(ptr);
     let Some(cb) = callback else {
         return crate::util::trace_error!(INVALID_ARGUMENT);
@@ -554,7 +554,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_ipc_memory_create(
     len: usize,
     handle: *mut [u32; 8],
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr, len, handle);
     non_null!(ptr, handle);
     let h = tri!(rt.memory().ipc_export(ptr as u64, len as u64));
     // SAFETY: non-null, writable by contract.
@@ -574,7 +574,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_ipc_memory_attach(
     agents: *const u64,
     mapped_ptr: *mut *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(handle, len, num_agents, agents, mapped_ptr);
     non_null!(mapped_ptr);
     if num_agents != 0 {
         non_null!(agents);
@@ -598,7 +598,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_ipc_memory_attach(
 /// `hsa_amd_ipc_memory_detach`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_amd_ipc_memory_detach(mapped_ptr: *mut c_void) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(mapped_ptr);
     non_null!(mapped_ptr);
     status(rt.memory().ipc_detach(mapped_ptr as u64))
 }
@@ -649,7 +649,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_svm_attributes_set(
     list: *mut SvmAttributePair,
     count: usize,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr, size, list, count);
     // SAFETY: by contract.
     let Some(pairs) = (unsafe { svm_pairs(list, count) }) else {
         return crate::util::trace_error!(INVALID_ARGUMENT);
@@ -673,7 +673,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_svm_attributes_get(
     list: *mut SvmAttributePair,
     count: usize,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr, size, list, count);
     // SAFETY: by contract.
     let Some(mut pairs) = (unsafe { svm_pairs(list, count) }) else {
         return crate::util::trace_error!(INVALID_ARGUMENT);
@@ -712,7 +712,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_svm_prefetch_async(
     deps: *const u64,
     completion_signal: u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr, size, agent, num_deps, deps, completion_signal);
     let is_cpu = match agent_kind(&rt, agent) {
         Some(c) => c,
         None => return crate::util::trace_error!(HsaError::InvalidAgent.status()),
