@@ -240,7 +240,16 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_async_copy(
     dep_signals: *const u64,
     completion_signal: u64,
 ) -> u32 {
-    let rt = runtime!(dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals, completion_signal);
+    let rt = runtime!(
+        dst,
+        dst_agent,
+        src,
+        src_agent,
+        size,
+        num_dep_signals,
+        dep_signals,
+        completion_signal
+    );
     non_null!(dst, src);
     tri!(rt.agent(dst_agent));
     tri!(rt.agent(src_agent));
@@ -291,7 +300,18 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_async_copy_rect(
     dep_signals: *const u64,
     completion_signal: u64,
 ) -> u32 {
-    let rt = runtime!(dst, dst_offset, src, src_offset, range, copy_agent, _dir, num_dep_signals, dep_signals, completion_signal);
+    let rt = runtime!(
+        dst,
+        dst_offset,
+        src,
+        src_offset,
+        range,
+        copy_agent,
+        _dir,
+        num_dep_signals,
+        dep_signals,
+        completion_signal
+    );
     non_null!(dst, dst_offset, src, src_offset, range);
     tri!(rt.agent(copy_agent));
     let deps = tri!(signals(&rt, num_dep_signals, dep_signals));

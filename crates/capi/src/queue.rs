@@ -26,7 +26,16 @@ pub unsafe extern "C" fn hsaemu_hsa_queue_create(
     _group_segment_size: u32,
     queue: *mut *mut c_void,
 ) -> u32 {
-    let rt = runtime!(agent, size, type_, callback, data, _private_segment_size, _group_segment_size, queue);
+    let rt = runtime!(
+        agent,
+        size,
+        type_,
+        callback,
+        data,
+        _private_segment_size,
+        _group_segment_size,
+        queue
+    );
     non_null!(queue);
     let a = tri!(rt.agent(agent)).clone();
     let Some(qt) = QueueType::from_raw(type_) else {

@@ -483,7 +483,15 @@ unsafe fn group_wait_any(
     value: *mut i64,
     order: MemoryOrder,
 ) -> u32 {
-    let rt = runtime!(group, conditions, compare_values, state, signal, value, order);
+    let rt = runtime!(
+        group,
+        conditions,
+        compare_values,
+        state,
+        signal,
+        value,
+        order
+    );
     let g = tri!(rt.signal_group(group));
     non_null!(conditions, compare_values, signal, value);
     let n = g.len();

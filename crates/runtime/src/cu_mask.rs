@@ -20,7 +20,7 @@ impl CuMask {
         let n = cus.div_ceil(32) as usize;
         let mut mask: Vec<u32> = words.iter().copied().take(n).collect();
         mask.resize(n, 0);
-        if cus % 32 != 0 {
+        if !cus.is_multiple_of(32) {
             mask[n - 1] &= (1u32 << (cus % 32)) - 1;
         }
         *self.0.lock() = Some(mask);

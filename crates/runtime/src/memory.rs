@@ -329,10 +329,7 @@ impl MemoryManager {
             // it is not freed meanwhile).
             a.export = Some(unsafe { crate::ipc::export_in_place(ptr, a.size) }?);
         }
-        Ok(a.export
-            .as_ref()
-            .map(|e| e.handle())
-            .ok_or(HsaError::Error)?)
+        a.export.as_ref().map(|e| e.handle()).ok_or(HsaError::Error)
     }
 
     /// Maps memory another process shared (`hsa_amd_ipc_memory_attach`), visible to kernels.

@@ -101,6 +101,9 @@ impl Attrs {
 /// What the runtime knows of an agent handle: `None` if invalid, else whether it is a CPU.
 pub type AgentKind<'a> = &'a dyn Fn(u64) -> Option<bool>;
 
+/// One validated attribute of a set, applied to each piece of the range.
+type Change = Box<dyn Fn(&mut Attrs)>;
+
 /// Page-range attributes: `start → (end, attributes)`, non-overlapping.
 #[derive(Debug, Default)]
 pub struct SvmMap(BTreeMap<u64, (u64, Attrs)>);
@@ -208,7 +211,7 @@ impl SvmMap {
             seen_attr |= 1 << a;
             Ok(())
         };
-        let mut changes: Vec<Box<dyn Fn(&mut Attrs)>> = Vec::new();
+        let mut changes: Vec<Change> = Vec::new();
         for &(a, value) in pairs {
             match a {
                 attrib::GLOBAL_FLAG => {

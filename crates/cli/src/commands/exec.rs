@@ -140,7 +140,10 @@ mod tests {
                     if p.file_name().is_some_and(|n| n != "target" && n != ".git") {
                         walk(&p, out);
                     }
-                } else if p.extension().is_some_and(|x| x == "rs" || x == "sh" || x == "c") {
+                } else if p
+                    .extension()
+                    .is_some_and(|x| x == "rs" || x == "sh" || x == "c")
+                {
                     out.push(p);
                 }
             }
