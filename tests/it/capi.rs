@@ -459,6 +459,7 @@ fn api_trace_prints_each_call_with_its_arguments_and_status() {
     let err = String::from_utf8_lossy(&out.stderr);
     for want in [
         // Handles in hex, enumerations by name, pointers, NULL.
+        "hsaemu: api hsa_init()\nhsaemu: api hsa_init -> HSA_STATUS_SUCCESS",
         "hsaemu: api hsa_agent_get_info(agent=0x",
         ", attribute=HSA_AGENT_INFO_DEVICE, value=0x",
         "hsaemu: api hsa_agent_get_info -> HSA_STATUS_SUCCESS",

@@ -9,18 +9,17 @@ use crate::util::{non_null, put, runtime, HSA_STATUS_SUCCESS, INVALID_ARGUMENT};
 /// `hsa_init`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_init() -> u32 {
+    let _trace = crate::trace_args::untraced_call("hsa_init");
     if let Some(t) = hsaemu_runtime::trace::timeline() {
         t.api_call("hsa_init", None);
     }
-    match hsaemu_runtime::init() {
-        Ok(_) => HSA_STATUS_SUCCESS,
-        Err(e) => e.status(),
-    }
+    crate::util::status(hsaemu_runtime::init().map(|_| ()))
 }
 
 /// `hsa_shut_down`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_shut_down() -> u32 {
+    let _trace = crate::trace_args::untraced_call("hsa_shut_down");
     if let Some(t) = hsaemu_runtime::trace::timeline() {
         t.api_call("hsa_shut_down", None);
     }

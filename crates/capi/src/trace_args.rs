@@ -57,6 +57,11 @@ fn status_name(status: u32) -> String {
     }
 }
 
+/// The trace of an export that runs without a runtime (`hsa_init`, `hsa_shut_down`).
+pub(crate) fn untraced_call(name: &'static str) -> Option<CallTrace> {
+    crate::util::trace_enabled("api").then(|| CallTrace::begin(name, &[]))
+}
+
 /// The runtime, holding the call's trace until the export returns.
 pub(crate) struct Traced {
     pub rt: Arc<Runtime>,
