@@ -473,6 +473,21 @@ fn api_trace_prints_each_call_with_its_arguments_and_status() {
     ] {
         assert!(err.contains(want), "missing {want:?} in the trace:\n{err}");
     }
+    // Structures field by field.
+    let exe = compile_c("memory");
+    let out = Command::new(&exe)
+        .env("LD_LIBRARY_PATH", crate::support::library_dir())
+        .env("HSAEMU_TRACE", "api")
+        .env_remove("HSAEMU_TARGET")
+        .output()
+        .expect("run memory");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(", pitch=128, slice=4096}, dst_offset={x=8, y=1, z=0}, src={base=0x")
+            && err.contains("range={x=16, y=8, z=2}, copy_agent=0x")
+            && err.contains("dir=hsaDeviceToDevice"),
+        "{err}"
+    );
 }
 
 #[test]

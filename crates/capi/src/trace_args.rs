@@ -138,9 +138,12 @@ impl<T: std::fmt::Pointer> TraceArg for Option<T> {
 /// Parameters that are NUL-terminated strings.
 const STRING_PARAMS: &[&str] = &["name", "symbol_name", "module", "options", "extension_name"];
 
-fn pointer(p: *const u8, _func: &str, param: &str) -> String {
+fn pointer(p: *const u8, func: &str, param: &str) -> String {
     if p.is_null() {
         return "NULL".into();
+    }
+    if let Some(s) = structure(p, func, param) {
+        return s;
     }
     if STRING_PARAMS.contains(&param) {
         // SAFETY: the API documents these parameters as NUL-terminated strings; the call
@@ -149,6 +152,31 @@ fn pointer(p: *const u8, _func: &str, param: &str) -> String {
         return format!("{:?}", s.to_string_lossy());
     }
     format!("{p:p}")
+}
+
+/// The input structures the API takes by pointer, field by field.
+fn structure(p: *const u8, func: &str, param: &str) -> Option<String> {
+    use crate::memory::{Dim3, PitchedPtr};
+    // SAFETY (each read): the API documents these parameters as pointers to the structure
+    // named, which the call itself reads; unaligned reads need no alignment.
+    Some(match (func, param) {
+        ("hsa_amd_memory_async_copy_rect", "dst" | "src") => {
+            let v = unsafe { (p as *const PitchedPtr).read_unaligned() };
+            format!(
+                "{{base={:p}, pitch={}, slice={}}}",
+                v.base, v.pitch, v.slice
+            )
+        }
+        ("hsa_amd_memory_async_copy_rect", "dst_offset" | "src_offset" | "range") => {
+            let v = unsafe { (p as *const Dim3).read_unaligned() };
+            format!("{{x={}, y={}, z={}}}", v.x, v.y, v.z)
+        }
+        ("hsa_amd_ipc_memory_attach" | "hsa_amd_ipc_signal_attach", "handle") => {
+            let v = unsafe { (p as *const [u32; 8]).read_unaligned() };
+            format!("{{handle={v:08x?}}}")
+        }
+        _ => return None,
+    })
 }
 
 /// The name of an enumeration value, for the parameters that take one.
@@ -167,6 +195,12 @@ fn enum_name(func: &str, param: &str, v: i64) -> Option<&'static str> {
             (0, "HSA_QUEUE_TYPE_MULTI"),
             (1, "HSA_QUEUE_TYPE_SINGLE"),
             (2, "HSA_QUEUE_TYPE_COOPERATIVE"),
+        ],
+        ("hsa_amd_memory_async_copy_rect", "_dir") => &[
+            (0, "hsaHostToHost"),
+            (1, "hsaHostToDevice"),
+            (2, "hsaDeviceToHost"),
+            (3, "hsaDeviceToDevice"),
         ],
         ("hsa_system_get_info", "attribute") => SYSTEM_INFO,
         ("hsa_agent_get_info", "attribute") => AGENT_INFO,
