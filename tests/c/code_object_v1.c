@@ -5,6 +5,7 @@
  * usage: code_object_v1 KERNELS.hsaco VERSION KERNEL_SYMBOL ISA_NAME
  *   e.g. runtime_kernels (gfx906, V2) "2.1" count amdgcn-amd-amdhsa--gfx906 */
 #include "check.h"
+#include <hsa/hsa_ven_amd_loader.h>
 
 static char *read_file(const char *path, size_t *size) {
   FILE *f = fopen(path, "rb");
@@ -119,6 +120,31 @@ int main(int argc, char **argv) {
   OK(hsa_executable_get_symbol_by_name(exe, argv[3], &gpu, &esym));
   uint64_t object = 0;
   OK(hsa_executable_symbol_get_info(esym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object));
+  /* The loader extension describes the loaded image as a segment in memory. */
+  hsa_ven_amd_loader_1_01_pfn_t loader;
+  OK(hsa_system_get_major_extension_table(HSA_EXTENSION_AMD_LOADER, 1, sizeof loader, &loader));
+  size_t nseg = 0;
+  CHECK_STATUS(loader.hsa_ven_amd_loader_query_segment_descriptors(NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  OK(loader.hsa_ven_amd_loader_query_segment_descriptors(NULL, &nseg));
+  hsa_ven_amd_loader_segment_descriptor_t segs[8];
+  CHECK(nseg >= 1 && nseg <= 8);
+  size_t wrong = nseg + 1;
+  CHECK_STATUS(loader.hsa_ven_amd_loader_query_segment_descriptors(segs, &wrong), HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS);
+  OK(loader.hsa_ven_amd_loader_query_segment_descriptors(segs, &nseg));
+  int found = 0;
+  for (size_t k = 0; k < nseg; k++) {
+    const char *base = segs[k].segment_base;
+    if (segs[k].executable.handle == exe.handle && (uint64_t)(uintptr_t)base <= object &&
+        object < (uint64_t)(uintptr_t)(base + segs[k].segment_size)) {
+      CHECK(segs[k].agent.handle == gpu.handle);
+      CHECK(segs[k].code_object_storage_type == HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_MEMORY);
+      CHECK(segs[k].code_object_storage_size == size);
+      CHECK(memcmp(segs[k].code_object_storage_base, bytes, size) == 0);
+      found = 1;
+    }
+  }
+  CHECK(found);
+
   hsa_region_t kernarg_region = find_kernarg_region(gpu);
   void **kernarg = NULL;
   OK(hsa_memory_allocate(kernarg_region, kernarg_size, (void **)&kernarg));

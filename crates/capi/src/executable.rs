@@ -498,12 +498,67 @@ pub unsafe extern "C" fn loader_query_host_address(
     HSA_STATUS_SUCCESS
 }
 
-/// `hsa_ven_amd_loader_query_segment_descriptors`: not implemented.
-pub extern "C" fn loader_query_segment_descriptors(
-    _descriptors: *mut c_void,
-    _num: *mut usize,
+/// `hsa_ven_amd_loader_segment_descriptor_t`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct SegmentDescriptor {
+    pub agent: u64,
+    pub executable: u64,
+    pub code_object_storage_type: u32,
+    pub code_object_storage_base: *const c_void,
+    pub code_object_storage_size: usize,
+    pub code_object_storage_offset: usize,
+    pub segment_base: *const c_void,
+    pub segment_size: usize,
+}
+
+/// `hsa_ven_amd_loader_query_segment_descriptors`: one descriptor per loaded code object (the
+/// emulator's loader places each image as one segment), with ROCr's protocol: a count of 0
+/// asks for the number, any other count must be exact.
+///
+/// # Safety
+/// `num` must be null or point to a count; `descriptors` must hold `*num` descriptors.
+pub unsafe extern "C" fn loader_query_segment_descriptors(
+    descriptors: *mut SegmentDescriptor,
+    num: *mut usize,
 ) -> u32 {
-    crate::HSA_STATUS_ERROR
+    let rt = runtime!(descriptors, num);
+    non_null!(num);
+    // SAFETY: non-null, readable by contract.
+    let n = unsafe { *num };
+    if (n == 0) != descriptors.is_null() {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    }
+    let mut all = Vec::new();
+    for e in rt.executables() {
+        for (agent, base, size) in e.loaded_objects() {
+            let code = e.code_object_at(base);
+            let (code_base, code_len) = code.as_ref().map_or((std::ptr::null(), 0), |c| {
+                (c.bytes().as_ptr() as *const c_void, c.bytes().len())
+            });
+            all.push(SegmentDescriptor {
+                agent,
+                executable: e.handle(),
+                code_object_storage_type: 2, // HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_MEMORY
+                code_object_storage_base: code_base,
+                code_object_storage_size: code_len,
+                code_object_storage_offset: 0,
+                segment_base: base as *const c_void,
+                segment_size: size as usize,
+            });
+        }
+    }
+    if n == 0 {
+        // SAFETY: non-null, writable by contract.
+        unsafe { *num = all.len() };
+        return HSA_STATUS_SUCCESS;
+    }
+    if n != all.len() {
+        return crate::util::trace_error!(HsaError::IncompatibleArguments.status());
+    }
+    // SAFETY: `descriptors` holds `n` entries by contract.
+    unsafe { std::ptr::copy_nonoverlapping(all.as_ptr(), descriptors, n) };
+    HSA_STATUS_SUCCESS
 }
 
 /// `hsa_ven_amd_loader_query_executable`.
