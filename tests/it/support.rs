@@ -40,7 +40,8 @@ pub fn library_dir() -> &'static Path {
                 deps.display()
             )
         });
-        let dir = hsaemu_testkit::cache_dir().join("hsaemu-lib");
+        // In this worktree's target/, not the kernel cache (which worktrees may share).
+        let dir = deps.join("../hsaemu-lib");
         std::fs::create_dir_all(&dir).expect("create library dir");
         let link = dir.join("libhsa-runtime64.so.1");
         let _ = std::fs::remove_file(&link);

@@ -9,18 +9,17 @@ use crate::util::{non_null, put, runtime, HSA_STATUS_SUCCESS, INVALID_ARGUMENT};
 /// `hsa_init`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_init() -> u32 {
+    let _trace = crate::trace_args::untraced_call("hsa_init");
     if let Some(t) = hsaemu_runtime::trace::timeline() {
         t.api_call("hsa_init", None);
     }
-    match hsaemu_runtime::init() {
-        Ok(_) => HSA_STATUS_SUCCESS,
-        Err(e) => e.status(),
-    }
+    crate::util::status(hsaemu_runtime::init().map(|_| ()))
 }
 
 /// `hsa_shut_down`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_shut_down() -> u32 {
+    let _trace = crate::trace_args::untraced_call("hsa_shut_down");
     if let Some(t) = hsaemu_runtime::trace::timeline() {
         t.api_call("hsa_shut_down", None);
     }
@@ -65,7 +64,7 @@ pub const EXTENSION_AMD_LOADER: u16 = 0x201;
 /// `value` must be valid for writing the attribute's type.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn hsaemu_hsa_system_get_info(attribute: u32, value: *mut c_void) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(attribute, value);
     non_null!(value);
     // SAFETY (all `put` calls): `value` is non-null and sized for the attribute by contract.
     unsafe {
@@ -114,7 +113,7 @@ pub unsafe extern "C" fn hsaemu_hsa_extension_get_name(
     extension: u16,
     name: *mut *const c_char,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(extension, name);
     non_null!(name);
     match extension_name(extension) {
         Some(s) => {
@@ -153,10 +152,10 @@ pub unsafe extern "C" fn hsaemu_hsa_system_get_extension_table(
     minor: u16,
     table: *mut c_void,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(extension, major, minor, table);
     non_null!(table);
     if extension != EXTENSION_AMD_LOADER || major != 1 || minor > 3 {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     let entries = [3usize, 5, 6, 7][usize::from(minor)];
     // SAFETY: the table of version 1.`minor` has `entries` pointers, by contract.
@@ -175,10 +174,10 @@ pub unsafe extern "C" fn hsaemu_hsa_system_get_major_extension_table(
     table_length: usize,
     table: *mut c_void,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(extension, major, table_length, table);
     non_null!(table);
     if extension != EXTENSION_AMD_LOADER || major != 1 || table_length == 0 {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     // SAFETY: `table` is writable for `table_length` bytes by contract.
     unsafe { copy_loader_table(table_length, table) };
@@ -196,7 +195,7 @@ pub unsafe extern "C" fn hsaemu_hsa_system_extension_supported(
     _minor: u16,
     result: *mut bool,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(extension, major, _minor, result);
     non_null!(result);
     match supported(extension, major) {
         // SAFETY: non-null and writable by contract.
@@ -217,7 +216,7 @@ pub unsafe extern "C" fn hsaemu_hsa_system_major_extension_supported(
     version_minor: *mut u16,
     result: *mut bool,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(extension, major, version_minor, result);
     non_null!(version_minor, result);
     match supported(extension, major) {
         // SAFETY: non-null and writable by contract.
@@ -242,7 +241,7 @@ pub unsafe extern "C" fn hsaemu_hsa_agent_extension_supported(
     _minor: u16,
     result: *mut bool,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(extension, agent, major, _minor, result);
     non_null!(result);
     crate::util::tri!(rt.agent(agent));
     match supported(extension, major) {
@@ -265,7 +264,7 @@ pub unsafe extern "C" fn hsaemu_hsa_agent_major_extension_supported(
     version_minor: *mut u16,
     result: *mut bool,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(extension, agent, major, version_minor, result);
     non_null!(version_minor, result);
     crate::util::tri!(rt.agent(agent));
     match supported(extension, major) {

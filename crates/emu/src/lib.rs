@@ -41,11 +41,13 @@ mod dispatch;
 pub mod error;
 mod exec;
 mod gpu;
+mod gws;
 pub mod kernarg;
 mod loader;
 pub mod memory;
 mod ops;
 mod pool;
+mod residency;
 mod wave;
 
 pub use decode::{emulated, Gen};
