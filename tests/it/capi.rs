@@ -397,6 +397,100 @@ fn c_kernel_faults_reach_the_queue_callback() {
 }
 
 #[test]
+fn c_ipc_memory_and_signals_between_two_processes() {
+    run_c(
+        "ipc",
+        &[&cl_kernel("cl/runtime_kernels.cl", "gfx90a", 4)],
+        &[],
+    );
+}
+
+#[test]
+fn c_deallocation_callbacks_svm_attributes_and_migration() {
+    run_c("memory_ext", &[], &[]);
+}
+
+#[test]
+fn c_code_object_v1_api() {
+    run_c(
+        "code_object_v1",
+        &[
+            &cl_kernel("cl/runtime_kernels.cl", "gfx906", 2),
+            "2.1",
+            "count",
+            "amdgcn-amd-amdhsa--gfx906",
+        ],
+        &[("HSAEMU_TARGET", "gfx906")],
+    );
+    run_c(
+        "code_object_v1",
+        &[
+            &cl_kernel("cl/runtime_kernels.cl", "gfx90a", 4),
+            "4.0",
+            "count.kd",
+            "amdgcn-amd-amdhsa--gfx90a",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn c_cu_masking_seen_from_a_kernel() {
+    let kernel = cl_kernel("cl/hw_id.cl", "gfx90a", 4);
+    run_c("cu_mask", &[&kernel], &[]);
+    // Eight CUs run by one host thread: still eight distinct CUs.
+    run_c(
+        "cu_mask",
+        &[&kernel],
+        &[("HSAEMU_CUS", "8"), ("HSAEMU_THREADS", "1")],
+    );
+}
+
+#[test]
+fn api_trace_prints_each_call_with_its_arguments_and_status() {
+    let exe = compile_c("memory_ext");
+    let out = Command::new(&exe)
+        .env("LD_LIBRARY_PATH", crate::support::library_dir())
+        .env("HSAEMU_TRACE", "api")
+        .env_remove("HSAEMU_TARGET")
+        .output()
+        .expect("run memory_ext");
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    for want in [
+        // Handles in hex, enumerations by name, pointers, NULL.
+        "hsaemu: api hsa_init()\nhsaemu: api hsa_init -> HSA_STATUS_SUCCESS",
+        "hsaemu: api hsa_agent_get_info(agent=0x",
+        ", attribute=HSA_AGENT_INFO_DEVICE, value=0x",
+        "hsaemu: api hsa_agent_get_info -> HSA_STATUS_SUCCESS",
+        "hsaemu: api hsa_iterate_agents -> HSA_STATUS_INFO_BREAK",
+        "attribute=HSA_AMD_MEMORY_POOL_INFO_SEGMENT",
+        "hsa_amd_memory_pool_allocate(pool=0x",
+        ", size=8192, flags=0, ptr=0x",
+        "hsaemu: api hsa_amd_register_deallocation_callback(ptr=NULL, callback=0x",
+        "hsaemu: api hsa_amd_register_deallocation_callback -> HSA_STATUS_ERROR_INVALID_ALLOCATION",
+        "hsaemu: api hsa_amd_svm_attributes_set -> HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS",
+    ] {
+        assert!(err.contains(want), "missing {want:?} in the trace:\n{err}");
+    }
+    // Structures field by field.
+    let exe = compile_c("memory");
+    let out = Command::new(&exe)
+        .env("LD_LIBRARY_PATH", crate::support::library_dir())
+        .env("HSAEMU_TRACE", "api")
+        .env_remove("HSAEMU_TARGET")
+        .output()
+        .expect("run memory");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(", pitch=128, slice=4096}, dst_offset={x=8, y=1, z=0}, src={base=0x")
+            && err.contains("range={x=16, y=8, z=2}, copy_agent=0x")
+            && err.contains("dir=hsaDeviceToDevice"),
+        "{err}"
+    );
+}
+
+#[test]
 fn c_bench_runs_barrier_and_dispatch_round_trips() {
     let out = run_c(
         "bench",

@@ -24,9 +24,9 @@ pub unsafe extern "C" fn hsaemu_hsa_iterate_agents(
     callback: HandleCallback,
     data: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(callback, data);
     let Some(cb) = callback else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     // SAFETY: the application's callback, called as the API specifies.
     iterate(rt.agents(), |a| unsafe { cb(a.handle(), data) })
@@ -44,7 +44,7 @@ pub unsafe extern "C" fn hsaemu_hsa_agent_get_info(
     attribute: u32,
     value: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(agent, attribute, value);
     let agent = tri!(rt.agent(agent));
     non_null!(value);
     let p = agent.properties();
@@ -97,21 +97,21 @@ pub unsafe extern "C" fn hsaemu_hsa_agent_get_info(
             0xA002 => put(value, p.compute_units),
             0xA003 => put(value, p.max_clock_mhz),
             0xA004 => put(value, p.node),
-            0xA005 => put(value, 0u32),
+            0xA005 => put(value, p.watch_points),
             0xA006 => put(value, p.bdfid),
             0xA007 => put(value, p.memory_width),
             0xA008 => put(value, p.memory_max_mhz),
             0xA009 => put_fixed_str(value, &p.product_name, 64),
             0xA00A => put(value, p.max_waves_per_cu),
             0xA00B => put(value, p.simds_per_cu),
-            0xA00C => put(value, if gpu { 1u32 } else { 0 }),
-            0xA00D => put(value, if gpu { 1u32 } else { 0 }),
+            0xA00C => put(value, p.shader_engines),
+            0xA00D => put(value, p.shader_arrays_per_se),
             0xA00E => put(
                 value,
                 [HDP_REGISTERS[0].as_ptr(), HDP_REGISTERS[1].as_ptr()],
             ),
             0xA00F => put(value, 0u32),
-            0xA010 => put(value, false),
+            0xA010 => put(value, p.cooperative_queues),
             0xA011 => put_str(value, &p.uuid),
             0xA012 => put(value, 0u32),
             0xA013 => put(value, false),
@@ -172,10 +172,10 @@ pub unsafe extern "C" fn hsaemu_hsa_agent_iterate_isas(
     callback: HandleCallback,
     data: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(agent, callback, data);
     let agent = tri!(rt.agent(agent));
     let Some(cb) = callback else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     let isas = agent
         .isa()
@@ -190,12 +190,12 @@ pub unsafe extern "C" fn hsaemu_hsa_agent_iterate_isas(
 /// `name` must be a NUL-terminated string, `isa` writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn hsaemu_hsa_isa_from_name(name: *const c_char, isa: *mut u64) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(name, isa);
     non_null!(name, isa);
     // SAFETY: a NUL-terminated string by contract.
     let name = unsafe { CStr::from_ptr(name) };
     let Ok(name) = name.to_str() else {
-        return HsaError::InvalidIsaName.status();
+        return crate::util::trace_error!(HsaError::InvalidIsaName.status());
     };
     let found = tri!(rt.isa_from_name(name));
     // SAFETY: non-null, writable by contract.
@@ -226,7 +226,7 @@ fn isa_info(
             12 => put(value, [1024u16; 3]),
             13 => put(value, 1024u32),
             14 => put(value, [u32::MAX; 3]),
-            16 => put(value, u64::from(u32::MAX)),
+            16 => put(value, u64::MAX), // as ROCr: UINT64_MAX
             17 => put(value, 32u32),
             _ => return INVALID_ARGUMENT,
         }
@@ -245,7 +245,7 @@ pub unsafe extern "C" fn hsaemu_hsa_isa_get_info_alt(
     attribute: u32,
     value: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(isa, attribute, value);
     let isa = tri!(rt.isa(isa)).clone();
     non_null!(value);
     isa_info(&rt, &isa, attribute, value)
@@ -262,11 +262,11 @@ pub unsafe extern "C" fn hsaemu_hsa_isa_get_info(
     index: u32,
     value: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(isa, attribute, index, value);
     let isa = tri!(rt.isa(isa)).clone();
     non_null!(value);
     if index != 0 {
-        return HsaError::InvalidIndex.status();
+        return crate::util::trace_error!(HsaError::InvalidIndex.status());
     }
     isa_info(&rt, &isa, attribute, value)
 }
@@ -281,7 +281,7 @@ pub unsafe extern "C" fn hsaemu_hsa_isa_compatible(
     agent_isa: u64,
     result: *mut bool,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(code_isa, agent_isa, result);
     let code = tri!(rt.isa(code_isa)).clone();
     let agent = tri!(rt.isa(agent_isa)).clone();
     non_null!(result);
@@ -300,10 +300,10 @@ pub unsafe extern "C" fn hsaemu_hsa_isa_iterate_wavefronts(
     callback: HandleCallback,
     data: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(isa, callback, data);
     tri!(rt.isa(isa));
     let Some(cb) = callback else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     // SAFETY: the application's callback.
     unsafe { cb(isa | 1, data) }
@@ -319,12 +319,12 @@ pub unsafe extern "C" fn hsaemu_hsa_wavefront_get_info(
     attribute: u32,
     value: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(wavefront, attribute, value);
     let Ok(isa) = rt.isa(wavefront & !1) else {
-        return HsaError::InvalidWavefront.status();
+        return crate::util::trace_error!(HsaError::InvalidWavefront.status());
     };
     if wavefront & 1 == 0 {
-        return HsaError::InvalidWavefront.status();
+        return crate::util::trace_error!(HsaError::InvalidWavefront.status());
     }
     non_null!(value);
     match attribute {
@@ -345,7 +345,7 @@ pub unsafe extern "C" fn hsaemu_hsa_isa_get_exception_policies(
     _profile: u32,
     mask: *mut u16,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(isa, _profile, mask);
     tri!(rt.isa(isa));
     non_null!(mask);
     // SAFETY: non-null, writable by contract.
@@ -363,7 +363,7 @@ pub unsafe extern "C" fn hsaemu_hsa_agent_get_exception_policies(
     _profile: u32,
     mask: *mut u16,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(agent, _profile, mask);
     tri!(rt.agent(agent));
     non_null!(mask);
     // SAFETY: non-null, writable by contract.
@@ -382,7 +382,7 @@ pub unsafe extern "C" fn hsaemu_hsa_isa_get_round_method(
     _flush_mode: u32,
     round_method: *mut u32,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(isa, _fp_type, _flush_mode, round_method);
     tri!(rt.isa(isa));
     non_null!(round_method);
     // SAFETY: non-null, writable by contract.
@@ -402,10 +402,10 @@ pub unsafe extern "C" fn hsaemu_hsa_agent_iterate_caches(
     callback: HandleCallback,
     data: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(agent, callback, data);
     let a = tri!(rt.agent(agent));
     let Some(cb) = callback else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     let levels: Vec<u64> = (0..4u64)
         .filter(|&l| a.properties().cache_sizes[l as usize] != 0)
@@ -425,13 +425,13 @@ pub unsafe extern "C" fn hsaemu_hsa_cache_get_info(
     attribute: u32,
     value: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(cache, attribute, value);
     let level = cache & 7;
     let Ok(agent) = rt.agent(cache & !7) else {
-        return HsaError::InvalidCache.status();
+        return crate::util::trace_error!(HsaError::InvalidCache.status());
     };
     if !(1..=4).contains(&level) || agent.properties().cache_sizes[level as usize - 1] == 0 {
-        return HsaError::InvalidCache.status();
+        return crate::util::trace_error!(HsaError::InvalidCache.status());
     }
     non_null!(value);
     let name = format!("L{level}");
@@ -475,10 +475,10 @@ pub unsafe extern "C" fn hsaemu_hsa_agent_iterate_regions(
     callback: HandleCallback,
     data: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(agent, callback, data);
     let a = tri!(rt.agent(agent));
     let Some(cb) = callback else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     // SAFETY: the application's callback.
     iterate(regions_of(&rt, a), |p| unsafe { cb(p.handle(), data) })
@@ -509,9 +509,9 @@ pub unsafe extern "C" fn hsaemu_hsa_region_get_info(
     attribute: u32,
     value: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(region, attribute, value);
     let Ok((_, pool)) = rt.pool(region) else {
-        return HsaError::InvalidRegion.status();
+        return crate::util::trace_error!(HsaError::InvalidRegion.status());
     };
     non_null!(value);
     let p = pool.properties();
@@ -546,10 +546,10 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_agent_iterate_memory_pools(
     callback: HandleCallback,
     data: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(agent, callback, data);
     let a = tri!(rt.agent(agent));
     let Some(cb) = callback else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     // SAFETY: the application's callback.
     iterate(a.pools(), |p| unsafe { cb(p.handle(), data) })
@@ -565,7 +565,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_pool_get_info(
     attribute: u32,
     value: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(pool, attribute, value);
     let (_, pool) = tri!(rt.pool(pool));
     non_null!(value);
     let p = pool.properties();
@@ -597,7 +597,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_agent_memory_pool_get_info(
     attribute: u32,
     value: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(agent, pool, attribute, value);
     let a = tri!(rt.agent(agent));
     let (_, pool) = tri!(rt.pool(pool));
     non_null!(value);

@@ -9,18 +9,17 @@ use crate::util::{non_null, put, runtime, HSA_STATUS_SUCCESS, INVALID_ARGUMENT};
 /// `hsa_init`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_init() -> u32 {
+    let _trace = crate::trace_args::untraced_call("hsa_init");
     if let Some(t) = hsaemu_runtime::trace::timeline() {
         t.api_call("hsa_init", None);
     }
-    match hsaemu_runtime::init() {
-        Ok(_) => HSA_STATUS_SUCCESS,
-        Err(e) => e.status(),
-    }
+    crate::util::status(hsaemu_runtime::init().map(|_| ()))
 }
 
 /// `hsa_shut_down`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_shut_down() -> u32 {
+    let _trace = crate::trace_args::untraced_call("hsa_shut_down");
     if let Some(t) = hsaemu_runtime::trace::timeline() {
         t.api_call("hsa_shut_down", None);
     }
@@ -67,7 +66,7 @@ pub const EXTENSION_IMAGES: u16 = 1;
 /// `value` must be valid for writing the attribute's type.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn hsaemu_hsa_system_get_info(attribute: u32, value: *mut c_void) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(attribute, value);
     non_null!(value);
     // SAFETY (all `put` calls): `value` is non-null and sized for the attribute by contract.
     unsafe {
@@ -119,7 +118,7 @@ pub unsafe extern "C" fn hsaemu_hsa_extension_get_name(
     extension: u16,
     name: *mut *const c_char,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(extension, name);
     non_null!(name);
     match extension_name(extension) {
         Some(s) => {
@@ -170,7 +169,7 @@ pub unsafe extern "C" fn hsaemu_hsa_system_get_extension_table(
     minor: u16,
     table: *mut c_void,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(extension, major, minor, table);
     non_null!(table);
     if extension == EXTENSION_IMAGES && major == 1 && minor == 0 {
         // SAFETY: an `hsa_ext_images_1_00_pfn_t` has 10 pointers, by contract.
@@ -178,7 +177,7 @@ pub unsafe extern "C" fn hsaemu_hsa_system_get_extension_table(
         return HSA_STATUS_SUCCESS;
     }
     if extension != EXTENSION_AMD_LOADER || major != 1 || minor > 3 {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     let entries = [3usize, 5, 6, 7][usize::from(minor)];
     // SAFETY: the table of version 1.`minor` has `entries` pointers, by contract.
@@ -197,7 +196,7 @@ pub unsafe extern "C" fn hsaemu_hsa_system_get_major_extension_table(
     table_length: usize,
     table: *mut c_void,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(extension, major, table_length, table);
     non_null!(table);
     if extension == EXTENSION_IMAGES && major == 1 && table_length != 0 {
         // SAFETY: `table` is writable for `table_length` bytes by contract.
@@ -205,7 +204,7 @@ pub unsafe extern "C" fn hsaemu_hsa_system_get_major_extension_table(
         return HSA_STATUS_SUCCESS;
     }
     if extension != EXTENSION_AMD_LOADER || major != 1 || table_length == 0 {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     // SAFETY: `table` is writable for `table_length` bytes by contract.
     unsafe { copy_loader_table(table_length, table) };
@@ -223,7 +222,7 @@ pub unsafe extern "C" fn hsaemu_hsa_system_extension_supported(
     _minor: u16,
     result: *mut bool,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(extension, major, _minor, result);
     non_null!(result);
     match supported(extension, major) {
         // SAFETY: non-null and writable by contract.
@@ -244,7 +243,7 @@ pub unsafe extern "C" fn hsaemu_hsa_system_major_extension_supported(
     version_minor: *mut u16,
     result: *mut bool,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(extension, major, version_minor, result);
     non_null!(version_minor, result);
     match supported(extension, major) {
         // SAFETY: non-null and writable by contract.
@@ -269,7 +268,7 @@ pub unsafe extern "C" fn hsaemu_hsa_agent_extension_supported(
     _minor: u16,
     result: *mut bool,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(extension, agent, major, _minor, result);
     non_null!(result);
     crate::util::tri!(rt.agent(agent));
     match supported(extension, major) {
@@ -292,7 +291,7 @@ pub unsafe extern "C" fn hsaemu_hsa_agent_major_extension_supported(
     version_minor: *mut u16,
     result: *mut bool,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(extension, agent, major, version_minor, result);
     non_null!(version_minor, result);
     crate::util::tri!(rt.agent(agent));
     match supported(extension, major) {

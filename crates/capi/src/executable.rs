@@ -4,11 +4,13 @@
 
 use std::ffi::{c_char, c_void, CStr};
 
+use hsaemu_runtime::code_object_v1 as v1;
 use hsaemu_runtime::executable::symbol_handle;
-use hsaemu_runtime::{CodeObjectReader, HsaError, SymbolType};
+use hsaemu_runtime::{CodeObjectReader, HsaError, Runtime, SymbolType};
 
 use crate::util::{
-    iterate, non_null, put, runtime, status, tri, HSA_STATUS_SUCCESS, INVALID_ARGUMENT,
+    iterate, non_null, put, put_fixed_str, runtime, status, tri, HSA_STATUS_SUCCESS,
+    INVALID_ARGUMENT,
 };
 
 /// `hsa_code_object_reader_create_from_memory` (the bytes are copied).
@@ -21,10 +23,10 @@ pub unsafe extern "C" fn hsaemu_hsa_code_object_reader_create_from_memory(
     size: usize,
     reader: *mut u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(code_object, size, reader);
     non_null!(code_object, reader);
     if size == 0 {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     // SAFETY: readable for `size` bytes by contract.
     let bytes = unsafe { std::slice::from_raw_parts(code_object as *const u8, size) };
@@ -43,7 +45,7 @@ pub unsafe extern "C" fn hsaemu_hsa_code_object_reader_create_from_file(
     file: i32,
     reader: *mut u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(file, reader);
     non_null!(reader);
     let r = tri!(CodeObjectReader::from_fd(file, 0, None));
     // SAFETY: non-null, writable by contract.
@@ -61,7 +63,7 @@ pub unsafe extern "C" fn loader_reader_from_file_with_offset_size(
     size: usize,
     reader: *mut u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(file, offset, size, reader);
     non_null!(reader);
     let r = tri!(CodeObjectReader::from_fd(
         file,
@@ -76,7 +78,7 @@ pub unsafe extern "C" fn loader_reader_from_file_with_offset_size(
 /// `hsa_code_object_reader_destroy`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_code_object_reader_destroy(reader: u64) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(reader);
     status(rt.destroy_reader(reader))
 }
 
@@ -85,10 +87,10 @@ pub extern "C" fn hsaemu_hsa_code_object_reader_destroy(reader: u64) -> u32 {
 /// # Safety
 /// `executable`, when not null, is writable (null is rejected with the spec's status).
 unsafe fn create(profile: u32, executable: *mut u64) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(profile, executable);
     non_null!(executable);
     if profile > 1 {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     // SAFETY: non-null, writable by contract.
     unsafe { *executable = rt.create_executable().handle() };
@@ -107,8 +109,8 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_create(
     executable: *mut u64,
 ) -> u32 {
     if state > 1 {
-        let _rt = runtime!();
-        return INVALID_ARGUMENT;
+        let _rt = runtime!(profile, state, _options, executable);
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     // SAFETY: forwarded contract.
     unsafe { create(profile, executable) }
@@ -132,7 +134,7 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_create_alt(
 /// `hsa_executable_destroy`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_executable_destroy(executable: u64) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable);
     status(rt.destroy_executable(executable))
 }
 
@@ -148,7 +150,7 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_load_agent_code_object(
     _options: *const c_char,
     loaded_code_object: *mut u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, agent, reader, _options, loaded_code_object);
     let e = tri!(rt.executable(executable));
     let a = tri!(rt.agent(agent)).clone();
     let r = tri!(rt.reader(reader));
@@ -173,7 +175,7 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_load_program_code_object(
     _options: *const c_char,
     loaded_code_object: *mut u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, reader, _options, loaded_code_object);
     let e = tri!(rt.executable(executable));
     let r = tri!(rt.reader(reader));
     for a in rt.gpu_agents() {
@@ -190,7 +192,7 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_load_program_code_object(
 /// `hsa_executable_freeze`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_executable_freeze(executable: u64, _options: *const c_char) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, _options);
     let e = tri!(rt.executable(executable));
     status(e.freeze())
 }
@@ -205,7 +207,7 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_get_info(
     attribute: u32,
     value: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, attribute, value);
     let e = tri!(rt.executable(executable));
     non_null!(value);
     // SAFETY: non-null and sized for the attribute by contract.
@@ -226,7 +228,7 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_get_info(
 /// `result` must be writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn hsaemu_hsa_executable_validate(executable: u64, result: *mut u32) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, result);
     tri!(rt.executable(executable));
     non_null!(result);
     // SAFETY: non-null, writable by contract.
@@ -249,7 +251,7 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_validate_alt(
 }
 
 unsafe fn define(executable: u64, agent: u64, name: *const c_char, address: *mut c_void) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, agent, name, address);
     let e = tri!(rt.executable(executable));
     if agent != 0 {
         tri!(rt.agent(agent));
@@ -257,7 +259,7 @@ unsafe fn define(executable: u64, agent: u64, name: *const c_char, address: *mut
     non_null!(name);
     // SAFETY: NUL-terminated by contract.
     let Ok(name) = unsafe { CStr::from_ptr(name) }.to_str() else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     status(e.define_variable(agent, name, address as u64))
 }
@@ -317,12 +319,12 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_get_symbol_by_name(
     agent: *const u64,
     symbol: *mut u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, name, agent, symbol);
     let e = tri!(rt.executable(executable));
     non_null!(name, symbol);
     // SAFETY: NUL-terminated by contract.
     let Ok(name) = unsafe { CStr::from_ptr(name) }.to_str() else {
-        return HsaError::InvalidSymbolName.status();
+        return crate::util::trace_error!(HsaError::InvalidSymbolName.status());
     };
     // SAFETY: null or readable by contract.
     let agent = if agent.is_null() {
@@ -371,7 +373,7 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_symbol_get_info(
     attribute: u32,
     value: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(symbol, attribute, value);
     let (_, s) = tri!(rt.symbol(symbol));
     non_null!(value);
     let kernel = s.kind == SymbolType::Kernel;
@@ -421,11 +423,11 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_iterate_agent_symbols(
     callback: AgentSymbolCallback,
     data: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, agent, callback, data);
     let e = tri!(rt.executable(executable));
     tri!(rt.agent(agent));
     let Some(cb) = callback else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     let syms = e.symbols().into_iter().filter(|s| s.agent == agent);
     // SAFETY: the application's callback.
@@ -444,10 +446,10 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_iterate_program_symbols(
     callback: SymbolCallback,
     _data: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, callback, _data);
     tri!(rt.executable(executable));
     if callback.is_none() {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     HSA_STATUS_SUCCESS
 }
@@ -462,10 +464,10 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_iterate_symbols(
     callback: SymbolCallback,
     data: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, callback, data);
     let e = tri!(rt.executable(executable));
     let Some(cb) = callback else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     // SAFETY: the application's callback.
     iterate(e.symbols(), |s| unsafe {
@@ -483,25 +485,80 @@ pub unsafe extern "C" fn loader_query_host_address(
     device_address: *const c_void,
     host_address: *mut *const c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(device_address, host_address);
     non_null!(device_address, host_address);
     let a = device_address as u64;
     if !rt.memory().device_map().contains(a, 1)
         && !rt.executables().iter().any(|e| e.contains_address(a))
     {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     // SAFETY: non-null, writable by contract.
     unsafe { *host_address = device_address };
     HSA_STATUS_SUCCESS
 }
 
-/// `hsa_ven_amd_loader_query_segment_descriptors`: not implemented.
-pub extern "C" fn loader_query_segment_descriptors(
-    _descriptors: *mut c_void,
-    _num: *mut usize,
+/// `hsa_ven_amd_loader_segment_descriptor_t`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct SegmentDescriptor {
+    pub agent: u64,
+    pub executable: u64,
+    pub code_object_storage_type: u32,
+    pub code_object_storage_base: *const c_void,
+    pub code_object_storage_size: usize,
+    pub code_object_storage_offset: usize,
+    pub segment_base: *const c_void,
+    pub segment_size: usize,
+}
+
+/// `hsa_ven_amd_loader_query_segment_descriptors`: one descriptor per loaded code object (the
+/// emulator's loader places each image as one segment), with ROCr's protocol: a count of 0
+/// asks for the number, any other count must be exact.
+///
+/// # Safety
+/// `num` must be null or point to a count; `descriptors` must hold `*num` descriptors.
+pub unsafe extern "C" fn loader_query_segment_descriptors(
+    descriptors: *mut SegmentDescriptor,
+    num: *mut usize,
 ) -> u32 {
-    crate::HSA_STATUS_ERROR
+    let rt = runtime!(descriptors, num);
+    non_null!(num);
+    // SAFETY: non-null, readable by contract.
+    let n = unsafe { *num };
+    if (n == 0) != descriptors.is_null() {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    }
+    let mut all = Vec::new();
+    for e in rt.executables() {
+        for (agent, base, size) in e.loaded_objects() {
+            let code = e.code_object_at(base);
+            let (code_base, code_len) = code.as_ref().map_or((std::ptr::null(), 0), |c| {
+                (c.bytes().as_ptr() as *const c_void, c.bytes().len())
+            });
+            all.push(SegmentDescriptor {
+                agent,
+                executable: e.handle(),
+                code_object_storage_type: 2, // HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_MEMORY
+                code_object_storage_base: code_base,
+                code_object_storage_size: code_len,
+                code_object_storage_offset: 0,
+                segment_base: base as *const c_void,
+                segment_size: size as usize,
+            });
+        }
+    }
+    if n == 0 {
+        // SAFETY: non-null, writable by contract.
+        unsafe { *num = all.len() };
+        return HSA_STATUS_SUCCESS;
+    }
+    if n != all.len() {
+        return crate::util::trace_error!(HsaError::IncompatibleArguments.status());
+    }
+    // SAFETY: `descriptors` holds `n` entries by contract.
+    unsafe { std::ptr::copy_nonoverlapping(all.as_ptr(), descriptors, n) };
+    HSA_STATUS_SUCCESS
 }
 
 /// `hsa_ven_amd_loader_query_executable`.
@@ -512,7 +569,7 @@ pub unsafe extern "C" fn loader_query_executable(
     device_address: *const c_void,
     executable: *mut u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(device_address, executable);
     non_null!(device_address, executable);
     match rt
         .executables()
@@ -538,10 +595,10 @@ pub unsafe extern "C" fn loader_iterate_loaded_code_objects(
     callback: Option<unsafe extern "C" fn(u64, u64, *mut c_void) -> u32>,
     data: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(executable, callback);
     let e = tri!(rt.executable(executable));
     let Some(cb) = callback else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     // SAFETY: the application's callback.
     iterate(e.loaded_objects(), |(_, base, _)| unsafe {
@@ -558,7 +615,7 @@ pub unsafe extern "C" fn loader_loaded_code_object_get_info(
     attribute: u32,
     value: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(loaded, attribute, value);
     non_null!(value);
     let Some((exec, (agent, base, size))) = rt.executables().into_iter().find_map(|e| {
         e.loaded_objects()
@@ -566,10 +623,10 @@ pub unsafe extern "C" fn loader_loaded_code_object_get_info(
             .find(|o| o.1 == loaded)
             .map(|o| (e.handle(), o))
     }) else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     let Ok(e) = rt.executable(exec) else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     let code = e.code_object_at(base);
     let (code_addr, code_len) = code.as_ref().map_or((0, 0), |c| {
@@ -609,9 +666,9 @@ pub unsafe extern "C" fn loader_iterate_executables(
     callback: Option<unsafe extern "C" fn(u64, *mut c_void) -> u32>,
     data: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(callback);
     let Some(cb) = callback else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     // SAFETY: the application's callback.
     iterate(rt.executables(), |e| unsafe { cb(e.handle(), data) })
@@ -629,4 +686,239 @@ pub fn loader_table() -> [usize; 7] {
         loader_reader_from_file_with_offset_size as *const () as usize,
         loader_iterate_executables as *const () as usize,
     ]
+}
+
+// ---- the deprecated code-object API (HSA 1.0) ----
+
+/// `hsa_code_object_serialize`: hands the code object's bytes to the application's allocator.
+///
+/// # Safety
+/// `alloc` must be null or a valid function pointer; the outputs must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_code_object_serialize(
+    code_object: u64,
+    alloc: Option<unsafe extern "C" fn(usize, u64, *mut *mut c_void) -> u32>,
+    callback_data: u64,
+    _options: *const c_char,
+    serialized: *mut *mut c_void,
+    size: *mut usize,
+) -> u32 {
+    let _rt = runtime!(code_object, alloc);
+    let Some(alloc) = alloc else {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    };
+    non_null!(serialized, size);
+    let co = tri!(v1::get(code_object));
+    let bytes = co.reader().bytes();
+    // SAFETY: the application's allocator; it returns a buffer of `bytes.len()` bytes.
+    unsafe {
+        let s = alloc(bytes.len(), callback_data, serialized);
+        if s != HSA_STATUS_SUCCESS {
+            return s;
+        }
+        if (*serialized).is_null() {
+            return crate::util::trace_error!(HsaError::OutOfResources.status());
+        }
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), *serialized as *mut u8, bytes.len());
+        *size = bytes.len();
+    }
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_code_object_deserialize`: copies the bytes; the handle is the copy's address.
+///
+/// # Safety
+/// `serialized` holds `size` readable bytes; `code_object` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_code_object_deserialize(
+    serialized: *const c_void,
+    size: usize,
+    _options: *const c_char,
+    code_object: *mut u64,
+) -> u32 {
+    let _rt = runtime!(serialized, size, _options, code_object);
+    non_null!(serialized, code_object);
+    if size == 0 {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    }
+    // SAFETY: `size` readable bytes by contract.
+    let bytes = unsafe { std::slice::from_raw_parts(serialized as *const u8, size) };
+    let h = tri!(v1::deserialize(bytes));
+    // SAFETY: non-null, writable by contract.
+    unsafe { *code_object = h };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_code_object_destroy`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_code_object_destroy(code_object: u64) -> u32 {
+    let _rt = runtime!(code_object);
+    status(v1::destroy(code_object))
+}
+
+/// `hsa_code_object_get_info`. As in ROCr, the machine model, profile and rounding mode come
+/// only from an HSAIL note, which compilers other than the (absent) finalizer never write:
+/// those queries answer `INVALID_CODE_OBJECT`.
+///
+/// # Safety
+/// `value` must be valid for writing the attribute's type.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_code_object_get_info(
+    code_object: u64,
+    attribute: u32,
+    value: *mut c_void,
+) -> u32 {
+    let rt = runtime!(code_object, attribute, value);
+    non_null!(value);
+    let co = tri!(v1::get(code_object));
+    let (Some(version), Some(isa)) = (&co.version, &co.isa_name) else {
+        return crate::util::trace_error!(HsaError::InvalidCodeObject.status());
+    };
+    // SAFETY: non-null and sized for the attribute by contract.
+    unsafe {
+        match attribute {
+            0 => put_fixed_str(value, version, 64), // VERSION: char[64]
+            1 => put(value, 0u32),                  // TYPE: HSA_CODE_OBJECT_TYPE_PROGRAM
+            2 => put(value, Runtime::isa_handle(tri!(rt.isa_from_name(isa)))),
+            3..=5 => return crate::util::trace_error!(HsaError::InvalidCodeObject.status()),
+            _ => return crate::util::trace_error!(INVALID_ARGUMENT),
+        }
+    }
+    HSA_STATUS_SUCCESS
+}
+
+/// Looks a code symbol up by name and writes its handle.
+///
+/// # Safety
+/// `name` (and `module` when non-null) are C strings; `symbol` is writable.
+unsafe fn code_symbol_by_name(
+    code_object: u64,
+    module: *const c_char,
+    name: *const c_char,
+    symbol: *mut u64,
+) -> u32 {
+    let _rt = runtime!(code_object, module, name, symbol);
+    non_null!(name, symbol);
+    let co = tri!(v1::get(code_object));
+    // SAFETY: C strings by contract.
+    let (module, name) = unsafe {
+        (
+            (!module.is_null()).then(|| CStr::from_ptr(module).to_string_lossy()),
+            CStr::from_ptr(name).to_string_lossy(),
+        )
+    };
+    let s = tri!(co.symbol(module.as_deref(), &name));
+    // SAFETY: non-null, writable by contract.
+    unsafe { *symbol = v1::symbol_handle(&s) };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_code_object_get_symbol`.
+///
+/// # Safety
+/// As `hsa_code_object_get_symbol_from_name`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_code_object_get_symbol(
+    code_object: u64,
+    name: *const c_char,
+    symbol: *mut u64,
+) -> u32 {
+    // SAFETY: forwarded contract.
+    unsafe { code_symbol_by_name(code_object, std::ptr::null(), name, symbol) }
+}
+
+/// `hsa_code_object_get_symbol_from_name`.
+///
+/// # Safety
+/// `name` (and `module` when non-null) are C strings; `symbol` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_code_object_get_symbol_from_name(
+    code_object: u64,
+    module: *const c_char,
+    name: *const c_char,
+    symbol: *mut u64,
+) -> u32 {
+    // SAFETY: forwarded contract.
+    unsafe { code_symbol_by_name(code_object, module, name, symbol) }
+}
+
+/// `hsa_code_object_iterate_symbols`.
+///
+/// # Safety
+/// `callback` must be null or a valid function pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_code_object_iterate_symbols(
+    code_object: u64,
+    callback: Option<unsafe extern "C" fn(u64, u64, *mut c_void) -> u32>,
+    data: *mut c_void,
+) -> u32 {
+    let _rt = runtime!(code_object, callback);
+    let Some(cb) = callback else {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    };
+    let co = tri!(v1::get(code_object));
+    let syms = tri!(co.symbols()).to_vec();
+    // SAFETY: the application's callback.
+    iterate(syms, |s| unsafe {
+        cb(code_object, v1::symbol_handle(&s), data)
+    })
+}
+
+/// `hsa_code_symbol_get_info` (ROCr's attribute set: no call conventions).
+///
+/// # Safety
+/// `value` must be valid for writing the attribute's type.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_code_symbol_get_info(
+    code_symbol: u64,
+    attribute: u32,
+    value: *mut c_void,
+) -> u32 {
+    let _rt = runtime!(code_symbol, attribute, value);
+    non_null!(value);
+    let s = tri!(v1::symbol(code_symbol));
+    let kernel = s.kind == SymbolType::Kernel;
+    // ROCr splits `module:name`.
+    let (module, name) = s.name.rsplit_once(':').unwrap_or(("", &s.name));
+    let module = module.split(':').next().unwrap_or("");
+    // SAFETY: non-null and sized for the attribute by contract.
+    unsafe {
+        match attribute {
+            0 => put(value, u32::from(kernel)), // HSA_SYMBOL_KIND_KERNEL / _VARIABLE
+            1 => put(value, name.len() as u32),
+            2 => std::ptr::copy_nonoverlapping(name.as_ptr(), value as *mut u8, name.len()),
+            3 => put(value, module.len() as u32),
+            4 => std::ptr::copy_nonoverlapping(module.as_ptr(), value as *mut u8, module.len()),
+            5 => put(value, 1u32), // HSA_SYMBOL_LINKAGE_PROGRAM
+            17 => put(value, true),
+            6 if !kernel => put(value, 0u32), // HSA_VARIABLE_ALLOCATION_AGENT
+            7 if !kernel => put(value, if s.writable { 0u32 } else { 1 }), // GLOBAL / READONLY
+            8 if !kernel => put(value, s.alignment),
+            9 if !kernel => put(value, s.size as u32),
+            10 if !kernel => put(value, !s.writable),
+            11 if kernel => put(value, s.kernarg_segment_size),
+            12 if kernel => put(value, s.kernarg_segment_alignment),
+            13 if kernel => put(value, s.group_segment_size),
+            14 if kernel => put(value, s.private_segment_size),
+            15 if kernel => put(value, s.dynamic_callstack),
+            _ => return crate::util::trace_error!(INVALID_ARGUMENT),
+        }
+    }
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_executable_load_code_object`: loads a deserialized code object through the same
+/// loader as `hsa_executable_load_agent_code_object`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_executable_load_code_object(
+    executable: u64,
+    agent: u64,
+    code_object: u64,
+    _options: *const c_char,
+) -> u32 {
+    let rt = runtime!(executable, agent, code_object, _options);
+    let e = tri!(rt.executable(executable));
+    let co = tri!(v1::get(code_object));
+    let a = tri!(rt.agent(agent)).clone();
+    status(e.load(&a, co.reader()))
 }

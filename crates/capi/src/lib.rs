@@ -15,6 +15,7 @@ pub mod image;
 pub mod memory;
 pub mod queue;
 pub mod signal;
+mod trace_args;
 pub mod unimplemented;
 mod util;
 

@@ -4,7 +4,7 @@
 use std::ffi::c_void;
 
 use hsaemu_runtime::memory::{copy_memory, fill_u32, PointerType};
-use hsaemu_runtime::{HsaError, Signal};
+use hsaemu_runtime::{HsaError, MemoryOrder, Signal, SignalOp};
 
 use crate::util::{non_null, put, runtime, status, tri, HSA_STATUS_SUCCESS, INVALID_ARGUMENT};
 
@@ -18,10 +18,10 @@ pub unsafe extern "C" fn hsaemu_hsa_memory_allocate(
     size: usize,
     ptr: *mut *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(region, size, ptr);
     non_null!(ptr);
     if rt.pool(region).is_err() {
-        return HsaError::InvalidRegion.status();
+        return crate::util::trace_error!(HsaError::InvalidRegion.status());
     }
     let p = tri!(rt.allocate(region, size as u64));
     // SAFETY: non-null, writable by contract.
@@ -40,7 +40,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_pool_allocate(
     _flags: u32,
     ptr: *mut *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(pool, size, _flags, ptr);
     non_null!(ptr);
     let p = tri!(rt.allocate(pool, size as u64));
     // SAFETY: non-null, writable by contract.
@@ -51,14 +51,14 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_pool_allocate(
 /// `hsa_memory_free`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_memory_free(ptr: *mut c_void) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr);
     status(rt.memory().free(ptr as u64))
 }
 
 /// `hsa_amd_memory_pool_free`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_amd_memory_pool_free(ptr: *mut c_void) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr);
     status(rt.memory().free(ptr as u64))
 }
 
@@ -72,7 +72,7 @@ pub unsafe extern "C" fn hsaemu_hsa_memory_copy(
     src: *const c_void,
     size: usize,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(dst, src, size);
     non_null!(dst, src);
     // SAFETY: the application guarantees both ranges.
     unsafe { copy_memory(dst as *mut u8, src as *const u8, size) };
@@ -82,10 +82,10 @@ pub unsafe extern "C" fn hsaemu_hsa_memory_copy(
 /// `hsa_memory_register`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_memory_register(ptr: *mut c_void, size: usize) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr, size);
     non_null!(ptr);
     if size == 0 {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     status(rt.memory().register(ptr as u64, size as u64))
 }
@@ -93,7 +93,7 @@ pub extern "C" fn hsaemu_hsa_memory_register(ptr: *mut c_void, size: usize) -> u
 /// `hsa_memory_deregister`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_memory_deregister(ptr: *mut c_void, _size: usize) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr, _size);
     status(rt.memory().deregister(ptr as u64))
 }
 
@@ -104,7 +104,7 @@ pub extern "C" fn hsaemu_hsa_memory_assign_agent(
     agent: u64,
     _access: u32,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr, agent, _access);
     non_null!(ptr);
     tri!(rt.agent(agent));
     HSA_STATUS_SUCCESS
@@ -121,10 +121,10 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_agents_allow_access(
     _flags: *const u32,
     ptr: *const c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(num_agents, agents, _flags, ptr);
     non_null!(agents, ptr);
     if num_agents == 0 {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     // SAFETY: `agents` holds `num_agents` handles by contract.
     let list = unsafe { std::slice::from_raw_parts(agents, num_agents as usize) };
@@ -146,7 +146,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_lock(
     _num_agent: i32,
     agent_ptr: *mut *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(host_ptr, size, _agents, _num_agent, agent_ptr);
     non_null!(host_ptr, agent_ptr);
     let p = tri!(rt.memory().lock(host_ptr as u64, size as u64, 0));
     // SAFETY: non-null, writable by contract.
@@ -168,7 +168,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_lock_to_pool(
     _flags: u32,
     agent_ptr: *mut *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(host_ptr, size, _agents, _num_agent, pool, _flags, agent_ptr);
     non_null!(host_ptr, agent_ptr);
     let (owner, _) = tri!(rt.pool(pool));
     let p = tri!(rt
@@ -182,7 +182,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_lock_to_pool(
 /// `hsa_amd_memory_unlock`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_amd_memory_unlock(host_ptr: *mut c_void) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(host_ptr);
     // Unlocking memory that is not locked is harmless in ROCm too.
     let _ = rt.memory().unlock(host_ptr as u64);
     HSA_STATUS_SUCCESS
@@ -198,10 +198,10 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_fill(
     value: u32,
     count: usize,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(ptr, value, count);
     non_null!(ptr);
     if !(ptr as usize).is_multiple_of(4) {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     // SAFETY: the application guarantees the range; alignment checked above.
     unsafe { fill_u32(ptr as *mut u32, value, count) };
@@ -240,7 +240,16 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_async_copy(
     dep_signals: *const u64,
     completion_signal: u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(
+        dst,
+        dst_agent,
+        src,
+        src_agent,
+        size,
+        num_dep_signals,
+        dep_signals,
+        completion_signal
+    );
     non_null!(dst, src);
     tri!(rt.agent(dst_agent));
     tri!(rt.agent(src_agent));
@@ -291,7 +300,18 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_async_copy_rect(
     dep_signals: *const u64,
     completion_signal: u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(
+        dst,
+        dst_offset,
+        src,
+        src_offset,
+        range,
+        copy_agent,
+        _dir,
+        num_dep_signals,
+        dep_signals,
+        completion_signal
+    );
     non_null!(dst, dst_offset, src, src_offset, range);
     tri!(rt.agent(copy_agent));
     let deps = tri!(signals(&rt, num_dep_signals, dep_signals));
@@ -364,13 +384,14 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_pointer_info(
     num_agents_accessible: *mut u32,
     accessible: *mut *mut u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr, info, alloc);
     non_null!(info);
     let pi = rt.memory().pointer_info(ptr as u64);
     let type_ = match pi.kind {
         PointerType::Unknown => 0,
         PointerType::Hsa => 1,
         PointerType::Locked | PointerType::Registered => 2,
+        PointerType::Ipc => 4,
     };
     // SAFETY: `info` is non-null and its `size` field says how much the caller provides.
     unsafe {
@@ -404,13 +425,13 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_pointer_info(
             rt.agents().iter().map(|a| a.handle()).collect()
         };
         let Some(alloc) = alloc else {
-            return INVALID_ARGUMENT;
+            return crate::util::trace_error!(INVALID_ARGUMENT);
         };
         // SAFETY: the application's allocator; we write exactly `agents.len()` handles.
         unsafe {
             let buf = alloc(agents.len() * 8) as *mut u64;
             if buf.is_null() && !agents.is_empty() {
-                return HsaError::OutOfResources.status();
+                return crate::util::trace_error!(HsaError::OutOfResources.status());
             }
             if !buf.is_null() {
                 std::ptr::copy_nonoverlapping(agents.as_ptr(), buf, agents.len());
@@ -428,7 +449,7 @@ pub extern "C" fn hsaemu_hsa_amd_pointer_info_set_userdata(
     ptr: *const c_void,
     userdata: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(ptr, userdata);
     status(rt.memory().set_user_data(ptr as u64, userdata as u64))
 }
 
@@ -442,7 +463,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_pool_can_migrate(
     dst_pool: u64,
     result: *mut bool,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(src_pool, dst_pool, result);
     tri!(rt.pool(src_pool));
     tri!(rt.pool(dst_pool));
     non_null!(result);
@@ -457,7 +478,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_memory_pool_can_migrate(
 /// `type_` must be writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn hsaemu_hsa_amd_coherency_get_type(agent: u64, type_: *mut u32) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(agent, type_);
     tri!(rt.agent(agent));
     non_null!(type_);
     // SAFETY: non-null, writable by contract.
@@ -468,10 +489,289 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_coherency_get_type(agent: u64, type_: *m
 /// `hsa_amd_coherency_set_type`: accepted; memory stays coherent.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_amd_coherency_set_type(agent: u64, type_: u32) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(agent, type_);
     tri!(rt.agent(agent));
     if type_ > 1 {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_memory_migrate`: ROCr 5.2 answers `OUT_OF_RESOURCES` (not implemented there). In
+/// hsaemu every pool is host memory that every agent reaches, so moving an allocation to
+/// another pool changes nothing: the call validates its arguments as ROCr does (null pointer
+/// or non-zero flags, then the pool), checks that `ptr` lies in a pool allocation, and
+/// succeeds.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_amd_memory_migrate(ptr: *const c_void, pool: u64, flags: u32) -> u32 {
+    let rt = runtime!(ptr, pool, flags);
+    if ptr.is_null() || flags != 0 {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    }
+    let (_, p) = tri!(rt.pool(pool));
+    if p.properties().segment != hsaemu_runtime::memory::Segment::Global {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    }
+    if rt.memory().pointer_info(ptr as u64).kind != PointerType::Hsa {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    }
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_deallocation_callback_t`.
+type DeallocationCallback = unsafe extern "C" fn(ptr: *mut c_void, user_data: *mut c_void);
+
+/// `hsa_amd_register_deallocation_callback`: `callback(ptr, user_data)` runs when the pool
+/// allocation containing `ptr` is freed (before its memory is unmapped).
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_amd_register_deallocation_callback(
+    ptr: *mut c_void,
+    callback: Option<DeallocationCallback>,
+    user_data: *mut c_void,
+) -> u32 {
+    let rt = runtime!(ptr, callback, user_data);
+    non_null!(ptr);
+    let Some(cb) = callback else {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    };
+    let (p, data) = (ptr as u64, user_data as u64);
+    status(
+        rt.memory()
+            .register_dealloc_notifier(hsaemu_runtime::memory::DeallocNotifier {
+                ptr: p,
+                key: cb as usize as u64,
+                // SAFETY: the application's callback, called with the arguments it registered.
+                call: Box::new(move || unsafe { cb(p as *mut c_void, data as *mut c_void) }),
+            }),
+    )
+}
+
+/// `hsa_amd_deregister_deallocation_callback`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_amd_deregister_deallocation_callback(
+    ptr: *mut c_void,
+    callback: Option<DeallocationCallback>,
+) -> u32 {
+    let rt = runtime!(ptr, callback);
+    non_null!(ptr);
+    let Some(cb) = callback else {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    };
+    status(
+        rt.memory()
+            .deregister_dealloc_notifier(ptr as u64, cb as usize as u64),
+    )
+}
+
+/// `hsa_amd_ipc_memory_create`: shares a pool allocation with other processes (see
+/// `hsaemu_runtime::ipc`).
+///
+/// # Safety
+/// `handle` must be writable (32 bytes).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_ipc_memory_create(
+    ptr: *mut c_void,
+    len: usize,
+    handle: *mut [u32; 8],
+) -> u32 {
+    let rt = runtime!(ptr, len, handle);
+    non_null!(ptr, handle);
+    let h = tri!(rt.memory().ipc_export(ptr as u64, len as u64));
+    // SAFETY: non-null, writable by contract.
+    unsafe { handle.write_unaligned(h.to_words()) };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_ipc_memory_attach`.
+///
+/// # Safety
+/// `handle` readable (32 bytes), `agents` holds `num_agents` handles, `mapped_ptr` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_ipc_memory_attach(
+    handle: *const [u32; 8],
+    len: usize,
+    num_agents: u32,
+    agents: *const u64,
+    mapped_ptr: *mut *mut c_void,
+) -> u32 {
+    let rt = runtime!(handle, len, num_agents, agents, mapped_ptr);
+    non_null!(mapped_ptr);
+    if num_agents != 0 {
+        non_null!(agents);
+        // SAFETY: `agents` holds `num_agents` handles by contract.
+        let list = unsafe { std::slice::from_raw_parts(agents, num_agents as usize) };
+        for &a in list {
+            tri!(rt.agent(a));
+        }
+    }
+    non_null!(handle);
+    // SAFETY: non-null, readable by contract.
+    let h = tri!(hsaemu_runtime::ipc::IpcHandle::from_words(unsafe {
+        handle.read_unaligned()
+    }));
+    let p = tri!(rt.memory().ipc_attach(h, len as u64));
+    // SAFETY: non-null, writable by contract.
+    unsafe { *mapped_ptr = p as *mut c_void };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_ipc_memory_detach`.
+#[unsafe(no_mangle)]
+pub extern "C" fn hsaemu_hsa_amd_ipc_memory_detach(mapped_ptr: *mut c_void) -> u32 {
+    let rt = runtime!(mapped_ptr);
+    non_null!(mapped_ptr);
+    status(rt.memory().ipc_detach(mapped_ptr as u64))
+}
+
+/// `hsa_amd_svm_attribute_pair_t`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct SvmAttributePair {
+    pub attribute: u64,
+    pub value: u64,
+}
+
+/// Whether `handle` is a live agent, and a CPU one (for the SVM checks).
+fn agent_kind(rt: &hsaemu_runtime::Runtime, handle: u64) -> Option<bool> {
+    rt.agent(handle)
+        .ok()
+        .map(|a| a.device_type() == hsaemu_runtime::DeviceType::Cpu)
+}
+
+/// The attribute list as `(attribute, value)` pairs (`None` for a null list of non-zero
+/// length or an attribute beyond 32 bits).
+///
+/// # Safety
+/// `list` holds `count` pairs when non-null.
+unsafe fn svm_pairs(list: *const SvmAttributePair, count: usize) -> Option<Vec<(u32, u64)>> {
+    if count == 0 {
+        return Some(Vec::new());
+    }
+    if list.is_null() {
+        return None;
+    }
+    // SAFETY: by contract.
+    let pairs = unsafe { std::slice::from_raw_parts(list, count) };
+    pairs
+        .iter()
+        .map(|p| Some((u32::try_from(p.attribute).ok()?, p.value)))
+        .collect()
+}
+
+/// `hsa_amd_svm_attributes_set` (see `hsaemu_runtime::svm`).
+///
+/// # Safety
+/// `list` holds `count` pairs.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_svm_attributes_set(
+    ptr: *mut c_void,
+    size: usize,
+    list: *mut SvmAttributePair,
+    count: usize,
+) -> u32 {
+    let rt = runtime!(ptr, size, list, count);
+    // SAFETY: by contract.
+    let Some(pairs) = (unsafe { svm_pairs(list, count) }) else {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    };
+    let kind = |a: u64| agent_kind(&rt, a);
+    let r = rt
+        .memory()
+        .svm()
+        .set(ptr as u64, size as u64, &pairs, &kind);
+    status(r)
+}
+
+/// `hsa_amd_svm_attributes_get`.
+///
+/// # Safety
+/// `list` holds `count` writable pairs.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_svm_attributes_get(
+    ptr: *mut c_void,
+    size: usize,
+    list: *mut SvmAttributePair,
+    count: usize,
+) -> u32 {
+    let rt = runtime!(ptr, size, list, count);
+    // SAFETY: by contract.
+    let Some(mut pairs) = (unsafe { svm_pairs(list, count) }) else {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
+    };
+    let kind = |a: u64| agent_kind(&rt, a);
+    let cpu = rt
+        .agents()
+        .iter()
+        .find(|a| a.device_type() == hsaemu_runtime::DeviceType::Cpu)
+        .map_or(0, |a| a.handle());
+    tri!(rt
+        .memory()
+        .svm()
+        .get(ptr as u64, size as u64, &mut pairs, &kind, cpu));
+    // SAFETY: `list` holds `count` writable pairs (non-null when count > 0, checked above).
+    let out = unsafe { std::slice::from_raw_parts_mut(list, count) };
+    for (o, (a, v)) in out.iter_mut().zip(pairs) {
+        o.attribute = u64::from(a);
+        o.value = v;
+    }
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_svm_prefetch_async`: once the dependencies are satisfied, records the range's
+/// prefetch location and decrements `completion_signal` (the data is already where every
+/// agent reaches it).
+///
+/// # Safety
+/// `deps` holds `num_deps` handles.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_svm_prefetch_async(
+    ptr: *mut c_void,
+    size: usize,
+    agent: u64,
+    num_deps: u32,
+    deps: *const u64,
+    completion_signal: u64,
+) -> u32 {
+    let rt = runtime!(ptr, size, agent, num_deps, deps, completion_signal);
+    let is_cpu = match agent_kind(&rt, agent) {
+        Some(c) => c,
+        None => return crate::util::trace_error!(HsaError::InvalidAgent.status()),
+    };
+    let deps = if num_deps == 0 {
+        Vec::new()
+    } else {
+        non_null!(deps);
+        // SAFETY: `deps` holds `num_deps` handles by contract.
+        let list = unsafe { std::slice::from_raw_parts(deps, num_deps as usize) };
+        tri!(list
+            .iter()
+            .map(|&d| rt.signal(d))
+            .collect::<Result<Vec<_>, _>>())
+    };
+    let completion = if completion_signal == 0 {
+        None
+    } else {
+        Some(tri!(rt.signal(completion_signal)))
+    };
+    tri!(hsaemu_runtime::svm::SvmMap::check_range(
+        ptr as u64,
+        size as u64
+    ));
+    let (p, n, dest) = (ptr as u64, size as u64, if is_cpu { 0 } else { agent });
+    let run = move || {
+        if let Ok(rt) = hsaemu_runtime::current() {
+            // The range was checked; it can only have been unmapped since, which a prefetch
+            // of host memory survives.
+            let _ = rt.memory().svm().prefetched(p, n, dest);
+        }
+        if let Some(c) = &completion {
+            c.rmw(SignalOp::Subtract, 1, MemoryOrder::Relaxed);
+        }
+    };
+    let ready = move || deps.iter().all(|d| d.load(MemoryOrder::Acquire) == 0);
+    if ready() {
+        run();
+        return HSA_STATUS_SUCCESS;
+    }
+    status(hsaemu_runtime::signal::when(ready, run))
 }

@@ -26,14 +26,23 @@ pub unsafe extern "C" fn hsaemu_hsa_queue_create(
     _group_segment_size: u32,
     queue: *mut *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(
+        agent,
+        size,
+        type_,
+        callback,
+        data,
+        _private_segment_size,
+        _group_segment_size,
+        queue
+    );
     non_null!(queue);
     let a = tri!(rt.agent(agent)).clone();
     let Some(qt) = QueueType::from_raw(type_) else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     if !size.is_power_of_two() {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     // The callback needs the queue's address, known only after creation.
     let address = Arc::new(std::sync::atomic::AtomicU64::new(0));
@@ -56,7 +65,7 @@ pub unsafe extern "C" fn hsaemu_hsa_queue_create(
 /// `hsa_queue_destroy`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_queue_destroy(queue: *mut c_void) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(queue);
     non_null!(queue);
     status(rt.destroy_queue(queue as u64))
 }
@@ -64,7 +73,7 @@ pub extern "C" fn hsaemu_hsa_queue_destroy(queue: *mut c_void) -> u32 {
 /// `hsa_queue_inactivate`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_queue_inactivate(queue: *mut c_void) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(queue);
     non_null!(queue);
     let q = tri!(rt.queue(queue as u64));
     q.inactivate();
@@ -141,22 +150,33 @@ cases! {
     hsaemu_hsa_queue_cas_write_index_scacq_screl => AcqRel;
 }
 
-/// `hsa_amd_queue_cu_set_mask`: accepted; the emulator schedules on all compute units.
+/// `hsa_amd_queue_cu_set_mask`: the queue's work-groups run only on these (emulated) CUs;
+/// no words reset the mask (as in ROCr).
+///
+/// # Safety
+/// `cu_mask` must hold `num_cu_mask_count / 32` words.
 #[unsafe(no_mangle)]
-pub extern "C" fn hsaemu_hsa_amd_queue_cu_set_mask(
+pub unsafe extern "C" fn hsaemu_hsa_amd_queue_cu_set_mask(
     queue: *const c_void,
     num_cu_mask_count: u32,
     cu_mask: *const u32,
 ) -> u32 {
-    let rt = runtime!();
-    tri!(rt.queue(queue as u64));
-    if num_cu_mask_count == 0 || !num_cu_mask_count.is_multiple_of(32) || cu_mask.is_null() {
-        return INVALID_ARGUMENT;
+    let rt = runtime!(queue, num_cu_mask_count, cu_mask);
+    let q = tri!(rt.queue(queue as u64));
+    if (num_cu_mask_count != 0 && cu_mask.is_null()) || !num_cu_mask_count.is_multiple_of(32) {
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
+    let words = if num_cu_mask_count == 0 {
+        &[][..]
+    } else {
+        // SAFETY: `num_cu_mask_count / 32` words by contract.
+        unsafe { std::slice::from_raw_parts(cu_mask, (num_cu_mask_count / 32) as usize) }
+    };
+    q.cu_mask().set(words, q.agent().properties().compute_units);
     HSA_STATUS_SUCCESS
 }
 
-/// `hsa_amd_queue_cu_get_mask`: every compute unit enabled.
+/// `hsa_amd_queue_cu_get_mask`.
 ///
 /// # Safety
 /// `cu_mask` must hold `num_cu_mask_count / 32` words.
@@ -166,32 +186,24 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_queue_cu_get_mask(
     num_cu_mask_count: u32,
     cu_mask: *mut u32,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(queue, num_cu_mask_count, cu_mask);
     let q = tri!(rt.queue(queue as u64));
     if num_cu_mask_count == 0 || !num_cu_mask_count.is_multiple_of(32) || cu_mask.is_null() {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
-    let cus = q.agent().properties().compute_units;
-    for w in 0..num_cu_mask_count / 32 {
-        let bits = cus.saturating_sub(w * 32).min(32);
-        let word = if bits == 32 {
-            u32::MAX
-        } else {
-            (1u32 << bits) - 1
-        };
-        // SAFETY: `cu_mask` holds `num_cu_mask_count / 32` words by contract.
-        unsafe { *cu_mask.add(w as usize) = word };
-    }
+    // SAFETY: `num_cu_mask_count / 32` words by contract.
+    let out = unsafe { std::slice::from_raw_parts_mut(cu_mask, (num_cu_mask_count / 32) as usize) };
+    q.cu_mask().get(out, q.agent().properties().compute_units);
     HSA_STATUS_SUCCESS
 }
 
 /// `hsa_amd_queue_set_priority`: accepted; queues are served independently anyway.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_amd_queue_set_priority(queue: *const c_void, priority: u32) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(queue, priority);
     tri!(rt.queue(queue as u64));
     if priority > 2 {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     HSA_STATUS_SUCCESS
 }
@@ -210,14 +222,14 @@ pub unsafe extern "C" fn hsaemu_hsa_soft_queue_create(
     doorbell_signal: u64,
     queue: *mut *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(region, size, type_, features, doorbell_signal, queue);
     non_null!(queue);
     let Ok((owner, _)) = rt.pool(region) else {
-        return HsaError::InvalidRegion.status();
+        return crate::util::trace_error!(HsaError::InvalidRegion.status());
     };
     let owner = owner.clone();
     let Some(qt) = QueueType::from_raw(type_) else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     let gpu = if owner.properties().kernel_dispatch {
         owner
@@ -255,9 +267,9 @@ pub extern "C" fn hsaemu_hsa_amd_register_system_event_handler(
     callback: SystemEventCallback,
     data: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(callback, data);
     let Some(cb) = callback else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     let data = data as usize;
     rt.register_system_event_handler(Arc::new(move |e: &hsaemu_runtime::queue::SystemEvent| {

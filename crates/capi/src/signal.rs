@@ -25,8 +25,9 @@ unsafe fn hsa_signal_create(
     num_consumers: u32,
     consumers: *const u64,
     signal: *mut u64,
+    ipc: bool,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(initial, num_consumers, consumers, signal, ipc);
     non_null!(signal);
     if num_consumers > 0 {
         non_null!(consumers);
@@ -35,11 +36,15 @@ unsafe fn hsa_signal_create(
         for (i, &a) in list.iter().enumerate() {
             tri!(rt.agent(a));
             if list[..i].contains(&a) {
-                return INVALID_ARGUMENT;
+                return crate::util::trace_error!(INVALID_ARGUMENT);
             }
         }
     }
-    let s = tri!(rt.create_signal(initial));
+    let s = if ipc {
+        tri!(rt.add_signal(tri!(Signal::new_ipc(initial))))
+    } else {
+        tri!(rt.create_signal(initial))
+    };
     // SAFETY: non-null, writable by contract.
     unsafe { *signal = s.handle() };
     HSA_STATUS_SUCCESS
@@ -57,13 +62,13 @@ pub unsafe extern "C" fn hsaemu_hsa_signal_create(
     signal: *mut u64,
 ) -> u32 {
     // SAFETY: forwarded contract.
-    unsafe { hsa_signal_create(initial, num_consumers, consumers, signal) }
+    unsafe { hsa_signal_create(initial, num_consumers, consumers, signal, false) }
 }
 
 /// `HSA_AMD_SIGNAL_IPC`.
 const AMD_SIGNAL_IPC: u64 = 2;
 
-/// `hsa_amd_signal_create` (IPC signals are not supported).
+/// `hsa_amd_signal_create` (`HSA_AMD_SIGNAL_IPC`: the signal lives in shared memory).
 ///
 /// # Safety
 /// As `hsa_signal_create`.
@@ -75,18 +80,62 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_signal_create(
     attributes: u64,
     signal: *mut u64,
 ) -> u32 {
-    let _rt = runtime!();
-    if attributes & AMD_SIGNAL_IPC != 0 {
-        return crate::HSA_STATUS_ERROR;
-    }
     // SAFETY: forwarded contract.
-    unsafe { hsa_signal_create(initial, num_consumers, consumers, signal) }
+    unsafe {
+        hsa_signal_create(
+            initial,
+            num_consumers,
+            consumers,
+            signal,
+            attributes & AMD_SIGNAL_IPC != 0,
+        )
+    }
+}
+
+/// `hsa_amd_ipc_signal_create`: the handle of a signal created with `HSA_AMD_SIGNAL_IPC`
+/// (`INVALID_ARGUMENT` for any other signal, as ROCr).
+///
+/// # Safety
+/// `handle` must be writable (32 bytes).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_ipc_signal_create(
+    signal: u64,
+    handle: *mut [u32; 8],
+) -> u32 {
+    let rt = runtime!(signal, handle);
+    non_null!(handle);
+    let s = tri!(rt.signal(signal));
+    let h = tri!(s.ipc_handle());
+    // SAFETY: non-null, writable by contract.
+    unsafe { handle.write_unaligned(h.to_words()) };
+    HSA_STATUS_SUCCESS
+}
+
+/// `hsa_amd_ipc_signal_attach`: maps another process's IPC signal.
+///
+/// # Safety
+/// `handle` must be readable (32 bytes) and `signal` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hsaemu_hsa_amd_ipc_signal_attach(
+    handle: *const [u32; 8],
+    signal: *mut u64,
+) -> u32 {
+    let rt = runtime!(handle, signal);
+    non_null!(handle, signal);
+    // SAFETY: non-null, readable by contract.
+    let h = tri!(hsaemu_runtime::ipc::IpcHandle::from_words(unsafe {
+        handle.read_unaligned()
+    }));
+    let s = tri!(rt.add_signal(tri!(Signal::attach_ipc(h))));
+    // SAFETY: non-null, writable by contract.
+    unsafe { *signal = s.handle() };
+    HSA_STATUS_SUCCESS
 }
 
 /// `hsa_signal_destroy`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_signal_destroy(signal: u64) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(signal);
     status(rt.destroy_signal(signal))
 }
 
@@ -99,7 +148,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_signal_value_pointer(
     signal: u64,
     value_ptr: *mut *mut i64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(signal, value_ptr);
     let s = tri!(rt.signal(signal));
     non_null!(value_ptr);
     // SAFETY: non-null, writable by contract.
@@ -353,13 +402,13 @@ pub extern "C" fn hsaemu_hsa_amd_signal_async_handler(
     handler: AsyncHandlerFn,
     arg: *mut c_void,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(signal, cond, value, handler, arg);
     let s = tri!(rt.signal(signal));
     let Some(handler) = handler else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     let Some(cond) = SignalCondition::from_raw(cond) else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     let arg = arg as usize;
     // SAFETY: the application's handler, called with its own argument as the API specifies.
@@ -373,9 +422,9 @@ pub extern "C" fn hsaemu_hsa_amd_async_function(
     callback: Option<unsafe extern "C" fn(*mut c_void)>,
     arg: *mut c_void,
 ) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(callback, arg);
     let Some(cb) = callback else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     let arg = arg as usize;
     // SAFETY: the application's callback with its own argument.
@@ -400,10 +449,10 @@ pub unsafe extern "C" fn hsaemu_hsa_signal_group_create(
     consumers: *const u64,
     group: *mut u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(num_signals, signals, num_consumers, consumers, group);
     non_null!(group);
     if num_signals == 0 || signals.is_null() || (num_consumers > 0 && consumers.is_null()) {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     }
     // SAFETY: `signals` holds `num_signals` handles by contract.
     let list = unsafe { std::slice::from_raw_parts(signals, num_signals as usize) };
@@ -416,7 +465,7 @@ pub unsafe extern "C" fn hsaemu_hsa_signal_group_create(
 /// `hsa_signal_group_destroy`.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_signal_group_destroy(group: u64) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(group);
     status(rt.destroy_signal_group(group))
 }
 
@@ -434,7 +483,15 @@ unsafe fn group_wait_any(
     value: *mut i64,
     order: MemoryOrder,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(
+        group,
+        conditions,
+        compare_values,
+        state,
+        signal,
+        value,
+        order
+    );
     let g = tri!(rt.signal_group(group));
     non_null!(conditions, compare_values, signal, value);
     let n = g.len();
@@ -450,7 +507,7 @@ unsafe fn group_wait_any(
         .map(|&c| SignalCondition::from_raw(c))
         .collect::<Option<Vec<_>>>()
     else {
-        return INVALID_ARGUMENT;
+        return crate::util::trace_error!(INVALID_ARGUMENT);
     };
     drop(rt);
     match hsaemu_runtime::signal::wait_any(&g, &conds, vs, None, wait_state(state), order) {
@@ -526,7 +583,7 @@ pub extern "C" fn hsaemu_hsa_amd_profiling_set_profiler_enabled(
     queue: *const c_void,
     _enable: i32,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(queue, _enable);
     tri!(rt.queue(queue as u64));
     HSA_STATUS_SUCCESS
 }
@@ -534,7 +591,7 @@ pub extern "C" fn hsaemu_hsa_amd_profiling_set_profiler_enabled(
 /// `hsa_amd_profiling_async_copy_enable`: copy times are always recorded.
 #[unsafe(no_mangle)]
 pub extern "C" fn hsaemu_hsa_amd_profiling_async_copy_enable(_enable: bool) -> u32 {
-    let _rt = runtime!();
+    let _rt = runtime!(_enable);
     HSA_STATUS_SUCCESS
 }
 
@@ -557,7 +614,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_profiling_get_dispatch_time(
     signal: u64,
     time: *mut ProfilingTime,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(agent, signal, time);
     tri!(rt.agent(agent));
     let s = tri!(rt.signal(signal));
     non_null!(time);
@@ -576,7 +633,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_profiling_get_async_copy_time(
     signal: u64,
     time: *mut ProfilingTime,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(signal, time);
     let s = tri!(rt.signal(signal));
     non_null!(time);
     let (start, end) = s.times();
@@ -595,7 +652,7 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_profiling_convert_tick_to_system_domain(
     agent_tick: u64,
     system_tick: *mut u64,
 ) -> u32 {
-    let rt = runtime!();
+    let rt = runtime!(agent, agent_tick, system_tick);
     tri!(rt.agent(agent));
     non_null!(system_tick);
     // SAFETY: non-null, writable by contract.

@@ -31,28 +31,8 @@ macro_rules! stubs {
 }
 
 stubs! {
-    hsaemu_stub_hsa_amd_deregister_deallocation_callback => "hsa_amd_deregister_deallocation_callback";
     hsaemu_stub_hsa_amd_interop_map_buffer => "hsa_amd_interop_map_buffer";
     hsaemu_stub_hsa_amd_interop_unmap_buffer => "hsa_amd_interop_unmap_buffer";
-    hsaemu_stub_hsa_amd_ipc_memory_attach => "hsa_amd_ipc_memory_attach";
-    hsaemu_stub_hsa_amd_ipc_memory_create => "hsa_amd_ipc_memory_create";
-    hsaemu_stub_hsa_amd_ipc_memory_detach => "hsa_amd_ipc_memory_detach";
-    hsaemu_stub_hsa_amd_ipc_signal_attach => "hsa_amd_ipc_signal_attach";
-    hsaemu_stub_hsa_amd_ipc_signal_create => "hsa_amd_ipc_signal_create";
-    hsaemu_stub_hsa_amd_memory_migrate => "hsa_amd_memory_migrate";
-    hsaemu_stub_hsa_amd_register_deallocation_callback => "hsa_amd_register_deallocation_callback";
-    hsaemu_stub_hsa_amd_svm_attributes_get => "hsa_amd_svm_attributes_get";
-    hsaemu_stub_hsa_amd_svm_attributes_set => "hsa_amd_svm_attributes_set";
-    hsaemu_stub_hsa_amd_svm_prefetch_async => "hsa_amd_svm_prefetch_async";
-    hsaemu_stub_hsa_code_object_deserialize => "hsa_code_object_deserialize";
-    hsaemu_stub_hsa_code_object_destroy => "hsa_code_object_destroy";
-    hsaemu_stub_hsa_code_object_get_info => "hsa_code_object_get_info";
-    hsaemu_stub_hsa_code_object_get_symbol => "hsa_code_object_get_symbol";
-    hsaemu_stub_hsa_code_object_get_symbol_from_name => "hsa_code_object_get_symbol_from_name";
-    hsaemu_stub_hsa_code_object_iterate_symbols => "hsa_code_object_iterate_symbols";
-    hsaemu_stub_hsa_code_object_serialize => "hsa_code_object_serialize";
-    hsaemu_stub_hsa_code_symbol_get_info => "hsa_code_symbol_get_info";
-    hsaemu_stub_hsa_executable_load_code_object => "hsa_executable_load_code_object";
     hsaemu_stub_hsa_ext_program_add_module => "hsa_ext_program_add_module";
     hsaemu_stub_hsa_ext_program_create => "hsa_ext_program_create";
     hsaemu_stub_hsa_ext_program_destroy => "hsa_ext_program_destroy";

@@ -39,17 +39,12 @@ macro_rules! api_name {
 }
 pub(crate) use api_name;
 
-/// Reports an error status returned by the enclosing export when `HSAEMU_TRACE=api`.
+/// Records the status the enclosing export returns (printed when its call trace ends, with
+/// `HSAEMU_TRACE=api`) and returns it.
 macro_rules! trace_error {
     ($status:expr) => {{
         let status: u32 = $status;
-        if $crate::util::trace_enabled("api") {
-            let name = hsaemu_runtime::HsaError::from_status(status).map_or("?", |e| e.name());
-            eprintln!(
-                "hsaemu: api {} -> {name} (0x{status:x})",
-                $crate::util::api_name!()
-            );
-        }
+        $crate::trace_args::record(status);
         if let Some(t) = hsaemu_runtime::trace::timeline() {
             let name = hsaemu_runtime::HsaError::from_status(status).map_or("?", |e| e.name());
             t.api_call(
@@ -63,17 +58,26 @@ macro_rules! trace_error {
 pub(crate) use trace_error;
 
 /// Returns the current runtime, or returns `HSA_STATUS_ERROR_NOT_INITIALIZED` from the
-/// enclosing function. With `HSAEMU_TRACE=api`, logs the call.
+/// enclosing function. With `HSAEMU_TRACE=api`, prints the call with its arguments (each
+/// formatted by type, see `trace_args`) and, when the export returns, its status.
 macro_rules! runtime {
-    () => {{
-        if $crate::util::trace_enabled("api") {
-            eprintln!("hsaemu: api {}", $crate::util::api_name!());
-        }
+    ($($arg:ident),* $(,)?) => {{
+        let guard = if $crate::util::trace_enabled("api") {
+            let name = $crate::util::api_name!();
+            let args: Vec<String> = vec![$(format!(
+                "{}={}",
+                stringify!($arg).trim_start_matches('_'),
+                $crate::trace_args::TraceArg::show(&$arg, name, stringify!($arg))
+            )),*];
+            Some($crate::trace_args::CallTrace::begin(name, &args))
+        } else {
+            None
+        };
         if let Some(t) = hsaemu_runtime::trace::timeline() {
             t.api_call($crate::util::api_name!(), None);
         }
         match hsaemu_runtime::current() {
-            Ok(rt) => rt,
+            Ok(rt) => $crate::trace_args::Traced { rt, _guard: guard },
             Err(e) => return $crate::util::trace_error!(e.status()),
         }
     }};
@@ -101,12 +105,14 @@ macro_rules! non_null {
 }
 pub(crate) use non_null;
 
-/// The status of a unit result.
+/// The status of a unit result (recorded for the call trace).
 pub(crate) fn status(r: Result<(), HsaError>) -> u32 {
-    match r {
+    let s = match r {
         Ok(()) => HSA_STATUS_SUCCESS,
         Err(e) => e.status(),
-    }
+    };
+    crate::trace_args::record(s);
+    s
 }
 
 /// Writes `v` to the attribute buffer `out`.
@@ -152,6 +158,7 @@ pub(crate) fn iterate<T>(items: impl IntoIterator<Item = T>, mut f: impl FnMut(T
     for it in items {
         let s = f(it);
         if s != HSA_STATUS_SUCCESS {
+            crate::trace_args::record(s);
             return s;
         }
     }

@@ -52,6 +52,11 @@ struct Ctx {
     scratch_base: u64,
     scratch_size: u64,
     slot_size: u64,
+    /// Work-groups each host thread may keep resident (`residency::resident_limit`).
+    resident: usize,
+    /// The GPU's compute units (for `residency::cu_of`).
+    cus: u32,
+    gws: Arc<crate::gws::Gws>,
     next: AtomicU64,
     stop: AtomicBool,
     fault: Mutex<Option<Fault>>,
@@ -170,6 +175,14 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
     let total_wgs = wg_count.iter().map(|&c| u64::from(c)).product::<u64>();
     let waves_per_wg = wg_items.div_ceil(gen.wave_size());
     let workers = (gpu.threads as u64).min(total_wgs).max(1) as usize;
+    let resident = crate::residency::resident_limit(
+        d.cooperative,
+        RESIDENT,
+        total_wgs,
+        waves_per_wg,
+        &d.compute_units,
+        gpu.cfg.compute_units,
+    )?;
 
     // The dispatch packet the kernel may read through the dispatch pointer.
     let mut own_packet = None;
@@ -220,7 +233,8 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
         a
     };
 
-    // Scratch: one slot per (worker, resident work-group, wave).
+    // Scratch: one slot per (worker, resident work-group, wave); a cooperative dispatch has one
+    // per (work-group, wave).
     let private_per_lane = d
         .private_segment_size
         .max(kd.private_segment_fixed_size)
@@ -228,7 +242,11 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
         * 4;
     let slot_size =
         (u64::from(private_per_lane) * u64::from(gen.wave_size())).div_ceil(1024) * 1024;
-    let slots = (workers * RESIDENT) as u64 * u64::from(waves_per_wg);
+    let slots = if d.cooperative {
+        total_wgs
+    } else {
+        (workers * RESIDENT) as u64
+    } * u64::from(waves_per_wg);
     let scratch_size = slot_size * slots;
     let mut scratch = None;
     let mut scratch_base = 0;
@@ -275,6 +293,9 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
         scratch_base,
         scratch_size,
         slot_size,
+        resident,
+        cus: gpu.cfg.compute_units,
+        gws: gpu.gws.clone(),
         next: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         fault: Mutex::new(None),
@@ -338,11 +359,11 @@ fn worker(ctx: &Ctx, index: usize) {
     ctx.totals[3].fetch_add(u64::from(wgs > 0), Ordering::Relaxed);
 }
 
-/// Keeps up to RESIDENT work-groups and round-robins among them.
+/// Keeps up to `ctx.resident` work-groups and round-robins among them.
 fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
-    let mut resident: Vec<Wg> = Vec::with_capacity(RESIDENT);
-    let mut free_slots: [usize; RESIDENT] = [3, 2, 1, 0];
-    let mut free = RESIDENT;
+    let mut resident: Vec<Wg> = Vec::with_capacity(ctx.resident);
+    let mut free_slots: Vec<usize> = (0..ctx.resident).rev().collect();
+    let mut free = ctx.resident;
     let (mut wgs, mut insts, mut lanes) = (0u64, 0u64, 0u64);
     let mut cache = RegionCache::default();
     let Local { spare, scratch } = local;
@@ -364,7 +385,11 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
                     slot,
                     executed: 0,
                 });
-                wg.slot = index * RESIDENT + slot;
+                wg.slot = if ctx.d.cooperative {
+                    n as usize
+                } else {
+                    index * RESIDENT + slot
+                };
                 launch(ctx, &mut wg, n, index);
                 wg.slot = slot;
                 resident.push(wg);
@@ -407,8 +432,8 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
     (wgs, insts, lanes)
 }
 
-/// Sets up a work-group's waves (initial register state) and LDS; `worker` is the index of
-/// the host worker that runs it (the waves' compute unit).
+/// Sets up work-group `n`'s waves (initial register state, their compute unit) and LDS;
+/// `worker` is the index of the host worker that runs it.
 fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
     let [cx, cy, _] = ctx.wg_count.map(u64::from);
     let id = [
@@ -442,7 +467,8 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
         w.reset();
         w.set_wave32(lanes == 32);
         w.id = wi as u32;
-        w.cu = worker as u32;
+        w.cu = crate::residency::cu_of(&ctx.d.compute_units, ctx.cus, n);
+        w.simd = worker as u32 % 4;
         w.pc = ctx.entry;
         w.mode = descriptor::initial_mode(kd);
         w.instructions = 0;
@@ -672,6 +698,7 @@ fn run_wave(
         private_per_lane: ctx.private_per_lane,
         scratch,
         clock_mhz: ctx.clock_mhz,
+        gws: &ctx.gws,
     };
     for _ in 0..QUANTUM {
         let pc = w.pc;
@@ -689,6 +716,10 @@ fn run_wave(
             }
             Ok(Flow::Yield) => {
                 w.pc = pc + u64::from(inst.size);
+                return Ok(());
+            }
+            Ok(Flow::Retry) => {
+                w.instructions -= 1;
                 return Ok(());
             }
             Ok(Flow::End) => {

@@ -67,6 +67,12 @@ pub struct Dispatch {
     pub queue_address: u64,
     /// Dispatch ID for the dispatch-ID SGPRs.
     pub dispatch_id: u64,
+    /// The compute units the dispatch may use (a queue's CU mask); empty: all of them. Each
+    /// work-group runs on one of them, which its waves read from `HW_ID`.
+    pub compute_units: Vec<u32>,
+    /// Keep every work-group resident at once (a cooperative queue), so work-groups that
+    /// wait on one another (grid barriers) cannot deadlock.
+    pub cooperative: bool,
 }
 
 /// Counters of a completed dispatch.
@@ -235,6 +241,8 @@ pub struct Gpu {
     /// The kernels this GPU loaded, by kernel object address: name (for fault reports) and
     /// the kernel object's format (for the dispatch).
     kernels: Mutex<HashMap<u64, (String, KernelObjectFormat)>>,
+    /// Global wave sync resources.
+    pub(crate) gws: Arc<crate::gws::Gws>,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -273,6 +281,7 @@ impl Gpu {
             programs: Mutex::new(HashMap::new()),
             pool: OnceLock::new(),
             kernels: Mutex::new(HashMap::new()),
+            gws: Arc::default(),
         })
     }
 

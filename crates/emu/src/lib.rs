@@ -45,12 +45,14 @@ mod dispatch;
 pub mod error;
 mod exec;
 mod gpu;
+mod gws;
 pub mod image;
 pub mod kernarg;
 mod loader;
 pub mod memory;
 mod ops;
 mod pool;
+mod residency;
 mod single;
 mod wave;
 

@@ -82,6 +82,7 @@ pub fn run_words(gen: Gen, words: &[u32], regs: &mut WaveRegs) -> Result<u64, Fa
     let mut cache = RegionCache::default();
     let mut lds = vec![0u8; 65536];
     let mut scratch = Scratch::new();
+    let gws = crate::gws::Gws::default();
     let mut env = Env {
         gen,
         mem: &mem,
@@ -90,6 +91,7 @@ pub fn run_words(gen: Gen, words: &[u32], regs: &mut WaveRegs) -> Result<u64, Fa
         private_per_lane: 0,
         scratch: &mut scratch,
         clock_mhz: crate::GpuConfig::default().clock_mhz,
+        gws: &gws,
     };
     let end = 4 * words.len() as u64;
     let mut count = 0u64;
@@ -99,7 +101,8 @@ pub fn run_words(gen: Gen, words: &[u32], regs: &mut WaveRegs) -> Result<u64, Fa
         count += 1;
         match flow {
             Flow::Jump(t) => w.pc = t,
-            Flow::End => break,
+            // One wave alone: a global wave sync barrier would wait for no one else.
+            Flow::End | Flow::Retry => break,
             Flow::Next | Flow::Barrier | Flow::Yield => w.pc += u64::from(inst.size),
         }
     }

@@ -54,9 +54,15 @@ pub(crate) struct Wave {
     pub state: WaveState,
     /// Index of the wave in its work-group.
     pub id: u32,
-    /// The compute unit the wave runs on: the index of the host worker of the dispatch that
-    /// runs its work-group (HW_ID's CU_ID, SH_ID and SE_ID fields).
+    /// The emulated compute unit of its work-group (HW_ID's CU_ID, SH_ID and SE_ID fields;
+    /// see `residency::cu_of`).
     pub cu: u32,
+    /// HW_ID's SIMD_ID: the host worker running the work-group, modulo 4 (which SIMD of a CU
+    /// a wave occupies is the hardware's choice; the emulator's tells tests which work-groups
+    /// share a host thread).
+    pub simd: u32,
+    /// The global wave sync barrier (resource, generation) the wave waits at.
+    pub gws_wait: Option<(u8, u64)>,
     /// Whether the wave stored to global memory since its last host fence.
     pub stored: bool,
     /// Host address of this wave's scratch slot (0 when the kernel has none).
@@ -89,6 +95,8 @@ impl Wave {
             state: WaveState::Done,
             id: 0,
             cu: 0,
+            simd: 0,
+            gws_wait: None,
             stored: false,
             scratch_base: 0,
             instructions: 0,
@@ -292,6 +300,7 @@ impl Wave {
         self.stored = false;
         self.sleep = 0;
         self.flat_scratch = 0;
+        self.gws_wait = None;
     }
 }
 

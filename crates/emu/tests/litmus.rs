@@ -4,9 +4,9 @@
 //! where a wave that stored drains its store counter (`s_waitcnt vmcnt(0)`).
 //!
 //! The test means something only when the two work-groups run at the same time on different
-//! host threads. The kernel (tests/kernels/cl/litmus_sb.cl) reads HW_ID, whose CU field the
-//! emulator sets to the host worker running the work-group, and gives up when both groups got
-//! the same one; such dispatches are repeated and not counted. Each counted dispatch must also
+//! host threads. The kernel (tests/kernels/cl/litmus_sb.cl) reads HW_ID, whose SIMD_ID field
+//! the emulator sets to the host worker running the work-group, and gives up when both groups
+//! got the same one; such dispatches are repeated and not counted. Each counted dispatch must also
 //! report two host threads in its `DispatchStats`, and the outcome where both loads see the
 //! other group's store (only possible when the accesses overlap in time) has to occur.
 //!
@@ -101,8 +101,8 @@ fn on_two_threads(status: &Buf, hw_id: &Buf, stats: &DispatchStats) -> bool {
         }
         s => panic!("the rendezvous of the two work-groups timed out (status {s})"),
     }
-    // Both groups published a HW_ID (bit 31 marks it) naming different compute units, i.e.
-    // different host workers, and the dispatch used two host threads.
+    // Both groups published a HW_ID SIMD_ID (bit 31 marks it) naming different host
+    // workers, and the dispatch used two host threads.
     assert!(
         cu[0] >> 31 == 1 && cu[1] >> 31 == 1 && cu[0] != cu[1],
         "{cu:x?}"

@@ -29,8 +29,30 @@ def main(out, targets):
             best = tr.setdefault(fam, {}).get(str(op))
             if best is None or len(f) > len(best[0]):
                 tr[fam][str(op)] = [f, r[0], r[1]]
+        gds_only(t, tr)
         print(t, {fam: len(v) for fam, v in tr.items()}, file=sys.stderr)
     json.dump(result, open(out, "w"), indent=0, sort_keys=True)
+
+
+def gds_only(t, tr):
+    """DS opcodes that exist only with the GDS bit set (the global wave sync ds_gws_*): probed
+    again with `gds`, which the ordinary probes leave 0."""
+    n, enc, _ = families(t)["Ds"]
+    known = tr.setdefault("Ds", {})
+    probes, keys = [], []
+    for op in range(n):
+        if str(op) in known:
+            continue
+        for f in variants("Ds", t):
+            f = dict(f, gds=1)
+            probes.append(enc(op, f))
+            keys.append((op, f))
+    for (op, f), r in zip(keys, oracle.disassemble(t, probes)):
+        if r is None:
+            continue
+        best = known.get(str(op))
+        if best is None or len(f) > len(best[0]):
+            known[str(op)] = [f, r[0], r[1]]
 
 
 # `enumerate.py OUT [TARGET…]`: with targets, only those are (re)probed and merged into OUT.

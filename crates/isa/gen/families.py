@@ -58,7 +58,7 @@ def enc_vop3p(op, f):
 
 
 def enc_ds(op, f):
-    return [(0b110110 << 26) | (op << 17) | (f.get("offset1", 0) << 8) | f.get("offset0", 0),
+    return [(0b110110 << 26) | (op << 17) | (f.get("gds", 0) << 16) | (f.get("offset1", 0) << 8) | f.get("offset0", 0),
             (f.get("vdst", 0) << 24) | (f.get("data1", 0) << 16) | (f.get("data0", 0) << 8) | f.get("addr", 0)]
 
 
@@ -129,7 +129,7 @@ def enc_vop3p10(op, f):
 
 
 def enc_ds10(op, f):
-    return [(0b110110 << 26) | (op << 18) | (f.get("offset1", 0) << 8) | f.get("offset0", 0),
+    return [(0b110110 << 26) | (op << 18) | (f.get("gds", 0) << 17) | (f.get("offset1", 0) << 8) | f.get("offset0", 0),
             (f.get("vdst", 0) << 24) | (f.get("data1", 0) << 16) | (f.get("data0", 0) << 8) | f.get("addr", 0)]
 
 

@@ -49,6 +49,8 @@ def split_operands(s):
 def parse(fam, fields, text):
     """(mnemonic, [slot], [modifier tokens]) where slot = (field, class, width) or ('Fixed', token)."""
     mn, _, rest = text.partition(" ")
+    if fam == "Ds" and rest.startswith(("offset:", "gds")):
+        return mn, [], rest.split(" ")  # ds_gws_sema_*: no operand, only modifiers
     ops = split_operands(rest)
     mods = []
     if ops:

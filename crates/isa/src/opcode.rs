@@ -132,6 +132,12 @@ pub enum Opcode {
     DS_DEC_SRC2_U64,
     DS_DEC_U32,
     DS_DEC_U64,
+    DS_GWS_BARRIER,
+    DS_GWS_INIT,
+    DS_GWS_SEMA_BR,
+    DS_GWS_SEMA_P,
+    DS_GWS_SEMA_RELEASE_ALL,
+    DS_GWS_SEMA_V,
     DS_INC_RTN_U32,
     DS_INC_RTN_U64,
     DS_INC_SRC2_U32,
@@ -185,6 +191,7 @@ pub enum Opcode {
     DS_OR_RTN_B64,
     DS_OR_SRC2_B32,
     DS_OR_SRC2_B64,
+    DS_ORDERED_COUNT,
     DS_PERMUTE_B32,
     DS_PK_ADD_BF16,
     DS_PK_ADD_F16,
@@ -1392,7 +1399,7 @@ pub enum Opcode {
 
 /// Mnemonics indexed by `Opcode as usize`.
 #[rustfmt::skip]
-pub(crate) static MNEMONICS: [&str; 1376] = [
+pub(crate) static MNEMONICS: [&str; 1383] = [
     "<unknown>",
     "buffer_atomic_add",
     "buffer_atomic_add_f32",
@@ -1513,6 +1520,12 @@ pub(crate) static MNEMONICS: [&str; 1376] = [
     "ds_dec_src2_u64",
     "ds_dec_u32",
     "ds_dec_u64",
+    "ds_gws_barrier",
+    "ds_gws_init",
+    "ds_gws_sema_br",
+    "ds_gws_sema_p",
+    "ds_gws_sema_release_all",
+    "ds_gws_sema_v",
     "ds_inc_rtn_u32",
     "ds_inc_rtn_u64",
     "ds_inc_src2_u32",
@@ -1566,6 +1579,7 @@ pub(crate) static MNEMONICS: [&str; 1376] = [
     "ds_or_rtn_b64",
     "ds_or_src2_b32",
     "ds_or_src2_b64",
+    "ds_ordered_count",
     "ds_permute_b32",
     "ds_pk_add_bf16",
     "ds_pk_add_f16",
@@ -2773,7 +2787,7 @@ pub(crate) static MNEMONICS: [&str; 1376] = [
 
 /// Every opcode, indexed by `Opcode as usize`.
 #[rustfmt::skip]
-pub(crate) static ALL: [Opcode; 1376] = [
+pub(crate) static ALL: [Opcode; 1383] = [
     Opcode::Unknown,
     Opcode::BUFFER_ATOMIC_ADD,
     Opcode::BUFFER_ATOMIC_ADD_F32,
@@ -2894,6 +2908,12 @@ pub(crate) static ALL: [Opcode; 1376] = [
     Opcode::DS_DEC_SRC2_U64,
     Opcode::DS_DEC_U32,
     Opcode::DS_DEC_U64,
+    Opcode::DS_GWS_BARRIER,
+    Opcode::DS_GWS_INIT,
+    Opcode::DS_GWS_SEMA_BR,
+    Opcode::DS_GWS_SEMA_P,
+    Opcode::DS_GWS_SEMA_RELEASE_ALL,
+    Opcode::DS_GWS_SEMA_V,
     Opcode::DS_INC_RTN_U32,
     Opcode::DS_INC_RTN_U64,
     Opcode::DS_INC_SRC2_U32,
@@ -2947,6 +2967,7 @@ pub(crate) static ALL: [Opcode; 1376] = [
     Opcode::DS_OR_RTN_B64,
     Opcode::DS_OR_SRC2_B32,
     Opcode::DS_OR_SRC2_B64,
+    Opcode::DS_ORDERED_COUNT,
     Opcode::DS_PERMUTE_B32,
     Opcode::DS_PK_ADD_BF16,
     Opcode::DS_PK_ADD_F16,

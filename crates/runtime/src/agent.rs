@@ -31,6 +31,10 @@ pub struct TargetInfo {
     pub simds_per_cu: u32,
     /// Most waves resident per compute unit.
     pub max_waves_per_cu: u32,
+    /// What the real part reports (rocminfo) for the properties the emulator copies: cache
+    /// line bytes, L1/L2/L3 data cache bytes, top engine clock, and (for `hsaemu info` and the
+    /// docs only) its compute units, shader engines and shader arrays per engine.
+    pub hardware: Hardware,
 }
 
 impl TargetInfo {
@@ -54,6 +58,26 @@ impl TargetInfo {
     }
 }
 
+/// A real part's figures (see [`TargetInfo::hardware`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Hardware {
+    /// The card the figures come from.
+    pub part: &'static str,
+    pub cacheline_size: u32,
+    pub cache_sizes: [u32; 4],
+    pub max_clock_mhz: u32,
+    pub compute_units: u32,
+    pub shader_engines: u32,
+    pub shader_arrays_per_se: u32,
+    /// The driver gives the part global wave sync resources, so ROCr offers cooperative
+    /// queues (`HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES`; GFX8 has none).
+    pub gws: bool,
+}
+
+const KB: u32 = 1024;
+/// GWS (see [`Hardware::gws`]) on GFX9 and later.
+const GWS: bool = true;
+
 /// The GPU targets an emulated agent can present.
 pub const TARGETS: &[TargetInfo] = &[
     TargetInfo {
@@ -64,6 +88,16 @@ pub const TARGETS: &[TargetInfo] = &[
         lds_size: 65536,
         simds_per_cu: 4,
         max_waves_per_cu: 40,
+        hardware: Hardware {
+            part: "Radeon R9 Fury X",
+            cacheline_size: 64,
+            cache_sizes: [16 * KB, 2048 * KB, 0, 0],
+            max_clock_mhz: 1050,
+            compute_units: 64,
+            shader_engines: 4,
+            shader_arrays_per_se: 1,
+            gws: false,
+        },
     },
     TargetInfo {
         processor: "gfx900",
@@ -73,6 +107,16 @@ pub const TARGETS: &[TargetInfo] = &[
         lds_size: 65536,
         simds_per_cu: 4,
         max_waves_per_cu: 40,
+        hardware: Hardware {
+            part: "Radeon RX Vega 64",
+            cacheline_size: 64,
+            cache_sizes: [16 * KB, 4096 * KB, 0, 0],
+            max_clock_mhz: 1630,
+            compute_units: 64,
+            shader_engines: 4,
+            shader_arrays_per_se: 1,
+            gws: GWS,
+        },
     },
     TargetInfo {
         processor: "gfx906",
@@ -82,6 +126,16 @@ pub const TARGETS: &[TargetInfo] = &[
         lds_size: 65536,
         simds_per_cu: 4,
         max_waves_per_cu: 40,
+        hardware: Hardware {
+            part: "Radeon Instinct MI60",
+            cacheline_size: 64,
+            cache_sizes: [16 * KB, 4096 * KB, 0, 0],
+            max_clock_mhz: 1800,
+            compute_units: 64,
+            shader_engines: 4,
+            shader_arrays_per_se: 1,
+            gws: GWS,
+        },
     },
     TargetInfo {
         processor: "gfx908",
@@ -91,6 +145,16 @@ pub const TARGETS: &[TargetInfo] = &[
         lds_size: 65536,
         simds_per_cu: 4,
         max_waves_per_cu: 40,
+        hardware: Hardware {
+            part: "Instinct MI100",
+            cacheline_size: 64,
+            cache_sizes: [16 * KB, 8192 * KB, 0, 0],
+            max_clock_mhz: 1502,
+            compute_units: 120,
+            shader_engines: 8,
+            shader_arrays_per_se: 1,
+            gws: GWS,
+        },
     },
     TargetInfo {
         processor: "gfx90a",
@@ -99,7 +163,18 @@ pub const TARGETS: &[TargetInfo] = &[
         product: "Aldebaran",
         lds_size: 65536,
         simds_per_cu: 4,
-        max_waves_per_cu: 40,
+        // MI200: 8 waves per SIMD (rocminfo: 32 waves, 2048 work-items per CU).
+        max_waves_per_cu: 32,
+        hardware: Hardware {
+            part: "Instinct MI210",
+            cacheline_size: 128,
+            cache_sizes: [16 * KB, 8192 * KB, 0, 0],
+            max_clock_mhz: 1700,
+            compute_units: 104,
+            shader_engines: 8,
+            shader_arrays_per_se: 1,
+            gws: GWS,
+        },
     },
     TargetInfo {
         processor: "gfx1030",
@@ -110,6 +185,16 @@ pub const TARGETS: &[TargetInfo] = &[
         // What ROCr reports for Navi 21: 2 SIMD32 per CU, 16 waves each.
         simds_per_cu: 2,
         max_waves_per_cu: 32,
+        hardware: Hardware {
+            part: "Radeon RX 6900 XT",
+            cacheline_size: 128,
+            cache_sizes: [16 * KB, 4096 * KB, 131072 * KB, 0],
+            max_clock_mhz: 2660,
+            compute_units: 80,
+            shader_engines: 4,
+            shader_arrays_per_se: 2,
+            gws: GWS,
+        },
     },
 ];
 
@@ -225,6 +310,16 @@ pub struct AgentProperties {
     pub lds_size: u32,
     /// Whether the agent accepts kernel dispatch packets.
     pub kernel_dispatch: bool,
+    /// Shader engines and shader arrays per engine of the emulated CUs, laid out as HW_ID
+    /// numbers them (16 CUs per array, 2 arrays per engine).
+    pub shader_engines: u32,
+    pub shader_arrays_per_se: u32,
+    /// Address watch points (`1 << WatchPointsTotalBits`, as the driver reports them).
+    pub watch_points: u32,
+    /// Cooperative queues (`HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES`).
+    pub cooperative_queues: bool,
+    /// The real part's figures, for reports (GPUs only).
+    pub hardware: Option<Hardware>,
 }
 
 /// An agent. Cloning shares it; its handle is stable for the runtime's life.
@@ -344,6 +439,11 @@ pub(crate) fn cpu_properties() -> AgentProperties {
         uuid: "CPU-XX".into(),
         lds_size: 0,
         kernel_dispatch: false,
+        shader_engines: 0,
+        shader_arrays_per_se: 0,
+        watch_points: 1,
+        cooperative_queues: false,
+        hardware: None,
     }
 }
 
@@ -367,16 +467,21 @@ pub(crate) fn gpu_properties(isa: &Isa, index: u32, compute_units: u32) -> Agent
         queues_max: 128,
         queue_min_size: 64,
         queue_max_size: 131072,
-        cache_sizes: [16 * 1024, 8 * 1024 * 1024, 0, 0],
-        cacheline_size: 64,
+        cache_sizes: t.hardware.cache_sizes,
+        cacheline_size: t.hardware.cacheline_size,
         chip_id: t.chip_id,
-        max_clock_mhz: 1700,
+        max_clock_mhz: t.hardware.max_clock_mhz,
         memory_max_mhz: 1600,
         memory_width: 4096,
         bdfid: (index + 3) << 8,
         uuid: format!("GPU-{:016x}", 0x4853_4145_4d55_0000u64 | u64::from(index)),
         lds_size: t.lds_size,
         kernel_dispatch: true,
+        shader_engines: compute_units.div_ceil(32),
+        shader_arrays_per_se: compute_units.div_ceil(16).min(2),
+        watch_points: 4,
+        cooperative_queues: t.hardware.gws,
+        hardware: Some(t.hardware),
     }
 }
 

@@ -98,12 +98,12 @@ pub struct ExecutableSymbol {
 }
 
 /// The kernel attributes a symbol answers (`HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_*`).
-struct KernelAttributes {
-    kernarg_segment_size: u32,
-    kernarg_segment_alignment: u32,
-    group_segment_size: u32,
-    private_segment_size: u32,
-    dynamic_callstack: bool,
+pub(crate) struct KernelAttributes {
+    pub(crate) kernarg_segment_size: u32,
+    pub(crate) kernarg_segment_alignment: u32,
+    pub(crate) group_segment_size: u32,
+    pub(crate) private_segment_size: u32,
+    pub(crate) dynamic_callstack: bool,
 }
 
 /// One code object loaded into an executable.
@@ -214,50 +214,18 @@ impl Executable {
                     if let Some(t) = crate::trace::timeline() {
                         t.kernel_loaded(address, &sym.name);
                     }
-                    let attributes = if sym.kind == SymbolKind::Kernel {
-                        // V2: like ROCr, every attribute comes from the amd_kernel_code_t
-                        // (which the emulator's loader has already checked).
-                        let akc = co
-                            .amd_kernel_code(&sym.name)
-                            .map_err(|_| HsaError::InvalidCodeObject)?;
-                        KernelAttributes {
-                            kernarg_segment_size: u32::try_from(akc.kernarg_segment_byte_size)
-                                .map_err(|_| HsaError::InvalidCodeObject)?,
-                            kernarg_segment_alignment: u32::try_from(
-                                akc.kernarg_segment_align_bytes(),
+                    let emu = image.kernels.iter().find(|k| k.kernel_object == address);
+                    let attributes = kernel_attributes(
+                        &co,
+                        sym,
+                        emu.map(|k| {
+                            (
+                                k.kernarg_segment_size,
+                                k.group_segment_size,
+                                k.private_segment_size,
                             )
-                            .map_err(|_| HsaError::InvalidCodeObject)?,
-                            group_segment_size: akc.workgroup_group_segment_byte_size,
-                            private_segment_size: akc.workitem_private_segment_byte_size,
-                            dynamic_callstack: akc.is_dynamic_callstack(),
-                        }
-                    } else {
-                        let meta = co
-                            .kernels()
-                            .iter()
-                            .find(|k| k.symbol == sym.name || k.name == sym.name);
-                        let emu = image.kernels.iter().find(|k| k.kernel_object == address);
-                        KernelAttributes {
-                            kernarg_segment_size: meta
-                                .map(|m| m.kernarg_segment_size)
-                                .or(emu.map(|k| k.kernarg_segment_size))
-                                .unwrap_or(0),
-                            // ROCr hard-codes 16 for V3+.
-                            kernarg_segment_alignment: meta
-                                .map_or(16, |m| m.kernarg_segment_align.max(16)),
-                            group_segment_size: emu
-                                .map(|k| k.group_segment_size)
-                                .or(meta.map(|m| m.group_segment_fixed_size))
-                                .unwrap_or(0),
-                            private_segment_size: emu
-                                .map(|k| k.private_segment_size)
-                                .or(meta.map(|m| m.private_segment_fixed_size))
-                                .unwrap_or(0),
-                            dynamic_callstack: meta
-                                .and_then(|m| m.uses_dynamic_stack)
-                                .unwrap_or(false),
-                        }
-                    };
+                        }),
+                    )?;
                     symbols.push(Arc::new(ExecutableSymbol {
                         name: sym.name.clone(),
                         kind: SymbolType::Kernel,
@@ -343,6 +311,51 @@ impl Executable {
             .iter()
             .any(|o| address >= o.image.base && address < o.image.base + o.image.size)
     }
+}
+
+/// A kernel's attributes: V2 ones, like ROCr, from the `amd_kernel_code_t`; V3+ ones from the
+/// metadata, or from the emulator's view of the loaded descriptor when given as
+/// `(kernarg, group, private)` sizes.
+pub(crate) fn kernel_attributes(
+    co: &CodeObject,
+    sym: &hsaemu_codeobject::code_object::Symbol,
+    emu: Option<(u32, u32, u32)>,
+) -> Result<KernelAttributes> {
+    if sym.kind == SymbolKind::Kernel {
+        let akc = co
+            .amd_kernel_code(&sym.name)
+            .map_err(|_| HsaError::InvalidCodeObject)?;
+        return Ok(KernelAttributes {
+            kernarg_segment_size: u32::try_from(akc.kernarg_segment_byte_size)
+                .map_err(|_| HsaError::InvalidCodeObject)?,
+            kernarg_segment_alignment: u32::try_from(akc.kernarg_segment_align_bytes())
+                .map_err(|_| HsaError::InvalidCodeObject)?,
+            group_segment_size: akc.workgroup_group_segment_byte_size,
+            private_segment_size: akc.workitem_private_segment_byte_size,
+            dynamic_callstack: akc.is_dynamic_callstack(),
+        });
+    }
+    let meta = co
+        .kernels()
+        .iter()
+        .find(|k| k.symbol == sym.name || k.name == sym.name);
+    Ok(KernelAttributes {
+        kernarg_segment_size: meta
+            .map(|m| m.kernarg_segment_size)
+            .or(emu.map(|k| k.0))
+            .unwrap_or(0),
+        // ROCr hard-codes 16 for V3+.
+        kernarg_segment_alignment: meta.map_or(16, |m| m.kernarg_segment_align.max(16)),
+        group_segment_size: emu
+            .map(|k| k.1)
+            .or(meta.map(|m| m.group_segment_fixed_size))
+            .unwrap_or(0),
+        private_segment_size: emu
+            .map(|k| k.2)
+            .or(meta.map(|m| m.private_segment_fixed_size))
+            .unwrap_or(0),
+        dynamic_callstack: meta.and_then(|m| m.uses_dynamic_stack).unwrap_or(false),
+    })
 }
 
 /// The handle of a symbol.

@@ -10,15 +10,19 @@
 pub mod agent;
 mod alias;
 pub mod backend;
+pub mod code_object_v1;
+pub mod cu_mask;
 pub mod error;
 pub mod executable;
 pub mod image;
+pub mod ipc;
 pub mod layout;
 pub mod memory;
 pub mod pages;
 pub mod queue;
 pub mod runtime;
 pub mod signal;
+pub mod svm;
 mod sync;
 pub mod trace;
 

@@ -110,6 +110,25 @@ pub enum PointerType {
     Locked,
     /// Registered with `hsa_memory_register`.
     Registered,
+    /// Another process's memory, attached with `hsa_amd_ipc_memory_attach`.
+    Ipc,
+}
+
+/// A deallocation callback (`hsa_amd_register_deallocation_callback`): `key` identifies the
+/// C callback for deregistration, `call` runs it with its user data.
+pub struct DeallocNotifier {
+    /// The address it was registered for (inside the allocation).
+    pub ptr: u64,
+    /// The callback's identity (its address).
+    pub key: u64,
+    /// Calls the callback.
+    pub call: Box<dyn Fn() + Send + Sync>,
+}
+
+impl std::fmt::Debug for DeallocNotifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DeallocNotifier(0x{:x}, 0x{:x})", self.ptr, self.key)
+    }
 }
 
 /// What the runtime knows about an address (`hsa_amd_pointer_info`).
@@ -137,6 +156,10 @@ struct Allocation {
     pool: Option<MemoryPool>,
     owner: u64,
     user_data: u64,
+    /// The memfd behind an allocation shared with `hsa_amd_ipc_memory_create`.
+    export: Option<crate::ipc::Export>,
+    /// Deallocation callbacks, run when a pool allocation is freed.
+    notifiers: Vec<DeallocNotifier>,
 }
 
 /// All memory known to the runtime.
@@ -146,6 +169,8 @@ pub struct MemoryManager {
     device_map: DeviceMemoryMap,
     /// Agent addresses of locked host memory (see [`crate::alias`]).
     aliases: Mutex<Vec<crate::alias::Alias>>,
+    /// SVM attributes of page ranges.
+    svm: Mutex<crate::svm::SvmMap>,
 }
 
 impl MemoryManager {
@@ -154,7 +179,13 @@ impl MemoryManager {
             allocs: Mutex::new(BTreeMap::new()),
             device_map,
             aliases: Mutex::new(Vec::new()),
+            svm: Mutex::default(),
         }
+    }
+
+    /// The SVM attributes of host memory.
+    pub fn svm(&self) -> parking_lot::MutexGuard<'_, crate::svm::SvmMap> {
+        self.svm.lock()
     }
 
     /// The map of ranges kernels may touch.
@@ -236,6 +267,8 @@ impl MemoryManager {
                 pool: Some(pool.clone()),
                 owner,
                 user_data: 0,
+                export: None,
+                notifiers: Vec::new(),
             },
         );
         self.expose_fresh(base, rounded, p.memory_kind());
@@ -255,7 +288,100 @@ impl MemoryManager {
         let a = allocs.remove(&ptr).ok_or(HsaError::InvalidAllocation)?;
         drop(allocs);
         self.hide(ptr);
+        // As in ROCr: the memory has left the map (so a callback cannot free it twice), the
+        // lock is released (so callbacks may manage memory), and the pages are still mapped.
+        for n in &a.notifiers {
+            (n.call)();
+        }
         drop(a); // unmaps the pages
+        Ok(())
+    }
+
+    /// Registers a deallocation callback for the pool allocation containing `n.ptr`
+    /// (`InvalidAllocation` for any other address, as in ROCr).
+    pub fn register_dealloc_notifier(&self, n: DeallocNotifier) -> Result<()> {
+        let mut allocs = self.allocs.lock();
+        match allocs.range_mut(..=n.ptr).next_back() {
+            Some((&b, a)) if n.ptr < b + a.size && a.kind == PointerType::Hsa => {
+                a.notifiers.push(n);
+                Ok(())
+            }
+            _ => Err(HsaError::InvalidAllocation),
+        }
+    }
+
+    /// Removes every callback `key` registered for `ptr` (`InvalidArgument` if none was).
+    pub fn deregister_dealloc_notifier(&self, ptr: u64, key: u64) -> Result<()> {
+        let mut allocs = self.allocs.lock();
+        let Some((&b, a)) = allocs.range_mut(..=ptr).next_back() else {
+            return Err(HsaError::InvalidArgument);
+        };
+        if ptr >= b + a.size {
+            return Err(HsaError::InvalidArgument);
+        }
+        let before = a.notifiers.len();
+        a.notifiers.retain(|n| !(n.ptr == ptr && n.key == key));
+        if a.notifiers.len() == before {
+            return Err(HsaError::InvalidArgument);
+        }
+        Ok(())
+    }
+
+    /// Shares the pool allocation at `ptr` with other processes (`hsa_amd_ipc_memory_create`):
+    /// `ptr` must be its start and `len` its size (either the size asked for, within the last
+    /// page, or the rounded size), else `InvalidArgument`, as in ROCr. Sharing again returns
+    /// the same handle.
+    pub fn ipc_export(&self, ptr: u64, len: u64) -> Result<crate::ipc::IpcHandle> {
+        let mut allocs = self.allocs.lock();
+        let a = match allocs.get_mut(&ptr) {
+            Some(a) if a.kind == PointerType::Hsa => a,
+            _ => return Err(HsaError::InvalidArgument),
+        };
+        if len == 0 || len.next_multiple_of(crate::pages::PAGE_SIZE as u64) != a.size {
+            return Err(HsaError::InvalidArgument);
+        }
+        if a.export.is_none() {
+            // SAFETY: the allocation's pages are one mapping owned by `a` (we hold the lock, so
+            // it is not freed meanwhile).
+            a.export = Some(unsafe { crate::ipc::export_in_place(ptr, a.size) }?);
+        }
+        a.export.as_ref().map(|e| e.handle()).ok_or(HsaError::Error)
+    }
+
+    /// Maps memory another process shared (`hsa_amd_ipc_memory_attach`), visible to kernels.
+    pub fn ipc_attach(&self, h: crate::ipc::IpcHandle, len: u64) -> Result<u64> {
+        let pages = crate::ipc::attach(h, len)?;
+        let (base, size) = (pages.addr(), pages.len() as u64);
+        self.allocs.lock().insert(
+            base,
+            Allocation {
+                size,
+                kind: PointerType::Ipc,
+                pages: Some(pages),
+                pool: None,
+                owner: 0,
+                user_data: 0,
+                export: None,
+                notifiers: Vec::new(),
+            },
+        );
+        // Another process's allocation, of unknown pool: taken as device memory (coarse-grained).
+        self.expose_fresh(base, size, MemoryKind::Coarse);
+        Ok(base)
+    }
+
+    /// Unmaps memory attached with [`ipc_attach`](Self::ipc_attach) (`InvalidArgument` for any
+    /// other pointer).
+    pub fn ipc_detach(&self, ptr: u64) -> Result<()> {
+        let mut allocs = self.allocs.lock();
+        match allocs.get(&ptr) {
+            Some(a) if a.kind == PointerType::Ipc => {}
+            _ => return Err(HsaError::InvalidArgument),
+        }
+        let a = allocs.remove(&ptr);
+        drop(allocs);
+        self.hide(ptr);
+        drop(a);
         Ok(())
     }
 
@@ -374,6 +500,8 @@ impl MemoryManager {
                 pool: None,
                 owner,
                 user_data: 0,
+                export: None,
+                notifiers: Vec::new(),
             },
         );
         drop(allocs);

@@ -48,6 +48,17 @@ impl Pages {
         let ptr = NonNull::new(p as *mut u8).ok_or(HsaError::OutOfResources)?;
         Ok(Pages { ptr, len })
     }
+    /// Takes ownership of an existing mapping (unmapped on drop).
+    ///
+    /// # Safety
+    /// `[addr, addr+len)` must be a page-aligned mapping that nothing else owns or unmaps.
+    pub unsafe fn from_mapping(addr: u64, len: usize) -> Pages {
+        Pages {
+            // SAFETY: a mapping is never at address 0 (guaranteed by the caller's mapping).
+            ptr: unsafe { NonNull::new_unchecked(addr as *mut u8) },
+            len,
+        }
+    }
     /// The first byte.
     pub fn as_ptr(&self) -> *mut u8 {
         self.ptr.as_ptr()
@@ -83,15 +94,28 @@ pub struct PageBox<T> {
 impl<T> PageBox<T> {
     /// Moves `value` into fresh pages.
     pub fn new(value: T) -> Result<PageBox<T>> {
-        const { assert!(std::mem::align_of::<T>() <= PAGE_SIZE) };
-        let pages = Pages::new(std::mem::size_of::<T>())?;
-        // SAFETY: the mapping is large enough for a `T` and page-aligned (so aligned for `T`);
-        // nothing else refers to it yet.
-        unsafe { std::ptr::write(pages.as_ptr() as *mut T, value) };
-        Ok(PageBox {
+        Ok(Self::in_pages(Pages::new(std::mem::size_of::<T>())?, value))
+    }
+    /// A `T` that already lives at the start of `pages` (memory shared with another process).
+    ///
+    /// # Safety
+    /// `pages` must be large enough for a `T` and hold a valid `T` at its start.
+    pub unsafe fn from_pages(pages: Pages) -> PageBox<T> {
+        PageBox {
             pages,
             _t: PhantomData,
-        })
+        }
+    }
+    /// Moves `value` into the start of `pages`.
+    pub fn in_pages(pages: Pages, value: T) -> PageBox<T> {
+        const { assert!(std::mem::align_of::<T>() <= PAGE_SIZE) };
+        assert!(pages.len() >= std::mem::size_of::<T>());
+        // SAFETY: the mapping is large enough (checked) and page-aligned; we own it.
+        unsafe { std::ptr::write(pages.as_ptr() as *mut T, value) };
+        PageBox {
+            pages,
+            _t: PhantomData,
+        }
     }
     /// The address of the value.
     pub fn addr(&self) -> u64 {

@@ -115,6 +115,7 @@ pub(crate) struct QueueShared {
     /// A soft queue: no processor thread; the doorbell belongs to the application.
     soft: bool,
     dispatches: AtomicU64,
+    cu_mask: crate::cu_mask::CuMask,
 }
 
 /// A queue. Cloning shares it.
@@ -240,6 +241,7 @@ impl Queue {
             events,
             soft,
             dispatches: AtomicU64::new(0),
+            cu_mask: Default::default(),
         });
         if soft {
             return Ok(Queue(shared));
@@ -282,6 +284,10 @@ impl Queue {
     /// Whether this is a soft queue (processed by the application).
     pub fn is_soft(&self) -> bool {
         self.0.soft
+    }
+    /// The CU mask (`hsa_amd_queue_cu_set_mask`).
+    pub fn cu_mask(&self) -> &crate::cu_mask::CuMask {
+        &self.0.cu_mask
     }
     /// The agent the queue feeds.
     pub fn agent(&self) -> &Agent {
@@ -743,6 +749,8 @@ impl QueueShared {
             dispatch_packet_address: self.slot(index) as u64,
             queue_address: &self.amd.hsa_queue as *const HsaQueue as u64,
             dispatch_id: index,
+            compute_units: self.cu_mask.enabled(),
+            cooperative: self.amd.hsa_queue.type_ == QueueType::Cooperative as u32,
         };
         backend.dispatch(&d).map_err(|f| {
             let msg = format!("dispatch packet {index}: {}", f.message);

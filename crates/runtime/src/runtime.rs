@@ -423,7 +423,11 @@ impl Runtime {
 
     /// Creates a signal (`hsa_signal_create`).
     pub fn create_signal(&self, initial: i64) -> Result<Signal> {
-        let s = Signal::new(initial)?;
+        self.add_signal(Signal::new(initial)?)
+    }
+
+    /// Makes a signal made elsewhere (an IPC signal) live: visible to kernels and by handle.
+    pub fn add_signal(&self, s: Signal) -> Result<Signal> {
         self.memory.expose(s.handle(), s.mapped_len());
         self.signals.insert(s.clone());
         Ok(s)

@@ -123,8 +123,10 @@ pub struct Signal(Arc<SignalInner>);
 #[derive(Debug)]
 struct SignalInner {
     amd: PageBox<AmdSignal>,
-    /// Created through `hsa_amd_signal_create` with the IPC attribute (not supported: kept false).
+    /// A queue's doorbell.
     doorbell: bool,
+    /// Created with `HSA_AMD_SIGNAL_IPC`: its memory is a memfd other processes can attach.
+    export: Option<crate::ipc::Export>,
 }
 
 impl Signal {
@@ -139,12 +141,62 @@ impl Signal {
     }
 
     fn with_kind(initial: i64, doorbell: bool) -> Result<Signal> {
-        let amd = PageBox::new(AmdSignal {
+        let amd = PageBox::new(Self::user_signal())?;
+        amd.value.store(initial, Ordering::Release);
+        Ok(Signal(Arc::new(SignalInner {
+            amd,
+            doorbell,
+            export: None,
+        })))
+    }
+
+    fn user_signal() -> AmdSignal {
+        AmdSignal {
             kind: AMD_SIGNAL_KIND_USER,
             ..AmdSignal::default()
-        })?;
+        }
+    }
+
+    /// A user signal other processes can attach (`HSA_AMD_SIGNAL_IPC`): its `amd_signal_t`
+    /// lives in shared memory. Waiters in other processes see changes by polling (1 ms slices).
+    pub fn new_ipc(initial: i64) -> Result<Signal> {
+        let (pages, export) = crate::ipc::new_shared(std::mem::size_of::<AmdSignal>())?;
+        let amd = PageBox::in_pages(pages, Self::user_signal());
         amd.value.store(initial, Ordering::Release);
-        Ok(Signal(Arc::new(SignalInner { amd, doorbell })))
+        Ok(Signal(Arc::new(SignalInner {
+            amd,
+            doorbell: false,
+            export: Some(export),
+        })))
+    }
+
+    /// The handle other processes attach this signal with; `InvalidArgument` unless it was
+    /// created with `HSA_AMD_SIGNAL_IPC` (as ROCr).
+    pub fn ipc_handle(&self) -> Result<crate::ipc::IpcHandle> {
+        self.0
+            .export
+            .as_ref()
+            .map(|e| e.handle())
+            .ok_or(crate::error::HsaError::InvalidArgument)
+    }
+
+    /// Attaches a signal another process shared (`hsa_amd_ipc_signal_attach`).
+    pub fn attach_ipc(h: crate::ipc::IpcHandle) -> Result<Signal> {
+        let pages = crate::ipc::attach(h, 0)?;
+        if pages.len() < std::mem::size_of::<AmdSignal>() {
+            return Err(crate::error::HsaError::InvalidArgument);
+        }
+        // SAFETY: the pages are large enough (checked) and hold the exporter's `amd_signal_t`,
+        // whose fields are all plain integers and atomics (any bit pattern is valid).
+        let amd: PageBox<AmdSignal> = unsafe { PageBox::from_pages(pages) };
+        if amd.kind != AMD_SIGNAL_KIND_USER {
+            return Err(crate::error::HsaError::InvalidArgument);
+        }
+        Ok(Signal(Arc::new(SignalInner {
+            amd,
+            doorbell: false,
+            export: None,
+        })))
     }
 
     /// Bytes mapped for the signal (what is made visible to kernels).
@@ -325,6 +377,22 @@ pub fn wait_any(
                 c.holds(x, *v).then_some((i, x))
             })
     })
+}
+
+/// Runs `then` on a helper thread once `ready` holds (re-checked whenever any signal
+/// changes, and at least every millisecond).
+pub fn when(
+    mut ready: impl FnMut() -> bool + Send + 'static,
+    then: impl FnOnce() + Send + 'static,
+) -> Result<()> {
+    std::thread::Builder::new()
+        .name("hsaemu-when".into())
+        .spawn(move || {
+            wait_any_change_until(&mut ready);
+            then();
+        })
+        .map(|_| ())
+        .map_err(|_| crate::error::HsaError::OutOfResources)
 }
 
 /// Sleeps until any signal changes or `slice` passes (used by multi-signal pollers).

@@ -6,9 +6,10 @@
 //
 // Each iteration starts with a rendezvous (every work-item adds 1 to `gate` and waits for the
 // other group's), then a short stagger that differs between iterations, so that the two
-// groups' stores and loads overlap with every small offset. Each group records its HW_ID in
-// hw_id[group] and both give up at once (status 2) when they run on the same compute unit:
-// interleaved on one host thread they cannot exercise the memory ordering between threads.
+// groups' stores and loads overlap with every small offset. Each group records its HW_ID's
+// SIMD_ID (the emulator's host worker) in hw_id[group] and both give up at once (status 2)
+// when they run on the same host thread: interleaved there they cannot exercise the memory
+// ordering between threads.
 // A rendezvous that waits too long gives up with status 1.
 __kernel void sb(__global atomic_int *x, __global atomic_int *y, __global int *r,
                  __global atomic_int *gate, __global atomic_int *status,
@@ -23,8 +24,8 @@ __kernel void sb(__global atomic_int *x, __global atomic_int *y, __global int *r
   // this group's load of it hits, which is when a missing StoreLoad fence shows.
   __global int *touch = (__global int *)other;
   touch[16 * l + 8] = 1;
-  // HW_ID (hwreg 4): CU_ID is bits 11:8, SH_ID bit 12, SE_ID bits 14:13.
-  const uint here = __builtin_amdgcn_s_getreg((31 << 11) | 4) & 0x7f00;
+  // HW_ID (hwreg 4): SIMD_ID is bits 5:4, which hsaemu sets from the host worker.
+  const uint here = __builtin_amdgcn_s_getreg((31 << 11) | 4) & 0x30;
   if (l == 0)
     atomic_store_explicit(&hw_id[g], here | 0x80000000u, memory_order_relaxed,
                           memory_scope_device);

@@ -9,7 +9,24 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+/// Every `HSAEMU_*` variable (the `exec` help lists them; a test checks that the sources use
+/// no other).
+pub const ENVIRONMENT: &str = "\
+Environment (read by the runtime in the program, and by hsaemu):
+  HSAEMU_TARGET   GPU processor of the emulated agents: gfx803, gfx900, gfx906, gfx908,
+                  gfx90a (default) or gfx1030, optionally with :xnack+/- and :sramecc+/-
+  HSAEMU_GPUS     number of emulated GPU agents (default 1)
+  HSAEMU_CUS      compute units per GPU agent (default 4; emulated, not host threads)
+  HSAEMU_THREADS  host threads that run work-groups (default: every core)
+  HSAEMU_TRACE    comma-separated: `api` (every HSA call with its arguments and status on
+                  stderr), `unimplemented` (calls to unsupported functions), `mem` (every
+                  range made visible to kernels or hidden), or a FILE for a Chrome-trace
+                  timeline (as --trace FILE)
+  HSAEMU_LIBRARY  the libhsa-runtime64 to use (default: the one built next to hsaemu)
+  HSAEMU_BIN      scripts/hip-tests.sh only: the hsaemu binary to run the HIP programs with";
+
 #[derive(clap::Args)]
+#[command(after_help = ENVIRONMENT)]
 pub struct Args {
     /// Write a Chrome-trace JSON timeline (chrome://tracing, Perfetto) to FILE: every HSA API
     /// call, and per queue every kernel dispatch (with its kernel name), barrier packet and
@@ -109,4 +126,52 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     use std::os::unix::process::CommandExt;
     let err = cmd.exec();
     Err(format!("cannot run {program}: {err}"))
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every `HSAEMU_*` name in the workspace's sources and scripts is in [`super::ENVIRONMENT`].
+    #[test]
+    fn exec_help_lists_every_hsaemu_variable() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).expect("read dir").flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    if p.file_name().is_some_and(|n| n != "target" && n != ".git") {
+                        walk(&p, out);
+                    }
+                } else if p
+                    .extension()
+                    .is_some_and(|x| x == "rs" || x == "sh" || x == "c")
+                {
+                    out.push(p);
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut files = Vec::new();
+        for d in ["crates", "scripts", "tests"] {
+            walk(&root.join(d), &mut files);
+        }
+        let mut names = std::collections::BTreeSet::new();
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap_or_default();
+            for (i, _) in text.match_indices("HSAEMU_") {
+                let name: String = text[i..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
+                    .collect();
+                if name.len() > "HSAEMU_".len() && !name.ends_with('_') {
+                    names.insert(name);
+                }
+            }
+        }
+        assert!(names.contains("HSAEMU_TARGET"), "{names:?}");
+        for n in &names {
+            assert!(
+                super::ENVIRONMENT.contains(&format!("  {n} ")),
+                "{n} is not in `hsaemu exec --help`"
+            );
+        }
+    }
 }

@@ -124,8 +124,9 @@ fn agent_report(out: &mut String, rt: &Runtime, index: usize, agent: &Agent) {
     line(out, 2, "Internal Node ID", p.node);
     line(out, 2, "Compute Unit", p.compute_units);
     line(out, 2, "SIMDs per CU", p.simds_per_cu);
-    line(out, 2, "Shader Engines", u32::from(gpu));
-    line(out, 2, "Shader Arrs. per Eng.", u32::from(gpu));
+    line(out, 2, "Shader Engines", p.shader_engines);
+    line(out, 2, "Shader Arrs. per Eng.", p.shader_arrays_per_se);
+    line(out, 2, "WatchPts on Addr. Ranges", p.watch_points);
     line(out, 2, "Memory Properties", "");
     line(
         out,
@@ -134,6 +135,7 @@ fn agent_report(out: &mut String, rt: &Runtime, index: usize, agent: &Agent) {
         if gpu { "KERNEL_DISPATCH" } else { "None" },
     );
     if gpu {
+        line(out, 2, "Fast F16 Operation", "TRUE");
         line(out, 2, "Wavefront Size", num(u64::from(p.wavefront_size)));
         line(
             out,
@@ -157,11 +159,30 @@ fn agent_report(out: &mut String, rt: &Runtime, index: usize, agent: &Agent) {
             "Max Work-item Per CU",
             num(u64::from(p.max_waves_per_cu * p.wavefront_size)),
         );
+        line(out, 2, "Grid Max Size", num(u64::from(p.grid_max_size)));
         let _ = writeln!(out, "  Grid Max Size per Dimension:");
         for (axis, d) in ["x", "y", "z"].iter().zip(p.grid_max_dim) {
             line(out, 4, axis, num(u64::from(d)));
         }
         line(out, 2, "Max fbarriers/Workgrp", p.fbarrier_max_size);
+        line(
+            out,
+            2,
+            "Cooperative Queues",
+            bool_text(p.cooperative_queues),
+        );
+    }
+    if let Some(hw) = p.hardware {
+        // Where the emulator's figures differ from the part whose figures it copies.
+        let _ = writeln!(
+            out,
+            "  Emulated (hardware {}: {} CUs, {} shader engines x {} arrays; hsaemu: HSAEMU_CUS={} CUs, clocks copied, not emulated)",
+            hw.part,
+            hw.compute_units,
+            hw.shader_engines,
+            hw.shader_arrays_per_se,
+            p.compute_units
+        );
     }
     let _ = writeln!(out, "  Pool Info:");
     for (i, pool) in agent.pools().iter().enumerate() {
@@ -218,6 +239,10 @@ fn agent_report(out: &mut String, rt: &Runtime, index: usize, agent: &Agent) {
                 line(out, 8, axis, num(1024));
             }
             line(out, 6, "Grid Max Size", num(u64::from(u32::MAX)));
+            let _ = writeln!(out, "      Grid Max Size per Dimension:");
+            for axis in ["x", "y", "z"] {
+                line(out, 8, axis, num(u64::from(u32::MAX)));
+            }
             line(out, 6, "FBarrier Max Size", 32);
         }
         None => {
@@ -245,6 +270,20 @@ mod tests {
         );
         assert!(text.contains("GLOBAL; FLAGS: COARSE GRAINED"));
         assert!(text.contains("GROUP"));
+        // rocminfo's fields, with MI210's figures for the default gfx90a agent.
+        if std::env::var_os("HSAEMU_TARGET").is_none() {
+            for want in [
+                "Max Waves Per CU:         32(0x20)",
+                "Max Work-item Per CU:     2048(0x800)",
+                "Cacheline Size:           128(0x80)",
+                "WatchPts on Addr. Ranges: 4",
+                "Fast F16 Operation:       TRUE",
+                "Grid Max Size:            4294967295(0xffffffff)",
+                "Instinct MI210: 104 CUs",
+            ] {
+                assert!(text.contains(want), "missing {want:?} in\n{text}");
+            }
+        }
         assert!(text.ends_with("*** Done ***\n"));
     }
 }

@@ -44,6 +44,9 @@ pub(crate) enum Flow {
     Barrier,
     /// Let other waves run (PC advances).
     Yield,
+    /// Execute this instruction again later (PC stays; it does not count as executed): a
+    /// wave waiting at a global wave sync barrier.
+    Retry,
     /// The wave ended.
     End,
 }
@@ -73,6 +76,8 @@ pub(crate) struct Env<'a> {
     pub scratch: &'a mut valu::Scratch,
     /// Shader clock (MHz), the rate of `s_memtime`.
     pub clock_mhz: u32,
+    /// The GPU's global wave sync resources.
+    pub gws: &'a crate::gws::Gws,
 }
 
 pub(crate) fn unimplemented(i: &Inst) -> LaneFault {
@@ -592,9 +597,15 @@ fn getreg(w: &Wave, id: u32) -> u32 {
             u32::from(w.scc) | u32::from(w.exec() == 0) << 9 | u32::from(w.vcc() == 0) << 10
         }
         3 => w.trapsts,
-        // HW_ID: WAVE_ID [3:0]; SIMD_ID 0; CU_ID [11:8], SH_ID [12], SE_ID [14:13] from the
-        // host worker, so work-groups on different host threads see different CUs.
-        4 => w.id & 0xf | (w.cu & 0xf) << 8 | (w.cu >> 4 & 1) << 12 | (w.cu >> 5 & 3) << 13,
+        // HW_ID: WAVE_ID [3:0]; SIMD_ID [5:4] from the host worker; CU_ID [11:8], SH_ID
+        // [12], SE_ID [14:13] from the work-group's emulated compute unit.
+        4 => {
+            w.id & 0xf
+                | (w.simd & 3) << 4
+                | (w.cu & 0xf) << 8
+                | (w.cu >> 4 & 1) << 12
+                | (w.cu >> 5 & 3) << 13
+        }
         15 => {
             // SH_MEM_BASES: [31:16] shared aperture hi >> 16, [15:0] private aperture hi >> 16.
             (crate::memory::SHARED_APERTURE_HI >> 16) << 16

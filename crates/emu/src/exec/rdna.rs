@@ -114,10 +114,15 @@ pub(super) fn getreg(w: &Wave, id: u32) -> Option<u32> {
     Some(match id {
         20 => w.flat_scratch as u32,
         21 => (w.flat_scratch >> 32) as u32,
-        // HW_ID1: WAVE_ID [4:0], SIMD_ID [9:8] 0, WGP_ID [13:10], SA_ID [16], SE_ID [20:18]
-        // from the host worker (the compute unit), so work-groups on different host threads
-        // see different WGPs.
-        23 => w.id & 0x1f | (w.cu & 0xf) << 10 | (w.cu >> 4 & 1) << 16 | (w.cu >> 5 & 7) << 18,
+        // HW_ID1: WAVE_ID [4:0], SIMD_ID [9:8] from the host worker, WGP_ID [13:10], SA_ID
+        // [16], SE_ID [20:18] from the work-group's emulated compute unit.
+        23 => {
+            w.id & 0x1f
+                | (w.simd & 3) << 8
+                | (w.cu & 0xf) << 10
+                | (w.cu >> 4 & 1) << 16
+                | (w.cu >> 5 & 7) << 18
+        }
         // HW_ID2 (queue, pipe, ME, state, work-group slot, VM ID): one queue, VMID 0.
         24 => 0,
         // SHADER_CYCLES (GFX10.3): a 20-bit free-running counter; the wave's instruction count

@@ -1195,6 +1195,16 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let off16 = (i.imm as u32 & 0xff) | u32::from(i.offset1) << 8;
     match i.op {
         Op::DS_NOP => return Ok(Flow::Next),
+        // Global wave sync: the data operand sits in the ADDR field; the first active lane's.
+        Op::DS_GWS_INIT | Op::DS_GWS_BARRIER if exec != 0 => {
+            let data = addr[exec.trailing_zeros() as usize];
+            return if i.op == Op::DS_GWS_INIT {
+                env.gws.init(w, off16, data)
+            } else {
+                env.gws.barrier(w, off16, data)
+            };
+        }
+        Op::DS_GWS_INIT | Op::DS_GWS_BARRIER => return Ok(Flow::Next),
         Op::DS_SWIZZLE_B32 => {
             // The data operand sits in the ADDR field.
             let src = addr;

@@ -9,7 +9,7 @@ use crate::semantics::{
 use crate::Opcode as O;
 
 #[rustfmt::skip]
-pub(crate) static SEMANTICS: [S; 1376] = [
+pub(crate) static SEMANTICS: [S; 1383] = [
     S { key: O::Unknown, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] },
     S { key: O::BUFFER_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add
     S { key: O::BUFFER_ATOMIC_ADD_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add_f32
@@ -130,6 +130,12 @@ pub(crate) static SEMANTICS: [S; 1376] = [
     S { key: O::DS_DEC_SRC2_U64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_dec_src2_u64
     S { key: O::DS_DEC_U32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_dec_u32
     S { key: O::DS_DEC_U64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_dec_u64
+    S { key: O::DS_GWS_BARRIER, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_gws_barrier
+    S { key: O::DS_GWS_INIT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_gws_init
+    S { key: O::DS_GWS_SEMA_BR, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_gws_sema_br
+    S { key: O::DS_GWS_SEMA_P, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_gws_sema_p
+    S { key: O::DS_GWS_SEMA_RELEASE_ALL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_gws_sema_release_all
+    S { key: O::DS_GWS_SEMA_V, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_gws_sema_v
     S { key: O::DS_INC_RTN_U32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_inc_rtn_u32
     S { key: O::DS_INC_RTN_U64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_inc_rtn_u64
     S { key: O::DS_INC_SRC2_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_inc_src2_u32
@@ -183,6 +189,7 @@ pub(crate) static SEMANTICS: [S; 1376] = [
     S { key: O::DS_OR_RTN_B64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_or_rtn_b64
     S { key: O::DS_OR_SRC2_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_or_src2_b32
     S { key: O::DS_OR_SRC2_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_or_src2_b64
+    S { key: O::DS_ORDERED_COUNT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_ordered_count
     S { key: O::DS_PERMUTE_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_permute_b32
     S { key: O::DS_PK_ADD_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_pk_add_bf16
     S { key: O::DS_PK_ADD_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // ds_pk_add_f16

@@ -1,0 +1,72 @@
+//! Global wave sync (GWS): the GPU-wide barriers HIP's `grid.sync()` uses (`__ockl_grid_sync`
+//! runs `ds_gws_barrier` in one wave of every work-group). A resource is numbered by the
+//! instruction's offset plus M0[21:16]; `ds_gws_barrier`'s data (the first active lane of its
+//! VGPR) is the number of waves taking part minus one. A wave that arrives before the last one
+//! re-executes the instruction, without counting it, until the barrier's generation moves on,
+//! and meanwhile yields to the other work-groups (which a cooperative dispatch keeps resident).
+
+use parking_lot::Mutex;
+
+use crate::exec::{Flow, LaneFault};
+use crate::wave::Wave;
+
+/// GWS resources per GPU.
+const RESOURCES: usize = 64;
+
+#[derive(Debug, Default, Clone, Copy)]
+struct Resource {
+    /// The value of the last `ds_gws_init`.
+    init: u32,
+    /// Waves that arrived in the current generation.
+    arrived: u32,
+    generation: u64,
+}
+
+/// The GWS resources of one GPU (they outlive dispatches: ROCm initialises them in a kernel of
+/// its own before a cooperative launch).
+#[derive(Debug)]
+pub(crate) struct Gws([Mutex<Resource>; RESOURCES]);
+
+impl Default for Gws {
+    fn default() -> Self {
+        Gws(std::array::from_fn(|_| Mutex::new(Resource::default())))
+    }
+}
+
+/// Which resource an instruction names.
+fn resource(w: &Wave, offset: u32) -> usize {
+    ((offset & 0x3f) + (w.m0() >> 16 & 0x3f)) as usize % RESOURCES
+}
+
+impl Gws {
+    /// `ds_gws_init`: sets the resource's value and starts a new generation.
+    pub(crate) fn init(&self, w: &Wave, offset: u32, value: u32) -> Result<Flow, LaneFault> {
+        let mut r = self.0[resource(w, offset)].lock();
+        r.init = value;
+        r.arrived = 0;
+        r.generation += 1;
+        Ok(Flow::Next)
+    }
+
+    /// `ds_gws_barrier` with data `nwm1` (waves − 1): `Next` once `nwm1 + 1` waves arrived
+    /// (this one included), else `Retry` until then.
+    pub(crate) fn barrier(&self, w: &mut Wave, offset: u32, nwm1: u32) -> Result<Flow, LaneFault> {
+        let id = resource(w, offset);
+        let mut r = self.0[id].lock();
+        if let Some((wid, generation)) = w.gws_wait {
+            if wid == id as u8 && r.generation != generation {
+                w.gws_wait = None;
+                return Ok(Flow::Next);
+            }
+            return Ok(Flow::Retry);
+        }
+        r.arrived += 1;
+        if r.arrived > nwm1 {
+            r.arrived = 0;
+            r.generation += 1;
+            return Ok(Flow::Next);
+        }
+        w.gws_wait = Some((id as u8, r.generation));
+        Ok(Flow::Retry)
+    }
+}
