@@ -9,8 +9,12 @@ use crate::memory::{host, Access, MemoryMap};
 use crate::pool::Pool;
 use parking_lot::Mutex;
 use std::collections::HashMap;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use crate::error::StopCause;
 
 /// Configuration of one emulated GPU.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -230,6 +234,103 @@ pub struct Gpu {
     /// The kernels this GPU loaded, by kernel object address: name (for fault reports) and
     /// the kernel object's format (for the dispatch).
     kernels: Mutex<HashMap<u64, (String, KernelObjectFormat)>>,
+    /// Every function of the loaded code objects (replaced, not changed, on each load).
+    functions: Mutex<Arc<Functions>>,
+}
+
+/// The functions of loaded code, for symbolised fault reports.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Functions {
+    /// By start address: name, size in bytes, load base of the code object.
+    by_start: BTreeMap<u64, (String, u64, u64)>,
+}
+
+impl Functions {
+    fn containing(&self, pc: u64) -> Option<(u64, &(String, u64, u64))> {
+        let (&start, f) = self.by_start.range(..=pc).next_back()?;
+        (pc < start.saturating_add(f.1.max(1))).then_some((start, f))
+    }
+    /// The function holding `pc` and the offset into it.
+    pub(crate) fn symbolize(&self, pc: u64) -> Option<(&str, u64)> {
+        self.containing(pc).map(|(s, f)| (f.0.as_str(), pc - s))
+    }
+    /// The start of the function holding `pc`.
+    pub(crate) fn start_of(&self, pc: u64) -> Option<u64> {
+        self.containing(pc).map(|(s, _)| s)
+    }
+    /// `pc` as an offset in its code object.
+    pub(crate) fn code_offset(&self, pc: u64) -> Option<u64> {
+        self.containing(pc).map(|(_, f)| pc - f.2)
+    }
+}
+
+/// How a dispatch may be stopped from outside: a request (queue inactivated or destroyed,
+/// runtime shut down) or the watchdog's deadline (`HSAEMU_TIMEOUT=SECONDS`).
+#[derive(Debug)]
+pub struct Control {
+    requested: AtomicBool,
+    timed_out: AtomicBool,
+    deadline: Option<(Instant, u64)>,
+}
+
+impl Control {
+    /// A control with the watchdog limit of `HSAEMU_TIMEOUT` (whole seconds; unset or 0:
+    /// none), counted from now.
+    pub fn new() -> Control {
+        Control::with_timeout(watchdog_seconds())
+    }
+    /// A control whose watchdog stops the dispatch after `seconds` (None: never).
+    pub fn with_timeout(seconds: Option<u64>) -> Control {
+        Control {
+            requested: AtomicBool::new(false),
+            timed_out: AtomicBool::new(false),
+            deadline: seconds.map(|s| (Instant::now() + Duration::from_secs(s), s)),
+        }
+    }
+    /// Asks the dispatch to stop at its next preemption point.
+    pub fn stop(&self) {
+        self.requested.store(true, Ordering::Release);
+    }
+    /// Whether the dispatch must stop now (checks the deadline).
+    pub(crate) fn should_stop(&self) -> bool {
+        if self.requested.load(Ordering::Relaxed) || self.timed_out.load(Ordering::Relaxed) {
+            return true;
+        }
+        match self.deadline {
+            Some((d, _)) if Instant::now() >= d => {
+                self.timed_out.store(true, Ordering::Release);
+                true
+            }
+            _ => false,
+        }
+    }
+    /// Why the dispatch was stopped, if it was.
+    pub(crate) fn cause(&self) -> Option<StopCause> {
+        if self.timed_out.load(Ordering::Acquire) {
+            self.deadline.map(|(_, s)| StopCause::Timeout(s))
+        } else if self.requested.load(Ordering::Acquire) {
+            Some(StopCause::Requested)
+        } else {
+            None
+        }
+    }
+}
+
+impl Default for Control {
+    fn default() -> Self {
+        Control::new()
+    }
+}
+
+/// `HSAEMU_TIMEOUT` in whole seconds (read once).
+pub fn watchdog_seconds() -> Option<u64> {
+    static SECONDS: OnceLock<Option<u64>> = OnceLock::new();
+    *SECONDS.get_or_init(|| {
+        std::env::var("HSAEMU_TIMEOUT")
+            .ok()
+            .and_then(|s| s.trim().parse::<u64>().ok())
+            .filter(|&s| s > 0)
+    })
 }
 
 impl std::fmt::Debug for Gpu {
@@ -267,6 +368,7 @@ impl Gpu {
             programs: Mutex::new(HashMap::new()),
             pool: OnceLock::new(),
             kernels: Mutex::new(HashMap::new()),
+            functions: Mutex::new(Arc::new(Functions::default())),
         })
     }
 
@@ -303,12 +405,34 @@ impl Gpu {
             kernels.insert(k.kernel_object, (k.name.clone(), k.format));
         }
         drop(kernels);
+        let mut functions = self.functions.lock();
+        let mut f = Functions::clone(&functions);
+        f.by_start
+            .retain(|&a, _| a < loaded.base || a >= loaded.base + loaded.size);
+        for sym in &loaded.functions {
+            f.by_start
+                .insert(sym.address, (sym.name.clone(), sym.size, loaded.base));
+        }
+        *functions = Arc::new(f);
+        drop(functions);
         Ok(loaded)
     }
 
-    /// Runs one kernel dispatch to completion (blocking the caller).
+    /// Runs one kernel dispatch to completion (blocking the caller), with the watchdog of
+    /// `HSAEMU_TIMEOUT`.
     pub fn dispatch(&self, d: &Dispatch) -> Result<DispatchStats, Fault> {
-        crate::dispatch::run(self, d)
+        crate::dispatch::run(self, d, Arc::new(Control::new()))
+    }
+
+    /// Runs one kernel dispatch that `control` can stop: it then ends with a
+    /// [`FaultKind::Stopped`](crate::FaultKind::Stopped) fault listing every live wave.
+    pub fn dispatch_with(&self, d: &Dispatch, control: Arc<Control>) -> Result<DispatchStats, Fault> {
+        crate::dispatch::run(self, d, control)
+    }
+
+    /// The functions of the loaded code.
+    pub(crate) fn functions(&self) -> Arc<Functions> {
+        self.functions.lock().clone()
     }
 
     /// Decodes every function of a loaded code object and reports which mnemonics the emulator
