@@ -6,5 +6,6 @@ mod codeobject;
 mod emu;
 mod hip;
 mod isa;
+mod reliability;
 mod runtime;
 mod support;

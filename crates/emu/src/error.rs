@@ -223,17 +223,29 @@ impl fmt::Display for Fault {
         }
         let [x, y, z] = self.workgroup_id;
         write!(f, "wave {} in work-group ({x},{y},{z}) ", self.wave)?;
+        // A use after free replaces "outside any allocation".
+        let freed = self
+            .detail
+            .as_deref()
+            .filter(|d| d.starts_with("in an allocation"));
         match &self.kind {
             FaultKind::MemoryViolation {
                 address,
                 write,
                 size,
-            } => write!(
-                f,
-                "{} {size} bytes at {address:#x}, outside any allocation{}",
-                if *write { "wrote" } else { "read" },
-                if *write { " or in read-only memory" } else { "" }
-            ),
+            } => match freed {
+                Some(d) => write!(
+                    f,
+                    "{} {size} bytes at {address:#x}, a use after free: {d}",
+                    if *write { "wrote" } else { "read" },
+                ),
+                None => write!(
+                    f,
+                    "{} {size} bytes at {address:#x}, outside any allocation{}",
+                    if *write { "wrote" } else { "read" },
+                    if *write { " or in read-only memory" } else { "" }
+                ),
+            },
             FaultKind::LdsOutOfRange {
                 offset,
                 size,
@@ -264,7 +276,7 @@ impl fmt::Display for Fault {
             FaultKind::InvalidDispatch { reason, .. } => write!(f, "{reason}"),
             FaultKind::Stopped { .. } => Ok(()),
         }?;
-        if let Some(d) = &self.detail {
+        if let (Some(d), None) = (&self.detail, freed) {
             write!(f, " ({d})")?;
         }
         Ok(())

@@ -362,6 +362,50 @@ mod tests {
         ));
     }
 
+    /// Dropped when its memory would be unmapped.
+    struct Owner(Arc<std::sync::atomic::AtomicBool>);
+    impl Drop for Owner {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn retired_ranges_outlive_the_dispatches_that_could_see_them() {
+        let m = MemoryMap::new();
+        m.register(0x1000, 0x1000, Access::ReadWrite).expect("register");
+        m.register(0x3000, 0x1000, Access::ReadWrite).expect("register");
+        let gone = [(); 3].map(|_| Arc::new(std::sync::atomic::AtomicBool::new(false)));
+        let running = m.begin_dispatch();
+        m.retire(0x1000, Box::new(Owner(gone[0].clone())), "free")
+            .expect("retire");
+        // Out of the map at once, but not unmapped while the dispatch runs.
+        assert!(!m.contains(0x1000, 4));
+        assert!(!gone[0].load(Ordering::SeqCst));
+        assert_eq!(m.quarantined(), 1);
+        // A dispatch that starts after the retirement cannot hold it.
+        let later = m.begin_dispatch();
+        drop(running);
+        assert!(gone[0].load(Ordering::SeqCst));
+        m.retire(0x3000, Box::new(Owner(gone[1].clone())), "free")
+            .expect("retire");
+        assert!(!gone[1].load(Ordering::SeqCst));
+        drop(later);
+        assert!(gone[1].load(Ordering::SeqCst));
+        // With nothing running, retirement frees at once.
+        m.register(0x5000, 0x100, Access::ReadWrite).expect("register");
+        m.retire(0x5000, Box::new(Owner(gone[2].clone())), "hsa_memory_free")
+            .expect("retire");
+        assert!(gone[2].load(Ordering::SeqCst));
+        assert_eq!(m.quarantined(), 0);
+        // Use after free is described, until new memory takes the addresses.
+        let d = m.freed_at(0x5010).expect("freed");
+        assert!(d.starts_with("in an allocation of 256 bytes at 0x5000 freed by hsa_memory_free"), "{d}");
+        assert!(m.freed_at(0x5100).is_none());
+        m.register(0x5000, 0x10, Access::Read).expect("reuse");
+        assert!(m.freed_at(0x5010).is_none());
+    }
+
     #[test]
     fn cache_respects_permissions() {
         let m = MemoryMap::new();
