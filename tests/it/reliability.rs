@@ -11,12 +11,16 @@ fn kernels() -> String {
     cl_kernel("cl/reliability.cl", "gfx90a", 5)
 }
 
+/// The test program, compiled once: tests run in parallel, and rewriting a running executable
+/// fails.
+fn exe() -> &'static PathBuf {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| compile_c("reliability"))
+}
+
 /// Runs one case; returns (stdout, stderr) after checking it passed.
 fn run_case(args: &[&str], env: &[(&str, &str)]) -> (String, String) {
-    // Compiled once: tests run in parallel, and rewriting a running executable fails.
-    static EXE: OnceLock<PathBuf> = OnceLock::new();
-    let exe = EXE.get_or_init(|| compile_c("reliability"));
-    let out = Command::new(&exe)
+    let out = Command::new(exe())
         .args(args)
         .env("LD_LIBRARY_PATH", crate::support::library_dir())
         .env_remove("HSAEMU_TARGET")
@@ -71,6 +75,21 @@ fn watchdog_names_the_spinning_waves_pc_and_polled_address() {
     assert!(err.contains("4 live wave(s)"), "{err}");
     assert!(err.contains("(spin+0x"), "{err}");
     assert!(err.contains(&format!("last loaded from {flag}")), "{flag}: {err}");
+    // `hsaemu exec --timeout 1` sets the same watchdog.
+    let out = Command::new(crate::support::hsaemu())
+        .args(["exec", "--timeout", "1", "--"])
+        .arg(exe())
+        .args([&kernels(), "watchdog"])
+        .env(
+            "HSAEMU_LIBRARY",
+            crate::support::library_dir().join("libhsa-runtime64.so.1"),
+        )
+        .env_remove("HSAEMU_TIMEOUT")
+        .output()
+        .expect("hsaemu exec");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("stopped by the watchdog after 1 s"), "{err}");
 }
 
 #[test]
