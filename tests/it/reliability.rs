@@ -51,17 +51,29 @@ fn every_malformed_packet_gets_rocrs_status_and_leaves_its_signal() {
         "HSA_STATUS_ERROR_INVALID_PACKET_FORMAT",
         "HSA_STATUS_ERROR_INVALID_SIGNAL",
     ] {
-        assert!(err.contains(status), "{status} missing from the reports:\n{err}");
+        assert!(
+            err.contains(status),
+            "{status} missing from the reports:\n{err}"
+        );
     }
-    assert!(err.contains("work-group size 2048 in dimension x exceeds"), "{err}");
-    assert!(err.contains("has 2048 work-items; the maximum is 1024"), "{err}");
+    assert!(
+        err.contains("work-group size 2048 in dimension x exceeds"),
+        "{err}"
+    );
+    assert!(
+        err.contains("has 2048 work-items; the maximum is 1024"),
+        "{err}"
+    );
     assert!(err.contains("fence scope 3"), "{err}");
 }
 
 #[test]
 fn inactivate_destroy_and_shut_down_stop_a_spinning_kernel() {
     let (_, err) = run_case(&[&kernels(), "stop"], &[]);
-    assert!(err.contains("dispatch stopped on request in kernel `spin`"), "{err}");
+    assert!(
+        err.contains("dispatch stopped on request in kernel `spin`"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -71,10 +83,16 @@ fn watchdog_names_the_spinning_waves_pc_and_polled_address() {
         .lines()
         .find_map(|l| l.strip_prefix("flag at "))
         .expect("flag address");
-    assert!(err.contains("dispatch stopped by the watchdog after 1 s in kernel `spin`"), "{err}");
+    assert!(
+        err.contains("dispatch stopped by the watchdog after 1 s in kernel `spin`"),
+        "{err}"
+    );
     assert!(err.contains("4 live wave(s)"), "{err}");
     assert!(err.contains("(spin+0x"), "{err}");
-    assert!(err.contains(&format!("last loaded from {flag}")), "{flag}: {err}");
+    assert!(
+        err.contains(&format!("last loaded from {flag}")),
+        "{flag}: {err}"
+    );
     // `hsaemu exec --timeout 1` sets the same watchdog.
     let out = Command::new(crate::support::hsaemu())
         .args(["exec", "--timeout", "1", "--"])
@@ -107,7 +125,9 @@ fn use_after_free_is_reported_as_such() {
         .find_map(|l| l.strip_prefix("use after free reported at "))
         .expect("buffer address");
     assert!(
-        err.contains(&format!("in an allocation of 4096 bytes at {buf} freed by hsa_memory_free")),
+        err.contains(&format!(
+            "in an allocation of 4096 bytes at {buf} freed by hsa_memory_free"
+        )),
         "{err}"
     );
 }

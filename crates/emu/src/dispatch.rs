@@ -300,7 +300,14 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch, control: Arc<Control>) -> Result<Disp
     }
     if let Some(cause) = ctx.control.cause() {
         let mut waves = std::mem::take(&mut *ctx.live.lock());
-        waves.sort_by_key(|w| (w.workgroup_id[2], w.workgroup_id[1], w.workgroup_id[0], w.wave));
+        waves.sort_by_key(|w| {
+            (
+                w.workgroup_id[2],
+                w.workgroup_id[1],
+                w.workgroup_id[0],
+                w.wave,
+            )
+        });
         return Err(Fault {
             kind: FaultKind::Stopped { cause, waves },
             kernel: ctx.kernel.clone(),

@@ -300,7 +300,11 @@ fn write_stopped(
     write!(f, "; {} live wave(s)", waves.len())?;
     for w in waves {
         let [x, y, z] = w.workgroup_id;
-        write!(f, "\n  wave {} in work-group ({x},{y},{z}) at pc {:#x}", w.wave, w.pc_address)?;
+        write!(
+            f,
+            "\n  wave {} in work-group ({x},{y},{z}) at pc {:#x}",
+            w.wave, w.pc_address
+        )?;
         if let Some(l) = &w.location {
             write!(f, " ({l})")?;
         }

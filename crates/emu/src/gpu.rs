@@ -8,8 +8,8 @@ use crate::loader::{self, LoadedCodeObject};
 use crate::memory::{host, Access, MemoryMap};
 use crate::pool::Pool;
 use parking_lot::Mutex;
-use std::collections::HashMap;
 use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -426,7 +426,11 @@ impl Gpu {
 
     /// Runs one kernel dispatch that `control` can stop: it then ends with a
     /// [`FaultKind::Stopped`](crate::FaultKind::Stopped) fault listing every live wave.
-    pub fn dispatch_with(&self, d: &Dispatch, control: Arc<Control>) -> Result<DispatchStats, Fault> {
+    pub fn dispatch_with(
+        &self,
+        d: &Dispatch,
+        control: Arc<Control>,
+    ) -> Result<DispatchStats, Fault> {
         crate::dispatch::run(self, d, control)
     }
 

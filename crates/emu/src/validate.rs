@@ -62,7 +62,9 @@ pub fn header(header: u16) -> Result<(), Rejected> {
         if scope > FENCE_SCOPE_MAX {
             return Err(Rejected::new(
                 Rejection::PacketFormat,
-                format!("header {header:#06x}: {name} fence scope {scope} is not a fence scope (0-2)"),
+                format!(
+                    "header {header:#06x}: {name} fence scope {scope} is not a fence scope (0-2)"
+                ),
             ));
         }
     }
@@ -90,7 +92,10 @@ pub fn dispatch_packet(p: &DispatchPacket) -> Result<Dispatch, Rejected> {
     if reserved != 0 {
         return Err(Rejected::new(
             Rejection::PacketFormat,
-            format!("setup {:#06x} has reserved bits {reserved:#06x} set", p.setup),
+            format!(
+                "setup {:#06x} has reserved bits {reserved:#06x} set",
+                p.setup
+            ),
         ));
     }
     let dims = usize::from(p.setup & 3);
@@ -114,7 +119,10 @@ pub fn dispatch_packet(p: &DispatchPacket) -> Result<Dispatch, Rejected> {
         d.workgroup_size[i] = 1;
     }
     if p.kernel_object == 0 {
-        return Err(Rejected::new(Rejection::KernelObject, "kernel_object is null"));
+        return Err(Rejected::new(
+            Rejection::KernelObject,
+            "kernel_object is null",
+        ));
     }
     geometry(&d, u32::MAX)?;
     Ok(d)
@@ -249,7 +257,10 @@ mod tests {
         p.workgroup_size[0] = 64;
         // Unused dimensions are ignored (set to 1).
         p.workgroup_size[2] = 0;
-        assert_eq!(dispatch_packet(&p).map(|d| d.workgroup_size), Ok([64, 1, 1]));
+        assert_eq!(
+            dispatch_packet(&p).map(|d| d.workgroup_size),
+            Ok([64, 1, 1])
+        );
         p.kernel_object = 0;
         assert_eq!(reason(&p), Some(Rejection::KernelObject));
         let d = Dispatch {

@@ -31,7 +31,9 @@ pub fn check_header(header: u16) -> Result<(), (HsaError, String)> {
 }
 
 /// Checks a kernel dispatch packet's fields and gives the dispatch they describe.
-pub fn check_dispatch_packet(p: &DispatchPacket) -> Result<hsaemu_emu::Dispatch, (HsaError, String)> {
+pub fn check_dispatch_packet(
+    p: &DispatchPacket,
+) -> Result<hsaemu_emu::Dispatch, (HsaError, String)> {
     validate::dispatch_packet(p).map_err(rejected)
 }
 

@@ -259,7 +259,11 @@ impl MemoryManager {
         // have ended, and its addresses stay reserved for a while after (`Tombstone`), so a
         // late access is reported as a use after free rather than landing in new memory.
         match a.pages {
-            Some(p) => self.retire(ptr, Box::new(crate::pages::Tombstone::from(p)), "hsa_memory_free"),
+            Some(p) => self.retire(
+                ptr,
+                Box::new(crate::pages::Tombstone::from(p)),
+                "hsa_memory_free",
+            ),
             None => self.hide(ptr),
         }
         Ok(())

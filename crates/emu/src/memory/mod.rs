@@ -373,8 +373,10 @@ mod tests {
     #[test]
     fn retired_ranges_outlive_the_dispatches_that_could_see_them() {
         let m = MemoryMap::new();
-        m.register(0x1000, 0x1000, Access::ReadWrite).expect("register");
-        m.register(0x3000, 0x1000, Access::ReadWrite).expect("register");
+        m.register(0x1000, 0x1000, Access::ReadWrite)
+            .expect("register");
+        m.register(0x3000, 0x1000, Access::ReadWrite)
+            .expect("register");
         let gone = [(); 3].map(|_| Arc::new(std::sync::atomic::AtomicBool::new(false)));
         let running = m.begin_dispatch();
         m.retire(0x1000, Box::new(Owner(gone[0].clone())), "free")
@@ -393,14 +395,18 @@ mod tests {
         drop(later);
         assert!(gone[1].load(Ordering::SeqCst));
         // With nothing running, retirement frees at once.
-        m.register(0x5000, 0x100, Access::ReadWrite).expect("register");
+        m.register(0x5000, 0x100, Access::ReadWrite)
+            .expect("register");
         m.retire(0x5000, Box::new(Owner(gone[2].clone())), "hsa_memory_free")
             .expect("retire");
         assert!(gone[2].load(Ordering::SeqCst));
         assert_eq!(m.quarantined(), 0);
         // Use after free is described, until new memory takes the addresses.
         let d = m.freed_at(0x5010).expect("freed");
-        assert!(d.starts_with("in an allocation of 256 bytes at 0x5000 freed by hsa_memory_free"), "{d}");
+        assert!(
+            d.starts_with("in an allocation of 256 bytes at 0x5000 freed by hsa_memory_free"),
+            "{d}"
+        );
         assert!(m.freed_at(0x5100).is_none());
         m.register(0x5000, 0x10, Access::Read).expect("reuse");
         assert!(m.freed_at(0x5010).is_none());
