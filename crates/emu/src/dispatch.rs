@@ -9,7 +9,7 @@
 
 use crate::decode::{Gen, VGPR};
 use crate::descriptor::{self, KernelDescriptor, KernelObjectFormat};
-use crate::error::{Fault, FaultKind, LiveWave};
+use crate::error::{Fault, FaultContext, FaultKind, LiveWave};
 use crate::exec::{self, Env, Flow, Scratch};
 use crate::gpu::{Control, Dispatch, DispatchStats, Functions, Gpu, Program};
 use crate::memory::host::{self, HostBuffer};
@@ -309,7 +309,10 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch, control: Arc<Control>) -> Result<Disp
             )
         });
         return Err(Fault {
-            kind: FaultKind::Stopped { cause, waves },
+            kind: FaultKind::Stopped {
+                cause,
+                waves: waves.into_boxed_slice(),
+            },
             kernel: ctx.kernel.clone(),
             ..Fault::invalid_dispatch("")
         });
@@ -761,10 +764,12 @@ fn fault(
             .functions
             .code_offset(pc)
             .unwrap_or_else(|| pc.wrapping_sub(ctx.entry)),
-        pc_address: pc,
         instruction,
-        location: location(ctx, w, pc),
-        detail,
+        context: Box::new(FaultContext {
+            pc_address: pc,
+            location: location(ctx, w, pc),
+            detail,
+        }),
     }
 }
 

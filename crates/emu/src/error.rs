@@ -102,7 +102,7 @@ pub enum FaultKind {
         /// Why it was stopped.
         cause: StopCause,
         /// Every wave that had not ended, where it was.
-        waves: Vec<LiveWave>,
+        waves: Box<[LiveWave]>,
     },
 }
 
@@ -112,7 +112,7 @@ pub enum StopCause {
     /// Its queue was inactivated, destroyed or the runtime shut down.
     Requested,
     /// It ran longer than the watchdog's limit (seconds).
-    Timeout(u64),
+    Timeout(u32),
 }
 
 /// A wave that was live when its dispatch stopped.
@@ -150,16 +150,26 @@ pub struct Fault {
     /// Byte offset of the faulting instruction in its code object (from the kernel's entry
     /// when the code object is not known).
     pub pc: u64,
-    /// Absolute host address of the faulting instruction.
-    pub pc_address: u64,
     /// Disassembly-like text of the faulting instruction.
     pub instruction: Option<String>,
+    /// Where the PC is and more about the address (boxed: faults travel in `Result`s).
+    pub context: Box<FaultContext>,
+}
+
+/// The symbolised side of a [`Fault`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FaultContext {
+    /// Absolute host address of the faulting instruction.
+    pub pc_address: u64,
     /// The function the PC lies in (`callee+0x40`), and its caller when the return address
     /// is known (`called from kernel+0x1a8`).
     pub location: Option<String>,
     /// More about the address: the freed allocation it lies in, or the wave's private segment.
     pub detail: Option<String>,
 }
+
+// Faults are returned by value through every level of the scheduler.
+const _: () = assert!(std::mem::size_of::<Fault>() < 128);
 
 impl Fault {
     /// A launch refused because of its kernel object (descriptor, code).
@@ -179,10 +189,8 @@ impl Fault {
             wave: 0,
             lane: None,
             pc: 0,
-            pc_address: 0,
             instruction: None,
-            location: None,
-            detail: None,
+            context: Box::default(),
         }
     }
 }
@@ -211,7 +219,7 @@ impl fmt::Display for Fault {
             write!(f, " in kernel `{k}`")?;
         }
         write!(f, " at pc {:#x}", self.pc)?;
-        if let Some(l) = &self.location {
+        if let Some(l) = &self.context.location {
             write!(f, " ({l})")?;
         }
         if let Some(i) = &self.instruction {
@@ -225,6 +233,7 @@ impl fmt::Display for Fault {
         write!(f, "wave {} in work-group ({x},{y},{z}) ", self.wave)?;
         // A use after free replaces "outside any allocation".
         let freed = self
+            .context
             .detail
             .as_deref()
             .filter(|d| d.starts_with("in an allocation"));
@@ -276,7 +285,7 @@ impl fmt::Display for Fault {
             FaultKind::InvalidDispatch { reason, .. } => write!(f, "{reason}"),
             FaultKind::Stopped { .. } => Ok(()),
         }?;
-        if let (Some(d), None) = (&self.detail, freed) {
+        if let (Some(d), None) = (&self.context.detail, freed) {
             write!(f, " ({d})")?;
         }
         Ok(())

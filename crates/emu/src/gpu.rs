@@ -270,7 +270,7 @@ impl Functions {
 pub struct Control {
     requested: AtomicBool,
     timed_out: AtomicBool,
-    deadline: Option<(Instant, u64)>,
+    deadline: Option<(Instant, u32)>,
 }
 
 impl Control {
@@ -280,11 +280,11 @@ impl Control {
         Control::with_timeout(watchdog_seconds())
     }
     /// A control whose watchdog stops the dispatch after `seconds` (None: never).
-    pub fn with_timeout(seconds: Option<u64>) -> Control {
+    pub fn with_timeout(seconds: Option<u32>) -> Control {
         Control {
             requested: AtomicBool::new(false),
             timed_out: AtomicBool::new(false),
-            deadline: seconds.map(|s| (Instant::now() + Duration::from_secs(s), s)),
+            deadline: seconds.map(|s| (Instant::now() + Duration::from_secs(u64::from(s)), s)),
         }
     }
     /// Asks the dispatch to stop at its next preemption point.
@@ -323,12 +323,12 @@ impl Default for Control {
 }
 
 /// `HSAEMU_TIMEOUT` in whole seconds (read once).
-pub fn watchdog_seconds() -> Option<u64> {
-    static SECONDS: OnceLock<Option<u64>> = OnceLock::new();
+pub fn watchdog_seconds() -> Option<u32> {
+    static SECONDS: OnceLock<Option<u32>> = OnceLock::new();
     *SECONDS.get_or_init(|| {
         std::env::var("HSAEMU_TIMEOUT")
             .ok()
-            .and_then(|s| s.trim().parse::<u64>().ok())
+            .and_then(|s| s.trim().parse::<u32>().ok())
             .filter(|&s| s > 0)
     })
 }

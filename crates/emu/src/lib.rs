@@ -51,7 +51,7 @@ mod wave;
 
 pub use decode::Gen;
 pub use descriptor::{KernelDescriptor, KernelObjectFormat};
-pub use error::{EmuError, Fault, FaultKind, LiveWave, StopCause};
+pub use error::{EmuError, Fault, FaultContext, FaultKind, LiveWave, StopCause};
 pub use gpu::{watchdog_seconds, Control, Coverage, Dispatch, DispatchStats, Gpu, GpuConfig};
 pub use loader::{LoadedCodeObject, LoadedKernel, LoadedSymbol, SymbolKind};
 pub use memory::{Access, MemoryMap};

@@ -135,7 +135,11 @@ fn illegal_instruction() {
             "{t}"
         );
         // The PC is an offset in the code object, with the function it lies in.
-        assert_eq!(f.location.as_deref(), Some("trap_on_negative+0x0"), "{t}");
+        assert_eq!(
+            f.context.location.as_deref(),
+            Some("trap_on_negative+0x0"),
+            "{t}"
+        );
         assert!(
             f.to_string().starts_with(&format!(
                 "illegal instruction in kernel `trap_on_negative` at pc {:#x} (trap_on_negative+0x0)",

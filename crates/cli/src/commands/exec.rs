@@ -19,8 +19,8 @@ pub struct Args {
     /// Watchdog: stop any kernel dispatch that runs longer than SECONDS and report where every
     /// live wave was (kernel, PC, instruction, the address it polls). The same as setting
     /// `HSAEMU_TIMEOUT=SECONDS`.
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
-    pub timeout: Option<u64>,
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(1..))]
+    pub timeout: Option<u32>,
     /// The program to run, then its arguments.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
     pub command: Vec<String>,
