@@ -74,8 +74,10 @@ const FREED_REMEMBERED: usize = 4096;
 struct Reclaim {
     /// Incremented by every retirement.
     epoch: u64,
-    /// Running dispatches by the epoch they started in (several may share one).
-    running: BTreeMap<u64, usize>,
+    /// Running dispatches: (epoch they started in, how many), in increasing epoch order
+    /// (epochs only grow, so a new dispatch joins or extends the last entry; no allocation
+    /// per dispatch once the vector has grown).
+    running: Vec<(u64, usize)>,
     /// Retired owners, oldest first, with the epoch of their retirement.
     quarantine: VecDeque<(u64, Box<dyn Send>)>,
     /// Recently freed ranges by base: length, what freed it and when.
@@ -103,7 +105,7 @@ struct Freed {
 impl Reclaim {
     /// Owners no running dispatch can reach any more.
     fn releasable(&mut self) -> Vec<Box<dyn Send>> {
-        let oldest = self.running.keys().next().copied();
+        let oldest = self.running.first().map(|&(e, _)| e);
         let mut out = Vec::new();
         while let Some((retired, _)) = self.quarantine.front() {
             // A dispatch that started in epoch S saw the ranges retired in epochs > S.
@@ -129,11 +131,14 @@ impl Drop for DispatchEpoch<'_> {
     fn drop(&mut self) {
         let released = {
             let mut r = self.map.reclaim.lock();
-            if let Some(n) = r.running.get_mut(&self.epoch) {
-                *n -= 1;
-                if *n == 0 {
-                    r.running.remove(&self.epoch);
+            if let Some(i) = r.running.iter().position(|&(e, _)| e == self.epoch) {
+                r.running[i].1 -= 1;
+                if r.running[i].1 == 0 {
+                    r.running.remove(i);
                 }
+            }
+            if r.quarantine.is_empty() {
+                return;
             }
             r.releasable()
         };
@@ -198,7 +203,10 @@ impl MemoryMap {
     pub fn begin_dispatch(&self) -> DispatchEpoch<'_> {
         let mut r = self.reclaim.lock();
         let epoch = r.epoch;
-        *r.running.entry(epoch).or_default() += 1;
+        match r.running.last_mut() {
+            Some((e, n)) if *e == epoch => *n += 1,
+            _ => r.running.push((epoch, 1)),
+        }
         DispatchEpoch { map: self, epoch }
     }
 
