@@ -421,7 +421,15 @@ impl Gpu {
     /// Runs one kernel dispatch to completion (blocking the caller), with the watchdog of
     /// `HSAEMU_TIMEOUT`.
     pub fn dispatch(&self, d: &Dispatch) -> Result<DispatchStats, Fault> {
-        crate::dispatch::run(self, d, Arc::new(Control::new()))
+        // Without a watchdog nothing can stop it: one shared control, no allocation.
+        static UNSTOPPABLE: OnceLock<Arc<Control>> = OnceLock::new();
+        let control = match watchdog_seconds() {
+            None => UNSTOPPABLE
+                .get_or_init(|| Arc::new(Control::with_timeout(None)))
+                .clone(),
+            Some(_) => Arc::new(Control::new()),
+        };
+        crate::dispatch::run(self, d, control)
     }
 
     /// Runs one kernel dispatch that `control` can stop: it then ends with a
