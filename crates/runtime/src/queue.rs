@@ -484,7 +484,10 @@ impl QueueShared {
             let result = self
                 .check_packet(ri, hdr, completion)
                 .and_then(|()| self.execute(ri, &bytes));
-            self.record_times(completion, start);
+            if matches!(result, Ok(()) | Err(PacketError::Dependency)) {
+                // Only a packet that completes touches its completion signal.
+                self.record_times(completion, start);
+            }
             if let Some(t) = crate::trace::timeline() {
                 self.trace_packet(t, ri, &bytes, start, &result);
             }
