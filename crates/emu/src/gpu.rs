@@ -399,16 +399,21 @@ impl Gpu {
     pub fn load_code_object(&self, bytes: &[u8]) -> Result<LoadedCodeObject, EmuError> {
         let loaded = loader::load(bytes, &self.mem, self.gen)?;
         self.programs.lock().retain(|k, _| k.0 != loaded.base);
+        // Forget the kernels and functions of code no longer loaded (and of what this load
+        // replaces), so loading in a loop does not grow these tables.
+        let live = |a: u64| {
+            (a < loaded.base || a >= loaded.base + loaded.size)
+                && self.mem.region_of(a).is_some_and(|r| r.access == Access::Code)
+        };
         let mut kernels = self.kernels.lock();
-        kernels.retain(|&a, _| a < loaded.base || a >= loaded.base + loaded.size);
+        kernels.retain(|&a, _| live(a));
         for k in &loaded.kernels {
             kernels.insert(k.kernel_object, (k.name.clone(), k.format));
         }
         drop(kernels);
         let mut functions = self.functions.lock();
         let mut f = Functions::clone(&functions);
-        f.by_start
-            .retain(|&a, _| a < loaded.base || a >= loaded.base + loaded.size);
+        f.by_start.retain(|&a, _| live(a));
         for sym in &loaded.functions {
             f.by_start
                 .insert(sym.address, (sym.name.clone(), sym.size, loaded.base));
@@ -520,7 +525,16 @@ impl Gpu {
             .map(|k| host::load(region.base + 4 * k, 4) as u32)
             .collect();
         let p = Arc::new(Program::new(gen, region.base, words));
-        self.programs.lock().insert(key, p.clone());
+        let mut programs = self.programs.lock();
+        // Code unloaded since (its range left the map) is forgotten, so a process that loads
+        // and unloads code objects in a loop keeps a bounded cache (a running dispatch keeps
+        // its own reference).
+        programs.retain(|k, _| {
+            self.mem
+                .region_of(k.0)
+                .is_some_and(|r| r.base == k.0 && r.len == k.1)
+        });
+        programs.insert(key, p.clone());
         Some(p)
     }
 }
