@@ -403,7 +403,10 @@ impl Gpu {
         // replaces), so loading in a loop does not grow these tables.
         let live = |a: u64| {
             (a < loaded.base || a >= loaded.base + loaded.size)
-                && self.mem.region_of(a).is_some_and(|r| r.access == Access::Code)
+                && self
+                    .mem
+                    .region_of(a)
+                    .is_some_and(|r| r.access == Access::Code)
         };
         let mut kernels = self.kernels.lock();
         kernels.retain(|&a, _| live(a));
