@@ -6,7 +6,7 @@
 pub struct Rng(pub u64);
 
 impl Rng {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -16,7 +16,7 @@ impl Rng {
         if n == 0 {
             0
         } else {
-            (self.next() % n as u64) as usize
+            (self.next_u64() % n as u64) as usize
         }
     }
 }
@@ -51,13 +51,13 @@ pub fn mutate(rng: &mut Rng, d: &mut Vec<u8>) {
     for _ in 0..1 + rng.below(8) {
         let len = d.len();
         if len == 0 {
-            d.push(rng.next() as u8);
+            d.push(rng.next_u64() as u8);
             continue;
         }
         let at = position(rng, len);
         match rng.below(7) {
             0 => d[at] ^= 1 << rng.below(8),
-            1 => d[at] = rng.next() as u8,
+            1 => d[at] = rng.next_u64() as u8,
             2 => {
                 let v = INTERESTING[rng.below(INTERESTING.len())].to_le_bytes();
                 let w = [1, 2, 4, 8][rng.below(4)];
@@ -75,7 +75,7 @@ pub fn mutate(rng: &mut Rng, d: &mut Vec<u8>) {
             }
             4 => {
                 let n = rng.below(32);
-                d.splice(at..at, std::iter::repeat_n(rng.next() as u8, n));
+                d.splice(at..at, std::iter::repeat_n(rng.next_u64() as u8, n));
             }
             5 => {
                 let n = rng.below(32).min(len - at);
