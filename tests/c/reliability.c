@@ -144,22 +144,32 @@ static void errors(hsa_agent_t gpu, uint64_t kernel) {
 }
 
 /* ---- spinning kernels ---- */
+static hsa_queue_t *start_spin_wg(hsa_agent_t gpu, uint64_t spin, int *flag, hsa_signal_t *done, int with_cb,
+                                  uint16_t wg);
 static hsa_queue_t *start_spin(hsa_agent_t gpu, uint64_t spin, int *flag, hsa_signal_t *done, int with_cb) {
+  return start_spin_wg(gpu, spin, flag, done, with_cb, 64);
+}
+static hsa_queue_t *start_spin_wg(hsa_agent_t gpu, uint64_t spin, int *flag, hsa_signal_t *done, int with_cb,
+                                  uint16_t wg) {
   void **kernarg = alloc(gpu, 4096);
   kernarg[0] = flag;
   hsa_queue_t *q;
   OK(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, with_cb ? on_error : NULL, NULL, 0, 0, &q));
   OK(hsa_signal_create(1, 0, NULL, done));
-  submit_dispatch(q, spin, kernarg, 4 * 64, 64, *done);
+  submit_dispatch(q, spin, kernarg, 4 * wg, wg, *done);
   usleep(100000);
   CHECK(hsa_signal_load_scacquire(*done) == 1); /* still spinning */
   return q;
 }
 
-static void stop(hsa_agent_t gpu, uint64_t spin) {
+static void stop(hsa_agent_t gpu, uint64_t spin, uint64_t spin_barrier) {
   int *flag = alloc(gpu, 4096);
   hsa_signal_t done;
-  hsa_queue_t *q = start_spin(gpu, spin, flag, &done, 1);
+  /* Waves looping around a barrier are stopped as well. */
+  hsa_queue_t *q = start_spin_wg(gpu, spin_barrier, flag, &done, 1, 128);
+  OK(hsa_queue_destroy(q));
+  CHECK(hsa_signal_load_scacquire(done) == 1);
+  q = start_spin(gpu, spin, flag, &done, 1);
   OK(hsa_queue_inactivate(q));
   OK(hsa_queue_destroy(q)); /* returns: the dispatch stopped */
   CHECK(hsa_signal_load_scacquire(done) == 1);
@@ -290,7 +300,7 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "errors")) {
     errors(gpu, load_kernel(gpu, argv[1], "write_loop", NULL));
   } else if (!strcmp(mode, "stop")) {
-    stop(gpu, load_kernel(gpu, argv[1], "spin", NULL));
+    stop(gpu, load_kernel(gpu, argv[1], "spin", NULL), load_kernel(gpu, argv[1], "spin_barrier", NULL));
     printf("PASS\n");
     return 0;
   } else if (!strcmp(mode, "watchdog")) {

@@ -74,6 +74,10 @@ fn inactivate_destroy_and_shut_down_stop_a_spinning_kernel() {
         err.contains("dispatch stopped on request in kernel `spin`"),
         "{err}"
     );
+    assert!(
+        err.contains("dispatch stopped on request in kernel `spin_barrier`"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -670,6 +670,11 @@ fn run_slice(
             {
                 w.state = WaveState::Running;
             }
+            // The slice ends here too: a loop around a barrier must not keep the thread (and
+            // its preemption point) forever.
+            if wg.executed >= budget_end {
+                return Ok(false);
+            }
             continue;
         }
         if !any_running && waiting == 0 {

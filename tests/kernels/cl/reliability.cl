@@ -6,6 +6,13 @@ __kernel void spin(__global atomic_int *flag) {
   }
 }
 
+// Spins with a work-group barrier in the loop (two waves: the barrier really synchronises).
+__kernel void spin_barrier(__global atomic_int *flag) {
+  while (atomic_load_explicit(flag, memory_order_relaxed, memory_scope_device) == 0) {
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+}
+
 __kernel void write_loop(__global int *p, int n, int rounds) {
   for (int r = 0; r < rounds; r++)
     for (int i = (int)get_global_id(0); i < n; i += (int)get_global_size(0))
