@@ -40,7 +40,9 @@ pub fn library_dir() -> &'static Path {
                 deps.display()
             )
         });
-        let dir = hsaemu_testkit::cache_dir().join("hsaemu-lib");
+        // Beside the library, not in the kernel cache: target/kernels may be shared by several
+        // worktrees, and a shared symlink would send this run to another build's library.
+        let dir = deps.join("hsaemu-lib");
         std::fs::create_dir_all(&dir).expect("create library dir");
         let link = dir.join("libhsa-runtime64.so.1");
         let _ = std::fs::remove_file(&link);
