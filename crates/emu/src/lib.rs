@@ -47,11 +47,12 @@ mod loader;
 pub mod memory;
 mod ops;
 mod pool;
+pub mod validate;
 mod wave;
 
 pub use decode::{emulated, Gen};
 pub use descriptor::{KernelDescriptor, KernelObjectFormat};
-pub use error::{EmuError, Fault, FaultKind};
-pub use gpu::{Coverage, Dispatch, DispatchStats, Gpu, GpuConfig};
+pub use error::{EmuError, Fault, FaultContext, FaultKind, LiveWave, StopCause};
+pub use gpu::{watchdog_seconds, Control, Coverage, Dispatch, DispatchStats, Gpu, GpuConfig};
 pub use loader::{LoadedCodeObject, LoadedKernel, LoadedSymbol, SymbolKind};
 pub use memory::{Access, MemoryKind, MemoryMap};

@@ -129,10 +129,6 @@ struct Allocation {
     size: u64,
     kind: PointerType,
     /// The pages of a pool allocation (none for locked or registered host memory).
-    #[expect(
-        dead_code,
-        reason = "owned only so that dropping the allocation unmaps it"
-    )]
     pages: Option<Pages>,
     pool: Option<MemoryPool>,
     owner: u64,
@@ -204,6 +200,27 @@ impl MemoryManager {
         self.expose_kind(base, len, kind);
     }
 
+    /// Hides a range made visible by [`expose`](Self::expose) at once, keeping `owner` (which
+    /// frees the memory when dropped) until no running dispatch can reach it any more.
+    pub(crate) fn retire(&self, base: u64, owner: Box<dyn Send>, by: &'static str) {
+        if trace_memory() {
+            eprintln!("hsaemu: retire 0x{base:x} ({by})");
+        }
+        self.device_map.retire(base, owner, by);
+    }
+
+    /// Keeps every pool allocation mapped for the rest of the process (the last
+    /// `hsa_shut_down`: HIP frees from static destructors afterwards, and host code may still
+    /// read results). The runtime forgets them; their pages are never unmapped.
+    pub(crate) fn keep_allocations(&self) {
+        let mut allocs = self.allocs.lock();
+        for (_, a) in std::mem::take(&mut *allocs) {
+            if let Some(p) = a.pages {
+                std::mem::forget(p);
+            }
+        }
+    }
+
     /// Hides a range made visible by [`expose`](Self::expose).
     pub(crate) fn hide(&self, base: u64) {
         if trace_memory() {
@@ -254,8 +271,17 @@ impl MemoryManager {
         }
         let a = allocs.remove(&ptr).ok_or(HsaError::InvalidAllocation)?;
         drop(allocs);
-        self.hide(ptr);
-        drop(a); // unmaps the pages
+        // Kernels still running may hold it: it leaves the map now, its pages go when they
+        // have ended, and its addresses stay reserved for a while after (`Tombstone`), so a
+        // late access is reported as a use after free rather than landing in new memory.
+        match a.pages {
+            Some(p) => self.retire(
+                ptr,
+                Box::new(crate::pages::Tombstone::from(p)),
+                "hsa_memory_free",
+            ),
+            None => self.hide(ptr),
+        }
         Ok(())
     }
 
