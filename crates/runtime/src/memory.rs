@@ -311,7 +311,8 @@ impl MemoryManager {
                 .partition(|a| crate::alias::still_valid(a, &maps));
             *aliases = live;
             for a in stale {
-                self.hide(a.alias);
+                // A running kernel may still use the alias: unmapped when it has ended.
+                self.retire(a.alias, Box::new(a), "a stale alias");
             }
         }
         if let Some(a) = aliases
@@ -347,7 +348,8 @@ impl MemoryManager {
         drop(allocs);
         *aliases = keep;
         for a in drop_now {
-            self.hide(a.alias);
+            // As `free`: out of the map now, unmapped when no running dispatch can reach it.
+            self.retire(a.alias, Box::new(a), "hsa_amd_memory_unlock");
         }
         result
     }
