@@ -5,6 +5,8 @@
 //! on the raw input under every generation. Errors are fine; panics, hangs and runaway
 //! allocations are bugs.
 
+pub mod mutation;
+
 use hsaemu_codeobject::{
     find_code_objects, report, unbundle, unbundle_all, AmdKernelCode, CodeObject, KernelDescriptor,
     TargetId,

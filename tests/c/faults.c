@@ -1,7 +1,9 @@
 /* Kernel faults: a store through a wild pointer and a trap stop their queue and reach its
- * error callback with MEMORY_APERTURE_VIOLATION and EXCEPTION; the completion signal turns
- * negative; a queue without a callback reports on stderr; the process stays alive and other
- * queues keep working. argv[1]: a code object built from tests/kernels/cl/runtime_kernels.cl. */
+ * error callback with MEMORY_APERTURE_VIOLATION and EXCEPTION; as in ROCr the completion signal
+ * keeps its value and the queue's queue_inactive_signal turns -1 after the callback; a queue
+ * without a callback reports on stderr; the process stays alive and other queues keep working.
+ * argv[1]: a code object built from tests/kernels/cl/runtime_kernels.cl. */
+#include <hsa/amd_hsa_queue.h>
 #include "check.h"
 
 static volatile hsa_status_t cb_status;
@@ -25,10 +27,12 @@ static hsa_status_t run(hsa_agent_t gpu, uint64_t kernel, void *kernarg, int wit
   OK(hsa_signal_create(1, 0, NULL, &done));
   cb_status = 0;
   submit_dispatch(q, kernel, kernarg, 64, 64, done);
-  CHECK(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX, HSA_WAIT_STATE_BLOCKED) < 0);
-  hsa_status_t s = 0;
-  if (with_callback)
-    while ((s = __atomic_load_n(&cb_status, __ATOMIC_SEQ_CST)) == 0) {}
+  hsa_signal_t inactive = ((amd_queue_t *)q)->queue_inactive_signal;
+  CHECK(hsa_signal_wait_scacquire(inactive, HSA_SIGNAL_CONDITION_LT, 0, UINT64_MAX, HSA_WAIT_STATE_BLOCKED) == -1);
+  /* The callback has returned before the queue reports itself inactive. */
+  hsa_status_t s = __atomic_load_n(&cb_status, __ATOMIC_SEQ_CST);
+  CHECK(!with_callback || s != 0);
+  CHECK(hsa_signal_load_scacquire(done) == 1);
   OK(hsa_queue_destroy(q));
   OK(hsa_signal_destroy(done));
   return s;

@@ -27,7 +27,8 @@ static hsa_status_t first_region(hsa_region_t r, void *data) {
   return HSA_STATUS_INFO_BREAK;
 }
 
-static void bad_dispatch(hsa_agent_t gpu, void (*corrupt)(hsa_kernel_dispatch_packet_t *), uint16_t type) {
+static void bad_dispatch(hsa_agent_t gpu, void (*corrupt)(hsa_kernel_dispatch_packet_t *), uint16_t type,
+                         hsa_status_t expected) {
   hsa_queue_t *q;
   OK(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, on_error, (void *)0x77, 0, 0, &q));
   hsa_signal_t done;
@@ -44,10 +45,11 @@ static void bad_dispatch(hsa_agent_t gpu, void (*corrupt)(hsa_kernel_dispatch_pa
   if (p->reserved0 == 0xdead) { setup = 0; p->reserved0 = 0; }
   publish(p, (uint16_t)(type << HSA_PACKET_HEADER_TYPE), setup);
   hsa_signal_store_screlease(q->doorbell_signal, id);
-  CHECK_STATUS(wait_callback(), HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
+  CHECK_STATUS(wait_callback(), expected);
   CHECK(cb_queue == q && cb_data == (void *)0x77);
-  /* The completion signal reports the error; the read index did not move past the packet. */
-  CHECK(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 0, UINT64_MAX, HSA_WAIT_STATE_BLOCKED) < 0);
+  /* As in ROCr, the completion signal keeps its value; the read index did not move past the
+   * packet. */
+  CHECK(hsa_signal_load_scacquire(done) == 1);
   CHECK(hsa_queue_load_read_index_scacquire(q) == 0);
   OK(hsa_queue_destroy(q));
   OK(hsa_signal_destroy(done));
@@ -190,13 +192,14 @@ int main(void) {
   OK(hsa_signal_destroy(soft_bell)); /* still the application's signal */
 
   /* Malformed packets: each one stops its queue with INVALID_PACKET_FORMAT. */
-  bad_dispatch(gpu, zero_dims, HSA_PACKET_TYPE_KERNEL_DISPATCH);
-  bad_dispatch(gpu, zero_wg, HSA_PACKET_TYPE_KERNEL_DISPATCH);
-  bad_dispatch(gpu, huge_wg, HSA_PACKET_TYPE_KERNEL_DISPATCH);
-  bad_dispatch(gpu, huge_lds, HSA_PACKET_TYPE_KERNEL_DISPATCH);
-  bad_dispatch(gpu, null_kernel, HSA_PACKET_TYPE_KERNEL_DISPATCH);
-  bad_dispatch(gpu, NULL, HSA_PACKET_TYPE_AGENT_DISPATCH);
-  bad_dispatch(gpu, NULL, 9);
+  /* ROCr 5.2's status for each command-processor error. */
+  bad_dispatch(gpu, zero_dims, HSA_PACKET_TYPE_KERNEL_DISPATCH, HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS);
+  bad_dispatch(gpu, zero_wg, HSA_PACKET_TYPE_KERNEL_DISPATCH, HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS);
+  bad_dispatch(gpu, huge_wg, HSA_PACKET_TYPE_KERNEL_DISPATCH, HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  bad_dispatch(gpu, huge_lds, HSA_PACKET_TYPE_KERNEL_DISPATCH, HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  bad_dispatch(gpu, null_kernel, HSA_PACKET_TYPE_KERNEL_DISPATCH, HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+  bad_dispatch(gpu, NULL, HSA_PACKET_TYPE_AGENT_DISPATCH, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
+  bad_dispatch(gpu, NULL, 9, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
 
   OK(hsa_shut_down());
   printf("PASS\n");

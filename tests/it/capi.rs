@@ -88,7 +88,7 @@ fn deprecated_names_alias_their_sc_functions() {
     assert_ne!(addr("hsa_init"), addr("hsa_shut_down"));
 }
 
-fn compile_c(name: &str) -> PathBuf {
+pub(crate) fn compile_c(name: &str) -> PathBuf {
     let src = hsaemu_testkit::workspace_root()
         .join("tests/c")
         .join(format!("{name}.c"));
@@ -311,7 +311,7 @@ fn struct_layouts_match_rocm_headers() {
     check("sizeof hsa_dim3_t", size_of::<hsaemu_capi::memory::Dim3>());
 }
 
-fn cl_kernel(rel: &str, target: &str, cov: u32) -> String {
+pub(crate) fn cl_kernel(rel: &str, target: &str, cov: u32) -> String {
     hsaemu_testkit::compile_cl(rel, target, cov)
         .to_string_lossy()
         .into_owned()

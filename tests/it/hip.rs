@@ -676,16 +676,26 @@ const RUN_TIMEOUT_S: u64 = 120;
 /// Substrings a program's stderr must hold, beyond the manifest's stdout checks: the memory
 /// fault report of hsaemu's runtime names the kernel, the PC and instruction, the lane and wave,
 /// and the faulting address (issue 6), before HIP's queue callback aborts the child process.
-const STDERR_EXPECT: &[(&str, &[&str])] = &[(
-    "fault_bad_pointer",
-    &[
-        "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION",
-        "memory fault in kernel `_Z10wild_storePii`",
-        " at pc 0x",
-        "lane 0 of wave 0",
-        "bytes at 0x",
-    ],
-)];
+const STDERR_EXPECT: &[(&str, &[&str])] = &[
+    (
+        "fault_bad_pointer",
+        &[
+            "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION",
+            "memory fault in kernel `_Z10wild_storePii`",
+            " at pc 0x",
+            "lane 0 of wave 0",
+            "bytes at 0x",
+        ],
+    ),
+    (
+        "watchdog_hang",
+        &[
+            "dispatch stopped by the watchdog after 1 s in kernel `_Z4spinPVi`",
+            "(_Z4spinPVi+0x",
+            "last loaded from 0x",
+        ],
+    ),
+];
 
 /// What one run of a program gave.
 struct RunResult {

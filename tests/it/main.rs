@@ -7,5 +7,6 @@ mod emu;
 mod hip;
 mod images;
 mod isa;
+mod reliability;
 mod runtime;
 mod support;

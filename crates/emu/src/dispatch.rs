@@ -9,18 +9,19 @@
 
 use crate::decode::{Gen, VGPR};
 use crate::descriptor::{self, KernelDescriptor, KernelObjectFormat};
-use crate::error::{Fault, FaultKind};
+use crate::error::{Fault, FaultContext, FaultKind, LiveWave};
 use crate::exec::{self, Env, Flow, Scratch};
-use crate::gpu::{Dispatch, DispatchStats, Gpu, Program};
+use crate::gpu::{watchdog_seconds, Control, Dispatch, DispatchStats, Functions, Gpu, Program};
 use crate::memory::host::{self, HostBuffer};
 use crate::memory::{Access, MemoryMap, RegionCache};
+use crate::validate::{self, Rejected, Rejection};
 use crate::wave::{Wave, WaveState, LANES};
 use hsaemu_codeobject::AMD_KERNEL_CODE_SIZE;
 use parking_lot::Mutex;
 use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// Most scratch memory one dispatch may allocate.
@@ -60,6 +61,12 @@ struct Ctx {
     next: AtomicU64,
     stop: AtomicBool,
     fault: Mutex<Option<Fault>>,
+    /// The caller's stop request and watchdog deadline.
+    control: Arc<Control>,
+    /// Waves live when the dispatch was stopped from outside.
+    live: Mutex<Vec<LiveWave>>,
+    /// Function symbols of the loaded code, for fault reports.
+    functions: Arc<Functions>,
     /// Totals over finished work-groups: work-groups, wave-instructions, lane-ops, and the
     /// workers (host threads) that ran at least one work-group.
     totals: [AtomicU64; 4],
@@ -80,22 +87,46 @@ thread_local! {
 struct Wg {
     id: [u32; 3],
     waves: Vec<Wave>,
+    /// Per wave: the last global address it loaded from (0: none yet).
+    last_load: Vec<u64>,
     lds: Vec<u8>,
     slot: usize,
     executed: u64,
 }
 
-/// Runs a dispatch to completion.
 impl Gpu {
-    /// Runs one kernel dispatch to completion (blocking the caller). (Defined here, beside
-    /// the scheduler, so that `gpu` does not depend on `dispatch`.)
+    /// Runs one kernel dispatch to completion (blocking the caller), with the watchdog of
+    /// `HSAEMU_TIMEOUT`. (Defined here, beside the scheduler, so that `gpu` does not depend on
+    /// `dispatch`.)
     pub fn dispatch(&self, d: &Dispatch) -> Result<DispatchStats, Fault> {
-        run(self, d)
+        // Without a watchdog nothing can stop it: one shared control, no allocation.
+        static UNSTOPPABLE: OnceLock<Arc<Control>> = OnceLock::new();
+        let control = match watchdog_seconds() {
+            None => UNSTOPPABLE
+                .get_or_init(|| Arc::new(Control::with_timeout(None)))
+                .clone(),
+            Some(_) => Arc::new(Control::new()),
+        };
+        run(self, d, control)
+    }
+
+    /// Runs one kernel dispatch that `control` can stop: it then ends with a
+    /// [`FaultKind::Stopped`](crate::FaultKind::Stopped) fault listing every live wave.
+    pub fn dispatch_with(
+        &self,
+        d: &Dispatch,
+        control: Arc<Control>,
+    ) -> Result<DispatchStats, Fault> {
+        run(self, d, control)
     }
 }
 
-pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
+/// Runs a dispatch to completion, or until `control` stops it.
+pub(crate) fn run(gpu: &Gpu, d: &Dispatch, control: Arc<Control>) -> Result<DispatchStats, Fault> {
     let start = Instant::now();
+    // Memory retired while this dispatch runs stays mapped until it ends.
+    let _epoch = gpu.mem.begin_dispatch();
+    let geometry = validate::geometry(d, gpu.cfg.lds_size).map_err(Fault::rejected)?;
     // The loader recorded each kernel's format; a kernel object the GPU did not load (or whose
     // memory is no longer loaded code) is taken as a V3+ descriptor.
     let region = gpu.mem.region_of(d.kernel_object);
@@ -151,28 +182,22 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
             d.kernel_object, kd.kernel_code_entry_byte_offset
         ))
     })?;
-    let wg = d.workgroup_size.map(u32::from);
-    if wg.contains(&0) || d.grid_size.contains(&0) {
-        return Err(Fault::invalid_dispatch(format!(
-            "grid {:?} and work-group {:?} sizes must be non-zero",
-            d.grid_size, d.workgroup_size
-        )));
-    }
-    let wg_items = wg[0] * wg[1] * wg[2];
-    if wg_items > 1024 {
-        return Err(Fault::invalid_dispatch(format!(
-            "work-group of {wg_items} work-items exceeds 1024"
-        )));
-    }
     let lds_size = d.group_segment_size.max(kd.group_segment_fixed_size);
     if lds_size > gpu.cfg.lds_size {
-        return Err(Fault::invalid_dispatch(format!(
-            "group segment of {lds_size} bytes exceeds the {} bytes of LDS",
-            gpu.cfg.lds_size
+        return Err(Fault::rejected(Rejected::new(
+            Rejection::GroupSegment,
+            format!(
+                "group segment of {lds_size} bytes (the kernel's fixed size {} and the packet's {}) exceeds the {} bytes of LDS",
+                kd.group_segment_fixed_size, d.group_segment_size, gpu.cfg.lds_size
+            ),
         )));
     }
-    let wg_count = [0, 1, 2].map(|i| d.grid_size[i].div_ceil(wg[i]));
-    let total_wgs = wg_count.iter().map(|&c| u64::from(c)).product::<u64>();
+    let validate::Geometry {
+        wg_items,
+        wg_count,
+        total_wgs,
+        ..
+    } = geometry;
     let waves_per_wg = wg_items.div_ceil(gen.wave_size());
     let workers = (gpu.threads as u64).min(total_wgs).max(1) as usize;
     let resident = crate::residency::resident_limit(
@@ -183,14 +208,30 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
         &d.compute_units,
         gpu.cfg.compute_units,
     )?;
+    // Scratch: one slot per (worker, resident work-group, wave); a cooperative dispatch has one
+    // per (work-group, wave). Sized in u64.
+    let slots = if d.cooperative {
+        total_wgs
+    } else {
+        (workers * RESIDENT) as u64
+    } * u64::from(waves_per_wg);
+    let (private_per_lane, slot_size) = validate::scratch(
+        d.private_segment_size.max(kd.private_segment_fixed_size),
+        gen.wave_size(),
+        slots,
+        MAX_SCRATCH,
+    )
+    .map_err(Fault::rejected)?;
+    // Below MAX_SCRATCH / 64, so it fits.
+    let private_per_lane = private_per_lane as u32;
+    let scratch_size = slot_size * slots;
 
     // The dispatch packet the kernel may read through the dispatch pointer.
     let mut own_packet = None;
     let packet = if d.dispatch_packet_address != 0 {
         d.dispatch_packet_address
     } else {
-        let buf = HostBuffer::new(64)
-            .ok_or_else(|| Fault::invalid_dispatch("cannot allocate the dispatch packet"))?;
+        let buf = HostBuffer::new(64).ok_or_else(|| out_of_memory("the dispatch packet"))?;
         let mut p = [0u8; 64];
         p[2..4].copy_from_slice(
             &(d.grid_size.iter().filter(|&&g| g > 1).count().max(1) as u16).to_le_bytes(),
@@ -218,8 +259,7 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
     let queue = if d.queue_address != 0 {
         d.queue_address
     } else {
-        let buf = HostBuffer::new(256)
-            .ok_or_else(|| Fault::invalid_dispatch("cannot allocate the queue descriptor"))?;
+        let buf = HostBuffer::new(256).ok_or_else(|| out_of_memory("the queue descriptor"))?;
         buf.write(0x40, &crate::memory::SHARED_APERTURE_HI.to_le_bytes());
         buf.write(0x44, &crate::memory::PRIVATE_APERTURE_HI.to_le_bytes());
         if let Err(e) = gpu.mem.register(buf.base(), 256, Access::Read) {
@@ -233,34 +273,15 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
         a
     };
 
-    // Scratch: one slot per (worker, resident work-group, wave); a cooperative dispatch has one
-    // per (work-group, wave).
-    let private_per_lane = d
-        .private_segment_size
-        .max(kd.private_segment_fixed_size)
-        .div_ceil(4)
-        * 4;
-    let slot_size =
-        (u64::from(private_per_lane) * u64::from(gen.wave_size())).div_ceil(1024) * 1024;
-    let slots = if d.cooperative {
-        total_wgs
-    } else {
-        (workers * RESIDENT) as u64
-    } * u64::from(waves_per_wg);
-    let scratch_size = slot_size * slots;
     let mut scratch = None;
     let mut scratch_base = 0;
-    if scratch_size > MAX_SCRATCH {
-        for b in own_packet.iter().chain(own_queue.iter()) {
-            let _ = gpu.mem.unregister(b.base());
-        }
-        return Err(Fault::invalid_dispatch(format!(
-            "private segment of {private_per_lane} bytes per work-item needs {scratch_size} bytes of scratch, more than the emulator's limit of {MAX_SCRATCH}"
-        )));
-    }
     if scratch_size > 0 {
-        let buf = HostBuffer::new(scratch_size)
-            .ok_or_else(|| Fault::invalid_dispatch("cannot allocate scratch memory"))?;
+        let Some(buf) = HostBuffer::new(scratch_size) else {
+            for b in own_packet.iter().chain(own_queue.iter()) {
+                let _ = gpu.mem.unregister(b.base());
+            }
+            return Err(out_of_memory("scratch memory"));
+        };
         if let Err(e) = gpu
             .mem
             .register(buf.base(), scratch_size, Access::ReadWrite)
@@ -300,6 +321,9 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
         stop: AtomicBool::new(false),
         fault: Mutex::new(None),
         totals: Default::default(),
+        control,
+        live: Mutex::new(Vec::new()),
+        functions: gpu.functions(),
     });
     let mut stats = DispatchStats::default();
     // Worker 0 runs here; workers 1.. are offered to the GPU's pool. A worker that panicked
@@ -323,6 +347,25 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch) -> Result<DispatchStats, Fault> {
     drop(own_queue);
     if let Some(f) = ctx.fault.lock().take() {
         return Err(f);
+    }
+    if let Some(cause) = ctx.control.cause() {
+        let mut waves = std::mem::take(&mut *ctx.live.lock());
+        waves.sort_by_key(|w| {
+            (
+                w.workgroup_id[2],
+                w.workgroup_id[1],
+                w.workgroup_id[0],
+                w.wave,
+            )
+        });
+        return Err(Fault {
+            kind: FaultKind::Stopped {
+                cause,
+                waves: waves.into_boxed_slice(),
+            },
+            kernel: ctx.kernel.clone(),
+            ..Fault::invalid_dispatch("")
+        });
     }
     if panicked {
         let mut f = Fault::invalid_dispatch(
@@ -381,6 +424,7 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
                 let mut wg = spare.pop().unwrap_or_else(|| Wg {
                     id: [0; 3],
                     waves: Vec::new(),
+                    last_load: Vec::new(),
                     lds: Vec::new(),
                     slot,
                     executed: 0,
@@ -400,7 +444,14 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
         }
         let mut i = 0;
         while i < resident.len() {
-            if ctx.stop.load(Ordering::Relaxed) {
+            // Preemption point: a fault elsewhere, a stop request or the watchdog is seen
+            // here, between slices (at most WG_SLICE wave-instructions apart, and at every
+            // barrier or sleep switch), so the per-instruction loop pays nothing for it.
+            if ctx.stop.load(Ordering::Relaxed) || ctx.control.should_stop() {
+                if ctx.control.cause().is_some() {
+                    report_live(ctx, &resident);
+                }
+                ctx.stop.store(true, Ordering::Relaxed);
                 spare.append(&mut resident);
                 return (wgs, insts, lanes);
             }
@@ -452,6 +503,8 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
     while wg.waves.len() < nwaves {
         wg.waves.push(Wave::new());
     }
+    wg.last_load.clear();
+    wg.last_load.resize(wg.waves.len(), 0);
     wg.lds.clear();
     wg.lds.resize(ctx.lds_size as usize, 0);
     let kd = &ctx.kd;
@@ -642,7 +695,11 @@ fn run_slice(
             }
             any_running = true;
             let before = wg.waves[wi].instructions;
+            cache.last_load = 0;
             run_wave(ctx, wg, wi, cache, scratch)?;
+            if cache.last_load != 0 {
+                wg.last_load[wi] = cache.last_load;
+            }
             let after = wg.waves[wi].instructions;
             if after > before {
                 progressed = true;
@@ -667,6 +724,11 @@ fn run_slice(
                 .filter(|w| w.state == WaveState::Barrier)
             {
                 w.state = WaveState::Running;
+            }
+            // The slice ends here too: a loop around a barrier must not keep the thread (and
+            // its preemption point) forever.
+            if wg.executed >= budget_end {
+                return Ok(false);
             }
             continue;
         }
@@ -751,14 +813,92 @@ fn fault(
     kind: FaultKind,
     instruction: Option<String>,
 ) -> Fault {
+    let detail = match &kind {
+        FaultKind::MemoryViolation { address, .. } => ctx
+            .mem
+            .freed_at(*address)
+            .or_else(|| scratch_detail(ctx, w, *address)),
+        _ => None,
+    };
     Fault {
         kind,
         kernel: ctx.kernel.clone(),
         workgroup_id: wg,
         wave: w.id,
         lane,
-        pc: pc.wrapping_sub(ctx.entry),
-        pc_address: pc,
+        pc: ctx
+            .functions
+            .code_offset(pc)
+            .unwrap_or_else(|| pc.wrapping_sub(ctx.entry)),
         instruction,
+        context: Box::new(FaultContext {
+            pc_address: pc,
+            location: location(ctx, w, pc),
+            detail,
+        }),
     }
+}
+
+/// `function+0x40` for `pc`, with `, called from kernel+0x1a8` when the wave is in a callee
+/// and its return address (s[30:31] in the AMDGPU calling convention) lies in known code.
+fn location(ctx: &Ctx, w: &Wave, pc: u64) -> Option<String> {
+    let (name, _) = ctx.functions.symbolize(pc)?;
+    let here = format!("{name}+{:#x}", pc - ctx.functions.start_of(pc)?);
+    if ctx.functions.start_of(pc) == ctx.functions.start_of(ctx.entry) {
+        return Some(here);
+    }
+    let ret = u64::from(w.s[30]) | u64::from(w.s[31]) << 32;
+    match ctx.functions.symbolize(ret) {
+        Some((caller, off)) => Some(format!("{here}, called from {caller}+{off:#x}")),
+        None => Some(here),
+    }
+}
+
+/// For an address near the dispatch's scratch: which wave's private segment, and the offset.
+fn scratch_detail(ctx: &Ctx, w: &Wave, address: u64) -> Option<String> {
+    const MARGIN: u64 = 64 << 20;
+    if ctx.scratch_size == 0
+        || address < ctx.scratch_base.saturating_sub(MARGIN)
+        || address >= ctx.scratch_base + ctx.scratch_size + MARGIN
+    {
+        return None;
+    }
+    let offset = address as i128 - w.scratch_base as i128;
+    Some(format!(
+        "scratch: offset {}{:#x} from this wave's private segment of {} bytes ({} per lane), outside it",
+        if offset < 0 { "-" } else { "" },
+        offset.unsigned_abs(),
+        ctx.slot_size,
+        ctx.private_per_lane
+    ))
+}
+
+/// Records every live wave of a worker's resident work-groups (a stop from outside).
+fn report_live(ctx: &Ctx, resident: &[Wg]) {
+    let mut live = ctx.live.lock();
+    for wg in resident {
+        for (wi, w) in wg.waves.iter().enumerate() {
+            if w.state == WaveState::Done {
+                continue;
+            }
+            live.push(LiveWave {
+                workgroup_id: wg.id,
+                wave: w.id,
+                pc_address: w.pc,
+                location: location(ctx, w, w.pc),
+                instruction: ctx.program.at(w.pc).map(|i| i.describe()),
+                last_load: wg.last_load.get(wi).copied().filter(|&a| a != 0),
+                at_barrier: w.state == WaveState::Barrier,
+            });
+        }
+    }
+}
+
+/// Allocation failures of the dispatch's own buffers: the status ROCr gives when it cannot
+/// get scratch (`OUT_OF_RESOURCES`).
+fn out_of_memory(what: &str) -> Fault {
+    Fault::rejected(Rejected::new(
+        Rejection::PrivateSegment,
+        format!("cannot allocate {what}"),
+    ))
 }

@@ -9,9 +9,13 @@ use crate::memory::{host, Access, MemoryMap};
 use crate::pool::Pool;
 use hsaemu_codeobject::CodeObject;
 use parking_lot::Mutex;
+use std::collections::BTreeMap;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use crate::error::StopCause;
 
 /// Configuration of one emulated GPU.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -243,6 +247,103 @@ pub struct Gpu {
     kernels: Mutex<HashMap<u64, (String, KernelObjectFormat)>>,
     /// Global wave sync resources.
     pub(crate) gws: Arc<crate::gws::Gws>,
+    /// Every function of the loaded code objects (replaced, not changed, on each load).
+    functions: Mutex<Arc<Functions>>,
+}
+
+/// The functions of loaded code, for symbolised fault reports.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Functions {
+    /// By start address: name, size in bytes, load base of the code object.
+    by_start: BTreeMap<u64, (String, u64, u64)>,
+}
+
+impl Functions {
+    fn containing(&self, pc: u64) -> Option<(u64, &(String, u64, u64))> {
+        let (&start, f) = self.by_start.range(..=pc).next_back()?;
+        (pc < start.saturating_add(f.1.max(1))).then_some((start, f))
+    }
+    /// The function holding `pc` and the offset into it.
+    pub(crate) fn symbolize(&self, pc: u64) -> Option<(&str, u64)> {
+        self.containing(pc).map(|(s, f)| (f.0.as_str(), pc - s))
+    }
+    /// The start of the function holding `pc`.
+    pub(crate) fn start_of(&self, pc: u64) -> Option<u64> {
+        self.containing(pc).map(|(s, _)| s)
+    }
+    /// `pc` as an offset in its code object.
+    pub(crate) fn code_offset(&self, pc: u64) -> Option<u64> {
+        self.containing(pc).map(|(_, f)| pc - f.2)
+    }
+}
+
+/// How a dispatch may be stopped from outside: a request (queue inactivated or destroyed,
+/// runtime shut down) or the watchdog's deadline (`HSAEMU_TIMEOUT=SECONDS`).
+#[derive(Debug)]
+pub struct Control {
+    requested: AtomicBool,
+    timed_out: AtomicBool,
+    deadline: Option<(Instant, u32)>,
+}
+
+impl Control {
+    /// A control with the watchdog limit of `HSAEMU_TIMEOUT` (whole seconds; unset or 0:
+    /// none), counted from now.
+    pub fn new() -> Control {
+        Control::with_timeout(watchdog_seconds())
+    }
+    /// A control whose watchdog stops the dispatch after `seconds` (None: never).
+    pub fn with_timeout(seconds: Option<u32>) -> Control {
+        Control {
+            requested: AtomicBool::new(false),
+            timed_out: AtomicBool::new(false),
+            deadline: seconds.map(|s| (Instant::now() + Duration::from_secs(u64::from(s)), s)),
+        }
+    }
+    /// Asks the dispatch to stop at its next preemption point.
+    pub fn stop(&self) {
+        self.requested.store(true, Ordering::Release);
+    }
+    /// Whether the dispatch must stop now (checks the deadline).
+    pub(crate) fn should_stop(&self) -> bool {
+        if self.requested.load(Ordering::Relaxed) || self.timed_out.load(Ordering::Relaxed) {
+            return true;
+        }
+        match self.deadline {
+            Some((d, _)) if Instant::now() >= d => {
+                self.timed_out.store(true, Ordering::Release);
+                true
+            }
+            _ => false,
+        }
+    }
+    /// Why the dispatch was stopped, if it was.
+    pub(crate) fn cause(&self) -> Option<StopCause> {
+        if self.timed_out.load(Ordering::Acquire) {
+            self.deadline.map(|(_, s)| StopCause::Timeout(s))
+        } else if self.requested.load(Ordering::Acquire) {
+            Some(StopCause::Requested)
+        } else {
+            None
+        }
+    }
+}
+
+impl Default for Control {
+    fn default() -> Self {
+        Control::new()
+    }
+}
+
+/// `HSAEMU_TIMEOUT` in whole seconds (read once).
+pub fn watchdog_seconds() -> Option<u32> {
+    static SECONDS: OnceLock<Option<u32>> = OnceLock::new();
+    *SECONDS.get_or_init(|| {
+        std::env::var("HSAEMU_TIMEOUT")
+            .ok()
+            .and_then(|s| s.trim().parse::<u32>().ok())
+            .filter(|&s| s > 0)
+    })
 }
 
 impl std::fmt::Debug for Gpu {
@@ -282,6 +383,7 @@ impl Gpu {
             pool: OnceLock::new(),
             kernels: Mutex::new(HashMap::new()),
             gws: Arc::default(),
+            functions: Mutex::new(Arc::new(Functions::default())),
         })
     }
 
@@ -321,13 +423,36 @@ impl Gpu {
     /// Records a loaded code object's kernels (and forgets programs decoded at its address).
     fn register(&self, loaded: LoadedCodeObject) -> Result<LoadedCodeObject, EmuError> {
         self.programs.lock().retain(|k, _| k.0 != loaded.base);
+        // Forget the kernels and functions of code no longer loaded (and of what this load
+        // replaces), so loading in a loop does not grow these tables.
+        let live = |a: u64| {
+            (a < loaded.base || a >= loaded.base + loaded.size)
+                && self
+                    .mem
+                    .region_of(a)
+                    .is_some_and(|r| r.access == Access::Code)
+        };
         let mut kernels = self.kernels.lock();
-        kernels.retain(|&a, _| a < loaded.base || a >= loaded.base + loaded.size);
+        kernels.retain(|&a, _| live(a));
         for k in &loaded.kernels {
             kernels.insert(k.kernel_object, (k.name.clone(), k.format));
         }
         drop(kernels);
+        let mut functions = self.functions.lock();
+        let mut f = Functions::clone(&functions);
+        f.by_start.retain(|&a, _| live(a));
+        for sym in &loaded.functions {
+            f.by_start
+                .insert(sym.address, (sym.name.clone(), sym.size, loaded.base));
+        }
+        *functions = Arc::new(f);
+        drop(functions);
         Ok(loaded)
+    }
+
+    /// The functions of the loaded code.
+    pub(crate) fn functions(&self) -> Arc<Functions> {
+        self.functions.lock().clone()
     }
 
     /// Decodes every function of a loaded code object and reports which mnemonics the emulator
@@ -403,7 +528,16 @@ impl Gpu {
             .map(|k| host::load(region.base + 4 * k, 4) as u32)
             .collect();
         let p = Arc::new(Program::new(gen, region.base, words));
-        self.programs.lock().insert(key, p.clone());
+        let mut programs = self.programs.lock();
+        // Code unloaded since (its range left the map) is forgotten, so a process that loads
+        // and unloads code objects in a loop keeps a bounded cache (a running dispatch keeps
+        // its own reference).
+        programs.retain(|k, _| {
+            self.mem
+                .region_of(k.0)
+                .is_some_and(|r| r.base == k.0 && r.len == k.1)
+        });
+        programs.insert(key, p.clone());
         Some(p)
     }
 }

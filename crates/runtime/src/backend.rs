@@ -5,13 +5,43 @@
 use std::sync::Arc;
 
 use hsaemu_codeobject::CodeObject;
+use hsaemu_emu::validate::{self, Rejected, Rejection};
 pub use hsaemu_emu::MemoryKind;
 use hsaemu_emu::{Access, EmuError, FaultKind, Gpu, GpuConfig, MemoryMap};
 
 use crate::agent::Isa;
 use crate::error::HsaError;
 
-pub use hsaemu_emu::LoadedCodeObject;
+pub use hsaemu_emu::validate::DispatchPacket;
+pub use hsaemu_emu::{Control, LoadedCodeObject};
+
+/// ROCr 5.2's status for each class of rejected packet (`AqlQueue`'s queue error handler).
+pub fn rejection_status(r: Rejection) -> HsaError {
+    match r {
+        Rejection::Dimensions => HsaError::IncompatibleArguments,
+        Rejection::WorkgroupSize => HsaError::InvalidArgument,
+        Rejection::GroupSegment => HsaError::InvalidAllocation,
+        Rejection::PrivateSegment => HsaError::OutOfResources,
+        Rejection::KernelObject => HsaError::InvalidCodeObject,
+        Rejection::PacketFormat => HsaError::InvalidPacketFormat,
+    }
+}
+
+/// Checks the header bits every packet shares (fence scopes).
+pub fn check_header(header: u16) -> Result<(), (HsaError, String)> {
+    validate::header(header).map_err(rejected)
+}
+
+/// Checks a kernel dispatch packet's fields and gives the dispatch they describe.
+pub fn check_dispatch_packet(
+    p: &DispatchPacket,
+) -> Result<hsaemu_emu::Dispatch, (HsaError, String)> {
+    validate::dispatch_packet(p).map_err(rejected)
+}
+
+fn rejected(r: Rejected) -> (HsaError, String) {
+    (rejection_status(r.reason), r.message)
+}
 
 /// High dwords of the LDS and private apertures, which kernels read from `amd_queue_t`
 /// (`group_segment_aperture_base_hi`, `private_segment_aperture_base_hi`) to form flat
@@ -32,6 +62,12 @@ impl Default for DeviceMemoryMap {
 }
 
 impl DeviceMemoryMap {
+    /// Removes the range at `base` from the map at once; `owner` (which frees the memory when
+    /// dropped) is kept until every dispatch that may still access it has ended. `by` names
+    /// the freeing call in use-after-free reports.
+    pub fn retire(&self, base: u64, owner: Box<dyn Send>, by: &'static str) {
+        let _ = self.0.retire(base, owner, by);
+    }
     /// Makes `[base, base+len)` accessible for loads, stores and atomics. A range overlapping
     /// one already registered is left as it is (the earlier registration keeps covering it).
     pub fn register(&self, base: u64, len: u64) {
@@ -57,7 +93,8 @@ impl DeviceMemoryMap {
 }
 
 /// One kernel launch, as the packet processor hands it to the GPU: the emulator's own
-/// description (one struct from packet to scheduler, not a copy per layer).
+/// description (one struct from packet to scheduler, not a copy per layer), checked by
+/// [`check_dispatch_packet`].
 pub type KernelDispatch = hsaemu_emu::Dispatch;
 
 /// A kernel that stopped abnormally: the queue status to report and a description.
@@ -68,6 +105,8 @@ pub struct KernelFault {
     pub at_launch: bool,
     /// For memory faults: the address and whether it was a write.
     pub address: Option<(u64, bool)>,
+    /// Whether the dispatch was stopped on request (inactivate, destroy, shut-down).
+    pub requested_stop: bool,
     pub message: String,
 }
 
@@ -112,15 +151,16 @@ impl GpuBackend {
         self.gpu()?.load(code)
     }
 
-    /// Runs one kernel to completion.
-    pub fn dispatch(&self, d: &KernelDispatch) -> Result<(), KernelFault> {
+    /// Runs one kernel to completion, or until `control` stops it.
+    pub fn dispatch(&self, d: &KernelDispatch, control: Arc<Control>) -> Result<(), KernelFault> {
         let gpu = self.gpu().map_err(|e| KernelFault {
             status: HsaError::Error,
             at_launch: true,
             address: None,
+            requested_stop: false,
             message: format!("the emulated GPU is unavailable: {e}"),
         })?;
-        gpu.dispatch(d).map(|_| ()).map_err(|f| {
+        gpu.dispatch_with(d, control).map(|_| ()).map_err(|f| {
             let (status, at_launch) = match &f.kind {
                 FaultKind::MemoryViolation { .. }
                 | FaultKind::LdsOutOfRange { .. }
@@ -130,7 +170,10 @@ impl GpuBackend {
                     (HsaError::IllegalInstruction, false)
                 }
                 FaultKind::Trap { .. } => (HsaError::Exception, false),
-                FaultKind::InvalidDispatch { .. } => (HsaError::InvalidPacketFormat, true),
+                FaultKind::InvalidDispatch { class, .. } => (rejection_status(*class), true),
+                // A stop by the watchdog is a queue error ROCr has no code for; a requested
+                // stop is reported but not passed to the callback (see queue.rs).
+                FaultKind::Stopped { .. } => (HsaError::Error, false),
             };
             let address = match &f.kind {
                 FaultKind::MemoryViolation { address, write, .. } => Some((*address, *write)),
@@ -140,6 +183,13 @@ impl GpuBackend {
                 status,
                 at_launch,
                 address,
+                requested_stop: matches!(
+                    f.kind,
+                    FaultKind::Stopped {
+                        cause: hsaemu_emu::StopCause::Requested,
+                        ..
+                    }
+                ),
                 message: f.to_string(),
             }
         })

@@ -148,10 +148,6 @@ struct Allocation {
     size: u64,
     kind: PointerType,
     /// The pages of a pool allocation (none for locked or registered host memory).
-    #[expect(
-        dead_code,
-        reason = "owned only so that dropping the allocation unmaps it"
-    )]
     pages: Option<Pages>,
     pool: Option<MemoryPool>,
     owner: u64,
@@ -235,6 +231,27 @@ impl MemoryManager {
         self.expose_kind(base, len, kind);
     }
 
+    /// Hides a range made visible by [`expose`](Self::expose) at once, keeping `owner` (which
+    /// frees the memory when dropped) until no running dispatch can reach it any more.
+    pub(crate) fn retire(&self, base: u64, owner: Box<dyn Send>, by: &'static str) {
+        if trace_memory() {
+            eprintln!("hsaemu: retire 0x{base:x} ({by})");
+        }
+        self.device_map.retire(base, owner, by);
+    }
+
+    /// Keeps every pool allocation mapped for the rest of the process (the last
+    /// `hsa_shut_down`: HIP frees from static destructors afterwards, and host code may still
+    /// read results). The runtime forgets them; their pages are never unmapped.
+    pub(crate) fn keep_allocations(&self) {
+        let mut allocs = self.allocs.lock();
+        for (_, a) in std::mem::take(&mut *allocs) {
+            if let Some(p) = a.pages {
+                std::mem::forget(p);
+            }
+        }
+    }
+
     /// Hides a range made visible by [`expose`](Self::expose).
     pub(crate) fn hide(&self, base: u64) {
         if trace_memory() {
@@ -287,13 +304,23 @@ impl MemoryManager {
         }
         let a = allocs.remove(&ptr).ok_or(HsaError::InvalidAllocation)?;
         drop(allocs);
-        self.hide(ptr);
-        // As in ROCr: the memory has left the map (so a callback cannot free it twice), the
-        // lock is released (so callbacks may manage memory), and the pages are still mapped.
+        // As in ROCr, deallocation callbacks run once the allocation has left the runtime's
+        // table (so a callback cannot free it twice), with the lock released (so callbacks may
+        // manage memory) and the pages still mapped.
         for n in &a.notifiers {
             (n.call)();
         }
-        drop(a); // unmaps the pages
+        // Kernels still running may hold it: it leaves the map now, its pages go when they
+        // have ended, and its addresses stay reserved for a while after (`Tombstone`), so a
+        // late access is reported as a use after free rather than landing in new memory.
+        match a.pages {
+            Some(p) => self.retire(
+                ptr,
+                Box::new(crate::pages::Tombstone::from(p)),
+                "hsa_memory_free",
+            ),
+            None => self.hide(ptr),
+        }
         Ok(())
     }
 
@@ -411,7 +438,8 @@ impl MemoryManager {
                 .partition(|a| crate::alias::still_valid(a, &maps));
             *aliases = live;
             for a in stale {
-                self.hide(a.alias);
+                // A running kernel may still use the alias: unmapped when it has ended.
+                self.retire(a.alias, Box::new(a), "a stale alias");
             }
         }
         if let Some(a) = aliases
@@ -447,7 +475,8 @@ impl MemoryManager {
         drop(allocs);
         *aliases = keep;
         for a in drop_now {
-            self.hide(a.alias);
+            // As `free`: out of the map now, unmapped when no running dispatch can reach it.
+            self.retire(a.alias, Box::new(a), "hsa_amd_memory_unlock");
         }
         result
     }

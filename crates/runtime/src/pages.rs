@@ -84,6 +84,65 @@ impl Drop for Pages {
     }
 }
 
+/// Address space of freed allocations kept reserved (inaccessible, no memory behind it) so
+/// that new allocations do not reuse it at once and a late access by a kernel is reported as
+/// a use after free. The oldest reservations are released beyond this much.
+const TOMBSTONE_BYTES: usize = 64 << 30;
+
+/// Freed pages on their way out. Dropping it (when no dispatch can reach the range any more)
+/// replaces the memory by an inaccessible reservation of the same addresses, released later
+/// (first in, first out, beyond [`TOMBSTONE_BYTES`]).
+#[derive(Debug)]
+pub struct Tombstone(Option<Pages>);
+
+impl From<Pages> for Tombstone {
+    fn from(p: Pages) -> Self {
+        Tombstone(Some(p))
+    }
+}
+
+impl Drop for Tombstone {
+    fn drop(&mut self) {
+        let Some(p) = self.0.take() else { return };
+        // SAFETY: `p` owns this mapping; replacing it in place (MAP_FIXED) with an
+        // inaccessible one releases its memory and keeps the addresses ours. No Rust reference
+        // into it exists (kernels reach it only through checked accesses, and it has left the
+        // memory map before this runs).
+        let r = unsafe {
+            libc::mmap(
+                p.as_ptr() as *mut libc::c_void,
+                p.len(),
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if r == libc::MAP_FAILED {
+            return; // `p` unmaps it
+        }
+        static RESERVED: std::sync::Mutex<(std::collections::VecDeque<Pages>, usize)> =
+            std::sync::Mutex::new((std::collections::VecDeque::new(), 0));
+        let released = {
+            let mut g = RESERVED.lock().unwrap_or_else(|e| e.into_inner());
+            g.1 += p.len();
+            g.0.push_back(p);
+            let mut out = Vec::new();
+            while g.1 > TOMBSTONE_BYTES {
+                match g.0.pop_front() {
+                    Some(old) => {
+                        g.1 -= old.len();
+                        out.push(old);
+                    }
+                    None => break,
+                }
+            }
+            out
+        };
+        drop(released); // unmapped outside the lock
+    }
+}
+
 /// A `T` living at the start of its own pages.
 #[derive(Debug)]
 pub struct PageBox<T> {

@@ -5,7 +5,10 @@
 //! runs kernel dispatches on the emulated GPU, waits on barrier-AND/OR and AMD BARRIER_VALUE
 //! packets, applies fences, decrements completion signals, resets the header to INVALID and
 //! advances the read index. Malformed packets and kernel faults put the queue into its error
-//! state and report the status to the queue's callback (or to stderr when it has none).
+//! state as ROCr does: a one-line report on stderr, the queue's callback called on the
+//! processor thread with ROCr's status for the error, and only then is the queue marked
+//! inactive and its `queue_inactive_signal` set to -1, so nothing the failure wakes can run
+//! before the callback has returned. The packet's completion signal is left as it was.
 
 use std::sync::atomic::{fence, AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
@@ -15,7 +18,7 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 
 use crate::agent::Agent;
-use crate::backend::KernelDispatch;
+use crate::backend::{self, Control, DispatchPacket};
 use crate::error::{HsaError, Result};
 use crate::layout::{
     packet_header, packet_type, AmdBarrierValuePacket, AmdQueue, BarrierPacket, HsaQueue,
@@ -116,6 +119,10 @@ pub(crate) struct QueueShared {
     soft: bool,
     dispatches: AtomicU64,
     cu_mask: crate::cu_mask::CuMask,
+    /// The control of the dispatch running now, so inactivation and destruction can stop it.
+    running: Mutex<Option<Arc<Control>>>,
+    /// `amd_queue_t.queue_inactive_signal`: set to -1 once an error has been reported.
+    inactive_signal: Option<Signal>,
 }
 
 /// A queue. Cloning shares it.
@@ -211,6 +218,7 @@ impl Queue {
             Some(d) => d,
             None => Signal::new_doorbell()?,
         };
+        let inactive_signal = if soft { None } else { Some(Signal::new(0)?) };
         let amd = PageBox::new(AmdQueue {
             hsa_queue: HsaQueue {
                 type_: type_ as u32,
@@ -226,6 +234,7 @@ impl Queue {
             max_cu_id: p.compute_units.saturating_sub(1),
             max_wave_id: p.max_waves_per_cu.saturating_sub(1),
             queue_properties: 1 << 1, // AMD_QUEUE_PROPERTIES_IS_PTR64
+            queue_inactive_signal: inactive_signal.as_ref().map_or(0, Signal::handle),
             ..AmdQueue::default()
         })?;
         let shared = Arc::new(QueueShared {
@@ -242,6 +251,8 @@ impl Queue {
             soft,
             dispatches: AtomicU64::new(0),
             cu_mask: Default::default(),
+            running: Mutex::new(None),
+            inactive_signal,
         });
         if soft {
             return Ok(Queue(shared));
@@ -279,6 +290,10 @@ impl Queue {
     /// The doorbell signal.
     pub fn doorbell(&self) -> &Signal {
         &self.0.doorbell
+    }
+    /// `amd_queue_t.queue_inactive_signal` (none for a soft queue).
+    pub fn inactive_signal(&self) -> Option<&Signal> {
+        self.0.inactive_signal.as_ref()
     }
 
     /// Whether this is a soft queue (processed by the application).
@@ -331,17 +346,21 @@ impl Queue {
         Ok(id)
     }
 
-    /// Stops processing (`hsa_queue_inactivate`); idempotent.
+    /// Stops processing (`hsa_queue_inactivate`), including the dispatch running now, which
+    /// stops at its next preemption point and is reported on stderr; idempotent.
     pub fn inactivate(&self) {
         self.0
             .state
             .store(QueueState::Inactive as u8, Ordering::Release);
+        self.0.stop_running();
         self.0.doorbell.wake_waiters();
     }
 
-    /// Stops the processor thread and waits for it (`hsa_queue_destroy`).
+    /// Stops the processor thread, and the dispatch it runs, and waits for it
+    /// (`hsa_queue_destroy`, `hsa_shut_down`).
     pub(crate) fn shut_down(&self) {
         self.0.stop.store(true, Ordering::Release);
+        self.0.stop_running();
         self.0.doorbell.wake_waiters();
         sync::global().notify();
         let handle = self.0.thread.lock().take();
@@ -393,6 +412,8 @@ enum PacketError {
     Dependency,
     /// The queue was stopped or inactivated while the packet waited.
     Aborted,
+    /// The queue was stopped or inactivated while the packet's dispatch ran: the report.
+    Stopped(String),
 }
 
 impl QueueShared {
@@ -421,6 +442,12 @@ impl QueueShared {
 
     fn aborted(&self) -> bool {
         self.stop.load(Ordering::Acquire) || self.state() != QueueState::Active
+    }
+
+    fn stop_running(&self) {
+        if let Some(c) = &*self.running.lock() {
+            c.stop();
+        }
     }
 
     /// The packet processor's main loop.
@@ -460,8 +487,13 @@ impl QueueShared {
             }
             let completion = u64::from_le_bytes(bytes[56..64].try_into().unwrap_or([0; 8]));
             let start = crate::signal::timestamp_ns();
-            let result = self.execute(ri, &bytes);
-            self.record_times(completion, start);
+            let result = self
+                .check_packet(ri, hdr, completion)
+                .and_then(|()| self.execute(ri, &bytes));
+            if matches!(result, Ok(()) | Err(PacketError::Dependency)) {
+                // Only a packet that completes touches its completion signal.
+                self.record_times(completion, start);
+            }
             if let Some(t) = crate::trace::timeline() {
                 self.trace_packet(t, ri, &bytes, start, &result);
             }
@@ -478,18 +510,19 @@ impl QueueShared {
                     self.complete(completion, Some(-1));
                 }
                 Err(PacketError::Aborted) => {}
+                Err(PacketError::Stopped(msg)) => {
+                    let queue = &self.amd.hsa_queue as *const HsaQueue as u64;
+                    eprintln!("hsaemu: queue 0x{queue:x}: {msg}");
+                }
+                // As in ROCr, the packet stays at the read index and its completion signal
+                // keeps its value: the queue is broken, and the callback says why.
                 Err(PacketError::Active(status, msg, event)) => {
-                    self.release_slot(ri);
-                    self.complete(completion, Some(-1));
                     if let Some(e) = event {
                         self.events.raise(&e);
                     }
                     self.fail(status, &msg);
                 }
-                Err(PacketError::Launch(status, msg)) => {
-                    self.complete(completion, Some(-1));
-                    self.fail(status, &msg);
-                }
+                Err(PacketError::Launch(status, msg)) => self.fail(status, &msg),
             }
         }
     }
@@ -527,6 +560,7 @@ impl QueueShared {
             Ok(()) => None,
             Err(PacketError::Dependency) => Some("a dependency signal is negative".to_string()),
             Err(PacketError::Aborted) => Some("the queue stopped".to_string()),
+            Err(PacketError::Stopped(msg)) => Some(msg.clone()),
             Err(PacketError::Active(_, msg, _)) | Err(PacketError::Launch(_, msg)) => {
                 Some(msg.clone())
             }
@@ -566,9 +600,10 @@ impl QueueShared {
         }
     }
 
+    /// Reports a queue error in ROCr's order: the report, the callback (on this thread, which
+    /// processes nothing more meanwhile; it may destroy the queue), then the queue becomes
+    /// inactive (producers waiting for room see it) and `queue_inactive_signal` gets -1.
     fn fail(&self, status: HsaError, message: &str) {
-        self.state
-            .store(QueueState::Inactive as u8, Ordering::Release);
         let queue = &self.amd.hsa_queue as *const HsaQueue as u64;
         // The report names what failed and where; the callback only receives a status.
         eprintln!(
@@ -576,21 +611,40 @@ impl QueueShared {
             status.name()
         );
         if let Some(cb) = &self.callback {
-            let cb = cb.clone();
-            // Run the callback on its own thread so that it may block or destroy the queue.
-            let spawned = std::thread::Builder::new()
-                .name("hsaemu-queue-error".into())
-                .spawn(move || cb(status));
-            if spawned.is_err() {
-                eprintln!("hsaemu: could not start the error callback thread of queue 0x{queue:x}");
-            }
+            cb(status);
         }
+        self.state
+            .store(QueueState::Inactive as u8, Ordering::Release);
+        if let Some(s) = &self.inactive_signal {
+            s.store(-1, MemoryOrder::Release);
+        }
+    }
+
+    /// The checks every packet gets before it runs: the header's fence scopes, and a
+    /// completion signal that is null or live.
+    fn check_packet(
+        &self,
+        index: u64,
+        header: u16,
+        completion: u64,
+    ) -> std::result::Result<(), PacketError> {
+        backend::check_header(header)
+            .map_err(|(s, m)| PacketError::Launch(s, format!("packet {index}: {m}")))?;
+        if completion != 0 && self.signals.get(completion).is_none() {
+            return Err(PacketError::Launch(
+                HsaError::InvalidSignal,
+                format!(
+                    "packet {index}: completion signal 0x{completion:x} is not a live signal (never created, or destroyed)"
+                ),
+            ));
+        }
+        Ok(())
     }
 
     fn signal(&self, handle: u64) -> std::result::Result<Signal, PacketError> {
         self.signals.get(handle).ok_or_else(|| {
             PacketError::Launch(
-                HsaError::InvalidPacketFormat,
+                HsaError::InvalidSignal,
                 format!("packet names signal 0x{handle:x}, which is not a live signal"),
             )
         })
@@ -694,67 +748,40 @@ impl QueueShared {
         index: u64,
         p: &KernelDispatchPacket,
     ) -> std::result::Result<(), PacketError> {
-        let bad = |msg: String| {
-            PacketError::Launch(
-                HsaError::InvalidPacketFormat,
-                format!("dispatch packet {index}: {msg}"),
-            )
-        };
-        let dims = usize::from(p.setup & 3);
-        if !(1..=3).contains(&dims) {
-            return Err(bad(format!(
-                "setup.dimensions is {dims}; must be 1, 2 or 3"
-            )));
-        }
-        let mut wg = [p.workgroup_size_x, p.workgroup_size_y, p.workgroup_size_z];
-        let mut grid = [p.grid_size_x, p.grid_size_y, p.grid_size_z];
-        for d in 0..3 {
-            if d >= dims {
-                wg[d] = 1;
-                grid[d] = 1;
-            } else if wg[d] == 0 || grid[d] == 0 {
-                return Err(bad(format!(
-                    "dimension {d} has work-group size {} and grid size {}; both must be at least 1",
-                    wg[d], grid[d]
-                )));
-            }
-        }
-        let props = self.agent.properties();
-        let threads: u32 = wg.iter().map(|&w| u32::from(w)).product();
-        if threads > props.workgroup_max_size {
-            return Err(bad(format!(
-                "work-group of {threads} work-items exceeds the maximum of {}",
-                props.workgroup_max_size
-            )));
-        }
-        if p.group_segment_size > props.lds_size {
-            return Err(bad(format!(
-                "group segment of {} bytes exceeds the {} bytes of LDS",
-                p.group_segment_size, props.lds_size
-            )));
-        }
-        if p.kernel_object == 0 {
-            return Err(bad("kernel_object is null".into()));
-        }
-        let Some(backend) = self.agent.backend() else {
-            return Err(bad("the agent cannot execute kernels".into()));
-        };
-        let d = KernelDispatch {
+        let mut d = backend::check_dispatch_packet(&DispatchPacket {
+            setup: p.setup,
+            workgroup_size: [p.workgroup_size_x, p.workgroup_size_y, p.workgroup_size_z],
+            grid_size: [p.grid_size_x, p.grid_size_y, p.grid_size_z],
+            private_segment_size: p.private_segment_size,
+            group_segment_size: p.group_segment_size,
             kernel_object: p.kernel_object,
             kernarg_address: p.kernarg_address,
-            grid_size: grid,
-            workgroup_size: wg,
-            group_segment_size: p.group_segment_size,
-            private_segment_size: p.private_segment_size,
-            dispatch_packet_address: self.slot(index) as u64,
-            queue_address: &self.amd.hsa_queue as *const HsaQueue as u64,
-            dispatch_id: index,
-            compute_units: self.cu_mask.enabled(),
-            cooperative: self.amd.hsa_queue.type_ == QueueType::Cooperative as u32,
+        })
+        .map_err(|(s, m)| PacketError::Launch(s, format!("dispatch packet {index}: {m}")))?;
+        let Some(backend) = self.agent.backend() else {
+            return Err(PacketError::Launch(
+                HsaError::InvalidPacketFormat,
+                format!("dispatch packet {index}: the agent cannot execute kernels"),
+            ));
         };
-        backend.dispatch(&d).map_err(|f| {
+        d.dispatch_packet_address = self.slot(index) as u64;
+        d.queue_address = &self.amd.hsa_queue as *const HsaQueue as u64;
+        d.dispatch_id = index;
+        d.compute_units = self.cu_mask.enabled();
+        d.cooperative = self.amd.hsa_queue.type_ == QueueType::Cooperative as u32;
+        let control = Arc::new(Control::new());
+        *self.running.lock() = Some(control.clone());
+        // An inactivation between the processor's check and here must still stop it.
+        if self.aborted() {
+            control.stop();
+        }
+        let result = backend.dispatch(&d, control);
+        *self.running.lock() = None;
+        result.map_err(|f| {
             let msg = format!("dispatch packet {index}: {}", f.message);
-            if f.at_launch {
+            if f.requested_stop {
+                PacketError::Stopped(msg)
+            } else if f.at_launch {
                 PacketError::Launch(f.status, msg)
             } else {
                 let event = f.address.map(|(address, write)| SystemEvent::MemoryFault {

@@ -257,7 +257,8 @@ impl Runtime {
             }
         }
         // Pool memory is deliberately not freed: HIP frees from static destructors after
-        // hsa_shut_down, and the kernels of a still-running process may use it.
+        // hsa_shut_down, and host code may still read it. (ROCr unmaps it; hsaemu keeps it.)
+        self.memory.keep_allocations();
     }
 
     /// The configuration read at `init`.
@@ -451,8 +452,10 @@ impl Runtime {
                 self.signals.insert(s);
                 Err(HsaError::InvalidSignal)
             }
-            Some(_) => {
-                self.memory.hide(handle);
+            Some(s) => {
+                // Kernels still running may update it: its memory stays until they end.
+                self.memory
+                    .retire(handle, Box::new(s), "hsa_signal_destroy");
                 Ok(())
             }
             None => Err(HsaError::InvalidSignal),
@@ -544,6 +547,10 @@ impl Runtime {
         self.memory
             .expose(q.doorbell().handle(), q.doorbell().mapped_len());
         self.signals.insert(q.doorbell().clone());
+        if let Some(s) = q.inactive_signal() {
+            self.memory.expose(s.handle(), s.mapped_len());
+            self.signals.insert(s.clone());
+        }
         Ok(self.register_queue(q))
     }
 
@@ -607,6 +614,10 @@ impl Runtime {
         if !q.is_soft() {
             self.memory.hide(q.doorbell().handle());
             self.signals.remove(q.doorbell().handle());
+        }
+        if let Some(s) = q.inactive_signal() {
+            self.memory.hide(s.handle());
+            self.signals.remove(s.handle());
         }
         Ok(())
     }

@@ -33,6 +33,11 @@ pub struct Args {
     /// memory copy. The same as adding FILE to `HSAEMU_TRACE`.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// Watchdog: stop any kernel dispatch that runs longer than SECONDS and report where every
+    /// live wave was (kernel, PC, instruction, the address it polls). The same as setting
+    /// `HSAEMU_TIMEOUT=SECONDS`.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(1..))]
+    pub timeout: Option<u32>,
     /// The program to run, then its arguments.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
     pub command: Vec<String>,
@@ -120,6 +125,9 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             _ => file,
         };
         cmd.env("HSAEMU_TRACE", spec);
+    }
+    if let Some(s) = args.timeout {
+        cmd.env("HSAEMU_TIMEOUT", s.to_string());
     }
     // Replace this process with the program (as `env` does), so its PID, exit status and
     // death by signal are exactly the program's own and a supervisor's kill reaches it.

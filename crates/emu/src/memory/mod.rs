@@ -7,10 +7,11 @@
 pub mod host;
 
 use crate::error::EmuError;
-use parking_lot::RwLock;
-use std::collections::BTreeMap;
+use parking_lot::{Mutex, RwLock};
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// High dword of flat addresses that reach LDS (KFD's value; non-canonical on x86-64).
 pub const SHARED_APERTURE_HI: u32 = 0x0001_0000;
@@ -76,6 +77,91 @@ impl Region {
 pub struct MemoryMap {
     regions: RwLock<BTreeMap<u64, Region>>,
     generation: AtomicU64,
+    reclaim: Mutex<Reclaim>,
+}
+
+/// Freed ranges remembered for use-after-free reports.
+const FREED_REMEMBERED: usize = 4096;
+
+/// Safe reclamation by epochs. A range retired with [`MemoryMap::retire`] leaves the map at
+/// once (every later check fails), but its owner (which unmaps it when dropped) is kept until
+/// every dispatch that started before the retirement, and so may still hold it in a
+/// [`RegionCache`] between a check and the access, has ended.
+#[derive(Default)]
+struct Reclaim {
+    /// Incremented by every retirement.
+    epoch: u64,
+    /// Running dispatches: (epoch they started in, how many), in increasing epoch order
+    /// (epochs only grow, so a new dispatch joins or extends the last entry; no allocation
+    /// per dispatch once the vector has grown).
+    running: Vec<(u64, usize)>,
+    /// Retired owners, oldest first, with the epoch of their retirement.
+    quarantine: VecDeque<(u64, Box<dyn Send>)>,
+    /// Recently freed ranges by base: length, what freed it and when.
+    freed: BTreeMap<u64, Freed>,
+    freed_order: VecDeque<u64>,
+}
+
+impl std::fmt::Debug for Reclaim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reclaim")
+            .field("epoch", &self.epoch)
+            .field("running", &self.running)
+            .field("quarantined", &self.quarantine.len())
+            .finish()
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Freed {
+    len: u64,
+    by: &'static str,
+    at: Instant,
+}
+
+impl Reclaim {
+    /// Owners no running dispatch can reach any more.
+    fn releasable(&mut self) -> Vec<Box<dyn Send>> {
+        let oldest = self.running.first().map(|&(e, _)| e);
+        let mut out = Vec::new();
+        while let Some((retired, _)) = self.quarantine.front() {
+            // A dispatch that started in epoch S saw the ranges retired in epochs > S.
+            if oldest.is_some_and(|s| s < *retired) {
+                break;
+            }
+            if let Some((_, owner)) = self.quarantine.pop_front() {
+                out.push(owner);
+            }
+        }
+        out
+    }
+}
+
+/// A running dispatch's hold on the memory it may have seen (see [`MemoryMap::begin_dispatch`]).
+#[derive(Debug)]
+pub struct DispatchEpoch<'a> {
+    map: &'a MemoryMap,
+    epoch: u64,
+}
+
+impl Drop for DispatchEpoch<'_> {
+    fn drop(&mut self) {
+        let released = {
+            let mut r = self.map.reclaim.lock();
+            if let Some(i) = r.running.iter().position(|&(e, _)| e == self.epoch) {
+                r.running[i].1 -= 1;
+                if r.running[i].1 == 0 {
+                    r.running.remove(i);
+                }
+            }
+            if r.quarantine.is_empty() {
+                return;
+            }
+            r.releasable()
+        };
+        // Unmapped outside the lock.
+        drop(released);
+    }
 }
 
 impl MemoryMap {
@@ -125,6 +211,19 @@ impl MemoryMap {
             },
         );
         self.generation.fetch_add(1, Ordering::Release);
+        drop(map);
+        let mut r = self.reclaim.lock();
+        if !r.freed.is_empty() {
+            let stale: Vec<u64> = r
+                .freed
+                .range(..end)
+                .filter(|(&b, f)| b.saturating_add(f.len) > base)
+                .map(|(&b, _)| b)
+                .collect();
+            for b in stale {
+                r.freed.remove(&b);
+            }
+        }
         Ok(())
     }
 
@@ -133,6 +232,81 @@ impl MemoryMap {
         let removed = self.regions.write().remove(&base);
         self.generation.fetch_add(1, Ordering::Release);
         removed.map(|_| ()).ok_or(EmuError::NotRegistered(base))
+    }
+
+    /// Marks the start of a dispatch: ranges retired from now on stay mapped until the
+    /// returned guard is dropped (when the dispatch has ended).
+    pub fn begin_dispatch(&self) -> DispatchEpoch<'_> {
+        let mut r = self.reclaim.lock();
+        let epoch = r.epoch;
+        match r.running.last_mut() {
+            Some((e, n)) if *e == epoch => *n += 1,
+            _ => r.running.push((epoch, 1)),
+        }
+        DispatchEpoch { map: self, epoch }
+    }
+
+    /// Removes the range registered at `base` at once, and keeps `owner` (whose drop unmaps
+    /// the memory) until every dispatch that might still access it has ended. `by` names what
+    /// freed it, for use-after-free reports.
+    pub fn retire(
+        &self,
+        base: u64,
+        owner: Box<dyn Send>,
+        by: &'static str,
+    ) -> Result<(), EmuError> {
+        let removed = self.regions.write().remove(&base);
+        self.generation.fetch_add(1, Ordering::Release);
+        let released = {
+            let mut r = self.reclaim.lock();
+            r.epoch += 1;
+            let epoch = r.epoch;
+            r.quarantine.push_back((epoch, owner));
+            if let Some(region) = removed {
+                r.freed.insert(
+                    base,
+                    Freed {
+                        len: region.len,
+                        by,
+                        at: Instant::now(),
+                    },
+                );
+                r.freed_order.push_back(base);
+                while r.freed_order.len() > FREED_REMEMBERED {
+                    if let Some(old) = r.freed_order.pop_front() {
+                        if !r.freed_order.contains(&old) {
+                            r.freed.remove(&old);
+                        }
+                    }
+                }
+            }
+            r.releasable()
+        };
+        drop(released);
+        removed.map(|_| ()).ok_or(EmuError::NotRegistered(base))
+    }
+
+    /// Retired owners still waiting for dispatches to end.
+    pub fn quarantined(&self) -> usize {
+        self.reclaim.lock().quarantine.len()
+    }
+
+    /// If `addr` lies in a recently freed range that no live range has replaced: a
+    /// description ("an allocation of N bytes at B, freed by F 1.234 s before").
+    pub fn freed_at(&self, addr: u64) -> Option<String> {
+        if self.region_of(addr).is_some() {
+            return None;
+        }
+        let r = self.reclaim.lock();
+        let (&base, f) = r.freed.range(..=addr).next_back()?;
+        (addr < base.saturating_add(f.len)).then(|| {
+            format!(
+                "in an allocation of {} bytes at {base:#x} freed by {} {:.3} s before",
+                f.len,
+                f.by,
+                f.at.elapsed().as_secs_f64()
+            )
+        })
     }
 
     /// Whether `[addr, addr+len)` lies entirely in one registered range.
@@ -167,12 +341,17 @@ pub(crate) struct RegionCache {
     recent: [Option<Region>; 4],
     /// The map's generation the entries were taken from; any (un)registration invalidates them.
     generation: u64,
+    /// The last address checked for a load (what a spinning wave polls; watchdog reports).
+    pub(crate) last_load: u64,
 }
 
 impl RegionCache {
     /// Checks `[addr, addr+len)` for an access (`write` = needs write permission).
     #[inline]
     pub(crate) fn check(&mut self, map: &MemoryMap, addr: u64, len: u64, write: bool) -> bool {
+        if !write {
+            self.last_load = addr;
+        }
         let g = map.generation.load(Ordering::Acquire);
         if g != self.generation {
             self.recent = [None; 4];
@@ -234,6 +413,56 @@ mod tests {
             m.register(u64::MAX - 1, 4, Access::Read),
             Err(EmuError::InvalidRange { .. })
         ));
+    }
+
+    /// Dropped when its memory would be unmapped.
+    struct Owner(Arc<std::sync::atomic::AtomicBool>);
+    impl Drop for Owner {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn retired_ranges_outlive_the_dispatches_that_could_see_them() {
+        let m = MemoryMap::new();
+        m.register(0x1000, 0x1000, Access::ReadWrite)
+            .expect("register");
+        m.register(0x3000, 0x1000, Access::ReadWrite)
+            .expect("register");
+        let gone = [(); 3].map(|_| Arc::new(std::sync::atomic::AtomicBool::new(false)));
+        let running = m.begin_dispatch();
+        m.retire(0x1000, Box::new(Owner(gone[0].clone())), "free")
+            .expect("retire");
+        // Out of the map at once, but not unmapped while the dispatch runs.
+        assert!(!m.contains(0x1000, 4));
+        assert!(!gone[0].load(Ordering::SeqCst));
+        assert_eq!(m.quarantined(), 1);
+        // A dispatch that starts after the retirement cannot hold it.
+        let later = m.begin_dispatch();
+        drop(running);
+        assert!(gone[0].load(Ordering::SeqCst));
+        m.retire(0x3000, Box::new(Owner(gone[1].clone())), "free")
+            .expect("retire");
+        assert!(!gone[1].load(Ordering::SeqCst));
+        drop(later);
+        assert!(gone[1].load(Ordering::SeqCst));
+        // With nothing running, retirement frees at once.
+        m.register(0x5000, 0x100, Access::ReadWrite)
+            .expect("register");
+        m.retire(0x5000, Box::new(Owner(gone[2].clone())), "hsa_memory_free")
+            .expect("retire");
+        assert!(gone[2].load(Ordering::SeqCst));
+        assert_eq!(m.quarantined(), 0);
+        // Use after free is described, until new memory takes the addresses.
+        let d = m.freed_at(0x5010).expect("freed");
+        assert!(
+            d.starts_with("in an allocation of 256 bytes at 0x5000 freed by hsa_memory_free"),
+            "{d}"
+        );
+        assert!(m.freed_at(0x5100).is_none());
+        m.register(0x5000, 0x10, Access::Read).expect("reuse");
+        assert!(m.freed_at(0x5010).is_none());
     }
 
     #[test]
