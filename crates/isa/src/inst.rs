@@ -102,10 +102,12 @@ impl Gen {
         let proc = name.split(':').next().unwrap_or(name);
         match proc {
             "gfx801" | "gfx802" | "gfx803" | "gfx805" | "gfx810" => Some(Gen::Gfx8),
-            "gfx900" | "gfx902" | "gfx909" | "gfx90c" => Some(Gen::Gfx900),
+            // gfx9-generic runs on gfx900…gfx90c: the common subset, which gfx900's table covers.
+            "gfx900" | "gfx902" | "gfx909" | "gfx90c" | "gfx9-generic" => Some(Gen::Gfx900),
             "gfx904" | "gfx906" | "gfx908" => Some(Gen::Gfx9),
             "gfx90a" => Some(Gen::Gfx90a),
-            "gfx940" | "gfx941" | "gfx942" => Some(Gen::Gfx940),
+            // gfx9-4-generic (gfx942 and gfx950 code) is gfx942's instruction set.
+            "gfx940" | "gfx941" | "gfx942" | "gfx9-4-generic" => Some(Gen::Gfx940),
             // GFX10.3 only: gfx1010–gfx1013 (RDNA1) have other opcodes and no tables here.
             "gfx1030" | "gfx1031" | "gfx1032" | "gfx1033" | "gfx1034" | "gfx1035" | "gfx1036" => {
                 Some(Gen::Gfx10)
