@@ -26,6 +26,12 @@ pub enum Gen {
     Gfx9,
     /// gfx90a.
     Gfx90a,
+    /// CDNA3: gfx940, gfx941, gfx942 (and `gfx9-4-generic` code).
+    Gfx940,
+    /// CDNA4: gfx950. Decoded with gfx940's tables: its own additions (`v_bitop3`, scaled
+    /// MFMA, …) do not decode and fault as invalid instructions when executed; fp8/bf8 are the
+    /// OCP formats instead of gfx940's FNUZ ones.
+    Gfx950,
     /// GFX10.3 (RDNA2: gfx1030–gfx1036) running a wave32 kernel (clang's default for these
     /// processors). A GPU of a GFX10.3 processor reports this generation; each dispatch takes
     /// [`Gen::Gfx10`] or [`Gen::Gfx10W64`] from its kernel descriptor.
@@ -42,6 +48,8 @@ impl Gen {
             "gfx900" | "gfx902" | "gfx909" | "gfx90c" => Some(Gen::Gfx900),
             "gfx904" | "gfx906" | "gfx908" => Some(Gen::Gfx9),
             "gfx90a" => Some(Gen::Gfx90a),
+            "gfx940" | "gfx941" | "gfx942" => Some(Gen::Gfx940),
+            "gfx950" => Some(Gen::Gfx950),
             "gfx1030" | "gfx1031" | "gfx1032" | "gfx1033" | "gfx1034" | "gfx1035" | "gfx1036" => {
                 Some(Gen::Gfx10)
             }
@@ -57,9 +65,23 @@ impl Gen {
             Gen::Gfx900 => hsaemu_isa::Gen::Gfx900,
             Gen::Gfx9 => hsaemu_isa::Gen::Gfx9,
             Gen::Gfx90a => hsaemu_isa::Gen::Gfx90a,
+            Gen::Gfx940 | Gen::Gfx950 => hsaemu_isa::Gen::Gfx940,
             Gen::Gfx10 => hsaemu_isa::Gen::Gfx10,
             Gen::Gfx10W64 => hsaemu_isa::Gen::Gfx10W64,
         }
+    }
+
+    /// gfx90a and CDNA3: one unified file of 512 VGPRs and AGPRs, `acc` bits in DS/FLAT/MUBUF
+    /// and `acc_cd` in MFMA, work-item IDs packed into v0.
+    #[inline]
+    pub fn unified_agprs(self) -> bool {
+        matches!(self, Gen::Gfx90a | Gen::Gfx940 | Gen::Gfx950)
+    }
+
+    /// CDNA3 or CDNA4 (gfx940's encodings: `sc0`/`sc1`/`nt`, SCRATCH `sve`).
+    #[inline]
+    pub fn is_cdna3(self) -> bool {
+        matches!(self, Gen::Gfx940 | Gen::Gfx950)
     }
 
     /// Whether this is GFX10.3 (either wave size).
@@ -143,6 +165,10 @@ pub(crate) mod flag {
     pub const CLAMP: u16 = 128;
     pub const LDS: u16 = 256;
     pub const GDS: u16 = 512;
+    /// gfx940 `sc1` (MUBUF bit 15, FLAT bit 25): a cache-scope hint (see docs/architecture-emu.md).
+    pub const SC1: u16 = 1024;
+    /// gfx940 SCRATCH `sve` (bit 13): the VGPR address is used (with or without `saddr`).
+    pub const SVE: u16 = 2048;
 }
 
 /// One pre-decoded instruction.
@@ -628,7 +654,7 @@ fn decode_first(gen: Gen, name: &'static str, w: u32, w1: Option<u32>) -> Inst {
             if w >> 16 & 1 != 0 {
                 i.flags |= flag::GDS;
             }
-            let acc = gen == Gen::Gfx90a && w >> 25 & 1 != 0;
+            let acc = gen.unified_agprs() && w >> 25 & 1 != 0;
             let reg = if acc { AGPR } else { VGPR };
             i.src = [
                 VGPR + (e & 0xff) as u16,
@@ -665,11 +691,24 @@ fn decode_first(gen: Gen, name: &'static str, w: u32, w1: Option<u32>) -> Inst {
             if w >> 17 & 1 != 0 {
                 i.flags |= flag::SLC;
             }
-            let acc = gen == Gen::Gfx90a && e >> 23 & 1 != 0;
+            if gen.is_cdna3() {
+                if w >> 25 & 1 != 0 {
+                    i.flags |= flag::SC1;
+                }
+                if fmt == Fmt::Scratch && w >> 13 & 1 != 0 {
+                    i.flags |= flag::SVE;
+                }
+            }
+            let acc = gen.unified_agprs() && e >> 23 & 1 != 0;
             let reg = if acc { AGPR } else { VGPR };
             i.src[0] = VGPR + (e & 0xff) as u16;
             i.src[1] = reg + (e >> 8 & 0xff) as u16;
             i.src[2] = (e >> 16 & 0x7f) as u16; // saddr (0x7f = off)
+            if gen.is_cdna3() && fmt == Fmt::Scratch && !i.has(flag::SVE) && i.src[2] == 0x7f {
+                // `off, off`: neither register, the address is the offset alone (the scalar
+                // code of inline constant 0 as `saddr`).
+                i.src[2] = 128;
+            }
             i.dst = reg + (e >> 24 & 0xff) as u16;
             i
         }
@@ -691,7 +730,10 @@ fn decode_first(gen: Gen, name: &'static str, w: u32, w1: Option<u32>) -> Inst {
                     i.flags |= f;
                 }
             }
-            let acc = gen == Gen::Gfx90a && e >> 23 & 1 != 0;
+            if gen.is_cdna3() && w >> 15 & 1 != 0 {
+                i.flags |= flag::SC1;
+            }
+            let acc = gen.unified_agprs() && e >> 23 & 1 != 0;
             let reg = if acc { AGPR } else { VGPR };
             i.src[0] = VGPR + (e & 0xff) as u16;
             i.src[1] = reg + (e >> 8 & 0xff) as u16;

@@ -257,8 +257,10 @@ pub(crate) enum Op {
     V_CVT_F16_F32,
     V_CVT_F16_I16,
     V_CVT_F16_U16,
+    V_CVT_F32_BF8,
     V_CVT_F32_F16,
     V_CVT_F32_F64,
+    V_CVT_F32_FP8,
     V_CVT_F32_I32,
     V_CVT_F32_U32,
     V_CVT_F32_UBYTE0,
@@ -273,9 +275,15 @@ pub(crate) enum Op {
     V_CVT_I32_F32,
     V_CVT_I32_F64,
     V_CVT_PKRTZ_F16_F32,
+    V_CVT_PK_BF8_F32,
+    V_CVT_PK_F32_BF8,
+    V_CVT_PK_F32_FP8,
+    V_CVT_PK_FP8_F32,
     V_CVT_PK_I16_I32,
     V_CVT_PK_U16_U32,
     V_CVT_RPI_I32_F32,
+    V_CVT_SR_BF8_F32,
+    V_CVT_SR_FP8_F32,
     V_CVT_U16_F16,
     V_CVT_U32_F32,
     V_CVT_U32_F64,
@@ -328,6 +336,7 @@ pub(crate) enum Op {
     V_LSHLREV_B32,
     V_LSHLREV_B64,
     V_LSHL_ADD_U32,
+    V_LSHL_ADD_U64,
     V_LSHL_OR_B32,
     V_LSHRREV_B16,
     V_LSHRREV_B32,
@@ -404,6 +413,7 @@ pub(crate) enum Op {
     V_MIN_U16,
     V_MIN_U32,
     V_MOV_B32,
+    V_MOV_B64,
     V_MUL_F16,
     V_MUL_F32,
     V_MUL_F64,
@@ -737,8 +747,10 @@ static ALL: &[(&str, Op)] = &[
     ("v_cvt_f16_f32", Op::V_CVT_F16_F32),
     ("v_cvt_f16_i16", Op::V_CVT_F16_I16),
     ("v_cvt_f16_u16", Op::V_CVT_F16_U16),
+    ("v_cvt_f32_bf8", Op::V_CVT_F32_BF8),
     ("v_cvt_f32_f16", Op::V_CVT_F32_F16),
     ("v_cvt_f32_f64", Op::V_CVT_F32_F64),
+    ("v_cvt_f32_fp8", Op::V_CVT_F32_FP8),
     ("v_cvt_f32_i32", Op::V_CVT_F32_I32),
     ("v_cvt_f32_u32", Op::V_CVT_F32_U32),
     ("v_cvt_f32_ubyte0", Op::V_CVT_F32_UBYTE0),
@@ -753,9 +765,15 @@ static ALL: &[(&str, Op)] = &[
     ("v_cvt_i32_f32", Op::V_CVT_I32_F32),
     ("v_cvt_i32_f64", Op::V_CVT_I32_F64),
     ("v_cvt_pkrtz_f16_f32", Op::V_CVT_PKRTZ_F16_F32),
+    ("v_cvt_pk_bf8_f32", Op::V_CVT_PK_BF8_F32),
+    ("v_cvt_pk_f32_bf8", Op::V_CVT_PK_F32_BF8),
+    ("v_cvt_pk_f32_fp8", Op::V_CVT_PK_F32_FP8),
+    ("v_cvt_pk_fp8_f32", Op::V_CVT_PK_FP8_F32),
     ("v_cvt_pk_i16_i32", Op::V_CVT_PK_I16_I32),
     ("v_cvt_pk_u16_u32", Op::V_CVT_PK_U16_U32),
     ("v_cvt_rpi_i32_f32", Op::V_CVT_RPI_I32_F32),
+    ("v_cvt_sr_bf8_f32", Op::V_CVT_SR_BF8_F32),
+    ("v_cvt_sr_fp8_f32", Op::V_CVT_SR_FP8_F32),
     ("v_cvt_u16_f16", Op::V_CVT_U16_F16),
     ("v_cvt_u32_f32", Op::V_CVT_U32_F32),
     ("v_cvt_u32_f64", Op::V_CVT_U32_F64),
@@ -808,6 +826,7 @@ static ALL: &[(&str, Op)] = &[
     ("v_lshlrev_b32", Op::V_LSHLREV_B32),
     ("v_lshlrev_b64", Op::V_LSHLREV_B64),
     ("v_lshl_add_u32", Op::V_LSHL_ADD_U32),
+    ("v_lshl_add_u64", Op::V_LSHL_ADD_U64),
     ("v_lshl_or_b32", Op::V_LSHL_OR_B32),
     ("v_lshrrev_b16", Op::V_LSHRREV_B16),
     ("v_lshrrev_b32", Op::V_LSHRREV_B32),
@@ -884,6 +903,7 @@ static ALL: &[(&str, Op)] = &[
     ("v_min_u16", Op::V_MIN_U16),
     ("v_min_u32", Op::V_MIN_U32),
     ("v_mov_b32", Op::V_MOV_B32),
+    ("v_mov_b64", Op::V_MOV_B64),
     ("v_mul_f16", Op::V_MUL_F16),
     ("v_mul_f32", Op::V_MUL_F32),
     ("v_mul_f64", Op::V_MUL_F64),
@@ -1179,6 +1199,16 @@ pub(crate) fn valu_part(op: Op) -> u8 {
         | Op::V_PERMLANE16_B32
         | Op::V_PERMLANEX16_B32
         | Op::V_XOR3_B32 => 6, // valu_rdna
+        Op::V_CVT_F32_BF8
+        | Op::V_CVT_F32_FP8
+        | Op::V_CVT_PK_BF8_F32
+        | Op::V_CVT_PK_F32_BF8
+        | Op::V_CVT_PK_F32_FP8
+        | Op::V_CVT_PK_FP8_F32
+        | Op::V_CVT_SR_BF8_F32
+        | Op::V_CVT_SR_FP8_F32
+        | Op::V_LSHL_ADD_U64
+        | Op::V_MOV_B64 => 7, // valu_cdna3
         _ => u8::MAX,
     }
 }

@@ -44,8 +44,8 @@ impl Op {
 '''
 # Which vector-ALU part function (exec/valu.rs and exec/rdna.rs, `fn valu_*`) handles each
 # operation.
-# valu.rs's parts first, then the GFX10 part in rdna.rs.
-valu = open('src/exec/valu.rs').read() + open('src/exec/rdna.rs').read()
+# valu.rs's parts first, then the GFX10 part in rdna.rs, then the CDNA3 part in cdna3.rs.
+valu = open('src/exec/valu.rs').read() + open('src/exec/rdna.rs').read() + open('src/exec/cdna3.rs').read()
 parts = re.findall(r'\n(?:pub\(super\) )?fn (valu_[a-z0-9]+)\(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _?mode: u32\)(.*?)\n}\n', valu, re.S)
 out += '''
 /// The vector-ALU semantics function (`exec::valu::valu_*`, in this order) that implements an

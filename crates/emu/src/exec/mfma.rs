@@ -217,7 +217,7 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen) -> R {
             format!("cbsz:{cbsz} abid:{abid} (outside the {} blocks)", sh.blocks),
         ));
     }
-    let cd_agpr = gen != Gen::Gfx90a || i.has(flag::ACC);
+    let cd_agpr = !gen.unified_agprs() || i.has(flag::ACC);
     let (a_code, b_code) = (i.src[0], i.src[1]);
     if a_code < VGPR || b_code < VGPR {
         return Err(undefined(i, "with a scalar A/B operand".into()));
