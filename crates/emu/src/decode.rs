@@ -389,14 +389,7 @@ fn fmt_of(e: Encoding) -> Fmt {
 pub(crate) fn mnemonic(gen: Gen, op: Opcode) -> &'static str {
     // Both GFX10 wave sizes share one set of tables (and names).
     let gen = gen.with_wave64(false);
-    static NAMES: [OnceLock<Vec<&'static str>>; 6] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
+    static NAMES: [OnceLock<Vec<&'static str>>; 8] = [const { OnceLock::new() }; 8];
     let names = NAMES[gen as usize].get_or_init(|| {
         let mut v: Vec<&'static str> = vec![""; Opcode::all().len()];
         for (_, _, op, printed) in hsaemu_isa::table_entries(gen.isa()) {
