@@ -140,26 +140,57 @@ fn c_discovery() {
         &[],
         &[("HSAEMU_TARGET", "gfx906"), ("HSAEMU_GPUS", "3")],
     );
+    for target in ["gfx942", "gfx950"] {
+        run_c("discovery", &[], &[("HSAEMU_TARGET", target)]);
+    }
+    // An unsupported HSAEMU_TARGET makes hsa_init fail with a message naming the supported
+    // targets, instead of presenting another GPU.
+    let exe = compile_c("discovery");
+    for bad in ["gfx1100", "gfx9999", "gfx942:xnack"] {
+        let out = Command::new(&exe)
+            .env("LD_LIBRARY_PATH", crate::support::library_dir())
+            .env("HSAEMU_TARGET", bad)
+            .output()
+            .expect("run C test");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{bad}: hsa_init must fail");
+        assert!(
+            stderr.contains("is not a supported target") && stderr.contains("gfx942"),
+            "{bad}: {stderr}"
+        );
+    }
 }
 
 #[test]
 fn c_signals() {
     run_c("signals", &[], &[]);
+    for target in ["gfx942", "gfx950"] {
+        run_c("signals", &[], &[("HSAEMU_TARGET", target)]);
+    }
 }
 
 #[test]
 fn c_queues() {
     run_c("queues", &[], &[]);
+    for target in ["gfx942", "gfx950"] {
+        run_c("queues", &[], &[("HSAEMU_TARGET", target)]);
+    }
 }
 
 #[test]
 fn c_memory() {
     run_c("memory", &[], &[]);
+    for target in ["gfx942", "gfx950"] {
+        run_c("memory", &[], &[("HSAEMU_TARGET", target)]);
+    }
 }
 
 #[test]
 fn c_misuse() {
     run_c("misuse", &[], &[]);
+    for target in ["gfx942", "gfx950"] {
+        run_c("misuse", &[], &[("HSAEMU_TARGET", target)]);
+    }
 }
 
 #[test]
@@ -348,6 +379,40 @@ fn c_dispatch_vector_add_through_an_executable() {
             "incompatible",
         ],
         &[],
+    );
+}
+
+/// CDNA3/CDNA4: clang-22 code objects V5 and V6 through an executable on gfx942 and gfx950
+/// agents; a V6 `gfx9-4-generic` object runs on gfx942 and gfx950 but not on gfx90a, and a
+/// gfx942 object does not load on gfx950.
+#[test]
+fn c_dispatch_on_cdna3_and_cdna4() {
+    for target in ["gfx942", "gfx950"] {
+        for cov in [5, 6] {
+            run_c(
+                "dispatch",
+                &[&cl_kernel("cl/vector_add.cl", target, cov)],
+                &[("HSAEMU_TARGET", target)],
+            );
+        }
+        run_c(
+            "dispatch",
+            &[&cl_kernel("cl/vector_add.cl", "gfx9-4-generic", 6)],
+            &[("HSAEMU_TARGET", target)],
+        );
+    }
+    run_c(
+        "dispatch",
+        &[
+            &cl_kernel("cl/vector_add.cl", "gfx9-4-generic", 6),
+            "incompatible",
+        ],
+        &[],
+    );
+    run_c(
+        "dispatch",
+        &[&cl_kernel("cl/vector_add.cl", "gfx942", 6), "incompatible"],
+        &[("HSAEMU_TARGET", "gfx950")],
     );
 }
 
