@@ -129,6 +129,7 @@ fn corpus_matches_llvm_objdump() {
     if std::env::var_os("ISA_CORPUS_FILES").is_none() {
         for target in [
             "gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx1030", "gfx942",
+            "gfx950",
         ] {
             assert!(
                 stats.get(target).is_some_and(|s| s.total > 1000),
@@ -139,7 +140,8 @@ fn corpus_matches_llvm_objdump() {
 }
 
 /// Decodes every line of `tests/data/roundtrip-<target>.txt` (every opcode of every family, with
-/// randomised operands and modifiers, generated with llvm-objdump-15) and compares the text.
+/// randomised operands and modifiers, generated with llvm-objdump-15; gfx942 and gfx950 with
+/// llvm-objdump-22) and compares the text.
 #[test]
 fn every_opcode_round_trips() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
@@ -155,6 +157,8 @@ fn every_opcode_round_trips() {
         "gfx940",
         "gfx1030",
         "gfx1030-wave64",
+        "gfx942",
+        "gfx950",
     ] {
         // `-wave64`: the VALU words disassembled with `--mattr=+wavefrontsize64`.
         let gen = match target.strip_suffix("-wave64") {
