@@ -28,9 +28,9 @@ pub enum Gen {
     Gfx90a,
     /// CDNA3: gfx940, gfx941, gfx942 (and `gfx9-4-generic` code).
     Gfx940,
-    /// CDNA4: gfx950. Decoded with gfx940's tables: its own additions (`v_bitop3`, scaled
-    /// MFMA, …) do not decode and fault as invalid instructions when executed; fp8/bf8 are the
-    /// OCP formats instead of gfx940's FNUZ ones.
+    /// CDNA4: gfx950 (its LLVM 22 tables; instructions without semantics here, such as the
+    /// scaled MFMAs, fault as unimplemented); fp8/bf8 are the OCP formats instead of gfx940's
+    /// FNUZ ones.
     Gfx950,
     /// GFX10.3 (RDNA2: gfx1030–gfx1036) running a wave32 kernel (clang's default for these
     /// processors). A GPU of a GFX10.3 processor reports this generation; each dispatch takes
@@ -65,7 +65,8 @@ impl Gen {
             Gen::Gfx900 => hsaemu_isa::Gen::Gfx900,
             Gen::Gfx9 => hsaemu_isa::Gen::Gfx9,
             Gen::Gfx90a => hsaemu_isa::Gen::Gfx90a,
-            Gen::Gfx940 | Gen::Gfx950 => hsaemu_isa::Gen::Gfx940,
+            Gen::Gfx940 => hsaemu_isa::Gen::Gfx940,
+            Gen::Gfx950 => hsaemu_isa::Gen::Gfx950,
             Gen::Gfx10 => hsaemu_isa::Gen::Gfx10,
             Gen::Gfx10W64 => hsaemu_isa::Gen::Gfx10W64,
         }

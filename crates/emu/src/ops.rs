@@ -247,6 +247,8 @@ pub(crate) enum Op {
     V_BFI_B32,
     V_BFM_B32,
     V_BFREV_B32,
+    V_BITOP3_B16,
+    V_BITOP3_B32,
     V_CEIL_F16,
     V_CEIL_F32,
     V_CEIL_F64,
@@ -738,6 +740,8 @@ static ALL: &[(&str, Op)] = &[
     ("v_bfi_b32", Op::V_BFI_B32),
     ("v_bfm_b32", Op::V_BFM_B32),
     ("v_bfrev_b32", Op::V_BFREV_B32),
+    ("v_bitop3_b16", Op::V_BITOP3_B16),
+    ("v_bitop3_b32", Op::V_BITOP3_B32),
     ("v_ceil_f16", Op::V_CEIL_F16),
     ("v_ceil_f32", Op::V_CEIL_F32),
     ("v_ceil_f64", Op::V_CEIL_F64),
@@ -1199,7 +1203,9 @@ pub(crate) fn valu_part(op: Op) -> u8 {
         | Op::V_PERMLANE16_B32
         | Op::V_PERMLANEX16_B32
         | Op::V_XOR3_B32 => 6, // valu_rdna
-        Op::V_CVT_F32_BF8
+        Op::V_BITOP3_B16
+        | Op::V_BITOP3_B32
+        | Op::V_CVT_F32_BF8
         | Op::V_CVT_F32_FP8
         | Op::V_CVT_PK_BF8_F32
         | Op::V_CVT_PK_F32_BF8

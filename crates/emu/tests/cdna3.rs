@@ -413,3 +413,57 @@ fn lshl_add_u64_address_arithmetic() {
         }
     }
 }
+
+#[test]
+fn three_input_bitwise_functions() {
+    // gfx950 compiles these to v_bitop3_b32/b16; gfx942 to two-input operations.
+    for t in TARGETS_CDNA3 {
+        let e = emu(SRC, t);
+        let mut rng = Rng(77);
+        let n = 256usize;
+        let a: Vec<u32> = (0..n).map(|_| rng.next_u32()).collect();
+        let b: Vec<u32> = (0..n).map(|_| rng.next_u32()).collect();
+        let c: Vec<u32> = (0..n).map(|_| rng.next_u32()).collect();
+        let (ba, bb, bc, bo) = (e.buf_u32(&a), e.buf_u32(&b), e.buf_u32(&c), e.zeros(24 * n));
+        e.run1(
+            "bitops3",
+            &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bc), Arg::Ptr(&bo)],
+            n as u32,
+            64,
+        );
+        let o = bo.u32s();
+        for i in 0..n {
+            let (x, y, z) = (a[i], b[i], c[i]);
+            let want = [
+                (x & y) | (!x & z),
+                x ^ y ^ z,
+                (x & y) | (y & z) | (x & z),
+                (x & !y) | z,
+                !(x | y) & z,
+                (x | y) ^ z,
+            ];
+            assert_eq!(&o[6 * i..6 * i + 6], &want, "{t} lane {i}");
+        }
+        let h = |v: &[u32]| v.iter().map(|x| *x as u16).collect::<Vec<u16>>();
+        let (a16, b16, c16) = (h(&a), h(&b), h(&c));
+        let bytes = |v: &[u16]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let (ba, bb, bc, bo) = (
+            e.buf_bytes(&bytes(&a16)),
+            e.buf_bytes(&bytes(&b16)),
+            e.buf_bytes(&bytes(&c16)),
+            e.zeros(6 * n),
+        );
+        e.run1(
+            "bitops3_16",
+            &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bc), Arg::Ptr(&bo)],
+            n as u32,
+            64,
+        );
+        let o = bo.u16s();
+        for i in 0..n {
+            let (x, y, z) = (a16[i], b16[i], c16[i]);
+            let want = [(x & y) | (!x & z), (x & !y) | z, (x | y) ^ z];
+            assert_eq!(&o[3 * i..3 * i + 3], &want, "{t} b16 lane {i}");
+        }
+    }
+}

@@ -58,3 +58,26 @@ kernel void gather64(global const ulong *src, global const uint *idx, global ulo
     uint i = get_global_id(0);
     dst[i] = src[idx[i]] + (ulong)i * 0x100000001UL;
 }
+
+// Three-input bitwise functions: clang emits v_bitop3_b32 for them on gfx950.
+kernel void bitops3(global const uint *a, global const uint *b, global const uint *c,
+                    global uint *out) {
+    uint i = get_global_id(0);
+    uint x = a[i], y = b[i], z = c[i];
+    out[6 * i + 0] = (x & y) | (~x & z);
+    out[6 * i + 1] = x ^ y ^ z;
+    out[6 * i + 2] = (x & y) | (y & z) | (x & z);
+    out[6 * i + 3] = (x & ~y) | z;
+    out[6 * i + 4] = ~(x | y) & z;
+    out[6 * i + 5] = (x | y) ^ z;
+}
+
+// The same on 16-bit values.
+kernel void bitops3_16(global const ushort *a, global const ushort *b, global const ushort *c,
+                       global ushort *out) {
+    uint i = get_global_id(0);
+    ushort x = a[i], y = b[i], z = c[i];
+    out[3 * i + 0] = (x & y) | (~x & z);
+    out[3 * i + 1] = (ushort)((x & ~y) | z);
+    out[3 * i + 2] = (ushort)((x | y) ^ z);
+}

@@ -291,6 +291,40 @@ pub(super) fn valu_cdna3(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _mode: u32
             let r = sc.r;
             put(w, c, &r);
         }
+        // gfx950: D = TTBL[{S0, S1, S2}] per bit, the 8-bit table in the neg (2:0), abs (5:3)
+        // and omod (7:6) fields; the sources are read raw. b16: op_sel picks the source halves
+        // and (bit 3) writes the high half, keeping the low one; a low-half result zeroes the
+        // high half.
+        Op::V_BITOP3_B32 | Op::V_BITOP3_B16 => {
+            let t = u32::from(i.neg & 7) | u32::from(i.abs & 7) << 3 | u32::from(i.omod & 3) << 6;
+            let b16 = i.op == Op::V_BITOP3_B16;
+            let read = |k: usize| {
+                let v = w.vsrc(i.src[k], i.lit, crate::wave::Ty::B32);
+                if b16 && i.opsel >> k & 1 != 0 {
+                    v.map(|x| x >> 16)
+                } else {
+                    v
+                }
+            };
+            let (a, b, d) = (read(0), read(1), read(2));
+            let old = w.vsrc(i.dst, 0, crate::wave::Ty::B32);
+            for l in 0..LANES {
+                let mut r = 0u32;
+                for m in 0..8 {
+                    if t >> m & 1 != 0 {
+                        let pick = |bit: u32, x: u32| if m >> bit & 1 != 0 { x } else { !x };
+                        r |= pick(2, a[l]) & pick(1, b[l]) & pick(0, d[l]);
+                    }
+                }
+                sc.r[l] = match (b16, i.opsel & 8 != 0) {
+                    (false, _) => r,
+                    (true, false) => r & 0xffff,
+                    (true, true) => old[l] & 0xffff | r << 16,
+                };
+            }
+            let r = sc.r;
+            put(w, c, &r);
+        }
         _ => return None,
     }
     Some(Ok(Flow::Next))
