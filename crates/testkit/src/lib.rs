@@ -471,7 +471,7 @@ fn has_main(rel: &str) -> bool {
 /// (target-specific) is for all GFX9 processors, and OpenCL C is for every target except that
 /// a kernel calling matrix-core builtins (`__builtin_amdgcn_mfma…`) only compiles for the
 /// processors that have MFMA (gfx908, gfx90a, gfx940).
-fn source_supports(rel: &str, target: &str) -> bool {
+pub fn source_supports(rel: &str, target: &str) -> bool {
     let text = std::fs::read_to_string(kernels_dir().join(rel)).unwrap_or_default();
     let proc_ = processor(target);
     if is_clang22_target(target) && CLANG22_UNLINKABLE.contains(&rel) {
