@@ -24,9 +24,10 @@
 //! exact, summed in f64 and rounded to f32 once (the hardware's internal order and
 //! rounding are not published, so the last bit can differ from hardware); f64 accumulates by
 //! fused multiply-adds in k order; i8 is exact with a wrapping i32 sum. Results are written to
-//! the lanes enabled in EXEC. AMD lists no CBSZ, ABID or BLGP for gfx90a's f64 shapes (gfx940
-//! reuses BLGP as NEG there); a non-zero value, or one outside the documented range, faults as
-//! unimplemented.
+//! the lanes enabled in EXEC. AMD lists no CBSZ, ABID or BLGP for the f64 shapes (CDNA3 reuses
+//! BLGP as NEG there: A, B, C negated); a non-zero value, or one outside the documented range,
+//! faults as unimplemented. CDNA3's fp8/bf8 shapes read 8-bit floats in the generation's format
+//! (FNUZ on gfx94x, OCP on gfx950).
 
 use super::{unimplemented, Flow, LaneFault, R};
 use crate::decode::{flag, Gen, Inst, AGPR, VGPR};
@@ -44,6 +45,9 @@ pub(crate) enum Elem {
     I8,
     F64,
     I32,
+    /// CDNA3/CDNA4 8-bit floats (FNUZ on gfx94x, OCP on gfx950: `cdna3::F8::of`).
+    Fp8,
+    Bf8,
 }
 
 impl Elem {
@@ -52,7 +56,18 @@ impl Elem {
             Elem::F64 => 64,
             Elem::F32 | Elem::I32 => 32,
             Elem::F16 | Elem::Bf16 => 16,
-            Elem::I8 => 8,
+            Elem::I8 | Elem::Fp8 | Elem::Bf8 => 8,
+        }
+    }
+
+    /// Element `e` of a lane's packed float operand as f64, 8-bit floats in `gen`'s format.
+    fn value(self, raw: u64, e: usize, gen: Gen) -> f64 {
+        match self {
+            Elem::Fp8 | Elem::Bf8 => {
+                let f = super::cdna3::F8::of(gen, self == Elem::Bf8);
+                f64::from(f.decode((raw >> (8 * e)) as u8))
+            }
+            _ => self.float(raw, e),
         }
     }
 
@@ -83,6 +98,8 @@ pub(crate) struct Shape {
     pub k: usize,
     pub blocks: usize,
     pub input: Elem,
+    /// B's type (A's but for the mixed fp8/bf8 shapes).
+    pub input_b: Elem,
     pub output: Elem,
 }
 
@@ -93,13 +110,24 @@ const fn s(m: usize, n: usize, k: usize, blocks: usize, input: Elem, output: Ele
         k,
         blocks,
         input,
+        input_b: input,
         output,
     }
 }
 
-use Elem::{Bf16, F16, F32, F64, I32, I8};
+/// A shape whose A and B types differ (`v_mfma_f32_*_bf8_fp8`, `*_fp8_bf8`).
+const fn s2(m: usize, n: usize, k: usize, a: Elem, b: Elem) -> Shape {
+    Shape {
+        input_b: b,
+        ..s(m, n, k, 1, a, F32)
+    }
+}
 
-/// Every MFMA opcode clang-15 emits for gfx908 and gfx90a (gfx940's are not modelled).
+use Elem::{Bf16, Bf8, Fp8, F16, F32, F64, I32, I8};
+
+/// Every MFMA opcode clang-15 emits for gfx908 and gfx90a, then CDNA3's (gfx940 names as
+/// LLVM 15 prints them) and their LLVM 22 names on gfx950. Not modelled: SMFMAC, and gfx950's
+/// 128-bit-operand shapes (`*_16x16x32_f16`, `*_32x32x32_i8`, …) and scaled MFMAs.
 pub(crate) static SHAPES: &[(Op, Shape)] = &[
     (Op::V_MFMA_F32_32X32X1F32, s(32, 32, 1, 2, F32, F32)),
     (Op::V_MFMA_F32_16X16X1F32, s(16, 16, 1, 4, F32, F32)),
@@ -128,6 +156,41 @@ pub(crate) static SHAPES: &[(Op, Shape)] = &[
     (Op::V_MFMA_F32_16X16X16BF16_1K, s(16, 16, 16, 1, Bf16, F32)),
     (Op::V_MFMA_F64_16X16X4F64, s(16, 16, 4, 1, F64, F64)),
     (Op::V_MFMA_F64_4X4X4F64, s(4, 4, 4, 4, F64, F64)),
+    // CDNA3. xf32 inputs are f32 values the hardware multiplies at reduced precision (not
+    // modelled: products are exact here).
+    (Op::V_MFMA_F32_32X32X4_XF32, s(32, 32, 4, 1, F32, F32)),
+    (Op::V_MFMA_F32_16X16X8_XF32, s(16, 16, 8, 1, F32, F32)),
+    (Op::V_MFMA_I32_32X32X16_I8, s(32, 32, 16, 1, I8, I32)),
+    (Op::V_MFMA_I32_16X16X32_I8, s(16, 16, 32, 1, I8, I32)),
+    (Op::V_MFMA_F32_32X32X4_2B_BF16, s(32, 32, 4, 2, Bf16, F32)),
+    (Op::V_MFMA_F32_16X16X4_4B_BF16, s(16, 16, 4, 4, Bf16, F32)),
+    (Op::V_MFMA_F32_4X4X4_16B_BF16, s(4, 4, 4, 16, Bf16, F32)),
+    (Op::V_MFMA_F32_32X32X8_BF16, s(32, 32, 8, 1, Bf16, F32)),
+    (Op::V_MFMA_F32_16X16X16_BF16, s(16, 16, 16, 1, Bf16, F32)),
+    (Op::V_MFMA_F64_16X16X4_F64, s(16, 16, 4, 1, F64, F64)),
+    (Op::V_MFMA_F64_4X4X4_4B_F64, s(4, 4, 4, 4, F64, F64)),
+    (Op::V_MFMA_F32_32X32X16_FP8_FP8, s(32, 32, 16, 1, Fp8, F32)),
+    (Op::V_MFMA_F32_32X32X16_BF8_BF8, s(32, 32, 16, 1, Bf8, F32)),
+    (Op::V_MFMA_F32_32X32X16_FP8_BF8, s2(32, 32, 16, Fp8, Bf8)),
+    (Op::V_MFMA_F32_32X32X16_BF8_FP8, s2(32, 32, 16, Bf8, Fp8)),
+    (Op::V_MFMA_F32_16X16X32_FP8_FP8, s(16, 16, 32, 1, Fp8, F32)),
+    (Op::V_MFMA_F32_16X16X32_BF8_BF8, s(16, 16, 32, 1, Bf8, F32)),
+    (Op::V_MFMA_F32_16X16X32_FP8_BF8, s2(16, 16, 32, Fp8, Bf8)),
+    (Op::V_MFMA_F32_16X16X32_BF8_FP8, s2(16, 16, 32, Bf8, Fp8)),
+    // gfx950 (LLVM 22 names of the gfx908-era shapes).
+    (Op::V_MFMA_F32_32X32X1_2B_F32, s(32, 32, 1, 2, F32, F32)),
+    (Op::V_MFMA_F32_16X16X1_4B_F32, s(16, 16, 1, 4, F32, F32)),
+    (Op::V_MFMA_F32_4X4X1_16B_F32, s(4, 4, 1, 16, F32, F32)),
+    (Op::V_MFMA_F32_32X32X2_F32, s(32, 32, 2, 1, F32, F32)),
+    (Op::V_MFMA_F32_16X16X4_F32, s(16, 16, 4, 1, F32, F32)),
+    (Op::V_MFMA_F32_32X32X4_2B_F16, s(32, 32, 4, 2, F16, F32)),
+    (Op::V_MFMA_F32_16X16X4_4B_F16, s(16, 16, 4, 4, F16, F32)),
+    (Op::V_MFMA_F32_4X4X4_16B_F16, s(4, 4, 4, 16, F16, F32)),
+    (Op::V_MFMA_F32_32X32X8_F16, s(32, 32, 8, 1, F16, F32)),
+    (Op::V_MFMA_F32_16X16X16_F16, s(16, 16, 16, 1, F16, F32)),
+    (Op::V_MFMA_I32_32X32X4_2B_I8, s(32, 32, 4, 2, I8, I32)),
+    (Op::V_MFMA_I32_16X16X4_4B_I8, s(16, 16, 4, 4, I8, I32)),
+    (Op::V_MFMA_I32_4X4X4_16B_I8, s(4, 4, 4, 16, I8, I32)),
 ];
 
 /// The shape of an MFMA operation.
@@ -204,7 +267,12 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen) -> R {
     // op_sel_hi[2], BLGP in neg, the A/B acc bits in op_sel_hi[1:0].
     let cbsz = i.neg_hi;
     let abid = i.opsel | (i.opsel_hi >> 2) << 3;
-    let blgp = i.neg;
+    let mut blgp = i.neg;
+    // CDNA3 f64 shapes: the BLGP field is NEG (bit 0 negates A, 1 B, 2 C).
+    let mut neg = 0u8;
+    if sh.input == F64 && gen.is_cdna3() {
+        (neg, blgp) = (blgp, 0);
+    }
     if sh.input == F64 && (cbsz | abid | blgp) != 0 {
         return Err(undefined(
             i,
@@ -282,10 +350,12 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen) -> R {
                     F64 => {
                         let (lo, hi) = (2 * slot, 2 * slot + 1);
                         let c = u64::from(d[lo][lane]) | u64::from(d[hi][lane]) << 32;
-                        let mut acc = f64::from_bits(c);
+                        let sign = |bit: u8, x: f64| if neg >> bit & 1 != 0 { -x } else { x };
+                        let mut acc = sign(2, f64::from_bits(c));
                         for k in 0..sh.k {
                             let ((x, ea), (y, eb)) = (a_at(k), b_at(k));
-                            acc = F64.float(x, ea).mul_add(F64.float(y, eb), acc);
+                            let (x, y) = (sign(0, F64.float(x, ea)), sign(1, F64.float(y, eb)));
+                            acc = x.mul_add(y, acc);
                         }
                         let r = acc.to_bits();
                         d[lo][lane] = r as u32;
@@ -295,7 +365,7 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen) -> R {
                         let mut sum = 0.0f64;
                         for k in 0..sh.k {
                             let ((x, ea), (y, eb)) = (a_at(k), b_at(k));
-                            sum += sh.input.float(x, ea) * sh.input.float(y, eb);
+                            sum += sh.input.value(x, ea, gen) * sh.input_b.value(y, eb, gen);
                         }
                         let c = f64::from(f32::from_bits(d[slot][lane]));
                         d[slot][lane] = ((c + sum) as f32).to_bits();
