@@ -208,7 +208,7 @@ fn packed_fp8_and_bf8_to_two_f32() {
     for t in TARGETS_CDNA3 {
         let e = emu(SRC, t);
         let words: Vec<u32> = (0..256u32)
-            .map(|i| i | (255 - i) << 8 | (i ^ 0x55) << 16 | (i * 7 & 0xff) << 24)
+            .map(|i| i | (255 - i) << 8 | (i ^ 0x55) << 16 | ((i * 7) & 0xff) << 24)
             .collect();
         let inp = e.buf_u32(&words);
         let fp8 = e.zeros(256 * 16);
