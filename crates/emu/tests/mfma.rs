@@ -24,6 +24,9 @@ enum In {
     /// gfx942's 8-bit floats: E4M3 and E5M2 "FNUZ" (biases 8 and 16).
     Fp8,
     Bf8,
+    /// gfx950's: OCP E4M3FN and E5M2 (biases 7 and 15).
+    Fp8Ocp,
+    Bf8Ocp,
 }
 
 impl In {
@@ -31,15 +34,15 @@ impl In {
         match self {
             In::F32 => 4,
             In::F16 | In::Bf16 => 2,
-            In::I8 | In::Fp8 | In::Bf8 => 1,
+            In::I8 | In::Fp8 | In::Bf8 | In::Fp8Ocp | In::Bf8Ocp => 1,
             In::F64 => 8,
         }
     }
 }
 
-/// The FNUZ byte of a normal value (the test's quarters in [-2, 2]) or zero, by definition:
-/// sign, exponent + bias, mantissa bits.
-fn fnuz8(x: f64, man: u32, bias: i32) -> u8 {
+/// The 8-bit float of a normal value (the test's quarters in [-2, 2]) or zero, by definition:
+/// sign, exponent + bias, mantissa bits (FNUZ and OCP differ only in the bias for these).
+fn float8(x: f64, man: u32, bias: i32) -> u8 {
     if x == 0.0 {
         return 0;
     }
@@ -59,7 +62,9 @@ fn values(rng: &mut Rng, ty: In, n: usize) -> Vec<f64> {
         .map(|_| match ty {
             In::F32 => f64::from(rng.f32(-1.0, 1.0)),
             In::F64 => f64::from(rng.f32(-1.0, 1.0)) + f64::from(rng.next_u32()) * 1e-16,
-            In::F16 | In::Bf16 | In::Fp8 | In::Bf8 => f64::from(rng.next_u32() % 17) / 4.0 - 2.0,
+            In::F16 | In::Bf16 | In::Fp8 | In::Bf8 | In::Fp8Ocp | In::Bf8Ocp => {
+                f64::from(rng.next_u32() % 17) / 4.0 - 2.0
+            }
             In::I8 => f64::from(rng.next_u32() as u8 as i8),
         })
         .collect()
@@ -75,8 +80,10 @@ fn encode(ty: In, v: &[f64]) -> Vec<u8> {
             // Exact for the test values: bf16 is the top half of the f32.
             In::Bf16 => out.extend_from_slice(&(((x as f32).to_bits() >> 16) as u16).to_le_bytes()),
             In::I8 => out.push(x as i8 as u8),
-            In::Fp8 => out.push(fnuz8(x, 3, 8)),
-            In::Bf8 => out.push(fnuz8(x, 2, 16)),
+            In::Fp8 => out.push(float8(x, 3, 8)),
+            In::Bf8 => out.push(float8(x, 2, 16)),
+            In::Fp8Ocp => out.push(float8(x, 3, 7)),
+            In::Bf8Ocp => out.push(float8(x, 2, 15)),
             In::F64 => out.extend_from_slice(&x.to_le_bytes()),
         }
     }
@@ -321,7 +328,7 @@ impl Mods {
             )),
             In::I8 => f64::from(b[0] as i8),
             In::F64 => f64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
-            In::Fp8 | In::Bf8 => panic!("the modifier tests have no 8-bit float shapes"),
+            _ => panic!("the modifier tests have no 8-bit float shapes"),
         }
     }
 
@@ -579,25 +586,50 @@ fn undefined_modifiers_fault() {
     }
 }
 
-/// CDNA3 shapes on gfx942 (tests/kernels/cl/emu_mfma_cdna3.cl, clang-22): xf32, the new i8
-/// shapes, fp8/bf8 in every combination tested here, and the f64 NEG modifier, as tiles of a
-/// 64×64×64 product like [`tiles_of_a_matrix_product`].
+/// CDNA3 and CDNA4 shapes (tests/kernels/cl/emu_mfma_cdna3.cl, clang-22): on gfx942 xf32, the
+/// new i8 shapes, fp8/bf8 (FNUZ) in every combination tested here and the f64 NEG modifier; on
+/// gfx950 the same with OCP fp8/bf8 (no xf32) plus its double-K f16, bf16 and i8 shapes; as
+/// tiles of a 64×64×64 product like [`tiles_of_a_matrix_product`].
 #[test]
 fn cdna3_tiles_of_a_matrix_product() {
     let (m, n, k) = (64usize, 64usize, 64usize);
-    let kernels = [
-        ("tile_32x32x4_xf32", 32, In::F32, In::F32),
-        ("tile_16x16x8_xf32", 16, In::F32, In::F32),
-        ("tile_32x32x16_i8", 32, In::I8, In::I8),
-        ("tile_16x16x32_i8", 16, In::I8, In::I8),
-        ("tile_32x32x16_fp8_fp8", 32, In::Fp8, In::Fp8),
-        ("tile_16x16x32_bf8_bf8", 16, In::Bf8, In::Bf8),
-        ("tile_16x16x32_fp8_bf8", 16, In::Fp8, In::Bf8),
-        ("tile_32x32x16_bf8_fp8", 32, In::Bf8, In::Fp8),
-        ("tile_16x16x4f64_neg_a_c", 16, In::F64, In::F64),
-    ];
-    let e = emu("cl/emu_mfma_cdna3.cl", "gfx942");
-    for (name, tile, ta, tb) in kernels {
+    for t in ["gfx942", "gfx950"] {
+        let (fp8, bf8) = if t == "gfx950" {
+            (In::Fp8Ocp, In::Bf8Ocp)
+        } else {
+            (In::Fp8, In::Bf8)
+        };
+        let mut kernels = vec![
+            ("tile_32x32x16_i8", 32, In::I8, In::I8),
+            ("tile_16x16x32_i8", 16, In::I8, In::I8),
+            ("tile_32x32x16_fp8_fp8", 32, fp8, fp8),
+            ("tile_16x16x32_bf8_bf8", 16, bf8, bf8),
+            ("tile_16x16x32_fp8_bf8", 16, fp8, bf8),
+            ("tile_32x32x16_bf8_fp8", 32, bf8, fp8),
+            ("tile_16x16x4f64_neg_a_c", 16, In::F64, In::F64),
+        ];
+        if t == "gfx942" {
+            kernels.extend([
+                ("tile_32x32x4_xf32", 32, In::F32, In::F32),
+                ("tile_16x16x8_xf32", 16, In::F32, In::F32),
+            ]);
+        } else {
+            kernels.extend([
+                ("tile_16x16x32_f16", 16, In::F16, In::F16),
+                ("tile_32x32x16_f16", 32, In::F16, In::F16),
+                ("tile_16x16x32_bf16", 16, In::Bf16, In::Bf16),
+                ("tile_32x32x16_bf16", 32, In::Bf16, In::Bf16),
+                ("tile_16x16x64_i8", 16, In::I8, In::I8),
+                ("tile_32x32x32_i8", 32, In::I8, In::I8),
+            ]);
+        }
+        cdna3_tiles(t, &kernels, m, n, k);
+    }
+}
+
+fn cdna3_tiles(t: &str, kernels: &[(&str, usize, In, In)], m: usize, n: usize, k: usize) {
+    let e = emu("cl/emu_mfma_cdna3.cl", t);
+    for &(name, tile, ta, tb) in kernels {
         let mut rng = Rng(0xcd3a + tile as u64);
         let a = values(&mut rng, ta, m * k);
         let b = values(&mut rng, tb, k * n);
@@ -629,7 +661,7 @@ fn cdna3_tiles_of_a_matrix_product() {
             c
         };
         check(
-            &format!("gfx942 {name}"),
+            &format!("{t} {name}"),
             acc,
             &decode_acc(acc, &bd),
             &gemm(&a, &b, &c, m, n, k),

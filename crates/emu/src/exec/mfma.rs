@@ -61,7 +61,7 @@ impl Elem {
     }
 
     /// Element `e` of a lane's packed float operand as f64, 8-bit floats in `gen`'s format.
-    fn value(self, raw: u64, e: usize, gen: Gen) -> f64 {
+    fn value(self, raw: u128, e: usize, gen: Gen) -> f64 {
         match self {
             Elem::Fp8 | Elem::Bf8 => {
                 let f = super::cdna3::F8::of(gen, self == Elem::Bf8);
@@ -72,9 +72,9 @@ impl Elem {
     }
 
     /// Element `e` of a lane's packed operand as f64 (float types).
-    fn float(self, raw: u64, e: usize) -> f64 {
+    fn float(self, raw: u128, e: usize) -> f64 {
         let bits = self.bits();
-        let v = raw >> (bits * e);
+        let v = (raw >> (bits * e)) as u64;
         match self {
             Elem::F32 => f64::from(f32::from_bits(v as u32)),
             Elem::F16 => f16::from_bits(v as u16).to_f64(),
@@ -86,7 +86,7 @@ impl Elem {
 }
 
 /// Element `e` of a lane's packed i8 operand.
-fn i8_at(raw: u64, e: usize) -> i32 {
+fn i8_at(raw: u128, e: usize) -> i32 {
     i32::from((raw >> (8 * e)) as u8 as i8)
 }
 
@@ -126,8 +126,8 @@ const fn s2(m: usize, n: usize, k: usize, a: Elem, b: Elem) -> Shape {
 use Elem::{Bf16, Bf8, Fp8, F16, F32, F64, I32, I8};
 
 /// Every MFMA opcode clang-15 emits for gfx908 and gfx90a, then CDNA3's (gfx940 names as
-/// LLVM 15 prints them) and their LLVM 22 names on gfx950. Not modelled: SMFMAC, and gfx950's
-/// 128-bit-operand shapes (`*_16x16x32_f16`, `*_32x32x32_i8`, …) and scaled MFMAs.
+/// LLVM 15 prints them), their LLVM 22 names on gfx950 and gfx950's double-K shapes. Not
+/// modelled: SMFMAC and gfx950's scaled MFMAs.
 pub(crate) static SHAPES: &[(Op, Shape)] = &[
     (Op::V_MFMA_F32_32X32X1F32, s(32, 32, 1, 2, F32, F32)),
     (Op::V_MFMA_F32_16X16X1F32, s(16, 16, 1, 4, F32, F32)),
@@ -191,6 +191,14 @@ pub(crate) static SHAPES: &[(Op, Shape)] = &[
     (Op::V_MFMA_I32_32X32X4_2B_I8, s(32, 32, 4, 2, I8, I32)),
     (Op::V_MFMA_I32_16X16X4_4B_I8, s(16, 16, 4, 4, I8, I32)),
     (Op::V_MFMA_I32_4X4X4_16B_I8, s(4, 4, 4, 16, I8, I32)),
+    // gfx950's double-K shapes: eight (f16/bf16) or sixteen (i8) k-elements per lane in four
+    // registers, laid out like the others.
+    (Op::V_MFMA_F32_16X16X32_F16, s(16, 16, 32, 1, F16, F32)),
+    (Op::V_MFMA_F32_32X32X16_F16, s(32, 32, 16, 1, F16, F32)),
+    (Op::V_MFMA_F32_16X16X32_BF16, s(16, 16, 32, 1, Bf16, F32)),
+    (Op::V_MFMA_F32_32X32X16_BF16, s(32, 32, 16, 1, Bf16, F32)),
+    (Op::V_MFMA_I32_16X16X64_I8, s(16, 16, 64, 1, I8, I32)),
+    (Op::V_MFMA_I32_32X32X32_I8, s(32, 32, 32, 1, I8, I32)),
 ];
 
 /// The shape of an MFMA operation.
@@ -290,14 +298,14 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen) -> R {
     if a_code < VGPR || b_code < VGPR {
         return Err(undefined(i, "with a scalar A/B operand".into()));
     }
-    // A and B as one u64 per lane (the operand's one or two registers).
-    let operand = |code: u16, agpr: bool| -> [u64; LANES] {
+    // A and B as one u128 per lane (the operand's one to four registers).
+    let operand = |code: u16, agpr: bool| -> [u128; LANES] {
         let base = if agpr { AGPR } else { VGPR } + (code - VGPR);
-        let mut v = [0u64; LANES];
+        let mut v = [0u128; LANES];
         for r in 0..sh.in_regs() {
             let row = &w.v[reg_index(base + r as u16)];
             for l in 0..LANES {
-                v[l] |= u64::from(row[l]) << (32 * r);
+                v[l] |= u128::from(row[l]) << (32 * r);
             }
         }
         v
@@ -417,7 +425,7 @@ mod tests {
                 }
             }
             assert!(seen.iter().all(|&x| x), "{op:?}");
-            assert!(sh.out_regs() <= 32 && sh.in_regs() <= 2, "{op:?}");
+            assert!(sh.out_regs() <= 32 && sh.in_regs() <= 4, "{op:?}");
         }
     }
 
