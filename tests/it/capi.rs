@@ -95,10 +95,17 @@ fn compile_c(name: &str) -> PathBuf {
     let out_dir = hsaemu_testkit::workspace_root().join("target/c-tests");
     std::fs::create_dir_all(&out_dir).expect("create target/c-tests");
     let exe = out_dir.join(name);
+    // Tests running in parallel compile the same program: each writes its own file and renames
+    // it into place, so none overwrites an executable another is running ("Text file busy").
+    let tmp = out_dir.join(format!(
+        "{name}.tmp{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
     let gcc = hsaemu_testkit::tool("gcc");
     let status = Command::new(gcc)
         .args(["-O1", "-Wall", "-Werror", "-o"])
-        .arg(&exe)
+        .arg(&tmp)
         .arg(&src)
         .args([
             "-L/usr/lib/x86_64-linux-gnu",
@@ -108,6 +115,7 @@ fn compile_c(name: &str) -> PathBuf {
         .status()
         .expect("run gcc");
     assert!(status.success(), "gcc failed on {}", src.display());
+    std::fs::rename(&tmp, &exe).expect("move the compiled test program into place");
     exe
 }
 
