@@ -23,10 +23,11 @@ use hsaemu_isa::{Encoding, Ext, FloatConst, Opcode, Operand};
 use std::sync::OnceLock;
 
 /// The generations the emulator executes (of isa's [`Gen`], which codeobject's processor
-/// table feeds): GFX8, the GFX9 family up to gfx90a, and GFX10.3 in both wave sizes. gfx940
-/// (CDNA3) and GFX11 decode or are reserved in isa but are not emulated.
+/// table feeds): GFX8, the GFX9 family with CDNA3 (gfx940/941 with LLVM 15's tables, gfx942
+/// with LLVM 22's) and CDNA4 (gfx950), and GFX10.3 in both wave sizes. GFX11 is reserved in
+/// isa and not emulated.
 pub fn emulated(gen: Gen) -> bool {
-    !matches!(gen, Gen::Gfx940 | Gen::Gfx11)
+    !matches!(gen, Gen::Gfx11)
 }
 
 /// Encoding family of a decoded instruction.
@@ -87,6 +88,12 @@ pub(crate) mod flag {
     pub const CLAMP: u16 = 128;
     pub const LDS: u16 = 256;
     pub const GDS: u16 = 512;
+    /// CDNA3 `sc1` (MUBUF bit 15, FLAT bit 25): a cache-scope hint (see
+    /// docs/architecture-emu.md).
+    pub const SC1: u16 = 1024;
+    /// CDNA3 SCRATCH `sve` with a VGPR address: the VGPR is added to `saddr` when both are
+    /// present.
+    pub const SVE: u16 = 2048;
 }
 
 /// Memory operation kinds.
@@ -520,6 +527,10 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
                 i.src[1] = i.src[2];
                 i.src[2] = NULL;
             }
+            if sem.cmp.is_none() {
+                // gfx950 `v_bitop3_*`: the truth table (isa keeps it in `offset`).
+                i.imm = isa.offset;
+            }
             i.neg = m.neg;
             i.abs = m.abs;
             i.neg_hi = m.neg_hi;
@@ -589,6 +600,11 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
             // GFX8 FLAT has no offset field (LLVM 15 prints the bits anyway).
             i.imm = if gen == Gen::Gfx8 { 0 } else { isa.offset };
             mem_flags(&mut i, isa);
+            // CDNA3 SCRATCH names its VGPR address with `sve` (isa leaves `vaddr` out without
+            // it, which reads as 0 here): with `saddr` too, both are added.
+            if isa.encoding == Encoding::Scratch && gen.is_cdna3() && isa.src[0] != Operand::None {
+                i.flags |= flag::SVE;
+            }
         }
         Encoding::Mubuf | Encoding::Mtbuf => {
             i.mem = mem_desc(sem.mem);
@@ -623,11 +639,13 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
     Some(i)
 }
 
-/// The cache and LDS bits of a vector memory instruction (`dlc` is a cache hint and ignored).
+/// The cache and LDS bits of a vector memory instruction (`dlc` is a cache hint and ignored;
+/// CDNA3's `sc0`/`sc1`/`nt` are isa's GLC/SC1/SLC).
 fn mem_flags(i: &mut Inst, isa: &hsaemu_isa::Inst) {
     for (theirs, ours) in [
         (hsaemu_isa::flags::GLC, flag::GLC),
         (hsaemu_isa::flags::SLC, flag::SLC),
+        (hsaemu_isa::flags::SC1, flag::SC1),
         (hsaemu_isa::flags::LDS, flag::LDS),
     ] {
         if isa.has(theirs) {
@@ -667,6 +685,8 @@ mod tests {
             ("gfx906/gfx908", Gen::Gfx9),
             ("gfx90a", Gen::Gfx90a),
             ("gfx940", Gen::Gfx940),
+            ("gfx942", Gen::Gfx942),
+            ("gfx950", Gen::Gfx950),
             ("gfx1030", Gen::Gfx10),
         ] {
             let ops: std::collections::BTreeSet<Opcode> = hsaemu_isa::table_entries(gen)

@@ -152,9 +152,10 @@ pub(crate) struct Counts {
 }
 ''' % (counts.get("implemented", 0), counts.get("NotForCompute", 0), counts.get("Missing", 0))
 
-    # Which vector-ALU part function (exec/valu.rs and exec/rdna.rs, `fn valu_*`) handles each
-    # operation: valu.rs's parts first, then the GFX10 part in rdna.rs.
-    valu = open("src/exec/valu.rs").read() + open("src/exec/rdna.rs").read()
+    # Which vector-ALU part function (exec/valu.rs, exec/rdna.rs and exec/cdna3.rs,
+    # `fn valu_*`) handles each operation: valu.rs's parts first, then the GFX10 part in
+    # rdna.rs, then the CDNA3/CDNA4 part in cdna3.rs (valu.rs's dispatch order).
+    valu = "".join(open("src/exec/%s.rs" % f).read() for f in ("valu", "rdna", "cdna3"))
     parts = re.findall(r"\n(?:pub\(super\) )?fn (valu_[a-z0-9]+)\(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _?mode: u32\)(.*?)\n}\n", valu, re.S)
     out += '''
 /// The vector-ALU semantics function (`exec::valu::valu_*`, in this order) that implements an

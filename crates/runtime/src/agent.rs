@@ -31,6 +31,10 @@ pub struct TargetInfo {
     pub simds_per_cu: u32,
     /// Most waves resident per compute unit.
     pub max_waves_per_cu: u32,
+    /// Cache line bytes (`HSA_AMD_AGENT_INFO_CACHELINE_SIZE`).
+    pub cacheline_size: u32,
+    /// L1, L2, L3 (MALL / Infinity Cache), L4 data cache bytes (0 = absent).
+    pub cache_sizes: [u32; 4],
 }
 
 impl TargetInfo {
@@ -54,6 +58,12 @@ impl TargetInfo {
     }
 }
 
+/// L1/L2 of the GCN/CDNA/RDNA2 targets before CDNA3 (a stand-in: 16 KiB vector L1, 8 MiB L2).
+const CACHES_GFX9: [u32; 4] = [16 * 1024, 8 * 1024 * 1024, 0, 0];
+/// CDNA3/CDNA4 as rocminfo shows MI300X/MI355X: 32 KiB L1 per CU, 4 MiB L2 per XCD and the
+/// 256 MiB Infinity Cache as L3.
+const CACHES_CDNA3: [u32; 4] = [32 * 1024, 4 * 1024 * 1024, 256 * 1024 * 1024, 0];
+
 /// The GPU targets an emulated agent can present.
 pub const TARGETS: &[TargetInfo] = &[
     TargetInfo {
@@ -64,6 +74,8 @@ pub const TARGETS: &[TargetInfo] = &[
         lds_size: 65536,
         simds_per_cu: 4,
         max_waves_per_cu: 40,
+        cacheline_size: 64,
+        cache_sizes: CACHES_GFX9,
     },
     TargetInfo {
         processor: "gfx900",
@@ -73,6 +85,8 @@ pub const TARGETS: &[TargetInfo] = &[
         lds_size: 65536,
         simds_per_cu: 4,
         max_waves_per_cu: 40,
+        cacheline_size: 64,
+        cache_sizes: CACHES_GFX9,
     },
     TargetInfo {
         processor: "gfx906",
@@ -82,6 +96,8 @@ pub const TARGETS: &[TargetInfo] = &[
         lds_size: 65536,
         simds_per_cu: 4,
         max_waves_per_cu: 40,
+        cacheline_size: 64,
+        cache_sizes: CACHES_GFX9,
     },
     TargetInfo {
         processor: "gfx908",
@@ -91,6 +107,8 @@ pub const TARGETS: &[TargetInfo] = &[
         lds_size: 65536,
         simds_per_cu: 4,
         max_waves_per_cu: 40,
+        cacheline_size: 64,
+        cache_sizes: CACHES_GFX9,
     },
     TargetInfo {
         processor: "gfx90a",
@@ -100,6 +118,8 @@ pub const TARGETS: &[TargetInfo] = &[
         lds_size: 65536,
         simds_per_cu: 4,
         max_waves_per_cu: 40,
+        cacheline_size: 64,
+        cache_sizes: CACHES_GFX9,
     },
     TargetInfo {
         processor: "gfx1030",
@@ -110,6 +130,56 @@ pub const TARGETS: &[TargetInfo] = &[
         // What ROCr reports for Navi 21: 2 SIMD32 per CU, 16 waves each.
         simds_per_cu: 2,
         max_waves_per_cu: 32,
+        cacheline_size: 64,
+        cache_sizes: CACHES_GFX9,
+    },
+    // CDNA3 (MI300) and CDNA4 (MI350). LDS, wave size, target-ID features and the 128-byte
+    // cache line are the hardware's (backend guide, rocminfo on MI300X/MI355X); the chip IDs of
+    // gfx940/gfx941 (pre-production MI300A/MI300X parts) are guesses, see docs/status.md.
+    TargetInfo {
+        processor: "gfx940",
+        default_features: ":sramecc+:xnack-",
+        chip_id: 0x74a0,
+        product: "MI300A (gfx940)",
+        lds_size: 65536,
+        simds_per_cu: 4,
+        max_waves_per_cu: 32,
+        cacheline_size: 128,
+        cache_sizes: CACHES_CDNA3,
+    },
+    TargetInfo {
+        processor: "gfx941",
+        default_features: ":sramecc+:xnack-",
+        chip_id: 0x74a1,
+        product: "MI300X (gfx941)",
+        lds_size: 65536,
+        simds_per_cu: 4,
+        max_waves_per_cu: 32,
+        cacheline_size: 128,
+        cache_sizes: CACHES_CDNA3,
+    },
+    TargetInfo {
+        processor: "gfx942",
+        default_features: ":sramecc+:xnack-",
+        chip_id: 0x74a1,
+        product: "MI300X",
+        lds_size: 65536,
+        simds_per_cu: 4,
+        max_waves_per_cu: 32,
+        cacheline_size: 128,
+        cache_sizes: CACHES_CDNA3,
+    },
+    TargetInfo {
+        processor: "gfx950",
+        default_features: ":sramecc+:xnack-",
+        chip_id: 0x75a3,
+        product: "MI355X",
+        // gfx950 has 160 KiB of LDS per compute unit, all of it available to one work-group.
+        lds_size: 163840,
+        simds_per_cu: 4,
+        max_waves_per_cu: 32,
+        cacheline_size: 128,
+        cache_sizes: CACHES_CDNA3,
     },
 ];
 
@@ -284,14 +354,20 @@ pub struct Config {
 }
 
 impl Config {
-    /// Reads `HSAEMU_TARGET`, `HSAEMU_GPUS` and `HSAEMU_CUS`. Bad values are reported on stderr
-    /// and replaced by the defaults.
-    pub fn from_env() -> Config {
+    /// Reads `HSAEMU_TARGET`, `HSAEMU_GPUS` and `HSAEMU_CUS`. A target that is not supported is
+    /// an error (reported on stderr with the supported list; `hsa_init` fails), never a silent
+    /// fallback to another GPU; bad counts are reported and replaced by the defaults.
+    pub fn from_env() -> Result<Config> {
         let target = std::env::var("HSAEMU_TARGET").unwrap_or_else(|_| "gfx90a".into());
-        let target = Isa::parse(&target, true).unwrap_or_else(|_| {
-            eprintln!("hsaemu: HSAEMU_TARGET={target:?} is not a supported target; using gfx90a");
-            Isa::parse("gfx90a", true).expect("gfx90a is in the target table")
-        });
+        let target = Isa::parse(&target, true).map_err(|_| {
+            let known: Vec<&str> = TARGETS.iter().map(|t| t.processor).collect();
+            eprintln!(
+                "hsaemu: HSAEMU_TARGET={target:?} is not a supported target (supported: {}, \
+                 optionally with :sramecc± and :xnack±)",
+                known.join(", ")
+            );
+            HsaError::Error
+        })?;
         let num = |var: &str, default: u32, max: u32| -> u32 {
             match std::env::var(var) {
                 Ok(v) => match v.trim().parse::<u32>() {
@@ -306,11 +382,11 @@ impl Config {
                 Err(_) => default,
             }
         };
-        Config {
+        Ok(Config {
             target,
             gpus: num("HSAEMU_GPUS", 1, 64),
             compute_units: num("HSAEMU_CUS", 4, 1024).max(1),
-        }
+        })
     }
 }
 
@@ -367,8 +443,8 @@ pub(crate) fn gpu_properties(isa: &Isa, index: u32, compute_units: u32) -> Agent
         queues_max: 128,
         queue_min_size: 64,
         queue_max_size: 131072,
-        cache_sizes: [16 * 1024, 8 * 1024 * 1024, 0, 0],
-        cacheline_size: 64,
+        cache_sizes: t.cache_sizes,
+        cacheline_size: t.cacheline_size,
         chip_id: t.chip_id,
         max_clock_mhz: 1700,
         memory_max_mhz: 1600,
@@ -419,6 +495,10 @@ mod tests {
                 ("gfx908", true, true, 64),
                 ("gfx90a", true, true, 64),
                 ("gfx1030", false, false, 32),
+                ("gfx940", true, true, 64),
+                ("gfx941", true, true, 64),
+                ("gfx942", true, true, 64),
+                ("gfx950", true, true, 64),
             ]
         );
     }

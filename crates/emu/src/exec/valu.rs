@@ -1108,6 +1108,7 @@ fn valu_body(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
         4 => valu_f16,
         5 => valu_int,
         6 => super::rdna::valu_rdna,
+        7 => super::cdna3::valu_cdna3,
         _ => return Err(unimplemented(i)),
     };
     part(w, c, &mut *env.scratch, mode).unwrap_or_else(|| Err(unimplemented(i)))
