@@ -277,7 +277,9 @@ pub(crate) enum Op {
     V_CVT_I32_F32,
     V_CVT_I32_F64,
     V_CVT_PKRTZ_F16_F32,
+    V_CVT_PK_BF16_F32,
     V_CVT_PK_BF8_F32,
+    V_CVT_PK_F16_F32,
     V_CVT_PK_F32_BF8,
     V_CVT_PK_F32_FP8,
     V_CVT_PK_FP8_F32,
@@ -807,7 +809,9 @@ static ALL: &[(&str, Op)] = &[
     ("v_cvt_i32_f32", Op::V_CVT_I32_F32),
     ("v_cvt_i32_f64", Op::V_CVT_I32_F64),
     ("v_cvt_pkrtz_f16_f32", Op::V_CVT_PKRTZ_F16_F32),
+    ("v_cvt_pk_bf16_f32", Op::V_CVT_PK_BF16_F32),
     ("v_cvt_pk_bf8_f32", Op::V_CVT_PK_BF8_F32),
+    ("v_cvt_pk_f16_f32", Op::V_CVT_PK_F16_F32),
     ("v_cvt_pk_f32_bf8", Op::V_CVT_PK_F32_BF8),
     ("v_cvt_pk_f32_fp8", Op::V_CVT_PK_F32_FP8),
     ("v_cvt_pk_fp8_f32", Op::V_CVT_PK_FP8_F32),
@@ -1307,7 +1311,9 @@ pub(crate) fn valu_part(op: Op) -> u8 {
         | Op::V_BITOP3_B32
         | Op::V_CVT_F32_BF8
         | Op::V_CVT_F32_FP8
+        | Op::V_CVT_PK_BF16_F32
         | Op::V_CVT_PK_BF8_F32
+        | Op::V_CVT_PK_F16_F32
         | Op::V_CVT_PK_F32_BF8
         | Op::V_CVT_PK_F32_FP8
         | Op::V_CVT_PK_FP8_F32
