@@ -467,3 +467,72 @@ fn three_input_bitwise_functions() {
         }
     }
 }
+
+/// f32 pairs to f16 and bf16 (gfx950: `v_cvt_pk_f16_f32`, `v_cvt_pk_bf16_f32`), round to
+/// nearest even: halfway cases both ways, f16 overflow and denormals, infinities, NaN.
+#[test]
+fn f32_pairs_to_f16_and_bf16() {
+    let mut xs: Vec<f32> = vec![
+        0.0,
+        -0.0,
+        1.0,
+        -2.5,
+        65504.0,
+        65519.0,
+        65520.0,
+        -1e6,
+        1e-7,
+        6e-8,
+        3e-8,
+        1e-40,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        f32::MAX,
+        f32::MIN_POSITIVE,
+    ];
+    // bf16 ties: low half exactly 0x8000 with an even and an odd kept bit, and either side.
+    for hi in [0x3f80u32, 0x3f81, 0xc123, 0x4000] {
+        for lo in [0x7fffu32, 0x8000, 0x8001] {
+            xs.push(f32::from_bits(hi << 16 | lo));
+        }
+    }
+    let mut rng = Rng(99);
+    while xs.len() < 256 {
+        xs.push(f32::from_bits(rng.next_u32()));
+    }
+    // The definitions: f16 by IEEE round-to-nearest-even (the half crate), bf16 by rounding
+    // the low 16 bits to nearest, ties to even.
+    let bf16 = |x: f32| -> u16 {
+        let b = x.to_bits();
+        if x.is_nan() {
+            return ((b >> 16) | 0x40) as u16;
+        }
+        let lo = b & 0xffff;
+        let up = lo > 0x8000 || (lo == 0x8000 && (b >> 16) & 1 == 1);
+        ((b >> 16) + u32::from(up)) as u16
+    };
+    for t in TARGETS_CDNA3 {
+        let e = emu(SRC, t);
+        let n = xs.len() / 2;
+        let (bi, bh, bb) = (e.buf_f32(&xs), e.zeros(4 * n), e.zeros(4 * n));
+        e.run1(
+            "cvt_pk_16",
+            &[Arg::Ptr(&bi), Arg::Ptr(&bh), Arg::Ptr(&bb)],
+            n as u32,
+            64,
+        );
+        let (h, b) = (bh.u16s(), bb.u16s());
+        for (k, &x) in xs.iter().enumerate() {
+            let want_h = half::f16::from_f32(x);
+            let got_h = half::f16::from_bits(h[k]);
+            if x.is_nan() {
+                assert!(got_h.is_nan(), "{t} f16 of NaN");
+                assert!(b[k] & 0x7fff > 0x7f80, "{t} bf16 of NaN: {:#x}", b[k]);
+            } else {
+                assert_eq!(got_h.to_bits(), want_h.to_bits(), "{t} f16 of {x:e}");
+                assert_eq!(b[k], bf16(x), "{t} bf16 of {x:e} ({:#x})", x.to_bits());
+            }
+        }
+    }
+}

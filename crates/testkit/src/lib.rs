@@ -1,8 +1,8 @@
 //! Test support for hsaemu: builds the test corpus with the real compilers.
 //!
 //! Every kernel a test runs or inspects is compiled here from the sources in
-//! `tests/kernels/` by Debian's `clang-15` or `hipcc`; there are no hand-written
-//! stand-ins for compiler output. Outputs are cached under `target/kernels/`,
+//! `tests/kernels/` by Debian's `clang-15` or `hipcc` (`clang-22` for gfx942/gfx950, see
+//! [`clang22_device_lib_args`]); there are no hand-written stand-ins for compiler output. Outputs are cached under `target/kernels/`,
 //! keyed by a hash of the source text and the full command line, so a second
 //! test run compiles nothing.
 //!

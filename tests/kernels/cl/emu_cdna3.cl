@@ -1,6 +1,7 @@
 // targets: gfx942 gfx950
 // CDNA3/CDNA4 instructions (crates/emu/tests/cdna3.rs): fp8/bf8 conversions on every byte,
 // packed and stochastic-rounding conversions, v_lshl_add_u64 / v_mov_b64 address arithmetic.
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
 // Every fp8 and bf8 byte (in each of the four byte positions) to f32.
 kernel void fp8_to_f32(global const uint *in, global float *fp8, global float *bf8) {
@@ -80,4 +81,12 @@ kernel void bitops3_16(global const ushort *a, global const ushort *b, global co
     out[3 * i + 0] = (x & y) | (~x & z);
     out[3 * i + 1] = (ushort)((x & ~y) | z);
     out[3 * i + 2] = (ushort)((x | y) ^ z);
+}
+
+// Pairs of f32 to f16 and to bf16 (gfx950: v_cvt_pk_f16_f32, v_cvt_pk_bf16_f32).
+kernel void cvt_pk_16(global const float2 *a, global half2 *h, global ushort2 *b) {
+    uint i = get_global_id(0);
+    h[i] = convert_half2(a[i]);
+    __bf16 x = (__bf16)a[i].x, y = (__bf16)a[i].y;
+    b[i] = (ushort2)(__builtin_bit_cast(ushort, x), __builtin_bit_cast(ushort, y));
 }

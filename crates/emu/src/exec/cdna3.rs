@@ -1,5 +1,6 @@
 //! CDNA3 (gfx940/941/942) and CDNA4 (gfx950) vector ALU operations that earlier generations do
-//! not have: `v_mov_b64`, `v_lshl_add_u64`, and the fp8/bf8 conversions. Reached as the last
+//! not have: `v_mov_b64`, `v_lshl_add_u64`, the fp8/bf8 conversions, and gfx950's `v_bitop3`
+//! and `v_cvt_pk_f16_f32`/`v_cvt_pk_bf16_f32`. Reached as the last
 //! `valu_part` (see `ops::valu_part`), so no other instruction pays for it.
 //!
 //! ## fp8 and bf8
@@ -291,6 +292,24 @@ pub(super) fn valu_cdna3(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _mode: u32
             let r = sc.r;
             put(w, c, &r);
         }
+        // gfx950: two f32 to f16 or bf16 in the low and high halves, rounded to nearest even
+        // (MODE's FP_ROUND is not applied); a bf16 NaN stays a quiet NaN of the same sign.
+        Op::V_CVT_PK_F16_F32 | Op::V_CVT_PK_BF16_F32 => {
+            let a = *c.s_into(w, 0, &mut sc.a);
+            let b = *c.s_into(w, 1, &mut sc.b);
+            let cvt = |x: u32| -> u32 {
+                if i.op == Op::V_CVT_PK_F16_F32 {
+                    u32::from(half::f16::from_f32(f32::from_bits(x)).to_bits())
+                } else {
+                    bf16_rne(x)
+                }
+            };
+            for l in 0..LANES {
+                sc.r[l] = cvt(a[l]) | cvt(b[l]) << 16;
+            }
+            let r = sc.r;
+            put(w, c, &r);
+        }
         // gfx950: D = TTBL[{S0, S1, S2}] per bit, the 8-bit table (encoded in the neg (2:0),
         // abs (5:3) and omod (7:6) fields) in `imm`; the sources are read raw. b16: op_sel
         // picks the source halves and (bit 3) writes the high half, keeping the low one; a
@@ -328,6 +347,14 @@ pub(super) fn valu_cdna3(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _mode: u32
         _ => return None,
     }
     Some(Ok(Flow::Next))
+}
+
+/// An f32 rounded to the nearest bf16 (ties to even); NaNs stay NaN (quieted).
+fn bf16_rne(x: u32) -> u32 {
+    if x & 0x7fff_ffff > 0x7f80_0000 {
+        return (x >> 16) | 0x40;
+    }
+    (x + 0x7fff + ((x >> 16) & 1)) >> 16
 }
 
 /// The unselected source of a byte-selecting conversion and the byte it selects: SDWA
