@@ -14,7 +14,7 @@ use hsaemu_codeobject::{
 use hsaemu_isa::Gen;
 
 /// Every generation with decoding tables (and the reserved one, which must fail cleanly).
-const GENS: [Gen; 8] = Gen::ALL;
+const GENS: [Gen; Gen::ALL.len()] = Gen::ALL;
 
 /// Decodes and formats every instruction of `bytes` (as `.text` at `base`) for `gen`.
 fn disassemble(gen: Gen, bytes: &[u8], base: u64) {

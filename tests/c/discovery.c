@@ -28,6 +28,13 @@ static hsa_status_t isa_cb(hsa_isa_t isa, void *data) {
   return HSA_STATUS_SUCCESS;
 }
 
+static hsa_status_t find_group_region(hsa_region_t r, void *d) {
+  hsa_region_segment_t seg;
+  OK(hsa_region_get_info(r, HSA_REGION_INFO_SEGMENT, &seg));
+  if (seg == HSA_REGION_SEGMENT_GROUP) *(hsa_region_t *)d = r;
+  return HSA_STATUS_SUCCESS;
+}
+
 static hsa_status_t region_cb(hsa_region_t r, void *d) {
   (void)d;
   n_regions++;
@@ -155,6 +162,23 @@ int main(void) {
   char isa_name[128] = {0};
   OK(hsa_agent_iterate_isas(gpu, isa_cb, isa_name));
   if (!target) CHECK(strcmp(isa_name, "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-") == 0);
+  /* CDNA3/CDNA4 as the hardware reports them: 128-byte cache lines, LDS per work-group 64 KiB
+   * (gfx942) or 160 KiB (gfx950), sramecc+/xnack- by default. */
+  if (target && (strcmp(target, "gfx942") == 0 || strcmp(target, "gfx950") == 0)) {
+    uint32_t line = 0, lds = 0;
+    OK(hsa_agent_get_info(gpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_CACHELINE_SIZE, &line));
+    CHECK(line == 128);
+    OK(hsa_agent_get_info(gpu, HSA_AGENT_INFO_WORKGROUP_MAX_SIZE, &u));
+    CHECK(u == 1024);
+    hsa_region_t group = {0};
+    OK(hsa_agent_iterate_regions(gpu, find_group_region, &group));
+    CHECK(group.handle != 0);
+    OK(hsa_region_get_info(group, HSA_REGION_INFO_SIZE, &lds));
+    CHECK(lds == (strcmp(target, "gfx950") == 0 ? 160u * 1024 : 64u * 1024));
+    char want[64];
+    snprintf(want, sizeof want, "amdgcn-amd-amdhsa--%s:sramecc+:xnack-", target);
+    CHECK(strcmp(isa_name, want) == 0);
+  }
   hsa_isa_t isa;
   CHECK_STATUS(hsa_isa_from_name("amdgcn-amd-amdhsa--gfx9999", &isa), HSA_STATUS_ERROR_INVALID_ISA_NAME);
   OK(hsa_agent_get_info(cpu, HSA_AGENT_INFO_DEVICE, &u));

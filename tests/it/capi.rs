@@ -95,10 +95,17 @@ pub(crate) fn compile_c(name: &str) -> PathBuf {
     let out_dir = hsaemu_testkit::workspace_root().join("target/c-tests");
     std::fs::create_dir_all(&out_dir).expect("create target/c-tests");
     let exe = out_dir.join(name);
+    // Tests running in parallel compile the same program: each writes its own file and renames
+    // it into place, so none overwrites an executable another is running ("Text file busy").
+    let tmp = out_dir.join(format!(
+        "{name}.tmp{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
     let gcc = hsaemu_testkit::tool("gcc");
     let status = Command::new(gcc)
         .args(["-O1", "-Wall", "-Werror", "-o"])
-        .arg(&exe)
+        .arg(&tmp)
         .arg(&src)
         .args([
             "-L/usr/lib/x86_64-linux-gnu",
@@ -108,6 +115,7 @@ pub(crate) fn compile_c(name: &str) -> PathBuf {
         .status()
         .expect("run gcc");
     assert!(status.success(), "gcc failed on {}", src.display());
+    std::fs::rename(&tmp, &exe).expect("move the compiled test program into place");
     exe
 }
 
@@ -140,26 +148,57 @@ fn c_discovery() {
         &[],
         &[("HSAEMU_TARGET", "gfx906"), ("HSAEMU_GPUS", "3")],
     );
+    for target in ["gfx942", "gfx950"] {
+        run_c("discovery", &[], &[("HSAEMU_TARGET", target)]);
+    }
+    // An unsupported HSAEMU_TARGET makes hsa_init fail with a message naming the supported
+    // targets, instead of presenting another GPU.
+    let exe = compile_c("discovery");
+    for bad in ["gfx1100", "gfx9999", "gfx942:xnack"] {
+        let out = Command::new(&exe)
+            .env("LD_LIBRARY_PATH", crate::support::library_dir())
+            .env("HSAEMU_TARGET", bad)
+            .output()
+            .expect("run C test");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{bad}: hsa_init must fail");
+        assert!(
+            stderr.contains("is not a supported target") && stderr.contains("gfx942"),
+            "{bad}: {stderr}"
+        );
+    }
 }
 
 #[test]
 fn c_signals() {
     run_c("signals", &[], &[]);
+    for target in ["gfx942", "gfx950"] {
+        run_c("signals", &[], &[("HSAEMU_TARGET", target)]);
+    }
 }
 
 #[test]
 fn c_queues() {
     run_c("queues", &[], &[]);
+    for target in ["gfx942", "gfx950"] {
+        run_c("queues", &[], &[("HSAEMU_TARGET", target)]);
+    }
 }
 
 #[test]
 fn c_memory() {
     run_c("memory", &[], &[]);
+    for target in ["gfx942", "gfx950"] {
+        run_c("memory", &[], &[("HSAEMU_TARGET", target)]);
+    }
 }
 
 #[test]
 fn c_misuse() {
     run_c("misuse", &[], &[]);
+    for target in ["gfx942", "gfx950"] {
+        run_c("misuse", &[], &[("HSAEMU_TARGET", target)]);
+    }
 }
 
 #[test]
@@ -348,6 +387,40 @@ fn c_dispatch_vector_add_through_an_executable() {
             "incompatible",
         ],
         &[],
+    );
+}
+
+/// CDNA3/CDNA4: clang-22 code objects V5 and V6 through an executable on gfx942 and gfx950
+/// agents; a V6 `gfx9-4-generic` object runs on gfx942 and gfx950 but not on gfx90a, and a
+/// gfx942 object does not load on gfx950.
+#[test]
+fn c_dispatch_on_cdna3_and_cdna4() {
+    for target in ["gfx942", "gfx950"] {
+        for cov in [5, 6] {
+            run_c(
+                "dispatch",
+                &[&cl_kernel("cl/vector_add.cl", target, cov)],
+                &[("HSAEMU_TARGET", target)],
+            );
+        }
+        run_c(
+            "dispatch",
+            &[&cl_kernel("cl/vector_add.cl", "gfx9-4-generic", 6)],
+            &[("HSAEMU_TARGET", target)],
+        );
+    }
+    run_c(
+        "dispatch",
+        &[
+            &cl_kernel("cl/vector_add.cl", "gfx9-4-generic", 6),
+            "incompatible",
+        ],
+        &[],
+    );
+    run_c(
+        "dispatch",
+        &[&cl_kernel("cl/vector_add.cl", "gfx942", 6), "incompatible"],
+        &[("HSAEMU_TARGET", "gfx950")],
     );
 }
 

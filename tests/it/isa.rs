@@ -1,4 +1,5 @@
-//! `hsaemu disasm` end to end: the real binary against `llvm-objdump-15 -d` on compiled kernels
+//! `hsaemu disasm` end to end: the real binary against `llvm-objdump-15 -d` (22 for gfx942 and
+//! gfx950) on compiled kernels
 //! of every GFX8/GFX9/GFX10.3 target (the whole listing, line for line, apart from the
 //! file-name line), on HIP fat binaries (every bundled code object is listed), and on bad input.
 
@@ -36,7 +37,6 @@ fn assert_same_listing<S: AsRef<str> + std::fmt::Debug>(
 
 #[test]
 fn disasm_matches_llvm_objdump_line_for_line() {
-    let objdump = hsaemu_testkit::tool("llvm-objdump-15");
     for target in [
         "gfx803",
         "gfx900",
@@ -45,18 +45,29 @@ fn disasm_matches_llvm_objdump_line_for_line() {
         "gfx90a:xnack-",
         "gfx940",
         "gfx1030",
+        "gfx942",
+        "gfx950",
     ] {
-        // gfx1030 also with the kernels that use DPP, SDWA and v_fma_mix (wave32 code).
-        let extra: &[&str] = if target == "gfx1030" {
-            &["cl/emu_wave.cl", "cl/emu_half.cl", "cl/emu_int.cl"]
+        // gfx942/gfx950 (clang-22, code object V6) against llvm-objdump-22.
+        let processor = hsaemu_testkit::processor(target);
+        let objdump = hsaemu_testkit::tool(hsaemu_testkit::objdump_for(processor));
+        let cov = if hsaemu_testkit::is_clang22_target(target) {
+            6
         } else {
-            &[]
+            4
+        };
+        // gfx1030 also with the kernels that use DPP, SDWA and v_fma_mix (wave32 code);
+        // gfx942/gfx950 with their fp8 conversions and (gfx950) v_bitop3.
+        let extra: &[&str] = match target {
+            "gfx1030" => &["cl/emu_wave.cl", "cl/emu_half.cl", "cl/emu_int.cl"],
+            "gfx942" | "gfx950" => &["cl/emu_cdna3.cl", "cl/emu_double.cl"],
+            _ => &[],
         };
         for &src in ["cl/vector_add.cl", "cl/reduce.cl", "cl/math.cl"]
             .iter()
             .chain(extra)
         {
-            let co = hsaemu_testkit::compile_cl(src, target, 4);
+            let co = hsaemu_testkit::compile_cl(src, target, cov);
             let path = co.to_str().expect("utf-8 path");
             let ours = disasm(&[path]);
             assert!(
@@ -64,11 +75,11 @@ fn disasm_matches_llvm_objdump_line_for_line() {
                 "hsaemu disasm {path}: {}",
                 String::from_utf8_lossy(&ours.stderr)
             );
-            let mcpu = format!("--mcpu={}", hsaemu_testkit::processor(target));
+            let mcpu = format!("--mcpu={processor}");
             let llvm = Command::new(&objdump)
                 .args(["-d", &mcpu, path])
                 .output()
-                .expect("run llvm-objdump-15");
+                .expect("run llvm-objdump");
             assert!(llvm.status.success());
             let (a, b) = (
                 body(&String::from_utf8_lossy(&ours.stdout)),

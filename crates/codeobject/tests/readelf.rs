@@ -17,12 +17,16 @@ fn corpus() -> Vec<CorpusEntry> {
     hsaemu_testkit::corpus()
 }
 
-/// The metadata YAML that llvm-readelf prints for a code object.
+/// The metadata YAML that llvm-readelf prints for a code object: llvm-readelf-15, or
+/// llvm-readelf-22 for the processors only LLVM 22 knows (clang-22's gfx942/gfx950 objects).
 fn readelf_metadata(path: &Path) -> Yaml {
-    let out = run_tool(
-        &tool("llvm-readelf-15"),
-        &["--notes", &path.display().to_string()],
-    );
+    let bytes = std::fs::read(path).unwrap_or_default();
+    let mach = bytes.get(48).copied().unwrap_or(0);
+    let readelf = match mach {
+        0x4c | 0x4f | 0x5f => "llvm-readelf-22", // gfx942, gfx950, gfx9-4-generic
+        _ => "llvm-readelf-15",
+    };
+    let out = run_tool(&tool(readelf), &["--notes", &path.display().to_string()]);
     let text = String::from_utf8_lossy(&out);
     let start = text
         .find("Metadata:\n")

@@ -87,6 +87,8 @@ mod tests {
             ("gfx906/gfx908", Gen::Gfx9),
             ("gfx90a", Gen::Gfx90a),
             ("gfx940", Gen::Gfx940),
+            ("gfx942", Gen::Gfx942),
+            ("gfx950", Gen::Gfx950),
             ("gfx1030 wave32", Gen::Gfx10),
             ("gfx1030 wave64", Gen::Gfx10W64),
         ] {
@@ -98,7 +100,10 @@ mod tests {
                         assert!(!why.is_empty(), "{o:?} without a reason");
                         nfc += 1;
                     }
-                    OpcodeStatus::Missing if gen == Gen::Gfx940 && !gfx90a.contains(&o) => {
+                    OpcodeStatus::Missing
+                        if matches!(gen, Gen::Gfx940 | Gen::Gfx942 | Gen::Gfx950)
+                            && !gfx90a.contains(&o) =>
+                    {
                         cdna3 += 1
                     }
                     OpcodeStatus::Missing if is_memory(gen, o) => mem += 1,

@@ -23,10 +23,11 @@ use hsaemu_isa::{Encoding, Ext, FloatConst, Opcode, Operand};
 use std::sync::OnceLock;
 
 /// The generations the emulator executes (of isa's [`Gen`], which codeobject's processor
-/// table feeds): GFX8, the GFX9 family up to gfx90a, and GFX10.3 in both wave sizes. gfx940
-/// (CDNA3) and GFX11 decode or are reserved in isa but are not emulated.
+/// table feeds): GFX8, the GFX9 family with CDNA3 (gfx940/941 with LLVM 15's tables, gfx942
+/// with LLVM 22's) and CDNA4 (gfx950), and GFX10.3 in both wave sizes. GFX11 is reserved in
+/// isa and not emulated.
 pub fn emulated(gen: Gen) -> bool {
-    !matches!(gen, Gen::Gfx940 | Gen::Gfx11)
+    !matches!(gen, Gen::Gfx11)
 }
 
 /// Encoding family of a decoded instruction.
@@ -79,26 +80,32 @@ pub(crate) const DPP8_FI: u32 = 1 << 24;
 
 /// Flag bits of [`Inst::flags`].
 pub(crate) mod flag {
-    pub const GLC: u16 = 1;
-    pub const SLC: u16 = 2;
-    pub const OFFEN: u16 = 4;
-    pub const IDXEN: u16 = 8;
-    pub const IMM: u16 = 16;
-    pub const SOE: u16 = 32;
-    pub const ACC: u16 = 64;
-    pub const CLAMP: u16 = 128;
-    pub const LDS: u16 = 256;
-    pub const GDS: u16 = 512;
+    pub const GLC: u32 = 1;
+    pub const SLC: u32 = 2;
+    pub const OFFEN: u32 = 4;
+    pub const IDXEN: u32 = 8;
+    pub const IMM: u32 = 16;
+    pub const SOE: u32 = 32;
+    pub const ACC: u32 = 64;
+    pub const CLAMP: u32 = 128;
+    pub const LDS: u32 = 256;
+    pub const GDS: u32 = 512;
     /// MIMG: unnormalized coordinates.
-    pub const UNORM: u16 = 1024;
+    pub const UNORM: u32 = 1024;
     /// MIMG: an array image (GFX8/GFX9 `da`).
-    pub const DA: u16 = 2048;
+    pub const DA: u32 = 2048;
     /// MIMG: 16-bit addresses (GFX9 `a16`; GFX8's `r128`).
-    pub const A16: u16 = 4096;
-    pub const TFE: u16 = 8192;
-    pub const LWE: u16 = 16384;
+    pub const A16: u32 = 4096;
+    pub const TFE: u32 = 8192;
+    pub const LWE: u32 = 16384;
     /// MIMG: 16-bit data.
-    pub const D16: u16 = 32768;
+    pub const D16: u32 = 32768;
+    /// CDNA3 `sc1` (MUBUF bit 15, FLAT bit 25): a cache-scope hint (see
+    /// docs/architecture-emu.md).
+    pub const SC1: u32 = 1 << 16;
+    /// CDNA3 SCRATCH `sve` with a VGPR address: the VGPR is added to `saddr` when both are
+    /// present.
+    pub const SVE: u32 = 1 << 17;
 }
 
 /// Memory operation kinds.
@@ -240,7 +247,7 @@ pub(crate) struct Inst {
     pub opsel: u8,
     pub opsel_hi: u8,
     pub omod: u8,
-    pub flags: u16,
+    pub flags: u32,
     /// The DPP/SDWA/DPP8 controls, or the MUBUF/SMEM soffset code.
     pub ext: u32,
     /// How each source's constants are read (isa's table row).
@@ -284,7 +291,7 @@ impl Inst {
         }
     }
 
-    pub(crate) fn has(&self, f: u16) -> bool {
+    pub(crate) fn has(&self, f: u32) -> bool {
         self.flags & f != 0
     }
 
@@ -536,6 +543,10 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
                 i.src[1] = i.src[2];
                 i.src[2] = NULL;
             }
+            if sem.cmp.is_none() {
+                // gfx950 `v_bitop3_*`: the truth table (isa keeps it in `offset`).
+                i.imm = isa.offset;
+            }
             i.neg = m.neg;
             i.abs = m.abs;
             i.neg_hi = m.neg_hi;
@@ -605,6 +616,11 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
             // GFX8 FLAT has no offset field (LLVM 15 prints the bits anyway).
             i.imm = if gen == Gen::Gfx8 { 0 } else { isa.offset };
             mem_flags(&mut i, isa);
+            // CDNA3 SCRATCH names its VGPR address with `sve` (isa leaves `vaddr` out without
+            // it, which reads as 0 here): with `saddr` too, both are added.
+            if isa.encoding == Encoding::Scratch && gen.is_cdna3() && isa.src[0] != Operand::None {
+                i.flags |= flag::SVE;
+            }
         }
         Encoding::Mubuf | Encoding::Mtbuf => {
             i.mem = mem_desc(sem.mem);
@@ -672,11 +688,13 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
     Some(i)
 }
 
-/// The cache and LDS bits of a vector memory instruction (`dlc` is a cache hint and ignored).
+/// The cache and LDS bits of a vector memory instruction (`dlc` is a cache hint and ignored;
+/// CDNA3's `sc0`/`sc1`/`nt` are isa's GLC/SC1/SLC).
 fn mem_flags(i: &mut Inst, isa: &hsaemu_isa::Inst) {
     for (theirs, ours) in [
         (hsaemu_isa::flags::GLC, flag::GLC),
         (hsaemu_isa::flags::SLC, flag::SLC),
+        (hsaemu_isa::flags::SC1, flag::SC1),
         (hsaemu_isa::flags::LDS, flag::LDS),
     ] {
         if isa.has(theirs) {

@@ -94,7 +94,7 @@ pub fn check_amd_kernel_code(akc: &AmdKernelCode, gen: Gen) -> Result<(), String
     }
     // gfx90a's unified file holds 512 (VGPRs and AGPRs); V2 cannot target it, but the bound
     // is the hardware's.
-    let max_vgprs = if gen == Gen::Gfx90a { 512 } else { 256 };
+    let max_vgprs = if gen.unified_agprs() { 512 } else { 256 };
     if akc.workitem_vgpr_count > max_vgprs {
         return bad(
             "workitem_vgpr_count",

@@ -630,7 +630,7 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
             }
         }
         let dims = kd.enable_vgpr_workitem_id();
-        if ctx.gen == Gen::Gfx90a {
+        if ctx.gen.unified_agprs() {
             let mut v0 = [0u32; LANES];
             for l in 0..LANES {
                 v0[l] = x[l] & 0x3ff;

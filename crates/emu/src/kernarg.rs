@@ -40,12 +40,13 @@ pub fn hidden_v4() -> [u8; 56] {
 }
 
 /// Builds a complete kernarg segment: `explicit` bytes, padded to 8, then the hidden block of
-/// code object version `cov` (2, 3 and 4 share the 56-byte block; other versions get none).
+/// code object version `cov` (2, 3 and 4 share the 56-byte block, V6 uses V5's 256 bytes; other
+/// versions get none).
 pub fn build(explicit: &[u8], cov: u32, grid: [u32; 3], wg: [u16; 3]) -> Vec<u8> {
     let mut v = explicit.to_vec();
     v.resize(explicit.len().div_ceil(8) * 8, 0);
     match cov {
-        5 => v.extend_from_slice(&hidden_v5(grid, wg)),
+        5 | 6 => v.extend_from_slice(&hidden_v5(grid, wg)),
         2..=4 => v.extend_from_slice(&hidden_v4()),
         _ => {}
     }

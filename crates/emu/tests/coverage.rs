@@ -207,6 +207,7 @@ fn gfx1030_corpus_is_implemented() {
     };
     check("rocrand".into(), rocrand_code_object("gfx1030"));
     for src in hsaemu_testkit::sources("cl", "cl") {
+        // Sources written for other processors (`// targets:` lines: MFMA, CDNA3) are skipped.
         if !hsaemu_testkit::source_supports(&src, "gfx1030") {
             continue;
         }

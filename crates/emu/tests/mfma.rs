@@ -21,6 +21,12 @@ enum In {
     Bf16,
     I8,
     F64,
+    /// gfx942's 8-bit floats: E4M3 and E5M2 "FNUZ" (biases 8 and 16).
+    Fp8,
+    Bf8,
+    /// gfx950's: OCP E4M3FN and E5M2 (biases 7 and 15).
+    Fp8Ocp,
+    Bf8Ocp,
 }
 
 impl In {
@@ -28,10 +34,25 @@ impl In {
         match self {
             In::F32 => 4,
             In::F16 | In::Bf16 => 2,
-            In::I8 => 1,
+            In::I8 | In::Fp8 | In::Bf8 | In::Fp8Ocp | In::Bf8Ocp => 1,
             In::F64 => 8,
         }
     }
+}
+
+/// The 8-bit float of a normal value (the test's quarters in [-2, 2]) or zero, by definition:
+/// sign, exponent + bias, mantissa bits (FNUZ and OCP differ only in the bias for these).
+fn float8(x: f64, man: u32, bias: i32) -> u8 {
+    if x == 0.0 {
+        return 0;
+    }
+    let e = x.abs().log2().floor() as i32;
+    let m = ((x.abs() / 2f64.powi(e) - 1.0) * f64::from(1u32 << man)) as u32;
+    assert_eq!(
+        f64::from(m),
+        (x.abs() / 2f64.powi(e) - 1.0) * f64::from(1u32 << man)
+    );
+    u8::from(x < 0.0) << 7 | (((e + bias) as u32) << man | m) as u8
 }
 
 /// Test values: random f32/f64 in [-1, 1]; quarters in [-2, 2] for f16/bf16 (exact in the
@@ -41,7 +62,9 @@ fn values(rng: &mut Rng, ty: In, n: usize) -> Vec<f64> {
         .map(|_| match ty {
             In::F32 => f64::from(rng.f32(-1.0, 1.0)),
             In::F64 => f64::from(rng.f32(-1.0, 1.0)) + f64::from(rng.next_u32()) * 1e-16,
-            In::F16 | In::Bf16 => f64::from(rng.next_u32() % 17) / 4.0 - 2.0,
+            In::F16 | In::Bf16 | In::Fp8 | In::Bf8 | In::Fp8Ocp | In::Bf8Ocp => {
+                f64::from(rng.next_u32() % 17) / 4.0 - 2.0
+            }
             In::I8 => f64::from(rng.next_u32() as u8 as i8),
         })
         .collect()
@@ -57,6 +80,10 @@ fn encode(ty: In, v: &[f64]) -> Vec<u8> {
             // Exact for the test values: bf16 is the top half of the f32.
             In::Bf16 => out.extend_from_slice(&(((x as f32).to_bits() >> 16) as u16).to_le_bytes()),
             In::I8 => out.push(x as i8 as u8),
+            In::Fp8 => out.push(float8(x, 3, 8)),
+            In::Bf8 => out.push(float8(x, 2, 16)),
+            In::Fp8Ocp => out.push(float8(x, 3, 7)),
+            In::Bf8Ocp => out.push(float8(x, 2, 15)),
             In::F64 => out.extend_from_slice(&x.to_le_bytes()),
         }
     }
@@ -301,6 +328,7 @@ impl Mods {
             )),
             In::I8 => f64::from(b[0] as i8),
             In::F64 => f64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
+            _ => panic!("the modifier tests have no 8-bit float shapes"),
         }
     }
 
@@ -554,6 +582,89 @@ fn undefined_modifiers_fault() {
                 mnemonic: "v_mfma_f32_16x16x4f32 cbsz:1 abid:0 (outside the 1 blocks)".into()
             },
             "{t}: {f}"
+        );
+    }
+}
+
+/// CDNA3 and CDNA4 shapes (tests/kernels/cl/emu_mfma_cdna3.cl, clang-22): on gfx942 xf32, the
+/// new i8 shapes, fp8/bf8 (FNUZ) in every combination tested here and the f64 NEG modifier; on
+/// gfx950 the same with OCP fp8/bf8 (no xf32) plus its double-K f16, bf16 and i8 shapes; as
+/// tiles of a 64×64×64 product like [`tiles_of_a_matrix_product`].
+#[test]
+fn cdna3_tiles_of_a_matrix_product() {
+    let (m, n, k) = (64usize, 64usize, 64usize);
+    for t in ["gfx942", "gfx950"] {
+        let (fp8, bf8) = if t == "gfx950" {
+            (In::Fp8Ocp, In::Bf8Ocp)
+        } else {
+            (In::Fp8, In::Bf8)
+        };
+        let mut kernels = vec![
+            ("tile_32x32x16_i8", 32, In::I8, In::I8),
+            ("tile_16x16x32_i8", 16, In::I8, In::I8),
+            ("tile_32x32x16_fp8_fp8", 32, fp8, fp8),
+            ("tile_16x16x32_bf8_bf8", 16, bf8, bf8),
+            ("tile_16x16x32_fp8_bf8", 16, fp8, bf8),
+            ("tile_32x32x16_bf8_fp8", 32, bf8, fp8),
+            ("tile_16x16x4f64_neg_a_c", 16, In::F64, In::F64),
+        ];
+        if t == "gfx942" {
+            kernels.extend([
+                ("tile_32x32x4_xf32", 32, In::F32, In::F32),
+                ("tile_16x16x8_xf32", 16, In::F32, In::F32),
+            ]);
+        } else {
+            kernels.extend([
+                ("tile_16x16x32_f16", 16, In::F16, In::F16),
+                ("tile_32x32x16_f16", 32, In::F16, In::F16),
+                ("tile_16x16x32_bf16", 16, In::Bf16, In::Bf16),
+                ("tile_32x32x16_bf16", 32, In::Bf16, In::Bf16),
+                ("tile_16x16x64_i8", 16, In::I8, In::I8),
+                ("tile_32x32x32_i8", 32, In::I8, In::I8),
+            ]);
+        }
+        cdna3_tiles(t, &kernels, m, n, k);
+    }
+}
+
+fn cdna3_tiles(t: &str, kernels: &[(&str, usize, In, In)], m: usize, n: usize, k: usize) {
+    let e = emu("cl/emu_mfma_cdna3.cl", t);
+    for &(name, tile, ta, tb) in kernels {
+        let mut rng = Rng(0xcd3a + tile as u64);
+        let a = values(&mut rng, ta, m * k);
+        let b = values(&mut rng, tb, k * n);
+        let acc = if ta == In::I8 { In::I8 } else { ta };
+        let c = acc_values(&mut rng, acc, m * n);
+        let (ba, bb, bc) = (
+            e.buf_bytes(&encode(ta, &a)),
+            e.buf_bytes(&encode(tb, &b)),
+            e.buf_bytes(&encode_acc(acc, &c)),
+        );
+        let bd = e.zeros(m * n * if ta == In::F64 { 8 } else { 4 });
+        e.run(
+            name,
+            &[
+                Arg::Ptr(&ba),
+                Arg::Ptr(&bb),
+                Arg::Ptr(&bc),
+                Arg::Ptr(&bd),
+                Arg::I32(k as i32),
+                Arg::I32(n as i32),
+            ],
+            [64 * (n / tile) as u32, (m / tile) as u32, 1],
+            [64, 1, 1],
+        );
+        // The NEG kernel computes A·B − C.
+        let c: Vec<f64> = if name.contains("neg") {
+            c.iter().map(|x| -x).collect()
+        } else {
+            c
+        };
+        check(
+            &format!("{t} {name}"),
+            acc,
+            &decode_acc(acc, &bd),
+            &gemm(&a, &b, &c, m, n, k),
         );
     }
 }

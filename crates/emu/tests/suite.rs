@@ -1,5 +1,6 @@
 //! The emu_*.cl kernel suite (tests/kernels/cl/emu_*.cl), compiled by clang-15 for gfx90a,
-//! gfx906 and gfx803, run on the emulator and compared with CPU references.
+//! gfx906 and gfx803, run on the emulator and compared with CPU references; the sources clang-22
+//! can build for them also run on gfx942 and gfx950 ([`TARGETS_CDNA3`]).
 
 #![allow(clippy::needless_range_loop)] // references are indexed like the device buffers
 
@@ -35,7 +36,7 @@ fn int_ops() {
             }
         })
         .collect();
-    for t in TARGETS_W64 {
+    for t in TARGETS_W64.into_iter().chain(TARGETS_CDNA3) {
         let e = emu("cl/emu_int.cl", t);
         let (ba, bb, bo) = (e.buf_i32(&a), e.buf_i32(&b), e.zeros(4 * 16 * n));
         e.run1(
@@ -98,7 +99,7 @@ fn long_ops() {
             }
         })
         .collect();
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
         let e = emu("cl/emu_int.cl", t);
         let (ba, bb, bo) = (
             e.buf_u64(&a.iter().map(|&x| x as u64).collect::<Vec<_>>()),
@@ -142,7 +143,7 @@ fn small_ints() {
     let mut rng = Rng(8);
     let a: Vec<u8> = (0..4 * n).map(|_| rng.next_u32() as u8).collect();
     let b: Vec<i16> = (0..2 * n).map(|_| rng.next_u32() as i16).collect();
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
         let e = emu("cl/emu_int.cl", t);
         let bb_bytes: Vec<u8> = b.iter().flat_map(|x| x.to_le_bytes()).collect();
         let (ba, bb, bo) = (e.buf_bytes(&a), e.buf_bytes(&bb_bytes), e.zeros(16 * n));
@@ -331,7 +332,7 @@ fn double_ops_and_lib() {
             }
         })
         .collect();
-    for t in TARGETS_W64 {
+    for t in TARGETS_W64.into_iter().chain(TARGETS_CDNA3) {
         let e = emu("cl/emu_double.cl", t);
         let (ba, bb, bo) = (e.buf_f64(&a), e.buf_f64(&b), e.zeros(8 * 10 * n));
         e.run1(
@@ -401,7 +402,7 @@ fn half_ops() {
             .flat_map(|h| h.to_bits().to_le_bytes())
             .collect::<Vec<u8>>()
     };
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
         let e = emu("cl/emu_half.cl", t);
         let (ba, bb, bo) = (
             e.buf_bytes(&bytes(&a)),
@@ -494,6 +495,7 @@ fn control_switch_loops_calls() {
         .into_iter()
         .chain([GFX1030_FLAT_SCRATCH])
         .chain(TARGETS_V2)
+        .chain(TARGETS_CDNA3)
     {
         let e = emu("cl/emu_control.cl", t);
         let (bi, bo) = (e.buf_i32(&input), e.zeros(4 * n));
@@ -584,7 +586,7 @@ fn control_switch_loops_calls() {
 
 #[test]
 fn lds_transpose_scan_atomics() {
-    for t in TARGETS_W64 {
+    for t in TARGETS_W64.into_iter().chain(TARGETS_CDNA3) {
         let e = emu("cl/emu_lds.cl", t);
         let (w, h) = (37u32, 21u32);
         let input: Vec<f32> = (0..w * h).map(|i| i as f32).collect();
@@ -777,7 +779,7 @@ fn cross_workgroup_spin_lock() {
 
 #[test]
 fn wave_builtins_dpp_swizzle_bpermute() {
-    for t in TARGETS_W64 {
+    for t in TARGETS_W64.into_iter().chain(TARGETS_CDNA3) {
         let e = emu("cl/emu_wave.cl", t);
         let n = 128usize;
         let input: Vec<i32> = (0..n as i32).map(|i| i * 10 + 1).collect();
@@ -839,7 +841,7 @@ fn double_trig_large_arguments() {
     let a: Vec<f64> = (0..n)
         .map(|i| 1.234_567e3 * 10f64.powi((i % 16) as i32) * if i % 2 == 0 { 1.0 } else { -1.0 })
         .collect();
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
         let e = emu("cl/emu_double.cl", t);
         let (ba, bo) = (e.buf_f64(&a), e.zeros(8 * 2 * n));
         e.run1(
@@ -861,7 +863,7 @@ fn double_trig_large_arguments() {
 
 #[test]
 fn sub_group_reductions_and_scans() {
-    for t in TARGETS_W64 {
+    for t in TARGETS_W64.into_iter().chain(TARGETS_CDNA3) {
         let e = emu("cl/emu_wave.cl", t);
         let ws = wave_size(t);
         let n = 256usize;

@@ -152,12 +152,12 @@ pub(crate) struct Counts {
 }
 ''' % (counts.get("implemented", 0), counts.get("NotForCompute", 0), counts.get("Missing", 0))
 
-    # Which vector-ALU part function (`fn valu_*` in exec/valu*.rs and exec/rdna.rs) handles
+    # Which vector-ALU part function (`fn valu_*` in exec/valu*.rs, exec/rdna.rs and exec/cdna3.rs) handles
     # each operation; the numbers are the arms of `valu_body` in exec/valu.rs, in PARTS order.
     PARTS = ["valu_move", "valu_f32", "valu_cvt32", "valu_f64", "valu_f16", "valu_int",
-             "valu_rdna", "valu_media"]
+             "valu_rdna", "valu_media", "valu_cdna3"]
     bodies = {}
-    for p in sorted(glob.glob("src/exec/valu*.rs")) + ["src/exec/rdna.rs"]:
+    for p in sorted(glob.glob("src/exec/valu*.rs")) + ["src/exec/rdna.rs", "src/exec/cdna3.rs"]:
         for name, body in re.findall(r"\n(?:pub\(super\) )?fn (valu_[a-z0-9]+)\(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _?mode: u32\)(.*?)\n}\n", open(p).read(), re.S):
             bodies[name] = body
     assert sorted(bodies) == sorted(PARTS), sorted(bodies)

@@ -1,5 +1,7 @@
 """Runs llvm-objdump-15 on probe words: the oracle every generated table comes from.
 
+`LLVM_VERSION` (environment, default 15) picks another LLVM: 22 is the oracle for gfx942/gfx950.
+
 `disassemble(target, probes)` assembles each probe (a list of 32-bit words) into its own 16-byte
 slot of an ELF `.text` (padded with `s_nop 0`), runs `llvm-objdump-15 -d` once and returns, per
 probe, `(text, nwords)` or `None` when llvm-objdump printed `.long` (an invalid encoding).
@@ -13,6 +15,7 @@ import tempfile
 
 SLOT_WORDS = 5
 NOP = 0xBF800000
+LLVM = os.environ.get("LLVM_VERSION", "15")
 LINE = re.compile(r"^\t(.*?)\s*// ([0-9A-F]{12}): ((?:[0-9A-F]{8} ?)+)(?:<.*>)?$")
 
 
@@ -39,9 +42,9 @@ def _disassemble(target, probes):
             for words in probes:
                 ws = list(words) + [NOP] * (SLOT_WORDS - len(words))
                 f.write("".join(".long 0x%08x\n" % w for w in ws))
-        subprocess.run(["llvm-mc-15", "-triple=amdgcn-amd-amdhsa", "-mcpu=" + mcpu,
+        subprocess.run(["llvm-mc-" + LLVM, "-triple=amdgcn-amd-amdhsa", "-mcpu=" + mcpu,
                         "-filetype=obj", src, "-o", obj] + mattr, check=True)
-        out = subprocess.run(["llvm-objdump-15", "-d", "--mcpu=" + mcpu] + mattr + [obj],
+        out = subprocess.run(["llvm-objdump-" + LLVM, "-d", "--mcpu=" + mcpu] + mattr + [obj],
                              check=True, capture_output=True, text=True).stdout
     by_addr = {}
     for line in out.splitlines():

@@ -1,16 +1,22 @@
 #!/bin/sh
-# Regenerates every generated file of hsaemu-isa from llvm-objdump-15/llvm-mc-15 (the oracle).
-# Needs python3 and the LLVM 15 tools; takes about five minutes on an idle machine (the round-trip
-# data is most of it).
-#   data/probes.json            what each opcode number of each family is, per target (enumerate.py)
-#   ../src/opcode.rs            the Opcode enum (gen_opcodes.py)
+# Regenerates every generated file of hsaemu-isa from the oracles: llvm-objdump-15/llvm-mc-15
+# (GFX8, the GFX9 family to gfx940, GFX10.3) and llvm-objdump-22/llvm-mc-22 (gfx942, gfx950;
+# see docs/architecture-isa.md, "two oracles"). Needs python3 and both LLVMs' tools; takes
+# several minutes on an idle machine (the round-trip data is most of it).
+#   data/probes.json, data/probes-llvm22.json
+#                               what each opcode number of each family is, per target (enumerate.py)
+#   ../src/opcode.rs            the Opcode enum, the union of both (gen_opcodes.py)
 #   ../src/tables/semantics.rs  per-opcode semantic attributes (gen_semantics.py; no LLVM)
-#   ../src/tables/generated.rs  per-generation decoding tables (gen_tables.py)
+#   ../src/tables/generated.rs, generated_llvm22.rs
+#                               per-generation decoding tables (gen_tables.py)
 #   ../tests/data/roundtrip-*.txt  words -> llvm-objdump text for every opcode (gen_roundtrip.py)
 set -eu
 cd "$(dirname "$0")"
 python3 enumerate.py data/probes.json
-python3 gen_opcodes.py data/probes.json ../src/opcode.rs
+LLVM_VERSION=22 python3 enumerate.py data/probes-llvm22.json gfx942 gfx950
+python3 gen_opcodes.py data/probes.json data/probes-llvm22.json ../src/opcode.rs
 python3 gen_semantics.py ../src/opcode.rs ../src/tables/semantics.rs
 python3 gen_tables.py data/probes.json ../src/tables/generated.rs
+LLVM_VERSION=22 python3 gen_tables.py data/probes-llvm22.json ../src/tables/generated_llvm22.rs
 python3 gen_roundtrip.py data/probes.json ../tests/data 4
+LLVM_VERSION=22 python3 gen_roundtrip.py data/probes-llvm22.json ../tests/data 4

@@ -9,7 +9,8 @@ import json
 import re
 
 # GFX10 renamed these GFX9 opcodes without changing what they do (`_nc_`: no carry;
-# `_co_ci_`: carry-in and carry-out). The key is the GFX9 opcode.
+# `_co_ci_`: carry-in and carry-out), as CDNA3 did the MFMAs below. The key is the GFX9
+# (gfx908/gfx90a) opcode.
 RENAMES = {
     "v_add_nc_u32": "v_add_u32", "v_sub_nc_u32": "v_sub_u32", "v_subrev_nc_u32": "v_subrev_u32",
     "v_add_co_ci_u32": "v_addc_co_u32", "v_sub_co_ci_u32": "v_subb_co_u32",
@@ -17,6 +18,29 @@ RENAMES = {
     "v_add_nc_i32": "v_add_i32", "v_sub_nc_i32": "v_sub_i32",
     "v_add_nc_u16": "v_add_u16", "v_sub_nc_u16": "v_sub_u16",
     "v_add_nc_i16": "v_add_i16", "v_sub_nc_i16": "v_sub_i16",
+    # gfx940 named gfx90a's `_1k` bf16 MFMAs and the f64 ones by their blocks (`_2b_`) and
+    # source type; LLVM 22 spells every gfx908-era shape that way on gfx942/gfx950. Same
+    # opcode, same shape (CDNA3's f64 NEG bits are read by the generation).
+    "v_mfma_f32_32x32x1_2b_f32": "v_mfma_f32_32x32x1f32",
+    "v_mfma_f32_16x16x1_4b_f32": "v_mfma_f32_16x16x1f32",
+    "v_mfma_f32_4x4x1_16b_f32": "v_mfma_f32_4x4x1f32",
+    "v_mfma_f32_32x32x2_f32": "v_mfma_f32_32x32x2f32",
+    "v_mfma_f32_16x16x4_f32": "v_mfma_f32_16x16x4f32",
+    "v_mfma_f32_32x32x4_2b_f16": "v_mfma_f32_32x32x4f16",
+    "v_mfma_f32_16x16x4_4b_f16": "v_mfma_f32_16x16x4f16",
+    "v_mfma_f32_4x4x4_16b_f16": "v_mfma_f32_4x4x4f16",
+    "v_mfma_f32_32x32x8_f16": "v_mfma_f32_32x32x8f16",
+    "v_mfma_f32_16x16x16_f16": "v_mfma_f32_16x16x16f16",
+    "v_mfma_i32_32x32x4_2b_i8": "v_mfma_i32_32x32x4i8",
+    "v_mfma_i32_16x16x4_4b_i8": "v_mfma_i32_16x16x4i8",
+    "v_mfma_i32_4x4x4_16b_i8": "v_mfma_i32_4x4x4i8",
+    "v_mfma_f32_32x32x4_2b_bf16": "v_mfma_f32_32x32x4bf16_1k",
+    "v_mfma_f32_16x16x4_4b_bf16": "v_mfma_f32_16x16x4bf16_1k",
+    "v_mfma_f32_4x4x4_16b_bf16": "v_mfma_f32_4x4x4bf16_1k",
+    "v_mfma_f32_32x32x8_bf16": "v_mfma_f32_32x32x8bf16_1k",
+    "v_mfma_f32_16x16x16_bf16": "v_mfma_f32_16x16x16bf16_1k",
+    "v_mfma_f64_16x16x4_f64": "v_mfma_f64_16x16x4f64",
+    "v_mfma_f64_4x4x4_4b_f64": "v_mfma_f64_4x4x4f64",
 }
 
 # VOP3b: a VOP3 word whose bits 8-14 are an SGPR(-pair) destination instead of abs/op_sel.

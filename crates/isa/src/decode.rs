@@ -798,9 +798,11 @@ impl Reader<'_> {
         let mut size = 8u8;
         let pl = &e.places;
         let vop3b = e.slots.iter().any(|s| s.field == F::Sdst3);
-        let mfma =
-            fam == Fam::Vop3p && (e.name.starts_with("v_mfma") || e.name.starts_with("v_smfmac"));
-        let acc_bits = matches!(self.gen, Gen::Gfx90a | Gen::Gfx940);
+        // gfx950 v_mfma_ld_scale_b32 loads scale factors: VGPR sources, op_sel modifiers.
+        let mfma = fam == Fam::Vop3p
+            && (e.name.starts_with("v_mfma") || e.name.starts_with("v_smfmac"))
+            && e.name != "v_mfma_ld_scale_b32";
+        let acc_bits = self.gen.unified_agprs();
         for (i, s) in e.slots.iter().enumerate() {
             let mut class = s.class;
             if mfma && !acc_bits && matches!(s.field, F::Src0 | F::Src1) {
@@ -898,11 +900,12 @@ impl Reader<'_> {
         inst.offset = (w0 & 0xff) as i32;
         inst.offset1 = ((w0 >> 8) & 0xff) as u8;
         let gds_bit = if self.gen.is_gfx10() { 17 } else { 16 };
-        if (w0 >> gds_bit) & 1 != 0 {
+        // gfx942/gfx950 have no GDS: LLVM 22 ignores the bit.
+        if (w0 >> gds_bit) & 1 != 0 && !self.gen.llvm22() {
             inst.flags |= flags::GDS;
         }
         // gfx90a/gfx940: bit 25 selects AGPRs for data and vdst.
-        if (w0 >> 25) & 1 != 0 && matches!(self.gen, Gen::Gfx90a | Gen::Gfx940) {
+        if (w0 >> 25) & 1 != 0 && self.gen.unified_agprs() {
             let to_acc = |op: Operand| match op {
                 Operand::Vgpr(n) => Operand::Agpr(n),
                 o => o,
@@ -926,7 +929,7 @@ impl Reader<'_> {
             // LLVM rejects these (FLAT has no SGPR address; 0x7f is no GLOBAL `saddr`).
             return Err(DecodeErrorKind::InvalidOperand);
         }
-        let acc = (w1 >> 23) & 1 != 0 && matches!(self.gen, Gen::Gfx90a | Gen::Gfx940);
+        let acc = (w1 >> 23) & 1 != 0 && self.gen.unified_agprs();
         for s in e.slots {
             let mut class = s.class;
             if acc && matches!(s.field, F::Vdst | F::Data) {
@@ -955,7 +958,7 @@ impl Reader<'_> {
         if fam == Fam::Scratch {
             // GFX9/10: a scratch access has a VGPR or an SGPR address; gfx940 says which with
             // `sve`.
-            let vaddr = if self.gen == Gen::Gfx940 {
+            let vaddr = if self.gen.is_cdna3() {
                 (w0 >> 13) & 1 != 0
             } else {
                 no_saddr
@@ -978,7 +981,7 @@ impl Reader<'_> {
         if gfx10 && (w0 >> 12) & 1 != 0 {
             inst.flags |= flags::DLC;
         }
-        if (w0 >> 13) & 1 != 0 && !(fam == Fam::Scratch && self.gen == Gen::Gfx940) {
+        if (w0 >> 13) & 1 != 0 && !(fam == Fam::Scratch && self.gen.is_cdna3()) {
             inst.flags |= flags::LDS;
         }
         Ok(())
@@ -995,7 +998,7 @@ impl Reader<'_> {
         if idxen {
             inst.flags |= flags::IDXEN;
         }
-        let acc = (w1 >> 23) & 1 != 0 && matches!(self.gen, Gen::Gfx90a | Gen::Gfx940);
+        let acc = (w1 >> 23) & 1 != 0 && self.gen.unified_agprs();
         for s in e.slots {
             match s.field {
                 F::Vdata => {
@@ -1059,10 +1062,7 @@ impl Reader<'_> {
                 nfmt: ((w0 >> 23) & 7) as u8,
             };
         }
-        if (w1 >> 23) & 1 != 0
-            && fam == Fam::Mubuf
-            && !matches!(self.gen, Gen::Gfx90a | Gen::Gfx940)
-        {
+        if (w1 >> 23) & 1 != 0 && fam == Fam::Mubuf && !self.gen.unified_agprs() {
             inst.flags |= flags::TFE;
         }
         Ok(())
@@ -1135,6 +1135,15 @@ fn vop3_mods(fam: Fam, e: &Entry, w0: u32, w1: u32, vop3b: bool, inst: &mut Inst
                 m.op_sel = ((w0 >> 11) & 0xf) as u8;
             }
         }
+        if e.name.starts_with("v_permlane") && e.name.contains("_swap_b32") {
+            // gfx950 v_permlane16/32_swap: op_sel bits 0/1 are fi and bound_ctrl.
+            m.op_sel = ((w0 >> 11) & 3) as u8;
+        }
+        if e.name.starts_with("v_bitop3") {
+            // gfx950 v_bitop3: the 8-bit truth table in the abs (5:3), omod (7:6) and neg (2:0)
+            // fields, kept in `offset`.
+            inst.offset = ((w1 >> 29) | ((w0 >> 8) & 7) << 3 | ((w1 >> 27) & 3) << 6) as i32;
+        }
     }
 }
 
@@ -1159,7 +1168,7 @@ fn mem_bits(gen: Gen, inst: &mut Inst, w0: u32, glc: u32, slc: Option<u32>, sc1:
     if slc.is_some_and(|b| (w0 >> b) & 1 != 0) {
         inst.flags |= flags::SLC;
     }
-    if matches!(gen, Gen::Gfx90a | Gen::Gfx940) && sc1.is_some_and(|b| (w0 >> b) & 1 != 0) {
+    if gen.unified_agprs() && sc1.is_some_and(|b| (w0 >> b) & 1 != 0) {
         inst.flags |= flags::SC1;
     }
 }

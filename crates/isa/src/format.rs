@@ -87,6 +87,7 @@ pub fn format(inst: &Inst, gen: Gen, pc: u64) -> String {
         s: &mut s,
         gen,
         first: true,
+        name: e.name,
     };
     match fam {
         Fam::Sopp => f.sopp(inst, e),
@@ -106,6 +107,8 @@ struct Fmt<'a> {
     s: &'a mut String,
     gen: Gen,
     first: bool,
+    /// The printed mnemonic (LLVM 22's literal syntax depends on the operation).
+    name: &'static str,
 }
 
 /// How constants print for source `i` of a VALU entry (probed from llvm-objdump).
@@ -217,8 +220,13 @@ impl Fmt<'_> {
         self.s.push_str(t);
     }
 
-    /// Literals print by value: an inline-constant value prints as that constant.
+    /// Literals print by value: an inline-constant value prints as that constant (LLVM 15), or
+    /// as `lit(0x…)` (LLVM 22, which keeps the literal encoding visible).
     fn literal(&mut self, v: u32, kind: Kind) {
+        // `s_setreg_imm32_b32`'s immediate is no source operand: LLVM 22 prints it as before.
+        if self.gen.llvm22() && self.name != "s_setreg_imm32_b32" {
+            return self.literal_llvm22(v, kind);
+        }
         match kind {
             Kind::B64 => {
                 // LLVM 15 keeps the 32-bit literal zero-extended: small values print in decimal.
@@ -258,6 +266,43 @@ impl Fmt<'_> {
                 let _ = write!(self.s, "{h:#x}");
             }
         }
+    }
+
+    /// llvm-objdump-22: a literal whose value an inline constant could have encoded prints as
+    /// `lit(0x…)` (all 32 bits); other 16-bit literals print their low half in hex, 32-bit
+    /// ones all 32 bits, 64-bit ones (the high half of an f64 or the zero-extended integer) as
+    /// LLVM 15 does.
+    fn literal_llvm22(&mut self, v: u32, kind: Kind) {
+        let int = |x: i32| (-16..=64).contains(&x);
+        let f16_inline = |h: u16| FLOATS.iter().any(|c| c.bits16() == h);
+        let f32_inline = FLOATS.iter().any(|c| c.bits32() == v);
+        let inline = match kind {
+            // Packed f16 pairs: an inline constant fills the low half only.
+            Kind::B32 if self.name.starts_with("v_pk_") => {
+                int(v as i32) || (v >> 16 == 0 && f16_inline(v as u16))
+            }
+            Kind::B32 => int(v as i32) || f32_inline,
+            Kind::F16 => int(v as u16 as i16 as i32) || f16_inline(v as u16),
+            Kind::I16 => int(v as i32) || f32_inline,
+            // An f64 literal is the high half: an inline value prints as its float, without
+            // `lit`; a 64-bit integer literal is zero-extended.
+            Kind::B64 if self.name.contains("_f64") => {
+                let wide = u64::from(v) << 32;
+                match FLOATS.iter().find(|c| c.bits64() == wide) {
+                    Some(&c) => self.float_const(c, kind),
+                    None => {
+                        let _ = write!(self.s, "{v:#x}");
+                    }
+                }
+                return;
+            }
+            Kind::B64 => v <= 64,
+        };
+        let _ = match (inline, kind) {
+            (true, _) => write!(self.s, "lit({v:#x})"),
+            (false, Kind::F16 | Kind::I16) => write!(self.s, "{:#x}", v as u16),
+            (false, _) => write!(self.s, "{v:#x}"),
+        };
     }
 
     fn sopp(&mut self, inst: &Inst, e: &Entry) {
@@ -512,11 +557,11 @@ impl Fmt<'_> {
             17 if self.gen != Gen::Gfx8 => "HW_REG_TBA_HI",
             18 if self.gen != Gen::Gfx8 => "HW_REG_TMA_LO",
             19 if self.gen != Gen::Gfx8 => "HW_REG_TMA_HI",
-            20 if self.gen == Gen::Gfx940 => "HW_REG_XCC_ID",
-            21 if self.gen == Gen::Gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_DATA",
-            22 if self.gen == Gen::Gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_DATA1",
-            23 if self.gen == Gen::Gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_PC_LO",
-            24 if self.gen == Gen::Gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_PC_HI",
+            20 if self.gen.is_cdna3() => "HW_REG_XCC_ID",
+            21 if self.gen.is_cdna3() => "HW_REG_SQ_PERF_SNAPSHOT_DATA",
+            22 if self.gen.is_cdna3() => "HW_REG_SQ_PERF_SNAPSHOT_DATA1",
+            23 if self.gen.is_cdna3() => "HW_REG_SQ_PERF_SNAPSHOT_PC_LO",
+            24 if self.gen.is_cdna3() => "HW_REG_SQ_PERF_SNAPSHOT_PC_HI",
             _ => "",
         }
     }
@@ -719,7 +764,15 @@ impl Fmt<'_> {
                 self.operand(op, width, kind);
             }
         }
-        if vop3 && e.name.starts_with("v_permlane") {
+        if vop3 && self.gen.llvm22() && e.name.starts_with("v_permlane") {
+            // gfx950 v_permlane16/32_swap_b32_e64.
+            if inst.mods.op_sel & 2 != 0 {
+                self.modifier("bound_ctrl:1");
+            }
+            if inst.mods.op_sel & 1 != 0 {
+                self.modifier("fi:1");
+            }
+        } else if vop3 && e.name.starts_with("v_permlane") {
             // op_sel bits 0 and 1 are fi and bound_ctrl; LLVM prints just those two.
             if inst.mods.op_sel & 3 != 0 {
                 let _ = write!(
@@ -730,13 +783,25 @@ impl Fmt<'_> {
                 );
             }
         } else if vop3 {
-            if inst.mods.op_sel != 0 {
-                // gfx940 v_cvt_sr_*: LLVM counts the tied old destination as a third source.
-                let nsrc = if e.name.starts_with("v_cvt_sr_") {
-                    3
+            if e.name.starts_with("v_bitop3") && inst.offset != 0 {
+                let t = inst.offset;
+                let _ = if t < 10 {
+                    write!(self.s, " bitop3:{t}")
                 } else {
-                    nsrc
+                    write!(self.s, " bitop3:{t:#x}")
                 };
+            }
+            if inst.mods.op_sel != 0 {
+                // gfx940 v_cvt_sr_* (fp8/bf8) and gfx950 v_cvt_scalef32_pk_fp4_*: LLVM counts
+                // the tied old destination as a third source.
+                let tied = matches!(
+                    e.name,
+                    "v_cvt_sr_fp8_f32"
+                        | "v_cvt_sr_bf8_f32"
+                        | "v_cvt_scalef32_pk_fp4_f16"
+                        | "v_cvt_scalef32_pk_fp4_bf16"
+                );
+                let nsrc = if tied { 3 } else { nsrc };
                 let bits: Vec<String> = (0..nsrc)
                     .map(|b| ((inst.mods.op_sel >> b) & 1).to_string())
                     .chain(std::iter::once(((inst.mods.op_sel >> 3) & 1).to_string()))
@@ -776,7 +841,17 @@ impl Fmt<'_> {
                     5 => "WORD_1",
                     _ => "DWORD",
                 };
-                if fam != Fam::Vopc {
+                // LLVM 22: the fp8/bf8 to f32 conversions have only src0_sel.
+                let fp8_src = self.gen.llvm22()
+                    && [
+                        "v_cvt_f32_fp8",
+                        "v_cvt_f32_bf8",
+                        "v_cvt_pk_f32_fp8",
+                        "v_cvt_pk_f32_bf8",
+                    ]
+                    .iter()
+                    .any(|p| e.name.starts_with(p));
+                if fam != Fam::Vopc && !fp8_src {
                     let _ = write!(self.s, " dst_sel:{}", sel(sd.dst_sel));
                     let unused = match sd.dst_unused {
                         1 => "UNUSED_SEXT",
@@ -824,7 +899,8 @@ impl Fmt<'_> {
                 .collect::<Vec<_>>()
                 .join(",")
         };
-        let mfma = e.name.starts_with("v_mfma") || e.name.starts_with("v_smfmac");
+        let mfma = (e.name.starts_with("v_mfma") || e.name.starts_with("v_smfmac"))
+            && e.name != "v_mfma_ld_scale_b32";
         if mfma {
             // cbsz = neg_hi bits (10:8), abid = op_sel/op_sel_hi2 (14:11), blgp = neg (63:61).
             let cbsz = m.neg_hi;
@@ -835,7 +911,7 @@ impl Fmt<'_> {
             if abid != 0 {
                 let _ = write!(self.s, " abid:{abid}");
             }
-            if m.neg != 0 && self.gen == Gen::Gfx940 && e.name.contains("_f64") {
+            if m.neg != 0 && self.gen.is_cdna3() && e.name.contains("_f64") {
                 // gfx940 f64 MFMAs reuse the blgp field as neg.
                 let _ = write!(
                     self.s,
@@ -854,7 +930,10 @@ impl Fmt<'_> {
         if m.op_sel & all != 0 {
             let _ = write!(self.s, " op_sel:[{}]", list(m.op_sel));
         }
-        if (mix && m.op_sel_hi & all != 0) || (!mix && m.op_sel_hi & all != all) {
+        // LLVM 22 has no op_sel_hi on the integer dot products.
+        let no_hi =
+            self.gen.llvm22() && (e.name.starts_with("v_dot4_") || e.name.starts_with("v_dot8_"));
+        if !no_hi && ((mix && m.op_sel_hi & all != 0) || (!mix && m.op_sel_hi & all != all)) {
             let _ = write!(self.s, " op_sel_hi:[{}]", list(m.op_sel_hi));
         }
         if m.neg & all != 0 && !mix {
@@ -871,10 +950,11 @@ impl Fmt<'_> {
     /// LLVM 15 prints the destination and C operand of gfx940 MFMAs as AGPRs whatever `acc_cd`
     /// says; the decoded [`Inst`] keeps what the hardware uses.
     fn gfx940_acc_quirk(&self, e: &Entry, s: &Slot, op: Operand) -> Operand {
-        let mfma = e.name.starts_with("v_mfma") || e.name.starts_with("v_smfmac");
+        let mfma = (e.name.starts_with("v_mfma") || e.name.starts_with("v_smfmac"))
+            && e.name != "v_mfma_ld_scale_b32";
         match op {
             Operand::Vgpr(n)
-                if self.gen == Gen::Gfx940
+                if self.gen.is_cdna3()
                     && mfma
                     && matches!(s.field, F::Vdst | F::Src2)
                     && s.class == b'a' =>
@@ -888,7 +968,7 @@ impl Fmt<'_> {
     /// gfx90a and gfx940 (`row_newbcast`; llvm-objdump-15 still prints `row_bcast` there, which
     /// clang-15 emits for the device libraries' wave reductions).
     fn cdna2(&self) -> bool {
-        matches!(self.gen, Gen::Gfx90a | Gen::Gfx940)
+        self.gen.unified_agprs()
     }
 
     fn dpp_ctrl(&mut self, c: u16) {
@@ -950,7 +1030,10 @@ impl Fmt<'_> {
         } else {
             let off = inst.offset as u32 | (u32::from(inst.offset1) << 8);
             if off != 0 {
-                if let Some(sw) = (e.name == "ds_swizzle_b32").then(|| swizzle(off)).flatten() {
+                if let Some(sw) = (e.name == "ds_swizzle_b32")
+                    .then(|| swizzle(off, self.gen.llvm22()))
+                    .flatten()
+                {
                     let _ = write!(self.s, " offset:swizzle({sw})");
                 } else {
                     let _ = write!(self.s, " offset:{off}");
@@ -975,7 +1058,7 @@ impl Fmt<'_> {
             }
             return;
         }
-        if self.gen == Gen::Gfx940 {
+        if self.gen.is_cdna3() {
             if inst.has(flags::GLC) {
                 self.modifier("sc0");
             }
@@ -1078,8 +1161,13 @@ impl Fmt<'_> {
         if e.slots.is_empty() {
             // Cache controls (buffer_wbinvl1, buffer_wbl2, buffer_inv): LLVM ignores the
             // operand fields and prints gfx940's scope bits only.
-            if self.gen == Gen::Gfx940 && matches!(e.name, "buffer_wbl2" | "buffer_inv") {
-                self.cache_bits(inst);
+            if self.gen.is_cdna3() && matches!(e.name, "buffer_wbl2" | "buffer_inv") {
+                // LLVM 22 prints only the scope (sc0, sc1) of buffer_inv.
+                let mut scope = *inst;
+                if self.gen.llvm22() && e.name == "buffer_inv" {
+                    scope.flags &= !flags::SLC;
+                }
+                self.cache_bits(&scope);
             }
             return;
         }
@@ -1265,8 +1353,16 @@ const NFMT: [&str; 8] = [
     "BUF_NUM_FORMAT_FLOAT",
 ];
 
-/// `ds_swizzle_b32` offset syntax (`None`: printed as a plain number).
-fn swizzle(off: u32) -> Option<String> {
+/// `ds_swizzle_b32` offset syntax (`None`: printed as a plain number). LLVM 22 also names the
+/// FFT (`111` in bits 15:13, lane offset in 4:0) and ROTATE (`110`, direction bit 10, amount in
+/// 9:5) modes.
+fn swizzle(off: u32, llvm22: bool) -> Option<String> {
+    if llvm22 && off & 0xe000 == 0xe000 {
+        return Some(format!("FFT,{}", off & 0x1f));
+    }
+    if llvm22 && off & 0xe000 == 0xc000 {
+        return Some(format!("ROTATE,{},{}", (off >> 10) & 1, (off >> 5) & 0x1f));
+    }
     if off & 0xff00 == 0x8000 {
         let sel = |i: u32| (off >> (2 * i)) & 3;
         return Some(format!(

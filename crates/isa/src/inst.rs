@@ -52,8 +52,9 @@ use crate::opcode::Opcode;
 ///
 /// `Gfx9` covers gfx904, gfx906 and gfx908 (one table, the union of their opcodes), `Gfx900`
 /// gfx900/902/909/90c (which have `v_mad_mix*` where the others have `v_fma_mix*`); gfx90a and
-/// gfx940 (CDNA2/CDNA3) have their own. `Gfx10` is GFX10.3 (RDNA2: gfx1030–gfx1036) in wave32,
-/// the mode clang compiles for by default and llvm-objdump disassembles in; `Gfx10W64` is the
+/// gfx940 (CDNA2/CDNA3) have their own; gfx942 and gfx950 have tables generated with LLVM 22.
+/// `Gfx10` is GFX10.3 (RDNA2: gfx1030–gfx1036) in wave32, the mode clang compiles for by
+/// default and llvm-objdump disassembles in; `Gfx10W64` is the
 /// same tables in wave64 (lane masks are SGPR pairs, `vcc` instead of `vcc_lo`): pick it with
 /// [`Gen::with_wave64`] for a kernel whose descriptor does not enable wave32. `Gfx11` is
 /// reserved (not decoded: [`crate::decode`] returns an error).
@@ -67,7 +68,7 @@ pub enum Gen {
     Gfx90a,
     /// gfx900, gfx902, gfx909, gfx90c (Vega without FMA mix).
     Gfx900,
-    /// gfx940, gfx941, gfx942 (CDNA3).
+    /// gfx940 and gfx941 (CDNA3) as LLVM 15 knows them.
     Gfx940,
     /// GFX10.3 (RDNA2: gfx1030–gfx1036), wave32.
     Gfx10,
@@ -75,11 +76,17 @@ pub enum Gen {
     Gfx11,
     /// GFX10.3 in wave64 (same opcodes as [`Gen::Gfx10`]; lane masks are 64 bits).
     Gfx10W64,
+    /// gfx942 (CDNA3) and `gfx9-4-generic` code as LLVM 22 knows them: gfx940's encodings,
+    /// tables generated with llvm-objdump-22 (`tables/generated_llvm22.rs`), printed as it
+    /// prints them.
+    Gfx942,
+    /// gfx950 (CDNA4): gfx942 plus its additions, tables and text from llvm-objdump-22.
+    Gfx950,
 }
 
 impl Gen {
     /// Every generation, in declaration (`Gen as usize`) order.
-    pub const ALL: [Gen; 8] = [
+    pub const ALL: [Gen; 10] = [
         Gen::Gfx8,
         Gen::Gfx9,
         Gen::Gfx90a,
@@ -88,6 +95,8 @@ impl Gen {
         Gen::Gfx10,
         Gen::Gfx11,
         Gen::Gfx10W64,
+        Gen::Gfx942,
+        Gen::Gfx950,
     ];
 
     /// Whether the generation has decoding tables of its own: [`Gen::Gfx10W64`] shares
@@ -99,12 +108,19 @@ impl Gen {
     /// The generation of a processor name such as `gfx906` (or an alternative name such as
     /// `fiji`) or a target ID such as `gfx90a:xnack-`, from codeobject's processor table (its
     /// ISA version); `None` for processors this crate has no tables for (GFX6/7, GFX10.1,
-    /// gfx950, GFX12, generic processors).
+    /// GFX12, generic processors other than `gfx9-generic` and `gfx9-4-generic`).
     pub fn from_processor(name: &str) -> Option<Gen> {
         let proc = name.split(':').next().unwrap_or(name);
         let p = hsaemu_codeobject::processor_info(proc)?;
         if p.is_generic() {
-            return None;
+            // A generic processor's code is the common subset of the processors it covers.
+            return match p.isa_version {
+                // gfx9-generic (gfx900…gfx90c): gfx900's table covers it.
+                (9, 0, _) => Some(Gen::Gfx900),
+                // gfx9-4-generic (gfx942 and gfx950): gfx942's instruction set.
+                (9, 4, _) => Some(Gen::Gfx942),
+                _ => None,
+            };
         }
         Some(match p.isa_version {
             (8, ..) => Gen::Gfx8,
@@ -112,7 +128,12 @@ impl Gen {
             (9, 0, 0 | 2 | 9 | 12) => Gen::Gfx900,
             (9, 0, 4 | 6 | 8) => Gen::Gfx9,
             (9, 0, 10) => Gen::Gfx90a,
-            (9, 4, _) => Gen::Gfx940,
+            // LLVM 15 knows gfx940 (its oracle); gfx941 has no compiler in either LLVM and
+            // shares gfx940's instruction set.
+            (9, 4, 0 | 1) => Gen::Gfx940,
+            // gfx942 and gfx950: tables generated with LLVM 22.
+            (9, 4, _) => Gen::Gfx942,
+            (9, 5, _) => Gen::Gfx950,
             // GFX10.3 only: gfx1010–gfx1013 (RDNA1) have other opcodes and no tables here.
             (10, 3, _) => Gen::Gfx10,
             (11, ..) => Gen::Gfx11,
@@ -123,6 +144,25 @@ impl Gen {
     /// Whether this crate can decode this generation.
     pub fn is_supported(self) -> bool {
         !matches!(self, Gen::Gfx11)
+    }
+
+    /// CDNA3/CDNA4 (gfx940's encodings: `sc0`/`sc1`/`nt`, SCRATCH `sve`, MFMA `acc_cd`).
+    #[inline]
+    pub fn is_cdna3(self) -> bool {
+        matches!(self, Gen::Gfx940 | Gen::Gfx942 | Gen::Gfx950)
+    }
+
+    /// gfx90a and CDNA3/CDNA4: the unified VGPR/AGPR file (`acc` bits in DS, FLAT, MUBUF and
+    /// MFMA `acc_cd`).
+    #[inline]
+    pub fn unified_agprs(self) -> bool {
+        self == Gen::Gfx90a || self.is_cdna3()
+    }
+
+    /// Whether the text follows llvm-objdump-22 (gfx942, gfx950) rather than llvm-objdump-15.
+    #[inline]
+    pub fn llvm22(self) -> bool {
+        matches!(self, Gen::Gfx942 | Gen::Gfx950)
     }
 
     /// Whether this is GFX10.3 (either wave size).
@@ -514,7 +554,8 @@ pub struct Inst {
     pub sdst: Operand,
     /// Sources (see the module table).
     pub src: [Operand; 3],
-    /// Memory offset in bytes (DS: `offset` or `offset0`), sign-extended where the field is signed.
+    /// Memory offset in bytes (DS: `offset` or `offset0`), sign-extended where the field is signed;
+    /// gfx950 `v_bitop3_*`: the 8-bit truth table (`bitop3:`).
     pub offset: i32,
     /// DS `offset1`.
     pub offset1: u8,

@@ -56,6 +56,12 @@ mod tests {
         assert_eq!(Gen::from_processor("gfx908"), Some(Gen::Gfx9));
         assert_eq!(Gen::from_processor("gfx90a:xnack-"), Some(Gen::Gfx90a));
         assert_eq!(Gen::from_processor("gfx940"), Some(Gen::Gfx940));
+        assert_eq!(Gen::from_processor("gfx941"), Some(Gen::Gfx940));
+        assert_eq!(Gen::from_processor("gfx942:xnack-"), Some(Gen::Gfx942));
+        assert_eq!(Gen::from_processor("gfx9-4-generic"), Some(Gen::Gfx942));
+        assert_eq!(Gen::from_processor("gfx950"), Some(Gen::Gfx950));
+        assert_eq!(Gen::from_processor("gfx9-generic"), Some(Gen::Gfx900));
+        assert_eq!(Gen::from_processor("gfx10-3-generic"), None);
         assert_eq!(Gen::from_processor("gfx1030"), Some(Gen::Gfx10));
         assert_eq!(Gen::from_processor("gfx1036"), Some(Gen::Gfx10));
         assert!(Gen::Gfx10.is_supported() && Gen::Gfx10W64.is_supported());

@@ -5,7 +5,7 @@
 use hsaemu_isa::{decode, decode_all, format, listing, Gen, TextSymbol};
 use proptest::prelude::*;
 
-const GENS: [Gen; 8] = Gen::ALL;
+const GENS: [Gen; Gen::ALL.len()] = Gen::ALL;
 
 /// The fixed high bits of every GFX10 encoding (and the GFX9 ones), to steer random words
 /// into the family decoders: (bits, how many high bits they fix).

@@ -1,4 +1,5 @@
-//! The disassembler against llvm-objdump-15 on the whole test corpus: every instruction of every
+//! The disassembler against llvm-objdump-15 on the whole test corpus (llvm-objdump-22 for the
+//! gfx942/gfx950 objects clang-22 compiles): every instruction of every
 //! kernel of every GFX8/GFX9/GFX10.3 target must print the same text (mnemonic and operands);
 //! gfx1030 objects are compared in wave32, llvm-objdump's default for `--mcpu=gfx1030`.
 
@@ -95,8 +96,10 @@ fn corpus_matches_llvm_objdump() {
     for (proc_, st) in &stats {
         let rate = 100.0 * st.matched as f64 / st.total.max(1) as f64;
         eprintln!(
-            "{proc_}: {}/{} instructions match llvm-objdump-15 ({rate:.3}%)",
-            st.matched, st.total
+            "{proc_}: {}/{} instructions match {} ({rate:.3}%)",
+            st.matched,
+            st.total,
+            hsaemu_testkit::objdump_for(proc_)
         );
         if st.matched != st.total {
             failed = true;
@@ -121,11 +124,12 @@ fn corpus_matches_llvm_objdump() {
     assert!(!stats.is_empty(), "the corpus has no code objects");
     assert!(
         !failed,
-        "some instructions print differently from llvm-objdump-15 (see above)"
+        "some instructions print differently from llvm-objdump (see above)"
     );
     if std::env::var_os("ISA_CORPUS_FILES").is_none() {
         for target in [
-            "gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx1030",
+            "gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx1030", "gfx942",
+            "gfx950",
         ] {
             assert!(
                 stats.get(target).is_some_and(|s| s.total > 1000),
@@ -136,7 +140,8 @@ fn corpus_matches_llvm_objdump() {
 }
 
 /// Decodes every line of `tests/data/roundtrip-<target>.txt` (every opcode of every family, with
-/// randomised operands and modifiers, generated with llvm-objdump-15) and compares the text.
+/// randomised operands and modifiers, generated with llvm-objdump-15; gfx942 and gfx950 with
+/// llvm-objdump-22) and compares the text.
 #[test]
 fn every_opcode_round_trips() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
@@ -152,6 +157,8 @@ fn every_opcode_round_trips() {
         "gfx940",
         "gfx1030",
         "gfx1030-wave64",
+        "gfx942",
+        "gfx950",
     ] {
         // `-wave64`: the VALU words disassembled with `--mattr=+wavefrontsize64`.
         let gen = match target.strip_suffix("-wave64") {

@@ -77,6 +77,9 @@ pub struct Hardware {
 const KB: u32 = 1024;
 /// GWS (see [`Hardware::gws`]) on GFX9 and later.
 const GWS: bool = true;
+/// CDNA3/CDNA4 as rocminfo shows MI300X/MI355X: 32 KiB L1 per CU, 4 MiB L2 per XCD and the
+/// 256 MiB Infinity Cache as L3.
+const CACHES_CDNA3: [u32; 4] = [32 * KB, 4096 * KB, 262144 * KB, 0];
 
 /// The GPU targets an emulated agent can present.
 pub const TARGETS: &[TargetInfo] = &[
@@ -193,6 +196,86 @@ pub const TARGETS: &[TargetInfo] = &[
             compute_units: 80,
             shader_engines: 4,
             shader_arrays_per_se: 2,
+            gws: GWS,
+        },
+    },
+    // CDNA3 (MI300) and CDNA4 (MI350). LDS, wave size, target-ID features and the 128-byte
+    // cache line are the hardware's (backend guide, rocminfo on MI300X/MI355X); the chip IDs of
+    // gfx940/gfx941 (pre-production MI300A/MI300X parts) are guesses, see docs/status.md.
+    TargetInfo {
+        processor: "gfx940",
+        default_features: ":sramecc+:xnack-",
+        chip_id: 0x74a0,
+        product: "MI300A (gfx940)",
+        lds_size: 65536,
+        simds_per_cu: 4,
+        max_waves_per_cu: 32,
+        hardware: Hardware {
+            part: "Instinct MI300A",
+            cacheline_size: 128,
+            cache_sizes: CACHES_CDNA3,
+            max_clock_mhz: 2100,
+            compute_units: 228,
+            shader_engines: 8,
+            shader_arrays_per_se: 1,
+            gws: GWS,
+        },
+    },
+    TargetInfo {
+        processor: "gfx941",
+        default_features: ":sramecc+:xnack-",
+        chip_id: 0x74a1,
+        product: "MI300X (gfx941)",
+        lds_size: 65536,
+        simds_per_cu: 4,
+        max_waves_per_cu: 32,
+        hardware: Hardware {
+            part: "Instinct MI300X",
+            cacheline_size: 128,
+            cache_sizes: CACHES_CDNA3,
+            max_clock_mhz: 2100,
+            compute_units: 304,
+            shader_engines: 32,
+            shader_arrays_per_se: 1,
+            gws: GWS,
+        },
+    },
+    TargetInfo {
+        processor: "gfx942",
+        default_features: ":sramecc+:xnack-",
+        chip_id: 0x74a1,
+        product: "MI300X",
+        lds_size: 65536,
+        simds_per_cu: 4,
+        max_waves_per_cu: 32,
+        hardware: Hardware {
+            part: "Instinct MI300X",
+            cacheline_size: 128,
+            cache_sizes: CACHES_CDNA3,
+            max_clock_mhz: 2100,
+            compute_units: 304,
+            shader_engines: 32,
+            shader_arrays_per_se: 1,
+            gws: GWS,
+        },
+    },
+    TargetInfo {
+        processor: "gfx950",
+        default_features: ":sramecc+:xnack-",
+        chip_id: 0x75a3,
+        product: "MI355X",
+        // gfx950 has 160 KiB of LDS per compute unit, all of it available to one work-group.
+        lds_size: 163840,
+        simds_per_cu: 4,
+        max_waves_per_cu: 32,
+        hardware: Hardware {
+            part: "Instinct MI355X",
+            cacheline_size: 128,
+            cache_sizes: CACHES_CDNA3,
+            max_clock_mhz: 2400,
+            compute_units: 256,
+            shader_engines: 32,
+            shader_arrays_per_se: 1,
             gws: GWS,
         },
     },
@@ -379,14 +462,20 @@ pub struct Config {
 }
 
 impl Config {
-    /// Reads `HSAEMU_TARGET`, `HSAEMU_GPUS` and `HSAEMU_CUS`. Bad values are reported on stderr
-    /// and replaced by the defaults.
-    pub fn from_env() -> Config {
+    /// Reads `HSAEMU_TARGET`, `HSAEMU_GPUS` and `HSAEMU_CUS`. A target that is not supported is
+    /// an error (reported on stderr with the supported list; `hsa_init` fails), never a silent
+    /// fallback to another GPU; bad counts are reported and replaced by the defaults.
+    pub fn from_env() -> Result<Config> {
         let target = std::env::var("HSAEMU_TARGET").unwrap_or_else(|_| "gfx90a".into());
-        let target = Isa::parse(&target, true).unwrap_or_else(|_| {
-            eprintln!("hsaemu: HSAEMU_TARGET={target:?} is not a supported target; using gfx90a");
-            Isa::parse("gfx90a", true).expect("gfx90a is in the target table")
-        });
+        let target = Isa::parse(&target, true).map_err(|_| {
+            let known: Vec<&str> = TARGETS.iter().map(|t| t.processor).collect();
+            eprintln!(
+                "hsaemu: HSAEMU_TARGET={target:?} is not a supported target (supported: {}, \
+                 optionally with :sramecc± and :xnack±)",
+                known.join(", ")
+            );
+            HsaError::Error
+        })?;
         let num = |var: &str, default: u32, max: u32| -> u32 {
             match std::env::var(var) {
                 Ok(v) => match v.trim().parse::<u32>() {
@@ -401,11 +490,11 @@ impl Config {
                 Err(_) => default,
             }
         };
-        Config {
+        Ok(Config {
             target,
             gpus: num("HSAEMU_GPUS", 1, 64),
             compute_units: num("HSAEMU_CUS", 4, 1024).max(1),
-        }
+        })
     }
 }
 
@@ -524,6 +613,10 @@ mod tests {
                 ("gfx908", true, true, 64),
                 ("gfx90a", true, true, 64),
                 ("gfx1030", false, false, 32),
+                ("gfx940", true, true, 64),
+                ("gfx941", true, true, 64),
+                ("gfx942", true, true, 64),
+                ("gfx950", true, true, 64),
             ]
         );
     }

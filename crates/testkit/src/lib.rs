@@ -1,8 +1,8 @@
 //! Test support for hsaemu: builds the test corpus with the real compilers.
 //!
 //! Every kernel a test runs or inspects is compiled here from the sources in
-//! `tests/kernels/` by Debian's `clang-15` or `hipcc`; there are no hand-written
-//! stand-ins for compiler output. Outputs are cached under `target/kernels/`,
+//! `tests/kernels/` by Debian's `clang-15` or `hipcc` (`clang-22` for gfx942/gfx950, see
+//! [`clang22_device_lib_args`]); there are no hand-written stand-ins for compiler output. Outputs are cached under `target/kernels/`,
 //! keyed by a hash of the source text and the full command line, so a second
 //! test run compiles nothing.
 //!
@@ -34,6 +34,85 @@ pub const TARGETS: &[&str] = &[
     "gfx90a:xnack-",
     "gfx940",
     "gfx1030",
+    "gfx942",
+    "gfx950",
+];
+
+/// Processors only LLVM 22 knows (CDNA3 gfx942, CDNA4 gfx950): their kernels are compiled by
+/// `clang-22` with [`clang22_device_lib_args`] and disassembled by `llvm-objdump-22`.
+pub const CLANG22_TARGETS: &[&str] = &["gfx942", "gfx950", "gfx9-4-generic"];
+
+/// Whether `target` is compiled by clang-22 rather than clang-15.
+pub fn is_clang22_target(target: &str) -> bool {
+    CLANG22_TARGETS.contains(&processor(target))
+}
+
+/// The `llvm-objdump` that is the oracle for `processor`: version 22 for the processors only it
+/// knows, 15 for the others (whose tables were generated from it).
+pub fn objdump_for(processor: &str) -> &'static str {
+    if is_clang22_target(processor) {
+        "llvm-objdump-22"
+    } else {
+        "llvm-objdump-15"
+    }
+}
+
+/// The device-library options for clang-22. ROCm 5.2's libraries have no bitcode for gfx942 or
+/// gfx950 (`--rocm-device-lib-path` refuses them, and code object V6 wants a newer ABI library),
+/// so the driver's own linking is off (`-nogpulib`) and the libraries are linked by hand:
+/// `oclc_isa_version_940` stands in for every gfx94x/gfx95x and `oclc_isa_version_1030` for
+/// GFX11/12, `oclc_abi_version_500` for V5 and V6. The 5.2 libraries compare the ISA version only
+/// with 8000/9000/9006/9008/9010 and the ABI version only with 500, so the stand-ins behave
+/// exactly like the real ones would (clang-22 gives byte-identical gfx90a objects either way).
+pub fn clang22_device_lib_args(target: &str) -> Vec<String> {
+    let p = processor(target);
+    let gfx9 = p.starts_with("gfx9");
+    let libs = [
+        "opencl",
+        "ocml",
+        "ockl",
+        "oclc_unsafe_math_off",
+        "oclc_finite_only_off",
+        "oclc_correctly_rounded_sqrt_off",
+        "oclc_daz_opt_off",
+        if gfx9 {
+            "oclc_wavefrontsize64_on"
+        } else {
+            "oclc_wavefrontsize64_off"
+        },
+        if gfx9 {
+            "oclc_isa_version_940"
+        } else {
+            "oclc_isa_version_1030"
+        },
+        "oclc_abi_version_500",
+    ];
+    let mut args = vec!["-nogpulib".to_string()];
+    for l in libs {
+        args.extend([
+            "-Xclang".into(),
+            "-mlink-builtin-bitcode".into(),
+            "-Xclang".into(),
+            format!("{DEVICE_LIB_PATH}/{l}.bc"),
+        ]);
+    }
+    args
+}
+
+/// OpenCL sources clang-22 compiles but cannot link against ROCm 5.2's device libraries:
+/// clang-22 mangles generic-address-space pointer parameters (`atomic_load_explicit`, `fract`,
+/// `sincos`, …) as plain `P`, the 5.2 bitcode defines them as `PU3AS0`, so those calls stay
+/// undefined (ld.lld: "undefined hidden symbol"). `emu_mode.cl`'s inline assembly uses
+/// instructions gfx94x does not have (`v_mac_f32`).
+pub const CLANG22_UNLINKABLE: &[&str] = &[
+    "cl/emu_atomics.cl",
+    "cl/emu_float.cl",
+    "cl/litmus_sb.cl",
+    "cl/litmus_mp64.cl",
+    "cl/lookback_scan.cl",
+    "cl/reliability.cl",
+    "cl/runtime_kernels.cl",
+    "cl/emu_mode.cl",
 ];
 
 /// The processor part of a target ID (`gfx90a:xnack-` → `gfx90a`).
@@ -41,8 +120,12 @@ pub fn processor(target: &str) -> &str {
     target.split(':').next().unwrap_or(target)
 }
 
-/// Code object versions clang-15 accepts for `target` (V2 is refused for gfx90a, gfx940 and gfx10+).
+/// Code object versions the corpus builds for `target`: clang-15 refuses V2 for gfx90a, gfx940
+/// and gfx10+; clang-22's new processors are built as V5 and V6 (its default).
 pub fn code_object_versions(target: &str) -> &'static [u32] {
+    if is_clang22_target(target) {
+        return &[5, 6];
+    }
     match processor(target) {
         "gfx803" | "gfx900" | "gfx906" => &[2, 3, 4, 5],
         _ => &[3, 4, 5],
@@ -77,14 +160,19 @@ pub fn cache_dir() -> PathBuf {
 
 /// The path of a required tool; panics with the set-up command when it is missing.
 pub fn tool(name: &str) -> PathBuf {
-    for dir in ["/usr/bin", "/usr/lib/llvm-15/bin", "/usr/local/bin"] {
+    for dir in [
+        "/usr/bin",
+        "/usr/lib/llvm-15/bin",
+        "/usr/lib/llvm-22/bin",
+        "/usr/local/bin",
+    ] {
         let p = Path::new(dir).join(name);
         if p.is_file() {
             return p;
         }
     }
     panic!(
-        "required tool `{name}` is missing: run `scripts/setup.sh` (installs clang-15, lld-15, llvm-15, hipcc, rocm-device-libs, libhsa-runtime-dev, librocrand1, librocrand-dev, librocsparse-dev)"
+        "required tool `{name}` is missing: run `scripts/setup.sh` (installs clang-15, lld-15, llvm-15, clang-22, lld-22, llvm-22, hipcc, rocm-device-libs, libhsa-runtime-dev, librocrand1, librocrand-dev, librocsparse-dev)"
     );
 }
 
@@ -170,7 +258,8 @@ fn stem_of(rel: &str) -> String {
 }
 
 /// Compiles an OpenCL C source (`rel` is relative to `tests/kernels/`) into a code object for
-/// `target` with code object version `cov`, linking the device libraries.
+/// `target` with code object version `cov`, linking the device libraries (clang-15 through
+/// `--rocm-device-lib-path`; for [`CLANG22_TARGETS`], clang-22 with [`clang22_device_lib_args`]).
 pub fn compile_cl(rel: &str, target: &str, cov: u32) -> PathBuf {
     compile_cl_with(rel, target, cov, &[])
 }
@@ -187,8 +276,13 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
         format!("-mcpu={target}"),
         "-O2".into(),
         format!("-mcode-object-version={cov}"),
-        format!("--rocm-device-lib-path={DEVICE_LIB_PATH}"),
     ];
+    let clang22 = is_clang22_target(target);
+    if clang22 {
+        args.extend(clang22_device_lib_args(target));
+    } else {
+        args.push(format!("--rocm-device-lib-path={DEVICE_LIB_PATH}"));
+    }
     args.extend(extra.iter().map(|a| a.to_string()));
     // Options that change the code (not just the cache key) show in the name.
     let mut variant = String::new();
@@ -199,7 +293,8 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
         variant.push_str("-fs");
     }
     let stem = format!("{}-{}{variant}-v{cov}", stem_of(rel), sanitize(target));
-    cached_compile("clang-15", &source_path(rel), &args, &stem, "hsaco")
+    let compiler = if clang22 { "clang-22" } else { "clang-15" };
+    cached_compile(compiler, &source_path(rel), &args, &stem, "hsaco")
 }
 
 /// Assembles and links an assembly source (`rel` under `tests/kernels/`) into a code object.
@@ -382,13 +477,16 @@ fn has_main(rel: &str) -> bool {
 pub fn source_supports(rel: &str, target: &str) -> bool {
     let text = std::fs::read_to_string(kernels_dir().join(rel)).unwrap_or_default();
     let proc_ = processor(target);
+    if is_clang22_target(target) && CLANG22_UNLINKABLE.contains(&rel) {
+        return false;
+    }
     match text
         .lines()
         .next()
         .and_then(|l| l.strip_prefix("// targets:"))
     {
         Some(list) => list.split_whitespace().any(|t| t == proc_ || t == target),
-        None if rel.ends_with(".s") => proc_.starts_with("gfx9"),
+        None if rel.ends_with(".s") => proc_.starts_with("gfx9") && !is_clang22_target(target),
         None if text.contains("__builtin_amdgcn_mfma") => {
             matches!(proc_, "gfx908" | "gfx90a" | "gfx940")
         }

@@ -24,9 +24,10 @@
 //! exact, summed in f64 and rounded to f32 once (the hardware's internal order and
 //! rounding are not published, so the last bit can differ from hardware); f64 accumulates by
 //! fused multiply-adds in k order; i8 is exact with a wrapping i32 sum. Results are written to
-//! the lanes enabled in EXEC. AMD lists no CBSZ, ABID or BLGP for gfx90a's f64 shapes (gfx940
-//! reuses BLGP as NEG there); a non-zero value, or one outside the documented range, faults as
-//! unimplemented.
+//! the lanes enabled in EXEC. AMD lists no CBSZ, ABID or BLGP for the f64 shapes (CDNA3 reuses
+//! BLGP as NEG there: A, B, C negated); a non-zero value, or one outside the documented range,
+//! faults as unimplemented. CDNA3's fp8/bf8 shapes read 8-bit floats in the generation's format
+//! (FNUZ on gfx94x, OCP on gfx950).
 
 use super::{unimplemented, Flow, LaneFault, R};
 use crate::decode::{flag, Gen, Inst, AGPR, VGPR};
@@ -44,6 +45,9 @@ pub(crate) enum Elem {
     I8,
     F64,
     I32,
+    /// CDNA3/CDNA4 8-bit floats (FNUZ on gfx94x, OCP on gfx950: `cdna3::F8::of`).
+    Fp8,
+    Bf8,
 }
 
 impl Elem {
@@ -52,14 +56,25 @@ impl Elem {
             Elem::F64 => 64,
             Elem::F32 | Elem::I32 => 32,
             Elem::F16 | Elem::Bf16 => 16,
-            Elem::I8 => 8,
+            Elem::I8 | Elem::Fp8 | Elem::Bf8 => 8,
+        }
+    }
+
+    /// Element `e` of a lane's packed float operand as f64, 8-bit floats in `gen`'s format.
+    fn value(self, raw: u128, e: usize, gen: Gen) -> f64 {
+        match self {
+            Elem::Fp8 | Elem::Bf8 => {
+                let f = super::cdna3::F8::of(gen, self == Elem::Bf8);
+                f64::from(f.decode((raw >> (8 * e)) as u8))
+            }
+            _ => self.float(raw, e),
         }
     }
 
     /// Element `e` of a lane's packed operand as f64 (float types).
-    fn float(self, raw: u64, e: usize) -> f64 {
+    fn float(self, raw: u128, e: usize) -> f64 {
         let bits = self.bits();
-        let v = raw >> (bits * e);
+        let v = (raw >> (bits * e)) as u64;
         match self {
             Elem::F32 => f64::from(f32::from_bits(v as u32)),
             Elem::F16 => f16::from_bits(v as u16).to_f64(),
@@ -71,7 +86,7 @@ impl Elem {
 }
 
 /// Element `e` of a lane's packed i8 operand.
-fn i8_at(raw: u64, e: usize) -> i32 {
+fn i8_at(raw: u128, e: usize) -> i32 {
     i32::from((raw >> (8 * e)) as u8 as i8)
 }
 
@@ -83,6 +98,8 @@ pub(crate) struct Shape {
     pub k: usize,
     pub blocks: usize,
     pub input: Elem,
+    /// B's type (A's but for the mixed fp8/bf8 shapes).
+    pub input_b: Elem,
     pub output: Elem,
 }
 
@@ -93,13 +110,26 @@ const fn s(m: usize, n: usize, k: usize, blocks: usize, input: Elem, output: Ele
         k,
         blocks,
         input,
+        input_b: input,
         output,
     }
 }
 
-use Elem::{Bf16, F16, F32, F64, I32, I8};
+/// A shape whose A and B types differ (`v_mfma_f32_*_bf8_fp8`, `*_fp8_bf8`).
+const fn s2(m: usize, n: usize, k: usize, a: Elem, b: Elem) -> Shape {
+    Shape {
+        input_b: b,
+        ..s(m, n, k, 1, a, F32)
+    }
+}
 
-/// Every MFMA opcode clang-15 emits for gfx908 and gfx90a (gfx940's are not modelled).
+use Elem::{Bf16, Bf8, Fp8, F16, F32, F64, I32, I8};
+
+/// Every MFMA opcode clang-15 emits for gfx908 and gfx90a, then CDNA3's new shapes and
+/// gfx950's double-K shapes. CDNA3's and LLVM 22's new spellings of the older shapes
+/// (`v_mfma_f32_32x32x4_2b_bf16`, `v_mfma_f64_16x16x4_f64`, …) reach these rows through isa's
+/// semantic key (`RENAMES` in crates/isa/gen/semantics.py). Not modelled: SMFMAC and gfx950's
+/// scaled MFMAs.
 pub(crate) static SHAPES: &[(Op, Shape)] = &[
     (Op::V_MFMA_F32_32X32X1F32, s(32, 32, 1, 2, F32, F32)),
     (Op::V_MFMA_F32_16X16X1F32, s(16, 16, 1, 4, F32, F32)),
@@ -128,6 +158,28 @@ pub(crate) static SHAPES: &[(Op, Shape)] = &[
     (Op::V_MFMA_F32_16X16X16BF16_1K, s(16, 16, 16, 1, Bf16, F32)),
     (Op::V_MFMA_F64_16X16X4F64, s(16, 16, 4, 1, F64, F64)),
     (Op::V_MFMA_F64_4X4X4F64, s(4, 4, 4, 4, F64, F64)),
+    // CDNA3. xf32 inputs are f32 values the hardware multiplies at reduced precision (not
+    // modelled: products are exact here).
+    (Op::V_MFMA_F32_32X32X4_XF32, s(32, 32, 4, 1, F32, F32)),
+    (Op::V_MFMA_F32_16X16X8_XF32, s(16, 16, 8, 1, F32, F32)),
+    (Op::V_MFMA_I32_32X32X16_I8, s(32, 32, 16, 1, I8, I32)),
+    (Op::V_MFMA_I32_16X16X32_I8, s(16, 16, 32, 1, I8, I32)),
+    (Op::V_MFMA_F32_32X32X16_FP8_FP8, s(32, 32, 16, 1, Fp8, F32)),
+    (Op::V_MFMA_F32_32X32X16_BF8_BF8, s(32, 32, 16, 1, Bf8, F32)),
+    (Op::V_MFMA_F32_32X32X16_FP8_BF8, s2(32, 32, 16, Fp8, Bf8)),
+    (Op::V_MFMA_F32_32X32X16_BF8_FP8, s2(32, 32, 16, Bf8, Fp8)),
+    (Op::V_MFMA_F32_16X16X32_FP8_FP8, s(16, 16, 32, 1, Fp8, F32)),
+    (Op::V_MFMA_F32_16X16X32_BF8_BF8, s(16, 16, 32, 1, Bf8, F32)),
+    (Op::V_MFMA_F32_16X16X32_FP8_BF8, s2(16, 16, 32, Fp8, Bf8)),
+    (Op::V_MFMA_F32_16X16X32_BF8_FP8, s2(16, 16, 32, Bf8, Fp8)),
+    // gfx950's double-K shapes: eight (f16/bf16) or sixteen (i8) k-elements per lane in four
+    // registers, laid out like the others.
+    (Op::V_MFMA_F32_16X16X32_F16, s(16, 16, 32, 1, F16, F32)),
+    (Op::V_MFMA_F32_32X32X16_F16, s(32, 32, 16, 1, F16, F32)),
+    (Op::V_MFMA_F32_16X16X32_BF16, s(16, 16, 32, 1, Bf16, F32)),
+    (Op::V_MFMA_F32_32X32X16_BF16, s(32, 32, 16, 1, Bf16, F32)),
+    (Op::V_MFMA_I32_16X16X64_I8, s(16, 16, 64, 1, I8, I32)),
+    (Op::V_MFMA_I32_32X32X32_I8, s(32, 32, 32, 1, I8, I32)),
 ];
 
 /// The shape of an MFMA operation.
@@ -204,7 +256,12 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen) -> R {
     // op_sel_hi[2], BLGP in neg, the A/B acc bits in op_sel_hi[1:0].
     let cbsz = i.neg_hi;
     let abid = i.opsel | (i.opsel_hi >> 2) << 3;
-    let blgp = i.neg;
+    let mut blgp = i.neg;
+    // CDNA3 f64 shapes: the BLGP field is NEG (bit 0 negates A, 1 B, 2 C).
+    let mut neg = 0u8;
+    if sh.input == F64 && gen.is_cdna3() {
+        (neg, blgp) = (blgp, 0);
+    }
     if sh.input == F64 && (cbsz | abid | blgp) != 0 {
         return Err(undefined(
             i,
@@ -217,19 +274,19 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen) -> R {
             format!("cbsz:{cbsz} abid:{abid} (outside the {} blocks)", sh.blocks),
         ));
     }
-    let cd_agpr = gen != Gen::Gfx90a || i.has(flag::ACC);
+    let cd_agpr = !gen.unified_agprs() || i.has(flag::ACC);
     let (a_code, b_code) = (i.src[0], i.src[1]);
     if a_code < VGPR || b_code < VGPR {
         return Err(undefined(i, "with a scalar A/B operand".into()));
     }
-    // A and B as one u64 per lane (the operand's one or two registers).
-    let operand = |code: u16, agpr: bool| -> [u64; LANES] {
+    // A and B as one u128 per lane (the operand's one to four registers).
+    let operand = |code: u16, agpr: bool| -> [u128; LANES] {
         let base = if agpr { AGPR } else { VGPR } + (code - VGPR);
-        let mut v = [0u64; LANES];
+        let mut v = [0u128; LANES];
         for r in 0..sh.in_regs() {
             let row = &w.v[reg_index(base + r as u16)];
             for l in 0..LANES {
-                v[l] |= u64::from(row[l]) << (32 * r);
+                v[l] |= u128::from(row[l]) << (32 * r);
             }
         }
         v
@@ -282,10 +339,12 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen) -> R {
                     F64 => {
                         let (lo, hi) = (2 * slot, 2 * slot + 1);
                         let c = u64::from(d[lo][lane]) | u64::from(d[hi][lane]) << 32;
-                        let mut acc = f64::from_bits(c);
+                        let sign = |bit: u8, x: f64| if neg >> bit & 1 != 0 { -x } else { x };
+                        let mut acc = sign(2, f64::from_bits(c));
                         for k in 0..sh.k {
                             let ((x, ea), (y, eb)) = (a_at(k), b_at(k));
-                            acc = F64.float(x, ea).mul_add(F64.float(y, eb), acc);
+                            let (x, y) = (sign(0, F64.float(x, ea)), sign(1, F64.float(y, eb)));
+                            acc = x.mul_add(y, acc);
                         }
                         let r = acc.to_bits();
                         d[lo][lane] = r as u32;
@@ -295,7 +354,7 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen) -> R {
                         let mut sum = 0.0f64;
                         for k in 0..sh.k {
                             let ((x, ea), (y, eb)) = (a_at(k), b_at(k));
-                            sum += sh.input.float(x, ea) * sh.input.float(y, eb);
+                            sum += sh.input.value(x, ea, gen) * sh.input_b.value(y, eb, gen);
                         }
                         let c = f64::from(f32::from_bits(d[slot][lane]));
                         d[slot][lane] = ((c + sum) as f32).to_bits();
@@ -347,7 +406,7 @@ mod tests {
                 }
             }
             assert!(seen.iter().all(|&x| x), "{op:?}");
-            assert!(sh.out_regs() <= 32 && sh.in_regs() <= 2, "{op:?}");
+            assert!(sh.out_regs() <= 32 && sh.in_regs() <= 4, "{op:?}");
         }
     }
 

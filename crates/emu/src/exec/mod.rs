@@ -2,6 +2,7 @@
 //! scalar memory and program control live here; vector ALU in [`valu`], matrix FMA in
 //! [`mfma`], vector memory (DS, FLAT/GLOBAL/SCRATCH, MUBUF) in [`vmem`].
 
+mod cdna3;
 mod clock;
 mod fine_grained;
 mod fpmode;

@@ -1203,6 +1203,7 @@ pub(super) fn valu_body(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
         5 => super::valu_int::valu_int,
         6 => super::rdna::valu_rdna,
         7 => super::valu_media::valu_media,
+        8 => super::cdna3::valu_cdna3,
         _ => return Err(unimplemented(i)),
     };
     part(w, c, &mut *env.scratch, mode).unwrap_or_else(|| Err(unimplemented(i)))

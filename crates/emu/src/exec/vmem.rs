@@ -759,7 +759,14 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         }
         Fmt::Scratch => {
             let mut places = [Place::Global(0); LANES];
-            if i.src[2] == 0x7f {
+            if i.has(flag::SVE) && i.src[2] != 0x7f {
+                // gfx940: `sve` with `saddr` adds both (the VGPR and the SGPR offsets).
+                let v = w.vsrc(i.src[0], 0, Ty::B32);
+                let s = w.sread(i.src[2], 0, Ty::B32).wrapping_add(off as u32);
+                for l in 0..LANES {
+                    places[l] = Place::Private(u64::from(v[l].wrapping_add(s)));
+                }
+            } else if i.src[2] == 0x7f {
                 let v = w.vsrc(i.src[0], 0, Ty::B32);
                 for l in 0..LANES {
                     places[l] = Place::Private(u64::from(v[l].wrapping_add(off as u32)));

@@ -237,6 +237,10 @@ impl Rng {
 /// (RDNA2) in wave32, clang's default for it.
 pub const TARGETS: [&str; 4] = ["gfx90a", "gfx906", "gfx803", "gfx1030"];
 
+/// CDNA3 (gfx942) and CDNA4 (gfx950), compiled by clang-22 (testkit's recipe). The suite runs
+/// every source clang-22 can link for them (not those in `hsaemu_testkit::CLANG22_UNLINKABLE`).
+pub const TARGETS_CDNA3: [&str; 2] = ["gfx942", "gfx950"];
+
 /// gfx1030 with the kernels compiled for wave64 (`-mwavefrontsize64`).
 pub const GFX1030_W64: &str = "gfx1030-w64";
 

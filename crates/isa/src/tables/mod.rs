@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 
 #[allow(clippy::all)]
 mod generated;
+mod generated_llvm22;
 pub(crate) mod semantics;
 
 pub(crate) use generated::GFX10_MTBUF_FORMATS;
@@ -478,7 +479,7 @@ const GFX10_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
 /// Every family's table for each generation, in [`Fam`] order (indexed by `fam as usize`),
 /// the generations in `Gen as usize` order (indexed directly: no match in the hot path).
 /// `Gfx10W64` shares `Gfx10`'s tables; `Gfx11` has none (empty slices).
-static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 8] = {
+static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 10] = {
     use generated::*;
     [
         // Gfx8
@@ -592,6 +593,48 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 8] = {
         [&[]; FAM_COUNT],
         // Gfx10W64 (the same tables)
         GFX10_FAMILIES,
+        // Gfx942 (LLVM 22)
+        [
+            &generated_llvm22::GFX942_SOP2,
+            &generated_llvm22::GFX942_SOPK,
+            &generated_llvm22::GFX942_SOP1,
+            &generated_llvm22::GFX942_SOPC,
+            &generated_llvm22::GFX942_SOPP,
+            &generated_llvm22::GFX942_SMEM,
+            &generated_llvm22::GFX942_VOP2,
+            &generated_llvm22::GFX942_VOP1,
+            &generated_llvm22::GFX942_VOPC,
+            &generated_llvm22::GFX942_VOP3,
+            &generated_llvm22::GFX942_VOP3P,
+            &generated_llvm22::GFX942_DS,
+            &generated_llvm22::GFX942_FLAT,
+            &generated_llvm22::GFX942_SCRATCH,
+            &generated_llvm22::GFX942_GLOBAL,
+            &generated_llvm22::GFX942_MUBUF,
+            &generated_llvm22::GFX942_MTBUF,
+            &generated_llvm22::GFX942_MIMG,
+        ],
+        // Gfx950 (LLVM 22)
+        [
+            &generated_llvm22::GFX950_SOP2,
+            &generated_llvm22::GFX950_SOPK,
+            &generated_llvm22::GFX950_SOP1,
+            &generated_llvm22::GFX950_SOPC,
+            &generated_llvm22::GFX950_SOPP,
+            &generated_llvm22::GFX950_SMEM,
+            &generated_llvm22::GFX950_VOP2,
+            &generated_llvm22::GFX950_VOP1,
+            &generated_llvm22::GFX950_VOPC,
+            &generated_llvm22::GFX950_VOP3,
+            &generated_llvm22::GFX950_VOP3P,
+            &generated_llvm22::GFX950_DS,
+            &generated_llvm22::GFX950_FLAT,
+            &generated_llvm22::GFX950_SCRATCH,
+            &generated_llvm22::GFX950_GLOBAL,
+            &generated_llvm22::GFX950_MUBUF,
+            &generated_llvm22::GFX950_MTBUF,
+            &generated_llvm22::GFX950_MIMG,
+        ],
     ]
 };
 
@@ -633,6 +676,8 @@ const _: () = assert!(
         && Gen::Gfx10 as usize == 5
         && Gen::Gfx11 as usize == 6
         && Gen::Gfx10W64 as usize == 7
+        && Gen::Gfx942 as usize == 8
+        && Gen::Gfx950 as usize == 9
 );
 
 /// Static per-opcode properties, built once from the width table and the mnemonics.
@@ -688,7 +733,10 @@ fn build_info() -> Vec<OpInfo> {
             flags: name_flags(op.mnemonic()),
         })
         .collect();
-    for &(op, widths) in generated::WIDTHS {
+    for &(op, widths) in generated::WIDTHS
+        .iter()
+        .chain(generated_llvm22::WIDTHS_LLVM22)
+    {
         let Some(info) = v.get_mut(op as usize) else {
             continue;
         };

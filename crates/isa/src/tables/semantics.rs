@@ -9,7 +9,7 @@ use crate::semantics::{
 use crate::Opcode as O;
 
 #[rustfmt::skip]
-pub(crate) static SEMANTICS: [S; 1383] = [
+pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::Unknown, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] },
     S { key: O::BUFFER_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add
     S { key: O::BUFFER_ATOMIC_ADD_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add_f32
@@ -33,6 +33,7 @@ pub(crate) static SEMANTICS: [S; 1383] = [
     S { key: O::BUFFER_ATOMIC_MIN_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // buffer_atomic_min_f64
     S { key: O::BUFFER_ATOMIC_OR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_or
     S { key: O::BUFFER_ATOMIC_OR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_or_x2
+    S { key: O::BUFFER_ATOMIC_PK_ADD_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_pk_add_bf16
     S { key: O::BUFFER_ATOMIC_PK_ADD_F16, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::PkAddF16, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // buffer_atomic_pk_add_f16
     S { key: O::BUFFER_ATOMIC_SMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_smax
     S { key: O::BUFFER_ATOMIC_SMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_smax_x2
@@ -203,7 +204,11 @@ pub(crate) static SEMANTICS: [S; 1383] = [
     S { key: O::DS_READ_B128, mem: Some(M { kind: K::Load, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_read_b128
     S { key: O::DS_READ_B32, mem: Some(M { kind: K::Load, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_read_b32
     S { key: O::DS_READ_B64, mem: Some(M { kind: K::Load, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_read_b64
+    S { key: O::DS_READ_B64_TR_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // ds_read_b64_tr_b16
+    S { key: O::DS_READ_B64_TR_B4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_read_b64_tr_b4
+    S { key: O::DS_READ_B64_TR_B8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_read_b64_tr_b8
     S { key: O::DS_READ_B96, mem: Some(M { kind: K::Load, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_read_b96
+    S { key: O::DS_READ_B96_TR_B6, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_read_b96_tr_b6
     S { key: O::DS_READ_I16, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // ds_read_i16
     S { key: O::DS_READ_I8, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_read_i8
     S { key: O::DS_READ_I8_D16, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_read_i8_d16
@@ -359,6 +364,8 @@ pub(crate) static SEMANTICS: [S; 1383] = [
     S { key: O::GLOBAL_LOAD_DWORDX3, mem: Some(M { kind: K::Load, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_dwordx3
     S { key: O::GLOBAL_LOAD_DWORDX4, mem: Some(M { kind: K::Load, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_dwordx4
     S { key: O::GLOBAL_LOAD_LDS_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_lds_dword
+    S { key: O::GLOBAL_LOAD_LDS_DWORDX3, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_lds_dwordx3
+    S { key: O::GLOBAL_LOAD_LDS_DWORDX4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_lds_dwordx4
     S { key: O::GLOBAL_LOAD_LDS_SBYTE, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_lds_sbyte
     S { key: O::GLOBAL_LOAD_LDS_SSHORT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_lds_sshort
     S { key: O::GLOBAL_LOAD_LDS_UBYTE, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_lds_ubyte
@@ -829,6 +836,8 @@ pub(crate) static SEMANTICS: [S; 1383] = [
     S { key: O::V_ALIGNBYTE_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_alignbyte_b32
     S { key: O::V_AND_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_and_b32
     S { key: O::V_AND_OR_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_and_or_b32
+    S { key: O::V_ASHR_PK_I8_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_ashr_pk_i8_i32
+    S { key: O::V_ASHR_PK_U8_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_ashr_pk_u8_i32
     S { key: O::V_ASHRREV_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_ashrrev_i16
     S { key: O::V_ASHRREV_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_ashrrev_i32
     S { key: O::V_ASHRREV_I64, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B64, B32] }, // v_ashrrev_i64
@@ -838,6 +847,8 @@ pub(crate) static SEMANTICS: [S; 1383] = [
     S { key: O::V_BFI_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_bfi_b32
     S { key: O::V_BFM_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_bfm_b32
     S { key: O::V_BFREV_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_bfrev_b32
+    S { key: O::V_BITOP3_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_bitop3_b16
+    S { key: O::V_BITOP3_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_bitop3_b32
     S { key: O::V_CEIL_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_ceil_f16
     S { key: O::V_CEIL_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_ceil_f32
     S { key: O::V_CEIL_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_ceil_f64
@@ -1050,6 +1061,7 @@ pub(crate) static SEMANTICS: [S; 1383] = [
     S { key: O::V_CVT_F16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_f16_f32
     S { key: O::V_CVT_F16_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_f16_i16
     S { key: O::V_CVT_F16_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_f16_u16
+    S { key: O::V_CVT_F32_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_f32_bf16
     S { key: O::V_CVT_F32_BF8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_f32_bf8
     S { key: O::V_CVT_F32_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_f32_f16
     S { key: O::V_CVT_F32_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_cvt_f32_f64
@@ -1070,7 +1082,9 @@ pub(crate) static SEMANTICS: [S; 1383] = [
     S { key: O::V_CVT_NORM_I16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_norm_i16_f16
     S { key: O::V_CVT_NORM_U16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_norm_u16_f16
     S { key: O::V_CVT_OFF_F32_I4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_off_f32_i4
+    S { key: O::V_CVT_PK_BF16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_bf16_f32
     S { key: O::V_CVT_PK_BF8_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_bf8_f32
+    S { key: O::V_CVT_PK_F16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_f16_f32
     S { key: O::V_CVT_PK_F32_BF8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_f32_bf8
     S { key: O::V_CVT_PK_F32_FP8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_f32_fp8
     S { key: O::V_CVT_PK_FP8_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_fp8_f32
@@ -1084,7 +1098,58 @@ pub(crate) static SEMANTICS: [S; 1383] = [
     S { key: O::V_CVT_PKNORM_U16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pknorm_u16_f32
     S { key: O::V_CVT_PKRTZ_F16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pkrtz_f16_f32
     S { key: O::V_CVT_RPI_I32_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_rpi_i32_f32
+    S { key: O::V_CVT_SCALEF32_2XPK16_BF6_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_2xpk16_bf6_f32
+    S { key: O::V_CVT_SCALEF32_2XPK16_FP6_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_2xpk16_fp6_f32
+    S { key: O::V_CVT_SCALEF32_F16_BF8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_f16_bf8
+    S { key: O::V_CVT_SCALEF32_F16_FP8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_f16_fp8
+    S { key: O::V_CVT_SCALEF32_F32_BF8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_f32_bf8
+    S { key: O::V_CVT_SCALEF32_F32_FP8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_f32_fp8
+    S { key: O::V_CVT_SCALEF32_PK32_BF16_BF6, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk32_bf16_bf6
+    S { key: O::V_CVT_SCALEF32_PK32_BF16_FP6, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk32_bf16_fp6
+    S { key: O::V_CVT_SCALEF32_PK32_BF6_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk32_bf6_bf16
+    S { key: O::V_CVT_SCALEF32_PK32_BF6_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_scalef32_pk32_bf6_f16
+    S { key: O::V_CVT_SCALEF32_PK32_F16_BF6, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk32_f16_bf6
+    S { key: O::V_CVT_SCALEF32_PK32_F16_FP6, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk32_f16_fp6
+    S { key: O::V_CVT_SCALEF32_PK32_F32_BF6, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk32_f32_bf6
+    S { key: O::V_CVT_SCALEF32_PK32_F32_FP6, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk32_f32_fp6
+    S { key: O::V_CVT_SCALEF32_PK32_FP6_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk32_fp6_bf16
+    S { key: O::V_CVT_SCALEF32_PK32_FP6_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_scalef32_pk32_fp6_f16
+    S { key: O::V_CVT_SCALEF32_PK_BF16_BF8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk_bf16_bf8
+    S { key: O::V_CVT_SCALEF32_PK_BF16_FP4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk_bf16_fp4
+    S { key: O::V_CVT_SCALEF32_PK_BF16_FP8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk_bf16_fp8
+    S { key: O::V_CVT_SCALEF32_PK_BF8_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk_bf8_bf16
+    S { key: O::V_CVT_SCALEF32_PK_BF8_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_scalef32_pk_bf8_f16
+    S { key: O::V_CVT_SCALEF32_PK_BF8_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk_bf8_f32
+    S { key: O::V_CVT_SCALEF32_PK_F16_BF8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk_f16_bf8
+    S { key: O::V_CVT_SCALEF32_PK_F16_FP4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk_f16_fp4
+    S { key: O::V_CVT_SCALEF32_PK_F16_FP8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk_f16_fp8
+    S { key: O::V_CVT_SCALEF32_PK_F32_BF8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk_f32_bf8
+    S { key: O::V_CVT_SCALEF32_PK_F32_FP4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk_f32_fp4
+    S { key: O::V_CVT_SCALEF32_PK_F32_FP8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk_f32_fp8
+    S { key: O::V_CVT_SCALEF32_PK_FP4_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk_fp4_bf16
+    S { key: O::V_CVT_SCALEF32_PK_FP4_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_scalef32_pk_fp4_f16
+    S { key: O::V_CVT_SCALEF32_PK_FP4_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk_fp4_f32
+    S { key: O::V_CVT_SCALEF32_PK_FP8_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk_fp8_bf16
+    S { key: O::V_CVT_SCALEF32_PK_FP8_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_scalef32_pk_fp8_f16
+    S { key: O::V_CVT_SCALEF32_PK_FP8_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_pk_fp8_f32
+    S { key: O::V_CVT_SCALEF32_SR_BF8_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_sr_bf8_bf16
+    S { key: O::V_CVT_SCALEF32_SR_BF8_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_scalef32_sr_bf8_f16
+    S { key: O::V_CVT_SCALEF32_SR_BF8_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_sr_bf8_f32
+    S { key: O::V_CVT_SCALEF32_SR_FP8_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_sr_fp8_bf16
+    S { key: O::V_CVT_SCALEF32_SR_FP8_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_scalef32_sr_fp8_f16
+    S { key: O::V_CVT_SCALEF32_SR_FP8_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_sr_fp8_f32
+    S { key: O::V_CVT_SCALEF32_SR_PK32_BF6_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_sr_pk32_bf6_bf16
+    S { key: O::V_CVT_SCALEF32_SR_PK32_BF6_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_scalef32_sr_pk32_bf6_f16
+    S { key: O::V_CVT_SCALEF32_SR_PK32_BF6_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_sr_pk32_bf6_f32
+    S { key: O::V_CVT_SCALEF32_SR_PK32_FP6_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_sr_pk32_fp6_bf16
+    S { key: O::V_CVT_SCALEF32_SR_PK32_FP6_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_scalef32_sr_pk32_fp6_f16
+    S { key: O::V_CVT_SCALEF32_SR_PK32_FP6_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_sr_pk32_fp6_f32
+    S { key: O::V_CVT_SCALEF32_SR_PK_FP4_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_sr_pk_fp4_bf16
+    S { key: O::V_CVT_SCALEF32_SR_PK_FP4_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_scalef32_sr_pk_fp4_f16
+    S { key: O::V_CVT_SCALEF32_SR_PK_FP4_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_scalef32_sr_pk_fp4_f32
+    S { key: O::V_CVT_SR_BF16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_sr_bf16_f32
     S { key: O::V_CVT_SR_BF8_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_sr_bf8_f32
+    S { key: O::V_CVT_SR_F16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_sr_f16_f32
     S { key: O::V_CVT_SR_FP8_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_sr_fp8_f32
     S { key: O::V_CVT_U16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_u16_f16
     S { key: O::V_CVT_U32_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_u32_f32
@@ -1097,9 +1162,11 @@ pub(crate) static SEMANTICS: [S; 1383] = [
     S { key: O::V_DIV_FMAS_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_div_fmas_f64
     S { key: O::V_DIV_SCALE_F32, mem: None, cmp: None, vop3b: true, mai: false, src: [B32, B32, B32] }, // v_div_scale_f32
     S { key: O::V_DIV_SCALE_F64, mem: None, cmp: None, vop3b: true, mai: false, src: [F64, F64, F64] }, // v_div_scale_f64
+    S { key: O::V_DOT2_F32_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot2_f32_bf16
     S { key: O::V_DOT2_F32_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2_f32_f16
     S { key: O::V_DOT2_I32_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2_i32_i16
     S { key: O::V_DOT2_U32_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2_u32_u16
+    S { key: O::V_DOT2C_F32_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot2c_f32_bf16
     S { key: O::V_DOT2C_F32_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2c_f32_f16
     S { key: O::V_DOT2C_I32_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2c_i32_i16
     S { key: O::V_DOT4_I32_I8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot4_i32_i8
@@ -1201,6 +1268,7 @@ pub(crate) static SEMANTICS: [S; 1383] = [
     S { key: O::V_MAX_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max_i32
     S { key: O::V_MAX_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_max_u16
     S { key: O::V_MAX_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max_u32
+    S { key: O::V_MAXIMUM3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_maximum3_f32
     S { key: O::V_MBCNT_HI_U32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mbcnt_hi_u32_b32
     S { key: O::V_MBCNT_LO_U32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mbcnt_lo_u32_b32
     S { key: O::V_MED3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_med3_f16
@@ -1209,52 +1277,72 @@ pub(crate) static SEMANTICS: [S; 1383] = [
     S { key: O::V_MED3_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_med3_i32
     S { key: O::V_MED3_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_med3_u16
     S { key: O::V_MED3_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_med3_u32
-    S { key: O::V_MFMA_F32_16X16X16_BF16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x16_bf16
+    S { key: O::V_MFMA_F32_16X16X16BF16_1K, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x16_bf16
+    S { key: O::V_MFMA_F32_16X16X16F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B16, B16, B16] }, // v_mfma_f32_16x16x16_f16
     S { key: O::V_MFMA_F32_16X16X16BF16_1K, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x16bf16_1k
     S { key: O::V_MFMA_F32_16X16X16F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x16f16
+    S { key: O::V_MFMA_F32_16X16X1F32, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x1_4b_f32
     S { key: O::V_MFMA_F32_16X16X1F32, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x1f32
     S { key: O::V_MFMA_F32_16X16X2BF16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x2bf16
+    S { key: O::V_MFMA_F32_16X16X32_BF16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x32_bf16
     S { key: O::V_MFMA_F32_16X16X32_BF8_BF8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x32_bf8_bf8
     S { key: O::V_MFMA_F32_16X16X32_BF8_FP8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x32_bf8_fp8
+    S { key: O::V_MFMA_F32_16X16X32_F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B16, B16, B16] }, // v_mfma_f32_16x16x32_f16
     S { key: O::V_MFMA_F32_16X16X32_FP8_BF8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x32_fp8_bf8
     S { key: O::V_MFMA_F32_16X16X32_FP8_FP8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x32_fp8_fp8
-    S { key: O::V_MFMA_F32_16X16X4_4B_BF16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x4_4b_bf16
+    S { key: O::V_MFMA_F32_16X16X4BF16_1K, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x4_4b_bf16
+    S { key: O::V_MFMA_F32_16X16X4F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B16, B16, B16] }, // v_mfma_f32_16x16x4_4b_f16
+    S { key: O::V_MFMA_F32_16X16X4F32, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x4_f32
     S { key: O::V_MFMA_F32_16X16X4BF16_1K, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x4bf16_1k
     S { key: O::V_MFMA_F32_16X16X4F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x4f16
     S { key: O::V_MFMA_F32_16X16X4F32, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x4f32
     S { key: O::V_MFMA_F32_16X16X8_XF32, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x8_xf32
     S { key: O::V_MFMA_F32_16X16X8BF16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x8bf16
+    S { key: O::V_MFMA_F32_32X32X16_BF16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x16_bf16
     S { key: O::V_MFMA_F32_32X32X16_BF8_BF8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x16_bf8_bf8
     S { key: O::V_MFMA_F32_32X32X16_BF8_FP8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x16_bf8_fp8
+    S { key: O::V_MFMA_F32_32X32X16_F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B16, B16, B16] }, // v_mfma_f32_32x32x16_f16
     S { key: O::V_MFMA_F32_32X32X16_FP8_BF8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x16_fp8_bf8
     S { key: O::V_MFMA_F32_32X32X16_FP8_FP8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x16_fp8_fp8
+    S { key: O::V_MFMA_F32_32X32X1F32, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x1_2b_f32
     S { key: O::V_MFMA_F32_32X32X1F32, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x1f32
+    S { key: O::V_MFMA_F32_32X32X2F32, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x2_f32
     S { key: O::V_MFMA_F32_32X32X2BF16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x2bf16
     S { key: O::V_MFMA_F32_32X32X2F32, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x2f32
-    S { key: O::V_MFMA_F32_32X32X4_2B_BF16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x4_2b_bf16
+    S { key: O::V_MFMA_F32_32X32X4BF16_1K, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x4_2b_bf16
+    S { key: O::V_MFMA_F32_32X32X4F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B16, B16, B16] }, // v_mfma_f32_32x32x4_2b_f16
     S { key: O::V_MFMA_F32_32X32X4_XF32, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x4_xf32
     S { key: O::V_MFMA_F32_32X32X4BF16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x4bf16
     S { key: O::V_MFMA_F32_32X32X4BF16_1K, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x4bf16_1k
     S { key: O::V_MFMA_F32_32X32X4F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x4f16
-    S { key: O::V_MFMA_F32_32X32X8_BF16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x8_bf16
+    S { key: O::V_MFMA_F32_32X32X8BF16_1K, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x8_bf16
+    S { key: O::V_MFMA_F32_32X32X8F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B16, B16, B16] }, // v_mfma_f32_32x32x8_f16
     S { key: O::V_MFMA_F32_32X32X8BF16_1K, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x8bf16_1k
     S { key: O::V_MFMA_F32_32X32X8F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x8f16
+    S { key: O::V_MFMA_F32_4X4X1F32, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_4x4x1_16b_f32
     S { key: O::V_MFMA_F32_4X4X1F32, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_4x4x1f32
     S { key: O::V_MFMA_F32_4X4X2BF16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_4x4x2bf16
-    S { key: O::V_MFMA_F32_4X4X4_16B_BF16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_4x4x4_16b_bf16
+    S { key: O::V_MFMA_F32_4X4X4BF16_1K, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_4x4x4_16b_bf16
+    S { key: O::V_MFMA_F32_4X4X4F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B16, B16, B16] }, // v_mfma_f32_4x4x4_16b_f16
     S { key: O::V_MFMA_F32_4X4X4BF16_1K, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_4x4x4bf16_1k
     S { key: O::V_MFMA_F32_4X4X4F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_4x4x4f16
-    S { key: O::V_MFMA_F64_16X16X4_F64, mem: None, cmp: None, vop3b: false, mai: true, src: [F64, F64, F64] }, // v_mfma_f64_16x16x4_f64
+    S { key: O::V_MFMA_F64_16X16X4F64, mem: None, cmp: None, vop3b: false, mai: true, src: [F64, F64, F64] }, // v_mfma_f64_16x16x4_f64
     S { key: O::V_MFMA_F64_16X16X4F64, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f64_16x16x4f64
-    S { key: O::V_MFMA_F64_4X4X4_4B_F64, mem: None, cmp: None, vop3b: false, mai: true, src: [F64, F64, F64] }, // v_mfma_f64_4x4x4_4b_f64
+    S { key: O::V_MFMA_F64_4X4X4F64, mem: None, cmp: None, vop3b: false, mai: true, src: [F64, F64, F64] }, // v_mfma_f64_4x4x4_4b_f64
     S { key: O::V_MFMA_F64_4X4X4F64, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f64_4x4x4f64
     S { key: O::V_MFMA_I32_16X16X16I8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_i32_16x16x16i8
     S { key: O::V_MFMA_I32_16X16X32_I8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_i32_16x16x32_i8
+    S { key: O::V_MFMA_I32_16X16X4I8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_i32_16x16x4_4b_i8
     S { key: O::V_MFMA_I32_16X16X4I8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_i32_16x16x4i8
+    S { key: O::V_MFMA_I32_16X16X64_I8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_i32_16x16x64_i8
     S { key: O::V_MFMA_I32_32X32X16_I8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_i32_32x32x16_i8
+    S { key: O::V_MFMA_I32_32X32X32_I8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_i32_32x32x32_i8
+    S { key: O::V_MFMA_I32_32X32X4I8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_i32_32x32x4_2b_i8
     S { key: O::V_MFMA_I32_32X32X4I8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_i32_32x32x4i8
     S { key: O::V_MFMA_I32_32X32X8I8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_i32_32x32x8i8
+    S { key: O::V_MFMA_I32_4X4X4I8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_i32_4x4x4_16b_i8
     S { key: O::V_MFMA_I32_4X4X4I8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_i32_4x4x4i8
+    S { key: O::V_MFMA_LD_SCALE_B32, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_ld_scale_b32
     S { key: O::V_MIN3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min3_f16
     S { key: O::V_MIN3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min3_f32
     S { key: O::V_MIN3_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min3_i16
@@ -1268,6 +1356,7 @@ pub(crate) static SEMANTICS: [S; 1383] = [
     S { key: O::V_MIN_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min_i32
     S { key: O::V_MIN_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min_u16
     S { key: O::V_MIN_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min_u32
+    S { key: O::V_MINIMUM3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_minimum3_f32
     S { key: O::V_MOV_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mov_b32
     S { key: O::V_MOV_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // v_mov_b64
     S { key: O::V_MOVRELD_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_movreld_b32
@@ -1297,6 +1386,8 @@ pub(crate) static SEMANTICS: [S; 1383] = [
     S { key: O::V_PACK_B32_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pack_b32_f16
     S { key: O::V_PERM_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_perm_b32
     S { key: O::V_PERMLANE16_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_permlane16_b32
+    S { key: O::V_PERMLANE16_SWAP_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_permlane16_swap_b32
+    S { key: O::V_PERMLANE32_SWAP_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_permlane32_swap_b32
     S { key: O::V_PERMLANEX16_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_permlanex16_b32
     S { key: O::V_PIPEFLUSH, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_pipeflush
     S { key: O::V_PK_ADD_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_add_f16
@@ -1314,15 +1405,18 @@ pub(crate) static SEMANTICS: [S; 1383] = [
     S { key: O::V_PK_MAX_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_max_f16
     S { key: O::V_PK_MAX_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_max_i16
     S { key: O::V_PK_MAX_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_max_u16
+    S { key: O::V_PK_MAXIMUM3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_maximum3_f16
     S { key: O::V_PK_MIN_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_min_f16
     S { key: O::V_PK_MIN_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_min_i16
     S { key: O::V_PK_MIN_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_min_u16
+    S { key: O::V_PK_MINIMUM3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_minimum3_f16
     S { key: O::V_PK_MOV_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_pk_mov_b32
     S { key: O::V_PK_MUL_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_mul_f16
     S { key: O::V_PK_MUL_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_pk_mul_f32
     S { key: O::V_PK_MUL_LO_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_mul_lo_u16
     S { key: O::V_PK_SUB_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_sub_i16
     S { key: O::V_PK_SUB_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_sub_u16
+    S { key: O::V_PRNG_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_prng_b32
     S { key: O::V_QSAD_PK_U16_U8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_qsad_pk_u16_u8
     S { key: O::V_RCP_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_rcp_f16
     S { key: O::V_RCP_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_rcp_f32
@@ -1344,20 +1438,34 @@ pub(crate) static SEMANTICS: [S; 1383] = [
     S { key: O::V_SCREEN_PARTITION_4SE_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_screen_partition_4se_b32
     S { key: O::V_SIN_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_sin_f16
     S { key: O::V_SIN_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_sin_f32
+    S { key: O::V_SMFMAC_F32_16X16X128_BF8_BF8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_16x16x128_bf8_bf8
+    S { key: O::V_SMFMAC_F32_16X16X128_BF8_FP8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_16x16x128_bf8_fp8
+    S { key: O::V_SMFMAC_F32_16X16X128_FP8_BF8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_16x16x128_fp8_bf8
+    S { key: O::V_SMFMAC_F32_16X16X128_FP8_FP8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_16x16x128_fp8_fp8
     S { key: O::V_SMFMAC_F32_16X16X32_BF16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_16x16x32_bf16
     S { key: O::V_SMFMAC_F32_16X16X32_F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B16, B16, B16] }, // v_smfmac_f32_16x16x32_f16
+    S { key: O::V_SMFMAC_F32_16X16X64_BF16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_16x16x64_bf16
     S { key: O::V_SMFMAC_F32_16X16X64_BF8_BF8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_16x16x64_bf8_bf8
     S { key: O::V_SMFMAC_F32_16X16X64_BF8_FP8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_16x16x64_bf8_fp8
+    S { key: O::V_SMFMAC_F32_16X16X64_F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B16, B16, B16] }, // v_smfmac_f32_16x16x64_f16
     S { key: O::V_SMFMAC_F32_16X16X64_FP8_BF8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_16x16x64_fp8_bf8
     S { key: O::V_SMFMAC_F32_16X16X64_FP8_FP8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_16x16x64_fp8_fp8
     S { key: O::V_SMFMAC_F32_32X32X16_BF16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_32x32x16_bf16
     S { key: O::V_SMFMAC_F32_32X32X16_F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B16, B16, B16] }, // v_smfmac_f32_32x32x16_f16
+    S { key: O::V_SMFMAC_F32_32X32X32_BF16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_32x32x32_bf16
     S { key: O::V_SMFMAC_F32_32X32X32_BF8_BF8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_32x32x32_bf8_bf8
     S { key: O::V_SMFMAC_F32_32X32X32_BF8_FP8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_32x32x32_bf8_fp8
+    S { key: O::V_SMFMAC_F32_32X32X32_F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B16, B16, B16] }, // v_smfmac_f32_32x32x32_f16
     S { key: O::V_SMFMAC_F32_32X32X32_FP8_BF8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_32x32x32_fp8_bf8
     S { key: O::V_SMFMAC_F32_32X32X32_FP8_FP8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_32x32x32_fp8_fp8
+    S { key: O::V_SMFMAC_F32_32X32X64_BF8_BF8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_32x32x64_bf8_bf8
+    S { key: O::V_SMFMAC_F32_32X32X64_BF8_FP8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_32x32x64_bf8_fp8
+    S { key: O::V_SMFMAC_F32_32X32X64_FP8_BF8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_32x32x64_fp8_bf8
+    S { key: O::V_SMFMAC_F32_32X32X64_FP8_FP8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_f32_32x32x64_fp8_fp8
+    S { key: O::V_SMFMAC_I32_16X16X128_I8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_i32_16x16x128_i8
     S { key: O::V_SMFMAC_I32_16X16X64_I8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_i32_16x16x64_i8
     S { key: O::V_SMFMAC_I32_32X32X32_I8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_i32_32x32x32_i8
+    S { key: O::V_SMFMAC_I32_32X32X64_I8, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_smfmac_i32_32x32x64_i8
     S { key: O::V_SQRT_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_sqrt_f16
     S { key: O::V_SQRT_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_sqrt_f32
     S { key: O::V_SQRT_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_sqrt_f64

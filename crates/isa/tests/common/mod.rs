@@ -1,5 +1,6 @@
 //! Test helpers: find AMDGPU code objects in corpus files (plain ELF, offload bundles, host
-//! binaries with `.hip_fatbin`), read their `.text`, and run llvm-objdump-15 on them.
+//! binaries with `.hip_fatbin`), read their `.text`, and run llvm-objdump-15 (22 for
+//! gfx942/gfx950) on them.
 
 #![allow(dead_code)]
 
@@ -96,6 +97,10 @@ pub fn processor(elf: &[u8]) -> Option<&'static str> {
         0x32 => "gfx90c",
         0x3f => "gfx90a",
         0x40 => "gfx940",
+        0x4b => "gfx941",
+        0x4c => "gfx942",
+        0x4f => "gfx950",
+        0x5f => "gfx9-4-generic",
         0x36 => "gfx1030",
         0x41 => "gfx1100",
         _ => return None,
@@ -131,9 +136,10 @@ pub struct ObjdumpLine {
     pub words: Vec<u32>,
 }
 
-/// Runs `llvm-objdump-15 -d --mcpu=<mcpu>` on an ELF and returns its instruction lines.
+/// Runs `llvm-objdump-15 -d --mcpu=<mcpu>` (`llvm-objdump-22` for the processors only LLVM 22
+/// knows) on an ELF and returns its instruction lines.
 pub fn objdump(elf: &[u8], mcpu: &str) -> Vec<ObjdumpLine> {
-    let tool = hsaemu_testkit::tool("llvm-objdump-15");
+    let tool = hsaemu_testkit::tool(hsaemu_testkit::objdump_for(mcpu));
     let dir = std::env::temp_dir().join(format!("hsaemu-isa-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let n = std::sync::atomic::AtomicUsize::new(0);

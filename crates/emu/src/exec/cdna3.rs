@@ -1,0 +1,409 @@
+//! CDNA3 (gfx940/941/942) and CDNA4 (gfx950) vector ALU operations that earlier generations do
+//! not have: `v_mov_b64`, `v_lshl_add_u64`, the fp8/bf8 conversions, and gfx950's `v_bitop3`
+//! and `v_cvt_pk_f16_f32`/`v_cvt_pk_bf16_f32`. Reached as the last
+//! `valu_part` (see `ops::valu_part`), so no other instruction pays for it.
+//!
+//! ## fp8 and bf8
+//!
+//! gfx940–gfx942 use the "FNUZ" formats (AMD/Graphcore: one NaN, 0x80, no infinity, no
+//! negative zero; E4M3 with bias 8, E5M2 with bias 16); gfx950 uses the OCP formats (E4M3FN with
+//! bias 7, no infinity, NaN = S.1111.111; E5M2 with bias 15 and IEEE infinities and NaNs). The
+//! bit layouts and biases are those of LLVM (`APFloat::Float8E4M3FNUZ`/`Float8E5M2FNUZ` for
+//! gfx940, `Float8E4M3FN`/`Float8E5M2` for gfx950) and of AMD's fp8 headers.
+//!
+//! Conversions to fp8 (the definition the tests check, [`F8::encode`]): round to nearest even
+//! (`v_cvt_pk_*_f32`), or stochastically (`v_cvt_sr_*_f32`): the low `23 - m` bits of the
+//! random operand are added to the `23 - m` bits below the result's last place, then the sum is
+//! truncated (AMD's reference `cast_to_f8`; `m` = 3 or 2 mantissa bits). A result beyond the
+//! largest finite value, an infinity and a NaN give the format's NaN (OCP E5M2: infinity for
+//! finite overflow and infinities), or with `clamp` the largest finite value of the same sign
+//! (NaN stays NaN). AMD's ISA guides name the clamp as the saturating form; whether unclamped
+//! hardware saturates too is not documented, so that part is a guess.
+
+use super::valu::{put, Ctx, Scratch};
+use super::{Flow, R};
+use crate::decode::{flag, Gen, Sub};
+use crate::ops::Op;
+use crate::wave::{Wave, LANES};
+
+type Row64 = [u64; LANES];
+
+/// An 8-bit floating-point format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct F8 {
+    /// Mantissa bits (3 for E4M3, 2 for E5M2).
+    pub man: u32,
+    /// Exponent bits.
+    pub exp: u32,
+    pub bias: i32,
+    /// FNUZ: 0x80 is the only NaN, no infinities, no negative zero.
+    pub fnuz: bool,
+}
+
+/// gfx940–gfx942 fp8 (E4M3FNUZ).
+pub(crate) const FP8_FNUZ: F8 = F8 {
+    man: 3,
+    exp: 4,
+    bias: 8,
+    fnuz: true,
+};
+/// gfx940–gfx942 bf8 (E5M2FNUZ).
+pub(crate) const BF8_FNUZ: F8 = F8 {
+    man: 2,
+    exp: 5,
+    bias: 16,
+    fnuz: true,
+};
+/// gfx950 fp8 (OCP E4M3FN).
+pub(crate) const FP8_OCP: F8 = F8 {
+    man: 3,
+    exp: 4,
+    bias: 7,
+    fnuz: false,
+};
+/// gfx950 bf8 (OCP E5M2).
+pub(crate) const BF8_OCP: F8 = F8 {
+    man: 2,
+    exp: 5,
+    bias: 15,
+    fnuz: false,
+};
+
+/// How a conversion to an 8-bit format rounds.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Rounding {
+    NearestEven,
+    /// Stochastic rounding with these random bits.
+    Stochastic(u32),
+}
+
+impl F8 {
+    /// The fp8 (`bf8 == false`) or bf8 format of a generation.
+    pub(crate) fn of(gen: Gen, bf8: bool) -> F8 {
+        match (gen == Gen::Gfx950, bf8) {
+            (false, false) => FP8_FNUZ,
+            (false, true) => BF8_FNUZ,
+            (true, false) => FP8_OCP,
+            (true, true) => BF8_OCP,
+        }
+    }
+
+    /// OCP E5M2 is the one format with infinities.
+    fn has_inf(self) -> bool {
+        !self.fnuz && self.exp == 5
+    }
+
+    fn nan(self, negative: bool) -> u8 {
+        if self.fnuz {
+            0x80
+        } else {
+            u8::from(negative) << 7 | 0x7f
+        }
+    }
+
+    /// The largest finite magnitude's bits (sign clear).
+    fn max_bits(self) -> u8 {
+        if self.fnuz || self.has_inf() {
+            // FNUZ: every exponent is finite; OCP E5M2: exponent 31 is inf/NaN.
+            let top = if self.fnuz {
+                (1 << self.exp) - 1
+            } else {
+                (1 << self.exp) - 2
+            };
+            (top << self.man | ((1 << self.man) - 1)) as u8
+        } else {
+            // OCP E4M3FN: S.1111.111 is NaN, so S.1111.110 (448) is the largest.
+            0x7e
+        }
+    }
+
+    /// The value of an 8-bit pattern.
+    pub(crate) fn decode(self, b: u8) -> f32 {
+        let neg = b & 0x80 != 0;
+        let e = u32::from(b >> self.man) & ((1 << self.exp) - 1);
+        let m = u32::from(b) & ((1 << self.man) - 1);
+        if self.fnuz && b == 0x80 {
+            return f32::NAN;
+        }
+        if !self.fnuz {
+            let top = (1 << self.exp) - 1;
+            if self.has_inf() && e == top {
+                return match (m, neg) {
+                    (0, false) => f32::INFINITY,
+                    (0, true) => f32::NEG_INFINITY,
+                    _ => f32::NAN,
+                };
+            }
+            if !self.has_inf() && e == top && m == (1 << self.man) - 1 {
+                return f32::NAN;
+            }
+        }
+        let v = if e == 0 {
+            f64::from(m) * 2f64.powi(1 - self.bias - self.man as i32)
+        } else {
+            (1.0 + f64::from(m) / f64::from(1u32 << self.man)) * 2f64.powi(e as i32 - self.bias)
+        };
+        (if neg { -v } else { v }) as f32
+    }
+
+    /// `x` converted to this format (see the module docs for the definition).
+    pub(crate) fn encode(self, x: f32, rounding: Rounding, clamp: bool) -> u8 {
+        let neg = x.is_sign_negative();
+        let sign = u8::from(neg) << 7;
+        if x.is_nan() {
+            return self.nan(neg);
+        }
+        let overflow = |clamp: bool| {
+            if clamp {
+                sign | self.max_bits()
+            } else if self.has_inf() {
+                sign | 0x7c
+            } else {
+                self.nan(neg)
+            }
+        };
+        if x.is_infinite() {
+            return overflow(clamp);
+        }
+        let a = f64::from(x.abs());
+        if a == 0.0 {
+            // FNUZ has no negative zero.
+            return if self.fnuz { 0 } else { sign };
+        }
+        // The quantum (value of the last mantissa place) at a's exponent, at least the
+        // denormal one.
+        let emin = 1 - self.bias;
+        let e = exponent(a).max(emin);
+        let q = 2f64.powi(e - self.man as i32);
+        let n = a / q; // exact: a has 24 significant bits
+        let r = match rounding {
+            Rounding::NearestEven => n.round_ties_even(),
+            Rounding::Stochastic(rnd) => {
+                let d = 23 - self.man;
+                let scaled = (n * f64::from(1u32 << d)).floor();
+                let noise = f64::from(rnd & ((1u32 << d) - 1));
+                ((scaled + noise) / f64::from(1u32 << d)).floor()
+            }
+        };
+        let v = r * q;
+        let max = f64::from(self.decode(self.max_bits()));
+        if v > max {
+            return overflow(clamp);
+        }
+        if r == 0.0 {
+            return if self.fnuz { 0 } else { sign };
+        }
+        // Re-encode v (a representable value) as bits.
+        let (be, bm) = if v < 2f64.powi(emin) {
+            (0, (v / 2f64.powi(emin - self.man as i32)) as u32)
+        } else {
+            let e = exponent(v);
+            let m = ((v / 2f64.powi(e) - 1.0) * f64::from(1u32 << self.man)) as u32;
+            ((e + self.bias) as u32, m)
+        };
+        sign | (be << self.man | bm) as u8
+    }
+}
+
+/// The unbiased exponent of a positive normal f64 (every nonzero f32 is one).
+fn exponent(x: f64) -> i32 {
+    (x.to_bits() >> 52) as i32 - 1023
+}
+
+/// CDNA3/CDNA4 vector ALU operations (the last part of `valu::valu_body`'s table).
+#[inline(never)]
+pub(super) fn valu_cdna3(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _mode: u32) -> Option<R> {
+    let i = c.i;
+    let gen = i.gen;
+    match i.op {
+        // D.u64 = S0.u64 (DPP forms are not modelled).
+        Op::V_MOV_B64 => {
+            if i.sub != Sub::E32 {
+                return None;
+            }
+            let a = c.s64(w, 0);
+            w.vwrite64(i.dst, &a, c.wmask);
+        }
+        // D.u64 = (S0.u64 << S1.u[2:0]) + S2.u64.
+        Op::V_LSHL_ADD_U64 => {
+            let a = c.s64(w, 0);
+            let s = *c.s_into(w, 1, &mut sc.b);
+            let b = c.s64(w, 2);
+            let mut r: Row64 = [0; LANES];
+            for l in 0..LANES {
+                r[l] = (a[l] << (s[l] & 7)).wrapping_add(b[l]);
+            }
+            w.vwrite64(i.dst, &r, c.wmask);
+        }
+        // One byte (SDWA src0_sel or VOP3 op_sel[1:0]) to f32.
+        Op::V_CVT_F32_FP8 | Op::V_CVT_F32_BF8 => {
+            let f = F8::of(gen, i.op == Op::V_CVT_F32_BF8);
+            let (src, byte) = byte_source(w, c);
+            for l in 0..LANES {
+                sc.r[l] = f.decode((src[l] >> (8 * byte)) as u8).to_bits();
+            }
+            let r = sc.r;
+            put(w, c, &r);
+        }
+        // Two bytes of a word (SDWA WORD_1 or VOP3 op_sel[0]) to two f32.
+        Op::V_CVT_PK_F32_FP8 | Op::V_CVT_PK_F32_BF8 => {
+            let f = F8::of(gen, i.op == Op::V_CVT_PK_F32_BF8);
+            let (src, byte) = byte_source(w, c);
+            let shift = if byte >= 2 { 16 } else { 0 };
+            let mut r: Row64 = [0; LANES];
+            for l in 0..LANES {
+                let h = src[l] >> shift;
+                r[l] = u64::from(f.decode(h as u8).to_bits())
+                    | u64::from(f.decode((h >> 8) as u8).to_bits()) << 32;
+            }
+            w.vwrite64(i.dst, &r, c.wmask);
+        }
+        // Two f32 to two bytes, written to the low or (op_sel[3]) high word of D; the other
+        // word keeps its value.
+        Op::V_CVT_PK_FP8_F32 | Op::V_CVT_PK_BF8_F32 => {
+            let f = F8::of(gen, i.op == Op::V_CVT_PK_BF8_F32);
+            let clamp = i.has(flag::CLAMP);
+            let a = *c.s_into(w, 0, &mut sc.a);
+            let b = *c.s_into(w, 1, &mut sc.b);
+            let old = w.vsrc(i.dst, 0, crate::wave::Ty::B32);
+            let shift = if i.opsel & 8 != 0 { 16 } else { 0 };
+            for l in 0..LANES {
+                let enc =
+                    |x: u32| u32::from(f.encode(f32::from_bits(x), Rounding::NearestEven, clamp));
+                let pair = enc(a[l]) | enc(b[l]) << 8;
+                sc.r[l] = old[l] & !(0xffff << shift) | pair << shift;
+            }
+            let r = sc.r;
+            put(w, c, &r);
+        }
+        // f32 to one byte with stochastic rounding by S1, into byte op_sel[3:2] of D (the other
+        // bytes keep their values).
+        Op::V_CVT_SR_FP8_F32 | Op::V_CVT_SR_BF8_F32 => {
+            let f = F8::of(gen, i.op == Op::V_CVT_SR_BF8_F32);
+            let clamp = i.has(flag::CLAMP);
+            let a = *c.s_into(w, 0, &mut sc.a);
+            let rnd = *c.s_into(w, 1, &mut sc.b);
+            let old = w.vsrc(i.dst, 0, crate::wave::Ty::B32);
+            let shift = 8 * u32::from(i.opsel >> 2 & 3);
+            for l in 0..LANES {
+                let b = f.encode(f32::from_bits(a[l]), Rounding::Stochastic(rnd[l]), clamp);
+                sc.r[l] = old[l] & !(0xff << shift) | u32::from(b) << shift;
+            }
+            let r = sc.r;
+            put(w, c, &r);
+        }
+        // gfx950: two f32 to f16 or bf16 in the low and high halves, rounded to nearest even
+        // (MODE's FP_ROUND is not applied); a bf16 NaN stays a quiet NaN of the same sign.
+        Op::V_CVT_PK_F16_F32 | Op::V_CVT_PK_BF16_F32 => {
+            let a = *c.s_into(w, 0, &mut sc.a);
+            let b = *c.s_into(w, 1, &mut sc.b);
+            let cvt = |x: u32| -> u32 {
+                if i.op == Op::V_CVT_PK_F16_F32 {
+                    u32::from(half::f16::from_f32(f32::from_bits(x)).to_bits())
+                } else {
+                    bf16_rne(x)
+                }
+            };
+            for l in 0..LANES {
+                sc.r[l] = cvt(a[l]) | cvt(b[l]) << 16;
+            }
+            let r = sc.r;
+            put(w, c, &r);
+        }
+        // gfx950: D = TTBL[{S0, S1, S2}] per bit, the 8-bit table (encoded in the neg (2:0),
+        // abs (5:3) and omod (7:6) fields) in `imm`; the sources are read raw. b16: op_sel
+        // picks the source halves and (bit 3) writes the high half, keeping the low one; a
+        // low-half result zeroes the high half.
+        Op::V_BITOP3_B32 | Op::V_BITOP3_B16 => {
+            let t = i.imm as u32 & 0xff;
+            let b16 = i.op == Op::V_BITOP3_B16;
+            let read = |k: usize| {
+                let v = w.vsrc(i.src[k], i.lit, crate::wave::Ty::B32);
+                if b16 && i.opsel >> k & 1 != 0 {
+                    v.map(|x| x >> 16)
+                } else {
+                    v
+                }
+            };
+            let (a, b, d) = (read(0), read(1), read(2));
+            let old = w.vsrc(i.dst, 0, crate::wave::Ty::B32);
+            for l in 0..LANES {
+                let mut r = 0u32;
+                for m in 0..8 {
+                    if t >> m & 1 != 0 {
+                        let pick = |bit: u32, x: u32| if m >> bit & 1 != 0 { x } else { !x };
+                        r |= pick(2, a[l]) & pick(1, b[l]) & pick(0, d[l]);
+                    }
+                }
+                sc.r[l] = match (b16, i.opsel & 8 != 0) {
+                    (false, _) => r,
+                    (true, false) => r & 0xffff,
+                    (true, true) => old[l] & 0xffff | r << 16,
+                };
+            }
+            let r = sc.r;
+            put(w, c, &r);
+        }
+        _ => return None,
+    }
+    Some(Ok(Flow::Next))
+}
+
+/// An f32 rounded to the nearest bf16 (ties to even); NaNs stay NaN (quieted).
+fn bf16_rne(x: u32) -> u32 {
+    if x & 0x7fff_ffff > 0x7f80_0000 {
+        return (x >> 16) | 0x40;
+    }
+    (x + 0x7fff + ((x >> 16) & 1)) >> 16
+}
+
+/// The unselected source of a byte-selecting conversion and the byte it selects: SDWA
+/// `src0_sel` (BYTE_0..3, WORD_1 = byte 2) or VOP3 `op_sel[1:0]` (the SDWA select is not applied
+/// to the row, the semantics pick the byte).
+fn byte_source(w: &Wave, c: &Ctx) -> ([u32; LANES], u32) {
+    let i = c.i;
+    let src = w.vsrc(i.src[0], i.lit, crate::wave::Ty::B32);
+    let byte = if i.sub == Sub::Sdwa {
+        match i.ext >> 16 & 7 {
+            sel @ 0..=3 => sel,
+            5 => 2, // WORD_1
+            _ => 0,
+        }
+    } else {
+        u32::from(i.opsel & 3)
+    };
+    (src, byte)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_have_their_documented_extremes() {
+        assert_eq!(FP8_FNUZ.decode(0x7f), 240.0);
+        assert_eq!(BF8_FNUZ.decode(0x7f), 57344.0);
+        assert_eq!(FP8_OCP.decode(0x7e), 448.0);
+        assert!(FP8_OCP.decode(0x7f).is_nan());
+        assert_eq!(BF8_OCP.decode(0x7b), 57344.0);
+        assert_eq!(BF8_OCP.decode(0x7c), f32::INFINITY);
+        assert_eq!(FP8_FNUZ.decode(0x01), 2f32.powi(-10));
+        assert_eq!(FP8_OCP.decode(0x01), 2f32.powi(-9));
+        assert_eq!(BF8_FNUZ.decode(0x01), 2f32.powi(-17));
+        assert_eq!(BF8_OCP.decode(0x01), 2f32.powi(-16));
+    }
+
+    #[test]
+    fn encode_inverts_decode_on_every_finite_byte() {
+        for f in [FP8_FNUZ, BF8_FNUZ, FP8_OCP, BF8_OCP] {
+            for b in 0..=255u8 {
+                let x = f.decode(b);
+                if x.is_nan() || x.is_infinite() || (b == 0x80 && !f.fnuz) {
+                    continue;
+                }
+                assert_eq!(f.encode(x, Rounding::NearestEven, false), b, "{f:?} {b:#x}");
+                assert_eq!(f.encode(x, Rounding::Stochastic(u32::MAX), false), b);
+            }
+        }
+    }
+}
