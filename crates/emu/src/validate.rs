@@ -88,6 +88,15 @@ pub struct DispatchPacket {
 /// dimension count says. The kernel object's contents and the scratch it needs are checked
 /// when it runs ([`geometry`], and the descriptor checks in `dispatch.rs`).
 pub fn dispatch_packet(p: &DispatchPacket) -> Result<Dispatch, Rejected> {
+    // ROCr reads only the 2-bit dimensions field, so a count that spills into the reserved bits
+    // (rocrtst's `4 << DIMENSIONS`) is an invalid dimension first.
+    let dims = usize::from(p.setup & 3);
+    if dims == 0 {
+        return Err(Rejected::new(
+            Rejection::Dimensions,
+            "setup.dimensions is 0; must be 1, 2 or 3",
+        ));
+    }
     let reserved = p.setup & !3;
     if reserved != 0 {
         return Err(Rejected::new(
@@ -96,13 +105,6 @@ pub fn dispatch_packet(p: &DispatchPacket) -> Result<Dispatch, Rejected> {
                 "setup {:#06x} has reserved bits {reserved:#06x} set",
                 p.setup
             ),
-        ));
-    }
-    let dims = usize::from(p.setup & 3);
-    if dims == 0 {
-        return Err(Rejected::new(
-            Rejection::Dimensions,
-            "setup.dimensions is 0; must be 1, 2 or 3",
         ));
     }
     let mut d = Dispatch {
@@ -251,6 +253,10 @@ mod tests {
         assert_eq!(reason(&p), Some(Rejection::Dimensions));
         p.setup = 1 | 4;
         assert_eq!(reason(&p), Some(Rejection::PacketFormat));
+        // A dimension count of 4 spills into the reserved bits: invalid dimensions, as in ROCr
+        // (rocrtst's Queue_Validation_InvalidDimension).
+        p.setup = 4;
+        assert_eq!(reason(&p), Some(Rejection::Dimensions));
         p.setup = 1;
         p.workgroup_size[0] = 0;
         assert_eq!(reason(&p), Some(Rejection::Dimensions));

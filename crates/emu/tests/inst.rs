@@ -2675,7 +2675,7 @@ fn completeness() {
         exec.iter().filter(|m| keyed.contains(**m)).count(),
         known.len()
     );
-    if std::env::var_os("HSAEMU_PRINT_UNCOVERED").is_some() {
+    if std::env::var_os("INST_PRINT_UNCOVERED").is_some() {
         for m in exec.iter().filter(|m| !keyed.contains(**m)) {
             println!("{m}");
         }

@@ -20,8 +20,9 @@ __kernel void mp64(__global atomic_ulong *words, __global uint *torn, __global u
   const int g = get_group_id(0);
   const int l = get_local_id(0);
   const int lanes = get_local_size(0);
-  // HW_ID (hwreg 4): CU_ID is bits 11:8, SH_ID bit 12, SE_ID bits 14:13.
-  const uint here = __builtin_amdgcn_s_getreg((31 << 11) | 4) & 0x7f00;
+  // HW_ID (hwreg 4): SIMD_ID is bits 5:4, which hsaemu sets from the host worker (CU_ID names
+  // the emulated CU, which no longer says which host thread runs the group).
+  const uint here = __builtin_amdgcn_s_getreg((31 << 11) | 4) & 0x30;
   if (l == 0)
     atomic_store_explicit(&hw_id[g], here | 0x80000000u, memory_order_relaxed,
                           memory_scope_device);

@@ -22,6 +22,8 @@ Environment (read by the runtime in the program, and by hsaemu):
                   stderr), `unimplemented` (calls to unsupported functions), `mem` (every
                   range made visible to kernels or hidden), or a FILE for a Chrome-trace
                   timeline (as --trace FILE)
+  HSAEMU_TIMEOUT  watchdog: stop a dispatch running longer than this many seconds and report
+                  where every live wave is (off by default; as --timeout)
   HSAEMU_LIBRARY  the libhsa-runtime64 to use (default: the one built next to hsaemu)
   HSAEMU_BIN      scripts/hip-tests.sh only: the hsaemu binary to run the HIP programs with";
 
