@@ -216,7 +216,7 @@ pub const TARGETS: &[TargetInfo] = &[
             cache_sizes: CACHES_CDNA3,
             max_clock_mhz: 2100,
             compute_units: 228,
-            shader_engines: 8,
+            shader_engines: 24,
             shader_arrays_per_se: 1,
             gws: GWS,
         },
