@@ -17,7 +17,7 @@
 use crate::ops::{op_of, Op};
 use crate::wave::Ty;
 pub(crate) use crate::wave::{AGPR, LITERAL, VGPR};
-use hsaemu_isa::semantics::{AtomicOp, CmpType, MemKind, SrcType, D16};
+use hsaemu_isa::semantics::{CmpType, MemKind, SrcType, D16};
 pub use hsaemu_isa::Gen;
 use hsaemu_isa::{Encoding, Ext, FloatConst, Opcode, Operand};
 use std::sync::OnceLock;
@@ -118,30 +118,8 @@ pub(crate) enum Kind {
     Atomic,
 }
 
-/// Atomic operations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) enum Atom {
-    #[default]
-    Swap,
-    CmpSwap,
-    Add,
-    Sub,
-    Rsub,
-    SMin,
-    UMin,
-    SMax,
-    UMax,
-    And,
-    Or,
-    Xor,
-    Inc,
-    Dec,
-    FAdd,
-    FMin,
-    FMax,
-    PkAddF16,
-    MskOr,
-}
+/// Atomic operations: isa's table type, as `exec::vmem` names it.
+pub(crate) use hsaemu_isa::semantics::AtomicOp as Atom;
 
 /// What a memory instruction does: isa's table row ([`hsaemu_isa::semantics::MemDesc`]) in the
 /// form `exec::vmem` reads.
@@ -186,27 +164,7 @@ fn mem_desc(m: Option<hsaemu_isa::semantics::MemDesc>) -> MemDesc {
             D16::Lo => 1,
             D16::Hi => 2,
         },
-        atom: match m.atomic {
-            AtomicOp::Swap => Atom::Swap,
-            AtomicOp::CmpSwap => Atom::CmpSwap,
-            AtomicOp::Add => Atom::Add,
-            AtomicOp::Sub => Atom::Sub,
-            AtomicOp::Rsub => Atom::Rsub,
-            AtomicOp::SMin => Atom::SMin,
-            AtomicOp::UMin => Atom::UMin,
-            AtomicOp::SMax => Atom::SMax,
-            AtomicOp::UMax => Atom::UMax,
-            AtomicOp::And => Atom::And,
-            AtomicOp::Or => Atom::Or,
-            AtomicOp::Xor => Atom::Xor,
-            AtomicOp::Inc => Atom::Inc,
-            AtomicOp::Dec => Atom::Dec,
-            AtomicOp::FAdd => Atom::FAdd,
-            AtomicOp::FMin => Atom::FMin,
-            AtomicOp::FMax => Atom::FMax,
-            AtomicOp::PkAddF16 => Atom::PkAddF16,
-            AtomicOp::MskOr => Atom::MskOr,
-        },
+        atom: m.atomic,
         rtn: m.returns,
         two: m.two,
         st64: m.st64,

@@ -64,9 +64,10 @@ pub enum D16 {
 }
 
 /// Atomic operations (the names of the ISA's `*_atomic_OP` / `ds_OP` mnemonics).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 #[allow(missing_docs)]
 pub enum AtomicOp {
+    #[default]
     Swap,
     CmpSwap,
     Add,
