@@ -249,6 +249,8 @@ pub struct Gpu {
     pub(crate) gws: Arc<crate::gws::Gws>,
     /// Every function of the loaded code objects (replaced, not changed, on each load).
     functions: Mutex<Arc<Functions>>,
+    /// Run every dispatch in a fixed schedule (`HSAEMU_DETERMINISTIC`, `--deterministic`).
+    deterministic: AtomicBool,
 }
 
 /// The functions of loaded code, for symbolised fault reports.
@@ -346,6 +348,15 @@ pub fn watchdog_seconds() -> Option<u32> {
     })
 }
 
+/// Whether `HSAEMU_DETERMINISTIC` asks for deterministic dispatches (set and not `0`; read
+/// once).
+pub fn deterministic_requested() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| {
+        std::env::var("HSAEMU_DETERMINISTIC").is_ok_and(|v| !v.is_empty() && v.trim() != "0")
+    })
+}
+
 impl std::fmt::Debug for Gpu {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Gpu")
@@ -384,7 +395,19 @@ impl Gpu {
             kernels: Mutex::new(HashMap::new()),
             gws: Arc::default(),
             functions: Mutex::new(Arc::new(Functions::default())),
+            deterministic: AtomicBool::new(deterministic_requested()),
         })
+    }
+
+    /// Runs every later dispatch in a fixed schedule (see `dispatch.rs`), or not. On by
+    /// default when `HSAEMU_DETERMINISTIC` is set.
+    pub fn set_deterministic(&self, on: bool) {
+        self.deterministic.store(on, Ordering::Relaxed);
+    }
+
+    /// Whether dispatches run in a fixed schedule.
+    pub fn deterministic(&self) -> bool {
+        self.deterministic.load(Ordering::Relaxed)
     }
 
     /// The shared memory map.

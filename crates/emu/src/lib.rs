@@ -56,12 +56,17 @@ mod residency;
 mod single;
 pub mod validate;
 mod wave;
+mod wavetrace;
 
 pub use census::{opcode_status, opcodes, OpcodeStatus};
 pub use decode::{emulated, Gen};
 pub use descriptor::{KernelDescriptor, KernelObjectFormat};
 pub use error::{EmuError, Fault, FaultContext, FaultKind, LiveWave, StopCause};
-pub use gpu::{watchdog_seconds, Control, Coverage, Dispatch, DispatchStats, Gpu, GpuConfig};
+pub use gpu::{
+    deterministic_requested, watchdog_seconds, Control, Coverage, Dispatch, DispatchStats, Gpu,
+    GpuConfig,
+};
 pub use loader::{LoadedCodeObject, LoadedKernel, LoadedSymbol, SymbolKind};
 pub use memory::{Access, MemoryKind, MemoryMap};
 pub use single::{run_words, WaveRegs};
+pub use wavetrace::{WaveSelector, WorkGroup};
