@@ -9,7 +9,7 @@
 //! instruction) for the work-groups [`Tracer::selects_wg`] chose at launch; every other wave
 //! runs the usual loop, whose observer is `()` and compiles away.
 
-use crate::decode::{flag, Fmt, Inst, Kind};
+use crate::decode::{Fmt, Inst, Kind};
 use crate::wave::{Row, Wave, LANES, VGPR, VREGS};
 use parking_lot::Mutex;
 use std::fmt::Write as _;
@@ -335,7 +335,6 @@ impl Observer for WaveRecorder<'_> {
                 }
             }
         }
-        let glc = i.has(flag::GLC);
         for &(l, a, bytes) in &self.writes {
             if self.mem.contains(a, u64::from(bytes)) {
                 let _ = write!(o, "    mem[{a:#x}] =");
@@ -350,7 +349,7 @@ impl Observer for WaveRecorder<'_> {
                 let _ = writeln!(
                     o,
                     " (lane {l}{})",
-                    if glc && i.mem.kind == Kind::Atomic {
+                    if i.mem.kind == Kind::Atomic {
                         ", atomic"
                     } else {
                         ""
