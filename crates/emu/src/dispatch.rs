@@ -132,9 +132,31 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch, control: Arc<Control>) -> Result<Disp
     // Deterministic mode (docs/debugging.md): one dispatch at a time in the process, all of
     // its work-groups on this one thread, so the schedule (work-group order, wave
     // interleaving by instruction counts, the order of atomics) is fixed by the program alone.
+    // Captured dispatches run so too, so that their replay reproduces them.
     static SERIAL: Mutex<()> = Mutex::new(());
-    let deterministic = gpu.deterministic();
+    let deterministic = gpu.deterministic() || crate::capture::enabled();
     let _serial = deterministic.then(|| SERIAL.lock());
+    let capture = crate::capture::enabled()
+        .then(|| {
+            let (name, format) = gpu.kernel_info(d.kernel_object).unzip();
+            let format = format.unwrap_or(KernelObjectFormat::Descriptor);
+            crate::capture::Pending::begin(gpu, d, name.as_deref(), format)
+        })
+        .flatten();
+    let result = run_dispatch(gpu, d, control, deterministic);
+    if let Some(c) = capture {
+        c.finish(gpu, &result);
+    }
+    result
+}
+
+/// [`run`] once it is known whether the schedule is deterministic.
+fn run_dispatch(
+    gpu: &Gpu,
+    d: &Dispatch,
+    control: Arc<Control>,
+    deterministic: bool,
+) -> Result<DispatchStats, Fault> {
     let start = Instant::now();
     // Memory retired while this dispatch runs stays mapped until it ends.
     let _epoch = gpu.mem.begin_dispatch();

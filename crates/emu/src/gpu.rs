@@ -273,6 +273,13 @@ impl Functions {
     pub(crate) fn start_of(&self, pc: u64) -> Option<u64> {
         self.containing(pc).map(|(s, _)| s)
     }
+    /// Every function: (start, size, load base of its code object, name).
+    pub(crate) fn list(&self) -> Vec<(u64, u64, u64, String)> {
+        self.by_start
+            .iter()
+            .map(|(&s, f)| (s, f.1, f.2, f.0.clone()))
+            .collect()
+    }
     /// `pc` as an offset in its code object.
     pub(crate) fn code_offset(&self, pc: u64) -> Option<u64> {
         self.containing(pc).map(|(_, f)| pc - f.2)
@@ -471,6 +478,25 @@ impl Gpu {
         *functions = Arc::new(f);
         drop(functions);
         Ok(loaded)
+    }
+
+    /// Takes code already in registered memory as loaded (a replay's captured image): the
+    /// kernel at `kernel_object` and the functions (start, size, load base, name).
+    pub(crate) fn adopt(
+        &self,
+        kernel_object: u64,
+        name: &str,
+        format: KernelObjectFormat,
+        functions: Vec<(u64, u64, u64, String)>,
+    ) {
+        self.kernels
+            .lock()
+            .insert(kernel_object, (name.to_string(), format));
+        let mut f = Functions::default();
+        for (start, size, base, name) in functions {
+            f.by_start.insert(start, (name, size, base));
+        }
+        *self.functions.lock() = Arc::new(f);
     }
 
     /// The functions of the loaded code.

@@ -38,6 +38,7 @@
 // Lane loops index several `[u32; 64]` rows in lockstep; that is the shape that vectorizes.
 #![allow(clippy::needless_range_loop)]
 
+mod capture;
 mod census;
 mod decode;
 pub mod descriptor;
@@ -58,6 +59,7 @@ pub mod validate;
 mod wave;
 mod wavetrace;
 
+pub use capture::{replay, ReplayReport};
 pub use census::{opcode_status, opcodes, OpcodeStatus};
 pub use decode::{emulated, Gen};
 pub use descriptor::{KernelDescriptor, KernelObjectFormat};
