@@ -30,7 +30,8 @@ Environment (read by the runtime in the program, and by hsaemu):
                   --trace-wave; WG is a work-group index or X,Y,Z, default 0; WAVE default all)
   HSAEMU_TRACE_WAVE_FILE  where the wave trace goes (default hsaemu-wave-trace.txt)
   HSAEMU_CAPTURE  DIR: write a replayable record of each faulting dispatch (as --capture)
-  HSAEMU_CAPTURE_KERNEL  capture the dispatches of this kernel instead (as --capture-kernel)
+  HSAEMU_CAPTURE_KERNEL  also capture every dispatch of this kernel, faulting or not
+                  (as --capture-kernel)
   HSAEMU_LIBRARY  the libhsa-runtime64 to use (default: the one built next to hsaemu)
   HSAEMU_BIN      scripts/hip-tests.sh only: the hsaemu binary to run the HIP programs with";
 
