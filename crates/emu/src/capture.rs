@@ -98,6 +98,8 @@ impl Pending {
             .kernel
             .as_deref()
             .is_some_and(|k| name == k || name.contains(k));
+        // Ranges freed meanwhile stay mapped until this epoch ends.
+        let _epoch = gpu.mem.begin_dispatch();
         let regions = gpu
             .mem
             .regions()
@@ -234,6 +236,7 @@ impl Pending {
                 let _ = writeln!(m, "fault_message {}", f.to_string().replace('\n', " | "));
             }
             None => {
+                let _epoch = gpu.mem.begin_dispatch();
                 for (base, digest) in digests(gpu.memory(), &self.regions) {
                     let _ = writeln!(m, "digest {base:#x} {digest:016x}");
                 }
