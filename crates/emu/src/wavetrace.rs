@@ -371,20 +371,20 @@ mod tests {
 
     #[test]
     fn selectors_parse() {
-        let p = |s| WaveSelector::parse(s);
+        let p = |s: &str| WaveSelector::parse(s).expect(s);
         assert_eq!(
-            p("saxpy").unwrap(),
+            p("saxpy"),
             WaveSelector {
                 kernel: "saxpy".into(),
                 workgroup: WorkGroup::Index(0),
                 wave: None
             }
         );
-        assert_eq!(p("k:3").unwrap().workgroup, WorkGroup::Index(3));
-        let s = p("k:1,2,3:1").unwrap();
+        assert_eq!(p("k:3").workgroup, WorkGroup::Index(3));
+        let s = p("k:1,2,3:1");
         assert_eq!((s.workgroup, s.wave), (WorkGroup::Id([1, 2, 3]), Some(1)));
-        assert_eq!(p("ns::k:2").unwrap().kernel, "ns::k");
-        assert!(p(":1").is_err());
-        assert!(p("k:1,2,3,4").is_err());
+        assert_eq!(p("ns::k:2").kernel, "ns::k");
+        assert!(WaveSelector::parse(":1").is_err());
+        assert!(WaveSelector::parse("k:1,2,3,4").is_err());
     }
 }
