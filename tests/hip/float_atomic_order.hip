@@ -56,6 +56,6 @@ int main() {
     CHECK(std::fabs(hd[k] - ref[k]) <= mag[k] * 1e-12, "double sum %d: %g, expected %g", k,
           hd[k], ref[k]);
   }
-  std::printf("PASS float_atomic_order\n");
+  pass("float_atomic_order");
   return 0;
 }

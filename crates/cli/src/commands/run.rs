@@ -312,8 +312,16 @@ fn replay(dir: &std::path::Path) -> Result<ExitCode, String> {
         (Some(f), None) => println!("faulted, but the capture completed: {f}"),
         (None, Some(want)) => println!("completed, but the capture faulted: {want}"),
         (None, None) if r.matches => println!(
-            "completed; results match the recording ({} writable ranges compared)",
-            r.compared
+            "completed; results match the recording ({} changed ranges compared{})",
+            r.compared,
+            if r.host_changed > 0 {
+                format!(
+                    "; {} more changed during the capture by the host, not by the kernel",
+                    r.host_changed
+                )
+            } else {
+                String::new()
+            }
         ),
         (None, None) => {
             let ranges: Vec<String> = r.differing.iter().map(|b| format!("{b:#x}")).collect();
