@@ -224,3 +224,28 @@ fn a_selected_dispatch_replays_to_the_same_results() {
         "{text}"
     );
 }
+
+/// Private memory in a trace: noinline_calls' kernel calls functions that save registers to
+/// their stack frames (`buffer_store_dword … s[0:3], s33`); the trace lists the private dwords
+/// each store changed, per lane.
+#[test]
+fn trace_wave_lists_private_memory_stores() {
+    let exe = built_program("noinline_calls");
+    let dir = scratch("trace-private");
+    let file = dir.join("wave.txt");
+    let f = file.to_str().expect("utf-8 path");
+    exec(
+        &exe,
+        &["--trace-wave=_Z6kernelPiS_i:0:0", "--trace-wave-file", f],
+        2,
+        &dir,
+    );
+    let text = std::fs::read_to_string(&file).expect("the trace file");
+    let lines: Vec<&str> = text.lines().collect();
+    let after_store = lines.windows(2).any(|w| {
+        w[0].contains("buffer_store_dword")
+            && w[1].starts_with("    private[0x")
+            && w[1].ends_with("(lane 0)")
+    });
+    assert!(after_store, "no private store listed after a buffer_store");
+}

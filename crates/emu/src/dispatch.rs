@@ -748,6 +748,7 @@ fn run_slice(
                         .map_or(0, |o| ctx.entry - o);
                     let mut rec =
                         crate::wavetrace::WaveRecorder::new(t, &ctx.mem, wg.id, wi as u32, base);
+                    rec.slot_size = ctx.slot_size;
                     run_wave(ctx, wg, wi, cache, scratch, &mut rec)?;
                 }
                 _ => run_wave(ctx, wg, wi, cache, scratch, &mut ())?,

@@ -1,8 +1,8 @@
 //! Wave traces (`hsaemu exec --trace-wave=KERNEL[:WG[:WAVE]]`, `HSAEMU_TRACE_WAVE`): every
 //! instruction the chosen waves execute, with its PC, text and EXEC, and what it wrote: the
 //! scalar and vector registers that changed (per lane), SCC, the global memory a FLAT/GLOBAL
-//! store or atomic wrote (per lane, read back after the instruction) and the LDS bytes a DS
-//! instruction changed. The lines go to `HSAEMU_TRACE_WAVE_FILE` (default
+//! store or atomic wrote (per lane, read back after the instruction), the LDS bytes a DS
+//! instruction changed and the private (scratch) dwords a store changed. The lines go to `HSAEMU_TRACE_WAVE_FILE` (default
 //! `hsaemu-wave-trace.txt`).
 //!
 //! Costs nothing when off: the scheduler picks the traced loop per wave turn (not per
@@ -183,6 +183,9 @@ pub(crate) struct WaveRecorder<'t> {
     lds: Vec<u8>,
     /// Global addresses a store or atomic writes: (lane, address, bytes).
     writes: Vec<(usize, u64, u32)>,
+    /// Bytes of the wave's private (scratch) slot; its copy before a store that may reach it.
+    pub(crate) slot_size: u64,
+    private: Vec<u8>,
 }
 
 impl<'t> WaveRecorder<'t> {
@@ -205,6 +208,8 @@ impl<'t> WaveRecorder<'t> {
             v: vec![[0; LANES]; VREGS],
             lds: Vec::new(),
             writes: Vec::new(),
+            slot_size: 0,
+            private: Vec::new(),
         }
     }
 }
@@ -280,6 +285,17 @@ impl Observer for WaveRecorder<'_> {
         let writes = matches!(i.mem.kind, Kind::Store | Kind::Atomic);
         self.lds.clear();
         self.writes.clear();
+        self.private.clear();
+        // SCRATCH, MUBUF (spills) and FLAT stores may write the wave's private slot: keep a
+        // copy to compare (slots up to 16 MiB).
+        if writes
+            && matches!(i.fmt, Fmt::Scratch | Fmt::Mubuf | Fmt::Flat)
+            && w.scratch_base != 0
+            && self.slot_size <= 16 << 20
+            && self.mem.contains(w.scratch_base, self.slot_size)
+        {
+            self.private = crate::memory::host::read_bytes(w.scratch_base, self.slot_size);
+        }
         if writes && i.fmt == Fmt::Ds {
             self.lds.extend_from_slice(lds);
         }
@@ -332,6 +348,24 @@ impl Observer for WaveRecorder<'_> {
                     let mut v = [0u8; 4];
                     v[..new.len()].copy_from_slice(new);
                     let _ = writeln!(o, "    lds[{:#x}] = {:#010x}", 4 * k, u32::from_le_bytes(v));
+                }
+            }
+        }
+        if !self.private.is_empty() {
+            // Changed private dwords, by lane and offset (the swizzle of code-object-abi.md
+            // §5.3: dword k of the slot is lane k % lanes, private dword k / lanes).
+            let now = crate::memory::host::read_bytes(w.scratch_base, self.slot_size);
+            for (k, (new, old)) in now.chunks(4).zip(self.private.chunks(4)).enumerate() {
+                if new != old {
+                    let mut v = [0u8; 4];
+                    v[..new.len()].copy_from_slice(new);
+                    let _ = writeln!(
+                        o,
+                        "    private[{:#x}] = {:#010x} (lane {})",
+                        k / lanes * 4,
+                        u32::from_le_bytes(v),
+                        k % lanes
+                    );
                 }
             }
         }
