@@ -706,7 +706,7 @@ struct RunResult {
 
 /// `hsaemu exec -- PROGRAM`, exactly as a user runs a HIP program, with the library cargo built
 /// for this test run (`HSAEMU_LIBRARY`), so a stale build elsewhere in `target/` is never used.
-fn hsaemu_exec(program: &Path) -> Command {
+pub(crate) fn hsaemu_exec(program: &Path) -> Command {
     let mut cmd = Command::new(crate::support::hsaemu());
     cmd.arg("exec").arg("--").arg(program).env(
         "HSAEMU_LIBRARY",
@@ -991,3 +991,12 @@ fn a_binary_without_code_for_the_target_fails_with_hips_error() {
 
 /// `SIGABRT` on Linux (what HIP 5.2's fatal errors end in).
 const SIGABRT: i32 = 6;
+
+/// The built executable of manifest program `name`, for other test modules (debugging.rs).
+pub(crate) fn built_program(name: &str) -> PathBuf {
+    let p = manifest()
+        .into_iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("{name} is not in the manifest"));
+    build(Kind::Exe, &p.name, &p.targets, &p.link)
+}

@@ -3,6 +3,7 @@
 mod bench;
 mod capi;
 mod codeobject;
+mod debugging;
 mod emu;
 mod hip;
 mod images;

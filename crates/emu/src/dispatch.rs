@@ -58,6 +58,10 @@ struct Ctx {
     /// The GPU's compute units (for `residency::cu_of`).
     cus: u32,
     gws: Arc<crate::gws::Gws>,
+    /// A fixed schedule: clocks count instructions instead of host time.
+    deterministic: bool,
+    /// `HSAEMU_TRACE_WAVE`'s tracer, when it selects this dispatch's kernel.
+    trace: Option<crate::wavetrace::Tracer>,
     next: AtomicU64,
     stop: AtomicBool,
     fault: Mutex<Option<Fault>>,
@@ -92,6 +96,8 @@ struct Wg {
     lds: Vec<u8>,
     slot: usize,
     executed: u64,
+    /// Whether `--trace-wave` selects this work-group.
+    traced: bool,
 }
 
 impl Gpu {
@@ -123,6 +129,34 @@ impl Gpu {
 
 /// Runs a dispatch to completion, or until `control` stops it.
 pub(crate) fn run(gpu: &Gpu, d: &Dispatch, control: Arc<Control>) -> Result<DispatchStats, Fault> {
+    // Deterministic mode (docs/debugging.md): one dispatch at a time in the process, all of
+    // its work-groups on this one thread, so the schedule (work-group order, wave
+    // interleaving by instruction counts, the order of atomics) is fixed by the program alone.
+    // Captured dispatches run so too, so that their replay reproduces them.
+    static SERIAL: Mutex<()> = Mutex::new(());
+    let deterministic = gpu.deterministic() || crate::capture::enabled();
+    let _serial = deterministic.then(|| SERIAL.lock());
+    let capture = crate::capture::enabled()
+        .then(|| {
+            let (name, format) = gpu.kernel_info(d.kernel_object).unzip();
+            let format = format.unwrap_or(KernelObjectFormat::Descriptor);
+            crate::capture::Pending::begin(gpu, d, name.as_deref(), format)
+        })
+        .flatten();
+    let result = run_dispatch(gpu, d, control, deterministic);
+    if let Some(c) = capture {
+        c.finish(gpu, &result);
+    }
+    result
+}
+
+/// [`run`] once it is known whether the schedule is deterministic.
+fn run_dispatch(
+    gpu: &Gpu,
+    d: &Dispatch,
+    control: Arc<Control>,
+    deterministic: bool,
+) -> Result<DispatchStats, Fault> {
     let start = Instant::now();
     // Memory retired while this dispatch runs stays mapped until it ends.
     let _epoch = gpu.mem.begin_dispatch();
@@ -199,7 +233,11 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch, control: Arc<Control>) -> Result<Disp
         ..
     } = geometry;
     let waves_per_wg = wg_items.div_ceil(gen.wave_size());
-    let workers = (gpu.threads as u64).min(total_wgs).max(1) as usize;
+    let workers = if deterministic {
+        1
+    } else {
+        (gpu.threads as u64).min(total_wgs).max(1) as usize
+    };
     let resident = crate::residency::resident_limit(
         d.cooperative,
         RESIDENT,
@@ -295,6 +333,8 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch, control: Arc<Control>) -> Result<Disp
         scratch = Some(buf);
     }
 
+    let trace =
+        crate::wavetrace::Tracer::for_dispatch(kernel.as_deref(), d.grid_size, d.workgroup_size);
     let ctx = Arc::new(Ctx {
         gen,
         mem: gpu.mem.clone(),
@@ -317,6 +357,8 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch, control: Arc<Control>) -> Result<Disp
         resident,
         cus: gpu.cfg.compute_units,
         gws: gpu.gws.clone(),
+        deterministic,
+        trace,
         next: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         fault: Mutex::new(None),
@@ -428,6 +470,7 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
                     lds: Vec::new(),
                     slot,
                     executed: 0,
+                    traced: false,
                 });
                 wg.slot = if ctx.d.cooperative {
                     n as usize
@@ -494,6 +537,7 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
     ];
     wg.id = id;
     wg.executed = 0;
+    wg.traced = ctx.trace.as_ref().is_some_and(|t| t.selects_wg(n, id));
     let wgsz = ctx.d.workgroup_size.map(u32::from);
     // Actual size of this (possibly partial) work-group.
     let actual = [0, 1, 2].map(|i| wgsz[i].min(ctx.d.grid_size[i] - id[i] * wgsz[i]));
@@ -696,7 +740,19 @@ fn run_slice(
             any_running = true;
             let before = wg.waves[wi].instructions;
             cache.last_load = 0;
-            run_wave(ctx, wg, wi, cache, scratch)?;
+            match &ctx.trace {
+                Some(t) if wg.traced && t.selects_wave(wi as u32) => {
+                    let base = ctx
+                        .functions
+                        .code_offset(ctx.entry)
+                        .map_or(0, |o| ctx.entry - o);
+                    let mut rec =
+                        crate::wavetrace::WaveRecorder::new(t, &ctx.mem, wg.id, wi as u32, base);
+                    rec.slot_size = ctx.slot_size;
+                    run_wave(ctx, wg, wi, cache, scratch, &mut rec)?;
+                }
+                _ => run_wave(ctx, wg, wi, cache, scratch, &mut ())?,
+            }
             if cache.last_load != 0 {
                 wg.last_load[wi] = cache.last_load;
             }
@@ -741,13 +797,15 @@ fn run_slice(
     }
 }
 
-/// Runs one wave for up to a quantum, until it ends, waits at a barrier or sleeps.
-fn run_wave(
+/// Runs one wave for up to a quantum, until it ends, waits at a barrier or sleeps. `obs`
+/// sees each instruction (`()`: nothing, compiled away; a wave trace's recorder).
+fn run_wave<O: crate::wavetrace::Observer>(
     ctx: &Ctx,
     wg: &mut Wg,
     wi: usize,
     cache: &mut RegionCache,
     scratch: &mut Scratch,
+    obs: &mut O,
 ) -> Result<(), Fault> {
     let program = &*ctx.program;
     let Wg { waves, lds, id, .. } = wg;
@@ -761,6 +819,7 @@ fn run_wave(
         scratch,
         clock_mhz: ctx.clock_mhz,
         gws: &ctx.gws,
+        deterministic: ctx.deterministic,
     };
     for _ in 0..QUANTUM {
         let pc = w.pc;
@@ -768,7 +827,10 @@ fn run_wave(
             return Err(fault(ctx, *id, w, pc, None, FaultKind::PcOutOfRange, None));
         };
         w.instructions += 1;
-        match exec::step(w, inst, &mut env) {
+        obs.before(w, inst, env.lds);
+        let result = exec::step(w, inst, &mut env);
+        obs.after(w, inst, env.lds, result.is_err());
+        match result {
             Ok(Flow::Next) => w.pc = pc + u64::from(inst.size),
             Ok(Flow::Jump(t)) => w.pc = t,
             Ok(Flow::Barrier) => {

@@ -249,6 +249,8 @@ pub struct Gpu {
     pub(crate) gws: Arc<crate::gws::Gws>,
     /// Every function of the loaded code objects (replaced, not changed, on each load).
     functions: Mutex<Arc<Functions>>,
+    /// Run every dispatch in a fixed schedule (`HSAEMU_DETERMINISTIC`, `--deterministic`).
+    deterministic: AtomicBool,
 }
 
 /// The functions of loaded code, for symbolised fault reports.
@@ -270,6 +272,13 @@ impl Functions {
     /// The start of the function holding `pc`.
     pub(crate) fn start_of(&self, pc: u64) -> Option<u64> {
         self.containing(pc).map(|(s, _)| s)
+    }
+    /// Every function: (start, size, load base of its code object, name).
+    pub(crate) fn list(&self) -> Vec<(u64, u64, u64, String)> {
+        self.by_start
+            .iter()
+            .map(|(&s, f)| (s, f.1, f.2, f.0.clone()))
+            .collect()
     }
     /// `pc` as an offset in its code object.
     pub(crate) fn code_offset(&self, pc: u64) -> Option<u64> {
@@ -346,6 +355,15 @@ pub fn watchdog_seconds() -> Option<u32> {
     })
 }
 
+/// Whether `HSAEMU_DETERMINISTIC` asks for deterministic dispatches (set and not `0`; read
+/// once).
+pub fn deterministic_requested() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| {
+        std::env::var("HSAEMU_DETERMINISTIC").is_ok_and(|v| !v.is_empty() && v.trim() != "0")
+    })
+}
+
 impl std::fmt::Debug for Gpu {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Gpu")
@@ -384,7 +402,19 @@ impl Gpu {
             kernels: Mutex::new(HashMap::new()),
             gws: Arc::default(),
             functions: Mutex::new(Arc::new(Functions::default())),
+            deterministic: AtomicBool::new(deterministic_requested()),
         })
+    }
+
+    /// Runs every later dispatch in a fixed schedule (see `dispatch.rs`), or not. On by
+    /// default when `HSAEMU_DETERMINISTIC` is set.
+    pub fn set_deterministic(&self, on: bool) {
+        self.deterministic.store(on, Ordering::Relaxed);
+    }
+
+    /// Whether dispatches run in a fixed schedule.
+    pub fn deterministic(&self) -> bool {
+        self.deterministic.load(Ordering::Relaxed)
     }
 
     /// The shared memory map.
@@ -448,6 +478,25 @@ impl Gpu {
         *functions = Arc::new(f);
         drop(functions);
         Ok(loaded)
+    }
+
+    /// Takes code already in registered memory as loaded (a replay's captured image): the
+    /// kernel at `kernel_object` and the functions (start, size, load base, name).
+    pub(crate) fn adopt(
+        &self,
+        kernel_object: u64,
+        name: &str,
+        format: KernelObjectFormat,
+        functions: Vec<(u64, u64, u64, String)>,
+    ) {
+        self.kernels
+            .lock()
+            .insert(kernel_object, (name.to_string(), format));
+        let mut f = Functions::default();
+        for (start, size, base, name) in functions {
+            f.by_start.insert(start, (name, size, base));
+        }
+        *self.functions.lock() = Arc::new(f);
     }
 
     /// The functions of the loaded code.

@@ -38,6 +38,7 @@
 // Lane loops index several `[u32; 64]` rows in lockstep; that is the shape that vectorizes.
 #![allow(clippy::needless_range_loop)]
 
+mod capture;
 mod census;
 mod decode;
 pub mod descriptor;
@@ -56,12 +57,18 @@ mod residency;
 mod single;
 pub mod validate;
 mod wave;
+mod wavetrace;
 
+pub use capture::{replay, ReplayReport};
 pub use census::{opcode_status, opcodes, OpcodeStatus};
 pub use decode::{emulated, Gen};
 pub use descriptor::{KernelDescriptor, KernelObjectFormat};
 pub use error::{EmuError, Fault, FaultContext, FaultKind, LiveWave, StopCause};
-pub use gpu::{watchdog_seconds, Control, Coverage, Dispatch, DispatchStats, Gpu, GpuConfig};
+pub use gpu::{
+    deterministic_requested, watchdog_seconds, Control, Coverage, Dispatch, DispatchStats, Gpu,
+    GpuConfig,
+};
 pub use loader::{LoadedCodeObject, LoadedKernel, LoadedSymbol, SymbolKind};
 pub use memory::{Access, MemoryKind, MemoryMap};
 pub use single::{run_words, WaveRegs};
+pub use wavetrace::{WaveSelector, WorkGroup};

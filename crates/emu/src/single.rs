@@ -92,6 +92,7 @@ pub fn run_words(gen: Gen, words: &[u32], regs: &mut WaveRegs) -> Result<u64, Fa
         scratch: &mut scratch,
         clock_mhz: crate::GpuConfig::default().clock_mhz,
         gws: &gws,
+        deterministic: false,
     };
     let end = 4 * words.len() as u64;
     let mut count = 0u64;

@@ -24,6 +24,14 @@ Environment (read by the runtime in the program, and by hsaemu):
                   timeline (as --trace FILE)
   HSAEMU_TIMEOUT  watchdog: stop a dispatch running longer than this many seconds and report
                   where every live wave is (off by default; as --timeout)
+  HSAEMU_DETERMINISTIC  1: run every dispatch in a fixed schedule, so results are
+                  bit-identical across runs and HSAEMU_THREADS values (as --deterministic)
+  HSAEMU_TRACE_WAVE  KERNEL[:WG[:WAVE]]: trace every instruction of those waves (as
+                  --trace-wave; WG is a work-group index or X,Y,Z, default 0; WAVE default all)
+  HSAEMU_TRACE_WAVE_FILE  where the wave trace goes (default hsaemu-wave-trace.txt)
+  HSAEMU_CAPTURE  DIR: write a replayable record of each faulting dispatch (as --capture)
+  HSAEMU_CAPTURE_KERNEL  also capture every dispatch of this kernel, faulting or not
+                  (as --capture-kernel)
   HSAEMU_LIBRARY  the libhsa-runtime64 to use (default: the one built next to hsaemu)
   HSAEMU_BIN      scripts/hip-tests.sh only: the hsaemu binary to run the HIP programs with";
 
@@ -40,6 +48,27 @@ pub struct Args {
     /// `HSAEMU_TIMEOUT=SECONDS`.
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(1..))]
     pub timeout: Option<u32>,
+    /// Run every dispatch in a fixed schedule (one at a time, its work-groups in order on one
+    /// host thread), so results are bit-identical across runs and `HSAEMU_THREADS` values,
+    /// float atomics included. The same as `HSAEMU_DETERMINISTIC=1`.
+    #[arg(long)]
+    pub deterministic: bool,
+    /// Trace every instruction of the chosen waves (PC, instruction, EXEC, the registers and
+    /// memory it wrote) to the --trace-wave-file. WG: a work-group index or X,Y,Z (default
+    /// 0); WAVE: a wave of it (default every wave).
+    #[arg(long, value_name = "KERNEL[:WG[:WAVE]]")]
+    pub trace_wave: Option<String>,
+    /// Where --trace-wave writes (default `hsaemu-wave-trace.txt`).
+    #[arg(long, value_name = "FILE")]
+    pub trace_wave_file: Option<PathBuf>,
+    /// Write a replayable record of each faulting dispatch (code, packet, kernel arguments,
+    /// memory) under DIR, for `hsaemu run --replay`. Dispatches then run deterministically.
+    #[arg(long, value_name = "DIR")]
+    pub capture: Option<PathBuf>,
+    /// With --capture: record every dispatch of the kernel NAME (exact name or a substring),
+    /// faulting or not, with a digest of its results.
+    #[arg(long, value_name = "NAME", requires = "capture")]
+    pub capture_kernel: Option<String>,
     /// The program to run, then its arguments.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
     pub command: Vec<String>,
@@ -131,11 +160,40 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     if let Some(s) = args.timeout {
         cmd.env("HSAEMU_TIMEOUT", s.to_string());
     }
+    debug_env(&args, &mut cmd)?;
     // Replace this process with the program (as `env` does), so its PID, exit status and
     // death by signal are exactly the program's own and a supervisor's kill reaches it.
     use std::os::unix::process::CommandExt;
     let err = cmd.exec();
     Err(format!("cannot run {program}: {err}"))
+}
+
+/// The environment of `--deterministic`, `--trace-wave` and `--capture` (docs/debugging.md).
+fn debug_env(args: &Args, cmd: &mut Command) -> Result<(), String> {
+    // Absolute, so that a program changing directory still writes where it was asked.
+    let absolute = |p: &Path| {
+        std::path::absolute(p)
+            .map_err(|e| format!("{}: {e}", p.display()))
+            .map(PathBuf::into_os_string)
+    };
+    if args.deterministic {
+        cmd.env("HSAEMU_DETERMINISTIC", "1");
+    }
+    if let Some(spec) = &args.trace_wave {
+        hsaemu_emu::WaveSelector::parse(spec)?;
+        cmd.env("HSAEMU_TRACE_WAVE", spec);
+    }
+    if let Some(f) = &args.trace_wave_file {
+        cmd.env("HSAEMU_TRACE_WAVE_FILE", absolute(f)?);
+    }
+    if let Some(d) = &args.capture {
+        std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+        cmd.env("HSAEMU_CAPTURE", absolute(d)?);
+    }
+    if let Some(k) = &args.capture_kernel {
+        cmd.env("HSAEMU_CAPTURE_KERNEL", k);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

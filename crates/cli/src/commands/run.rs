@@ -15,10 +15,16 @@ use std::process::ExitCode;
 #[derive(clap::Args)]
 pub struct Args {
     /// Code object, offload bundle or HIP executable.
-    pub file: std::path::PathBuf,
+    #[arg(required_unless_present = "replay")]
+    pub file: Option<std::path::PathBuf>,
     /// Kernel name (exact, or a unique substring such as an unmangled HIP name).
-    #[arg(long)]
+    #[arg(long, required_unless_present = "replay", default_value = "")]
     pub kernel: String,
+    /// Rerun a dispatch recorded by `hsaemu exec --capture` (its `dispatch-*` directory, or a
+    /// capture directory holding one record) alone and deterministically, and say whether it
+    /// reproduces the recorded fault or results (exit status 0 when it does).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["file", "args"])]
+    pub replay: Option<std::path::PathBuf>,
     /// Grid size in work-items: X[,Y[,Z]].
     #[arg(long, default_value = "1")]
     pub grid: String,
@@ -153,8 +159,11 @@ fn processor_of(elf: &[u8]) -> Option<&'static str> {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
-    let file = args.file.display().to_string();
-    let data = std::fs::read(&args.file).map_err(|e| format!("{file}: {e}"))?;
+    let Some(path) = &args.file else {
+        return replay(args.replay.as_deref().ok_or("no code object given")?);
+    };
+    let file = path.display().to_string();
+    let data = std::fs::read(path).map_err(|e| format!("{file}: {e}"))?;
     let found =
         hsaemu_codeobject::bundle::find_code_objects(&data).map_err(|e| format!("{file}: {e}"))?;
     let chosen = found
@@ -291,4 +300,42 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--replay DIR`: reruns a captured dispatch and reports the outcome against the record.
+fn replay(dir: &std::path::Path) -> Result<ExitCode, String> {
+    let r = hsaemu_emu::replay(dir)?;
+    println!("replay of {}: kernel {}", r.dir.display(), r.kernel);
+    match (&r.fault, &r.recorded_fault) {
+        (Some(f), Some(_)) if r.matches => println!("reproduced the recorded fault: {f}"),
+        (Some(f), Some(want)) => println!("faulted differently: {f}\nrecorded: {want}"),
+        (Some(f), None) => println!("faulted, but the capture completed: {f}"),
+        (None, Some(want)) => println!("completed, but the capture faulted: {want}"),
+        (None, None) if r.matches => println!(
+            "completed; results match the recording ({} changed ranges compared{})",
+            r.compared,
+            if r.host_changed > 0 {
+                format!(
+                    "; {} more changed during the capture by the host, not by the kernel",
+                    r.host_changed
+                )
+            } else {
+                String::new()
+            }
+        ),
+        (None, None) => {
+            let ranges: Vec<String> = r.differing.iter().map(|b| format!("{b:#x}")).collect();
+            println!(
+                "completed; results DIFFER from the recording in {} of {} ranges: {}",
+                ranges.len(),
+                r.compared,
+                ranges.join(", ")
+            )
+        }
+    }
+    Ok(if r.matches {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

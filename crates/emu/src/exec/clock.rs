@@ -32,6 +32,13 @@ pub(crate) fn memrealtime() -> u64 {
     (nanos() * u128::from(REALTIME_HZ) / 1_000_000_000) as u64
 }
 
+/// Both counters in deterministic mode: 4 ticks per instruction the wave has executed, so a
+/// run's results cannot depend on host time (and a wave waiting on the clock still gets
+/// there).
+pub(crate) fn deterministic(instructions: u64) -> u64 {
+    instructions.wrapping_mul(4)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -79,6 +79,8 @@ pub(crate) struct Env<'a> {
     pub clock_mhz: u32,
     /// The GPU's global wave sync resources.
     pub gws: &'a crate::gws::Gws,
+    /// A fixed schedule (`HSAEMU_DETERMINISTIC`): the clocks count the wave's instructions.
+    pub deterministic: bool,
 }
 
 pub(crate) fn unimplemented(i: &Inst) -> LaneFault {
@@ -697,7 +699,9 @@ fn smem(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Op::S_LOAD_DWORDX8 | Op::S_BUFFER_LOAD_DWORDX8 => 8,
         Op::S_LOAD_DWORDX16 | Op::S_BUFFER_LOAD_DWORDX16 => 16,
         Op::S_MEMTIME | Op::S_MEMREALTIME => {
-            let t = if i.op == Op::S_MEMTIME {
+            let t = if env.deterministic {
+                clock::deterministic(w.instructions)
+            } else if i.op == Op::S_MEMTIME {
                 clock::memtime(env.clock_mhz)
             } else {
                 clock::memrealtime()

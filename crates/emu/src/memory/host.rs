@@ -237,6 +237,86 @@ pub(crate) fn fence() {
     std::sync::atomic::fence(Ordering::SeqCst);
 }
 
+/// A copy of `len` bytes at `addr` (a capture's snapshot of a registered range, which the
+/// caller keeps alive: a dispatch is about to use it or has just used it).
+pub(crate) fn read_bytes(addr: u64, len: u64) -> Vec<u8> {
+    let mut out = vec![0u8; len as usize];
+    // SAFETY: the caller guarantees [addr, addr+len) is live host memory; bytes are plain data
+    // and no kernel of this dispatch runs yet (or any more).
+    unsafe { std::ptr::copy_nonoverlapping(addr as *const u8, out.as_mut_ptr(), out.len()) };
+    out
+}
+
+/// Copies `bytes` to `addr` (a replay filling its [`FixedMapping`] before any kernel runs).
+pub(crate) fn write_bytes(addr: u64, bytes: &[u8]) {
+    // SAFETY: the caller guarantees [addr, addr+len) lies in a mapping it owns, which no
+    // kernel uses yet.
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), addr as *mut u8, bytes.len()) };
+}
+
+/// Anonymous read-write memory mapped at given addresses (a replay recreating a captured
+/// process's ranges where they were). Unmapped on drop.
+pub(crate) struct FixedMapping {
+    /// Page-aligned (start, length) of each mapping.
+    maps: Vec<(u64, u64)>,
+}
+
+impl FixedMapping {
+    /// Maps the pages covering every `(base, len)`, refusing to replace anything mapped.
+    pub(crate) fn new(ranges: impl Iterator<Item = (u64, u64)>) -> Result<FixedMapping, String> {
+        const PAGE: u64 = 4096;
+        let mut pages: Vec<(u64, u64)> = ranges
+            .map(|(b, l)| (b & !(PAGE - 1), (b + l).div_ceil(PAGE) * PAGE))
+            .collect();
+        pages.sort_unstable();
+        let mut merged: Vec<(u64, u64)> = Vec::new();
+        for (s, e) in pages {
+            match merged.last_mut() {
+                Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                _ => merged.push((s, e)),
+            }
+        }
+        let mut out = FixedMapping { maps: Vec::new() };
+        for (s, e) in merged {
+            let len = (e - s) as usize;
+            // SAFETY: MAP_FIXED_NOREPLACE never replaces an existing mapping; the result is
+            // checked and owned by `out`, which unmaps it.
+            let p = unsafe {
+                libc::mmap(
+                    s as *mut libc::c_void,
+                    len,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED_NOREPLACE,
+                    -1,
+                    0,
+                )
+            };
+            if p == libc::MAP_FAILED || p as u64 != s {
+                if p != libc::MAP_FAILED {
+                    // SAFETY: the mapping just made (at another address), unused.
+                    unsafe { libc::munmap(p, len) };
+                }
+                return Err(format!(
+                    "cannot map the captured range {s:#x}..{e:#x} at its address ({}); \
+                     this process already uses it: run the replay again",
+                    std::io::Error::last_os_error()
+                ));
+            }
+            out.maps.push((s, e - s));
+        }
+        Ok(out)
+    }
+}
+
+impl Drop for FixedMapping {
+    fn drop(&mut self) {
+        for &(s, l) in &self.maps {
+            // SAFETY: each mapping was made by `new` and is unmapped once.
+            unsafe { libc::munmap(s as *mut libc::c_void, l as usize) };
+        }
+    }
+}
+
 /// A zero-initialised, page-aligned block of host memory that kernels address through raw
 /// pointers (loaded code objects, scratch backing, LDS is separate). Freed on drop.
 pub(crate) struct HostBuffer {

@@ -323,6 +323,11 @@ impl MemoryMap {
             .filter(|r| addr < r.base + r.len)
     }
 
+    /// Every registered range, by address.
+    pub fn regions(&self) -> Vec<Region> {
+        self.regions.read().values().copied().collect()
+    }
+
     /// Number of registered ranges.
     pub fn len(&self) -> usize {
         self.regions.read().len()
