@@ -544,6 +544,11 @@ impl Runtime {
             self.signals.clone(),
             self.events.clone(),
         )?;
+        let props = agent.properties();
+        if let Some(global) = self.config.cu_masks.get(&props.node.wrapping_sub(1)) {
+            q.cu_mask()
+                .init_global(global, self.config.cu_mask_skip_init, props.compute_units);
+        }
         self.memory
             .expose(q.doorbell().handle(), q.doorbell().mapped_len());
         self.signals.insert(q.doorbell().clone());
