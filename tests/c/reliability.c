@@ -12,7 +12,9 @@
  *             ends in a reported fault (or completes), never a crash
  *   uaf       a kernel storing into a freed 4 KiB buffer, after a signal was created, faults
  *   callee    a fault inside a called function (the report is checked by the Rust test)
- *   keep      pool memory stays readable and writable after the last hsa_shut_down */
+ *   keep      pool memory stays readable and writable after the last hsa_shut_down
+ *   unload    the executable of a running kernel is destroyed: the kernel runs on and
+ *             completes when released; a later dispatch of its kernel object is rejected */
 #include <hsa/amd_hsa_queue.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -292,6 +294,44 @@ static void keep(hsa_agent_t gpu) {
   printf("pool memory valid after shut-down\n");
 }
 
+/* ---- a code object destroyed under its kernel ---- */
+static void unload(hsa_agent_t gpu, const char *path) {
+  int fd = open(path, O_RDONLY);
+  CHECK(fd >= 0);
+  hsa_code_object_reader_t reader;
+  OK(hsa_code_object_reader_create_from_file(fd, &reader));
+  close(fd);
+  hsa_executable_t exe;
+  OK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exe));
+  OK(hsa_executable_load_agent_code_object(exe, gpu, reader, NULL, NULL));
+  OK(hsa_executable_freeze(exe, NULL));
+  hsa_executable_symbol_t sym;
+  OK(hsa_executable_get_symbol_by_name(exe, "spin.kd", &gpu, &sym));
+  uint64_t spin = 0;
+  OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &spin));
+  int *flag = alloc(gpu, 4096);
+  hsa_signal_t done;
+  hsa_queue_t *q = start_spin(gpu, spin, flag, &done, 1);
+  OK(hsa_executable_destroy(exe));
+  OK(hsa_code_object_reader_destroy(reader));
+  usleep(50000);
+  CHECK(hsa_signal_load_scacquire(done) == 1); /* still running its code */
+  __atomic_store_n(flag, 1, __ATOMIC_SEQ_CST);
+  CHECK(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX, HSA_WAIT_STATE_BLOCKED) == 0);
+  CHECK(cb_status == 0);
+  printf("the kernel of a destroyed executable ran to its end\n");
+  /* Its kernel object is gone: a new dispatch of it is an error on the queue, not a crash. */
+  hsa_signal_t again;
+  OK(hsa_signal_create(1, 0, NULL, &again));
+  void **kernarg = alloc(gpu, 4096);
+  kernarg[0] = flag;
+  submit_dispatch(q, spin, kernarg, 64, 64, again);
+  CHECK_STATUS(wait_error(q), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+  CHECK(hsa_signal_load_scacquire(again) == 1);
+  OK(hsa_queue_destroy(q));
+  printf("a dispatch of the destroyed kernel object was rejected\n");
+}
+
 int main(int argc, char **argv) {
   CHECK(argc >= 3);
   OK(hsa_init());
@@ -311,6 +351,8 @@ int main(int argc, char **argv) {
     use_after_free(gpu, load_kernel(gpu, argv[1], "write_loop", NULL));
   } else if (!strcmp(mode, "callee")) {
     callee(gpu, load_kernel(gpu, argv[1], "call_fault", NULL));
+  } else if (!strcmp(mode, "unload")) {
+    unload(gpu, argv[1]);
   } else if (!strcmp(mode, "keep")) {
     keep(gpu);
     printf("PASS\n");

@@ -24,6 +24,8 @@ Environment (read by the runtime in the program, and by hsaemu):
                   timeline (as --trace FILE)
   HSAEMU_TIMEOUT  watchdog: stop a dispatch running longer than this many seconds and report
                   where every live wave is (off by default; as --timeout)
+  HSAEMU_LDS_OOB  `hardware`: an LDS access beyond the work-group's allocation reads 0 and
+                  drops its write, as the GPU does, instead of being a fault (first one noted)
   HSAEMU_LIBRARY  the libhsa-runtime64 to use (default: the one built next to hsaemu)
   HSAEMU_BIN      scripts/hip-tests.sh only: the hsaemu binary to run the HIP programs with";
 
