@@ -86,7 +86,7 @@ int main(int argc, char **argv) {
     /* The fault stops the queue; the callback has run before queue_inactive_signal turns -1. */
     hsa_signal_t inactive = ((amd_queue_t *)q)->queue_inactive_signal;
     CHECK(hsa_signal_wait_scacquire(inactive, HSA_SIGNAL_CONDITION_LT, 0, UINT64_MAX, HSA_WAIT_STATE_BLOCKED) == -1);
-    CHECK(cb_status == HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION);
+    CHECK((int)cb_status == (int)HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION);
     CHECK(hsa_signal_load_scacquire(done) == 1);
     printf("out-of-range LDS store reported\n");
   } else {
