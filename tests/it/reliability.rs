@@ -155,3 +155,9 @@ fn a_destroyed_executable_lets_its_running_kernel_finish() {
     assert!(out.contains("ran to its end"), "{out}");
     assert!(out.contains("was rejected"), "{out}");
 }
+
+#[test]
+fn a_packet_published_before_destroy_reaches_the_callback() {
+    let (out, _) = run_case(&[&kernels(), "pending"], &[]);
+    assert!(out.contains("20 packets"), "{out}");
+}
