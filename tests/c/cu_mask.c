@@ -2,7 +2,9 @@
  * work-group. With the default mask a grid of many work-groups sees every CU the agent
  * reports (CUs are emulated, however few host threads run them); after
  * hsa_amd_queue_cu_set_mask it sees exactly the CUs of the mask. Also the mask's read-back and
- * ROCr's statuses.
+ * ROCr's statuses, and ROCr's HSA_CU_MASK variable (read at hsa_init): new queues start with
+ * it, set_mask is limited by it (HSA_STATUS_CU_MASK_REDUCED), and HSA_CU_MASK_SKIP_INIT=1
+ * leaves new queues on every CU.
  *
  * usage: cu_mask HW_ID.hsaco */
 #include "check.h"
@@ -77,7 +79,47 @@ int main(int argc, char **argv) {
   CHECK(cus_seen(q, kernel, kernarg, ids) == all);
 
   OK(hsa_queue_destroy(q));
+  OK(hsa_memory_free(ids));
+  OK(hsa_memory_free(kernarg));
   OK(hsa_shut_down());
+
+  /* HSA_CU_MASK, ROCr's syntax as rocrtst writes it ("GPU:CU ranges", spaces allowed), read
+   * by the next hsa_init. GPU 1 does not exist: ignored. */
+  setenv("HSA_CU_MASK", "0:3, 0-0 ; 1:0x1", 1);
+  for (int skip = 0; skip < 2; skip++) {
+    if (skip) setenv("HSA_CU_MASK_SKIP_INIT", "1", 1);
+    OK(hsa_init());
+    gpu = find_gpu();
+    kernel = load_kernel(gpu, argv[1], "hw_id", &kernarg_size);
+    region = find_kernarg_region(gpu);
+    OK(hsa_memory_allocate(region, kernarg_size, (void **)&kernarg));
+    OK(hsa_memory_allocate(region, GROUPS * sizeof *ids, (void **)&ids));
+    memset(kernarg, 0, kernarg_size);
+    kernarg[0] = ids;
+    OK(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q));
+    OK(hsa_amd_queue_cu_get_mask(q, 32, mask));
+    /* A new queue runs on CUs 0 and 3 only, unless HSA_CU_MASK_SKIP_INIT. */
+    uint32_t start = skip ? all : 0x9;
+    CHECK(mask[0] == start);
+    CHECK(cus_seen(q, kernel, kernarg, ids) == start);
+    /* Within the mask: success; beyond it: the CUs outside are dropped, and said so. */
+    uint32_t cu3 = 0x8, cu01 = 0x3;
+    OK(hsa_amd_queue_cu_set_mask(q, 32, &cu3));
+    CHECK(cus_seen(q, kernel, kernarg, ids) == 0x8);
+    CHECK_STATUS(hsa_amd_queue_cu_set_mask(q, 32, &cu01), (hsa_status_t)HSA_STATUS_CU_MASK_REDUCED);
+    OK(hsa_amd_queue_cu_get_mask(q, 32, mask));
+    CHECK(mask[0] == 0x1);
+    CHECK(cus_seen(q, kernel, kernarg, ids) == 0x1);
+    /* A reset returns to HSA_CU_MASK, not to every CU. */
+    CHECK_STATUS(hsa_amd_queue_cu_set_mask(q, 0, NULL), (hsa_status_t)HSA_STATUS_CU_MASK_REDUCED);
+    OK(hsa_amd_queue_cu_get_mask(q, 32, mask));
+    CHECK(mask[0] == 0x9);
+    CHECK(cus_seen(q, kernel, kernarg, ids) == 0x9);
+    OK(hsa_queue_destroy(q));
+    OK(hsa_shut_down());
+  }
+  unsetenv("HSA_CU_MASK");
+  unsetenv("HSA_CU_MASK_SKIP_INIT");
   printf("PASS\n");
   return 0;
 }

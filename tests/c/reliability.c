@@ -12,7 +12,11 @@
  *             ends in a reported fault (or completes), never a crash
  *   uaf       a kernel storing into a freed 4 KiB buffer, after a signal was created, faults
  *   callee    a fault inside a called function (the report is checked by the Rust test)
- *   keep      pool memory stays readable and writable after the last hsa_shut_down */
+ *   keep      pool memory stays readable and writable after the last hsa_shut_down
+ *   pending   a malformed packet published just before hsa_queue_destroy (here without even
+ *             ringing the doorbell) still reaches the error callback before destroy returns
+ *   unload    the executable of a running kernel is destroyed: the kernel runs on and
+ *             completes when released; a later dispatch of its kernel object is rejected */
 #include <hsa/amd_hsa_queue.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -292,6 +296,75 @@ static void keep(hsa_agent_t gpu) {
   printf("pool memory valid after shut-down\n");
 }
 
+/* ---- destroy right after publishing ---- */
+static void pending(hsa_agent_t gpu, uint64_t kernel) {
+  static int junk[64];
+  for (int i = 0; i < 20; i++) {
+    hsa_queue_t *q;
+    OK(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_SINGLE, on_error, NULL, 0, 0, &q));
+    hsa_signal_t done;
+    OK(hsa_signal_create(1, 0, NULL, &done));
+    uint64_t id = hsa_queue_add_write_index_relaxed(q, 1);
+    hsa_kernel_dispatch_packet_t *p = (hsa_kernel_dispatch_packet_t *)q->base_address + (id & (q->size - 1));
+    memset((char *)p + 4, 0, sizeof(*p) - 4);
+    p->workgroup_size_x = 0xffff; /* beyond 1024: INVALID_ARGUMENT */
+    p->workgroup_size_y = p->workgroup_size_z = 1;
+    p->grid_size_x = 0xffff;
+    p->grid_size_y = p->grid_size_z = 1;
+    p->kernel_object = kernel;
+    p->kernarg_address = junk;
+    p->completion_signal = done;
+    publish(p, (uint16_t)((HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE) |
+                          (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+                          (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE)),
+            1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS);
+    OK(hsa_queue_destroy(q));
+    CHECK(__atomic_load_n(&cb_status, __ATOMIC_SEQ_CST) == HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    cb_status = 0;
+    CHECK(hsa_signal_load_scacquire(done) == 1);
+    OK(hsa_signal_destroy(done));
+  }
+  printf("20 packets published just before destroy reached the callback\n");
+}
+
+/* ---- a code object destroyed under its kernel ---- */
+static void unload(hsa_agent_t gpu, const char *path) {
+  int fd = open(path, O_RDONLY);
+  CHECK(fd >= 0);
+  hsa_code_object_reader_t reader;
+  OK(hsa_code_object_reader_create_from_file(fd, &reader));
+  close(fd);
+  hsa_executable_t exe;
+  OK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exe));
+  OK(hsa_executable_load_agent_code_object(exe, gpu, reader, NULL, NULL));
+  OK(hsa_executable_freeze(exe, NULL));
+  hsa_executable_symbol_t sym;
+  OK(hsa_executable_get_symbol_by_name(exe, "spin.kd", &gpu, &sym));
+  uint64_t spin = 0;
+  OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &spin));
+  int *flag = alloc(gpu, 4096);
+  hsa_signal_t done;
+  hsa_queue_t *q = start_spin(gpu, spin, flag, &done, 1);
+  OK(hsa_executable_destroy(exe));
+  OK(hsa_code_object_reader_destroy(reader));
+  usleep(50000);
+  CHECK(hsa_signal_load_scacquire(done) == 1); /* still running its code */
+  __atomic_store_n(flag, 1, __ATOMIC_SEQ_CST);
+  CHECK(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX, HSA_WAIT_STATE_BLOCKED) == 0);
+  CHECK(cb_status == 0);
+  printf("the kernel of a destroyed executable ran to its end\n");
+  /* Its kernel object is gone: a new dispatch of it is an error on the queue, not a crash. */
+  hsa_signal_t again;
+  OK(hsa_signal_create(1, 0, NULL, &again));
+  void **kernarg = alloc(gpu, 4096);
+  kernarg[0] = flag;
+  submit_dispatch(q, spin, kernarg, 64, 64, again);
+  CHECK_STATUS(wait_error(q), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+  CHECK(hsa_signal_load_scacquire(again) == 1);
+  OK(hsa_queue_destroy(q));
+  printf("a dispatch of the destroyed kernel object was rejected\n");
+}
+
 int main(int argc, char **argv) {
   CHECK(argc >= 3);
   OK(hsa_init());
@@ -311,6 +384,10 @@ int main(int argc, char **argv) {
     use_after_free(gpu, load_kernel(gpu, argv[1], "write_loop", NULL));
   } else if (!strcmp(mode, "callee")) {
     callee(gpu, load_kernel(gpu, argv[1], "call_fault", NULL));
+  } else if (!strcmp(mode, "pending")) {
+    pending(gpu, load_kernel(gpu, argv[1], "write_loop", NULL));
+  } else if (!strcmp(mode, "unload")) {
+    unload(gpu, argv[1]);
   } else if (!strcmp(mode, "keep")) {
     keep(gpu);
     printf("PASS\n");

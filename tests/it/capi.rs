@@ -520,6 +520,23 @@ fn c_cu_masking_seen_from_a_kernel() {
 }
 
 #[test]
+fn c_dynamic_group_memory_through_a_local_pointer_argument() {
+    let kernel = cl_kernel("cl/group_dynamic.cl", "gfx90a", 4);
+    let out = run_c("group_dynamic", &[&kernel, "ok"], &[]);
+    assert!(out.contains("dynamic LDS correct"), "{out}");
+    // rocrtst's GroupMemoryAllocationTest passes an uninitialised offset: a reported fault,
+    // or with HSAEMU_LDS_OOB=hardware the hardware's dropped stores and zero reads.
+    let out = run_c("group_dynamic", &[&kernel, "garbage"], &[]);
+    assert!(out.contains("out-of-range LDS store reported"), "{out}");
+    let out = run_c(
+        "group_dynamic",
+        &[&kernel, "garbage", "hardware"],
+        &[("HSAEMU_LDS_OOB", "hardware")],
+    );
+    assert!(out.contains("dropped as the hardware does"), "{out}");
+}
+
+#[test]
 fn api_trace_prints_each_call_with_its_arguments_and_status() {
     let exe = compile_c("memory_ext");
     let out = Command::new(&exe)

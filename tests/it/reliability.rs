@@ -148,3 +148,16 @@ fn callee_pcs_are_symbolised() {
 fn pool_memory_is_valid_after_shut_down() {
     run_case(&[&kernels(), "keep"], &[]);
 }
+
+#[test]
+fn a_destroyed_executable_lets_its_running_kernel_finish() {
+    let (out, _) = run_case(&[&kernels(), "unload"], &[]);
+    assert!(out.contains("ran to its end"), "{out}");
+    assert!(out.contains("was rejected"), "{out}");
+}
+
+#[test]
+fn a_packet_published_before_destroy_reaches_the_callback() {
+    let (out, _) = run_case(&[&kernels(), "pending"], &[]);
+    assert!(out.contains("20 packets"), "{out}");
+}

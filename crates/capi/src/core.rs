@@ -13,7 +13,7 @@ pub extern "C" fn hsaemu_hsa_init() -> u32 {
     if let Some(t) = hsaemu_runtime::trace::timeline() {
         t.api_call("hsa_init", None);
     }
-    crate::util::status(hsaemu_runtime::init().map(|_| ()))
+    crate::util::status(hsaemu_runtime::runtime::acquire())
 }
 
 /// `hsa_shut_down`.

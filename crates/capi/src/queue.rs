@@ -150,8 +150,9 @@ cases! {
     hsaemu_hsa_queue_cas_write_index_scacq_screl => AcqRel;
 }
 
-/// `hsa_amd_queue_cu_set_mask`: the queue's work-groups run only on these (emulated) CUs;
-/// no words reset the mask (as in ROCr).
+/// `hsa_amd_queue_cu_set_mask`: the queue's work-groups run only on these (emulated) CUs,
+/// within `HSA_CU_MASK` (`HSA_STATUS_CU_MASK_REDUCED` when it disabled a requested CU); no
+/// words reset the mask (as in ROCr).
 ///
 /// # Safety
 /// `cu_mask` must hold `num_cu_mask_count / 32` words.
@@ -172,8 +173,11 @@ pub unsafe extern "C" fn hsaemu_hsa_amd_queue_cu_set_mask(
         // SAFETY: `num_cu_mask_count / 32` words by contract.
         unsafe { std::slice::from_raw_parts(cu_mask, (num_cu_mask_count / 32) as usize) }
     };
-    q.cu_mask().set(words, q.agent().properties().compute_units);
-    HSA_STATUS_SUCCESS
+    if q.cu_mask().set(words, q.agent().properties().compute_units) {
+        hsaemu_runtime::error::STATUS_CU_MASK_REDUCED
+    } else {
+        HSA_STATUS_SUCCESS
+    }
 }
 
 /// `hsa_amd_queue_cu_get_mask`.

@@ -459,10 +459,14 @@ pub struct Config {
     pub gpus: u32,
     /// `HSAEMU_CUS`: compute units per GPU.
     pub compute_units: u32,
+    /// `HSA_CU_MASK` as ROCr parses it: the CU mask words of each listed GPU index.
+    pub cu_masks: std::collections::BTreeMap<u32, Vec<u32>>,
+    /// `HSA_CU_MASK_SKIP_INIT=1`: new queues start on every CU.
+    pub cu_mask_skip_init: bool,
 }
 
 impl Config {
-    /// Reads `HSAEMU_TARGET`, `HSAEMU_GPUS` and `HSAEMU_CUS`. A target that is not supported is
+    /// Reads `HSAEMU_TARGET`, `HSAEMU_GPUS`, `HSAEMU_CUS` and ROCr's `HSA_CU_MASK`. A target that is not supported is
     /// an error (reported on stderr with the supported list; `hsa_init` fails), never a silent
     /// fallback to another GPU; bad counts are reported and replaced by the defaults.
     pub fn from_env() -> Result<Config> {
@@ -490,10 +494,18 @@ impl Config {
                 Err(_) => default,
             }
         };
+        let gpus = num("HSAEMU_GPUS", 1, 64);
+        let compute_units = num("HSAEMU_CUS", 4, 1024).max(1);
         Ok(Config {
             target,
-            gpus: num("HSAEMU_GPUS", 1, 64),
-            compute_units: num("HSAEMU_CUS", 4, 1024).max(1),
+            gpus,
+            compute_units,
+            cu_masks: crate::cu_mask::parse_env(
+                &std::env::var("HSA_CU_MASK").unwrap_or_default(),
+                gpus,
+                compute_units,
+            ),
+            cu_mask_skip_init: std::env::var("HSA_CU_MASK_SKIP_INIT").is_ok_and(|v| v == "1"),
         })
     }
 }

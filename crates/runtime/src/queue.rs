@@ -119,6 +119,8 @@ pub(crate) struct QueueShared {
     soft: bool,
     dispatches: AtomicU64,
     cu_mask: crate::cu_mask::CuMask,
+    /// One more than the index of the packet the processor took last (0: none yet).
+    taken: AtomicU64,
     /// The control of the dispatch running now, so inactivation and destruction can stop it.
     running: Mutex<Option<Arc<Control>>>,
     /// `amd_queue_t.queue_inactive_signal`: set to -1 once an error has been reported.
@@ -251,6 +253,7 @@ impl Queue {
             soft,
             dispatches: AtomicU64::new(0),
             cu_mask: Default::default(),
+            taken: AtomicU64::new(0),
             running: Mutex::new(None),
             inactive_signal,
         });
@@ -359,6 +362,7 @@ impl Queue {
     /// Stops the processor thread, and the dispatch it runs, and waits for it
     /// (`hsa_queue_destroy`, `hsa_shut_down`).
     pub(crate) fn shut_down(&self) {
+        self.0.let_processor_take_published_packet();
         self.0.stop.store(true, Ordering::Release);
         self.0.stop_running();
         self.0.doorbell.wake_waiters();
@@ -444,6 +448,27 @@ impl QueueShared {
         self.stop.load(Ordering::Acquire) || self.state() != QueueState::Active
     }
 
+    /// Before a queue is destroyed, lets the processor take a packet that was published but
+    /// not yet taken (at most 1 s), so a malformed one still reaches the error callback, as on
+    /// a GPU that takes it within microseconds. rocrtst's Queue_Validation tests ring and
+    /// destroy at once; on a loaded host a new processor thread was seen to first run 274 ms
+    /// later. A packet already taken (a running dispatch, a barrier waiting) is not waited for.
+    fn let_processor_take_published_packet(&self) {
+        if self.soft || self.thread.lock().is_none() {
+            return;
+        }
+        let deadline = Instant::now() + Duration::from_secs(1);
+        while Instant::now() < deadline && self.state() == QueueState::Active {
+            let ri = self.amd.read_dispatch_id.load(Ordering::Acquire);
+            let published =
+                self.header(ri).load(Ordering::Acquire) & 0xff != u16::from(packet_type::INVALID);
+            if !published || self.taken.load(Ordering::Acquire) == ri + 1 {
+                return;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+
     fn stop_running(&self) {
         if let Some(c) = &*self.running.lock() {
             c.stop();
@@ -474,6 +499,7 @@ impl QueueShared {
             if ready.is_none() || self.stop.load(Ordering::Acquire) {
                 continue;
             }
+            self.taken.store(ri + 1, Ordering::Release);
             let mut bytes = [0u8; PACKET_SIZE];
             // SAFETY: the slot holds 64 bytes inside the ring; the producer finished writing
             // the body before publishing the header we acquired above, and nobody writes the

@@ -3,6 +3,7 @@
 //! manager and the thread that runs asynchronous signal handlers.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -76,48 +77,93 @@ impl std::fmt::Debug for Runtime {
     }
 }
 
-struct Global {
-    refcount: i32,
-    runtime: Option<Arc<Runtime>>,
-}
-
-static GLOBAL: Mutex<Global> = Mutex::new(Global {
-    refcount: 0,
-    runtime: None,
-});
+/// The runtime while `REFCOUNT` is positive. Creating it (0 → 1) and tearing it down (1 → 0)
+/// happen under this lock; every other `hsa_init` / `hsa_shut_down` is one CAS on `REFCOUNT`,
+/// so the 2^31 calls of rocrtst's Max_Reference_Count cost a few ns each.
+static GLOBAL: Mutex<Option<Arc<Runtime>>> = Mutex::new(None);
+static REFCOUNT: AtomicI32 = AtomicI32::new(0);
 static CURRENT: RwLock<Option<Arc<Runtime>>> = RwLock::new(None);
 
-/// `hsa_init`: creates the runtime on the first call and counts references.
-pub fn init() -> Result<Arc<Runtime>> {
-    let mut g = GLOBAL.lock();
-    if g.refcount == i32::MAX {
-        return Err(HsaError::RefcountOverflow);
-    }
-    let rt = match &g.runtime {
-        Some(rt) => rt.clone(),
-        None => {
-            let rt = Arc::new(Runtime::new(Config::from_env()?)?);
-            g.runtime = Some(rt.clone());
-            *CURRENT.write() = Some(rt.clone());
-            rt
+/// Adds a reference when the runtime already exists (count ≥ 1); `None`: take the lock.
+fn acquire_fast() -> Option<Result<()>> {
+    let mut c = REFCOUNT.load(Ordering::Acquire);
+    while c >= 1 {
+        if c == i32::MAX {
+            return Some(Err(HsaError::RefcountOverflow));
         }
-    };
-    g.refcount += 1;
-    Ok(rt)
+        match REFCOUNT.compare_exchange_weak(c, c + 1, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => return Some(Ok(())),
+            Err(now) => c = now,
+        }
+    }
+    None
+}
+
+/// `hsa_init`: creates the runtime on the first call and counts references.
+pub fn acquire() -> Result<()> {
+    if let Some(r) = acquire_fast() {
+        return r;
+    }
+    let mut g = GLOBAL.lock();
+    // Under the lock the count leaves 0 only here, so it is 0 or another init raised it.
+    if let Some(r) = acquire_fast() {
+        return r;
+    }
+    let rt = Arc::new(Runtime::new(Config::from_env()?)?);
+    *g = Some(rt.clone());
+    *CURRENT.write() = Some(rt);
+    REFCOUNT.store(1, Ordering::Release);
+    Ok(())
+}
+
+/// `hsa_init`, returning the runtime.
+pub fn init() -> Result<Arc<Runtime>> {
+    acquire()?;
+    current()
 }
 
 /// `hsa_shut_down`: drops a reference; the last one stops every queue and handler thread.
 pub fn shut_down() -> Result<()> {
-    let mut g = GLOBAL.lock();
-    if g.refcount == 0 {
-        return Err(HsaError::NotInitialized);
-    }
-    g.refcount -= 1;
-    if g.refcount == 0 {
-        *CURRENT.write() = None;
-        if let Some(rt) = g.runtime.take() {
-            rt.tear_down();
+    let mut c = REFCOUNT.load(Ordering::Acquire);
+    loop {
+        match c {
+            ..=0 => return Err(HsaError::NotInitialized),
+            1 => break,
+            _ => {
+                match REFCOUNT.compare_exchange_weak(c, c - 1, Ordering::AcqRel, Ordering::Acquire)
+                {
+                    Ok(_) => return Ok(()),
+                    Err(now) => c = now,
+                }
+            }
         }
+    }
+    let mut g = GLOBAL.lock();
+    loop {
+        // 1 → 0 only under the lock; a concurrent init may have raised it meanwhile.
+        match REFCOUNT.load(Ordering::Acquire) {
+            ..=0 => return Err(HsaError::NotInitialized),
+            1 => {
+                if REFCOUNT
+                    .compare_exchange(1, 0, Ordering::AcqRel, Ordering::Acquire)
+                    .is_ok()
+                {
+                    break;
+                }
+            }
+            c => {
+                if REFCOUNT
+                    .compare_exchange(c, c - 1, Ordering::AcqRel, Ordering::Acquire)
+                    .is_ok()
+                {
+                    return Ok(());
+                }
+            }
+        }
+    }
+    *CURRENT.write() = None;
+    if let Some(rt) = g.take() {
+        rt.tear_down();
     }
     Ok(())
 }
@@ -544,6 +590,11 @@ impl Runtime {
             self.signals.clone(),
             self.events.clone(),
         )?;
+        let props = agent.properties();
+        if let Some(global) = self.config.cu_masks.get(&props.node.wrapping_sub(1)) {
+            q.cu_mask()
+                .init_global(global, self.config.cu_mask_skip_init, props.compute_units);
+        }
         self.memory
             .expose(q.doorbell().handle(), q.doorbell().mapped_len());
         self.signals.insert(q.doorbell().clone());

@@ -32,6 +32,8 @@ Environment (read by the runtime in the program, and by hsaemu):
   HSAEMU_CAPTURE  DIR: write a replayable record of each faulting dispatch (as --capture)
   HSAEMU_CAPTURE_KERNEL  also capture every dispatch of this kernel, faulting or not
                   (as --capture-kernel)
+  HSAEMU_LDS_OOB  `hardware`: an LDS access beyond the work-group's allocation reads 0 and
+                  drops its write, as the GPU does, instead of being a fault (first one noted)
   HSAEMU_LIBRARY  the libhsa-runtime64 to use (default: the one built next to hsaemu)
   HSAEMU_BIN      scripts/hip-tests.sh only: the hsaemu binary to run the HIP programs with";
 

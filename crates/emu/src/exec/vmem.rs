@@ -119,6 +119,33 @@ enum Place {
     Private(u64),
 }
 
+/// `HSAEMU_LDS_OOB=hardware`: an out-of-range LDS access reads 0 and drops its write, as the
+/// hardware does, instead of faulting (for programs that rely on it, such as rocrtst's
+/// GroupMemoryAllocationTest, whose `__local` kernarg is an uninitialised value). The first
+/// dropped access is reported on stderr. Only the fault path reads this.
+fn lds_out_of_range_dropped(f: &LaneFault) -> bool {
+    static HARDWARE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    static REPORTED: std::sync::Once = std::sync::Once::new();
+    let hardware = *HARDWARE.get_or_init(|| {
+        std::env::var("HSAEMU_LDS_OOB").is_ok_and(|v| v.trim().eq_ignore_ascii_case("hardware"))
+    });
+    if hardware {
+        REPORTED.call_once(|| {
+            if let FaultKind::LdsOutOfRange {
+                offset, lds_size, ..
+            } = f.kind
+            {
+                eprintln!(
+                    "hsaemu: LDS access at offset {offset:#x} beyond the work-group's \
+                     {lds_size} bytes dropped, as the hardware does (HSAEMU_LDS_OOB=hardware; \
+                     later ones are dropped silently)"
+                );
+            }
+        });
+    }
+    hardware
+}
+
 struct Mem<'e, 'a> {
     env: &'e mut Env<'a>,
     scratch_base: u64,
@@ -183,7 +210,10 @@ impl Mem<'_, '_> {
                 Ok(host::load(a, size))
             }
             Place::Lds(off) => {
-                let o = self.check_lds(off, size, lane)?;
+                let o = match self.check_lds(off, size, lane) {
+                    Err(f) if lds_out_of_range_dropped(&f) => return Ok(0),
+                    r => r?,
+                };
                 let mut v = 0u64;
                 for k in 0..size as usize {
                     v |= u64::from(self.env.lds[o + k]) << (8 * k);
@@ -222,7 +252,10 @@ impl Mem<'_, '_> {
                 Ok(())
             }
             Place::Lds(off) => {
-                let o = self.check_lds(off, size, lane)?;
+                let o = match self.check_lds(off, size, lane) {
+                    Err(f) if lds_out_of_range_dropped(&f) => return Ok(()),
+                    r => r?,
+                };
                 for k in 0..size as usize {
                     self.env.lds[o + k] = (v >> (8 * k)) as u8;
                 }
