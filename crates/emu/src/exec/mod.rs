@@ -682,6 +682,8 @@ fn sopp(w: &mut Wave, i: &Inst) -> R {
 /// Scalar memory.
 fn smem(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let n = match i.op {
+        // Scalar atomics and scalar scratch: executed from their memory descriptor.
+        Op::Mem => return vmem::scalar(w, i, env),
         Op::S_LOAD_DWORD
         | Op::S_BUFFER_LOAD_DWORD
         | Op::S_STORE_DWORD
@@ -710,6 +712,9 @@ fn smem(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         | Op::S_DCACHE_INV_VOL
         | Op::S_DCACHE_WB_VOL
         | Op::S_GL1_INV => return Ok(Flow::Next),
+        // Discarding a dirty scalar-cache line: scalar stores write memory at once here, so
+        // there is no dirty line to drop (amdgpu-execution.md §2.5).
+        Op::S_DCACHE_DISCARD | Op::S_DCACHE_DISCARD_X2 => return Ok(Flow::Next),
         _ => return Err(unimplemented(i)),
     };
     let buffer = matches!(

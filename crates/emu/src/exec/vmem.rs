@@ -11,6 +11,7 @@ use crate::memory::{host, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 use crate::ops::Op;
 use crate::wave::{Ty, Wave, LANES};
 use half::f16;
+use hsaemu_isa::Opcode;
 
 fn mem_fault(address: u64, write: bool, size: u32, lane: usize) -> LaneFault {
     LaneFault::new(
@@ -107,8 +108,21 @@ fn atom_apply(op: Atom, old: u64, src: u64, cmp: u64, bytes: u8) -> u64 {
             u64::from(lo.to_bits()) | u64::from(hi.to_bits()) << 16
         }
         Atom::MskOr => (old & !cmp) | src,
+        // Equal as floats: −0 matches +0 and NaN matches nothing.
+        Atom::FCmpSwap => {
+            if fl(old) == fl(cmp) {
+                src
+            } else {
+                old
+            }
+        }
     };
     r & mask
+}
+
+/// Whether an atomic reads a compare value besides its data (the second data operand).
+fn compares(a: Atom) -> bool {
+    matches!(a, Atom::CmpSwap | Atom::FCmpSwap)
 }
 
 /// Where a lane's access goes.
@@ -398,7 +412,7 @@ fn access(
                         u64::from(w.lane(r, l))
                     }
                 };
-                let (src, cmp) = if m.atom == Atom::CmpSwap {
+                let (src, cmp) = if compares(m.atom) {
                     (rd(w, data), rd(w, data + if wide { 2 } else { 1 }))
                 } else {
                     (rd(w, data), 0)
@@ -949,7 +963,7 @@ pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                     }
                 };
                 let src = rd(w, data);
-                let cmp = if m.atom == Atom::CmpSwap {
+                let cmp = if compares(m.atom) {
                     rd(w, data + if wide { 2 } else { 1 })
                 } else {
                     0
@@ -967,6 +981,110 @@ pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             }
             Kind::Other => return Err(unimplemented(i)),
         }
+    }
+    Ok(Flow::Next)
+}
+
+/// Whether a scalar atomic addresses through a buffer descriptor (`s_buffer_atomic_*`: the
+/// base is the V#'s 48-bit address) rather than a 64-bit address pair (`s_atomic_*`).
+fn scalar_buffer(o: Opcode) -> bool {
+    use Opcode as O;
+    matches!(
+        o,
+        O::S_BUFFER_ATOMIC_ADD
+            | O::S_BUFFER_ATOMIC_ADD_X2
+            | O::S_BUFFER_ATOMIC_AND
+            | O::S_BUFFER_ATOMIC_AND_X2
+            | O::S_BUFFER_ATOMIC_CMPSWAP
+            | O::S_BUFFER_ATOMIC_CMPSWAP_X2
+            | O::S_BUFFER_ATOMIC_DEC
+            | O::S_BUFFER_ATOMIC_DEC_X2
+            | O::S_BUFFER_ATOMIC_INC
+            | O::S_BUFFER_ATOMIC_INC_X2
+            | O::S_BUFFER_ATOMIC_OR
+            | O::S_BUFFER_ATOMIC_OR_X2
+            | O::S_BUFFER_ATOMIC_SMAX
+            | O::S_BUFFER_ATOMIC_SMAX_X2
+            | O::S_BUFFER_ATOMIC_SMIN
+            | O::S_BUFFER_ATOMIC_SMIN_X2
+            | O::S_BUFFER_ATOMIC_SUB
+            | O::S_BUFFER_ATOMIC_SUB_X2
+            | O::S_BUFFER_ATOMIC_SWAP
+            | O::S_BUFFER_ATOMIC_SWAP_X2
+            | O::S_BUFFER_ATOMIC_UMAX
+            | O::S_BUFFER_ATOMIC_UMAX_X2
+            | O::S_BUFFER_ATOMIC_UMIN
+            | O::S_BUFFER_ATOMIC_UMIN_X2
+            | O::S_BUFFER_ATOMIC_XOR
+            | O::S_BUFFER_ATOMIC_XOR_X2
+    )
+}
+
+/// Scalar memory accesses executed from their descriptor (GFX9): the atomics `s_atomic_*` and
+/// `s_buffer_atomic_*` (SDATA holds the data, then the compare value of a cmpswap; with `glc`
+/// it receives the old value), and `s_scratch_load/store_dword*`, whose SGPR offset counts
+/// per-lane dwords of the wave's swizzled scratch and so is scaled by 64 (Vega ISA, scalar
+/// memory: `ADDR = SBASE + inst_offset + SOFFSET * 64`). The address ignores its two low bits,
+/// like every scalar access.
+pub(crate) fn scalar(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    let m = i.mem;
+    let base = w.sread64(i.src[0], 0, Ty::I64);
+    let base = if scalar_buffer(i.opcode) {
+        base & 0xffff_ffff_ffff
+    } else {
+        base
+    };
+    let soffset = if i.has(flag::SOE) {
+        u64::from(w.sread(i.ext as u16, 0, Ty::B32))
+    } else {
+        0
+    };
+    let scale = if m.kind == Kind::Atomic { 1 } else { 64 };
+    let addr = base
+        .wrapping_add(i.imm as i64 as u64)
+        .wrapping_add(soffset * scale)
+        & !3;
+    let mut mem = Mem::new(w, env);
+    match m.kind {
+        Kind::Load | Kind::Store => {
+            for k in 0..u16::from(m.count) {
+                let p = Place::Global(addr + 4 * u64::from(k));
+                if m.kind == Kind::Load {
+                    let v = mem.read(p, 4, 0).map_err(|f| LaneFault { lane: None, ..f })?;
+                    w.swrite(i.dst + k, v as u32);
+                } else {
+                    let v = u64::from(w.sread(i.dst + k, 0, Ty::B32));
+                    mem.write(p, 4, v, 0).map_err(|f| LaneFault { lane: None, ..f })?;
+                }
+            }
+        }
+        Kind::Atomic => {
+            let wide = m.bytes == 8;
+            let rd = |w: &Wave, r: u16| {
+                if wide {
+                    w.sread64(r, 0, Ty::I64)
+                } else {
+                    u64::from(w.sread(r, 0, Ty::B32))
+                }
+            };
+            let step = if wide { 2 } else { 1 };
+            let cmp = if compares(m.atom) {
+                rd(w, i.dst + step)
+            } else {
+                0
+            };
+            let old = mem
+                .atomic(Place::Global(addr), &m, rd(w, i.dst), cmp, 0)
+                .map_err(|f| LaneFault { lane: None, ..f })?;
+            if i.has(flag::GLC) {
+                if wide {
+                    w.swrite64(i.dst, old);
+                } else {
+                    w.swrite(i.dst, old as u32);
+                }
+            }
+        }
+        Kind::Other => return Err(unimplemented(i)),
     }
     Ok(Flow::Next)
 }
@@ -1166,7 +1284,7 @@ fn ds_atomic32(
         return None;
     }
     let (src_reg, cmp_reg) = match m.atom {
-        Atom::CmpSwap | Atom::MskOr => (i.src[2], Some(i.src[1])),
+        Atom::CmpSwap | Atom::FCmpSwap | Atom::MskOr => (i.src[2], Some(i.src[1])),
         _ => (i.src[1], None),
     };
     let src = w.v[crate::wave::reg_index(src_reg)];
@@ -1322,8 +1440,9 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                 };
                 // DS compare-store: data0 is the compare value, data1 the new value.
                 let (src, cmp) = match m.atom {
-                    Atom::CmpSwap => (rd(w, i.src[2]), rd(w, i.src[1])),
-                    Atom::MskOr => (rd(w, i.src[2]), rd(w, i.src[1])),
+                    Atom::CmpSwap | Atom::FCmpSwap | Atom::MskOr => {
+                        (rd(w, i.src[2]), rd(w, i.src[1]))
+                    }
                     _ => (rd(w, i.src[1]), 0),
                 };
                 let p = Place::Lds(u64::from(addr[l].wrapping_add(off16)));
