@@ -8,6 +8,7 @@
 use parking_lot::Mutex;
 
 use crate::exec::{Flow, LaneFault};
+use crate::ops::Op;
 use crate::wave::Wave;
 
 /// GWS resources per GPU.
@@ -20,6 +21,10 @@ struct Resource {
     /// Waves that arrived in the current generation.
     arrived: u32,
     generation: u64,
+    /// The semaphore count (`ds_gws_init` sets it, `ds_gws_sema_v`/`_br` add, `_p` takes).
+    count: u32,
+    /// Bumped by `ds_gws_sema_release_all`: every wave waiting in `ds_gws_sema_p` goes on.
+    released: u64,
 }
 
 /// The GWS resources of one GPU (they outlive dispatches: ROCm initialises them in a kernel of
@@ -43,6 +48,7 @@ impl Gws {
     pub(crate) fn init(&self, w: &Wave, offset: u32, value: u32) -> Result<Flow, LaneFault> {
         let mut r = self.0[resource(w, offset)].lock();
         r.init = value;
+        r.count = value;
         r.arrived = 0;
         r.generation += 1;
         Ok(Flow::Next)
@@ -68,5 +74,40 @@ impl Gws {
         }
         w.gws_wait = Some((id as u8, r.generation));
         Ok(Flow::Retry)
+    }
+
+    /// The semaphore instructions (Vega ISA): `ds_gws_sema_v` adds one to the count,
+    /// `ds_gws_sema_br` adds `data` (bulk release), `ds_gws_sema_p` waits until the count is
+    /// non-zero and takes one (re-executing with `Retry` meanwhile), and
+    /// `ds_gws_sema_release_all` lets every waiting wave go on without taking.
+    pub(crate) fn semaphore(
+        &self,
+        w: &mut Wave,
+        op: Op,
+        offset: u32,
+        data: u32,
+    ) -> Result<Flow, LaneFault> {
+        let id = resource(w, offset);
+        let mut r = self.0[id].lock();
+        match op {
+            Op::DS_GWS_SEMA_V => r.count = r.count.wrapping_add(1),
+            Op::DS_GWS_SEMA_BR => r.count = r.count.wrapping_add(data),
+            Op::DS_GWS_SEMA_RELEASE_ALL => r.released += 1,
+            _ => {
+                if let Some((wid, released)) = w.gws_wait {
+                    if wid == id as u8 && r.released != released {
+                        w.gws_wait = None;
+                        return Ok(Flow::Next);
+                    }
+                }
+                if r.count == 0 {
+                    w.gws_wait = Some((id as u8, r.released));
+                    return Ok(Flow::Retry);
+                }
+                r.count -= 1;
+                w.gws_wait = None;
+            }
+        }
+        Ok(Flow::Next)
     }
 }
