@@ -464,6 +464,8 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
         }
         Encoding::Sopp => i.imm = imm16(isa.src[0]),
         Encoding::Smem => {
+            // Scalar atomics and scalar scratch are described (isa's row).
+            i.mem = mem_desc(sem.mem);
             i.dst = code(isa.dst)?;
             i.src[0] = code(isa.src[0])?;
             // The immediate offset always applies (0 when absent); an SGPR offset is added

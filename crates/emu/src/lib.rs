@@ -64,4 +64,4 @@ pub use error::{EmuError, Fault, FaultContext, FaultKind, LiveWave, StopCause};
 pub use gpu::{watchdog_seconds, Control, Coverage, Dispatch, DispatchStats, Gpu, GpuConfig};
 pub use loader::{LoadedCodeObject, LoadedKernel, LoadedSymbol, SymbolKind};
 pub use memory::{Access, MemoryKind, MemoryMap};
-pub use single::{run_words, WaveRegs};
+pub use single::{run_words, run_words_mem, WaveRegs};

@@ -1022,10 +1022,10 @@ fn scalar_buffer(o: Opcode) -> bool {
 
 /// Scalar memory accesses executed from their descriptor (GFX9): the atomics `s_atomic_*` and
 /// `s_buffer_atomic_*` (SDATA holds the data, then the compare value of a cmpswap; with `glc`
-/// it receives the old value), and `s_scratch_load/store_dword*`, whose SGPR offset counts
-/// per-lane dwords of the wave's swizzled scratch and so is scaled by 64 (Vega ISA, scalar
-/// memory: `ADDR = SBASE + inst_offset + SOFFSET * 64`). The address ignores its two low bits,
-/// like every scalar access.
+/// it receives the old value), and `s_scratch_load/store_dword*`, whose SGPR offset is a
+/// per-lane offset into the wave's swizzled scratch and so is scaled by 64 (Vega ISA, scalar
+/// memory: `ADDR = SBASE + inst_offset + (SOFFSET & ~3) * 64`). The address ignores its two
+/// low bits, like every scalar access.
 pub(crate) fn scalar(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let m = i.mem;
     let base = w.sread64(i.src[0], 0, Ty::I64);
@@ -1039,22 +1039,27 @@ pub(crate) fn scalar(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     } else {
         0
     };
-    let scale = if m.kind == Kind::Atomic { 1 } else { 64 };
-    let addr = base
-        .wrapping_add(i.imm as i64 as u64)
-        .wrapping_add(soffset * scale)
-        & !3;
+    // Scratch: SOFFSET is a per-lane byte offset; its dword lies 64 dwords apart per dword.
+    let soffset = if m.kind == Kind::Atomic {
+        soffset
+    } else {
+        (soffset & !3) * 64
+    };
+    let addr = base.wrapping_add(i.imm as i64 as u64).wrapping_add(soffset) & !3;
     let mut mem = Mem::new(w, env);
     match m.kind {
         Kind::Load | Kind::Store => {
             for k in 0..u16::from(m.count) {
                 let p = Place::Global(addr + 4 * u64::from(k));
                 if m.kind == Kind::Load {
-                    let v = mem.read(p, 4, 0).map_err(|f| LaneFault { lane: None, ..f })?;
+                    let v = mem
+                        .read(p, 4, 0)
+                        .map_err(|f| LaneFault { lane: None, ..f })?;
                     w.swrite(i.dst + k, v as u32);
                 } else {
                     let v = u64::from(w.sread(i.dst + k, 0, Ty::B32));
-                    mem.write(p, 4, v, 0).map_err(|f| LaneFault { lane: None, ..f })?;
+                    mem.write(p, 4, v, 0)
+                        .map_err(|f| LaneFault { lane: None, ..f })?;
                 }
             }
         }
@@ -1357,7 +1362,10 @@ fn src2_op(op: Op) -> Option<(Atom, u8)> {
 /// The two LDS addresses of a src2 form for a lane address (see [`src2_op`]).
 fn src2_addresses(addr: u32, off16: u32, bytes: u8) -> (u32, u32) {
     let (a, delta) = if off16 & 0x8000 != 0 {
-        (addr & 0x1_ffff, (addr >> 17 | (addr >> 16 & 0x8000)) as u16 as i16)
+        (
+            addr & 0x1_ffff,
+            (addr >> 17 | (addr >> 16 & 0x8000)) as u16 as i16,
+        )
     } else {
         (addr, (off16 & 0x7fff | (off16 << 1 & 0x8000)) as u16 as i16)
     };
@@ -1455,9 +1463,12 @@ fn ds_wrxchg2(w: &mut Wave, i: &Inst, env: &mut Env, addr: &[u32; LANES]) -> R {
         if exec >> l & 1 == 0 {
             continue;
         }
-        for (k, (o, data)) in [(i.imm as u32 & 0xff, i.src[1]), (u32::from(i.offset1), i.src[2])]
-            .into_iter()
-            .enumerate()
+        for (k, (o, data)) in [
+            (i.imm as u32 & 0xff, i.src[1]),
+            (u32::from(i.offset1), i.src[2]),
+        ]
+        .into_iter()
+        .enumerate()
         {
             let p = Place::Lds(u64::from(addr[l].wrapping_add(o * scale)));
             let mut v = u64::from(w.lane(data, l));
@@ -1548,11 +1559,19 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         | Op::DS_WRXCHG2ST64_RTN_B64 => return ds_wrxchg2(w, i, env, &addr),
         Op::DS_CONDXCHG32_RTN_B64 => return ds_condxchg32(w, i, env, &addr, off16),
         Op::DS_WRAP_RTN_B32 => return ds_wrap(w, i, env, &addr, off16),
-        Op::DS_GWS_SEMA_V | Op::DS_GWS_SEMA_BR | Op::DS_GWS_SEMA_P | Op::DS_GWS_SEMA_RELEASE_ALL => {
+        Op::DS_GWS_SEMA_V
+        | Op::DS_GWS_SEMA_BR
+        | Op::DS_GWS_SEMA_P
+        | Op::DS_GWS_SEMA_RELEASE_ALL => {
             if exec == 0 {
                 return Ok(Flow::Next);
             }
-            let data = w.lane(i.src[0], exec.trailing_zeros() as usize);
+            // `ds_gws_sema_br`'s count sits in the ADDR field, like `ds_gws_init`'s data.
+            let data = if i.src[0] >= VGPR {
+                addr[exec.trailing_zeros() as usize]
+            } else {
+                0
+            };
             return env.gws.semaphore(w, i.op, off16, data);
         }
         _ if src2_op(i.op).is_some() => return ds_src2(w, i, env, &addr, off16),
