@@ -947,6 +947,353 @@ fn float_atomics() {
     assert!(ran >= 3 * 2 * 3 * 2, "{ran}");
 }
 
+// ---------------------------------------------------------------------------------------
+// Typed buffer accesses: tbuffer_* (format in the instruction) and the d16 format forms.
+
+/// Runs one typed-buffer line on every target where it assembles (`fmt9`/`fmt10`: the GFX8/9
+/// and GFX10 spellings of its format, `None` for a `buffer_*_format` line whose format is the
+/// V#'s `word3`: GFX9 bits, GFX10 unified format); `setup` fills the 1 KiB buffer and VGPRs
+/// (v1: the lane's byte offset, 4 * lane unless `setup` changes it), `check` compares.
+/// Returns the targets it ran on.
+fn typed(
+    line: &str,
+    fmt9: Option<&str>,
+    fmt10: Option<&str>,
+    word3: (u32, u32),
+    setup: &dyn Fn(&mut [u8], &mut WaveRegs),
+    check: &dyn Fn(&Target, &[u8], &WaveRegs, &WaveRegs),
+) -> usize {
+    typed_on(line, fmt9, fmt10, word3, setup, check, None)
+}
+
+/// [`typed`] on the GFX8 targets only (`Some(true)`), the others only (`Some(false)`) or all.
+fn typed_on(
+    line: &str,
+    fmt9: Option<&str>,
+    fmt10: Option<&str>,
+    word3: (u32, u32),
+    setup: &dyn Fn(&mut [u8], &mut WaveRegs),
+    check: &dyn Fn(&Target, &[u8], &WaveRegs, &WaveRegs),
+    gfx8: Option<bool>,
+) -> usize {
+    let mut ran = 0;
+    // GFX10 `buffer_*_format_d16_*` do not decode (see `typed_buffer_components`).
+    let skip10 = line.starts_with("buffer_") && line.contains("_d16_") && fmt9.is_none();
+    for t in TARGETS
+        .iter()
+        .filter(|t| gfx8.is_none_or(|g| g == t.gfx8()) && !(skip10 && t.gfx10()))
+    {
+        let fmt = if t.gfx10() { fmt10 } else { fmt9 };
+        // Two 16-bit components take two registers on GFX8 (unpacked D16), one elsewhere.
+        let line = line.replace("D16XY", if t.gfx8() { "v[4:5]" } else { "v4" });
+        let line = match fmt {
+            Some(f) => format!("{line} format:[{f}] offen"),
+            None => format!("{line} offen"),
+        };
+        let Some(w) = words(t, &[line.clone()]) else {
+            continue;
+        };
+        let mut store = Vec::new();
+        let global = aligned(&mut store, 1024);
+        let addr = global.as_ptr() as u64;
+        let mut r = regs(t);
+        r.s[8] = addr as u32;
+        r.s[9] = (addr >> 32) as u32;
+        r.s[10] = 1024;
+        // Destination selects X, Y, Z, W; GFX10 also OOB_SELECT 3 (raw) and RESOURCE_LEVEL.
+        r.s[11] = 0xfac
+            | if t.gfx10() {
+                0x3100_0000 | word3.1 << 12
+            } else {
+                word3.0
+            };
+        for l in 0..64 {
+            r.v[1][l] = (4 * l) as u32; // 4 bytes per lane
+        }
+        setup(global, &mut r);
+        let before = r.clone();
+        run_words_mem(t.gen, &w, &mut r, &mut vec![0; 65536], global)
+            .unwrap_or_else(|e| panic!("{}: {line}: {e:?}", t.mcpu));
+        check(t, global, &before, &r);
+        ran += 1;
+    }
+    ran
+}
+
+#[test]
+fn typed_buffer() {
+    // tbuffer_load_format_xyzw of 8_8_8_8 UNORM: component b reads b / 255.
+    let ran = typed(
+        "tbuffer_load_format_xyzw v[4:7], v1, s[8:11], 0",
+        Some("BUF_DATA_FORMAT_8_8_8_8,BUF_NUM_FORMAT_UNORM"),
+        Some("BUF_FMT_8_8_8_8_UNORM"),
+        (0, 0),
+        &|g, _| {
+            for (k, b) in g.iter_mut().enumerate() {
+                *b = [0u8, 255, 51, 128][k % 4].wrapping_add((k / 4 % 3) as u8);
+            }
+        },
+        &|t, g, before, r| {
+            for l in 0..t.lanes() {
+                for c in 0..4 {
+                    let want = if active(t, l) {
+                        (f32::from(g[4 * l + c]) / 255.0).to_bits()
+                    } else {
+                        before.v[4 + c][l]
+                    };
+                    assert_eq!(r.v[4 + c][l], want, "{}: unorm lane {l} c{c}", t.mcpu);
+                }
+            }
+        },
+    );
+    assert!(ran >= 5, "{ran}");
+    // tbuffer_load_format_d16_xy of 16_16 FLOAT: the halves come back unchanged, packed
+    // (X low, Y high) or, on GFX8 (unpacked D16), one per register.
+    let halves = [0x3e00u16, 0x8000, 0x0001, 0x7c00, 0xc500, 0x03ff];
+    let ran = typed(
+        "tbuffer_load_format_d16_xy D16XY, v1, s[8:11], 0",
+        Some("BUF_DATA_FORMAT_16_16,BUF_NUM_FORMAT_FLOAT"),
+        Some("BUF_FMT_16_16_FLOAT"),
+        (0, 0),
+        &|g, _| {
+            for k in 0..128 {
+                wr(g, 2 * k, u64::from(halves[k % halves.len()]), 2);
+            }
+        },
+        &|t, g, before, r| {
+            for l in (0..t.lanes()).filter(|&l| active(t, l)) {
+                let (x, y) = (
+                    u32::from(g[4 * l]) | u32::from(g[4 * l + 1]) << 8,
+                    rd32(g, 4 * l) >> 16,
+                );
+                if t.gfx8() {
+                    assert_eq!((r.v[4][l], r.v[5][l]), (x, y), "{}: d16 lane {l}", t.mcpu);
+                } else {
+                    assert_eq!(r.v[4][l], x | y << 16, "{}: d16 lane {l}", t.mcpu);
+                    assert_eq!(r.v[5][l], before.v[5][l], "{}: d16 lane {l}", t.mcpu);
+                }
+            }
+        },
+    );
+    assert!(ran >= 5, "{ran}");
+    // tbuffer_store_format_x of 32 UINT: the dword as is; tbuffer_store_format_d16_x of 16
+    // SINT: the register's low half.
+    for (line, f9, f10, bytes) in [
+        (
+            "tbuffer_store_format_x v4, v1, s[8:11], 0",
+            "BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_UINT",
+            "BUF_FMT_32_UINT",
+            4,
+        ),
+        (
+            "tbuffer_store_format_d16_x v4, v1, s[8:11], 0",
+            "BUF_DATA_FORMAT_16,BUF_NUM_FORMAT_SINT",
+            "BUF_FMT_16_SINT",
+            2,
+        ),
+    ] {
+        let ran = typed(
+            line,
+            Some(f9),
+            Some(f10),
+            (0, 0),
+            &|_, _| {},
+            &|t, g, before, _| {
+                for l in 0..t.lanes() {
+                    let want = if active(t, l) {
+                        before.v[4][l] & (u32::MAX >> (32 - 8 * bytes))
+                    } else {
+                        0
+                    };
+                    let got = if bytes == 4 {
+                        rd32(g, 4 * l)
+                    } else {
+                        rd32(g, 4 * l) & 0xffff
+                    };
+                    assert_eq!(got, want, "{}: {line} lane {l}", t.mcpu);
+                }
+            },
+        );
+        assert!(ran >= 5, "{line}: {ran}");
+    }
+    // buffer_{load,store}_format_d16_hi_x (GFX9), format 16 FLOAT from the V#: the high half
+    // of the register goes to memory; a load fills the high half and keeps the low one.
+    let w3 = (2 << 15 | 7 << 12, 13);
+    // (Halves that are not NaN: a NaN's payload need not survive the conversion.)
+    let hi = |_: &mut [u8], r: &mut WaveRegs| {
+        for l in 0..64 {
+            r.v[4][l] = u32::from(halves[l % halves.len()]) << 16 | l as u32;
+        }
+    };
+    let ran = typed(
+        "buffer_store_format_d16_hi_x v4, v1, s[8:11], 0",
+        None,
+        None,
+        w3,
+        &hi,
+        &|t, g, before, _| {
+            for l in (0..t.lanes()).filter(|&l| active(t, l)) {
+                assert_eq!(
+                    rd32(g, 4 * l) & 0xffff,
+                    before.v[4][l] >> 16,
+                    "{}: d16_hi store lane {l}",
+                    t.mcpu
+                );
+            }
+        },
+    );
+    assert!(ran >= 3, "{ran}");
+    let ran = typed(
+        "buffer_load_format_d16_hi_x v4, v1, s[8:11], 0",
+        None,
+        None,
+        w3,
+        &|g, _| {
+            for k in 0..128 {
+                wr(g, 2 * k, u64::from(halves[k % halves.len()]), 2);
+            }
+        },
+        &|t, g, before, r| {
+            for l in (0..t.lanes()).filter(|&l| active(t, l)) {
+                let h = rd32(g, 4 * l) & 0xffff;
+                assert_eq!(
+                    r.v[4][l],
+                    h << 16 | (before.v[4][l] & 0xffff),
+                    "{}: d16_hi load lane {l}",
+                    t.mcpu
+                );
+            }
+        },
+    );
+    assert!(ran >= 3, "{ran}");
+}
+
+/// Every component count of the typed accesses, stored then loaded with UINT formats of as
+/// many components (16-bit ones for d16): memory holds the registers' values (d16: their
+/// halves, packed two per register, or one per register on GFX8), and the load returns them.
+#[test]
+fn typed_buffer_components() {
+    const N9: [&str; 4] = ["32", "32_32", "32_32_32", "32_32_32_32"];
+    const D9: [&str; 4] = ["16", "16_16", "16_16_16_16", "16_16_16_16"];
+    const N10: [u32; 4] = [20, 62, 72, 75];
+    const D10: [u32; 4] = [11, 27, 69, 69];
+    const D9BITS: [u32; 4] = [2, 5, 12, 12];
+    let comps = ["x", "xy", "xyz", "xyzw"];
+    for (k, c) in comps.iter().enumerate() {
+        let n = k + 1;
+        for (prefix, d16) in [("tbuffer", false), ("tbuffer", true), ("buffer", true)] {
+            let sfx = if d16 { "d16_" } else { "" };
+            // Registers: n, or ceil(n/2) packed halves (n on GFX8: D16XY marks those).
+            let regs_line = |store: bool| {
+                let op = if store { "store" } else { "load" };
+                let dst = if d16 {
+                    format!("D16R{n}")
+                } else if n == 1 {
+                    "v4".into()
+                } else {
+                    format!("v[4:{}]", 3 + n)
+                };
+                format!("{prefix}_{op}_format_{sfx}{c} {dst}, v1, s[8:11], 0")
+            };
+            let (f9, f10) = if prefix == "buffer" {
+                (None, None)
+            } else if d16 {
+                (
+                    Some(format!("BUF_DATA_FORMAT_{},BUF_NUM_FORMAT_UINT", D9[k])),
+                    Some(format!("BUF_FMT_{}_UINT", D9[k])),
+                )
+            } else {
+                (
+                    Some(format!("BUF_DATA_FORMAT_{},BUF_NUM_FORMAT_UINT", N9[k])),
+                    Some(format!("BUF_FMT_{}_UINT", N9[k])),
+                )
+            };
+            let w3 = (D9BITS[k] << 15 | 4 << 12, if d16 { D10[k] } else { N10[k] });
+            let setup = |_: &mut [u8], r: &mut WaveRegs| {
+                for l in 0..64 {
+                    r.v[1][l] = (16 * l) as u32;
+                }
+            };
+            if prefix == "buffer" {
+                // GFX10 encodes these opcodes (0x80–0x87) with opcode bit 7 in bit 25, and
+                // isa's GFX10 table has no such rows: they must not decode (they once decoded
+                // as `buffer_*_format_x`).
+                let t = TARGETS.iter().find(|t| t.gfx10()).expect("gfx10");
+                let line = regs_line(true)
+                    .replace(&format!("D16R{n}"), "v[4:5]")
+                    .replace("v[4:5]", if n <= 2 { "v4" } else { "v[4:5]" });
+                let w = words(t, &[format!("{line} offen")]).expect("llvm-mc assembles it");
+                let e = run_words_mem(t.gen, &w, &mut regs(t), &mut vec![0; 65536], &mut []);
+                assert!(
+                    matches!(e, Err(hsaemu_emu::FaultKind::IllegalInstruction { .. })),
+                    "{line}: {e:?}"
+                );
+            }
+            for store in [true, false] {
+                let line = regs_line(store);
+                let ran = typed_n(
+                    &line,
+                    f9.as_deref(),
+                    f10.as_deref(),
+                    w3,
+                    n,
+                    &setup,
+                    &|t, g, before, r| {
+                        let unpacked = t.gfx8();
+                        for l in (0..t.lanes()).filter(|&l| active(t, l)) {
+                            for comp in 0..n {
+                                let (reg, sh) = if !d16 || unpacked {
+                                    (comp, 0)
+                                } else {
+                                    (comp / 2, 16 * (comp % 2))
+                                };
+                                let src = if store { before } else { r };
+                                let v = src.v[4 + reg][l] >> sh;
+                                let (m, mask) = if d16 {
+                                    (rd32(g, 16 * l + 2 * comp) & 0xffff, 0xffff)
+                                } else {
+                                    (rd32(g, 16 * l + 4 * comp), u32::MAX)
+                                };
+                                assert_eq!(v & mask, m, "{}: {line} lane {l} c{comp}", t.mcpu);
+                            }
+                        }
+                    },
+                );
+                assert!(ran >= 1, "{line}: no target");
+            }
+        }
+    }
+}
+
+/// [`typed`] with `D16R{n}` in `line` standing for the registers of n 16-bit components.
+#[allow(clippy::too_many_arguments)]
+fn typed_n(
+    line: &str,
+    fmt9: Option<&str>,
+    fmt10: Option<&str>,
+    word3: (u32, u32),
+    n: usize,
+    setup: &dyn Fn(&mut [u8], &mut WaveRegs),
+    check: &dyn Fn(&Target, &[u8], &WaveRegs, &WaveRegs),
+) -> usize {
+    let packed = n.div_ceil(2);
+    let r = |k: usize| {
+        if k == 1 {
+            "v4".to_string()
+        } else {
+            format!("v[4:{}]", 3 + k)
+        }
+    };
+    // GFX8 spells the unpacked registers; typed() replaces D16XY per target.
+    let line = line.replace(&format!("D16R{n}"), &format!("D16XY{n}"));
+    let mut ran = 0;
+    for gfx8 in [true, false] {
+        let l = line.replace(&format!("D16XY{n}"), &if gfx8 { r(n) } else { r(packed) });
+        ran += typed_on(&l, fmt9, fmt10, word3, setup, check, Some(gfx8));
+    }
+    ran
+}
+
 /// Every opcode the tests above cover (each assembles on at least one target; the tests
 /// count the lines they ran).
 pub(crate) fn mnemonics() -> Vec<String> {
@@ -980,6 +1327,12 @@ pub(crate) fn mnemonics() -> Vec<String> {
             "s_scratch_load_dwordx4",
             "s_dcache_discard",
             "s_dcache_discard_x2",
+            "tbuffer_load_format_xyzw",
+            "tbuffer_load_format_d16_xy",
+            "tbuffer_store_format_x",
+            "tbuffer_store_format_d16_x",
+            "buffer_store_format_d16_hi_x",
+            "buffer_load_format_d16_hi_x",
         ]
         .map(String::from),
     );
@@ -989,6 +1342,14 @@ pub(crate) fn mnemonics() -> Vec<String> {
                 v.push(format!("s_{b}atomic_{op}{x}"));
             }
         }
+    }
+    for c in ["x", "xy", "xyz", "xyzw"] {
+        for p in ["tbuffer_load_format_", "tbuffer_store_format_"] {
+            v.push(format!("{p}{c}"));
+            v.push(format!("{p}d16_{c}"));
+        }
+        v.push(format!("buffer_load_format_d16_{c}"));
+        v.push(format!("buffer_store_format_d16_{c}"));
     }
     for op in ["fcmpswap", "fmin", "fmax"] {
         for seg in ["global", "flat", "buffer"] {
