@@ -13,6 +13,7 @@ mod softfloat;
 #[macro_use]
 mod valu;
 mod valu_cmp;
+mod valu_dispatch;
 mod valu_f16;
 mod valu_f32;
 mod valu_f64;
@@ -102,7 +103,9 @@ pub(crate) fn step(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Fmt::Sop2 | Fmt::Sop1 | Fmt::Sopk | Fmt::Sopc => salu(w, i),
         Fmt::Sopp => sopp(w, i),
         Fmt::Smem => smem(w, i, env),
-        Fmt::Vop1 | Fmt::Vop2 | Fmt::Vopc | Fmt::Vop3 | Fmt::Vop3p => valu::valu(w, i, env),
+        Fmt::Vop1 | Fmt::Vop2 | Fmt::Vopc | Fmt::Vop3 | Fmt::Vop3p => {
+            valu_dispatch::valu(w, i, env)
+        }
         Fmt::Ds => vmem::ds(w, i, env),
         Fmt::Flat | Fmt::Global | Fmt::Scratch => vmem::flat(w, i, env),
         // Typed (format) buffer accesses: the texture path of 1DB images.

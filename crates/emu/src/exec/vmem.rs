@@ -1317,6 +1317,13 @@ fn ds_atomic32(
     Some(Ok(Flow::Next))
 }
 
+fn gws_flow(g: crate::gws::Go) -> Flow {
+    match g {
+        crate::gws::Go::Next => Flow::Next,
+        crate::gws::Go::Retry => Flow::Retry,
+    }
+}
+
 /// The `ds_*_src2_*` forms: the operation and the element size. Each combines two LDS
 /// locations of the lane, `A` and `B`, into `A` (Vega ISA, DS_ADD_SRC2_U32):
 /// `A = ADDR; B = A + 4 * (offset[15] ? {A[31], A[31:17]} : {offset[14], offset[14:0]})`, the
@@ -1544,11 +1551,11 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         // Global wave sync: the data operand sits in the ADDR field; the first active lane's.
         Op::DS_GWS_INIT | Op::DS_GWS_BARRIER if exec != 0 => {
             let data = addr[exec.trailing_zeros() as usize];
-            return if i.op == Op::DS_GWS_INIT {
+            return Ok(gws_flow(if i.op == Op::DS_GWS_INIT {
                 env.gws.init(w, off16, data)
             } else {
                 env.gws.barrier(w, off16, data)
-            };
+            }));
         }
         Op::DS_GWS_INIT | Op::DS_GWS_BARRIER => return Ok(Flow::Next),
         Op::DS_APPEND | Op::DS_CONSUME => return ds_append(w, i, env, off16),
@@ -1572,7 +1579,7 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             } else {
                 0
             };
-            return env.gws.semaphore(w, i.op, off16, data);
+            return Ok(gws_flow(env.gws.semaphore(w, i.op, off16, data)));
         }
         _ if src2_op(i.op).is_some() => return ds_src2(w, i, env, &addr, off16),
         Op::DS_SWIZZLE_B32 => {
