@@ -19,7 +19,7 @@
 
 use hsaemu_emu::{opcode_status, opcodes, run_words, Gen, OpcodeStatus, WaveRegs};
 
-#[path = "inst_mem.rs"]
+#[path = "inst/mem.rs"]
 mod mem;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
