@@ -732,6 +732,12 @@ fn global_narrow(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
 pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let exec = w.exec();
     w.lane_ops += u64::from(exec.count_ones());
+    if matches!(
+        i.op,
+        Op::GLOBAL_LOAD_DWORD_ADDTID | Op::GLOBAL_STORE_DWORD_ADDTID
+    ) {
+        return global_addtid(w, i, env);
+    }
     let off = i64::from(i.imm);
     // The per-lane places (1 KB) are only built when the one-region fast path does not apply.
     let places = match i.fmt {
@@ -821,6 +827,31 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     };
     let rtn = i.has(flag::GLC);
     access(w, i, env, &places, rtn, advance)
+}
+
+/// GFX10 `global_{load,store}_dword_addtid`: lane l accesses the dword at
+/// SADDR + offset + 4 * l (no address VGPR; RDNA ISA).
+fn global_addtid(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    let exec = w.exec();
+    let base = w.sread64(i.src[2], 0, Ty::I64).wrapping_add(i.imm as i64 as u64);
+    let load = i.op == Op::GLOBAL_LOAD_DWORD_ADDTID;
+    let mut mem = Mem::new(w, env);
+    for l in 0..LANES {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let p = Place::Global(base.wrapping_add(4 * l as u64));
+        if load {
+            let v = mem.read(p, 4, l)?;
+            w.set_lane(i.dst, l, v as u32);
+        } else {
+            mem.write(p, 4, u64::from(w.lane(i.src[1], l)), l)?;
+        }
+    }
+    if !load {
+        w.stored = true;
+    }
+    Ok(Flow::Next)
 }
 
 /// Whether a MUBUF instruction is a cache write-back or invalidate (`buffer_wbinvl1*`,

@@ -1294,6 +1294,43 @@ fn typed_n(
     ran
 }
 
+/// GFX10 `global_{load,store}_dword_addtid`: lane l at SADDR + offset + 4l.
+#[test]
+fn global_addtid() {
+    let mut ran = 0;
+    for t in &TARGETS {
+        let lines = [
+            "global_store_dword_addtid v3, s[2:3] offset:16",
+            "global_load_dword_addtid v4, s[2:3] offset:20",
+        ]
+        .map(String::from);
+        let Some(w) = words(t, &lines) else { continue };
+        let mut store = Vec::new();
+        let global = aligned(&mut store, 512);
+        for q in 0..128 {
+            wr(global, 4 * q, mix(q as u64), 4);
+        }
+        let addr = global.as_ptr() as u64;
+        let mut r = regs(t);
+        r.s[2] = addr as u32;
+        r.s[3] = (addr >> 32) as u32;
+        let mut want = global.to_vec();
+        let before = r.clone();
+        for l in (0..t.lanes()).filter(|&l| active(t, l)) {
+            wr(&mut want, 16 + 4 * l, u64::from(before.v[3][l]), 4);
+        }
+        run_words_mem(t.gen, &w, &mut r, &mut vec![0; 65536], global)
+            .unwrap_or_else(|e| panic!("{}: {e:?}", t.mcpu));
+        assert!(*global == want, "{}: memory", t.mcpu);
+        for l in 0..64 {
+            let v = if l < t.lanes() && active(t, l) { rd32(&want, 20 + 4 * l) } else { before.v[4][l] };
+            assert_eq!(r.v[4][l], v, "{}: lane {l}", t.mcpu);
+        }
+        ran += 1;
+    }
+    assert!(ran >= 2, "{ran}");
+}
+
 /// Every opcode the tests above cover (each assembles on at least one target; the tests
 /// count the lines they ran).
 pub(crate) fn mnemonics() -> Vec<String> {
@@ -1327,6 +1364,8 @@ pub(crate) fn mnemonics() -> Vec<String> {
             "s_scratch_load_dwordx4",
             "s_dcache_discard",
             "s_dcache_discard_x2",
+            "global_load_dword_addtid",
+            "global_store_dword_addtid",
             "tbuffer_load_format_xyzw",
             "tbuffer_load_format_d16_xy",
             "tbuffer_store_format_x",
