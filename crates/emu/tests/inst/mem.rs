@@ -675,7 +675,7 @@ fn scalar_atomics() {
                         let line_soff = format!("{name} {sdata}, {base}, s12");
                         let lines = vec![line.clone()];
                         let Some(w) = words(t, &lines) else { continue };
-                        let w2 = words(t, &[line_soff.clone()]);
+                        let w2 = words(t, std::slice::from_ref(&line_soff));
                         for (w, off, l) in [(Some(w), 0x18, &line), (w2, 0x20, &line_soff)] {
                             let Some(w) = w else { continue };
                             let mut store = Vec::new();
@@ -839,7 +839,7 @@ fn float_atomics() {
                         "flat" => format!("{name} {}, v[2:3], {} glc", reg(10, dr), reg(4, data_n)),
                         _ => format!("{name} {}, v1, s[8:11], 0 offen glc", reg(4, data_n)),
                     };
-                    let Some(w) = words(t, &[line.clone()]) else {
+                    let Some(w) = words(t, std::slice::from_ref(&line)) else {
                         continue;
                     };
                     let mut store = Vec::new();
@@ -947,6 +947,9 @@ fn float_atomics() {
     assert!(ran >= 3 * 2 * 3 * 2, "{ran}");
 }
 
+/// A typed-buffer check: the target, the buffer after the run, the registers before and after.
+type Check<'a> = dyn Fn(&Target, &[u8], &WaveRegs, &WaveRegs) + 'a;
+
 // ---------------------------------------------------------------------------------------
 // Typed buffer accesses: tbuffer_* (format in the instruction) and the d16 format forms.
 
@@ -961,7 +964,7 @@ fn typed(
     fmt10: Option<&str>,
     word3: (u32, u32),
     setup: &dyn Fn(&mut [u8], &mut WaveRegs),
-    check: &dyn Fn(&Target, &[u8], &WaveRegs, &WaveRegs),
+    check: &Check<'_>,
 ) -> usize {
     typed_on(line, fmt9, fmt10, word3, setup, check, None)
 }
@@ -973,7 +976,7 @@ fn typed_on(
     fmt10: Option<&str>,
     word3: (u32, u32),
     setup: &dyn Fn(&mut [u8], &mut WaveRegs),
-    check: &dyn Fn(&Target, &[u8], &WaveRegs, &WaveRegs),
+    check: &Check<'_>,
     gfx8: Option<bool>,
 ) -> usize {
     let mut ran = 0;
@@ -990,7 +993,7 @@ fn typed_on(
             Some(f) => format!("{line} format:[{f}] offen"),
             None => format!("{line} offen"),
         };
-        let Some(w) = words(t, &[line.clone()]) else {
+        let Some(w) = words(t, std::slice::from_ref(&line)) else {
             continue;
         };
         let mut store = Vec::new();
@@ -1274,7 +1277,7 @@ fn typed_n(
     word3: (u32, u32),
     n: usize,
     setup: &dyn Fn(&mut [u8], &mut WaveRegs),
-    check: &dyn Fn(&Target, &[u8], &WaveRegs, &WaveRegs),
+    check: &Check<'_>,
 ) -> usize {
     let packed = n.div_ceil(2);
     let r = |k: usize| {
@@ -1323,7 +1326,11 @@ fn global_addtid() {
             .unwrap_or_else(|e| panic!("{}: {e:?}", t.mcpu));
         assert!(*global == want, "{}: memory", t.mcpu);
         for l in 0..64 {
-            let v = if l < t.lanes() && active(t, l) { rd32(&want, 20 + 4 * l) } else { before.v[4][l] };
+            let v = if l < t.lanes() && active(t, l) {
+                rd32(&want, 20 + 4 * l)
+            } else {
+                before.v[4][l]
+            };
             assert_eq!(r.v[4][l], v, "{}: lane {l}", t.mcpu);
         }
         ran += 1;
