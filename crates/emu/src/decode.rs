@@ -67,6 +67,11 @@ pub(crate) enum Sub {
     Dpp8,
 }
 
+/// MUBUF/MTBUF `Inst::ext`: bits 15:0 are the soffset code; an MTBUF instruction sets this
+/// bit and its format (GFX9 numbering; GFX10's unified one converted) as data format in bits
+/// 23:16 and number format in bits 27:24.
+pub(crate) const TYPED_FORMAT: u32 = 1 << 31;
+
 /// Scalar code of VCC (low half).
 pub(crate) const VCC: u16 = 106;
 /// The operand code of `null` (and of an absent operand): the inline constant 0. Reads give 0;
@@ -464,6 +469,8 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
         }
         Encoding::Sopp => i.imm = imm16(isa.src[0]),
         Encoding::Smem => {
+            // Scalar atomics and scalar scratch are described (isa's row).
+            i.mem = mem_desc(sem.mem);
             i.dst = code(isa.dst)?;
             i.src[0] = code(isa.src[0])?;
             // The immediate offset always applies (0 when absent); an SGPR offset is added
@@ -597,6 +604,21 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
             };
             i.src[2] = code(isa.src[2])?;
             i.ext = u32::from(code(isa.sdst)?);
+            // MTBUF: the format is the instruction's (see [`TYPED_FORMAT`]).
+            let typed = match isa.ext {
+                Ext::Mtbuf { dfmt, nfmt } => Some(crate::image::Format {
+                    data: dfmt,
+                    num: nfmt,
+                }),
+                Ext::BufFormat { format } => Some(
+                    crate::image::gfx10_buffer_format(format)
+                        .unwrap_or(crate::image::Format { data: 0, num: 0 }),
+                ),
+                _ => None,
+            };
+            if let Some(f) = typed {
+                i.ext |= TYPED_FORMAT | u32::from(f.data) << 16 | u32::from(f.num & 0xf) << 24;
+            }
             i.imm = isa.offset;
             mem_flags(&mut i, isa);
             for (theirs, ours) in [

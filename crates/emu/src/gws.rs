@@ -4,11 +4,22 @@
 //! VGPR) is the number of waves taking part minus one. A wave that arrives before the last one
 //! re-executes the instruction, without counting it, until the barrier's generation moves on,
 //! and meanwhile yields to the other work-groups (which a cooperative dispatch keeps resident).
+//! Each operation answers whether the wave goes on ([`Go::Next`]) or re-executes it
+//! ([`Go::Retry`]); `exec` turns that into its control flow.
 
 use parking_lot::Mutex;
 
-use crate::exec::{Flow, LaneFault};
+use crate::ops::Op;
 use crate::wave::Wave;
+
+/// What a wave does after a GWS operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Go {
+    /// The next instruction.
+    Next,
+    /// The same instruction again, later (it waits).
+    Retry,
+}
 
 /// GWS resources per GPU.
 const RESOURCES: usize = 64;
@@ -20,6 +31,10 @@ struct Resource {
     /// Waves that arrived in the current generation.
     arrived: u32,
     generation: u64,
+    /// The semaphore count (`ds_gws_init` sets it, `ds_gws_sema_v`/`_br` add, `_p` takes).
+    count: u32,
+    /// Bumped by `ds_gws_sema_release_all`: every wave waiting in `ds_gws_sema_p` goes on.
+    released: u64,
 }
 
 /// The GWS resources of one GPU (they outlive dispatches: ROCm initialises them in a kernel of
@@ -40,33 +55,63 @@ fn resource(w: &Wave, offset: u32) -> usize {
 
 impl Gws {
     /// `ds_gws_init`: sets the resource's value and starts a new generation.
-    pub(crate) fn init(&self, w: &Wave, offset: u32, value: u32) -> Result<Flow, LaneFault> {
+    pub(crate) fn init(&self, w: &Wave, offset: u32, value: u32) -> Go {
         let mut r = self.0[resource(w, offset)].lock();
         r.init = value;
+        r.count = value;
         r.arrived = 0;
         r.generation += 1;
-        Ok(Flow::Next)
+        Go::Next
     }
 
     /// `ds_gws_barrier` with data `nwm1` (waves − 1): `Next` once `nwm1 + 1` waves arrived
     /// (this one included), else `Retry` until then.
-    pub(crate) fn barrier(&self, w: &mut Wave, offset: u32, nwm1: u32) -> Result<Flow, LaneFault> {
+    pub(crate) fn barrier(&self, w: &mut Wave, offset: u32, nwm1: u32) -> Go {
         let id = resource(w, offset);
         let mut r = self.0[id].lock();
         if let Some((wid, generation)) = w.gws_wait {
             if wid == id as u8 && r.generation != generation {
                 w.gws_wait = None;
-                return Ok(Flow::Next);
+                return Go::Next;
             }
-            return Ok(Flow::Retry);
+            return Go::Retry;
         }
         r.arrived += 1;
         if r.arrived > nwm1 {
             r.arrived = 0;
             r.generation += 1;
-            return Ok(Flow::Next);
+            return Go::Next;
         }
         w.gws_wait = Some((id as u8, r.generation));
-        Ok(Flow::Retry)
+        Go::Retry
+    }
+
+    /// The semaphore instructions (Vega ISA): `ds_gws_sema_v` adds one to the count,
+    /// `ds_gws_sema_br` adds `data` (bulk release), `ds_gws_sema_p` waits until the count is
+    /// non-zero and takes one (re-executing with `Retry` meanwhile), and
+    /// `ds_gws_sema_release_all` lets every waiting wave go on without taking.
+    pub(crate) fn semaphore(&self, w: &mut Wave, op: Op, offset: u32, data: u32) -> Go {
+        let id = resource(w, offset);
+        let mut r = self.0[id].lock();
+        match op {
+            Op::DS_GWS_SEMA_V => r.count = r.count.wrapping_add(1),
+            Op::DS_GWS_SEMA_BR => r.count = r.count.wrapping_add(data),
+            Op::DS_GWS_SEMA_RELEASE_ALL => r.released += 1,
+            _ => {
+                if let Some((wid, released)) = w.gws_wait {
+                    if wid == id as u8 && r.released != released {
+                        w.gws_wait = None;
+                        return Go::Next;
+                    }
+                }
+                if r.count == 0 {
+                    w.gws_wait = Some((id as u8, r.released));
+                    return Go::Retry;
+                }
+                r.count -= 1;
+                w.gws_wait = None;
+            }
+        }
+        Go::Next
     }
 }

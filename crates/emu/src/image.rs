@@ -40,6 +40,49 @@ pub mod num_format {
     pub const SRGB: u8 = 9;
 }
 
+/// A GFX10 buffer format (MTBUF `format`, V# FORMAT bits 18:12: the unified numbering of the
+/// RDNA ISA, `BUF_FMT_*`) as the GFX9 data and number formats; `None` for an invalid one.
+pub fn gfx10_buffer_format(f: u8) -> Option<Format> {
+    use data_format as d;
+    use num_format as n;
+    const INT_FLOAT: &[u8] = &[n::UINT, n::SINT, n::FLOAT];
+    const NORM_INT: &[u8] = &[n::UNORM, n::SNORM, n::USCALED, n::SSCALED, n::UINT, n::SINT];
+    const ALL: &[u8] = &[
+        n::UNORM,
+        n::SNORM,
+        n::USCALED,
+        n::SSCALED,
+        n::UINT,
+        n::SINT,
+        n::FLOAT,
+    ];
+    // In numbering order: each data format with the number formats it comes in.
+    const GROUPS: [(u8, &[u8]); 14] = [
+        (d::F8, NORM_INT),
+        (d::F16, ALL),
+        (d::F8_8, NORM_INT),
+        (d::F32, INT_FLOAT),
+        (d::F16_16, ALL),
+        (6, ALL), // 10_11_11
+        (7, ALL), // 11_11_10
+        (d::F10_10_10_2, NORM_INT),
+        (d::F2_10_10_10, NORM_INT),
+        (d::F8_8_8_8, NORM_INT),
+        (d::F32_32, INT_FLOAT),
+        (d::F16_16_16_16, ALL),
+        (d::F32_32_32, INT_FLOAT),
+        (d::F32_32_32_32, INT_FLOAT),
+    ];
+    let mut k = usize::from(f).checked_sub(1)?;
+    for (data, nums) in GROUPS {
+        if let Some(&num) = nums.get(k) {
+            return Some(Format { data, num });
+        }
+        k -= nums.len();
+    }
+    None
+}
+
 /// `SQ_RSRC_IMG_*`: the resource type in T# word 3.
 pub mod img_type {
     pub const D1: u8 = 8;

@@ -2,13 +2,15 @@
 //! per-instruction tests (`tests/inst.rs`) and tools set up SGPRs, VGPRs, EXEC and MODE, run a
 //! few instruction words, and read the registers back.
 //!
-//! No memory is mapped (a global/flat access faults), LDS is 64 KiB of zeros and there is no
-//! scratch; SOPP branches inside the words are followed and `s_endpgm` stops early.
+//! [`run_words`] maps no memory (a global/flat access faults), gives 64 KiB of zero LDS and no
+//! scratch; [`run_words_mem`] runs with the caller's LDS and one global buffer of the caller's
+//! (device pointers are host pointers: the buffer's address is its host address). SOPP
+//! branches inside the words are followed and `s_endpgm` stops early.
 
 use crate::decode::{decode, Gen};
 use crate::error::FaultKind;
 use crate::exec::{step, Env, Flow, Scratch};
-use crate::memory::{MemoryMap, RegionCache};
+use crate::memory::{Access, MemoryMap, RegionCache};
 use crate::wave::{Wave, LANES, VREGS};
 
 /// The architectural state of one wave, as [`run_words`] reads and writes it.
@@ -69,6 +71,29 @@ impl WaveRegs {
 /// number of instructions executed, or the fault (an invalid word, an unimplemented or
 /// not-for-compute instruction, a memory access).
 pub fn run_words(gen: Gen, words: &[u32], regs: &mut WaveRegs) -> Result<u64, FaultKind> {
+    run(gen, words, regs, &mut vec![0u8; 65536], None)
+}
+
+/// [`run_words`] with `lds` as the work-group's LDS and `global` registered (read-write) at
+/// its host address for the run, so memory instructions can be checked against the bytes
+/// they leave there.
+pub fn run_words_mem(
+    gen: Gen,
+    words: &[u32],
+    regs: &mut WaveRegs,
+    lds: &mut [u8],
+    global: &mut [u8],
+) -> Result<u64, FaultKind> {
+    run(gen, words, regs, lds, Some(global))
+}
+
+fn run(
+    gen: Gen,
+    words: &[u32],
+    regs: &mut WaveRegs,
+    lds: &mut [u8],
+    global: Option<&mut [u8]>,
+) -> Result<u64, FaultKind> {
     let mut w = Wave::new();
     w.set_wave32(gen.wave_size() == 32);
     w.s = regs.s;
@@ -79,15 +104,19 @@ pub fn run_words(gen: Gen, words: &[u32], regs: &mut WaveRegs) -> Result<u64, Fa
     w.mode = regs.mode;
     let insts: Vec<_> = (0..words.len()).map(|k| decode(gen, &words[k..])).collect();
     let mem = MemoryMap::new();
+    if let Some(g) = global {
+        // The buffer stays borrowed (and so alive) for the whole run. A fresh map refuses only
+        // an empty range, and then every access to it faults, as it should.
+        let _ = mem.register(g.as_mut_ptr() as u64, g.len() as u64, Access::ReadWrite);
+    }
     let mut cache = RegionCache::default();
-    let mut lds = vec![0u8; 65536];
     let mut scratch = Scratch::new();
     let gws = crate::gws::Gws::default();
     let mut env = Env {
         gen,
         mem: &mem,
         cache: &mut cache,
-        lds: &mut lds,
+        lds,
         private_per_lane: 0,
         scratch: &mut scratch,
         clock_mhz: crate::GpuConfig::default().clock_mhz,

@@ -18,6 +18,9 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord, clippy::double_comparisons)]
 
 use hsaemu_emu::{opcode_status, opcodes, run_words, Gen, OpcodeStatus, WaveRegs};
+
+#[path = "inst/mem.rs"]
+mod mem;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
@@ -2623,6 +2626,7 @@ fn completeness() {
     for (g8, g9, g10, _) in CARRY_KEYS {
         keyed.extend([g8, g9, g10].map(String::from));
     }
+    keyed.extend(mem::mnemonics());
     keyed.extend(["v_cndmask_b32", "v_mad_u64_u32", "v_mad_i64_i32"].map(String::from));
     keyed.extend(
         [

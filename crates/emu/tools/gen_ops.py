@@ -6,7 +6,8 @@ hsaemu-isa's `Opcode` to `Op` (an exhaustive `match`, one arm per opcode).
 Every opcode of isa's table lands in exactly one place:
   - its semantic key (isa's gen/semantics.py: GFX10 renames absorbed) has a handler: `Op::KEY`;
   - it is a vector compare: `Op::V_CMP` (condition and type from isa's table row);
-  - it is a DS/FLAT/GLOBAL/SCRATCH/MUBUF access with a memory descriptor: `Op::Mem`;
+  - it is a DS/FLAT/GLOBAL/SCRATCH/MUBUF access, a scalar atomic or a scalar scratch access
+    with a memory descriptor: `Op::Mem`;
   - it is on tools/not-for-compute.txt (reviewed, with a reason): `Op::NotForCompute`;
   - it is on tools/missing.txt (compute opcodes still without semantics): `Op::Missing`;
   - otherwise the generated arm names `Op::KEY` anyway, which does not compile until the
@@ -23,7 +24,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "isa", "gen"))
 import semantics as S  # noqa: E402
 
-MEM_PREFIXES = ("ds_", "flat_", "global_", "scratch_", "buffer_")
+MEM_PREFIXES = ("ds_", "flat_", "global_", "scratch_", "buffer_", "s_atomic_", "s_buffer_atomic_",
+                "s_scratch_")
 
 
 def read_list(name):

@@ -56,7 +56,7 @@ CMP_ALIASES = {"ne": "lg", "t": "tru"}
 CMP_TYPES = ["f16", "f32", "f64", "i16", "i32", "i64", "u16", "u32", "u64"]
 
 ATOMS = ["swap", "cmpswap", "add", "sub", "rsub", "smin", "umin", "smax", "umax", "and", "or",
-         "xor", "inc", "dec", "fadd", "fmin", "fmax", "pk_add_f16", "mskor"]
+         "xor", "inc", "dec", "fadd", "fmin", "fmax", "pk_add_f16", "mskor", "fcmpswap"]
 ATOM_ALIASES = {"wrxchg": "swap", "cmpst": "cmpswap"}
 
 
@@ -126,7 +126,7 @@ def compare(name):
 
 def _atom(s):
     s = ATOM_ALIASES.get(s, s)
-    return s if s in ATOMS and s not in ("fadd", "fmin", "fmax", "pk_add_f16") else None
+    return s if s in ATOMS and s not in ("fadd", "fmin", "fmax", "pk_add_f16", "fcmpswap") else None
 
 
 def memory(name):
@@ -174,7 +174,10 @@ def memory(name):
         elif _atom(op):
             m["kind"] = "atomic"
             a = _atom(op)
-            m["atomic"] = "fadd" if a == "add" and ty in ("f32", "f64") else a
+            if ty in ("f32", "f64"):
+                # `ds_add_f32`, `ds_cmpst_f32`: the float forms (a float compare for cmpst).
+                a = {"add": "fadd", "cmpswap": "fcmpswap"}.get(a, a)
+            m["atomic"] = a
         elif op in ("min", "max"):
             m["kind"] = "atomic"
             if ty in ("i32", "i64"):
@@ -184,6 +187,18 @@ def memory(name):
             else:
                 m["atomic"] = "f" + op
         return m if m["kind"] else None
+    sm = re.fullmatch(r"s_(?:buffer_)?atomic_([a-z]+?)(_x2)?", name)
+    if sm:
+        # Scalar atomics (GFX9): the data SGPR(s) return the old value when `glc` is set.
+        a = _atom(sm.group(1))
+        if not a:
+            return None
+        m["kind"], m["atomic"], m["bytes"] = "atomic", a, 8 if sm.group(2) else 4
+        return m
+    sm = re.fullmatch(r"s_scratch_(load|store)_dword(?:x([24]))?", name)
+    if sm:
+        m["kind"], m["count"] = sm.group(1), int(sm.group(2) or 1)
+        return m
     pre = re.match(r"(flat|global|scratch|buffer)_", name)
     if not pre:
         return None
@@ -199,6 +214,9 @@ def memory(name):
                    "max_f64": ("fmax", 8), "pk_add_f16": ("pk_add_f16", 4)}
         if a in special:
             m["atomic"], m["bytes"] = special[a]
+        elif a in ("fcmpswap", "fmin", "fmax"):
+            # GFX6/7 and GFX10 spellings of the float atomics (`_x2`: f64).
+            m["atomic"] = a
         elif _atom(a):
             m["atomic"] = _atom(a)
         else:

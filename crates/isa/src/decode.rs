@@ -450,6 +450,9 @@ fn family_gfx10(w: u32) -> (Option<Fam>, u32) {
             2 => (Some(Fam::Global), (w >> 18) & 0x7f),
             _ => (None, 0),
         },
+        // Bit 25 is opcode bit 7 (the d16 format opcodes 0x80–0x87, which the GFX10 table
+        // does not hold): not decoded, rather than read as opcode & 0x7f.
+        0x38 if (w >> 25) & 1 != 0 => (None, 0),
         0x38 => (Some(Fam::Mubuf), (w >> 18) & 0x7f),
         0x3a => (Some(Fam::Mtbuf), (w >> 16) & 0x7),
         _ => (None, 0),

@@ -87,6 +87,9 @@ pub enum AtomicOp {
     FMax,
     PkAddF16,
     MskOr,
+    /// A float compare-and-swap (`*_fcmpswap`, DS `cmpst_f32`/`cmpst_f64`): equality as
+    /// floats (−0 equals +0, NaN equals nothing).
+    FCmpSwap,
 }
 
 /// A memory access description.

@@ -542,49 +542,117 @@ pub(crate) fn is_buffer_format(op: Op) -> bool {
     buffer_format_count(op).is_some()
 }
 
-/// Whether `buffer_{load,store}_format_{x,xy,xyz,xyzw}` stores, and its components (the d16
-/// forms are on `tools/missing.txt`).
-fn buffer_format_count(op: Op) -> Option<(bool, usize)> {
+/// A typed buffer access: whether it stores, its components, and how each sits in the
+/// registers (`D16_*`).
+fn buffer_format_count(op: Op) -> Option<(bool, usize, u8)> {
     Some(match op {
-        Op::BUFFER_LOAD_FORMAT_X => (false, 1),
-        Op::BUFFER_LOAD_FORMAT_XY => (false, 2),
-        Op::BUFFER_LOAD_FORMAT_XYZ => (false, 3),
-        Op::BUFFER_LOAD_FORMAT_XYZW => (false, 4),
-        Op::BUFFER_STORE_FORMAT_X => (true, 1),
-        Op::BUFFER_STORE_FORMAT_XY => (true, 2),
-        Op::BUFFER_STORE_FORMAT_XYZ => (true, 3),
-        Op::BUFFER_STORE_FORMAT_XYZW => (true, 4),
+        Op::BUFFER_LOAD_FORMAT_X | Op::TBUFFER_LOAD_FORMAT_X => (false, 1, FULL),
+        Op::BUFFER_LOAD_FORMAT_XY | Op::TBUFFER_LOAD_FORMAT_XY => (false, 2, FULL),
+        Op::BUFFER_LOAD_FORMAT_XYZ | Op::TBUFFER_LOAD_FORMAT_XYZ => (false, 3, FULL),
+        Op::BUFFER_LOAD_FORMAT_XYZW | Op::TBUFFER_LOAD_FORMAT_XYZW => (false, 4, FULL),
+        Op::BUFFER_STORE_FORMAT_X | Op::TBUFFER_STORE_FORMAT_X => (true, 1, FULL),
+        Op::BUFFER_STORE_FORMAT_XY | Op::TBUFFER_STORE_FORMAT_XY => (true, 2, FULL),
+        Op::BUFFER_STORE_FORMAT_XYZ | Op::TBUFFER_STORE_FORMAT_XYZ => (true, 3, FULL),
+        Op::BUFFER_STORE_FORMAT_XYZW | Op::TBUFFER_STORE_FORMAT_XYZW => (true, 4, FULL),
+        Op::BUFFER_LOAD_FORMAT_D16_X | Op::TBUFFER_LOAD_FORMAT_D16_X => (false, 1, D16),
+        Op::BUFFER_LOAD_FORMAT_D16_XY | Op::TBUFFER_LOAD_FORMAT_D16_XY => (false, 2, D16),
+        Op::BUFFER_LOAD_FORMAT_D16_XYZ | Op::TBUFFER_LOAD_FORMAT_D16_XYZ => (false, 3, D16),
+        Op::BUFFER_LOAD_FORMAT_D16_XYZW | Op::TBUFFER_LOAD_FORMAT_D16_XYZW => (false, 4, D16),
+        Op::BUFFER_STORE_FORMAT_D16_X | Op::TBUFFER_STORE_FORMAT_D16_X => (true, 1, D16),
+        Op::BUFFER_STORE_FORMAT_D16_XY | Op::TBUFFER_STORE_FORMAT_D16_XY => (true, 2, D16),
+        Op::BUFFER_STORE_FORMAT_D16_XYZ | Op::TBUFFER_STORE_FORMAT_D16_XYZ => (true, 3, D16),
+        Op::BUFFER_STORE_FORMAT_D16_XYZW | Op::TBUFFER_STORE_FORMAT_D16_XYZW => (true, 4, D16),
+        Op::BUFFER_LOAD_FORMAT_D16_HI_X => (false, 1, D16_HI),
+        Op::BUFFER_STORE_FORMAT_D16_HI_X => (true, 1, D16_HI),
         _ => return None,
     })
 }
 
-/// `buffer_{load,store}_format_*` on GFX8/GFX9: the element at `base + index * stride +
-/// offset` is converted through the V#'s data and number formats and destination selects
-/// (word 3), like an image texel. Unswizzled buffers only (what the runtime builds); an index
-/// past `num_records` reads 0 and drops stores.
+/// A component per register.
+const FULL: u8 = 0;
+/// 16-bit components, two per register (X low, Y high); GFX8 ("unpacked D16") puts each in
+/// the low half of its own register.
+const D16: u8 = 1;
+/// One 16-bit component in the high half of the register; the low half is kept.
+const D16_HI: u8 = 2;
+
+/// Where component `c` of a d16 access sits: register offset and bit shift.
+fn d16_slot(mode: u8, unpacked: bool, c: usize) -> (u16, u32) {
+    match mode {
+        D16_HI => (0, 16),
+        _ if unpacked => (c as u16, 0),
+        _ => ((c / 2) as u16, 16 * (c % 2) as u32),
+    }
+}
+
+/// A decoded component (f32 bits for float, normalized and scaled formats; an integer for
+/// UINT/SINT) as 16 bits: f16 rounded to nearest even, or the integer's low half.
+fn to_d16(f: image::Format, v: u32) -> u32 {
+    match f.num {
+        image::num_format::UINT | image::num_format::SINT => v & 0xffff,
+        _ => u32::from(half::f16::from_f32(f32::from_bits(v)).to_bits()),
+    }
+}
+
+/// A 16-bit register half as the component value the format encodes from.
+fn from_d16(f: image::Format, h: u32) -> u32 {
+    match f.num {
+        image::num_format::UINT => h & 0xffff,
+        image::num_format::SINT => h as u16 as i16 as i32 as u32,
+        _ => half::f16::from_bits(h as u16).to_f32().to_bits(),
+    }
+}
+
+/// `buffer_{load,store}_format_*` and `tbuffer_*` (with their d16 forms): the element at
+/// `base + index * stride + offset` is converted through a data and number format and the
+/// V#'s destination selects (word 3), like an image texel. The format is the V#'s for
+/// `buffer_*_format_*` and the instruction's for `tbuffer_*` (GFX10's unified formats become
+/// GFX9 ones at decode). Unswizzled buffers only (what the runtime builds); an element out of
+/// range reads 0 and drops stores (GFX8/9: index or offset against `num_records`; GFX10: the
+/// V#'s OOB_SELECT).
 pub(crate) fn buffer_format(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
-    let Some((store, n)) = buffer_format_count(i.op) else {
+    let Some((store, n, d16)) = buffer_format_count(i.op) else {
         return Err(unimplemented(i));
     };
     let r = i.src[2];
     let v: [u32; 4] = std::array::from_fn(|k| w.sread(r + k as u16, 0, Ty::B32));
-    if i.gen.is_gfx10() || v[1] >> 31 != 0 {
+    let gfx10 = i.gen.is_gfx10();
+    if !gfx10 && v[1] >> 31 != 0 {
         return Err(unimplemented(i));
     }
     let base = u64::from(v[0]) | u64::from(v[1] & 0xffff) << 32;
     let stride = u64::from(v[1] >> 16 & 0x3fff);
     let records = u64::from(v[2]);
-    let res = Resource {
-        format: image::Format {
+    let format = if i.ext & crate::decode::TYPED_FORMAT != 0 {
+        image::Format {
+            data: (i.ext >> 16) as u8,
+            num: (i.ext >> 24 & 0xf) as u8,
+        }
+    } else if gfx10 {
+        image::gfx10_buffer_format((v[3] >> 12 & 0x7f) as u8)
+            .unwrap_or(image::Format { data: 0, num: 0 })
+    } else {
+        image::Format {
             data: (v[3] >> 15 & 0xf) as u8,
             num: (v[3] >> 12 & 7) as u8,
-        },
+        }
+    };
+    let res = Resource {
+        format,
         dst_sel: std::array::from_fn(|c| (v[3] >> (3 * c) & 7) as u8),
         ..Resource::from_words(Layout::Gfx9, &[0; 8])
     };
     if !res.format.supported() {
         return Err(unimplemented(i));
     }
+    let oob_select = if gfx10 {
+        v[3] >> 28 & 3
+    } else if stride == 0 {
+        3
+    } else {
+        1
+    };
+    let unpacked = i.gen == hsaemu_isa::Gen::Gfx8;
     let soffset = u64::from(w.sread(i.ext as u16, 0, Ty::B32));
     let (idxen, offen) = (i.has(flag::IDXEN), i.has(flag::OFFEN));
     let exec = w.exec();
@@ -602,16 +670,22 @@ pub(crate) fn buffer_format(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             (true, false) => va,
         };
         let offset = voff + i.imm as u64;
-        let in_range = if stride == 0 {
-            offset < records
-        } else {
-            index < records
+        let in_range = match oob_select {
+            0 => index < records && offset < stride,
+            1 => index < records,
+            2 => true,
+            _ => index * stride + offset < records,
         };
         let a = base + soffset + index * stride + offset;
         if store {
             let mut vals = [0u32; 4];
             for (c, x) in vals.iter_mut().enumerate().take(n) {
-                *x = w.lane(i.src[1] + c as u16, l);
+                *x = if d16 == FULL {
+                    w.lane(i.src[1] + c as u16, l)
+                } else {
+                    let (reg, sh) = d16_slot(d16, unpacked, c);
+                    from_d16(res.format, w.lane(i.src[1] + reg, l) >> sh)
+                };
             }
             if in_range {
                 write(env, a, &res, res.format.encode(res.unswizzle(vals)), l)?;
@@ -624,7 +698,18 @@ pub(crate) fn buffer_format(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                 [0; 4]
             };
             for (c, &x) in vals.iter().enumerate().take(n) {
-                w.set_lane(i.dst + c as u16, l, x);
+                if d16 == FULL {
+                    w.set_lane(i.dst + c as u16, l, x);
+                } else {
+                    let (reg, sh) = d16_slot(d16, unpacked, c);
+                    let old = w.lane(i.dst + reg, l);
+                    let keep = if unpacked && d16 == D16 {
+                        0
+                    } else {
+                        !(0xffff << sh)
+                    };
+                    w.set_lane(i.dst + reg, l, (old & keep) | to_d16(res.format, x) << sh);
+                }
             }
         }
     }

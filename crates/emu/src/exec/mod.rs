@@ -13,6 +13,7 @@ mod softfloat;
 #[macro_use]
 mod valu;
 mod valu_cmp;
+mod valu_dispatch;
 mod valu_f16;
 mod valu_f32;
 mod valu_f64;
@@ -104,7 +105,9 @@ pub(crate) fn step(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Fmt::Sop2 | Fmt::Sop1 | Fmt::Sopk | Fmt::Sopc => salu(w, i),
         Fmt::Sopp => sopp(w, i),
         Fmt::Smem => smem(w, i, env),
-        Fmt::Vop1 | Fmt::Vop2 | Fmt::Vopc | Fmt::Vop3 | Fmt::Vop3p => valu::valu(w, i, env),
+        Fmt::Vop1 | Fmt::Vop2 | Fmt::Vopc | Fmt::Vop3 | Fmt::Vop3p => {
+            valu_dispatch::valu(w, i, env)
+        }
         Fmt::Ds => vmem::ds(w, i, env),
         Fmt::Flat | Fmt::Global | Fmt::Scratch => vmem::flat(w, i, env),
         // Typed (format) buffer accesses: the texture path of 1DB images.
@@ -684,6 +687,8 @@ fn sopp(w: &mut Wave, i: &Inst) -> R {
 /// Scalar memory.
 fn smem(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let n = match i.op {
+        // Scalar atomics and scalar scratch: executed from their memory descriptor.
+        Op::Mem => return vmem::scalar(w, i, env),
         Op::S_LOAD_DWORD
         | Op::S_BUFFER_LOAD_DWORD
         | Op::S_STORE_DWORD
@@ -714,6 +719,9 @@ fn smem(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         | Op::S_DCACHE_INV_VOL
         | Op::S_DCACHE_WB_VOL
         | Op::S_GL1_INV => return Ok(Flow::Next),
+        // Discarding a dirty scalar-cache line: scalar stores write memory at once here, so
+        // there is no dirty line to drop (amdgpu-execution.md §2.5).
+        Op::S_DCACHE_DISCARD | Op::S_DCACHE_DISCARD_X2 => return Ok(Flow::Next),
         _ => return Err(unimplemented(i)),
     };
     let buffer = matches!(

@@ -12,23 +12,10 @@
 
 use super::valu::{fma_f32_rows, put, put_f16, put_f32, Ctx, Scratch};
 use super::{Flow, LaneFault, R};
-use crate::decode::{Inst, DPP8_FI};
+use crate::decode::Inst;
 use crate::error::FaultKind;
 use crate::ops::Op;
 use crate::wave::{reg_index, Row, Ty, Wave, LANES};
-
-/// DPP8 (`v_*_dpp … dpp8:[…]`): lane `l` reads lane `sel[l % 8]` of its group of eight. A lane
-/// reading an inactive lane gets 0 unless `fi` (fetch inactive) is set.
-#[inline(never)]
-pub(super) fn dpp8(row: &Row, ext: u32, exec: u64) -> Row {
-    let fi = ext & DPP8_FI != 0;
-    let mut out = [0u32; LANES];
-    for l in 0..LANES {
-        let s = (l & !7) | (ext >> (3 * (l & 7)) & 7) as usize;
-        out[l] = if fi || exec >> s & 1 != 0 { row[s] } else { 0 };
-    }
-    out
-}
 
 /// GFX10 scalar ALU operations (SOP1, SOPK); `None` for an operation that is not one.
 // Out of line: inlined, it would grow the prologue of the GFX9 hot paths that fall back

@@ -71,7 +71,7 @@ pub(super) fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
         Op::V_ADD3_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| x
             .wrapping_add(y)
             .wrapping_add(z))),
-        Op::V_MUL_LO_U32 | Op::V_MUL_LO_I32 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_mul(y))),
+        Op::V_MUL_LO_U32 => v32!(map2!(s0!(), s1!(), |x, y| x.wrapping_mul(y))),
         Op::V_MUL_HI_U32 => v32!(map2!(
             s0!(),
             s1!(),

@@ -11,6 +11,7 @@ use crate::memory::{host, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 use crate::ops::Op;
 use crate::wave::{Ty, Wave, LANES};
 use half::f16;
+use hsaemu_isa::Opcode;
 
 fn mem_fault(address: u64, write: bool, size: u32, lane: usize) -> LaneFault {
     LaneFault::new(
@@ -107,8 +108,21 @@ fn atom_apply(op: Atom, old: u64, src: u64, cmp: u64, bytes: u8) -> u64 {
             u64::from(lo.to_bits()) | u64::from(hi.to_bits()) << 16
         }
         Atom::MskOr => (old & !cmp) | src,
+        // Equal as floats: −0 matches +0 and NaN matches nothing.
+        Atom::FCmpSwap => {
+            if fl(old) == fl(cmp) {
+                src
+            } else {
+                old
+            }
+        }
     };
     r & mask
+}
+
+/// Whether an atomic reads a compare value besides its data (the second data operand).
+fn compares(a: Atom) -> bool {
+    matches!(a, Atom::CmpSwap | Atom::FCmpSwap)
 }
 
 /// Where a lane's access goes.
@@ -431,7 +445,7 @@ fn access(
                         u64::from(w.lane(r, l))
                     }
                 };
-                let (src, cmp) = if m.atom == Atom::CmpSwap {
+                let (src, cmp) = if compares(m.atom) {
                     (rd(w, data), rd(w, data + if wide { 2 } else { 1 }))
                 } else {
                     (rd(w, data), 0)
@@ -751,6 +765,12 @@ fn global_narrow(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
 pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let exec = w.exec();
     w.lane_ops += u64::from(exec.count_ones());
+    if matches!(
+        i.op,
+        Op::GLOBAL_LOAD_DWORD_ADDTID | Op::GLOBAL_STORE_DWORD_ADDTID
+    ) {
+        return global_addtid(w, i, env);
+    }
     let off = i64::from(i.imm);
     // The per-lane places (1 KB) are only built when the one-region fast path does not apply.
     let places = match i.fmt {
@@ -840,6 +860,33 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     };
     let rtn = i.has(flag::GLC);
     access(w, i, env, &places, rtn, advance)
+}
+
+/// GFX10 `global_{load,store}_dword_addtid`: lane l accesses the dword at
+/// SADDR + offset + 4 * l (no address VGPR; RDNA ISA).
+fn global_addtid(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    let exec = w.exec();
+    let base = w
+        .sread64(i.src[2], 0, Ty::I64)
+        .wrapping_add(i.imm as i64 as u64);
+    let load = i.op == Op::GLOBAL_LOAD_DWORD_ADDTID;
+    let mut mem = Mem::new(w, env);
+    for l in 0..LANES {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let p = Place::Global(base.wrapping_add(4 * l as u64));
+        if load {
+            let v = mem.read(p, 4, l)?;
+            w.set_lane(i.dst, l, v as u32);
+        } else {
+            mem.write(p, 4, u64::from(w.lane(i.src[1], l)), l)?;
+        }
+    }
+    if !load {
+        w.stored = true;
+    }
+    Ok(Flow::Next)
 }
 
 /// Whether a MUBUF instruction is a cache write-back or invalidate (`buffer_wbinvl1*`,
@@ -982,7 +1029,7 @@ pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                     }
                 };
                 let src = rd(w, data);
-                let cmp = if m.atom == Atom::CmpSwap {
+                let cmp = if compares(m.atom) {
                     rd(w, data + if wide { 2 } else { 1 })
                 } else {
                     0
@@ -1000,6 +1047,115 @@ pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             }
             Kind::Other => return Err(unimplemented(i)),
         }
+    }
+    Ok(Flow::Next)
+}
+
+/// Whether a scalar atomic addresses through a buffer descriptor (`s_buffer_atomic_*`: the
+/// base is the V#'s 48-bit address) rather than a 64-bit address pair (`s_atomic_*`).
+fn scalar_buffer(o: Opcode) -> bool {
+    use Opcode as O;
+    matches!(
+        o,
+        O::S_BUFFER_ATOMIC_ADD
+            | O::S_BUFFER_ATOMIC_ADD_X2
+            | O::S_BUFFER_ATOMIC_AND
+            | O::S_BUFFER_ATOMIC_AND_X2
+            | O::S_BUFFER_ATOMIC_CMPSWAP
+            | O::S_BUFFER_ATOMIC_CMPSWAP_X2
+            | O::S_BUFFER_ATOMIC_DEC
+            | O::S_BUFFER_ATOMIC_DEC_X2
+            | O::S_BUFFER_ATOMIC_INC
+            | O::S_BUFFER_ATOMIC_INC_X2
+            | O::S_BUFFER_ATOMIC_OR
+            | O::S_BUFFER_ATOMIC_OR_X2
+            | O::S_BUFFER_ATOMIC_SMAX
+            | O::S_BUFFER_ATOMIC_SMAX_X2
+            | O::S_BUFFER_ATOMIC_SMIN
+            | O::S_BUFFER_ATOMIC_SMIN_X2
+            | O::S_BUFFER_ATOMIC_SUB
+            | O::S_BUFFER_ATOMIC_SUB_X2
+            | O::S_BUFFER_ATOMIC_SWAP
+            | O::S_BUFFER_ATOMIC_SWAP_X2
+            | O::S_BUFFER_ATOMIC_UMAX
+            | O::S_BUFFER_ATOMIC_UMAX_X2
+            | O::S_BUFFER_ATOMIC_UMIN
+            | O::S_BUFFER_ATOMIC_UMIN_X2
+            | O::S_BUFFER_ATOMIC_XOR
+            | O::S_BUFFER_ATOMIC_XOR_X2
+    )
+}
+
+/// Scalar memory accesses executed from their descriptor (GFX9): the atomics `s_atomic_*` and
+/// `s_buffer_atomic_*` (SDATA holds the data, then the compare value of a cmpswap; with `glc`
+/// it receives the old value), and `s_scratch_load/store_dword*`, whose SGPR offset is a
+/// per-lane offset into the wave's swizzled scratch and so is scaled by 64 (Vega ISA, scalar
+/// memory: `ADDR = SBASE + inst_offset + (SOFFSET & ~3) * 64`). The address ignores its two
+/// low bits, like every scalar access.
+pub(crate) fn scalar(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    let m = i.mem;
+    let base = w.sread64(i.src[0], 0, Ty::I64);
+    let base = if scalar_buffer(i.opcode) {
+        base & 0xffff_ffff_ffff
+    } else {
+        base
+    };
+    let soffset = if i.has(flag::SOE) {
+        u64::from(w.sread(i.ext as u16, 0, Ty::B32))
+    } else {
+        0
+    };
+    // Scratch: SOFFSET is a per-lane byte offset; its dword lies 64 dwords apart per dword.
+    let soffset = if m.kind == Kind::Atomic {
+        soffset
+    } else {
+        (soffset & !3) * 64
+    };
+    let addr = base.wrapping_add(i.imm as i64 as u64).wrapping_add(soffset) & !3;
+    let mut mem = Mem::new(w, env);
+    match m.kind {
+        Kind::Load | Kind::Store => {
+            for k in 0..u16::from(m.count) {
+                let p = Place::Global(addr + 4 * u64::from(k));
+                if m.kind == Kind::Load {
+                    let v = mem
+                        .read(p, 4, 0)
+                        .map_err(|f| LaneFault { lane: None, ..f })?;
+                    w.swrite(i.dst + k, v as u32);
+                } else {
+                    let v = u64::from(w.sread(i.dst + k, 0, Ty::B32));
+                    mem.write(p, 4, v, 0)
+                        .map_err(|f| LaneFault { lane: None, ..f })?;
+                }
+            }
+        }
+        Kind::Atomic => {
+            let wide = m.bytes == 8;
+            let rd = |w: &Wave, r: u16| {
+                if wide {
+                    w.sread64(r, 0, Ty::I64)
+                } else {
+                    u64::from(w.sread(r, 0, Ty::B32))
+                }
+            };
+            let step = if wide { 2 } else { 1 };
+            let cmp = if compares(m.atom) {
+                rd(w, i.dst + step)
+            } else {
+                0
+            };
+            let old = mem
+                .atomic(Place::Global(addr), &m, rd(w, i.dst), cmp, 0)
+                .map_err(|f| LaneFault { lane: None, ..f })?;
+            if i.has(flag::GLC) {
+                if wide {
+                    w.swrite64(i.dst, old);
+                } else {
+                    w.swrite(i.dst, old as u32);
+                }
+            }
+        }
+        Kind::Other => return Err(unimplemented(i)),
     }
     Ok(Flow::Next)
 }
@@ -1199,7 +1355,7 @@ fn ds_atomic32(
         return None;
     }
     let (src_reg, cmp_reg) = match m.atom {
-        Atom::CmpSwap | Atom::MskOr => (i.src[2], Some(i.src[1])),
+        Atom::CmpSwap | Atom::FCmpSwap | Atom::MskOr => (i.src[2], Some(i.src[1])),
         _ => (i.src[1], None),
     };
     let src = w.v[crate::wave::reg_index(src_reg)];
@@ -1227,6 +1383,229 @@ fn ds_atomic32(
     Some(Ok(Flow::Next))
 }
 
+fn gws_flow(g: crate::gws::Go) -> Flow {
+    match g {
+        crate::gws::Go::Next => Flow::Next,
+        crate::gws::Go::Retry => Flow::Retry,
+    }
+}
+
+/// The `ds_*_src2_*` forms: the operation and the element size. Each combines two LDS
+/// locations of the lane, `A` and `B`, into `A` (Vega ISA, DS_ADD_SRC2_U32):
+/// `A = ADDR; B = A + 4 * (offset[15] ? {A[31], A[31:17]} : {offset[14], offset[14:0]})`, the
+/// bracketed value a signed 16-bit dword count; with offset[15] set, A is ADDR[16:0]. The
+/// 64-bit forms use 8-byte-aligned A and B.
+fn src2_op(op: Op) -> Option<(Atom, u8)> {
+    Some(match op {
+        Op::DS_ADD_SRC2_U32 => (Atom::Add, 4),
+        Op::DS_SUB_SRC2_U32 => (Atom::Sub, 4),
+        Op::DS_RSUB_SRC2_U32 => (Atom::Rsub, 4),
+        Op::DS_INC_SRC2_U32 => (Atom::Inc, 4),
+        Op::DS_DEC_SRC2_U32 => (Atom::Dec, 4),
+        Op::DS_MIN_SRC2_I32 => (Atom::SMin, 4),
+        Op::DS_MAX_SRC2_I32 => (Atom::SMax, 4),
+        Op::DS_MIN_SRC2_U32 => (Atom::UMin, 4),
+        Op::DS_MAX_SRC2_U32 => (Atom::UMax, 4),
+        Op::DS_AND_SRC2_B32 => (Atom::And, 4),
+        Op::DS_OR_SRC2_B32 => (Atom::Or, 4),
+        Op::DS_XOR_SRC2_B32 => (Atom::Xor, 4),
+        Op::DS_WRITE_SRC2_B32 => (Atom::Swap, 4),
+        Op::DS_MIN_SRC2_F32 => (Atom::FMin, 4),
+        Op::DS_MAX_SRC2_F32 => (Atom::FMax, 4),
+        Op::DS_ADD_SRC2_F32 => (Atom::FAdd, 4),
+        Op::DS_ADD_SRC2_U64 => (Atom::Add, 8),
+        Op::DS_SUB_SRC2_U64 => (Atom::Sub, 8),
+        Op::DS_RSUB_SRC2_U64 => (Atom::Rsub, 8),
+        Op::DS_INC_SRC2_U64 => (Atom::Inc, 8),
+        Op::DS_DEC_SRC2_U64 => (Atom::Dec, 8),
+        Op::DS_MIN_SRC2_I64 => (Atom::SMin, 8),
+        Op::DS_MAX_SRC2_I64 => (Atom::SMax, 8),
+        Op::DS_MIN_SRC2_U64 => (Atom::UMin, 8),
+        Op::DS_MAX_SRC2_U64 => (Atom::UMax, 8),
+        Op::DS_AND_SRC2_B64 => (Atom::And, 8),
+        Op::DS_OR_SRC2_B64 => (Atom::Or, 8),
+        Op::DS_XOR_SRC2_B64 => (Atom::Xor, 8),
+        Op::DS_WRITE_SRC2_B64 => (Atom::Swap, 8),
+        Op::DS_MIN_SRC2_F64 => (Atom::FMin, 8),
+        Op::DS_MAX_SRC2_F64 => (Atom::FMax, 8),
+        _ => return None,
+    })
+}
+
+/// The two LDS addresses of a src2 form for a lane address (see [`src2_op`]).
+fn src2_addresses(addr: u32, off16: u32, bytes: u8) -> (u32, u32) {
+    let (a, delta) = if off16 & 0x8000 != 0 {
+        (
+            addr & 0x1_ffff,
+            (addr >> 17 | (addr >> 16 & 0x8000)) as u16 as i16,
+        )
+    } else {
+        (addr, (off16 & 0x7fff | (off16 << 1 & 0x8000)) as u16 as i16)
+    };
+    let b = a.wrapping_add((i32::from(delta) * 4) as u32);
+    if bytes == 8 {
+        (a & !7, b & !7)
+    } else {
+        (a, b)
+    }
+}
+
+fn ds_src2(w: &mut Wave, i: &Inst, env: &mut Env, addr: &[u32; LANES], off16: u32) -> R {
+    let Some((atom, bytes)) = src2_op(i.op) else {
+        return Err(unimplemented(i));
+    };
+    let exec = w.exec();
+    let m = MemDesc {
+        kind: Kind::Atomic,
+        bytes,
+        count: 1,
+        atom,
+        ..MemDesc::default()
+    };
+    let mut mem = Mem::new(w, env);
+    for l in 0..LANES {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let (a, b) = src2_addresses(addr[l], off16, bytes);
+        let src = mem.read(Place::Lds(u64::from(b)), u32::from(bytes), l)?;
+        mem.atomic(Place::Lds(u64::from(a)), &m, src, 0, l)?;
+    }
+    Ok(Flow::Next)
+}
+
+/// `ds_append`/`ds_consume`: the dword at M0[15:0] + offset counts up (append) or down
+/// (consume) by the number of active lanes; every active lane receives the value before.
+fn ds_append(w: &mut Wave, i: &Inst, env: &mut Env, off16: u32) -> R {
+    let exec = w.exec();
+    if exec == 0 {
+        return Ok(Flow::Next);
+    }
+    let p = Place::Lds(u64::from((w.m0() & 0xffff) + off16));
+    let n = u64::from(exec.count_ones());
+    let first = exec.trailing_zeros() as usize;
+    let mut mem = Mem::new(w, env);
+    let old = mem.read(p, 4, first)?;
+    let new = if i.op == Op::DS_APPEND {
+        old.wrapping_add(n)
+    } else {
+        old.wrapping_sub(n)
+    };
+    mem.write(p, 4, new & 0xffff_ffff, first)?;
+    w.vwrite(i.dst, &[old as u32; LANES], exec);
+    Ok(Flow::Next)
+}
+
+/// `ds_read_addtid_b32`/`ds_write_addtid_b32`: lane l accesses the dword at
+/// M0[15:0] + offset + 4 * l (no address VGPR).
+fn ds_addtid(w: &mut Wave, i: &Inst, env: &mut Env, off16: u32) -> R {
+    let exec = w.exec();
+    let base = (w.m0() & 0xffff) + off16;
+    let load = i.op == Op::DS_READ_ADDTID_B32;
+    let mut mem = Mem::new(w, env);
+    for l in 0..LANES {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let p = Place::Lds(u64::from(base + 4 * l as u32));
+        if load {
+            let v = mem.read(p, 4, l)?;
+            w.set_lane(i.dst, l, v as u32);
+        } else {
+            mem.write(p, 4, u64::from(w.lane(i.src[1], l)), l)?;
+        }
+    }
+    Ok(Flow::Next)
+}
+
+/// `ds_wrxchg2[st64]_rtn_b32/b64`: two exchanges, at ADDR + offset0 and ADDR + offset1 (in
+/// elements, times 64 for st64), with data0 and data1; the old values land in consecutive
+/// destination registers.
+fn ds_wrxchg2(w: &mut Wave, i: &Inst, env: &mut Env, addr: &[u32; LANES]) -> R {
+    let exec = w.exec();
+    let wide = matches!(i.op, Op::DS_WRXCHG2_RTN_B64 | Op::DS_WRXCHG2ST64_RTN_B64);
+    let bytes: u32 = if wide { 8 } else { 4 };
+    let st64 = matches!(
+        i.op,
+        Op::DS_WRXCHG2ST64_RTN_B32 | Op::DS_WRXCHG2ST64_RTN_B64
+    );
+    let scale = bytes * if st64 { 64 } else { 1 };
+    let regs = bytes as u16 / 4;
+    let mut mem = Mem::new(w, env);
+    for l in 0..LANES {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        for (k, (o, data)) in [
+            (i.imm as u32 & 0xff, i.src[1]),
+            (u32::from(i.offset1), i.src[2]),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let p = Place::Lds(u64::from(addr[l].wrapping_add(o * scale)));
+            let mut v = u64::from(w.lane(data, l));
+            if wide {
+                v |= u64::from(w.lane(data + 1, l)) << 32;
+            }
+            let old = mem.read(p, bytes, l)?;
+            mem.write(p, bytes, v, l)?;
+            let d = i.dst + k as u16 * regs;
+            w.set_lane(d, l, old as u32);
+            if wide {
+                w.set_lane(d + 1, l, (old >> 32) as u32);
+            }
+        }
+    }
+    Ok(Flow::Next)
+}
+
+/// `ds_condxchg32_rtn_b64` (Vega ISA): for each dword k of the 64-bit data at ADDR + offset,
+/// the old dword is returned and, when bit 31 of data dword k is set, replaced by data dword k
+/// with bit 31 cleared.
+fn ds_condxchg32(w: &mut Wave, i: &Inst, env: &mut Env, addr: &[u32; LANES], off16: u32) -> R {
+    let exec = w.exec();
+    let mut mem = Mem::new(w, env);
+    for l in 0..LANES {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        for k in 0..2u16 {
+            let p = Place::Lds(u64::from(addr[l].wrapping_add(off16 + 4 * u32::from(k))));
+            let d = w.lane(i.src[1] + k, l);
+            let old = mem.read(p, 4, l)?;
+            if d >> 31 != 0 {
+                mem.write(p, 4, u64::from(d & 0x7fff_ffff), l)?;
+            }
+            w.set_lane(i.dst + k, l, old as u32);
+        }
+    }
+    Ok(Flow::Next)
+}
+
+/// `ds_wrap_rtn_b32`: `old >= data0 ? old - data0 : old + data1`, returning the old value
+/// (a ring-buffer index that wraps).
+fn ds_wrap(w: &mut Wave, i: &Inst, env: &mut Env, addr: &[u32; LANES], off16: u32) -> R {
+    let exec = w.exec();
+    let mut mem = Mem::new(w, env);
+    for l in 0..LANES {
+        if exec >> l & 1 == 0 {
+            continue;
+        }
+        let p = Place::Lds(u64::from(addr[l].wrapping_add(off16)));
+        let (d0, d1) = (w.lane(i.src[1], l), w.lane(i.src[2], l));
+        let old = mem.read(p, 4, l)? as u32;
+        let new = if old >= d0 {
+            old - d0
+        } else {
+            old.wrapping_add(d1)
+        };
+        mem.write(p, 4, u64::from(new), l)?;
+        w.set_lane(i.dst, l, old);
+    }
+    Ok(Flow::Next)
+}
+
 /// DS (LDS) instructions, including the cross-lane ds_swizzle/ds_permute/ds_bpermute.
 pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let exec = w.exec();
@@ -1238,13 +1617,36 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         // Global wave sync: the data operand sits in the ADDR field; the first active lane's.
         Op::DS_GWS_INIT | Op::DS_GWS_BARRIER if exec != 0 => {
             let data = addr[exec.trailing_zeros() as usize];
-            return if i.op == Op::DS_GWS_INIT {
+            return Ok(gws_flow(if i.op == Op::DS_GWS_INIT {
                 env.gws.init(w, off16, data)
             } else {
                 env.gws.barrier(w, off16, data)
-            };
+            }));
         }
         Op::DS_GWS_INIT | Op::DS_GWS_BARRIER => return Ok(Flow::Next),
+        Op::DS_APPEND | Op::DS_CONSUME => return ds_append(w, i, env, off16),
+        Op::DS_READ_ADDTID_B32 | Op::DS_WRITE_ADDTID_B32 => return ds_addtid(w, i, env, off16),
+        Op::DS_WRXCHG2_RTN_B32
+        | Op::DS_WRXCHG2_RTN_B64
+        | Op::DS_WRXCHG2ST64_RTN_B32
+        | Op::DS_WRXCHG2ST64_RTN_B64 => return ds_wrxchg2(w, i, env, &addr),
+        Op::DS_CONDXCHG32_RTN_B64 => return ds_condxchg32(w, i, env, &addr, off16),
+        Op::DS_WRAP_RTN_B32 => return ds_wrap(w, i, env, &addr, off16),
+        Op::DS_GWS_SEMA_V
+        | Op::DS_GWS_SEMA_BR
+        | Op::DS_GWS_SEMA_P
+        | Op::DS_GWS_SEMA_RELEASE_ALL => {
+            if exec == 0 {
+                return Ok(Flow::Next);
+            }
+            // `ds_gws_sema_br`'s count sits in the ADDR field, like `ds_gws_init`'s data.
+            let data = if i.src[0] >= VGPR {
+                addr[exec.trailing_zeros() as usize]
+            } else {
+                0
+            };
+            return Ok(gws_flow(env.gws.semaphore(w, i.op, off16, data)));
+        }
         Op::DS_SWIZZLE_B32 => {
             // The data operand sits in the ADDR field.
             let src = addr;
@@ -1355,8 +1757,9 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                 };
                 // DS compare-store: data0 is the compare value, data1 the new value.
                 let (src, cmp) = match m.atom {
-                    Atom::CmpSwap => (rd(w, i.src[2]), rd(w, i.src[1])),
-                    Atom::MskOr => (rd(w, i.src[2]), rd(w, i.src[1])),
+                    Atom::CmpSwap | Atom::FCmpSwap | Atom::MskOr => {
+                        (rd(w, i.src[2]), rd(w, i.src[1]))
+                    }
                     _ => (rd(w, i.src[1]), 0),
                 };
                 let p = Place::Lds(u64::from(addr[l].wrapping_add(off16)));
@@ -1369,7 +1772,8 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                 }
             }
         }
-        Kind::Other => return Err(unimplemented(i)),
+        // The src2 forms have no descriptor; out of the way of the described accesses.
+        Kind::Other => return ds_src2(w, i, env, &addr, off16),
     }
     Ok(Flow::Next)
 }

@@ -21,12 +21,12 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::BUFFER_ATOMIC_CMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_cmpswap_x2
     S { key: O::BUFFER_ATOMIC_DEC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_dec
     S { key: O::BUFFER_ATOMIC_DEC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_dec_x2
-    S { key: O::BUFFER_ATOMIC_FCMPSWAP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_fcmpswap
-    S { key: O::BUFFER_ATOMIC_FCMPSWAP_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_fcmpswap_x2
-    S { key: O::BUFFER_ATOMIC_FMAX, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_fmax
-    S { key: O::BUFFER_ATOMIC_FMAX_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_fmax_x2
-    S { key: O::BUFFER_ATOMIC_FMIN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_fmin
-    S { key: O::BUFFER_ATOMIC_FMIN_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_fmin_x2
+    S { key: O::BUFFER_ATOMIC_FCMPSWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_fcmpswap
+    S { key: O::BUFFER_ATOMIC_FCMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_fcmpswap_x2
+    S { key: O::BUFFER_ATOMIC_FMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_fmax
+    S { key: O::BUFFER_ATOMIC_FMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_fmax_x2
+    S { key: O::BUFFER_ATOMIC_FMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_fmin
+    S { key: O::BUFFER_ATOMIC_FMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_fmin_x2
     S { key: O::BUFFER_ATOMIC_INC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_inc
     S { key: O::BUFFER_ATOMIC_INC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_inc_x2
     S { key: O::BUFFER_ATOMIC_MAX_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // buffer_atomic_max_f64
@@ -117,12 +117,12 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::DS_BPERMUTE_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_bpermute_b32
     S { key: O::DS_CMPST_B32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpst_b32
     S { key: O::DS_CMPST_B64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_cmpst_b64
-    S { key: O::DS_CMPST_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpst_f32
-    S { key: O::DS_CMPST_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_cmpst_f64
+    S { key: O::DS_CMPST_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpst_f32
+    S { key: O::DS_CMPST_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_cmpst_f64
     S { key: O::DS_CMPST_RTN_B32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpst_rtn_b32
     S { key: O::DS_CMPST_RTN_B64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_cmpst_rtn_b64
-    S { key: O::DS_CMPST_RTN_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpst_rtn_f32
-    S { key: O::DS_CMPST_RTN_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_cmpst_rtn_f64
+    S { key: O::DS_CMPST_RTN_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpst_rtn_f32
+    S { key: O::DS_CMPST_RTN_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_cmpst_rtn_f64
     S { key: O::DS_CONDXCHG32_RTN_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_condxchg32_rtn_b64
     S { key: O::DS_CONSUME, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_consume
     S { key: O::DS_DEC_RTN_U32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_dec_rtn_u32
@@ -270,12 +270,12 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::FLAT_ATOMIC_CMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_cmpswap_x2
     S { key: O::FLAT_ATOMIC_DEC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_dec
     S { key: O::FLAT_ATOMIC_DEC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_dec_x2
-    S { key: O::FLAT_ATOMIC_FCMPSWAP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_fcmpswap
-    S { key: O::FLAT_ATOMIC_FCMPSWAP_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_fcmpswap_x2
-    S { key: O::FLAT_ATOMIC_FMAX, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_fmax
-    S { key: O::FLAT_ATOMIC_FMAX_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_fmax_x2
-    S { key: O::FLAT_ATOMIC_FMIN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_fmin
-    S { key: O::FLAT_ATOMIC_FMIN_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_fmin_x2
+    S { key: O::FLAT_ATOMIC_FCMPSWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_fcmpswap
+    S { key: O::FLAT_ATOMIC_FCMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_fcmpswap_x2
+    S { key: O::FLAT_ATOMIC_FMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_fmax
+    S { key: O::FLAT_ATOMIC_FMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_fmax_x2
+    S { key: O::FLAT_ATOMIC_FMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_fmin
+    S { key: O::FLAT_ATOMIC_FMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_fmin_x2
     S { key: O::FLAT_ATOMIC_INC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_inc
     S { key: O::FLAT_ATOMIC_INC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_inc_x2
     S { key: O::FLAT_ATOMIC_MAX_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // flat_atomic_max_f64
@@ -330,12 +330,12 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::GLOBAL_ATOMIC_CMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_cmpswap_x2
     S { key: O::GLOBAL_ATOMIC_DEC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_dec
     S { key: O::GLOBAL_ATOMIC_DEC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_dec_x2
-    S { key: O::GLOBAL_ATOMIC_FCMPSWAP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_fcmpswap
-    S { key: O::GLOBAL_ATOMIC_FCMPSWAP_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_fcmpswap_x2
-    S { key: O::GLOBAL_ATOMIC_FMAX, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_fmax
-    S { key: O::GLOBAL_ATOMIC_FMAX_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_fmax_x2
-    S { key: O::GLOBAL_ATOMIC_FMIN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_fmin
-    S { key: O::GLOBAL_ATOMIC_FMIN_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_fmin_x2
+    S { key: O::GLOBAL_ATOMIC_FCMPSWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_fcmpswap
+    S { key: O::GLOBAL_ATOMIC_FCMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_fcmpswap_x2
+    S { key: O::GLOBAL_ATOMIC_FMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_fmax
+    S { key: O::GLOBAL_ATOMIC_FMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_fmax_x2
+    S { key: O::GLOBAL_ATOMIC_FMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_fmin
+    S { key: O::GLOBAL_ATOMIC_FMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_fmin_x2
     S { key: O::GLOBAL_ATOMIC_INC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_inc
     S { key: O::GLOBAL_ATOMIC_INC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_inc_x2
     S { key: O::GLOBAL_ATOMIC_MAX_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // global_atomic_max_f64
@@ -502,32 +502,32 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::S_ASHR_I64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B32, B32] }, // s_ashr_i64
     S { key: O::S_ATC_PROBE, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atc_probe
     S { key: O::S_ATC_PROBE_BUFFER, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atc_probe_buffer
-    S { key: O::S_ATOMIC_ADD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_add
-    S { key: O::S_ATOMIC_ADD_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_add_x2
-    S { key: O::S_ATOMIC_AND, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_and
-    S { key: O::S_ATOMIC_AND_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_and_x2
-    S { key: O::S_ATOMIC_CMPSWAP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_cmpswap
-    S { key: O::S_ATOMIC_CMPSWAP_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_cmpswap_x2
-    S { key: O::S_ATOMIC_DEC, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_dec
-    S { key: O::S_ATOMIC_DEC_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_dec_x2
-    S { key: O::S_ATOMIC_INC, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_inc
-    S { key: O::S_ATOMIC_INC_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_inc_x2
-    S { key: O::S_ATOMIC_OR, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_or
-    S { key: O::S_ATOMIC_OR_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_or_x2
-    S { key: O::S_ATOMIC_SMAX, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_smax
-    S { key: O::S_ATOMIC_SMAX_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_smax_x2
-    S { key: O::S_ATOMIC_SMIN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_smin
-    S { key: O::S_ATOMIC_SMIN_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_smin_x2
-    S { key: O::S_ATOMIC_SUB, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_sub
-    S { key: O::S_ATOMIC_SUB_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_sub_x2
-    S { key: O::S_ATOMIC_SWAP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_swap
-    S { key: O::S_ATOMIC_SWAP_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_swap_x2
-    S { key: O::S_ATOMIC_UMAX, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_umax
-    S { key: O::S_ATOMIC_UMAX_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_umax_x2
-    S { key: O::S_ATOMIC_UMIN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_umin
-    S { key: O::S_ATOMIC_UMIN_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_umin_x2
-    S { key: O::S_ATOMIC_XOR, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_xor
-    S { key: O::S_ATOMIC_XOR_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_xor_x2
+    S { key: O::S_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_add
+    S { key: O::S_ATOMIC_ADD_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_add_x2
+    S { key: O::S_ATOMIC_AND, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::And, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_and
+    S { key: O::S_ATOMIC_AND_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::And, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_and_x2
+    S { key: O::S_ATOMIC_CMPSWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_cmpswap
+    S { key: O::S_ATOMIC_CMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_cmpswap_x2
+    S { key: O::S_ATOMIC_DEC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_dec
+    S { key: O::S_ATOMIC_DEC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_dec_x2
+    S { key: O::S_ATOMIC_INC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_inc
+    S { key: O::S_ATOMIC_INC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_inc_x2
+    S { key: O::S_ATOMIC_OR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_or
+    S { key: O::S_ATOMIC_OR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_or_x2
+    S { key: O::S_ATOMIC_SMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_smax
+    S { key: O::S_ATOMIC_SMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_smax_x2
+    S { key: O::S_ATOMIC_SMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_smin
+    S { key: O::S_ATOMIC_SMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_smin_x2
+    S { key: O::S_ATOMIC_SUB, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_sub
+    S { key: O::S_ATOMIC_SUB_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_sub_x2
+    S { key: O::S_ATOMIC_SWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_swap
+    S { key: O::S_ATOMIC_SWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_swap_x2
+    S { key: O::S_ATOMIC_UMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_umax
+    S { key: O::S_ATOMIC_UMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_umax_x2
+    S { key: O::S_ATOMIC_UMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_umin
+    S { key: O::S_ATOMIC_UMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_umin_x2
+    S { key: O::S_ATOMIC_XOR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_xor
+    S { key: O::S_ATOMIC_XOR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_xor_x2
     S { key: O::S_BARRIER, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_barrier
     S { key: O::S_BCNT0_I32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_bcnt0_i32_b32
     S { key: O::S_BCNT0_I32_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_bcnt0_i32_b64
@@ -551,32 +551,32 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::S_BRANCH, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_branch
     S { key: O::S_BREV_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_brev_b32
     S { key: O::S_BREV_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_brev_b64
-    S { key: O::S_BUFFER_ATOMIC_ADD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_add
-    S { key: O::S_BUFFER_ATOMIC_ADD_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_add_x2
-    S { key: O::S_BUFFER_ATOMIC_AND, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_and
-    S { key: O::S_BUFFER_ATOMIC_AND_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_and_x2
-    S { key: O::S_BUFFER_ATOMIC_CMPSWAP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_cmpswap
-    S { key: O::S_BUFFER_ATOMIC_CMPSWAP_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_cmpswap_x2
-    S { key: O::S_BUFFER_ATOMIC_DEC, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_dec
-    S { key: O::S_BUFFER_ATOMIC_DEC_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_dec_x2
-    S { key: O::S_BUFFER_ATOMIC_INC, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_inc
-    S { key: O::S_BUFFER_ATOMIC_INC_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_inc_x2
-    S { key: O::S_BUFFER_ATOMIC_OR, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_or
-    S { key: O::S_BUFFER_ATOMIC_OR_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_or_x2
-    S { key: O::S_BUFFER_ATOMIC_SMAX, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_smax
-    S { key: O::S_BUFFER_ATOMIC_SMAX_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_smax_x2
-    S { key: O::S_BUFFER_ATOMIC_SMIN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_smin
-    S { key: O::S_BUFFER_ATOMIC_SMIN_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_smin_x2
-    S { key: O::S_BUFFER_ATOMIC_SUB, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_sub
-    S { key: O::S_BUFFER_ATOMIC_SUB_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_sub_x2
-    S { key: O::S_BUFFER_ATOMIC_SWAP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_swap
-    S { key: O::S_BUFFER_ATOMIC_SWAP_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_swap_x2
-    S { key: O::S_BUFFER_ATOMIC_UMAX, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_umax
-    S { key: O::S_BUFFER_ATOMIC_UMAX_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_umax_x2
-    S { key: O::S_BUFFER_ATOMIC_UMIN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_umin
-    S { key: O::S_BUFFER_ATOMIC_UMIN_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_umin_x2
-    S { key: O::S_BUFFER_ATOMIC_XOR, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_xor
-    S { key: O::S_BUFFER_ATOMIC_XOR_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_xor_x2
+    S { key: O::S_BUFFER_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_add
+    S { key: O::S_BUFFER_ATOMIC_ADD_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_add_x2
+    S { key: O::S_BUFFER_ATOMIC_AND, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::And, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_and
+    S { key: O::S_BUFFER_ATOMIC_AND_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::And, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_and_x2
+    S { key: O::S_BUFFER_ATOMIC_CMPSWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_cmpswap
+    S { key: O::S_BUFFER_ATOMIC_CMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_cmpswap_x2
+    S { key: O::S_BUFFER_ATOMIC_DEC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_dec
+    S { key: O::S_BUFFER_ATOMIC_DEC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_dec_x2
+    S { key: O::S_BUFFER_ATOMIC_INC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_inc
+    S { key: O::S_BUFFER_ATOMIC_INC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_inc_x2
+    S { key: O::S_BUFFER_ATOMIC_OR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_or
+    S { key: O::S_BUFFER_ATOMIC_OR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_or_x2
+    S { key: O::S_BUFFER_ATOMIC_SMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_smax
+    S { key: O::S_BUFFER_ATOMIC_SMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_smax_x2
+    S { key: O::S_BUFFER_ATOMIC_SMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_smin
+    S { key: O::S_BUFFER_ATOMIC_SMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_smin_x2
+    S { key: O::S_BUFFER_ATOMIC_SUB, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_sub
+    S { key: O::S_BUFFER_ATOMIC_SUB_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_sub_x2
+    S { key: O::S_BUFFER_ATOMIC_SWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_swap
+    S { key: O::S_BUFFER_ATOMIC_SWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_swap_x2
+    S { key: O::S_BUFFER_ATOMIC_UMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_umax
+    S { key: O::S_BUFFER_ATOMIC_UMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_umax_x2
+    S { key: O::S_BUFFER_ATOMIC_UMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_umin
+    S { key: O::S_BUFFER_ATOMIC_UMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_umin_x2
+    S { key: O::S_BUFFER_ATOMIC_XOR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_xor
+    S { key: O::S_BUFFER_ATOMIC_XOR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_xor_x2
     S { key: O::S_BUFFER_LOAD_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_dword
     S { key: O::S_BUFFER_LOAD_DWORDX16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_dwordx16
     S { key: O::S_BUFFER_LOAD_DWORDX2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_dwordx2
@@ -717,12 +717,12 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::S_RFE_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_rfe_b64
     S { key: O::S_RFE_RESTORE_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_rfe_restore_b64
     S { key: O::S_ROUND_MODE, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_round_mode
-    S { key: O::S_SCRATCH_LOAD_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_scratch_load_dword
-    S { key: O::S_SCRATCH_LOAD_DWORDX2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_scratch_load_dwordx2
-    S { key: O::S_SCRATCH_LOAD_DWORDX4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_scratch_load_dwordx4
-    S { key: O::S_SCRATCH_STORE_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_scratch_store_dword
-    S { key: O::S_SCRATCH_STORE_DWORDX2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_scratch_store_dwordx2
-    S { key: O::S_SCRATCH_STORE_DWORDX4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_scratch_store_dwordx4
+    S { key: O::S_SCRATCH_LOAD_DWORD, mem: Some(M { kind: K::Load, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_scratch_load_dword
+    S { key: O::S_SCRATCH_LOAD_DWORDX2, mem: Some(M { kind: K::Load, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_scratch_load_dwordx2
+    S { key: O::S_SCRATCH_LOAD_DWORDX4, mem: Some(M { kind: K::Load, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_scratch_load_dwordx4
+    S { key: O::S_SCRATCH_STORE_DWORD, mem: Some(M { kind: K::Store, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_scratch_store_dword
+    S { key: O::S_SCRATCH_STORE_DWORDX2, mem: Some(M { kind: K::Store, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_scratch_store_dwordx2
+    S { key: O::S_SCRATCH_STORE_DWORDX4, mem: Some(M { kind: K::Store, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_scratch_store_dwordx4
     S { key: O::S_SENDMSG, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sendmsg
     S { key: O::S_SENDMSGHALT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sendmsghalt
     S { key: O::S_SET_GPR_IDX_IDX, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_set_gpr_idx_idx
