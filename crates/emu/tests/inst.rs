@@ -2813,7 +2813,13 @@ fn vop1_sdwa_source_modifiers() {
         // High halves 1.0 (0x3c00) and -2.0 (0xc000): -|x| is -1.0 and -2.0.
         (
             format!("v_cvt_f32_f16_sdwa v2, -|v0| {pad} src0_sel:WORD_1"),
-            |v| if v >> 16 == 0x3c00 { 0xbf80_0000 } else { 0xc000_0000 },
+            |v| {
+                if v >> 16 == 0x3c00 {
+                    0xbf80_0000
+                } else {
+                    0xc000_0000
+                }
+            },
         ),
     ];
     let mut ran = 0;

@@ -263,11 +263,7 @@ fn vop1_sdwa_source_modifiers_print_as_llvm_does() {
         let gen = Gen::from_processor(target).expect("known target");
         for (bytes, want) in lines {
             let (ours, size) = disassemble_one(gen, bytes, 0, 0);
-            assert_eq!(
-                (normalize(&ours), size),
-                (normalize(want), 8),
-                "{target}"
-            );
+            assert_eq!((normalize(&ours), size), (normalize(want), 8), "{target}");
         }
     }
 }
