@@ -2786,6 +2786,76 @@ fn high_half_of_16_bit_results() {
     }
 }
 
+/// VOP1 SDWA source modifiers: `sext(…)` sign-extends the selected byte or word of an integer
+/// source to 32 bits before the operation, and `-|…|` applies to a float source after the
+/// selection (SDWA `SRC0_SEXT`, `SRC0_NEG`, `SRC0_ABS`). clang-15 converts a `signed char` read
+/// as half of a 16-bit LDS load with `v_cvt_f32_i32_sdwa v, sext(v) … src0_sel:WORD_0`
+/// (rocPRIM's block exchange of `signed char` to `float`): without the sign extension -128
+/// becomes 65408.0.
+#[test]
+fn vop1_sdwa_source_modifiers() {
+    let pad = "dst_sel:DWORD dst_unused:UNUSED_PAD";
+    // (asm, expected result from the source dword)
+    type Case = (String, fn(u32) -> u32);
+    let cases: [Case; 5] = [
+        (
+            format!("v_cvt_f32_i32_sdwa v2, sext(v0) {pad} src0_sel:WORD_0"),
+            |v| (v as u16 as i16 as f32).to_bits(),
+        ),
+        (
+            format!("v_cvt_f32_i32_sdwa v2, v0 {pad} src0_sel:WORD_0"),
+            |v| (v as u16 as f32).to_bits(),
+        ),
+        (
+            format!("v_cvt_f32_i32_sdwa v2, sext(v0) {pad} src0_sel:BYTE_1"),
+            |v| ((v >> 8) as u8 as i8 as f32).to_bits(),
+        ),
+        (
+            format!("v_mov_b32_sdwa v2, sext(v0) {pad} src0_sel:BYTE_0"),
+            |v| v as u8 as i8 as i32 as u32,
+        ),
+        // High halves 1.0 (0x3c00) and -2.0 (0xc000): -|x| is -1.0 and -2.0.
+        (
+            format!("v_cvt_f32_f16_sdwa v2, -|v0| {pad} src0_sel:WORD_1"),
+            |v| {
+                if v >> 16 == 0x3c00 {
+                    0xbf80_0000
+                } else {
+                    0xc000_0000
+                }
+            },
+        ),
+    ];
+    let mut ran = 0;
+    for mcpu in ["gfx803", "gfx906", "gfx90a", "gfx1030"] {
+        let t = target(mcpu, mcpu != "gfx1030");
+        for (asm, want) in &cases {
+            let Some(w) = assemble(t, std::slice::from_ref(asm)).pop().flatten() else {
+                continue;
+            };
+            let mut r = WaveRegs::new(t.gen);
+            for l in 0..64 {
+                let hi = if l % 2 == 0 { 0x3c00 } else { 0xc000 };
+                // Low words and bytes with the sign bit set and clear: 0xff80 (-128), …
+                r.v[0][l] = hi << 16 | (0xff80u32.wrapping_add(l as u32 * 0x0473) & 0xffff);
+                r.v[2][l] = 0xdead_beef;
+            }
+            run_words(t.gen, &w, &mut r).unwrap_or_else(|e| panic!("{asm}: {e:?}"));
+            for l in 0..t.lanes() {
+                assert_eq!(
+                    r.v[2][l],
+                    want(r.v[0][l]),
+                    "{asm} on {mcpu}, lane {l}, source {:#x}",
+                    r.v[0][l]
+                );
+            }
+            ran += 1;
+        }
+    }
+    // Every line exists on every target (SDWA is GFX8–GFX10).
+    assert_eq!(ran, 4 * cases.len());
+}
+
 // ---------------------------------------------------------------------------------------
 // Carry-out adds and subtracts (VOP2 with VCC, VOP3b with an SGPR carry), `v_cndmask_b32`,
 // `v_mad_u64_u32` / `v_mad_i64_i32`.

@@ -291,8 +291,8 @@ def probe_mods(tables, d):
                             w.append(20 | (0xE4 << 8) | (0xF << 24) | (0xF << 28) | bits)
                         else:
                             bits = (3 << (20 + 8 * i)) if kind == "sdwa_mods" else (1 << (19 + 8 * i))
-                            # LLVM 22 rejects a VOP1 SDWA word whose (unused) src1_sel is set.
-                            src1_sel = 0 if LLVM22 and nsrc == 1 else 6
+                            # LLVM (15 and 22) rejects a VOP1 SDWA word whose (unused) src1_sel is set.
+                            src1_sel = 0 if nsrc == 1 else 6
                             w.append(20 | (6 << 8) | (6 << 16) | (src1_sel << 24) | bits)
                         keys.append((gen, key, kind, None)); probes.append(w)
             for sname in srcs:

@@ -275,6 +275,11 @@ impl MemoryManager {
         let rounded = size.div_ceil(p.granule) * p.granule;
         let pages = Pages::new(usize::try_from(rounded).map_err(|_| HsaError::OutOfResources)?)?;
         let base = pages.addr();
+        // Before the allocation enters the table: a stale locked range at the same base (host
+        // memory freed while locked, whose addresses the new mapping reuses) is found and
+        // dropped only while it is still there, and a stale range left in the map would keep
+        // the new one out of it.
+        self.expose_fresh(base, rounded, p.memory_kind());
         self.allocs.lock().insert(
             base,
             Allocation {
@@ -288,7 +293,6 @@ impl MemoryManager {
                 notifiers: Vec::new(),
             },
         );
-        self.expose_fresh(base, rounded, p.memory_kind());
         Ok(base)
     }
 
@@ -379,6 +383,9 @@ impl MemoryManager {
     pub fn ipc_attach(&self, h: crate::ipc::IpcHandle, len: u64) -> Result<u64> {
         let pages = crate::ipc::attach(h, len)?;
         let (base, size) = (pages.addr(), pages.len() as u64);
+        // Another process's allocation, of unknown pool: taken as device memory
+        // (coarse-grained). Exposed before it enters the table, as in `allocate`.
+        self.expose_fresh(base, size, MemoryKind::Coarse);
         self.allocs.lock().insert(
             base,
             Allocation {
@@ -392,8 +399,6 @@ impl MemoryManager {
                 notifiers: Vec::new(),
             },
         );
-        // Another process's allocation, of unknown pool: taken as device memory (coarse-grained).
-        self.expose_fresh(base, size, MemoryKind::Coarse);
         Ok(base)
     }
 
@@ -698,5 +703,53 @@ mod tests {
         assert!(!m.device_map().contains(p, 1));
         assert_eq!(m.free(p), Err(HsaError::InvalidAllocation));
         assert_eq!(m.free(0), Ok(()));
+    }
+
+    /// ROCclr pins a large host buffer in chunks (`hsa_amd_memory_lock_to_pool`) and lets the
+    /// application free it without unlocking; the next pool allocation may get the same
+    /// addresses. The whole allocation must then be visible to kernels, including when a stale
+    /// locked chunk starts at its very base (rocPRIM's reduce-by-key test faulted 32 MB into a
+    /// 66 MB key buffer: the chunk at the base kept the allocation out of the map).
+    #[test]
+    fn a_pool_allocation_over_freed_locked_memory_is_visible_whole() {
+        let m = manager();
+        let pool = MemoryPool::new(PoolProperties {
+            segment: Segment::Global,
+            flags: GlobalFlags {
+                kernarg: false,
+                fine_grained: false,
+                coarse_grained: true,
+            },
+            size: 1 << 30,
+            alloc_allowed: true,
+            granule: 4096,
+            alignment: 4096,
+            accessible_by_all: true,
+            alloc_max_size: 1 << 30,
+            owner_node: 0,
+            device_local: true,
+        });
+        const CHUNK: u64 = 1 << 20;
+        let mut reused = 0;
+        // The kernel hands the freed addresses out again in practice; other tests running
+        // in parallel may take them first, so a few tries.
+        for _ in 0..8 {
+            let host = Pages::new(2 * CHUNK as usize).expect("host pages");
+            let h = host.addr();
+            m.lock(h, CHUNK, 0).expect("lock first chunk");
+            m.lock(h + CHUNK, CHUNK, 0).expect("lock second chunk");
+            drop(host);
+            let p = m.allocate(&pool, 1, 2 * CHUNK - 100).expect("allocate");
+            if p == h {
+                reused += 1;
+                assert!(
+                    m.device_map().contains(p, 2 * CHUNK),
+                    "the allocation over freed locked memory is not visible whole"
+                );
+                assert_eq!(m.pointer_info(p + CHUNK + 5).kind, PointerType::Hsa);
+            }
+            m.free(p).expect("free");
+        }
+        assert!(reused > 0, "no allocation reused the freed host addresses");
     }
 }
