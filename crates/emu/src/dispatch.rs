@@ -70,6 +70,8 @@ struct Ctx {
     /// Totals over finished work-groups: work-groups, wave-instructions, lane-ops, and the
     /// workers (host threads) that ran at least one work-group.
     totals: [AtomicU64; 4],
+    /// `--check` is on: what the checkers share for this dispatch.
+    check: Option<Arc<crate::check::group::DispatchCheck>>,
 }
 
 /// What a host thread keeps between dispatches: spare work-groups (their waves' register
@@ -92,6 +94,8 @@ struct Wg {
     lds: Vec<u8>,
     slot: usize,
     executed: u64,
+    /// Check state (`--check` only).
+    check: Option<Box<crate::check::group::GroupCheck>>,
 }
 
 impl Gpu {
@@ -295,7 +299,25 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch, control: Arc<Control>) -> Result<Disp
         scratch = Some(buf);
     }
 
+    let check = crate::check::active().map(|checker| {
+        let kernel_name = kernel.clone().unwrap_or_else(|| format!("{entry:#x}"));
+        Arc::new(crate::check::group::DispatchCheck {
+            checker,
+            seq: checker.next_dispatch(),
+            blit: kernel_name.starts_with("__amd_rocclr_"),
+            kernel: kernel_name,
+            entry,
+            functions: gpu.functions(),
+            program: program.clone(),
+            wg_count,
+            waves_per_wg,
+            lds_size,
+            private_per_lane,
+            slot_size,
+        })
+    });
     let ctx = Arc::new(Ctx {
+        check,
         gen,
         mem: gpu.mem.clone(),
         d: d.clone(),
@@ -428,6 +450,7 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
                     lds: Vec::new(),
                     slot,
                     executed: 0,
+                    check: None,
                 });
                 wg.slot = if ctx.d.cooperative {
                     n as usize
@@ -507,6 +530,17 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
     wg.last_load.resize(wg.waves.len(), 0);
     wg.lds.clear();
     wg.lds.resize(ctx.lds_size as usize, 0);
+    match &ctx.check {
+        Some(d) => {
+            if !wg.check.as_ref().is_some_and(|g| g.is_for(d)) {
+                wg.check = Some(Box::new(crate::check::group::GroupCheck::new(d.clone())));
+            }
+            if let Some(g) = &mut wg.check {
+                g.launch(n, id, nwaves);
+            }
+        }
+        None => wg.check = None,
+    }
     let kd = &ctx.kd;
     let gfx8 = ctx.gen == Gen::Gfx8;
     for (wi, w) in wg.waves.iter_mut().enumerate() {
@@ -696,7 +730,11 @@ fn run_slice(
             any_running = true;
             let before = wg.waves[wi].instructions;
             cache.last_load = 0;
-            run_wave(ctx, wg, wi, cache, scratch)?;
+            if wg.check.is_some() {
+                run_wave::<true>(ctx, wg, wi, cache, scratch)?;
+            } else {
+                run_wave::<false>(ctx, wg, wi, cache, scratch)?;
+            }
             if cache.last_load != 0 {
                 wg.last_load[wi] = cache.last_load;
             }
@@ -725,6 +763,9 @@ fn run_slice(
             {
                 w.state = WaveState::Running;
             }
+            if let Some(g) = &mut wg.check {
+                g.barrier();
+            }
             // The slice ends here too: a loop around a barrier must not keep the thread (and
             // its preemption point) forever.
             if wg.executed >= budget_end {
@@ -741,8 +782,9 @@ fn run_slice(
     }
 }
 
-/// Runs one wave for up to a quantum, until it ends, waits at a barrier or sleeps.
-fn run_wave(
+/// Runs one wave for up to a quantum, until it ends, waits at a barrier or sleeps (`CHECK`:
+/// with the checkers of `--check`).
+fn run_wave<const CHECK: bool>(
     ctx: &Ctx,
     wg: &mut Wg,
     wi: usize,
@@ -750,7 +792,13 @@ fn run_wave(
     scratch: &mut Scratch,
 ) -> Result<(), Fault> {
     let program = &*ctx.program;
-    let Wg { waves, lds, id, .. } = wg;
+    let Wg {
+        waves,
+        lds,
+        id,
+        check,
+        ..
+    } = wg;
     let w = &mut waves[wi];
     let mut env = Env {
         gen: ctx.gen,
@@ -761,6 +809,7 @@ fn run_wave(
         scratch,
         clock_mhz: ctx.clock_mhz,
         gws: &ctx.gws,
+        check: check.as_deref_mut(),
     };
     for _ in 0..QUANTUM {
         let pc = w.pc;
@@ -768,7 +817,7 @@ fn run_wave(
             return Err(fault(ctx, *id, w, pc, None, FaultKind::PcOutOfRange, None));
         };
         w.instructions += 1;
-        match exec::step(w, inst, &mut env) {
+        match exec::step::<CHECK>(w, inst, &mut env) {
             Ok(Flow::Next) => w.pc = pc + u64::from(inst.size),
             Ok(Flow::Jump(t)) => w.pc = t,
             Ok(Flow::Barrier) => {

@@ -39,6 +39,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod census;
+pub mod check;
 mod decode;
 pub mod descriptor;
 mod dispatch;

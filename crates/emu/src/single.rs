@@ -92,12 +92,13 @@ pub fn run_words(gen: Gen, words: &[u32], regs: &mut WaveRegs) -> Result<u64, Fa
         scratch: &mut scratch,
         clock_mhz: crate::GpuConfig::default().clock_mhz,
         gws: &gws,
+        check: None,
     };
     let end = 4 * words.len() as u64;
     let mut count = 0u64;
     while w.pc < end && count < 1 << 20 {
         let inst = &insts[(w.pc / 4) as usize];
-        let flow = step(&mut w, inst, &mut env).map_err(|f| f.kind)?;
+        let flow = step::<false>(&mut w, inst, &mut env).map_err(|f| f.kind)?;
         count += 1;
         match flow {
             Flow::Jump(t) => w.pc = t,

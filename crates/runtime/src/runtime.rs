@@ -96,6 +96,7 @@ pub fn init() -> Result<Arc<Runtime>> {
     let rt = match &g.runtime {
         Some(rt) => rt.clone(),
         None => {
+            crate::check::start()?;
             let rt = Arc::new(Runtime::new(Config::from_env()?)?);
             g.runtime = Some(rt.clone());
             *CURRENT.write() = Some(rt.clone());

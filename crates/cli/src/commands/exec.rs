@@ -25,6 +25,8 @@ Environment (read by the runtime in the program, and by hsaemu):
   HSAEMU_TIMEOUT  watchdog: stop a dispatch running longer than this many seconds and report
                   where every live wave is (off by default; as --timeout)
   HSAEMU_LIBRARY  the libhsa-runtime64 to use (default: the one built next to hsaemu)
+  HSAEMU_CHECK    comma list of checks (race, uninit, bounds), as --check; findings are
+                  printed at exit and the status is then 66
   HSAEMU_BIN      scripts/hip-tests.sh only: the hsaemu binary to run the HIP programs with";
 
 #[derive(clap::Args)]
@@ -40,6 +42,13 @@ pub struct Args {
     /// `HSAEMU_TIMEOUT=SECONDS`.
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(1..))]
     pub timeout: Option<u32>,
+    /// Check the program's kernels: LIST is a comma list of `race` (data races on LDS and
+    /// global memory), `uninit` (reads of memory never written) and `bounds` (accesses past an
+    /// allocation's end or after free). Findings go to stderr at exit, one line each; the exit
+    /// status is then 66. The same as `HSAEMU_CHECK=LIST`, plus the `hipMalloc`/`hipFree`
+    /// shim that tells the checker the program's own allocation sizes.
+    #[arg(long, value_name = "LIST", value_parser = parse_checks)]
+    pub check: Option<String>,
     /// The program to run, then its arguments.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
     pub command: Vec<String>,
@@ -99,9 +108,44 @@ pub fn library_dir() -> Result<PathBuf, String> {
     Ok(dir)
 }
 
+fn parse_checks(list: &str) -> Result<String, String> {
+    hsaemu_emu::check::Checks::parse(list).map(|_| list.to_string())
+}
+
+const SHIM: &str = "libhsaemu_check.so";
+
+/// The `--check` shim library, beside hsaemu or the runtime library, or in the workspace.
+fn shim(lib_dir: &Path) -> Result<PathBuf, String> {
+    let mut v = Vec::new();
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    {
+        v.push(dir.join(SHIM));
+        v.push(dir.join("deps").join(SHIM));
+    }
+    if let Ok(lib) = lib_dir.join(SONAME).canonicalize() {
+        if let Some(d) = lib.parent() {
+            v.push(d.join(SHIM));
+            v.push(d.join("..").join(SHIM));
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for profile in ["release", "debug"] {
+        v.push(root.join("target").join(profile).join(SHIM));
+    }
+    v.into_iter().find(|p| p.is_file()).ok_or_else(|| {
+        format!("cannot find {SHIM} (--check): build it with `cargo build -p hsaemu-checkshim`")
+    })
+}
+
 pub fn run(args: Args) -> Result<ExitCode, String> {
     let (program, rest) = args.command.split_first().ok_or("no program given")?;
     let dir = library_dir()?;
+    let preload = match &args.check {
+        Some(_) => Some(shim(&dir)?),
+        None => None,
+    };
     let mut path = dir.into_os_string();
     if let Some(old) = std::env::var_os("LD_LIBRARY_PATH").filter(|o| !o.is_empty()) {
         path.push(":");
@@ -130,6 +174,14 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     }
     if let Some(s) = args.timeout {
         cmd.env("HSAEMU_TIMEOUT", s.to_string());
+    }
+    if let (Some(list), Some(shim)) = (&args.check, preload) {
+        let mut pre = shim.into_os_string();
+        if let Some(old) = std::env::var_os("LD_PRELOAD").filter(|o| !o.is_empty()) {
+            pre.push(":");
+            pre.push(old);
+        }
+        cmd.env("HSAEMU_CHECK", list).env("LD_PRELOAD", pre);
     }
     // Replace this process with the program (as `env` does), so its PID, exit status and
     // death by signal are exactly the program's own and a supervisor's kill reaches it.

@@ -79,6 +79,8 @@ pub(crate) struct Env<'a> {
     pub clock_mhz: u32,
     /// The GPU's global wave sync resources.
     pub gws: &'a crate::gws::Gws,
+    /// The work-group's check state when `--check` is on.
+    pub check: Option<&'a mut crate::check::group::GroupCheck>,
 }
 
 pub(crate) fn unimplemented(i: &Inst) -> LaneFault {
@@ -95,19 +97,20 @@ pub(crate) fn implemented(i: &Inst) -> bool {
     !matches!(i.fmt, Fmt::Unimplemented | Fmt::Invalid)
 }
 
-/// Executes one instruction.
+/// Executes one instruction. `C`: checking is on (`--check`, see [`crate::check`]): vector
+/// memory instructions take their per-lane paths and hand their accesses to the checkers.
 #[inline]
-pub(crate) fn step(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+pub(crate) fn step<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     match i.fmt {
         Fmt::Sop2 | Fmt::Sop1 | Fmt::Sopk | Fmt::Sopc => salu(w, i),
         Fmt::Sopp => sopp(w, i),
         Fmt::Smem => smem(w, i, env),
         Fmt::Vop1 | Fmt::Vop2 | Fmt::Vopc | Fmt::Vop3 | Fmt::Vop3p => valu::valu(w, i, env),
-        Fmt::Ds => vmem::ds(w, i, env),
-        Fmt::Flat | Fmt::Global | Fmt::Scratch => vmem::flat(w, i, env),
+        Fmt::Ds => vector_memory::<C>(w, i, env, vmem::ds::<C>),
+        Fmt::Flat | Fmt::Global | Fmt::Scratch => vector_memory::<C>(w, i, env, vmem::flat::<C>),
         // Typed (format) buffer accesses: the texture path of 1DB images.
         Fmt::Mubuf if mimg::is_buffer_format(i.op) => mimg::buffer_format(w, i, env),
-        Fmt::Mubuf => vmem::mubuf(w, i, env),
+        Fmt::Mubuf => vector_memory::<C>(w, i, env, vmem::mubuf::<C>),
         Fmt::Mimg => mimg::mimg(w, i, env),
         Fmt::Unimplemented => Err(unimplemented(i)),
         Fmt::Invalid => Err(LaneFault::new(
@@ -115,6 +118,23 @@ pub(crate) fn step(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             None,
         )),
     }
+}
+
+/// Runs a vector memory instruction; checked, then hands the accesses it noted to the checkers.
+#[inline(always)]
+fn vector_memory<const C: bool>(
+    w: &mut Wave,
+    i: &Inst,
+    env: &mut Env,
+    f: fn(&mut Wave, &Inst, &mut Env) -> R,
+) -> R {
+    let r = f(w, i, env);
+    if C {
+        if let Some(g) = env.check.as_deref_mut() {
+            crate::check::group::flush(w, i, g);
+        }
+    }
+    r
 }
 
 fn bfe32(v: u32, off: u32, width: u32) -> u32 {

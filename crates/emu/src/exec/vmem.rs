@@ -5,6 +5,7 @@
 //! (code-object-abi.md §5.3), so MUBUF, SCRATCH and FLAT-in-the-private-aperture agree.
 
 use super::{unimplemented, Env, Flow, LaneFault, R};
+use crate::check::group::Space;
 use crate::decode::{flag, Atom, Fmt, Inst, Kind, MemDesc, VGPR};
 use crate::error::FaultKind;
 use crate::memory::{host, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
@@ -119,15 +120,16 @@ enum Place {
     Private(u64),
 }
 
-struct Mem<'e, 'a> {
+/// `C`: checking is on (`--check`): every lane's access is noted for the checkers first.
+struct Mem<'e, 'a, const C: bool> {
     env: &'e mut Env<'a>,
     scratch_base: u64,
     /// Lanes per wave: each lane owns every `lanes`-th dword of the wave's scratch slot.
     lanes: u64,
 }
 
-impl Mem<'_, '_> {
-    fn new<'e, 'a>(w: &Wave, env: &'e mut Env<'a>) -> Mem<'e, 'a> {
+impl<const C: bool> Mem<'_, '_, C> {
+    fn new<'e, 'a>(w: &Wave, env: &'e mut Env<'a>) -> Mem<'e, 'a, C> {
         Mem {
             scratch_base: w.scratch_base,
             lanes: w.size() as u64,
@@ -169,8 +171,33 @@ impl Mem<'_, '_> {
         Ok(off as usize)
     }
 
+    /// Notes a lane's access for the checkers (checked instantiation only).
+    #[inline(always)]
+    fn note(&mut self, place: Place, size: u32, lane: usize, write: bool) {
+        if C {
+            if let Some(g) = self.env.check.as_deref_mut() {
+                let (space, addr) = match place {
+                    Place::Global(a) => (Space::Global, a),
+                    Place::Lds(o) => (Space::Lds, o),
+                    Place::Private(p) => (Space::Private, p),
+                };
+                g.note(space, addr, size, lane, write);
+            }
+        }
+    }
+
     /// Reads `size` (1, 2, 4, 8) bytes.
     fn read(&mut self, place: Place, size: u32, lane: usize) -> Result<u64, LaneFault> {
+        self.note(place, size, lane, false);
+        self.read_raw(place, size, lane)
+    }
+
+    fn write(&mut self, place: Place, size: u32, v: u64, lane: usize) -> Result<(), LaneFault> {
+        self.note(place, size, lane, true);
+        self.write_raw(place, size, v, lane)
+    }
+
+    fn read_raw(&mut self, place: Place, size: u32, lane: usize) -> Result<u64, LaneFault> {
         match place {
             Place::Global(a) => {
                 if !self
@@ -212,7 +239,7 @@ impl Mem<'_, '_> {
         }
     }
 
-    fn write(&mut self, place: Place, size: u32, v: u64, lane: usize) -> Result<(), LaneFault> {
+    fn write_raw(&mut self, place: Place, size: u32, v: u64, lane: usize) -> Result<(), LaneFault> {
         match place {
             Place::Global(a) => {
                 if !self.env.cache.check(self.env.mem, a, u64::from(size), true) {
@@ -259,6 +286,7 @@ impl Mem<'_, '_> {
         lane: usize,
     ) -> Result<u64, LaneFault> {
         let size = u32::from(m.bytes);
+        self.note(place, size, lane, true);
         match place {
             Place::Global(a) => {
                 if a % u64::from(size) != 0
@@ -281,8 +309,8 @@ impl Mem<'_, '_> {
                 })
             }
             _ => {
-                let old = self.read(place, size, lane)?;
-                self.write(
+                let old = self.read_raw(place, size, lane)?;
+                self.write_raw(
                     place,
                     size,
                     atom_apply(m.atom, old, src, cmp, m.bytes),
@@ -335,7 +363,7 @@ fn store_value(w: &Wave, data: u16, m: &MemDesc, lane: usize, k: u16) -> u64 {
 
 /// Runs a load/store/atomic over the active lanes at the given places (element k of lane l
 /// at `place(l, k)`).
-fn access(
+fn access<const C: bool>(
     w: &mut Wave,
     i: &Inst,
     env: &mut Env,
@@ -345,7 +373,7 @@ fn access(
 ) -> R {
     let m = i.mem;
     let exec = w.exec();
-    let mut mem = Mem::new(w, env);
+    let mut mem = Mem::<C>::new(w, env);
     let data = i.src[1];
     let dst = i.dst;
     match m.kind {
@@ -715,7 +743,7 @@ fn global_narrow(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
 }
 
 /// FLAT, GLOBAL and SCRATCH instructions.
-pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+pub(crate) fn flat<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let exec = w.exec();
     w.lane_ops += u64::from(exec.count_ones());
     let off = i64::from(i.imm);
@@ -752,8 +780,10 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                     addrs[l] = base.wrapping_add(u64::from(v[l]));
                 }
             }
-            if let Some(r) = global_dwords(w, i, env, &addrs) {
-                return r;
+            if !C {
+                if let Some(r) = global_dwords(w, i, env, &addrs) {
+                    return r;
+                }
             }
             addrs.map(Place::Global)
         }
@@ -788,7 +818,7 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                 let hi = (addrs[l] >> 32) as u32;
                 all_global &= hi != SHARED_APERTURE_HI && hi != PRIVATE_APERTURE_HI;
             }
-            if all_global {
+            if all_global && !C {
                 if let Some(r) = global_dwords(w, i, env, &addrs) {
                     return r;
                 }
@@ -806,7 +836,7 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         }
     };
     let rtn = i.has(flag::GLC);
-    access(w, i, env, &places, rtn, advance)
+    access::<C>(w, i, env, &places, rtn, advance)
 }
 
 /// Whether a MUBUF instruction is a cache write-back or invalidate (`buffer_wbinvl1*`,
@@ -835,7 +865,7 @@ fn buffer_pair(m: &MemDesc, lo: Option<u64>, hi: Option<u64>) -> Option<Place> {
 }
 
 /// MUBUF (buffer) instructions, including the swizzled scratch descriptor.
-pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+pub(crate) fn mubuf<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     // Cache write-back/invalidate: memory is coherent here (amdgpu-execution.md §2.5, R6).
     if is_cache_op(i) {
         return Ok(Flow::Next);
@@ -875,7 +905,7 @@ pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let vb = w.vsrc(i.src[0] + 1, 0, Ty::B32);
     let m = i.mem;
     let rtn = i.has(flag::GLC);
-    let mut mem = Mem::new(w, env);
+    let mut mem = Mem::<C>::new(w, env);
     let data = i.src[1];
     let dst = i.dst;
     for l in 0..LANES {
@@ -1195,7 +1225,7 @@ fn ds_atomic32(
 }
 
 /// DS (LDS) instructions, including the cross-lane ds_swizzle/ds_permute/ds_bpermute.
-pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+pub(crate) fn ds<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let exec = w.exec();
     w.lane_ops += u64::from(exec.count_ones());
     let addr = w.vsrc(i.src[0], 0, Ty::B32);
@@ -1253,14 +1283,16 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         }
         _ => {}
     }
-    if let Some(r) = ds_dwords(w, i, env.lds, &addr, off16) {
-        return r;
-    }
-    if let Some(r) = ds_atomic32(w, i, env.lds, &addr, off16) {
-        return r;
+    if !C {
+        if let Some(r) = ds_dwords(w, i, env.lds, &addr, off16) {
+            return r;
+        }
+        if let Some(r) = ds_atomic32(w, i, env.lds, &addr, off16) {
+            return r;
+        }
     }
     let m = i.mem;
-    let mut mem = Mem::new(w, env);
+    let mut mem = Mem::<C>::new(w, env);
     let size = u32::from(m.bytes);
     match m.kind {
         Kind::Load | Kind::Store if m.two => {
