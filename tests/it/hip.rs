@@ -210,7 +210,7 @@ fn cache_dir() -> PathBuf {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Kind {
+pub(crate) enum Kind {
     /// A host executable with a `.hip_fatbin` (`hipcc -O2 --offload-arch=…`).
     Exe,
     /// A device-only offload bundle (`hipcc --genco -O2 --offload-arch=…`).
@@ -266,7 +266,7 @@ static BUILD_LOCK: Mutex<()> = Mutex::new(());
 
 /// Builds `tests/hip/<name>.hip` (or returns the cached build), with `link` (a program's
 /// `@link` flags) after the source; panics with hipcc's output when the build fails.
-fn build(kind: Kind, name: &str, targets: &[String], link: &[String]) -> PathBuf {
+pub(crate) fn build(kind: Kind, name: &str, targets: &[String], link: &[String]) -> PathBuf {
     let out = cached_path(kind, name, targets, link);
     let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     if out.is_file() {

@@ -109,7 +109,9 @@ pub fn library_dir() -> Result<PathBuf, String> {
 }
 
 fn parse_checks(list: &str) -> Result<String, String> {
-    hsaemu_emu::check::Checks::parse(list).map(|_| list.to_string())
+    hsaemu_emu::check::Checks::parse(list)
+        .map(|_| list.to_string())
+        .map_err(|e| format!("--check: {e}"))
 }
 
 const SHIM: &str = "libhsaemu_check.so";
@@ -142,7 +144,15 @@ fn shim(lib_dir: &Path) -> Result<PathBuf, String> {
 pub fn run(args: Args) -> Result<ExitCode, String> {
     let (program, rest) = args.command.split_first().ok_or("no program given")?;
     let dir = library_dir()?;
-    let preload = match &args.check {
+    // `HSAEMU_CHECK=LIST` without --check also gets the shim.
+    let check = match args.check.clone() {
+        Some(list) => Some(list),
+        None => match std::env::var("HSAEMU_CHECK") {
+            Ok(list) if !list.trim().is_empty() => Some(parse_checks(&list)?),
+            _ => None,
+        },
+    };
+    let preload = match &check {
         Some(_) => Some(shim(&dir)?),
         None => None,
     };
@@ -175,7 +185,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     if let Some(s) = args.timeout {
         cmd.env("HSAEMU_TIMEOUT", s.to_string());
     }
-    if let (Some(list), Some(shim)) = (&args.check, preload) {
+    if let (Some(list), Some(shim)) = (&check, preload) {
         let mut pre = shim.into_os_string();
         if let Some(old) = std::env::var_os("LD_PRELOAD").filter(|o| !o.is_empty()) {
             pre.push(":");

@@ -53,6 +53,8 @@ pub(crate) struct Note {
 struct WaveCheck {
     gid: u32,
     vc: Vc,
+    /// The clock at the wave's last release fence: stores after it release it.
+    at_fence: Option<Arc<Vc>>,
     /// One bit per byte offset of the private segment: written by some lane of the wave.
     private_init: Vec<u64>,
 }
@@ -119,12 +121,14 @@ impl GroupCheck {
             self.waves.push(WaveCheck {
                 gid: 0,
                 vc: Vc::default(),
+                at_fence: None,
                 private_init: Vec::new(),
             });
         }
         for (wi, w) in self.waves.iter_mut().enumerate() {
             w.gid = (n * u64::from(self.d.waves_per_wg) + wi as u64) as u32;
             w.vc.reset(w.gid);
+            w.at_fence = None;
             w.private_init.clear();
             w.private_init.resize(pwords, 0);
         }
@@ -138,6 +142,16 @@ impl GroupCheck {
         }
         for w in &mut self.waves {
             w.vc = all.clone();
+            let c = w.vc.get(w.gid);
+            w.vc.set_max(w.gid, c + 1);
+        }
+    }
+
+    /// Wave `wi` executed a fence (a cache write-back or invalidate): what it did so far is
+    /// released by its later stores.
+    pub(crate) fn fence(&mut self, wi: usize) {
+        if let Some(w) = self.waves.get_mut(wi) {
+            w.at_fence = Some(Arc::new(w.vc.clone()));
             let c = w.vc.get(w.gid);
             w.vc.set_max(w.gid, c + 1);
         }
@@ -210,16 +224,14 @@ fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note) {
         return; // the emulator faults it
     }
     let op = op_of(i, n.write);
-    if checks.uninit && !n.write || op == Op::Atomic {
-        if let Some(b) = (a..a + len).find(|&b| !bit(&g.lds_init, b)) {
-            if checks.uninit {
-                let what = format!(
-                    "reads {len} bytes at LDS offset {a:#x}; byte {b:#x} was never written (group segment of {} bytes)",
-                    g.d.lds_size
-                );
-                report(g, w, i, n, Kind::Uninit, what, 0);
-            }
-        }
+    // An element none of whose bytes was written (a partly written one may hold padding).
+    if checks.uninit && (!n.write || op == Op::Atomic) && (a..a + len).all(|b| !bit(&g.lds_init, b))
+    {
+        let what = format!(
+            "reads {len} bytes at LDS offset {a:#x}, never written (group segment of {} bytes)",
+            g.d.lds_size
+        );
+        report(g, w, i, n, Kind::Uninit, what, 0);
     }
     if n.write || op == Op::Atomic {
         set_bits(&mut g.lds_init, a, len);
@@ -238,7 +250,8 @@ fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note) {
     let mut conflict = None;
     for d in a / 4..=(a + len - 1) / 4 {
         if let Some(cell) = g.lds_cells.get_mut(d as usize) {
-            conflict = conflict.or(cell.access(seq, gid, &g.waves[wi].vc, op, w.pc));
+            let mask = race::byte_mask(d, a, len);
+            conflict = conflict.or(cell.access(seq, gid, &g.waves[wi].vc, op, mask, w.pc));
         }
     }
     if let Some(c) = conflict {
@@ -264,9 +277,9 @@ fn private(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, p: u64) 
     if !g.d.checker.checks.uninit {
         return;
     }
-    if let Some(b) = (p..p + len).find(|&b| !bit(&wc.private_init, b)) {
+    if (p..p + len).all(|b| !bit(&wc.private_init, b)) {
         let what = format!(
-            "reads {len} bytes at private offset {p:#x}; byte {b:#x} was never written by this wave (private segment of {} bytes per lane)",
+            "reads {len} bytes at private offset {p:#x}, never written by this wave (private segment of {} bytes per lane)",
             g.d.private_per_lane
         );
         report(g, w, i, n, Kind::Uninit, what, 0);
@@ -294,13 +307,13 @@ fn global(
     if let Some(al) = &hit {
         if c.checks.bounds {
             let end = a.saturating_add(len);
+            let limit = al.base + al.len;
             let problem = if al.is_freed() {
                 Some("after it was freed".to_string())
-            } else if end > al.base + al.len {
-                Some(format!(
-                    "{} bytes past its end",
-                    a.saturating_sub(al.base + al.len)
-                ))
+            } else if a >= limit {
+                Some(format!("{} bytes past its end", a - limit))
+            } else if end > limit {
+                Some(format!("running {} bytes past its end", end - limit))
             } else {
                 None
             };
@@ -309,10 +322,13 @@ fn global(
                 report(g, w, i, n, Kind::Bounds, what, u64::from(al.id));
             }
         }
-        if c.checks.uninit && (!n.write || op == Op::Atomic) && !g.d.blit && !al.is_freed() {
-            if let Some(b) = al.first_unwritten(a, len) {
+        // Polling (GLC) loads may read a flag before anyone set it; a partly written element
+        // may hold padding.
+        let reads = (!n.write && op != Op::SyncRead) || op == Op::Atomic;
+        if c.checks.uninit && reads && !g.d.blit && !al.is_freed() && al.never_written(a, len) {
+            {
                 let what = format!(
-                    "reads {len} bytes at {a:#x}; byte {b:#x} was never written since allocation: {}",
+                    "reads {len} bytes at {a:#x}, never written since allocation: {}",
                     al.describe()
                 );
                 report(g, w, i, n, Kind::Uninit, what, u64::from(al.id));
@@ -327,31 +343,31 @@ fn global(
     }
     let seq = g.d.seq;
     let wc = &mut g.waves[wi];
-    match op {
-        Op::Atomic => {
-            if i.has(flag::GLC) || i.mem.rtn {
-                c.races.acquire(seq, a, &mut wc.vc);
-            }
-            c.races.release(seq, a, &wc.vc);
+    let acquires = op == Op::SyncRead || op == Op::Atomic && (i.has(flag::GLC) || i.mem.rtn);
+    if acquires {
+        c.races.acquire(seq, a, &mut wc.vc);
+        let mut writer = None;
+        c.races.with_cells(a, len, |cell, _| {
+            writer = writer.or(cell.writer(seq));
+            None::<()>
+        });
+        if let Some(e) = writer {
+            wc.vc.set_max(race::gid_of(e), e as u32);
         }
-        Op::SyncRead => {
-            c.races.acquire(seq, a, &mut wc.vc);
-            let mut writer = None;
-            c.races.with_cells(a, len, |cell| {
-                writer = writer.or(cell.writer(seq));
-                None::<()>
-            });
-            if let Some(e) = writer {
-                wc.vc.set_max(race::gid_of(e), e as u32);
+    }
+    match op {
+        Op::Atomic => c.races.release(seq, a, &wc.vc),
+        Op::Write => {
+            if let Some(at) = &wc.at_fence {
+                c.races.release_store(seq, a, at);
             }
-            return;
         }
         _ => {}
     }
     let (gid, vc) = (wc.gid, &wc.vc);
-    let conflict = c
-        .races
-        .with_cells(a, len, |cell| cell.access(seq, gid, vc, op, w.pc));
+    let conflict = c.races.with_cells(a, len, |cell, mask| {
+        cell.access(seq, gid, vc, op, mask, w.pc)
+    });
     if let Some(cf) = conflict {
         let where_ = match &hit {
             Some(al) => al.describe(),
@@ -405,8 +421,7 @@ fn race_report(g: &GroupCheck, w: &Wave, i: &Inst, n: &Note, c: Conflict, what: 
     let [cx, cy, _] = d.wg_count.map(|x| u64::from(x.max(1)));
     let other_wg = [wg_n % cx, wg_n / cx % cy, wg_n / (cx * cy)];
     let other = format!(
-        "; it races with the {}{} at {} by work-group ({},{},{}) wave {wave}, unordered by any barrier or synchronising atomic",
-        if c.other_atomic { "atomic " } else { "" },
+        "; it races with the {} at {} by work-group ({},{},{}) wave {wave}, unordered by any barrier, fence or synchronising atomic",
         if c.other_write { "write" } else { "read" },
         pc_text(d, c.other_pc),
         other_wg[0],

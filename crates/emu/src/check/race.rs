@@ -1,20 +1,24 @@
 //! Race detection with vector clocks (FastTrack-style epochs). Each wave of a dispatch has a
 //! number (`gid`) and a vector clock; each dword of LDS and of global memory remembers its last
-//! write and last read as epochs (wave, that wave's clock) with the PC. An access races with a
-//! remembered one of another wave that its clock does not cover, when at least one of the two
-//! is a non-atomic write. Lanes of one wave run in lockstep: same-wave accesses never race.
+//! plain store and last plain load as epochs (wave, that wave's clock) with the PC and the bytes
+//! touched. A plain load and a plain store of another wave race when the later one's clock does
+//! not cover the earlier (see [`Cell::access`] for why only that pair). Lanes of one wave run in
+//! lockstep: same-wave accesses never race.
 //!
 //! What orders waves (happens-before):
 //! - `s_barrier`: every wave of the work-group joins every other's clock;
 //! - atomic read-modify-writes: acquire-release on their location (a clock kept per location);
-//! - loads with GLC (atomic and volatile loads at agent/system scope): acquire the location's
-//!   clock, and its last writer's epoch (a flag stored with a plain store after a fence).
+//! - a release fence (the cache write-back/invalidate a fence compiles to) then a store: the
+//!   location gets the clock the wave had at the fence;
+//! - loads with GLC (atomic and volatile loads at agent/system scope) and returning atomics:
+//!   acquire the location's clock and its last storer's epoch.
 //!
-//! Fences are taken as given (an ordering between a wave's own accesses is program order), so a
-//! missing fence alone is not reported: checking stays free of false positives at that cost.
+//! A missing fence between a wave's own accesses is not reported (program order stands in for
+//! it): checking stays free of false positives at that cost.
 
 use parking_lot::Mutex;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// A (wave, clock) pair packed as `gid << 32 | clock`; 0 is "none".
 pub(crate) type Epoch = u64;
@@ -102,12 +106,13 @@ pub(crate) enum Op {
     SyncRead,
 }
 
-/// The last accesses to one dword.
+/// The last accesses to one dword, with the bytes each touched.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Cell {
     /// Dispatch the epochs belong to (0: none).
     seq: u32,
-    atomic_write: bool,
+    write_mask: u8,
+    read_mask: u8,
     write: Epoch,
     write_pc: u64,
     read: Epoch,
@@ -120,17 +125,22 @@ pub(crate) struct Conflict {
     pub other: Epoch,
     pub other_pc: u64,
     pub other_write: bool,
-    pub other_atomic: bool,
 }
 
 impl Cell {
-    /// Records an access by wave `gid` at `pc` whose clock is `vc`; returns what it races with.
+    /// Records an access to bytes `mask` of the dword by wave `gid` at `pc` whose clock is
+    /// `vc`; returns what it races with.
+    ///
+    /// Only a plain load and a plain store race. Machine code cannot tell an atomic store
+    /// (or `atomicExch` without result) from a plain one, so two stores, or a store and an
+    /// atomic, are never reported; a racy read-modify-write is still caught by its load.
     pub(crate) fn access(
         &mut self,
         seq: u32,
         gid: u32,
         vc: &Vc,
         op: Op,
+        mask: u8,
         pc: u64,
     ) -> Option<Conflict> {
         if self.seq != seq {
@@ -141,46 +151,60 @@ impl Cell {
         }
         let unordered = |e: Epoch| e != 0 && gid_of(e) != gid && !vc.covers(e);
         let me = epoch(gid, vc.get(gid));
-        let with_write = Conflict {
-            other: self.write,
-            other_pc: self.write_pc,
-            other_write: true,
-            other_atomic: self.atomic_write,
-        };
         let mut conflict = None;
         match op {
             Op::SyncRead => {}
             Op::Read => {
-                if !self.atomic_write && unordered(self.write) {
-                    conflict = Some(with_write);
+                if self.write_mask & mask != 0 && unordered(self.write) {
+                    conflict = Some(Conflict {
+                        other: self.write,
+                        other_pc: self.write_pc,
+                        other_write: true,
+                    });
                 }
+                self.read_mask = if self.read == me {
+                    self.read_mask | mask
+                } else {
+                    mask
+                };
                 self.read = me;
                 self.read_pc = pc;
             }
-            Op::Write | Op::Atomic => {
-                let atomic = op == Op::Atomic;
-                if (!atomic || !self.atomic_write) && unordered(self.write) {
-                    conflict = Some(with_write);
-                } else if !atomic && unordered(self.read) {
+            Op::Write => {
+                if self.read_mask & mask != 0 && unordered(self.read) {
                     conflict = Some(Conflict {
                         other: self.read,
                         other_pc: self.read_pc,
                         other_write: false,
-                        other_atomic: false,
                     });
                 }
+                self.write_mask = if self.write == me {
+                    self.write_mask | mask
+                } else {
+                    mask
+                };
                 self.write = me;
                 self.write_pc = pc;
-                self.atomic_write = atomic;
+            }
+            Op::Atomic => {
+                // The location's new value is the atomic's: no plain store to race with.
+                self.write_mask &= !mask;
             }
         }
         conflict
     }
 
-    /// The last writer's epoch in dispatch `seq` (for acquiring loads).
+    /// The last plain writer's epoch in dispatch `seq` (for acquiring loads).
     pub(crate) fn writer(&self, seq: u32) -> Option<Epoch> {
         (self.seq == seq && self.write != 0).then_some(self.write)
     }
+}
+
+/// The bytes of the dword at `d` (a dword index) that `[addr, addr+len)` touches.
+pub(crate) fn byte_mask(d: u64, addr: u64, len: u64) -> u8 {
+    let lo = addr.max(d * 4) - d * 4;
+    let hi = (addr + len).min(d * 4 + 4) - d * 4;
+    ((1u16 << hi) - (1u16 << lo)) as u8
 }
 
 /// Dwords per shadow page (4 KB of memory).
@@ -193,7 +217,7 @@ type Page = Box<[Cell; PAGE_DWORDS]>;
 /// sharded so that work-groups on different host threads rarely wait for each other.
 pub(crate) struct GlobalRaces {
     pages: Vec<Mutex<HashMap<u64, Page>>>,
-    sync: Vec<Mutex<HashMap<u64, (u32, Vc)>>>,
+    sync: Vec<Mutex<HashMap<u64, (u32, Arc<Vc>)>>>,
 }
 
 impl Default for GlobalRaces {
@@ -215,7 +239,7 @@ impl GlobalRaces {
         &self,
         addr: u64,
         len: u64,
-        mut f: impl FnMut(&mut Cell) -> Option<T>,
+        mut f: impl FnMut(&mut Cell, u8) -> Option<T>,
     ) -> Option<T> {
         let mut found = None;
         let mut d = addr / 4;
@@ -227,7 +251,10 @@ impl GlobalRaces {
                 .entry(page)
                 .or_insert_with(|| Box::new([Cell::default(); PAGE_DWORDS]));
             while d <= last && d / PAGE_DWORDS as u64 == page {
-                let r = f(&mut cells[(d % PAGE_DWORDS as u64) as usize]);
+                let r = f(
+                    &mut cells[(d % PAGE_DWORDS as u64) as usize],
+                    byte_mask(d, addr, len),
+                );
                 found = found.or(r);
                 d += 1;
             }
@@ -235,14 +262,22 @@ impl GlobalRaces {
         found
     }
 
-    /// Release: the location's clock joins `vc` (dispatch `seq`).
+    /// Release by an atomic read-modify-write: the location's clock joins `vc` (dispatch
+    /// `seq`), continuing the release sequence.
     pub(crate) fn release(&self, seq: u32, addr: u64, vc: &Vc) {
         let mut s = self.sync[shard(addr / 4)].lock();
-        let e = s.entry(addr / 4).or_insert_with(|| (seq, Vc::default()));
+        let e = s.entry(addr / 4).or_insert_with(|| (seq, Arc::default()));
         if e.0 != seq {
-            *e = (seq, Vc::default());
+            *e = (seq, Arc::default());
         }
-        e.1.join(vc);
+        Arc::make_mut(&mut e.1).join(vc);
+    }
+
+    /// Release by a store after a release fence: the location's clock becomes the clock the
+    /// wave had at the fence (shared, not copied).
+    pub(crate) fn release_store(&self, seq: u32, addr: u64, at_fence: &Arc<Vc>) {
+        let mut s = self.sync[shard(addr / 4)].lock();
+        s.insert(addr / 4, (seq, at_fence.clone()));
     }
 
     /// Acquire: `vc` joins the location's clock (dispatch `seq`).
@@ -271,9 +306,11 @@ mod tests {
     #[test]
     fn unordered_write_then_read_by_another_wave_races_and_a_joined_clock_does_not() {
         let mut c = Cell::default();
-        assert!(c.access(1, 0, &vc(&[(0, 1)]), Op::Write, 0x10).is_none());
+        assert!(c
+            .access(1, 0, &vc(&[(0, 1)]), Op::Write, 0xf, 0x10)
+            .is_none());
         let r = c
-            .access(1, 1, &vc(&[(1, 1)]), Op::Read, 0x20)
+            .access(1, 1, &vc(&[(1, 1)]), Op::Read, 0xf, 0x20)
             .expect("race");
         assert_eq!(
             (r.other, r.other_pc, r.other_write),
@@ -281,25 +318,48 @@ mod tests {
         );
         // After a barrier wave 1's clock covers wave 0's write.
         let mut c = Cell::default();
-        c.access(1, 0, &vc(&[(0, 1)]), Op::Write, 0x10);
+        c.access(1, 0, &vc(&[(0, 1)]), Op::Write, 0xf, 0x10);
         assert!(c
-            .access(1, 1, &vc(&[(0, 1), (1, 2)]), Op::Read, 0x20)
+            .access(1, 1, &vc(&[(0, 1), (1, 2)]), Op::Read, 0xf, 0x20)
             .is_none());
         // Another dispatch starts afresh.
-        assert!(c.access(2, 2, &vc(&[(2, 1)]), Op::Write, 0x30).is_none());
+        assert!(c
+            .access(2, 2, &vc(&[(2, 1)]), Op::Read, 0xf, 0x30)
+            .is_none());
     }
 
     #[test]
-    fn atomics_do_not_race_with_atomics_or_reads_but_do_with_plain_writes() {
+    fn a_read_then_an_unordered_write_races_but_other_bytes_do_not() {
         let mut c = Cell::default();
-        c.access(1, 0, &vc(&[(0, 1)]), Op::Atomic, 0);
-        assert!(c.access(1, 1, &vc(&[(1, 1)]), Op::Atomic, 0).is_none());
-        assert!(c.access(1, 2, &vc(&[(2, 1)]), Op::Read, 0).is_none());
-        assert!(c.access(1, 3, &vc(&[(3, 1)]), Op::Write, 0).is_some());
+        c.access(1, 0, &vc(&[(0, 1)]), Op::Read, 0b0011, 0x10);
+        assert!(c
+            .access(1, 1, &vc(&[(1, 1)]), Op::Write, 0b1100, 0x20)
+            .is_none());
+        let r = c
+            .access(1, 1, &vc(&[(1, 1)]), Op::Write, 0b0010, 0x24)
+            .expect("race");
+        assert_eq!((r.other_pc, r.other_write), (0x10, false));
+    }
+
+    #[test]
+    fn stores_and_atomics_never_race_with_each_other() {
+        let mut c = Cell::default();
+        c.access(1, 0, &vc(&[(0, 1)]), Op::Write, 0xf, 0);
+        assert!(c.access(1, 1, &vc(&[(1, 1)]), Op::Write, 0xf, 0).is_none());
+        assert!(c.access(1, 2, &vc(&[(2, 1)]), Op::Atomic, 0xf, 0).is_none());
+        assert!(c.access(1, 3, &vc(&[(3, 1)]), Op::Read, 0xf, 0).is_none());
         // Same wave: lockstep lanes never race.
         let mut c = Cell::default();
-        c.access(1, 5, &vc(&[(5, 1)]), Op::Write, 0);
-        assert!(c.access(1, 5, &vc(&[(5, 1)]), Op::Write, 0).is_none());
+        c.access(1, 5, &vc(&[(5, 1)]), Op::Read, 0xf, 0);
+        assert!(c.access(1, 5, &vc(&[(5, 1)]), Op::Write, 0xf, 0).is_none());
+    }
+
+    #[test]
+    fn byte_masks_cover_the_touched_bytes_of_each_dword() {
+        assert_eq!(byte_mask(0, 0, 4), 0xf);
+        assert_eq!(byte_mask(0, 1, 1), 0b0010);
+        assert_eq!(byte_mask(1, 2, 4), 0b0011);
+        assert_eq!(byte_mask(0, 2, 4), 0b1100);
     }
 
     #[test]

@@ -38,14 +38,18 @@ impl Alloc {
         self.init.is_some()
     }
 
-    /// The first byte of `[addr, addr+len)` inside the allocation never written, if any.
-    pub(crate) fn first_unwritten(&self, addr: u64, len: u64) -> Option<u64> {
-        let bits = self.init.as_ref()?;
+    /// Whether written-ness is tracked and no byte of `[addr, addr+len)` inside the allocation
+    /// was ever written.
+    pub(crate) fn never_written(&self, addr: u64, len: u64) -> bool {
+        let Some(bits) = self.init.as_ref() else {
+            return false;
+        };
         let start = addr.max(self.base) - self.base;
-        let end = (addr + len).min(self.base + self.len) - self.base;
-        (start..end)
-            .find(|&b| bits[(b / 64) as usize].load(Ordering::Relaxed) >> (b % 64) & 1 == 0)
-            .map(|b| self.base + b)
+        let end = addr.saturating_add(len).min(self.base + self.len);
+        let end = end.saturating_sub(self.base);
+        start < end
+            && (start..end)
+                .all(|b| bits[(b / 64) as usize].load(Ordering::Relaxed) >> (b % 64) & 1 == 0)
     }
 
     /// Marks `[addr, addr+len)` (clipped to the allocation) written.
@@ -184,11 +188,14 @@ mod tests {
         let m = Memory::default();
         m.allocated(0x1000, 100, 4096, true, "test");
         let a = m.lookup(0x1000).expect("allocation");
-        assert_eq!(a.first_unwritten(0x1000, 4), Some(0x1000));
+        assert!(a.never_written(0x1000, 4));
         m.host_wrote(0x1002, 70);
-        assert_eq!(a.first_unwritten(0x1002, 70), None);
-        assert_eq!(a.first_unwritten(0x1000, 4), Some(0x1000));
-        assert_eq!(a.first_unwritten(0x1040, 8), Some(0x1048));
+        assert!(!a.never_written(0x1000, 4), "bytes 2 and 3 were written");
+        assert!(a.never_written(0x1000, 2));
+        assert!(!a.never_written(0x1040, 8));
+        assert!(a.never_written(0x1048, 8));
+        // Past the requested size nothing is tracked.
+        assert!(!a.never_written(0x1064, 4));
     }
 
     #[test]

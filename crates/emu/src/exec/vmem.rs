@@ -867,7 +867,13 @@ fn buffer_pair(m: &MemDesc, lo: Option<u64>, hi: Option<u64>) -> Option<Place> {
 /// MUBUF (buffer) instructions, including the swizzled scratch descriptor.
 pub(crate) fn mubuf<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     // Cache write-back/invalidate: memory is coherent here (amdgpu-execution.md §2.5, R6).
+    // They are what fences compile to, which the race checker orders by.
     if is_cache_op(i) {
+        if C {
+            if let Some(g) = env.check.as_deref_mut() {
+                g.fence(w.id as usize);
+            }
+        }
         return Ok(Flow::Next);
     }
     let exec = w.exec();
