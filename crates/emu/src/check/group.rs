@@ -157,6 +157,23 @@ impl GroupCheck {
         }
     }
 
+    /// Wave `wi` is at a global wave sync barrier (`ds_gws_barrier`) on `resource`; `passed`:
+    /// the barrier let it through. Arriving releases the wave's clock to the barrier; passing
+    /// acquires what every wave released.
+    pub(crate) fn gws_barrier(&mut self, wi: usize, resource: u32, passed: bool) {
+        // A synchronisation "address" no memory has (non-canonical on x86-64).
+        let key = 0xfff0_0000_0000_0000 | u64::from(resource) << 2;
+        let (races, seq) = (&self.d.checker.races, self.d.seq);
+        if let Some(w) = self.waves.get_mut(wi) {
+            races.release(seq, key, &w.vc);
+            if passed {
+                races.acquire(seq, key, &mut w.vc);
+                let c = w.vc.get(w.gid);
+                w.vc.set_max(w.gid, c + 1);
+            }
+        }
+    }
+
     /// Notes one lane's access (before it is made, so a faulting lane is noted too).
     #[inline]
     pub(crate) fn note(&mut self, space: Space, addr: u64, size: u32, lane: usize, write: bool) {

@@ -1241,11 +1241,17 @@ pub(crate) fn ds<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         // Global wave sync: the data operand sits in the ADDR field; the first active lane's.
         Op::DS_GWS_INIT | Op::DS_GWS_BARRIER if exec != 0 => {
             let data = addr[exec.trailing_zeros() as usize];
-            return if i.op == Op::DS_GWS_INIT {
-                env.gws.init(w, off16, data)
-            } else {
-                env.gws.barrier(w, off16, data)
-            };
+            if i.op == Op::DS_GWS_INIT {
+                return env.gws.init(w, off16, data);
+            }
+            let r = env.gws.barrier(w, off16, data);
+            // The race checker orders every wave through the global barrier.
+            if C {
+                if let Some(g) = env.check.as_deref_mut() {
+                    g.gws_barrier(w.id as usize, off16, r == Ok(Flow::Next));
+                }
+            }
+            return r;
         }
         Op::DS_GWS_INIT | Op::DS_GWS_BARRIER => return Ok(Flow::Next),
         Op::DS_SWIZZLE_B32 => {
