@@ -11,7 +11,80 @@ use std::process::{Command, Output};
 /// The targets the seeded program is built for: wave64 CDNA2 and wave32 RDNA2.
 const TARGETS: [&str; 2] = ["gfx90a", "gfx1030"];
 /// Exit status of a program in which `--check` found something (hsaemu_runtime::check).
-const FOUND_STATUS: i32 = 66;
+pub(crate) const FOUND_STATUS: i32 = 66;
+/// Every check.
+pub(crate) const ALL: &str = "race,uninit,bounds";
+
+/// A finding the manifest expects under `--check` (`@check-finding | program | kind | kernel
+/// substring | reason`): a real bug in a ROCm library a program calls, or a known limitation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ExpectedFinding {
+    program: String,
+    kind: String,
+    kernel: String,
+    reason: String,
+}
+
+pub(crate) fn parse_check_findings(text: &str) -> Result<Vec<ExpectedFinding>, String> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let Some(rest) = raw.trim().strip_prefix("@check-finding") else {
+            continue;
+        };
+        let f: Vec<&str> = rest.split('|').map(str::trim).collect();
+        if f.len() != 5 || !f[0].is_empty() || f[1..].iter().any(|x| x.is_empty()) {
+            return Err(format!(
+                "line {}: want @check-finding | program | kind | kernel substring | reason",
+                i + 1
+            ));
+        }
+        if !["race", "uninit", "bounds"].contains(&f[2]) {
+            return Err(format!("line {}: unknown kind {:?}", i + 1, f[2]));
+        }
+        out.push(ExpectedFinding {
+            program: f[1].to_string(),
+            kind: f[2].to_string(),
+            kernel: f[3].to_string(),
+            reason: f[4].to_string(),
+        });
+    }
+    Ok(out)
+}
+
+/// Whether a checked run of `program` (its stderr `err`) found exactly what the manifest's
+/// `@check-finding` lines expect, and at least one thing; otherwise says why in `why` (and the
+/// run must then also exit as the program itself would).
+pub(crate) fn expected_findings_only(program: &str, err: &str, why: &mut Vec<String>) -> bool {
+    let path = hsaemu_testkit::workspace_root().join("tests/hip/manifest.txt");
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let expected: Vec<ExpectedFinding> = parse_check_findings(&text)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .into_iter()
+        .filter(|f| f.program == program)
+        .collect();
+    let matches = |f: &ExpectedFinding, line: &str| {
+        line.starts_with(&format!("hsaemu: check: {} in kernel ", f.kind)) && line.contains(&f.kernel)
+    };
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("hsaemu: check: "))
+        .collect();
+    let before = why.len();
+    for l in &lines {
+        if !expected.iter().any(|f| matches(f, l)) {
+            why.push(format!("unexpected --check finding: {l}"));
+        }
+    }
+    for f in &expected {
+        if !lines.iter().any(|l| matches(f, l)) {
+            why.push(format!(
+                "--check no longer finds the expected {} in {} ({}): remove its @check-finding line",
+                f.kind, f.kernel, f.reason
+            ));
+        }
+    }
+    why.len() == before && !lines.is_empty()
+}
 
 fn run(target: &str, arg: &str) -> Output {
     let targets: Vec<String> = TARGETS.iter().map(|t| t.to_string()).collect();
@@ -102,6 +175,26 @@ fn the_correct_twins_of_the_seeded_bugs_run_clean() {
         );
         assert!(String::from_utf8_lossy(&out.stdout).contains("PASS check_seeded"));
     }
+}
+
+#[test]
+fn check_finding_lines_parse_and_malformed_ones_are_refused() {
+    let ok = parse_check_findings("x | gfx90a | - | PASS x\n@check-finding | x | bounds | k_ | a bug\n")
+        .expect("parses");
+    assert_eq!(
+        ok,
+        vec![ExpectedFinding {
+            program: "x".into(),
+            kind: "bounds".into(),
+            kernel: "k_".into(),
+            reason: "a bug".into()
+        }]
+    );
+    assert!(parse_check_findings("@check-finding | x | leak | k | r\n").is_err());
+    assert!(parse_check_findings("@check-finding | x | race | k\n").is_err());
+    let mut why = Vec::new();
+    assert!(!expected_findings_only("vector_add", "hsaemu: check: race in kernel k at pc 0x0", &mut why));
+    assert_eq!(why.len(), 1, "{why:?}");
 }
 
 #[test]

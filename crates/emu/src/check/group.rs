@@ -53,8 +53,10 @@ pub(crate) struct Note {
 struct WaveCheck {
     gid: u32,
     vc: Vc,
-    /// The clock at the wave's last release fence: stores after it release it.
-    at_fence: Option<Arc<Vc>>,
+    /// The wave executed a release fence: its later stores release its clock.
+    fenced: bool,
+    /// The clock those stores release (shared by them; dropped when the clock changes).
+    released: Option<Arc<Vc>>,
     /// One bit per byte offset of the private segment: written by some lane of the wave.
     private_init: Vec<u64>,
 }
@@ -70,6 +72,15 @@ pub(crate) struct GroupCheck {
     launch: u32,
     lds_sync: HashMap<u64, Vc>,
     notes: Vec<Note>,
+}
+
+impl WaveCheck {
+    /// One step of the wave's own clock (after a release).
+    fn tick(&mut self) {
+        let c = self.vc.get(self.gid);
+        self.vc.set_max(self.gid, c + 1);
+        self.released = None;
+    }
 }
 
 fn bit(bits: &[u64], b: u64) -> bool {
@@ -121,14 +132,16 @@ impl GroupCheck {
             self.waves.push(WaveCheck {
                 gid: 0,
                 vc: Vc::default(),
-                at_fence: None,
+                fenced: false,
+                released: None,
                 private_init: Vec::new(),
             });
         }
         for (wi, w) in self.waves.iter_mut().enumerate() {
             w.gid = (n * u64::from(self.d.waves_per_wg) + wi as u64) as u32;
             w.vc.reset(w.gid);
-            w.at_fence = None;
+            w.fenced = false;
+            w.released = None;
             w.private_init.clear();
             w.private_init.resize(pwords, 0);
         }
@@ -142,8 +155,7 @@ impl GroupCheck {
         }
         for w in &mut self.waves {
             w.vc = all.clone();
-            let c = w.vc.get(w.gid);
-            w.vc.set_max(w.gid, c + 1);
+            w.tick();
         }
     }
 
@@ -151,9 +163,8 @@ impl GroupCheck {
     /// released by its later stores.
     pub(crate) fn fence(&mut self, wi: usize) {
         if let Some(w) = self.waves.get_mut(wi) {
-            w.at_fence = Some(Arc::new(w.vc.clone()));
-            let c = w.vc.get(w.gid);
-            w.vc.set_max(w.gid, c + 1);
+            w.fenced = true;
+            w.tick();
         }
     }
 
@@ -168,8 +179,7 @@ impl GroupCheck {
             races.release(seq, key, &w.vc);
             if passed {
                 races.acquire(seq, key, &mut w.vc);
-                let c = w.vc.get(w.gid);
-                w.vc.set_max(w.gid, c + 1);
+                w.tick();
             }
         }
     }
@@ -191,7 +201,7 @@ impl GroupCheck {
 fn op_of(i: &Inst, write: bool) -> Op {
     match i.mem.kind {
         MemKind::Atomic => Op::Atomic,
-        MemKind::Load if i.has(flag::GLC) => Op::SyncRead,
+        _ if !write && i.has(flag::GLC) => Op::SyncRead,
         _ if write => Op::Write,
         _ => Op::Read,
     }
@@ -225,9 +235,7 @@ pub(crate) fn flush(w: &Wave, i: &Inst, g: &mut GroupCheck) {
         }
         // A release is one step of the wave's clock, after all its lanes.
         if i.mem.kind == MemKind::Atomic {
-            let wc = &mut g.waves[wi];
-            let c = wc.vc.get(wc.gid);
-            wc.vc.set_max(wc.gid, c + 1);
+            g.waves[wi].tick();
         }
     }
     notes.clear();
@@ -321,7 +329,10 @@ fn global(
     *last = hit.clone();
     let op = op_of(i, n.write);
     let verb = if n.write { "writes" } else { "reads" };
-    if let Some(al) = &hit {
+    // Scalar loads also fetch kernel arguments and constants the host may have written
+    // unseen: they are checked for races only.
+    let scalar = i.fmt == crate::decode::Fmt::Smem;
+    if let Some(al) = hit.as_ref().filter(|_| !scalar) {
         if c.checks.bounds {
             let end = a.saturating_add(len);
             let limit = al.base + al.len;
@@ -362,6 +373,7 @@ fn global(
     let wc = &mut g.waves[wi];
     let acquires = op == Op::SyncRead || op == Op::Atomic && (i.has(flag::GLC) || i.mem.rtn);
     if acquires {
+        wc.released = None;
         c.races.acquire(seq, a, &mut wc.vc);
         let mut writer = None;
         c.races.with_cells(a, len, |cell, _| {
@@ -374,10 +386,10 @@ fn global(
     }
     match op {
         Op::Atomic => c.races.release(seq, a, &wc.vc),
-        Op::Write => {
-            if let Some(at) = &wc.at_fence {
-                c.races.release_store(seq, a, at);
-            }
+        Op::Write if wc.fenced => {
+            let vc = &wc.vc;
+            let released = wc.released.get_or_insert_with(|| Arc::new(vc.clone()));
+            c.races.release_store(seq, a, released);
         }
         _ => {}
     }

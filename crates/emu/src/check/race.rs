@@ -8,8 +8,8 @@
 //! What orders waves (happens-before):
 //! - `s_barrier`: every wave of the work-group joins every other's clock;
 //! - atomic read-modify-writes: acquire-release on their location (a clock kept per location);
-//! - a release fence (the cache write-back/invalidate a fence compiles to) then a store: the
-//!   location gets the clock the wave had at the fence;
+//! - a release fence (the cache write-back/invalidate a fence compiles to), then stores: the
+//!   location gets the storing wave's clock;
 //! - loads with GLC (atomic and volatile loads at agent/system scope) and returning atomics:
 //!   acquire the location's clock and its last storer's epoch.
 //!
@@ -273,8 +273,9 @@ impl GlobalRaces {
         Arc::make_mut(&mut e.1).join(vc);
     }
 
-    /// Release by a store after a release fence: the location's clock becomes the clock the
-    /// wave had at the fence (shared, not copied).
+    /// Release by a store after a release fence: the location's clock becomes the wave's
+    /// (shared, not copied). Taking the clock at the store rather than at the fence also covers
+    /// a barrier between the two.
     pub(crate) fn release_store(&self, seq: u32, addr: u64, at_fence: &Arc<Vc>) {
         let mut s = self.sync[shard(addr / 4)].lock();
         s.insert(addr / 4, (seq, at_fence.clone()));

@@ -104,7 +104,7 @@ pub(crate) fn step<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     match i.fmt {
         Fmt::Sop2 | Fmt::Sop1 | Fmt::Sopk | Fmt::Sopc => salu(w, i),
         Fmt::Sopp => sopp(w, i),
-        Fmt::Smem => smem(w, i, env),
+        Fmt::Smem => vector_memory::<C>(w, i, env, smem::<C>),
         Fmt::Vop1 | Fmt::Vop2 | Fmt::Vopc | Fmt::Vop3 | Fmt::Vop3p => valu::valu(w, i, env),
         Fmt::Ds => vector_memory::<C>(w, i, env, vmem::ds::<C>),
         Fmt::Flat | Fmt::Global | Fmt::Scratch => vector_memory::<C>(w, i, env, vmem::flat::<C>),
@@ -120,7 +120,7 @@ pub(crate) fn step<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     }
 }
 
-/// Runs a vector memory instruction; checked, then hands the accesses it noted to the checkers.
+/// Runs a memory instruction; checked, then hands the accesses it noted to the checkers.
 #[inline(always)]
 fn vector_memory<const C: bool>(
     w: &mut Wave,
@@ -700,7 +700,7 @@ fn sopp(w: &mut Wave, i: &Inst) -> R {
 }
 
 /// Scalar memory.
-fn smem(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+fn smem<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let n = match i.op {
         Op::S_LOAD_DWORD
         | Op::S_BUFFER_LOAD_DWORD
@@ -766,6 +766,12 @@ fn smem(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             | Op::S_BUFFER_STORE_DWORDX2
             | Op::S_BUFFER_STORE_DWORDX4
     );
+    if C {
+        // Scalar accesses take part in race checking only (see check::group::flush).
+        if let Some(g) = env.check.as_deref_mut() {
+            g.note(crate::check::group::Space::Global, addr, 4 * n, 0, store);
+        }
+    }
     let bytes = 4 * n as u64;
     if !env.cache.check(env.mem, addr, bytes, store) {
         return Err(LaneFault::new(
