@@ -63,7 +63,8 @@ pub(crate) fn expected_findings_only(program: &str, err: &str, why: &mut Vec<Str
         .filter(|f| f.program == program)
         .collect();
     let matches = |f: &ExpectedFinding, line: &str| {
-        line.starts_with(&format!("hsaemu: check: {} in kernel ", f.kind)) && line.contains(&f.kernel)
+        line.starts_with(&format!("hsaemu: check: {} in kernel ", f.kind))
+            && line.contains(&f.kernel)
     };
     let lines: Vec<&str> = err
         .lines()
@@ -179,8 +180,9 @@ fn the_correct_twins_of_the_seeded_bugs_run_clean() {
 
 #[test]
 fn check_finding_lines_parse_and_malformed_ones_are_refused() {
-    let ok = parse_check_findings("x | gfx90a | - | PASS x\n@check-finding | x | bounds | k_ | a bug\n")
-        .expect("parses");
+    let ok =
+        parse_check_findings("x | gfx90a | - | PASS x\n@check-finding | x | bounds | k_ | a bug\n")
+            .expect("parses");
     assert_eq!(
         ok,
         vec![ExpectedFinding {
@@ -193,7 +195,11 @@ fn check_finding_lines_parse_and_malformed_ones_are_refused() {
     assert!(parse_check_findings("@check-finding | x | leak | k | r\n").is_err());
     assert!(parse_check_findings("@check-finding | x | race | k\n").is_err());
     let mut why = Vec::new();
-    assert!(!expected_findings_only("vector_add", "hsaemu: check: race in kernel k at pc 0x0", &mut why));
+    assert!(!expected_findings_only(
+        "vector_add",
+        "hsaemu: check: race in kernel k at pc 0x0",
+        &mut why
+    ));
     assert_eq!(why.len(), 1, "{why:?}");
 }
 

@@ -212,12 +212,14 @@ const PAGE_DWORDS: usize = 1024;
 const SHARDS: usize = 64;
 
 type Page = Box<[Cell; PAGE_DWORDS]>;
+/// A synchronising location's clock, with the dispatch it belongs to.
+type SyncClock = (u32, Arc<Vc>);
 
 /// Race state of global memory: cells by 4 KB page and the clocks of synchronising locations,
 /// sharded so that work-groups on different host threads rarely wait for each other.
 pub(crate) struct GlobalRaces {
     pages: Vec<Mutex<HashMap<u64, Page>>>,
-    sync: Vec<Mutex<HashMap<u64, (u32, Arc<Vc>)>>>,
+    sync: Vec<Mutex<HashMap<u64, SyncClock>>>,
 }
 
 impl Default for GlobalRaces {

@@ -26,10 +26,13 @@ impl Kind {
 /// What makes two findings identical: kind, kernel, PC, and the other access's PC for a race.
 pub(crate) type Key = (Kind, String, u64, u64);
 
-/// Each finding: its line, count, and whether it was printed.
+/// A finding's line, count, and whether it was printed.
+type Entry = (String, u64, bool);
+
+/// The findings, in order, with an index by key.
 #[derive(Debug, Default)]
 pub(crate) struct Findings {
-    inner: Mutex<(HashMap<Key, usize>, Vec<(String, u64, bool)>)>,
+    inner: Mutex<(HashMap<Key, usize>, Vec<Entry>)>,
 }
 
 impl Findings {
