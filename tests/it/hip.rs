@@ -210,7 +210,7 @@ fn cache_dir() -> PathBuf {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Kind {
+pub(crate) enum Kind {
     /// A host executable with a `.hip_fatbin` (`hipcc -O2 --offload-arch=…`).
     Exe,
     /// A device-only offload bundle (`hipcc --genco -O2 --offload-arch=…`).
@@ -266,7 +266,7 @@ static BUILD_LOCK: Mutex<()> = Mutex::new(());
 
 /// Builds `tests/hip/<name>.hip` (or returns the cached build), with `link` (a program's
 /// `@link` flags) after the source; panics with hipcc's output when the build fails.
-fn build(kind: Kind, name: &str, targets: &[String], link: &[String]) -> PathBuf {
+pub(crate) fn build(kind: Kind, name: &str, targets: &[String], link: &[String]) -> PathBuf {
     let out = cached_path(kind, name, targets, link);
     let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     if out.is_file() {
@@ -389,8 +389,9 @@ fn manifest_lists_enough_well_formed_programs() {
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
+            // check_seeded is wrong on purpose: tests/it/check.rs runs it under --check.
             assert!(
-                names.contains(&stem) || companions.contains(&stem),
+                names.contains(&stem) || companions.contains(&stem) || stem == "check_seeded",
                 "{} is neither in tests/hip/manifest.txt nor an @genco companion",
                 path.display()
             );
@@ -596,8 +597,8 @@ fn parse_known_failures(text: &str) -> Result<Vec<KnownFailure>, String> {
             continue;
         };
         let fields: Vec<&str> = rest.split('|').map(str::trim).collect();
-        if fields.first() == Some(&"link") {
-            continue; // parse_links
+        if matches!(fields.first(), Some(&"link") | Some(&"check-finding")) {
+            continue; // parse_links, check::parse_check_findings
         }
         if fields.first() != Some(&"known-failure") {
             return Err(format!("line {}: unknown directive {:?}", i + 1, fields[0]));
@@ -717,7 +718,7 @@ pub(crate) fn hsaemu_exec(program: &Path) -> Command {
 
 /// Runs one manifest program under our runtime with `HSAEMU_TARGET=target` and checks its exit
 /// status and expected output.
-fn run_program(p: &Program, target: &str) -> RunResult {
+fn run_program(p: &Program, target: &str, check: bool) -> RunResult {
     let exe = build(Kind::Exe, &p.name, &p.targets, &p.link);
     let args: Vec<PathBuf> = p
         .args
@@ -738,6 +739,7 @@ fn run_program(p: &Program, target: &str) -> RunResult {
         .args(&args)
         .env("HSAEMU_TARGET", target)
         .env_remove("HSAEMU_TRACE")
+        .env("HSAEMU_CHECK", if check { crate::check::ALL } else { "" })
         .stdin(std::process::Stdio::null())
         .stdout(stdout)
         .stderr(stderr)
@@ -757,9 +759,14 @@ fn run_program(p: &Program, target: &str) -> RunResult {
     };
     let secs = start.elapsed().as_secs_f64();
     let out = std::fs::read_to_string(&out_path).unwrap_or_default();
+    let err = std::fs::read_to_string(&err_path).unwrap_or_default();
     let mut why = Vec::new();
+    // Under --check: every finding must be one the manifest expects (then the status is the
+    // checker's), and every expected one must still be found.
+    let checked = check && crate::check::expected_findings_only(&p.name, &err, &mut why);
     match status {
         None => why.push(format!("timed out after {RUN_TIMEOUT_S} s")),
+        Some(s) if checked && s.code() == Some(crate::check::FOUND_STATUS) => {}
         Some(s) if !s.success() => why.push(format!("{s}")),
         Some(_) => {}
     }
@@ -768,7 +775,6 @@ fn run_program(p: &Program, target: &str) -> RunResult {
             why.push(format!("stdout lacks {e:?}"));
         }
     }
-    let err = std::fs::read_to_string(&err_path).unwrap_or_default();
     for (_, wants) in STDERR_EXPECT.iter().filter(|(n, _)| *n == p.name) {
         for w in *wants {
             if !err.contains(w) {
@@ -797,7 +803,7 @@ fn run_program(p: &Program, target: &str) -> RunResult {
 /// Runs every manifest program built for `target` and checks each against the known-failure
 /// list: a listed-passing program must pass, a known failure must still fail (so the list stays
 /// true), and no program may be missing.
-fn run_all_for(target: &str, min_programs: usize) {
+fn run_all_for(target: &str, min_programs: usize, check: bool) {
     let programs: Vec<Program> = manifest()
         .into_iter()
         .filter(|p| p.targets.iter().any(|t| t == target))
@@ -815,7 +821,7 @@ fn run_all_for(target: &str, min_programs: usize) {
         let expected_failure = known
             .iter()
             .find(|k| k.name == p.name && k.targets.iter().any(|t| t == target));
-        let r = run_program(p, target);
+        let r = run_program(p, target, check);
         report.push(format!(
             "{:5} {} ({:.1} s)",
             match (r.passed, expected_failure.is_some()) {
@@ -838,7 +844,8 @@ fn run_all_for(target: &str, min_programs: usize) {
         }
     }
     eprintln!(
-        "HIP programs on {target}: {} run in {:.1} s\n  {}",
+        "HIP programs on {target}{}: {} run in {:.1} s\n  {}",
+        if check { " under --check" } else { "" },
         programs.len(),
         total.elapsed().as_secs_f64(),
         report.join("\n  ")
@@ -846,32 +853,34 @@ fn run_all_for(target: &str, min_programs: usize) {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// Under `--check=race,uninit,bounds` as well (issue 16): no finding but those the manifest's
+/// `@check-finding` lines expect.
 #[test]
 fn every_program_runs_under_hsaemu_on_gfx90a() {
-    run_all_for("gfx90a", MIN_PROGRAMS);
+    run_all_for("gfx90a", MIN_PROGRAMS, true);
 }
 
 #[test]
 fn the_gfx906_subset_runs_under_hsaemu() {
-    run_all_for("gfx906", 8);
+    run_all_for("gfx906", 8, false);
 }
 
 #[test]
 fn the_gfx803_subset_runs_under_hsaemu() {
-    run_all_for("gfx803", 8);
+    run_all_for("gfx803", 8, false);
 }
 
 /// gfx908 runs the ROCm-library programs: rocRAND's and rocSPARSE's fat binaries carry
 /// `gfx908:xnack-` code objects, which match hsaemu's `gfx908:sramecc+:xnack-` agent.
 #[test]
 fn the_gfx908_subset_runs_under_hsaemu() {
-    run_all_for("gfx908", 6);
+    run_all_for("gfx908", 6, false);
 }
 
 /// gfx1030 (RDNA2, wave32: warpSize 32), the GPU students have: every program.
 #[test]
 fn the_gfx1030_programs_run_under_hsaemu() {
-    run_all_for("gfx1030", MIN_PROGRAMS);
+    run_all_for("gfx1030", MIN_PROGRAMS, false);
 }
 
 /// `HSAEMU_TRACE=FILE` (what `hsaemu exec --trace FILE` sets) writes a Chrome-trace timeline:

@@ -2,6 +2,7 @@
 
 mod bench;
 mod capi;
+mod check;
 mod codeobject;
 mod debugging;
 mod emu;

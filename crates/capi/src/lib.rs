@@ -9,6 +9,7 @@
 //! functions hsaemu does not implement to their stubs in [`unimplemented`].
 
 pub mod agent;
+pub mod check;
 pub mod core;
 pub mod executable;
 pub mod image;

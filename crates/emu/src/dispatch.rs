@@ -74,6 +74,8 @@ struct Ctx {
     /// Totals over finished work-groups: work-groups, wave-instructions, lane-ops, and the
     /// workers (host threads) that ran at least one work-group.
     totals: [AtomicU64; 4],
+    /// `--check` is on: what the checkers share for this dispatch.
+    check: Option<Arc<crate::check::group::DispatchCheck>>,
 }
 
 /// What a host thread keeps between dispatches: spare work-groups (their waves' register
@@ -98,6 +100,8 @@ struct Wg {
     executed: u64,
     /// Whether `--trace-wave` selects this work-group.
     traced: bool,
+    /// Check state (`--check` only).
+    check: Option<Box<crate::check::group::GroupCheck>>,
 }
 
 impl Gpu {
@@ -335,7 +339,25 @@ fn run_dispatch(
 
     let trace =
         crate::wavetrace::Tracer::for_dispatch(kernel.as_deref(), d.grid_size, d.workgroup_size);
+    let check = crate::check::active().map(|checker| {
+        let kernel_name = kernel.clone().unwrap_or_else(|| format!("{entry:#x}"));
+        Arc::new(crate::check::group::DispatchCheck {
+            checker,
+            seq: checker.next_dispatch(),
+            blit: kernel_name.starts_with("__amd_rocclr_"),
+            kernel: kernel_name,
+            entry,
+            functions: gpu.functions(),
+            program: program.clone(),
+            wg_count,
+            waves_per_wg,
+            lds_size,
+            private_per_lane,
+            slot_size,
+        })
+    });
     let ctx = Arc::new(Ctx {
+        check,
         gen,
         mem: gpu.mem.clone(),
         d: d.clone(),
@@ -471,6 +493,7 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
                     slot,
                     executed: 0,
                     traced: false,
+                    check: None,
                 });
                 wg.slot = if ctx.d.cooperative {
                     n as usize
@@ -551,6 +574,17 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
     wg.last_load.resize(wg.waves.len(), 0);
     wg.lds.clear();
     wg.lds.resize(ctx.lds_size as usize, 0);
+    match &ctx.check {
+        Some(d) => {
+            if !wg.check.as_ref().is_some_and(|g| g.is_for(d)) {
+                wg.check = Some(Box::new(crate::check::group::GroupCheck::new(d.clone())));
+            }
+            if let Some(g) = &mut wg.check {
+                g.launch(n, id, nwaves);
+            }
+        }
+        None => wg.check = None,
+    }
     let kd = &ctx.kd;
     let gfx8 = ctx.gen == Gen::Gfx8;
     for (wi, w) in wg.waves.iter_mut().enumerate() {
@@ -749,9 +783,16 @@ fn run_slice(
                     let mut rec =
                         crate::wavetrace::WaveRecorder::new(t, &ctx.mem, wg.id, wi as u32, base);
                     rec.slot_size = ctx.slot_size;
-                    run_wave(ctx, wg, wi, cache, scratch, &mut rec)?;
+                    if wg.check.is_some() {
+                        run_wave::<true, _>(ctx, wg, wi, cache, scratch, &mut rec)?;
+                    } else {
+                        run_wave::<false, _>(ctx, wg, wi, cache, scratch, &mut rec)?;
+                    }
                 }
-                _ => run_wave(ctx, wg, wi, cache, scratch, &mut ())?,
+                _ if wg.check.is_some() => {
+                    run_wave::<true, _>(ctx, wg, wi, cache, scratch, &mut ())?
+                }
+                _ => run_wave::<false, _>(ctx, wg, wi, cache, scratch, &mut ())?,
             }
             if cache.last_load != 0 {
                 wg.last_load[wi] = cache.last_load;
@@ -781,6 +822,9 @@ fn run_slice(
             {
                 w.state = WaveState::Running;
             }
+            if let Some(g) = &mut wg.check {
+                g.barrier();
+            }
             // The slice ends here too: a loop around a barrier must not keep the thread (and
             // its preemption point) forever.
             if wg.executed >= budget_end {
@@ -797,9 +841,10 @@ fn run_slice(
     }
 }
 
-/// Runs one wave for up to a quantum, until it ends, waits at a barrier or sleeps. `obs`
-/// sees each instruction (`()`: nothing, compiled away; a wave trace's recorder).
-fn run_wave<O: crate::wavetrace::Observer>(
+/// Runs one wave for up to a quantum, until it ends, waits at a barrier or sleeps. `CHECK`:
+/// with the checkers of `--check`; `obs` sees each instruction (`()`: nothing, compiled away;
+/// a wave trace's recorder).
+fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
     ctx: &Ctx,
     wg: &mut Wg,
     wi: usize,
@@ -808,7 +853,13 @@ fn run_wave<O: crate::wavetrace::Observer>(
     obs: &mut O,
 ) -> Result<(), Fault> {
     let program = &*ctx.program;
-    let Wg { waves, lds, id, .. } = wg;
+    let Wg {
+        waves,
+        lds,
+        id,
+        check,
+        ..
+    } = wg;
     let w = &mut waves[wi];
     let mut env = Env {
         gen: ctx.gen,
@@ -820,6 +871,7 @@ fn run_wave<O: crate::wavetrace::Observer>(
         clock_mhz: ctx.clock_mhz,
         gws: &ctx.gws,
         deterministic: ctx.deterministic,
+        check: check.as_deref_mut(),
     };
     for _ in 0..QUANTUM {
         let pc = w.pc;
@@ -828,7 +880,7 @@ fn run_wave<O: crate::wavetrace::Observer>(
         };
         w.instructions += 1;
         obs.before(w, inst, env.lds);
-        let result = exec::step(w, inst, &mut env);
+        let result = exec::step::<CHECK>(w, inst, &mut env);
         obs.after(w, inst, env.lds, result.is_err());
         match result {
             Ok(Flow::Next) => w.pc = pc + u64::from(inst.size),

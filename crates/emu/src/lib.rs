@@ -40,6 +40,7 @@
 
 mod capture;
 mod census;
+pub mod check;
 mod decode;
 pub mod descriptor;
 mod dispatch;

@@ -122,12 +122,13 @@ fn run(
         clock_mhz: crate::GpuConfig::default().clock_mhz,
         gws: &gws,
         deterministic: false,
+        check: None,
     };
     let end = 4 * words.len() as u64;
     let mut count = 0u64;
     while w.pc < end && count < 1 << 20 {
         let inst = &insts[(w.pc / 4) as usize];
-        let flow = step(&mut w, inst, &mut env).map_err(|f| f.kind)?;
+        let flow = step::<false>(&mut w, inst, &mut env).map_err(|f| f.kind)?;
         count += 1;
         match flow {
             Flow::Jump(t) => w.pc = t,

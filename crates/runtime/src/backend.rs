@@ -161,6 +161,8 @@ impl GpuBackend {
             message: format!("the emulated GPU is unavailable: {e}"),
         })?;
         gpu.dispatch_with(d, control).map(|_| ()).map_err(|f| {
+            // The program may not survive the fault: what `--check` found so far goes out now.
+            hsaemu_emu::check::report::print_findings();
             let (status, at_launch) = match &f.kind {
                 FaultKind::MemoryViolation { .. }
                 | FaultKind::LdsOutOfRange { .. }

@@ -10,6 +10,7 @@
 pub mod agent;
 mod alias;
 pub mod backend;
+pub mod check;
 pub mod code_object_v1;
 pub mod cu_mask;
 pub mod error;

@@ -293,6 +293,11 @@ impl MemoryManager {
                 notifiers: Vec::new(),
             },
         );
+        if let Some(c) = crate::check::active() {
+            // Device memory the host cannot write unseen: uninitialised until written.
+            let device = p.device_local && !p.flags.fine_grained;
+            c.allocated(base, size, rounded, device, "hsa_amd_memory_pool_allocate");
+        }
         Ok(base)
     }
 
@@ -308,6 +313,9 @@ impl MemoryManager {
         }
         let a = allocs.remove(&ptr).ok_or(HsaError::InvalidAllocation)?;
         drop(allocs);
+        if let Some(c) = crate::check::active() {
+            c.freed(ptr, "hsa_amd_memory_pool_free");
+        }
         // As in ROCr, deallocation callbacks run once the allocation has left the runtime's
         // table (so a callback cannot free it twice), with the lock released (so callbacks may
         // manage memory) and the pages still mapped.
@@ -610,6 +618,9 @@ fn trace_memory() -> bool {
 /// # Safety
 /// `src` must be readable and `dst` writable for `len` bytes (they may overlap).
 pub unsafe fn copy_memory(dst: *mut u8, src: *const u8, len: usize) {
+    if let Some(c) = crate::check::active() {
+        c.host_wrote(dst as u64, len as u64);
+    }
     // SAFETY: the caller guarantees both ranges.
     unsafe { std::ptr::copy(src, dst, len) };
 }
@@ -619,6 +630,9 @@ pub unsafe fn copy_memory(dst: *mut u8, src: *const u8, len: usize) {
 /// # Safety
 /// `ptr` must be writable for `count * 4` bytes and 4-byte aligned.
 pub unsafe fn fill_u32(ptr: *mut u32, value: u32, count: usize) {
+    if let Some(c) = crate::check::active() {
+        c.host_wrote(ptr as u64, 4 * count as u64);
+    }
     // SAFETY: the caller guarantees the range; `slice_from_raw_parts_mut` covers it exactly.
     let words = unsafe { std::slice::from_raw_parts_mut(ptr, count) };
     words.fill(value);

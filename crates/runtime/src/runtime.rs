@@ -109,6 +109,7 @@ pub fn acquire() -> Result<()> {
     if let Some(r) = acquire_fast() {
         return r;
     }
+    crate::check::start()?;
     let rt = Arc::new(Runtime::new(Config::from_env()?)?);
     *g = Some(rt.clone());
     *CURRENT.write() = Some(rt);

@@ -35,6 +35,8 @@ Environment (read by the runtime in the program, and by hsaemu):
   HSAEMU_LDS_OOB  `hardware`: an LDS access beyond the work-group's allocation reads 0 and
                   drops its write, as the GPU does, instead of being a fault (first one noted)
   HSAEMU_LIBRARY  the libhsa-runtime64 to use (default: the one built next to hsaemu)
+  HSAEMU_CHECK    comma list of checks (race, uninit, bounds), as --check; findings are
+                  printed at exit and the status is then 66
   HSAEMU_BIN      scripts/hip-tests.sh only: the hsaemu binary to run the HIP programs with";
 
 #[derive(clap::Args)]
@@ -71,6 +73,13 @@ pub struct Args {
     /// faulting or not, with a digest of its results.
     #[arg(long, value_name = "NAME", requires = "capture")]
     pub capture_kernel: Option<String>,
+    /// Check the program's kernels: LIST is a comma list of `race` (data races on LDS and
+    /// global memory), `uninit` (reads of memory never written) and `bounds` (accesses past an
+    /// allocation's end or after free). Findings go to stderr at exit, one line each; the exit
+    /// status is then 66. The same as `HSAEMU_CHECK=LIST`, plus the `hipMalloc`/`hipFree`
+    /// shim that tells the checker the program's own allocation sizes.
+    #[arg(long, value_name = "LIST", value_parser = parse_checks)]
+    pub check: Option<String>,
     /// The program to run, then its arguments.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
     pub command: Vec<String>,
@@ -130,9 +139,54 @@ pub fn library_dir() -> Result<PathBuf, String> {
     Ok(dir)
 }
 
+fn parse_checks(list: &str) -> Result<String, String> {
+    hsaemu_emu::check::Checks::parse(list)
+        .map(|_| list.to_string())
+        .map_err(|e| format!("--check: {e}"))
+}
+
+const SHIM: &str = "libhsaemu_check.so";
+
+/// The `--check` shim library, beside hsaemu or the runtime library, or in the workspace.
+fn shim(lib_dir: &Path) -> Result<PathBuf, String> {
+    let mut v = Vec::new();
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    {
+        v.push(dir.join(SHIM));
+        v.push(dir.join("deps").join(SHIM));
+    }
+    if let Ok(lib) = lib_dir.join(SONAME).canonicalize() {
+        if let Some(d) = lib.parent() {
+            v.push(d.join(SHIM));
+            v.push(d.join("..").join(SHIM));
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for profile in ["release", "debug"] {
+        v.push(root.join("target").join(profile).join(SHIM));
+    }
+    v.into_iter().find(|p| p.is_file()).ok_or_else(|| {
+        format!("cannot find {SHIM} (--check): build it with `cargo build -p hsaemu-checkshim`")
+    })
+}
+
 pub fn run(args: Args) -> Result<ExitCode, String> {
     let (program, rest) = args.command.split_first().ok_or("no program given")?;
     let dir = library_dir()?;
+    // `HSAEMU_CHECK=LIST` without --check also gets the shim.
+    let check = match args.check.clone() {
+        Some(list) => Some(list),
+        None => match std::env::var("HSAEMU_CHECK") {
+            Ok(list) if !list.trim().is_empty() => Some(parse_checks(&list)?),
+            _ => None,
+        },
+    };
+    let preload = match &check {
+        Some(_) => Some(shim(&dir)?),
+        None => None,
+    };
     let mut path = dir.into_os_string();
     if let Some(old) = std::env::var_os("LD_LIBRARY_PATH").filter(|o| !o.is_empty()) {
         path.push(":");
@@ -163,6 +217,14 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         cmd.env("HSAEMU_TIMEOUT", s.to_string());
     }
     debug_env(&args, &mut cmd)?;
+    if let (Some(list), Some(shim)) = (&check, preload) {
+        let mut pre = shim.into_os_string();
+        if let Some(old) = std::env::var_os("LD_PRELOAD").filter(|o| !o.is_empty()) {
+            pre.push(":");
+            pre.push(old);
+        }
+        cmd.env("HSAEMU_CHECK", list).env("LD_PRELOAD", pre);
+    }
     // Replace this process with the program (as `env` does), so its PID, exit status and
     // death by signal are exactly the program's own and a supervisor's kill reaches it.
     use std::os::unix::process::CommandExt;

@@ -82,6 +82,8 @@ pub(crate) struct Env<'a> {
     pub gws: &'a crate::gws::Gws,
     /// A fixed schedule (`HSAEMU_DETERMINISTIC`): the clocks count the wave's instructions.
     pub deterministic: bool,
+    /// The work-group's check state when `--check` is on.
+    pub check: Option<&'a mut crate::check::group::GroupCheck>,
 }
 
 pub(crate) fn unimplemented(i: &Inst) -> LaneFault {
@@ -98,21 +100,22 @@ pub(crate) fn implemented(i: &Inst) -> bool {
     !matches!(i.fmt, Fmt::Unimplemented | Fmt::Invalid)
 }
 
-/// Executes one instruction.
+/// Executes one instruction. `C`: checking is on (`--check`, see [`crate::check`]): vector
+/// memory instructions take their per-lane paths and hand their accesses to the checkers.
 #[inline]
-pub(crate) fn step(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+pub(crate) fn step<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     match i.fmt {
         Fmt::Sop2 | Fmt::Sop1 | Fmt::Sopk | Fmt::Sopc => salu(w, i),
         Fmt::Sopp => sopp(w, i),
-        Fmt::Smem => smem(w, i, env),
+        Fmt::Smem => vector_memory::<C>(w, i, env, smem::<C>),
         Fmt::Vop1 | Fmt::Vop2 | Fmt::Vopc | Fmt::Vop3 | Fmt::Vop3p => {
             valu_dispatch::valu(w, i, env)
         }
-        Fmt::Ds => vmem::ds(w, i, env),
-        Fmt::Flat | Fmt::Global | Fmt::Scratch => vmem::flat(w, i, env),
+        Fmt::Ds => vector_memory::<C>(w, i, env, vmem::ds::<C>),
+        Fmt::Flat | Fmt::Global | Fmt::Scratch => vector_memory::<C>(w, i, env, vmem::flat::<C>),
         // Typed (format) buffer accesses: the texture path of 1DB images.
         Fmt::Mubuf if mimg::is_buffer_format(i.op) => mimg::buffer_format(w, i, env),
-        Fmt::Mubuf => vmem::mubuf(w, i, env),
+        Fmt::Mubuf => vector_memory::<C>(w, i, env, vmem::mubuf::<C>),
         Fmt::Mimg => mimg::mimg(w, i, env),
         Fmt::Unimplemented => Err(unimplemented(i)),
         Fmt::Invalid => Err(LaneFault::new(
@@ -120,6 +123,23 @@ pub(crate) fn step(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             None,
         )),
     }
+}
+
+/// Runs a memory instruction; checked, then hands the accesses it noted to the checkers.
+#[inline(always)]
+fn vector_memory<const C: bool>(
+    w: &mut Wave,
+    i: &Inst,
+    env: &mut Env,
+    f: fn(&mut Wave, &Inst, &mut Env) -> R,
+) -> R {
+    let r = f(w, i, env);
+    if C {
+        if let Some(g) = env.check.as_deref_mut() {
+            crate::check::group::flush(w, i, g);
+        }
+    }
+    r
 }
 
 fn bfe32(v: u32, off: u32, width: u32) -> u32 {
@@ -685,10 +705,10 @@ fn sopp(w: &mut Wave, i: &Inst) -> R {
 }
 
 /// Scalar memory.
-fn smem(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+fn smem<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let n = match i.op {
         // Scalar atomics and scalar scratch: executed from their memory descriptor.
-        Op::Mem => return vmem::scalar(w, i, env),
+        Op::Mem => return vmem::scalar::<C>(w, i, env),
         Op::S_LOAD_DWORD
         | Op::S_BUFFER_LOAD_DWORD
         | Op::S_STORE_DWORD
@@ -758,6 +778,12 @@ fn smem(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             | Op::S_BUFFER_STORE_DWORDX2
             | Op::S_BUFFER_STORE_DWORDX4
     );
+    if C {
+        // Scalar accesses take part in race checking only (see check::group::flush).
+        if let Some(g) = env.check.as_deref_mut() {
+            g.note(crate::check::group::Space::Global, addr, 4 * n, 0, store);
+        }
+    }
     let bytes = 4 * n as u64;
     if !env.cache.check(env.mem, addr, bytes, store) {
         return Err(LaneFault::new(

@@ -5,6 +5,7 @@
 //! (code-object-abi.md §5.3), so MUBUF, SCRATCH and FLAT-in-the-private-aperture agree.
 
 use super::{unimplemented, Env, Flow, LaneFault, R};
+use crate::check::group::Space;
 use crate::decode::{flag, Atom, Fmt, Inst, Kind, MemDesc, VGPR};
 use crate::error::FaultKind;
 use crate::memory::{host, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
@@ -160,15 +161,16 @@ fn lds_out_of_range_dropped(f: &LaneFault) -> bool {
     hardware
 }
 
-struct Mem<'e, 'a> {
+/// `C`: checking is on (`--check`): every lane's access is noted for the checkers first.
+struct Mem<'e, 'a, const C: bool> {
     env: &'e mut Env<'a>,
     scratch_base: u64,
     /// Lanes per wave: each lane owns every `lanes`-th dword of the wave's scratch slot.
     lanes: u64,
 }
 
-impl Mem<'_, '_> {
-    fn new<'e, 'a>(w: &Wave, env: &'e mut Env<'a>) -> Mem<'e, 'a> {
+impl<const C: bool> Mem<'_, '_, C> {
+    fn new<'e, 'a>(w: &Wave, env: &'e mut Env<'a>) -> Mem<'e, 'a, C> {
         Mem {
             scratch_base: w.scratch_base,
             lanes: w.size() as u64,
@@ -210,8 +212,33 @@ impl Mem<'_, '_> {
         Ok(off as usize)
     }
 
+    /// Notes a lane's access for the checkers (checked instantiation only).
+    #[inline(always)]
+    fn note(&mut self, place: Place, size: u32, lane: usize, write: bool) {
+        if C {
+            if let Some(g) = self.env.check.as_deref_mut() {
+                let (space, addr) = match place {
+                    Place::Global(a) => (Space::Global, a),
+                    Place::Lds(o) => (Space::Lds, o),
+                    Place::Private(p) => (Space::Private, p),
+                };
+                g.note(space, addr, size, lane, write);
+            }
+        }
+    }
+
     /// Reads `size` (1, 2, 4, 8) bytes.
     fn read(&mut self, place: Place, size: u32, lane: usize) -> Result<u64, LaneFault> {
+        self.note(place, size, lane, false);
+        self.read_raw(place, size, lane)
+    }
+
+    fn write(&mut self, place: Place, size: u32, v: u64, lane: usize) -> Result<(), LaneFault> {
+        self.note(place, size, lane, true);
+        self.write_raw(place, size, v, lane)
+    }
+
+    fn read_raw(&mut self, place: Place, size: u32, lane: usize) -> Result<u64, LaneFault> {
         match place {
             Place::Global(a) => {
                 if !self
@@ -256,7 +283,7 @@ impl Mem<'_, '_> {
         }
     }
 
-    fn write(&mut self, place: Place, size: u32, v: u64, lane: usize) -> Result<(), LaneFault> {
+    fn write_raw(&mut self, place: Place, size: u32, v: u64, lane: usize) -> Result<(), LaneFault> {
         match place {
             Place::Global(a) => {
                 if !self.env.cache.check(self.env.mem, a, u64::from(size), true) {
@@ -306,6 +333,7 @@ impl Mem<'_, '_> {
         lane: usize,
     ) -> Result<u64, LaneFault> {
         let size = u32::from(m.bytes);
+        self.note(place, size, lane, true);
         match place {
             Place::Global(a) => {
                 if a % u64::from(size) != 0
@@ -328,8 +356,8 @@ impl Mem<'_, '_> {
                 })
             }
             _ => {
-                let old = self.read(place, size, lane)?;
-                self.write(
+                let old = self.read_raw(place, size, lane)?;
+                self.write_raw(
                     place,
                     size,
                     atom_apply(m.atom, old, src, cmp, m.bytes),
@@ -382,7 +410,7 @@ fn store_value(w: &Wave, data: u16, m: &MemDesc, lane: usize, k: u16) -> u64 {
 
 /// Runs a load/store/atomic over the active lanes at the given places (element k of lane l
 /// at `place(l, k)`).
-fn access(
+fn access<const C: bool>(
     w: &mut Wave,
     i: &Inst,
     env: &mut Env,
@@ -392,7 +420,7 @@ fn access(
 ) -> R {
     let m = i.mem;
     let exec = w.exec();
-    let mut mem = Mem::new(w, env);
+    let mut mem = Mem::<C>::new(w, env);
     let data = i.src[1];
     let dst = i.dst;
     match m.kind {
@@ -762,14 +790,14 @@ fn global_narrow(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
 }
 
 /// FLAT, GLOBAL and SCRATCH instructions.
-pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+pub(crate) fn flat<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let exec = w.exec();
     w.lane_ops += u64::from(exec.count_ones());
     if matches!(
         i.op,
         Op::GLOBAL_LOAD_DWORD_ADDTID | Op::GLOBAL_STORE_DWORD_ADDTID
     ) {
-        return global_addtid(w, i, env);
+        return global_addtid::<C>(w, i, env);
     }
     let off = i64::from(i.imm);
     // The per-lane places (1 KB) are only built when the one-region fast path does not apply.
@@ -805,8 +833,10 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                     addrs[l] = base.wrapping_add(u64::from(v[l]));
                 }
             }
-            if let Some(r) = global_dwords(w, i, env, &addrs) {
-                return r;
+            if !C {
+                if let Some(r) = global_dwords(w, i, env, &addrs) {
+                    return r;
+                }
             }
             addrs.map(Place::Global)
         }
@@ -841,7 +871,7 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                 let hi = (addrs[l] >> 32) as u32;
                 all_global &= hi != SHARED_APERTURE_HI && hi != PRIVATE_APERTURE_HI;
             }
-            if all_global {
+            if all_global && !C {
                 if let Some(r) = global_dwords(w, i, env, &addrs) {
                     return r;
                 }
@@ -859,18 +889,18 @@ pub(crate) fn flat(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         }
     };
     let rtn = i.has(flag::GLC);
-    access(w, i, env, &places, rtn, advance)
+    access::<C>(w, i, env, &places, rtn, advance)
 }
 
 /// GFX10 `global_{load,store}_dword_addtid`: lane l accesses the dword at
 /// SADDR + offset + 4 * l (no address VGPR; RDNA ISA).
-fn global_addtid(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+fn global_addtid<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let exec = w.exec();
     let base = w
         .sread64(i.src[2], 0, Ty::I64)
         .wrapping_add(i.imm as i64 as u64);
     let load = i.op == Op::GLOBAL_LOAD_DWORD_ADDTID;
-    let mut mem = Mem::new(w, env);
+    let mut mem = Mem::<C>::new(w, env);
     for l in 0..LANES {
         if exec >> l & 1 == 0 {
             continue;
@@ -915,9 +945,15 @@ fn buffer_pair(m: &MemDesc, lo: Option<u64>, hi: Option<u64>) -> Option<Place> {
 }
 
 /// MUBUF (buffer) instructions, including the swizzled scratch descriptor.
-pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+pub(crate) fn mubuf<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     // Cache write-back/invalidate: memory is coherent here (amdgpu-execution.md §2.5, R6).
+    // They are what fences compile to, which the race checker orders by.
     if is_cache_op(i) {
+        if C {
+            if let Some(g) = env.check.as_deref_mut() {
+                g.fence(w.id as usize);
+            }
+        }
         return Ok(Flow::Next);
     }
     let exec = w.exec();
@@ -955,7 +991,7 @@ pub(crate) fn mubuf(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let vb = w.vsrc(i.src[0] + 1, 0, Ty::B32);
     let m = i.mem;
     let rtn = i.has(flag::GLC);
-    let mut mem = Mem::new(w, env);
+    let mut mem = Mem::<C>::new(w, env);
     let data = i.src[1];
     let dst = i.dst;
     for l in 0..LANES {
@@ -1092,7 +1128,7 @@ fn scalar_buffer(o: Opcode) -> bool {
 /// per-lane offset into the wave's swizzled scratch and so is scaled by 64 (Vega ISA, scalar
 /// memory: `ADDR = SBASE + inst_offset + (SOFFSET & ~3) * 64`). The address ignores its two
 /// low bits, like every scalar access.
-pub(crate) fn scalar(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+pub(crate) fn scalar<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let m = i.mem;
     let base = w.sread64(i.src[0], 0, Ty::I64);
     let base = if scalar_buffer(i.opcode) {
@@ -1112,7 +1148,7 @@ pub(crate) fn scalar(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         (soffset & !3) * 64
     };
     let addr = base.wrapping_add(i.imm as i64 as u64).wrapping_add(soffset) & !3;
-    let mut mem = Mem::new(w, env);
+    let mut mem = Mem::<C>::new(w, env);
     match m.kind {
         Kind::Load | Kind::Store => {
             for k in 0..u16::from(m.count) {
@@ -1450,7 +1486,13 @@ fn src2_addresses(addr: u32, off16: u32, bytes: u8) -> (u32, u32) {
     }
 }
 
-fn ds_src2(w: &mut Wave, i: &Inst, env: &mut Env, addr: &[u32; LANES], off16: u32) -> R {
+fn ds_src2<const C: bool>(
+    w: &mut Wave,
+    i: &Inst,
+    env: &mut Env,
+    addr: &[u32; LANES],
+    off16: u32,
+) -> R {
     let Some((atom, bytes)) = src2_op(i.op) else {
         return Err(unimplemented(i));
     };
@@ -1462,7 +1504,7 @@ fn ds_src2(w: &mut Wave, i: &Inst, env: &mut Env, addr: &[u32; LANES], off16: u3
         atom,
         ..MemDesc::default()
     };
-    let mut mem = Mem::new(w, env);
+    let mut mem = Mem::<C>::new(w, env);
     for l in 0..LANES {
         if exec >> l & 1 == 0 {
             continue;
@@ -1476,7 +1518,7 @@ fn ds_src2(w: &mut Wave, i: &Inst, env: &mut Env, addr: &[u32; LANES], off16: u3
 
 /// `ds_append`/`ds_consume`: the dword at M0[15:0] + offset counts up (append) or down
 /// (consume) by the number of active lanes; every active lane receives the value before.
-fn ds_append(w: &mut Wave, i: &Inst, env: &mut Env, off16: u32) -> R {
+fn ds_append<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env, off16: u32) -> R {
     let exec = w.exec();
     if exec == 0 {
         return Ok(Flow::Next);
@@ -1484,7 +1526,7 @@ fn ds_append(w: &mut Wave, i: &Inst, env: &mut Env, off16: u32) -> R {
     let p = Place::Lds(u64::from((w.m0() & 0xffff) + off16));
     let n = u64::from(exec.count_ones());
     let first = exec.trailing_zeros() as usize;
-    let mut mem = Mem::new(w, env);
+    let mut mem = Mem::<C>::new(w, env);
     let old = mem.read(p, 4, first)?;
     let new = if i.op == Op::DS_APPEND {
         old.wrapping_add(n)
@@ -1498,11 +1540,11 @@ fn ds_append(w: &mut Wave, i: &Inst, env: &mut Env, off16: u32) -> R {
 
 /// `ds_read_addtid_b32`/`ds_write_addtid_b32`: lane l accesses the dword at
 /// M0[15:0] + offset + 4 * l (no address VGPR).
-fn ds_addtid(w: &mut Wave, i: &Inst, env: &mut Env, off16: u32) -> R {
+fn ds_addtid<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env, off16: u32) -> R {
     let exec = w.exec();
     let base = (w.m0() & 0xffff) + off16;
     let load = i.op == Op::DS_READ_ADDTID_B32;
-    let mut mem = Mem::new(w, env);
+    let mut mem = Mem::<C>::new(w, env);
     for l in 0..LANES {
         if exec >> l & 1 == 0 {
             continue;
@@ -1521,7 +1563,7 @@ fn ds_addtid(w: &mut Wave, i: &Inst, env: &mut Env, off16: u32) -> R {
 /// `ds_wrxchg2[st64]_rtn_b32/b64`: two exchanges, at ADDR + offset0 and ADDR + offset1 (in
 /// elements, times 64 for st64), with data0 and data1; the old values land in consecutive
 /// destination registers.
-fn ds_wrxchg2(w: &mut Wave, i: &Inst, env: &mut Env, addr: &[u32; LANES]) -> R {
+fn ds_wrxchg2<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env, addr: &[u32; LANES]) -> R {
     let exec = w.exec();
     let wide = matches!(i.op, Op::DS_WRXCHG2_RTN_B64 | Op::DS_WRXCHG2ST64_RTN_B64);
     let bytes: u32 = if wide { 8 } else { 4 };
@@ -1531,7 +1573,7 @@ fn ds_wrxchg2(w: &mut Wave, i: &Inst, env: &mut Env, addr: &[u32; LANES]) -> R {
     );
     let scale = bytes * if st64 { 64 } else { 1 };
     let regs = bytes as u16 / 4;
-    let mut mem = Mem::new(w, env);
+    let mut mem = Mem::<C>::new(w, env);
     for l in 0..LANES {
         if exec >> l & 1 == 0 {
             continue;
@@ -1563,9 +1605,15 @@ fn ds_wrxchg2(w: &mut Wave, i: &Inst, env: &mut Env, addr: &[u32; LANES]) -> R {
 /// `ds_condxchg32_rtn_b64` (Vega ISA): for each dword k of the 64-bit data at ADDR + offset,
 /// the old dword is returned and, when bit 31 of data dword k is set, replaced by data dword k
 /// with bit 31 cleared.
-fn ds_condxchg32(w: &mut Wave, i: &Inst, env: &mut Env, addr: &[u32; LANES], off16: u32) -> R {
+fn ds_condxchg32<const C: bool>(
+    w: &mut Wave,
+    i: &Inst,
+    env: &mut Env,
+    addr: &[u32; LANES],
+    off16: u32,
+) -> R {
     let exec = w.exec();
-    let mut mem = Mem::new(w, env);
+    let mut mem = Mem::<C>::new(w, env);
     for l in 0..LANES {
         if exec >> l & 1 == 0 {
             continue;
@@ -1585,9 +1633,15 @@ fn ds_condxchg32(w: &mut Wave, i: &Inst, env: &mut Env, addr: &[u32; LANES], off
 
 /// `ds_wrap_rtn_b32`: `old >= data0 ? old - data0 : old + data1`, returning the old value
 /// (a ring-buffer index that wraps).
-fn ds_wrap(w: &mut Wave, i: &Inst, env: &mut Env, addr: &[u32; LANES], off16: u32) -> R {
+fn ds_wrap<const C: bool>(
+    w: &mut Wave,
+    i: &Inst,
+    env: &mut Env,
+    addr: &[u32; LANES],
+    off16: u32,
+) -> R {
     let exec = w.exec();
-    let mut mem = Mem::new(w, env);
+    let mut mem = Mem::<C>::new(w, env);
     for l in 0..LANES {
         if exec >> l & 1 == 0 {
             continue;
@@ -1607,7 +1661,7 @@ fn ds_wrap(w: &mut Wave, i: &Inst, env: &mut Env, addr: &[u32; LANES], off16: u3
 }
 
 /// DS (LDS) instructions, including the cross-lane ds_swizzle/ds_permute/ds_bpermute.
-pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+pub(crate) fn ds<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let exec = w.exec();
     w.lane_ops += u64::from(exec.count_ones());
     let addr = w.vsrc(i.src[0], 0, Ty::B32);
@@ -1617,21 +1671,29 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         // Global wave sync: the data operand sits in the ADDR field; the first active lane's.
         Op::DS_GWS_INIT | Op::DS_GWS_BARRIER if exec != 0 => {
             let data = addr[exec.trailing_zeros() as usize];
-            return Ok(gws_flow(if i.op == Op::DS_GWS_INIT {
-                env.gws.init(w, off16, data)
-            } else {
-                env.gws.barrier(w, off16, data)
-            }));
+            if i.op == Op::DS_GWS_INIT {
+                return Ok(gws_flow(env.gws.init(w, off16, data)));
+            }
+            let r = gws_flow(env.gws.barrier(w, off16, data));
+            // The race checker orders every wave through the global barrier.
+            if C {
+                if let Some(g) = env.check.as_deref_mut() {
+                    g.gws_barrier(w.id as usize, off16, r == Flow::Next);
+                }
+            }
+            return Ok(r);
         }
         Op::DS_GWS_INIT | Op::DS_GWS_BARRIER => return Ok(Flow::Next),
-        Op::DS_APPEND | Op::DS_CONSUME => return ds_append(w, i, env, off16),
-        Op::DS_READ_ADDTID_B32 | Op::DS_WRITE_ADDTID_B32 => return ds_addtid(w, i, env, off16),
+        Op::DS_APPEND | Op::DS_CONSUME => return ds_append::<C>(w, i, env, off16),
+        Op::DS_READ_ADDTID_B32 | Op::DS_WRITE_ADDTID_B32 => {
+            return ds_addtid::<C>(w, i, env, off16)
+        }
         Op::DS_WRXCHG2_RTN_B32
         | Op::DS_WRXCHG2_RTN_B64
         | Op::DS_WRXCHG2ST64_RTN_B32
-        | Op::DS_WRXCHG2ST64_RTN_B64 => return ds_wrxchg2(w, i, env, &addr),
-        Op::DS_CONDXCHG32_RTN_B64 => return ds_condxchg32(w, i, env, &addr, off16),
-        Op::DS_WRAP_RTN_B32 => return ds_wrap(w, i, env, &addr, off16),
+        | Op::DS_WRXCHG2ST64_RTN_B64 => return ds_wrxchg2::<C>(w, i, env, &addr),
+        Op::DS_CONDXCHG32_RTN_B64 => return ds_condxchg32::<C>(w, i, env, &addr, off16),
+        Op::DS_WRAP_RTN_B32 => return ds_wrap::<C>(w, i, env, &addr, off16),
         Op::DS_GWS_SEMA_V
         | Op::DS_GWS_SEMA_BR
         | Op::DS_GWS_SEMA_P
@@ -1688,14 +1750,16 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         }
         _ => {}
     }
-    if let Some(r) = ds_dwords(w, i, env.lds, &addr, off16) {
-        return r;
-    }
-    if let Some(r) = ds_atomic32(w, i, env.lds, &addr, off16) {
-        return r;
+    if !C {
+        if let Some(r) = ds_dwords(w, i, env.lds, &addr, off16) {
+            return r;
+        }
+        if let Some(r) = ds_atomic32(w, i, env.lds, &addr, off16) {
+            return r;
+        }
     }
     let m = i.mem;
-    let mut mem = Mem::new(w, env);
+    let mut mem = Mem::<C>::new(w, env);
     let size = u32::from(m.bytes);
     match m.kind {
         Kind::Load | Kind::Store if m.two => {
@@ -1773,7 +1837,7 @@ pub(crate) fn ds(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             }
         }
         // The src2 forms have no descriptor; out of the way of the described accesses.
-        Kind::Other => return ds_src2(w, i, env, &addr, off16),
+        Kind::Other => return ds_src2::<C>(w, i, env, &addr, off16),
     }
     Ok(Flow::Next)
 }

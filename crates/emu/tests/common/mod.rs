@@ -59,6 +59,9 @@ impl Buf {
 impl Drop for Buf {
     fn drop(&mut self) {
         let _ = self.mem.unregister(self.addr());
+        if let Some(c) = hsaemu_emu::check::active() {
+            c.freed(self.addr(), "drop");
+        }
     }
 }
 
@@ -128,6 +131,12 @@ impl Emu {
         self.mem
             .register(buf.addr(), n as u64, Access::ReadWrite)
             .expect("register buffer");
+        // Under HSAEMU_CHECK (the check sweep of docs/debugging.md): an allocation of
+        // exactly its bytes, all written by the host.
+        if let Some(c) = hsaemu_emu::check::active() {
+            c.allocated(buf.addr(), n as u64, n as u64, true, "test buffer");
+            c.host_wrote(buf.addr(), n as u64);
+        }
         buf
     }
     pub fn buf_u32(&self, v: &[u32]) -> Buf {
@@ -199,7 +208,7 @@ impl Emu {
         let mut ka = kernarg::build(&explicit, self.cov, grid, wg);
         ka.resize(ka.len().max(k.kernarg_segment_size as usize), 0);
         let kbuf = self.buf_bytes(&ka);
-        self.gpu.dispatch(&Dispatch {
+        let r = self.gpu.dispatch(&Dispatch {
             kernel_object: k.kernel_object,
             kernarg_address: kbuf.addr(),
             grid_size: grid,
@@ -207,7 +216,12 @@ impl Emu {
             group_segment_size: k.group_segment_size + lds,
             private_segment_size: k.private_segment_size,
             ..Dispatch::default()
-        })
+        });
+        if let Some(c) = hsaemu_emu::check::active() {
+            let found = c.report();
+            assert!(found.is_empty(), "--check findings:\n{}", found.join("\n"));
+        }
+        r
     }
 
     pub fn run(&self, kernel: &str, args: &[Arg], grid: [u32; 3], wg: [u16; 3]) -> DispatchStats {

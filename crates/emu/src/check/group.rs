@@ -1,0 +1,461 @@
+//! The checkers' view of one dispatch and one resident work-group: the waves' vector clocks,
+//! the work-group's LDS shadow (written bits and race cells), each wave's private-memory
+//! written bits, and the accesses the current instruction noted. [`flush`] runs the checks
+//! on them after the instruction.
+
+use super::race::{self, Cell, Conflict, Op, Vc};
+use super::report::Kind;
+use super::shadow::Alloc;
+use super::Checker;
+use crate::decode::{flag, Inst, Kind as MemKind};
+use crate::gpu::{Functions, Program};
+use crate::wave::Wave;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// What every work-group of a checked dispatch shares.
+pub(crate) struct DispatchCheck {
+    pub checker: &'static Checker,
+    pub seq: u32,
+    pub kernel: String,
+    /// ROCclr's copy and fill kernels move bytes without using them: no `uninit` there.
+    pub blit: bool,
+    pub entry: u64,
+    pub functions: Arc<Functions>,
+    pub program: Arc<Program>,
+    pub wg_count: [u32; 3],
+    pub waves_per_wg: u32,
+    pub lds_size: u32,
+    pub private_per_lane: u32,
+    pub slot_size: u64,
+}
+
+/// The memory an access reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Space {
+    Global,
+    /// Offset in the work-group's LDS.
+    Lds,
+    /// Offset in the lane's private segment.
+    Private,
+}
+
+/// One lane's access, noted by `exec::vmem` before it is made.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Note {
+    pub space: Space,
+    pub addr: u64,
+    pub size: u8,
+    pub lane: u8,
+    pub write: bool,
+}
+
+struct WaveCheck {
+    gid: u32,
+    vc: Vc,
+    /// The wave executed a release fence: its later stores release its clock.
+    fenced: bool,
+    /// The clock those stores release (shared by them; dropped when the clock changes).
+    released: Option<Arc<Vc>>,
+    /// One bit per byte offset of the private segment: written by some lane of the wave.
+    private_init: Vec<u64>,
+}
+
+/// A resident work-group's check state (kept between launches).
+pub(crate) struct GroupCheck {
+    d: Arc<DispatchCheck>,
+    wg: [u32; 3],
+    waves: Vec<WaveCheck>,
+    lds_init: Vec<u64>,
+    lds_cells: Vec<Cell>,
+    /// Stamps LDS cells, so a launch need not clear them.
+    launch: u32,
+    lds_sync: HashMap<u64, Vc>,
+    notes: Vec<Note>,
+}
+
+impl WaveCheck {
+    /// One step of the wave's own clock (after a release).
+    fn tick(&mut self) {
+        let c = self.vc.get(self.gid);
+        self.vc.set_max(self.gid, c + 1);
+        self.released = None;
+    }
+}
+
+fn bit(bits: &[u64], b: u64) -> bool {
+    bits.get((b / 64) as usize)
+        .is_some_and(|w| w >> (b % 64) & 1 != 0)
+}
+
+fn set_bits(bits: &mut [u64], from: u64, len: u64) {
+    for b in from..from + len {
+        if let Some(w) = bits.get_mut((b / 64) as usize) {
+            *w |= 1 << (b % 64);
+        }
+    }
+}
+
+impl GroupCheck {
+    pub(crate) fn new(d: Arc<DispatchCheck>) -> GroupCheck {
+        GroupCheck {
+            d,
+            wg: [0; 3],
+            waves: Vec::new(),
+            lds_init: Vec::new(),
+            lds_cells: Vec::new(),
+            launch: 0,
+            lds_sync: HashMap::new(),
+            notes: Vec::with_capacity(256),
+        }
+    }
+
+    /// Whether this state belongs to dispatch `d`.
+    pub(crate) fn is_for(&self, d: &Arc<DispatchCheck>) -> bool {
+        Arc::ptr_eq(&self.d, d)
+    }
+
+    /// Work-group `n` (linear), `id`, with `nwaves` waves starts.
+    pub(crate) fn launch(&mut self, n: u64, id: [u32; 3], nwaves: usize) {
+        self.wg = id;
+        self.launch = self.launch.wrapping_add(1).max(1);
+        let words = (self.d.lds_size as usize).div_ceil(64);
+        self.lds_init.clear();
+        self.lds_init.resize(words, 0);
+        self.lds_cells
+            .resize((self.d.lds_size as usize).div_ceil(4), Cell::default());
+        self.lds_sync.clear();
+        self.notes.clear();
+        let pwords = (self.d.private_per_lane as usize).div_ceil(64);
+        self.waves.truncate(nwaves);
+        while self.waves.len() < nwaves {
+            self.waves.push(WaveCheck {
+                gid: 0,
+                vc: Vc::default(),
+                fenced: false,
+                released: None,
+                private_init: Vec::new(),
+            });
+        }
+        for (wi, w) in self.waves.iter_mut().enumerate() {
+            w.gid = (n * u64::from(self.d.waves_per_wg) + wi as u64) as u32;
+            w.vc.reset(w.gid);
+            w.fenced = false;
+            w.released = None;
+            w.private_init.clear();
+            w.private_init.resize(pwords, 0);
+        }
+    }
+
+    /// Every wave passed `s_barrier`: each one's clock joins all the others'.
+    pub(crate) fn barrier(&mut self) {
+        let mut all = Vc::default();
+        for w in &self.waves {
+            all.join(&w.vc);
+        }
+        for w in &mut self.waves {
+            w.vc = all.clone();
+            w.tick();
+        }
+    }
+
+    /// Wave `wi` executed a fence (a cache write-back or invalidate): what it did so far is
+    /// released by its later stores.
+    pub(crate) fn fence(&mut self, wi: usize) {
+        if let Some(w) = self.waves.get_mut(wi) {
+            w.fenced = true;
+            w.tick();
+        }
+    }
+
+    /// Wave `wi` is at a global wave sync barrier (`ds_gws_barrier`) on `resource`; `passed`:
+    /// the barrier let it through. Arriving releases the wave's clock to the barrier; passing
+    /// acquires what every wave released.
+    pub(crate) fn gws_barrier(&mut self, wi: usize, resource: u32, passed: bool) {
+        // A synchronisation "address" no memory has (non-canonical on x86-64).
+        let key = 0xfff0_0000_0000_0000 | u64::from(resource) << 2;
+        let (races, seq) = (&self.d.checker.races, self.d.seq);
+        if let Some(w) = self.waves.get_mut(wi) {
+            races.release(seq, key, &w.vc);
+            if passed {
+                races.acquire(seq, key, &mut w.vc);
+                w.tick();
+            }
+        }
+    }
+
+    /// Notes one lane's access (before it is made, so a faulting lane is noted too).
+    #[inline]
+    pub(crate) fn note(&mut self, space: Space, addr: u64, size: u32, lane: usize, write: bool) {
+        self.notes.push(Note {
+            space,
+            addr,
+            size: size as u8,
+            lane: lane as u8,
+            write,
+        });
+    }
+}
+
+/// How the instruction takes part in races.
+fn op_of(i: &Inst, write: bool) -> Op {
+    match i.mem.kind {
+        MemKind::Atomic => Op::Atomic,
+        _ if !write && i.has(flag::GLC) => Op::SyncRead,
+        _ if write => Op::Write,
+        _ => Op::Read,
+    }
+}
+
+/// Runs the checks on the accesses the instruction `i` of wave `w` noted.
+pub(crate) fn flush(w: &Wave, i: &Inst, g: &mut GroupCheck) {
+    if g.notes.is_empty() {
+        return;
+    }
+    let mut notes = std::mem::take(&mut g.notes);
+    let wi = w.id as usize;
+    if wi < g.waves.len() {
+        let mut last: Option<Arc<Alloc>> = None;
+        for n in &notes {
+            match n.space {
+                Space::Lds => lds(g, w, i, wi, n),
+                Space::Private => private(g, w, i, wi, n, n.addr),
+                Space::Global => {
+                    // MUBUF scratch (the private segment buffer) reaches this wave's slot.
+                    let off = n.addr.wrapping_sub(w.scratch_base);
+                    if w.scratch_base != 0 && off < g.d.slot_size {
+                        let lanes = w.size() as u64;
+                        let p = off / (4 * lanes) * 4 + off % 4;
+                        private(g, w, i, wi, n, p);
+                    } else {
+                        global(g, w, i, wi, n, &mut last);
+                    }
+                }
+            }
+        }
+        // A release is one step of the wave's clock, after all its lanes.
+        if i.mem.kind == MemKind::Atomic {
+            g.waves[wi].tick();
+        }
+    }
+    notes.clear();
+    g.notes = notes;
+}
+
+fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note) {
+    let checks = g.d.checker.checks;
+    let (a, len) = (n.addr, u64::from(n.size));
+    if a + len > u64::from(g.d.lds_size) {
+        return; // the emulator faults it
+    }
+    let op = op_of(i, n.write);
+    // An element none of whose bytes was written (a partly written one may hold padding).
+    if checks.uninit && (!n.write || op == Op::Atomic) && (a..a + len).all(|b| !bit(&g.lds_init, b))
+    {
+        let what = format!(
+            "reads {len} bytes at LDS offset {a:#x}, never written (group segment of {} bytes)",
+            g.d.lds_size
+        );
+        report(g, w, i, n, Kind::Uninit, what, 0);
+    }
+    if n.write || op == Op::Atomic {
+        set_bits(&mut g.lds_init, a, len);
+    }
+    if !checks.race {
+        return;
+    }
+    let (gid, seq) = (g.waves[wi].gid, g.launch);
+    if op == Op::Atomic {
+        let wc = &mut g.waves[wi];
+        if let Some(loc) = g.lds_sync.get(&(a / 4)) {
+            wc.vc.join(loc);
+        }
+        g.lds_sync.entry(a / 4).or_default().join(&wc.vc);
+    }
+    let mut conflict = None;
+    for d in a / 4..=(a + len - 1) / 4 {
+        if let Some(cell) = g.lds_cells.get_mut(d as usize) {
+            let mask = race::byte_mask(d, a, len);
+            conflict = conflict.or(cell.access(seq, gid, &g.waves[wi].vc, op, mask, w.pc));
+        }
+    }
+    if let Some(c) = conflict {
+        let what = format!(
+            "{} {len} bytes at LDS offset {a:#x} (group segment of {} bytes)",
+            if n.write { "writes" } else { "reads" },
+            g.d.lds_size
+        );
+        race_report(g, w, i, n, c, what);
+    }
+}
+
+fn private(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, p: u64) {
+    let len = u64::from(n.size);
+    if p + len > u64::from(g.d.private_per_lane) {
+        return; // the emulator faults it
+    }
+    let wc = &mut g.waves[wi];
+    if n.write || i.mem.kind == MemKind::Atomic {
+        set_bits(&mut wc.private_init, p, len);
+        return;
+    }
+    if !g.d.checker.checks.uninit {
+        return;
+    }
+    if (p..p + len).all(|b| !bit(&wc.private_init, b)) {
+        let what = format!(
+            "reads {len} bytes at private offset {p:#x}, never written by this wave (private segment of {} bytes per lane)",
+            g.d.private_per_lane
+        );
+        report(g, w, i, n, Kind::Uninit, what, 0);
+    }
+}
+
+fn global(
+    g: &mut GroupCheck,
+    w: &Wave,
+    i: &Inst,
+    wi: usize,
+    n: &Note,
+    last: &mut Option<Arc<Alloc>>,
+) {
+    let c = g.d.checker;
+    let (a, len) = (n.addr, u64::from(n.size));
+    let hit = last
+        .as_ref()
+        .filter(|x| a >= x.base && a < x.base + x.mapped)
+        .cloned()
+        .or_else(|| c.memory.lookup(a));
+    *last = hit.clone();
+    let op = op_of(i, n.write);
+    let verb = if n.write { "writes" } else { "reads" };
+    // Scalar loads also fetch kernel arguments and constants the host may have written
+    // unseen: they are checked for races only.
+    let scalar = i.fmt == crate::decode::Fmt::Smem;
+    if let Some(al) = hit.as_ref().filter(|_| !scalar) {
+        if c.checks.bounds {
+            let end = a.saturating_add(len);
+            let limit = al.base + al.len;
+            let problem = if al.is_freed() {
+                Some("after it was freed".to_string())
+            } else if a >= limit {
+                Some(format!("{} bytes past its end", a - limit))
+            } else if end > limit {
+                Some(format!("running {} bytes past its end", end - limit))
+            } else {
+                None
+            };
+            if let Some(p) = problem {
+                let what = format!("{verb} {len} bytes at {a:#x}, {p}: {}", al.describe());
+                report(g, w, i, n, Kind::Bounds, what, u64::from(al.id));
+            }
+        }
+        // Polling (GLC) loads may read a flag before anyone set it; a partly written element
+        // may hold padding.
+        let reads = (!n.write && op != Op::SyncRead) || op == Op::Atomic;
+        if c.checks.uninit && reads && !g.d.blit && !al.is_freed() && al.never_written(a, len) {
+            {
+                let what = format!(
+                    "reads {len} bytes at {a:#x}, never written since allocation: {}",
+                    al.describe()
+                );
+                report(g, w, i, n, Kind::Uninit, what, u64::from(al.id));
+            }
+        }
+        if n.write || op == Op::Atomic {
+            al.mark_written(a, len);
+        }
+    }
+    if !c.checks.race {
+        return;
+    }
+    let seq = g.d.seq;
+    let wc = &mut g.waves[wi];
+    let acquires = op == Op::SyncRead || op == Op::Atomic && (i.has(flag::GLC) || i.mem.rtn);
+    if acquires {
+        wc.released = None;
+        c.races.acquire(seq, a, &mut wc.vc);
+        let mut writer = None;
+        c.races.with_cells(a, len, |cell, _| {
+            writer = writer.or(cell.writer(seq));
+            None::<()>
+        });
+        if let Some(e) = writer {
+            wc.vc.set_max(race::gid_of(e), e as u32);
+        }
+    }
+    match op {
+        Op::Atomic => c.races.release(seq, a, &wc.vc),
+        Op::Write if wc.fenced => {
+            let vc = &wc.vc;
+            let released = wc.released.get_or_insert_with(|| Arc::new(vc.clone()));
+            c.races.release_store(seq, a, released);
+        }
+        _ => {}
+    }
+    let (gid, vc) = (wc.gid, &wc.vc);
+    let conflict = c.races.with_cells(a, len, |cell, mask| {
+        cell.access(seq, gid, vc, op, mask, w.pc)
+    });
+    if let Some(cf) = conflict {
+        let where_ = match &hit {
+            Some(al) => al.describe(),
+            None => "no allocation the checker knows".to_string(),
+        };
+        let what = format!("{verb} {len} bytes at {a:#x} ({where_})");
+        race_report(g, w, i, n, cf, what);
+    }
+}
+
+/// `0x1a4 (ds_read_b32 v1, v0)`: a PC as an offset in its code object, with its instruction.
+fn pc_text(d: &DispatchCheck, pc: u64) -> String {
+    let off = d
+        .functions
+        .code_offset(pc)
+        .unwrap_or_else(|| pc.wrapping_sub(d.entry));
+    match d.program.at(pc) {
+        Some(i) => format!("pc {off:#x} ({})", i.describe()),
+        None => format!("pc {off:#x}"),
+    }
+}
+
+fn pc_key(d: &DispatchCheck, pc: u64) -> u64 {
+    d.functions
+        .code_offset(pc)
+        .unwrap_or_else(|| pc.wrapping_sub(d.entry))
+}
+
+fn report(g: &GroupCheck, w: &Wave, _i: &Inst, n: &Note, kind: Kind, what: String, other: u64) {
+    let d = &g.d;
+    let key = (kind, d.kernel.clone(), pc_key(d, w.pc), other);
+    d.checker.findings.add(key, || {
+        format!(
+            "in kernel {} at {}: work-group ({},{},{}) wave {} lane {} {what}",
+            d.kernel,
+            pc_text(d, w.pc),
+            g.wg[0],
+            g.wg[1],
+            g.wg[2],
+            w.id,
+            n.lane
+        )
+    });
+}
+
+fn race_report(g: &GroupCheck, w: &Wave, i: &Inst, n: &Note, c: Conflict, what: String) {
+    let d = &g.d;
+    let other_gid = u64::from(race::gid_of(c.other));
+    let per = u64::from(d.waves_per_wg.max(1));
+    let (wg_n, wave) = (other_gid / per, other_gid % per);
+    let [cx, cy, _] = d.wg_count.map(|x| u64::from(x.max(1)));
+    let other_wg = [wg_n % cx, wg_n / cx % cy, wg_n / (cx * cy)];
+    let other = format!(
+        "; it races with the {} at {} by work-group ({},{},{}) wave {wave}, unordered by any barrier, fence or synchronising atomic",
+        if c.other_write { "write" } else { "read" },
+        pc_text(d, c.other_pc),
+        other_wg[0],
+        other_wg[1],
+        other_wg[2],
+    );
+    report(g, w, i, n, Kind::Race, what + &other, pc_key(d, c.other_pc));
+}

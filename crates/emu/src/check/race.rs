@@ -1,0 +1,375 @@
+//! Race detection with vector clocks (FastTrack-style epochs). Each wave of a dispatch has a
+//! number (`gid`) and a vector clock; each dword of LDS and of global memory remembers its last
+//! plain store and last plain load as epochs (wave, that wave's clock) with the PC and the bytes
+//! touched. A plain load and a plain store of another wave race when the later one's clock does
+//! not cover the earlier (see [`Cell::access`] for why only that pair). Lanes of one wave run in
+//! lockstep: same-wave accesses never race.
+//!
+//! What orders waves (happens-before):
+//! - `s_barrier`: every wave of the work-group joins every other's clock;
+//! - atomic read-modify-writes: acquire-release on their location (a clock kept per location);
+//! - a release fence (the cache write-back/invalidate a fence compiles to), then stores: the
+//!   location gets the storing wave's clock;
+//! - loads with GLC (atomic and volatile loads at agent/system scope) and returning atomics:
+//!   acquire the location's clock and its last storer's epoch.
+//!
+//! A missing fence between a wave's own accesses is not reported (program order stands in for
+//! it): checking stays free of false positives at that cost.
+
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A (wave, clock) pair packed as `gid << 32 | clock`; 0 is "none".
+pub(crate) type Epoch = u64;
+
+pub(crate) fn epoch(gid: u32, clock: u32) -> Epoch {
+    u64::from(gid) << 32 | u64::from(clock)
+}
+
+pub(crate) fn gid_of(e: Epoch) -> u32 {
+    (e >> 32) as u32
+}
+
+/// A sparse vector clock: (wave, clock) sorted by wave.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Vc(Vec<(u32, u32)>);
+
+impl Vc {
+    pub(crate) fn get(&self, gid: u32) -> u32 {
+        match self.0.binary_search_by_key(&gid, |&(g, _)| g) {
+            Ok(i) => self.0[i].1,
+            Err(_) => 0,
+        }
+    }
+
+    pub(crate) fn set_max(&mut self, gid: u32, clock: u32) {
+        match self.0.binary_search_by_key(&gid, |&(g, _)| g) {
+            Ok(i) => self.0[i].1 = self.0[i].1.max(clock),
+            Err(i) => self.0.insert(i, (gid, clock)),
+        }
+    }
+
+    pub(crate) fn join(&mut self, other: &Vc) {
+        if other.0.len() <= 4 {
+            for &(g, c) in &other.0 {
+                self.set_max(g, c);
+            }
+            return;
+        }
+        let mut out = Vec::with_capacity(self.0.len() + other.0.len());
+        let (mut i, mut j) = (0, 0);
+        while i < self.0.len() || j < other.0.len() {
+            match (self.0.get(i), other.0.get(j)) {
+                (Some(&a), Some(&b)) if a.0 == b.0 => {
+                    out.push((a.0, a.1.max(b.1)));
+                    i += 1;
+                    j += 1;
+                }
+                (Some(&a), Some(&b)) if a.0 < b.0 => {
+                    out.push(a);
+                    i += 1;
+                }
+                (Some(_), Some(&b)) | (None, Some(&b)) => {
+                    out.push(b);
+                    j += 1;
+                }
+                (Some(&a), None) => {
+                    out.push(a);
+                    i += 1;
+                }
+                (None, None) => break,
+            }
+        }
+        self.0 = out;
+    }
+
+    /// Whether the access at epoch `e` happened before anything at this clock.
+    pub(crate) fn covers(&self, e: Epoch) -> bool {
+        self.get(gid_of(e)) >= e as u32
+    }
+
+    pub(crate) fn reset(&mut self, gid: u32) {
+        self.0.clear();
+        self.0.push((gid, 1));
+    }
+}
+
+/// How an access takes part in races.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Op {
+    Read,
+    Write,
+    /// An atomic read-modify-write.
+    Atomic,
+    /// A GLC load: an atomic (or volatile) load, never racing.
+    SyncRead,
+}
+
+/// The last accesses to one dword, with the bytes each touched.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Cell {
+    /// Dispatch the epochs belong to (0: none).
+    seq: u32,
+    write_mask: u8,
+    read_mask: u8,
+    write: Epoch,
+    write_pc: u64,
+    read: Epoch,
+    read_pc: u64,
+}
+
+/// The earlier access a new one races with.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Conflict {
+    pub other: Epoch,
+    pub other_pc: u64,
+    pub other_write: bool,
+}
+
+impl Cell {
+    /// Records an access to bytes `mask` of the dword by wave `gid` at `pc` whose clock is
+    /// `vc`; returns what it races with.
+    ///
+    /// Only a plain load and a plain store race. Machine code cannot tell an atomic store
+    /// (or `atomicExch` without result) from a plain one, so two stores, or a store and an
+    /// atomic, are never reported; a racy read-modify-write is still caught by its load.
+    pub(crate) fn access(
+        &mut self,
+        seq: u32,
+        gid: u32,
+        vc: &Vc,
+        op: Op,
+        mask: u8,
+        pc: u64,
+    ) -> Option<Conflict> {
+        if self.seq != seq {
+            *self = Cell {
+                seq,
+                ..Cell::default()
+            };
+        }
+        let unordered = |e: Epoch| e != 0 && gid_of(e) != gid && !vc.covers(e);
+        let me = epoch(gid, vc.get(gid));
+        let mut conflict = None;
+        match op {
+            Op::SyncRead => {}
+            Op::Read => {
+                if self.write_mask & mask != 0 && unordered(self.write) {
+                    conflict = Some(Conflict {
+                        other: self.write,
+                        other_pc: self.write_pc,
+                        other_write: true,
+                    });
+                }
+                self.read_mask = if self.read == me {
+                    self.read_mask | mask
+                } else {
+                    mask
+                };
+                self.read = me;
+                self.read_pc = pc;
+            }
+            Op::Write => {
+                if self.read_mask & mask != 0 && unordered(self.read) {
+                    conflict = Some(Conflict {
+                        other: self.read,
+                        other_pc: self.read_pc,
+                        other_write: false,
+                    });
+                }
+                self.write_mask = if self.write == me {
+                    self.write_mask | mask
+                } else {
+                    mask
+                };
+                self.write = me;
+                self.write_pc = pc;
+            }
+            Op::Atomic => {
+                // The location's new value is the atomic's: no plain store to race with.
+                self.write_mask &= !mask;
+            }
+        }
+        conflict
+    }
+
+    /// The last plain writer's epoch in dispatch `seq` (for acquiring loads).
+    pub(crate) fn writer(&self, seq: u32) -> Option<Epoch> {
+        (self.seq == seq && self.write != 0).then_some(self.write)
+    }
+}
+
+/// The bytes of the dword at `d` (a dword index) that `[addr, addr+len)` touches.
+pub(crate) fn byte_mask(d: u64, addr: u64, len: u64) -> u8 {
+    let lo = addr.max(d * 4) - d * 4;
+    let hi = (addr + len).min(d * 4 + 4) - d * 4;
+    ((1u16 << hi) - (1u16 << lo)) as u8
+}
+
+/// Dwords per shadow page (4 KB of memory).
+const PAGE_DWORDS: usize = 1024;
+const SHARDS: usize = 64;
+
+type Page = Box<[Cell; PAGE_DWORDS]>;
+/// A synchronising location's clock, with the dispatch it belongs to.
+type SyncClock = (u32, Arc<Vc>);
+
+/// Race state of global memory: cells by 4 KB page and the clocks of synchronising locations,
+/// sharded so that work-groups on different host threads rarely wait for each other.
+pub(crate) struct GlobalRaces {
+    pages: Vec<Mutex<HashMap<u64, Page>>>,
+    sync: Vec<Mutex<HashMap<u64, SyncClock>>>,
+}
+
+impl Default for GlobalRaces {
+    fn default() -> Self {
+        GlobalRaces {
+            pages: (0..SHARDS).map(|_| Mutex::default()).collect(),
+            sync: (0..SHARDS).map(|_| Mutex::default()).collect(),
+        }
+    }
+}
+
+fn shard(key: u64) -> usize {
+    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize % SHARDS
+}
+
+impl GlobalRaces {
+    /// Runs `f` on the cells of the dwords `[addr, addr+len)` touches (one page lock).
+    pub(crate) fn with_cells<T>(
+        &self,
+        addr: u64,
+        len: u64,
+        mut f: impl FnMut(&mut Cell, u8) -> Option<T>,
+    ) -> Option<T> {
+        let mut found = None;
+        let mut d = addr / 4;
+        let last = (addr + len.max(1) - 1) / 4;
+        while d <= last {
+            let page = d / PAGE_DWORDS as u64;
+            let mut shard = self.pages[shard(page)].lock();
+            let cells = shard
+                .entry(page)
+                .or_insert_with(|| Box::new([Cell::default(); PAGE_DWORDS]));
+            while d <= last && d / PAGE_DWORDS as u64 == page {
+                let r = f(
+                    &mut cells[(d % PAGE_DWORDS as u64) as usize],
+                    byte_mask(d, addr, len),
+                );
+                found = found.or(r);
+                d += 1;
+            }
+        }
+        found
+    }
+
+    /// Release by an atomic read-modify-write: the location's clock joins `vc` (dispatch
+    /// `seq`), continuing the release sequence.
+    pub(crate) fn release(&self, seq: u32, addr: u64, vc: &Vc) {
+        let mut s = self.sync[shard(addr / 4)].lock();
+        let e = s.entry(addr / 4).or_insert_with(|| (seq, Arc::default()));
+        if e.0 != seq {
+            *e = (seq, Arc::default());
+        }
+        Arc::make_mut(&mut e.1).join(vc);
+    }
+
+    /// Release by a store after a release fence: the location's clock becomes the wave's
+    /// (shared, not copied). Taking the clock at the store rather than at the fence also covers
+    /// a barrier between the two.
+    pub(crate) fn release_store(&self, seq: u32, addr: u64, at_fence: &Arc<Vc>) {
+        let mut s = self.sync[shard(addr / 4)].lock();
+        s.insert(addr / 4, (seq, at_fence.clone()));
+    }
+
+    /// Acquire: `vc` joins the location's clock (dispatch `seq`).
+    pub(crate) fn acquire(&self, seq: u32, addr: u64, vc: &mut Vc) {
+        let s = self.sync[shard(addr / 4)].lock();
+        if let Some((q, loc)) = s.get(&(addr / 4)) {
+            if *q == seq {
+                vc.join(loc);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vc(pairs: &[(u32, u32)]) -> Vc {
+        let mut v = Vc::default();
+        for &(g, c) in pairs {
+            v.set_max(g, c);
+        }
+        v
+    }
+
+    #[test]
+    fn unordered_write_then_read_by_another_wave_races_and_a_joined_clock_does_not() {
+        let mut c = Cell::default();
+        assert!(c
+            .access(1, 0, &vc(&[(0, 1)]), Op::Write, 0xf, 0x10)
+            .is_none());
+        let r = c
+            .access(1, 1, &vc(&[(1, 1)]), Op::Read, 0xf, 0x20)
+            .expect("race");
+        assert_eq!(
+            (r.other, r.other_pc, r.other_write),
+            (epoch(0, 1), 0x10, true)
+        );
+        // After a barrier wave 1's clock covers wave 0's write.
+        let mut c = Cell::default();
+        c.access(1, 0, &vc(&[(0, 1)]), Op::Write, 0xf, 0x10);
+        assert!(c
+            .access(1, 1, &vc(&[(0, 1), (1, 2)]), Op::Read, 0xf, 0x20)
+            .is_none());
+        // Another dispatch starts afresh.
+        assert!(c
+            .access(2, 2, &vc(&[(2, 1)]), Op::Read, 0xf, 0x30)
+            .is_none());
+    }
+
+    #[test]
+    fn a_read_then_an_unordered_write_races_but_other_bytes_do_not() {
+        let mut c = Cell::default();
+        c.access(1, 0, &vc(&[(0, 1)]), Op::Read, 0b0011, 0x10);
+        assert!(c
+            .access(1, 1, &vc(&[(1, 1)]), Op::Write, 0b1100, 0x20)
+            .is_none());
+        let r = c
+            .access(1, 1, &vc(&[(1, 1)]), Op::Write, 0b0010, 0x24)
+            .expect("race");
+        assert_eq!((r.other_pc, r.other_write), (0x10, false));
+    }
+
+    #[test]
+    fn stores_and_atomics_never_race_with_each_other() {
+        let mut c = Cell::default();
+        c.access(1, 0, &vc(&[(0, 1)]), Op::Write, 0xf, 0);
+        assert!(c.access(1, 1, &vc(&[(1, 1)]), Op::Write, 0xf, 0).is_none());
+        assert!(c.access(1, 2, &vc(&[(2, 1)]), Op::Atomic, 0xf, 0).is_none());
+        assert!(c.access(1, 3, &vc(&[(3, 1)]), Op::Read, 0xf, 0).is_none());
+        // Same wave: lockstep lanes never race.
+        let mut c = Cell::default();
+        c.access(1, 5, &vc(&[(5, 1)]), Op::Read, 0xf, 0);
+        assert!(c.access(1, 5, &vc(&[(5, 1)]), Op::Write, 0xf, 0).is_none());
+    }
+
+    #[test]
+    fn byte_masks_cover_the_touched_bytes_of_each_dword() {
+        assert_eq!(byte_mask(0, 0, 4), 0xf);
+        assert_eq!(byte_mask(0, 1, 1), 0b0010);
+        assert_eq!(byte_mask(1, 2, 4), 0b0011);
+        assert_eq!(byte_mask(0, 2, 4), 0b1100);
+    }
+
+    #[test]
+    fn joins_keep_the_maximum_of_each_wave() {
+        let mut a = vc(&[(1, 3), (4, 1), (9, 2)]);
+        let b = vc(&[(0, 1), (1, 2), (4, 5), (6, 1), (9, 2), (10, 7)]);
+        a.join(&b);
+        assert_eq!(a.0, vec![(0, 1), (1, 3), (4, 5), (6, 1), (9, 2), (10, 7)]);
+    }
+}

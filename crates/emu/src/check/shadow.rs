@@ -1,0 +1,214 @@
+//! The allocations the checked program owns and which of their bytes were written: the state
+//! behind `bounds` (the program's own sizes, freed or live) and `uninit` (one bit per byte of
+//! device memory). The runtime reports its allocations (exact sizes for HSA programs); the
+//! `hipMalloc`/`hipFree` shim that `hsaemu exec --check` preloads reports HIP's, whose
+//! requests HIP rounds up before they reach the runtime.
+
+use parking_lot::RwLock;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// One allocation.
+#[derive(Debug)]
+pub(crate) struct Alloc {
+    /// Numbered in allocation order, for reports.
+    pub id: u32,
+    pub base: u64,
+    /// The bytes the program asked for.
+    pub len: u64,
+    /// The bytes that are mapped (rounded up by the allocator); at least `len`.
+    pub mapped: u64,
+    /// What made it (`hipMalloc`, `hsa_amd_memory_pool_allocate`, …).
+    pub by: &'static str,
+    /// What freed it, once freed.
+    freed: AtomicBool,
+    freed_by: RwLock<&'static str>,
+    /// One bit per byte of `len`: written since allocation (device memory only).
+    init: Option<Box<[AtomicU64]>>,
+}
+
+impl Alloc {
+    pub(crate) fn is_freed(&self) -> bool {
+        self.freed.load(Ordering::Relaxed)
+    }
+
+    /// Whether written-ness is tracked (device memory).
+    pub(crate) fn tracks_init(&self) -> bool {
+        self.init.is_some()
+    }
+
+    /// Whether written-ness is tracked and no byte of `[addr, addr+len)` inside the allocation
+    /// was ever written.
+    pub(crate) fn never_written(&self, addr: u64, len: u64) -> bool {
+        let Some(bits) = self.init.as_ref() else {
+            return false;
+        };
+        let start = addr.max(self.base) - self.base;
+        let end = addr.saturating_add(len).min(self.base + self.len);
+        let end = end.saturating_sub(self.base);
+        start < end
+            && (start..end)
+                .all(|b| bits[(b / 64) as usize].load(Ordering::Relaxed) >> (b % 64) & 1 == 0)
+    }
+
+    /// Marks `[addr, addr+len)` (clipped to the allocation) written.
+    pub(crate) fn mark_written(&self, addr: u64, len: u64) {
+        let Some(bits) = &self.init else { return };
+        let start = addr.max(self.base);
+        let end = addr.saturating_add(len).min(self.base + self.len);
+        let mut b = start.saturating_sub(self.base);
+        let end = end.saturating_sub(self.base);
+        while b < end {
+            let word = (b / 64) as usize;
+            let lo = b % 64;
+            let n = (end - b).min(64 - lo);
+            let mask = if n == 64 {
+                u64::MAX
+            } else {
+                ((1u64 << n) - 1) << lo
+            };
+            bits[word].fetch_or(mask, Ordering::Relaxed);
+            b += n;
+        }
+    }
+
+    /// `allocation #3 (256 bytes at 0x…, by hipMalloc)`, with `freed by hipFree` when freed.
+    pub(crate) fn describe(&self) -> String {
+        let freed = if self.is_freed() {
+            format!(", freed by {}", self.freed_by.read())
+        } else {
+            String::new()
+        };
+        format!(
+            "allocation #{} ({} bytes at {:#x}, by {}{freed})",
+            self.id, self.len, self.base, self.by
+        )
+    }
+}
+
+/// Every allocation known to the checker, by base address. A program allocation inside a
+/// larger runtime one (a sub-allocator) has its own entry, which covers the addresses from its
+/// base up to the next entry.
+#[derive(Debug, Default)]
+pub(crate) struct Memory {
+    allocs: RwLock<BTreeMap<u64, Arc<Alloc>>>,
+    next_id: AtomicU32,
+}
+
+impl Memory {
+    fn make(&self, base: u64, len: u64, mapped: u64, device: bool, by: &'static str) -> Alloc {
+        Alloc {
+            id: self.next_id.fetch_add(1, Ordering::Relaxed) + 1,
+            base,
+            len,
+            mapped: mapped.max(len),
+            by,
+            freed: AtomicBool::new(false),
+            freed_by: RwLock::new(""),
+            init: device.then(|| (0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect()),
+        }
+    }
+
+    pub(crate) fn allocated(
+        &self,
+        base: u64,
+        len: u64,
+        mapped: u64,
+        device: bool,
+        by: &'static str,
+    ) {
+        let a = Arc::new(self.make(base, len, mapped, device, by));
+        let mut map = self.allocs.write();
+        // Entries of freed memory this range reuses are stale.
+        let end = base.saturating_add(a.mapped);
+        let stale: Vec<u64> = map.range(base..end).map(|(&b, _)| b).collect();
+        for b in stale {
+            map.remove(&b);
+        }
+        map.insert(base, a);
+    }
+
+    /// A program allocation: it replaces a runtime entry at the same base (keeping what is
+    /// mapped and whether it is device memory), or nests inside the one containing it.
+    pub(crate) fn program_allocated(&self, ptr: u64, size: u64, by: &'static str) {
+        let mut map = self.allocs.write();
+        let container = map
+            .range(..=ptr)
+            .next_back()
+            .map(|(_, a)| a.clone())
+            .filter(|a| ptr < a.base + a.mapped);
+        let (mapped, device) = match &container {
+            Some(c) => (c.base + c.mapped - ptr, c.tracks_init()),
+            None => (size, false),
+        };
+        let end = ptr.saturating_add(size.max(1));
+        let stale: Vec<u64> = map
+            .range(ptr..end)
+            .filter(|(_, a)| a.is_freed() || a.base == ptr)
+            .map(|(&b, _)| b)
+            .collect();
+        for b in stale {
+            map.remove(&b);
+        }
+        // The container's bytes below `ptr` keep its entry; its freed part is not ours.
+        map.insert(ptr, Arc::new(self.make(ptr, size, mapped, device, by)));
+    }
+
+    pub(crate) fn freed(&self, base: u64, by: &'static str) {
+        if let Some(a) = self.allocs.read().get(&base) {
+            *a.freed_by.write() = by;
+            a.freed.store(true, Ordering::Relaxed);
+        }
+    }
+
+    pub(crate) fn host_wrote(&self, addr: u64, len: u64) {
+        let end = addr.saturating_add(len);
+        let map = self.allocs.read();
+        let first = map.range(..=addr).next_back().map_or(addr, |(&b, _)| b);
+        for (_, a) in map.range(first..end) {
+            a.mark_written(addr, len);
+        }
+    }
+
+    /// The allocation whose range (base up to its mapped end) holds `addr`.
+    pub(crate) fn lookup(&self, addr: u64) -> Option<Arc<Alloc>> {
+        let map = self.allocs.read();
+        let (_, a) = map.range(..=addr).next_back()?;
+        (addr < a.base + a.mapped).then(|| a.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn written_bits_cover_exactly_the_written_bytes() {
+        let m = Memory::default();
+        m.allocated(0x1000, 100, 4096, true, "test");
+        let a = m.lookup(0x1000).expect("allocation");
+        assert!(a.never_written(0x1000, 4));
+        m.host_wrote(0x1002, 70);
+        assert!(!a.never_written(0x1000, 4), "bytes 2 and 3 were written");
+        assert!(a.never_written(0x1000, 2));
+        assert!(!a.never_written(0x1040, 8));
+        assert!(a.never_written(0x1048, 8));
+        // Past the requested size nothing is tracked.
+        assert!(!a.never_written(0x1064, 4));
+    }
+
+    #[test]
+    fn a_program_allocation_replaces_the_runtime_size_and_freeing_is_remembered() {
+        let m = Memory::default();
+        m.allocated(0x2000, 4096, 4096, true, "hsa_amd_memory_pool_allocate");
+        m.program_allocated(0x2000, 1000, "hipMalloc");
+        let a = m.lookup(0x2000 + 1000).expect("inside the mapped range");
+        assert_eq!((a.len, a.mapped, a.by), (1000, 4096, "hipMalloc"));
+        m.freed(0x2000, "hipFree");
+        assert!(m.lookup(0x2004).expect("remembered").is_freed());
+        // New memory at the same place forgets the freed entry.
+        m.allocated(0x2000, 64, 4096, true, "hsa_amd_memory_pool_allocate");
+        assert!(!m.lookup(0x2004).expect("new").is_freed());
+    }
+}
