@@ -481,6 +481,9 @@ fn c_ipc_memory_and_signals_between_two_processes() {
 #[test]
 fn c_deallocation_callbacks_svm_attributes_and_migration() {
     run_c("memory_ext", &[], &[]);
+    for target in ["gfx942", "gfx950"] {
+        run_c("memory_ext", &[], &[("HSAEMU_TARGET", target)]);
+    }
 }
 
 #[test]

@@ -536,3 +536,266 @@ fn f32_pairs_to_f16_and_bf16() {
         }
     }
 }
+
+const SRC_CDNA4: &str = "cl/emu_cdna4.cl";
+
+/// gfx950 `v_ashr_pk_u8_i32` (selected by clang-22 from shift-and-clamp code) and
+/// `v_ashr_pk_i8_i32`: D.u16 = {sat8(S1 >> S2[4:0]), sat8(S0 >> S2[4:0])}, high half zero.
+#[test]
+fn cdna4_shift_and_pack_to_bytes() {
+    let e = emu(SRC_CDNA4, "gfx950");
+    let mut rng = Rng(0xa5);
+    let n = 256usize;
+    let edge = [0, 1, -1, 127, 128, -128, -129, 255, 256, i32::MAX, i32::MIN];
+    let a: Vec<i32> = (0..n)
+        .map(|k| {
+            edge.get(k)
+                .copied()
+                .unwrap_or(rng.next_u32() as i32 >> (k % 24))
+        })
+        .collect();
+    let b: Vec<i32> = (0..n).map(|k| a[(k * 7 + 3) % n] ^ (k as i32)).collect();
+    let s: Vec<u32> = (0..n)
+        .map(|k| if k < 40 { k as u32 } else { rng.next_u32() })
+        .collect();
+    let (ba, bb, bs) = (
+        e.buf_u32(&a.iter().map(|&x| x as u32).collect::<Vec<_>>()),
+        e.buf_u32(&b.iter().map(|&x| x as u32).collect::<Vec<_>>()),
+        e.buf_u32(&s),
+    );
+    let (bu, bi) = (e.zeros(2 * n), e.zeros(4 * n));
+    e.run1(
+        "ashr_pk",
+        &[
+            Arg::Ptr(&ba),
+            Arg::Ptr(&bb),
+            Arg::Ptr(&bs),
+            Arg::Ptr(&bu),
+            Arg::Ptr(&bi),
+        ],
+        n as u32,
+        64,
+    );
+    let (u8s, i8s) = (bu.u16s(), bi.u32s());
+    for k in 0..n {
+        let sh = s[k] & 31;
+        let sat = |x: i32, lo: i32, hi: i32| (x >> sh).clamp(lo, hi) as u32 & 0xff;
+        let want_u = sat(a[k], 0, 255) | sat(b[k], 0, 255) << 8;
+        let want_i = sat(a[k], -128, 127) | sat(b[k], -128, 127) << 8;
+        assert_eq!(u32::from(u8s[k]), want_u, "u8 a={} b={} s={sh}", a[k], b[k]);
+        assert_eq!(i8s[k], want_i, "i8 a={} b={} s={sh}", a[k], b[k]);
+    }
+}
+
+/// IEEE 754-2019 maximum/minimum: a NaN operand gives NaN, -0 < +0.
+fn ieee_maximum(x: f64, y: f64, max: bool) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        return f64::NAN;
+    }
+    if x == 0.0 && y == 0.0 {
+        let neg = if max {
+            x.is_sign_negative() && y.is_sign_negative()
+        } else {
+            x.is_sign_negative() || y.is_sign_negative()
+        };
+        return if neg { -0.0 } else { 0.0 };
+    }
+    if (x > y) == max {
+        x
+    } else {
+        y
+    }
+}
+
+/// Triples with NaNs, signed zeros, infinities and random values, in every position.
+fn max3_inputs() -> Vec<f32> {
+    let special = [
+        f32::NAN,
+        0.0,
+        -0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        1.5,
+        -2.25,
+    ];
+    let mut v = Vec::new();
+    for &x in &special {
+        for &y in &special {
+            for &z in &special {
+                v.extend([x, y, z]);
+            }
+        }
+    }
+    let mut rng = Rng(3);
+    while v.len() < 3 * 512 {
+        v.push(rng.f32(-100.0, 100.0));
+    }
+    v
+}
+
+/// gfx950 `v_maximum3_f32`, `v_minimum3_f32`, `v_pk_maximum3_f16`, `v_pk_minimum3_f16`
+/// (clang-22 selects them from `__builtin_elementwise_maximum/minimum`).
+#[test]
+fn cdna4_maximum3_and_minimum3() {
+    let e = emu(SRC_CDNA4, "gfx950");
+    let v = max3_inputs();
+    let n = v.len() / 3;
+    let (bv, mx, mn) = (e.buf_f32(&v), e.zeros(4 * n), e.zeros(4 * n));
+    e.run1(
+        "max3",
+        &[Arg::Ptr(&bv), Arg::Ptr(&mx), Arg::Ptr(&mn)],
+        n as u32,
+        64,
+    );
+    let same = |got: f32, want: f64, what: &str| {
+        if want.is_nan() {
+            assert!(got.is_nan(), "{what}: got {got}");
+        } else {
+            assert_eq!(
+                f64::from(got).to_bits(),
+                want.to_bits(),
+                "{what}: got {got}"
+            );
+        }
+    };
+    for (k, (gx, gn)) in mx.f32s().into_iter().zip(mn.f32s()).enumerate() {
+        let t: Vec<f64> = v[3 * k..3 * k + 3].iter().map(|&x| f64::from(x)).collect();
+        for (got, max) in [(gx, true), (gn, false)] {
+            let want = ieee_maximum(ieee_maximum(t[0], t[1], max), t[2], max);
+            same(got, want, &format!("max={max} of {t:?}"));
+        }
+    }
+    // Packed f16: the low halves hold the triples, the high halves the triples rotated.
+    let h: Vec<u32> = (0..v.len())
+        .map(|k| {
+            let lo = half::f16::from_f32(v[k]).to_bits();
+            let hi = half::f16::from_f32(v[(k + 5) % v.len()]).to_bits();
+            u32::from(lo) | u32::from(hi) << 16
+        })
+        .collect();
+    let (bh, mx, mn) = (e.buf_u32(&h), e.zeros(4 * n), e.zeros(4 * n));
+    e.run1(
+        "pk_max3",
+        &[Arg::Ptr(&bh), Arg::Ptr(&mx), Arg::Ptr(&mn)],
+        n as u32,
+        64,
+    );
+    for (k, (gx, gn)) in mx.u32s().into_iter().zip(mn.u32s()).enumerate() {
+        for (got, max) in [(gx, true), (gn, false)] {
+            for shift in [0, 16] {
+                let t: Vec<f64> = h[3 * k..3 * k + 3]
+                    .iter()
+                    .map(|&x| half::f16::from_bits((x >> shift) as u16).to_f64())
+                    .collect();
+                let want = ieee_maximum(ieee_maximum(t[0], t[1], max), t[2], max);
+                let g = half::f16::from_bits((got >> shift) as u16).to_f32();
+                same(g, want, &format!("pk max={max} half {shift} of {t:?}"));
+            }
+        }
+    }
+}
+
+/// gfx950 `v_prng_b32`: D = {S0[30:0], 0} ^ (S0[31] ? 197 : 0) (AMD's ISA pseudocode), four
+/// steps per lane.
+#[test]
+fn cdna4_prng_steps() {
+    let e = emu(SRC_CDNA4, "gfx950");
+    let mut rng = Rng(11);
+    let seeds: Vec<u32> = [0, 1, 0x8000_0000, u32::MAX]
+        .into_iter()
+        .chain((0..252).map(|_| rng.next_u32()))
+        .collect();
+    let (bs, bo) = (e.buf_u32(&seeds), e.zeros(16 * seeds.len()));
+    e.run1("prng", &[Arg::Ptr(&bs), Arg::Ptr(&bo)], 256, 64);
+    let o = bo.u32s();
+    for (k, &seed) in seeds.iter().enumerate() {
+        let mut x = seed;
+        for step in 0..4 {
+            x = (x << 1) ^ if x >> 31 == 1 { 197 } else { 0 };
+            assert_eq!(o[4 * k + step], x, "seed {seed:#x} step {step}");
+        }
+    }
+}
+
+/// gfx950 `v_cvt_f32_bf16`: the bf16 bits become the f32's top half (low half by VOP1 and
+/// VOP3, high half by SDWA WORD_1).
+#[test]
+fn cdna4_bf16_to_f32() {
+    let e = emu(SRC_CDNA4, "gfx950");
+    let mut rng = Rng(5);
+    let a: Vec<u32> = (0..256).map(|_| rng.next_u32()).collect();
+    let (ba, bo) = (e.buf_u32(&a), e.zeros(12 * a.len()));
+    e.run1("cvt_f32_bf16", &[Arg::Ptr(&ba), Arg::Ptr(&bo)], 256, 64);
+    let o = bo.u32s();
+    for (k, &x) in a.iter().enumerate() {
+        assert_eq!(
+            o[3 * k..3 * k + 3],
+            [x << 16, x & 0xffff_0000, x << 16],
+            "{x:#x}"
+        );
+    }
+}
+
+/// gfx950 `v_permlane16_swap_b32` (odd 16-lane rows of the first register swapped with the
+/// even rows of the second) and `v_permlane32_swap_b32` (lanes 32-63 of the first with lanes
+/// 0-31 of the second); both registers are results.
+#[test]
+fn cdna4_permlane_swaps() {
+    let e = emu(SRC_CDNA4, "gfx950");
+    let a: Vec<u32> = (0..64).map(|l| 0x1000 + l).collect();
+    let b: Vec<u32> = (0..64).map(|l| 0x2000 + l).collect();
+    let (ba, bb, bo) = (e.buf_u32(&a), e.buf_u32(&b), e.zeros(4 * 256));
+    e.run1(
+        "permlane_swap",
+        &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bo)],
+        64,
+        64,
+    );
+    let o = bo.u32s();
+    for l in 0..64 {
+        let odd = (l / 16) % 2 == 1;
+        let first16 = if odd { b[l - 16] } else { a[l] };
+        let second16 = if odd { b[l] } else { a[l + 16] };
+        let first32 = if l >= 32 { b[l - 32] } else { a[l] };
+        let second32 = if l >= 32 { b[l] } else { a[l + 32] };
+        assert_eq!(
+            [o[l], o[64 + l], o[128 + l], o[192 + l]],
+            [first16, second16, first32, second32],
+            "lane {l}"
+        );
+    }
+}
+
+/// gfx950 `v_dot2c_f32_bf16` and `v_dot2_f32_bf16`: a0·b0 + a1·b1 + c with exact bf16
+/// products and one rounding to f32, with neg_lo/neg_hi negating single halves and C.
+#[test]
+fn cdna4_bf16_dot_products() {
+    let e = emu(SRC_CDNA4, "gfx950");
+    let mut rng = Rng(21);
+    let n = 256usize;
+    let bf = |rng: &mut Rng| (rng.f32(-8.0, 8.0).to_bits() >> 16) & 0xffff;
+    let a: Vec<u32> = (0..n).map(|_| bf(&mut rng) | bf(&mut rng) << 16).collect();
+    let b: Vec<u32> = (0..n).map(|_| bf(&mut rng) | bf(&mut rng) << 16).collect();
+    let c: Vec<f32> = (0..n).map(|_| rng.f32(-100.0, 100.0)).collect();
+    let (ba, bb, bc, bo) = (e.buf_u32(&a), e.buf_u32(&b), e.buf_f32(&c), e.zeros(12 * n));
+    e.run1(
+        "dot2_bf16",
+        &[Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bc), Arg::Ptr(&bo)],
+        n as u32,
+        64,
+    );
+    let o = bo.f32s();
+    let v = |x: u32| f64::from(f32::from_bits(x << 16));
+    for k in 0..n {
+        let (a0, a1, b0, b1) = (
+            v(a[k] & 0xffff),
+            v(a[k] >> 16),
+            v(b[k] & 0xffff),
+            v(b[k] >> 16),
+        );
+        let cc = f64::from(c[k]);
+        let plain = (a0 * b0 + a1 * b1 + cc) as f32;
+        let negated = (-a0 * b0 + a1 * -b1 - cc) as f32;
+        assert_eq!(o[3 * k..3 * k + 3], [plain, plain, negated], "lane {k}");
+    }
+}

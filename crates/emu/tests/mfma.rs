@@ -668,3 +668,176 @@ fn cdna3_tiles(t: &str, kernels: &[(&str, usize, In, In)], m: usize, n: usize, k
         );
     }
 }
+
+/// SMFMAC (tests/kernels/cl/emu_smfmac.cl, clang-22): every sparse shape of gfx942, and on
+/// gfx950 also its double-K shapes, with the index set chosen by CBSZ/ABID. A is a random 2:4
+/// sparse matrix (two non-zero values in every group of four k); the test compresses it into
+/// the lanes by AMD's documented layout (a lane holds the non-zero values of its k-range in
+/// order, with two index bits each giving the value's place in its group), fills the other
+/// index sets with noise, and compares D with the dense CPU product A·B + C.
+#[test]
+fn smfmac_products() {
+    let both = [
+        "sp_16x16x32_f16_0_0",
+        "sp_16x16x32_f16_0_2",
+        "sp_16x16x32_f16_1_3",
+        "sp_32x32x16_f16_0_1",
+        "sp_16x16x32_bf16_0_3",
+        "sp_32x32x16_bf16_0_0",
+        "sp_16x16x64_i8_0_1",
+        "sp_32x32x32_i8_0_0",
+        "sp_16x16x64_fp8_fp8_0_0",
+        "sp_16x16x64_fp8_bf8_0_1",
+        "sp_16x16x64_bf8_fp8_1_0",
+        "sp_16x16x64_bf8_bf8_0_0",
+        "sp_32x32x32_fp8_fp8_0_1",
+        "sp_32x32x32_fp8_bf8_0_0",
+        "sp_32x32x32_bf8_fp8_0_0",
+        "sp_32x32x32_bf8_bf8_0_1",
+    ];
+    let gfx950 = [
+        "sp_16x16x64_f16_0_1",
+        "sp_32x32x32_f16_0_0",
+        "sp_16x16x64_bf16_0_0",
+        "sp_32x32x32_bf16_1_1",
+        "sp_16x16x128_i8_0_0",
+        "sp_32x32x64_i8_0_0",
+        "sp_16x16x128_fp8_fp8_0_0",
+        "sp_16x16x128_fp8_bf8_0_0",
+        "sp_16x16x128_bf8_fp8_0_0",
+        "sp_16x16x128_bf8_bf8_0_0",
+        "sp_32x32x64_fp8_fp8_0_0",
+        "sp_32x32x64_fp8_bf8_0_0",
+        "sp_32x32x64_bf8_fp8_0_0",
+        "sp_32x32x64_bf8_bf8_0_0",
+    ];
+    for t in ["gfx942", "gfx950"] {
+        let e = emu("cl/emu_smfmac.cl", t);
+        let names = if t == "gfx950" {
+            [&both[..], &gfx950[..]].concat()
+        } else {
+            both.to_vec()
+        };
+        for name in names {
+            smfmac_run(&e, t, name);
+        }
+    }
+}
+
+/// Runs one `sp_MxNxK_TYPES_CBSZ_ABID` kernel and checks its D.
+fn smfmac_run(e: &Emu, t: &str, name: &str) {
+    let parts: Vec<&str> = name.split('_').collect();
+    let dims: Vec<usize> = parts[1]
+        .split('x')
+        .map(|x| x.parse().expect("dim"))
+        .collect();
+    let (m, k) = (dims[0], dims[2]);
+    let cbsz: usize = parts[parts.len() - 2].parse().expect("cbsz");
+    let abid: usize = parts[parts.len() - 1].parse().expect("abid");
+    let ocp = t == "gfx950";
+    let ty = |s: &str| match (s, ocp) {
+        ("f16", _) => In::F16,
+        ("bf16", _) => In::Bf16,
+        ("i8", _) => In::I8,
+        ("fp8", false) => In::Fp8,
+        ("bf8", false) => In::Bf8,
+        ("fp8", true) => In::Fp8Ocp,
+        ("bf8", true) => In::Bf8Ocp,
+        _ => panic!("type {s}"),
+    };
+    let (ta, tb) = if parts.len() == 6 {
+        (ty(parts[2]), ty(parts[3]))
+    } else {
+        (ty(parts[2]), ty(parts[2]))
+    };
+    // A lane holds kpl consecutive k (dense), of which kpl/2 are stored; an index set is kpl
+    // bits, 32/kpl sets per index VGPR.
+    let kpl = k * m / 64;
+    let set = if cbsz == 0 { abid } else { 0 };
+    let mut rng = Rng(0x5a85 + (m * k) as u64 + abid as u64);
+    // Dense A with two non-zero values per group of four, at places (p0, p1).
+    let mut a = vec![0.0; m * k];
+    let mut places = vec![(0usize, 0usize); m * k / 4];
+    for i in 0..m {
+        for q in 0..k / 4 {
+            let p0 = rng.next_u32() as usize % 4;
+            let p1 = (p0 + 1 + rng.next_u32() as usize % 3) % 4;
+            let v = values(&mut rng, ta, 2);
+            a[i * k + 4 * q + p0] = v[0];
+            a[i * k + 4 * q + p1] = v[1];
+            places[i * k / 4 + q] = (p0, p1);
+        }
+    }
+    let b = values(&mut rng, tb, k * m);
+    let acc = if ta == In::I8 { In::I8 } else { In::F16 };
+    let c = acc_values(&mut rng, acc, m * m);
+    // Lane l = row + m·g holds k-range g of its row (A) or column (B).
+    let (mut a_lanes, mut b_lanes, mut idx) = (Vec::new(), Vec::new(), Vec::new());
+    for l in 0..64 {
+        let (r, g) = (l % m, l / m);
+        let mut vals = Vec::new();
+        let mut bits = 0u32;
+        for v in 0..kpl / 2 {
+            let q = g * kpl / 4 + v / 2;
+            let (p0, p1) = places[r * k / 4 + q];
+            let p = if v % 2 == 0 { p0 } else { p1 };
+            vals.push(a[r * k + 4 * q + p]);
+            bits |= (p as u32) << (2 * v);
+        }
+        a_lanes.extend(encode(ta, &vals));
+        let col: Vec<f64> = (0..kpl).map(|s| b[(g * kpl + s) * m + r]).collect();
+        b_lanes.extend(encode(tb, &col));
+        let mask = if kpl == 32 {
+            u32::MAX
+        } else {
+            (1u32 << kpl) - 1
+        };
+        let noise = rng.next_u32() & !(mask << (set * kpl));
+        idx.push(noise | bits << (set * kpl));
+    }
+    // C and D by register: row i of the 16x16 shapes is register i%4 at lanes 16(i/4)+j; of
+    // the 32x32 shapes register 4(i/8)+i%4 at lanes 32((i/4)%2)+j.
+    let place = |i: usize, j: usize| {
+        if m == 16 {
+            (i % 4, 16 * (i / 4) + j)
+        } else {
+            (4 * (i / 8) + i % 4, 32 * ((i / 4) % 2) + j)
+        }
+    };
+    let nregs = m * m / 64;
+    let mut c_regs = vec![0.0; nregs * 64];
+    for i in 0..m {
+        for j in 0..m {
+            let (r, l) = place(i, j);
+            c_regs[r * 64 + l] = c[i * m + j];
+        }
+    }
+    let want_dense = gemm(&a, &b, &c, m, m, k);
+    let mut want = vec![(0.0, 0.0); nregs * 64];
+    for i in 0..m {
+        for j in 0..m {
+            let (r, l) = place(i, j);
+            want[r * 64 + l] = want_dense[i * m + j];
+        }
+    }
+    let (ba, bb, bc, bi, bd) = (
+        e.buf_bytes(&a_lanes),
+        e.buf_bytes(&b_lanes),
+        e.buf_bytes(&encode_acc(acc, &c_regs)),
+        e.buf_u32(&idx),
+        e.zeros(4 * 64 * nregs),
+    );
+    e.run(
+        name,
+        &[
+            Arg::Ptr(&ba),
+            Arg::Ptr(&bb),
+            Arg::Ptr(&bc),
+            Arg::Ptr(&bi),
+            Arg::Ptr(&bd),
+        ],
+        [64, 1, 1],
+        [64, 1, 1],
+    );
+    check(&format!("{t} {name}"), acc, &decode_acc(acc, &bd), &want);
+}

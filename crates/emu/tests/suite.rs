@@ -189,7 +189,7 @@ fn float_ops() {
             }
         })
         .collect();
-    for t in TARGETS_W64 {
+    for t in TARGETS_W64.into_iter().chain(TARGETS_CDNA3) {
         let e = emu("cl/emu_float.cl", t);
         let (ba, bb, bo) = (e.buf_f32(&a), e.buf_f32(&b), e.zeros(4 * 12 * n));
         e.run1(
@@ -229,7 +229,7 @@ fn float_ops() {
 fn float_lib() {
     let n = 256usize;
     let a: Vec<f32> = (0..n).map(|i| -6.0 + i as f32 * 0.047).collect();
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
         let e = emu("cl/emu_float.cl", t);
         let (ba, bo) = (e.buf_f32(&a), e.zeros(4 * 12 * n));
         e.run1("float_lib", &[Arg::Ptr(&ba), Arg::Ptr(&bo)], n as u32, 64);
@@ -282,7 +282,7 @@ fn float_special_values() {
     ];
     let n = 64usize;
     let a: Vec<f32> = (0..n).map(|i| vals[i % vals.len()]).collect();
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
         let e = emu("cl/emu_float.cl", t);
         let (ba, bo, bc) = (e.buf_f32(&a), e.zeros(4 * 4 * n), e.zeros(4 * n));
         e.run1(
@@ -674,7 +674,7 @@ fn lds_transpose_scan_atomics() {
 
 #[test]
 fn global_atomics_every_op() {
-    for t in TARGETS_W64 {
+    for t in TARGETS_W64.into_iter().chain(TARGETS_CDNA3) {
         let e = emu("cl/emu_atomics.cl", t);
         let n = 1000usize;
         let input: Vec<i32> = (0..n as i32).map(|i| (i * 104729) % 5003 - 2500).collect();
@@ -755,7 +755,7 @@ fn global_atomics_every_op() {
 
 #[test]
 fn cross_workgroup_spin_lock() {
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
         let e = emu("cl/emu_atomics.cl", t);
         let groups = 64usize;
         let (lock, counter, order) = (e.zeros(4), e.zeros(4), e.zeros(4 * groups));
@@ -812,7 +812,7 @@ fn wave_builtins_dpp_swizzle_bpermute() {
 
 #[test]
 fn kernel_spinning_on_host_flag_makes_progress() {
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
         let e = emu("cl/emu_atomics.cl", t);
         let (flag, seen) = (e.zeros(4), e.zeros(4 * 128));
         let flag_addr = flag.addr() as usize;

@@ -344,9 +344,203 @@ pub(super) fn valu_cdna3(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _mode: u32
             let r = sc.r;
             put(w, c, &r);
         }
+        // gfx950: one step of a 32-bit LFSR, D = {S0[30:0], 0} ^ (S0[31] ? 197 : 0) (the
+        // V_PRNG_B32 pseudocode of AMD's RDNA4/CDNA4 ISA guides).
+        Op::V_PRNG_B32 => {
+            let a = *c.s_into(w, 0, &mut sc.a);
+            for l in 0..LANES {
+                sc.r[l] = a[l] << 1 ^ if a[l] >> 31 != 0 { 197 } else { 0 };
+            }
+            let r = sc.r;
+            put(w, c, &r);
+        }
+        // gfx950: bf16 (the low half, or the high one by SDWA WORD_1) to f32, exactly: the
+        // bf16 bits are the f32's top half.
+        Op::V_CVT_F32_BF16 => {
+            let (src, byte) = byte_source(w, c);
+            let shift = if i.sub == Sub::Sdwa && byte >= 2 {
+                16
+            } else {
+                0
+            };
+            for l in 0..LANES {
+                sc.r[l] = (src[l] >> shift) << 16;
+            }
+            let r = sc.r;
+            put(w, c, &r);
+        }
+        // gfx950: IEEE 754-2019 maximum/minimum of three f32 (a NaN operand gives a quiet NaN,
+        // -0 < +0).
+        Op::V_MAXIMUM3_F32 | Op::V_MINIMUM3_F32 => {
+            let max = i.op == Op::V_MAXIMUM3_F32;
+            let a = *c.s_into(w, 0, &mut sc.a);
+            let b = *c.s_into(w, 1, &mut sc.b);
+            let d = *c.s_into(w, 2, &mut sc.c);
+            for l in 0..LANES {
+                let f = |x: u32| f32::from_bits(x);
+                let m = ieee_max_min(ieee_max_min(f(a[l]), f(b[l]), max), f(d[l]), max);
+                sc.r[l] = m.to_bits();
+            }
+            let (r, mut o) = (sc.r, sc.o);
+            super::valu::put_f32(w, c, &r, &mut o);
+        }
+        // gfx950: D.u16 = {sat8(S1.i32 >> S2[4:0]), sat8(S0.i32 >> S2[4:0])}, the high half
+        // zero; saturating to i8 or u8. op_sel (writing the high half) is not modelled.
+        Op::V_ASHR_PK_I8_I32 | Op::V_ASHR_PK_U8_I32 => {
+            if i.opsel != 0 {
+                return None;
+            }
+            let (lo, hi) = if i.op == Op::V_ASHR_PK_I8_I32 {
+                (-128, 127)
+            } else {
+                (0, 255)
+            };
+            let a = *c.s_into(w, 0, &mut sc.a);
+            let b = *c.s_into(w, 1, &mut sc.b);
+            let s = *c.s_into(w, 2, &mut sc.c);
+            for l in 0..LANES {
+                let sat = |x: u32| ((x as i32 >> (s[l] & 31)).clamp(lo, hi) as u32) & 0xff;
+                sc.r[l] = sat(a[l]) | sat(b[l]) << 8;
+            }
+            let r = sc.r;
+            put(w, c, &r);
+        }
+        // gfx950: D = S0.bf16[0]·S1.bf16[0] + S0.bf16[1]·S1.bf16[1] + D (VOP2), products exact
+        // and the sum rounded to f32 once.
+        Op::V_DOT2C_F32_BF16 => {
+            let a = *c.s_into(w, 0, &mut sc.a);
+            let b = *c.s_into(w, 1, &mut sc.b);
+            let d = w.vsrc(i.dst, 0, crate::wave::Ty::B32);
+            for l in 0..LANES {
+                sc.r[l] = dot2_bf16([a[l], a[l] >> 16], [b[l], b[l] >> 16], d[l]);
+            }
+            let (r, mut o) = (sc.r, sc.o);
+            super::valu::put_f32(w, c, &r, &mut o);
+        }
+        // gfx950: swap lanes between D and S0 (both VGPRs, both written): permlane16 swaps
+        // the odd 16-lane rows of D with the even rows of S0, permlane32 lanes 32-63 of D with
+        // lanes 0-31 of S0. Lanes outside EXEC keep their values; reads ignore EXEC (as with
+        // FI set: whether inactive lanes are read otherwise is not modelled).
+        Op::V_PERMLANE16_SWAP_B32 | Op::V_PERMLANE32_SWAP_B32 => {
+            let span = if i.op == Op::V_PERMLANE16_SWAP_B32 {
+                16
+            } else {
+                32
+            };
+            let (mut d, mut s) = (w.vsrc(i.dst, 0, crate::wave::Ty::B32), [0u32; LANES]);
+            let src = w.vsrc(i.src[0], i.lit, crate::wave::Ty::B32);
+            s.copy_from_slice(&src);
+            for l in 0..LANES {
+                if l / span % 2 == 1 {
+                    std::mem::swap(&mut d[l], &mut s[l - span]);
+                }
+            }
+            w.vwrite(i.dst, &d, c.wmask);
+            w.vwrite(i.src[0], &s, c.wmask);
+        }
         _ => return None,
     }
     Some(Ok(Flow::Next))
+}
+
+/// IEEE 754-2019 maximum (`max`) or minimum: NaN-propagating (quiet), -0 below +0.
+fn ieee_max_min(x: f32, y: f32, max: bool) -> f32 {
+    if x.is_nan() || y.is_nan() {
+        return f32::NAN;
+    }
+    if x == y {
+        // Equal values differ only in the sign of zero.
+        let neg = if max {
+            x.is_sign_negative() && y.is_sign_negative()
+        } else {
+            x.is_sign_negative() || y.is_sign_negative()
+        };
+        return if neg { -x.abs() } else { x.abs() };
+    }
+    if (x > y) == max {
+        x
+    } else {
+        y
+    }
+}
+
+/// f16 form of [`ieee_max_min`] (compared as f32: exact).
+fn ieee_max_min16(x: u16, y: u16, max: bool) -> u16 {
+    let f = |h: u16| half::f16::from_bits(h).to_f32();
+    let m = ieee_max_min(f(x), f(y), max);
+    if m.is_nan() {
+        0x7e00
+    } else {
+        half::f16::from_f32(m).to_bits()
+    }
+}
+
+/// a[0]·b[0] + a[1]·b[1] + c for bf16 a and b (low 16 bits of each) and f32 c: the products
+/// are exact and the sum is rounded to f32 once.
+fn dot2_bf16(a: [u32; 2], b: [u32; 2], c: u32) -> u32 {
+    let bf = |x: u32| f64::from(f32::from_bits((x & 0xffff) << 16));
+    let sum = bf(a[0]) * bf(b[0]) + bf(a[1]) * bf(b[1]) + f64::from(f32::from_bits(c));
+    (sum as f32).to_bits()
+}
+
+/// gfx950's packed VOP3P operations (`v_pk_maximum3_f16`, `v_pk_minimum3_f16`,
+/// `v_dot2_f32_bf16`), reached from `valu_packed::vop3p` before the matrix operations. Each
+/// half of a source is chosen by op_sel (low result) and op_sel_hi (high result) and negated
+/// by neg/neg_hi.
+pub(super) fn vop3p(w: &mut Wave, i: &crate::decode::Inst, exec: u64, gen: Gen) -> R {
+    let src = |k: usize| w.vsrc(i.src[k], i.lit, crate::wave::Ty::B32);
+    let half = |v: u32, k: usize, hi: bool| -> u32 {
+        let (sel, neg) = if hi {
+            (i.opsel_hi >> k & 1, i.neg_hi >> k & 1)
+        } else {
+            (i.opsel >> k & 1, i.neg >> k & 1)
+        };
+        (if sel != 0 { v >> 16 } else { v & 0xffff }) ^ u32::from(neg) << 15
+    };
+    let mut r = [0u32; LANES];
+    match i.op {
+        Op::V_PK_MAXIMUM3_F16 | Op::V_PK_MINIMUM3_F16 => {
+            let max = i.op == Op::V_PK_MAXIMUM3_F16;
+            let (a, b, d) = (src(0), src(1), src(2));
+            for l in 0..LANES {
+                for hi in [false, true] {
+                    let h = |v: u32, k: usize| half(v, k, hi) as u16;
+                    let m = ieee_max_min16(
+                        ieee_max_min16(h(a[l], 0), h(b[l], 1), max),
+                        h(d[l], 2),
+                        max,
+                    );
+                    r[l] |= u32::from(m) << if hi { 16 } else { 0 };
+                }
+            }
+        }
+        // D.f32 = S0.bf16[0]·S1.bf16[0] + S0.bf16[1]·S1.bf16[1] + S2.f32: the low products
+        // take the op_sel halves, the high ones the op_sel_hi halves; neg[2] negates S2.
+        Op::V_DOT2_F32_BF16 => {
+            let (a, b, d) = (src(0), src(1), src(2));
+            for l in 0..LANES {
+                let c = d[l] ^ u32::from(i.neg >> 2 & 1) << 31;
+                r[l] = dot2_bf16(
+                    [half(a[l], 0, false), half(a[l], 0, true)],
+                    [half(b[l], 1, false), half(b[l], 1, true)],
+                    c,
+                );
+            }
+            if i.has(flag::CLAMP) {
+                for x in r.iter_mut() {
+                    let v = f32::from_bits(*x);
+                    *x = if v.is_nan() {
+                        0
+                    } else {
+                        v.clamp(0.0, 1.0).to_bits()
+                    };
+                }
+            }
+        }
+        _ => return super::mfma::execute(w, i, exec, gen),
+    }
+    w.vwrite(i.dst, &r, exec);
+    Ok(Flow::Next)
 }
 
 /// An f32 rounded to the nearest bf16 (ties to even); NaNs stay NaN (quieted).

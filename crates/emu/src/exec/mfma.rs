@@ -51,7 +51,7 @@ pub(crate) enum Elem {
 }
 
 impl Elem {
-    fn bits(self) -> usize {
+    pub(super) fn bits(self) -> usize {
         match self {
             Elem::F64 => 64,
             Elem::F32 | Elem::I32 => 32,
@@ -61,7 +61,7 @@ impl Elem {
     }
 
     /// Element `e` of a lane's packed float operand as f64, 8-bit floats in `gen`'s format.
-    fn value(self, raw: u128, e: usize, gen: Gen) -> f64 {
+    pub(super) fn value(self, raw: u128, e: usize, gen: Gen) -> f64 {
         match self {
             Elem::Fp8 | Elem::Bf8 => {
                 let f = super::cdna3::F8::of(gen, self == Elem::Bf8);
@@ -128,8 +128,8 @@ use Elem::{Bf16, Bf8, Fp8, F16, F32, F64, I32, I8};
 /// Every MFMA opcode clang-15 emits for gfx908 and gfx90a, then CDNA3's new shapes and
 /// gfx950's double-K shapes. CDNA3's and LLVM 22's new spellings of the older shapes
 /// (`v_mfma_f32_32x32x4_2b_bf16`, `v_mfma_f64_16x16x4_f64`, …) reach these rows through isa's
-/// semantic key (`RENAMES` in crates/isa/gen/semantics.py). Not modelled: SMFMAC and gfx950's
-/// scaled MFMAs.
+/// semantic key (`RENAMES` in crates/isa/gen/semantics.py). SMFMAC is `smfmac.rs`; not
+/// modelled: gfx950's scaled MFMAs.
 pub(crate) static SHAPES: &[(Op, Shape)] = &[
     (Op::V_MFMA_F32_32X32X1F32, s(32, 32, 1, 2, F32, F32)),
     (Op::V_MFMA_F32_16X16X1F32, s(16, 16, 1, 4, F32, F32)),
@@ -245,12 +245,15 @@ fn undefined(i: &Inst, what: String) -> LaneFault {
     )
 }
 
-/// Executes an MFMA, or faults as unimplemented for any other VOP3P operation (the hook from
+/// Executes an MFMA (an SMFMAC through `smfmac`), or faults as unimplemented for any other VOP3P operation (the hook from
 /// the end of `valu::vop3p`).
 #[inline(never)]
 pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen) -> R {
     let Some(sh) = shape(i.op) else {
-        return Err(unimplemented(i));
+        return match super::smfmac::shape(i.op) {
+            Some(sp) => super::smfmac::execute(w, i, exec, gen, sp),
+            None => Err(unimplemented(i)),
+        };
     };
     // VOP3P-MAI fields, as the decoder lays them out: CBSZ in neg_hi, ABID in op_sel and
     // op_sel_hi[2], BLGP in neg, the A/B acc bits in op_sel_hi[1:0].

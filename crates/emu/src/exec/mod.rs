@@ -9,6 +9,7 @@ mod fpmode;
 mod mfma;
 pub(crate) mod mimg;
 mod rdna;
+mod smfmac;
 mod softfloat;
 #[macro_use]
 mod valu;

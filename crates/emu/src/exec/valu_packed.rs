@@ -399,8 +399,8 @@ pub(super) fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
             let code = AGPR + (i.dst - VGPR);
             w.vwrite(code, &r, c.exec);
         }
-        // Matrix FMA (or an unimplemented VOP3P operation).
-        _ => return super::mfma::execute(w, i, c.exec, env.gen),
+        // gfx950's packed additions, then matrix FMA (or an unimplemented VOP3P operation).
+        _ => return super::cdna3::vop3p(w, i, c.exec, env.gen),
     }
     let _ = VCC;
     let _ = LaneFault::new;
