@@ -159,6 +159,9 @@ fn every_opcode_round_trips() {
         "gfx1030-wave64",
         "gfx942",
         "gfx950",
+        "gfx1100",
+        "gfx1100-wave64",
+        "gfx1151",
     ] {
         // `-wave64`: the VALU words disassembled with `--mattr=+wavefrontsize64`.
         let gen = match target.strip_suffix("-wave64") {
