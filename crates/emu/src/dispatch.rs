@@ -162,7 +162,7 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch, control: Arc<Control>) -> Result<Disp
     }
     // GFX10 runs wave32 and wave64 kernels (ENABLE_WAVEFRONT_SIZE32); GFX8/GFX9 only wave64.
     let wave32 = kd.enable_wavefront_size32();
-    if wave32 && !gpu.gen.is_gfx10() {
+    if wave32 && !gpu.gen.is_rdna() {
         return Err(Fault::invalid_dispatch(
             "the kernel is compiled for wave32, which this GPU does not support",
         ));
@@ -170,7 +170,7 @@ pub(crate) fn run(gpu: &Gpu, d: &Dispatch, control: Arc<Control>) -> Result<Disp
     let gen = gpu.gen.with_wave64(!wave32);
     // GFX10 wave64 shared VGPRs (COMPUTE_PGM_RSRC3.SHARED_VGPR_COUNT, which LLVM leaves 0) are
     // not modelled.
-    if gen.is_gfx10() && kd.shared_vgpr_count() != 0 {
+    if gen.is_rdna() && kd.shared_vgpr_count() != 0 {
         return Err(Fault::invalid_dispatch(format!(
             "COMPUTE_PGM_RSRC3.SHARED_VGPR_COUNT is {}: shared VGPRs are not supported",
             kd.shared_vgpr_count()
@@ -661,7 +661,7 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
 fn scratch_rsrc_word3(gen: Gen) -> u32 {
     const DST_SEL_XYZW: u32 = 4 | 5 << 3 | 6 << 6 | 7 << 9;
     const ADD_TID_ENABLE: u32 = 1 << 23;
-    if gen.is_gfx10() {
+    if gen.is_rdna() {
         const BUF_FMT_32_UINT: u32 = 20;
         let index_stride = if gen.wave_size() == 32 { 2 } else { 3 };
         DST_SEL_XYZW

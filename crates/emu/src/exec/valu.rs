@@ -166,7 +166,8 @@ pub(super) fn float_mods(row: &mut Row, k: usize, abs: u8, neg: u8, ty: Ty) {
 /// the result to the destination's high half (keeping the low half). 0 for other encodings.
 #[inline(always)]
 pub(super) fn vop3_opsel(i: &Inst) -> u8 {
-    if i.fmt == Fmt::Vop3 {
+    // GFX11 true16: VOP1/VOP2/VOPC name VGPR halves too (isa keeps them as op_sel bits).
+    if i.fmt == Fmt::Vop3 || (i.gen.is_gfx11() && i.fmt != Fmt::Vop3p) {
         i.opsel
     } else {
         0
@@ -575,7 +576,7 @@ pub(super) fn put_f64(w: &mut Wave, c: &Ctx, r: &mut Row64) {
 fn keeps_high_half(i: &Inst) -> bool {
     match i.gen {
         Gen::Gfx8 => false,
-        Gen::Gfx10 | Gen::Gfx10W64 => result16(i.op),
+        Gen::Gfx10 | Gen::Gfx10W64 | Gen::Gfx11 | Gen::Gfx11W64 => result16(i.op),
         _ => matches!(
             i.op,
             Op::V_MAD_U16

@@ -241,6 +241,13 @@ pub const TARGETS: [&str; 4] = ["gfx90a", "gfx906", "gfx803", "gfx1030"];
 /// every source clang-22 can link for them (not those in `hsaemu_testkit::CLANG22_UNLINKABLE`).
 pub const TARGETS_CDNA3: [&str; 2] = ["gfx942", "gfx950"];
 
+/// RDNA3 (gfx1100) and RDNA3.5 (gfx1151) in wave32, compiled by clang-22 (testkit's recipe),
+/// like [`TARGETS_CDNA3`] every source clang-22 can link for them.
+pub const TARGETS_RDNA3: [&str; 2] = ["gfx1100", "gfx1151"];
+
+/// gfx1100 with the kernels compiled for wave64 (`-mwavefrontsize64`).
+pub const GFX1100_W64: &str = "gfx1100-w64";
+
 /// gfx1030 with the kernels compiled for wave64 (`-mwavefrontsize64`).
 pub const GFX1030_W64: &str = "gfx1030-w64";
 
@@ -273,6 +280,7 @@ pub fn compile_target(target: &str) -> (&str, &'static [&'static str]) {
     }
     match target {
         GFX1030_W64 => ("gfx1030", &["-mwavefrontsize64"]),
+        GFX1100_W64 => ("gfx1100", &["-mwavefrontsize64"]),
         GFX1030_FLAT_SCRATCH => (
             "gfx1030",
             &[
@@ -288,7 +296,7 @@ pub fn compile_target(target: &str) -> (&str, &'static [&'static str]) {
 
 /// Lanes per wave of the kernels compiled for a test target.
 pub fn wave_size(target: &str) -> usize {
-    if target == "gfx1030" {
+    if matches!(target, "gfx1030" | "gfx1100" | "gfx1151") {
         32
     } else {
         64

@@ -329,12 +329,12 @@ pub(crate) static SEMANTICS: [S; 1895] = [
     S { key: O::DS_WRITE_B8, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_store_b8
     S { key: O::DS_WRITE_B8_D16_HI, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_store_b8_d16_hi
     S { key: O::DS_WRITE_B96, mem: Some(M { kind: K::Store, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_store_b96
-    S { key: O::DS_STOREXCHG_2ADDR_RTN_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_storexchg_2addr_rtn_b32
-    S { key: O::DS_STOREXCHG_2ADDR_RTN_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_storexchg_2addr_rtn_b64
-    S { key: O::DS_STOREXCHG_2ADDR_STRIDE64_RTN_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_storexchg_2addr_stride64_rtn_b32
-    S { key: O::DS_STOREXCHG_2ADDR_STRIDE64_RTN_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_storexchg_2addr_stride64_rtn_b64
-    S { key: O::DS_STOREXCHG_RTN_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_storexchg_rtn_b32
-    S { key: O::DS_STOREXCHG_RTN_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_storexchg_rtn_b64
+    S { key: O::DS_WRXCHG2_RTN_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_storexchg_2addr_rtn_b32
+    S { key: O::DS_WRXCHG2_RTN_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_storexchg_2addr_rtn_b64
+    S { key: O::DS_WRXCHG2ST64_RTN_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_storexchg_2addr_stride64_rtn_b32
+    S { key: O::DS_WRXCHG2ST64_RTN_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_storexchg_2addr_stride64_rtn_b64
+    S { key: O::DS_WRXCHG_RTN_B32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_storexchg_rtn_b32
+    S { key: O::DS_WRXCHG_RTN_B64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_storexchg_rtn_b64
     S { key: O::DS_SUB_GS_REG_RTN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_sub_gs_reg_rtn
     S { key: O::DS_SUB_RTN_U32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_sub_rtn_u32
     S { key: O::DS_SUB_RTN_U64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_sub_rtn_u64
@@ -714,16 +714,16 @@ pub(crate) static SEMANTICS: [S; 1895] = [
     S { key: O::S_ADDK_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_addk_i32
     S { key: O::S_AND_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_b32
     S { key: O::S_AND_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_b64
-    S { key: O::S_AND_NOT0_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_not0_saveexec_b32
-    S { key: O::S_AND_NOT0_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_not0_saveexec_b64
-    S { key: O::S_AND_NOT0_WREXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_not0_wrexec_b32
-    S { key: O::S_AND_NOT0_WREXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_not0_wrexec_b64
-    S { key: O::S_AND_NOT1_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_not1_b32
-    S { key: O::S_AND_NOT1_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_not1_b64
-    S { key: O::S_AND_NOT1_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_not1_saveexec_b32
-    S { key: O::S_AND_NOT1_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_not1_saveexec_b64
-    S { key: O::S_AND_NOT1_WREXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_not1_wrexec_b32
-    S { key: O::S_AND_NOT1_WREXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_not1_wrexec_b64
+    S { key: O::S_ANDN1_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_not0_saveexec_b32
+    S { key: O::S_ANDN1_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_not0_saveexec_b64
+    S { key: O::S_ANDN1_WREXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_not0_wrexec_b32
+    S { key: O::S_ANDN1_WREXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_not0_wrexec_b64
+    S { key: O::S_ANDN2_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_not1_b32
+    S { key: O::S_ANDN2_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_not1_b64
+    S { key: O::S_ANDN2_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_not1_saveexec_b32
+    S { key: O::S_ANDN2_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_not1_saveexec_b64
+    S { key: O::S_ANDN2_WREXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_not1_wrexec_b32
+    S { key: O::S_ANDN2_WREXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_not1_wrexec_b64
     S { key: O::S_AND_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_saveexec_b32
     S { key: O::S_AND_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_saveexec_b64
     S { key: O::S_ANDN1_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_andn1_saveexec_b32
@@ -845,10 +845,10 @@ pub(crate) static SEMANTICS: [S; 1895] = [
     S { key: O::S_CEIL_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_ceil_f16
     S { key: O::S_CEIL_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_ceil_f32
     S { key: O::S_CLAUSE, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_clause
-    S { key: O::S_CLS_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cls_i32
-    S { key: O::S_CLS_I32_I64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_cls_i32_i64
-    S { key: O::S_CLZ_I32_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_clz_i32_u32
-    S { key: O::S_CLZ_I32_U64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_clz_i32_u64
+    S { key: O::S_FLBIT_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cls_i32
+    S { key: O::S_FLBIT_I32_I64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_cls_i32_i64
+    S { key: O::S_FLBIT_I32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_clz_i32_u32
+    S { key: O::S_FLBIT_I32_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_clz_i32_u64
     S { key: O::S_CMOV_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmov_b32
     S { key: O::S_CMOV_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_cmov_b64
     S { key: O::S_CMOVK_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmovk_i32
@@ -909,8 +909,8 @@ pub(crate) static SEMANTICS: [S; 1895] = [
     S { key: O::S_CODE_END, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_code_end
     S { key: O::S_CSELECT_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cselect_b32
     S { key: O::S_CSELECT_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_cselect_b64
-    S { key: O::S_CTZ_I32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_ctz_i32_b32
-    S { key: O::S_CTZ_I32_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_ctz_i32_b64
+    S { key: O::S_FF1_I32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_ctz_i32_b32
+    S { key: O::S_FF1_I32_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_ctz_i32_b64
     S { key: O::S_CVT_F16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cvt_f16_f32
     S { key: O::S_CVT_F32_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cvt_f32_f16
     S { key: O::S_CVT_F32_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cvt_f32_i32
@@ -1006,12 +1006,12 @@ pub(crate) static SEMANTICS: [S; 1895] = [
     S { key: O::S_NOT_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_not_b64
     S { key: O::S_OR_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_or_b32
     S { key: O::S_OR_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_or_b64
-    S { key: O::S_OR_NOT0_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_or_not0_saveexec_b32
-    S { key: O::S_OR_NOT0_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_or_not0_saveexec_b64
-    S { key: O::S_OR_NOT1_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_or_not1_b32
-    S { key: O::S_OR_NOT1_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_or_not1_b64
-    S { key: O::S_OR_NOT1_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_or_not1_saveexec_b32
-    S { key: O::S_OR_NOT1_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_or_not1_saveexec_b64
+    S { key: O::S_ORN1_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_or_not0_saveexec_b32
+    S { key: O::S_ORN1_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_or_not0_saveexec_b64
+    S { key: O::S_ORN2_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_or_not1_b32
+    S { key: O::S_ORN2_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_or_not1_b64
+    S { key: O::S_ORN2_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_or_not1_saveexec_b32
+    S { key: O::S_ORN2_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_or_not1_saveexec_b64
     S { key: O::S_OR_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_or_saveexec_b32
     S { key: O::S_OR_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_or_saveexec_b64
     S { key: O::S_ORN1_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_orn1_saveexec_b32
@@ -1206,8 +1206,8 @@ pub(crate) static SEMANTICS: [S; 1895] = [
     S { key: O::V_CEIL_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_ceil_f32
     S { key: O::V_CEIL_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_ceil_f64
     S { key: O::V_CLREXCP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_clrexcp
-    S { key: O::V_CLS_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cls_i32
-    S { key: O::V_CLZ_I32_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_clz_i32_u32
+    S { key: O::V_FFBH_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cls_i32
+    S { key: O::V_FFBH_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_clz_i32_u32
     S { key: O::V_CMP_CLASS_F16, mem: None, cmp: Some(C { cond: Cond::Class, ty: CmpType::F16, exec: false }), vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cmp_class_f16
     S { key: O::V_CMP_CLASS_F32, mem: None, cmp: Some(C { cond: Cond::Class, ty: CmpType::F32, exec: false }), vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cmp_class_f32
     S { key: O::V_CMP_CLASS_F64, mem: None, cmp: Some(C { cond: Cond::Class, ty: CmpType::F64, exec: false }), vop3b: false, mai: false, src: [F64, F64, F64] }, // v_cmp_class_f64
@@ -1416,7 +1416,7 @@ pub(crate) static SEMANTICS: [S; 1895] = [
     S { key: O::V_CNDMASK_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cndmask_b32
     S { key: O::V_COS_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cos_f16
     S { key: O::V_COS_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cos_f32
-    S { key: O::V_CTZ_I32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_ctz_i32_b32
+    S { key: O::V_FFBL_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_ctz_i32_b32
     S { key: O::V_CUBEID_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cubeid_f32
     S { key: O::V_CUBEMA_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cubema_f32
     S { key: O::V_CUBESC_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cubesc_f32
@@ -1438,13 +1438,13 @@ pub(crate) static SEMANTICS: [S; 1895] = [
     S { key: O::V_CVT_F64_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_f64_f32
     S { key: O::V_CVT_F64_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_f64_i32
     S { key: O::V_CVT_F64_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_f64_u32
-    S { key: O::V_CVT_FLOOR_I32_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_floor_i32_f32
+    S { key: O::V_CVT_FLR_I32_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_floor_i32_f32
     S { key: O::V_CVT_FLR_I32_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_flr_i32_f32
     S { key: O::V_CVT_I16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_i16_f16
     S { key: O::V_CVT_I32_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_i32_f32
     S { key: O::V_CVT_I32_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_cvt_i32_f64
     S { key: O::V_CVT_I32_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_i32_i16
-    S { key: O::V_CVT_NEAREST_I32_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_nearest_i32_f32
+    S { key: O::V_CVT_RPI_I32_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_nearest_i32_f32
     S { key: O::V_CVT_NORM_I16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_norm_i16_f16
     S { key: O::V_CVT_NORM_U16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_norm_u16_f16
     S { key: O::V_CVT_OFF_F32_I4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_off_f32_i4
@@ -1456,11 +1456,11 @@ pub(crate) static SEMANTICS: [S; 1895] = [
     S { key: O::V_CVT_PK_FP8_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_fp8_f32
     S { key: O::V_CVT_PK_I16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_i16_f32
     S { key: O::V_CVT_PK_I16_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_i16_i32
-    S { key: O::V_CVT_PK_NORM_I16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_pk_norm_i16_f16
-    S { key: O::V_CVT_PK_NORM_I16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_norm_i16_f32
-    S { key: O::V_CVT_PK_NORM_U16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_pk_norm_u16_f16
-    S { key: O::V_CVT_PK_NORM_U16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_norm_u16_f32
-    S { key: O::V_CVT_PK_RTZ_F16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_rtz_f16_f32
+    S { key: O::V_CVT_PKNORM_I16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_pk_norm_i16_f16
+    S { key: O::V_CVT_PKNORM_I16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_norm_i16_f32
+    S { key: O::V_CVT_PKNORM_U16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_pk_norm_u16_f16
+    S { key: O::V_CVT_PKNORM_U16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_norm_u16_f32
+    S { key: O::V_CVT_PKRTZ_F16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_rtz_f16_f32
     S { key: O::V_CVT_PK_U16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_u16_f32
     S { key: O::V_CVT_PK_U16_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_u16_u32
     S { key: O::V_CVT_PK_U8_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_u8_f32
@@ -1543,7 +1543,7 @@ pub(crate) static SEMANTICS: [S; 1895] = [
     S { key: O::V_DOT2_I32_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2_i32_i16
     S { key: O::V_DOT2_U32_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2_u32_u16
     S { key: O::V_DOT2ACC_F32_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot2acc_f32_bf16
-    S { key: O::V_DOT2ACC_F32_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2acc_f32_f16
+    S { key: O::V_DOT2C_F32_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2acc_f32_f16
     S { key: O::V_DOT2C_F32_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot2c_f32_bf16
     S { key: O::V_DOT2C_F32_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2c_f32_f16
     S { key: O::V_DOT2C_I32_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2c_i32_i16
@@ -1564,7 +1564,7 @@ pub(crate) static SEMANTICS: [S; 1895] = [
     S { key: O::V_FLOOR_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_floor_f16
     S { key: O::V_FLOOR_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_floor_f32
     S { key: O::V_FLOOR_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_floor_f64
-    S { key: O::V_FMA_DX9_ZERO_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_fma_dx9_zero_f32
+    S { key: O::V_FMA_LEGACY_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_fma_dx9_zero_f32
     S { key: O::V_FMA_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_fma_f16
     S { key: O::V_FMA_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_fma_f32
     S { key: O::V_FMA_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_fma_f64
@@ -1575,7 +1575,7 @@ pub(crate) static SEMANTICS: [S; 1895] = [
     S { key: O::V_FMA_MIXLO_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_fma_mixlo_f16
     S { key: O::V_FMAAK_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_fmaak_f16
     S { key: O::V_FMAAK_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_fmaak_f32
-    S { key: O::V_FMAC_DX9_ZERO_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_fmac_dx9_zero_f32
+    S { key: O::V_FMAC_LEGACY_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_fmac_dx9_zero_f32
     S { key: O::V_FMAC_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_fmac_f16
     S { key: O::V_FMAC_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_fmac_f32
     S { key: O::V_FMAC_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_fmac_f64
@@ -1758,7 +1758,7 @@ pub(crate) static SEMANTICS: [S; 1895] = [
     S { key: O::V_MQSAD_PK_U16_U8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mqsad_pk_u16_u8
     S { key: O::V_MQSAD_U32_U8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mqsad_u32_u8
     S { key: O::V_MSAD_U8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_msad_u8
-    S { key: O::V_MUL_DX9_ZERO_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mul_dx9_zero_f32
+    S { key: O::V_MUL_LEGACY_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mul_dx9_zero_f32
     S { key: O::V_MUL_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mul_f16
     S { key: O::V_MUL_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mul_f32
     S { key: O::V_MUL_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_mul_f64
