@@ -563,6 +563,21 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
             }
             i.imm = isa.offset;
             i.offset1 = isa.offset1;
+            if matches!(
+                isa.opcode,
+                Opcode::DS_CMPSTORE_B32
+                    | Opcode::DS_CMPSTORE_B64
+                    | Opcode::DS_CMPSTORE_F32
+                    | Opcode::DS_CMPSTORE_F64
+                    | Opcode::DS_CMPSTORE_RTN_B32
+                    | Opcode::DS_CMPSTORE_RTN_B64
+                    | Opcode::DS_CMPSTORE_RTN_F32
+                    | Opcode::DS_CMPSTORE_RTN_F64
+            ) {
+                // GFX11 ds_cmpstore: data0 is the new value, data1 the compare value; the
+                // semantics (ds_cmpst's) read the compare value first.
+                i.src.swap(1, 2);
+            }
             if isa.has(hsaemu_isa::flags::GDS) {
                 i.flags |= flag::GDS;
             }

@@ -630,7 +630,8 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
             }
         }
         let dims = kd.enable_vgpr_workitem_id();
-        if ctx.gen.unified_agprs() {
+        // gfx90a, CDNA3 and GFX11 pack the work-item IDs into v0 (10 bits each).
+        if ctx.gen.unified_agprs() || ctx.gen.is_gfx11() {
             let mut v0 = [0u32; LANES];
             for l in 0..LANES {
                 v0[l] = x[l] & 0x3ff;

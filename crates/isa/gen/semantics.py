@@ -64,6 +64,12 @@ RENAMES = {
     "v_cvt_pk_norm_i16_f16": "v_cvt_pknorm_i16_f16", "v_cvt_pk_norm_u16_f16": "v_cvt_pknorm_u16_f16",
     "v_mul_dx9_zero_f32": "v_mul_legacy_f32", "v_fma_dx9_zero_f32": "v_fma_legacy_f32",
     "v_fmac_dx9_zero_f32": "v_fmac_legacy_f32", "v_dot2acc_f32_f16": "v_dot2c_f32_f16",
+    # GFX11's ds_cmpstore takes the new value before the compare value (the emulator swaps
+    # them back when lowering).
+    "ds_cmpstore_b32": "ds_cmpst_b32", "ds_cmpstore_b64": "ds_cmpst_b64",
+    "ds_cmpstore_f32": "ds_cmpst_f32", "ds_cmpstore_f64": "ds_cmpst_f64",
+    "ds_cmpstore_rtn_b32": "ds_cmpst_rtn_b32", "ds_cmpstore_rtn_b64": "ds_cmpst_rtn_b64",
+    "ds_cmpstore_rtn_f32": "ds_cmpst_rtn_f32", "ds_cmpstore_rtn_f64": "ds_cmpst_rtn_f64",
     "ds_storexchg_rtn_b32": "ds_wrxchg_rtn_b32", "ds_storexchg_rtn_b64": "ds_wrxchg_rtn_b64",
     "ds_storexchg_2addr_rtn_b32": "ds_wrxchg2_rtn_b32",
     "ds_storexchg_2addr_rtn_b64": "ds_wrxchg2_rtn_b64",

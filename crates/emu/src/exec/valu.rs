@@ -598,6 +598,14 @@ fn result16(op: Op) -> bool {
     matches!(
         op,
         Op::V_ADD_F16
+            | Op::V_MOV_B16
+            | Op::V_NOT_B16
+            | Op::V_AND_B16
+            | Op::V_OR_B16
+            | Op::V_XOR_B16
+            | Op::V_CNDMASK_B16
+            | Op::V_MAXMIN_F16
+            | Op::V_MINMAX_F16
             | Op::V_SUB_F16
             | Op::V_SUBREV_F16
             | Op::V_MUL_F16

@@ -187,14 +187,14 @@ pub(crate) static SEMANTICS: [S; 1895] = [
     S { key: O::DS_CMPST_RTN_B64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_cmpst_rtn_b64
     S { key: O::DS_CMPST_RTN_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpst_rtn_f32
     S { key: O::DS_CMPST_RTN_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_cmpst_rtn_f64
-    S { key: O::DS_CMPSTORE_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpstore_b32
-    S { key: O::DS_CMPSTORE_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_cmpstore_b64
-    S { key: O::DS_CMPSTORE_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpstore_f32
-    S { key: O::DS_CMPSTORE_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_cmpstore_f64
-    S { key: O::DS_CMPSTORE_RTN_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpstore_rtn_b32
-    S { key: O::DS_CMPSTORE_RTN_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_cmpstore_rtn_b64
-    S { key: O::DS_CMPSTORE_RTN_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpstore_rtn_f32
-    S { key: O::DS_CMPSTORE_RTN_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_cmpstore_rtn_f64
+    S { key: O::DS_CMPST_B32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpstore_b32
+    S { key: O::DS_CMPST_B64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_cmpstore_b64
+    S { key: O::DS_CMPST_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpstore_f32
+    S { key: O::DS_CMPST_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_cmpstore_f64
+    S { key: O::DS_CMPST_RTN_B32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpstore_rtn_b32
+    S { key: O::DS_CMPST_RTN_B64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_cmpstore_rtn_b64
+    S { key: O::DS_CMPST_RTN_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpstore_rtn_f32
+    S { key: O::DS_CMPST_RTN_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_cmpstore_rtn_f64
     S { key: O::DS_CONDXCHG32_RTN_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_condxchg32_rtn_b64
     S { key: O::DS_CONSUME, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_consume
     S { key: O::DS_DEC_RTN_U32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_dec_rtn_u32
