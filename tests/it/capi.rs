@@ -154,7 +154,7 @@ fn c_discovery() {
     // An unsupported HSAEMU_TARGET makes hsa_init fail with a message naming the supported
     // targets, instead of presenting another GPU.
     let exe = compile_c("discovery");
-    for bad in ["gfx1100", "gfx9999", "gfx942:xnack"] {
+    for bad in ["gfx1201", "gfx9999", "gfx942:xnack"] {
         let out = Command::new(&exe)
             .env("LD_LIBRARY_PATH", crate::support::library_dir())
             .env("HSAEMU_TARGET", bad)

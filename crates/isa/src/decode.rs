@@ -1755,13 +1755,13 @@ mod tests {
                 panic!("{gen:?} has no VOP3 table");
             };
             for (op, row) in rows.iter().enumerate() {
-                if row.is_none() || (!gen.is_gfx10() && (op as u32 >> 7) & 7 == 7) {
+                if row.is_none() || (!gen.is_rdna() && (op as u32 >> 7) & 7 == 7) {
                     continue;
                 }
-                if gen.is_gfx10() && op >= 0x400 {
+                if gen.is_rdna() && op >= 0x400 {
                     continue;
                 }
-                let vop3 = if gen.is_gfx10() { 0x35 } else { 0x34 };
+                let vop3 = if gen.is_rdna() { 0x35 } else { 0x34 };
                 for (i, &a) in srcs.iter().enumerate() {
                     let b = srcs[(i + 3) % srcs.len()];
                     let c = srcs[(i + 5) % srcs.len()];
@@ -1772,7 +1772,7 @@ mod tests {
                         bytes.extend_from_slice(&w1.to_le_bytes());
                         bytes.extend_from_slice(&0x1234_5678u32.to_le_bytes());
                         let mut fast = BLANK;
-                        let done = if gen.is_gfx10() {
+                        let done = if gen.is_rdna() {
                             vop3_fast_gfx10(gen, &bytes, 0, w0, &mut fast)
                         } else {
                             vop3_fast(gen, &bytes, 0, w0, &mut fast)
