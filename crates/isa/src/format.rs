@@ -375,7 +375,7 @@ impl Fmt<'_> {
                 self.s.push(' ');
                 self.sendmsg(imm);
             }
-            "s_version" => {
+            "s_version" if self.gen.is_gfx11() => {
                 self.s.push(' ');
                 self.version(imm);
             }
@@ -567,7 +567,7 @@ impl Fmt<'_> {
             match s.field {
                 F::Sdst => self.operand(inst.dst, s.width, Kind::B32),
                 F::Hwreg => self.hwreg(imm),
-                _ if e.name == "s_version" => self.version(imm),
+                _ if e.name == "s_version" && self.gen.is_gfx11() => self.version(imm),
                 F::Lit => {
                     if let Operand::Literal(v) = inst.src[1] {
                         self.literal(v, Kind::B32);
