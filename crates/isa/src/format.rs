@@ -753,7 +753,7 @@ impl Fmt<'_> {
             // LLVM 15 prints GFX8 VOPC SDWA without the `_sdwa` suffix; LLVM 22 GFX11 VOPC
             // DPP has no suffix.
             let vopc11 = dpp && fam == Fam::Vopc && self.gen.is_gfx11();
-            if !(sdwa && fam == Fam::Vopc && self.gen == Gen::Gfx8) && !vopc11 {
+            if !(vopc11 || sdwa && fam == Fam::Vopc && self.gen == Gen::Gfx8) {
                 self.name(if sdwa { "_sdwa" } else { "_dpp" });
             }
         } else {
