@@ -40,6 +40,7 @@ fn int_ops() {
         .into_iter()
         .chain(TARGETS_CDNA3)
         .chain(TARGETS_RDNA3)
+        .chain([GFX1100_W64])
     {
         let e = emu("cl/emu_int.cl", t);
         let (ba, bb, bo) = (e.buf_i32(&a), e.buf_i32(&b), e.zeros(4 * 16 * n));
@@ -348,6 +349,7 @@ fn double_ops_and_lib() {
         .into_iter()
         .chain(TARGETS_CDNA3)
         .chain(TARGETS_RDNA3)
+        .chain([GFX1100_W64])
     {
         let e = emu("cl/emu_double.cl", t);
         let (ba, bb, bo) = (e.buf_f64(&a), e.buf_f64(&b), e.zeros(8 * 10 * n));
@@ -611,6 +613,7 @@ fn lds_transpose_scan_atomics() {
         .into_iter()
         .chain(TARGETS_CDNA3)
         .chain(TARGETS_RDNA3)
+        .chain([GFX1100_W64])
     {
         let e = emu("cl/emu_lds.cl", t);
         let (w, h) = (37u32, 21u32);
@@ -808,6 +811,7 @@ fn wave_builtins_dpp_swizzle_bpermute() {
         .into_iter()
         .chain(TARGETS_CDNA3)
         .chain(TARGETS_RDNA3)
+        .chain([GFX1100_W64])
     {
         let e = emu("cl/emu_wave.cl", t);
         let n = 128usize;
@@ -900,6 +904,7 @@ fn sub_group_reductions_and_scans() {
         .into_iter()
         .chain(TARGETS_CDNA3)
         .chain(TARGETS_RDNA3)
+        .chain([GFX1100_W64])
     {
         let e = emu("cl/emu_wave.cl", t);
         let ws = wave_size(t);
