@@ -126,7 +126,8 @@ int main(void) {
   CHECK(feat & HSA_AGENT_FEATURE_KERNEL_DISPATCH);
   uint32_t u = 0;
   OK(hsa_agent_get_info(gpu, HSA_AGENT_INFO_WAVEFRONT_SIZE, &u));
-  CHECK(u == 64);
+  /* RDNA (gfx10xx, gfx11xx) reports wave32, like ROCr. */
+  CHECK(u == (target && strncmp(target, "gfx1", 4) == 0 ? 32u : 64u));
   uint16_t dims[3];
   OK(hsa_agent_get_info(gpu, HSA_AGENT_INFO_WORKGROUP_MAX_DIM, dims));
   CHECK(dims[0] == 1024);

@@ -47,6 +47,8 @@ fn disasm_matches_llvm_objdump_line_for_line() {
         "gfx1030",
         "gfx942",
         "gfx950",
+        "gfx1100",
+        "gfx1151",
     ] {
         // gfx942/gfx950 (clang-22, code object V6) against llvm-objdump-22.
         let processor = hsaemu_testkit::processor(target);
@@ -61,6 +63,13 @@ fn disasm_matches_llvm_objdump_line_for_line() {
         let extra: &[&str] = match target {
             "gfx1030" => &["cl/emu_wave.cl", "cl/emu_half.cl", "cl/emu_int.cl"],
             "gfx942" | "gfx950" => &["cl/emu_cdna3.cl", "cl/emu_double.cl"],
+            // GFX11: VOPD, true16 halves, DPP/DPP8, 16-bit and integer code.
+            "gfx1100" | "gfx1151" => &[
+                "cl/emu_wave.cl",
+                "cl/emu_half.cl",
+                "cl/emu_int.cl",
+                "cl/emu_double.cl",
+            ],
             _ => &[],
         };
         for &src in ["cl/vector_add.cl", "cl/reduce.cl", "cl/math.cl"]
@@ -204,6 +213,41 @@ fn disasm_wave64_matches_llvm_objdump() {
     let co = hsaemu_testkit::compile_cl("cl/math.cl", "gfx1030", 4);
     let wave32 = disasm(&[co.to_str().expect("utf-8 path")]);
     assert!(String::from_utf8_lossy(&wave32.stdout).contains("vcc_lo"));
+}
+
+/// `--wave64` prints GFX11 code like `llvm-objdump-22 --mattr=+wavefrontsize64`, line for
+/// line, on kernels clang-22 compiled for gfx1100 and gfx1151 with `-mwavefrontsize64`.
+#[test]
+fn disasm_gfx11_wave64_matches_llvm_objdump() {
+    let objdump = hsaemu_testkit::tool("llvm-objdump-22");
+    for target in ["gfx1100", "gfx1151"] {
+        for src in [
+            "cl/math.cl",
+            "cl/emu_wave.cl",
+            "cl/emu_half.cl",
+            "cl/reduce.cl",
+        ] {
+            let co = hsaemu_testkit::compile_cl_with(src, target, 6, &["-mwavefrontsize64"]);
+            let path = co.to_str().expect("utf-8 path");
+            let ours = disasm(&[path, "--wave64"]);
+            assert!(ours.status.success());
+            let mcpu = format!("--mcpu={target}");
+            let llvm = Command::new(&objdump)
+                .args(["-d", &mcpu, "--mattr=+wavefrontsize64", path])
+                .output()
+                .expect("run llvm-objdump-22");
+            assert!(llvm.status.success());
+            let (a, b) = (
+                body(&String::from_utf8_lossy(&ours.stdout)),
+                body(&String::from_utf8_lossy(&llvm.stdout)),
+            );
+            assert_same_listing(&a, &b, &format!("{src} for {target} (wave64)"));
+            assert!(
+                a.iter().any(|l| l.contains(", vcc") || l.contains(" s[")),
+                "{src}: no wave64 lane masks listed"
+            );
+        }
+    }
 }
 
 #[test]

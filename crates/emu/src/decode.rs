@@ -24,10 +24,10 @@ use std::sync::OnceLock;
 
 /// The generations the emulator executes (of isa's [`Gen`], which codeobject's processor
 /// table feeds): GFX8, the GFX9 family with CDNA3 (gfx940/941 with LLVM 15's tables, gfx942
-/// with LLVM 22's) and CDNA4 (gfx950), and GFX10.3 in both wave sizes. GFX11 is reserved in
-/// isa and not emulated.
+/// with LLVM 22's) and CDNA4 (gfx950), GFX10.3 and GFX11 (RDNA3/RDNA3.5) in both wave sizes:
+/// every generation isa decodes.
 pub fn emulated(gen: Gen) -> bool {
-    !matches!(gen, Gen::Gfx11)
+    gen.is_supported()
 }
 
 /// Encoding family of a decoded instruction.
@@ -51,6 +51,10 @@ pub(crate) enum Fmt {
     Mubuf,
     /// MIMG (image) instructions; `exec::mimg` takes the operation from `op`.
     Mimg,
+    /// GFX11 VOPD: the X operation in the usual fields; the Y operation's opcode in `imm`,
+    /// its destination in `sdst` and its sources in `ext` (10 bits each), see
+    /// [`Inst::vopd_halves`].
+    Vopd,
     /// A valid instruction without semantics (`Op::Missing`, `Op::NotForCompute`): executing
     /// it faults with its name (and the reason for a not-for-compute opcode).
     Unimplemented,
@@ -321,6 +325,7 @@ fn fmt_of(e: Encoding) -> Fmt {
         Encoding::Global => Fmt::Global,
         Encoding::Scratch => Fmt::Scratch,
         Encoding::Mimg => Fmt::Mimg,
+        Encoding::Vopd => Fmt::Vopd,
         Encoding::Unknown => Fmt::Invalid,
     }
 }
@@ -565,6 +570,21 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
             }
             i.imm = isa.offset;
             i.offset1 = isa.offset1;
+            if matches!(
+                isa.opcode,
+                Opcode::DS_CMPSTORE_B32
+                    | Opcode::DS_CMPSTORE_B64
+                    | Opcode::DS_CMPSTORE_F32
+                    | Opcode::DS_CMPSTORE_F64
+                    | Opcode::DS_CMPSTORE_RTN_B32
+                    | Opcode::DS_CMPSTORE_RTN_B64
+                    | Opcode::DS_CMPSTORE_RTN_F32
+                    | Opcode::DS_CMPSTORE_RTN_F64
+            ) {
+                // GFX11 ds_cmpstore: data0 is the new value, data1 the compare value; the
+                // semantics (ds_cmpst's) read the compare value first.
+                i.src.swap(1, 2);
+            }
             if isa.has(hsaemu_isa::flags::GDS) {
                 i.flags |= flag::GDS;
             }
@@ -663,9 +683,123 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
                 }
             }
         }
+        Encoding::Vopd => {
+            // Each half as the VOP1/VOP2 instruction it issues.
+            let Ext::Vopd(y) = isa.ext else {
+                return None;
+            };
+            let vsrc1_x = if isa.opcode == Opcode::V_FMAMK_F32 {
+                isa.src[2]
+            } else {
+                isa.src[1]
+            };
+            let xi = vopd_half(isa.opcode, isa.dst, isa.src[0], vsrc1_x, isa.size);
+            let x = lower(gen, &with_lit(xi, y.lit), w, w1)?;
+            let yi = vopd_half(
+                y.opcode,
+                Operand::Vgpr(y.vdst.into()),
+                match isa.sdst {
+                    Operand::Literal(_) => Operand::Literal(y.lit),
+                    o => o,
+                },
+                Operand::Vgpr(y.vsrc1.into()),
+                isa.size,
+            );
+            let yl = lower(gen, &with_lit(yi, y.lit), w, w1)?;
+            if x.fmt == Fmt::Unimplemented || yl.fmt == Fmt::Unimplemented {
+                return Some(if x.fmt == Fmt::Unimplemented { x } else { yl });
+            }
+            i = x;
+            i.fmt = Fmt::Vopd;
+            i.size = isa.size;
+            i.lit = y.lit;
+            i.imm = y.opcode as i32;
+            i.sdst = yl.dst;
+            i.ext = u32::from(yl.src[0]) | u32::from(yl.src[1]) << 10 | u32::from(yl.src[2]) << 20;
+        }
         Encoding::Unknown => return None,
     }
     Some(i)
+}
+
+/// One half of a VOPD instruction as the VOP1/VOP2 instruction it performs: `v_dual_mov_b32`
+/// is VOP1, `fmamk`/`fmaak` take the constant where their VOP2 forms do, `cndmask` reads VCC.
+fn vopd_half(
+    opcode: Opcode,
+    dst: Operand,
+    src0: Operand,
+    vsrc1: Operand,
+    size: u8,
+) -> hsaemu_isa::Inst {
+    let enc = if opcode == Opcode::V_MOV_B32 {
+        Encoding::Vop1
+    } else {
+        Encoding::Vop2
+    };
+    let mut h = hsaemu_isa::Inst::new(opcode, enc, size);
+    h.dst = dst;
+    h.src[0] = src0;
+    match opcode {
+        Opcode::V_MOV_B32 => {}
+        Opcode::V_FMAMK_F32 => {
+            h.src[1] = Operand::Literal(0);
+            h.src[2] = vsrc1;
+        }
+        Opcode::V_FMAAK_F32 => {
+            h.src[1] = vsrc1;
+            h.src[2] = Operand::Literal(0);
+        }
+        Opcode::V_CNDMASK_B32 => {
+            h.src[1] = vsrc1;
+            h.src[2] = Operand::VccLo;
+        }
+        _ => h.src[1] = vsrc1,
+    }
+    h
+}
+
+/// `h` with every literal operand set to `lit` (a VOPD has one literal, shared by its halves).
+fn with_lit(mut h: hsaemu_isa::Inst, lit: u32) -> hsaemu_isa::Inst {
+    for o in &mut h.src {
+        if let Operand::Literal(_) = o {
+            *o = Operand::Literal(lit);
+        }
+    }
+    h
+}
+
+impl Inst {
+    /// A VOPD instruction's two halves, as the VOP1/VOP2 instructions they perform.
+    pub(crate) fn vopd_halves(&self) -> (Inst, Inst) {
+        let vop = |op: Op| {
+            if op == Op::V_MOV_B32 {
+                Fmt::Vop1
+            } else {
+                Fmt::Vop2
+            }
+        };
+        let mut x = *self;
+        x.fmt = vop(x.op);
+        x.imm = 0;
+        x.sdst = NULL;
+        x.ext = 0;
+        let mut y = x;
+        let y_opcode = Opcode::all()
+            .get(self.imm as usize)
+            .copied()
+            .unwrap_or(Opcode::Unknown);
+        y.op = op_of(y_opcode);
+        y.opcode = y_opcode;
+        y.fmt = vop(y.op);
+        y.tys = y_opcode.semantics().src.map(ty);
+        y.dst = self.sdst;
+        y.src = [
+            (self.ext & 0x3ff) as u16,
+            (self.ext >> 10 & 0x3ff) as u16,
+            (self.ext >> 20 & 0x3ff) as u16,
+        ];
+        (x, y)
+    }
 }
 
 /// The cache and LDS bits of a vector memory instruction (`dlc` is a cache hint and ignored;

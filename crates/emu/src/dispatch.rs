@@ -200,7 +200,7 @@ fn run_dispatch(
     }
     // GFX10 runs wave32 and wave64 kernels (ENABLE_WAVEFRONT_SIZE32); GFX8/GFX9 only wave64.
     let wave32 = kd.enable_wavefront_size32();
-    if wave32 && !gpu.gen.is_gfx10() {
+    if wave32 && !gpu.gen.is_rdna() {
         return Err(Fault::invalid_dispatch(
             "the kernel is compiled for wave32, which this GPU does not support",
         ));
@@ -208,7 +208,7 @@ fn run_dispatch(
     let gen = gpu.gen.with_wave64(!wave32);
     // GFX10 wave64 shared VGPRs (COMPUTE_PGM_RSRC3.SHARED_VGPR_COUNT, which LLVM leaves 0) are
     // not modelled.
-    if gen.is_gfx10() && kd.shared_vgpr_count() != 0 {
+    if gen.is_rdna() && kd.shared_vgpr_count() != 0 {
         return Err(Fault::invalid_dispatch(format!(
             "COMPUTE_PGM_RSRC3.SHARED_VGPR_COUNT is {}: shared VGPRs are not supported",
             kd.shared_vgpr_count()
@@ -708,7 +708,8 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
             }
         }
         let dims = kd.enable_vgpr_workitem_id();
-        if ctx.gen.unified_agprs() {
+        // gfx90a, CDNA3 and GFX11 pack the work-item IDs into v0 (10 bits each).
+        if ctx.gen.unified_agprs() || ctx.gen.is_gfx11() {
             let mut v0 = [0u32; LANES];
             for l in 0..LANES {
                 v0[l] = x[l] & 0x3ff;
@@ -739,7 +740,7 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
 fn scratch_rsrc_word3(gen: Gen) -> u32 {
     const DST_SEL_XYZW: u32 = 4 | 5 << 3 | 6 << 6 | 7 << 9;
     const ADD_TID_ENABLE: u32 = 1 << 23;
-    if gen.is_gfx10() {
+    if gen.is_rdna() {
         const BUF_FMT_32_UINT: u32 = 20;
         let index_stride = if gen.wave_size() == 32 { 2 } else { 3 };
         DST_SEL_XYZW

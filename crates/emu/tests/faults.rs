@@ -9,7 +9,7 @@ use hsaemu_emu::FaultKind;
 
 #[test]
 fn out_of_bounds_global_store() {
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_RDNA3) {
         let e = emu("cl/emu_faults.cl", t);
         let buf = e.zeros(4 * 64);
         let f = e
@@ -53,7 +53,7 @@ fn out_of_bounds_global_store() {
 
 #[test]
 fn lds_out_of_range() {
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_RDNA3) {
         let e = emu("cl/emu_faults.cl", t);
         let out = e.zeros(4 * 64);
         let f = e
@@ -82,7 +82,7 @@ fn lds_out_of_range() {
 
 #[test]
 fn s_trap_2_aborts() {
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_RDNA3) {
         let e = emu("cl/emu_faults.cl", t);
         let mut v = vec![0i32; 256];
         v[200] = -1;
@@ -105,7 +105,7 @@ fn s_trap_2_aborts() {
 #[test]
 fn illegal_instruction() {
     use object::{Object, ObjectSection, ObjectSymbol};
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_RDNA3) {
         let path = hsaemu_testkit::compile_cl("cl/emu_faults.cl", t, 5);
         let mut bytes = std::fs::read(&path).expect("read");
         let file = object::File::parse(&*bytes).expect("parse ELF");
@@ -205,7 +205,7 @@ fn bad_code_objects_are_rejected() {
     assert_eq!(mem.len(), 0, "nothing stays registered");
     let unknown = hsaemu_emu::Gpu::new(
         hsaemu_emu::GpuConfig {
-            processor: "gfx1100".into(),
+            processor: "gfx1201".into(),
             ..Default::default()
         },
         mem,

@@ -37,7 +37,7 @@ fn vector_add_all_targets() {
 
 #[test]
 fn saxpy_partial_groups() {
-    for t in TARGETS.into_iter().chain(TARGETS_V2) {
+    for t in TARGETS.into_iter().chain(TARGETS_V2).chain(TARGETS_RDNA3) {
         let e = emu("cl/vector_add.cl", t);
         let n = 777u32;
         let x: Vec<f32> = (0..n).map(|i| (i % 13) as f32).collect();
@@ -123,7 +123,7 @@ fn reduce_sum_dynamic_lds() {
 
 #[test]
 fn reduce_sum_u64_atomics() {
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_RDNA3) {
         let e = emu("cl/reduce.cl", t);
         let n = 3000u32;
         let input: Vec<u64> = (0..u64::from(n)).map(|i| i * 1_000_003).collect();
@@ -162,7 +162,7 @@ fn histogram_lds_and_global_atomics() {
 
 #[test]
 fn atomic_ops_every_integer_op() {
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_RDNA3) {
         let e = emu("cl/atomics.cl", t);
         let n = 256u32;
         let init = [0i32, 1_000_000, -1, i32::MAX, i32::MIN, -1, 0, -1];
@@ -243,7 +243,7 @@ fn private_array_scratch() {
 
 #[test]
 fn grid_3d_partial_groups() {
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_RDNA3) {
         let e = emu("cl/control.cl", t);
         let (w, h, d) = (13u32, 7u32, 5u32);
         let bo = e.zeros(4 * (w * h * d) as usize);
@@ -262,7 +262,7 @@ fn grid_3d_partial_groups() {
 
 #[test]
 fn math_f32_device_libs() {
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_RDNA3) {
         let e = emu("cl/math.cl", t);
         let n = 256u32;
         let x: Vec<f32> = (0..n).map(|i| 0.01 + i as f32 * 0.037).collect();
@@ -296,7 +296,7 @@ fn math_f32_device_libs() {
 
 #[test]
 fn math_f64_device_libs() {
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_RDNA3) {
         let e = emu("cl/math.cl", t);
         let n = 128u32;
         let x: Vec<f64> = (0..n).map(|i| 0.5 + f64::from(i) * 0.173).collect();
@@ -323,7 +323,7 @@ fn math_f64_device_libs() {
 #[test]
 fn math_f16_and_conversions() {
     use half::f16;
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_RDNA3) {
         let e = emu("cl/math.cl", t);
         let n = 200u32;
         let x: Vec<f16> = (0..n)

@@ -36,7 +36,12 @@ fn int_ops() {
             }
         })
         .collect();
-    for t in TARGETS_W64.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS_W64
+        .into_iter()
+        .chain(TARGETS_CDNA3)
+        .chain(TARGETS_RDNA3)
+        .chain([GFX1100_W64])
+    {
         let e = emu("cl/emu_int.cl", t);
         let (ba, bb, bo) = (e.buf_i32(&a), e.buf_i32(&b), e.zeros(4 * 16 * n));
         e.run1(
@@ -99,7 +104,11 @@ fn long_ops() {
             }
         })
         .collect();
-    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS
+        .into_iter()
+        .chain(TARGETS_CDNA3)
+        .chain(TARGETS_RDNA3)
+    {
         let e = emu("cl/emu_int.cl", t);
         let (ba, bb, bo) = (
             e.buf_u64(&a.iter().map(|&x| x as u64).collect::<Vec<_>>()),
@@ -143,7 +152,11 @@ fn small_ints() {
     let mut rng = Rng(8);
     let a: Vec<u8> = (0..4 * n).map(|_| rng.next_u32() as u8).collect();
     let b: Vec<i16> = (0..2 * n).map(|_| rng.next_u32() as i16).collect();
-    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS
+        .into_iter()
+        .chain(TARGETS_CDNA3)
+        .chain(TARGETS_RDNA3)
+    {
         let e = emu("cl/emu_int.cl", t);
         let bb_bytes: Vec<u8> = b.iter().flat_map(|x| x.to_le_bytes()).collect();
         let (ba, bb, bo) = (e.buf_bytes(&a), e.buf_bytes(&bb_bytes), e.zeros(16 * n));
@@ -332,7 +345,12 @@ fn double_ops_and_lib() {
             }
         })
         .collect();
-    for t in TARGETS_W64.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS_W64
+        .into_iter()
+        .chain(TARGETS_CDNA3)
+        .chain(TARGETS_RDNA3)
+        .chain([GFX1100_W64])
+    {
         let e = emu("cl/emu_double.cl", t);
         let (ba, bb, bo) = (e.buf_f64(&a), e.buf_f64(&b), e.zeros(8 * 10 * n));
         e.run1(
@@ -402,7 +420,11 @@ fn half_ops() {
             .flat_map(|h| h.to_bits().to_le_bytes())
             .collect::<Vec<u8>>()
     };
-    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS
+        .into_iter()
+        .chain(TARGETS_CDNA3)
+        .chain(TARGETS_RDNA3)
+    {
         let e = emu("cl/emu_half.cl", t);
         let (ba, bb, bo) = (
             e.buf_bytes(&bytes(&a)),
@@ -496,6 +518,7 @@ fn control_switch_loops_calls() {
         .chain([GFX1030_FLAT_SCRATCH])
         .chain(TARGETS_V2)
         .chain(TARGETS_CDNA3)
+        .chain(TARGETS_RDNA3)
     {
         let e = emu("cl/emu_control.cl", t);
         let (bi, bo) = (e.buf_i32(&input), e.zeros(4 * n));
@@ -586,7 +609,12 @@ fn control_switch_loops_calls() {
 
 #[test]
 fn lds_transpose_scan_atomics() {
-    for t in TARGETS_W64.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS_W64
+        .into_iter()
+        .chain(TARGETS_CDNA3)
+        .chain(TARGETS_RDNA3)
+        .chain([GFX1100_W64])
+    {
         let e = emu("cl/emu_lds.cl", t);
         let (w, h) = (37u32, 21u32);
         let input: Vec<f32> = (0..w * h).map(|i| i as f32).collect();
@@ -779,7 +807,12 @@ fn cross_workgroup_spin_lock() {
 
 #[test]
 fn wave_builtins_dpp_swizzle_bpermute() {
-    for t in TARGETS_W64.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS_W64
+        .into_iter()
+        .chain(TARGETS_CDNA3)
+        .chain(TARGETS_RDNA3)
+        .chain([GFX1100_W64])
+    {
         let e = emu("cl/emu_wave.cl", t);
         let n = 128usize;
         let input: Vec<i32> = (0..n as i32).map(|i| i * 10 + 1).collect();
@@ -841,7 +874,11 @@ fn double_trig_large_arguments() {
     let a: Vec<f64> = (0..n)
         .map(|i| 1.234_567e3 * 10f64.powi((i % 16) as i32) * if i % 2 == 0 { 1.0 } else { -1.0 })
         .collect();
-    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS
+        .into_iter()
+        .chain(TARGETS_CDNA3)
+        .chain(TARGETS_RDNA3)
+    {
         let e = emu("cl/emu_double.cl", t);
         let (ba, bo) = (e.buf_f64(&a), e.zeros(8 * 2 * n));
         e.run1(
@@ -863,7 +900,12 @@ fn double_trig_large_arguments() {
 
 #[test]
 fn sub_group_reductions_and_scans() {
-    for t in TARGETS_W64.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS_W64
+        .into_iter()
+        .chain(TARGETS_CDNA3)
+        .chain(TARGETS_RDNA3)
+        .chain([GFX1100_W64])
+    {
         let e = emu("cl/emu_wave.cl", t);
         let ws = wave_size(t);
         let n = 256usize;

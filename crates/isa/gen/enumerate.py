@@ -4,13 +4,14 @@ Writes JSON: target -> family -> opcode -> [fields, text, nwords] for the valid 
 most fields set (ties: the earlier probe, whose sources are VGPRs).
 """
 import json
+import os
 import sys
 import oracle
 from families import TARGETS, families, variants
 
 
 def main(out, targets):
-    result = json.load(open(out)) if targets != TARGETS else {}
+    result = json.load(open(out)) if targets != TARGETS and os.path.exists(out) else {}
     for t in targets:
         probes, keys = [], []
         for fam, (n, enc, _) in families(t).items():
@@ -27,6 +28,12 @@ def main(out, targets):
             if r is None or (oracle.LLVM != "15" and "/*" in r[0]):
                 # LLVM 22 prints fields it rejects with a `/* Invalid … */` comment.
                 continue
+            if fam in ("VopdX", "VopdY"):
+                # A VOPD probe prints both halves: keep the probed one.
+                halves = r[0].split(" :: ")
+                if len(halves) != 2:
+                    continue
+                r = (halves[0 if fam == "VopdX" else 1].strip(), r[1])
             best = tr.setdefault(fam, {}).get(str(op))
             if best is None or len(f) > len(best[0]):
                 tr[fam][str(op)] = [f, r[0], r[1]]

@@ -181,6 +181,8 @@ GFX1030_W64 = "gfx1030+wavefrontsize64"
 
 def families(target):
     """The family layouts of a target."""
+    if target.startswith("gfx11"):
+        return FAMILIES_GFX11
     return FAMILIES_GFX10 if target.startswith("gfx10") else FAMILIES
 
 
@@ -190,3 +192,81 @@ def variants(fam, target="gfx803"):
     choices = [[None] + vals for _, vals in fields]
     for combo in itertools.product(*choices):
         yield {name: v for (name, _), v in zip(fields, combo) if v is not None}
+
+# GFX11 (RDNA3, RDNA3.5) layouts, as llvm-objdump-22 reads them. `null` is 124 and `m0` 125 (the
+# M0/NULL swap); SMEM, VOP3, VOP3P and DS are as on GFX10; FLAT has the segment in bits 17:16,
+# MUBUF/MTBUF carry offen/idxen in word 1, and VOPD packs two VALU halves into one instruction.
+NULL11 = 0x7C
+
+
+def enc_smem11(op, f):
+    return [(0b111101 << 26) | (op << 18) | (f.get("sdata", 0) << 6) | f.get("sbase", 0),
+            (f.get("soffset", NULL11) << 25) | f.get("offset", 0)]
+
+
+def enc_flat11(seg):
+    def enc(op, f):
+        return [(0b110111 << 26) | (op << 18) | (seg << 16),
+                (f.get("vdst", 0) << 24) | (f.get("sve", 0) << 23) | (f.get("saddr", NULL11) << 16) | (f.get("data", 0) << 8)
+                | f.get("addr", 0)]
+    return enc
+
+
+def enc_mubuf11(op, f):
+    return [(0b111000 << 26) | (op << 18) | f.get("offset", 0),
+            (f.get("soffset", 0) << 24) | (f.get("offen", 0) << 22) | (f.get("srsrc", 0) << 16) | (f.get("vdata", 0) << 8)
+            | f.get("vaddr", 0)]
+
+
+# GFX11 MTBUF: 4-bit opcode in 18:15, 7-bit unified format (22 = BUF_FMT_32_FLOAT) in 25:19.
+def enc_mtbuf11(op, f):
+    return [(0b111010 << 26) | (22 << 19) | (op << 15) | 0x10,
+            (f.get("soffset", 0) << 24) | (1 << 22) | (f.get("srsrc", 0) << 16) | (f.get("vdata", 0) << 8) | f.get("vaddr", 0)]
+
+
+# VOPD: X opcode in 25:22, Y opcode in 21:17; srcX0 8:0, vsrcX1 16:9; word 1 srcY0 8:0, vsrcY1
+# 16:9, vdstY>>1 23:17 (its low bit is the opposite of vdstX's), vdstX 31:24. Each half is probed
+# with the other fixed to a valid operation on other register banks.
+def enc_vopd_x(op, f):
+    return [(0b110010 << 26) | (op << 22) | (8 << 17) | (f.get("vsrc1", 0) << 9) | f.get("src0", V + 1),
+            (f.get("vdst", 0) << 24) | (1 << 17) | (V + 4)]
+
+
+def enc_vopd_y(op, f):
+    return [(0b110010 << 26) | (3 << 22) | (op << 17) | (2 << 9) | (V + 1),
+            (0 << 24) | ((f.get("vdst", 1) >> 1) << 17) | (f.get("vsrc1", 0) << 9) | f.get("src0", V)]
+
+
+# GFX11 MIMG (non-NSA): dim 4:2, dmask 11:8, opcode 25:18; vaddr, vdata, srsrc>>2 52:48, ssamp>>2
+# 62:58.
+def enc_mimg11(op, f):
+    return [(0b111100 << 26) | (op << 18) | (f.get("dmask", 0) << 8),
+            (f.get("ssamp", 0) << 26) | (f.get("srsrc", 0) << 16) | (f.get("vdata", 0) << 8) | f.get("vaddr", 0)]
+
+
+FAMILIES_GFX11 = {
+    "Sop2": FAMILIES["Sop2"],
+    "Sopk": FAMILIES["Sopk"],
+    "Sop1": FAMILIES["Sop1"],
+    "Sopc": FAMILIES["Sopc"],
+    "Sopp": FAMILIES["Sopp"],
+    "Smem": (0x100, enc_smem11, [("sdata", [20]), ("sbase", [4]), ("offset", [0x10]), ("soffset", [30])]),
+    "Vop2": FAMILIES["Vop2"],
+    "Vop1": FAMILIES["Vop1"],
+    "Vopc": FAMILIES["Vopc"],
+    "Vop3": FAMILIES_GFX10["Vop3"],
+    "Vop3p": FAMILIES_GFX10["Vop3p"],
+    "Ds": FAMILIES_GFX10["Ds"],
+    "Flat": (0x80, enc_flat11(0), [("vdst", [10]), ("addr", [20]), ("data", [30])]),
+    "Scratch": (0x80, enc_flat11(1), [("vdst", [10]), ("addr", [20]), ("data", [30]), ("saddr", [40]), ("sve", [1])]),
+    "Global": (0x80, enc_flat11(2), [("vdst", [10]), ("addr", [20]), ("data", [30]), ("saddr", [40])]),
+    "Mubuf": (0x100, enc_mubuf11, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("soffset", [30]),
+                                   ("offen", [1]), ("offset", [0x10])]),
+    "Mtbuf": (0x10, enc_mtbuf11, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("soffset", [30])]),
+    "Mimg": (0x100, enc_mimg11, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("ssamp", [10]), ("dmask", [1])]),
+    "VopdX": (0x10, enc_vopd_x, [("vdst", [10]), ("src0", [V + 21, 21]), ("vsrc1", [30])]),
+    "VopdY": (0x20, enc_vopd_y, [("vdst", [11]), ("src0", [V + 20, 20]), ("vsrc1", [31])]),
+}
+
+# LLVM 22's RDNA targets (probes-rdna.json): GFX11 (gfx1100; gfx1151 adds RDNA3.5's opcodes).
+RDNA_TARGETS = ["gfx1100", "gfx1151"]

@@ -9,7 +9,8 @@ import json
 import random
 import sys
 import oracle
-from families import GFX1030_W64, NULL, TARGETS, V, families
+import os
+from families import GFX1030_W64, NULL, NULL11, RDNA_TARGETS, TARGETS, V, families
 
 rng = random.Random(1234)
 
@@ -188,17 +189,92 @@ def mutate10(fam, fields, words):
     return mutate(fam, fields, words)
 
 
+def mutate11(fam, fields, words):
+    """GFX11: the new layouts (SMEM cache bits, FLAT/MUBUF/MTBUF/MIMG fields, `null` = 124,
+    VOPD), no SDWA."""
+    w = list(words)
+    f = fields
+    if fam == "Smem":
+        w[0] |= rng.getrandbits(2) << 13  # dlc, glc
+        if "offset" in f or "soffset" in f:
+            off = rng.choice([0, rng.getrandbits(21), rng.randrange(0, 0x100), rng.getrandbits(8) << 13])
+            soff = rng.choice([NULL11, NULL11, rng.randrange(0, 106), 106, 125, 126])
+            w[1] = (soff << 25) | off
+        return w
+    if fam in ("Vop1", "Vop2", "Vopc"):
+        r = rng.random()
+        if "src0" in f:
+            if r < 0.15:
+                w[0] = (w[0] & ~0x1FF) | 0xFA
+                return w + [rng.getrandbits(32) & ~0x000000FF | rng.randrange(256)]
+            if r < 0.25:
+                w[0] = (w[0] & ~0x1FF) | rng.choice([0xE9, 0xEA])
+                return w + [rng.getrandbits(32)]
+            w[0] = (w[0] & ~0x1FF) | rsrc9()
+        if "vdst" in f and fam != "Vopc":
+            w[0] = (w[0] & ~(0xFF << 17)) | (rng.randrange(256) << 17)
+        if "vsrc1" in f and rng.random() < 0.5:
+            w[0] = (w[0] & ~(0xFF << 9)) | (rng.randrange(256) << 9)
+        return w + [rlit()]
+    if fam in ("Vop3", "Vop3p"):
+        w = mutate(fam, fields, words)
+        for name, shift in (("src0", 0), ("src1", 9), ("src2", 18)):
+            if name in f and rng.random() < 0.15:
+                w[1] = (w[1] & ~(0x1FF << shift)) | (255 << shift)
+        if fam == "Vop3" and "vdst" in f and rng.random() < 0.2:
+            w[0] = (w[0] & ~0xFF) | rng.choice([106, NULL11, 125, 126, rng.randrange(0, 106)])
+        return w + [rlit()]
+    if fam == "Ds":
+        w[0] = (w[0] & ~0x3FFFF) | rng.getrandbits(16) | (rng.getrandbits(1) << 17 if rng.random() < 0.1 else 0)
+        return w
+    if fam in ("Flat", "Global", "Scratch"):
+        w[0] = (w[0] & ~0xFFFF) | rng.getrandbits(16)  # offset, dlc, glc, slc
+        if fam != "Flat":
+            r = rng.random()
+            if r < 0.4:
+                w[1] = (w[1] & ~(0x7F << 16)) | (NULL11 << 16)
+            elif r < 0.5:
+                w[1] = (w[1] & ~(0x7F << 16)) | (rng.choice([0x7F, 106, 125, 126, rng.randrange(0, 106)]) << 16)
+        if fam == "Scratch":
+            w[1] = (w[1] & ~(1 << 23)) | (rng.getrandbits(1) << 23)
+        return w
+    if fam in ("Mubuf", "Mtbuf"):
+        w[0] = (w[0] & ~0x7FFF) | rng.getrandbits(15)  # offset, slc, dlc, glc
+        if fam == "Mubuf":
+            w[0] |= (1 << 16) if rng.random() < 0.2 else 0  # lds
+        else:
+            w[0] = (w[0] & ~(0x7F << 19)) | (rng.getrandbits(7) << 19)  # format
+        w[1] = (w[1] & ~(7 << 21)) | (rng.getrandbits(3) << 21)  # tfe, offen, idxen
+        if "soffset" in f:
+            w[1] = (w[1] & ~(0xFF << 24)) | (rng.choice(list(range(0, 106)) + [106, NULL11, 125, 126] + list(range(128, 209))) << 24)
+        return w
+    if fam == "Mimg":
+        w[0] = (w[0] & ~0x3FFFE) | (rng.randrange(1, 16) << 8) | (rng.getrandbits(3) << 2)
+        w[0] |= rng.getrandbits(1) << 7
+        w[0] |= rng.getrandbits(6) << 12 if rng.random() < 0.5 else 0
+        w[1] |= rng.getrandbits(2) << 21 if rng.random() < 0.3 else 0
+        return w
+    if fam in ("VopdX", "VopdY"):
+        w[0] = (w[0] & ~0x1FFFF) | rsrc9() | (rng.randrange(256) << 9)
+        w[1] = rsrc9() | (rng.randrange(256) << 9) | (rng.randrange(128) << 17) | (rng.randrange(256) << 24)
+        return w + [rlit()]
+    return mutate(fam, fields, words)
+
+
 # Families whose text depends on the wave size (the wave64 round-trip file has only these).
 WAVE_DEPENDENT = ("Vop1", "Vop2", "Vopc", "Vop3", "Vop3p")
 
 
 def main(probes, outdir, samples, only):
     d = json.load(open(probes))
-    # LLVM_VERSION=22: the targets of probes-llvm22.json.
+    # LLVM_VERSION=22: the targets of probes-llvm22.json (TABLES=rdna: of probes-rdna.json).
     targets = ["gfx942", "gfx950"] if oracle.LLVM == "22" else TARGETS + [GFX1030_W64]
+    rdna = oracle.LLVM == "22" and os.environ.get("TABLES") == "rdna"
+    if rdna:
+        targets = RDNA_TARGETS + ["gfx1100+wavefrontsize64"]
     for t in targets:
         src_t = t.split("+")[0]
-        gfx10 = src_t.startswith("gfx10")
+        gfx10 = src_t.startswith("gfx10") or src_t.startswith("gfx11")
         if gfx10:
             # Seeded per target, so that the GFX8/GFX9 files stay as they were.
             rng.seed(t)
@@ -206,7 +282,7 @@ def main(probes, outdir, samples, only):
             continue
         cases = []
         for fam, ops in sorted(d[src_t].items()):
-            if t == GFX1030_W64 and fam not in WAVE_DEPENDENT:
+            if t.endswith("+wavefrontsize64") and fam not in WAVE_DEPENDENT:
                 continue
             enc = families(src_t)[fam][1]
             for op, (fields, text, nwords) in sorted(ops.items(), key=lambda kv: int(kv[0])):
@@ -215,8 +291,9 @@ def main(probes, outdir, samples, only):
                 n = samples * (3 if fam in ("Vop1", "Vop2", "Vop3", "Vopc", "Sop1", "Sop2") else 1)
                 if gfx10 and fam in ("Sopp", "Sopk", "Smem"):
                     n *= 8  # the operand syntaxes new on GFX10 (depctr, sendmsg, hwreg, soffset)
+                mut = mutate11 if src_t.startswith("gfx11") else mutate10 if gfx10 else mutate
                 for _ in range(n):
-                    cases.append(mutate10(fam, fields, base) if gfx10 else mutate(fam, fields, base))
+                    cases.append(mut(fam, fields, base))
         res = oracle.disassemble(t, cases)
         lines = []
         for words, r in zip(cases, res):
@@ -229,7 +306,7 @@ def main(probes, outdir, samples, only):
                 continue
             words = list(words) + [oracle.NOP] * max(0, nw - len(words))
             lines.append("%s\t%s" % (" ".join("%08x" % x for x in words[:nw]), text))
-        name = "gfx1030-wave64" if t == GFX1030_W64 else t
+        name = t.replace("+wavefrontsize64", "-wave64")
         with open("%s/roundtrip-%s.txt" % (outdir, name), "w") as f:
             f.write("# Generated by crates/isa/gen/gen_roundtrip.py with llvm-objdump-%s; do not edit.\n" % oracle.LLVM)
             f.write("# <machine words>\\t<llvm-objdump-%s text>\n" % oracle.LLVM)

@@ -7,6 +7,7 @@ oracle how inline constants print for every VALU/SALU source, which gives each s
 constant kind.
 """
 import json
+import os
 import re
 import sys
 import oracle
@@ -23,8 +24,17 @@ if LLVM22:
 # Generations whose tables also say which operands are lane masks (wave32: one SGPR, wave64: a
 # pair), found by disassembling the same words with the wave64 feature.
 WAVE64_VIEW = {"Gfx10": GFX1030_W64}
+# TABLES=rdna (with LLVM_VERSION=22): the RDNA generations LLVM 22 knows, from
+# data/probes-rdna.json to src/tables/generated_rdna.rs (`WIDTHS_RDNA`, GFX11 MTBUF formats).
+RDNA = LLVM22 and os.environ.get("TABLES") == "rdna"
+if RDNA:
+    GENS = {"Gfx11": ["gfx1100", "gfx1151"]}
+    WAVE64_VIEW = {"Gfx11": "gfx1100+wavefrontsize64"}
+# Generations whose VOP3/VOP3P take a literal constant.
+VOP3_LITERAL = ("Gfx10", "Gfx11")
 
-REG = re.compile(r"^([vsa])(\d+)$|^([vsa])\[(\d+):(\d+)\]$")
+# `v1.l`/`v1.h`: a 16-bit half of a VGPR (GFX11 true16 operands; register class `t`).
+REG = re.compile(r"^([vsa])(\d+)(\.[lh])?$|^([vsa])\[(\d+):(\d+)\]$")
 SCALE = {"sbase": 2, "srsrc": 4, "ssamp": 4}
 FIELD_RUST = {
     "vdst": "Vdst", "sdst": "Sdst", "src0": "Src0", "src1": "Src1", "src2": "Src2", "vsrc1": "Vsrc1",
@@ -68,12 +78,14 @@ def parse(fam, fields, text):
     for tok in ops:
         m = REG.match(tok)
         if m:
-            cls = m.group(1) or m.group(3)
-            num = int(m.group(2) or m.group(4))
-            width = 1 if m.group(2) else int(m.group(5)) - num + 1
+            cls = m.group(1) or m.group(4)
+            if m.group(3):
+                cls = "t"
+            num = int(m.group(2) or m.group(5))
+            width = 1 if m.group(2) else int(m.group(6)) - num + 1
             found = None
             for fname, val in fields.items():
-                if fname in ("imm", "offset", "offset0", "offset1", "simm16", "dmask"):
+                if fname in ("imm", "offset", "offset0", "offset1", "simm16", "dmask", "sve", "offen"):
                     continue
                 pv = val - V if val >= V else val
                 if fname in SCALE:
@@ -97,7 +109,7 @@ def parse(fam, fields, text):
                 slots.append(("offset", "i", 1))
             elif fam == "Smem":
                 slots.append(("sdata", "i", 1))
-            elif fam == "Vop2":
+            elif fam in ("Vop2", "VopdX", "VopdY", "Sop2"):
                 slots.append(("Lit", "i", 1))
             else:
                 slots.append(("Num", tok))
@@ -128,7 +140,12 @@ def main(probes_json, out):
     probe_mods(tables, d)
     masks = probe_lane_masks(tables)
     sopp_hex(tables)
-    write_rust(tables, out, masks, None if LLVM22 else probe_formats())
+    formats = None
+    if RDNA:
+        formats = probe_formats("gfx1100", "GFX11")
+    elif not LLVM22:
+        formats = probe_formats("gfx1030", "GFX10")
+    write_rust(tables, out, masks, formats)
 
 
 SRC_SHIFT = {"src0": 0, "src1": 9, "src2": 18}
@@ -159,7 +176,7 @@ def reg_width(tok):
         return None
     if m.group(2):
         return (m.group(1), 1)
-    return (m.group(3), int(m.group(5)) - int(m.group(4)) + 1)
+    return (m.group(4), int(m.group(6)) - int(m.group(5)) + 1)
 
 
 def operand_tokens(text):
@@ -228,22 +245,22 @@ def sopp_hex(tables):
                 tab[key] = e[:6] + (flag,)
 
 
-def probe_formats():
-    """GFX10 MTBUF: how llvm-objdump prints each 7-bit unified format value (`format:[…]`,
-    `format:N`, or nothing for the default)."""
-    from families import enc_mtbuf10
+def probe_formats(target, prefix):
+    """GFX10/GFX11 MTBUF: how llvm-objdump prints each 7-bit unified format value (`format:[…]`,
+    `format:N`, or nothing for the default). Returns (table name prefix, texts)."""
+    enc = families(target)["Mtbuf"][1]
     probes = []
     for fmt in range(128):
-        w = enc_mtbuf10(0, {"vdata": 10, "vaddr": 20, "srsrc": 4, "soffset": 30})
+        w = enc(0, {"vdata": 10, "vaddr": 20, "srsrc": 4, "soffset": 30})
         w[0] = (w[0] & ~(0x7F << 19)) | (fmt << 19)
         probes.append(w)
     out = []
-    for fmt, r in enumerate(oracle.disassemble("gfx1030", probes)):
+    for fmt, r in enumerate(oracle.disassemble(target, probes)):
         if r is None:
             raise ValueError("format %d does not decode" % fmt)
         tok = [t for t in r[0].split(" ") if t.startswith("format:")]
         out.append(tok[0] if tok else "")
-    return out
+    return prefix, out
 
 
 def probe_mods(tables, d):
@@ -279,7 +296,10 @@ def probe_mods(tables, d):
                     w[1] |= 1 << (29 + i)
                     keys.append((gen, key, "mods", None)); probes.append(w)
                 if not vop3b:
-                    w = list(base); w[0] |= (nmask | 8) << 11
+                    # GFX11 true16 rows fall back to their fake16 form (no op_sel) when op_sel
+                    # sets bits of absent operands: probe with src0's bit only.
+                    t16 = any(len(sl) == 3 and sl[1] == "t" for sl in slots)
+                    w = list(base); w[0] |= (1 if t16 else nmask | 8) << 11
                     keys.append((gen, key, "opsel", None)); probes.append(w)
             if fam in ("Vop1", "Vop2", "Vopc") and "src0" in fields:
                 nsrc = 2 if "vsrc1" in fields else 1
@@ -298,7 +318,7 @@ def probe_mods(tables, d):
             for sname in srcs:
                 for kind, val in (("inv2pi", 248), ("lit", 255), ("lit16", 255)):
                     # VOP3 takes literals from GFX10 on.
-                    vop3_lit = gen == "Gfx10" and fam in ("Vop3", "Vop3p")
+                    vop3_lit = gen in VOP3_LITERAL and fam in ("Vop3", "Vop3p")
                     if kind == "lit" and not vop3_lit and (fam not in ("Vop1", "Vop2", "Vopc") or sname != "src0"):
                         continue
                     if kind == "lit16" and not (vop3_lit and fam == "Vop3p"):
@@ -426,8 +446,13 @@ def slot_rust(slot, fam, mask=False):
     if slot[0] == "Special":
         if slot[1].startswith("hwreg"):
             return "Slot::fixed(F::Hwreg)"
+        if slot[1].startswith("sendmsg"):
+            return "Slot::fixed(F::Sendmsg)"  # GFX11 s_sendmsg_rtn_b32's ssrc0
         return None
     field, cls, width = slot
+    if cls == "t":
+        # A true16 VGPR half: one 16-bit operand, printed `vN.l`/`vN.h`.
+        return "Slot::reg(F::%s, b't', 1)" % FIELD_RUST[field]
     if fam == "Sop2" or fam == "Sop1" or fam == "Sopc":
         field = {"ssrc0": "src0", "ssrc1": "src1", "sdst": "sdst"}[field]
     if fam == "Vop3" and field == "sdst":
@@ -454,12 +479,13 @@ OPINFO_SLOT = {"Vdst": "dst", "Sdst": "dst", "Sdata": "dst", "Vdata": "dst",
 def write_rust(tables, out, masks, formats):
     o = open(out, "w")
     o.write("// Generated by crates/isa/gen/gen_tables.py from llvm-objdump-%s output; do not edit.\n" % oracle.LLVM)
+    fams_of = {gen: families(GENS[gen][0]) for gen in tables}
     o.write("//! Per-generation opcode tables: for every family and opcode number, the Opcode, the\n")
     o.write("//! printed mnemonic and the operands in printed order (field, register class, dwords).\n\n")
     o.write("use super::{Entry, Fam, Slot, F};\nuse crate::opcode::Opcode;\n\n")
     info = {}
     for gen, tab in tables.items():
-        for fam, (n, _, _) in families(GENS[gen][0]).items():
+        for fam, (n, _, _) in fams_of[gen].items():
             o.write("#[rustfmt::skip]\npub(crate) static %s_%s: [Option<Entry>; %d] = [\n" % (gen.upper(), fam.upper(), n))
             for op in range(n):
                 e = tab.get((fam, op))
@@ -475,7 +501,7 @@ def write_rust(tables, out, masks, formats):
                     continue
                 o.write("    Some(Entry::new(Opcode::%s, \"%s\", 0x%x, Fam::%s, &[%s])),\n" % (name.upper(), mn, flags, fam, ", ".join(rs)))
                 # Lane masks at their wave64 width.
-                regs = [(s[0], s[1], 2 if i in m else s[2]) for i, s in enumerate(slots) if len(s) == 3 and s[1] in "vsa"]
+                regs = [(s[0], s[1], 2 if i in m else s[2]) for i, s in enumerate(slots) if len(s) == 3 and s[1] in "vsat"]
                 first = name not in info
                 parts = info.setdefault(name, [])
                 seen = {OPINFO_SLOT.get(rf) for rf, _ in parts}
@@ -492,16 +518,18 @@ def write_rust(tables, out, masks, formats):
             o.write("];\n\n")
     o.write("/// Operand widths per opcode: (opcode, [(field, dwords)]), from the first table that has\n")
     o.write("/// it, completed by the others; lane masks at their wave64 width.\n")
-    o.write("#[rustfmt::skip]\npub(crate) static %s: &[(Opcode, &[(F, u8)])] = &[\n" % ("WIDTHS_LLVM22" if LLVM22 else "WIDTHS"))
+    widths = "WIDTHS_RDNA" if RDNA else "WIDTHS_LLVM22" if LLVM22 else "WIDTHS"
+    o.write("#[rustfmt::skip]\npub(crate) static %s: &[(Opcode, &[(F, u8)])] = &[\n" % widths)
     for name in sorted(info):
         parts = ["(F::%s, %d)" % p for p in info[name]]
         o.write("    (Opcode::%s, &[%s]),\n" % (name.upper(), ", ".join(parts)))
     o.write("];\n")
     if formats is None:
         return
+    prefix, formats = formats
     o.write("\n")
-    o.write("/// GFX10 MTBUF: the printed form of each unified format value (empty: the default, not printed).\n")
-    o.write("#[rustfmt::skip]\npub(crate) static GFX10_MTBUF_FORMATS: [&str; 128] = [\n")
+    o.write("/// %s MTBUF: the printed form of each unified format value (empty: the default, not printed).\n" % prefix)
+    o.write("#[rustfmt::skip]\npub(crate) static %s_MTBUF_FORMATS: [&str; 128] = [\n" % prefix)
     for f in formats:
         o.write("    \"%s\",\n" % f)
     o.write("];\n")

@@ -16,6 +16,8 @@ def base_name(text):
 
 def opcode_name(target, text):
     n = base_name(text)
+    # A VOPD half (`v_dual_mul_f32`) is the VALU operation it issues.
+    n = re.sub(r"^v_dual_", "v_", n)
     if target == "gfx803":
         n = GFX8_RENAMES.get(n, n)
     return n

@@ -40,7 +40,7 @@ fn decode_blank_for(
     offset: usize,
     inst: &mut Inst,
 ) -> Result<(), DecodeError> {
-    if gen.is_gfx10() {
+    if gen.is_rdna() {
         decode_blank::<true>(gen, bytes, offset, inst)
     } else {
         decode_blank::<false>(gen, bytes, offset, inst)
@@ -302,7 +302,7 @@ fn vop_short_fast(gen: Gen, bytes: &[u8], offset: usize, w0: u32, inst: &mut Ins
 /// The implicit `vcc` of VOPC and VOP2 carry/mask forms: `vcc_lo` in wave32.
 #[inline(always)]
 fn vcc(gen: Gen) -> Operand {
-    if gen == Gen::Gfx10 {
+    if gen.lane_mask_dwords() == 1 {
         Operand::VccLo
     } else {
         Operand::Vcc
@@ -335,21 +335,23 @@ fn decode_general(
     };
     let res = match fam {
         Fam::Sop1 | Fam::Sop2 | Fam::Sopc | Fam::Sopk | Fam::Sopp => r.salu(fam, entry, w0, inst),
-        Fam::Smem if gen.is_gfx10() => r.smem10(entry, w0, inst),
+        Fam::Smem if gen.is_rdna() => r.smem10(entry, w0, inst),
         Fam::Smem => r.smem(entry, w0, inst),
         Fam::Vop1 | Fam::Vop2 | Fam::Vopc => r.vop_short(fam, entry, w0, inst),
         Fam::Vop3 | Fam::Vop3p => r.vop3(fam, entry, w0, inst),
         Fam::Ds => r.ds(entry, w0, inst),
         Fam::Flat | Fam::Global | Fam::Scratch => r.flat(fam, entry, w0, inst),
         Fam::Mubuf | Fam::Mtbuf => r.buffer(fam, entry, w0, inst),
+        Fam::Mimg if gen.is_gfx11() => r.mimg11(entry, w0, inst),
         Fam::Mimg => r.mimg(entry, w0, inst),
+        Fam::VopdX | Fam::VopdY => r.vopd(entry, w0, inst),
     };
     res.map_err(|kind| r.err(w0, kind))
 }
 
 /// Decodes every instruction of `bytes` in order; after an error, decoding resumes at the next word.
 pub fn decode_all(gen: Gen, bytes: &[u8]) -> Vec<(u64, Result<Inst, DecodeError>)> {
-    if gen.is_gfx10() {
+    if gen.is_rdna() {
         decode_all_for::<true>(gen, bytes)
     } else {
         decode_all_for::<false>(gen, bytes)
@@ -398,6 +400,9 @@ fn decode_all_for<const GFX10: bool>(
 /// alike on GFX8, GFX9 and GFX10; the other encodings moved on GFX10 ([`family_gfx10`]).
 #[inline]
 pub(crate) fn family(gen: Gen, w: u32) -> (Option<Fam>, u32) {
+    if w >> 30 == 0b11 && gen.is_gfx11() {
+        return family_gfx11(w);
+    }
     if w >> 30 == 0b11 && gen.is_gfx10() {
         return family_gfx10(w);
     }
@@ -455,6 +460,29 @@ fn family_gfx10(w: u32) -> (Option<Fam>, u32) {
         0x38 if (w >> 25) & 1 != 0 => (None, 0),
         0x38 => (Some(Fam::Mubuf), (w >> 18) & 0x7f),
         0x3a => (Some(Fam::Mtbuf), (w >> 16) & 0x7),
+        _ => (None, 0),
+    }
+}
+
+/// [`family`] for the GFX11 encodings whose two high bits are set. EXP, VINTERP and LDSDIR
+/// (graphics) are not decoded; VOPD's family is its X half (the Y opcode is in bits 21:17).
+#[inline]
+fn family_gfx11(w: u32) -> (Option<Fam>, u32) {
+    match w >> 26 {
+        0x3d => (Some(Fam::Smem), (w >> 18) & 0xff),
+        0x35 => (Some(Fam::Vop3), (w >> 16) & 0x3ff),
+        0x33 if (w >> 24) & 3 == 0 => (Some(Fam::Vop3p), (w >> 16) & 0x7f),
+        0x32 => (Some(Fam::VopdX), (w >> 22) & 0xf),
+        0x36 => (Some(Fam::Ds), (w >> 18) & 0xff),
+        0x37 => match (w >> 16) & 3 {
+            0 => (Some(Fam::Flat), (w >> 18) & 0x7f),
+            1 => (Some(Fam::Scratch), (w >> 18) & 0x7f),
+            2 => (Some(Fam::Global), (w >> 18) & 0x7f),
+            _ => (None, 0),
+        },
+        0x38 => (Some(Fam::Mubuf), (w >> 18) & 0xff),
+        0x3a => (Some(Fam::Mtbuf), (w >> 15) & 0xf),
+        0x3c => (Some(Fam::Mimg), (w >> 18) & 0xff),
         _ => (None, 0),
     }
 }
@@ -555,6 +583,11 @@ impl Reader<'_> {
                 _ => inst.src[1] = op,
             }
         }
+        if fam == Fam::Sop2 && e.slots.iter().any(|s| s.field == F::Lit) {
+            // GFX11.5 s_fmaak_f32/s_fmamk_f32: the constant K is the literal word.
+            inst.src[2] = Operand::Literal(self.w(1)?);
+            size = 8;
+        }
         if fam == Fam::Sopk && e.slots.iter().any(|s| s.field == F::Lit) {
             inst.src[1] = Operand::Literal(self.w(1)?);
             size = 8;
@@ -569,6 +602,9 @@ impl Reader<'_> {
                 inst.dst = scalar(self.gen, (w0 >> 16) & 0x7f, e.slots[1].width)
                     .ok_or(DecodeErrorKind::InvalidOperand)?;
             }
+        }
+        if e.slots.iter().any(|s| s.field == F::Sendmsg) {
+            inst.src[0] = Operand::Imm(w0 & 0xff);
         }
         if fam == Fam::Sopc && e.slots.iter().any(|s| s.field == F::Ssrc1Imm) {
             inst.src[1] = Operand::Imm((w0 >> 8) & 0xff);
@@ -616,21 +652,27 @@ impl Reader<'_> {
         Ok(())
     }
 
-    /// GFX10 SMEM: `sdata`, `sbase`, a signed 21-bit offset and a `soffset` SGPR (`null`: none).
+    /// GFX10/GFX11 SMEM: `sdata`, `sbase`, a signed 21-bit offset and a `soffset` SGPR
+    /// (`null`: none). GFX11 moved glc to bit 14 and dlc to bit 13.
     fn smem10(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
         start(inst, e, Encoding::Smem, 8);
-        if (w0 >> 16) & 1 != 0 {
+        let (glc, dlc) = if self.gen.is_gfx11() {
+            (14, 13)
+        } else {
+            (16, 14)
+        };
+        if (w0 >> glc) & 1 != 0 {
             inst.flags |= flags::GLC;
         }
-        if (w0 >> 14) & 1 != 0 {
+        if (w0 >> dlc) & 1 != 0 {
             inst.flags |= flags::DLC;
         }
         self.smem_data_base(e, w0, inst)?;
         if e.slots.iter().any(|s| s.field == F::SmOffset) {
             inst.offset = sext(w1 & 0x1f_ffff, 21);
             let soffset = w1 >> 25;
-            if soffset != NULL {
+            if soffset != null_of(self.gen) {
                 inst.flags |= flags::SOFFSET;
                 inst.src[2] =
                     scalar(self.gen, soffset, 1).ok_or(DecodeErrorKind::InvalidOperand)?;
@@ -668,7 +710,7 @@ impl Reader<'_> {
         let pl = &e.places;
         let has_src0 = e.slots.iter().any(|s| s.field == F::Src0);
         let vgpr_only = e.mods & mods::VGPR_ONLY != 0;
-        let gfx10 = self.gen.is_gfx10();
+        let gfx10 = self.gen.is_rdna();
         let ext_kind = match src0 {
             _ if !has_src0 || vgpr_only => 0,
             0xf9 => 1,                 // SDWA
@@ -686,7 +728,17 @@ impl Reader<'_> {
                     scalar(self.gen, (w0 >> 17) & 0xff, s.width_on(self.gen))
                         .ok_or(DecodeErrorKind::InvalidOperand)?
                 }
+                F::Vdst if s.class == b't' => t16(inst, 3, (w0 >> 17) & 0xff),
                 F::Vdst => vreg(s.class, (w0 >> 17) & 0xff),
+                F::Src0 if s.class == b't' && (ext_kind >= 2 || src0 >= 256) => {
+                    let v = if ext_kind >= 2 {
+                        w1 & 0xff
+                    } else {
+                        src0 & 0xff
+                    };
+                    t16(inst, 0, v)
+                }
+                F::Vsrc1 if s.class == b't' => t16(inst, 1, (w0 >> 9) & 0xff),
                 F::Src0 => match ext_kind {
                     1 => {
                         let s1 = if self.gen == Gen::Gfx8 {
@@ -860,9 +912,16 @@ impl Reader<'_> {
                     let v = (w1 >> (9 * i)) & 0x1ff;
                     if e.mods & (mods::VGPR_ONLY << i) != 0 {
                         vreg(class, v & 0xff)
+                    } else if i == 0 && self.gen.is_gfx11() && matches!(v, 0xfa | 0xe9 | 0xea) {
+                        // DPP: the VGPR is in the third word (`vop3_dpp`).
+                        Operand::None
                     } else {
-                        // GFX10 VOP3/VOP3P take one literal, after the two words.
-                        let lit_at = self.gen.is_gfx10().then_some(2);
+                        // GFX10 VOP3/VOP3P take one literal, after the two words (GFX11
+                        // VOP3 DPP: after the DPP word).
+                        let dpp = self.gen.is_gfx11()
+                            && fam == Fam::Vop3
+                            && matches!(w1 & 0x1ff, 0xfa | 0xe9 | 0xea);
+                        let lit_at = self.gen.is_rdna().then_some(if dpp { 3 } else { 2 });
                         self.src(v, s.width_on(self.gen), class, lit_at, &mut size)?
                     }
                 }
@@ -876,6 +935,95 @@ impl Reader<'_> {
             }
         }
         vop3_mods(fam, e, w0, w1, vop3b, inst);
+        inst.size = size;
+        if self.gen.is_gfx11() && fam == Fam::Vop3 {
+            self.vop3_dpp(e, w1, inst)?;
+            inst.size = inst.size.max(size);
+        }
+        Ok(())
+    }
+
+    /// GFX11 VOP3 with DPP: `src0` 0xfa (DPP16) or 0xe9/0xea (DPP8) names the VGPR in the
+    /// third word, which also holds the DPP controls.
+    fn vop3_dpp(&self, e: &Entry, w1: u32, inst: &mut Inst) -> R<()> {
+        let src0 = w1 & 0x1ff;
+        if !matches!(src0, 0xfa | 0xe9 | 0xea) || e.mods & mods::VGPR_ONLY != 0 {
+            return Ok(());
+        }
+        let Some(i) = e.slots.iter().position(|s| s.field == F::Src0) else {
+            return Ok(());
+        };
+        let w2 = self.w(2)?;
+        if let Place::Src(k) = e.places[i] {
+            inst.src[usize::from(k)] = Operand::Vgpr((w2 & 0xff) as u16);
+        }
+        inst.size = inst.size.max(12);
+        inst.ext = if src0 == 0xfa {
+            Ext::Dpp(Dpp {
+                ctrl: ((w2 >> 8) & 0x1ff) as u16,
+                bound_ctrl: (w2 >> 19) & 1 != 0,
+                row_mask: (w2 >> 28) as u8,
+                bank_mask: ((w2 >> 24) & 0xf) as u8,
+                fi: (w2 >> 18) & 1 != 0,
+            })
+        } else {
+            let mut sel = [0u8; 8];
+            for (j, s) in sel.iter_mut().enumerate() {
+                *s = ((w2 >> (8 + 3 * j)) & 7) as u8;
+            }
+            Ext::Dpp8(Dpp8 {
+                sel,
+                fi: src0 == 0xea,
+            })
+        };
+        Ok(())
+    }
+
+    /// GFX11 VOPD: the X half from `e` (`vdstX`, `srcX0`, `vsrcX1`), the Y half from the
+    /// VOPD-Y table (`vdstY`, `srcY0` in `sdst`, `vsrcY1`), and the one literal.
+    fn vopd(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
+        let w1 = self.w(1)?;
+        let ye = lookup(self.gen, Fam::VopdY, (w0 >> 17) & 0x1f)
+            .ok_or(DecodeErrorKind::UnknownOpcode)?;
+        start(inst, e, Encoding::Vopd, 8);
+        let mut size = 8u8;
+        let lit_x = e.slots.iter().any(|s| s.field == F::Lit) || w0 & 0x1ff == 255;
+        let lit_y = ye.slots.iter().any(|s| s.field == F::Lit) || w1 & 0x1ff == 255;
+        let lit = if lit_x || lit_y {
+            size = 12;
+            self.w(2)?
+        } else {
+            0
+        };
+        let src = |v: u32| -> R<Operand> {
+            match v {
+                256.. => Ok(Operand::Vgpr((v - 256) as u16)),
+                255 => Ok(Operand::Literal(lit)),
+                _ => scalar(self.gen, v, 1).ok_or(DecodeErrorKind::InvalidOperand),
+            }
+        };
+        let vdst_x = w1 >> 24;
+        for (i, s) in e.slots.iter().enumerate() {
+            let op = match s.field {
+                F::Vdst => Operand::Vgpr(vdst_x as u16),
+                F::Src0 => src(w0 & 0x1ff)?,
+                F::Vsrc1 => Operand::Vgpr(((w0 >> 9) & 0xff) as u16),
+                F::Lit => Operand::Literal(lit),
+                _ => continue,
+            };
+            match e.places[i] {
+                Place::Dst => inst.dst = op,
+                Place::Src(k) => inst.src[usize::from(k)] = op,
+                _ => {}
+            }
+        }
+        inst.sdst = src(w1 & 0x1ff)?;
+        inst.ext = Ext::Vopd(crate::inst::Vopd {
+            opcode: ye.opcode,
+            vdst: ((((w1 >> 17) & 0x7f) << 1) | (!vdst_x & 1)) as u8,
+            vsrc1: ((w1 >> 9) & 0xff) as u8,
+            lit,
+        });
         inst.size = size;
         Ok(())
     }
@@ -902,9 +1050,9 @@ impl Reader<'_> {
         }
         inst.offset = (w0 & 0xff) as i32;
         inst.offset1 = ((w0 >> 8) & 0xff) as u8;
-        let gds_bit = if self.gen.is_gfx10() { 17 } else { 16 };
+        let gds_bit = if self.gen.is_rdna() { 17 } else { 16 };
         // gfx942/gfx950 have no GDS: LLVM 22 ignores the bit.
-        if (w0 >> gds_bit) & 1 != 0 && !self.gen.llvm22() {
+        if (w0 >> gds_bit) & 1 != 0 && !matches!(self.gen, Gen::Gfx942 | Gen::Gfx950) {
             inst.flags |= flags::GDS;
         }
         // gfx90a/gfx940: bit 25 selects AGPRs for data and vdst.
@@ -922,6 +1070,9 @@ impl Reader<'_> {
 
     #[inline(always)]
     fn flat(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
+        if self.gen.is_gfx11() {
+            return self.flat11(fam, e, w0, inst);
+        }
         let w1 = self.w(1)?;
         start(inst, e, encoding_of(fam), 8);
         let gfx10 = self.gen.is_gfx10();
@@ -990,7 +1141,156 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// GFX11 FLAT/GLOBAL/SCRATCH: segment in bits 17:16, glc 14, slc 15, dlc 13, a signed
+    /// 13-bit offset (12-bit unsigned for FLAT); `saddr` `null` is `off`; SCRATCH's `sve` (word
+    /// 1 bit 23) says whether the VGPR address is used.
+    fn flat11(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
+        let w1 = self.w(1)?;
+        start(inst, e, encoding_of(fam), 8);
+        let saddr = (w1 >> 16) & 0x7f;
+        let no_saddr = saddr == NULL11;
+        for s in e.slots {
+            match s.field {
+                F::Vdst => inst.dst = vreg(s.class, w1 >> 24),
+                F::Addr => inst.src[0] = Operand::Vgpr((w1 & 0xff) as u16),
+                F::Data => inst.src[1] = vreg(s.class, (w1 >> 8) & 0xff),
+                _ => {}
+            }
+        }
+        if (w0 >> 14) & 1 != 0 && e.name.contains("atomic") {
+            // Returning atomics (glc) write the old value to vdst.
+            if let Some(d) = e.slots.iter().find(|s| s.field == F::Data) {
+                inst.dst = vreg(d.class, w1 >> 24);
+            }
+        }
+        if fam != Fam::Flat && !no_saddr {
+            let width = if fam == Fam::Global { 2 } else { 1 };
+            inst.src[2] = scalar(self.gen, saddr, width).ok_or(DecodeErrorKind::InvalidOperand)?;
+        }
+        if fam == Fam::Scratch {
+            inst.src[0] = if (w1 >> 23) & 1 != 0 {
+                Operand::Vgpr((w1 & 0xff) as u16)
+            } else {
+                Operand::None
+            };
+        }
+        inst.offset = if fam == Fam::Flat {
+            (w0 & 0x1fff) as i32
+        } else {
+            sext(w0 & 0x1fff, 13)
+        };
+        for (bit, flag) in [(14, flags::GLC), (15, flags::SLC), (13, flags::DLC)] {
+            if (w0 >> bit) & 1 != 0 {
+                inst.flags |= flag;
+            }
+        }
+        Ok(())
+    }
+
+    /// GFX11 MUBUF/MTBUF: offset 11:0, slc 12, dlc 13, glc 14, MUBUF `lds` 16, MTBUF format
+    /// 25:19; word 1: tfe 21, offen 22, idxen 23.
+    fn buffer11(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
+        let w1 = self.w(1)?;
+        start(inst, e, encoding_of(fam), 8);
+        let offen = (w1 >> 22) & 1 != 0;
+        let idxen = (w1 >> 23) & 1 != 0;
+        if offen {
+            inst.flags |= flags::OFFEN;
+        }
+        if idxen {
+            inst.flags |= flags::IDXEN;
+        }
+        let atomic = e.name.contains("atomic");
+        for s in e.slots {
+            match s.field {
+                F::Vdata => {
+                    let op = vreg(s.class, (w1 >> 8) & 0xff);
+                    if e.name.contains("store") || (atomic && (w0 >> 14) & 1 == 0) {
+                        inst.src[1] = op;
+                    } else {
+                        inst.dst = op;
+                        if atomic {
+                            inst.src[1] = op;
+                        }
+                    }
+                }
+                F::Vaddr if offen || idxen => inst.src[0] = Operand::Vgpr((w1 & 0xff) as u16),
+                F::Srsrc => inst.src[2] = Operand::Sgpr((((w1 >> 16) & 0x1f) << 2) as u16),
+                F::Soffset => {
+                    inst.sdst =
+                        scalar(self.gen, w1 >> 24, 1).ok_or(DecodeErrorKind::InvalidOperand)?
+                }
+                _ => {}
+            }
+        }
+        inst.offset = (w0 & 0xfff) as i32;
+        for (bit, flag) in [(14, flags::GLC), (12, flags::SLC), (13, flags::DLC)] {
+            if (w0 >> bit) & 1 != 0 {
+                inst.flags |= flag;
+            }
+        }
+        if (w1 >> 21) & 1 != 0 && !atomic {
+            inst.flags |= flags::TFE;
+        }
+        if fam == Fam::Mtbuf {
+            inst.ext = Ext::BufFormat {
+                format: ((w0 >> 19) & 0x7f) as u8,
+            };
+        }
+        Ok(())
+    }
+
+    /// GFX11 MIMG (without NSA): dim 4:2, unorm 7, dmask 11:8, slc 12, dlc 13, glc 14, r128
+    /// 15, a16 16, d16 17; word 1: vaddr, vdata, srsrc 20:16, tfe 21, lwe 22, ssamp 30:26.
+    fn mimg11(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
+        let w1 = self.w(1)?;
+        if w0 & 1 != 0 {
+            // NSA (non-sequential addresses in extra words): not decoded.
+            return Err(DecodeErrorKind::UnknownOpcode);
+        }
+        start(inst, e, Encoding::Mimg, 8);
+        for s in e.slots {
+            match s.field {
+                F::Vdata => {
+                    let op = vreg(s.class, (w1 >> 8) & 0xff);
+                    if e.name.contains("store") {
+                        inst.src[1] = op;
+                    } else {
+                        inst.dst = op;
+                    }
+                }
+                F::Vaddr => inst.src[0] = Operand::Vgpr((w1 & 0xff) as u16),
+                F::Srsrc => inst.src[2] = Operand::Sgpr((((w1 >> 16) & 0x1f) << 2) as u16),
+                F::Ssamp => inst.sdst = Operand::Sgpr((((w1 >> 26) & 0x1f) << 2) as u16),
+                _ => {}
+            }
+        }
+        inst.ext = Ext::MimgDim {
+            dmask: ((w0 >> 8) & 0xf) as u8,
+            dim: ((w0 >> 2) & 7) as u8,
+        };
+        for (word, bit, flag) in [
+            (w0, 7, flags::UNORM),
+            (w0, 12, flags::SLC),
+            (w0, 13, flags::DLC),
+            (w0, 14, flags::GLC),
+            (w0, 15, flags::DA),
+            (w0, 16, flags::A16),
+            (w0, 17, flags::D16),
+            (w1, 21, flags::TFE),
+            (w1, 22, flags::LWE),
+        ] {
+            if (word >> bit) & 1 != 0 {
+                inst.flags |= flag;
+            }
+        }
+        Ok(())
+    }
+
     fn buffer(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
+        if self.gen.is_gfx11() {
+            return self.buffer11(fam, e, w0, inst);
+        }
         let w1 = self.w(1)?;
         start(inst, e, encoding_of(fam), 8);
         let offen = (w0 >> 12) & 1 != 0;
@@ -1134,7 +1434,7 @@ fn vop3_mods(fam: Fam, e: &Entry, w0: u32, w1: u32, vop3b: bool, inst: &mut Inst
         }
         if !vop3b {
             m.abs = ((w0 >> 8) & 7) as u8 & src_mods;
-            if e.mods & mods::OP_SEL != 0 {
+            if e.mods & mods::OP_SEL != 0 || crate::format::has_t16(e) {
                 m.op_sel = ((w0 >> 11) & 0xf) as u8;
             }
         }
@@ -1160,6 +1460,28 @@ fn start(inst: &mut Inst, e: &Entry, encoding: Encoding, size: u8) {
 
 /// The `null` operand value: on GFX10 also "no SGPR" in SMEM `soffset` and FLAT `saddr`.
 const NULL: u32 = 0x7d;
+/// GFX11's `null` (GFX11 swapped `m0` and `null`: `m0` is 125).
+const NULL11: u32 = 0x7c;
+
+/// The `null` operand value of an RDNA generation.
+#[inline]
+fn null_of(gen: Gen) -> u32 {
+    if gen.is_gfx11() {
+        NULL11
+    } else {
+        NULL
+    }
+}
+
+/// A GFX11 true16 VGPR field of a VOP1/VOP2/VOPC word: bits 6:0 (7:0 of a 9-bit source) name
+/// the VGPR, bit 7 its high half, kept like VOP3's `op_sel` (bit `sel`: 0–2 sources, 3 dst).
+#[inline]
+fn t16(inst: &mut Inst, sel: u8, v: u32) -> Operand {
+    if v & 0x80 != 0 {
+        inst.mods.op_sel |= 1 << sel;
+    }
+    Operand::Vgpr((v & 0x7f) as u16)
+}
 
 /// Cache-policy bits at the given positions of word 0: glc (gfx940 sc0), slc (gfx940 nt) and
 /// the gfx90a `scc` / gfx940 `sc1` bit (FLAT bit 25, MUBUF bit 15).
@@ -1215,6 +1537,7 @@ static SCALARS: [[[Option<Operand>; 256]; 2]; GEN_COUNT] = {
         let row = match gen {
             Gen::Gfx8 => SCALARS_GFX8,
             Gen::Gfx10 | Gen::Gfx10W64 => SCALARS_GFX10,
+            Gen::Gfx11 | Gen::Gfx11W64 => SCALARS_GFX11,
             _ => SCALARS_GFX9,
         };
         let mut v = 0;
@@ -1231,6 +1554,7 @@ static SCALARS: [[[Option<Operand>; 256]; 2]; GEN_COUNT] = {
 const SCALARS_GFX9: usize = 0;
 const SCALARS_GFX8: usize = 1;
 const SCALARS_GFX10: usize = 2;
+const SCALARS_GFX11: usize = 3;
 
 /// A scalar operand value 0–254 for the generation row `row` (GFX8: trap registers and `ttmp`
 /// numbering differ; GFX10: 106 SGPRs, no `flat_scratch`/`xnack_mask` operands), 64 bits wide
@@ -1239,7 +1563,10 @@ const fn scalar_value(row: usize, v: u32, wide: bool) -> Option<Operand> {
     let gfx8 = row == SCALARS_GFX8;
     Some(match v {
         0..=101 => Operand::Sgpr(v as u16),
-        102..=105 if row == SCALARS_GFX10 => Operand::Sgpr(v as u16),
+        102..=105 if row >= SCALARS_GFX10 => Operand::Sgpr(v as u16),
+        // GFX11: `null` is 124 and `m0` 125.
+        124 if row == SCALARS_GFX11 => Operand::Null,
+        125 if row == SCALARS_GFX11 => Operand::M0,
         102 => {
             if wide {
                 Operand::FlatScratch
@@ -1326,7 +1653,7 @@ mod tests {
 
     /// Every generation with tables, both GFX10 wave sizes included.
     fn table_gens() -> Vec<Gen> {
-        Gen::ALL.into_iter().filter(|&g| g != Gen::Gfx11).collect()
+        Gen::ALL.to_vec()
     }
 
     /// The VOP1/VOP2/VOPC fast path gives exactly what the general path gives, for every
@@ -1431,13 +1758,13 @@ mod tests {
                 panic!("{gen:?} has no VOP3 table");
             };
             for (op, row) in rows.iter().enumerate() {
-                if row.is_none() || (!gen.is_gfx10() && (op as u32 >> 7) & 7 == 7) {
+                if row.is_none() || (!gen.is_rdna() && (op as u32 >> 7) & 7 == 7) {
                     continue;
                 }
-                if gen.is_gfx10() && op >= 0x400 {
+                if gen.is_rdna() && op >= 0x400 {
                     continue;
                 }
-                let vop3 = if gen.is_gfx10() { 0x35 } else { 0x34 };
+                let vop3 = if gen.is_rdna() { 0x35 } else { 0x34 };
                 for (i, &a) in srcs.iter().enumerate() {
                     let b = srcs[(i + 3) % srcs.len()];
                     let c = srcs[(i + 5) % srcs.len()];
@@ -1448,7 +1775,7 @@ mod tests {
                         bytes.extend_from_slice(&w1.to_le_bytes());
                         bytes.extend_from_slice(&0x1234_5678u32.to_le_bytes());
                         let mut fast = BLANK;
-                        let done = if gen.is_gfx10() {
+                        let done = if gen.is_rdna() {
                             vop3_fast_gfx10(gen, &bytes, 0, w0, &mut fast)
                         } else {
                             vop3_fast(gen, &bytes, 0, w0, &mut fast)

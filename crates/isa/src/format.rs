@@ -45,17 +45,15 @@ fn fam_of(enc: Encoding) -> Option<Fam> {
         Encoding::Flat => Fam::Flat,
         Encoding::Global => Fam::Global,
         Encoding::Scratch => Fam::Scratch,
+        Encoding::Vopd => Fam::VopdX,
         Encoding::Unknown => return None,
     })
 }
 
 /// The table row of an opcode in an encoding family (reverse lookup, built once).
 pub(crate) fn entry_for(gen: Gen, fam: Fam, op: Opcode) -> Option<&'static Entry> {
-    let gen = if gen == Gen::Gfx10W64 {
-        Gen::Gfx10
-    } else {
-        gen
-    };
+    // The wave64 views share their wave32 generation's tables.
+    let gen = gen.with_wave64(false);
     type Map = HashMap<(u8, u8, Opcode), &'static Entry>;
     static MAP: OnceLock<Map> = OnceLock::new();
     let map = MAP.get_or_init(|| {
@@ -88,6 +86,7 @@ pub fn format(inst: &Inst, gen: Gen, pc: u64) -> String {
         gen,
         first: true,
         name: e.name,
+        packed_src: false,
     };
     match fam {
         Fam::Sopp => f.sopp(inst, e),
@@ -99,6 +98,7 @@ pub fn format(inst: &Inst, gen: Gen, pc: u64) -> String {
         Fam::Flat | Fam::Global | Fam::Scratch => f.flat(fam, inst, e),
         Fam::Mubuf | Fam::Mtbuf => f.buffer(fam, inst, e),
         Fam::Mimg => f.mimg(inst, e),
+        Fam::VopdX | Fam::VopdY => f.vopd(inst, e),
     }
     s
 }
@@ -109,6 +109,8 @@ struct Fmt<'a> {
     first: bool,
     /// The printed mnemonic (LLVM 22's literal syntax depends on the operation).
     name: &'static str,
+    /// The source being printed is a packed 16-bit pair (`v_dot2*` sources 0 and 1).
+    packed_src: bool,
 }
 
 /// How constants print for source `i` of a VALU entry (probed from llvm-objdump).
@@ -278,7 +280,19 @@ impl Fmt<'_> {
         let f32_inline = FLOATS.iter().any(|c| c.bits32() == v);
         let inline = match kind {
             // Packed f16 pairs: an inline constant fills the low half only.
-            Kind::B32 if self.name.starts_with("v_pk_") => {
+            // GFX11 packed 16-bit integers take any 32-bit inline constant; packed bf16 the
+            // bf16 inline values.
+            Kind::B32
+                if self.gen.is_gfx11()
+                    && self.name.starts_with("v_pk_")
+                    && (self.name.contains("_i16") || self.name.contains("_u16")) =>
+            {
+                int(v as i32) || f32_inline
+            }
+            Kind::B32 if self.packed_src && self.name.contains("bf16") => {
+                int(v as i32) || (v >> 16 == 0 && FLOATS.iter().any(|c| c.bits32() >> 16 == v))
+            }
+            Kind::B32 if self.name.starts_with("v_pk_") || self.packed_src => {
                 int(v as i32) || (v >> 16 == 0 && f16_inline(v as u16))
             }
             Kind::B32 => int(v as i32) || f32_inline,
@@ -316,6 +330,9 @@ impl Fmt<'_> {
             "s_waitcnt" => {
                 let (vm, exp, lgkm, vm_max, lgkm_max) = if self.gen == Gen::Gfx8 {
                     (imm & 0xf, (imm >> 4) & 7, (imm >> 8) & 0xf, 0xf, 0xf)
+                } else if self.gen.is_gfx11() {
+                    // GFX11: vmcnt 15:10, lgkmcnt 9:4, expcnt 2:0.
+                    ((imm >> 10) & 0x3f, imm & 7, (imm >> 4) & 0x3f, 0x3f, 0x3f)
                 } else if self.gen.is_gfx10() {
                     // GFX10: lgkmcnt is 6 bits.
                     (
@@ -350,9 +367,17 @@ impl Fmt<'_> {
                 self.s.push(' ');
                 self.s.push_str(&parts.join(" "));
             }
+            "s_sendmsg" | "s_sendmsghalt" if self.gen.is_gfx11() => {
+                self.s.push(' ');
+                sendmsg_gfx11(self.s, imm);
+            }
             "s_sendmsg" | "s_sendmsghalt" => {
                 self.s.push(' ');
                 self.sendmsg(imm);
+            }
+            "s_version" if self.gen.is_gfx11() => {
+                self.s.push(' ');
+                self.version(imm);
             }
             "s_set_gpr_idx_mode" if imm > 15 => {
                 self.s.push(' ');
@@ -370,6 +395,10 @@ impl Fmt<'_> {
                 self.s.push(' ');
                 self.depctr(imm);
             }
+            "s_delay_alu" => {
+                self.s.push(' ');
+                delay_alu(self.s, imm);
+            }
             _ if e.mods & mods::SOPP_HEX != 0 => {
                 let _ = write!(self.s, " {imm:#x}");
             }
@@ -382,6 +411,41 @@ impl Fmt<'_> {
                 self.u16_imm(imm);
             }
         }
+    }
+
+    /// `s_version`: the microcode version (named where LLVM names it) and its flag bits.
+    fn version(&mut self, imm: u32) {
+        const FLAGS: [(u32, &str); 3] = [
+            (0x2000, "UC_VERSION_W64_BIT"),
+            (0x4000, "UC_VERSION_W32_BIT"),
+            (0x8000, "UC_VERSION_MDP_BIT"),
+        ];
+        if imm & !0xe0ff != 0 {
+            return self.u16_imm(imm);
+        }
+        let code = imm & 0xff;
+        let name = match code {
+            0 => "UC_VERSION_GFX7",
+            4 => "UC_VERSION_GFX10",
+            6 => "UC_VERSION_GFX11",
+            9 => "UC_VERSION_GFX12",
+            _ => "",
+        };
+        if imm & 0xe000 == 0 && name.is_empty() {
+            return self.u16_imm(imm);
+        }
+        let mut parts = vec![if name.is_empty() {
+            code.to_string()
+        } else {
+            name.to_string()
+        }];
+        parts.extend(
+            FLAGS
+                .iter()
+                .filter(|f| imm & f.0 != 0)
+                .map(|f| f.1.to_string()),
+        );
+        self.s.push_str(&parts.join("|"));
     }
 
     /// A 16-bit immediate: decimal when it is an inline-constant value, else hex.
@@ -503,6 +567,7 @@ impl Fmt<'_> {
             match s.field {
                 F::Sdst => self.operand(inst.dst, s.width, Kind::B32),
                 F::Hwreg => self.hwreg(imm),
+                _ if e.name == "s_version" && self.gen.is_gfx11() => self.version(imm),
                 F::Lit => {
                     if let Operand::Literal(v) = inst.src[1] {
                         self.literal(v, Kind::B32);
@@ -526,7 +591,9 @@ impl Fmt<'_> {
         let id = imm & 0x3f;
         let off = (imm >> 6) & 0x1f;
         let size = ((imm >> 11) & 0x1f) + 1;
-        let name = if self.gen.is_gfx10() {
+        let name = if self.gen.is_gfx11() {
+            hwreg_gfx11(id)
+        } else if self.gen.is_gfx10() {
             hwreg_gfx10(id)
         } else {
             self.hwreg_gfx9(id)
@@ -568,13 +635,44 @@ impl Fmt<'_> {
 
     fn salu(&mut self, inst: &Inst, e: &Entry) {
         self.name(e.name);
+        // GFX11.5 SALU f16: SOP2 sources are f16 operands (constants print by the f16
+        // rules); SOP1/SOPC ones print as 32-bit values, SOPC inline floats as their f16 bits.
+        let f16 = e.name.ends_with("_f16") && inst.encoding == Encoding::Sop2;
+        let sopc_f16 = e.name.ends_with("_f16") && inst.encoding == Encoding::Sopc;
         for s in e.slots {
             self.sep();
-            let kind = if s.width >= 2 { Kind::B64 } else { Kind::B32 };
+            let kind = if s.width >= 2 {
+                Kind::B64
+            } else if f16 {
+                Kind::F16
+            } else {
+                Kind::B32
+            };
+            let src = match s.field {
+                F::Src0 => Some(inst.src[0]),
+                F::Src1 => Some(inst.src[1]),
+                _ => None,
+            };
+            if let (true, Some(Operand::InlineFloat(c))) = (sopc_f16, src) {
+                let _ = write!(self.s, "{:#x}", c.bits16());
+                continue;
+            }
             match s.field {
                 F::Sdst => self.operand(inst.dst, s.width, kind),
                 F::Src0 => self.operand(inst.src[0], s.width, kind),
                 F::Src1 => self.operand(inst.src[1], s.width, kind),
+                F::Lit => {
+                    if let Operand::Literal(v) = inst.src[2] {
+                        let _ = write!(self.s, "{v:#x}");
+                    }
+                }
+                F::Sendmsg => {
+                    let v = match inst.src[0] {
+                        Operand::Imm(v) => v,
+                        _ => 0,
+                    };
+                    sendmsg_gfx11(self.s, v);
+                }
                 F::Ssrc1Imm => {
                     let v = match inst.src[1] {
                         Operand::Imm(v) => v,
@@ -593,7 +691,7 @@ impl Fmt<'_> {
 
     fn smem(&mut self, inst: &Inst, e: &Entry) {
         self.name(e.name);
-        let gfx10 = self.gen.is_gfx10();
+        let gfx10 = self.gen.is_rdna();
         for s in e.slots {
             self.sep();
             match s.field {
@@ -645,11 +743,17 @@ impl Fmt<'_> {
     fn valu(&mut self, fam: Fam, inst: &Inst, e: &Entry) {
         let sdwa = matches!(inst.ext, Ext::Sdwa(_));
         let dpp = matches!(inst.ext, Ext::Dpp(_) | Ext::Dpp8(_));
-        if sdwa || dpp {
+        if dpp && fam == Fam::Vop3 {
+            // GFX11 VOP3 DPP: `_e64_dpp` (VOP3-only opcodes gain `_e64`).
+            self.name(e.name.trim_end_matches("_e64"));
+            self.name("_e64_dpp");
+        } else if sdwa || dpp {
             let base = e.name.trim_end_matches("_e32");
             self.name(base);
-            // LLVM 15 prints GFX8 VOPC SDWA without the `_sdwa` suffix.
-            if !(sdwa && fam == Fam::Vopc && self.gen == Gen::Gfx8) {
+            // LLVM 15 prints GFX8 VOPC SDWA without the `_sdwa` suffix; LLVM 22 GFX11 VOPC
+            // DPP has no suffix.
+            let vopc11 = dpp && fam == Fam::Vopc && self.gen.is_gfx11();
+            if !(vopc11 || sdwa && fam == Fam::Vopc && self.gen == Gen::Gfx8) {
                 self.name(if sdwa { "_sdwa" } else { "_dpp" });
             }
         } else {
@@ -667,7 +771,14 @@ impl Fmt<'_> {
                 F::Src1 | F::Vsrc1 => 1,
                 _ => 2,
             };
-            let width = s.width_on(self.gen);
+            let mut width = s.width_on(self.gen);
+            if self.gen == Gen::Gfx11W64
+                && e.name.starts_with("v_wmma")
+                && matches!(s.field, F::Vdst | F::Src2)
+            {
+                // WMMA in wave64: C and D have half the VGPRs.
+                width /= 2;
+            }
             let kind = src_kind(e, src_index, width);
             let (op, is_src) = match pl[i] {
                 Place::Dst => (inst.dst, false),
@@ -679,9 +790,10 @@ impl Fmt<'_> {
                 Operand::Literal(v) if e.mods & mods::PACKED_LIT != 0 && v > 0xffff => Kind::B32,
                 _ => kind,
             };
+            self.packed_src = e.name.starts_with("v_dot2") && src_index < 2;
             if s.field == F::Vcc && !(sdwa && fam == Fam::Vopc && i == 0) {
                 // VOPC SDWA may have an SGPR destination instead of vcc.
-                self.s.push_str(if self.gen == Gen::Gfx10 {
+                self.s.push_str(if self.gen.lane_mask_dwords() == 1 {
                     "vcc_lo"
                 } else {
                     "vcc"
@@ -734,9 +846,15 @@ impl Fmt<'_> {
                     Operand::InlineInt(_) | Operand::InlineFloat(_) | Operand::Literal(_)
                 );
                 if neg && !abs && is_const {
-                    self.s.push_str("neg(");
+                    let at = self.s.len();
                     self.operand(op, width, kind);
-                    self.s.push(')');
+                    // LLVM 22 negates a `lit(…)` with a minus sign.
+                    if self.s[at..].starts_with("lit(") {
+                        self.s.insert(at, '-');
+                    } else {
+                        self.s.insert_str(at, "neg(");
+                        self.s.push(')');
+                    }
                     continue;
                 }
                 if neg {
@@ -749,6 +867,9 @@ impl Fmt<'_> {
                     self.s.push_str("sext(");
                 }
                 self.operand(op, width, kind);
+                if s.class == b't' && self.true16(e, inst) {
+                    self.half(op, inst.mods.op_sel >> src_index);
+                }
                 if sext {
                     self.s.push(')');
                 }
@@ -762,9 +883,12 @@ impl Fmt<'_> {
                 self.operand(inst.dst, self.gen.lane_mask_dwords(), Kind::B32);
             } else {
                 self.operand(op, width, kind);
+                if s.class == b't' && self.true16(e, inst) {
+                    self.half(op, inst.mods.op_sel >> 3);
+                }
             }
         }
-        if vop3 && self.gen.llvm22() && e.name.starts_with("v_permlane") {
+        if vop3 && self.gen.is_cdna3() && e.name.starts_with("v_permlane") {
             // gfx950 v_permlane16/32_swap_b32_e64.
             if inst.mods.op_sel & 2 != 0 {
                 self.modifier("bound_ctrl:1");
@@ -791,7 +915,22 @@ impl Fmt<'_> {
                     write!(self.s, " bitop3:{t:#x}")
                 };
             }
-            if inst.mods.op_sel != 0 {
+            let t16 = self.gen.is_gfx11() && has_t16(e);
+            let op_sel = inst.mods.op_sel & !opsel_ignored(e.name);
+            if t16 {
+                let has_op_sel = e.mods & mods::OP_SEL != 0 || opsel_ignored(e.name) != 0;
+                if op_sel != 0 && true16_form(e, inst) && has_op_sel {
+                    // One entry per source (`v_fmac_*` counts its tied accumulator), and the
+                    // destination's when the row has one.
+                    let dst = e.slots.iter().any(|s| s.field == F::Vdst);
+                    let n = nsrc + usize::from(e.name.starts_with("v_fmac_"));
+                    let bits: Vec<String> = (0..n)
+                        .map(|b| ((op_sel >> b) & 1).to_string())
+                        .chain(dst.then(|| ((op_sel >> 3) & 1).to_string()))
+                        .collect();
+                    let _ = write!(self.s, " op_sel:[{}]", bits.join(","));
+                }
+            } else if inst.mods.op_sel != 0 && (e.mods & mods::OP_SEL != 0) {
                 // gfx940 v_cvt_sr_* (fp8/bf8) and gfx950 v_cvt_scalef32_pk_fp4_*: LLVM counts
                 // the tied old destination as a third source.
                 let tied = matches!(
@@ -891,6 +1030,61 @@ impl Fmt<'_> {
         }
     }
 
+    /// Whether true16 operands print with `.l`/`.h` (see [`true16_form`]).
+    fn true16(&self, e: &Entry, inst: &Inst) -> bool {
+        true16_form(e, inst)
+    }
+
+    /// GFX11 true16: `.l`/`.h` after a VGPR operand (bit 0 of `sel`: the high half).
+    fn half(&mut self, op: Operand, sel: u8) {
+        if matches!(op, Operand::Vgpr(_)) {
+            self.s.push_str(if sel & 1 != 0 { ".h" } else { ".l" });
+        }
+    }
+
+    /// GFX11 VOPD: `v_dual_<x> vdst, src0, vsrc1 :: v_dual_<y> vdst, src0, vsrc1` (with the
+    /// `fmaak`/`fmamk` constant where the half has one).
+    fn vopd(&mut self, inst: &Inst, e: &Entry) {
+        let Ext::Vopd(y) = inst.ext else {
+            return;
+        };
+        self.vopd_half(e, inst.dst, inst.src);
+        let Some(ye) = crate::tables::vopd_y_entry(self.gen, y.opcode) else {
+            return;
+        };
+        self.s.push_str(" :: ");
+        self.first = true;
+        let mut src = [Operand::None; 3];
+        for (i, s) in ye.slots.iter().enumerate() {
+            if let Place::Src(k) = ye.places[i] {
+                src[usize::from(k)] = match s.field {
+                    F::Src0 => inst.sdst,
+                    F::Vsrc1 => Operand::Vgpr(y.vsrc1.into()),
+                    _ => Operand::Literal(y.lit),
+                };
+            }
+        }
+        self.vopd_half(ye, Operand::Vgpr(y.vdst.into()), src);
+    }
+
+    fn vopd_half(&mut self, e: &Entry, dst: Operand, src: [Operand; 3]) {
+        self.name(e.name);
+        for (i, s) in e.slots.iter().enumerate() {
+            self.sep();
+            let op = match e.places[i] {
+                Place::Dst => dst,
+                Place::Src(k) => src[usize::from(k)],
+                _ => Operand::None,
+            };
+            match (s.field, op) {
+                (F::Lit, Operand::Literal(v)) => {
+                    let _ = write!(self.s, "{v:#x}");
+                }
+                _ => self.operand(op, s.width, Kind::B32),
+            }
+        }
+    }
+
     fn vop3p_mods(&mut self, inst: &Inst, e: &Entry, nsrc: usize) {
         let m = &inst.mods;
         let list = |v: u8| -> String {
@@ -931,8 +1125,10 @@ impl Fmt<'_> {
             let _ = write!(self.s, " op_sel:[{}]", list(m.op_sel));
         }
         // LLVM 22 has no op_sel_hi on the integer dot products.
-        let no_hi =
-            self.gen.llvm22() && (e.name.starts_with("v_dot4_") || e.name.starts_with("v_dot8_"));
+        let no_hi = self.gen.llvm22()
+            && (e.name.starts_with("v_dot4_")
+                || e.name.starts_with("v_dot8_")
+                || e.name.starts_with("v_wmma"));
         if !no_hi && ((mix && m.op_sel_hi & all != 0) || (!mix && m.op_sel_hi & all != all)) {
             let _ = write!(self.s, " op_sel_hi:[{}]", list(m.op_sel_hi));
         }
@@ -975,7 +1171,7 @@ impl Fmt<'_> {
         let c = u32::from(c);
         // GFX10 drops the wave shifts and row broadcasts and reuses 0x150–0x16f for
         // row_share/row_xmask; gfx90a/gfx940 use 0x150–0x15f for row_newbcast.
-        let gfx10 = self.gen.is_gfx10();
+        let gfx10 = self.gen.is_rdna();
         let _ = match c {
             0x000..=0x0ff => write!(
                 self.s,
@@ -1006,6 +1202,7 @@ impl Fmt<'_> {
     fn ds(&mut self, inst: &Inst, e: &Entry) {
         self.name(e.name);
         let two = e.name.contains("2st64")
+            || e.name.contains("_2addr")
             || e.name.contains("read2")
             || e.name.contains("write2")
             || e.name.contains("wrxchg2");
@@ -1046,7 +1243,7 @@ impl Fmt<'_> {
     }
 
     fn cache_bits(&mut self, inst: &Inst) {
-        if self.gen.is_gfx10() {
+        if self.gen.is_rdna() {
             for (f, n) in [
                 (flags::GLC, "glc"),
                 (flags::SLC, "slc"),
@@ -1095,7 +1292,7 @@ impl Fmt<'_> {
                 self.operand(inst.dst, w.max(1), Kind::B32);
             }
         }
-        let gfx10 = self.gen.is_gfx10();
+        let gfx10 = self.gen.is_rdna();
         for s in e.slots {
             match s.field {
                 // GFX10: with `lds` the data goes to LDS and vdst is not printed.
@@ -1210,10 +1407,12 @@ impl Fmt<'_> {
             }
         }
         if let Ext::BufFormat { format } = inst.ext {
-            let printed = crate::tables::GFX10_MTBUF_FORMATS
-                .get(usize::from(format))
-                .copied()
-                .unwrap_or("");
+            let formats = if self.gen.is_gfx11() {
+                &crate::tables::GFX11_MTBUF_FORMATS
+            } else {
+                &crate::tables::GFX10_MTBUF_FORMATS
+            };
+            let printed = formats.get(usize::from(format)).copied().unwrap_or("");
             if !printed.is_empty() {
                 self.modifier(printed);
             }
@@ -1264,7 +1463,9 @@ impl Fmt<'_> {
                     } else {
                         inst.dst_dwords()
                     };
-                    let w = if e.name.contains("atomic") && w != s.width && w != 2 * s.width {
+                    let w = if self.gen.is_gfx11() {
+                        mimg11_data(e.name, s.width, w)
+                    } else if e.name.contains("atomic") && w != s.width && w != 2 * s.width {
                         s.width
                     } else {
                         w
@@ -1273,15 +1474,28 @@ impl Fmt<'_> {
                 }
                 F::Vaddr => {
                     self.sep();
-                    self.operand(inst.src[0], s.width, Kind::B32);
+                    let w = match inst.ext {
+                        Ext::MimgDim { dim, .. } => {
+                            let data = e.slots.iter().find(|s| s.field == F::Vdata);
+                            let sized = data.is_none_or(|d| {
+                                mimg11_data(e.name, d.width, inst.dst_dwords()) != d.width
+                                    || inst.dst_dwords() == d.width
+                            });
+                            if sized {
+                                mimg11_vaddr(e.name, s.width, dim, inst)
+                            } else {
+                                s.width
+                            }
+                        }
+                        _ => s.width,
+                    };
+                    self.operand(inst.src[0], w, Kind::B32);
                 }
                 F::Srsrc => {
                     self.sep();
-                    self.operand(
-                        inst.src[2],
-                        if inst.has(flags::A16) { 4 } else { 8 },
-                        Kind::B32,
-                    );
+                    // GFX11: the resource is 8 SGPRs whatever `r128` says.
+                    let r128 = inst.has(flags::A16) && !self.gen.is_gfx11();
+                    self.operand(inst.src[2], if r128 { 4 } else { 8 }, Kind::B32);
                 }
                 F::Ssamp => {
                     self.sep();
@@ -1294,6 +1508,9 @@ impl Fmt<'_> {
             if dmask != 0 {
                 let _ = write!(self.s, " dmask:{dmask:#x}");
             }
+        }
+        if let Ext::MimgDim { dmask, dim } = inst.ext {
+            return self.mimg11_mods(inst, dmask, dim);
         }
         for (f, n) in [
             (flags::UNORM, "unorm"),
@@ -1310,6 +1527,188 @@ impl Fmt<'_> {
             }
         }
     }
+}
+
+impl Fmt<'_> {
+    /// GFX11 MIMG modifiers, in llvm-objdump-22's order.
+    fn mimg11_mods(&mut self, inst: &Inst, dmask: u8, dim: u8) {
+        if dmask != 0 {
+            let _ = write!(self.s, " dmask:{dmask:#x}");
+        }
+        const DIMS: [&str; 8] = [
+            "1D",
+            "2D",
+            "3D",
+            "CUBE",
+            "1D_ARRAY",
+            "2D_ARRAY",
+            "2D_MSAA",
+            "2D_MSAA_ARRAY",
+        ];
+        let _ = write!(self.s, " dim:SQ_RSRC_IMG_{}", DIMS[usize::from(dim & 7)]);
+        for (f, n) in [
+            (flags::UNORM, "unorm"),
+            (flags::GLC, "glc"),
+            (flags::SLC, "slc"),
+            (flags::DLC, "dlc"),
+            (flags::DA, "r128"),
+            (flags::A16, "a16"),
+            (flags::TFE, "tfe"),
+            (flags::LWE, "lwe"),
+            (flags::D16, "d16"),
+        ] {
+            if inst.has(f) {
+                self.modifier(n);
+            }
+        }
+    }
+}
+
+/// GFX11 MIMG data VGPRs: `dmask`'s channels (plus `tfe`'s dword) where LLVM has an opcode
+/// variant of that size; atomics have none above 3 dwords, and then keep the base width (and
+/// the address its 1D width).
+fn mimg11_data(name: &str, base: u8, w: u8) -> u8 {
+    if name.contains("atomic") && w > 3 {
+        base
+    } else {
+        w
+    }
+}
+
+/// GFX11 MIMG address VGPRs: the table's width is the 1D form's; other dimensions add
+/// coordinates (and, for the `_d` forms, derivatives). 16-bit addresses (`a16`) pack two per
+/// VGPR.
+fn mimg11_vaddr(name: &str, base: u8, dim: u8, inst: &Inst) -> u8 {
+    // (coordinates, derivative dimensions) per dim: 1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY,
+    // 2D_MSAA, 2D_MSAA_ARRAY.
+    const DIMS: [(u8, u8); 8] = [
+        (1, 1),
+        (2, 2),
+        (3, 3),
+        (3, 2),
+        (2, 1),
+        (3, 2),
+        (3, 2),
+        (4, 2),
+    ];
+    let (coords, grads) = DIMS[usize::from(dim & 7)];
+    let mut n = base + coords - 1;
+    let derivs = name.contains("_d_") || name.ends_with("_d") || name.contains("_cd");
+    if derivs {
+        n += 2 * (grads - 1);
+    }
+    if inst.has(flags::A16) {
+        n = n.div_ceil(2);
+    }
+    n
+}
+
+/// Whether a row has GFX11 true16 (16-bit VGPR half) operands.
+pub(crate) fn has_t16(e: &Entry) -> bool {
+    e.slots.iter().any(|s| s.class == b't')
+}
+
+/// llvm-objdump-22 decodes a GFX11 VOP3 word of a true16 opcode as the true16 form only when
+/// `op_sel` sets no bit other than those of the row's sources and, for a 16-bit VGPR
+/// destination, bit 3; otherwise it falls back to the fake16 form, printed without `.l`/`.h`
+/// and without `op_sel`.
+pub(crate) fn true16_form(e: &Entry, inst: &Inst) -> bool {
+    if inst.encoding != Encoding::Vop3 || !has_t16(e) {
+        return true;
+    }
+    let mut valid = 0u8;
+    for (s, p) in e.slots.iter().zip(e.places) {
+        match p {
+            Place::Src(k) if matches!(s.field, F::Src0 | F::Src1 | F::Src2) && !s.mask => {
+                valid |= 1 << k
+            }
+            Place::Dst if matches!(s.class, b't' | b'v') => valid |= 8,
+            _ => {}
+        }
+    }
+    inst.mods.op_sel & !valid & !opsel_ignored(e.name) == 0
+}
+
+/// `op_sel` bits LLVM drops for an opcode: the packed 32-bit sources of `v_dot2_f16_f16` and
+/// `v_dot2_bf16_bf16`.
+pub(crate) fn opsel_ignored(name: &str) -> u8 {
+    if name.starts_with("v_dot2_f16_f16") || name.starts_with("v_dot2_bf16_bf16") {
+        3
+    } else {
+        0
+    }
+}
+
+/// GFX11 `s_sendmsg`/`s_sendmsg_rtn_*`: an 8-bit message id (no operation or stream field;
+/// higher bits are ignored), symbolic where LLVM 22 names it, else `sendmsg(id, 0, 0)` when
+/// that re-encodes exactly, else the number.
+fn sendmsg_gfx11(s: &mut String, imm: u32) {
+    let id = imm & 0xff;
+    let stream = (imm >> 8) & 3;
+    let name = match id {
+        1 => "MSG_INTERRUPT",
+        2 => "MSG_HS_TESSFACTOR",
+        3 => "MSG_DEALLOC_VGPRS",
+        5 => "MSG_STALL_WAVE_GEN",
+        6 => "MSG_HALT_WAVES",
+        9 => "MSG_GS_ALLOC_REQ",
+        128 => "MSG_RTN_GET_DOORBELL",
+        129 => "MSG_RTN_GET_DDID",
+        130 => "MSG_RTN_GET_TMA",
+        131 => "MSG_RTN_GET_REALTIME",
+        132 => "MSG_RTN_SAVE_WAVE",
+        133 => "MSG_RTN_GET_TBA",
+        134 => "MSG_RTN_GET_TBA_TO_PC",
+        _ => "",
+    };
+    let _ = stream;
+    let _ = if !name.is_empty() {
+        write!(s, "sendmsg({name})")
+    } else if id == imm {
+        write!(s, "sendmsg({id}, 0, 0)")
+    } else {
+        write!(s, "{imm}")
+    };
+}
+
+/// GFX11 `s_delay_alu`: `instid0(…) | instskip(…) | instid1(…)`, the fields that are not 0.
+fn delay_alu(s: &mut String, imm: u32) {
+    const ID: [&str; 12] = [
+        "NO_DEP",
+        "VALU_DEP_1",
+        "VALU_DEP_2",
+        "VALU_DEP_3",
+        "VALU_DEP_4",
+        "TRANS32_DEP_1",
+        "TRANS32_DEP_2",
+        "TRANS32_DEP_3",
+        "FMA_ACCUM_CYCLE_1",
+        "SALU_CYCLE_1",
+        "SALU_CYCLE_2",
+        "SALU_CYCLE_3",
+    ];
+    const SKIP: [&str; 6] = ["SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4"];
+    let id0 = imm & 0xf;
+    let skip = (imm >> 4) & 7;
+    let id1 = (imm >> 7) & 0xf;
+    if id0 as usize >= ID.len() || id1 as usize >= ID.len() || skip >= 6 {
+        let _ = write!(s, "{imm:#x}");
+        return;
+    }
+    let mut parts = Vec::new();
+    if id0 != 0 {
+        parts.push(format!("instid0({})", ID[id0 as usize]));
+    }
+    if skip != 0 {
+        parts.push(format!("instskip({})", SKIP[skip as usize]));
+    }
+    if id1 != 0 {
+        parts.push(format!("instid1({})", ID[id1 as usize]));
+    }
+    if parts.is_empty() {
+        parts.push("0".to_string());
+    }
+    s.push_str(&parts.join(" | "));
 }
 
 const FLOATS: [FloatConst; 9] = [
@@ -1431,6 +1830,28 @@ fn hwreg_gfx10(id: u32) -> &'static str {
         23 => "HW_REG_HW_ID1",
         24 => "HW_REG_HW_ID2",
         25 => "HW_REG_POPS_PACKER",
+        29 => "HW_REG_SHADER_CYCLES",
+        _ => "",
+    }
+}
+
+/// GFX11 hardware register names, from llvm-objdump-22.
+fn hwreg_gfx11(id: u32) -> &'static str {
+    match id {
+        1 => "HW_REG_MODE",
+        2 => "HW_REG_STATUS",
+        3 => "HW_REG_TRAPSTS",
+        5 => "HW_REG_GPR_ALLOC",
+        6 => "HW_REG_LDS_ALLOC",
+        7 => "HW_REG_IB_STS",
+        15 => "HW_REG_SH_MEM_BASES",
+        18 => "HW_REG_PERF_SNAPSHOT_PC_LO",
+        19 => "HW_REG_PERF_SNAPSHOT_PC_HI",
+        20 => "HW_REG_FLAT_SCR_LO",
+        21 => "HW_REG_FLAT_SCR_HI",
+        23 => "HW_REG_HW_ID1",
+        24 => "HW_REG_HW_ID2",
+        27 => "HW_REG_PERF_SNAPSHOT_DATA",
         29 => "HW_REG_SHADER_CYCLES",
         _ => "",
     }

@@ -72,7 +72,9 @@ pub enum Gen {
     Gfx940,
     /// GFX10.3 (RDNA2: gfx1030–gfx1036), wave32.
     Gfx10,
-    /// GFX11 (RDNA3): reserved, not decoded yet.
+    /// GFX11 (RDNA3 gfx1100–gfx1103, RDNA3.5 gfx1150–gfx1153, `gfx11-generic`) in wave32:
+    /// one table, the union of gfx1100's and gfx1151's opcodes, from llvm-objdump-22
+    /// (`tables/generated_rdna.rs`).
     Gfx11,
     /// GFX10.3 in wave64 (same opcodes as [`Gen::Gfx10`]; lane masks are 64 bits).
     Gfx10W64,
@@ -82,11 +84,13 @@ pub enum Gen {
     Gfx942,
     /// gfx950 (CDNA4): gfx942 plus its additions, tables and text from llvm-objdump-22.
     Gfx950,
+    /// GFX11 in wave64 (same opcodes as [`Gen::Gfx11`]; lane masks are 64 bits).
+    Gfx11W64,
 }
 
 impl Gen {
     /// Every generation, in declaration (`Gen as usize`) order.
-    pub const ALL: [Gen; 10] = [
+    pub const ALL: [Gen; 11] = [
         Gen::Gfx8,
         Gen::Gfx9,
         Gen::Gfx90a,
@@ -97,12 +101,13 @@ impl Gen {
         Gen::Gfx10W64,
         Gen::Gfx942,
         Gen::Gfx950,
+        Gen::Gfx11W64,
     ];
 
-    /// Whether the generation has decoding tables of its own: [`Gen::Gfx10W64`] shares
-    /// [`Gen::Gfx10`]'s and [`Gen::Gfx11`] is reserved.
+    /// Whether the generation has decoding tables of its own: the wave64 views
+    /// [`Gen::Gfx10W64`] and [`Gen::Gfx11W64`] share their wave32 generation's.
     pub fn has_own_tables(self) -> bool {
-        !matches!(self, Gen::Gfx10W64 | Gen::Gfx11)
+        !matches!(self, Gen::Gfx10W64 | Gen::Gfx11W64)
     }
 
     /// The generation of a processor name such as `gfx906` (or an alternative name such as
@@ -119,6 +124,8 @@ impl Gen {
                 (9, 0, _) => Some(Gen::Gfx900),
                 // gfx9-4-generic (gfx942 and gfx950): gfx942's instruction set.
                 (9, 4, _) => Some(Gen::Gfx942),
+                // gfx11-generic: the GFX11 table (gfx1100's opcodes are a subset).
+                (11, ..) => Some(Gen::Gfx11),
                 _ => None,
             };
         }
@@ -141,9 +148,9 @@ impl Gen {
         })
     }
 
-    /// Whether this crate can decode this generation.
+    /// Whether this crate can decode this generation (every [`Gen`] now can).
     pub fn is_supported(self) -> bool {
-        !matches!(self, Gen::Gfx11)
+        true
     }
 
     /// CDNA3/CDNA4 (gfx940's encodings: `sc0`/`sc1`/`nt`, SCRATCH `sve`, MFMA `acc_cd`).
@@ -162,7 +169,20 @@ impl Gen {
     /// Whether the text follows llvm-objdump-22 (gfx942, gfx950) rather than llvm-objdump-15.
     #[inline]
     pub fn llvm22(self) -> bool {
-        matches!(self, Gen::Gfx942 | Gen::Gfx950)
+        matches!(self, Gen::Gfx942 | Gen::Gfx950 | Gen::Gfx11 | Gen::Gfx11W64)
+    }
+
+    /// Whether this is GFX11 (either wave size).
+    #[inline]
+    pub fn is_gfx11(self) -> bool {
+        matches!(self, Gen::Gfx11 | Gen::Gfx11W64)
+    }
+
+    /// RDNA (GFX10.3 and GFX11, either wave size): `null`, wave32/wave64 lane masks, VOP3
+    /// literals, DPP8, the GFX10 VOP3/VOP3P/DS/SMEM layouts.
+    #[inline]
+    pub fn is_rdna(self) -> bool {
+        self.is_gfx10() || self.is_gfx11()
     }
 
     /// Whether this is GFX10.3 (either wave size).
@@ -171,10 +191,10 @@ impl Gen {
         matches!(self, Gen::Gfx10 | Gen::Gfx10W64)
     }
 
-    /// Lanes per wavefront: 32 for [`Gen::Gfx10`], 64 for everything else.
+    /// Lanes per wavefront: 32 for [`Gen::Gfx10`] and [`Gen::Gfx11`], 64 for everything else.
     #[inline]
     pub fn wave_size(self) -> u32 {
-        if self == Gen::Gfx10 {
+        if matches!(self, Gen::Gfx10 | Gen::Gfx11) {
             32
         } else {
             64
@@ -185,7 +205,7 @@ impl Gen {
     /// wave32, 2 in wave64.
     #[inline]
     pub fn lane_mask_dwords(self) -> u8 {
-        if self == Gen::Gfx10 {
+        if matches!(self, Gen::Gfx10 | Gen::Gfx11) {
             1
         } else {
             2
@@ -198,6 +218,8 @@ impl Gen {
         match (self, wave64) {
             (Gen::Gfx10 | Gen::Gfx10W64, true) => Gen::Gfx10W64,
             (Gen::Gfx10 | Gen::Gfx10W64, false) => Gen::Gfx10,
+            (Gen::Gfx11 | Gen::Gfx11W64, true) => Gen::Gfx11W64,
+            (Gen::Gfx11 | Gen::Gfx11W64, false) => Gen::Gfx11,
             (g, _) => g,
         }
     }
@@ -245,6 +267,9 @@ pub enum Encoding {
     Scratch,
     /// An undecodable word.
     Unknown,
+    /// GFX11 VOPD: two VALU operations issued together (X in the [`Inst`]'s operands, Y in
+    /// [`Ext::Vopd`] and `sdst`).
+    Vopd,
 }
 
 /// An inline floating-point constant (source operand values 240–248).
@@ -501,6 +526,31 @@ pub enum Ext {
         /// The format value.
         format: u8,
     },
+    /// GFX11 MIMG: the resource dimension (`dim:SQ_RSRC_IMG_*`, 0–7) besides the channel mask.
+    MimgDim {
+        /// Channel mask.
+        dmask: u8,
+        /// Dimension (`SQ_RSRC_IMG_1D` = 0 … `_2D_MSAA_ARRAY` = 7).
+        dim: u8,
+    },
+    /// GFX11 VOPD: the Y operation (the X operation is the instruction's own opcode and
+    /// operands). Y's `src0` is in [`Inst::sdst`].
+    Vopd(Vopd),
+}
+
+/// The Y half of a VOPD instruction: `v_dual_<x> … :: v_dual_<y> vdst, src0, vsrc1`. Its
+/// `src0` operand is kept in [`Inst::sdst`]; the instruction's one literal in `lit` (used by
+/// either half's `fmaak`/`fmamk` constant or a literal `src0`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Vopd {
+    /// The Y operation.
+    pub opcode: Opcode,
+    /// Y's destination VGPR.
+    pub vdst: u8,
+    /// Y's `vsrc1` VGPR (unused by `v_dual_mov_b32`).
+    pub vsrc1: u8,
+    /// The literal constant (0 when there is none).
+    pub lit: u32,
 }
 
 /// Memory and other single-bit flags of an instruction (bit set in [`Inst::flags`]).
@@ -604,7 +654,7 @@ impl Inst {
     /// Width in dwords of `dst`: the opcode's width, adjusted for MIMG `dmask`/`d16` and `tfe`.
     pub fn dst_dwords(&self) -> u8 {
         let base = match self.ext {
-            Ext::Mimg { dmask } => {
+            Ext::Mimg { dmask } | Ext::MimgDim { dmask, .. } => {
                 let n = (dmask.count_ones() as u8).max(1);
                 if self.has(flags::D16) {
                     n.div_ceil(2)

@@ -67,7 +67,16 @@ mod tests {
         assert!(Gen::Gfx10.is_supported() && Gen::Gfx10W64.is_supported());
         assert_eq!(Gen::from_processor("gfx1010"), None, "RDNA1: no tables");
         assert_eq!(Gen::from_processor("gfx1100"), Some(Gen::Gfx11));
-        assert!(!Gen::Gfx11.is_supported());
+        assert_eq!(Gen::from_processor("gfx1151"), Some(Gen::Gfx11));
+        assert_eq!(Gen::from_processor("gfx11-generic"), Some(Gen::Gfx11));
+        assert_eq!(Gen::from_processor("gfx1201"), None, "GFX12: no tables yet");
+        assert!(Gen::Gfx11.is_supported() && Gen::Gfx11W64.is_supported());
+        assert_eq!(
+            (Gen::Gfx11.wave_size(), Gen::Gfx11W64.wave_size()),
+            (32, 64)
+        );
+        assert_eq!(Gen::Gfx11.with_wave64(true), Gen::Gfx11W64);
+        assert_eq!(Gen::Gfx11W64.with_wave64(false), Gen::Gfx11);
         assert_eq!(Gen::from_processor("gfx600"), None);
         // Wave size.
         assert_eq!(
@@ -266,7 +275,41 @@ mod tests {
         let all = decode_all(Gen::Gfx9, &[0x00, 0x00, 0x80, 0xbf, 0x01]);
         assert_eq!(all.len(), 2);
         assert!(all[1].1.is_err());
-        assert!(decode(Gen::Gfx11, &words(&[0xbf80_0000]), 0).is_err());
+        assert!(decode(Gen::Gfx11, &words(&[0xbf80_0000]), 0).is_ok());
+    }
+
+    /// GFX11 operands as data (words from clang-22's gfx1100 output, text from
+    /// llvm-objdump-22): VOPD halves, true16 halves as op_sel bits, `null` at 124.
+    #[test]
+    fn gfx11_operands_are_data() {
+        let g = Gen::Gfx11;
+        let dec = |ws: &[u32]| decode(g, &words(ws), 0).expect("decodes");
+        // v_dual_mov_b32 v1, 0 :: v_dual_lshlrev_b32 v4, 2, v0
+        let i = dec(&[0xca22_0080, 0x0104_0082]);
+        assert_eq!(
+            (i.opcode, i.dst, i.src[0]),
+            (Opcode::V_MOV_B32, Operand::Vgpr(1), Operand::InlineInt(0))
+        );
+        let Ext::Vopd(y) = i.ext else {
+            panic!("no Y half")
+        };
+        assert_eq!((y.opcode, y.vdst, y.vsrc1), (Opcode::V_LSHLREV_B32, 4, 0));
+        assert_eq!(i.sdst, Operand::InlineInt(2));
+        assert_eq!(
+            format(&i, g, 0),
+            "v_dual_mov_b32 v1, 0 :: v_dual_lshlrev_b32 v4, 2, v0"
+        );
+        // v_cvt_f16_f32_e32 v0.h, v9: the destination's high half is op_sel bit 3.
+        let i = dec(&[0x7f00_1509]);
+        assert_eq!((i.dst, i.mods.op_sel), (Operand::Vgpr(0), 8));
+        assert_eq!(format(&i, g, 0), "v_cvt_f16_f32_e32 v0.h, v9");
+        // v_add_co_ci_u32_e64 v4, null, s5, v4, vcc_lo
+        let i = dec(&[0xd520_7c04, 0x01aa_0805]);
+        assert_eq!((i.sdst, i.src[2]), (Operand::Null, Operand::VccLo));
+        assert_eq!(
+            format(&i, g, 0),
+            "v_add_co_ci_u32_e64 v4, null, s5, v4, vcc_lo"
+        );
     }
 
     #[test]

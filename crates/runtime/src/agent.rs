@@ -279,6 +279,48 @@ pub const TARGETS: &[TargetInfo] = &[
             gws: GWS,
         },
     },
+    // RDNA3 and RDNA3.5. Wave32 by default, 64 KiB LDS per work-group, 128-byte cache lines,
+    // two SIMD32 per CU and 32 waves per CU as ROCr reports them for RDNA. The figures of the
+    // RX 7900 XTX are its rocminfo's; gfx1151's (Strix Halo, Radeon 8060S) are from the
+    // published specifications, and its chip ID and cache sizes are guesses (docs/status.md).
+    TargetInfo {
+        processor: "gfx1100",
+        default_features: "",
+        chip_id: 0x744c,
+        product: "Navi 31",
+        lds_size: 65536,
+        simds_per_cu: 2,
+        max_waves_per_cu: 32,
+        hardware: Hardware {
+            part: "Radeon RX 7900 XTX",
+            cacheline_size: 128,
+            cache_sizes: [32 * KB, 6144 * KB, 98304 * KB, 0],
+            max_clock_mhz: 2482,
+            compute_units: 96,
+            shader_engines: 6,
+            shader_arrays_per_se: 2,
+            gws: GWS,
+        },
+    },
+    TargetInfo {
+        processor: "gfx1151",
+        default_features: "",
+        chip_id: 0x1586,
+        product: "Strix Halo",
+        lds_size: 65536,
+        simds_per_cu: 2,
+        max_waves_per_cu: 32,
+        hardware: Hardware {
+            part: "Radeon 8060S",
+            cacheline_size: 128,
+            cache_sizes: [32 * KB, 2048 * KB, 32768 * KB, 0],
+            max_clock_mhz: 2900,
+            compute_units: 40,
+            shader_engines: 2,
+            shader_arrays_per_se: 2,
+            gws: GWS,
+        },
+    },
 ];
 
 /// The instruction set of a GPU agent (`hsa_isa_t`), named by a full target ID.
@@ -629,6 +671,8 @@ mod tests {
                 ("gfx941", true, true, 64),
                 ("gfx942", true, true, 64),
                 ("gfx950", true, true, 64),
+                ("gfx1100", false, false, 32),
+                ("gfx1151", false, false, 32),
             ]
         );
     }

@@ -204,7 +204,7 @@ fn layout_of(agent: &Agent) -> Option<Layout> {
     let name = &agent.properties().name;
     match Gen::from_processor(name.split(':').next().unwrap_or(name))? {
         Gen::Gfx8 => Some(Layout::Gfx8),
-        g if g.is_gfx10() => None,
+        g if g.is_rdna() => None,
         _ => Some(Layout::Gfx9),
     }
 }

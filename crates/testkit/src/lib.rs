@@ -38,11 +38,30 @@ pub const TARGETS: &[&str] = &[
     "gfx1030",
     "gfx942",
     "gfx950",
+    "gfx1100",
+    "gfx1151",
 ];
 
-/// Processors only LLVM 22 knows (CDNA3 gfx942, CDNA4 gfx950): their kernels are compiled by
-/// `clang-22` with [`clang22_device_lib_args`] and disassembled by `llvm-objdump-22`.
-pub const CLANG22_TARGETS: &[&str] = &["gfx942", "gfx950", "gfx9-4-generic"];
+/// Processors only LLVM 22 knows (CDNA3 gfx942, CDNA4 gfx950; RDNA3 gfx1100–gfx1103, RDNA3.5
+/// gfx1150–gfx1153, RDNA4 gfx1200/gfx1201): their kernels are compiled by `clang-22` with
+/// [`clang22_device_lib_args`] and disassembled by `llvm-objdump-22`.
+pub const CLANG22_TARGETS: &[&str] = &[
+    "gfx942",
+    "gfx950",
+    "gfx9-4-generic",
+    "gfx1100",
+    "gfx1101",
+    "gfx1102",
+    "gfx1103",
+    "gfx1150",
+    "gfx1151",
+    "gfx1152",
+    "gfx1153",
+    "gfx11-generic",
+    "gfx1200",
+    "gfx1201",
+    "gfx12-generic",
+];
 
 /// Whether `target` is compiled by clang-22 rather than clang-15.
 pub fn is_clang22_target(target: &str) -> bool {
@@ -270,7 +289,14 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
     ];
     let clang22 = is_clang22_target(target);
     if clang22 {
-        args.extend(clang22_device_lib_args(target));
+        let mut libs = clang22_device_lib_args(target);
+        if extra.contains(&"-mwavefrontsize64") {
+            // GFX11/GFX12 in wave64: the device libraries' wave-size switch follows.
+            for l in &mut libs {
+                *l = l.replace("oclc_wavefrontsize64_off", "oclc_wavefrontsize64_on");
+            }
+        }
+        args.extend(libs);
     } else {
         args.push(format!("--rocm-device-lib-path={DEVICE_LIB_PATH}"));
     }

@@ -149,7 +149,7 @@ fn layout(i: &Inst) -> Layout {
 pub(crate) fn mimg(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let d = describe(i.op);
     let kind = d & 0xf;
-    if kind == 0 || i.has(flag::A16) || i.gen.is_gfx10() {
+    if kind == 0 || i.has(flag::A16) || i.gen.is_rdna() {
         return Err(unimplemented(i));
     }
     let mut t = [0u32; 8];
@@ -617,7 +617,8 @@ pub(crate) fn buffer_format(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let r = i.src[2];
     let v: [u32; 4] = std::array::from_fn(|k| w.sread(r + k as u16, 0, Ty::B32));
     let gfx10 = i.gen.is_gfx10();
-    if !gfx10 && v[1] >> 31 != 0 {
+    // GFX11's V# layout is not modelled yet; GFX10 carries its format in the descriptor.
+    if i.gen.is_gfx11() || (!gfx10 && v[1] >> 31 != 0) {
         return Err(unimplemented(i));
     }
     let base = u64::from(v[0]) | u64::from(v[1] & 0xffff) << 32;

@@ -118,6 +118,7 @@ pub(crate) fn step<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Fmt::Mubuf if mimg::is_buffer_format(i.op) => mimg::buffer_format(w, i, env),
         Fmt::Mubuf => vector_memory::<C>(w, i, env, vmem::mubuf::<C>),
         Fmt::Mimg => mimg::mimg(w, i, env),
+        Fmt::Vopd => rdna::vopd(w, i, env),
         Fmt::Unimplemented => Err(unimplemented(i)),
         Fmt::Invalid => Err(LaneFault::new(
             FaultKind::IllegalInstruction { word: i.word },
@@ -550,7 +551,7 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
             let id = k & 0x3f;
             let off = k >> 6 & 0x1f;
             let size = (k >> 11 & 0x1f) + 1;
-            let v = if i.gen.is_gfx10() {
+            let v = if i.gen.is_rdna() {
                 rdna::getreg(w, id).unwrap_or_else(|| getreg(w, id))
             } else {
                 getreg(w, id)
@@ -574,7 +575,7 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
             match id {
                 1 => w.mode = (w.mode & !mask) | (v << off & mask),
                 3 => w.trapsts = (w.trapsts & !mask) | (v << off & mask),
-                _ if i.gen.is_gfx10() => {
+                _ if i.gen.is_rdna() => {
                     rdna::setreg(w, id, mask, v << off);
                 }
                 _ => {}
@@ -674,7 +675,7 @@ fn sopp(w: &mut Wave, i: &Inst) -> R {
             let k = i.imm as u32;
             let vmcnt = (k & 0xf) | (k >> 14 & 3) << 4;
             // GFX10 counts stores in vscnt instead (`s_waitcnt_vscnt`, exec/rdna.rs).
-            if vmcnt == 0 && w.stored && !i.gen.is_gfx10() {
+            if vmcnt == 0 && w.stored && !i.gen.is_rdna() {
                 // R5. The `no-storeload-fence` feature exists only to show that the SB litmus
                 // test can fail (docs/litmus.md); a default build always fences.
                 #[cfg(not(feature = "no-storeload-fence"))]

@@ -75,7 +75,14 @@ pub(super) fn sopp(w: &mut Wave, i: &Inst) -> Option<R> {
     let k = i.imm as u32;
     match i.op {
         // Scheduling and prefetch hints.
-        Op::S_CLAUSE | Op::S_INST_PREFETCH | Op::S_WAITCNT_DEPCTR | Op::S_TTRACEDATA_IMM => {}
+        // GFX11: s_delay_alu (dependency hints for the issue logic) and the prefetch
+        // distance are scheduling hints too; an in-order emulator has nothing to wait for.
+        Op::S_CLAUSE
+        | Op::S_INST_PREFETCH
+        | Op::S_WAITCNT_DEPCTR
+        | Op::S_TTRACEDATA_IMM
+        | Op::S_DELAY_ALU
+        | Op::S_SET_INST_PREFETCH_DISTANCE => {}
         // MODE.FP_ROUND (3:0) and MODE.FP_DENORM (7:4), from the next instruction on.
         Op::S_ROUND_MODE => w.mode = (w.mode & !0xf) | (k & 0xf),
         Op::S_DENORM_MODE => w.mode = (w.mode & !0xf0) | (k & 0xf) << 4,
@@ -218,4 +225,23 @@ fn permlane(w: &mut Wave, c: &Ctx) {
         }
     }
     w.vwrite(i.dst, &out, wmask & c.exec);
+}
+
+/// GFX11 VOPD: both halves issue together, so each reads its sources before either writes.
+/// X runs first; when Y reads X's destination, Y sees the register as it was (the hardware
+/// forbids the halves writing the same VGPR, so restoring X's result afterwards is exact).
+pub(super) fn vopd(w: &mut Wave, i: &Inst, env: &mut super::Env) -> R {
+    let (x, y) = i.vopd_halves();
+    let xd = (x.dst >= crate::decode::VGPR).then(|| crate::wave::reg_index(x.dst));
+    let before = xd.map(|r| w.v[r]);
+    super::valu::valu(w, &x, env)?;
+    match (xd, before) {
+        (Some(r), Some(old)) if y.src.contains(&x.dst) => {
+            let new = std::mem::replace(&mut w.v[r], old);
+            let res = super::valu::valu(w, &y, env);
+            w.v[r] = new;
+            res
+        }
+        _ => super::valu::valu(w, &y, env),
+    }
 }

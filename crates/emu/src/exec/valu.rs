@@ -165,7 +165,8 @@ pub(super) fn float_mods(row: &mut Row, k: usize, abs: u8, neg: u8, ty: Ty) {
 /// the result to the destination's high half (keeping the low half). 0 for other encodings.
 #[inline(always)]
 pub(super) fn vop3_opsel(i: &Inst) -> u8 {
-    if i.fmt == Fmt::Vop3 {
+    // GFX11 true16: VOP1/VOP2/VOPC name VGPR halves too (isa keeps them as op_sel bits).
+    if i.fmt == Fmt::Vop3 || (i.gen.is_gfx11() && i.fmt != Fmt::Vop3p) {
         i.opsel
     } else {
         0
@@ -574,7 +575,7 @@ pub(super) fn put_f64(w: &mut Wave, c: &Ctx, r: &mut Row64) {
 fn keeps_high_half(i: &Inst) -> bool {
     match i.gen {
         Gen::Gfx8 => false,
-        Gen::Gfx10 | Gen::Gfx10W64 => result16(i.op),
+        Gen::Gfx10 | Gen::Gfx10W64 | Gen::Gfx11 | Gen::Gfx11W64 => result16(i.op),
         _ => matches!(
             i.op,
             Op::V_MAD_U16
@@ -596,6 +597,14 @@ fn result16(op: Op) -> bool {
     matches!(
         op,
         Op::V_ADD_F16
+            | Op::V_MOV_B16
+            | Op::V_NOT_B16
+            | Op::V_AND_B16
+            | Op::V_OR_B16
+            | Op::V_XOR_B16
+            | Op::V_CNDMASK_B16
+            | Op::V_MAXMIN_F16
+            | Op::V_MINMAX_F16
             | Op::V_SUB_F16
             | Op::V_SUBREV_F16
             | Op::V_MUL_F16

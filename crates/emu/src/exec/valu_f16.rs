@@ -73,6 +73,41 @@ pub(super) fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
         Op::V_RNDNE_F16 => vf16!(map1!(s0!(), |x| hb(h(x).round_ties_even()))),
         Op::V_FRACT_F16 => vf16!(map1!(s0!(), |x| hb(fract64(h(x)).min(0.999_511_718_75)))),
         Op::V_LDEXP_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(ldexp64(h(x), y as i32)))),
+        // GFX11: 16-bit moves and bitwise ops (true16 halves through op_sel), and the fused
+        // max-then-min / min-then-max of three values.
+        Op::V_MOV_B16 => v32!(map1!(s0!(), |x| x & 0xffff)),
+        Op::V_NOT_B16 => v32!(map1!(s0!(), |x| !x & 0xffff)),
+        Op::V_AND_B16 => v32!(map2!(s0!(), s1!(), |x, y| x & y & 0xffff)),
+        Op::V_OR_B16 => v32!(map2!(s0!(), s1!(), |x, y| (x | y) & 0xffff)),
+        Op::V_XOR_B16 => v32!(map2!(s0!(), s1!(), |x, y| (x ^ y) & 0xffff)),
+        Op::V_CNDMASK_B16 => {
+            let a = s0!();
+            let b = s1!();
+            let m = w.sread64(i.src[2], 0, Ty::I64);
+            let mut r = [0u32; LANES];
+            for l in 0..LANES {
+                r[l] = (if m >> l & 1 != 0 { b[l] } else { a[l] }) & 0xffff;
+            }
+            v32!(r)
+        }
+        Op::V_MAXMIN_F16 => {
+            let ieee = mode & MODE_IEEE != 0;
+            vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| minmax16(
+                minmax16(x, y, true, ieee),
+                z,
+                false,
+                ieee
+            )))
+        }
+        Op::V_MINMAX_F16 => {
+            let ieee = mode & MODE_IEEE != 0;
+            vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| minmax16(
+                minmax16(x, y, false, ieee),
+                z,
+                true,
+                ieee
+            )))
+        }
         Op::V_MAX3_F16 => {
             let ieee = mode & MODE_IEEE != 0;
             vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| minmax16(

@@ -82,6 +82,24 @@ pub(super) fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
                 ieee
             )))
         }
+        Op::V_MAXMIN_F32 => {
+            let ieee = mode & MODE_IEEE != 0;
+            vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| minmax32(
+                minmax32(x, y, true, ieee),
+                z,
+                false,
+                ieee
+            )))
+        }
+        Op::V_MINMAX_F32 => {
+            let ieee = mode & MODE_IEEE != 0;
+            vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| minmax32(
+                minmax32(x, y, false, ieee),
+                z,
+                true,
+                ieee
+            )))
+        }
         Op::V_MAX3_F32 => {
             let ieee = mode & MODE_IEEE != 0;
             vf32!(map3!(s0!(), s1!(), s2!(), |x, y, z| minmax32(

@@ -139,6 +139,19 @@ pub(super) fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
             .max(y as i32)
             .max(z as i32)
             as u32)),
+        Op::V_MAXMIN_I32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (x as i32)
+            .max(y as i32)
+            .min(z as i32)
+            as u32)),
+        Op::V_MINMAX_I32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| (x as i32)
+            .min(y as i32)
+            .max(z as i32)
+            as u32)),
+        Op::V_MAXMIN_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| x.max(y).min(z))),
+        Op::V_MINMAX_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| x.min(y).max(z))),
+        // GFX11: 16-bit to 32-bit extensions.
+        Op::V_CVT_I32_I16 => v32!(map1!(s0!(), |x| x as i16 as i32 as u32)),
+        Op::V_CVT_U32_U16 => v32!(map1!(s0!(), |x| x & 0xffff)),
         Op::V_MIN3_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| x.min(y).min(z))),
         Op::V_MAX3_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| x.max(y).max(z))),
         Op::V_MED3_I32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| med3(

@@ -968,7 +968,7 @@ pub(crate) fn mubuf<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let swizzle = v1 >> 31 != 0;
     let num_records = u64::from(v2);
     let add_tid = v3 >> 23 & 1 != 0;
-    let gfx10 = i.gen.is_gfx10();
+    let gfx10 = i.gen.is_rdna();
     // GFX10 has no ELEMENT_SIZE field (4-byte elements) and selects the range check with
     // OOB_SELECT (bits 29:28); GFX8/9 check the index when there is a stride, else the offset.
     let es = if gfx10 {

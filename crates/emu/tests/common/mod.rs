@@ -255,11 +255,18 @@ pub const TARGETS: [&str; 4] = ["gfx90a", "gfx906", "gfx803", "gfx1030"];
 /// every source clang-22 can link for them (not those in `hsaemu_testkit::CLANG22_UNLINKABLE`).
 pub const TARGETS_CDNA3: [&str; 2] = ["gfx942", "gfx950"];
 
+/// RDNA3 (gfx1100) and RDNA3.5 (gfx1151) in wave32, compiled by clang-22 (testkit's recipe),
+/// like [`TARGETS_CDNA3`] every source clang-22 can link for them.
+pub const TARGETS_RDNA3: [&str; 2] = ["gfx1100", "gfx1151"];
+
+/// gfx1100 with the kernels compiled for wave64 (`-mwavefrontsize64`).
+pub const GFX1100_W64: &str = "gfx1100-w64";
+
 /// gfx1030 with the kernels compiled for wave64 (`-mwavefrontsize64`).
 pub const GFX1030_W64: &str = "gfx1030-w64";
 
 /// [`TARGETS`] and [`GFX1030_W64`]: the representative subset of tests that also runs wave64
-/// RDNA code.
+/// RDNA code (the suite's tests whose sources clang-22 links add [`GFX1100_W64`]).
 pub const TARGETS_W64: [&str; 5] = ["gfx90a", "gfx906", "gfx803", "gfx1030", GFX1030_W64];
 
 /// gfx1030 with private memory reached by `scratch_*` instructions (LLVM's
@@ -287,6 +294,7 @@ pub fn compile_target(target: &str) -> (&str, &'static [&'static str]) {
     }
     match target {
         GFX1030_W64 => ("gfx1030", &["-mwavefrontsize64"]),
+        GFX1100_W64 => ("gfx1100", &["-mwavefrontsize64"]),
         GFX1030_FLAT_SCRATCH => (
             "gfx1030",
             &[
@@ -302,7 +310,7 @@ pub fn compile_target(target: &str) -> (&str, &'static [&'static str]) {
 
 /// Lanes per wave of the kernels compiled for a test target.
 pub fn wave_size(target: &str) -> usize {
-    if target == "gfx1030" {
+    if matches!(target, "gfx1030" | "gfx1100" | "gfx1151") {
         32
     } else {
         64

@@ -12,9 +12,12 @@ use std::sync::OnceLock;
 #[allow(clippy::all)]
 mod generated;
 mod generated_llvm22;
+#[allow(clippy::all)]
+mod generated_rdna;
 pub(crate) mod semantics;
 
 pub(crate) use generated::GFX10_MTBUF_FORMATS;
+pub(crate) use generated_rdna::GFX11_MTBUF_FORMATS;
 
 /// An instruction field an operand is read from (names from the ISA manuals).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -73,6 +76,8 @@ pub(crate) enum F {
     Ssrc1Imm,
     /// SOPK `hwreg(...)`.
     Hwreg,
+    /// GFX11 `s_sendmsg_rtn_*`: `ssrc0` printed as `sendmsg(...)`.
+    Sendmsg,
 }
 
 /// One printed operand: the field it comes from, its register class (`v`, `s`, `a`, or 0
@@ -154,6 +159,7 @@ pub(crate) const fn compute_places(fam: Fam, slots: &[Slot]) -> [Place; 8] {
             (_, F::Vdata) => Place::Dst,
             (_, F::Soffset | F::Ssamp) => Place::Sdst,
             (_, F::Off | F::SdataImm | F::Hwreg | F::Simm16 | F::Ssrc1Imm) => Place::Nowhere,
+            (_, F::Sendmsg) => Place::Src(0),
             _ => {
                 let p = Place::Src(if next_src > 2 { 2 } else { next_src });
                 next_src += 1;
@@ -424,10 +430,14 @@ pub(crate) enum Fam {
     Mubuf,
     Mtbuf,
     Mimg,
+    /// GFX11 VOPD, X half (opcode bits 25:22).
+    VopdX,
+    /// GFX11 VOPD, Y half (opcode bits 21:17).
+    VopdY,
 }
 
 /// How many encoding families there are.
-pub(crate) const FAM_COUNT: usize = 18;
+pub(crate) const FAM_COUNT: usize = 20;
 
 /// Every encoding family, in declaration order.
 pub(crate) const ALL_FAMS: [Fam; FAM_COUNT] = [
@@ -449,6 +459,8 @@ pub(crate) const ALL_FAMS: [Fam; FAM_COUNT] = [
     Fam::Mubuf,
     Fam::Mtbuf,
     Fam::Mimg,
+    Fam::VopdX,
+    Fam::VopdY,
 ];
 
 /// The GFX10.3 tables by family, shared by both wave sizes (MIMG is not decoded on GFX10).
@@ -473,13 +485,42 @@ const GFX10_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
         &GFX10_MUBUF,
         &GFX10_MTBUF,
         &[],
+        &[],
+        &[],
+    ]
+};
+
+/// The GFX11 tables by family (gfx1100 and gfx1151, union), shared by both wave sizes.
+const GFX11_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
+    use generated_rdna::*;
+    [
+        &GFX11_SOP2,
+        &GFX11_SOPK,
+        &GFX11_SOP1,
+        &GFX11_SOPC,
+        &GFX11_SOPP,
+        &GFX11_SMEM,
+        &GFX11_VOP2,
+        &GFX11_VOP1,
+        &GFX11_VOPC,
+        &GFX11_VOP3,
+        &GFX11_VOP3P,
+        &GFX11_DS,
+        &GFX11_FLAT,
+        &GFX11_SCRATCH,
+        &GFX11_GLOBAL,
+        &GFX11_MUBUF,
+        &GFX11_MTBUF,
+        &GFX11_MIMG,
+        &GFX11_VOPDX,
+        &GFX11_VOPDY,
     ]
 };
 
 /// Every family's table for each generation, in [`Fam`] order (indexed by `fam as usize`),
 /// the generations in `Gen as usize` order (indexed directly: no match in the hot path).
-/// `Gfx10W64` shares `Gfx10`'s tables; `Gfx11` has none (empty slices).
-static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 10] = {
+/// `Gfx10W64` shares `Gfx10`'s tables, `Gfx11W64` `Gfx11`'s.
+static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 11] = {
     use generated::*;
     [
         // Gfx8
@@ -502,6 +543,8 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 10] = {
             &GFX8_MUBUF,
             &GFX8_MTBUF,
             &GFX8_MIMG,
+            &[],
+            &[],
         ],
         // Gfx9
         [
@@ -523,6 +566,8 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 10] = {
             &GFX9_MUBUF,
             &GFX9_MTBUF,
             &GFX9_MIMG,
+            &[],
+            &[],
         ],
         // Gfx90a
         [
@@ -544,6 +589,8 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 10] = {
             &GFX90A_MUBUF,
             &GFX90A_MTBUF,
             &GFX90A_MIMG,
+            &[],
+            &[],
         ],
         // Gfx900
         [
@@ -565,6 +612,8 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 10] = {
             &GFX900_MUBUF,
             &GFX900_MTBUF,
             &GFX900_MIMG,
+            &[],
+            &[],
         ],
         // Gfx940
         [
@@ -586,11 +635,13 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 10] = {
             &GFX940_MUBUF,
             &GFX940_MTBUF,
             &GFX940_MIMG,
+            &[],
+            &[],
         ],
         // Gfx10 (wave32)
         GFX10_FAMILIES,
-        // Gfx11 (reserved: no tables)
-        [&[]; FAM_COUNT],
+        // Gfx11 (wave32; LLVM 22)
+        GFX11_FAMILIES,
         // Gfx10W64 (the same tables)
         GFX10_FAMILIES,
         // Gfx942 (LLVM 22)
@@ -613,6 +664,8 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 10] = {
             &generated_llvm22::GFX942_MUBUF,
             &generated_llvm22::GFX942_MTBUF,
             &generated_llvm22::GFX942_MIMG,
+            &[],
+            &[],
         ],
         // Gfx950 (LLVM 22)
         [
@@ -634,7 +687,11 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 10] = {
             &generated_llvm22::GFX950_MUBUF,
             &generated_llvm22::GFX950_MTBUF,
             &generated_llvm22::GFX950_MIMG,
+            &[],
+            &[],
         ],
+        // Gfx11W64 (the same tables)
+        GFX11_FAMILIES,
     ]
 };
 
@@ -658,6 +715,14 @@ pub(crate) fn all_entries(gen: Gen) -> Vec<(crate::Encoding, u32, Opcode, &'stat
     v
 }
 
+/// The VOPD-Y row of an opcode on a GFX11 generation (either wave size).
+pub(crate) fn vopd_y_entry(gen: Gen, op: Opcode) -> Option<&'static Entry> {
+    table(gen, Fam::VopdY)?
+        .iter()
+        .flatten()
+        .find(|e| e.opcode == op)
+}
+
 /// The entry for opcode number `op` of `fam` on `gen`.
 #[inline]
 pub(crate) fn lookup(gen: Gen, fam: Fam, op: u32) -> Option<&'static Entry> {
@@ -678,6 +743,7 @@ const _: () = assert!(
         && Gen::Gfx10W64 as usize == 7
         && Gen::Gfx942 as usize == 8
         && Gen::Gfx950 as usize == 9
+        && Gen::Gfx11W64 as usize == 10
 );
 
 /// Static per-opcode properties, built once from the width table and the mnemonics.
@@ -702,6 +768,7 @@ pub(crate) fn encoding_of(fam: Fam) -> Encoding {
         Fam::Mubuf => Encoding::Mubuf,
         Fam::Mtbuf => Encoding::Mtbuf,
         Fam::Mimg => Encoding::Mimg,
+        Fam::VopdX | Fam::VopdY => Encoding::Vopd,
     }
 }
 
@@ -736,6 +803,7 @@ fn build_info() -> Vec<OpInfo> {
     for &(op, widths) in generated::WIDTHS
         .iter()
         .chain(generated_llvm22::WIDTHS_LLVM22)
+        .chain(generated_rdna::WIDTHS_RDNA)
     {
         let Some(info) = v.get_mut(op as usize) else {
             continue;

@@ -9,17 +9,27 @@ use crate::semantics::{
 use crate::Opcode as O;
 
 #[rustfmt::skip]
-pub(crate) static SEMANTICS: [S; 1491] = [
+pub(crate) static SEMANTICS: [S; 1895] = [
     S { key: O::Unknown, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] },
     S { key: O::BUFFER_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add
     S { key: O::BUFFER_ATOMIC_ADD_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add_f32
     S { key: O::BUFFER_ATOMIC_ADD_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // buffer_atomic_add_f64
+    S { key: O::BUFFER_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add_u32
+    S { key: O::BUFFER_ATOMIC_ADD_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_add_u64
     S { key: O::BUFFER_ATOMIC_ADD_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add_x2
     S { key: O::BUFFER_ATOMIC_AND, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::And, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_and
+    S { key: O::BUFFER_ATOMIC_AND, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::And, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_and_b32
+    S { key: O::BUFFER_ATOMIC_AND_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::And, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_and_b64
     S { key: O::BUFFER_ATOMIC_AND_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::And, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_and_x2
     S { key: O::BUFFER_ATOMIC_CMPSWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_cmpswap
+    S { key: O::BUFFER_ATOMIC_CMPSWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_cmpswap_b32
+    S { key: O::BUFFER_ATOMIC_CMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_cmpswap_b64
+    S { key: O::BUFFER_ATOMIC_CMPSWAP_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_cmpswap_f32
     S { key: O::BUFFER_ATOMIC_CMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_cmpswap_x2
+    S { key: O::BUFFER_ATOMIC_CSUB_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_csub_u32
     S { key: O::BUFFER_ATOMIC_DEC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_dec
+    S { key: O::BUFFER_ATOMIC_DEC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_dec_u32
+    S { key: O::BUFFER_ATOMIC_DEC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_dec_u64
     S { key: O::BUFFER_ATOMIC_DEC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_dec_x2
     S { key: O::BUFFER_ATOMIC_FCMPSWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_fcmpswap
     S { key: O::BUFFER_ATOMIC_FCMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_fcmpswap_x2
@@ -28,10 +38,24 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::BUFFER_ATOMIC_FMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_fmin
     S { key: O::BUFFER_ATOMIC_FMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_fmin_x2
     S { key: O::BUFFER_ATOMIC_INC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_inc
+    S { key: O::BUFFER_ATOMIC_INC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_inc_u32
+    S { key: O::BUFFER_ATOMIC_INC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_inc_u64
     S { key: O::BUFFER_ATOMIC_INC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_inc_x2
+    S { key: O::BUFFER_ATOMIC_MAX_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_max_f32
     S { key: O::BUFFER_ATOMIC_MAX_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // buffer_atomic_max_f64
+    S { key: O::BUFFER_ATOMIC_SMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_max_i32
+    S { key: O::BUFFER_ATOMIC_SMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_max_i64
+    S { key: O::BUFFER_ATOMIC_UMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_max_u32
+    S { key: O::BUFFER_ATOMIC_UMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_max_u64
+    S { key: O::BUFFER_ATOMIC_MIN_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_min_f32
     S { key: O::BUFFER_ATOMIC_MIN_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // buffer_atomic_min_f64
+    S { key: O::BUFFER_ATOMIC_SMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_min_i32
+    S { key: O::BUFFER_ATOMIC_SMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_min_i64
+    S { key: O::BUFFER_ATOMIC_UMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_min_u32
+    S { key: O::BUFFER_ATOMIC_UMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_min_u64
     S { key: O::BUFFER_ATOMIC_OR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_or
+    S { key: O::BUFFER_ATOMIC_OR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_or_b32
+    S { key: O::BUFFER_ATOMIC_OR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_or_b64
     S { key: O::BUFFER_ATOMIC_OR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_or_x2
     S { key: O::BUFFER_ATOMIC_PK_ADD_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_pk_add_bf16
     S { key: O::BUFFER_ATOMIC_PK_ADD_F16, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::PkAddF16, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // buffer_atomic_pk_add_f16
@@ -40,19 +64,40 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::BUFFER_ATOMIC_SMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_smin
     S { key: O::BUFFER_ATOMIC_SMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_smin_x2
     S { key: O::BUFFER_ATOMIC_SUB, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_sub
+    S { key: O::BUFFER_ATOMIC_SUB, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_sub_u32
+    S { key: O::BUFFER_ATOMIC_SUB_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_sub_u64
     S { key: O::BUFFER_ATOMIC_SUB_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_sub_x2
     S { key: O::BUFFER_ATOMIC_SWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_swap
+    S { key: O::BUFFER_ATOMIC_SWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_swap_b32
+    S { key: O::BUFFER_ATOMIC_SWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_swap_b64
     S { key: O::BUFFER_ATOMIC_SWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_swap_x2
     S { key: O::BUFFER_ATOMIC_UMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_umax
     S { key: O::BUFFER_ATOMIC_UMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_umax_x2
     S { key: O::BUFFER_ATOMIC_UMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_umin
     S { key: O::BUFFER_ATOMIC_UMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_umin_x2
     S { key: O::BUFFER_ATOMIC_XOR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_xor
+    S { key: O::BUFFER_ATOMIC_XOR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_xor_b32
+    S { key: O::BUFFER_ATOMIC_XOR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_xor_b64
     S { key: O::BUFFER_ATOMIC_XOR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_xor_x2
     S { key: O::BUFFER_GL0_INV, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_gl0_inv
     S { key: O::BUFFER_GL1_INV, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_gl1_inv
     S { key: O::BUFFER_INV, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_inv
     S { key: O::BUFFER_INVL2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_invl2
+    S { key: O::BUFFER_LOAD_DWORDX4, mem: Some(M { kind: K::Load, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_b128
+    S { key: O::BUFFER_LOAD_DWORD, mem: Some(M { kind: K::Load, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_b32
+    S { key: O::BUFFER_LOAD_DWORDX2, mem: Some(M { kind: K::Load, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_load_b64
+    S { key: O::BUFFER_LOAD_DWORDX3, mem: Some(M { kind: K::Load, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_b96
+    S { key: O::BUFFER_LOAD_SHORT_D16, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // buffer_load_d16_b16
+    S { key: O::BUFFER_LOAD_D16_FORMAT_X, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_d16_format_x
+    S { key: O::BUFFER_LOAD_D16_FORMAT_XY, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_d16_format_xy
+    S { key: O::BUFFER_LOAD_D16_FORMAT_XYZ, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_d16_format_xyz
+    S { key: O::BUFFER_LOAD_D16_FORMAT_XYZW, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_d16_format_xyzw
+    S { key: O::BUFFER_LOAD_SHORT_D16_HI, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // buffer_load_d16_hi_b16
+    S { key: O::BUFFER_LOAD_D16_HI_FORMAT_X, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_d16_hi_format_x
+    S { key: O::BUFFER_LOAD_SBYTE_D16_HI, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_d16_hi_i8
+    S { key: O::BUFFER_LOAD_UBYTE_D16_HI, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_d16_hi_u8
+    S { key: O::BUFFER_LOAD_SBYTE_D16, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_d16_i8
+    S { key: O::BUFFER_LOAD_UBYTE_D16, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_d16_u8
     S { key: O::BUFFER_LOAD_DWORD, mem: Some(M { kind: K::Load, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_dword
     S { key: O::BUFFER_LOAD_DWORDX2, mem: Some(M { kind: K::Load, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_dwordx2
     S { key: O::BUFFER_LOAD_DWORDX3, mem: Some(M { kind: K::Load, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_dwordx3
@@ -66,18 +111,35 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::BUFFER_LOAD_FORMAT_XY, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_format_xy
     S { key: O::BUFFER_LOAD_FORMAT_XYZ, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_format_xyz
     S { key: O::BUFFER_LOAD_FORMAT_XYZW, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_format_xyzw
+    S { key: O::BUFFER_LOAD_SSHORT, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // buffer_load_i16
+    S { key: O::BUFFER_LOAD_SBYTE, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_i8
     S { key: O::BUFFER_LOAD_SBYTE, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_sbyte
     S { key: O::BUFFER_LOAD_SBYTE_D16, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_sbyte_d16
     S { key: O::BUFFER_LOAD_SBYTE_D16_HI, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_sbyte_d16_hi
     S { key: O::BUFFER_LOAD_SHORT_D16, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_short_d16
     S { key: O::BUFFER_LOAD_SHORT_D16_HI, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_short_d16_hi
     S { key: O::BUFFER_LOAD_SSHORT, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_sshort
+    S { key: O::BUFFER_LOAD_USHORT, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // buffer_load_u16
+    S { key: O::BUFFER_LOAD_UBYTE, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_u8
     S { key: O::BUFFER_LOAD_UBYTE, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_ubyte
     S { key: O::BUFFER_LOAD_UBYTE_D16, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_ubyte_d16
     S { key: O::BUFFER_LOAD_UBYTE_D16_HI, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_ubyte_d16_hi
     S { key: O::BUFFER_LOAD_USHORT, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_load_ushort
+    S { key: O::BUFFER_STORE_DWORDX4, mem: Some(M { kind: K::Store, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_store_b128
+    S { key: O::BUFFER_STORE_SHORT, mem: Some(M { kind: K::Store, bytes: 2, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // buffer_store_b16
+    S { key: O::BUFFER_STORE_DWORD, mem: Some(M { kind: K::Store, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_store_b32
+    S { key: O::BUFFER_STORE_DWORDX2, mem: Some(M { kind: K::Store, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_store_b64
+    S { key: O::BUFFER_STORE_BYTE, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_store_b8
+    S { key: O::BUFFER_STORE_DWORDX3, mem: Some(M { kind: K::Store, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_store_b96
     S { key: O::BUFFER_STORE_BYTE, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_store_byte
     S { key: O::BUFFER_STORE_BYTE_D16_HI, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_store_byte_d16_hi
+    S { key: O::BUFFER_STORE_D16_FORMAT_X, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_store_d16_format_x
+    S { key: O::BUFFER_STORE_D16_FORMAT_XY, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_store_d16_format_xy
+    S { key: O::BUFFER_STORE_D16_FORMAT_XYZ, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_store_d16_format_xyz
+    S { key: O::BUFFER_STORE_D16_FORMAT_XYZW, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_store_d16_format_xyzw
+    S { key: O::BUFFER_STORE_SHORT_D16_HI, mem: Some(M { kind: K::Store, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // buffer_store_d16_hi_b16
+    S { key: O::BUFFER_STORE_BYTE_D16_HI, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_store_d16_hi_b8
+    S { key: O::BUFFER_STORE_D16_HI_FORMAT_X, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_store_d16_hi_format_x
     S { key: O::BUFFER_STORE_DWORD, mem: Some(M { kind: K::Store, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_store_dword
     S { key: O::BUFFER_STORE_DWORDX2, mem: Some(M { kind: K::Store, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_store_dwordx2
     S { key: O::BUFFER_STORE_DWORDX3, mem: Some(M { kind: K::Store, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_store_dwordx3
@@ -98,6 +160,7 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::BUFFER_WBL2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_wbl2
     S { key: O::DS_ADD_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_add_f32
     S { key: O::DS_ADD_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_add_f64
+    S { key: O::DS_ADD_GS_REG_RTN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_add_gs_reg_rtn
     S { key: O::DS_ADD_RTN_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_add_rtn_f32
     S { key: O::DS_ADD_RTN_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_add_rtn_f64
     S { key: O::DS_ADD_RTN_U32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_add_rtn_u32
@@ -115,6 +178,7 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::DS_AND_SRC2_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_and_src2_b64
     S { key: O::DS_APPEND, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_append
     S { key: O::DS_BPERMUTE_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_bpermute_b32
+    S { key: O::DS_BVH_STACK_RTN_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_bvh_stack_rtn_b32
     S { key: O::DS_CMPST_B32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpst_b32
     S { key: O::DS_CMPST_B64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_cmpst_b64
     S { key: O::DS_CMPST_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpst_f32
@@ -123,6 +187,14 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::DS_CMPST_RTN_B64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_cmpst_rtn_b64
     S { key: O::DS_CMPST_RTN_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpst_rtn_f32
     S { key: O::DS_CMPST_RTN_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_cmpst_rtn_f64
+    S { key: O::DS_CMPST_B32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpstore_b32
+    S { key: O::DS_CMPST_B64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_cmpstore_b64
+    S { key: O::DS_CMPST_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpstore_f32
+    S { key: O::DS_CMPST_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_cmpstore_f64
+    S { key: O::DS_CMPST_RTN_B32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpstore_rtn_b32
+    S { key: O::DS_CMPST_RTN_B64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_cmpstore_rtn_b64
+    S { key: O::DS_CMPST_RTN_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpstore_rtn_f32
+    S { key: O::DS_CMPST_RTN_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_cmpstore_rtn_f64
     S { key: O::DS_CONDXCHG32_RTN_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_condxchg32_rtn_b64
     S { key: O::DS_CONSUME, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_consume
     S { key: O::DS_DEC_RTN_U32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_dec_rtn_u32
@@ -143,6 +215,25 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::DS_INC_SRC2_U64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_inc_src2_u64
     S { key: O::DS_INC_U32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_inc_u32
     S { key: O::DS_INC_U64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_inc_u64
+    S { key: O::DS_READ2_B32, mem: Some(M { kind: K::Load, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: true, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_load_2addr_b32
+    S { key: O::DS_READ2_B64, mem: Some(M { kind: K::Load, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: true, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_load_2addr_b64
+    S { key: O::DS_READ2ST64_B32, mem: Some(M { kind: K::Load, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: true, st64: true }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_load_2addr_stride64_b32
+    S { key: O::DS_READ2ST64_B64, mem: Some(M { kind: K::Load, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: true, st64: true }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_load_2addr_stride64_b64
+    S { key: O::DS_READ_ADDTID_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_load_addtid_b32
+    S { key: O::DS_READ_B128, mem: Some(M { kind: K::Load, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_load_b128
+    S { key: O::DS_READ_B32, mem: Some(M { kind: K::Load, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_load_b32
+    S { key: O::DS_READ_B64, mem: Some(M { kind: K::Load, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_load_b64
+    S { key: O::DS_READ_B96, mem: Some(M { kind: K::Load, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_load_b96
+    S { key: O::DS_READ_I16, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // ds_load_i16
+    S { key: O::DS_READ_I8, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_load_i8
+    S { key: O::DS_READ_I8_D16, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_load_i8_d16
+    S { key: O::DS_READ_I8_D16_HI, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_load_i8_d16_hi
+    S { key: O::DS_READ_U16, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // ds_load_u16
+    S { key: O::DS_READ_U16_D16, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_load_u16_d16
+    S { key: O::DS_READ_U16_D16_HI, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_load_u16_d16_hi
+    S { key: O::DS_READ_U8, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_load_u8
+    S { key: O::DS_READ_U8_D16, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_load_u8_d16
+    S { key: O::DS_READ_U8_D16_HI, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_load_u8_d16_hi
     S { key: O::DS_MAX_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_max_f32
     S { key: O::DS_MAX_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_max_f64
     S { key: O::DS_MAX_I32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: true, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_max_i32
@@ -225,6 +316,26 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::DS_RSUB_SRC2_U64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_rsub_src2_u64
     S { key: O::DS_RSUB_U32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Rsub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_rsub_u32
     S { key: O::DS_RSUB_U64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Rsub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_rsub_u64
+    S { key: O::DS_WRITE2_B32, mem: Some(M { kind: K::Store, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: true, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_store_2addr_b32
+    S { key: O::DS_WRITE2_B64, mem: Some(M { kind: K::Store, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: true, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_store_2addr_b64
+    S { key: O::DS_WRITE2ST64_B32, mem: Some(M { kind: K::Store, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: true, st64: true }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_store_2addr_stride64_b32
+    S { key: O::DS_WRITE2ST64_B64, mem: Some(M { kind: K::Store, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: true, st64: true }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_store_2addr_stride64_b64
+    S { key: O::DS_WRITE_ADDTID_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_store_addtid_b32
+    S { key: O::DS_WRITE_B128, mem: Some(M { kind: K::Store, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_store_b128
+    S { key: O::DS_WRITE_B16, mem: Some(M { kind: K::Store, bytes: 2, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // ds_store_b16
+    S { key: O::DS_WRITE_B16_D16_HI, mem: Some(M { kind: K::Store, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_store_b16_d16_hi
+    S { key: O::DS_WRITE_B32, mem: Some(M { kind: K::Store, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_store_b32
+    S { key: O::DS_WRITE_B64, mem: Some(M { kind: K::Store, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_store_b64
+    S { key: O::DS_WRITE_B8, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_store_b8
+    S { key: O::DS_WRITE_B8_D16_HI, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_store_b8_d16_hi
+    S { key: O::DS_WRITE_B96, mem: Some(M { kind: K::Store, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_store_b96
+    S { key: O::DS_WRXCHG2_RTN_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_storexchg_2addr_rtn_b32
+    S { key: O::DS_WRXCHG2_RTN_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_storexchg_2addr_rtn_b64
+    S { key: O::DS_WRXCHG2ST64_RTN_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_storexchg_2addr_stride64_rtn_b32
+    S { key: O::DS_WRXCHG2ST64_RTN_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_storexchg_2addr_stride64_rtn_b64
+    S { key: O::DS_WRXCHG_RTN_B32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_storexchg_rtn_b32
+    S { key: O::DS_WRXCHG_RTN_B64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_storexchg_rtn_b64
+    S { key: O::DS_SUB_GS_REG_RTN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_sub_gs_reg_rtn
     S { key: O::DS_SUB_RTN_U32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_sub_rtn_u32
     S { key: O::DS_SUB_RTN_U64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_sub_rtn_u64
     S { key: O::DS_SUB_SRC2_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_sub_src2_u32
@@ -263,12 +374,21 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::FLAT_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_add
     S { key: O::FLAT_ATOMIC_ADD_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_add_f32
     S { key: O::FLAT_ATOMIC_ADD_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // flat_atomic_add_f64
+    S { key: O::FLAT_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_add_u32
+    S { key: O::FLAT_ATOMIC_ADD_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_add_u64
     S { key: O::FLAT_ATOMIC_ADD_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_add_x2
     S { key: O::FLAT_ATOMIC_AND, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::And, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_and
+    S { key: O::FLAT_ATOMIC_AND, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::And, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_and_b32
+    S { key: O::FLAT_ATOMIC_AND_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::And, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_and_b64
     S { key: O::FLAT_ATOMIC_AND_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::And, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_and_x2
     S { key: O::FLAT_ATOMIC_CMPSWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_cmpswap
+    S { key: O::FLAT_ATOMIC_CMPSWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_cmpswap_b32
+    S { key: O::FLAT_ATOMIC_CMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_cmpswap_b64
+    S { key: O::FLAT_ATOMIC_CMPSWAP_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_cmpswap_f32
     S { key: O::FLAT_ATOMIC_CMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_cmpswap_x2
     S { key: O::FLAT_ATOMIC_DEC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_dec
+    S { key: O::FLAT_ATOMIC_DEC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_dec_u32
+    S { key: O::FLAT_ATOMIC_DEC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_dec_u64
     S { key: O::FLAT_ATOMIC_DEC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_dec_x2
     S { key: O::FLAT_ATOMIC_FCMPSWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_fcmpswap
     S { key: O::FLAT_ATOMIC_FCMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_fcmpswap_x2
@@ -277,10 +397,24 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::FLAT_ATOMIC_FMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_fmin
     S { key: O::FLAT_ATOMIC_FMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_fmin_x2
     S { key: O::FLAT_ATOMIC_INC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_inc
+    S { key: O::FLAT_ATOMIC_INC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_inc_u32
+    S { key: O::FLAT_ATOMIC_INC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_inc_u64
     S { key: O::FLAT_ATOMIC_INC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_inc_x2
+    S { key: O::FLAT_ATOMIC_MAX_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_max_f32
     S { key: O::FLAT_ATOMIC_MAX_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // flat_atomic_max_f64
+    S { key: O::FLAT_ATOMIC_SMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_max_i32
+    S { key: O::FLAT_ATOMIC_SMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_max_i64
+    S { key: O::FLAT_ATOMIC_UMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_max_u32
+    S { key: O::FLAT_ATOMIC_UMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_max_u64
+    S { key: O::FLAT_ATOMIC_MIN_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_min_f32
     S { key: O::FLAT_ATOMIC_MIN_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // flat_atomic_min_f64
+    S { key: O::FLAT_ATOMIC_SMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_min_i32
+    S { key: O::FLAT_ATOMIC_SMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_min_i64
+    S { key: O::FLAT_ATOMIC_UMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_min_u32
+    S { key: O::FLAT_ATOMIC_UMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_min_u64
     S { key: O::FLAT_ATOMIC_OR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_or
+    S { key: O::FLAT_ATOMIC_OR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_or_b32
+    S { key: O::FLAT_ATOMIC_OR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_or_b64
     S { key: O::FLAT_ATOMIC_OR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_or_x2
     S { key: O::FLAT_ATOMIC_PK_ADD_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_pk_add_bf16
     S { key: O::FLAT_ATOMIC_PK_ADD_F16, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::PkAddF16, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // flat_atomic_pk_add_f16
@@ -289,31 +423,59 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::FLAT_ATOMIC_SMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_smin
     S { key: O::FLAT_ATOMIC_SMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_smin_x2
     S { key: O::FLAT_ATOMIC_SUB, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_sub
+    S { key: O::FLAT_ATOMIC_SUB, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_sub_u32
+    S { key: O::FLAT_ATOMIC_SUB_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_sub_u64
     S { key: O::FLAT_ATOMIC_SUB_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_sub_x2
     S { key: O::FLAT_ATOMIC_SWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_swap
+    S { key: O::FLAT_ATOMIC_SWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_swap_b32
+    S { key: O::FLAT_ATOMIC_SWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_swap_b64
     S { key: O::FLAT_ATOMIC_SWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_swap_x2
     S { key: O::FLAT_ATOMIC_UMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_umax
     S { key: O::FLAT_ATOMIC_UMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_umax_x2
     S { key: O::FLAT_ATOMIC_UMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_umin
     S { key: O::FLAT_ATOMIC_UMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_umin_x2
     S { key: O::FLAT_ATOMIC_XOR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_xor
+    S { key: O::FLAT_ATOMIC_XOR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_xor_b32
+    S { key: O::FLAT_ATOMIC_XOR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_xor_b64
     S { key: O::FLAT_ATOMIC_XOR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_xor_x2
+    S { key: O::FLAT_LOAD_DWORDX4, mem: Some(M { kind: K::Load, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_b128
+    S { key: O::FLAT_LOAD_DWORD, mem: Some(M { kind: K::Load, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_b32
+    S { key: O::FLAT_LOAD_DWORDX2, mem: Some(M { kind: K::Load, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_load_b64
+    S { key: O::FLAT_LOAD_DWORDX3, mem: Some(M { kind: K::Load, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_b96
+    S { key: O::FLAT_LOAD_SHORT_D16, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // flat_load_d16_b16
+    S { key: O::FLAT_LOAD_SHORT_D16_HI, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // flat_load_d16_hi_b16
+    S { key: O::FLAT_LOAD_SBYTE_D16_HI, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_d16_hi_i8
+    S { key: O::FLAT_LOAD_UBYTE_D16_HI, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_d16_hi_u8
+    S { key: O::FLAT_LOAD_SBYTE_D16, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_d16_i8
+    S { key: O::FLAT_LOAD_UBYTE_D16, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_d16_u8
     S { key: O::FLAT_LOAD_DWORD, mem: Some(M { kind: K::Load, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_dword
     S { key: O::FLAT_LOAD_DWORDX2, mem: Some(M { kind: K::Load, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_dwordx2
     S { key: O::FLAT_LOAD_DWORDX3, mem: Some(M { kind: K::Load, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_dwordx3
     S { key: O::FLAT_LOAD_DWORDX4, mem: Some(M { kind: K::Load, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_dwordx4
+    S { key: O::FLAT_LOAD_SSHORT, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // flat_load_i16
+    S { key: O::FLAT_LOAD_SBYTE, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_i8
     S { key: O::FLAT_LOAD_SBYTE, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_sbyte
     S { key: O::FLAT_LOAD_SBYTE_D16, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_sbyte_d16
     S { key: O::FLAT_LOAD_SBYTE_D16_HI, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_sbyte_d16_hi
     S { key: O::FLAT_LOAD_SHORT_D16, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_short_d16
     S { key: O::FLAT_LOAD_SHORT_D16_HI, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_short_d16_hi
     S { key: O::FLAT_LOAD_SSHORT, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_sshort
+    S { key: O::FLAT_LOAD_USHORT, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // flat_load_u16
+    S { key: O::FLAT_LOAD_UBYTE, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_u8
     S { key: O::FLAT_LOAD_UBYTE, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_ubyte
     S { key: O::FLAT_LOAD_UBYTE_D16, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_ubyte_d16
     S { key: O::FLAT_LOAD_UBYTE_D16_HI, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_ubyte_d16_hi
     S { key: O::FLAT_LOAD_USHORT, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_load_ushort
+    S { key: O::FLAT_STORE_DWORDX4, mem: Some(M { kind: K::Store, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_store_b128
+    S { key: O::FLAT_STORE_SHORT, mem: Some(M { kind: K::Store, bytes: 2, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // flat_store_b16
+    S { key: O::FLAT_STORE_DWORD, mem: Some(M { kind: K::Store, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_store_b32
+    S { key: O::FLAT_STORE_DWORDX2, mem: Some(M { kind: K::Store, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_store_b64
+    S { key: O::FLAT_STORE_BYTE, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_store_b8
+    S { key: O::FLAT_STORE_DWORDX3, mem: Some(M { kind: K::Store, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_store_b96
     S { key: O::FLAT_STORE_BYTE, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_store_byte
     S { key: O::FLAT_STORE_BYTE_D16_HI, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_store_byte_d16_hi
+    S { key: O::FLAT_STORE_SHORT_D16_HI, mem: Some(M { kind: K::Store, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // flat_store_d16_hi_b16
+    S { key: O::FLAT_STORE_BYTE_D16_HI, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_store_d16_hi_b8
     S { key: O::FLAT_STORE_DWORD, mem: Some(M { kind: K::Store, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_store_dword
     S { key: O::FLAT_STORE_DWORDX2, mem: Some(M { kind: K::Store, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_store_dwordx2
     S { key: O::FLAT_STORE_DWORDX3, mem: Some(M { kind: K::Store, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_store_dwordx3
@@ -323,12 +485,22 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::GLOBAL_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_add
     S { key: O::GLOBAL_ATOMIC_ADD_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_add_f32
     S { key: O::GLOBAL_ATOMIC_ADD_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // global_atomic_add_f64
+    S { key: O::GLOBAL_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_add_u32
+    S { key: O::GLOBAL_ATOMIC_ADD_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_add_u64
     S { key: O::GLOBAL_ATOMIC_ADD_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_add_x2
     S { key: O::GLOBAL_ATOMIC_AND, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::And, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_and
+    S { key: O::GLOBAL_ATOMIC_AND, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::And, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_and_b32
+    S { key: O::GLOBAL_ATOMIC_AND_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::And, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_and_b64
     S { key: O::GLOBAL_ATOMIC_AND_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::And, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_and_x2
     S { key: O::GLOBAL_ATOMIC_CMPSWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_cmpswap
+    S { key: O::GLOBAL_ATOMIC_CMPSWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_cmpswap_b32
+    S { key: O::GLOBAL_ATOMIC_CMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_cmpswap_b64
+    S { key: O::GLOBAL_ATOMIC_CMPSWAP_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_cmpswap_f32
     S { key: O::GLOBAL_ATOMIC_CMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_cmpswap_x2
+    S { key: O::GLOBAL_ATOMIC_CSUB_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_csub_u32
     S { key: O::GLOBAL_ATOMIC_DEC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_dec
+    S { key: O::GLOBAL_ATOMIC_DEC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_dec_u32
+    S { key: O::GLOBAL_ATOMIC_DEC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_dec_u64
     S { key: O::GLOBAL_ATOMIC_DEC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_dec_x2
     S { key: O::GLOBAL_ATOMIC_FCMPSWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_fcmpswap
     S { key: O::GLOBAL_ATOMIC_FCMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_fcmpswap_x2
@@ -337,10 +509,24 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::GLOBAL_ATOMIC_FMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_fmin
     S { key: O::GLOBAL_ATOMIC_FMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_fmin_x2
     S { key: O::GLOBAL_ATOMIC_INC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_inc
+    S { key: O::GLOBAL_ATOMIC_INC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_inc_u32
+    S { key: O::GLOBAL_ATOMIC_INC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_inc_u64
     S { key: O::GLOBAL_ATOMIC_INC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Inc, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_inc_x2
+    S { key: O::GLOBAL_ATOMIC_MAX_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_max_f32
     S { key: O::GLOBAL_ATOMIC_MAX_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // global_atomic_max_f64
+    S { key: O::GLOBAL_ATOMIC_SMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_max_i32
+    S { key: O::GLOBAL_ATOMIC_SMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_max_i64
+    S { key: O::GLOBAL_ATOMIC_UMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_max_u32
+    S { key: O::GLOBAL_ATOMIC_UMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_max_u64
+    S { key: O::GLOBAL_ATOMIC_MIN_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_min_f32
     S { key: O::GLOBAL_ATOMIC_MIN_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // global_atomic_min_f64
+    S { key: O::GLOBAL_ATOMIC_SMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_min_i32
+    S { key: O::GLOBAL_ATOMIC_SMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_min_i64
+    S { key: O::GLOBAL_ATOMIC_UMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_min_u32
+    S { key: O::GLOBAL_ATOMIC_UMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_min_u64
     S { key: O::GLOBAL_ATOMIC_OR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_or
+    S { key: O::GLOBAL_ATOMIC_OR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_or_b32
+    S { key: O::GLOBAL_ATOMIC_OR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_or_b64
     S { key: O::GLOBAL_ATOMIC_OR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_or_x2
     S { key: O::GLOBAL_ATOMIC_PK_ADD_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_pk_add_bf16
     S { key: O::GLOBAL_ATOMIC_PK_ADD_F16, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::PkAddF16, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // global_atomic_pk_add_f16
@@ -349,20 +535,39 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::GLOBAL_ATOMIC_SMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_smin
     S { key: O::GLOBAL_ATOMIC_SMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_smin_x2
     S { key: O::GLOBAL_ATOMIC_SUB, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_sub
+    S { key: O::GLOBAL_ATOMIC_SUB, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_sub_u32
+    S { key: O::GLOBAL_ATOMIC_SUB_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_sub_u64
     S { key: O::GLOBAL_ATOMIC_SUB_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_sub_x2
     S { key: O::GLOBAL_ATOMIC_SWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_swap
+    S { key: O::GLOBAL_ATOMIC_SWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_swap_b32
+    S { key: O::GLOBAL_ATOMIC_SWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_swap_b64
     S { key: O::GLOBAL_ATOMIC_SWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_swap_x2
     S { key: O::GLOBAL_ATOMIC_UMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_umax
     S { key: O::GLOBAL_ATOMIC_UMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_umax_x2
     S { key: O::GLOBAL_ATOMIC_UMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_umin
     S { key: O::GLOBAL_ATOMIC_UMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_umin_x2
     S { key: O::GLOBAL_ATOMIC_XOR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_xor
+    S { key: O::GLOBAL_ATOMIC_XOR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_xor_b32
+    S { key: O::GLOBAL_ATOMIC_XOR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_xor_b64
     S { key: O::GLOBAL_ATOMIC_XOR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_xor_x2
+    S { key: O::GLOBAL_LOAD_ADDTID_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_addtid_b32
+    S { key: O::GLOBAL_LOAD_DWORDX4, mem: Some(M { kind: K::Load, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_b128
+    S { key: O::GLOBAL_LOAD_DWORD, mem: Some(M { kind: K::Load, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_b32
+    S { key: O::GLOBAL_LOAD_DWORDX2, mem: Some(M { kind: K::Load, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_load_b64
+    S { key: O::GLOBAL_LOAD_DWORDX3, mem: Some(M { kind: K::Load, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_b96
+    S { key: O::GLOBAL_LOAD_SHORT_D16, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // global_load_d16_b16
+    S { key: O::GLOBAL_LOAD_SHORT_D16_HI, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // global_load_d16_hi_b16
+    S { key: O::GLOBAL_LOAD_SBYTE_D16_HI, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_d16_hi_i8
+    S { key: O::GLOBAL_LOAD_UBYTE_D16_HI, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_d16_hi_u8
+    S { key: O::GLOBAL_LOAD_SBYTE_D16, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_d16_i8
+    S { key: O::GLOBAL_LOAD_UBYTE_D16, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_d16_u8
     S { key: O::GLOBAL_LOAD_DWORD, mem: Some(M { kind: K::Load, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_dword
     S { key: O::GLOBAL_LOAD_DWORD_ADDTID, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_dword_addtid
     S { key: O::GLOBAL_LOAD_DWORDX2, mem: Some(M { kind: K::Load, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_dwordx2
     S { key: O::GLOBAL_LOAD_DWORDX3, mem: Some(M { kind: K::Load, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_dwordx3
     S { key: O::GLOBAL_LOAD_DWORDX4, mem: Some(M { kind: K::Load, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_dwordx4
+    S { key: O::GLOBAL_LOAD_SSHORT, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // global_load_i16
+    S { key: O::GLOBAL_LOAD_SBYTE, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_i8
     S { key: O::GLOBAL_LOAD_LDS_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_lds_dword
     S { key: O::GLOBAL_LOAD_LDS_DWORDX3, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_lds_dwordx3
     S { key: O::GLOBAL_LOAD_LDS_DWORDX4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_lds_dwordx4
@@ -376,12 +581,23 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::GLOBAL_LOAD_SHORT_D16, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_short_d16
     S { key: O::GLOBAL_LOAD_SHORT_D16_HI, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_short_d16_hi
     S { key: O::GLOBAL_LOAD_SSHORT, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_sshort
+    S { key: O::GLOBAL_LOAD_USHORT, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // global_load_u16
+    S { key: O::GLOBAL_LOAD_UBYTE, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_u8
     S { key: O::GLOBAL_LOAD_UBYTE, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_ubyte
     S { key: O::GLOBAL_LOAD_UBYTE_D16, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_ubyte_d16
     S { key: O::GLOBAL_LOAD_UBYTE_D16_HI, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_ubyte_d16_hi
     S { key: O::GLOBAL_LOAD_USHORT, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_ushort
+    S { key: O::GLOBAL_STORE_ADDTID_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_addtid_b32
+    S { key: O::GLOBAL_STORE_DWORDX4, mem: Some(M { kind: K::Store, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_b128
+    S { key: O::GLOBAL_STORE_SHORT, mem: Some(M { kind: K::Store, bytes: 2, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // global_store_b16
+    S { key: O::GLOBAL_STORE_DWORD, mem: Some(M { kind: K::Store, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_b32
+    S { key: O::GLOBAL_STORE_DWORDX2, mem: Some(M { kind: K::Store, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_store_b64
+    S { key: O::GLOBAL_STORE_BYTE, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_b8
+    S { key: O::GLOBAL_STORE_DWORDX3, mem: Some(M { kind: K::Store, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_b96
     S { key: O::GLOBAL_STORE_BYTE, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_byte
     S { key: O::GLOBAL_STORE_BYTE_D16_HI, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_byte_d16_hi
+    S { key: O::GLOBAL_STORE_SHORT_D16_HI, mem: Some(M { kind: K::Store, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // global_store_d16_hi_b16
+    S { key: O::GLOBAL_STORE_BYTE_D16_HI, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_d16_hi_b8
     S { key: O::GLOBAL_STORE_DWORD, mem: Some(M { kind: K::Store, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_dword
     S { key: O::GLOBAL_STORE_DWORD_ADDTID, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_dword_addtid
     S { key: O::GLOBAL_STORE_DWORDX2, mem: Some(M { kind: K::Store, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_dwordx2
@@ -426,6 +642,7 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::IMAGE_GATHER4_LZ, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_gather4_lz
     S { key: O::IMAGE_GATHER4_LZ_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_gather4_lz_o
     S { key: O::IMAGE_GATHER4_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_gather4_o
+    S { key: O::IMAGE_GATHER4H, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_gather4h
     S { key: O::IMAGE_GET_LOD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_get_lod
     S { key: O::IMAGE_GET_RESINFO, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_get_resinfo
     S { key: O::IMAGE_LOAD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_load
@@ -434,6 +651,7 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::IMAGE_LOAD_MIP_PCK_SGN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_load_mip_pck_sgn
     S { key: O::IMAGE_LOAD_PCK, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_load_pck
     S { key: O::IMAGE_LOAD_PCK_SGN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_load_pck_sgn
+    S { key: O::IMAGE_MSAA_LOAD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_msaa_load
     S { key: O::IMAGE_SAMPLE, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample
     S { key: O::IMAGE_SAMPLE_B, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_b
     S { key: O::IMAGE_SAMPLE_B_CL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_b_cl
@@ -452,8 +670,12 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::IMAGE_SAMPLE_C_CL_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cl_o
     S { key: O::IMAGE_SAMPLE_C_D, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_d
     S { key: O::IMAGE_SAMPLE_C_D_CL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_d_cl
+    S { key: O::IMAGE_SAMPLE_C_D_CL_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_d_cl_g16
     S { key: O::IMAGE_SAMPLE_C_D_CL_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_d_cl_o
+    S { key: O::IMAGE_SAMPLE_C_D_CL_O_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_d_cl_o_g16
+    S { key: O::IMAGE_SAMPLE_C_D_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_d_g16
     S { key: O::IMAGE_SAMPLE_C_D_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_d_o
+    S { key: O::IMAGE_SAMPLE_C_D_O_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_d_o_g16
     S { key: O::IMAGE_SAMPLE_C_L, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_l
     S { key: O::IMAGE_SAMPLE_C_L_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_l_o
     S { key: O::IMAGE_SAMPLE_C_LZ, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_lz
@@ -467,8 +689,12 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::IMAGE_SAMPLE_CL_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cl_o
     S { key: O::IMAGE_SAMPLE_D, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_d
     S { key: O::IMAGE_SAMPLE_D_CL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_d_cl
+    S { key: O::IMAGE_SAMPLE_D_CL_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_d_cl_g16
     S { key: O::IMAGE_SAMPLE_D_CL_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_d_cl_o
+    S { key: O::IMAGE_SAMPLE_D_CL_O_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_d_cl_o_g16
+    S { key: O::IMAGE_SAMPLE_D_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_d_g16
     S { key: O::IMAGE_SAMPLE_D_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_d_o
+    S { key: O::IMAGE_SAMPLE_D_O_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_d_o_g16
     S { key: O::IMAGE_SAMPLE_L, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_l
     S { key: O::IMAGE_SAMPLE_L_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_l_o
     S { key: O::IMAGE_SAMPLE_LZ, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_lz
@@ -480,12 +706,24 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::IMAGE_STORE_PCK, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_store_pck
     S { key: O::S_ABS_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_abs_i32
     S { key: O::S_ABSDIFF_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_absdiff_i32
+    S { key: O::S_ADD_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_f16
+    S { key: O::S_ADD_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_f32
     S { key: O::S_ADD_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_i32
     S { key: O::S_ADD_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_u32
     S { key: O::S_ADDC_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_addc_u32
     S { key: O::S_ADDK_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_addk_i32
     S { key: O::S_AND_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_b32
     S { key: O::S_AND_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_b64
+    S { key: O::S_ANDN1_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_not0_saveexec_b32
+    S { key: O::S_ANDN1_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_not0_saveexec_b64
+    S { key: O::S_ANDN1_WREXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_not0_wrexec_b32
+    S { key: O::S_ANDN1_WREXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_not0_wrexec_b64
+    S { key: O::S_ANDN2_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_not1_b32
+    S { key: O::S_ANDN2_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_not1_b64
+    S { key: O::S_ANDN2_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_not1_saveexec_b32
+    S { key: O::S_ANDN2_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_not1_saveexec_b64
+    S { key: O::S_ANDN2_WREXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_not1_wrexec_b32
+    S { key: O::S_ANDN2_WREXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_not1_wrexec_b64
     S { key: O::S_AND_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_saveexec_b32
     S { key: O::S_AND_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_saveexec_b64
     S { key: O::S_ANDN1_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_andn1_saveexec_b32
@@ -577,6 +815,11 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::S_BUFFER_ATOMIC_UMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_umin_x2
     S { key: O::S_BUFFER_ATOMIC_XOR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_xor
     S { key: O::S_BUFFER_ATOMIC_XOR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_atomic_xor_x2
+    S { key: O::S_BUFFER_LOAD_DWORDX4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_b128
+    S { key: O::S_BUFFER_LOAD_DWORDX8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_b256
+    S { key: O::S_BUFFER_LOAD_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_b32
+    S { key: O::S_BUFFER_LOAD_DWORDX16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_b512
+    S { key: O::S_BUFFER_LOAD_DWORDX2, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_buffer_load_b64
     S { key: O::S_BUFFER_LOAD_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_dword
     S { key: O::S_BUFFER_LOAD_DWORDX16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_dwordx16
     S { key: O::S_BUFFER_LOAD_DWORDX2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_dwordx2
@@ -599,24 +842,58 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::S_CBRANCH_SCC1, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cbranch_scc1
     S { key: O::S_CBRANCH_VCCNZ, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cbranch_vccnz
     S { key: O::S_CBRANCH_VCCZ, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cbranch_vccz
+    S { key: O::S_CEIL_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_ceil_f16
+    S { key: O::S_CEIL_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_ceil_f32
     S { key: O::S_CLAUSE, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_clause
+    S { key: O::S_FLBIT_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cls_i32
+    S { key: O::S_FLBIT_I32_I64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_cls_i32_i64
+    S { key: O::S_FLBIT_I32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_clz_i32_u32
+    S { key: O::S_FLBIT_I32_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_clz_i32_u64
     S { key: O::S_CMOV_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmov_b32
     S { key: O::S_CMOV_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_cmov_b64
     S { key: O::S_CMOVK_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmovk_i32
+    S { key: O::S_CMP_EQ_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_eq_f16
+    S { key: O::S_CMP_EQ_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_eq_f32
     S { key: O::S_CMP_EQ_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_eq_i32
     S { key: O::S_CMP_EQ_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_eq_u32
     S { key: O::S_CMP_EQ_U64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_cmp_eq_u64
+    S { key: O::S_CMP_GE_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_ge_f16
+    S { key: O::S_CMP_GE_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_ge_f32
     S { key: O::S_CMP_GE_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_ge_i32
     S { key: O::S_CMP_GE_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_ge_u32
+    S { key: O::S_CMP_GT_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_gt_f16
+    S { key: O::S_CMP_GT_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_gt_f32
     S { key: O::S_CMP_GT_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_gt_i32
     S { key: O::S_CMP_GT_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_gt_u32
+    S { key: O::S_CMP_LE_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_le_f16
+    S { key: O::S_CMP_LE_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_le_f32
     S { key: O::S_CMP_LE_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_le_i32
     S { key: O::S_CMP_LE_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_le_u32
+    S { key: O::S_CMP_LG_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_lg_f16
+    S { key: O::S_CMP_LG_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_lg_f32
     S { key: O::S_CMP_LG_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_lg_i32
     S { key: O::S_CMP_LG_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_lg_u32
     S { key: O::S_CMP_LG_U64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_cmp_lg_u64
+    S { key: O::S_CMP_LT_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_lt_f16
+    S { key: O::S_CMP_LT_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_lt_f32
     S { key: O::S_CMP_LT_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_lt_i32
     S { key: O::S_CMP_LT_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_lt_u32
+    S { key: O::S_CMP_NEQ_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_neq_f16
+    S { key: O::S_CMP_NEQ_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_neq_f32
+    S { key: O::S_CMP_NGE_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_nge_f16
+    S { key: O::S_CMP_NGE_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_nge_f32
+    S { key: O::S_CMP_NGT_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_ngt_f16
+    S { key: O::S_CMP_NGT_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_ngt_f32
+    S { key: O::S_CMP_NLE_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_nle_f16
+    S { key: O::S_CMP_NLE_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_nle_f32
+    S { key: O::S_CMP_NLG_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_nlg_f16
+    S { key: O::S_CMP_NLG_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_nlg_f32
+    S { key: O::S_CMP_NLT_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_nlt_f16
+    S { key: O::S_CMP_NLT_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_nlt_f32
+    S { key: O::S_CMP_O_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_o_f16
+    S { key: O::S_CMP_O_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_o_f32
+    S { key: O::S_CMP_U_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_u_f16
+    S { key: O::S_CMP_U_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmp_u_f32
     S { key: O::S_CMPK_EQ_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmpk_eq_i32
     S { key: O::S_CMPK_EQ_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmpk_eq_u32
     S { key: O::S_CMPK_GE_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cmpk_ge_i32
@@ -632,6 +909,16 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::S_CODE_END, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_code_end
     S { key: O::S_CSELECT_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cselect_b32
     S { key: O::S_CSELECT_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_cselect_b64
+    S { key: O::S_FF1_I32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_ctz_i32_b32
+    S { key: O::S_FF1_I32_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_ctz_i32_b64
+    S { key: O::S_CVT_F16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cvt_f16_f32
+    S { key: O::S_CVT_F32_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cvt_f32_f16
+    S { key: O::S_CVT_F32_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cvt_f32_i32
+    S { key: O::S_CVT_F32_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cvt_f32_u32
+    S { key: O::S_CVT_HI_F32_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cvt_hi_f32_f16
+    S { key: O::S_CVT_I32_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cvt_i32_f32
+    S { key: O::S_CVT_PK_RTZ_F16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cvt_pk_rtz_f16_f32
+    S { key: O::S_CVT_U32_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_cvt_u32_f32
     S { key: O::S_DCACHE_DISCARD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_dcache_discard
     S { key: O::S_DCACHE_DISCARD_X2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_dcache_discard_x2
     S { key: O::S_DCACHE_INV, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_dcache_inv
@@ -639,6 +926,7 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::S_DCACHE_WB, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_dcache_wb
     S { key: O::S_DCACHE_WB_VOL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_dcache_wb_vol
     S { key: O::S_DECPERFLEVEL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_decperflevel
+    S { key: O::S_DELAY_ALU, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_delay_alu
     S { key: O::S_DENORM_MODE, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_denorm_mode
     S { key: O::S_ENDPGM, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_endpgm
     S { key: O::S_ENDPGM_ORDERED_PS_DONE, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_endpgm_ordered_ps_done
@@ -651,12 +939,23 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::S_FLBIT_I32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_flbit_i32_b32
     S { key: O::S_FLBIT_I32_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_flbit_i32_b64
     S { key: O::S_FLBIT_I32_I64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_flbit_i32_i64
+    S { key: O::S_FLOOR_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_floor_f16
+    S { key: O::S_FLOOR_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_floor_f32
+    S { key: O::S_FMAAK_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_fmaak_f32
+    S { key: O::S_FMAC_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_fmac_f16
+    S { key: O::S_FMAC_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_fmac_f32
+    S { key: O::S_FMAMK_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_fmamk_f32
     S { key: O::S_GETPC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_getpc_b64
     S { key: O::S_GETREG_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_getreg_b32
     S { key: O::S_GL1_INV, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_gl1_inv
     S { key: O::S_ICACHE_INV, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_icache_inv
     S { key: O::S_INCPERFLEVEL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_incperflevel
     S { key: O::S_INST_PREFETCH, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_inst_prefetch
+    S { key: O::S_LOAD_DWORDX4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_b128
+    S { key: O::S_LOAD_DWORDX8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_b256
+    S { key: O::S_LOAD_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_b32
+    S { key: O::S_LOAD_DWORDX16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_b512
+    S { key: O::S_LOAD_DWORDX2, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_load_b64
     S { key: O::S_LOAD_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_dword
     S { key: O::S_LOAD_DWORDX16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_dwordx16
     S { key: O::S_LOAD_DWORDX2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_dwordx2
@@ -670,10 +969,14 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::S_LSHL_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B32, B32] }, // s_lshl_b64
     S { key: O::S_LSHR_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_lshr_b32
     S { key: O::S_LSHR_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B32, B32] }, // s_lshr_b64
+    S { key: O::S_MAX_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_max_f16
+    S { key: O::S_MAX_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_max_f32
     S { key: O::S_MAX_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_max_i32
     S { key: O::S_MAX_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_max_u32
     S { key: O::S_MEMREALTIME, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_memrealtime
     S { key: O::S_MEMTIME, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_memtime
+    S { key: O::S_MIN_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_min_f16
+    S { key: O::S_MIN_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_min_f32
     S { key: O::S_MIN_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_min_i32
     S { key: O::S_MIN_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_min_u32
     S { key: O::S_MOV_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_mov_b32
@@ -684,6 +987,8 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::S_MOVRELS_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_movrels_b32
     S { key: O::S_MOVRELS_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_movrels_b64
     S { key: O::S_MOVRELSD_2_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_movrelsd_2_b32
+    S { key: O::S_MUL_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_mul_f16
+    S { key: O::S_MUL_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_mul_f32
     S { key: O::S_MUL_HI_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_mul_hi_i32
     S { key: O::S_MUL_HI_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_mul_hi_u32
     S { key: O::S_MUL_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_mul_i32
@@ -701,6 +1006,12 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::S_NOT_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_not_b64
     S { key: O::S_OR_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_or_b32
     S { key: O::S_OR_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_or_b64
+    S { key: O::S_ORN1_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_or_not0_saveexec_b32
+    S { key: O::S_ORN1_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_or_not0_saveexec_b64
+    S { key: O::S_ORN2_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_or_not1_b32
+    S { key: O::S_ORN2_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_or_not1_b64
+    S { key: O::S_ORN2_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_or_not1_saveexec_b32
+    S { key: O::S_ORN2_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_or_not1_saveexec_b64
     S { key: O::S_OR_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_or_saveexec_b32
     S { key: O::S_OR_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_or_saveexec_b64
     S { key: O::S_ORN1_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_orn1_saveexec_b32
@@ -710,12 +1021,15 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::S_ORN2_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_orn2_saveexec_b32
     S { key: O::S_ORN2_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_orn2_saveexec_b64
     S { key: O::S_PACK_HH_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_pack_hh_b32_b16
+    S { key: O::S_PACK_HL_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_pack_hl_b32_b16
     S { key: O::S_PACK_LH_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_pack_lh_b32_b16
     S { key: O::S_PACK_LL_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_pack_ll_b32_b16
     S { key: O::S_QUADMASK_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_quadmask_b32
     S { key: O::S_QUADMASK_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_quadmask_b64
     S { key: O::S_RFE_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_rfe_b64
     S { key: O::S_RFE_RESTORE_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_rfe_restore_b64
+    S { key: O::S_RNDNE_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_rndne_f16
+    S { key: O::S_RNDNE_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_rndne_f32
     S { key: O::S_ROUND_MODE, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_round_mode
     S { key: O::S_SCRATCH_LOAD_DWORD, mem: Some(M { kind: K::Load, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_scratch_load_dword
     S { key: O::S_SCRATCH_LOAD_DWORDX2, mem: Some(M { kind: K::Load, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_scratch_load_dwordx2
@@ -724,11 +1038,14 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::S_SCRATCH_STORE_DWORDX2, mem: Some(M { kind: K::Store, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_scratch_store_dwordx2
     S { key: O::S_SCRATCH_STORE_DWORDX4, mem: Some(M { kind: K::Store, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_scratch_store_dwordx4
     S { key: O::S_SENDMSG, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sendmsg
+    S { key: O::S_SENDMSG_RTN_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sendmsg_rtn_b32
+    S { key: O::S_SENDMSG_RTN_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_sendmsg_rtn_b64
     S { key: O::S_SENDMSGHALT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sendmsghalt
     S { key: O::S_SET_GPR_IDX_IDX, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_set_gpr_idx_idx
     S { key: O::S_SET_GPR_IDX_MODE, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_set_gpr_idx_mode
     S { key: O::S_SET_GPR_IDX_OFF, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_set_gpr_idx_off
     S { key: O::S_SET_GPR_IDX_ON, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_set_gpr_idx_on
+    S { key: O::S_SET_INST_PREFETCH_DISTANCE, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_set_inst_prefetch_distance
     S { key: O::S_SETHALT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sethalt
     S { key: O::S_SETKILL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_setkill
     S { key: O::S_SETPC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_setpc_b64
@@ -742,6 +1059,8 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::S_STORE_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_store_dword
     S { key: O::S_STORE_DWORDX2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_store_dwordx2
     S { key: O::S_STORE_DWORDX4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_store_dwordx4
+    S { key: O::S_SUB_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_f16
+    S { key: O::S_SUB_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_f32
     S { key: O::S_SUB_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_i32
     S { key: O::S_SUB_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_u32
     S { key: O::S_SUBB_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_subb_u32
@@ -749,9 +1068,12 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::S_SUBVECTOR_LOOP_END, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_subvector_loop_end
     S { key: O::S_SWAPPC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_swappc_b64
     S { key: O::S_TRAP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_trap
+    S { key: O::S_TRUNC_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_trunc_f16
+    S { key: O::S_TRUNC_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_trunc_f32
     S { key: O::S_TTRACEDATA, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_ttracedata
     S { key: O::S_TTRACEDATA_IMM, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_ttracedata_imm
     S { key: O::S_VERSION, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_version
+    S { key: O::S_WAIT_EVENT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_wait_event
     S { key: O::S_WAIT_IDLE, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_wait_idle
     S { key: O::S_WAITCNT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_waitcnt
     S { key: O::S_WAITCNT_DEPCTR, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_waitcnt_depctr
@@ -770,10 +1092,22 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::S_XOR_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_xor_b64
     S { key: O::S_XOR_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_xor_saveexec_b32
     S { key: O::S_XOR_SAVEEXEC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_xor_saveexec_b64
+    S { key: O::SCRATCH_LOAD_DWORDX4, mem: Some(M { kind: K::Load, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_b128
+    S { key: O::SCRATCH_LOAD_DWORD, mem: Some(M { kind: K::Load, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_b32
+    S { key: O::SCRATCH_LOAD_DWORDX2, mem: Some(M { kind: K::Load, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // scratch_load_b64
+    S { key: O::SCRATCH_LOAD_DWORDX3, mem: Some(M { kind: K::Load, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_b96
+    S { key: O::SCRATCH_LOAD_SHORT_D16, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // scratch_load_d16_b16
+    S { key: O::SCRATCH_LOAD_SHORT_D16_HI, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // scratch_load_d16_hi_b16
+    S { key: O::SCRATCH_LOAD_SBYTE_D16_HI, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_d16_hi_i8
+    S { key: O::SCRATCH_LOAD_UBYTE_D16_HI, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_d16_hi_u8
+    S { key: O::SCRATCH_LOAD_SBYTE_D16, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_d16_i8
+    S { key: O::SCRATCH_LOAD_UBYTE_D16, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_d16_u8
     S { key: O::SCRATCH_LOAD_DWORD, mem: Some(M { kind: K::Load, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_dword
     S { key: O::SCRATCH_LOAD_DWORDX2, mem: Some(M { kind: K::Load, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_dwordx2
     S { key: O::SCRATCH_LOAD_DWORDX3, mem: Some(M { kind: K::Load, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_dwordx3
     S { key: O::SCRATCH_LOAD_DWORDX4, mem: Some(M { kind: K::Load, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_dwordx4
+    S { key: O::SCRATCH_LOAD_SSHORT, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // scratch_load_i16
+    S { key: O::SCRATCH_LOAD_SBYTE, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_i8
     S { key: O::SCRATCH_LOAD_LDS_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_lds_dword
     S { key: O::SCRATCH_LOAD_LDS_SBYTE, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_lds_sbyte
     S { key: O::SCRATCH_LOAD_LDS_SSHORT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_lds_sshort
@@ -785,18 +1119,32 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::SCRATCH_LOAD_SHORT_D16, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_short_d16
     S { key: O::SCRATCH_LOAD_SHORT_D16_HI, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_short_d16_hi
     S { key: O::SCRATCH_LOAD_SSHORT, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_sshort
+    S { key: O::SCRATCH_LOAD_USHORT, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // scratch_load_u16
+    S { key: O::SCRATCH_LOAD_UBYTE, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_u8
     S { key: O::SCRATCH_LOAD_UBYTE, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_ubyte
     S { key: O::SCRATCH_LOAD_UBYTE_D16, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_ubyte_d16
     S { key: O::SCRATCH_LOAD_UBYTE_D16_HI, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_ubyte_d16_hi
     S { key: O::SCRATCH_LOAD_USHORT, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_ushort
+    S { key: O::SCRATCH_STORE_DWORDX4, mem: Some(M { kind: K::Store, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_store_b128
+    S { key: O::SCRATCH_STORE_SHORT, mem: Some(M { kind: K::Store, bytes: 2, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // scratch_store_b16
+    S { key: O::SCRATCH_STORE_DWORD, mem: Some(M { kind: K::Store, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_store_b32
+    S { key: O::SCRATCH_STORE_DWORDX2, mem: Some(M { kind: K::Store, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // scratch_store_b64
+    S { key: O::SCRATCH_STORE_BYTE, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_store_b8
+    S { key: O::SCRATCH_STORE_DWORDX3, mem: Some(M { kind: K::Store, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_store_b96
     S { key: O::SCRATCH_STORE_BYTE, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_store_byte
     S { key: O::SCRATCH_STORE_BYTE_D16_HI, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_store_byte_d16_hi
+    S { key: O::SCRATCH_STORE_SHORT_D16_HI, mem: Some(M { kind: K::Store, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // scratch_store_d16_hi_b16
+    S { key: O::SCRATCH_STORE_BYTE_D16_HI, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_store_d16_hi_b8
     S { key: O::SCRATCH_STORE_DWORD, mem: Some(M { kind: K::Store, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_store_dword
     S { key: O::SCRATCH_STORE_DWORDX2, mem: Some(M { kind: K::Store, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_store_dwordx2
     S { key: O::SCRATCH_STORE_DWORDX3, mem: Some(M { kind: K::Store, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_store_dwordx3
     S { key: O::SCRATCH_STORE_DWORDX4, mem: Some(M { kind: K::Store, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_store_dwordx4
     S { key: O::SCRATCH_STORE_SHORT, mem: Some(M { kind: K::Store, bytes: 2, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_store_short
     S { key: O::SCRATCH_STORE_SHORT_D16_HI, mem: Some(M { kind: K::Store, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_store_short_d16_hi
+    S { key: O::TBUFFER_LOAD_D16_FORMAT_X, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // tbuffer_load_d16_format_x
+    S { key: O::TBUFFER_LOAD_D16_FORMAT_XY, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // tbuffer_load_d16_format_xy
+    S { key: O::TBUFFER_LOAD_D16_FORMAT_XYZ, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // tbuffer_load_d16_format_xyz
+    S { key: O::TBUFFER_LOAD_D16_FORMAT_XYZW, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // tbuffer_load_d16_format_xyzw
     S { key: O::TBUFFER_LOAD_FORMAT_D16_X, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // tbuffer_load_format_d16_x
     S { key: O::TBUFFER_LOAD_FORMAT_D16_XY, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // tbuffer_load_format_d16_xy
     S { key: O::TBUFFER_LOAD_FORMAT_D16_XYZ, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // tbuffer_load_format_d16_xyz
@@ -805,6 +1153,10 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::TBUFFER_LOAD_FORMAT_XY, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // tbuffer_load_format_xy
     S { key: O::TBUFFER_LOAD_FORMAT_XYZ, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // tbuffer_load_format_xyz
     S { key: O::TBUFFER_LOAD_FORMAT_XYZW, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // tbuffer_load_format_xyzw
+    S { key: O::TBUFFER_STORE_D16_FORMAT_X, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // tbuffer_store_d16_format_x
+    S { key: O::TBUFFER_STORE_D16_FORMAT_XY, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // tbuffer_store_d16_format_xy
+    S { key: O::TBUFFER_STORE_D16_FORMAT_XYZ, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // tbuffer_store_d16_format_xyz
+    S { key: O::TBUFFER_STORE_D16_FORMAT_XYZW, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // tbuffer_store_d16_format_xyzw
     S { key: O::TBUFFER_STORE_FORMAT_D16_X, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // tbuffer_store_format_d16_x
     S { key: O::TBUFFER_STORE_FORMAT_D16_XY, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // tbuffer_store_format_d16_xy
     S { key: O::TBUFFER_STORE_FORMAT_D16_XYZ, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // tbuffer_store_format_d16_xyz
@@ -834,6 +1186,7 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::V_ADDC_CO_U32, mem: None, cmp: None, vop3b: true, mai: false, src: [B32, B32, B32] }, // v_addc_co_u32
     S { key: O::V_ALIGNBIT_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_alignbit_b32
     S { key: O::V_ALIGNBYTE_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_alignbyte_b32
+    S { key: O::V_AND_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_and_b16
     S { key: O::V_AND_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_and_b32
     S { key: O::V_AND_OR_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_and_or_b32
     S { key: O::V_ASHR_PK_I8_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_ashr_pk_i8_i32
@@ -853,6 +1206,8 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::V_CEIL_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_ceil_f32
     S { key: O::V_CEIL_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_ceil_f64
     S { key: O::V_CLREXCP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_clrexcp
+    S { key: O::V_FFBH_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cls_i32
+    S { key: O::V_FFBH_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_clz_i32_u32
     S { key: O::V_CMP_CLASS_F16, mem: None, cmp: Some(C { cond: Cond::Class, ty: CmpType::F16, exec: false }), vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cmp_class_f16
     S { key: O::V_CMP_CLASS_F32, mem: None, cmp: Some(C { cond: Cond::Class, ty: CmpType::F32, exec: false }), vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cmp_class_f32
     S { key: O::V_CMP_CLASS_F64, mem: None, cmp: Some(C { cond: Cond::Class, ty: CmpType::F64, exec: false }), vop3b: false, mai: false, src: [F64, F64, F64] }, // v_cmp_class_f64
@@ -940,6 +1295,9 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::V_CMP_O_F16, mem: None, cmp: Some(C { cond: Cond::O, ty: CmpType::F16, exec: false }), vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cmp_o_f16
     S { key: O::V_CMP_O_F32, mem: None, cmp: Some(C { cond: Cond::O, ty: CmpType::F32, exec: false }), vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cmp_o_f32
     S { key: O::V_CMP_O_F64, mem: None, cmp: Some(C { cond: Cond::O, ty: CmpType::F64, exec: false }), vop3b: false, mai: false, src: [F64, F64, F64] }, // v_cmp_o_f64
+    S { key: O::V_CMP_T_F16, mem: None, cmp: Some(C { cond: Cond::Tru, ty: CmpType::F16, exec: false }), vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cmp_t_f16
+    S { key: O::V_CMP_T_F32, mem: None, cmp: Some(C { cond: Cond::Tru, ty: CmpType::F32, exec: false }), vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cmp_t_f32
+    S { key: O::V_CMP_T_F64, mem: None, cmp: Some(C { cond: Cond::Tru, ty: CmpType::F64, exec: false }), vop3b: false, mai: false, src: [F64, F64, F64] }, // v_cmp_t_f64
     S { key: O::V_CMP_T_I16, mem: None, cmp: Some(C { cond: Cond::Tru, ty: CmpType::I16, exec: false }), vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cmp_t_i16
     S { key: O::V_CMP_T_I32, mem: None, cmp: Some(C { cond: Cond::Tru, ty: CmpType::I32, exec: false }), vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cmp_t_i32
     S { key: O::V_CMP_T_I64, mem: None, cmp: Some(C { cond: Cond::Tru, ty: CmpType::I64, exec: false }), vop3b: false, mai: false, src: [B64, B64, B64] }, // v_cmp_t_i64
@@ -1039,6 +1397,9 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::V_CMPX_O_F16, mem: None, cmp: Some(C { cond: Cond::O, ty: CmpType::F16, exec: true }), vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cmpx_o_f16
     S { key: O::V_CMPX_O_F32, mem: None, cmp: Some(C { cond: Cond::O, ty: CmpType::F32, exec: true }), vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cmpx_o_f32
     S { key: O::V_CMPX_O_F64, mem: None, cmp: Some(C { cond: Cond::O, ty: CmpType::F64, exec: true }), vop3b: false, mai: false, src: [F64, F64, F64] }, // v_cmpx_o_f64
+    S { key: O::V_CMPX_T_F16, mem: None, cmp: Some(C { cond: Cond::Tru, ty: CmpType::F16, exec: true }), vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cmpx_t_f16
+    S { key: O::V_CMPX_T_F32, mem: None, cmp: Some(C { cond: Cond::Tru, ty: CmpType::F32, exec: true }), vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cmpx_t_f32
+    S { key: O::V_CMPX_T_F64, mem: None, cmp: Some(C { cond: Cond::Tru, ty: CmpType::F64, exec: true }), vop3b: false, mai: false, src: [F64, F64, F64] }, // v_cmpx_t_f64
     S { key: O::V_CMPX_T_I16, mem: None, cmp: Some(C { cond: Cond::Tru, ty: CmpType::I16, exec: true }), vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cmpx_t_i16
     S { key: O::V_CMPX_T_I32, mem: None, cmp: Some(C { cond: Cond::Tru, ty: CmpType::I32, exec: true }), vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cmpx_t_i32
     S { key: O::V_CMPX_T_I64, mem: None, cmp: Some(C { cond: Cond::Tru, ty: CmpType::I64, exec: true }), vop3b: false, mai: false, src: [B64, B64, B64] }, // v_cmpx_t_i64
@@ -1051,9 +1412,11 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::V_CMPX_U_F16, mem: None, cmp: Some(C { cond: Cond::U, ty: CmpType::F16, exec: true }), vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cmpx_u_f16
     S { key: O::V_CMPX_U_F32, mem: None, cmp: Some(C { cond: Cond::U, ty: CmpType::F32, exec: true }), vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cmpx_u_f32
     S { key: O::V_CMPX_U_F64, mem: None, cmp: Some(C { cond: Cond::U, ty: CmpType::F64, exec: true }), vop3b: false, mai: false, src: [F64, F64, F64] }, // v_cmpx_u_f64
+    S { key: O::V_CNDMASK_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cndmask_b16
     S { key: O::V_CNDMASK_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cndmask_b32
     S { key: O::V_COS_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cos_f16
     S { key: O::V_COS_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cos_f32
+    S { key: O::V_FFBL_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_ctz_i32_b32
     S { key: O::V_CUBEID_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cubeid_f32
     S { key: O::V_CUBEMA_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cubema_f32
     S { key: O::V_CUBESC_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cubesc_f32
@@ -1075,10 +1438,13 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::V_CVT_F64_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_f64_f32
     S { key: O::V_CVT_F64_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_f64_i32
     S { key: O::V_CVT_F64_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_f64_u32
+    S { key: O::V_CVT_FLR_I32_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_floor_i32_f32
     S { key: O::V_CVT_FLR_I32_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_flr_i32_f32
     S { key: O::V_CVT_I16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_i16_f16
     S { key: O::V_CVT_I32_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_i32_f32
     S { key: O::V_CVT_I32_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_cvt_i32_f64
+    S { key: O::V_CVT_I32_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_i32_i16
+    S { key: O::V_CVT_RPI_I32_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_nearest_i32_f32
     S { key: O::V_CVT_NORM_I16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_norm_i16_f16
     S { key: O::V_CVT_NORM_U16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_norm_u16_f16
     S { key: O::V_CVT_OFF_F32_I4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_off_f32_i4
@@ -1088,7 +1454,14 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::V_CVT_PK_F32_BF8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_f32_bf8
     S { key: O::V_CVT_PK_F32_FP8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_f32_fp8
     S { key: O::V_CVT_PK_FP8_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_fp8_f32
+    S { key: O::V_CVT_PK_I16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_i16_f32
     S { key: O::V_CVT_PK_I16_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_i16_i32
+    S { key: O::V_CVT_PKNORM_I16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_pk_norm_i16_f16
+    S { key: O::V_CVT_PKNORM_I16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_norm_i16_f32
+    S { key: O::V_CVT_PKNORM_U16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_pk_norm_u16_f16
+    S { key: O::V_CVT_PKNORM_U16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_norm_u16_f32
+    S { key: O::V_CVT_PKRTZ_F16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_rtz_f16_f32
+    S { key: O::V_CVT_PK_U16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_u16_f32
     S { key: O::V_CVT_PK_U16_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_u16_u32
     S { key: O::V_CVT_PK_U8_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pk_u8_f32
     S { key: O::V_CVT_PKACCUM_U8_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_pkaccum_u8_f32
@@ -1154,6 +1527,7 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::V_CVT_U16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_u16_f16
     S { key: O::V_CVT_U32_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_cvt_u32_f32
     S { key: O::V_CVT_U32_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_cvt_u32_f64
+    S { key: O::V_CVT_U32_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_cvt_u32_u16
     S { key: O::V_DIV_FIXUP_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_div_fixup_f16
     S { key: O::V_DIV_FIXUP_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_div_fixup_f32
     S { key: O::V_DIV_FIXUP_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_div_fixup_f64
@@ -1162,17 +1536,23 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::V_DIV_FMAS_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_div_fmas_f64
     S { key: O::V_DIV_SCALE_F32, mem: None, cmp: None, vop3b: true, mai: false, src: [B32, B32, B32] }, // v_div_scale_f32
     S { key: O::V_DIV_SCALE_F64, mem: None, cmp: None, vop3b: true, mai: false, src: [F64, F64, F64] }, // v_div_scale_f64
+    S { key: O::V_DOT2_BF16_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot2_bf16_bf16
+    S { key: O::V_DOT2_F16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2_f16_f16
     S { key: O::V_DOT2_F32_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot2_f32_bf16
     S { key: O::V_DOT2_F32_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2_f32_f16
     S { key: O::V_DOT2_I32_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2_i32_i16
     S { key: O::V_DOT2_U32_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2_u32_u16
+    S { key: O::V_DOT2ACC_F32_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot2acc_f32_bf16
+    S { key: O::V_DOT2C_F32_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2acc_f32_f16
     S { key: O::V_DOT2C_F32_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot2c_f32_bf16
     S { key: O::V_DOT2C_F32_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2c_f32_f16
     S { key: O::V_DOT2C_I32_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2c_i32_i16
     S { key: O::V_DOT4_I32_I8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot4_i32_i8
+    S { key: O::V_DOT4_I32_IU8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot4_i32_iu8
     S { key: O::V_DOT4_U32_U8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot4_u32_u8
     S { key: O::V_DOT4C_I32_I8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot4c_i32_i8
     S { key: O::V_DOT8_I32_I4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot8_i32_i4
+    S { key: O::V_DOT8_I32_IU4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot8_i32_iu4
     S { key: O::V_DOT8_U32_U4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot8_u32_u4
     S { key: O::V_DOT8C_I32_I4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot8c_i32_i4
     S { key: O::V_EXP_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_exp_f16
@@ -1184,6 +1564,7 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::V_FLOOR_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_floor_f16
     S { key: O::V_FLOOR_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_floor_f32
     S { key: O::V_FLOOR_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_floor_f64
+    S { key: O::V_FMA_LEGACY_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_fma_dx9_zero_f32
     S { key: O::V_FMA_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_fma_f16
     S { key: O::V_FMA_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_fma_f32
     S { key: O::V_FMA_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_fma_f64
@@ -1194,6 +1575,7 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::V_FMA_MIXLO_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_fma_mixlo_f16
     S { key: O::V_FMAAK_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_fmaak_f16
     S { key: O::V_FMAAK_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_fmaak_f32
+    S { key: O::V_FMAC_LEGACY_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_fmac_dx9_zero_f32
     S { key: O::V_FMAC_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_fmac_f16
     S { key: O::V_FMAC_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_fmac_f32
     S { key: O::V_FMAC_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_fmac_f64
@@ -1209,6 +1591,7 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::V_FREXP_MANT_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_frexp_mant_f16
     S { key: O::V_FREXP_MANT_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_frexp_mant_f32
     S { key: O::V_FREXP_MANT_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_frexp_mant_f64
+    S { key: O::V_ILLEGAL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_illegal
     S { key: O::V_INTERP_MOV_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_interp_mov_f32
     S { key: O::V_INTERP_P1_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_interp_p1_f32
     S { key: O::V_INTERP_P1LL_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_interp_p1ll_f16
@@ -1269,6 +1652,10 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::V_MAX_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_max_u16
     S { key: O::V_MAX_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max_u32
     S { key: O::V_MAXIMUM3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_maximum3_f32
+    S { key: O::V_MAXMIN_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_maxmin_f16
+    S { key: O::V_MAXMIN_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_maxmin_f32
+    S { key: O::V_MAXMIN_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_maxmin_i32
+    S { key: O::V_MAXMIN_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_maxmin_u32
     S { key: O::V_MBCNT_HI_U32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mbcnt_hi_u32_b32
     S { key: O::V_MBCNT_LO_U32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mbcnt_lo_u32_b32
     S { key: O::V_MED3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_med3_f16
@@ -1357,6 +1744,11 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::V_MIN_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min_u16
     S { key: O::V_MIN_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min_u32
     S { key: O::V_MINIMUM3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_minimum3_f32
+    S { key: O::V_MINMAX_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_minmax_f16
+    S { key: O::V_MINMAX_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_minmax_f32
+    S { key: O::V_MINMAX_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_minmax_i32
+    S { key: O::V_MINMAX_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_minmax_u32
+    S { key: O::V_MOV_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mov_b16
     S { key: O::V_MOV_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mov_b32
     S { key: O::V_MOV_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // v_mov_b64
     S { key: O::V_MOVRELD_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_movreld_b32
@@ -1366,6 +1758,7 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::V_MQSAD_PK_U16_U8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mqsad_pk_u16_u8
     S { key: O::V_MQSAD_U32_U8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mqsad_u32_u8
     S { key: O::V_MSAD_U8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_msad_u8
+    S { key: O::V_MUL_LEGACY_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mul_dx9_zero_f32
     S { key: O::V_MUL_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mul_f16
     S { key: O::V_MUL_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mul_f32
     S { key: O::V_MUL_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_mul_f64
@@ -1380,14 +1773,17 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::V_MUL_U32_U24, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mul_u32_u24
     S { key: O::V_MULLIT_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mullit_f32
     S { key: O::V_NOP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_nop
+    S { key: O::V_NOT_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_not_b16
     S { key: O::V_NOT_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_not_b32
     S { key: O::V_OR3_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_or3_b32
+    S { key: O::V_OR_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_or_b16
     S { key: O::V_OR_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_or_b32
     S { key: O::V_PACK_B32_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pack_b32_f16
     S { key: O::V_PERM_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_perm_b32
     S { key: O::V_PERMLANE16_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_permlane16_b32
     S { key: O::V_PERMLANE16_SWAP_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_permlane16_swap_b32
     S { key: O::V_PERMLANE32_SWAP_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_permlane32_swap_b32
+    S { key: O::V_PERMLANE64_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_permlane64_b32
     S { key: O::V_PERMLANEX16_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_permlanex16_b32
     S { key: O::V_PIPEFLUSH, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_pipeflush
     S { key: O::V_PK_ADD_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_add_f16
@@ -1490,16 +1886,24 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::V_SUBREV_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_subrev_nc_u32
     S { key: O::V_SUBREV_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_subrev_u16
     S { key: O::V_SUBREV_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_subrev_u32
+    S { key: O::V_SWAP_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_swap_b16
     S { key: O::V_SWAP_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_swap_b32
     S { key: O::V_SWAPREL_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_swaprel_b32
     S { key: O::V_TRIG_PREOP_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, B32, B32] }, // v_trig_preop_f64
     S { key: O::V_TRUNC_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_trunc_f16
     S { key: O::V_TRUNC_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_trunc_f32
     S { key: O::V_TRUNC_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_trunc_f64
+    S { key: O::V_WMMA_BF16_16X16X16_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_wmma_bf16_16x16x16_bf16
+    S { key: O::V_WMMA_F16_16X16X16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_wmma_f16_16x16x16_f16
+    S { key: O::V_WMMA_F32_16X16X16_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_wmma_f32_16x16x16_bf16
+    S { key: O::V_WMMA_F32_16X16X16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_wmma_f32_16x16x16_f16
+    S { key: O::V_WMMA_I32_16X16X16_IU4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_wmma_i32_16x16x16_iu4
+    S { key: O::V_WMMA_I32_16X16X16_IU8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_wmma_i32_16x16x16_iu8
     S { key: O::V_WRITELANE_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_writelane_b32
     S { key: O::V_XAD_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_xad_u32
     S { key: O::V_XNOR_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_xnor_b32
     S { key: O::V_XOR3_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_xor3_b32
+    S { key: O::V_XOR_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_xor_b16
     S { key: O::V_XOR_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_xor_b32
 ];
 

@@ -103,6 +103,14 @@ pub fn processor(elf: &[u8]) -> Option<&'static str> {
         0x5f => "gfx9-4-generic",
         0x36 => "gfx1030",
         0x41 => "gfx1100",
+        0x46 => "gfx1101",
+        0x47 => "gfx1102",
+        0x44 => "gfx1103",
+        0x43 => "gfx1150",
+        0x4a => "gfx1151",
+        0x55 => "gfx1152",
+        0x58 => "gfx1153",
+        0x54 => "gfx11-generic",
         _ => return None,
     })
 }
