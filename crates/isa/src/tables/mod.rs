@@ -14,7 +14,7 @@ mod generated;
 mod generated_llvm22;
 pub(crate) mod semantics;
 
-pub(crate) use generated::GFX10_MTBUF_FORMATS;
+pub(crate) use generated::{GFX10_MIMG_VADDR, GFX10_MTBUF_FORMATS};
 
 /// An instruction field an operand is read from (names from the ISA manuals).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -451,7 +451,7 @@ pub(crate) const ALL_FAMS: [Fam; FAM_COUNT] = [
     Fam::Mimg,
 ];
 
-/// The GFX10.3 tables by family, shared by both wave sizes (MIMG is not decoded on GFX10).
+/// The GFX10.3 tables by family, shared by both wave sizes.
 const GFX10_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
     use generated::*;
     [
@@ -472,7 +472,7 @@ const GFX10_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
         &GFX10_GLOBAL,
         &GFX10_MUBUF,
         &GFX10_MTBUF,
-        &[],
+        &GFX10_MIMG,
     ]
 };
 

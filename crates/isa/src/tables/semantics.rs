@@ -9,7 +9,7 @@ use crate::semantics::{
 use crate::Opcode as O;
 
 #[rustfmt::skip]
-pub(crate) static SEMANTICS: [S; 1491] = [
+pub(crate) static SEMANTICS: [S; 1511] = [
     S { key: O::Unknown, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] },
     S { key: O::BUFFER_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add
     S { key: O::BUFFER_ATOMIC_ADD_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add_f32
@@ -393,6 +393,9 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::IMAGE_ATOMIC_AND, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_and
     S { key: O::IMAGE_ATOMIC_CMPSWAP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_cmpswap
     S { key: O::IMAGE_ATOMIC_DEC, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_dec
+    S { key: O::IMAGE_ATOMIC_FCMPSWAP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_fcmpswap
+    S { key: O::IMAGE_ATOMIC_FMAX, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_fmax
+    S { key: O::IMAGE_ATOMIC_FMIN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_fmin
     S { key: O::IMAGE_ATOMIC_INC, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_inc
     S { key: O::IMAGE_ATOMIC_OR, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_or
     S { key: O::IMAGE_ATOMIC_SMAX, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_smax
@@ -434,6 +437,7 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::IMAGE_LOAD_MIP_PCK_SGN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_load_mip_pck_sgn
     S { key: O::IMAGE_LOAD_PCK, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_load_pck
     S { key: O::IMAGE_LOAD_PCK_SGN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_load_pck_sgn
+    S { key: O::IMAGE_MSAA_LOAD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_msaa_load
     S { key: O::IMAGE_SAMPLE, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample
     S { key: O::IMAGE_SAMPLE_B, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_b
     S { key: O::IMAGE_SAMPLE_B_CL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_b_cl
@@ -446,14 +450,22 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::IMAGE_SAMPLE_C_B_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_b_o
     S { key: O::IMAGE_SAMPLE_C_CD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cd
     S { key: O::IMAGE_SAMPLE_C_CD_CL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cd_cl
+    S { key: O::IMAGE_SAMPLE_C_CD_CL_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cd_cl_g16
     S { key: O::IMAGE_SAMPLE_C_CD_CL_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cd_cl_o
+    S { key: O::IMAGE_SAMPLE_C_CD_CL_O_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cd_cl_o_g16
+    S { key: O::IMAGE_SAMPLE_C_CD_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cd_g16
     S { key: O::IMAGE_SAMPLE_C_CD_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cd_o
+    S { key: O::IMAGE_SAMPLE_C_CD_O_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cd_o_g16
     S { key: O::IMAGE_SAMPLE_C_CL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cl
     S { key: O::IMAGE_SAMPLE_C_CL_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cl_o
     S { key: O::IMAGE_SAMPLE_C_D, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_d
     S { key: O::IMAGE_SAMPLE_C_D_CL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_d_cl
+    S { key: O::IMAGE_SAMPLE_C_D_CL_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_d_cl_g16
     S { key: O::IMAGE_SAMPLE_C_D_CL_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_d_cl_o
+    S { key: O::IMAGE_SAMPLE_C_D_CL_O_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_d_cl_o_g16
+    S { key: O::IMAGE_SAMPLE_C_D_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_d_g16
     S { key: O::IMAGE_SAMPLE_C_D_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_d_o
+    S { key: O::IMAGE_SAMPLE_C_D_O_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_d_o_g16
     S { key: O::IMAGE_SAMPLE_C_L, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_l
     S { key: O::IMAGE_SAMPLE_C_L_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_l_o
     S { key: O::IMAGE_SAMPLE_C_LZ, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_lz
@@ -461,14 +473,22 @@ pub(crate) static SEMANTICS: [S; 1491] = [
     S { key: O::IMAGE_SAMPLE_C_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_o
     S { key: O::IMAGE_SAMPLE_CD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cd
     S { key: O::IMAGE_SAMPLE_CD_CL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cd_cl
+    S { key: O::IMAGE_SAMPLE_CD_CL_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cd_cl_g16
     S { key: O::IMAGE_SAMPLE_CD_CL_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cd_cl_o
+    S { key: O::IMAGE_SAMPLE_CD_CL_O_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cd_cl_o_g16
+    S { key: O::IMAGE_SAMPLE_CD_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cd_g16
     S { key: O::IMAGE_SAMPLE_CD_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cd_o
+    S { key: O::IMAGE_SAMPLE_CD_O_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cd_o_g16
     S { key: O::IMAGE_SAMPLE_CL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cl
     S { key: O::IMAGE_SAMPLE_CL_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cl_o
     S { key: O::IMAGE_SAMPLE_D, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_d
     S { key: O::IMAGE_SAMPLE_D_CL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_d_cl
+    S { key: O::IMAGE_SAMPLE_D_CL_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_d_cl_g16
     S { key: O::IMAGE_SAMPLE_D_CL_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_d_cl_o
+    S { key: O::IMAGE_SAMPLE_D_CL_O_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_d_cl_o_g16
+    S { key: O::IMAGE_SAMPLE_D_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_d_g16
     S { key: O::IMAGE_SAMPLE_D_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_d_o
+    S { key: O::IMAGE_SAMPLE_D_O_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_d_o_g16
     S { key: O::IMAGE_SAMPLE_L, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_l
     S { key: O::IMAGE_SAMPLE_L_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_l_o
     S { key: O::IMAGE_SAMPLE_LZ, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_lz
