@@ -1,4 +1,4 @@
-//! MIMG semantics (GFX8/GFX9): image loads and stores, image atomics, the sample and gather4
+//! MIMG semantics (GFX8, GFX9, GFX10.3): image loads and stores, image atomics, the sample and gather4
 //! families and `image_get_resinfo`, over linear images described by a T# (and an S# for
 //! sampling). The texel arithmetic (formats, addressing, filter weights) is in `crate::image`;
 //! this module reads the registers, computes addresses and touches memory, lane by lane.
@@ -140,16 +140,30 @@ fn atom(op: Op) -> Atom {
 fn layout(i: &Inst) -> Layout {
     if i.gen == crate::decode::Gen::Gfx8 {
         Layout::Gfx8
+    } else if i.gen.is_gfx10() {
+        Layout::Gfx10
     } else {
         Layout::Gfx9
     }
+}
+
+/// The VGPR of address `k`: consecutive from `src[0]`, or with GFX10 NSA the `k`-th entry of
+/// the address list (the first in `src[0]`, the next eight bytes in `lit` and `ext`).
+fn address_vgpr(i: &Inst, k: u16) -> u16 {
+    if k == 0 || i.imm >> 8 & 3 == 0 {
+        return i.src[0] + k;
+    }
+    let list = u64::from(i.lit) | u64::from(i.ext) << 32;
+    let v = (list >> (8 * u32::from(k - 1).min(7))) as u8;
+    crate::wave::VGPR + u16::from(v)
 }
 
 /// Executes an image instruction.
 pub(crate) fn mimg(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let d = describe(i.op);
     let kind = d & 0xf;
-    if kind == 0 || i.has(flag::A16) || i.gen.is_gfx10() {
+    // a16 addresses and NSA lists past eight registers are not implemented.
+    if kind == 0 || i.has(flag::A16) || i.imm >> 8 & 3 == 3 {
         return Err(unimplemented(i));
     }
     let mut t = [0u32; 8];
@@ -186,7 +200,7 @@ pub(crate) fn mimg(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         if exec >> l & 1 == 0 {
             continue;
         }
-        let addr = |k: u16| w.lane(i.src[0] + k, l);
+        let addr = |k: u16| w.lane(address_vgpr(i, k), l);
         match kind {
             LOAD => {
                 let v = match load_coords(&res, d, &addr) {
@@ -558,7 +572,7 @@ fn buffer_format_count(op: Op) -> Option<(bool, usize)> {
     })
 }
 
-/// `buffer_{load,store}_format_*` on GFX8/GFX9: the element at `base + index * stride +
+/// `buffer_{load,store}_format_*` on GFX8/GFX9/GFX10: the element at `base + index * stride +
 /// offset` is converted through the V#'s data and number formats and destination selects
 /// (word 3), like an image texel. Unswizzled buffers only (what the runtime builds); an index
 /// past `num_records` reads 0 and drops stores.
@@ -568,17 +582,25 @@ pub(crate) fn buffer_format(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     };
     let r = i.src[2];
     let v: [u32; 4] = std::array::from_fn(|k| w.sread(r + k as u16, 0, Ty::B32));
-    if i.gen.is_gfx10() || v[1] >> 31 != 0 {
+    if v[1] >> 31 != 0 {
         return Err(unimplemented(i));
     }
     let base = u64::from(v[0]) | u64::from(v[1] & 0xffff) << 32;
     let stride = u64::from(v[1] >> 16 & 0x3fff);
     let records = u64::from(v[2]);
-    let res = Resource {
-        format: image::Format {
+    // GFX10: one unified FORMAT in word 3 bits 18:12; GFX8/GFX9: NUM_FORMAT 14:12 and
+    // DATA_FORMAT 18:15.
+    let format = if i.gen.is_gfx10() {
+        image::Format::from_unified((v[3] >> 12 & 0x7f) as u16)
+            .unwrap_or(image::Format { data: 0, num: 0 })
+    } else {
+        image::Format {
             data: (v[3] >> 15 & 0xf) as u8,
             num: (v[3] >> 12 & 7) as u8,
-        },
+        }
+    };
+    let res = Resource {
+        format,
         dst_sel: std::array::from_fn(|c| (v[3] >> (3 * c) & 7) as u8),
         ..Resource::from_words(Layout::Gfx9, &[0; 8])
     };
