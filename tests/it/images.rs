@@ -8,7 +8,8 @@
 //! × sampler modes (the four addressing modes, nearest and linear, normalized and
 //! unnormalized coordinates). PoCL offers no RG, RA, INTENSITY, LUMINANCE, packed or sRGB
 //! images; those conversions are checked by `hsaemu-emu`'s unit tests from their definitions.
-//! Runs on the target `HSAEMU_TARGET` names (gfx90a by default; gfx906 and gfx803 pass too).
+//! Runs on the target `HSAEMU_TARGET` names (gfx90a by default; gfx906, gfx803 and gfx1030 pass
+//! too).
 
 use std::sync::Arc;
 
