@@ -904,6 +904,53 @@ mod tests {
     use super::*;
 
     #[test]
+    fn gfx1030_images_use_gfx10_words_and_pitch_rules() {
+        let config = crate::agent::Config {
+            target: crate::agent::Isa::parse("gfx1030", true).expect("isa"),
+            gpus: 1,
+            compute_units: 1,
+        };
+        let rt = Runtime::new(config).expect("runtime");
+        let gpu = rt.gpu_agents().next().expect("a GPU agent");
+        assert_eq!(layout_of(gpu), Some(Layout::Gfx10));
+        let rgba8 = ImageFormat {
+            channel_type: 2,
+            channel_order: 8,
+        };
+        let desc = |geometry, array_size| ImageDescriptor {
+            geometry,
+            width: 100,
+            height: 8,
+            depth: 0,
+            array_size,
+            format: rgba8,
+        };
+        // The default row (100 × 4 bytes → 512) is the only one a 2D array takes; a 2D image
+        // takes any aligned pitch up to 16384 elements.
+        let info = |d: &ImageDescriptor, row| data_info(gpu, d, DataLayout::Linear, row, 0);
+        let array = desc(geometry::D2A, 3);
+        assert_eq!(info(&array, 512).map(|i| i.size), Ok(512 * 8 * 3));
+        assert_eq!(info(&array, 1024), Err(HsaError::ExtImagePitchUnsupported));
+        let flat = desc(geometry::D2, 0);
+        assert_eq!(info(&flat, 1024).map(|i| i.size), Ok(1024 * 8));
+        assert_eq!(
+            info(&flat, 65536 + 256),
+            Err(HsaError::ExtImagePitchUnsupported)
+        );
+        // A 1DB image's V#: FORMAT 56 (8_8_8_8_UNORM) in word 3 bits 18:12, RESOURCE_LEVEL.
+        let p = supported(gpu, geometry::D1B, rgba8).expect("supported");
+        let g = Geometry {
+            element: 4,
+            row_pitch: 400,
+            slice_pitch: 400,
+            rows: 1,
+            slices: 1,
+        };
+        let w = image_words(Layout::Gfx10, &desc(geometry::D1B, 0), p.format, &g, 0x1000);
+        assert_eq!((w[3] >> 12 & 0x7f, w[3] >> 24 & 1, w[2]), (56, 1, 400));
+    }
+
+    #[test]
     fn format_table_matches_rocr() {
         // RGBA × every type: 12 supported (no UNORM_INT24 or packed types).
         let rgba = (0..16).filter(|&t| property(8, t).is_some()).count();

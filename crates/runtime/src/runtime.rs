@@ -128,7 +128,7 @@ pub fn current() -> Result<Arc<Runtime>> {
 }
 
 impl Runtime {
-    fn new(config: Config) -> Result<Runtime> {
+    pub(crate) fn new(config: Config) -> Result<Runtime> {
         let device_map = DeviceMemoryMap::default();
         let host = crate::memory::host_memory_size();
         let mut agents = Vec::new();
