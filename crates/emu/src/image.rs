@@ -437,7 +437,7 @@ impl Resource {
     }
 
     /// Writes a GFX10.3 T# (RESOURCE_LEVEL set, as ROCr does); an unknown format writes 0.
-    fn to_words_gfx10(&self) -> [u32; 8] {
+    fn words_gfx10(&self) -> [u32; 8] {
         let mut w = [0u32; 8];
         let b = self.base >> 8;
         let width = self.width - 1;
@@ -471,7 +471,7 @@ impl Resource {
     /// 256-byte aligned.
     pub fn to_words(&self, layout: Layout) -> [u32; 8] {
         if layout == Layout::Gfx10 {
-            return self.to_words_gfx10();
+            return self.words_gfx10();
         }
         let mut w = [0u32; 8];
         let b = self.base >> 8;
