@@ -554,7 +554,7 @@ pub struct Inst {
     pub opcode: Opcode,
     /// The encoding it came from.
     pub encoding: Encoding,
-    /// Size in bytes, literal constant included (4, 8 or 12).
+    /// Size in bytes, literal constant included (4, 8 or 12; GFX10 MIMG with NSA: up to 20).
     pub size: u8,
     /// Destination (see the module table).
     pub dst: Operand,

@@ -284,7 +284,11 @@ mod tests {
             for (off, r) in decode_all(gen, &bytes) {
                 if let Ok(i) = r {
                     ok += 1;
-                    assert!(matches!(i.size, 4 | 8 | 12), "size {} at {off:#x}", i.size);
+                    assert!(
+                        matches!(i.size, 4 | 8 | 12 | 16 | 20),
+                        "size {} at {off:#x}",
+                        i.size
+                    );
                     let _ = format(&i, gen, off);
                     let _ = i.dst_dwords();
                 }
