@@ -87,6 +87,12 @@ static GLOBAL: Mutex<Global> = Mutex::new(Global {
 });
 static CURRENT: RwLock<Option<Arc<Runtime>>> = RwLock::new(None);
 
+/// A runtime of its own for `config`, beside the process-wide one [`init`] manages: for tests
+/// that run the same work on several targets in one process.
+pub fn standalone(config: Config) -> Result<Arc<Runtime>> {
+    Ok(Arc::new(Runtime::new(config)?))
+}
+
 /// `hsa_init`: creates the runtime on the first call and counts references.
 pub fn init() -> Result<Arc<Runtime>> {
     let mut g = GLOBAL.lock();
