@@ -8,7 +8,8 @@
 //! × sampler modes (the four addressing modes, nearest and linear, normalized and
 //! unnormalized coordinates). PoCL offers no RG, RA, INTENSITY, LUMINANCE, packed or sRGB
 //! images; those conversions are checked by `hsaemu-emu`'s unit tests from their definitions.
-//! Runs on the target `HSAEMU_TARGET` names (gfx90a by default; gfx906 and gfx803 pass too).
+//! Runs on the target `HSAEMU_TARGET` names (gfx90a by default; gfx906 and gfx803 pass too),
+//! then on a gfx1030 agent of a runtime of its own (`hsaemu_runtime::runtime::standalone`).
 
 use std::sync::Arc;
 
@@ -296,7 +297,21 @@ struct Hsa {
 
 impl Hsa {
     fn new() -> Hsa {
-        let rt = hsaemu_runtime::init().expect("init");
+        Hsa::on(hsaemu_runtime::init().expect("init"))
+    }
+
+    /// A runtime of its own whose GPU is `target` (gfx1030 runs in every test run, whatever
+    /// `HSAEMU_TARGET` says).
+    fn for_target(target: &str) -> Hsa {
+        let config = hsaemu_runtime::agent::Config {
+            target: hsaemu_runtime::Isa::parse(target, true).expect("isa"),
+            gpus: 1,
+            compute_units: 4,
+        };
+        Hsa::on(hsaemu_runtime::runtime::standalone(config).expect("runtime"))
+    }
+
+    fn on(rt: Arc<Runtime>) -> Hsa {
         let gpu = rt.gpu_agents().next().expect("a GPU agent").clone();
         let target = gpu.properties().name.clone();
         let target = target.as_str();
@@ -698,9 +713,16 @@ fn floats(b: &[u8]) -> Vec<f32> {
         .collect()
 }
 
+/// On `HSAEMU_TARGET`'s agent, then on a gfx1030 agent (GFX10.3 T#/V# words, MIMG with `dim`,
+/// unified formats). One test: PoCL's contexts do not run side by side in one process.
 #[test]
 fn image_kernels_match_pocl() {
-    let hsa = Hsa::new();
+    match_pocl(Hsa::new());
+    hsaemu_runtime::shut_down().expect("shut down");
+    match_pocl(Hsa::for_target("gfx1030"));
+}
+
+fn match_pocl(hsa: Hsa) {
     let pocl = Pocl::new();
     let mut failures = Vec::new();
     let mut checked = 0;
@@ -802,7 +824,6 @@ fn image_kernels_match_pocl() {
     eprintln!("images: {checked} runs compared with PoCL");
     assert!(checked > 400, "only {checked} runs");
     drop(hsa);
-    hsaemu_runtime::shut_down().expect("shut down");
     assert!(
         failures.is_empty(),
         "{} of {checked} runs differ:\n{}",

@@ -665,8 +665,16 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
             i.src[0] = code(isa.src[0])?;
             i.src[2] = code(isa.src[2])?;
             i.sdst = code(isa.sdst)?;
-            if let Ext::Mimg { dmask } = isa.ext {
-                i.imm = i32::from(dmask);
+            if let Ext::Mimg {
+                dmask, dim, nsa, ..
+            } = isa.ext
+            {
+                // GFX10: `dim` in bits 6:4 and the NSA dword count in 9:8 of `imm`; the first
+                // eight NSA address VGPRs in `lit` and `ext` (a third NSA dword faults).
+                let nsa_dwords = (isa.size.saturating_sub(8) / 4) as i32;
+                i.imm = i32::from(dmask) | i32::from(dim) << 4 | nsa_dwords << 8;
+                i.lit = u32::from_le_bytes([nsa[0], nsa[1], nsa[2], nsa[3]]);
+                i.ext = u32::from_le_bytes([nsa[4], nsa[5], nsa[6], nsa[7]]);
             }
             for (theirs, ours) in [
                 (hsaemu_isa::flags::GLC, flag::GLC),

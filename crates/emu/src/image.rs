@@ -115,6 +115,42 @@ pub mod clamp {
     pub const MIRROR_ONCE_BORDER: u8 = 7;
 }
 
+/// GFX10's unified `FORMAT` (T# word 1, V# word 3): consecutive values per data format, one per
+/// number format it takes, in `IMG_NUM_FORMAT` order (LLVM's `BUF_FMT_*`/ROCr's `CFMT_*`
+/// tables), then the sRGB and packed 16-bit formats from 128 on. The 10_11_11 and 11_11_10
+/// groups (30–43) are not implemented and have no row.
+const UNIFIED: [(u8, u16, &[u8]); 15] = {
+    use data_format::*;
+    use num_format::*;
+    const N6: &[u8] = &[UNORM, SNORM, USCALED, SSCALED, UINT, SINT];
+    const N7: &[u8] = &[UNORM, SNORM, USCALED, SSCALED, UINT, SINT, FLOAT];
+    const N3: &[u8] = &[UINT, SINT, FLOAT];
+    [
+        (F8, 1, N6),
+        (F16, 7, N7),
+        (F8_8, 14, N6),
+        (F32, 20, N3),
+        (F16_16, 23, N7),
+        (F10_10_10_2, 44, N6),
+        (F2_10_10_10, 50, N6),
+        (F8_8_8_8, 56, N6),
+        (F32_32, 62, N3),
+        (F16_16_16_16, 65, N7),
+        (F32_32_32, 72, N3),
+        (F32_32_32_32, 75, N3),
+        (F8, 128, &[SRGB]),
+        (F8_8, 129, &[SRGB]),
+        (F8_8_8_8, 130, &[SRGB]),
+    ]
+};
+
+/// The GFX10 packed 16-bit UNORM formats (133–135).
+const UNIFIED_PACKED: [(u8, u16); 3] = [
+    (data_format::F5_6_5, 133),
+    (data_format::F1_5_5_5, 134),
+    (data_format::F5_5_5_1, 135),
+];
+
 /// An element format: data format and number format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Format {
@@ -146,6 +182,37 @@ impl Format {
             F5_5_5_1 => ([1, 5, 5, 5], 2),
             _ => return None,
         })
+    }
+
+    /// The format of a GFX10 unified `FORMAT` value, or `None` for one hsaemu does not know.
+    pub fn from_unified(v: u16) -> Option<Format> {
+        for (data, first, nums) in UNIFIED {
+            let Some(k) = v.checked_sub(first) else {
+                continue;
+            };
+            if let Some(&num) = nums.get(usize::from(k)) {
+                return Some(Format { data, num });
+            }
+        }
+        let (data, _) = UNIFIED_PACKED.into_iter().find(|p| p.1 == v)?;
+        Some(Format {
+            data,
+            num: num_format::UNORM,
+        })
+    }
+
+    /// The GFX10 unified `FORMAT` value of this format (the inverse of [`Format::from_unified`]).
+    pub fn to_unified(self) -> Option<u16> {
+        for (data, first, nums) in UNIFIED {
+            if let Some(k) = nums
+                .iter()
+                .position(|&n| n == self.num && data == self.data)
+            {
+                return Some(first + k as u16);
+            }
+        }
+        let packed = UNIFIED_PACKED.into_iter().find(|p| p.0 == self.data)?;
+        (self.num == num_format::UNORM).then_some(packed.1)
     }
 
     /// Element size in bytes (0 for an unknown data format).
@@ -319,6 +386,17 @@ pub enum Layout {
     Gfx8,
     /// GFX9 (Vega, MI100, MI200).
     Gfx9,
+    /// GFX10.3 (RDNA2): one unified `FORMAT`, the width split across words 1 and 2, the
+    /// pitch of 1D and 2D images in word 4 (3D images and arrays use the linear pitch the
+    /// hardware derives: rows aligned to 256 bytes), `BASE_ARRAY` in word 4.
+    Gfx10,
+}
+
+/// The row pitch in elements GFX10 derives for a linear image without a pitch field: the row
+/// rounded up to 256 bytes (the pitch ROCr's address library gives such images).
+pub fn gfx10_derived_pitch(width: u32, format: Format) -> u32 {
+    let bytes = format.bytes().max(1);
+    (width * bytes).next_multiple_of(256) / bytes
 }
 
 fn bits(w: u32, lo: u32, n: u32) -> u32 {
@@ -328,6 +406,9 @@ fn bits(w: u32, lo: u32, n: u32) -> u32 {
 impl Resource {
     /// Reads a T#.
     pub fn from_words(layout: Layout, w: &[u32; 8]) -> Resource {
+        if layout == Layout::Gfx10 {
+            return Resource::from_words_gfx10(w);
+        }
         let pitch_bits = if layout == Layout::Gfx9 { 16 } else { 14 };
         let kind = bits(w[3], 28, 4) as u8;
         let arrays = matches!(kind, img_type::D1_ARRAY | img_type::D2_ARRAY);
@@ -360,9 +441,81 @@ impl Resource {
         }
     }
 
+    /// Whether a GFX10 T# of this type has a pitch field (1D and 2D; the others use
+    /// [`gfx10_derived_pitch`]).
+    fn gfx10_has_pitch(kind: u8) -> bool {
+        matches!(kind, img_type::D1 | img_type::D2)
+    }
+
+    /// Reads a GFX10.3 T# (ROCr's `resource_nv.h` layout).
+    fn from_words_gfx10(w: &[u32; 8]) -> Resource {
+        let kind = bits(w[3], 28, 4) as u8;
+        let format =
+            Format::from_unified(bits(w[1], 20, 9) as u16).unwrap_or(Format { data: 0, num: 0 });
+        let width = (bits(w[1], 30, 2) | bits(w[2], 0, 12) << 2) + 1;
+        let (depth, pitch) = if Resource::gfx10_has_pitch(kind) {
+            (1, bits(w[4], 0, 14) + 1)
+        } else {
+            (bits(w[4], 0, 13) + 1, gfx10_derived_pitch(width, format))
+        };
+        Resource {
+            base: (u64::from(w[0]) | u64::from(w[1] & 0xff) << 32) << 8,
+            format,
+            width,
+            height: bits(w[2], 14, 14) + 1,
+            depth,
+            pitch,
+            kind,
+            dst_sel: [
+                bits(w[3], 0, 3) as u8,
+                bits(w[3], 3, 3) as u8,
+                bits(w[3], 6, 3) as u8,
+                bits(w[3], 9, 3) as u8,
+            ],
+            base_level: bits(w[3], 12, 4) as u8,
+            last_level: bits(w[3], 16, 4) as u8,
+            base_array: bits(w[4], 16, 13),
+            tiling: bits(w[3], 20, 5) as u8,
+        }
+    }
+
+    /// Writes a GFX10.3 T# (RESOURCE_LEVEL set, as ROCr does); an unknown format writes 0.
+    fn words_gfx10(&self) -> [u32; 8] {
+        let mut w = [0u32; 8];
+        let b = self.base >> 8;
+        let width = self.width - 1;
+        w[0] = b as u32;
+        w[1] = (b >> 32) as u32 & 0xff
+            | u32::from(self.format.to_unified().unwrap_or(0)) << 20
+            | (width & 3) << 30;
+        w[2] = (width >> 2) & 0xfff | ((self.height - 1) & 0x3fff) << 14 | 1 << 31;
+        w[3] = self.word3();
+        w[4] = if Resource::gfx10_has_pitch(self.kind) {
+            (self.pitch - 1) & 0x3fff
+        } else {
+            (self.depth - 1) & 0x1fff
+        } | (self.base_array & 0x1fff) << 16;
+        w
+    }
+
+    /// T# word 3 (the same on GFX8, GFX9 and GFX10): destination selects, levels, tiling, type.
+    fn word3(&self) -> u32 {
+        u32::from(self.dst_sel[0])
+            | u32::from(self.dst_sel[1]) << 3
+            | u32::from(self.dst_sel[2]) << 6
+            | u32::from(self.dst_sel[3]) << 9
+            | u32::from(self.base_level) << 12
+            | u32::from(self.last_level) << 16
+            | u32::from(self.tiling) << 20
+            | u32::from(self.kind) << 28
+    }
+
     /// Writes a T# for a linear image (the inverse of [`Resource::from_words`]); `base` must be
     /// 256-byte aligned.
     pub fn to_words(&self, layout: Layout) -> [u32; 8] {
+        if layout == Layout::Gfx10 {
+            return self.words_gfx10();
+        }
         let mut w = [0u32; 8];
         let b = self.base >> 8;
         w[0] = b as u32;
@@ -370,14 +523,7 @@ impl Resource {
             | u32::from(self.format.data) << 20
             | u32::from(self.format.num) << 26;
         w[2] = (self.width - 1) & 0x3fff | ((self.height - 1) & 0x3fff) << 14;
-        w[3] = u32::from(self.dst_sel[0])
-            | u32::from(self.dst_sel[1]) << 3
-            | u32::from(self.dst_sel[2]) << 6
-            | u32::from(self.dst_sel[3]) << 9
-            | u32::from(self.base_level) << 12
-            | u32::from(self.last_level) << 16
-            | u32::from(self.tiling) << 20
-            | u32::from(self.kind) << 28;
+        w[3] = self.word3();
         let pitch_mask = if layout == Layout::Gfx9 {
             0xffff
         } else {
@@ -716,6 +862,24 @@ mod tests {
         for layout in [Layout::Gfx8, Layout::Gfx9] {
             assert_eq!(Resource::from_words(layout, &r.to_words(layout)), r);
         }
+        // GFX10: a 2D array's pitch is the derived one; a 2D image's is in word 4.
+        let g = Resource { pitch: 128, ..r };
+        assert_eq!(g.pitch, gfx10_derived_pitch(100, g.format));
+        assert_eq!(
+            Resource::from_words(Layout::Gfx10, &g.to_words(Layout::Gfx10)),
+            g
+        );
+        let flat = Resource {
+            kind: img_type::D2,
+            depth: 1,
+            pitch: 4096,
+            ..r
+        };
+        let w = flat.to_words(Layout::Gfx10);
+        // FORMAT 56 (8_8_8_8_UNORM), WIDTH-1 = 99 split 3 | 24 << 2, PITCH-1 = 4095.
+        assert_eq!((w[1] >> 20 & 0x1ff, w[1] >> 30, w[2] & 0xfff), (56, 3, 24));
+        assert_eq!(w[4], 4095);
+        assert_eq!(Resource::from_words(Layout::Gfx10, &w), flat);
         let s = Sampler {
             clamp: [clamp::CLAMP_BORDER; 3],
             depth_compare: 0,
@@ -732,6 +896,38 @@ mod tests {
         let c = Sampler::from_words(&[0x1000_b1b6, 0x00ff_f000, 0x8000_0000, 0]);
         assert_eq!(c.clamp, [clamp::CLAMP_BORDER; 3]);
         assert!(c.force_unnormalized && !c.mag_linear && !c.min_linear);
+    }
+
+    #[test]
+    fn gfx10_unified_formats_follow_the_buf_fmt_table() {
+        use data_format::*;
+        use num_format::*;
+        // Values from llvm-objdump-15's `format:[BUF_FMT_*]` names on gfx1030.
+        for (v, data, num) in [
+            (1, F8, UNORM),
+            (6, F8, SINT),
+            (13, F16, FLOAT),
+            (19, F8_8, SINT),
+            (22, F32, FLOAT),
+            (29, F16_16, FLOAT),
+            (44, F10_10_10_2, UNORM),
+            (55, F2_10_10_10, SINT),
+            (56, F8_8_8_8, UNORM),
+            (61, F8_8_8_8, SINT),
+            (64, F32_32, FLOAT),
+            (71, F16_16_16_16, FLOAT),
+            (74, F32_32_32, FLOAT),
+            (77, F32_32_32_32, FLOAT),
+            (130, F8_8_8_8, SRGB),
+            (133, F5_6_5, UNORM),
+            (134, F1_5_5_5, UNORM),
+        ] {
+            let f = Format { data, num };
+            assert_eq!(Format::from_unified(v), Some(f), "{v}");
+            assert_eq!(f.to_unified(), Some(v));
+        }
+        assert_eq!(Format::from_unified(0), None);
+        assert_eq!(Format::from_unified(30), None);
     }
 
     #[test]

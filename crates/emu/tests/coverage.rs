@@ -116,6 +116,7 @@ fn decoder_agrees_with_llvm_objdump() {
             "cl/emu_wave.cl",
             "cl/emu_lds.cl",
             "cl/emu_control.cl",
+            "cl/images.cl",
         ] {
             let path = hsaemu_testkit::compile_cl(src, target, 5);
             let gpu = Gpu::new(

@@ -289,3 +289,48 @@ fn kernels_use_the_instructions_under_test() {
         assert!(text.contains(m), "{m} missing from the disassembly");
     }
 }
+
+/// GFX10.3: an NSA address list ([v45, v40]: x, then y) and the GFX10 T# (unified FORMAT 77 =
+/// 32_32_32_32_FLOAT, width split across words 1 and 2, PITCH-1 in word 4 bits 13:0), from
+/// ROCr's `resource_nv.h` layout.
+#[test]
+fn gfx10_nsa_addresses() {
+    let e = emu("cl/emu_mimg10.cl", "gfx1030");
+    let (_img, base) = image(&e, &rgba_4x4());
+    let (w, h, pitch) = (4u32 - 1, 4u32 - 1, 4u32 - 1);
+    let t = e.buf_u32(&[
+        (base >> 8) as u32,
+        (base >> 40) as u32 & 0xff | 77 << 20 | (w & 3) << 30,
+        w >> 2 | h << 14 | 1 << 31,
+        XYZW[0] | XYZW[1] << 3 | XYZW[2] << 6 | XYZW[3] << 9 | IMG_2D << 28,
+        pitch,
+        0,
+        0,
+        0,
+    ]);
+    let c = e.buf_u32(&[1, 2, 3, 0, 0, 3]);
+    let o = e.zeros(3 * 16);
+    e.run1(
+        "load_nsa",
+        &[Arg::Ptr(&t), Arg::Ptr(&c), Arg::Ptr(&o)],
+        3,
+        32,
+    );
+    let o = o.f32s();
+    for (k, (x, y)) in [(1, 2), (3, 0), (0, 3)].into_iter().enumerate() {
+        let r = red(x, y);
+        assert_eq!(
+            &o[4 * k..4 * k + 4],
+            &[r, 0.0, 0.0, 100.0 + r],
+            "texel ({x}, {y})"
+        );
+    }
+    // The instruction really is the NSA form.
+    let path = hsaemu_testkit::compile_cl("cl/emu_mimg10.cl", "gfx1030", 4);
+    let out = std::process::Command::new(hsaemu_testkit::tool("llvm-objdump-15"))
+        .args(["-d", "--mcpu=gfx1030"])
+        .arg(&path)
+        .output()
+        .expect("llvm-objdump-15");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("[v45, v40], s["));
+}

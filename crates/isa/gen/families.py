@@ -152,6 +152,15 @@ def enc_mtbuf10(op, f):
             (f.get("soffset", 0) << 24) | (f.get("srsrc", 0) << 16) | ((op >> 3) << 21) | (f.get("vdata", 0) << 8) | f.get("vaddr", 0)]
 
 
+# GFX10 MIMG: dim (5:3) and NSA (2:1) in word 0, no `da`/`r128`; a16 and d16 in word 1 (30, 31);
+# opcode bit 7 in word 0 bit 0 (the `_g16` samples, `image_bvh*`).
+# The probes use dim 0 (1D) and no NSA; the address widths of other dims are probed separately
+# (gen_tables.py, `probe_mimg_vaddr`).
+def enc_mimg10(op, f):
+    return [(0b111100 << 26) | ((op & 0x7F) << 18) | (f.get("dmask", 0) << 8) | (op >> 7),
+            (f.get("ssamp", 0) << 21) | (f.get("srsrc", 0) << 16) | (f.get("vdata", 0) << 8) | f.get("vaddr", 0)]
+
+
 FAMILIES_GFX10 = {
     "Sop2": FAMILIES["Sop2"],
     "Sopk": FAMILIES["Sopk"],
@@ -171,6 +180,7 @@ FAMILIES_GFX10 = {
     "Mubuf": (0x80, enc_mubuf10, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("soffset", [30]),
                                   ("offen", [1]), ("offset", [0x10])]),
     "Mtbuf": (0x10, enc_mtbuf10, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("soffset", [30])]),
+    "Mimg": (0x100, enc_mimg10, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("ssamp", [10]), ("dmask", [1])]),
 }
 
 # Oracle targets: a processor, optionally with `+wavefrontsize64` (see oracle.py).

@@ -114,6 +114,36 @@ def mutate(fam, fields, words):
     return w
 
 
+def mutate_mimg10(r, words):
+    """GFX10 MIMG: dmask, dim, NSA (with its address bytes), the cache and format bits, a16/d16.
+    `r` is MIMG's own generator, so adding MIMG left the other families' samples as they were."""
+    w = list(words[:2])
+    w[0] = (w[0] & ~((0xF << 8) | 0x3E)) | (r.randrange(1, 16) << 8) | (r.randrange(8) << 3)
+    for bit, p in ((7, 0.3), (12, 0.3), (13, 0.3), (16, 0.1), (17, 0.1), (25, 0.3)):
+        w[0] |= (1 << bit) if r.random() < p else 0
+    w[1] = (w[1] & ~0xFF) | r.randrange(240)  # a 16-VGPR tuple stays below v256
+    w[1] |= (1 << 30) if r.random() < 0.2 else 0
+    w[1] |= (1 << 31) if r.random() < 0.2 else 0
+    nsa = r.choice([0, 0, 1, 1, 2, 3])
+    w[0] |= nsa << 1
+    return w + [r.getrandbits(32) for _ in range(nsa)]
+
+
+def mimg_data_fits(words, text):
+    """Whether llvm-objdump printed the data operand as wide as dmask, d16 and tfe make it. When
+    the opcode has no variant of that width (a dmask an atomic does not take), LLVM falls back to
+    the first variant it decoded, address operand included; hsaemu does not mimic that choice on
+    such invalid encodings, so those words are left out."""
+    w0, w1 = words[0], words[1]
+    n = 4 if text.startswith("image_gather4") else max(1, bin((w0 >> 8) & 0xF).count("1"))
+    if w1 >> 31:
+        n = (n + 1) // 2
+    n += (w0 >> 16) & 1
+    first = text.partition(" ")[2].split(",")[0]
+    width = 1 if ":" not in first else int(first.split(":")[1].rstrip("]")) - int(first[2:].split(":")[0]) + 1
+    return width == n
+
+
 def mutate10(fam, fields, words):
     """GFX10: the families whose layout or operand choices differ from GFX9's."""
     w = list(words)
@@ -291,6 +321,10 @@ def main(probes, outdir, samples, only):
                 n = samples * (3 if fam in ("Vop1", "Vop2", "Vop3", "Vopc", "Sop1", "Sop2") else 1)
                 if gfx10 and fam in ("Sopp", "Sopk", "Smem"):
                     n *= 8  # the operand syntaxes new on GFX10 (depctr, sendmsg, hwreg, soffset)
+                if src_t.startswith("gfx10") and fam == "Mimg":
+                    mrng = random.Random("%s/mimg/%s" % (t, op))
+                    cases.extend(mutate_mimg10(mrng, base) for _ in range(4 * n))
+                    continue
                 mut = mutate11 if src_t.startswith("gfx11") else mutate10 if gfx10 else mutate
                 for _ in range(n):
                     cases.append(mut(fam, fields, base))
@@ -300,6 +334,8 @@ def main(probes, outdir, samples, only):
             if r is None:
                 continue
             text, nw = r
+            if src_t.startswith("gfx10") and text.startswith("image_") and not mimg_data_fits(words, text):
+                continue
             if "/*" in text or text.startswith("v_interp"):
                 # llvm-objdump's comments on invalid fields (`/* Invalid dpp_ctrl value */`);
                 # v_interp_* (graphics-only) is not decoded.

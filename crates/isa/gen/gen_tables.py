@@ -146,6 +146,8 @@ def main(probes_json, out):
     elif not LLVM22:
         formats = probe_formats("gfx1030", "GFX10")
     write_rust(tables, out, masks, formats)
+    if not LLVM22 and not RDNA:
+        write_mimg_vaddr(out, probe_mimg_vaddr(d["gfx1030"].get("Mimg", {})))
 
 
 SRC_SHIFT = {"src0": 0, "src1": 9, "src2": 18}
@@ -261,6 +263,54 @@ def probe_formats(target, prefix):
         tok = [t for t in r[0].split(" ") if t.startswith("format:")]
         out.append(tok[0] if tok else "")
     return prefix, out
+
+
+# NSA probes: the extra address bytes name v28, v29, … so each printed address is recognisable.
+NSA_WORDS = [0x1F1E1D1C, 0x23222120, 0x27262524]
+
+
+def probe_mimg_vaddr(ops):
+    """GFX10 MIMG: how many address VGPRs llvm-objdump prints for each opcode with each
+    dim (0-7), a16 (bit 3) and NSA dword count (bits 5:4); 0 where it does not decode. The
+    printed width of a register tuple (non-NSA) is what LLVM picks from the opcode's address
+    variants, so it is taken from the oracle rather than computed."""
+    from families import enc_mimg10
+    keys, probes = [], []
+    for op, (fields, text, _) in ops.items():
+        # dmask as wide as the data operand the probe printed (2 for the cmpswaps): LLVM
+        # re-sizes the address operand only together with a data size the opcode has.
+        vdata = reg_width(split_operands(text.partition(" ")[2])[0])[1]
+        fields = dict(fields, dmask=(1 << min(vdata, 4)) - 1)
+        for k in range(64):
+            dim, a16, nsa = k & 7, (k >> 3) & 1, k >> 4
+            w = enc_mimg10(int(op), fields)
+            w[0] |= (dim << 3) | (nsa << 1)
+            w[1] |= a16 << 30
+            keys.append((int(op), k))
+            probes.append(w + NSA_WORDS[:nsa])
+    table = {}
+    for (op, k), r in zip(keys, oracle.disassemble("gfx1030", probes)):
+        n = 0
+        if r is not None:
+            toks = split_operands(r[0].partition(" ")[2])
+            addr = [t for t in toks if t.startswith("[") or re.match(r"^v(20|\[20:\d+\])$", t)]
+            if addr and addr[0].startswith("["):
+                n = len(split_operands(addr[0][1:-1]))
+            elif addr:
+                n = reg_width(addr[0])[1]
+        table.setdefault(op, [0] * 64)[k] = n
+    return table
+
+
+def write_mimg_vaddr(out, table):
+    with open(out, "a") as o:
+        o.write("\n/// GFX10 MIMG: the address VGPRs llvm-objdump prints, per opcode number and\n")
+        o.write("/// `dim | a16 << 3 | nsa << 4` (0: the oracle rejects the encoding).\n")
+        o.write("#[rustfmt::skip]\npub(crate) static GFX10_MIMG_VADDR: [[u8; 64]; 256] = [\n")
+        for op in range(256):
+            row = table.get(op, [0] * 64)
+            o.write("    [%s],\n" % ", ".join(str(x) for x in row))
+        o.write("];\n")
 
 
 def probe_mods(tables, d):

@@ -343,6 +343,7 @@ fn decode_general(
         Fam::Flat | Fam::Global | Fam::Scratch => r.flat(fam, entry, w0, inst),
         Fam::Mubuf | Fam::Mtbuf => r.buffer(fam, entry, w0, inst),
         Fam::Mimg if gen.is_gfx11() => r.mimg11(entry, w0, inst),
+        Fam::Mimg if gen.is_gfx10() => r.mimg10(entry, op, w0, inst),
         Fam::Mimg => r.mimg(entry, w0, inst),
         Fam::VopdX | Fam::VopdY => r.vopd(entry, w0, inst),
     };
@@ -440,8 +441,9 @@ pub(crate) fn family(gen: Gen, w: u32) -> (Option<Fam>, u32) {
     }
 }
 
-/// [`family`] for the GFX10 encodings whose two high bits are set. MIMG (0x3c), EXP and VINTRP
-/// are not decoded; MTBUF's opcode bit 3 is in the second word (added by the caller).
+/// [`family`] for the GFX10 encodings whose two high bits are set. EXP and VINTRP are not
+/// decoded; MTBUF's opcode bit 3 is in the second word (added by the caller); MIMG's opcode
+/// bit 7 is bit 0.
 #[inline]
 fn family_gfx10(w: u32) -> (Option<Fam>, u32) {
     match w >> 26 {
@@ -460,6 +462,7 @@ fn family_gfx10(w: u32) -> (Option<Fam>, u32) {
         0x38 if (w >> 25) & 1 != 0 => (None, 0),
         0x38 => (Some(Fam::Mubuf), (w >> 18) & 0x7f),
         0x3a => (Some(Fam::Mtbuf), (w >> 16) & 0x7),
+        0x3c => (Some(Fam::Mimg), (w >> 18) & 0x7f | (w & 1) << 7),
         _ => (None, 0),
     }
 }
@@ -1374,24 +1377,12 @@ impl Reader<'_> {
     fn mimg(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
         start(inst, e, Encoding::Mimg, 8);
-        for s in e.slots {
-            match s.field {
-                F::Vdata => {
-                    let op = vreg(s.class, (w1 >> 8) & 0xff);
-                    if e.name.contains("store") {
-                        inst.src[1] = op;
-                    } else {
-                        inst.dst = op;
-                    }
-                }
-                F::Vaddr => inst.src[0] = Operand::Vgpr((w1 & 0xff) as u16),
-                F::Srsrc => inst.src[2] = Operand::Sgpr((((w1 >> 16) & 0x1f) << 2) as u16),
-                F::Ssamp => inst.sdst = Operand::Sgpr((((w1 >> 21) & 0x1f) << 2) as u16),
-                _ => {}
-            }
-        }
+        mimg_operands(e, w1, inst);
         inst.ext = Ext::Mimg {
             dmask: ((w0 >> 8) & 0xf) as u8,
+            dim: 0,
+            addrs: 0,
+            nsa: [0; 12],
         };
         for (bit, flag) in [
             (12, flags::UNORM),
@@ -1446,6 +1437,73 @@ fn vop3_mods(fam: Fam, e: &Entry, w0: u32, w1: u32, vop3b: bool, inst: &mut Inst
             // gfx950 v_bitop3: the 8-bit truth table in the abs (5:3), omod (7:6) and neg (2:0)
             // fields, kept in `offset`.
             inst.offset = ((w1 >> 29) | ((w0 >> 8) & 7) << 3 | ((w1 >> 27) & 3) << 6) as i32;
+        }
+    }
+}
+
+impl Reader<'_> {
+    /// GFX10 MIMG: `dim` and NSA in word 0, which has no `da`/`r128`; `a16`/`d16` in word 1.
+    /// NSA adds 1–3 dwords of address VGPR numbers. The number of addresses comes from the
+    /// oracle's table (opcode × dim × a16 × NSA), which also rejects what LLVM rejects.
+    fn mimg10(&self, e: &Entry, op: u32, w0: u32, inst: &mut Inst) -> R<()> {
+        let w1 = self.w(1)?;
+        let dim = ((w0 >> 3) & 7) as u8;
+        let nsa_dwords = ((w0 >> 1) & 3) as usize;
+        let a16 = (w1 >> 30) & 1;
+        let key = usize::from(dim) | (a16 as usize) << 3 | nsa_dwords << 4;
+        let addrs = crate::tables::GFX10_MIMG_VADDR
+            .get(op as usize)
+            .map_or(0, |row| row[key]);
+        if addrs == 0 {
+            return Err(DecodeErrorKind::InvalidOperand);
+        }
+        let mut nsa = [0u8; 12];
+        for k in 0..nsa_dwords {
+            let w = self.w(2 + k)?;
+            nsa[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        start(inst, e, Encoding::Mimg, (8 + 4 * nsa_dwords) as u8);
+        mimg_operands(e, w1, inst);
+        inst.ext = Ext::Mimg {
+            dmask: ((w0 >> 8) & 0xf) as u8,
+            dim,
+            addrs,
+            nsa,
+        };
+        for (word, bit, flag) in [
+            (w0, 7, flags::DLC),
+            (w0, 12, flags::UNORM),
+            (w0, 13, flags::GLC),
+            (w0, 16, flags::TFE),
+            (w0, 17, flags::LWE),
+            (w0, 25, flags::SLC),
+            (w1, 30, flags::A16),
+            (w1, 31, flags::D16),
+        ] {
+            if (word >> bit) & 1 != 0 {
+                inst.flags |= flag;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The register operands of a MIMG word 1 (the same fields on GFX8, GFX9 and GFX10).
+fn mimg_operands(e: &Entry, w1: u32, inst: &mut Inst) {
+    for s in e.slots {
+        match s.field {
+            F::Vdata => {
+                let op = vreg(s.class, (w1 >> 8) & 0xff);
+                if e.name.contains("store") {
+                    inst.src[1] = op;
+                } else {
+                    inst.dst = op;
+                }
+            }
+            F::Vaddr => inst.src[0] = Operand::Vgpr((w1 & 0xff) as u16),
+            F::Srsrc => inst.src[2] = Operand::Sgpr((((w1 >> 16) & 0x1f) << 2) as u16),
+            F::Ssamp => inst.sdst = Operand::Sgpr((((w1 >> 21) & 0x1f) << 2) as u16),
+            _ => {}
         }
     }
 }

@@ -1445,7 +1445,31 @@ impl Fmt<'_> {
         }
     }
 
+    /// A MIMG address: GFX8/GFX9 a tuple as wide as the table row says; GFX10 a tuple as wide
+    /// as the decoder found for the dim/a16, or with NSA the list of registers.
+    fn mimg_vaddr(&mut self, inst: &Inst, width: u8) {
+        let Ext::Mimg { addrs, nsa, .. } = inst.ext else {
+            return self.operand(inst.src[0], width, Kind::B32);
+        };
+        if addrs == 0 || inst.size <= 8 {
+            let w = if addrs == 0 { width } else { addrs };
+            return self.operand(inst.src[0], w, Kind::B32);
+        }
+        self.s.push('[');
+        self.operand(inst.src[0], 1, Kind::B32);
+        for &v in nsa.iter().take(usize::from(addrs) - 1) {
+            self.s.push_str(", ");
+            self.operand(Operand::Vgpr(v.into()), 1, Kind::B32);
+        }
+        self.s.push(']');
+    }
+
     fn mimg(&mut self, inst: &Inst, e: &Entry) {
+        // GFX10 rows carry the address count (and `dim`) in `ext`.
+        let gfx10 = match inst.ext {
+            Ext::Mimg { dim, addrs, .. } if addrs != 0 => Some(dim),
+            _ => None,
+        };
         self.name(e.name);
         for s in e.slots {
             match s.field {
@@ -1459,7 +1483,9 @@ impl Fmt<'_> {
                     // LLVM sizes vdata from dmask/d16/tfe when an opcode variant of that
                     // size exists (atomics: 1× or 2× the base width), else keeps the base size.
                     let w = if e.name.starts_with("image_gather4") {
-                        4 + u8::from(inst.has(flags::TFE))
+                        // GFX10 packs d16 gathers in two dwords.
+                        let packed = gfx10.is_some() && inst.has(flags::D16);
+                        (if packed { 2 } else { 4 }) + u8::from(inst.has(flags::TFE))
                     } else {
                         inst.dst_dwords()
                     };
@@ -1474,27 +1500,28 @@ impl Fmt<'_> {
                 }
                 F::Vaddr => {
                     self.sep();
-                    let w = match inst.ext {
+                    match inst.ext {
                         Ext::MimgDim { dim, .. } => {
                             let data = e.slots.iter().find(|s| s.field == F::Vdata);
                             let sized = data.is_none_or(|d| {
                                 mimg11_data(e.name, d.width, inst.dst_dwords()) != d.width
                                     || inst.dst_dwords() == d.width
                             });
-                            if sized {
+                            let w = if sized {
                                 mimg11_vaddr(e.name, s.width, dim, inst)
                             } else {
                                 s.width
-                            }
+                            };
+                            self.operand(inst.src[0], w, Kind::B32);
                         }
-                        _ => s.width,
-                    };
-                    self.operand(inst.src[0], w, Kind::B32);
+                        _ => self.mimg_vaddr(inst, s.width),
+                    }
                 }
                 F::Srsrc => {
                     self.sep();
-                    // GFX11: the resource is 8 SGPRs whatever `r128` says.
-                    let r128 = inst.has(flags::A16) && !self.gen.is_gfx11();
+                    // GFX8/GFX9 `r128` (the A16 bit) names a 4-dword T#; GFX10 and GFX11 have
+                    // none (the resource is 8 SGPRs).
+                    let r128 = gfx10.is_none() && !self.gen.is_gfx11() && inst.has(flags::A16);
                     self.operand(inst.src[2], if r128 { 4 } else { 8 }, Kind::B32);
                 }
                 F::Ssamp => {
@@ -1504,7 +1531,7 @@ impl Fmt<'_> {
                 _ => {}
             }
         }
-        if let Ext::Mimg { dmask } = inst.ext {
+        if let Ext::Mimg { dmask, .. } = inst.ext {
             if dmask != 0 {
                 let _ = write!(self.s, " dmask:{dmask:#x}");
             }
@@ -1512,7 +1539,14 @@ impl Fmt<'_> {
         if let Ext::MimgDim { dmask, dim } = inst.ext {
             return self.mimg11_mods(inst, dmask, dim);
         }
-        for (f, n) in [
+        if let Some(dim) = gfx10 {
+            let _ = write!(
+                self.s,
+                " dim:SQ_RSRC_IMG_{}",
+                MIMG_DIMS[usize::from(dim & 7)]
+            );
+        }
+        const GFX9_MODS: [(u16, &str); 8] = [
             (flags::UNORM, "unorm"),
             (flags::GLC, "glc"),
             (flags::SLC, "slc"),
@@ -1521,7 +1555,22 @@ impl Fmt<'_> {
             (flags::LWE, "lwe"),
             (flags::DA, "da"),
             (flags::D16, "d16"),
-        ] {
+        ];
+        const GFX10_MODS: [(u16, &str); 8] = [
+            (flags::UNORM, "unorm"),
+            (flags::GLC, "glc"),
+            (flags::SLC, "slc"),
+            (flags::DLC, "dlc"),
+            (flags::A16, "a16"),
+            (flags::TFE, "tfe"),
+            (flags::LWE, "lwe"),
+            (flags::D16, "d16"),
+        ];
+        for (f, n) in if gfx10.is_some() {
+            GFX10_MODS
+        } else {
+            GFX9_MODS
+        } {
             if inst.has(f) {
                 self.modifier(n);
             }
@@ -1721,6 +1770,18 @@ const FLOATS: [FloatConst; 9] = [
     FloatConst::Four,
     FloatConst::MinusFour,
     FloatConst::InvTwoPi,
+];
+
+/// GFX10 MIMG `dim` names (after `SQ_RSRC_IMG_`).
+const MIMG_DIMS: [&str; 8] = [
+    "1D",
+    "2D",
+    "3D",
+    "CUBE",
+    "1D_ARRAY",
+    "2D_ARRAY",
+    "2D_MSAA",
+    "2D_MSAA_ARRAY",
 ];
 
 const DFMT: [&str; 16] = [

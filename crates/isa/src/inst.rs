@@ -513,6 +513,14 @@ pub enum Ext {
     Mimg {
         /// Channel mask.
         dmask: u8,
+        /// GFX10 `dim` (`SQ_RSRC_IMG_*` - 8: 0 1D … 7 2D_MSAA_ARRAY); 0 on GFX8/GFX9.
+        dim: u8,
+        /// GFX10: how many address VGPRs the instruction names (as llvm-objdump prints
+        /// them; the register tuple's width without NSA); 0 on GFX8/GFX9.
+        addrs: u8,
+        /// GFX10 NSA: the address VGPRs after the first (`src[0]`), one per byte; all 0
+        /// without NSA (the addresses are then consecutive).
+        nsa: [u8; 12],
     },
     /// MTBUF format (GFX8/GFX9).
     Mtbuf {
@@ -596,7 +604,7 @@ pub struct Inst {
     pub opcode: Opcode,
     /// The encoding it came from.
     pub encoding: Encoding,
-    /// Size in bytes, literal constant included (4, 8 or 12).
+    /// Size in bytes, literal constant included (4, 8 or 12; GFX10 MIMG with NSA: up to 20).
     pub size: u8,
     /// Destination (see the module table).
     pub dst: Operand,
@@ -617,7 +625,8 @@ pub struct Inst {
     pub ext: Ext,
 }
 
-const _: () = assert!(core::mem::size_of::<Inst>() <= 72);
+// 80 since GFX10 MIMG keeps its NSA address list (12 VGPR numbers) in `ext`.
+const _: () = assert!(core::mem::size_of::<Inst>() <= 80);
 const _: () = assert!(core::mem::size_of::<Operand>() == 8);
 
 impl Inst {
@@ -654,7 +663,7 @@ impl Inst {
     /// Width in dwords of `dst`: the opcode's width, adjusted for MIMG `dmask`/`d16` and `tfe`.
     pub fn dst_dwords(&self) -> u8 {
         let base = match self.ext {
-            Ext::Mimg { dmask } | Ext::MimgDim { dmask, .. } => {
+            Ext::Mimg { dmask, .. } | Ext::MimgDim { dmask, .. } => {
                 let n = (dmask.count_ones() as u8).max(1);
                 if self.has(flags::D16) {
                     n.div_ceil(2)

@@ -32,7 +32,8 @@ fn check(gen: Gen, bytes: &[u8]) {
     for (off, r) in decode_all(gen, bytes) {
         if let Ok(inst) = r {
             assert!(
-                matches!(inst.size, 4 | 8 | 12),
+                // 16 and 20: GFX10 MIMG with two or three NSA dwords.
+                matches!(inst.size, 4 | 8 | 12 | 16 | 20),
                 "{gen:?} size {}",
                 inst.size
             );

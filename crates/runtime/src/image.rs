@@ -10,7 +10,8 @@
 //! and width that the device libraries read (ROCr's `srd[8..11]`). A sampler handle is the
 //! address of its S#. Both live in pages registered with the emulated GPU.
 //!
-//! GFX10 agents support no image format: the emulator has no GFX10 MIMG decoder yet.
+//! GFX10.3 agents write the GFX10 words (unified formats; T#s of 3D images and arrays have no
+//! pitch field, so their linear layout takes only the default row pitch).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -195,8 +196,7 @@ fn swizzle(order: u32) -> [u8; 4] {
     }
 }
 
-/// The descriptor layout of an agent's generation, or `None` when its images are not
-/// supported (GFX10: no MIMG decoder yet).
+/// The descriptor layout of an agent's generation, or `None` for an agent without images.
 fn layout_of(agent: &Agent) -> Option<Layout> {
     if agent.properties().device_type != DeviceType::Gpu {
         return None;
@@ -204,6 +204,7 @@ fn layout_of(agent: &Agent) -> Option<Layout> {
     let name = &agent.properties().name;
     match Gen::from_processor(name.split(':').next().unwrap_or(name))? {
         Gen::Gfx8 => Some(Layout::Gfx8),
+        g if g.is_gfx10() => Some(Layout::Gfx10),
         g if g.is_rdna() => None,
         _ => Some(Layout::Gfx9),
     }
@@ -317,7 +318,15 @@ fn plan(
         } else {
             row_pitch
         };
-        if row < tight || row % ROW_PITCH_ALIGNMENT != 0 || row / element > 1 << 16 {
+        // GFX10's T# holds a 14-bit pitch for 1D and 2D images and none for the others.
+        let gfx10 = layout_of(agent) == Some(Layout::Gfx10);
+        let max_pitch = if gfx10 { 1 << 14 } else { 1 << 16 };
+        let fixed = gfx10 && !matches!(desc.geometry, D1 | D2 | D2DEPTH);
+        if row < tight
+            || row % ROW_PITCH_ALIGNMENT != 0
+            || row / element > max_pitch
+            || (fixed && row != default_row)
+        {
             return Err(HsaError::ExtImagePitchUnsupported);
         }
         let slice = row * rows;
@@ -514,12 +523,13 @@ fn image_words(
         w[0] = data as u32;
         w[1] = (data >> 32) as u32 & 0xffff | (g.element as u32) << 16;
         w[2] = (desc.width * g.element) as u32;
-        w[3] = sel[0]
-            | sel[1] << 3
-            | sel[2] << 6
-            | sel[3] << 9
-            | u32::from(format.num) << 12
-            | u32::from(format.data) << 15;
+        let sels = sel[0] | sel[1] << 3 | sel[2] << 6 | sel[3] << 9;
+        w[3] = if layout == Layout::Gfx10 {
+            // The unified FORMAT in 18:12, RESOURCE_LEVEL (bit 24) set as ROCr sets it.
+            sels | u32::from(format.to_unified().unwrap_or(0)) << 12 | 1 << 24
+        } else {
+            sels | u32::from(format.num) << 12 | u32::from(format.data) << 15
+        };
     } else {
         let r = Resource {
             base: data,
@@ -893,6 +903,53 @@ fn for_rows(offset: [u32; 3], range: [u32; 3], mut f: impl FnMut([usize; 3], usi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gfx1030_images_use_gfx10_words_and_pitch_rules() {
+        let config = crate::agent::Config {
+            target: crate::agent::Isa::parse("gfx1030", true).expect("isa"),
+            gpus: 1,
+            compute_units: 1,
+        };
+        let rt = Runtime::new(config).expect("runtime");
+        let gpu = rt.gpu_agents().next().expect("a GPU agent");
+        assert_eq!(layout_of(gpu), Some(Layout::Gfx10));
+        let rgba8 = ImageFormat {
+            channel_type: 2,
+            channel_order: 8,
+        };
+        let desc = |geometry, array_size| ImageDescriptor {
+            geometry,
+            width: 100,
+            height: 8,
+            depth: 0,
+            array_size,
+            format: rgba8,
+        };
+        // The default row (100 × 4 bytes → 512) is the only one a 2D array takes; a 2D image
+        // takes any aligned pitch up to 16384 elements.
+        let info = |d: &ImageDescriptor, row| data_info(gpu, d, DataLayout::Linear, row, 0);
+        let array = desc(geometry::D2A, 3);
+        assert_eq!(info(&array, 512).map(|i| i.size), Ok(512 * 8 * 3));
+        assert_eq!(info(&array, 1024), Err(HsaError::ExtImagePitchUnsupported));
+        let flat = desc(geometry::D2, 0);
+        assert_eq!(info(&flat, 1024).map(|i| i.size), Ok(1024 * 8));
+        assert_eq!(
+            info(&flat, 65536 + 256),
+            Err(HsaError::ExtImagePitchUnsupported)
+        );
+        // A 1DB image's V#: FORMAT 56 (8_8_8_8_UNORM) in word 3 bits 18:12, RESOURCE_LEVEL.
+        let p = supported(gpu, geometry::D1B, rgba8).expect("supported");
+        let g = Geometry {
+            element: 4,
+            row_pitch: 400,
+            slice_pitch: 400,
+            rows: 1,
+            slices: 1,
+        };
+        let w = image_words(Layout::Gfx10, &desc(geometry::D1B, 0), p.format, &g, 0x1000);
+        assert_eq!((w[3] >> 12 & 0x7f, w[3] >> 24 & 1, w[2]), (56, 1, 400));
+    }
 
     #[test]
     fn format_table_matches_rocr() {

@@ -84,6 +84,12 @@ static GLOBAL: Mutex<Option<Arc<Runtime>>> = Mutex::new(None);
 static REFCOUNT: AtomicI32 = AtomicI32::new(0);
 static CURRENT: RwLock<Option<Arc<Runtime>>> = RwLock::new(None);
 
+/// A runtime of its own for `config`, beside the process-wide one [`init`] manages: for tests
+/// that run the same work on several targets in one process.
+pub fn standalone(config: Config) -> Result<Arc<Runtime>> {
+    Ok(Arc::new(Runtime::new(config)?))
+}
+
 /// Adds a reference when the runtime already exists (count ≥ 1); `None`: take the lock.
 fn acquire_fast() -> Option<Result<()>> {
     let mut c = REFCOUNT.load(Ordering::Acquire);
@@ -175,7 +181,7 @@ pub fn current() -> Result<Arc<Runtime>> {
 }
 
 impl Runtime {
-    fn new(config: Config) -> Result<Runtime> {
+    pub(crate) fn new(config: Config) -> Result<Runtime> {
         let device_map = DeviceMemoryMap::default();
         let host = crate::memory::host_memory_size();
         let mut agents = Vec::new();

@@ -1,4 +1,4 @@
-//! MIMG semantics (GFX8/GFX9): image loads and stores, image atomics, the sample and gather4
+//! MIMG semantics (GFX8, GFX9, GFX10.3): image loads and stores, image atomics, the sample and gather4
 //! families and `image_get_resinfo`, over linear images described by a T# (and an S# for
 //! sampling). The texel arithmetic (formats, addressing, filter weights) is in `crate::image`;
 //! this module reads the registers, computes addresses and touches memory, lane by lane.
@@ -140,16 +140,30 @@ fn atom(op: Op) -> Atom {
 fn layout(i: &Inst) -> Layout {
     if i.gen == crate::decode::Gen::Gfx8 {
         Layout::Gfx8
+    } else if i.gen.is_gfx10() {
+        Layout::Gfx10
     } else {
         Layout::Gfx9
     }
+}
+
+/// The VGPR of address `k`: consecutive from `src[0]`, or with GFX10 NSA the `k`-th entry of
+/// the address list (the first in `src[0]`, the next eight bytes in `lit` and `ext`).
+fn address_vgpr(i: &Inst, k: u16) -> u16 {
+    if k == 0 || i.imm >> 8 & 3 == 0 {
+        return i.src[0] + k;
+    }
+    let list = u64::from(i.lit) | u64::from(i.ext) << 32;
+    let v = (list >> (8 * u32::from(k - 1).min(7))) as u8;
+    crate::wave::VGPR + u16::from(v)
 }
 
 /// Executes an image instruction.
 pub(crate) fn mimg(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let d = describe(i.op);
     let kind = d & 0xf;
-    if kind == 0 || i.has(flag::A16) || i.gen.is_rdna() {
+    // a16 addresses, GFX11 and NSA lists past eight registers are not implemented.
+    if kind == 0 || i.has(flag::A16) || i.gen.is_gfx11() || i.imm >> 8 & 3 == 3 {
         return Err(unimplemented(i));
     }
     let mut t = [0u32; 8];
@@ -186,7 +200,7 @@ pub(crate) fn mimg(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         if exec >> l & 1 == 0 {
             continue;
         }
-        let addr = |k: u16| w.lane(i.src[0] + k, l);
+        let addr = |k: u16| w.lane(address_vgpr(i, k), l);
         match kind {
             LOAD => {
                 let v = match load_coords(&res, d, &addr) {

@@ -16,7 +16,7 @@ mod generated_llvm22;
 mod generated_rdna;
 pub(crate) mod semantics;
 
-pub(crate) use generated::GFX10_MTBUF_FORMATS;
+pub(crate) use generated::{GFX10_MIMG_VADDR, GFX10_MTBUF_FORMATS};
 pub(crate) use generated_rdna::GFX11_MTBUF_FORMATS;
 
 /// An instruction field an operand is read from (names from the ISA manuals).
@@ -463,7 +463,7 @@ pub(crate) const ALL_FAMS: [Fam; FAM_COUNT] = [
     Fam::VopdY,
 ];
 
-/// The GFX10.3 tables by family, shared by both wave sizes (MIMG is not decoded on GFX10).
+/// The GFX10.3 tables by family, shared by both wave sizes.
 const GFX10_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
     use generated::*;
     [
@@ -484,7 +484,7 @@ const GFX10_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
         &GFX10_GLOBAL,
         &GFX10_MUBUF,
         &GFX10_MTBUF,
-        &[],
+        &GFX10_MIMG,
         &[],
         &[],
     ]

@@ -9,7 +9,7 @@ use crate::semantics::{
 use crate::Opcode as O;
 
 #[rustfmt::skip]
-pub(crate) static SEMANTICS: [S; 1895] = [
+pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::Unknown, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] },
     S { key: O::BUFFER_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add
     S { key: O::BUFFER_ATOMIC_ADD_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add_f32
@@ -609,6 +609,9 @@ pub(crate) static SEMANTICS: [S; 1895] = [
     S { key: O::IMAGE_ATOMIC_AND, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_and
     S { key: O::IMAGE_ATOMIC_CMPSWAP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_cmpswap
     S { key: O::IMAGE_ATOMIC_DEC, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_dec
+    S { key: O::IMAGE_ATOMIC_FCMPSWAP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_fcmpswap
+    S { key: O::IMAGE_ATOMIC_FMAX, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_fmax
+    S { key: O::IMAGE_ATOMIC_FMIN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_fmin
     S { key: O::IMAGE_ATOMIC_INC, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_inc
     S { key: O::IMAGE_ATOMIC_OR, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_or
     S { key: O::IMAGE_ATOMIC_SMAX, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_smax
@@ -664,8 +667,12 @@ pub(crate) static SEMANTICS: [S; 1895] = [
     S { key: O::IMAGE_SAMPLE_C_B_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_b_o
     S { key: O::IMAGE_SAMPLE_C_CD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cd
     S { key: O::IMAGE_SAMPLE_C_CD_CL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cd_cl
+    S { key: O::IMAGE_SAMPLE_C_CD_CL_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cd_cl_g16
     S { key: O::IMAGE_SAMPLE_C_CD_CL_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cd_cl_o
+    S { key: O::IMAGE_SAMPLE_C_CD_CL_O_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cd_cl_o_g16
+    S { key: O::IMAGE_SAMPLE_C_CD_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cd_g16
     S { key: O::IMAGE_SAMPLE_C_CD_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cd_o
+    S { key: O::IMAGE_SAMPLE_C_CD_O_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cd_o_g16
     S { key: O::IMAGE_SAMPLE_C_CL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cl
     S { key: O::IMAGE_SAMPLE_C_CL_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_cl_o
     S { key: O::IMAGE_SAMPLE_C_D, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_d
@@ -683,8 +690,12 @@ pub(crate) static SEMANTICS: [S; 1895] = [
     S { key: O::IMAGE_SAMPLE_C_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_c_o
     S { key: O::IMAGE_SAMPLE_CD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cd
     S { key: O::IMAGE_SAMPLE_CD_CL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cd_cl
+    S { key: O::IMAGE_SAMPLE_CD_CL_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cd_cl_g16
     S { key: O::IMAGE_SAMPLE_CD_CL_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cd_cl_o
+    S { key: O::IMAGE_SAMPLE_CD_CL_O_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cd_cl_o_g16
+    S { key: O::IMAGE_SAMPLE_CD_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cd_g16
     S { key: O::IMAGE_SAMPLE_CD_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cd_o
+    S { key: O::IMAGE_SAMPLE_CD_O_G16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cd_o_g16
     S { key: O::IMAGE_SAMPLE_CL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cl
     S { key: O::IMAGE_SAMPLE_CL_O, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_cl_o
     S { key: O::IMAGE_SAMPLE_D, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_sample_d
