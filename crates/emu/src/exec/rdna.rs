@@ -234,14 +234,14 @@ pub(super) fn vopd(w: &mut Wave, i: &Inst, env: &mut super::Env) -> R {
     let (x, y) = i.vopd_halves();
     let xd = (x.dst >= crate::decode::VGPR).then(|| crate::wave::reg_index(x.dst));
     let before = xd.map(|r| w.v[r]);
-    super::valu::valu(w, &x, env)?;
+    super::valu_dispatch::valu(w, &x, env)?;
     match (xd, before) {
         (Some(r), Some(old)) if y.src.contains(&x.dst) => {
             let new = std::mem::replace(&mut w.v[r], old);
-            let res = super::valu::valu(w, &y, env);
+            let res = super::valu_dispatch::valu(w, &y, env);
             w.v[r] = new;
             res
         }
-        _ => super::valu::valu(w, &y, env),
+        _ => super::valu_dispatch::valu(w, &y, env),
     }
 }
