@@ -307,6 +307,8 @@ impl Hsa {
             target: hsaemu_runtime::Isa::parse(target, true).expect("isa"),
             gpus: 1,
             compute_units: 4,
+            cu_masks: Default::default(),
+            cu_mask_skip_init: false,
         };
         Hsa::on(hsaemu_runtime::runtime::standalone(config).expect("runtime"))
     }

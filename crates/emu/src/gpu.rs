@@ -154,7 +154,7 @@ struct Lazy {
 }
 
 impl Program {
-    fn new(gen: Gen, base: u64, words: Vec<u32>) -> Program {
+    pub(crate) fn new(gen: Gen, base: u64, words: Vec<u32>) -> Program {
         let n = words.len();
         if n <= EAGER_DWORDS {
             return Program {

@@ -72,6 +72,16 @@ pub(crate) struct GroupCheck {
     launch: u32,
     lds_sync: HashMap<u64, Vc>,
     notes: Vec<Note>,
+    /// The running instruction releases its global stores (set by [`GroupCheck::begin`]).
+    releasing: Option<Release>,
+}
+
+/// How the running instruction's global stores release the wave's clock.
+#[derive(Debug, Clone, Copy)]
+struct Release {
+    wave: usize,
+    /// An atomic read-modify-write (else a store after a release fence).
+    atomic: bool,
 }
 
 impl WaveCheck {
@@ -107,6 +117,7 @@ impl GroupCheck {
             launch: 0,
             lds_sync: HashMap::new(),
             notes: Vec::with_capacity(256),
+            releasing: None,
         }
     }
 
@@ -184,9 +195,32 @@ impl GroupCheck {
         }
     }
 
+    /// Wave `w` is about to run memory instruction `i`. A releasing atomic or store publishes
+    /// the wave's clock as each lane's access is noted, before the access is made: another
+    /// wave (on another host thread) that observes the stored value and then acquires must
+    /// find the clock there, not one published only after the instruction ended.
+    pub(crate) fn begin(&mut self, w: &Wave, i: &Inst) {
+        let wave = w.id as usize;
+        let atomic = i.mem.kind == MemKind::Atomic;
+        self.releasing = (self.d.checker.checks.race
+            && self.waves.get(wave).is_some_and(|wc| atomic || wc.fenced))
+        .then_some(Release { wave, atomic });
+    }
+
     /// Notes one lane's access (before it is made, so a faulting lane is noted too).
     #[inline]
     pub(crate) fn note(&mut self, space: Space, addr: u64, size: u32, lane: usize, write: bool) {
+        if let Some(r) = self.releasing.filter(|_| write && space == Space::Global) {
+            let (races, seq) = (&self.d.checker.races, self.d.seq);
+            let wc = &mut self.waves[r.wave];
+            if r.atomic {
+                races.release(seq, addr, &wc.vc);
+            } else {
+                let vc = &wc.vc;
+                let released = wc.released.get_or_insert_with(|| Arc::new(vc.clone()));
+                races.release_store(seq, addr, released);
+            }
+        }
         self.notes.push(Note {
             space,
             addr,
@@ -209,6 +243,7 @@ fn op_of(i: &Inst, write: bool) -> Op {
 
 /// Runs the checks on the accesses the instruction `i` of wave `w` noted.
 pub(crate) fn flush(w: &Wave, i: &Inst, g: &mut GroupCheck) {
+    g.releasing = None;
     if g.notes.is_empty() {
         return;
     }
@@ -458,4 +493,77 @@ fn race_report(g: &GroupCheck, w: &Wave, i: &Inst, n: &Note, c: Conflict, what: 
         other_wg[2],
     );
     report(g, w, i, n, Kind::Race, what + &other, pc_key(d, c.other_pc));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Checks;
+    use crate::gpu::Program;
+    use hsaemu_isa::Gen;
+
+    fn inst(words: &[u32]) -> Inst {
+        crate::decode::decode(Gen::Gfx90a, words)
+    }
+
+    /// Runs the checks on one lane's access to `addr` by `i`, the memory operation itself
+    /// happening between `begin` and `flush` (as `exec::vector_memory` does).
+    fn access(g: &mut GroupCheck, w: &Wave, i: &Inst, addr: u64, write: bool) {
+        g.begin(w, i);
+        g.note(Space::Global, addr, 4, 0, write);
+        flush(w, i, g);
+    }
+
+    /// rocSPARSE's csrsv publishes x then a `done` flag: store x, `buffer_wbinvl1_vol`,
+    /// `global_atomic_or` on the flag; a wave of another work-group polls the flag with GLC
+    /// loads, then reads x. The poller may see the flag between the atomic's memory operation
+    /// and the end of its instruction (another host thread): the release must be there already.
+    #[test]
+    fn a_flag_seen_before_the_releasing_atomic_ends_still_orders_the_data() {
+        let checker: &'static Checker = Box::leak(Box::new(Checker::new(Checks {
+            race: true,
+            ..Checks::default()
+        })));
+        let d = Arc::new(DispatchCheck {
+            checker,
+            seq: checker.next_dispatch(),
+            kernel: "csrsv".into(),
+            blit: false,
+            entry: 0,
+            functions: Arc::new(Functions::default()),
+            program: Arc::new(Program::new(Gen::Gfx90a, 0, Vec::new())),
+            wg_count: [2, 1, 1],
+            waves_per_wg: 1,
+            lds_size: 0,
+            private_per_lane: 0,
+            slot_size: 0,
+        });
+        let (x, flag) = (0x1000, 0x2000);
+        let store = inst(&[0xdc73_8000, 0x007f_0004]); // global_store_dword v[4:5], v0, off glc slc
+        let atomic_or = inst(&[0xdd24_8000, 0x007f_0002]); // global_atomic_or v[2:3], v0, off
+        let poll = inst(&[0xdc51_8000, 0x107f_0006]); // global_load_dword v16, v[6:7], off glc
+        let load = inst(&[0xdc50_8000, 0x047f_0004]); // global_load_dword v4, v[4:5], off
+        let (mut writer, mut reader) = (GroupCheck::new(d.clone()), GroupCheck::new(d));
+        writer.launch(0, [0, 0, 0], 1);
+        reader.launch(1, [1, 0, 0], 1);
+        let w = Wave::new();
+
+        access(&mut writer, &w, &store, x, true);
+        writer.fence(0);
+        writer.begin(&w, &atomic_or);
+        writer.note(Space::Global, flag, 4, 0, true);
+        // The flag is set: the reader sees it, acquires, reads x.
+        access(&mut reader, &w, &poll, flag, false);
+        access(&mut reader, &w, &load, x, false);
+        flush(&w, &atomic_or, &mut writer);
+        assert_eq!(checker.report(), Vec::<String>::new());
+
+        // Without the flag, the same read races.
+        let y = 0x3000;
+        access(&mut writer, &w, &store, y, true);
+        access(&mut reader, &w, &load, y, false);
+        let found = checker.report();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].contains("race in kernel csrsv"), "{found:?}");
+    }
 }

@@ -135,6 +135,11 @@ fn vector_memory<const C: bool>(
     env: &mut Env,
     f: fn(&mut Wave, &Inst, &mut Env) -> R,
 ) -> R {
+    if C {
+        if let Some(g) = env.check.as_deref_mut() {
+            g.begin(w, i);
+        }
+    }
     let r = f(w, i, env);
     if C {
         if let Some(g) = env.check.as_deref_mut() {
