@@ -320,8 +320,12 @@ impl Hsa {
         let path = hsaemu_testkit::compile_cl(SOURCE, target, 4);
         let bytes = std::fs::read(&path).expect("read code object");
         let exe = rt.create_executable();
-        exe.load(&gpu, &CodeObjectReader::from_bytes(&bytes).expect("reader"))
-            .expect("load");
+        exe.load(
+            rt.memory(),
+            &gpu,
+            &CodeObjectReader::from_bytes(&bytes).expect("reader"),
+        )
+        .expect("load");
         exe.freeze().expect("freeze");
         let pool = gpu.pools()[0].handle();
         let queue = rt

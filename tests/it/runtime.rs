@@ -145,8 +145,12 @@ fn vector_add_through_the_rust_api() {
     let path = hsaemu_testkit::compile_cl("cl/vector_add.cl", &target, 4);
     let bytes = std::fs::read(&path).expect("read code object");
     let exe = rt.create_executable();
-    exe.load(&gpu, &CodeObjectReader::from_bytes(&bytes).expect("reader"))
-        .expect("load");
+    exe.load(
+        rt.memory(),
+        &gpu,
+        &CodeObjectReader::from_bytes(&bytes).expect("reader"),
+    )
+    .expect("load");
     exe.freeze().expect("freeze");
     let kernel = exe
         .symbol_by_name("vector_add.kd", Some(gpu.handle()))
@@ -227,8 +231,12 @@ fn global_variables_are_symbols_that_kernels_update() {
     let path = hsaemu_testkit::compile_cl("cl/runtime_kernels.cl", &target, 4);
     let bytes = std::fs::read(&path).expect("read code object");
     let exe = rt.create_executable();
-    exe.load(&gpu, &CodeObjectReader::from_bytes(&bytes).expect("reader"))
-        .expect("load");
+    exe.load(
+        rt.memory(),
+        &gpu,
+        &CodeObjectReader::from_bytes(&bytes).expect("reader"),
+    )
+    .expect("load");
     exe.freeze().expect("freeze");
     let var = exe
         .symbol_by_name("runtime_global", Some(gpu.handle()))
@@ -282,5 +290,52 @@ fn global_variables_are_symbols_that_kernels_update() {
     rt.destroy_queue(q.address()).expect("destroy");
     rt.destroy_executable(exe.handle())
         .expect("destroy executable");
+    hsaemu_runtime::shut_down().expect("shut down");
+}
+
+/// ROCclr frees host memory it locked without unlocking it; a code object image placed over
+/// those addresses must load and be visible to kernels. (rocPRIM's radix-sort test failed with
+/// `hipErrorInvalidDeviceFunction` late in a long run: the image's registration clashed with
+/// the stale locked range and the load returned `HSA_STATUS_ERROR_INVALID_CODE_OBJECT`.)
+#[test]
+fn a_code_object_loads_over_freed_locked_memory() {
+    let rt = hsaemu_runtime::init().expect("init");
+    let gpu = rt.gpu_agents().next().expect("a GPU agent").clone();
+    let target = gpu.properties().name.clone();
+    let path = hsaemu_testkit::compile_cl("cl/vector_add.cl", &target, 4);
+    let bytes = std::fs::read(&path).expect("read code object");
+    let reader = CodeObjectReader::from_bytes(&bytes).expect("reader");
+    let mut reused = None;
+    for _ in 0..16 {
+        // Below malloc's mmap threshold, so the freed block is reused by the next allocations
+        // (the image among them) in this thread.
+        let buf = vec![0u8; 96 << 10];
+        let start = buf.as_ptr() as u64;
+        let (lo, hi) = (
+            start.next_multiple_of(4096),
+            (start + buf.len() as u64) / 4096 * 4096,
+        );
+        rt.memory().lock(lo, hi - lo, gpu.handle()).expect("lock");
+        drop(buf); // freed while still locked
+        let exe = rt.create_executable();
+        exe.load(rt.memory(), &gpu, &reader)
+            .expect("load over memory freed while locked");
+        let (_, base, size) = exe.loaded_objects()[0];
+        if base < hi && lo < base + size {
+            reused = Some((exe, base, size, lo));
+            break;
+        }
+    }
+    let (exe, base, size, lo) = reused.expect("the allocator never reused the freed block");
+    assert!(
+        rt.memory().device_map().contains(base, size),
+        "the image is not visible to kernels whole"
+    );
+    assert_eq!(
+        rt.memory().pointer_info(lo).kind,
+        hsaemu_runtime::memory::PointerType::Unknown,
+        "the stale locked range is still known"
+    );
+    rt.destroy_executable(exe.handle()).expect("destroy");
     hsaemu_runtime::shut_down().expect("shut down");
 }

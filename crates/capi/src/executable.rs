@@ -154,7 +154,7 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_load_agent_code_object(
     let e = tri!(rt.executable(executable));
     let a = tri!(rt.agent(agent)).clone();
     let r = tri!(rt.reader(reader));
-    tri!(e.load(&a, &r));
+    tri!(e.load(rt.memory(), &a, &r));
     if !loaded_code_object.is_null() {
         let base = e.loaded_objects().last().map_or(0, |o| o.1);
         // SAFETY: non-null, writable by contract.
@@ -179,7 +179,7 @@ pub unsafe extern "C" fn hsaemu_hsa_executable_load_program_code_object(
     let e = tri!(rt.executable(executable));
     let r = tri!(rt.reader(reader));
     for a in rt.gpu_agents() {
-        tri!(e.load(a, &r));
+        tri!(e.load(rt.memory(), a, &r));
     }
     if !loaded_code_object.is_null() {
         let base = e.loaded_objects().last().map_or(0, |o| o.1);
@@ -920,5 +920,5 @@ pub extern "C" fn hsaemu_hsa_executable_load_code_object(
     let e = tri!(rt.executable(executable));
     let co = tri!(v1::get(code_object));
     let a = tri!(rt.agent(agent)).clone();
-    status(e.load(&a, co.reader()))
+    status(e.load(rt.memory(), &a, co.reader()))
 }

@@ -447,7 +447,17 @@ impl Gpu {
 
     /// [`Gpu::load_code_object`] for a code object already parsed by hsaemu-codeobject.
     pub fn load(&self, code: &CodeObject) -> Result<LoadedCodeObject, EmuError> {
-        self.register(loader::load(code, &self.mem, self.gen)?)
+        self.load_with(code, |_, _| {})
+    }
+
+    /// [`Gpu::load`], calling `make_room(base, len)` with the image's pages just before they
+    /// are registered (see [`loader::load`]).
+    pub fn load_with(
+        &self,
+        code: &CodeObject,
+        make_room: impl FnOnce(u64, u64),
+    ) -> Result<LoadedCodeObject, EmuError> {
+        self.register(loader::load(code, &self.mem, self.gen, make_room)?)
     }
 
     /// Records a loaded code object's kernels (and forgets programs decoded at its address).

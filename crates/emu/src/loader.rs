@@ -116,15 +116,18 @@ pub fn load_bytes(
     gen: Gen,
 ) -> Result<LoadedCodeObject, EmuError> {
     let co = CodeObject::parse(bytes).map_err(|e| err(e.to_string()))?;
-    load(&co, memory, gen)
+    load(&co, memory, gen, |_, _| {})
 }
 
 /// Loads a parsed code object into fresh host memory registered in `memory`. `gen` is the
-/// GPU's generation (for the checks of V2 register counts).
+/// GPU's generation (for the checks of V2 register counts). `make_room(base, len)` is called
+/// just before the image's whole pages are registered: no live host memory shares them, so
+/// the caller can drop registrations there left over from memory freed behind its back.
 pub fn load(
     co: &CodeObject,
     memory: &Arc<MemoryMap>,
     gen: Gen,
+    make_room: impl FnOnce(u64, u64),
 ) -> Result<LoadedCodeObject, EmuError> {
     let size = co.load_size();
     if size == 0 || size > 1 << 32 {
@@ -257,7 +260,8 @@ pub fn load(
         });
     }
     functions.sort_by_key(|f| f.address);
-    memory.register(base, buffer.len(), Access::Code)?;
+    make_room(base, buffer.pages_len());
+    memory.register(base, buffer.pages_len(), Access::Code)?;
     Ok(LoadedCodeObject {
         base,
         size,

@@ -69,14 +69,17 @@ impl DeviceMemoryMap {
         let _ = self.0.retire(base, owner, by);
     }
     /// Makes `[base, base+len)` accessible for loads, stores and atomics. A range overlapping
-    /// one already registered is left as it is (the earlier registration keeps covering it).
+    /// one already registered is left as it is (the earlier registration keeps covering it),
+    /// and said on stderr: kernels would fault on the part not covered.
     pub fn register(&self, base: u64, len: u64) {
         self.register_kind(base, len, MemoryKind::Coarse);
     }
     /// [`register`](Self::register) for memory of a given kind (fine-grained host memory
     /// changes what some atomics do: docs/memory-kinds.md).
     pub fn register_kind(&self, base: u64, len: u64, kind: MemoryKind) {
-        let _ = self.0.register_kind(base, len, Access::ReadWrite, kind);
+        if let Err(e) = self.0.register_kind(base, len, Access::ReadWrite, kind) {
+            eprintln!("hsaemu: cannot make memory visible to kernels: {e}");
+        }
     }
     /// Removes the range starting at `base` (unknown ranges are ignored).
     pub fn unregister(&self, base: u64) {
@@ -146,9 +149,33 @@ impl GpuBackend {
         self.gpu.as_ref().map_err(Clone::clone)
     }
 
-    /// Loads a code object (parsed once, by the runtime) into device-visible memory.
-    pub fn load_code_object(&self, code: &CodeObject) -> Result<LoadedCodeObject, EmuError> {
-        self.gpu()?.load(code)
+    /// Loads a code object (parsed once, by the runtime) into device-visible memory;
+    /// `make_room(base, len)` gets the image's pages just before they are registered. A code
+    /// object the loader refuses is said on stderr under `HSAEMU_TRACE` (any value); a failure
+    /// to place a valid one always is.
+    pub fn load_code_object(
+        &self,
+        code: &CodeObject,
+        make_room: impl FnOnce(u64, u64),
+    ) -> Result<LoadedCodeObject, HsaError> {
+        let e = match self.gpu().and_then(|gpu| gpu.load_with(code, make_room)) {
+            Ok(image) => return Ok(image),
+            Err(e) => e,
+        };
+        let status = match e {
+            EmuError::CodeObject(_) => {
+                if std::env::var_os("HSAEMU_TRACE").is_some() {
+                    eprintln!("hsaemu: {e}");
+                }
+                return Err(HsaError::InvalidCodeObject);
+            }
+            EmuError::UnsupportedProcessor(_) => HsaError::Error,
+            EmuError::Overlap { .. }
+            | EmuError::InvalidRange { .. }
+            | EmuError::NotRegistered(_) => HsaError::OutOfResources,
+        };
+        eprintln!("hsaemu: cannot load a code object: {e}");
+        Err(status)
     }
 
     /// Runs one kernel to completion, or until `control` stops it.

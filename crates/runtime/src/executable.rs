@@ -13,6 +13,7 @@ use parking_lot::Mutex;
 use crate::agent::Agent;
 use crate::backend::LoadedCodeObject;
 use crate::error::{HsaError, Result};
+use crate::memory::MemoryManager;
 
 /// The bytes of one code object (`hsa_code_object_reader_t`).
 #[derive(Debug, Clone)]
@@ -172,7 +173,14 @@ impl Executable {
 
     /// Loads `code` onto `agent`: checks the target ID against the agent's ISA, places the
     /// image in device-visible memory and records its kernels and variables.
-    pub fn load(&self, agent: &Agent, code: &CodeObjectReader) -> Result<()> {
+    /// `memory` is the runtime's: locked ranges left over from memory freed while locked are
+    /// dropped where the image lands.
+    pub fn load(
+        &self,
+        memory: &MemoryManager,
+        agent: &Agent,
+        code: &CodeObjectReader,
+    ) -> Result<()> {
         if self.0.lock().frozen {
             return Err(HsaError::FrozenExecutable);
         }
@@ -194,9 +202,7 @@ impl Executable {
         if !is_compatible(&code_target, &agent_target) {
             return Err(HsaError::IncompatibleArguments);
         }
-        let image = backend
-            .load_code_object(&co)
-            .map_err(|_| HsaError::InvalidCodeObject)?;
+        let image = backend.load_code_object(&co, |base, len| memory.drop_stale(base, len))?;
         let address_of = |name: &str| {
             image
                 .symbols

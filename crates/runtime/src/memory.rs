@@ -209,6 +209,14 @@ impl MemoryManager {
     /// registered ranges that overlap it are stale (their memory was freed without being
     /// unlocked, which ROCclr does by design), so they are dropped first.
     pub(crate) fn expose_fresh(&self, base: u64, len: u64, kind: MemoryKind) {
+        self.drop_stale(base, len);
+        self.expose_kind(base, len, kind);
+    }
+
+    /// Forgets the locked or registered ranges overlapping `[base, base+len)`, whole pages
+    /// just obtained from the host allocator: those ranges' memory was freed without being
+    /// unlocked, so they are stale.
+    pub(crate) fn drop_stale(&self, base: u64, len: u64) {
         let end = base.saturating_add(len);
         let stale: Vec<u64> = {
             let mut allocs = self.allocs.lock();
@@ -228,7 +236,6 @@ impl MemoryManager {
         for b in stale {
             self.hide(b);
         }
-        self.expose_kind(base, len, kind);
     }
 
     /// Hides a range made visible by [`expose`](Self::expose) at once, keeping `owner` (which

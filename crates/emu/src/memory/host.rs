@@ -331,9 +331,10 @@ unsafe impl Send for HostBuffer {}
 unsafe impl Sync for HostBuffer {}
 
 impl HostBuffer {
-    /// Allocates `len` zero bytes whose first byte is 4096-aligned.
+    /// Allocates `len` zero bytes whose first byte is 4096-aligned; the buffer owns the whole
+    /// pages they lie in (no other allocation shares one).
     pub(crate) fn new(len: u64) -> Option<HostBuffer> {
-        let total = usize::try_from(len.checked_add(4096)?).ok()?;
+        let total = usize::try_from(len.checked_next_multiple_of(4096)?.checked_add(4096)?).ok()?;
         let raw: *mut [u8] = Box::into_raw(vec![0u8; total].into_boxed_slice());
         let start = raw as *mut u8 as u64;
         let base = (start + 4095) & !4095;
@@ -349,9 +350,9 @@ impl HostBuffer {
         self.base
     }
 
-    /// Usable length.
-    pub(crate) fn len(&self) -> u64 {
-        self.len
+    /// Length of the whole pages from [`base`](Self::base) that the buffer owns.
+    pub(crate) fn pages_len(&self) -> u64 {
+        self.len.next_multiple_of(4096)
     }
 
     /// Copies `bytes` to `offset` (used while loading, before any kernel sees the buffer).
