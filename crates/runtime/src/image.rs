@@ -910,6 +910,8 @@ mod tests {
             target: crate::agent::Isa::parse("gfx1030", true).expect("isa"),
             gpus: 1,
             compute_units: 1,
+            cu_masks: Default::default(),
+            cu_mask_skip_init: false,
         };
         let rt = Runtime::new(config).expect("runtime");
         let gpu = rt.gpu_agents().next().expect("a GPU agent");
