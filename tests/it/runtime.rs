@@ -306,7 +306,9 @@ fn a_code_object_loads_over_freed_locked_memory() {
     let bytes = std::fs::read(&path).expect("read code object");
     let reader = CodeObjectReader::from_bytes(&bytes).expect("reader");
     let mut reused = None;
-    for _ in 0..16 {
+    // Other tests' threads allocate at the same time and may take the freed block first, so
+    // this tries many times (each try is cheap).
+    for _ in 0..256 {
         // Below malloc's mmap threshold, so the freed block is reused by the next allocations
         // (the image among them) in this thread.
         let buf = vec![0u8; 96 << 10];

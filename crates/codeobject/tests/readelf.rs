@@ -18,13 +18,17 @@ fn corpus() -> Vec<CorpusEntry> {
 }
 
 /// The metadata YAML that llvm-readelf prints for a code object: llvm-readelf-15, or
-/// llvm-readelf-22 for the processors only LLVM 22 knows (clang-22's gfx942/gfx950 objects).
+/// llvm-readelf-22 for the processors only LLVM 22 knows (clang-22's gfx942/gfx950 and GFX11
+/// objects, and the generic targets).
 fn readelf_metadata(path: &Path) -> Yaml {
     let bytes = std::fs::read(path).unwrap_or_default();
     let mach = bytes.get(48).copied().unwrap_or(0);
-    let readelf = match mach {
-        0x4c | 0x4f | 0x5f => "llvm-readelf-22", // gfx942, gfx950, gfx9-4-generic
-        _ => "llvm-readelf-15",
+    let llvm22 = hsaemu_codeobject::processor_by_mach(u32::from(mach))
+        .is_some_and(|p| hsaemu_testkit::is_clang22_target(p.name));
+    let readelf = if llvm22 {
+        "llvm-readelf-22"
+    } else {
+        "llvm-readelf-15"
     };
     let out = run_tool(&tool(readelf), &["--notes", &path.display().to_string()]);
     let text = String::from_utf8_lossy(&out);
