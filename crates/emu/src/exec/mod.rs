@@ -118,7 +118,7 @@ pub(crate) fn step<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Fmt::Mubuf if mimg::is_buffer_format(i.op) => mimg::buffer_format(w, i, env),
         Fmt::Mubuf => vector_memory::<C>(w, i, env, vmem::mubuf::<C>),
         Fmt::Mimg => mimg::mimg(w, i, env),
-        Fmt::Vopd => rdna::vopd(w, i, env),
+        Fmt::Vopd => valu_dispatch::vopd(w, i, env),
         Fmt::Unimplemented => Err(unimplemented(i)),
         Fmt::Invalid => Err(LaneFault::new(
             FaultKind::IllegalInstruction { word: i.word },

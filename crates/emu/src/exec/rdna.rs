@@ -226,22 +226,3 @@ fn permlane(w: &mut Wave, c: &Ctx) {
     }
     w.vwrite(i.dst, &out, wmask & c.exec);
 }
-
-/// GFX11 VOPD: both halves issue together, so each reads its sources before either writes.
-/// X runs first; when Y reads X's destination, Y sees the register as it was (the hardware
-/// forbids the halves writing the same VGPR, so restoring X's result afterwards is exact).
-pub(super) fn vopd(w: &mut Wave, i: &Inst, env: &mut super::Env) -> R {
-    let (x, y) = i.vopd_halves();
-    let xd = (x.dst >= crate::decode::VGPR).then(|| crate::wave::reg_index(x.dst));
-    let before = xd.map(|r| w.v[r]);
-    super::valu_dispatch::valu(w, &x, env)?;
-    match (xd, before) {
-        (Some(r), Some(old)) if y.src.contains(&x.dst) => {
-            let new = std::mem::replace(&mut w.v[r], old);
-            let res = super::valu_dispatch::valu(w, &y, env);
-            w.v[r] = new;
-            res
-        }
-        _ => super::valu_dispatch::valu(w, &y, env),
-    }
-}

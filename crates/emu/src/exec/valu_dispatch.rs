@@ -10,6 +10,25 @@ use crate::decode::{flag, Fmt, Gen, Inst, AGPR, VGPR};
 use crate::ops::Op;
 use crate::wave::{Ty, Wave, LANES};
 
+/// GFX11 VOPD: both halves issue together, so each reads its sources before either writes.
+/// X runs first; when Y reads X's destination, Y sees the register as it was (the hardware
+/// forbids the halves writing the same VGPR, so restoring X's result afterwards is exact).
+pub(crate) fn vopd(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    let (x, y) = i.vopd_halves();
+    let xd = (x.dst >= crate::decode::VGPR).then(|| crate::wave::reg_index(x.dst));
+    let before = xd.map(|r| w.v[r]);
+    valu(w, &x, env)?;
+    match (xd, before) {
+        (Some(r), Some(old)) if y.src.contains(&x.dst) => {
+            let new = std::mem::replace(&mut w.v[r], old);
+            let res = valu(w, &y, env);
+            w.v[r] = new;
+            res
+        }
+        _ => valu(w, &y, env),
+    }
+}
+
 /// Executes a vector ALU instruction.
 pub(crate) fn valu(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     // One test per instruction: only a MODE other than the default (round to nearest even,
