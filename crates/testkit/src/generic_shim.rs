@@ -195,8 +195,8 @@ pub(crate) fn shim_for(bc: &Path) -> Option<PathBuf> {
         .collect();
     let out = cache_dir().join(format!("generic-shim-{hex}.bc"));
     if !out.is_file() {
-        let src = out.with_extension(format!("ll.tmp{}", std::process::id()));
-        let tmp = out.with_extension(format!("bc.tmp{}", std::process::id()));
+        let src = crate::temp_beside(&out, "ll");
+        let tmp = crate::temp_beside(&out, "bc");
         std::fs::write(&src, &ll).unwrap_or_else(|e| panic!("cannot write {}: {e}", src.display()));
         let (s, t) = (src.display().to_string(), tmp.display().to_string());
         run_tool(&tool("llvm-as-22"), &[&s, "-o", &t]);

@@ -219,6 +219,15 @@ fn sanitize(s: &str) -> String {
 /// Serializes compilations of the same output within one process.
 static COMPILE_LOCK: Mutex<()> = Mutex::new(());
 
+/// A temporary name beside `out`, unique across processes and across the threads of one test
+/// process (parallel corpus walkers may build the same cache entry at once), renamed into place
+/// when complete.
+pub(crate) fn temp_beside(out: &Path, ext: &str) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    out.with_extension(format!("{ext}.tmp{}-{n}", std::process::id()))
+}
+
 /// Compiles with `program`, caching by (source text, arguments). `args` must not name the
 /// output; `-o OUTPUT` is appended. Returns the cached output path.
 fn cached_compile(program: &str, source: &Path, args: &[String], stem: &str, ext: &str) -> PathBuf {
@@ -241,7 +250,7 @@ fn cached_compile(program: &str, source: &Path, args: &[String], stem: &str, ext
     if out.is_file() {
         return out;
     }
-    let tmp = out.with_extension(format!("{ext}.tmp{}", std::process::id()));
+    let tmp = temp_beside(&out, ext);
     let tool_path = tool(program);
     let mut full: Vec<String> = args.to_vec();
     full.push(source.display().to_string());
