@@ -9,4 +9,17 @@ scripts/setup.sh
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo build --workspace --all-targets
-cargo test --workspace --no-fail-fast
+# The whole log is long; on failure, repeat each failing test's own output at the end, where a
+# CI page that shows only the head and tail of the log still shows it.
+mkdir -p target
+log=target/test-output.log
+set +e
+cargo test --workspace --no-fail-fast 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+if [ "$status" -ne 0 ]; then
+  echo "==== the failing tests' output again (whole log: $log) ===="
+  grep -A 40 -- '^---- .* stdout ----$' "$log" |
+    grep -v -E '^ +(at |[0-9]+: )|^stack backtrace:|^note: ' | head -n 300
+  exit "$status"
+fi
