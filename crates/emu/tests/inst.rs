@@ -116,7 +116,8 @@ fn assemble(t: &Target, lines: &[String]) -> Vec<Option<Vec<u32>>> {
         Ok(s) => s,
         Err(_) => {
             let tool = hsaemu_testkit::tool("llvm-mc-15");
-            let src = path.with_extension("s");
+            // Parallel tests may assemble the same lines: each writes its own file.
+            let src = hsaemu_testkit::temp_beside(&path, "s");
             std::fs::write(&src, &text).expect("write asm");
             let mut cmd = std::process::Command::new(tool);
             cmd.args([
@@ -160,7 +161,7 @@ fn assemble(t: &Target, lines: &[String]) -> Vec<Option<Vec<u32>>> {
                     s.push('\n');
                 }
             }
-            let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+            let tmp = hsaemu_testkit::temp_beside(&path, "txt");
             std::fs::write(&tmp, &s).expect("write cache");
             std::fs::rename(&tmp, &path).expect("rename cache");
             s

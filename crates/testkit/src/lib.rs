@@ -221,11 +221,12 @@ static COMPILE_LOCK: Mutex<()> = Mutex::new(());
 
 /// A temporary name beside `out`, unique across processes and across the threads of one test
 /// process (parallel corpus walkers may build the same cache entry at once), renamed into place
-/// when complete.
-pub(crate) fn temp_beside(out: &Path, ext: &str) -> PathBuf {
+/// when complete. It ends in `.ext`, for tools that look at the extension or name the file in
+/// their messages.
+pub fn temp_beside(out: &Path, ext: &str) -> PathBuf {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    out.with_extension(format!("{ext}.tmp{}-{n}", std::process::id()))
+    out.with_extension(format!("tmp{}-{n}.{ext}", std::process::id()))
 }
 
 /// Compiles with `program`, caching by (source text, arguments). `args` must not name the
