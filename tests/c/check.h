@@ -124,11 +124,62 @@ static inline hsa_region_t find_kernarg_region(hsa_agent_t agent) {
   return region;
 }
 
+/* Code object V5 and later: a kernel reads its work-group size, block counts and remainders
+ * from hidden arguments after the explicit ones, which the dispatcher writes (HIP's runtime
+ * does; ROCr never does, so a raw HSA program must). load_kernel records, for each kernel of a
+ * V5/V6 object with hidden arguments, where they start (the last 256 bytes of the kernarg
+ * segment, as clang lays out OpenCL kernels); submit_dispatch fills them. */
+enum { HSAEMU_MAX_V5_KERNELS = 32 };
+static struct {
+  uint64_t object;
+  uint32_t hidden;
+} hsaemu_v5_kernels[HSAEMU_MAX_V5_KERNELS];
+static int hsaemu_v5_count;
+
+/* The AMDGPU code object version of an ELF file (EI_ABIVERSION: 2 = V4, 3 = V5, 4 = V6). */
+static inline int code_object_abi_version(const char *path) {
+  unsigned char ident[16] = {0};
+  FILE *f = fopen(path, "rb");
+  CHECK(f != NULL);
+  size_t n = fread(ident, 1, sizeof ident, f);
+  fclose(f);
+  return n == sizeof ident ? ident[8] : -1;
+}
+
+/* Records where the hidden arguments of `object` (kernarg segment `size` bytes, from a code
+ * object of ABI version `version`) start, if it has them. */
+static inline void note_hidden_args(uint64_t object, uint32_t size, int version) {
+  if (version >= 3 && size >= 256) {
+    CHECK(hsaemu_v5_count < HSAEMU_MAX_V5_KERNELS);
+    hsaemu_v5_kernels[hsaemu_v5_count].object = object;
+    hsaemu_v5_kernels[hsaemu_v5_count].hidden = size - 256;
+    hsaemu_v5_count++;
+  }
+}
+
+/* Writes the V5 hidden arguments of a 1-D dispatch of `grid` work-items in groups of `wg`
+ * into `kernarg`, if `kernel_object` has them; only bytes that change are written, so
+ * threads sharing a kernarg buffer for identical dispatches do not race. */
+static inline void fill_hidden_args(uint64_t kernel_object, void *kernarg, uint32_t grid, uint16_t wg) {
+  for (int k = 0; k < hsaemu_v5_count; k++) {
+    if (hsaemu_v5_kernels[k].object != kernel_object) continue;
+    struct __attribute__((packed)) {
+      uint32_t block_count[3];
+      uint16_t group_size[3];
+      uint16_t remainder[3];
+    } h = {{(grid + wg - 1) / wg, 1, 1}, {wg, 1, 1}, {(uint16_t)(grid % wg), 0, 0}};
+    char *at = (char *)kernarg + hsaemu_v5_kernels[k].hidden;
+    if (memcmp(at, &h, sizeof h) != 0) memcpy(at, &h, sizeof h);
+    return;
+  }
+}
+
 /* Loads the code object at `path` onto `gpu` and returns the kernel object of `name`
  * (looked up as NAME.kd, then NAME) and its kernarg segment size. */
 #include <fcntl.h>
 #include <unistd.h>
 static inline uint64_t load_kernel(hsa_agent_t gpu, const char *path, const char *name, uint32_t *kernarg_size) {
+  int version = code_object_abi_version(path);
   int fd = open(path, O_RDONLY);
   CHECK(fd >= 0);
   hsa_code_object_reader_t reader;
@@ -145,8 +196,10 @@ static inline uint64_t load_kernel(hsa_agent_t gpu, const char *path, const char
     OK(hsa_executable_get_symbol_by_name(exe, name, &gpu, &sym));
   uint64_t object = 0;
   OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object));
-  if (kernarg_size)
-    OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, kernarg_size));
+  uint32_t size = 0;
+  OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &size));
+  if (kernarg_size) *kernarg_size = size;
+  note_hidden_args(object, size, version);
   return object;
 }
 
@@ -165,6 +218,7 @@ static inline uint64_t submit_dispatch(hsa_queue_t *q, uint64_t kernel_object, v
   p->kernel_object = kernel_object;
   p->kernarg_address = kernarg;
   p->completion_signal = completion;
+  fill_hidden_args(kernel_object, kernarg, grid, wg);
   publish(p, (uint16_t)((HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE) |
                         (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
                         (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE)),

@@ -60,6 +60,8 @@ int main(int argc, char **argv) {
   uint32_t offset = garbage ? 0x55649f80u : fixed, n = N;
   memcpy(kernarg + 16, &offset, 4);
   memcpy(kernarg + 20, &n, 4);
+  note_hidden_args(kernel, kernarg_size, code_object_abi_version(argv[1]));
+  fill_hidden_args(kernel, kernarg, N, WG);
 
   hsa_queue_t *q;
   OK(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, on_error, NULL, 0, 0, &q));

@@ -457,6 +457,28 @@ fn c_dispatch_on_cdna3_and_cdna4() {
     );
 }
 
+/// The C programs that dispatch kernels, on gfx942 and gfx950 with clang-22 code objects V5 and
+/// V6: the programs fill the V5 hidden arguments (work-group size, block counts) themselves
+/// (tests/c/check.h), as a raw HSA program must, since ROCr never does.
+#[test]
+fn c_kernel_programs_on_cdna3_and_cdna4() {
+    for target in ["gfx942", "gfx950"] {
+        let env = [("HSAEMU_TARGET", target)];
+        for cov in [5, 6] {
+            let rk = cl_kernel("cl/runtime_kernels.cl", target, cov);
+            run_c("faults", &[&rk], &env);
+            run_c("ipc", &[&rk], &env);
+            run_c("cu_mask", &[&cl_kernel("cl/hw_id.cl", target, cov)], &env);
+            let gd = cl_kernel("cl/group_dynamic.cl", target, cov);
+            let out = run_c("group_dynamic", &[&gd, "ok"], &env);
+            assert!(out.contains("dynamic LDS correct"), "{out}");
+        }
+        let rk = cl_kernel("cl/runtime_kernels.cl", target, 5);
+        let out = run_c("stress", &["1000", &rk], &env);
+        assert!(out.contains("(8000 kernel dispatches)"), "{out}");
+    }
+}
+
 #[test]
 fn c_code_object_v2_kernels() {
     // clang-15 emits code object V2 for gfx803/gfx900/gfx906 only.

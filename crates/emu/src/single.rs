@@ -71,7 +71,7 @@ impl WaveRegs {
 /// number of instructions executed, or the fault (an invalid word, an unimplemented or
 /// not-for-compute instruction, a memory access).
 pub fn run_words(gen: Gen, words: &[u32], regs: &mut WaveRegs) -> Result<u64, FaultKind> {
-    run(gen, words, regs, &mut vec![0u8; 65536], None)
+    run(gen, words, regs, &mut vec![0u8; 65536], None, 0)
 }
 
 /// [`run_words`] with `lds` as the work-group's LDS and `global` registered (read-write) at
@@ -84,7 +84,22 @@ pub fn run_words_mem(
     lds: &mut [u8],
     global: &mut [u8],
 ) -> Result<u64, FaultKind> {
-    run(gen, words, regs, lds, Some(global))
+    run(gen, words, regs, lds, Some(global), 0)
+}
+
+/// [`run_words_mem`] with `private_per_lane` bytes of private memory per lane, whose wave
+/// slot is the start of `global` (byte `p` of lane `l` at
+/// `(p / 4) * 4 * lanes + 4 * l + p % 4`, the swizzle of the scratch V#), so scratch
+/// instructions can be checked against the bytes they leave there.
+pub fn run_words_scratch(
+    gen: Gen,
+    words: &[u32],
+    regs: &mut WaveRegs,
+    lds: &mut [u8],
+    global: &mut [u8],
+    private_per_lane: u32,
+) -> Result<u64, FaultKind> {
+    run(gen, words, regs, lds, Some(global), private_per_lane)
 }
 
 fn run(
@@ -93,6 +108,7 @@ fn run(
     regs: &mut WaveRegs,
     lds: &mut [u8],
     global: Option<&mut [u8]>,
+    private_per_lane: u32,
 ) -> Result<u64, FaultKind> {
     let mut w = Wave::new();
     w.set_wave32(gen.wave_size() == 32);
@@ -105,6 +121,7 @@ fn run(
     let insts: Vec<_> = (0..words.len()).map(|k| decode(gen, &words[k..])).collect();
     let mem = MemoryMap::new();
     if let Some(g) = global {
+        w.scratch_base = g.as_ptr() as u64;
         // The buffer stays borrowed (and so alive) for the whole run. A fresh map refuses only
         // an empty range, and then every access to it faults, as it should.
         let _ = mem.register(g.as_mut_ptr() as u64, g.len() as u64, Access::ReadWrite);
@@ -117,7 +134,7 @@ fn run(
         mem: &mem,
         cache: &mut cache,
         lds,
-        private_per_lane: 0,
+        private_per_lane,
         scratch: &mut scratch,
         clock_mhz: crate::GpuConfig::default().clock_mhz,
         gws: &gws,

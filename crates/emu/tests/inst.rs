@@ -19,6 +19,8 @@
 
 use hsaemu_emu::{opcode_status, opcodes, run_words, Gen, OpcodeStatus, WaveRegs};
 
+#[path = "inst/cdna_mem.rs"]
+mod cdna_mem;
 #[path = "inst/mem.rs"]
 mod mem;
 use std::collections::{BTreeMap, BTreeSet};
@@ -89,8 +91,8 @@ fn fnv(bytes: &[u8]) -> u64 {
     })
 }
 
-/// Assembles `lines` for a target with llvm-mc-15: the machine words of each line, or `None`
-/// for a line the assembler rejects. Cached in the kernel cache by the text.
+/// Assembles `lines` for a target with llvm-mc-15 (llvm-mc-22 for gfx942/gfx950): the machine
+/// words of each line, or `None` for a line the assembler rejects. Cached in the kernel cache by the text.
 fn assemble(t: &Target, lines: &[String]) -> Vec<Option<Vec<u32>>> {
     let attr = if t.gfx10() {
         if t.wave64 {
@@ -115,7 +117,12 @@ fn assemble(t: &Target, lines: &[String]) -> Vec<Option<Vec<u32>>> {
     let out = match std::fs::read_to_string(&path) {
         Ok(s) => s,
         Err(_) => {
-            let tool = hsaemu_testkit::tool("llvm-mc-15");
+            // LLVM 22 for the processors LLVM 15 does not know (gfx942, gfx950).
+            let mc = match t.mcpu {
+                "gfx942" | "gfx950" => "llvm-mc-22",
+                _ => "llvm-mc-15",
+            };
+            let tool = hsaemu_testkit::tool(mc);
             // Parallel tests may assemble the same lines: each writes its own file.
             let src = hsaemu_testkit::temp_beside(&path, "s");
             std::fs::write(&src, &text).expect("write asm");
@@ -128,7 +135,7 @@ fn assemble(t: &Target, lines: &[String]) -> Vec<Option<Vec<u32>>> {
             if !attr.is_empty() {
                 cmd.arg(format!("-mattr={attr}"));
             }
-            let o = cmd.arg(&src).output().expect("run llvm-mc-15");
+            let o = cmd.arg(&src).output().expect("run llvm-mc");
             let _ = std::fs::remove_file(&src);
             let stderr = String::from_utf8_lossy(&o.stderr);
             // Rejected lines: "<file>:LINE:COL: error: …".
@@ -2628,6 +2635,7 @@ fn completeness() {
         keyed.extend([g8, g9, g10].map(String::from));
     }
     keyed.extend(mem::mnemonics());
+    keyed.extend(cdna_mem::mnemonics());
     keyed.extend(["v_cndmask_b32", "v_mad_u64_u32", "v_mad_i64_i32"].map(String::from));
     keyed.extend(
         [

@@ -6,7 +6,7 @@ import semantics as S
 ATOM = {"swap": "Swap", "cmpswap": "CmpSwap", "add": "Add", "sub": "Sub", "rsub": "Rsub",
         "smin": "SMin", "umin": "UMin", "smax": "SMax", "umax": "UMax", "and": "And", "or": "Or",
         "xor": "Xor", "inc": "Inc", "dec": "Dec", "fadd": "FAdd", "fmin": "FMin", "fmax": "FMax",
-        "pk_add_f16": "PkAddF16", "mskor": "MskOr",
+        "pk_add_f16": "PkAddF16", "pk_add_bf16": "PkAddBf16", "mskor": "MskOr",
         "fcmpswap": "FCmpSwap"}
 KIND = {"load": "Load", "store": "Store", "atomic": "Atomic"}
 D16 = ["Full", "Lo", "Hi"]

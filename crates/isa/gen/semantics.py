@@ -90,7 +90,7 @@ CMP_ALIASES = {"ne": "lg", "t": "tru"}
 CMP_TYPES = ["f16", "f32", "f64", "i16", "i32", "i64", "u16", "u32", "u64"]
 
 ATOMS = ["swap", "cmpswap", "add", "sub", "rsub", "smin", "umin", "smax", "umax", "and", "or",
-         "xor", "inc", "dec", "fadd", "fmin", "fmax", "pk_add_f16", "mskor", "fcmpswap"]
+         "xor", "inc", "dec", "fadd", "fmin", "fmax", "pk_add_f16", "mskor", "fcmpswap", "pk_add_bf16"]
 ATOM_ALIASES = {"wrxchg": "swap", "cmpst": "cmpswap"}
 
 
@@ -160,7 +160,8 @@ def compare(name):
 
 def _atom(s):
     s = ATOM_ALIASES.get(s, s)
-    return s if s in ATOMS and s not in ("fadd", "fmin", "fmax", "pk_add_f16", "fcmpswap") else None
+    return s if s in ATOMS and s not in ("fadd", "fmin", "fmax", "pk_add_f16", "pk_add_bf16",
+                                              "fcmpswap") else None
 
 
 def memory(name):
@@ -220,6 +221,9 @@ def memory(name):
                 m["atomic"] = "u" + op
             else:
                 m["atomic"] = "f" + op
+        elif op == "pk_add" and ty in ("f16", "bf16"):
+            # gfx940 `ds_pk_add_f16`/`ds_pk_add_bf16` (`_rtn`): two 16-bit float adds in a dword.
+            m["kind"], m["atomic"] = "atomic", "pk_add_" + ty
         return m if m["kind"] else None
     sm = re.fullmatch(r"s_(?:buffer_)?atomic_([a-z]+?)(_x2)?", name)
     if sm:
@@ -245,7 +249,7 @@ def memory(name):
         m["kind"] = "atomic"
         m["bytes"] = 8 if x2 else 4
         special = {"add_f32": ("fadd", 4), "add_f64": ("fadd", 8), "min_f64": ("fmin", 8),
-                   "max_f64": ("fmax", 8), "pk_add_f16": ("pk_add_f16", 4)}
+                   "max_f64": ("fmax", 8), "pk_add_f16": ("pk_add_f16", 4), "pk_add_bf16": ("pk_add_bf16", 4)}
         if a in special:
             m["atomic"], m["bytes"] = special[a]
         elif a in ("fcmpswap", "fmin", "fmax"):

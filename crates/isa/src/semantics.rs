@@ -86,6 +86,8 @@ pub enum AtomicOp {
     FMin,
     FMax,
     PkAddF16,
+    /// gfx940 `*_pk_add_bf16`: two bf16 adds, each rounded to nearest even.
+    PkAddBf16,
     MskOr,
     /// A float compare-and-swap (`*_fcmpswap`, DS `cmpst_f32`/`cmpst_f64`): equality as
     /// floats (−0 equals +0, NaN equals nothing).

@@ -551,6 +551,22 @@ fn bf16_rne(x: u32) -> u32 {
     (x + 0x7fff + ((x >> 16) & 1)) >> 16
 }
 
+/// An f64 rounded once to the nearest bf16 (ties to even, bf16 denormals kept, overflow to
+/// infinity); NaNs give the quiet NaN of their sign. The 16 bits.
+pub(crate) fn f64_to_bf16_rne(x: f64) -> u16 {
+    if x.is_nan() {
+        return if x.is_sign_negative() { 0xffc0 } else { 0x7fc0 };
+    }
+    // The place of the last kept bit: 7 fraction bits below the leading one, never below
+    // the denormal quantum 2^-133.
+    // (The unbiased exponent from the bits; f64 denormals are far below bf16's range.)
+    let e = ((x.to_bits() >> 52 & 0x7ff) as i32 - 1023).max(-126);
+    let ulp = 2f64.powi(e - 7);
+    let y = (x / ulp).round_ties_even() * ulp;
+    let f = y as f32; // exact: y is a bf16 value, or beyond f32's range (infinity)
+    (f.to_bits() >> 16) as u16
+}
+
 /// The unselected source of a byte-selecting conversion and the byte it selects: SDWA
 /// `src0_sel` (BYTE_0..3, WORD_1 = byte 2) or VOP3 `op_sel[1:0]` (the SDWA select is not applied
 /// to the row, the semantics pick the byte).

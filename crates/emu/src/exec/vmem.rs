@@ -14,6 +14,8 @@ use crate::wave::{Ty, Wave, LANES};
 use half::f16;
 use hsaemu_isa::Opcode;
 
+mod lds_dma;
+
 fn mem_fault(address: u64, write: bool, size: u32, lane: usize) -> LaneFault {
     LaneFault::new(
         FaultKind::MemoryViolation {
@@ -107,6 +109,15 @@ fn atom_apply(op: Atom, old: u64, src: u64, cmp: u64, bytes: u8) -> u64 {
                     + f16::from_bits((src >> 16) as u16).to_f32(),
             );
             u64::from(lo.to_bits()) | u64::from(hi.to_bits()) << 16
+        }
+        // Each half is summed in f64 (exact for two bf16 values' 8-bit mantissas to well
+        // past 2·8+2 bits, so the one rounding to bf16 is correct) and rounded to nearest even.
+        Atom::PkAddBf16 => {
+            let half = |v: u64, s: u32| {
+                let bf = |x: u64| f64::from(f32::from_bits(((x >> s) as u32 & 0xffff) << 16));
+                u64::from(super::cdna3::f64_to_bf16_rne(bf(old) + bf(v))) << s
+            };
+            half(src, 0) | half(src, 16)
         }
         Atom::MskOr => (old & !cmp) | src,
         // Equal as floats: −0 matches +0 and NaN matches nothing.
@@ -800,6 +811,7 @@ pub(crate) fn flat<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         return global_addtid::<C>(w, i, env);
     }
     let off = i64::from(i.imm);
+    let dma = lds_dma::shape(i.op);
     // The per-lane places (1 KB) are only built when the one-region fast path does not apply.
     let places = match i.fmt {
         Fmt::Global => {
@@ -833,7 +845,7 @@ pub(crate) fn flat<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                     addrs[l] = base.wrapping_add(u64::from(v[l]));
                 }
             }
-            if !C {
+            if !C && dma.is_none() {
                 if let Some(r) = global_dwords(w, i, env, &addrs) {
                     return r;
                 }
@@ -888,6 +900,9 @@ pub(crate) fn flat<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             })
         }
     };
+    if let Some(shape) = dma {
+        return lds_dma::load::<C>(w, i, env, &places, shape);
+    }
     let rtn = i.has(flag::GLC);
     access::<C>(w, i, env, &places, rtn, advance)
 }
@@ -994,6 +1009,8 @@ pub(crate) fn mubuf<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let mut mem = Mem::<C>::new(w, env);
     let data = i.src[1];
     let dst = i.dst;
+    let dma = (i.has(flag::LDS) && m.kind == Kind::Load).then(|| lds_dma::of_desc(&m));
+    let dma_base = lds_dma::base(w, i);
     for l in 0..LANES {
         if exec >> l & 1 == 0 {
             continue;
@@ -1024,6 +1041,17 @@ pub(crate) fn mubuf<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             }
         };
         match m.kind {
+            Kind::Load if dma.is_some() => {
+                let Some(shape) = dma else { continue };
+                for k in 0..shape.dwords() {
+                    let o = offset0 + u64::from(k) * u64::from(shape.bytes());
+                    let v = match addr_of(o) {
+                        Some(a) => mem.read(Place::Global(a), u32::from(shape.bytes()), l)?,
+                        None => 0,
+                    };
+                    lds_dma::put(&mut mem, dma_base, shape, l, k, v)?;
+                }
+            }
             Kind::Load => {
                 if let Some(a) = buffer_pair(&m, addr_of(offset0), addr_of(offset0 + 4)) {
                     let v = mem.read(a, 8, l)?;
