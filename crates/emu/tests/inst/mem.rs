@@ -14,12 +14,12 @@ fn exec_mask(t: &Target) -> u64 {
     all & !(1 << 5) & !(1u64 << 37)
 }
 
-fn active(t: &Target, l: usize) -> bool {
+pub(super) fn active(t: &Target, l: usize) -> bool {
     exec_mask(t) >> l & 1 != 0
 }
 
 /// The words of `lines` for `t`, or `None` when llvm-mc rejects one of them.
-fn words(t: &Target, lines: &[String]) -> Option<Vec<u32>> {
+pub(super) fn words(t: &Target, lines: &[String]) -> Option<Vec<u32>> {
     let mut out = Vec::new();
     for w in assemble(t, lines) {
         out.extend(w?);
@@ -28,7 +28,7 @@ fn words(t: &Target, lines: &[String]) -> Option<Vec<u32>> {
 }
 
 /// A zeroed buffer of `n` bytes at an 8-byte-aligned address, inside `store`.
-fn aligned(store: &mut Vec<u8>, n: usize) -> &mut [u8] {
+pub(super) fn aligned(store: &mut Vec<u8>, n: usize) -> &mut [u8] {
     *store = vec![0u8; n + 8];
     let o = store.as_ptr().align_offset(8);
     &mut store[o..o + n]
@@ -47,7 +47,7 @@ fn wr(m: &mut [u8], a: usize, v: u64, bytes: usize) {
 }
 
 /// A deterministic scramble for memory and register contents.
-fn mix(k: u64) -> u64 {
+pub(super) fn mix(k: u64) -> u64 {
     let mut x = k.wrapping_add(0x9e37_79b9_7f4a_7c15);
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -55,7 +55,7 @@ fn mix(k: u64) -> u64 {
 }
 
 /// Registers for a test: EXEC without lanes 5 and 37, VGPRs scrambled.
-fn regs(t: &Target) -> WaveRegs {
+pub(super) fn regs(t: &Target) -> WaveRegs {
     let mut r = WaveRegs::new(t.gen);
     for (v, row) in r.v.iter_mut().enumerate().take(16) {
         for (l, x) in row.iter_mut().enumerate() {
