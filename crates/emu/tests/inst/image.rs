@@ -65,9 +65,10 @@ const RGBA32_FLOAT: Fmt = Fmt {
     bytes: 16,
 };
 
-/// The test image: 8×8 texels (one per lane of a wave64), 2D, linear, pitch 8.
-const W: usize = 8;
-const H: usize = 8;
+/// The test image: 16×4 texels (one per lane of a wave64), 2D, linear, pitch 16. Width and
+/// height differ so that reading a t derivative as an s one changes the LOD.
+const W: usize = 16;
+const H: usize = 4;
 
 /// A T# for the W×H 2D image at `base` with LAST_LEVEL `last` and the identity swizzle.
 fn tsharp(t: &Target, base: u64, f: Fmt, last: u32) -> [u32; 8] {
@@ -194,7 +195,7 @@ fn run(
     ran
 }
 
-/// Lane l's texel: (l % 8, l / 8), unique in a wave64.
+/// Lane l's texel: (l % 16, l / 16), unique in a wave64.
 fn texel_of(l: usize) -> (usize, usize) {
     (l % W, l / W % H)
 }
@@ -540,12 +541,14 @@ fn sample_derivatives() {
 }
 
 /// Per-lane derivative sets (texel space, horizontal then vertical): LOD −1 (point), LOD 2
-/// (bilinear), and a diagonal horizontal one of length 1.24 (bilinear; read in the wrong order
-/// it would be 0.875 long and point).
-const DERIVS: [([f32; 2], [f32; 2]); 3] = [
+/// (bilinear), a diagonal horizontal one of length 1.24 (bilinear; grouped by coordinate
+/// instead of by direction it would be 0.875 long and point), and a t-only one of length
+/// 0.875 (point; read as an s derivative it would be 3.5 texels and bilinear).
+const DERIVS: [([f32; 2], [f32; 2]); 4] = [
     ([0.5, 0.0], [0.0, 0.25]),
     ([4.0, 0.0], [0.0, 2.0]),
     ([0.875, 0.875], [0.0, 0.0]),
+    ([0.0, 0.875], [0.0, 0.0]),
 ];
 
 /// Runs one sample line on every target that has it; returns how many ran.
@@ -632,9 +635,9 @@ fn lane_inputs(l: usize) -> Lane {
     Lane {
         u: 2.0 + k,
         v: 1.5,
-        derivs: DERIVS[l % 3],
+        derivs: DERIVS[l % 4],
         lod: if l % 2 == 0 { 0.0 } else { 1.5 },
-        clamp: if l % 4 == 2 { 1.0 } else { 0.0 },
+        clamp: if l % 3 == 0 { 1.0 } else { 0.0 },
         offset,
         // Between the two texels bilinear reads (and below the point-sampled one).
         reference: 11.5 + k + offset as f32,
