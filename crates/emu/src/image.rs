@@ -646,7 +646,12 @@ impl Sampler {
 /// the two screen directions: log2 of the longer of the two gradients (the scale factor ρ of
 /// the OpenGL and Vulkan specifications' LOD computation; −∞ for no change).
 pub fn lod(ddx: [f32; 3], ddy: [f32; 3]) -> f32 {
-    let len = |v: [f32; 3]| v.iter().map(|&x| f64::from(x) * f64::from(x)).sum::<f64>().sqrt();
+    let len = |v: [f32; 3]| {
+        v.iter()
+            .map(|&x| f64::from(x) * f64::from(x))
+            .sum::<f64>()
+            .sqrt()
+    };
     len(ddx).max(len(ddy)).log2() as f32
 }
 

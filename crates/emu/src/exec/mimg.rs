@@ -417,7 +417,8 @@ pub(crate) fn mimg(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                 put(w, i, d, l, &v, false);
             }
             GET_LOD => {
-                let coord = |k: u16, lane: usize| f32::from_bits(addrs.get(w, i, usize::from(k), lane));
+                let coord =
+                    |k: u16, lane: usize| f32::from_bits(addrs.get(w, i, usize::from(k), lane));
                 let raw = quad_lod(i, &res, &samp, 0, &coord, l);
                 let clamped = clamp_lod(raw, &samp, &res);
                 put(w, i, d, l, &[clamped.to_bits(), raw.to_bits(), 0, 0], true);
@@ -497,7 +498,8 @@ fn quad_lod(
 fn scaled_lod(i: &Inst, res: &Resource, samp: &Sampler, ddx: [f32; 3], ddy: [f32; 3]) -> f32 {
     let normalized = !samp.force_unnormalized && !i.has(flag::UNORM);
     let e = res.extent();
-    let s = |v: [f32; 3]| std::array::from_fn(|k| if normalized { v[k] * e[k] as f32 } else { v[k] });
+    let s =
+        |v: [f32; 3]| std::array::from_fn(|k| if normalized { v[k] * e[k] as f32 } else { v[k] });
     image::lod(s(ddx), s(ddy))
 }
 
@@ -651,7 +653,14 @@ fn sample(
         };
         scaled_lod(i, res, samp, g(0), g(1)) + bias
     } else {
-        quad_lod(i, res, samp, first, &|k, lane| f32::from_bits(coord(k, lane)), l) + bias
+        quad_lod(
+            i,
+            res,
+            samp,
+            first,
+            &|k, lane| f32::from_bits(coord(k, lane)),
+            l,
+        ) + bias
     };
     // `_cl`: the instruction's clamp is a lower bound on the LOD (an upper bound on detail).
     let lod = if d & CL != 0 { lod.max(f(last)) } else { lod };

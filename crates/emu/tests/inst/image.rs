@@ -141,7 +141,11 @@ impl Run<'_> {
     fn inactive_kept(&self, reg: usize, n: usize, line: &str) {
         for l in (0..self.t.lanes()).filter(|&l| !active(self.t, l)) {
             for r in reg..reg + n {
-                assert_eq!(self.r1.v[r][l], self.r0.v[r][l], "{}: {line} lane {l}", self.t.mcpu);
+                assert_eq!(
+                    self.r1.v[r][l], self.r0.v[r][l],
+                    "{}: {line} lane {l}",
+                    self.t.mcpu
+                );
             }
         }
     }
@@ -211,8 +215,9 @@ fn fill_bytes(m: &mut [u8]) {
 fn raw_dwords(e: &[u8], sgn: bool) -> [u32; 4] {
     let mut b = [0u8; 16];
     b[..e.len()].copy_from_slice(e);
-    let mut v: [u32; 4] =
-        std::array::from_fn(|c| u32::from_le_bytes(b[4 * c..4 * c + 4].try_into().unwrap()));
+    let mut v: [u32; 4] = std::array::from_fn(|c| {
+        u32::from_le_bytes(b[4 * c..4 * c + 4].try_into().expect("4 bytes"))
+    });
     if sgn && e.len() < 4 {
         let s = 32 - 8 * e.len() as u32;
         v[0] = ((v[0] << s) as i32 >> s) as u32;
@@ -263,7 +268,7 @@ fn load_pck() {
                     vdata(dmask),
                     if a16 { " a16" } else { "" }
                 );
-                let level = |l: usize| u32::from(mip && l % 3 == 0);
+                let level = |l: usize| u32::from(mip && l.is_multiple_of(3));
                 ran += run(
                     &line,
                     f,
@@ -292,8 +297,10 @@ fn load_pck() {
                             } else {
                                 raw_dwords(Run::texel(&run.before, f, x, y), sgn)
                             };
-                            let picked: Vec<u32> =
-                                (0..4).filter(|c| dmask >> c & 1 != 0).map(|c| want[c]).collect();
+                            let picked: Vec<u32> = (0..4)
+                                .filter(|c| dmask >> c & 1 != 0)
+                                .map(|c| want[c])
+                                .collect();
                             let got: Vec<u32> = (0..n).map(|k| run.r1.v[20 + k][l]).collect();
                             assert_eq!(got, picked, "{}: {line} lane {l}", run.t.mcpu);
                         }
@@ -314,7 +321,12 @@ fn load_pck() {
 #[test]
 fn store_pck() {
     let mut ran = 0;
-    for (f, dmask) in [(R8_UNORM, 1), (RG16_UINT, 1), (RG32_UINT, 3), (RG32_UINT, 1)] {
+    for (f, dmask) in [
+        (R8_UNORM, 1),
+        (RG16_UINT, 1),
+        (RG32_UINT, 3),
+        (RG32_UINT, 1),
+    ] {
         for op in ["image_store_pck", "image_store_mip_pck"] {
             let mip = op.contains("_mip");
             for a16 in [false, true] {
@@ -329,7 +341,7 @@ fn store_pck() {
                     vdata(dmask),
                     if a16 { " a16" } else { "" }
                 );
-                let level = |l: usize| u32::from(mip && l % 3 == 0);
+                let level = |l: usize| u32::from(mip && l.is_multiple_of(3));
                 ran += run(
                     &line,
                     f,
@@ -419,7 +431,11 @@ fn float_atomics() {
             &|run| {
                 for l in 0..run.t.lanes() {
                     let (x, y) = texel_of(l);
-                    let tmp = f32::from_le_bytes(Run::texel(&run.before, R32_FLOAT, x, y).try_into().unwrap());
+                    let tmp = f32::from_le_bytes(
+                        Run::texel(&run.before, R32_FLOAT, x, y)
+                            .try_into()
+                            .expect("4 bytes"),
+                    );
                     let src = data(l);
                     let new = match op {
                         "fcmpswap" if tmp == compare(l) => src,
@@ -435,7 +451,11 @@ fn float_atomics() {
                     };
                     let got = Run::texel(&run.after, R32_FLOAT, x, y);
                     assert_eq!(got, new.to_le_bytes(), "{}: {line} lane {l}", run.t.mcpu);
-                    assert_eq!(run.r1.v[20][l], ret, "{}: {line} lane {l}: returned", run.t.mcpu);
+                    assert_eq!(
+                        run.r1.v[20][l], ret,
+                        "{}: {line} lane {l}: returned",
+                        run.t.mcpu
+                    );
                 }
             },
         );
@@ -575,14 +595,22 @@ fn sample_line(name: &str, a16: bool, ran: &mut usize) -> usize {
     if d {
         for _direction in 0..2 {
             for j in 0..2 {
-                slots.push(if half || g16 { (dw, Some(j)) } else { (dw + j, None) });
+                slots.push(if half || g16 {
+                    (dw, Some(j))
+                } else {
+                    (dw + j, None)
+                });
             }
             dw += if half || g16 { 1 } else { 2 };
         }
     }
     let trailing = usize::from(l || cl);
     for m in 0..2 + trailing {
-        slots.push(if half { (dw + m / 2, Some(m % 2)) } else { (dw + m, None) });
+        slots.push(if half {
+            (dw + m / 2, Some(m % 2))
+        } else {
+            (dw + m, None)
+        });
     }
     let dwords = slots.iter().map(|s| s.0 + 1).max().unwrap_or(1);
     // The address tuple: its exact size, or the next one the assembler has.
@@ -631,13 +659,13 @@ struct Lane {
 
 fn lane_inputs(l: usize) -> Lane {
     let k = (l % 4) as f32;
-    let offset = i32::from(l % 5 == 0);
+    let offset = i32::from(l.is_multiple_of(5));
     Lane {
         u: 2.0 + k,
         v: 1.5,
         derivs: DERIVS[l % 4],
-        lod: if l % 2 == 0 { 0.0 } else { 1.5 },
-        clamp: if l % 3 == 0 { 1.0 } else { 0.0 },
+        lod: if l.is_multiple_of(2) { 0.0 } else { 1.5 },
+        clamp: if l.is_multiple_of(3) { 1.0 } else { 0.0 },
         offset,
         // Between the two texels bilinear reads (and below the point-sampled one).
         reference: 11.5 + k + offset as f32,
