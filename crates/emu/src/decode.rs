@@ -631,7 +631,7 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
                     num: nfmt,
                 }),
                 Ext::BufFormat { format } => Some(
-                    crate::image::gfx10_buffer_format(format)
+                    crate::image::Format::from_unified(u16::from(format))
                         .unwrap_or(crate::image::Format { data: 0, num: 0 }),
                 ),
                 _ => None,

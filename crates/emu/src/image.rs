@@ -40,49 +40,6 @@ pub mod num_format {
     pub const SRGB: u8 = 9;
 }
 
-/// A GFX10 buffer format (MTBUF `format`, V# FORMAT bits 18:12: the unified numbering of the
-/// RDNA ISA, `BUF_FMT_*`) as the GFX9 data and number formats; `None` for an invalid one.
-pub fn gfx10_buffer_format(f: u8) -> Option<Format> {
-    use data_format as d;
-    use num_format as n;
-    const INT_FLOAT: &[u8] = &[n::UINT, n::SINT, n::FLOAT];
-    const NORM_INT: &[u8] = &[n::UNORM, n::SNORM, n::USCALED, n::SSCALED, n::UINT, n::SINT];
-    const ALL: &[u8] = &[
-        n::UNORM,
-        n::SNORM,
-        n::USCALED,
-        n::SSCALED,
-        n::UINT,
-        n::SINT,
-        n::FLOAT,
-    ];
-    // In numbering order: each data format with the number formats it comes in.
-    const GROUPS: [(u8, &[u8]); 14] = [
-        (d::F8, NORM_INT),
-        (d::F16, ALL),
-        (d::F8_8, NORM_INT),
-        (d::F32, INT_FLOAT),
-        (d::F16_16, ALL),
-        (6, ALL), // 10_11_11
-        (7, ALL), // 11_11_10
-        (d::F10_10_10_2, NORM_INT),
-        (d::F2_10_10_10, NORM_INT),
-        (d::F8_8_8_8, NORM_INT),
-        (d::F32_32, INT_FLOAT),
-        (d::F16_16_16_16, ALL),
-        (d::F32_32_32, INT_FLOAT),
-        (d::F32_32_32_32, INT_FLOAT),
-    ];
-    let mut k = usize::from(f).checked_sub(1)?;
-    for (data, nums) in GROUPS {
-        if let Some(&num) = nums.get(k) {
-            return Some(Format { data, num });
-        }
-        k -= nums.len();
-    }
-    None
-}
-
 /// `SQ_RSRC_IMG_*`: the resource type in T# word 3.
 pub mod img_type {
     pub const D1: u8 = 8;
@@ -115,10 +72,11 @@ pub mod clamp {
     pub const MIRROR_ONCE_BORDER: u8 = 7;
 }
 
-/// GFX10's unified `FORMAT` (T# word 1, V# word 3): consecutive values per data format, one per
-/// number format it takes, in `IMG_NUM_FORMAT` order (LLVM's `BUF_FMT_*`/ROCr's `CFMT_*`
-/// tables), then the sRGB and packed 16-bit formats from 128 on. The 10_11_11 and 11_11_10
-/// groups (30–43) are not implemented and have no row.
+/// GFX10's unified `FORMAT` (T# word 1 and V# word 3 of images and buffers, MTBUF's `format`):
+/// consecutive values per data format, one per number format it takes, in `IMG_NUM_FORMAT`
+/// order (LLVM's `BUF_FMT_*`/ROCr's `CFMT_*` tables), then the sRGB and packed 16-bit formats
+/// from 128 on. The 10_11_11 and 11_11_10 groups (30–43) are not implemented and have no row.
+/// The one table for every GFX10 format field.
 const UNIFIED: [(u8, u16, &[u8]); 15] = {
     use data_format::*;
     use num_format::*;
@@ -676,6 +634,27 @@ impl Sampler {
     }
 }
 
+impl Sampler {
+    /// `lod` clamped to MIN_LOD..MAX_LOD (unsigned 4.8 fixed point); NaN becomes MIN_LOD.
+    pub fn clamp_lod(&self, lod: f32) -> f32 {
+        let fixed = |v: u16| f32::from(v) / 256.0;
+        lod.max(fixed(self.min_lod)).min(fixed(self.max_lod))
+    }
+}
+
+/// The level of detail of a sample from the texel-space derivatives of its coordinates along
+/// the two screen directions: log2 of the longer of the two gradients (the scale factor ρ of
+/// the OpenGL and Vulkan specifications' LOD computation; −∞ for no change).
+pub fn lod(ddx: [f32; 3], ddy: [f32; 3]) -> f32 {
+    let len = |v: [f32; 3]| {
+        v.iter()
+            .map(|&x| f64::from(x) * f64::from(x))
+            .sum::<f64>()
+            .sqrt()
+    };
+    len(ddx).max(len(ddy)).log2() as f32
+}
+
 /// Where a texel coordinate lands after addressing: a texel index, or the border.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Texel {
@@ -928,6 +907,36 @@ mod tests {
         }
         assert_eq!(Format::from_unified(0), None);
         assert_eq!(Format::from_unified(30), None);
+    }
+
+    #[test]
+    fn lod_is_log2_of_the_longer_gradient() {
+        // ρ = max(|ddx|, |ddy|): 4 texels per step → LOD 2; (3, 4) has length 5.
+        assert_eq!(lod([4.0, 0.0, 0.0], [0.0, 1.0, 0.0]), 2.0);
+        assert_eq!(lod([3.0, 4.0, 0.0], [1.0, 0.0, 0.0]), 5f64.log2() as f32);
+        assert_eq!(lod([0.5, 0.0, 0.0], [0.0, 0.25, 0.0]), -1.0);
+        assert_eq!(lod([0.0; 3], [0.0; 3]), f32::NEG_INFINITY);
+        let s = Sampler::from_words(&[0, 0x400 << 12 | 0x080, 0, 0]);
+        // MIN_LOD 0x080 = 0.5, MAX_LOD 0x400 = 4.0 (unsigned 4.8).
+        assert_eq!(s.clamp_lod(-3.0), 0.5);
+        assert_eq!(s.clamp_lod(2.25), 2.25);
+        assert_eq!(s.clamp_lod(9.0), 4.0);
+        assert_eq!(s.clamp_lod(f32::NAN), 0.5);
+    }
+
+    #[test]
+    fn gfx10_buffer_formats_are_the_unified_ones() {
+        // The MTBUF/V# numbering of the RDNA ISA (`BUF_FMT_*`): 22 is 32_FLOAT, 77
+        // 32_32_32_32_FLOAT, 14 8_8_UNORM; 30–43 (10_11_11, 11_11_10) are not implemented.
+        for (v, data, num) in [
+            (22, data_format::F32, num_format::FLOAT),
+            (77, data_format::F32_32_32_32, num_format::FLOAT),
+            (14, data_format::F8_8, num_format::UNORM),
+        ] {
+            assert_eq!(Format::from_unified(v), Some(Format { data, num }));
+        }
+        assert_eq!(Format::from_unified(36), None);
+        assert_eq!(Format::from_unified(78), None);
     }
 
     #[test]

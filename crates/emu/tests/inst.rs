@@ -21,6 +21,8 @@ use hsaemu_emu::{opcode_status, opcodes, run_words, Gen, OpcodeStatus, WaveRegs}
 
 #[path = "inst/cdna_mem.rs"]
 mod cdna_mem;
+#[path = "inst/image.rs"]
+mod image;
 #[path = "inst/mem.rs"]
 mod mem;
 use std::collections::{BTreeMap, BTreeSet};
@@ -2636,6 +2638,7 @@ fn completeness() {
     }
     keyed.extend(mem::mnemonics());
     keyed.extend(cdna_mem::mnemonics());
+    keyed.extend(image::mnemonics());
     keyed.extend(["v_cndmask_b32", "v_mad_u64_u32", "v_mad_i64_i32"].map(String::from));
     keyed.extend(
         [

@@ -1,14 +1,21 @@
-//! MIMG semantics (GFX8, GFX9, GFX10.3): image loads and stores, image atomics, the sample and gather4
-//! families and `image_get_resinfo`, over linear images described by a T# (and an S# for
-//! sampling). The texel arithmetic (formats, addressing, filter weights) is in `crate::image`;
-//! this module reads the registers, computes addresses and touches memory, lane by lane.
+//! MIMG semantics (GFX8, GFX9, GFX10.3): image loads and stores (with format conversion and
+//! the raw `_pck` forms), image atomics (integer and float), the sample and gather4 families
+//! (`_d`/`_cd` derivatives in 32 or 16 bits), `image_get_lod` and `image_get_resinfo`, over
+//! linear images described by a T# (and an S# for sampling). The texel arithmetic (formats,
+//! addressing, filter weights, LOD) is in `crate::image`; this module reads the registers,
+//! computes addresses and touches memory, lane by lane.
 //!
-//! Address VGPRs, in the order the ISA manuals give: [offset] [bias] [z-compare]
+//! Address components, in the order the ISA manuals give: [offset] [bias] [z-compare]
 //! [derivatives] coordinates [lod | clamp | mip]. The number of coordinates comes from the
-//! T#'s type. Images have one mip level here (the runtime never builds more), so LOD only
-//! chooses between the magnification and minification filters and `image_load_mip` /
-//! `image_store_mip` with a level past the last read 0 and drop the store.
+//! T#'s type. With `a16` the derivatives, coordinates and lod/clamp/mip are 16-bit, two per
+//! VGPR (bias is an f16 in the low half of its own VGPR; offset and z-compare stay 32-bit);
+//! `_g16` opcodes pack only the derivatives. Images have one mip level here (the runtime
+//! never builds more): the LOD chooses between the magnification and minification filters,
+//! `image_load_mip`/`image_store_mip` with a level past the last read 0 and drop the store,
+//! and a level above the base of a T# that describes several levels faults as unimplemented
+//! (their memory layout is not modelled) instead of reading the wrong texels.
 
+use super::vmem::mem_fault;
 use super::{unimplemented, Env, Flow, LaneFault, R};
 use crate::decode::{flag, Atom, Inst};
 use crate::error::FaultKind;
@@ -24,7 +31,9 @@ const ATOMIC: u32 = 3;
 const SAMPLE: u32 = 4;
 const GATHER4: u32 = 5;
 const RESINFO: u32 = 6;
+const GET_LOD: u32 = 7;
 /// Address modifiers (bits 8 and up of [`describe`]): the opcode's `_mip`, `_c`, `_b`, …
+/// (`_cd`, coarse derivatives, read like `_d`: the derivatives are the instruction's).
 const MIP: u32 = 1 << 8;
 const C: u32 = 1 << 9;
 const B: u32 = 1 << 10;
@@ -33,10 +42,15 @@ const LZ: u32 = 1 << 12;
 const D: u32 = 1 << 13;
 const CL: u32 = 1 << 14;
 const O: u32 = 1 << 15;
+/// 16-bit derivatives (`_g16`).
+const G16: u32 = 1 << 16;
+/// No format conversion (`_pck`): the element's bits, dword by dword.
+const PCK: u32 = 1 << 17;
+/// `_pck_sgn`: an 8- or 16-bit element is sign-extended.
+const SGN: u32 = 1 << 18;
 
 /// The kind and address modifiers of an image operation (the join `ops::op_of` gives every
-/// opcode with a handler here its `Op`; the others are on `tools/missing.txt`: `image_get_lod`,
-/// the `_pck` forms, `image_sample_cd*`).
+/// opcode with a handler here its `Op`).
 fn describe(op: Op) -> u32 {
     match op {
         Op::IMAGE_GATHER4 => GATHER4,
@@ -63,9 +77,14 @@ fn describe(op: Op) -> u32 {
         Op::IMAGE_GATHER4_LZ => GATHER4 | LZ,
         Op::IMAGE_GATHER4_LZ_O => GATHER4 | LZ | O,
         Op::IMAGE_GATHER4_O => GATHER4 | O,
-        Op::IMAGE_GET_RESINFO => RESINFO,
+        Op::IMAGE_GET_LOD => GET_LOD,
+        Op::IMAGE_GET_RESINFO => RESINFO | MIP,
         Op::IMAGE_LOAD => LOAD,
         Op::IMAGE_LOAD_MIP => LOAD | MIP,
+        Op::IMAGE_LOAD_PCK => LOAD | PCK,
+        Op::IMAGE_LOAD_PCK_SGN => LOAD | PCK | SGN,
+        Op::IMAGE_LOAD_MIP_PCK => LOAD | MIP | PCK,
+        Op::IMAGE_LOAD_MIP_PCK_SGN => LOAD | MIP | PCK | SGN,
         Op::IMAGE_SAMPLE => SAMPLE,
         Op::IMAGE_SAMPLE_B => SAMPLE | B,
         Op::IMAGE_SAMPLE_B_CL => SAMPLE | B | CL,
@@ -78,10 +97,16 @@ fn describe(op: Op) -> u32 {
         Op::IMAGE_SAMPLE_C_B_O => SAMPLE | C | B | O,
         Op::IMAGE_SAMPLE_C_CL => SAMPLE | C | CL,
         Op::IMAGE_SAMPLE_C_CL_O => SAMPLE | C | CL | O,
-        Op::IMAGE_SAMPLE_C_D => SAMPLE | C | D,
-        Op::IMAGE_SAMPLE_C_D_CL => SAMPLE | C | D | CL,
-        Op::IMAGE_SAMPLE_C_D_CL_O => SAMPLE | C | D | CL | O,
-        Op::IMAGE_SAMPLE_C_D_O => SAMPLE | C | D | O,
+        Op::IMAGE_SAMPLE_C_D | Op::IMAGE_SAMPLE_C_CD => SAMPLE | C | D,
+        Op::IMAGE_SAMPLE_C_D_CL | Op::IMAGE_SAMPLE_C_CD_CL => SAMPLE | C | D | CL,
+        Op::IMAGE_SAMPLE_C_D_CL_O | Op::IMAGE_SAMPLE_C_CD_CL_O => SAMPLE | C | D | CL | O,
+        Op::IMAGE_SAMPLE_C_D_O | Op::IMAGE_SAMPLE_C_CD_O => SAMPLE | C | D | O,
+        Op::IMAGE_SAMPLE_C_D_G16 | Op::IMAGE_SAMPLE_C_CD_G16 => SAMPLE | C | D | G16,
+        Op::IMAGE_SAMPLE_C_D_CL_G16 | Op::IMAGE_SAMPLE_C_CD_CL_G16 => SAMPLE | C | D | CL | G16,
+        Op::IMAGE_SAMPLE_C_D_CL_O_G16 | Op::IMAGE_SAMPLE_C_CD_CL_O_G16 => {
+            SAMPLE | C | D | CL | O | G16
+        }
+        Op::IMAGE_SAMPLE_C_D_O_G16 | Op::IMAGE_SAMPLE_C_CD_O_G16 => SAMPLE | C | D | O | G16,
         Op::IMAGE_SAMPLE_C_L => SAMPLE | C | L,
         Op::IMAGE_SAMPLE_C_L_O => SAMPLE | C | L | O,
         Op::IMAGE_SAMPLE_C_LZ => SAMPLE | C | LZ,
@@ -89,10 +114,14 @@ fn describe(op: Op) -> u32 {
         Op::IMAGE_SAMPLE_C_O => SAMPLE | C | O,
         Op::IMAGE_SAMPLE_CL => SAMPLE | CL,
         Op::IMAGE_SAMPLE_CL_O => SAMPLE | CL | O,
-        Op::IMAGE_SAMPLE_D => SAMPLE | D,
-        Op::IMAGE_SAMPLE_D_CL => SAMPLE | D | CL,
-        Op::IMAGE_SAMPLE_D_CL_O => SAMPLE | D | CL | O,
-        Op::IMAGE_SAMPLE_D_O => SAMPLE | D | O,
+        Op::IMAGE_SAMPLE_D | Op::IMAGE_SAMPLE_CD => SAMPLE | D,
+        Op::IMAGE_SAMPLE_D_CL | Op::IMAGE_SAMPLE_CD_CL => SAMPLE | D | CL,
+        Op::IMAGE_SAMPLE_D_CL_O | Op::IMAGE_SAMPLE_CD_CL_O => SAMPLE | D | CL | O,
+        Op::IMAGE_SAMPLE_D_O | Op::IMAGE_SAMPLE_CD_O => SAMPLE | D | O,
+        Op::IMAGE_SAMPLE_D_G16 | Op::IMAGE_SAMPLE_CD_G16 => SAMPLE | D | G16,
+        Op::IMAGE_SAMPLE_D_CL_G16 | Op::IMAGE_SAMPLE_CD_CL_G16 => SAMPLE | D | CL | G16,
+        Op::IMAGE_SAMPLE_D_CL_O_G16 | Op::IMAGE_SAMPLE_CD_CL_O_G16 => SAMPLE | D | CL | O | G16,
+        Op::IMAGE_SAMPLE_D_O_G16 | Op::IMAGE_SAMPLE_CD_O_G16 => SAMPLE | D | O | G16,
         Op::IMAGE_SAMPLE_L => SAMPLE | L,
         Op::IMAGE_SAMPLE_L_O => SAMPLE | L | O,
         Op::IMAGE_SAMPLE_LZ => SAMPLE | LZ,
@@ -100,6 +129,8 @@ fn describe(op: Op) -> u32 {
         Op::IMAGE_SAMPLE_O => SAMPLE | O,
         Op::IMAGE_STORE => STORE,
         Op::IMAGE_STORE_MIP => STORE | MIP,
+        Op::IMAGE_STORE_PCK => STORE | PCK,
+        Op::IMAGE_STORE_MIP_PCK => STORE | MIP | PCK,
         Op::IMAGE_ATOMIC_SWAP
         | Op::IMAGE_ATOMIC_CMPSWAP
         | Op::IMAGE_ATOMIC_ADD
@@ -112,7 +143,10 @@ fn describe(op: Op) -> u32 {
         | Op::IMAGE_ATOMIC_OR
         | Op::IMAGE_ATOMIC_XOR
         | Op::IMAGE_ATOMIC_INC
-        | Op::IMAGE_ATOMIC_DEC => ATOMIC,
+        | Op::IMAGE_ATOMIC_DEC
+        | Op::IMAGE_ATOMIC_FCMPSWAP
+        | Op::IMAGE_ATOMIC_FMIN
+        | Op::IMAGE_ATOMIC_FMAX => ATOMIC,
         _ => 0,
     }
 }
@@ -133,6 +167,9 @@ fn atom(op: Op) -> Atom {
         Op::IMAGE_ATOMIC_UMAX => Atom::UMax,
         Op::IMAGE_ATOMIC_UMIN => Atom::UMin,
         Op::IMAGE_ATOMIC_XOR => Atom::Xor,
+        Op::IMAGE_ATOMIC_FCMPSWAP => Atom::FCmpSwap,
+        Op::IMAGE_ATOMIC_FMIN => Atom::FMin,
+        Op::IMAGE_ATOMIC_FMAX => Atom::FMax,
         _ => Atom::Swap,
     }
 }
@@ -147,8 +184,8 @@ fn layout(i: &Inst) -> Layout {
     }
 }
 
-/// The VGPR of address `k`: consecutive from `src[0]`, or with GFX10 NSA the `k`-th entry of
-/// the address list (the first in `src[0]`, the next eight bytes in `lit` and `ext`).
+/// The VGPR of address dword `k`: consecutive from `src[0]`, or with GFX10 NSA the `k`-th
+/// entry of the address list (the first in `src[0]`, the next eight bytes in `lit` and `ext`).
 fn address_vgpr(i: &Inst, k: u16) -> u16 {
     if k == 0 || i.imm >> 8 & 3 == 0 {
         return i.src[0] + k;
@@ -158,12 +195,132 @@ fn address_vgpr(i: &Inst, k: u16) -> u16 {
     crate::wave::VGPR + u16::from(v)
 }
 
+/// Where an address component sits: its address dword, and which bits (`FULL`, or a 16-bit
+/// half with `a16`/`_g16`).
+#[derive(Clone, Copy)]
+struct Slot {
+    dword: u16,
+    half: u8,
+}
+
+const WHOLE: u8 = 0;
+const LO: u8 = 1;
+const HI: u8 = 2;
+
+/// The address components of an instruction, in [`describe`]'s order: component `k` of the
+/// ISA's list is `at[k]`.
+struct Addresses {
+    at: [Slot; 16],
+    n: usize,
+    /// 16-bit halves are f16 (sampling) rather than unsigned integers (loads, stores).
+    float: bool,
+}
+
+impl Addresses {
+    /// The layout of the address VGPRs (LLVM's packing of 16-bit operands, which the ISA's
+    /// `A16`/`G16` describe): 16-bit derivatives are packed per direction (x, y in one dword,
+    /// z alone), and the coordinates and lod/clamp/mip continue in pairs.
+    fn new(d: u32, res: &Resource, a16: bool) -> Addresses {
+        let kind = d & 0xf;
+        let mut a = Addresses {
+            at: [Slot {
+                dword: 0,
+                half: WHOLE,
+            }; 16],
+            n: 0,
+            float: matches!(kind, SAMPLE | GATHER4 | GET_LOD),
+        };
+        let push = |a: &mut Addresses, dword: usize, half: u8| {
+            if a.n < a.at.len() {
+                a.at[a.n] = Slot {
+                    dword: dword as u16,
+                    half,
+                };
+                a.n += 1;
+            }
+        };
+        let mut dw = 0usize;
+        for f in [O, B, C] {
+            if d & f != 0 {
+                push(&mut a, dw, if a16 && f == B { LO } else { WHOLE });
+                dw += 1;
+            }
+        }
+        if d & D != 0 {
+            let spatial = spatial(res);
+            if a16 || d & G16 != 0 {
+                for _direction in 0..2 {
+                    for j in 0..spatial {
+                        push(&mut a, dw + j / 2, if j % 2 == 0 { LO } else { HI });
+                    }
+                    dw += spatial.div_ceil(2);
+                }
+            } else {
+                for _ in 0..2 * spatial {
+                    push(&mut a, dw, WHOLE);
+                    dw += 1;
+                }
+            }
+        }
+        let coords = if kind == RESINFO { 0 } else { res.coords() };
+        let trailing = usize::from(d & (L | CL | MIP) != 0);
+        for m in 0..coords + trailing {
+            if a16 {
+                push(&mut a, dw + m / 2, if m % 2 == 0 { LO } else { HI });
+            } else {
+                push(&mut a, dw + m, WHOLE);
+            }
+        }
+        a
+    }
+
+    /// Component `k` of lane `l` as 32 bits (f32 bits for a float, an integer otherwise).
+    fn get(&self, w: &Wave, i: &Inst, k: usize, l: usize) -> u32 {
+        let Some(s) = self.at.get(k).filter(|_| k < self.n) else {
+            return 0;
+        };
+        let v = w.lane(address_vgpr(i, s.dword), l);
+        let h = match s.half {
+            WHOLE => return v,
+            LO => v & 0xffff,
+            _ => v >> 16,
+        };
+        if self.float {
+            half::f16::from_bits(h as u16).to_f32().to_bits()
+        } else {
+            h
+        }
+    }
+}
+
+/// How many coordinates are spatial (the layer of an array is not).
+fn spatial(res: &Resource) -> usize {
+    res.coords() - usize::from(res.arrayed())
+}
+
+/// An instruction the emulator does not model, named with what makes it so.
+fn unmodelled(i: &Inst, what: &str) -> LaneFault {
+    LaneFault::new(
+        FaultKind::Unimplemented {
+            mnemonic: format!("{} {what}", i.name()),
+        },
+        None,
+    )
+}
+
+/// How many mip levels a T# describes.
+fn levels(res: &Resource) -> u32 {
+    u32::from(res.last_level.saturating_sub(res.base_level)) + 1
+}
+
 /// Executes an image instruction.
 pub(crate) fn mimg(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let d = describe(i.op);
     let kind = d & 0xf;
-    // a16 addresses, GFX11 and NSA lists past eight registers are not implemented.
-    if kind == 0 || i.has(flag::A16) || i.gen.is_gfx11() || i.imm >> 8 & 3 == 3 {
+    // GFX8's bit 15 is `r128` (a 4-dword T#), not `a16`. GFX11 and NSA lists past eight
+    // registers are not implemented.
+    let gfx8 = i.gen == crate::decode::Gen::Gfx8;
+    if kind == 0 || (gfx8 && i.has(flag::A16)) || i.gen.is_gfx11() || i.imm >> 8 & 3 == 3 {
         return Err(unimplemented(i));
     }
     let mut t = [0u32; 8];
@@ -171,46 +328,47 @@ pub(crate) fn mimg(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         *v = w.sread(i.src[2] + k as u16, 0, Ty::B32);
     }
     let res = Resource::from_words(layout(i), &t);
-    if kind != RESINFO && (res.tiling != 0 || !res.format.supported()) {
-        return Err(LaneFault::new(
-            FaultKind::Unimplemented {
-                mnemonic: format!(
-                    "{} on an image with data format {}, number format {}, tiling {}",
-                    i.name(),
-                    res.format.data,
-                    res.format.num,
-                    res.tiling
-                ),
-            },
-            None,
+    // `_pck` moves bits without conversion: it needs only a known element size.
+    let touches_memory = !matches!(kind, RESINFO | GET_LOD);
+    let known = if d & PCK != 0 {
+        res.format.layout().is_some()
+    } else {
+        res.format.supported()
+    };
+    if touches_memory && (res.tiling != 0 || !known) {
+        return Err(unmodelled(
+            i,
+            &format!(
+                "on an image with data format {}, number format {}, tiling {}",
+                res.format.data, res.format.num, res.tiling
+            ),
         ));
     }
-    let samp = if matches!(kind, SAMPLE | GATHER4) {
+    let samp = if matches!(kind, SAMPLE | GATHER4 | GET_LOD) {
         let mut s = [0u32; 4];
         for (k, v) in s.iter_mut().enumerate() {
             *v = w.sread(i.sdst + k as u16, 0, Ty::B32);
         }
-        Some(Sampler::from_words(&s))
+        Sampler::from_words(&s)
     } else {
-        None
+        Sampler::from_words(&[0; 4])
     };
+    let addrs = Addresses::new(d, &res, i.has(flag::A16));
     let exec = w.exec();
     w.lane_ops += u64::from(exec.count_ones());
     for l in 0..LANES {
         if exec >> l & 1 == 0 {
             continue;
         }
-        let addr = |k: u16| w.lane(address_vgpr(i, k), l);
+        let addr = |k: u16| addrs.get(w, i, usize::from(k), l);
         match kind {
             LOAD => {
-                let v = match load_coords(&res, d, &addr) {
-                    Some(c) => match res.texel_address(c) {
-                        Some(a) => res.swizzle(res.format.decode(read(env, a, &res, l)?)),
-                        None => [0; 4],
-                    },
+                let v = match load_address(i, &res, d, &addr)? {
+                    Some(a) if d & PCK != 0 => packed(read(env, a, &res, l)?, &res, d & SGN != 0),
+                    Some(a) => res.swizzle(res.format.decode(read(env, a, &res, l)?)),
                     None => [0; 4],
                 };
-                put(w, i, d, l, &v, !res.format.is_int());
+                put(w, i, d, l, &v, d & PCK == 0 && !res.format.is_int());
             }
             STORE => {
                 let mut v = [0u32; 4];
@@ -221,15 +379,22 @@ pub(crate) fn mimg(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                         r += 1;
                     }
                 }
-                if let Some(a) = load_coords(&res, d, &addr).and_then(|c| res.texel_address(c)) {
-                    write(env, a, &res, res.format.encode(res.unswizzle(v)), l)?;
+                if let Some(a) = load_address(i, &res, d, &addr)? {
+                    let raw = if d & PCK != 0 {
+                        v.iter()
+                            .enumerate()
+                            .fold(0u128, |acc, (c, &x)| acc | u128::from(x) << (32 * c))
+                    } else {
+                        res.format.encode(res.unswizzle(v))
+                    };
+                    write(env, a, &res, raw, l)?;
                 }
                 w.stored = true;
             }
             ATOMIC => {
                 let data = w.lane(i.src[1], l);
                 let cmp = w.lane(i.src[1] + 1, l);
-                let old = match load_coords(&res, d, &addr).and_then(|c| res.texel_address(c)) {
+                let old = match load_address(i, &res, d, &addr)? {
                     Some(a) => atomic(env, a, atom(i.op), data, cmp, l)?,
                     None => 0,
                 };
@@ -240,21 +405,27 @@ pub(crate) fn mimg(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             }
             RESINFO => {
                 let mip = addr(0);
-                let levels = u32::from(res.last_level.saturating_sub(res.base_level)) + 1;
                 let e = res.extent();
                 let m = |v: u32| (v >> mip.min(31)).max(1);
                 let v = match res.kind {
-                    image::img_type::D1 => [m(e[0]), 0, 0, levels],
-                    image::img_type::D1_ARRAY => [m(e[0]), e[1], 0, levels],
-                    image::img_type::D2 => [m(e[0]), m(e[1]), 0, levels],
-                    image::img_type::D3 => [m(e[0]), m(e[1]), m(e[2]), levels],
-                    _ => [m(e[0]), m(e[1]), e[2], levels],
+                    image::img_type::D1 => [m(e[0]), 0, 0, levels(&res)],
+                    image::img_type::D1_ARRAY => [m(e[0]), e[1], 0, levels(&res)],
+                    image::img_type::D2 => [m(e[0]), m(e[1]), 0, levels(&res)],
+                    image::img_type::D3 => [m(e[0]), m(e[1]), m(e[2]), levels(&res)],
+                    _ => [m(e[0]), m(e[1]), e[2], levels(&res)],
                 };
                 put(w, i, d, l, &v, false);
             }
+            GET_LOD => {
+                let coord =
+                    |k: u16, lane: usize| f32::from_bits(addrs.get(w, i, usize::from(k), lane));
+                let raw = quad_lod(i, &res, &samp, 0, &coord, l);
+                let clamped = clamp_lod(raw, &samp, &res);
+                put(w, i, d, l, &[clamped.to_bits(), raw.to_bits(), 0, 0], true);
+            }
             _ => {
-                let samp = samp.unwrap_or_else(|| Sampler::from_words(&[0; 4]));
-                let v = sample(env, i, d, &res, &samp, &addr, l)?;
+                let coord = |k: u16, lane: usize| addrs.get(w, i, usize::from(k), lane);
+                let v = sample(env, i, d, &res, &samp, &coord, l)?;
                 put(w, i, d, l, &v, !res.format.is_int());
             }
         }
@@ -262,19 +433,81 @@ pub(crate) fn mimg(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     Ok(Flow::Next)
 }
 
-/// The integer texel coordinates of a load, store or atomic (x, y, z/layer), or `None` when a
-/// mip level past the image's only level is addressed.
-fn load_coords(res: &Resource, d: u32, addr: &impl Fn(u16) -> u32) -> Option<[u32; 3]> {
+/// The address of the texel a load, store or atomic touches, or `None` when it is outside
+/// the image (coordinates past the size, or a mip level past the last: loads read 0 and
+/// stores are dropped). A level above the base of a T# with several levels is unimplemented.
+fn load_address(
+    i: &Inst,
+    res: &Resource,
+    d: u32,
+    addr: &impl Fn(u16) -> u32,
+) -> Result<Option<u64>, LaneFault> {
     let n = res.coords();
     let mut c = [0u32; 3];
     for (k, v) in c.iter_mut().enumerate().take(n) {
         *v = addr(k as u16);
     }
-    if d & MIP != 0 && addr(n as u16) != 0 {
-        return None;
+    if d & MIP != 0 {
+        let mip = addr(n as u16);
+        if mip >= levels(res) {
+            return Ok(None);
+        }
+        if mip != 0 {
+            return Err(unmodelled(i, "at a mip level above the base level"));
+        }
     }
     // A 1D array's layer is its second coordinate, which `texel_address` reads as y.
-    Some(c)
+    Ok(res.texel_address(c))
+}
+
+/// A `_pck` load's result: the element's bits as up to four dwords (low bytes first); an
+/// element of one or two bytes is zero-extended, or sign-extended with `_sgn`.
+fn packed(raw: u128, res: &Resource, sgn: bool) -> [u32; 4] {
+    let bits = 8 * res.format.bytes();
+    let mut v: [u32; 4] = std::array::from_fn(|c| (raw >> (32 * c)) as u32);
+    if sgn && bits < 32 {
+        v[0] = ((v[0] << (32 - bits)) as i32 >> (32 - bits)) as u32;
+    }
+    v
+}
+
+/// The LOD sampling computes from the implicit derivatives of a compute wave: the
+/// coordinates' differences across the lane's quad (lanes 4q..4q+3 as a 2×2 block: x from
+/// lane 4q to 4q+1, y from 4q to 4q+2), whether those lanes are active or not.
+fn quad_lod(
+    i: &Inst,
+    res: &Resource,
+    samp: &Sampler,
+    first: u16,
+    coord: &impl Fn(u16, usize) -> f32,
+    l: usize,
+) -> f32 {
+    let q = l & !3;
+    let mut ddx = [0f32; 3];
+    let mut ddy = [0f32; 3];
+    for k in 0..spatial(res) {
+        let c = first + k as u16;
+        ddx[k] = coord(c, q + 1) - coord(c, q);
+        ddy[k] = coord(c, q + 2) - coord(c, q);
+    }
+    scaled_lod(i, res, samp, ddx, ddy)
+}
+
+/// [`image::lod`] of derivatives in the instruction's coordinate space (normalized ones are
+/// scaled to texels by the image size).
+fn scaled_lod(i: &Inst, res: &Resource, samp: &Sampler, ddx: [f32; 3], ddy: [f32; 3]) -> f32 {
+    let normalized = !samp.force_unnormalized && !i.has(flag::UNORM);
+    let e = res.extent();
+    let s =
+        |v: [f32; 3]| std::array::from_fn(|k| if normalized { v[k] * e[k] as f32 } else { v[k] });
+    image::lod(s(ddx), s(ddy))
+}
+
+/// The LOD clamped to the sampler's MIN_LOD..MAX_LOD and to the T#'s levels (relative to the
+/// base level), as `image_get_lod` returns it.
+fn clamp_lod(lod: f32, samp: &Sampler, res: &Resource) -> f32 {
+    let lod = samp.clamp_lod(lod);
+    lod.min((levels(res) - 1) as f32).max(0.0)
 }
 
 /// Writes the result components `dmask` selects (gather4: all four) to consecutive VGPRs,
@@ -317,17 +550,6 @@ fn put(w: &mut Wave, i: &Inst, d: u32, l: usize, v: &[u32; 4], float: bool) {
     }
 }
 
-fn mem_fault(address: u64, write: bool, size: u32, lane: usize) -> LaneFault {
-    LaneFault::new(
-        FaultKind::MemoryViolation {
-            address,
-            write,
-            size,
-        },
-        Some(lane as u32),
-    )
-}
-
 /// Reads one element (1–16 bytes) at `a`.
 fn read(env: &mut Env, a: u64, res: &Resource, l: usize) -> Result<u128, LaneFault> {
     let n = res.format.bytes();
@@ -359,7 +581,7 @@ fn write(env: &mut Env, a: u64, res: &Resource, v: u128, l: usize) -> Result<(),
     Ok(())
 }
 
-/// A 32-bit image atomic at `a`; returns the old value.
+/// A 32-bit image atomic at `a` (the operations of the buffer atomics); returns the old value.
 fn atomic(
     env: &mut Env,
     a: u64,
@@ -371,80 +593,81 @@ fn atomic(
     if !env.cache.check(env.mem, a, 4, true) || !a.is_multiple_of(4) {
         return Err(mem_fault(a, true, 4, l));
     }
-    Ok(host::rmw32(a, |old| match op {
-        // cmpswap: data is the new value, the next register the compared one.
-        Atom::CmpSwap => {
-            if old == cmp {
-                data
-            } else {
-                old
-            }
-        }
-        Atom::Add => old.wrapping_add(data),
-        Atom::Sub => old.wrapping_sub(data),
-        Atom::SMin => (old as i32).min(data as i32) as u32,
-        Atom::UMin => old.min(data),
-        Atom::SMax => (old as i32).max(data as i32) as u32,
-        Atom::UMax => old.max(data),
-        Atom::And => old & data,
-        Atom::Or => old | data,
-        Atom::Xor => old ^ data,
-        Atom::Inc => {
-            if old >= data {
-                0
-            } else {
-                old + 1
-            }
-        }
-        Atom::Dec => {
-            if old == 0 || old > data {
-                data
-            } else {
-                old - 1
-            }
-        }
-        _ => data,
+    Ok(host::rmw32(a, |old| {
+        super::vmem::atom_apply(op, u64::from(old), u64::from(data), u64::from(cmp), 4) as u32
     }))
 }
 
-/// The sample and gather4 families for one lane.
+/// The sample and gather4 families for one lane; `coord(k, lane)` is address component `k`
+/// of a lane (f32 bits, or the packed offsets).
 fn sample(
     env: &mut Env,
     i: &Inst,
     d: u32,
     res: &Resource,
     samp: &Sampler,
-    addr: &impl Fn(u16) -> u32,
+    coord: &impl Fn(u16, usize) -> u32,
     l: usize,
 ) -> Result<[u32; 4], LaneFault> {
-    let f = |k: u16| f32::from_bits(addr(k));
-    let spatial = res.coords() - usize::from(res.arrayed());
+    let f = |k: u16| f32::from_bits(coord(k, l));
+    let spatial = spatial(res);
     let mut k = 0u16;
     let offsets = if d & O != 0 {
         k += 1;
-        addr(0)
+        coord(0, l)
     } else {
         0
     };
-    if d & B != 0 {
+    let bias = if d & B != 0 {
         k += 1;
-    }
+        f(k - 1)
+    } else {
+        0.0
+    };
     let reference = if d & C != 0 {
         k += 1;
         Some(f(k - 1))
     } else {
         None
     };
+    let derivatives = k;
     if d & D != 0 {
-        // Derivatives pick the LOD, and there is one level.
         k += 2 * spatial as u16;
     }
     let first = k;
+    let last = first + res.coords() as u16;
     let lod = if d & L != 0 {
-        f(first + res.coords() as u16)
-    } else {
+        f(last)
+    } else if d & LZ != 0 {
         0.0
+    } else if d & D != 0 {
+        // Horizontal derivatives of each spatial coordinate, then vertical ones.
+        let g = |dir: usize| -> [f32; 3] {
+            std::array::from_fn(|c| {
+                if c < spatial {
+                    f(derivatives + (dir * spatial + c) as u16)
+                } else {
+                    0.0
+                }
+            })
+        };
+        scaled_lod(i, res, samp, g(0), g(1)) + bias
+    } else {
+        quad_lod(
+            i,
+            res,
+            samp,
+            first,
+            &|k, lane| f32::from_bits(coord(k, lane)),
+            l,
+        ) + bias
     };
+    // `_cl`: the instruction's clamp is a lower bound on the LOD (an upper bound on detail).
+    let lod = if d & CL != 0 { lod.max(f(last)) } else { lod };
+    let lod = samp.clamp_lod(lod);
+    if levels(res) > 1 && lod > 0.0 {
+        return Err(unmodelled(i, "selecting a mip level above the base level"));
+    }
     // Integer formats are never filtered.
     let linear = !res.format.is_int()
         && if lod > 0.0 {
@@ -644,7 +867,7 @@ pub(crate) fn buffer_format(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             num: (i.ext >> 24 & 0xf) as u8,
         }
     } else if gfx10 {
-        image::gfx10_buffer_format((v[3] >> 12 & 0x7f) as u8)
+        image::Format::from_unified((v[3] >> 12 & 0x7f) as u16)
             .unwrap_or(image::Format { data: 0, num: 0 })
     } else {
         image::Format {

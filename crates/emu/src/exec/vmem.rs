@@ -16,7 +16,7 @@ use hsaemu_isa::Opcode;
 
 mod lds_dma;
 
-fn mem_fault(address: u64, write: bool, size: u32, lane: usize) -> LaneFault {
+pub(crate) fn mem_fault(address: u64, write: bool, size: u32, lane: usize) -> LaneFault {
     LaneFault::new(
         FaultKind::MemoryViolation {
             address,
@@ -28,7 +28,7 @@ fn mem_fault(address: u64, write: bool, size: u32, lane: usize) -> LaneFault {
 }
 
 /// Applies an atomic operation of `bytes` width.
-fn atom_apply(op: Atom, old: u64, src: u64, cmp: u64, bytes: u8) -> u64 {
+pub(crate) fn atom_apply(op: Atom, old: u64, src: u64, cmp: u64, bytes: u8) -> u64 {
     let wide = bytes == 8;
     let mask = if wide { u64::MAX } else { 0xffff_ffff };
     let sx = |v: u64| {
