@@ -19,11 +19,15 @@
 //! interpreter's exact report (kernel, PC, lane, address) and overlapping ranges get the
 //! interpreter's order.
 
-use crate::gpu::{Dispatch, DispatchStats};
-use crate::memory::{host, MemoryMap, RegionCache};
+use crate::gpu::{Dispatch, DispatchStats, Gpu};
+use crate::memory::{host, RegionCache};
 use hsaemu_codeobject::metadata::{Kernel, ValueKind};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
+
+/// Bytes each host thread copies at a time when a blit is split over the GPU's threads.
+const CHUNK: u64 = 4 << 20;
 
 /// The blit kernels with a native form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,7 +151,7 @@ enum Plan {
 /// `waves_per_wg` waves) natively, or returns `None` when it must be
 /// interpreted (see the module comment). Nothing has been written when it returns `None`.
 pub(crate) fn run(
-    mem: &MemoryMap,
+    gpu: &Gpu,
     d: &Dispatch,
     b: &Blit,
     (workgroups, waves_per_wg): (u64, u32),
@@ -163,6 +167,7 @@ pub(crate) fn run(
         return None;
     }
     let start = Instant::now();
+    let mem = &*gpu.mem;
     let mut cache = RegionCache::default();
     let ka = d.kernarg_address;
     if !cache.check(mem, ka, u64::from(b.kernarg_len), false) {
@@ -179,8 +184,8 @@ pub(crate) fn run(
         BlitKind::Copy => copy(first, end, &u64_at, &u32_at)?,
         BlitKind::CopyAligned => copy_aligned(first, end, &u64_at, &u32_at)?,
     };
-    match plan {
-        Plan::Nothing => {}
+    let threads = match plan {
+        Plan::Nothing => 1,
         Plan::Copy { src, dst, len } => {
             if !cache.check(mem, src, len, false)
                 || !cache.check(mem, dst, len, true)
@@ -188,7 +193,10 @@ pub(crate) fn run(
             {
                 return None;
             }
-            host::copy(dst, src, len);
+            // (A call that panicked left its part unwritten: interpreting writes it all.)
+            in_parallel(gpu, len, CHUNK, move |at, n| {
+                host::copy(dst + at, src + at, n)
+            })?
         }
         Plan::Fill {
             pattern,
@@ -202,17 +210,54 @@ pub(crate) fn run(
             {
                 return None;
             }
-            host::fill(dst, len, &host::read_bytes(pattern, pattern_len));
+            let pattern = Arc::new(host::read_bytes(pattern, pattern_len));
+            // Chunks of whole patterns, so each starts with the pattern's first byte.
+            let chunk = CHUNK.div_ceil(pattern_len) * pattern_len;
+            in_parallel(gpu, len, chunk, move |at, n| {
+                host::fill(dst + at, n, &pattern)
+            })?
         }
-    }
+    };
     Some(DispatchStats {
         workgroups,
         waves: workgroups * u64::from(waves_per_wg),
         wave_instructions: 0,
         lane_ops: 0,
-        threads: 1,
+        threads,
         elapsed: start.elapsed(),
     })
+}
+
+/// Calls `part(at, n)` over `[0, len)` in pieces of `chunk` bytes, on this thread and the
+/// GPU's pool threads. Returns the threads that took part, or `None` when a call panicked.
+fn in_parallel(
+    gpu: &Gpu,
+    len: u64,
+    chunk: u64,
+    part: impl Fn(u64, u64) + Send + Sync + 'static,
+) -> Option<usize> {
+    let helpers = (len / chunk).min(gpu.threads as u64).saturating_sub(1) as usize;
+    if helpers == 0 {
+        part(0, len);
+        return Some(1);
+    }
+    let next = Arc::new(AtomicU64::new(0));
+    let threads = Arc::new(AtomicUsize::new(0));
+    let (n, t) = (next.clone(), threads.clone());
+    let ok = gpu.pool().run(
+        helpers,
+        Arc::new(move |_| {
+            t.fetch_add(1, Ordering::Relaxed);
+            loop {
+                let at = n.fetch_add(chunk, Ordering::Relaxed);
+                if at >= len {
+                    break;
+                }
+                part(at, chunk.min(len - at));
+            }
+        }),
+    );
+    ok.then(|| threads.load(Ordering::Relaxed))
 }
 
 /// Whether `[a, a+alen)` and `[b, b+blen)` share a byte.
@@ -292,7 +337,10 @@ fn copy(
         // The last work-item (the tail) is not in the grid.
         (lo.checked_mul(4)?, hi.checked_mul(4)?)
     } else {
-        ((lo.checked_mul(4)?), (size - 1).checked_mul(4)?.checked_add(remain)?)
+        (
+            (lo.checked_mul(4)?),
+            (size - 1).checked_mul(4)?.checked_add(remain)?,
+        )
     };
     let len = to.saturating_sub(from);
     if len == 0 {
@@ -374,7 +422,10 @@ mod tests {
     fn another_name_or_layout_is_interpreted() {
         assert_eq!(recognise("not_a_blit_copyBuffer", &copy_buffer()), None);
         // The same layout is not fillBufferAligned's.
-        assert_eq!(recognise("__amd_rocclr_fillBufferAligned", &copy_buffer()), None);
+        assert_eq!(
+            recognise("__amd_rocclr_fillBufferAligned", &copy_buffer()),
+            None
+        );
         let mut k = copy_buffer();
         k.args[5].size = 8;
         assert_eq!(recognise("__amd_rocclr_copyBuffer", &k), None);
@@ -412,7 +463,10 @@ mod tests {
             _ => panic!("a copy"),
         }
         // Every id past the guard.
-        assert!(matches!(copy(10, 64, &u64_at, &u32_at), Some(Plan::Nothing)));
+        assert!(matches!(
+            copy(10, 64, &u64_at, &u32_at),
+            Some(Plan::Nothing)
+        ));
         // fillBufferAligned into the uint buffer: 2-element pattern, offset 3, size 5.
         let ka = [0u64, 0, 0x4000, 0, 0x8000, 2, 3, 5];
         let u64_at = |o: u32| ka[o as usize / 8];

@@ -253,7 +253,7 @@ fn run_dispatch(
     // ROCclr's fill and copy kernels become one checked host copy when they can (blit.rs).
     if let Some(stats) = gpu
         .native_blit(d.kernel_object)
-        .and_then(|b| crate::blit::run(&gpu.mem, d, &b, (total_wgs, waves_per_wg)))
+        .and_then(|b| crate::blit::run(gpu, d, &b, (total_wgs, waves_per_wg)))
     {
         return Ok(stats);
     }

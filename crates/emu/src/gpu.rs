@@ -500,9 +500,7 @@ impl Gpu {
         drop(kernels);
         let mut blits = self.blits.lock();
         blits.retain(|&a, _| live(a));
-        blits.extend(
-            (loaded.kernels.iter()).filter_map(|k| Some((k.kernel_object, k.blit?))),
-        );
+        blits.extend((loaded.kernels.iter()).filter_map(|k| Some((k.kernel_object, k.blit?))));
         drop(blits);
         let mut functions = self.functions.lock();
         let mut f = Functions::clone(&functions);

@@ -26,6 +26,8 @@ struct Case {
     args: Vec<A>,
     grid: u32,
     wg: u16,
+    /// Bytes of each buffer.
+    len: usize,
     /// The destination's bytes after the dispatch, from the kernel's definition.
     want: Box<dyn Fn(&[u8], &[u8], &[u8]) -> Vec<u8>>,
 }
@@ -41,8 +43,8 @@ fn bytes(seed: u64, n: usize) -> Vec<u8> {
 /// bytes and the stats.
 fn run(e: &Emu, c: &Case, native: bool) -> (Vec<u8>, DispatchStats) {
     e.gpu.set_native(native);
-    let src = e.buf_bytes(&bytes(1, DST_LEN));
-    let dst = e.buf_bytes(&bytes(2, DST_LEN));
+    let src = e.buf_bytes(&bytes(1, c.len));
+    let dst = e.buf_bytes(&bytes(2, c.len));
     let pattern = e.buf_bytes(&bytes(3, 64));
     let args: Vec<Arg> = c
         .args
@@ -76,6 +78,7 @@ fn fill(buffer: usize, pattern_size: u32, offset: u64, size: u64, grid: u32) -> 
         args,
         grid,
         wg: 256,
+        len: DST_LEN,
         want: Box::new(move |_, dst, pattern| {
             let mut out = dst.to_vec();
             let p = &pattern[..pattern_size as usize * width];
@@ -102,6 +105,7 @@ fn copy(kernel: &'static str, so: u64, d0: u64, size: u64, last: u32, grid: u32)
         ],
         grid,
         wg: 64,
+        len: DST_LEN,
         want: Box::new(move |src, dst, _| {
             let mut out = dst.to_vec();
             let ids = size.min(u64::from(grid)) as usize;
@@ -159,10 +163,48 @@ fn native_blits_write_what_the_kernels_write() {
             assert!(is.wave_instructions > 0, "{t} case {i}: not interpreted");
             assert_eq!(ns.workgroups, is.workgroups, "{t} case {i}");
             assert_eq!(ns.waves, is.waves, "{t} case {i}");
-            let want = (c.want)(&bytes(1, DST_LEN), &bytes(2, DST_LEN), &bytes(3, 64));
-            assert!(interpreted == want, "{t} case {i}: interpreted bytes differ");
+            let want = (c.want)(&bytes(1, c.len), &bytes(2, c.len), &bytes(3, 64));
+            assert!(
+                interpreted == want,
+                "{t} case {i}: interpreted bytes differ"
+            );
             assert!(native == want, "{t} case {i}: native bytes differ");
         }
+    }
+}
+
+/// Blits of several 4 MiB chunks are split over the GPU's threads (a fill's chunks hold
+/// whole patterns; here 6-byte ones).
+#[test]
+fn large_blits_split_over_threads_write_the_same() {
+    const LEN: usize = (9 << 20) + 13;
+    let e = emu(SRC, "gfx90a");
+    let mut big = vec![
+        fill(1, 3, 1, (LEN as u64 - 8) / 6, u32::MAX / 2),
+        copy(
+            "__amd_rocclr_copyBuffer",
+            3,
+            5,
+            (LEN as u64 - 8) / 4,
+            3,
+            u32::MAX / 2,
+        ),
+    ];
+    for c in &mut big {
+        c.len = LEN;
+        c.grid = (LEN / 4) as u32;
+        c.wg = 256;
+        let (native, ns) = run(&e, c, true);
+        let (interpreted, is) = run(&e, c, false);
+        assert_eq!(ns.wave_instructions, 0, "{}: not native", c.kernel);
+        assert!(is.wave_instructions > 0);
+        let want = (c.want)(&bytes(1, LEN), &bytes(2, LEN), &bytes(3, 64));
+        assert!(
+            interpreted == want,
+            "{}: interpreted bytes differ",
+            c.kernel
+        );
+        assert!(native == want, "{}: native bytes differ", c.kernel);
     }
 }
 

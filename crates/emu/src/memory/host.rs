@@ -283,9 +283,7 @@ pub(crate) fn fill(dst: u64, len: u64, pattern: &[u8]) {
         let n = (len - at).min(block.len() as u64);
         // SAFETY: as in `copy`: [dst + at, dst + at + n) lies inside the checked range, and
         // `block` is our own buffer.
-        unsafe {
-            std::ptr::copy_nonoverlapping(block.as_ptr(), (dst + at) as *mut u8, n as usize)
-        };
+        unsafe { std::ptr::copy_nonoverlapping(block.as_ptr(), (dst + at) as *mut u8, n as usize) };
         at += n;
     }
 }
