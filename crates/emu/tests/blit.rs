@@ -21,6 +21,9 @@ enum A {
     U64(u64),
 }
 
+/// The destination's bytes after a dispatch, from (source, destination, pattern) before it.
+type Want = Box<dyn Fn(&[u8], &[u8], &[u8]) -> Vec<u8>>;
+
 struct Case {
     kernel: &'static str,
     args: Vec<A>,
@@ -29,7 +32,7 @@ struct Case {
     /// Bytes of each buffer.
     len: usize,
     /// The destination's bytes after the dispatch, from the kernel's definition.
-    want: Box<dyn Fn(&[u8], &[u8], &[u8]) -> Vec<u8>>,
+    want: Want,
 }
 
 const DST_LEN: usize = 4096;
