@@ -149,7 +149,8 @@ enum Plan {
 
 /// Runs dispatch `d` of blit kernel `b` (its grid has `workgroups` work-groups of
 /// `waves_per_wg` waves) natively, or returns `None` when it must be
-/// interpreted (see the module comment). Nothing has been written when it returns `None`.
+/// interpreted (see the module comment). Nothing has been written when it returns `None`
+/// (unless a host copy panicked, an emulator bug: interpreting then writes everything again).
 pub(crate) fn run(
     gpu: &Gpu,
     d: &Dispatch,
@@ -237,7 +238,8 @@ fn in_parallel(
     part: impl Fn(u64, u64) + Send + Sync + 'static,
 ) -> Option<usize> {
     let helpers = (len / chunk).min(gpu.threads as u64).saturating_sub(1) as usize;
-    if helpers == 0 {
+    // A fixed schedule (`--deterministic`, captures) keeps a dispatch on its caller's thread.
+    if helpers == 0 || gpu.deterministic() || crate::capture::enabled() {
         part(0, len);
         return Some(1);
     }
