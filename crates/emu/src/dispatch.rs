@@ -250,6 +250,13 @@ fn run_dispatch(
         &d.compute_units,
         gpu.cfg.compute_units,
     )?;
+    // ROCclr's fill and copy kernels become one checked host copy when they can (blit.rs).
+    if let Some(stats) = gpu
+        .native_blit(d.kernel_object)
+        .and_then(|b| crate::blit::run(gpu, d, &b, (total_wgs, waves_per_wg)))
+    {
+        return Ok(stats);
+    }
     // Scratch: one slot per (worker, resident work-group, wave); a cooperative dispatch has one
     // per (work-group, wave). Sized in u64.
     let slots = if d.cooperative {

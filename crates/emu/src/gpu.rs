@@ -251,6 +251,10 @@ pub struct Gpu {
     functions: Mutex<Arc<Functions>>,
     /// Run every dispatch in a fixed schedule (`HSAEMU_DETERMINISTIC`, `--deterministic`).
     deterministic: AtomicBool,
+    /// The loaded blit kernels with a native form, by kernel object address (`blit.rs`).
+    blits: Mutex<HashMap<u64, crate::blit::Blit>>,
+    /// Run recognised blit kernels natively (off with `HSAEMU_JIT=0`).
+    native: AtomicBool,
 }
 
 /// The functions of loaded code, for symbolised fault reports.
@@ -403,6 +407,8 @@ impl Gpu {
             gws: Arc::default(),
             functions: Mutex::new(Arc::new(Functions::default())),
             deterministic: AtomicBool::new(deterministic_requested()),
+            blits: Mutex::new(HashMap::new()),
+            native: AtomicBool::new(crate::blit::enabled_by_env()),
         })
     }
 
@@ -415,6 +421,20 @@ impl Gpu {
     /// Whether dispatches run in a fixed schedule.
     pub fn deterministic(&self) -> bool {
         self.deterministic.load(Ordering::Relaxed)
+    }
+
+    /// Runs ROCclr's blit kernels natively (the default unless `HSAEMU_JIT=0`), or
+    /// interprets them like any kernel.
+    pub fn set_native(&self, on: bool) {
+        self.native.store(on, Ordering::Relaxed);
+    }
+
+    /// The native form of the kernel at `kernel_object`, if it has one and native blits are on.
+    pub(crate) fn native_blit(&self, kernel_object: u64) -> Option<crate::blit::Blit> {
+        if !self.native.load(Ordering::Relaxed) {
+            return None;
+        }
+        self.blits.lock().get(&kernel_object).copied()
     }
 
     /// The shared memory map.
@@ -478,6 +498,10 @@ impl Gpu {
             kernels.insert(k.kernel_object, (k.name.clone(), k.format));
         }
         drop(kernels);
+        let mut blits = self.blits.lock();
+        blits.retain(|&a, _| live(a));
+        blits.extend((loaded.kernels.iter()).filter_map(|k| Some((k.kernel_object, k.blit?))));
+        drop(blits);
         let mut functions = self.functions.lock();
         let mut f = Functions::clone(&functions);
         f.by_start.retain(|&a, _| live(a));

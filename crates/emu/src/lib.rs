@@ -38,6 +38,7 @@
 // Lane loops index several `[u32; 64]` rows in lockstep; that is the shape that vectorizes.
 #![allow(clippy::needless_range_loop)]
 
+mod blit;
 mod capture;
 mod census;
 pub mod check;

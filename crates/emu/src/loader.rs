@@ -61,6 +61,8 @@ pub struct LoadedKernel {
     pub private_segment_size: u32,
     /// Host address of the kernel's first instruction.
     pub entry: u64,
+    /// Its native form, when it is one of ROCclr's blit kernels (`blit.rs`).
+    pub(crate) blit: Option<crate::blit::Blit>,
 }
 
 /// A code object loaded into host memory. Unregisters and frees the memory on drop.
@@ -257,6 +259,11 @@ pub fn load(
             group_segment_size: kd.group_segment_fixed_size,
             private_segment_size: kd.private_segment_fixed_size,
             entry,
+            blit: co
+                .kernels()
+                .iter()
+                .find(|k| k.name == name)
+                .and_then(|meta| crate::blit::recognise(name, meta)),
         });
     }
     functions.sort_by_key(|f| f.address);

@@ -254,6 +254,40 @@ pub(crate) fn write_bytes(addr: u64, bytes: &[u8]) {
     unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), addr as *mut u8, bytes.len()) };
 }
 
+/// Copies `len` bytes from `src` to `dst` (a native blit: the caller checked both ranges,
+/// `dst` writable, and that they do not overlap).
+pub(crate) fn copy(dst: u64, src: u64, len: u64) {
+    // SAFETY: the caller checked [src, src+len) and [dst, dst+len) lie in registered, live
+    // host ranges (kept mapped until the dispatch ends) and do not overlap. A host thread or
+    // another dispatch touching the same bytes meanwhile races as it would with the kernel's
+    // own stores (and as with the runtime's asynchronous copies, which copy the same way).
+    unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, len as usize) };
+}
+
+/// Fills `len` bytes at `dst` with `pattern` repeated (its last repetition cut short). The
+/// caller checked `[dst, dst+len)` is writable and that `pattern` is not taken from it.
+pub(crate) fn fill(dst: u64, len: u64, pattern: &[u8]) {
+    let Some(&first) = pattern.first() else {
+        return;
+    };
+    if pattern.iter().all(|&b| b == first) {
+        // SAFETY: as in `copy`: [dst, dst+len) is checked, live and writable.
+        unsafe { std::ptr::write_bytes(dst as *mut u8, first, len as usize) };
+        return;
+    }
+    // A block of whole patterns, copied over and over.
+    let reps = (64 * 1024 / pattern.len()).max(1);
+    let block = pattern.repeat(reps);
+    let mut at = 0u64;
+    while at < len {
+        let n = (len - at).min(block.len() as u64);
+        // SAFETY: as in `copy`: [dst + at, dst + at + n) lies inside the checked range, and
+        // `block` is our own buffer.
+        unsafe { std::ptr::copy_nonoverlapping(block.as_ptr(), (dst + at) as *mut u8, n as usize) };
+        at += n;
+    }
+}
+
 /// Anonymous read-write memory mapped at given addresses (a replay recreating a captured
 /// process's ranges where they were). Unmapped on drop.
 pub(crate) struct FixedMapping {
