@@ -912,6 +912,7 @@ mod tests {
             compute_units: 1,
             cu_masks: Default::default(),
             cu_mask_skip_init: false,
+            visible: None,
         };
         let rt = Runtime::new(config).expect("runtime");
         let gpu = rt.gpu_agents().next().expect("a GPU agent");
