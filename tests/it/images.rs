@@ -309,6 +309,7 @@ impl Hsa {
             compute_units: 4,
             cu_masks: Default::default(),
             cu_mask_skip_init: false,
+            visible: None,
         };
         Hsa::on(hsaemu_runtime::runtime::standalone(config).expect("runtime"))
     }

@@ -128,15 +128,18 @@ pub const EXTENSION_IMAGES: u16 = 1;
 /// The image limits a GPU agent reports for the `HSA_EXT_AGENT_INFO_*` attribute `attribute`
 /// (0x3000..=0x300C), one `u32` per dimension. hsa_ext_image.h calls these `size_t`, but ROCm's
 /// runtime writes `uint32_t` values and ROCclr reads them into `uint32_t` arrays, so `u32` is the
-/// ABI. The sizes are the spec's minimums; the pitch alignment is 256 bytes, as ROCclr assumes.
+/// ABI. The sizes are ROCr's for GFX9 and GFX10 (`ImageLutKv`'s table: 3D 16384 x 16384 x 8192,
+/// 8192 array layers), except 1DB, which stays at the spec's minimum; the pitch alignment is
+/// 256 bytes, as ROCclr assumes. HIP's `hipMalloc3DArray` checks against these (HIP's
+/// `Unit_hipMemcpy3D_Basic` makes a 10240-wide 3D array).
 pub(crate) fn image_limit(attribute: u32) -> Option<&'static [u32]> {
     Some(match attribute {
         0x3000 => &[16384],                 // IMAGE_1D_MAX_ELEMENTS
         0x3001 => &[16384],                 // IMAGE_1DA_MAX_ELEMENTS
         0x3002 => &[65536],                 // IMAGE_1DB_MAX_ELEMENTS
         0x3003..=0x3006 => &[16384, 16384], // IMAGE_2D/2DA/2DDEPTH/2DADEPTH_MAX_ELEMENTS
-        0x3007 => &[2048, 2048, 2048],      // IMAGE_3D_MAX_ELEMENTS
-        0x3008 => &[2048],                  // IMAGE_ARRAY_MAX_LAYERS
+        0x3007 => &[16384, 16384, 8192],    // IMAGE_3D_MAX_ELEMENTS
+        0x3008 => &[8192],                  // IMAGE_ARRAY_MAX_LAYERS
         0x3009 => &[128],                   // MAX_IMAGE_RD_HANDLES
         0x300A => &[64],                    // MAX_IMAGE_RORW_HANDLES
         0x300B => &[16],                    // MAX_SAMPLER_HANDLERS
@@ -678,9 +681,10 @@ mod tests {
                 read(0x3003),
                 (HSA_STATUS_SUCCESS, [16384, 16384, u32::MAX, u32::MAX])
             );
+            assert_eq!(read(0x3008).1[0], 8192);
             assert_eq!(
                 read(0x3007),
-                (HSA_STATUS_SUCCESS, [2048, 2048, 2048, u32::MAX])
+                (HSA_STATUS_SUCCESS, [16384, 16384, 8192, u32::MAX])
             );
             // ROCclr's imageSupport_ is MAX_IMAGE_RORW_HANDLES > 0.
             assert_eq!(

@@ -505,10 +505,14 @@ pub struct Config {
     pub cu_masks: std::collections::BTreeMap<u32, Vec<u32>>,
     /// `HSA_CU_MASK_SKIP_INIT=1`: new queues start on every CU.
     pub cu_mask_skip_init: bool,
+    /// ROCr's `ROCR_VISIBLE_DEVICES` (`visible.rs`): the GPUs surfaced, in agent order, by
+    /// index among the `gpus` emulated ones; `None`: all of them.
+    pub visible: Option<Vec<u32>>,
 }
 
 impl Config {
-    /// Reads `HSAEMU_TARGET`, `HSAEMU_GPUS`, `HSAEMU_CUS` and ROCr's `HSA_CU_MASK`. A target that is not supported is
+    /// Reads `HSAEMU_TARGET`, `HSAEMU_GPUS`, `HSAEMU_CUS` and ROCr's `HSA_CU_MASK` and
+    /// `ROCR_VISIBLE_DEVICES`. A target that is not supported is
     /// an error (reported on stderr with the supported list; `hsa_init` fails), never a silent
     /// fallback to another GPU; bad counts are reported and replaced by the defaults.
     pub fn from_env() -> Result<Config> {
@@ -548,7 +552,15 @@ impl Config {
                 compute_units,
             ),
             cu_mask_skip_init: std::env::var("HSA_CU_MASK_SKIP_INIT").is_ok_and(|v| v == "1"),
+            visible: crate::visible::from_env(gpus, gpu_uuid),
         })
+    }
+
+    /// The GPUs to surface as agents, in order (see `visible`).
+    pub fn visible_gpus(&self) -> Vec<u32> {
+        self.visible
+            .clone()
+            .unwrap_or_else(|| (0..self.gpus).collect())
     }
 }
 
@@ -617,7 +629,7 @@ pub(crate) fn gpu_properties(isa: &Isa, index: u32, compute_units: u32) -> Agent
         memory_max_mhz: 1600,
         memory_width: 4096,
         bdfid: (index + 3) << 8,
-        uuid: format!("GPU-{:016x}", 0x4853_4145_4d55_0000u64 | u64::from(index)),
+        uuid: gpu_uuid(index),
         lds_size: t.lds_size,
         kernel_dispatch: true,
         shader_engines: compute_units.div_ceil(32),
@@ -626,6 +638,11 @@ pub(crate) fn gpu_properties(isa: &Isa, index: u32, compute_units: u32) -> Agent
         cooperative_queues: t.hardware.gws,
         hardware: Some(t.hardware),
     }
+}
+
+/// GPU `index`'s UUID (`HSA_AMD_AGENT_INFO_UUID`).
+pub(crate) fn gpu_uuid(index: u32) -> String {
+    format!("GPU-{:016x}", 0x4853_4145_4d55_0000u64 | u64::from(index))
 }
 
 fn cpu_model_name() -> String {

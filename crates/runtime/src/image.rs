@@ -279,11 +279,11 @@ fn plan(
     use geometry::*;
     let (max_w, max_h, max_d, max_a) = match desc.geometry {
         D1 => (16384, 0, 0, 0),
-        D1A => (16384, 0, 0, 2048),
+        D1A => (16384, 0, 0, 8192),
         D1B => (65536, 0, 0, 0),
         D2 | D2DEPTH => (16384, 16384, 0, 0),
-        D2A | D2ADEPTH => (16384, 16384, 0, 2048),
-        _ => (2048, 2048, 2048, 0),
+        D2A | D2ADEPTH => (16384, 16384, 0, 8192),
+        _ => (16384, 16384, 8192, 0),
     };
     let rows = if max_h == 0 { 1 } else { desc.height };
     let slices = match desc.geometry {
@@ -912,6 +912,7 @@ mod tests {
             compute_units: 1,
             cu_masks: Default::default(),
             cu_mask_skip_init: false,
+            visible: None,
         };
         let rt = Runtime::new(config).expect("runtime");
         let gpu = rt.gpu_agents().next().expect("a GPU agent");
@@ -951,6 +952,40 @@ mod tests {
         };
         let w = image_words(Layout::Gfx10, &desc(geometry::D1B, 0), p.format, &g, 0x1000);
         assert_eq!((w[3] >> 12 & 0x7f, w[3] >> 24 & 1, w[2]), (56, 1, 400));
+    }
+
+    #[test]
+    fn size_limits_are_rocrs() {
+        let rt = Runtime::new(crate::agent::Config {
+            target: crate::agent::Isa::parse("gfx90a", true).expect("isa"),
+            gpus: 1,
+            compute_units: 1,
+            cu_masks: Default::default(),
+            cu_mask_skip_init: false,
+            visible: None,
+        })
+        .expect("runtime");
+        let gpu = rt.gpu_agents().next().expect("a GPU agent");
+        let r32 = ImageFormat {
+            channel_type: 8,  // SIGNED_INT32
+            channel_order: 3, // R
+        };
+        let d = |geometry, width, height, depth, array_size| ImageDescriptor {
+            geometry,
+            width,
+            height,
+            depth,
+            array_size,
+            format: r32,
+        };
+        let info = |d: ImageDescriptor| data_info(gpu, &d, DataLayout::Opaque, 0, 0).map(|_| ());
+        // HIP's Unit_hipMemcpy3D_Basic: a 10240 x 10 x 10 3D array (ROCr: 16384 x 16384 x 8192).
+        assert_eq!(info(d(geometry::D3, 10240, 10, 10, 0)), Ok(()));
+        assert_eq!(info(d(geometry::D3, 16, 16, 8192, 0)), Ok(()));
+        assert!(info(d(geometry::D3, 16384 + 1, 1, 1, 0)).is_err());
+        assert!(info(d(geometry::D3, 1, 1, 8193, 0)).is_err());
+        assert_eq!(info(d(geometry::D2A, 16, 16, 0, 8192)), Ok(()));
+        assert!(info(d(geometry::D2A, 16, 16, 0, 8193)).is_err());
     }
 
     #[test]

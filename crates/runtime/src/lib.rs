@@ -26,6 +26,7 @@ pub mod signal;
 pub mod svm;
 mod sync;
 pub mod trace;
+pub mod visible;
 
 pub use agent::{Agent, AgentProperties, DeviceType, Isa};
 pub use error::{HsaError, Result};

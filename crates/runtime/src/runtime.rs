@@ -225,7 +225,7 @@ impl Runtime {
             pools: cpu_pools,
             backend: None,
         })));
-        for i in 0..config.gpus {
+        for i in config.visible_gpus() {
             let props = agent::gpu_properties(&config.target, i, config.compute_units);
             let vram = (host / 2).min(16 << 30);
             let pools = vec![
