@@ -268,14 +268,10 @@ impl Wave {
     #[inline]
     pub(crate) fn vwrite(&mut self, code: u16, val: &Row, exec: u64) {
         let row = &mut self.v[reg_index(code)];
-        // Every lane of the wave active: a copy (of lanes 0–31 in wave32: lanes 32–63 of a
-        // wave32 wave are never read).
-        if exec == u64::MAX {
+        // Every lane of the wave active (lanes 32–63 of a wave32 wave are never read): a copy
+        // of the whole row, so a register copy keeps its lanes 32–63 too.
+        if exec == u64::MAX || exec == self.lane_mask {
             *row = *val;
-            return;
-        }
-        if self.wave32 && exec == self.lane_mask {
-            row[..32].copy_from_slice(&val[..32]);
             return;
         }
         // Branch-free blend so the loop vectorizes.
