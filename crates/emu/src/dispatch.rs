@@ -275,12 +275,11 @@ fn run_dispatch(
     let private_per_lane = private_per_lane as u32;
     let scratch_size = slot_size * slots;
 
-    // The dispatch packet the kernel may read through the dispatch pointer.
-    let mut own_packet = None;
+    // The dispatch packet and queue descriptor the kernel may read, when the caller gives none.
+    let mut own = OwnPage::new(&gpu.mem);
     let packet = if d.dispatch_packet_address != 0 {
         d.dispatch_packet_address
     } else {
-        let buf = HostBuffer::new(64).ok_or_else(|| out_of_memory("the dispatch packet"))?;
         let mut p = [0u8; 64];
         p[2..4].copy_from_slice(
             &(d.grid_size.iter().filter(|&&g| g > 1).count().max(1) as u16).to_le_bytes(),
@@ -293,51 +292,30 @@ fn run_dispatch(
         p[28..32].copy_from_slice(&d.group_segment_size.to_le_bytes());
         p[32..40].copy_from_slice(&d.kernel_object.to_le_bytes());
         p[40..48].copy_from_slice(&d.kernarg_address.to_le_bytes());
-        buf.write(0, &p);
-        gpu.mem
-            .register(buf.base(), 64, Access::Read)
-            .map_err(|e| Fault::invalid_dispatch(e.to_string()))?;
-        let a = buf.base();
-        own_packet = Some(buf);
-        a
+        own.publish(0, 64, &p)?
     };
-
-    // A minimal amd_queue_t when the caller has none: GFX8 code reads the aperture bases at
-    // +0x40 (group_segment_aperture_base_hi) and +0x44 (private_segment_aperture_base_hi).
-    let mut own_queue = None;
+    // A minimal amd_queue_t: GFX8 code reads the aperture bases at +0x40
+    // (group_segment_aperture_base_hi) and +0x44 (private_segment_aperture_base_hi); the rest
+    // of the page is zero.
     let queue = if d.queue_address != 0 {
         d.queue_address
     } else {
-        let buf = HostBuffer::new(256).ok_or_else(|| out_of_memory("the queue descriptor"))?;
-        buf.write(0x40, &crate::memory::SHARED_APERTURE_HI.to_le_bytes());
-        buf.write(0x44, &crate::memory::PRIVATE_APERTURE_HI.to_le_bytes());
-        if let Err(e) = gpu.mem.register(buf.base(), 256, Access::Read) {
-            if let Some(b) = &own_packet {
-                let _ = gpu.mem.unregister(b.base());
-            }
-            return Err(Fault::invalid_dispatch(e.to_string()));
-        }
-        let a = buf.base();
-        own_queue = Some(buf);
-        a
+        let mut q = [0u8; 0x48];
+        q[0x40..0x44].copy_from_slice(&crate::memory::SHARED_APERTURE_HI.to_le_bytes());
+        q[0x44..0x48].copy_from_slice(&crate::memory::PRIVATE_APERTURE_HI.to_le_bytes());
+        own.publish(OwnPage::QUEUE, 256, &q)?
     };
 
     let mut scratch = None;
     let mut scratch_base = 0;
     if scratch_size > 0 {
         let Some(buf) = HostBuffer::new(scratch_size) else {
-            for b in own_packet.iter().chain(own_queue.iter()) {
-                let _ = gpu.mem.unregister(b.base());
-            }
             return Err(out_of_memory("scratch memory"));
         };
         if let Err(e) = gpu
             .mem
             .register(buf.base(), scratch_size, Access::ReadWrite)
         {
-            for b in own_packet.iter().chain(own_queue.iter()) {
-                let _ = gpu.mem.unregister(b.base());
-            }
             return Err(Fault::invalid_dispatch(e.to_string()));
         }
         scratch_base = buf.base();
@@ -410,12 +388,8 @@ fn run_dispatch(
     if let Some(b) = &scratch {
         let _ = gpu.mem.unregister(b.base());
     }
-    for b in own_packet.iter().chain(own_queue.iter()) {
-        let _ = gpu.mem.unregister(b.base());
-    }
     drop(scratch);
-    drop(own_packet);
-    drop(own_queue);
+    drop(own);
     if let Some(f) = ctx.fault.lock().take() {
         return Err(f);
     }
@@ -452,6 +426,67 @@ fn run_dispatch(
     stats.waves = stats.workgroups * u64::from(waves_per_wg);
     stats.elapsed = start.elapsed();
     Ok(stats)
+}
+
+/// One page for the dispatch packet (at 0) and the queue descriptor (at [`OwnPage::QUEUE`])
+/// of a dispatch whose caller gives neither. Each part is registered read-only while the
+/// dispatch runs and unregistered when this is dropped; the page itself is kept per host
+/// thread between dispatches, so an empty dispatch allocates (and zeroes) nothing.
+struct OwnPage<'m> {
+    mem: &'m MemoryMap,
+    buf: Option<HostBuffer>,
+    /// Registered parts (base addresses; 0: none).
+    parts: [u64; 2],
+}
+
+thread_local! {
+    static SPARE_PAGE: Cell<Option<HostBuffer>> = const { Cell::new(None) };
+}
+
+impl<'m> OwnPage<'m> {
+    /// Offset of the queue descriptor in the page.
+    const QUEUE: u64 = 1024;
+
+    fn new(mem: &'m MemoryMap) -> OwnPage<'m> {
+        OwnPage {
+            mem,
+            buf: None,
+            parts: [0; 2],
+        }
+    }
+
+    /// Writes `bytes` at `offset` and registers `len` bytes there read-only; returns the
+    /// address. Bytes of the part past `bytes` are zero (every publisher writes the same
+    /// prefix length each time, so the page never holds another dispatch's data there).
+    fn publish(&mut self, offset: u64, len: u64, bytes: &[u8]) -> Result<u64, Fault> {
+        if self.buf.is_none() {
+            let page = SPARE_PAGE
+                .with(Cell::take)
+                .or_else(|| HostBuffer::new(4096));
+            self.buf = Some(page.ok_or_else(|| out_of_memory("the dispatch packet"))?);
+        }
+        let buf = self.buf.as_ref().expect("allocated just above");
+        buf.write(offset, bytes);
+        let a = buf.base() + offset;
+        self.mem
+            .register(a, len, Access::Read)
+            .map_err(|e| Fault::invalid_dispatch(e.to_string()))?;
+        self.parts[usize::from(offset != 0)] = a;
+        Ok(a)
+    }
+}
+
+impl Drop for OwnPage<'_> {
+    fn drop(&mut self) {
+        for a in self.parts {
+            if a != 0 {
+                let _ = self.mem.unregister(a);
+            }
+        }
+        if let Some(b) = self.buf.take() {
+            SPARE_PAGE.with(|s| s.set(Some(b)));
+        }
+    }
 }
 
 /// One host worker (index `index` of the dispatch): runs work-groups with this thread's kept
@@ -528,7 +563,7 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
                 spare.append(&mut resident);
                 return (wgs, insts, lanes);
             }
-            match run_slice(ctx, &mut resident[i], index, &mut cache, scratch) {
+            match run_slice(ctx, &mut resident[i], &mut cache, scratch) {
                 Ok(false) => i += 1,
                 Ok(true) => {
                     let wg = resident.swap_remove(i);
@@ -762,113 +797,42 @@ fn scratch_rsrc_word3(gen: Gen) -> u32 {
     }
 }
 
-/// Runs a work-group for up to one slice. Returns whether it finished.
+/// Runs a work-group for up to one slice. Returns whether it finished. The interpreter variant
+/// (checkers on or off, a wave trace or none) is chosen here, once per slice, so the
+/// scheduler loop and the per-instruction loop of a plain dispatch test neither.
 fn run_slice(
     ctx: &Ctx,
     wg: &mut Wg,
-    worker: usize,
     cache: &mut RegionCache,
     scratch: &mut Scratch,
 ) -> Result<bool, Fault> {
-    let _ = worker;
-    let budget_end = wg.executed + WG_SLICE;
-    loop {
-        let mut any_running = false;
-        let mut progressed = false;
-        for wi in 0..wg.waves.len() {
-            if wg.waves[wi].state != WaveState::Running {
-                continue;
-            }
-            any_running = true;
-            let before = wg.waves[wi].instructions;
-            cache.last_load = 0;
-            match &ctx.trace {
-                Some(t) if wg.traced && t.selects_wave(wi as u32) => {
-                    let base = ctx
-                        .functions
-                        .code_offset(ctx.entry)
-                        .map_or(0, |o| ctx.entry - o);
-                    let mut rec =
-                        crate::wavetrace::WaveRecorder::new(t, &ctx.mem, wg.id, wi as u32, base);
-                    rec.slot_size = ctx.slot_size;
-                    if wg.check.is_some() {
-                        run_wave::<true, _>(ctx, wg, wi, cache, scratch, &mut rec)?;
-                    } else {
-                        run_wave::<false, _>(ctx, wg, wi, cache, scratch, &mut rec)?;
-                    }
-                }
-                _ if wg.check.is_some() => {
-                    run_wave::<true, _>(ctx, wg, wi, cache, scratch, &mut ())?
-                }
-                _ => run_wave::<false, _>(ctx, wg, wi, cache, scratch, &mut ())?,
-            }
-            if cache.last_load != 0 {
-                wg.last_load[wi] = cache.last_load;
-            }
-            let after = wg.waves[wi].instructions;
-            if after > before {
-                progressed = true;
-            }
-            wg.executed += after - before;
-        }
-        // Barrier release: every wave that has not ended is waiting.
-        let waiting = wg
-            .waves
-            .iter()
-            .filter(|w| w.state == WaveState::Barrier)
-            .count();
-        let running = wg
-            .waves
-            .iter()
-            .filter(|w| w.state == WaveState::Running)
-            .count();
-        if waiting > 0 && running == 0 {
-            for w in wg
-                .waves
-                .iter_mut()
-                .filter(|w| w.state == WaveState::Barrier)
-            {
-                w.state = WaveState::Running;
-            }
-            if let Some(g) = &mut wg.check {
-                g.barrier();
-            }
-            // The slice ends here too: a loop around a barrier must not keep the thread (and
-            // its preemption point) forever.
-            if wg.executed >= budget_end {
-                return Ok(false);
-            }
-            continue;
-        }
-        if !any_running && waiting == 0 {
-            return Ok(true);
-        }
-        if wg.executed >= budget_end || !progressed {
-            return Ok(false);
-        }
+    let traced = wg.traced && ctx.trace.is_some();
+    match (wg.check.is_some(), traced) {
+        (false, false) => slice::<false, false>(ctx, wg, cache, scratch),
+        (true, false) => slice::<true, false>(ctx, wg, cache, scratch),
+        (false, true) => slice::<false, true>(ctx, wg, cache, scratch),
+        (true, true) => slice::<true, true>(ctx, wg, cache, scratch),
     }
 }
 
-/// Runs one wave for up to a quantum, until it ends, waits at a barrier or sleeps. `CHECK`:
-/// with the checkers of `--check`; `obs` sees each instruction (`()`: nothing, compiled away;
-/// a wave trace's recorder).
-fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
+/// [`run_slice`] for one variant: `CHECK`, the checkers of `--check` see every memory access
+/// and barrier; `TRACE`, the waves `--trace-wave` selects run under a recorder.
+fn slice<const CHECK: bool, const TRACE: bool>(
     ctx: &Ctx,
     wg: &mut Wg,
-    wi: usize,
     cache: &mut RegionCache,
     scratch: &mut Scratch,
-    obs: &mut O,
-) -> Result<(), Fault> {
-    let program = &*ctx.program;
+) -> Result<bool, Fault> {
     let Wg {
-        waves,
-        lds,
         id,
+        waves,
+        last_load,
+        lds,
+        executed,
         check,
         ..
     } = wg;
-    let w = &mut waves[wi];
+    let id = *id;
     let mut env = Env {
         gen: ctx.gen,
         mem: &ctx.mem,
@@ -879,16 +843,91 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
         clock_mhz: ctx.clock_mhz,
         gws: &ctx.gws,
         deterministic: ctx.deterministic,
-        check: check.as_deref_mut(),
+        check: if CHECK { check.as_deref_mut() } else { None },
     };
+    let budget_end = *executed + WG_SLICE;
+    loop {
+        let mut progressed = false;
+        // Waves still running and waiting at the barrier after this round.
+        let (mut running, mut waiting) = (0usize, 0usize);
+        for (wi, w) in waves.iter_mut().enumerate() {
+            if w.state != WaveState::Running {
+                waiting += usize::from(w.state == WaveState::Barrier);
+                continue;
+            }
+            let before = w.instructions;
+            env.cache.last_load = 0;
+            match ctx.trace.as_ref() {
+                Some(t) if TRACE && t.selects_wave(wi as u32) => {
+                    let base = ctx
+                        .functions
+                        .code_offset(ctx.entry)
+                        .map_or(0, |o| ctx.entry - o);
+                    let mut rec =
+                        crate::wavetrace::WaveRecorder::new(t, &ctx.mem, id, wi as u32, base);
+                    rec.slot_size = ctx.slot_size;
+                    run_wave::<CHECK, _>(ctx, id, w, &mut env, &mut rec)?;
+                }
+                _ => run_wave::<CHECK, _>(ctx, id, w, &mut env, &mut ())?,
+            }
+            if env.cache.last_load != 0 {
+                last_load[wi] = env.cache.last_load;
+            }
+            match w.state {
+                WaveState::Running => running += 1,
+                WaveState::Barrier => waiting += 1,
+                WaveState::Done => {}
+            }
+            let after = w.instructions;
+            progressed |= after > before;
+            *executed += after - before;
+        }
+        // Barrier release: every wave that has not ended is waiting.
+        if waiting > 0 && running == 0 {
+            for w in waves.iter_mut().filter(|w| w.state == WaveState::Barrier) {
+                w.state = WaveState::Running;
+            }
+            if CHECK {
+                if let Some(g) = env.check.as_deref_mut() {
+                    g.barrier();
+                }
+            }
+            // The slice ends here too: a loop around a barrier must not keep the thread (and
+            // its preemption point) forever.
+            if *executed >= budget_end {
+                return Ok(false);
+            }
+            continue;
+        }
+        if running == 0 && waiting == 0 {
+            return Ok(true);
+        }
+        if *executed >= budget_end || !progressed {
+            return Ok(false);
+        }
+    }
+}
+
+/// Runs one wave for up to a quantum, until it ends, waits at a barrier or sleeps. `CHECK`:
+/// with the checkers of `--check`; `obs` sees each instruction (`()`: nothing, compiled away;
+/// a wave trace's recorder).
+#[inline(always)]
+fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
+    ctx: &Ctx,
+    id: [u32; 3],
+    w: &mut Wave,
+    env: &mut Env,
+    obs: &mut O,
+) -> Result<(), Fault> {
+    let program = &*ctx.program;
     for _ in 0..QUANTUM {
         let pc = w.pc;
         let Some(inst) = program.at(pc) else {
-            return Err(fault(ctx, *id, w, pc, None, FaultKind::PcOutOfRange, None));
+            return Err(fault(ctx, id, w, pc, None, FaultKind::PcOutOfRange, None));
         };
         w.instructions += 1;
         obs.before(w, inst, env.lds);
-        let result = exec::step::<CHECK>(w, inst, &mut env);
+        let result = exec::step::<CHECK>(w, inst, env);
         obs.after(w, inst, env.lds, result.is_err());
         match result {
             Ok(Flow::Next) => w.pc = pc + u64::from(inst.size),
@@ -911,15 +950,7 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
                 return Ok(());
             }
             Err(e) => {
-                return Err(fault(
-                    ctx,
-                    *id,
-                    w,
-                    pc,
-                    e.lane,
-                    e.kind,
-                    Some(inst.describe()),
-                ));
+                return Err(fault(ctx, id, w, pc, e.lane, e.kind, Some(inst.describe())));
             }
         }
     }

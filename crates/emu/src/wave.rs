@@ -17,6 +17,20 @@ pub(crate) const LANES: usize = 64;
 /// One vector register.
 pub(crate) type Row = [u32; LANES];
 
+/// Runs `$body` for each lane `$l` of a wave: lanes 0–31 when `$wave32` holds, all 64
+/// otherwise. The loop is written twice, each of fixed length, so both vectorize; a wave64
+/// pays one predictable branch, and a wave32 computes half the lanes.
+macro_rules! for_lanes {
+    ($wave32:expr, $l:ident, $body:block) => {
+        if $wave32 {
+            for $l in 0..32 $body
+        } else {
+            for $l in 0..$crate::wave::LANES $body
+        }
+    };
+}
+pub(crate) use for_lanes;
+
 /// Number of rows in the vector file: 256 VGPRs then 256 AGPRs.
 pub(crate) const VREGS: usize = 512;
 
@@ -241,9 +255,9 @@ impl Wave {
             let lo = &self.v[r];
             let hi = &self.v[(r + 1) % VREGS];
             let mut out = [0u64; LANES];
-            for i in 0..LANES {
+            for_lanes!(self.wave32, i, {
                 out[i] = u64::from(lo[i]) | u64::from(hi[i]) << 32;
-            }
+            });
             out
         } else {
             [self.sread64(code, lit, ty); LANES]
@@ -254,16 +268,17 @@ impl Wave {
     #[inline]
     pub(crate) fn vwrite(&mut self, code: u16, val: &Row, exec: u64) {
         let row = &mut self.v[reg_index(code)];
-        // Every lane of the wave active (lanes 32–63 of a wave32 wave are never read): a copy.
+        // Every lane of the wave active (lanes 32–63 of a wave32 wave are never read): a copy
+        // of the whole row, so a register copy keeps its lanes 32–63 too.
         if exec == u64::MAX || exec == self.lane_mask {
             *row = *val;
             return;
         }
         // Branch-free blend so the loop vectorizes.
-        for i in 0..LANES {
+        for_lanes!(self.wave32, i, {
             let m = ((exec >> i) & 1).wrapping_neg() as u32;
             row[i] = (val[i] & m) | (row[i] & !m);
-        }
+        });
     }
 
     /// Writes the active lanes of a 64-bit vector destination (a register pair).
@@ -272,10 +287,10 @@ impl Wave {
         let r = reg_index(code);
         let mut lo = [0u32; LANES];
         let mut hi = [0u32; LANES];
-        for i in 0..LANES {
+        for_lanes!(self.wave32, i, {
             lo[i] = val[i] as u32;
             hi[i] = (val[i] >> 32) as u32;
-        }
+        });
         let _ = r;
         self.vwrite(code, &lo, exec);
         self.vwrite(code + 1, &hi, exec);

@@ -320,18 +320,23 @@ impl Ctx<'_> {
             // No modifiers: read the register in place (no copy).
             return &w.v[crate::wave::reg_index(code)];
         }
-        if code >= VGPR {
-            *out = w.v[crate::wave::reg_index(code)];
+        // Lanes 0–31 only in wave32 (the rest of `out` is left as it was, never read); each
+        // copy of fixed length.
+        let x = if code >= VGPR {
+            None
         } else {
-            *out = [w.sread(
-                code,
-                i.lit,
-                if ty == Ty::F64 || ty == Ty::I64 {
-                    Ty::B32
-                } else {
-                    ty
-                },
-            ); LANES];
+            let ty = if ty == Ty::F64 || ty == Ty::I64 {
+                Ty::B32
+            } else {
+                ty
+            };
+            Some(w.sread(code, i.lit, ty))
+        };
+        match (x, w.wave32) {
+            (None, false) => *out = w.v[crate::wave::reg_index(code)],
+            (None, true) => out[..32].copy_from_slice(&w.v[crate::wave::reg_index(code)][..32]),
+            (Some(x), false) => *out = [x; LANES],
+            (Some(x), true) => out[..32].fill(x),
         }
         if i.sub != Sub::E32 {
             match i.sub {
@@ -1063,11 +1068,12 @@ macro_rules! valu_prelude {
                 ($d a:expr, |$d x:ident| $d e:expr) => {{
                     let ta = $d a;
                     let a: &Row = as_row(&ta);
-                    for l in 0..LANES {
+                    let r = &mut $scr.r;
+                    $crate::wave::for_lanes!($wv.wave32, l, {
                         let $d x = a[l];
-                        $scr.r[l] = $d e;
-                    }
-                    &$scr.r
+                        r[l] = $d e;
+                    });
+                    &*r
                 }};
             }
             macro_rules! map2 {
@@ -1076,12 +1082,13 @@ macro_rules! valu_prelude {
                     let a: &Row = as_row(&ta);
                     let tb = $d b;
                     let b: &Row = as_row(&tb);
-                    for l in 0..LANES {
+                    let r = &mut $scr.r;
+                    $crate::wave::for_lanes!($wv.wave32, l, {
                         let $d x = a[l];
                         let $d y = b[l];
-                        $scr.r[l] = $d e;
-                    }
-                    &$scr.r
+                        r[l] = $d e;
+                    });
+                    &*r
                 }};
             }
             macro_rules! map3 {
@@ -1092,13 +1099,14 @@ macro_rules! valu_prelude {
                     let b: &Row = as_row(&tb);
                     let tc = $d c;
                     let c3: &Row = as_row(&tc);
-                    for l in 0..LANES {
+                    let r = &mut $scr.r;
+                    $crate::wave::for_lanes!($wv.wave32, l, {
                         let $d x = a[l];
                         let $d y = b[l];
                         let $d z = c3[l];
-                        $scr.r[l] = $d e;
-                    }
-                    &$scr.r
+                        r[l] = $d e;
+                    });
+                    &*r
                 }};
             }
             macro_rules! v32 {

@@ -159,14 +159,15 @@ pub(super) fn valu_body(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
         };
         let cin = unpack_flags(cin);
         let mut flags = [0u8; LANES];
+        let wave32 = w.wave32;
         macro_rules! carry {
             (|$x:ident, $y:ident, $ci:ident| $v:expr, $carry:expr) => {
-                for l in 0..LANES {
+                crate::wave::for_lanes!(wave32, l, {
                     let $ci = u32::from(cin[l]);
                     let ($x, $y) = (a[l], b[l]);
                     sr[l] = $v;
                     flags[l] = u8::from($carry);
-                }
+                })
             };
         }
         match kind {

@@ -105,7 +105,7 @@ pub(super) fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
             let cc = c.s64(w, 2);
             let mut r = [0u64; LANES];
             let mut ov = 0u64;
-            for l in 0..LANES {
+            crate::wave::for_lanes!(w.wave32, l, {
                 let (v, o) = if i.op == Op::V_MAD_U64_U32 {
                     let p = u128::from(a[l]) * u128::from(b[l]) + u128::from(cc[l]);
                     let o = p >> 64 != 0;
@@ -123,7 +123,7 @@ pub(super) fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
                 };
                 r[l] = v;
                 ov |= u64::from(o) << l;
-            }
+            });
             w.vwrite64(i.dst, &r, c.wmask);
             w.merge_mask(i.sdst, ov, c.wmask);
         }
@@ -178,14 +178,14 @@ pub(super) fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
             let a = s0!();
             let b = c.s64(w, 1);
             let mut r = [0u64; LANES];
-            for l in 0..LANES {
+            crate::wave::for_lanes!(w.wave32, l, {
                 let s = a[l] & 63;
                 r[l] = match i.op {
                     Op::V_LSHLREV_B64 => b[l] << s,
                     Op::V_LSHRREV_B64 => b[l] >> s,
                     _ => ((b[l] as i64) >> s) as u64,
                 };
-            }
+            });
             v64!(r)
         }
         Op::V_BFE_U32 => v32!(map3!(s0!(), s1!(), s2!(), |x, y, z| super::bfe32(
