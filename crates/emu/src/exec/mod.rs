@@ -96,9 +96,10 @@ pub(crate) fn unimplemented(i: &Inst) -> LaneFault {
 }
 
 /// Whether the emulator has semantics for a decoded instruction (for coverage reports): every
-/// opcode the generated join (`ops::op_of`) gives a handler, a compare or a memory descriptor.
+/// opcode the generated join (`ops::op_of`) gives a handler, a compare or a memory descriptor,
+/// unless the handler refuses the generation (the census's [`mimg::refuses`]).
 pub(crate) fn implemented(i: &Inst) -> bool {
-    !matches!(i.fmt, Fmt::Unimplemented | Fmt::Invalid)
+    !matches!(i.fmt, Fmt::Unimplemented | Fmt::Invalid) && !mimg::refuses(i.gen, i.op)
 }
 
 /// Executes one instruction. `C`: checking is on (`--check`, see [`crate::check`]): vector
