@@ -676,6 +676,10 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
                 i.lit = u32::from_le_bytes([nsa[0], nsa[1], nsa[2], nsa[3]]);
                 i.ext = u32::from_le_bytes([nsa[4], nsa[5], nsa[6], nsa[7]]);
             }
+            // GFX11 (no NSA decoded): `dmask` and `dim` as for GFX10.
+            if let Ext::MimgDim { dmask, dim } = isa.ext {
+                i.imm = i32::from(dmask) | i32::from(dim) << 4;
+            }
             for (theirs, ours) in [
                 (hsaemu_isa::flags::GLC, flag::GLC),
                 (hsaemu_isa::flags::SLC, flag::SLC),

@@ -179,6 +179,8 @@ fn layout(i: &Inst) -> Layout {
         Layout::Gfx8
     } else if i.gen.is_gfx10() {
         Layout::Gfx10
+    } else if i.gen.is_gfx11() {
+        Layout::Gfx11
     } else {
         Layout::Gfx9
     }
@@ -314,12 +316,10 @@ fn levels(res: &Resource) -> u32 {
 }
 
 /// Whether this module's semantics refuse `op` on `gen` although they handle it elsewhere
-/// (the census asks, so it never counts what faults). GFX11's image and typed buffer
-/// descriptors are not modelled yet: its image opcodes and format buffer accesses fault as
-/// unimplemented.
+/// (the census asks, so it never counts what faults). GFX11's V# format field is not
+/// modelled yet: its format buffer accesses fault as unimplemented.
 pub(crate) fn refuses(gen: crate::decode::Gen, op: Op) -> bool {
-    let handled = describe(op) & 0xf != 0 || is_buffer_format(op);
-    handled && gen.is_gfx11()
+    is_buffer_format(op) && gen.is_gfx11()
 }
 
 /// Executes an image instruction.
