@@ -849,8 +849,8 @@ fn gfx1100_load_store_sample() {
             for l in run.lanes() {
                 let (x, y) = texel_of(l);
                 let e = Run::texel(&run.before, RG8_SNORM, x, y);
-                for c in 0..2 {
-                    let want = (f32::from(e[c] as i8) / 127.0).max(-1.0);
+                for (c, &b) in e.iter().enumerate() {
+                    let want = (f32::from(b as i8) / 127.0).max(-1.0);
                     let got = f32::from_bits(run.r1.v[20 + c][l]);
                     assert_eq!(got, want, "{line} lane {l} component {c}");
                 }
