@@ -1,4 +1,4 @@
-//! MIMG semantics (GFX8, GFX9, GFX10.3): image loads and stores (with format conversion and
+//! MIMG semantics (GFX8, GFX9, GFX10.3, GFX11): image loads and stores (with format conversion and
 //! the raw `_pck` forms), image atomics (integer and float), the sample and gather4 families
 //! (`_d`/`_cd` derivatives in 32 or 16 bits), `image_get_lod` and `image_get_resinfo`, over
 //! linear images described by a T# (and an S# for sampling). The texel arithmetic (formats,

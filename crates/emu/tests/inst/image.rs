@@ -4,7 +4,8 @@
 //! linear image inside the test's global buffer (`run_words_mem`); lanes 5 and 37 are inactive.
 //!
 //! The T# and S# words are written here from the ISA manuals' "Image Resource" and "Image
-//! Sampler" tables (GFX8/GFX9: Vega ISA; GFX10: RDNA2 ISA, the unified FORMAT numbering), and
+//! Sampler" tables (GFX8/GFX9: Vega ISA; GFX10: RDNA2 ISA, the unified FORMAT numbering;
+//! GFX11: ROCr's resource_gfx11.h with LLVM's UfmtGFX11 numbering), and
 //! the expected values from the instructions' definitions: `_pck` moves the element's bits
 //! without format conversion (8- and 16-bit elements zero-extended, or sign-extended with
 //! `_sgn`); `image_get_lod` returns the clamped LOD then the raw one, the LOD being log2 of the
