@@ -2,9 +2,8 @@
 //! reads the generated join (`ops::op_of`), so it says exactly what decoding would: an opcode
 //! executes (a handler, a compare, a described memory access), is on the reviewed
 //! not-for-compute list (`tools/not-for-compute.txt`, with its reason), or is a compute
-//! opcode still without semantics (`tools/missing.txt`) or without them on one generation (a
-//! handler that refuses it there, like GFX11's format buffer accesses, makes it missing
-//! there). The per-instruction tests (`tests/inst.rs`) ask it which opcodes need lines.
+//! opcode still without semantics (`tools/missing.txt`). The per-instruction tests
+//! (`tests/inst.rs`) ask it which opcodes need lines.
 
 use crate::ops::{not_for_compute, op_of, Op};
 use hsaemu_isa::{Gen, Opcode};
@@ -21,24 +20,12 @@ pub enum OpcodeStatus {
     Missing,
 }
 
-/// The status of an opcode's semantics on the generations where they run (the reviewed
-/// lists' view; [`opcode_status_on`] says what one generation does).
+/// The status of an opcode (the same for every generation that has it).
 pub fn opcode_status(o: Opcode) -> OpcodeStatus {
     match op_of(o) {
         Op::NotForCompute => OpcodeStatus::NotForCompute(not_for_compute(o).unwrap_or("")),
         Op::Missing => OpcodeStatus::Missing,
         _ => OpcodeStatus::Executes,
-    }
-}
-
-/// The status of an opcode on `gen`: [`opcode_status`], except that an opcode whose handler
-/// refuses this generation (GFX11 format buffer accesses) is missing there.
-pub fn opcode_status_on(gen: Gen, o: Opcode) -> OpcodeStatus {
-    match opcode_status(o) {
-        OpcodeStatus::Executes if crate::exec::mimg::refuses(gen, op_of(o)) => {
-            OpcodeStatus::Missing
-        }
-        s => s,
     }
 }
 
@@ -72,28 +59,6 @@ mod tests {
                         | Encoding::Scratch
                 )
         })
-    }
-
-    /// The census counts an opcode as executing on a generation only where its handler runs:
-    /// GFX11's format buffer accesses fault (GFX11's V# format is not modelled), so they are
-    /// missing there while gfx1030 executes them; GFX11's image opcodes run.
-    #[test]
-    fn gfx11_format_buffers_are_missing_until_they_run() {
-        let named = |m: &str| {
-            *Opcode::all()
-                .iter()
-                .find(|o| o.mnemonic() == m)
-                .unwrap_or_else(|| panic!("{m}: not an opcode"))
-        };
-        for m in ["image_load", "image_store", "image_sample"] {
-            assert_eq!(
-                opcode_status_on(Gen::Gfx11, named(m)),
-                OpcodeStatus::Executes
-            );
-        }
-        let fmt = named("buffer_load_format_x");
-        assert_eq!(opcode_status_on(Gen::Gfx10, fmt), OpcodeStatus::Executes);
-        assert_eq!(opcode_status_on(Gen::Gfx11W64, fmt), OpcodeStatus::Missing);
     }
 
     /// The generated join agrees with the two reviewed lists it was generated from (a list
@@ -172,7 +137,7 @@ mod tests {
             let ops = opcodes(gen);
             let (mut done, mut nfc, mut mem, mut cdna3, mut other) = (0, 0, 0, 0, 0);
             for &o in &ops {
-                match opcode_status_on(gen, o) {
+                match opcode_status(o) {
                     OpcodeStatus::NotForCompute(why) => {
                         assert!(!why.is_empty(), "{o:?} without a reason");
                         nfc += 1;

@@ -631,8 +631,12 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
                     num: nfmt,
                 }),
                 Ext::BufFormat { format } => Some(
-                    crate::image::Format::from_unified(u16::from(format))
-                        .unwrap_or(crate::image::Format { data: 0, num: 0 }),
+                    if gen.is_gfx11() {
+                        crate::image::Format::from_unified_gfx11(u16::from(format))
+                    } else {
+                        crate::image::Format::from_unified(u16::from(format))
+                    }
+                    .unwrap_or(crate::image::Format { data: 0, num: 0 }),
                 ),
                 _ => None,
             };

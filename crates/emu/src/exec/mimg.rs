@@ -315,13 +315,6 @@ fn levels(res: &Resource) -> u32 {
     u32::from(res.last_level.saturating_sub(res.base_level)) + 1
 }
 
-/// Whether this module's semantics refuse `op` on `gen` although they handle it elsewhere
-/// (the census asks, so it never counts what faults). GFX11's V# format field is not
-/// modelled yet: its format buffer accesses fault as unimplemented.
-pub(crate) fn refuses(gen: crate::decode::Gen, op: Op) -> bool {
-    is_buffer_format(op) && gen.is_gfx11()
-}
-
 /// Executes an image instruction.
 pub(crate) fn mimg(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let d = describe(i.op);
@@ -329,7 +322,7 @@ pub(crate) fn mimg(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     // GFX8's bit 15 is `r128` (a 4-dword T#), not `a16`. NSA lists past eight registers are
     // not implemented.
     let gfx8 = i.gen == crate::decode::Gen::Gfx8;
-    if kind == 0 || refuses(i.gen, i.op) || (gfx8 && i.has(flag::A16)) || i.imm >> 8 & 3 == 3 {
+    if kind == 0 || (gfx8 && i.has(flag::A16)) || i.imm >> 8 & 3 == 3 {
         return Err(unimplemented(i));
     }
     let mut t = [0u32; 8];
@@ -862,9 +855,10 @@ pub(crate) fn buffer_format(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     };
     let r = i.src[2];
     let v: [u32; 4] = std::array::from_fn(|k| w.sread(r + k as u16, 0, Ty::B32));
-    let gfx10 = i.gen.is_gfx10();
-    // GFX10 carries its format in the descriptor (GFX11's V# is not modelled yet).
-    if refuses(i.gen, i.op) || (!gfx10 && v[1] >> 31 != 0) {
+    let gfx10 = i.gen.is_rdna();
+    // GFX10 and GFX11 carry their format in the descriptor (word 3: 7 bits, GFX11 6 bits in
+    // its own numbering); GFX8/GFX9's swizzled buffers are not modelled.
+    if !gfx10 && v[1] >> 31 != 0 {
         return Err(unimplemented(i));
     }
     let base = u64::from(v[0]) | u64::from(v[1] & 0xffff) << 32;
@@ -875,6 +869,9 @@ pub(crate) fn buffer_format(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             data: (i.ext >> 16) as u8,
             num: (i.ext >> 24 & 0xf) as u8,
         }
+    } else if i.gen.is_gfx11() {
+        image::Format::from_unified_gfx11((v[3] >> 12 & 0x3f) as u16)
+            .unwrap_or(image::Format { data: 0, num: 0 })
     } else if gfx10 {
         image::Format::from_unified((v[3] >> 12 & 0x7f) as u16)
             .unwrap_or(image::Format { data: 0, num: 0 })

@@ -96,10 +96,9 @@ pub(crate) fn unimplemented(i: &Inst) -> LaneFault {
 }
 
 /// Whether the emulator has semantics for a decoded instruction (for coverage reports): every
-/// opcode the generated join (`ops::op_of`) gives a handler, a compare or a memory descriptor,
-/// unless the handler refuses the generation (the census's [`mimg::refuses`]).
+/// opcode the generated join (`ops::op_of`) gives a handler, a compare or a memory descriptor.
 pub(crate) fn implemented(i: &Inst) -> bool {
-    !matches!(i.fmt, Fmt::Unimplemented | Fmt::Invalid) && !mimg::refuses(i.gen, i.op)
+    !matches!(i.fmt, Fmt::Unimplemented | Fmt::Invalid)
 }
 
 /// Executes one instruction. `C`: checking is on (`--check`, see [`crate::check`]): vector

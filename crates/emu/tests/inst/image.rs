@@ -937,6 +937,50 @@ fn gfx1100_load_store_sample() {
     assert_eq!(ran, 1, "{line}");
 }
 
+/// GFX11 typed buffer load over a V# written from ROCr's `resource_gfx11.h` (word 3: DST_SEL,
+/// FORMAT 17:12 in GFX11's numbering, OOB_SELECT 29:28 = 0, index against NUM_RECORDS):
+/// `buffer_load_format_xy` of RG32_UINT elements (GFX11 FORMAT 48; GFX10's 48 would be a
+/// 10_10_10_2 format); lanes past NUM_RECORDS read 0.
+#[test]
+fn gfx1100_buffer_load_format() {
+    let line = "buffer_load_format_xy v[20:21], v0, s[8:11], 0 idxen";
+    let records = 24;
+    let ran = run_on(
+        &[GFX1100],
+        line,
+        RG32_UINT,
+        0,
+        [0; 4],
+        &|_, m, r| {
+            fill_bytes(m);
+            let base = m.as_ptr() as u64;
+            r.s[8] = base as u32;
+            r.s[9] = (base >> 32) as u32 & 0xffff | 8 << 16;
+            r.s[10] = records;
+            r.s[11] = 4 | 5 << 3 | 6 << 6 | 7 << 9 | RG32_UINT.gfx11 << 12;
+            for l in 0..32 {
+                r.v[0][l] = l as u32;
+            }
+        },
+        &|run| {
+            for l in run.lanes() {
+                for c in 0..2 {
+                    let a = 8 * l + 4 * c;
+                    let want = if l < records as usize {
+                        u32::from_le_bytes(run.before[a..a + 4].try_into().expect("4 bytes"))
+                    } else {
+                        0
+                    };
+                    let got = run.r1.v[20 + c][l];
+                    assert_eq!(got, want, "{line} lane {l} component {c}");
+                }
+            }
+            run.inactive_kept(20, 2, line);
+        },
+    );
+    assert_eq!(ran, 1, "{line}");
+}
+
 pub(crate) fn mnemonics() -> Vec<String> {
     let mut v: Vec<String> = [
         "image_load_pck",
