@@ -631,8 +631,12 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
                     num: nfmt,
                 }),
                 Ext::BufFormat { format } => Some(
-                    crate::image::Format::from_unified(u16::from(format))
-                        .unwrap_or(crate::image::Format { data: 0, num: 0 }),
+                    if gen.is_gfx11() {
+                        crate::image::Format::from_unified_gfx11(u16::from(format))
+                    } else {
+                        crate::image::Format::from_unified(u16::from(format))
+                    }
+                    .unwrap_or(crate::image::Format { data: 0, num: 0 }),
                 ),
                 _ => None,
             };
@@ -675,6 +679,10 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
                 i.imm = i32::from(dmask) | i32::from(dim) << 4 | nsa_dwords << 8;
                 i.lit = u32::from_le_bytes([nsa[0], nsa[1], nsa[2], nsa[3]]);
                 i.ext = u32::from_le_bytes([nsa[4], nsa[5], nsa[6], nsa[7]]);
+            }
+            // GFX11 (no NSA decoded): `dmask` and `dim` as for GFX10.
+            if let Ext::MimgDim { dmask, dim } = isa.ext {
+                i.imm = i32::from(dmask) | i32::from(dim) << 4;
             }
             for (theirs, ours) in [
                 (hsaemu_isa::flags::GLC, flag::GLC),

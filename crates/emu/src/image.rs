@@ -102,6 +102,32 @@ const UNIFIED: [(u8, u16, &[u8]); 15] = {
     ]
 };
 
+/// GFX11's unified `FORMAT` (T# word 1, 8 bits): GFX10's values up to 16_16 (29), then
+/// renumbered without the 10_11_11/11_11_10 groups (30–31, not implemented) and without
+/// scaled 10_10_10_2 (LLVM's `UfmtGFX11`). No sRGB or packed 16-bit rows: their GFX11 values
+/// are not modelled, so such a T# faults as an unsupported format.
+const UNIFIED_GFX11: [(u8, u16, &[u8]); 12] = {
+    use data_format::*;
+    use num_format::*;
+    const N6: &[u8] = &[UNORM, SNORM, USCALED, SSCALED, UINT, SINT];
+    const N7: &[u8] = &[UNORM, SNORM, USCALED, SSCALED, UINT, SINT, FLOAT];
+    const N3: &[u8] = &[UINT, SINT, FLOAT];
+    [
+        (F8, 1, N6),
+        (F16, 7, N7),
+        (F8_8, 14, N6),
+        (F32, 20, N3),
+        (F16_16, 23, N7),
+        (F10_10_10_2, 32, &[UNORM, SNORM, UINT, SINT]),
+        (F2_10_10_10, 36, N6),
+        (F8_8_8_8, 42, N6),
+        (F32_32, 48, N3),
+        (F16_16_16_16, 51, N7),
+        (F32_32_32, 58, N3),
+        (F32_32_32_32, 61, N3),
+    ]
+};
+
 /// The GFX10 packed 16-bit UNORM formats (133–135).
 const UNIFIED_PACKED: [(u8, u16); 3] = [
     (data_format::F5_6_5, 133),
@@ -156,6 +182,25 @@ impl Format {
         Some(Format {
             data,
             num: num_format::UNORM,
+        })
+    }
+
+    /// A GFX11 unified `FORMAT` value (`None` for one hsaemu does not implement).
+    pub fn from_unified_gfx11(v: u16) -> Option<Format> {
+        UNIFIED_GFX11.into_iter().find_map(|(data, first, nums)| {
+            let num = *nums.get(usize::from(v.checked_sub(first)?))?;
+            Some(Format { data, num })
+        })
+    }
+
+    /// The GFX11 unified `FORMAT` value of this format (the inverse of
+    /// [`Format::from_unified_gfx11`]).
+    pub fn to_unified_gfx11(self) -> Option<u16> {
+        UNIFIED_GFX11.into_iter().find_map(|(data, first, nums)| {
+            let k = nums
+                .iter()
+                .position(|&n| n == self.num && data == self.data)?;
+            Some(first + k as u16)
         })
     }
 
@@ -348,6 +393,9 @@ pub enum Layout {
     /// pitch of 1D and 2D images in word 4 (3D images and arrays use the linear pitch the
     /// hardware derives: rows aligned to 256 bytes), `BASE_ARRAY` in word 4.
     Gfx10,
+    /// GFX11 (RDNA3, RDNA3.5): GFX10.3's words, but an 8-bit `FORMAT` numbered by
+    /// [`Format::from_unified_gfx11`] and no `RESOURCE_LEVEL` (ROCr's `resource_gfx11.h`).
+    Gfx11,
 }
 
 /// The row pitch in elements GFX10 derives for a linear image without a pitch field: the row
@@ -364,8 +412,8 @@ fn bits(w: u32, lo: u32, n: u32) -> u32 {
 impl Resource {
     /// Reads a T#.
     pub fn from_words(layout: Layout, w: &[u32; 8]) -> Resource {
-        if layout == Layout::Gfx10 {
-            return Resource::from_words_gfx10(w);
+        if matches!(layout, Layout::Gfx10 | Layout::Gfx11) {
+            return Resource::from_words_gfx10(layout, w);
         }
         let pitch_bits = if layout == Layout::Gfx9 { 16 } else { 14 };
         let kind = bits(w[3], 28, 4) as u8;
@@ -406,10 +454,14 @@ impl Resource {
     }
 
     /// Reads a GFX10.3 T# (ROCr's `resource_nv.h` layout).
-    fn from_words_gfx10(w: &[u32; 8]) -> Resource {
+    fn from_words_gfx10(layout: Layout, w: &[u32; 8]) -> Resource {
         let kind = bits(w[3], 28, 4) as u8;
-        let format =
-            Format::from_unified(bits(w[1], 20, 9) as u16).unwrap_or(Format { data: 0, num: 0 });
+        let format = if layout == Layout::Gfx11 {
+            Format::from_unified_gfx11(bits(w[1], 20, 8) as u16)
+        } else {
+            Format::from_unified(bits(w[1], 20, 9) as u16)
+        }
+        .unwrap_or(Format { data: 0, num: 0 });
         let width = (bits(w[1], 30, 2) | bits(w[2], 0, 12) << 2) + 1;
         let (depth, pitch) = if Resource::gfx10_has_pitch(kind) {
             (1, bits(w[4], 0, 14) + 1)
@@ -437,16 +489,20 @@ impl Resource {
         }
     }
 
-    /// Writes a GFX10.3 T# (RESOURCE_LEVEL set, as ROCr does); an unknown format writes 0.
-    fn words_gfx10(&self) -> [u32; 8] {
+    /// Writes a GFX10.3 T# (RESOURCE_LEVEL set, as ROCr does) or a GFX11 one; an unknown
+    /// format writes 0.
+    fn words_gfx10(&self, layout: Layout) -> [u32; 8] {
         let mut w = [0u32; 8];
         let b = self.base >> 8;
         let width = self.width - 1;
+        let (format, resource_level) = if layout == Layout::Gfx11 {
+            (self.format.to_unified_gfx11(), 0)
+        } else {
+            (self.format.to_unified(), 1 << 31)
+        };
         w[0] = b as u32;
-        w[1] = (b >> 32) as u32 & 0xff
-            | u32::from(self.format.to_unified().unwrap_or(0)) << 20
-            | (width & 3) << 30;
-        w[2] = (width >> 2) & 0xfff | ((self.height - 1) & 0x3fff) << 14 | 1 << 31;
+        w[1] = (b >> 32) as u32 & 0xff | u32::from(format.unwrap_or(0)) << 20 | (width & 3) << 30;
+        w[2] = (width >> 2) & 0xfff | ((self.height - 1) & 0x3fff) << 14 | resource_level;
         w[3] = self.word3();
         w[4] = if Resource::gfx10_has_pitch(self.kind) {
             (self.pitch - 1) & 0x3fff
@@ -471,8 +527,8 @@ impl Resource {
     /// Writes a T# for a linear image (the inverse of [`Resource::from_words`]); `base` must be
     /// 256-byte aligned.
     pub fn to_words(&self, layout: Layout) -> [u32; 8] {
-        if layout == Layout::Gfx10 {
-            return self.words_gfx10();
+        if matches!(layout, Layout::Gfx10 | Layout::Gfx11) {
+            return self.words_gfx10(layout);
         }
         let mut w = [0u32; 8];
         let b = self.base >> 8;
@@ -859,6 +915,18 @@ mod tests {
         assert_eq!((w[1] >> 20 & 0x1ff, w[1] >> 30, w[2] & 0xfff), (56, 3, 24));
         assert_eq!(w[4], 4095);
         assert_eq!(Resource::from_words(Layout::Gfx10, &w), flat);
+        // GFX11: FORMAT 42 (8_8_8_8_UNORM in LLVM's UfmtGFX11), no RESOURCE_LEVEL.
+        let w = flat.to_words(Layout::Gfx11);
+        assert_eq!((w[1] >> 20 & 0xff, w[1] >> 30, w[2] & 0xfff), (42, 3, 24));
+        assert_eq!(w[2] >> 31, 0);
+        assert_eq!(Resource::from_words(Layout::Gfx11, &w), flat);
+        let f32x4 = Format {
+            data: data_format::F32_32_32_32,
+            num: num_format::FLOAT,
+        };
+        assert_eq!(Format::from_unified_gfx11(63), Some(f32x4));
+        assert_eq!(f32x4.to_unified(), Some(77));
+        assert_eq!(Format::from_unified_gfx11(30), None);
         let s = Sampler {
             clamp: [clamp::CLAMP_BORDER; 3],
             depth_compare: 0,

@@ -1,4 +1,4 @@
-//! MIMG semantics (GFX8, GFX9, GFX10.3): image loads and stores (with format conversion and
+//! MIMG semantics (GFX8, GFX9, GFX10.3, GFX11): image loads and stores (with format conversion and
 //! the raw `_pck` forms), image atomics (integer and float), the sample and gather4 families
 //! (`_d`/`_cd` derivatives in 32 or 16 bits), `image_get_lod` and `image_get_resinfo`, over
 //! linear images described by a T# (and an S# for sampling). The texel arithmetic (formats,
@@ -179,6 +179,8 @@ fn layout(i: &Inst) -> Layout {
         Layout::Gfx8
     } else if i.gen.is_gfx10() {
         Layout::Gfx10
+    } else if i.gen.is_gfx11() {
+        Layout::Gfx11
     } else {
         Layout::Gfx9
     }
@@ -317,10 +319,10 @@ fn levels(res: &Resource) -> u32 {
 pub(crate) fn mimg(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let d = describe(i.op);
     let kind = d & 0xf;
-    // GFX8's bit 15 is `r128` (a 4-dword T#), not `a16`. GFX11 and NSA lists past eight
-    // registers are not implemented.
+    // GFX8's bit 15 is `r128` (a 4-dword T#), not `a16`. NSA lists past eight registers are
+    // not implemented.
     let gfx8 = i.gen == crate::decode::Gen::Gfx8;
-    if kind == 0 || (gfx8 && i.has(flag::A16)) || i.gen.is_gfx11() || i.imm >> 8 & 3 == 3 {
+    if kind == 0 || (gfx8 && i.has(flag::A16)) || i.imm >> 8 & 3 == 3 {
         return Err(unimplemented(i));
     }
     let mut t = [0u32; 8];
@@ -853,9 +855,10 @@ pub(crate) fn buffer_format(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     };
     let r = i.src[2];
     let v: [u32; 4] = std::array::from_fn(|k| w.sread(r + k as u16, 0, Ty::B32));
-    let gfx10 = i.gen.is_gfx10();
-    // GFX11's V# layout is not modelled yet; GFX10 carries its format in the descriptor.
-    if i.gen.is_gfx11() || (!gfx10 && v[1] >> 31 != 0) {
+    let gfx10 = i.gen.is_rdna();
+    // GFX10 and GFX11 carry their format in the descriptor (word 3: 7 bits, GFX11 6 bits in
+    // its own numbering); GFX8/GFX9's swizzled buffers are not modelled.
+    if !gfx10 && v[1] >> 31 != 0 {
         return Err(unimplemented(i));
     }
     let base = u64::from(v[0]) | u64::from(v[1] & 0xffff) << 32;
@@ -866,6 +869,9 @@ pub(crate) fn buffer_format(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             data: (i.ext >> 16) as u8,
             num: (i.ext >> 24 & 0xf) as u8,
         }
+    } else if i.gen.is_gfx11() {
+        image::Format::from_unified_gfx11((v[3] >> 12 & 0x3f) as u16)
+            .unwrap_or(image::Format { data: 0, num: 0 })
     } else if gfx10 {
         image::Format::from_unified((v[3] >> 12 & 0x7f) as u16)
             .unwrap_or(image::Format { data: 0, num: 0 })

@@ -4,7 +4,8 @@
 //! linear image inside the test's global buffer (`run_words_mem`); lanes 5 and 37 are inactive.
 //!
 //! The T# and S# words are written here from the ISA manuals' "Image Resource" and "Image
-//! Sampler" tables (GFX8/GFX9: Vega ISA; GFX10: RDNA2 ISA, the unified FORMAT numbering), and
+//! Sampler" tables (GFX8/GFX9: Vega ISA; GFX10: RDNA2 ISA, the unified FORMAT numbering;
+//! GFX11: ROCr's resource_gfx11.h with LLVM's UfmtGFX11 numbering), and
 //! the expected values from the instructions' definitions: `_pck` moves the element's bits
 //! without format conversion (8- and 16-bit elements zero-extended, or sign-extended with
 //! `_sgn`); `image_get_lod` returns the clamped LOD then the raw one, the LOD being log2 of the
@@ -17,14 +18,27 @@
 use super::mem::{active, aligned, mix, regs, words};
 use super::{Target, TARGETS};
 use half::f16;
-use hsaemu_emu::{run_words_mem, WaveRegs};
+use hsaemu_emu::{run_words_mem, Gen, WaveRegs};
 
-/// An image format: GFX8/GFX9 DATA_FORMAT and NUM_FORMAT, GFX10 unified FORMAT, bytes.
+/// GFX11 (RDNA3): the image tests' own target, gfx1100 in wave32 (`TARGETS` has none).
+const GFX1100: Target = Target {
+    mcpu: "gfx1100",
+    wave64: false,
+    gen: Gen::Gfx11,
+};
+
+fn gfx11(t: &Target) -> bool {
+    t.gen == Gen::Gfx11
+}
+
+/// An image format: GFX8/GFX9 DATA_FORMAT and NUM_FORMAT, GFX10 unified FORMAT, GFX11
+/// unified FORMAT (LLVM's `UfmtGFX11` numbering), bytes.
 #[derive(Clone, Copy)]
 struct Fmt {
     data: u32,
     num: u32,
     unified: u32,
+    gfx11: u32,
     bytes: usize,
 }
 
@@ -32,36 +46,42 @@ const R8_UNORM: Fmt = Fmt {
     data: 1,
     num: 0,
     unified: 1,
+    gfx11: 1,
     bytes: 1,
 };
 const RG8_SNORM: Fmt = Fmt {
     data: 3,
     num: 1,
     unified: 15,
+    gfx11: 15,
     bytes: 2,
 };
 const RG16_UINT: Fmt = Fmt {
     data: 5,
     num: 4,
     unified: 27,
+    gfx11: 27,
     bytes: 4,
 };
 const RG32_UINT: Fmt = Fmt {
     data: 11,
     num: 4,
     unified: 62,
+    gfx11: 48,
     bytes: 8,
 };
 const R32_FLOAT: Fmt = Fmt {
     data: 4,
     num: 7,
     unified: 22,
+    gfx11: 22,
     bytes: 4,
 };
 const RGBA32_FLOAT: Fmt = Fmt {
     data: 14,
     num: 7,
     unified: 77,
+    gfx11: 63,
     bytes: 16,
 };
 
@@ -77,7 +97,20 @@ fn tsharp(t: &Target, base: u64, f: Fmt, last: u32) -> [u32; 8] {
     // DST_SEL_X..W = SQ_SEL_X..W, LAST_LEVEL 19:16, TYPE 31:28 (SQ_RSRC_IMG_2D = 9).
     let word3 = 4 | 5 << 3 | 6 << 6 | 7 << 9 | last << 16 | 9 << 28;
     let addr_hi = (base >> 40) as u32 & 0xff;
-    if t.gfx10() {
+    if gfx11(t) {
+        // GFX10's words with an 8-bit FORMAT 27:20 in GFX11's numbering and no
+        // RESOURCE_LEVEL (ROCr's resource_gfx11.h).
+        [
+            (base >> 8) as u32,
+            addr_hi | f.gfx11 << 20 | (w & 3) << 30,
+            w >> 2 | h << 14,
+            word3,
+            pitch,
+            0,
+            0,
+            0,
+        ]
+    } else if t.gfx10() {
         // FORMAT 28:20, WIDTH-1 split as w1[31:30] (bits 1:0) and w2[11:0] (bits 13:2),
         // HEIGHT-1 w2[27:14], RESOURCE_LEVEL w2[31], PITCH-1 w4[13:0].
         [
@@ -162,9 +195,26 @@ fn run(
     setup: &dyn Fn(&Target, &mut [u8], &mut WaveRegs),
     check: &dyn Fn(&Run<'_>),
 ) -> usize {
+    run_on(&TARGETS, line, f, last, samp, setup, check)
+}
+
+/// [`run`] on `targets`.
+fn run_on(
+    targets: &[Target],
+    line: &str,
+    f: Fmt,
+    last: u32,
+    samp: [u32; 4],
+    setup: &dyn Fn(&Target, &mut [u8], &mut WaveRegs),
+    check: &dyn Fn(&Run<'_>),
+) -> usize {
     let mut ran = 0;
-    for t in &TARGETS {
-        let dim = if t.gfx10() { " dim:SQ_RSRC_IMG_2D" } else { "" };
+    for t in targets {
+        let dim = if t.gfx10() || gfx11(t) {
+            " dim:SQ_RSRC_IMG_2D"
+        } else {
+            ""
+        };
         let line = line.replace("DIM", dim);
         let Some(w) = words(t, std::slice::from_ref(&line)) else {
             continue;
@@ -770,6 +820,167 @@ fn sample_check(run: &Run<'_>, line: &str, (c, d, l_, cl, o): (bool, bool, bool,
 }
 
 /// Every opcode the tests above cover.
+/// GFX11 (gfx1100, wave32) over a T# written from ROCr's `resource_gfx11.h` layout (8-bit
+/// FORMAT in GFX11's numbering, no RESOURCE_LEVEL): `image_load` converts RG8_SNORM texels
+/// (b / 127, at least -1), `image_store` writes R8_UNORM bytes (the value clamped to [0, 1],
+/// times 255, rounded), and a bilinear `image_sample` halfway between two R32_FLOAT texel
+/// centres returns their mean (CLAMP_LAST_TEXEL at the right edge).
+#[test]
+fn gfx1100_load_store_sample() {
+    let t = [GFX1100];
+    let coords = |r: &mut WaveRegs| {
+        for l in 0..32 {
+            let (x, y) = texel_of(l);
+            r.v[0][l] = x as u32;
+            r.v[1][l] = y as u32;
+        }
+    };
+    let line = "image_load v[20:21], v[0:1], s[8:15] dmask:0x3DIM";
+    let ran = run_on(
+        &t,
+        line,
+        RG8_SNORM,
+        0,
+        [0; 4],
+        &|_, m, r| {
+            fill_bytes(m);
+            coords(r);
+        },
+        &|run| {
+            for l in run.lanes() {
+                let (x, y) = texel_of(l);
+                let e = Run::texel(&run.before, RG8_SNORM, x, y);
+                for (c, &b) in e.iter().enumerate() {
+                    let want = (f32::from(b as i8) / 127.0).max(-1.0);
+                    let got = f32::from_bits(run.r1.v[20 + c][l]);
+                    assert_eq!(got, want, "{line} lane {l} component {c}");
+                }
+            }
+            run.inactive_kept(20, 2, line);
+            assert_eq!(run.after, run.before, "{line}: memory");
+        },
+    );
+    assert_eq!(ran, 1, "{line}");
+
+    // Lane l stores (l - 2) / 255 (lane 0 -2/255 clamps to 0), lane 31 stores 2.0 (255).
+    let value = |l: usize| {
+        if l == 31 {
+            2.0
+        } else {
+            (l as f32 - 2.0) / 255.0
+        }
+    };
+    let line = "image_store v20, v[0:1], s[8:15] dmask:0x1DIM";
+    let ran = run_on(
+        &t,
+        line,
+        R8_UNORM,
+        0,
+        [0; 4],
+        &|_, m, r| {
+            fill_bytes(m);
+            coords(r);
+            for l in 0..32 {
+                r.v[20][l] = value(l).to_bits();
+            }
+        },
+        &|run| {
+            let mut want = run.before.clone();
+            for l in run.lanes() {
+                let (x, y) = texel_of(l);
+                want[y * W + x] = match l {
+                    0 | 1 => 0,
+                    31 => 255,
+                    _ => l as u8 - 2,
+                };
+            }
+            assert!(run.after == want, "{line}: memory {:?}", run.after);
+        },
+    );
+    assert_eq!(ran, 1, "{line}");
+
+    // s = (x + 1) / W is halfway between texel centres x and x + 1; t = (y + 0.5) / H is a
+    // row centre. Texel (x, y) holds 4x + y. The quad's gradients are one texel across and
+    // none down: LOD 0, the magnification filter (bilinear here).
+    let line = "image_sample v20, v[0:1], s[8:15], s[16:19] dmask:0x1DIM";
+    let samp = ssharp(2, 0, (0, 0), 1, 1);
+    let texel = |x: usize, y: usize| (4 * x + y) as f32;
+    let ran = run_on(
+        &t,
+        line,
+        R32_FLOAT,
+        0,
+        samp,
+        &|_, m, r| {
+            for y in 0..H {
+                for x in 0..W {
+                    let a = (y * W + x) * 4;
+                    m[a..a + 4].copy_from_slice(&texel(x, y).to_le_bytes());
+                }
+            }
+            for l in 0..32 {
+                let (x, y) = texel_of(l);
+                r.v[0][l] = ((x as f32 + 1.0) / W as f32).to_bits();
+                r.v[1][l] = ((y as f32 + 0.5) / H as f32).to_bits();
+            }
+        },
+        &|run| {
+            for l in run.lanes() {
+                let (x, y) = texel_of(l);
+                let want = (texel(x, y) + texel((x + 1).min(W - 1), y)) / 2.0;
+                let got = f32::from_bits(run.r1.v[20][l]);
+                assert_eq!(got, want, "{line} lane {l}");
+            }
+            run.inactive_kept(20, 1, line);
+        },
+    );
+    assert_eq!(ran, 1, "{line}");
+}
+
+/// GFX11 typed buffer load over a V# written from ROCr's `resource_gfx11.h` (word 3: DST_SEL,
+/// FORMAT 17:12 in GFX11's numbering, OOB_SELECT 29:28 = 0, index against NUM_RECORDS):
+/// `buffer_load_format_xy` of RG32_UINT elements (GFX11 FORMAT 48; GFX10's 48 would be a
+/// 10_10_10_2 format); lanes past NUM_RECORDS read 0.
+#[test]
+fn gfx1100_buffer_load_format() {
+    let line = "buffer_load_format_xy v[20:21], v0, s[8:11], 0 idxen";
+    let records = 24;
+    let ran = run_on(
+        &[GFX1100],
+        line,
+        RG32_UINT,
+        0,
+        [0; 4],
+        &|_, m, r| {
+            fill_bytes(m);
+            let base = m.as_ptr() as u64;
+            r.s[8] = base as u32;
+            r.s[9] = (base >> 32) as u32 & 0xffff | 8 << 16;
+            r.s[10] = records;
+            r.s[11] = 4 | 5 << 3 | 6 << 6 | 7 << 9 | RG32_UINT.gfx11 << 12;
+            for l in 0..32 {
+                r.v[0][l] = l as u32;
+            }
+        },
+        &|run| {
+            for l in run.lanes() {
+                for c in 0..2 {
+                    let a = 8 * l + 4 * c;
+                    let want = if l < records as usize {
+                        u32::from_le_bytes(run.before[a..a + 4].try_into().expect("4 bytes"))
+                    } else {
+                        0
+                    };
+                    let got = run.r1.v[20 + c][l];
+                    assert_eq!(got, want, "{line} lane {l} component {c}");
+                }
+            }
+            run.inactive_kept(20, 2, line);
+        },
+    );
+    assert_eq!(ran, 1, "{line}");
+}
+
 pub(crate) fn mnemonics() -> Vec<String> {
     let mut v: Vec<String> = [
         "image_load_pck",
