@@ -22,6 +22,7 @@ mod valu_int;
 mod valu_media;
 mod valu_packed;
 mod vmem;
+mod wmma;
 
 pub(crate) use valu::Scratch;
 
