@@ -164,7 +164,7 @@ impl Shape {
 }
 
 /// f64 to bf16, rounding to nearest even once (the f64 holds the exact-enough sum).
-fn bf16_of(x: f64) -> u16 {
+pub(super) fn bf16_of(x: f64) -> u16 {
     if x.is_nan() {
         return 0x7fc0;
     }
