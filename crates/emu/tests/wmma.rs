@@ -116,11 +116,19 @@ fn float_products() {
         };
         assert_eq!(f16s(&bufs[5]), want, "{t} wmma_f16_f16 low halves");
         assert_eq!(f16s(&bufs[6]), want2, "{t} wmma_f16_f16 high halves");
-        // bf16 results: the exact f32 sum rounded to nearest even.
+        // bf16 results: the exact f32 sum rounded to nearest even. C is ±64..127 (exact in
+        // bf16), so that most sums (sixteenths) need rounding.
+        let cb: Vec<f64> = (0..256)
+            .map(|_| {
+                let x = rng.next_u32();
+                f64::from(64 + x % 64) * if x & 1 << 20 != 0 { -1.0 } else { 1.0 }
+            })
+            .collect();
+        let want = gemm(&a, &b, &cb);
         let (ba, bb, bc, bd) = (
             e.buf_bytes(&bf16s(&a)),
             e.buf_bytes(&bf16s(&bt)),
-            e.buf_bytes(&bf16s(&c)),
+            e.buf_bytes(&bf16s(&cb)),
             e.zeros(512),
         );
         run(&e, "wmma_bf16_bf16", &[&ba, &bb, &bc, &bd], wave);

@@ -100,13 +100,12 @@ pub(super) fn sopp(w: &mut Wave, i: &Inst) -> Option<R> {
     Some(Ok(Flow::Next))
 }
 
-/// GFX11 `s_sendmsg_rtn_b32`/`_b64 sdst, sendmsg(ID)`: the message ID is the raw SSRC0
-/// field. GET_REALTIME returns the 100 MHz realtime counter (what `s_memrealtime` read before
+/// GFX11 `s_sendmsg_rtn_b32`/`_b64 sdst, sendmsg(ID)` (the ID, SSRC0's field, in `imm`). GET_REALTIME returns the 100 MHz realtime counter (what `s_memrealtime` read before
 /// GFX11; the instruction count under `deterministic`); GET_TBA/GET_TMA 0 (no trap handler
 /// is installed); GET_DOORBELL and GET_DDID 0 (one queue, and no dispatch ID is modelled).
 /// Other IDs (SAVE_WAVE: context save) fault as unimplemented, naming the ID.
 pub(super) fn sendmsg_rtn(w: &mut Wave, i: &Inst, env: &super::Env) -> R {
-    let v = match i.src[0] {
+    let v = match i.imm {
         131 if env.deterministic => super::clock::deterministic(w.instructions),
         131 => super::clock::memrealtime(),
         128 | 129 | 130 | 133 => 0,

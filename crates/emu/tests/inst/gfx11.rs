@@ -3,7 +3,7 @@
 //! (`run_words`), and compared with references written here from AMD's definitions (RDNA3
 //! ISA guide; for WMMA also AMD's Matrix Instruction Calculator and the GPUOpen WMMA note).
 
-use hsaemu_emu::{run_words, Gen, WaveRegs};
+use hsaemu_emu::{run_words, run_words_mem, Gen, WaveRegs};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -498,4 +498,439 @@ fn wmma_undefined_modifiers_fault() {
 #[allow(dead_code)]
 pub(super) fn mnemonics() -> BTreeSet<String> {
     WMMA.iter().map(|s| s.name.to_string()).collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Other GFX11 opcodes.
+
+/// EXEC of the vector tests: every lane of the wave but lane 5.
+fn exec_of(wave64: bool) -> u64 {
+    (if wave64 { u64::MAX } else { 0xffff_ffff }) & !(1 << 5)
+}
+
+/// Runs `asm` on both wave sizes with v0–v15 scrambled, EXEC without lane 5, and `setup`;
+/// `check(before, after, lanes)`.
+fn vector_case(
+    asm: &str,
+    setup: &dyn Fn(&mut WaveRegs),
+    check: &dyn Fn(&WaveRegs, &WaveRegs, usize),
+) {
+    for (mcpu, wave64, gen) in WAVES {
+        let lanes = if wave64 { 64 } else { 32 };
+        let mut before = WaveRegs::new(gen);
+        for (v, row) in before.v.iter_mut().enumerate().take(16) {
+            for (l, x) in row.iter_mut().enumerate() {
+                *x = mix((1000 + v * 64 + l) as u64) as u32;
+            }
+        }
+        let e = exec_of(wave64);
+        before.s[WaveRegs::EXEC] = e as u32;
+        before.s[WaveRegs::EXEC + 1] = (e >> 32) as u32;
+        setup(&mut before);
+        let b2 = before.clone();
+        let after = run1(mcpu, wave64, gen, asm, move |r| *r = b2);
+        check(&before, &after, lanes);
+    }
+}
+
+/// `v_permlane64_b32`: a wave64 lane reads lane l ^ 32 (an inactive source lane too); wave32
+/// does nothing.
+#[test]
+fn permlane64() {
+    vector_case("v_permlane64_b32 v1, v0", &|_| {}, &|b, a, lanes| {
+        for l in 0..64 {
+            let want = if lanes == 64 && l != 5 { b.v[0][l ^ 32] } else { b.v[1][l] };
+            assert_eq!(a.v[1][l], want, "w{lanes} lane {l}");
+        }
+    });
+}
+
+/// `v_swap_b16`: the named halves trade places (other halves kept), also within one register.
+#[test]
+fn swap_b16() {
+    vector_case("v_swap_b16 v1.h, v2.l", &|_| {}, &|b, a, lanes| {
+        for l in 0..lanes {
+            let (d, s) = (b.v[1][l], b.v[2][l]);
+            let want = if l == 5 {
+                (d, s)
+            } else {
+                (d & 0xffff | s << 16, s & 0xffff_0000 | d >> 16)
+            };
+            assert_eq!((a.v[1][l], a.v[2][l]), want, "w{lanes} lane {l}");
+        }
+    });
+    vector_case("v_swap_b16 v1.l, v1.h", &|_| {}, &|b, a, lanes| {
+        for l in 0..lanes {
+            let x = b.v[1][l];
+            let want = if l == 5 { x } else { x.rotate_left(16) };
+            assert_eq!(a.v[1][l], want, "w{lanes} lane {l}");
+        }
+    });
+}
+
+/// `v_cvt_pk_i16_f32` / `v_cvt_pk_u16_f32`: S0 to the low half, S1 to the high half, each
+/// truncated toward zero and saturated to the 16-bit range, NaN → 0.
+#[test]
+fn cvt_pk_16_f32() {
+    let vals: [f32; 12] = [
+        1.5,
+        -1.5,
+        40000.0,
+        -40000.0,
+        f32::NAN,
+        f32::INFINITY,
+        -0.7,
+        65535.9,
+        70000.0,
+        -32768.9,
+        32767.99,
+        -0.0,
+    ];
+    for (name, lo, hi) in [
+        ("v_cvt_pk_i16_f32", -32768.0f64, 32767.0f64),
+        ("v_cvt_pk_u16_f32", 0.0, 65535.0),
+    ] {
+        let want = |x: f32| -> u32 {
+            if x.is_nan() {
+                0
+            } else {
+                (f64::from(x).trunc().clamp(lo, hi) as i64 as u32) & 0xffff
+            }
+        };
+        vector_case(
+            &format!("{name} v3, v1, v2"),
+            &|r| {
+                for l in 0..64 {
+                    r.v[1][l] = vals[l % 12].to_bits();
+                    r.v[2][l] = vals[(l / 12 + l) % 12].to_bits();
+                }
+            },
+            &|b, a, lanes| {
+                for l in 0..lanes {
+                    let w = if l == 5 {
+                        b.v[3][l]
+                    } else {
+                        want(f32::from_bits(b.v[1][l])) | want(f32::from_bits(b.v[2][l])) << 16
+                    };
+                    assert_eq!(a.v[3][l], w, "{name} w{lanes} lane {l}");
+                }
+            },
+        );
+    }
+}
+
+/// `v_dot4_i32_iu8` / `v_dot8_i32_iu4`: neg_lo[0]/[1] make A/B signed; clamp saturates the
+/// signed sum.
+#[test]
+fn dot_iu() {
+    for (name, bits) in [("v_dot4_i32_iu8", 8u32), ("v_dot8_i32_iu4", 4)] {
+        for signs in 0..4u8 {
+            for clamp in [false, true] {
+                let asm = format!(
+                    "{name} v3, v1, v2, v0 neg_lo:[{},{},0]{}",
+                    signs & 1,
+                    signs >> 1,
+                    if clamp { " clamp" } else { "" }
+                );
+                let elem = |x: u32, k: u32, signed: bool| -> i64 {
+                    let v = (x >> (bits * k)) & ((1 << bits) - 1);
+                    if signed && v >> (bits - 1) != 0 {
+                        i64::from(v) - (1i64 << bits)
+                    } else {
+                        i64::from(v)
+                    }
+                };
+                vector_case(
+                    &asm,
+                    &|r| {
+                        for l in 0..64 {
+                            // C near the i32 limits in some lanes.
+                            r.v[0][l] = match l % 4 {
+                                0 => (i32::MAX - l as i32) as u32,
+                                1 => (i32::MIN + l as i32) as u32,
+                                _ => r.v[0][l] % 1000,
+                            };
+                        }
+                    },
+                    &|b, a, lanes| {
+                        for l in 0..lanes {
+                            let mut acc = i64::from(b.v[0][l] as i32);
+                            for k in 0..32 / bits {
+                                acc += elem(b.v[1][l], k, signs & 1 != 0)
+                                    * elem(b.v[2][l], k, signs & 2 != 0);
+                            }
+                            let w = if l == 5 {
+                                b.v[3][l]
+                            } else if clamp {
+                                acc.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as u32
+                            } else {
+                                acc as u32
+                            };
+                            assert_eq!(a.v[3][l], w, "{asm} w{lanes} lane {l}");
+                        }
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// `v_dot2_f16_f16` / `v_dot2_bf16_bf16`: D.16 = S0.lo·S1.lo + S0.hi·S1.hi + S2.16, one
+/// rounding; op_sel[2] reads S2's high half, op_sel[3] writes D's high half.
+#[test]
+fn dot2_16() {
+    for (name, bf) in [("v_dot2_f16_f16", false), ("v_dot2_bf16_bf16", true)] {
+        let enc = |x: f64| -> u32 {
+            if bf {
+                (x as f32).to_bits() >> 16
+            } else {
+                u32::from(half::f16::from_f64(x).to_bits())
+            }
+        };
+        let dec = |x: u32| -> f64 {
+            if bf {
+                f64::from(f32::from_bits((x & 0xffff) << 16))
+            } else {
+                half::f16::from_bits(x as u16).to_f64()
+            }
+        };
+        for (suffix, s2hi, dhi) in [("", false, false), (" op_sel:[0,0,1,1]", true, true)] {
+            let asm = format!("{name} v3, v1, v2, v0{suffix}");
+            vector_case(
+                &asm,
+                &|r| {
+                    for l in 0..64 {
+                        let q = |k: usize| (mix((l * 7 + k) as u64) % 33) as f64 / 4.0 - 4.0;
+                        r.v[1][l] = enc(q(0)) | enc(q(1)) << 16;
+                        r.v[2][l] = enc(q(2)) | enc(q(3)) << 16;
+                        // A large C in some lanes so that bf16 must round.
+                        let c = if l % 2 == 0 { q(4) } else { 96.0 + l as f64 };
+                        r.v[0][l] = enc(q(5)) | enc(c) << 16;
+                        if !s2hi {
+                            r.v[0][l] = r.v[0][l].rotate_left(16);
+                        }
+                    }
+                },
+                &|b, a, lanes| {
+                    for l in 0..lanes {
+                        let (x, y) = (b.v[1][l], b.v[2][l]);
+                        let z = if s2hi { b.v[0][l] >> 16 } else { b.v[0][l] };
+                        let s = dec(x) * dec(y) + dec(x >> 16) * dec(y >> 16) + dec(z);
+                        // The exact sum (sixteenths below 256) rounded once.
+                        let h = if bf {
+                            let f = (s as f32).to_bits();
+                            (f + 0x7fff + (f >> 16 & 1)) >> 16
+                        } else {
+                            u32::from(half::f16::from_f64(s).to_bits())
+                        };
+                        let old = b.v[3][l];
+                        let w = if l == 5 {
+                            old
+                        } else if dhi {
+                            old & 0xffff | h << 16
+                        } else {
+                            old & 0xffff_0000 | h
+                        };
+                        assert_eq!(a.v[3][l], w, "{asm} w{lanes} lane {l}: {s}");
+                    }
+                },
+            );
+        }
+    }
+}
+
+/// Scalar: `s_pack_hl_b32_b16` (S0's high half low, S1's low half high) and
+/// `s_sendmsg_rtn_*`.
+#[test]
+fn scalar_gfx11() {
+    for (mcpu, wave64, gen) in WAVES {
+        let r = run1(mcpu, wave64, gen, "s_pack_hl_b32_b16 s0, s1, s2", |r| {
+            r.s[1] = 0x1234_5678;
+            r.s[2] = 0x9abc_def0;
+        });
+        assert_eq!(r.s[0], 0xdef0_1234);
+        // GET_REALTIME: a 64-bit counter that runs; GET_TBA/TMA (no trap handler), GET_DOORBELL
+        // and GET_DDID: 0.
+        let lines = [
+            "s_sendmsg_rtn_b64 s[0:1], sendmsg(MSG_RTN_GET_REALTIME)",
+            "s_sleep 10",
+            "s_sendmsg_rtn_b64 s[2:3], sendmsg(MSG_RTN_GET_REALTIME)",
+            "s_sendmsg_rtn_b64 s[4:5], sendmsg(MSG_RTN_GET_TBA)",
+            "s_sendmsg_rtn_b64 s[6:7], sendmsg(MSG_RTN_GET_TMA)",
+            "s_sendmsg_rtn_b32 s8, sendmsg(MSG_RTN_GET_DOORBELL)",
+            "s_sendmsg_rtn_b32 s9, sendmsg(MSG_RTN_GET_DDID)",
+        ]
+        .map(String::from);
+        let w: Vec<u32> = asm22(mcpu, wave64, &lines).concat();
+        let mut r = WaveRegs::new(gen);
+        for k in 4..10 {
+            r.s[k] = 0xdead_beef;
+        }
+        run_words(gen, &w, &mut r).expect("sendmsg_rtn");
+        let t = |k: usize| u64::from(r.s[k]) | u64::from(r.s[k + 1]) << 32;
+        assert!(t(0) > 0 && t(2) > t(0), "realtime {} then {}", t(0), t(2));
+        assert_eq!(&r.s[4..10], &[0; 6]);
+        // Context save is not for an emulated wave: a fault naming the message.
+        let w = asm22(mcpu, wave64, &["s_sendmsg_rtn_b32 s0, sendmsg(MSG_RTN_SAVE_WAVE)".into()]);
+        let e = run_words(gen, &w[0], &mut WaveRegs::new(gen)).expect_err("save wave");
+        assert!(format!("{e:?}").contains("sendmsg(132)"), "{e:?}");
+    }
+}
+
+/// GFX11's hardware register IDs (LLVM's table, `AMDGPUAsmUtils.cpp`: the ones a compute
+/// kernel reads are GFX10.3's; TBA/TMA, XNACK_MASK and POPS_PACKER are gone): the encoded IDs
+/// and what the emulator answers for them.
+#[test]
+fn hwreg_ids() {
+    let id = |w: &[u32]| w[0] & 0x3f;
+    for (mcpu, wave64, gen) in [WAVES[0], WAVES[1], ("gfx1151", false, Gen::Gfx11)] {
+        let names = [
+            ("HW_REG_MODE", 1),
+            ("HW_REG_STATUS", 2),
+            ("HW_REG_TRAPSTS", 3),
+            ("HW_REG_GPR_ALLOC", 5),
+            ("HW_REG_LDS_ALLOC", 6),
+            ("HW_REG_SH_MEM_BASES", 15),
+            ("HW_REG_FLAT_SCR_LO", 20),
+            ("HW_REG_FLAT_SCR_HI", 21),
+            ("HW_REG_HW_ID1", 23),
+            ("HW_REG_HW_ID2", 24),
+            ("HW_REG_SHADER_CYCLES", 29),
+        ];
+        let lines: Vec<String> = names
+            .iter()
+            .map(|(n, _)| format!("s_getreg_b32 s0, hwreg({n})"))
+            .collect();
+        for (w, (n, want)) in asm22(mcpu, wave64, &lines).iter().zip(names) {
+            assert_eq!(id(w), want, "{mcpu} {n}");
+        }
+        // MODE reads back what s_setreg wrote (FP_ROUND, bits 3:0); SHADER_CYCLES counts up;
+        // SH_MEM_BASES holds the apertures' high halves (non-zero); FLAT_SCR_LO is the wave's
+        // scratch base (0 on a bare wave).
+        let lines = [
+            "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s1",
+            "s_getreg_b32 s2, hwreg(HW_REG_MODE)",
+            "s_getreg_b32 s3, hwreg(HW_REG_SHADER_CYCLES)",
+            "s_nop 0",
+            "s_getreg_b32 s4, hwreg(HW_REG_SHADER_CYCLES)",
+            "s_getreg_b32 s5, hwreg(HW_REG_SH_MEM_BASES)",
+            "s_getreg_b32 s6, hwreg(HW_REG_HW_ID1, 0, 5)",
+        ]
+        .map(String::from);
+        let w: Vec<u32> = asm22(mcpu, wave64, &lines).concat();
+        let mut r = WaveRegs::new(gen);
+        r.s[1] = 0xb;
+        run_words(gen, &w, &mut r).expect("hwregs");
+        assert_eq!(r.s[2], WaveRegs::DEFAULT_MODE & !0xf | 0xb, "{mcpu} MODE");
+        assert!(r.s[4] > r.s[3], "{mcpu} SHADER_CYCLES {} then {}", r.s[3], r.s[4]);
+        assert!(r.s[5] & 0xffff != 0 && r.s[5] >> 16 != 0, "{mcpu} SH_MEM_BASES {:#x}", r.s[5]);
+        assert!(r.s[6] < 32, "{mcpu} WAVE_ID {}", r.s[6]);
+    }
+}
+
+/// GFX11 spellings of the float atomics (global, flat, buffer `*_min_f32`, `*_max_f32`,
+/// `*_cmpswap_f32`) and of the addtid accesses: each lane works on its own dword of a
+/// global buffer; `glc` returns the old value.
+#[test]
+fn memory_renames() {
+    // (old, data, compare) → new, by the RDNA3 ISA's pseudo-code: min/max as
+    // `src < tmp ? src : tmp`, compare-and-swap comparing as floats (−0 equals +0).
+    let vals = [1.5f32, -2.0, 0.0, -0.0, 7.25, -0.5];
+    for (mcpu, wave64, gen) in WAVES {
+        let lanes = if wave64 { 64 } else { 32 };
+        for (op, kind) in [("min_f32", 0), ("max_f32", 1), ("cmpswap_f32", 2)] {
+            for seg in ["global", "flat", "buffer"] {
+                let data = if kind == 2 { "v[4:5]" } else { "v4" };
+                let asm = match seg {
+                    "global" => format!("global_atomic_{op} v3, v1, {data}, s[0:1] glc"),
+                    "flat" => format!("flat_atomic_{op} v3, v[6:7], {data} glc"),
+                    _ => format!("buffer_atomic_{op} {data}, v1, s[8:11], 0 offen glc"),
+                };
+                let w = asm22(mcpu, wave64, std::slice::from_ref(&asm)).remove(0);
+                let mut store = vec![0u8; 256 + 8];
+                let o = store.as_ptr().align_offset(8);
+                let mem = &mut store[o..o + 256];
+                let addr = mem.as_ptr() as u64;
+                let mut r = WaveRegs::new(gen);
+                r.s[0] = addr as u32;
+                r.s[1] = (addr >> 32) as u32;
+                r.s[8] = addr as u32;
+                r.s[9] = (addr >> 32) as u32;
+                r.s[10] = 512;
+                r.s[11] = 0x3000_0000; // OOB_SELECT 3 (raw)
+                let e = exec_of(wave64);
+                r.s[WaveRegs::EXEC] = e as u32;
+                r.s[WaveRegs::EXEC + 1] = (e >> 32) as u32;
+                let old = |l: usize| vals[l % 6];
+                let dat = |l: usize| vals[(l / 6 + 2 * l + 1) % 6];
+                let cmp = |l: usize| if l % 3 == 0 { old(l) } else { vals[(l + 4) % 6] };
+                for l in 0..64 {
+                    mem[4 * l..4 * l + 4].copy_from_slice(&old(l).to_le_bytes());
+                    r.v[1][l] = 4 * l as u32;
+                    r.v[4][l] = dat(l).to_bits();
+                    r.v[5][l] = cmp(l).to_bits();
+                    let a = addr + 4 * l as u64;
+                    r.v[6][l] = a as u32;
+                    r.v[7][l] = (a >> 32) as u32;
+                    r.v[3][l] = 0xdead_beef;
+                }
+                run_words_mem(gen, &w, &mut r, &mut vec![0; 65536], mem)
+                    .unwrap_or_else(|e| panic!("{asm}: {e:?}"));
+                let ret = if seg == "buffer" { 4 } else { 3 };
+                for l in 0..lanes {
+                    let got = f32::from_le_bytes(mem[4 * l..4 * l + 4].try_into().expect("4"));
+                    let (o, d) = (old(l), dat(l));
+                    let want = match kind {
+                        _ if l == 5 => o,
+                        // The ISA's `src < tmp ? src : tmp` (−0 does not replace +0).
+                        0 => if d < o { d } else { o },
+                        1 => if d > o { d } else { o },
+                        _ => if o == cmp(l) { d } else { o },
+                    };
+                    assert_eq!(got.to_bits(), want.to_bits(), "{asm} w{lanes} lane {l}: {o} {d}");
+                    if l != 5 {
+                        assert_eq!(r.v[ret][l], o.to_bits(), "{asm} w{lanes} lane {l}: returned");
+                    }
+                }
+            }
+        }
+        // addtid: lane l reads/writes the dword at saddr + offset + 4·l.
+        let lines = [
+            "global_load_addtid_b32 v3, s[0:1] offset:16".to_string(),
+            "global_store_addtid_b32 v4, s[0:1] offset:8".to_string(),
+        ];
+        for (k, asm) in lines.iter().enumerate() {
+            let w = asm22(mcpu, wave64, std::slice::from_ref(asm)).remove(0);
+            let mut store = vec![0u8; 1024 + 8];
+            let o = store.as_ptr().align_offset(8);
+            let mem = &mut store[o..o + 1024];
+            for (n, b) in mem.iter_mut().enumerate() {
+                *b = mix(n as u64) as u8;
+            }
+            let before = mem.to_vec();
+            let addr = mem.as_ptr() as u64;
+            let mut r = WaveRegs::new(gen);
+            r.s[0] = addr as u32;
+            r.s[1] = (addr >> 32) as u32;
+            let e = exec_of(wave64);
+            r.s[WaveRegs::EXEC] = e as u32;
+            r.s[WaveRegs::EXEC + 1] = (e >> 32) as u32;
+            for l in 0..64 {
+                r.v[3][l] = 0xdead_beef;
+                r.v[4][l] = 0x1000 + l as u32;
+            }
+            run_words_mem(gen, &w, &mut r, &mut vec![0; 65536], mem)
+                .unwrap_or_else(|e| panic!("{asm}: {e:?}"));
+            let rd = |m: &[u8], a: usize| u32::from_le_bytes(m[a..a + 4].try_into().expect("4"));
+            for l in 0..lanes {
+                if k == 0 {
+                    let want = if l == 5 { 0xdead_beef } else { rd(&before, 16 + 4 * l) };
+                    assert_eq!(r.v[3][l], want, "{asm} w{lanes} lane {l}");
+                } else {
+                    let want = if l == 5 { rd(&before, 8 + 4 * l) } else { 0x1000 + l as u32 };
+                    assert_eq!(rd(mem, 8 + 4 * l), want, "{asm} w{lanes} lane {l}");
+                }
+            }
+        }
+    }
 }
