@@ -19,10 +19,10 @@
 
 use hsaemu_emu::{opcode_status, opcodes, run_words, Gen, OpcodeStatus, WaveRegs};
 
-#[path = "inst/mem.rs"]
-mod mem;
 #[path = "inst/gfx11.rs"]
 mod gfx11;
+#[path = "inst/mem.rs"]
+mod mem;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 

@@ -16,11 +16,7 @@ fn targets() -> Vec<(&'static str, &'static str, &'static [&'static str])> {
     vec![
         ("gfx1100", "gfx1100", &[]),
         ("gfx1151", "gfx1151", &[]),
-        (
-            "gfx1100-w64",
-            "gfx1100",
-            &["-mwavefrontsize64", "-DWAVE64"],
-        ),
+        ("gfx1100-w64", "gfx1100", &["-mwavefrontsize64", "-DWAVE64"]),
     ]
 }
 
@@ -45,7 +41,8 @@ fn gemm(a: &[f64], b: &[f64], c: &[f64]) -> Vec<f64> {
     let mut d = vec![0.0; 256];
     for i in 0..16 {
         for j in 0..16 {
-            d[i * 16 + j] = c[i * 16 + j] + (0..16).map(|k| a[i * 16 + k] * b[k * 16 + j]).sum::<f64>();
+            d[i * 16 + j] =
+                c[i * 16 + j] + (0..16).map(|k| a[i * 16 + k] * b[k * 16 + j]).sum::<f64>();
         }
     }
     d
@@ -80,7 +77,11 @@ fn float_products() {
         let e = load(p, extra);
         let wave = if extra.is_empty() { 32 } else { 64 };
         let mut rng = Rng(0x3a17 + wave as u64);
-        let (a, b, c) = (quarters(&mut rng, 256), quarters(&mut rng, 256), quarters(&mut rng, 256));
+        let (a, b, c) = (
+            quarters(&mut rng, 256),
+            quarters(&mut rng, 256),
+            quarters(&mut rng, 256),
+        );
         let want = gemm(&a, &b, &c);
         let bt = transpose(&b);
         // f16 and bf16 inputs, f32 results.
@@ -112,7 +113,10 @@ fn float_products() {
         ];
         run(&e, "wmma_f16_f16", &bufs.iter().collect::<Vec<_>>(), wave);
         let f16s = |b: &Buf| -> Vec<f64> {
-            b.u16s().into_iter().map(|x| f16::from_bits(x).to_f64()).collect()
+            b.u16s()
+                .into_iter()
+                .map(|x| f16::from_bits(x).to_f64())
+                .collect()
         };
         assert_eq!(f16s(&bufs[5]), want, "{t} wmma_f16_f16 low halves");
         assert_eq!(f16s(&bufs[6]), want2, "{t} wmma_f16_f16 high halves");
@@ -141,7 +145,10 @@ fn float_products() {
             .collect();
         assert_eq!(bd.u16s(), rne, "{t} wmma_bf16_bf16");
         // Some sums need rounding in bf16 (more than 8 significant bits).
-        assert!(rne.iter().zip(&want).any(|(&r, &w)| f64::from(f32::from_bits(u32::from(r) << 16)) != w));
+        assert!(rne
+            .iter()
+            .zip(&want)
+            .any(|(&r, &w)| f64::from(f32::from_bits(u32::from(r) << 16)) != w));
     }
 }
 
@@ -190,7 +197,9 @@ fn integer_products() {
         let a4: Vec<u8> = (0..256).map(|_| rng.next_u32() as u8 & 15).collect();
         let b4: Vec<u8> = (0..256).map(|_| rng.next_u32() as u8 & 15).collect();
         let pack = |m: &[u8]| -> Vec<u8> { m.chunks(2).map(|p| p[0] | p[1] << 4).collect() };
-        let c4: Vec<i32> = (0..256).map(|_| (rng.next_u32() % 2001) as i32 - 1000).collect();
+        let c4: Vec<i32> = (0..256)
+            .map(|_| (rng.next_u32() % 2001) as i32 - 1000)
+            .collect();
         let (ba, bb, bc, bd) = (
             e.buf_bytes(&pack(&a4)),
             e.buf_bytes(&pack(&transpose(&b4))),
@@ -203,7 +212,9 @@ fn integer_products() {
                 let (i, j) = (n / 16, n % 16);
                 c4[n]
                     + (0..16)
-                        .map(|k| i32::from(a4[i * 16 + k]) * i32::from((b4[k * 16 + j] << 4) as i8 >> 4))
+                        .map(|k| {
+                            i32::from(a4[i * 16 + k]) * i32::from((b4[k * 16 + j] << 4) as i8 >> 4)
+                        })
                         .sum::<i32>()
             })
             .collect();

@@ -9,6 +9,7 @@ mod fpmode;
 mod mfma;
 pub(crate) mod mimg;
 mod rdna;
+mod salu_float;
 mod smfmac;
 mod softfloat;
 #[macro_use]

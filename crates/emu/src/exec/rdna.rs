@@ -62,7 +62,8 @@ pub(super) fn salu(w: &mut Wave, i: &Inst) -> Option<R> {
             }
         }
         Op::S_WAITCNT_VMCNT | Op::S_WAITCNT_EXPCNT | Op::S_WAITCNT_LGKMCNT => {}
-        _ => return None,
+        // GFX11.5's scalar float operations.
+        _ => return super::salu_float::salu(w, i),
     }
     Some(Ok(Flow::Next))
 }

@@ -208,9 +208,7 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -
         return Err(undefined(i, "with a scalar A/B operand".into()));
     }
     let read = |code: u16, n: usize| -> Vec<[u32; LANES]> {
-        (0..n)
-            .map(|r| w.v[reg_index(code + r as u16)])
-            .collect()
+        (0..n).map(|r| w.v[reg_index(code + r as u16)]).collect()
     };
     let a = read(i.src[0], sh.in_regs());
     let b = read(i.src[1], sh.in_regs());
@@ -224,7 +222,11 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -
     let c = if i.src[2] >= VGPR {
         read(i.src[2], nregs)
     } else {
-        let ty = if sh.output.bits() == 16 { Ty::B16 } else { Ty::B32 };
+        let ty = if sh.output.bits() == 16 {
+            Ty::B16
+        } else {
+            Ty::B32
+        };
         let v = w.sread(i.src[2], i.lit, ty);
         let v = if sh.output.bits() == 16 {
             (v & 0xffff) << shift

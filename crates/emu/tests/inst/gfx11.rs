@@ -71,8 +71,10 @@ pub(super) fn asm22(mcpu: &str, wave64: bool, lines: &[String]) -> Vec<Vec<u32>>
 }
 
 /// The two GFX11 generations the tests run: (llvm-mc cpu, wave64, emulator generation).
-pub(super) const WAVES: [(&str, bool, Gen); 2] =
-    [("gfx1100", false, Gen::Gfx11), ("gfx1100", true, Gen::Gfx11W64)];
+pub(super) const WAVES: [(&str, bool, Gen); 2] = [
+    ("gfx1100", false, Gen::Gfx11),
+    ("gfx1100", true, Gen::Gfx11W64),
+];
 
 /// A deterministic scramble.
 pub(super) fn mix(k: u64) -> u64 {
@@ -93,7 +95,8 @@ pub(super) fn run1(
     let w = asm22(mcpu, wave64, &[asm.to_string()]).remove(0);
     let mut regs = WaveRegs::new(gen);
     setup(&mut regs);
-    run_words(gen, &w, &mut regs).unwrap_or_else(|e| panic!("{asm} [{mcpu} w{}]: {e:?}", if wave64 { 64 } else { 32 }));
+    run_words(gen, &w, &mut regs)
+        .unwrap_or_else(|e| panic!("{asm} [{mcpu} w{}]: {e:?}", if wave64 { 64 } else { 32 }));
     regs
 }
 
@@ -409,14 +412,21 @@ fn wmma_case(s: &Wmma, m: Mods, seed: u64) {
                     w
                 };
                 if got != exp {
-                    bad.push(format!("D({i},{j}) v{}[{lane}] = {got:#x}, want {exp:#x}", vd + reg));
+                    bad.push(format!(
+                        "D({i},{j}) v{}[{lane}] = {got:#x}, want {exp:#x}",
+                        vd + reg
+                    ));
                 }
             }
         }
         // Lanes past the wave and registers past D are untouched.
         for r in 0..out_regs {
             for l in wave..64 {
-                assert_eq!(regs.v[vd + r][l], mix(((vd + r) * 64 + l) as u64) as u32, "{asm}: lane {l}");
+                assert_eq!(
+                    regs.v[vd + r][l],
+                    mix(((vd + r) * 64 + l) as u64) as u32,
+                    "{asm}: lane {l}"
+                );
             }
         }
         assert!(
@@ -435,11 +445,25 @@ fn wmma_every_shape() {
     for (n, s) in WMMA.iter().enumerate() {
         let seed = n as u64 * 10;
         wmma_case(s, Mods::default(), seed);
-        wmma_case(s, Mods { d_is_c: true, ..Mods::default() }, seed + 1);
+        wmma_case(
+            s,
+            Mods {
+                d_is_c: true,
+                ..Mods::default()
+            },
+            seed + 1,
+        );
         // (A bf16 C constant is not tested: how the hardware reads an inline float constant
         // for a bf16 operand is not documented.)
         if s.output != Ty::Bf16 {
-            wmma_case(s, Mods { c_one: true, ..Mods::default() }, seed + 2);
+            wmma_case(
+                s,
+                Mods {
+                    c_one: true,
+                    ..Mods::default()
+                },
+                seed + 2,
+            );
         }
     }
 }
@@ -449,16 +473,57 @@ fn wmma_every_shape() {
 #[test]
 fn wmma_float_modifiers() {
     for s in WMMA.iter().filter(|s| s.output != Ty::I32) {
-        for (k, (neg_lo, neg_hi)) in [(1, 0), (2, 0), (0, 1), (0, 2), (3, 3), (4, 0), (0, 4), (4, 4), (5, 6)]
-            .into_iter()
-            .enumerate()
+        for (k, (neg_lo, neg_hi)) in [
+            (1, 0),
+            (2, 0),
+            (0, 1),
+            (0, 2),
+            (3, 3),
+            (4, 0),
+            (0, 4),
+            (4, 4),
+            (5, 6),
+        ]
+        .into_iter()
+        .enumerate()
         {
-            wmma_case(s, Mods { neg_lo, neg_hi, ..Mods::default() }, 100 + k as u64);
+            wmma_case(
+                s,
+                Mods {
+                    neg_lo,
+                    neg_hi,
+                    ..Mods::default()
+                },
+                100 + k as u64,
+            );
         }
         if matches!(s.output, Ty::F16 | Ty::Bf16) {
-            wmma_case(s, Mods { hi: true, ..Mods::default() }, 200);
-            wmma_case(s, Mods { hi: true, d_is_c: true, ..Mods::default() }, 201);
-            wmma_case(s, Mods { hi: true, neg_lo: 4, ..Mods::default() }, 202);
+            wmma_case(
+                s,
+                Mods {
+                    hi: true,
+                    ..Mods::default()
+                },
+                200,
+            );
+            wmma_case(
+                s,
+                Mods {
+                    hi: true,
+                    d_is_c: true,
+                    ..Mods::default()
+                },
+                201,
+            );
+            wmma_case(
+                s,
+                Mods {
+                    hi: true,
+                    neg_lo: 4,
+                    ..Mods::default()
+                },
+                202,
+            );
         }
     }
 }
@@ -470,7 +535,11 @@ fn wmma_integer_modifiers() {
     for s in WMMA.iter().filter(|s| s.output == Ty::I32) {
         for signs in 0..4u8 {
             for clamp in [false, true] {
-                let m = Mods { neg_lo: signs, clamp, ..Mods::default() };
+                let m = Mods {
+                    neg_lo: signs,
+                    clamp,
+                    ..Mods::default()
+                };
                 wmma_case(s, m, 300 + u64::from(signs) * 2 + u64::from(clamp));
             }
         }
@@ -485,11 +554,18 @@ fn wmma_undefined_modifiers_fault() {
             "v_wmma_i32_16x16x16_iu8 v[16:23], v[0:3], v[8:11], v[16:23] neg_hi:[1,0,0]",
             "v_wmma_i32_16x16x16_iu8 v[16:23], v[0:3], v[8:11], v[16:23] neg_lo:[0,0,1]",
         ] {
-            let asm = if wave64 { asm.replace("v[16:23]", "v[16:19]") } else { asm.to_string() };
+            let asm = if wave64 {
+                asm.replace("v[16:23]", "v[16:19]")
+            } else {
+                asm.to_string()
+            };
             let w = asm22(mcpu, wave64, &[asm.clone()]).remove(0);
             let mut regs = WaveRegs::new(gen);
             let e = run_words(gen, &w, &mut regs).expect_err(&asm);
-            assert!(format!("{e:?}").contains("v_wmma_i32_16x16x16_iu8"), "{asm}: {e:?}");
+            assert!(
+                format!("{e:?}").contains("v_wmma_i32_16x16x16_iu8"),
+                "{asm}: {e:?}"
+            );
         }
     }
 }
@@ -539,7 +615,11 @@ fn vector_case(
 fn permlane64() {
     vector_case("v_permlane64_b32 v1, v0", &|_| {}, &|b, a, lanes| {
         for l in 0..64 {
-            let want = if lanes == 64 && l != 5 { b.v[0][l ^ 32] } else { b.v[1][l] };
+            let want = if lanes == 64 && l != 5 {
+                b.v[0][l ^ 32]
+            } else {
+                b.v[1][l]
+            };
             assert_eq!(a.v[1][l], want, "w{lanes} lane {l}");
         }
     });
@@ -771,7 +851,11 @@ fn scalar_gfx11() {
         assert!(t(0) > 0 && t(2) > t(0), "realtime {} then {}", t(0), t(2));
         assert_eq!(&r.s[4..10], &[0; 6]);
         // Context save is not for an emulated wave: a fault naming the message.
-        let w = asm22(mcpu, wave64, &["s_sendmsg_rtn_b32 s0, sendmsg(MSG_RTN_SAVE_WAVE)".into()]);
+        let w = asm22(
+            mcpu,
+            wave64,
+            &["s_sendmsg_rtn_b32 s0, sendmsg(MSG_RTN_SAVE_WAVE)".into()],
+        );
         let e = run_words(gen, &w[0], &mut WaveRegs::new(gen)).expect_err("save wave");
         assert!(format!("{e:?}").contains("sendmsg(132)"), "{e:?}");
     }
@@ -822,8 +906,17 @@ fn hwreg_ids() {
         r.s[1] = 0xb;
         run_words(gen, &w, &mut r).expect("hwregs");
         assert_eq!(r.s[2], WaveRegs::DEFAULT_MODE & !0xf | 0xb, "{mcpu} MODE");
-        assert!(r.s[4] > r.s[3], "{mcpu} SHADER_CYCLES {} then {}", r.s[3], r.s[4]);
-        assert!(r.s[5] & 0xffff != 0 && r.s[5] >> 16 != 0, "{mcpu} SH_MEM_BASES {:#x}", r.s[5]);
+        assert!(
+            r.s[4] > r.s[3],
+            "{mcpu} SHADER_CYCLES {} then {}",
+            r.s[3],
+            r.s[4]
+        );
+        assert!(
+            r.s[5] & 0xffff != 0 && r.s[5] >> 16 != 0,
+            "{mcpu} SH_MEM_BASES {:#x}",
+            r.s[5]
+        );
         assert!(r.s[6] < 32, "{mcpu} WAVE_ID {}", r.s[6]);
     }
 }
@@ -863,7 +956,13 @@ fn memory_renames() {
                 r.s[WaveRegs::EXEC + 1] = (e >> 32) as u32;
                 let old = |l: usize| vals[l % 6];
                 let dat = |l: usize| vals[(l / 6 + 2 * l + 1) % 6];
-                let cmp = |l: usize| if l % 3 == 0 { old(l) } else { vals[(l + 4) % 6] };
+                let cmp = |l: usize| {
+                    if l % 3 == 0 {
+                        old(l)
+                    } else {
+                        vals[(l + 4) % 6]
+                    }
+                };
                 for l in 0..64 {
                     mem[4 * l..4 * l + 4].copy_from_slice(&old(l).to_le_bytes());
                     r.v[1][l] = 4 * l as u32;
@@ -883,13 +982,39 @@ fn memory_renames() {
                     let want = match kind {
                         _ if l == 5 => o,
                         // The ISA's `src < tmp ? src : tmp` (−0 does not replace +0).
-                        0 => if d < o { d } else { o },
-                        1 => if d > o { d } else { o },
-                        _ => if o == cmp(l) { d } else { o },
+                        0 => {
+                            if d < o {
+                                d
+                            } else {
+                                o
+                            }
+                        }
+                        1 => {
+                            if d > o {
+                                d
+                            } else {
+                                o
+                            }
+                        }
+                        _ => {
+                            if o == cmp(l) {
+                                d
+                            } else {
+                                o
+                            }
+                        }
                     };
-                    assert_eq!(got.to_bits(), want.to_bits(), "{asm} w{lanes} lane {l}: {o} {d}");
+                    assert_eq!(
+                        got.to_bits(),
+                        want.to_bits(),
+                        "{asm} w{lanes} lane {l}: {o} {d}"
+                    );
                     if l != 5 {
-                        assert_eq!(r.v[ret][l], o.to_bits(), "{asm} w{lanes} lane {l}: returned");
+                        assert_eq!(
+                            r.v[ret][l],
+                            o.to_bits(),
+                            "{asm} w{lanes} lane {l}: returned"
+                        );
                     }
                 }
             }
@@ -924,13 +1049,345 @@ fn memory_renames() {
             let rd = |m: &[u8], a: usize| u32::from_le_bytes(m[a..a + 4].try_into().expect("4"));
             for l in 0..lanes {
                 if k == 0 {
-                    let want = if l == 5 { 0xdead_beef } else { rd(&before, 16 + 4 * l) };
+                    let want = if l == 5 {
+                        0xdead_beef
+                    } else {
+                        rd(&before, 16 + 4 * l)
+                    };
                     assert_eq!(r.v[3][l], want, "{asm} w{lanes} lane {l}");
                 } else {
-                    let want = if l == 5 { rd(&before, 8 + 4 * l) } else { 0x1000 + l as u32 };
+                    let want = if l == 5 {
+                        rd(&before, 8 + 4 * l)
+                    } else {
+                        0x1000 + l as u32
+                    };
                     assert_eq!(rd(mem, 8 + 4 * l), want, "{asm} w{lanes} lane {l}");
                 }
             }
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// GFX11.5 scalar float operations (gfx1151).
+
+fn f16b(x: f64) -> u32 {
+    u32::from(half::f16::from_f64(x).to_bits())
+}
+
+fn f16v(x: u32) -> f64 {
+    half::f16::from_bits(x as u16).to_f64()
+}
+
+/// What a scalar float line must leave: s3's bits (any NaN matches a NaN of the width) or SCC.
+enum Want {
+    F32(u32),
+    F16(u32),
+    Bits(u32),
+    Scc(bool),
+}
+
+/// IEEE-mode min/max (`minNum`/`maxNum`: a quiet NaN loses; −0 < +0).
+fn ieee_minmax(x: f64, y: f64, max: bool) -> f64 {
+    if x.is_nan() {
+        return y;
+    }
+    if y.is_nan() {
+        return x;
+    }
+    let first = if max {
+        x > y || (x == y && x.is_sign_positive())
+    } else {
+        x < y || (x == y && x.is_sign_negative())
+    };
+    if first {
+        x
+    } else {
+        y
+    }
+}
+
+/// (less, equal, greater, unordered) truth of each compare condition.
+const CONDS: [(&str, [bool; 4]); 14] = [
+    ("lt", [true, false, false, false]),
+    ("eq", [false, true, false, false]),
+    ("le", [true, true, false, false]),
+    ("gt", [false, false, true, false]),
+    ("lg", [true, false, true, false]),
+    ("ge", [false, true, true, false]),
+    ("o", [true, true, true, false]),
+    ("u", [false, false, false, true]),
+    ("nge", [true, false, false, true]),
+    ("nlg", [false, true, false, true]),
+    ("ngt", [true, true, false, true]),
+    ("nle", [false, false, true, true]),
+    ("neq", [true, false, true, true]),
+    ("nlt", [false, true, true, true]),
+];
+
+fn relation(x: f64, y: f64) -> usize {
+    if x.is_nan() || y.is_nan() {
+        3
+    } else if x < y {
+        0
+    } else if x == y {
+        1
+    } else {
+        2
+    }
+}
+
+/// Every scalar float operation on pairs of values (quarters, a large value, ±0, a denormal,
+/// ±inf, a quiet NaN) against the host's IEEE arithmetic (round to nearest even, denormals
+/// kept: the default MODE); compares set SCC.
+#[test]
+fn salu_float() {
+    let v32: [f32; 10] = [
+        1.5,
+        -2.25,
+        0.0,
+        -0.0,
+        3.0e5,
+        1.0e-40,
+        f32::INFINITY,
+        f32::NAN,
+        -7.75,
+        0.375,
+    ];
+    let v16: [f64; 9] = [
+        1.5,
+        -2.25,
+        0.0,
+        -0.0,
+        1000.0,
+        5.96e-8,
+        f64::INFINITY,
+        f64::NAN,
+        -7.75,
+    ];
+    // (line, s1, s2, s3 before, want)
+    let mut cases: Vec<(String, u32, u32, u32, Want)> = Vec::new();
+    let k = 3.0f32; // the fmaak/fmamk literal
+    for &x in &v32 {
+        let xb = x.to_bits();
+        for &y in &v32 {
+            let yb = y.to_bits();
+            let (xd, yd) = (f64::from(x), f64::from(y));
+            for (name, r) in [
+                ("s_add_f32", x + y),
+                ("s_sub_f32", x - y),
+                ("s_mul_f32", x * y),
+                ("s_min_f32", ieee_minmax(xd, yd, false) as f32),
+                ("s_max_f32", ieee_minmax(xd, yd, true) as f32),
+                ("s_fmac_f32", x.mul_add(y, 0.375)),
+                ("s_fmaak_f32", x.mul_add(y, k)),
+                ("s_fmamk_f32", x.mul_add(k, y)),
+            ] {
+                let line = match name {
+                    "s_fmaak_f32" => format!("{name} s3, s1, s2, 0x40400000"),
+                    "s_fmamk_f32" => format!("{name} s3, s1, 0x40400000, s2"),
+                    _ => format!("{name} s3, s1, s2"),
+                };
+                cases.push((line, xb, yb, 0.375f32.to_bits(), Want::F32(r.to_bits())));
+            }
+            let pk = |v: f32| -> u32 {
+                // Round toward zero to f16.
+                let n = half::f16::from_f32(v);
+                let mut b = u32::from(n.to_bits());
+                if !v.is_nan() && !v.is_infinite() && n.to_f32().abs() > v.abs() && b & 0x7fff != 0
+                {
+                    b -= 1;
+                }
+                b
+            };
+            cases.push((
+                "s_cvt_pk_rtz_f16_f32 s3, s1, s2".into(),
+                xb,
+                yb,
+                0,
+                Want::Bits(pk(x) | pk(y) << 16),
+            ));
+            for (c, t) in CONDS {
+                cases.push((
+                    format!("s_cmp_{c}_f32 s1, s2"),
+                    xb,
+                    yb,
+                    0,
+                    Want::Scc(t[relation(xd, yd)]),
+                ));
+            }
+        }
+        for (name, r) in [
+            ("s_ceil_f32", x.ceil()),
+            ("s_floor_f32", x.floor()),
+            ("s_trunc_f32", x.trunc()),
+            ("s_rndne_f32", x.round_ties_even()),
+        ] {
+            cases.push((format!("{name} s3, s1"), xb, 0, 0, Want::F32(r.to_bits())));
+        }
+        cases.push((
+            "s_cvt_i32_f32 s3, s1".into(),
+            xb,
+            0,
+            0,
+            Want::Bits(x as i32 as u32),
+        ));
+        cases.push((
+            "s_cvt_u32_f32 s3, s1".into(),
+            xb,
+            0,
+            0,
+            Want::Bits(x as u32),
+        ));
+        cases.push((
+            "s_cvt_f16_f32 s3, s1".into(),
+            xb,
+            0,
+            0,
+            Want::F16(f16b(f64::from(x))),
+        ));
+    }
+    for n in [0u32, 1, 7, 0x8000_0001, 0xffff_ffff, 16_777_217] {
+        cases.push((
+            "s_cvt_f32_i32 s3, s1".into(),
+            n,
+            0,
+            0,
+            Want::F32((n as i32 as f32).to_bits()),
+        ));
+        cases.push((
+            "s_cvt_f32_u32 s3, s1".into(),
+            n,
+            0,
+            0,
+            Want::F32((n as f32).to_bits()),
+        ));
+    }
+    for &x in &v16 {
+        let xb = f16b(x);
+        for &y in &v16 {
+            let yb = f16b(y);
+            let (xq, yq) = (f16v(xb), f16v(yb));
+            for (name, r) in [
+                ("s_add_f16", xq + yq),
+                ("s_sub_f16", xq - yq),
+                ("s_mul_f16", xq * yq),
+                ("s_min_f16", ieee_minmax(xq, yq, false)),
+                ("s_max_f16", ieee_minmax(xq, yq, true)),
+                ("s_fmac_f16", xq.mul_add(yq, 0.375)),
+            ] {
+                // High halves of the sources are ignored.
+                cases.push((
+                    format!("{name} s3, s1, s2"),
+                    xb | 0xabcd_0000,
+                    yb,
+                    f16b(0.375),
+                    Want::F16(f16b(r)),
+                ));
+            }
+            for (c, t) in CONDS {
+                cases.push((
+                    format!("s_cmp_{c}_f16 s1, s2"),
+                    xb,
+                    yb | 0x5555_0000,
+                    0,
+                    Want::Scc(t[relation(xq, yq)]),
+                ));
+            }
+        }
+        for (name, r) in [
+            ("s_ceil_f16", xq_round(x, f64::ceil)),
+            ("s_floor_f16", xq_round(x, f64::floor)),
+            ("s_trunc_f16", xq_round(x, f64::trunc)),
+            ("s_rndne_f16", xq_round(x, f64::round_ties_even)),
+        ] {
+            cases.push((format!("{name} s3, s1"), xb, 0, 0, Want::F16(f16b(r))));
+        }
+        let xf = f16v(xb) as f32;
+        cases.push((
+            "s_cvt_f32_f16 s3, s1".into(),
+            xb | 0x1234_0000,
+            0,
+            0,
+            Want::F32(xf.to_bits()),
+        ));
+        cases.push((
+            "s_cvt_hi_f32_f16 s3, s1".into(),
+            xb << 16 | 0x3c00,
+            0,
+            0,
+            Want::F32(xf.to_bits()),
+        ));
+    }
+    let lines: Vec<String> = cases.iter().map(|c| c.0.clone()).collect();
+    let words = asm22(mcpu_1151(), false, &lines);
+    let mut bad = Vec::new();
+    let mut names = BTreeSet::new();
+    for ((line, s1, s2, s3, want), w) in cases.iter().zip(&words) {
+        names.insert(line.split(' ').next().unwrap_or_default().to_string());
+        let mut r = WaveRegs::new(Gen::Gfx11);
+        (r.s[1], r.s[2], r.s[3]) = (*s1, *s2, *s3);
+        r.scc = !matches!(want, Want::Scc(true));
+        run_words(Gen::Gfx11, w, &mut r).unwrap_or_else(|e| panic!("{line}: {e:?}"));
+        let ok = match *want {
+            Want::F32(b) => {
+                r.s[3] == b || (f32::from_bits(b).is_nan() && f32::from_bits(r.s[3]).is_nan())
+            }
+            Want::F16(b) => {
+                r.s[3] == b || (f16v(b).is_nan() && f16v(r.s[3]).is_nan() && r.s[3] >> 16 == 0)
+            }
+            Want::Bits(b) => r.s[3] == b,
+            Want::Scc(c) => r.scc == c,
+        };
+        if !ok {
+            bad.push(format!(
+                "{line} [{s1:#x}, {s2:#x}, {s3:#x}]: s3 {:#x} scc {}",
+                r.s[3], r.scc
+            ));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} wrong: {:#?}",
+        bad.len(),
+        &bad[..bad.len().min(10)]
+    );
+    // Every scalar float opcode has lines.
+    assert_eq!(names.len(), 58, "{names:?}");
+}
+
+fn mcpu_1151() -> &'static str {
+    "gfx1151"
+}
+
+/// A rounding of an f16 value (exact in f64), as f64.
+fn xq_round(x: f64, g: fn(f64) -> f64) -> f64 {
+    g(f16v(f16b(x)))
+}
+
+/// MODE applies to the scalar float operations: FP_DENORM flushes f32 denormal inputs and
+/// results (bits 5:4 = 0), FP_ROUND rounds toward zero (bits 1:0 = 3).
+#[test]
+fn salu_float_mode() {
+    let lines = [
+        "s_add_f32 s3, s1, s2".to_string(),
+        "s_mul_f32 s4, s1, s1".to_string(),
+        "s_add_f32 s5, s6, s7".to_string(),
+    ];
+    let w = asm22("gfx1151", false, &lines).concat();
+    // Flush: denormal + 0 is 0; a denormal product is 0; the tie rounds to even.
+    let mut r = WaveRegs::new(Gen::Gfx11);
+    r.mode = WaveRegs::DEFAULT_MODE & !0x30;
+    (r.s[1], r.s[2]) = (1.0e-40f32.to_bits(), 0);
+    (r.s[6], r.s[7]) = (1.0f32.to_bits(), (1.0f32 - f32::EPSILON / 2.0).to_bits());
+    run_words(Gen::Gfx11, &w, &mut r).expect("mode");
+    assert_eq!(r.s[3], 0, "flushed denormal input");
+    assert_eq!(r.s[4], 0, "flushed product");
+    assert_eq!(f32::from_bits(r.s[5]), 2.0, "nearest even");
+    // Round toward zero: 1 + (1 − 2^-24) is halfway between 2 − 2^-23 and 2.
+    let mut r = WaveRegs::new(Gen::Gfx11);
+    r.mode = WaveRegs::DEFAULT_MODE | 3;
+    (r.s[6], r.s[7]) = (1.0f32.to_bits(), (1.0f32 - f32::EPSILON / 2.0).to_bits());
+    run_words(Gen::Gfx11, &w, &mut r).expect("mode");
+    assert_eq!(f32::from_bits(r.s[5]), 2.0 - f32::EPSILON, "toward zero");
 }
