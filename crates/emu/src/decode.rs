@@ -635,8 +635,12 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
                     num: nfmt,
                 }),
                 Ext::BufFormat { format } => Some(
-                    crate::image::gfx10_buffer_format(format)
-                        .unwrap_or(crate::image::Format { data: 0, num: 0 }),
+                    if gen.is_gfx11() {
+                        crate::image::gfx11_buffer_format(format)
+                    } else {
+                        crate::image::gfx10_buffer_format(format)
+                    }
+                    .unwrap_or(crate::image::Format { data: 0, num: 0 }),
                 ),
                 _ => None,
             };

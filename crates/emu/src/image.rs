@@ -83,6 +83,22 @@ pub fn gfx10_buffer_format(f: u8) -> Option<Format> {
     None
 }
 
+/// A GFX11 buffer format (MTBUF `format`, V# FORMAT bits 18:12: the unified numbering of the
+/// RDNA3 ISA, LLVM's `UfmtGFX11`) as the GFX9 data and number formats. GFX11 keeps GFX10's
+/// numbering up to 16_16_FLOAT (29), then has 10_11_11 and 11_11_10 in FLOAT only and
+/// 10_10_10_2 without the scaled forms; the rest follow in GFX10's order, 14 places earlier.
+pub fn gfx11_buffer_format(f: u8) -> Option<Format> {
+    let gfx10 = match f {
+        0..=29 => f,
+        30 => 36,
+        31 => 43,
+        32 | 33 => f + 12,
+        34..=63 => f + 14,
+        _ => return None,
+    };
+    gfx10_buffer_format(gfx10)
+}
+
 /// `SQ_RSRC_IMG_*`: the resource type in T# word 3.
 pub mod img_type {
     pub const D1: u8 = 8;

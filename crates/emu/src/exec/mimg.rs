@@ -630,9 +630,9 @@ pub(crate) fn buffer_format(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     };
     let r = i.src[2];
     let v: [u32; 4] = std::array::from_fn(|k| w.sread(r + k as u16, 0, Ty::B32));
-    let gfx10 = i.gen.is_gfx10();
-    // GFX11's V# layout is not modelled yet; GFX10 carries its format in the descriptor.
-    if i.gen.is_gfx11() || (!gfx10 && v[1] >> 31 != 0) {
+    // GFX10 and GFX11 carry the unified format and OOB_SELECT in word 3 (bits 18:12, 29:28).
+    let gfx10 = i.gen.is_rdna();
+    if !gfx10 && v[1] >> 31 != 0 {
         return Err(unimplemented(i));
     }
     let base = u64::from(v[0]) | u64::from(v[1] & 0xffff) << 32;
@@ -643,6 +643,9 @@ pub(crate) fn buffer_format(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             data: (i.ext >> 16) as u8,
             num: (i.ext >> 24 & 0xf) as u8,
         }
+    } else if i.gen.is_gfx11() {
+        image::gfx11_buffer_format((v[3] >> 12 & 0x7f) as u8)
+            .unwrap_or(image::Format { data: 0, num: 0 })
     } else if gfx10 {
         image::gfx10_buffer_format((v[3] >> 12 & 0x7f) as u8)
             .unwrap_or(image::Format { data: 0, num: 0 })

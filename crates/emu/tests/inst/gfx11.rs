@@ -1391,3 +1391,146 @@ fn salu_float_mode() {
     run_words(Gen::Gfx11, &w, &mut r).expect("mode");
     assert_eq!(f32::from_bits(r.s[5]), 2.0 - f32::EPSILON, "toward zero");
 }
+
+// ---------------------------------------------------------------------------------------
+// Typed buffer accesses with GFX11's format numbering and the d16 spellings.
+
+/// Runs `lines` on a wave with a 1 KiB global buffer behind the raw V# s[8:11] (word 3:
+/// destination selects X, Y, Z, W, FORMAT `fmt`, OOB_SELECT 3) and v1 = 8·lane.
+fn typed_run(
+    mcpu: &str,
+    wave64: bool,
+    gen: Gen,
+    lines: &[String],
+    fmt: u32,
+    setup: &dyn Fn(&mut [u8], &mut WaveRegs),
+) -> (Vec<u8>, WaveRegs) {
+    let w: Vec<u32> = asm22(mcpu, wave64, lines).concat();
+    let mut store = vec![0u8; 1024 + 8];
+    let o = store.as_ptr().align_offset(8);
+    let mem = &mut store[o..o + 1024];
+    let addr = mem.as_ptr() as u64;
+    let mut r = WaveRegs::new(gen);
+    r.s[8] = addr as u32;
+    r.s[9] = (addr >> 32) as u32;
+    r.s[10] = 1024;
+    r.s[11] = 0xfac | fmt << 12 | 3 << 28;
+    let e = exec_of(wave64);
+    r.s[WaveRegs::EXEC] = e as u32;
+    r.s[WaveRegs::EXEC + 1] = (e >> 32) as u32;
+    for l in 0..64 {
+        r.v[1][l] = 8 * l as u32;
+    }
+    setup(mem, &mut r);
+    run_words_mem(gen, &w, &mut r, &mut vec![0; 65536], mem)
+        .unwrap_or_else(|e| panic!("{lines:?}: {e:?}"));
+    (mem.to_vec(), r)
+}
+
+/// `buffer_*_d16_format_*` (format from the V#) and `tbuffer_*_d16_format_*` (from the
+/// instruction) with 16-bit UINT formats of every component count: a store leaves the
+/// register halves in memory (two per register, X low), a load brings them back.
+#[test]
+fn typed_buffer_d16() {
+    let fmts = [
+        ("x", 1, "BUF_FMT_16_UINT", 11),
+        ("xy", 2, "BUF_FMT_16_16_UINT", 27),
+        ("xyz", 3, "BUF_FMT_16_16_16_16_UINT", 55),
+        ("xyzw", 4, "BUF_FMT_16_16_16_16_UINT", 55),
+    ];
+    for (mcpu, wave64, gen) in WAVES {
+        let lanes = if wave64 { 64 } else { 32 };
+        for (c, n, name, num) in fmts {
+            for prefix in ["buffer", "tbuffer"] {
+                let regs = |b: usize| {
+                    if n <= 2 {
+                        format!("v{b}")
+                    } else {
+                        format!("v[{b}:{}]", b + 1)
+                    }
+                };
+                let f = if prefix == "tbuffer" {
+                    format!(" format:[{name}]")
+                } else {
+                    String::new()
+                };
+                let lines = [
+                    format!(
+                        "{prefix}_store_d16_format_{c} {}, v1, s[8:11], 0{f} offen",
+                        regs(4)
+                    ),
+                    format!(
+                        "{prefix}_load_d16_format_{c} {}, v1, s[8:11], 0{f} offen",
+                        regs(6)
+                    ),
+                ];
+                let (mem, r) = typed_run(mcpu, wave64, gen, &lines, num, &|_, r| {
+                    for l in 0..64 {
+                        r.v[4][l] = mix(l as u64) as u32;
+                        r.v[5][l] = mix(100 + l as u64) as u32;
+                        r.v[6][l] = 0xdead_beef;
+                        r.v[7][l] = 0xdead_beef;
+                    }
+                });
+                for l in 0..lanes {
+                    for k in 0..n {
+                        let reg = 4 + k / 2;
+                        let h = (mix(if reg == 4 { l as u64 } else { 100 + l as u64 }) as u32
+                            >> (16 * (k % 2)))
+                            & 0xffff;
+                        let at = 8 * l + 2 * k;
+                        let m = u32::from(u16::from_le_bytes([mem[at], mem[at + 1]]));
+                        let back = r.v[6 + k / 2][l] >> (16 * (k % 2)) & 0xffff;
+                        if l == 5 {
+                            assert_eq!(m, 0, "{lines:?} lane 5 stored");
+                            assert_eq!(r.v[6][l], 0xdead_beef, "{lines:?} lane 5 loaded");
+                        } else {
+                            assert_eq!(m, h, "{lines:?} w{lanes} lane {l} component {k} stored");
+                            assert_eq!(back, h, "{lines:?} w{lanes} lane {l} component {k} loaded");
+                        }
+                    }
+                }
+            }
+        }
+        // d16_hi: the high half goes to memory, a load fills the high half (the low is kept);
+        // format 16_FLOAT (13) from the V#.
+        let lines = [
+            "buffer_store_d16_hi_format_x v4, v1, s[8:11], 0 offen".to_string(),
+            "buffer_load_d16_hi_format_x v5, v1, s[8:11], 0 offen".to_string(),
+        ];
+        let (mem, r) = typed_run(mcpu, wave64, gen, &lines, 13, &|_, r| {
+            for l in 0..64 {
+                r.v[4][l] = f16b(l as f64 - 20.5) << 16 | 0x1234;
+                r.v[5][l] = 0x0000_5678;
+            }
+        });
+        for l in (0..lanes).filter(|&l| l != 5) {
+            let h = f16b(l as f64 - 20.5);
+            assert_eq!(
+                u32::from(u16::from_le_bytes([mem[8 * l], mem[8 * l + 1]])),
+                h,
+                "d16_hi store lane {l}"
+            );
+            assert_eq!(r.v[5][l], h << 16 | 0x5678, "d16_hi load lane {l}");
+        }
+        // GFX11's numbering past 16_16_FLOAT: 8_8_8_8_UNORM is 42 (GFX10: 56); component b
+        // of a lane reads byte b / 255.
+        for (line, fmt) in [
+            ("tbuffer_load_format_xyzw v[8:11], v1, s[8:11], 0 format:[BUF_FMT_8_8_8_8_UNORM] offen", 0),
+            ("buffer_load_format_xyzw v[8:11], v1, s[8:11], 0 offen", 42),
+        ] {
+            let (mem, r) = typed_run(mcpu, wave64, gen, &[line.to_string()], fmt, &|m, _| {
+                for (k, b) in m.iter_mut().enumerate() {
+                    *b = mix(7 * k as u64) as u8;
+                }
+            });
+            for l in (0..lanes).filter(|&l| l != 5) {
+                for b in 0..4 {
+                    let want = f32::from(mem[8 * l + b]) / 255.0;
+                    let got = f32::from_bits(r.v[8 + b][l]);
+                    assert!((got - want).abs() <= f32::EPSILON, "{line} lane {l} component {b}: {got} {want}");
+                }
+            }
+        }
+    }
+}
