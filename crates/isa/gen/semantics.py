@@ -257,7 +257,8 @@ def memory(name):
         m["kind"] = "atomic"
         m["bytes"] = 8 if x2 else 4
         special = {"add_f32": ("fadd", 4), "add_f64": ("fadd", 8), "min_f64": ("fmin", 8),
-                   "max_f64": ("fmax", 8), "pk_add_f16": ("pk_add_f16", 4)}
+                   "max_f64": ("fmax", 8), "pk_add_f16": ("pk_add_f16", 4),
+                   "csub_u32": ("csub", 4)}
         if a in special:
             m["atomic"], m["bytes"] = special[a]
         elif a in ("fcmpswap", "fmin", "fmax"):

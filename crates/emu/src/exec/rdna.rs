@@ -250,6 +250,30 @@ pub(super) fn valu_rdna(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _mode: u32)
             let r = sc.r;
             w.vwrite(i.dst, &r, c.exec);
         }
+        // GFX11 (a VOPD half only): D.f32 += S0.bf16[0]·S1.bf16[0] + S0.bf16[1]·S1.bf16[1],
+        // products exact, one rounding.
+        Op::V_DOT2ACC_F32_BF16 => {
+            let a = *c.s_into(w, 0, &mut sc.a);
+            let b = *c.s_into(w, 1, &mut sc.b);
+            let d = w.v[reg_index(i.dst)];
+            let bf = |x: u32| f64::from(f32::from_bits(x << 16));
+            for l in 0..LANES {
+                let s = bf(a[l] & 0xffff) * bf(b[l] & 0xffff)
+                    + bf(a[l] >> 16) * bf(b[l] >> 16)
+                    + f64::from(f32::from_bits(d[l]));
+                sc.r[l] = (s as f32).to_bits();
+            }
+            let r = sc.r;
+            w.vwrite(i.dst, &r, c.exec);
+        }
+        // GFX11's defined illegal instruction (the all-zero word): an illegal-instruction
+        // exception.
+        Op::V_ILLEGAL => {
+            return Some(Err(LaneFault::new(
+                FaultKind::IllegalInstruction { word: i.word },
+                None,
+            )))
+        }
         // GFX11: two f32 to a packed pair of 16-bit integers (S0 low, S1 high), each
         // truncated toward zero and saturated; NaN gives 0.
         Op::V_CVT_PK_I16_F32 | Op::V_CVT_PK_U16_F32 => {

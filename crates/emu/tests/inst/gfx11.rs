@@ -1534,3 +1534,95 @@ fn typed_buffer_d16() {
         }
     }
 }
+
+/// `global_atomic_csub_u32` / `buffer_atomic_csub_u32`: subtract clamped at 0
+/// (`old >= data ? old - data : 0`), the old value returned under glc.
+#[test]
+fn atomic_csub() {
+    for (mcpu, wave64, gen) in WAVES {
+        let lanes = if wave64 { 64 } else { 32 };
+        for asm in [
+            "global_atomic_csub_u32 v3, v1, v4, s[0:1] glc",
+            "buffer_atomic_csub_u32 v4, v1, s[8:11], 0 offen glc",
+        ] {
+            let w = asm22(mcpu, wave64, &[asm.to_string()]).remove(0);
+            let mut store = vec![0u8; 256 + 8];
+            let o = store.as_ptr().align_offset(8);
+            let mem = &mut store[o..o + 256];
+            let addr = mem.as_ptr() as u64;
+            let mut r = WaveRegs::new(gen);
+            (r.s[0], r.s[1]) = (addr as u32, (addr >> 32) as u32);
+            (r.s[8], r.s[9], r.s[10], r.s[11]) = (addr as u32, (addr >> 32) as u32, 256, 3 << 28);
+            let e = exec_of(wave64);
+            r.s[WaveRegs::EXEC] = e as u32;
+            r.s[WaveRegs::EXEC + 1] = (e >> 32) as u32;
+            let old = |l: usize| [5u32, 100, 0, u32::MAX, 7, 0x8000_0000][l % 6];
+            let dat = |l: usize| [3u32, 101, 0, 1, 7, 0x8000_0001][(l / 6 + l) % 6];
+            for l in 0..64 {
+                mem[4 * l..4 * l + 4].copy_from_slice(&old(l).to_le_bytes());
+                r.v[1][l] = 4 * l as u32;
+                r.v[4][l] = dat(l);
+            }
+            run_words_mem(gen, &w, &mut r, &mut vec![0; 65536], mem)
+                .unwrap_or_else(|e| panic!("{asm}: {e:?}"));
+            let ret = if asm.starts_with("buffer") { 4 } else { 3 };
+            for l in 0..lanes {
+                let got = u32::from_le_bytes(mem[4 * l..4 * l + 4].try_into().expect("4"));
+                let (o, d) = (old(l), dat(l));
+                let want = if l == 5 {
+                    o
+                } else if o >= d {
+                    o - d
+                } else {
+                    0
+                };
+                assert_eq!(got, want, "{asm} w{lanes} lane {l}: {o} - {d}");
+                if l != 5 {
+                    assert_eq!(r.v[ret][l], o, "{asm} lane {l} returned");
+                }
+            }
+        }
+    }
+}
+
+/// `v_dual_dot2acc_f32_bf16` (a VOPD half): D += S0.lo·S1.lo + S0.hi·S1.hi in bf16, one
+/// rounding; and `v_illegal` (the all-zero word) raises an illegal-instruction fault.
+#[test]
+fn dot2acc_bf16_and_illegal() {
+    for (mcpu, wave64, gen) in WAVES {
+        let w = asm22(mcpu, wave64, &["v_illegal".to_string()]);
+        assert_eq!(w[0], [0]);
+        let e = run_words(gen, &w[0], &mut WaveRegs::new(gen)).expect_err("v_illegal");
+        assert!(
+            matches!(e, hsaemu_emu::FaultKind::IllegalInstruction { word: 0 }),
+            "{e:?}"
+        );
+        // VOPD is wave32 only.
+        if wave64 {
+            continue;
+        }
+        let bf = |x: f64| (x as f32).to_bits() >> 16;
+        let r = run1(
+            mcpu,
+            wave64,
+            gen,
+            "v_dual_dot2acc_f32_bf16 v0, v1, v2 :: v_dual_mov_b32 v3, v4",
+            |r| {
+                for l in 0..64 {
+                    let q = |k: usize| (mix((l * 5 + k) as u64) % 33) as f64 / 4.0 - 4.0;
+                    r.v[1][l] = bf(q(0)) | bf(q(1)) << 16;
+                    r.v[2][l] = bf(q(2)) | bf(q(3)) << 16;
+                    r.v[0][l] = (1.0e8f32 + l as f32).to_bits();
+                    r.v[4][l] = l as u32;
+                }
+            },
+        );
+        let lanes = if wave64 { 64 } else { 32 };
+        for l in 0..lanes {
+            let q = |k: usize| (mix((l * 5 + k) as u64) % 33) as f64 / 4.0 - 4.0;
+            let want = (q(0) * q(2) + q(1) * q(3) + f64::from(1.0e8f32 + l as f32)) as f32;
+            assert_eq!(f32::from_bits(r.v[0][l]), want, "lane {l}");
+            assert_eq!(r.v[3][l], l as u32);
+        }
+    }
+}
