@@ -240,7 +240,7 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -
     // Float input k of an A/B lane, negated by neg_lo (even k) or neg_hi (odd k) bit `s`.
     let float_in = |regs: &[[u32; LANES]], lane: usize, k: usize, s: u8| -> f64 {
         let mut x = field(regs, lane, k * bits, bits);
-        let m = if k % 2 == 0 { neg } else { neg_hi };
+        let m = if k.is_multiple_of(2) { neg } else { neg_hi };
         if m >> s & 1 != 0 {
             x ^= 0x8000;
         }

@@ -246,7 +246,11 @@ fn reference(s: &Wmma, m: Mods, a: &[f64], b: &[f64], c: &[f64]) -> Vec<u32> {
                 continue;
             }
             let sign = |k: usize, bit: u8| {
-                let flag = if k % 2 == 0 { m.neg_lo } else { m.neg_hi };
+                let flag = if k.is_multiple_of(2) {
+                    m.neg_lo
+                } else {
+                    m.neg_hi
+                };
                 if flag >> bit & 1 != 0 {
                     -1.0
                 } else {
@@ -559,7 +563,7 @@ fn wmma_undefined_modifiers_fault() {
             } else {
                 asm.to_string()
             };
-            let w = asm22(mcpu, wave64, &[asm.clone()]).remove(0);
+            let w = asm22(mcpu, wave64, std::slice::from_ref(&asm)).remove(0);
             let mut regs = WaveRegs::new(gen);
             let e = run_words(gen, &w, &mut regs).expect_err(&asm);
             assert!(
@@ -957,7 +961,7 @@ fn memory_renames() {
                 let old = |l: usize| vals[l % 6];
                 let dat = |l: usize| vals[(l / 6 + 2 * l + 1) % 6];
                 let cmp = |l: usize| {
-                    if l % 3 == 0 {
+                    if l.is_multiple_of(3) {
                         old(l)
                     } else {
                         vals[(l + 4) % 6]
@@ -1569,13 +1573,7 @@ fn atomic_csub() {
             for l in 0..lanes {
                 let got = u32::from_le_bytes(mem[4 * l..4 * l + 4].try_into().expect("4"));
                 let (o, d) = (old(l), dat(l));
-                let want = if l == 5 {
-                    o
-                } else if o >= d {
-                    o - d
-                } else {
-                    0
-                };
+                let want = if l == 5 { o } else { o.saturating_sub(d) };
                 assert_eq!(got, want, "{asm} w{lanes} lane {l}: {o} - {d}");
                 if l != 5 {
                     assert_eq!(r.v[ret][l], o, "{asm} lane {l} returned");
