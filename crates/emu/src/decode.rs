@@ -461,7 +461,11 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
     match isa.encoding {
         Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopc => {
             i.dst = code(isa.dst)?;
-            i.src[0] = code(isa.src[0])?;
+            match isa.src[0] {
+                // GFX11 `s_sendmsg_rtn_*`: the message ID sits in the SSRC0 field.
+                Operand::Imm(v) => i.imm = v as i32,
+                o => i.src[0] = code(o)?,
+            }
             match isa.src[1] {
                 // `s_set_gpr_idx_on`'s SIMM4 sits in the SSRC1 field.
                 Operand::Imm(v) => i.imm = v as i32,

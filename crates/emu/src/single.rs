@@ -147,6 +147,8 @@ fn run(
         let inst = &insts[(w.pc / 4) as usize];
         let flow = step::<false>(&mut w, inst, &mut env).map_err(|f| f.kind)?;
         count += 1;
+        // What SHADER_CYCLES and the deterministic clocks count.
+        w.instructions += 1;
         match flow {
             Flow::Jump(t) => w.pc = t,
             // One wave alone: a global wave sync barrier would wait for no one else.

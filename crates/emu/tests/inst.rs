@@ -21,6 +21,8 @@ use hsaemu_emu::{opcode_status, opcodes, run_words, Gen, OpcodeStatus, WaveRegs}
 
 #[path = "inst/cdna_mem.rs"]
 mod cdna_mem;
+#[path = "inst/gfx11.rs"]
+mod gfx11;
 #[path = "inst/image.rs"]
 mod image;
 #[path = "inst/mem.rs"]

@@ -132,7 +132,7 @@ fn run_sb(target: &str, dispatches: u32, done: impl Fn(&Outcomes) -> bool) -> Ou
 #[cfg(not(feature = "no-storeload-fence"))]
 #[test]
 fn sb_seq_cst_never_both_zero() {
-    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS.into_iter().chain(TARGETS_CDNA3).chain(["gfx1100"]) {
         // Up to five dispatches: on a loaded host one dispatch's groups can stay out of step.
         let out = run_sb(t, 5, |o| o.both_one() > 0);
         assert_eq!(out.both_zero(), 0, "{t}: r0 = r1 = 0 observed: {out:?}");
@@ -167,7 +167,7 @@ fn sb_seq_cst_never_both_zero_millions() {
     ignore = "shows r0 = r1 = 0 only where the host drains stores slowly (docs/litmus.md)"
 )]
 fn sb_without_storeload_fence_shows_both_zero() {
-    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS.into_iter().chain(TARGETS_CDNA3).chain(["gfx1100"]) {
         let out = run_sb(t, 40, |o| o.both_zero() > 0);
         assert!(
             out.both_zero() > 0,
@@ -265,7 +265,7 @@ fn run_mp64(target: &str, iterations: u32, dispatches: u32, done: impl Fn(&Mp64)
 #[cfg(not(feature = "split-64bit-accesses"))]
 #[test]
 fn mp64_packed_word_never_torn() {
-    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS.into_iter().chain(TARGETS_CDNA3).chain(["gfx1100"]) {
         let out = run_mp64(t, MP64_ITERATIONS_CI, 1, |_| false);
         assert_eq!(out.torn, 0, "{t}: torn 64-bit reads: {out:?}");
         assert!(out.early > 0, "{t}: the accesses never overlapped: {out:?}");
@@ -291,7 +291,7 @@ fn mp64_packed_word_never_torn_millions() {
 #[cfg(feature = "split-64bit-accesses")]
 #[test]
 fn mp64_split_accesses_tear() {
-    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS.into_iter().chain(TARGETS_CDNA3).chain(["gfx1100"]) {
         let out = run_mp64(t, MP64_ITERATIONS_CI, 40, |o| o.torn > 0);
         assert!(
             out.torn > 0,
@@ -342,7 +342,7 @@ fn lookback_scan(e: &Emu, n: usize, seed: u64) -> (usize, u32, usize) {
 #[cfg(not(feature = "split-64bit-accesses"))]
 #[test]
 fn lookback_scan_matches_cpu() {
-    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS.into_iter().chain(TARGETS_CDNA3).chain(["gfx1100"]) {
         let e = emu("cl/lookback_scan.cl", t);
         let (mut stalled, mut concurrent) = (0, 0);
         for seed in 1..=24 {
@@ -365,7 +365,7 @@ fn lookback_scan_matches_cpu() {
 #[cfg(feature = "split-64bit-accesses")]
 #[test]
 fn lookback_scan_split_accesses_go_wrong() {
-    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS.into_iter().chain(TARGETS_CDNA3).chain(["gfx1100"]) {
         let e = emu("cl/lookback_scan.cl", t);
         let wrong = (1..=40)
             .map(|seed| (seed, lookback_scan(&e, 64 * 2048 - 17, seed).0))

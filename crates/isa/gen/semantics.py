@@ -75,6 +75,18 @@ RENAMES = {
     "ds_storexchg_2addr_rtn_b64": "ds_wrxchg2_rtn_b64",
     "ds_storexchg_2addr_stride64_rtn_b32": "ds_wrxchg2st64_rtn_b32",
     "ds_storexchg_2addr_stride64_rtn_b64": "ds_wrxchg2st64_rtn_b64",
+    # GFX11 spells the float atomics by type, the d16 formats and addtid accesses by size.
+    "buffer_atomic_cmpswap_f32": "buffer_atomic_fcmpswap",
+    "buffer_atomic_min_f32": "buffer_atomic_fmin", "buffer_atomic_max_f32": "buffer_atomic_fmax",
+    "flat_atomic_cmpswap_f32": "flat_atomic_fcmpswap",
+    "flat_atomic_min_f32": "flat_atomic_fmin", "flat_atomic_max_f32": "flat_atomic_fmax",
+    "global_atomic_cmpswap_f32": "global_atomic_fcmpswap",
+    "global_atomic_min_f32": "global_atomic_fmin", "global_atomic_max_f32": "global_atomic_fmax",
+    "global_load_addtid_b32": "global_load_dword_addtid",
+    "global_store_addtid_b32": "global_store_dword_addtid",
+    **{"%s_%s_d16%s_format_%s" % (b, op, hi, c): "%s_%s_format_d16%s_%s" % (b, op, hi, c)
+       for b in ("buffer", "tbuffer") for op in ("load", "store") for hi in ("", "_hi")
+       for c in ("x", "xy", "xyz", "xyzw") if not (hi and (b == "tbuffer" or c != "x"))},
 }
 
 # VOP3b: a VOP3 word whose bits 8-14 are an SGPR(-pair) destination instead of abs/op_sel.
@@ -249,7 +261,8 @@ def memory(name):
         m["kind"] = "atomic"
         m["bytes"] = 8 if x2 else 4
         special = {"add_f32": ("fadd", 4), "add_f64": ("fadd", 8), "min_f64": ("fmin", 8),
-                   "max_f64": ("fmax", 8), "pk_add_f16": ("pk_add_f16", 4), "pk_add_bf16": ("pk_add_bf16", 4)}
+                   "max_f64": ("fmax", 8), "pk_add_f16": ("pk_add_f16", 4), "pk_add_bf16": ("pk_add_bf16", 4),
+                   "csub_u32": ("csub", 4)}
         if a in special:
             m["atomic"], m["bytes"] = special[a]
         elif a in ("fcmpswap", "fmin", "fmax"):

@@ -92,6 +92,8 @@ pub enum AtomicOp {
     /// A float compare-and-swap (`*_fcmpswap`, DS `cmpst_f32`/`cmpst_f64`): equality as
     /// floats (−0 equals +0, NaN equals nothing).
     FCmpSwap,
+    /// Subtract clamped at 0 (GFX10.3/GFX11 `*_atomic_csub_u32`): `old >= data ? old - data : 0`.
+    CSub,
 }
 
 /// A memory access description.

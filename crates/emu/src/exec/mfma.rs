@@ -236,7 +236,7 @@ pub(crate) fn blgp_lane(l: usize, blgp: u8) -> usize {
 }
 
 /// The fault for modifiers AMD does not define for the shape.
-fn undefined(i: &Inst, what: String) -> LaneFault {
+pub(super) fn undefined(i: &Inst, what: String) -> LaneFault {
     LaneFault::new(
         FaultKind::Unimplemented {
             mnemonic: format!("{} {what}", i.name()),
@@ -245,14 +245,17 @@ fn undefined(i: &Inst, what: String) -> LaneFault {
     )
 }
 
-/// Executes an MFMA (an SMFMAC through `smfmac`), or faults as unimplemented for any other VOP3P operation (the hook from
-/// the end of `valu::vop3p`).
+/// Executes an MFMA (an SMFMAC through `smfmac`, a WMMA through `wmma`), or faults as
+/// unimplemented for any other VOP3P operation (the hook from the end of `valu::vop3p`).
 #[inline(never)]
 pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen) -> R {
     let Some(sh) = shape(i.op) else {
         return match super::smfmac::shape(i.op) {
             Some(sp) => super::smfmac::execute(w, i, exec, gen, sp),
-            None => Err(unimplemented(i)),
+            None => match super::wmma::shape(i.op) {
+                Some(sw) => super::wmma::execute(w, i, exec, gen, sw),
+                None => Err(unimplemented(i)),
+            },
         };
     };
     // VOP3P-MAI fields, as the decoder lays them out: CBSZ in neg_hi, ABID in op_sel and

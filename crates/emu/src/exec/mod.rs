@@ -9,6 +9,7 @@ mod fpmode;
 mod mfma;
 pub(crate) mod mimg;
 mod rdna;
+mod salu_float;
 mod smfmac;
 mod softfloat;
 #[macro_use]
@@ -22,6 +23,7 @@ mod valu_int;
 mod valu_media;
 mod valu_packed;
 mod vmem;
+mod wmma;
 
 pub(crate) use valu::Scratch;
 
@@ -108,6 +110,9 @@ pub(crate) fn implemented(i: &Inst) -> bool {
 #[inline(always)]
 pub(crate) fn step<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     match i.fmt {
+        Fmt::Sop1 if matches!(i.op, Op::S_SENDMSG_RTN_B32 | Op::S_SENDMSG_RTN_B64) => {
+            rdna::sendmsg_rtn(w, i, env)
+        }
         Fmt::Sop2 | Fmt::Sop1 | Fmt::Sopk | Fmt::Sopc => salu(w, i),
         Fmt::Sopp => sopp(w, i),
         Fmt::Smem => vector_memory::<C>(w, i, env, smem::<C>),
@@ -351,6 +356,7 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
         Op::S_PACK_LL_B32_B16 => s32!((a & 0xffff) | b << 16),
         Op::S_PACK_LH_B32_B16 => s32!((a & 0xffff) | (b & 0xffff_0000)),
         Op::S_PACK_HH_B32_B16 => s32!(a >> 16 | (b & 0xffff_0000)),
+        Op::S_PACK_HL_B32_B16 => s32!(a >> 16 | b << 16),
         // SOP1
         Op::S_MOV_B32 => s32!(a),
         Op::S_MOV_B64 => s64!(a64()),

@@ -11,6 +11,7 @@
 //! `Wave::write_mask` / `Wave::merge_mask`, and VCC is read through `Wave::vcc`.
 
 use super::valu::{fma_f32_rows, put, put_f16, put_f32, Ctx, Scratch};
+use super::wmma::bf16_of;
 use super::{Flow, LaneFault, R};
 use crate::decode::Inst;
 use crate::error::FaultKind;
@@ -61,7 +62,8 @@ pub(super) fn salu(w: &mut Wave, i: &Inst) -> Option<R> {
             }
         }
         Op::S_WAITCNT_VMCNT | Op::S_WAITCNT_EXPCNT | Op::S_WAITCNT_LGKMCNT => {}
-        _ => return None,
+        // GFX11.5's scalar float operations.
+        _ => return super::salu_float::salu(w, i),
     }
     Some(Ok(Flow::Next))
 }
@@ -97,6 +99,32 @@ pub(super) fn sopp(w: &mut Wave, i: &Inst) -> Option<R> {
         _ => return None,
     }
     Some(Ok(Flow::Next))
+}
+
+/// GFX11 `s_sendmsg_rtn_b32`/`_b64 sdst, sendmsg(ID)` (the ID, SSRC0's field, in `imm`). GET_REALTIME returns the 100 MHz realtime counter (what `s_memrealtime` read before
+/// GFX11; the instruction count under `deterministic`); GET_TBA/GET_TMA 0 (no trap handler
+/// is installed); GET_DOORBELL and GET_DDID 0 (one queue, and no dispatch ID is modelled).
+/// Other IDs (SAVE_WAVE: context save) fault as unimplemented, naming the ID.
+pub(super) fn sendmsg_rtn(w: &mut Wave, i: &Inst, env: &super::Env) -> R {
+    let v = match i.imm {
+        131 if env.deterministic => super::clock::deterministic(w.instructions),
+        131 => super::clock::memrealtime(),
+        128 | 129 | 130 | 133 => 0,
+        id => {
+            return Err(LaneFault::new(
+                FaultKind::Unimplemented {
+                    mnemonic: format!("{} sendmsg({id})", i.name()),
+                },
+                None,
+            ))
+        }
+    };
+    if i.op == Op::S_SENDMSG_RTN_B64 {
+        w.swrite64(i.dst, v);
+    } else {
+        w.swrite(i.dst, v as u32);
+    }
+    Ok(Flow::Next)
 }
 
 /// `s_getreg_b32` of a GFX10 hardware register, or `None` for the IDs GFX10 shares with GFX9
@@ -149,6 +177,124 @@ pub(super) fn valu_rdna(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _mode: u32)
     let i = c.i;
     match i.op {
         Op::V_PERMLANE16_B32 | Op::V_PERMLANEX16_B32 => permlane(w, c),
+        // GFX11: lane l of a wave64 reads lane l ^ 32 (inactive lanes too); nothing in wave32.
+        Op::V_PERMLANE64_B32 => {
+            if !w.wave32 {
+                let src = w.v[reg_index(i.src[0])];
+                for l in 0..LANES {
+                    sc.r[l] = src[l ^ 32];
+                }
+                let r = sc.r;
+                w.vwrite(i.dst, &r, c.exec);
+            }
+        }
+        // GFX11 true16: swaps the VGPR halves named by op_sel (bit 3 the destination's,
+        // bit 0 the source's); the two may be halves of one register.
+        Op::V_SWAP_B16 => {
+            let sel = super::valu::vop3_opsel(i);
+            let (dhi, shi) = (sel & 8 != 0, sel & 1 != 0);
+            let half = |x: u32, hi: bool| if hi { x >> 16 } else { x & 0xffff };
+            let set = |x: u32, v: u32, hi: bool| {
+                if hi {
+                    x & 0xffff | v << 16
+                } else {
+                    x & 0xffff_0000 | v
+                }
+            };
+            let d = w.v[reg_index(i.dst)];
+            let s = w.v[reg_index(i.src[0])];
+            for l in 0..LANES {
+                sc.r[l] = set(d[l], half(s[l], shi), dhi);
+            }
+            let r = sc.r;
+            w.vwrite(i.dst, &r, c.exec);
+            let now = w.v[reg_index(i.src[0])];
+            for l in 0..LANES {
+                sc.r[l] = set(now[l], half(d[l], dhi), shi);
+            }
+            let r = sc.r;
+            w.vwrite(i.src[0], &r, c.exec);
+        }
+        // GFX11: D.f16 = S0.lo·S1.lo + S0.hi·S1.hi + S2.f16 (f16 or bf16 halves), rounded
+        // once to nearest even; op_sel[2] reads S2's high half, op_sel[3] writes D's high
+        // half (the other half is kept).
+        Op::V_DOT2_F16_F16 | Op::V_DOT2_BF16_BF16 => {
+            let bf = i.op == Op::V_DOT2_BF16_BF16;
+            let val = |x: u32| -> f64 {
+                let x = x & 0xffff;
+                if bf {
+                    f64::from(f32::from_bits(x << 16))
+                } else {
+                    half::f16::from_bits(x as u16).to_f64()
+                }
+            };
+            let a = w.vsrc(i.src[0], i.lit, Ty::B32);
+            let b = w.vsrc(i.src[1], i.lit, Ty::B32);
+            let cc = w.vsrc(i.src[2], i.lit, Ty::B32);
+            let old = w.v[reg_index(i.dst)];
+            let sel = super::valu::vop3_opsel(i);
+            for l in 0..LANES {
+                let z = if sel & 4 != 0 { cc[l] >> 16 } else { cc[l] };
+                let s = val(a[l]) * val(b[l]) + val(a[l] >> 16) * val(b[l] >> 16) + val(z);
+                let h = if bf {
+                    bf16_of(s)
+                } else {
+                    half::f16::from_f64(s).to_bits()
+                };
+                sc.r[l] = if sel & 8 != 0 {
+                    old[l] & 0xffff | u32::from(h) << 16
+                } else {
+                    old[l] & 0xffff_0000 | u32::from(h)
+                };
+            }
+            let r = sc.r;
+            w.vwrite(i.dst, &r, c.exec);
+        }
+        // GFX11 (a VOPD half only): D.f32 += S0.bf16[0]·S1.bf16[0] + S0.bf16[1]·S1.bf16[1],
+        // products exact, one rounding.
+        Op::V_DOT2ACC_F32_BF16 => {
+            let a = *c.s_into(w, 0, &mut sc.a);
+            let b = *c.s_into(w, 1, &mut sc.b);
+            let d = w.v[reg_index(i.dst)];
+            let bf = |x: u32| f64::from(f32::from_bits(x << 16));
+            for l in 0..LANES {
+                let s = bf(a[l] & 0xffff) * bf(b[l] & 0xffff)
+                    + bf(a[l] >> 16) * bf(b[l] >> 16)
+                    + f64::from(f32::from_bits(d[l]));
+                sc.r[l] = (s as f32).to_bits();
+            }
+            let r = sc.r;
+            w.vwrite(i.dst, &r, c.exec);
+        }
+        // GFX11's defined illegal instruction (the all-zero word): an illegal-instruction
+        // exception.
+        Op::V_ILLEGAL => {
+            return Some(Err(LaneFault::new(
+                FaultKind::IllegalInstruction { word: i.word },
+                None,
+            )))
+        }
+        // GFX11: two f32 to a packed pair of 16-bit integers (S0 low, S1 high), each
+        // truncated toward zero and saturated; NaN gives 0.
+        Op::V_CVT_PK_I16_F32 | Op::V_CVT_PK_U16_F32 => {
+            let a = *c.s_into(w, 0, &mut sc.a);
+            let b = *c.s_into(w, 1, &mut sc.b);
+            let signed = i.op == Op::V_CVT_PK_I16_F32;
+            let cvt = |x: u32| -> u32 {
+                let v = f32::from_bits(x);
+                if signed {
+                    // `as` truncates, saturates and maps NaN to 0.
+                    u32::from(v as i16 as u16)
+                } else {
+                    u32::from(v as u16)
+                }
+            };
+            for l in 0..LANES {
+                sc.r[l] = cvt(a[l]) | cvt(b[l]) << 16;
+            }
+            let r = sc.r;
+            put(w, c, &r);
+        }
         Op::V_XOR3_B32 => {
             let (a, b, d) = sources3(w, c, sc);
             for l in 0..LANES {

@@ -333,6 +333,43 @@ pub(super) fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
             }
             w.vwrite(i.dst, &r, c.exec);
         }
+        // GFX11: neg_lo[0]/neg_lo[1] make the A/B elements signed (unsigned otherwise); the
+        // sum is signed, saturated under clamp.
+        Op::V_DOT4_I32_IU8 | Op::V_DOT8_I32_IU4 => {
+            let (a, b, cc) = (
+                w.vsrc(i.src[0], i.lit, Ty::B32),
+                w.vsrc(i.src[1], i.lit, Ty::B32),
+                w.vsrc(i.src[2], i.lit, Ty::B32),
+            );
+            let (bits, n) = if i.op == Op::V_DOT4_I32_IU8 {
+                (8, 4)
+            } else {
+                (4, 8)
+            };
+            let elem = |x: u32, k: u32, signed: bool| -> i64 {
+                let up = 32 - bits;
+                let v = x >> (bits * k) << up;
+                i64::from(if signed {
+                    (v as i32) >> up
+                } else {
+                    (v >> up) as i32
+                })
+            };
+            let (sa, sb) = (i.neg & 1 != 0, i.neg & 2 != 0);
+            let mut r = [0u32; LANES];
+            for l in 0..LANES {
+                let mut acc = i64::from(cc[l] as i32);
+                for k in 0..n {
+                    acc += elem(a[l], k, sa) * elem(b[l], k, sb);
+                }
+                r[l] = if i.has(flag::CLAMP) {
+                    sat_i32(acc)
+                } else {
+                    acc as u32
+                };
+            }
+            w.vwrite(i.dst, &r, c.exec);
+        }
         Op::V_DOT4_I32_I8 | Op::V_DOT4_U32_U8 | Op::V_DOT2_I32_I16 | Op::V_DOT2_U32_U16 => {
             // Packed 16-bit sources read inline float constants as f16 (low half).
             let ty = if matches!(i.op, Op::V_DOT2_I32_I16 | Op::V_DOT2_U32_U16) {

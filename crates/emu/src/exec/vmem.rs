@@ -62,6 +62,7 @@ pub(crate) fn atom_apply(op: Atom, old: u64, src: u64, cmp: u64, bytes: u8) -> u
             }
         }
         Atom::Add => old.wrapping_add(src),
+        Atom::CSub => old.saturating_sub(src),
         Atom::Sub => old.wrapping_sub(src),
         Atom::Rsub => src.wrapping_sub(old),
         Atom::SMin => {
