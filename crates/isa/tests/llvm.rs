@@ -162,6 +162,9 @@ fn every_opcode_round_trips() {
         "gfx1100",
         "gfx1100-wave64",
         "gfx1151",
+        "gfx1200",
+        "gfx1201",
+        "gfx1201-wave64",
     ] {
         // `-wave64`: the VALU words disassembled with `--mattr=+wavefrontsize64`.
         let gen = match target.strip_suffix("-wave64") {
