@@ -1573,7 +1573,10 @@ fn vop3_mods(fam: Fam, e: &Entry, w0: u32, w1: u32, vop3b: bool, inst: &mut Inst
         }
         if !vop3b {
             m.abs = ((w0 >> 8) & 7) as u8 & src_mods;
-            if e.mods & mods::OP_SEL != 0 || crate::format::has_t16(e) {
+            if e.mods & mods::OP_SEL != 0
+                || crate::format::has_t16(e)
+                || crate::format::byte_sel_row(e.name)
+            {
                 m.op_sel = ((w0 >> 11) & 0xf) as u8;
             }
         }
@@ -1743,7 +1746,8 @@ static SCALARS: [[[Option<Operand>; 256]; 2]; GEN_COUNT] = {
         let row = match gen {
             Gen::Gfx8 => SCALARS_GFX8,
             Gen::Gfx10 | Gen::Gfx10W64 => SCALARS_GFX10,
-            Gen::Gfx11 | Gen::Gfx11W64 | Gen::Gfx12 | Gen::Gfx12W64 => SCALARS_GFX11,
+            Gen::Gfx11 | Gen::Gfx11W64 => SCALARS_GFX11,
+            Gen::Gfx12 | Gen::Gfx12W64 => SCALARS_GFX12,
             _ => SCALARS_GFX9,
         };
         let mut v = 0;
@@ -1761,6 +1765,8 @@ const SCALARS_GFX9: usize = 0;
 const SCALARS_GFX8: usize = 1;
 const SCALARS_GFX10: usize = 2;
 const SCALARS_GFX11: usize = 3;
+/// GFX12: GFX11's values plus `src_flat_scratch_base_lo`/`_hi` (230, 231).
+const SCALARS_GFX12: usize = 4;
 
 /// A scalar operand value 0–254 for the generation row `row` (GFX8: trap registers and `ttmp`
 /// numbering differ; GFX10: 106 SGPRs, no `flat_scratch`/`xnack_mask` operands), 64 bits wide
@@ -1771,8 +1777,10 @@ const fn scalar_value(row: usize, v: u32, wide: bool) -> Option<Operand> {
         0..=101 => Operand::Sgpr(v as u16),
         102..=105 if row >= SCALARS_GFX10 => Operand::Sgpr(v as u16),
         // GFX11: `null` is 124 and `m0` 125.
-        124 if row == SCALARS_GFX11 => Operand::Null,
-        125 if row == SCALARS_GFX11 => Operand::M0,
+        124 if row >= SCALARS_GFX11 => Operand::Null,
+        125 if row >= SCALARS_GFX11 => Operand::M0,
+        230 if row == SCALARS_GFX12 => Operand::SrcFlatScratchBaseLo,
+        231 if row == SCALARS_GFX12 => Operand::SrcFlatScratchBaseHi,
         102 => {
             if wide {
                 Operand::FlatScratch

@@ -188,6 +188,8 @@ impl Fmt<'_> {
             Operand::SrcPrivateBase => self.s.push_str("src_private_base"),
             Operand::SrcPrivateLimit => self.s.push_str("src_private_limit"),
             Operand::PopsExitingWaveId => self.s.push_str("src_pops_exiting_wave_id"),
+            Operand::SrcFlatScratchBaseLo => self.s.push_str("src_flat_scratch_base_lo"),
+            Operand::SrcFlatScratchBaseHi => self.s.push_str("src_flat_scratch_base_hi"),
             Operand::SrcExecz => self.s.push_str("src_execz"),
             Operand::SrcVccz => self.s.push_str("src_vccz"),
             Operand::LdsDirect => self.s.push_str("src_lds_direct"),
@@ -1821,6 +1823,15 @@ pub(crate) fn true16_form(e: &Entry, inst: &Inst) -> bool {
 
 /// `op_sel` bits LLVM drops for an opcode: the packed 32-bit sources of `v_dot2_f16_f16` and
 /// `v_dot2_bf16_bf16`.
+/// The fp8/bf8 conversions whose `op_sel` bits select a byte (GFX12 prints them as
+/// `byte_sel`).
+pub(crate) fn byte_sel_row(name: &str) -> bool {
+    matches!(
+        name,
+        "v_cvt_f32_fp8_e64" | "v_cvt_f32_bf8_e64" | "v_cvt_sr_fp8_f32" | "v_cvt_sr_bf8_f32"
+    )
+}
+
 pub(crate) fn opsel_ignored(name: &str) -> u8 {
     if name.starts_with("v_dot2_f16_f16") || name.starts_with("v_dot2_bf16_bf16") {
         3

@@ -451,6 +451,10 @@ pub enum Operand {
     SrcPrivateLimit,
     /// `src_pops_exiting_wave_id`.
     PopsExitingWaveId,
+    /// GFX12 `src_flat_scratch_base_lo` (operand value 230).
+    SrcFlatScratchBaseLo,
+    /// GFX12 `src_flat_scratch_base_hi` (operand value 231).
+    SrcFlatScratchBaseHi,
     /// `src_execz` (`execz`).
     SrcExecz,
     /// `src_vccz` (`vccz`).
