@@ -133,6 +133,8 @@ mod tests {
             ("gfx1030 wave64", Gen::Gfx10W64),
             ("gfx1100/gfx1151 wave32", Gen::Gfx11),
             ("gfx1100/gfx1151 wave64", Gen::Gfx11W64),
+            ("gfx1200/gfx1201 wave32", Gen::Gfx12),
+            ("gfx1200/gfx1201 wave64", Gen::Gfx12W64),
         ] {
             let ops = opcodes(gen);
             let (mut done, mut nfc, mut mem, mut cdna3, mut other) = (0, 0, 0, 0, 0);

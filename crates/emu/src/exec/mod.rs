@@ -724,6 +724,8 @@ fn smem<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         | Op::S_BUFFER_LOAD_DWORDX2
         | Op::S_STORE_DWORDX2
         | Op::S_BUFFER_STORE_DWORDX2 => 2,
+        // GFX12's three-dword loads.
+        Op::S_LOAD_B96 | Op::S_BUFFER_LOAD_B96 => 3,
         Op::S_LOAD_DWORDX4
         | Op::S_BUFFER_LOAD_DWORDX4
         | Op::S_STORE_DWORDX4
@@ -755,6 +757,7 @@ fn smem<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         i.op,
         Op::S_BUFFER_LOAD_DWORD
             | Op::S_BUFFER_LOAD_DWORDX2
+            | Op::S_BUFFER_LOAD_B96
             | Op::S_BUFFER_LOAD_DWORDX4
             | Op::S_BUFFER_LOAD_DWORDX8
             | Op::S_BUFFER_LOAD_DWORDX16

@@ -753,16 +753,16 @@ pub(crate) static SEMANTICS: [S; 2062] = [
     S { key: O::IMAGE_STORE_PCK, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_store_pck
     S { key: O::S_ABS_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_abs_i32
     S { key: O::S_ABSDIFF_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_absdiff_i32
-    S { key: O::S_ADD_CO_CI_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_co_ci_u32
-    S { key: O::S_ADD_CO_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_co_i32
-    S { key: O::S_ADD_CO_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_co_u32
+    S { key: O::S_ADDC_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_co_ci_u32
+    S { key: O::S_ADD_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_co_i32
+    S { key: O::S_ADD_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_co_u32
     S { key: O::S_ADD_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_f16
     S { key: O::S_ADD_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_f32
     S { key: O::S_ADD_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_i32
     S { key: O::S_ADD_NC_U64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_add_nc_u64
     S { key: O::S_ADD_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_u32
     S { key: O::S_ADDC_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_addc_u32
-    S { key: O::S_ADDK_CO_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_addk_co_i32
+    S { key: O::S_ADDK_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_addk_co_i32
     S { key: O::S_ADDK_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_addk_i32
     S { key: O::S_ALLOC_VGPR, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_alloc_vgpr
     S { key: O::S_AND_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_b32
@@ -1144,9 +1144,9 @@ pub(crate) static SEMANTICS: [S; 2062] = [
     S { key: O::S_STORE_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_store_dword
     S { key: O::S_STORE_DWORDX2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_store_dwordx2
     S { key: O::S_STORE_DWORDX4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_store_dwordx4
-    S { key: O::S_SUB_CO_CI_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_co_ci_u32
-    S { key: O::S_SUB_CO_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_co_i32
-    S { key: O::S_SUB_CO_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_co_u32
+    S { key: O::S_SUBB_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_co_ci_u32
+    S { key: O::S_SUB_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_co_i32
+    S { key: O::S_SUB_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_co_u32
     S { key: O::S_SUB_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_f16
     S { key: O::S_SUB_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_f32
     S { key: O::S_SUB_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_i32
@@ -1722,8 +1722,8 @@ pub(crate) static SEMANTICS: [S; 2062] = [
     S { key: O::V_LSHRREV_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B64, B32] }, // v_lshrrev_b64
     S { key: O::V_MAC_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mac_f16
     S { key: O::V_MAC_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mac_f32
-    S { key: O::V_MAD_CO_I64_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mad_co_i64_i32
-    S { key: O::V_MAD_CO_U64_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mad_co_u64_u32
+    S { key: O::V_MAD_I64_I32, mem: None, cmp: None, vop3b: true, mai: false, src: [B32, B32, B32] }, // v_mad_co_i64_i32
+    S { key: O::V_MAD_U64_U32, mem: None, cmp: None, vop3b: true, mai: false, src: [B32, B32, B32] }, // v_mad_co_u64_u32
     S { key: O::V_MAD_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mad_f16
     S { key: O::V_MAD_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mad_f32
     S { key: O::V_MAD_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mad_i16
@@ -1749,8 +1749,8 @@ pub(crate) static SEMANTICS: [S; 2062] = [
     S { key: O::V_MAX3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max3_f32
     S { key: O::V_MAX3_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_max3_i16
     S { key: O::V_MAX3_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max3_i32
-    S { key: O::V_MAX3_NUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_max3_num_f16
-    S { key: O::V_MAX3_NUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max3_num_f32
+    S { key: O::V_MAX3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_max3_num_f16
+    S { key: O::V_MAX3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max3_num_f32
     S { key: O::V_MAX3_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_max3_u16
     S { key: O::V_MAX3_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max3_u32
     S { key: O::V_MAX_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_max_f16
@@ -1758,9 +1758,9 @@ pub(crate) static SEMANTICS: [S; 2062] = [
     S { key: O::V_MAX_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_max_f64
     S { key: O::V_MAX_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_max_i16
     S { key: O::V_MAX_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max_i32
-    S { key: O::V_MAX_NUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_max_num_f16
-    S { key: O::V_MAX_NUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max_num_f32
-    S { key: O::V_MAX_NUM_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_max_num_f64
+    S { key: O::V_MAX_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_max_num_f16
+    S { key: O::V_MAX_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max_num_f32
+    S { key: O::V_MAX_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_max_num_f64
     S { key: O::V_MAX_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_max_u16
     S { key: O::V_MAX_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max_u32
     S { key: O::V_MAXIMUM3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_maximum3_f16
@@ -1773,8 +1773,8 @@ pub(crate) static SEMANTICS: [S; 2062] = [
     S { key: O::V_MAXMIN_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_maxmin_f16
     S { key: O::V_MAXMIN_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_maxmin_f32
     S { key: O::V_MAXMIN_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_maxmin_i32
-    S { key: O::V_MAXMIN_NUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_maxmin_num_f16
-    S { key: O::V_MAXMIN_NUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_maxmin_num_f32
+    S { key: O::V_MAXMIN_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_maxmin_num_f16
+    S { key: O::V_MAXMIN_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_maxmin_num_f32
     S { key: O::V_MAXMIN_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_maxmin_u32
     S { key: O::V_MBCNT_HI_U32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mbcnt_hi_u32_b32
     S { key: O::V_MBCNT_LO_U32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mbcnt_lo_u32_b32
@@ -1782,8 +1782,8 @@ pub(crate) static SEMANTICS: [S; 2062] = [
     S { key: O::V_MED3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_med3_f32
     S { key: O::V_MED3_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_med3_i16
     S { key: O::V_MED3_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_med3_i32
-    S { key: O::V_MED3_NUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_med3_num_f16
-    S { key: O::V_MED3_NUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_med3_num_f32
+    S { key: O::V_MED3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_med3_num_f16
+    S { key: O::V_MED3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_med3_num_f32
     S { key: O::V_MED3_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_med3_u16
     S { key: O::V_MED3_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_med3_u32
     S { key: O::V_MFMA_F32_16X16X16BF16_1K, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x16_bf16
@@ -1856,8 +1856,8 @@ pub(crate) static SEMANTICS: [S; 2062] = [
     S { key: O::V_MIN3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min3_f32
     S { key: O::V_MIN3_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min3_i16
     S { key: O::V_MIN3_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min3_i32
-    S { key: O::V_MIN3_NUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min3_num_f16
-    S { key: O::V_MIN3_NUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min3_num_f32
+    S { key: O::V_MIN3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min3_num_f16
+    S { key: O::V_MIN3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min3_num_f32
     S { key: O::V_MIN3_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min3_u16
     S { key: O::V_MIN3_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min3_u32
     S { key: O::V_MIN_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min_f16
@@ -1865,9 +1865,9 @@ pub(crate) static SEMANTICS: [S; 2062] = [
     S { key: O::V_MIN_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_min_f64
     S { key: O::V_MIN_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min_i16
     S { key: O::V_MIN_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min_i32
-    S { key: O::V_MIN_NUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min_num_f16
-    S { key: O::V_MIN_NUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min_num_f32
-    S { key: O::V_MIN_NUM_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_min_num_f64
+    S { key: O::V_MIN_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min_num_f16
+    S { key: O::V_MIN_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min_num_f32
+    S { key: O::V_MIN_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_min_num_f64
     S { key: O::V_MIN_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min_u16
     S { key: O::V_MIN_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min_u32
     S { key: O::V_MINIMUM3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_minimum3_f16
@@ -1880,8 +1880,8 @@ pub(crate) static SEMANTICS: [S; 2062] = [
     S { key: O::V_MINMAX_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_minmax_f16
     S { key: O::V_MINMAX_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_minmax_f32
     S { key: O::V_MINMAX_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_minmax_i32
-    S { key: O::V_MINMAX_NUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_minmax_num_f16
-    S { key: O::V_MINMAX_NUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_minmax_num_f32
+    S { key: O::V_MINMAX_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_minmax_num_f16
+    S { key: O::V_MINMAX_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_minmax_num_f32
     S { key: O::V_MINMAX_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_minmax_u32
     S { key: O::V_MOV_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mov_b16
     S { key: O::V_MOV_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mov_b32
@@ -1937,13 +1937,13 @@ pub(crate) static SEMANTICS: [S; 2062] = [
     S { key: O::V_PK_MAD_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_mad_u16
     S { key: O::V_PK_MAX_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_max_f16
     S { key: O::V_PK_MAX_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_max_i16
-    S { key: O::V_PK_MAX_NUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_max_num_f16
+    S { key: O::V_PK_MAX_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_max_num_f16
     S { key: O::V_PK_MAX_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_max_u16
     S { key: O::V_PK_MAXIMUM3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_maximum3_f16
     S { key: O::V_PK_MAXIMUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_maximum_f16
     S { key: O::V_PK_MIN_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_min_f16
     S { key: O::V_PK_MIN_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_min_i16
-    S { key: O::V_PK_MIN_NUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_min_num_f16
+    S { key: O::V_PK_MIN_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_min_num_f16
     S { key: O::V_PK_MIN_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_min_u16
     S { key: O::V_PK_MINIMUM3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_minimum3_f16
     S { key: O::V_PK_MINIMUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_minimum_f16
