@@ -276,6 +276,10 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
         Op::S_NOR_B32 => s32!(!(a | b), scc: !(a | b) != 0),
         Op::S_XNOR_B32 => s32!(!(a ^ b), scc: !(a ^ b) != 0),
         Op::S_AND_B64 => logic64!(a64() & b64()),
+        // GFX12 64-bit scalar arithmetic: no carry, SCC unchanged.
+        Op::S_ADD_NC_U64 => s64!(a64().wrapping_add(b64())),
+        Op::S_SUB_NC_U64 => s64!(a64().wrapping_sub(b64())),
+        Op::S_MUL_U64 => s64!(a64().wrapping_mul(b64())),
         Op::S_OR_B64 => logic64!(a64() | b64()),
         Op::S_XOR_B64 => logic64!(a64() ^ b64()),
         Op::S_ANDN2_B64 => logic64!(a64() & !b64()),
