@@ -7,8 +7,8 @@
 //! [`DecodeError`]s.
 
 use crate::inst::{
-    cpol, flags, DecodeError, DecodeErrorKind, Dpp, Dpp8, Encoding, Ext, FloatConst, Gen, Inst, Operand,
-    Sdwa,
+    cpol, flags, DecodeError, DecodeErrorKind, Dpp, Dpp8, Encoding, Ext, FloatConst, Gen, Inst,
+    Operand, Sdwa,
 };
 use crate::tables::{encoding_of, lookup, mods, Entry, Fam, Place, F};
 

@@ -1366,8 +1366,12 @@ impl Fmt<'_> {
         }
         if scope != 0 {
             self.s.push_str(
-                [" scope:SCOPE_CU", " scope:SCOPE_SE", " scope:SCOPE_DEV", " scope:SCOPE_SYS"]
-                    [usize::from(scope)],
+                [
+                    " scope:SCOPE_CU",
+                    " scope:SCOPE_SE",
+                    " scope:SCOPE_DEV",
+                    " scope:SCOPE_SYS",
+                ][usize::from(scope)],
             );
         }
     }

@@ -11,9 +11,9 @@ use std::sync::OnceLock;
 
 #[allow(clippy::all)]
 mod generated;
-mod generated_llvm22;
 #[allow(clippy::all)]
 mod generated_gfx12;
+mod generated_llvm22;
 #[allow(clippy::all)]
 mod generated_rdna;
 pub(crate) mod semantics;
