@@ -148,13 +148,13 @@ fn c_discovery() {
         &[],
         &[("HSAEMU_TARGET", "gfx906"), ("HSAEMU_GPUS", "3")],
     );
-    for target in ["gfx942", "gfx950", "gfx1100", "gfx1151"] {
+    for target in ["gfx942", "gfx950", "gfx1100", "gfx1151", "gfx1201"] {
         run_c("discovery", &[], &[("HSAEMU_TARGET", target)]);
     }
     // An unsupported HSAEMU_TARGET makes hsa_init fail with a message naming the supported
     // targets, instead of presenting another GPU.
     let exe = compile_c("discovery");
-    for bad in ["gfx1201", "gfx9999", "gfx942:xnack"] {
+    for bad in ["gfx1010", "gfx9999", "gfx942:xnack"] {
         let out = Command::new(&exe)
             .env("LD_LIBRARY_PATH", crate::support::library_dir())
             .env("HSAEMU_TARGET", bad)
@@ -172,7 +172,7 @@ fn c_discovery() {
 #[test]
 fn c_signals() {
     run_c("signals", &[], &[]);
-    for target in ["gfx942", "gfx950", "gfx1100", "gfx1151"] {
+    for target in ["gfx942", "gfx950", "gfx1100", "gfx1151", "gfx1201"] {
         run_c("signals", &[], &[("HSAEMU_TARGET", target)]);
     }
 }
@@ -180,7 +180,7 @@ fn c_signals() {
 #[test]
 fn c_queues() {
     run_c("queues", &[], &[]);
-    for target in ["gfx942", "gfx950", "gfx1100", "gfx1151"] {
+    for target in ["gfx942", "gfx950", "gfx1100", "gfx1151", "gfx1201"] {
         run_c("queues", &[], &[("HSAEMU_TARGET", target)]);
     }
 }
@@ -188,7 +188,7 @@ fn c_queues() {
 #[test]
 fn c_memory() {
     run_c("memory", &[], &[]);
-    for target in ["gfx942", "gfx950", "gfx1100", "gfx1151"] {
+    for target in ["gfx942", "gfx950", "gfx1100", "gfx1151", "gfx1201"] {
         run_c("memory", &[], &[("HSAEMU_TARGET", target)]);
     }
 }
@@ -196,7 +196,7 @@ fn c_memory() {
 #[test]
 fn c_misuse() {
     run_c("misuse", &[], &[]);
-    for target in ["gfx942", "gfx950", "gfx1100", "gfx1151"] {
+    for target in ["gfx942", "gfx950", "gfx1100", "gfx1151", "gfx1201"] {
         run_c("misuse", &[], &[("HSAEMU_TARGET", target)]);
     }
 }
@@ -420,6 +420,39 @@ fn c_dispatch_on_rdna3() {
         "dispatch",
         &[&cl_kernel("cl/vector_add.cl", "gfx1100", 6), "incompatible"],
         &[("HSAEMU_TARGET", "gfx1151")],
+    );
+}
+
+/// RDNA4: clang-22 wave32 code objects V5 and V6 and a wave64 one through an executable on
+/// gfx1201 and gfx1200 agents; a V6 `gfx12-generic` object runs on both, and a gfx1201 object
+/// does not load on gfx1200.
+#[test]
+fn c_dispatch_on_rdna4() {
+    for target in ["gfx1201", "gfx1200"] {
+        for cov in [5, 6] {
+            run_c(
+                "dispatch",
+                &[&cl_kernel("cl/vector_add.cl", target, cov)],
+                &[("HSAEMU_TARGET", target)],
+            );
+        }
+        run_c(
+            "dispatch",
+            &[&cl_kernel("cl/vector_add.cl", "gfx12-generic", 6)],
+            &[("HSAEMU_TARGET", target)],
+        );
+    }
+    let w64 =
+        hsaemu_testkit::compile_cl_with("cl/vector_add.cl", "gfx1201", 5, &["-mwavefrontsize64"]);
+    run_c(
+        "dispatch",
+        &[w64.to_str().expect("utf-8 path")],
+        &[("HSAEMU_TARGET", "gfx1201")],
+    );
+    run_c(
+        "dispatch",
+        &[&cl_kernel("cl/vector_add.cl", "gfx1201", 6), "incompatible"],
+        &[("HSAEMU_TARGET", "gfx1200")],
     );
 }
 

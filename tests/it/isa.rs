@@ -49,6 +49,8 @@ fn disasm_matches_llvm_objdump_line_for_line() {
         "gfx950",
         "gfx1100",
         "gfx1151",
+        "gfx1200",
+        "gfx1201",
     ] {
         // gfx942/gfx950 (clang-22, code object V6) against llvm-objdump-22.
         let processor = hsaemu_testkit::processor(target);
@@ -64,7 +66,7 @@ fn disasm_matches_llvm_objdump_line_for_line() {
             "gfx1030" => &["cl/emu_wave.cl", "cl/emu_half.cl", "cl/emu_int.cl"],
             "gfx942" | "gfx950" => &["cl/emu_cdna3.cl", "cl/emu_double.cl"],
             // GFX11: VOPD, true16 halves, DPP/DPP8, 16-bit and integer code.
-            "gfx1100" | "gfx1151" => &[
+            "gfx1100" | "gfx1151" | "gfx1200" | "gfx1201" => &[
                 "cl/emu_wave.cl",
                 "cl/emu_half.cl",
                 "cl/emu_int.cl",
@@ -216,11 +218,12 @@ fn disasm_wave64_matches_llvm_objdump() {
 }
 
 /// `--wave64` prints GFX11 code like `llvm-objdump-22 --mattr=+wavefrontsize64`, line for
-/// line, on kernels clang-22 compiled for gfx1100 and gfx1151 with `-mwavefrontsize64`.
+/// line, on kernels clang-22 compiled for gfx1100, gfx1151 and (GFX12) gfx1201 with
+/// `-mwavefrontsize64`.
 #[test]
 fn disasm_gfx11_wave64_matches_llvm_objdump() {
     let objdump = hsaemu_testkit::tool("llvm-objdump-22");
-    for target in ["gfx1100", "gfx1151"] {
+    for target in ["gfx1100", "gfx1151", "gfx1201"] {
         for src in [
             "cl/math.cl",
             "cl/emu_wave.cl",

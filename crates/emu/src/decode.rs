@@ -394,6 +394,8 @@ fn code(o: Operand) -> Option<u16> {
         Operand::SrcPrivateBase => 237,
         Operand::SrcPrivateLimit => 238,
         Operand::PopsExitingWaveId => 239,
+        Operand::SrcFlatScratchBaseLo => 230,
+        Operand::SrcFlatScratchBaseHi => 231,
         Operand::SrcVccz => 251,
         Operand::SrcExecz => 252,
         Operand::SrcScc => 253,

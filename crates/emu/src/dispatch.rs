@@ -703,10 +703,17 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
             kd.enable_sgpr_workgroup_id_y(),
             kd.enable_sgpr_workgroup_id_z(),
         ];
-        for (d, &on) in en.iter().enumerate() {
-            if on {
-                w.s[r] = id[d];
-                r += 1;
+        if ctx.gen.is_gfx12() {
+            // GFX12 architected SGPRs: the work-group IDs are in TTMP9 (x) and TTMP7 (y in
+            // 15:0, z in 31:16), not after the user SGPRs (LLVM's `architected-sgprs`).
+            w.s[TTMP0 + 9] = id[0];
+            w.s[TTMP0 + 7] = (id[1] & 0xffff) | id[2] << 16;
+        } else {
+            for (d, &on) in en.iter().enumerate() {
+                if on {
+                    w.s[r] = id[d];
+                    r += 1;
+                }
             }
         }
         if kd.enable_sgpr_workgroup_info() {
@@ -796,6 +803,9 @@ fn scratch_rsrc_word3(gen: Gen) -> u32 {
         DST_SEL_XYZW | 4 << 12 | 4 << 15 | 1 << 19 | 3 << 21 | ADD_TID_ENABLE
     }
 }
+
+/// The scalar register number of `ttmp0` (the emulator's register file numbering).
+const TTMP0: usize = 108;
 
 /// Runs a work-group for up to one slice. Returns whether it finished. The interpreter variant
 /// (checkers on or off, a wave trace or none) is chosen here, once per slice, so the

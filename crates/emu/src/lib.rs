@@ -62,7 +62,7 @@ mod wave;
 mod wavetrace;
 
 pub use capture::{replay, ReplayReport};
-pub use census::{opcode_status, opcodes, OpcodeStatus};
+pub use census::{opcode_status, opcode_status_on, opcodes, OpcodeStatus};
 pub use decode::{emulated, Gen};
 pub use descriptor::{KernelDescriptor, KernelObjectFormat};
 pub use error::{EmuError, Fault, FaultContext, FaultKind, LiveWave, StopCause};

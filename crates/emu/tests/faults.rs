@@ -205,7 +205,7 @@ fn bad_code_objects_are_rejected() {
     assert_eq!(mem.len(), 0, "nothing stays registered");
     let unknown = hsaemu_emu::Gpu::new(
         hsaemu_emu::GpuConfig {
-            processor: "gfx1201".into(),
+            processor: "gfx1010".into(),
             ..Default::default()
         },
         mem,

@@ -17,7 +17,7 @@
 // `!(x < y)` and `x < y || x > y` are the ISA's unordered/ordered compares (NaN), on purpose.
 #![allow(clippy::neg_cmp_op_on_partial_ord, clippy::double_comparisons)]
 
-use hsaemu_emu::{opcode_status, opcodes, run_words, Gen, OpcodeStatus, WaveRegs};
+use hsaemu_emu::{opcode_status_on, opcodes, run_words, Gen, OpcodeStatus, WaveRegs};
 
 #[path = "inst/cdna_mem.rs"]
 mod cdna_mem;
@@ -2608,7 +2608,7 @@ fn executing_mnemonics() -> BTreeSet<&'static str> {
     let mut set = BTreeSet::new();
     for t in &TARGETS {
         for o in opcodes(t.gen) {
-            if opcode_status(o) == OpcodeStatus::Executes {
+            if opcode_status_on(t.gen, o) == OpcodeStatus::Executes {
                 set.insert(o.mnemonic());
             }
         }

@@ -40,7 +40,7 @@ fn int_ops() {
         .into_iter()
         .chain(TARGETS_CDNA3)
         .chain(TARGETS_RDNA3)
-        .chain([GFX1100_W64])
+        .chain([GFX1100_W64, GFX1201_W64])
     {
         let e = emu("cl/emu_int.cl", t);
         let (ba, bb, bo) = (e.buf_i32(&a), e.buf_i32(&b), e.zeros(4 * 16 * n));
@@ -349,7 +349,7 @@ fn double_ops_and_lib() {
         .into_iter()
         .chain(TARGETS_CDNA3)
         .chain(TARGETS_RDNA3)
-        .chain([GFX1100_W64])
+        .chain([GFX1100_W64, GFX1201_W64])
     {
         let e = emu("cl/emu_double.cl", t);
         let (ba, bb, bo) = (e.buf_f64(&a), e.buf_f64(&b), e.zeros(8 * 10 * n));
@@ -613,7 +613,7 @@ fn lds_transpose_scan_atomics() {
         .into_iter()
         .chain(TARGETS_CDNA3)
         .chain(TARGETS_RDNA3)
-        .chain([GFX1100_W64])
+        .chain([GFX1100_W64, GFX1201_W64])
     {
         let e = emu("cl/emu_lds.cl", t);
         let (w, h) = (37u32, 21u32);
@@ -811,7 +811,7 @@ fn wave_builtins_dpp_swizzle_bpermute() {
         .into_iter()
         .chain(TARGETS_CDNA3)
         .chain(TARGETS_RDNA3)
-        .chain([GFX1100_W64])
+        .chain([GFX1100_W64, GFX1201_W64])
     {
         let e = emu("cl/emu_wave.cl", t);
         let n = 128usize;
@@ -904,7 +904,7 @@ fn sub_group_reductions_and_scans() {
         .into_iter()
         .chain(TARGETS_CDNA3)
         .chain(TARGETS_RDNA3)
-        .chain([GFX1100_W64])
+        .chain([GFX1100_W64, GFX1201_W64])
     {
         let e = emu("cl/emu_wave.cl", t);
         let ws = wave_size(t);

@@ -191,6 +191,8 @@ GFX1030_W64 = "gfx1030+wavefrontsize64"
 
 def families(target):
     """The family layouts of a target."""
+    if target.startswith("gfx12"):
+        return FAMILIES_GFX12
     if target.startswith("gfx11"):
         return FAMILIES_GFX11
     return FAMILIES_GFX10 if target.startswith("gfx10") else FAMILIES
@@ -280,3 +282,62 @@ FAMILIES_GFX11 = {
 
 # LLVM 22's RDNA targets (probes-rdna.json): GFX11 (gfx1100; gfx1151 adds RDNA3.5's opcodes).
 RDNA_TARGETS = ["gfx1100", "gfx1151"]
+
+# GFX12 (RDNA4: gfx1200, gfx1201) layouts, as llvm-objdump-22 reads them (probes-gfx12.json).
+# The SALU, VALU (VOP1/2/C/3/3P, VOPD) and DS words are GFX11's. New: SMEM with a 6-bit opcode
+# in 18:13, cache policy `th` 24:23 and `scope` 22:21, a signed 24-bit offset and `soffset` in
+# 31:25 of word 1; the three-dword VFLAT/VGLOBAL/VSCRATCH (segment 25:24, opcode 21:14, saddr
+# 6:0; word 1: vdst 7:0, sve 17, scope 19:18, th 22:20, vdata 30:23; word 2: vaddr 7:0, signed
+# 24-bit offset 31:8) and VBUFFER (opcode 21:14, MTBUF opcodes 0x80-0x8f, tfe 22, soffset 6:0;
+# word 1: vdata 7:0, srsrc 17:9, cache policy as VFLAT, format 29:23, offen 30, idxen 31;
+# word 2: vaddr 7:0, unsigned 24-bit offset 31:8). VIMAGE/VSAMPLE are not probed.
+
+
+def enc_smem12(op, f):
+    return [(0b111101 << 26) | (op << 13) | (f.get("sdata", 0) << 6) | f.get("sbase", 0),
+            (f.get("soffset", NULL11) << 25) | f.get("offset", 0)]
+
+
+def enc_vflat12(seg):
+    def enc(op, f):
+        return [(0b111011 << 26) | (seg << 24) | (op << 14) | f.get("saddr", NULL11),
+                (f.get("data", 0) << 23) | (f.get("sve", 0) << 17) | f.get("vdst", 0),
+                f.get("addr", 0)]
+    return enc
+
+
+def enc_vbuffer12(tbuffer):
+    def enc(op, f):
+        fmt = 22 if tbuffer else 1
+        return [(0b110001 << 26) | ((op | (0x80 if tbuffer else 0)) << 14) | f.get("soffset", NULL11),
+                (f.get("offen", 0) << 30) | (fmt << 23) | ((f.get("srsrc", 0) * 4) << 9) | f.get("vdata", 0),
+                (f.get("offset", 0) << 8) | f.get("vaddr", 0)]
+    return enc
+
+
+FAMILIES_GFX12 = {
+    "Sop2": FAMILIES["Sop2"],
+    "Sopk": FAMILIES["Sopk"],
+    "Sop1": FAMILIES["Sop1"],
+    "Sopc": FAMILIES["Sopc"],
+    "Sopp": FAMILIES["Sopp"],
+    "Smem": (0x40, enc_smem12, [("sdata", [20]), ("sbase", [4]), ("offset", [0x10]), ("soffset", [30])]),
+    "Vop2": FAMILIES["Vop2"],
+    "Vop1": FAMILIES["Vop1"],
+    "Vopc": FAMILIES["Vopc"],
+    "Vop3": FAMILIES_GFX10["Vop3"],
+    "Vop3p": FAMILIES_GFX10["Vop3p"],
+    "Ds": FAMILIES_GFX10["Ds"],
+    "Flat": (0x100, enc_vflat12(0), [("vdst", [10]), ("addr", [20]), ("data", [30])]),
+    "Scratch": (0x100, enc_vflat12(1), [("vdst", [10]), ("addr", [20]), ("data", [30]), ("saddr", [40]), ("sve", [1])]),
+    "Global": (0x100, enc_vflat12(2), [("vdst", [10]), ("addr", [20]), ("data", [30]), ("saddr", [40])]),
+    "Mubuf": (0x80, enc_vbuffer12(False), [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("soffset", [30]),
+                                          ("offen", [1]), ("offset", [0x10])]),
+    "Mtbuf": (0x10, enc_vbuffer12(True), [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("soffset", [30]),
+                                         ("offen", [1])]),
+    "VopdX": FAMILIES_GFX11["VopdX"],
+    "VopdY": FAMILIES_GFX11["VopdY"],
+}
+
+# LLVM 22's GFX12 targets (probes-gfx12.json): gfx1200 and gfx1201 (the same instruction set).
+GFX12_TARGETS = ["gfx1200", "gfx1201"]

@@ -10,7 +10,7 @@ import random
 import sys
 import oracle
 import os
-from families import GFX1030_W64, NULL, NULL11, RDNA_TARGETS, TARGETS, V, families
+from families import GFX12_TARGETS, GFX1030_W64, NULL, NULL11, RDNA_TARGETS, TARGETS, V, families
 
 rng = random.Random(1234)
 
@@ -291,6 +291,49 @@ def mutate11(fam, fields, words):
     return mutate(fam, fields, words)
 
 
+def mutate12(fam, fields, words):
+    """GFX12: the new SMEM, VFLAT/VGLOBAL/VSCRATCH and VBUFFER layouts with their `th`/`scope`
+    cache policies; everything else as on GFX11."""
+    w = list(words)
+    f = fields
+    if fam == "Smem":
+        w[0] = (w[0] & ~(0xF << 21)) | (rng.getrandbits(4) << 21)  # scope, th
+        if "offset" in f or "soffset" in f:
+            off = rng.choice([0, rng.getrandbits(24), rng.randrange(0, 0x100), rng.getrandbits(8) << 16])
+            soff = rng.choice([NULL11, NULL11, rng.randrange(0, 106), 106, 125, 126])
+            w[1] = (soff << 25) | off
+        if "sdata" not in f and rng.random() < 0.5:
+            w[0] = (w[0] & ~(0x7F << 6)) | (rng.randrange(128) << 6)  # s_prefetch_* count
+        return w
+    if fam in ("Flat", "Global", "Scratch"):
+        w[1] = (w[1] & ~(0x1F << 18)) | (rng.getrandbits(5) << 18)  # scope, th
+        off = rng.choice([0, rng.getrandbits(24), rng.randrange(0, 0x1000), (-rng.randrange(1, 0x1000)) & 0xFFFFFF])
+        w[2] = (w[2] & 0xFF) | (off << 8)
+        if "vdst" in f or "data" in f:
+            w[1] = (w[1] & ~0xFF) | (rng.randrange(256) if "vdst" in f or rng.random() < 0.5 else 0)
+        if fam != "Flat":
+            r = rng.random()
+            if r < 0.4:
+                w[0] = (w[0] & ~0x7F) | NULL11
+            elif r < 0.5:
+                w[0] = (w[0] & ~0x7F) | rng.choice([106, 125, 126, rng.randrange(0, 106)])
+        if fam == "Scratch":
+            w[1] = (w[1] & ~(1 << 17)) | (rng.getrandbits(1) << 17)
+        return w
+    if fam in ("Mubuf", "Mtbuf"):
+        w[1] = (w[1] & ~(0x1F << 18)) | (rng.getrandbits(5) << 18)  # scope, th
+        w[1] = (w[1] & ~(3 << 30)) | (rng.getrandbits(2) << 30)  # offen, idxen
+        w[0] = (w[0] & ~(1 << 22)) | ((1 << 22) if rng.random() < 0.3 else 0)  # tfe
+        if fam == "Mtbuf":
+            w[1] = (w[1] & ~(0x7F << 23)) | (rng.getrandbits(7) << 23)  # format
+        off = rng.choice([0, rng.getrandbits(24), rng.randrange(0, 0x1000)])
+        w[2] = (w[2] & 0xFF) | (off << 8)
+        if "soffset" in f:
+            w[0] = (w[0] & ~0x7F) | rng.choice(list(range(0, 106)) + [106, NULL11, 125, 126])
+        return w
+    return mutate11(fam, fields, words)
+
+
 # Families whose text depends on the wave size (the wave64 round-trip file has only these).
 WAVE_DEPENDENT = ("Vop1", "Vop2", "Vopc", "Vop3", "Vop3p")
 
@@ -302,9 +345,11 @@ def main(probes, outdir, samples, only):
     rdna = oracle.LLVM == "22" and os.environ.get("TABLES") == "rdna"
     if rdna:
         targets = RDNA_TARGETS + ["gfx1100+wavefrontsize64"]
+    if oracle.LLVM == "22" and os.environ.get("TABLES") == "gfx12":
+        targets = GFX12_TARGETS + ["gfx1201+wavefrontsize64"]
     for t in targets:
         src_t = t.split("+")[0]
-        gfx10 = src_t.startswith("gfx10") or src_t.startswith("gfx11")
+        gfx10 = src_t.startswith(("gfx10", "gfx11", "gfx12"))
         if gfx10:
             # Seeded per target, so that the GFX8/GFX9 files stay as they were.
             rng.seed(t)
@@ -325,7 +370,8 @@ def main(probes, outdir, samples, only):
                     mrng = random.Random("%s/mimg/%s" % (t, op))
                     cases.extend(mutate_mimg10(mrng, base) for _ in range(4 * n))
                     continue
-                mut = mutate11 if src_t.startswith("gfx11") else mutate10 if gfx10 else mutate
+                mut = (mutate12 if src_t.startswith("gfx12") else mutate11 if src_t.startswith("gfx11")
+                       else mutate10 if gfx10 else mutate)
                 for _ in range(n):
                     cases.append(mut(fam, fields, base))
         res = oracle.disassemble(t, cases)

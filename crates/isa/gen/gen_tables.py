@@ -30,8 +30,14 @@ RDNA = LLVM22 and os.environ.get("TABLES") == "rdna"
 if RDNA:
     GENS = {"Gfx11": ["gfx1100", "gfx1151"]}
     WAVE64_VIEW = {"Gfx11": "gfx1100+wavefrontsize64"}
+# TABLES=gfx12 (with LLVM_VERSION=22): GFX12 (RDNA4), from data/probes-gfx12.json to
+# src/tables/generated_gfx12.rs (`WIDTHS_GFX12`; MTBUF formats as GFX11's).
+GFX12 = LLVM22 and os.environ.get("TABLES") == "gfx12"
+if GFX12:
+    GENS = {"Gfx12": ["gfx1200", "gfx1201"]}
+    WAVE64_VIEW = {"Gfx12": "gfx1200+wavefrontsize64"}
 # Generations whose VOP3/VOP3P take a literal constant.
-VOP3_LITERAL = ("Gfx10", "Gfx11")
+VOP3_LITERAL = ("Gfx10", "Gfx11", "Gfx12")
 
 # `v1.l`/`v1.h`: a 16-bit half of a VGPR (GFX11 true16 operands; register class `t`).
 REG = re.compile(r"^([vsa])(\d+)(\.[lh])?$|^([vsa])\[(\d+):(\d+)\]$")
@@ -143,10 +149,10 @@ def main(probes_json, out):
     formats = None
     if RDNA:
         formats = probe_formats("gfx1100", "GFX11")
-    elif not LLVM22:
+    elif not LLVM22 and not GFX12:
         formats = probe_formats("gfx1030", "GFX10")
     write_rust(tables, out, masks, formats)
-    if not LLVM22 and not RDNA:
+    if not LLVM22 and not RDNA and not GFX12:
         write_mimg_vaddr(out, probe_mimg_vaddr(d["gfx1030"].get("Mimg", {})))
 
 
@@ -568,7 +574,7 @@ def write_rust(tables, out, masks, formats):
             o.write("];\n\n")
     o.write("/// Operand widths per opcode: (opcode, [(field, dwords)]), from the first table that has\n")
     o.write("/// it, completed by the others; lane masks at their wave64 width.\n")
-    widths = "WIDTHS_RDNA" if RDNA else "WIDTHS_LLVM22" if LLVM22 else "WIDTHS"
+    widths = "WIDTHS_GFX12" if GFX12 else "WIDTHS_RDNA" if RDNA else "WIDTHS_LLVM22" if LLVM22 else "WIDTHS"
     o.write("#[rustfmt::skip]\npub(crate) static %s: &[(Opcode, &[(F, u8)])] = &[\n" % widths)
     for name in sorted(info):
         parts = ["(F::%s, %d)" % p for p in info[name]]

@@ -87,6 +87,22 @@ RENAMES = {
     **{"%s_%s_d16%s_format_%s" % (b, op, hi, c): "%s_%s_format_d16%s_%s" % (b, op, hi, c)
        for b in ("buffer", "tbuffer") for op in ("load", "store") for hi in ("", "_hi")
        for c in ("x", "xy", "xyz", "xyzw") if not (hi and (b == "tbuffer" or c != "x"))},
+    # GFX12 renamed these without changing what they do: the SALU carry ops, the 64-bit
+    # multiply-adds, and the IEEE min/max (`_num`: minNum/maxNum, what the GFX9-GFX11 ops do
+    # in IEEE mode, the mode compute kernels run in).
+    "s_add_co_u32": "s_add_u32", "s_sub_co_u32": "s_sub_u32",
+    "s_add_co_i32": "s_add_i32", "s_sub_co_i32": "s_sub_i32",
+    "s_add_co_ci_u32": "s_addc_u32", "s_sub_co_ci_u32": "s_subb_u32",
+    "s_addk_co_i32": "s_addk_i32",
+    "v_mad_co_u64_u32": "v_mad_u64_u32", "v_mad_co_i64_i32": "v_mad_i64_i32",
+    "v_max_num_f16": "v_max_f16", "v_max_num_f32": "v_max_f32", "v_max_num_f64": "v_max_f64",
+    "v_min_num_f16": "v_min_f16", "v_min_num_f32": "v_min_f32", "v_min_num_f64": "v_min_f64",
+    "v_max3_num_f16": "v_max3_f16", "v_max3_num_f32": "v_max3_f32",
+    "v_min3_num_f16": "v_min3_f16", "v_min3_num_f32": "v_min3_f32",
+    "v_med3_num_f16": "v_med3_f16", "v_med3_num_f32": "v_med3_f32",
+    "v_maxmin_num_f16": "v_maxmin_f16", "v_maxmin_num_f32": "v_maxmin_f32",
+    "v_minmax_num_f16": "v_minmax_f16", "v_minmax_num_f32": "v_minmax_f32",
+    "v_pk_max_num_f16": "v_pk_max_f16", "v_pk_min_num_f16": "v_pk_min_f16",
 }
 
 # VOP3b: a VOP3 word whose bits 8-14 are an SGPR(-pair) destination instead of abs/op_sel.
@@ -94,6 +110,7 @@ VOP3B = {
     "v_add_co_u32", "v_sub_co_u32", "v_subrev_co_u32", "v_addc_co_u32", "v_subb_co_u32",
     "v_subbrev_co_u32", "v_add_co_ci_u32", "v_sub_co_ci_u32", "v_subrev_co_ci_u32",
     "v_div_scale_f32", "v_div_scale_f64", "v_mad_u64_u32", "v_mad_i64_i32",
+    "v_mad_co_u64_u32", "v_mad_co_i64_i32",
 }
 
 CMP_CONDS = ["f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle",

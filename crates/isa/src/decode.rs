@@ -7,8 +7,8 @@
 //! [`DecodeError`]s.
 
 use crate::inst::{
-    flags, DecodeError, DecodeErrorKind, Dpp, Dpp8, Encoding, Ext, FloatConst, Gen, Inst, Operand,
-    Sdwa,
+    cpol, flags, DecodeError, DecodeErrorKind, Dpp, Dpp8, Encoding, Ext, FloatConst, Gen, Inst,
+    Operand, Sdwa,
 };
 use crate::tables::{encoding_of, lookup, mods, Entry, Fam, Place, F};
 
@@ -335,6 +335,7 @@ fn decode_general(
     };
     let res = match fam {
         Fam::Sop1 | Fam::Sop2 | Fam::Sopc | Fam::Sopk | Fam::Sopp => r.salu(fam, entry, w0, inst),
+        Fam::Smem if gen.is_gfx12() => r.smem12(entry, w0, inst),
         Fam::Smem if gen.is_rdna() => r.smem10(entry, w0, inst),
         Fam::Smem => r.smem(entry, w0, inst),
         Fam::Vop1 | Fam::Vop2 | Fam::Vopc => r.vop_short(fam, entry, w0, inst),
@@ -401,6 +402,9 @@ fn decode_all_for<const GFX10: bool>(
 /// alike on GFX8, GFX9 and GFX10; the other encodings moved on GFX10 ([`family_gfx10`]).
 #[inline]
 pub(crate) fn family(gen: Gen, w: u32) -> (Option<Fam>, u32) {
+    if w >> 30 == 0b11 && gen.is_gfx12() {
+        return family_gfx12(w);
+    }
     if w >> 30 == 0b11 && gen.is_gfx11() {
         return family_gfx11(w);
     }
@@ -486,6 +490,30 @@ fn family_gfx11(w: u32) -> (Option<Fam>, u32) {
         0x38 => (Some(Fam::Mubuf), (w >> 18) & 0xff),
         0x3a => (Some(Fam::Mtbuf), (w >> 15) & 0xf),
         0x3c => (Some(Fam::Mimg), (w >> 18) & 0xff),
+        _ => (None, 0),
+    }
+}
+
+/// [`family`] for the GFX12 encodings whose two high bits are set: GFX11's VOP3, VOP3P, VOPD
+/// and DS; the GFX12 SMEM (6-bit opcode in 18:13), VFLAT/VGLOBAL/VSCRATCH (segment 25:24,
+/// opcode 21:14) and VBUFFER (opcode 21:14; MTBUF's are 0x80–0x8f). EXPORT, VINTERP, LDSDIR,
+/// VIMAGE and VSAMPLE are not decoded.
+#[inline]
+fn family_gfx12(w: u32) -> (Option<Fam>, u32) {
+    match w >> 26 {
+        0x3d => (Some(Fam::Smem), (w >> 13) & 0x3f),
+        0x35 => (Some(Fam::Vop3), (w >> 16) & 0x3ff),
+        0x33 if (w >> 24) & 3 == 0 => (Some(Fam::Vop3p), (w >> 16) & 0x7f),
+        0x32 => (Some(Fam::VopdX), (w >> 22) & 0xf),
+        0x36 => (Some(Fam::Ds), (w >> 18) & 0xff),
+        0x3b => match (w >> 24) & 3 {
+            0 => (Some(Fam::Flat), (w >> 14) & 0xff),
+            1 => (Some(Fam::Scratch), (w >> 14) & 0xff),
+            2 => (Some(Fam::Global), (w >> 14) & 0xff),
+            _ => (None, 0),
+        },
+        0x31 if (w >> 21) & 1 != 0 => (Some(Fam::Mtbuf), (w >> 14) & 0x7f),
+        0x31 => (Some(Fam::Mubuf), (w >> 14) & 0x7f),
         _ => (None, 0),
     }
 }
@@ -676,6 +704,25 @@ impl Reader<'_> {
             inst.offset = sext(w1 & 0x1f_ffff, 21);
             let soffset = w1 >> 25;
             if soffset != null_of(self.gen) {
+                inst.flags |= flags::SOFFSET;
+                inst.src[2] =
+                    scalar(self.gen, soffset, 1).ok_or(DecodeErrorKind::InvalidOperand)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// GFX12 SMEM: `th` 24:23 and `scope` 22:21 of word 0 (kept in [`Inst::offset1`]); word 1:
+    /// a signed 24-bit offset and the `soffset` SGPR in 31:25 (`null`: none).
+    fn smem12(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
+        let w1 = self.w(1)?;
+        start(inst, e, Encoding::Smem, 8);
+        inst.offset1 = (((w0 >> 23) & 3) | ((w0 >> 21) & 3) << cpol::SCOPE_SHIFT) as u8;
+        self.smem_data_base(e, w0, inst)?;
+        if e.slots.iter().any(|s| s.field == F::SmOffset) {
+            inst.offset = sext(w1 & 0xff_ffff, 24);
+            let soffset = w1 >> 25;
+            if soffset != NULL11 {
                 inst.flags |= flags::SOFFSET;
                 inst.src[2] =
                     scalar(self.gen, soffset, 1).ok_or(DecodeErrorKind::InvalidOperand)?;
@@ -1073,6 +1120,9 @@ impl Reader<'_> {
 
     #[inline(always)]
     fn flat(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
+        if self.gen.is_gfx12() {
+            return self.flat12(fam, e, w0, inst);
+        }
         if self.gen.is_gfx11() {
             return self.flat11(fam, e, w0, inst);
         }
@@ -1190,6 +1240,101 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// GFX12 VFLAT/VGLOBAL/VSCRATCH (three words): `saddr` 6:0 of word 0 (`null`: `off`);
+    /// word 1: vdst 7:0, `sve` 17, `scope` 19:18, `th` 22:20, vdata 30:23; word 2: vaddr 7:0
+    /// and a signed 24-bit offset in 31:8. An atomic whose `th` has bit 0 (`TH_ATOMIC_RETURN`)
+    /// returns the old value to vdst (flagged `GLC`, as on earlier generations).
+    fn flat12(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
+        let w1 = self.w(1)?;
+        let w2 = self.w(2)?;
+        start(inst, e, encoding_of(fam), 12);
+        let saddr = w0 & 0x7f;
+        let th = (w1 >> 20) & 7;
+        inst.offset1 = (th | ((w1 >> 18) & 3) << cpol::SCOPE_SHIFT) as u8;
+        for s in e.slots {
+            match s.field {
+                F::Vdst => inst.dst = vreg(s.class, w1 & 0xff),
+                F::Addr => inst.src[0] = Operand::Vgpr((w2 & 0xff) as u16),
+                F::Data => inst.src[1] = vreg(s.class, (w1 >> 23) & 0xff),
+                _ => {}
+            }
+        }
+        if th & 1 != 0 && e.name.contains("atomic") {
+            inst.flags |= flags::GLC;
+            if let Some(d) = e.slots.iter().find(|s| s.field == F::Data) {
+                inst.dst = vreg(d.class, w1 & 0xff);
+            }
+        }
+        if fam != Fam::Flat && saddr != NULL11 {
+            let width = if fam == Fam::Global { 2 } else { 1 };
+            inst.src[2] = scalar(self.gen, saddr, width).ok_or(DecodeErrorKind::InvalidOperand)?;
+        }
+        if fam == Fam::Scratch {
+            inst.src[0] = if (w1 >> 17) & 1 != 0 {
+                Operand::Vgpr((w2 & 0xff) as u16)
+            } else {
+                Operand::None
+            };
+        }
+        inst.offset = sext(w2 >> 8, 24);
+        Ok(())
+    }
+
+    /// GFX12 VBUFFER (three words): `soffset` 6:0 and `tfe` 22 of word 0; word 1: vdata 7:0,
+    /// srsrc 17:9, `scope` 19:18, `th` 22:20, format 29:23 (MTBUF), offen 30, idxen 31; word 2:
+    /// vaddr 7:0 and an unsigned 24-bit offset in 31:8.
+    fn buffer12(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
+        let w1 = self.w(1)?;
+        let w2 = self.w(2)?;
+        start(inst, e, encoding_of(fam), 12);
+        let offen = (w1 >> 30) & 1 != 0;
+        let idxen = (w1 >> 31) & 1 != 0;
+        if offen {
+            inst.flags |= flags::OFFEN;
+        }
+        if idxen {
+            inst.flags |= flags::IDXEN;
+        }
+        let th = (w1 >> 20) & 7;
+        inst.offset1 = (th | ((w1 >> 18) & 3) << cpol::SCOPE_SHIFT) as u8;
+        let atomic = e.name.contains("atomic");
+        if atomic && th & 1 != 0 {
+            inst.flags |= flags::GLC;
+        }
+        for s in e.slots {
+            match s.field {
+                F::Vdata => {
+                    let op = vreg(s.class, w1 & 0xff);
+                    if e.name.contains("store") || (atomic && th & 1 == 0) {
+                        inst.src[1] = op;
+                    } else {
+                        inst.dst = op;
+                        if atomic {
+                            inst.src[1] = op;
+                        }
+                    }
+                }
+                F::Vaddr if offen || idxen => inst.src[0] = Operand::Vgpr((w2 & 0xff) as u16),
+                F::Srsrc => inst.src[2] = Operand::Sgpr(((w1 >> 9) & 0x7f) as u16),
+                F::Soffset => {
+                    inst.sdst =
+                        scalar(self.gen, w0 & 0x7f, 1).ok_or(DecodeErrorKind::InvalidOperand)?
+                }
+                _ => {}
+            }
+        }
+        inst.offset = (w2 >> 8) as i32;
+        if (w0 >> 22) & 1 != 0 && !atomic {
+            inst.flags |= flags::TFE;
+        }
+        if fam == Fam::Mtbuf {
+            inst.ext = Ext::BufFormat {
+                format: ((w1 >> 23) & 0x7f) as u8,
+            };
+        }
+        Ok(())
+    }
+
     /// GFX11 MUBUF/MTBUF: offset 11:0, slc 12, dlc 13, glc 14, MUBUF `lds` 16, MTBUF format
     /// 25:19; word 1: tfe 21, offen 22, idxen 23.
     fn buffer11(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
@@ -1291,6 +1436,9 @@ impl Reader<'_> {
     }
 
     fn buffer(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
+        if self.gen.is_gfx12() {
+            return self.buffer12(fam, e, w0, inst);
+        }
         if self.gen.is_gfx11() {
             return self.buffer11(fam, e, w0, inst);
         }
@@ -1425,7 +1573,10 @@ fn vop3_mods(fam: Fam, e: &Entry, w0: u32, w1: u32, vop3b: bool, inst: &mut Inst
         }
         if !vop3b {
             m.abs = ((w0 >> 8) & 7) as u8 & src_mods;
-            if e.mods & mods::OP_SEL != 0 || crate::format::has_t16(e) {
+            if e.mods & mods::OP_SEL != 0
+                || crate::format::has_t16(e)
+                || crate::format::byte_sel_row(e.name)
+            {
                 m.op_sel = ((w0 >> 11) & 0xf) as u8;
             }
         }
@@ -1596,6 +1747,7 @@ static SCALARS: [[[Option<Operand>; 256]; 2]; GEN_COUNT] = {
             Gen::Gfx8 => SCALARS_GFX8,
             Gen::Gfx10 | Gen::Gfx10W64 => SCALARS_GFX10,
             Gen::Gfx11 | Gen::Gfx11W64 => SCALARS_GFX11,
+            Gen::Gfx12 | Gen::Gfx12W64 => SCALARS_GFX12,
             _ => SCALARS_GFX9,
         };
         let mut v = 0;
@@ -1613,6 +1765,8 @@ const SCALARS_GFX9: usize = 0;
 const SCALARS_GFX8: usize = 1;
 const SCALARS_GFX10: usize = 2;
 const SCALARS_GFX11: usize = 3;
+/// GFX12: GFX11's values plus `src_flat_scratch_base_lo`/`_hi` (230, 231).
+const SCALARS_GFX12: usize = 4;
 
 /// A scalar operand value 0–254 for the generation row `row` (GFX8: trap registers and `ttmp`
 /// numbering differ; GFX10: 106 SGPRs, no `flat_scratch`/`xnack_mask` operands), 64 bits wide
@@ -1623,8 +1777,10 @@ const fn scalar_value(row: usize, v: u32, wide: bool) -> Option<Operand> {
         0..=101 => Operand::Sgpr(v as u16),
         102..=105 if row >= SCALARS_GFX10 => Operand::Sgpr(v as u16),
         // GFX11: `null` is 124 and `m0` 125.
-        124 if row == SCALARS_GFX11 => Operand::Null,
-        125 if row == SCALARS_GFX11 => Operand::M0,
+        124 if row >= SCALARS_GFX11 => Operand::Null,
+        125 if row >= SCALARS_GFX11 => Operand::M0,
+        230 if row == SCALARS_GFX12 => Operand::SrcFlatScratchBaseLo,
+        231 if row == SCALARS_GFX12 => Operand::SrcFlatScratchBaseHi,
         102 => {
             if wide {
                 Operand::FlatScratch

@@ -5,7 +5,7 @@
 //! and literals printed by value and operand type, VOP3/VOP3P/SDWA/DPP modifiers, memory
 //! offsets and cache bits, and the SOPP/SOPK operand syntax (`s_waitcnt`, `hwreg`, `sendmsg`).
 
-use crate::inst::{flags, Encoding, Ext, FloatConst, Gen, Inst, Operand};
+use crate::inst::{cpol, flags, Encoding, Ext, FloatConst, Gen, Inst, Operand};
 use crate::opcode::Opcode;
 use crate::tables::{mods, table, Entry, Fam, Place, Slot, ALL_FAMS, F};
 use std::collections::HashMap;
@@ -188,6 +188,8 @@ impl Fmt<'_> {
             Operand::SrcPrivateBase => self.s.push_str("src_private_base"),
             Operand::SrcPrivateLimit => self.s.push_str("src_private_limit"),
             Operand::PopsExitingWaveId => self.s.push_str("src_pops_exiting_wave_id"),
+            Operand::SrcFlatScratchBaseLo => self.s.push_str("src_flat_scratch_base_lo"),
+            Operand::SrcFlatScratchBaseHi => self.s.push_str("src_flat_scratch_base_hi"),
             Operand::SrcExecz => self.s.push_str("src_execz"),
             Operand::SrcVccz => self.s.push_str("src_vccz"),
             Operand::LdsDirect => self.s.push_str("src_lds_direct"),
@@ -279,6 +281,14 @@ impl Fmt<'_> {
         let f16_inline = |h: u16| FLOATS.iter().any(|c| c.bits16() == h);
         let f32_inline = FLOATS.iter().any(|c| c.bits32() == v);
         let inline = match kind {
+            // GFX12: v_pk_fmac_f16's literal is checked as a 32-bit value, VOPD
+            // v_dual_dot2acc_f32_f16's as a packed f16 pair.
+            Kind::B32 if self.gen.is_gfx12() && self.name == "v_pk_fmac_f16" => {
+                int(v as i32) || f32_inline
+            }
+            Kind::B32 if self.gen.is_gfx12() && self.name.contains("dot2acc_f32_f16") => {
+                int(v as i32) || (v >> 16 == 0 && f16_inline(v as u16))
+            }
             // Packed f16 pairs: an inline constant fills the low half only.
             // GFX11 packed 16-bit integers take any 32-bit inline constant; packed bf16 the
             // bf16 inline values.
@@ -369,7 +379,7 @@ impl Fmt<'_> {
             }
             "s_sendmsg" | "s_sendmsghalt" if self.gen.is_gfx11() => {
                 self.s.push(' ');
-                sendmsg_gfx11(self.s, imm);
+                sendmsg_gfx11(self.s, imm, self.gen.is_gfx12());
             }
             "s_sendmsg" | "s_sendmsghalt" => {
                 self.s.push(' ');
@@ -391,7 +401,7 @@ impl Fmt<'_> {
             "s_endpgm" => {
                 let _ = write!(self.s, " {imm}");
             }
-            "s_waitcnt_depctr" => {
+            "s_waitcnt_depctr" | "s_wait_alu" => {
                 self.s.push(' ');
                 self.depctr(imm);
             }
@@ -445,7 +455,16 @@ impl Fmt<'_> {
                 .filter(|f| imm & f.0 != 0)
                 .map(|f| f.1.to_string()),
         );
-        self.s.push_str(&parts.join("|"));
+        // LLVM 22 prints the flags as a left-nested expression: `(a|b)|c`.
+        let mut text = parts[0].clone();
+        for (i, p) in parts.iter().enumerate().skip(1) {
+            if i > 1 {
+                text = format!("({text})");
+            }
+            text.push('|');
+            text.push_str(p);
+        }
+        self.s.push_str(&text);
     }
 
     /// A 16-bit immediate: decimal when it is an inline-constant value, else hex.
@@ -591,7 +610,9 @@ impl Fmt<'_> {
         let id = imm & 0x3f;
         let off = (imm >> 6) & 0x1f;
         let size = ((imm >> 11) & 0x1f) + 1;
-        let name = if self.gen.is_gfx11() {
+        let name = if self.gen.is_gfx12() {
+            hwreg_gfx12(id)
+        } else if self.gen.is_gfx11() {
             hwreg_gfx11(id)
         } else if self.gen.is_gfx10() {
             hwreg_gfx10(id)
@@ -671,7 +692,7 @@ impl Fmt<'_> {
                         Operand::Imm(v) => v,
                         _ => 0,
                     };
-                    sendmsg_gfx11(self.s, v);
+                    sendmsg_gfx11(self.s, v, self.gen.is_gfx12());
                 }
                 F::Ssrc1Imm => {
                     let v = match inst.src[1] {
@@ -692,9 +713,30 @@ impl Fmt<'_> {
     fn smem(&mut self, inst: &Inst, e: &Entry) {
         self.name(e.name);
         let gfx10 = self.gen.is_rdna();
+        // GFX12 `s_prefetch_*`: the offset, then the `soffset` SGPR (`null` printed).
+        let prefetch = e.slots.iter().filter(|s| s.field == F::SmOffset).count() == 2;
+        let mut offsets = 0;
         for s in e.slots {
             self.sep();
             match s.field {
+                // GFX12: the offset always prints (`0x0`), after the SGPR as ` offset:`.
+                F::SmOffset if self.gen.is_gfx12() && !prefetch => {
+                    if inst.has(flags::SOFFSET) {
+                        self.operand(inst.src[2], 1, Kind::B32);
+                        self.s.push_str(" offset:");
+                    }
+                    signed_hex(self.s, inst.offset);
+                }
+                F::SmOffset if prefetch => {
+                    offsets += 1;
+                    if offsets == 1 {
+                        signed_hex(self.s, inst.offset);
+                    } else if inst.has(flags::SOFFSET) {
+                        self.operand(inst.src[2], 1, Kind::B32);
+                    } else {
+                        self.s.push_str("null");
+                    }
+                }
                 // GFX10: the soffset SGPR (then ` offset:` if any), else the offset; LLVM prints
                 // the `null` soffset when the offset is 0.
                 F::SmOffset if gfx10 => {
@@ -732,6 +774,12 @@ impl Fmt<'_> {
         }
         let loads = e.slots.iter().any(|s| s.field == F::Sbase)
             && e.slots.iter().any(|s| s.field == F::Sdata);
+        if self.gen.is_gfx12() {
+            if loads {
+                self.cpol(inst, e);
+            }
+            return;
+        }
         if inst.has(flags::GLC) && loads {
             self.modifier("glc");
         }
@@ -778,6 +826,13 @@ impl Fmt<'_> {
             {
                 // WMMA in wave64: C and D have half the VGPRs.
                 width /= 2;
+            }
+            if self.gen == Gen::Gfx12W64
+                && (e.name.starts_with("v_wmma") || e.name.starts_with("v_swmmac"))
+            {
+                // GFX12 WMMA/SWMMAC in wave64: every matrix operand has half the VGPRs
+                // (SWMMAC's one-VGPR index stays one).
+                width = (width / 2).max(1);
             }
             let kind = src_kind(e, src_index, width);
             let (op, is_src) = match pl[i] {
@@ -917,7 +972,11 @@ impl Fmt<'_> {
             }
             let t16 = self.gen.is_gfx11() && has_t16(e);
             let op_sel = inst.mods.op_sel & !opsel_ignored(e.name);
-            if t16 {
+            if let Some(b) = self.byte_sel(e, inst) {
+                if b != 0 {
+                    let _ = write!(self.s, " byte_sel:{b}");
+                }
+            } else if t16 {
                 let has_op_sel = e.mods & mods::OP_SEL != 0 || opsel_ignored(e.name) != 0;
                 if op_sel != 0 && true16_form(e, inst) && has_op_sel {
                     // One entry per source (`v_fmac_*` counts its tied accumulator), and the
@@ -930,7 +989,7 @@ impl Fmt<'_> {
                         .collect();
                     let _ = write!(self.s, " op_sel:[{}]", bits.join(","));
                 }
-            } else if inst.mods.op_sel != 0 && (e.mods & mods::OP_SEL != 0) {
+            } else if op_sel != 0 && (e.mods & mods::OP_SEL != 0) {
                 // gfx940 v_cvt_sr_* (fp8/bf8) and gfx950 v_cvt_scalef32_pk_fp4_*: LLVM counts
                 // the tied old destination as a third source.
                 let tied = matches!(
@@ -942,8 +1001,8 @@ impl Fmt<'_> {
                 );
                 let nsrc = if tied { 3 } else { nsrc };
                 let bits: Vec<String> = (0..nsrc)
-                    .map(|b| ((inst.mods.op_sel >> b) & 1).to_string())
-                    .chain(std::iter::once(((inst.mods.op_sel >> 3) & 1).to_string()))
+                    .map(|b| ((op_sel >> b) & 1).to_string())
+                    .chain(std::iter::once(((op_sel >> 3) & 1).to_string()))
                     .collect();
                 let _ = write!(self.s, " op_sel:[{}]", bits.join(","));
             }
@@ -1031,6 +1090,20 @@ impl Fmt<'_> {
     }
 
     /// Whether true16 operands print with `.l`/`.h` (see [`true16_form`]).
+    /// GFX12 fp8/bf8 conversions print their `op_sel` bits as `byte_sel` (the byte of the
+    /// packed source or destination): `None` for every other row.
+    fn byte_sel(&self, e: &Entry, inst: &Inst) -> Option<u8> {
+        if !self.gen.is_gfx12() {
+            return None;
+        }
+        let o = inst.mods.op_sel;
+        match e.name {
+            "v_cvt_f32_fp8_e64" | "v_cvt_f32_bf8_e64" => Some((o & 1) << 1 | (o >> 1) & 1),
+            "v_cvt_sr_fp8_f32" | "v_cvt_sr_bf8_f32" => Some((o >> 2) & 3),
+            _ => None,
+        }
+    }
+
     fn true16(&self, e: &Entry, inst: &Inst) -> bool {
         true16_form(e, inst)
     }
@@ -1069,6 +1142,8 @@ impl Fmt<'_> {
 
     fn vopd_half(&mut self, e: &Entry, dst: Operand, src: [Operand; 3]) {
         self.name(e.name);
+        // The literal syntax depends on the half's operation.
+        self.name = e.name;
         for (i, s) in e.slots.iter().enumerate() {
             self.sep();
             let op = match e.places[i] {
@@ -1242,6 +1317,65 @@ impl Fmt<'_> {
         }
     }
 
+    /// GFX12 cache policy: `th:` named by the operation kind (load, store, atomic), then
+    /// `scope:`; both omitted when 0.
+    fn cpol(&mut self, inst: &Inst, e: &Entry) {
+        let th = cpol::th(inst.offset1);
+        let scope = cpol::scope(inst.offset1);
+        if th != 0 {
+            let n = e.name;
+            let atomic = n.contains("atomic");
+            let store = !atomic && n.contains("store");
+            let sys = scope == cpol::SCOPE_SYS;
+            self.s.push_str(" th:");
+            let name = if atomic {
+                match th {
+                    1 => Some("TH_ATOMIC_RETURN"),
+                    2 => Some("TH_ATOMIC_NT"),
+                    3 => Some("TH_ATOMIC_NT_RETURN"),
+                    4 | 5 if scope >= cpol::SCOPE_DEV => Some("TH_ATOMIC_CASCADE_RT"),
+                    6 | 7 if scope >= cpol::SCOPE_DEV => Some("TH_ATOMIC_CASCADE_NT"),
+                    _ => None,
+                }
+            } else {
+                let kind = if store { "TH_STORE_" } else { "TH_LOAD_" };
+                self.s.push_str(kind);
+                Some(match (th, store) {
+                    (1, _) => "NT",
+                    (2, _) => "HT",
+                    (3, _) if sys => "BYPASS",
+                    (3, false) => "LU",
+                    (3, true) => "WB",
+                    (4, _) => "NT_RT",
+                    (5, _) => "RT_NT",
+                    (6, _) => "NT_HT",
+                    (_, true) => "NT_WB",
+                    // th 7 of a load has no name.
+                    _ => {
+                        self.s.truncate(self.s.len() - kind.len());
+                        "0x7"
+                    }
+                })
+            };
+            match name {
+                Some(x) => self.s.push_str(x),
+                None => {
+                    let _ = write!(self.s, "TH_ATOMIC_{th:#x}");
+                }
+            }
+        }
+        if scope != 0 {
+            self.s.push_str(
+                [
+                    " scope:SCOPE_CU",
+                    " scope:SCOPE_SE",
+                    " scope:SCOPE_DEV",
+                    " scope:SCOPE_SYS",
+                ][usize::from(scope)],
+            );
+        }
+    }
+
     fn cache_bits(&mut self, inst: &Inst) {
         if self.gen.is_rdna() {
             for (f, n) in [
@@ -1280,6 +1414,11 @@ impl Fmt<'_> {
 
     fn flat(&mut self, fam: Fam, inst: &Inst, e: &Entry) {
         self.name(e.name);
+        if e.slots.is_empty() && self.gen.is_gfx12() {
+            // global_inv, global_wb, global_wbinv: the cache policy only.
+            self.cpol(inst, e);
+            return;
+        }
         let saddr = inst.src[2] != Operand::None;
         if inst.has(flags::GLC) && e.name.contains("atomic") {
             if let Some(d) = e.slots.iter().find(|s| s.field == F::Data) {
@@ -1341,6 +1480,10 @@ impl Fmt<'_> {
         }
         if inst.offset != 0 {
             let _ = write!(self.s, " offset:{}", inst.offset);
+        }
+        if self.gen.is_gfx12() {
+            self.cpol(inst, e);
+            return;
         }
         if gfx10 {
             self.cache_bits(inst);
@@ -1436,7 +1579,11 @@ impl Fmt<'_> {
         if inst.offset != 0 {
             let _ = write!(self.s, " offset:{}", inst.offset);
         }
-        self.cache_bits(inst);
+        if self.gen.is_gfx12() {
+            self.cpol(inst, e);
+        } else {
+            self.cache_bits(inst);
+        }
         if fam == Fam::Mubuf && inst.has(flags::LDS) {
             self.modifier("lds");
         }
@@ -1680,6 +1827,15 @@ pub(crate) fn true16_form(e: &Entry, inst: &Inst) -> bool {
 
 /// `op_sel` bits LLVM drops for an opcode: the packed 32-bit sources of `v_dot2_f16_f16` and
 /// `v_dot2_bf16_bf16`.
+/// The fp8/bf8 conversions whose `op_sel` bits select a byte (GFX12 prints them as
+/// `byte_sel`).
+pub(crate) fn byte_sel_row(name: &str) -> bool {
+    matches!(
+        name,
+        "v_cvt_f32_fp8_e64" | "v_cvt_f32_bf8_e64" | "v_cvt_sr_fp8_f32" | "v_cvt_sr_bf8_f32"
+    )
+}
+
 pub(crate) fn opsel_ignored(name: &str) -> u8 {
     if name.starts_with("v_dot2_f16_f16") || name.starts_with("v_dot2_bf16_bf16") {
         3
@@ -1691,10 +1847,13 @@ pub(crate) fn opsel_ignored(name: &str) -> u8 {
 /// GFX11 `s_sendmsg`/`s_sendmsg_rtn_*`: an 8-bit message id (no operation or stream field;
 /// higher bits are ignored), symbolic where LLVM 22 names it, else `sendmsg(id, 0, 0)` when
 /// that re-encodes exactly, else the number.
-fn sendmsg_gfx11(s: &mut String, imm: u32) {
+fn sendmsg_gfx11(s: &mut String, imm: u32, gfx12: bool) {
     let id = imm & 0xff;
     let stream = (imm >> 8) & 3;
     let name = match id {
+        // GFX12 dropped the wave stall/halt messages and added the SE/AID query.
+        5 | 6 if gfx12 => "",
+        135 if gfx12 => "MSG_RTN_GET_SE_AID_ID",
         1 => "MSG_INTERRUPT",
         2 => "MSG_HS_TESSFACTOR",
         3 => "MSG_DEALLOC_VGPRS",
@@ -1897,6 +2056,36 @@ fn hwreg_gfx10(id: u32) -> &'static str {
 }
 
 /// GFX11 hardware register names, from llvm-objdump-22.
+/// GFX12 hardware register names (llvm-objdump-22's).
+fn hwreg_gfx12(id: u32) -> &'static str {
+    match id {
+        1 => "HW_REG_WAVE_MODE",
+        2 => "HW_REG_WAVE_STATUS",
+        4 => "HW_REG_WAVE_STATE_PRIV",
+        5 => "HW_REG_WAVE_GPR_ALLOC",
+        6 => "HW_REG_WAVE_LDS_ALLOC",
+        7 => "HW_REG_IB_STS",
+        10 => "HW_REG_PERF_SNAPSHOT_DATA",
+        11 => "HW_REG_PERF_SNAPSHOT_PC_LO",
+        12 => "HW_REG_PERF_SNAPSHOT_PC_HI",
+        15 => "HW_REG_PERF_SNAPSHOT_DATA1",
+        16 => "HW_REG_PERF_SNAPSHOT_DATA2",
+        17 => "HW_REG_WAVE_EXCP_FLAG_PRIV",
+        18 => "HW_REG_WAVE_EXCP_FLAG_USER",
+        19 => "HW_REG_WAVE_TRAP_CTRL",
+        20 => "HW_REG_WAVE_SCRATCH_BASE_LO",
+        21 => "HW_REG_WAVE_SCRATCH_BASE_HI",
+        23 => "HW_REG_WAVE_HW_ID1",
+        24 => "HW_REG_WAVE_HW_ID2",
+        26 => "HW_REG_WAVE_SCHED_MODE",
+        29 => "HW_REG_SHADER_CYCLES_LO",
+        30 => "HW_REG_SHADER_CYCLES_HI",
+        31 => "HW_REG_WAVE_DVGPR_ALLOC_LO",
+        32 => "HW_REG_WAVE_DVGPR_ALLOC_HI",
+        _ => "",
+    }
+}
+
 fn hwreg_gfx11(id: u32) -> &'static str {
     match id {
         1 => "HW_REG_MODE",
@@ -1931,6 +2120,7 @@ fn takes_imm(n: &str) -> bool {
             | "s_endpgm_ordered_ps_done"
             | "s_code_end"
             | "s_wait_idle"
+            | "s_barrier_leave"
     )
 }
 

@@ -86,11 +86,17 @@ pub enum Gen {
     Gfx950,
     /// GFX11 in wave64 (same opcodes as [`Gen::Gfx11`]; lane masks are 64 bits).
     Gfx11W64,
+    /// GFX12 (RDNA4: gfx1200, gfx1201, `gfx12-generic`) in wave32: GFX11's SALU/VALU/DS
+    /// encodings, the GFX12 SMEM, VFLAT/VGLOBAL/VSCRATCH and VBUFFER layouts with `th`/`scope`
+    /// cache policies; tables from llvm-objdump-22 (`tables/generated_gfx12.rs`).
+    Gfx12,
+    /// GFX12 in wave64 (same opcodes as [`Gen::Gfx12`]; lane masks are 64 bits).
+    Gfx12W64,
 }
 
 impl Gen {
     /// Every generation, in declaration (`Gen as usize`) order.
-    pub const ALL: [Gen; 11] = [
+    pub const ALL: [Gen; 13] = [
         Gen::Gfx8,
         Gen::Gfx9,
         Gen::Gfx90a,
@@ -102,12 +108,14 @@ impl Gen {
         Gen::Gfx942,
         Gen::Gfx950,
         Gen::Gfx11W64,
+        Gen::Gfx12,
+        Gen::Gfx12W64,
     ];
 
     /// Whether the generation has decoding tables of its own: the wave64 views
     /// [`Gen::Gfx10W64`] and [`Gen::Gfx11W64`] share their wave32 generation's.
     pub fn has_own_tables(self) -> bool {
-        !matches!(self, Gen::Gfx10W64 | Gen::Gfx11W64)
+        !matches!(self, Gen::Gfx10W64 | Gen::Gfx11W64 | Gen::Gfx12W64)
     }
 
     /// The generation of a processor name such as `gfx906` (or an alternative name such as
@@ -126,6 +134,8 @@ impl Gen {
                 (9, 4, _) => Some(Gen::Gfx942),
                 // gfx11-generic: the GFX11 table (gfx1100's opcodes are a subset).
                 (11, ..) => Some(Gen::Gfx11),
+                // gfx12-generic: gfx1200 and gfx1201 share one instruction set.
+                (12, ..) => Some(Gen::Gfx12),
                 _ => None,
             };
         }
@@ -144,6 +154,7 @@ impl Gen {
             // GFX10.3 only: gfx1010–gfx1013 (RDNA1) have other opcodes and no tables here.
             (10, 3, _) => Gen::Gfx10,
             (11, ..) => Gen::Gfx11,
+            (12, ..) => Gen::Gfx12,
             _ => return None,
         })
     }
@@ -169,13 +180,28 @@ impl Gen {
     /// Whether the text follows llvm-objdump-22 (gfx942, gfx950) rather than llvm-objdump-15.
     #[inline]
     pub fn llvm22(self) -> bool {
-        matches!(self, Gen::Gfx942 | Gen::Gfx950 | Gen::Gfx11 | Gen::Gfx11W64)
+        matches!(
+            self,
+            Gen::Gfx942 | Gen::Gfx950 | Gen::Gfx11 | Gen::Gfx11W64 | Gen::Gfx12 | Gen::Gfx12W64
+        )
     }
 
-    /// Whether this is GFX11 (either wave size).
+    /// Whether this generation has GFX11's SALU, VALU (true16, VOPD, VOP3 DPP) and DS
+    /// encodings and operand values (`null` = 124, `m0` = 125): GFX11 and GFX12, either wave
+    /// size. [`Gen::is_gfx12`] tells the two apart where GFX12 differs (memory encodings,
+    /// wait counters).
     #[inline]
     pub fn is_gfx11(self) -> bool {
-        matches!(self, Gen::Gfx11 | Gen::Gfx11W64)
+        matches!(
+            self,
+            Gen::Gfx11 | Gen::Gfx11W64 | Gen::Gfx12 | Gen::Gfx12W64
+        )
+    }
+
+    /// Whether this is GFX12 (RDNA4, either wave size).
+    #[inline]
+    pub fn is_gfx12(self) -> bool {
+        matches!(self, Gen::Gfx12 | Gen::Gfx12W64)
     }
 
     /// RDNA (GFX10.3 and GFX11, either wave size): `null`, wave32/wave64 lane masks, VOP3
@@ -191,10 +217,11 @@ impl Gen {
         matches!(self, Gen::Gfx10 | Gen::Gfx10W64)
     }
 
-    /// Lanes per wavefront: 32 for [`Gen::Gfx10`] and [`Gen::Gfx11`], 64 for everything else.
+    /// Lanes per wavefront: 32 for [`Gen::Gfx10`], [`Gen::Gfx11`] and [`Gen::Gfx12`], 64 for
+    /// everything else.
     #[inline]
     pub fn wave_size(self) -> u32 {
-        if matches!(self, Gen::Gfx10 | Gen::Gfx11) {
+        if matches!(self, Gen::Gfx10 | Gen::Gfx11 | Gen::Gfx12) {
             32
         } else {
             64
@@ -205,7 +232,7 @@ impl Gen {
     /// wave32, 2 in wave64.
     #[inline]
     pub fn lane_mask_dwords(self) -> u8 {
-        if matches!(self, Gen::Gfx10 | Gen::Gfx11) {
+        if matches!(self, Gen::Gfx10 | Gen::Gfx11 | Gen::Gfx12) {
             1
         } else {
             2
@@ -220,6 +247,8 @@ impl Gen {
             (Gen::Gfx10 | Gen::Gfx10W64, false) => Gen::Gfx10,
             (Gen::Gfx11 | Gen::Gfx11W64, true) => Gen::Gfx11W64,
             (Gen::Gfx11 | Gen::Gfx11W64, false) => Gen::Gfx11,
+            (Gen::Gfx12 | Gen::Gfx12W64, true) => Gen::Gfx12W64,
+            (Gen::Gfx12 | Gen::Gfx12W64, false) => Gen::Gfx12,
             (g, _) => g,
         }
     }
@@ -422,6 +451,10 @@ pub enum Operand {
     SrcPrivateLimit,
     /// `src_pops_exiting_wave_id`.
     PopsExitingWaveId,
+    /// GFX12 `src_flat_scratch_base_lo` (operand value 230).
+    SrcFlatScratchBaseLo,
+    /// GFX12 `src_flat_scratch_base_hi` (operand value 231).
+    SrcFlatScratchBaseHi,
     /// `src_execz` (`execz`).
     SrcExecz,
     /// `src_vccz` (`vccz`).
@@ -597,6 +630,29 @@ pub mod flags {
     pub const SOFFSET: u16 = 1 << 15;
 }
 
+/// GFX12 cache policy of a memory instruction, kept in [`Inst::offset1`].
+pub mod cpol {
+    /// `th` (temporal hint, bits 2:0): loads `TH_LOAD_*`, stores `TH_STORE_*`, atomics
+    /// `TH_ATOMIC_*` (bit 0 of an atomic's `th` is `RETURN`: the old value is written back).
+    pub const TH_MASK: u8 = 7;
+    /// `scope` shift: bits 4:3 hold `SCOPE_CU` (0), `SCOPE_SE`, `SCOPE_DEV`, `SCOPE_SYS` (3).
+    pub const SCOPE_SHIFT: u8 = 3;
+    /// `SCOPE_DEV`.
+    pub const SCOPE_DEV: u8 = 2;
+    /// `SCOPE_SYS`.
+    pub const SCOPE_SYS: u8 = 3;
+
+    /// The `th` field of a cache policy.
+    pub fn th(cpol: u8) -> u8 {
+        cpol & TH_MASK
+    }
+
+    /// The `scope` field of a cache policy.
+    pub fn scope(cpol: u8) -> u8 {
+        (cpol >> SCOPE_SHIFT) & 3
+    }
+}
+
 /// One decoded instruction. See the module documentation for the operand slots.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Inst {
@@ -615,7 +671,8 @@ pub struct Inst {
     /// Memory offset in bytes (DS: `offset` or `offset0`), sign-extended where the field is signed;
     /// gfx950 `v_bitop3_*`: the 8-bit truth table (`bitop3:`).
     pub offset: i32,
-    /// DS `offset1`.
+    /// DS `offset1`; GFX12 memory instructions (SMEM, VFLAT/VGLOBAL/VSCRATCH, VBUFFER): the
+    /// cache policy, `th` in bits 2:0 and `scope` in bits 4:3 (see [`cpol`]).
     pub offset1: u8,
     /// Bits from [`flags`].
     pub flags: u16,

@@ -69,7 +69,15 @@ mod tests {
         assert_eq!(Gen::from_processor("gfx1100"), Some(Gen::Gfx11));
         assert_eq!(Gen::from_processor("gfx1151"), Some(Gen::Gfx11));
         assert_eq!(Gen::from_processor("gfx11-generic"), Some(Gen::Gfx11));
-        assert_eq!(Gen::from_processor("gfx1201"), None, "GFX12: no tables yet");
+        assert_eq!(Gen::from_processor("gfx1200"), Some(Gen::Gfx12));
+        assert_eq!(Gen::from_processor("gfx1201"), Some(Gen::Gfx12));
+        assert_eq!(Gen::from_processor("gfx12-generic"), Some(Gen::Gfx12));
+        assert_eq!(
+            (Gen::Gfx12.wave_size(), Gen::Gfx12W64.lane_mask_dwords()),
+            (32, 2)
+        );
+        assert_eq!(Gen::Gfx12.with_wave64(true), Gen::Gfx12W64);
+        assert!(Gen::Gfx12.is_gfx11() && Gen::Gfx12.is_gfx12() && !Gen::Gfx11.is_gfx12());
         assert!(Gen::Gfx11.is_supported() && Gen::Gfx11W64.is_supported());
         assert_eq!(
             (Gen::Gfx11.wave_size(), Gen::Gfx11W64.wave_size()),

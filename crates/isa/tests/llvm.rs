@@ -129,7 +129,7 @@ fn corpus_matches_llvm_objdump() {
     if std::env::var_os("ISA_CORPUS_FILES").is_none() {
         for target in [
             "gfx803", "gfx900", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx1030", "gfx942",
-            "gfx950", "gfx1100", "gfx1151",
+            "gfx950", "gfx1100", "gfx1151", "gfx1201",
         ] {
             assert!(
                 stats.get(target).is_some_and(|s| s.total > 1000),
@@ -162,6 +162,9 @@ fn every_opcode_round_trips() {
         "gfx1100",
         "gfx1100-wave64",
         "gfx1151",
+        "gfx1200",
+        "gfx1201",
+        "gfx1201-wave64",
     ] {
         // `-wave64`: the VALU words disassembled with `--mattr=+wavefrontsize64`.
         let gen = match target.strip_suffix("-wave64") {

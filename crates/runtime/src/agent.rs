@@ -321,6 +321,49 @@ pub const TARGETS: &[TargetInfo] = &[
             gws: GWS,
         },
     },
+    // RDNA4 (gfx1200, gfx1201): wave32 by default, 64 KiB LDS, 128-byte lines, two SIMD32
+    // per CU. The figures are the published specifications of the RX 9070 XT (Navi 48: 64 CUs
+    // in 4 shader engines, 8 MiB L2, 64 MiB Infinity Cache, 2970 MHz boost) and RX 9060 XT
+    // (Navi 44: 32 CUs, 4 MiB L2, 32 MiB Infinity Cache, 3130 MHz); the chip IDs are their
+    // PCI device IDs (0x7550, 0x7590); the L1 size is RDNA3's (docs/status.md).
+    TargetInfo {
+        processor: "gfx1200",
+        default_features: "",
+        chip_id: 0x7590,
+        product: "Navi 44",
+        lds_size: 65536,
+        simds_per_cu: 2,
+        max_waves_per_cu: 32,
+        hardware: Hardware {
+            part: "Radeon RX 9060 XT",
+            cacheline_size: 128,
+            cache_sizes: [32 * KB, 4096 * KB, 32768 * KB, 0],
+            max_clock_mhz: 3130,
+            compute_units: 32,
+            shader_engines: 2,
+            shader_arrays_per_se: 2,
+            gws: GWS,
+        },
+    },
+    TargetInfo {
+        processor: "gfx1201",
+        default_features: "",
+        chip_id: 0x7550,
+        product: "Navi 48",
+        lds_size: 65536,
+        simds_per_cu: 2,
+        max_waves_per_cu: 32,
+        hardware: Hardware {
+            part: "Radeon RX 9070 XT",
+            cacheline_size: 128,
+            cache_sizes: [32 * KB, 8192 * KB, 65536 * KB, 0],
+            max_clock_mhz: 2970,
+            compute_units: 64,
+            shader_engines: 4,
+            shader_arrays_per_se: 2,
+            gws: GWS,
+        },
+    },
 ];
 
 /// The instruction set of a GPU agent (`hsa_isa_t`), named by a full target ID.
@@ -690,6 +733,8 @@ mod tests {
                 ("gfx950", true, true, 64),
                 ("gfx1100", false, false, 32),
                 ("gfx1151", false, false, 32),
+                ("gfx1200", false, false, 32),
+                ("gfx1201", false, false, 32),
             ]
         );
     }

@@ -40,6 +40,7 @@ pub const TARGETS: &[&str] = &[
     "gfx950",
     "gfx1100",
     "gfx1151",
+    "gfx1201",
 ];
 
 /// Processors only LLVM 22 knows (CDNA3 gfx942, CDNA4 gfx950; RDNA3 gfx1100–gfx1103, RDNA3.5

@@ -23,7 +23,7 @@ mod valu_int;
 mod valu_media;
 mod valu_packed;
 mod vmem;
-mod wmma;
+pub(crate) mod wmma;
 
 pub(crate) use valu::Scratch;
 
@@ -283,6 +283,10 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
         Op::S_NOR_B32 => s32!(!(a | b), scc: !(a | b) != 0),
         Op::S_XNOR_B32 => s32!(!(a ^ b), scc: !(a ^ b) != 0),
         Op::S_AND_B64 => logic64!(a64() & b64()),
+        // GFX12 64-bit scalar arithmetic: no carry, SCC unchanged.
+        Op::S_ADD_NC_U64 => s64!(a64().wrapping_add(b64())),
+        Op::S_SUB_NC_U64 => s64!(a64().wrapping_sub(b64())),
+        Op::S_MUL_U64 => s64!(a64().wrapping_mul(b64())),
         Op::S_OR_B64 => logic64!(a64() | b64()),
         Op::S_XOR_B64 => logic64!(a64() ^ b64()),
         Op::S_ANDN2_B64 => logic64!(a64() & !b64()),
@@ -732,6 +736,17 @@ fn smem<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         | Op::S_BUFFER_LOAD_DWORDX2
         | Op::S_STORE_DWORDX2
         | Op::S_BUFFER_STORE_DWORDX2 => 2,
+        // GFX12's three-dword loads.
+        Op::S_LOAD_B96 | Op::S_BUFFER_LOAD_B96 => 3,
+        // GFX12's sub-dword loads (zero- or sign-extended to a dword).
+        Op::S_LOAD_U8
+        | Op::S_LOAD_I8
+        | Op::S_LOAD_U16
+        | Op::S_LOAD_I16
+        | Op::S_BUFFER_LOAD_U8
+        | Op::S_BUFFER_LOAD_I8
+        | Op::S_BUFFER_LOAD_U16
+        | Op::S_BUFFER_LOAD_I16 => 1,
         Op::S_LOAD_DWORDX4
         | Op::S_BUFFER_LOAD_DWORDX4
         | Op::S_STORE_DWORDX4
@@ -763,6 +778,11 @@ fn smem<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         i.op,
         Op::S_BUFFER_LOAD_DWORD
             | Op::S_BUFFER_LOAD_DWORDX2
+            | Op::S_BUFFER_LOAD_B96
+            | Op::S_BUFFER_LOAD_U8
+            | Op::S_BUFFER_LOAD_I8
+            | Op::S_BUFFER_LOAD_U16
+            | Op::S_BUFFER_LOAD_I16
             | Op::S_BUFFER_LOAD_DWORDX4
             | Op::S_BUFFER_LOAD_DWORDX8
             | Op::S_BUFFER_LOAD_DWORDX16
@@ -783,7 +803,16 @@ fn smem<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     if !i.has(crate::decode::flag::IMM) || i.has(crate::decode::flag::SOE) {
         off += i64::from(w.sread(i.ext as u16, 0, Ty::B32));
     }
-    let addr = base.wrapping_add(off as u64) & !3;
+    // (bytes, signed) of a GFX12 sub-dword load.
+    let sub: Option<(u64, bool)> = match i.op {
+        Op::S_LOAD_U8 | Op::S_BUFFER_LOAD_U8 => Some((1, false)),
+        Op::S_LOAD_I8 | Op::S_BUFFER_LOAD_I8 => Some((1, true)),
+        Op::S_LOAD_U16 | Op::S_BUFFER_LOAD_U16 => Some((2, false)),
+        Op::S_LOAD_I16 | Op::S_BUFFER_LOAD_I16 => Some((2, true)),
+        _ => None,
+    };
+    let align = sub.map_or(4, |(b, _)| b);
+    let addr = base.wrapping_add(off as u64) & !(align - 1);
     let store = matches!(
         i.op,
         Op::S_STORE_DWORD
@@ -799,7 +828,7 @@ fn smem<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             g.note(crate::check::group::Space::Global, addr, 4 * n, 0, store);
         }
     }
-    let bytes = 4 * n as u64;
+    let bytes = sub.map_or(4 * n as u64, |(b, _)| b);
     if !env.cache.check(env.mem, addr, bytes, store) {
         return Err(LaneFault::new(
             FaultKind::MemoryViolation {
@@ -809,6 +838,17 @@ fn smem<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             },
             None,
         ));
+    }
+    if let Some((b, signed)) = sub {
+        let v = host::load(addr, b as u32) as u32;
+        let shift = 32 - 8 * b as u32;
+        let v = if signed {
+            ((v << shift) as i32 >> shift) as u32
+        } else {
+            v
+        };
+        w.swrite(i.dst, v);
+        return Ok(Flow::Next);
     }
     for k in 0..n as u16 {
         let a = addr + 4 * u64::from(k);

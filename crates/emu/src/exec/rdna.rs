@@ -62,6 +62,12 @@ pub(super) fn salu(w: &mut Wave, i: &Inst) -> Option<R> {
             }
         }
         Op::S_WAITCNT_VMCNT | Op::S_WAITCNT_EXPCNT | Op::S_WAITCNT_LGKMCNT => {}
+        // GFX12 split barrier: `s_barrier_signal -1` signals the work-group barrier and
+        // `s_barrier_wait -1` waits for it. The wave waits here, at the signal: every wave has
+        // signalled before any passes, and what a wave runs between its signal and its wait
+        // then runs after every signal, an order the hardware may also produce. Named barriers
+        // (other ids) are not implemented.
+        Op::S_BARRIER_SIGNAL if s == u32::MAX => return Some(Ok(Flow::Barrier)),
         // GFX11.5's scalar float operations.
         _ => return super::salu_float::salu(w, i),
     }
@@ -86,6 +92,33 @@ pub(super) fn sopp(w: &mut Wave, i: &Inst) -> Option<R> {
         | Op::S_DELAY_ALU
         | Op::S_SET_INST_PREFETCH_DISTANCE => {}
         // MODE.FP_ROUND (3:0) and MODE.FP_DENORM (7:4), from the next instruction on.
+        // GFX12: `s_wait_alu` is s_waitcnt_depctr's successor (an issue hint); the
+        // work-group barrier was waited for at `s_barrier_signal -1`.
+        Op::S_WAIT_ALU => {}
+        Op::S_BARRIER_WAIT if k as u16 as i16 == -1 => {}
+        // GFX12 split counters. Memory operations complete in order, so only a wait for
+        // every store (storecnt 0) does something: the StoreLoad point of a seq_cst
+        // sequence, as `s_waitcnt_vscnt null, 0` on GFX10/GFX11.
+        Op::S_WAIT_LOADCNT
+        | Op::S_WAIT_KMCNT
+        | Op::S_WAIT_DSCNT
+        | Op::S_WAIT_EXPCNT
+        | Op::S_WAIT_SAMPLECNT
+        | Op::S_WAIT_BVHCNT
+        | Op::S_WAIT_LOADCNT_DSCNT => {}
+        Op::S_WAIT_STORECNT | Op::S_WAIT_STORECNT_DSCNT => {
+            // s_wait_storecnt: the count in 5:0; s_wait_storecnt_dscnt: storecnt in 13:8.
+            let count = if i.op == Op::S_WAIT_STORECNT {
+                k & 0x3f
+            } else {
+                (k >> 8) & 0x3f
+            };
+            if count == 0 && w.stored {
+                #[cfg(not(feature = "no-storeload-fence"))]
+                crate::memory::host::fence();
+                w.stored = false;
+            }
+        }
         Op::S_ROUND_MODE => w.mode = (w.mode & !0xf) | (k & 0xf),
         Op::S_DENORM_MODE => w.mode = (w.mode & !0xf0) | (k & 0xf) << 4,
         // Padding after the last instruction of a program: executing it is an illegal

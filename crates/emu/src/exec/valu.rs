@@ -580,7 +580,9 @@ pub(super) fn put_f64(w: &mut Wave, c: &Ctx, r: &mut Row64) {
 fn keeps_high_half(i: &Inst) -> bool {
     match i.gen {
         Gen::Gfx8 => false,
-        Gen::Gfx10 | Gen::Gfx10W64 | Gen::Gfx11 | Gen::Gfx11W64 => result16(i.op),
+        Gen::Gfx10 | Gen::Gfx10W64 | Gen::Gfx11 | Gen::Gfx11W64 | Gen::Gfx12 | Gen::Gfx12W64 => {
+            result16(i.op)
+        }
         _ => matches!(
             i.op,
             Op::V_MAD_U16

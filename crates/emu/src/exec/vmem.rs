@@ -803,6 +803,16 @@ fn global_narrow(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
 
 /// FLAT, GLOBAL and SCRATCH instructions.
 pub(crate) fn flat<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    // GFX12 cache write-back/invalidate (`global_inv`, `global_wb`, `global_wbinv`): memory is
+    // coherent here, as for the MUBUF cache operations.
+    if matches!(i.op, Op::GLOBAL_INV | Op::GLOBAL_WB | Op::GLOBAL_WBINV) {
+        if C {
+            if let Some(g) = env.check.as_deref_mut() {
+                g.fence(w.id as usize);
+            }
+        }
+        return Ok(Flow::Next);
+    }
     let exec = w.exec();
     w.lane_ops += u64::from(exec.count_ones());
     if matches!(

@@ -188,9 +188,18 @@ fn field(regs: &[[u32; LANES]], lane: usize, at: usize, bits: usize) -> u32 {
     }
 }
 
+/// Whether `op` is a WMMA operation this emulator refuses on `gen`: GFX12 keeps GFX11's
+/// mnemonics but not its layout (no replicated A/B halves), which is not modelled yet.
+pub(crate) fn refuses(gen: Gen, op: Op) -> bool {
+    gen.is_gfx12() && shape(op).is_some()
+}
+
 /// Executes a WMMA operation of shape `sh`.
 #[inline(never)]
 pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -> R {
+    if gen.is_gfx12() {
+        return Err(super::unimplemented(i));
+    }
     let wave = gen.wave_size() as usize;
     let (neg, neg_hi) = (i.neg, i.neg_hi);
     let clamp = i.has(flag::CLAMP);

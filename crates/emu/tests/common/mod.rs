@@ -255,9 +255,12 @@ pub const TARGETS: [&str; 4] = ["gfx90a", "gfx906", "gfx803", "gfx1030"];
 /// every source clang-22 can link for them (not those in `hsaemu_testkit::CLANG22_UNLINKABLE`).
 pub const TARGETS_CDNA3: [&str; 2] = ["gfx942", "gfx950"];
 
-/// RDNA3 (gfx1100) and RDNA3.5 (gfx1151) in wave32, compiled by clang-22 (testkit's recipe),
-/// like [`TARGETS_CDNA3`] every source clang-22 can link for them.
-pub const TARGETS_RDNA3: [&str; 2] = ["gfx1100", "gfx1151"];
+/// RDNA3 (gfx1100), RDNA3.5 (gfx1151) and RDNA4 (gfx1201) in wave32, compiled by clang-22
+/// (testkit's recipe), like [`TARGETS_CDNA3`] every source clang-22 can link for them.
+pub const TARGETS_RDNA3: [&str; 3] = ["gfx1100", "gfx1151", "gfx1201"];
+
+/// gfx1201 (RDNA4) with the kernels compiled for wave64 (`-mwavefrontsize64`).
+pub const GFX1201_W64: &str = "gfx1201-w64";
 
 /// gfx1100 with the kernels compiled for wave64 (`-mwavefrontsize64`).
 pub const GFX1100_W64: &str = "gfx1100-w64";
@@ -295,6 +298,7 @@ pub fn compile_target(target: &str) -> (&str, &'static [&'static str]) {
     match target {
         GFX1030_W64 => ("gfx1030", &["-mwavefrontsize64"]),
         GFX1100_W64 => ("gfx1100", &["-mwavefrontsize64"]),
+        GFX1201_W64 => ("gfx1201", &["-mwavefrontsize64"]),
         GFX1030_FLAT_SCRATCH => (
             "gfx1030",
             &[
@@ -310,7 +314,7 @@ pub fn compile_target(target: &str) -> (&str, &'static [&'static str]) {
 
 /// Lanes per wave of the kernels compiled for a test target.
 pub fn wave_size(target: &str) -> usize {
-    if matches!(target, "gfx1030" | "gfx1100" | "gfx1151") {
+    if matches!(target, "gfx1030" | "gfx1100" | "gfx1151" | "gfx1201") {
         32
     } else {
         64

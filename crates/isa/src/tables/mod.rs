@@ -11,6 +11,8 @@ use std::sync::OnceLock;
 
 #[allow(clippy::all)]
 mod generated;
+#[allow(clippy::all)]
+mod generated_gfx12;
 mod generated_llvm22;
 #[allow(clippy::all)]
 mod generated_rdna;
@@ -517,10 +519,38 @@ const GFX11_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
     ]
 };
 
+/// The GFX12 tables by family (gfx1200 and gfx1201), shared by both wave sizes. VIMAGE and
+/// VSAMPLE are not decoded (no `Mimg` table).
+const GFX12_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
+    use generated_gfx12::*;
+    [
+        &GFX12_SOP2,
+        &GFX12_SOPK,
+        &GFX12_SOP1,
+        &GFX12_SOPC,
+        &GFX12_SOPP,
+        &GFX12_SMEM,
+        &GFX12_VOP2,
+        &GFX12_VOP1,
+        &GFX12_VOPC,
+        &GFX12_VOP3,
+        &GFX12_VOP3P,
+        &GFX12_DS,
+        &GFX12_FLAT,
+        &GFX12_SCRATCH,
+        &GFX12_GLOBAL,
+        &GFX12_MUBUF,
+        &GFX12_MTBUF,
+        &[],
+        &GFX12_VOPDX,
+        &GFX12_VOPDY,
+    ]
+};
+
 /// Every family's table for each generation, in [`Fam`] order (indexed by `fam as usize`),
 /// the generations in `Gen as usize` order (indexed directly: no match in the hot path).
-/// `Gfx10W64` shares `Gfx10`'s tables, `Gfx11W64` `Gfx11`'s.
-static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 11] = {
+/// `Gfx10W64` shares `Gfx10`'s tables, `Gfx11W64` `Gfx11`'s, `Gfx12W64` `Gfx12`'s.
+static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 13] = {
     use generated::*;
     [
         // Gfx8
@@ -692,6 +722,10 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 11] = {
         ],
         // Gfx11W64 (the same tables)
         GFX11_FAMILIES,
+        // Gfx12 (wave32; LLVM 22)
+        GFX12_FAMILIES,
+        // Gfx12W64 (the same tables)
+        GFX12_FAMILIES,
     ]
 };
 
@@ -744,6 +778,8 @@ const _: () = assert!(
         && Gen::Gfx942 as usize == 8
         && Gen::Gfx950 as usize == 9
         && Gen::Gfx11W64 as usize == 10
+        && Gen::Gfx12 as usize == 11
+        && Gen::Gfx12W64 as usize == 12
 );
 
 /// Static per-opcode properties, built once from the width table and the mnemonics.
@@ -804,6 +840,7 @@ fn build_info() -> Vec<OpInfo> {
         .iter()
         .chain(generated_llvm22::WIDTHS_LLVM22)
         .chain(generated_rdna::WIDTHS_RDNA)
+        .chain(generated_gfx12::WIDTHS_GFX12)
     {
         let Some(info) = v.get_mut(op as usize) else {
             continue;

@@ -9,7 +9,7 @@ use crate::semantics::{
 use crate::Opcode as O;
 
 #[rustfmt::skip]
-pub(crate) static SEMANTICS: [S; 1906] = [
+pub(crate) static SEMANTICS: [S; 2062] = [
     S { key: O::Unknown, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] },
     S { key: O::BUFFER_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add
     S { key: O::BUFFER_ATOMIC_ADD_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add_f32
@@ -26,6 +26,7 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::BUFFER_ATOMIC_CMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_cmpswap_b64
     S { key: O::BUFFER_ATOMIC_FCMPSWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_cmpswap_f32
     S { key: O::BUFFER_ATOMIC_CMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_cmpswap_x2
+    S { key: O::BUFFER_ATOMIC_COND_SUB_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_cond_sub_u32
     S { key: O::BUFFER_ATOMIC_CSUB_U32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CSub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_csub_u32
     S { key: O::BUFFER_ATOMIC_DEC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_dec
     S { key: O::BUFFER_ATOMIC_DEC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_dec_u32
@@ -45,12 +46,14 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::BUFFER_ATOMIC_MAX_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // buffer_atomic_max_f64
     S { key: O::BUFFER_ATOMIC_SMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_max_i32
     S { key: O::BUFFER_ATOMIC_SMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_max_i64
+    S { key: O::BUFFER_ATOMIC_MAX_NUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_max_num_f32
     S { key: O::BUFFER_ATOMIC_UMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_max_u32
     S { key: O::BUFFER_ATOMIC_UMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_max_u64
     S { key: O::BUFFER_ATOMIC_FMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_min_f32
     S { key: O::BUFFER_ATOMIC_MIN_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // buffer_atomic_min_f64
     S { key: O::BUFFER_ATOMIC_SMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_min_i32
     S { key: O::BUFFER_ATOMIC_SMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_min_i64
+    S { key: O::BUFFER_ATOMIC_MIN_NUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_min_num_f32
     S { key: O::BUFFER_ATOMIC_UMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_min_u32
     S { key: O::BUFFER_ATOMIC_UMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_min_u64
     S { key: O::BUFFER_ATOMIC_OR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_or
@@ -64,6 +67,7 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::BUFFER_ATOMIC_SMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_smin
     S { key: O::BUFFER_ATOMIC_SMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_smin_x2
     S { key: O::BUFFER_ATOMIC_SUB, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_sub
+    S { key: O::BUFFER_ATOMIC_SUB_CLAMP_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_sub_clamp_u32
     S { key: O::BUFFER_ATOMIC_SUB, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_sub_u32
     S { key: O::BUFFER_ATOMIC_SUB_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // buffer_atomic_sub_u64
     S { key: O::BUFFER_ATOMIC_SUB_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_sub_x2
@@ -178,6 +182,10 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::DS_AND_SRC2_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_and_src2_b64
     S { key: O::DS_APPEND, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_append
     S { key: O::DS_BPERMUTE_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_bpermute_b32
+    S { key: O::DS_BPERMUTE_FI_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_bpermute_fi_b32
+    S { key: O::DS_BVH_STACK_PUSH4_POP1_RTN_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_bvh_stack_push4_pop1_rtn_b32
+    S { key: O::DS_BVH_STACK_PUSH8_POP1_RTN_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_bvh_stack_push8_pop1_rtn_b32
+    S { key: O::DS_BVH_STACK_PUSH8_POP2_RTN_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_bvh_stack_push8_pop2_rtn_b64
     S { key: O::DS_BVH_STACK_RTN_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_bvh_stack_rtn_b32
     S { key: O::DS_CMPST_B32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpst_b32
     S { key: O::DS_CMPST_B64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_cmpst_b64
@@ -195,6 +203,8 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::DS_CMPST_RTN_B64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_cmpstore_rtn_b64
     S { key: O::DS_CMPST_RTN_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cmpstore_rtn_f32
     S { key: O::DS_CMPST_RTN_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_cmpstore_rtn_f64
+    S { key: O::DS_COND_SUB_RTN_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cond_sub_rtn_u32
+    S { key: O::DS_COND_SUB_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_cond_sub_u32
     S { key: O::DS_CONDXCHG32_RTN_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_condxchg32_rtn_b64
     S { key: O::DS_CONSUME, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_consume
     S { key: O::DS_DEC_RTN_U32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_dec_rtn_u32
@@ -238,6 +248,10 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::DS_MAX_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_max_f64
     S { key: O::DS_MAX_I32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: true, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_max_i32
     S { key: O::DS_MAX_I64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: true, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_max_i64
+    S { key: O::DS_MAX_NUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_max_num_f32
+    S { key: O::DS_MAX_NUM_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_max_num_f64
+    S { key: O::DS_MAX_NUM_RTN_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_max_num_rtn_f32
+    S { key: O::DS_MAX_NUM_RTN_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_max_num_rtn_f64
     S { key: O::DS_MAX_RTN_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_max_rtn_f32
     S { key: O::DS_MAX_RTN_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_max_rtn_f64
     S { key: O::DS_MAX_RTN_I32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: true, d16: D16::Full, atomic: A::SMax, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_max_rtn_i32
@@ -256,6 +270,10 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::DS_MIN_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_min_f64
     S { key: O::DS_MIN_I32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: true, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_min_i32
     S { key: O::DS_MIN_I64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: true, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_min_i64
+    S { key: O::DS_MIN_NUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_min_num_f32
+    S { key: O::DS_MIN_NUM_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_min_num_f64
+    S { key: O::DS_MIN_NUM_RTN_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_min_num_rtn_f32
+    S { key: O::DS_MIN_NUM_RTN_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_min_num_rtn_f64
     S { key: O::DS_MIN_RTN_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_min_rtn_f32
     S { key: O::DS_MIN_RTN_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // ds_min_rtn_f64
     S { key: O::DS_MIN_RTN_I32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: true, d16: D16::Full, atomic: A::SMin, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_min_rtn_i32
@@ -335,6 +353,8 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::DS_WRXCHG2ST64_RTN_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_storexchg_2addr_stride64_rtn_b64
     S { key: O::DS_WRXCHG_RTN_B32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_storexchg_rtn_b32
     S { key: O::DS_WRXCHG_RTN_B64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_storexchg_rtn_b64
+    S { key: O::DS_SUB_CLAMP_RTN_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_sub_clamp_rtn_u32
+    S { key: O::DS_SUB_CLAMP_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_sub_clamp_u32
     S { key: O::DS_SUB_GS_REG_RTN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_sub_gs_reg_rtn
     S { key: O::DS_SUB_RTN_U32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_sub_rtn_u32
     S { key: O::DS_SUB_RTN_U64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_sub_rtn_u64
@@ -386,6 +406,7 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::FLAT_ATOMIC_CMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_cmpswap_b64
     S { key: O::FLAT_ATOMIC_FCMPSWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_cmpswap_f32
     S { key: O::FLAT_ATOMIC_CMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_cmpswap_x2
+    S { key: O::FLAT_ATOMIC_COND_SUB_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_cond_sub_u32
     S { key: O::FLAT_ATOMIC_DEC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_dec
     S { key: O::FLAT_ATOMIC_DEC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_dec_u32
     S { key: O::FLAT_ATOMIC_DEC_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_dec_u64
@@ -404,12 +425,14 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::FLAT_ATOMIC_MAX_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // flat_atomic_max_f64
     S { key: O::FLAT_ATOMIC_SMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_max_i32
     S { key: O::FLAT_ATOMIC_SMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_max_i64
+    S { key: O::FLAT_ATOMIC_MAX_NUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_max_num_f32
     S { key: O::FLAT_ATOMIC_UMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_max_u32
     S { key: O::FLAT_ATOMIC_UMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_max_u64
     S { key: O::FLAT_ATOMIC_FMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_min_f32
     S { key: O::FLAT_ATOMIC_MIN_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // flat_atomic_min_f64
     S { key: O::FLAT_ATOMIC_SMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_min_i32
     S { key: O::FLAT_ATOMIC_SMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_min_i64
+    S { key: O::FLAT_ATOMIC_MIN_NUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_min_num_f32
     S { key: O::FLAT_ATOMIC_UMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_min_u32
     S { key: O::FLAT_ATOMIC_UMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_min_u64
     S { key: O::FLAT_ATOMIC_OR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_or
@@ -423,6 +446,7 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::FLAT_ATOMIC_SMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_smin
     S { key: O::FLAT_ATOMIC_SMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_smin_x2
     S { key: O::FLAT_ATOMIC_SUB, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_sub
+    S { key: O::FLAT_ATOMIC_SUB_CLAMP_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_sub_clamp_u32
     S { key: O::FLAT_ATOMIC_SUB, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_sub_u32
     S { key: O::FLAT_ATOMIC_SUB_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // flat_atomic_sub_u64
     S { key: O::FLAT_ATOMIC_SUB_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_sub_x2
@@ -497,6 +521,7 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::GLOBAL_ATOMIC_CMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_cmpswap_b64
     S { key: O::GLOBAL_ATOMIC_FCMPSWAP, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FCmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_cmpswap_f32
     S { key: O::GLOBAL_ATOMIC_CMPSWAP_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::CmpSwap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_cmpswap_x2
+    S { key: O::GLOBAL_ATOMIC_COND_SUB_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_cond_sub_u32
     S { key: O::GLOBAL_ATOMIC_CSUB_U32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::CSub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_csub_u32
     S { key: O::GLOBAL_ATOMIC_DEC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_dec
     S { key: O::GLOBAL_ATOMIC_DEC, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_dec_u32
@@ -516,18 +541,21 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::GLOBAL_ATOMIC_MAX_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // global_atomic_max_f64
     S { key: O::GLOBAL_ATOMIC_SMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_max_i32
     S { key: O::GLOBAL_ATOMIC_SMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_max_i64
+    S { key: O::GLOBAL_ATOMIC_MAX_NUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_max_num_f32
     S { key: O::GLOBAL_ATOMIC_UMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_max_u32
     S { key: O::GLOBAL_ATOMIC_UMAX_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_max_u64
     S { key: O::GLOBAL_ATOMIC_FMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_min_f32
     S { key: O::GLOBAL_ATOMIC_MIN_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // global_atomic_min_f64
     S { key: O::GLOBAL_ATOMIC_SMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_min_i32
     S { key: O::GLOBAL_ATOMIC_SMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_min_i64
+    S { key: O::GLOBAL_ATOMIC_MIN_NUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_min_num_f32
     S { key: O::GLOBAL_ATOMIC_UMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_min_u32
     S { key: O::GLOBAL_ATOMIC_UMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::UMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_min_u64
     S { key: O::GLOBAL_ATOMIC_OR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_or
     S { key: O::GLOBAL_ATOMIC_OR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_or_b32
     S { key: O::GLOBAL_ATOMIC_OR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_or_b64
     S { key: O::GLOBAL_ATOMIC_OR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Or, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_or_x2
+    S { key: O::GLOBAL_ATOMIC_ORDERED_ADD_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_ordered_add_b64
     S { key: O::GLOBAL_ATOMIC_PK_ADD_BF16, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::PkAddBf16, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_pk_add_bf16
     S { key: O::GLOBAL_ATOMIC_PK_ADD_F16, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::PkAddF16, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // global_atomic_pk_add_f16
     S { key: O::GLOBAL_ATOMIC_SMAX, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMax, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_smax
@@ -535,6 +563,7 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::GLOBAL_ATOMIC_SMIN, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_smin
     S { key: O::GLOBAL_ATOMIC_SMIN_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::SMin, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_smin_x2
     S { key: O::GLOBAL_ATOMIC_SUB, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_sub
+    S { key: O::GLOBAL_ATOMIC_SUB_CLAMP_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_sub_clamp_u32
     S { key: O::GLOBAL_ATOMIC_SUB, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_sub_u32
     S { key: O::GLOBAL_ATOMIC_SUB_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_sub_u64
     S { key: O::GLOBAL_ATOMIC_SUB_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Sub, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_sub_x2
@@ -550,11 +579,13 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::GLOBAL_ATOMIC_XOR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_xor_b32
     S { key: O::GLOBAL_ATOMIC_XOR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_atomic_xor_b64
     S { key: O::GLOBAL_ATOMIC_XOR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_atomic_xor_x2
+    S { key: O::GLOBAL_INV, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_inv
     S { key: O::GLOBAL_LOAD_DWORD_ADDTID, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_addtid_b32
     S { key: O::GLOBAL_LOAD_DWORDX4, mem: Some(M { kind: K::Load, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_b128
     S { key: O::GLOBAL_LOAD_DWORD, mem: Some(M { kind: K::Load, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_b32
     S { key: O::GLOBAL_LOAD_DWORDX2, mem: Some(M { kind: K::Load, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_load_b64
     S { key: O::GLOBAL_LOAD_DWORDX3, mem: Some(M { kind: K::Load, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_b96
+    S { key: O::GLOBAL_LOAD_BLOCK, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_block
     S { key: O::GLOBAL_LOAD_SHORT_D16, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // global_load_d16_b16
     S { key: O::GLOBAL_LOAD_SHORT_D16_HI, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // global_load_d16_hi_b16
     S { key: O::GLOBAL_LOAD_SBYTE_D16_HI, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_d16_hi_i8
@@ -581,6 +612,8 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::GLOBAL_LOAD_SHORT_D16, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_short_d16
     S { key: O::GLOBAL_LOAD_SHORT_D16_HI, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_short_d16_hi
     S { key: O::GLOBAL_LOAD_SSHORT, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: true, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_sshort
+    S { key: O::GLOBAL_LOAD_TR_B128, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_tr_b128
+    S { key: O::GLOBAL_LOAD_TR_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_load_tr_b64
     S { key: O::GLOBAL_LOAD_USHORT, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // global_load_u16
     S { key: O::GLOBAL_LOAD_UBYTE, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_u8
     S { key: O::GLOBAL_LOAD_UBYTE, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_load_ubyte
@@ -594,6 +627,7 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::GLOBAL_STORE_DWORDX2, mem: Some(M { kind: K::Store, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // global_store_b64
     S { key: O::GLOBAL_STORE_BYTE, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_b8
     S { key: O::GLOBAL_STORE_DWORDX3, mem: Some(M { kind: K::Store, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_b96
+    S { key: O::GLOBAL_STORE_BLOCK, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_block
     S { key: O::GLOBAL_STORE_BYTE, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_byte
     S { key: O::GLOBAL_STORE_BYTE_D16_HI, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_byte_d16_hi
     S { key: O::GLOBAL_STORE_SHORT_D16_HI, mem: Some(M { kind: K::Store, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // global_store_d16_hi_b16
@@ -605,6 +639,8 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::GLOBAL_STORE_DWORDX4, mem: Some(M { kind: K::Store, bytes: 4, count: 4, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_dwordx4
     S { key: O::GLOBAL_STORE_SHORT, mem: Some(M { kind: K::Store, bytes: 2, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_short
     S { key: O::GLOBAL_STORE_SHORT_D16_HI, mem: Some(M { kind: K::Store, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_store_short_d16_hi
+    S { key: O::GLOBAL_WB, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_wb
+    S { key: O::GLOBAL_WBINV, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_wbinv
     S { key: O::IMAGE_ATOMIC_ADD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_add
     S { key: O::IMAGE_ATOMIC_AND, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_and
     S { key: O::IMAGE_ATOMIC_CMPSWAP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_cmpswap
@@ -717,12 +753,18 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::IMAGE_STORE_PCK, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_store_pck
     S { key: O::S_ABS_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_abs_i32
     S { key: O::S_ABSDIFF_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_absdiff_i32
+    S { key: O::S_ADDC_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_co_ci_u32
+    S { key: O::S_ADD_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_co_i32
+    S { key: O::S_ADD_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_co_u32
     S { key: O::S_ADD_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_f16
     S { key: O::S_ADD_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_f32
     S { key: O::S_ADD_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_i32
+    S { key: O::S_ADD_NC_U64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_add_nc_u64
     S { key: O::S_ADD_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_u32
     S { key: O::S_ADDC_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_addc_u32
+    S { key: O::S_ADDK_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_addk_co_i32
     S { key: O::S_ADDK_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_addk_i32
+    S { key: O::S_ALLOC_VGPR, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_alloc_vgpr
     S { key: O::S_AND_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_b32
     S { key: O::S_AND_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_and_b64
     S { key: O::S_ANDN1_SAVEEXEC_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_and_not0_saveexec_b32
@@ -778,6 +820,12 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::S_ATOMIC_XOR, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_xor
     S { key: O::S_ATOMIC_XOR_X2, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_atomic_xor_x2
     S { key: O::S_BARRIER, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_barrier
+    S { key: O::S_BARRIER_INIT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_barrier_init
+    S { key: O::S_BARRIER_JOIN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_barrier_join
+    S { key: O::S_BARRIER_LEAVE, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_barrier_leave
+    S { key: O::S_BARRIER_SIGNAL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_barrier_signal
+    S { key: O::S_BARRIER_SIGNAL_ISFIRST, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_barrier_signal_isfirst
+    S { key: O::S_BARRIER_WAIT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_barrier_wait
     S { key: O::S_BCNT0_I32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_bcnt0_i32_b32
     S { key: O::S_BCNT0_I32_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_bcnt0_i32_b64
     S { key: O::S_BCNT1_I32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_bcnt1_i32_b32
@@ -831,11 +879,17 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::S_BUFFER_LOAD_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_b32
     S { key: O::S_BUFFER_LOAD_DWORDX16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_b512
     S { key: O::S_BUFFER_LOAD_DWORDX2, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_buffer_load_b64
+    S { key: O::S_BUFFER_LOAD_B96, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_b96
     S { key: O::S_BUFFER_LOAD_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_dword
     S { key: O::S_BUFFER_LOAD_DWORDX16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_dwordx16
     S { key: O::S_BUFFER_LOAD_DWORDX2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_dwordx2
     S { key: O::S_BUFFER_LOAD_DWORDX4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_dwordx4
     S { key: O::S_BUFFER_LOAD_DWORDX8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_dwordx8
+    S { key: O::S_BUFFER_LOAD_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_i16
+    S { key: O::S_BUFFER_LOAD_I8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_i8
+    S { key: O::S_BUFFER_LOAD_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_u16
+    S { key: O::S_BUFFER_LOAD_U8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_load_u8
+    S { key: O::S_BUFFER_PREFETCH_DATA, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_prefetch_data
     S { key: O::S_BUFFER_STORE_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_store_dword
     S { key: O::S_BUFFER_STORE_DWORDX2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_store_dwordx2
     S { key: O::S_BUFFER_STORE_DWORDX4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_buffer_store_dwordx4
@@ -956,6 +1010,7 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::S_FMAC_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_fmac_f16
     S { key: O::S_FMAC_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_fmac_f32
     S { key: O::S_FMAMK_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_fmamk_f32
+    S { key: O::S_GET_BARRIER_STATE, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_get_barrier_state
     S { key: O::S_GETPC_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_getpc_b64
     S { key: O::S_GETREG_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_getreg_b32
     S { key: O::S_GL1_INV, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_gl1_inv
@@ -967,11 +1022,16 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::S_LOAD_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_b32
     S { key: O::S_LOAD_DWORDX16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_b512
     S { key: O::S_LOAD_DWORDX2, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_load_b64
+    S { key: O::S_LOAD_B96, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_b96
     S { key: O::S_LOAD_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_dword
     S { key: O::S_LOAD_DWORDX16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_dwordx16
     S { key: O::S_LOAD_DWORDX2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_dwordx2
     S { key: O::S_LOAD_DWORDX4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_dwordx4
     S { key: O::S_LOAD_DWORDX8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_dwordx8
+    S { key: O::S_LOAD_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_i16
+    S { key: O::S_LOAD_I8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_i8
+    S { key: O::S_LOAD_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_u16
+    S { key: O::S_LOAD_U8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_load_u8
     S { key: O::S_LSHL1_ADD_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_lshl1_add_u32
     S { key: O::S_LSHL2_ADD_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_lshl2_add_u32
     S { key: O::S_LSHL3_ADD_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_lshl3_add_u32
@@ -983,13 +1043,21 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::S_MAX_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_max_f16
     S { key: O::S_MAX_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_max_f32
     S { key: O::S_MAX_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_max_i32
+    S { key: O::S_MAX_NUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_max_num_f16
+    S { key: O::S_MAX_NUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_max_num_f32
     S { key: O::S_MAX_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_max_u32
+    S { key: O::S_MAXIMUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_maximum_f16
+    S { key: O::S_MAXIMUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_maximum_f32
     S { key: O::S_MEMREALTIME, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_memrealtime
     S { key: O::S_MEMTIME, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_memtime
     S { key: O::S_MIN_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_min_f16
     S { key: O::S_MIN_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_min_f32
     S { key: O::S_MIN_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_min_i32
+    S { key: O::S_MIN_NUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_min_num_f16
+    S { key: O::S_MIN_NUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_min_num_f32
     S { key: O::S_MIN_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_min_u32
+    S { key: O::S_MINIMUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_minimum_f16
+    S { key: O::S_MINIMUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_minimum_f32
     S { key: O::S_MOV_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_mov_b32
     S { key: O::S_MOV_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_mov_b64
     S { key: O::S_MOVK_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_movk_i32
@@ -1003,6 +1071,7 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::S_MUL_HI_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_mul_hi_i32
     S { key: O::S_MUL_HI_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_mul_hi_u32
     S { key: O::S_MUL_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_mul_i32
+    S { key: O::S_MUL_U64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_mul_u64
     S { key: O::S_MULK_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_mulk_i32
     S { key: O::S_NAND_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_nand_b32
     S { key: O::S_NAND_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_nand_b64
@@ -1035,6 +1104,10 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::S_PACK_HL_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_pack_hl_b32_b16
     S { key: O::S_PACK_LH_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_pack_lh_b32_b16
     S { key: O::S_PACK_LL_B32_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_pack_ll_b32_b16
+    S { key: O::S_PREFETCH_DATA, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_prefetch_data
+    S { key: O::S_PREFETCH_DATA_PC_REL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_prefetch_data_pc_rel
+    S { key: O::S_PREFETCH_INST, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_prefetch_inst
+    S { key: O::S_PREFETCH_INST_PC_REL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_prefetch_inst_pc_rel
     S { key: O::S_QUADMASK_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_quadmask_b32
     S { key: O::S_QUADMASK_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_quadmask_b64
     S { key: O::S_RFE_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_rfe_b64
@@ -1067,12 +1140,17 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::S_SEXT_I32_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sext_i32_i16
     S { key: O::S_SEXT_I32_I8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sext_i32_i8
     S { key: O::S_SLEEP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sleep
+    S { key: O::S_SLEEP_VAR, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sleep_var
     S { key: O::S_STORE_DWORD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_store_dword
     S { key: O::S_STORE_DWORDX2, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_store_dwordx2
     S { key: O::S_STORE_DWORDX4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_store_dwordx4
+    S { key: O::S_SUBB_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_co_ci_u32
+    S { key: O::S_SUB_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_co_i32
+    S { key: O::S_SUB_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_co_u32
     S { key: O::S_SUB_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_f16
     S { key: O::S_SUB_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_f32
     S { key: O::S_SUB_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_i32
+    S { key: O::S_SUB_NC_U64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // s_sub_nc_u64
     S { key: O::S_SUB_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_sub_u32
     S { key: O::S_SUBB_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_subb_u32
     S { key: O::S_SUBVECTOR_LOOP_BEGIN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_subvector_loop_begin
@@ -1084,8 +1162,18 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::S_TTRACEDATA, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_ttracedata
     S { key: O::S_TTRACEDATA_IMM, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_ttracedata_imm
     S { key: O::S_VERSION, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_version
+    S { key: O::S_WAIT_ALU, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_wait_alu
+    S { key: O::S_WAIT_BVHCNT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_wait_bvhcnt
+    S { key: O::S_WAIT_DSCNT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_wait_dscnt
     S { key: O::S_WAIT_EVENT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_wait_event
+    S { key: O::S_WAIT_EXPCNT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_wait_expcnt
     S { key: O::S_WAIT_IDLE, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_wait_idle
+    S { key: O::S_WAIT_KMCNT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_wait_kmcnt
+    S { key: O::S_WAIT_LOADCNT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_wait_loadcnt
+    S { key: O::S_WAIT_LOADCNT_DSCNT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_wait_loadcnt_dscnt
+    S { key: O::S_WAIT_SAMPLECNT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_wait_samplecnt
+    S { key: O::S_WAIT_STORECNT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_wait_storecnt
+    S { key: O::S_WAIT_STORECNT_DSCNT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_wait_storecnt_dscnt
     S { key: O::S_WAITCNT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_waitcnt
     S { key: O::S_WAITCNT_DEPCTR, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_waitcnt_depctr
     S { key: O::S_WAITCNT_EXPCNT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_waitcnt_expcnt
@@ -1107,6 +1195,7 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::SCRATCH_LOAD_DWORD, mem: Some(M { kind: K::Load, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_b32
     S { key: O::SCRATCH_LOAD_DWORDX2, mem: Some(M { kind: K::Load, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // scratch_load_b64
     S { key: O::SCRATCH_LOAD_DWORDX3, mem: Some(M { kind: K::Load, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_b96
+    S { key: O::SCRATCH_LOAD_BLOCK, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_block
     S { key: O::SCRATCH_LOAD_SHORT_D16, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Lo, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // scratch_load_d16_b16
     S { key: O::SCRATCH_LOAD_SHORT_D16_HI, mem: Some(M { kind: K::Load, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // scratch_load_d16_hi_b16
     S { key: O::SCRATCH_LOAD_SBYTE_D16_HI, mem: Some(M { kind: K::Load, bytes: 1, count: 1, signed: true, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_load_d16_hi_i8
@@ -1142,6 +1231,7 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::SCRATCH_STORE_DWORDX2, mem: Some(M { kind: K::Store, bytes: 4, count: 2, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // scratch_store_b64
     S { key: O::SCRATCH_STORE_BYTE, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_store_b8
     S { key: O::SCRATCH_STORE_DWORDX3, mem: Some(M { kind: K::Store, bytes: 4, count: 3, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_store_b96
+    S { key: O::SCRATCH_STORE_BLOCK, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_store_block
     S { key: O::SCRATCH_STORE_BYTE, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Full, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_store_byte
     S { key: O::SCRATCH_STORE_BYTE_D16_HI, mem: Some(M { kind: K::Store, bytes: 1, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // scratch_store_byte_d16_hi
     S { key: O::SCRATCH_STORE_SHORT_D16_HI, mem: Some(M { kind: K::Store, bytes: 2, count: 1, signed: false, d16: D16::Hi, atomic: A::Swap, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // scratch_store_d16_hi_b16
@@ -1558,6 +1648,10 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::V_DOT2C_F32_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot2c_f32_bf16
     S { key: O::V_DOT2C_F32_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2c_f32_f16
     S { key: O::V_DOT2C_I32_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_dot2c_i32_i16
+    S { key: O::V_DOT4_F32_BF8_BF8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot4_f32_bf8_bf8
+    S { key: O::V_DOT4_F32_BF8_FP8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot4_f32_bf8_fp8
+    S { key: O::V_DOT4_F32_FP8_BF8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot4_f32_fp8_bf8
+    S { key: O::V_DOT4_F32_FP8_FP8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot4_f32_fp8_fp8
     S { key: O::V_DOT4_I32_I8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot4_i32_i8
     S { key: O::V_DOT4_I32_IU8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot4_i32_iu8
     S { key: O::V_DOT4_U32_U8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_dot4_u32_u8
@@ -1628,6 +1722,8 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::V_LSHRREV_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B64, B32] }, // v_lshrrev_b64
     S { key: O::V_MAC_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mac_f16
     S { key: O::V_MAC_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mac_f32
+    S { key: O::V_MAD_I64_I32, mem: None, cmp: None, vop3b: true, mai: false, src: [B32, B32, B32] }, // v_mad_co_i64_i32
+    S { key: O::V_MAD_U64_U32, mem: None, cmp: None, vop3b: true, mai: false, src: [B32, B32, B32] }, // v_mad_co_u64_u32
     S { key: O::V_MAD_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mad_f16
     S { key: O::V_MAD_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mad_f32
     S { key: O::V_MAD_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mad_i16
@@ -1653,6 +1749,8 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::V_MAX3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max3_f32
     S { key: O::V_MAX3_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_max3_i16
     S { key: O::V_MAX3_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max3_i32
+    S { key: O::V_MAX3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_max3_num_f16
+    S { key: O::V_MAX3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max3_num_f32
     S { key: O::V_MAX3_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_max3_u16
     S { key: O::V_MAX3_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max3_u32
     S { key: O::V_MAX_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_max_f16
@@ -1660,12 +1758,23 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::V_MAX_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_max_f64
     S { key: O::V_MAX_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_max_i16
     S { key: O::V_MAX_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max_i32
+    S { key: O::V_MAX_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_max_num_f16
+    S { key: O::V_MAX_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max_num_f32
+    S { key: O::V_MAX_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_max_num_f64
     S { key: O::V_MAX_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_max_u16
     S { key: O::V_MAX_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_max_u32
+    S { key: O::V_MAXIMUM3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_maximum3_f16
     S { key: O::V_MAXIMUM3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_maximum3_f32
+    S { key: O::V_MAXIMUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_maximum_f16
+    S { key: O::V_MAXIMUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_maximum_f32
+    S { key: O::V_MAXIMUM_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_maximum_f64
+    S { key: O::V_MAXIMUMMINIMUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_maximumminimum_f16
+    S { key: O::V_MAXIMUMMINIMUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_maximumminimum_f32
     S { key: O::V_MAXMIN_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_maxmin_f16
     S { key: O::V_MAXMIN_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_maxmin_f32
     S { key: O::V_MAXMIN_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_maxmin_i32
+    S { key: O::V_MAXMIN_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_maxmin_num_f16
+    S { key: O::V_MAXMIN_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_maxmin_num_f32
     S { key: O::V_MAXMIN_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_maxmin_u32
     S { key: O::V_MBCNT_HI_U32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mbcnt_hi_u32_b32
     S { key: O::V_MBCNT_LO_U32_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mbcnt_lo_u32_b32
@@ -1673,6 +1782,8 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::V_MED3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_med3_f32
     S { key: O::V_MED3_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_med3_i16
     S { key: O::V_MED3_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_med3_i32
+    S { key: O::V_MED3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_med3_num_f16
+    S { key: O::V_MED3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_med3_num_f32
     S { key: O::V_MED3_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_med3_u16
     S { key: O::V_MED3_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_med3_u32
     S { key: O::V_MFMA_F32_16X16X16BF16_1K, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x16_bf16
@@ -1745,6 +1856,8 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::V_MIN3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min3_f32
     S { key: O::V_MIN3_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min3_i16
     S { key: O::V_MIN3_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min3_i32
+    S { key: O::V_MIN3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min3_num_f16
+    S { key: O::V_MIN3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min3_num_f32
     S { key: O::V_MIN3_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min3_u16
     S { key: O::V_MIN3_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min3_u32
     S { key: O::V_MIN_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min_f16
@@ -1752,12 +1865,23 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::V_MIN_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_min_f64
     S { key: O::V_MIN_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min_i16
     S { key: O::V_MIN_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min_i32
+    S { key: O::V_MIN_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min_num_f16
+    S { key: O::V_MIN_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min_num_f32
+    S { key: O::V_MIN_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_min_num_f64
     S { key: O::V_MIN_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_min_u16
     S { key: O::V_MIN_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_min_u32
+    S { key: O::V_MINIMUM3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_minimum3_f16
     S { key: O::V_MINIMUM3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_minimum3_f32
+    S { key: O::V_MINIMUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_minimum_f16
+    S { key: O::V_MINIMUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_minimum_f32
+    S { key: O::V_MINIMUM_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_minimum_f64
+    S { key: O::V_MINIMUMMAXIMUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_minimummaximum_f16
+    S { key: O::V_MINIMUMMAXIMUM_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_minimummaximum_f32
     S { key: O::V_MINMAX_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_minmax_f16
     S { key: O::V_MINMAX_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_minmax_f32
     S { key: O::V_MINMAX_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_minmax_i32
+    S { key: O::V_MINMAX_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_minmax_num_f16
+    S { key: O::V_MINMAX_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_minmax_num_f32
     S { key: O::V_MINMAX_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_minmax_u32
     S { key: O::V_MOV_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_mov_b16
     S { key: O::V_MOV_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_mov_b32
@@ -1793,9 +1917,11 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::V_PERM_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_perm_b32
     S { key: O::V_PERMLANE16_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_permlane16_b32
     S { key: O::V_PERMLANE16_SWAP_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_permlane16_swap_b32
+    S { key: O::V_PERMLANE16_VAR_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_permlane16_var_b32
     S { key: O::V_PERMLANE32_SWAP_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_permlane32_swap_b32
     S { key: O::V_PERMLANE64_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_permlane64_b32
     S { key: O::V_PERMLANEX16_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_permlanex16_b32
+    S { key: O::V_PERMLANEX16_VAR_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_permlanex16_var_b32
     S { key: O::V_PIPEFLUSH, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_pipeflush
     S { key: O::V_PK_ADD_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_add_f16
     S { key: O::V_PK_ADD_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_pk_add_f32
@@ -1811,12 +1937,16 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::V_PK_MAD_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_mad_u16
     S { key: O::V_PK_MAX_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_max_f16
     S { key: O::V_PK_MAX_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_max_i16
+    S { key: O::V_PK_MAX_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_max_num_f16
     S { key: O::V_PK_MAX_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_max_u16
     S { key: O::V_PK_MAXIMUM3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_maximum3_f16
+    S { key: O::V_PK_MAXIMUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_maximum_f16
     S { key: O::V_PK_MIN_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_min_f16
     S { key: O::V_PK_MIN_I16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_min_i16
+    S { key: O::V_PK_MIN_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_min_num_f16
     S { key: O::V_PK_MIN_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_min_u16
     S { key: O::V_PK_MINIMUM3_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_minimum3_f16
+    S { key: O::V_PK_MINIMUM_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_minimum_f16
     S { key: O::V_PK_MOV_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_pk_mov_b32
     S { key: O::V_PK_MUL_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_pk_mul_f16
     S { key: O::V_PK_MUL_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_pk_mul_f32
@@ -1837,6 +1967,16 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::V_RSQ_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_rsq_f16
     S { key: O::V_RSQ_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_rsq_f32
     S { key: O::V_RSQ_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_rsq_f64
+    S { key: O::V_S_EXP_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_s_exp_f16
+    S { key: O::V_S_EXP_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_s_exp_f32
+    S { key: O::V_S_LOG_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_s_log_f16
+    S { key: O::V_S_LOG_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_s_log_f32
+    S { key: O::V_S_RCP_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_s_rcp_f16
+    S { key: O::V_S_RCP_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_s_rcp_f32
+    S { key: O::V_S_RSQ_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_s_rsq_f16
+    S { key: O::V_S_RSQ_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_s_rsq_f32
+    S { key: O::V_S_SQRT_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_s_sqrt_f16
+    S { key: O::V_S_SQRT_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_s_sqrt_f32
     S { key: O::V_SAD_HI_U8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_sad_hi_u8
     S { key: O::V_SAD_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_sad_u16
     S { key: O::V_SAD_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_sad_u32
@@ -1900,6 +2040,17 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::V_SWAP_B16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_swap_b16
     S { key: O::V_SWAP_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_swap_b32
     S { key: O::V_SWAPREL_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_swaprel_b32
+    S { key: O::V_SWMMAC_BF16_16X16X32_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_swmmac_bf16_16x16x32_bf16
+    S { key: O::V_SWMMAC_F16_16X16X32_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_swmmac_f16_16x16x32_f16
+    S { key: O::V_SWMMAC_F32_16X16X32_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_swmmac_f32_16x16x32_bf16
+    S { key: O::V_SWMMAC_F32_16X16X32_BF8_BF8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_swmmac_f32_16x16x32_bf8_bf8
+    S { key: O::V_SWMMAC_F32_16X16X32_BF8_FP8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_swmmac_f32_16x16x32_bf8_fp8
+    S { key: O::V_SWMMAC_F32_16X16X32_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_swmmac_f32_16x16x32_f16
+    S { key: O::V_SWMMAC_F32_16X16X32_FP8_BF8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_swmmac_f32_16x16x32_fp8_bf8
+    S { key: O::V_SWMMAC_F32_16X16X32_FP8_FP8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_swmmac_f32_16x16x32_fp8_fp8
+    S { key: O::V_SWMMAC_I32_16X16X32_IU4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_swmmac_i32_16x16x32_iu4
+    S { key: O::V_SWMMAC_I32_16X16X32_IU8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_swmmac_i32_16x16x32_iu8
+    S { key: O::V_SWMMAC_I32_16X16X64_IU4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_swmmac_i32_16x16x64_iu4
     S { key: O::V_TRIG_PREOP_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, B32, B32] }, // v_trig_preop_f64
     S { key: O::V_TRUNC_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_trunc_f16
     S { key: O::V_TRUNC_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_trunc_f32
@@ -1907,9 +2058,14 @@ pub(crate) static SEMANTICS: [S; 1906] = [
     S { key: O::V_WMMA_BF16_16X16X16_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_wmma_bf16_16x16x16_bf16
     S { key: O::V_WMMA_F16_16X16X16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_wmma_f16_16x16x16_f16
     S { key: O::V_WMMA_F32_16X16X16_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_wmma_f32_16x16x16_bf16
+    S { key: O::V_WMMA_F32_16X16X16_BF8_BF8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_wmma_f32_16x16x16_bf8_bf8
+    S { key: O::V_WMMA_F32_16X16X16_BF8_FP8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_wmma_f32_16x16x16_bf8_fp8
     S { key: O::V_WMMA_F32_16X16X16_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_wmma_f32_16x16x16_f16
+    S { key: O::V_WMMA_F32_16X16X16_FP8_BF8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_wmma_f32_16x16x16_fp8_bf8
+    S { key: O::V_WMMA_F32_16X16X16_FP8_FP8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_wmma_f32_16x16x16_fp8_fp8
     S { key: O::V_WMMA_I32_16X16X16_IU4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_wmma_i32_16x16x16_iu4
     S { key: O::V_WMMA_I32_16X16X16_IU8, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_wmma_i32_16x16x16_iu8
+    S { key: O::V_WMMA_I32_16X16X32_IU4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_wmma_i32_16x16x32_iu4
     S { key: O::V_WRITELANE_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_writelane_b32
     S { key: O::V_XAD_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_xad_u32
     S { key: O::V_XNOR_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_xnor_b32

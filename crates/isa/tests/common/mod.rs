@@ -111,6 +111,9 @@ pub fn processor(elf: &[u8]) -> Option<&'static str> {
         0x55 => "gfx1152",
         0x58 => "gfx1153",
         0x54 => "gfx11-generic",
+        0x48 => "gfx1200",
+        0x4e => "gfx1201",
+        0x59 => "gfx12-generic",
         _ => return None,
     })
 }
