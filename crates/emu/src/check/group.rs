@@ -3,6 +3,7 @@
 //! written bits, and the accesses the current instruction noted. [`flush`] runs the checks
 //! on them after the instruction.
 
+use super::defined::{self, OriginId, Read, Use};
 use super::race::{self, Cell, Conflict, Op, Vc};
 use super::report::Kind;
 use super::shadow::Alloc;
@@ -63,8 +64,8 @@ struct WaveCheck {
 
 /// A resident work-group's check state (kept between launches).
 pub(crate) struct GroupCheck {
-    d: Arc<DispatchCheck>,
-    wg: [u32; 3],
+    pub(super) d: Arc<DispatchCheck>,
+    pub(super) wg: [u32; 3],
     waves: Vec<WaveCheck>,
     lds_init: Vec<u64>,
     lds_cells: Vec<Cell>,
@@ -74,6 +75,14 @@ pub(crate) struct GroupCheck {
     notes: Vec<Note>,
     /// The running instruction releases its global stores (set by [`GroupCheck::begin`]).
     releasing: Option<Release>,
+    /// Each wave's register definedness (`uninit`, see [`defined`]).
+    pub(super) regs: Vec<defined::Regs>,
+    /// The launch's uninitialised reads, for reports at their use.
+    pub(super) origins: defined::Origins,
+    /// LDS dwords an undefined value was stored to: the origin of that value.
+    lds_origin: HashMap<u64, defined::OriginId>,
+    /// The running store's data definedness.
+    pub(super) pending: defined::Pending,
 }
 
 /// How the running instruction's global stores release the wave's clock.
@@ -98,6 +107,14 @@ fn bit(bits: &[u64], b: u64) -> bool {
         .is_some_and(|w| w >> (b % 64) & 1 != 0)
 }
 
+fn clear_bits(bits: &mut [u64], from: u64, len: u64) {
+    for b in from..from + len {
+        if let Some(w) = bits.get_mut((b / 64) as usize) {
+            *w &= !(1 << (b % 64));
+        }
+    }
+}
+
 fn set_bits(bits: &mut [u64], from: u64, len: u64) {
     for b in from..from + len {
         if let Some(w) = bits.get_mut((b / 64) as usize) {
@@ -118,6 +135,10 @@ impl GroupCheck {
             lds_sync: HashMap::new(),
             notes: Vec::with_capacity(256),
             releasing: None,
+            regs: Vec::new(),
+            origins: defined::Origins::default(),
+            lds_origin: HashMap::new(),
+            pending: defined::Pending::default(),
         }
     }
 
@@ -155,6 +176,21 @@ impl GroupCheck {
             w.released = None;
             w.private_init.clear();
             w.private_init.resize(pwords, 0);
+        }
+        self.regs.resize_with(nwaves, defined::Regs::default);
+        for r in &mut self.regs {
+            r.reset();
+        }
+        self.origins.clear();
+        self.lds_origin.clear();
+    }
+
+    /// Before instruction `i` of wave `w` (checked interpreter): definedness, while anything
+    /// in the wave is undefined.
+    #[inline]
+    pub(crate) fn step(&mut self, w: &Wave, i: &Inst) {
+        if self.regs.get(w.id as usize).is_some_and(|r| r.dirty) {
+            defined::before(self, w, i);
         }
     }
 
@@ -241,29 +277,45 @@ fn op_of(i: &Inst, write: bool) -> Op {
     }
 }
 
+/// Where a lane's element sits in the instruction's registers: the element's first register
+/// (counted from the destination for a load, from the data for a store) and how many.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Elem {
+    pub k: u16,
+    pub n: u16,
+}
+
 /// Runs the checks on the accesses the instruction `i` of wave `w` noted.
 pub(crate) fn flush(w: &Wave, i: &Inst, g: &mut GroupCheck) {
     g.releasing = None;
     if g.notes.is_empty() {
+        g.pending.data.clear();
         return;
     }
     let mut notes = std::mem::take(&mut g.notes);
     let wi = w.id as usize;
     if wi < g.waves.len() {
         let mut last: Option<Arc<Alloc>> = None;
+        // Per lane, the next element's register offset for reads and for writes.
+        let mut cursor = [[0u16; 2]; 64];
+        let d16 = i.mem.d16 != 0;
         for n in &notes {
+            let regs = if d16 { 1 } else { u16::from(n.size).div_ceil(4).max(1) };
+            let c = &mut cursor[usize::from(n.lane) % 64][usize::from(n.write)];
+            let e = Elem { k: *c, n: regs };
+            *c += regs;
             match n.space {
-                Space::Lds => lds(g, w, i, wi, n),
-                Space::Private => private(g, w, i, wi, n, n.addr),
+                Space::Lds => lds(g, w, i, wi, n, e),
+                Space::Private => private(g, w, i, wi, n, n.addr, e),
                 Space::Global => {
                     // MUBUF scratch (the private segment buffer) reaches this wave's slot.
                     let off = n.addr.wrapping_sub(w.scratch_base);
                     if w.scratch_base != 0 && off < g.d.slot_size {
                         let lanes = w.size() as u64;
                         let p = off / (4 * lanes) * 4 + off % 4;
-                        private(g, w, i, wi, n, p);
+                        private(g, w, i, wi, n, p, e);
                     } else {
-                        global(g, w, i, wi, n, &mut last);
+                        global(g, w, i, wi, n, e, &mut last);
                     }
                 }
             }
@@ -275,9 +327,38 @@ pub(crate) fn flush(w: &Wave, i: &Inst, g: &mut GroupCheck) {
     }
     notes.clear();
     g.notes = notes;
+    g.pending.data.clear();
 }
 
-fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note) {
+/// A plain load read an element never written: its registers become undefined (reported
+/// where the value is used); any other access (an atomic) is reported now.
+fn unwritten(g: &mut GroupCheck, w: &Wave, i: &Inst, n: &Note, e: Elem, read: Read, what: String) {
+    if !n.write && defined::tracks_load(i) {
+        let o = g.origins.add(w.pc, w.id, n.lane, read);
+        defined::loaded_undefined(g, w, i, e.k, e.n, n.lane, o);
+    } else {
+        let other = match &read {
+            Read::Global { alloc, .. } => u64::from(alloc.id),
+            _ => 0,
+        };
+        report(g, w, i, n, Kind::Uninit, what, other);
+    }
+}
+
+/// The origin of the undefined value a store writes for this element, if it is undefined.
+fn stored_undefined(g: &GroupCheck, n: &Note, e: Elem) -> Option<OriginId> {
+    if !n.write || g.pending.data.is_empty() {
+        return None;
+    }
+    let (k, m) = if g.d.checker.checks.uninit {
+        (usize::from(e.k), usize::from(e.n))
+    } else {
+        return None;
+    };
+    g.pending.element(k, m, usize::from(n.lane))
+}
+
+fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, e: Elem) {
     let checks = g.d.checker.checks;
     let (a, len) = (n.addr, u64::from(n.size));
     if a + len > u64::from(g.d.lds_size) {
@@ -291,9 +372,33 @@ fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note) {
             "reads {len} bytes at LDS offset {a:#x}, never written (group segment of {} bytes)",
             g.d.lds_size
         );
-        report(g, w, i, n, Kind::Uninit, what, 0);
+        // An undefined value stored there earlier keeps its first load as the origin.
+        match g.lds_origin.get(&(a / 4)).copied() {
+            Some(o) if !n.write && defined::tracks_load(i) => {
+                defined::loaded_undefined(g, w, i, e.k, e.n, n.lane, o)
+            }
+            _ => unwritten(
+                g,
+                w,
+                i,
+                n,
+                e,
+                Read::Lds {
+                    addr: a,
+                    size: n.size,
+                },
+                what,
+            ),
+        }
     }
-    if n.write || op == Op::Atomic {
+    if n.write && op != Op::Atomic {
+        if let Some(o) = stored_undefined(g, n, e) {
+            clear_bits(&mut g.lds_init, a, len);
+            g.lds_origin.insert(a / 4, o);
+        } else {
+            set_bits(&mut g.lds_init, a, len);
+        }
+    } else if op == Op::Atomic {
         set_bits(&mut g.lds_init, a, len);
     }
     if !checks.race {
@@ -324,25 +429,28 @@ fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note) {
     }
 }
 
-fn private(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, p: u64) {
+fn private(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, p: u64, e: Elem) {
     let len = u64::from(n.size);
     if p + len > u64::from(g.d.private_per_lane) {
         return; // the emulator faults it
     }
-    let wc = &mut g.waves[wi];
     if n.write || i.mem.kind == MemKind::Atomic {
-        set_bits(&mut wc.private_init, p, len);
+        // An undefined value leaves the bytes as they were (the bits are per wave, and other
+        // lanes may have written them).
+        if stored_undefined(g, n, e).is_none() {
+            set_bits(&mut g.waves[wi].private_init, p, len);
+        }
         return;
     }
     if !g.d.checker.checks.uninit {
         return;
     }
-    if (p..p + len).all(|b| !bit(&wc.private_init, b)) {
+    if (p..p + len).all(|b| !bit(&g.waves[wi].private_init, b)) {
         let what = format!(
             "reads {len} bytes at private offset {p:#x}, never written by this wave (private segment of {} bytes per lane)",
             g.d.private_per_lane
         );
-        report(g, w, i, n, Kind::Uninit, what, 0);
+        unwritten(g, w, i, n, e, Read::Private { p, size: n.size }, what);
     }
 }
 
@@ -352,6 +460,7 @@ fn global(
     i: &Inst,
     wi: usize,
     n: &Note,
+    e: Elem,
     last: &mut Option<Arc<Alloc>>,
 ) {
     let c = g.d.checker;
@@ -389,17 +498,24 @@ fn global(
         // may hold padding.
         let reads = (!n.write && op != Op::SyncRead) || op == Op::Atomic;
         if c.checks.uninit && reads && !g.d.blit && !al.is_freed() && al.never_written(a, len) {
-            {
-                let what = format!(
-                    "reads {len} bytes at {a:#x}, never written since allocation: {}",
-                    al.describe()
-                );
-                report(g, w, i, n, Kind::Uninit, what, u64::from(al.id));
-            }
+            let what = format!(
+                "reads {len} bytes at {a:#x}, never written since allocation: {}",
+                al.describe()
+            );
+            let read = Read::Global {
+                addr: a,
+                size: n.size,
+                alloc: al.clone(),
+            };
+            unwritten(g, w, i, n, e, read, what);
         }
         if n.write || op == Op::Atomic {
             al.mark_written(a, len);
         }
+    }
+    // The host sees what a kernel stores to global memory.
+    if let Some(o) = stored_undefined(g, n, e) {
+        defined::report_use(g, w, o, 1 << n.lane, Use::Store);
     }
     if !c.checks.race {
         return;
@@ -443,7 +559,7 @@ fn global(
 }
 
 /// `0x1a4 (ds_read_b32 v1, v0)`: a PC as an offset in its code object, with its instruction.
-fn pc_text(d: &DispatchCheck, pc: u64) -> String {
+pub(super) fn pc_text(d: &DispatchCheck, pc: u64) -> String {
     let off = d
         .functions
         .code_offset(pc)
@@ -454,7 +570,7 @@ fn pc_text(d: &DispatchCheck, pc: u64) -> String {
     }
 }
 
-fn pc_key(d: &DispatchCheck, pc: u64) -> u64 {
+pub(super) fn pc_key(d: &DispatchCheck, pc: u64) -> u64 {
     d.functions
         .code_offset(pc)
         .unwrap_or_else(|| pc.wrapping_sub(d.entry))

@@ -10,6 +10,7 @@
 //! - [`race`]: per-location last accesses stamped with vector-clock epochs (`race`);
 //! - [`report`]: findings, one line each, identical ones counted, printed at exit.
 
+pub(crate) mod defined;
 pub(crate) mod group;
 pub(crate) mod race;
 pub mod report;

@@ -105,6 +105,11 @@ pub(crate) fn implemented(i: &Inst) -> bool {
 /// memory instructions take their per-lane paths and hand their accesses to the checkers.
 #[inline]
 pub(crate) fn step<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    if C {
+        if let Some(g) = env.check.as_deref_mut() {
+            g.step(w, i);
+        }
+    }
     match i.fmt {
         Fmt::Sop2 | Fmt::Sop1 | Fmt::Sopk | Fmt::Sopc => salu(w, i),
         Fmt::Sopp => sopp(w, i),
