@@ -156,9 +156,13 @@ impl Regs {
             self.grow();
         }
         let r = reg_index(code);
-        self.v[r] = self.v[r] & !lanes | u & lanes;
+        let kept = self.v[r] & !lanes;
+        self.v[r] = kept | u & lanes;
         if u & lanes != 0 {
-            self.vo[r] = o;
+            // The lanes still undefined from before keep their origin.
+            if kept == 0 {
+                self.vo[r] = o;
+            }
             self.dirty = true;
         }
     }
@@ -698,6 +702,14 @@ fn valu_effect(r: &Regs, w: &Wave, i: &Inst) -> Effect {
             u |= x;
         }
     }
+    if reads_dst(i.opcode) && dst_vec {
+        // An accumulator: `v_mac`, `v_fmac`, `v_dot*c` add to their destination.
+        let (x, xo) = r.lanes_of(i.dst, nd);
+        if x & lanes != 0 && o == 0 {
+            o = xo;
+        }
+        u |= x;
+    }
     u &= lanes;
     let cmpx = i.op == Op::V_CMP && (i.imm >> 9) & 1 != 0;
     if info.flags & op_flags::MASK_DST != 0 || i.op == Op::V_CMP {
@@ -736,6 +748,22 @@ fn valu_effect(r: &Regs, w: &Wave, i: &Inst) -> Effect {
         }
     }
     e
+}
+
+/// Whether a VALU opcode reads its destination (the accumulators: `mac` in the name, or the
+/// `v_dot*c` forms).
+fn reads_dst(op: hsaemu_isa::Opcode) -> bool {
+    static TABLE: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let all = hsaemu_isa::Opcode::all();
+        let mut t = vec![false; all.iter().map(|&o| o as usize + 1).max().unwrap_or(0)];
+        for &o in all {
+            let m = o.mnemonic();
+            t[o as usize] = m.starts_with("v_") && (m.contains("mac") || m.starts_with("v_dot") && m.contains("c_"));
+        }
+        t
+    });
+    t.get(op as usize).copied().unwrap_or(false)
 }
 
 fn is_mai(i: &Inst) -> bool {

@@ -83,6 +83,8 @@ pub(crate) struct GroupCheck {
     lds_origin: HashMap<u64, defined::OriginId>,
     /// The running store's data definedness.
     pub(super) pending: defined::Pending,
+    /// The running instruction's plain global accesses, for [`plain_races`].
+    plain: Vec<Note>,
 }
 
 /// How the running instruction's global stores release the wave's clock.
@@ -102,25 +104,38 @@ impl WaveCheck {
     }
 }
 
-fn bit(bits: &[u64], b: u64) -> bool {
-    bits.get((b / 64) as usize)
-        .is_some_and(|w| w >> (b % 64) & 1 != 0)
+/// Calls `f(word, mask)` for the words of `bits` holding bits `[from, from+len)` (bits past
+/// the end are ignored).
+#[inline]
+fn words(bits_len: usize, from: u64, len: u64, mut f: impl FnMut(usize, u64)) {
+    let end = from + len;
+    let mut b = from;
+    while b < end {
+        let word = (b / 64) as usize;
+        if word >= bits_len {
+            return;
+        }
+        let lo = b % 64;
+        let n = (end - b).min(64 - lo);
+        let mask = if n == 64 { u64::MAX } else { ((1u64 << n) - 1) << lo };
+        f(word, mask);
+        b += n;
+    }
+}
+
+/// Whether none of bits `[from, from+len)` is set.
+fn none_set(bits: &[u64], from: u64, len: u64) -> bool {
+    let mut any = false;
+    words(bits.len(), from, len, |w, m| any |= bits[w] & m != 0);
+    !any
 }
 
 fn clear_bits(bits: &mut [u64], from: u64, len: u64) {
-    for b in from..from + len {
-        if let Some(w) = bits.get_mut((b / 64) as usize) {
-            *w &= !(1 << (b % 64));
-        }
-    }
+    words(bits.len(), from, len, |w, m| bits[w] &= !m);
 }
 
 fn set_bits(bits: &mut [u64], from: u64, len: u64) {
-    for b in from..from + len {
-        if let Some(w) = bits.get_mut((b / 64) as usize) {
-            *w |= 1 << (b % 64);
-        }
-    }
+    words(bits.len(), from, len, |w, m| bits[w] |= m);
 }
 
 impl GroupCheck {
@@ -139,6 +154,7 @@ impl GroupCheck {
             origins: defined::Origins::default(),
             lds_origin: HashMap::new(),
             pending: defined::Pending::default(),
+            plain: Vec::new(),
         }
     }
 
@@ -243,6 +259,29 @@ impl GroupCheck {
         .then_some(Release { wave, atomic });
     }
 
+    /// Whether the running instruction's stores release the wave's clock (their notes must
+    /// come before the stores).
+    pub(crate) fn releases(&self) -> bool {
+        self.releasing.is_some()
+    }
+
+    /// Notes a whole wave's global accesses of `size` bytes each (lanes `exec`), made by the
+    /// one-range fast path (no lane faulted).
+    pub(crate) fn note_wave(&mut self, addrs: &[u64; 64], exec: u64, size: u32, write: bool) {
+        let mut m = exec;
+        while m != 0 {
+            let lane = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.notes.push(Note {
+                space: Space::Global,
+                addr: addrs[lane],
+                size: size as u8,
+                lane: lane as u8,
+                write,
+            });
+        }
+    }
+
     /// Notes one lane's access (before it is made, so a faulting lane is noted too).
     #[inline]
     pub(crate) fn note(&mut self, space: Space, addr: u64, size: u32, lane: usize, write: bool) {
@@ -320,6 +359,9 @@ pub(crate) fn flush(w: &Wave, i: &Inst, g: &mut GroupCheck) {
                 }
             }
         }
+        if !g.plain.is_empty() {
+            plain_races(g, w, i, wi);
+        }
         // A release is one step of the wave's clock, after all its lanes.
         if i.mem.kind == MemKind::Atomic {
             g.waves[wi].tick();
@@ -366,7 +408,7 @@ fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, e: Elem) {
     }
     let op = op_of(i, n.write);
     // An element none of whose bytes was written (a partly written one may hold padding).
-    if checks.uninit && (!n.write || op == Op::Atomic) && (a..a + len).all(|b| !bit(&g.lds_init, b))
+    if checks.uninit && (!n.write || op == Op::Atomic) && none_set(&g.lds_init, a, len)
     {
         let what = format!(
             "reads {len} bytes at LDS offset {a:#x}, never written (group segment of {} bytes)",
@@ -413,10 +455,12 @@ fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, e: Elem) {
         g.lds_sync.entry(a / 4).or_default().join(&wc.vc);
     }
     let mut conflict = None;
+    let vc = &g.waves[wi].vc;
+    let me = race::epoch(gid, vc.get(gid));
     for d in a / 4..=(a + len - 1) / 4 {
         if let Some(cell) = g.lds_cells.get_mut(d as usize) {
             let mask = race::byte_mask(d, a, len);
-            conflict = conflict.or(cell.access(seq, gid, &g.waves[wi].vc, op, mask, w.pc));
+            conflict = conflict.or(cell.access_at(seq, gid, me, vc, op, mask, w.pc));
         }
     }
     if let Some(c) = conflict {
@@ -445,7 +489,7 @@ fn private(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, p: u64, 
     if !g.d.checker.checks.uninit {
         return;
     }
-    if (p..p + len).all(|b| !bit(&g.waves[wi].private_init, b)) {
+    if none_set(&g.waves[wi].private_init, p, len) {
         let what = format!(
             "reads {len} bytes at private offset {p:#x}, never written by this wave (private segment of {} bytes per lane)",
             g.d.private_per_lane
@@ -465,18 +509,19 @@ fn global(
 ) {
     let c = g.d.checker;
     let (a, len) = (n.addr, u64::from(n.size));
-    let hit = last
+    if !last
         .as_ref()
-        .filter(|x| a >= x.base && a < x.base + x.mapped)
-        .cloned()
-        .or_else(|| c.memory.lookup(a));
-    *last = hit.clone();
+        .is_some_and(|x| a >= x.base && a < x.base + x.mapped)
+    {
+        *last = c.memory.lookup(a);
+    }
+    let hit = last.as_ref();
     let op = op_of(i, n.write);
     let verb = if n.write { "writes" } else { "reads" };
     // Scalar loads also fetch kernel arguments and constants the host may have written
     // unseen: they are checked for races only.
     let scalar = i.fmt == crate::decode::Fmt::Smem;
-    if let Some(al) = hit.as_ref().filter(|_| !scalar) {
+    if let Some(al) = hit.filter(|_| !scalar) {
         if c.checks.bounds {
             let end = a.saturating_add(len);
             let limit = al.base + al.len;
@@ -497,20 +542,39 @@ fn global(
         // Polling (GLC) loads may read a flag before anyone set it; a partly written element
         // may hold padding.
         let reads = (!n.write && op != Op::SyncRead) || op == Op::Atomic;
-        if c.checks.uninit && reads && !g.d.blit && !al.is_freed() && al.never_written(a, len) {
-            let what = format!(
-                "reads {len} bytes at {a:#x}, never written since allocation: {}",
-                al.describe()
-            );
-            let read = Read::Global {
-                addr: a,
-                size: n.size,
-                alloc: al.clone(),
+        if c.checks.uninit && reads && !g.d.blit && !al.is_freed() {
+            // A wave's multi-dword element (noted whole by the fast path): dword by dword.
+            let (step, regs) = if !n.write && len > 4 && len % 4 == 0 && !n.write {
+                (4, 1)
+            } else {
+                (len, e.n)
             };
-            unwritten(g, w, i, n, e, read, what);
+            let al = al.clone();
+            for j in 0..len / step {
+                let (a, k) = (a + j * step, e.k + j as u16 * regs);
+                if al.never_written(a, step) {
+                    let what = format!(
+                        "reads {step} bytes at {a:#x}, never written since allocation: {}",
+                        al.describe()
+                    );
+                    let read = Read::Global {
+                        addr: a,
+                        size: step as u8,
+                        alloc: al.clone(),
+                    };
+                    let part = Note {
+                        addr: a,
+                        size: step as u8,
+                        ..*n
+                    };
+                    unwritten(g, w, i, &part, Elem { k, n: regs }, read, what);
+                }
+            }
         }
         if n.write || op == Op::Atomic {
-            al.mark_written(a, len);
+            if let Some(al) = last.as_ref() {
+                al.mark_written(a, len);
+            }
         }
     }
     // The host sees what a kernel stores to global memory.
@@ -522,6 +586,12 @@ fn global(
     }
     let seq = g.d.seq;
     let wc = &mut g.waves[wi];
+    if matches!(op, Op::Read | Op::Write) && !(op == Op::Write && wc.fenced) {
+        // Plain accesses: checked together after the instruction's notes (one page lock per
+        // run of accesses to a 4 KB page, not one per lane).
+        g.plain.push(*n);
+        return;
+    }
     let acquires = op == Op::SyncRead || op == Op::Atomic && (i.has(flag::GLC) || i.mem.rtn);
     if acquires {
         wc.released = None;
@@ -549,13 +619,46 @@ fn global(
         cell.access(seq, gid, vc, op, mask, w.pc)
     });
     if let Some(cf) = conflict {
-        let where_ = match &hit {
-            Some(al) => al.describe(),
-            None => "no allocation the checker knows".to_string(),
-        };
-        let what = format!("{verb} {len} bytes at {a:#x} ({where_})");
-        race_report(g, w, i, n, cf, what);
+        global_race(g, w, i, n, cf);
     }
+}
+
+/// Reports a race on global memory.
+fn global_race(g: &GroupCheck, w: &Wave, i: &Inst, n: &Note, cf: Conflict) {
+    let (a, len) = (n.addr, n.size);
+    let verb = if n.write { "writes" } else { "reads" };
+    let where_ = match g.d.checker.memory.lookup(a) {
+        Some(al) => al.describe(),
+        None => "no allocation the checker knows".to_string(),
+    };
+    let what = format!("{verb} {len} bytes at {a:#x} ({where_})");
+    race_report(g, w, i, n, cf, what);
+}
+
+/// The plain global accesses the instruction noted, against the race cells in one pass.
+fn plain_races(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize) {
+    let plain = std::mem::take(&mut g.plain);
+    let c = g.d.checker;
+    let (seq, gid) = (g.d.seq, g.waves[wi].gid);
+    let mut found: Vec<(usize, Conflict)> = Vec::new();
+    c.races.access_run(
+        seq,
+        gid,
+        &g.waves[wi].vc,
+        w.pc,
+        plain.len(),
+        |k| {
+            let n = &plain[k];
+            (n.addr, u64::from(n.size), op_of(i, n.write))
+        },
+        |k, cf| found.push((k, cf)),
+    );
+    for (k, cf) in found {
+        global_race(g, w, i, &plain[k], cf);
+    }
+    let mut plain = plain;
+    plain.clear();
+    g.plain = plain;
 }
 
 /// `0x1a4 (ds_read_b32 v1, v0)`: a PC as an offset in its code object, with its instruction.

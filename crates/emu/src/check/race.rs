@@ -143,6 +143,22 @@ impl Cell {
         mask: u8,
         pc: u64,
     ) -> Option<Conflict> {
+        self.access_at(seq, gid, epoch(gid, vc.get(gid)), vc, op, mask, pc)
+    }
+
+    /// [`Cell::access`] with the wave's epoch `me` (its own entry of `vc`) already looked up.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(crate) fn access_at(
+        &mut self,
+        seq: u32,
+        gid: u32,
+        me: Epoch,
+        vc: &Vc,
+        op: Op,
+        mask: u8,
+        pc: u64,
+    ) -> Option<Conflict> {
         if self.seq != seq {
             *self = Cell {
                 seq,
@@ -150,7 +166,6 @@ impl Cell {
             };
         }
         let unordered = |e: Epoch| e != 0 && gid_of(e) != gid && !vc.covers(e);
-        let me = epoch(gid, vc.get(gid));
         let mut conflict = None;
         match op {
             Op::SyncRead => {}
@@ -262,6 +277,62 @@ impl GlobalRaces {
             }
         }
         found
+    }
+
+    /// Records `count` plain accesses by wave `gid` (clock `vc`) at `pc`: access `k` is
+    /// `at(k)` = (address, length, operation); `conflict(k, …)` hears of each race. Accesses in
+    /// a row that stay inside one 4 KB page take its lock once.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn access_run(
+        &self,
+        seq: u32,
+        gid: u32,
+        vc: &Vc,
+        pc: u64,
+        count: usize,
+        at: impl Fn(usize) -> (u64, u64, Op),
+        mut conflict: impl FnMut(usize, Conflict),
+    ) {
+        let page_of = |addr: u64, len: u64| {
+            let (first, last) = (addr / 4, (addr + len.max(1) - 1) / 4);
+            let p = first / PAGE_DWORDS as u64;
+            (p == last / PAGE_DWORDS as u64).then_some(p)
+        };
+        let me = epoch(gid, vc.get(gid));
+        let mut k = 0;
+        while k < count {
+            let (addr, len, op) = at(k);
+            let Some(page) = page_of(addr, len) else {
+                // Across a page boundary: on its own.
+                if let Some(c) =
+                    self.with_cells(addr, len, |cell, mask| cell.access(seq, gid, vc, op, mask, pc))
+                {
+                    conflict(k, c);
+                }
+                k += 1;
+                continue;
+            };
+            let mut shard = self.pages[shard(page)].lock();
+            let cells = shard
+                .entry(page)
+                .or_insert_with(|| Box::new([Cell::default(); PAGE_DWORDS]));
+            while k < count {
+                let (addr, len, op) = at(k);
+                if page_of(addr, len) != Some(page) {
+                    break;
+                }
+                let mut found = None;
+                for d in addr / 4..=(addr + len.max(1) - 1) / 4 {
+                    let cell = &mut cells[(d % PAGE_DWORDS as u64) as usize];
+                    let r = cell.access_at(seq, gid, me, vc, op, byte_mask(d, addr, len), pc);
+                    found = found.or(r);
+                }
+                if let Some(c) = found {
+                    conflict(k, c);
+                }
+                k += 1;
+            }
+        }
     }
 
     /// Release by an atomic read-modify-write: the location's clock joins `vc` (dispatch
