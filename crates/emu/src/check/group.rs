@@ -11,7 +11,6 @@ use super::Checker;
 use crate::decode::{flag, Inst, Kind as MemKind};
 use crate::gpu::{Functions, Program};
 use crate::wave::Wave;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// What every work-group of a checked dispatch shares.
@@ -71,7 +70,7 @@ pub(crate) struct GroupCheck {
     lds_cells: Vec<Cell>,
     /// Stamps LDS cells, so a launch need not clear them.
     launch: u32,
-    lds_sync: HashMap<u64, Vc>,
+    lds_sync: race::KeyMap<Vc>,
     notes: Vec<Note>,
     /// The running instruction releases its global stores (set by [`GroupCheck::begin`]).
     releasing: Option<Release>,
@@ -80,7 +79,7 @@ pub(crate) struct GroupCheck {
     /// The launch's uninitialised reads, for reports at their use.
     pub(super) origins: defined::Origins,
     /// LDS dwords an undefined value was stored to: the origin of that value.
-    lds_origin: HashMap<u64, defined::OriginId>,
+    lds_origin: race::KeyMap<defined::OriginId>,
     /// The running store's data definedness.
     pub(super) pending: defined::Pending,
     /// The running instruction's plain global accesses, for [`plain_races`].
@@ -147,12 +146,12 @@ impl GroupCheck {
             lds_init: Vec::new(),
             lds_cells: Vec::new(),
             launch: 0,
-            lds_sync: HashMap::new(),
+            lds_sync: race::KeyMap::default(),
             notes: Vec::with_capacity(256),
             releasing: None,
             regs: Vec::new(),
             origins: defined::Origins::default(),
-            lds_origin: HashMap::new(),
+            lds_origin: race::KeyMap::default(),
             pending: defined::Pending::default(),
             plain: Vec::new(),
         }
@@ -344,6 +343,22 @@ pub(crate) fn flush(w: &Wave, i: &Inst, g: &mut GroupCheck) {
             let e = Elem { k: *c, n: regs };
             *c += regs;
             match n.space {
+                // A multi-dword LDS load or store (noted whole by the fast path): dword by
+                // dword, one register each, as definedness is kept per register.
+                Space::Lds if n.size > 4 && n.size % 4 == 0 && !d16 && i.mem.kind != MemKind::Atomic => {
+                    for j in 0..n.size / 4 {
+                        let part = Note {
+                            addr: n.addr + 4 * u64::from(j),
+                            size: 4,
+                            ..*n
+                        };
+                        let e = Elem {
+                            k: e.k + u16::from(j),
+                            n: 1,
+                        };
+                        lds(g, w, i, wi, &part, e);
+                    }
+                }
                 Space::Lds => lds(g, w, i, wi, n, e),
                 Space::Private => private(g, w, i, wi, n, n.addr, e),
                 Space::Global => {
@@ -544,7 +559,7 @@ fn global(
         let reads = (!n.write && op != Op::SyncRead) || op == Op::Atomic;
         if c.checks.uninit && reads && !g.d.blit && !al.is_freed() {
             // A wave's multi-dword element (noted whole by the fast path): dword by dword.
-            let (step, regs) = if !n.write && len > 4 && len % 4 == 0 && !n.write {
+            let (step, regs) = if !n.write && len > 4 && len % 4 == 0 {
                 (4, 1)
             } else {
                 (len, e.n)

@@ -51,6 +51,27 @@ impl Vc {
     }
 
     pub(crate) fn join(&mut self, other: &Vc) {
+        // Most joins meet waves this clock already has (a location's clock joining the same
+        // waves again): raise in place, no allocation.
+        if other.0.len() <= self.0.len() {
+            let mut i = 0;
+            let mut all = true;
+            for &(g, c) in &other.0 {
+                while i < self.0.len() && self.0[i].0 < g {
+                    i += 1;
+                }
+                match self.0.get_mut(i) {
+                    Some(e) if e.0 == g => e.1 = e.1.max(c),
+                    _ => {
+                        all = false;
+                        break;
+                    }
+                }
+            }
+            if all {
+                return;
+            }
+        }
         if other.0.len() <= 4 {
             for &(g, c) in &other.0 {
                 self.set_max(g, c);
@@ -222,6 +243,29 @@ pub(crate) fn byte_mask(d: u64, addr: u64, len: u64) -> u8 {
     ((1u16 << hi) - (1u16 << lo)) as u8
 }
 
+/// A multiplicative hash for the shadow maps' integer keys (dword and page numbers): SipHash
+/// per lane cost more than the check itself.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u64(&mut self, k: u64) {
+        self.0 = (self.0 ^ k).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
+    }
+}
+
+/// Maps keyed by dword or page number.
+pub(crate) type KeyMap<V> =
+    HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;
+
 /// Dwords per shadow page (4 KB of memory).
 const PAGE_DWORDS: usize = 1024;
 const SHARDS: usize = 64;
@@ -233,8 +277,8 @@ type SyncClock = (u32, Arc<Vc>);
 /// Race state of global memory: cells by 4 KB page and the clocks of synchronising locations,
 /// sharded so that work-groups on different host threads rarely wait for each other.
 pub(crate) struct GlobalRaces {
-    pages: Vec<Mutex<HashMap<u64, Page>>>,
-    sync: Vec<Mutex<HashMap<u64, SyncClock>>>,
+    pages: Vec<Mutex<KeyMap<Page>>>,
+    sync: Vec<Mutex<KeyMap<SyncClock>>>,
 }
 
 impl Default for GlobalRaces {
