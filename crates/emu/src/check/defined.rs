@@ -44,9 +44,19 @@ const SADDR_OFF: u16 = 0x7f;
 
 /// Which uninitialised read produced an undefined value.
 pub(crate) enum Read {
-    Lds { addr: u64, size: u8 },
-    Private { p: u64, size: u8 },
-    Global { addr: u64, size: u8, alloc: Arc<Alloc> },
+    Lds {
+        addr: u64,
+        size: u8,
+    },
+    Private {
+        p: u64,
+        size: u8,
+    },
+    Global {
+        addr: u64,
+        size: u8,
+        alloc: Arc<Alloc>,
+    },
 }
 
 pub(crate) struct Origin {
@@ -297,7 +307,10 @@ impl Use {
 /// Reports the read behind origin `o` (from lane `lane` of wave `w`'s register when the
 /// origin is unknown) as `uninit`, used at `w`'s PC.
 pub(crate) fn report_use(g: &GroupCheck, w: &Wave, o: OriginId, lanes: u64, what: Use) {
-    let Some(origin) = o.checked_sub(1).and_then(|k| g.origins.list.get(k as usize)) else {
+    let Some(origin) = o
+        .checked_sub(1)
+        .and_then(|k| g.origins.list.get(k as usize))
+    else {
         return;
     };
     let d = &g.d;
@@ -512,7 +525,14 @@ fn salu(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize) {
             if u0 != 0 {
                 report_use(g, w, o0, 0, Use::Jump);
             }
-            (if i.op == Op::S_SWAPPC_B64 { Some(0) } else { None }, g.regs[wi].scc)
+            (
+                if i.op == Op::S_SWAPPC_B64 {
+                    Some(0)
+                } else {
+                    None
+                },
+                g.regs[wi].scc,
+            )
         }
         Op::S_AND_B32 | Op::S_AND_B64 => bitwise(and_u(a, u0, b, u1), a & b),
         Op::S_ANDN2_B32 | Op::S_ANDN2_B64 => bitwise(and_u(a, u0, !b & mask, u1), a & !b),
@@ -732,14 +752,19 @@ fn valu_effect(r: &Regs, w: &Wave, i: &Inst) -> Effect {
         if i.dst as usize == EXEC || i.dst as usize == EXEC + 1 {
             e.exec = Some((u, o));
         } else {
-            e.sdst.push((i.dst, nd.max(1), if u != 0 { u64::MAX } else { 0 }, o, false));
+            e.sdst.push((
+                i.dst,
+                nd.max(1),
+                if u != 0 { u64::MAX } else { 0 },
+                o,
+                false,
+            ));
         }
     }
     if info.flags & op_flags::MASK_SDST != 0 && i.sdst != NULL && (i.sdst as usize) < 128 {
         // A carry-out: the active lanes' bits are written.
         let (old, _) = r.get_mask(i.sdst, w);
-        e.sdst
-            .push((i.sdst, 2, old & !lanes | u, o, true));
+        e.sdst.push((i.sdst, 2, old & !lanes | u, o, true));
     }
     // Mask destinations are one SGPR in wave32.
     for s in &mut e.sdst {
@@ -759,7 +784,8 @@ fn reads_dst(op: hsaemu_isa::Opcode) -> bool {
         let mut t = vec![false; all.iter().map(|&o| o as usize + 1).max().unwrap_or(0)];
         for &o in all {
             let m = o.mnemonic();
-            t[o as usize] = m.starts_with("v_") && (m.contains("mac") || m.starts_with("v_dot") && m.contains("c_"));
+            t[o as usize] = m.starts_with("v_")
+                && (m.contains("mac") || m.starts_with("v_dot") && m.contains("c_"));
         }
         t
     });
@@ -822,9 +848,10 @@ fn memory(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize) {
     // Data registers of stores and atomics, in element order.
     g.pending.data.clear();
     if matches!(m.kind, MemKind::Store | MemKind::Atomic) && i.fmt != Fmt::Smem {
-        let data = [(i.src[1], info.src_dwords[1])]
-            .into_iter()
-            .chain((m.two || i.fmt == Fmt::Ds && m.kind == MemKind::Atomic).then_some((i.src[2], info.src_dwords[2])));
+        let data = [(i.src[1], info.src_dwords[1])].into_iter().chain(
+            (m.two || i.fmt == Fmt::Ds && m.kind == MemKind::Atomic)
+                .then_some((i.src[2], info.src_dwords[2])),
+        );
         let mut pending = std::mem::take(&mut g.pending.data);
         for (code, n) in data {
             if code < VGPR {
@@ -839,7 +866,9 @@ fn memory(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize) {
     // Destinations are written defined (flush marks what came from unwritten memory).
     let lanes = w.exec() & w.lane_mask;
     let loads = m.kind == MemKind::Load || m.kind == MemKind::Atomic && m.rtn || i.fmt == Fmt::Mimg;
-    let writes_dst = loads || info.flags & op_flags::LOAD != 0 || info.dst_dwords > 0 && m.kind == MemKind::Other;
+    let writes_dst = loads
+        || info.flags & op_flags::LOAD != 0
+        || info.dst_dwords > 0 && m.kind == MemKind::Other;
     if writes_dst && !i.has(flag::LDS) {
         let n = info.dst_dwords.max(1) + u8::from(i.has(flag::TFE));
         let r = &mut g.regs[wi];
@@ -855,7 +884,15 @@ fn memory(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize) {
 
 /// Flush: lane `lane`'s load element at destination register offset `k` (`n` registers) came
 /// from memory never written: those registers' lanes become undefined.
-pub(crate) fn loaded_undefined(g: &mut GroupCheck, w: &Wave, i: &Inst, k: u16, n: u16, lane: u8, o: OriginId) {
+pub(crate) fn loaded_undefined(
+    g: &mut GroupCheck,
+    w: &Wave,
+    i: &Inst,
+    k: u16,
+    n: u16,
+    lane: u8,
+    o: OriginId,
+) {
     let wi = w.id as usize;
     let Some(r) = g.regs.get_mut(wi) else { return };
     let bit = 1u64 << lane;
@@ -915,7 +952,15 @@ mod tests {
         w.set_exec(u64::MAX);
         w.pc = 0x40;
         let load = inst(&[0x00, 0x80, 0x50, 0xdc, 0x04, 0x00, 0x7f, 0x01]); // global_load_dword v1, v[4:5], off
-        let o = g.origins.add(0x40, 0, 0, Read::Lds { addr: 0x10, size: 4 });
+        let o = g.origins.add(
+            0x40,
+            0,
+            0,
+            Read::Lds {
+                addr: 0x10,
+                size: 4,
+            },
+        );
         for lane in 0..4 {
             loaded_undefined(g, &w, &load, 0, 1, lane, o);
         }
@@ -959,7 +1004,11 @@ mod tests {
         w.s[107] = 0;
         run(&mut g, &mut w, &[0x02, 0x00, 0x87, 0xbf]);
         // A DPP move reads other lanes: not followed (defined).
-        run(&mut g, &mut w, &[0xfa, 0x02, 0x04, 0x7e, 0x01, 0x11, 0x01, 0xff]);
+        run(
+            &mut g,
+            &mut w,
+            &[0xfa, 0x02, 0x04, 0x7e, 0x01, 0x11, 0x01, 0xff],
+        );
         assert_eq!(g.regs[0].get_v(VGPR + 2).0, 0);
         assert_eq!(checker.report(), Vec::<String>::new());
 
@@ -992,10 +1041,17 @@ mod tests {
         flush(&w, &store, &mut g);
         let found = checker.report();
         assert_eq!(found.len(), 1, "{found:?}");
-        assert!(found[0].contains("the value is stored to global memory at pc 0x100"), "{found:?}");
+        assert!(
+            found[0].contains("the value is stored to global memory at pc 0x100"),
+            "{found:?}"
+        );
 
         // v_cmp_gt_i32_e64 s[4:5], v1, v0; s_and_saveexec_b64 s[6:7], s[4:5]: EXEC from it.
-        run(&mut g, &mut w, &[0x04, 0x00, 0xc4, 0xd0, 0x01, 0x01, 0x02, 0x00]);
+        run(
+            &mut g,
+            &mut w,
+            &[0x04, 0x00, 0xc4, 0xd0, 0x01, 0x01, 0x02, 0x00],
+        );
         w.s[4] = 0b1111;
         run(&mut g, &mut w, &[0x04, 0x20, 0x86, 0xbe]);
         let found = checker.report();

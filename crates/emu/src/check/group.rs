@@ -116,7 +116,11 @@ fn words(bits_len: usize, from: u64, len: u64, mut f: impl FnMut(usize, u64)) {
         }
         let lo = b % 64;
         let n = (end - b).min(64 - lo);
-        let mask = if n == 64 { u64::MAX } else { ((1u64 << n) - 1) << lo };
+        let mask = if n == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << n) - 1) << lo
+        };
         f(word, mask);
         b += n;
     }
@@ -338,14 +342,20 @@ pub(crate) fn flush(w: &Wave, i: &Inst, g: &mut GroupCheck) {
         let mut cursor = [[0u16; 2]; 64];
         let d16 = i.mem.d16 != 0;
         for n in &notes {
-            let regs = if d16 { 1 } else { u16::from(n.size).div_ceil(4).max(1) };
+            let regs = if d16 {
+                1
+            } else {
+                u16::from(n.size).div_ceil(4).max(1)
+            };
             let c = &mut cursor[usize::from(n.lane) % 64][usize::from(n.write)];
             let e = Elem { k: *c, n: regs };
             *c += regs;
             match n.space {
                 // A multi-dword LDS load or store (noted whole by the fast path): dword by
                 // dword, one register each, as definedness is kept per register.
-                Space::Lds if n.size > 4 && n.size % 4 == 0 && !d16 && i.mem.kind != MemKind::Atomic => {
+                Space::Lds
+                    if n.size > 4 && n.size % 4 == 0 && !d16 && i.mem.kind != MemKind::Atomic =>
+                {
                     for j in 0..n.size / 4 {
                         let part = Note {
                             addr: n.addr + 4 * u64::from(j),
@@ -423,8 +433,7 @@ fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, e: Elem) {
     }
     let op = op_of(i, n.write);
     // An element none of whose bytes was written (a partly written one may hold padding).
-    if checks.uninit && (!n.write || op == Op::Atomic) && none_set(&g.lds_init, a, len)
-    {
+    if checks.uninit && (!n.write || op == Op::Atomic) && none_set(&g.lds_init, a, len) {
         let what = format!(
             "reads {len} bytes at LDS offset {a:#x}, never written (group segment of {} bytes)",
             g.d.lds_size

@@ -258,13 +258,14 @@ impl std::hash::Hasher for KeyHasher {
         }
     }
     fn write_u64(&mut self, k: u64) {
-        self.0 = (self.0 ^ k).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
+        self.0 = (self.0 ^ k)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(29);
     }
 }
 
 /// Maps keyed by dword or page number.
-pub(crate) type KeyMap<V> =
-    HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;
+pub(crate) type KeyMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;
 
 /// Dwords per shadow page (4 KB of memory).
 const PAGE_DWORDS: usize = 1024;
@@ -348,9 +349,9 @@ impl GlobalRaces {
             let (addr, len, op) = at(k);
             let Some(page) = page_of(addr, len) else {
                 // Across a page boundary: on its own.
-                if let Some(c) =
-                    self.with_cells(addr, len, |cell, mask| cell.access(seq, gid, vc, op, mask, pc))
-                {
+                if let Some(c) = self.with_cells(addr, len, |cell, mask| {
+                    cell.access(seq, gid, vc, op, mask, pc)
+                }) {
                     conflict(k, c);
                 }
                 k += 1;

@@ -894,7 +894,12 @@ pub(crate) fn flat<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
 /// checkers in one go (per wave, not per lane). A store that releases the wave's clock takes
 /// the per-lane path instead: its notes must come before the stores.
 #[inline(always)]
-fn global_fast<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) -> Option<R> {
+fn global_fast<const C: bool>(
+    w: &mut Wave,
+    i: &Inst,
+    env: &mut Env,
+    addrs: &[u64; LANES],
+) -> Option<R> {
     if C && env.check.as_deref().is_some_and(|g| g.releases()) {
         return None;
     }
@@ -1699,7 +1704,13 @@ fn note_ds(
             }
         } else {
             let a = u64::from(addr[l].wrapping_add(off16));
-            g.note(Space::Lds, a, u32::from(m.bytes) * u32::from(m.count), l, write);
+            g.note(
+                Space::Lds,
+                a,
+                u32::from(m.bytes) * u32::from(m.count),
+                l,
+                write,
+            );
         }
     }
 }
