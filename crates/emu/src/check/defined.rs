@@ -304,9 +304,9 @@ impl Use {
     }
 }
 
-/// Reports the read behind origin `o` (from lane `lane` of wave `w`'s register when the
-/// origin is unknown) as `uninit`, used at `w`'s PC.
-pub(crate) fn report_use(g: &GroupCheck, w: &Wave, o: OriginId, lanes: u64, what: Use) {
+/// Reports the read behind origin `o` as `uninit`, used by wave `w` at its PC (the line names
+/// the load's own wave and lane).
+pub(crate) fn report_use(g: &GroupCheck, w: &Wave, o: OriginId, what: Use) {
     let Some(origin) = o
         .checked_sub(1)
         .and_then(|k| g.origins.list.get(k as usize))
@@ -315,12 +315,6 @@ pub(crate) fn report_use(g: &GroupCheck, w: &Wave, o: OriginId, lanes: u64, what
     };
     let d = &g.d;
     let key = (Kind::Uninit, d.kernel.clone(), pc_key(d, origin.pc), 0);
-    let lane = if lanes >> origin.lane & 1 != 0 || lanes == 0 {
-        origin.lane
-    } else {
-        lanes.trailing_zeros() as u8
-    };
-    let _ = lane;
     d.checker.findings.add(key, || {
         let read = match &origin.read {
             Read::Lds { addr, size } => format!(
@@ -413,7 +407,7 @@ pub(crate) fn before(g: &mut GroupCheck, w: &Wave, i: &Inst) {
 fn use_lanes(g: &GroupCheck, w: &Wave, u: u64, o: OriginId, what: Use) {
     let u = u & w.exec() & w.lane_mask;
     if u != 0 {
-        report_use(g, w, o, u, what);
+        report_use(g, w, o, what);
     }
 }
 
@@ -421,14 +415,12 @@ fn use_lanes(g: &GroupCheck, w: &Wave, u: u64, o: OriginId, what: Use) {
 fn sopp(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize) {
     let r = &g.regs[wi];
     match i.op {
-        Op::S_CBRANCH_SCC0 | Op::S_CBRANCH_SCC1 if r.scc => {
-            report_use(g, w, r.scco, 0, Use::Branch)
-        }
+        Op::S_CBRANCH_SCC0 | Op::S_CBRANCH_SCC1 if r.scc => report_use(g, w, r.scco, Use::Branch),
         Op::S_CBRANCH_VCCZ | Op::S_CBRANCH_VCCNZ => {
             let (u, o) = r.get_mask(VCC as u16, w);
             // A defined 1 decides "not zero" whatever the rest holds.
             if u != 0 && w.vcc() & !u == 0 {
-                report_use(g, w, o, u, Use::Branch);
+                report_use(g, w, o, Use::Branch);
             }
         }
         _ => {}
@@ -523,7 +515,7 @@ fn salu(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize) {
         }
         Op::S_SETPC_B64 | Op::S_SWAPPC_B64 => {
             if u0 != 0 {
-                report_use(g, w, o0, 0, Use::Jump);
+                report_use(g, w, o0, Use::Jump);
             }
             (
                 if i.op == Op::S_SWAPPC_B64 {
@@ -584,7 +576,7 @@ fn salu(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize) {
         let u = u & w.lane_mask;
         r.set_mask(EXEC as u16, 0, 0, w);
         if u != 0 {
-            report_use(g, w, o, u, Use::Exec);
+            report_use(g, w, o, Use::Exec);
         }
     }
 }
@@ -624,7 +616,7 @@ fn apply(g: &mut GroupCheck, w: &Wave, wi: usize, e: Effect) {
         r.s[EXEC] = 0;
         r.s[EXEC + 1] = 0;
         if u != 0 {
-            report_use(g, w, o, u, Use::Exec);
+            report_use(g, w, o, Use::Exec);
         }
     }
 }

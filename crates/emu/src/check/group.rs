@@ -133,6 +133,13 @@ fn none_set(bits: &[u64], from: u64, len: u64) -> bool {
     !any
 }
 
+/// Whether all of bits `[from, from+len)` are set.
+fn all_set(bits: &[u64], from: u64, len: u64) -> bool {
+    let mut all = true;
+    words(bits.len(), from, len, |w, m| all &= bits[w] & m == m);
+    all
+}
+
 fn clear_bits(bits: &mut [u64], from: u64, len: u64) {
     words(bits.len(), from, len, |w, m| bits[w] &= !m);
 }
@@ -351,24 +358,6 @@ pub(crate) fn flush(w: &Wave, i: &Inst, g: &mut GroupCheck) {
             let e = Elem { k: *c, n: regs };
             *c += regs;
             match n.space {
-                // A multi-dword LDS load or store (noted whole by the fast path): dword by
-                // dword, one register each, as definedness is kept per register.
-                Space::Lds
-                    if n.size > 4 && n.size % 4 == 0 && !d16 && i.mem.kind != MemKind::Atomic =>
-                {
-                    for j in 0..n.size / 4 {
-                        let part = Note {
-                            addr: n.addr + 4 * u64::from(j),
-                            size: 4,
-                            ..*n
-                        };
-                        let e = Elem {
-                            k: e.k + u16::from(j),
-                            n: 1,
-                        };
-                        lds(g, w, i, wi, &part, e);
-                    }
-                }
                 Space::Lds => lds(g, w, i, wi, n, e),
                 Space::Private => private(g, w, i, wi, n, n.addr, e),
                 Space::Global => {
@@ -432,39 +421,62 @@ fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, e: Elem) {
         return; // the emulator faults it
     }
     let op = op_of(i, n.write);
-    // An element none of whose bytes was written (a partly written one may hold padding).
-    if checks.uninit && (!n.write || op == Op::Atomic) && none_set(&g.lds_init, a, len) {
-        let what = format!(
-            "reads {len} bytes at LDS offset {a:#x}, never written (group segment of {} bytes)",
-            g.d.lds_size
-        );
-        // An undefined value stored there earlier keeps its first load as the origin.
-        match g.lds_origin.get(&(a / 4)).copied() {
-            Some(o) if !n.write && defined::tracks_load(i) => {
-                defined::loaded_undefined(g, w, i, e.k, e.n, n.lane, o)
+    // A multi-dword element of a plain load or store (the fast path notes it whole): written
+    // bits dword by dword, as definedness is kept per register.
+    let (step, regs) = if len > 4 && len % 4 == 0 && i.mem.d16 == 0 && op != Op::Atomic {
+        (4, 1)
+    } else {
+        (len, e.n)
+    };
+    let reads = !n.write || op == Op::Atomic;
+    // Only an element none of whose bytes was written (a partly written one may hold padding).
+    if checks.uninit && reads && !all_set(&g.lds_init, a, len) {
+        for j in 0..len / step {
+            let (a, k) = (a + j * step, e.k + j as u16 * regs);
+            if !none_set(&g.lds_init, a, step) {
+                continue;
             }
-            _ => unwritten(
-                g,
-                w,
-                i,
-                n,
-                e,
-                Read::Lds {
-                    addr: a,
-                    size: n.size,
-                },
-                what,
-            ),
+            let part = Note {
+                addr: a,
+                size: step as u8,
+                ..*n
+            };
+            let e = Elem { k, n: regs };
+            // An undefined value stored there earlier keeps its first load as the origin.
+            match g.lds_origin.get(&(a / 4)).copied() {
+                Some(o) if !n.write && defined::tracks_load(i) => {
+                    defined::loaded_undefined(g, w, i, e.k, e.n, n.lane, o)
+                }
+                _ => {
+                    let what = format!(
+                        "reads {step} bytes at LDS offset {a:#x}, never written (group segment of {} bytes)",
+                        g.d.lds_size
+                    );
+                    let read = Read::Lds {
+                        addr: a,
+                        size: step as u8,
+                    };
+                    unwritten(g, w, i, &part, e, read, what)
+                }
+            }
         }
     }
-    if n.write && op != Op::Atomic {
-        if let Some(o) = stored_undefined(g, n, e) {
-            clear_bits(&mut g.lds_init, a, len);
-            g.lds_origin.insert(a / 4, o);
-        } else {
-            set_bits(&mut g.lds_init, a, len);
+    if n.write && op != Op::Atomic && !g.pending.data.is_empty() {
+        for j in 0..len / step {
+            let (a, k) = (a + j * step, e.k + j as u16 * regs);
+            let part = Note {
+                addr: a,
+                size: step as u8,
+                ..*n
+            };
+            if let Some(o) = stored_undefined(g, &part, Elem { k, n: regs }) {
+                clear_bits(&mut g.lds_init, a, step);
+                g.lds_origin.insert(a / 4, o);
+            } else {
+                set_bits(&mut g.lds_init, a, step);
+            }
         }
-    } else if op == Op::Atomic {
+    } else if n.write {
         set_bits(&mut g.lds_init, a, len);
     }
     if !checks.race {
@@ -603,7 +615,7 @@ fn global(
     }
     // The host sees what a kernel stores to global memory.
     if let Some(o) = stored_undefined(g, n, e) {
-        defined::report_use(g, w, o, 1 << n.lane, Use::Store);
+        defined::report_use(g, w, o, Use::Store);
     }
     if !c.checks.race {
         return;
