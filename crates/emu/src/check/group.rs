@@ -80,6 +80,8 @@ pub(crate) struct GroupCheck {
     pub(super) origins: defined::Origins,
     /// LDS dwords an undefined value was stored to: the origin of that value.
     lds_origin: race::KeyMap<defined::OriginId>,
+    /// Private dwords (wave << 32 | dword) an undefined value was spilled to: its origin.
+    private_origin: race::KeyMap<defined::OriginId>,
     /// The running store's data definedness.
     pub(super) pending: defined::Pending,
     /// The running instruction's plain global accesses, for [`plain_races`].
@@ -163,6 +165,7 @@ impl GroupCheck {
             regs: Vec::new(),
             origins: defined::Origins::default(),
             lds_origin: race::KeyMap::default(),
+            private_origin: race::KeyMap::default(),
             pending: defined::Pending::default(),
             plain: Vec::new(),
         }
@@ -209,6 +212,7 @@ impl GroupCheck {
         }
         self.origins.clear();
         self.lds_origin.clear();
+        self.private_origin.clear();
     }
 
     /// Before instruction `i` of wave `w` (checked interpreter): definedness, while anything
@@ -515,10 +519,14 @@ fn private(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, p: u64, 
         return; // the emulator faults it
     }
     if n.write || i.mem.kind == MemKind::Atomic {
-        // An undefined value leaves the bytes as they were (the bits are per wave, and other
-        // lanes may have written them).
-        if stored_undefined(g, n, e).is_none() {
-            set_bits(&mut g.waves[wi].private_init, p, len);
+        // An undefined value (a spill of one) leaves the bytes as they were (the bits are per
+        // wave, and other lanes may have written them); where they were never written, a
+        // reload gets the value's origin.
+        match stored_undefined(g, n, e) {
+            None => set_bits(&mut g.waves[wi].private_init, p, len),
+            Some(o) => {
+                g.private_origin.insert(((wi as u64) << 32) | (p / 4), o);
+            }
         }
         return;
     }
@@ -526,6 +534,16 @@ fn private(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, p: u64, 
         return;
     }
     if none_set(&g.waves[wi].private_init, p, len) {
+        if let Some(o) = g
+            .private_origin
+            .get(&(((wi as u64) << 32) | (p / 4)))
+            .copied()
+        {
+            if defined::tracks_load(i) {
+                defined::loaded_undefined(g, w, i, e.k, e.n, n.lane, o);
+                return;
+            }
+        }
         let what = format!(
             "reads {len} bytes at private offset {p:#x}, never written by this wave (private segment of {} bytes per lane)",
             g.d.private_per_lane
