@@ -7,6 +7,8 @@
 //! the checkers after it ran ([`group::flush`]):
 //! - [`shadow`]: the allocations the program made (sizes it asked for, freed or live) and
 //!   which of their bytes were ever written (`uninit`, `bounds`);
+//! - [`defined`]: per-lane register definedness, so `uninit` reports where a value loaded
+//!   from never-written memory is used, not the (possibly speculative) load itself;
 //! - [`race`]: per-location last accesses stamped with vector-clock epochs (`race`);
 //! - [`report`]: findings, one line each, identical ones counted, printed at exit.
 
