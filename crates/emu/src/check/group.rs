@@ -3,6 +3,7 @@
 //! written bits, and the accesses the current instruction noted. [`flush`] runs the checks
 //! on them after the instruction.
 
+use super::defined::{self, OriginId, Read, Use};
 use super::race::{self, Cell, Conflict, Op, Vc};
 use super::report::Kind;
 use super::shadow::Alloc;
@@ -10,7 +11,6 @@ use super::Checker;
 use crate::decode::{flag, Inst, Kind as MemKind};
 use crate::gpu::{Functions, Program};
 use crate::wave::Wave;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// What every work-group of a checked dispatch shares.
@@ -63,17 +63,29 @@ struct WaveCheck {
 
 /// A resident work-group's check state (kept between launches).
 pub(crate) struct GroupCheck {
-    d: Arc<DispatchCheck>,
-    wg: [u32; 3],
+    pub(super) d: Arc<DispatchCheck>,
+    pub(super) wg: [u32; 3],
     waves: Vec<WaveCheck>,
     lds_init: Vec<u64>,
     lds_cells: Vec<Cell>,
     /// Stamps LDS cells, so a launch need not clear them.
     launch: u32,
-    lds_sync: HashMap<u64, Vc>,
+    lds_sync: race::KeyMap<Vc>,
     notes: Vec<Note>,
     /// The running instruction releases its global stores (set by [`GroupCheck::begin`]).
     releasing: Option<Release>,
+    /// Each wave's register definedness (`uninit`, see [`defined`]).
+    pub(super) regs: Vec<defined::Regs>,
+    /// The launch's uninitialised reads, for reports at their use.
+    pub(super) origins: defined::Origins,
+    /// LDS dwords an undefined value was stored to: the origin of that value.
+    lds_origin: race::KeyMap<defined::OriginId>,
+    /// Private dwords (wave << 32 | dword) an undefined value was spilled to: its origin.
+    private_origin: race::KeyMap<defined::OriginId>,
+    /// The running store's data definedness.
+    pub(super) pending: defined::Pending,
+    /// The running instruction's plain global accesses, for [`plain_races`].
+    plain: Vec<Note>,
 }
 
 /// How the running instruction's global stores release the wave's clock.
@@ -93,17 +105,49 @@ impl WaveCheck {
     }
 }
 
-fn bit(bits: &[u64], b: u64) -> bool {
-    bits.get((b / 64) as usize)
-        .is_some_and(|w| w >> (b % 64) & 1 != 0)
+/// Calls `f(word, mask)` for the words of `bits` holding bits `[from, from+len)` (bits past
+/// the end are ignored).
+#[inline]
+fn words(bits_len: usize, from: u64, len: u64, mut f: impl FnMut(usize, u64)) {
+    let end = from + len;
+    let mut b = from;
+    while b < end {
+        let word = (b / 64) as usize;
+        if word >= bits_len {
+            return;
+        }
+        let lo = b % 64;
+        let n = (end - b).min(64 - lo);
+        let mask = if n == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << n) - 1) << lo
+        };
+        f(word, mask);
+        b += n;
+    }
+}
+
+/// Whether none of bits `[from, from+len)` is set.
+fn none_set(bits: &[u64], from: u64, len: u64) -> bool {
+    let mut any = false;
+    words(bits.len(), from, len, |w, m| any |= bits[w] & m != 0);
+    !any
+}
+
+/// Whether all of bits `[from, from+len)` are set.
+fn all_set(bits: &[u64], from: u64, len: u64) -> bool {
+    let mut all = true;
+    words(bits.len(), from, len, |w, m| all &= bits[w] & m == m);
+    all
+}
+
+fn clear_bits(bits: &mut [u64], from: u64, len: u64) {
+    words(bits.len(), from, len, |w, m| bits[w] &= !m);
 }
 
 fn set_bits(bits: &mut [u64], from: u64, len: u64) {
-    for b in from..from + len {
-        if let Some(w) = bits.get_mut((b / 64) as usize) {
-            *w |= 1 << (b % 64);
-        }
-    }
+    words(bits.len(), from, len, |w, m| bits[w] |= m);
 }
 
 impl GroupCheck {
@@ -115,9 +159,15 @@ impl GroupCheck {
             lds_init: Vec::new(),
             lds_cells: Vec::new(),
             launch: 0,
-            lds_sync: HashMap::new(),
+            lds_sync: race::KeyMap::default(),
             notes: Vec::with_capacity(256),
             releasing: None,
+            regs: Vec::new(),
+            origins: defined::Origins::default(),
+            lds_origin: race::KeyMap::default(),
+            private_origin: race::KeyMap::default(),
+            pending: defined::Pending::default(),
+            plain: Vec::new(),
         }
     }
 
@@ -155,6 +205,22 @@ impl GroupCheck {
             w.released = None;
             w.private_init.clear();
             w.private_init.resize(pwords, 0);
+        }
+        self.regs.resize_with(nwaves, defined::Regs::default);
+        for r in &mut self.regs {
+            r.reset();
+        }
+        self.origins.clear();
+        self.lds_origin.clear();
+        self.private_origin.clear();
+    }
+
+    /// Before instruction `i` of wave `w` (checked interpreter): definedness, while anything
+    /// in the wave is undefined.
+    #[inline]
+    pub(crate) fn step(&mut self, w: &Wave, i: &Inst) {
+        if self.regs.get(w.id as usize).is_some_and(|r| r.dirty) {
+            defined::before(self, w, i);
         }
     }
 
@@ -207,6 +273,29 @@ impl GroupCheck {
         .then_some(Release { wave, atomic });
     }
 
+    /// Whether the running instruction's stores release the wave's clock (their notes must
+    /// come before the stores).
+    pub(crate) fn releases(&self) -> bool {
+        self.releasing.is_some()
+    }
+
+    /// Notes a whole wave's global accesses of `size` bytes each (lanes `exec`), made by the
+    /// one-range fast path (no lane faulted).
+    pub(crate) fn note_wave(&mut self, addrs: &[u64; 64], exec: u64, size: u32, write: bool) {
+        let mut m = exec;
+        while m != 0 {
+            let lane = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.notes.push(Note {
+                space: Space::Global,
+                addr: addrs[lane],
+                size: size as u8,
+                lane: lane as u8,
+                write,
+            });
+        }
+    }
+
     /// Notes one lane's access (before it is made, so a faulting lane is noted too).
     #[inline]
     pub(crate) fn note(&mut self, space: Space, addr: u64, size: u32, lane: usize, write: bool) {
@@ -241,32 +330,55 @@ fn op_of(i: &Inst, write: bool) -> Op {
     }
 }
 
+/// Where a lane's element sits in the instruction's registers: the element's first register
+/// (counted from the destination for a load, from the data for a store) and how many.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Elem {
+    pub k: u16,
+    pub n: u16,
+}
+
 /// Runs the checks on the accesses the instruction `i` of wave `w` noted.
 pub(crate) fn flush(w: &Wave, i: &Inst, g: &mut GroupCheck) {
     g.releasing = None;
     if g.notes.is_empty() {
+        g.pending.data.clear();
         return;
     }
     let mut notes = std::mem::take(&mut g.notes);
     let wi = w.id as usize;
     if wi < g.waves.len() {
         let mut last: Option<Arc<Alloc>> = None;
+        // Per lane, the next element's register offset for reads and for writes.
+        let mut cursor = [[0u16; 2]; 64];
+        let d16 = i.mem.d16 != 0;
         for n in &notes {
+            let regs = if d16 {
+                1
+            } else {
+                u16::from(n.size).div_ceil(4).max(1)
+            };
+            let c = &mut cursor[usize::from(n.lane) % 64][usize::from(n.write)];
+            let e = Elem { k: *c, n: regs };
+            *c += regs;
             match n.space {
-                Space::Lds => lds(g, w, i, wi, n),
-                Space::Private => private(g, w, i, wi, n, n.addr),
+                Space::Lds => lds(g, w, i, wi, n, e),
+                Space::Private => private(g, w, i, wi, n, n.addr, e),
                 Space::Global => {
                     // MUBUF scratch (the private segment buffer) reaches this wave's slot.
                     let off = n.addr.wrapping_sub(w.scratch_base);
                     if w.scratch_base != 0 && off < g.d.slot_size {
                         let lanes = w.size() as u64;
                         let p = off / (4 * lanes) * 4 + off % 4;
-                        private(g, w, i, wi, n, p);
+                        private(g, w, i, wi, n, p, e);
                     } else {
-                        global(g, w, i, wi, n, &mut last);
+                        global(g, w, i, wi, n, e, &mut last);
                     }
                 }
             }
+        }
+        if !g.plain.is_empty() {
+            plain_races(g, w, i, wi);
         }
         // A release is one step of the wave's clock, after all its lanes.
         if i.mem.kind == MemKind::Atomic {
@@ -275,25 +387,100 @@ pub(crate) fn flush(w: &Wave, i: &Inst, g: &mut GroupCheck) {
     }
     notes.clear();
     g.notes = notes;
+    g.pending.data.clear();
 }
 
-fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note) {
+/// A plain load read an element never written: its registers become undefined (reported
+/// where the value is used); any other access (an atomic) is reported now.
+fn unwritten(g: &mut GroupCheck, w: &Wave, i: &Inst, n: &Note, e: Elem, read: Read, what: String) {
+    if !n.write && defined::tracks_load(i) {
+        let o = g.origins.add(w.pc, w.id, n.lane, read);
+        defined::loaded_undefined(g, w, i, e.k, e.n, n.lane, o);
+    } else {
+        let other = match &read {
+            Read::Global { alloc, .. } => u64::from(alloc.id),
+            _ => 0,
+        };
+        report(g, w, i, n, Kind::Uninit, what, other);
+    }
+}
+
+/// The origin of the undefined value a store writes for this element, if it is undefined.
+fn stored_undefined(g: &GroupCheck, n: &Note, e: Elem) -> Option<OriginId> {
+    if !n.write || g.pending.data.is_empty() {
+        return None;
+    }
+    let (k, m) = if g.d.checker.checks.uninit {
+        (usize::from(e.k), usize::from(e.n))
+    } else {
+        return None;
+    };
+    g.pending.element(k, m, usize::from(n.lane))
+}
+
+fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, e: Elem) {
     let checks = g.d.checker.checks;
     let (a, len) = (n.addr, u64::from(n.size));
     if a + len > u64::from(g.d.lds_size) {
         return; // the emulator faults it
     }
     let op = op_of(i, n.write);
-    // An element none of whose bytes was written (a partly written one may hold padding).
-    if checks.uninit && (!n.write || op == Op::Atomic) && (a..a + len).all(|b| !bit(&g.lds_init, b))
-    {
-        let what = format!(
-            "reads {len} bytes at LDS offset {a:#x}, never written (group segment of {} bytes)",
-            g.d.lds_size
-        );
-        report(g, w, i, n, Kind::Uninit, what, 0);
+    // A multi-dword element of a plain load or store (the fast path notes it whole): written
+    // bits dword by dword, as definedness is kept per register.
+    let (step, regs) = if len > 4 && len % 4 == 0 && i.mem.d16 == 0 && op != Op::Atomic {
+        (4, 1)
+    } else {
+        (len, e.n)
+    };
+    let reads = !n.write || op == Op::Atomic;
+    // Only an element none of whose bytes was written (a partly written one may hold padding).
+    if checks.uninit && reads && !all_set(&g.lds_init, a, len) {
+        for j in 0..len / step {
+            let (a, k) = (a + j * step, e.k + j as u16 * regs);
+            if !none_set(&g.lds_init, a, step) {
+                continue;
+            }
+            let part = Note {
+                addr: a,
+                size: step as u8,
+                ..*n
+            };
+            let e = Elem { k, n: regs };
+            // An undefined value stored there earlier keeps its first load as the origin.
+            match g.lds_origin.get(&(a / 4)).copied() {
+                Some(o) if !n.write && defined::tracks_load(i) => {
+                    defined::loaded_undefined(g, w, i, e.k, e.n, n.lane, o)
+                }
+                _ => {
+                    let what = format!(
+                        "reads {step} bytes at LDS offset {a:#x}, never written (group segment of {} bytes)",
+                        g.d.lds_size
+                    );
+                    let read = Read::Lds {
+                        addr: a,
+                        size: step as u8,
+                    };
+                    unwritten(g, w, i, &part, e, read, what)
+                }
+            }
+        }
     }
-    if n.write || op == Op::Atomic {
+    if n.write && op != Op::Atomic && !g.pending.data.is_empty() {
+        for j in 0..len / step {
+            let (a, k) = (a + j * step, e.k + j as u16 * regs);
+            let part = Note {
+                addr: a,
+                size: step as u8,
+                ..*n
+            };
+            if let Some(o) = stored_undefined(g, &part, Elem { k, n: regs }) {
+                clear_bits(&mut g.lds_init, a, step);
+                g.lds_origin.insert(a / 4, o);
+            } else {
+                set_bits(&mut g.lds_init, a, step);
+            }
+        }
+    } else if n.write {
         set_bits(&mut g.lds_init, a, len);
     }
     if !checks.race {
@@ -308,10 +495,12 @@ fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note) {
         g.lds_sync.entry(a / 4).or_default().join(&wc.vc);
     }
     let mut conflict = None;
+    let vc = &g.waves[wi].vc;
+    let me = race::epoch(gid, vc.get(gid));
     for d in a / 4..=(a + len - 1) / 4 {
         if let Some(cell) = g.lds_cells.get_mut(d as usize) {
             let mask = race::byte_mask(d, a, len);
-            conflict = conflict.or(cell.access(seq, gid, &g.waves[wi].vc, op, mask, w.pc));
+            conflict = conflict.or(cell.access_at(seq, gid, me, vc, op, mask, w.pc));
         }
     }
     if let Some(c) = conflict {
@@ -324,25 +513,42 @@ fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note) {
     }
 }
 
-fn private(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, p: u64) {
+fn private(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, p: u64, e: Elem) {
     let len = u64::from(n.size);
     if p + len > u64::from(g.d.private_per_lane) {
         return; // the emulator faults it
     }
-    let wc = &mut g.waves[wi];
     if n.write || i.mem.kind == MemKind::Atomic {
-        set_bits(&mut wc.private_init, p, len);
+        // An undefined value (a spill of one) leaves the bytes as they were (the bits are per
+        // wave, and other lanes may have written them); where they were never written, a
+        // reload gets the value's origin.
+        match stored_undefined(g, n, e) {
+            None => set_bits(&mut g.waves[wi].private_init, p, len),
+            Some(o) => {
+                g.private_origin.insert(((wi as u64) << 32) | (p / 4), o);
+            }
+        }
         return;
     }
     if !g.d.checker.checks.uninit {
         return;
     }
-    if (p..p + len).all(|b| !bit(&wc.private_init, b)) {
+    if none_set(&g.waves[wi].private_init, p, len) {
+        if let Some(o) = g
+            .private_origin
+            .get(&(((wi as u64) << 32) | (p / 4)))
+            .copied()
+        {
+            if defined::tracks_load(i) {
+                defined::loaded_undefined(g, w, i, e.k, e.n, n.lane, o);
+                return;
+            }
+        }
         let what = format!(
             "reads {len} bytes at private offset {p:#x}, never written by this wave (private segment of {} bytes per lane)",
             g.d.private_per_lane
         );
-        report(g, w, i, n, Kind::Uninit, what, 0);
+        unwritten(g, w, i, n, e, Read::Private { p, size: n.size }, what);
     }
 }
 
@@ -352,22 +558,24 @@ fn global(
     i: &Inst,
     wi: usize,
     n: &Note,
+    e: Elem,
     last: &mut Option<Arc<Alloc>>,
 ) {
     let c = g.d.checker;
     let (a, len) = (n.addr, u64::from(n.size));
-    let hit = last
+    if !last
         .as_ref()
-        .filter(|x| a >= x.base && a < x.base + x.mapped)
-        .cloned()
-        .or_else(|| c.memory.lookup(a));
-    *last = hit.clone();
+        .is_some_and(|x| a >= x.base && a < x.base + x.mapped)
+    {
+        *last = c.memory.lookup(a);
+    }
+    let hit = last.as_ref();
     let op = op_of(i, n.write);
     let verb = if n.write { "writes" } else { "reads" };
     // Scalar loads also fetch kernel arguments and constants the host may have written
     // unseen: they are checked for races only.
     let scalar = i.fmt == crate::decode::Fmt::Smem;
-    if let Some(al) = hit.as_ref().filter(|_| !scalar) {
+    if let Some(al) = hit.filter(|_| !scalar) {
         if c.checks.bounds {
             let end = a.saturating_add(len);
             let limit = al.base + al.len;
@@ -388,24 +596,56 @@ fn global(
         // Polling (GLC) loads may read a flag before anyone set it; a partly written element
         // may hold padding.
         let reads = (!n.write && op != Op::SyncRead) || op == Op::Atomic;
-        if c.checks.uninit && reads && !g.d.blit && !al.is_freed() && al.never_written(a, len) {
-            {
-                let what = format!(
-                    "reads {len} bytes at {a:#x}, never written since allocation: {}",
-                    al.describe()
-                );
-                report(g, w, i, n, Kind::Uninit, what, u64::from(al.id));
+        if c.checks.uninit && reads && !g.d.blit && !al.is_freed() {
+            // A wave's multi-dword element (noted whole by the fast path): dword by dword.
+            let (step, regs) = if !n.write && len > 4 && len % 4 == 0 {
+                (4, 1)
+            } else {
+                (len, e.n)
+            };
+            let al = al.clone();
+            for j in 0..len / step {
+                let (a, k) = (a + j * step, e.k + j as u16 * regs);
+                if al.never_written(a, step) {
+                    let what = format!(
+                        "reads {step} bytes at {a:#x}, never written since allocation: {}",
+                        al.describe()
+                    );
+                    let read = Read::Global {
+                        addr: a,
+                        size: step as u8,
+                        alloc: al.clone(),
+                    };
+                    let part = Note {
+                        addr: a,
+                        size: step as u8,
+                        ..*n
+                    };
+                    unwritten(g, w, i, &part, Elem { k, n: regs }, read, what);
+                }
             }
         }
         if n.write || op == Op::Atomic {
-            al.mark_written(a, len);
+            if let Some(al) = last.as_ref() {
+                al.mark_written(a, len);
+            }
         }
+    }
+    // The host sees what a kernel stores to global memory.
+    if let Some(o) = stored_undefined(g, n, e) {
+        defined::report_use(g, w, o, Use::Store);
     }
     if !c.checks.race {
         return;
     }
     let seq = g.d.seq;
     let wc = &mut g.waves[wi];
+    if matches!(op, Op::Read | Op::Write) && !(op == Op::Write && wc.fenced) {
+        // Plain accesses: checked together after the instruction's notes (one page lock per
+        // run of accesses to a 4 KB page, not one per lane).
+        g.plain.push(*n);
+        return;
+    }
     let acquires = op == Op::SyncRead || op == Op::Atomic && (i.has(flag::GLC) || i.mem.rtn);
     if acquires {
         wc.released = None;
@@ -433,17 +673,50 @@ fn global(
         cell.access(seq, gid, vc, op, mask, w.pc)
     });
     if let Some(cf) = conflict {
-        let where_ = match &hit {
-            Some(al) => al.describe(),
-            None => "no allocation the checker knows".to_string(),
-        };
-        let what = format!("{verb} {len} bytes at {a:#x} ({where_})");
-        race_report(g, w, i, n, cf, what);
+        global_race(g, w, i, n, cf);
     }
 }
 
+/// Reports a race on global memory.
+fn global_race(g: &GroupCheck, w: &Wave, i: &Inst, n: &Note, cf: Conflict) {
+    let (a, len) = (n.addr, n.size);
+    let verb = if n.write { "writes" } else { "reads" };
+    let where_ = match g.d.checker.memory.lookup(a) {
+        Some(al) => al.describe(),
+        None => "no allocation the checker knows".to_string(),
+    };
+    let what = format!("{verb} {len} bytes at {a:#x} ({where_})");
+    race_report(g, w, i, n, cf, what);
+}
+
+/// The plain global accesses the instruction noted, against the race cells in one pass.
+fn plain_races(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize) {
+    let plain = std::mem::take(&mut g.plain);
+    let c = g.d.checker;
+    let (seq, gid) = (g.d.seq, g.waves[wi].gid);
+    let mut found: Vec<(usize, Conflict)> = Vec::new();
+    c.races.access_run(
+        seq,
+        gid,
+        &g.waves[wi].vc,
+        w.pc,
+        plain.len(),
+        |k| {
+            let n = &plain[k];
+            (n.addr, u64::from(n.size), op_of(i, n.write))
+        },
+        |k, cf| found.push((k, cf)),
+    );
+    for (k, cf) in found {
+        global_race(g, w, i, &plain[k], cf);
+    }
+    let mut plain = plain;
+    plain.clear();
+    g.plain = plain;
+}
+
 /// `0x1a4 (ds_read_b32 v1, v0)`: a PC as an offset in its code object, with its instruction.
-fn pc_text(d: &DispatchCheck, pc: u64) -> String {
+pub(super) fn pc_text(d: &DispatchCheck, pc: u64) -> String {
     let off = d
         .functions
         .code_offset(pc)
@@ -454,7 +727,7 @@ fn pc_text(d: &DispatchCheck, pc: u64) -> String {
     }
 }
 
-fn pc_key(d: &DispatchCheck, pc: u64) -> u64 {
+pub(super) fn pc_key(d: &DispatchCheck, pc: u64) -> u64 {
     d.functions
         .code_offset(pc)
         .unwrap_or_else(|| pc.wrapping_sub(d.entry))

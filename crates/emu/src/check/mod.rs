@@ -7,9 +7,12 @@
 //! the checkers after it ran ([`group::flush`]):
 //! - [`shadow`]: the allocations the program made (sizes it asked for, freed or live) and
 //!   which of their bytes were ever written (`uninit`, `bounds`);
+//! - [`defined`]: per-lane register definedness, so `uninit` reports where a value loaded
+//!   from never-written memory is used, not the (possibly speculative) load itself;
 //! - [`race`]: per-location last accesses stamped with vector-clock epochs (`race`);
 //! - [`report`]: findings, one line each, identical ones counted, printed at exit.
 
+pub(crate) mod defined;
 pub(crate) mod group;
 pub(crate) mod race;
 pub mod report;

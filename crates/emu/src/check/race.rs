@@ -51,6 +51,27 @@ impl Vc {
     }
 
     pub(crate) fn join(&mut self, other: &Vc) {
+        // Most joins meet waves this clock already has (a location's clock joining the same
+        // waves again): raise in place, no allocation.
+        if other.0.len() <= self.0.len() {
+            let mut i = 0;
+            let mut all = true;
+            for &(g, c) in &other.0 {
+                while i < self.0.len() && self.0[i].0 < g {
+                    i += 1;
+                }
+                match self.0.get_mut(i) {
+                    Some(e) if e.0 == g => e.1 = e.1.max(c),
+                    _ => {
+                        all = false;
+                        break;
+                    }
+                }
+            }
+            if all {
+                return;
+            }
+        }
         if other.0.len() <= 4 {
             for &(g, c) in &other.0 {
                 self.set_max(g, c);
@@ -143,6 +164,22 @@ impl Cell {
         mask: u8,
         pc: u64,
     ) -> Option<Conflict> {
+        self.access_at(seq, gid, epoch(gid, vc.get(gid)), vc, op, mask, pc)
+    }
+
+    /// [`Cell::access`] with the wave's epoch `me` (its own entry of `vc`) already looked up.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(crate) fn access_at(
+        &mut self,
+        seq: u32,
+        gid: u32,
+        me: Epoch,
+        vc: &Vc,
+        op: Op,
+        mask: u8,
+        pc: u64,
+    ) -> Option<Conflict> {
         if self.seq != seq {
             *self = Cell {
                 seq,
@@ -150,7 +187,6 @@ impl Cell {
             };
         }
         let unordered = |e: Epoch| e != 0 && gid_of(e) != gid && !vc.covers(e);
-        let me = epoch(gid, vc.get(gid));
         let mut conflict = None;
         match op {
             Op::SyncRead => {}
@@ -207,6 +243,30 @@ pub(crate) fn byte_mask(d: u64, addr: u64, len: u64) -> u8 {
     ((1u16 << hi) - (1u16 << lo)) as u8
 }
 
+/// A multiplicative hash for the shadow maps' integer keys (dword and page numbers): SipHash
+/// per lane cost more than the check itself.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u64(&mut self, k: u64) {
+        self.0 = (self.0 ^ k)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(29);
+    }
+}
+
+/// Maps keyed by dword or page number.
+pub(crate) type KeyMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;
+
 /// Dwords per shadow page (4 KB of memory).
 const PAGE_DWORDS: usize = 1024;
 const SHARDS: usize = 64;
@@ -218,8 +278,8 @@ type SyncClock = (u32, Arc<Vc>);
 /// Race state of global memory: cells by 4 KB page and the clocks of synchronising locations,
 /// sharded so that work-groups on different host threads rarely wait for each other.
 pub(crate) struct GlobalRaces {
-    pages: Vec<Mutex<HashMap<u64, Page>>>,
-    sync: Vec<Mutex<HashMap<u64, SyncClock>>>,
+    pages: Vec<Mutex<KeyMap<Page>>>,
+    sync: Vec<Mutex<KeyMap<SyncClock>>>,
 }
 
 impl Default for GlobalRaces {
@@ -262,6 +322,62 @@ impl GlobalRaces {
             }
         }
         found
+    }
+
+    /// Records `count` plain accesses by wave `gid` (clock `vc`) at `pc`: access `k` is
+    /// `at(k)` = (address, length, operation); `conflict(k, …)` hears of each race. Accesses in
+    /// a row that stay inside one 4 KB page take its lock once.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn access_run(
+        &self,
+        seq: u32,
+        gid: u32,
+        vc: &Vc,
+        pc: u64,
+        count: usize,
+        at: impl Fn(usize) -> (u64, u64, Op),
+        mut conflict: impl FnMut(usize, Conflict),
+    ) {
+        let page_of = |addr: u64, len: u64| {
+            let (first, last) = (addr / 4, (addr + len.max(1) - 1) / 4);
+            let p = first / PAGE_DWORDS as u64;
+            (p == last / PAGE_DWORDS as u64).then_some(p)
+        };
+        let me = epoch(gid, vc.get(gid));
+        let mut k = 0;
+        while k < count {
+            let (addr, len, op) = at(k);
+            let Some(page) = page_of(addr, len) else {
+                // Across a page boundary: on its own.
+                if let Some(c) = self.with_cells(addr, len, |cell, mask| {
+                    cell.access(seq, gid, vc, op, mask, pc)
+                }) {
+                    conflict(k, c);
+                }
+                k += 1;
+                continue;
+            };
+            let mut shard = self.pages[shard(page)].lock();
+            let cells = shard
+                .entry(page)
+                .or_insert_with(|| Box::new([Cell::default(); PAGE_DWORDS]));
+            while k < count {
+                let (addr, len, op) = at(k);
+                if page_of(addr, len) != Some(page) {
+                    break;
+                }
+                let mut found = None;
+                for d in addr / 4..=(addr + len.max(1) - 1) / 4 {
+                    let cell = &mut cells[(d % PAGE_DWORDS as u64) as usize];
+                    let r = cell.access_at(seq, gid, me, vc, op, byte_mask(d, addr, len), pc);
+                    found = found.or(r);
+                }
+                if let Some(c) = found {
+                    conflict(k, c);
+                }
+                k += 1;
+            }
+        }
     }
 
     /// Release by an atomic read-modify-write: the location's clock joins `vc` (dispatch

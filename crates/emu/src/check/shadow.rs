@@ -44,17 +44,30 @@ impl Alloc {
         let Some(bits) = self.init.as_ref() else {
             return false;
         };
-        let start = addr.max(self.base) - self.base;
-        let end = addr.saturating_add(len).min(self.base + self.len);
-        let end = end.saturating_sub(self.base);
-        start < end
-            && (start..end)
-                .all(|b| bits[(b / 64) as usize].load(Ordering::Relaxed) >> (b % 64) & 1 == 0)
+        let mut any = false;
+        let mut inside = false;
+        self.words(addr, len, |w, m| {
+            inside = true;
+            any |= bits[w].load(Ordering::Relaxed) & m != 0;
+        });
+        inside && !any
     }
 
     /// Marks `[addr, addr+len)` (clipped to the allocation) written.
     pub(crate) fn mark_written(&self, addr: u64, len: u64) {
         let Some(bits) = &self.init else { return };
+        self.words(addr, len, |w, m| {
+            // Most stores find their bits set already: no locked write then.
+            if bits[w].load(Ordering::Relaxed) & m != m {
+                bits[w].fetch_or(m, Ordering::Relaxed);
+            }
+        });
+    }
+
+    /// Calls `f(word, mask)` for the words of the written bits of `[addr, addr+len)` clipped
+    /// to the allocation's requested bytes.
+    #[inline]
+    fn words(&self, addr: u64, len: u64, mut f: impl FnMut(usize, u64)) {
         let start = addr.max(self.base);
         let end = addr.saturating_add(len).min(self.base + self.len);
         let mut b = start.saturating_sub(self.base);
@@ -68,7 +81,7 @@ impl Alloc {
             } else {
                 ((1u64 << n) - 1) << lo
             };
-            bits[word].fetch_or(mask, Ordering::Relaxed);
+            f(word, mask);
             b += n;
         }
     }

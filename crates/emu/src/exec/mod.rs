@@ -109,6 +109,11 @@ pub(crate) fn implemented(i: &Inst) -> bool {
 /// wave-instruction costs about 1% of a dispatch.
 #[inline(always)]
 pub(crate) fn step<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    if C {
+        if let Some(g) = env.check.as_deref_mut() {
+            g.step(w, i);
+        }
+    }
     match i.fmt {
         Fmt::Sop1 if matches!(i.op, Op::S_SENDMSG_RTN_B32 | Op::S_SENDMSG_RTN_B64) => {
             rdna::sendmsg_rtn(w, i, env)

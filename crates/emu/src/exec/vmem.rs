@@ -856,8 +856,8 @@ pub(crate) fn flat<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                     addrs[l] = base.wrapping_add(u64::from(v[l]));
                 }
             }
-            if !C && dma.is_none() {
-                if let Some(r) = global_dwords(w, i, env, &addrs) {
+            if dma.is_none() {
+                if let Some(r) = global_fast::<C>(w, i, env, &addrs) {
                     return r;
                 }
             }
@@ -894,8 +894,8 @@ pub(crate) fn flat<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                 let hi = (addrs[l] >> 32) as u32;
                 all_global &= hi != SHARED_APERTURE_HI && hi != PRIVATE_APERTURE_HI;
             }
-            if all_global && !C {
-                if let Some(r) = global_dwords(w, i, env, &addrs) {
+            if all_global {
+                if let Some(r) = global_fast::<C>(w, i, env, &addrs) {
                     return r;
                 }
             }
@@ -916,6 +916,30 @@ pub(crate) fn flat<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     }
     let rtn = i.has(flag::GLC);
     access::<C>(w, i, env, &places, rtn, advance)
+}
+
+/// [`global_dwords`], the one-range fast path; checked, its accesses are then noted for the
+/// checkers in one go (per wave, not per lane). A store that releases the wave's clock takes
+/// the per-lane path instead: its notes must come before the stores.
+#[inline(always)]
+fn global_fast<const C: bool>(
+    w: &mut Wave,
+    i: &Inst,
+    env: &mut Env,
+    addrs: &[u64; LANES],
+) -> Option<R> {
+    if C && env.check.as_deref().is_some_and(|g| g.releases()) {
+        return None;
+    }
+    let exec = w.exec();
+    let r = global_dwords(w, i, env, addrs)?;
+    if C {
+        if let Some(g) = env.check.as_deref_mut() {
+            let size = u32::from(i.mem.bytes) * u32::from(i.mem.count);
+            g.note_wave(addrs, exec, size, i.mem.kind == Kind::Store);
+        }
+    }
+    Some(r)
 }
 
 /// GFX10 `global_{load,store}_dword_addtid`: lane l accesses the dword at
@@ -1699,6 +1723,39 @@ fn ds_wrap<const C: bool>(
     Ok(Flow::Next)
 }
 
+/// Notes the LDS accesses [`ds_dwords`] made: per active lane its element(s), in order.
+fn note_ds(
+    g: &mut crate::check::group::GroupCheck,
+    i: &Inst,
+    addr: &[u32; LANES],
+    off16: u32,
+    exec: u64,
+) {
+    let m = i.mem;
+    let write = m.kind == Kind::Store;
+    let mut lanes = exec;
+    while lanes != 0 {
+        let l = lanes.trailing_zeros() as usize;
+        lanes &= lanes - 1;
+        if m.two {
+            let scale = u32::from(m.bytes) * if m.st64 { 64 } else { 1 };
+            for o in [i.imm as u32 & 0xff, u32::from(i.offset1)] {
+                let a = u64::from(addr[l].wrapping_add(o * scale));
+                g.note(Space::Lds, a, u32::from(m.bytes), l, write);
+            }
+        } else {
+            let a = u64::from(addr[l].wrapping_add(off16));
+            g.note(
+                Space::Lds,
+                a,
+                u32::from(m.bytes) * u32::from(m.count),
+                l,
+                write,
+            );
+        }
+    }
+}
+
 /// DS (LDS) instructions, including the cross-lane ds_swizzle/ds_permute/ds_bpermute.
 pub(crate) fn ds<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     let exec = w.exec();
@@ -1794,6 +1851,16 @@ pub(crate) fn ds<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             return r;
         }
         if let Some(r) = ds_atomic32(w, i, env.lds, &addr, off16) {
+            return r;
+        }
+    } else {
+        // Checked: the same fast path, its lanes' accesses noted afterwards in one go (LDS
+        // accesses release nothing, so the notes need not come first).
+        let exec = w.exec();
+        if let Some(r) = ds_dwords(w, i, env.lds, &addr, off16) {
+            if let Some(g) = env.check.as_deref_mut() {
+                note_ds(g, i, &addr, off16, exec);
+            }
             return r;
         }
     }
