@@ -81,6 +81,11 @@ def mutate(fam, fields, words):
                 w[1] |= rng.getrandbits(3) << 29  # neg
             if rng.random() < 0.2:
                 w[1] |= rng.getrandbits(2) << 27  # omod
+        elif f.get("opsel_hi") == 0:
+            # gfx950 f8f6f4 MFMA: op_sel_hi and ABID 0 (LLVM refuses them); random formats
+            # (CBSZ, BLGP: the A/B widths), AGPR bits for A/B and acc_cd.
+            w[0] = (w[0] & ~(0xFF << 8)) | (rng.getrandbits(3) << 8) | (rng.getrandbits(1) << 15)
+            w[1] = (w[1] & ~(0x1F << 27)) | (rng.getrandbits(2) << 27) | (rng.getrandbits(3) << 29)
         else:
             w[0] = (w[0] & ~(0xFF << 8)) | (rng.getrandbits(8) << 8)
             w[1] = (w[1] & ~(7 << 27)) | (rng.getrandbits(5) << 27)
@@ -319,6 +324,8 @@ def main(probes, outdir, samples, only):
                 base = enc(int(op), fields)
                 cases.append(base)
                 n = samples * (3 if fam in ("Vop1", "Vop2", "Vop3", "Vopc", "Sop1", "Sop2") else 1)
+                if fields.get("opsel_hi") == 0:
+                    n *= 16  # the f8f6f4 MFMAs: 25 valid format pairs, each with its own widths
                 if gfx10 and fam in ("Sopp", "Sopk", "Smem"):
                     n *= 8  # the operand syntaxes new on GFX10 (depctr, sendmsg, hwreg, soffset)
                 if src_t.startswith("gfx10") and fam == "Mimg":

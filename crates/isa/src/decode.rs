@@ -299,6 +299,14 @@ fn vop_short_fast(gen: Gen, bytes: &[u8], offset: usize, w0: u32, inst: &mut Ins
     true
 }
 
+/// gfx950's `v_mfma_f32_*_f8f6f4` (A/B widths by format, scaled pairing).
+fn is_f8f6f4(op: crate::Opcode) -> bool {
+    matches!(
+        op,
+        crate::Opcode::V_MFMA_F32_16X16X128_F8F6F4 | crate::Opcode::V_MFMA_F32_32X32X64_F8F6F4
+    )
+}
+
 /// The implicit `vcc` of VOPC and VOP2 carry/mask forms: `vcc_lo` in wave32.
 #[inline(always)]
 fn vcc(gen: Gen) -> Operand {
@@ -938,6 +946,11 @@ impl Reader<'_> {
             }
         }
         vop3_mods(fam, e, w0, w1, vop3b, inst);
+        if is_f8f6f4(e.opcode) && (w0 >> 11) & 0xf != 0 {
+            // gfx950 f8f6f4 MFMA: ABID bit 0 marks the second half of a scaled MFMA (after
+            // `v_mfma_ld_scale_b32`); LLVM refuses it, and the other ABID bits, alone.
+            return Err(DecodeErrorKind::InvalidOperand);
+        }
         inst.size = size;
         if self.gen.is_gfx11() && fam == Fam::Vop3 {
             self.vop3_dpp(e, w1, inst)?;

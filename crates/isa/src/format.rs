@@ -779,6 +779,9 @@ impl Fmt<'_> {
                 // WMMA in wave64: C and D have half the VGPRs.
                 width /= 2;
             }
+            if let (F::Src0 | F::Src1, Some(w)) = (s.field, inst.f8f6f4_src_dwords(src_index)) {
+                width = w;
+            }
             let kind = src_kind(e, src_index, width);
             let (op, is_src) = match pl[i] {
                 Place::Dst => (inst.dst, false),

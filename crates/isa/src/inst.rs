@@ -660,6 +660,28 @@ impl Inst {
         self.flags & flag != 0
     }
 
+    /// gfx950's `v_mfma_f32_*_f8f6f4`: the dwords of the A (`i` = 0, format CBSZ) or B
+    /// (`i` = 1, format BLGP) operand, which depend on the format: 8 for fp8/bf8 (0, 1) and the
+    /// undefined 5–7, 6 for fp6/bf6 (2, 3), 4 for fp4 (4). `None` for other opcodes/sources.
+    pub fn f8f6f4_src_dwords(&self, i: usize) -> Option<u8> {
+        if !matches!(
+            self.opcode,
+            Opcode::V_MFMA_F32_16X16X128_F8F6F4 | Opcode::V_MFMA_F32_32X32X64_F8F6F4
+        ) {
+            return None;
+        }
+        let fmt = match i {
+            0 => self.mods.neg_hi,
+            1 => self.mods.neg,
+            _ => return None,
+        };
+        Some(match fmt {
+            2 | 3 => 6,
+            4 => 4,
+            _ => 8,
+        })
+    }
+
     /// Width in dwords of `dst`: the opcode's width, adjusted for MIMG `dmask`/`d16` and `tfe`.
     pub fn dst_dwords(&self) -> u8 {
         let base = match self.ext {

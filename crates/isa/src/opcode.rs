@@ -1678,6 +1678,7 @@ pub enum Opcode {
     V_MED3_I32,
     V_MED3_U16,
     V_MED3_U32,
+    V_MFMA_F32_16X16X128_F8F6F4,
     V_MFMA_F32_16X16X16_BF16,
     V_MFMA_F32_16X16X16_F16,
     V_MFMA_F32_16X16X16BF16_1K,
@@ -1716,6 +1717,7 @@ pub enum Opcode {
     V_MFMA_F32_32X32X4BF16,
     V_MFMA_F32_32X32X4BF16_1K,
     V_MFMA_F32_32X32X4F16,
+    V_MFMA_F32_32X32X64_F8F6F4,
     V_MFMA_F32_32X32X8_BF16,
     V_MFMA_F32_32X32X8_F16,
     V_MFMA_F32_32X32X8BF16_1K,
@@ -1923,7 +1925,7 @@ pub enum Opcode {
 
 /// Mnemonics indexed by `Opcode as usize`.
 #[rustfmt::skip]
-pub(crate) static MNEMONICS: [&str; 1906] = [
+pub(crate) static MNEMONICS: [&str; 1908] = [
     "<unknown>",
     "buffer_atomic_add",
     "buffer_atomic_add_f32",
@@ -3589,6 +3591,7 @@ pub(crate) static MNEMONICS: [&str; 1906] = [
     "v_med3_i32",
     "v_med3_u16",
     "v_med3_u32",
+    "v_mfma_f32_16x16x128_f8f6f4",
     "v_mfma_f32_16x16x16_bf16",
     "v_mfma_f32_16x16x16_f16",
     "v_mfma_f32_16x16x16bf16_1k",
@@ -3627,6 +3630,7 @@ pub(crate) static MNEMONICS: [&str; 1906] = [
     "v_mfma_f32_32x32x4bf16",
     "v_mfma_f32_32x32x4bf16_1k",
     "v_mfma_f32_32x32x4f16",
+    "v_mfma_f32_32x32x64_f8f6f4",
     "v_mfma_f32_32x32x8_bf16",
     "v_mfma_f32_32x32x8_f16",
     "v_mfma_f32_32x32x8bf16_1k",
@@ -3834,7 +3838,7 @@ pub(crate) static MNEMONICS: [&str; 1906] = [
 
 /// Every opcode, indexed by `Opcode as usize`.
 #[rustfmt::skip]
-pub(crate) static ALL: [Opcode; 1906] = [
+pub(crate) static ALL: [Opcode; 1908] = [
     Opcode::Unknown,
     Opcode::BUFFER_ATOMIC_ADD,
     Opcode::BUFFER_ATOMIC_ADD_F32,
@@ -5500,6 +5504,7 @@ pub(crate) static ALL: [Opcode; 1906] = [
     Opcode::V_MED3_I32,
     Opcode::V_MED3_U16,
     Opcode::V_MED3_U32,
+    Opcode::V_MFMA_F32_16X16X128_F8F6F4,
     Opcode::V_MFMA_F32_16X16X16_BF16,
     Opcode::V_MFMA_F32_16X16X16_F16,
     Opcode::V_MFMA_F32_16X16X16BF16_1K,
@@ -5538,6 +5543,7 @@ pub(crate) static ALL: [Opcode; 1906] = [
     Opcode::V_MFMA_F32_32X32X4BF16,
     Opcode::V_MFMA_F32_32X32X4BF16_1K,
     Opcode::V_MFMA_F32_32X32X4F16,
+    Opcode::V_MFMA_F32_32X32X64_F8F6F4,
     Opcode::V_MFMA_F32_32X32X8_BF16,
     Opcode::V_MFMA_F32_32X32X8_F16,
     Opcode::V_MFMA_F32_32X32X8BF16_1K,
