@@ -335,6 +335,8 @@ def main(probes, outdir, samples, only):
                 mut = mutate11 if src_t.startswith("gfx11") else mutate10 if gfx10 else mutate
                 for _ in range(n):
                     cases.append(mut(fam, fields, base))
+        if src_t == "gfx950" and not t.endswith("+wavefrontsize64"):
+            cases.extend(scaled_mfma(d[src_t]["Vop3p"], enc, 64 * samples))
         res = oracle.disassemble(t, cases)
         lines = []
         for words, r in zip(cases, res):
@@ -355,6 +357,20 @@ def main(probes, outdir, samples, only):
             f.write("# <machine words>\\t<llvm-objdump-%s text>\n" % oracle.LLVM)
             f.write("\n".join(lines) + "\n")
         print(t, len(lines), "of", len(cases), file=sys.stderr)
+
+
+def scaled_mfma(ops, enc, n):
+    """gfx950's scaled MFMAs: a random `v_mfma_ld_scale_b32` (0x2c) and a random f8f6f4 MFMA
+    (0x2d, 0x2e) with ABID 1, which llvm-objdump prints as one 16-byte instruction."""
+    out = []
+    ld = ops["44"][0]
+    for i in range(n):
+        op = str(45 + i % 2)
+        f = ops[op][0]
+        m = mutate("Vop3p", f, enc(int(op), f))
+        m[0] |= 1 << 11
+        out.append(mutate("Vop3p", ld, enc(44, ld)) + m)
+    return out
 
 
 # `gen_roundtrip.py PROBES OUTDIR SAMPLES [TARGET…]` (GFX10 targets are seeded on their own, so

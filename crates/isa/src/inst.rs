@@ -507,6 +507,18 @@ pub enum Ext {
     Dpp(Dpp),
     /// GFX10 DPP8 lane selects.
     Dpp8(Dpp8),
+    /// gfx950 scaled MFMA: `v_mfma_ld_scale_b32` fused with the f8f6f4 MFMA after it (ABID 1),
+    /// one 16-byte instruction as LLVM prints it (`v_mfma_scale_f32_*_f8f6f4`). `scale` holds
+    /// the scale sources of A and B; `op_sel` and `op_sel_hi` are the prefix's (bit 0: A, bit 1:
+    /// B), which pick the scale byte of each. The MFMA's own fields are in the instruction.
+    MfmaScale {
+        /// The scale sources (`src0`, `src1` of the prefix).
+        scale: [Operand; 2],
+        /// The prefix's op_sel bits 0–1.
+        op_sel: u8,
+        /// The prefix's op_sel_hi bits 0–1.
+        op_sel_hi: u8,
+    },
     /// SDWA selections.
     Sdwa(Sdwa),
     /// MIMG fields.
@@ -604,7 +616,8 @@ pub struct Inst {
     pub opcode: Opcode,
     /// The encoding it came from.
     pub encoding: Encoding,
-    /// Size in bytes, literal constant included (4, 8 or 12; GFX10 MIMG with NSA: up to 20).
+    /// Size in bytes, literal constant included (4, 8 or 12; GFX10 MIMG with NSA: up to 20;
+    /// gfx950 scaled MFMA: 16).
     pub size: u8,
     /// Destination (see the module table).
     pub dst: Operand,
