@@ -83,7 +83,11 @@ def mutate(fam, fields, words):
                 w[1] |= rng.getrandbits(2) << 27  # omod
         elif f.get("opsel_hi") == 0:
             # gfx950 f8f6f4 MFMA: op_sel_hi and ABID 0 (LLVM refuses them); random formats
-            # (CBSZ, BLGP: the A/B widths), AGPR bits for A/B and acc_cd.
+            # (CBSZ, BLGP: the A/B widths), AGPR bits for A/B and acc_cd, even VGPRs (its
+            # register classes are aligned pairs).
+            w[0] = (w[0] & ~0xFF) | (2 * rng.randrange(100))
+            for shift in (0, 9, 18):
+                w[1] = (w[1] & ~(0x1FF << shift)) | ((256 + 2 * rng.randrange(100)) << shift)
             w[0] = (w[0] & ~(0xFF << 8)) | (rng.getrandbits(3) << 8) | (rng.getrandbits(1) << 15)
             w[1] = (w[1] & ~(0x1F << 27)) | (rng.getrandbits(2) << 27) | (rng.getrandbits(3) << 29)
         else:
