@@ -340,7 +340,8 @@ def main(probes, outdir, samples, only):
                 for _ in range(n):
                     cases.append(mut(fam, fields, base))
         if src_t == "gfx950" and not t.endswith("+wavefrontsize64"):
-            cases.extend(scaled_mfma(d[src_t]["Vop3p"], enc, 64 * samples))
+            vop3p = families(src_t)["Vop3p"][1]
+            cases.extend(scaled_mfma(d[src_t]["Vop3p"], vop3p, 64 * samples))
         res = oracle.disassemble(t, cases)
         lines = []
         for words, r in zip(cases, res):
