@@ -45,7 +45,10 @@ def main(out, targets):
 
 def gds_only(t, tr):
     """DS opcodes that exist only with the GDS bit set (the global wave sync ds_gws_*): probed
-    again with `gds`, which the ordinary probes leave 0."""
+    again with `gds`, which the ordinary probes leave 0. Not for LLVM 22's gfx942/gfx950 tables,
+    which were generated without them (llvm-objdump-22 does print them there: a known gap)."""
+    if oracle.LLVM != "15" and t.startswith("gfx9"):
+        return
     n, enc, _ = families(t)["Ds"]
     known = tr.setdefault("Ds", {})
     probes, keys = [], []
