@@ -64,7 +64,9 @@ fn disasm_matches_llvm_objdump_line_for_line() {
         // gfx942/gfx950 with their fp8 conversions and (gfx950) v_bitop3.
         let extra: &[&str] = match target {
             "gfx1030" => &["cl/emu_wave.cl", "cl/emu_half.cl", "cl/emu_int.cl"],
-            "gfx942" | "gfx950" => &["cl/emu_cdna3.cl", "cl/emu_double.cl"],
+            "gfx942" => &["cl/emu_cdna3.cl", "cl/emu_double.cl"],
+            // gfx950 also with its f8f6f4 MFMAs, scaled (16-byte pairs) and plain.
+            "gfx950" => &["cl/emu_cdna3.cl", "cl/emu_double.cl", "cl/disasm_f8f6f4.cl"],
             // GFX11: VOPD, true16 halves, DPP/DPP8, 16-bit and integer code.
             "gfx1100" | "gfx1151" | "gfx1200" | "gfx1201" => &[
                 "cl/emu_wave.cl",

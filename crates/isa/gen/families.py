@@ -53,8 +53,11 @@ def enc_vop3(op, f):
 
 
 def enc_vop3p(op, f):
-    return [(0b110100111 << 23) | (op << 16) | (1 << 14) | f.get("vdst", 0),
-            f.get("src0", 0) | (f.get("src1", 0) << 9) | (f.get("src2", 0) << 18) | (3 << 27)]
+    # op_sel_hi (w0 bit 14, w1 bits 27-28) is set, its default, unless the probe clears it
+    # (`opsel_hi: 0`): LLVM 22 refuses gfx950's f8f6f4 MFMAs with it set.
+    hi = f.get("opsel_hi", 1)
+    return [(0b110100111 << 23) | (op << 16) | (hi << 14) | f.get("vdst", 0),
+            f.get("src0", 0) | (f.get("src1", 0) << 9) | (f.get("src2", 0) << 18) | ((3 * hi) << 27)]
 
 
 def enc_ds(op, f):

@@ -81,6 +81,15 @@ def mutate(fam, fields, words):
                 w[1] |= rng.getrandbits(3) << 29  # neg
             if rng.random() < 0.2:
                 w[1] |= rng.getrandbits(2) << 27  # omod
+        elif f.get("opsel_hi") == 0:
+            # gfx950 f8f6f4 MFMA: op_sel_hi and ABID 0 (LLVM refuses them); random formats
+            # (CBSZ, BLGP: the A/B widths), AGPR bits for A/B and acc_cd, even VGPRs (its
+            # register classes are aligned pairs).
+            w[0] = (w[0] & ~0xFF) | (2 * rng.randrange(100))
+            for shift in (0, 9, 18):
+                w[1] = (w[1] & ~(0x1FF << shift)) | ((256 + 2 * rng.randrange(100)) << shift)
+            w[0] = (w[0] & ~(0xFF << 8)) | (rng.getrandbits(3) << 8) | (rng.getrandbits(1) << 15)
+            w[1] = (w[1] & ~(0x1F << 27)) | (rng.getrandbits(2) << 27) | (rng.getrandbits(3) << 29)
         else:
             w[0] = (w[0] & ~(0xFF << 8)) | (rng.getrandbits(8) << 8)
             w[1] = (w[1] & ~(7 << 27)) | (rng.getrandbits(5) << 27)
@@ -364,6 +373,8 @@ def main(probes, outdir, samples, only):
                 base = enc(int(op), fields)
                 cases.append(base)
                 n = samples * (3 if fam in ("Vop1", "Vop2", "Vop3", "Vopc", "Sop1", "Sop2") else 1)
+                if fields.get("opsel_hi") == 0:
+                    n *= 16  # the f8f6f4 MFMAs: 25 valid format pairs, each with its own widths
                 if gfx10 and fam in ("Sopp", "Sopk", "Smem"):
                     n *= 8  # the operand syntaxes new on GFX10 (depctr, sendmsg, hwreg, soffset)
                 if src_t.startswith("gfx10") and fam == "Mimg":
@@ -374,6 +385,9 @@ def main(probes, outdir, samples, only):
                        else mutate10 if gfx10 else mutate)
                 for _ in range(n):
                     cases.append(mut(fam, fields, base))
+        if src_t == "gfx950" and not t.endswith("+wavefrontsize64"):
+            vop3p = families(src_t)["Vop3p"][1]
+            cases.extend(scaled_mfma(d[src_t]["Vop3p"], vop3p, 64 * samples))
         res = oracle.disassemble(t, cases)
         lines = []
         for words, r in zip(cases, res):
@@ -394,6 +408,20 @@ def main(probes, outdir, samples, only):
             f.write("# <machine words>\\t<llvm-objdump-%s text>\n" % oracle.LLVM)
             f.write("\n".join(lines) + "\n")
         print(t, len(lines), "of", len(cases), file=sys.stderr)
+
+
+def scaled_mfma(ops, enc, n):
+    """gfx950's scaled MFMAs: a random `v_mfma_ld_scale_b32` (0x2c) and a random f8f6f4 MFMA
+    (0x2d, 0x2e) with ABID 1, which llvm-objdump prints as one 16-byte instruction."""
+    out = []
+    ld = ops["44"][0]
+    for i in range(n):
+        op = str(45 + i % 2)
+        f = ops[op][0]
+        m = mutate("Vop3p", f, enc(int(op), f))
+        m[0] |= 1 << 11
+        out.append(mutate("Vop3p", ld, enc(44, ld)) + m)
+    return out
 
 
 # `gen_roundtrip.py PROBES OUTDIR SAMPLES [TARGET…]` (GFX10 targets are seeded on their own, so

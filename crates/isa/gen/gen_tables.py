@@ -91,7 +91,7 @@ def parse(fam, fields, text):
             width = 1 if m.group(2) else int(m.group(6)) - num + 1
             found = None
             for fname, val in fields.items():
-                if fname in ("imm", "offset", "offset0", "offset1", "simm16", "dmask", "sve", "offen"):
+                if fname in ("imm", "offset", "offset0", "offset1", "simm16", "dmask", "sve", "offen", "opsel_hi"):
                     continue
                 pv = val - V if val >= V else val
                 if fname in SCALE:

@@ -299,6 +299,14 @@ fn vop_short_fast(gen: Gen, bytes: &[u8], offset: usize, w0: u32, inst: &mut Ins
     true
 }
 
+/// gfx950's `v_mfma_f32_*_f8f6f4` (A/B widths by format, scaled pairing).
+fn is_f8f6f4(op: crate::Opcode) -> bool {
+    matches!(
+        op,
+        crate::Opcode::V_MFMA_F32_16X16X128_F8F6F4 | crate::Opcode::V_MFMA_F32_32X32X64_F8F6F4
+    )
+}
+
 /// The implicit `vcc` of VOPC and VOP2 carry/mask forms: `vcc_lo` in wave32.
 #[inline(always)]
 fn vcc(gen: Gen) -> Operand {
@@ -333,6 +341,9 @@ fn decode_general(
     let Some(entry) = lookup(gen, fam, op) else {
         return Err(r.err(w0, DecodeErrorKind::UnknownOpcode));
     };
+    if entry.opcode == crate::Opcode::V_MFMA_LD_SCALE_B32 {
+        return r.mfma_ld_scale(entry, w0, inst);
+    }
     let res = match fam {
         Fam::Sop1 | Fam::Sop2 | Fam::Sopc | Fam::Sopk | Fam::Sopp => r.salu(fam, entry, w0, inst),
         Fam::Smem if gen.is_gfx12() => r.smem12(entry, w0, inst),
@@ -896,6 +907,49 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// gfx950 `v_mfma_ld_scale_b32`: alone, or fused with the f8f6f4 MFMA that follows it when
+    /// that one has ABID 1 (exactly bit 11 of its ABID field; LLVM 22's pairing).
+    fn mfma_ld_scale(&self, e: &Entry, w0: u32, inst: &mut Inst) -> Result<(), DecodeError> {
+        self.vop3(Fam::Vop3p, e, w0, inst)
+            .map_err(|k| self.err(w0, k))?;
+        if inst.size != 8 {
+            return Ok(()); // a literal source: LLVM pairs only the 8-byte form
+        }
+        let next = Reader {
+            bytes: self.bytes,
+            offset: self.offset + 8,
+            gen: self.gen,
+        };
+        let Ok(m0) = next.word(0) else {
+            return Ok(());
+        };
+        let (Some(Fam::Vop3p), op) = family(self.gen, m0) else {
+            return Ok(());
+        };
+        let Some(me) = lookup(self.gen, Fam::Vop3p, op) else {
+            return Ok(());
+        };
+        if !is_f8f6f4(me.opcode) || (m0 >> 11) & 0xf != 1 {
+            return Ok(());
+        }
+        let mut mfma = BLANK;
+        if next
+            .vop3(Fam::Vop3p, me, m0 & !(1 << 11), &mut mfma)
+            .is_err()
+            || mfma.size != 8
+        {
+            return Ok(());
+        }
+        mfma.size = 16;
+        mfma.ext = Ext::MfmaScale {
+            scale: [inst.src[0], inst.src[1]],
+            op_sel: inst.mods.op_sel & 3,
+            op_sel_hi: inst.mods.op_sel_hi & 3,
+        };
+        *inst = mfma;
+        Ok(())
+    }
+
     #[inline(always)]
     fn vop3(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
@@ -985,6 +1039,11 @@ impl Reader<'_> {
             }
         }
         vop3_mods(fam, e, w0, w1, vop3b, inst);
+        if is_f8f6f4(e.opcode) && (w0 >> 11) & 0xf != 0 {
+            // gfx950 f8f6f4 MFMA: ABID bit 0 marks the second half of a scaled MFMA (after
+            // `v_mfma_ld_scale_b32`); LLVM refuses it, and the other ABID bits, alone.
+            return Err(DecodeErrorKind::InvalidOperand);
+        }
         inst.size = size;
         if self.gen.is_gfx11() && fam == Fam::Vop3 {
             self.vop3_dpp(e, w1, inst)?;

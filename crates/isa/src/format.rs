@@ -804,6 +804,14 @@ impl Fmt<'_> {
             if !(vopc11 || sdwa && fam == Fam::Vopc && self.gen == Gen::Gfx8) {
                 self.name(if sdwa { "_sdwa" } else { "_dpp" });
             }
+        } else if let Some(shape) = e
+            .name
+            .strip_prefix("v_mfma_")
+            .filter(|_| matches!(inst.ext, Ext::MfmaScale { .. }))
+        {
+            // gfx950 scaled MFMA (the `v_mfma_ld_scale_b32` prefix and the MFMA as one).
+            self.name("v_mfma_scale_");
+            self.name(shape);
         } else {
             self.name(e.name);
         }
@@ -833,6 +841,9 @@ impl Fmt<'_> {
                 // GFX12 WMMA/SWMMAC in wave64: every matrix operand has half the VGPRs
                 // (SWMMAC's one-VGPR index stays one).
                 width = (width / 2).max(1);
+            }
+            if let (F::Src0 | F::Src1, Some(w)) = (s.field, inst.f8f6f4_src_dwords(src_index)) {
+                width = w;
             }
             let kind = src_kind(e, src_index, width);
             let (op, is_src) = match pl[i] {
@@ -1015,6 +1026,28 @@ impl Fmt<'_> {
                 3 => self.modifier("div:2"),
                 _ => {}
             }
+        }
+        if let Ext::MfmaScale {
+            scale,
+            op_sel,
+            op_sel_hi,
+        } = inst.ext
+        {
+            // The scale sources, then the prefix's op_sel (when set) and op_sel_hi (always:
+            // its default is not LLVM's usual all-ones), each with a third, zero, bit.
+            for op in scale {
+                self.sep();
+                self.operand(op, 1, Kind::B32);
+            }
+            if op_sel != 0 {
+                let _ = write!(self.s, " op_sel:[{},{},0]", op_sel & 1, op_sel >> 1);
+            }
+            let _ = write!(
+                self.s,
+                " op_sel_hi:[{},{},0]",
+                op_sel_hi & 1,
+                op_sel_hi >> 1
+            );
         }
         if vop3p {
             self.vop3p_mods(inst, e, nsrc);

@@ -540,6 +540,18 @@ pub enum Ext {
     Dpp(Dpp),
     /// GFX10 DPP8 lane selects.
     Dpp8(Dpp8),
+    /// gfx950 scaled MFMA: `v_mfma_ld_scale_b32` fused with the f8f6f4 MFMA after it (ABID 1),
+    /// one 16-byte instruction as LLVM prints it (`v_mfma_scale_f32_*_f8f6f4`). `scale` holds
+    /// the scale sources of A and B; `op_sel` and `op_sel_hi` are the prefix's (bit 0: A, bit 1:
+    /// B), which pick the scale byte of each. The MFMA's own fields are in the instruction.
+    MfmaScale {
+        /// The scale sources (`src0`, `src1` of the prefix).
+        scale: [Operand; 2],
+        /// The prefix's op_sel bits 0–1.
+        op_sel: u8,
+        /// The prefix's op_sel_hi bits 0–1.
+        op_sel_hi: u8,
+    },
     /// SDWA selections.
     Sdwa(Sdwa),
     /// MIMG fields.
@@ -660,7 +672,8 @@ pub struct Inst {
     pub opcode: Opcode,
     /// The encoding it came from.
     pub encoding: Encoding,
-    /// Size in bytes, literal constant included (4, 8 or 12; GFX10 MIMG with NSA: up to 20).
+    /// Size in bytes, literal constant included (4, 8 or 12; GFX10 MIMG with NSA: up to 20;
+    /// gfx950 scaled MFMA: 16).
     pub size: u8,
     /// Destination (see the module table).
     pub dst: Operand,
@@ -715,6 +728,28 @@ impl Inst {
     /// Whether a flag from [`flags`] is set.
     pub fn has(&self, flag: u16) -> bool {
         self.flags & flag != 0
+    }
+
+    /// gfx950's `v_mfma_f32_*_f8f6f4`: the dwords of the A (`i` = 0, format CBSZ) or B
+    /// (`i` = 1, format BLGP) operand, which depend on the format: 8 for fp8/bf8 (0, 1) and the
+    /// undefined 5–7, 6 for fp6/bf6 (2, 3), 4 for fp4 (4). `None` for other opcodes/sources.
+    pub fn f8f6f4_src_dwords(&self, i: usize) -> Option<u8> {
+        if !matches!(
+            self.opcode,
+            Opcode::V_MFMA_F32_16X16X128_F8F6F4 | Opcode::V_MFMA_F32_32X32X64_F8F6F4
+        ) {
+            return None;
+        }
+        let fmt = match i {
+            0 => self.mods.neg_hi,
+            1 => self.mods.neg,
+            _ => return None,
+        };
+        Some(match fmt {
+            2 | 3 => 6,
+            4 => 4,
+            _ => 8,
+        })
     }
 
     /// Width in dwords of `dst`: the opcode's width, adjusted for MIMG `dmask`/`d16` and `tfe`.

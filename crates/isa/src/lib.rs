@@ -48,6 +48,67 @@ mod tests {
         ws.iter().flat_map(|w| w.to_le_bytes()).collect()
     }
 
+    /// gfx950's f8f6f4 MFMAs and the `v_mfma_ld_scale_b32` pairing, as llvm-objdump-22 prints
+    /// these words (each expected line is its output).
+    #[test]
+    fn gfx950_f8f6f4_and_scaled_mfma_pairing() {
+        let list = |ws: &[u32]| -> Vec<String> {
+            let b = words(ws);
+            let mut at = 0;
+            let mut out = Vec::new();
+            while at < b.len() {
+                let (text, n) = disassemble_one(Gen::Gfx950, &b, at, 0);
+                out.push(text);
+                at += n;
+            }
+            out
+        };
+        let m = "v_mfma_f32_16x16x128_f8f6f4";
+        // A/B widths by format: fp6/bf6 (2, 3) 6 VGPRs, fp4 (4) 4, undefined (5) 8.
+        assert_eq!(
+            list(&[
+                0xd3ad_0200,
+                0x4452_1904,
+                0xd3ad_0400,
+                0x8452_1904,
+                0xd3ad_0500,
+                0x0452_1904
+            ]),
+            [
+                format!("{m} v[0:3], v[4:9], v[12:17], v[20:23] cbsz:2 blgp:2"),
+                format!("{m} v[0:3], v[4:7], v[12:15], v[20:23] cbsz:4 blgp:4"),
+                format!("{m} v[0:3], v[4:11], v[12:19], v[20:23] cbsz:5"),
+            ]
+        );
+        // The prefix and an MFMA with ABID 1: one instruction.
+        assert_eq!(
+            list(&[0xd3ac_0000, 0x0002_0b18, 0xd3ae_0b00, 0x8452_1904]),
+            [
+                "v_mfma_scale_f32_32x32x64_f8f6f4 v[0:15], v[4:9], v[12:15], v[20:35], v24, v5 \
+              op_sel_hi:[0,0,0] cbsz:3 blgp:4"
+            ]
+        );
+        assert_eq!(
+            list(&[0xd3ac_1800, 0x0802_3318, 0xd3ad_0800, 0x1c52_1904]),
+            [
+                "v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], a[4:11], a[12:19], v[20:23], v24, v25 \
+              op_sel:[1,1,0] op_sel_hi:[1,0,0]"
+            ]
+        );
+        // ABID 0 after the prefix: two instructions. Any other ABID: the MFMA is refused (also
+        // alone).
+        assert_eq!(
+            list(&[0xd3ac_0000, 0x0002_3318, 0xd3ad_0000, 0x0452_1904]),
+            [
+                "v_mfma_ld_scale_b32 v24, v25 op_sel_hi:[0,0]".to_string(),
+                format!("{m} v[0:3], v[4:11], v[12:19], v[20:23]"),
+            ]
+        );
+        let refused = list(&[0xd3ac_0000, 0x0002_3318, 0xd3ad_1800, 0x0452_1904]);
+        assert_eq!(refused[1], ".long 0xd3ad1800");
+        assert_eq!(list(&[0xd3ad_0800, 0x0452_1904])[0], ".long 0xd3ad0800");
+    }
+
     #[test]
     fn processors_map_to_generations() {
         assert_eq!(Gen::from_processor("gfx803"), Some(Gen::Gfx8));

@@ -1789,6 +1789,7 @@ pub enum Opcode {
     V_MED3_NUM_F32,
     V_MED3_U16,
     V_MED3_U32,
+    V_MFMA_F32_16X16X128_F8F6F4,
     V_MFMA_F32_16X16X16_BF16,
     V_MFMA_F32_16X16X16_F16,
     V_MFMA_F32_16X16X16BF16_1K,
@@ -1827,6 +1828,7 @@ pub enum Opcode {
     V_MFMA_F32_32X32X4BF16,
     V_MFMA_F32_32X32X4BF16_1K,
     V_MFMA_F32_32X32X4F16,
+    V_MFMA_F32_32X32X64_F8F6F4,
     V_MFMA_F32_32X32X8_BF16,
     V_MFMA_F32_32X32X8_F16,
     V_MFMA_F32_32X32X8BF16_1K,
@@ -2079,7 +2081,7 @@ pub enum Opcode {
 
 /// Mnemonics indexed by `Opcode as usize`.
 #[rustfmt::skip]
-pub(crate) static MNEMONICS: [&str; 2062] = [
+pub(crate) static MNEMONICS: [&str; 2064] = [
     "<unknown>",
     "buffer_atomic_add",
     "buffer_atomic_add_f32",
@@ -3856,6 +3858,7 @@ pub(crate) static MNEMONICS: [&str; 2062] = [
     "v_med3_num_f32",
     "v_med3_u16",
     "v_med3_u32",
+    "v_mfma_f32_16x16x128_f8f6f4",
     "v_mfma_f32_16x16x16_bf16",
     "v_mfma_f32_16x16x16_f16",
     "v_mfma_f32_16x16x16bf16_1k",
@@ -3894,6 +3897,7 @@ pub(crate) static MNEMONICS: [&str; 2062] = [
     "v_mfma_f32_32x32x4bf16",
     "v_mfma_f32_32x32x4bf16_1k",
     "v_mfma_f32_32x32x4f16",
+    "v_mfma_f32_32x32x64_f8f6f4",
     "v_mfma_f32_32x32x8_bf16",
     "v_mfma_f32_32x32x8_f16",
     "v_mfma_f32_32x32x8bf16_1k",
@@ -4146,7 +4150,7 @@ pub(crate) static MNEMONICS: [&str; 2062] = [
 
 /// Every opcode, indexed by `Opcode as usize`.
 #[rustfmt::skip]
-pub(crate) static ALL: [Opcode; 2062] = [
+pub(crate) static ALL: [Opcode; 2064] = [
     Opcode::Unknown,
     Opcode::BUFFER_ATOMIC_ADD,
     Opcode::BUFFER_ATOMIC_ADD_F32,
@@ -5923,6 +5927,7 @@ pub(crate) static ALL: [Opcode; 2062] = [
     Opcode::V_MED3_NUM_F32,
     Opcode::V_MED3_U16,
     Opcode::V_MED3_U32,
+    Opcode::V_MFMA_F32_16X16X128_F8F6F4,
     Opcode::V_MFMA_F32_16X16X16_BF16,
     Opcode::V_MFMA_F32_16X16X16_F16,
     Opcode::V_MFMA_F32_16X16X16BF16_1K,
@@ -5961,6 +5966,7 @@ pub(crate) static ALL: [Opcode; 2062] = [
     Opcode::V_MFMA_F32_32X32X4BF16,
     Opcode::V_MFMA_F32_32X32X4BF16_1K,
     Opcode::V_MFMA_F32_32X32X4F16,
+    Opcode::V_MFMA_F32_32X32X64_F8F6F4,
     Opcode::V_MFMA_F32_32X32X8_BF16,
     Opcode::V_MFMA_F32_32X32X8_F16,
     Opcode::V_MFMA_F32_32X32X8BF16_1K,

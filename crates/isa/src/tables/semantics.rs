@@ -9,7 +9,7 @@ use crate::semantics::{
 use crate::Opcode as O;
 
 #[rustfmt::skip]
-pub(crate) static SEMANTICS: [S; 2062] = [
+pub(crate) static SEMANTICS: [S; 2064] = [
     S { key: O::Unknown, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] },
     S { key: O::BUFFER_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add
     S { key: O::BUFFER_ATOMIC_ADD_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add_f32
@@ -1786,6 +1786,7 @@ pub(crate) static SEMANTICS: [S; 2062] = [
     S { key: O::V_MED3_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_med3_num_f32
     S { key: O::V_MED3_U16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_med3_u16
     S { key: O::V_MED3_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_med3_u32
+    S { key: O::V_MFMA_F32_16X16X128_F8F6F4, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x128_f8f6f4
     S { key: O::V_MFMA_F32_16X16X16BF16_1K, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x16_bf16
     S { key: O::V_MFMA_F32_16X16X16F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B16, B16, B16] }, // v_mfma_f32_16x16x16_f16
     S { key: O::V_MFMA_F32_16X16X16BF16_1K, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_16x16x16bf16_1k
@@ -1824,6 +1825,7 @@ pub(crate) static SEMANTICS: [S; 2062] = [
     S { key: O::V_MFMA_F32_32X32X4BF16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x4bf16
     S { key: O::V_MFMA_F32_32X32X4BF16_1K, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x4bf16_1k
     S { key: O::V_MFMA_F32_32X32X4F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x4f16
+    S { key: O::V_MFMA_F32_32X32X64_F8F6F4, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x64_f8f6f4
     S { key: O::V_MFMA_F32_32X32X8BF16_1K, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x8_bf16
     S { key: O::V_MFMA_F32_32X32X8F16, mem: None, cmp: None, vop3b: false, mai: true, src: [B16, B16, B16] }, // v_mfma_f32_32x32x8_f16
     S { key: O::V_MFMA_F32_32X32X8BF16_1K, mem: None, cmp: None, vop3b: false, mai: true, src: [B32, B32, B32] }, // v_mfma_f32_32x32x8bf16_1k
