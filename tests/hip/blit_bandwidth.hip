@@ -15,7 +15,7 @@
 #include <vector>
 
 static size_t kSize = 256u << 20;
-static const size_t kGuard = 64;
+constexpr size_t kGuard = 64;
 
 static double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -28,6 +28,16 @@ static void check_fill(const std::vector<unsigned char> &got, size_t from, size_
                        const char *what) {
   for (size_t i = from; i < from + n; i++)
     CHECK(got[i] == want, "%s: byte %zu is 0x%02x, want 0x%02x", what, i, got[i], want);
+}
+
+// Counts the guard bytes around [kGuard, kGuard + n) of `p` that differ from `want`: the guards
+// checked on the device too, through the kernels' view of the same memory.
+__global__ void count_guard_mismatches(const unsigned char *p, size_t n, unsigned char want, int *bad) {
+  size_t i = threadIdx.x;
+  if (i < kGuard && p[i] != want)
+    atomicAdd(bad, 1);
+  if (i < kGuard && p[kGuard + n + i] != want)
+    atomicAdd(bad, 1);
 }
 
 int main() {
@@ -69,6 +79,14 @@ int main() {
     CHECK(host[kGuard + i] == pattern_byte(i), "copy: byte %zu is 0x%02x, want 0x%02x", i, host[kGuard + i],
           pattern_byte(i));
   check_fill(host, kGuard + kSize, kGuard, 0x22, "copy: guard after");
+  int *bad, nbad = -1;
+  HIP_CHECK(hipMalloc(&bad, sizeof(int)));
+  HIP_CHECK(hipMemset(bad, 0, sizeof(int)));
+  hipLaunchKernelGGL(count_guard_mismatches, dim3(1), dim3(kGuard), 0, 0, b, kSize, (unsigned char)0x22, bad);
+  LAUNCH_CHECK();
+  HIP_CHECK(hipMemcpy(&nbad, bad, sizeof(int), hipMemcpyDeviceToHost));
+  CHECK(nbad == 0, "copy: %d guard bytes changed, seen from the device", nbad);
+  HIP_CHECK(hipFree(bad));
 
   // 3. Edges: unaligned fills and copies of small and odd sizes (the byte-wise kernels and the
   // tail of the dword copy), each checked against a host model of the whole guarded buffer.
@@ -120,6 +138,6 @@ int main() {
   std::printf("hipMemcpyDtoD %zu MiB: %.3f s, %.2f GB/s\n", kSize >> 20, copy_s, gb / copy_s);
   HIP_CHECK(hipFree(a));
   HIP_CHECK(hipFree(b));
-  std::printf("PASS blit_bandwidth\n");
+  pass("blit_bandwidth");
   return 0;
 }

@@ -14,7 +14,8 @@ use std::process::{Command, ExitCode};
 pub const ENVIRONMENT: &str = "\
 Environment (read by the runtime in the program, and by hsaemu):
   HSAEMU_TARGET   GPU processor of the emulated agents: gfx803, gfx900, gfx906, gfx908,
-                  gfx90a (default) or gfx1030, optionally with :xnack+/- and :sramecc+/-
+                  gfx90a (default), gfx940, gfx941, gfx942, gfx950, gfx1030, gfx1100, gfx1151,
+                  gfx1200 or gfx1201, optionally with :xnack+/- and :sramecc+/-
   HSAEMU_GPUS     number of emulated GPU agents (default 1)
   HSAEMU_CUS      compute units per GPU agent (default 4; emulated, not host threads)
   HSAEMU_THREADS  host threads that run work-groups (default: every core)
@@ -35,6 +36,8 @@ Environment (read by the runtime in the program, and by hsaemu):
   HSAEMU_LDS_OOB  `hardware`: an LDS access beyond the work-group's allocation reads 0 and
                   drops its write, as the GPU does, instead of being a fault (first one noted)
   HSAEMU_LIBRARY  the libhsa-runtime64 to use (default: the one built next to hsaemu)
+  HSAEMU_JIT      0: interpret everything, including HIP's memset/copy blit kernels that
+                  otherwise run as native host copies
   HSAEMU_CHECK    comma list of checks (race, uninit, bounds), as --check; findings are
                   printed at exit and the status is then 66
   HSAEMU_BIN      scripts/hip-tests.sh only: the hsaemu binary to run the HIP programs with";
