@@ -537,4 +537,34 @@ mod tests {
         assert!(!c.check(&m, 0x2000, 4, true));
         assert!(!c.check(&m, 0x20fe, 4, false));
     }
+
+    #[test]
+    fn system_memory_only_under_xnack_and_only_where_mapped() {
+        let m = MemoryMap::new();
+        let heap = vec![0u32; 1024];
+        let a = heap.as_ptr() as u64;
+        let mut c = RegionCache::default();
+        assert!(
+            !c.check(&m, a, 4, true),
+            "off by default: malloc memory faults"
+        );
+        m.set_system_memory(true);
+        assert!(m.system_memory());
+        assert!(c.check(&m, a, 4096, true));
+        assert_eq!(c.kind(&m, a), MemoryKind::FineHost);
+        assert!(
+            !c.check(&m, 0x8000, 4, false),
+            "below mmap_min_addr: never mapped"
+        );
+        // A registered range keeps its own kind inside a system mapping.
+        m.register(a + 1024, 1024, Access::ReadWrite)
+            .expect("register");
+        assert!(c.check(&m, a + 1024, 4, true));
+        assert_eq!(c.kind(&m, a + 1024), MemoryKind::Coarse);
+        assert!(c.check(&m, a, 4, true));
+        assert_eq!(c.kind(&m, a + 1024), MemoryKind::Coarse);
+        m.set_system_memory(false);
+        assert!(!c.check(&m, a, 4, false));
+        drop(heap);
+    }
 }

@@ -9,14 +9,14 @@
 //! File-backed and special mappings (`[vvar]`, `[vdso]`, shared memory files) are never reached
 //! this way: a page of a file past its end raises SIGBUS, which would crash the host.
 //!
-//! The snapshot is re-read when an access misses it and at the first miss of each dispatch
+//! The snapshot is re-read when an access misses it and at the first check of each dispatch
 //! (see [`SystemMemory::dispatch_started`]), so it never serves a mapping removed before the
 //! dispatch began. What it cannot see is the host unmapping memory while a kernel is using it:
 //! registered ranges are protected by the map's epochs, system memory is not (the same program
 //! on hardware gets a GPU page fault; here it may crash). docs/status-runtime.md says so.
 
 use parking_lot::RwLock;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// One anonymous mapping (adjacent mappings with the same permission merged).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,15 +30,17 @@ pub(crate) struct Mapping {
 #[derive(Debug, Default)]
 pub(crate) struct SystemMemory {
     enabled: AtomicBool,
-    /// Set when the snapshot may predate an unmap (a dispatch started since it was taken).
-    stale: AtomicBool,
-    snapshot: RwLock<Vec<Mapping>>,
+    /// Dispatches started (plus switches): a snapshot read before the current value may
+    /// predate an unmap that a starting dispatch must see.
+    epoch: AtomicU64,
+    /// The mappings, and the epoch read just before they were.
+    snapshot: RwLock<(u64, Vec<Mapping>)>,
 }
 
 impl SystemMemory {
     pub(crate) fn set_enabled(&self, on: bool) {
         self.enabled.store(on, Ordering::Release);
-        self.stale.store(true, Ordering::Release);
+        self.epoch.fetch_add(1, Ordering::AcqRel);
     }
 
     pub(crate) fn enabled(&self) -> bool {
@@ -51,8 +53,8 @@ impl SystemMemory {
         if !self.enabled() {
             return false;
         }
-        self.stale.store(true, Ordering::Release);
-        !self.snapshot.read().is_empty()
+        self.epoch.fetch_add(1, Ordering::AcqRel);
+        !self.snapshot.read().1.is_empty()
     }
 
     /// The mapping that holds all of `[addr, addr+len)`, re-reading `/proc/self/maps` when the
@@ -62,16 +64,22 @@ impl SystemMemory {
             return None;
         }
         let end = addr.checked_add(len)?;
-        if !self.stale.load(Ordering::Acquire) {
-            if let Some(m) = find(&self.snapshot.read(), addr, end) {
-                return Some(m);
+        let epoch = self.epoch.load(Ordering::Acquire);
+        {
+            let snap = self.snapshot.read();
+            if snap.0 == epoch {
+                if let Some(m) = find(&snap.1, addr, end) {
+                    return Some(m);
+                }
             }
         }
+        // Read after `epoch`: it sees every unmap done before a dispatch counted in it began.
         let fresh = read_self_maps()?;
         let hit = find(&fresh, addr, end);
         let mut snap = self.snapshot.write();
-        *snap = fresh;
-        self.stale.store(false, Ordering::Release);
+        if snap.0 <= epoch {
+            *snap = (epoch, fresh);
+        }
         hit
     }
 
@@ -80,7 +88,7 @@ impl SystemMemory {
         if !self.enabled() {
             return None;
         }
-        find(&self.snapshot.read(), addr, addr.checked_add(1)?)
+        find(&self.snapshot.read().1, addr, addr.checked_add(1)?)
     }
 }
 
@@ -195,5 +203,49 @@ mod tests {
         assert!(m.writable);
         assert!(s.mapping(0x10, 4).is_none(), "page zero is never mapped");
         drop(v);
+    }
+
+    #[test]
+    fn a_dispatch_never_trusts_a_snapshot_older_than_itself() {
+        const LEN: usize = 1 << 16;
+        let s = SystemMemory::default();
+        s.set_enabled(true);
+        // SAFETY: a fresh anonymous mapping, unmapped below and never dereferenced here.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                LEN,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        assert_ne!(p, libc::MAP_FAILED);
+        let a = p as u64;
+        assert!(s.mapping(a, 8).is_some_and(|m| m.writable));
+        // SAFETY: unmaps exactly the mapping made above.
+        assert_eq!(unsafe { libc::munmap(p, LEN) }, 0);
+        // Without a new dispatch the cached snapshot still answers (the documented window)...
+        assert!(s.cached(a).is_some());
+        // ...but a dispatch that starts now re-reads it.
+        assert!(s.dispatch_started());
+        assert_eq!(s.mapping(a, 8), None);
+        // A PROT_NONE reservation is mapped, yet never reachable.
+        // SAFETY: as above.
+        let q = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                LEN,
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        assert_ne!(q, libc::MAP_FAILED);
+        assert_eq!(s.mapping(q as u64, 8), None);
+        // SAFETY: unmaps the reservation made above.
+        assert_eq!(unsafe { libc::munmap(q, LEN) }, 0);
     }
 }
