@@ -88,8 +88,12 @@ pub unsafe extern "C" fn hsaemu_hsa_system_get_info(attribute: u32, value: *mut 
                 put(value, mask);
             }
             AMD_SYSTEM_INFO_BUILD_VERSION => put(value, c"hsaemu 0.1.0".as_ptr()),
-            AMD_SYSTEM_INFO_SVM_SUPPORTED => put(value, false),
-            AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT => put(value, false),
+            // XNACK on (HSA_XNACK=1): kernels reach system-allocated memory, as ROCr reports
+            // on MI200 with HMM. Off: both false (docs/status-runtime.md says why SVM_SUPPORTED
+            // is false then, where ROCr says true).
+            AMD_SYSTEM_INFO_SVM_SUPPORTED | AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT => {
+                put(value, rt.memory().device_map().emu_map().system_memory())
+            }
             _ => return INVALID_ARGUMENT,
         }
     }

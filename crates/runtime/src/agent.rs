@@ -559,7 +559,15 @@ impl Config {
     /// an error (reported on stderr with the supported list; `hsa_init` fails), never a silent
     /// fallback to another GPU; bad counts are reported and replaced by the defaults.
     pub fn from_env() -> Result<Config> {
-        let target = std::env::var("HSAEMU_TARGET").unwrap_or_else(|_| "gfx90a".into());
+        let mut target = std::env::var("HSAEMU_TARGET").unwrap_or_else(|_| "gfx90a".into());
+        // ROCr's HSA_XNACK=1 asks the driver for XNACK on (and so HMM: kernels reach
+        // system-allocated memory); an xnack± pinned in HSAEMU_TARGET wins.
+        if std::env::var("HSA_XNACK").is_ok_and(|v| v.trim() == "1")
+            && !target.contains("xnack")
+            && Isa::parse(&target, false).is_ok_and(|i| i.target.supports_xnack())
+        {
+            target.push_str(":xnack+");
+        }
         let target = Isa::parse(&target, true).map_err(|_| {
             let known: Vec<&str> = TARGETS.iter().map(|t| t.processor).collect();
             eprintln!(

@@ -183,6 +183,10 @@ pub fn current() -> Result<Arc<Runtime>> {
 impl Runtime {
     pub(crate) fn new(config: Config) -> Result<Runtime> {
         let device_map = DeviceMemoryMap::default();
+        // XNACK on: the GPU shares the process's page tables (HMM), as ROCr's HSA_XNACK=1.
+        device_map
+            .emu_map()
+            .set_system_memory(config.target.xnack == Some(true));
         let host = crate::memory::host_memory_size();
         let mut agents = Vec::new();
         let cpu_pools = vec![

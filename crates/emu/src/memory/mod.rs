@@ -5,6 +5,7 @@
 //! buffers reached through the GFX9 apertures (see [`SHARED_APERTURE_HI`]).
 
 pub mod host;
+mod system;
 
 use crate::error::EmuError;
 use parking_lot::{Mutex, RwLock};
@@ -78,6 +79,8 @@ pub struct MemoryMap {
     regions: RwLock<BTreeMap<u64, Region>>,
     generation: AtomicU64,
     reclaim: Mutex<Reclaim>,
+    /// XNACK/HMM: anonymous host mappings outside the registered ranges ([`system`]).
+    system: system::SystemMemory,
 }
 
 /// Freed ranges remembered for use-after-free reports.
@@ -237,6 +240,10 @@ impl MemoryMap {
     /// Marks the start of a dispatch: ranges retired from now on stay mapped until the
     /// returned guard is dropped (when the dispatch has ended).
     pub fn begin_dispatch(&self) -> DispatchEpoch<'_> {
+        if self.system.dispatch_started() {
+            // Regions cached from the previous snapshot may have been unmapped since.
+            self.generation.fetch_add(1, Ordering::Release);
+        }
         let mut r = self.reclaim.lock();
         let epoch = r.epoch;
         match r.running.last_mut() {
@@ -323,6 +330,34 @@ impl MemoryMap {
             .filter(|r| addr < r.base + r.len)
     }
 
+    /// XNACK/HMM on: kernels may also reach anonymous host memory this process has mapped
+    /// (`malloc`, `mmap`), checked against `/proc/self/maps` ([`system`]); off (the default):
+    /// only registered ranges.
+    pub fn set_system_memory(&self, on: bool) {
+        self.system.set_enabled(on);
+        self.generation.fetch_add(1, Ordering::Release);
+    }
+
+    /// Whether kernels may reach system-allocated memory ([`MemoryMap::set_system_memory`]).
+    pub fn system_memory(&self) -> bool {
+        self.system.enabled()
+    }
+
+    /// The anonymous host mapping holding all of `[addr, addr+len)` as a fine-grained region
+    /// (SVM's default), when system memory is on.
+    fn system_region(&self, addr: u64, len: u64) -> Option<Region> {
+        self.system.mapping(addr, len).map(|m| Region {
+            base: m.start,
+            len: m.end - m.start,
+            access: if m.writable {
+                Access::ReadWrite
+            } else {
+                Access::Read
+            },
+            kind: MemoryKind::FineHost,
+        })
+    }
+
     /// Every registered range, by address.
     pub fn regions(&self) -> Vec<Region> {
         self.regions.read().values().copied().collect()
@@ -379,7 +414,26 @@ impl RegionCache {
                 self.recent[0] = Some(r);
                 !write || r.access != Access::Read
             }
-            _ => false,
+            Some(_) => false,
+            None => match map.system_region(addr, len) {
+                // A system range may overlap registered ones (it is the whole heap mapping);
+                // it is cached like them, so registered ranges inside it must be found first:
+                // only cache it when no registered range starts inside it.
+                Some(r) => {
+                    if map
+                        .regions
+                        .read()
+                        .range(r.base..r.base + r.len)
+                        .next()
+                        .is_none()
+                    {
+                        self.recent.copy_within(0..3, 1);
+                        self.recent[0] = Some(r);
+                    }
+                    !write || r.access != Access::Read
+                }
+                None => false,
+            },
         }
     }
 
@@ -388,7 +442,11 @@ impl RegionCache {
         let hit = self.recent.iter().flatten().find(|r| r.covers(addr, 1));
         match hit {
             Some(r) => r.kind,
-            None => map.region_of(addr).map_or(MemoryKind::Coarse, |r| r.kind),
+            None => match map.region_of(addr) {
+                Some(r) => r.kind,
+                None if map.system.cached(addr).is_some() => MemoryKind::FineHost,
+                None => MemoryKind::Coarse,
+            },
         }
     }
 }
@@ -478,5 +536,35 @@ mod tests {
         assert!(c.check(&m, 0x2000, 4, false));
         assert!(!c.check(&m, 0x2000, 4, true));
         assert!(!c.check(&m, 0x20fe, 4, false));
+    }
+
+    #[test]
+    fn system_memory_only_under_xnack_and_only_where_mapped() {
+        let m = MemoryMap::new();
+        let heap = vec![0u32; 1024];
+        let a = heap.as_ptr() as u64;
+        let mut c = RegionCache::default();
+        assert!(
+            !c.check(&m, a, 4, true),
+            "off by default: malloc memory faults"
+        );
+        m.set_system_memory(true);
+        assert!(m.system_memory());
+        assert!(c.check(&m, a, 4096, true));
+        assert_eq!(c.kind(&m, a), MemoryKind::FineHost);
+        assert!(
+            !c.check(&m, 0x8000, 4, false),
+            "below mmap_min_addr: never mapped"
+        );
+        // A registered range keeps its own kind inside a system mapping.
+        m.register(a + 1024, 1024, Access::ReadWrite)
+            .expect("register");
+        assert!(c.check(&m, a + 1024, 4, true));
+        assert_eq!(c.kind(&m, a + 1024), MemoryKind::Coarse);
+        assert!(c.check(&m, a, 4, true));
+        assert_eq!(c.kind(&m, a + 1024), MemoryKind::Coarse);
+        m.set_system_memory(false);
+        assert!(!c.check(&m, a, 4, false));
+        drop(heap);
     }
 }
