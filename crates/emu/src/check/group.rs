@@ -910,24 +910,7 @@ mod tests {
 
     #[test]
     fn a_flag_seen_before_the_releasing_atomic_ends_still_orders_the_data() {
-        let checker: &'static Checker = Box::leak(Box::new(Checker::new(Checks {
-            race: true,
-            ..Checks::default()
-        })));
-        let d = Arc::new(DispatchCheck {
-            checker,
-            seq: checker.next_dispatch(),
-            kernel: "csrsv".into(),
-            blit: false,
-            entry: 0,
-            functions: Arc::new(Functions::default()),
-            program: Arc::new(Program::new(Gen::Gfx90a, 0, Vec::new())),
-            wg_count: [2, 1, 1],
-            waves_per_wg: 1,
-            lds_size: 0,
-            private_per_lane: 0,
-            slot_size: 0,
-        });
+        let (checker, d) = dispatch("csrsv");
         let (x, flag) = (0x1000, 0x2000);
         let store = inst(&[0xdc73_8000, 0x007f_0004]); // global_store_dword v[4:5], v0, off glc slc
         let atomic_or = inst(&[0xdd24_8000, 0x007f_0002]); // global_atomic_or v[2:3], v0, off
