@@ -21,6 +21,19 @@ pub(crate) enum Go {
     Retry,
 }
 
+/// A wave's part in one generation of a GWS barrier (for the race checker).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BarrierEvent {
+    /// The wave arrived (`first`: the first of its generation).
+    Arrive {
+        resource: u32,
+        generation: u64,
+        first: bool,
+    },
+    /// Every wave of the generation arrived: the wave goes on.
+    Pass { resource: u32, generation: u64 },
+}
+
 /// GWS resources per GPU.
 const RESOURCES: usize = 64;
 
@@ -66,23 +79,48 @@ impl Gws {
 
     /// `ds_gws_barrier` with data `nwm1` (waves − 1): `Next` once `nwm1 + 1` waves arrived
     /// (this one included), else `Retry` until then.
-    pub(crate) fn barrier(&self, w: &mut Wave, offset: u32, nwm1: u32) -> Go {
+    ///
+    /// `sync` hears of the wave's arrival (counted once) and of its passing, under the
+    /// resource's lock: an arrival is published before the barrier can open on it, so a wave
+    /// of another work-group (another host thread) that passes finds every arrival's release
+    /// (the race checker's happens-before through the barrier).
+    pub(crate) fn barrier(
+        &self,
+        w: &mut Wave,
+        offset: u32,
+        nwm1: u32,
+        mut sync: impl FnMut(BarrierEvent),
+    ) -> Go {
         let id = resource(w, offset);
         let mut r = self.0[id].lock();
         if let Some((wid, generation)) = w.gws_wait {
             if wid == id as u8 && r.generation != generation {
                 w.gws_wait = None;
+                sync(BarrierEvent::Pass {
+                    resource: id as u32,
+                    generation,
+                });
                 return Go::Next;
             }
             return Go::Retry;
         }
+        let generation = r.generation;
+        sync(BarrierEvent::Arrive {
+            resource: id as u32,
+            generation,
+            first: r.arrived == 0,
+        });
         r.arrived += 1;
         if r.arrived > nwm1 {
             r.arrived = 0;
             r.generation += 1;
+            sync(BarrierEvent::Pass {
+                resource: id as u32,
+                generation,
+            });
             return Go::Next;
         }
-        w.gws_wait = Some((id as u8, r.generation));
+        w.gws_wait = Some((id as u8, generation));
         Go::Retry
     }
 

@@ -245,17 +245,39 @@ impl GroupCheck {
         }
     }
 
-    /// Wave `wi` is at a global wave sync barrier (`ds_gws_barrier`) on `resource`; `passed`:
-    /// the barrier let it through. Arriving releases the wave's clock to the barrier; passing
-    /// acquires what every wave released.
-    pub(crate) fn gws_barrier(&mut self, wi: usize, resource: u32, passed: bool) {
+    /// Wave `wi` arrived at or passes a global wave sync barrier (`ds_gws_barrier`; called
+    /// under the resource's lock, see [`crate::gws::Gws::barrier`]). Arriving releases the
+    /// wave's clock to the barrier's generation; passing acquires what every wave of that
+    /// generation released. Generations alternate between two clocks: the first arrival of one
+    /// starts its clock afresh (every wave of the generation before last has passed by then,
+    /// since the last generation could not open without them), so a slow wave that passes
+    /// late never acquires what others released after it (a real race stays visible).
+    pub(crate) fn gws_barrier(&mut self, wi: usize, e: crate::gws::BarrierEvent) {
+        use crate::gws::BarrierEvent;
         // A synchronisation "address" no memory has (non-canonical on x86-64).
-        let key = 0xfff0_0000_0000_0000 | u64::from(resource) << 2;
+        let key = |resource: u32, generation: u64| {
+            0xfff0_0000_0000_0000 | u64::from(resource) << 3 | (generation & 1) << 2
+        };
         let (races, seq) = (&self.d.checker.races, self.d.seq);
-        if let Some(w) = self.waves.get_mut(wi) {
-            races.release(seq, key, &w.vc);
-            if passed {
-                races.acquire(seq, key, &mut w.vc);
+        let Some(w) = self.waves.get_mut(wi) else {
+            return;
+        };
+        match e {
+            BarrierEvent::Arrive {
+                resource,
+                generation,
+                first: true,
+            } => races.release_store(seq, key(resource, generation), &Arc::new(w.vc.clone())),
+            BarrierEvent::Arrive {
+                resource,
+                generation,
+                ..
+            } => races.release(seq, key(resource, generation), &w.vc),
+            BarrierEvent::Pass {
+                resource,
+                generation,
+            } => {
+                races.acquire(seq, key(resource, generation), &mut w.vc);
                 w.tick();
             }
         }
@@ -791,8 +813,8 @@ mod tests {
     /// `global_atomic_or` on the flag; a wave of another work-group polls the flag with GLC
     /// loads, then reads x. The poller may see the flag between the atomic's memory operation
     /// and the end of its instruction (another host thread): the release must be there already.
-    #[test]
-    fn a_flag_seen_before_the_releasing_atomic_ends_still_orders_the_data() {
+    /// A race-checking dispatch of two one-wave work-groups.
+    fn dispatch(kernel: &str) -> (&'static Checker, Arc<DispatchCheck>) {
         let checker: &'static Checker = Box::leak(Box::new(Checker::new(Checks {
             race: true,
             ..Checks::default()
@@ -800,7 +822,7 @@ mod tests {
         let d = Arc::new(DispatchCheck {
             checker,
             seq: checker.next_dispatch(),
-            kernel: "csrsv".into(),
+            kernel: kernel.into(),
             blit: false,
             entry: 0,
             functions: Arc::new(Functions::default()),
@@ -811,6 +833,84 @@ mod tests {
             private_per_lane: 0,
             slot_size: 0,
         });
+        (checker, d)
+    }
+
+    /// `ds_gws_barrier` as `exec::vmem` runs it for wave 0 of `g` (checked).
+    fn gws_barrier(gws: &crate::gws::Gws, w: &mut Wave, g: &mut GroupCheck) -> crate::gws::Go {
+        gws.barrier(w, 0, 1, |e| g.gws_barrier(0, e))
+    }
+
+    /// `grid.sync()` (`__ockl_grid_sync`): store, `buffer_wbinvl1_vol`, `s_barrier`, then one
+    /// wave per work-group at `ds_gws_barrier`. The reader's wave arrives first and waits; the
+    /// writer's arrival opens the barrier and the reader (another host thread) passes at once,
+    /// before the writer's instruction has ended. The writer's release must already be there:
+    /// it was published at the arrival, under the barrier's lock (it used to be published
+    /// after `ds_gws_barrier` returned, a false race in one run of 25 of cooperative_groups).
+    #[test]
+    fn a_wave_passing_a_gws_barrier_acquires_the_arrival_that_opened_it() {
+        use crate::gws::{Go, Gws};
+        let (checker, d) = dispatch("grid_sync");
+        let gws = Gws::default();
+        let x = 0x1000;
+        let store = inst(&[0xdc70_8000, 0x007f_0004]); // global_store_dword v[4:5], v0, off
+        let load = inst(&[0xdc50_8000, 0x047f_0004]); // global_load_dword v4, v[4:5], off
+        let (mut writer, mut reader) = (GroupCheck::new(d.clone()), GroupCheck::new(d));
+        writer.launch(0, [0, 0, 0], 1);
+        reader.launch(1, [1, 0, 0], 1);
+        let (mut ww, mut rw) = (Wave::new(), Wave::new());
+
+        access(&mut writer, &ww, &store, x, true);
+        writer.fence(0);
+        assert_eq!(gws_barrier(&gws, &mut rw, &mut reader), Go::Retry);
+        assert_eq!(gws_barrier(&gws, &mut ww, &mut writer), Go::Next);
+        assert_eq!(gws_barrier(&gws, &mut rw, &mut reader), Go::Next);
+        access(&mut reader, &rw, &load, x, false);
+        assert_eq!(checker.report(), Vec::<String>::new());
+
+        // The next generation the other way round: the writer arrives first and is still
+        // waiting (its host thread not yet back) when the reader's arrival opens the barrier.
+        let y = 0x2000;
+        access(&mut writer, &ww, &store, y, true);
+        writer.fence(0);
+        assert_eq!(gws_barrier(&gws, &mut ww, &mut writer), Go::Retry);
+        assert_eq!(gws_barrier(&gws, &mut rw, &mut reader), Go::Next);
+        access(&mut reader, &rw, &load, y, false);
+        assert_eq!(checker.report(), Vec::<String>::new());
+        assert_eq!(gws_barrier(&gws, &mut ww, &mut writer), Go::Next);
+    }
+
+    /// A wave that passes a GWS barrier late acquires only its generation: what another
+    /// work-group stored after the barrier and released at the next one still races with it.
+    #[test]
+    fn a_late_pass_of_a_gws_barrier_does_not_acquire_the_next_generation() {
+        use crate::gws::{Go, Gws};
+        let (checker, d) = dispatch("grid_sync");
+        let gws = Gws::default();
+        let y = 0x2000;
+        let store = inst(&[0xdc70_8000, 0x007f_0004]); // global_store_dword v[4:5], v0, off
+        let load = inst(&[0xdc50_8000, 0x047f_0004]); // global_load_dword v4, v[4:5], off
+        let (mut a, mut b) = (GroupCheck::new(d.clone()), GroupCheck::new(d));
+        a.launch(0, [0, 0, 0], 1);
+        b.launch(1, [1, 0, 0], 1);
+        let (mut aw, mut bw) = (Wave::new(), Wave::new());
+
+        assert_eq!(gws_barrier(&gws, &mut aw, &mut a), Go::Retry);
+        assert_eq!(gws_barrier(&gws, &mut bw, &mut b), Go::Next);
+        // b runs on to the next barrier before a has noticed that the first one opened.
+        access(&mut b, &bw, &store, y, true);
+        b.fence(0);
+        assert_eq!(gws_barrier(&gws, &mut bw, &mut b), Go::Retry);
+        assert_eq!(gws_barrier(&gws, &mut aw, &mut a), Go::Next);
+        access(&mut a, &aw, &load, y, false);
+        let found = checker.report();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].contains("race in kernel grid_sync"), "{found:?}");
+    }
+
+    #[test]
+    fn a_flag_seen_before_the_releasing_atomic_ends_still_orders_the_data() {
+        let (checker, d) = dispatch("csrsv");
         let (x, flag) = (0x1000, 0x2000);
         let store = inst(&[0xdc73_8000, 0x007f_0004]); // global_store_dword v[4:5], v0, off glc slc
         let atomic_or = inst(&[0xdd24_8000, 0x007f_0002]); // global_atomic_or v[2:3], v0, off

@@ -12,6 +12,8 @@
 //!   location gets the storing wave's clock;
 //! - loads with GLC (atomic and volatile loads at agent/system scope) and returning atomics:
 //!   acquire the location's clock and its last storer's epoch.
+//! - `ds_gws_barrier` (grid sync): arriving releases to the barrier's generation, under the
+//!   barrier's lock; passing acquires it (see `GroupCheck::gws_barrier`).
 //!
 //! A missing fence between a wave's own accesses is not reported (program order stands in for
 //! it): checking stays free of false positives at that cost.

@@ -1770,14 +1770,15 @@ pub(crate) fn ds<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             if i.op == Op::DS_GWS_INIT {
                 return Ok(gws_flow(env.gws.init(w, off16, data)));
             }
-            let r = gws_flow(env.gws.barrier(w, off16, data));
-            // The race checker orders every wave through the global barrier.
-            if C {
-                if let Some(g) = env.check.as_deref_mut() {
-                    g.gws_barrier(w.id as usize, off16, r == Flow::Next);
-                }
-            }
-            return Ok(r);
+            // The race checker orders every wave through the global barrier: it hears of the
+            // wave's arrival before the barrier can open on it.
+            let wi = w.id as usize;
+            let check = if C { env.check.as_deref_mut() } else { None };
+            let go = match check {
+                Some(g) => env.gws.barrier(w, off16, data, |e| g.gws_barrier(wi, e)),
+                None => env.gws.barrier(w, off16, data, |_| {}),
+            };
+            return Ok(gws_flow(go));
         }
         Op::DS_GWS_INIT | Op::DS_GWS_BARRIER => return Ok(Flow::Next),
         Op::DS_APPEND | Op::DS_CONSUME => return ds_append::<C>(w, i, env, off16),
