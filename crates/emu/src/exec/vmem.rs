@@ -27,7 +27,9 @@ pub(crate) fn mem_fault(address: u64, write: bool, size: u32, lane: usize) -> La
     )
 }
 
-/// Applies an atomic operation of `bytes` width.
+/// Applies an atomic operation of `bytes` width. Inlined: the DS and global atomic lane loops
+/// call it per lane; out of line it cost a call per lane (histogram +14 % host instructions).
+#[inline(always)]
 pub(crate) fn atom_apply(op: Atom, old: u64, src: u64, cmp: u64, bytes: u8) -> u64 {
     let wide = bytes == 8;
     let mask = if wide { u64::MAX } else { 0xffff_ffff };
