@@ -42,6 +42,12 @@ int main() {
     hipEvent_t opened;
     CHECK(hipIpcOpenEventHandle(&opened, handle) == hipErrorInvalidContext,
           "opening an event handle in its own process must fail with hipErrorInvalidContext");
+    // HIP 5.2 writes an interprocess event's shared flag with its own dispatch
+    // (`__amd_rocclr_streamOpsWrite`), and hipEventDestroy unlocks that shared memory without
+    // waiting for it: once in a few runs under --check (slower dispatches) the write came
+    // 5 ms after the unlock and faulted as a use after free. That race is HIP's; waiting for
+    // the device first keeps this program about what it tests.
+    HIP_CHECK(hipDeviceSynchronize());
     HIP_CHECK(hipEventDestroy(start));
     HIP_CHECK(hipEventDestroy(stop));
   }
