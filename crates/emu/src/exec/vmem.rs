@@ -1263,10 +1263,16 @@ pub(crate) fn scalar<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R 
 
 /// Fast path for dword-sized DS loads/stores (`b32`, `b64`, `b96`, `b128`, `read2`/`write2`)
 /// whose active lanes are all in range: one bounds check, then row-wise copies. Returns
-/// `None` when the slow path must run (it reports the faulting lane). Inlined: called from
-/// the checked and unchecked instances of [`ds`], it was left out of line (matmul +1.5 %).
-#[inline(always)]
-fn ds_dwords(w: &mut Wave, i: &Inst, lds: &mut [u8], addr: &[u32; LANES], off16: u32) -> Option<R> {
+/// `None` when the slow path must run (it reports the faulting lane). One instance per
+/// instance of [`ds`] (`C`, checking): shared by both, it was left out of line with its row
+/// gathers (matmul +1.5 % host instructions).
+fn ds_dwords<const C: bool>(
+    w: &mut Wave,
+    i: &Inst,
+    lds: &mut [u8],
+    addr: &[u32; LANES],
+    off16: u32,
+) -> Option<R> {
     let m = i.mem;
     if !matches!(m.kind, Kind::Load | Kind::Store) || !(m.bytes == 4 || m.bytes == 8) || m.d16 != 0
     {
@@ -1852,7 +1858,7 @@ pub(crate) fn ds<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         _ => {}
     }
     if !C {
-        if let Some(r) = ds_dwords(w, i, env.lds, &addr, off16) {
+        if let Some(r) = ds_dwords::<C>(w, i, env.lds, &addr, off16) {
             return r;
         }
         if let Some(r) = ds_atomic32(w, i, env.lds, &addr, off16) {
@@ -1862,7 +1868,7 @@ pub(crate) fn ds<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         // Checked: the same fast path, its lanes' accesses noted afterwards in one go (LDS
         // accesses release nothing, so the notes need not come first).
         let exec = w.exec();
-        if let Some(r) = ds_dwords(w, i, env.lds, &addr, off16) {
+        if let Some(r) = ds_dwords::<C>(w, i, env.lds, &addr, off16) {
             if let Some(g) = env.check.as_deref_mut() {
                 note_ds(g, i, &addr, off16, exec);
             }
