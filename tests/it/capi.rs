@@ -390,12 +390,11 @@ fn c_dispatch_vector_add_through_an_executable() {
     );
 }
 
-/// RDNA3/RDNA3.5: clang-22 wave32 code objects V5 and V6 (and a wave64 one) through an
-/// executable on gfx1100 and gfx1151 agents; a V6 `gfx11-generic` object runs on both, and a
-/// gfx1100 object does not load on gfx1151.
-#[test]
-fn c_dispatch_on_rdna3() {
-    for target in ["gfx1100", "gfx1151"] {
+/// Wave32 code objects V5 and V6 of both processors, a V6 `generic` object on both, and a
+/// wave64 object of the first through an executable on their agents; an object of the first
+/// does not load on the second.
+fn dispatch_on_rdna(first: &str, second: &str, generic: &str) {
+    for target in [first, second] {
         for cov in [5, 6] {
             run_c(
                 "dispatch",
@@ -405,55 +404,35 @@ fn c_dispatch_on_rdna3() {
         }
         run_c(
             "dispatch",
-            &[&cl_kernel("cl/vector_add.cl", "gfx11-generic", 6)],
+            &[&cl_kernel("cl/vector_add.cl", generic, 6)],
             &[("HSAEMU_TARGET", target)],
         );
     }
-    let w64 =
-        hsaemu_testkit::compile_cl_with("cl/vector_add.cl", "gfx1100", 5, &["-mwavefrontsize64"]);
+    let w64 = hsaemu_testkit::compile_cl_with("cl/vector_add.cl", first, 5, &["-mwavefrontsize64"]);
     run_c(
         "dispatch",
         &[w64.to_str().expect("utf-8 path")],
-        &[("HSAEMU_TARGET", "gfx1100")],
+        &[("HSAEMU_TARGET", first)],
     );
     run_c(
         "dispatch",
-        &[&cl_kernel("cl/vector_add.cl", "gfx1100", 6), "incompatible"],
-        &[("HSAEMU_TARGET", "gfx1151")],
+        &[&cl_kernel("cl/vector_add.cl", first, 6), "incompatible"],
+        &[("HSAEMU_TARGET", second)],
     );
 }
 
-/// RDNA4: clang-22 wave32 code objects V5 and V6 and a wave64 one through an executable on
-/// gfx1201 and gfx1200 agents; a V6 `gfx12-generic` object runs on both, and a gfx1201 object
-/// does not load on gfx1200.
+/// RDNA3/RDNA3.5 (clang-22): gfx1100 and gfx1151 agents, `gfx11-generic`; a gfx1100 object
+/// does not load on gfx1151.
+#[test]
+fn c_dispatch_on_rdna3() {
+    dispatch_on_rdna("gfx1100", "gfx1151", "gfx11-generic");
+}
+
+/// RDNA4 (clang-22): gfx1201 and gfx1200 agents, `gfx12-generic`; a gfx1201 object does not
+/// load on gfx1200.
 #[test]
 fn c_dispatch_on_rdna4() {
-    for target in ["gfx1201", "gfx1200"] {
-        for cov in [5, 6] {
-            run_c(
-                "dispatch",
-                &[&cl_kernel("cl/vector_add.cl", target, cov)],
-                &[("HSAEMU_TARGET", target)],
-            );
-        }
-        run_c(
-            "dispatch",
-            &[&cl_kernel("cl/vector_add.cl", "gfx12-generic", 6)],
-            &[("HSAEMU_TARGET", target)],
-        );
-    }
-    let w64 =
-        hsaemu_testkit::compile_cl_with("cl/vector_add.cl", "gfx1201", 5, &["-mwavefrontsize64"]);
-    run_c(
-        "dispatch",
-        &[w64.to_str().expect("utf-8 path")],
-        &[("HSAEMU_TARGET", "gfx1201")],
-    );
-    run_c(
-        "dispatch",
-        &[&cl_kernel("cl/vector_add.cl", "gfx1201", 6), "incompatible"],
-        &[("HSAEMU_TARGET", "gfx1200")],
-    );
+    dispatch_on_rdna("gfx1201", "gfx1200", "gfx12-generic");
 }
 
 /// CDNA3/CDNA4: clang-22 code objects V5 and V6 through an executable on gfx942 and gfx950

@@ -443,15 +443,22 @@ pub(crate) fn family(gen: Gen, w: u32) -> (Option<Fam>, u32) {
         0x34 if (w >> 23) & 0x7 == 0x7 => (Some(Fam::Vop3p), (w >> 16) & 0x7f),
         0x34 => (Some(Fam::Vop3), (w >> 16) & 0x3ff),
         0x36 => (Some(Fam::Ds), (w >> 17) & 0xff),
-        0x37 => match (w >> 14) & 3 {
-            0 => (Some(Fam::Flat), (w >> 18) & 0x7f),
-            1 => (Some(Fam::Scratch), (w >> 18) & 0x7f),
-            2 => (Some(Fam::Global), (w >> 18) & 0x7f),
-            _ => (None, 0),
-        },
+        0x37 => flat_segment((w >> 14) & 3, (w >> 18) & 0x7f),
         0x38 => (Some(Fam::Mubuf), (w >> 18) & 0x7f),
         0x3a => (Some(Fam::Mtbuf), (w >> 15) & 0xf),
         0x3c => (Some(Fam::Mimg), (w >> 18) & 0x7f),
+        _ => (None, 0),
+    }
+}
+
+/// The FLAT-family encoding a segment field names (0 flat, 1 scratch, 2 global), with its
+/// opcode; 3 is not an encoding.
+#[inline]
+fn flat_segment(seg: u32, op: u32) -> (Option<Fam>, u32) {
+    match seg {
+        0 => (Some(Fam::Flat), op),
+        1 => (Some(Fam::Scratch), op),
+        2 => (Some(Fam::Global), op),
         _ => (None, 0),
     }
 }
@@ -466,12 +473,7 @@ fn family_gfx10(w: u32) -> (Option<Fam>, u32) {
         0x35 => (Some(Fam::Vop3), (w >> 16) & 0x3ff),
         0x33 if (w >> 23) & 7 == 0 => (Some(Fam::Vop3p), (w >> 16) & 0x7f),
         0x36 => (Some(Fam::Ds), (w >> 18) & 0xff),
-        0x37 => match (w >> 14) & 3 {
-            0 => (Some(Fam::Flat), (w >> 18) & 0x7f),
-            1 => (Some(Fam::Scratch), (w >> 18) & 0x7f),
-            2 => (Some(Fam::Global), (w >> 18) & 0x7f),
-            _ => (None, 0),
-        },
+        0x37 => flat_segment((w >> 14) & 3, (w >> 18) & 0x7f),
         // Bit 25 is opcode bit 7 (the d16 format opcodes 0x80–0x87, which the GFX10 table
         // does not hold): not decoded, rather than read as opcode & 0x7f.
         0x38 if (w >> 25) & 1 != 0 => (None, 0),
@@ -492,12 +494,7 @@ fn family_gfx11(w: u32) -> (Option<Fam>, u32) {
         0x33 if (w >> 24) & 3 == 0 => (Some(Fam::Vop3p), (w >> 16) & 0x7f),
         0x32 => (Some(Fam::VopdX), (w >> 22) & 0xf),
         0x36 => (Some(Fam::Ds), (w >> 18) & 0xff),
-        0x37 => match (w >> 16) & 3 {
-            0 => (Some(Fam::Flat), (w >> 18) & 0x7f),
-            1 => (Some(Fam::Scratch), (w >> 18) & 0x7f),
-            2 => (Some(Fam::Global), (w >> 18) & 0x7f),
-            _ => (None, 0),
-        },
+        0x37 => flat_segment((w >> 16) & 3, (w >> 18) & 0x7f),
         0x38 => (Some(Fam::Mubuf), (w >> 18) & 0xff),
         0x3a => (Some(Fam::Mtbuf), (w >> 15) & 0xf),
         0x3c => (Some(Fam::Mimg), (w >> 18) & 0xff),
@@ -517,12 +514,7 @@ fn family_gfx12(w: u32) -> (Option<Fam>, u32) {
         0x33 if (w >> 24) & 3 == 0 => (Some(Fam::Vop3p), (w >> 16) & 0x7f),
         0x32 => (Some(Fam::VopdX), (w >> 22) & 0xf),
         0x36 => (Some(Fam::Ds), (w >> 18) & 0xff),
-        0x3b => match (w >> 24) & 3 {
-            0 => (Some(Fam::Flat), (w >> 14) & 0xff),
-            1 => (Some(Fam::Scratch), (w >> 14) & 0xff),
-            2 => (Some(Fam::Global), (w >> 14) & 0xff),
-            _ => (None, 0),
-        },
+        0x3b => flat_segment((w >> 24) & 3, (w >> 14) & 0xff),
         0x31 if (w >> 21) & 1 != 0 => (Some(Fam::Mtbuf), (w >> 14) & 0x7f),
         0x31 => (Some(Fam::Mubuf), (w >> 14) & 0x7f),
         _ => (None, 0),
