@@ -1,6 +1,8 @@
 //! RDNA3 WMMA kernels (tests/kernels/cl/emu_wmma.cl), compiled by clang-22 from
 //! `__builtin_amdgcn_wmma_*` for gfx1100 and gfx1151 in wave32 and for gfx1100 in wave64, run
-//! on the emulator and compared with matrix products computed here. The kernels place A, B,
+//! on the emulator and compared with matrix products computed here; and every RDNA4 WMMA and
+//! SWMMAC shape (tests/kernels/cl/emu_wmma12.cl, `gfx12_every_shape`) on gfx1200 and gfx1201
+//! in both wave sizes. The kernels place A, B,
 //! C and D by AMD's documented register layout, so a wrong layout, type, rounding or
 //! modifier in the emulator shows as a wrong product. (Per-instruction tests with every
 //! modifier: `tests/inst/gfx11.rs`.)
@@ -219,5 +221,486 @@ fn integer_products() {
             })
             .collect();
         assert_eq!(bd.i32s(), want, "{t} wmma_iu4");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// GFX12 (RDNA4): every WMMA and SWMMAC shape, wave32 and wave64.
+//
+// The kernels (tests/kernels/cl/emu_wmma12.cl) only move registers: lane l loads its A, B and
+// C (or index) VGPRs from element l of each buffer and stores D. The test places matrices in
+// those registers by AMD's layout, written here as the Matrix Instruction Calculator's
+// closed-form formulas (`InstCalcGfx12`: `__get_input_reg`, `__get_input_lane`,
+// `__get_compression_bits`, `__get_output_reg_lanes`), and compares D with CPU products.
+
+/// GFX12 test targets: (name, processor, wave size, extra clang options).
+fn gfx12_targets() -> Vec<(&'static str, &'static str, usize, &'static [&'static str])> {
+    vec![
+        ("gfx1200", "gfx1200", 32, &[]),
+        ("gfx1201", "gfx1201", 32, &[]),
+        (
+            "gfx1200-w64",
+            "gfx1200",
+            64,
+            &["-mwavefrontsize64", "-DWAVE64"],
+        ),
+        (
+            "gfx1201-w64",
+            "gfx1201",
+            64,
+            &["-mwavefrontsize64", "-DWAVE64"],
+        ),
+    ]
+}
+
+/// Element types of the GFX12 shapes.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum T {
+    F16,
+    Bf16,
+    /// OCP E4M3FN.
+    Fp8,
+    /// OCP E5M2.
+    Bf8,
+    I8,
+    I4,
+    F32,
+    I32,
+}
+
+impl T {
+    fn bits(self) -> usize {
+        match self {
+            T::F16 | T::Bf16 => 16,
+            T::Fp8 | T::Bf8 | T::I8 => 8,
+            T::I4 => 4,
+            T::F32 | T::I32 => 32,
+        }
+    }
+}
+
+/// One GFX12 kernel: K, A/B/result types, SWMMAC or not.
+struct Case {
+    kernel: &'static str,
+    k: usize,
+    a: T,
+    b: T,
+    out: T,
+    sparse: bool,
+}
+
+const fn case(kernel: &'static str, k: usize, a: T, b: T, out: T, sparse: bool) -> Case {
+    Case {
+        kernel,
+        k,
+        a,
+        b,
+        out,
+        sparse,
+    }
+}
+
+/// Every GFX12 WMMA and SWMMAC opcode, one kernel each.
+const CASES: &[Case] = &[
+    case("wmma_f32_f16", 16, T::F16, T::F16, T::F32, false),
+    case("wmma_f32_bf16", 16, T::Bf16, T::Bf16, T::F32, false),
+    case("wmma_f16_f16", 16, T::F16, T::F16, T::F16, false),
+    case("wmma_bf16_bf16", 16, T::Bf16, T::Bf16, T::Bf16, false),
+    case("wmma_iu8", 16, T::I8, T::I8, T::I32, false),
+    case("wmma_iu4", 16, T::I4, T::I4, T::I32, false),
+    case("wmma_iu4_k32", 32, T::I4, T::I4, T::I32, false),
+    case("wmma_fp8_fp8", 16, T::Fp8, T::Fp8, T::F32, false),
+    case("wmma_fp8_bf8", 16, T::Fp8, T::Bf8, T::F32, false),
+    case("wmma_bf8_fp8", 16, T::Bf8, T::Fp8, T::F32, false),
+    case("wmma_bf8_bf8", 16, T::Bf8, T::Bf8, T::F32, false),
+    case("swmmac_f32_f16", 32, T::F16, T::F16, T::F32, true),
+    case("swmmac_f32_bf16", 32, T::Bf16, T::Bf16, T::F32, true),
+    case("swmmac_f16_f16", 32, T::F16, T::F16, T::F16, true),
+    case("swmmac_bf16_bf16", 32, T::Bf16, T::Bf16, T::Bf16, true),
+    case("swmmac_iu8", 32, T::I8, T::I8, T::I32, true),
+    case("swmmac_iu4", 32, T::I4, T::I4, T::I32, true),
+    case("swmmac_iu4_k64", 64, T::I4, T::I4, T::I32, true),
+    case("swmmac_fp8_fp8", 32, T::Fp8, T::Fp8, T::F32, true),
+    case("swmmac_fp8_bf8", 32, T::Fp8, T::Bf8, T::F32, true),
+    case("swmmac_bf8_fp8", 32, T::Bf8, T::Fp8, T::F32, true),
+    case("swmmac_bf8_bf8", 32, T::Bf8, T::Bf8, T::F32, true),
+];
+
+/// (VGPR, lane, bit) of an element.
+type Place = (usize, usize, usize);
+
+/// Dense A[r][k] (or B[k][r]): the calculator's formulas for wave32 and wave64.
+fn dense_place(bits: usize, kk: usize, wave: usize, r: usize, k: usize) -> Place {
+    match (wave, bits, kk) {
+        (32, 16, _) => (
+            2 * (k / 8) + (k / 2) % 2,
+            16 * ((k / 4) % 2) + r,
+            16 * (k % 2),
+        ),
+        (32, 8, _) => ((k / 4) % 2, 16 * (k / 8) + r, 8 * (k % 4)),
+        (32, 4, 16) | (64, 4, 16) => (0, 16 * (k / 8) + r, 4 * (k % 8)),
+        (32, 4, _) => ((k / 8) % 2, 16 * (k / 16) + r, 4 * (k % 8)),
+        (64, 16, _) => (
+            (k / 2) % 2,
+            32 * ((k / 8) % 2) + 16 * ((k / 4) % 2) + r,
+            16 * (k % 2),
+        ),
+        (64, 8, _) => (0, 32 * ((k / 4) % 2) + 16 * ((k / 8) % 2) + r, 8 * (k % 4)),
+        _ => (0, 32 * ((k / 8) % 2) + 16 * ((k / 16) % 2) + r, 4 * (k % 8)),
+    }
+}
+
+/// SWMMAC A: kept value `v` (0, 1) of the group of k in row i.
+fn sparse_a_place(bits: usize, kk: usize, wave: usize, i: usize, k: usize, v: usize) -> Place {
+    let pair = 2 * bits * ((k / 4) % (16 / bits)) + v * bits;
+    match (wave, bits, kk) {
+        (32, 16, _) => (2 * (k / 16) + (k / 4) % 2, 16 * ((k / 8) % 2) + i, 16 * v),
+        (32, 8, _) => ((k / 8) % 2, 16 * (k / 16) + i, pair),
+        (32, 4, 64) => ((k / 16) % 2, 16 * (k / 32) + i, pair),
+        (_, 4, 32) => (0, 16 * (k / 16) + i, pair),
+        (64, 16, _) => ((k / 4) % 2, 16 * (k / 8) + i, 16 * v),
+        (64, 8, _) => (0, 32 * ((k / 8) % 2) + 16 * (k / 16) + i, pair),
+        _ => (0, 32 * ((k / 16) % 2) + 16 * (k / 32) + i, pair),
+    }
+}
+
+/// SWMMAC B[k][j].
+fn sparse_b_place(bits: usize, kk: usize, wave: usize, j: usize, k: usize) -> Place {
+    let bit = bits * (k % (32 / bits));
+    match (wave, bits, kk) {
+        (32, 16, _) => (4 * (k / 16) + (k / 2) % 4, 16 * ((k / 8) % 2) + j, bit),
+        (32, 8, _) => ((k / 4) % 4, 16 * (k / 16) + j, bit),
+        (32, 4, 32) => ((k / 8) % 2, 16 * (k / 16) + j, bit),
+        (32, 4, _) => ((k / 8) % 4, 16 * (k / 32) + j, bit),
+        (64, 16, _) => ((k / 2) % 4, 16 * (k / 8) + j, bit),
+        (64, 8, _) => ((k / 4) % 2, 32 * ((k / 8) % 2) + 16 * (k / 16) + j, bit),
+        (64, 4, 32) => (0, 32 * ((k / 8) % 2) + 16 * (k / 16) + j, bit),
+        _ => ((k / 8) % 2, 32 * ((k / 16) % 2) + 16 * (k / 32) + j, bit),
+    }
+}
+
+/// SWMMAC index of the group of k in row i: (lane, bit) in set 0, and the number of sets.
+fn index_place(bits: usize, kk: usize, wave: usize, i: usize, k: usize) -> (usize, usize, usize) {
+    match (wave, bits, kk) {
+        (32, 16, _) => (16 * ((k / 8) % 2) + i, 8 * (k / 16) + 4 * ((k / 4) % 2), 2),
+        (32, 4, 64) => (16 * (k / 32) + i, 4 * ((k / 4) % 8), 1),
+        (32, _, _) => (16 * (k / 16) + i, 4 * ((k / 4) % 4), 2),
+        (64, 16, _) => (16 * (k / 8) + i, 4 * ((k / 4) % 2), 4),
+        (64, 8, _) => (32 * ((k / 8) % 2) + 16 * (k / 16) + i, 4 * ((k / 4) % 2), 4),
+        (64, 4, 32) => (16 * (k / 16) + i, 4 * ((k / 4) % 4), 2),
+        _ => (
+            32 * ((k / 16) % 2) + 16 * (k / 32) + i,
+            4 * ((k / 4) % 4),
+            2,
+        ),
+    }
+}
+
+/// C/D[i][j].
+fn out_place(bits: usize, wave: usize, i: usize, j: usize) -> Place {
+    let half = 16 * (i % 2) * usize::from(bits == 16);
+    match (wave, bits) {
+        (32, 32) => (i % 8, 16 * (i / 8) + j, 0),
+        (32, _) => ((i / 2) % 4, 16 * (i / 8) + j, half),
+        (_, 32) => (i % 4, 32 * ((i / 4) % 2) + 16 * (i / 8) + j, 0),
+        _ => ((i / 2) % 2, 32 * ((i / 4) % 2) + 16 * (i / 8) + j, half),
+    }
+}
+
+/// The registers of one operand, lane by lane (`lane · regs + reg`, as the kernels load
+/// them), initialised to junk: only the placed elements may matter.
+struct Regs {
+    regs: usize,
+    v: Vec<u32>,
+}
+
+impl Regs {
+    fn junk(regs: usize, wave: usize, rng: &mut Rng) -> Regs {
+        Regs {
+            regs,
+            v: (0..regs * wave).map(|_| rng.next_u32()).collect(),
+        }
+    }
+
+    fn put(&mut self, (r, l, b): Place, bits: usize, x: u32) {
+        let m = if bits == 32 {
+            u32::MAX
+        } else {
+            (1 << bits) - 1
+        };
+        let w = &mut self.v[l * self.regs + r];
+        *w = *w & !(m << b) | (x & m) << b;
+    }
+
+    fn get(&self, (r, l, b): Place, bits: usize) -> u32 {
+        let m = if bits == 32 {
+            u32::MAX
+        } else {
+            (1 << bits) - 1
+        };
+        self.v[l * self.regs + r] >> b & m
+    }
+
+    fn bytes(&self) -> Vec<u8> {
+        self.v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+}
+
+/// An 8-bit float (normal values and zero only: what the test uses): sign, `exp` exponent
+/// bits with bias `2^(exp-1) - 1`, `7 - exp` mantissa bits.
+fn f8_bits(x: f64, exp: u32) -> u32 {
+    if x == 0.0 {
+        return 0;
+    }
+    let man = 7 - exp;
+    let bias = (1i32 << (exp - 1)) - 1;
+    let e = x.abs().log2().floor() as i32;
+    let m = (x.abs() / 2f64.powi(e) - 1.0) * f64::from(1u32 << man);
+    assert_eq!(m.fract(), 0.0, "{x} is not exact in fp8/bf8");
+    u32::from(x < 0.0) << 7 | ((e + bias) as u32) << man | m as u32
+}
+
+/// Test values of a type, as (value, bits): floats from a set whose products and sums are
+/// exact in f32 (and in f16 for the 16-bit shapes' quarters); integers random.
+fn sample(t: T, rng: &mut Rng) -> (f64, u32) {
+    const F8: [f64; 14] = [
+        0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 3.0, 4.0, 6.0, 0.125, 0.0625,
+    ];
+    let r = rng.next_u32();
+    match t {
+        T::F16 | T::Bf16 => {
+            let x = f64::from(r % 17) / 4.0 - 2.0;
+            let bits = if t == T::F16 {
+                f16::from_f64(x).to_bits()
+            } else {
+                bf16(x)
+            };
+            (x, u32::from(bits))
+        }
+        T::Fp8 | T::Bf8 => {
+            let x = F8[(r % 14) as usize] * if r & 1 << 16 != 0 { -1.0 } else { 1.0 };
+            (x, f8_bits(x, if t == T::Fp8 { 4 } else { 5 }))
+        }
+        T::I8 => (0.0, r & 0xff),
+        _ => (0.0, r & 0xf),
+    }
+}
+
+/// An integer element's value, signed or not.
+fn int_value(x: u32, bits: usize, signed: bool) -> i64 {
+    if signed {
+        let up = 32 - bits as u32;
+        i64::from(((x << up) as i32) >> up)
+    } else {
+        i64::from(x)
+    }
+}
+
+/// Runs one GFX12 case on one target and checks D (and the second result E) against CPU
+/// products.
+fn check_gfx12_case(e: &Emu, t: &str, wave: usize, c: &Case, rng: &mut Rng) {
+    let kk = c.k;
+    let bits = c.a.bits();
+    let regs = |wave32: usize| {
+        if wave == 32 {
+            wave32
+        } else {
+            wave32.div_ceil(2)
+        }
+    };
+    let stored = if c.sparse { kk / 2 } else { kk };
+    let (a_regs32, b_regs32, out_regs32) = (stored * bits / 64, kk * bits / 64, c.out.bits() / 4);
+    // A one-VGPR wave32 operand keeps lanes 0–31 in wave64; lanes 32–63 hold junk here.
+    let mut ra = Regs::junk(regs(a_regs32), wave, rng);
+    let mut rb = Regs::junk(regs(b_regs32), wave, rng);
+    let mut rc = Regs::junk(regs(out_regs32), wave, rng);
+    let mut ri = Regs::junk(1, wave, rng);
+    // A's raw elements and, for SWMMAC, two 2:4 patterns (index set 0 and the set at bit 16).
+    let mut a_raw = vec![0u32; 16 * kk];
+    let mut a_val = vec![0.0f64; 16 * kk];
+    let mut kept = [
+        vec![[0usize; 2]; 16 * kk / 4],
+        vec![[0usize; 2]; 16 * kk / 4],
+    ];
+    for i in 0..16 {
+        for k in 0..kk {
+            if c.sparse && k % 4 >= 2 {
+                continue;
+            }
+            let (x, raw) = sample(c.a, rng);
+            if c.sparse {
+                let v = k % 4;
+                ra.put(sparse_a_place(bits, kk, wave, i, k, v), bits, raw);
+            } else {
+                ra.put(dense_place(bits, kk, wave, i, k), bits, raw);
+            }
+            a_raw[i * kk + k] = raw;
+            a_val[i * kk + k] = x;
+        }
+        if c.sparse {
+            for g in 0..kk / 4 {
+                let (lane, bit, sets) = index_place(bits, kk, wave, i, 4 * g);
+                for (s, at) in [(0, bit), (1, bit + 16)] {
+                    if sets == 1 && s == 1 {
+                        kept[1][i * kk / 4 + g] = kept[0][i * kk / 4 + g];
+                        continue;
+                    }
+                    // Two distinct positions of four, in order.
+                    let p0 = (rng.next_u32() % 3) as usize;
+                    let p1 = p0 + 1 + (rng.next_u32() as usize % (3 - p0));
+                    kept[s][i * kk / 4 + g] = [p0, p1];
+                    ri.put((0, lane, at), 4, (p0 | p1 << 2) as u32);
+                }
+            }
+        }
+    }
+    let mut b_raw = vec![0u32; kk * 16];
+    let mut b_val = vec![0.0f64; kk * 16];
+    for j in 0..16 {
+        for k in 0..kk {
+            let (x, raw) = sample(c.b, rng);
+            let place = if c.sparse {
+                sparse_b_place(bits, kk, wave, j, k)
+            } else {
+                dense_place(bits, kk, wave, j, k)
+            };
+            rb.put(place, bits, raw);
+            b_raw[k * 16 + j] = raw;
+            b_val[k * 16 + j] = x;
+        }
+    }
+    // C: integers near the i32 limits in some elements (so that clamp saturates); f32/f16
+    // quarters; bf16 results ±64..127 so that most sums round.
+    let mut c_val = vec![0.0f64; 256];
+    for i in 0..16 {
+        for j in 0..16 {
+            let r = rng.next_u32();
+            let (x, raw) = match c.out {
+                T::I32 => {
+                    let x = match (i + j) % 3 {
+                        0 => i32::MAX - (r % 1000) as i32,
+                        1 => i32::MIN + (r % 1000) as i32,
+                        _ => (r % 20001) as i32 - 10000,
+                    };
+                    (f64::from(x), x as u32)
+                }
+                T::Bf16 => {
+                    let x = f64::from(64 + r % 64) * if r & 1 << 20 != 0 { -1.0 } else { 1.0 };
+                    (x, u32::from(bf16(x)))
+                }
+                T::F16 => {
+                    let x = f64::from(r % 17) / 4.0 - 2.0;
+                    (x, u32::from(f16::from_f64(x).to_bits()))
+                }
+                _ => {
+                    let x = f64::from(r % 17) / 4.0 - 2.0;
+                    (x, (x as f32).to_bits())
+                }
+            };
+            rc.put(out_place(c.out.bits(), wave, i, j), c.out.bits(), raw);
+            c_val[i * 16 + j] = x;
+        }
+    }
+    let (ba, bb, bc) = (
+        e.buf_bytes(&ra.bytes()),
+        e.buf_bytes(&rb.bytes()),
+        e.buf_bytes(&rc.bytes()),
+    );
+    let out_bytes = rc.regs * wave * 4;
+    let (bd, be) = (e.zeros(out_bytes), e.zeros(out_bytes));
+    let integer = c.out == T::I32;
+    let bi = e.buf_bytes(&ri.bytes());
+    let mut bufs = vec![&ba, &bb, &bc];
+    if c.sparse {
+        bufs.push(&bi);
+    }
+    bufs.push(&bd);
+    if c.sparse || integer {
+        bufs.push(&be);
+    }
+    run(e, c.kernel, &bufs, wave as u32);
+    // The two results: (index set, A signed, B signed, clamp). Float kernels ignore the
+    // signs; dense float kernels have one result.
+    let results: Vec<(&Buf, usize, bool, bool, bool)> = match (c.sparse, integer) {
+        (false, false) => vec![(&bd, 0, false, false, false)],
+        _ => vec![(&bd, 0, true, false, false), (&be, 1, false, true, true)],
+    };
+    for (buf, set, a_signed, b_signed, clamp) in results {
+        let got = Regs {
+            regs: rc.regs,
+            v: buf.u32s(),
+        };
+        let mut rounded = false;
+        for i in 0..16 {
+            for j in 0..16 {
+                // A's row i as dense K values (SWMMAC: the kept values at their indices).
+                let mut exact_f = c_val[i * 16 + j];
+                let mut exact_i = i64::from(c_val[i * 16 + j] as i32);
+                for k in 0..kk {
+                    let ka = if c.sparse {
+                        let g = k / 4;
+                        let v = match kept[set][i * kk / 4 + g] {
+                            [p0, _] if p0 == k % 4 => 0,
+                            [_, p1] if p1 == k % 4 => 1,
+                            _ => continue,
+                        };
+                        4 * g + v
+                    } else {
+                        k
+                    };
+                    if integer {
+                        exact_i += int_value(a_raw[i * kk + ka], bits, a_signed)
+                            * int_value(b_raw[k * 16 + j], bits, b_signed);
+                    } else {
+                        exact_f += a_val[i * kk + ka] * b_val[k * 16 + j];
+                    }
+                }
+                let bits_out = c.out.bits();
+                let want = match c.out {
+                    T::I32 if clamp => {
+                        exact_i.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32
+                    }
+                    T::I32 => exact_i as i32 as u32,
+                    T::F32 => (exact_f as f32).to_bits(),
+                    T::F16 => u32::from(f16::from_f64(exact_f).to_bits()),
+                    _ => {
+                        let b = (exact_f as f32).to_bits();
+                        let r = (b + 0x7fff + (b >> 16 & 1)) >> 16;
+                        rounded |= f64::from(f32::from_bits(r << 16)) != exact_f;
+                        r
+                    }
+                };
+                // The test's values keep every f32/f16 sum exact in the result type.
+                match c.out {
+                    T::F32 => assert_eq!(f64::from(exact_f as f32), exact_f),
+                    T::F16 => assert_eq!(f16::from_f64(exact_f).to_f64(), exact_f),
+                    _ => {}
+                }
+                let have = got.get(out_place(bits_out, wave, i, j), bits_out);
+                assert_eq!(
+                    have, want,
+                    "{t} {} set {set}: D[{i}][{j}] = {have:#x}, want {want:#x}",
+                    c.kernel
+                );
+            }
+        }
+        if c.out == T::Bf16 {
+            assert!(rounded, "{t} {}: no sum needed rounding", c.kernel);
+        }
+    }
+}
+
+/// Every GFX12 WMMA and SWMMAC shape on gfx1200 and gfx1201, wave32 and wave64, against CPU
+/// products (SWMMAC: dense products of random 2:4-sparse A with both index sets the kernels
+/// select; integer shapes: both signedness choices, with and without clamp).
+#[test]
+fn gfx12_every_shape() {
+    for (t, p, wave, extra) in gfx12_targets() {
+        let path = hsaemu_testkit::compile_cl_with("cl/emu_wmma12.cl", p, 5, extra);
+        let e = from_bytes(&std::fs::read(&path).expect("read kernel"), p, 5);
+        let mut rng = Rng(0x12_0000 + wave as u64);
+        for c in CASES {
+            check_gfx12_case(&e, t, wave, c, &mut rng);
+        }
     }
 }

@@ -252,10 +252,9 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen) -> R {
     let Some(sh) = shape(i.op) else {
         return match super::smfmac::shape(i.op) {
             Some(sp) => super::smfmac::execute(w, i, exec, gen, sp),
-            None => match super::wmma::shape(i.op) {
-                Some(sw) => super::wmma::execute(w, i, exec, gen, sw),
-                None => Err(unimplemented(i)),
-            },
+            None => {
+                super::wmma::execute_any(w, i, exec, gen).unwrap_or_else(|| Err(unimplemented(i)))
+            }
         };
     };
     // VOP3P-MAI fields, as the decoder lays them out: CBSZ in neg_hi, ABID in op_sel and

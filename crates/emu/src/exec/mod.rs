@@ -24,6 +24,7 @@ mod valu_media;
 mod valu_packed;
 mod vmem;
 pub(crate) mod wmma;
+mod wmma12;
 
 pub(crate) use valu::Scratch;
 

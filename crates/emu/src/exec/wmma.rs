@@ -2,9 +2,9 @@
 //! `D = A·B + C` for one 16×16×16 product spread over the wave's lanes.
 //!
 //! Every opcode is one [`Shape`] row in [`SHAPES`]: its element types and its register
-//! [`Layout`]. A generation whose lanes hold the matrices differently (GFX12 packs A and B
-//! without copies and splits K between lane halves) adds a `Layout` variant with its own
-//! `a_loc`/`d_loc`, and its opcodes as rows.
+//! [`Layout`]. GFX12 (RDNA4) packs A and B without copies, splits K between lane halves and
+//! adds fp8 and sparse shapes: its opcodes are rows of `wmma12.rs` ([`execute_any`] picks the
+//! table by generation).
 //!
 //! GFX11's layout (AMD's RDNA3 ISA guide §7.9, the "WMMA on RDNA 3" GPUOpen note, and AMD's
 //! Matrix Instruction Calculator, `InstCalcGfx11`):
@@ -49,18 +49,22 @@ pub(crate) enum In {
     Iu8,
     /// 4-bit integers, signed or unsigned by `neg_lo`.
     Iu4,
+    /// GFX12: OCP E4M3FN.
+    Fp8,
+    /// GFX12: OCP E5M2.
+    Bf8,
 }
 
 impl In {
-    fn bits(self) -> usize {
+    pub(super) fn bits(self) -> usize {
         match self {
             In::F16 | In::Bf16 => 16,
-            In::Iu8 => 8,
+            In::Iu8 | In::Fp8 | In::Bf8 => 8,
             In::Iu4 => 4,
         }
     }
 
-    fn integer(self) -> bool {
+    pub(super) fn integer(self) -> bool {
         matches!(self, In::Iu8 | In::Iu4)
     }
 }
@@ -75,7 +79,7 @@ pub(crate) enum Out {
 }
 
 impl Out {
-    fn bits(self) -> usize {
+    pub(super) fn bits(self) -> usize {
         match self {
             Out::F32 | Out::I32 => 32,
             Out::F16 | Out::Bf16 => 16,
@@ -188,18 +192,26 @@ fn field(regs: &[[u32; LANES]], lane: usize, at: usize, bits: usize) -> u32 {
     }
 }
 
-/// Whether `op` is a WMMA operation this emulator refuses on `gen`: GFX12 keeps GFX11's
-/// mnemonics but not its layout (no replicated A/B halves), which is not modelled yet.
-pub(crate) fn refuses(gen: Gen, op: Op) -> bool {
-    gen.is_gfx12() && shape(op).is_some()
+/// Executes `i` if it is a WMMA (or SWMMAC) operation of `gen`: GFX12 keeps GFX11's mnemonics
+/// but not their layout, so its opcodes are rows of `wmma12`.
+pub(crate) fn execute_any(w: &mut Wave, i: &Inst, exec: u64, gen: Gen) -> Option<R> {
+    if gen.is_gfx12() {
+        let sh = super::wmma12::shape(i.op)?;
+        return Some(super::wmma12::execute(w, i, exec, gen, sh));
+    }
+    shape(i.op).map(|sh| execute(w, i, exec, gen, sh))
 }
 
-/// Executes a WMMA operation of shape `sh`.
+/// Whether `op`, if it is a WMMA or SWMMAC operation, has a row in `gen`'s table (any other
+/// operation: true).
+pub(crate) fn defined_on(gen: Gen, op: Op) -> bool {
+    let (gfx11, gfx12) = (shape(op).is_some(), super::wmma12::shape(op).is_some());
+    !(gfx11 || gfx12) || if gen.is_gfx12() { gfx12 } else { gfx11 }
+}
+
+/// Executes a GFX11 WMMA operation of shape `sh`.
 #[inline(never)]
-pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -> R {
-    if gen.is_gfx12() {
-        return Err(super::unimplemented(i));
-    }
+fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -> R {
     let wave = gen.wave_size() as usize;
     let (neg, neg_hi) = (i.neg, i.neg_hi);
     let clamp = i.has(flag::CLAMP);
