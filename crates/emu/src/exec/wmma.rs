@@ -85,6 +85,51 @@ impl Out {
             Out::F16 | Out::Bf16 => 16,
         }
     }
+
+    /// A float C element from its bits, with NEG_HI[2] (|C|) applied before NEG[2] (−C).
+    pub(super) fn float_c(self, bits: u32, neg: u8, neg_hi: u8) -> f64 {
+        let c = match self {
+            Out::F16 => f16::from_bits(bits as u16).to_f64(),
+            Out::Bf16 => f64::from(f32::from_bits(bits << 16)),
+            _ => f64::from(f32::from_bits(bits)),
+        };
+        let c = if neg_hi & 4 != 0 { c.abs() } else { c };
+        if neg & 4 != 0 {
+            -c
+        } else {
+            c
+        }
+    }
+
+    /// An exact float sum rounded once (nearest even) to a float result type's bits.
+    pub(super) fn round(self, s: f64) -> u32 {
+        match self {
+            Out::F16 => u32::from(f16::from_f64(s).to_bits()),
+            Out::Bf16 => u32::from(bf16_of(s)),
+            _ => (s as f32).to_bits(),
+        }
+    }
+}
+
+/// Operand VGPRs `code`, `code + 1`, … (`n` of them).
+pub(super) fn vgprs(w: &Wave, code: u16, n: usize) -> Vec<[u32; LANES]> {
+    (0..n).map(|r| w.v[reg_index(code + r as u16)]).collect()
+}
+
+/// Stores result bits `r` at bit `at` of a D VGPR lane: a 16-bit result keeps the other half.
+pub(super) fn store(d: &mut u32, r: u32, at: usize, bits: usize) {
+    *d = if bits == 16 {
+        *d & !(0xffff << at) | r << at
+    } else {
+        r
+    };
+}
+
+/// Writes D's VGPRs to the lanes enabled in EXEC.
+pub(super) fn write_d(w: &mut Wave, dst: u16, d: &[[u32; LANES]], exec: u64) {
+    for (r, row) in d.iter().enumerate() {
+        w.vwrite(dst + r as u16, row, exec);
+    }
 }
 
 /// Where the lanes hold the matrices.
@@ -228,9 +273,7 @@ fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -> R {
     if i.src[0] < VGPR || i.src[1] < VGPR {
         return Err(undefined(i, "with a scalar A/B operand".into()));
     }
-    let read = |code: u16, n: usize| -> Vec<[u32; LANES]> {
-        (0..n).map(|r| w.v[reg_index(code + r as u16)]).collect()
-    };
+    let read = |code: u16, n: usize| vgprs(w, code, n);
     let a = read(i.src[0], sh.in_regs());
     let b = read(i.src[1], sh.in_regs());
     let nregs = sh.out_regs(wave);
@@ -299,39 +342,17 @@ fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -> R {
                     }
                 }
                 out => {
-                    let mut cf = match out {
-                        Out::F32 => f64::from(f32::from_bits(cv)),
-                        Out::F16 => f16::from_bits(cv as u16).to_f64(),
-                        _ => f64::from(f32::from_bits(cv << 16)),
-                    };
-                    if neg_hi & 4 != 0 {
-                        cf = cf.abs();
-                    }
-                    if neg & 4 != 0 {
-                        cf = -cf;
-                    }
                     let mut sum = 0.0f64;
                     for k in 0..sh.k {
                         sum += float_in(&a, la, k, 0) * float_in(&b, lb, k, 1);
                     }
-                    let s = sum + cf;
-                    match out {
-                        Out::F32 => (s as f32).to_bits(),
-                        Out::F16 => u32::from(f16::from_f64(s).to_bits()),
-                        _ => u32::from(bf16_of(s)),
-                    }
+                    out.round(sum + out.float_c(cv, neg, neg_hi))
                 }
             };
-            d[reg][lane] = if sh.output.bits() == 16 {
-                d[reg][lane] & !(0xffff << shift) | r << shift
-            } else {
-                r
-            };
+            store(&mut d[reg][lane], r, shift, sh.output.bits());
         }
     }
-    for (r, row) in d.iter().enumerate() {
-        w.vwrite(i.dst + r as u16, row, exec);
-    }
+    write_d(w, i.dst, &d, exec);
     Ok(Flow::Next)
 }
 

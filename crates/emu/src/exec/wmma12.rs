@@ -48,7 +48,7 @@
 
 use super::cdna3::{BF8_OCP, FP8_OCP};
 use super::mfma::undefined;
-use super::wmma::{bf16_of, In, Out};
+use super::wmma::{store, vgprs, write_d, In, Out};
 use super::{Flow, R};
 use crate::decode::{flag, Gen, Inst, VGPR};
 use crate::ops::Op;
@@ -373,9 +373,7 @@ fn check_modifiers(i: &Inst, sh: &Shape, wave: usize) -> Result<usize, String> {
 pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -> R {
     let wave = gen.wave_size() as usize;
     let set = check_modifiers(i, sh, wave).map_err(|what| undefined(i, what))?;
-    let read = |code: u16, n: usize| -> Vec<[u32; LANES]> {
-        (0..n).map(|r| w.v[reg_index(code + r as u16)]).collect()
-    };
+    let read = |code: u16, n: usize| vgprs(w, code, n);
     let (a_regs, b_regs, out_regs) = sh.operand_regs(wave);
     let (ra, rb) = (read(i.src[0], a_regs), read(i.src[1], b_regs));
     let bits = sh.bits();
@@ -432,16 +430,8 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -
             let cv = raw(&c, loc, out_bits);
             let mut acc = match sh.output {
                 Out::I32 => f64::from(cv as i32),
-                Out::F32 => f64::from(f32::from_bits(cv)),
-                Out::F16 => f16::from_bits(cv as u16).to_f64(),
-                Out::Bf16 => f64::from(f32::from_bits(cv << 16)),
+                out => out.float_c(cv, i.neg, i.neg_hi),
             };
-            if i.neg_hi & 4 != 0 {
-                acc = acc.abs();
-            }
-            if i.neg & 4 != 0 {
-                acc = -acc;
-            }
             for k in 0..sh.k {
                 acc += a[row * sh.k + k] * b[k * 16 + col];
             }
@@ -451,21 +441,12 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -
                 }
                 // Exact (|acc| < 2^53): wrap to 32 bits.
                 Out::I32 => acc as i64 as u32,
-                Out::F32 => (acc as f32).to_bits(),
-                Out::F16 => u32::from(f16::from_f64(acc).to_bits()),
-                Out::Bf16 => u32::from(bf16_of(acc)),
+                out => out.round(acc),
             };
-            let (reg, lane, bit) = loc;
-            d[reg][lane] = if out_bits == 16 {
-                d[reg][lane] & !(0xffff << bit) | r << bit
-            } else {
-                r
-            };
+            store(&mut d[loc.0][loc.1], r, loc.2, out_bits);
         }
     }
-    for (r, row) in d.iter().enumerate() {
-        w.vwrite(i.dst + r as u16, row, exec);
-    }
+    write_d(w, i.dst, &d, exec);
     Ok(Flow::Next)
 }
 
