@@ -358,12 +358,13 @@ fn check_modifiers(i: &Inst, sh: &Shape, wave: usize) -> Result<usize, String> {
             "neg_lo:{neg} neg_hi:{neg_hi} (SWMMAC has no C modifiers: C is D)"
         ));
     }
+    if i.src[2] < VGPR {
+        return Err("with a scalar or constant index operand".into());
+    }
     let sets = sh.index_sets(wave);
     let key = usize::from(opsel);
-    if key >= sets || i.src[2] < VGPR {
-        return Err(format!(
-            "index_key:{key} ({sets} index sets in a VGPR index operand)"
-        ));
+    if key >= sets {
+        return Err(format!("index_key:{key} ({sets} index sets)"));
     }
     Ok(key)
 }
