@@ -382,12 +382,14 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -
         i.neg & 1 | (i.neg_hi & 1) << 1,
         i.neg >> 1 & 1 | i.neg_hi & 2,
     );
-    // A as a dense 16×K matrix (SWMMAC: the kept values at the k their indices name; two
-    // values naming the same k both count, as two products with that row of B would).
-    let mut a = vec![0.0f64; 16 * sh.k];
+    // A's stored values as (k, value), row by row: dense, every k; SWMMAC, the two kept values
+    // of each group at the k their indices name (two values naming the same k both count, as
+    // each selects its element of B).
+    let sk = sh.stored_k();
+    let mut a = vec![(0usize, 0.0f64); 16 * sk];
     let index = sh.sparse.then(|| w.v[reg_index(i.src[2])]);
     for row in 0..16 {
-        for s in 0..sh.stored_k() {
+        for s in 0..sk {
             let loc = sh.a_loc(row, s, wave);
             let x = value(raw(&ra, loc, bits), sh.a, loc.2 % 32, neg_a);
             let k = match index {
@@ -397,7 +399,7 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -
                 }
                 None => s,
             };
-            a[row * sh.k + k] += x;
+            a[row * sk + s] = (k, x);
         }
     }
     let mut b = vec![0.0f64; sh.k * 16];
@@ -433,8 +435,8 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -
                 Out::I32 => f64::from(cv as i32),
                 out => out.float_c(cv, i.neg, i.neg_hi),
             };
-            for k in 0..sh.k {
-                acc += a[row * sh.k + k] * b[k * 16 + col];
+            for &(k, x) in &a[row * sk..(row + 1) * sk] {
+                acc += x * b[k * 16 + col];
             }
             let r = match sh.output {
                 Out::I32 if clamp => {
