@@ -391,7 +391,7 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -
     for row in 0..16 {
         for s in 0..sk {
             let loc = sh.a_loc(row, s, wave);
-            let x = value(raw(&ra, loc, bits), sh.a, loc.2 % 32, neg_a);
+            let x = value(raw(&ra, loc, bits), sh.a, loc.2, neg_a);
             let k = match index {
                 Some(idx) => {
                     let (lane, at) = sh.index_loc(row, s / 2, set, wave);
@@ -406,7 +406,7 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -
     for col in 0..16 {
         for k in 0..sh.k {
             let loc = sh.b_loc(col, k, wave);
-            b[k * 16 + col] = value(raw(&rb, loc, bits), sh.b, loc.2 % 32, neg_b);
+            b[k * 16 + col] = value(raw(&rb, loc, bits), sh.b, loc.2, neg_b);
         }
     }
     let out_bits = sh.output.bits();
