@@ -1049,3 +1049,50 @@ fn f8f6f4_run(e: &Emu, name: &str, nan_lane: Option<usize>) {
     }
     check(&format!("gfx950 {name}"), In::F16, &got, &want);
 }
+
+/// gfx950's scaled MFMA as machine words (the `v_mfma_ld_scale_b32` prefix and the MFMA, one
+/// 16-byte instruction), its scale bytes picked by the prefix's op_sel/op_sel_hi; and the
+/// faults for what is not defined: formats 5-7, and the prefix alone.
+#[test]
+fn f8f6f4_machine_words() {
+    use hsaemu_emu::{run_words, Gen, WaveRegs};
+    const S_ENDPGM: u32 = 0xbf81_0000;
+    // v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], a[4:11], a[12:19], v[20:23], v24, v25
+    //   op_sel:[1,1,0] op_sel_hi:[1,0,0] (llvm-objdump-22): A's scale is byte 3 of v24, B's
+    //   byte 1 of v25; A and B are fp8 (OCP E4M3).
+    let words = [0xd3ac_1800, 0x0802_3318, 0xd3ad_0800, 0x1c52_1904, S_ENDPGM];
+    let mut regs = WaveRegs::new(Gen::Gfx950);
+    let agpr = |n: usize| 256 + n;
+    for r in 0..8 {
+        regs.v[agpr(4 + r)] = [0x3838_3838; 64]; // 1.0
+        regs.v[agpr(12 + r)] = [0x4040_4040; 64]; // 2.0
+    }
+    for r in 20..24 {
+        regs.v[r] = [1.0f32.to_bits(); 64];
+    }
+    // The selected bytes 2^1 and 2^-1; the others NaN, which must not be read.
+    regs.v[24] = [0x80ff_ffff; 64];
+    regs.v[25] = [0xffff_7eff; 64];
+    run_words(Gen::Gfx950, &words, &mut regs).expect("scaled MFMA");
+    // D = C + 128 · (2·1) · (0.5·2).
+    for r in 0..4 {
+        assert_eq!(regs.v[r], [257.0f32.to_bits(); 64], "register {r}");
+    }
+    let unimplemented = |words: &[u32]| -> String {
+        let mut regs = WaveRegs::new(Gen::Gfx950);
+        match run_words(Gen::Gfx950, words, &mut regs) {
+            Err(FaultKind::Unimplemented { mnemonic }) => mnemonic,
+            other => panic!("{words:x?}: {other:?}"),
+        }
+    };
+    // v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[4:11], v[12:19], v[20:23] cbsz:5
+    assert_eq!(
+        unimplemented(&[0xd3ad_0500, 0x0452_1904, S_ENDPGM]),
+        "v_mfma_f32_16x16x128_f8f6f4 cbsz:5 blgp:0 (formats 5-7 are not defined)"
+    );
+    // v_mfma_ld_scale_b32 v24, v25, then an MFMA with ABID 0: two instructions.
+    assert_eq!(
+        unimplemented(&[0xd3ac_0000, 0x0002_3318, 0xd3ad_0000, 0x0452_1904, S_ENDPGM]),
+        "v_mfma_ld_scale_b32 without an f8f6f4 MFMA with ABID 1 after it (not documented alone)"
+    );
+}
