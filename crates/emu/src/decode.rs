@@ -870,6 +870,27 @@ mod tests {
     //! Encodings from `llvm-mc-15 -show-encoding` (the oracle), checked through the adapter.
     use super::*;
 
+    /// gfx950's scaled MFMA: four dwords, one instruction; its scale sources and the prefix's
+    /// op_sel bits in `ext`, and its text as llvm-objdump-22 prints the words.
+    #[test]
+    fn gfx950_scaled_mfma_is_one_four_dword_instruction() {
+        let w = [0xd3ac_1800, 0x0802_3318, 0xd3ad_0800, 0x1c52_1904];
+        let i = decode(Gen::Gfx950, &w);
+        assert_eq!((i.name(), i.size), ("v_mfma_f32_16x16x128_f8f6f4", 16));
+        assert_eq!(
+            i.ext,
+            MFMA_SCALE | u32::from(VGPR + 24) | u32::from(VGPR + 25) << 10 | 3 << 20 | 1 << 22
+        );
+        assert_eq!(
+            i.describe(),
+            "v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], a[4:11], a[12:19], v[20:23], v24, v25 \
+             op_sel:[1,1,0] op_sel_hi:[1,0,0]"
+        );
+        // Given three dwords, the prefix is alone.
+        let i = decode(Gen::Gfx950, &w[..3]);
+        assert_eq!((i.name(), i.size, i.ext), ("v_mfma_ld_scale_b32", 8, 0));
+    }
+
     #[test]
     fn generations_name_opcodes_like_llvm() {
         // `v_add_u32_e32 v0, vcc, v1, v2` on gfx803 is `v_add_co_u32_e32` on gfx906.
