@@ -1039,12 +1039,21 @@ fn f8f6f4_run(e: &Emu, name: &str, nan_lane: Option<usize>) {
         // Row nl % m of D is NaN; compare the rest.
         for j in 0..m {
             let (r, l) = out_place(m, nl % m, j);
-            assert!(got[r * 64 + l].is_nan(), "{name}: D({}, {j}) not NaN", nl % m);
+            assert!(
+                got[r * 64 + l].is_nan(),
+                "{name}: D({}, {j}) not NaN",
+                nl % m
+            );
         }
         let keep: Vec<usize> = (0..got.len()).filter(|&x| !want[x].0.is_nan()).collect();
         let pick = |v: &[f64]| keep.iter().map(|&x| v[x]).collect::<Vec<_>>();
         let want_kept: Vec<(f64, f64)> = keep.iter().map(|&x| want[x]).collect();
-        check(&format!("gfx950 {name} (NaN scale)"), In::F16, &pick(&got), &want_kept);
+        check(
+            &format!("gfx950 {name} (NaN scale)"),
+            In::F16,
+            &pick(&got),
+            &want_kept,
+        );
         return;
     }
     check(&format!("gfx950 {name}"), In::F16, &got, &want);

@@ -103,7 +103,14 @@ pub(crate) struct Shape {
     pub output: Elem,
 }
 
-pub(super) const fn s(m: usize, n: usize, k: usize, blocks: usize, input: Elem, output: Elem) -> Shape {
+pub(super) const fn s(
+    m: usize,
+    n: usize,
+    k: usize,
+    blocks: usize,
+    input: Elem,
+    output: Elem,
+) -> Shape {
     Shape {
         m,
         n,

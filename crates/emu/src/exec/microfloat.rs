@@ -93,7 +93,11 @@ mod decoding_tests {
                 let want = by_definition(code, exp, man, bias);
                 let got = decode(code as u8);
                 assert_eq!(f64::from(got), want, "{name} {code:#x}");
-                assert_eq!(got.is_sign_negative(), code >> (width - 1) == 1, "{name} {code:#x}");
+                assert_eq!(
+                    got.is_sign_negative(),
+                    code >> (width - 1) == 1,
+                    "{name} {code:#x}"
+                );
                 // Bits above the format are ignored.
                 assert_eq!(decode(code as u8 | !0u8 << width).to_bits(), got.to_bits());
             }
@@ -110,7 +114,10 @@ mod decoding_tests {
         // Smallest subnormals and normals.
         assert_eq!((e2m1_to_f32(0b0001), e2m1_to_f32(0b0010)), (0.5, 1.0));
         assert_eq!((e2m3_to_f32(0b000001), e2m3_to_f32(0b001000)), (0.125, 1.0));
-        assert_eq!((e3m2_to_f32(0b000001), e3m2_to_f32(0b000100)), (0.0625, 0.25));
+        assert_eq!(
+            (e3m2_to_f32(0b000001), e3m2_to_f32(0b000100)),
+            (0.0625, 0.25)
+        );
         assert_eq!(e2m1_to_f32(0b1111), -6.0);
     }
 
