@@ -795,23 +795,8 @@ fn smfmac_run(e: &Emu, t: &str, name: &str) {
         let noise = rng.next_u32() & !(mask << (set * kpl));
         idx.push(noise | bits << (set * kpl));
     }
-    let place = |i: usize, j: usize| out_place(m, i, j);
     let nregs = m * m / 64;
-    let mut c_regs = vec![0.0; nregs * 64];
-    for i in 0..m {
-        for j in 0..m {
-            let (r, l) = place(i, j);
-            c_regs[r * 64 + l] = c[i * m + j];
-        }
-    }
-    let want_dense = gemm(&a, &b, &c, m, m, k);
-    let mut want = vec![(0.0, 0.0); nregs * 64];
-    for i in 0..m {
-        for j in 0..m {
-            let (r, l) = place(i, j);
-            want[r * 64 + l] = want_dense[i * m + j];
-        }
-    }
+    let (c_regs, want) = in_registers(m, &c, &gemm(&a, &b, &c, m, m, k));
     let (ba, bb, bc, bi, bd) = (
         e.buf_bytes(&a_lanes),
         e.buf_bytes(&b_lanes),
@@ -819,18 +804,7 @@ fn smfmac_run(e: &Emu, t: &str, name: &str) {
         e.buf_u32(&idx),
         e.zeros(4 * 64 * nregs),
     );
-    e.run(
-        name,
-        &[
-            Arg::Ptr(&ba),
-            Arg::Ptr(&bb),
-            Arg::Ptr(&bc),
-            Arg::Ptr(&bi),
-            Arg::Ptr(&bd),
-        ],
-        [64, 1, 1],
-        [64, 1, 1],
-    );
+    run_one_wave(e, name, &[&ba, &bb, &bc, &bi, &bd]);
     check(&format!("{t} {name}"), acc, &decode_acc(acc, &bd), &want);
 }
 
@@ -843,6 +817,27 @@ fn out_place(m: usize, i: usize, j: usize) -> (usize, usize) {
     } else {
         (4 * (i / 8) + i % 4, 32 * ((i / 4) % 2) + j)
     }
+}
+
+/// Runs kernel `name` as one wave of 64 with these buffers as its arguments.
+fn run_one_wave(e: &Emu, name: &str, bufs: &[&Buf]) {
+    let args: Vec<Arg> = bufs.iter().map(|b| Arg::Ptr(b)).collect();
+    e.run(name, &args, [64, 1, 1], [64, 1, 1]);
+}
+
+/// C (m×m, row-major) and the expected D (with magnitudes) in register order, `r * 64 + lane`
+/// by [`out_place`]: what the one-block kernels read and write.
+fn in_registers(m: usize, c: &[f64], want: &[(f64, f64)]) -> (Vec<f64>, Vec<(f64, f64)>) {
+    let mut c_regs = vec![0.0; m * m];
+    let mut want_regs = vec![(0.0, 0.0); m * m];
+    for i in 0..m {
+        for j in 0..m {
+            let (r, l) = out_place(m, i, j);
+            c_regs[r * 64 + l] = c[i * m + j];
+            want_regs[r * 64 + l] = want[i * m + j];
+        }
+    }
+    (c_regs, want_regs)
 }
 
 /// gfx950's f8f6f4 element formats, numbered as CBSZ/BLGP select them: OCP E4M3 and E5M2,
@@ -1003,16 +998,7 @@ fn f8f6f4_run(e: &Emu, name: &str, nan_lane: Option<usize>) {
         .collect();
     let c = acc_values(&mut rng, In::F16, m * m);
     let nregs = m * m / 64;
-    let mut c_regs = vec![0.0; nregs * 64];
-    let want_dense = gemm(&av, &bv, &c, m, m, k);
-    let mut want = vec![(0.0, 0.0); nregs * 64];
-    for i in 0..m {
-        for j in 0..m {
-            let (r, l) = out_place(m, i, j);
-            c_regs[r * 64 + l] = c[i * m + j];
-            want[r * 64 + l] = want_dense[i * m + j];
-        }
-    }
+    let (c_regs, want) = in_registers(m, &c, &gemm(&av, &bv, &c, m, m, k));
     let (ba, bb, bc, bsa, bsb, bd) = (
         e.buf_u32(&a_words),
         e.buf_u32(&b_words),
@@ -1021,19 +1007,7 @@ fn f8f6f4_run(e: &Emu, name: &str, nan_lane: Option<usize>) {
         e.buf_u32(&sb_words),
         e.zeros(4 * 64 * nregs),
     );
-    e.run(
-        name,
-        &[
-            Arg::Ptr(&ba),
-            Arg::Ptr(&bb),
-            Arg::Ptr(&bc),
-            Arg::Ptr(&bsa),
-            Arg::Ptr(&bsb),
-            Arg::Ptr(&bd),
-        ],
-        [64, 1, 1],
-        [64, 1, 1],
-    );
+    run_one_wave(e, name, &[&ba, &bb, &bc, &bsa, &bsb, &bd]);
     let got = decode_acc(In::F16, &bd);
     if let Some(nl) = nan_lane {
         // Row nl % m of D is NaN; compare the rest.
