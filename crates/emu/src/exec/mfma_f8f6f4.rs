@@ -13,8 +13,9 @@
 //!   `kpl = K·M/64 = 32` for both shapes. Slot `e` is bits `[w·e, w·e + w)` of the lane's
 //!   registers read as one little-endian number, `w` the format's width (8, 6 or 4), so the
 //!   operand is 8, 6 or 4 registers (isa's `Inst::f8f6f4_src_dwords`). Sources: the lane
-//!   mapping as Modular's CDNA4 MXFP4 kernels document it for 16x16x128 (lane row = lane % 16,
-//!   K-group = lane / 16, 32 elements each); the packing as Composable Kernel's `pk_fp4_t`
+//!   mapping as Modular's CDNA4 block-scaled MFMA kernels document it, citing the CDNA4 ISA
+//!   guide (lane row = lane % M, K-chunk = lane / M, 32 elements per lane for 16x16x128 fp4
+//!   and 32x32x64 fp8); the packing as Composable Kernel's `pk_fp4_t`
 //!   (element 0 in the low nibble) and `pk_fp6x32_t` (element `i` at bit `6i` of six dwords,
 //!   crossing dword boundaries), which CK passes unchanged to these builtins.
 //! - **C and D**: f32, as every 16x16 / 32x32 MFMA (`Shape::out_loc`).
@@ -24,8 +25,9 @@
 //!   is scaled by the byte of lane `i + M·(k/32)`, which is the MX block size of 32 along K.
 //!   E8M0 is `2^(e-127)`, 0xFF NaN (OCP MX). The byte selection is how clang-22 lowers the
 //!   builtins' scale-select arguments (0–3, checked by compiling them); the per-lane blocks as
-//!   Modular's kernels load them (one scale byte per lane, lane row / K-group as above). The
-//!   plain instruction scales by 1.
+//!   Modular's kernels load them (one scale byte per lane, lane row / K-group as above); the
+//!   bias as ROCm's aiter tests use it on gfx950 ("127 = no scaling"). The plain instruction
+//!   scales by 1.
 //! - **Arithmetic** as the other float MFMAs: products exact, summed in f64, rounded to f32
 //!   once (a NaN scale or element makes its sums NaN).
 //!
@@ -34,8 +36,9 @@
 //! A lone `v_mfma_ld_scale_b32` (llvm-objdump-22 prints it alone when the next instruction is
 //! not an f8f6f4 MFMA with ABID 1; clang never emits that) faults as unimplemented: what the
 //! prefix does without its MFMA is not documented. Note that clang-22 compiles the scaled
-//! builtin with constant zero scales (and selects) as the plain MFMA, which by the E8M0
-//! definition scales by 1, not 2^-254.
+//! builtin with constant zero scales (and selects) as the plain MFMA (LLVM #116724, "use the
+//! unscaled form if we know the scale factors are both 0"), which scales by 1 where the E8M0
+//! definition gives 2^-254; a zero scale known only at run time gives 2^-254 here.
 
 use super::cdna3::{BF8_OCP, FP8_OCP};
 use super::mfma::{accumulator, in_row, undefined, Elem, Shape};
