@@ -1076,6 +1076,8 @@ fn f8f6f4_machine_words() {
     // v_mfma_ld_scale_b32 v24, v25, then an MFMA with ABID 0: two instructions.
     assert_eq!(
         unimplemented(&[0xd3ac_0000, 0x0002_3318, 0xd3ad_0000, 0x0452_1904, S_ENDPGM]),
-        "v_mfma_ld_scale_b32 without an f8f6f4 MFMA with ABID 1 after it (not documented alone)"
+        "v_mfma_ld_scale_b32 (not for compute: alone only: gfx950 scaled-MFMA prefix; decoded \
+         and executed fused with the f8f6f4 MFMA after it (ABID 1) as \
+         v_mfma_scale_f32_*_f8f6f4; what it does alone is not documented and clang never emits it)"
     );
 }

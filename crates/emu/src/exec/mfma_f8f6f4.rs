@@ -34,8 +34,8 @@
 //! Not modelled, and said so: a scale source that is not a VGPR faults as unimplemented (LLVM
 //! 22 accepts only VGPRs there and notes that hardware reads bits 30:23 of an SGPR or constant).
 //! A lone `v_mfma_ld_scale_b32` (llvm-objdump-22 prints it alone when the next instruction is
-//! not an f8f6f4 MFMA with ABID 1; clang never emits that) faults as unimplemented: what the
-//! prefix does without its MFMA is not documented. Note that clang-22 compiles the scaled
+//! not an f8f6f4 MFMA with ABID 1; clang never emits that) is on `tools/not-for-compute.txt`
+//! and faults as unimplemented: what the prefix does without its MFMA is not documented. Note that clang-22 compiles the scaled
 //! builtin with constant zero scales (and selects) as the plain MFMA (LLVM #116724, "use the
 //! unscaled form if we know the scale factors are both 0"), which scales by 1 where the E8M0
 //! definition gives 2^-254; a zero scale known only at run time gives 2^-254 here.
@@ -116,14 +116,8 @@ fn element(regs: &[u32; MAX_REGS], e: usize, bits: usize) -> u8 {
 }
 
 /// Executes an f8f6f4 MFMA, or faults as unimplemented for any other VOP3P operation that
-/// reaches the end of the matrix hook (and for a lone `v_mfma_ld_scale_b32`).
+/// reaches the end of the matrix hook.
 pub(super) fn execute(w: &mut Wave, i: &Inst, exec: u64) -> R {
-    if i.op == Op::V_MFMA_LD_SCALE_B32 {
-        return Err(undefined(
-            i,
-            "without an f8f6f4 MFMA with ABID 1 after it (not documented alone)".into(),
-        ));
-    }
     let Some(sh) = SHAPES.iter().find(|(o, _)| *o == i.op).map(|(_, s)| s) else {
         return Err(unimplemented(i));
     };
