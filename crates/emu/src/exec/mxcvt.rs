@@ -403,9 +403,8 @@ fn results(w: &Wave, i: &Inst) -> Vec<(u16, Row)> {
             )));
             let packed: Vec<Row> = (0..6).map(|n| s.reg(0, n)).collect();
             let sc = s.raw(1, Ty::B32);
-            let elem = |l: usize, e: usize| {
-                f.decode(field(&packed, l, 6 * e, 6), Src::scale_at(&sc, l))
-            };
+            let elem =
+                |l: usize, e: usize| f.decode(field(&packed, l, 6 * e, 6), Src::scale_at(&sc, l));
             match i.op {
                 V_CVT_SCALEF32_PK32_F32_FP6 | V_CVT_SCALEF32_PK32_F32_BF6 => {
                     for e in 0..32 {
@@ -526,7 +525,10 @@ fn pack32(s: &Src) -> Vec<(u16, Row)> {
         })
         .collect();
     let scale_k = if sr || two { 2 } else { 1 };
-    let (seed, sc) = (s.w.vsrc(i.src[1], i.lit, Ty::B32), s.w.vsrc(i.src[scale_k], i.lit, Ty::B32));
+    let (seed, sc) = (
+        s.w.vsrc(i.src[1], i.lit, Ty::B32),
+        s.w.vsrc(i.src[scale_k], i.lit, Ty::B32),
+    );
     let mut out = [[0u32; LANES]; 6];
     for l in 0..LANES {
         let scale = Src::scale_at(&sc, l);

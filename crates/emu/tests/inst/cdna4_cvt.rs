@@ -355,7 +355,11 @@ fn check(
     for l in 0..64 {
         if !active(l) {
             for n in 0..regs {
-                assert_eq!(after.v[dst + n][l], before.v[dst + n][l], "{what}: lane {l}");
+                assert_eq!(
+                    after.v[dst + n][l],
+                    before.v[dst + n][l],
+                    "{what}: lane {l}"
+                );
             }
             continue;
         }
@@ -545,9 +549,8 @@ fn scaled_conversions_from_fp6_bf6_on_every_code() {
                 }
                 r.v[2][l] = scale(l);
             });
-            let val = |l: usize, e: usize| {
-                f.value(code(l, e) as u32).expect("fp6") * scale_of(scale(l))
-            };
+            let val =
+                |l: usize, e: usize| f.value(code(l, e) as u32).expect("fp6") * scale_of(scale(l));
             check(&lines[0], &before, &after, 16, 32, |l| {
                 (0..32)
                     .map(|e| field(e, 0, 32, wide(val(l, e), Wide::F32)))
@@ -600,7 +603,11 @@ fn run_cases(
 }
 
 const FP8S: [(&str, Fmt); 2] = [("fp8", Fmt::E4M3), ("bf8", Fmt::E5M2)];
-const SRCS: [(&str, SrcTy); 3] = [("f32", SrcTy::F32), ("f16", SrcTy::F16), ("bf16", SrcTy::Bf16)];
+const SRCS: [(&str, SrcTy); 3] = [
+    ("f32", SrcTy::F32),
+    ("f16", SrcTy::F16),
+    ("bf16", SrcTy::Bf16),
+];
 
 /// f32/f16/bf16 to fp8/bf8: `pk` (two elements, the word op_sel[3] of D, nearest even) and
 /// `sr` (one element, the byte op_sel[3:2], stochastic; a 16-bit source's half op_sel[0]).
@@ -639,7 +646,12 @@ fn scaled_conversions_to_fp8_bf8() {
                                     scale: c[0].scale,
                                     ..c[k]
                                 };
-                                field(0, 16 * dword + 8 * k as u32, 8, want_small(f, ty, &c1, false))
+                                field(
+                                    0,
+                                    16 * dword + 8 * k as u32,
+                                    8,
+                                    want_small(f, ty, &c1, false),
+                                )
                             })
                             .collect()
                     },
@@ -697,7 +709,9 @@ fn scaled_conversions_to_fp4() {
                 let (b0, b1) = (byte & 1, byte >> 1);
                 let sel = format!("op_sel:[0,0,{b0},{b1}]");
                 let line = match (sr, ty) {
-                    (false, SrcTy::F32) => format!("v_cvt_scalef32_pk_fp4_f32 v4, v1, v2, v3 {sel}"),
+                    (false, SrcTy::F32) => {
+                        format!("v_cvt_scalef32_pk_fp4_f32 v4, v1, v2, v3 {sel}")
+                    }
                     (false, _) => format!("v_cvt_scalef32_pk_fp4_{sname} v4, v1, v3 {sel}"),
                     (true, SrcTy::F32) => {
                         format!("v_cvt_scalef32_sr_pk_fp4_f32 v4, v[6:7], v2, v3 {sel}")
@@ -757,12 +771,36 @@ fn scaled_conversions_to_fp6_bf6() {
     let mut runs = 0;
     for (name, f) in [("fp6", Fmt::E2M3), ("bf6", Fmt::E3M2)] {
         let forms: Vec<(String, SrcTy, bool)> = vec![
-            (format!("v_cvt_scalef32_pk32_{name}_f16 v[64:69], v[16:31], v2"), SrcTy::F16, false),
-            (format!("v_cvt_scalef32_pk32_{name}_bf16 v[64:69], v[16:31], v2"), SrcTy::Bf16, false),
-            (format!("v_cvt_scalef32_sr_pk32_{name}_f32 v[64:69], v[16:47], v3, v2"), SrcTy::F32, true),
-            (format!("v_cvt_scalef32_sr_pk32_{name}_f16 v[64:69], v[16:31], v3, v2"), SrcTy::F16, true),
-            (format!("v_cvt_scalef32_sr_pk32_{name}_bf16 v[64:69], v[16:31], v3, v2"), SrcTy::Bf16, true),
-            (format!("v_cvt_scalef32_2xpk16_{name}_f32 v[64:69], v[16:31], v[32:47], v2"), SrcTy::F32, false),
+            (
+                format!("v_cvt_scalef32_pk32_{name}_f16 v[64:69], v[16:31], v2"),
+                SrcTy::F16,
+                false,
+            ),
+            (
+                format!("v_cvt_scalef32_pk32_{name}_bf16 v[64:69], v[16:31], v2"),
+                SrcTy::Bf16,
+                false,
+            ),
+            (
+                format!("v_cvt_scalef32_sr_pk32_{name}_f32 v[64:69], v[16:47], v3, v2"),
+                SrcTy::F32,
+                true,
+            ),
+            (
+                format!("v_cvt_scalef32_sr_pk32_{name}_f16 v[64:69], v[16:31], v3, v2"),
+                SrcTy::F16,
+                true,
+            ),
+            (
+                format!("v_cvt_scalef32_sr_pk32_{name}_bf16 v[64:69], v[16:31], v3, v2"),
+                SrcTy::Bf16,
+                true,
+            ),
+            (
+                format!("v_cvt_scalef32_2xpk16_{name}_f32 v[64:69], v[16:31], v[32:47], v2"),
+                SrcTy::F32,
+                false,
+            ),
         ];
         for (line, ty, sr) in forms {
             let two = line.contains("2xpk16");
@@ -803,7 +841,9 @@ fn scaled_conversions_to_fp6_bf6() {
                             if lo >= 6 {
                                 vec![field(e * 6 / 32, at % 32, 6, want)]
                             } else {
-                                let W::Bits(b) = want else { unreachable!("no NaN in FP6") };
+                                let W::Bits(b) = want else {
+                                    unreachable!("no NaN in FP6")
+                                };
                                 vec![
                                     field(e * 6 / 32, at % 32, lo, W::Bits(b & ((1 << lo) - 1))),
                                     field(e * 6 / 32 + 1, 0, 6 - lo, W::Bits(b >> lo)),
@@ -829,7 +869,8 @@ fn scaled_conversions_take_neg_and_abs() {
         let x = [0.5f32, -1.5, 3.0, -6.0][l % 4];
         r.v[1][l] = x.to_bits();
         r.v[2][l] = (-x).to_bits();
-        r.v[6][l] = u32::from(f16::from_f32(x).to_bits()) | u32::from(f16::from_f32(-2.0 * x).to_bits()) << 16;
+        r.v[6][l] = u32::from(f16::from_f32(x).to_bits())
+            | u32::from(f16::from_f32(-2.0 * x).to_bits()) << 16;
         r.v[3][l] = 0x3f80_0000;
     });
     check(&lines[0], &before, &after, 4, 1, |l| {
@@ -918,11 +959,23 @@ fn stochastic_f16_and_bf16_conversions() {
         0.1,
         1234.567,
     ];
-    let seeds = [0u32, u32::MAX, 0x0000_1000, 0x0000_8000, 0xdead_beef, 0x1234_5678, 0x0000_0fff, 0x0000_7fff];
+    let seeds = [
+        0u32,
+        u32::MAX,
+        0x0000_1000,
+        0x0000_8000,
+        0xdead_beef,
+        0x1234_5678,
+        0x0000_0fff,
+        0x0000_7fff,
+    ];
     for bf in [false, true] {
         let ty = if bf { "bf16" } else { "f16" };
         for hi in [0u32, 1] {
-            let lines = [format!("v_cvt_sr_{ty}_f32 v4, v1, v2 op_sel:[0,0,{hi}]"), format!("v_cvt_sr_{ty}_f32 v5, -v1, v2")];
+            let lines = [
+                format!("v_cvt_sr_{ty}_f32 v4, v1, v2 op_sel:[0,0,{hi}]"),
+                format!("v_cvt_sr_{ty}_f32 v5, -v1, v2"),
+            ];
             let case = |l: usize| (xs[l % xs.len()], seeds[(l / 3) % seeds.len()]);
             let (before, after) = run_lines(&lines, |r, l| {
                 let (x, s) = case(l);
@@ -941,10 +994,19 @@ fn stochastic_f16_and_bf16_conversions() {
     }
     // By hand: 1 + 2^-12 is a quarter of an f16 ulp above 1 (2048 of 2^13), so it rounds up
     // once the seed's low 13 bits reach 8192 − 2048; 1 + 2^-9 is a quarter of a bf16 ulp.
-    assert_eq!(sr_wide(1.0 + 2f32.powi(-12), 0x17ff, false), W::Bits(0x3c00));
-    assert_eq!(sr_wide(1.0 + 2f32.powi(-12), 0xffff_1800, false), W::Bits(0x3c01));
+    assert_eq!(
+        sr_wide(1.0 + 2f32.powi(-12), 0x17ff, false),
+        W::Bits(0x3c00)
+    );
+    assert_eq!(
+        sr_wide(1.0 + 2f32.powi(-12), 0xffff_1800, false),
+        W::Bits(0x3c01)
+    );
     assert_eq!(sr_wide(1.0 + 2f32.powi(-9), 0xbfff, true), W::Bits(0x3f80));
-    assert_eq!(sr_wide(1.0 + 2f32.powi(-9), 0x0001_c000, true), W::Bits(0x3f81));
+    assert_eq!(
+        sr_wide(1.0 + 2f32.powi(-9), 0x0001_c000, true),
+        W::Bits(0x3f81)
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -959,7 +1021,12 @@ fn stochastic_f16_and_bf16_conversions() {
 #[test]
 fn transpose_loads() {
     let lds_init: Vec<u8> = (0..65536u64).map(|a| mix(a + 99) as u8).collect();
-    for (name, bits, dwords) in [("b64_tr_b4", 4u32, 2usize), ("b64_tr_b8", 8, 2), ("b64_tr_b16", 16, 2), ("b96_tr_b6", 6, 3)] {
+    for (name, bits, dwords) in [
+        ("b64_tr_b4", 4u32, 2usize),
+        ("b64_tr_b8", 8, 2),
+        ("b64_tr_b16", 16, 2),
+        ("b96_tr_b6", 6, 3),
+    ] {
         let e_per = 32 * dwords as u32 / bits;
         let rr = (16 / e_per) as usize;
         for all_lanes in [true, false] {
@@ -977,7 +1044,8 @@ fn transpose_loads() {
             }
             let before = r.clone();
             let mut lds = lds_init.clone();
-            run_words_mem(Gen::Gfx950, &w, &mut r, &mut lds, &mut [0u8; 16]).unwrap_or_else(|e| panic!("{line}: {e:?}"));
+            run_words_mem(Gen::Gfx950, &w, &mut r, &mut lds, &mut [0u8; 16])
+                .unwrap_or_else(|e| panic!("{line}: {e:?}"));
             assert_eq!(lds, lds_init, "{line}: LDS changed");
             // Lane k's load as one number (inactive lanes read nothing: zero).
             let load = |k: usize| -> u128 {
@@ -985,7 +1053,9 @@ fn transpose_loads() {
                     return 0;
                 }
                 let a = addr(k) as usize + 32;
-                (0..dwords).fold(0u128, |v, d| v | u128::from(rd32(&lds_init, a + 4 * d)) << (32 * d))
+                (0..dwords).fold(0u128, |v, d| {
+                    v | u128::from(rd32(&lds_init, a + 4 * d)) << (32 * d)
+                })
             };
             let elem = |k: usize, i: u32| load(k) >> (bits * i) & ((1u128 << bits) - 1);
             for l in 0..64 {
@@ -993,13 +1063,23 @@ fn transpose_loads() {
                 let mut want = 0u128;
                 for e in 0..e_per as usize {
                     // M[e][j] = element j mod E of lane R·e + ⌊j/E⌋.
-                    let m = elem(block + rr * e + j / e_per as usize, (j % e_per as usize) as u32);
+                    let m = elem(
+                        block + rr * e + j / e_per as usize,
+                        (j % e_per as usize) as u32,
+                    );
                     want |= m << (bits * e as u32);
                 }
                 for d in 0..dwords {
                     let got = r.v[4 + d][l];
-                    let exp = if on(l) { (want >> (32 * d)) as u32 } else { before.v[4 + d][l] };
-                    assert_eq!(got, exp, "{line} (all lanes: {all_lanes}): lane {l} dword {d}");
+                    let exp = if on(l) {
+                        (want >> (32 * d)) as u32
+                    } else {
+                        before.v[4 + d][l]
+                    };
+                    assert_eq!(
+                        got, exp,
+                        "{line} (all lanes: {all_lanes}): lane {l} dword {d}"
+                    );
                 }
             }
         }
@@ -1046,7 +1126,15 @@ pub(crate) fn mnemonics() -> Vec<String> {
             }
         }
     }
-    v.extend(["v_cvt_scalef32_2xpk16_fp6_f32", "v_cvt_scalef32_2xpk16_bf6_f32", "v_cvt_sr_f16_f32", "v_cvt_sr_bf16_f32"].map(String::from));
+    v.extend(
+        [
+            "v_cvt_scalef32_2xpk16_fp6_f32",
+            "v_cvt_scalef32_2xpk16_bf6_f32",
+            "v_cvt_sr_f16_f32",
+            "v_cvt_sr_bf16_f32",
+        ]
+        .map(String::from),
+    );
     for n in ["b64_tr_b4", "b64_tr_b8", "b64_tr_b16", "b96_tr_b6"] {
         v.push(format!("ds_read_{n}"));
     }
