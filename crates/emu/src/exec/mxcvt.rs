@@ -225,56 +225,51 @@ fn results(w: &Wave, i: &Inst) -> Vec<(u16, Row)> {
                 insert(old[l], to_half(v, Half::F16), 16 * dst_word, 16)
             });
         }
-        // Two FP8/BF8 bytes (the word op_sel[0]) to two f32, f16 or bf16.
-        V_CVT_SCALEF32_PK_F32_FP8 | V_CVT_SCALEF32_PK_F32_BF8 => {
-            let f = fp8(i.op == V_CVT_SCALEF32_PK_F32_BF8);
-            let (a, sc) = (s.raw(0, Ty::B32), s.raw(1, Ty::B32));
-            for n in 0..2 {
-                emit(&mut out, n, |l| {
-                    let b = a[l] >> (16 * word_in + 8 * u32::from(n)) & 0xff;
-                    to_f32(f.decode(b, Src::scale_at(&sc, l)))
-                });
-            }
-        }
-        V_CVT_SCALEF32_PK_F16_FP8
+        // Two FP8/BF8 bytes (the word op_sel[0]) or two FP4 nibbles (the byte op_sel[1:0]),
+        // the low one first, to two f32 (two registers), f16 or bf16.
+        V_CVT_SCALEF32_PK_F32_FP8
+        | V_CVT_SCALEF32_PK_F32_BF8
+        | V_CVT_SCALEF32_PK_F32_FP4
+        | V_CVT_SCALEF32_PK_F16_FP8
         | V_CVT_SCALEF32_PK_F16_BF8
+        | V_CVT_SCALEF32_PK_F16_FP4
         | V_CVT_SCALEF32_PK_BF16_FP8
-        | V_CVT_SCALEF32_PK_BF16_BF8 => {
-            let f = fp8(matches!(
-                i.op,
-                V_CVT_SCALEF32_PK_F16_BF8 | V_CVT_SCALEF32_PK_BF16_BF8
-            ));
-            let h = half_of(matches!(
-                i.op,
-                V_CVT_SCALEF32_PK_BF16_FP8 | V_CVT_SCALEF32_PK_BF16_BF8
-            ));
+        | V_CVT_SCALEF32_PK_BF16_BF8
+        | V_CVT_SCALEF32_PK_BF16_FP4 => {
+            let (f, width, at) = match i.op {
+                V_CVT_SCALEF32_PK_F32_FP4
+                | V_CVT_SCALEF32_PK_F16_FP4
+                | V_CVT_SCALEF32_PK_BF16_FP4 => (Small::Mx(E2M1), 4, 8 * byte_in),
+                V_CVT_SCALEF32_PK_F32_BF8
+                | V_CVT_SCALEF32_PK_F16_BF8
+                | V_CVT_SCALEF32_PK_BF16_BF8 => (fp8(true), 8, 16 * word_in),
+                _ => (fp8(false), 8, 16 * word_in),
+            };
             let (a, sc) = (s.raw(0, Ty::B32), s.raw(1, Ty::B32));
-            emit(&mut out, 0, |l| {
-                let word = a[l] >> (16 * word_in);
-                let cvt = |b: u32| to_half(f.decode(b & 0xff, Src::scale_at(&sc, l)), h);
-                cvt(word) | cvt(word >> 8) << 16
-            });
-        }
-        // Two FP4 nibbles (the byte op_sel[1:0]) to two f32, f16 or bf16.
-        V_CVT_SCALEF32_PK_F32_FP4 => {
-            let (a, sc) = (s.raw(0, Ty::B32), s.raw(1, Ty::B32));
-            let f = Small::Mx(E2M1);
-            for n in 0..2 {
-                emit(&mut out, n, |l| {
-                    let nib = a[l] >> (8 * byte_in + 4 * u32::from(n)) & 0xf;
-                    to_f32(f.decode(nib, Src::scale_at(&sc, l)))
-                });
+            let elem = |l: usize, k: u32| {
+                let bits = a[l] >> (at + width * k) & ((1 << width) - 1);
+                f.decode(bits, Src::scale_at(&sc, l))
+            };
+            match i.op {
+                V_CVT_SCALEF32_PK_F32_FP8
+                | V_CVT_SCALEF32_PK_F32_BF8
+                | V_CVT_SCALEF32_PK_F32_FP4 => {
+                    for n in 0..2 {
+                        emit(&mut out, n, |l| to_f32(elem(l, u32::from(n))));
+                    }
+                }
+                _ => {
+                    let h = half_of(matches!(
+                        i.op,
+                        V_CVT_SCALEF32_PK_BF16_FP8
+                            | V_CVT_SCALEF32_PK_BF16_BF8
+                            | V_CVT_SCALEF32_PK_BF16_FP4
+                    ));
+                    emit(&mut out, 0, |l| {
+                        to_half(elem(l, 0), h) | to_half(elem(l, 1), h) << 16
+                    });
+                }
             }
-        }
-        V_CVT_SCALEF32_PK_F16_FP4 | V_CVT_SCALEF32_PK_BF16_FP4 => {
-            let h = half_of(i.op == V_CVT_SCALEF32_PK_BF16_FP4);
-            let (a, sc) = (s.raw(0, Ty::B32), s.raw(1, Ty::B32));
-            let f = Small::Mx(E2M1);
-            emit(&mut out, 0, |l| {
-                let byte = a[l] >> (8 * byte_in);
-                let cvt = |b: u32| to_half(f.decode(b & 0xf, Src::scale_at(&sc, l)), h);
-                cvt(byte) | cvt(byte >> 4) << 16
-            });
         }
         // Two f32 to two FP8/BF8 bytes in the word op_sel[3] of D.
         V_CVT_SCALEF32_PK_FP8_F32 | V_CVT_SCALEF32_PK_BF8_F32 => {

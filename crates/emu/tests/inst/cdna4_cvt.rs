@@ -433,62 +433,62 @@ fn scaled_conversions_from_fp8_bf8_fp4_on_every_code() {
             }
             // Two bytes (the word op_sel[0]) to two f32, f16 or bf16.
             for wsel in 0..2u32 {
-                let lines = [
-                    format!("v_cvt_scalef32_pk_f32_{fp8} v[6:7], v1, v2 op_sel:[{wsel},0,0]"),
-                    format!("v_cvt_scalef32_pk_f16_{fp8} v8, v1, v2 op_sel:[{wsel},0,0]"),
-                    format!("v_cvt_scalef32_pk_bf16_{fp8} v9, v1, v2 op_sel:[{wsel},0,0]"),
-                ];
-                let (before, after) = run_lines(&lines, |r, l| {
-                    r.v[1][l] = word(l);
-                    r.v[2][l] = scale(l);
-                });
-                let b = |l: usize, k: u32| word(l) >> (16 * wsel + 8 * k) & 0xff;
-                check(&lines[0], &before, &after, 6, 2, |l| {
-                    (0..2)
-                        .map(|k| field(k as usize, 0, 32, wide(val(b(l, k), l), Wide::F32)))
-                        .collect()
-                });
-                for (n, t) in [(8, Wide::F16), (9, Wide::Bf16)] {
-                    check(&lines[n - 7], &before, &after, n, 1, |l| {
-                        (0..2)
-                            .map(|k| field(0, 16 * k, 16, wide(val(b(l, k), l), t)))
-                            .collect()
-                    });
-                }
-                ran += 3;
+                let op = |d: &str| format!("v_cvt_scalef32_pk_{d}_{fp8}");
+                let at = |l: usize, k: u32| word(l) >> (16 * wsel + 8 * k) & 0xff;
+                ran += pairs_to_wide(
+                    op,
+                    &format!("op_sel:[{wsel},0,0]"),
+                    &word,
+                    &scale,
+                    |l, k| val(at(l, k), l),
+                );
             }
         }
         // FP4: the byte op_sel[1:0], low nibble first.
         let f = Fmt::E2M1;
         let val = |n: u32, l: usize| f.value(n).expect("fp4") * scale_of(scale(l));
         for byte in 0..4u32 {
-            let (b0, b1) = (byte & 1, byte >> 1);
-            let lines = [
-                format!("v_cvt_scalef32_pk_f32_fp4 v[6:7], v1, v2 op_sel:[{b0},{b1},0]"),
-                format!("v_cvt_scalef32_pk_f16_fp4 v8, v1, v2 op_sel:[{b0},{b1},0]"),
-                format!("v_cvt_scalef32_pk_bf16_fp4 v9, v1, v2 op_sel:[{b0},{b1},0]"),
-            ];
-            let (before, after) = run_lines(&lines, |r, l| {
-                r.v[1][l] = word(l);
-                r.v[2][l] = scale(l);
-            });
+            let op = |d: &str| format!("v_cvt_scalef32_pk_{d}_fp4");
+            let sel = format!("op_sel:[{},{},0]", byte & 1, byte >> 1);
             let nib = |l: usize, k: u32| word(l) >> (8 * byte + 4 * k) & 0xf;
-            check(&lines[0], &before, &after, 6, 2, |l| {
-                (0..2)
-                    .map(|k| field(k as usize, 0, 32, wide(val(nib(l, k), l), Wide::F32)))
-                    .collect()
-            });
-            for (n, t) in [(8, Wide::F16), (9, Wide::Bf16)] {
-                check(&lines[n - 7], &before, &after, n, 1, |l| {
-                    (0..2)
-                        .map(|k| field(0, 16 * k, 16, wide(val(nib(l, k), l), t)))
-                        .collect()
-                });
-            }
-            ran += 3;
+            ran += pairs_to_wide(op, &sel, &word, &scale, |l, k| val(nib(l, k), l));
         }
     }
     assert_eq!(ran, 2 * (2 * (16 + 6) + 12));
+}
+
+/// Runs the `pk` conversions of two small elements to two f32 (v[6:7]), f16 (v8) and bf16
+/// (v9), source word in v1 and scale in v2, and checks them against `val(lane, element)`
+/// (the exact scaled value). The number of lines checked.
+fn pairs_to_wide(
+    op: impl Fn(&str) -> String,
+    sel: &str,
+    word: &dyn Fn(usize) -> u32,
+    scale: &dyn Fn(usize) -> u32,
+    val: impl Fn(usize, u32) -> f64,
+) -> usize {
+    let lines = [
+        format!("{} v[6:7], v1, v2 {sel}", op("f32")),
+        format!("{} v8, v1, v2 {sel}", op("f16")),
+        format!("{} v9, v1, v2 {sel}", op("bf16")),
+    ];
+    let (before, after) = run_lines(&lines, |r, l| {
+        r.v[1][l] = word(l);
+        r.v[2][l] = scale(l);
+    });
+    check(&lines[0], &before, &after, 6, 2, |l| {
+        (0..2)
+            .map(|k| field(k as usize, 0, 32, wide(val(l, k), Wide::F32)))
+            .collect()
+    });
+    for (n, t) in [(8, Wide::F16), (9, Wide::Bf16)] {
+        check(&lines[n - 7], &before, &after, n, 1, |l| {
+            (0..2)
+                .map(|k| field(0, 16 * k, 16, wide(val(l, k), t)))
+                .collect()
+        });
+    }
+    3
 }
 
 fn field(reg: usize, shift: u32, width: u32, want: W) -> Field {
