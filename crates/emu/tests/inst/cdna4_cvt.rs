@@ -268,9 +268,10 @@ struct Case {
 }
 
 /// Source values for conversions to `f` from `ty`: every representable value of `f`, the
-/// midpoints between neighbours and points a quarter step either side of them, values
-/// beyond the largest, ±∞, NaN and zeros, each divided... multiplied by several scales (the
-/// conversion divides by the scale), both signs; only values exact in `ty`.
+/// midpoints between neighbours and points a quarter step either side of them, values at
+/// and beyond the largest, ±∞, NaN, zeros and values below the smallest subnormal, both
+/// signs, each times several scales (the conversion divides by the scale); only values exact
+/// in `ty`. Then NaN scales.
 fn cases(f: Fmt, ty: SrcTy) -> Vec<Case> {
     let lad = f.ladder();
     let mut mags: Vec<f64> = Vec::new();
@@ -334,6 +335,17 @@ fn want_small(f: Fmt, ty: SrcTy, c: &Case, sr: bool) -> W {
     quantize(f, y, sr.then_some(c.seed))
 }
 
+/// The expected pattern of element `k` of a lane whose operands are `c`: one scale and seed
+/// per lane, the first case's.
+fn want_elem(f: Fmt, ty: SrcTy, c: &[Case], k: usize, sr: bool) -> W {
+    let ck = Case {
+        scale: c[0].scale,
+        seed: c[0].seed,
+        ..c[k]
+    };
+    want_small(f, ty, &ck, sr)
+}
+
 /// A field of a D register: register offset, bit shift, width, content.
 struct Field {
     reg: usize,
@@ -391,6 +403,15 @@ fn check(
 // ---------------------------------------------------------------------------------------
 // From the small formats.
 
+/// Lane l's scale operand: 1.0, or (`scaled`) one of [`SCALES`].
+fn lane_scale(scaled: bool, l: usize) -> u32 {
+    if scaled {
+        SCALES[l % SCALES.len()]
+    } else {
+        0x3f80_0000
+    }
+}
+
 /// fp8/bf8 and fp4 to f32, f16 and bf16 on every code in every byte (op_sel), with scale 1 and
 /// with the scale list.
 #[test]
@@ -400,13 +421,7 @@ fn scaled_conversions_from_fp8_bf8_fp4_on_every_code() {
     let word = |l: usize| (0..4).fold(0u32, |w, k| w | ((4 * l + k) as u32 & 0xff) << (8 * k));
     let mut ran = 0;
     for scaled in [false, true] {
-        let scale = |l: usize| {
-            if scaled {
-                SCALES[l % SCALES.len()]
-            } else {
-                0x3f80_0000
-            }
-        };
+        let scale = |l: usize| lane_scale(scaled, l);
         for (fp8, f) in [("fp8", Fmt::E4M3), ("bf8", Fmt::E5M2)] {
             let val = |b: u32, l: usize| f.value(b).map_or(f64::NAN, |v| v * scale_of(scale(l)));
             for byte in 0..4u32 {
@@ -520,18 +535,12 @@ fn run_lines(lines: &[String], set: impl Fn(&mut WaveRegs, usize)) -> (WaveRegs,
 fn scaled_conversions_from_fp6_bf6_on_every_code() {
     let code = |l: usize, e: usize| ((l + 5 * e) % 64) as u64;
     for scaled in [false, true] {
-        let scale = |l: usize| {
-            if scaled {
-                SCALES[l % SCALES.len()]
-            } else {
-                0x3f80_0000
-            }
-        };
+        let scale = |l: usize| lane_scale(scaled, l);
         for (name, f) in [("fp6", Fmt::E2M3), ("bf6", Fmt::E3M2)] {
             let lines = [
                 format!("v_cvt_scalef32_pk32_f32_{name} v[16:47], v[64:69], v2"),
                 format!("v_cvt_scalef32_pk32_f16_{name} v[48:63], v[64:69], v2"),
-                format!("v_cvt_scalef32_pk32_bf16_{name} v[0:15], v[64:69], v2 "),
+                format!("v_cvt_scalef32_pk32_bf16_{name} v[0:15], v[64:69], v2"),
             ];
             // Scale in v2 but v[0:15] is a destination: keep v2 out of it by writing bf16 last
             // (the scale is read before D is written).
@@ -642,15 +651,11 @@ fn scaled_conversions_to_fp8_bf8() {
                     |_, c| {
                         (0..2)
                             .map(|k| {
-                                let c1 = Case {
-                                    scale: c[0].scale,
-                                    ..c[k]
-                                };
                                 field(
                                     0,
                                     16 * dword + 8 * k as u32,
                                     8,
-                                    want_small(f, ty, &c1, false),
+                                    want_elem(f, ty, c, k, false),
                                 )
                             })
                             .collect()
@@ -746,12 +751,7 @@ fn scaled_conversions_to_fp4() {
                     |_, c| {
                         (0..2)
                             .map(|k| {
-                                let c1 = Case {
-                                    scale: c[0].scale,
-                                    seed: c[0].seed,
-                                    ..c[k]
-                                };
-                                let want = want_small(f, ty, &c1, sr);
+                                let want = want_elem(f, ty, c, k, sr);
                                 field(0, 8 * byte + 4 * k as u32, 4, want)
                             })
                             .collect()
@@ -829,12 +829,7 @@ fn scaled_conversions_to_fp6_bf6() {
                 |_, c| {
                     (0..32)
                         .flat_map(|e| {
-                            let c1 = Case {
-                                scale: c[0].scale,
-                                seed: c[0].seed,
-                                ..c[e]
-                            };
-                            let want = want_small(f, ty, &c1, sr);
+                            let want = want_elem(f, ty, c, e, sr);
                             let at = 6 * e as u32;
                             // An element across two registers is checked in both parts.
                             let lo = 32 - at % 32;
