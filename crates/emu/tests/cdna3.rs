@@ -877,14 +877,16 @@ fn cdna4_transpose_loads_from_builtins() {
     let (bi, bo) = (e.buf_u32(&lds), e.zeros(4 * 9 * 64));
     e.run1("transpose", &[Arg::Ptr(&bi), Arg::Ptr(&bo)], 64, 64);
     let o = bo.u32s();
-    // (first output dword, element bits, dwords per lane, LDS dword of lane k's load)
-    let forms: [(usize, u32, usize, fn(usize) -> usize); 4] = [
-        (0, 8, 2, |k| 2 * k),
-        (2, 4, 2, |k| 128 + 2 * k),
-        (4, 6, 3, |k| 256 + 4 * k),
-        (7, 16, 2, |k| 2 * k),
+    // First output dword, element bits, dwords per lane; lane k loads LDS dwords from
+    // base + stride·k.
+    let forms = [
+        (0, 8, 2, 0, 2),
+        (2, 4, 2, 128, 2),
+        (4, 6, 3, 256, 4),
+        (7, 16, 2, 0, 2),
     ];
-    for (out, bits, dwords, at) in forms {
+    for (out, bits, dwords, base, stride) in forms {
+        let at = |k: usize| base + stride * k;
         let per_lane = 32 * dwords as u32 / bits;
         let load =
             |k: usize| (0..dwords).fold(0u128, |v, d| v | u128::from(lds[at(k) + d]) << (32 * d));
