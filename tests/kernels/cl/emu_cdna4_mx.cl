@@ -1,3 +1,4 @@
+// targets: gfx950
 // gfx950's scaled conversions and LDS transpose loads as clang-22 emits them for the
 // builtins (tests/cdna3.rs `cdna4_scaled_conversions_from_builtins`,
 // `cdna4_transpose_loads_from_builtins`).

@@ -15,7 +15,8 @@
 //! - **To FP8/BF8/FP6/BF6/FP4** (no clamp bit): round to nearest even, or stochastically with
 //!   the *top* `23 − m` bits of the seed added below the result's last place (`m` mantissa
 //!   bits; HIP's `from_float_sr` and CK's `convert_to_type_sr` shift the seed right by
-//!   `9 + m`). Results saturate: overflow and ±∞ give the largest finite value of the sign,
+//!   `9 + m`); the forms with several elements use the one seed for each, as HIP's host
+//!   model does. Results saturate: overflow and ±∞ give the largest finite value of the sign,
 //!   as the OCP MX spec's conversion does; a NaN stays NaN in FP8/BF8 and becomes the signed
 //!   largest value in the formats without NaN. A NaN scale acts as a NaN input of the
 //!   source's sign. Saturation of FP8 without a clamp bit is the MX spec's rule; AMD does not
