@@ -1,12 +1,144 @@
-//! The OCP Microscaling (MX) element formats below eight bits and the E8M0 scale (OCP MX
-//! spec v1.0 §5): FP4 E2M1 (bias 1), FP6 E2M3 (bias 1), BF6 E3M2 (bias 3), none of them with
-//! infinities or NaNs; E8M0 is an exponent alone (2^(bits − 127), 0xFF is NaN). gfx950's
-//! scaled conversions (`exec::mxcvt`) and its f8f6f4 MFMAs read and write them. Element `i` of
-//! a packed operand sits at bits `[w·i, w·i + w)` (little-endian, `w` = 4 or 6).
+//! gfx950's OCP microscaling ("MX") element and scale formats: FP4 (E2M1), FP6 (E2M3), BF6
+//! (E3M2) and the E8M0 scale, as the OCP Microscaling Formats (MX) v1.0 specification defines
+//! them (§5.3.3 for the FP6/FP4 elements, §5.4.1 for E8M0). The 8-bit elements (OCP E4M3 and
+//! E5M2) are `cdna3::F8`.
 //!
-//! The 8-bit OCP formats (E4M3, E5M2) live in `exec::cdna3` ([`super::cdna3::F8`]).
+//! - **FP4, FP6, BF6**: sign, exponent, mantissa, from the top bit down; an exponent field of 0
+//!   is subnormal (`2^(1-bias) · 0.M`), any other is normal (`2^(E-bias) · 1.M`). Biases 1
+//!   (E2M1, E2M3) and 3 (E3M2). They have no infinities and no NaNs: every code is a number.
+//! - **E8M0**: an unsigned exponent, `2^(E-127)` for E = 0..254 (2^-127 is an f32 denormal,
+//!   exact), and NaN for 0xFF. No sign, no zero.
+//!
+//! Every value of these formats is exact in f32. Encoding (f32/f16/bf16 values to these
+//! formats, saturating, to nearest even or stochastically) serves gfx950's scaled conversions
+//! (`exec::mxcvt`). Element `i` of a packed operand sits at bits `[w·i, w·i + w)`
+//! (little-endian, `w` = 4 or 6).
 
 use super::cdna3::Rounding;
+
+// Decoding
+
+/// The value of a sign/exponent/mantissa code of a format without infinities or NaNs
+/// (`exp` and `man` field widths, `bias`), built as f32 bits.
+fn no_inf_nan_to_f32(code: u8, exp: u32, man: u32, bias: i32) -> f32 {
+    let code = u32::from(code);
+    let e = (code >> man) & ((1 << exp) - 1);
+    let m = code & ((1 << man) - 1);
+    let magnitude = if e == 0 {
+        // Subnormal: M units of 2^(1 - bias - man) (a small integer times a power of two).
+        m as f32 * f32::from_bits(((128 - bias - man as i32) as u32) << 23)
+    } else {
+        f32::from_bits(((e as i32 - bias + 127) as u32) << 23 | m << (23 - man))
+    };
+    if code >> (exp + man) & 1 != 0 {
+        -magnitude
+    } else {
+        magnitude
+    }
+}
+
+/// FP4 (E2M1, bias 1) in the low 4 bits of `code`: 0, ±0.5 … ±6.
+pub(crate) fn e2m1_to_f32(code: u8) -> f32 {
+    no_inf_nan_to_f32(code & 0xf, 2, 1, 1)
+}
+
+/// FP6 (E2M3, bias 1) in the low 6 bits of `code`: 0, ±0.125 … ±7.5.
+pub(crate) fn e2m3_to_f32(code: u8) -> f32 {
+    no_inf_nan_to_f32(code & 0x3f, 2, 3, 1)
+}
+
+/// BF6 (E3M2, bias 3) in the low 6 bits of `code`: 0, ±0.0625 … ±28.
+pub(crate) fn e3m2_to_f32(code: u8) -> f32 {
+    no_inf_nan_to_f32(code & 0x3f, 3, 2, 3)
+}
+
+/// The E8M0 scale `2^(code-127)`, NaN for 0xFF.
+pub(crate) fn e8m0_to_f32(code: u8) -> f32 {
+    match code {
+        0xff => f32::NAN,
+        // 2^-127: the f32 denormal with only mantissa bit 22 set.
+        0 => f32::from_bits(1 << 22),
+        e => f32::from_bits(u32::from(e) << 23),
+    }
+}
+
+#[cfg(test)]
+mod decoding_tests {
+    use super::*;
+
+    /// The MX specification's definition of an element code: (-1)^S · 2^(E-bias) · (1 + M/2^m)
+    /// for E > 0, (-1)^S · 2^(1-bias) · (M/2^m) for E = 0.
+    fn by_definition(code: u32, exp: u32, man: u32, bias: i32) -> f64 {
+        let s = code >> (exp + man) & 1;
+        let e = (code >> man) & ((1 << exp) - 1);
+        let m = f64::from(code & ((1 << man) - 1)) / f64::from(1u32 << man);
+        let v = if e == 0 {
+            2f64.powi(1 - bias) * m
+        } else {
+            2f64.powi(e as i32 - bias) * (1.0 + m)
+        };
+        if s == 1 {
+            -v
+        } else {
+            v
+        }
+    }
+
+    #[test]
+    fn every_element_code_has_its_defined_value() {
+        type Decode = fn(u8) -> f32;
+        let formats: [(&str, Decode, u32, u32, i32); 3] = [
+            ("e2m1", e2m1_to_f32, 2, 1, 1),
+            ("e2m3", e2m3_to_f32, 2, 3, 1),
+            ("e3m2", e3m2_to_f32, 3, 2, 3),
+        ];
+        for (name, decode, exp, man, bias) in formats {
+            let width = 1 + exp + man;
+            for code in 0..1u32 << width {
+                let want = by_definition(code, exp, man, bias);
+                let got = decode(code as u8);
+                assert_eq!(f64::from(got), want, "{name} {code:#x}");
+                assert_eq!(
+                    got.is_sign_negative(),
+                    code >> (width - 1) == 1,
+                    "{name} {code:#x}"
+                );
+                // Bits above the format are ignored.
+                assert_eq!(decode(code as u8 | !0u8 << width).to_bits(), got.to_bits());
+            }
+        }
+    }
+
+    /// The extremes the MX specification tabulates (Table 4: FP6 and FP4 formats).
+    #[test]
+    fn element_formats_have_their_tabulated_extremes() {
+        let max = |f: fn(u8) -> f32, n: u8| (0..n).map(f).fold(0.0f32, f32::max);
+        assert_eq!(max(e2m1_to_f32, 16), 6.0);
+        assert_eq!(max(e2m3_to_f32, 64), 7.5);
+        assert_eq!(max(e3m2_to_f32, 64), 28.0);
+        // Smallest subnormals and normals.
+        assert_eq!((e2m1_to_f32(0b0001), e2m1_to_f32(0b0010)), (0.5, 1.0));
+        assert_eq!((e2m3_to_f32(0b000001), e2m3_to_f32(0b001000)), (0.125, 1.0));
+        assert_eq!(
+            (e3m2_to_f32(0b000001), e3m2_to_f32(0b000100)),
+            (0.0625, 0.25)
+        );
+        assert_eq!(e2m1_to_f32(0b1111), -6.0);
+    }
+
+    #[test]
+    fn every_scale_code_is_its_power_of_two() {
+        for code in 0..=254u8 {
+            let got = e8m0_to_f32(code);
+            assert_eq!(f64::from(got), 2f64.powi(i32::from(code) - 127), "{code}");
+        }
+        assert!(e8m0_to_f32(0xff).is_nan());
+        assert_eq!(e8m0_to_f32(127), 1.0);
+        assert_eq!(e8m0_to_f32(254), 2f32.powi(127));
+    }
+}
+
+// Encoding
 
 /// A floating-point format of at most 6 bits without infinities or NaNs (sign, exponent,
 /// mantissa; subnormals at exponent 0).
@@ -47,49 +179,6 @@ impl Mx {
     }
 }
 
-// Decoding
-
-/// The value of an `fmt` pattern (sign, exponent and mantissa in the low bits); exact in f32.
-fn decode(fmt: Mx, bits: u8) -> f32 {
-    let neg = bits & fmt.sign_bit() != 0;
-    let e = u32::from(bits >> fmt.man) & ((1 << fmt.exp) - 1);
-    let m = u32::from(bits) & ((1 << fmt.man) - 1);
-    let v = if e == 0 {
-        m as f32 * 2f32.powi(1 - fmt.bias - fmt.man as i32)
-    } else {
-        (1.0 + m as f32 / (1u32 << fmt.man) as f32) * 2f32.powi(e as i32 - fmt.bias)
-    };
-    if neg {
-        -v
-    } else {
-        v
-    }
-}
-
-/// FP4 E2M1 (the low 4 bits) to f32.
-pub fn e2m1_to_f32(bits: u8) -> f32 {
-    decode(E2M1, bits & 0xf)
-}
-
-/// FP6 E2M3 (the low 6 bits) to f32.
-pub fn e2m3_to_f32(bits: u8) -> f32 {
-    decode(E2M3, bits & 0x3f)
-}
-
-/// BF6 E3M2 (the low 6 bits) to f32.
-pub fn e3m2_to_f32(bits: u8) -> f32 {
-    decode(E3M2, bits & 0x3f)
-}
-
-/// An E8M0 scale to f32: 2^(bits − 127), exact (2^-127 is an f32 subnormal); 0xFF is NaN.
-pub fn e8m0_to_f32(bits: u8) -> f32 {
-    match bits {
-        0xff => f32::NAN,
-        0 => f32::from_bits(0x0040_0000),
-        b => f32::from_bits(u32::from(b) << 23),
-    }
-}
-
 /// The decoder of a format, for callers that hold an [`Mx`].
 pub(crate) fn mx_to_f32(fmt: Mx, bits: u8) -> f32 {
     match fmt {
@@ -98,8 +187,6 @@ pub(crate) fn mx_to_f32(fmt: Mx, bits: u8) -> f32 {
         _ => e3m2_to_f32(bits),
     }
 }
-
-// Encoding
 
 /// `x` converted to `fmt`, saturating: a magnitude that rounds above the largest finite
 /// value, an infinity and a NaN give the largest magnitude with `x`'s sign (the formats have
@@ -140,7 +227,7 @@ pub(crate) fn encode(fmt: Mx, x: f64, rounding: Rounding) -> u8 {
         }
     };
     let v = r * q;
-    if v > f64::from(decode(fmt, fmt.max_bits())) {
+    if v > f64::from(mx_to_f32(fmt, fmt.max_bits())) {
         return max;
     }
     if r == 0.0 {
@@ -170,25 +257,8 @@ pub(crate) fn scale_value(scale: u32) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+mod encoding_tests {
     use super::*;
-
-    #[test]
-    fn formats_have_their_documented_extremes() {
-        assert_eq!(e2m1_to_f32(0x7), 6.0);
-        assert_eq!(e2m1_to_f32(0x1), 0.5);
-        assert_eq!(e2m1_to_f32(0xf), -6.0);
-        assert_eq!(e2m3_to_f32(0x1f), 7.5);
-        assert_eq!(e2m3_to_f32(0x01), 0.125);
-        assert_eq!(e3m2_to_f32(0x1f), 28.0);
-        assert_eq!(e3m2_to_f32(0x01), 0.0625);
-        assert_eq!(e3m2_to_f32(0x04), 0.25);
-        assert!(e2m1_to_f32(0x8).is_sign_negative());
-        assert_eq!(e8m0_to_f32(127), 1.0);
-        assert_eq!(e8m0_to_f32(0), 2f32.powi(-127));
-        assert_eq!(e8m0_to_f32(254), 2f32.powi(127));
-        assert!(e8m0_to_f32(255).is_nan());
-    }
 
     #[test]
     fn encode_inverts_decode_on_every_pattern() {

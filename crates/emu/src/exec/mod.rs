@@ -7,6 +7,7 @@ mod clock;
 mod fine_grained;
 mod fpmode;
 mod mfma;
+mod mfma_f8f6f4;
 mod microfloat;
 pub(crate) mod mimg;
 mod mxcvt;
