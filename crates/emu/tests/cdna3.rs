@@ -799,3 +799,111 @@ fn cdna4_bf16_dot_products() {
         assert_eq!(o[3 * k..3 * k + 3], [plain, plain, negated], "lane {k}");
     }
 }
+
+const SRC_CDNA4_MX: &str = "cl/emu_cdna4_mx.cl";
+
+/// The scaled conversions as clang-22 emits them for the builtins (selectors as op_sel):
+/// values exact in FP4, FP8 and BF8 after division by the scale, so each result is the
+/// element's pattern at the place the builtin's selector names, the rest of the old value
+/// kept, and the way back multiplies by the scale. Non-power-of-two scales count by their
+/// exponent only.
+#[test]
+fn cdna4_scaled_conversions_from_builtins() {
+    const FP4: [f32; 8] = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0];
+    let e = emu(SRC_CDNA4_MX, "gfx950");
+    let n = 256usize;
+    let mut rng = Rng(77);
+    let mut codes = Vec::new();
+    let (mut vals, mut scales) = (Vec::new(), Vec::new());
+    for k in 0..n {
+        let exp = (k % 41) as i32 - 20;
+        let mant = [1.0f32, 1.5, 1.75][k % 3];
+        scales.push(mant * 2f32.powi(exp));
+        for _ in 0..2 {
+            let c = rng.next_u32() % 16;
+            let v = FP4[(c % 8) as usize] * if c >= 8 { -1.0 } else { 1.0 };
+            codes.push(c);
+            vals.push(v * 2f32.powi(exp));
+        }
+    }
+    let (bi, bs) = (e.buf_f32(&vals), e.buf_f32(&scales));
+    let (bo, bb) = (e.zeros(12 * n), e.zeros(12 * n));
+    e.run1(
+        "scaled",
+        &[Arg::Ptr(&bi), Arg::Ptr(&bs), Arg::Ptr(&bo), Arg::Ptr(&bb)],
+        n as u32,
+        64,
+    );
+    let (o, back) = (bo.u32s(), bb.f32s());
+    // The fp8/bf8 pattern of an FP4 code's value (exact in both).
+    let f8 = |c: u32, bf8: bool| -> u32 {
+        let v = f64::from(FP4[(c % 8) as usize]);
+        let f = Fmt8::of("gfx950", bf8);
+        let b = f
+            .finite_sorted()
+            .iter()
+            .find(|(x, _)| *x == v)
+            .expect("exact")
+            .1;
+        u32::from(b) | if c >= 8 { 0x80 } else { 0 }
+    };
+    for k in 0..n {
+        let (ca, cb) = (codes[2 * k], codes[2 * k + 1]);
+        let what = format!("item {k}: codes {ca:#x} {cb:#x}, scale {}", scales[k]);
+        assert_eq!(o[3 * k], 0x5a00_5a5a | (ca | cb << 4) << 16, "fp4 {what}");
+        assert_eq!(
+            o[3 * k + 1],
+            0x5a5a | (f8(ca, false) | f8(cb, false) << 8) << 16,
+            "fp8 {what}"
+        );
+        assert_eq!(o[3 * k + 2], 0x005a_5a5a | f8(ca, true) << 24, "bf8 {what}");
+        let (a, b) = (vals[2 * k], vals[2 * k + 1]);
+        assert_eq!(
+            [back[3 * k], back[3 * k + 1], back[3 * k + 2]].map(f32::to_bits),
+            [a, b, b].map(f32::to_bits),
+            "back {what}"
+        );
+    }
+}
+
+/// The LDS transpose loads as clang-22 emits them for the builtins, against the lane map
+/// (rocRoller's, checked on gfx950 hardware): in each block of 16 lanes, lane j's element e
+/// is element j mod E of lane (16/E)·e + ⌊j/E⌋, E elements per lane.
+#[test]
+fn cdna4_transpose_loads_from_builtins() {
+    let e = emu(SRC_CDNA4_MX, "gfx950");
+    let mut rng = Rng(5);
+    let lds: Vec<u32> = (0..512).map(|_| rng.next_u32()).collect();
+    let (bi, bo) = (e.buf_u32(&lds), e.zeros(4 * 9 * 64));
+    e.run1("transpose", &[Arg::Ptr(&bi), Arg::Ptr(&bo)], 64, 64);
+    let o = bo.u32s();
+    // First output dword, element bits, dwords per lane; lane k loads LDS dwords from
+    // base + stride·k.
+    let forms = [
+        (0, 8, 2, 0, 2),
+        (2, 4, 2, 128, 2),
+        (4, 6, 3, 256, 4),
+        (7, 16, 2, 0, 2),
+    ];
+    for (out, bits, dwords, base, stride) in forms {
+        let at = |k: usize| base + stride * k;
+        let per_lane = 32 * dwords as u32 / bits;
+        let load =
+            |k: usize| (0..dwords).fold(0u128, |v, d| v | u128::from(lds[at(k) + d]) << (32 * d));
+        for l in 0..64 {
+            let (block, j) = (l & !15, (l & 15) as u32);
+            let want = (0..per_lane).fold(0u128, |v, el| {
+                let src = block + (16 / per_lane * el + j / per_lane) as usize;
+                let x = load(src) >> (bits * (j % per_lane)) & ((1 << bits) - 1);
+                v | x << (bits * el)
+            });
+            for d in 0..dwords {
+                assert_eq!(
+                    o[9 * l + out + d],
+                    (want >> (32 * d)) as u32,
+                    "b{bits} lane {l} dword {d}"
+                );
+            }
+        }
+    }
+}

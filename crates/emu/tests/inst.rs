@@ -19,6 +19,8 @@
 
 use hsaemu_emu::{opcode_status_on, opcodes, run_words, Gen, OpcodeStatus, WaveRegs};
 
+#[path = "inst/cdna4_cvt.rs"]
+mod cdna4_cvt;
 #[path = "inst/cdna_mem.rs"]
 mod cdna_mem;
 #[path = "inst/gfx11.rs"]
@@ -2640,6 +2642,7 @@ fn completeness() {
     }
     keyed.extend(mem::mnemonics());
     keyed.extend(cdna_mem::mnemonics());
+    keyed.extend(cdna4_cvt::mnemonics());
     keyed.extend(image::mnemonics());
     keyed.extend(["v_cndmask_b32", "v_mad_u64_u32", "v_mad_i64_i32"].map(String::from));
     keyed.extend(

@@ -148,6 +148,12 @@ impl F8 {
 
     /// `x` converted to this format (see the module docs for the definition).
     pub(crate) fn encode(self, x: f32, rounding: Rounding, clamp: bool) -> u8 {
+        self.encode_exact(f64::from(x), rounding, clamp)
+    }
+
+    /// [`Self::encode`] of a value exact in 24 significant bits (an f32, f16 or bf16 value
+    /// times a power of two: gfx950's scaled conversions divide by the scale first).
+    pub(crate) fn encode_exact(self, x: f64, rounding: Rounding, clamp: bool) -> u8 {
         let neg = x.is_sign_negative();
         let sign = u8::from(neg) << 7;
         if x.is_nan() {
@@ -165,7 +171,7 @@ impl F8 {
         if x.is_infinite() {
             return overflow(clamp);
         }
-        let a = f64::from(x.abs());
+        let a = x.abs();
         if a == 0.0 {
             // FNUZ has no negative zero.
             return if self.fnuz { 0 } else { sign };
@@ -438,6 +444,58 @@ pub(super) fn valu_cdna3(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _mode: u32
             w.vwrite(i.dst, &d, c.wmask);
             w.vwrite(i.src[0], &s, c.wmask);
         }
+        // gfx950's scaled conversions and v_cvt_sr_f16/bf16_f32 (exec/mxcvt.rs).
+        Op::V_CVT_SCALEF32_2XPK16_BF6_F32
+        | Op::V_CVT_SCALEF32_2XPK16_FP6_F32
+        | Op::V_CVT_SCALEF32_F16_BF8
+        | Op::V_CVT_SCALEF32_F16_FP8
+        | Op::V_CVT_SCALEF32_F32_BF8
+        | Op::V_CVT_SCALEF32_F32_FP8
+        | Op::V_CVT_SCALEF32_PK32_BF16_BF6
+        | Op::V_CVT_SCALEF32_PK32_BF16_FP6
+        | Op::V_CVT_SCALEF32_PK32_BF6_BF16
+        | Op::V_CVT_SCALEF32_PK32_BF6_F16
+        | Op::V_CVT_SCALEF32_PK32_F16_BF6
+        | Op::V_CVT_SCALEF32_PK32_F16_FP6
+        | Op::V_CVT_SCALEF32_PK32_F32_BF6
+        | Op::V_CVT_SCALEF32_PK32_F32_FP6
+        | Op::V_CVT_SCALEF32_PK32_FP6_BF16
+        | Op::V_CVT_SCALEF32_PK32_FP6_F16
+        | Op::V_CVT_SCALEF32_PK_BF16_BF8
+        | Op::V_CVT_SCALEF32_PK_BF16_FP4
+        | Op::V_CVT_SCALEF32_PK_BF16_FP8
+        | Op::V_CVT_SCALEF32_PK_BF8_BF16
+        | Op::V_CVT_SCALEF32_PK_BF8_F16
+        | Op::V_CVT_SCALEF32_PK_BF8_F32
+        | Op::V_CVT_SCALEF32_PK_F16_BF8
+        | Op::V_CVT_SCALEF32_PK_F16_FP4
+        | Op::V_CVT_SCALEF32_PK_F16_FP8
+        | Op::V_CVT_SCALEF32_PK_F32_BF8
+        | Op::V_CVT_SCALEF32_PK_F32_FP4
+        | Op::V_CVT_SCALEF32_PK_F32_FP8
+        | Op::V_CVT_SCALEF32_PK_FP4_BF16
+        | Op::V_CVT_SCALEF32_PK_FP4_F16
+        | Op::V_CVT_SCALEF32_PK_FP4_F32
+        | Op::V_CVT_SCALEF32_PK_FP8_BF16
+        | Op::V_CVT_SCALEF32_PK_FP8_F16
+        | Op::V_CVT_SCALEF32_PK_FP8_F32
+        | Op::V_CVT_SCALEF32_SR_BF8_BF16
+        | Op::V_CVT_SCALEF32_SR_BF8_F16
+        | Op::V_CVT_SCALEF32_SR_BF8_F32
+        | Op::V_CVT_SCALEF32_SR_FP8_BF16
+        | Op::V_CVT_SCALEF32_SR_FP8_F16
+        | Op::V_CVT_SCALEF32_SR_FP8_F32
+        | Op::V_CVT_SCALEF32_SR_PK32_BF6_BF16
+        | Op::V_CVT_SCALEF32_SR_PK32_BF6_F16
+        | Op::V_CVT_SCALEF32_SR_PK32_BF6_F32
+        | Op::V_CVT_SCALEF32_SR_PK32_FP6_BF16
+        | Op::V_CVT_SCALEF32_SR_PK32_FP6_F16
+        | Op::V_CVT_SCALEF32_SR_PK32_FP6_F32
+        | Op::V_CVT_SCALEF32_SR_PK_FP4_BF16
+        | Op::V_CVT_SCALEF32_SR_PK_FP4_F16
+        | Op::V_CVT_SCALEF32_SR_PK_FP4_F32
+        | Op::V_CVT_SR_BF16_F32
+        | Op::V_CVT_SR_F16_F32 => super::mxcvt::execute(w, c),
         _ => return None,
     }
     Some(Ok(Flow::Next))

@@ -10,6 +10,7 @@ mod mfma;
 mod mfma_f8f6f4;
 mod microfloat;
 pub(crate) mod mimg;
+mod mxcvt;
 mod rdna;
 mod salu_float;
 mod smfmac;

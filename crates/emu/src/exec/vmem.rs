@@ -15,6 +15,7 @@ use half::f16;
 use hsaemu_isa::Opcode;
 
 mod lds_dma;
+mod lds_tr;
 
 pub(crate) fn mem_fault(address: u64, write: bool, size: u32, lane: usize) -> LaneFault {
     LaneFault::new(
@@ -1801,6 +1802,10 @@ pub(crate) fn ds<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         | Op::DS_WRXCHG2ST64_RTN_B64 => return ds_wrxchg2::<C>(w, i, env, &addr),
         Op::DS_CONDXCHG32_RTN_B64 => return ds_condxchg32::<C>(w, i, env, &addr, off16),
         Op::DS_WRAP_RTN_B32 => return ds_wrap::<C>(w, i, env, &addr, off16),
+        Op::DS_READ_B64_TR_B4
+        | Op::DS_READ_B64_TR_B8
+        | Op::DS_READ_B64_TR_B16
+        | Op::DS_READ_B96_TR_B6 => return lds_tr::read::<C>(w, i, env, &addr, off16),
         Op::DS_GWS_SEMA_V
         | Op::DS_GWS_SEMA_BR
         | Op::DS_GWS_SEMA_P
