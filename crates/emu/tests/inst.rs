@@ -23,6 +23,8 @@ use hsaemu_emu::{opcode_status_on, opcodes, run_words, Gen, OpcodeStatus, WaveRe
 mod cdna_mem;
 #[path = "inst/gfx11.rs"]
 mod gfx11;
+#[path = "inst/gfx12.rs"]
+mod gfx12;
 #[path = "inst/image.rs"]
 mod image;
 #[path = "inst/mem.rs"]

@@ -6,6 +6,7 @@ mod cdna3;
 mod clock;
 mod fine_grained;
 mod fpmode;
+mod gfx12;
 mod mfma;
 pub(crate) mod mimg;
 mod rdna;
@@ -777,6 +778,14 @@ fn smem<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         // Discarding a dirty scalar-cache line: scalar stores write memory at once here, so
         // there is no dirty line to drop (amdgpu-execution.md §2.5).
         Op::S_DCACHE_DISCARD | Op::S_DCACHE_DISCARD_X2 => return Ok(Flow::Next),
+        // GFX12 prefetches into the instruction or scalar data cache: hints without a
+        // result. The address is not checked: a prefetch does not fault on the hardware
+        // (a translation failure drops it), and there is no cache here to fill.
+        Op::S_PREFETCH_INST
+        | Op::S_PREFETCH_INST_PC_REL
+        | Op::S_PREFETCH_DATA
+        | Op::S_PREFETCH_DATA_PC_REL
+        | Op::S_BUFFER_PREFETCH_DATA => return Ok(Flow::Next),
         _ => return Err(unimplemented(i)),
     };
     let buffer = matches!(

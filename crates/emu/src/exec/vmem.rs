@@ -65,6 +65,7 @@ pub(crate) fn atom_apply(op: Atom, old: u64, src: u64, cmp: u64, bytes: u8) -> u
         }
         Atom::Add => old.wrapping_add(src),
         Atom::CSub => old.saturating_sub(src),
+        Atom::CondSub => old.checked_sub(src).unwrap_or(old),
         Atom::Sub => old.wrapping_sub(src),
         Atom::Rsub => src.wrapping_sub(old),
         Atom::SMin => {
@@ -103,6 +104,16 @@ pub(crate) fn atom_apply(op: Atom, old: u64, src: u64, cmp: u64, bytes: u8) -> u
         Atom::FAdd => tf(fl(old) + fl(src)),
         Atom::FMin => tf(fl(old).min(fl(src))),
         Atom::FMax => tf(fl(old).max(fl(src))),
+        // The ISA's operand order: the data is S0 (it wins a tie of two NaNs, quieted).
+        Atom::FMinNum | Atom::FMaxNum if wide => {
+            super::valu::ieee2019_64(src, old, op == Atom::FMaxNum, true)
+        }
+        Atom::FMinNum | Atom::FMaxNum => u64::from(super::valu::ieee2019_32(
+            src as u32,
+            old as u32,
+            op == Atom::FMaxNum,
+            true,
+        )),
         Atom::PkAddF16 => {
             let lo = f16::from_f32(
                 f16::from_bits(old as u16).to_f32() + f16::from_bits(src as u16).to_f32(),
