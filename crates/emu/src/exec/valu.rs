@@ -678,6 +678,12 @@ fn result16(op: Op) -> bool {
             | Op::V_FMA_LEGACY_F16
             | Op::V_DIV_FIXUP_LEGACY_F16
             | Op::V_SAT_PK_U8_I16
+            | Op::V_MINIMUM_F16
+            | Op::V_MAXIMUM_F16
+            | Op::V_MINIMUM3_F16
+            | Op::V_MAXIMUM3_F16
+            | Op::V_MINIMUMMAXIMUM_F16
+            | Op::V_MAXIMUMMINIMUM_F16
     )
 }
 

@@ -25,7 +25,7 @@ fn set_exec(r: &mut WaveRegs, e: u64) {
 // IEEE 754-2019 minimum/maximum and minimumNumber/maximumNumber, from the pseudo-code.
 
 /// A float format's bit layout: (exponent mask, quiet bit, sign bit).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct Fmt(u64, u64, u64);
 const F16: Fmt = Fmt(0x7c00, 0x200, 0x8000);
 const F32: Fmt = Fmt(0x7f80_0000, 0x40_0000, 0x8000_0000);
@@ -357,7 +357,9 @@ fn scalar_transcendentals() {
         ("v_s_rcp_f16 s2, s0", 0xffff_0000 | h(8.0), h(0.125)),
         ("v_s_rsq_f16 s2, s0", h(4.0), h(0.5)),
         ("v_s_sqrt_f16 s2, s0", h(9.0), h(3.0)),
-        ("v_s_sqrt_f16 s2, s0 mul:2", h(9.0), h(6.0)),
+        ("v_s_rcp_f16 s2, -s0", h(8.0), h(-0.125)),
+        ("v_s_exp_f16 s2, s0 clamp", h(-1.0), h(0.5)),
+        ("v_s_exp_f16 s2, s0 clamp", h(1.0), h(1.0)),
     ];
     for (mcpu, wave64, gen) in WAVES {
         for &(line, x, want) in &cases {
@@ -415,11 +417,11 @@ fn ocp8(b: u8, bf8: bool) -> f32 {
     let (man, bias) = if bf8 { (2, 15) } else { (3, 7) };
     let e = i32::from(b & 0x7f) >> man;
     let m = i32::from(b) & ((1 << man) - 1);
-    let sign = if b & 0x80 != 0 { -1.0 } else { 1.0 };
+    let sign: f64 = if b & 0x80 != 0 { -1.0 } else { 1.0 };
     let top = if bf8 { 31 } else { 15 };
     if e == top && (bf8 || m == 7) {
         return if bf8 && m == 0 {
-            sign * f32::INFINITY
+            (sign as f32) * f32::INFINITY
         } else {
             f32::NAN
         };
@@ -557,7 +559,7 @@ fn atomics_cond_sub_sub_clamp_min_max_num() {
     ];
     for (mcpu, wave64, gen) in WAVES {
         let lanes = if wave64 { 64 } else { 32 };
-        let mut lines: Vec<(String, Atom, &str, bool, u64)> = Vec::new();
+        let mut lines: Vec<(String, Atom, &str, bool, usize)> = Vec::new();
         for (op, a) in table {
             for ret in [false, true] {
                 let th = if ret { " th:TH_ATOMIC_RETURN" } else { "" };
