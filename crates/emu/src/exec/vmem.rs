@@ -1845,15 +1845,21 @@ pub(crate) fn ds<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             w.vwrite(i.dst, &r, exec);
             return Ok(Flow::Next);
         }
-        Op::DS_PERMUTE_B32 | Op::DS_BPERMUTE_B32 => {
+        Op::DS_PERMUTE_B32 | Op::DS_BPERMUTE_B32 | Op::DS_BPERMUTE_FI_B32 => {
             let src = w.vsrc(i.src[1], 0, Ty::B32);
             let mut r = [0u32; LANES];
             // The lane index wraps at the wave size.
             let size = w.size() as u32;
-            if i.op == Op::DS_BPERMUTE_B32 {
+            if i.op != Op::DS_PERMUTE_B32 {
+                // GFX12 `_fi` (fetch inactive): an inactive source lane is read too.
+                let readable = if i.op == Op::DS_BPERMUTE_FI_B32 {
+                    u64::MAX
+                } else {
+                    exec
+                };
                 for l in 0..LANES {
                     let s = (addr[l].wrapping_add(off16) / 4 % size) as usize;
-                    r[l] = if exec >> s & 1 != 0 { src[s] } else { 0 };
+                    r[l] = if readable >> s & 1 != 0 { src[s] } else { 0 };
                 }
             } else {
                 for l in 0..LANES {

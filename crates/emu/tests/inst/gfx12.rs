@@ -698,3 +698,38 @@ fn prefetches_are_hints() {
         }
     }
 }
+
+/// `ds_bpermute_fi_b32 vdst, vaddr, vdata`: lane l reads vdata of lane (vaddr[l] + offset) / 4
+/// (modulo the wave size), an inactive lane too (`fi`: fetch inactive); `ds_bpermute_b32`
+/// reads 0 from an inactive lane.
+#[test]
+fn bpermute_fetch_inactive() {
+    for (op, fi) in [("ds_bpermute_fi_b32", true), ("ds_bpermute_b32", false)] {
+        vector_case(
+            &format!("ds_bpermute{} v3, v1, v2 offset:8", &op[11..]),
+            &|r| {
+                for l in 0..64 {
+                    // Every fourth lane reads lane 5 (inactive); the rest read around.
+                    r.v[1][l] = if l % 4 == 0 {
+                        5 * 4 - 8
+                    } else {
+                        r.v[1][l] & 0x3fc
+                    };
+                }
+            },
+            &|b, a, lanes| {
+                for l in 0..lanes {
+                    let s = ((b.v[1][l].wrapping_add(8) / 4) as usize) % lanes;
+                    let want = if l == 5 {
+                        b.v[3][l]
+                    } else if s == 5 && !fi {
+                        0
+                    } else {
+                        b.v[2][s]
+                    };
+                    assert_eq!(a.v[3][l], want, "{op} w{lanes} lane {l} from {s}");
+                }
+            },
+        );
+    }
+}
