@@ -15,7 +15,7 @@ use super::valu::{
     f, h, hb, ieee2019_16, ieee2019_32, ieee2019_64, out_f16, out_f32, put_f16, put_f32, put_f64,
     u, Ctx, Row64, Scratch,
 };
-use crate::decode::{flag, Inst};
+use crate::decode::Inst;
 use crate::ops::Op;
 use crate::wave::{Row, Ty, Wave, LANES};
 
@@ -101,8 +101,9 @@ pub(super) fn scalar_transcendental(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch)
 }
 
 /// `v_dot4_f32_fp8_bf8` and its siblings: D.f32 = S2.f32 + Σ S0.A[k]·S1.B[k] over the four
-/// bytes in order, each step an f32 addition (the products are exact in f32). neg_lo[2]
-/// negates S2 and clamp clamps the result to [0, 1].
+/// bytes in order, each step an f32 addition (the products are exact in f32). S2 takes the
+/// VOP3P float modifiers, neg_hi[2] its absolute value, then neg_lo[2] its negation (the
+/// assembler refuses clamp and the modifiers of S0/S1).
 pub(super) fn dot4_f8(w: &mut Wave, i: &Inst, exec: u64) {
     let (fa, fb) = match i.op {
         Op::V_DOT4_F32_FP8_BF8 => (FP8_OCP, BF8_OCP),
@@ -115,12 +116,10 @@ pub(super) fn dot4_f8(w: &mut Wave, i: &Inst, exec: u64) {
     let s2 = w.vsrc(i.src[2], i.lit, Ty::B32);
     let mut r = [0u32; LANES];
     for l in 0..LANES {
-        let mut acc = f(s2[l] ^ u32::from(i.neg >> 2 & 1) << 31);
+        let abs = if i.neg_hi & 4 != 0 { 0x7fff_ffff } else { u32::MAX };
+        let mut acc = f(s2[l] & abs ^ u32::from(i.neg >> 2 & 1) << 31);
         for k in 0..4 {
             acc += fa.decode((a[l] >> (8 * k)) as u8) * fb.decode((b[l] >> (8 * k)) as u8);
-        }
-        if i.has(flag::CLAMP) {
-            acc = if acc.is_nan() { 0.0 } else { acc.clamp(0.0, 1.0) };
         }
         r[l] = u(acc);
     }

@@ -319,7 +319,8 @@ fn packed_minimum_maximum() {
                         } else {
                             let (x, y) = pair_at(F16, l, k);
                             let (z, q) = pair_at(F16, l, k + 1);
-                            (ieee_ref(F16, x, y, max, false) | ieee_ref(F16, z, q, max, false) << 16)
+                            (ieee_ref(F16, x, y, max, false)
+                                | ieee_ref(F16, z, q, max, false) << 16)
                                 as u32
                         };
                         assert_eq!(a.v[2][l], want, "{name} w{lanes} lane {l} k{k}");
@@ -382,28 +383,35 @@ fn scalar_transcendentals() {
 /// anyway or `bound_ctrl` (op_sel[1]) writes 0.
 #[test]
 fn permlane_var() {
-    for (op, cross) in [("v_permlane16_var_b32", false), ("v_permlanex16_var_b32", true)] {
+    for (op, cross) in [
+        ("v_permlane16_var_b32", false),
+        ("v_permlanex16_var_b32", true),
+    ] {
         for (mods, fi, bound) in [
             ("", false, false),
             (" op_sel:[1,0]", true, false),
             (" op_sel:[0,1]", false, true),
         ] {
-            vector_case(&format!("{op} v1, v0, v2{mods}"), &|_| {}, &|b, a, lanes| {
-                for l in 0..lanes {
-                    let row = if cross { (l ^ 16) & !15 } else { l & !15 };
-                    let src = row + (b.v[2][l] & 15) as usize;
-                    let want = if l == 5 {
-                        b.v[1][l]
-                    } else if src != 5 || fi {
-                        b.v[0][src]
-                    } else if bound {
-                        0
-                    } else {
-                        b.v[1][l]
-                    };
-                    assert_eq!(a.v[1][l], want, "{op}{mods} w{lanes} lane {l} from {src}");
-                }
-            });
+            vector_case(
+                &format!("{op} v1, v0, v2{mods}"),
+                &|_| {},
+                &|b, a, lanes| {
+                    for l in 0..lanes {
+                        let row = if cross { (l ^ 16) & !15 } else { l & !15 };
+                        let src = row + (b.v[2][l] & 15) as usize;
+                        let want = if l == 5 {
+                            b.v[1][l]
+                        } else if src != 5 || fi {
+                            b.v[0][src]
+                        } else if bound {
+                            0
+                        } else {
+                            b.v[1][l]
+                        };
+                        assert_eq!(a.v[1][l], want, "{op}{mods} w{lanes} lane {l} from {src}");
+                    }
+                },
+            );
         }
     }
 }
@@ -435,14 +443,42 @@ fn ocp8(b: u8, bf8: bool) -> f32 {
 }
 
 /// `v_dot4_f32_{a}_{b}`: tmp = S2.f32; tmp += A[k]·B[k] for k = 0..3 (f32 steps); D = tmp.
+/// S2 may carry abs (neg_hi[2]) and neg (neg_lo[2]).
 #[test]
 fn dot4_f32_f8() {
-    for (name, abf, bbf) in [
-        ("v_dot4_f32_fp8_bf8", false, true),
-        ("v_dot4_f32_bf8_fp8", true, false),
-        ("v_dot4_f32_fp8_fp8", false, false),
-        ("v_dot4_f32_bf8_bf8", true, true),
+    for (name, abf, bbf, mods, abs, neg) in [
+        ("v_dot4_f32_fp8_bf8", false, true, "", false, false),
+        (
+            "v_dot4_f32_bf8_fp8",
+            true,
+            false,
+            " neg_lo:[0,0,1]",
+            false,
+            true,
+        ),
+        (
+            "v_dot4_f32_fp8_fp8",
+            false,
+            false,
+            " neg_hi:[0,0,1]",
+            true,
+            false,
+        ),
+        (
+            "v_dot4_f32_bf8_bf8",
+            true,
+            true,
+            " neg_lo:[0,0,1] neg_hi:[0,0,1]",
+            true,
+            true,
+        ),
     ] {
+        dot4_case(name, abf, bbf, mods, abs, neg);
+    }
+}
+
+fn dot4_case(name: &str, abf: bool, bbf: bool, mods: &str, abs: bool, neg: bool) {
+    {
         // Finite bytes (the NaN/inf encodings left out but for lane 7's).
         let byte = |x: u64, bf: bool| {
             let v = x as u8;
@@ -458,7 +494,7 @@ fn dot4_f32_f8() {
                 .fold(0, |a, b| a | b)
         };
         vector_case(
-            &format!("{name} v3, v0, v1, v2"),
+            &format!("{name} v3, v0, v1, v2{mods}"),
             &|r| {
                 for l in 0..64 {
                     r.v[0][l] = word(l, 1, abf);
@@ -474,6 +510,12 @@ fn dot4_f32_f8() {
                         b.v[3][l]
                     } else {
                         let mut acc = f32::from_bits(b.v[2][l]);
+                        if abs {
+                            acc = acc.abs();
+                        }
+                        if neg {
+                            acc = -acc;
+                        }
                         for k in 0..4 {
                             acc += ocp8((b.v[0][l] >> (8 * k)) as u8, abf)
                                 * ocp8((b.v[1][l] >> (8 * k)) as u8, bbf);
@@ -694,7 +736,11 @@ fn prefetches_are_hints() {
                 r.s[4] = 2;
                 r.s[20] = 0x1234;
             });
-            assert_eq!((r.s[0], r.s[1], r.s[4], r.s[20]), (0, 0, 2, 0x1234), "{line}");
+            assert_eq!(
+                (r.s[0], r.s[1], r.s[4], r.s[20]),
+                (0, 0, 2, 0x1234),
+                "{line}"
+            );
         }
     }
 }
