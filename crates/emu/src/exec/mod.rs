@@ -88,6 +88,18 @@ pub(crate) struct Env<'a> {
     pub deterministic: bool,
     /// The work-group's check state when `--check` is on.
     pub check: Option<&'a mut crate::check::group::GroupCheck>,
+    /// The work-group barrier as the running wave sees it (GFX12 `s_barrier_signal_isfirst`,
+    /// `s_get_barrier_state`), kept by the scheduler.
+    pub barrier: BarrierState,
+}
+
+/// The work-group barrier's state: the waves that have signalled it in this phase (each
+/// waits at its signal until the barrier completes) and its members (the waves that have not
+/// ended: an ended wave does not hold a barrier back).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BarrierState {
+    pub signalled: u32,
+    pub members: u32,
 }
 
 pub(crate) fn unimplemented(i: &Inst) -> LaneFault {
@@ -118,6 +130,14 @@ pub(crate) fn step<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     match i.fmt {
         Fmt::Sop1 if matches!(i.op, Op::S_SENDMSG_RTN_B32 | Op::S_SENDMSG_RTN_B64) => {
             rdna::sendmsg_rtn(w, i, env)
+        }
+        Fmt::Sop1
+            if matches!(
+                i.op,
+                Op::S_BARRIER_SIGNAL_ISFIRST | Op::S_GET_BARRIER_STATE
+            ) =>
+        {
+            rdna::barrier_state(w, i, env.barrier)
         }
         Fmt::Sop2 | Fmt::Sop1 | Fmt::Sopk | Fmt::Sopc => salu(w, i),
         Fmt::Sopp => sopp(w, i),

@@ -71,6 +71,16 @@ pub(super) fn salu(w: &mut Wave, i: &Inst) -> Option<R> {
         // then runs after every signal, an order the hardware may also produce. Named barriers
         // (other ids) are not implemented.
         Op::S_BARRIER_SIGNAL if s == u32::MAX => return Some(Ok(Flow::Barrier)),
+        // Not RDNA4 instructions: LLVM's GFX12 tables hold the named-barrier operations
+        // (`s_barrier_init`/`s_barrier_join`, SOP1 81/82), but the RDNA4 ISA's opcode tables
+        // do not; and `s_alloc_vgpr` is illegal unless dynamic VGPR mode is on (DVGPR_EN),
+        // which a compute dispatch through HSA never enables. Illegal instructions.
+        Op::S_BARRIER_INIT | Op::S_BARRIER_JOIN | Op::S_ALLOC_VGPR => {
+            return Some(Err(LaneFault::new(
+                FaultKind::IllegalInstruction { word: i.word },
+                None,
+            )))
+        }
         // GFX11.5's scalar float operations.
         _ => return super::salu_float::salu(w, i),
     }
@@ -99,6 +109,14 @@ pub(super) fn sopp(w: &mut Wave, i: &Inst) -> Option<R> {
         // work-group barrier was waited for at `s_barrier_signal -1`.
         Op::S_WAIT_ALU => {}
         Op::S_BARRIER_WAIT if k as u16 as i16 == -1 => {}
+        // Not in the RDNA4 ISA's SOPP table (a named-barrier operation of LLVM's GFX12
+        // tables): an illegal instruction, as `s_barrier_init` above.
+        Op::S_BARRIER_LEAVE => {
+            return Some(Err(LaneFault::new(
+                FaultKind::IllegalInstruction { word: i.word },
+                None,
+            )))
+        }
         // GFX12 split counters. Memory operations complete in order, so only a wait for
         // every store (storecnt 0) does something: the StoreLoad point of a seq_cst
         // sequence, as `s_waitcnt_vscnt null, 0` on GFX10/GFX11.
@@ -135,6 +153,36 @@ pub(super) fn sopp(w: &mut Wave, i: &Inst) -> Option<R> {
         _ => return None,
     }
     Some(Ok(Flow::Next))
+}
+
+/// GFX12 `s_barrier_signal_isfirst` and `s_get_barrier_state sdst` for the work-group barrier
+/// (id −1), by the RDNA4 ISA's pseudo-code: isfirst sets SCC when no wave has signalled the
+/// barrier yet in this phase, then signals it (the wave waits there, as at
+/// `s_barrier_signal -1`); id 0 is a no-op that clears SCC. get_barrier_state returns
+/// `{signalCnt[22:16], memberCnt[10:4], valid[0]}`. Other ids (named and trap barriers) fault
+/// as unimplemented.
+pub(super) fn barrier_state(w: &mut Wave, i: &Inst, b: super::BarrierState) -> R {
+    let id = w.sread(i.src[0], i.lit, Ty::B32) as i32;
+    match (i.op, id) {
+        (Op::S_BARRIER_SIGNAL_ISFIRST, -1) => {
+            w.scc = b.signalled == 0;
+            Ok(Flow::Barrier)
+        }
+        (Op::S_BARRIER_SIGNAL_ISFIRST, 0) => {
+            w.scc = false;
+            Ok(Flow::Next)
+        }
+        (Op::S_GET_BARRIER_STATE, -1) => {
+            w.swrite(i.dst, (b.signalled & 0x7f) << 16 | (b.members & 0x7f) << 4 | 1);
+            Ok(Flow::Next)
+        }
+        _ => Err(LaneFault::new(
+            FaultKind::Unimplemented {
+                mnemonic: format!("{} {id} (named or trap barrier)", i.name()),
+            },
+            None,
+        )),
+    }
 }
 
 /// GFX11 `s_sendmsg_rtn_b32`/`_b64 sdst, sendmsg(ID)` (the ID, SSRC0's field, in `imm`). GET_REALTIME returns the 100 MHz realtime counter (what `s_memrealtime` read before

@@ -779,3 +779,35 @@ fn bpermute_fetch_inactive() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Barriers (one wave: the work-group barrier's only member; several waves: tests/gfx12.rs).
+
+/// `s_barrier_signal_isfirst -1` sets SCC on the first signal of a phase; id 0 is a no-op
+/// that clears SCC. `s_get_barrier_state` returns {signalCnt[22:16], memberCnt[10:4],
+/// valid[0]}. The named-barrier operations RDNA4 does not have and `s_alloc_vgpr` (dynamic
+/// VGPRs off) are illegal instructions.
+#[test]
+fn barrier_state_and_illegal_barrier_operations() {
+    for (mcpu, wave64, gen) in WAVES {
+        let r = run1(mcpu, wave64, gen, "s_barrier_signal_isfirst -1", |r| r.scc = false);
+        assert!(r.scc, "isfirst -1 [{mcpu}]");
+        let r = run1(mcpu, wave64, gen, "s_barrier_signal_isfirst 0", |r| r.scc = true);
+        assert!(!r.scc, "isfirst 0 [{mcpu}]");
+        let r = run1(mcpu, wave64, gen, "s_get_barrier_state s2, -1", |_| {});
+        assert_eq!(r.s[2], 1 << 4 | 1, "barrier state [{mcpu}]");
+        for line in [
+            "s_barrier_init -1",
+            "s_barrier_join -1",
+            "s_barrier_leave",
+            "s_alloc_vgpr 64",
+        ] {
+            let w = asm22(mcpu, wave64, &[line.to_string()]).remove(0);
+            let e = run_words(gen, &w, &mut WaveRegs::new(gen)).expect_err(line);
+            assert!(
+                matches!(e, hsaemu_emu::FaultKind::IllegalInstruction { word } if word == w[0]),
+                "{line}: {e:?}"
+            );
+        }
+    }
+}
