@@ -826,6 +826,15 @@ pub(crate) fn flat<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         }
         return Ok(Flow::Next);
     }
+    if matches!(
+        i.op,
+        Op::GLOBAL_LOAD_BLOCK
+            | Op::GLOBAL_STORE_BLOCK
+            | Op::SCRATCH_LOAD_BLOCK
+            | Op::SCRATCH_STORE_BLOCK
+    ) {
+        return block::<C>(w, i, env);
+    }
     let exec = w.exec();
     w.lane_ops += u64::from(exec.count_ones());
     if matches!(
@@ -953,6 +962,44 @@ fn global_fast<const C: bool>(
         }
     }
     Some(r)
+}
+
+/// GFX12 block loads and stores (`global_load_block`, `scratch_store_block`, …): for each set
+/// bit n of M0[31:0], VGPR vdata+n moves to or from the lane's dword at its address +
+/// IOFFSET + 4·n (the offset advances for skipped registers too; RDNA4 ISA §11.5). Each
+/// dword is an ordinary GLOBAL/SCRATCH dword access. A register past v255 is not loaded; a
+/// store reads v0 in its place (§11.5.1).
+#[cold]
+fn block<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    let load = matches!(i.op, Op::GLOBAL_LOAD_BLOCK | Op::SCRATCH_LOAD_BLOCK);
+    let mask = w.m0();
+    let mut j = *i;
+    j.op = Op::Mem;
+    j.mem = MemDesc {
+        kind: if load { Kind::Load } else { Kind::Store },
+        bytes: 4,
+        count: 1,
+        ..MemDesc::default()
+    };
+    let first = if load { i.dst } else { i.src[1] };
+    for n in 0..32u16 {
+        if mask >> n & 1 == 0 {
+            continue;
+        }
+        let reg = match first - VGPR + n {
+            r if r < 256 => VGPR + r,
+            _ if load => continue,
+            _ => VGPR,
+        };
+        j.imm = i.imm.wrapping_add(4 * i32::from(n));
+        if load {
+            j.dst = reg;
+        } else {
+            j.src[1] = reg;
+        }
+        flat::<C>(w, &j, env)?;
+    }
+    Ok(Flow::Next)
 }
 
 /// GFX10 `global_{load,store}_dword_addtid`: lane l accesses the dword at

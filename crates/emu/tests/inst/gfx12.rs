@@ -3,7 +3,7 @@
 //! compared with references written here from the RDNA4 ISA guide's pseudo-code.
 
 use super::gfx11::{asm22, mix, run1};
-use hsaemu_emu::{run_words, run_words_mem, Gen, WaveRegs};
+use hsaemu_emu::{run_words, run_words_mem, run_words_scratch, Gen, WaveRegs};
 
 /// The GFX12 waves the tests run: (llvm-mc cpu, wave64, emulator generation).
 const WAVES: [(&str, bool, Gen); 2] = [
@@ -790,9 +790,13 @@ fn bpermute_fetch_inactive() {
 #[test]
 fn barrier_state_and_illegal_barrier_operations() {
     for (mcpu, wave64, gen) in WAVES {
-        let r = run1(mcpu, wave64, gen, "s_barrier_signal_isfirst -1", |r| r.scc = false);
+        let r = run1(mcpu, wave64, gen, "s_barrier_signal_isfirst -1", |r| {
+            r.scc = false
+        });
         assert!(r.scc, "isfirst -1 [{mcpu}]");
-        let r = run1(mcpu, wave64, gen, "s_barrier_signal_isfirst 0", |r| r.scc = true);
+        let r = run1(mcpu, wave64, gen, "s_barrier_signal_isfirst 0", |r| {
+            r.scc = true
+        });
         assert!(!r.scc, "isfirst 0 [{mcpu}]");
         let r = run1(mcpu, wave64, gen, "s_get_barrier_state s2, -1", |_| {});
         assert_eq!(r.s[2], 1 << 4 | 1, "barrier state [{mcpu}]");
@@ -808,6 +812,99 @@ fn barrier_state_and_illegal_barrier_operations() {
                 matches!(e, hsaemu_emu::FaultKind::IllegalInstruction { word } if word == w[0]),
                 "{line}: {e:?}"
             );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Block loads and stores.
+
+/// `global_load_block`/`global_store_block` and the scratch forms: for each set bit n of M0,
+/// VGPR vdata+n moves to or from the lane's address + IOFFSET + 4·n; the offset advances
+/// over skipped registers too (RDNA4 ISA §11.5). EXEC leaves lane 5 out.
+#[test]
+fn block_loads_and_stores() {
+    let m0 = 0x8000_4c05u32;
+    for (mcpu, wave64, gen) in WAVES {
+        let lanes = if wave64 { 64 } else { 32 };
+        for (asm, load, scratch) in [
+            (
+                "global_load_block v[8:39], v1, s[0:1] offset:16",
+                true,
+                false,
+            ),
+            (
+                "global_store_block v1, v[8:39], s[0:1] offset:16",
+                false,
+                false,
+            ),
+            ("scratch_load_block v[8:39], v1, off offset:8", true, true),
+            ("scratch_store_block v1, v[8:39], off offset:8", false, true),
+        ] {
+            let off = if scratch { 8 } else { 16 };
+            let w = asm22(mcpu, wave64, &[asm.to_string()]).remove(0);
+            let mut store = vec![0u8; 64 * 256 + 8];
+            let o = store.as_ptr().align_offset(8);
+            let mem = &mut store[o..o + 64 * 256];
+            for (k, b) in mem.iter_mut().enumerate() {
+                *b = mix(k as u64 + 77) as u8;
+            }
+            let before_mem = mem.to_vec();
+            let addr = mem.as_ptr() as u64;
+            let mut r = WaveRegs::new(gen);
+            (r.s[0], r.s[1]) = (addr as u32, (addr >> 32) as u32);
+            r.s[WaveRegs::M0] = m0;
+            set_exec(&mut r, exec_of(wave64));
+            for l in 0..64 {
+                // Global: each lane its own 256 bytes; scratch: a per-lane offset.
+                r.v[1][l] = if scratch {
+                    4 * (l as u32 % 3)
+                } else {
+                    256 * l as u32
+                };
+                for n in 0..32 {
+                    r.v[8 + n][l] = mix((l * 32 + n) as u64) as u32;
+                }
+            }
+            let before = r.clone();
+            let mut lds = vec![0u8; 65536];
+            let res = if scratch {
+                run_words_scratch(gen, &w, &mut r, &mut lds, mem, 256)
+            } else {
+                run_words_mem(gen, &w, &mut r, &mut lds, mem)
+            };
+            res.unwrap_or_else(|e| panic!("{asm}: {e:?}"));
+            // Byte index of lane l's dword n.
+            let at = |l: usize, n: usize| -> usize {
+                let p = before.v[1][l] as usize + off + 4 * n;
+                if scratch {
+                    (p / 4) * 4 * lanes + 4 * l
+                } else {
+                    p
+                }
+            };
+            let word = |m: &[u8], k: usize| u32::from_le_bytes(m[k..k + 4].try_into().expect("4"));
+            for l in 0..lanes {
+                for n in 0..32 {
+                    let moved = l != 5 && m0 >> n & 1 != 0;
+                    let (got, want) = if load {
+                        let w = if moved {
+                            word(&before_mem, at(l, n))
+                        } else {
+                            before.v[8 + n][l]
+                        };
+                        (r.v[8 + n][l], w)
+                    } else {
+                        let w = if moved {
+                            before.v[8 + n][l]
+                        } else {
+                            word(&before_mem, at(l, n))
+                        };
+                        (word(mem, at(l, n)), w)
+                    };
+                    assert_eq!(got, want, "{asm} w{lanes} lane {l} dword {n}");
+                }
+            }
         }
     }
 }
