@@ -116,7 +116,11 @@ pub(super) fn dot4_f8(w: &mut Wave, i: &Inst, exec: u64) {
     let s2 = w.vsrc(i.src[2], i.lit, Ty::B32);
     let mut r = [0u32; LANES];
     for l in 0..LANES {
-        let abs = if i.neg_hi & 4 != 0 { 0x7fff_ffff } else { u32::MAX };
+        let abs = if i.neg_hi & 4 != 0 {
+            0x7fff_ffff
+        } else {
+            u32::MAX
+        };
         let mut acc = f(s2[l] & abs ^ u32::from(i.neg >> 2 & 1) << 31);
         for k in 0..4 {
             acc += fa.decode((a[l] >> (8 * k)) as u8) * fb.decode((b[l] >> (8 * k)) as u8);

@@ -131,12 +131,7 @@ pub(crate) fn step<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Fmt::Sop1 if matches!(i.op, Op::S_SENDMSG_RTN_B32 | Op::S_SENDMSG_RTN_B64) => {
             rdna::sendmsg_rtn(w, i, env)
         }
-        Fmt::Sop1
-            if matches!(
-                i.op,
-                Op::S_BARRIER_SIGNAL_ISFIRST | Op::S_GET_BARRIER_STATE
-            ) =>
-        {
+        Fmt::Sop1 if matches!(i.op, Op::S_BARRIER_SIGNAL_ISFIRST | Op::S_GET_BARRIER_STATE) => {
             rdna::barrier_state(w, i, env.barrier)
         }
         Fmt::Sop2 | Fmt::Sop1 | Fmt::Sopk | Fmt::Sopc => salu(w, i),

@@ -173,7 +173,10 @@ pub(super) fn barrier_state(w: &mut Wave, i: &Inst, b: super::BarrierState) -> R
             Ok(Flow::Next)
         }
         (Op::S_GET_BARRIER_STATE, -1) => {
-            w.swrite(i.dst, (b.signalled & 0x7f) << 16 | (b.members & 0x7f) << 4 | 1);
+            w.swrite(
+                i.dst,
+                (b.signalled & 0x7f) << 16 | (b.members & 0x7f) << 4 | 1,
+            );
             Ok(Flow::Next)
         }
         _ => Err(LaneFault::new(

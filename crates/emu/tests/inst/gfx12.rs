@@ -558,13 +558,8 @@ impl Atom {
                     old
                 }
             }
-            Atom::SubClamp => {
-                if old >= data {
-                    old - data
-                } else {
-                    0
-                }
-            }
+            // The pseudo-code: old < data ? 0 : old − data.
+            Atom::SubClamp => old.saturating_sub(data),
             Atom::Num { max, t } => ieee_ref(t, data, old, max, true),
         }
     }
