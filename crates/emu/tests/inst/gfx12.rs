@@ -2,7 +2,7 @@
 //! assembled by llvm-mc-22 for gfx1200/gfx1201 (wave32 and wave64), run on one wave, and
 //! compared with references written here from the RDNA4 ISA guide's pseudo-code.
 
-use super::gfx11::{asm22, mix, run1};
+use super::gfx11::{asm22, exec_of, mix, run1, vector_case_on};
 use hsaemu_emu::{run_words, run_words_mem, run_words_scratch, Gen, WaveRegs};
 
 /// The GFX12 waves the tests run: (llvm-mc cpu, wave64, emulator generation).
@@ -10,11 +10,6 @@ const WAVES: [(&str, bool, Gen); 2] = [
     ("gfx1200", false, Gen::Gfx12),
     ("gfx1201", true, Gen::Gfx12W64),
 ];
-
-/// EXEC of the vector tests: every lane of the wave but lane 5.
-fn exec_of(wave64: bool) -> u64 {
-    (if wave64 { u64::MAX } else { 0xffff_ffff }) & !(1 << 5)
-}
 
 fn set_exec(r: &mut WaveRegs, e: u64) {
     r.s[WaveRegs::EXEC] = e as u32;
@@ -153,27 +148,14 @@ fn salu_minimum_maximum_and_num() {
     }
 }
 
-/// Runs `asm` on both wave sizes with EXEC without lane 5 and `setup`; `check(before, after,
-/// lanes)`.
+/// Runs `asm` on both GFX12 wave sizes with v0–v15 scrambled, EXEC without lane 5, and
+/// `setup`; `check(before, after, lanes)`.
 fn vector_case(
     asm: &str,
     setup: &dyn Fn(&mut WaveRegs),
     check: &dyn Fn(&WaveRegs, &WaveRegs, usize),
 ) {
-    for (mcpu, wave64, gen) in WAVES {
-        let lanes = if wave64 { 64 } else { 32 };
-        let mut before = WaveRegs::new(gen);
-        for (v, row) in before.v.iter_mut().enumerate().take(16) {
-            for (l, x) in row.iter_mut().enumerate() {
-                *x = mix((2000 + v * 64 + l) as u64) as u32;
-            }
-        }
-        set_exec(&mut before, exec_of(wave64));
-        setup(&mut before);
-        let b2 = before.clone();
-        let after = run1(mcpu, wave64, gen, asm, move |r| *r = b2);
-        check(&before, &after, lanes);
-    }
+    vector_case_on(&WAVES, asm, setup, check);
 }
 
 /// Lane `l`'s operand pair (cycling through [`pairs`], offset by `k` for more coverage).
