@@ -885,3 +885,52 @@ fn block_loads_and_stores() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Sub-dword scalar loads.
+
+/// `s_load_u8/i8/u16/i16` and the `s_buffer_load_` forms: D.u32 = the byte or short at
+/// base + offset, zero- or sign-extended (RDNA4 SMEM pseudo-code); the buffer forms take the
+/// base from the V#'s low 48 bits.
+#[test]
+fn sub_dword_scalar_loads() {
+    let mut store = vec![0u8; 64 + 8];
+    let o = store.as_ptr().align_offset(8);
+    let mem = &mut store[o..o + 64];
+    for (k, b) in mem.iter_mut().enumerate() {
+        *b = (k as u8).wrapping_mul(37) ^ 0x80;
+    }
+    let addr = mem.as_ptr() as u64;
+    for (mcpu, wave64, gen) in WAVES {
+        for (op, bytes, signed) in [
+            ("u8", 1usize, false),
+            ("i8", 1, true),
+            ("u16", 2, false),
+            ("i16", 2, true),
+        ] {
+            for (form, base_s) in [("s_load", "s[0:1]"), ("s_buffer_load", "s[8:11]")] {
+                for off in [0usize, 2, 6, 12] {
+                    let line = format!("{form}_{op} s2, {base_s}, {off:#x}");
+                    let w = asm22(mcpu, wave64, std::slice::from_ref(&line)).remove(0);
+                    let mut r = WaveRegs::new(gen);
+                    (r.s[0], r.s[1]) = (addr as u32, (addr >> 32) as u32);
+                    // V#: base 47:0 (a stride in 61:48 that must not leak into the address).
+                    (r.s[8], r.s[9], r.s[10], r.s[11]) =
+                        (addr as u32, (addr >> 32) as u32 | 0x0010_0000, 64, 3 << 28);
+                    r.s[2] = 0xdead_beef;
+                    run_words_mem(gen, &w, &mut r, &mut vec![0; 65536], mem)
+                        .unwrap_or_else(|e| panic!("{line}: {e:?}"));
+                    let mut raw = [0u8; 4];
+                    raw[..bytes].copy_from_slice(&mem[off..off + bytes]);
+                    let v = u32::from_le_bytes(raw);
+                    let want = match (bytes, signed) {
+                        (1, true) => v as u8 as i8 as i32 as u32,
+                        (2, true) => v as u16 as i16 as i32 as u32,
+                        _ => v,
+                    };
+                    assert_eq!(r.s[2], want, "{line} [{mcpu}]");
+                }
+            }
+        }
+    }
+}
