@@ -29,12 +29,12 @@ pub fn opcode_status(o: Opcode) -> OpcodeStatus {
     }
 }
 
-/// The status of an opcode on `gen`: [`opcode_status`], except that an opcode whose handler
-/// refuses this generation is missing there (GFX12's WMMA: the GFX11 rows share its names,
-/// but GFX12 lays A, B and C/D out differently).
+/// The status of an opcode on `gen`: [`opcode_status`], except that a WMMA opcode executes
+/// only where its generation's table has a row for it (GFX12's WMMA shares GFX11's names but
+/// not their register layout: `exec::wmma` and `exec::wmma12` are separate tables).
 pub fn opcode_status_on(gen: Gen, o: Opcode) -> OpcodeStatus {
     match opcode_status(o) {
-        OpcodeStatus::Executes if crate::exec::wmma::refuses(gen, op_of(o)) => {
+        OpcodeStatus::Executes if !crate::exec::wmma::defined_on(gen, op_of(o)) => {
             OpcodeStatus::Missing
         }
         s => s,

@@ -276,12 +276,14 @@ impl Inst {
         if self.fmt == Fmt::Invalid {
             return format!(".long {:#010x}", self.word);
         }
-        // Instructions are at most three dwords; a literal is the last.
-        let mut bytes = [0u8; 12];
+        // Instructions are at most three dwords, a literal the last, except gfx950's scaled
+        // MFMA, whose MFMA words are in `lit` and `imm` (see [`MFMA_SCALE`]).
+        let mut bytes = [0u8; 4 * MAX_DWORDS];
         bytes[..4].copy_from_slice(&self.word.to_le_bytes());
         bytes[4..8].copy_from_slice(&self.word1.to_le_bytes());
-        bytes[8..].copy_from_slice(&self.lit.to_le_bytes());
-        let n = usize::from(self.size).min(12);
+        bytes[8..12].copy_from_slice(&self.lit.to_le_bytes());
+        bytes[12..].copy_from_slice(&(self.imm as u32).to_le_bytes());
+        let n = usize::from(self.size).min(bytes.len());
         match hsaemu_isa::decode(self.gen, &bytes[..n], 0) {
             Ok(inst) => hsaemu_isa::format(&inst, self.gen, 0),
             Err(_) => format!("{}, encoding {:#010x}", self.name(), self.word),
@@ -289,18 +291,27 @@ impl Inst {
     }
 }
 
-/// Decodes the instruction at `words[0..]` (up to three dwords are read; an instruction that
+/// The most dwords an instruction takes: gfx950's scaled MFMA (`v_mfma_ld_scale_b32` and the
+/// MFMA as one); every other instruction has at most three (a literal the last).
+pub(crate) const MAX_DWORDS: usize = 4;
+
+/// `Inst::ext` of gfx950's scaled MFMA (`v_mfma_scale_f32_*_f8f6f4`): this bit, the codes of
+/// the A and B scale sources in bits 9:0 and 19:10, the prefix's op_sel in bits 21:20 and its
+/// op_sel_hi in bits 23:22 (bit 0 of each for A, bit 1 for B). The MFMA's two words (the
+/// third and fourth of the instruction) are kept in `lit` and `imm` for fault reports.
+pub(crate) const MFMA_SCALE: u32 = 1 << 31;
+
+/// Decodes the instruction at `words[0..]` (up to [`MAX_DWORDS`] are read; an instruction that
 /// needs more dwords than given is invalid) and lowers it.
 pub(crate) fn decode(gen: Gen, words: &[u32]) -> Inst {
     let w = words.first().copied().unwrap_or(0);
-    let w1 = words.get(1).copied().unwrap_or(0);
-    let mut bytes = [0u8; 12];
-    let n = words.len().min(3);
+    let mut bytes = [0u8; 4 * MAX_DWORDS];
+    let n = words.len().min(MAX_DWORDS);
     for (k, word) in words.iter().take(n).enumerate() {
         bytes[4 * k..4 * k + 4].copy_from_slice(&word.to_le_bytes());
     }
     match hsaemu_isa::decode(gen, &bytes[..4 * n], 0) {
-        Ok(isa) => lower(gen, &isa, w, w1).unwrap_or_else(|| Inst::invalid(w)),
+        Ok(isa) => lower(gen, &isa, &words[..n]).unwrap_or_else(|| Inst::invalid(w)),
         Err(_) => Inst::invalid(w),
     }
 }
@@ -415,9 +426,11 @@ fn ty(t: SrcType) -> Ty {
     }
 }
 
-/// The emulator's instruction for a decoded one (`w`, `w1`: its first two words, kept for
-/// fault reports); `None` for an operand outside the emulator's code space.
-fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
+/// The emulator's instruction for a decoded one (`words`: the words it was decoded from, kept
+/// for fault reports); `None` for an operand outside the emulator's code space.
+fn lower(gen: Gen, isa: &hsaemu_isa::Inst, words: &[u32]) -> Option<Inst> {
+    let word = |k: usize| words.get(k).copied().unwrap_or(0);
+    let (w, w1) = (word(0), word(1));
     let sem = isa.opcode.semantics();
     let op = op_of(isa.opcode);
     let mut i = Inst::invalid(w);
@@ -564,6 +577,19 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
                         | u32::from(s.sext & 1) << 19
                         | u32::from(s.src1_sel) << 24
                         | u32::from(s.sext >> 1 & 1) << 27;
+                }
+                Ext::MfmaScale {
+                    scale,
+                    op_sel,
+                    op_sel_hi,
+                } => {
+                    i.ext = MFMA_SCALE
+                        | u32::from(code(scale[0])?)
+                        | u32::from(code(scale[1])?) << 10
+                        | u32::from(op_sel & 3) << 20
+                        | u32::from(op_sel_hi & 3) << 22;
+                    i.lit = word(2);
+                    i.imm = word(3) as i32;
                 }
                 _ => {}
             }
@@ -716,7 +742,7 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
                 isa.src[1]
             };
             let xi = vopd_half(isa.opcode, isa.dst, isa.src[0], vsrc1_x, isa.size);
-            let x = lower(gen, &with_lit(xi, y.lit), w, w1)?;
+            let x = lower(gen, &with_lit(xi, y.lit), words)?;
             let yi = vopd_half(
                 y.opcode,
                 Operand::Vgpr(y.vdst.into()),
@@ -727,7 +753,7 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, w: u32, w1: u32) -> Option<Inst> {
                 Operand::Vgpr(y.vsrc1.into()),
                 isa.size,
             );
-            let yl = lower(gen, &with_lit(yi, y.lit), w, w1)?;
+            let yl = lower(gen, &with_lit(yi, y.lit), words)?;
             if x.fmt == Fmt::Unimplemented || yl.fmt == Fmt::Unimplemented {
                 return Some(if x.fmt == Fmt::Unimplemented { x } else { yl });
             }
@@ -843,6 +869,27 @@ fn mem_flags(i: &mut Inst, isa: &hsaemu_isa::Inst) {
 mod tests {
     //! Encodings from `llvm-mc-15 -show-encoding` (the oracle), checked through the adapter.
     use super::*;
+
+    /// gfx950's scaled MFMA: four dwords, one instruction; its scale sources and the prefix's
+    /// op_sel bits in `ext`, and its text as llvm-objdump-22 prints the words.
+    #[test]
+    fn gfx950_scaled_mfma_is_one_four_dword_instruction() {
+        let w = [0xd3ac_1800, 0x0802_3318, 0xd3ad_0800, 0x1c52_1904];
+        let i = decode(Gen::Gfx950, &w);
+        assert_eq!((i.name(), i.size), ("v_mfma_f32_16x16x128_f8f6f4", 16));
+        assert_eq!(
+            i.ext,
+            MFMA_SCALE | u32::from(VGPR + 24) | u32::from(VGPR + 25) << 10 | 3 << 20 | 1 << 22
+        );
+        assert_eq!(
+            i.describe(),
+            "v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], a[4:11], a[12:19], v[20:23], v24, v25 \
+             op_sel:[1,1,0] op_sel_hi:[1,0,0]"
+        );
+        // Given three dwords, the prefix is alone.
+        let i = decode(Gen::Gfx950, &w[..3]);
+        assert_eq!((i.name(), i.size, i.ext), ("v_mfma_ld_scale_b32", 8, 0));
+    }
 
     #[test]
     fn generations_name_opcodes_like_llvm() {

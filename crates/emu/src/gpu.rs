@@ -160,7 +160,7 @@ impl Program {
             return Program {
                 base,
                 eager: (0..n)
-                    .map(|k| decode::decode(gen, &words[k..(k + 3).min(n)]))
+                    .map(|k| decode::decode(gen, &words[k..(k + decode::MAX_DWORDS).min(n)]))
                     .collect(),
                 lazy: None,
             };
@@ -213,14 +213,14 @@ impl Lazy {
         Some(&chunk[k % CHUNK_DWORDS])
     }
 
-    /// Decodes chunk `c` at every dword; an instruction may read up to two words past the
-    /// chunk (its literal or second dword) but never past the region.
+    /// Decodes chunk `c` at every dword; an instruction may read up to three words past the
+    /// chunk (its literal, second dword, or gfx950 scaled MFMA half) but never past the region.
     #[cold]
     fn decode_chunk(&self, c: usize) -> Box<Chunk> {
         let n = self.words.len();
         let start = c * CHUNK_DWORDS;
         let mut insts: Vec<Inst> = (start..(start + CHUNK_DWORDS).min(n))
-            .map(|k| decode::decode(self.gen, &self.words[k..(k + 3).min(n)]))
+            .map(|k| decode::decode(self.gen, &self.words[k..(k + decode::MAX_DWORDS).min(n)]))
             .collect();
         insts.resize(CHUNK_DWORDS, decode::decode(self.gen, &[]));
         insts
@@ -676,7 +676,7 @@ mod tests {
                 }
             }
             for &k in &probes {
-                let want = decode::decode(Gen::Gfx90a, &w[k..(k + 3).min(n)]);
+                let want = decode::decode(Gen::Gfx90a, &w[k..(k + decode::MAX_DWORDS).min(n)]);
                 let got = p.at(base + 4 * k as u64).expect("inside the region");
                 assert_eq!(key(got), key(&want), "n = {n}, dword {k}");
             }

@@ -1229,8 +1229,17 @@ impl Fmt<'_> {
         }
         let mix = e.name.contains("_mix");
         let all = ((1u16 << nsrc) - 1) as u8;
-        if m.op_sel & all != 0 {
-            let _ = write!(self.s, " op_sel:[{}]", list(m.op_sel));
+        // GFX12 SWMMAC: op_sel[1:0] is `index_key`, the set of the index VGPR.
+        let op_sel = if e.name.starts_with("v_swmmac") {
+            if m.op_sel != 0 {
+                let _ = write!(self.s, " index_key:{}", m.op_sel);
+            }
+            0
+        } else {
+            m.op_sel
+        };
+        if op_sel & all != 0 {
+            let _ = write!(self.s, " op_sel:[{}]", list(op_sel));
         }
         // LLVM 22 has no op_sel_hi on the integer dot products.
         let no_hi = self.gen.llvm22()

@@ -1,6 +1,6 @@
 // targets: gfx950
-// gfx950's f8f6f4 MFMAs for the disassembler corpus (not executed: their semantics are not
-// implemented). clang-22 emits the scaled builtin as `v_mfma_ld_scale_b32` + MFMA (one
+// gfx950's f8f6f4 MFMAs for the disassembler corpus (not executed here; emu_mfma_f8f6f4.cl
+// runs them). clang-22 emits the scaled builtin as `v_mfma_ld_scale_b32` + MFMA (one
 // 16-byte `v_mfma_scale_f32_*` in llvm-objdump-22) and, with zero scales, as the plain MFMA;
 // the formats (fp8 0, bf8 1, fp6 2, bf6 3, fp4 4) set the A/B register counts.
 typedef int int8v __attribute__((ext_vector_type(8)));

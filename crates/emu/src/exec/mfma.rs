@@ -29,7 +29,7 @@
 //! faults as unimplemented. CDNA3's fp8/bf8 shapes read 8-bit floats in the generation's format
 //! (FNUZ on gfx94x, OCP on gfx950).
 
-use super::{unimplemented, Flow, LaneFault, R};
+use super::{Flow, LaneFault, R};
 use crate::decode::{flag, Gen, Inst, AGPR, VGPR};
 use crate::error::FaultKind;
 use crate::ops::Op;
@@ -103,7 +103,14 @@ pub(crate) struct Shape {
     pub output: Elem,
 }
 
-const fn s(m: usize, n: usize, k: usize, blocks: usize, input: Elem, output: Elem) -> Shape {
+pub(super) const fn s(
+    m: usize,
+    n: usize,
+    k: usize,
+    blocks: usize,
+    input: Elem,
+    output: Elem,
+) -> Shape {
     Shape {
         m,
         n,
@@ -128,8 +135,8 @@ use Elem::{Bf16, Bf8, Fp8, F16, F32, F64, I32, I8};
 /// Every MFMA opcode clang-15 emits for gfx908 and gfx90a, then CDNA3's new shapes and
 /// gfx950's double-K shapes. CDNA3's and LLVM 22's new spellings of the older shapes
 /// (`v_mfma_f32_32x32x4_2b_bf16`, `v_mfma_f64_16x16x4_f64`, …) reach these rows through isa's
-/// semantic key (`RENAMES` in crates/isa/gen/semantics.py). SMFMAC is `smfmac.rs`; not
-/// modelled: gfx950's scaled MFMAs.
+/// semantic key (`RENAMES` in crates/isa/gen/semantics.py). SMFMAC is `smfmac.rs`, gfx950's
+/// f8f6f4 MFMAs (scaled or not) `mfma_f8f6f4.rs`.
 pub(crate) static SHAPES: &[(Op, Shape)] = &[
     (Op::V_MFMA_F32_32X32X1F32, s(32, 32, 1, 2, F32, F32)),
     (Op::V_MFMA_F32_16X16X1F32, s(16, 16, 1, 4, F32, F32)),
@@ -245,6 +252,43 @@ pub(super) fn undefined(i: &Inst, what: String) -> LaneFault {
     )
 }
 
+/// Register `r` of source `k` (0: A, 1: B, a VGPR) of a matrix instruction, from the file
+/// its `acc` bit (op_sel_hi bit `k`) names.
+pub(super) fn in_row<'w>(w: &'w Wave, i: &Inst, k: usize, r: usize) -> &'w Row {
+    let file = if i.opsel_hi >> k & 1 != 0 { AGPR } else { VGPR };
+    &w.v[reg_index(file + (i.src[k] - VGPR) + r as u16)]
+}
+
+/// C of a matrix instruction, in its first `nregs` registers: the registers of `file` that
+/// `src[2]` names, or an inline constant in every register (gfx90a on; `f64`: a 64-bit
+/// constant in every register pair).
+pub(super) fn accumulator(
+    w: &Wave,
+    i: &Inst,
+    file: u16,
+    nregs: usize,
+    f64: bool,
+) -> [[u32; LANES]; 32] {
+    let mut d = [[0u32; LANES]; 32];
+    let c_code = i.src[2];
+    if c_code >= VGPR {
+        for r in 0..nregs {
+            d[r] = w.v[reg_index(file + (c_code - VGPR) + r as u16)];
+        }
+    } else if f64 {
+        let v = w.sread64(c_code, i.lit, Ty::F64);
+        for r in 0..nregs {
+            d[r] = [(v >> (32 * (r % 2))) as u32; LANES];
+        }
+    } else {
+        let v = w.sread(c_code, i.lit, Ty::B32);
+        for row in d.iter_mut().take(nregs) {
+            *row = [v; LANES];
+        }
+    }
+    d
+}
+
 /// Executes an MFMA (an SMFMAC through `smfmac`, a WMMA through `wmma`), or faults as
 /// unimplemented for any other VOP3P operation (the hook from the end of `valu::vop3p`).
 #[inline(never)]
@@ -252,9 +296,9 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen) -> R {
     let Some(sh) = shape(i.op) else {
         return match super::smfmac::shape(i.op) {
             Some(sp) => super::smfmac::execute(w, i, exec, gen, sp),
-            None => match super::wmma::shape(i.op) {
-                Some(sw) => super::wmma::execute(w, i, exec, gen, sw),
-                None => Err(unimplemented(i)),
+            None => match super::wmma::execute_any(w, i, exec, gen) {
+                Some(r) => r,
+                None => super::mfma_f8f6f4::execute(w, i, exec),
             },
         };
     };
@@ -286,39 +330,20 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen) -> R {
         return Err(undefined(i, "with a scalar A/B operand".into()));
     }
     // A and B as one u128 per lane (the operand's one to four registers).
-    let operand = |code: u16, agpr: bool| -> [u128; LANES] {
-        let base = if agpr { AGPR } else { VGPR } + (code - VGPR);
+    let operand = |k: usize| -> [u128; LANES] {
         let mut v = [0u128; LANES];
         for r in 0..sh.in_regs() {
-            let row = &w.v[reg_index(base + r as u16)];
+            let row = in_row(w, i, k, r);
             for l in 0..LANES {
                 v[l] |= u128::from(row[l]) << (32 * r);
             }
         }
         v
     };
-    let a = operand(a_code, i.opsel_hi & 1 != 0);
-    let b = operand(b_code, i.opsel_hi & 2 != 0);
+    let (a, b) = (operand(0), operand(1));
     let file = if cd_agpr { AGPR } else { VGPR };
-    // C: registers, or an inline constant in every register (gfx90a).
     let nregs = sh.out_regs();
-    let mut d = [[0u32; LANES]; 32];
-    let c_code = i.src[2];
-    if c_code >= VGPR {
-        for r in 0..nregs {
-            d[r] = w.v[reg_index(file + (c_code - VGPR) + r as u16)];
-        }
-    } else if sh.output == F64 {
-        let v = w.sread64(c_code, i.lit, Ty::F64);
-        for r in 0..nregs {
-            d[r] = [(v >> (32 * (r % 2))) as u32; LANES];
-        }
-    } else {
-        let v = w.sread(c_code, i.lit, Ty::B32);
-        for row in d.iter_mut().take(nregs) {
-            *row = [v; LANES];
-        }
-    }
+    let mut d = accumulator(w, i, file, nregs, sh.output == F64);
     for blk in 0..sh.blocks {
         // CBSZ/ABID: the block whose A this block multiplies.
         let ablk = (blk >> cbsz << cbsz) + usize::from(abid);

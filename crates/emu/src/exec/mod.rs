@@ -8,6 +8,8 @@ mod fine_grained;
 mod fpmode;
 mod gfx12;
 mod mfma;
+mod mfma_f8f6f4;
+mod microfloat;
 pub(crate) mod mimg;
 mod rdna;
 mod salu_float;
@@ -25,6 +27,7 @@ mod valu_media;
 mod valu_packed;
 mod vmem;
 pub(crate) mod wmma;
+mod wmma12;
 
 pub(crate) use valu::Scratch;
 

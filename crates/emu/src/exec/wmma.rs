@@ -2,9 +2,9 @@
 //! `D = A·B + C` for one 16×16×16 product spread over the wave's lanes.
 //!
 //! Every opcode is one [`Shape`] row in [`SHAPES`]: its element types and its register
-//! [`Layout`]. A generation whose lanes hold the matrices differently (GFX12 packs A and B
-//! without copies and splits K between lane halves) adds a `Layout` variant with its own
-//! `a_loc`/`d_loc`, and its opcodes as rows.
+//! [`Layout`]. GFX12 (RDNA4) packs A and B without copies, splits K between lane halves and
+//! adds fp8 and sparse shapes: its opcodes are rows of `wmma12.rs` ([`execute_any`] picks the
+//! table by generation).
 //!
 //! GFX11's layout (AMD's RDNA3 ISA guide §7.9, the "WMMA on RDNA 3" GPUOpen note, and AMD's
 //! Matrix Instruction Calculator, `InstCalcGfx11`):
@@ -49,18 +49,22 @@ pub(crate) enum In {
     Iu8,
     /// 4-bit integers, signed or unsigned by `neg_lo`.
     Iu4,
+    /// GFX12: OCP E4M3FN.
+    Fp8,
+    /// GFX12: OCP E5M2.
+    Bf8,
 }
 
 impl In {
-    fn bits(self) -> usize {
+    pub(super) fn bits(self) -> usize {
         match self {
             In::F16 | In::Bf16 => 16,
-            In::Iu8 => 8,
+            In::Iu8 | In::Fp8 | In::Bf8 => 8,
             In::Iu4 => 4,
         }
     }
 
-    fn integer(self) -> bool {
+    pub(super) fn integer(self) -> bool {
         matches!(self, In::Iu8 | In::Iu4)
     }
 }
@@ -75,11 +79,56 @@ pub(crate) enum Out {
 }
 
 impl Out {
-    fn bits(self) -> usize {
+    pub(super) fn bits(self) -> usize {
         match self {
             Out::F32 | Out::I32 => 32,
             Out::F16 | Out::Bf16 => 16,
         }
+    }
+
+    /// A float C element from its bits, with NEG_HI[2] (|C|) applied before NEG[2] (−C).
+    pub(super) fn float_c(self, bits: u32, neg: u8, neg_hi: u8) -> f64 {
+        let c = match self {
+            Out::F16 => f16::from_bits(bits as u16).to_f64(),
+            Out::Bf16 => f64::from(f32::from_bits(bits << 16)),
+            _ => f64::from(f32::from_bits(bits)),
+        };
+        let c = if neg_hi & 4 != 0 { c.abs() } else { c };
+        if neg & 4 != 0 {
+            -c
+        } else {
+            c
+        }
+    }
+
+    /// An exact float sum rounded once (nearest even) to a float result type's bits.
+    pub(super) fn round(self, s: f64) -> u32 {
+        match self {
+            Out::F16 => u32::from(f16::from_f64(s).to_bits()),
+            Out::Bf16 => u32::from(bf16_of(s)),
+            _ => (s as f32).to_bits(),
+        }
+    }
+}
+
+/// Operand VGPRs `code`, `code + 1`, … (`n` of them).
+pub(super) fn vgprs(w: &Wave, code: u16, n: usize) -> Vec<[u32; LANES]> {
+    (0..n).map(|r| w.v[reg_index(code + r as u16)]).collect()
+}
+
+/// Stores result bits `r` at bit `at` of a D VGPR lane: a 16-bit result keeps the other half.
+pub(super) fn store(d: &mut u32, r: u32, at: usize, bits: usize) {
+    *d = if bits == 16 {
+        *d & !(0xffff << at) | r << at
+    } else {
+        r
+    };
+}
+
+/// Writes D's VGPRs to the lanes enabled in EXEC.
+pub(super) fn write_d(w: &mut Wave, dst: u16, d: &[[u32; LANES]], exec: u64) {
+    for (r, row) in d.iter().enumerate() {
+        w.vwrite(dst + r as u16, row, exec);
     }
 }
 
@@ -188,18 +237,26 @@ fn field(regs: &[[u32; LANES]], lane: usize, at: usize, bits: usize) -> u32 {
     }
 }
 
-/// Whether `op` is a WMMA operation this emulator refuses on `gen`: GFX12 keeps GFX11's
-/// mnemonics but not its layout (no replicated A/B halves), which is not modelled yet.
-pub(crate) fn refuses(gen: Gen, op: Op) -> bool {
-    gen.is_gfx12() && shape(op).is_some()
+/// Executes `i` if it is a WMMA (or SWMMAC) operation of `gen`: GFX12 keeps GFX11's mnemonics
+/// but not their layout, so its opcodes are rows of `wmma12`.
+pub(crate) fn execute_any(w: &mut Wave, i: &Inst, exec: u64, gen: Gen) -> Option<R> {
+    if gen.is_gfx12() {
+        let sh = super::wmma12::shape(i.op)?;
+        return Some(super::wmma12::execute(w, i, exec, gen, sh));
+    }
+    shape(i.op).map(|sh| execute(w, i, exec, gen, sh))
 }
 
-/// Executes a WMMA operation of shape `sh`.
+/// Whether `op`, if it is a WMMA or SWMMAC operation, has a row in `gen`'s table (any other
+/// operation: true).
+pub(crate) fn defined_on(gen: Gen, op: Op) -> bool {
+    let (gfx11, gfx12) = (shape(op).is_some(), super::wmma12::shape(op).is_some());
+    !(gfx11 || gfx12) || if gen.is_gfx12() { gfx12 } else { gfx11 }
+}
+
+/// Executes a GFX11 WMMA operation of shape `sh`.
 #[inline(never)]
-pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -> R {
-    if gen.is_gfx12() {
-        return Err(super::unimplemented(i));
-    }
+fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -> R {
     let wave = gen.wave_size() as usize;
     let (neg, neg_hi) = (i.neg, i.neg_hi);
     let clamp = i.has(flag::CLAMP);
@@ -216,9 +273,7 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -
     if i.src[0] < VGPR || i.src[1] < VGPR {
         return Err(undefined(i, "with a scalar A/B operand".into()));
     }
-    let read = |code: u16, n: usize| -> Vec<[u32; LANES]> {
-        (0..n).map(|r| w.v[reg_index(code + r as u16)]).collect()
-    };
+    let read = |code: u16, n: usize| vgprs(w, code, n);
     let a = read(i.src[0], sh.in_regs());
     let b = read(i.src[1], sh.in_regs());
     let nregs = sh.out_regs(wave);
@@ -287,39 +342,17 @@ pub(crate) fn execute(w: &mut Wave, i: &Inst, exec: u64, gen: Gen, sh: &Shape) -
                     }
                 }
                 out => {
-                    let mut cf = match out {
-                        Out::F32 => f64::from(f32::from_bits(cv)),
-                        Out::F16 => f16::from_bits(cv as u16).to_f64(),
-                        _ => f64::from(f32::from_bits(cv << 16)),
-                    };
-                    if neg_hi & 4 != 0 {
-                        cf = cf.abs();
-                    }
-                    if neg & 4 != 0 {
-                        cf = -cf;
-                    }
                     let mut sum = 0.0f64;
                     for k in 0..sh.k {
                         sum += float_in(&a, la, k, 0) * float_in(&b, lb, k, 1);
                     }
-                    let s = sum + cf;
-                    match out {
-                        Out::F32 => (s as f32).to_bits(),
-                        Out::F16 => u32::from(f16::from_f64(s).to_bits()),
-                        _ => u32::from(bf16_of(s)),
-                    }
+                    out.round(sum + out.float_c(cv, neg, neg_hi))
                 }
             };
-            d[reg][lane] = if sh.output.bits() == 16 {
-                d[reg][lane] & !(0xffff << shift) | r << shift
-            } else {
-                r
-            };
+            store(&mut d[reg][lane], r, shift, sh.output.bits());
         }
     }
-    for (r, row) in d.iter().enumerate() {
-        w.vwrite(i.dst + r as u16, row, exec);
-    }
+    write_d(w, i.dst, &d, exec);
     Ok(Flow::Next)
 }
 
