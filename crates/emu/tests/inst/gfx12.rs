@@ -894,7 +894,7 @@ fn block_loads_and_stores() {
 /// base from the V#'s low 48 bits.
 #[test]
 fn sub_dword_scalar_loads() {
-    let mut store = vec![0u8; 64 + 8];
+    let mut store = [0u8; 64 + 8];
     let o = store.as_ptr().align_offset(8);
     let mem = &mut store[o..o + 64];
     for (k, b) in mem.iter_mut().enumerate() {
