@@ -827,14 +827,6 @@ fn smem<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     } else {
         w.sread64(i.src[0], 0, Ty::I64)
     };
-    let mut off: i64 = if i.has(crate::decode::flag::IMM) {
-        i64::from(i.imm)
-    } else {
-        0
-    };
-    if !i.has(crate::decode::flag::IMM) || i.has(crate::decode::flag::SOE) {
-        off += i64::from(w.sread(i.ext as u16, 0, Ty::B32));
-    }
     // (bytes, signed) of a GFX12 sub-dword load.
     let sub: Option<(u64, bool)> = match i.op {
         Op::S_LOAD_U8 | Op::S_BUFFER_LOAD_U8 => Some((1, false)),
@@ -843,8 +835,17 @@ fn smem<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Op::S_LOAD_I16 | Op::S_BUFFER_LOAD_I16 => Some((2, true)),
         _ => None,
     };
-    let align = sub.map_or(4, |(b, _)| b);
-    let addr = base.wrapping_add(off as u64) & !(align - 1);
+    // Each address component (base, immediate offset, SGPR offset) drops its two low bits
+    // (one for 16-bit loads, none for 8-bit ones) before they are added.
+    let keep = !(sub.map_or(4, |(b, _)| b) - 1);
+    let mut addr = (base & keep).wrapping_add(if i.has(crate::decode::flag::IMM) {
+        i64::from(i.imm) as u64 & keep
+    } else {
+        0
+    });
+    if !i.has(crate::decode::flag::IMM) || i.has(crate::decode::flag::SOE) {
+        addr = addr.wrapping_add(u64::from(w.sread(i.ext as u16, 0, Ty::B32)) & keep);
+    }
     let store = matches!(
         i.op,
         Op::S_STORE_DWORD

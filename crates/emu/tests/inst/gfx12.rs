@@ -932,5 +932,34 @@ fn sub_dword_scalar_loads() {
                 }
             }
         }
+        // Each address component drops its low bits before the sum (RDNA4 ISA §8.1.1): a
+        // base and an offset of 2 each read the dword at 0, not at 4; a 16-bit load from
+        // base + 1 and offset 1 reads the short at 0, not at 2.
+        for (line, base_off, want) in [
+            (
+                "s_load_b32 s2, s[0:1], 0x2",
+                2u64,
+                u32::from_le_bytes([mem[0], mem[1], mem[2], mem[3]]),
+            ),
+            (
+                "s_load_u16 s2, s[0:1], 0x1",
+                1,
+                u32::from_le_bytes([mem[0], mem[1], 0, 0]),
+            ),
+            (
+                "s_load_b32 s2, s[0:1], s4 offset:0x1",
+                3,
+                u32::from_le_bytes([mem[4], mem[5], mem[6], mem[7]]),
+            ),
+        ] {
+            let w = asm22(mcpu, wave64, &[line.to_string()]).remove(0);
+            let mut r = WaveRegs::new(gen);
+            let a = addr + base_off;
+            (r.s[0], r.s[1]) = (a as u32, (a >> 32) as u32);
+            r.s[4] = 7;
+            run_words_mem(gen, &w, &mut r, &mut vec![0; 65536], mem)
+                .unwrap_or_else(|e| panic!("{line}: {e:?}"));
+            assert_eq!(r.s[2], want, "{line} from base + {base_off} [{mcpu}]");
+        }
     }
 }
