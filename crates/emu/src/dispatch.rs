@@ -854,12 +854,22 @@ fn slice<const CHECK: bool, const TRACE: bool>(
         gws: &ctx.gws,
         deterministic: ctx.deterministic,
         check: if CHECK { check.as_deref_mut() } else { None },
+        barrier: crate::exec::BarrierState::default(),
     };
     let budget_end = *executed + WG_SLICE;
     loop {
         let mut progressed = false;
         // Waves still running and waiting at the barrier after this round.
         let (mut running, mut waiting) = (0usize, 0usize);
+        // The barrier as each wave of this round sees it: only the running wave changes
+        // state, so the counts follow it.
+        env.barrier = crate::exec::BarrierState {
+            signalled: waves
+                .iter()
+                .filter(|w| w.state == WaveState::Barrier)
+                .count() as u32,
+            members: waves.iter().filter(|w| w.state != WaveState::Done).count() as u32,
+        };
         for (wi, w) in waves.iter_mut().enumerate() {
             if w.state != WaveState::Running {
                 waiting += usize::from(w.state == WaveState::Barrier);
@@ -885,8 +895,11 @@ fn slice<const CHECK: bool, const TRACE: bool>(
             }
             match w.state {
                 WaveState::Running => running += 1,
-                WaveState::Barrier => waiting += 1,
-                WaveState::Done => {}
+                WaveState::Barrier => {
+                    waiting += 1;
+                    env.barrier.signalled += 1;
+                }
+                WaveState::Done => env.barrier.members -= 1,
             }
             let after = w.instructions;
             progressed |= after > before;

@@ -140,6 +140,11 @@ fn run(
         gws: &gws,
         deterministic: false,
         check: None,
+        // One wave: the work-group barrier's only member.
+        barrier: crate::exec::BarrierState {
+            signalled: 0,
+            members: 1,
+        },
     };
     let end = 4 * words.len() as u64;
     let mut count = 0u64;

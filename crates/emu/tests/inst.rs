@@ -25,6 +25,8 @@ mod cdna4_cvt;
 mod cdna_mem;
 #[path = "inst/gfx11.rs"]
 mod gfx11;
+#[path = "inst/gfx12.rs"]
+mod gfx12;
 #[path = "inst/image.rs"]
 mod image;
 #[path = "inst/mem.rs"]

@@ -431,3 +431,35 @@ fn register_vector_dynamic_index() {
         }
     }
 }
+
+/// GFX12 `s_barrier_signal_isfirst -1` over work-groups of 1–8 waves: exactly one wave per
+/// work-group sees SCC set (the first signal of the phase); `s_get_barrier_state -1` read
+/// before the signal is valid, counts every wave of the group as a member, and fewer
+/// signals than members (RDNA4 ISA pseudo-code).
+#[test]
+fn gfx12_barrier_isfirst() {
+    let e = emu("cl/emu_gfx12.cl", "gfx1201");
+    for waves in [1u32, 2, 5, 8] {
+        let groups = 3u32;
+        let n = (groups * waves) as usize;
+        let (bf, bs) = (e.zeros(4 * n), e.zeros(4 * n));
+        e.run1(
+            "barrier_isfirst",
+            &[Arg::Ptr(&bf), Arg::Ptr(&bs)],
+            groups * waves * 32,
+            (waves * 32) as u16,
+        );
+        let (first, state) = (bf.u32s(), bs.u32s());
+        for g in 0..groups as usize {
+            let w = waves as usize;
+            let firsts: u32 = first[g * w..(g + 1) * w].iter().sum();
+            assert_eq!(firsts, 1, "{waves} waves, group {g}: {first:?}");
+            for (k, &st) in state[g * w..(g + 1) * w].iter().enumerate() {
+                assert_eq!(st & 1, 1, "valid, wave {k} of {waves}");
+                assert_eq!(st >> 4 & 0x7f, waves, "members, wave {k}: {st:#x}");
+                assert!(st >> 16 & 0x7f < waves, "signals, wave {k}: {st:#x}");
+                assert_eq!(st & !0x7f_07f1, 0, "reserved bits, wave {k}: {st:#x}");
+            }
+        }
+    }
+}

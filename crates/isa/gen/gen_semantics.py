@@ -7,7 +7,8 @@ ATOM = {"swap": "Swap", "cmpswap": "CmpSwap", "add": "Add", "sub": "Sub", "rsub"
         "smin": "SMin", "umin": "UMin", "smax": "SMax", "umax": "UMax", "and": "And", "or": "Or",
         "xor": "Xor", "inc": "Inc", "dec": "Dec", "fadd": "FAdd", "fmin": "FMin", "fmax": "FMax",
         "pk_add_f16": "PkAddF16", "pk_add_bf16": "PkAddBf16", "mskor": "MskOr",
-        "fcmpswap": "FCmpSwap", "csub": "CSub"}
+        "fcmpswap": "FCmpSwap", "csub": "CSub", "cond_sub": "CondSub", "fmin_num": "FMinNum",
+        "fmax_num": "FMaxNum"}
 KIND = {"load": "Load", "store": "Store", "atomic": "Atomic"}
 D16 = ["Full", "Lo", "Hi"]
 TY = {"b16": "B16", "b32": "B32", "b64": "B64", "f64": "F64"}

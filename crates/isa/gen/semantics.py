@@ -119,8 +119,10 @@ CMP_ALIASES = {"ne": "lg", "t": "tru"}
 CMP_TYPES = ["f16", "f32", "f64", "i16", "i32", "i64", "u16", "u32", "u64"]
 
 ATOMS = ["swap", "cmpswap", "add", "sub", "rsub", "smin", "umin", "smax", "umax", "and", "or",
-         "xor", "inc", "dec", "fadd", "fmin", "fmax", "pk_add_f16", "mskor", "fcmpswap", "pk_add_bf16"]
-ATOM_ALIASES = {"wrxchg": "swap", "cmpst": "cmpswap"}
+         "xor", "inc", "dec", "fadd", "fmin", "fmax", "pk_add_f16", "mskor", "fcmpswap", "pk_add_bf16",
+         "csub", "cond_sub", "fmin_num", "fmax_num"]
+# GFX12 renamed the GFX10.3 `csub` (subtract clamped at 0) to `sub_clamp`.
+ATOM_ALIASES = {"wrxchg": "swap", "cmpst": "cmpswap", "sub_clamp": "csub"}
 
 
 def mai(name):
@@ -190,7 +192,7 @@ def compare(name):
 def _atom(s):
     s = ATOM_ALIASES.get(s, s)
     return s if s in ATOMS and s not in ("fadd", "fmin", "fmax", "pk_add_f16", "pk_add_bf16",
-                                              "fcmpswap") else None
+                                              "fcmpswap", "fmin_num", "fmax_num") else None
 
 
 def memory(name):
@@ -242,6 +244,9 @@ def memory(name):
                 # `ds_add_f32`, `ds_cmpst_f32`: the float forms (a float compare for cmpst).
                 a = {"add": "fadd", "cmpswap": "fcmpswap"}.get(a, a)
             m["atomic"] = a
+        elif op in ("min_num", "max_num"):
+            # GFX12 `ds_min_num_f32`/`_f64`: IEEE 754-2019 minimumNumber/maximumNumber.
+            m["kind"], m["atomic"] = "atomic", "f" + op
         elif op in ("min", "max"):
             m["kind"] = "atomic"
             if ty in ("i32", "i64"):
@@ -279,7 +284,11 @@ def memory(name):
         m["bytes"] = 8 if x2 else 4
         special = {"add_f32": ("fadd", 4), "add_f64": ("fadd", 8), "min_f64": ("fmin", 8),
                    "max_f64": ("fmax", 8), "pk_add_f16": ("pk_add_f16", 4), "pk_add_bf16": ("pk_add_bf16", 4),
-                   "csub_u32": ("csub", 4)}
+                   "csub_u32": ("csub", 4),
+                   # GFX12: `sub_clamp` is csub renamed; `cond_sub` subtracts only when it
+                   # does not wrap; `min_num`/`max_num` are minimumNumber/maximumNumber.
+                   "sub_clamp_u32": ("csub", 4), "cond_sub_u32": ("cond_sub", 4),
+                   "min_num_f32": ("fmin_num", 4), "max_num_f32": ("fmax_num", 4)}
         if a in special:
             m["atomic"], m["bytes"] = special[a]
         elif a in ("fcmpswap", "fmin", "fmax"):

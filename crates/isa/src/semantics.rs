@@ -92,8 +92,16 @@ pub enum AtomicOp {
     /// A float compare-and-swap (`*_fcmpswap`, DS `cmpst_f32`/`cmpst_f64`): equality as
     /// floats (−0 equals +0, NaN equals nothing).
     FCmpSwap,
-    /// Subtract clamped at 0 (GFX10.3/GFX11 `*_atomic_csub_u32`): `old >= data ? old - data : 0`.
+    /// Subtract clamped at 0 (GFX10.3/GFX11 `*_atomic_csub_u32`, GFX12 `*_sub_clamp_u32`):
+    /// `old >= data ? old - data : 0`.
     CSub,
+    /// GFX12 conditional subtract (`*_cond_sub_u32`): `old >= data ? old - data : old`.
+    CondSub,
+    /// GFX12 `*_min_num_f32`/`_f64`: IEEE 754-2019 minimumNumber (a NaN operand loses, −0 is
+    /// below +0).
+    FMinNum,
+    /// GFX12 `*_max_num_f32`/`_f64`: IEEE 754-2019 maximumNumber.
+    FMaxNum,
 }
 
 /// A memory access description.

@@ -78,9 +78,11 @@ pub(crate) enum Rounding {
 }
 
 impl F8 {
-    /// The fp8 (`bf8 == false`) or bf8 format of a generation.
+    /// The fp8 (`bf8 == false`) or bf8 format of a generation: FNUZ on gfx940/gfx942, OCP on
+    /// gfx950 and GFX12 (RDNA4).
     pub(crate) fn of(gen: Gen, bf8: bool) -> F8 {
-        match (gen == Gen::Gfx950, bf8) {
+        let ocp = matches!(gen, Gen::Gfx950 | Gen::Gfx12 | Gen::Gfx12W64);
+        match (ocp, bf8) {
             (false, false) => FP8_FNUZ,
             (false, true) => BF8_FNUZ,
             (true, false) => FP8_OCP,

@@ -6,6 +6,7 @@ mod cdna3;
 mod clock;
 mod fine_grained;
 mod fpmode;
+mod gfx12;
 mod mfma;
 mod mfma_f8f6f4;
 mod microfloat;
@@ -91,6 +92,18 @@ pub(crate) struct Env<'a> {
     pub deterministic: bool,
     /// The work-group's check state when `--check` is on.
     pub check: Option<&'a mut crate::check::group::GroupCheck>,
+    /// The work-group barrier as the running wave sees it (GFX12 `s_barrier_signal_isfirst`,
+    /// `s_get_barrier_state`), kept by the scheduler.
+    pub barrier: BarrierState,
+}
+
+/// The work-group barrier's state: the waves that have signalled it in this phase (each
+/// waits at its signal until the barrier completes) and its members (the waves that have not
+/// ended: an ended wave does not hold a barrier back).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BarrierState {
+    pub signalled: u32,
+    pub members: u32,
 }
 
 pub(crate) fn unimplemented(i: &Inst) -> LaneFault {
@@ -121,6 +134,9 @@ pub(crate) fn step<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     match i.fmt {
         Fmt::Sop1 if matches!(i.op, Op::S_SENDMSG_RTN_B32 | Op::S_SENDMSG_RTN_B64) => {
             rdna::sendmsg_rtn(w, i, env)
+        }
+        Fmt::Sop1 if matches!(i.op, Op::S_BARRIER_SIGNAL_ISFIRST | Op::S_GET_BARRIER_STATE) => {
+            rdna::barrier_state(w, i, env.barrier)
         }
         Fmt::Sop2 | Fmt::Sop1 | Fmt::Sopk | Fmt::Sopc => salu(w, i),
         Fmt::Sopp => sopp(w, i),
@@ -781,6 +797,14 @@ fn smem<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         // Discarding a dirty scalar-cache line: scalar stores write memory at once here, so
         // there is no dirty line to drop (amdgpu-execution.md §2.5).
         Op::S_DCACHE_DISCARD | Op::S_DCACHE_DISCARD_X2 => return Ok(Flow::Next),
+        // GFX12 prefetches into the instruction or scalar data cache: hints without a
+        // result. The address is not checked: a prefetch does not fault on the hardware
+        // (a translation failure drops it), and there is no cache here to fill.
+        Op::S_PREFETCH_INST
+        | Op::S_PREFETCH_INST_PC_REL
+        | Op::S_PREFETCH_DATA
+        | Op::S_PREFETCH_DATA_PC_REL
+        | Op::S_BUFFER_PREFETCH_DATA => return Ok(Flow::Next),
         _ => return Err(unimplemented(i)),
     };
     let buffer = matches!(
@@ -804,14 +828,6 @@ fn smem<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     } else {
         w.sread64(i.src[0], 0, Ty::I64)
     };
-    let mut off: i64 = if i.has(crate::decode::flag::IMM) {
-        i64::from(i.imm)
-    } else {
-        0
-    };
-    if !i.has(crate::decode::flag::IMM) || i.has(crate::decode::flag::SOE) {
-        off += i64::from(w.sread(i.ext as u16, 0, Ty::B32));
-    }
     // (bytes, signed) of a GFX12 sub-dword load.
     let sub: Option<(u64, bool)> = match i.op {
         Op::S_LOAD_U8 | Op::S_BUFFER_LOAD_U8 => Some((1, false)),
@@ -820,8 +836,17 @@ fn smem<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         Op::S_LOAD_I16 | Op::S_BUFFER_LOAD_I16 => Some((2, true)),
         _ => None,
     };
-    let align = sub.map_or(4, |(b, _)| b);
-    let addr = base.wrapping_add(off as u64) & !(align - 1);
+    // Each address component (base, immediate offset, SGPR offset) drops its two low bits
+    // (one for 16-bit loads, none for 8-bit ones) before they are added.
+    let keep = !(sub.map_or(4, |(b, _)| b) - 1);
+    let mut addr = (base & keep).wrapping_add(if i.has(crate::decode::flag::IMM) {
+        i64::from(i.imm) as u64 & keep
+    } else {
+        0
+    });
+    if !i.has(crate::decode::flag::IMM) || i.has(crate::decode::flag::SOE) {
+        addr = addr.wrapping_add(u64::from(w.sread(i.ext as u16, 0, Ty::B32)) & keep);
+    }
     let store = matches!(
         i.op,
         Op::S_STORE_DWORD

@@ -62,12 +62,25 @@ pub(super) fn salu(w: &mut Wave, i: &Inst) -> Option<R> {
             }
         }
         Op::S_WAITCNT_VMCNT | Op::S_WAITCNT_EXPCNT | Op::S_WAITCNT_LGKMCNT => {}
+        // GFX12: sleep for S0[6:0]·64 clocks; like `s_sleep`, the wave yields to the others
+        // (spin-wait loops sleep between polls).
+        Op::S_SLEEP_VAR => return Some(Ok(Flow::Yield)),
         // GFX12 split barrier: `s_barrier_signal -1` signals the work-group barrier and
         // `s_barrier_wait -1` waits for it. The wave waits here, at the signal: every wave has
         // signalled before any passes, and what a wave runs between its signal and its wait
         // then runs after every signal, an order the hardware may also produce. Named barriers
         // (other ids) are not implemented.
         Op::S_BARRIER_SIGNAL if s == u32::MAX => return Some(Ok(Flow::Barrier)),
+        // Not RDNA4 instructions: LLVM's GFX12 tables hold the named-barrier operations
+        // (`s_barrier_init`/`s_barrier_join`, SOP1 81/82), but the RDNA4 ISA's opcode tables
+        // do not; and `s_alloc_vgpr` is illegal unless dynamic VGPR mode is on (DVGPR_EN),
+        // which a compute dispatch through HSA never enables. Illegal instructions.
+        Op::S_BARRIER_INIT | Op::S_BARRIER_JOIN | Op::S_ALLOC_VGPR => {
+            return Some(Err(LaneFault::new(
+                FaultKind::IllegalInstruction { word: i.word },
+                None,
+            )))
+        }
         // GFX11.5's scalar float operations.
         _ => return super::salu_float::salu(w, i),
     }
@@ -96,6 +109,14 @@ pub(super) fn sopp(w: &mut Wave, i: &Inst) -> Option<R> {
         // work-group barrier was waited for at `s_barrier_signal -1`.
         Op::S_WAIT_ALU => {}
         Op::S_BARRIER_WAIT if k as u16 as i16 == -1 => {}
+        // Not in the RDNA4 ISA's SOPP table (a named-barrier operation of LLVM's GFX12
+        // tables): an illegal instruction, as `s_barrier_init` above.
+        Op::S_BARRIER_LEAVE => {
+            return Some(Err(LaneFault::new(
+                FaultKind::IllegalInstruction { word: i.word },
+                None,
+            )))
+        }
         // GFX12 split counters. Memory operations complete in order, so only a wait for
         // every store (storecnt 0) does something: the StoreLoad point of a seq_cst
         // sequence, as `s_waitcnt_vscnt null, 0` on GFX10/GFX11.
@@ -132,6 +153,39 @@ pub(super) fn sopp(w: &mut Wave, i: &Inst) -> Option<R> {
         _ => return None,
     }
     Some(Ok(Flow::Next))
+}
+
+/// GFX12 `s_barrier_signal_isfirst` and `s_get_barrier_state sdst` for the work-group barrier
+/// (id −1), by the RDNA4 ISA's pseudo-code: isfirst sets SCC when no wave has signalled the
+/// barrier yet in this phase, then signals it (the wave waits there, as at
+/// `s_barrier_signal -1`); id 0 is a no-op that clears SCC. get_barrier_state returns
+/// `{signalCnt[22:16], memberCnt[10:4], valid[0]}`. Other ids (named and trap barriers) fault
+/// as unimplemented.
+pub(super) fn barrier_state(w: &mut Wave, i: &Inst, b: super::BarrierState) -> R {
+    let id = w.sread(i.src[0], i.lit, Ty::B32) as i32;
+    match (i.op, id) {
+        (Op::S_BARRIER_SIGNAL_ISFIRST, -1) => {
+            w.scc = b.signalled == 0;
+            Ok(Flow::Barrier)
+        }
+        (Op::S_BARRIER_SIGNAL_ISFIRST, 0) => {
+            w.scc = false;
+            Ok(Flow::Next)
+        }
+        (Op::S_GET_BARRIER_STATE, -1) => {
+            w.swrite(
+                i.dst,
+                (b.signalled & 0x7f) << 16 | (b.members & 0x7f) << 4 | 1,
+            );
+            Ok(Flow::Next)
+        }
+        _ => Err(LaneFault::new(
+            FaultKind::Unimplemented {
+                mnemonic: format!("{} {id} (named or trap barrier)", i.name()),
+            },
+            None,
+        )),
+    }
 }
 
 /// GFX11 `s_sendmsg_rtn_b32`/`_b64 sdst, sendmsg(ID)` (the ID, SSRC0's field, in `imm`). GET_REALTIME returns the 100 MHz realtime counter (what `s_memrealtime` read before
@@ -209,7 +263,33 @@ pub(super) fn setreg(w: &mut Wave, id: u32, mask: u32, v: u32) -> bool {
 pub(super) fn valu_rdna(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _mode: u32) -> Option<R> {
     let i = c.i;
     match i.op {
-        Op::V_PERMLANE16_B32 | Op::V_PERMLANEX16_B32 => permlane(w, c),
+        Op::V_PERMLANE16_B32
+        | Op::V_PERMLANEX16_B32
+        | Op::V_PERMLANE16_VAR_B32
+        | Op::V_PERMLANEX16_VAR_B32 => permlane(w, c),
+        // GFX12 (exec/gfx12.rs).
+        Op::V_MINIMUM_F32
+        | Op::V_MAXIMUM_F32
+        | Op::V_MINIMUM_F16
+        | Op::V_MAXIMUM_F16
+        | Op::V_MINIMUM_F64
+        | Op::V_MAXIMUM_F64
+        | Op::V_MINIMUM3_F16
+        | Op::V_MAXIMUM3_F16
+        | Op::V_MINIMUMMAXIMUM_F32
+        | Op::V_MAXIMUMMINIMUM_F32
+        | Op::V_MINIMUMMAXIMUM_F16
+        | Op::V_MAXIMUMMINIMUM_F16 => super::gfx12::minimum_maximum(w, c, sc),
+        Op::V_S_EXP_F32
+        | Op::V_S_LOG_F32
+        | Op::V_S_RCP_F32
+        | Op::V_S_RSQ_F32
+        | Op::V_S_SQRT_F32
+        | Op::V_S_EXP_F16
+        | Op::V_S_LOG_F16
+        | Op::V_S_RCP_F16
+        | Op::V_S_RSQ_F16
+        | Op::V_S_SQRT_F16 => super::gfx12::scalar_transcendental(w, c, sc),
         // GFX11: lane l of a wave64 reads lane l ^ 32 (inactive lanes too); nothing in wave32.
         Op::V_PERMLANE64_B32 => {
             if !w.wave32 {
@@ -381,21 +461,33 @@ fn sources3(w: &Wave, c: &mut Ctx, sc: &mut Scratch) -> (Row, Row, Row) {
 
 /// `v_permlane16_b32` / `v_permlanex16_b32 vdst, vsrc, s_lo, s_hi`: lane `i` of each row of
 /// 16 reads lane `sel[i]` (4 bits of the 64-bit select `{s_hi, s_lo}`) of its own row
-/// (permlane16) or of the other row of its 32-lane half (permlanex16). `op_sel` bit 0 is
-/// `fi` (read inactive lanes too) and bit 1 `bound_ctrl` (an inactive source gives 0 instead
-/// of leaving the lane unwritten).
+/// (permlane16) or of the other row of its 32-lane half (permlanex16). GFX12's `_var` forms
+/// (`v_permlane16_var_b32 vdst, vsrc, vsel`) take lane `i`'s select from bits 3:0 of its own
+/// `vsel`. `op_sel` bit 0 is `fi` (read inactive lanes too) and bit 1 `bound_ctrl` (an
+/// inactive source gives 0 instead of leaving the lane unwritten).
 fn permlane(w: &mut Wave, c: &Ctx) {
     let i = c.i;
     let src = w.v[reg_index(i.src[0])];
-    let sel = u64::from(w.sread(i.src[1], i.lit, Ty::B32))
-        | u64::from(w.sread(i.src[2], i.lit, Ty::B32)) << 32;
+    let var = matches!(i.op, Op::V_PERMLANE16_VAR_B32 | Op::V_PERMLANEX16_VAR_B32);
+    let (sel, vsel) = if var {
+        (0, w.v[reg_index(i.src[1])])
+    } else {
+        let sel = u64::from(w.sread(i.src[1], i.lit, Ty::B32))
+            | u64::from(w.sread(i.src[2], i.lit, Ty::B32)) << 32;
+        (sel, [0; LANES])
+    };
     let (fi, bound_zero) = (i.opsel & 1 != 0, i.opsel & 2 != 0);
-    let cross = i.op == Op::V_PERMLANEX16_B32;
+    let cross = matches!(i.op, Op::V_PERMLANEX16_B32 | Op::V_PERMLANEX16_VAR_B32);
     let mut out = [0u32; LANES];
     let mut wmask = 0u64;
     for l in 0..LANES {
         let row = if cross { (l ^ 16) & !15 } else { l & !15 };
-        let s = row + (sel >> (4 * (l & 15)) & 15) as usize;
+        let lane_sel = if var {
+            u64::from(vsel[l])
+        } else {
+            sel >> (4 * (l & 15))
+        };
+        let s = row + (lane_sel & 15) as usize;
         if fi || c.exec >> s & 1 != 0 {
             out[l] = src[s];
             wmask |= 1 << l;

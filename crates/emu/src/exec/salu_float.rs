@@ -4,9 +4,15 @@
 //! FP_ROUND for the arithmetic, FP_DENORM flushing (f32: bits 5:4, f16: bits 7:6) of inputs
 //! and results, IEEE for min/max. Conversions from integers and to f16 round to nearest
 //! even. A 16-bit result is zero-extended in its SGPR.
+//!
+//! GFX12 (RDNA4) renamed `s_min_f32`/`s_max_f32` to `s_min_num_*`/`s_max_num_*`, defined as
+//! IEEE 754-2019 minimumNumber/maximumNumber (no IEEE mode), and added
+//! `s_minimum_*`/`s_maximum_*` (NaN-propagating minimum/maximum).
 
 use super::softfloat as sf;
-use super::valu::{f, f16_rtz, ftz16, ftz32, h, hb, minmax16, minmax32, u};
+use super::valu::{
+    f, f16_rtz, ftz16, ftz32, h, hb, ieee2019_16, ieee2019_32, minmax16, minmax32, u,
+};
 use super::{Flow, R};
 use crate::decode::Inst;
 use crate::ops::Op;
@@ -99,6 +105,14 @@ pub(super) fn salu(w: &mut Wave, i: &Inst) -> Option<R> {
         Op::S_MIN_F16 => out16(minmax16(in16(a), in16(b), false, ieee)),
         Op::S_MAX_F16 => out16(minmax16(in16(a), in16(b), true, ieee)),
         Op::S_FMAC_F16 => out16(fma16(in16(a), in16(b), in16(d))),
+        Op::S_MIN_NUM_F32 => out32(ieee2019_32(in32(a), in32(b), false, true)),
+        Op::S_MAX_NUM_F32 => out32(ieee2019_32(in32(a), in32(b), true, true)),
+        Op::S_MINIMUM_F32 => out32(ieee2019_32(in32(a), in32(b), false, false)),
+        Op::S_MAXIMUM_F32 => out32(ieee2019_32(in32(a), in32(b), true, false)),
+        Op::S_MIN_NUM_F16 => out16(ieee2019_16(in16(a), in16(b), false, true)),
+        Op::S_MAX_NUM_F16 => out16(ieee2019_16(in16(a), in16(b), true, true)),
+        Op::S_MINIMUM_F16 => out16(ieee2019_16(in16(a), in16(b), false, false)),
+        Op::S_MAXIMUM_F16 => out16(ieee2019_16(in16(a), in16(b), true, false)),
         Op::S_CEIL_F32 => round32(f32::ceil),
         Op::S_FLOOR_F32 => round32(f32::floor),
         Op::S_TRUNC_F32 => round32(f32::trunc),

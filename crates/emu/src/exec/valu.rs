@@ -678,6 +678,12 @@ fn result16(op: Op) -> bool {
             | Op::V_FMA_LEGACY_F16
             | Op::V_DIV_FIXUP_LEGACY_F16
             | Op::V_SAT_PK_U8_I16
+            | Op::V_MINIMUM_F16
+            | Op::V_MAXIMUM_F16
+            | Op::V_MINIMUM3_F16
+            | Op::V_MAXIMUM3_F16
+            | Op::V_MINIMUMMAXIMUM_F16
+            | Op::V_MAXIMUMMINIMUM_F16
     )
 }
 
@@ -882,8 +888,16 @@ pub(super) fn minmax_bits<const EXP: u64, const QUIET: u64>(
         y
     } else if b.is_nan() {
         x
-    } else if a == b {
-        // Equal values; for ±0 the sign bits decide (max +0, min −0).
+    } else {
+        ordered((x, a), (y, b), max)
+    }
+}
+
+/// The smaller (`max`: larger) of two non-NaN values of one float format; for ±0 the sign
+/// bits decide (−0 is below +0).
+#[inline(always)]
+fn ordered((x, a): (u64, f64), (y, b): (u64, f64), max: bool) -> u64 {
+    if a == b {
         if max {
             x & y
         } else {
@@ -894,6 +908,52 @@ pub(super) fn minmax_bits<const EXP: u64, const QUIET: u64>(
     } else {
         y
     }
+}
+
+/// GFX12's IEEE 754-2019 operations on the raw bits of one float format (`EXP`, `QUIET` as
+/// for [`minmax_bits`]), as the RDNA4 ISA's pseudo-code gives them. `number` false:
+/// `minimum`/`maximum` (`v_minimum_f32`, `s_maximum_f16`, …): a signaling NaN operand gives
+/// it quieted (S0 first), then a quiet NaN operand gives itself (S0 first). `number` true:
+/// `minimumNumber`/`maximumNumber` (`s_min_num_f32`, the `*_min_num_*` atomics): a NaN
+/// operand gives the other operand, two NaNs give S0 quieted. Otherwise −0 is below +0.
+#[inline(always)]
+pub(super) fn ieee2019_bits<const EXP: u64, const QUIET: u64>(
+    (x, a): (u64, f64),
+    (y, b): (u64, f64),
+    max: bool,
+    number: bool,
+) -> u64 {
+    let snan = |v: u64| v & (EXP | QUIET) == EXP && v & (QUIET - 1) != 0;
+    match (a.is_nan(), b.is_nan()) {
+        (true, true) if number => x | QUIET,
+        (true, _) if number => y,
+        (_, true) if number => x,
+        _ if snan(x) => x | QUIET,
+        _ if snan(y) => y | QUIET,
+        (true, _) => x,
+        (_, true) => y,
+        _ => ordered((x, a), (y, b), max),
+    }
+}
+
+/// [`ieee2019_bits`] for f32.
+#[inline(always)]
+pub(super) fn ieee2019_32(x: u32, y: u32, max: bool, number: bool) -> u32 {
+    let (x, y) = ((x.into(), f(x).into()), (y.into(), f(y).into()));
+    ieee2019_bits::<0x7f80_0000, 0x0040_0000>(x, y, max, number) as u32
+}
+
+/// [`ieee2019_bits`] for f64.
+#[inline(always)]
+pub(super) fn ieee2019_64(x: u64, y: u64, max: bool, number: bool) -> u64 {
+    ieee2019_bits::<{ 0x7ff0 << 48 }, { 1 << 51 }>((x, d(x)), (y, d(y)), max, number)
+}
+
+/// [`ieee2019_bits`] for f16 in the low halves (the result's high half is 0).
+#[inline(always)]
+pub(super) fn ieee2019_16(x: u32, y: u32, max: bool, number: bool) -> u32 {
+    let (x, y) = (x & 0xffff, y & 0xffff);
+    ieee2019_bits::<0x7c00, 0x0200>((x.into(), h(x)), (y.into(), h(y)), max, number) as u32
 }
 
 /// [`minmax_bits`] for f32.

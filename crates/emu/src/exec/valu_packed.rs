@@ -202,6 +202,9 @@ pub(super) fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
         Op::V_PK_FMA_F16 => pk16!(3, true, |x, y, z| fma16(x, y, z, rm16)),
         Op::V_PK_MAX_F16 => pk16!(2, true, |x, y, _z| minmax16(x, y, true, ieee)),
         Op::V_PK_MIN_F16 => pk16!(2, true, |x, y, _z| minmax16(x, y, false, ieee)),
+        // GFX12: IEEE 754-2019 maximum/minimum of each half.
+        Op::V_PK_MAXIMUM_F16 => pk16!(2, true, |x, y, _z| ieee2019_16(x, y, true, false)),
+        Op::V_PK_MINIMUM_F16 => pk16!(2, true, |x, y, _z| ieee2019_16(x, y, false, false)),
         Op::V_PK_ADD_U16 if cl => pk16!(2, false, |x, y, _z| (x + y).min(0xffff)),
         Op::V_PK_SUB_U16 if cl => pk16!(2, false, |x, y, _z| x.saturating_sub(y)),
         Op::V_PK_MAD_U16 if cl => pk16!(3, false, |x, y, z| (x * y + z).min(0xffff)),
@@ -436,6 +439,10 @@ pub(super) fn vop3p(w: &mut Wave, c: &mut Ctx, env: &mut Env) -> R {
             let code = AGPR + (i.dst - VGPR);
             w.vwrite(code, &r, c.exec);
         }
+        Op::V_DOT4_F32_FP8_BF8
+        | Op::V_DOT4_F32_BF8_FP8
+        | Op::V_DOT4_F32_FP8_FP8
+        | Op::V_DOT4_F32_BF8_BF8 => super::gfx12::dot4_f8(w, i, c.exec),
         // gfx950's packed additions, then matrix FMA (or an unimplemented VOP3P operation).
         _ => return super::cdna3::vop3p(w, i, c.exec, env.gen),
     }

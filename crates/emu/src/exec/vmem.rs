@@ -66,6 +66,7 @@ pub(crate) fn atom_apply(op: Atom, old: u64, src: u64, cmp: u64, bytes: u8) -> u
         }
         Atom::Add => old.wrapping_add(src),
         Atom::CSub => old.saturating_sub(src),
+        Atom::CondSub => old.checked_sub(src).unwrap_or(old),
         Atom::Sub => old.wrapping_sub(src),
         Atom::Rsub => src.wrapping_sub(old),
         Atom::SMin => {
@@ -104,6 +105,16 @@ pub(crate) fn atom_apply(op: Atom, old: u64, src: u64, cmp: u64, bytes: u8) -> u
         Atom::FAdd => tf(fl(old) + fl(src)),
         Atom::FMin => tf(fl(old).min(fl(src))),
         Atom::FMax => tf(fl(old).max(fl(src))),
+        // The ISA's operand order: the data is S0 (it wins a tie of two NaNs, quieted).
+        Atom::FMinNum | Atom::FMaxNum if wide => {
+            super::valu::ieee2019_64(src, old, op == Atom::FMaxNum, true)
+        }
+        Atom::FMinNum | Atom::FMaxNum => u64::from(super::valu::ieee2019_32(
+            src as u32,
+            old as u32,
+            op == Atom::FMaxNum,
+            true,
+        )),
         Atom::PkAddF16 => {
             let lo = f16::from_f32(
                 f16::from_bits(old as u16).to_f32() + f16::from_bits(src as u16).to_f32(),
@@ -816,6 +827,15 @@ pub(crate) fn flat<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         }
         return Ok(Flow::Next);
     }
+    if matches!(
+        i.op,
+        Op::GLOBAL_LOAD_BLOCK
+            | Op::GLOBAL_STORE_BLOCK
+            | Op::SCRATCH_LOAD_BLOCK
+            | Op::SCRATCH_STORE_BLOCK
+    ) {
+        return block::<C>(w, i, env);
+    }
     let exec = w.exec();
     w.lane_ops += u64::from(exec.count_ones());
     if matches!(
@@ -943,6 +963,44 @@ fn global_fast<const C: bool>(
         }
     }
     Some(r)
+}
+
+/// GFX12 block loads and stores (`global_load_block`, `scratch_store_block`, …): for each set
+/// bit n of M0[31:0], VGPR vdata+n moves to or from the lane's dword at its address +
+/// IOFFSET + 4·n (the offset advances for skipped registers too; RDNA4 ISA §11.5). Each
+/// dword is an ordinary GLOBAL/SCRATCH dword access. A register past v255 is not loaded; a
+/// store reads v0 in its place (§11.5.1).
+#[cold]
+fn block<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    let load = matches!(i.op, Op::GLOBAL_LOAD_BLOCK | Op::SCRATCH_LOAD_BLOCK);
+    let mask = w.m0();
+    let mut j = *i;
+    j.op = Op::Mem;
+    j.mem = MemDesc {
+        kind: if load { Kind::Load } else { Kind::Store },
+        bytes: 4,
+        count: 1,
+        ..MemDesc::default()
+    };
+    let first = if load { i.dst } else { i.src[1] };
+    for n in 0..32u16 {
+        if mask >> n & 1 == 0 {
+            continue;
+        }
+        let reg = match first - VGPR + n {
+            r if r < 256 => VGPR + r,
+            _ if load => continue,
+            _ => VGPR,
+        };
+        j.imm = i.imm.wrapping_add(4 * i32::from(n));
+        if load {
+            j.dst = reg;
+        } else {
+            j.src[1] = reg;
+        }
+        flat::<C>(w, &j, env)?;
+    }
+    Ok(Flow::Next)
 }
 
 /// GFX10 `global_{load,store}_dword_addtid`: lane l accesses the dword at
@@ -1839,15 +1897,21 @@ pub(crate) fn ds<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             w.vwrite(i.dst, &r, exec);
             return Ok(Flow::Next);
         }
-        Op::DS_PERMUTE_B32 | Op::DS_BPERMUTE_B32 => {
+        Op::DS_PERMUTE_B32 | Op::DS_BPERMUTE_B32 | Op::DS_BPERMUTE_FI_B32 => {
             let src = w.vsrc(i.src[1], 0, Ty::B32);
             let mut r = [0u32; LANES];
             // The lane index wraps at the wave size.
             let size = w.size() as u32;
-            if i.op == Op::DS_BPERMUTE_B32 {
+            if i.op != Op::DS_PERMUTE_B32 {
+                // GFX12 `_fi` (fetch inactive): an inactive source lane is read too.
+                let readable = if i.op == Op::DS_BPERMUTE_FI_B32 {
+                    u64::MAX
+                } else {
+                    exec
+                };
                 for l in 0..LANES {
                     let s = (addr[l].wrapping_add(off16) / 4 % size) as usize;
-                    r[l] = if exec >> s & 1 != 0 { src[s] } else { 0 };
+                    r[l] = if readable >> s & 1 != 0 { src[s] } else { 0 };
                 }
             } else {
                 for l in 0..LANES {

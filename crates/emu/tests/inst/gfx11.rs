@@ -584,7 +584,7 @@ pub(super) fn mnemonics() -> BTreeSet<String> {
 // Other GFX11 opcodes.
 
 /// EXEC of the vector tests: every lane of the wave but lane 5.
-fn exec_of(wave64: bool) -> u64 {
+pub(super) fn exec_of(wave64: bool) -> u64 {
     (if wave64 { u64::MAX } else { 0xffff_ffff }) & !(1 << 5)
 }
 
@@ -595,7 +595,17 @@ fn vector_case(
     setup: &dyn Fn(&mut WaveRegs),
     check: &dyn Fn(&WaveRegs, &WaveRegs, usize),
 ) {
-    for (mcpu, wave64, gen) in WAVES {
+    vector_case_on(&WAVES, asm, setup, check);
+}
+
+/// [`vector_case`] on the given waves (GFX12's too).
+pub(super) fn vector_case_on(
+    waves: &[(&str, bool, Gen)],
+    asm: &str,
+    setup: &dyn Fn(&mut WaveRegs),
+    check: &dyn Fn(&WaveRegs, &WaveRegs, usize),
+) {
+    for &(mcpu, wave64, gen) in waves {
         let lanes = if wave64 { 64 } else { 32 };
         let mut before = WaveRegs::new(gen);
         for (v, row) in before.v.iter_mut().enumerate().take(16) {
