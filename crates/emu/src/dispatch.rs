@@ -930,8 +930,39 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
     obs: &mut O,
 ) -> Result<(), Fault> {
     let program = &*ctx.program;
+    // The compiling tier: off under `--check` (its checkers see only interpreted accesses)
+    // and wave tracing (which looks at every instruction).
+    let jit = match crate::jit::mode() {
+        crate::jit::Mode::Off => None,
+        _ if CHECK || O::ACTIVE => None,
+        m => program
+            .jit_slots()
+            .map(|s| (s, m == crate::jit::Mode::Verify)),
+    };
+    // Whether the PC is a block start: the turn's first instruction, a branch target, or
+    // the instruction after one the tier cannot compile.
+    let mut at_start = true;
     for _ in 0..QUANTUM {
         let pc = w.pc;
+        if let Some((slots, verify)) = jit {
+            let k = program.index(pc);
+            let fetch = |a: u64| program.at(a).copied();
+            let block = match slots.block(k) {
+                Some(b) => Some(b),
+                None if at_start => crate::jit::on_start(slots, k, &fetch, pc, w.wave32),
+                None => None,
+            };
+            if let Some(b) = block.filter(|b| b.runs(w)) {
+                if let Err(detail) = crate::jit::run(b, w, &fetch, env, verify) {
+                    let kind = FaultKind::TierMismatch { detail };
+                    return Err(fault(ctx, id, w, pc, None, kind, None));
+                }
+                w.instructions += u64::from(b.n);
+                w.pc = pc + b.bytes;
+                at_start = true;
+                continue;
+            }
+        }
         let Some(inst) = program.at(pc) else {
             return Err(fault(ctx, id, w, pc, None, FaultKind::PcOutOfRange, None));
         };
@@ -939,6 +970,9 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
         obs.before(w, inst, env.lds);
         let result = exec::step::<CHECK>(w, inst, env);
         obs.after(w, inst, env.lds, result.is_err());
+        if jit.is_some() {
+            at_start = !matches!(result, Ok(Flow::Next)) || crate::jit::compilable(inst).is_none();
+        }
         match result {
             Ok(Flow::Next) => w.pc = pc + u64::from(inst.size),
             Ok(Flow::Jump(t)) => w.pc = t,

@@ -5,7 +5,7 @@
 mod cdna3;
 mod clock;
 mod fine_grained;
-mod fpmode;
+pub(crate) mod fpmode;
 mod mfma;
 pub(crate) mod mimg;
 mod rdna;

@@ -1,0 +1,589 @@
+//! The compiling tier (docs/architecture-emu.md, "The compiling tier"): hot straight-line
+//! blocks of wave instructions translated to native code (`lower`, Cranelift), run in place of
+//! the interpreter from the run loop's one hook.
+//!
+//! - **What.** A block is a maximal run of instructions that `compilable` admits (at most
+//!   [`MAX_BLOCK`]), from a *block start*: a wave's first instruction in a scheduler turn, a
+//!   branch target, or the instruction after one the interpreter executed because it is not
+//!   compilable. The keys that compile, and how, come from `tools/jit-ops.txt` through
+//!   `ops::jit_lowering` (generated), so an opcode is compiled only when listed.
+//! - **When.** Each block start counts its executions (all waves of a program); at
+//!   [`THRESHOLD`] it is queued to the one background compiler thread, which publishes the
+//!   block in the program's slot. `HSAEMU_JIT=sync` compiles at the first execution and waits
+//!   (deterministic); `HSAEMU_JIT=verify` does the same and also runs every compiled block in
+//!   the interpreter on a copy of the wave, faulting when the two states differ.
+//!   `HSAEMU_JIT=0` turns the tier off.
+//! - **Falling back.** A block runs only for the wave size it was compiled for and, when it
+//!   holds vector ALU instructions, only under the default MODE (round to nearest even,
+//!   denormals kept, no VGPR index mode); otherwise the interpreter runs the same
+//!   instructions. Nothing compiled can fault, so faults keep the interpreter's reports.
+
+#![cfg_attr(not(feature = "jit"), allow(dead_code))]
+
+#[cfg(feature = "jit")]
+mod lower;
+
+use crate::decode::{flag, Fmt, Gen, Inst, Sub, AGPR, VGPR};
+use crate::exec::{self, Env, Flow};
+use crate::wave::{Ty, Wave, LANES};
+use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, OnceLock};
+
+/// Executions of a block start before it is compiled.
+pub(crate) const THRESHOLD: u32 = 1000;
+/// Most instructions in one block.
+pub(crate) const MAX_BLOCK: usize = 64;
+
+/// How a compiled block is called: the wave's scalar file (`s`, 128 dwords), its vector file
+/// (512 rows of 64 dwords), SCC (one byte, 0 or 1) and its `lane_ops` counter.
+pub(crate) type BlockFn = unsafe extern "C" fn(*mut u32, *mut u32, *mut u8, *mut u64);
+
+/// The tier's setting, from `HSAEMU_JIT` (read once).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// `HSAEMU_JIT=0`, or built without the `jit` feature.
+    Off,
+    /// The default: compile hot blocks in the background.
+    On,
+    /// `HSAEMU_JIT=sync`: compile every block start at its first execution, waiting for it.
+    Sync,
+    /// `HSAEMU_JIT=verify`: as `sync`, and check each compiled run against the interpreter.
+    Verify,
+}
+
+pub(crate) fn mode() -> Mode {
+    static MODE: OnceLock<Mode> = OnceLock::new();
+    *MODE.get_or_init(|| {
+        if !cfg!(feature = "jit") {
+            return Mode::Off;
+        }
+        match std::env::var("HSAEMU_JIT").as_deref().map(str::trim) {
+            Ok("0") => Mode::Off,
+            Ok("sync") => Mode::Sync,
+            Ok("verify") => Mode::Verify,
+            _ => Mode::On,
+        }
+    })
+}
+
+/// What a compiled instruction does (`ops::jit_lowering`, generated from
+/// `tools/jit-ops.txt`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lower {
+    /// A vector ALU operation on 32-bit lanes.
+    VAlu(VAluOp),
+    /// `v_cmp_*` on 32-bit integers or f32 (not `v_cmpx`).
+    VCmp,
+    /// `v_readfirstlane_b32`.
+    ReadFirstLane,
+    /// A 32-bit scalar ALU operation.
+    SAlu(SAluOp),
+    /// Nothing to do (`s_nop`).
+    Nop,
+}
+
+/// The vector operations (`D = f(S0, S1, S2)` lane by lane).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum VAluOp {
+    Mov,
+    Add,
+    Sub,
+    SubRev,
+    MulLo,
+    And,
+    Or,
+    Xor,
+    LshlRev,
+    LshrRev,
+    AshrRev,
+    LshlAdd,
+    Cndmask,
+    FAdd,
+    FSub,
+    FSubRev,
+    FMul,
+    Fma,
+    Fmac,
+    /// The carry forms (`v_add_co_u32`…): the interpreter's carry kinds 0–5 (add, sub,
+    /// subrev, then the same with a carry-in from the SGPR pair in source 2).
+    Carry(u8),
+}
+
+/// The scalar operations (`D = f(S0, S1)`, SCC as the interpreter sets it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SAluOp {
+    Mov,
+    Movk,
+    AddU32,
+    SubU32,
+    AddI32,
+    SubI32,
+    MulI32,
+    And,
+    Or,
+    Xor,
+    AndN2,
+    Lshl,
+    Lshr,
+    Ashr,
+    MinI32,
+    MinU32,
+    MaxI32,
+    MaxU32,
+    Cselect,
+    /// `s_cmp_*`: SCC from a 32-bit compare (isa's `CmpCond` numbering: 1 lt, 2 eq, 3 le,
+    /// 4 gt, 5 ne/lg, 6 ge), signed or not.
+    Cmp(u8, bool),
+}
+
+/// Whether the host has FMA (Cranelift lowers a vector `fma` only with it).
+fn host_fma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        true
+    }
+}
+
+/// A scalar operand the compiled code reads as `Wave::sread` does: an SGPR/special register
+/// by code, an inline integer or float constant, the literal.
+fn scalar_ok(code: u16) -> bool {
+    matches!(code, 0..=127 | 128..=208 | 240..=248 | 255)
+}
+
+/// A vector source: a VGPR (not an AGPR) or a scalar operand.
+fn vsrc_ok(code: u16) -> bool {
+    (VGPR..AGPR).contains(&code) || scalar_ok(code)
+}
+
+/// How `i` is compiled, or `None` when the interpreter must run it.
+pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
+    let l = crate::ops::jit_lowering(i.op)?;
+    let ok = match l {
+        Lower::Nop => i.fmt == Fmt::Sopp,
+        Lower::SAlu(op) => {
+            matches!(i.fmt, Fmt::Sop1 | Fmt::Sop2 | Fmt::Sopk | Fmt::Sopc)
+                && (i.dst < 128 || matches!(op, SAluOp::Cmp(..)))
+                && match op {
+                    SAluOp::Movk => true,
+                    SAluOp::Mov => scalar_ok(i.src[0]),
+                    _ => scalar_ok(i.src[0]) && scalar_ok(i.src[1]),
+                }
+        }
+        Lower::VAlu(_) | Lower::VCmp | Lower::ReadFirstLane => {
+            let plain = matches!(i.fmt, Fmt::Vop1 | Fmt::Vop2 | Fmt::Vop3 | Fmt::Vopc)
+                && i.sub == Sub::E32
+                && i.abs | i.neg | i.opsel | i.omod == 0
+                && !i.has(flag::CLAMP);
+            plain
+                && match l {
+                    Lower::VCmp => {
+                        lower_compare(i.imm)
+                            && i.sdst < 127
+                            && vsrc_ok(i.src[0])
+                            && vsrc_ok(i.src[1])
+                            && i.tys[..2] == [Ty::B32, Ty::B32]
+                    }
+                    Lower::ReadFirstLane => i.dst < 128 && vsrc_ok(i.src[0]),
+                    Lower::VAlu(op) => valu_ok(i, op),
+                    _ => false,
+                }
+        }
+    };
+    ok.then_some(l)
+}
+
+fn lower_compare(imm: i32) -> bool {
+    #[cfg(feature = "jit")]
+    {
+        lower::compare_supported(imm)
+    }
+    #[cfg(not(feature = "jit"))]
+    {
+        let _ = imm;
+        false
+    }
+}
+
+fn valu_ok(i: &Inst, op: VAluOp) -> bool {
+    let n = match op {
+        VAluOp::Mov => 1,
+        VAluOp::LshlAdd | VAluOp::Fma => 3,
+        _ => 2,
+    };
+    let srcs = i.src[..n].iter().all(|&c| vsrc_ok(c)) && i.tys[..n].iter().all(|&t| t == Ty::B32);
+    let special = match op {
+        // GFX8's v_add/sub/subrev_u32 write a carry (the interpreter's carry path).
+        VAluOp::Add | VAluOp::Sub | VAluOp::SubRev => i.gen != Gen::Gfx8,
+        VAluOp::Cndmask => i.src[2] < 127,
+        VAluOp::Carry(k) => (k < 3 || i.src[2] < 127) && i.sdst <= 127,
+        VAluOp::Fma | VAluOp::Fmac => host_fma(),
+        _ => true,
+    };
+    (VGPR..AGPR).contains(&i.dst) && srcs && special
+}
+
+/// One compiled block.
+pub(crate) struct Block {
+    f: BlockFn,
+    /// Instructions in it.
+    pub n: u32,
+    /// Bytes of machine code it covers (the PC advances by this).
+    pub bytes: u64,
+    /// Whether it holds vector ALU instructions (which need the default MODE).
+    valu: bool,
+    /// The wave size it was compiled for.
+    wave32: bool,
+}
+
+impl Block {
+    /// Whether this block may run for `w` now (else the interpreter runs its instructions).
+    #[inline]
+    pub(crate) fn runs(&self, w: &Wave) -> bool {
+        w.wave32 == self.wave32
+            && (!self.valu
+                || w.mode & (exec::fpmode::FP_MASK | exec::MODE_GPR_IDX_EN)
+                    == exec::fpmode::FP_DEFAULT)
+    }
+
+    /// Runs the block on `w` (the PC and instruction count are the caller's).
+    #[inline]
+    pub(crate) fn run(&self, w: &mut Wave) {
+        let v = w.v.as_mut_ptr().cast::<u32>();
+        // SAFETY: `f` was generated by `lower` for this block's instructions; it reads and
+        // writes only the 128 dwords of `w.s`, the 512 rows of `w.v` (register indices are
+        // reduced modulo the file when compiled), the byte of `w.scc` (storing 0 or 1, valid
+        // for a bool) and `w.lane_ops`, all live and exclusively borrowed here.
+        unsafe {
+            (self.f)(
+                w.s.as_mut_ptr(),
+                v,
+                std::ptr::from_mut(&mut w.scc).cast::<u8>(),
+                &mut w.lane_ops,
+            )
+        }
+    }
+}
+
+/// Per program: an execution counter and a published block per dword offset.
+pub(crate) struct Slots {
+    hits: Box<[AtomicU32]>,
+    blocks: Box<[AtomicPtr<Block>]>,
+}
+
+/// `hits` value once a start was sent to the compiler (it is never sent again).
+const SENT: u32 = u32::MAX;
+
+impl Slots {
+    pub(crate) fn new(n: usize) -> Slots {
+        Slots {
+            hits: (0..n).map(|_| AtomicU32::new(0)).collect(),
+            blocks: (0..n)
+                .map(|_| AtomicPtr::new(std::ptr::null_mut()))
+                .collect(),
+        }
+    }
+
+    /// The compiled block starting at dword `k`.
+    #[inline]
+    pub(crate) fn block(&self, k: usize) -> Option<&'static Block> {
+        let p = self.blocks.get(k)?.load(Ordering::Acquire);
+        // SAFETY: a non-null pointer was published from a leaked `Box<Block>` (never freed).
+        unsafe { p.as_ref() }
+    }
+
+    /// Counts one execution of the block start at `k`; true exactly once, when it becomes
+    /// hot.
+    #[inline]
+    fn hit(&self, k: usize, threshold: u32) -> bool {
+        let Some(h) = self.hits.get(k) else {
+            return false;
+        };
+        let n = h.load(Ordering::Relaxed);
+        if n == SENT {
+            return false;
+        }
+        // Racing waves may lose counts; being late by a few executions does not matter.
+        h.store(n + 1, Ordering::Relaxed);
+        n + 1 > threshold && h.swap(SENT, Ordering::Relaxed) != SENT
+    }
+}
+
+/// Counts of what the tier did in this process (tests and `hsaemu bench` read them).
+pub(crate) static COMPILED_BLOCKS: AtomicU64 = AtomicU64::new(0);
+pub(crate) static COMPILED_INSTS: AtomicU64 = AtomicU64::new(0);
+pub(crate) static FAILED_BLOCKS: AtomicU64 = AtomicU64::new(0);
+pub(crate) static COMPILE_NANOS: AtomicU64 = AtomicU64::new(0);
+pub(crate) static BLOCK_RUNS: AtomicU64 = AtomicU64::new(0);
+
+/// The block starting at `k` of `fetch`'s program, with each instruction's lowering.
+fn collect(fetch: &dyn Fn(u64) -> Option<Inst>, pc: u64) -> Vec<(Inst, Lower)> {
+    let mut out = Vec::new();
+    let mut at = pc;
+    while out.len() < MAX_BLOCK {
+        let Some(i) = fetch(at) else { break };
+        let Some(l) = compilable(&i) else {
+            if std::env::var_os("HSAEMU_JIT_DEBUG").is_some() {
+                eprintln!("hsaemu-jit: block ends before `{}`", i.describe());
+            }
+            break;
+        };
+        at += u64::from(i.size);
+        out.push((i, l));
+    }
+    out
+}
+
+enum Reply {
+    Publish(Arc<Slots>, usize),
+    Wait(mpsc::Sender<Option<&'static Block>>),
+}
+
+struct Request {
+    insts: Vec<(Inst, Lower)>,
+    wave32: bool,
+    reply: Reply,
+}
+
+/// The compiler thread's queue (started on first use; `None` when the generator cannot be
+/// made for this host, and then nothing is compiled).
+fn queue() -> Option<&'static mpsc::Sender<Request>> {
+    static Q: OnceLock<Option<mpsc::Sender<Request>>> = OnceLock::new();
+    Q.get_or_init(start_compiler).as_ref()
+}
+
+#[cfg(feature = "jit")]
+fn start_compiler() -> Option<mpsc::Sender<Request>> {
+    let (tx, rx) = mpsc::channel::<Request>();
+    let (ok_tx, ok_rx) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("hsaemu-jit".into())
+        .spawn(move || {
+            let mut c = match lower::Compiler::new() {
+                Ok(c) => {
+                    let _ = ok_tx.send(true);
+                    c
+                }
+                Err(_) => {
+                    let _ = ok_tx.send(false);
+                    return;
+                }
+            };
+            for r in rx {
+                let t = std::time::Instant::now();
+                let compiled = c.compile(&r.insts, r.wave32);
+                if let (Err(e), true) = (&compiled, std::env::var_os("HSAEMU_JIT_DEBUG").is_some())
+                {
+                    let first = r
+                        .insts
+                        .first()
+                        .map(|(i, _)| i.describe())
+                        .unwrap_or_default();
+                    let e: String = e.chars().take(600).collect();
+                    eprintln!("hsaemu-jit: block at `{first}` not compiled: {e}");
+                }
+                let block = compiled.ok().map(|f| {
+                    let b: &'static Block = Box::leak(Box::new(Block {
+                        f,
+                        n: r.insts.len() as u32,
+                        bytes: r.insts.iter().map(|(i, _)| u64::from(i.size)).sum(),
+                        valu: r
+                            .insts
+                            .iter()
+                            .any(|(_, l)| !matches!(l, Lower::SAlu(_) | Lower::Nop)),
+                        wave32: r.wave32,
+                    }));
+                    b
+                });
+                COMPILE_NANOS.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+                match block {
+                    Some(b) => {
+                        COMPILED_BLOCKS.fetch_add(1, Ordering::Relaxed);
+                        COMPILED_INSTS.fetch_add(u64::from(b.n), Ordering::Relaxed);
+                    }
+                    None => {
+                        FAILED_BLOCKS.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+                match r.reply {
+                    Reply::Publish(slots, k) => {
+                        if let Some(b) = block {
+                            slots.blocks[k]
+                                .store(std::ptr::from_ref(b).cast_mut(), Ordering::Release);
+                        }
+                    }
+                    Reply::Wait(tx) => {
+                        let _ = tx.send(block);
+                    }
+                }
+            }
+        })
+        .ok()?;
+    ok_rx.recv().ok()?.then_some(tx)
+}
+
+#[cfg(not(feature = "jit"))]
+fn start_compiler() -> Option<mpsc::Sender<Request>> {
+    None
+}
+
+/// Compiles the block at `pc` and waits for it.
+pub(crate) fn compile_now(
+    fetch: &dyn Fn(u64) -> Option<Inst>,
+    pc: u64,
+    wave32: bool,
+) -> Option<&'static Block> {
+    let insts = collect(fetch, pc);
+    if insts.is_empty() {
+        return None;
+    }
+    let (tx, rx) = mpsc::channel();
+    queue()?
+        .send(Request {
+            insts,
+            wave32,
+            reply: Reply::Wait(tx),
+        })
+        .ok()?;
+    rx.recv().ok().flatten()
+}
+
+/// The run loop's hook at a block start `k` without a compiled block: counts it and, when
+/// it is hot, compiles it (in the background, or now in `sync`/`verify` mode, returning it).
+pub(crate) fn on_start(
+    slots: &Arc<Slots>,
+    k: usize,
+    fetch: &dyn Fn(u64) -> Option<Inst>,
+    pc: u64,
+    wave32: bool,
+) -> Option<&'static Block> {
+    let sync = matches!(mode(), Mode::Sync | Mode::Verify);
+    if !slots.hit(k, if sync { 0 } else { THRESHOLD }) {
+        return None;
+    }
+    if sync {
+        let b = compile_now(fetch, pc, wave32)?;
+        slots.blocks[k].store(std::ptr::from_ref(b).cast_mut(), Ordering::Release);
+        return Some(b);
+    }
+    let insts = collect(fetch, pc);
+    if !insts.is_empty() {
+        if let Some(q) = queue() {
+            let _ = q.send(Request {
+                insts,
+                wave32,
+                reply: Reply::Publish(slots.clone(), k),
+            });
+        }
+    }
+    None
+}
+
+/// Runs `b` at `w.pc`; in `verify` mode (or when `verify` is set) also runs its instructions
+/// in the interpreter on a copy of the wave and returns both states when they differ.
+pub(crate) fn run(
+    b: &Block,
+    w: &mut Wave,
+    fetch: &dyn Fn(u64) -> Option<Inst>,
+    env: &mut Env,
+    verify: bool,
+) -> Result<(), String> {
+    BLOCK_RUNS.fetch_add(1, Ordering::Relaxed);
+    if !verify {
+        b.run(w);
+        return Ok(());
+    }
+    let (s0, scc0, lanes0, v0) = (w.s, w.scc, w.lane_ops, w.v.clone());
+    b.run(w);
+    let (s1, scc1, lanes1) = (w.s, w.scc, w.lane_ops);
+    let v1 = std::mem::replace(&mut w.v, v0);
+    (w.s, w.scc, w.lane_ops) = (s0, scc0, lanes0);
+    let pc0 = w.pc;
+    let mut pc = pc0;
+    for _ in 0..b.n {
+        let Some(i) = fetch(pc) else {
+            return Err(format!("no instruction at {pc:#x}"));
+        };
+        w.pc = pc;
+        match exec::step::<false>(w, &i, env) {
+            Ok(Flow::Next) => pc += u64::from(i.size),
+            other => {
+                return Err(format!(
+                    "the interpreter did not continue after `{}`: {other:?}",
+                    i.describe()
+                ))
+            }
+        }
+    }
+    w.pc = pc0;
+    let lanes = if w.wave32 { 32 } else { LANES };
+    let mut diffs = Vec::new();
+    for (k, (a, b)) in s1.iter().zip(&w.s).enumerate() {
+        if a != b {
+            diffs.push(format!("s[{k}]: compiled {a:#x}, interpreted {b:#x}"));
+        }
+    }
+    if scc1 != w.scc {
+        diffs.push(format!("scc: compiled {scc1}, interpreted {}", w.scc));
+    }
+    if lanes1 != w.lane_ops {
+        diffs.push(format!(
+            "lane_ops: compiled {lanes1}, interpreted {}",
+            w.lane_ops
+        ));
+    }
+    for (r, (a, b)) in v1.iter().zip(&w.v).enumerate() {
+        for l in 0..lanes {
+            if a[l] != b[l] {
+                diffs.push(format!(
+                    "v{r}[{l}]: compiled {:#x}, interpreted {:#x}",
+                    a[l], b[l]
+                ));
+            }
+        }
+    }
+    if diffs.is_empty() {
+        return Ok(());
+    }
+    diffs.truncate(8);
+    Err(format!(
+        "compiled block of {} instructions at {pc0:#x} differs from the interpreter: {}",
+        b.n,
+        diffs.join("; ")
+    ))
+}
+
+/// What the compiling tier did in this process so far.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Blocks compiled.
+    pub blocks: u64,
+    /// Instructions in them.
+    pub instructions: u64,
+    /// Blocks the generator refused (they stay interpreted).
+    pub failed: u64,
+    /// Time spent compiling, in nanoseconds (on the compiler thread).
+    pub compile_nanos: u64,
+    /// Runs of compiled blocks.
+    pub runs: u64,
+}
+
+/// The counters of [`Stats`].
+pub fn stats() -> Stats {
+    let r = |c: &AtomicU64| c.load(Ordering::Relaxed);
+    Stats {
+        blocks: r(&COMPILED_BLOCKS),
+        instructions: r(&COMPILED_INSTS),
+        failed: r(&FAILED_BLOCKS),
+        compile_nanos: r(&COMPILE_NANOS),
+        runs: r(&BLOCK_RUNS),
+    }
+}
+
+/// Whether the tier is on: built with the `jit` feature and not turned off by `HSAEMU_JIT=0`.
+pub fn enabled() -> bool {
+    mode() != Mode::Off
+}

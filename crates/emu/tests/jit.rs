@@ -1,0 +1,184 @@
+//! The compiling tier (`src/jit`): `run_words` compiles every block start at once and checks
+//! each compiled run against the interpreter bit for bit (`HSAEMU_JIT=verify`'s check), so a
+//! block here passes only when the compiled code, the interpreter and the values written
+//! below from the ISA's definitions all agree. One test, run in order, because the tier's
+//! counters are per process.
+
+use hsaemu_emu::{jit, run_words, Gen, WaveRegs};
+
+/// Machine words of `text` for `mcpu` (llvm-mc-15).
+fn assemble(mcpu: &str, attr: &str, text: &str) -> Vec<u32> {
+    let dir = std::env::temp_dir().join(format!("hsaemu-jit-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let src = dir.join(format!("{mcpu}{attr}.s"));
+    std::fs::write(&src, text).expect("write asm");
+    let mut cmd = std::process::Command::new(hsaemu_testkit::tool("llvm-mc-15"));
+    cmd.args(["-arch=amdgcn", &format!("-mcpu={mcpu}"), "-show-encoding"]);
+    if !attr.is_empty() {
+        cmd.arg(format!("-mattr={attr}"));
+    }
+    let o = cmd.arg(&src).output().expect("run llvm-mc-15");
+    assert!(
+        o.status.success(),
+        "llvm-mc: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mut bytes = Vec::new();
+    for l in String::from_utf8_lossy(&o.stdout).lines() {
+        if let Some((_, e)) = l.split_once("encoding: [") {
+            for b in e.trim_end_matches(']').split(',') {
+                let b = b.trim().trim_start_matches("0x");
+                bytes.push(u8::from_str_radix(b, 16).expect("encoding byte"));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// A block of integer, float, compare, lane-read and scalar operations, for one target.
+fn program(gfx10: bool, wave32: bool) -> String {
+    let add = if gfx10 { "v_add_nc_u32" } else { "v_add_u32" };
+    let (vcc, mask) = if wave32 {
+        ("vcc_lo", "s4")
+    } else {
+        ("vcc", "s[4:5]")
+    };
+    format!(
+        "v_mov_b32 v1, s0
+         {add} v2, v0, v1
+         v_mul_lo_u32 v3, v2, v0
+         v_lshlrev_b32 v4, 2, v0
+         v_lshl_add_u32 v5, v0, 3, v1
+         v_xor_b32 v6, 0x12345678, v0
+         v_cmp_gt_u32 {vcc}, 32, v0
+         v_cndmask_b32 v7, v0, v1, {vcc}
+         v_lshrrev_b32 v11, v0, v12
+         v_add_f32 v8, 1.0, v9
+         v_fma_f32 v10, v9, v9, 0.5
+         v_mul_f32 v13, v9, v12
+         v_cmp_lt_f32 {mask}, v9, v12
+         v_readfirstlane_b32 s1, v0
+         s_add_u32 s2, s0, 5
+         s_cmp_eq_u32 s2, 12
+         s_cselect_b32 s3, 1, 2
+         s_lshl_b32 s6, s0, 30
+         s_endpgm
+"
+    )
+}
+
+/// Lane `l`'s inputs: v0 = l, v9 = l as f32 (then −0, a denormal, NaN), v12 = a pattern.
+fn setup(gen: Gen) -> WaveRegs {
+    let mut r = WaveRegs::new(gen);
+    r.s[0] = 7;
+    for l in 0..64 {
+        r.v[0][l] = l as u32;
+        r.v[9][l] = match l {
+            60 => 0x8000_0000,
+            61 => 1,
+            62 => 0x7fc0_0001,
+            _ => (l as f32).to_bits(),
+        };
+        r.v[12][l] = 0x9e37_79b9u32.rotate_left(l as u32);
+    }
+    // Lanes 5 and 37 inactive: they keep their old values.
+    let exec = r.exec() & !(1 << 5 | 1 << 37);
+    r.set_exec(exec);
+    r
+}
+
+fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let words = assemble(mcpu, attr, &program(!attr.is_empty(), lanes == 32));
+    let before = jit::stats();
+    let mut r = setup(gen);
+    let old = r.clone();
+    run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{mcpu}{attr}: {e:?}"));
+    let after = jit::stats();
+    if jit::enabled() {
+        assert!(
+            after.instructions >= before.instructions + 18,
+            "{mcpu}{attr}: the block was not compiled ({before:?} → {after:?})"
+        );
+        assert!(after.runs > before.runs, "{mcpu}{attr}: no compiled run");
+    }
+    let exec = old.exec();
+    let mut vcc = 0u64;
+    let mut flt = 0u64;
+    for l in 0..lanes {
+        let active = exec >> l & 1 != 0;
+        let x = l as u32;
+        let v9 = f32::from_bits(old.v[9][l]);
+        let v12 = old.v[12][l];
+        let want = |v: usize, new: u32| {
+            let expect = if active { new } else { old.v[v][l] };
+            assert_eq!(r.v[v][l], expect, "{mcpu}{attr}: v{v} lane {l}");
+        };
+        want(1, 7);
+        want(2, x + 7);
+        want(3, (x + 7).wrapping_mul(x));
+        want(4, x << 2);
+        want(5, (x << 3) + 7);
+        want(6, x ^ 0x1234_5678);
+        want(7, if 32 > x { 7 } else { x });
+        want(11, v12 >> (x & 31));
+        want(8, (1.0 + v9).to_bits());
+        want(10, v9.mul_add(v9, 0.5).to_bits());
+        want(13, (v9 * f32::from_bits(v12)).to_bits());
+        if active && 32 > x {
+            vcc |= 1 << l;
+        }
+        if active && v9 < f32::from_bits(v12) {
+            flt |= 1 << l;
+        }
+    }
+    // The compares write one SGPR in wave32, a pair in wave64.
+    assert_eq!(r.s[106], vcc as u32, "{mcpu}{attr}: vcc_lo");
+    assert_eq!(r.s[4], flt as u32, "{mcpu}{attr}: s4");
+    if lanes == 64 {
+        assert_eq!(r.s[107], (vcc >> 32) as u32, "{mcpu}{attr}: vcc_hi");
+        assert_eq!(r.s[5], (flt >> 32) as u32, "{mcpu}{attr}: s5");
+    }
+    assert_eq!(r.s[1], 0, "{mcpu}{attr}: first active lane's v0");
+    assert_eq!(r.s[2], 12);
+    assert_eq!(r.s[3], 1, "s_cselect after s_cmp_eq");
+    assert_eq!(r.s[6], 7 << 30);
+    assert!(r.scc, "s_lshl_b32's SCC: result non-zero");
+}
+
+#[test]
+fn compiled_blocks_match_the_interpreter_and_the_definitions() {
+    check(Gen::Gfx90a, "gfx90a", "", 64);
+    check(Gen::Gfx9, "gfx906", "", 64);
+    check(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
+    check(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64);
+
+    // Another MODE (round toward zero): the block is interpreted, with MODE's rounding.
+    let words = assemble("gfx90a", "", "v_add_f32 v2, v0, v1\ns_endpgm\n");
+    let mut r = WaveRegs::new(Gen::Gfx90a);
+    r.mode = WaveRegs::DEFAULT_MODE | 0xf; // FP_ROUND: toward zero
+    for l in 0..64 {
+        r.v[0][l] = 1.0f32.to_bits();
+        r.v[1][l] = 0x3380_0001; // just above half an ulp of 1.0
+    }
+    let before = jit::stats();
+    run_words(Gen::Gfx90a, &words, &mut r).expect("run");
+    assert!(r.v[2].iter().all(|&x| x == 0x3f80_0000), "toward zero");
+    assert_eq!(
+        jit::stats().runs,
+        before.runs,
+        "compiled code ran under another MODE"
+    );
+    r.mode = WaveRegs::DEFAULT_MODE;
+    run_words(Gen::Gfx90a, &words, &mut r).expect("run");
+    assert!(r.v[2].iter().all(|&x| x == 0x3f80_0001), "to nearest even");
+    if jit::enabled() {
+        assert!(
+            jit::stats().runs > before.runs,
+            "the default MODE ran compiled code"
+        );
+    }
+}
