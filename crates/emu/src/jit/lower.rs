@@ -365,7 +365,19 @@ impl Gen<'_> {
                     };
                     let (fx, fy, fz) = (s.f32x4(x), s.f32x4(y), s.f32x4(z));
                     let r = s.b.ins().fma(fx, fy, fz);
-                    s.i32x4(r)
+                    let r = s.i32x4(r);
+                    // A NaN operand gives the first NaN of (S0, S1, S2), quieted, as the
+                    // interpreter's host FMA does; Cranelift's choice of FMA form (which
+                    // operand the instruction overwrites) would pick another.
+                    let quiet = s.vconst([0x0040_0000; 4]);
+                    let mut out = r;
+                    for (v, fv) in [(z, fz), (y, fy), (x, fx)] {
+                        let nan = s.b.ins().fcmp(FloatCC::Unordered, fv, fv);
+                        let nan = s.i32x4(nan);
+                        let q = s.b.ins().bor(v, quiet);
+                        out = s.b.ins().bitselect(nan, q, out);
+                    }
+                    out
                 }
             }
         });
