@@ -149,8 +149,101 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     assert!(r.scc, "s_lshl_b32's SCC: result non-zero");
 }
 
+/// Carries, a float modifier, scalar carries and `s_and_saveexec`, for one target.
+fn check_carries(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let wave32 = lanes == 32;
+    let text = if wave32 {
+        "v_add_co_u32 v14, vcc_lo, v12, v0
+         v_add_co_ci_u32_e64 v15, s8, v0, v12, vcc_lo
+         v_fma_f32 v16, -v9, v9, |v12|
+         s_add_u32 s10, s0, -1
+         s_addc_u32 s11, s0, 0
+         s_and_saveexec_b32 s12, s14
+         v_mov_b32 v17, 5
+         s_endpgm"
+    } else {
+        "v_add_co_u32 v14, vcc, v12, v0
+         v_addc_co_u32 v15, s[8:9], v0, v12, vcc
+         v_fma_f32 v16, -v9, v9, |v12|
+         s_add_u32 s10, s0, -1
+         s_addc_u32 s11, s0, 0
+         s_and_saveexec_b64 s[12:13], s[14:15]
+         v_mov_b32 v17, 5
+         s_endpgm"
+    };
+    let words = assemble(mcpu, attr, text);
+    let mut r = setup(gen);
+    r.s[14] = 0x0000_ffff;
+    r.s[15] = if wave32 { 0 } else { 0xffff_0000 };
+    let old = r.clone();
+    let before = jit::stats();
+    run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{mcpu}{attr}: {e:?}"));
+    if jit::enabled() {
+        let after = jit::stats();
+        assert!(
+            after.instructions >= before.instructions + 7,
+            "{mcpu}{attr}: not compiled ({before:?} → {after:?})"
+        );
+    }
+    let exec = old.exec();
+    let new_exec = exec & (u64::from(old.s[14]) | u64::from(old.s[15]) << 32);
+    let (mut vcc, mut co) = (0u64, 0u64);
+    for l in 0..lanes {
+        let active = exec >> l & 1 != 0;
+        let (x, y) = (l as u32, old.v[12][l]);
+        let (sum, c) = y.overflowing_add(x);
+        let (s2, c2) = x.overflowing_add(y);
+        let (s3, c3) = s2.overflowing_add(u32::from(c));
+        let keep = |v: usize| old.v[v][l];
+        assert_eq!(
+            r.v[14][l],
+            if active { sum } else { keep(14) },
+            "v14 lane {l}"
+        );
+        assert_eq!(
+            r.v[15][l],
+            if active { s3 } else { keep(15) },
+            "v15 lane {l}"
+        );
+        let a = f32::from_bits(old.v[9][l]);
+        let fma = (-a).mul_add(a, f32::from_bits(y).abs());
+        let got = f32::from_bits(r.v[16][l]);
+        if active {
+            assert!(
+                got.to_bits() == fma.to_bits() || (got.is_nan() && fma.is_nan()),
+                "{mcpu}{attr}: v16 lane {l}: {got} vs {fma}"
+            );
+        } else {
+            assert_eq!(r.v[16][l], keep(16));
+        }
+        let v17 = if new_exec >> l & 1 != 0 { 5 } else { keep(17) };
+        assert_eq!(r.v[17][l], v17, "{mcpu}{attr}: v17 lane {l}");
+        if active {
+            vcc |= u64::from(c) << l;
+            co |= u64::from(c2 | c3) << l;
+        }
+    }
+    assert_eq!(r.s[106], vcc as u32, "{mcpu}{attr}: vcc_lo");
+    assert_eq!(r.s[8], co as u32, "{mcpu}{attr}: carry out");
+    if !wave32 {
+        assert_eq!(r.s[107], (vcc >> 32) as u32);
+        assert_eq!(r.s[9], (co >> 32) as u32);
+        assert_eq!(r.s[13], (exec >> 32) as u32, "saved exec_hi");
+    }
+    assert_eq!(
+        (r.s[10], r.s[11]),
+        (6, 8),
+        "s_add_u32 carry into s_addc_u32"
+    );
+    assert_eq!(r.s[12], exec as u32, "saved exec");
+    assert_eq!(r.exec(), new_exec);
+    assert!(r.scc, "s_and_saveexec: EXEC non-zero");
+}
+
 #[test]
 fn compiled_blocks_match_the_interpreter_and_the_definitions() {
+    check_carries(Gen::Gfx90a, "gfx90a", "", 64);
+    check_carries(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
     check(Gen::Gfx90a, "gfx90a", "", 64);
     check(Gen::Gfx9, "gfx906", "", 64);
     check(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);

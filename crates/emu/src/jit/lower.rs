@@ -185,6 +185,21 @@ impl Gen<'_> {
         }
     }
 
+    /// Source `k`'s lanes with its abs/neg float modifiers (abs first, as the interpreter's
+    /// `float_mods`).
+    fn lanes_mod(&mut self, i: &Inst, k: usize, s: Src, g: usize) -> Value {
+        let mut x = self.lanes(s, g);
+        if i.abs >> k & 1 != 0 {
+            let m = self.vconst([0x7fff_ffff; 4]);
+            x = self.b.ins().band(x, m);
+        }
+        if i.neg >> k & 1 != 0 {
+            let m = self.vconst([0x8000_0000; 4]);
+            x = self.b.ins().bxor(x, m);
+        }
+        x
+    }
+
     fn vconst(&mut self, lanes: [u32; 4]) -> Value {
         let bytes: Vec<u8> = lanes.iter().flat_map(|x| x.to_le_bytes()).collect();
         let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
@@ -324,8 +339,12 @@ impl Gen<'_> {
         };
         let bb = b.unwrap_or(a);
         self.write_rows(dst, |s, g| {
-            let x = s.lanes(a, g);
-            let y = if nsrc >= 2 { s.lanes(bb, g) } else { x };
+            let x = s.lanes_mod(i, 0, a, g);
+            let y = if nsrc >= 2 {
+                s.lanes_mod(i, 1, bb, g)
+            } else {
+                x
+            };
             match op {
                 VAluOp::Mov => x,
                 VAluOp::Add => s.b.ins().iadd(x, y),
@@ -360,7 +379,7 @@ impl Gen<'_> {
                 VAluOp::Carry(_) => x,
                 VAluOp::Fma | VAluOp::Fmac => {
                     let z = match c {
-                        Some(c) => s.lanes(c, g),
+                        Some(c) => s.lanes_mod(i, 2, c, g),
                         None => s.lanes(Src::Row(dst), g),
                     };
                     let (fx, fy, fz) = (s.f32x4(x), s.f32x4(y), s.f32x4(z));
@@ -460,7 +479,7 @@ impl Gen<'_> {
         let (a, b) = (self.src(i, 0), self.src(i, 1));
         let mut bits = self.b.ins().iconst(types::I64, 0);
         for g in 0..self.groups {
-            let (x, y) = (self.lanes(a, g), self.lanes(b, g));
+            let (x, y) = (self.lanes_mod(i, 0, a, g), self.lanes_mod(i, 1, b, g));
             let m = match ty {
                 1 => {
                     let (fx, fy) = (self.f32x4(x), self.f32x4(y));
@@ -507,7 +526,127 @@ impl Gen<'_> {
         self.sstore(i.dst as usize, x);
     }
 
+    /// A 64-bit scalar source (the interpreter's `Wave::sread64` for the codes `compilable`
+    /// admits).
+    fn scalar64(&mut self, code: u16, lit: u32, ty: Ty) -> Value {
+        let k = match code {
+            0..=126 => return self.sload64(code as usize),
+            128..=192 => u64::from(code - 128),
+            193..=208 => (-(i64::from(code) - 192)) as u64,
+            240..=248 => inline_float(code, ty),
+            _ if ty == Ty::F64 => u64::from(lit) << 32,
+            _ => u64::from(lit),
+        };
+        self.b.ins().iconst(types::I64, k as i64)
+    }
+
+    fn store64(&mut self, code: u16, x: Value) {
+        if code < 127 {
+            self.b.ins().store(mf(), x, self.s, 4 * i32::from(code));
+        }
+    }
+
+    fn store_scc(&mut self, c: Value) {
+        self.b.ins().store(mf(), c, self.scc, 0);
+    }
+
+    /// The 64-bit scalar operations and the carry forms of the 32-bit ones.
+    fn salu64(&mut self, i: &Inst, op: SAluOp) {
+        let [t0, t1, _] = i.tys;
+        match op {
+            SAluOp::AddcU32 | SAluOp::SubbU32 => {
+                let a = self.scalar(i.src[0], i.lit, t0);
+                let b = self.scalar(i.src[1], i.lit, t1);
+                let (a, b) = (
+                    self.b.ins().uextend(types::I64, a),
+                    self.b.ins().uextend(types::I64, b),
+                );
+                let c = self.b.ins().load(types::I8, mf(), self.scc, 0);
+                let c = self.b.ins().uextend(types::I64, c);
+                let (r, carry) = if op == SAluOp::AddcU32 {
+                    let s = self.b.ins().iadd(a, b);
+                    let r = self.b.ins().iadd(s, c);
+                    let hi = self.b.ins().ushr_imm(r, 32);
+                    (r, self.b.ins().icmp_imm(IntCC::NotEqual, hi, 0))
+                } else {
+                    let s = self.b.ins().isub(a, b);
+                    let r = self.b.ins().isub(s, c);
+                    let bc = self.b.ins().iadd(b, c);
+                    (r, self.b.ins().icmp(IntCC::UnsignedGreaterThan, bc, a))
+                };
+                let r = self.b.ins().ireduce(types::I32, r);
+                if i.dst < 128 {
+                    self.sstore(i.dst as usize, r);
+                }
+                self.store_scc(carry);
+            }
+            SAluOp::Mov64 => {
+                let a = self.scalar64(i.src[0], i.lit, t0);
+                self.store64(i.dst, a);
+            }
+            SAluOp::Saveexec(f) => {
+                let old = self.sload64(126);
+                let s = self.scalar64(i.src[0], i.lit, t0);
+                let new = self.logic(f, s, old);
+                self.store64(i.dst, old);
+                self.b.ins().store(mf(), new, self.s, 4 * 126);
+                let nz = self.b.ins().icmp_imm(IntCC::NotEqual, new, 0);
+                self.store_scc(nz);
+            }
+            SAluOp::Logic64(f) => {
+                let a = self.scalar64(i.src[0], i.lit, t0);
+                let b = self.scalar64(i.src[1], i.lit, t1);
+                let r = self.logic(f, a, b);
+                self.store64(i.dst, r);
+                let nz = self.b.ins().icmp_imm(IntCC::NotEqual, r, 0);
+                self.store_scc(nz);
+            }
+            SAluOp::Saveexec32(f) => {
+                let s = self.scalar(i.src[0], i.lit, Ty::B32);
+                let old = self.sload(126);
+                let new = self.logic(f, s, old);
+                if i.dst < 128 {
+                    self.sstore(i.dst as usize, old);
+                }
+                self.sstore(126, new);
+                let nz = self.b.ins().icmp_imm(IntCC::NotEqual, new, 0);
+                self.store_scc(nz);
+            }
+            SAluOp::Cselect64 => {
+                let a = self.scalar64(i.src[0], i.lit, t0);
+                let b = self.scalar64(i.src[1], i.lit, t1);
+                let scc = self.b.ins().load(types::I8, mf(), self.scc, 0);
+                let r = self.b.ins().select(scc, a, b);
+                self.store64(i.dst, r);
+            }
+            _ => {}
+        }
+    }
+
+    /// `and`, `or`, `xor`, `andn2` (`a & !b`).
+    fn logic(&mut self, f: u8, a: Value, b: Value) -> Value {
+        match f {
+            0 => self.b.ins().band(a, b),
+            1 => self.b.ins().bor(a, b),
+            2 => self.b.ins().bxor(a, b),
+            _ => self.b.ins().band_not(a, b),
+        }
+    }
+
     fn salu(&mut self, i: &Inst, op: SAluOp) {
+        if matches!(
+            op,
+            SAluOp::AddcU32
+                | SAluOp::SubbU32
+                | SAluOp::Mov64
+                | SAluOp::Saveexec(_)
+                | SAluOp::Saveexec32(_)
+                | SAluOp::Logic64(_)
+                | SAluOp::Cselect64
+        ) {
+            self.salu64(i, op);
+            return;
+        }
         let [t0, t1, _] = i.tys;
         let a = if op == SAluOp::Movk {
             self.b.ins().iconst(types::I32, i64::from(i.imm))
@@ -569,6 +708,14 @@ impl Gen<'_> {
                 let scc = self.b.ins().load(types::I8, mf(), self.scc, 0);
                 (Some(self.b.ins().select(scc, a, b)), None)
             }
+            // Handled by `salu64`.
+            SAluOp::AddcU32
+            | SAluOp::SubbU32
+            | SAluOp::Mov64
+            | SAluOp::Saveexec(_)
+            | SAluOp::Saveexec32(_)
+            | SAluOp::Logic64(_)
+            | SAluOp::Cselect64 => (None, None),
             SAluOp::Cmp(cond, signed) => {
                 let cc = int_cc(i32::from(cond), signed).unwrap_or(IntCC::Equal);
                 (None, Some(self.b.ins().icmp(cc, a, b)))

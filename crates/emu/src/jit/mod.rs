@@ -134,6 +134,20 @@ pub(crate) enum SAluOp {
     /// `s_cmp_*`: SCC from a 32-bit compare (isa's `CmpCond` numbering: 1 lt, 2 eq, 3 le,
     /// 4 gt, 5 ne/lg, 6 ge), signed or not.
     Cmp(u8, bool),
+    /// `s_addc_u32`, `s_subb_u32`: with SCC as carry in and out.
+    AddcU32,
+    SubbU32,
+    /// `s_mov_b64`.
+    Mov64,
+    /// `s_and/or/xor/andn2_b64` (0–3; SCC = result non-zero).
+    Logic64(u8),
+    /// `s_and/or/xor/andn2_saveexec_b64` (EXEC = f(S0, EXEC), D = old EXEC, SCC = EXEC
+    /// non-zero).
+    Saveexec(u8),
+    /// The same on EXEC_LO (wave32's `_b32` forms).
+    Saveexec32(u8),
+    /// `s_cselect_b64`.
+    Cselect64,
 }
 
 /// Whether the host has FMA (Cranelift lowers a vector `fma` only with it).
@@ -154,6 +168,11 @@ fn scalar_ok(code: u16) -> bool {
     matches!(code, 0..=127 | 128..=208 | 240..=248 | 255)
 }
 
+/// A 64-bit scalar operand as `Wave::sread64` reads it (an SGPR pair, a constant).
+fn scalar64_ok(code: u16) -> bool {
+    matches!(code, 0..=126 | 128..=208 | 240..=248 | 255)
+}
+
 /// A vector source: a VGPR (not an AGPR) or a scalar operand.
 fn vsrc_ok(code: u16) -> bool {
     (VGPR..AGPR).contains(&code) || scalar_ok(code)
@@ -170,13 +189,30 @@ pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
                 && match op {
                     SAluOp::Movk => true,
                     SAluOp::Mov => scalar_ok(i.src[0]),
+                    SAluOp::Mov64 | SAluOp::Saveexec(_) => scalar64_ok(i.src[0]),
+                    SAluOp::Saveexec32(_) => scalar_ok(i.src[0]),
+                    SAluOp::Logic64(_) | SAluOp::Cselect64 => {
+                        scalar64_ok(i.src[0]) && scalar64_ok(i.src[1])
+                    }
                     _ => scalar_ok(i.src[0]) && scalar_ok(i.src[1]),
                 }
         }
         Lower::VAlu(_) | Lower::VCmp | Lower::ReadFirstLane => {
+            // abs/neg only on the sources of f32 operations (not on Fmac's accumulator).
+            let float_mods = match l {
+                Lower::VCmp => i.imm >> 5 & 15 == 1,
+                Lower::VAlu(op) => {
+                    matches!(
+                        op,
+                        VAluOp::FAdd | VAluOp::FSub | VAluOp::FSubRev | VAluOp::FMul | VAluOp::Fma
+                    ) || (op == VAluOp::Fmac && (i.abs | i.neg) & 4 == 0)
+                }
+                _ => false,
+            };
             let plain = matches!(i.fmt, Fmt::Vop1 | Fmt::Vop2 | Fmt::Vop3 | Fmt::Vopc)
                 && i.sub == Sub::E32
-                && i.abs | i.neg | i.opsel | i.omod == 0
+                && (float_mods || i.abs | i.neg == 0)
+                && i.opsel | i.omod == 0
                 && !i.has(flag::CLAMP);
             plain
                 && match l {
@@ -219,7 +255,7 @@ fn valu_ok(i: &Inst, op: VAluOp) -> bool {
         // GFX8's v_add/sub/subrev_u32 write a carry (the interpreter's carry path).
         VAluOp::Add | VAluOp::Sub | VAluOp::SubRev => i.gen != Gen::Gfx8,
         VAluOp::Cndmask => i.src[2] < 127,
-        VAluOp::Carry(k) => (k < 3 || i.src[2] < 127) && i.sdst <= 127,
+        VAluOp::Carry(k) => k < 3 || i.src[2] < 127,
         VAluOp::Fma | VAluOp::Fmac => host_fma(),
         _ => true,
     };
