@@ -942,7 +942,11 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
     // Whether the PC is a block start: the turn's first instruction, a branch target, or
     // the instruction after one the tier cannot compile.
     let mut at_start = true;
-    for _ in 0..QUANTUM {
+    // Counted in instructions, compiled or not, so a wave's turns (and so the interleaving of
+    // waves, which `--deterministic` fixes) are the same with or without the tier.
+    let mut turn = 0;
+    while turn < QUANTUM {
+        turn += 1;
         let pc = w.pc;
         if let Some((slots, verify)) = jit {
             let k = program.index(pc);
@@ -952,13 +956,15 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
                 None if at_start => crate::jit::on_start(slots, k, &fetch, pc, w.wave32),
                 None => None,
             };
-            if let Some(b) = block.filter(|b| b.runs(w)) {
+            // A block that would cross the end of the turn is interpreted.
+            if let Some(b) = block.filter(|b| b.runs(w) && turn - 1 + b.n <= QUANTUM) {
                 if let Err(detail) = crate::jit::run(b, w, &fetch, env, verify) {
                     let kind = FaultKind::TierMismatch { detail };
                     return Err(fault(ctx, id, w, pc, None, kind, None));
                 }
                 w.instructions += u64::from(b.n);
                 w.pc = pc + b.bytes;
+                turn += b.n - 1;
                 at_start = true;
                 continue;
             }
