@@ -948,13 +948,13 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
     while turn < QUANTUM {
         turn += 1;
         let pc = w.pc;
-        if let Some((slots, verify)) = jit {
+        // Blocks start only at block starts, so the rest of the instructions pay one test.
+        if let (Some((slots, verify)), true) = (jit, at_start) {
             let k = program.index(pc);
             let fetch = |a: u64| program.at(a).copied();
             let block = match slots.block(k) {
                 Some(b) => Some(b),
-                None if at_start => crate::jit::on_start(slots, k, &fetch, pc, w.wave32),
-                None => None,
+                None => crate::jit::on_start(slots, k, &fetch, pc, w.wave32),
             };
             // A block that would cross the end of the turn is interpreted.
             if let Some(b) = block.filter(|b| b.runs(w) && turn - 1 + b.n <= QUANTUM) {
@@ -965,7 +965,6 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
                 w.instructions += u64::from(b.n);
                 w.pc = pc + b.bytes;
                 turn += b.n - 1;
-                at_start = true;
                 continue;
             }
         }
@@ -977,7 +976,7 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
         let result = exec::step::<CHECK>(w, inst, env);
         obs.after(w, inst, env.lds, result.is_err());
         if jit.is_some() {
-            at_start = !matches!(result, Ok(Flow::Next)) || crate::jit::compilable(inst).is_none();
+            at_start = !matches!(result, Ok(Flow::Next)) || !crate::jit::may_compile(inst);
         }
         match result {
             Ok(Flow::Next) => w.pc = pc + u64::from(inst.size),

@@ -98,7 +98,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let old = r.clone();
     run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{mcpu}{attr}: {e:?}"));
     let after = jit::stats();
-    if jit::enabled() {
+    if jit::checks_single_runs() {
         assert!(
             after.instructions >= before.instructions + 18,
             "{mcpu}{attr}: the block was not compiled ({before:?} → {after:?})"
@@ -178,7 +178,7 @@ fn check_carries(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let old = r.clone();
     let before = jit::stats();
     run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{mcpu}{attr}: {e:?}"));
-    if jit::enabled() {
+    if jit::checks_single_runs() {
         let after = jit::stats();
         assert!(
             after.instructions >= before.instructions + 7,
@@ -268,7 +268,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     r.mode = WaveRegs::DEFAULT_MODE;
     run_words(Gen::Gfx90a, &words, &mut r).expect("run");
     assert!(r.v[2].iter().all(|&x| x == 0x3f80_0001), "to nearest even");
-    if jit::enabled() {
+    if jit::checks_single_runs() {
         assert!(
             jit::stats().runs > before.runs,
             "the default MODE ran compiled code"

@@ -33,17 +33,22 @@ use std::sync::{mpsc, Arc, OnceLock};
 pub(crate) const THRESHOLD: u32 = 1000;
 /// Most instructions in one block.
 pub(crate) const MAX_BLOCK: usize = 64;
+/// Fewest instructions worth a block in the background tier (a shorter one costs more in
+/// the call and the EXEC blends than the interpreter spends on it).
+pub(crate) const MIN_BLOCK: usize = 3;
 
 /// How a compiled block is called: the wave's scalar file (`s`, 128 dwords), its vector file
 /// (512 rows of 64 dwords), SCC (one byte, 0 or 1) and its `lane_ops` counter.
 pub(crate) type BlockFn = unsafe extern "C" fn(*mut u32, *mut u32, *mut u8, *mut u64);
 
-/// The tier's setting, from `HSAEMU_JIT` (read once).
+/// The tier's setting for dispatches, from `HSAEMU_JIT` (read once). Off unless asked for:
+/// with only straight-line ALU blocks compiled it does not yet beat the interpreter
+/// (docs/architecture-emu.md, "The compiling tier").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
-    /// `HSAEMU_JIT=0`, or built without the `jit` feature.
+    /// The default, `HSAEMU_JIT=0`, or built without the `jit` feature.
     Off,
-    /// The default: compile hot blocks in the background.
+    /// `HSAEMU_JIT=1`: compile hot blocks in the background.
     On,
     /// `HSAEMU_JIT=sync`: compile every block start at its first execution, waiting for it.
     Sync,
@@ -58,11 +63,20 @@ pub(crate) fn mode() -> Mode {
             return Mode::Off;
         }
         match std::env::var("HSAEMU_JIT").as_deref().map(str::trim) {
-            Ok("0") => Mode::Off,
+            Ok("1") => Mode::On,
             Ok("sync") => Mode::Sync,
             Ok("verify") => Mode::Verify,
-            _ => Mode::On,
+            _ => Mode::Off,
         }
+    })
+}
+
+/// Whether `run_words` compiles and checks its blocks: built with the tier and not
+/// `HSAEMU_JIT=0` (so the per-instruction tests check the compiled forms by default).
+pub(crate) fn in_single_runs() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| {
+        cfg!(feature = "jit") && std::env::var("HSAEMU_JIT").map_or(true, |v| v.trim() != "0")
     })
 }
 
@@ -176,6 +190,13 @@ fn scalar64_ok(code: u16) -> bool {
 /// A vector source: a VGPR (not an AGPR) or a scalar operand.
 fn vsrc_ok(code: u16) -> bool {
     (VGPR..AGPR).contains(&code) || scalar_ok(code)
+}
+
+/// Whether `i`'s operation has a lowering at all (the run loop's cheap test for where blocks
+/// may start: after an instruction without one).
+#[inline]
+pub(crate) fn may_compile(i: &Inst) -> bool {
+    crate::ops::jit_lowering(i.op).is_some()
 }
 
 /// How `i` is compiled, or `None` when the interpreter must run it.
@@ -506,7 +527,7 @@ pub(crate) fn on_start(
         return Some(b);
     }
     let insts = collect(fetch, pc);
-    if !insts.is_empty() {
+    if insts.len() >= MIN_BLOCK {
         if let Some(q) = queue() {
             let _ = q.send(Request {
                 insts,
@@ -527,11 +548,12 @@ pub(crate) fn run(
     env: &mut Env,
     verify: bool,
 ) -> Result<(), String> {
-    BLOCK_RUNS.fetch_add(1, Ordering::Relaxed);
     if !verify {
         b.run(w);
         return Ok(());
     }
+    // Counted only when verifying (a shared counter would cost every run a contended write).
+    BLOCK_RUNS.fetch_add(1, Ordering::Relaxed);
     let (s0, scc0, lanes0, v0) = (w.s, w.scc, w.lane_ops, w.v.clone());
     b.run(w);
     let (s1, scc1, lanes1) = (w.s, w.scc, w.lane_ops);
@@ -603,7 +625,7 @@ pub struct Stats {
     pub failed: u64,
     /// Time spent compiling, in nanoseconds (on the compiler thread).
     pub compile_nanos: u64,
-    /// Runs of compiled blocks.
+    /// Runs of compiled blocks checked against the interpreter (`verify` and `run_words`).
     pub runs: u64,
 }
 
@@ -619,7 +641,14 @@ pub fn stats() -> Stats {
     }
 }
 
-/// Whether the tier is on: built with the `jit` feature and not turned off by `HSAEMU_JIT=0`.
+/// Whether dispatches use the tier (`HSAEMU_JIT=1`, `sync` or `verify`, in a build with the
+/// `jit` feature).
 pub fn enabled() -> bool {
     mode() != Mode::Off
+}
+
+/// Whether `run_words` and its siblings compile every block and check it against the
+/// interpreter (unless `HSAEMU_JIT=0`, in a build with the `jit` feature).
+pub fn checks_single_runs() -> bool {
+    in_single_runs()
 }

@@ -479,12 +479,12 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
 /// alone).
 fn print_tier() {
     if !hsaemu_emu::jit::enabled() {
-        println!("compiling tier: off (HSAEMU_JIT=0 or built without it)");
+        println!("compiling tier: off (HSAEMU_JIT=1 turns it on)");
         return;
     }
     let s = hsaemu_emu::jit::stats();
     println!(
-        "compiling tier: {} blocks ({} instructions) compiled in {:.1} ms, {} compiled runs{}",
+        "compiling tier: {} blocks ({} instructions) compiled in {:.1} ms, {} verified runs{}",
         s.blocks,
         s.instructions,
         s.compile_nanos as f64 / 1e6,
