@@ -30,7 +30,7 @@ impl Compiler {
     pub(super) fn new() -> Result<Compiler, String> {
         let mut flags = settings::builder();
         for (k, v) in [
-            ("opt_level", "speed"),
+            ("opt_level", "none"),
             ("use_colocated_libcalls", "false"),
             ("is_pic", "false"),
         ] {
