@@ -148,7 +148,7 @@ fn run(
     // per-instruction test line also tests the compiled form of what it runs. (Dispatches use
     // the tier only when `HSAEMU_JIT` asks for it.)
     let jit = crate::jit::in_single_runs();
-    let fetch = |a: u64| (a < end && a % 4 == 0).then(|| insts[(a / 4) as usize]);
+    let fetch = |a: u64| (a < end && a.is_multiple_of(4)).then(|| insts[(a / 4) as usize]);
     let mut blocks = std::collections::HashMap::new();
     let mut at_start = true;
     while w.pc < end && count < 1 << 20 {
