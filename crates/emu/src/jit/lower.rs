@@ -634,16 +634,7 @@ impl Gen<'_> {
     }
 
     fn salu(&mut self, i: &Inst, op: SAluOp) {
-        if matches!(
-            op,
-            SAluOp::AddcU32
-                | SAluOp::SubbU32
-                | SAluOp::Mov64
-                | SAluOp::Saveexec(_)
-                | SAluOp::Saveexec32(_)
-                | SAluOp::Logic64(_)
-                | SAluOp::Cselect64
-        ) {
+        if op.wide() {
             self.salu64(i, op);
             return;
         }
@@ -660,30 +651,25 @@ impl Gen<'_> {
         let nz = |g: &mut Self, r: Value| g.b.ins().icmp_imm(IntCC::NotEqual, r, 0);
         let (r, scc): (Option<Value>, Option<Value>) = match op {
             SAluOp::Mov | SAluOp::Movk => (Some(a), None),
-            SAluOp::AddU32 => {
-                let (r, c) = self.b.ins().uadd_overflow(a, b);
-                (Some(r), Some(c))
-            }
-            SAluOp::SubU32 => {
-                let (r, c) = self.b.ins().usub_overflow(a, b);
-                (Some(r), Some(c))
-            }
-            SAluOp::AddI32 => {
-                let (r, c) = self.b.ins().sadd_overflow(a, b);
-                (Some(r), Some(c))
-            }
-            SAluOp::SubI32 => {
-                let (r, c) = self.b.ins().ssub_overflow(a, b);
+            SAluOp::AddU32 | SAluOp::SubU32 | SAluOp::AddI32 | SAluOp::SubI32 => {
+                let ins = self.b.ins();
+                let (r, c) = match op {
+                    SAluOp::AddU32 => ins.uadd_overflow(a, b),
+                    SAluOp::SubU32 => ins.usub_overflow(a, b),
+                    SAluOp::AddI32 => ins.sadd_overflow(a, b),
+                    _ => ins.ssub_overflow(a, b),
+                };
                 (Some(r), Some(c))
             }
             SAluOp::MulI32 => (Some(self.b.ins().imul(a, b)), None),
             SAluOp::And | SAluOp::Or | SAluOp::Xor | SAluOp::AndN2 => {
-                let r = match op {
-                    SAluOp::And => self.b.ins().band(a, b),
-                    SAluOp::Or => self.b.ins().bor(a, b),
-                    SAluOp::Xor => self.b.ins().bxor(a, b),
-                    _ => self.b.ins().band_not(a, b),
+                let f = match op {
+                    SAluOp::And => 0,
+                    SAluOp::Or => 1,
+                    SAluOp::Xor => 2,
+                    _ => 3,
                 };
+                let r = self.logic(f, a, b);
                 (Some(r), Some(nz(self, r)))
             }
             SAluOp::Lshl | SAluOp::Lshr | SAluOp::Ashr => {
@@ -708,18 +694,12 @@ impl Gen<'_> {
                 let scc = self.b.ins().load(types::I8, mf(), self.scc, 0);
                 (Some(self.b.ins().select(scc, a, b)), None)
             }
-            // Handled by `salu64`.
-            SAluOp::AddcU32
-            | SAluOp::SubbU32
-            | SAluOp::Mov64
-            | SAluOp::Saveexec(_)
-            | SAluOp::Saveexec32(_)
-            | SAluOp::Logic64(_)
-            | SAluOp::Cselect64 => (None, None),
             SAluOp::Cmp(cond, signed) => {
                 let cc = int_cc(i32::from(cond), signed).unwrap_or(IntCC::Equal);
                 (None, Some(self.b.ins().icmp(cc, a, b)))
             }
+            // The wide forms, done by `salu64`.
+            _ => (None, None),
         };
         if let Some(r) = r {
             if i.dst < 128 {

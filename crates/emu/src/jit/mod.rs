@@ -164,6 +164,22 @@ pub(crate) enum SAluOp {
     Cselect64,
 }
 
+impl SAluOp {
+    /// The 64-bit forms and those with a 64-bit intermediate (`lower`'s `salu64`).
+    pub(crate) fn wide(self) -> bool {
+        matches!(
+            self,
+            SAluOp::AddcU32
+                | SAluOp::SubbU32
+                | SAluOp::Mov64
+                | SAluOp::Saveexec(_)
+                | SAluOp::Saveexec32(_)
+                | SAluOp::Logic64(_)
+                | SAluOp::Cselect64
+        )
+    }
+}
+
 /// Whether the host has FMA (Cranelift lowers a vector `fma` only with it).
 fn host_fma() -> bool {
     #[cfg(target_arch = "x86_64")]
