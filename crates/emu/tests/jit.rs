@@ -66,6 +66,11 @@ fn program(gfx10: bool, wave32: bool) -> String {
          s_cmp_eq_u32 s2, 12
          s_cselect_b32 s3, 1, 2
          s_lshl_b32 s6, s0, 30
+         v_add3_u32 v18, v0, v12, 5
+         v_bfi_b32 v19, v12, v0, v2
+         v_mul_u32_u24 v20, v12, v0
+         v_max_i32 v21, v12, v0
+         v_not_b32 v22, v12
          s_endpgm
 "
     )
@@ -100,7 +105,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let after = jit::stats();
     if jit::checks_single_runs() {
         assert!(
-            after.instructions >= before.instructions + 18,
+            after.instructions >= before.instructions + 23,
             "{mcpu}{attr}: the block was not compiled ({before:?} → {after:?})"
         );
         assert!(after.runs > before.runs, "{mcpu}{attr}: no compiled run");
@@ -128,6 +133,11 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         want(8, (1.0 + v9).to_bits());
         want(10, v9.mul_add(v9, 0.5).to_bits());
         want(13, (v9 * f32::from_bits(v12)).to_bits());
+        want(18, x.wrapping_add(v12).wrapping_add(5));
+        want(19, (v12 & x) | (!v12 & (x + 7)));
+        want(20, (v12 & 0xff_ffff).wrapping_mul(x));
+        want(21, (v12 as i32).max(x as i32) as u32);
+        want(22, !v12);
         if active && 32 > x {
             vcc |= 1 << l;
         }

@@ -256,6 +256,22 @@ impl Gen<'_> {
         self.b.ins().bitcast(types::I32X4, MemFlags::new(), x)
     }
 
+    /// `fma(x, y, z)` on f32 lanes; a NaN operand gives the first NaN of (x, y, z), quieted,
+    /// as the interpreter's host FMA does (Cranelift's choice of FMA form, i.e. which operand
+    /// the instruction overwrites, would pick another).
+    fn fma(&mut self, x: Value, y: Value, z: Value) -> Value {
+        let (fx, fy, fz) = (self.f32x4(x), self.f32x4(y), self.f32x4(z));
+        let r = self.b.ins().fma(fx, fy, fz);
+        let mut out = self.i32x4(r);
+        let quiet = self.vconst([0x0040_0000; 4]);
+        for (v, fv) in [(z, fz), (y, fy), (x, fx)] {
+            let nan = self.b.ins().fcmp(FloatCC::Unordered, fv, fv);
+            let q = self.b.ins().bor(v, quiet);
+            out = self.b.ins().bitselect(nan, q, out);
+        }
+        out
+    }
+
     /// A per-lane shift (Cranelift's vector shifts take one amount for all lanes): a uniform
     /// amount shifts the vector, a per-lane one goes lane by lane.
     fn shift(&mut self, kind: IntShift, x: Value, amount: Src, g: usize) -> Value {
@@ -314,17 +330,13 @@ impl Gen<'_> {
         }
         let dst = reg_index(i.dst);
         let a = self.src(i, 0);
-        let nsrc = match op {
-            VAluOp::Mov => 1,
-            VAluOp::Fma | VAluOp::LshlAdd | VAluOp::Cndmask => 3,
-            _ => 2,
-        };
+        let nsrc = op.sources();
         let b = if nsrc >= 2 {
             Some(self.src(i, 1))
         } else {
             None
         };
-        let c = if nsrc == 3 && op != VAluOp::Cndmask {
+        let c = if nsrc == 3 {
             Some(self.src(i, 2))
         } else {
             None
@@ -382,21 +394,65 @@ impl Gen<'_> {
                         Some(c) => s.lanes_mod(i, 2, c, g),
                         None => s.lanes(Src::Row(dst), g),
                     };
-                    let (fx, fy, fz) = (s.f32x4(x), s.f32x4(y), s.f32x4(z));
-                    let r = s.b.ins().fma(fx, fy, fz);
-                    let r = s.i32x4(r);
-                    // A NaN operand gives the first NaN of (S0, S1, S2), quieted, as the
-                    // interpreter's host FMA does; Cranelift's choice of FMA form (which
-                    // operand the instruction overwrites) would pick another.
-                    let quiet = s.vconst([0x0040_0000; 4]);
-                    let mut out = r;
-                    for (v, fv) in [(z, fz), (y, fy), (x, fx)] {
-                        let nan = s.b.ins().fcmp(FloatCC::Unordered, fv, fv);
-                        let nan = s.i32x4(nan);
-                        let q = s.b.ins().bor(v, quiet);
-                        out = s.b.ins().bitselect(nan, q, out);
+                    s.fma(x, y, z)
+                }
+                VAluOp::FmaK(mk) => {
+                    let k = s.b.ins().iconst(types::I32, i64::from(i.lit as i32));
+                    let k = s.b.ins().splat(types::I32X4, k);
+                    if mk {
+                        s.fma(x, k, y)
+                    } else {
+                        s.fma(x, y, k)
                     }
-                    out
+                }
+                VAluOp::Not => s.b.ins().bnot(x),
+                VAluOp::MinI32 => s.b.ins().smin(x, y),
+                VAluOp::MaxI32 => s.b.ins().smax(x, y),
+                VAluOp::MinU32 => s.b.ins().umin(x, y),
+                VAluOp::MaxU32 => s.b.ins().umax(x, y),
+                VAluOp::MulU24 => {
+                    let m = s.vconst([0xff_ffff; 4]);
+                    let (p, q) = (s.b.ins().band(x, m), s.b.ins().band(y, m));
+                    s.b.ins().imul(p, q)
+                }
+                VAluOp::MulI24 => {
+                    let p = s.b.ins().ishl_imm(x, 8);
+                    let p = s.b.ins().sshr_imm(p, 8);
+                    let q = s.b.ins().ishl_imm(y, 8);
+                    let q = s.b.ins().sshr_imm(q, 8);
+                    s.b.ins().imul(p, q)
+                }
+                _ => {
+                    // The three-source integer operations.
+                    let z = c.map(|c| s.lanes(c, g)).unwrap_or(x);
+                    match op {
+                        VAluOp::Add3 => {
+                            let t = s.b.ins().iadd(x, y);
+                            s.b.ins().iadd(t, z)
+                        }
+                        VAluOp::Or3 => {
+                            let t = s.b.ins().bor(x, y);
+                            s.b.ins().bor(t, z)
+                        }
+                        VAluOp::AndOr => {
+                            let t = s.b.ins().band(x, y);
+                            s.b.ins().bor(t, z)
+                        }
+                        VAluOp::Xad => {
+                            let t = s.b.ins().bxor(x, y);
+                            s.b.ins().iadd(t, z)
+                        }
+                        VAluOp::LshlOr => {
+                            let t = s.shift(IntShift::Shl, x, bb, g);
+                            s.b.ins().bor(t, z)
+                        }
+                        VAluOp::AddLshl => {
+                            let t = s.b.ins().iadd(x, y);
+                            s.shift(IntShift::Shl, t, c.unwrap_or(bb), g)
+                        }
+                        // v_bfi_b32: (S0 & S1) | (!S0 & S2).
+                        _ => s.b.ins().bitselect(x, y, z),
+                    }
                 }
             }
         });

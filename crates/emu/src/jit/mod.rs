@@ -121,6 +121,34 @@ pub(crate) enum VAluOp {
     /// The carry forms (`v_add_co_u32`…): the interpreter's carry kinds 0–5 (add, sub,
     /// subrev, then the same with a carry-in from the SGPR pair in source 2).
     Carry(u8),
+    Not,
+    MinI32,
+    MaxI32,
+    MinU32,
+    MaxU32,
+    MulU24,
+    MulI24,
+    Add3,
+    Or3,
+    AndOr,
+    Xad,
+    LshlOr,
+    AddLshl,
+    Bfi,
+    /// `v_fmamk_f32` (`S0 * K + S1`, true) and `v_fmaak_f32` (`S0 * S1 + K`, false).
+    FmaK(bool),
+}
+
+impl VAluOp {
+    /// The vector sources it reads (`v_cndmask`'s mask and the carry-in are apart).
+    pub(crate) fn sources(self) -> usize {
+        use VAluOp::*;
+        match self {
+            Mov | Not => 1,
+            Fma | LshlAdd | Add3 | Or3 | AndOr | Xad | LshlOr | AddLshl | Bfi => 3,
+            _ => 2,
+        }
+    }
 }
 
 /// The scalar operations (`D = f(S0, S1)`, SCC as the interpreter sets it).
@@ -241,7 +269,12 @@ pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
                 Lower::VAlu(op) => {
                     matches!(
                         op,
-                        VAluOp::FAdd | VAluOp::FSub | VAluOp::FSubRev | VAluOp::FMul | VAluOp::Fma
+                        VAluOp::FAdd
+                            | VAluOp::FSub
+                            | VAluOp::FSubRev
+                            | VAluOp::FMul
+                            | VAluOp::Fma
+                            | VAluOp::FmaK(_)
                     ) || (op == VAluOp::Fmac && (i.abs | i.neg) & 4 == 0)
                 }
                 _ => false,
@@ -282,18 +315,14 @@ fn lower_compare(imm: i32) -> bool {
 }
 
 fn valu_ok(i: &Inst, op: VAluOp) -> bool {
-    let n = match op {
-        VAluOp::Mov => 1,
-        VAluOp::LshlAdd | VAluOp::Fma => 3,
-        _ => 2,
-    };
+    let n = op.sources();
     let srcs = i.src[..n].iter().all(|&c| vsrc_ok(c)) && i.tys[..n].iter().all(|&t| t == Ty::B32);
     let special = match op {
         // GFX8's v_add/sub/subrev_u32 write a carry (the interpreter's carry path).
         VAluOp::Add | VAluOp::Sub | VAluOp::SubRev => i.gen != Gen::Gfx8,
         VAluOp::Cndmask => i.src[2] < 127,
         VAluOp::Carry(k) => k < 3 || i.src[2] < 127,
-        VAluOp::Fma | VAluOp::Fmac => host_fma(),
+        VAluOp::Fma | VAluOp::Fmac | VAluOp::FmaK(_) => host_fma(),
         _ => true,
     };
     (VGPR..AGPR).contains(&i.dst) && srcs && special
