@@ -697,3 +697,58 @@ pub fn enabled() -> bool {
 pub fn checks_single_runs() -> bool {
     in_single_runs()
 }
+
+#[cfg(all(test, feature = "jit"))]
+mod tests {
+    use super::*;
+    use crate::decode::decode;
+    use crate::exec::Scratch;
+    use crate::memory::{MemoryMap, RegionCache};
+
+    /// The verify check sees a compiled block that does not do what the instructions say: a
+    /// block compiled from `v_mov_b32 v1, s0` checked against `v_mov_b32 v1, s1`.
+    #[test]
+    fn verify_reports_a_block_that_differs_from_the_interpreter() {
+        let gen = Gen::Gfx90a;
+        let compiled = [decode(gen, &[0x7e02_0200])]; // v_mov_b32 v1, s0
+        let claimed = [decode(gen, &[0x7e02_0201])]; // v_mov_b32 v1, s1
+        assert_eq!(compilable(&compiled[0]), Some(Lower::VAlu(VAluOp::Mov)));
+        let b =
+            compile_now(&|a| compiled.get(a as usize / 4).copied(), 0, false).expect("compiled");
+        assert_eq!((b.n, b.bytes), (1, 4));
+        let mut w = Wave::new();
+        w.s[0] = 7;
+        w.s[1] = 9;
+        w.set_exec(0b1010);
+        let mem = MemoryMap::new();
+        let mut cache = RegionCache::default();
+        let mut scratch = Scratch::new();
+        let gws = crate::gws::Gws::default();
+        let mut lds = [0u8; 0];
+        let mut env = Env {
+            gen,
+            mem: &mem,
+            cache: &mut cache,
+            lds: &mut lds,
+            private_per_lane: 0,
+            scratch: &mut scratch,
+            clock_mhz: 1000,
+            gws: &gws,
+            deterministic: false,
+            check: None,
+        };
+        // Checked against its own instruction, the block agrees.
+        let own = |a: u64| compiled.get(a as usize / 4).copied();
+        run(b, &mut w, &own, &mut env, true).expect("agrees with the interpreter");
+        assert_eq!((w.v[1][1], w.v[1][3], w.v[1][0]), (7, 7, 0));
+        // Checked against another instruction, the difference is named lane by lane.
+        let other = |a: u64| claimed.get(a as usize / 4).copied();
+        let e = run(b, &mut w, &other, &mut env, true).expect_err("differs");
+        assert!(
+            e.contains("v1[1]: compiled 0x7, interpreted 0x9")
+                && e.contains("v1[3]: compiled 0x7, interpreted 0x9")
+                && !e.contains("v1[0]"),
+            "{e}"
+        );
+    }
+}
