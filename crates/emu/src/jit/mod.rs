@@ -7,12 +7,14 @@
 //!   branch target, or the instruction after one the interpreter executed because it is not
 //!   compilable. The keys that compile, and how, come from `tools/jit-ops.txt` through
 //!   `ops::jit_lowering` (generated), so an opcode is compiled only when listed.
-//! - **When.** Each block start counts its executions (all waves of a program); at
-//!   [`THRESHOLD`] it is queued to the one background compiler thread, which publishes the
-//!   block in the program's slot. `HSAEMU_JIT=sync` compiles at the first execution and waits
-//!   (deterministic); `HSAEMU_JIT=verify` does the same and also runs every compiled block in
-//!   the interpreter on a copy of the wave, faulting when the two states differ.
-//!   `HSAEMU_JIT=0` turns the tier off.
+//! - **When.** Dispatches use the tier only when `HSAEMU_JIT` asks (it does not beat the
+//!   interpreter yet). With `HSAEMU_JIT=1` each block start counts its executions (all waves
+//!   of a program); at [`THRESHOLD`] a block of at least [`MIN_BLOCK`] instructions is queued
+//!   to the one background compiler thread, which publishes it in the program's slot.
+//!   `HSAEMU_JIT=sync` compiles at the first execution and waits (deterministic);
+//!   `HSAEMU_JIT=verify` does the same and also runs every compiled block in the interpreter
+//!   on a copy of the wave, faulting when the two states differ. `run_words` compiles and
+//!   verifies every block unless `HSAEMU_JIT=0`.
 //! - **Falling back.** A block runs only for the wave size it was compiled for and, when it
 //!   holds vector ALU instructions, only under the default MODE (round to nearest even,
 //!   denormals kept, no VGPR index mode); otherwise the interpreter runs the same
