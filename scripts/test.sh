@@ -23,3 +23,6 @@ if [ "$status" -ne 0 ]; then
     grep -v -E '^ +(at |[0-9]+: )|^stack backtrace:|^note: ' | head -n 300
   exit "$status"
 fi
+# The compiling tier on the emulator's kernel tests, each compiled block checked bit for bit
+# against the interpreter (docs/architecture-emu.md, "The compiling tier").
+HSAEMU_JIT=verify cargo test -p hsaemu-emu --test kernels

@@ -943,8 +943,44 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
     obs: &mut O,
 ) -> Result<(), Fault> {
     let program = &*ctx.program;
-    for _ in 0..QUANTUM {
+    // The compiling tier: off under `--check` (its checkers see only interpreted accesses)
+    // and wave tracing (which looks at every instruction).
+    let jit = match crate::jit::mode() {
+        crate::jit::Mode::Off => None,
+        _ if CHECK || O::ACTIVE => None,
+        m => program
+            .jit_slots()
+            .map(|s| (s, m == crate::jit::Mode::Verify)),
+    };
+    // Whether the PC is a block start: the turn's first instruction, a branch target, or
+    // the instruction after one the tier cannot compile.
+    let mut at_start = true;
+    // Counted in instructions, compiled or not, so a wave's turns (and so the interleaving of
+    // waves, which `--deterministic` fixes) are the same with or without the tier.
+    let mut turn = 0;
+    while turn < QUANTUM {
+        turn += 1;
         let pc = w.pc;
+        // Blocks start only at block starts, so the rest of the instructions pay one test.
+        if let (Some((slots, verify)), true) = (jit, at_start) {
+            let k = program.index(pc);
+            let fetch = |a: u64| program.at(a).copied();
+            let block = match slots.block(k) {
+                Some(b) => Some(b),
+                None => crate::jit::on_start(slots, k, &fetch, pc, w.wave32),
+            };
+            // A block that would cross the end of the turn is interpreted.
+            if let Some(b) = block.filter(|b| b.runs(w) && turn - 1 + b.n <= QUANTUM) {
+                if let Err(detail) = crate::jit::run(b, w, &fetch, env, verify) {
+                    let kind = FaultKind::TierMismatch { detail };
+                    return Err(fault(ctx, id, w, pc, None, kind, None));
+                }
+                w.instructions += u64::from(b.n);
+                w.pc = pc + b.bytes;
+                turn += b.n - 1;
+                continue;
+            }
+        }
         let Some(inst) = program.at(pc) else {
             return Err(fault(ctx, id, w, pc, None, FaultKind::PcOutOfRange, None));
         };
@@ -952,6 +988,9 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
         obs.before(w, inst, env.lds);
         let result = exec::step::<CHECK>(w, inst, env);
         obs.after(w, inst, env.lds, result.is_err());
+        if jit.is_some() {
+            at_start = !matches!(result, Ok(Flow::Next)) || !crate::jit::may_compile(inst);
+        }
         match result {
             Ok(Flow::Next) => w.pc = pc + u64::from(inst.size),
             Ok(Flow::Jump(t)) => w.pc = t,

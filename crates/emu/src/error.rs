@@ -104,6 +104,12 @@ pub enum FaultKind {
         /// Every wave that had not ended, where it was.
         waves: Box<[LiveWave]>,
     },
+    /// `HSAEMU_JIT=verify`: a compiled block left the wave in another state than the
+    /// interpreter running the same instructions (a bug in the compiling tier).
+    TierMismatch {
+        /// The block and the registers that differ.
+        detail: String,
+    },
 }
 
 /// Why a dispatch was stopped.
@@ -213,6 +219,7 @@ impl fmt::Display for Fault {
             FaultKind::PcOutOfRange => "program counter outside the loaded code",
             FaultKind::InvalidDispatch { .. } => "invalid dispatch",
             FaultKind::Stopped { .. } => "stopped",
+            FaultKind::TierMismatch { .. } => "compiled code differs from the interpreter",
         };
         write!(f, "{what}")?;
         if let Some(k) = &self.kernel {
@@ -284,6 +291,7 @@ impl fmt::Display for Fault {
             FaultKind::PcOutOfRange => write!(f, "jumped outside the loaded code"),
             FaultKind::InvalidDispatch { reason, .. } => write!(f, "{reason}"),
             FaultKind::Stopped { .. } => Ok(()),
+            FaultKind::TierMismatch { detail } => write!(f, "{detail}"),
         }?;
         if let (Some(d), None) = (&self.context.detail, freed) {
             write!(f, " ({d})")?;

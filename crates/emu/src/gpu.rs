@@ -143,6 +143,9 @@ pub(crate) struct Program {
     eager: Box<[Inst]>,
     /// A large region, decoded on demand.
     lazy: Option<Lazy>,
+    /// The compiling tier's counters and blocks per dword (made on first use; small regions
+    /// only).
+    jit: OnceLock<Arc<crate::jit::Slots>>,
 }
 
 struct Lazy {
@@ -163,6 +166,7 @@ impl Program {
                     .map(|k| decode::decode(gen, &words[k..(k + decode::MAX_DWORDS).min(n)]))
                     .collect(),
                 lazy: None,
+                jit: OnceLock::new(),
             };
         }
         Program {
@@ -175,6 +179,7 @@ impl Program {
                     .collect(),
                 words: words.into_boxed_slice(),
             }),
+            jit: OnceLock::new(),
         }
     }
 
@@ -190,6 +195,24 @@ impl Program {
             Some(inst) => Some(inst),
             None => self.lazy_at(k),
         }
+    }
+
+    /// The compiling tier's slots, for a small region (a large one is only interpreted).
+    #[inline]
+    pub(crate) fn jit_slots(&self) -> Option<&Arc<crate::jit::Slots>> {
+        if self.eager.is_empty() {
+            return None;
+        }
+        Some(
+            self.jit
+                .get_or_init(|| Arc::new(crate::jit::Slots::new(self.eager.len()))),
+        )
+    }
+
+    /// The dword index of `pc` in a small region.
+    #[inline]
+    pub(crate) fn index(&self, pc: u64) -> usize {
+        (pc.wrapping_sub(self.base) / 4) as usize
     }
 
     /// Out of the small-region fetch path, so it stays as it was before chunking.

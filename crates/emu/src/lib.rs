@@ -50,6 +50,7 @@ mod exec;
 mod gpu;
 mod gws;
 pub mod image;
+pub mod jit;
 pub mod kernarg;
 mod loader;
 pub mod memory;

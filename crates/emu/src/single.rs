@@ -148,9 +148,32 @@ fn run(
     };
     let end = 4 * words.len() as u64;
     let mut count = 0u64;
+    // The compiling tier, unless `HSAEMU_JIT=0`: every block start compiles at once and each
+    // compiled run is checked against the interpreter (`HSAEMU_JIT=verify`'s check), so every
+    // per-instruction test line also tests the compiled form of what it runs. (Dispatches use
+    // the tier only when `HSAEMU_JIT` asks for it.)
+    let jit = crate::jit::in_single_runs();
+    let fetch = |a: u64| (a < end && a.is_multiple_of(4)).then(|| insts[(a / 4) as usize]);
+    let mut blocks = std::collections::HashMap::new();
+    let mut at_start = true;
     while w.pc < end && count < 1 << 20 {
+        if jit && at_start {
+            let pc = w.pc;
+            let block = *blocks
+                .entry(pc)
+                .or_insert_with(|| crate::jit::compile_now(&fetch, pc, w.wave32));
+            if let Some(b) = block.filter(|b| b.runs(&w)) {
+                crate::jit::run(b, &mut w, &fetch, &mut env, true)
+                    .map_err(|detail| FaultKind::TierMismatch { detail })?;
+                count += u64::from(b.n);
+                w.instructions += u64::from(b.n);
+                w.pc += b.bytes;
+                continue;
+            }
+        }
         let inst = &insts[(w.pc / 4) as usize];
         let flow = step::<false>(&mut w, inst, &mut env).map_err(|f| f.kind)?;
+        at_start = !matches!(flow, Flow::Next) || crate::jit::compilable(inst).is_none();
         count += 1;
         // What SHADER_CYCLES and the deterministic clocks count.
         w.instructions += 1;

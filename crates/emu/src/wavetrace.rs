@@ -155,12 +155,15 @@ impl Tracer {
 
 /// What the scheduler's wave loop tells an observer around each instruction.
 pub(crate) trait Observer {
+    /// Whether it looks at every instruction (the compiling tier stays off then).
+    const ACTIVE: bool = true;
     fn before(&mut self, w: &Wave, inst: &Inst, lds: &[u8]);
     fn after(&mut self, w: &Wave, inst: &Inst, lds: &[u8], fault: bool);
 }
 
 /// No observer: the normal loop.
 impl Observer for () {
+    const ACTIVE: bool = false;
     #[inline(always)]
     fn before(&mut self, _: &Wave, _: &Inst, _: &[u8]) {}
     #[inline(always)]

@@ -179,7 +179,38 @@ pub(crate) fn valu_part(op: Op) -> u8 {
     }
 }
 '''
+    out += jit_table(ops)
     open("src/ops.rs", "w").write(out)
+
+
+def jit_table(ops):
+    """`jit_lowering`: the keys tools/jit-ops.txt says the compiling tier translates."""
+    out = '''
+/// How the compiling tier translates an operation (`tools/jit-ops.txt`), or `None` when only
+/// the interpreter runs it.
+#[inline]
+pub(crate) fn jit_lowering(op: Op) -> Option<crate::jit::Lower> {
+    #[allow(unused_imports)]
+    use crate::jit::{Lower, SAluOp, VAluOp};
+    Some(match op {
+'''
+    seen = set()
+    for line in open(os.path.join(HERE, "jit-ops.txt")):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, _, lowering = line.partition(" ")
+        if key not in ops and key != "V_CMP":
+            sys.exit("tools/jit-ops.txt: %s is not a semantic key" % key)
+        if key in seen:
+            sys.exit("tools/jit-ops.txt: %s is listed twice" % key)
+        seen.add(key)
+        out += "        Op::%s => Lower::%s,\n" % (key, lowering.strip())
+    out += '''        _ => return None,
+    })
+}
+'''
+    return out
 
 
 main()

@@ -203,6 +203,7 @@ impl GpuBackend {
                 // A stop by the watchdog is a queue error ROCr has no code for; a requested
                 // stop is reported but not passed to the callback (see queue.rs).
                 FaultKind::Stopped { .. } => (HsaError::Error, false),
+                FaultKind::TierMismatch { .. } => (HsaError::Error, false),
             };
             let address = match &f.kind {
                 FaultKind::MemoryViolation { address, write, .. } => Some((*address, *write)),

@@ -37,7 +37,10 @@ Environment (read by the runtime in the program, and by hsaemu):
                   drops its write, as the GPU does, instead of being a fault (first one noted)
   HSAEMU_LIBRARY  the libhsa-runtime64 to use (default: the one built next to hsaemu)
   HSAEMU_JIT      0: interpret everything, including HIP's memset/copy blit kernels that
-                  otherwise run as native host copies
+                  otherwise run as native host copies; 1: also compile hot straight-line
+                  blocks to native code (the compiling tier, off by default); sync: compile
+                  every block at its first run; verify: as sync, and check each compiled run
+                  against the interpreter (a difference is a fault)
   HSAEMU_CHECK    comma list of checks (race, uninit, bounds), as --check; findings are
                   printed at exit and the status is then 66
   HSAEMU_BIN      scripts/hip-tests.sh only: the hsaemu binary to run the HIP programs with";

@@ -5,7 +5,7 @@
 mod cdna3;
 mod clock;
 mod fine_grained;
-mod fpmode;
+pub(crate) mod fpmode;
 mod gfx12;
 mod mfma;
 mod mfma_f8f6f4;

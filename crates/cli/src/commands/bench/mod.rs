@@ -466,10 +466,33 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         }
     }
 
+    print_tier();
     let _ = std::fs::remove_dir_all(&dir);
     Ok(if all_ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// What the compiling tier did during the run (compare with `HSAEMU_JIT=0` for the interpreter
+/// alone).
+fn print_tier() {
+    if !hsaemu_emu::jit::enabled() {
+        println!("compiling tier: off (HSAEMU_JIT=1 turns it on)");
+        return;
+    }
+    let s = hsaemu_emu::jit::stats();
+    println!(
+        "compiling tier: {} blocks ({} instructions) compiled in {:.1} ms, {} verified runs{}",
+        s.blocks,
+        s.instructions,
+        s.compile_nanos as f64 / 1e6,
+        s.runs,
+        if s.failed > 0 {
+            format!(", {} blocks refused", s.failed)
+        } else {
+            String::new()
+        }
+    );
 }

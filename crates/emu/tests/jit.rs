@@ -1,0 +1,287 @@
+//! The compiling tier (`src/jit`): `run_words` compiles every block start at once and checks
+//! each compiled run against the interpreter bit for bit (`HSAEMU_JIT=verify`'s check), so a
+//! block here passes only when the compiled code, the interpreter and the values written
+//! below from the ISA's definitions all agree. One test, run in order, because the tier's
+//! counters are per process.
+
+use hsaemu_emu::{jit, run_words, Gen, WaveRegs};
+
+/// Machine words of `text` for `mcpu` (llvm-mc-15).
+fn assemble(mcpu: &str, attr: &str, text: &str) -> Vec<u32> {
+    let dir = std::env::temp_dir().join(format!("hsaemu-jit-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let src = dir.join(format!("{mcpu}{attr}.s"));
+    std::fs::write(&src, text).expect("write asm");
+    let mut cmd = std::process::Command::new(hsaemu_testkit::tool("llvm-mc-15"));
+    cmd.args(["-arch=amdgcn", &format!("-mcpu={mcpu}"), "-show-encoding"]);
+    if !attr.is_empty() {
+        cmd.arg(format!("-mattr={attr}"));
+    }
+    let o = cmd.arg(&src).output().expect("run llvm-mc-15");
+    assert!(
+        o.status.success(),
+        "llvm-mc: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mut bytes = Vec::new();
+    for l in String::from_utf8_lossy(&o.stdout).lines() {
+        if let Some((_, e)) = l.split_once("encoding: [") {
+            for b in e.trim_end_matches(']').split(',') {
+                let b = b.trim().trim_start_matches("0x");
+                bytes.push(u8::from_str_radix(b, 16).expect("encoding byte"));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// A block of integer, float, compare, lane-read and scalar operations, for one target.
+fn program(gfx10: bool, wave32: bool) -> String {
+    let add = if gfx10 { "v_add_nc_u32" } else { "v_add_u32" };
+    let (vcc, mask) = if wave32 {
+        ("vcc_lo", "s4")
+    } else {
+        ("vcc", "s[4:5]")
+    };
+    format!(
+        "v_mov_b32 v1, s0
+         {add} v2, v0, v1
+         v_mul_lo_u32 v3, v2, v0
+         v_lshlrev_b32 v4, 2, v0
+         v_lshl_add_u32 v5, v0, 3, v1
+         v_xor_b32 v6, 0x12345678, v0
+         v_cmp_gt_u32 {vcc}, 32, v0
+         v_cndmask_b32 v7, v0, v1, {vcc}
+         v_lshrrev_b32 v11, v0, v12
+         v_add_f32 v8, 1.0, v9
+         v_fma_f32 v10, v9, v9, 0.5
+         v_mul_f32 v13, v9, v12
+         v_cmp_lt_f32 {mask}, v9, v12
+         v_readfirstlane_b32 s1, v0
+         s_add_u32 s2, s0, 5
+         s_cmp_eq_u32 s2, 12
+         s_cselect_b32 s3, 1, 2
+         s_lshl_b32 s6, s0, 30
+         v_add3_u32 v18, v0, v12, 5
+         v_bfi_b32 v19, v12, v0, v2
+         v_mul_u32_u24 v20, v12, v0
+         v_max_i32 v21, v12, v0
+         v_not_b32 v22, v12
+         s_endpgm
+"
+    )
+}
+
+/// Lane `l`'s inputs: v0 = l, v9 = l as f32 (then −0, a denormal, NaN), v12 = a pattern.
+fn setup(gen: Gen) -> WaveRegs {
+    let mut r = WaveRegs::new(gen);
+    r.s[0] = 7;
+    for l in 0..64 {
+        r.v[0][l] = l as u32;
+        r.v[9][l] = match l {
+            60 => 0x8000_0000,
+            61 => 1,
+            62 => 0x7fc0_0001,
+            _ => (l as f32).to_bits(),
+        };
+        r.v[12][l] = 0x9e37_79b9u32.rotate_left(l as u32);
+    }
+    // Lanes 5 and 37 inactive: they keep their old values.
+    let exec = r.exec() & !(1 << 5 | 1 << 37);
+    r.set_exec(exec);
+    r
+}
+
+fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let words = assemble(mcpu, attr, &program(!attr.is_empty(), lanes == 32));
+    let before = jit::stats();
+    let mut r = setup(gen);
+    let old = r.clone();
+    run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{mcpu}{attr}: {e:?}"));
+    let after = jit::stats();
+    if jit::checks_single_runs() {
+        assert!(
+            after.instructions >= before.instructions + 23,
+            "{mcpu}{attr}: the block was not compiled ({before:?} → {after:?})"
+        );
+        assert!(after.runs > before.runs, "{mcpu}{attr}: no compiled run");
+    }
+    let exec = old.exec();
+    let mut vcc = 0u64;
+    let mut flt = 0u64;
+    for l in 0..lanes {
+        let active = exec >> l & 1 != 0;
+        let x = l as u32;
+        let v9 = f32::from_bits(old.v[9][l]);
+        let v12 = old.v[12][l];
+        let want = |v: usize, new: u32| {
+            let expect = if active { new } else { old.v[v][l] };
+            assert_eq!(r.v[v][l], expect, "{mcpu}{attr}: v{v} lane {l}");
+        };
+        want(1, 7);
+        want(2, x + 7);
+        want(3, (x + 7).wrapping_mul(x));
+        want(4, x << 2);
+        want(5, (x << 3) + 7);
+        want(6, x ^ 0x1234_5678);
+        want(7, if 32 > x { 7 } else { x });
+        want(11, v12 >> (x & 31));
+        want(8, (1.0 + v9).to_bits());
+        want(10, v9.mul_add(v9, 0.5).to_bits());
+        want(13, (v9 * f32::from_bits(v12)).to_bits());
+        want(18, x.wrapping_add(v12).wrapping_add(5));
+        want(19, (v12 & x) | (!v12 & (x + 7)));
+        want(20, (v12 & 0xff_ffff).wrapping_mul(x));
+        want(21, (v12 as i32).max(x as i32) as u32);
+        want(22, !v12);
+        if active && 32 > x {
+            vcc |= 1 << l;
+        }
+        if active && v9 < f32::from_bits(v12) {
+            flt |= 1 << l;
+        }
+    }
+    // The compares write one SGPR in wave32, a pair in wave64.
+    assert_eq!(r.s[106], vcc as u32, "{mcpu}{attr}: vcc_lo");
+    assert_eq!(r.s[4], flt as u32, "{mcpu}{attr}: s4");
+    if lanes == 64 {
+        assert_eq!(r.s[107], (vcc >> 32) as u32, "{mcpu}{attr}: vcc_hi");
+        assert_eq!(r.s[5], (flt >> 32) as u32, "{mcpu}{attr}: s5");
+    }
+    assert_eq!(r.s[1], 0, "{mcpu}{attr}: first active lane's v0");
+    assert_eq!(r.s[2], 12);
+    assert_eq!(r.s[3], 1, "s_cselect after s_cmp_eq");
+    assert_eq!(r.s[6], 7 << 30);
+    assert!(r.scc, "s_lshl_b32's SCC: result non-zero");
+}
+
+/// Carries, a float modifier, scalar carries and `s_and_saveexec`, for one target.
+fn check_carries(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let wave32 = lanes == 32;
+    let text = if wave32 {
+        "v_add_co_u32 v14, vcc_lo, v12, v0
+         v_add_co_ci_u32_e64 v15, s8, v0, v12, vcc_lo
+         v_fma_f32 v16, -v9, v9, |v12|
+         s_add_u32 s10, s0, -1
+         s_addc_u32 s11, s0, 0
+         s_and_saveexec_b32 s12, s14
+         v_mov_b32 v17, 5
+         s_endpgm"
+    } else {
+        "v_add_co_u32 v14, vcc, v12, v0
+         v_addc_co_u32 v15, s[8:9], v0, v12, vcc
+         v_fma_f32 v16, -v9, v9, |v12|
+         s_add_u32 s10, s0, -1
+         s_addc_u32 s11, s0, 0
+         s_and_saveexec_b64 s[12:13], s[14:15]
+         v_mov_b32 v17, 5
+         s_endpgm"
+    };
+    let words = assemble(mcpu, attr, text);
+    let mut r = setup(gen);
+    r.s[14] = 0x0000_ffff;
+    r.s[15] = if wave32 { 0 } else { 0xffff_0000 };
+    let old = r.clone();
+    let before = jit::stats();
+    run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{mcpu}{attr}: {e:?}"));
+    if jit::checks_single_runs() {
+        let after = jit::stats();
+        assert!(
+            after.instructions >= before.instructions + 7,
+            "{mcpu}{attr}: not compiled ({before:?} → {after:?})"
+        );
+    }
+    let exec = old.exec();
+    let new_exec = exec & (u64::from(old.s[14]) | u64::from(old.s[15]) << 32);
+    let (mut vcc, mut co) = (0u64, 0u64);
+    for l in 0..lanes {
+        let active = exec >> l & 1 != 0;
+        let (x, y) = (l as u32, old.v[12][l]);
+        let (sum, c) = y.overflowing_add(x);
+        let (s2, c2) = x.overflowing_add(y);
+        let (s3, c3) = s2.overflowing_add(u32::from(c));
+        let keep = |v: usize| old.v[v][l];
+        assert_eq!(
+            r.v[14][l],
+            if active { sum } else { keep(14) },
+            "v14 lane {l}"
+        );
+        assert_eq!(
+            r.v[15][l],
+            if active { s3 } else { keep(15) },
+            "v15 lane {l}"
+        );
+        let a = f32::from_bits(old.v[9][l]);
+        let fma = (-a).mul_add(a, f32::from_bits(y).abs());
+        let got = f32::from_bits(r.v[16][l]);
+        if active {
+            assert!(
+                got.to_bits() == fma.to_bits() || (got.is_nan() && fma.is_nan()),
+                "{mcpu}{attr}: v16 lane {l}: {got} vs {fma}"
+            );
+        } else {
+            assert_eq!(r.v[16][l], keep(16));
+        }
+        let v17 = if new_exec >> l & 1 != 0 { 5 } else { keep(17) };
+        assert_eq!(r.v[17][l], v17, "{mcpu}{attr}: v17 lane {l}");
+        if active {
+            vcc |= u64::from(c) << l;
+            co |= u64::from(c2 | c3) << l;
+        }
+    }
+    assert_eq!(r.s[106], vcc as u32, "{mcpu}{attr}: vcc_lo");
+    assert_eq!(r.s[8], co as u32, "{mcpu}{attr}: carry out");
+    if !wave32 {
+        assert_eq!(r.s[107], (vcc >> 32) as u32);
+        assert_eq!(r.s[9], (co >> 32) as u32);
+        assert_eq!(r.s[13], (exec >> 32) as u32, "saved exec_hi");
+    }
+    assert_eq!(
+        (r.s[10], r.s[11]),
+        (6, 8),
+        "s_add_u32 carry into s_addc_u32"
+    );
+    assert_eq!(r.s[12], exec as u32, "saved exec");
+    assert_eq!(r.exec(), new_exec);
+    assert!(r.scc, "s_and_saveexec: EXEC non-zero");
+}
+
+#[test]
+fn compiled_blocks_match_the_interpreter_and_the_definitions() {
+    check_carries(Gen::Gfx90a, "gfx90a", "", 64);
+    check_carries(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
+    check(Gen::Gfx90a, "gfx90a", "", 64);
+    check(Gen::Gfx9, "gfx906", "", 64);
+    check(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
+    check(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64);
+
+    // Another MODE (round toward zero): the block is interpreted, with MODE's rounding.
+    let words = assemble("gfx90a", "", "v_add_f32 v2, v0, v1\ns_endpgm\n");
+    let mut r = WaveRegs::new(Gen::Gfx90a);
+    r.mode = WaveRegs::DEFAULT_MODE | 0xf; // FP_ROUND: toward zero
+    for l in 0..64 {
+        r.v[0][l] = 1.0f32.to_bits();
+        r.v[1][l] = 0x3380_0001; // just above half an ulp of 1.0
+    }
+    let before = jit::stats();
+    run_words(Gen::Gfx90a, &words, &mut r).expect("run");
+    assert!(r.v[2].iter().all(|&x| x == 0x3f80_0000), "toward zero");
+    assert_eq!(
+        jit::stats().runs,
+        before.runs,
+        "compiled code ran under another MODE"
+    );
+    r.mode = WaveRegs::DEFAULT_MODE;
+    run_words(Gen::Gfx90a, &words, &mut r).expect("run");
+    assert!(r.v[2].iter().all(|&x| x == 0x3f80_0001), "to nearest even");
+    if jit::checks_single_runs() {
+        assert!(
+            jit::stats().runs > before.runs,
+            "the default MODE ran compiled code"
+        );
+    }
+}
