@@ -143,10 +143,10 @@ pub fn link_generic_shim(args: &mut Vec<String>, bc: &Path) {
     }
 }
 
-/// OpenCL sources clang-22 cannot build for its targets: `emu_mode.cl`'s inline assembly uses
-/// instructions gfx94x does not have (`v_mac_f32`). (Library calls whose generic-pointer
-/// mangling differs between clang-22 and the 5.2 libraries are bridged by `generic_shim`.)
-pub const CLANG22_UNLINKABLE: &[&str] = &["cl/emu_mode.cl"];
+/// OpenCL sources clang-22 cannot build for its targets: none at present (`emu_mode.cl` was
+/// one until its `s_setreg` operands were made uniform). Library calls whose generic-pointer
+/// mangling differs between clang-22 and the 5.2 libraries are bridged by `generic_shim`.
+pub const CLANG22_UNLINKABLE: &[&str] = &[];
 
 /// The processor part of a target ID (`gfx90a:xnack-` → `gfx90a`).
 pub fn processor(target: &str) -> &str {
