@@ -757,7 +757,7 @@ fn denormal_modes_written_by_s_setreg() {
     for t in TARGETS_W64
         .into_iter()
         .chain(TARGETS_RDNA3)
-        .chain([GFX1100_W64, GFX1201_W64])
+        .chain(TARGETS_RDNA3_W64)
     {
         let (e, bytes) = load(t, &[]);
         // Where the kernel is compiled for flushed f32 denormals (gfx803's default), clang
