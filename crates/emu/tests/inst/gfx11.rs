@@ -1655,11 +1655,7 @@ fn vopd_halves_read_before_either_writes() {
                 l as f32 + 103.0,
                 "{mcpu} lane {l}"
             );
-            assert_eq!(
-                f32::from_bits(r.v[3][l]),
-                l as f32 * -1.0,
-                "{mcpu} lane {l}"
-            );
+            assert_eq!(f32::from_bits(r.v[3][l]), -(l as f32), "{mcpu} lane {l}");
         }
     }
 }
