@@ -283,7 +283,7 @@ fn report(name: &str, s: &DispatchStats, cpu: Option<f64>, ok: bool) {
     );
 }
 
-/// The four throughput benchmarks, at full or quick size.
+/// The five throughput benchmarks, at full or quick size.
 fn cases(quick: bool) -> Vec<Case> {
     let mut cases = Vec::new();
 
