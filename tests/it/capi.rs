@@ -469,12 +469,13 @@ fn c_dispatch_on_cdna3_and_cdna4() {
     );
 }
 
-/// The C programs that dispatch kernels, on gfx942 and gfx950 with clang-22 code objects V5 and
-/// V6: the programs fill the V5 hidden arguments (work-group size, block counts) themselves
-/// (tests/c/check.h), as a raw HSA program must, since ROCr never does.
+/// The C programs that dispatch kernels, on gfx942, gfx950, gfx1100, gfx1151 and gfx1201 with
+/// clang-22 code objects V5 and V6 (wave32 on the RDNA ones): the programs fill the V5 hidden
+/// arguments (work-group size, block counts) themselves (tests/c/check.h), as a raw HSA program
+/// must, since ROCr never does.
 #[test]
-fn c_kernel_programs_on_cdna3_and_cdna4() {
-    for target in ["gfx942", "gfx950"] {
+fn c_kernel_programs_on_clang22_targets() {
+    for target in ["gfx942", "gfx950", "gfx1100", "gfx1151", "gfx1201"] {
         let env = [("HSAEMU_TARGET", target)];
         for cov in [5, 6] {
             let rk = cl_kernel("cl/runtime_kernels.cl", target, cov);
@@ -548,7 +549,7 @@ fn c_ipc_memory_and_signals_between_two_processes() {
 #[test]
 fn c_deallocation_callbacks_svm_attributes_and_migration() {
     run_c("memory_ext", &[], &[]);
-    for target in ["gfx942", "gfx950"] {
+    for target in ["gfx942", "gfx950", "gfx1100", "gfx1151", "gfx1201"] {
         run_c("memory_ext", &[], &[("HSAEMU_TARGET", target)]);
     }
 }

@@ -819,34 +819,56 @@ fn with_lit(mut h: hsaemu_isa::Inst, lit: u32) -> hsaemu_isa::Inst {
 impl Inst {
     /// A VOPD instruction's two halves, as the VOP1/VOP2 instructions they perform.
     pub(crate) fn vopd_halves(&self) -> (Inst, Inst) {
-        let vop = |op: Op| {
-            if op == Op::V_MOV_B32 {
-                Fmt::Vop1
-            } else {
-                Fmt::Vop2
-            }
-        };
+        let x = self.vopd_x();
+        let mut y = x;
+        self.vopd_y_into(&mut y);
+        (x, y)
+    }
+
+    /// A VOPD instruction's X half.
+    #[inline]
+    pub(crate) fn vopd_x(&self) -> Inst {
         let mut x = *self;
-        x.fmt = vop(x.op);
+        x.fmt = vopd_half_fmt(x.op);
         x.imm = 0;
         x.sdst = NULL;
         x.ext = 0;
-        let mut y = x;
+        x
+    }
+
+    /// Turns `x` (this instruction's [`Inst::vopd_x`]) into its Y half in place, so the
+    /// emulator builds one `Inst` per VOPD rather than two (a per-execution cost).
+    #[inline]
+    pub(crate) fn vopd_y_into(&self, x: &mut Inst) {
         let y_opcode = Opcode::all()
             .get(self.imm as usize)
             .copied()
             .unwrap_or(Opcode::Unknown);
-        y.op = op_of(y_opcode);
-        y.opcode = y_opcode;
-        y.fmt = vop(y.op);
-        y.tys = y_opcode.semantics().src.map(ty);
-        y.dst = self.sdst;
-        y.src = [
+        x.op = op_of(y_opcode);
+        x.opcode = y_opcode;
+        x.fmt = vopd_half_fmt(x.op);
+        x.tys = y_opcode.semantics().src.map(ty);
+        x.dst = self.sdst;
+        x.src = self.vopd_y_src();
+    }
+
+    /// The Y half's sources (kept in `ext`, 10 bits each).
+    #[inline]
+    pub(crate) fn vopd_y_src(&self) -> [u16; 3] {
+        [
             (self.ext & 0x3ff) as u16,
             (self.ext >> 10 & 0x3ff) as u16,
             (self.ext >> 20 & 0x3ff) as u16,
-        ];
-        (x, y)
+        ]
+    }
+}
+
+/// The format a VOPD half performs as: `v_dual_mov_b32` is VOP1, the others VOP2.
+fn vopd_half_fmt(op: Op) -> Fmt {
+    if op == Op::V_MOV_B32 {
+        Fmt::Vop1
+    } else {
+        Fmt::Vop2
     }
 }
 

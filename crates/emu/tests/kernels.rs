@@ -7,7 +7,12 @@ use common::*;
 
 #[test]
 fn vector_add_all_targets() {
-    for t in TARGETS_W64.into_iter().chain(TARGETS_V2) {
+    for t in TARGETS_W64
+        .into_iter()
+        .chain(TARGETS_V2)
+        .chain(TARGETS_RDNA3)
+        .chain(TARGETS_RDNA3_W64)
+    {
         let e = emu("cl/vector_add.cl", t);
         // The `-v2` variants load as `amd_kernel_code_t` kernel objects, the rest as descriptors.
         let format = e.code.kernel("vector_add").expect("kernel").format;
@@ -59,7 +64,12 @@ fn saxpy_partial_groups() {
 
 #[test]
 fn matmul_tiled_lds_barriers() {
-    for t in TARGETS_W64.into_iter().chain(TARGETS_V2) {
+    for t in TARGETS_W64
+        .into_iter()
+        .chain(TARGETS_V2)
+        .chain(TARGETS_RDNA3)
+        .chain(TARGETS_RDNA3_W64)
+    {
         let e = emu("cl/matmul.cl", t);
         let n = 64u32;
         let mut rng = Rng(7);
@@ -89,7 +99,12 @@ fn matmul_tiled_lds_barriers() {
 
 #[test]
 fn reduce_sum_dynamic_lds() {
-    for t in TARGETS_W64.into_iter().chain(TARGETS_V2) {
+    for t in TARGETS_W64
+        .into_iter()
+        .chain(TARGETS_V2)
+        .chain(TARGETS_RDNA3)
+        .chain(TARGETS_RDNA3_W64)
+    {
         let e = emu("cl/reduce.cl", t);
         let n = 1000u32;
         let input: Vec<i32> = (0..n as i32).map(|i| i * 3 - 500).collect();
@@ -140,7 +155,11 @@ fn reduce_sum_u64_atomics() {
 
 #[test]
 fn histogram_lds_and_global_atomics() {
-    for t in TARGETS_W64 {
+    for t in TARGETS_W64
+        .into_iter()
+        .chain(TARGETS_RDNA3)
+        .chain(TARGETS_RDNA3_W64)
+    {
         let e = emu("cl/atomics.cl", t);
         let n = 5000u32;
         let mut rng = Rng(3);
@@ -208,7 +227,11 @@ fn collatz_divergent_loops() {
         }
         s
     }
-    for t in TARGETS_W64 {
+    for t in TARGETS_W64
+        .into_iter()
+        .chain(TARGETS_RDNA3)
+        .chain(TARGETS_RDNA3_W64)
+    {
         let e = emu("cl/control.cl", t);
         let n = 512u32;
         let input: Vec<u32> = (0..n).map(|i| i * 7 + 3).collect();
@@ -227,6 +250,8 @@ fn private_array_scratch() {
         .into_iter()
         .chain([GFX1030_FLAT_SCRATCH])
         .chain(TARGETS_V2)
+        .chain(TARGETS_RDNA3)
+        .chain(TARGETS_RDNA3_W64)
     {
         let e = emu("cl/control.cl", t);
         let n = 200u32;
@@ -408,7 +433,11 @@ fn math_f16_and_conversions() {
 /// gfx90a, `v_movrels`/`v_movreld` on gfx803 and gfx1030.
 #[test]
 fn register_vector_dynamic_index() {
-    for t in TARGETS_W64 {
+    for t in TARGETS_W64
+        .into_iter()
+        .chain(TARGETS_RDNA3)
+        .chain(TARGETS_RDNA3_W64)
+    {
         let e = emu("cl/register_index.cl", t);
         let n = 96u32;
         let v: Vec<f32> = (0..32 * n).map(|x| x as f32 * 0.25).collect();

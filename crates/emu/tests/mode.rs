@@ -1,6 +1,7 @@
 //! The MODE register (amdgpu-execution.md §4.4) on real compiler output:
-//! tests/kernels/cl/emu_mode.cl, compiled by clang-15 for gfx90a, gfx906 and gfx803, run on the
-//! emulator and checked against CPU references computed here.
+//! tests/kernels/cl/emu_mode.cl, compiled by clang-15 for gfx90a, gfx906, gfx803 and gfx1030 and
+//! by clang-22 for gfx1100, gfx1151 and gfx1201 (testkit's recipe; wave32, and wave64 in the
+//! denormal test), run on the emulator and checked against CPU references computed here.
 //!
 //! - `ftz_ops` runs under the kernel descriptor's MODE, built plainly (f32 denormals kept) and
 //!   with `-cl-denorms-are-zero` (FLOAT_DENORM_MODE_32 = 0, checked in the descriptor); both
@@ -176,7 +177,7 @@ fn ftz_kernel_descriptor_mode_flushes_f32_denormals() {
         a[k] = *x;
         b[k] = *y;
     }
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_RDNA3) {
         // clang's default keeps f32 denormals where the target has fast f32 denormal support
         // (gfx906, gfx90a) and flushes them on gfx803; -fdenormal-fp-math=ieee keeps them and
         // -cl-denorms-are-zero flushes them everywhere.
@@ -299,7 +300,7 @@ fn f64_division_over_the_whole_range() {
     for l in 0..n / 8 {
         a[l] = b[l] * f64::from_bits((u64::from(rng.next_u32()) % 0x0010_0000) << 32);
     }
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_RDNA3) {
         let (e, _) = load(t, &[]);
         let (ba, bb, bo) = (e.buf_f64(&a), e.buf_f64(&b), e.zeros(8 * n));
         e.run1(
@@ -524,7 +525,7 @@ fn rounding_modes_written_by_s_setreg() {
     (ha[3], hb[3]) = (0x7bff, 0x7bff);
     (da[3], db[3]) = (f64::MAX, 2.0);
     let special = 4;
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_RDNA3) {
         let (e, _) = load(t, &[]);
         for rm in 0..4u32 {
             let mode = rm | rm << 2 | 0xf0 | DX10 | IEEE;
@@ -753,7 +754,11 @@ fn denormal_modes_written_by_s_setreg() {
     let hb: Vec<u16> = (0..n).map(|_| denormalish16(&mut rng)).collect();
     let hc: Vec<u16> = (0..n).map(|_| denormalish16(&mut rng)).collect();
     let ia: Vec<i32> = (0..n).map(|_| rng.next_u32() as i32).collect();
-    for t in TARGETS_W64 {
+    for t in TARGETS_W64
+        .into_iter()
+        .chain(TARGETS_RDNA3)
+        .chain(TARGETS_RDNA3_W64)
+    {
         let (e, bytes) = load(t, &[]);
         // Where the kernel is compiled for flushed f32 denormals (gfx803's default), clang
         // computes x*y+z with v_mac_f32, which flushes whatever MODE says.
@@ -897,7 +902,9 @@ fn dx10_clamp_and_ieee_mode() {
         .collect();
     let db: Vec<f64> = b.iter().map(|&x| f64::from(x)).collect();
     let n = lanes.len();
-    for t in TARGETS {
+    // GFX12 has no DX10_CLAMP or IEEE mode (its descriptor reserves both bits and its min/max
+    // are the IEEE 754-2019 *_num/minimum/maximum forms), so it is not in this test.
+    for t in TARGETS.into_iter().chain(["gfx1100", "gfx1151"]) {
         let (e, _) = load(t, &[]);
         for (dx10, ieee) in [(true, true), (false, true), (true, false), (false, false)] {
             let mode = 0xf0 | if dx10 { DX10 } else { 0 } | if ieee { IEEE } else { 0 };
@@ -1025,7 +1032,7 @@ fn fp16_overflow_clamps_when_fp16_ovfl_is_set() {
         .collect();
     let a = [1e6f32, -1e6, 70000.0, f32::INFINITY, 0.5];
     let n = a.len();
-    for t in TARGETS {
+    for t in TARGETS.into_iter().chain(TARGETS_RDNA3) {
         let (e, _) = load(t, &[]);
         for ovfl in [0u32, 1] {
             let (bha, bhb, ba) = (buf_u16(&e, &ha), buf_u16(&e, &hb), e.buf_f32(&a));

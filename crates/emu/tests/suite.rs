@@ -1,6 +1,7 @@
 //! The emu_*.cl kernel suite (tests/kernels/cl/emu_*.cl), compiled by clang-15 for gfx90a,
-//! gfx906 and gfx803, run on the emulator and compared with CPU references; the sources clang-22
-//! can build for them also run on gfx942 and gfx950 ([`TARGETS_CDNA3`]).
+//! gfx906, gfx803 and gfx1030, run on the emulator and compared with CPU references; every test
+//! also runs on gfx942 and gfx950 ([`TARGETS_CDNA3`]) and on gfx1100, gfx1151 and gfx1201 in
+//! wave32 ([`TARGETS_RDNA3`], clang-22), and the wave64 subset on [`TARGETS_RDNA3_W64`].
 
 #![allow(clippy::needless_range_loop)] // references are indexed like the device buffers
 
@@ -40,7 +41,7 @@ fn int_ops() {
         .into_iter()
         .chain(TARGETS_CDNA3)
         .chain(TARGETS_RDNA3)
-        .chain([GFX1100_W64, GFX1201_W64])
+        .chain(TARGETS_RDNA3_W64)
     {
         let e = emu("cl/emu_int.cl", t);
         let (ba, bb, bo) = (e.buf_i32(&a), e.buf_i32(&b), e.zeros(4 * 16 * n));
@@ -202,7 +203,12 @@ fn float_ops() {
             }
         })
         .collect();
-    for t in TARGETS_W64.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS_W64
+        .into_iter()
+        .chain(TARGETS_CDNA3)
+        .chain(TARGETS_RDNA3)
+        .chain(TARGETS_RDNA3_W64)
+    {
         let e = emu("cl/emu_float.cl", t);
         let (ba, bb, bo) = (e.buf_f32(&a), e.buf_f32(&b), e.zeros(4 * 12 * n));
         e.run1(
@@ -242,7 +248,11 @@ fn float_ops() {
 fn float_lib() {
     let n = 256usize;
     let a: Vec<f32> = (0..n).map(|i| -6.0 + i as f32 * 0.047).collect();
-    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS
+        .into_iter()
+        .chain(TARGETS_CDNA3)
+        .chain(TARGETS_RDNA3)
+    {
         let e = emu("cl/emu_float.cl", t);
         let (ba, bo) = (e.buf_f32(&a), e.zeros(4 * 12 * n));
         e.run1("float_lib", &[Arg::Ptr(&ba), Arg::Ptr(&bo)], n as u32, 64);
@@ -295,7 +305,11 @@ fn float_special_values() {
     ];
     let n = 64usize;
     let a: Vec<f32> = (0..n).map(|i| vals[i % vals.len()]).collect();
-    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS
+        .into_iter()
+        .chain(TARGETS_CDNA3)
+        .chain(TARGETS_RDNA3)
+    {
         let e = emu("cl/emu_float.cl", t);
         let (ba, bo, bc) = (e.buf_f32(&a), e.zeros(4 * 4 * n), e.zeros(4 * n));
         e.run1(
@@ -349,7 +363,7 @@ fn double_ops_and_lib() {
         .into_iter()
         .chain(TARGETS_CDNA3)
         .chain(TARGETS_RDNA3)
-        .chain([GFX1100_W64, GFX1201_W64])
+        .chain(TARGETS_RDNA3_W64)
     {
         let e = emu("cl/emu_double.cl", t);
         let (ba, bb, bo) = (e.buf_f64(&a), e.buf_f64(&b), e.zeros(8 * 10 * n));
@@ -613,7 +627,7 @@ fn lds_transpose_scan_atomics() {
         .into_iter()
         .chain(TARGETS_CDNA3)
         .chain(TARGETS_RDNA3)
-        .chain([GFX1100_W64, GFX1201_W64])
+        .chain(TARGETS_RDNA3_W64)
     {
         let e = emu("cl/emu_lds.cl", t);
         let (w, h) = (37u32, 21u32);
@@ -702,7 +716,12 @@ fn lds_transpose_scan_atomics() {
 
 #[test]
 fn global_atomics_every_op() {
-    for t in TARGETS_W64.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS_W64
+        .into_iter()
+        .chain(TARGETS_CDNA3)
+        .chain(TARGETS_RDNA3)
+        .chain(TARGETS_RDNA3_W64)
+    {
         let e = emu("cl/emu_atomics.cl", t);
         let n = 1000usize;
         let input: Vec<i32> = (0..n as i32).map(|i| (i * 104729) % 5003 - 2500).collect();
@@ -783,7 +802,11 @@ fn global_atomics_every_op() {
 
 #[test]
 fn cross_workgroup_spin_lock() {
-    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS
+        .into_iter()
+        .chain(TARGETS_CDNA3)
+        .chain(TARGETS_RDNA3)
+    {
         let e = emu("cl/emu_atomics.cl", t);
         let groups = 64usize;
         let (lock, counter, order) = (e.zeros(4), e.zeros(4), e.zeros(4 * groups));
@@ -811,7 +834,7 @@ fn wave_builtins_dpp_swizzle_bpermute() {
         .into_iter()
         .chain(TARGETS_CDNA3)
         .chain(TARGETS_RDNA3)
-        .chain([GFX1100_W64, GFX1201_W64])
+        .chain(TARGETS_RDNA3_W64)
     {
         let e = emu("cl/emu_wave.cl", t);
         let n = 128usize;
@@ -845,7 +868,11 @@ fn wave_builtins_dpp_swizzle_bpermute() {
 
 #[test]
 fn kernel_spinning_on_host_flag_makes_progress() {
-    for t in TARGETS.into_iter().chain(TARGETS_CDNA3) {
+    for t in TARGETS
+        .into_iter()
+        .chain(TARGETS_CDNA3)
+        .chain(TARGETS_RDNA3)
+    {
         let e = emu("cl/emu_atomics.cl", t);
         let (flag, seen) = (e.zeros(4), e.zeros(4 * 128));
         let flag_addr = flag.addr() as usize;
@@ -904,7 +931,7 @@ fn sub_group_reductions_and_scans() {
         .into_iter()
         .chain(TARGETS_CDNA3)
         .chain(TARGETS_RDNA3)
-        .chain([GFX1100_W64, GFX1201_W64])
+        .chain(TARGETS_RDNA3_W64)
     {
         let e = emu("cl/emu_wave.cl", t);
         let ws = wave_size(t);

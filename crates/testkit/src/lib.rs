@@ -86,7 +86,11 @@ pub fn objdump_for(processor: &str) -> &'static str {
 /// GFX11/12, `oclc_abi_version_500` for V5 and V6. The 5.2 libraries compare the ISA version only
 /// with 8000/9000/9006/9008/9010 and the ABI version only with 500, so the stand-ins behave
 /// exactly like the real ones would (clang-22 gives byte-identical gfx90a objects either way).
-pub fn clang22_device_lib_args(target: &str) -> Vec<String> {
+/// `dir` holds the bitcode ([`DEVICE_LIB_PATH`] for the tests; `hsaemu bench` takes it as an
+/// option); `wave64` selects the wave-size library for GFX10+ built with `-mwavefrontsize64`
+/// (GFX9 is always wave64). This is the one copy of the recipe: the tests' kernels and
+/// `hsaemu bench` are both built with it.
+pub fn clang22_device_lib_args(dir: &str, target: &str, wave64: bool) -> Vec<String> {
     let p = processor(target);
     let gfx9 = p.starts_with("gfx9");
     let libs = [
@@ -97,7 +101,7 @@ pub fn clang22_device_lib_args(target: &str) -> Vec<String> {
         "oclc_finite_only_off",
         "oclc_correctly_rounded_sqrt_off",
         "oclc_daz_opt_off",
-        if gfx9 {
+        if gfx9 || wave64 {
             "oclc_wavefrontsize64_on"
         } else {
             "oclc_wavefrontsize64_off"
@@ -115,16 +119,34 @@ pub fn clang22_device_lib_args(target: &str) -> Vec<String> {
             "-Xclang".into(),
             "-mlink-builtin-bitcode".into(),
             "-Xclang".into(),
-            format!("{DEVICE_LIB_PATH}/{l}.bc"),
+            format!("{dir}/{l}.bc"),
         ]);
     }
     args
 }
 
-/// OpenCL sources clang-22 cannot build for its targets: `emu_mode.cl`'s inline assembly uses
-/// instructions gfx94x does not have (`v_mac_f32`). (Library calls whose generic-pointer
-/// mangling differs between clang-22 and the 5.2 libraries are bridged by `generic_shim`.)
-pub const CLANG22_UNLINKABLE: &[&str] = &["cl/emu_mode.cl"];
+/// The second half of the clang-22 recipe: `bc` is the kernel compiled to bitcode with `args`
+/// (which hold [`clang22_device_lib_args`]) plus `-c -emit-llvm`; when it leaves library calls
+/// undefined because clang-22 mangles their generic pointers differently from the 5.2
+/// libraries, a shim bridging them (`generic_shim`) is linked first. Panics, naming the tool,
+/// when an LLVM 22 tool is missing or fails.
+pub fn link_generic_shim(args: &mut Vec<String>, bc: &Path) {
+    if let Some(shim) = generic_shim::shim_for(bc) {
+        let at = args
+            .iter()
+            .position(|a| a == "-nogpulib")
+            .map_or(0, |k| k + 1);
+        let link = ["-Xclang", "-mlink-builtin-bitcode", "-Xclang"];
+        let mut with: Vec<String> = link.iter().map(|s| s.to_string()).collect();
+        with.push(shim.display().to_string());
+        args.splice(at..at, with);
+    }
+}
+
+/// OpenCL sources clang-22 cannot build for its targets: none at present (`emu_mode.cl` was
+/// one until its `s_setreg` operands were made uniform). Library calls whose generic-pointer
+/// mangling differs between clang-22 and the 5.2 libraries are bridged by `generic_shim`.
+pub const CLANG22_UNLINKABLE: &[&str] = &[];
 
 /// The processor part of a target ID (`gfx90a:xnack-` → `gfx90a`).
 pub fn processor(target: &str) -> &str {
@@ -300,14 +322,9 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
     ];
     let clang22 = is_clang22_target(target);
     if clang22 {
-        let mut libs = clang22_device_lib_args(target);
-        if extra.contains(&"-mwavefrontsize64") {
-            // GFX11/GFX12 in wave64: the device libraries' wave-size switch follows.
-            for l in &mut libs {
-                *l = l.replace("oclc_wavefrontsize64_off", "oclc_wavefrontsize64_on");
-            }
-        }
-        args.extend(libs);
+        // GFX11/GFX12 in wave64: the device libraries' wave-size switch follows.
+        let wave64 = extra.contains(&"-mwavefrontsize64");
+        args.extend(clang22_device_lib_args(DEVICE_LIB_PATH, target, wave64));
     } else {
         args.push(format!("--rocm-device-lib-path={DEVICE_LIB_PATH}"));
     }
@@ -328,16 +345,7 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
         let mut probe = args.clone();
         probe.extend(["-c".into(), "-emit-llvm".into()]);
         let bc = cached_compile(compiler, &source_path(rel), &probe, &stem, "bc");
-        if let Some(shim) = generic_shim::shim_for(&bc) {
-            let at = args
-                .iter()
-                .position(|a| a == "-nogpulib")
-                .map_or(0, |k| k + 1);
-            let link = ["-Xclang", "-mlink-builtin-bitcode", "-Xclang"];
-            let mut with: Vec<String> = link.iter().map(|s| s.to_string()).collect();
-            with.push(shim.display().to_string());
-            args.splice(at..at, with);
-        }
+        link_generic_shim(&mut args, &bc);
     }
     cached_compile(compiler, &source_path(rel), &args, &stem, "hsaco")
 }

@@ -14,9 +14,12 @@
 
 // Writes MODE, then returns a value that is 0 at run time (`zero` is a kernel argument set to
 // 0) but comes from reading MODE back: every input mixed with it is ordered after the write
-// (the compiler may otherwise move floating-point operations across s_setreg).
+// (the compiler may otherwise move floating-point operations across s_setreg). s_setreg takes
+// an SGPR: clang-22 compiles a kernel's body as a function (`__clang_ocl_kern_imp_*`) whose
+// arguments arrive in VGPRs, so the value is made uniform with readfirstlane (clang-15 folds
+// it away).
 static uint set_mode(uint mode, uint zero) {
-    __builtin_amdgcn_s_setreg(MODE_LOW10, mode);
+    __builtin_amdgcn_s_setreg(MODE_LOW10, __builtin_amdgcn_readfirstlane(mode));
     return __builtin_amdgcn_s_getreg(MODE_LOW10) & zero;
 }
 
@@ -130,7 +133,7 @@ kernel void clamp_ieee_ops(global const float *a, global const float *b,
 kernel void fp16_ovfl_ops(global const ushort *ha, global const ushort *hb, global const float *a,
                           global ushort *out16, uint ovfl, uint zero) {
     size_t i = get_global_id(0);
-    __builtin_amdgcn_s_setreg(MODE_FP16_OVFL, ovfl);
+    __builtin_amdgcn_s_setreg(MODE_FP16_OVFL, __builtin_amdgcn_readfirstlane(ovfl));
     uint zz = __builtin_amdgcn_s_getreg(MODE_FP16_OVFL) & zero;
     half hx = pin16(as_half(ha[i]), zz), hy = pin16(as_half(hb[i]), zz);
     float x = pin(a[i], zz);

@@ -702,7 +702,19 @@ fn sopp(w: &mut Wave, i: &Inst) -> R {
         // Every earlier instruction has completed when the next one issues here.
         | Op::S_WAIT_IDLE
         // No wave of the work-group sleeps longer than one scheduler turn (`s_sleep`).
-        | Op::S_WAKEUP => Flow::Next,
+        | Op::S_WAKEUP
+        // The hints GFX11/GFX12 code is full of (3–6 per wave of a vector add), here rather
+        // than in the cold `rdna::sopp` call: GFX11's dependency and clause hints, GFX12's
+        // `s_wait_alu` (s_waitcnt_depctr's successor) and the counter waits that need nothing
+        // from an in-order emulator (loads, LDS and scalar memory complete in order).
+        | Op::S_DELAY_ALU
+        | Op::S_CLAUSE
+        | Op::S_SET_INST_PREFETCH_DISTANCE
+        | Op::S_WAIT_ALU
+        | Op::S_WAIT_LOADCNT
+        | Op::S_WAIT_KMCNT
+        | Op::S_WAIT_DSCNT
+        | Op::S_WAIT_LOADCNT_DSCNT => Flow::Next,
         Op::S_SET_GPR_IDX_OFF => {
             w.mode &= !MODE_GPR_IDX_EN;
             Flow::Next

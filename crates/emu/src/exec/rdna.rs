@@ -95,19 +95,11 @@ pub(super) fn salu(w: &mut Wave, i: &Inst) -> Option<R> {
 pub(super) fn sopp(w: &mut Wave, i: &Inst) -> Option<R> {
     let k = i.imm as u32;
     match i.op {
-        // Scheduling and prefetch hints.
-        // GFX11: s_delay_alu (dependency hints for the issue logic) and the prefetch
-        // distance are scheduling hints too; an in-order emulator has nothing to wait for.
-        Op::S_CLAUSE
-        | Op::S_INST_PREFETCH
-        | Op::S_WAITCNT_DEPCTR
-        | Op::S_TTRACEDATA_IMM
-        | Op::S_DELAY_ALU
-        | Op::S_SET_INST_PREFETCH_DISTANCE => {}
-        // MODE.FP_ROUND (3:0) and MODE.FP_DENORM (7:4), from the next instruction on.
-        // GFX12: `s_wait_alu` is s_waitcnt_depctr's successor (an issue hint); the
-        // work-group barrier was waited for at `s_barrier_signal -1`.
-        Op::S_WAIT_ALU => {}
+        // Scheduling and prefetch hints (GFX11's `s_delay_alu`, `s_clause` and
+        // `s_set_inst_prefetch_distance` and GFX12's `s_wait_alu` and load/LDS/scalar counter
+        // waits are no-ops in `exec::sopp`, out of this cold path).
+        Op::S_INST_PREFETCH | Op::S_WAITCNT_DEPCTR | Op::S_TTRACEDATA_IMM => {}
+        // GFX12: the work-group barrier was waited for at `s_barrier_signal -1`.
         Op::S_BARRIER_WAIT if k as u16 as i16 == -1 => {}
         // Not in the RDNA4 ISA's SOPP table (a named-barrier operation of LLVM's GFX12
         // tables): an illegal instruction, as `s_barrier_init` above.
@@ -120,13 +112,7 @@ pub(super) fn sopp(w: &mut Wave, i: &Inst) -> Option<R> {
         // GFX12 split counters. Memory operations complete in order, so only a wait for
         // every store (storecnt 0) does something: the StoreLoad point of a seq_cst
         // sequence, as `s_waitcnt_vscnt null, 0` on GFX10/GFX11.
-        Op::S_WAIT_LOADCNT
-        | Op::S_WAIT_KMCNT
-        | Op::S_WAIT_DSCNT
-        | Op::S_WAIT_EXPCNT
-        | Op::S_WAIT_SAMPLECNT
-        | Op::S_WAIT_BVHCNT
-        | Op::S_WAIT_LOADCNT_DSCNT => {}
+        Op::S_WAIT_EXPCNT | Op::S_WAIT_SAMPLECNT | Op::S_WAIT_BVHCNT => {}
         Op::S_WAIT_STORECNT | Op::S_WAIT_STORECNT_DSCNT => {
             // s_wait_storecnt: the count in 5:0; s_wait_storecnt_dscnt: storecnt in 13:8.
             let count = if i.op == Op::S_WAIT_STORECNT {
@@ -140,6 +126,7 @@ pub(super) fn sopp(w: &mut Wave, i: &Inst) -> Option<R> {
                 w.stored = false;
             }
         }
+        // MODE.FP_ROUND (3:0) and MODE.FP_DENORM (7:4), from the next instruction on.
         Op::S_ROUND_MODE => w.mode = (w.mode & !0xf) | (k & 0xf),
         Op::S_DENORM_MODE => w.mode = (w.mode & !0xf0) | (k & 0xf) << 4,
         // Padding after the last instruction of a program: executing it is an illegal

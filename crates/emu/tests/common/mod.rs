@@ -265,11 +265,18 @@ pub const GFX1201_W64: &str = "gfx1201-w64";
 /// gfx1100 with the kernels compiled for wave64 (`-mwavefrontsize64`).
 pub const GFX1100_W64: &str = "gfx1100-w64";
 
+/// gfx1151 (RDNA3.5) with the kernels compiled for wave64 (`-mwavefrontsize64`).
+pub const GFX1151_W64: &str = "gfx1151-w64";
+
+/// [`TARGETS_RDNA3`] in wave64: the representative subset (the tests that run
+/// [`TARGETS_W64`]) runs on each of them.
+pub const TARGETS_RDNA3_W64: [&str; 3] = [GFX1100_W64, GFX1151_W64, GFX1201_W64];
+
 /// gfx1030 with the kernels compiled for wave64 (`-mwavefrontsize64`).
 pub const GFX1030_W64: &str = "gfx1030-w64";
 
 /// [`TARGETS`] and [`GFX1030_W64`]: the representative subset of tests that also runs wave64
-/// RDNA code (the suite's tests whose sources clang-22 links add [`GFX1100_W64`]).
+/// RDNA code (with [`TARGETS_RDNA3`] and [`TARGETS_RDNA3_W64`] chained where it runs there).
 pub const TARGETS_W64: [&str; 5] = ["gfx90a", "gfx906", "gfx803", "gfx1030", GFX1030_W64];
 
 /// gfx1030 with private memory reached by `scratch_*` instructions (LLVM's
@@ -298,6 +305,7 @@ pub fn compile_target(target: &str) -> (&str, &'static [&'static str]) {
     match target {
         GFX1030_W64 => ("gfx1030", &["-mwavefrontsize64"]),
         GFX1100_W64 => ("gfx1100", &["-mwavefrontsize64"]),
+        GFX1151_W64 => ("gfx1151", &["-mwavefrontsize64"]),
         GFX1201_W64 => ("gfx1201", &["-mwavefrontsize64"]),
         GFX1030_FLAT_SCRATCH => (
             "gfx1030",

@@ -1634,3 +1634,38 @@ fn dot2acc_bf16_and_illegal() {
         }
     }
 }
+
+/// VOPD: both halves read their sources before either writes (RDNA3 ISA, "Dual Issue VALU"),
+/// so a Y half reading the X half's destination sees the old value, and an X half reading the
+/// Y half's destination too.
+#[test]
+fn vopd_halves_read_before_either_writes() {
+    for (mcpu, wave64, gen) in WAVES {
+        if wave64 {
+            continue; // VOPD is wave32 only
+        }
+        let r = run1(
+            mcpu,
+            wave64,
+            gen,
+            "v_dual_add_f32 v0, v1, v3 :: v_dual_mul_f32 v3, v0, v4",
+            |r| {
+                for l in 0..64 {
+                    r.v[0][l] = (l as f32 * 0.5).to_bits();
+                    r.v[1][l] = (l as f32 + 100.0).to_bits();
+                    r.v[3][l] = 3.0f32.to_bits();
+                    r.v[4][l] = (-2.0f32).to_bits();
+                }
+            },
+        );
+        for l in 0..32 {
+            // X: v0 = v1 + old v3; Y: v3 = old v0 * v4.
+            assert_eq!(
+                f32::from_bits(r.v[0][l]),
+                l as f32 + 103.0,
+                "{mcpu} lane {l}"
+            );
+            assert_eq!(f32::from_bits(r.v[3][l]), -(l as f32), "{mcpu} lane {l}");
+        }
+    }
+}

@@ -1,6 +1,7 @@
-//! Implementation of the `hsaemu bench` command: compiles four OpenCL kernels (vector add,
-//! tiled matmul with LDS and barriers, a work-group reduction, an atomics histogram) with
-//! clang-15, runs them on the emulated GPU, checks the results against the CPU, and reports
+//! Implementation of the `hsaemu bench` command: compiles five OpenCL kernels (vector add,
+//! tiled matmul with LDS and barriers, a work-group reduction, an atomics histogram, a
+//! mandelbrot float loop) with clang-15 (clang-22 with hand-linked device libraries for the
+//! processors only LLVM 22 knows), runs them on the emulated GPU, checks the results against the CPU, and reports
 //! wave-instructions/s and lane-ops/s (total and per host thread). Each kernel also runs
 //! natively under PoCL (the same source compiled for the host CPU, with the same number of
 //! threads) and the report gives the ratio of the two wall times. A last benchmark times
@@ -10,7 +11,7 @@ mod pocl;
 
 use crate::host_buffer::HostBuffer;
 use hsaemu_emu::{kernarg, Dispatch, DispatchStats, Gpu, GpuConfig, LoadedCodeObject, MemoryMap};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::sync::Arc;
 
@@ -25,9 +26,10 @@ pub struct Args {
     /// Smaller problem sizes (for a quick check).
     #[arg(long)]
     pub quick: bool,
-    /// The clang used to compile the kernels.
-    #[arg(long, default_value = "clang-15")]
-    pub clang: String,
+    /// The clang used to compile the kernels [default: clang-15; clang-22 for the processors
+    /// only LLVM 22 knows (gfx942, gfx950, gfx11xx, gfx12xx)].
+    #[arg(long)]
+    pub clang: Option<String>,
     /// Run only the benchmarks whose name contains this text.
     #[arg(long)]
     pub only: Option<String>,
@@ -43,6 +45,7 @@ const VECTOR_ADD: &str = include_str!("../../../../../tests/kernels/cl/vector_ad
 const MATMUL: &str = include_str!("../../../../../tests/kernels/cl/matmul.cl");
 const REDUCE: &str = include_str!("../../../../../tests/kernels/cl/reduce.cl");
 const ATOMICS: &str = include_str!("../../../../../tests/kernels/cl/atomics.cl");
+const MANDELBROT: &str = include_str!("../../../../../tests/kernels/cl/mandelbrot.cl");
 const EMPTY: &str = include_str!("../../../../../tests/kernels/cl/runtime_kernels.cl");
 
 fn bytes_of<T: Copy>(v: &[T], f: impl Fn(T) -> [u8; 4]) -> Vec<u8> {
@@ -102,29 +105,52 @@ impl Bench {
         let cl = self.dir.join(format!("{name}.cl"));
         let out = self.dir.join(format!("{name}.hsaco"));
         std::fs::write(&cl, src).map_err(|e| format!("cannot write {}: {e}", cl.display()))?;
-        let status = Command::new(&self.args.clang)
-            .args([
-                "-x",
-                "cl",
-                "-cl-std=CL2.0",
-                "-target",
-                "amdgcn-amd-amdhsa",
-                &format!("-mcpu={}", self.args.processor),
-                "-O2",
-                "-mcode-object-version=5",
-                &format!("--rocm-device-lib-path={}", self.args.device_libs),
-            ])
-            .arg(&cl)
-            .arg("-o")
-            .arg(&out)
-            .status()
-            .map_err(|e| format!("cannot run {}: {e}", self.args.clang))?;
-        if !status.success() {
-            return Err(format!("{} failed on {}", self.args.clang, cl.display()));
+        let (clang, mut args) = self.compiler();
+        if hsaemu_testkit::is_clang22_target(&self.args.processor) {
+            // clang-22's recipe has a second step: bitcode first, to see which library calls
+            // need the generic-pointer shim.
+            let bc = self.dir.join(format!("{name}.bc"));
+            let mut probe = args.clone();
+            probe.extend(["-c".into(), "-emit-llvm".into()]);
+            run_clang(&clang, &probe, &cl, &bc)?;
+            hsaemu_testkit::link_generic_shim(&mut args, &bc);
         }
+        run_clang(&clang, &args, &cl, &out)?;
         let bytes =
             std::fs::read(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
         self.gpu.load_code_object(&bytes).map_err(|e| e.to_string())
+    }
+
+    /// The compiler and its device-library options for the target: clang-15 links the libraries
+    /// itself; the processors only LLVM 22 knows get clang-22 with ROCm 5.2's libraries linked
+    /// by hand (testkit's recipe, the same the tests' kernels are built with).
+    fn compiler(&self) -> (String, Vec<String>) {
+        let p = &self.args.processor;
+        let clang22 = hsaemu_testkit::is_clang22_target(p);
+        let clang = self
+            .args
+            .clang
+            .clone()
+            .unwrap_or_else(|| if clang22 { "clang-22" } else { "clang-15" }.to_string());
+        let mut args: Vec<String> = [
+            "-x",
+            "cl",
+            "-cl-std=CL2.0",
+            "-target",
+            "amdgcn-amd-amdhsa",
+            &format!("-mcpu={p}"),
+            "-O2",
+            "-mcode-object-version=5",
+        ]
+        .map(String::from)
+        .to_vec();
+        if clang22 {
+            let dir = &self.args.device_libs;
+            args.extend(hsaemu_testkit::clang22_device_lib_args(dir, p, false));
+        } else {
+            args.push(format!("--rocm-device-lib-path={}", self.args.device_libs));
+        }
+        (clang, args)
     }
 
     /// Runs a case on the emulator.
@@ -204,6 +230,26 @@ impl Bench {
     }
 }
 
+/// Runs `clang args… cl -o out`; its diagnostics are shown only when it fails (clang-22 warns
+/// about every kernel that uses LDS, "local memory global used by non-kernel function").
+fn run_clang(clang: &str, args: &[String], cl: &Path, out: &Path) -> Result<(), String> {
+    let run = Command::new(clang)
+        .args(args)
+        .arg(cl)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .map_err(|e| format!("cannot run {clang}: {e}"))?;
+    if !run.status.success() {
+        return Err(format!(
+            "{clang} failed on {}:\n{}",
+            cl.display(),
+            String::from_utf8_lossy(&run.stderr)
+        ));
+    }
+    Ok(())
+}
+
 /// CPU seconds (user + system) this process has used, from /proc/self/stat (Linux).
 fn cpu_seconds() -> Option<f64> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
@@ -237,7 +283,7 @@ fn report(name: &str, s: &DispatchStats, cpu: Option<f64>, ok: bool) {
     );
 }
 
-/// The four throughput benchmarks, at full or quick size.
+/// The five throughput benchmarks, at full or quick size.
 fn cases(quick: bool) -> Vec<Case> {
     let mut cases = Vec::new();
 
@@ -339,7 +385,60 @@ fn cases(quick: bool) -> Vec<Case> {
         wg: [256, 1, 1],
         check: Box::new(move |out| u32s(&out[1])[..256] == want[..]),
     });
+    cases.push(mandelbrot(quick));
     cases
+}
+
+/// The float-heavy loop: a 1024×768 mandelbrot (256×192 quick) of at most 256 iterations per
+/// pixel, over [-2.25, 0.75] × [-1.125, 1.125]. The kernel does not contract into fma, so the
+/// CPU's f32 arithmetic in the same order gives the same count for every pixel, and every
+/// pixel is compared.
+fn mandelbrot(quick: bool) -> Case {
+    let (w, h): (u32, u32) = if quick { (256, 192) } else { (1024, 768) };
+    let max_iter = 256u32;
+    let (x0, y0) = (-2.25f32, -1.125f32);
+    let (dx, dy) = (3.0 / w as f32, 2.25 / h as f32);
+    // Computed on first use and shared by the emulator's and PoCL's checks.
+    let want: std::cell::OnceCell<Vec<u32>> = std::cell::OnceCell::new();
+    let reference = move || -> Vec<u32> {
+        let mut v = Vec::with_capacity((w * h) as usize);
+        for y in 0..h {
+            for x in 0..w {
+                let (cr, ci) = (x0 + x as f32 * dx, y0 + y as f32 * dy);
+                let (mut zr, mut zi, mut i) = (0f32, 0f32, 0u32);
+                while i < max_iter {
+                    let (zr2, zi2) = (zr * zr, zi * zi);
+                    if zr2 + zi2 > 4.0 {
+                        break;
+                    }
+                    zi = 2.0 * zr * zi + ci;
+                    zr = zr2 - zi2 + cr;
+                    i += 1;
+                }
+                v.push(i);
+            }
+        }
+        v
+    };
+    Case {
+        label: format!("mandelbrot {w}x{h}"),
+        file: "mandelbrot",
+        source: MANDELBROT,
+        kernel: "mandelbrot",
+        args: vec![
+            Arg::Buffer(vec![0u8; 4 * (w * h) as usize]),
+            Arg::U32(w),
+            Arg::U32(h),
+            Arg::U32(x0.to_bits()),
+            Arg::U32(y0.to_bits()),
+            Arg::U32(dx.to_bits()),
+            Arg::U32(dy.to_bits()),
+            Arg::U32(max_iter),
+        ],
+        grid: [w, h, 1],
+        wg: [16, 16, 1],
+        check: Box::new(move |out| u32s(&out[0]) == *want.get_or_init(&reference)),
+    }
 }
 
 /// Runs a case under PoCL and prints the comparison line.
