@@ -1598,7 +1598,7 @@ impl Reader<'_> {
     /// A GFX12 image resource or sampler: `width` aligned SGPRs (or trap temporaries) named by
     /// a 9-bit operand value.
     fn sgpr_tuple(&self, v: u32, width: u8) -> R<Operand> {
-        let end = |n: u16, limit: u16| n % 4 == 0 && n + u16::from(width) <= limit;
+        let end = |n: u16, limit: u16| n.is_multiple_of(4) && n + u16::from(width) <= limit;
         match scalar(self.gen, v, 2) {
             Some(Operand::Sgpr(n)) if v < 256 && end(n, 106) => Ok(Operand::Sgpr(n)),
             Some(Operand::Ttmp(n)) if v < 256 && end(n.into(), 16) => Ok(Operand::Ttmp(n)),
