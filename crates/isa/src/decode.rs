@@ -1533,6 +1533,9 @@ impl Reader<'_> {
             Some(b) => b.2,
             None => {
                 let total = addrs;
+                if total == 0 {
+                    return Err(DecodeErrorKind::InvalidOperand);
+                }
                 let n = total.min(fields);
                 let mut w = [1u8; 5];
                 w[usize::from(n) - 1] = total - (n - 1);
