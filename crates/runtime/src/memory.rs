@@ -472,7 +472,9 @@ impl MemoryManager {
             return None;
         }
         let a = crate::alias::create(ptr, size)?;
-        self.expose(a.alias, a.len);
+        // The alias is a fresh mapping: a locked range still overlapping it lost its pages to an
+        // unmap before its unlock (ROCclr's interprocess events do that), so it is stale.
+        self.expose_fresh(a.alias, a.len, MemoryKind::Coarse);
         let agent = a.alias + (ptr - a.host);
         aliases.push(a);
         Some(agent)
