@@ -1027,12 +1027,8 @@ fn global_transpose_loads() {
                     let bit = 8 * elem_bytes * e;
                     want[bit / 32] |= v << (bit % 32);
                 }
-                for k in 0..dwords {
-                    let w = if exec >> l & 1 == 0 {
-                        SENTINEL
-                    } else {
-                        want[k]
-                    };
+                for (k, &want) in want.iter().enumerate().take(dwords) {
+                    let w = if exec >> l & 1 == 0 { SENTINEL } else { want };
                     assert_eq!(r.v[4 + k][l], w, "{line} exec {exec:#x} lane {l} dword {k}");
                 }
             }
