@@ -16,7 +16,7 @@
 //! load). Inactive lanes read nothing and keep their registers; an active lane whose block
 //! partner is inactive receives zero for that element (a choice: the ISA wants EXEC full).
 
-use super::{lds_tr, Mem, Place};
+use super::{lds_tr, Place};
 use crate::decode::Inst;
 use crate::error::FaultKind;
 use crate::exec::{Env, Flow, LaneFault, R};
@@ -48,17 +48,9 @@ pub(super) fn load<const C: bool>(
         return Err(LaneFault::new(FaultKind::Unimplemented { mnemonic }, None));
     }
     let exec = w.exec();
-    let mut raw = [0u128; LANES];
-    let mut mem = Mem::<C>::new(w, env);
-    for (l, r) in raw.iter_mut().enumerate() {
-        if exec >> l & 1 == 0 {
-            continue;
-        }
-        for k in 0..dwords {
-            let p = super::advance(places[l], 4 * u64::from(k));
-            *r |= u128::from(mem.read(p, 4, l)?) << (32 * k);
-        }
-    }
+    let raw = lds_tr::gather::<C>(w, env, dwords, |l, k| {
+        super::advance(places[l], 4 * u64::from(k))
+    })?;
     let out = lds_tr::transpose(&raw, bits, 32 * dwords / bits, 8);
     lds_tr::write_rows(w, i.dst, dwords, &out, exec);
     Ok(Flow::Next)

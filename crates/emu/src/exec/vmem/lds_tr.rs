@@ -16,7 +16,7 @@
 
 use super::{Mem, Place};
 use crate::decode::Inst;
-use crate::exec::{Env, Flow, R};
+use crate::exec::{Env, Flow, LaneFault, R};
 use crate::ops::Op;
 use crate::wave::{Wave, LANES};
 
@@ -41,21 +41,34 @@ pub(super) fn read<const C: bool>(
     let (bits, dwords) = shape(i.op);
     let elems = 32 * dwords / bits;
     let exec = w.exec();
+    let raw = gather::<C>(w, env, dwords, |l, k| {
+        Place::Lds(u64::from(addr[l].wrapping_add(off16).wrapping_add(4 * k)))
+    })?;
+    let out = transpose(&raw, bits, elems, 16);
+    write_rows(w, i.dst, dwords, &out, exec);
+    Ok(Flow::Next)
+}
+
+/// Reads `dwords` dwords per active lane, dword `k` of lane `l` at `place(l, k)`, each an
+/// ordinary checked read; inactive lanes read nothing (zero).
+pub(super) fn gather<const C: bool>(
+    w: &Wave,
+    env: &mut Env,
+    dwords: u32,
+    place: impl Fn(usize, u32) -> Place,
+) -> Result<[u128; LANES], LaneFault> {
+    let exec = w.exec();
     let mut raw = [0u128; LANES];
     let mut mem = Mem::<C>::new(w, env);
     for (l, r) in raw.iter_mut().enumerate() {
         if exec >> l & 1 == 0 {
             continue;
         }
-        let a = addr[l].wrapping_add(off16);
         for k in 0..dwords {
-            let p = Place::Lds(u64::from(a.wrapping_add(4 * k)));
-            *r |= u128::from(mem.read(p, 4, l)?) << (32 * k);
+            *r |= u128::from(mem.read(place(l, k), 4, l)?) << (32 * k);
         }
     }
-    let out = transpose(&raw, bits, elems, 16);
-    write_rows(w, i.dst, dwords, &out, exec);
-    Ok(Flow::Next)
+    Ok(raw)
 }
 
 /// The lane shuffle every transpose load shares: within each block of `block` lanes the
