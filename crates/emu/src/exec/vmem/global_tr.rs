@@ -4,8 +4,8 @@
 //! address, and each block of 8 lanes transposes its 8×8 matrix of elements: lane `j` of the
 //! block receives, as its element `e`, element `j` of the block's lane `e` (the 8-lane case of
 //! [`lds_tr::transpose`]). The map is the one Triton's gfx1200 lowering encodes (its
-//! address and result linear layouts, citing RDNA4 ISA §11.6.2: "eight lanes load an 8x8
-//! block of values and transpose them"), and agrees with a hardware-checked formula for
+//! address and result linear layouts, citing RDNA4 ISA §11.6.2, whose comment describes 8
+//! lanes loading an 8×8 block and transposing it), and agrees with a hardware-checked formula for
 //! gfx1250's identical `global_load_tr16_b128`; LLVM's AMDGPU dialect and IREE describe both
 //! widths as 8-element per-lane transposes. Written out per lane in this crate's tests.
 //!
