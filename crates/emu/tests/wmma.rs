@@ -1137,3 +1137,36 @@ fn gfx12_every_shape() {
         }
     }
 }
+
+/// GFX12's transpose loads from clang-22's builtins (`tests/kernels/cl/emu_load_tr12.cl`,
+/// wave32 on gfx1200 and gfx1201): lane l loads 8 elements at its own scattered offset, and
+/// in each block of 8 lanes, lane j receives as element e element j of the block's lane e
+/// (RDNA4 ISA §11.6.2 as Triton's gfx1200 layouts encode it).
+#[test]
+fn gfx12_transpose_loads_from_builtins() {
+    for p in ["gfx1200", "gfx1201"] {
+        let path = hsaemu_testkit::compile_cl_with("cl/emu_load_tr12.cl", p, 5, &[]);
+        let e = from_bytes(&std::fs::read(&path).expect("read kernel"), p, 5);
+        let mut rng = Rng(0x7e12);
+        let src: Vec<u8> = (0..4096).map(|_| rng.next_u32() as u8).collect();
+        for (kernel, size) in [("load_tr_b128", 2usize), ("load_tr_b64", 1)] {
+            // Lane l's offset in elements: 8-element rows scattered over the buffer.
+            let offs: Vec<u32> = (0..32u32).map(|l| 8 * ((l * 13 + 5) % 32)).collect();
+            let (bs, bo, bd) = (e.buf_bytes(&src), e.buf_u32(&offs), e.zeros(32 * 8 * size));
+            run(&e, kernel, &[&bs, &bo, &bd], 32);
+            let got = bd.bytes();
+            for l in 0..32 {
+                for el in 0..8 {
+                    let from = 8 * (l / 8) + el;
+                    let at = (offs[from] as usize + l % 8) * size;
+                    let out = (8 * l + el) * size;
+                    assert_eq!(
+                        got[out..out + size],
+                        src[at..at + size],
+                        "{p} {kernel} lane {l} element {el}"
+                    );
+                }
+            }
+        }
+    }
+}

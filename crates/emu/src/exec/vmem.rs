@@ -14,6 +14,7 @@ use crate::wave::{Ty, Wave, LANES};
 use half::f16;
 use hsaemu_isa::Opcode;
 
+mod global_tr;
 mod lds_dma;
 mod lds_tr;
 
@@ -846,6 +847,7 @@ pub(crate) fn flat<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     }
     let off = i64::from(i.imm);
     let dma = lds_dma::shape(i.op);
+    let tr = global_tr::shape(i.op);
     // The per-lane places (1 KB) are only built when the one-region fast path does not apply.
     let places = match i.fmt {
         Fmt::Global => {
@@ -879,7 +881,7 @@ pub(crate) fn flat<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
                     addrs[l] = base.wrapping_add(u64::from(v[l]));
                 }
             }
-            if dma.is_none() {
+            if dma.is_none() && tr.is_none() {
                 if let Some(r) = global_fast::<C>(w, i, env, &addrs) {
                     return r;
                 }
@@ -936,6 +938,9 @@ pub(crate) fn flat<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     };
     if let Some(shape) = dma {
         return lds_dma::load::<C>(w, i, env, &places, shape);
+    }
+    if let Some(shape) = tr {
+        return global_tr::load::<C>(w, i, env, &places, shape);
     }
     let rtn = i.has(flag::GLC);
     access::<C>(w, i, env, &places, rtn, advance)

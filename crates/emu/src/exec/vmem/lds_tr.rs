@@ -16,7 +16,7 @@
 
 use super::{Mem, Place};
 use crate::decode::Inst;
-use crate::exec::{Env, Flow, R};
+use crate::exec::{Env, Flow, LaneFault, R};
 use crate::ops::Op;
 use crate::wave::{Wave, LANES};
 
@@ -41,35 +41,64 @@ pub(super) fn read<const C: bool>(
     let (bits, dwords) = shape(i.op);
     let elems = 32 * dwords / bits;
     let exec = w.exec();
+    let raw = gather::<C>(w, env, dwords, |l, k| {
+        Place::Lds(u64::from(addr[l].wrapping_add(off16).wrapping_add(4 * k)))
+    })?;
+    let out = transpose(&raw, bits, elems, 16);
+    write_rows(w, i.dst, dwords, &out, exec);
+    Ok(Flow::Next)
+}
+
+/// Reads `dwords` dwords per active lane, dword `k` of lane `l` at `place(l, k)`, each an
+/// ordinary checked read; inactive lanes read nothing (zero).
+pub(super) fn gather<const C: bool>(
+    w: &Wave,
+    env: &mut Env,
+    dwords: u32,
+    place: impl Fn(usize, u32) -> Place,
+) -> Result<[u128; LANES], LaneFault> {
+    let exec = w.exec();
     let mut raw = [0u128; LANES];
     let mut mem = Mem::<C>::new(w, env);
     for (l, r) in raw.iter_mut().enumerate() {
         if exec >> l & 1 == 0 {
             continue;
         }
-        let a = addr[l].wrapping_add(off16);
         for k in 0..dwords {
-            let p = Place::Lds(u64::from(a.wrapping_add(4 * k)));
-            *r |= u128::from(mem.read(p, 4, l)?) << (32 * k);
+            *r |= u128::from(mem.read(place(l, k), 4, l)?) << (32 * k);
         }
     }
+    Ok(raw)
+}
+
+/// The lane shuffle every transpose load shares: within each block of `block` lanes the
+/// loaded `elems`-element rows (element `e` at bits `bits·e` of a lane's value) form a matrix
+/// of `block / elems` consecutive lanes per row, and lane `j` of the block receives, as its
+/// element `e`, element `j mod elems` of the block's lane `(block / elems)·e + ⌊j / elems⌋`.
+/// gfx950's LDS forms use 16-lane blocks; GFX12's global forms 8-lane blocks of 8 elements
+/// (one plain 8×8 transpose per block).
+pub(super) fn transpose(raw: &[u128; LANES], bits: u32, elems: u32, block: usize) -> [u128; LANES] {
     let mask = (1u128 << bits) - 1;
-    let per_row = (16 / elems) as usize;
+    let per_row = block / elems as usize;
     let mut out = [0u128; LANES];
     for (l, o) in out.iter_mut().enumerate() {
-        let (block, j) = (l & !15, (l & 15) as u32);
+        let (first, j) = (l - l % block, (l % block) as u32);
         for e in 0..elems {
-            let src = block + per_row * e as usize + (j / elems) as usize;
+            let src = first + per_row * e as usize + (j / elems) as usize;
             let v = raw[src] >> (bits * (j % elems)) & mask;
             *o |= v << (bits * e);
         }
     }
+    out
+}
+
+/// Writes `dwords` registers from `dst` with the active lanes' transposed values.
+pub(super) fn write_rows(w: &mut Wave, dst: u16, dwords: u32, out: &[u128; LANES], exec: u64) {
     for k in 0..dwords {
         let mut row = [0u32; LANES];
-        for (x, o) in row.iter_mut().zip(&out) {
+        for (x, o) in row.iter_mut().zip(out) {
             *x = (o >> (32 * k)) as u32;
         }
-        w.vwrite(i.dst + k as u16, &row, exec);
+        w.vwrite(dst + k as u16, &row, exec);
     }
-    Ok(Flow::Next)
 }
