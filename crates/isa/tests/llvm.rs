@@ -176,10 +176,6 @@ fn every_opcode_round_trips() {
         let data =
             std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let (mut total, mut ok) = (0usize, 0usize);
-        // GFX11 MIMG: llvm-objdump-22 sizes vdata/vaddr from dim, a16, d16 and the opcode's
-        // address arguments by rules not all reproduced yet (atomics, msaa_load, get_resinfo,
-        // derivatives with a16): counted and shown, not failed (docs/status.md, issue 12).
-        let mut mimg_gap = 0usize;
         let mut shown = 0;
         let mut opcodes = std::collections::BTreeSet::new();
         for line in data.lines().filter(|l| !l.starts_with('#')) {
@@ -200,8 +196,6 @@ fn every_opcode_round_trips() {
                         opcodes.insert((i.encoding as u8, y.opcode));
                     }
                 }
-            } else if gen.is_gfx11() && text.starts_with("image_") {
-                mimg_gap += 1;
             } else {
                 if shown
                     < std::env::var("ISA_SHOW")
@@ -217,10 +211,7 @@ fn every_opcode_round_trips() {
             }
         }
         eprintln!("{target}: {ok}/{total} round-trip lines match");
-        if mimg_gap != 0 {
-            eprintln!("{target}: {mimg_gap} GFX11 MIMG lines differ (known gap)");
-        }
-        if ok + mimg_gap != total {
+        if ok != total {
             failed.push(target.to_string());
         }
         // Both wave sizes decode with the one GFX10 table.
@@ -241,8 +232,6 @@ fn every_opcode_round_trips() {
         let missing: Vec<String> = rows
             .iter()
             .filter(|(enc, _, op, _)| !seen.contains(&(*enc as u8, *op)))
-            // GFX11 MIMG rows whose every line is in the known gap above.
-            .filter(|(enc, _, _, _)| !(gen.is_gfx11() && *enc == hsaemu_isa::Encoding::Mimg))
             .map(|(enc, num, _, name)| format!("{enc:?} {num}: {name}"))
             .collect();
         eprintln!(
