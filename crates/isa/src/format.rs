@@ -1664,6 +1664,10 @@ impl Fmt<'_> {
             _ => None,
         };
         self.name(e.name);
+        if sizes11.is_some() && inst.size > 8 && e.slots.iter().any(|s| s.field == F::Ssamp) {
+            // llvm-objdump-22's NSA sample/gather forms have a second space after the name.
+            self.s.push(' ');
+        }
         for s in e.slots {
             match s.field {
                 F::Vdata => {
@@ -1694,9 +1698,9 @@ impl Fmt<'_> {
                 F::Vaddr => {
                     self.sep();
                     match inst.ext {
-                        Ext::MimgDim { .. } => {
+                        Ext::MimgDim { nsa, .. } => {
                             let w = sizes11.map_or(s.width, |(_, addr)| addr);
-                            self.operand(inst.src[0], w, Kind::B32);
+                            self.mimg11_vaddr(inst, w, nsa);
                         }
                         _ => self.mimg_vaddr(inst, s.width),
                     }
@@ -1720,7 +1724,7 @@ impl Fmt<'_> {
                 let _ = write!(self.s, " dmask:{dmask:#x}");
             }
         }
-        if let Ext::MimgDim { dmask, dim } = inst.ext {
+        if let Ext::MimgDim { dmask, dim, .. } = inst.ext {
             return self.mimg11_mods(inst, dmask, dim);
         }
         if let Some(dim) = gfx10 {
@@ -1763,6 +1767,22 @@ impl Fmt<'_> {
 }
 
 impl Fmt<'_> {
+    /// A GFX11 MIMG address: `width` consecutive VGPRs, or with NSA a list of single VGPRs
+    /// whose fifth is a tuple of the rest when there are more than five.
+    fn mimg11_vaddr(&mut self, inst: &Inst, width: u8, nsa: [u8; 4]) {
+        if inst.size <= 8 {
+            return self.operand(inst.src[0], width, Kind::B32);
+        }
+        self.s.push('[');
+        self.operand(inst.src[0], 1, Kind::B32);
+        for (i, &v) in nsa.iter().enumerate().take(usize::from(width) - 1) {
+            self.s.push_str(", ");
+            let w = if i == 3 { width - 4 } else { 1 };
+            self.operand(Operand::Vgpr(v.into()), w, Kind::B32);
+        }
+        self.s.push(']');
+    }
+
     /// GFX11 MIMG modifiers, in llvm-objdump-22's order.
     fn mimg11_mods(&mut self, inst: &Inst, dmask: u8, dim: u8) {
         if dmask != 0 {
@@ -1803,7 +1823,7 @@ impl Fmt<'_> {
 /// coordinates, LOD/clamp/mip, and derivatives (`_d`; 16-bit with `_g16`), packing coordinates
 /// and LOD two per VGPR under `a16`. It then looks for the opcode variant of exactly that
 /// size; when none exists (e.g. a 2D_MSAA_ARRAY sample, 4 data dwords on an atomic) it keeps
-/// the variant it decoded first: the smallest of each.
+/// the variant it decoded first.
 fn mimg11_sizes(name: &str, dim: u8, inst: &Inst) -> (u8, u8) {
     let gather = name.starts_with("image_gather4") || name == "image_msaa_load";
     let mut data = if gather {
@@ -1815,21 +1835,41 @@ fn mimg11_sizes(name: &str, dim: u8, inst: &Inst) -> (u8, u8) {
         data = data.div_ceil(2);
     }
     data += u8::from(inst.has(flags::TFE));
+    // The data sizes that have a variant, the one decoded first leading.
     let datas: &[u8] = if name.starts_with("image_gather4") {
         &[2, 4, 5]
-    } else if name == "image_msaa_load" || name == "image_atomic_cmpswap" {
+    } else if name == "image_msaa_load" {
+        &[4, 2, 3, 5]
+    } else if name == "image_atomic_cmpswap" {
         &[2, 3, 4, 5]
     } else if name.starts_with("image_atomic") {
         &[1, 2, 3]
     } else {
         &[1, 2, 3, 4, 5]
     };
+    let nsa = inst.size > 8;
     let a = MimgArgs::of(name);
-    let addr = a.dwords(dim, inst.has(flags::A16));
-    if datas.contains(&data) && a.has_variant(addr) {
+    let addr = a.dwords(dim, inst.has(flags::A16), nsa);
+    // A widened tuple must still end at v255 (else LLVM keeps the first variant too).
+    let fits = |op: Operand, n: u8| match op {
+        Operand::Vgpr(r) => r + u16::from(n) <= 256,
+        _ => true,
+    };
+    let data_reg = if inst.dst != Operand::None {
+        inst.dst
+    } else {
+        inst.src[1]
+    };
+    let addr_fits = match inst.ext {
+        Ext::MimgDim { nsa: n, .. } if nsa && addr > 5 => {
+            fits(Operand::Vgpr(n[3].into()), addr - 4)
+        }
+        _ => nsa || fits(inst.src[0], addr),
+    };
+    if datas.contains(&data) && a.has_variant(addr, nsa) && fits(data_reg, data) && addr_fits {
         (data, addr)
     } else {
-        (datas[0], a.min_variant())
+        (datas[0], a.first_variant(nsa))
     }
 }
 
@@ -1887,8 +1927,8 @@ impl MimgArgs {
     }
 
     /// Address dwords for a dim (1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY, 2D_MSAA,
-    /// 2D_MSAA_ARRAY); LLVM rounds more than 12 up to 16.
-    fn dwords(&self, dim: u8, a16: bool) -> u8 {
+    /// 2D_MSAA_ARRAY); without NSA LLVM rounds more than 12 up to 16.
+    fn dwords(&self, dim: u8, a16: bool, nsa: bool) -> u8 {
         const DIMS: [(u8, u8); 8] = [
             (1, 2),
             (2, 4),
@@ -1909,16 +1949,20 @@ impl MimgArgs {
                 grads
             };
         }
-        if n > 12 {
+        if n > 12 && !nsa {
             16
         } else {
             n
         }
     }
 
-    /// The sizes LLVM lists for a sampler (no MSAA dims): 1–3 dwords (4 with LOD/clamp), 3–9
-    /// with derivatives (2–7 for `_g16`; one more with clamp), each plus the extra arguments.
-    fn sampler_sizes(&self) -> std::ops::RangeInclusive<u8> {
+    /// The address sizes LLVM lists: 1–4 for loads, stores and atomics; for a sampler (no
+    /// MSAA dims) 1–3 dwords (4 with LOD/clamp), 3–9 with derivatives (2–7 for `_g16`; one
+    /// more with clamp), each plus the extra arguments.
+    fn sizes(&self) -> std::ops::RangeInclusive<u8> {
+        if !self.sampler {
+            return 1..=4;
+        }
         let lod = u8::from(self.lod);
         let (lo, hi) = match (self.gradients, self.g16) {
             (false, _) => (1, 3),
@@ -1928,14 +1972,14 @@ impl MimgArgs {
         lo + self.extra..=hi + lod + self.extra
     }
 
-    /// Whether an opcode variant with this many address VGPRs exists. Non-samplers have 1–4
-    /// (`get_resinfo` 1). Samplers have each listed size up to 12, a 4-dword variant when 3
-    /// is listed, 8 when any of 5–8 is, 16 when any of 13–16 is.
-    fn has_variant(&self, n: u8) -> bool {
-        if !self.sampler {
-            return (1..=if self.coords { 4 } else { 1 }).contains(&n);
+    /// Whether an opcode variant with this many address dwords exists. NSA: every listed size
+    /// from 2. Otherwise each listed size up to 12, and for samplers a 4-dword variant when
+    /// 3 is listed, 8 when any of 5–8 is, 16 when any of 13–16 is.
+    fn has_variant(&self, n: u8, nsa: bool) -> bool {
+        let sizes = self.sizes();
+        if nsa || !self.sampler {
+            return sizes.contains(&n) && (n >= 2 || !nsa);
         }
-        let sizes = self.sampler_sizes();
         let any = |lo: u8, hi: u8| sizes.clone().any(|s| (lo..=hi).contains(&s));
         match n {
             4 => any(3, 4),
@@ -1945,12 +1989,13 @@ impl MimgArgs {
         }
     }
 
-    /// The variant the decoder starts from: the smallest address.
-    fn min_variant(&self) -> u8 {
-        if self.sampler {
-            *self.sampler_sizes().start()
+    /// The variant the decoder starts from: the smallest address, with NSA the most single
+    /// address VGPRs (at most 5).
+    fn first_variant(&self, nsa: bool) -> u8 {
+        if nsa {
+            (*self.sizes().end()).min(5)
         } else {
-            1
+            *self.sizes().start()
         }
     }
 }

@@ -313,3 +313,29 @@ fn swmmac_index_key_prints_like_llvm() {
         }
     }
 }
+
+/// GFX11 MIMG: when the data or address tuple LLVM would widen to runs past v255,
+/// llvm-objdump-22 keeps the opcode variant it decoded first (one VGPR each here); the
+/// round-trip data always has its registers low. Texts from `llvm-objdump-22 --mcpu=gfx1100`.
+#[test]
+fn gfx11_mimg_tuples_past_v255_keep_the_first_variant() {
+    let lines: [([u32; 2], &str); 3] = [
+        (
+            [0xf0000f04, 0x00040aff],
+            "image_load v10, v255, s[16:23] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        ),
+        (
+            [0xf0000f04, 0x0004fe14],
+            "image_load v254, v20, s[16:23] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        ),
+        (
+            [0xf0000f00, 0x0004fe14],
+            "image_load v254, v20, s[16:23] dmask:0xf dim:SQ_RSRC_IMG_1D",
+        ),
+    ];
+    for (words, want) in lines {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let (ours, size) = disassemble_one(Gen::Gfx11, &bytes, 0, 0);
+        assert_eq!((normalize(&ours), size), (normalize(want), 8));
+    }
+}
