@@ -738,6 +738,7 @@ mod tests {
             gws: &gws,
             deterministic: false,
             check: None,
+            barrier: crate::exec::BarrierState::default(),
         };
         // Checked against its own instruction, the block agrees.
         let own = |a: u64| compiled.get(a as usize / 4).copied();
