@@ -67,8 +67,16 @@ fn disasm_matches_llvm_objdump_line_for_line() {
             "gfx942" => &["cl/emu_cdna3.cl", "cl/emu_double.cl"],
             // gfx950 also with its f8f6f4 MFMAs, scaled (16-byte pairs) and plain.
             "gfx950" => &["cl/emu_cdna3.cl", "cl/emu_double.cl", "cl/disasm_f8f6f4.cl"],
+            // GFX12 also with its VIMAGE/VSAMPLE image loads, stores and samples.
+            "gfx1201" => &[
+                "cl/emu_wave.cl",
+                "cl/emu_half.cl",
+                "cl/emu_int.cl",
+                "cl/emu_double.cl",
+                "cl/images.cl",
+            ],
             // GFX11: VOPD, true16 halves, DPP/DPP8, 16-bit and integer code.
-            "gfx1100" | "gfx1151" | "gfx1200" | "gfx1201" => &[
+            "gfx1100" | "gfx1151" | "gfx1200" => &[
                 "cl/emu_wave.cl",
                 "cl/emu_half.cl",
                 "cl/emu_int.cl",
@@ -226,12 +234,17 @@ fn disasm_wave64_matches_llvm_objdump() {
 fn disasm_gfx11_wave64_matches_llvm_objdump() {
     let objdump = hsaemu_testkit::tool("llvm-objdump-22");
     for target in ["gfx1100", "gfx1151", "gfx1201"] {
+        // GFX12 also with its VIMAGE/VSAMPLE kernels.
+        let images = (target == "gfx1201").then_some("cl/images.cl");
         for src in [
             "cl/math.cl",
             "cl/emu_wave.cl",
             "cl/emu_half.cl",
             "cl/reduce.cl",
-        ] {
+        ]
+        .into_iter()
+        .chain(images)
+        {
             let co = hsaemu_testkit::compile_cl_with(src, target, 6, &["-mwavefrontsize64"]);
             let path = co.to_str().expect("utf-8 path");
             let ours = disasm(&[path, "--wave64"]);

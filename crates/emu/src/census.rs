@@ -37,6 +37,10 @@ pub fn opcode_status_on(gen: Gen, o: Opcode) -> OpcodeStatus {
         OpcodeStatus::Executes if !crate::exec::wmma::defined_on(gen, op_of(o)) => {
             OpcodeStatus::Missing
         }
+        // GFX12 VIMAGE/VSAMPLE fault as unimplemented (crate::decode): no GFX12 image semantics.
+        OpcodeStatus::Executes if gen.is_gfx12() && o.mnemonic().starts_with("image_") => {
+            OpcodeStatus::Missing
+        }
         s => s,
     }
 }

@@ -438,6 +438,8 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, words: &[u32]) -> Option<Inst> {
     i.opcode = isa.opcode;
     i.fmt = match op {
         Op::Missing | Op::NotForCompute => Fmt::Unimplemented,
+        // GFX12 VIMAGE/VSAMPLE are decoded for disassembly only (no image semantics yet).
+        _ if matches!(isa.ext, Ext::Vimage(_)) => Fmt::Unimplemented,
         _ => fmt_of(isa.encoding),
     };
     i.gen = gen;

@@ -12,9 +12,13 @@ from families import TARGETS, enc_vop3p, families, variants
 
 def main(out, targets):
     result = json.load(open(out)) if targets != TARGETS and os.path.exists(out) else {}
+    # FAMS=A,B: only those families are (re)probed; the others keep what OUT has.
+    only = [f for f in os.environ.get("FAMS", "").split(",") if f]
     for t in targets:
         probes, keys = [], []
         for fam, (n, enc, _) in families(t).items():
+            if only and fam not in only:
+                continue
             vs = list(variants(fam, t))
             for op in range(n):
                 if fam == "Vop2" and op >= 0x3E:
@@ -23,7 +27,7 @@ def main(out, targets):
                     probes.append(enc(op, f))
                     keys.append((fam, op, f))
         res = oracle.disassemble(t, probes)
-        tr = result[t] = {}
+        tr = result[t] = {k: v for k, v in result.get(t, {}).items() if only and k not in only}
         for (fam, op, f), r in zip(keys, res):
             if r is None or (oracle.LLVM != "15" and "/*" in r[0]):
                 # LLVM 22 prints fields it rejects with a `/* Invalid … */` comment.
@@ -37,7 +41,9 @@ def main(out, targets):
             best = tr.setdefault(fam, {}).get(str(op))
             if best is None or len(f) > len(best[0]):
                 tr[fam][str(op)] = [f, r[0], r[1]]
-        gds_only(t, tr)
+        if not only or "Ds" in only:
+            gds_only(t, tr)
+        mimg_r128(t, tr)
         opsel_hi_clear(t, tr)
         print(t, {fam: len(v) for fam, v in tr.items()}, file=sys.stderr)
     json.dump(result, open(out, "w"), indent=0, sort_keys=True)
@@ -61,6 +67,29 @@ def gds_only(t, tr):
             keys.append((op, f))
     for (op, f), r in zip(keys, oracle.disassemble(t, probes)):
         if r is None:
+            continue
+        best = known.get(str(op))
+        if best is None or len(f) > len(best[0]):
+            known[str(op)] = [f, r[0], r[1]]
+
+
+def mimg_r128(t, tr):
+    """GFX12 VIMAGE opcodes that decode only with `r128` and `dmask` 0xf (the `image_bvh*` ray
+    intersections, whose resource is 4 SGPRs): probed again with them."""
+    if not t.startswith("gfx12") or "Mimg" not in tr:
+        return
+    n, enc, _ = families(t)["Mimg"]
+    known = tr["Mimg"]
+    probes, keys = [], []
+    for op in range(n):
+        if str(op) in known:
+            continue
+        for f in variants("Mimg", t):
+            f = dict(f, r128=1, dmask=15)
+            probes.append(enc(op, f))
+            keys.append((op, f))
+    for (op, f), r in zip(keys, oracle.disassemble(t, probes)):
+        if r is None or "/*" in r[0]:
             continue
         best = known.get(str(op))
         if best is None or len(f) > len(best[0]):

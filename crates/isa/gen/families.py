@@ -293,7 +293,9 @@ RDNA_TARGETS = ["gfx1100", "gfx1151"]
 # 6:0; word 1: vdst 7:0, sve 17, scope 19:18, th 22:20, vdata 30:23; word 2: vaddr 7:0, signed
 # 24-bit offset 31:8) and VBUFFER (opcode 21:14, MTBUF opcodes 0x80-0x8f, tfe 22, soffset 6:0;
 # word 1: vdata 7:0, srsrc 17:9, cache policy as VFLAT, format 29:23, offen 30, idxen 31;
-# word 2: vaddr 7:0, unsigned 24-bit offset 31:8). VIMAGE/VSAMPLE are not probed.
+# word 2: vaddr 7:0, unsigned 24-bit offset 31:8). VIMAGE (0x34) and VSAMPLE (0x39) share one
+# 8-bit opcode space (opcode 21:14, dmask 25:22, dim 2:0; word 1: vdata 7:0, rsrc 17:9, cache
+# policy as VFLAT; word 2: vaddr0-3): one `Mimg` family whose probes with `ssamp` are VSAMPLE.
 
 
 def enc_smem12(op, f):
@@ -318,6 +320,15 @@ def enc_vbuffer12(tbuffer):
     return enc
 
 
+def enc_mimg12(op, f):
+    """VIMAGE, or VSAMPLE (sampler in word 1 31:23) when the probe has `ssamp`; `r128` (bit 4)
+    only for the BVH opcodes, which need it."""
+    sample = "ssamp" in f
+    return [((0x39 if sample else 0x34) << 26) | (f.get("dmask", 0) << 22) | (op << 14) | (f.get("r128", 0) << 4),
+            (f.get("ssamp", 0) * 4 << 23) | ((f.get("srsrc", 0) * 4) << 9) | f.get("vdata", 0),
+            f.get("vaddr", 0)]
+
+
 FAMILIES_GFX12 = {
     "Sop2": FAMILIES["Sop2"],
     "Sopk": FAMILIES["Sopk"],
@@ -338,6 +349,7 @@ FAMILIES_GFX12 = {
                                           ("offen", [1]), ("offset", [0x10])]),
     "Mtbuf": (0x10, enc_vbuffer12(True), [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("soffset", [30]),
                                          ("offen", [1])]),
+    "Mimg": (0x100, enc_mimg12, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("ssamp", [10]), ("dmask", [1])]),
     "VopdX": FAMILIES_GFX11["VopdX"],
     "VopdY": FAMILIES_GFX11["VopdY"],
 }

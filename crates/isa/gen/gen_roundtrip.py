@@ -150,6 +150,48 @@ def mutate_mimg11_nsa(r, words):
     return w + [r.getrandbits(32)]
 
 
+def mutate_mimg12(r, fields, words):
+    """GFX12 VIMAGE/VSAMPLE: dmask, dim, r128/a16/d16/nv, cache policy, tfe (VSAMPLE: unorm,
+    lwe), the data, address, resource and sampler registers. `r` is the family's own generator."""
+    w = list(words)
+    sample = w[0] >> 26 == 0x39
+    bvh = "r128" in fields
+    if not bvh:
+        w[0] = (w[0] & ~((0xF << 22) | 7)) | (r.randrange(16) << 22) | r.randrange(8)
+        w[0] |= (1 << 4) if r.random() < 0.2 else 0  # r128
+    for bit, p in ((5, 0.2), (6, 0.25), (7, 0.2)):  # d16, a16, nv
+        w[0] |= (1 << bit) if r.random() < p else 0
+    w[1] = (w[1] & ~(0x1F << 18)) | (r.getrandbits(5) << 18)  # scope, th
+    w[1] = (w[1] & ~0xFF) | r.randrange(240)  # vdata
+    rsrc = r.choice(list(range(0, 100, 4)) + [108, 112, 116])
+    w[1] = (w[1] & ~(0x1FF << 9)) | (rsrc << 9)
+    w[2] = r.getrandbits(32) & 0x7F7F7F7F if r.random() < 0.7 else r.randrange(240)
+    if sample:
+        w[0] |= (1 << 3) if r.random() < 0.2 else 0  # tfe
+        w[0] |= (1 << 13) if r.random() < 0.3 else 0  # unorm
+        w[1] |= (1 << 8) if r.random() < 0.2 else 0  # lwe
+        samp = r.choice(list(range(0, 104, 4)) + [108, 112, 120, NULL11])
+        w[1] = (w[1] & ~(0x1FF << 23)) | (samp << 23)
+        if r.random() < 0.5:
+            w[2] &= 0xFFFFFF  # vaddr3, which must be 0 when unused
+    else:
+        w[1] |= (1 << 23) if r.random() < 0.2 else 0  # tfe
+        w[1] = (w[1] & ~(0xFF << 24)) | ((r.randrange(1, 128) << 24) if r.random() < 0.3 else 0)  # vaddr4
+    return w
+
+
+def mimg12_data_fits(words, text):
+    """GFX12: leaves out the words whose data tuple would pass v255 (LLVM then falls back to
+    the first variant it decoded, which hsaemu does not mimic)."""
+    w0, w1 = words[0], words[1]
+    sample = w0 >> 26 == 0x39
+    n = 4 if text.startswith("image_gather4") else max(1, bin((w0 >> 22) & 0xF).count("1"))
+    if (w0 >> 5) & 1:
+        n = (n + 1) // 2
+    n += (w0 >> 3) & 1 if sample else (w1 >> 23) & 1
+    return (w1 & 0xFF) + n <= 256
+
+
 def mimg_data_fits(words, text):
     """Whether llvm-objdump printed the data operand as wide as dmask, d16 and tfe make it. When
     the opcode has no variant of that width (a dmask an atomic does not take), LLVM falls back to
@@ -393,6 +435,10 @@ def main(probes, outdir, samples, only):
                     mrng = random.Random("%s/mimg/%s" % (t, op))
                     cases.extend(mutate_mimg10(mrng, base) for _ in range(4 * n))
                     continue
+                if src_t.startswith("gfx12") and fam == "Mimg":
+                    mrng = random.Random("%s/mimg/%s" % (t, op))
+                    cases.extend(mutate_mimg12(mrng, fields, base) for _ in range(12 * n))
+                    continue
                 mut = (mutate12 if src_t.startswith("gfx12") else mutate11 if src_t.startswith("gfx11")
                        else mutate10 if gfx10 else mutate)
                 for _ in range(n):
@@ -410,6 +456,8 @@ def main(probes, outdir, samples, only):
                 continue
             text, nw = r
             if src_t.startswith("gfx10") and text.startswith("image_") and not mimg_data_fits(words, text):
+                continue
+            if src_t.startswith("gfx12") and text.startswith("image_") and not mimg12_data_fits(words, text):
                 continue
             if "/*" in text or text.startswith("v_interp"):
                 # llvm-objdump's comments on invalid fields (`/* Invalid dpp_ctrl value */`);

@@ -82,6 +82,9 @@ def parse(fam, fields, text):
         return mn, [], ops + mods
     slots = []
     for tok in ops:
+        if fam == "Mimg" and tok.startswith("["):
+            # GFX12 VIMAGE/VSAMPLE: the separate address VGPRs; the slot is the first (vaddr0).
+            tok = split_operands(tok[1:-1])[0]
         m = REG.match(tok)
         if m:
             cls = m.group(1) or m.group(4)
@@ -91,7 +94,7 @@ def parse(fam, fields, text):
             width = 1 if m.group(2) else int(m.group(6)) - num + 1
             found = None
             for fname, val in fields.items():
-                if fname in ("imm", "offset", "offset0", "offset1", "simm16", "dmask", "sve", "offen", "opsel_hi"):
+                if fname in ("imm", "offset", "offset0", "offset1", "simm16", "dmask", "sve", "offen", "opsel_hi", "r128"):
                     continue
                 pv = val - V if val >= V else val
                 if fname in SCALE:
@@ -154,6 +157,8 @@ def main(probes_json, out):
     write_rust(tables, out, masks, formats)
     if not LLVM22 and not RDNA and not GFX12:
         write_mimg_vaddr(out, probe_mimg_vaddr(d["gfx1030"].get("Mimg", {})))
+    if GFX12:
+        write_mimg12_vaddr(out, *probe_mimg12_vaddr(d["gfx1200"].get("Mimg", {})))
 
 
 SRC_SHIFT = {"src0": 0, "src1": 9, "src2": 18}
@@ -316,6 +321,97 @@ def write_mimg_vaddr(out, table):
         for op in range(256):
             row = table.get(op, [0] * 64)
             o.write("    [%s],\n" % ", ".join(str(x) for x in row))
+        o.write("];\n")
+
+
+def probe_mimg12_vaddr(ops):
+    """GFX12 VIMAGE/VSAMPLE: the address VGPRs llvm-objdump prints for each opcode with each
+    dim (bits 2:0 of the key), a16 (bit 3) and r128 (bit 4), with a dmask as wide as the
+    opcode's data. Returns ({op: [value] * 32}, {op: [widths]}): the value is the number of
+    address dwords (0: rejected), plus 0x80 where LLVM has no opcode variant of that size and
+    falls back to the first one it decoded (data at the row's width, whatever dmask says). The addresses are
+    separate VGPRs, the last taking what the encoding's 5 (VIMAGE) or 4 (VSAMPLE) fields do not
+    hold; the ray-tracing rows have fixed widths instead (the second map, by opcode and key).
+    The third map: {op: (data, addresses)} of the first variant, where LLVM falls back to it."""
+    from families import enc_mimg12
+    keys, probes = [], []
+    for op, (fields, text, _) in ops.items():
+        # The data at a size other than the first variant's (twice the row's; a gather's 4
+        # channels plus tfe's), so that a fallback to the first variant shows in the data too.
+        vdata = reg_width(split_operands(text.partition(" ")[2])[0])[1]
+        gather = text.startswith("image_gather4")
+        bvh = "r128" in fields
+        want = vdata if bvh else 5 if gather else 2 if "atomic" not in text else 2 * vdata
+        f = dict(fields, dmask=fields["dmask"] if gather or bvh else (1 << want) - 1)
+        for k in range(32):
+            w = enc_mimg12(int(op), dict(f, r128=0))
+            w[0] |= (k & 7) | ((k >> 3) & 1) << 6 | (k >> 4) << 4 | (1 << 3 if gather else 0)
+            keys.append((int(op), k, want))
+            probes.append(w)
+    # Each row's first variant (what LLVM keeps when it has none of the data size): probed
+    # with a data size the row has no variant of: gathers 3 (d16 and tfe), atomics 1 below or
+    # 2 above their base width.
+    firsts, fprobes = [], []
+    for op, (fields, text, _) in ops.items():
+        vdata = reg_width(split_operands(text.partition(" ")[2])[0])[1]
+        if text.startswith("image_gather4"):
+            w = enc_mimg12(int(op), fields)
+            w[0] |= (1 << 3) | (1 << 5)
+        elif "atomic" in text:
+            w = enc_mimg12(int(op), dict(fields, dmask=1 if vdata > 1 else 0xF))
+        else:
+            continue
+        firsts.append(int(op))
+        fprobes.append(w)
+    first = {}
+    for op, r in zip(firsts, oracle.disassemble("gfx1200", fprobes)):
+        toks = split_operands(r[0].partition(" ")[2])
+        addr = toks[1]
+        n = sum(reg_width(a)[1] for a in split_operands(addr[1:-1])) if addr.startswith("[") else reg_width(addr)[1]
+        first[op] = (reg_width(toks[0])[1], n)
+    table, fixed = {}, {}
+    for (op, k, want), r in zip(keys, oracle.disassemble("gfx1200", probes)):
+        n = 0
+        if r is not None and "/*" not in r[0]:
+            toks = split_operands(r[0].partition(" ")[2])
+            addr = toks[1]
+            widths = [reg_width(a)[1] for a in split_operands(addr[1:-1])] if addr.startswith("[") else [reg_width(addr)[1]]
+            n = sum(widths)
+            most = 4 if len(toks) > 3 and not toks[3].startswith(("dmask", "dim")) else 5
+            regular = all(x == 1 for x in widths[:-1]) and len(widths) == min(n, most)
+            if not regular:
+                fixed[(op, k)] = widths
+            if reg_width(toks[0])[1] != want:
+                n |= 0x80
+        table.setdefault(op, [0] * 32)[k] = n
+        if n & 0x80:
+            data = reg_width(toks[0])[1]
+            if first.setdefault(op, (data, n & 0x7F)) != (data, n & 0x7F):
+                raise ValueError("opcode %d: first variants %r and %r" % (op, first[op], (data, n)))
+    return table, fixed, first
+
+
+def write_mimg12_vaddr(out, table, fixed, first):
+    with open(out, "a") as o:
+        o.write("\n/// GFX12 VIMAGE/VSAMPLE: the address dwords llvm-objdump prints, per opcode number and\n")
+        o.write("/// `dim | a16 << 3 | r128 << 4` (0: the oracle rejects the encoding; bit 7: LLVM has no\n")
+        o.write("/// variant of that size and prints its first one, data at the row's width).\n")
+        o.write("#[rustfmt::skip]\npub(crate) static GFX12_MIMG_VADDR: [[u8; 32]; 256] = [\n")
+        for op in range(256):
+            o.write("    [%s],\n" % ", ".join(str(x) for x in table.get(op, [0] * 32)))
+        o.write("];\n")
+        o.write("\n/// GFX12 ray-tracing VIMAGE rows: per opcode number and key (as above), the width of each\n")
+        o.write("/// address operand (0: none).\n")
+        o.write("#[rustfmt::skip]\npub(crate) static GFX12_MIMG_BVH: &[(u8, u8, [u8; 5])] = &[\n")
+        for (op, k) in sorted(fixed):
+            ws = fixed[(op, k)] + [0] * (5 - len(fixed[(op, k)]))
+            o.write("    (%d, %d, [%s]),\n" % (op, k, ", ".join(str(x) for x in ws)))
+        o.write("];\n")
+        o.write("\n/// GFX12 VIMAGE/VSAMPLE: per opcode number, the data and address dwords of the first variant\n")
+        o.write("/// LLVM decodes, which it prints when it has no variant of the instruction's sizes.\n")
+        o.write("#[rustfmt::skip]\npub(crate) static GFX12_MIMG_FIRST: &[(u8, u8, u8)] = &[\n")
+        for op in sorted(first):
+            o.write("    (%d, %d, %d),\n" % (op, first[op][0], first[op][1]))
         o.write("];\n")
 
 

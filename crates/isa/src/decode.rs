@@ -354,6 +354,7 @@ fn decode_general(
         Fam::Ds => r.ds(entry, w0, inst),
         Fam::Flat | Fam::Global | Fam::Scratch => r.flat(fam, entry, w0, inst),
         Fam::Mubuf | Fam::Mtbuf => r.buffer(fam, entry, w0, inst),
+        Fam::Mimg if gen.is_gfx12() => r.mimg12(entry, op, w0, inst),
         Fam::Mimg if gen.is_gfx11() => r.mimg11(entry, w0, inst),
         Fam::Mimg if gen.is_gfx10() => r.mimg10(entry, op, w0, inst),
         Fam::Mimg => r.mimg(entry, w0, inst),
@@ -504,8 +505,8 @@ fn family_gfx11(w: u32) -> (Option<Fam>, u32) {
 
 /// [`family`] for the GFX12 encodings whose two high bits are set: GFX11's VOP3, VOP3P, VOPD
 /// and DS; the GFX12 SMEM (6-bit opcode in 18:13), VFLAT/VGLOBAL/VSCRATCH (segment 25:24,
-/// opcode 21:14) and VBUFFER (opcode 21:14; MTBUF's are 0x80–0x8f). EXPORT, VINTERP, LDSDIR,
-/// VIMAGE and VSAMPLE are not decoded.
+/// opcode 21:14), VBUFFER (opcode 21:14; MTBUF's are 0x80–0x8f) and VIMAGE/VSAMPLE (one
+/// opcode space in 21:14, table `Mimg`). EXPORT, VINTERP and LDSDIR are not decoded.
 #[inline]
 fn family_gfx12(w: u32) -> (Option<Fam>, u32) {
     match w >> 26 {
@@ -517,6 +518,7 @@ fn family_gfx12(w: u32) -> (Option<Fam>, u32) {
         0x3b => flat_segment((w >> 24) & 3, (w >> 14) & 0xff),
         0x31 if (w >> 21) & 1 != 0 => (Some(Fam::Mtbuf), (w >> 14) & 0x7f),
         0x31 => (Some(Fam::Mubuf), (w >> 14) & 0x7f),
+        0x34 | 0x39 => (Some(Fam::Mimg), (w >> 14) & 0xff),
         _ => (None, 0),
     }
 }
@@ -1489,6 +1491,127 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// GFX12 VIMAGE (0x34) and VSAMPLE (0x39), three words: dim 2:0, r128 4, d16 5, a16 6,
+    /// nv 7, dmask 25:22 (VSAMPLE: tfe 3, unorm 13); word 1: vdata 7:0, rsrc 17:9, scope
+    /// 19:18, th 22:20, then VIMAGE tfe 23 and vaddr4 31:24, VSAMPLE lwe 8 and samp 31:23;
+    /// word 2: vaddr0–vaddr3. The address operands are as the oracle's table prints them
+    /// (separate VGPRs, the last one taking the rest).
+    fn mimg12(&self, e: &Entry, op: u32, w0: u32, inst: &mut Inst) -> R<()> {
+        let w1 = self.w(1)?;
+        let w2 = self.w(2)?;
+        let sample = w0 >> 26 == 0x39;
+        if sample != e.slots.iter().any(|s| s.field == F::Ssamp) {
+            return Err(DecodeErrorKind::UnknownOpcode);
+        }
+        let key = (w0 & 7) | ((w0 >> 6) & 1) << 3 | ((w0 >> 4) & 1) << 4;
+        let row = crate::tables::GFX12_MIMG_VADDR
+            .get(op as usize)
+            .ok_or(DecodeErrorKind::UnknownOpcode)?;
+        let addrs = row[key as usize];
+        if addrs == 0 {
+            return Err(DecodeErrorKind::InvalidOperand);
+        }
+        let fields = if sample { 4 } else { 5 };
+        let (data, variant) = vimage_data(e, w0, w1);
+        // Without a variant for the sizes, LLVM keeps the first one it decoded.
+        let first = crate::tables::GFX12_MIMG_FIRST
+            .iter()
+            .find(|f| u32::from(f.0) == op)
+            .map(|f| (f.1, f.2));
+        let (data, addrs) = match first {
+            Some((d, a)) if !variant || addrs & 0x80 != 0 => (d, a),
+            _ => (data, addrs & 0x7f),
+        };
+        // LLVM decodes an opcode with its widest form first: the last address field (VIMAGE
+        // vaddr4, VSAMPLE vaddr3) must be 0 unless some form of the opcode uses it.
+        let widest = row.iter().map(|&a| (a & 0x7f).min(fields)).max();
+        let last = if sample { w2 >> 24 } else { w1 >> 24 };
+        if widest < Some(fields) && last != 0 {
+            return Err(DecodeErrorKind::InvalidOperand);
+        }
+        let widths = match crate::tables::GFX12_MIMG_BVH
+            .iter()
+            .find(|b| u32::from(b.0) == op && u32::from(b.1) == key)
+        {
+            Some(b) => b.2,
+            None => {
+                let total = addrs;
+                if total == 0 {
+                    return Err(DecodeErrorKind::InvalidOperand);
+                }
+                let n = total.min(fields);
+                let mut w = [1u8; 5];
+                w[usize::from(n) - 1] = total - (n - 1);
+                w[usize::from(n)..].fill(0);
+                w
+            }
+        };
+        start(inst, e, Encoding::Mimg, 12);
+        for s in e.slots {
+            match s.field {
+                F::Vdata => {
+                    let op = vreg(s.class, w1 & 0xff);
+                    if e.name.contains("store") {
+                        inst.src[1] = op;
+                    } else {
+                        inst.dst = op;
+                    }
+                }
+                F::Vaddr => inst.src[0] = Operand::Vgpr((w2 & 0xff) as u16),
+                F::Srsrc => inst.src[2] = self.sgpr_tuple((w1 >> 9) & 0x1ff, s.width)?,
+                F::Ssamp => {
+                    let v = (w1 >> 23) & 0x1ff;
+                    inst.sdst = if v == NULL11 {
+                        Operand::Null
+                    } else {
+                        self.sgpr_tuple(v, 4)?
+                    };
+                }
+                _ => {}
+            }
+        }
+        let b = w2.to_le_bytes();
+        inst.ext = Ext::Vimage(crate::inst::Vimage {
+            dmask: ((w0 >> 22) & 0xf) as u8,
+            dim: (w0 & 7) as u8,
+            vaddr: [b[1], b[2], b[3], (w1 >> 24) as u8],
+            widths,
+            data,
+        });
+        let th = (w1 >> 20) & 7;
+        let nv = if (w0 >> 7) & 1 != 0 { cpol::NV } else { 0 };
+        inst.offset1 = (th | ((w1 >> 18) & 3) << cpol::SCOPE_SHIFT) as u8 | nv;
+        let (tfe, lwe) = if sample {
+            ((w0 >> 3) & 1, (w1 >> 8) & 1)
+        } else {
+            ((w1 >> 23) & 1, 0)
+        };
+        for (bit, flag) in [
+            (sample && (w0 >> 13) & 1 != 0, flags::UNORM),
+            ((w0 >> 4) & 1 != 0, flags::DA),
+            ((w0 >> 6) & 1 != 0, flags::A16),
+            ((w0 >> 5) & 1 != 0, flags::D16),
+            (tfe != 0, flags::TFE),
+            (lwe != 0, flags::LWE),
+        ] {
+            if bit {
+                inst.flags |= flag;
+            }
+        }
+        Ok(())
+    }
+
+    /// A GFX12 image resource or sampler: `width` aligned SGPRs (or trap temporaries) named by
+    /// a 9-bit operand value.
+    fn sgpr_tuple(&self, v: u32, width: u8) -> R<Operand> {
+        let end = |n: u16, limit: u16| n.is_multiple_of(4) && n + u16::from(width) <= limit;
+        match scalar(self.gen, v, 2) {
+            Some(Operand::Sgpr(n)) if v < 256 && end(n, 106) => Ok(Operand::Sgpr(n)),
+            Some(Operand::Ttmp(n)) if v < 256 && end(n.into(), 16) => Ok(Operand::Ttmp(n)),
+            _ => Err(DecodeErrorKind::InvalidOperand),
+        }
+    }
+
     fn buffer(&self, fam: Fam, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         if self.gen.is_gfx12() {
             return self.buffer12(fam, e, w0, inst);
@@ -1691,6 +1814,34 @@ impl Reader<'_> {
         }
         Ok(())
     }
+}
+
+/// GFX12 VIMAGE/VSAMPLE data VGPRs: dmask's channels (a gather's 4), halved by d16, plus tfe's
+/// dword; and whether LLVM has an opcode variant of that size (gathers: not 3; atomics: from
+/// the base width to twice it plus tfe's dword). The ray-tracing rows keep their width.
+fn vimage_data(e: &Entry, w0: u32, w1: u32) -> (u8, bool) {
+    let base = e.slots.first().map_or(1, |s| s.width);
+    if e.name.starts_with("image_bvh") {
+        return (base, true);
+    }
+    let sample = w0 >> 26 == 0x39;
+    let gather = e.name.starts_with("image_gather4");
+    let mut n = if gather {
+        4
+    } else {
+        (((w0 >> 22) & 0xf).count_ones() as u8).max(1)
+    };
+    if (w0 >> 5) & 1 != 0 {
+        n = n.div_ceil(2);
+    }
+    n += (if sample { w0 >> 3 } else { w1 >> 23 } & 1) as u8;
+    let variant = if e.name.contains("atomic") {
+        // 1× or 2× the base width, either with tfe's dword.
+        (base..=2 * base + 1).contains(&n)
+    } else {
+        !(gather && n == 3)
+    };
+    (n, variant)
 }
 
 /// The register operands of a MIMG word 1 (the same fields on GFX8, GFX9 and GFX10).

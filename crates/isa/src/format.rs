@@ -5,7 +5,7 @@
 //! and literals printed by value and operand type, VOP3/VOP3P/SDWA/DPP modifiers, memory
 //! offsets and cache bits, and the SOPP/SOPK operand syntax (`s_waitcnt`, `hwreg`, `sendmsg`).
 
-use crate::inst::{cpol, flags, Encoding, Ext, FloatConst, Gen, Inst, Operand};
+use crate::inst::{cpol, flags, Encoding, Ext, FloatConst, Gen, Inst, Operand, Vimage};
 use crate::opcode::Opcode;
 use crate::tables::{mods, table, Entry, Fam, Place, Slot, ALL_FAMS, F};
 use std::collections::HashMap;
@@ -1654,6 +1654,9 @@ impl Fmt<'_> {
     }
 
     fn mimg(&mut self, inst: &Inst, e: &Entry) {
+        if let Ext::Vimage(v) = inst.ext {
+            return self.vimage(inst, e, &v);
+        }
         // GFX10 rows carry the address count (and `dim`) in `ext`.
         let gfx10 = match inst.ext {
             Ext::Mimg { dim, addrs, .. } if addrs != 0 => Some(dim),
@@ -1781,6 +1784,73 @@ impl Fmt<'_> {
             self.operand(Operand::Vgpr(v.into()), w, Kind::B32);
         }
         self.s.push(']');
+    }
+
+    /// GFX12 VIMAGE/VSAMPLE, as llvm-objdump-22 prints them: the data sized by dmask, d16 and
+    /// tfe (gathers: 4 channels) where the opcode has a variant of that size; the address
+    /// VGPRs in brackets when there are several; the ray-tracing rows without dmask and dim.
+    fn vimage(&mut self, inst: &Inst, e: &Entry, v: &Vimage) {
+        self.name(e.name);
+        let bvh = e.name.starts_with("image_bvh");
+        for s in e.slots {
+            self.sep();
+            match s.field {
+                F::Vdata => {
+                    let op = if inst.dst != Operand::None {
+                        inst.dst
+                    } else {
+                        inst.src[1]
+                    };
+                    self.operand(op, v.data, Kind::B32);
+                }
+                F::Vaddr => {
+                    let n = v.widths.iter().filter(|&&w| w != 0).count();
+                    if n > 1 {
+                        self.s.push('[');
+                    }
+                    self.operand(inst.src[0], v.widths[0], Kind::B32);
+                    for k in 1..n {
+                        self.s.push_str(", ");
+                        let r = Operand::Vgpr(v.vaddr[k - 1].into());
+                        self.operand(r, v.widths[k], Kind::B32);
+                    }
+                    if n > 1 {
+                        self.s.push(']');
+                    }
+                }
+                F::Srsrc => self.operand(inst.src[2], s.width, Kind::B32),
+                F::Ssamp => self.operand(inst.sdst, 4, Kind::B32),
+                _ => {}
+            }
+        }
+        if !bvh {
+            if v.dmask != 0 {
+                let _ = write!(self.s, " dmask:{:#x}", v.dmask);
+            }
+            let _ = write!(
+                self.s,
+                " dim:SQ_RSRC_IMG_{}",
+                MIMG_DIMS[usize::from(v.dim & 7)]
+            );
+        }
+        if inst.has(flags::UNORM) {
+            self.modifier("unorm");
+        }
+        self.cpol(inst, e);
+        if inst.offset1 & cpol::NV != 0 {
+            self.modifier("nv");
+        }
+        for (f, n) in [
+            (flags::DA, "r128"),
+            (flags::A16, "a16"),
+            (flags::TFE, "tfe"),
+            (flags::LWE, "lwe"),
+            (flags::D16, "d16"),
+        ] {
+            if inst.has(f) && !(bvh && f == flags::DA) {
+                self.modifier(n);
+            }
+        }
     }
 
     /// GFX11 MIMG modifiers, in llvm-objdump-22's order.

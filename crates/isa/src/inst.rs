@@ -590,9 +590,29 @@ pub enum Ext {
         /// rest. All 0 without NSA (the addresses are then consecutive).
         nsa: [u8; 4],
     },
+    /// GFX12 VIMAGE/VSAMPLE: separate address VGPRs (the first is `src[0]`), each operand
+    /// as wide as llvm-objdump prints it.
+    Vimage(Vimage),
     /// GFX11 VOPD: the Y operation (the X operation is the instruction's own opcode and
     /// operands). Y's `src0` is in [`Inst::sdst`].
     Vopd(Vopd),
+}
+
+/// The image fields of a GFX12 VIMAGE or VSAMPLE instruction (three dwords).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Vimage {
+    /// Channel mask.
+    pub dmask: u8,
+    /// Dimension (`SQ_RSRC_IMG_1D` = 0 … `_2D_MSAA_ARRAY` = 7).
+    pub dim: u8,
+    /// The address VGPRs after the first (`vaddr1`–`vaddr4`).
+    pub vaddr: [u8; 4],
+    /// Each address operand's width in VGPRs (0: no such operand).
+    pub widths: [u8; 5],
+    /// The data operand's width in VGPRs, as llvm-objdump prints it: dmask's channels (a
+    /// gather's 4), halved by d16, plus tfe's; where LLVM has no variant of the opcode for
+    /// that size or for the address count, its first variant's.
+    pub data: u8,
 }
 
 /// The Y half of a VOPD instruction: `v_dual_<x> … :: v_dual_<y> vdst, src0, vsrc1`. Its
@@ -655,6 +675,8 @@ pub mod cpol {
     pub const SCOPE_SHIFT: u8 = 3;
     /// `SCOPE_DEV`.
     pub const SCOPE_DEV: u8 = 2;
+    /// `nv` (non-volatile; bit 5, printed by VIMAGE/VSAMPLE).
+    pub const NV: u8 = 1 << 5;
     /// `SCOPE_SYS`.
     pub const SCOPE_SYS: u8 = 3;
 
@@ -759,7 +781,9 @@ impl Inst {
     /// Width in dwords of `dst`: the opcode's width, adjusted for MIMG `dmask`/`d16` and `tfe`.
     pub fn dst_dwords(&self) -> u8 {
         let base = match self.ext {
-            Ext::Mimg { dmask, .. } | Ext::MimgDim { dmask, .. } => {
+            Ext::Mimg { dmask, .. }
+            | Ext::MimgDim { dmask, .. }
+            | Ext::Vimage(Vimage { dmask, .. }) => {
                 let n = (dmask.count_ones() as u8).max(1);
                 if self.has(flags::D16) {
                     n.div_ceil(2)

@@ -19,7 +19,7 @@ pub use decode::{decode, decode_all, decode_into};
 pub use format::format;
 pub use inst::{
     flags, op_flags, DecodeError, DecodeErrorKind, Dpp, Dpp8, Encoding, Ext, FloatConst, Gen, Inst,
-    OpInfo, Operand, Sdwa, VopMods,
+    OpInfo, Operand, Sdwa, Vimage, VopMods,
 };
 pub use listing::{listing, TextSymbol};
 pub use opcode::Opcode;

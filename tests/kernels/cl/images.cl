@@ -1,4 +1,4 @@
-// targets: gfx803 gfx900 gfx906 gfx908 gfx90a gfx1030
+// targets: gfx803 gfx900 gfx906 gfx908 gfx90a gfx1030 gfx1201
 // Image kernels run by hsaemu (through the HSA image API) and by PoCL, whose results the
 // integration test `images` compares. One kernel per geometry and value type: `load_*` reads
 // with integer coordinates and no sampler, `store_*` writes, `sample_*` reads through the

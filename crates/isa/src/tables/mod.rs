@@ -19,6 +19,7 @@ mod generated_rdna;
 pub(crate) mod semantics;
 
 pub(crate) use generated::{GFX10_MIMG_VADDR, GFX10_MTBUF_FORMATS};
+pub(crate) use generated_gfx12::{GFX12_MIMG_BVH, GFX12_MIMG_FIRST, GFX12_MIMG_VADDR};
 pub(crate) use generated_rdna::GFX11_MTBUF_FORMATS;
 
 /// An instruction field an operand is read from (names from the ISA manuals).
@@ -519,8 +520,8 @@ const GFX11_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
     ]
 };
 
-/// The GFX12 tables by family (gfx1200 and gfx1201), shared by both wave sizes. VIMAGE and
-/// VSAMPLE are not decoded (no `Mimg` table).
+/// The GFX12 tables by family (gfx1200 and gfx1201), shared by both wave sizes. `Mimg` holds
+/// VIMAGE and VSAMPLE (one opcode space).
 const GFX12_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
     use generated_gfx12::*;
     [
@@ -541,7 +542,7 @@ const GFX12_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
         &GFX12_GLOBAL,
         &GFX12_MUBUF,
         &GFX12_MTBUF,
-        &[],
+        &GFX12_MIMG,
         &GFX12_VOPDX,
         &GFX12_VOPDY,
     ]

@@ -9,7 +9,7 @@ use crate::semantics::{
 use crate::Opcode as O;
 
 #[rustfmt::skip]
-pub(crate) static SEMANTICS: [S; 2064] = [
+pub(crate) static SEMANTICS: [S; 2081] = [
     S { key: O::Unknown, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] },
     S { key: O::BUFFER_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add
     S { key: O::BUFFER_ATOMIC_ADD_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add_f32
@@ -642,21 +642,38 @@ pub(crate) static SEMANTICS: [S; 2064] = [
     S { key: O::GLOBAL_WB, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_wb
     S { key: O::GLOBAL_WBINV, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // global_wbinv
     S { key: O::IMAGE_ATOMIC_ADD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_add
+    S { key: O::IMAGE_ATOMIC_ADD_FLT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_add_flt
+    S { key: O::IMAGE_ATOMIC_ADD_UINT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_add_uint
     S { key: O::IMAGE_ATOMIC_AND, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_and
     S { key: O::IMAGE_ATOMIC_CMPSWAP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_cmpswap
     S { key: O::IMAGE_ATOMIC_DEC, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_dec
+    S { key: O::IMAGE_ATOMIC_DEC_UINT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_dec_uint
     S { key: O::IMAGE_ATOMIC_FCMPSWAP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_fcmpswap
     S { key: O::IMAGE_ATOMIC_FMAX, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_fmax
     S { key: O::IMAGE_ATOMIC_FMIN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_fmin
     S { key: O::IMAGE_ATOMIC_INC, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_inc
+    S { key: O::IMAGE_ATOMIC_INC_UINT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_inc_uint
+    S { key: O::IMAGE_ATOMIC_MAX_FLT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_max_flt
+    S { key: O::IMAGE_ATOMIC_MAX_INT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_max_int
+    S { key: O::IMAGE_ATOMIC_MAX_UINT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_max_uint
+    S { key: O::IMAGE_ATOMIC_MIN_FLT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_min_flt
+    S { key: O::IMAGE_ATOMIC_MIN_INT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_min_int
+    S { key: O::IMAGE_ATOMIC_MIN_UINT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_min_uint
     S { key: O::IMAGE_ATOMIC_OR, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_or
+    S { key: O::IMAGE_ATOMIC_PK_ADD_BF16, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_pk_add_bf16
+    S { key: O::IMAGE_ATOMIC_PK_ADD_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // image_atomic_pk_add_f16
     S { key: O::IMAGE_ATOMIC_SMAX, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_smax
     S { key: O::IMAGE_ATOMIC_SMIN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_smin
     S { key: O::IMAGE_ATOMIC_SUB, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_sub
+    S { key: O::IMAGE_ATOMIC_SUB_UINT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_sub_uint
     S { key: O::IMAGE_ATOMIC_SWAP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_swap
     S { key: O::IMAGE_ATOMIC_UMAX, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_umax
     S { key: O::IMAGE_ATOMIC_UMIN, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_umin
     S { key: O::IMAGE_ATOMIC_XOR, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_atomic_xor
+    S { key: O::IMAGE_BVH64_INTERSECT_RAY, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_bvh64_intersect_ray
+    S { key: O::IMAGE_BVH8_INTERSECT_RAY, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_bvh8_intersect_ray
+    S { key: O::IMAGE_BVH_DUAL_INTERSECT_RAY, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_bvh_dual_intersect_ray
+    S { key: O::IMAGE_BVH_INTERSECT_RAY, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_bvh_intersect_ray
     S { key: O::IMAGE_GATHER4, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_gather4
     S { key: O::IMAGE_GATHER4_B, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_gather4_b
     S { key: O::IMAGE_GATHER4_B_CL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_gather4_b_cl
