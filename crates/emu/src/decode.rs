@@ -714,8 +714,12 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, words: &[u32]) -> Option<Inst> {
                 i.lit = u32::from_le_bytes([nsa[0], nsa[1], nsa[2], nsa[3]]);
                 i.ext = u32::from_le_bytes([nsa[4], nsa[5], nsa[6], nsa[7]]);
             }
-            // GFX11 (no NSA decoded): `dmask` and `dim` as for GFX10.
-            if let Ext::MimgDim { dmask, dim } = isa.ext {
+            // GFX11: `dmask` and `dim` as for GFX10. NSA (decoded for the disassembler; its
+            // fifth address may be a tuple) is not executed: invalid, as before it decoded.
+            if let Ext::MimgDim { dmask, dim, .. } = isa.ext {
+                if isa.size > 8 {
+                    return None;
+                }
                 i.imm = i32::from(dmask) | i32::from(dim) << 4;
             }
             for (theirs, ours) in [

@@ -138,6 +138,18 @@ def mutate_mimg10(r, words):
     return w + [r.getrandbits(32) for _ in range(nsa)]
 
 
+def mutate_mimg11_nsa(r, words):
+    """GFX11 MIMG with NSA (bit 0): dmask, dim, the cache and format bits, a16/d16, tfe/lwe, and
+    a third word of four address VGPRs. `r` is its own generator, so adding these cases left
+    the other samples as they were."""
+    w = list(words)
+    w[0] = (w[0] & ~0x3FFFE) | (r.randrange(1, 16) << 8) | (r.getrandbits(3) << 2) | 1
+    w[0] |= r.getrandbits(1) << 7
+    w[0] |= r.getrandbits(6) << 12 if r.random() < 0.5 else 0
+    w[1] |= r.getrandbits(2) << 21 if r.random() < 0.3 else 0
+    return w + [r.getrandbits(32)]
+
+
 def mutate_mimg12(r, fields, words):
     """GFX12 VIMAGE/VSAMPLE: dmask, dim, r128/a16/d16/nv, cache policy, tfe (VSAMPLE: unorm,
     lwe), the data, address, resource and sampler registers. `r` is the family's own generator."""
@@ -431,6 +443,9 @@ def main(probes, outdir, samples, only):
                        else mutate10 if gfx10 else mutate)
                 for _ in range(n):
                     cases.append(mut(fam, fields, base))
+                if src_t.startswith("gfx11") and fam == "Mimg":
+                    nrng = random.Random("%s/mimg-nsa/%s" % (t, op))
+                    cases.extend(mutate_mimg11_nsa(nrng, base) for _ in range(2 * n))
         if src_t == "gfx950" and not t.endswith("+wavefrontsize64"):
             vop3p = families(src_t)["Vop3p"][1]
             cases.extend(scaled_mfma(d[src_t]["Vop3p"], vop3p, 64 * samples))

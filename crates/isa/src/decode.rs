@@ -1441,15 +1441,17 @@ impl Reader<'_> {
         Ok(())
     }
 
-    /// GFX11 MIMG (without NSA): dim 4:2, unorm 7, dmask 11:8, slc 12, dlc 13, glc 14, r128
-    /// 15, a16 16, d16 17; word 1: vaddr, vdata, srsrc 20:16, tfe 21, lwe 22, ssamp 30:26.
+    /// GFX11 MIMG: NSA 0, dim 4:2, unorm 7, dmask 11:8, slc 12, dlc 13, glc 14, r128 15, a16
+    /// 16, d16 17; word 1: vaddr, vdata, srsrc 20:16, tfe 21, lwe 22, ssamp 30:26. With NSA
+    /// (non-sequential addresses) a third word holds the next four address VGPRs, one a byte.
     fn mimg11(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
-        if w0 & 1 != 0 {
-            // NSA (non-sequential addresses in extra words): not decoded.
-            return Err(DecodeErrorKind::UnknownOpcode);
-        }
-        start(inst, e, Encoding::Mimg, 8);
+        let nsa = if w0 & 1 != 0 {
+            self.w(2)?.to_le_bytes()
+        } else {
+            [0; 4]
+        };
+        start(inst, e, Encoding::Mimg, if w0 & 1 != 0 { 12 } else { 8 });
         for s in e.slots {
             match s.field {
                 F::Vdata => {
@@ -1469,6 +1471,7 @@ impl Reader<'_> {
         inst.ext = Ext::MimgDim {
             dmask: ((w0 >> 8) & 0xf) as u8,
             dim: ((w0 >> 2) & 7) as u8,
+            nsa,
         };
         for (word, bit, flag) in [
             (w0, 7, flags::UNORM),

@@ -1662,7 +1662,15 @@ impl Fmt<'_> {
             Ext::Mimg { dim, addrs, .. } if addrs != 0 => Some(dim),
             _ => None,
         };
+        let sizes11 = match inst.ext {
+            Ext::MimgDim { dim, .. } => Some(mimg11_sizes(e.name, dim, inst)),
+            _ => None,
+        };
         self.name(e.name);
+        if sizes11.is_some() && inst.size > 8 && e.slots.iter().any(|s| s.field == F::Ssamp) {
+            // llvm-objdump-22's NSA sample/gather forms have a second space after the name.
+            self.s.push(' ');
+        }
         for s in e.slots {
             match s.field {
                 F::Vdata => {
@@ -1681,8 +1689,8 @@ impl Fmt<'_> {
                     } else {
                         inst.dst_dwords()
                     };
-                    let w = if self.gen.is_gfx11() {
-                        mimg11_data(e.name, s.width, w)
+                    let w = if let Some((data, _)) = sizes11 {
+                        data
                     } else if e.name.contains("atomic") && w != s.width && w != 2 * s.width {
                         s.width
                     } else {
@@ -1693,18 +1701,9 @@ impl Fmt<'_> {
                 F::Vaddr => {
                     self.sep();
                     match inst.ext {
-                        Ext::MimgDim { dim, .. } => {
-                            let data = e.slots.iter().find(|s| s.field == F::Vdata);
-                            let sized = data.is_none_or(|d| {
-                                mimg11_data(e.name, d.width, inst.dst_dwords()) != d.width
-                                    || inst.dst_dwords() == d.width
-                            });
-                            let w = if sized {
-                                mimg11_vaddr(e.name, s.width, dim, inst)
-                            } else {
-                                s.width
-                            };
-                            self.operand(inst.src[0], w, Kind::B32);
+                        Ext::MimgDim { nsa, .. } => {
+                            let w = sizes11.map_or(s.width, |(_, addr)| addr);
+                            self.mimg11_vaddr(inst, w, nsa);
                         }
                         _ => self.mimg_vaddr(inst, s.width),
                     }
@@ -1728,7 +1727,7 @@ impl Fmt<'_> {
                 let _ = write!(self.s, " dmask:{dmask:#x}");
             }
         }
-        if let Ext::MimgDim { dmask, dim } = inst.ext {
+        if let Ext::MimgDim { dmask, dim, .. } = inst.ext {
             return self.mimg11_mods(inst, dmask, dim);
         }
         if let Some(dim) = gfx10 {
@@ -1771,6 +1770,22 @@ impl Fmt<'_> {
 }
 
 impl Fmt<'_> {
+    /// A GFX11 MIMG address: `width` consecutive VGPRs, or with NSA a list of single VGPRs
+    /// whose fifth is a tuple of the rest when there are more than five.
+    fn mimg11_vaddr(&mut self, inst: &Inst, width: u8, nsa: [u8; 4]) {
+        if inst.size <= 8 {
+            return self.operand(inst.src[0], width, Kind::B32);
+        }
+        self.s.push('[');
+        self.operand(inst.src[0], 1, Kind::B32);
+        for (i, &v) in nsa.iter().enumerate().take(usize::from(width) - 1) {
+            self.s.push_str(", ");
+            let w = if i == 3 { width - 4 } else { 1 };
+            self.operand(Operand::Vgpr(v.into()), w, Kind::B32);
+        }
+        self.s.push(']');
+    }
+
     /// GFX12 VIMAGE/VSAMPLE, as llvm-objdump-22 prints them: the data sized by dmask, d16 and
     /// tfe (gathers: 4 channels) where the opcode has a variant of that size; the address
     /// VGPRs in brackets when there are several; the ray-tracing rows without dmask and dim.
@@ -1872,43 +1887,187 @@ impl Fmt<'_> {
     }
 }
 
-/// GFX11 MIMG data VGPRs: `dmask`'s channels (plus `tfe`'s dword) where LLVM has an opcode
-/// variant of that size; atomics have none above 3 dwords, and then keep the base width (and
-/// the address its 1D width).
-fn mimg11_data(name: &str, base: u8, w: u8) -> u8 {
-    if name.contains("atomic") && w > 3 {
-        base
+/// GFX11 MIMG register counts `(vdata, vaddr)` as llvm-objdump-22 prints them. LLVM computes
+/// the data size from `dmask` (4 for gathers and `image_msaa_load`), `d16` (packed) and `tfe`,
+/// and the address size from the opcode's extra arguments (`_c`, `_b`, `_o`), the dim's
+/// coordinates, LOD/clamp/mip, and derivatives (`_d`; 16-bit with `_g16`), packing coordinates
+/// and LOD two per VGPR under `a16`. It then looks for the opcode variant of exactly that
+/// size; when none exists (e.g. a 2D_MSAA_ARRAY sample, 4 data dwords on an atomic) it keeps
+/// the variant it decoded first.
+fn mimg11_sizes(name: &str, dim: u8, inst: &Inst) -> (u8, u8) {
+    let gather = name.starts_with("image_gather4") || name == "image_msaa_load";
+    let mut data = if gather {
+        4
     } else {
-        w
+        (mimg_dmask(inst).count_ones() as u8).max(1)
+    };
+    if inst.has(flags::D16) {
+        data = data.div_ceil(2);
+    }
+    data += u8::from(inst.has(flags::TFE));
+    // The data sizes that have a variant, the one decoded first leading.
+    let datas: &[u8] = if name.starts_with("image_gather4") {
+        &[2, 4, 5]
+    } else if name == "image_msaa_load" {
+        &[4, 2, 3, 5]
+    } else if name == "image_atomic_cmpswap" {
+        &[2, 3, 4, 5]
+    } else if name.starts_with("image_atomic") {
+        &[1, 2, 3]
+    } else {
+        &[1, 2, 3, 4, 5]
+    };
+    let nsa = inst.size > 8;
+    let a = MimgArgs::of(name);
+    let addr = a.dwords(dim, inst.has(flags::A16), nsa);
+    // A widened tuple must still end at v255 (else LLVM keeps the first variant too).
+    let fits = |op: Operand, n: u8| match op {
+        Operand::Vgpr(r) => r + u16::from(n) <= 256,
+        _ => true,
+    };
+    let data_reg = if inst.dst != Operand::None {
+        inst.dst
+    } else {
+        inst.src[1]
+    };
+    let addr_fits = match inst.ext {
+        Ext::MimgDim { nsa: n, .. } if nsa && addr > 5 => {
+            fits(Operand::Vgpr(n[3].into()), addr - 4)
+        }
+        _ => nsa || fits(inst.src[0], addr),
+    };
+    if datas.contains(&data) && a.has_variant(addr, nsa) && fits(data_reg, data) && addr_fits {
+        (data, addr)
+    } else {
+        (datas[0], a.first_variant(nsa))
     }
 }
 
-/// GFX11 MIMG address VGPRs: the table's width is the 1D form's; other dimensions add
-/// coordinates (and, for the `_d` forms, derivatives). 16-bit addresses (`a16`) pack two per
-/// VGPR.
-fn mimg11_vaddr(name: &str, base: u8, dim: u8, inst: &Inst) -> u8 {
-    // (coordinates, derivative dimensions) per dim: 1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY,
-    // 2D_MSAA, 2D_MSAA_ARRAY.
-    const DIMS: [(u8, u8); 8] = [
-        (1, 1),
-        (2, 2),
-        (3, 3),
-        (3, 2),
-        (2, 1),
-        (3, 2),
-        (3, 2),
-        (4, 2),
-    ];
-    let (coords, grads) = DIMS[usize::from(dim & 7)];
-    let mut n = base + coords - 1;
-    let derivs = name.contains("_d_") || name.ends_with("_d") || name.contains("_cd");
-    if derivs {
-        n += 2 * (grads - 1);
+fn mimg_dmask(inst: &Inst) -> u8 {
+    match inst.ext {
+        Ext::Mimg { dmask, .. } | Ext::MimgDim { dmask, .. } => dmask & 0xf,
+        _ => 0,
     }
-    if inst.has(flags::A16) {
-        n = n.div_ceil(2);
+}
+
+/// A GFX11 MIMG opcode's address arguments (LLVM's base-opcode properties), read from its name.
+struct MimgArgs {
+    /// Sample/gather/get_lod: LLVM defines their address variants from a list of sizes.
+    sampler: bool,
+    /// `_c` (z-compare), `_b` (bias), `_o` (offsets): one dword each, never packed.
+    extra: u8,
+    coords: bool,
+    /// LOD (`_l`), clamp (`_cl`) or mip level (`_mip`, `get_resinfo`).
+    lod: bool,
+    gradients: bool,
+    g16: bool,
+}
+
+impl MimgArgs {
+    fn of(name: &str) -> MimgArgs {
+        let mut a = MimgArgs {
+            sampler: false,
+            extra: 0,
+            coords: name != "image_get_resinfo",
+            lod: name.contains("_mip") || name == "image_get_resinfo",
+            gradients: false,
+            g16: false,
+        };
+        let rest = [
+            "image_sample",
+            "image_gather4h",
+            "image_gather4",
+            "image_get_lod",
+        ]
+        .iter()
+        .find_map(|p| name.strip_prefix(p));
+        if let Some(rest) = rest {
+            a.sampler = true;
+            for part in rest.split('_') {
+                match part {
+                    "c" | "b" | "o" => a.extra += 1,
+                    "l" | "cl" => a.lod = true,
+                    "d" | "cd" => a.gradients = true,
+                    "g16" => a.g16 = true,
+                    _ => {}
+                }
+            }
+        }
+        a
     }
-    n
+
+    /// Address dwords for a dim (1D, 2D, 3D, CUBE, 1D_ARRAY, 2D_ARRAY, 2D_MSAA,
+    /// 2D_MSAA_ARRAY); without NSA LLVM rounds more than 12 up to 16.
+    fn dwords(&self, dim: u8, a16: bool, nsa: bool) -> u8 {
+        const DIMS: [(u8, u8); 8] = [
+            (1, 2),
+            (2, 4),
+            (3, 6),
+            (3, 4),
+            (2, 2),
+            (3, 4),
+            (3, 4),
+            (4, 4),
+        ];
+        let (coords, grads) = DIMS[usize::from(dim & 7)];
+        let comps = if self.coords { coords } else { 0 } + u8::from(self.lod);
+        let mut n = self.extra + if a16 { comps.div_ceil(2) } else { comps };
+        if self.gradients {
+            n += if self.g16 {
+                (grads / 2).next_multiple_of(2)
+            } else {
+                grads
+            };
+        }
+        if n > 12 && !nsa {
+            16
+        } else {
+            n
+        }
+    }
+
+    /// The address sizes LLVM lists: 1–4 for loads, stores and atomics; for a sampler (no
+    /// MSAA dims) 1–3 dwords (4 with LOD/clamp), 3–9 with derivatives (2–7 for `_g16`; one
+    /// more with clamp), each plus the extra arguments.
+    fn sizes(&self) -> std::ops::RangeInclusive<u8> {
+        if !self.sampler {
+            return 1..=4;
+        }
+        let lod = u8::from(self.lod);
+        let (lo, hi) = match (self.gradients, self.g16) {
+            (false, _) => (1, 3),
+            (true, false) => (3, 9),
+            (true, true) => (2, 7),
+        };
+        lo + self.extra..=hi + lod + self.extra
+    }
+
+    /// Whether an opcode variant with this many address dwords exists. NSA: every listed size
+    /// from 2. Otherwise each listed size up to 12, and for samplers a 4-dword variant when
+    /// 3 is listed, 8 when any of 5–8 is, 16 when any of 13–16 is.
+    fn has_variant(&self, n: u8, nsa: bool) -> bool {
+        let sizes = self.sizes();
+        if nsa || !self.sampler {
+            return sizes.contains(&n) && (n >= 2 || !nsa);
+        }
+        let any = |lo: u8, hi: u8| sizes.clone().any(|s| (lo..=hi).contains(&s));
+        match n {
+            4 => any(3, 4),
+            8 => any(5, 8),
+            16 => any(13, 16),
+            _ => n <= 12 && sizes.contains(&n),
+        }
+    }
+
+    /// The variant the decoder starts from: the smallest address, with NSA the most single
+    /// address VGPRs (at most 5).
+    fn first_variant(&self, nsa: bool) -> u8 {
+        if nsa {
+            (*self.sizes().end()).min(5)
+        } else {
+            *self.sizes().start()
+        }
+    }
 }
 
 /// Whether a row has GFX11 true16 (16-bit VGPR half) operands.

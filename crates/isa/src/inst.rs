@@ -585,6 +585,10 @@ pub enum Ext {
         dmask: u8,
         /// Dimension (`SQ_RSRC_IMG_1D` = 0 … `_2D_MSAA_ARRAY` = 7).
         dim: u8,
+        /// NSA (`Inst::size` 12): the address VGPRs after the first (`src[0]`), one per byte;
+        /// with more than five addresses the last names the first VGPR of a tuple holding the
+        /// rest. All 0 without NSA (the addresses are then consecutive).
+        nsa: [u8; 4],
     },
     /// GFX12 VIMAGE/VSAMPLE: separate address VGPRs (the first is `src[0]`), each operand
     /// as wide as llvm-objdump prints it.
