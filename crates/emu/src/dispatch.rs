@@ -857,19 +857,28 @@ fn slice<const CHECK: bool, const TRACE: bool>(
         barrier: crate::exec::BarrierState::default(),
     };
     let budget_end = *executed + WG_SLICE;
+    // The compiling tier, chosen once per slice like the variant: off under `--check` (its
+    // checkers see only interpreted accesses) and for traced waves (which see every
+    // instruction), so the plain interpreter's loop has no test of it.
+    let jit =
+        !CHECK && crate::jit::mode() != crate::jit::Mode::Off && ctx.program.jit_slots().is_some();
+    let gfx12 = ctx.gen.is_gfx12();
     loop {
         let mut progressed = false;
         // Waves still running and waiting at the barrier after this round.
         let (mut running, mut waiting) = (0usize, 0usize);
-        // The barrier as each wave of this round sees it: only the running wave changes
-        // state, so the counts follow it.
-        env.barrier = crate::exec::BarrierState {
-            signalled: waves
-                .iter()
-                .filter(|w| w.state == WaveState::Barrier)
-                .count() as u32,
-            members: waves.iter().filter(|w| w.state != WaveState::Done).count() as u32,
-        };
+        // The barrier as each wave of this round sees it (GFX12's `s_barrier_signal_isfirst`
+        // and `s_get_barrier_state` read it; other generations skip the counting): only the
+        // running wave changes state, so the counts follow it.
+        if gfx12 {
+            env.barrier = crate::exec::BarrierState {
+                signalled: waves
+                    .iter()
+                    .filter(|w| w.state == WaveState::Barrier)
+                    .count() as u32,
+                members: waves.iter().filter(|w| w.state != WaveState::Done).count() as u32,
+            };
+        }
         for (wi, w) in waves.iter_mut().enumerate() {
             if w.state != WaveState::Running {
                 waiting += usize::from(w.state == WaveState::Barrier);
@@ -886,9 +895,10 @@ fn slice<const CHECK: bool, const TRACE: bool>(
                     let mut rec =
                         crate::wavetrace::WaveRecorder::new(t, &ctx.mem, id, wi as u32, base);
                     rec.slot_size = ctx.slot_size;
-                    run_wave::<CHECK, _>(ctx, id, w, &mut env, &mut rec)?;
+                    run_wave::<CHECK, false, _>(ctx, id, w, &mut env, &mut rec)?;
                 }
-                _ => run_wave::<CHECK, _>(ctx, id, w, &mut env, &mut ())?,
+                _ if jit => run_wave::<CHECK, true, _>(ctx, id, w, &mut env, &mut ())?,
+                _ => run_wave::<CHECK, false, _>(ctx, id, w, &mut env, &mut ())?,
             }
             if env.cache.last_load != 0 {
                 last_load[wi] = env.cache.last_load;
@@ -897,9 +907,9 @@ fn slice<const CHECK: bool, const TRACE: bool>(
                 WaveState::Running => running += 1,
                 WaveState::Barrier => {
                     waiting += 1;
-                    env.barrier.signalled += 1;
+                    env.barrier.signalled += u32::from(gfx12);
                 }
-                WaveState::Done => env.barrier.members -= 1,
+                WaveState::Done => env.barrier.members -= u32::from(gfx12),
             }
             let after = w.instructions;
             progressed |= after > before;
@@ -932,10 +942,10 @@ fn slice<const CHECK: bool, const TRACE: bool>(
 }
 
 /// Runs one wave for up to a quantum, until it ends, waits at a barrier or sleeps. `CHECK`:
-/// with the checkers of `--check`; `obs` sees each instruction (`()`: nothing, compiled away;
-/// a wave trace's recorder).
+/// with the checkers of `--check`; `JIT`: with the compiling tier; `obs` sees each
+/// instruction (`()`: nothing, compiled away; a wave trace's recorder).
 #[inline(always)]
-fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
+fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
     ctx: &Ctx,
     id: [u32; 3],
     w: &mut Wave,
@@ -943,14 +953,12 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
     obs: &mut O,
 ) -> Result<(), Fault> {
     let program = &*ctx.program;
-    // The compiling tier: off under `--check` (its checkers see only interpreted accesses)
-    // and wave tracing (which looks at every instruction).
-    let jit = match crate::jit::mode() {
-        crate::jit::Mode::Off => None,
-        _ if CHECK || O::ACTIVE => None,
-        m => program
-            .jit_slots()
-            .map(|s| (s, m == crate::jit::Mode::Verify)),
+    // The compiling tier's slots (never under `--check` or a wave trace: see `slice`).
+    let jit = if JIT && !CHECK && !O::ACTIVE {
+        let verify = crate::jit::mode() == crate::jit::Mode::Verify;
+        program.jit_slots().map(|s| (s, verify))
+    } else {
+        None
     };
     // Whether the PC is a block start: the turn's first instruction, a branch target, or
     // the instruction after one the tier cannot compile.
