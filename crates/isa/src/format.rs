@@ -46,6 +46,8 @@ fn fam_of(enc: Encoding) -> Option<Fam> {
         Encoding::Global => Fam::Global,
         Encoding::Scratch => Fam::Scratch,
         Encoding::Vopd => Fam::VopdX,
+        Encoding::Ldsdir => Fam::Ldsdir,
+        Encoding::Vinterp => Fam::Vinterp,
         Encoding::Unknown => return None,
     })
 }
@@ -99,6 +101,8 @@ pub fn format(inst: &Inst, gen: Gen, pc: u64) -> String {
         Fam::Mubuf | Fam::Mtbuf => f.buffer(fam, inst, e),
         Fam::Mimg => f.mimg(inst, e),
         Fam::VopdX | Fam::VopdY => f.vopd(inst, e),
+        Fam::Ldsdir => f.ldsdir(inst, e),
+        Fam::Vinterp => f.vinterp(inst, e),
     }
     s
 }
@@ -1146,6 +1150,63 @@ impl Fmt<'_> {
         if matches!(op, Operand::Vgpr(_)) {
             self.s.push_str(if sel & 1 != 0 { ".h" } else { ".l" });
         }
+    }
+
+    /// GFX11 LDSDIR: `lds_param_load v1, attr2.y wait_vdst:0`, `lds_direct_load v1 wait_vdst:0`.
+    fn ldsdir(&mut self, inst: &Inst, e: &Entry) {
+        let Ext::Ldsdir {
+            attr,
+            chan,
+            wait_vdst,
+        } = inst.ext
+        else {
+            return;
+        };
+        self.name(e.name);
+        self.sep();
+        self.operand(inst.dst, 1, Kind::B32);
+        if e.slots.iter().any(|s| s.field == F::Attr) {
+            let c = ["x", "y", "z", "w"][usize::from(chan & 3)];
+            let _ = write!(self.s, ", attr{attr}.{c}");
+        }
+        let _ = write!(self.s, " wait_vdst:{wait_vdst}");
+    }
+
+    /// GFX11 VINTERP: `v_interp_p10_f32 v0, -v1, v2, v3 clamp wait_exp:0`; the f16 forms
+    /// print true16 halves (`op_sel` bits 0, 2 and 3: src0, src2, vdst) and the whole `op_sel`.
+    fn vinterp(&mut self, inst: &Inst, e: &Entry) {
+        let Ext::Vinterp { wait_exp } = inst.ext else {
+            return;
+        };
+        let m = &inst.mods;
+        self.name(e.name);
+        let mut t16 = false;
+        for (i, s) in e.slots.iter().enumerate() {
+            self.sep();
+            let (op, sel) = match e.places[i] {
+                Place::Dst => (inst.dst, 3),
+                Place::Src(k) => {
+                    if (m.neg >> k) & 1 != 0 {
+                        self.s.push('-');
+                    }
+                    (inst.src[usize::from(k)], k)
+                }
+                _ => (Operand::None, 0),
+            };
+            self.operand(op, 1, Kind::B32);
+            if s.class == b't' {
+                t16 = true;
+                self.half(op, m.op_sel >> sel);
+            }
+        }
+        if m.clamp {
+            self.s.push_str(" clamp");
+        }
+        if t16 && m.op_sel != 0 {
+            let b = |i: u8| (m.op_sel >> i) & 1;
+            let _ = write!(self.s, " op_sel:[{},{},{},{}]", b(0), b(1), b(2), b(3));
+        }
+        let _ = write!(self.s, " wait_exp:{wait_exp}");
     }
 
     /// GFX11 VOPD: `v_dual_<x> vdst, src0, vsrc1 :: v_dual_<y> vdst, src0, vsrc1` (with the
