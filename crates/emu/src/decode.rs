@@ -338,7 +338,7 @@ fn fmt_of(e: Encoding) -> Fmt {
         Encoding::Mimg => Fmt::Mimg,
         Encoding::Vopd => Fmt::Vopd,
         // Graphics only (interpolation from LDS parameters): not executed.
-        Encoding::Ldsdir | Encoding::Vinterp | Encoding::Unknown => Fmt::Invalid,
+        Encoding::Ldsdir | Encoding::Vinterp | Encoding::Exp | Encoding::Unknown => Fmt::Invalid,
     }
 }
 
@@ -773,7 +773,7 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, words: &[u32]) -> Option<Inst> {
             i.ext = u32::from(yl.src[0]) | u32::from(yl.src[1]) << 10 | u32::from(yl.src[2]) << 20;
         }
         // Graphics only: their opcodes are not for compute (`Fmt::Unimplemented`), no fields.
-        Encoding::Ldsdir | Encoding::Vinterp => {}
+        Encoding::Ldsdir | Encoding::Vinterp | Encoding::Exp => {}
         Encoding::Unknown => return None,
     }
     Some(i)
@@ -939,11 +939,13 @@ mod tests {
     /// Opcodes without semantics lower to `Fmt::Unimplemented` (encodings from llvm-mc-15);
     /// a not-for-compute one says why when executed.
     #[test]
-    fn gfx11_ldsdir_and_vinterp_are_not_for_compute() {
-        // lds_param_load v7, attr33.w wait_vdst:5; v_interp_p10_f32 v10, -v1, -v2, -v3 wait_exp:3.
+    fn gfx11_ldsdir_vinterp_and_exp_are_not_for_compute() {
+        // lds_param_load v7, attr33.w wait_vdst:5; v_interp_p10_f32 v10, -v1, -v2, -v3 wait_exp:3;
+        // exp mrt0 v1, v2, v3, v4 done.
         for (words, name) in [
             (&[0xce05_8707u32][..], "lds_param_load"),
             (&[0xcd00_030a, 0xe40e_0501][..], "v_interp_p10_f32"),
+            (&[0xf800_080f, 0x0403_0201][..], "exp"),
         ] {
             let i = decode(Gen::Gfx11, words);
             assert_eq!(

@@ -267,6 +267,12 @@ def enc_ldsdir11(op, f):
     return [(0xCE << 24) | (op << 20) | (f.get("attr", 0) << 10) | f.get("vdst", 0)]
 
 
+# EXP (0x3e in 31:26, no opcode): en 3:0, target 9:4, done 11, row_en 13; word 1: vsrc0-3, a
+# byte each. Graphics only (exports to the colour, depth and position buffers).
+def enc_exp11(op, f):
+    return [(0x3E << 26) | (f.get("tgt", 0) << 4) | 0xF, (f.get("vsrc", 1) * 0x01010101 + 0x03020100)]
+
+
 def enc_vinterp11(op, f):
     return [(0xCD << 24) | (op << 16) | f.get("vdst", 0),
             (f.get("src2", V + 3) << 18) | (f.get("src1", V + 2) << 9) | f.get("src0", V + 1)]
@@ -295,6 +301,7 @@ FAMILIES_GFX11 = {
     "VopdX": (0x10, enc_vopd_x, [("vdst", [10]), ("src0", [V + 21, 21]), ("vsrc1", [30])]),
     "VopdY": (0x20, enc_vopd_y, [("vdst", [11]), ("src0", [V + 20, 20]), ("vsrc1", [31])]),
     "Ldsdir": (0x4, enc_ldsdir11, [("vdst", [10]), ("attr", [2])]),
+    "Exp": (0x1, enc_exp11, [("tgt", [12])]),
     "Vinterp": (0x80, enc_vinterp11, [("vdst", [10]), ("src0", [V + 20]), ("src1", [V + 21]), ("src2", [V + 22])]),
 }
 

@@ -355,10 +355,16 @@ def mutate11(fam, fields, words):
 
 
 def mutate_interp11(r, fam, words):
-    """GFX11 LDSDIR (vdst, attrchan, attr, wait_vdst; now and then a reserved bit 23:22) and
-    VINTERP (vdst, wait_exp, op_sel, clamp; VGPR sources, now and then an SGPR; neg), with their
-    own generator `r` so that the other families' lines stay as they were."""
+    """GFX11 EXP (any target, en, done, row_en, VGPRs), LDSDIR (vdst, attrchan, attr, wait_vdst;
+    now and then a reserved bit 23:22) and VINTERP (vdst, wait_exp, op_sel, clamp; VGPR sources,
+    now and then an SGPR; neg), with their own generator `r` so that the other families' lines
+    stay as they were."""
     w = list(words)
+    if fam == "Exp":
+        w[0] = (w[0] & ~0xFFFFFF) | r.getrandbits(24)
+        w[0] = (w[0] & ~(0x3F << 4)) | (r.choice(list(range(9)) + list(range(12, 17)) + [20, 21, 22] + [r.randrange(64)]) << 4)
+        w[1] = r.getrandbits(32)
+        return w
     if fam == "Ldsdir":
         w[0] = (w[0] & ~0xFFFFF) | r.getrandbits(20)
         if r.random() < 0.05:
@@ -417,8 +423,8 @@ def mutate12(fam, fields, words):
 WAVE_DEPENDENT = ("Vop1", "Vop2", "Vopc", "Vop3", "Vop3p")
 
 
-# GFX11 LDSDIR and VINTERP: generated after the other families, each opcode with its own seed.
-INTERP11 = ("Ldsdir", "Vinterp")
+# GFX11 EXP, LDSDIR and VINTERP: generated after the other families, each opcode with its own seed.
+INTERP11 = ("Exp", "Ldsdir", "Vinterp")
 
 
 def main(probes, outdir, samples, only):

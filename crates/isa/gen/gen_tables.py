@@ -80,6 +80,8 @@ def parse(fam, fields, text):
         mods = last[1:]
     if fam in ("Sopp",):
         return mn, [], ops + mods
+    if fam == "Exp":
+        return mn, [], []  # target, four VGPRs or `off`, done, row_en: formatted by hand
     slots = []
     for tok in ops:
         if fam == "Mimg" and tok.startswith("["):

@@ -361,6 +361,7 @@ fn decode_general(
         Fam::VopdX | Fam::VopdY => r.vopd(entry, w0, inst),
         Fam::Ldsdir => r.ldsdir(entry, w0, inst),
         Fam::Vinterp => r.vinterp(entry, w0, inst),
+        Fam::Exp => r.exp(entry, w0, inst),
     };
     res.map_err(|kind| r.err(w0, kind))
 }
@@ -487,8 +488,7 @@ fn family_gfx10(w: u32) -> (Option<Fam>, u32) {
     }
 }
 
-/// [`family`] for the GFX11 encodings whose two high bits are set. EXP (graphics) is not
-/// decoded; VOPD's family is its X half (the Y opcode is in bits 21:17); VINTERP (`0xcd`) and
+/// [`family`] for the GFX11 encodings whose two high bits are set. VOPD's family is its X half (the Y opcode is in bits 21:17); VINTERP (`0xcd`) and
 /// LDSDIR (`0xce`) share VOP3P's bits 31:26 and differ in 25:24.
 #[inline]
 fn family_gfx11(w: u32) -> (Option<Fam>, u32) {
@@ -504,6 +504,7 @@ fn family_gfx11(w: u32) -> (Option<Fam>, u32) {
         0x38 => (Some(Fam::Mubuf), (w >> 18) & 0xff),
         0x3a => (Some(Fam::Mtbuf), (w >> 15) & 0xf),
         0x3c => (Some(Fam::Mimg), (w >> 18) & 0xff),
+        0x3e => (Some(Fam::Exp), 0),
         _ => (None, 0),
     }
 }
@@ -1101,6 +1102,21 @@ impl Reader<'_> {
             attr: ((w0 >> 10) & 0x3f) as u8,
             chan: ((w0 >> 8) & 3) as u8,
             wait_vdst: ((w0 >> 16) & 0xf) as u8,
+        };
+        Ok(())
+    }
+
+    /// GFX11 EXP: en 3:0, target 9:4, done 11, row_en 13; word 1: vsrc0–vsrc3, a byte each
+    /// (llvm-objdump-22 ignores the other bits).
+    fn exp(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
+        let w1 = self.w(1)?;
+        start(inst, e, Encoding::Exp, 8);
+        inst.ext = Ext::Exp {
+            target: ((w0 >> 4) & 0x3f) as u8,
+            en: (w0 & 0xf) as u8,
+            vsrc: w1.to_le_bytes(),
+            done: (w0 >> 11) & 1 != 0,
+            row_en: (w0 >> 13) & 1 != 0,
         };
         Ok(())
     }

@@ -48,6 +48,7 @@ fn fam_of(enc: Encoding) -> Option<Fam> {
         Encoding::Vopd => Fam::VopdX,
         Encoding::Ldsdir => Fam::Ldsdir,
         Encoding::Vinterp => Fam::Vinterp,
+        Encoding::Exp => Fam::Exp,
         Encoding::Unknown => return None,
     })
 }
@@ -103,6 +104,7 @@ pub fn format(inst: &Inst, gen: Gen, pc: u64) -> String {
         Fam::VopdX | Fam::VopdY => f.vopd(inst, e),
         Fam::Ldsdir => f.ldsdir(inst, e),
         Fam::Vinterp => f.vinterp(inst, e),
+        Fam::Exp => f.exp(inst, e),
     }
     s
 }
@@ -1170,6 +1172,43 @@ impl Fmt<'_> {
             let _ = write!(self.s, ", attr{attr}.{c}");
         }
         let _ = write!(self.s, " wait_vdst:{wait_vdst}");
+    }
+
+    /// GFX11 EXP: `exp mrt0 v1, off, v3, off done row_en`.
+    fn exp(&mut self, inst: &Inst, e: &Entry) {
+        let Ext::Exp {
+            target,
+            en,
+            vsrc,
+            done,
+            row_en,
+        } = inst.ext
+        else {
+            return;
+        };
+        self.name(e.name);
+        let _ = match target {
+            0..=7 => write!(self.s, " mrt{target}"),
+            8 => write!(self.s, " mrtz"),
+            12..=16 => write!(self.s, " pos{}", target - 12),
+            20 => write!(self.s, " prim"),
+            21 | 22 => write!(self.s, " dual_src_blend{}", target - 21),
+            _ => write!(self.s, " invalid_target_{target}"),
+        };
+        for (i, v) in vsrc.iter().enumerate() {
+            self.s.push_str(if i == 0 { " " } else { ", " });
+            if (en >> i) & 1 != 0 {
+                let _ = write!(self.s, "v{v}");
+            } else {
+                self.s.push_str("off");
+            }
+        }
+        if done {
+            self.s.push_str(" done");
+        }
+        if row_en {
+            self.s.push_str(" row_en");
+        }
     }
 
     /// GFX11 VINTERP: `v_interp_p10_f32 v0, -v1, v2, v3 clamp wait_exp:0`; the f16 forms

@@ -304,6 +304,8 @@ pub enum Encoding {
     /// GFX11 VINTERP: `v_interp_p10_*`/`v_interp_p2_*` (graphics; `wait_exp` in
     /// [`Ext::Vinterp`], neg/clamp/op_sel in [`Inst::mods`]).
     Vinterp,
+    /// GFX11 EXP: `exp` (graphics; fields in [`Ext::Exp`]).
+    Exp,
 }
 
 /// An inline floating-point constant (source operand values 240–248).
@@ -610,6 +612,20 @@ pub enum Ext {
         chan: u8,
         /// `wait_vdst` 0–15.
         wait_vdst: u8,
+    },
+    /// GFX11 EXP fields.
+    Exp {
+        /// Export target (9:4): 0–7 `mrt0`…, 8 `mrtz`, 12–16 `pos0`…, 20 `prim`, 21–22
+        /// `dual_src_blend0/1`; others print `invalid_target_N`.
+        target: u8,
+        /// Channel enables (3:0): a disabled channel prints `off`.
+        en: u8,
+        /// The four source VGPRs (word 1, a byte each).
+        vsrc: [u8; 4],
+        /// `done` (bit 11).
+        done: bool,
+        /// `row_en` (bit 13).
+        row_en: bool,
     },
     /// GFX11 VINTERP `wait_exp` (bits 10:8).
     Vinterp {

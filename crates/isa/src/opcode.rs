@@ -394,6 +394,7 @@ pub enum Opcode {
     DS_XOR_RTN_B64,
     DS_XOR_SRC2_B32,
     DS_XOR_SRC2_B64,
+    EXP,
     FLAT_ATOMIC_ADD,
     FLAT_ATOMIC_ADD_F32,
     FLAT_ATOMIC_ADD_F64,
@@ -2105,7 +2106,7 @@ pub enum Opcode {
 
 /// Mnemonics indexed by `Opcode as usize`.
 #[rustfmt::skip]
-pub(crate) static MNEMONICS: [&str; 2088] = [
+pub(crate) static MNEMONICS: [&str; 2089] = [
     "<unknown>",
     "buffer_atomic_add",
     "buffer_atomic_add_f32",
@@ -2487,6 +2488,7 @@ pub(crate) static MNEMONICS: [&str; 2088] = [
     "ds_xor_rtn_b64",
     "ds_xor_src2_b32",
     "ds_xor_src2_b64",
+    "exp",
     "flat_atomic_add",
     "flat_atomic_add_f32",
     "flat_atomic_add_f64",
@@ -4198,7 +4200,7 @@ pub(crate) static MNEMONICS: [&str; 2088] = [
 
 /// Every opcode, indexed by `Opcode as usize`.
 #[rustfmt::skip]
-pub(crate) static ALL: [Opcode; 2088] = [
+pub(crate) static ALL: [Opcode; 2089] = [
     Opcode::Unknown,
     Opcode::BUFFER_ATOMIC_ADD,
     Opcode::BUFFER_ATOMIC_ADD_F32,
@@ -4580,6 +4582,7 @@ pub(crate) static ALL: [Opcode; 2088] = [
     Opcode::DS_XOR_RTN_B64,
     Opcode::DS_XOR_SRC2_B32,
     Opcode::DS_XOR_SRC2_B64,
+    Opcode::EXP,
     Opcode::FLAT_ATOMIC_ADD,
     Opcode::FLAT_ATOMIC_ADD_F32,
     Opcode::FLAT_ATOMIC_ADD_F64,

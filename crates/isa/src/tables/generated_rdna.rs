@@ -3930,6 +3930,11 @@ pub(crate) static GFX11_LDSDIR: [Option<Entry>; 4] = [
 ];
 
 #[rustfmt::skip]
+pub(crate) static GFX11_EXP: [Option<Entry>; 1] = [
+    Some(Entry::new(Opcode::EXP, "exp", 0x0, Fam::Exp, &[])),
+];
+
+#[rustfmt::skip]
 pub(crate) static GFX11_VINTERP: [Option<Entry>; 128] = [
     Some(Entry::new(Opcode::V_INTERP_P10_F32, "v_interp_p10_f32", 0x0, Fam::Vinterp, &[Slot::reg(F::Vdst, b'v', 1), Slot::reg(F::Src0, b'v', 1), Slot::reg(F::Src1, b'v', 1), Slot::reg(F::Src2, b'v', 1)])),
     Some(Entry::new(Opcode::V_INTERP_P2_F32, "v_interp_p2_f32", 0x0, Fam::Vinterp, &[Slot::reg(F::Vdst, b'v', 1), Slot::reg(F::Src0, b'v', 1), Slot::reg(F::Src1, b'v', 1), Slot::reg(F::Src2, b'v', 1)])),
@@ -4264,6 +4269,7 @@ pub(crate) static WIDTHS_RDNA: &[(Opcode, &[(F, u8)])] = &[
     (Opcode::DS_XOR_B64, &[(F::Addr, 1), (F::Data0, 2)]),
     (Opcode::DS_XOR_RTN_B32, &[(F::Vdst, 1), (F::Addr, 1), (F::Data0, 1)]),
     (Opcode::DS_XOR_RTN_B64, &[(F::Vdst, 2), (F::Addr, 1), (F::Data0, 2)]),
+    (Opcode::EXP, &[]),
     (Opcode::FLAT_ATOMIC_ADD_F32, &[(F::Addr, 2), (F::Data, 1)]),
     (Opcode::FLAT_ATOMIC_ADD_U32, &[(F::Addr, 2), (F::Data, 1)]),
     (Opcode::FLAT_ATOMIC_ADD_U64, &[(F::Addr, 2), (F::Data, 2)]),

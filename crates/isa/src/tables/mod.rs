@@ -445,10 +445,12 @@ pub(crate) enum Fam {
     Ldsdir,
     /// GFX11 VINTERP (`0xcd` in bits 31:24; opcode bits 22:16). Graphics: decoded, not executed.
     Vinterp,
+    /// GFX11 EXP (`0x3e` in bits 31:26; one operation). Graphics: decoded, not executed.
+    Exp,
 }
 
 /// How many encoding families there are.
-pub(crate) const FAM_COUNT: usize = 22;
+pub(crate) const FAM_COUNT: usize = 23;
 
 /// Every encoding family, in declaration order.
 pub(crate) const ALL_FAMS: [Fam; FAM_COUNT] = [
@@ -474,6 +476,7 @@ pub(crate) const ALL_FAMS: [Fam; FAM_COUNT] = [
     Fam::VopdY,
     Fam::Ldsdir,
     Fam::Vinterp,
+    Fam::Exp,
 ];
 
 /// The GFX10.3 tables by family, shared by both wave sizes.
@@ -498,6 +501,7 @@ const GFX10_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
         &GFX10_MUBUF,
         &GFX10_MTBUF,
         &GFX10_MIMG,
+        &[],
         &[],
         &[],
         &[],
@@ -531,6 +535,7 @@ const GFX11_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
         &GFX11_VOPDY,
         &GFX11_LDSDIR,
         &GFX11_VINTERP,
+        &GFX11_EXP,
     ]
 };
 
@@ -559,6 +564,7 @@ const GFX12_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
         &GFX12_MIMG,
         &GFX12_VOPDX,
         &GFX12_VOPDY,
+        &[],
         &[],
         &[],
     ]
@@ -594,6 +600,7 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 13] = {
             &[],
             &[],
             &[],
+            &[],
         ],
         // Gfx9
         [
@@ -615,6 +622,7 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 13] = {
             &GFX9_MUBUF,
             &GFX9_MTBUF,
             &GFX9_MIMG,
+            &[],
             &[],
             &[],
             &[],
@@ -644,6 +652,7 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 13] = {
             &[],
             &[],
             &[],
+            &[],
         ],
         // Gfx900
         [
@@ -669,6 +678,7 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 13] = {
             &[],
             &[],
             &[],
+            &[],
         ],
         // Gfx940
         [
@@ -690,6 +700,7 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 13] = {
             &GFX940_MUBUF,
             &GFX940_MTBUF,
             &GFX940_MIMG,
+            &[],
             &[],
             &[],
             &[],
@@ -725,6 +736,7 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 13] = {
             &[],
             &[],
             &[],
+            &[],
         ],
         // Gfx950 (LLVM 22)
         [
@@ -746,6 +758,7 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 13] = {
             &generated_llvm22::GFX950_MUBUF,
             &generated_llvm22::GFX950_MTBUF,
             &generated_llvm22::GFX950_MIMG,
+            &[],
             &[],
             &[],
             &[],
@@ -838,6 +851,7 @@ pub(crate) fn encoding_of(fam: Fam) -> Encoding {
         Fam::VopdX | Fam::VopdY => Encoding::Vopd,
         Fam::Ldsdir => Encoding::Ldsdir,
         Fam::Vinterp => Encoding::Vinterp,
+        Fam::Exp => Encoding::Exp,
     }
 }
 

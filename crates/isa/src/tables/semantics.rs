@@ -9,7 +9,7 @@ use crate::semantics::{
 use crate::Opcode as O;
 
 #[rustfmt::skip]
-pub(crate) static SEMANTICS: [S; 2088] = [
+pub(crate) static SEMANTICS: [S; 2089] = [
     S { key: O::Unknown, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] },
     S { key: O::BUFFER_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add
     S { key: O::BUFFER_ATOMIC_ADD_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add_f32
@@ -391,6 +391,7 @@ pub(crate) static SEMANTICS: [S; 2088] = [
     S { key: O::DS_XOR_RTN_B64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_xor_rtn_b64
     S { key: O::DS_XOR_SRC2_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_xor_src2_b32
     S { key: O::DS_XOR_SRC2_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_xor_src2_b64
+    S { key: O::EXP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // exp
     S { key: O::FLAT_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_add
     S { key: O::FLAT_ATOMIC_ADD_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_add_f32
     S { key: O::FLAT_ATOMIC_ADD_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // flat_atomic_add_f64
