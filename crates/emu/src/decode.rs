@@ -939,7 +939,7 @@ mod tests {
     /// Opcodes without semantics lower to `Fmt::Unimplemented` (encodings from llvm-mc-15);
     /// a not-for-compute one says why when executed.
     #[test]
-    fn gfx11_ldsdir_vinterp_and_exp_are_not_for_compute() {
+    fn gfx11_gfx12_ldsdir_vinterp_and_exp_are_not_for_compute() {
         // lds_param_load v7, attr33.w wait_vdst:5; v_interp_p10_f32 v10, -v1, -v2, -v3 wait_exp:3;
         // exp mrt0 v1, v2, v3, v4 done.
         for (words, name) in [
@@ -948,6 +948,17 @@ mod tests {
             (&[0xf800_080f, 0x0403_0201][..], "exp"),
         ] {
             let i = decode(Gen::Gfx11, words);
+            assert_eq!(
+                (i.fmt, i.op, i.name()),
+                (Fmt::Unimplemented, Op::NotForCompute, name)
+            );
+        }
+        // GFX12: ds_param_load v7, attr33.w wait_va_vdst:5 wait_vm_vsrc:0; export mrt0 ….
+        for (words, name) in [
+            (&[0xce05_8707u32][..], "ds_param_load"),
+            (&[0xf800_080f, 0x0403_0201][..], "export"),
+        ] {
+            let i = decode(Gen::Gfx12, words);
             assert_eq!(
                 (i.fmt, i.op, i.name()),
                 (Fmt::Unimplemented, Op::NotForCompute, name)

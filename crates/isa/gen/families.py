@@ -374,6 +374,9 @@ FAMILIES_GFX12 = {
     "Mimg": (0x100, enc_mimg12, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("ssamp", [10]), ("dmask", [1])]),
     "VopdX": FAMILIES_GFX11["VopdX"],
     "VopdY": FAMILIES_GFX11["VopdY"],
+    "Ldsdir": FAMILIES_GFX11["Ldsdir"],  # VDSDIR: GFX11's LDSDIR layout, wait_vm_vsrc in bit 23
+    "Exp": FAMILIES_GFX11["Exp"],  # EXPORT
+    "Vinterp": FAMILIES_GFX11["Vinterp"],
 }
 
 # LLVM 22's GFX12 targets (probes-gfx12.json): gfx1200 and gfx1201 (the same instruction set).

@@ -494,7 +494,7 @@ def main(probes, outdir, samples, only):
                 continue
             if src_t.startswith("gfx12") and text.startswith("image_") and not mimg12_data_fits(words, text):
                 continue
-            if "/*" in text or (text.startswith("v_interp") and not src_t.startswith("gfx11")):
+            if "/*" in text or (text.startswith("v_interp") and not src_t.startswith(("gfx11", "gfx12"))):
                 # llvm-objdump's comments on invalid fields (`/* Invalid dpp_ctrl value */`);
                 # v_interp_* before GFX11 (VINTRP, graphics-only) is not decoded.
                 continue

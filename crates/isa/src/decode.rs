@@ -512,7 +512,8 @@ fn family_gfx11(w: u32) -> (Option<Fam>, u32) {
 /// [`family`] for the GFX12 encodings whose two high bits are set: GFX11's VOP3, VOP3P, VOPD
 /// and DS; the GFX12 SMEM (6-bit opcode in 18:13), VFLAT/VGLOBAL/VSCRATCH (segment 25:24,
 /// opcode 21:14), VBUFFER (opcode 21:14; MTBUF's are 0x80–0x8f) and VIMAGE/VSAMPLE (one
-/// opcode space in 21:14, table `Mimg`). EXPORT, VINTERP and LDSDIR are not decoded.
+/// opcode space in 21:14, table `Mimg`); EXPORT, VINTERP and VDSDIR as GFX11's EXP, VINTERP and
+/// LDSDIR.
 #[inline]
 fn family_gfx12(w: u32) -> (Option<Fam>, u32) {
     match w >> 26 {
@@ -525,6 +526,9 @@ fn family_gfx12(w: u32) -> (Option<Fam>, u32) {
         0x31 if (w >> 21) & 1 != 0 => (Some(Fam::Mtbuf), (w >> 14) & 0x7f),
         0x31 => (Some(Fam::Mubuf), (w >> 14) & 0x7f),
         0x34 | 0x39 => (Some(Fam::Mimg), (w >> 14) & 0xff),
+        0x33 if (w >> 24) & 3 == 1 => (Some(Fam::Vinterp), (w >> 16) & 0x7f),
+        0x33 if (w >> 24) & 3 == 2 => (Some(Fam::Ldsdir), (w >> 20) & 3),
+        0x3e => (Some(Fam::Exp), 0),
         _ => (None, 0),
     }
 }
@@ -1091,9 +1095,11 @@ impl Reader<'_> {
     /// GFX11 VOPD: the X half from `e` (`vdstX`, `srcX0`, `vsrcX1`), the Y half from the
     /// VOPD-Y table (`vdstY`, `srcY0` in `sdst`, `vsrcY1`), and the one literal.
     /// GFX11 LDSDIR: vdst 7:0, attrchan 9:8, attr 15:10, wait_vdst 19:16, opcode 21:20; bits
-    /// 23:22 must be 0 (llvm-objdump-22 prints `.long` otherwise).
+    /// 23:22 must be 0 (llvm-objdump-22 prints `.long` otherwise). GFX12 VDSDIR: bit 23 is
+    /// `wait_vm_vsrc`.
     fn ldsdir(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
-        if (w0 >> 22) & 3 != 0 {
+        let gfx12 = self.gen.is_gfx12();
+        if (w0 >> 22) & if gfx12 { 1 } else { 3 } != 0 {
             return Err(DecodeErrorKind::UnknownOpcode);
         }
         start(inst, e, Encoding::Ldsdir, 4);
@@ -1102,6 +1108,7 @@ impl Reader<'_> {
             attr: ((w0 >> 10) & 0x3f) as u8,
             chan: ((w0 >> 8) & 3) as u8,
             wait_vdst: ((w0 >> 16) & 0xf) as u8,
+            wait_vm_vsrc: if gfx12 { ((w0 >> 23) & 1) as u8 } else { 0 },
         };
         Ok(())
     }

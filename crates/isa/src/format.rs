@@ -1154,12 +1154,14 @@ impl Fmt<'_> {
         }
     }
 
-    /// GFX11 LDSDIR: `lds_param_load v1, attr2.y wait_vdst:0`, `lds_direct_load v1 wait_vdst:0`.
+    /// GFX11 LDSDIR: `lds_param_load v1, attr2.y wait_vdst:0`, `lds_direct_load v1 wait_vdst:0`;
+    /// GFX12 VDSDIR: `ds_param_load v1, attr2.y wait_va_vdst:0 wait_vm_vsrc:0`.
     fn ldsdir(&mut self, inst: &Inst, e: &Entry) {
         let Ext::Ldsdir {
             attr,
             chan,
             wait_vdst,
+            wait_vm_vsrc,
         } = inst.ext
         else {
             return;
@@ -1171,10 +1173,17 @@ impl Fmt<'_> {
             let c = ["x", "y", "z", "w"][usize::from(chan & 3)];
             let _ = write!(self.s, ", attr{attr}.{c}");
         }
-        let _ = write!(self.s, " wait_vdst:{wait_vdst}");
+        let _ = if self.gen.is_gfx12() {
+            write!(
+                self.s,
+                " wait_va_vdst:{wait_vdst} wait_vm_vsrc:{wait_vm_vsrc}"
+            )
+        } else {
+            write!(self.s, " wait_vdst:{wait_vdst}")
+        };
     }
 
-    /// GFX11 EXP: `exp mrt0 v1, off, v3, off done row_en`.
+    /// GFX11 EXP, GFX12 EXPORT: `exp mrt0 v1, off, v3, off done row_en`.
     fn exp(&mut self, inst: &Inst, e: &Entry) {
         let Ext::Exp {
             target,
@@ -1212,14 +1221,14 @@ impl Fmt<'_> {
     }
 
     /// GFX11 VINTERP: `v_interp_p10_f32 v0, -v1, v2, v3 clamp wait_exp:0`; the f16 forms
-    /// print true16 halves (`op_sel` bits 0, 2 and 3: src0, src2, vdst) and the whole `op_sel`.
+    /// print the whole `op_sel` and, on GFX11, true16 halves (`op_sel` bits 0, 2 and 3: src0,
+    /// src2, vdst).
     fn vinterp(&mut self, inst: &Inst, e: &Entry) {
         let Ext::Vinterp { wait_exp } = inst.ext else {
             return;
         };
         let m = &inst.mods;
         self.name(e.name);
-        let mut t16 = false;
         for (i, s) in e.slots.iter().enumerate() {
             self.sep();
             let (op, sel) = match e.places[i] {
@@ -1234,14 +1243,13 @@ impl Fmt<'_> {
             };
             self.operand(op, 1, Kind::B32);
             if s.class == b't' {
-                t16 = true;
                 self.half(op, m.op_sel >> sel);
             }
         }
         if m.clamp {
             self.s.push_str(" clamp");
         }
-        if t16 && m.op_sel != 0 {
+        if e.name.contains("_f16") && m.op_sel != 0 {
             let b = |i: u8| (m.op_sel >> i) & 1;
             let _ = write!(self.s, " op_sel:[{},{},{},{}]", b(0), b(1), b(2), b(3));
         }

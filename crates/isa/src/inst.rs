@@ -610,8 +610,10 @@ pub enum Ext {
         attr: u8,
         /// Channel 0–3 (`.x` … `.w`).
         chan: u8,
-        /// `wait_vdst` 0–15.
+        /// `wait_vdst` 0–15 (GFX12 `wait_va_vdst`).
         wait_vdst: u8,
+        /// GFX12 `wait_vm_vsrc` (bit 23); 0 on GFX11.
+        wait_vm_vsrc: u8,
     },
     /// GFX11 EXP fields.
     Exp {

@@ -216,6 +216,7 @@ pub enum Opcode {
     DS_DEC_SRC2_U64,
     DS_DEC_U32,
     DS_DEC_U64,
+    DS_DIRECT_LOAD,
     DS_GWS_BARRIER,
     DS_GWS_INIT,
     DS_GWS_SEMA_BR,
@@ -303,6 +304,7 @@ pub enum Opcode {
     DS_OR_SRC2_B32,
     DS_OR_SRC2_B64,
     DS_ORDERED_COUNT,
+    DS_PARAM_LOAD,
     DS_PERMUTE_B32,
     DS_PK_ADD_BF16,
     DS_PK_ADD_F16,
@@ -395,6 +397,7 @@ pub enum Opcode {
     DS_XOR_SRC2_B32,
     DS_XOR_SRC2_B64,
     EXP,
+    EXPORT,
     FLAT_ATOMIC_ADD,
     FLAT_ATOMIC_ADD_F32,
     FLAT_ATOMIC_ADD_F64,
@@ -2106,7 +2109,7 @@ pub enum Opcode {
 
 /// Mnemonics indexed by `Opcode as usize`.
 #[rustfmt::skip]
-pub(crate) static MNEMONICS: [&str; 2089] = [
+pub(crate) static MNEMONICS: [&str; 2092] = [
     "<unknown>",
     "buffer_atomic_add",
     "buffer_atomic_add_f32",
@@ -2310,6 +2313,7 @@ pub(crate) static MNEMONICS: [&str; 2089] = [
     "ds_dec_src2_u64",
     "ds_dec_u32",
     "ds_dec_u64",
+    "ds_direct_load",
     "ds_gws_barrier",
     "ds_gws_init",
     "ds_gws_sema_br",
@@ -2397,6 +2401,7 @@ pub(crate) static MNEMONICS: [&str; 2089] = [
     "ds_or_src2_b32",
     "ds_or_src2_b64",
     "ds_ordered_count",
+    "ds_param_load",
     "ds_permute_b32",
     "ds_pk_add_bf16",
     "ds_pk_add_f16",
@@ -2489,6 +2494,7 @@ pub(crate) static MNEMONICS: [&str; 2089] = [
     "ds_xor_src2_b32",
     "ds_xor_src2_b64",
     "exp",
+    "export",
     "flat_atomic_add",
     "flat_atomic_add_f32",
     "flat_atomic_add_f64",
@@ -4200,7 +4206,7 @@ pub(crate) static MNEMONICS: [&str; 2089] = [
 
 /// Every opcode, indexed by `Opcode as usize`.
 #[rustfmt::skip]
-pub(crate) static ALL: [Opcode; 2089] = [
+pub(crate) static ALL: [Opcode; 2092] = [
     Opcode::Unknown,
     Opcode::BUFFER_ATOMIC_ADD,
     Opcode::BUFFER_ATOMIC_ADD_F32,
@@ -4404,6 +4410,7 @@ pub(crate) static ALL: [Opcode; 2089] = [
     Opcode::DS_DEC_SRC2_U64,
     Opcode::DS_DEC_U32,
     Opcode::DS_DEC_U64,
+    Opcode::DS_DIRECT_LOAD,
     Opcode::DS_GWS_BARRIER,
     Opcode::DS_GWS_INIT,
     Opcode::DS_GWS_SEMA_BR,
@@ -4491,6 +4498,7 @@ pub(crate) static ALL: [Opcode; 2089] = [
     Opcode::DS_OR_SRC2_B32,
     Opcode::DS_OR_SRC2_B64,
     Opcode::DS_ORDERED_COUNT,
+    Opcode::DS_PARAM_LOAD,
     Opcode::DS_PERMUTE_B32,
     Opcode::DS_PK_ADD_BF16,
     Opcode::DS_PK_ADD_F16,
@@ -4583,6 +4591,7 @@ pub(crate) static ALL: [Opcode; 2089] = [
     Opcode::DS_XOR_SRC2_B32,
     Opcode::DS_XOR_SRC2_B64,
     Opcode::EXP,
+    Opcode::EXPORT,
     Opcode::FLAT_ATOMIC_ADD,
     Opcode::FLAT_ATOMIC_ADD_F32,
     Opcode::FLAT_ATOMIC_ADD_F64,

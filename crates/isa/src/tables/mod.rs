@@ -441,11 +441,13 @@ pub(crate) enum Fam {
     VopdX,
     /// GFX11 VOPD, Y half (opcode bits 21:17).
     VopdY,
-    /// GFX11 LDSDIR (`0xce` in bits 31:24; opcode bits 21:20). Graphics: decoded, not executed.
+    /// GFX11 LDSDIR, GFX12 VDSDIR (`0xce` in bits 31:24; opcode bits 21:20). Graphics:
+    /// decoded, not executed.
     Ldsdir,
     /// GFX11 VINTERP (`0xcd` in bits 31:24; opcode bits 22:16). Graphics: decoded, not executed.
     Vinterp,
-    /// GFX11 EXP (`0x3e` in bits 31:26; one operation). Graphics: decoded, not executed.
+    /// GFX11 EXP, GFX12 EXPORT (`0x3e` in bits 31:26; one operation). Graphics: decoded, not
+    /// executed.
     Exp,
 }
 
@@ -564,9 +566,9 @@ const GFX12_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
         &GFX12_MIMG,
         &GFX12_VOPDX,
         &GFX12_VOPDY,
-        &[],
-        &[],
-        &[],
+        &GFX12_LDSDIR,
+        &GFX12_VINTERP,
+        &GFX12_EXP,
     ]
 };
 

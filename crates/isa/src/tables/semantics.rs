@@ -9,7 +9,7 @@ use crate::semantics::{
 use crate::Opcode as O;
 
 #[rustfmt::skip]
-pub(crate) static SEMANTICS: [S; 2089] = [
+pub(crate) static SEMANTICS: [S; 2092] = [
     S { key: O::Unknown, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] },
     S { key: O::BUFFER_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add
     S { key: O::BUFFER_ATOMIC_ADD_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add_f32
@@ -213,6 +213,7 @@ pub(crate) static SEMANTICS: [S; 2089] = [
     S { key: O::DS_DEC_SRC2_U64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_dec_src2_u64
     S { key: O::DS_DEC_U32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_dec_u32
     S { key: O::DS_DEC_U64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_dec_u64
+    S { key: O::DS_DIRECT_LOAD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_direct_load
     S { key: O::DS_GWS_BARRIER, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_gws_barrier
     S { key: O::DS_GWS_INIT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_gws_init
     S { key: O::DS_GWS_SEMA_BR, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_gws_sema_br
@@ -300,6 +301,7 @@ pub(crate) static SEMANTICS: [S; 2089] = [
     S { key: O::DS_OR_SRC2_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_or_src2_b32
     S { key: O::DS_OR_SRC2_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_or_src2_b64
     S { key: O::DS_ORDERED_COUNT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_ordered_count
+    S { key: O::DS_PARAM_LOAD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_param_load
     S { key: O::DS_PERMUTE_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_permute_b32
     S { key: O::DS_PK_ADD_BF16, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::PkAddBf16, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_pk_add_bf16
     S { key: O::DS_PK_ADD_F16, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::PkAddF16, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // ds_pk_add_f16
@@ -392,6 +394,7 @@ pub(crate) static SEMANTICS: [S; 2089] = [
     S { key: O::DS_XOR_SRC2_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_xor_src2_b32
     S { key: O::DS_XOR_SRC2_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_xor_src2_b64
     S { key: O::EXP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // exp
+    S { key: O::EXPORT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // export
     S { key: O::FLAT_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_add
     S { key: O::FLAT_ATOMIC_ADD_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_add_f32
     S { key: O::FLAT_ATOMIC_ADD_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // flat_atomic_add_f64
