@@ -337,7 +337,8 @@ fn fmt_of(e: Encoding) -> Fmt {
         Encoding::Scratch => Fmt::Scratch,
         Encoding::Mimg => Fmt::Mimg,
         Encoding::Vopd => Fmt::Vopd,
-        Encoding::Unknown => Fmt::Invalid,
+        // Graphics only (interpolation from LDS parameters): not executed.
+        Encoding::Ldsdir | Encoding::Vinterp | Encoding::Exp | Encoding::Unknown => Fmt::Invalid,
     }
 }
 
@@ -771,6 +772,8 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, words: &[u32]) -> Option<Inst> {
             i.sdst = yl.dst;
             i.ext = u32::from(yl.src[0]) | u32::from(yl.src[1]) << 10 | u32::from(yl.src[2]) << 20;
         }
+        // Graphics only: their opcodes are not for compute (`Fmt::Unimplemented`), no fields.
+        Encoding::Ldsdir | Encoding::Vinterp | Encoding::Exp => {}
         Encoding::Unknown => return None,
     }
     Some(i)
@@ -935,6 +938,34 @@ mod tests {
 
     /// Opcodes without semantics lower to `Fmt::Unimplemented` (encodings from llvm-mc-15);
     /// a not-for-compute one says why when executed.
+    #[test]
+    fn gfx11_gfx12_ldsdir_vinterp_and_exp_are_not_for_compute() {
+        // lds_param_load v7, attr33.w wait_vdst:5; v_interp_p10_f32 v10, -v1, -v2, -v3 wait_exp:3;
+        // exp mrt0 v1, v2, v3, v4 done.
+        for (words, name) in [
+            (&[0xce05_8707u32][..], "lds_param_load"),
+            (&[0xcd00_030a, 0xe40e_0501][..], "v_interp_p10_f32"),
+            (&[0xf800_080f, 0x0403_0201][..], "exp"),
+        ] {
+            let i = decode(Gen::Gfx11, words);
+            assert_eq!(
+                (i.fmt, i.op, i.name()),
+                (Fmt::Unimplemented, Op::NotForCompute, name)
+            );
+        }
+        // GFX12: ds_param_load v7, attr33.w wait_va_vdst:5 wait_vm_vsrc:0; export mrt0 ….
+        for (words, name) in [
+            (&[0xce05_8707u32][..], "ds_param_load"),
+            (&[0xf800_080f, 0x0403_0201][..], "export"),
+        ] {
+            let i = decode(Gen::Gfx12, words);
+            assert_eq!(
+                (i.fmt, i.op, i.name()),
+                (Fmt::Unimplemented, Op::NotForCompute, name)
+            );
+        }
+    }
+
     #[test]
     fn opcodes_without_semantics_fault_by_name() {
         // s_sethalt 1; s_cbranch_cdbgsys 0.

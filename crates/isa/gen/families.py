@@ -259,6 +259,25 @@ def enc_mimg11(op, f):
             (f.get("ssamp", 0) << 26) | (f.get("srsrc", 0) << 16) | (f.get("vdata", 0) << 8) | f.get("vaddr", 0)]
 
 
+
+# GFX11 LDSDIR (0xce in 31:24): opcode 21:20, wait_vdst 19:16, attr 15:10, attrchan 9:8, vdst 7:0.
+# VINTERP (0xcd in 31:24): opcode 22:16, clamp 15, op_sel 14:11, wait_exp 10:8, vdst 7:0; word 1:
+# neg 31:29, src2 26:18, src1 17:9, src0 8:0 (VGPRs: 256 + n). Graphics only (interpolation).
+def enc_ldsdir11(op, f):
+    return [(0xCE << 24) | (op << 20) | (f.get("attr", 0) << 10) | f.get("vdst", 0)]
+
+
+# EXP (0x3e in 31:26, no opcode): en 3:0, target 9:4, done 11, row_en 13; word 1: vsrc0-3, a
+# byte each. Graphics only (exports to the colour, depth and position buffers).
+def enc_exp11(op, f):
+    return [(0x3E << 26) | (f.get("tgt", 0) << 4) | 0xF, (f.get("vsrc", 1) * 0x01010101 + 0x03020100)]
+
+
+def enc_vinterp11(op, f):
+    return [(0xCD << 24) | (op << 16) | f.get("vdst", 0),
+            (f.get("src2", V + 3) << 18) | (f.get("src1", V + 2) << 9) | f.get("src0", V + 1)]
+
+
 FAMILIES_GFX11 = {
     "Sop2": FAMILIES["Sop2"],
     "Sopk": FAMILIES["Sopk"],
@@ -281,6 +300,9 @@ FAMILIES_GFX11 = {
     "Mimg": (0x100, enc_mimg11, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("ssamp", [10]), ("dmask", [1])]),
     "VopdX": (0x10, enc_vopd_x, [("vdst", [10]), ("src0", [V + 21, 21]), ("vsrc1", [30])]),
     "VopdY": (0x20, enc_vopd_y, [("vdst", [11]), ("src0", [V + 20, 20]), ("vsrc1", [31])]),
+    "Ldsdir": (0x4, enc_ldsdir11, [("vdst", [10]), ("attr", [2])]),
+    "Exp": (0x1, enc_exp11, [("tgt", [12])]),
+    "Vinterp": (0x80, enc_vinterp11, [("vdst", [10]), ("src0", [V + 20]), ("src1", [V + 21]), ("src2", [V + 22])]),
 }
 
 # LLVM 22's RDNA targets (probes-rdna.json): GFX11 (gfx1100; gfx1151 adds RDNA3.5's opcodes).
@@ -352,6 +374,9 @@ FAMILIES_GFX12 = {
     "Mimg": (0x100, enc_mimg12, [("vdata", [10]), ("vaddr", [20]), ("srsrc", [4]), ("ssamp", [10]), ("dmask", [1])]),
     "VopdX": FAMILIES_GFX11["VopdX"],
     "VopdY": FAMILIES_GFX11["VopdY"],
+    "Ldsdir": FAMILIES_GFX11["Ldsdir"],  # VDSDIR: GFX11's LDSDIR layout, wait_vm_vsrc in bit 23
+    "Exp": FAMILIES_GFX11["Exp"],  # EXPORT
+    "Vinterp": FAMILIES_GFX11["Vinterp"],
 }
 
 # LLVM 22's GFX12 targets (probes-gfx12.json): gfx1200 and gfx1201 (the same instruction set).

@@ -354,6 +354,28 @@ def mutate11(fam, fields, words):
     return mutate(fam, fields, words)
 
 
+def mutate_interp11(r, fam, words):
+    """GFX11 EXP (any target, en, done, row_en, VGPRs), LDSDIR (vdst, attrchan, attr, wait_vdst;
+    now and then a reserved bit 23:22) and VINTERP (vdst, wait_exp, op_sel, clamp; VGPR sources,
+    now and then an SGPR; neg), with their own generator `r` so that the other families' lines
+    stay as they were."""
+    w = list(words)
+    if fam == "Exp":
+        w[0] = (w[0] & ~0xFFFFFF) | r.getrandbits(24)
+        w[0] = (w[0] & ~(0x3F << 4)) | (r.choice(list(range(9)) + list(range(12, 17)) + [20, 21, 22] + [r.randrange(64)]) << 4)
+        w[1] = r.getrandbits(32)
+        return w
+    if fam == "Ldsdir":
+        w[0] = (w[0] & ~0xFFFFF) | r.getrandbits(20)
+        if r.random() < 0.05:
+            w[0] |= r.randrange(1, 4) << 22
+        return w
+    w[0] = (w[0] & ~0xFFFF) | r.getrandbits(16)
+    srcs = [V + r.randrange(256) if r.random() < 0.97 else r.randrange(256) for _ in range(3)]
+    w[1] = srcs[0] | (srcs[1] << 9) | (srcs[2] << 18) | (r.getrandbits(3) << 29)
+    return w
+
+
 def mutate12(fam, fields, words):
     """GFX12: the new SMEM, VFLAT/VGLOBAL/VSCRATCH and VBUFFER layouts with their `th`/`scope`
     cache policies; everything else as on GFX11."""
@@ -401,6 +423,10 @@ def mutate12(fam, fields, words):
 WAVE_DEPENDENT = ("Vop1", "Vop2", "Vopc", "Vop3", "Vop3p")
 
 
+# GFX11 EXP, LDSDIR and VINTERP: generated after the other families, each opcode with its own seed.
+INTERP11 = ("Exp", "Ldsdir", "Vinterp")
+
+
 def main(probes, outdir, samples, only):
     d = json.load(open(probes))
     # LLVM_VERSION=22: the targets of probes-llvm22.json (TABLES=rdna: of probes-rdna.json).
@@ -420,6 +446,8 @@ def main(probes, outdir, samples, only):
             continue
         cases = []
         for fam, ops in sorted(d[src_t].items()):
+            if fam in INTERP11:
+                continue  # below, after every other family
             if t.endswith("+wavefrontsize64") and fam not in WAVE_DEPENDENT:
                 continue
             enc = families(src_t)[fam][1]
@@ -446,6 +474,13 @@ def main(probes, outdir, samples, only):
                 if src_t.startswith("gfx11") and fam == "Mimg":
                     nrng = random.Random("%s/mimg-nsa/%s" % (t, op))
                     cases.extend(mutate_mimg11_nsa(nrng, base) for _ in range(2 * n))
+        for fam in INTERP11:
+            enc = families(src_t)[fam][1]
+            for op, (fields, _, _) in sorted(d[src_t].get(fam, {}).items(), key=lambda kv: int(kv[0])):
+                base = enc(int(op), fields)
+                irng = random.Random("%s/%s/%s" % (t, fam, op))
+                cases.append(base)
+                cases.extend(mutate_interp11(irng, fam, base) for _ in range(16 * samples))
         if src_t == "gfx950" and not t.endswith("+wavefrontsize64"):
             vop3p = families(src_t)["Vop3p"][1]
             cases.extend(scaled_mfma(d[src_t]["Vop3p"], vop3p, 64 * samples))
@@ -459,9 +494,9 @@ def main(probes, outdir, samples, only):
                 continue
             if src_t.startswith("gfx12") and text.startswith("image_") and not mimg12_data_fits(words, text):
                 continue
-            if "/*" in text or text.startswith("v_interp"):
+            if "/*" in text or (text.startswith("v_interp") and not src_t.startswith(("gfx11", "gfx12"))):
                 # llvm-objdump's comments on invalid fields (`/* Invalid dpp_ctrl value */`);
-                # v_interp_* (graphics-only) is not decoded.
+                # v_interp_* before GFX11 (VINTRP, graphics-only) is not decoded.
                 continue
             words = list(words) + [oracle.NOP] * max(0, nw - len(words))
             lines.append("%s\t%s" % (" ".join("%08x" % x for x in words[:nw]), text))

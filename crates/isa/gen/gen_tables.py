@@ -80,6 +80,8 @@ def parse(fam, fields, text):
         mods = last[1:]
     if fam in ("Sopp",):
         return mn, [], ops + mods
+    if fam == "Exp":
+        return mn, [], []  # target, four VGPRs or `off`, done, row_en: formatted by hand
     slots = []
     for tok in ops:
         if fam == "Mimg" and tok.startswith("["):
@@ -600,6 +602,8 @@ def slot_rust(slot, fam, mask=False):
             return "Slot::fixed(F::Hwreg)"
         if slot[1].startswith("sendmsg"):
             return "Slot::fixed(F::Sendmsg)"  # GFX11 s_sendmsg_rtn_b32's ssrc0
+        if re.match(r"^attr\d+\.[xyzw]$", slot[1]):
+            return "Slot::fixed(F::Attr)"  # GFX11 lds_param_load's attribute and channel
         return None
     field, cls, width = slot
     if cls == "t":

@@ -359,6 +359,9 @@ fn decode_general(
         Fam::Mimg if gen.is_gfx10() => r.mimg10(entry, op, w0, inst),
         Fam::Mimg => r.mimg(entry, w0, inst),
         Fam::VopdX | Fam::VopdY => r.vopd(entry, w0, inst),
+        Fam::Ldsdir => r.ldsdir(entry, w0, inst),
+        Fam::Vinterp => r.vinterp(entry, w0, inst),
+        Fam::Exp => r.exp(entry, w0, inst),
     };
     res.map_err(|kind| r.err(w0, kind))
 }
@@ -485,20 +488,23 @@ fn family_gfx10(w: u32) -> (Option<Fam>, u32) {
     }
 }
 
-/// [`family`] for the GFX11 encodings whose two high bits are set. EXP, VINTERP and LDSDIR
-/// (graphics) are not decoded; VOPD's family is its X half (the Y opcode is in bits 21:17).
+/// [`family`] for the GFX11 encodings whose two high bits are set. VOPD's family is its X half (the Y opcode is in bits 21:17); VINTERP (`0xcd`) and
+/// LDSDIR (`0xce`) share VOP3P's bits 31:26 and differ in 25:24.
 #[inline]
 fn family_gfx11(w: u32) -> (Option<Fam>, u32) {
     match w >> 26 {
         0x3d => (Some(Fam::Smem), (w >> 18) & 0xff),
         0x35 => (Some(Fam::Vop3), (w >> 16) & 0x3ff),
         0x33 if (w >> 24) & 3 == 0 => (Some(Fam::Vop3p), (w >> 16) & 0x7f),
+        0x33 if (w >> 24) & 3 == 1 => (Some(Fam::Vinterp), (w >> 16) & 0x7f),
+        0x33 if (w >> 24) & 3 == 2 => (Some(Fam::Ldsdir), (w >> 20) & 3),
         0x32 => (Some(Fam::VopdX), (w >> 22) & 0xf),
         0x36 => (Some(Fam::Ds), (w >> 18) & 0xff),
         0x37 => flat_segment((w >> 16) & 3, (w >> 18) & 0x7f),
         0x38 => (Some(Fam::Mubuf), (w >> 18) & 0xff),
         0x3a => (Some(Fam::Mtbuf), (w >> 15) & 0xf),
         0x3c => (Some(Fam::Mimg), (w >> 18) & 0xff),
+        0x3e => (Some(Fam::Exp), 0),
         _ => (None, 0),
     }
 }
@@ -506,7 +512,8 @@ fn family_gfx11(w: u32) -> (Option<Fam>, u32) {
 /// [`family`] for the GFX12 encodings whose two high bits are set: GFX11's VOP3, VOP3P, VOPD
 /// and DS; the GFX12 SMEM (6-bit opcode in 18:13), VFLAT/VGLOBAL/VSCRATCH (segment 25:24,
 /// opcode 21:14), VBUFFER (opcode 21:14; MTBUF's are 0x80–0x8f) and VIMAGE/VSAMPLE (one
-/// opcode space in 21:14, table `Mimg`). EXPORT, VINTERP and LDSDIR are not decoded.
+/// opcode space in 21:14, table `Mimg`); EXPORT, VINTERP and VDSDIR as GFX11's EXP, VINTERP and
+/// LDSDIR.
 #[inline]
 fn family_gfx12(w: u32) -> (Option<Fam>, u32) {
     match w >> 26 {
@@ -519,6 +526,9 @@ fn family_gfx12(w: u32) -> (Option<Fam>, u32) {
         0x31 if (w >> 21) & 1 != 0 => (Some(Fam::Mtbuf), (w >> 14) & 0x7f),
         0x31 => (Some(Fam::Mubuf), (w >> 14) & 0x7f),
         0x34 | 0x39 => (Some(Fam::Mimg), (w >> 14) & 0xff),
+        0x33 if (w >> 24) & 3 == 1 => (Some(Fam::Vinterp), (w >> 16) & 0x7f),
+        0x33 if (w >> 24) & 3 == 2 => (Some(Fam::Ldsdir), (w >> 20) & 3),
+        0x3e => (Some(Fam::Exp), 0),
         _ => (None, 0),
     }
 }
@@ -1084,6 +1094,68 @@ impl Reader<'_> {
 
     /// GFX11 VOPD: the X half from `e` (`vdstX`, `srcX0`, `vsrcX1`), the Y half from the
     /// VOPD-Y table (`vdstY`, `srcY0` in `sdst`, `vsrcY1`), and the one literal.
+    /// GFX11 LDSDIR: vdst 7:0, attrchan 9:8, attr 15:10, wait_vdst 19:16, opcode 21:20; bits
+    /// 23:22 must be 0 (llvm-objdump-22 prints `.long` otherwise). GFX12 VDSDIR: bit 23 is
+    /// `wait_vm_vsrc`.
+    fn ldsdir(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
+        let gfx12 = self.gen.is_gfx12();
+        if (w0 >> 22) & if gfx12 { 1 } else { 3 } != 0 {
+            return Err(DecodeErrorKind::UnknownOpcode);
+        }
+        start(inst, e, Encoding::Ldsdir, 4);
+        inst.dst = Operand::Vgpr((w0 & 0xff) as u16);
+        inst.ext = Ext::Ldsdir {
+            attr: ((w0 >> 10) & 0x3f) as u8,
+            chan: ((w0 >> 8) & 3) as u8,
+            wait_vdst: ((w0 >> 16) & 0xf) as u8,
+            wait_vm_vsrc: if gfx12 { ((w0 >> 23) & 1) as u8 } else { 0 },
+        };
+        Ok(())
+    }
+
+    /// GFX11 EXP: en 3:0, target 9:4, done 11, row_en 13; word 1: vsrc0–vsrc3, a byte each
+    /// (llvm-objdump-22 ignores the other bits).
+    fn exp(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
+        let w1 = self.w(1)?;
+        start(inst, e, Encoding::Exp, 8);
+        inst.ext = Ext::Exp {
+            target: ((w0 >> 4) & 0x3f) as u8,
+            en: (w0 & 0xf) as u8,
+            vsrc: w1.to_le_bytes(),
+            done: (w0 >> 11) & 1 != 0,
+            row_en: (w0 >> 13) & 1 != 0,
+        };
+        Ok(())
+    }
+
+    /// GFX11 VINTERP: vdst 7:0, wait_exp 10:8, op_sel 14:11 (src0, src1, src2, dst), clamp 15,
+    /// opcode 22:16; word 1: src0 8:0, src1 17:9, src2 26:18, neg 31:29.
+    fn vinterp(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
+        let w1 = self.w(1)?;
+        start(inst, e, Encoding::Vinterp, 8);
+        inst.dst = Operand::Vgpr((w0 & 0xff) as u16);
+        for (i, s) in e.slots.iter().enumerate() {
+            let Place::Src(k) = e.places[i] else {
+                continue;
+            };
+            let v = (w1 >> (9 * u32::from(k))) & 0x1ff;
+            // A 16-bit (true16) source is a VGPR whatever bit 8 says; a 32-bit one below 256
+            // is a scalar operand, as llvm-objdump-22 reads it.
+            inst.src[usize::from(k)] = if s.class == b't' || v >= 256 {
+                Operand::Vgpr((v & 0xff) as u16)
+            } else {
+                scalar(self.gen, v, 1).ok_or(DecodeErrorKind::InvalidOperand)?
+            };
+        }
+        inst.mods.neg = ((w1 >> 29) & 7) as u8;
+        inst.mods.clamp = (w0 >> 15) & 1 != 0;
+        inst.mods.op_sel = ((w0 >> 11) & 0xf) as u8;
+        inst.ext = Ext::Vinterp {
+            wait_exp: ((w0 >> 8) & 7) as u8,
+        };
+        Ok(())
+    }
+
     fn vopd(&self, e: &Entry, w0: u32, inst: &mut Inst) -> R<()> {
         let w1 = self.w(1)?;
         let ye = lookup(self.gen, Fam::VopdY, (w0 >> 17) & 0x1f)

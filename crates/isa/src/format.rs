@@ -46,6 +46,9 @@ fn fam_of(enc: Encoding) -> Option<Fam> {
         Encoding::Global => Fam::Global,
         Encoding::Scratch => Fam::Scratch,
         Encoding::Vopd => Fam::VopdX,
+        Encoding::Ldsdir => Fam::Ldsdir,
+        Encoding::Vinterp => Fam::Vinterp,
+        Encoding::Exp => Fam::Exp,
         Encoding::Unknown => return None,
     })
 }
@@ -99,6 +102,9 @@ pub fn format(inst: &Inst, gen: Gen, pc: u64) -> String {
         Fam::Mubuf | Fam::Mtbuf => f.buffer(fam, inst, e),
         Fam::Mimg => f.mimg(inst, e),
         Fam::VopdX | Fam::VopdY => f.vopd(inst, e),
+        Fam::Ldsdir => f.ldsdir(inst, e),
+        Fam::Vinterp => f.vinterp(inst, e),
+        Fam::Exp => f.exp(inst, e),
     }
     s
 }
@@ -1146,6 +1152,108 @@ impl Fmt<'_> {
         if matches!(op, Operand::Vgpr(_)) {
             self.s.push_str(if sel & 1 != 0 { ".h" } else { ".l" });
         }
+    }
+
+    /// GFX11 LDSDIR: `lds_param_load v1, attr2.y wait_vdst:0`, `lds_direct_load v1 wait_vdst:0`;
+    /// GFX12 VDSDIR: `ds_param_load v1, attr2.y wait_va_vdst:0 wait_vm_vsrc:0`.
+    fn ldsdir(&mut self, inst: &Inst, e: &Entry) {
+        let Ext::Ldsdir {
+            attr,
+            chan,
+            wait_vdst,
+            wait_vm_vsrc,
+        } = inst.ext
+        else {
+            return;
+        };
+        self.name(e.name);
+        self.sep();
+        self.operand(inst.dst, 1, Kind::B32);
+        if e.slots.iter().any(|s| s.field == F::Attr) {
+            let c = ["x", "y", "z", "w"][usize::from(chan & 3)];
+            let _ = write!(self.s, ", attr{attr}.{c}");
+        }
+        let _ = if self.gen.is_gfx12() {
+            write!(
+                self.s,
+                " wait_va_vdst:{wait_vdst} wait_vm_vsrc:{wait_vm_vsrc}"
+            )
+        } else {
+            write!(self.s, " wait_vdst:{wait_vdst}")
+        };
+    }
+
+    /// GFX11 EXP, GFX12 EXPORT: `exp mrt0 v1, off, v3, off done row_en`.
+    fn exp(&mut self, inst: &Inst, e: &Entry) {
+        let Ext::Exp {
+            target,
+            en,
+            vsrc,
+            done,
+            row_en,
+        } = inst.ext
+        else {
+            return;
+        };
+        self.name(e.name);
+        let _ = match target {
+            0..=7 => write!(self.s, " mrt{target}"),
+            8 => write!(self.s, " mrtz"),
+            12..=16 => write!(self.s, " pos{}", target - 12),
+            20 => write!(self.s, " prim"),
+            21 | 22 => write!(self.s, " dual_src_blend{}", target - 21),
+            _ => write!(self.s, " invalid_target_{target}"),
+        };
+        for (i, v) in vsrc.iter().enumerate() {
+            self.s.push_str(if i == 0 { " " } else { ", " });
+            if (en >> i) & 1 != 0 {
+                let _ = write!(self.s, "v{v}");
+            } else {
+                self.s.push_str("off");
+            }
+        }
+        if done {
+            self.s.push_str(" done");
+        }
+        if row_en {
+            self.s.push_str(" row_en");
+        }
+    }
+
+    /// GFX11 VINTERP: `v_interp_p10_f32 v0, -v1, v2, v3 clamp wait_exp:0`; the f16 forms
+    /// print the whole `op_sel` and, on GFX11, true16 halves (`op_sel` bits 0, 2 and 3: src0,
+    /// src2, vdst).
+    fn vinterp(&mut self, inst: &Inst, e: &Entry) {
+        let Ext::Vinterp { wait_exp } = inst.ext else {
+            return;
+        };
+        let m = &inst.mods;
+        self.name(e.name);
+        for (i, s) in e.slots.iter().enumerate() {
+            self.sep();
+            let (op, sel) = match e.places[i] {
+                Place::Dst => (inst.dst, 3),
+                Place::Src(k) => {
+                    if (m.neg >> k) & 1 != 0 {
+                        self.s.push('-');
+                    }
+                    (inst.src[usize::from(k)], k)
+                }
+                _ => (Operand::None, 0),
+            };
+            self.operand(op, 1, Kind::B32);
+            if s.class == b't' {
+                self.half(op, m.op_sel >> sel);
+            }
+        }
+        if m.clamp {
+            self.s.push_str(" clamp");
+        }
+        if e.name.contains("_f16") && m.op_sel != 0 {
+            let b = |i: u8| (m.op_sel >> i) & 1;
+            let _ = write!(self.s, " op_sel:[{},{},{},{}]", b(0), b(1), b(2), b(3));
+        }
+        let _ = write!(self.s, " wait_exp:{wait_exp}");
     }
 
     /// GFX11 VOPD: `v_dual_<x> vdst, src0, vsrc1 :: v_dual_<y> vdst, src0, vsrc1` (with the

@@ -299,6 +299,13 @@ pub enum Encoding {
     /// GFX11 VOPD: two VALU operations issued together (X in the [`Inst`]'s operands, Y in
     /// [`Ext::Vopd`] and `sdst`).
     Vopd,
+    /// GFX11 LDSDIR: `lds_param_load`/`lds_direct_load` (graphics; fields in [`Ext::Ldsdir`]).
+    Ldsdir,
+    /// GFX11 VINTERP: `v_interp_p10_*`/`v_interp_p2_*` (graphics; `wait_exp` in
+    /// [`Ext::Vinterp`], neg/clamp/op_sel in [`Inst::mods`]).
+    Vinterp,
+    /// GFX11 EXP: `exp` (graphics; fields in [`Ext::Exp`]).
+    Exp,
 }
 
 /// An inline floating-point constant (source operand values 240–248).
@@ -596,6 +603,37 @@ pub enum Ext {
     /// GFX11 VOPD: the Y operation (the X operation is the instruction's own opcode and
     /// operands). Y's `src0` is in [`Inst::sdst`].
     Vopd(Vopd),
+    /// GFX11 LDSDIR fields: the attribute (`attr` 15:10) and channel (`attrchan` 9:8, x y z w)
+    /// `lds_param_load` reads, and `wait_vdst` (19:16).
+    Ldsdir {
+        /// Attribute number 0–63.
+        attr: u8,
+        /// Channel 0–3 (`.x` … `.w`).
+        chan: u8,
+        /// `wait_vdst` 0–15 (GFX12 `wait_va_vdst`).
+        wait_vdst: u8,
+        /// GFX12 `wait_vm_vsrc` (bit 23); 0 on GFX11.
+        wait_vm_vsrc: u8,
+    },
+    /// GFX11 EXP fields.
+    Exp {
+        /// Export target (9:4): 0–7 `mrt0`…, 8 `mrtz`, 12–16 `pos0`…, 20 `prim`, 21–22
+        /// `dual_src_blend0/1`; others print `invalid_target_N`.
+        target: u8,
+        /// Channel enables (3:0): a disabled channel prints `off`.
+        en: u8,
+        /// The four source VGPRs (word 1, a byte each).
+        vsrc: [u8; 4],
+        /// `done` (bit 11).
+        done: bool,
+        /// `row_en` (bit 13).
+        row_en: bool,
+    },
+    /// GFX11 VINTERP `wait_exp` (bits 10:8).
+    Vinterp {
+        /// `wait_exp` 0–7.
+        wait_exp: u8,
+    },
 }
 
 /// The image fields of a GFX12 VIMAGE or VSAMPLE instruction (three dwords).

@@ -81,6 +81,8 @@ pub(crate) enum F {
     Hwreg,
     /// GFX11 `s_sendmsg_rtn_*`: `ssrc0` printed as `sendmsg(...)`.
     Sendmsg,
+    /// GFX11 LDSDIR `attr` and `attrchan`, printed `attr2.y` (`lds_param_load`).
+    Attr,
 }
 
 /// One printed operand: the field it comes from, its register class (`v`, `s`, `a`, or 0
@@ -161,7 +163,9 @@ pub(crate) const fn compute_places(fam: Fam, slots: &[Slot]) -> [Place; 8] {
             (_, F::Data1 | F::Saddr | F::Srsrc) => Place::Src(2),
             (_, F::Vdata) => Place::Dst,
             (_, F::Soffset | F::Ssamp) => Place::Sdst,
-            (_, F::Off | F::SdataImm | F::Hwreg | F::Simm16 | F::Ssrc1Imm) => Place::Nowhere,
+            (_, F::Off | F::SdataImm | F::Hwreg | F::Simm16 | F::Ssrc1Imm | F::Attr) => {
+                Place::Nowhere
+            }
             (_, F::Sendmsg) => Place::Src(0),
             _ => {
                 let p = Place::Src(if next_src > 2 { 2 } else { next_src });
@@ -437,10 +441,18 @@ pub(crate) enum Fam {
     VopdX,
     /// GFX11 VOPD, Y half (opcode bits 21:17).
     VopdY,
+    /// GFX11 LDSDIR, GFX12 VDSDIR (`0xce` in bits 31:24; opcode bits 21:20). Graphics:
+    /// decoded, not executed.
+    Ldsdir,
+    /// GFX11 VINTERP (`0xcd` in bits 31:24; opcode bits 22:16). Graphics: decoded, not executed.
+    Vinterp,
+    /// GFX11 EXP, GFX12 EXPORT (`0x3e` in bits 31:26; one operation). Graphics: decoded, not
+    /// executed.
+    Exp,
 }
 
 /// How many encoding families there are.
-pub(crate) const FAM_COUNT: usize = 20;
+pub(crate) const FAM_COUNT: usize = 23;
 
 /// Every encoding family, in declaration order.
 pub(crate) const ALL_FAMS: [Fam; FAM_COUNT] = [
@@ -464,6 +476,9 @@ pub(crate) const ALL_FAMS: [Fam; FAM_COUNT] = [
     Fam::Mimg,
     Fam::VopdX,
     Fam::VopdY,
+    Fam::Ldsdir,
+    Fam::Vinterp,
+    Fam::Exp,
 ];
 
 /// The GFX10.3 tables by family, shared by both wave sizes.
@@ -488,6 +503,9 @@ const GFX10_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
         &GFX10_MUBUF,
         &GFX10_MTBUF,
         &GFX10_MIMG,
+        &[],
+        &[],
+        &[],
         &[],
         &[],
     ]
@@ -517,6 +535,9 @@ const GFX11_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
         &GFX11_MIMG,
         &GFX11_VOPDX,
         &GFX11_VOPDY,
+        &GFX11_LDSDIR,
+        &GFX11_VINTERP,
+        &GFX11_EXP,
     ]
 };
 
@@ -545,6 +566,9 @@ const GFX12_FAMILIES: [&[Option<Entry>]; FAM_COUNT] = {
         &GFX12_MIMG,
         &GFX12_VOPDX,
         &GFX12_VOPDY,
+        &GFX12_LDSDIR,
+        &GFX12_VINTERP,
+        &GFX12_EXP,
     ]
 };
 
@@ -576,6 +600,9 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 13] = {
             &GFX8_MIMG,
             &[],
             &[],
+            &[],
+            &[],
+            &[],
         ],
         // Gfx9
         [
@@ -597,6 +624,9 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 13] = {
             &GFX9_MUBUF,
             &GFX9_MTBUF,
             &GFX9_MIMG,
+            &[],
+            &[],
+            &[],
             &[],
             &[],
         ],
@@ -622,6 +652,9 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 13] = {
             &GFX90A_MIMG,
             &[],
             &[],
+            &[],
+            &[],
+            &[],
         ],
         // Gfx900
         [
@@ -645,6 +678,9 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 13] = {
             &GFX900_MIMG,
             &[],
             &[],
+            &[],
+            &[],
+            &[],
         ],
         // Gfx940
         [
@@ -666,6 +702,9 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 13] = {
             &GFX940_MUBUF,
             &GFX940_MTBUF,
             &GFX940_MIMG,
+            &[],
+            &[],
+            &[],
             &[],
             &[],
         ],
@@ -697,6 +736,9 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 13] = {
             &generated_llvm22::GFX942_MIMG,
             &[],
             &[],
+            &[],
+            &[],
+            &[],
         ],
         // Gfx950 (LLVM 22)
         [
@@ -718,6 +760,9 @@ static TABLES: [[&[Option<Entry>]; FAM_COUNT]; 13] = {
             &generated_llvm22::GFX950_MUBUF,
             &generated_llvm22::GFX950_MTBUF,
             &generated_llvm22::GFX950_MIMG,
+            &[],
+            &[],
+            &[],
             &[],
             &[],
         ],
@@ -806,6 +851,9 @@ pub(crate) fn encoding_of(fam: Fam) -> Encoding {
         Fam::Mtbuf => Encoding::Mtbuf,
         Fam::Mimg => Encoding::Mimg,
         Fam::VopdX | Fam::VopdY => Encoding::Vopd,
+        Fam::Ldsdir => Encoding::Ldsdir,
+        Fam::Vinterp => Encoding::Vinterp,
+        Fam::Exp => Encoding::Exp,
     }
 }
 

@@ -9,7 +9,7 @@ use crate::semantics::{
 use crate::Opcode as O;
 
 #[rustfmt::skip]
-pub(crate) static SEMANTICS: [S; 2081] = [
+pub(crate) static SEMANTICS: [S; 2092] = [
     S { key: O::Unknown, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] },
     S { key: O::BUFFER_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add
     S { key: O::BUFFER_ATOMIC_ADD_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // buffer_atomic_add_f32
@@ -213,6 +213,7 @@ pub(crate) static SEMANTICS: [S; 2081] = [
     S { key: O::DS_DEC_SRC2_U64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_dec_src2_u64
     S { key: O::DS_DEC_U32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_dec_u32
     S { key: O::DS_DEC_U64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Dec, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_dec_u64
+    S { key: O::DS_DIRECT_LOAD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_direct_load
     S { key: O::DS_GWS_BARRIER, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_gws_barrier
     S { key: O::DS_GWS_INIT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_gws_init
     S { key: O::DS_GWS_SEMA_BR, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_gws_sema_br
@@ -300,6 +301,7 @@ pub(crate) static SEMANTICS: [S; 2081] = [
     S { key: O::DS_OR_SRC2_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_or_src2_b32
     S { key: O::DS_OR_SRC2_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_or_src2_b64
     S { key: O::DS_ORDERED_COUNT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_ordered_count
+    S { key: O::DS_PARAM_LOAD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_param_load
     S { key: O::DS_PERMUTE_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_permute_b32
     S { key: O::DS_PK_ADD_BF16, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::PkAddBf16, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_pk_add_bf16
     S { key: O::DS_PK_ADD_F16, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::PkAddF16, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // ds_pk_add_f16
@@ -391,6 +393,8 @@ pub(crate) static SEMANTICS: [S; 2081] = [
     S { key: O::DS_XOR_RTN_B64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::Xor, returns: true, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_xor_rtn_b64
     S { key: O::DS_XOR_SRC2_B32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // ds_xor_src2_b32
     S { key: O::DS_XOR_SRC2_B64, mem: None, cmp: None, vop3b: false, mai: false, src: [B64, B64, B64] }, // ds_xor_src2_b64
+    S { key: O::EXP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // exp
+    S { key: O::EXPORT, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // export
     S { key: O::FLAT_ATOMIC_ADD, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::Add, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_add
     S { key: O::FLAT_ATOMIC_ADD_F32, mem: Some(M { kind: K::Atomic, bytes: 4, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // flat_atomic_add_f32
     S { key: O::FLAT_ATOMIC_ADD_F64, mem: Some(M { kind: K::Atomic, bytes: 8, count: 1, signed: false, d16: D16::Full, atomic: A::FAdd, returns: false, two: false, st64: false }), cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // flat_atomic_add_f64
@@ -768,6 +772,8 @@ pub(crate) static SEMANTICS: [S; 2081] = [
     S { key: O::IMAGE_STORE_MIP, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_store_mip
     S { key: O::IMAGE_STORE_MIP_PCK, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_store_mip_pck
     S { key: O::IMAGE_STORE_PCK, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // image_store_pck
+    S { key: O::LDS_DIRECT_LOAD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // lds_direct_load
+    S { key: O::LDS_PARAM_LOAD, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // lds_param_load
     S { key: O::S_ABS_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_abs_i32
     S { key: O::S_ABSDIFF_I32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_absdiff_i32
     S { key: O::S_ADDC_U32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // s_add_co_ci_u32
@@ -1715,12 +1721,17 @@ pub(crate) static SEMANTICS: [S; 2081] = [
     S { key: O::V_FREXP_MANT_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, F64, F64] }, // v_frexp_mant_f64
     S { key: O::V_ILLEGAL, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_illegal
     S { key: O::V_INTERP_MOV_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_interp_mov_f32
+    S { key: O::V_INTERP_P10_F16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_interp_p10_f16_f32
+    S { key: O::V_INTERP_P10_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_interp_p10_f32
+    S { key: O::V_INTERP_P10_RTZ_F16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_interp_p10_rtz_f16_f32
     S { key: O::V_INTERP_P1_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_interp_p1_f32
     S { key: O::V_INTERP_P1LL_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_interp_p1ll_f16
     S { key: O::V_INTERP_P1LV_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_interp_p1lv_f16
     S { key: O::V_INTERP_P2_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_interp_p2_f16
+    S { key: O::V_INTERP_P2_F16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_interp_p2_f16_f32
     S { key: O::V_INTERP_P2_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_interp_p2_f32
     S { key: O::V_INTERP_P2_LEGACY_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B16, B16] }, // v_interp_p2_legacy_f16
+    S { key: O::V_INTERP_P2_RTZ_F16_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_interp_p2_rtz_f16_f32
     S { key: O::V_LDEXP_F16, mem: None, cmp: None, vop3b: false, mai: false, src: [B16, B32, B32] }, // v_ldexp_f16
     S { key: O::V_LDEXP_F32, mem: None, cmp: None, vop3b: false, mai: false, src: [B32, B32, B32] }, // v_ldexp_f32
     S { key: O::V_LDEXP_F64, mem: None, cmp: None, vop3b: false, mai: false, src: [F64, B32, B32] }, // v_ldexp_f64
