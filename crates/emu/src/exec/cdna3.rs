@@ -446,59 +446,9 @@ pub(super) fn valu_cdna3(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, _mode: u32
             w.vwrite(i.dst, &d, c.wmask);
             w.vwrite(i.src[0], &s, c.wmask);
         }
-        // gfx950's scaled conversions and v_cvt_sr_f16/bf16_f32 (exec/mxcvt.rs).
-        Op::V_CVT_SCALEF32_2XPK16_BF6_F32
-        | Op::V_CVT_SCALEF32_2XPK16_FP6_F32
-        | Op::V_CVT_SCALEF32_F16_BF8
-        | Op::V_CVT_SCALEF32_F16_FP8
-        | Op::V_CVT_SCALEF32_F32_BF8
-        | Op::V_CVT_SCALEF32_F32_FP8
-        | Op::V_CVT_SCALEF32_PK32_BF16_BF6
-        | Op::V_CVT_SCALEF32_PK32_BF16_FP6
-        | Op::V_CVT_SCALEF32_PK32_BF6_BF16
-        | Op::V_CVT_SCALEF32_PK32_BF6_F16
-        | Op::V_CVT_SCALEF32_PK32_F16_BF6
-        | Op::V_CVT_SCALEF32_PK32_F16_FP6
-        | Op::V_CVT_SCALEF32_PK32_F32_BF6
-        | Op::V_CVT_SCALEF32_PK32_F32_FP6
-        | Op::V_CVT_SCALEF32_PK32_FP6_BF16
-        | Op::V_CVT_SCALEF32_PK32_FP6_F16
-        | Op::V_CVT_SCALEF32_PK_BF16_BF8
-        | Op::V_CVT_SCALEF32_PK_BF16_FP4
-        | Op::V_CVT_SCALEF32_PK_BF16_FP8
-        | Op::V_CVT_SCALEF32_PK_BF8_BF16
-        | Op::V_CVT_SCALEF32_PK_BF8_F16
-        | Op::V_CVT_SCALEF32_PK_BF8_F32
-        | Op::V_CVT_SCALEF32_PK_F16_BF8
-        | Op::V_CVT_SCALEF32_PK_F16_FP4
-        | Op::V_CVT_SCALEF32_PK_F16_FP8
-        | Op::V_CVT_SCALEF32_PK_F32_BF8
-        | Op::V_CVT_SCALEF32_PK_F32_FP4
-        | Op::V_CVT_SCALEF32_PK_F32_FP8
-        | Op::V_CVT_SCALEF32_PK_FP4_BF16
-        | Op::V_CVT_SCALEF32_PK_FP4_F16
-        | Op::V_CVT_SCALEF32_PK_FP4_F32
-        | Op::V_CVT_SCALEF32_PK_FP8_BF16
-        | Op::V_CVT_SCALEF32_PK_FP8_F16
-        | Op::V_CVT_SCALEF32_PK_FP8_F32
-        | Op::V_CVT_SCALEF32_SR_BF8_BF16
-        | Op::V_CVT_SCALEF32_SR_BF8_F16
-        | Op::V_CVT_SCALEF32_SR_BF8_F32
-        | Op::V_CVT_SCALEF32_SR_FP8_BF16
-        | Op::V_CVT_SCALEF32_SR_FP8_F16
-        | Op::V_CVT_SCALEF32_SR_FP8_F32
-        | Op::V_CVT_SCALEF32_SR_PK32_BF6_BF16
-        | Op::V_CVT_SCALEF32_SR_PK32_BF6_F16
-        | Op::V_CVT_SCALEF32_SR_PK32_BF6_F32
-        | Op::V_CVT_SCALEF32_SR_PK32_FP6_BF16
-        | Op::V_CVT_SCALEF32_SR_PK32_FP6_F16
-        | Op::V_CVT_SCALEF32_SR_PK32_FP6_F32
-        | Op::V_CVT_SCALEF32_SR_PK_FP4_BF16
-        | Op::V_CVT_SCALEF32_SR_PK_FP4_F16
-        | Op::V_CVT_SCALEF32_SR_PK_FP4_F32
-        | Op::V_CVT_SR_BF16_F32
-        | Op::V_CVT_SR_F16_F32 => super::mxcvt::execute(w, c),
-        _ => return None,
+        // gfx950's scaled conversions and v_cvt_sr_f16/bf16_f32 (exec/mxcvt.rs), which
+        // answers `None` for any other opcode.
+        _ => super::mxcvt::execute(w, c)?,
     }
     Some(Ok(Flow::Next))
 }

@@ -191,14 +191,16 @@ fn insert(old: u32, v: u32, shift: u32, bits: u32) -> u32 {
 }
 
 /// Executes one of the conversions this module defines (see the module docs).
-pub(super) fn execute(w: &mut Wave, c: &Ctx) {
-    for (n, r) in results(w, c.i) {
+pub(super) fn execute(w: &mut Wave, c: &Ctx) -> Option<()> {
+    for (n, r) in results(w, c.i)? {
         w.vwrite(c.i.dst + n, &r, c.wmask);
     }
+    Some(())
 }
 
-/// The new values of D's registers (by offset from D).
-fn results(w: &Wave, i: &Inst) -> Vec<(u16, Row)> {
+/// The new values of D's registers (by offset from D); `None` for an opcode that is not a
+/// scaled conversion.
+fn results(w: &Wave, i: &Inst) -> Option<Vec<(u16, Row)>> {
     let s = Src { w, i };
     let mut out = Vec::new();
     let opsel = u32::from(i.opsel);
@@ -432,7 +434,7 @@ fn results(w: &Wave, i: &Inst) -> Vec<(u16, Row)> {
         | V_CVT_SCALEF32_SR_PK32_BF6_F16
         | V_CVT_SCALEF32_SR_PK32_BF6_BF16
         | V_CVT_SCALEF32_2XPK16_FP6_F32
-        | V_CVT_SCALEF32_2XPK16_BF6_F32 => return pack32(&s),
+        | V_CVT_SCALEF32_2XPK16_BF6_F32 => return Some(pack32(&s)),
         // f32 to f16/bf16 with stochastic rounding into the half op_sel[3] of D.
         V_CVT_SR_F16_F32 | V_CVT_SR_BF16_F32 => {
             let h = half_of(i.op == V_CVT_SR_BF16_F32);
@@ -442,9 +444,9 @@ fn results(w: &Wave, i: &Inst) -> Vec<(u16, Row)> {
                 insert(old[l], sr_half(x, seed[l], h), 16 * dst_word, 16)
             });
         }
-        _ => unreachable!("not a scaled conversion: {:?}", i.op),
+        _ => return None,
     }
-    out
+    Some(out)
 }
 
 fn half_of(bf16: bool) -> Half {
