@@ -475,12 +475,16 @@ def main(probes, outdir, samples, only):
                     nrng = random.Random("%s/mimg-nsa/%s" % (t, op))
                     cases.extend(mutate_mimg11_nsa(nrng, base) for _ in range(2 * n))
         for fam in INTERP11:
+            if fam not in d[src_t]:
+                continue  # before GFX11
             enc = families(src_t)[fam][1]
             for op, (fields, _, _) in sorted(d[src_t].get(fam, {}).items(), key=lambda kv: int(kv[0])):
                 base = enc(int(op), fields)
                 irng = random.Random("%s/%s/%s" % (t, fam, op))
                 cases.append(base)
                 cases.extend(mutate_interp11(irng, fam, base) for _ in range(16 * samples))
+        if gfx10:
+            cases.extend(gfx9_prefixed_vop3p(t, 16 * samples))
         if src_t == "gfx950" and not t.endswith("+wavefrontsize64"):
             vop3p = families(src_t)["Vop3p"][1]
             cases.extend(scaled_mfma(d[src_t]["Vop3p"], vop3p, 64 * samples))
@@ -506,6 +510,27 @@ def main(probes, outdir, samples, only):
             f.write("# <machine words>\\t<llvm-objdump-%s text>\n" % oracle.LLVM)
             f.write("\n".join(lines) + "\n")
         print(t, len(lines), "of", len(cases), file=sys.stderr)
+
+
+def gfx9_prefixed_vop3p(t, n):
+    """GFX9's VOP3P prefix (bits 31:23 = 0x1a7) on GFX10.3, GFX11 and GFX12, which llvm-objdump
+    still decodes for some opcodes (the v_fma_mix* of its GFX9 "DL" table; LLVM 15 on gfx1030 also
+    the GFX9 v_pk_mad/v_pk_fma and v_dot* numbers): the opcodes the oracle decodes, each with `n`
+    random operands and modifiers (GFX10 VOP3P fields, a literal word after), from their own
+    generator so that the other lines stay as they were."""
+    probe = [[0xD3800000 | op << 16 | 4, 0x040E0501] for op in range(128)]
+    ops = [op for op, r in zip(range(128), oracle.disassemble(t, probe)) if r is not None]
+    out = []
+    for op in ops:
+        r = random.Random("%s/gfx9-vop3p/%d" % (t, op))
+        for _ in range(n):
+            srcs = [r.choice([V + r.randrange(256), V + r.randrange(256), r.randrange(106),
+                              r.randrange(128, 209), r.randrange(240, 249), 255])
+                    for _ in range(3)]
+            w0 = 0xD3800000 | op << 16 | r.getrandbits(16)
+            w1 = srcs[0] | srcs[1] << 9 | srcs[2] << 18 | r.getrandbits(5) << 27
+            out.append([w0, w1, r.choice([r.getrandbits(32), 0x3F800000, 0x3800, 0xBC00])])
+    return out
 
 
 def scaled_mfma(ops, enc, n):

@@ -330,7 +330,27 @@ fn decode_general(
     if !gen.is_supported() {
         return Err(r.err(w0, DecodeErrorKind::UnsupportedGen));
     }
-    let (fam, mut op) = family(gen, w0);
+    let res = decode_family(&r, family(gen, w0), w0, inst);
+    match (res, gfx9_prefixed_vop3p(gen, w0)) {
+        // GFX12: the word is a VIMAGE one unless that decoding fails (LLVM tries its 96-bit
+        // tables first); GFX10.3/GFX11 have no other encoding with this prefix.
+        (Err(_), Some(op)) => {
+            *inst = BLANK;
+            decode_family(&r, (Some(Fam::Vop3p), op), w0, inst)
+        }
+        (res, _) => res,
+    }
+}
+
+/// [`decode_general`] once the family and opcode number of the first word are known.
+#[inline(always)]
+fn decode_family(
+    r: &Reader,
+    (fam, mut op): (Option<Fam>, u32),
+    w0: u32,
+    inst: &mut Inst,
+) -> Result<(), DecodeError> {
+    let gen = r.gen;
     let Some(fam) = fam else {
         return Err(r.err(w0, DecodeErrorKind::UnknownOpcode));
     };
@@ -452,6 +472,31 @@ pub(crate) fn family(gen: Gen, w: u32) -> (Option<Fam>, u32) {
         0x3a => (Some(Fam::Mtbuf), (w >> 15) & 0xf),
         0x3c => (Some(Fam::Mimg), (w >> 18) & 0x7f),
         _ => (None, 0),
+    }
+}
+
+/// GFX9's VOP3P prefix (bits 31:23 = `0x1a7`) on GFX10.3, GFX11 and GFX12: LLVM's disassembler
+/// tries its GFX9 "DL" table on every target with FMA-mix instructions, before the target's
+/// own, so these words decode there too, their other fields laid out as the target's VOP3P.
+/// LLVM 22 (GFX11, GFX12) takes the `v_fma_mix*` opcodes (0x20–0x22); LLVM 15 (GFX10.3, the
+/// oracle for gfx1030) also GFX9's `v_pk_mad_i16`/`v_pk_mad_u16`/`v_pk_fma_f16` and `v_dot*`.
+/// Returns the target's own VOP3P opcode number for the same instruction (so that it executes as
+/// that instruction), or `None` for every other word.
+#[inline]
+fn gfx9_prefixed_vop3p(gen: Gen, w: u32) -> Option<u32> {
+    if w >> 23 != 0x1a7 || !gen.is_rdna() {
+        return None;
+    }
+    let op = (w >> 16) & 0x7f;
+    match op {
+        0x20..=0x22 => Some(op),
+        // GFX9 v_pk_mad_i16, v_pk_mad_u16, v_pk_fma_f16: the same numbers on GFX10.
+        0x0 | 0x9 | 0xe if gen.is_gfx10() => Some(op),
+        // GFX9 v_dot2_f32_f16 (0x23) and v_dot2_i32_i16 … v_dot8_u32_u4 (0x26–0x2b) are GFX10's
+        // 0x13 and 0x14–0x19.
+        0x23 if gen.is_gfx10() => Some(0x13),
+        0x26..=0x2b if gen.is_gfx10() => Some(op - 0x12),
+        _ => None,
     }
 }
 
