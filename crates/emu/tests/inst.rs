@@ -2610,15 +2610,26 @@ fn compares_match_their_definitions() {
 /// Every opcode that executes on a target of [`TARGETS`], by mnemonic.
 fn executing_mnemonics() -> BTreeSet<&'static str> {
     let mut set = BTreeSet::new();
-    for t in &TARGETS {
-        for o in opcodes(t.gen) {
-            if opcode_status_on(t.gen, o) == OpcodeStatus::Executes {
+    for gen in TARGETS.iter().map(|t| t.gen).chain(LLVM22_GENS) {
+        for o in opcodes(gen) {
+            if opcode_status_on(gen, o) == OpcodeStatus::Executes {
                 set.insert(o.mnemonic());
             }
         }
     }
     set
 }
+
+/// The generations of the llvm-mc-22 lines (`cdna_mem` and `cdna4_cvt` on gfx942/gfx950,
+/// `gfx11` and `gfx12` in both wave sizes): `completeness` checks their executing opcodes too.
+const LLVM22_GENS: [Gen; 6] = [
+    Gen::Gfx942,
+    Gen::Gfx950,
+    Gen::Gfx11,
+    Gen::Gfx11W64,
+    Gen::Gfx12,
+    Gen::Gfx12W64,
+];
 
 /// Executing opcodes without a line yet (none of them new in this change): memory
 /// instructions (DS, FLAT/GLOBAL/SCRATCH, MUBUF, SMEM: tested through kernels in
@@ -2646,6 +2657,8 @@ fn completeness() {
     keyed.extend(cdna_mem::mnemonics());
     keyed.extend(cdna4_cvt::mnemonics());
     keyed.extend(image::mnemonics());
+    keyed.extend(gfx11::mnemonics());
+    keyed.extend(gfx12::mnemonics());
     keyed.extend(["v_cndmask_b32", "v_mad_u64_u32", "v_mad_i64_i32"].map(String::from));
     keyed.extend(
         [

@@ -574,10 +574,58 @@ fn wmma_undefined_modifiers_fault() {
     }
 }
 
-/// Mnemonics these tests cover.
-#[allow(dead_code)]
+/// Mnemonics these tests cover (for `completeness`).
 pub(super) fn mnemonics() -> BTreeSet<String> {
-    WMMA.iter().map(|s| s.name.to_string()).collect()
+    let mut v: BTreeSet<String> = WMMA.iter().map(|s| s.name.to_string()).collect();
+    v.extend(
+        [
+            "buffer_atomic_csub_u32",
+            "buffer_load_d16_hi_format_x",
+            "buffer_load_format_xyzw",
+            "buffer_store_d16_hi_format_x",
+            "global_atomic_csub_u32",
+            "global_load_addtid_b32",
+            "global_store_addtid_b32",
+            "s_cvt_f16_f32",
+            "s_cvt_f32_f16",
+            "s_cvt_f32_i32",
+            "s_cvt_f32_u32",
+            "s_cvt_hi_f32_f16",
+            "s_cvt_i32_f32",
+            "s_cvt_pk_rtz_f16_f32",
+            "s_cvt_u32_f32",
+            "s_fmaak_f32",
+            "s_fmamk_f32",
+            "s_pack_hl_b32_b16",
+            "s_sendmsg_rtn_b32",
+            "s_sendmsg_rtn_b64",
+            "v_cvt_pk_i16_f32",
+            "v_cvt_pk_u16_f32",
+            "v_dot2_bf16_bf16",
+            "v_dot2_f16_f16",
+            "v_dot4_i32_iu8",
+            "v_dot8_i32_iu4",
+            "v_permlane64_b32",
+            "v_swap_b16",
+        ]
+        .map(String::from),
+    );
+    for t in ["f16", "f32"] {
+        for op in [
+            "add", "sub", "mul", "min", "max", "fmac", "ceil", "floor", "rndne", "trunc",
+        ] {
+            v.insert(format!("s_{op}_{t}"));
+        }
+        for (c, _) in CONDS {
+            v.insert(format!("s_cmp_{c}_{t}"));
+        }
+    }
+    for op in ["min_f32", "max_f32", "cmpswap_f32"] {
+        for seg in ["global", "flat", "buffer"] {
+            v.insert(format!("{seg}_atomic_{op}"));
+        }
+    }
+    v
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1073,3 +1073,130 @@ fn global_transpose_loads() {
         );
     }
 }
+
+/// GFX9's VOP3P prefix (`0xd3a0…`–`0xd3a2…`, which llvm-objdump-22 decodes on GFX11 and GFX12
+/// too) executes as the target's `v_fma_mix*`. Words written by hand (GFX10+ VOP3P fields after
+/// the prefix) and checked against the RDNA3/RDNA4 guides' definition: each source is an f32,
+/// or with op_sel_hi set the f16 half op_sel picks, widened; neg applies to the widened value;
+/// D = fma(S0, S1, S2) in f32, `mixlo`/`mixhi` round it to f16 into the low/high half and keep
+/// the other half.
+#[test]
+fn gfx9_prefixed_fma_mix() {
+    use half::f16;
+    let words: [u32; 8] = [
+        0xd3a0_0804, 0x0c0a_0300, // v_fma_mix_f32 v4, v0, v1, v2 op_sel:[1,0,0] op_sel_hi:[1,0,0]
+        0xd3a1_0805, 0x0c0a_0300, // v_fma_mixlo_f16 v5, v0, v1, v2 op_sel:[1,0,0] op_sel_hi:[1,0,0]
+        0xd3a2_4006, 0x140e_0101, // v_fma_mixhi_f16 v6, v1, v0, v3 op_sel_hi:[0,1,1]
+        0xd3a0_0007, 0x23d2_0300, // v_fma_mix_f32 v7, -v0, v1, 2.0
+    ];
+    let lo = |x: u32| f32::from(f16::from_bits(x as u16));
+    let hi = |x: u32| f32::from(f16::from_bits((x >> 16) as u16));
+    let f = f32::from_bits;
+    let to16 = |x: f32| u32::from(f16::from_f32(x).to_bits());
+    for (gen, lanes) in [
+        (Gen::Gfx11, 32),
+        (Gen::Gfx11W64, 64),
+        (Gen::Gfx12, 32),
+        (Gen::Gfx12W64, 64),
+    ] {
+        let mut r = WaveRegs::new(gen);
+        set_exec(&mut r, exec_of(lanes == 64));
+        for l in 0..lanes {
+            let x = l as f32;
+            r.v[0][l] = u32::from(f16::from_f32(0.5 * x - 7.0).to_bits()) << 16
+                | u32::from(f16::from_f32(x * 0.25).to_bits());
+            r.v[1][l] = (1.5 + x).to_bits();
+            r.v[2][l] = (-3.0f32 - x * 0.125).to_bits();
+            r.v[3][l] = 0xdead_0000 | u32::from(f16::from_f32(1.0 - x).to_bits());
+            for v in 4..8 {
+                r.v[v][l] = 0x1234_5678 + v as u32;
+            }
+        }
+        let before = r.clone();
+        run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{gen:?}: {e:?}"));
+        for l in 0..lanes {
+            let b = |v: usize| before.v[v][l];
+            if l == 5 {
+                for v in 4..8 {
+                    assert_eq!(r.v[v][l], b(v), "{gen:?} inactive lane v{v}");
+                }
+                continue;
+            }
+            let d4 = hi(b(0)).mul_add(f(b(1)), f(b(2)));
+            let d6 = f(b(1)).mul_add(lo(b(0)), lo(b(3)));
+            let d7 = (-f(b(0))).mul_add(f(b(1)), 2.0);
+            assert_eq!(r.v[4][l], d4.to_bits(), "{gen:?} mix_f32 lane {l}");
+            assert_eq!(r.v[5][l], b(5) & 0xffff_0000 | to16(d4), "{gen:?} mixlo lane {l}");
+            assert_eq!(r.v[6][l], b(6) & 0xffff | to16(d6) << 16, "{gen:?} mixhi lane {l}");
+            assert_eq!(r.v[7][l], d7.to_bits(), "{gen:?} f32 neg lane {l}");
+        }
+    }
+}
+
+/// The mnemonics this module's lines run (for `completeness`).
+pub(super) fn mnemonics() -> Vec<String> {
+    let mut v: Vec<String> = [
+        "ds_bpermute_b32",
+        "ds_bpermute_fi_b32",
+        "global_load_block",
+        "global_store_block",
+        "scratch_load_block",
+        "scratch_store_block",
+        "global_load_tr_b64",
+        "global_load_tr_b128",
+        "s_alloc_vgpr",
+        "s_barrier_init",
+        "s_barrier_join",
+        "s_barrier_leave",
+        "s_barrier_signal_isfirst",
+        "s_get_barrier_state",
+        "s_prefetch_data",
+        "s_prefetch_data_pc_rel",
+        "s_prefetch_inst",
+        "s_prefetch_inst_pc_rel",
+        "s_buffer_prefetch_data",
+        "s_sleep_var",
+        "v_permlane16_var_b32",
+        "v_permlanex16_var_b32",
+        "v_fma_mix_f32",
+        "v_fma_mixlo_f16",
+        "v_fma_mixhi_f16",
+    ]
+    .map(String::from)
+    .to_vec();
+    for t in ["f16", "f32"] {
+        for op in ["min_num", "max_num", "minimum", "maximum"] {
+            v.push(format!("s_{op}_{t}"));
+        }
+        for op in ["exp", "log", "rcp", "rsq", "sqrt"] {
+            v.push(format!("v_s_{op}_{t}"));
+        }
+        for op in ["minimum", "maximum", "minimummaximum", "maximumminimum"] {
+            v.push(format!("v_{op}_{t}"));
+        }
+    }
+    v.extend(["v_minimum_f64", "v_maximum_f64", "v_minimum3_f16", "v_maximum3_f16"].map(String::from));
+    v.extend(["v_pk_minimum_f16", "v_pk_maximum_f16"].map(String::from));
+    for a in ["fp8", "bf8"] {
+        for b in ["fp8", "bf8"] {
+            v.push(format!("v_dot4_f32_{a}_{b}"));
+        }
+    }
+    for op in ["u8", "i8", "u16", "i16"] {
+        v.push(format!("s_load_{op}"));
+        v.push(format!("s_buffer_load_{op}"));
+    }
+    for op in ["cond_sub_u32", "sub_clamp_u32", "min_num_f32", "max_num_f32"] {
+        for seg in ["global", "flat", "buffer"] {
+            v.push(format!("{seg}_atomic_{op}"));
+        }
+        let (base, ty) = op.rsplit_once('_').expect("type suffix");
+        v.push(format!("ds_{base}_{ty}"));
+        v.push(format!("ds_{base}_rtn_{ty}"));
+    }
+    for op in ["min_num", "max_num"] {
+        v.push(format!("ds_{op}_f64"));
+        v.push(format!("ds_{op}_rtn_f64"));
+    }
+    v
+}

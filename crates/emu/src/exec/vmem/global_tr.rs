@@ -10,7 +10,13 @@
 //! widths as 8-element per-lane transposes. Written out per lane in this crate's tests.
 //!
 //! Wave64 (a 64-bit or 32-bit result: 4 elements per lane) is legal, but no source we have
-//! gives its lane map; it faults as unimplemented rather than guess.
+//! gives its lane map; it faults as unimplemented rather than guess. Looked in (November 2026):
+//! the seeds (002_… has no transpose load), LLVM (PR 77772 adding the instructions, the
+//! `_w64` pseudos of `FLATInstructions.td` and clang's `__builtin_amdgcn_global_load_tr_*`
+//! tests: register widths only, no lane map), MLIR's `amdgpu.global_transpose_load` (PR
+//! 195287) and IREE issue 24454 (wave32 8×8 only), Triton's gfx1200 lowering (wave32 only),
+//! and GPUOpen's RDNA4 WMMA guides (wave32). The RDNA4 ISA guide's transpose-load section
+//! itself was not among the stored pages.
 //!
 //! Each dword is an ordinary checked global read (a bad address faults like any global
 //! load). Inactive lanes read nothing and keep their registers; an active lane whose block
