@@ -1148,14 +1148,13 @@ fn keys() -> Vec<Key> {
             }
         }),
         k("v_ffbh_i32", V1, &[U32], U32, |s, _| {
-            // Leading bits equal to the sign bit, after the sign bit; −1 for 0 and −1.
+            // The ISA's pseudo-code: D = −1; the first i from 1 with S0[31 − i] != S0[31]
+            // (the leading bits equal to the sign bit, the sign bit included: Vega's examples
+            // give 0x7fffffff → 1 and 0x0000cccc → 16).
             let x = s[0] as u32;
-            if x == 0 || x == u32::MAX {
-                0xffff_ffff
-            } else {
-                let y = if x >> 31 != 0 { !x } else { x };
-                u64::from(y.leading_zeros() - 1)
-            }
+            (1..32)
+                .find(|i| (x >> (31 - i)) & 1 != x >> 31)
+                .map_or(0xffff_ffff, u64::from)
         }),
         k("v_mul_hi_i32_i24", V2, &[U32, U32], U32, |s, _| {
             let a = i64::from(((s[0] as u32) << 8) as i32 >> 8);

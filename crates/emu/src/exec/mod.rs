@@ -472,22 +472,17 @@ fn salu(w: &mut Wave, i: &Inst) -> R {
             let x = a64();
             s32!(if x == 0 { u32::MAX } else { x.leading_zeros() })
         }
+        // The leading bits equal to the sign bit, the sign bit included (the ISA's
+        // pseudo-code: the first i from 1 with S0[31 - i] != S0[31]; LLVM's i64-to-float
+        // lowering shifts by sffbh − 1 "to preserve the sign bit"); −1 for 0 and −1.
         Op::S_FLBIT_I32 => {
             let x = if (a as i32) < 0 { !a } else { a };
-            s32!(if x == 0 {
-                u32::MAX
-            } else {
-                x.leading_zeros() - 1
-            })
+            s32!(if x == 0 { u32::MAX } else { x.leading_zeros() })
         }
         Op::S_FLBIT_I32_I64 => {
             let v = a64();
             let x = if (v as i64) < 0 { !v } else { v };
-            s32!(if x == 0 {
-                u32::MAX
-            } else {
-                x.leading_zeros() - 1
-            })
+            s32!(if x == 0 { u32::MAX } else { x.leading_zeros() })
         }
         Op::S_SEXT_I32_I8 => s32!(a as u8 as i8 as i32 as u32),
         Op::S_SEXT_I32_I16 => s32!(a as u16 as i16 as i32 as u32),

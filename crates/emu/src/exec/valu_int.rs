@@ -247,12 +247,13 @@ pub(super) fn valu_int(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
         } else {
             x.trailing_zeros()
         })),
+        // As S_FLBIT_I32: the leading sign bits, the sign bit included; −1 for 0 and −1.
         Op::V_FFBH_I32 => v32!(map1!(s0!(), |x| {
             let y = if (x as i32) < 0 { !x } else { x };
             if y == 0 {
                 u32::MAX
             } else {
-                y.leading_zeros() - 1
+                y.leading_zeros()
             }
         })),
         Op::V_BFREV_B32 => v32!(map1!(s0!(), |x| x.reverse_bits())),

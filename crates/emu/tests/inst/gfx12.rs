@@ -1084,10 +1084,14 @@ fn global_transpose_loads() {
 fn gfx9_prefixed_fma_mix() {
     use half::f16;
     let words: [u32; 8] = [
-        0xd3a0_0804, 0x0c0a_0300, // v_fma_mix_f32 v4, v0, v1, v2 op_sel:[1,0,0] op_sel_hi:[1,0,0]
-        0xd3a1_0805, 0x0c0a_0300, // v_fma_mixlo_f16 v5, v0, v1, v2 op_sel:[1,0,0] op_sel_hi:[1,0,0]
-        0xd3a2_4006, 0x140e_0101, // v_fma_mixhi_f16 v6, v1, v0, v3 op_sel_hi:[0,1,1]
-        0xd3a0_0007, 0x23d2_0300, // v_fma_mix_f32 v7, -v0, v1, 2.0
+        0xd3a0_0804,
+        0x0c0a_0300, // v_fma_mix_f32 v4, v0, v1, v2 op_sel:[1,0,0] op_sel_hi:[1,0,0]
+        0xd3a1_0805,
+        0x0c0a_0300, // v_fma_mixlo_f16 v5, v0, v1, v2 op_sel:[1,0,0] op_sel_hi:[1,0,0]
+        0xd3a2_4006,
+        0x140e_0101, // v_fma_mixhi_f16 v6, v1, v0, v3 op_sel_hi:[0,1,1]
+        0xd3a0_0007,
+        0x23d2_0300, // v_fma_mix_f32 v7, -v0, v1, 2.0
     ];
     let lo = |x: u32| f32::from(f16::from_bits(x as u16));
     let hi = |x: u32| f32::from(f16::from_bits((x >> 16) as u16));
@@ -1126,8 +1130,16 @@ fn gfx9_prefixed_fma_mix() {
             let d6 = f(b(1)).mul_add(lo(b(0)), lo(b(3)));
             let d7 = (-f(b(0))).mul_add(f(b(1)), 2.0);
             assert_eq!(r.v[4][l], d4.to_bits(), "{gen:?} mix_f32 lane {l}");
-            assert_eq!(r.v[5][l], b(5) & 0xffff_0000 | to16(d4), "{gen:?} mixlo lane {l}");
-            assert_eq!(r.v[6][l], b(6) & 0xffff | to16(d6) << 16, "{gen:?} mixhi lane {l}");
+            assert_eq!(
+                r.v[5][l],
+                b(5) & 0xffff_0000 | to16(d4),
+                "{gen:?} mixlo lane {l}"
+            );
+            assert_eq!(
+                r.v[6][l],
+                b(6) & 0xffff | to16(d6) << 16,
+                "{gen:?} mixhi lane {l}"
+            );
             assert_eq!(r.v[7][l], d7.to_bits(), "{gen:?} f32 neg lane {l}");
         }
     }
@@ -1161,6 +1173,20 @@ pub(super) fn mnemonics() -> Vec<String> {
         "v_fma_mix_f32",
         "v_fma_mixlo_f16",
         "v_fma_mixhi_f16",
+        "s_add_co_u32",
+        "s_sub_co_u32",
+        "s_add_co_i32",
+        "s_sub_co_i32",
+        "s_and_not1_b32",
+        "s_or_not1_b32",
+        "s_add_nc_u64",
+        "s_sub_nc_u64",
+        "s_mul_u64",
+        "s_and_not1_b64",
+        "s_or_not1_b64",
+        "s_clz_i32_u32",
+        "s_ctz_i32_b32",
+        "s_cls_i32",
     ]
     .map(String::from)
     .to_vec();
@@ -1175,7 +1201,15 @@ pub(super) fn mnemonics() -> Vec<String> {
             v.push(format!("v_{op}_{t}"));
         }
     }
-    v.extend(["v_minimum_f64", "v_maximum_f64", "v_minimum3_f16", "v_maximum3_f16"].map(String::from));
+    v.extend(
+        [
+            "v_minimum_f64",
+            "v_maximum_f64",
+            "v_minimum3_f16",
+            "v_maximum3_f16",
+        ]
+        .map(String::from),
+    );
     v.extend(["v_pk_minimum_f16", "v_pk_maximum_f16"].map(String::from));
     for a in ["fp8", "bf8"] {
         for b in ["fp8", "bf8"] {
@@ -1186,7 +1220,12 @@ pub(super) fn mnemonics() -> Vec<String> {
         v.push(format!("s_load_{op}"));
         v.push(format!("s_buffer_load_{op}"));
     }
-    for op in ["cond_sub_u32", "sub_clamp_u32", "min_num_f32", "max_num_f32"] {
+    for op in [
+        "cond_sub_u32",
+        "sub_clamp_u32",
+        "min_num_f32",
+        "max_num_f32",
+    ] {
         for seg in ["global", "flat", "buffer"] {
             v.push(format!("{seg}_atomic_{op}"));
         }
@@ -1199,4 +1238,127 @@ pub(super) fn mnemonics() -> Vec<String> {
         v.push(format!("ds_{op}_rtn_f64"));
     }
     v
+}
+
+/// GFX12's integer SALU names, from the RDNA4 guide's pseudo-code: `s_add_co_u32`/
+/// `s_sub_co_u32` (SCC = carry / borrow), `s_add_co_i32`/`s_sub_co_i32` (SCC = signed
+/// overflow), `s_and_not1`/`s_or_not1` (D = S0 & ~S1 / S0 | ~S1, SCC = D != 0),
+/// `s_add_nc_u64`/`s_sub_nc_u64`/`s_mul_u64` (low 64 bits, SCC kept) and the bit counts
+/// `s_clz_i32_u32`/`s_ctz_i32_b32`/`s_cls_i32` (−1 when no bit qualifies; SCC kept).
+#[test]
+fn salu_integer_names() {
+    type Op32 = fn(u32, u32) -> (u32, Option<bool>);
+    let ops32: [(&str, Op32); 6] = [
+        ("s_add_co_u32", |a, b| {
+            let (d, c) = a.overflowing_add(b);
+            (d, Some(c))
+        }),
+        ("s_sub_co_u32", |a, b| (a.wrapping_sub(b), Some(b > a))),
+        ("s_add_co_i32", |a, b| {
+            let (d, o) = (a as i32).overflowing_add(b as i32);
+            (d as u32, Some(o))
+        }),
+        ("s_sub_co_i32", |a, b| {
+            let (d, o) = (a as i32).overflowing_sub(b as i32);
+            (d as u32, Some(o))
+        }),
+        ("s_and_not1_b32", |a, b| (a & !b, Some(a & !b != 0))),
+        ("s_or_not1_b32", |a, b| (a | !b, Some(a | !b != 0))),
+    ];
+    type Op64 = fn(u64, u64) -> (u64, Option<bool>);
+    let ops64: [(&str, Op64); 5] = [
+        ("s_add_nc_u64", |a, b| (a.wrapping_add(b), None)),
+        ("s_sub_nc_u64", |a, b| (a.wrapping_sub(b), None)),
+        ("s_mul_u64", |a, b| (a.wrapping_mul(b), None)),
+        ("s_and_not1_b64", |a, b| (a & !b, Some(a & !b != 0))),
+        ("s_or_not1_b64", |a, b| (a | !b, Some(a | !b != 0))),
+    ];
+    fn count(n: u32) -> u32 {
+        if n == 32 {
+            u32::MAX
+        } else {
+            n
+        }
+    }
+    let ops1: [(&str, fn(u32) -> u32); 3] = [
+        ("s_clz_i32_u32", |x| count(x.leading_zeros())),
+        ("s_ctz_i32_b32", |x| count(x.trailing_zeros())),
+        // D = −1; the first i from 1 with S0[31 − i] != S0[31] (sign bit included).
+        ("s_cls_i32", |x| {
+            (1..32)
+                .find(|i| (x >> (31 - i)) & 1 != x >> 31)
+                .unwrap_or(u32::MAX)
+        }),
+    ];
+    let vals32 = [
+        0u32,
+        1,
+        2,
+        0x7fff_ffff,
+        0x8000_0000,
+        0xffff_ffff,
+        0x1234_5678,
+        0x00f0_0000,
+    ];
+    let vals64 = [
+        0u64,
+        1,
+        u64::MAX,
+        0x8000_0000_0000_0000,
+        0xffff_ffff,
+        0x1_0000_0000,
+        0x1234_5678_9abc_def0,
+    ];
+    for (mcpu, wave64, gen) in WAVES {
+        for (name, f) in ops32 {
+            let w = asm22(mcpu, wave64, &[format!("{name} s2, s0, s1")]).remove(0);
+            for a in vals32 {
+                for b in vals32 {
+                    for scc in [false, true] {
+                        let mut r = WaveRegs::new(gen);
+                        (r.s[0], r.s[1], r.s[2], r.scc) = (a, b, 0xdead_beef, scc);
+                        run_words(gen, &w, &mut r).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+                        let (d, c) = f(a, b);
+                        assert_eq!(
+                            (r.s[2], r.scc),
+                            (d, c.unwrap_or(scc)),
+                            "{name} {a:#x}, {b:#x} [{mcpu}]"
+                        );
+                    }
+                }
+            }
+        }
+        for (name, f) in ops64 {
+            let w = asm22(mcpu, wave64, &[format!("{name} s[4:5], s[0:1], s[2:3]")]).remove(0);
+            for a in vals64 {
+                for b in vals64 {
+                    for scc in [false, true] {
+                        let mut r = WaveRegs::new(gen);
+                        (r.s[0], r.s[1]) = (a as u32, (a >> 32) as u32);
+                        (r.s[2], r.s[3]) = (b as u32, (b >> 32) as u32);
+                        r.scc = scc;
+                        run_words(gen, &w, &mut r).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+                        let (d, c) = f(a, b);
+                        let got = u64::from(r.s[4]) | u64::from(r.s[5]) << 32;
+                        assert_eq!(
+                            (got, r.scc),
+                            (d, c.unwrap_or(scc)),
+                            "{name} {a:#x}, {b:#x} [{mcpu}]"
+                        );
+                    }
+                }
+            }
+        }
+        for (name, f) in ops1 {
+            let w = asm22(mcpu, wave64, &[format!("{name} s2, s0")]).remove(0);
+            for a in vals32.into_iter().chain([0xffff_fffe, 0x4000_0000, 0x100]) {
+                for scc in [false, true] {
+                    let mut r = WaveRegs::new(gen);
+                    (r.s[0], r.s[2], r.scc) = (a, 0xdead_beef, scc);
+                    run_words(gen, &w, &mut r).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+                    assert_eq!((r.s[2], r.scc), (f(a), scc), "{name} {a:#x} [{mcpu}]");
+                }
+            }
+        }
+    }
 }
