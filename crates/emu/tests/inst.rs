@@ -1152,7 +1152,7 @@ fn keys() -> Vec<Key> {
             // (the leading bits equal to the sign bit, the sign bit included: Vega's examples
             // give 0x7fffffff → 1 and 0x0000cccc → 16).
             let x = s[0] as u32;
-            (1..32)
+            (1u32..32)
                 .find(|i| (x >> (31 - i)) & 1 != x >> 31)
                 .map_or(0xffff_ffff, u64::from)
         }),

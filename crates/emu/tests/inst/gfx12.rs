@@ -1074,8 +1074,8 @@ fn global_transpose_loads() {
     }
 }
 
-/// GFX9's VOP3P prefix (`0xd3a0…`–`0xd3a2…`, which llvm-objdump-22 decodes on GFX11 and GFX12
-/// too) executes as the target's `v_fma_mix*`. Words written by hand (GFX10+ VOP3P fields after
+/// GFX9's VOP3P prefix (`0xd3a0…`–`0xd3a2…`, which llvm-objdump decodes on gfx1030, GFX11 and
+/// GFX12 too) executes as the target's `v_fma_mix*` (and natively on gfx906). Words written by hand (GFX10+ VOP3P fields after
 /// the prefix) and checked against the RDNA3/RDNA4 guides' definition: each source is an f32,
 /// or with op_sel_hi set the f16 half op_sel picks, widened; neg applies to the widened value;
 /// D = fma(S0, S1, S2) in f32, `mixlo`/`mixhi` round it to f16 into the low/high half and keep
@@ -1097,7 +1097,11 @@ fn gfx9_prefixed_fma_mix() {
     let hi = |x: u32| f32::from(f16::from_bits((x >> 16) as u16));
     let f = f32::from_bits;
     let to16 = |x: f32| u32::from(f16::from_f32(x).to_bits());
+    // gfx906's own encoding; gfx1030 (GFX10 numbers), GFX11 and GFX12 through the prefix.
     for (gen, lanes) in [
+        (Gen::Gfx9, 64),
+        (Gen::Gfx10, 32),
+        (Gen::Gfx10W64, 64),
         (Gen::Gfx11, 32),
         (Gen::Gfx11W64, 64),
         (Gen::Gfx12, 32),
