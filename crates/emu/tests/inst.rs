@@ -11,8 +11,10 @@
 //! edge values (0, −0, denormals, NaN, sNaN, ±inf, INT_MIN, 16-bit overflow…); lanes 5 and 37
 //! are inactive and must keep their old value.
 //!
-//! `completeness` fails when an opcode that executes has no line, except those on
-//! [`KNOWN_UNCOVERED`] (which may only shrink).
+//! `completeness` fails when an opcode that executes on one of these targets, or on gfx942,
+//! gfx950, GFX11 or GFX12 (either wave size; their lines are in the `cdna_mem`, `cdna4_cvt`,
+//! `gfx11` and `gfx12` modules), has no line under its mnemonic on any target, except those
+//! on [`KNOWN_UNCOVERED`] (which may only shrink; each section there says why).
 
 // `!(x < y)` and `x < y || x > y` are the ISA's unordered/ordered compares (NaN), on purpose.
 #![allow(clippy::neg_cmp_op_on_partial_ord, clippy::double_comparisons)]
