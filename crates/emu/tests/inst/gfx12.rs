@@ -1284,7 +1284,8 @@ fn salu_integer_names() {
             n
         }
     }
-    let ops1: [(&str, fn(u32) -> u32); 3] = [
+    type Op1 = fn(u32) -> u32;
+    let ops1: [(&str, Op1); 3] = [
         ("s_clz_i32_u32", |x| count(x.leading_zeros())),
         ("s_ctz_i32_b32", |x| count(x.trailing_zeros())),
         // D = −1; the first i from 1 with S0[31 − i] != S0[31] (sign bit included).
