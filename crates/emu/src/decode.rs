@@ -76,6 +76,12 @@ pub(crate) enum Sub {
 /// 23:16 and number format in bits 27:24.
 pub(crate) const TYPED_FORMAT: u32 = 1 << 31;
 
+/// MIMG `Inst::imm` bit of a GFX12 VIMAGE/VSAMPLE instruction: its address operands are
+/// separate VGPRs, `vaddr0` in `src[0]`, `vaddr1`… in the bytes of `lit`, and `ext` is the
+/// index of the last operand (VIMAGE 4, VSAMPLE 3), which holds the remaining address dwords
+/// in consecutive VGPRs (LLVM's operand widths).
+pub(crate) const VIMAGE_ADDRS: i32 = 1 << 12;
+
 /// Scalar code of VCC (low half).
 pub(crate) const VCC: u16 = 106;
 /// The operand code of `null` (and of an absent operand): the inline constant 0. Reads give 0;
@@ -439,8 +445,6 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, words: &[u32]) -> Option<Inst> {
     i.opcode = isa.opcode;
     i.fmt = match op {
         Op::Missing | Op::NotForCompute => Fmt::Unimplemented,
-        // GFX12 VIMAGE/VSAMPLE are decoded for disassembly only (no image semantics yet).
-        _ if matches!(isa.ext, Ext::Vimage(_)) => Fmt::Unimplemented,
         _ => fmt_of(isa.encoding),
     };
     i.gen = gen;
@@ -722,6 +726,23 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, words: &[u32]) -> Option<Inst> {
                     return None;
                 }
                 i.imm = i32::from(dmask) | i32::from(dim) << 4;
+            }
+            // GFX12: `dmask`, `dim` as for GFX10 and the separate addresses (see
+            // [`VIMAGE_ADDRS`]). `th`/`scope` are cache hints for the memory model (every
+            // access here is coherent) except an atomic's `TH_ATOMIC_RETURN` (th bit 0), which
+            // returns the old value as `glc` does. `r128` (isa's `da` bit; a 128-bit T#) is not
+            // modelled: such an instruction is invalid.
+            if let Ext::Vimage(v) = isa.ext {
+                if isa.has(hsaemu_isa::flags::DA) {
+                    return None;
+                }
+                i.imm = i32::from(v.dmask) | i32::from(v.dim) << 4 | VIMAGE_ADDRS;
+                i.lit = u32::from_le_bytes(v.vaddr);
+                i.ext = if isa.sdst == Operand::None { 4 } else { 3 };
+                let th = hsaemu_isa::inst::cpol::th(isa.offset1);
+                if isa.opcode.mnemonic().starts_with("image_atomic") && th & 1 != 0 {
+                    i.flags |= flag::GLC;
+                }
             }
             for (theirs, ours) in [
                 (hsaemu_isa::flags::GLC, flag::GLC),

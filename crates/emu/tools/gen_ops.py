@@ -40,12 +40,18 @@ def read_list(name):
 
 def main():
     ops = set()
+    bare = set()
     for p in sorted(glob.glob("src/exec/**/*.rs", recursive=True)):
-        ops |= set(re.findall(r"Op::([A-Z][A-Z0-9_]+)", open(p).read()))
+        text = open(p).read()
+        ops |= set(re.findall(r"Op::([A-Z][A-Z0-9_]+)", text))
+        # A module that imports `Op::*` names variants bare (kept below if they are keys).
+        if "use Op::*;" in text:
+            bare |= set(re.findall(r"\b([A-Z][A-Z0-9]*_[A-Z0-9_]+)\b", text))
     special = ["NotForCompute", "Missing", "Mem", "V_CMP"]
     ops -= set(special)
     ops = sorted(o for o in ops if o.isupper() or "_" in o)
     names = S.mnemonics("../isa/src/opcode.rs")
+    ops = sorted(set(ops) | (bare & {S.key(n).upper() for n in names[1:]}))
     nfc = read_list("not-for-compute.txt")
     missing = read_list("missing.txt")
     errors = []
