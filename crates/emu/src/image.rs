@@ -1043,14 +1043,17 @@ mod tests {
             ..flat
         };
         let w = wide.to_words(Layout::Gfx12);
-        assert_eq!((w[4] & 0x3fff, w[4] >> 14 & 3), (39999 & 0x3fff, 39999 >> 14));
-        assert_eq!((w[2] >> 14, w[3] >> 15 & 0x1f, w[1] >> 25 & 0x1f), (19999, 3, 1));
+        assert_eq!(
+            (w[4] & 0x3fff, w[4] >> 14 & 3),
+            (39999 & 0x3fff, 39999 >> 14)
+        );
+        assert_eq!(
+            (w[2] >> 14, w[3] >> 15 & 0x1f, w[1] >> 25 & 0x1f),
+            (19999, 3, 1)
+        );
         assert_eq!(Resource::from_words(Layout::Gfx12, &w), wide);
         // A 2D array: DEPTH is the last layer, the pitch the derived one.
-        let arr = Resource {
-            base_array: 5,
-            ..g
-        };
+        let arr = Resource { base_array: 5, ..g };
         let w = arr.to_words(Layout::Gfx12);
         assert_eq!((w[4] & 0x3fff, w[4] >> 16), (3, 5));
         assert_eq!(Resource::from_words(Layout::Gfx12, &w), arr);

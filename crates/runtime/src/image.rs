@@ -1010,7 +1010,10 @@ mod tests {
         let w = image_words(Layout::Gfx12, &flat, p.format, &g, 0x1_2345_6700);
         assert_eq!((w[0], w[1] & 0xff), (0x123_4567, 0));
         assert_eq!((w[1] >> 17 & 0xff, w[1] >> 30, w[2] & 0x3fff), (42, 3, 24));
-        assert_eq!((w[2] >> 14, w[3] >> 28, w[4] & 0x3fff, w[4] >> 14 & 3), (7, 9, 0x3fff, 3));
+        assert_eq!(
+            (w[2] >> 14, w[3] >> 28, w[4] & 0x3fff, w[4] >> 14 & 3),
+            (7, 9, 0x3fff, 3)
+        );
         // A 1DB image's V#: GFX11's FORMAT 42 in word 3 bits 17:12, no RESOURCE_LEVEL.
         let p = supported(gpu, geometry::D1B, rgba8).expect("supported");
         let g = Geometry {
@@ -1108,11 +1111,14 @@ mod tests {
         // GFX12 (ROCr's `ImageManagerGfx12::PopulateSamplerSrd`): MAX_LOD 4095 at 25:13.
         let w = sampler_words(Layout::Gfx12, &d).expect("valid");
         assert_eq!(w[1], 4095 << 13);
-        let w = sampler_words(Layout::Gfx9, &SamplerDescriptor {
-            coordinate_mode: 0,
-            filter_mode: 1,
-            address_mode: 2,
-        })
+        let w = sampler_words(
+            Layout::Gfx9,
+            &SamplerDescriptor {
+                coordinate_mode: 0,
+                filter_mode: 1,
+                address_mode: 2,
+            },
+        )
         .expect("valid");
         assert_eq!(
             w,
@@ -1124,11 +1130,14 @@ mod tests {
             ]
         );
         assert_eq!(
-            sampler_words(Layout::Gfx9, &SamplerDescriptor {
-                coordinate_mode: 2,
-                filter_mode: 0,
-                address_mode: 1
-            }),
+            sampler_words(
+                Layout::Gfx9,
+                &SamplerDescriptor {
+                    coordinate_mode: 2,
+                    filter_mode: 0,
+                    address_mode: 1
+                }
+            ),
             Err(HsaError::InvalidArgument)
         );
     }
