@@ -76,10 +76,10 @@ pub(crate) enum Sub {
 /// 23:16 and number format in bits 27:24.
 pub(crate) const TYPED_FORMAT: u32 = 1 << 31;
 
-/// MIMG `Inst::imm` bit of a GFX12 VIMAGE/VSAMPLE instruction: its address operands are
-/// separate VGPRs, `vaddr0` in `src[0]`, `vaddr1`… in the bytes of `lit`, and `ext` is the
-/// index of the last operand (VIMAGE 4, VSAMPLE 3), which holds the remaining address dwords
-/// in consecutive VGPRs (LLVM's operand widths).
+/// MIMG `Inst::imm` bit of a GFX12 VIMAGE/VSAMPLE or GFX11 NSA instruction: its address
+/// operands are separate VGPRs, `vaddr0` in `src[0]`, `vaddr1`… in the bytes of `lit`, and
+/// `ext` is the index of the last operand (VIMAGE and GFX11 NSA 4, VSAMPLE 3), which holds
+/// the remaining address dwords in consecutive VGPRs (LLVM's operand widths).
 pub(crate) const VIMAGE_ADDRS: i32 = 1 << 12;
 
 /// Scalar code of VCC (low half).
@@ -719,13 +719,15 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, words: &[u32]) -> Option<Inst> {
                 i.lit = u32::from_le_bytes([nsa[0], nsa[1], nsa[2], nsa[3]]);
                 i.ext = u32::from_le_bytes([nsa[4], nsa[5], nsa[6], nsa[7]]);
             }
-            // GFX11: `dmask` and `dim` as for GFX10. NSA (decoded for the disassembler; its
-            // fifth address may be a tuple) is not executed: invalid, as before it decoded.
-            if let Ext::MimgDim { dmask, dim, .. } = isa.ext {
-                if isa.size > 8 {
-                    return None;
-                }
+            // GFX11: `dmask` and `dim` as for GFX10. NSA (`size` 12) names up to five address
+            // operands, the fifth a tuple holding the rest: GFX12's form ([`VIMAGE_ADDRS`]).
+            if let Ext::MimgDim { dmask, dim, nsa } = isa.ext {
                 i.imm = i32::from(dmask) | i32::from(dim) << 4;
+                if isa.size > 8 {
+                    i.imm |= VIMAGE_ADDRS;
+                    i.lit = u32::from_le_bytes(nsa);
+                    i.ext = 4;
+                }
             }
             // GFX12: `dmask`, `dim` as for GFX10 and the separate addresses (see
             // [`VIMAGE_ADDRS`]). `th`/`scope` are cache hints for the memory model (every
