@@ -9,7 +9,7 @@
 //! unnormalized coordinates). PoCL offers no RG, RA, INTENSITY, LUMINANCE, packed or sRGB
 //! images; those conversions are checked by `hsaemu-emu`'s unit tests from their definitions.
 //! Runs on the target `HSAEMU_TARGET` names (gfx90a by default; gfx906 and gfx803 pass too),
-//! then on a gfx1030 and a gfx1201 agent of runtimes of their own
+//! then on gfx1030, gfx1201 and gfx1100 agents of runtimes of their own
 //! (`hsaemu_runtime::runtime::standalone`).
 
 use std::sync::Arc;
@@ -745,7 +745,8 @@ fn floats(b: &[u8]) -> Vec<f32> {
 }
 
 /// On `HSAEMU_TARGET`'s agent, then on a gfx1030 agent (GFX10.3 T#/V# words, MIMG with `dim`,
-/// unified formats), then on a gfx1201 agent (GFX12 words, kernels by clang-22). One test: PoCL's contexts do not run side by side in one process.
+/// unified formats), then on gfx1201 and gfx1100 agents (GFX12 and GFX11 words, kernels by
+/// clang-22). One test: PoCL's contexts do not run side by side in one process.
 #[test]
 fn image_kernels_match_pocl() {
     match_pocl(Hsa::new());
@@ -753,6 +754,8 @@ fn image_kernels_match_pocl() {
     match_pocl(Hsa::for_target("gfx1030"));
     // GFX12 (RDNA4): clang-22's VIMAGE/VSAMPLE code over GFX12 T#/S# words.
     match_pocl(Hsa::for_target("gfx1201"));
+    // GFX11 (RDNA3): GFX11 T#/V# words, MIMG with `dim` and NSA.
+    match_pocl(Hsa::for_target("gfx1100"));
 }
 
 fn match_pocl(hsa: Hsa) {

@@ -11,7 +11,8 @@
 //! address of its S#. Both live in pages registered with the emulated GPU.
 //!
 //! GFX10.3 agents write the GFX10 words (unified formats; T#s of 3D images and arrays have no
-//! pitch field, so their linear layout takes only the default row pitch). GFX12 agents
+//! pitch field, so their linear layout takes only the default row pitch), GFX11 agents the
+//! GFX11 words (the same with GFX11's format numbers and no RESOURCE_LEVEL). GFX12 agents
 //! (gfx1200/gfx1201) write GFX12's T# and S# ([`Layout::Gfx12`]: GFX11's format numbers, a
 //! 16-bit pitch for 1D and 2D images, 13-bit LODs) and a V# with GFX11's buffer format.
 
@@ -208,6 +209,7 @@ fn layout_of(agent: &Agent) -> Option<Layout> {
         Gen::Gfx8 => Some(Layout::Gfx8),
         g if g.is_gfx10() => Some(Layout::Gfx10),
         g if g.is_gfx12() => Some(Layout::Gfx12),
+        g if g.is_gfx11() => Some(Layout::Gfx11),
         g if g.is_rdna() => None,
         _ => Some(Layout::Gfx9),
     }
@@ -324,9 +326,9 @@ fn plan(
         // GFX10's T# holds a 14-bit pitch for 1D and 2D images (GFX12's a 16-bit one) and
         // none for the others.
         let hw = layout_of(agent);
-        let gfx10 = hw == Some(Layout::Gfx10);
+        let gfx10 = matches!(hw, Some(Layout::Gfx10 | Layout::Gfx11));
         let max_pitch = if gfx10 { 1 << 14 } else { 1 << 16 };
-        let fixed = matches!(hw, Some(Layout::Gfx10 | Layout::Gfx12))
+        let fixed = matches!(hw, Some(Layout::Gfx10 | Layout::Gfx11 | Layout::Gfx12))
             && !matches!(desc.geometry, D1 | D2 | D2DEPTH);
         if row < tight
             || row % ROW_PITCH_ALIGNMENT != 0
@@ -533,8 +535,9 @@ fn image_words(
         w[3] = if layout == Layout::Gfx10 {
             // The unified FORMAT in 18:12, RESOURCE_LEVEL (bit 24) set as ROCr sets it.
             sels | u32::from(format.to_unified().unwrap_or(0)) << 12 | 1 << 24
-        } else if layout == Layout::Gfx12 {
-            // GFX11's format numbers, 6 bits at 17:12 (ROCr's `resource_gfx12.h`).
+        } else if matches!(layout, Layout::Gfx11 | Layout::Gfx12) {
+            // GFX11's format numbers, 6 bits at 17:12 (ROCr's `resource_gfx11.h`,
+            // `resource_gfx12.h`).
             sels | u32::from(format.to_unified_gfx11().unwrap_or(0)) << 12
         } else {
             sels | u32::from(format.num) << 12 | u32::from(format.data) << 15
@@ -1024,6 +1027,55 @@ mod tests {
         };
         let w = image_words(Layout::Gfx12, &desc(geometry::D1B, 0), p.format, &g, 0x1000);
         assert_eq!((w[3] >> 12 & 0x3f, w[3] >> 24 & 1, w[2]), (42, 0, 400));
+    }
+
+    #[test]
+    fn gfx1100_images_use_gfx11_words() {
+        let rt = Runtime::new(crate::agent::Config {
+            target: crate::agent::Isa::parse("gfx1100", true).expect("isa"),
+            gpus: 1,
+            compute_units: 1,
+            cu_masks: Default::default(),
+            cu_mask_skip_init: false,
+            visible: None,
+        })
+        .expect("runtime");
+        let gpu = rt.gpu_agents().next().expect("a GPU agent");
+        assert_eq!(layout_of(gpu), Some(Layout::Gfx11));
+        let rgba8 = ImageFormat {
+            channel_type: 2,
+            channel_order: 8,
+        };
+        let d = ImageDescriptor {
+            geometry: geometry::D2,
+            width: 100,
+            height: 8,
+            depth: 0,
+            array_size: 0,
+            format: rgba8,
+        };
+        // GFX10.3's 14-bit pitch field.
+        let info = |row| data_info(gpu, &d, DataLayout::Linear, row, 0);
+        assert_eq!(info(1024).map(|i| i.size), Ok(1024 * 8));
+        assert_eq!(info(65536 * 4), Err(HsaError::ExtImagePitchUnsupported));
+        // ROCr's resource_gfx11.h: FORMAT 42 (8_8_8_8_UNORM) at word 1 27:20, no
+        // RESOURCE_LEVEL; the V# of a 1DB image has the same number at word 3 17:12.
+        let p = supported(gpu, geometry::D2, rgba8).expect("supported");
+        let g = Geometry {
+            element: 4,
+            row_pitch: 512,
+            slice_pitch: 512 * 8,
+            rows: 8,
+            slices: 1,
+        };
+        let w = image_words(Layout::Gfx11, &d, p.format, &g, 0x1000);
+        assert_eq!((w[1] >> 20 & 0xff, w[2] >> 31, w[4]), (42, 0, 127));
+        let b = ImageDescriptor {
+            geometry: geometry::D1B,
+            ..d
+        };
+        let w = image_words(Layout::Gfx11, &b, p.format, &g, 0x1000);
+        assert_eq!(w[3] >> 12 & 0x3f, 42);
     }
 
     #[test]
