@@ -1023,6 +1023,33 @@ mod tests {
     }
 
     #[test]
+    fn gfx12_vimage_and_vsample_lower_to_mimg() {
+        // image_atomic_add_uint v1, [v41, v38], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D
+        // th:TH_ATOMIC_RETURN (clang-22, gfx1201): vaddr1 in `lit`, the last operand index
+        // 4 (VIMAGE), the return as `glc`.
+        let i = decode(Gen::Gfx12, &[0xd043_0001, 0x0010_0001, 0x0000_2629]);
+        assert_eq!((i.fmt, i.op), (Fmt::Mimg, Op::IMAGE_ATOMIC_ADD_UINT));
+        assert_eq!(i.imm, 1 | 1 << 4 | VIMAGE_ADDRS);
+        assert_eq!(
+            (i.dst, i.src[0], i.src[2], i.lit & 0xff, i.ext),
+            (VGPR + 1, VGPR + 41, 0, 38, 4)
+        );
+        assert!(i.has(flag::GLC));
+        // image_sample_d v[0:3], [v20, v27, v22, v[30:32]], s[0:7], s[8:11] dmask:0xf
+        // dim:SQ_RSRC_IMG_2D: VSAMPLE's last operand is the fourth (index 3).
+        let i = decode(Gen::Gfx12, &[0xe7c7_0001, 0x0400_0000, 0x1e16_1b14]);
+        assert_eq!(
+            (i.fmt, i.op, i.imm),
+            (Fmt::Mimg, Op::IMAGE_SAMPLE_D, 0xf | 1 << 4 | VIMAGE_ADDRS)
+        );
+        assert_eq!(
+            (i.src[0], i.lit & 0xff_ffff, i.ext, i.sdst),
+            (VGPR + 20, 0x1e_161b, 3, 8)
+        );
+        assert!(!i.has(flag::GLC));
+    }
+
+    #[test]
     fn literals_and_sizes_come_from_the_decoder() {
         // v_add_f32_e32 v0, 0x40490fdb, v1
         let i = decode(Gen::Gfx9, &[0x0200_02ff, 0x4049_0fdb, 0]);

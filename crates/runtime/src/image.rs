@@ -706,7 +706,7 @@ impl Runtime {
         if a.properties().device_type != DeviceType::Gpu {
             return Err(HsaError::InvalidAgent);
         }
-        let layout = layout_of(&a).unwrap_or(Layout::Gfx9);
+        let layout = layout_of(a).unwrap_or(Layout::Gfx9);
         let words = PageBox::new(sampler_words(layout, desc)?)?;
         self.memory()
             .expose(words.addr(), words.mapped_len() as u64);
