@@ -339,6 +339,8 @@ fn gfx10_nsa_addresses() {
 
 /// GFX12 (RDNA4) kernels: VIMAGE/VSAMPLE through clang-22 (`tests/kernels/cl/emu_mimg12.cl`).
 const SRC12: &str = "cl/emu_mimg12.cl";
+/// gfx1201 in wave32 and wave64.
+const GFX12: [&str; 2] = ["gfx1201", GFX1201_W64];
 
 /// A GFX12 T#, from ROCr's `resource_gfx12.h`: base (256-byte aligned) in word 0 and word 1
 /// 7:0, FORMAT (GFX11's numbers) at word 1 24:17, WIDTH − 1 split as 31:30 of word 1 and 13:0
@@ -371,178 +373,196 @@ const FMT12_RGBA32F: u32 = 63;
 
 #[test]
 fn gfx12_load_reads_separate_address_vgprs() {
-    let e = emu(SRC12, "gfx1201");
-    // A 4×4 RGBA32F 2D array of 2 layers; layer 1 is layer 0 + 50 in every component. Rows
-    // are 64 bytes, at the 256-byte pitch an array's T# implies (16 texels).
-    let mut bytes = Vec::new();
-    for layer in 0..2 {
-        let mut l = rgba_4x4();
-        l.chunks_mut(4).for_each(|c| {
-            let v = f32::from_le_bytes(c.try_into().expect("4 bytes")) + 50.0 * layer as f32;
-            c.copy_from_slice(&v.to_le_bytes());
-        });
-        for row in l.chunks(64) {
-            bytes.extend_from_slice(row);
-            bytes.extend_from_slice(&[0u8; 192]);
+    for target in GFX12 {
+        let e = emu(SRC12, target);
+        // A 4×4 RGBA32F 2D array of 2 layers; layer 1 is layer 0 + 50 in every component. Rows
+        // are 64 bytes, at the 256-byte pitch an array's T# implies (16 texels).
+        let mut bytes = Vec::new();
+        for layer in 0..2 {
+            let mut l = rgba_4x4();
+            l.chunks_mut(4).for_each(|c| {
+                let v = f32::from_le_bytes(c.try_into().expect("4 bytes")) + 50.0 * layer as f32;
+                c.copy_from_slice(&v.to_le_bytes());
+            });
+            for row in l.chunks(64) {
+                bytes.extend_from_slice(row);
+                bytes.extend_from_slice(&[0u8; 192]);
+            }
         }
-    }
-    let (_img, base) = image(&e, &bytes);
-    let t = e.buf_u32(&tsharp12(base, FMT12_RGBA32F, [4, 4, 2], 16, IMG_2D_ARRAY));
-    let at = [(1, 2, 0), (3, 0, 1), (0, 3, 1), (2, 1, 0)];
-    let c: Vec<u32> = at
-        .iter()
-        .flat_map(|&(x, y, l)| [x as u32, y as u32, l, 0])
-        .collect();
-    let c = e.buf_u32(&c);
-    let o = e.zeros(16 * at.len());
-    e.run1(
-        "load_sep",
-        &[Arg::Ptr(&t), Arg::Ptr(&c), Arg::Ptr(&o)],
-        at.len() as u32,
-        32,
-    );
-    let o = o.f32s();
-    for (k, &(x, y, l)) in at.iter().enumerate() {
-        let r = red(x, y) + 50.0 * l as f32;
-        let want = [r, 50.0 * l as f32, 50.0 * l as f32, 100.0 + r];
-        assert_eq!(&o[4 * k..4 * k + 4], &want, "texel ({x}, {y}) layer {l}");
+        let (_img, base) = image(&e, &bytes);
+        let t = e.buf_u32(&tsharp12(base, FMT12_RGBA32F, [4, 4, 2], 16, IMG_2D_ARRAY));
+        let at = [(1, 2, 0), (3, 0, 1), (0, 3, 1), (2, 1, 0)];
+        let c: Vec<u32> = at
+            .iter()
+            .flat_map(|&(x, y, l)| [x as u32, y as u32, l, 0])
+            .collect();
+        let c = e.buf_u32(&c);
+        let o = e.zeros(16 * at.len());
+        e.run1(
+            "load_sep",
+            &[Arg::Ptr(&t), Arg::Ptr(&c), Arg::Ptr(&o)],
+            at.len() as u32,
+            32,
+        );
+        let o = o.f32s();
+        for (k, &(x, y, l)) in at.iter().enumerate() {
+            let r = red(x, y) + 50.0 * l as f32;
+            let want = [r, 50.0 * l as f32, 50.0 * l as f32, 100.0 + r];
+            assert_eq!(
+                &o[4 * k..4 * k + 4],
+                &want,
+                "{target}: texel ({x}, {y}) layer {l}"
+            );
+        }
     }
 }
 
 #[test]
 fn gfx12_renamed_atomics() {
-    let e = emu(SRC12, "gfx1201");
-    // A 4×2 R32 UINT image (pitch 64 texels), zeroed; lane i works on texel i % 8: four lanes
-    // per texel in one wave32.
-    let (img, base) = image(&e, &[0u8; 4 * 64 * 2]);
-    let t = e.buf_u32(&tsharp12(base, FMT12_R32_UINT, [4, 2, 1], 64, IMG_2D));
-    let coords: Vec<u32> = (0..32u32).flat_map(|i| [i % 8 % 4, i % 8 / 4]).collect();
-    let c = e.buf_u32(&coords);
-    // After the adds (4 per texel: 4) and image_atomic_max_int with the lane ids, texel k
-    // holds 24 + k: every lane's cmpswap compares with that.
-    let cmp: Vec<u32> = (0..32u32).map(|i| 24 + i % 8).collect();
-    let v = e.buf_u32(&cmp);
-    let (old_add, old_cas) = (e.zeros(128), e.zeros(128));
-    e.run1(
-        "atomics",
-        &[
-            Arg::Ptr(&t),
-            Arg::Ptr(&c),
-            Arg::Ptr(&v),
-            Arg::Ptr(&old_add),
-            Arg::Ptr(&old_cas),
-        ],
-        32,
-        32,
-    );
-    let (adds, cas) = (old_add.u32s(), old_cas.u32s());
-    let bytes = img.bytes();
-    let off = (base - img.addr()) as usize;
-    for k in 0..8u32 {
-        let lanes: Vec<usize> = (0..32).filter(|i| i % 8 == k as usize).collect();
-        // image_atomic_add_uint with th:TH_ATOMIC_RETURN returns the old values 0..3.
-        let mut olds: Vec<u32> = lanes.iter().map(|&i| adds[i]).collect();
-        olds.sort_unstable();
-        assert_eq!(olds, [0, 1, 2, 3], "add_uint's old values at texel {k}");
-        // One cmpswap sees 24 + k (the max) and stores 1000 + its lane; the others see that.
-        let winners: Vec<usize> = lanes
-            .iter()
-            .copied()
-            .filter(|&i| cas[i] == 24 + k)
-            .collect();
-        assert_eq!(winners.len(), 1, "one winner at texel {k}: {cas:?}");
-        let stored = 1000 + winners[0] as u32;
-        for &i in &lanes {
-            assert!(
-                i == winners[0] || cas[i] == stored,
-                "lane {i} saw {}",
-                cas[i]
+    for target in GFX12 {
+        let e = emu(SRC12, target);
+        // A 4×2 R32 UINT image (pitch 64 texels), zeroed; lane i works on texel i % 8: four lanes
+        // per texel in one wave32.
+        let (img, base) = image(&e, &[0u8; 4 * 64 * 2]);
+        let t = e.buf_u32(&tsharp12(base, FMT12_R32_UINT, [4, 2, 1], 64, IMG_2D));
+        let coords: Vec<u32> = (0..32u32).flat_map(|i| [i % 8 % 4, i % 8 / 4]).collect();
+        let c = e.buf_u32(&coords);
+        // After the adds (4 per texel: 4) and image_atomic_max_int with the lane ids, texel k
+        // holds 24 + k: every lane's cmpswap compares with that.
+        let cmp: Vec<u32> = (0..32u32).map(|i| 24 + i % 8).collect();
+        let v = e.buf_u32(&cmp);
+        let (old_add, old_cas) = (e.zeros(128), e.zeros(128));
+        e.run1(
+            "atomics",
+            &[
+                Arg::Ptr(&t),
+                Arg::Ptr(&c),
+                Arg::Ptr(&v),
+                Arg::Ptr(&old_add),
+                Arg::Ptr(&old_cas),
+            ],
+            32,
+            32,
+        );
+        let (adds, cas) = (old_add.u32s(), old_cas.u32s());
+        let bytes = img.bytes();
+        let off = (base - img.addr()) as usize;
+        for k in 0..8u32 {
+            let lanes: Vec<usize> = (0..32).filter(|i| i % 8 == k as usize).collect();
+            // image_atomic_add_uint with th:TH_ATOMIC_RETURN returns the old values 0..3.
+            let mut olds: Vec<u32> = lanes.iter().map(|&i| adds[i]).collect();
+            olds.sort_unstable();
+            assert_eq!(
+                olds,
+                [0, 1, 2, 3],
+                "{target}: add_uint's old values at texel {k}"
             );
+            // One cmpswap sees 24 + k (the max) and stores 1000 + its lane; the others see that.
+            let winners: Vec<usize> = lanes
+                .iter()
+                .copied()
+                .filter(|&i| cas[i] == 24 + k)
+                .collect();
+            assert_eq!(winners.len(), 1, "one winner at texel {k}: {cas:?}");
+            let stored = 1000 + winners[0] as u32;
+            for &i in &lanes {
+                assert!(
+                    i == winners[0] || cas[i] == stored,
+                    "lane {i} saw {}",
+                    cas[i]
+                );
+            }
+            let (x, y) = ((k % 4) as usize, (k / 4) as usize);
+            let at = off + y * 256 + 4 * x;
+            let texel = u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+            assert_eq!(texel, stored, "texel {k}");
         }
-        let (x, y) = ((k % 4) as usize, (k / 4) as usize);
-        let at = off + y * 256 + 4 * x;
-        let texel = u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
-        assert_eq!(texel, stored, "texel {k}");
     }
 }
 
 #[test]
 fn gfx12_atomic_add_flt() {
-    let e = emu(SRC12, "gfx1201");
-    // One R32 FLOAT texel, 0.0; lane i adds i + 0.5 (sums stay exact in f32).
-    let (img, base) = image(&e, &[0u8; 256]);
-    let t = e.buf_u32(&tsharp12(base, FMT12_R32_FLOAT, [1, 1, 1], 64, IMG_2D));
-    let vals: Vec<f32> = (0..32).map(|i| i as f32 + 0.5).collect();
-    let v = e.buf_f32(&vals);
-    let old = e.zeros(128);
-    e.run1(
-        "atomic_add_flt",
-        &[Arg::Ptr(&t), Arg::Ptr(&v), Arg::Ptr(&old)],
-        32,
-        32,
-    );
-    let off = (base - img.addr()) as usize;
-    let total = f32::from_le_bytes(img.bytes()[off..off + 4].try_into().expect("4 bytes"));
-    assert_eq!(total, 512.0);
-    // The old values are the running sums in some order: the first is 0, and the lane that
-    // saw the largest added its value last.
-    let olds = old.f32s();
-    let (last, &top) = olds
-        .iter()
-        .enumerate()
-        .max_by(|a, b| a.1.total_cmp(b.1))
-        .expect("32 lanes");
-    assert!(olds.contains(&0.0), "{olds:?}");
-    assert_eq!(top + vals[last], 512.0, "{olds:?}");
+    for target in GFX12 {
+        let e = emu(SRC12, target);
+        // One R32 FLOAT texel, 0.0; lane i adds i + 0.5 (sums stay exact in f32).
+        let (img, base) = image(&e, &[0u8; 256]);
+        let t = e.buf_u32(&tsharp12(base, FMT12_R32_FLOAT, [1, 1, 1], 64, IMG_2D));
+        let vals: Vec<f32> = (0..32).map(|i| i as f32 + 0.5).collect();
+        let v = e.buf_f32(&vals);
+        let old = e.zeros(128);
+        e.run1(
+            "atomic_add_flt",
+            &[Arg::Ptr(&t), Arg::Ptr(&v), Arg::Ptr(&old)],
+            32,
+            32,
+        );
+        let off = (base - img.addr()) as usize;
+        let total = f32::from_le_bytes(img.bytes()[off..off + 4].try_into().expect("4 bytes"));
+        assert_eq!(total, 512.0);
+        // The old values are the running sums in some order: the first is 0, and the lane that
+        // saw the largest added its value last.
+        let olds = old.f32s();
+        let (last, &top) = olds
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(b.1))
+            .expect("32 lanes");
+        assert!(olds.contains(&0.0), "{olds:?}");
+        assert_eq!(top + vals[last], 512.0, "{olds:?}");
+    }
 }
 
 #[test]
 fn gfx12_sample_d_reads_the_tuple_operand() {
-    let e = emu(SRC12, "gfx1201");
-    let (_img, base) = image(&e, &rgba_4x4());
-    let t = e.buf_u32(&tsharp12(base, FMT12_RGBA32F, [4, 4, 1], 4, IMG_2D));
-    // GFX12 S# (ROCr's resource_gfx12.h): clamp-to-edge (2), point filters, MAX_LOD 4095 in
-    // word 1 25:13. Zero derivatives: LOD −inf, the magnification filter (point).
-    let s = e.buf_u32(&[2 | 2 << 3 | 2 << 6, 4095 << 13, 0, 0]);
-    let uv = [(1.25f32, 2.75f32), (3.5, 0.5), (0.2, 3.9)];
-    let c: Vec<f32> = uv.iter().flat_map(|&(u, v)| [u / 4.0, v / 4.0]).collect();
-    let c = e.buf_f32(&c);
-    let o = e.zeros(16 * uv.len());
-    e.run1(
-        "sample_d",
-        &[Arg::Ptr(&t), Arg::Ptr(&s), Arg::Ptr(&c), Arg::Ptr(&o)],
-        uv.len() as u32,
-        32,
-    );
-    let o = o.f32s();
-    for (k, &(u, v)) in uv.iter().enumerate() {
-        let r = red(u.floor() as i32, v.floor() as i32);
-        assert_eq!(
-            &o[4 * k..4 * k + 4],
-            &[r, 0.0, 0.0, 100.0 + r],
-            "at ({u}, {v})"
+    for target in GFX12 {
+        let e = emu(SRC12, target);
+        let (_img, base) = image(&e, &rgba_4x4());
+        let t = e.buf_u32(&tsharp12(base, FMT12_RGBA32F, [4, 4, 1], 4, IMG_2D));
+        // GFX12 S# (ROCr's resource_gfx12.h): clamp-to-edge (2), point filters, MAX_LOD 4095 in
+        // word 1 25:13. Zero derivatives: LOD −inf, the magnification filter (point).
+        let s = e.buf_u32(&[2 | 2 << 3 | 2 << 6, 4095 << 13, 0, 0]);
+        let uv = [(1.25f32, 2.75f32), (3.5, 0.5), (0.2, 3.9)];
+        let c: Vec<f32> = uv.iter().flat_map(|&(u, v)| [u / 4.0, v / 4.0]).collect();
+        let c = e.buf_f32(&c);
+        let o = e.zeros(16 * uv.len());
+        e.run1(
+            "sample_d",
+            &[Arg::Ptr(&t), Arg::Ptr(&s), Arg::Ptr(&c), Arg::Ptr(&o)],
+            uv.len() as u32,
+            32,
         );
+        let o = o.f32s();
+        for (k, &(u, v)) in uv.iter().enumerate() {
+            let r = red(u.floor() as i32, v.floor() as i32);
+            assert_eq!(
+                &o[4 * k..4 * k + 4],
+                &[r, 0.0, 0.0, 100.0 + r],
+                "{target}: at ({u}, {v})"
+            );
+        }
     }
 }
 
 #[test]
 fn gfx12_resinfo_reads_the_gfx12_tsharp() {
-    let e = emu(SRC12, "gfx1201");
-    // A 2D array 37×9 with 5 layers (DEPTH = 4); one mip level.
-    let t = e.buf_u32(&tsharp12(0, 42, [37, 9, 5], 64, IMG_2D_ARRAY));
-    let mips = [0u32, 1, 3, 10];
-    let m = e.buf_u32(&mips);
-    let o = e.zeros(16 * mips.len());
-    e.run1(
-        "resinfo",
-        &[Arg::Ptr(&t), Arg::Ptr(&m), Arg::Ptr(&o)],
-        mips.len() as u32,
-        32,
-    );
-    let o = o.u32s();
-    for (i, &mip) in mips.iter().enumerate() {
-        let want = [(37u32 >> mip).max(1), (9u32 >> mip).max(1), 5, 1];
-        assert_eq!(&o[4 * i..4 * i + 4], &want, "mip {mip}");
+    for target in GFX12 {
+        let e = emu(SRC12, target);
+        // A 2D array 37×9 with 5 layers (DEPTH = 4); one mip level.
+        let t = e.buf_u32(&tsharp12(0, 42, [37, 9, 5], 64, IMG_2D_ARRAY));
+        let mips = [0u32, 1, 3, 10];
+        let m = e.buf_u32(&mips);
+        let o = e.zeros(16 * mips.len());
+        e.run1(
+            "resinfo",
+            &[Arg::Ptr(&t), Arg::Ptr(&m), Arg::Ptr(&o)],
+            mips.len() as u32,
+            32,
+        );
+        let o = o.u32s();
+        for (i, &mip) in mips.iter().enumerate() {
+            let want = [(37u32 >> mip).max(1), (9u32 >> mip).max(1), 5, 1];
+            assert_eq!(&o[4 * i..4 * i + 4], &want, "mip {mip}");
+        }
     }
 }
 
