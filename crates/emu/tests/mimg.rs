@@ -512,6 +512,96 @@ fn gfx12_atomic_add_flt() {
     }
 }
 
+/// `image_atomic_min_flt`/`max_flt` as the RDNA4 ISA defines them: IEEE 754-2019
+/// minimumNumber/maximumNumber (a NaN operand loses, two NaNs give the data's quieted, −0 is
+/// below +0), returning the old value.
+#[test]
+fn gfx12_float_min_max_atomics() {
+    let nan = f32::from_bits(0x7fc0_0001);
+    // (texel before, data): the pairs under test.
+    let cases = [
+        (1.0f32, 2.0f32),
+        (2.0, 1.0),
+        (nan, 3.0),
+        (3.0, nan),
+        (-0.0, 0.0),
+        (0.0, -0.0),
+        (-5.0, f32::NEG_INFINITY),
+    ];
+    let min = |t: f32, d: f32| {
+        if d.is_nan() {
+            t
+        } else if t.is_nan() || d < t || (d == 0.0 && t == 0.0 && d.is_sign_negative()) {
+            d
+        } else {
+            t
+        }
+    };
+    let max = |t: f32, d: f32| {
+        if d.is_nan() {
+            t
+        } else if t.is_nan() || d > t || (d == 0.0 && t == 0.0 && d.is_sign_positive()) {
+            d
+        } else {
+            t
+        }
+    };
+    for target in GFX12 {
+        let e = emu(SRC12, target);
+        let before: Vec<f32> = cases.iter().map(|c| c.0).collect();
+        let (imin, bmin) = image(&e, &f32_bytes(&before));
+        let (imax, bmax) = image(&e, &f32_bytes(&before));
+        let n = cases.len() as u32;
+        let tmin = e.buf_u32(&tsharp12(bmin, FMT12_R32_FLOAT, [n, 1, 1], 64, IMG_2D));
+        let tmax = e.buf_u32(&tsharp12(bmax, FMT12_R32_FLOAT, [n, 1, 1], 64, IMG_2D));
+        let data: Vec<f32> = cases.iter().map(|c| c.1).collect();
+        let v = e.buf_f32(&data);
+        let (omin, omax) = (e.zeros(4 * cases.len()), e.zeros(4 * cases.len()));
+        e.run1(
+            "minmax_flt",
+            &[
+                Arg::Ptr(&tmin),
+                Arg::Ptr(&tmax),
+                Arg::Ptr(&v),
+                Arg::Ptr(&omin),
+                Arg::Ptr(&omax),
+            ],
+            n,
+            32,
+        );
+        let texels = |img: &Buf, base: u64| -> Vec<u32> {
+            let off = (base - img.addr()) as usize;
+            img.bytes()[off..off + 4 * cases.len()]
+                .chunks(4)
+                .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+                .collect()
+        };
+        let (after_min, after_max) = (texels(&imin, bmin), texels(&imax, bmax));
+        for (k, &(t, d)) in cases.iter().enumerate() {
+            assert_eq!(
+                omin.u32s()[k],
+                t.to_bits(),
+                "{target}: min_flt old value, case {k}"
+            );
+            assert_eq!(
+                omax.u32s()[k],
+                t.to_bits(),
+                "{target}: max_flt old value, case {k}"
+            );
+            assert_eq!(
+                after_min[k],
+                min(t, d).to_bits(),
+                "{target}: min_flt({t}, {d})"
+            );
+            assert_eq!(
+                after_max[k],
+                max(t, d).to_bits(),
+                "{target}: max_flt({t}, {d})"
+            );
+        }
+    }
+}
+
 #[test]
 fn gfx12_sample_d_reads_the_tuple_operand() {
     for target in GFX12 {
@@ -582,6 +672,8 @@ fn gfx12_kernels_use_the_instructions_under_test() {
         "image_atomic_max_int ",
         "image_atomic_cmpswap ",
         "image_atomic_add_flt ",
+        "image_atomic_min_flt ",
+        "image_atomic_max_flt ",
         "th:TH_ATOMIC_RETURN",
         "image_sample_d v[",
         "], [v20, v27, v22, v[30:32]], s[",

@@ -96,3 +96,23 @@ __kernel void resinfo(__constant tsharp *t, __global const uint *m, __global uin
                    : "=&v"(r) : "v"(m[i]), "s"(T(t)));
   o[i] = r;
 }
+
+// image_atomic_min_flt and image_atomic_max_flt returning the old value: lane i on texel
+// (i, 0) of a 2D R32 FLOAT image each.
+__kernel void minmax_flt(__constant tsharp *tmin, __constant tsharp *tmax,
+                         __global const float *v, __global float *omin, __global float *omax) {
+  size_t i = get_global_id(0);
+  uint x = (uint)i, y = 0;
+  float r = v[i];
+  __asm__ volatile("image_atomic_min_flt %0, [%1, %2], %3 dmask:0x1 dim:SQ_RSRC_IMG_2D "
+                   "th:TH_ATOMIC_RETURN\n"
+                   "s_wait_loadcnt 0x0"
+                   : "+&v"(r) : "v"(x), "v"(y), "s"(T(tmin)));
+  omin[i] = r;
+  r = v[i];
+  __asm__ volatile("image_atomic_max_flt %0, [%1, %2], %3 dmask:0x1 dim:SQ_RSRC_IMG_2D "
+                   "th:TH_ATOMIC_RETURN\n"
+                   "s_wait_loadcnt 0x0"
+                   : "+&v"(r) : "v"(x), "v"(y), "s"(T(tmax)));
+  omax[i] = r;
+}

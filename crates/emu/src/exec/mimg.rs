@@ -184,8 +184,8 @@ fn atom(op: Op) -> Atom {
         Op::IMAGE_ATOMIC_FCMPSWAP => Atom::FCmpSwap,
         Op::IMAGE_ATOMIC_FMIN => Atom::FMin,
         Op::IMAGE_ATOMIC_FMAX => Atom::FMax,
-        // GFX12's names (by type instead of signedness prefixes). The float min/max follow
-        // GFX12's other float atomics (`*_min_num_f32`): IEEE 754-2019 minimumNumber.
+        // GFX12's names (by type instead of signedness prefixes). The float min/max are IEEE
+        // 754-2019 minimumNumber/maximumNumber (the RDNA4 ISA's IMAGE_ATOMIC_MIN_FLT text).
         Op::IMAGE_ATOMIC_ADD_UINT => Atom::Add,
         Op::IMAGE_ATOMIC_SUB_UINT => Atom::Sub,
         Op::IMAGE_ATOMIC_MIN_INT => Atom::SMin,
