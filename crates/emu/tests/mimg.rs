@@ -602,6 +602,45 @@ fn gfx12_float_min_max_atomics() {
     }
 }
 
+/// GFX12 `a16` (x in the low and y in the high half of one VGPR) and `d16` (RGBA8 UNORM
+/// texels as four f16 halves, x in the low half of the first VGPR).
+#[test]
+fn gfx12_load_a16_d16() {
+    // A 3×2 RGBA8 UNORM image (GFX11/GFX12 FORMAT 42), pitch 64 texels (256-byte rows).
+    let mut bytes = vec![0u8; 256 * 2];
+    for y in 0..2 {
+        for x in 0..3 {
+            for c in 0..4 {
+                bytes[256 * y + 4 * x + c] = (40 * x + 100 * y + 7 * c) as u8;
+            }
+        }
+    }
+    let at = [(2u32, 1u32), (0, 0), (1, 1)];
+    for target in GFX12 {
+        let e = emu(SRC12, target);
+        let (_img, base) = image(&e, &bytes);
+        let t = e.buf_u32(&tsharp12(base, 42, [3, 2, 1], 64, IMG_2D));
+        let c = e.buf_u32(&at.map(|(x, y)| x | y << 16));
+        let o = e.zeros(8 * at.len());
+        e.run1(
+            "load_a16_d16",
+            &[Arg::Ptr(&t), Arg::Ptr(&c), Arg::Ptr(&o)],
+            at.len() as u32,
+            32,
+        );
+        let h = |v: usize| u32::from(f16::from_f32(v as f32 / 255.0).to_bits());
+        let o = o.u32s();
+        for (k, &(x, y)) in at.iter().enumerate() {
+            let texel = |ch: usize| bytes[256 * y as usize + 4 * x as usize + ch] as usize;
+            let want = [
+                h(texel(0)) | h(texel(1)) << 16,
+                h(texel(2)) | h(texel(3)) << 16,
+            ];
+            assert_eq!(o[2 * k..2 * k + 2], want, "{target}: texel ({x}, {y})");
+        }
+    }
+}
+
 #[test]
 fn gfx12_sample_d_reads_the_tuple_operand() {
     for target in GFX12 {
@@ -673,6 +712,7 @@ fn gfx12_kernels_use_the_instructions_under_test() {
         "image_atomic_cmpswap ",
         "image_atomic_add_flt ",
         "image_atomic_min_flt ",
+        " a16 d16",
         "image_atomic_max_flt ",
         "th:TH_ATOMIC_RETURN",
         "image_sample_d v[",

@@ -2,7 +2,7 @@
 // GFX12 (RDNA4) VIMAGE/VSAMPLE instructions through inline assembly, with address operands in
 // separate, non-adjacent VGPRs (and a last operand holding the remaining addresses as a
 // tuple), the renamed atomics with th:TH_ATOMIC_RETURN, a sample with explicit derivatives
-// and get_resinfo. Run by crates/emu/tests/mimg.rs (`gfx12_*`), which writes the T#/S# words.
+// get_resinfo, float min/max atomics and an a16/d16 load. Run by crates/emu/tests/mimg.rs (`gfx12_*`), which writes the T#/S# words.
 
 typedef uint tsharp __attribute__((ext_vector_type(8)));
 typedef uint ssharp __attribute__((ext_vector_type(4)));
@@ -115,4 +115,14 @@ __kernel void minmax_flt(__constant tsharp *tmin, __constant tsharp *tmax,
                    "s_wait_loadcnt 0x0"
                    : "+&v"(r) : "v"(x), "v"(y), "s"(T(tmax)));
   omax[i] = r;
+}
+
+// image_load with a16 (x and y packed in one VGPR) and d16 (four halves in two VGPRs).
+__kernel void load_a16_d16(__constant tsharp *t, __global const uint *c, __global uint2 *o) {
+  size_t i = get_global_id(0);
+  uint2 r;
+  __asm__ volatile("image_load %0, %1, %2 dmask:0xf dim:SQ_RSRC_IMG_2D a16 d16\n"
+                   "s_wait_loadcnt 0x0"
+                   : "=&v"(r) : "v"(c[i]), "s"(T(t)));
+  o[i] = r;
 }
