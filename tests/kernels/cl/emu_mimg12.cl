@@ -1,8 +1,9 @@
 // targets: gfx1201
 // GFX12 (RDNA4) VIMAGE/VSAMPLE instructions through inline assembly, with address operands in
 // separate, non-adjacent VGPRs (and a last operand holding the remaining addresses as a
-// tuple), the renamed atomics with th:TH_ATOMIC_RETURN, a sample with explicit derivatives
-// get_resinfo, float min/max atomics and an a16/d16 load. Run by crates/emu/tests/mimg.rs (`gfx12_*`), which writes the T#/S# words.
+// tuple), the renamed atomics with th:TH_ATOMIC_RETURN, a sample with explicit derivatives,
+// get_resinfo, float min/max atomics and an a16/d16 load. Run by crates/emu/tests/mimg.rs
+// (`gfx12_*`), which writes the T#/S# words.
 
 typedef uint tsharp __attribute__((ext_vector_type(8)));
 typedef uint ssharp __attribute__((ext_vector_type(4)));
