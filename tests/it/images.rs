@@ -9,7 +9,8 @@
 //! unnormalized coordinates). PoCL offers no RG, RA, INTENSITY, LUMINANCE, packed or sRGB
 //! images; those conversions are checked by `hsaemu-emu`'s unit tests from their definitions.
 //! Runs on the target `HSAEMU_TARGET` names (gfx90a by default; gfx906 and gfx803 pass too),
-//! then on a gfx1030 agent of a runtime of its own (`hsaemu_runtime::runtime::standalone`).
+//! then on gfx1030, gfx1201 and gfx1100 agents of runtimes of their own
+//! (`hsaemu_runtime::runtime::standalone`).
 
 use std::sync::Arc;
 
@@ -293,6 +294,8 @@ struct Hsa {
     pool: u64,
     exe: Executable,
     queue: Queue,
+    /// The code object version of the kernels.
+    cov: u32,
 }
 
 impl Hsa {
@@ -318,7 +321,13 @@ impl Hsa {
         let gpu = rt.gpu_agents().next().expect("a GPU agent").clone();
         let target = gpu.properties().name.clone();
         let target = target.as_str();
-        let path = hsaemu_testkit::compile_cl(SOURCE, target, 4);
+        // clang-22's recipe links the V5 ABI library: its targets are built as V5.
+        let cov = if hsaemu_testkit::is_clang22_target(target) {
+            5
+        } else {
+            4
+        };
+        let path = hsaemu_testkit::compile_cl(SOURCE, target, cov);
         let bytes = std::fs::read(&path).expect("read code object");
         let exe = rt.create_executable();
         exe.load(
@@ -338,6 +347,7 @@ impl Hsa {
             pool,
             exe,
             queue,
+            cov,
         }
     }
 
@@ -398,6 +408,20 @@ impl Hsa {
             };
             // SAFETY: the kernarg segment holds one 8-byte slot per explicit argument.
             unsafe { *(kernarg as *mut u64).add(k) = v };
+        }
+        // Code object V5 (the clang-22 targets) reads the work-group size from the implicit
+        // arguments after the explicit ones: hidden_block_count_x (u32 at +0),
+        // hidden_group_size_x (u16 at +12), hidden_remainder_x (u16 at +18); global offsets 0.
+        let hidden = 8 * args.len();
+        if self.cov >= 5 && kernel.kernarg_segment_size as usize >= hidden + 20 {
+            // SAFETY: the kernarg segment is `kernarg_segment_size` bytes, past `hidden + 20`.
+            unsafe {
+                let at = (kernarg as *mut u8).add(hidden);
+                std::ptr::write_bytes(at, 0, kernel.kernarg_segment_size as usize - hidden);
+                *(at as *mut u32) = n.div_ceil(64) as u32;
+                *(at.add(12) as *mut u16) = 64;
+                *(at.add(18) as *mut u16) = (n % 64) as u16;
+            }
         }
         let done = rt.create_signal(1).expect("signal");
         let p = KernelDispatchPacket {
@@ -721,12 +745,17 @@ fn floats(b: &[u8]) -> Vec<f32> {
 }
 
 /// On `HSAEMU_TARGET`'s agent, then on a gfx1030 agent (GFX10.3 T#/V# words, MIMG with `dim`,
-/// unified formats). One test: PoCL's contexts do not run side by side in one process.
+/// unified formats), then on gfx1201 and gfx1100 agents (GFX12 and GFX11 words, kernels by
+/// clang-22). One test: PoCL's contexts do not run side by side in one process.
 #[test]
 fn image_kernels_match_pocl() {
     match_pocl(Hsa::new());
     hsaemu_runtime::shut_down().expect("shut down");
     match_pocl(Hsa::for_target("gfx1030"));
+    // GFX12 (RDNA4): clang-22's VIMAGE/VSAMPLE code over GFX12 T#/S# words.
+    match_pocl(Hsa::for_target("gfx1201"));
+    // GFX11 (RDNA3): GFX11 T#/V# words, MIMG with `dim` and NSA.
+    match_pocl(Hsa::for_target("gfx1100"));
 }
 
 fn match_pocl(hsa: Hsa) {

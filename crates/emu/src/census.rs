@@ -32,16 +32,12 @@ pub fn opcode_status(o: Opcode) -> OpcodeStatus {
 /// The status of an opcode on `gen`: [`opcode_status`], except that a WMMA opcode executes
 /// only where its generation's table has a row for it (GFX12's WMMA shares GFX11's names but
 /// not their register layout: `exec::wmma` and `exec::wmma12` are separate tables),
-/// GFX12's transpose loads execute in wave32 only (`exec/vmem/global_tr.rs`: the wave64 lane
-/// map is unsourced), and GFX12's images (VIMAGE/VSAMPLE) are decoded only.
+/// and GFX12's transpose loads execute in wave32 only (`exec/vmem/global_tr.rs`: the wave64
+/// lane map is unsourced). GFX12's images (VIMAGE/VSAMPLE) execute as MIMG (`exec::mimg`).
 pub fn opcode_status_on(gen: Gen, o: Opcode) -> OpcodeStatus {
     let wave32_only = matches!(op_of(o), Op::GLOBAL_LOAD_TR_B128 | Op::GLOBAL_LOAD_TR_B64);
     match opcode_status(o) {
         OpcodeStatus::Executes if !crate::exec::wmma::defined_on(gen, op_of(o)) => {
-            OpcodeStatus::Missing
-        }
-        // GFX12 VIMAGE/VSAMPLE fault as unimplemented (crate::decode): no GFX12 image semantics.
-        OpcodeStatus::Executes if gen.is_gfx12() && o.mnemonic().starts_with("image_") => {
             OpcodeStatus::Missing
         }
         OpcodeStatus::Executes if wave32_only && gen == Gen::Gfx12W64 => OpcodeStatus::Missing,

@@ -76,6 +76,12 @@ pub(crate) enum Sub {
 /// 23:16 and number format in bits 27:24.
 pub(crate) const TYPED_FORMAT: u32 = 1 << 31;
 
+/// MIMG `Inst::imm` bit of a GFX12 VIMAGE/VSAMPLE or GFX11 NSA instruction: its address
+/// operands are separate VGPRs, `vaddr0` in `src[0]`, `vaddr1`… in the bytes of `lit`, and
+/// `ext` is the index of the last operand (VIMAGE and GFX11 NSA 4, VSAMPLE 3), which holds
+/// the remaining address dwords in consecutive VGPRs (LLVM's operand widths).
+pub(crate) const VIMAGE_ADDRS: i32 = 1 << 12;
+
 /// Scalar code of VCC (low half).
 pub(crate) const VCC: u16 = 106;
 /// The operand code of `null` (and of an absent operand): the inline constant 0. Reads give 0;
@@ -439,8 +445,6 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, words: &[u32]) -> Option<Inst> {
     i.opcode = isa.opcode;
     i.fmt = match op {
         Op::Missing | Op::NotForCompute => Fmt::Unimplemented,
-        // GFX12 VIMAGE/VSAMPLE are decoded for disassembly only (no image semantics yet).
-        _ if matches!(isa.ext, Ext::Vimage(_)) => Fmt::Unimplemented,
         _ => fmt_of(isa.encoding),
     };
     i.gen = gen;
@@ -715,13 +719,32 @@ fn lower(gen: Gen, isa: &hsaemu_isa::Inst, words: &[u32]) -> Option<Inst> {
                 i.lit = u32::from_le_bytes([nsa[0], nsa[1], nsa[2], nsa[3]]);
                 i.ext = u32::from_le_bytes([nsa[4], nsa[5], nsa[6], nsa[7]]);
             }
-            // GFX11: `dmask` and `dim` as for GFX10. NSA (decoded for the disassembler; its
-            // fifth address may be a tuple) is not executed: invalid, as before it decoded.
-            if let Ext::MimgDim { dmask, dim, .. } = isa.ext {
+            // GFX11: `dmask` and `dim` as for GFX10. NSA (`size` 12) names up to five address
+            // operands, the fifth a tuple holding the rest: GFX12's form ([`VIMAGE_ADDRS`]).
+            if let Ext::MimgDim { dmask, dim, nsa } = isa.ext {
+                i.imm = i32::from(dmask) | i32::from(dim) << 4;
                 if isa.size > 8 {
+                    i.imm |= VIMAGE_ADDRS;
+                    i.lit = u32::from_le_bytes(nsa);
+                    i.ext = 4;
+                }
+            }
+            // GFX12: `dmask`, `dim` as for GFX10 and the separate addresses (see
+            // [`VIMAGE_ADDRS`]). `th`/`scope` are cache hints for the memory model (every
+            // access here is coherent) except an atomic's `TH_ATOMIC_RETURN` (th bit 0), which
+            // returns the old value as `glc` does. `r128` (isa's `da` bit; a 128-bit T#) is not
+            // modelled: such an instruction is invalid.
+            if let Ext::Vimage(v) = isa.ext {
+                if isa.has(hsaemu_isa::flags::DA) {
                     return None;
                 }
-                i.imm = i32::from(dmask) | i32::from(dim) << 4;
+                i.imm = i32::from(v.dmask) | i32::from(v.dim) << 4 | VIMAGE_ADDRS;
+                i.lit = u32::from_le_bytes(v.vaddr);
+                i.ext = if isa.sdst == Operand::None { 4 } else { 3 };
+                let th = hsaemu_isa::inst::cpol::th(isa.offset1);
+                if isa.opcode.mnemonic().starts_with("image_atomic") && th & 1 != 0 {
+                    i.flags |= flag::GLC;
+                }
             }
             for (theirs, ours) in [
                 (hsaemu_isa::flags::GLC, flag::GLC),
@@ -997,6 +1020,33 @@ mod tests {
         assert_eq!((i.fmt, i.op, i.imm), (Fmt::Mimg, Op::IMAGE_LOAD, 0xf));
         assert_eq!((i.dst, i.src[0], i.src[2]), (VGPR, VGPR + 4, 8));
         assert!(i.has(flag::UNORM) && !i.has(flag::GLC));
+    }
+
+    #[test]
+    fn gfx12_vimage_and_vsample_lower_to_mimg() {
+        // image_atomic_add_uint v1, [v41, v38], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D
+        // th:TH_ATOMIC_RETURN (clang-22, gfx1201): vaddr1 in `lit`, the last operand index
+        // 4 (VIMAGE), the return as `glc`.
+        let i = decode(Gen::Gfx12, &[0xd043_0001, 0x0010_0001, 0x0000_2629]);
+        assert_eq!((i.fmt, i.op), (Fmt::Mimg, Op::IMAGE_ATOMIC_ADD_UINT));
+        assert_eq!(i.imm, 1 | 1 << 4 | VIMAGE_ADDRS);
+        assert_eq!(
+            (i.dst, i.src[0], i.src[2], i.lit & 0xff, i.ext),
+            (VGPR + 1, VGPR + 41, 0, 38, 4)
+        );
+        assert!(i.has(flag::GLC));
+        // image_sample_d v[0:3], [v20, v27, v22, v[30:32]], s[0:7], s[8:11] dmask:0xf
+        // dim:SQ_RSRC_IMG_2D: VSAMPLE's last operand is the fourth (index 3).
+        let i = decode(Gen::Gfx12, &[0xe7c7_0001, 0x0400_0000, 0x1e16_1b14]);
+        assert_eq!(
+            (i.fmt, i.op, i.imm),
+            (Fmt::Mimg, Op::IMAGE_SAMPLE_D, 0xf | 1 << 4 | VIMAGE_ADDRS)
+        );
+        assert_eq!(
+            (i.src[0], i.lit & 0xff_ffff, i.ext, i.sdst),
+            (VGPR + 20, 0x1e_161b, 3, 8)
+        );
+        assert!(!i.has(flag::GLC));
     }
 
     #[test]

@@ -5,7 +5,11 @@
 //! builds its descriptors and converts clear colours with the same code.
 //!
 //! Field positions are those of the GCN3 (GFX8) and Vega (GFX9) ISA manuals' "Image Resource"
-//! and "Image Sampler" tables (ROCm's `SQ_IMG_RSRC_WORD*` / `SQ_IMG_SAMP_WORD*`).
+//! and "Image Sampler" tables (ROCm's `SQ_IMG_RSRC_WORD*` / `SQ_IMG_SAMP_WORD*`), ROCr's
+//! `resource_nv.h`/`resource_gfx11.h` for GFX10.3/GFX11, and for GFX12 (RDNA4) ROCr's
+//! `runtime/hsa-runtime/image/resource_gfx12.h` and `image_manager_gfx12.cpp` (ROCR-Runtime
+//! c7785a6, 2024-10), cross-checked against Mesa's `ac_descriptors.c` (`S_00A010_DEPTH_GFX12`,
+//! `PITCH_MSB_GFX12`, `LAST_LEVEL_GFX12`): see [`Layout::Gfx12`].
 
 use half::f16;
 
@@ -396,6 +400,13 @@ pub enum Layout {
     /// GFX11 (RDNA3, RDNA3.5): GFX10.3's words, but an 8-bit `FORMAT` numbered by
     /// [`Format::from_unified_gfx11`] and no `RESOURCE_LEVEL` (ROCr's `resource_gfx11.h`).
     Gfx11,
+    /// GFX12 (RDNA4): GFX11's format numbers and word 0, but word 1 holds `MAX_MIP` (16:12),
+    /// `FORMAT` (24:17), `BASE_LEVEL` (29:25) and the width's low 2 bits (31:30); word 2 the
+    /// width's high 14 bits (13:0) and a 16-bit `HEIGHT` (29:14); word 3 `LAST_LEVEL` in
+    /// 19:15 (`NO_EDGE_CLAMP` at 12); word 4 a 14-bit `DEPTH` with `PITCH_MSB` (15:14) above
+    /// it, so that 1D and 2D images carry a 16-bit pitch − 1 there, and `BASE_ARRAY` in 28:16.
+    /// The S# moves `MIN_LOD`/`MAX_LOD` to 13 bits each (word 1, 12:0 and 25:13).
+    Gfx12,
 }
 
 /// The row pitch in elements GFX10 derives for a linear image without a pitch field: the row
@@ -412,6 +423,9 @@ fn bits(w: u32, lo: u32, n: u32) -> u32 {
 impl Resource {
     /// Reads a T#.
     pub fn from_words(layout: Layout, w: &[u32; 8]) -> Resource {
+        if layout == Layout::Gfx12 {
+            return Resource::from_words_gfx12(w);
+        }
         if matches!(layout, Layout::Gfx10 | Layout::Gfx11) {
             return Resource::from_words_gfx10(layout, w);
         }
@@ -512,6 +526,65 @@ impl Resource {
         w
     }
 
+    /// Reads a GFX12 T# (see [`Layout::Gfx12`]).
+    fn from_words_gfx12(w: &[u32; 8]) -> Resource {
+        let kind = bits(w[3], 28, 4) as u8;
+        let format = Format::from_unified_gfx11(bits(w[1], 17, 8) as u16)
+            .unwrap_or(Format { data: 0, num: 0 });
+        let width = (bits(w[1], 30, 2) | bits(w[2], 0, 14) << 2) + 1;
+        let (depth, pitch) = if Resource::gfx10_has_pitch(kind) {
+            (1, (bits(w[4], 0, 14) | bits(w[4], 14, 2) << 14) + 1)
+        } else {
+            (bits(w[4], 0, 14) + 1, gfx10_derived_pitch(width, format))
+        };
+        Resource {
+            base: (u64::from(w[0]) | u64::from(w[1] & 0xff) << 32) << 8,
+            format,
+            width,
+            height: bits(w[2], 14, 16) + 1,
+            depth,
+            pitch,
+            kind,
+            dst_sel: [
+                bits(w[3], 0, 3) as u8,
+                bits(w[3], 3, 3) as u8,
+                bits(w[3], 6, 3) as u8,
+                bits(w[3], 9, 3) as u8,
+            ],
+            base_level: bits(w[1], 25, 5) as u8,
+            last_level: bits(w[3], 15, 5) as u8,
+            base_array: bits(w[4], 16, 14),
+            tiling: bits(w[3], 20, 5) as u8,
+        }
+    }
+
+    /// Writes a GFX12 T# (the fields ROCr's `ImageManagerGfx12` fills; `MAX_MIP` 0).
+    fn words_gfx12(&self) -> [u32; 8] {
+        let mut w = [0u32; 8];
+        let b = self.base >> 8;
+        let width = self.width - 1;
+        let format = self.format.to_unified_gfx11().unwrap_or(0);
+        w[0] = b as u32;
+        w[1] = (b >> 32) as u32 & 0xff
+            | u32::from(format) << 17
+            | u32::from(self.base_level & 0x1f) << 25
+            | (width & 3) << 30;
+        w[2] = (width >> 2) & 0x3fff | ((self.height - 1) & 0xffff) << 14;
+        w[3] = u32::from(self.dst_sel[0])
+            | u32::from(self.dst_sel[1]) << 3
+            | u32::from(self.dst_sel[2]) << 6
+            | u32::from(self.dst_sel[3]) << 9
+            | u32::from(self.last_level & 0x1f) << 15
+            | u32::from(self.tiling) << 20
+            | u32::from(self.kind) << 28;
+        w[4] = if Resource::gfx10_has_pitch(self.kind) {
+            (self.pitch - 1) & 0xffff
+        } else {
+            (self.depth - 1) & 0x3fff
+        } | (self.base_array & 0x3fff) << 16;
+        w
+    }
+
     /// T# word 3 (the same on GFX8, GFX9 and GFX10): destination selects, levels, tiling, type.
     fn word3(&self) -> u32 {
         u32::from(self.dst_sel[0])
@@ -527,6 +600,9 @@ impl Resource {
     /// Writes a T# for a linear image (the inverse of [`Resource::from_words`]); `base` must be
     /// 256-byte aligned.
     pub fn to_words(&self, layout: Layout) -> [u32; 8] {
+        if layout == Layout::Gfx12 {
+            return self.words_gfx12();
+        }
         if matches!(layout, Layout::Gfx10 | Layout::Gfx11) {
             return self.words_gfx10(layout);
         }
@@ -657,6 +733,29 @@ impl Sampler {
             min_lod: bits(w[1], 0, 12) as u16,
             max_lod: bits(w[1], 12, 12) as u16,
         }
+    }
+
+    /// Reads an S# of a generation: GFX12's 13-bit `MIN_LOD`/`MAX_LOD` (word 1, 12:0 and
+    /// 25:13), the other fields as [`Sampler::from_words`].
+    pub fn from_layout_words(layout: Layout, w: &[u32; 4]) -> Sampler {
+        let s = Sampler::from_words(w);
+        if layout != Layout::Gfx12 {
+            return s;
+        }
+        Sampler {
+            min_lod: bits(w[1], 0, 13) as u16,
+            max_lod: bits(w[1], 13, 13) as u16,
+            ..s
+        }
+    }
+
+    /// Writes an S# of a generation (the inverse of [`Sampler::from_layout_words`]).
+    pub fn to_layout_words(&self, layout: Layout) -> [u32; 4] {
+        let mut w = self.to_words();
+        if layout == Layout::Gfx12 {
+            w[1] = u32::from(self.min_lod) & 0x1fff | (u32::from(self.max_lod) & 0x1fff) << 13;
+        }
+        w
     }
 
     /// Writes an S# (the inverse of [`Sampler::from_words`]).
@@ -927,6 +1026,37 @@ mod tests {
         assert_eq!(Format::from_unified_gfx11(63), Some(f32x4));
         assert_eq!(f32x4.to_unified(), Some(77));
         assert_eq!(Format::from_unified_gfx11(30), None);
+        // GFX12 (ROCr's resource_gfx12.h): FORMAT 42 at 24:17, WIDTH-1 = 99 as 3 | 24 << 2
+        // (WIDTH_HI 13:0 of word 2), HEIGHT-1 = 29 at 29:14, PITCH-1 = 4095 in DEPTH 13:0.
+        let w = flat.to_words(Layout::Gfx12);
+        assert_eq!((w[1] >> 17 & 0xff, w[1] >> 30, w[2] & 0x3fff), (42, 3, 24));
+        assert_eq!((w[2] >> 14, w[3] >> 28, w[4]), (29, 9, 4095));
+        assert_eq!(Resource::from_words(Layout::Gfx12, &w), flat);
+        // A 16-bit pitch: PITCH_MSB (15:14) holds bits 15:14 of pitch − 1; a height past
+        // GFX11's 14 bits; LAST_LEVEL at 19:15, BASE_LEVEL at 29:25 of word 1.
+        let wide = Resource {
+            pitch: 40000,
+            width: 40000,
+            height: 20000,
+            last_level: 3,
+            base_level: 1,
+            ..flat
+        };
+        let w = wide.to_words(Layout::Gfx12);
+        assert_eq!(
+            (w[4] & 0x3fff, w[4] >> 14 & 3),
+            (39999 & 0x3fff, 39999 >> 14)
+        );
+        assert_eq!(
+            (w[2] >> 14, w[3] >> 15 & 0x1f, w[1] >> 25 & 0x1f),
+            (19999, 3, 1)
+        );
+        assert_eq!(Resource::from_words(Layout::Gfx12, &w), wide);
+        // A 2D array: DEPTH is the last layer, the pitch the derived one.
+        let arr = Resource { base_array: 5, ..g };
+        let w = arr.to_words(Layout::Gfx12);
+        assert_eq!((w[4] & 0x3fff, w[4] >> 16), (3, 5));
+        assert_eq!(Resource::from_words(Layout::Gfx12, &w), arr);
         let s = Sampler {
             clamp: [clamp::CLAMP_BORDER; 3],
             depth_compare: 0,
@@ -938,6 +1068,11 @@ mod tests {
             max_lod: 4095,
         };
         assert_eq!(Sampler::from_words(&s.to_words()), s);
+        // GFX12: ROCr's MAX_LOD 4095 lands at 25:13.
+        let w = s.to_layout_words(Layout::Gfx12);
+        assert_eq!(w[1], 4095 << 13);
+        assert_eq!(Sampler::from_layout_words(Layout::Gfx12, &w), s);
+        assert_eq!(s.to_layout_words(Layout::Gfx10), s.to_words());
         // The S# clang builds for CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP |
         // CLK_FILTER_NEAREST.
         let c = Sampler::from_words(&[0x1000_b1b6, 0x00ff_f000, 0x8000_0000, 0]);

@@ -40,12 +40,21 @@ def read_list(name):
 
 def main():
     ops = set()
+    bare = {}
     for p in sorted(glob.glob("src/exec/**/*.rs", recursive=True)):
-        ops |= set(re.findall(r"Op::([A-Z][A-Z0-9_]+)", open(p).read()))
+        text = open(p).read()
+        ops |= set(re.findall(r"Op::([A-Z][A-Z0-9_]+)", text))
+        # A module that imports `Op::*` names variants bare (kept below if they are keys).
+        if "use Op::*;" in text:
+            stem = os.path.splitext(os.path.basename(p))[0]
+            bare[stem] = set(re.findall(r"\b([A-Z][A-Z0-9]*_[A-Z0-9_]+)\b", text))
     special = ["NotForCompute", "Missing", "Mem", "V_CMP"]
     ops -= set(special)
     ops = sorted(o for o in ops if o.isupper() or "_" in o)
     names = S.mnemonics("../isa/src/opcode.rs")
+    keys = {S.key(n).upper() for n in names[1:]}
+    bare = {m: v & keys for m, v in bare.items()}
+    ops = sorted(set(ops).union(*bare.values()))
     nfc = read_list("not-for-compute.txt")
     missing = read_list("missing.txt")
     errors = []
@@ -172,7 +181,12 @@ pub(crate) fn valu_part(op: Op) -> u8 {
     match op {
 '''
     for k, (name, body) in enumerate(parts):
-        used = sorted(set(re.findall(r"Op::([A-Z0-9_]+)", body)))
+        used = set(re.findall(r"Op::([A-Z0-9_]+)", body))
+        # A part that hands over to a `use Op::*` module (`super::mxcvt::execute`) owns the
+        # operations that module names.
+        for m in re.findall(r"super::([a-z0-9_]+)::", body):
+            used |= bare.get(m, set())
+        used = sorted(used)
         if used:
             out += "        " + " | ".join("Op::" + x for x in used) + " => %d, // %s\n" % (k, name)
     out += '''        _ => u8::MAX,

@@ -11,7 +11,10 @@
 //! address of its S#. Both live in pages registered with the emulated GPU.
 //!
 //! GFX10.3 agents write the GFX10 words (unified formats; T#s of 3D images and arrays have no
-//! pitch field, so their linear layout takes only the default row pitch).
+//! pitch field, so their linear layout takes only the default row pitch), GFX11 agents the
+//! GFX11 words (the same with GFX11's format numbers and no RESOURCE_LEVEL). GFX12 agents
+//! (gfx1200/gfx1201) write GFX12's T# and S# ([`Layout::Gfx12`]: GFX11's format numbers, a
+//! 16-bit pitch for 1D and 2D images, 13-bit LODs) and a V# with GFX11's buffer format.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -205,6 +208,8 @@ fn layout_of(agent: &Agent) -> Option<Layout> {
     match Gen::from_processor(name.split(':').next().unwrap_or(name))? {
         Gen::Gfx8 => Some(Layout::Gfx8),
         g if g.is_gfx10() => Some(Layout::Gfx10),
+        g if g.is_gfx12() => Some(Layout::Gfx12),
+        g if g.is_gfx11() => Some(Layout::Gfx11),
         g if g.is_rdna() => None,
         _ => Some(Layout::Gfx9),
     }
@@ -318,10 +323,13 @@ fn plan(
         } else {
             row_pitch
         };
-        // GFX10's T# holds a 14-bit pitch for 1D and 2D images and none for the others.
-        let gfx10 = layout_of(agent) == Some(Layout::Gfx10);
+        // GFX10's T# holds a 14-bit pitch for 1D and 2D images (GFX12's a 16-bit one) and
+        // none for the others.
+        let hw = layout_of(agent);
+        let gfx10 = matches!(hw, Some(Layout::Gfx10 | Layout::Gfx11));
         let max_pitch = if gfx10 { 1 << 14 } else { 1 << 16 };
-        let fixed = gfx10 && !matches!(desc.geometry, D1 | D2 | D2DEPTH);
+        let fixed = matches!(hw, Some(Layout::Gfx10 | Layout::Gfx11 | Layout::Gfx12))
+            && !matches!(desc.geometry, D1 | D2 | D2DEPTH);
         if row < tight
             || row % ROW_PITCH_ALIGNMENT != 0
             || row / element > max_pitch
@@ -465,7 +473,7 @@ pub struct Images {
 }
 
 /// The S# of a sampler descriptor (ROCr's `PopulateSamplerSrd`).
-fn sampler_words(desc: &SamplerDescriptor) -> Result<[u32; 4]> {
+fn sampler_words(layout: Layout, desc: &SamplerDescriptor) -> Result<[u32; 4]> {
     let mode = match desc.address_mode {
         0 | 3 => clamp::WRAP,
         1 => clamp::CLAMP_LAST_TEXEL,
@@ -493,7 +501,7 @@ fn sampler_words(desc: &SamplerDescriptor) -> Result<[u32; 4]> {
         min_lod: 0,
         max_lod: 4095,
     }
-    .to_words())
+    .to_layout_words(layout))
 }
 
 /// `SQ_RSRC_IMG_*` of a geometry.
@@ -527,6 +535,10 @@ fn image_words(
         w[3] = if layout == Layout::Gfx10 {
             // The unified FORMAT in 18:12, RESOURCE_LEVEL (bit 24) set as ROCr sets it.
             sels | u32::from(format.to_unified().unwrap_or(0)) << 12 | 1 << 24
+        } else if matches!(layout, Layout::Gfx11 | Layout::Gfx12) {
+            // GFX11's format numbers, 6 bits at 17:12 (ROCr's `resource_gfx11.h`,
+            // `resource_gfx12.h`).
+            sels | u32::from(format.to_unified_gfx11().unwrap_or(0)) << 12
         } else {
             sels | u32::from(format.num) << 12 | u32::from(format.data) << 15
         };
@@ -694,7 +706,8 @@ impl Runtime {
         if a.properties().device_type != DeviceType::Gpu {
             return Err(HsaError::InvalidAgent);
         }
-        let words = PageBox::new(sampler_words(desc)?)?;
+        let layout = layout_of(a).unwrap_or(Layout::Gfx9);
+        let words = PageBox::new(sampler_words(layout, desc)?)?;
         self.memory()
             .expose(words.addr(), words.mapped_len() as u64);
         let s = Arc::new(SamplerObject {
@@ -955,6 +968,117 @@ mod tests {
     }
 
     #[test]
+    fn gfx1201_images_use_gfx12_words() {
+        let config = crate::agent::Config {
+            target: crate::agent::Isa::parse("gfx1201", true).expect("isa"),
+            gpus: 1,
+            compute_units: 1,
+            cu_masks: Default::default(),
+            cu_mask_skip_init: false,
+            visible: None,
+        };
+        let rt = Runtime::new(config).expect("runtime");
+        let gpu = rt.gpu_agents().next().expect("a GPU agent");
+        assert_eq!(layout_of(gpu), Some(Layout::Gfx12));
+        let rgba8 = ImageFormat {
+            channel_type: 2,
+            channel_order: 8,
+        };
+        let desc = |geometry, array_size| ImageDescriptor {
+            geometry,
+            width: 100,
+            height: 8,
+            depth: 0,
+            array_size,
+            format: rgba8,
+        };
+        let info = |d: &ImageDescriptor, row| data_info(gpu, d, DataLayout::Linear, row, 0);
+        // As on GFX10.3, a 2D array takes only the default row; a 2D image's pitch − 1 fits
+        // DEPTH with PITCH_MSB (16 bits).
+        let array = desc(geometry::D2A, 3);
+        assert_eq!(info(&array, 1024), Err(HsaError::ExtImagePitchUnsupported));
+        let flat = desc(geometry::D2, 0);
+        assert_eq!(info(&flat, 65536 * 4).map(|i| i.size), Ok(65536 * 4 * 8));
+        let g = Geometry {
+            element: 4,
+            row_pitch: 65536 * 4,
+            slice_pitch: 65536 * 4 * 8,
+            rows: 8,
+            slices: 1,
+        };
+        let p = supported(gpu, geometry::D2, rgba8).expect("supported");
+        // ROCr's resource_gfx12.h: FORMAT 42 (8_8_8_8_UNORM) at word 1 24:17, WIDTH − 1 = 99
+        // as 3 (31:30) and 24 (word 2 13:0), HEIGHT − 1 at 29:14, TYPE 2D (9) at 31:28,
+        // pitch − 1 = 65535 as DEPTH 0x3fff and PITCH_MSB 3.
+        let w = image_words(Layout::Gfx12, &flat, p.format, &g, 0x1_2345_6700);
+        assert_eq!((w[0], w[1] & 0xff), (0x123_4567, 0));
+        assert_eq!((w[1] >> 17 & 0xff, w[1] >> 30, w[2] & 0x3fff), (42, 3, 24));
+        assert_eq!(
+            (w[2] >> 14, w[3] >> 28, w[4] & 0x3fff, w[4] >> 14 & 3),
+            (7, 9, 0x3fff, 3)
+        );
+        // A 1DB image's V#: GFX11's FORMAT 42 in word 3 bits 17:12, no RESOURCE_LEVEL.
+        let p = supported(gpu, geometry::D1B, rgba8).expect("supported");
+        let g = Geometry {
+            row_pitch: 400,
+            slice_pitch: 400,
+            rows: 1,
+            ..g
+        };
+        let w = image_words(Layout::Gfx12, &desc(geometry::D1B, 0), p.format, &g, 0x1000);
+        assert_eq!((w[3] >> 12 & 0x3f, w[3] >> 24 & 1, w[2]), (42, 0, 400));
+    }
+
+    #[test]
+    fn gfx1100_images_use_gfx11_words() {
+        let rt = Runtime::new(crate::agent::Config {
+            target: crate::agent::Isa::parse("gfx1100", true).expect("isa"),
+            gpus: 1,
+            compute_units: 1,
+            cu_masks: Default::default(),
+            cu_mask_skip_init: false,
+            visible: None,
+        })
+        .expect("runtime");
+        let gpu = rt.gpu_agents().next().expect("a GPU agent");
+        assert_eq!(layout_of(gpu), Some(Layout::Gfx11));
+        let rgba8 = ImageFormat {
+            channel_type: 2,
+            channel_order: 8,
+        };
+        let d = ImageDescriptor {
+            geometry: geometry::D2,
+            width: 100,
+            height: 8,
+            depth: 0,
+            array_size: 0,
+            format: rgba8,
+        };
+        // GFX10.3's 14-bit pitch field.
+        let info = |row| data_info(gpu, &d, DataLayout::Linear, row, 0);
+        assert_eq!(info(1024).map(|i| i.size), Ok(1024 * 8));
+        assert_eq!(info(65536 * 4), Err(HsaError::ExtImagePitchUnsupported));
+        // ROCr's resource_gfx11.h: FORMAT 42 (8_8_8_8_UNORM) at word 1 27:20, no
+        // RESOURCE_LEVEL; the V# of a 1DB image has the same number at word 3 17:12.
+        let p = supported(gpu, geometry::D2, rgba8).expect("supported");
+        let g = Geometry {
+            element: 4,
+            row_pitch: 512,
+            slice_pitch: 512 * 8,
+            rows: 8,
+            slices: 1,
+        };
+        let w = image_words(Layout::Gfx11, &d, p.format, &g, 0x1000);
+        assert_eq!((w[1] >> 20 & 0xff, w[2] >> 31, w[4]), (42, 0, 127));
+        let b = ImageDescriptor {
+            geometry: geometry::D1B,
+            ..d
+        };
+        let w = image_words(Layout::Gfx11, &b, p.format, &g, 0x1000);
+        assert_eq!(w[3] >> 12 & 0x3f, 42);
+    }
+
+    #[test]
     fn size_limits_are_rocrs() {
         let rt = Runtime::new(crate::agent::Config {
             target: crate::agent::Isa::parse("gfx90a", true).expect("isa"),
@@ -1031,11 +1155,22 @@ mod tests {
 
     #[test]
     fn sampler_words_follow_rocr() {
-        let w = sampler_words(&SamplerDescriptor {
+        let d = SamplerDescriptor {
             coordinate_mode: 0,
             filter_mode: 1,
             address_mode: 2,
-        })
+        };
+        // GFX12 (ROCr's `ImageManagerGfx12::PopulateSamplerSrd`): MAX_LOD 4095 at 25:13.
+        let w = sampler_words(Layout::Gfx12, &d).expect("valid");
+        assert_eq!(w[1], 4095 << 13);
+        let w = sampler_words(
+            Layout::Gfx9,
+            &SamplerDescriptor {
+                coordinate_mode: 0,
+                filter_mode: 1,
+                address_mode: 2,
+            },
+        )
         .expect("valid");
         assert_eq!(
             w,
@@ -1047,11 +1182,14 @@ mod tests {
             ]
         );
         assert_eq!(
-            sampler_words(&SamplerDescriptor {
-                coordinate_mode: 2,
-                filter_mode: 0,
-                address_mode: 1
-            }),
+            sampler_words(
+                Layout::Gfx9,
+                &SamplerDescriptor {
+                    coordinate_mode: 2,
+                    filter_mode: 0,
+                    address_mode: 1
+                }
+            ),
             Err(HsaError::InvalidArgument)
         );
     }

@@ -1,4 +1,5 @@
-//! MIMG semantics (GFX8, GFX9, GFX10.3, GFX11): image loads and stores (with format conversion and
+//! MIMG semantics (GFX8, GFX9, GFX10.3, GFX11, and GFX12's VIMAGE/VSAMPLE lowered to the same
+//! form by `decode`): image loads and stores (with format conversion and
 //! the raw `_pck` forms), image atomics (integer and float), the sample and gather4 families
 //! (`_d`/`_cd` derivatives in 32 or 16 bits), `image_get_lod` and `image_get_resinfo`, over
 //! linear images described by a T# (and an S# for sampling). The texel arithmetic (formats,
@@ -146,7 +147,20 @@ fn describe(op: Op) -> u32 {
         | Op::IMAGE_ATOMIC_DEC
         | Op::IMAGE_ATOMIC_FCMPSWAP
         | Op::IMAGE_ATOMIC_FMIN
-        | Op::IMAGE_ATOMIC_FMAX => ATOMIC,
+        | Op::IMAGE_ATOMIC_FMAX
+        | Op::IMAGE_ATOMIC_ADD_UINT
+        | Op::IMAGE_ATOMIC_SUB_UINT
+        | Op::IMAGE_ATOMIC_MIN_INT
+        | Op::IMAGE_ATOMIC_MIN_UINT
+        | Op::IMAGE_ATOMIC_MAX_INT
+        | Op::IMAGE_ATOMIC_MAX_UINT
+        | Op::IMAGE_ATOMIC_INC_UINT
+        | Op::IMAGE_ATOMIC_DEC_UINT
+        | Op::IMAGE_ATOMIC_ADD_FLT
+        | Op::IMAGE_ATOMIC_MIN_FLT
+        | Op::IMAGE_ATOMIC_MAX_FLT
+        | Op::IMAGE_ATOMIC_PK_ADD_F16
+        | Op::IMAGE_ATOMIC_PK_ADD_BF16 => ATOMIC,
         _ => 0,
     }
 }
@@ -170,6 +184,21 @@ fn atom(op: Op) -> Atom {
         Op::IMAGE_ATOMIC_FCMPSWAP => Atom::FCmpSwap,
         Op::IMAGE_ATOMIC_FMIN => Atom::FMin,
         Op::IMAGE_ATOMIC_FMAX => Atom::FMax,
+        // GFX12's names (by type instead of signedness prefixes). The float min/max are IEEE
+        // 754-2019 minimumNumber/maximumNumber (the RDNA4 ISA's IMAGE_ATOMIC_MIN_FLT text).
+        Op::IMAGE_ATOMIC_ADD_UINT => Atom::Add,
+        Op::IMAGE_ATOMIC_SUB_UINT => Atom::Sub,
+        Op::IMAGE_ATOMIC_MIN_INT => Atom::SMin,
+        Op::IMAGE_ATOMIC_MIN_UINT => Atom::UMin,
+        Op::IMAGE_ATOMIC_MAX_INT => Atom::SMax,
+        Op::IMAGE_ATOMIC_MAX_UINT => Atom::UMax,
+        Op::IMAGE_ATOMIC_INC_UINT => Atom::Inc,
+        Op::IMAGE_ATOMIC_DEC_UINT => Atom::Dec,
+        Op::IMAGE_ATOMIC_ADD_FLT => Atom::FAdd,
+        Op::IMAGE_ATOMIC_MIN_FLT => Atom::FMinNum,
+        Op::IMAGE_ATOMIC_MAX_FLT => Atom::FMaxNum,
+        Op::IMAGE_ATOMIC_PK_ADD_F16 => Atom::PkAddF16,
+        Op::IMAGE_ATOMIC_PK_ADD_BF16 => Atom::PkAddBf16,
         _ => Atom::Swap,
     }
 }
@@ -179,6 +208,8 @@ fn layout(i: &Inst) -> Layout {
         Layout::Gfx8
     } else if i.gen.is_gfx10() {
         Layout::Gfx10
+    } else if i.gen.is_gfx12() {
+        Layout::Gfx12
     } else if i.gen.is_gfx11() {
         Layout::Gfx11
     } else {
@@ -187,8 +218,20 @@ fn layout(i: &Inst) -> Layout {
 }
 
 /// The VGPR of address dword `k`: consecutive from `src[0]`, or with GFX10 NSA the `k`-th
-/// entry of the address list (the first in `src[0]`, the next eight bytes in `lit` and `ext`).
+/// entry of the address list (the first in `src[0]`, the next eight bytes in `lit` and `ext`),
+/// or GFX12's separate address operands ([`crate::decode::VIMAGE_ADDRS`]).
 fn address_vgpr(i: &Inst, k: u16) -> u16 {
+    if i.imm & crate::decode::VIMAGE_ADDRS != 0 {
+        // vaddr0 in `src[0]`, vaddr1.. in the bytes of `lit`; the last operand (`ext`: its
+        // index) holds the remaining dwords in consecutive VGPRs.
+        let f = k.min(i.ext as u16);
+        let first = if f == 0 {
+            i.src[0]
+        } else {
+            crate::wave::VGPR + u16::from((i.lit >> (8 * (f - 1))) as u8)
+        };
+        return first + (k - f);
+    }
     if k == 0 || i.imm >> 8 & 3 == 0 {
         return i.src[0] + k;
     }
@@ -351,7 +394,7 @@ pub(crate) fn mimg(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         for (k, v) in s.iter_mut().enumerate() {
             *v = w.sread(i.sdst + k as u16, 0, Ty::B32);
         }
-        Sampler::from_words(&s)
+        Sampler::from_layout_words(layout(i), &s)
     } else {
         Sampler::from_words(&[0; 4])
     };

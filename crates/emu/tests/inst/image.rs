@@ -216,7 +216,13 @@ fn run_on(
             ""
         };
         let line = line.replace("DIM", dim);
-        let Some(w) = words(t, std::slice::from_ref(&line)) else {
+        // GFX11 NSA lines need LLVM 22 (LLVM 15 rejects the tuple operand and many lists).
+        let w = if gfx11(t) && line.contains('[') {
+            super::gfx11::asm22(t.mcpu, t.wave64, std::slice::from_ref(&line)).pop()
+        } else {
+            words(t, std::slice::from_ref(&line))
+        };
+        let Some(w) = w else {
             continue;
         };
         let mut store = Vec::new();
@@ -930,6 +936,82 @@ fn gfx1100_load_store_sample() {
                 let want = (texel(x, y) + texel((x + 1).min(W - 1), y)) / 2.0;
                 let got = f32::from_bits(run.r1.v[20][l]);
                 assert_eq!(got, want, "{line} lane {l}");
+            }
+            run.inactive_kept(20, 1, line);
+        },
+    );
+    assert_eq!(ran, 1, "{line}");
+}
+
+/// GFX11 NSA (`size` 12; lines by llvm-mc-22): the address operands are separate VGPRs in any order, and with more
+/// than five addresses the fifth operand is a tuple holding the rest (LLVM's form). An
+/// `image_load` reads x from v7 and y from v3 (RG8_SNORM as above); an `image_sample_d` of a
+/// 2D R32_FLOAT image has six addresses: zero derivatives in v9, v4, v11, v2 and the tuple
+/// v[5:6] holding s and t (LOD −inf: the point magnification filter, texel (x, y)).
+#[test]
+fn gfx1100_nsa_addresses() {
+    let t = [GFX1100];
+    let line = "image_load v[20:21], [v7, v3], s[8:15] dmask:0x3DIM";
+    let ran = run_on(
+        &t,
+        line,
+        RG8_SNORM,
+        0,
+        [0; 4],
+        &|_, m, r| {
+            fill_bytes(m);
+            for l in 0..32 {
+                let (x, y) = texel_of(l);
+                r.v[7][l] = x as u32;
+                r.v[3][l] = y as u32;
+                // The registers a consecutive reading would take hold another texel.
+                r.v[8][l] = ((x + 1) % W) as u32;
+            }
+        },
+        &|run| {
+            for l in run.lanes() {
+                let (x, y) = texel_of(l);
+                let e = Run::texel(&run.before, RG8_SNORM, x, y);
+                for (c, &b) in e.iter().enumerate() {
+                    let want = (f32::from(b as i8) / 127.0).max(-1.0);
+                    let got = f32::from_bits(run.r1.v[20 + c][l]);
+                    assert_eq!(got, want, "{line} lane {l} component {c}");
+                }
+            }
+        },
+    );
+    assert_eq!(ran, 1, "{line}");
+
+    let line = "image_sample_d v20, [v9, v4, v11, v2, v[5:6]], s[8:15], s[16:19] dmask:0x1DIM";
+    let samp = ssharp(2, 0, (0, 4095), 0, 0);
+    let texel = |x: usize, y: usize| (4 * x + y) as f32;
+    let ran = run_on(
+        &t,
+        line,
+        R32_FLOAT,
+        0,
+        samp,
+        &|_, m, r| {
+            for y in 0..H {
+                for x in 0..W {
+                    let a = (y * W + x) * 4;
+                    m[a..a + 4].copy_from_slice(&texel(x, y).to_le_bytes());
+                }
+            }
+            for l in 0..32 {
+                let (x, y) = texel_of(l);
+                for v in [9, 4, 11, 2] {
+                    r.v[v][l] = 0;
+                }
+                r.v[5][l] = ((x as f32 + 0.5) / W as f32).to_bits();
+                r.v[6][l] = ((y as f32 + 0.5) / H as f32).to_bits();
+            }
+        },
+        &|run| {
+            for l in run.lanes() {
+                let (x, y) = texel_of(l);
+                let got = f32::from_bits(run.r1.v[20][l]);
+                assert_eq!(got, texel(x, y), "{line} lane {l}");
             }
             run.inactive_kept(20, 1, line);
         },
