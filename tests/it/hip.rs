@@ -703,6 +703,9 @@ struct RunResult {
     passed: bool,
     why: String,
     secs: f64,
+    /// The exit status (`None`: timed out) and stdout.
+    status: Option<std::process::ExitStatus>,
+    stdout: String,
 }
 
 /// `hsaemu exec -- PROGRAM`, exactly as a user runs a HIP program, with the library cargo built
@@ -716,9 +719,9 @@ pub(crate) fn hsaemu_exec(program: &Path) -> Command {
     cmd
 }
 
-/// Runs one manifest program under our runtime with `HSAEMU_TARGET=target` and checks its exit
-/// status and expected output.
-fn run_program(p: &Program, target: &str, check: bool) -> RunResult {
+/// Runs one manifest program under our runtime with `HSAEMU_TARGET=target` (and `HSAEMU_JIT=jit`
+/// when given) and checks its exit status and expected output.
+fn run_program(p: &Program, target: &str, check: bool, jit: Option<&str>) -> RunResult {
     let exe = build(Kind::Exe, &p.name, &p.targets, &p.link);
     let args: Vec<PathBuf> = p
         .args
@@ -728,14 +731,21 @@ fn run_program(p: &Program, target: &str, check: bool) -> RunResult {
             None => PathBuf::from(a),
         })
         .collect();
-    let logs = cache_dir().join("logs-cargo").join(target);
+    let logs = match jit {
+        Some(j) => cache_dir().join("logs-cargo").join(format!("{target}-jit-{j}")),
+        None => cache_dir().join("logs-cargo").join(target),
+    };
     std::fs::create_dir_all(&logs).expect("create log dir");
     let out_path = logs.join(format!("{}.stdout", p.name));
     let err_path = logs.join(format!("{}.stderr", p.name));
     let stdout = std::fs::File::create(&out_path).expect("create stdout log");
     let stderr = std::fs::File::create(&err_path).expect("create stderr log");
     let start = std::time::Instant::now();
-    let mut child = hsaemu_exec(&exe)
+    let mut cmd = hsaemu_exec(&exe);
+    if let Some(j) = jit {
+        cmd.env("HSAEMU_JIT", j);
+    }
+    let mut child = cmd
         .args(&args)
         .env("HSAEMU_TARGET", target)
         .env_remove("HSAEMU_TRACE")
@@ -797,6 +807,8 @@ fn run_program(p: &Program, target: &str, check: bool) -> RunResult {
         passed: why.is_empty(),
         why: why.join("; "),
         secs,
+        status,
+        stdout: out,
     }
 }
 
@@ -821,27 +833,9 @@ fn run_all_for(target: &str, min_programs: usize, check: bool) {
         let expected_failure = known
             .iter()
             .find(|k| k.name == p.name && k.targets.iter().any(|t| t == target));
-        let r = run_program(p, target, check);
-        report.push(format!(
-            "{:5} {} ({:.1} s)",
-            match (r.passed, expected_failure.is_some()) {
-                (true, false) => "ok",
-                (false, true) => "xfail",
-                (true, true) => "XPASS",
-                (false, false) => "FAIL",
-            },
-            p.name,
-            r.secs
-        ));
-        match (r.passed, expected_failure) {
-            (true, None) | (false, Some(_)) => {}
-            (false, None) => problems.push(format!("{} failed on {target}: {}", p.name, r.why)),
-            (true, Some(k)) => problems.push(format!(
-                "{} passes on {target} but manifest line {} lists it as a known failure ({}): \
-                 remove that line",
-                p.name, k.line, k.reason
-            )),
-        }
+        let r = run_program(p, target, check, None);
+        let verdict = judge(p, target, &r, expected_failure, &mut problems);
+        report.push(format!("{verdict:5} {} ({:.1} s)", p.name, r.secs));
     }
     eprintln!(
         "HIP programs on {target}{}: {} run in {:.1} s\n  {}",
@@ -851,6 +845,128 @@ fn run_all_for(target: &str, min_programs: usize, check: bool) {
         report.join("\n  ")
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// A run's verdict against the known-failure list (`ok`, `xfail`, `XPASS`, `FAIL`); the last
+/// two add a problem.
+fn judge(
+    p: &Program,
+    target: &str,
+    r: &RunResult,
+    expected_failure: Option<&KnownFailure>,
+    problems: &mut Vec<String>,
+) -> &'static str {
+    match (r.passed, expected_failure) {
+        (true, None) => "ok",
+        (false, Some(_)) => "xfail",
+        (false, None) => {
+            problems.push(format!("{} failed on {target}: {}", p.name, r.why));
+            "FAIL"
+        }
+        (true, Some(k)) => {
+            problems.push(format!(
+                "{} passes on {target} but manifest line {} lists it as a known failure ({}): \
+                 remove that line",
+                p.name, k.line, k.reason
+            ));
+            "XPASS"
+        }
+    }
+}
+
+/// Issue 13: every program built for `target` runs interpreted (`HSAEMU_JIT=0`) and with the
+/// compiling tier on, each compiled block checked bit for bit against the interpreter
+/// (`HSAEMU_JIT=verify`, which faults the dispatch on a difference). Each run is judged like
+/// [`run_all_for`]'s, and the two must end with the same exit status and print the same stdout,
+/// but for the timing figures some programs print ([`without_timings`]).
+fn compare_tiers(target: &str, min_programs: usize) {
+    let programs: Vec<Program> = manifest()
+        .into_iter()
+        .filter(|p| p.targets.iter().any(|t| t == target))
+        .collect();
+    assert!(programs.len() >= min_programs, "only {} programs for {target}", programs.len());
+    let known = known_failures();
+    let (mut problems, mut report) = (Vec::new(), Vec::new());
+    let mut totals = [0.0; 2];
+    for p in &programs {
+        let expected_failure = known
+            .iter()
+            .find(|k| k.name == p.name && k.targets.iter().any(|t| t == target));
+        let mut line = format!("{:<28}", p.name);
+        let mut runs = Vec::new();
+        for (k, jit) in ["0", "verify"].into_iter().enumerate() {
+            let r = run_program(p, target, false, Some(jit));
+            let verdict = judge(p, target, &r, expected_failure, &mut problems);
+            line += &format!(" HSAEMU_JIT={jit}: {verdict} ({:.1} s)", r.secs);
+            totals[k] += r.secs;
+            runs.push(r);
+        }
+        report.push(line);
+        let (off, on) = (&runs[0], &runs[1]);
+        if off.status.map(|s| s.code()) != on.status.map(|s| s.code()) {
+            problems.push(format!(
+                "{} on {target} exits {:?} interpreted but {:?} with the tier",
+                p.name, off.status, on.status
+            ));
+        }
+        let (a, b) = (without_timings(&off.stdout), without_timings(&on.stdout));
+        if let Some((x, y)) = a.lines().zip(b.lines()).find(|(x, y)| x != y) {
+            problems.push(format!(
+                "{} on {target} prints other output with the tier:\n  HSAEMU_JIT=0:      {x}\n  \
+                 HSAEMU_JIT=verify: {y}",
+                p.name
+            ));
+        } else if a.lines().count() != b.lines().count() {
+            problems.push(format!(
+                "{} on {target} prints {} lines interpreted, {} with the tier",
+                p.name,
+                a.lines().count(),
+                b.lines().count()
+            ));
+        }
+    }
+    eprintln!(
+        "HIP programs on {target} in both tiers: {} programs, {:.1} s with HSAEMU_JIT=0, {:.1} s \
+         with HSAEMU_JIT=verify\n  {}",
+        programs.len(),
+        totals[0],
+        totals[1],
+        report.join("\n  ")
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// `out` with the figures of timing lines masked: a line that gives a time or a rate (a
+/// unit below) has its digits replaced by `#`, since no two runs measure the same.
+fn without_timings(out: &str) -> String {
+    const UNITS: &[&str] = &["/s", " ms", " us", " ns", "µs", " s ", " s)", "seconds", "MHz"];
+    out.lines()
+        .map(|l| {
+            if UNITS.iter().any(|u| l.contains(u)) || l.ends_with(" s") {
+                l.chars()
+                    .map(|c| if c.is_ascii_digit() { '#' } else { c })
+                    .collect()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<String>>()
+        .join("\n")
+}
+
+#[test]
+fn timing_figures_are_masked_and_results_are_not() {
+    let a = without_timings("sum = 42\nhipMemset: 1.25 GB/s\nkernel took 3.5 ms\n");
+    let b = without_timings("sum = 42\nhipMemset: 9.75 GB/s\nkernel took 13.0 ms\n");
+    assert_eq!(a, b);
+    assert_ne!(without_timings("sum = 42"), without_timings("sum = 43"));
+}
+
+/// Every program, on gfx90a (the one target every program is built for; the run above is
+/// under `--check`, which the tier leaves to the interpreter).
+#[test]
+fn every_program_gives_the_same_results_in_both_tiers() {
+    compare_tiers("gfx90a", MIN_PROGRAMS);
 }
 
 /// Under `--check=race,uninit,bounds` as well (issue 16): no finding but those the manifest's
