@@ -719,8 +719,9 @@ pub(crate) fn hsaemu_exec(program: &Path) -> Command {
     cmd
 }
 
-/// Runs one manifest program under our runtime with `HSAEMU_TARGET=target` (and `HSAEMU_JIT=jit`
-/// when given) and checks its exit status and expected output.
+/// Runs one manifest program under our runtime with `HSAEMU_TARGET=target` and checks its exit
+/// status and expected output. With `jit`, it runs with `HSAEMU_JIT=jit` and on a fixed
+/// schedule (`HSAEMU_DETERMINISTIC=1`: printf order and float atomic sums then repeat).
 fn run_program(p: &Program, target: &str, check: bool, jit: Option<&str>) -> RunResult {
     let exe = build(Kind::Exe, &p.name, &p.targets, &p.link);
     let args: Vec<PathBuf> = p
@@ -743,7 +744,7 @@ fn run_program(p: &Program, target: &str, check: bool, jit: Option<&str>) -> Run
     let start = std::time::Instant::now();
     let mut cmd = hsaemu_exec(&exe);
     if let Some(j) = jit {
-        cmd.env("HSAEMU_JIT", j);
+        cmd.env("HSAEMU_JIT", j).env("HSAEMU_DETERMINISTIC", "1");
     }
     let mut child = cmd
         .args(&args)
@@ -875,7 +876,7 @@ fn judge(
 }
 
 /// Issue 13: every program built for `target` runs interpreted (`HSAEMU_JIT=0`) and with the
-/// compiling tier on, every block start compiled at its first execution (`HSAEMU_JIT=sync`, so
+/// compiling tier on, both on a fixed schedule, every block start compiled at its first execution (`HSAEMU_JIT=sync`, so
 /// short programs run compiled code too; `verify`, which also reruns each compiled block in
 /// the interpreter, takes rocprim_sort and rocprim_merge past the two-minute limit, and is run
 /// on the emulator's kernel tests instead). Each run is judged like [`run_all_for`]'s, and the
@@ -938,15 +939,16 @@ fn compare_tiers(target: &str, min_programs: usize) {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// `out` with the figures of timing lines masked: a line that gives a time or a rate (a
-/// unit below) has its digits replaced by `#`, since no two runs measure the same.
+/// `out` with what differs from run to run masked: a line that gives a time or a rate (a unit
+/// below) or a host address (`0x…`, where the process's mappings land) has its digits replaced
+/// by `#`.
 fn without_timings(out: &str) -> String {
     const UNITS: &[&str] = &["/s", " ms", " us", " ns", "µs", " s ", " s)", "seconds", "MHz"];
     out.lines()
         .map(|l| {
-            if UNITS.iter().any(|u| l.contains(u)) || l.ends_with(" s") {
+            if UNITS.iter().any(|u| l.contains(u)) || l.ends_with(" s") || l.contains("0x7f") {
                 l.chars()
-                    .map(|c| if c.is_ascii_digit() { '#' } else { c })
+                    .map(|c| if c.is_ascii_hexdigit() { '#' } else { c })
                     .collect()
             } else {
                 l.to_string()
@@ -962,6 +964,10 @@ fn timing_figures_are_masked_and_results_are_not() {
     let b = without_timings("sum = 42\nhipMemset: 9.75 GB/s\nkernel took 13.0 ms\n");
     assert_eq!(a, b);
     assert_ne!(without_timings("sum = 42"), without_timings("sum = 43"));
+    assert_eq!(
+        without_timings("mapping: host 0x7f501c0bc014"),
+        without_timings("mapping: host 0x7fd391dc7014")
+    );
 }
 
 /// Every program, on gfx90a (the one target every program is built for; the run above is
