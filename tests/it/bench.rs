@@ -18,10 +18,16 @@ const KERNELS: [&str; 5] = [
 /// The figures of a report row: its `… ms` wall times and `…x` ratios, in order.
 fn row_figures(row: &str) -> (usize, usize) {
     let words: Vec<&str> = row.split_whitespace().collect();
-    let times = words.windows(2).filter(|w| w[1] == "ms" && w[0].parse::<f64>().is_ok()).count();
+    let times = words
+        .windows(2)
+        .filter(|w| w[1] == "ms" && w[0].parse::<f64>().is_ok())
+        .count();
     let ratios = words
         .iter()
-        .filter(|w| w.strip_suffix('x').is_some_and(|n| n.parse::<f64>().is_ok()))
+        .filter(|w| {
+            w.strip_suffix('x')
+                .is_some_and(|n| n.parse::<f64>().is_ok())
+        })
         .count();
     (times, ratios)
 }
@@ -65,7 +71,11 @@ fn bench_quick_checks_results_and_compares_both_tiers_with_pocl() {
             .position(|l| l.starts_with(name))
             .unwrap_or_else(|| panic!("no `{name}` line in:\n{text}"));
         let row = text.lines().nth(line).unwrap_or_default();
-        assert_eq!(row_figures(row), (3, 2), "`{name}`: two tiers and PoCL in:\n{text}");
+        assert_eq!(
+            row_figures(row),
+            (3, 2),
+            "`{name}`: two tiers and PoCL in:\n{text}"
+        );
         let next = text.lines().nth(line + 1).unwrap_or_default();
         assert!(
             next.starts_with("  compiling tier: ") && next.contains("blocks"),
@@ -81,14 +91,25 @@ fn bench_quick_checks_results_and_compares_both_tiers_with_pocl() {
 fn bench_runs_one_tier_and_compares_processors() {
     let text = bench(
         &[
-            "--quick", "--threads", "1", "--no-pocl", "--tier", "interp", "--only", "matmul",
-            "--compare-processor", "gfx1030",
+            "--quick",
+            "--threads",
+            "1",
+            "--no-pocl",
+            "--tier",
+            "interp",
+            "--only",
+            "matmul",
+            "--compare-processor",
+            "gfx1030",
         ],
         None,
     );
     assert!(text.contains("interpreter (HSAEMU_JIT=0)"), "{text}");
     assert!(!text.contains("compiling tier"), "{text}");
-    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("matmul_tiled")).collect();
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("matmul_tiled"))
+        .collect();
     assert_eq!(rows.len(), 2, "a gfx90a row and a gfx1030 row:\n{text}");
     assert_eq!(row_figures(rows[0]), (1, 0), "{text}");
     assert!(text.contains("gfx1030 relative to gfx90a"), "{text}");

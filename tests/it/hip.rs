@@ -733,7 +733,9 @@ fn run_program(p: &Program, target: &str, check: bool, jit: Option<&str>) -> Run
         })
         .collect();
     let logs = match jit {
-        Some(j) => cache_dir().join("logs-cargo").join(format!("{target}-jit-{j}")),
+        Some(j) => cache_dir()
+            .join("logs-cargo")
+            .join(format!("{target}-jit-{j}")),
         None => cache_dir().join("logs-cargo").join(target),
     };
     std::fs::create_dir_all(&logs).expect("create log dir");
@@ -887,7 +889,11 @@ fn compare_tiers(target: &str, min_programs: usize) {
         .into_iter()
         .filter(|p| p.targets.iter().any(|t| t == target))
         .collect();
-    assert!(programs.len() >= min_programs, "only {} programs for {target}", programs.len());
+    assert!(
+        programs.len() >= min_programs,
+        "only {} programs for {target}",
+        programs.len()
+    );
     let known = known_failures();
     let (mut problems, mut report) = (Vec::new(), Vec::new());
     let mut totals = [0.0; 2];
@@ -943,7 +949,9 @@ fn compare_tiers(target: &str, min_programs: usize) {
 /// below) or a host address (`0x…`, where the process's mappings land) has its digits replaced
 /// by `#`.
 fn without_timings(out: &str) -> String {
-    const UNITS: &[&str] = &["/s", " ms", " us", " ns", "µs", " s ", " s)", "seconds", "MHz"];
+    const UNITS: &[&str] = &[
+        "/s", " ms", " us", " ns", "µs", " s ", " s)", "seconds", "MHz",
+    ];
     out.lines()
         .map(|l| {
             if UNITS.iter().any(|u| l.contains(u)) || l.ends_with(" s") || l.contains("0x7f") {

@@ -206,7 +206,8 @@ pub fn find_tool(name: &str) -> Option<PathBuf> {
 
 /// The LLVM 22 tools [`link_generic_shim`] runs (besides clang-22 itself), for callers that
 /// must report a missing one as an error rather than a panic (`hsaemu bench`).
-pub const GENERIC_SHIM_TOOLS: [&str; 4] = ["llvm-nm-22", "llvm-dis-22", "llvm-cxxfilt-22", "llvm-as-22"];
+pub const GENERIC_SHIM_TOOLS: [&str; 4] =
+    ["llvm-nm-22", "llvm-dis-22", "llvm-cxxfilt-22", "llvm-as-22"];
 
 /// The path of a required tool; panics with the set-up command when it is missing.
 pub fn tool(name: &str) -> PathBuf {

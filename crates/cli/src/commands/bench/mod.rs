@@ -259,7 +259,9 @@ fn run_clang(clang: &str, args: &[String], cl: &Path, out: &Path) -> Result<(), 
         .arg("-o")
         .arg(out)
         .output()
-        .map_err(|e| format!("cannot run {clang}: {e} (scripts/setup.sh installs clang-15 and clang-22)"))?;
+        .map_err(|e| {
+            format!("cannot run {clang}: {e} (scripts/setup.sh installs clang-15 and clang-22)")
+        })?;
     if !run.status.success() {
         return Err(format!(
             "{clang} failed on {}:\n{}",
@@ -503,7 +505,11 @@ fn table_header(tiers: &[Tier], pocl: bool) {
         .iter()
         .map(|_| format!("{:>13} {:>11} {:>8}  ", "lane-ops/CPU", "wall", "/PoCL"))
         .collect();
-    let (pt, pc) = if pocl { ("PoCL native", "wall") } else { ("", "") };
+    let (pt, pc) = if pocl {
+        ("PoCL native", "wall")
+    } else {
+        ("", "")
+    };
     println!("{}", format!("{:<22} {titles}{pt}", "").trim_end());
     println!("{}", format!("{:<22} {cells}{pc:>11}", "kernel").trim_end());
 }
@@ -512,7 +518,9 @@ fn table_header(tiers: &[Tier], pocl: bool) {
 fn print_row(label: &str, tiers: &[Tier], runs: &[Measured], native: Option<&Native>) {
     let cells: String = runs.iter().map(|m| tier_cells(m, native)).collect();
     let pocl = native.map_or(String::new(), |n| {
-        let cpu = n.cpu.map_or(String::new(), |c| format!(" ({:.1} ms CPU)", c * 1e3));
+        let cpu = n
+            .cpu
+            .map_or(String::new(), |c| format!(" ({:.1} ms CPU)", c * 1e3));
         format!("{:>11}{cpu}", format!("{:.1} ms", n.elapsed * 1e3))
     });
     let mut wrong: Vec<String> = tiers
@@ -664,7 +672,12 @@ fn run_parent(b: &Bench, native: Option<&pocl::Pocl>) -> Result<bool, String> {
 
 /// The `--compare-processor` table: `q`'s lane-ops per CPU-second over `p`'s, per case and tier
 /// (issue 13 asks for gfx1030 within 1.2× of gfx90a, a ratio of at least 0.83).
-fn compare_processors(q: &str, p: &str, tiers: &[Tier], rows: &[(String, Vec<Measured>, Vec<Measured>)]) {
+fn compare_processors(
+    q: &str,
+    p: &str,
+    tiers: &[Tier],
+    rows: &[(String, Vec<Measured>, Vec<Measured>)],
+) {
     println!("{q} relative to {p}: lane-ops per CPU-second, {q} / {p}");
     let titles: String = tiers.iter().map(|t| format!("{:<36}", t.title())).collect();
     println!("{}", format!("{:<22} {titles}", "kernel").trim_end());

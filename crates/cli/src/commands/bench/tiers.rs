@@ -149,7 +149,12 @@ pub fn parse_result(stdout: &str) -> Result<Measured, String> {
 
 /// The parent's side: runs the case `label` on `processor` in `tier`, in a child process with
 /// the bench's other options.
-pub fn run_child(args: &Args, processor: &str, label: &str, tier: Tier) -> Result<Measured, String> {
+pub fn run_child(
+    args: &Args,
+    processor: &str,
+    label: &str,
+    tier: Tier,
+) -> Result<Measured, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find hsaemu itself: {e}"))?;
     let mut cmd = Command::new(exe);
     cmd.args(["bench", "--processor", processor, "--child-case", label])
@@ -194,10 +199,16 @@ mod tests {
         let m = parse_result(&format!("noise\n{line}\n")).expect("parses");
         assert_eq!(m.elapsed, 0.25);
         assert_eq!(m.cpu, Some(0.5));
-        assert_eq!((m.lane_ops, m.wave_instructions, m.ok), (4_000_000, 70_000, true));
+        assert_eq!(
+            (m.lane_ops, m.wave_instructions, m.ok),
+            (4_000_000, 70_000, true)
+        );
         assert_eq!(m.lane_ops_per_cpu_second(), Some(8.0));
         let m = parse_result(&result_line(&stats, None, false)).expect("parses");
-        assert_eq!((m.cpu, m.ok, m.lane_ops_per_cpu_second()), (None, false, None));
+        assert_eq!(
+            (m.cpu, m.ok, m.lane_ops_per_cpu_second()),
+            (None, false, None)
+        );
     }
 
     #[test]
