@@ -945,19 +945,28 @@ fn compare_tiers(target: &str, min_programs: usize) {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// `out` with what differs from run to run masked: a line that gives a time or a rate (a unit
-/// below) or a host address (`0x…`, where the process's mappings land) has its digits replaced
-/// by `#`.
+/// `out` with what differs from run to run masked: in a line that gives a time or a rate (a
+/// unit below) or a host address (`0x…`, where the process's mappings land), each run of
+/// (hexadecimal) digits and points becomes one `#`.
 fn without_timings(out: &str) -> String {
     const UNITS: &[&str] = &[
         "/s", " ms", " us", " ns", "µs", " s ", " s)", "seconds", "MHz",
     ];
+    let masked = |l: &str| {
+        let mut m = String::new();
+        for c in l.chars() {
+            if !(c.is_ascii_hexdigit() || c == '.') {
+                m.push(c);
+            } else if !m.ends_with('#') {
+                m.push('#');
+            }
+        }
+        m
+    };
     out.lines()
         .map(|l| {
             if UNITS.iter().any(|u| l.contains(u)) || l.ends_with(" s") || l.contains("0x7f") {
-                l.chars()
-                    .map(|c| if c.is_ascii_hexdigit() { '#' } else { c })
-                    .collect()
+                masked(l)
             } else {
                 l.to_string()
             }
