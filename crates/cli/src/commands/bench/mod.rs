@@ -742,7 +742,8 @@ mod tests {
 
     #[test]
     fn a_missing_llvm22_tool_is_an_error_naming_it() {
-        let err = check_llvm22_tools("gfx1100", |t| t != "llvm-nm-22").unwrap_err();
+        let err = check_llvm22_tools("gfx1100", |t| t != "llvm-nm-22")
+            .expect_err("llvm-nm-22 is missing");
         assert!(err.contains("`llvm-nm-22` is missing"), "{err}");
         assert!(err.contains("gfx1100"), "{err}");
         assert!(check_llvm22_tools("gfx1100", |_| true).is_ok());
