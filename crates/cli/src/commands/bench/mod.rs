@@ -133,7 +133,7 @@ impl Bench {
             let mut probe = args.clone();
             probe.extend(["-c".into(), "-emit-llvm".into()]);
             run_clang(&clang, &probe, &cl, &bc)?;
-            hsaemu_testkit::link_generic_shim(&mut args, &bc);
+            link_shim(&mut args, &bc)?;
         }
         run_clang(&clang, &args, &cl, &out)?;
         let bytes =
@@ -248,6 +248,28 @@ impl Bench {
             })
             .map_err(|f| f.to_string())
     }
+}
+
+/// testkit's [`hsaemu_testkit::link_generic_shim`], whose panics (it is a test helper: a tool
+/// that fails, a library it cannot read) become an error naming the cause.
+fn link_shim(args: &mut Vec<String>, bc: &Path) -> Result<(), String> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let linked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        hsaemu_testkit::link_generic_shim(args, bc)
+    }));
+    std::panic::set_hook(hook);
+    linked.map_err(|p| {
+        let why = p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        format!(
+            "clang-22's generic-pointer shim for {} failed: {why}",
+            bc.display()
+        )
+    })
 }
 
 /// Runs `clang args… cl -o out`; its diagnostics are shown only when it fails (clang-22 warns
@@ -454,6 +476,17 @@ fn check_llvm22_tools(processor: &str, find: impl Fn(&str) -> bool) -> Result<()
             "{processor}'s kernels are built by LLVM 22, and its `{t}` is missing: install \
              llvm-22 (scripts/setup.sh installs clang-22, lld-22 and llvm-22)"
         )),
+        // The shim reads the OpenCL library from testkit's directory, whatever --device-libs says.
+        None if !Path::new(hsaemu_testkit::DEVICE_LIB_PATH)
+            .join("opencl.bc")
+            .is_file() =>
+        {
+            Err(format!(
+                "{processor}'s kernels link ROCm's device libraries from {}, which has no \
+                 opencl.bc: install rocm-device-libs (scripts/setup.sh)",
+                hsaemu_testkit::DEVICE_LIB_PATH
+            ))
+        }
         None => Ok(()),
     }
 }
