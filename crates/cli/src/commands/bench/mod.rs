@@ -783,4 +783,13 @@ mod tests {
         // clang-15's processors need none of them.
         assert!(check_llvm22_tools("gfx90a", |_| false).is_ok());
     }
+
+    #[test]
+    fn a_failing_shim_step_is_an_error_not_a_panic() {
+        let mut args = Vec::new();
+        let err = link_shim(&mut args, Path::new("/nonexistent/kernel.bc"))
+            .expect_err("llvm-nm-22 cannot read a missing file");
+        assert!(err.contains("llvm-nm-22"), "{err}");
+        assert!(args.is_empty());
+    }
 }
