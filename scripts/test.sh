@@ -24,5 +24,6 @@ if [ "$status" -ne 0 ]; then
   exit "$status"
 fi
 # The compiling tier on the emulator's kernel tests, each compiled block checked bit for bit
-# against the interpreter (docs/architecture-emu.md, "The compiling tier").
+# against the interpreter (docs/architecture-emu.md, "The compiling tier"). The HIP programs
+# run with HSAEMU_JIT=0 and HSAEMU_JIT=sync in the workspace run above (tests/it/hip.rs).
 HSAEMU_JIT=verify cargo test -p hsaemu-emu --test kernels

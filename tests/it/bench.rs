@@ -1,5 +1,6 @@
-//! `hsaemu bench --quick`: the five throughput kernels run on the emulator and natively under
-//! PoCL, both results are checked against the CPU, and a ratio line is printed for each.
+//! `hsaemu bench --quick`: the five throughput kernels run on the emulator, interpreted and with
+//! the compiling tier, and natively under PoCL; every result is checked against the CPU, and a
+//! row gives both tiers' times and ratios beside PoCL's.
 //! (What is asserted here is correctness and the report's shape, never a time.)
 
 use crate::support::hsaemu;
@@ -14,32 +15,117 @@ const KERNELS: [&str; 5] = [
     "mandelbrot",
 ];
 
-#[test]
-fn bench_quick_checks_results_and_compares_with_pocl() {
-    let out = Command::new(hsaemu())
-        .args(["bench", "--quick", "--threads", "1"])
-        .output()
-        .expect("run hsaemu bench");
-    let text = String::from_utf8_lossy(&out.stdout);
+/// The figures of a report row: its `… ms` wall times and `…x` ratios, in order.
+fn row_figures(row: &str) -> (usize, usize) {
+    let words: Vec<&str> = row.split_whitespace().collect();
+    let times = words
+        .windows(2)
+        .filter(|w| w[1] == "ms" && w[0].parse::<f64>().is_ok())
+        .count();
+    let ratios = words
+        .iter()
+        .filter(|w| {
+            w.strip_suffix('x')
+                .is_some_and(|n| n.parse::<f64>().is_ok())
+        })
+        .count();
+    (times, ratios)
+}
+
+/// `hsaemu bench ARGS…` with `HSAEMU_JIT=jit` (when given): its stdout, after checking that it
+/// succeeded and that no result check failed.
+fn bench(args: &[&str], jit: Option<&str>) -> String {
+    let mut cmd = Command::new(hsaemu());
+    cmd.arg("bench").args(args);
+    if let Some(j) = jit {
+        cmd.env("HSAEMU_JIT", j);
+    }
+    let out = cmd.output().expect("run hsaemu bench");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "hsaemu bench failed:\n{text}\n{err}");
     assert!(!text.contains("MISMATCH"), "a result check failed:\n{text}");
+    text
+}
+
+/// Both tiers side by side (each kernel interpreted with `HSAEMU_JIT=0` and with the tier on,
+/// `HSAEMU_JIT=1`; `verify` would check every block too, but takes minutes in a debug build),
+/// each beside PoCL: per kernel one row with two tiers' wall times and ratios and PoCL's time,
+/// then what the tier compiled.
+#[test]
+fn bench_quick_checks_results_and_compares_both_tiers_with_pocl() {
+    let text = bench(&["--quick", "--threads", "1"], Some("1"));
     assert!(
         !text.contains("PoCL comparison unavailable"),
         "PoCL is required (scripts/setup.sh installs pocl-opencl-icd):\n{text}"
+    );
+    assert!(
+        text.contains("interpreter (HSAEMU_JIT=0)")
+            && text.contains("compiling tier (HSAEMU_JIT=1)")
+            && text.contains("PoCL native"),
+        "{text}"
     );
     for name in KERNELS {
         let line = text
             .lines()
             .position(|l| l.starts_with(name))
             .unwrap_or_else(|| panic!("no `{name}` line in:\n{text}"));
+        let row = text.lines().nth(line).unwrap_or_default();
+        assert_eq!(
+            row_figures(row),
+            (3, 2),
+            "`{name}`: two tiers and PoCL in:\n{text}"
+        );
         let next = text.lines().nth(line + 1).unwrap_or_default();
         assert!(
-            next.contains("PoCL native") && next.contains("hsaemu / PoCL ="),
-            "`{name}` has no PoCL comparison:\n{text}"
+            next.starts_with("  compiling tier: ") && next.contains("blocks"),
+            "`{name}` does not say what the tier compiled:\n{text}"
         );
     }
     assert!(text.contains("dispatch empty, 1 WG"), "{text}");
+}
+
+/// `--tier interp` runs the interpreter alone; `--compare-processor` adds gfx1030's lane-ops
+/// per CPU-second relative to gfx90a's.
+#[test]
+fn bench_runs_one_tier_and_compares_processors() {
+    let text = bench(
+        &[
+            "--quick",
+            "--threads",
+            "1",
+            "--no-pocl",
+            "--tier",
+            "interp",
+            "--only",
+            "matmul",
+            "--compare-processor",
+            "gfx1030",
+        ],
+        None,
+    );
+    assert!(text.contains("interpreter (HSAEMU_JIT=0)"), "{text}");
+    assert!(!text.contains("compiling tier"), "{text}");
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("matmul_tiled"))
+        .collect();
+    assert_eq!(rows.len(), 2, "a gfx90a row and a gfx1030 row:\n{text}");
+    assert_eq!(row_figures(rows[0]), (1, 0), "{text}");
+    assert!(text.contains("gfx1030 relative to gfx90a"), "{text}");
+    assert!(rows[1].contains("x ("), "gfx1030's ratio: {text}");
+}
+
+/// A bad `--tier` is refused by the argument parser, naming the choices.
+#[test]
+fn bench_refuses_an_unknown_tier() {
+    let out = Command::new(hsaemu())
+        .args(["bench", "--tier", "fast"])
+        .output()
+        .expect("run hsaemu bench");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("interp") && err.contains("both"), "{err}");
 }
 
 /// `hsaemu bench --quick --threads 1 --no-pocl --processor PROCESSOR [--only ONLY]`: its report,
@@ -56,20 +142,13 @@ fn quick_bench_on(processor: &str, only: Option<&str>, names: &[&str]) -> String
         "--no-pocl",
     ];
     args.extend(only.map(|o| ["--only", o]).into_iter().flatten());
-    let out = Command::new(hsaemu())
-        .args(&args)
-        .output()
-        .expect("run hsaemu bench");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "hsaemu bench failed:\n{text}\n{err}");
+    let text = bench(&args[1..], None);
     assert!(text.contains(&format!("on {processor}")), "{text}");
-    assert!(!text.contains("MISMATCH"), "a result check failed:\n{text}");
     for name in names {
         assert!(
             text.lines()
-                .any(|l| l.starts_with(name) && l.contains("lane-ops/s")),
-            "no `{name}` result in:\n{text}"
+                .any(|l| l.starts_with(name) && row_figures(l) == (2, 0)),
+            "no `{name}` result in both tiers in:\n{text}"
         );
     }
     text

@@ -698,11 +698,18 @@ const STDERR_EXPECT: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// Programs the tier comparison runs without a fixed schedule: `clock_rate` checks `clock64()`
+/// against wall time, which a fixed schedule replaces by instruction counts.
+const FREE_SCHEDULE: &[&str] = &["clock_rate"];
+
 /// What one run of a program gave.
 struct RunResult {
     passed: bool,
     why: String,
     secs: f64,
+    /// The exit status (`None`: timed out) and stdout.
+    status: Option<std::process::ExitStatus>,
+    stdout: String,
 }
 
 /// `hsaemu exec -- PROGRAM`, exactly as a user runs a HIP program, with the library cargo built
@@ -717,8 +724,10 @@ pub(crate) fn hsaemu_exec(program: &Path) -> Command {
 }
 
 /// Runs one manifest program under our runtime with `HSAEMU_TARGET=target` and checks its exit
-/// status and expected output.
-fn run_program(p: &Program, target: &str, check: bool) -> RunResult {
+/// status and expected output. With `jit`, it runs with `HSAEMU_JIT=jit` and, unless it is
+/// on [`FREE_SCHEDULE`], on a fixed schedule (`HSAEMU_DETERMINISTIC=1`: float atomic sums then
+/// repeat).
+fn run_program(p: &Program, target: &str, check: bool, jit: Option<&str>) -> RunResult {
     let exe = build(Kind::Exe, &p.name, &p.targets, &p.link);
     let args: Vec<PathBuf> = p
         .args
@@ -728,14 +737,26 @@ fn run_program(p: &Program, target: &str, check: bool) -> RunResult {
             None => PathBuf::from(a),
         })
         .collect();
-    let logs = cache_dir().join("logs-cargo").join(target);
+    let logs = match jit {
+        Some(j) => cache_dir()
+            .join("logs-cargo")
+            .join(format!("{target}-jit-{j}")),
+        None => cache_dir().join("logs-cargo").join(target),
+    };
     std::fs::create_dir_all(&logs).expect("create log dir");
     let out_path = logs.join(format!("{}.stdout", p.name));
     let err_path = logs.join(format!("{}.stderr", p.name));
     let stdout = std::fs::File::create(&out_path).expect("create stdout log");
     let stderr = std::fs::File::create(&err_path).expect("create stderr log");
     let start = std::time::Instant::now();
-    let mut child = hsaemu_exec(&exe)
+    let mut cmd = hsaemu_exec(&exe);
+    if let Some(j) = jit {
+        cmd.env("HSAEMU_JIT", j);
+        if !FREE_SCHEDULE.contains(&p.name.as_str()) {
+            cmd.env("HSAEMU_DETERMINISTIC", "1");
+        }
+    }
+    let mut child = cmd
         .args(&args)
         .env("HSAEMU_TARGET", target)
         .env_remove("HSAEMU_TRACE")
@@ -797,6 +818,8 @@ fn run_program(p: &Program, target: &str, check: bool) -> RunResult {
         passed: why.is_empty(),
         why: why.join("; "),
         secs,
+        status,
+        stdout: out,
     }
 }
 
@@ -821,27 +844,9 @@ fn run_all_for(target: &str, min_programs: usize, check: bool) {
         let expected_failure = known
             .iter()
             .find(|k| k.name == p.name && k.targets.iter().any(|t| t == target));
-        let r = run_program(p, target, check);
-        report.push(format!(
-            "{:5} {} ({:.1} s)",
-            match (r.passed, expected_failure.is_some()) {
-                (true, false) => "ok",
-                (false, true) => "xfail",
-                (true, true) => "XPASS",
-                (false, false) => "FAIL",
-            },
-            p.name,
-            r.secs
-        ));
-        match (r.passed, expected_failure) {
-            (true, None) | (false, Some(_)) => {}
-            (false, None) => problems.push(format!("{} failed on {target}: {}", p.name, r.why)),
-            (true, Some(k)) => problems.push(format!(
-                "{} passes on {target} but manifest line {} lists it as a known failure ({}): \
-                 remove that line",
-                p.name, k.line, k.reason
-            )),
-        }
+        let r = run_program(p, target, check, None);
+        let verdict = judge(p, target, &r, expected_failure, &mut problems);
+        report.push(format!("{verdict:5} {} ({:.1} s)", p.name, r.secs));
     }
     eprintln!(
         "HIP programs on {target}{}: {} run in {:.1} s\n  {}",
@@ -851,6 +856,161 @@ fn run_all_for(target: &str, min_programs: usize, check: bool) {
         report.join("\n  ")
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// A run's verdict against the known-failure list (`ok`, `xfail`, `XPASS`, `FAIL`); the last
+/// two add a problem.
+fn judge(
+    p: &Program,
+    target: &str,
+    r: &RunResult,
+    expected_failure: Option<&KnownFailure>,
+    problems: &mut Vec<String>,
+) -> &'static str {
+    match (r.passed, expected_failure) {
+        (true, None) => "ok",
+        (false, Some(_)) => "xfail",
+        (false, None) => {
+            problems.push(format!("{} failed on {target}: {}", p.name, r.why));
+            "FAIL"
+        }
+        (true, Some(k)) => {
+            problems.push(format!(
+                "{} passes on {target} but manifest line {} lists it as a known failure ({}): \
+                 remove that line",
+                p.name, k.line, k.reason
+            ));
+            "XPASS"
+        }
+    }
+}
+
+/// Issue 13: every program built for `target` runs interpreted (`HSAEMU_JIT=0`) and with the
+/// compiling tier on, both on a fixed schedule, every block start compiled at its first execution (`HSAEMU_JIT=sync`, so
+/// short programs run compiled code too; `verify`, which also reruns each compiled block in
+/// the interpreter, takes rocprim_sort and rocprim_merge past the two-minute limit, and is run
+/// on the emulator's kernel tests instead). Each run is judged like [`run_all_for`]'s, and the
+/// two must end with the same exit status and print the same lines (in any order), but for
+/// the timing figures some programs print ([`without_timings`]).
+fn compare_tiers(target: &str, min_programs: usize) {
+    let programs: Vec<Program> = manifest()
+        .into_iter()
+        .filter(|p| p.targets.iter().any(|t| t == target))
+        .collect();
+    assert!(
+        programs.len() >= min_programs,
+        "only {} programs for {target}",
+        programs.len()
+    );
+    let known = known_failures();
+    let (mut problems, mut report) = (Vec::new(), Vec::new());
+    let mut totals = [0.0; 2];
+    for p in &programs {
+        let expected_failure = known
+            .iter()
+            .find(|k| k.name == p.name && k.targets.iter().any(|t| t == target));
+        let mut line = format!("{:<28}", p.name);
+        let mut runs = Vec::new();
+        for (k, jit) in ["0", "sync"].into_iter().enumerate() {
+            let r = run_program(p, target, false, Some(jit));
+            let verdict = judge(p, target, &r, expected_failure, &mut problems);
+            line += &format!(" HSAEMU_JIT={jit}: {verdict} ({:.1} s)", r.secs);
+            totals[k] += r.secs;
+            runs.push(r);
+        }
+        report.push(line);
+        let (off, on) = (&runs[0], &runs[1]);
+        if off.status.map(|s| s.code()) != on.status.map(|s| s.code()) {
+            problems.push(format!(
+                "{} on {target} exits {:?} interpreted but {:?} with the tier",
+                p.name, off.status, on.status
+            ));
+        }
+        // As sorted lines: the order of lines printed by several host threads (or device
+        // printf from several streams) is the host's.
+        let lines = |out: &str| {
+            let mut v: Vec<String> = without_timings(out).lines().map(str::to_string).collect();
+            v.sort();
+            v
+        };
+        let (a, b) = (lines(&off.stdout), lines(&on.stdout));
+        if a != b {
+            let only = |x: &[String], y: &[String]| {
+                let v: Vec<&str> = x
+                    .iter()
+                    .filter(|l| !y.contains(l))
+                    .take(3)
+                    .map(String::as_str)
+                    .collect();
+                v.join("\n    ")
+            };
+            problems.push(format!(
+                "{} on {target} prints other output with the tier:\n  only with HSAEMU_JIT=0:\n    \
+                 {}\n  only with HSAEMU_JIT=sync:\n    {}",
+                p.name,
+                only(&a, &b),
+                only(&b, &a)
+            ));
+        }
+    }
+    eprintln!(
+        "HIP programs on {target} in both tiers: {} programs, {:.1} s with HSAEMU_JIT=0, {:.1} s \
+         with HSAEMU_JIT=sync\n  {}",
+        programs.len(),
+        totals[0],
+        totals[1],
+        report.join("\n  ")
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// `out` with what differs from run to run masked: in a line that gives a time or a rate (a
+/// unit below) or a host address (`0x…`, where the process's mappings land), each run of
+/// (hexadecimal) digits and points becomes one `#`.
+fn without_timings(out: &str) -> String {
+    const UNITS: &[&str] = &[
+        "/s", " ms", " us", " ns", "µs", " s ", " s,", " s)", "seconds", "MHz",
+    ];
+    let masked = |l: &str| {
+        let mut m = String::new();
+        for c in l.chars() {
+            if !(c.is_ascii_hexdigit() || c == '.') {
+                m.push(c);
+            } else if !m.ends_with('#') {
+                m.push('#');
+            }
+        }
+        m
+    };
+    out.lines()
+        .map(|l| {
+            if UNITS.iter().any(|u| l.contains(u)) || l.ends_with(" s") || l.contains("0x7f") {
+                masked(l)
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<String>>()
+        .join("\n")
+}
+
+#[test]
+fn timing_figures_are_masked_and_results_are_not() {
+    let a = without_timings("sum = 42\nhipMemset: 1.25 GB/s\nkernel took 3.5 ms\n");
+    let b = without_timings("sum = 42\nhipMemset: 9.75 GB/s\nkernel took 13.0 ms\n");
+    assert_eq!(a, b);
+    assert_ne!(without_timings("sum = 42"), without_timings("sum = 43"));
+    assert_eq!(
+        without_timings("mapping: host 0x7f501c0bc014"),
+        without_timings("mapping: host 0x7fd391dc7014")
+    );
+}
+
+/// Every program, on gfx90a (the one target every program is built for; the run above is
+/// under `--check`, which the tier leaves to the interpreter).
+#[test]
+fn every_program_gives_the_same_results_in_both_tiers() {
+    compare_tiers("gfx90a", MIN_PROGRAMS);
 }
 
 /// Under `--check=race,uninit,bounds` as well (issue 16): no finding but those the manifest's

@@ -191,18 +191,28 @@ pub fn cache_dir() -> PathBuf {
     dir
 }
 
-/// The path of a required tool; panics with the set-up command when it is missing.
-pub fn tool(name: &str) -> PathBuf {
-    for dir in [
+/// The path of a tool where [`tool`] looks for it, or `None` when it is missing.
+pub fn find_tool(name: &str) -> Option<PathBuf> {
+    [
         "/usr/bin",
         "/usr/lib/llvm-15/bin",
         "/usr/lib/llvm-22/bin",
         "/usr/local/bin",
-    ] {
-        let p = Path::new(dir).join(name);
-        if p.is_file() {
-            return p;
-        }
+    ]
+    .into_iter()
+    .map(|dir| Path::new(dir).join(name))
+    .find(|p| p.is_file())
+}
+
+/// The LLVM 22 tools [`link_generic_shim`] runs (besides clang-22 itself), for callers that
+/// must report a missing one as an error rather than a panic (`hsaemu bench`).
+pub const GENERIC_SHIM_TOOLS: [&str; 4] =
+    ["llvm-nm-22", "llvm-dis-22", "llvm-cxxfilt-22", "llvm-as-22"];
+
+/// The path of a required tool; panics with the set-up command when it is missing.
+pub fn tool(name: &str) -> PathBuf {
+    if let Some(p) = find_tool(name) {
+        return p;
     }
     panic!(
         "required tool `{name}` is missing: run `scripts/setup.sh` (installs clang-15, lld-15, llvm-15, clang-22, lld-22, llvm-22, hipcc, rocm-device-libs, libhsa-runtime-dev, librocrand1, librocrand-dev, librocsparse-dev)"

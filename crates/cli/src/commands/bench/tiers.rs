@@ -1,0 +1,228 @@
+//! One benchmark case in one tier, run in a child process: `hsaemu bench --child-case LABEL`
+//! with `HSAEMU_JIT` set for the tier. The tier's setting is read once per process and compiled
+//! blocks are kept per process, so every run gets a fresh one: the interpreter's run never meets
+//! a compiled block, and the process's CPU time is exactly that run's (the compiler thread
+//! included). The child prints its result as one JSON line, which the parent reads.
+
+use super::Args;
+use hsaemu_emu::DispatchStats;
+use serde_json::{json, Value};
+use std::process::Command;
+
+/// What `--tier` selects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TierChoice {
+    /// The interpreter alone (`HSAEMU_JIT=0`).
+    Interp,
+    /// The compiling tier on.
+    Jit,
+    /// Both, side by side.
+    Both,
+}
+
+/// One of the emulator's two tiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    Interp,
+    Jit,
+}
+
+impl Tier {
+    /// The tiers a `--tier` choice runs, in report order.
+    pub fn chosen(choice: TierChoice) -> &'static [Tier] {
+        match choice {
+            TierChoice::Interp => &[Tier::Interp],
+            TierChoice::Jit => &[Tier::Jit],
+            TierChoice::Both => &[Tier::Interp, Tier::Jit],
+        }
+    }
+
+    /// The `HSAEMU_JIT` the run gets: `0` for the interpreter; for the tier, the caller's own
+    /// setting when it names one of the tier's modes (`1`, `sync`, `verify`), else `1`.
+    pub fn env_value(self) -> String {
+        match self {
+            Tier::Interp => "0".into(),
+            Tier::Jit => std::env::var("HSAEMU_JIT")
+                .ok()
+                .map(|v| v.trim().to_string())
+                .filter(|v| ["1", "sync", "verify"].contains(&v.as_str()))
+                .unwrap_or_else(|| "1".into()),
+        }
+    }
+
+    /// The column title of the report.
+    pub fn title(self) -> String {
+        let name = match self {
+            Tier::Interp => "interpreter",
+            Tier::Jit => "compiling tier",
+        };
+        format!("{name} (HSAEMU_JIT={})", self.env_value())
+    }
+}
+
+/// What the compiling tier did in a run's process.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Compiled {
+    /// Whether dispatches used the tier.
+    pub enabled: bool,
+    pub blocks: u64,
+    pub instructions: u64,
+    pub compile_ms: f64,
+    /// Compiled runs checked against the interpreter (`HSAEMU_JIT=verify`).
+    pub verified_runs: u64,
+    /// Blocks the generator refused.
+    pub refused: u64,
+}
+
+/// One emulated run, as its child process reported it.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Measured {
+    /// Dispatch wall time, seconds.
+    pub elapsed: f64,
+    /// CPU seconds of the process over the dispatch (all its threads).
+    pub cpu: Option<f64>,
+    pub lane_ops: u64,
+    pub wave_instructions: u64,
+    /// Whether the result matched the CPU's.
+    pub ok: bool,
+    pub compiled: Compiled,
+}
+
+impl Measured {
+    /// Million lane-ops per CPU-second, when the process used enough CPU time to tell (`/proc`
+    /// counts it in 10 ms ticks).
+    pub fn lane_ops_per_cpu_second(&self) -> Option<f64> {
+        self.cpu
+            .filter(|&c| c >= 0.01)
+            .map(|c| self.lane_ops as f64 / c / 1e6)
+    }
+}
+
+/// The child's side: the result line for its run.
+pub fn result_line(stats: &DispatchStats, cpu: Option<f64>, ok: bool) -> String {
+    let s = hsaemu_emu::jit::stats();
+    json!({
+        "elapsed": stats.elapsed.as_secs_f64(),
+        "cpu": cpu,
+        "lane_ops": stats.lane_ops,
+        "wave_instructions": stats.wave_instructions,
+        "ok": ok,
+        "jit": {
+            "enabled": hsaemu_emu::jit::enabled(),
+            "blocks": s.blocks,
+            "instructions": s.instructions,
+            "compile_ms": s.compile_nanos as f64 / 1e6,
+            "runs": s.runs,
+            "failed": s.failed,
+        },
+    })
+    .to_string()
+}
+
+/// Reads a child's result line (the last line of its output that is a JSON object).
+pub fn parse_result(stdout: &str) -> Result<Measured, String> {
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('{'))
+        .ok_or("no result line")?;
+    let v: Value = serde_json::from_str(line).map_err(|e| format!("bad result line: {e}"))?;
+    let u = |v: &Value, k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let f = |v: &Value, k: &str| v.get(k).and_then(Value::as_f64);
+    let jit = v.get("jit").cloned().unwrap_or(Value::Null);
+    Ok(Measured {
+        elapsed: f(&v, "elapsed").ok_or("result line without `elapsed`")?,
+        cpu: f(&v, "cpu"),
+        lane_ops: u(&v, "lane_ops"),
+        wave_instructions: u(&v, "wave_instructions"),
+        ok: v.get("ok").and_then(Value::as_bool).unwrap_or(false),
+        compiled: Compiled {
+            enabled: jit.get("enabled").and_then(Value::as_bool).unwrap_or(false),
+            blocks: u(&jit, "blocks"),
+            instructions: u(&jit, "instructions"),
+            compile_ms: f(&jit, "compile_ms").unwrap_or(0.0),
+            verified_runs: u(&jit, "runs"),
+            refused: u(&jit, "failed"),
+        },
+    })
+}
+
+/// The parent's side: runs the case `label` on `processor` in `tier`, in a child process with
+/// the bench's other options.
+pub fn run_child(
+    args: &Args,
+    processor: &str,
+    label: &str,
+    tier: Tier,
+) -> Result<Measured, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find hsaemu itself: {e}"))?;
+    let mut cmd = Command::new(exe);
+    cmd.args(["bench", "--processor", processor, "--child-case", label])
+        .args(["--threads", &args.threads.to_string()])
+        .args(["--device-libs", &args.device_libs])
+        .env("HSAEMU_JIT", tier.env_value());
+    if args.quick {
+        cmd.arg("--quick");
+    }
+    if let Some(c) = &args.clang {
+        cmd.args(["--clang", c]);
+    }
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot start the {} run: {e}", tier.title()))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let why = |what: String| {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let err = err.trim().trim_start_matches("hsaemu: ");
+        format!("{label} on {processor}, {}: {what}\n{err}", tier.title())
+    };
+    if !out.status.success() {
+        return Err(why(format!("failed ({})", out.status)));
+    }
+    parse_result(&stdout).map_err(why)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_result_line_reads_back() {
+        let stats = DispatchStats {
+            lane_ops: 4_000_000,
+            wave_instructions: 70_000,
+            elapsed: Duration::from_millis(250),
+            ..DispatchStats::default()
+        };
+        let line = result_line(&stats, Some(0.5), true);
+        let m = parse_result(&format!("noise\n{line}\n")).expect("parses");
+        assert_eq!(m.elapsed, 0.25);
+        assert_eq!(m.cpu, Some(0.5));
+        assert_eq!(
+            (m.lane_ops, m.wave_instructions, m.ok),
+            (4_000_000, 70_000, true)
+        );
+        assert_eq!(m.lane_ops_per_cpu_second(), Some(8.0));
+        let m = parse_result(&result_line(&stats, None, false)).expect("parses");
+        assert_eq!(
+            (m.cpu, m.ok, m.lane_ops_per_cpu_second()),
+            (None, false, None)
+        );
+    }
+
+    #[test]
+    fn a_child_without_a_result_line_is_an_error() {
+        assert!(parse_result("hello\n").is_err());
+        assert!(parse_result("{\"cpu\": 1.0}").is_err());
+    }
+
+    #[test]
+    fn tier_choices_run_their_tiers_in_order() {
+        assert_eq!(Tier::chosen(TierChoice::Both), [Tier::Interp, Tier::Jit]);
+        assert_eq!(Tier::chosen(TierChoice::Interp), [Tier::Interp]);
+        assert_eq!(Tier::chosen(TierChoice::Jit), [Tier::Jit]);
+        assert_eq!(Tier::Interp.env_value(), "0");
+        assert_ne!(Tier::Jit.env_value(), "0");
+    }
+}
