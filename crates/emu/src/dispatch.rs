@@ -977,16 +977,22 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
                 Some(b) => Some(b),
                 None => crate::jit::on_start(slots, k, &fetch, pc, w.wave32),
             };
-            // A block that would cross the end of the turn is interpreted.
-            if let Some(b) = block.filter(|b| b.runs(w) && turn - 1 + b.n <= QUANTUM) {
-                if let Err(detail) = crate::jit::run(b, w, &fetch, env, verify) {
-                    let kind = FaultKind::TierMismatch { detail };
-                    return Err(fault(ctx, id, w, pc, None, kind, None));
+            // The region runs for what is left of the turn (this instruction included) and
+            // stops before a basic block that does not fit; when none did, the interpreter
+            // runs this instruction.
+            if let Some(b) = block.filter(|b| b.runs(w)) {
+                match crate::jit::run(b, w, QUANTUM - turn + 1, &fetch, env, verify) {
+                    Ok(0) => {}
+                    Ok(n) => {
+                        w.instructions += u64::from(n);
+                        turn += n - 1;
+                        continue;
+                    }
+                    Err(detail) => {
+                        let kind = FaultKind::TierMismatch { detail };
+                        return Err(fault(ctx, id, w, pc, None, kind, None));
+                    }
                 }
-                w.instructions += u64::from(b.n);
-                w.pc = pc + b.bytes;
-                turn += b.n - 1;
-                continue;
             }
         }
         let Some(inst) = program.at(pc) else {

@@ -2741,6 +2741,13 @@ pub(crate) fn jit_lowering(op: Op) -> Option<crate::jit::Lower> {
         Op::S_CMP_GT_U32 => Lower::SAlu(SAluOp::Cmp(4, false)),
         Op::S_CMP_LG_U32 => Lower::SAlu(SAluOp::Cmp(5, false)),
         Op::S_CMP_GE_U32 => Lower::SAlu(SAluOp::Cmp(6, false)),
+        Op::S_BRANCH => Lower::Branch(0),
+        Op::S_CBRANCH_SCC0 => Lower::Branch(1),
+        Op::S_CBRANCH_SCC1 => Lower::Branch(2),
+        Op::S_CBRANCH_VCCZ => Lower::Branch(3),
+        Op::S_CBRANCH_VCCNZ => Lower::Branch(4),
+        Op::S_CBRANCH_EXECZ => Lower::Branch(5),
+        Op::S_CBRANCH_EXECNZ => Lower::Branch(6),
         _ => return None,
     })
 }

@@ -163,12 +163,14 @@ fn run(
                 .entry(pc)
                 .or_insert_with(|| crate::jit::compile_now(&fetch, pc, w.wave32));
             if let Some(b) = block.filter(|b| b.runs(&w)) {
-                crate::jit::run(b, &mut w, &fetch, &mut env, true)
+                let budget = ((1 << 20) - count) as u32;
+                let n = crate::jit::run(b, &mut w, budget, &fetch, &mut env, true)
                     .map_err(|detail| FaultKind::TierMismatch { detail })?;
-                count += u64::from(b.n);
-                w.instructions += u64::from(b.n);
-                w.pc += b.bytes;
-                continue;
+                if n > 0 {
+                    count += u64::from(n);
+                    w.instructions += u64::from(n);
+                    continue;
+                }
             }
         }
         let inst = &insts[(w.pc / 4) as usize];

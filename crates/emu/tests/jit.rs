@@ -25,6 +25,10 @@ fn assemble(mcpu: &str, attr: &str, text: &str) -> Vec<u32> {
     );
     let mut bytes = Vec::new();
     for l in String::from_utf8_lossy(&o.stdout).lines() {
+        assert!(
+            !l.contains("fixup"),
+            "unresolved fixup (write branch offsets): {l}"
+        );
         if let Some((_, e)) = l.split_once("encoding: [") {
             for b in e.trim_end_matches(']').split(',') {
                 let b = b.trim().trim_start_matches("0x");
@@ -250,8 +254,92 @@ fn check_carries(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     assert!(r.scc, "s_and_saveexec: EXEC non-zero");
 }
 
+/// A counted loop (`s_add`/`v_add`, `s_cbranch_scc1` back-edge), a `vccz` skip and an
+/// if/else under EXEC (`s_and_saveexec`, `s_cbranch_execz`, `s_andn2` EXEC), for one target.
+/// Branch offsets are in dwords from the next instruction (every instruction here is one
+/// dword): the loop's back-edge goes to the `v_add`; each `1` skips one instruction.
+fn control_flow(gfx10: bool, wave32: bool) -> String {
+    let add = if gfx10 { "v_add_nc_u32" } else { "v_add_u32" };
+    let (vcc, exec, b, save) = if wave32 {
+        ("vcc_lo", "exec_lo", "b32", "s22")
+    } else {
+        ("vcc", "exec", "b64", "s[22:23]")
+    };
+    format!(
+        "s_mov_b32 s20, 0
+         v_mov_b32 v30, 0
+         v_mov_b32 v31, 1.0
+         {add} v30, v30, v0
+         v_mul_f32 v31, 2.0, v31
+         s_add_u32 s20, s20, 1
+         s_cmp_lt_u32 s20, 10
+         s_cbranch_scc1 -5
+         v_cmp_gt_u32 {vcc}, 0, v0
+         s_cbranch_vccz 1
+         v_mov_b32 v33, 7
+         v_mov_b32 v34, 9
+         v_cmp_gt_u32 {vcc}, 8, v0
+         s_and_saveexec_{b} {save}, {vcc}
+         s_cbranch_execz 1
+         v_mov_b32 v32, 1
+         s_andn2_{b} {exec}, {save}, {exec}
+         s_cbranch_execz 1
+         v_mov_b32 v32, 2
+         s_mov_{b} {exec}, {save}
+         s_endpgm
+"
+    )
+}
+
+/// Runs `control_flow` with EXEC full and partial: the whole program before `s_endpgm` runs
+/// as one compiled call, and leaves what the instructions' definitions say.
+fn check_control_flow(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let words = assemble(mcpu, attr, &control_flow(!attr.is_empty(), lanes == 32));
+    for full in [true, false] {
+        let mut r = setup(gen);
+        if full {
+            let all = if lanes == 32 { 0xffff_ffff } else { u64::MAX };
+            r.set_exec(all);
+        }
+        let old = r.clone();
+        let before = jit::stats();
+        run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{mcpu}{attr}: {e:?}"));
+        let after = jit::stats();
+        if jit::checks_single_runs() {
+            assert!(
+                after.instructions >= before.instructions + 20,
+                "{mcpu}{attr}: not compiled ({before:?} → {after:?})"
+            );
+            assert_eq!(
+                after.runs,
+                before.runs + 1,
+                "{mcpu}{attr}: one compiled call"
+            );
+        }
+        let exec = old.exec();
+        for l in 0..lanes {
+            let active = exec >> l & 1 != 0;
+            let want = |v: usize, new: u32| {
+                let expect = if active { new } else { old.v[v][l] };
+                assert_eq!(r.v[v][l], expect, "{mcpu}{attr} full {full}: v{v} lane {l}");
+            };
+            want(30, 10 * l as u32);
+            want(31, 1024.0f32.to_bits());
+            want(32, if l < 8 { 1 } else { 2 });
+            want(34, 9);
+            assert_eq!(r.v[33][l], old.v[33][l], "v33 skipped by s_cbranch_vccz");
+        }
+        assert_eq!(r.exec(), exec, "{mcpu}{attr}: EXEC restored");
+        assert_eq!(r.s[20], 10);
+        assert!(r.scc, "s_andn2: lanes 8.. remain");
+    }
+}
+
 #[test]
 fn compiled_blocks_match_the_interpreter_and_the_definitions() {
+    check_control_flow(Gen::Gfx90a, "gfx90a", "", 64);
+    check_control_flow(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
+    check_control_flow(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64);
     check_carries(Gen::Gfx90a, "gfx90a", "", 64);
     check_carries(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
     check(Gen::Gfx90a, "gfx90a", "", 64);
