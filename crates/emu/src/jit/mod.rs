@@ -1,12 +1,16 @@
-//! The compiling tier (docs/architecture-emu.md, "The compiling tier"): hot straight-line
-//! blocks of wave instructions translated to native code (`lower`, Cranelift), run in place of
-//! the interpreter from the run loop's one hook.
+//! The compiling tier (docs/architecture-emu.md, "The compiling tier"): hot regions of wave
+//! instructions translated to native code (`lower`, Cranelift), run in place of the
+//! interpreter from the run loop's one hook.
 //!
-//! - **What.** A block is a maximal run of instructions that `compilable` admits (at most
-//!   [`MAX_BLOCK`]), from a *block start*: a wave's first instruction in a scheduler turn, a
-//!   branch target, or the instruction after one the interpreter executed because it is not
-//!   compilable. The keys that compile, and how, come from `tools/jit-ops.txt` through
-//!   `ops::jit_lowering` (generated), so an opcode is compiled only when listed.
+//! - **What.** A region (`Block`) is the set of instructions that `compilable` admits
+//!   reachable from a *block start* through fall-through and `s_branch`/`s_cbranch_*` (at
+//!   most [`MAX_BLOCK`]), so loops and if/else run in one call; control reaching anything
+//!   else leaves it. A block start is a wave's first instruction in a scheduler turn, a
+//!   branch target, the PC a compiled region left at, or the instruction after one the
+//!   interpreter executed because it is not compilable. The keys that compile, and how, come
+//!   from `tools/jit-ops.txt` through `ops::jit_lowering` (generated), so an opcode is
+//!   compiled only when listed. A region runs for at most the instructions left in the
+//!   wave's scheduler turn (`Block::run`), so waves interleave as without the tier.
 //! - **When.** Dispatches use the tier only when `HSAEMU_JIT` asks (it does not beat the
 //!   interpreter yet). With `HSAEMU_JIT=1` each block start counts its executions (all waves
 //!   of a program); at [`THRESHOLD`] a block of at least [`MIN_BLOCK`] instructions is queued
