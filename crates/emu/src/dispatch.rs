@@ -968,7 +968,7 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
     let mut turn = 0;
     while turn < QUANTUM {
         turn += 1;
-        let pc = w.pc;
+        let mut pc = w.pc;
         // Blocks start only at block starts, so the rest of the instructions pay one test.
         if let (Some((slots, verify)), true) = (jit, at_start) {
             let k = program.index(pc);
@@ -979,14 +979,23 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
             };
             // A block that would cross the end of the turn is interpreted.
             if let Some(b) = block.filter(|b| b.runs(w) && turn - 1 + b.n <= QUANTUM) {
-                if let Err(detail) = crate::jit::run(b, w, &fetch, env, verify) {
-                    let kind = FaultKind::TierMismatch { detail };
-                    return Err(fault(ctx, id, w, pc, None, kind, None));
+                let done = match crate::jit::run(b, w, &fetch, env, verify) {
+                    Ok(done) => done,
+                    Err(detail) => {
+                        let kind = FaultKind::TierMismatch { detail };
+                        return Err(fault(ctx, id, w, pc, None, kind, None));
+                    }
+                };
+                w.instructions += u64::from(done);
+                w.pc = pc + b.offset(done);
+                if done == b.n {
+                    turn += b.n - 1;
+                    continue;
                 }
-                w.instructions += u64::from(b.n);
-                w.pc = pc + b.bytes;
-                turn += b.n - 1;
-                continue;
+                // The block ended before a memory instruction its fast path declined: the
+                // interpreter runs that one now (and reports its fault, if it is one).
+                turn += done;
+                pc = w.pc;
             }
         }
         let Some(inst) = program.at(pc) else {

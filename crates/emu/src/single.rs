@@ -163,11 +163,13 @@ fn run(
                 .entry(pc)
                 .or_insert_with(|| crate::jit::compile_now(&fetch, pc, w.wave32));
             if let Some(b) = block.filter(|b| b.runs(&w)) {
-                crate::jit::run(b, &mut w, &fetch, &mut env, true)
+                let done = crate::jit::run(b, &mut w, &fetch, &mut env, true)
                     .map_err(|detail| FaultKind::TierMismatch { detail })?;
-                count += u64::from(b.n);
-                w.instructions += u64::from(b.n);
-                w.pc += b.bytes;
+                count += u64::from(done);
+                w.instructions += u64::from(done);
+                w.pc += b.offset(done);
+                // A block that ended early leaves its next instruction to the interpreter.
+                at_start = done == b.n;
                 continue;
             }
         }

@@ -18,6 +18,9 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module};
 
+#[path = "lower_mem.rs"]
+mod lower_mem;
+
 /// One code generator (lives on the compiler thread; its code is never freed, so a published
 /// block stays valid for the process).
 pub(super) struct Compiler {
@@ -59,9 +62,11 @@ impl Compiler {
     ) -> Result<BlockFn, String> {
         let ptr = self.module.target_config().pointer_type();
         let mut ctx = self.module.make_context();
-        for _ in 0..4 {
+        for _ in 0..5 {
             ctx.func.signature.params.push(AbiParam::new(ptr));
         }
+        // How many instructions ran (`BlockFn`).
+        ctx.func.signature.returns.push(AbiParam::new(types::I32));
         self.count += 1;
         let name = format!("block{}", self.count);
         ctx.func.name = UserFuncName::user(0, self.count as u32);
@@ -82,13 +87,17 @@ impl Compiler {
                 v: p[1],
                 scc: p[2],
                 lane_ops: p[3],
+                ctx: p[4],
+                index: 0,
                 groups: if wave32 { 8 } else { 16 },
                 wave32,
             };
-            for (i, l) in insts {
+            for (k, (i, l)) in insts.iter().enumerate() {
+                g.index = k as u32;
                 g.inst(i, *l)?;
             }
-            g.b.ins().return_(&[]);
+            let n = g.b.ins().iconst(types::I32, insts.len() as i64);
+            g.b.ins().return_(&[n]);
             g.b.finalize();
         }
         self.module
@@ -100,7 +109,7 @@ impl Compiler {
             .map_err(|e| e.to_string())?;
         let code = self.module.get_finalized_function(id);
         // SAFETY: `code` is the finalized function just defined with the signature of
-        // `BlockFn` (four pointer arguments, no result, the platform's C calling convention,
+        // `BlockFn` (five pointer arguments, an i32 result, the platform's C calling convention,
         // which is Cranelift's default for the host ISA).
         Ok(unsafe { std::mem::transmute::<*const u8, BlockFn>(code) })
     }
@@ -127,6 +136,10 @@ struct Gen<'a> {
     v: Value,
     scc: Value,
     lane_ops: Value,
+    /// The `CallCtx` pointer (calls into the interpreter, `lower_mem`).
+    ctx: Value,
+    /// The index in the block of the instruction being translated.
+    index: u32,
     groups: usize,
     wave32: bool,
 }
@@ -318,6 +331,10 @@ impl Gen<'_> {
             }
             Lower::SAlu(op) => {
                 self.salu(i, op);
+                Ok(())
+            }
+            Lower::Mem | Lower::Step => {
+                self.call_interpreter(i, l);
                 Ok(())
             }
         }
