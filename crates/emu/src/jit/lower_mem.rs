@@ -28,8 +28,14 @@ use cranelift_codegen::ir::{types, AbiParam, InstBuilder, Signature};
 unsafe extern "C" fn mem_call(ctx: *mut CallCtx, i: *const Inst) -> u32 {
     // SAFETY: as the function's contract says; `Block::run` made every pointer of `ctx`
     // from live exclusive borrows that outlast the block's run.
-    let (w, env, journal, i) =
-        unsafe { (&mut *(*ctx).wave, &mut *(*ctx).env, (*ctx).journal.as_mut(), &*i) };
+    let (w, env, journal, i) = unsafe {
+        (
+            &mut *(*ctx).wave,
+            &mut *(*ctx).env,
+            (*ctx).journal.as_mut(),
+            &*i,
+        )
+    };
     u32::from(exec::jit_fast::run(w, i, env, journal))
 }
 
@@ -55,13 +61,13 @@ impl Gen<'_> {
         sig.params.push(AbiParam::new(ptr));
         sig.returns.push(AbiParam::new(types::I32));
         let sig = self.b.import_signature(sig);
-        let f: unsafe extern "C" fn(*mut CallCtx, *const Inst) -> u32 = if l == Lower::Mem {
-            mem_call
-        } else {
-            step_call
-        };
+        let f: unsafe extern "C" fn(*mut CallCtx, *const Inst) -> u32 =
+            if l == Lower::Mem { mem_call } else { step_call };
         let f = self.b.ins().iconst(ptr, f as usize as i64);
-        let ip = self.b.ins().iconst(ptr, std::ptr::from_ref(i) as usize as i64);
+        let ip = self
+            .b
+            .ins()
+            .iconst(ptr, std::ptr::from_ref(i) as usize as i64);
         let call = self.b.ins().call_indirect(sig, f, &[self.ctx, ip]);
         let ok = self.b.inst_results(call)[0];
         let (exit, next) = (self.b.create_block(), self.b.create_block());
