@@ -966,6 +966,9 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
     // Counted in instructions, compiled or not, so a wave's turns (and so the interleaving of
     // waves, which `--deterministic` fixes) are the same with or without the tier.
     let mut turn = 0;
+    // Whether the interpreter is about to run an instruction a compiled block left to it
+    // (the instruction after it starts a block again).
+    let mut declined = false;
     while turn < QUANTUM {
         turn += 1;
         let mut pc = w.pc;
@@ -996,6 +999,7 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
                 // interpreter runs that one now (and reports its fault, if it is one).
                 turn += done;
                 pc = w.pc;
+                declined = true;
             }
         }
         let Some(inst) = program.at(pc) else {
@@ -1006,7 +1010,10 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
         let result = exec::step::<CHECK>(w, inst, env);
         obs.after(w, inst, env.lds, result.is_err());
         if jit.is_some() {
-            at_start = !matches!(result, Ok(Flow::Next)) || !crate::jit::may_compile(inst);
+            at_start = declined
+                || !matches!(result, Ok(Flow::Next))
+                || !crate::jit::may_compile(inst);
+            declined = false;
         }
         match result {
             Ok(Flow::Next) => w.pc = pc + u64::from(inst.size),

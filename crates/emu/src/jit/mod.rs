@@ -18,7 +18,10 @@
 //! - **Falling back.** A block runs only for the wave size it was compiled for and, when it
 //!   holds vector ALU instructions, only under the default MODE (round to nearest even,
 //!   denormals kept, no VGPR index mode); otherwise the interpreter runs the same
-//!   instructions. Nothing compiled can fault, so faults keep the interpreter's reports.
+//!   instructions. Memory instructions in a block are calls of the interpreter's one-range
+//!   fast paths (`lower_mem.rs`, `vmem::jit_fast`); when one declines (a fault, or anything
+//!   the fast path leaves to the general path), the block returns early, before it, and the
+//!   interpreter runs it, so faults keep the interpreter's reports.
 
 #![cfg_attr(not(feature = "jit"), allow(dead_code))]
 
