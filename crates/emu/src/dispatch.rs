@@ -966,6 +966,9 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
     // Counted in instructions, compiled or not, so a wave's turns (and so the interleaving of
     // waves, which `--deterministic` fixes) are the same with or without the tier.
     let mut turn = 0;
+    // Whether the interpreter is about to run an instruction a compiled region left to it
+    // (a memory access its fast path declined; the instruction after it starts a block).
+    let mut declined = false;
     while turn < QUANTUM {
         turn += 1;
         let pc = w.pc;
@@ -979,10 +982,10 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
             };
             // The region runs for what is left of the turn (this instruction included) and
             // stops before a basic block that does not fit; when none did, the interpreter
-            // runs this instruction.
+            // runs this instruction (and reports its fault, if it is one).
             if let Some(b) = block.filter(|b| b.runs(w)) {
                 match crate::jit::run(b, w, QUANTUM - turn + 1, &fetch, env, verify) {
-                    Ok(0) => {}
+                    Ok(0) => declined = true,
                     Ok(n) => {
                         w.instructions += u64::from(n);
                         turn += n - 1;
@@ -1003,7 +1006,10 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
         let result = exec::step::<CHECK>(w, inst, env);
         obs.after(w, inst, env.lds, result.is_err());
         if jit.is_some() {
-            at_start = !matches!(result, Ok(Flow::Next)) || !crate::jit::may_compile(inst);
+            at_start = declined
+                || !matches!(result, Ok(Flow::Next))
+                || !crate::jit::may_compile(inst);
+            declined = false;
         }
         match result {
             Ok(Flow::Next) => w.pc = pc + u64::from(inst.size),

@@ -50,6 +50,9 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+#[path = "lower_mem.rs"]
+mod lower_mem;
+
 /// One code generator (lives on the compiler thread; its code is never freed, so a published
 /// block stays valid for the process).
 pub(super) struct Compiler {
@@ -142,7 +145,7 @@ impl Compiler {
     ) -> Result<BlockFn, String> {
         let ptr = self.module.target_config().pointer_type();
         let mut ctx = self.module.make_context();
-        for _ in 0..5 {
+        for _ in 0..6 {
             ctx.func.signature.params.push(AbiParam::new(ptr));
         }
         ctx.func.signature.params.push(AbiParam::new(types::I32));
@@ -177,7 +180,8 @@ impl Compiler {
                 scc_ptr: p[2],
                 lane_ops_ptr: p[3],
                 pc_ptr: p[4],
-                budget: p[5],
+                ctx: p[5],
+                budget: p[6],
                 groups: if wave32 { 8 } else { 16 },
                 wave32,
                 full: false,
@@ -216,7 +220,7 @@ impl Compiler {
             .map_err(|e| e.to_string())?;
         let code = self.module.get_finalized_function(id);
         // SAFETY: `code` is the finalized function just defined with the signature of
-        // `BlockFn` (five pointer arguments and a u32, returning a u32, the platform's C
+        // `BlockFn` (six pointer arguments and a u32, returning a u32, the platform's C
         // calling convention, which is Cranelift's default for the host ISA).
         Ok(unsafe { std::mem::transmute::<*const u8, BlockFn>(code) })
     }
@@ -244,6 +248,8 @@ struct Gen<'a> {
     scc_ptr: Value,
     lane_ops_ptr: Value,
     pc_ptr: Value,
+    /// The `CallCtx` pointer (calls into the interpreter, `lower_mem`).
+    ctx: Value,
     budget: Value,
     groups: usize,
     wave32: bool,
@@ -397,7 +403,6 @@ impl Gen<'_> {
 
     /// Leaves the function before instruction `pc` of the current basic block when `cond`
     /// (an `i8`) is true; continues in a new block otherwise.
-    #[allow(dead_code)] // For the memory lowerings (lower_mem.rs).
     fn exit_if(&mut self, cond: Value, pc: u64) {
         let count = self.count_now();
         let pc = self.b.ins().iconst(types::I64, pc as i64);
@@ -455,6 +460,7 @@ impl Gen<'_> {
                 let (pc, i, l) = &region[k];
                 match l {
                     Lower::Branch(c) => branch = Some((*pc, *i, *c)),
+                    Lower::Mem | Lower::Step => self.call_interpreter(*pc, i, *l),
                     _ => self.inst(i, *l)?,
                 }
                 self.done += 1;
@@ -776,7 +782,7 @@ impl Gen<'_> {
 
     fn inst(&mut self, i: &Inst, l: Lower) -> Result<(), String> {
         match l {
-            Lower::Nop | Lower::Branch(_) => Ok(()),
+            Lower::Nop | Lower::Branch(_) | Lower::Mem | Lower::Step => Ok(()),
             Lower::VAlu(op) => {
                 self.count_lanes();
                 self.valu(i, op)
