@@ -463,13 +463,17 @@ fn check_memory(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         let stored = if a { sum(l) } else { word(256 + l) };
         assert_eq!(r.v[18][l], want(18, stored), "{ctx}: stored then loaded");
         let m = &global[4 * (256 + l)..4 * (256 + l) + 4];
-        assert_eq!(u32::from_le_bytes(m.try_into().unwrap()), stored, "{ctx}");
+        assert_eq!(
+            u32::from_le_bytes(m.try_into().expect("4 bytes")),
+            stored,
+            "{ctx}"
+        );
         // dwordx2 store at byte 1536 + 4l: later lanes overwrite the high dword of earlier
         // ones; the final word 384 + l is lane l's low dword when lane l is active.
         let w2 = &global[1536 + 4 * l..1536 + 4 * l + 4];
         if a {
             assert_eq!(
-                u32::from_le_bytes(w2.try_into().unwrap()),
+                u32::from_le_bytes(w2.try_into().expect("4 bytes")),
                 word(64 + l),
                 "{ctx}"
             );
@@ -483,7 +487,7 @@ fn check_memory(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             want(16, lds_at(l).wrapping_add(lds_at(l + 1))),
             "{ctx}"
         );
-        let byte = word((3 + l) / 4).to_le_bytes()[(3 + l) % 4];
+        let byte = word(l.div_ceil(4)).to_le_bytes()[(3 + l) % 4];
         assert_eq!(r.v[14][l], want(14, u32::from(byte)), "{ctx}: ubyte");
         let short = (word(l) >> 16) as u16 as i16 as i32 as u32;
         assert_eq!(r.v[15][l], want(15, short), "{ctx}: sshort");
@@ -565,8 +569,96 @@ fn check_memory_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     );
 }
 
+/// A loop of loads and stores in one compiled region: each iteration loads lane l's dword
+/// of a 256-byte row, adds it to a running sum held in a register across the region, stores
+/// the sum 2048 bytes on and moves the address (a register the region writes, so it must be
+/// in the `Wave` before each access). With `iterations` 9 the ninth store leaves the buffer:
+/// the region exits before it and the interpreter reports the fault. The back-edge's offset
+/// counts the body's dwords (GLOBAL instructions are two).
+fn check_memory_loop(gen: Gen, mcpu: &str, attr: &str, lanes: usize, iterations: u32) {
+    let add = if attr.is_empty() {
+        "v_add_u32"
+    } else {
+        "v_add_nc_u32"
+    };
+    let words = assemble(
+        mcpu,
+        attr,
+        &format!(
+            "s_mov_b32 s20, 0
+             v_mov_b32 v1, 0
+             v_lshlrev_b32 v10, 2, v20
+             global_load_dword v2, v10, s[0:1]
+             s_waitcnt vmcnt(0)
+             {add} v1, v1, v2
+             global_store_dword v10, v1, s[2:3]
+             {add} v10, s8, v10
+             s_add_u32 s20, s20, 1
+             s_cmp_lt_u32 s20, {iterations}
+             s_cbranch_scc1 -10
+             s_endpgm
+"
+        ),
+    );
+    let mut global = vec![0u8; 4096];
+    for k in 0..512 {
+        global[4 * k..4 * k + 4].copy_from_slice(&word(k).to_le_bytes());
+    }
+    let base = global.as_ptr() as u64;
+    let mut r = WaveRegs::new(gen);
+    (r.s[0], r.s[1], r.s[8]) = (base as u32, (base >> 32) as u32, 256);
+    let sums = base + 2048;
+    (r.s[2], r.s[3]) = (sums as u32, (sums >> 32) as u32);
+    for l in 0..64 {
+        r.v[20][l] = l as u32;
+        (r.v[1][l], r.v[10][l]) = (0xdead_0001, 0xdead_0010);
+    }
+    let exec = r.exec() & !(1 << 5 | 1 << 37);
+    r.set_exec(exec);
+    let old = r.clone();
+    let before = jit::stats();
+    let res = run_words_mem(gen, &words, &mut r, &mut [], &mut global);
+    let ctx = format!("{mcpu}{attr}, {iterations} iterations");
+    if jit::checks_single_runs() {
+        let after = jit::stats();
+        assert!(after.runs > before.runs, "{ctx}: no compiled run");
+    }
+    if iterations > 8 {
+        let e = res.expect_err("store past the buffer");
+        let address = base + 4096;
+        let want = FaultKind::MemoryViolation {
+            address,
+            write: true,
+            size: 4,
+        };
+        assert_eq!(e, want, "{ctx}");
+        return;
+    }
+    res.unwrap_or_else(|e| panic!("{ctx}: {e:?}"));
+    assert_eq!(r.s[20], iterations, "{ctx}");
+    for l in 0..lanes {
+        let a = exec >> l & 1 != 0;
+        let mut sum = 0u32;
+        for k in 0..iterations as usize {
+            sum = sum.wrapping_add(word(64 * k + l));
+            let at = 2048 + 256 * k + 4 * l;
+            let m = u32::from_le_bytes(global[at..at + 4].try_into().expect("4 bytes"));
+            assert_eq!(m, if a { sum } else { 0 }, "{ctx} lane {l}: stored sum {k}");
+        }
+        let want = |v: usize, x: u32| if a { x } else { old.v[v][l] };
+        assert_eq!(r.v[1][l], want(1, sum), "{ctx} lane {l}: sum");
+        let addr = 4 * l as u32 + 256 * iterations;
+        assert_eq!(r.v[10][l], want(10, addr), "{ctx} lane {l}: address");
+    }
+}
+
 /// Part of the one test (the assembler's files and the tier's counters are per process).
 fn compiled_memory_instructions_match_the_interpreter_and_the_definitions() {
+    check_memory_loop(Gen::Gfx90a, "gfx90a", "", 64, 8);
+    check_memory_loop(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32, 8);
+    check_memory_loop(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64, 8);
+    check_memory_loop(Gen::Gfx90a, "gfx90a", "", 64, 9);
+    check_memory_loop(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32, 9);
     check_memory(Gen::Gfx90a, "gfx90a", "", 64);
     check_memory(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
     check_memory(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64);

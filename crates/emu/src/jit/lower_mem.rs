@@ -114,11 +114,8 @@ impl Gen<'_> {
         sig.params.push(AbiParam::new(ptr));
         sig.returns.push(AbiParam::new(types::I32));
         let sig = self.b.import_signature(sig);
-        let f: unsafe extern "C" fn(*mut CallCtx, *const Inst) -> u32 = if l == Lower::Mem {
-            mem_call
-        } else {
-            step_call
-        };
+        let f: unsafe extern "C" fn(*mut CallCtx, *const Inst) -> u32 =
+            if l == Lower::Mem { mem_call } else { step_call };
         let f = self.b.ins().iconst(ptr, f as usize as i64);
         let ip = self
             .b
@@ -137,7 +134,9 @@ impl Gen<'_> {
     fn regs_to_wave(&mut self, sgprs: &[usize], rows: &[usize]) {
         for &code in sgprs {
             let x = self.sgpr(code);
-            self.b.ins().store(super::mf(), x, self.s, (4 * code) as i32);
+            self.b
+                .ins()
+                .store(super::mf(), x, self.s, (4 * code) as i32);
         }
         for &row in rows {
             self.row_to_wave(row);

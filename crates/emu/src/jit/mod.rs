@@ -52,15 +52,8 @@ pub(crate) const MIN_BLOCK: usize = 3;
 /// the instructions left in the wave's scheduler turn; it returns the instructions it
 /// executed (0 when the first basic block does not fit, or its first instruction is a memory
 /// access whose fast path declined).
-pub(crate) type BlockFn = unsafe extern "C" fn(
-    *mut u32,
-    *mut u32,
-    *mut u8,
-    *mut u64,
-    *mut u64,
-    *mut CallCtx,
-    u32,
-) -> u32;
+pub(crate) type BlockFn =
+    unsafe extern "C" fn(*mut u32, *mut u32, *mut u8, *mut u64, *mut u64, *mut CallCtx, u32) -> u32;
 
 /// What a compiled region's calls into the interpreter (`lower_mem.rs`) reach: the wave (the
 /// same one whose registers the region holds pointers into; the region writes back the
