@@ -11,7 +11,8 @@
 //!   data and destination registers, EXEC, M0) are stored from their variables into the
 //!   `Wave` (a destination too: the lanes a load leaves alone must be current there), and
 //!   `lane_ops`;
-//! - **after**, the same registers and `lane_ops` are loaded back into their variables.
+//! - **after**, the ones it may write ([`written`]: a load's destination) and `lane_ops` are
+//!   loaded back into their variables.
 //!
 //! When the fast path declines — an unmapped or read-only address, lanes straddling regions,
 //! an aperture address, an LDS offset out of range — it has changed nothing, and the region
@@ -20,7 +21,7 @@
 //! (and reports) it.
 
 use super::{Gen, Lower};
-use crate::decode::{Fmt, Inst, VGPR};
+use crate::decode::{Fmt, Inst, Kind, VGPR};
 use crate::exec::{self, Flow};
 use crate::jit::CallCtx;
 use crate::wave::reg_index;
@@ -63,7 +64,7 @@ unsafe extern "C" fn step_call(ctx: *mut CallCtx, i: *const Inst) -> u32 {
 /// (an SMEM destination holds up to 16; a base pair or buffer descriptor fewer), EXEC and
 /// M0; from each vector operand, its rows for the widest use of that operand (two for an
 /// address, the data's dwords for data and destinations).
-fn touched(i: &Inst) -> (Vec<usize>, Vec<usize>) {
+fn touched(i: &Inst) -> Regs {
     let m = i.mem;
     let data = if m.two {
         2 * usize::from(m.bytes) / 4
@@ -93,7 +94,44 @@ fn touched(i: &Inst) -> (Vec<usize>, Vec<usize>) {
     sgprs.dedup();
     rows.sort_unstable();
     rows.dedup();
-    (sgprs, rows)
+    Regs { sgprs, rows }
+}
+
+/// Which of [`touched`] the instruction may write: an SMEM load's SGPRs, a vector load's
+/// destination rows; a store writes no register.
+fn written(i: &Inst, t: &Regs) -> Regs {
+    let d = usize::from(i.dst);
+    if i.fmt == Fmt::Smem {
+        let sgprs = t
+            .sgprs
+            .iter()
+            .copied()
+            .filter(|&c| (d..d + 16).contains(&c));
+        return Regs {
+            sgprs: sgprs.collect(),
+            rows: Vec::new(),
+        };
+    }
+    if i.mem.kind != Kind::Load || i.dst < VGPR {
+        return Regs::default();
+    }
+    let m = i.mem;
+    let n = if m.two {
+        2 * usize::from(m.bytes) / 4
+    } else {
+        (usize::from(m.bytes) * usize::from(m.count) / 4).max(1)
+    };
+    Regs {
+        sgprs: Vec::new(),
+        rows: (0..n).map(|k| reg_index(i.dst + k as u16)).collect(),
+    }
+}
+
+/// SGPR codes and VGPR rows.
+#[derive(Default)]
+struct Regs {
+    sgprs: Vec<usize>,
+    rows: Vec<usize>,
 }
 
 impl Gen<'_> {
@@ -101,12 +139,12 @@ impl Gen<'_> {
     /// touch stored before and loaded after; when the call answers 0, the region exits
     /// before `i`.
     pub(super) fn call_interpreter(&mut self, pc: u64, i: &Inst, l: Lower) {
-        let (sgprs, rows) = if l == Lower::Mem {
+        let touched = if l == Lower::Mem {
             touched(i)
         } else {
-            (Vec::new(), Vec::new())
+            Regs::default()
         };
-        self.regs_to_wave(&sgprs, &rows);
+        self.regs_to_wave(&touched.sgprs, &touched.rows);
         let ptr = self.b.func.dfg.value_type(self.ctx);
         // The region's own convention: the host's C one (`BlockFn`).
         let mut sig = Signature::new(self.b.func.signature.call_conv);
@@ -126,7 +164,8 @@ impl Gen<'_> {
         if l == Lower::Mem {
             let declined = self.b.ins().icmp_imm(IntCC::Equal, ok, 0);
             self.exit_if(declined, pc);
-            self.regs_from_wave(&sgprs, &rows);
+            let w = written(i, &touched);
+            self.regs_from_wave(&w.sgprs, &w.rows);
         }
     }
 
