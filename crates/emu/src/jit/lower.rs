@@ -1001,8 +1001,8 @@ impl Gen<'_> {
         }
     }
 
-    /// `v_cmp_*` (not `v_cmpx`): the lanes' flags under EXEC to VCC or an SGPR pair (one SGPR
-    /// in wave32).
+    /// `v_cmp_*` and `v_cmpx_*`: the lanes' flags under EXEC to VCC or an SGPR pair (one SGPR
+    /// in wave32), and to EXEC for `v_cmpx`.
     fn vcmp(&mut self, i: &Inst) -> Result<(), String> {
         let cond = i.imm & 31;
         let ty = i.imm >> 5 & 15;
@@ -1028,12 +1028,17 @@ impl Gen<'_> {
         }
         let exec = self.exec64();
         let mask = self.b.ins().band(bits, exec);
+        // `Wave::write_mask` (none for a code from 127 up: GFX10's v_cmpx has no mask
+        // destination), then EXEC for `v_cmpx`.
         let d = i.sdst as usize;
-        if self.wave32 {
+        if d < 127 && self.wave32 {
             let lo = self.b.ins().ireduce(types::I32, mask);
             self.set_sgpr(d, lo);
-        } else {
+        } else if d < 127 {
             self.set_sgpr64(d, mask);
+        }
+        if i.imm >> 9 & 1 != 0 {
+            self.set_sgpr64(126, mask);
         }
         Ok(())
     }
@@ -1292,10 +1297,10 @@ fn float_cc(cond: i32) -> Result<FloatCC, String> {
 }
 
 /// Which compares `lower` admits: 32-bit integer and f32 types, every condition but the
-/// constant ones (F, T/TRU) and the class test.
+/// constant ones (F, T/TRU) and the class test; `v_cmp` and `v_cmpx`.
 pub(super) fn compare_supported(imm: i32) -> bool {
-    let (cond, ty, x) = (imm & 31, imm >> 5 & 15, imm >> 9 & 1 != 0);
-    !x && match ty {
+    let (cond, ty) = (imm & 31, imm >> 5 & 15);
+    match ty {
         1 => (1..=14).contains(&cond),
         4 | 7 => (1..=6).contains(&cond),
         _ => false,
