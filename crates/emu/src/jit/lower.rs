@@ -190,6 +190,12 @@ impl Compiler {
                 masks: HashMap::new(),
                 writes_exec: false,
                 bb_count: None,
+                start,
+                lazy: false,
+                seen_s: BTreeSet::new(),
+                seen_r: BTreeSet::new(),
+                lazy_sets: Vec::new(),
+                none: None,
                 done: 0,
             };
             let bbs = basic_blocks(region, start);
@@ -267,6 +273,20 @@ struct Gen<'a> {
     bb_count: Option<Value>,
     /// Instructions of the current basic block lowered so far.
     done: u32,
+    /// The region's entry address.
+    start: u64,
+    /// Loading registers at their first use: only in a variant's first basic block when
+    /// nothing jumps back to it (it then dominates the whole variant), until its end or an
+    /// `exit_if`.
+    lazy: bool,
+    /// The SGPRs and VGPR groups defined so far in lazy mode.
+    seen_s: BTreeSet<usize>,
+    seen_r: BTreeSet<(usize, usize)>,
+    /// Per variant, the registers its first basic block defined (they need no load at
+    /// entry when every variant defined them).
+    lazy_sets: Vec<(BTreeSet<usize>, BTreeSet<(usize, usize)>)>,
+    /// Where a first basic block that does not fit the budget goes (nothing ran).
+    none: Option<Block>,
 }
 
 impl Gen<'_> {
@@ -282,11 +302,22 @@ impl Gen<'_> {
     /// SGPR `code` (0–127: the scalar file by operand code, VCC at 106, EXEC at 126).
     fn sgpr(&mut self, code: usize) -> Value {
         let v = self.svar(code);
+        if self.lazy && self.seen_s.insert(code) {
+            let x = self
+                .b
+                .ins()
+                .load(types::I32, mf(), self.s, (4 * code) as i32);
+            self.b.def_var(v, x);
+            return x;
+        }
         self.b.use_var(v)
     }
 
     fn set_sgpr(&mut self, code: usize, x: Value) {
         let v = self.svar(code);
+        if self.lazy {
+            self.seen_s.insert(code);
+        }
         self.sgprs.insert(code, (v, true));
         if code >= 126 {
             self.writes_exec = true;
@@ -359,6 +390,14 @@ impl Gen<'_> {
     /// Lanes 4g..4g+3 of VGPR row `row`.
     fn vgroup(&mut self, row: usize, g: usize) -> Value {
         let v = self.rvars(row)[g];
+        if self.lazy && self.seen_r.insert((row, g)) {
+            let x = self
+                .b
+                .ins()
+                .load(types::I32X4, mf(), self.v, Self::row_offset(row, g));
+            self.b.def_var(v, x);
+            return x;
+        }
         self.b.use_var(v)
     }
 
@@ -367,6 +406,9 @@ impl Gen<'_> {
         let v = self.rvars(row)[g];
         if let Some(r) = self.rows.get_mut(&row) {
             r.1 = true;
+        }
+        if self.lazy {
+            self.seen_r.insert((row, g));
         }
         self.b.def_var(v, x);
     }
@@ -399,6 +441,8 @@ impl Gen<'_> {
     /// (an `i8`) is true; continues in a new block otherwise.
     #[allow(dead_code)] // For the memory lowerings (lower_mem.rs).
     fn exit_if(&mut self, cond: Value, pc: u64) {
+        // Registers first used after this are loaded at entry, so the exit sees them.
+        self.end_lazy();
         let count = self.count_now();
         let pc = self.b.ins().iconst(types::I64, pc as i64);
         let cont = self.b.create_block();
@@ -411,6 +455,20 @@ impl Gen<'_> {
             &[],
         );
         self.enter(cont);
+    }
+
+    /// Ends lazy loading: what was defined so far is this variant's lazy set.
+    fn end_lazy(&mut self) {
+        if self.lazy {
+            self.lazy = false;
+            let sets = (
+                std::mem::take(&mut self.seen_s),
+                std::mem::take(&mut self.seen_r),
+            );
+            if let Some(last) = self.lazy_sets.last_mut() {
+                *last = sets;
+            }
+        }
     }
 
     /// Instructions executed before the current one.
@@ -428,8 +486,17 @@ impl Gen<'_> {
     ) -> Result<HashMap<u64, Block>, String> {
         let heads: HashMap<u64, Block> =
             bbs.keys().map(|&pc| (pc, self.b.create_block())).collect();
+        // Whether only the entry reaches the first basic block (no branch or fall-through
+        // into it), so it may load registers where it first uses them.
+        let start = self.start;
+        let entry_only = !bbs.values().any(|bb| bb.next == start)
+            && !region
+                .iter()
+                .any(|(pc, i, l)| matches!(l, Lower::Branch(_)) && branch_target(*pc, i) == start);
+        self.lazy_sets.push(Default::default());
         for bb in bbs.values() {
             self.enter(heads[&bb.pc]);
+            let first = entry_only && bb.pc == start;
             // The budget: the whole basic block must fit, else the interpreter runs it.
             let count = self.b.use_var(self.count);
             let after = self.b.ins().iadd_imm(count, bb.insts.len() as i64);
@@ -439,15 +506,22 @@ impl Gen<'_> {
                 .icmp(IntCC::UnsignedGreaterThan, after, self.budget);
             let pc = self.b.ins().iconst(types::I64, bb.pc as i64);
             let body = self.b.create_block();
-            let exit = self.exit;
-            self.b.ins().brif(
-                over,
-                exit,
-                &[BlockArg::Value(pc), BlockArg::Value(count)],
-                body,
-                &[],
-            );
+            if first {
+                // Nothing has run: no register to write back.
+                let none = *self.none.get_or_insert_with(|| self.b.create_block());
+                self.b.ins().brif(over, none, &[], body, &[]);
+            } else {
+                let exit = self.exit;
+                self.b.ins().brif(
+                    over,
+                    exit,
+                    &[BlockArg::Value(pc), BlockArg::Value(count)],
+                    body,
+                    &[],
+                );
+            }
             self.enter(body);
+            self.lazy = first;
             self.bb_count = Some(count);
             self.done = 0;
             let mut branch = None;
@@ -459,6 +533,7 @@ impl Gen<'_> {
                 }
                 self.done += 1;
             }
+            self.end_lazy();
             self.b.def_var(self.count, after);
             let to = |g: &mut Self, pc: u64| -> (Block, Vec<BlockArg>) {
                 match heads.get(&pc) {
@@ -565,6 +640,13 @@ impl Gen<'_> {
         let lane_ops = self.b.use_var(self.lane_ops);
         self.b.ins().store(mf(), lane_ops, self.lane_ops_ptr, 0);
         self.b.ins().return_(&[p[1]]);
+        if let Some(none) = self.none {
+            self.enter(none);
+            let pc = self.b.ins().iconst(types::I64, self.start as i64);
+            self.b.ins().store(mf(), pc, self.pc_ptr, 0);
+            let zero = self.b.ins().iconst(types::I32, 0);
+            self.b.ins().return_(&[zero]);
+        }
     }
 
     /// The entry's loads of every register the region touches, and the choice of variant.
@@ -574,7 +656,14 @@ impl Gen<'_> {
             self.svar(126);
             self.svar(127);
         }
-        let sgprs: Vec<(usize, Variable)> = self.sgprs.iter().map(|(&c, (v, _))| (c, *v)).collect();
+        // Registers every variant's first basic block defined need no load here.
+        let sets = std::mem::take(&mut self.lazy_sets);
+        let sgprs: Vec<(usize, Variable)> = self
+            .sgprs
+            .iter()
+            .filter(|(c, _)| !sets.iter().all(|(s, _)| s.contains(c)))
+            .map(|(&c, (v, _))| (c, *v))
+            .collect();
         for (code, var) in sgprs {
             let x = self
                 .b
@@ -589,6 +678,9 @@ impl Gen<'_> {
             .collect();
         for (row, vars) in rows {
             for (g, var) in vars.into_iter().enumerate() {
+                if sets.iter().all(|(_, r)| r.contains(&(row, g))) {
+                    continue;
+                }
                 let x = self
                     .b
                     .ins()
