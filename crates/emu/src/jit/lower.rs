@@ -5,8 +5,10 @@
 //!   one Cranelift block each. `s_branch` and `s_cbranch_*` become jumps between them; a
 //!   branch or fall-through to an address outside the region leaves the function.
 //! - **Registers held across the region.** Every SGPR, VGPR row, SCC, `lane_ops` and the
-//!   executed-instruction count is a Cranelift variable: loaded from the `Wave` once, at
-//!   entry, and stored back once, at the exit, for the registers some instruction writes.
+//!   executed-instruction count is a Cranelift variable: loaded from the `Wave` once (where
+//!   the region's first basic block first uses it when only the entry reaches that block,
+//!   else at entry) and stored back once, at the exit, for the registers some instruction
+//!   writes.
 //!   A vector register is `groups` variables of `i32x4` (8 for a wave32 wave, 16 for
 //!   wave64); lanes 32–63 of a wave32 wave are neither read nor written.
 //! - **Two variants.** When no instruction writes EXEC, the body is generated twice: once
@@ -243,6 +245,9 @@ enum Src {
     Uniform(Value),
 }
 
+/// The SGPRs (by code) and VGPR groups (row, group) a variant's first basic block defined.
+type Defined = (BTreeSet<usize>, BTreeSet<(usize, usize)>);
+
 struct Gen<'a> {
     b: FunctionBuilder<'a>,
     s: Value,
@@ -284,7 +289,7 @@ struct Gen<'a> {
     seen_r: BTreeSet<(usize, usize)>,
     /// Per variant, the registers its first basic block defined (they need no load at
     /// entry when every variant defined them).
-    lazy_sets: Vec<(BTreeSet<usize>, BTreeSet<(usize, usize)>)>,
+    lazy_sets: Vec<Defined>,
     /// Where a first basic block that does not fit the budget goes (nothing ran).
     none: Option<Block>,
 }
