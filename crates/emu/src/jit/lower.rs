@@ -37,7 +37,11 @@
 //!   and reports the fault as it always does.
 //!
 //! Registers are never read from or written to the `Wave` elsewhere, so a region leaves
-//! exactly the state the interpreter would, at whichever exit it takes.
+//! exactly the state the interpreter would, at whichever exit it takes. Code that hands
+//! the `Wave` to Rust in the middle of a region (a call of an interpreter path) must first
+//! store every register that call reads (`row_to_wave`; an SGPR's `sgpr` value stored at
+//! its code) and afterwards define from the `Wave` every register it writes (`set_sgpr`,
+//! `set_vgroup` with a load), since the `Wave` is only up to date at the exits.
 
 use super::{branch_target, BlockFn, Lower, SAluOp, VAluOp};
 use crate::decode::{Inst, VGPR};
