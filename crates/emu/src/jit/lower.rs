@@ -5,8 +5,10 @@
 //!   one Cranelift block each. `s_branch` and `s_cbranch_*` become jumps between them; a
 //!   branch or fall-through to an address outside the region leaves the function.
 //! - **Registers held across the region.** Every SGPR, VGPR row, SCC, `lane_ops` and the
-//!   executed-instruction count is a Cranelift variable: loaded from the `Wave` once, at
-//!   entry, and stored back once, at the exit, for the registers some instruction writes.
+//!   executed-instruction count is a Cranelift variable: loaded from the `Wave` once (where
+//!   the region's first basic block first uses it when only the entry reaches that block,
+//!   else at entry) and stored back once, at the exit, for the registers some instruction
+//!   writes.
 //!   A vector register is `groups` variables of `i32x4` (8 for a wave32 wave, 16 for
 //!   wave64); lanes 32–63 of a wave32 wave are neither read nor written.
 //! - **Two variants.** When no instruction writes EXEC, the body is generated twice: once
@@ -35,7 +37,11 @@
 //!   and reports the fault as it always does.
 //!
 //! Registers are never read from or written to the `Wave` elsewhere, so a region leaves
-//! exactly the state the interpreter would, at whichever exit it takes.
+//! exactly the state the interpreter would, at whichever exit it takes. Code that hands
+//! the `Wave` to Rust in the middle of a region (a call of an interpreter path) must first
+//! store every register that call reads (`row_to_wave`; an SGPR's `sgpr` value stored at
+//! its code) and afterwards define from the `Wave` every register it writes (`set_sgpr`,
+//! `set_vgroup` with a load), since the `Wave` is only up to date at the exits.
 
 use super::{branch_target, BlockFn, Lower, SAluOp, VAluOp};
 use crate::decode::{Inst, VGPR};
@@ -194,6 +200,12 @@ impl Compiler {
                 masks: HashMap::new(),
                 writes_exec: false,
                 bb_count: None,
+                start,
+                lazy: false,
+                seen_s: BTreeSet::new(),
+                seen_r: BTreeSet::new(),
+                lazy_sets: Vec::new(),
+                none: None,
                 done: 0,
             };
             let bbs = basic_blocks(region, start);
@@ -241,6 +253,9 @@ enum Src {
     Uniform(Value),
 }
 
+/// The SGPRs (by code) and VGPR groups (row, group) a variant's first basic block defined.
+type Defined = (BTreeSet<usize>, BTreeSet<(usize, usize)>);
+
 struct Gen<'a> {
     b: FunctionBuilder<'a>,
     s: Value,
@@ -273,6 +288,20 @@ struct Gen<'a> {
     bb_count: Option<Value>,
     /// Instructions of the current basic block lowered so far.
     done: u32,
+    /// The region's entry address.
+    start: u64,
+    /// Loading registers at their first use: only in a variant's first basic block when
+    /// nothing jumps back to it (it then dominates the whole variant), until its end or an
+    /// `exit_if`.
+    lazy: bool,
+    /// The SGPRs and VGPR groups defined so far in lazy mode.
+    seen_s: BTreeSet<usize>,
+    seen_r: BTreeSet<(usize, usize)>,
+    /// Per variant, the registers its first basic block defined (they need no load at
+    /// entry when every variant defined them).
+    lazy_sets: Vec<Defined>,
+    /// Where a first basic block that does not fit the budget goes (nothing ran).
+    none: Option<Block>,
 }
 
 impl Gen<'_> {
@@ -288,11 +317,22 @@ impl Gen<'_> {
     /// SGPR `code` (0–127: the scalar file by operand code, VCC at 106, EXEC at 126).
     fn sgpr(&mut self, code: usize) -> Value {
         let v = self.svar(code);
+        if self.lazy && self.seen_s.insert(code) {
+            let x = self
+                .b
+                .ins()
+                .load(types::I32, mf(), self.s, (4 * code) as i32);
+            self.b.def_var(v, x);
+            return x;
+        }
         self.b.use_var(v)
     }
 
     fn set_sgpr(&mut self, code: usize, x: Value) {
         let v = self.svar(code);
+        if self.lazy {
+            self.seen_s.insert(code);
+        }
         self.sgprs.insert(code, (v, true));
         if code >= 126 {
             self.writes_exec = true;
@@ -365,6 +405,14 @@ impl Gen<'_> {
     /// Lanes 4g..4g+3 of VGPR row `row`.
     fn vgroup(&mut self, row: usize, g: usize) -> Value {
         let v = self.rvars(row)[g];
+        if self.lazy && self.seen_r.insert((row, g)) {
+            let x = self
+                .b
+                .ins()
+                .load(types::I32X4, mf(), self.v, Self::row_offset(row, g));
+            self.b.def_var(v, x);
+            return x;
+        }
         self.b.use_var(v)
     }
 
@@ -373,6 +421,9 @@ impl Gen<'_> {
         let v = self.rvars(row)[g];
         if let Some(r) = self.rows.get_mut(&row) {
             r.1 = true;
+        }
+        if self.lazy {
+            self.seen_r.insert((row, g));
         }
         self.b.def_var(v, x);
     }
@@ -404,6 +455,8 @@ impl Gen<'_> {
     /// Leaves the function before instruction `pc` of the current basic block when `cond`
     /// (an `i8`) is true; continues in a new block otherwise.
     fn exit_if(&mut self, cond: Value, pc: u64) {
+        // Registers first used after this are loaded at entry, so the exit sees them.
+        self.end_lazy();
         let count = self.count_now();
         let pc = self.b.ins().iconst(types::I64, pc as i64);
         let cont = self.b.create_block();
@@ -416,6 +469,20 @@ impl Gen<'_> {
             &[],
         );
         self.enter(cont);
+    }
+
+    /// Ends lazy loading: what was defined so far is this variant's lazy set.
+    fn end_lazy(&mut self) {
+        if self.lazy {
+            self.lazy = false;
+            let sets = (
+                std::mem::take(&mut self.seen_s),
+                std::mem::take(&mut self.seen_r),
+            );
+            if let Some(last) = self.lazy_sets.last_mut() {
+                *last = sets;
+            }
+        }
     }
 
     /// Instructions executed before the current one.
@@ -433,8 +500,17 @@ impl Gen<'_> {
     ) -> Result<HashMap<u64, Block>, String> {
         let heads: HashMap<u64, Block> =
             bbs.keys().map(|&pc| (pc, self.b.create_block())).collect();
+        // Whether only the entry reaches the first basic block (no branch or fall-through
+        // into it), so it may load registers where it first uses them.
+        let start = self.start;
+        let entry_only = !bbs.values().any(|bb| bb.next == start)
+            && !region
+                .iter()
+                .any(|(pc, i, l)| matches!(l, Lower::Branch(_)) && branch_target(*pc, i) == start);
+        self.lazy_sets.push(Default::default());
         for bb in bbs.values() {
             self.enter(heads[&bb.pc]);
+            let first = entry_only && bb.pc == start;
             // The budget: the whole basic block must fit, else the interpreter runs it.
             let count = self.b.use_var(self.count);
             let after = self.b.ins().iadd_imm(count, bb.insts.len() as i64);
@@ -444,15 +520,22 @@ impl Gen<'_> {
                 .icmp(IntCC::UnsignedGreaterThan, after, self.budget);
             let pc = self.b.ins().iconst(types::I64, bb.pc as i64);
             let body = self.b.create_block();
-            let exit = self.exit;
-            self.b.ins().brif(
-                over,
-                exit,
-                &[BlockArg::Value(pc), BlockArg::Value(count)],
-                body,
-                &[],
-            );
+            if first {
+                // Nothing has run: no register to write back.
+                let none = *self.none.get_or_insert_with(|| self.b.create_block());
+                self.b.ins().brif(over, none, &[], body, &[]);
+            } else {
+                let exit = self.exit;
+                self.b.ins().brif(
+                    over,
+                    exit,
+                    &[BlockArg::Value(pc), BlockArg::Value(count)],
+                    body,
+                    &[],
+                );
+            }
             self.enter(body);
+            self.lazy = first;
             self.bb_count = Some(count);
             self.done = 0;
             let mut branch = None;
@@ -465,6 +548,7 @@ impl Gen<'_> {
                 }
                 self.done += 1;
             }
+            self.end_lazy();
             self.b.def_var(self.count, after);
             let to = |g: &mut Self, pc: u64| -> (Block, Vec<BlockArg>) {
                 match heads.get(&pc) {
@@ -571,6 +655,13 @@ impl Gen<'_> {
         let lane_ops = self.b.use_var(self.lane_ops);
         self.b.ins().store(mf(), lane_ops, self.lane_ops_ptr, 0);
         self.b.ins().return_(&[p[1]]);
+        if let Some(none) = self.none {
+            self.enter(none);
+            let pc = self.b.ins().iconst(types::I64, self.start as i64);
+            self.b.ins().store(mf(), pc, self.pc_ptr, 0);
+            let zero = self.b.ins().iconst(types::I32, 0);
+            self.b.ins().return_(&[zero]);
+        }
     }
 
     /// The entry's loads of every register the region touches, and the choice of variant.
@@ -580,7 +671,14 @@ impl Gen<'_> {
             self.svar(126);
             self.svar(127);
         }
-        let sgprs: Vec<(usize, Variable)> = self.sgprs.iter().map(|(&c, (v, _))| (c, *v)).collect();
+        // Registers every variant's first basic block defined need no load here.
+        let sets = std::mem::take(&mut self.lazy_sets);
+        let sgprs: Vec<(usize, Variable)> = self
+            .sgprs
+            .iter()
+            .filter(|(c, _)| !sets.iter().all(|(s, _)| s.contains(c)))
+            .map(|(&c, (v, _))| (c, *v))
+            .collect();
         for (code, var) in sgprs {
             let x = self
                 .b
@@ -595,6 +693,9 @@ impl Gen<'_> {
             .collect();
         for (row, vars) in rows {
             for (g, var) in vars.into_iter().enumerate() {
+                if sets.iter().all(|(_, r)| r.contains(&(row, g))) {
+                    continue;
+                }
                 let x = self
                     .b
                     .ins()
@@ -1007,8 +1108,8 @@ impl Gen<'_> {
         }
     }
 
-    /// `v_cmp_*` (not `v_cmpx`): the lanes' flags under EXEC to VCC or an SGPR pair (one SGPR
-    /// in wave32).
+    /// `v_cmp_*` and `v_cmpx_*`: the lanes' flags under EXEC to VCC or an SGPR pair (one SGPR
+    /// in wave32), and to EXEC for `v_cmpx`.
     fn vcmp(&mut self, i: &Inst) -> Result<(), String> {
         let cond = i.imm & 31;
         let ty = i.imm >> 5 & 15;
@@ -1034,12 +1135,17 @@ impl Gen<'_> {
         }
         let exec = self.exec64();
         let mask = self.b.ins().band(bits, exec);
+        // `Wave::write_mask` (none for a code from 127 up: GFX10's v_cmpx has no mask
+        // destination), then EXEC for `v_cmpx`.
         let d = i.sdst as usize;
-        if self.wave32 {
+        if d < 127 && self.wave32 {
             let lo = self.b.ins().ireduce(types::I32, mask);
             self.set_sgpr(d, lo);
-        } else {
+        } else if d < 127 {
             self.set_sgpr64(d, mask);
+        }
+        if i.imm >> 9 & 1 != 0 {
+            self.set_sgpr64(126, mask);
         }
         Ok(())
     }
@@ -1298,10 +1404,10 @@ fn float_cc(cond: i32) -> Result<FloatCC, String> {
 }
 
 /// Which compares `lower` admits: 32-bit integer and f32 types, every condition but the
-/// constant ones (F, T/TRU) and the class test.
+/// constant ones (F, T/TRU) and the class test; `v_cmp` and `v_cmpx`.
 pub(super) fn compare_supported(imm: i32) -> bool {
-    let (cond, ty, x) = (imm & 31, imm >> 5 & 15, imm >> 9 & 1 != 0);
-    !x && match ty {
+    let (cond, ty) = (imm & 31, imm >> 5 & 15);
+    match ty {
         1 => (1..=14).contains(&cond),
         4 | 7 => (1..=6).contains(&cond),
         _ => false,

@@ -110,7 +110,7 @@ pub(crate) fn in_single_runs() -> bool {
 pub(crate) enum Lower {
     /// A vector ALU operation on 32-bit lanes.
     VAlu(VAluOp),
-    /// `v_cmp_*` on 32-bit integers or f32 (not `v_cmpx`).
+    /// `v_cmp_*` and `v_cmpx_*` on 32-bit integers or f32.
     VCmp,
     /// `v_readfirstlane_b32`.
     ReadFirstLane,
@@ -323,7 +323,6 @@ pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
                 && match l {
                     Lower::VCmp => {
                         lower_compare(i.imm)
-                            && i.sdst < 127
                             && vsrc_ok(i.src[0])
                             && vsrc_ok(i.src[1])
                             && i.tys[..2] == [Ty::B32, Ty::B32]
