@@ -1010,9 +1010,8 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
         let result = exec::step::<CHECK>(w, inst, env);
         obs.after(w, inst, env.lds, result.is_err());
         if jit.is_some() {
-            at_start = declined
-                || !matches!(result, Ok(Flow::Next))
-                || !crate::jit::may_compile(inst);
+            at_start =
+                declined || !matches!(result, Ok(Flow::Next)) || !crate::jit::may_compile(inst);
             declined = false;
         }
         match result {

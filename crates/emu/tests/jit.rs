@@ -375,13 +375,17 @@ fn check_memory(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         let stored = if a { sum(l) } else { word(256 + l) };
         assert_eq!(r.v[18][l], want(18, stored), "{ctx}: stored then loaded");
         let m = &global[4 * (256 + l)..4 * (256 + l) + 4];
-        assert_eq!(u32::from_le_bytes(m.try_into().unwrap()), stored, "{ctx}");
+        assert_eq!(
+            u32::from_le_bytes(m.try_into().expect("4 bytes")),
+            stored,
+            "{ctx}"
+        );
         // dwordx2 store at byte 1536 + 4l: later lanes overwrite the high dword of earlier
         // ones; the final word 384 + l is lane l's low dword when lane l is active.
         let w2 = &global[1536 + 4 * l..1536 + 4 * l + 4];
         if a {
             assert_eq!(
-                u32::from_le_bytes(w2.try_into().unwrap()),
+                u32::from_le_bytes(w2.try_into().expect("4 bytes")),
                 word(64 + l),
                 "{ctx}"
             );
@@ -395,7 +399,8 @@ fn check_memory(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             want(16, lds_at(l).wrapping_add(lds_at(l + 1))),
             "{ctx}"
         );
-        let byte = word((3 + l) / 4).to_le_bytes()[(3 + l) % 4];
+        let at = 3 + l; // byte offset 3 + l
+        let byte = word(at / 4).to_le_bytes()[at % 4];
         assert_eq!(r.v[14][l], want(14, u32::from(byte)), "{ctx}: ubyte");
         let short = (word(l) >> 16) as u16 as i16 as i32 as u32;
         assert_eq!(r.v[15][l], want(15, short), "{ctx}: sshort");
