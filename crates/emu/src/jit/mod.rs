@@ -475,12 +475,17 @@ pub(crate) static COMPILE_NANOS: AtomicU64 = AtomicU64::new(0);
 pub(crate) static BLOCK_RUNS: AtomicU64 = AtomicU64::new(0);
 
 /// The block starting at `k` of `fetch`'s program, with each instruction's lowering.
-fn collect(fetch: &dyn Fn(u64) -> Option<Inst>, pc: u64) -> Vec<(Inst, Lower)> {
+/// Without `shared_loads`, a load from memory other agents may write (global, FLAT, SMEM)
+/// ends the block: `HSAEMU_JIT=verify` dispatches run each block twice, and such a load may
+/// read another value the second time (a flag the host sets, a value another work-group
+/// updates atomically), which is no difference in the tier.
+fn collect(fetch: &dyn Fn(u64) -> Option<Inst>, pc: u64, shared_loads: bool) -> Vec<(Inst, Lower)> {
     let mut out = Vec::new();
     let mut at = pc;
     while out.len() < MAX_BLOCK {
         let Some(i) = fetch(at) else { break };
-        let Some(l) = compilable(&i) else {
+        let shared_load = is_shared_load(&i);
+        let Some(l) = compilable(&i).filter(|_| shared_loads || !shared_load) else {
             if std::env::var_os("HSAEMU_JIT_DEBUG").is_some() {
                 eprintln!("hsaemu-jit: block ends before `{}`", i.describe());
             }
@@ -490,6 +495,12 @@ fn collect(fetch: &dyn Fn(u64) -> Option<Inst>, pc: u64) -> Vec<(Inst, Lower)> {
         out.push((i, l));
     }
     out
+}
+
+/// A load from global memory (GLOBAL, FLAT, SMEM).
+fn is_shared_load(i: &Inst) -> bool {
+    i.fmt == Fmt::Smem
+        || (matches!(i.fmt, Fmt::Global | Fmt::Flat) && i.mem.kind == crate::decode::Kind::Load)
 }
 
 enum Reply {
@@ -601,7 +612,11 @@ pub(crate) fn compile_now(
     pc: u64,
     wave32: bool,
 ) -> Option<&'static Block> {
-    let insts = collect(fetch, pc);
+    compile_insts(collect(fetch, pc, true), wave32)
+}
+
+/// Compiles `insts` and waits for the block.
+fn compile_insts(insts: Vec<(Inst, Lower)>, wave32: bool) -> Option<&'static Block> {
     if insts.is_empty() {
         return None;
     }
@@ -630,11 +645,11 @@ pub(crate) fn on_start(
         return None;
     }
     if sync {
-        let b = compile_now(fetch, pc, wave32)?;
+        let b = compile_insts(collect(fetch, pc, mode() != Mode::Verify), wave32)?;
         slots.blocks[k].store(std::ptr::from_ref(b).cast_mut(), Ordering::Release);
         return Some(b);
     }
-    let insts = collect(fetch, pc);
+    let insts = collect(fetch, pc, true);
     if insts.len() >= MIN_BLOCK {
         if let Some(q) = queue() {
             let _ = q.send(Request {
