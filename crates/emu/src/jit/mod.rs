@@ -481,8 +481,15 @@ pub(crate) static BLOCK_RUNS: AtomicU64 = AtomicU64::new(0);
 /// The region starting at `pc` of `fetch`'s program: the compilable instructions reachable
 /// from it through fall-through and branches (at most [`MAX_BLOCK`]), by address, each with
 /// its lowering. Control leaving it (an instruction that is not compilable, or one past the
-/// limit) leaves the compiled code.
-fn collect(fetch: &dyn Fn(u64) -> Option<Inst>, pc: u64) -> Vec<(u64, Inst, Lower)> {
+/// limit) leaves the compiled code. Without `shared_loads`, a load from memory other agents
+/// may write (global, FLAT, SMEM) is left out too: `HSAEMU_JIT=verify` dispatches run each
+/// region twice, and such a load may read another value the second time (a flag the host
+/// sets, a value another work-group updates atomically), which is no difference in the tier.
+fn collect(
+    fetch: &dyn Fn(u64) -> Option<Inst>,
+    pc: u64,
+    shared_loads: bool,
+) -> Vec<(u64, Inst, Lower)> {
     let mut found = std::collections::BTreeMap::new();
     let mut work = vec![pc];
     while let Some(at) = work.pop() {
@@ -490,7 +497,7 @@ fn collect(fetch: &dyn Fn(u64) -> Option<Inst>, pc: u64) -> Vec<(u64, Inst, Lowe
             continue;
         }
         let Some(i) = fetch(at) else { continue };
-        let Some(l) = compilable(&i) else {
+        let Some(l) = compilable(&i).filter(|_| shared_loads || !is_shared_load(&i)) else {
             if std::env::var_os("HSAEMU_JIT_DEBUG").is_some() {
                 eprintln!("hsaemu-jit: region exit before `{}`", i.describe());
             }
@@ -514,6 +521,12 @@ fn collect(fetch: &dyn Fn(u64) -> Option<Inst>, pc: u64) -> Vec<(u64, Inst, Lowe
 /// The target of the branch `i` at `pc` (`PC + 4 + SIMM16 * 4`, as the interpreter's).
 pub(crate) fn branch_target(pc: u64, i: &Inst) -> u64 {
     (pc as i64 + 4 + i64::from(i.imm) * 4) as u64
+}
+
+/// A load from global memory (GLOBAL, FLAT, SMEM).
+fn is_shared_load(i: &Inst) -> bool {
+    i.fmt == Fmt::Smem
+        || (matches!(i.fmt, Fmt::Global | Fmt::Flat) && i.mem.kind == crate::decode::Kind::Load)
 }
 
 enum Reply {
@@ -622,7 +635,11 @@ pub(crate) fn compile_now(
     pc: u64,
     wave32: bool,
 ) -> Option<&'static Block> {
-    let insts = collect(fetch, pc);
+    compile_insts(collect(fetch, pc, true), pc, wave32)
+}
+
+/// Compiles the region `insts` entered at `pc` and waits for it.
+fn compile_insts(insts: Vec<(u64, Inst, Lower)>, pc: u64, wave32: bool) -> Option<&'static Block> {
     if insts.is_empty() {
         return None;
     }
@@ -652,11 +669,11 @@ pub(crate) fn on_start(
         return None;
     }
     if sync {
-        let b = compile_now(fetch, pc, wave32)?;
+        let b = compile_insts(collect(fetch, pc, mode() != Mode::Verify), pc, wave32)?;
         slots.blocks[k].store(std::ptr::from_ref(b).cast_mut(), Ordering::Release);
         return Some(b);
     }
-    let insts = collect(fetch, pc);
+    let insts = collect(fetch, pc, true);
     if insts.len() >= MIN_BLOCK {
         if let Some(q) = queue() {
             let _ = q.send(Request {

@@ -7,6 +7,8 @@
 //! instruction, and the interpreter runs it and reports any fault with its kernel, PC, lane
 //! and address.
 
+#![cfg_attr(not(feature = "jit"), allow(dead_code))]
+
 use super::{ds_dwords, flat_addrs, global_addrs, global_dwords, Env, Kind};
 use crate::decode::{Fmt, Inst, VGPR};
 use crate::memory::host;
