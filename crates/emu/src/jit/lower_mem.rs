@@ -60,11 +60,13 @@ unsafe extern "C" fn step_call(ctx: *mut CallCtx, i: *const Inst) -> u32 {
 }
 
 /// The registers a memory instruction `jit_fast::admits` may read or write: (SGPR codes,
-/// VGPR rows). Generous where cheap: the SGPRs from each scalar operand code up to 16 on
-/// (an SMEM destination holds up to 16; a base pair or buffer descriptor fewer), EXEC and
-/// M0; from each vector operand, its rows for the widest use of that operand (two for an
-/// address, the data's dwords for data and destinations).
-fn touched(i: &Inst) -> Regs {
+/// VGPR rows). EXEC and M0; for SMEM, generous where cheap: the SGPRs from each scalar
+/// operand code up to 16 on (a destination holds up to 16; a base pair or buffer descriptor
+/// fewer); for GLOBAL the SGPR base pair; from each vector operand its rows (one for an LDS
+/// address or a GLOBAL offset from an SGPR base, else two for an address; the data's dwords
+/// for data and destinations). With a `full` EXEC a load's destination rows are left out:
+/// it writes every lane of them, so what the `Wave` held there does not matter.
+fn touched(i: &Inst, full: bool) -> Regs {
     let m = i.mem;
     let data = if m.two {
         2 * usize::from(m.bytes) / 4
@@ -78,15 +80,26 @@ fn touched(i: &Inst) -> Regs {
     } else {
         None
     };
+    let smem = i.fmt == Fmt::Smem;
+    let one_row_address = i.fmt == Fmt::Ds || (i.fmt == Fmt::Global && i.src[2] != 0x7f);
     for (k, code) in [i.dst, i.src[0], i.src[1], i.src[2]]
         .into_iter()
         .chain(ext)
         .enumerate()
     {
         if code < 128 {
-            sgprs.extend(usize::from(code)..(usize::from(code) + 16).min(128));
+            if smem {
+                sgprs.extend(usize::from(code)..(usize::from(code) + 16).min(128));
+            } else if k == 3 && i.fmt == Fmt::Global {
+                sgprs.extend([usize::from(code), usize::from(code + 1) % 128]);
+            }
         } else if code >= VGPR {
-            let n = if k == 1 { data.max(2) } else { data };
+            let n = match k {
+                0 if full && m.kind == Kind::Load => 0,
+                1 if one_row_address => 1,
+                1 => 2,
+                _ => data,
+            };
             rows.extend((0..n).map(|d| reg_index(code + d as u16)));
         }
     }
@@ -140,7 +153,7 @@ impl Gen<'_> {
     /// before `i`.
     pub(super) fn call_interpreter(&mut self, pc: u64, i: &Inst, l: Lower) {
         let touched = if l == Lower::Mem {
-            touched(i)
+            touched(i, self.full)
         } else {
             Regs::default()
         };
