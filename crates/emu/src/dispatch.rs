@@ -966,6 +966,9 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
     // Counted in instructions, compiled or not, so a wave's turns (and so the interleaving of
     // waves, which `--deterministic` fixes) are the same with or without the tier.
     let mut turn = 0;
+    // Whether the interpreter is about to run an instruction a compiled region left to it
+    // (a memory access its fast path declined; the instruction after it starts a block).
+    let mut declined = false;
     while turn < QUANTUM {
         turn += 1;
         let pc = w.pc;
@@ -977,16 +980,22 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
                 Some(b) => Some(b),
                 None => crate::jit::on_start(slots, k, &fetch, pc, w.wave32),
             };
-            // A block that would cross the end of the turn is interpreted.
-            if let Some(b) = block.filter(|b| b.runs(w) && turn - 1 + b.n <= QUANTUM) {
-                if let Err(detail) = crate::jit::run(b, w, &fetch, env, verify) {
-                    let kind = FaultKind::TierMismatch { detail };
-                    return Err(fault(ctx, id, w, pc, None, kind, None));
+            // The region runs for what is left of the turn (this instruction included) and
+            // stops before a basic block that does not fit; when none did, the interpreter
+            // runs this instruction (and reports its fault, if it is one).
+            if let Some(b) = block.filter(|b| b.runs(w)) {
+                match crate::jit::run(b, w, QUANTUM - turn + 1, &fetch, env, verify) {
+                    Ok(0) => declined = true,
+                    Ok(n) => {
+                        w.instructions += u64::from(n);
+                        turn += n - 1;
+                        continue;
+                    }
+                    Err(detail) => {
+                        let kind = FaultKind::TierMismatch { detail };
+                        return Err(fault(ctx, id, w, pc, None, kind, None));
+                    }
                 }
-                w.instructions += u64::from(b.n);
-                w.pc = pc + b.bytes;
-                turn += b.n - 1;
-                continue;
             }
         }
         let Some(inst) = program.at(pc) else {
@@ -997,7 +1006,9 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
         let result = exec::step::<CHECK>(w, inst, env);
         obs.after(w, inst, env.lds, result.is_err());
         if jit.is_some() {
-            at_start = !matches!(result, Ok(Flow::Next)) || !crate::jit::may_compile(inst);
+            at_start =
+                declined || !matches!(result, Ok(Flow::Next)) || !crate::jit::may_compile(inst);
+            declined = false;
         }
         match result {
             Ok(Flow::Next) => w.pc = pc + u64::from(inst.size),

@@ -156,6 +156,7 @@ fn run(
     let fetch = |a: u64| (a < end && a.is_multiple_of(4)).then(|| insts[(a / 4) as usize]);
     let mut blocks = std::collections::HashMap::new();
     let mut at_start = true;
+    let mut declined = false;
     while w.pc < end && count < 1 << 20 {
         if jit && at_start {
             let pc = w.pc;
@@ -163,17 +164,24 @@ fn run(
                 .entry(pc)
                 .or_insert_with(|| crate::jit::compile_now(&fetch, pc, w.wave32));
             if let Some(b) = block.filter(|b| b.runs(&w)) {
-                crate::jit::run(b, &mut w, &fetch, &mut env, true)
+                let budget = ((1 << 20) - count) as u32;
+                let n = crate::jit::run(b, &mut w, budget, &fetch, &mut env, true)
                     .map_err(|detail| FaultKind::TierMismatch { detail })?;
-                count += u64::from(b.n);
-                w.instructions += u64::from(b.n);
-                w.pc += b.bytes;
-                continue;
+                if n > 0 {
+                    count += u64::from(n);
+                    w.instructions += u64::from(n);
+                    continue;
+                }
+                // A memory access the region declined (or a first basic block over the
+                // budget): the interpreter runs it, and the next instruction starts a block.
+                declined = true;
             }
         }
         let inst = &insts[(w.pc / 4) as usize];
         let flow = step::<false>(&mut w, inst, &mut env).map_err(|f| f.kind)?;
-        at_start = !matches!(flow, Flow::Next) || crate::jit::compilable(inst).is_none();
+        at_start =
+            declined || !matches!(flow, Flow::Next) || crate::jit::compilable(inst).is_none();
+        declined = false;
         count += 1;
         // What SHADER_CYCLES and the deterministic clocks count.
         w.instructions += 1;

@@ -4,7 +4,7 @@
 //! below from the ISA's definitions all agree. One test, run in order, because the tier's
 //! counters are per process.
 
-use hsaemu_emu::{jit, run_words, Gen, WaveRegs};
+use hsaemu_emu::{jit, run_words, run_words_mem, FaultKind, Gen, WaveRegs};
 
 /// Machine words of `text` for `mcpu` (llvm-mc-15).
 fn assemble(mcpu: &str, attr: &str, text: &str) -> Vec<u32> {
@@ -252,6 +252,7 @@ fn check_carries(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
 
 #[test]
 fn compiled_blocks_match_the_interpreter_and_the_definitions() {
+    compiled_memory_instructions_match_the_interpreter_and_the_definitions();
     check_carries(Gen::Gfx90a, "gfx90a", "", 64);
     check_carries(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
     check(Gen::Gfx90a, "gfx90a", "", 64);
@@ -284,4 +285,208 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
             "the default MODE ran compiled code"
         );
     }
+}
+
+/// Global buffer word `k`: `(0x8000 + k) << 16 | (0x1000 + k)` (a negative high half, so the
+/// signed short load sign-extends).
+fn word(k: usize) -> u32 {
+    (0x8000 + k as u32) << 16 | (0x1000 + k as u32)
+}
+
+/// A block of loads, stores, LDS accesses and waits between ALU instructions (the
+/// `global_*` forms with an SGPR base and with a 64-bit VGPR address, `flat_*`, DS with
+/// offsets, an SMEM load).
+fn mem_program(gfx10: bool) -> String {
+    let add = if gfx10 { "v_add_nc_u32" } else { "v_add_u32" };
+    format!(
+        "s_load_dwordx2 s[2:3], s[0:1], 0x8
+         v_lshlrev_b32 v10, 2, v20
+         global_load_dword v1, v10, s[0:1]
+         global_load_dwordx2 v[2:3], v[4:5], off
+         global_load_dwordx4 v[6:9], v10, s[0:1] offset:256
+         {add} v11, v1, v2
+         global_store_dword v10, v11, s[0:1] offset:1024
+         global_store_dwordx2 v10, v[6:7], s[0:1] offset:1536
+         ds_write_b32 v10, v11 offset:16
+         ds_read_b64 v[12:13], v10 offset:16
+         global_load_ubyte v14, v20, s[0:1] offset:3
+         global_load_sshort v15, v10, s[0:1] offset:2
+         flat_load_dword v17, v[4:5] offset:4
+         s_waitcnt vmcnt(0) lgkmcnt(0)
+         {add} v16, v12, v13
+         global_load_dword v18, v10, s[0:1] offset:1024
+         s_endpgm
+"
+    )
+}
+
+fn check_memory(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let words = assemble(mcpu, attr, &mem_program(!attr.is_empty()));
+    let mut global = vec![0u8; 4096];
+    for k in 0..1024 {
+        global[4 * k..4 * k + 4].copy_from_slice(&word(k).to_le_bytes());
+    }
+    let base = global.as_ptr() as u64;
+    let mut lds = vec![0u8; 1024];
+    let mut r = WaveRegs::new(gen);
+    (r.s[0], r.s[1]) = (base as u32, (base >> 32) as u32);
+    for l in 0..64 {
+        r.v[20][l] = l as u32;
+        let a = base + 8 * l as u64;
+        (r.v[4][l], r.v[5][l]) = (a as u32, (a >> 32) as u32);
+        for v in [1, 2, 3, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18] {
+            r.v[v][l] = 0xdead_0000 | v as u32;
+        }
+    }
+    // Lanes 5 and 37 inactive: they load and store nothing.
+    let exec = r.exec() & !(1 << 5 | 1 << 37);
+    r.set_exec(exec);
+    let old = r.clone();
+    let before = jit::stats();
+    run_words_mem(gen, &words, &mut r, &mut lds, &mut global)
+        .unwrap_or_else(|e| panic!("{mcpu}{attr}: {e:?}"));
+    let after = jit::stats();
+    if jit::checks_single_runs() {
+        assert!(
+            after.instructions >= before.instructions + 16,
+            "{mcpu}{attr}: the block with memory instructions was not compiled whole \
+             ({before:?} → {after:?})"
+        );
+    }
+    assert_eq!((r.s[2], r.s[3]), (word(2), word(3)), "{mcpu}{attr}: s_load");
+    let active = |l: usize| exec >> l & 1 != 0;
+    let sum = |l: usize| word(l).wrapping_add(word(2 * l));
+    for l in 0..lanes {
+        let (a, o) = (active(l), &old.v);
+        let want = |v: usize, x: u32| if a { x } else { o[v][l] };
+        let ctx = format!("{mcpu}{attr} lane {l}");
+        assert_eq!(r.v[1][l], want(1, word(l)), "{ctx}: load dword");
+        assert_eq!(r.v[2][l], want(2, word(2 * l)), "{ctx}: load x2 lo");
+        assert_eq!(r.v[3][l], want(3, word(2 * l + 1)), "{ctx}: load x2 hi");
+        for k in 0..4 {
+            assert_eq!(
+                r.v[6 + k][l],
+                want(6 + k, word(64 + l + k)),
+                "{ctx}: x4 {k}"
+            );
+        }
+        assert_eq!(r.v[11][l], want(11, sum(l)), "{ctx}: add");
+        // The store: word 256 + l is the sum (active lanes), else untouched.
+        let stored = if a { sum(l) } else { word(256 + l) };
+        assert_eq!(r.v[18][l], want(18, stored), "{ctx}: stored then loaded");
+        let m = &global[4 * (256 + l)..4 * (256 + l) + 4];
+        assert_eq!(
+            u32::from_le_bytes(m.try_into().expect("4 bytes")),
+            stored,
+            "{ctx}"
+        );
+        // dwordx2 store at byte 1536 + 4l: later lanes overwrite the high dword of earlier
+        // ones; the final word 384 + l is lane l's low dword when lane l is active.
+        let w2 = &global[1536 + 4 * l..1536 + 4 * l + 4];
+        if a {
+            assert_eq!(
+                u32::from_le_bytes(w2.try_into().expect("4 bytes")),
+                word(64 + l),
+                "{ctx}"
+            );
+        }
+        // LDS: ds_write_b32 wrote the sum at 16 + 4l; ds_read_b64 reads lanes l and l + 1.
+        let lds_at = |k: usize| if k < lanes && active(k) { sum(k) } else { 0 };
+        assert_eq!(r.v[12][l], want(12, lds_at(l)), "{ctx}: ds_read lo");
+        assert_eq!(r.v[13][l], want(13, lds_at(l + 1)), "{ctx}: ds_read hi");
+        assert_eq!(
+            r.v[16][l],
+            want(16, lds_at(l).wrapping_add(lds_at(l + 1))),
+            "{ctx}"
+        );
+        let at = 3 + l; // byte offset 3 + l
+        let byte = word(at / 4).to_le_bytes()[at % 4];
+        assert_eq!(r.v[14][l], want(14, u32::from(byte)), "{ctx}: ubyte");
+        let short = (word(l) >> 16) as u16 as i16 as i32 as u32;
+        assert_eq!(r.v[15][l], want(15, short), "{ctx}: sshort");
+        assert_eq!(r.v[17][l], want(17, word(2 * l + 1)), "{ctx}: flat");
+    }
+}
+
+/// A wild address in one lane and an LDS offset past the allocation: the compiled block ends
+/// before the access and the interpreter reports the fault (its address, offset), after the
+/// compiled instructions before it (checked against the interpreter by `run_words_mem`).
+fn check_memory_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let add = if attr.is_empty() {
+        "v_add_u32"
+    } else {
+        "v_add_nc_u32"
+    };
+    let words = assemble(
+        mcpu,
+        attr,
+        &format!(
+            "v_lshlrev_b32 v10, 2, v20
+             {add} v11, v10, v20
+             global_load_dword v1, v[4:5], off
+             s_endpgm
+"
+        ),
+    );
+    let mut global = vec![0u8; 1024];
+    let base = global.as_ptr() as u64;
+    let mut r = WaveRegs::new(gen);
+    for l in 0..64 {
+        r.v[20][l] = l as u32;
+        let a = if l == 17 {
+            0xdead_beef_0000
+        } else {
+            base + 4 * l as u64
+        };
+        (r.v[4][l], r.v[5][l]) = (a as u32, (a >> 32) as u32);
+    }
+    let before = jit::stats();
+    let e =
+        run_words_mem(gen, &words, &mut r.clone(), &mut [], &mut global).expect_err("wild pointer");
+    assert_eq!(
+        e,
+        FaultKind::MemoryViolation {
+            address: 0xdead_beef_0000,
+            write: false,
+            size: 4
+        },
+        "{mcpu}{attr}"
+    );
+    if jit::checks_single_runs() {
+        let after = jit::stats();
+        assert!(after.runs > before.runs, "{mcpu}{attr}: no compiled run");
+    }
+    // LDS of 4 bytes per lane: the last lane's dword at 4·lanes is past it (offset 4).
+    let words = assemble(
+        mcpu,
+        attr,
+        &format!(
+            "v_lshlrev_b32 v10, 2, v20
+             {add} v11, v10, v20
+             ds_read_b32 v1, v10 offset:4
+             s_endpgm
+"
+        ),
+    );
+    let mut lds = vec![0u8; 4 * lanes];
+    let res = run_words_mem(gen, &words, &mut r, &mut lds, &mut global);
+    let e = res.expect_err("LDS");
+    assert_eq!(
+        e,
+        FaultKind::LdsOutOfRange {
+            offset: 4 * lanes as u64,
+            size: 4,
+            lds_size: 4 * lanes as u32
+        },
+        "{mcpu}{attr}"
+    );
+}
+
+/// Part of the one test (the assembler's files and the tier's counters are per process).
+fn compiled_memory_instructions_match_the_interpreter_and_the_definitions() {
+    check_memory(Gen::Gfx90a, "gfx90a", "", 64);
+    check_memory(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
+    check_memory(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64);
+    check_memory_faults(Gen::Gfx90a, "gfx90a", "", 64);
+    check_memory_faults(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
 }

@@ -31,6 +31,7 @@ pub(crate) mod wmma;
 mod wmma12;
 
 pub(crate) use valu::Scratch;
+pub(crate) use vmem::jit_fast;
 
 use crate::decode::{Fmt, Gen, Inst};
 use crate::error::FaultKind;

@@ -15,6 +15,7 @@ use half::f16;
 use hsaemu_isa::Opcode;
 
 mod global_tr;
+pub(crate) mod jit_fast;
 mod lds_dma;
 mod lds_tr;
 
@@ -851,36 +852,7 @@ pub(crate) fn flat<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     // The per-lane places (1 KB) are only built when the one-region fast path does not apply.
     let places = match i.fmt {
         Fmt::Global => {
-            let mut addrs = [0u64; LANES];
-            if i.src[0] < VGPR {
-                // Not a vector register (never produced by the compiler): the general path.
-                if i.src[2] == 0x7f {
-                    let a = w.vsrc64(i.src[0], 0, Ty::I64);
-                    for l in 0..LANES {
-                        addrs[l] = a[l].wrapping_add(off as u64);
-                    }
-                } else {
-                    let base = w.sread64(i.src[2], 0, Ty::I64);
-                    let v = w.vsrc(i.src[0], 0, Ty::B32);
-                    for l in 0..LANES {
-                        addrs[l] = base.wrapping_add(u64::from(v[l])).wrapping_add(off as u64);
-                    }
-                }
-            } else if i.src[2] == 0x7f {
-                // Rows read in place (no 64-bit copy of the address pair).
-                let r = crate::wave::reg_index(i.src[0]);
-                let lo = &w.v[r];
-                let hi = &w.v[(r + 1) % crate::wave::VREGS];
-                for l in 0..LANES {
-                    addrs[l] = (u64::from(lo[l]) | u64::from(hi[l]) << 32).wrapping_add(off as u64);
-                }
-            } else {
-                let base = w.sread64(i.src[2], 0, Ty::I64).wrapping_add(off as u64);
-                let v = &w.v[crate::wave::reg_index(i.src[0])];
-                for l in 0..LANES {
-                    addrs[l] = base.wrapping_add(u64::from(v[l]));
-                }
-            }
+            let addrs = global_addrs(w, i);
             if dma.is_none() && tr.is_none() {
                 if let Some(r) = global_fast::<C>(w, i, env, &addrs) {
                     return r;
@@ -911,14 +883,7 @@ pub(crate) fn flat<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
             places
         }
         _ => {
-            let a = w.vsrc64(i.src[0], 0, Ty::I64);
-            let mut addrs = [0u64; LANES];
-            let mut all_global = true;
-            for l in 0..LANES {
-                addrs[l] = a[l].wrapping_add(off as u64);
-                let hi = (addrs[l] >> 32) as u32;
-                all_global &= hi != SHARED_APERTURE_HI && hi != PRIVATE_APERTURE_HI;
-            }
+            let (addrs, all_global) = flat_addrs(w, i);
             if all_global {
                 if let Some(r) = global_fast::<C>(w, i, env, &addrs) {
                     return r;
@@ -944,6 +909,60 @@ pub(crate) fn flat<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     }
     let rtn = i.has(flag::GLC);
     access::<C>(w, i, env, &places, rtn, advance)
+}
+
+/// The lanes' addresses of a GLOBAL instruction (VGPR pair, or SGPR base + VGPR offset, plus
+/// the instruction offset).
+#[inline(always)]
+fn global_addrs(w: &Wave, i: &Inst) -> [u64; LANES] {
+    let off = i64::from(i.imm);
+    let mut addrs = [0u64; LANES];
+    if i.src[0] < VGPR {
+        // Not a vector register (never produced by the compiler): the general path.
+        if i.src[2] == 0x7f {
+            let a = w.vsrc64(i.src[0], 0, Ty::I64);
+            for l in 0..LANES {
+                addrs[l] = a[l].wrapping_add(off as u64);
+            }
+        } else {
+            let base = w.sread64(i.src[2], 0, Ty::I64);
+            let v = w.vsrc(i.src[0], 0, Ty::B32);
+            for l in 0..LANES {
+                addrs[l] = base.wrapping_add(u64::from(v[l])).wrapping_add(off as u64);
+            }
+        }
+    } else if i.src[2] == 0x7f {
+        // Rows read in place (no 64-bit copy of the address pair).
+        let r = crate::wave::reg_index(i.src[0]);
+        let lo = &w.v[r];
+        let hi = &w.v[(r + 1) % crate::wave::VREGS];
+        for l in 0..LANES {
+            addrs[l] = (u64::from(lo[l]) | u64::from(hi[l]) << 32).wrapping_add(off as u64);
+        }
+    } else {
+        let base = w.sread64(i.src[2], 0, Ty::I64).wrapping_add(off as u64);
+        let v = &w.v[crate::wave::reg_index(i.src[0])];
+        for l in 0..LANES {
+            addrs[l] = base.wrapping_add(u64::from(v[l]));
+        }
+    }
+    addrs
+}
+
+/// The lanes' addresses of a FLAT instruction, and whether none is in the LDS or private
+/// aperture (every lane, active or not, as the fast path has always tested).
+#[inline(always)]
+fn flat_addrs(w: &Wave, i: &Inst) -> ([u64; LANES], bool) {
+    let off = i64::from(i.imm);
+    let a = w.vsrc64(i.src[0], 0, Ty::I64);
+    let mut addrs = [0u64; LANES];
+    let mut all_global = true;
+    for l in 0..LANES {
+        addrs[l] = a[l].wrapping_add(off as u64);
+        let hi = (addrs[l] >> 32) as u32;
+        all_global &= hi != SHARED_APERTURE_HI && hi != PRIVATE_APERTURE_HI;
+    }
+    (addrs, all_global)
 }
 
 /// [`global_dwords`], the one-range fast path; checked, its accesses are then noted for the

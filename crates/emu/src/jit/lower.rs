@@ -1,22 +1,63 @@
-//! Translates a block of decoded instructions to native code with Cranelift. Each vector
-//! instruction becomes straight-line code over the wave's lanes in groups of four (`i32x4` /
-//! `f32x4`), 8 groups for a wave32 wave and 16 for wave64, each result blended into the
-//! destination under EXEC; each scalar instruction becomes scalar code on the SGPR file. The
-//! registers stay in the `Wave` (every operand is loaded and stored), so the block needs no
-//! register allocation across instructions and leaves the wave exactly as the interpreter
-//! would.
+//! Translates a region of decoded instructions to native code with Cranelift.
+//!
+//! - **Regions.** `mod.rs` hands over the compilable instructions reachable from a start
+//!   (`Region`); here they are cut into basic blocks at branch targets and after branches,
+//!   one Cranelift block each. `s_branch` and `s_cbranch_*` become jumps between them; a
+//!   branch or fall-through to an address outside the region leaves the function.
+//! - **Registers held across the region.** Every SGPR, VGPR row, SCC, `lane_ops` and the
+//!   executed-instruction count is a Cranelift variable: loaded from the `Wave` once (where
+//!   the region's first basic block first uses it when only the entry reaches that block,
+//!   else at entry) and stored back once, at the exit, for the registers some instruction
+//!   writes.
+//!   A vector register is `groups` variables of `i32x4` (8 for a wave32 wave, 16 for
+//!   wave64); lanes 32–63 of a wave32 wave are neither read nor written.
+//! - **Two variants.** When no instruction writes EXEC, the body is generated twice: once
+//!   blending each vector result under EXEC, once for a full EXEC (all lanes of the wave
+//!   size) without blends and with constant lane counts; the entry picks one.
+//! - **Budget.** The function takes the wave's remaining instructions in its scheduler turn;
+//!   each basic block first checks that it fits, else the function returns at its start, so
+//!   the interpreter runs the rest of the turn and waves interleave exactly as without the
+//!   tier. It returns the number of instructions executed and stores the next PC.
+//!
+//! ## The helpers every lowering uses (vector ALU here, memory in `lower_mem.rs`)
+//!
+//! - `sgpr(code)` / `set_sgpr(code, x)`: a 32-bit scalar register by operand code (0–127);
+//!   `sgpr64`/`set_sgpr64` a pair; `exec64()` EXEC (a constant in the full-EXEC variant);
+//!   `scalar(code, lit, ty)` a scalar source as `Wave::sread` reads it.
+//! - `vgroup(row, g)` / `set_vgroup(row, g, x)`: lanes 4g..4g+3 of VGPR row `row`
+//!   (`reg_index`), as `i32x4`, without EXEC; `write_rows(row, f)` writes a whole row under
+//!   EXEC (skipping the blend in the full-EXEC variant); `lane_mask(halves, g)` turns a
+//!   64-bit mask into an `i32x4` lane select; `exec_mask(g)` EXEC's, cached per block.
+//! - `row_to_wave(row)`: stores a row's current lanes into the `Wave`, for an access at a
+//!   lane index known only at run time (`v_readfirstlane_b32`).
+//! - `exit_if(cond, pc)`: leaves the function *before* the instruction at `pc` (in the
+//!   current basic block) when `cond` is true, writing every register back and counting
+//!   the instructions before it; the code after it continues in a new block. A memory
+//!   access whose range check fails uses it, so the interpreter re-runs the instruction
+//!   and reports the fault as it always does.
+//!
+//! Registers are never read from or written to the `Wave` elsewhere, so a region leaves
+//! exactly the state the interpreter would, at whichever exit it takes. Code that hands
+//! the `Wave` to Rust in the middle of a region (a call of an interpreter path) must first
+//! store every register that call reads (`row_to_wave`; an SGPR's `sgpr` value stored at
+//! its code) and afterwards define from the `Wave` every register it writes (`set_sgpr`,
+//! `set_vgroup` with a load), since the `Wave` is only up to date at the exits.
 
-use super::{BlockFn, Lower, SAluOp, VAluOp};
+use super::{branch_target, BlockFn, Lower, SAluOp, VAluOp};
 use crate::decode::{Inst, VGPR};
 use crate::wave::{inline_float, reg_index, Ty, LANES};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    types, AbiParam, ConstantData, InstBuilder, MemFlags, UserFuncName, Value,
+    types, AbiParam, Block, BlockArg, ConstantData, InstBuilder, MemFlags, UserFuncName, Value,
 };
 use cranelift_codegen::settings::{self, Configurable};
-use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+#[path = "lower_mem.rs"]
+mod lower_mem;
 
 /// One code generator (lives on the compiler thread; its code is never freed, so a published
 /// block stays valid for the process).
@@ -24,6 +65,55 @@ pub(super) struct Compiler {
     module: JITModule,
     fctx: FunctionBuilderContext,
     count: u64,
+}
+
+/// A basic block of a region: its instructions (indices into the region) and where control
+/// goes after the last one when it is not a branch.
+struct Bb {
+    pc: u64,
+    insts: Vec<usize>,
+    /// The address after the last instruction.
+    next: u64,
+}
+
+/// Cuts `region` (sorted by address) into basic blocks from `start`: leaders are the start,
+/// the targets of branches and the instructions after conditional branches.
+fn basic_blocks(region: &[(u64, Inst, Lower)], start: u64) -> BTreeMap<u64, Bb> {
+    let at: HashMap<u64, usize> = region
+        .iter()
+        .enumerate()
+        .map(|(k, (pc, _, _))| (*pc, k))
+        .collect();
+    let mut leaders = BTreeSet::from([start]);
+    for (pc, i, l) in region {
+        if let Lower::Branch(c) = l {
+            leaders.insert(branch_target(*pc, i));
+            if *c != 0 {
+                leaders.insert(pc + u64::from(i.size));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    for &l in leaders.iter().filter(|l| at.contains_key(l)) {
+        let mut bb = Bb {
+            pc: l,
+            insts: Vec::new(),
+            next: l,
+        };
+        while let Some(&k) = at.get(&bb.next) {
+            if bb.next != l && leaders.contains(&bb.next) {
+                break;
+            }
+            let (pc, i, lw) = &region[k];
+            bb.insts.push(k);
+            bb.next = pc + u64::from(i.size);
+            if matches!(lw, Lower::Branch(_)) {
+                break;
+            }
+        }
+        out.insert(l, bb);
+    }
+    out
 }
 
 impl Compiler {
@@ -51,19 +141,23 @@ impl Compiler {
         })
     }
 
-    /// Compiles `insts` (each with its lowering) for a wave of 32 or 64 lanes.
+    /// Compiles `region` (its instructions by address, each with its lowering), entered at
+    /// `start`, for a wave of 32 or 64 lanes.
     pub(super) fn compile(
         &mut self,
-        insts: &[(Inst, Lower)],
+        region: &[(u64, Inst, Lower)],
+        start: u64,
         wave32: bool,
     ) -> Result<BlockFn, String> {
         let ptr = self.module.target_config().pointer_type();
         let mut ctx = self.module.make_context();
-        for _ in 0..4 {
+        for _ in 0..6 {
             ctx.func.signature.params.push(AbiParam::new(ptr));
         }
+        ctx.func.signature.params.push(AbiParam::new(types::I32));
+        ctx.func.signature.returns.push(AbiParam::new(types::I32));
         self.count += 1;
-        let name = format!("block{}", self.count);
+        let name = format!("region{}", self.count);
         ctx.func.name = UserFuncName::user(0, self.count as u32);
         let id = self
             .module
@@ -74,21 +168,59 @@ impl Compiler {
             let entry = b.create_block();
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
-            b.seal_block(entry);
             let p = b.block_params(entry).to_vec();
+            // The registers are loaded in `loads`, generated last, once every register the
+            // region touches is known.
+            let loads = b.create_block();
+            b.ins().jump(loads, &[]);
+            let exit = b.create_block();
+            b.append_block_param(exit, types::I64);
+            b.append_block_param(exit, types::I32);
+            let scc = b.declare_var(types::I8);
+            let lane_ops = b.declare_var(types::I64);
+            let count = b.declare_var(types::I32);
             let mut g = Gen {
                 b,
                 s: p[0],
                 v: p[1],
-                scc: p[2],
-                lane_ops: p[3],
+                scc_ptr: p[2],
+                lane_ops_ptr: p[3],
+                pc_ptr: p[4],
+                ctx: p[5],
+                budget: p[6],
                 groups: if wave32 { 8 } else { 16 },
                 wave32,
+                full: false,
+                sgprs: BTreeMap::new(),
+                rows: BTreeMap::new(),
+                scc,
+                lane_ops,
+                count,
+                exit,
+                masks: HashMap::new(),
+                writes_exec: false,
+                bb_count: None,
+                start,
+                lazy: false,
+                seen_s: BTreeSet::new(),
+                seen_r: BTreeSet::new(),
+                lazy_sets: Vec::new(),
+                none: None,
+                done: 0,
             };
-            for (i, l) in insts {
-                g.inst(i, *l)?;
-            }
-            g.b.ins().return_(&[]);
+            let bbs = basic_blocks(region, start);
+            let general = g.variant(region, &bbs)?;
+            let full = if g.writes_exec {
+                None
+            } else {
+                g.full = true;
+                let f = g.variant(region, &bbs)?;
+                g.full = false;
+                Some(f)
+            };
+            g.exit_block();
+            g.loads(loads, general[&start], full.map(|f| f[&start]));
+            g.b.seal_all_blocks();
             g.b.finalize();
         }
         self.module
@@ -100,8 +232,8 @@ impl Compiler {
             .map_err(|e| e.to_string())?;
         let code = self.module.get_finalized_function(id);
         // SAFETY: `code` is the finalized function just defined with the signature of
-        // `BlockFn` (four pointer arguments, no result, the platform's C calling convention,
-        // which is Cranelift's default for the host ISA).
+        // `BlockFn` (six pointer arguments and a u32, returning a u32, the platform's C
+        // calling convention, which is Cranelift's default for the host ISA).
         Ok(unsafe { std::mem::transmute::<*const u8, BlockFn>(code) })
     }
 }
@@ -121,38 +253,480 @@ enum Src {
     Uniform(Value),
 }
 
+/// The SGPRs (by code) and VGPR groups (row, group) a variant's first basic block defined.
+type Defined = (BTreeSet<usize>, BTreeSet<(usize, usize)>);
+
 struct Gen<'a> {
     b: FunctionBuilder<'a>,
     s: Value,
     v: Value,
-    scc: Value,
-    lane_ops: Value,
+    scc_ptr: Value,
+    lane_ops_ptr: Value,
+    pc_ptr: Value,
+    /// The `CallCtx` pointer (calls into the interpreter, `lower_mem`).
+    ctx: Value,
+    budget: Value,
     groups: usize,
     wave32: bool,
+    /// Generating the full-EXEC variant.
+    full: bool,
+    /// The SGPRs touched, by code, and whether one is written.
+    sgprs: BTreeMap<usize, (Variable, bool)>,
+    /// The VGPR rows touched (a variable per lane group), and whether one is written.
+    rows: BTreeMap<usize, (Vec<Variable>, bool)>,
+    scc: Variable,
+    lane_ops: Variable,
+    /// Instructions executed so far.
+    count: Variable,
+    /// The exit: (next PC, instructions executed).
+    exit: Block,
+    /// EXEC's lane selects per group, valid in the current block until EXEC is written.
+    masks: HashMap<usize, Value>,
+    /// Whether an instruction writes EXEC (then there is no full-EXEC variant).
+    writes_exec: bool,
+    /// The instruction count at the start of the current basic block.
+    bb_count: Option<Value>,
+    /// Instructions of the current basic block lowered so far.
+    done: u32,
+    /// The region's entry address.
+    start: u64,
+    /// Loading registers at their first use: only in a variant's first basic block when
+    /// nothing jumps back to it (it then dominates the whole variant), until its end or an
+    /// `exit_if`.
+    lazy: bool,
+    /// The SGPRs and VGPR groups defined so far in lazy mode.
+    seen_s: BTreeSet<usize>,
+    seen_r: BTreeSet<(usize, usize)>,
+    /// Per variant, the registers its first basic block defined (they need no load at
+    /// entry when every variant defined them).
+    lazy_sets: Vec<Defined>,
+    /// Where a first basic block that does not fit the budget goes (nothing ran).
+    none: Option<Block>,
 }
 
 impl Gen<'_> {
-    fn sload(&mut self, code: usize) -> Value {
-        self.b
-            .ins()
-            .load(types::I32, mf(), self.s, (4 * code) as i32)
+    fn svar(&mut self, code: usize) -> Variable {
+        if let Some((v, _)) = self.sgprs.get(&code) {
+            return *v;
+        }
+        let v = self.b.declare_var(types::I32);
+        self.sgprs.insert(code, (v, false));
+        v
     }
 
-    fn sstore(&mut self, code: usize, x: Value) {
-        self.b.ins().store(mf(), x, self.s, (4 * code) as i32);
+    /// SGPR `code` (0–127: the scalar file by operand code, VCC at 106, EXEC at 126).
+    fn sgpr(&mut self, code: usize) -> Value {
+        let v = self.svar(code);
+        if self.lazy && self.seen_s.insert(code) {
+            let x = self
+                .b
+                .ins()
+                .load(types::I32, mf(), self.s, (4 * code) as i32);
+            self.b.def_var(v, x);
+            return x;
+        }
+        self.b.use_var(v)
     }
 
-    fn sload64(&mut self, code: usize) -> Value {
-        self.b
-            .ins()
-            .load(types::I64, mf(), self.s, (4 * code) as i32)
+    fn set_sgpr(&mut self, code: usize, x: Value) {
+        let v = self.svar(code);
+        if self.lazy {
+            self.seen_s.insert(code);
+        }
+        self.sgprs.insert(code, (v, true));
+        if code >= 126 {
+            self.writes_exec = true;
+            self.masks.clear();
+        }
+        self.b.def_var(v, x);
+    }
+
+    /// The SGPR pair at `code` as 64 bits.
+    fn sgpr64(&mut self, code: usize) -> Value {
+        let lo = self.sgpr(code);
+        let hi = self.sgpr(code + 1);
+        let lo = self.b.ins().uextend(types::I64, lo);
+        let hi = self.b.ins().uextend(types::I64, hi);
+        let hi = self.b.ins().ishl_imm(hi, 32);
+        self.b.ins().bor(lo, hi)
+    }
+
+    fn set_sgpr64(&mut self, code: usize, x: Value) {
+        let lo = self.b.ins().ireduce(types::I32, x);
+        let hi = self.b.ins().ushr_imm(x, 32);
+        let hi = self.b.ins().ireduce(types::I32, hi);
+        self.set_sgpr(code, lo);
+        self.set_sgpr(code + 1, hi);
+    }
+
+    /// The wave's lanes as a mask (what a full EXEC holds).
+    fn wave_lanes(&self) -> u64 {
+        if self.wave32 {
+            0xffff_ffff
+        } else {
+            u64::MAX
+        }
+    }
+
+    /// EXEC as 64 bits.
+    fn exec64(&mut self) -> Value {
+        if self.full {
+            let m = self.wave_lanes();
+            self.b.ins().iconst(types::I64, m as i64)
+        } else {
+            self.sgpr64(126)
+        }
+    }
+
+    fn exec_halves(&mut self) -> [Value; 2] {
+        if self.full {
+            let lo = self.b.ins().iconst(types::I32, -1);
+            let hi = self
+                .b
+                .ins()
+                .iconst(types::I32, if self.wave32 { 0 } else { -1 });
+            [lo, hi]
+        } else {
+            [self.sgpr(126), self.sgpr(127)]
+        }
+    }
+
+    fn rvars(&mut self, row: usize) -> Vec<Variable> {
+        if let Some((v, _)) = self.rows.get(&row) {
+            return v.clone();
+        }
+        let v: Vec<Variable> = (0..self.groups)
+            .map(|_| self.b.declare_var(types::I32X4))
+            .collect();
+        self.rows.insert(row, (v.clone(), false));
+        v
+    }
+
+    /// Lanes 4g..4g+3 of VGPR row `row`.
+    fn vgroup(&mut self, row: usize, g: usize) -> Value {
+        let v = self.rvars(row)[g];
+        if self.lazy && self.seen_r.insert((row, g)) {
+            let x = self
+                .b
+                .ins()
+                .load(types::I32X4, mf(), self.v, Self::row_offset(row, g));
+            self.b.def_var(v, x);
+            return x;
+        }
+        self.b.use_var(v)
+    }
+
+    /// Sets lanes 4g..4g+3 of VGPR row `row` (all four, whatever EXEC says).
+    fn set_vgroup(&mut self, row: usize, g: usize, x: Value) {
+        let v = self.rvars(row)[g];
+        if let Some(r) = self.rows.get_mut(&row) {
+            r.1 = true;
+        }
+        if self.lazy {
+            self.seen_r.insert((row, g));
+        }
+        self.b.def_var(v, x);
+    }
+
+    /// Stores row `row`'s current lanes into the `Wave` (for a lane chosen at run time).
+    fn row_to_wave(&mut self, row: usize) {
+        for g in 0..self.groups {
+            let x = self.vgroup(row, g);
+            self.b
+                .ins()
+                .store(mf(), x, self.v, Self::row_offset(row, g));
+        }
+    }
+
+    fn scc_value(&mut self) -> Value {
+        self.b.use_var(self.scc)
+    }
+
+    fn store_scc(&mut self, c: Value) {
+        self.b.def_var(self.scc, c);
+    }
+
+    /// Switches to `block` (an empty one): block-local caches start over.
+    fn enter(&mut self, block: Block) {
+        self.b.switch_to_block(block);
+        self.masks.clear();
+    }
+
+    /// Leaves the function before instruction `pc` of the current basic block when `cond`
+    /// (an `i8`) is true; continues in a new block otherwise.
+    fn exit_if(&mut self, cond: Value, pc: u64) {
+        // Registers first used after this are loaded at entry, so the exit sees them.
+        self.end_lazy();
+        let count = self.count_now();
+        let pc = self.b.ins().iconst(types::I64, pc as i64);
+        let cont = self.b.create_block();
+        let exit = self.exit;
+        self.b.ins().brif(
+            cond,
+            exit,
+            &[BlockArg::Value(pc), BlockArg::Value(count)],
+            cont,
+            &[],
+        );
+        self.enter(cont);
+    }
+
+    /// Ends lazy loading: what was defined so far is this variant's lazy set.
+    fn end_lazy(&mut self) {
+        if self.lazy {
+            self.lazy = false;
+            let sets = (
+                std::mem::take(&mut self.seen_s),
+                std::mem::take(&mut self.seen_r),
+            );
+            if let Some(last) = self.lazy_sets.last_mut() {
+                *last = sets;
+            }
+        }
+    }
+
+    /// Instructions executed before the current one.
+    fn count_now(&mut self) -> Value {
+        let base = self.bb_count.expect("inside a basic block");
+        self.b.ins().iadd_imm(base, i64::from(self.done))
+    }
+
+    /// One variant of the whole region (full EXEC or not): a Cranelift block per basic
+    /// block, by address.
+    fn variant(
+        &mut self,
+        region: &[(u64, Inst, Lower)],
+        bbs: &BTreeMap<u64, Bb>,
+    ) -> Result<HashMap<u64, Block>, String> {
+        let heads: HashMap<u64, Block> =
+            bbs.keys().map(|&pc| (pc, self.b.create_block())).collect();
+        // Whether only the entry reaches the first basic block (no branch or fall-through
+        // into it), so it may load registers where it first uses them.
+        let start = self.start;
+        let entry_only = !bbs.values().any(|bb| bb.next == start)
+            && !region
+                .iter()
+                .any(|(pc, i, l)| matches!(l, Lower::Branch(_)) && branch_target(*pc, i) == start);
+        self.lazy_sets.push(Default::default());
+        for bb in bbs.values() {
+            self.enter(heads[&bb.pc]);
+            let first = entry_only && bb.pc == start;
+            // The budget: the whole basic block must fit, else the interpreter runs it.
+            let count = self.b.use_var(self.count);
+            let after = self.b.ins().iadd_imm(count, bb.insts.len() as i64);
+            let over = self
+                .b
+                .ins()
+                .icmp(IntCC::UnsignedGreaterThan, after, self.budget);
+            let pc = self.b.ins().iconst(types::I64, bb.pc as i64);
+            let body = self.b.create_block();
+            if first {
+                // Nothing has run: no register to write back.
+                let none = *self.none.get_or_insert_with(|| self.b.create_block());
+                self.b.ins().brif(over, none, &[], body, &[]);
+            } else {
+                let exit = self.exit;
+                self.b.ins().brif(
+                    over,
+                    exit,
+                    &[BlockArg::Value(pc), BlockArg::Value(count)],
+                    body,
+                    &[],
+                );
+            }
+            self.enter(body);
+            self.lazy = first;
+            self.bb_count = Some(count);
+            self.done = 0;
+            let mut branch = None;
+            for &k in &bb.insts {
+                let (pc, i, l) = &region[k];
+                match l {
+                    Lower::Branch(c) => branch = Some((*pc, *i, *c)),
+                    Lower::Mem | Lower::Step => self.call_interpreter(*pc, i, *l),
+                    _ => self.inst(i, *l)?,
+                }
+                self.done += 1;
+            }
+            self.end_lazy();
+            self.b.def_var(self.count, after);
+            let to = |g: &mut Self, pc: u64| -> (Block, Vec<BlockArg>) {
+                match heads.get(&pc) {
+                    Some(&h) => (h, vec![]),
+                    None => {
+                        let p = g.b.ins().iconst(types::I64, pc as i64);
+                        (g.exit, vec![BlockArg::Value(p), BlockArg::Value(after)])
+                    }
+                }
+            };
+            match branch {
+                None => {
+                    let (blk, args) = to(self, bb.next);
+                    self.b.ins().jump(blk, &args);
+                }
+                Some((pc, i, cond)) => {
+                    let (t, targs) = to(self, branch_target(pc, &i));
+                    if cond == 0 {
+                        self.b.ins().jump(t, &targs);
+                    } else {
+                        let c = self.branch_cond(cond);
+                        let (f, fargs) = to(self, bb.next);
+                        self.b.ins().brif(c, t, &targs, f, &fargs);
+                    }
+                }
+            }
+            self.bb_count = None;
+        }
+        Ok(heads)
+    }
+
+    /// Whether a conditional branch is taken (`Lower::Branch`'s numbering), as the
+    /// interpreter's `sopp` decides.
+    fn branch_cond(&mut self, cond: u8) -> Value {
+        match cond {
+            1 | 2 => {
+                let scc = self.scc_value();
+                let cc = if cond == 1 {
+                    IntCC::Equal
+                } else {
+                    IntCC::NotEqual
+                };
+                self.b.ins().icmp_imm(cc, scc, 0)
+            }
+            3 | 4 => {
+                // `Wave::vcc`: VCC_LO alone in wave32.
+                let vcc = if self.wave32 {
+                    let lo = self.sgpr(106);
+                    self.b.ins().uextend(types::I64, lo)
+                } else {
+                    self.sgpr64(106)
+                };
+                let cc = if cond == 3 {
+                    IntCC::Equal
+                } else {
+                    IntCC::NotEqual
+                };
+                self.b.ins().icmp_imm(cc, vcc, 0)
+            }
+            _ => {
+                let exec = self.exec64();
+                let cc = if cond == 5 {
+                    IntCC::Equal
+                } else {
+                    IntCC::NotEqual
+                };
+                self.b.ins().icmp_imm(cc, exec, 0)
+            }
+        }
+    }
+
+    /// The exit block: stores the next PC, every written register, SCC and `lane_ops`, and
+    /// returns the instruction count.
+    fn exit_block(&mut self) {
+        self.enter(self.exit);
+        let p = self.b.block_params(self.exit).to_vec();
+        self.b.ins().store(mf(), p[0], self.pc_ptr, 0);
+        let sgprs: Vec<(usize, Variable)> = self
+            .sgprs
+            .iter()
+            .filter(|(_, (_, w))| *w)
+            .map(|(&c, (v, _))| (c, *v))
+            .collect();
+        for (code, var) in sgprs {
+            let x = self.b.use_var(var);
+            self.b.ins().store(mf(), x, self.s, (4 * code) as i32);
+        }
+        let rows: Vec<(usize, Vec<Variable>)> = self
+            .rows
+            .iter()
+            .filter(|(_, (_, w))| *w)
+            .map(|(&r, (v, _))| (r, v.clone()))
+            .collect();
+        for (row, vars) in rows {
+            for (g, var) in vars.into_iter().enumerate() {
+                let x = self.b.use_var(var);
+                self.b
+                    .ins()
+                    .store(mf(), x, self.v, Self::row_offset(row, g));
+            }
+        }
+        let scc = self.b.use_var(self.scc);
+        self.b.ins().store(mf(), scc, self.scc_ptr, 0);
+        let lane_ops = self.b.use_var(self.lane_ops);
+        self.b.ins().store(mf(), lane_ops, self.lane_ops_ptr, 0);
+        self.b.ins().return_(&[p[1]]);
+        if let Some(none) = self.none {
+            self.enter(none);
+            let pc = self.b.ins().iconst(types::I64, self.start as i64);
+            self.b.ins().store(mf(), pc, self.pc_ptr, 0);
+            let zero = self.b.ins().iconst(types::I32, 0);
+            self.b.ins().return_(&[zero]);
+        }
+    }
+
+    /// The entry's loads of every register the region touches, and the choice of variant.
+    fn loads(&mut self, block: Block, general: Block, full: Option<Block>) {
+        self.enter(block);
+        if full.is_some() {
+            self.svar(126);
+            self.svar(127);
+        }
+        // Registers every variant's first basic block defined need no load here.
+        let sets = std::mem::take(&mut self.lazy_sets);
+        let sgprs: Vec<(usize, Variable)> = self
+            .sgprs
+            .iter()
+            .filter(|(c, _)| !sets.iter().all(|(s, _)| s.contains(c)))
+            .map(|(&c, (v, _))| (c, *v))
+            .collect();
+        for (code, var) in sgprs {
+            let x = self
+                .b
+                .ins()
+                .load(types::I32, mf(), self.s, (4 * code) as i32);
+            self.b.def_var(var, x);
+        }
+        let rows: Vec<(usize, Vec<Variable>)> = self
+            .rows
+            .iter()
+            .map(|(&r, (v, _))| (r, v.clone()))
+            .collect();
+        for (row, vars) in rows {
+            for (g, var) in vars.into_iter().enumerate() {
+                if sets.iter().all(|(_, r)| r.contains(&(row, g))) {
+                    continue;
+                }
+                let x = self
+                    .b
+                    .ins()
+                    .load(types::I32X4, mf(), self.v, Self::row_offset(row, g));
+                self.b.def_var(var, x);
+            }
+        }
+        let scc = self.b.ins().load(types::I8, mf(), self.scc_ptr, 0);
+        self.b.def_var(self.scc, scc);
+        let lane_ops = self.b.ins().load(types::I64, mf(), self.lane_ops_ptr, 0);
+        self.b.def_var(self.lane_ops, lane_ops);
+        let zero = self.b.ins().iconst(types::I32, 0);
+        self.b.def_var(self.count, zero);
+        match full {
+            None => {
+                self.b.ins().jump(general, &[]);
+            }
+            Some(full) => {
+                let exec = self.sgpr64(126);
+                let all = self.wave_lanes();
+                let is_full = self.b.ins().icmp_imm(IntCC::Equal, exec, all as i64);
+                self.b.ins().brif(is_full, full, &[], general, &[]);
+            }
+        }
     }
 
     /// A scalar source as 32 bits (the interpreter's `Wave::sread` for the codes
     /// `compilable` admits).
     fn scalar(&mut self, code: u16, lit: u32, ty: Ty) -> Value {
         let k = match code {
-            0..=127 => return self.sload(code as usize),
+            0..=127 => return self.sgpr(code as usize),
             128..=192 => u32::from(code - 128),
             193..=208 => (-(i32::from(code) - 192)) as u32,
             240..=248 => inline_float(code, ty) as u32,
@@ -177,10 +751,7 @@ impl Gen<'_> {
     /// Lanes 4g..4g+3 of a source as `i32x4`.
     fn lanes(&mut self, s: Src, g: usize) -> Value {
         match s {
-            Src::Row(r) => self
-                .b
-                .ins()
-                .load(types::I32X4, mf(), self.v, Self::row_offset(r, g)),
+            Src::Row(r) => self.vgroup(r, g),
             Src::Uniform(x) => self.b.ins().splat(types::I32X4, x),
         }
     }
@@ -217,34 +788,44 @@ impl Gen<'_> {
         self.b.ins().icmp(IntCC::NotEqual, sel, zero)
     }
 
-    fn exec_halves(&mut self) -> [Value; 2] {
-        [self.sload(126), self.sload(127)]
+    /// EXEC's lane select for group `g` (computed once per block while EXEC is unchanged).
+    fn exec_mask(&mut self, g: usize) -> Value {
+        if let Some(&m) = self.masks.get(&g) {
+            return m;
+        }
+        let exec = self.exec_halves();
+        let m = self.lane_mask(exec, g);
+        self.masks.insert(g, m);
+        m
     }
 
     /// Counts the active lanes into `lane_ops` (the interpreter's per-VALU statistic).
     fn count_lanes(&mut self) {
-        let exec = self.sload64(126);
-        let n = self.b.ins().popcnt(exec);
-        let old = self.b.ins().load(types::I64, mf(), self.lane_ops, 0);
+        let n = if self.full {
+            let n = self.wave_lanes().count_ones();
+            self.b.ins().iconst(types::I64, i64::from(n))
+        } else {
+            let exec = self.exec64();
+            self.b.ins().popcnt(exec)
+        };
+        let old = self.b.use_var(self.lane_ops);
         let new = self.b.ins().iadd(old, n);
-        self.b.ins().store(mf(), new, self.lane_ops, 0);
+        self.b.def_var(self.lane_ops, new);
     }
 
     /// Writes `f(g)` (an `i32x4` per group) to VGPR row `dst` under EXEC.
     fn write_rows(&mut self, dst: usize, mut f: impl FnMut(&mut Self, usize) -> Value) {
-        let exec = self.exec_halves();
         // All results first: a destination may also be a source.
         let vals: Vec<Value> = (0..self.groups).map(|g| f(self, g)).collect();
         for (g, val) in vals.into_iter().enumerate() {
-            let m = self.lane_mask(exec, g);
-            let old = self
-                .b
-                .ins()
-                .load(types::I32X4, mf(), self.v, Self::row_offset(dst, g));
-            let x = self.b.ins().bitselect(m, val, old);
-            self.b
-                .ins()
-                .store(mf(), x, self.v, Self::row_offset(dst, g));
+            let x = if self.full {
+                val
+            } else {
+                let m = self.exec_mask(g);
+                let old = self.vgroup(dst, g);
+                self.b.ins().bitselect(m, val, old)
+            };
+            self.set_vgroup(dst, g, x);
         }
     }
 
@@ -302,7 +883,7 @@ impl Gen<'_> {
 
     fn inst(&mut self, i: &Inst, l: Lower) -> Result<(), String> {
         match l {
-            Lower::Nop => Ok(()),
+            Lower::Nop | Lower::Branch(_) | Lower::Mem | Lower::Step => Ok(()),
             Lower::VAlu(op) => {
                 self.count_lanes();
                 self.valu(i, op)
@@ -345,7 +926,7 @@ impl Gen<'_> {
         // wave32 too, as the interpreter reads it.
         let sel = if op == VAluOp::Cndmask {
             let code = i.src[2] as usize;
-            Some([self.sload(code), self.sload(code + 1)])
+            Some([self.sgpr(code), self.sgpr(code + 1)])
         } else {
             None
         };
@@ -467,7 +1048,7 @@ impl Gen<'_> {
         let (a, b) = (self.src(i, 0), self.src(i, 1));
         let cin = if kind >= 3 {
             let code = i.src[2] as usize;
-            Some([self.sload(code), self.sload(code + 1)])
+            Some([self.sgpr(code), self.sgpr(code + 1)])
         } else {
             None
         };
@@ -516,19 +1097,19 @@ impl Gen<'_> {
             co = self.b.ins().bor(co, hb);
         }
         self.write_rows(dst, |_, g| rows[g]);
-        let exec = self.sload64(126);
+        let exec = self.exec64();
         let d = i.sdst as usize;
         if d < 127 {
-            let old = self.sload64(d);
+            let old = self.sgpr64(d);
             let keep = self.b.ins().band_not(old, exec);
             let new = self.b.ins().band(co, exec);
             let x = self.b.ins().bor(keep, new);
-            self.b.ins().store(mf(), x, self.s, (4 * d) as i32);
+            self.set_sgpr64(d, x);
         }
     }
 
-    /// `v_cmp_*` (not `v_cmpx`): the lanes' flags under EXEC to VCC or an SGPR pair (one SGPR
-    /// in wave32).
+    /// `v_cmp_*` and `v_cmpx_*`: the lanes' flags under EXEC to VCC or an SGPR pair (one SGPR
+    /// in wave32), and to EXEC for `v_cmpx`.
     fn vcmp(&mut self, i: &Inst) -> Result<(), String> {
         let cond = i.imm & 31;
         let ty = i.imm >> 5 & 15;
@@ -552,14 +1133,19 @@ impl Gen<'_> {
             };
             bits = self.b.ins().bor(bits, hb);
         }
-        let exec = self.sload64(126);
+        let exec = self.exec64();
         let mask = self.b.ins().band(bits, exec);
+        // `Wave::write_mask` (none for a code from 127 up: GFX10's v_cmpx has no mask
+        // destination), then EXEC for `v_cmpx`.
         let d = i.sdst as usize;
-        if self.wave32 {
+        if d < 127 && self.wave32 {
             let lo = self.b.ins().ireduce(types::I32, mask);
-            self.sstore(d, lo);
-        } else {
-            self.b.ins().store(mf(), mask, self.s, (4 * d) as i32);
+            self.set_sgpr(d, lo);
+        } else if d < 127 {
+            self.set_sgpr64(d, mask);
+        }
+        if i.imm >> 9 & 1 != 0 {
+            self.set_sgpr64(126, mask);
         }
         Ok(())
     }
@@ -568,8 +1154,14 @@ impl Gen<'_> {
     fn readfirstlane(&mut self, i: &Inst) {
         let x = match self.src(i, 0) {
             Src::Uniform(x) => x,
+            Src::Row(r) if self.full => {
+                let x = self.vgroup(r, 0);
+                self.b.ins().extractlane(x, 0)
+            }
             Src::Row(r) => {
-                let exec = self.sload64(126);
+                // The lane is known only at run time: read it from the `Wave`.
+                self.row_to_wave(r);
+                let exec = self.exec64();
                 let tz = self.b.ins().ctz(exec);
                 let zero = self.b.ins().iconst(types::I64, 0);
                 let lane = self.b.ins().select(exec, tz, zero);
@@ -579,14 +1171,14 @@ impl Gen<'_> {
                 self.b.ins().load(types::I32, mf(), addr, 0)
             }
         };
-        self.sstore(i.dst as usize, x);
+        self.set_sgpr(i.dst as usize, x);
     }
 
     /// A 64-bit scalar source (the interpreter's `Wave::sread64` for the codes `compilable`
     /// admits).
     fn scalar64(&mut self, code: u16, lit: u32, ty: Ty) -> Value {
         let k = match code {
-            0..=126 => return self.sload64(code as usize),
+            0..=126 => return self.sgpr64(code as usize),
             128..=192 => u64::from(code - 128),
             193..=208 => (-(i64::from(code) - 192)) as u64,
             240..=248 => inline_float(code, ty),
@@ -598,12 +1190,8 @@ impl Gen<'_> {
 
     fn store64(&mut self, code: u16, x: Value) {
         if code < 127 {
-            self.b.ins().store(mf(), x, self.s, 4 * i32::from(code));
+            self.set_sgpr64(code as usize, x);
         }
-    }
-
-    fn store_scc(&mut self, c: Value) {
-        self.b.ins().store(mf(), c, self.scc, 0);
     }
 
     /// The 64-bit scalar operations and the carry forms of the 32-bit ones.
@@ -617,7 +1205,7 @@ impl Gen<'_> {
                     self.b.ins().uextend(types::I64, a),
                     self.b.ins().uextend(types::I64, b),
                 );
-                let c = self.b.ins().load(types::I8, mf(), self.scc, 0);
+                let c = self.scc_value();
                 let c = self.b.ins().uextend(types::I64, c);
                 let (r, carry) = if op == SAluOp::AddcU32 {
                     let s = self.b.ins().iadd(a, b);
@@ -632,7 +1220,7 @@ impl Gen<'_> {
                 };
                 let r = self.b.ins().ireduce(types::I32, r);
                 if i.dst < 128 {
-                    self.sstore(i.dst as usize, r);
+                    self.set_sgpr(i.dst as usize, r);
                 }
                 self.store_scc(carry);
             }
@@ -641,11 +1229,11 @@ impl Gen<'_> {
                 self.store64(i.dst, a);
             }
             SAluOp::Saveexec(f) => {
-                let old = self.sload64(126);
+                let old = self.exec64();
                 let s = self.scalar64(i.src[0], i.lit, t0);
                 let new = self.logic(f, s, old);
                 self.store64(i.dst, old);
-                self.b.ins().store(mf(), new, self.s, 4 * 126);
+                self.set_sgpr64(126, new);
                 let nz = self.b.ins().icmp_imm(IntCC::NotEqual, new, 0);
                 self.store_scc(nz);
             }
@@ -659,19 +1247,19 @@ impl Gen<'_> {
             }
             SAluOp::Saveexec32(f) => {
                 let s = self.scalar(i.src[0], i.lit, Ty::B32);
-                let old = self.sload(126);
+                let old = self.sgpr(126);
                 let new = self.logic(f, s, old);
                 if i.dst < 128 {
-                    self.sstore(i.dst as usize, old);
+                    self.set_sgpr(i.dst as usize, old);
                 }
-                self.sstore(126, new);
+                self.set_sgpr(126, new);
                 let nz = self.b.ins().icmp_imm(IntCC::NotEqual, new, 0);
                 self.store_scc(nz);
             }
             SAluOp::Cselect64 => {
                 let a = self.scalar64(i.src[0], i.lit, t0);
                 let b = self.scalar64(i.src[1], i.lit, t1);
-                let scc = self.b.ins().load(types::I8, mf(), self.scc, 0);
+                let scc = self.scc_value();
                 let r = self.b.ins().select(scc, a, b);
                 self.store64(i.dst, r);
             }
@@ -747,7 +1335,7 @@ impl Gen<'_> {
                 (Some(self.b.ins().select(c, a, b)), Some(c))
             }
             SAluOp::Cselect => {
-                let scc = self.b.ins().load(types::I8, mf(), self.scc, 0);
+                let scc = self.scc_value();
                 (Some(self.b.ins().select(scc, a, b)), None)
             }
             SAluOp::Cmp(cond, signed) => {
@@ -759,11 +1347,11 @@ impl Gen<'_> {
         };
         if let Some(r) = r {
             if i.dst < 128 {
-                self.sstore(i.dst as usize, r);
+                self.set_sgpr(i.dst as usize, r);
             }
         }
         if let Some(c) = scc {
-            self.b.ins().store(mf(), c, self.scc, 0);
+            self.store_scc(c);
         }
     }
 }
@@ -816,10 +1404,10 @@ fn float_cc(cond: i32) -> Result<FloatCC, String> {
 }
 
 /// Which compares `lower` admits: 32-bit integer and f32 types, every condition but the
-/// constant ones (F, T/TRU) and the class test.
+/// constant ones (F, T/TRU) and the class test; `v_cmp` and `v_cmpx`.
 pub(super) fn compare_supported(imm: i32) -> bool {
-    let (cond, ty, x) = (imm & 31, imm >> 5 & 15, imm >> 9 & 1 != 0);
-    !x && match ty {
+    let (cond, ty) = (imm & 31, imm >> 5 & 15);
+    match ty {
         1 => (1..=14).contains(&cond),
         4 | 7 => (1..=6).contains(&cond),
         _ => false,

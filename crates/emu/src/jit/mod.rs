@@ -1,12 +1,16 @@
-//! The compiling tier (docs/architecture-emu.md, "The compiling tier"): hot straight-line
-//! blocks of wave instructions translated to native code (`lower`, Cranelift), run in place of
-//! the interpreter from the run loop's one hook.
+//! The compiling tier (docs/architecture-emu.md, "The compiling tier"): hot regions of wave
+//! instructions translated to native code (`lower`, Cranelift), run in place of the
+//! interpreter from the run loop's one hook.
 //!
-//! - **What.** A block is a maximal run of instructions that `compilable` admits (at most
-//!   [`MAX_BLOCK`]), from a *block start*: a wave's first instruction in a scheduler turn, a
-//!   branch target, or the instruction after one the interpreter executed because it is not
-//!   compilable. The keys that compile, and how, come from `tools/jit-ops.txt` through
-//!   `ops::jit_lowering` (generated), so an opcode is compiled only when listed.
+//! - **What.** A region (`Block`) is the set of instructions that `compilable` admits
+//!   reachable from a *block start* through fall-through and `s_branch`/`s_cbranch_*` (at
+//!   most [`MAX_BLOCK`]), so loops and if/else run in one call; control reaching anything
+//!   else leaves it. A block start is a wave's first instruction in a scheduler turn, a
+//!   branch target, the PC a compiled region left at, or the instruction after one the
+//!   interpreter executed because it is not compilable. The keys that compile, and how, come
+//!   from `tools/jit-ops.txt` through `ops::jit_lowering` (generated), so an opcode is
+//!   compiled only when listed. A region runs for at most the instructions left in the
+//!   wave's scheduler turn (`Block::run`), so waves interleave as without the tier.
 //! - **When.** Dispatches use the tier only when `HSAEMU_JIT` asks (it does not beat the
 //!   interpreter yet). With `HSAEMU_JIT=1` each block start counts its executions (all waves
 //!   of a program); at [`THRESHOLD`] a block of at least [`MIN_BLOCK`] instructions is queued
@@ -18,7 +22,10 @@
 //! - **Falling back.** A block runs only for the wave size it was compiled for and, when it
 //!   holds vector ALU instructions, only under the default MODE (round to nearest even,
 //!   denormals kept, no VGPR index mode); otherwise the interpreter runs the same
-//!   instructions. Nothing compiled can fault, so faults keep the interpreter's reports.
+//!   instructions. Memory instructions in a region are calls of the interpreter's one-range
+//!   fast paths (`lower_mem.rs`, `vmem::jit_fast`); when one declines (a fault, or anything
+//!   the fast path leaves to the general path), the region exits before it and the
+//!   interpreter runs it, so faults keep the interpreter's reports.
 
 #![cfg_attr(not(feature = "jit"), allow(dead_code))]
 
@@ -33,15 +40,30 @@ use std::sync::{mpsc, Arc, OnceLock};
 
 /// Executions of a block start before it is compiled.
 pub(crate) const THRESHOLD: u32 = 1000;
-/// Most instructions in one block.
-pub(crate) const MAX_BLOCK: usize = 64;
+/// Most instructions in one region.
+pub(crate) const MAX_BLOCK: usize = 256;
 /// Fewest instructions worth a block in the background tier (a shorter one costs more in
 /// the call and the EXEC blends than the interpreter spends on it).
 pub(crate) const MIN_BLOCK: usize = 3;
 
-/// How a compiled block is called: the wave's scalar file (`s`, 128 dwords), its vector file
-/// (512 rows of 64 dwords), SCC (one byte, 0 or 1) and its `lane_ops` counter.
-pub(crate) type BlockFn = unsafe extern "C" fn(*mut u32, *mut u32, *mut u8, *mut u64);
+/// How a compiled region is called: the wave's scalar file (`s`, 128 dwords), its vector file
+/// (512 rows of 64 dwords), SCC (one byte, 0 or 1), its `lane_ops` counter, its PC (written:
+/// where the interpreter continues), the [`CallCtx`] of its calls into the interpreter and
+/// the instructions left in the wave's scheduler turn; it returns the instructions it
+/// executed (0 when the first basic block does not fit, or its first instruction is a memory
+/// access whose fast path declined).
+pub(crate) type BlockFn =
+    unsafe extern "C" fn(*mut u32, *mut u32, *mut u8, *mut u64, *mut u64, *mut CallCtx, u32) -> u32;
+
+/// What a compiled region's calls into the interpreter (`lower_mem.rs`) reach: the wave (the
+/// same one whose registers the region holds pointers into; the region writes back the
+/// registers a call reads before it and reloads those it writes after it), the run's `Env`,
+/// and in `verify` runs the journal of global stores.
+pub(crate) struct CallCtx {
+    pub(crate) wave: *mut Wave,
+    pub(crate) env: *mut Env<'static>,
+    pub(crate) journal: *mut exec::jit_fast::Journal,
+}
 
 /// The tier's setting for dispatches, from `HSAEMU_JIT` (read once). Off unless asked for:
 /// with only straight-line ALU blocks compiled it does not yet beat the interpreter
@@ -88,7 +110,7 @@ pub(crate) fn in_single_runs() -> bool {
 pub(crate) enum Lower {
     /// A vector ALU operation on 32-bit lanes.
     VAlu(VAluOp),
-    /// `v_cmp_*` on 32-bit integers or f32 (not `v_cmpx`).
+    /// `v_cmp_*` and `v_cmpx_*` on 32-bit integers or f32.
     VCmp,
     /// `v_readfirstlane_b32`.
     ReadFirstLane,
@@ -96,6 +118,15 @@ pub(crate) enum Lower {
     SAlu(SAluOp),
     /// Nothing to do (`s_nop`).
     Nop,
+    /// `s_branch` (0) and `s_cbranch_scc0`, `_scc1`, `_vccz`, `_vccnz`, `_execz`, `_execnz`
+    /// (1–6): a jump inside the compiled region, or its exit.
+    Branch(u8),
+    /// A memory access run by a call to the interpreter's one-range fast path
+    /// (`vmem::jit_fast`); when it declines, the region exits before it.
+    Mem,
+    /// An instruction run by a call to the interpreter's `step` that always continues and
+    /// cannot fault (the `s_waitcnt` family: its StoreLoad fence is the interpreter's own).
+    Step,
 }
 
 /// The vector operations (`D = f(S0, S1, S2)` lane by lane).
@@ -249,7 +280,9 @@ pub(crate) fn may_compile(i: &Inst) -> bool {
 pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
     let l = crate::ops::jit_lowering(i.op)?;
     let ok = match l {
-        Lower::Nop => i.fmt == Fmt::Sopp,
+        Lower::Nop | Lower::Branch(_) => i.fmt == Fmt::Sopp,
+        Lower::Mem => exec::jit_fast::admits(i),
+        Lower::Step => matches!(i.fmt, Fmt::Sopp | Fmt::Sopk),
         Lower::SAlu(op) => {
             matches!(i.fmt, Fmt::Sop1 | Fmt::Sop2 | Fmt::Sopk | Fmt::Sopc)
                 && (i.dst < 128 || matches!(op, SAluOp::Cmp(..)))
@@ -290,7 +323,6 @@ pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
                 && match l {
                     Lower::VCmp => {
                         lower_compare(i.imm)
-                            && i.sdst < 127
                             && vsrc_ok(i.src[0])
                             && vsrc_ok(i.src[1])
                             && i.tys[..2] == [Ty::B32, Ty::B32]
@@ -330,17 +362,18 @@ fn valu_ok(i: &Inst, op: VAluOp) -> bool {
     (VGPR..AGPR).contains(&i.dst) && srcs && special
 }
 
-/// One compiled block.
+/// One compiled region: the compilable instructions reachable from a block start, with the
+/// branches among them.
 pub(crate) struct Block {
     f: BlockFn,
     /// Instructions in it.
     pub n: u32,
-    /// Bytes of machine code it covers (the PC advances by this).
-    pub bytes: u64,
     /// Whether it holds vector ALU instructions (which need the default MODE).
     valu: bool,
     /// The wave size it was compiled for.
     wave32: bool,
+    /// Its instructions: the compiled code passes their addresses to its calls (`lower_mem`).
+    insts: Vec<(u64, Inst, Lower)>,
 }
 
 impl Block {
@@ -353,20 +386,42 @@ impl Block {
                     == exec::fpmode::FP_DEFAULT)
     }
 
-    /// Runs the block on `w` (the PC and instruction count are the caller's).
+    /// Runs the region on `w` from `w.pc` for at most `budget` instructions; returns how
+    /// many it executed (0: none, the interpreter runs the next one) and leaves `w.pc` at the
+    /// next instruction. `w.instructions` is the caller's. With a `journal`, its global
+    /// stores first record the memory they overwrite (`verify`).
     #[inline]
-    pub(crate) fn run(&self, w: &mut Wave) {
+    pub(crate) fn run(
+        &self,
+        w: &mut Wave,
+        budget: u32,
+        env: &mut Env,
+        journal: Option<&mut exec::jit_fast::Journal>,
+    ) -> u32 {
         let v = w.v.as_mut_ptr().cast::<u32>();
-        // SAFETY: `f` was generated by `lower` for this block's instructions; it reads and
+        let wp: *mut Wave = w;
+        let mut ctx = CallCtx {
+            wave: wp,
+            env: std::ptr::from_mut(env).cast(),
+            journal: journal.map_or(std::ptr::null_mut(), std::ptr::from_mut),
+        };
+        // SAFETY: `f` was generated by `lower` for this region's instructions; it reads and
         // writes only the 128 dwords of `w.s`, the 512 rows of `w.v` (register indices are
         // reduced modulo the file when compiled), the byte of `w.scc` (storing 0 or 1, valid
-        // for a bool) and `w.lane_ops`, all live and exclusively borrowed here.
+        // for a bool), `w.lane_ops` and `w.pc`, all live and exclusively borrowed here and
+        // derived from `wp`, which its calls into the interpreter (`lower_mem`) also use
+        // while the region's own code is stopped (the rows' heap buffer does not move in
+        // those calls); `ctx` outlives the call, and the `Inst` addresses the code passes
+        // point into `self.insts`.
         unsafe {
             (self.f)(
-                w.s.as_mut_ptr(),
+                std::ptr::addr_of_mut!((*wp).s).cast::<u32>(),
                 v,
-                std::ptr::from_mut(&mut w.scc).cast::<u8>(),
-                &mut w.lane_ops,
+                std::ptr::addr_of_mut!((*wp).scc).cast::<u8>(),
+                std::ptr::addr_of_mut!((*wp).lane_ops),
+                std::ptr::addr_of_mut!((*wp).pc),
+                &mut ctx,
+                budget,
             )
         }
     }
@@ -423,22 +478,55 @@ pub(crate) static FAILED_BLOCKS: AtomicU64 = AtomicU64::new(0);
 pub(crate) static COMPILE_NANOS: AtomicU64 = AtomicU64::new(0);
 pub(crate) static BLOCK_RUNS: AtomicU64 = AtomicU64::new(0);
 
-/// The block starting at `k` of `fetch`'s program, with each instruction's lowering.
-fn collect(fetch: &dyn Fn(u64) -> Option<Inst>, pc: u64) -> Vec<(Inst, Lower)> {
-    let mut out = Vec::new();
-    let mut at = pc;
-    while out.len() < MAX_BLOCK {
-        let Some(i) = fetch(at) else { break };
-        let Some(l) = compilable(&i) else {
+/// The region starting at `pc` of `fetch`'s program: the compilable instructions reachable
+/// from it through fall-through and branches (at most [`MAX_BLOCK`]), by address, each with
+/// its lowering. Control leaving it (an instruction that is not compilable, or one past the
+/// limit) leaves the compiled code. Without `shared_loads`, a load from memory other agents
+/// may write (global, FLAT, SMEM) is left out too: `HSAEMU_JIT=verify` dispatches run each
+/// region twice, and such a load may read another value the second time (a flag the host
+/// sets, a value another work-group updates atomically), which is no difference in the tier.
+fn collect(
+    fetch: &dyn Fn(u64) -> Option<Inst>,
+    pc: u64,
+    shared_loads: bool,
+) -> Vec<(u64, Inst, Lower)> {
+    let mut found = std::collections::BTreeMap::new();
+    let mut work = vec![pc];
+    while let Some(at) = work.pop() {
+        if found.len() >= MAX_BLOCK || found.contains_key(&at) {
+            continue;
+        }
+        let Some(i) = fetch(at) else { continue };
+        let Some(l) = compilable(&i).filter(|_| shared_loads || !is_shared_load(&i)) else {
             if std::env::var_os("HSAEMU_JIT_DEBUG").is_some() {
-                eprintln!("hsaemu-jit: block ends before `{}`", i.describe());
+                eprintln!("hsaemu-jit: region exit before `{}`", i.describe());
             }
-            break;
+            continue;
         };
-        at += u64::from(i.size);
-        out.push((i, l));
+        found.insert(at, (i, l));
+        let next = at + u64::from(i.size);
+        match l {
+            Lower::Branch(c) => {
+                if c != 0 {
+                    work.push(next);
+                }
+                work.push(branch_target(at, &i));
+            }
+            _ => work.push(next),
+        }
     }
-    out
+    found.into_iter().map(|(a, (i, l))| (a, i, l)).collect()
+}
+
+/// The target of the branch `i` at `pc` (`PC + 4 + SIMM16 * 4`, as the interpreter's).
+pub(crate) fn branch_target(pc: u64, i: &Inst) -> u64 {
+    (pc as i64 + 4 + i64::from(i.imm) * 4) as u64
+}
+
+/// A load from global memory (GLOBAL, FLAT, SMEM).
+fn is_shared_load(i: &Inst) -> bool {
+    i.fmt == Fmt::Smem
+        || (matches!(i.fmt, Fmt::Global | Fmt::Flat) && i.mem.kind == crate::decode::Kind::Load)
 }
 
 enum Reply {
@@ -447,7 +535,8 @@ enum Reply {
 }
 
 struct Request {
-    insts: Vec<(Inst, Lower)>,
+    insts: Vec<(u64, Inst, Lower)>,
+    start: u64,
     wave32: bool,
     reply: Reply,
 }
@@ -478,13 +567,13 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
             };
             for r in rx {
                 let t = std::time::Instant::now();
-                let compiled = c.compile(&r.insts, r.wave32);
+                let compiled = c.compile(&r.insts, r.start, r.wave32);
                 if let (Err(e), true) = (&compiled, std::env::var_os("HSAEMU_JIT_DEBUG").is_some())
                 {
                     let first = r
                         .insts
                         .first()
-                        .map(|(i, _)| i.describe())
+                        .map(|(_, i, _)| i.describe())
                         .unwrap_or_default();
                     let e: String = e.chars().take(600).collect();
                     eprintln!("hsaemu-jit: block at `{first}` not compiled: {e}");
@@ -493,12 +582,18 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                     let b: &'static Block = Box::leak(Box::new(Block {
                         f,
                         n: r.insts.len() as u32,
-                        bytes: r.insts.iter().map(|(i, _)| u64::from(i.size)).sum(),
-                        valu: r
-                            .insts
-                            .iter()
-                            .any(|(_, l)| !matches!(l, Lower::SAlu(_) | Lower::Nop)),
+                        valu: r.insts.iter().any(|(_, _, l)| {
+                            !matches!(
+                                l,
+                                Lower::SAlu(_)
+                                    | Lower::Nop
+                                    | Lower::Branch(_)
+                                    | Lower::Mem
+                                    | Lower::Step
+                            )
+                        }),
                         wave32: r.wave32,
+                        insts: r.insts,
                     }));
                     b
                 });
@@ -540,7 +635,11 @@ pub(crate) fn compile_now(
     pc: u64,
     wave32: bool,
 ) -> Option<&'static Block> {
-    let insts = collect(fetch, pc);
+    compile_insts(collect(fetch, pc, true), pc, wave32)
+}
+
+/// Compiles the region `insts` entered at `pc` and waits for it.
+fn compile_insts(insts: Vec<(u64, Inst, Lower)>, pc: u64, wave32: bool) -> Option<&'static Block> {
     if insts.is_empty() {
         return None;
     }
@@ -548,6 +647,7 @@ pub(crate) fn compile_now(
     queue()?
         .send(Request {
             insts,
+            start: pc,
             wave32,
             reply: Reply::Wait(tx),
         })
@@ -569,15 +669,16 @@ pub(crate) fn on_start(
         return None;
     }
     if sync {
-        let b = compile_now(fetch, pc, wave32)?;
+        let b = compile_insts(collect(fetch, pc, mode() != Mode::Verify), pc, wave32)?;
         slots.blocks[k].store(std::ptr::from_ref(b).cast_mut(), Ordering::Release);
         return Some(b);
     }
-    let insts = collect(fetch, pc);
+    let insts = collect(fetch, pc, true);
     if insts.len() >= MIN_BLOCK {
         if let Some(q) = queue() {
             let _ = q.send(Request {
                 insts,
+                start: pc,
                 wave32,
                 reply: Reply::Publish(slots.clone(), k),
             });
@@ -586,35 +687,49 @@ pub(crate) fn on_start(
     None
 }
 
-/// Runs `b` at `w.pc`; in `verify` mode (or when `verify` is set) also runs its instructions
+/// Runs `b` at `w.pc` for at most `budget` instructions and returns how many it executed
+/// (`w.pc` is then the next instruction's). In `verify` mode also runs as many instructions
 /// in the interpreter on a copy of the wave and returns both states when they differ.
 pub(crate) fn run(
     b: &Block,
     w: &mut Wave,
+    budget: u32,
     fetch: &dyn Fn(u64) -> Option<Inst>,
     env: &mut Env,
     verify: bool,
-) -> Result<(), String> {
+) -> Result<u32, String> {
     if !verify {
-        b.run(w);
-        return Ok(());
+        return Ok(b.run(w, budget, env, None));
     }
     // Counted only when verifying (a shared counter would cost every run a contended write).
     BLOCK_RUNS.fetch_add(1, Ordering::Relaxed);
-    let (s0, scc0, lanes0, v0) = (w.s, w.scc, w.lane_ops, w.v.clone());
-    b.run(w);
-    let (s1, scc1, lanes1) = (w.s, w.scc, w.lane_ops);
+    let (s0, scc0, lanes0, pc0, stored0, v0) =
+        (w.s, w.scc, w.lane_ops, w.pc, w.stored, w.v.clone());
+    // The memory the region stores to is put back before the interpreter runs the same
+    // instructions, so a load-modify-store is not applied twice.
+    let lds0 = b
+        .insts
+        .iter()
+        .any(|(_, i, _)| i.fmt == Fmt::Ds && i.mem.kind == crate::decode::Kind::Store)
+        .then(|| env.lds.to_vec());
+    let mut journal = Vec::new();
+    let n = b.run(w, budget, env, Some(&mut journal));
+    let (s1, scc1, lanes1, pc1) = (w.s, w.scc, w.lane_ops, w.pc);
     let v1 = std::mem::replace(&mut w.v, v0);
-    (w.s, w.scc, w.lane_ops) = (s0, scc0, lanes0);
-    let pc0 = w.pc;
+    (w.s, w.scc, w.lane_ops, w.stored) = (s0, scc0, lanes0, stored0);
+    exec::jit_fast::undo(&journal, env);
+    if let Some(l) = lds0 {
+        env.lds.copy_from_slice(&l);
+    }
     let mut pc = pc0;
-    for _ in 0..b.n {
+    for _ in 0..n {
         let Some(i) = fetch(pc) else {
             return Err(format!("no instruction at {pc:#x}"));
         };
         w.pc = pc;
         match exec::step::<false>(w, &i, env) {
             Ok(Flow::Next) => pc += u64::from(i.size),
+            Ok(Flow::Jump(t)) => pc = t,
             other => {
                 return Err(format!(
                     "the interpreter did not continue after `{}`: {other:?}",
@@ -623,9 +738,12 @@ pub(crate) fn run(
             }
         }
     }
-    w.pc = pc0;
+    w.pc = pc;
     let lanes = if w.wave32 { 32 } else { LANES };
     let mut diffs = Vec::new();
+    if pc1 != pc {
+        diffs.push(format!("pc: compiled {pc1:#x}, interpreted {pc:#x}"));
+    }
     for (k, (a, b)) in s1.iter().zip(&w.s).enumerate() {
         if a != b {
             diffs.push(format!("s[{k}]: compiled {a:#x}, interpreted {b:#x}"));
@@ -651,11 +769,12 @@ pub(crate) fn run(
         }
     }
     if diffs.is_empty() {
-        return Ok(());
+        return Ok(n);
     }
     diffs.truncate(8);
     Err(format!(
-        "compiled block of {} instructions at {pc0:#x} differs from the interpreter: {}",
+        "compiled region at {pc0:#x} ({n} of its {} instructions run) differs from the \
+         interpreter: {}",
         b.n,
         diffs.join("; ")
     ))
@@ -707,21 +826,8 @@ mod tests {
     use crate::exec::Scratch;
     use crate::memory::{MemoryMap, RegionCache};
 
-    /// The verify check sees a compiled block that does not do what the instructions say: a
-    /// block compiled from `v_mov_b32 v1, s0` checked against `v_mov_b32 v1, s1`.
-    #[test]
-    fn verify_reports_a_block_that_differs_from_the_interpreter() {
-        let gen = Gen::Gfx90a;
-        let compiled = [decode(gen, &[0x7e02_0200])]; // v_mov_b32 v1, s0
-        let claimed = [decode(gen, &[0x7e02_0201])]; // v_mov_b32 v1, s1
-        assert_eq!(compilable(&compiled[0]), Some(Lower::VAlu(VAluOp::Mov)));
-        let b =
-            compile_now(&|a| compiled.get(a as usize / 4).copied(), 0, false).expect("compiled");
-        assert_eq!((b.n, b.bytes), (1, 4));
-        let mut w = Wave::new();
-        w.s[0] = 7;
-        w.s[1] = 9;
-        w.set_exec(0b1010);
+    /// The test environment: no memory, one wave.
+    fn with_env<T>(gen: Gen, f: impl FnOnce(&mut Env) -> T) -> T {
         let mem = MemoryMap::new();
         let mut cache = RegionCache::default();
         let mut scratch = Scratch::new();
@@ -740,13 +846,80 @@ mod tests {
             check: None,
             barrier: crate::exec::BarrierState::default(),
         };
+        f(&mut env)
+    }
+
+    /// A counted loop compiles as one region, and its budget cuts it at a basic block:
+    /// what runs compiled leaves the state (and PC) of as many interpreted instructions.
+    #[test]
+    fn a_region_stops_at_a_basic_block_its_budget_does_not_cover() {
+        let gen = Gen::Gfx90a;
+        // llvm-mc-15 -mcpu=gfx90a: s_mov_b32 s20, 0; v_mov_b32 v30, 0; loop (8):
+        // v_add_u32 v30, v30, v0; s_add_u32 s20, s20, 1; s_cmp_lt_u32 s20, 10;
+        // s_cbranch_scc1 loop (SIMM16 -4); s_endpgm.
+        let words = [
+            0xbe94_0080u32,
+            0x7e3c_0280,
+            0x683c_011e,
+            0x8014_8114,
+            0xbf0a_8a14,
+            0xbf85_fffc,
+            0xbf81_0000,
+        ];
+        let insts: Vec<Inst> = (0..words.len()).map(|k| decode(gen, &words[k..])).collect();
+        let fetch = |a: u64| insts.get(a as usize / 4).copied();
+        let b = compile_now(&fetch, 0, false).expect("compiled");
+        assert_eq!(b.n, 6, "the loop and its set-up, up to s_endpgm");
+        let mut w = Wave::new();
+        for l in 0..LANES {
+            w.v[0][l] = l as u32;
+        }
+        w.set_exec(!0b100);
+        with_env(gen, |env| {
+            // Set-up (2) and one iteration (4) fit in 7; the next iteration does not.
+            assert_eq!(run(b, &mut w, 7, &fetch, env, true), Ok(6));
+            assert_eq!((w.pc, w.s[20]), (8, 1));
+            // From the start again (a region is entered at its start only): less than its
+            // first basic block runs nothing compiled.
+            (w.pc, w.s[20]) = (0, 0);
+            assert_eq!(run(b, &mut w, 1, &fetch, env, true), Ok(0));
+            assert_eq!(w.pc, 0);
+            // The whole loop.
+            assert_eq!(run(b, &mut w, 1000, &fetch, env, true), Ok(2 + 40));
+        });
+        assert_eq!((w.pc, w.s[20], w.scc), (24, 10, false));
+        assert_eq!((w.v[30][1], w.v[30][2], w.v[30][63]), (10, 0, 630));
+        assert_eq!(w.lane_ops, 63 * (1 + 1 + 11));
+    }
+
+    /// The verify check sees a compiled block that does not do what the instructions say: a
+    /// block compiled from `v_mov_b32 v1, s0` checked against `v_mov_b32 v1, s1`.
+    #[test]
+    fn verify_reports_a_block_that_differs_from_the_interpreter() {
+        let gen = Gen::Gfx90a;
+        let compiled = [decode(gen, &[0x7e02_0200])]; // v_mov_b32 v1, s0
+        let claimed = [decode(gen, &[0x7e02_0201])]; // v_mov_b32 v1, s1
+        assert_eq!(compilable(&compiled[0]), Some(Lower::VAlu(VAluOp::Mov)));
+        let b =
+            compile_now(&|a| compiled.get(a as usize / 4).copied(), 0, false).expect("compiled");
+        assert_eq!(b.n, 1);
+        let mut w = Wave::new();
+        w.s[0] = 7;
+        w.s[1] = 9;
+        w.set_exec(0b1010);
+        with_env(gen, |env| verify_both(b, &mut w, &compiled, &claimed, env));
+    }
+
+    fn verify_both(b: &Block, w: &mut Wave, compiled: &[Inst], claimed: &[Inst], env: &mut Env) {
         // Checked against its own instruction, the block agrees.
         let own = |a: u64| compiled.get(a as usize / 4).copied();
-        run(b, &mut w, &own, &mut env, true).expect("agrees with the interpreter");
+        let n = run(b, w, 100, &own, env, true).expect("agrees with the interpreter");
+        assert_eq!((n, w.pc), (1, 4));
+        w.pc = 0;
         assert_eq!((w.v[1][1], w.v[1][3], w.v[1][0]), (7, 7, 0));
         // Checked against another instruction, the difference is named lane by lane.
         let other = |a: u64| claimed.get(a as usize / 4).copied();
-        let e = run(b, &mut w, &other, &mut env, true).expect_err("differs");
+        let e = run(b, w, 100, &other, env, true).expect_err("differs");
         assert!(
             e.contains("v1[1]: compiled 0x7, interpreted 0x9")
                 && e.contains("v1[3]: compiled 0x7, interpreted 0x9")

@@ -1,0 +1,231 @@
+//! Memory instructions (and the waits) in compiled regions. A memory instruction compiles to
+//! one call of [`mem_call`], which runs the interpreter's one-range fast path for it
+//! (`vmem::jit_fast`): the active lanes' lowest and highest address checked once against one
+//! mapped region (LDS offsets against the work-group's LDS), then the same host accesses the
+//! interpreter makes (so the same single-copy atomicity and ordering). The `s_waitcnt` family
+//! compiles to a call of the interpreter's `step` ([`step_call`]), which keeps its StoreLoad
+//! fence.
+//!
+//! The region holds registers in Cranelift variables, so around a call:
+//! - **before**, the registers the instruction may read or write ([`touched`]: its address,
+//!   data and destination registers, EXEC, M0) are stored from their variables into the
+//!   `Wave` (a destination too: the lanes a load leaves alone must be current there), and
+//!   `lane_ops`;
+//! - **after**, the ones it may write ([`written`]: a load's destination) and `lane_ops` are
+//!   loaded back into their variables.
+//!
+//! When the fast path declines — an unmapped or read-only address, lanes straddling regions,
+//! an aperture address, an LDS offset out of range — it has changed nothing, and the region
+//! exits before the instruction (`exit_if`): every written register is stored back, the PC is
+//! the instruction's, the count is the instructions before it, and the interpreter executes
+//! (and reports) it.
+
+use super::{Gen, Lower};
+use crate::decode::{Fmt, Inst, Kind, VGPR};
+use crate::exec::{self, Flow};
+use crate::jit::CallCtx;
+use crate::wave::reg_index;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, AbiParam, InstBuilder, Signature};
+
+/// Runs memory instruction `i` on its fast path for the region's wave: 1 when done, 0 when
+/// the region must exit before it.
+///
+/// # Safety
+/// `ctx` is the live `CallCtx` of the running region (`Block::run`), whose wave no one else
+/// touches during the call, and `i` points into the region's instructions.
+unsafe extern "C" fn mem_call(ctx: *mut CallCtx, i: *const Inst) -> u32 {
+    // SAFETY: as the function's contract says; `Block::run` made every pointer of `ctx`
+    // from live exclusive borrows that outlast the region's run.
+    let (w, env, journal, i) = unsafe {
+        (
+            &mut *(*ctx).wave,
+            &mut *(*ctx).env,
+            (*ctx).journal.as_mut(),
+            &*i,
+        )
+    };
+    u32::from(exec::jit_fast::run(w, i, env, journal))
+}
+
+/// Runs `i` (a wait) in the interpreter; always 1 (`compilable` admits only instructions
+/// that continue).
+///
+/// # Safety
+/// As [`mem_call`].
+unsafe extern "C" fn step_call(ctx: *mut CallCtx, i: *const Inst) -> u32 {
+    // SAFETY: as for `mem_call`.
+    let (w, env, i) = unsafe { (&mut *(*ctx).wave, &mut *(*ctx).env, &*i) };
+    u32::from(matches!(exec::step::<false>(w, i, env), Ok(Flow::Next)))
+}
+
+/// The registers a memory instruction `jit_fast::admits` may read or write: (SGPR codes,
+/// VGPR rows). EXEC and M0; for SMEM, generous where cheap: the SGPRs from each scalar
+/// operand code up to 16 on (a destination holds up to 16; a base pair or buffer descriptor
+/// fewer); for GLOBAL the SGPR base pair; from each vector operand its rows (one for an LDS
+/// address or a GLOBAL offset from an SGPR base, else two for an address; the data's dwords
+/// for data and destinations). With a `full` EXEC a load's destination rows are left out:
+/// it writes every lane of them, so what the `Wave` held there does not matter.
+fn touched(i: &Inst, full: bool) -> Regs {
+    let m = i.mem;
+    let data = if m.two {
+        2 * usize::from(m.bytes) / 4
+    } else {
+        (usize::from(m.bytes) * usize::from(m.count) / 4).max(1)
+    };
+    let mut sgprs = vec![124, 126, 127];
+    let mut rows = Vec::new();
+    let ext = if i.fmt == Fmt::Smem && i.ext < 128 {
+        Some(i.ext as u16)
+    } else {
+        None
+    };
+    let smem = i.fmt == Fmt::Smem;
+    let one_row_address = i.fmt == Fmt::Ds || (i.fmt == Fmt::Global && i.src[2] != 0x7f);
+    for (k, code) in [i.dst, i.src[0], i.src[1], i.src[2]]
+        .into_iter()
+        .chain(ext)
+        .enumerate()
+    {
+        if code < 128 {
+            if smem {
+                sgprs.extend(usize::from(code)..(usize::from(code) + 16).min(128));
+            } else if k == 3 && i.fmt == Fmt::Global {
+                sgprs.extend([usize::from(code), usize::from(code + 1) % 128]);
+            }
+        } else if code >= VGPR {
+            let n = match k {
+                0 if full && m.kind == Kind::Load => 0,
+                1 if one_row_address => 1,
+                1 => 2,
+                _ => data,
+            };
+            rows.extend((0..n).map(|d| reg_index(code + d as u16)));
+        }
+    }
+    sgprs.sort_unstable();
+    sgprs.dedup();
+    rows.sort_unstable();
+    rows.dedup();
+    Regs { sgprs, rows }
+}
+
+/// Which of [`touched`] the instruction may write: an SMEM load's SGPRs, a vector load's
+/// destination rows; a store writes no register.
+fn written(i: &Inst, t: &Regs) -> Regs {
+    let d = usize::from(i.dst);
+    if i.fmt == Fmt::Smem {
+        let sgprs = t
+            .sgprs
+            .iter()
+            .copied()
+            .filter(|&c| (d..d + 16).contains(&c));
+        return Regs {
+            sgprs: sgprs.collect(),
+            rows: Vec::new(),
+        };
+    }
+    if i.mem.kind != Kind::Load || i.dst < VGPR {
+        return Regs::default();
+    }
+    let m = i.mem;
+    let n = if m.two {
+        2 * usize::from(m.bytes) / 4
+    } else {
+        (usize::from(m.bytes) * usize::from(m.count) / 4).max(1)
+    };
+    Regs {
+        sgprs: Vec::new(),
+        rows: (0..n).map(|k| reg_index(i.dst + k as u16)).collect(),
+    }
+}
+
+/// SGPR codes and VGPR rows.
+#[derive(Default)]
+struct Regs {
+    sgprs: Vec<usize>,
+    rows: Vec<usize>,
+}
+
+impl Gen<'_> {
+    /// A call of [`mem_call`] or [`step_call`] for `i` at `pc`, with the registers it may
+    /// touch stored before and loaded after; when the call answers 0, the region exits
+    /// before `i`.
+    pub(super) fn call_interpreter(&mut self, pc: u64, i: &Inst, l: Lower) {
+        let touched = if l == Lower::Mem {
+            touched(i, self.full)
+        } else {
+            Regs::default()
+        };
+        self.regs_to_wave(&touched.sgprs, &touched.rows);
+        let ptr = self.b.func.dfg.value_type(self.ctx);
+        // The region's own convention: the host's C one (`BlockFn`).
+        let mut sig = Signature::new(self.b.func.signature.call_conv);
+        sig.params.push(AbiParam::new(ptr));
+        sig.params.push(AbiParam::new(ptr));
+        sig.returns.push(AbiParam::new(types::I32));
+        let sig = self.b.import_signature(sig);
+        let f: unsafe extern "C" fn(*mut CallCtx, *const Inst) -> u32 =
+            if l == Lower::Mem { mem_call } else { step_call };
+        let f = self.b.ins().iconst(ptr, f as usize as i64);
+        let ip = self
+            .b
+            .ins()
+            .iconst(ptr, std::ptr::from_ref(i) as usize as i64);
+        let call = self.b.ins().call_indirect(sig, f, &[self.ctx, ip]);
+        let ok = self.b.inst_results(call)[0];
+        if l == Lower::Mem {
+            let declined = self.b.ins().icmp_imm(IntCC::Equal, ok, 0);
+            self.exit_if(declined, pc);
+            let w = written(i, &touched);
+            self.regs_from_wave(&w.sgprs, &w.rows);
+        }
+    }
+
+    /// Stores the current values of `sgprs`, `rows` and `lane_ops` into the `Wave`.
+    fn regs_to_wave(&mut self, sgprs: &[usize], rows: &[usize]) {
+        for &code in sgprs {
+            let x = self.sgpr(code);
+            self.b
+                .ins()
+                .store(super::mf(), x, self.s, (4 * code) as i32);
+        }
+        for &row in rows {
+            self.row_to_wave(row);
+        }
+        let lane_ops = self.b.use_var(self.lane_ops);
+        self.b
+            .ins()
+            .store(super::mf(), lane_ops, self.lane_ops_ptr, 0);
+    }
+
+    /// Loads `sgprs`, `rows` and `lane_ops` from the `Wave` into their variables (what a
+    /// call left there).
+    fn regs_from_wave(&mut self, sgprs: &[usize], rows: &[usize]) {
+        for &code in sgprs {
+            let var = self.svar(code);
+            let x = self
+                .b
+                .ins()
+                .load(types::I32, super::mf(), self.s, (4 * code) as i32);
+            self.b.def_var(var, x);
+        }
+        for &row in rows {
+            let vars = self.rvars(row);
+            for (g, var) in vars.into_iter().enumerate() {
+                let x =
+                    self.b
+                        .ins()
+                        .load(types::I32X4, super::mf(), self.v, Self::row_offset(row, g));
+                self.b.def_var(var, x);
+            }
+        }
+        let lane_ops = self
+            .b
+            .ins()
+            .load(types::I64, super::mf(), self.lane_ops_ptr, 0);
+        self.b.def_var(self.lane_ops, lane_ops);
+        // A load may have written EXEC's SGPRs' neighbours, never EXEC: the cached lane
+        // selects stay valid, but the block changed (`exit_if`), which cleared them.
+    }
+}
