@@ -151,6 +151,12 @@ fn c_discovery() {
     for target in ["gfx942", "gfx950", "gfx1100", "gfx1151", "gfx1201"] {
         run_c("discovery", &[], &[("HSAEMU_TARGET", target)]);
     }
+    // The other RDNA3/RDNA3.5 agents (wave32, GFX11's instruction set).
+    for target in [
+        "gfx1101", "gfx1102", "gfx1103", "gfx1150", "gfx1152", "gfx1153", "gfx1200",
+    ] {
+        run_c("discovery", &[], &[("HSAEMU_TARGET", target)]);
+    }
     // An unsupported HSAEMU_TARGET makes hsa_init fail with a message naming the supported
     // targets, instead of presenting another GPU.
     let exe = compile_c("discovery");

@@ -14,8 +14,8 @@ use std::process::{Command, ExitCode};
 pub const ENVIRONMENT: &str = "\
 Environment (read by the runtime in the program, and by hsaemu):
   HSAEMU_TARGET   GPU processor of the emulated agents: gfx803, gfx900, gfx906, gfx908,
-                  gfx90a (default), gfx940, gfx941, gfx942, gfx950, gfx1030, gfx1100, gfx1151,
-                  gfx1200 or gfx1201, optionally with :xnack+/- and :sramecc+/-
+                  gfx90a (default), gfx940, gfx941, gfx942, gfx950, gfx1030, gfx1100–gfx1103,
+                  gfx1150–gfx1153, gfx1200 or gfx1201, optionally with :xnack+/- and :sramecc+/-
   HSAEMU_GPUS     number of emulated GPU agents (default 1)
   HSAEMU_CUS      compute units per GPU agent (default 4; emulated, not host threads)
   HSAEMU_THREADS  host threads that run work-groups (default: every core)
