@@ -817,6 +817,11 @@ impl Gen<'_> {
     fn write_rows(&mut self, dst: usize, mut f: impl FnMut(&mut Self, usize) -> Value) {
         // All results first: a destination may also be a source.
         let vals: Vec<Value> = (0..self.groups).map(|g| f(self, g)).collect();
+        self.write_vals(dst, vals);
+    }
+
+    /// Writes computed groups (an `i32x4` each) to VGPR row `dst` under EXEC.
+    fn write_vals(&mut self, dst: usize, vals: Vec<Value>) {
         for (g, val) in vals.into_iter().enumerate() {
             let x = if self.full {
                 val
@@ -907,6 +912,10 @@ impl Gen<'_> {
     fn valu(&mut self, i: &Inst, op: VAluOp) -> Result<(), String> {
         if let VAluOp::Carry(kind) = op {
             self.carry(i, kind);
+            return Ok(());
+        }
+        if let VAluOp::Shift64(kind) = op {
+            self.shift64(i, kind);
             return Ok(());
         }
         let dst = reg_index(i.dst);
@@ -1038,6 +1047,56 @@ impl Gen<'_> {
             }
         });
         Ok(())
+    }
+
+    /// `v_lshlrev_b64`/`v_lshrrev_b64`/`v_ashrrev_i64`: `D = S1 shifted by S0[5:0]`, the
+    /// 64-bit values as (low row, high row) pairs, lane by lane (as the interpreter's loop;
+    /// Cranelift masks the amount to 63 as `& 63` does).
+    fn shift64(&mut self, i: &Inst, kind: u8) {
+        let dst = reg_index(i.dst);
+        let amount = self.src(i, 0);
+        // The value: a VGPR pair (its low row), or a 64-bit scalar.
+        let value = if i.src[1] >= VGPR {
+            Ok(reg_index(i.src[1]))
+        } else {
+            Err(self.scalar64(i.src[1], i.lit, i.tys[1]))
+        };
+        let (mut los, mut his) = (Vec::new(), Vec::new());
+        for g in 0..self.groups {
+            let av = self.lanes(amount, g);
+            let pair = value.map(|r| (self.vgroup(r, g), self.vgroup(r + 1, g)));
+            let zero = self.vconst([0; 4]);
+            let (mut lo, mut hi) = (zero, zero);
+            for l in 0..4u8 {
+                let x = match pair {
+                    Ok((rl, rh)) => {
+                        let xl = self.b.ins().extractlane(rl, l);
+                        let xh = self.b.ins().extractlane(rh, l);
+                        let xl = self.b.ins().uextend(types::I64, xl);
+                        let xh = self.b.ins().uextend(types::I64, xh);
+                        let xh = self.b.ins().ishl_imm(xh, 32);
+                        self.b.ins().bor(xl, xh)
+                    }
+                    Err(k) => k,
+                };
+                let a = self.b.ins().extractlane(av, l);
+                let kind = match kind {
+                    0 => IntShift::Shl,
+                    1 => IntShift::Lshr,
+                    _ => IntShift::Ashr,
+                };
+                let r = self.shift_op(kind, x, a);
+                let rl = self.b.ins().ireduce(types::I32, r);
+                let rh = self.b.ins().ushr_imm(r, 32);
+                let rh = self.b.ins().ireduce(types::I32, rh);
+                lo = self.b.ins().insertlane(lo, rl, l);
+                hi = self.b.ins().insertlane(hi, rh, l);
+            }
+            los.push(lo);
+            his.push(hi);
+        }
+        self.write_vals(dst, los);
+        self.write_vals(dst + 1, his);
     }
 
     /// The carry adds and subtracts: the result row under EXEC, and the carry-out merged into

@@ -170,6 +170,9 @@ pub(crate) enum VAluOp {
     Bfi,
     /// `v_fmamk_f32` (`S0 * K + S1`, true) and `v_fmaak_f32` (`S0 * S1 + K`, false).
     FmaK(bool),
+    /// The 64-bit shifts by source 0 (`v_lshlrev_b64` 0, `v_lshrrev_b64` 1,
+    /// `v_ashrrev_i64` 2): a 32-bit amount, a 64-bit value and result (row pairs).
+    Shift64(u8),
 }
 
 impl VAluOp {
@@ -269,6 +272,11 @@ fn vsrc_ok(code: u16) -> bool {
     (VGPR..AGPR).contains(&code) || scalar_ok(code)
 }
 
+/// A 64-bit vector source: a VGPR pair or a 64-bit scalar operand.
+fn scalar64_or_vgpr(code: u16) -> bool {
+    (VGPR..AGPR).contains(&code) || scalar64_ok(code)
+}
+
 /// Whether `i`'s operation has a lowering at all (the run loop's cheap test for where blocks
 /// may start: after an instruction without one).
 #[inline]
@@ -349,6 +357,16 @@ fn lower_compare(imm: i32) -> bool {
 }
 
 fn valu_ok(i: &Inst, op: VAluOp) -> bool {
+    if let VAluOp::Shift64(_) = op {
+        // The register pairs may not run past the last VGPR (the interpreter wraps there).
+        let pair = |c: u16| c < VGPR || c + 1 < AGPR;
+        return (VGPR..AGPR).contains(&i.dst)
+            && pair(i.dst)
+            && vsrc_ok(i.src[0])
+            && i.tys[0] == Ty::B32
+            && (pair(i.src[1]) && i.src[1] < AGPR && scalar64_or_vgpr(i.src[1]))
+            && matches!(i.tys[1], Ty::I64 | Ty::F64);
+    }
     let n = op.sources();
     let srcs = i.src[..n].iter().all(|&c| vsrc_ok(c)) && i.tys[..n].iter().all(|&t| t == Ty::B32);
     let special = match op {
