@@ -848,9 +848,16 @@ impl Gen<'_> {
     fn fma(&mut self, x: Value, y: Value, z: Value) -> Value {
         let (fx, fy, fz) = (self.f32x4(x), self.f32x4(y), self.f32x4(z));
         let r = self.b.ins().fma(fx, fy, fz);
-        let mut out = self.i32x4(r);
+        let r = self.i32x4(r);
+        self.first_nan(r, &[x, y, z])
+    }
+
+    /// `r`, or in a lane where an operand of `ops` is a NaN, the first such, quieted.
+    fn first_nan(&mut self, r: Value, ops: &[Value]) -> Value {
+        let mut out = r;
         let quiet = self.vconst([0x0040_0000; 4]);
-        for (v, fv) in [(z, fz), (y, fy), (x, fx)] {
+        for &v in ops.iter().rev() {
+            let fv = self.f32x4(v);
             let nan = self.b.ins().fcmp(FloatCC::Unordered, fv, fv);
             let q = self.b.ins().bor(v, quiet);
             out = self.b.ins().bitselect(nan, q, out);
@@ -916,6 +923,10 @@ impl Gen<'_> {
         }
         if let VAluOp::Shift64(kind) = op {
             self.shift64(i, kind);
+            return Ok(());
+        }
+        if let VAluOp::PkF32(kind) = op {
+            self.pk_f32(i, kind);
             return Ok(());
         }
         let dst = reg_index(i.dst);
@@ -1092,6 +1103,60 @@ impl Gen<'_> {
                 lo = self.b.ins().insertlane(lo, rl, l);
                 hi = self.b.ins().insertlane(hi, rh, l);
             }
+            los.push(lo);
+            his.push(hi);
+        }
+        self.write_vals(dst, los);
+        self.write_vals(dst + 1, his);
+    }
+
+    /// Source `k` of a packed f32 instruction as its (low, high) halves: a VGPR pair's rows,
+    /// an SGPR pair, or a constant's one 32-bit value in both (the interpreter's `pk32_src`).
+    fn pk_src(&mut self, i: &Inst, k: usize) -> (Src, Src) {
+        let code = i.src[k];
+        if code >= VGPR {
+            let r = reg_index(code);
+            (Src::Row(r), Src::Row(r + 1))
+        } else if code < 128 {
+            let c = code as usize;
+            (Src::Uniform(self.sgpr(c)), Src::Uniform(self.sgpr(c + 1)))
+        } else {
+            let x = self.scalar(code, i.lit, Ty::B32);
+            (Src::Uniform(x), Src::Uniform(x))
+        }
+    }
+
+    /// `v_pk_add_f32`/`v_pk_mul_f32`/`v_pk_fma_f32` half by half, `v_pk_mov_b32` choosing
+    /// each half by op_sel (`compilable` admits the others with the default modifiers).
+    fn pk_f32(&mut self, i: &Inst, kind: u8) {
+        let dst = reg_index(i.dst);
+        let n = if kind == 2 { 3 } else { 2 };
+        let srcs: Vec<(Src, Src)> = (0..n).map(|k| self.pk_src(i, k)).collect();
+        let (mut los, mut his) = (Vec::new(), Vec::new());
+        for g in 0..self.groups {
+            let half = |s: &mut Self, hi: bool| -> Value {
+                let pick = |p: (Src, Src), h: bool| if h { p.1 } else { p.0 };
+                if kind == 3 {
+                    let (k, sel) = if hi { (1, i.opsel & 2) } else { (0, i.opsel & 1) };
+                    return s.lanes(pick(srcs[k], sel != 0), g);
+                }
+                let x = s.lanes(pick(srcs[0], hi), g);
+                let y = s.lanes(pick(srcs[1], hi), g);
+                if kind == 2 {
+                    let z = s.lanes(pick(srcs[2], hi), g);
+                    return s.fma(x, y, z);
+                }
+                let (fx, fy) = (s.f32x4(x), s.f32x4(y));
+                let r = if kind == 0 {
+                    s.b.ins().fadd(fx, fy)
+                } else {
+                    s.b.ins().fmul(fx, fy)
+                };
+                let r = s.i32x4(r);
+                s.first_nan(r, &[x, y])
+            };
+            let lo = half(self, false);
+            let hi = half(self, true);
             los.push(lo);
             his.push(hi);
         }
