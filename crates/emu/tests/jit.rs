@@ -315,9 +315,9 @@ fn check_wide(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             let (c, d) = (f(old.v[12][l]), f(old.v[13][l]));
             // Floats: the bits, or any NaN for a NaN.
             let want_f = |r0: usize, new: [f32; 2]| {
-                for h in 0..2 {
+                for (h, &n) in new.iter().enumerate() {
                     let got = f(r.v[r0 + h][l]);
-                    let expect = if active { new[h] } else { f(old.v[r0 + h][l]) };
+                    let expect = if active { n } else { f(old.v[r0 + h][l]) };
                     assert!(
                         got.to_bits() == expect.to_bits() || (got.is_nan() && expect.is_nan()),
                         "{mcpu}{attr}: v{} lane {l}: {got} vs {expect}",

@@ -1137,7 +1137,11 @@ impl Gen<'_> {
             let half = |s: &mut Self, hi: bool| -> Value {
                 let pick = |p: (Src, Src), h: bool| if h { p.1 } else { p.0 };
                 if kind == 3 {
-                    let (k, sel) = if hi { (1, i.opsel & 2) } else { (0, i.opsel & 1) };
+                    let (k, sel) = if hi {
+                        (1, i.opsel & 2)
+                    } else {
+                        (0, i.opsel & 1)
+                    };
                     return s.lanes(pick(srcs[k], sel != 0), g);
                 }
                 let x = s.lanes(pick(srcs[0], hi), g);
