@@ -2719,6 +2719,8 @@ pub(crate) fn jit_lowering(op: Op) -> Option<crate::jit::Lower> {
         Op::V_PK_MUL_F32 => Lower::VAlu(VAluOp::PkF32(1)),
         Op::V_PK_FMA_F32 => Lower::VAlu(VAluOp::PkF32(2)),
         Op::V_PK_MOV_B32 => Lower::VAlu(VAluOp::PkF32(3)),
+        Op::V_MAD_U64_U32 => Lower::VAlu(VAluOp::Mad64(false)),
+        Op::V_MAD_I64_I32 => Lower::VAlu(VAluOp::Mad64(true)),
         Op::V_CMP => Lower::VCmp,
         Op::V_READFIRSTLANE_B32 => Lower::ReadFirstLane,
         Op::S_NOP => Lower::Nop,

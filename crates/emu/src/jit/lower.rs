@@ -925,6 +925,10 @@ impl Gen<'_> {
             self.shift64(i, kind);
             return Ok(());
         }
+        if let VAluOp::Mad64(signed) = op {
+            self.mad64(i, signed);
+            return Ok(());
+        }
         if let VAluOp::PkF32(kind) = op {
             self.pk_f32(i, kind);
             return Ok(());
@@ -1066,48 +1070,122 @@ impl Gen<'_> {
     fn shift64(&mut self, i: &Inst, kind: u8) {
         let dst = reg_index(i.dst);
         let amount = self.src(i, 0);
-        // The value: a VGPR pair (its low row), or a 64-bit scalar.
-        let value = if i.src[1] >= VGPR {
-            Ok(reg_index(i.src[1]))
-        } else {
-            Err(self.scalar64(i.src[1], i.lit, i.tys[1]))
+        let value = self.src64(i, 1);
+        let kind = match kind {
+            0 => IntShift::Shl,
+            1 => IntShift::Lshr,
+            _ => IntShift::Ashr,
         };
         let (mut los, mut his) = (Vec::new(), Vec::new());
         for g in 0..self.groups {
             let av = self.lanes(amount, g);
-            let pair = value.map(|r| (self.vgroup(r, g), self.vgroup(r + 1, g)));
+            let pair = self.pair_group(value, g);
             let zero = self.vconst([0; 4]);
             let (mut lo, mut hi) = (zero, zero);
             for l in 0..4u8 {
-                let x = match pair {
-                    Ok((rl, rh)) => {
-                        let xl = self.b.ins().extractlane(rl, l);
-                        let xh = self.b.ins().extractlane(rh, l);
-                        let xl = self.b.ins().uextend(types::I64, xl);
-                        let xh = self.b.ins().uextend(types::I64, xh);
-                        let xh = self.b.ins().ishl_imm(xh, 32);
-                        self.b.ins().bor(xl, xh)
-                    }
-                    Err(k) => k,
-                };
+                let x = self.lane64(pair, l);
                 let a = self.b.ins().extractlane(av, l);
-                let kind = match kind {
-                    0 => IntShift::Shl,
-                    1 => IntShift::Lshr,
-                    _ => IntShift::Ashr,
-                };
                 let r = self.shift_op(kind, x, a);
-                let rl = self.b.ins().ireduce(types::I32, r);
-                let rh = self.b.ins().ushr_imm(r, 32);
-                let rh = self.b.ins().ireduce(types::I32, rh);
-                lo = self.b.ins().insertlane(lo, rl, l);
-                hi = self.b.ins().insertlane(hi, rh, l);
+                (lo, hi) = self.insert64(lo, hi, r, l);
             }
             los.push(lo);
             his.push(hi);
         }
         self.write_vals(dst, los);
         self.write_vals(dst + 1, his);
+    }
+
+    /// A 64-bit vector source: a VGPR pair (its low row), or a 64-bit scalar.
+    fn src64(&mut self, i: &Inst, k: usize) -> Result<usize, Value> {
+        if i.src[k] >= VGPR {
+            Ok(reg_index(i.src[k]))
+        } else {
+            Err(self.scalar64(i.src[k], i.lit, i.tys[k]))
+        }
+    }
+
+    /// Group `g` of a 64-bit source: its (low, high) `i32x4`s, or the scalar.
+    fn pair_group(&mut self, src: Result<usize, Value>, g: usize) -> Result<(Value, Value), Value> {
+        src.map(|r| (self.vgroup(r, g), self.vgroup(r + 1, g)))
+    }
+
+    /// Lane `l` of a 64-bit source group as an `i64`.
+    fn lane64(&mut self, pair: Result<(Value, Value), Value>, l: u8) -> Value {
+        match pair {
+            Ok((rl, rh)) => {
+                let xl = self.b.ins().extractlane(rl, l);
+                let xh = self.b.ins().extractlane(rh, l);
+                let xl = self.b.ins().uextend(types::I64, xl);
+                let xh = self.b.ins().uextend(types::I64, xh);
+                let xh = self.b.ins().ishl_imm(xh, 32);
+                self.b.ins().bor(xl, xh)
+            }
+            Err(k) => k,
+        }
+    }
+
+    /// `r` (an `i64`) into lane `l` of the (low, high) `i32x4`s.
+    fn insert64(&mut self, lo: Value, hi: Value, r: Value, l: u8) -> (Value, Value) {
+        let rl = self.b.ins().ireduce(types::I32, r);
+        let rh = self.b.ins().ushr_imm(r, 32);
+        let rh = self.b.ins().ireduce(types::I32, rh);
+        (
+            self.b.ins().insertlane(lo, rl, l),
+            self.b.ins().insertlane(hi, rh, l),
+        )
+    }
+
+    /// `v_mad_u64_u32`/`v_mad_i64_i32`: `D = S0 * S1 + S2` in 64 bits lane by lane (the
+    /// product always fits), the lanes whose sum overflowed to the SGPR pair under EXEC (the
+    /// interpreter's `merge_mask`, as `carry`).
+    fn mad64(&mut self, i: &Inst, signed: bool) {
+        let dst = reg_index(i.dst);
+        let (a, b) = (self.src(i, 0), self.src(i, 1));
+        let c = self.src64(i, 2);
+        let mut ov = self.b.ins().iconst(types::I64, 0);
+        let (mut los, mut his) = (Vec::new(), Vec::new());
+        for g in 0..self.groups {
+            let (xv, yv) = (self.lanes(a, g), self.lanes(b, g));
+            let pair = self.pair_group(c, g);
+            let zero = self.vconst([0; 4]);
+            let (mut lo, mut hi) = (zero, zero);
+            for l in 0..4u8 {
+                let x = self.b.ins().extractlane(xv, l);
+                let y = self.b.ins().extractlane(yv, l);
+                let z = self.lane64(pair, l);
+                let (x, y) = if signed {
+                    (
+                        self.b.ins().sextend(types::I64, x),
+                        self.b.ins().sextend(types::I64, y),
+                    )
+                } else {
+                    (
+                        self.b.ins().uextend(types::I64, x),
+                        self.b.ins().uextend(types::I64, y),
+                    )
+                };
+                let p = self.b.ins().imul(x, y);
+                let r = self.b.ins().iadd(p, z);
+                let o = if signed {
+                    // Signed overflow: the sum's sign differs from both addends'.
+                    let t = self.b.ins().bxor(r, p);
+                    let u = self.b.ins().bxor(r, z);
+                    let t = self.b.ins().band(t, u);
+                    self.b.ins().icmp_imm(IntCC::SignedLessThan, t, 0)
+                } else {
+                    self.b.ins().icmp(IntCC::UnsignedLessThan, r, z)
+                };
+                let o = self.b.ins().uextend(types::I64, o);
+                let o = self.b.ins().ishl_imm(o, i64::from(4 * g as u8 + l));
+                ov = self.b.ins().bor(ov, o);
+                (lo, hi) = self.insert64(lo, hi, r, l);
+            }
+            los.push(lo);
+            his.push(hi);
+        }
+        self.write_vals(dst, los);
+        self.write_vals(dst + 1, his);
+        self.merge_mask(i.sdst, ov);
     }
 
     /// Source `k` of a packed f32 instruction as its (low, high) halves: a VGPR pair's rows,
@@ -1225,12 +1303,18 @@ impl Gen<'_> {
             co = self.b.ins().bor(co, hb);
         }
         self.write_rows(dst, |_, g| rows[g]);
-        let exec = self.exec64();
-        let d = i.sdst as usize;
+        self.merge_mask(i.sdst, co);
+    }
+
+    /// Merges the lane flags `m` into the SGPR pair `code` under EXEC (`Wave::merge_mask`;
+    /// nothing for a code past the SGPR pairs).
+    fn merge_mask(&mut self, code: u16, m: Value) {
+        let d = code as usize;
         if d < 127 {
+            let exec = self.exec64();
             let old = self.sgpr64(d);
             let keep = self.b.ins().band_not(old, exec);
-            let new = self.b.ins().band(co, exec);
+            let new = self.b.ins().band(m, exec);
             let x = self.b.ins().bor(keep, new);
             self.set_sgpr64(d, x);
         }

@@ -176,6 +176,9 @@ pub(crate) enum VAluOp {
     /// gfx90a's packed f32 on row pairs (`v_pk_add_f32` 0, `v_pk_mul_f32` 1, `v_pk_fma_f32`
     /// 2, `v_pk_mov_b32` 3).
     PkF32(u8),
+    /// `v_mad_u64_u32` (false) and `v_mad_i64_i32` (true): `S0 * S1 + S2` in 64 bits, the
+    /// overflow per lane to an SGPR pair under EXEC (without clamp).
+    Mad64(bool),
 }
 
 impl VAluOp {
@@ -184,7 +187,7 @@ impl VAluOp {
         use VAluOp::*;
         match self {
             Mov | Not => 1,
-            PkF32(2) => 3,
+            PkF32(2) | Mad64(_) => 3,
             Fma | LshlAdd | Add3 | Or3 | AndOr | Xad | LshlOr | AddLshl | Bfi => 3,
             _ => 2,
         }
@@ -382,6 +385,16 @@ fn lower_compare(imm: i32) -> bool {
 }
 
 fn valu_ok(i: &Inst, op: VAluOp) -> bool {
+    if let VAluOp::Mad64(_) = op {
+        let pair = |c: u16| c < VGPR || c + 1 < AGPR;
+        return (VGPR..AGPR).contains(&i.dst)
+            && pair(i.dst)
+            && i.src[..2].iter().all(|&c| vsrc_ok(c))
+            && i.tys[..2] == [Ty::B32, Ty::B32]
+            && pair(i.src[2])
+            && scalar64_or_vgpr(i.src[2])
+            && matches!(i.tys[2], Ty::I64 | Ty::F64);
+    }
     if let VAluOp::Shift64(_) = op {
         // The register pairs may not run past the last VGPR (the interpreter wraps there).
         let pair = |c: u16| c < VGPR || c + 1 < AGPR;
