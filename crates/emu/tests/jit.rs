@@ -262,6 +262,9 @@ fn check_wide(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
          v_lshlrev_b64 v[30:31], v0, s[0:1]
 ",
     );
+    if lanes == 64 {
+        text.push_str("v_mad_u64_u32 v[40:41], s[10:11], v12, v13, v[12:13]\n");
+    }
     if gfx90a {
         text.push_str(
             "v_pk_add_f32 v[32:33], v[8:9], 1.0
@@ -286,7 +289,7 @@ fn check_wide(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{mcpu}{attr}: {e:?}"));
     if jit::checks_single_runs() {
         let after = jit::stats();
-        let n = if gfx90a { 8 } else { 4 };
+        let n = if gfx90a { 9 } else { 4 + lanes as u64 / 64 };
         assert!(
             after.instructions >= before.instructions + n,
             "{mcpu}{attr}: not compiled ({before:?} → {after:?})"
@@ -310,6 +313,18 @@ fn check_wide(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         want(26, split(x >> 33));
         want(28, split(((x as i64) >> s) as u64));
         want(30, split(0x4000_0000_c040_0000u64 << s));
+        if lanes == 64 {
+            // D = S0 * S1 + S2 in 64 bits; the lanes whose sum overflows set their bit.
+            let p = u128::from(old.v[12][l]) * u128::from(old.v[13][l]) + u128::from(x);
+            want(40, split(p as u64));
+            let sbit = |v: &WaveRegs| v.s[10 + l / 32] >> (l % 32) & 1;
+            let bit = if active {
+                u32::from(p >> 64 != 0)
+            } else {
+                sbit(&old)
+            };
+            assert_eq!(sbit(&r), bit, "{mcpu}: s[10:11] lane {l}");
+        }
         if gfx90a {
             let (a, b) = (f(old.v[8][l]), f(old.v[9][l]));
             let (c, d) = (f(old.v[12][l]), f(old.v[13][l]));
