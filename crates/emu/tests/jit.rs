@@ -263,7 +263,7 @@ fn check_wide(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
 ",
     );
     if lanes == 64 {
-        text.push_str("v_mad_u64_u32 v[40:41], s[10:11], v12, v13, v[12:13]\n");
+        text.push_str("v_mad_u64_u32 v[40:41], s[10:11], v12, v0, -1\n");
     }
     if gfx90a {
         text.push_str(
@@ -315,7 +315,7 @@ fn check_wide(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         want(30, split(0x4000_0000_c040_0000u64 << s));
         if lanes == 64 {
             // D = S0 * S1 + S2 in 64 bits; the lanes whose sum overflows set their bit.
-            let p = u128::from(old.v[12][l]) * u128::from(old.v[13][l]) + u128::from(x);
+            let p = u128::from(old.v[12][l]) * l as u128 + u128::from(u64::MAX);
             want(40, split(p as u64));
             let sbit = |v: &WaveRegs| v.s[10 + l / 32] >> (l % 32) & 1;
             let bit = if active {
