@@ -250,9 +250,110 @@ fn check_carries(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     assert!(r.scc, "s_and_saveexec: EXEC non-zero");
 }
 
+/// The 64-bit shifts (and, on gfx90a, packed f32) compile: values from the definitions
+/// (`D.u64 = S1.u64 << S0[5:0]`…; each f32 half on its own half; a constant is one f32 for
+/// both halves).
+fn check_wide(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let gfx90a = mcpu == "gfx90a";
+    let mut text = String::from(
+        "v_lshlrev_b64 v[24:25], v0, v[12:13]
+         v_lshrrev_b64 v[26:27], 33, v[12:13]
+         v_ashrrev_i64 v[28:29], v0, v[12:13]
+         v_lshlrev_b64 v[30:31], v0, s[0:1]
+",
+    );
+    if lanes == 64 {
+        text.push_str("v_mad_u64_u32 v[40:41], s[10:11], v12, v0, -1\n");
+    }
+    if gfx90a {
+        text.push_str(
+            "v_pk_add_f32 v[32:33], v[8:9], 1.0
+             v_pk_mul_f32 v[34:35], v[8:9], s[0:1]
+             v_pk_fma_f32 v[36:37], v[8:9], v[8:9], v[12:13]
+             v_pk_mov_b32 v[38:39], v[8:9], v[12:13] op_sel:[1,0]
+",
+        );
+    }
+    text.push_str("s_endpgm\n");
+    let words = assemble(mcpu, attr, &text);
+    let mut r = setup(gen);
+    r.s[0] = 0xc040_0000; // -3.0
+    r.s[1] = 0x4000_0000; // 2.0
+    for l in 0..64 {
+        r.v[8][l] = (l as f32 * 0.25).to_bits();
+        r.v[9][l] = (l as f32 - 20.0).to_bits();
+        r.v[13][l] = 0x8000_0000u32.rotate_right(l as u32) | l as u32;
+    }
+    let old = r.clone();
+    let before = jit::stats();
+    run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{mcpu}{attr}: {e:?}"));
+    if jit::checks_single_runs() {
+        let after = jit::stats();
+        let n = if gfx90a { 9 } else { 4 + lanes as u64 / 64 };
+        assert!(
+            after.instructions >= before.instructions + n,
+            "{mcpu}{attr}: not compiled ({before:?} → {after:?})"
+        );
+    }
+    let exec = old.exec();
+    let f = f32::from_bits;
+    for l in 0..lanes {
+        let active = exec >> l & 1 != 0;
+        let pair = |v: &WaveRegs, r0: usize| [v.v[r0][l], v.v[r0 + 1][l]];
+        let want = |r0: usize, new: [u32; 2]| {
+            let expect = if active { new } else { pair(&old, r0) };
+            assert_eq!(pair(&r, r0), expect, "{mcpu}{attr}: v[{r0}] lane {l}");
+        };
+        let split = |x: u64| [x as u32, (x >> 32) as u32];
+        let (s, x) = (
+            l as u32 & 63,
+            u64::from(old.v[12][l]) | u64::from(old.v[13][l]) << 32,
+        );
+        want(24, split(x << s));
+        want(26, split(x >> 33));
+        want(28, split(((x as i64) >> s) as u64));
+        want(30, split(0x4000_0000_c040_0000u64 << s));
+        if lanes == 64 {
+            // D = S0 * S1 + S2 in 64 bits; the lanes whose sum overflows set their bit.
+            let p = u128::from(old.v[12][l]) * l as u128 + u128::from(u64::MAX);
+            want(40, split(p as u64));
+            let sbit = |v: &WaveRegs| v.s[10 + l / 32] >> (l % 32) & 1;
+            let bit = if active {
+                u32::from(p >> 64 != 0)
+            } else {
+                sbit(&old)
+            };
+            assert_eq!(sbit(&r), bit, "{mcpu}: s[10:11] lane {l}");
+        }
+        if gfx90a {
+            let (a, b) = (f(old.v[8][l]), f(old.v[9][l]));
+            let (c, d) = (f(old.v[12][l]), f(old.v[13][l]));
+            // Floats: the bits, or any NaN for a NaN.
+            let want_f = |r0: usize, new: [f32; 2]| {
+                for (h, &n) in new.iter().enumerate() {
+                    let got = f(r.v[r0 + h][l]);
+                    let expect = if active { n } else { f(old.v[r0 + h][l]) };
+                    assert!(
+                        got.to_bits() == expect.to_bits() || (got.is_nan() && expect.is_nan()),
+                        "{mcpu}{attr}: v{} lane {l}: {got} vs {expect}",
+                        r0 + h
+                    );
+                }
+            };
+            want_f(32, [a + 1.0, b + 1.0]);
+            want_f(34, [a * -3.0, b * 2.0]);
+            want_f(36, [a.mul_add(a, c), b.mul_add(b, d)]);
+            want(38, [old.v[9][l], old.v[12][l]]);
+        }
+    }
+}
+
 #[test]
 fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     compiled_memory_instructions_match_the_interpreter_and_the_definitions();
+    check_wide(Gen::Gfx90a, "gfx90a", "", 64);
+    check_wide(Gen::Gfx9, "gfx906", "", 64);
+    check_wide(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
     check_carries(Gen::Gfx90a, "gfx90a", "", 64);
     check_carries(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
     check(Gen::Gfx90a, "gfx90a", "", 64);

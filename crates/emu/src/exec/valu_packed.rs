@@ -12,12 +12,25 @@ use crate::ops::Op;
 use crate::wave::{Ty, Wave, LANES};
 use half::f16;
 
+/// A NaN operand gives the first NaN of `ops`, quieted (the host leaves the choice between
+/// two NaNs to its code generator; this fixes it, and the compiling tier's lowering of the
+/// packed f32 operations makes the same choice).
+#[inline(always)]
+fn first_nan(r: u32, ops: &[u32]) -> u32 {
+    if f(r).is_nan() {
+        if let Some(&x) = ops.iter().find(|&&x| f(x).is_nan()) {
+            return x | 0x0040_0000;
+        }
+    }
+    r
+}
+
 /// f32 and f16 (low-half) arithmetic on bits in a MODE rounding direction: the host's
 /// arithmetic for round to nearest even, [`sf`] otherwise.
 #[inline(always)]
 fn add32(x: u32, y: u32, rm: sf::Round) -> u32 {
     if rm == sf::Round::NearestEven {
-        u(f(x) + f(y))
+        first_nan(u(f(x) + f(y)), &[x, y])
     } else {
         sf::add(sf::F32, x.into(), y.into(), rm) as u32
     }
@@ -25,7 +38,7 @@ fn add32(x: u32, y: u32, rm: sf::Round) -> u32 {
 #[inline(always)]
 fn mul32(x: u32, y: u32, rm: sf::Round) -> u32 {
     if rm == sf::Round::NearestEven {
-        u(f(x) * f(y))
+        first_nan(u(f(x) * f(y)), &[x, y])
     } else {
         sf::mul(sf::F32, x.into(), y.into(), rm) as u32
     }
@@ -33,7 +46,7 @@ fn mul32(x: u32, y: u32, rm: sf::Round) -> u32 {
 #[inline(always)]
 fn fma32(x: u32, y: u32, z: u32, rm: sf::Round) -> u32 {
     if rm == sf::Round::NearestEven {
-        u(f(x).mul_add(f(y), f(z)))
+        first_nan(u(f(x).mul_add(f(y), f(z))), &[x, y, z])
     } else {
         sf::fma(sf::F32, x.into(), y.into(), z.into(), rm, 0) as u32
     }

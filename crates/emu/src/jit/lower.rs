@@ -817,6 +817,11 @@ impl Gen<'_> {
     fn write_rows(&mut self, dst: usize, mut f: impl FnMut(&mut Self, usize) -> Value) {
         // All results first: a destination may also be a source.
         let vals: Vec<Value> = (0..self.groups).map(|g| f(self, g)).collect();
+        self.write_vals(dst, vals);
+    }
+
+    /// Writes computed groups (an `i32x4` each) to VGPR row `dst` under EXEC.
+    fn write_vals(&mut self, dst: usize, vals: Vec<Value>) {
         for (g, val) in vals.into_iter().enumerate() {
             let x = if self.full {
                 val
@@ -843,9 +848,16 @@ impl Gen<'_> {
     fn fma(&mut self, x: Value, y: Value, z: Value) -> Value {
         let (fx, fy, fz) = (self.f32x4(x), self.f32x4(y), self.f32x4(z));
         let r = self.b.ins().fma(fx, fy, fz);
-        let mut out = self.i32x4(r);
+        let r = self.i32x4(r);
+        self.first_nan(r, &[x, y, z])
+    }
+
+    /// `r`, or in a lane where an operand of `ops` is a NaN, the first such, quieted.
+    fn first_nan(&mut self, r: Value, ops: &[Value]) -> Value {
+        let mut out = r;
         let quiet = self.vconst([0x0040_0000; 4]);
-        for (v, fv) in [(z, fz), (y, fy), (x, fx)] {
+        for &v in ops.iter().rev() {
+            let fv = self.f32x4(v);
             let nan = self.b.ins().fcmp(FloatCC::Unordered, fv, fv);
             let q = self.b.ins().bor(v, quiet);
             out = self.b.ins().bitselect(nan, q, out);
@@ -907,6 +919,18 @@ impl Gen<'_> {
     fn valu(&mut self, i: &Inst, op: VAluOp) -> Result<(), String> {
         if let VAluOp::Carry(kind) = op {
             self.carry(i, kind);
+            return Ok(());
+        }
+        if let VAluOp::Shift64(kind) = op {
+            self.shift64(i, kind);
+            return Ok(());
+        }
+        if let VAluOp::Mad64(signed) = op {
+            self.mad64(i, signed);
+            return Ok(());
+        }
+        if let VAluOp::PkF32(kind) = op {
+            self.pk_f32(i, kind);
             return Ok(());
         }
         let dst = reg_index(i.dst);
@@ -1040,6 +1064,188 @@ impl Gen<'_> {
         Ok(())
     }
 
+    /// `v_lshlrev_b64`/`v_lshrrev_b64`/`v_ashrrev_i64`: `D = S1 shifted by S0[5:0]`, the
+    /// 64-bit values as (low row, high row) pairs, lane by lane (as the interpreter's loop;
+    /// Cranelift masks the amount to 63 as `& 63` does).
+    fn shift64(&mut self, i: &Inst, kind: u8) {
+        let dst = reg_index(i.dst);
+        let amount = self.src(i, 0);
+        let value = self.src64(i, 1);
+        let kind = match kind {
+            0 => IntShift::Shl,
+            1 => IntShift::Lshr,
+            _ => IntShift::Ashr,
+        };
+        let (mut los, mut his) = (Vec::new(), Vec::new());
+        for g in 0..self.groups {
+            let av = self.lanes(amount, g);
+            let pair = self.pair_group(value, g);
+            let zero = self.vconst([0; 4]);
+            let (mut lo, mut hi) = (zero, zero);
+            for l in 0..4u8 {
+                let x = self.lane64(pair, l);
+                let a = self.b.ins().extractlane(av, l);
+                let r = self.shift_op(kind, x, a);
+                (lo, hi) = self.insert64(lo, hi, r, l);
+            }
+            los.push(lo);
+            his.push(hi);
+        }
+        self.write_vals(dst, los);
+        self.write_vals(dst + 1, his);
+    }
+
+    /// A 64-bit vector source: a VGPR pair (its low row), or a 64-bit scalar.
+    fn src64(&mut self, i: &Inst, k: usize) -> Result<usize, Value> {
+        if i.src[k] >= VGPR {
+            Ok(reg_index(i.src[k]))
+        } else {
+            Err(self.scalar64(i.src[k], i.lit, i.tys[k]))
+        }
+    }
+
+    /// Group `g` of a 64-bit source: its (low, high) `i32x4`s, or the scalar.
+    fn pair_group(&mut self, src: Result<usize, Value>, g: usize) -> Result<(Value, Value), Value> {
+        src.map(|r| (self.vgroup(r, g), self.vgroup(r + 1, g)))
+    }
+
+    /// Lane `l` of a 64-bit source group as an `i64`.
+    fn lane64(&mut self, pair: Result<(Value, Value), Value>, l: u8) -> Value {
+        match pair {
+            Ok((rl, rh)) => {
+                let xl = self.b.ins().extractlane(rl, l);
+                let xh = self.b.ins().extractlane(rh, l);
+                let xl = self.b.ins().uextend(types::I64, xl);
+                let xh = self.b.ins().uextend(types::I64, xh);
+                let xh = self.b.ins().ishl_imm(xh, 32);
+                self.b.ins().bor(xl, xh)
+            }
+            Err(k) => k,
+        }
+    }
+
+    /// `r` (an `i64`) into lane `l` of the (low, high) `i32x4`s.
+    fn insert64(&mut self, lo: Value, hi: Value, r: Value, l: u8) -> (Value, Value) {
+        let rl = self.b.ins().ireduce(types::I32, r);
+        let rh = self.b.ins().ushr_imm(r, 32);
+        let rh = self.b.ins().ireduce(types::I32, rh);
+        (
+            self.b.ins().insertlane(lo, rl, l),
+            self.b.ins().insertlane(hi, rh, l),
+        )
+    }
+
+    /// `v_mad_u64_u32`/`v_mad_i64_i32`: `D = S0 * S1 + S2` in 64 bits lane by lane (the
+    /// product always fits), the lanes whose sum overflowed to the SGPR pair under EXEC (the
+    /// interpreter's `merge_mask`, as `carry`).
+    fn mad64(&mut self, i: &Inst, signed: bool) {
+        let dst = reg_index(i.dst);
+        let (a, b) = (self.src(i, 0), self.src(i, 1));
+        let c = self.src64(i, 2);
+        let mut ov = self.b.ins().iconst(types::I64, 0);
+        let (mut los, mut his) = (Vec::new(), Vec::new());
+        for g in 0..self.groups {
+            let (xv, yv) = (self.lanes(a, g), self.lanes(b, g));
+            let pair = self.pair_group(c, g);
+            let zero = self.vconst([0; 4]);
+            let (mut lo, mut hi) = (zero, zero);
+            for l in 0..4u8 {
+                let x = self.b.ins().extractlane(xv, l);
+                let y = self.b.ins().extractlane(yv, l);
+                let z = self.lane64(pair, l);
+                let (x, y) = if signed {
+                    (
+                        self.b.ins().sextend(types::I64, x),
+                        self.b.ins().sextend(types::I64, y),
+                    )
+                } else {
+                    (
+                        self.b.ins().uextend(types::I64, x),
+                        self.b.ins().uextend(types::I64, y),
+                    )
+                };
+                let p = self.b.ins().imul(x, y);
+                let r = self.b.ins().iadd(p, z);
+                let o = if signed {
+                    // Signed overflow: the sum's sign differs from both addends'.
+                    let t = self.b.ins().bxor(r, p);
+                    let u = self.b.ins().bxor(r, z);
+                    let t = self.b.ins().band(t, u);
+                    self.b.ins().icmp_imm(IntCC::SignedLessThan, t, 0)
+                } else {
+                    self.b.ins().icmp(IntCC::UnsignedLessThan, r, z)
+                };
+                let o = self.b.ins().uextend(types::I64, o);
+                let o = self.b.ins().ishl_imm(o, i64::from(4 * g as u8 + l));
+                ov = self.b.ins().bor(ov, o);
+                (lo, hi) = self.insert64(lo, hi, r, l);
+            }
+            los.push(lo);
+            his.push(hi);
+        }
+        self.write_vals(dst, los);
+        self.write_vals(dst + 1, his);
+        self.merge_mask(i.sdst, ov);
+    }
+
+    /// Source `k` of a packed f32 instruction as its (low, high) halves: a VGPR pair's rows,
+    /// an SGPR pair, or a constant's one 32-bit value in both (the interpreter's `pk32_src`).
+    fn pk_src(&mut self, i: &Inst, k: usize) -> (Src, Src) {
+        let code = i.src[k];
+        if code >= VGPR {
+            let r = reg_index(code);
+            (Src::Row(r), Src::Row(r + 1))
+        } else if code < 128 {
+            let c = code as usize;
+            (Src::Uniform(self.sgpr(c)), Src::Uniform(self.sgpr(c + 1)))
+        } else {
+            let x = self.scalar(code, i.lit, Ty::B32);
+            (Src::Uniform(x), Src::Uniform(x))
+        }
+    }
+
+    /// `v_pk_add_f32`/`v_pk_mul_f32`/`v_pk_fma_f32` half by half, `v_pk_mov_b32` choosing
+    /// each half by op_sel (`compilable` admits the others with the default modifiers).
+    fn pk_f32(&mut self, i: &Inst, kind: u8) {
+        let dst = reg_index(i.dst);
+        let n = if kind == 2 { 3 } else { 2 };
+        let srcs: Vec<(Src, Src)> = (0..n).map(|k| self.pk_src(i, k)).collect();
+        let (mut los, mut his) = (Vec::new(), Vec::new());
+        for g in 0..self.groups {
+            let half = |s: &mut Self, hi: bool| -> Value {
+                let pick = |p: (Src, Src), h: bool| if h { p.1 } else { p.0 };
+                if kind == 3 {
+                    let (k, sel) = if hi {
+                        (1, i.opsel & 2)
+                    } else {
+                        (0, i.opsel & 1)
+                    };
+                    return s.lanes(pick(srcs[k], sel != 0), g);
+                }
+                let x = s.lanes(pick(srcs[0], hi), g);
+                let y = s.lanes(pick(srcs[1], hi), g);
+                if kind == 2 {
+                    let z = s.lanes(pick(srcs[2], hi), g);
+                    return s.fma(x, y, z);
+                }
+                let (fx, fy) = (s.f32x4(x), s.f32x4(y));
+                let r = if kind == 0 {
+                    s.b.ins().fadd(fx, fy)
+                } else {
+                    s.b.ins().fmul(fx, fy)
+                };
+                let r = s.i32x4(r);
+                s.first_nan(r, &[x, y])
+            };
+            let lo = half(self, false);
+            let hi = half(self, true);
+            los.push(lo);
+            his.push(hi);
+        }
+        self.write_vals(dst, los);
+        self.write_vals(dst + 1, his);
+    }
+
     /// The carry adds and subtracts: the result row under EXEC, and the carry-out merged into
     /// the SGPR pair under EXEC (the interpreter's `merge_mask`: in wave32 the second SGPR
     /// keeps its value, as EXEC has no high bits).
@@ -1097,12 +1303,18 @@ impl Gen<'_> {
             co = self.b.ins().bor(co, hb);
         }
         self.write_rows(dst, |_, g| rows[g]);
-        let exec = self.exec64();
-        let d = i.sdst as usize;
+        self.merge_mask(i.sdst, co);
+    }
+
+    /// Merges the lane flags `m` into the SGPR pair `code` under EXEC (`Wave::merge_mask`;
+    /// nothing for a code past the SGPR pairs).
+    fn merge_mask(&mut self, code: u16, m: Value) {
+        let d = code as usize;
         if d < 127 {
+            let exec = self.exec64();
             let old = self.sgpr64(d);
             let keep = self.b.ins().band_not(old, exec);
-            let new = self.b.ins().band(co, exec);
+            let new = self.b.ins().band(m, exec);
             let x = self.b.ins().bor(keep, new);
             self.set_sgpr64(d, x);
         }

@@ -170,6 +170,15 @@ pub(crate) enum VAluOp {
     Bfi,
     /// `v_fmamk_f32` (`S0 * K + S1`, true) and `v_fmaak_f32` (`S0 * S1 + K`, false).
     FmaK(bool),
+    /// The 64-bit shifts by source 0 (`v_lshlrev_b64` 0, `v_lshrrev_b64` 1,
+    /// `v_ashrrev_i64` 2): a 32-bit amount, a 64-bit value and result (row pairs).
+    Shift64(u8),
+    /// gfx90a's packed f32 on row pairs (`v_pk_add_f32` 0, `v_pk_mul_f32` 1, `v_pk_fma_f32`
+    /// 2, `v_pk_mov_b32` 3).
+    PkF32(u8),
+    /// `v_mad_u64_u32` (false) and `v_mad_i64_i32` (true): `S0 * S1 + S2` in 64 bits, the
+    /// overflow per lane to an SGPR pair under EXEC (without clamp).
+    Mad64(bool),
 }
 
 impl VAluOp {
@@ -178,6 +187,7 @@ impl VAluOp {
         use VAluOp::*;
         match self {
             Mov | Not => 1,
+            PkF32(2) | Mad64(_) => 3,
             Fma | LshlAdd | Add3 | Or3 | AndOr | Xad | LshlOr | AddLshl | Bfi => 3,
             _ => 2,
         }
@@ -269,6 +279,31 @@ fn vsrc_ok(code: u16) -> bool {
     (VGPR..AGPR).contains(&code) || scalar_ok(code)
 }
 
+/// gfx90a's packed f32: VOP3P without clamp, each half from its own half of a source
+/// (the default op_sel/op_sel_hi) and without neg; `v_pk_mov_b32` takes any op_sel (it
+/// reads no other modifier). A source is a VGPR pair, an SGPR pair or a constant (one
+/// 32-bit value for both halves, as the interpreter's `pk32_src`).
+fn pk_f32_ok(i: &Inst, k: u8) -> bool {
+    let n = if k == 2 { 3 } else { 2 };
+    let m = (1u8 << n) - 1;
+    let mods = k == 3 || (i.opsel & m == 0 && i.opsel_hi & m == m && i.neg | i.neg_hi == 0);
+    let pair = |c: u16| (VGPR..AGPR).contains(&c) && c + 1 < AGPR;
+    let src = |c: u16| pair(c) || scalar64_ok(c);
+    i.fmt == Fmt::Vop3p
+        && i.sub == Sub::E32
+        && i.omod == 0
+        && !i.has(flag::CLAMP)
+        && mods
+        && pair(i.dst)
+        && i.src[..n].iter().all(|&c| src(c))
+        && (k != 2 || host_fma())
+}
+
+/// A 64-bit vector source: a VGPR pair or a 64-bit scalar operand.
+fn scalar64_or_vgpr(code: u16) -> bool {
+    (VGPR..AGPR).contains(&code) || scalar64_ok(code)
+}
+
 /// Whether `i`'s operation has a lowering at all (the run loop's cheap test for where blocks
 /// may start: after an instruction without one).
 #[inline]
@@ -297,6 +332,7 @@ pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
                     _ => scalar_ok(i.src[0]) && scalar_ok(i.src[1]),
                 }
         }
+        Lower::VAlu(VAluOp::PkF32(k)) => pk_f32_ok(i, k),
         Lower::VAlu(_) | Lower::VCmp | Lower::ReadFirstLane => {
             // abs/neg only on the sources of f32 operations (not on Fmac's accumulator).
             let float_mods = match l {
@@ -349,6 +385,26 @@ fn lower_compare(imm: i32) -> bool {
 }
 
 fn valu_ok(i: &Inst, op: VAluOp) -> bool {
+    if let VAluOp::Mad64(_) = op {
+        let pair = |c: u16| c < VGPR || c + 1 < AGPR;
+        return (VGPR..AGPR).contains(&i.dst)
+            && pair(i.dst)
+            && i.src[..2].iter().all(|&c| vsrc_ok(c))
+            && i.tys[..2] == [Ty::B32, Ty::B32]
+            && pair(i.src[2])
+            && scalar64_or_vgpr(i.src[2])
+            && matches!(i.tys[2], Ty::I64 | Ty::F64);
+    }
+    if let VAluOp::Shift64(_) = op {
+        // The register pairs may not run past the last VGPR (the interpreter wraps there).
+        let pair = |c: u16| c < VGPR || c + 1 < AGPR;
+        return (VGPR..AGPR).contains(&i.dst)
+            && pair(i.dst)
+            && vsrc_ok(i.src[0])
+            && i.tys[0] == Ty::B32
+            && (pair(i.src[1]) && i.src[1] < AGPR && scalar64_or_vgpr(i.src[1]))
+            && matches!(i.tys[1], Ty::I64 | Ty::F64);
+    }
     let n = op.sources();
     let srcs = i.src[..n].iter().all(|&c| vsrc_ok(c)) && i.tys[..n].iter().all(|&t| t == Ty::B32);
     let special = match op {
