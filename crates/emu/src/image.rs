@@ -448,12 +448,7 @@ impl Resource {
             depth,
             pitch: bits(w[4], 13, pitch_bits) + 1,
             kind,
-            dst_sel: [
-                bits(w[3], 0, 3) as u8,
-                bits(w[3], 3, 3) as u8,
-                bits(w[3], 6, 3) as u8,
-                bits(w[3], 9, 3) as u8,
-            ],
+            dst_sel: dst_sel_of(w[3]),
             base_level: bits(w[3], 12, 4) as u8,
             last_level: bits(w[3], 16, 4) as u8,
             base_array: bits(w[5], 0, 13),
@@ -490,12 +485,7 @@ impl Resource {
             depth,
             pitch,
             kind,
-            dst_sel: [
-                bits(w[3], 0, 3) as u8,
-                bits(w[3], 3, 3) as u8,
-                bits(w[3], 6, 3) as u8,
-                bits(w[3], 9, 3) as u8,
-            ],
+            dst_sel: dst_sel_of(w[3]),
             base_level: bits(w[3], 12, 4) as u8,
             last_level: bits(w[3], 16, 4) as u8,
             base_array: bits(w[4], 16, 13),
@@ -545,12 +535,7 @@ impl Resource {
             depth,
             pitch,
             kind,
-            dst_sel: [
-                bits(w[3], 0, 3) as u8,
-                bits(w[3], 3, 3) as u8,
-                bits(w[3], 6, 3) as u8,
-                bits(w[3], 9, 3) as u8,
-            ],
+            dst_sel: dst_sel_of(w[3]),
             base_level: bits(w[1], 25, 5) as u8,
             last_level: bits(w[3], 15, 5) as u8,
             base_array: bits(w[4], 16, 14),
@@ -891,6 +876,11 @@ pub fn depth_compare(func: u8, reference: f32, texel: f32) -> bool {
         6 => reference >= texel,
         _ => true,
     }
+}
+
+/// DST_SEL_X…W (word 3 bits 11:0, three bits each): the same place in every T# layout.
+fn dst_sel_of(w3: u32) -> [u8; 4] {
+    [0, 3, 6, 9].map(|at| bits(w3, at, 3) as u8)
 }
 
 #[cfg(test)]

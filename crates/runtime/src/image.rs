@@ -917,31 +917,42 @@ fn for_rows(offset: [u32; 3], range: [u32; 3], mut f: impl FnMut([usize; 3], usi
 mod tests {
     use super::*;
 
-    #[test]
-    fn gfx1030_images_use_gfx10_words_and_pitch_rules() {
+    /// A runtime whose one GPU agent is `target`.
+    fn runtime_on(target: &str) -> Runtime {
         let config = crate::agent::Config {
-            target: crate::agent::Isa::parse("gfx1030", true).expect("isa"),
+            target: crate::agent::Isa::parse(target, true).expect("isa"),
             gpus: 1,
             compute_units: 1,
             cu_masks: Default::default(),
             cu_mask_skip_init: false,
             visible: None,
         };
-        let rt = Runtime::new(config).expect("runtime");
-        let gpu = rt.gpu_agents().next().expect("a GPU agent");
-        assert_eq!(layout_of(gpu), Some(Layout::Gfx10));
-        let rgba8 = ImageFormat {
-            channel_type: 2,
-            channel_order: 8,
-        };
-        let desc = |geometry, array_size| ImageDescriptor {
+        Runtime::new(config).expect("runtime")
+    }
+
+    const RGBA8: ImageFormat = ImageFormat {
+        channel_type: 2,
+        channel_order: 8,
+    };
+
+    /// A 100×8 RGBA8 image of `geometry` (array size `array_size`).
+    fn rgba8_100x8(geometry: u32, array_size: usize) -> ImageDescriptor {
+        ImageDescriptor {
             geometry,
             width: 100,
             height: 8,
             depth: 0,
             array_size,
-            format: rgba8,
-        };
+            format: RGBA8,
+        }
+    }
+
+    #[test]
+    fn gfx1030_images_use_gfx10_words_and_pitch_rules() {
+        let rt = runtime_on("gfx1030");
+        let gpu = rt.gpu_agents().next().expect("a GPU agent");
+        assert_eq!(layout_of(gpu), Some(Layout::Gfx10));
+        let (rgba8, desc) = (RGBA8, rgba8_100x8);
         // The default row (100 × 4 bytes → 512) is the only one a 2D array takes; a 2D image
         // takes any aligned pitch up to 16384 elements.
         let info = |d: &ImageDescriptor, row| data_info(gpu, d, DataLayout::Linear, row, 0);
@@ -969,29 +980,10 @@ mod tests {
 
     #[test]
     fn gfx1201_images_use_gfx12_words() {
-        let config = crate::agent::Config {
-            target: crate::agent::Isa::parse("gfx1201", true).expect("isa"),
-            gpus: 1,
-            compute_units: 1,
-            cu_masks: Default::default(),
-            cu_mask_skip_init: false,
-            visible: None,
-        };
-        let rt = Runtime::new(config).expect("runtime");
+        let rt = runtime_on("gfx1201");
         let gpu = rt.gpu_agents().next().expect("a GPU agent");
         assert_eq!(layout_of(gpu), Some(Layout::Gfx12));
-        let rgba8 = ImageFormat {
-            channel_type: 2,
-            channel_order: 8,
-        };
-        let desc = |geometry, array_size| ImageDescriptor {
-            geometry,
-            width: 100,
-            height: 8,
-            depth: 0,
-            array_size,
-            format: rgba8,
-        };
+        let (rgba8, desc) = (RGBA8, rgba8_100x8);
         let info = |d: &ImageDescriptor, row| data_info(gpu, d, DataLayout::Linear, row, 0);
         // As on GFX10.3, a 2D array takes only the default row; a 2D image's pitch − 1 fits
         // DEPTH with PITCH_MSB (16 bits).
