@@ -823,10 +823,8 @@ fn run_program(p: &Program, target: &str, check: bool, jit: Option<&str>) -> Run
     }
 }
 
-/// Runs every manifest program built for `target` and checks each against the known-failure
-/// list: a listed-passing program must pass, a known failure must still fail (so the list stays
-/// true), and no program may be missing.
-fn run_all_for(target: &str, min_programs: usize, check: bool) {
+/// The manifest programs built for `target`: at least `min_programs` of them.
+fn programs_for(target: &str, min_programs: usize) -> Vec<Program> {
     let programs: Vec<Program> = manifest()
         .into_iter()
         .filter(|p| p.targets.iter().any(|t| t == target))
@@ -836,6 +834,14 @@ fn run_all_for(target: &str, min_programs: usize, check: bool) {
         "only {} programs are built for {target}, want at least {min_programs}",
         programs.len()
     );
+    programs
+}
+
+/// Runs every manifest program built for `target` and checks each against the known-failure
+/// list: a listed-passing program must pass, a known failure must still fail (so the list stays
+/// true), and no program may be missing.
+fn run_all_for(target: &str, min_programs: usize, check: bool) {
+    let programs = programs_for(target, min_programs);
     let known = known_failures();
     let mut problems = Vec::new();
     let mut report = Vec::new();
@@ -893,15 +899,7 @@ fn judge(
 /// two must end with the same exit status and print the same lines (in any order), but for
 /// the timing figures some programs print ([`without_timings`]).
 fn compare_tiers(target: &str, min_programs: usize) {
-    let programs: Vec<Program> = manifest()
-        .into_iter()
-        .filter(|p| p.targets.iter().any(|t| t == target))
-        .collect();
-    assert!(
-        programs.len() >= min_programs,
-        "only {} programs for {target}",
-        programs.len()
-    );
+    let programs = programs_for(target, min_programs);
     let known = known_failures();
     let (mut problems, mut report) = (Vec::new(), Vec::new());
     let mut totals = [0.0; 2];
