@@ -1023,29 +1023,10 @@ mod tests {
 
     #[test]
     fn gfx1100_images_use_gfx11_words() {
-        let rt = Runtime::new(crate::agent::Config {
-            target: crate::agent::Isa::parse("gfx1100", true).expect("isa"),
-            gpus: 1,
-            compute_units: 1,
-            cu_masks: Default::default(),
-            cu_mask_skip_init: false,
-            visible: None,
-        })
-        .expect("runtime");
+        let rt = runtime_on("gfx1100");
         let gpu = rt.gpu_agents().next().expect("a GPU agent");
         assert_eq!(layout_of(gpu), Some(Layout::Gfx11));
-        let rgba8 = ImageFormat {
-            channel_type: 2,
-            channel_order: 8,
-        };
-        let d = ImageDescriptor {
-            geometry: geometry::D2,
-            width: 100,
-            height: 8,
-            depth: 0,
-            array_size: 0,
-            format: rgba8,
-        };
+        let (rgba8, d) = (RGBA8, rgba8_100x8(geometry::D2, 0));
         // GFX10.3's 14-bit pitch field.
         let info = |row| data_info(gpu, &d, DataLayout::Linear, row, 0);
         assert_eq!(info(1024).map(|i| i.size), Ok(1024 * 8));
@@ -1072,15 +1053,7 @@ mod tests {
 
     #[test]
     fn size_limits_are_rocrs() {
-        let rt = Runtime::new(crate::agent::Config {
-            target: crate::agent::Isa::parse("gfx90a", true).expect("isa"),
-            gpus: 1,
-            compute_units: 1,
-            cu_masks: Default::default(),
-            cu_mask_skip_init: false,
-            visible: None,
-        })
-        .expect("runtime");
+        let rt = runtime_on("gfx90a");
         let gpu = rt.gpu_agents().next().expect("a GPU agent");
         let r32 = ImageFormat {
             channel_type: 8,  // SIGNED_INT32
