@@ -348,8 +348,498 @@ fn check_wide(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     }
 }
 
+/// 64-bit values for the compares and shifts: both signs, equal high halves with different
+/// low ones, the 32-bit boundaries.
+const E64: [u64; 16] = [
+    0,
+    1,
+    u64::MAX,
+    1 << 63,
+    (1 << 63) - 1,
+    0xffff_ffff,
+    0x1_0000_0000,
+    0x8000_0000,
+    0x1234_5678_9abc_def0,
+    4,
+    3,
+    0x8000_0000_0000_0001,
+    0xffff_ffff_0000_0000,
+    0x1_0000_0001,
+    0xfedc_ba98_7654_3210,
+    5,
+];
+/// 16-bit values (a different high half in every lane, which the 16-bit compares ignore).
+const E16: [u32; 16] = [
+    0, 1, 2, 3, 0x7fff, 0x8000, 0xffff, 0xfffe, 0x100, 0x80, 0x1234, 0xabcd, 0x7ffe, 0x8001, 5,
+    0xff,
+];
+/// Integers for the conversions to f32: ties at 2^24 and above, the 32-bit extremes.
+const CVT_INT: [u32; 16] = [
+    0,
+    1,
+    0xffff_ffff,
+    0x8000_0000,
+    0x7fff_ffff,
+    0x8000_0001,
+    0x0100_0001,
+    0x0100_0003,
+    0xffff_ff80,
+    0xffff_ffc0,
+    0x7fff_ffc0,
+    0x1234_5678,
+    3,
+    0xfeed_beef,
+    0x7fff_ff80,
+    0x0300_0002,
+];
+/// f32 bits for the conversions to integers: fractions, the bounds of i32 and u32 and just
+/// inside them, infinities, NaNs of both signs, a denormal.
+const CVT_F32: [u32; 20] = [
+    0,
+    0x8000_0000,
+    0x3fc0_0000, // 1.5
+    0xbfc0_0000, // -1.5
+    0x3f00_0000, // 0.5
+    0xbf7d_70a4, // -0.99
+    0x4020_0000, // 2.5
+    0x4f00_0000, // 2^31
+    0xcf00_0000, // -2^31
+    0x4f80_0000, // 2^32
+    0x4f7f_ffff, // 4294967040
+    0x4eff_ffff, // 2147483520
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0xffc0_0001,
+    0x0000_0001,
+    0xd015_02f9, // -1e10
+    0x5015_02f9, // 1e10
+    0xcf00_0001, // just below -2^31
+];
+
+/// The lane mask SGPR operand of a VOP3 compare: one SGPR in wave32, a pair in wave64.
+fn mask_reg(n: usize, wave32: bool) -> String {
+    if wave32 {
+        format!("s{n}")
+    } else {
+        format!("s[{n}:{}]", n + 1)
+    }
+}
+
+/// 64- and 16-bit compares (VOPC into VCC, VOP3 into SGPRs, a constant operand, `v_cmpx`),
+/// the f32 ↔ 32-bit integer conversions, 64-bit shifts by constants (vector and scalar
+/// values), the cache invalidates and, on gfx90a, packed f32 with op_sel and neg: all in one
+/// compiled block, values from the ISA's definitions.
+fn check_compares_and_conversions(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let wave32 = lanes == 32;
+    let gfx90a = mcpu == "gfx90a";
+    let gfx10 = mcpu == "gfx1030";
+    let vcc = if wave32 { "vcc_lo" } else { "vcc" };
+    let save_vcc = if wave32 {
+        "s_mov_b32 s34, vcc_lo"
+    } else {
+        "s_mov_b64 s[34:35], vcc"
+    };
+    let m = |n| mask_reg(n, wave32);
+    let mut text = format!(
+        "v_cmp_gt_u64_e32 {vcc}, s[20:21], v[40:41]
+         {save_vcc}
+         v_cmp_le_u64_e64 {}, s[22:23], v[42:43]
+         v_cmp_lt_u64_e64 {}, s[20:21], 4
+         v_cmp_lt_i64_e64 {}, v[40:41], v[42:43]
+         v_cmp_ne_u64_e64 {}, v[40:41], v[42:43]
+         v_cmp_ge_i64_e64 {}, v[42:43], -2
+         v_cmp_gt_u16_e32 {vcc}, 2, v44
+         v_cmp_lt_i16_e64 {}, v44, v47
+         v_cmp_ge_u16_e64 {}, v44, v47
+         v_cvt_f32_u32 v50, v45
+         v_cvt_f32_i32 v51, v45
+         v_cvt_u32_f32 v52, v46
+         v_cvt_i32_f32 v53, v46
+         v_cvt_i32_f32_e64 v48, -|v46|
+         v_lshlrev_b64 v[54:55], 0, v[40:41]
+         v_lshlrev_b64 v[56:57], 31, v[40:41]
+         v_lshlrev_b64 v[58:59], 32, v[40:41]
+         v_lshlrev_b64 v[60:61], 63, v[40:41]
+         v_lshrrev_b64 v[62:63], 1, v[40:41]
+         v_lshrrev_b64 v[64:65], 32, v[40:41]
+         v_lshrrev_b64 v[66:67], 45, v[40:41]
+         v_ashrrev_i64 v[68:69], 7, v[40:41]
+         v_ashrrev_i64 v[70:71], 32, v[40:41]
+         v_ashrrev_i64 v[72:73], 63, v[40:41]
+         v_ashrrev_i64 v[74:75], -1, v[40:41]
+         v_lshlrev_b64 v[76:77], 5, s[22:23]
+",
+        m(24),
+        m(26),
+        m(28),
+        m(30),
+        m(32),
+        m(36),
+        m(38)
+    );
+    if gfx10 {
+        text.push_str(
+            "buffer_gl0_inv
+             buffer_gl1_inv
+             v_ashrrev_i64 v[78:79], 0x61, v[40:41]
+",
+        );
+    } else {
+        text.push_str("buffer_wbinvl1_vol\n");
+    }
+    if gfx90a {
+        text.push_str(
+            "buffer_wbl2
+             buffer_invl2
+             v_pk_add_f32 v[80:81], v[84:85], v[86:87] neg_lo:[0,1] neg_hi:[0,1]
+             v_pk_mul_f32 v[82:83], v[84:85], v[86:87] op_sel:[1,0] op_sel_hi:[0,1] neg_lo:[1,0]
+             v_pk_fma_f32 v[88:89], v[84:85], v[86:87], v[84:85] op_sel_hi:[1,0,1] neg_hi:[1,1,0]
+             v_pk_add_f32 v[90:91], v[84:85], 1.0 op_sel:[1,1] neg_lo:[1,1]
+",
+        );
+    }
+    // Last: v_cmpx (EXEC changes).
+    text.push_str(if gfx10 {
+        "v_cmpx_gt_u64_e64 s[20:21], v[40:41]\n"
+    } else {
+        "v_cmpx_gt_u64_e64 s[2:3], s[20:21], v[40:41]\n"
+    });
+    let n = text.lines().filter(|l| !l.trim().is_empty()).count() as u64;
+    text.push_str("s_endpgm\n");
+    let words = assemble(mcpu, attr, &text);
+    let mut r = setup(gen);
+    // Lanes 48–63 compare equal values.
+    let a64 = |l: usize| E64[l % 16];
+    let b64 = |l: usize| {
+        if l >= 48 {
+            E64[l % 16]
+        } else {
+            E64[(5 * l + 3) % 16]
+        }
+    };
+    let pair = |r: &mut WaveRegs, v: usize, l: usize, x: u64| {
+        r.v[v][l] = x as u32;
+        r.v[v + 1][l] = (x >> 32) as u32;
+    };
+    for l in 0..64 {
+        pair(&mut r, 40, l, a64(l));
+        pair(&mut r, 42, l, b64(l));
+        r.v[44][l] = (l as u32 * 0x1111) << 16 | E16[l % 16];
+        r.v[47][l] = (l as u32 * 0x0707) << 16 | E16[(3 * l + 5) % 16];
+        r.v[45][l] = CVT_INT[l % 16];
+        r.v[46][l] = CVT_F32[l % 20];
+        r.v[84][l] = (l as f32 * 0.25).to_bits();
+        r.v[85][l] = (l as f32 - 20.0).to_bits();
+        r.v[86][l] = if l == 9 {
+            0x7fa0_0000
+        } else {
+            (3.5 - l as f32).to_bits()
+        };
+        r.v[87][l] = (l as f32 * -1.5).to_bits();
+    }
+    r.s[20] = 0x8000_0000;
+    r.s[21] = 0;
+    r.s[22] = 0x0000_0001;
+    r.s[23] = 0x8000_0001;
+    let old = r.clone();
+    let before = jit::stats();
+    run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{mcpu}{attr}: {e:?}"));
+    if jit::checks_single_runs() {
+        let after = jit::stats();
+        assert!(
+            after.instructions >= before.instructions + n,
+            "{mcpu}{attr}: not compiled ({before:?} → {after:?}, {n} instructions)"
+        );
+    }
+    let exec = old.exec();
+    let s20 = 0x8000_0000u64;
+    let s22 = 0x8000_0001_0000_0001u64;
+    let mut masks = [0u64; 8];
+    let mut cmpx = 0u64;
+    for l in 0..lanes {
+        let active = exec >> l & 1 != 0;
+        let (a, b) = (a64(l), b64(l));
+        let (h, k) = (old.v[44][l] as u16, old.v[47][l] as u16);
+        if active {
+            let flags = [
+                s20 > a,
+                s22 <= b,
+                s20 < 4,
+                (a as i64) < b as i64,
+                a != b,
+                b as i64 >= -2,
+                (h as i16) < k as i16,
+                h >= k,
+            ];
+            for (m, f) in masks.iter_mut().zip(flags) {
+                *m |= u64::from(f) << l;
+            }
+            if s20 > a {
+                cmpx |= 1 << l;
+            }
+        }
+        let want = |v: usize, new: u32| {
+            let expect = if active { new } else { old.v[v][l] };
+            assert_eq!(r.v[v][l], expect, "{mcpu}{attr}: v{v} lane {l}");
+        };
+        let (x, y) = (old.v[45][l], f32::from_bits(old.v[46][l]));
+        // Rust's `as` is the ISA's definition: to nearest even from integers; toward zero
+        // from f32, out-of-range values clamped, NaN to 0.
+        want(50, (x as f32).to_bits());
+        want(51, (x as i32 as f32).to_bits());
+        want(52, y as u32);
+        want(53, y as i32 as u32);
+        want(48, -y.abs() as i32 as u32);
+        let want64 = |v: usize, new: u64| {
+            want(v, new as u32);
+            want(v + 1, (new >> 32) as u32);
+        };
+        want64(54, a);
+        want64(56, a << 31);
+        want64(58, a << 32);
+        want64(60, a << 63);
+        want64(62, a >> 1);
+        want64(64, a >> 32);
+        want64(66, a >> 45);
+        want64(68, ((a as i64) >> 7) as u64);
+        want64(70, ((a as i64) >> 32) as u64);
+        want64(72, ((a as i64) >> 63) as u64);
+        want64(74, ((a as i64) >> 63) as u64);
+        want64(76, s22 << 5);
+        if gfx10 {
+            want64(78, ((a as i64) >> 33) as u64);
+        }
+        if gfx90a {
+            let f = f32::from_bits;
+            let (p, q) = (f(old.v[84][l]), f(old.v[85][l]));
+            let (s, t) = (f(old.v[86][l]), f(old.v[87][l]));
+            let want_f = |v: usize, new: [f32; 2]| {
+                for (h, &n) in new.iter().enumerate() {
+                    let got = f(r.v[v + h][l]);
+                    let expect = if active { n } else { f(old.v[v + h][l]) };
+                    assert!(
+                        got.to_bits() == expect.to_bits() || (got.is_nan() && expect.is_nan()),
+                        "{mcpu}: v{} lane {l}: {got} vs {expect}",
+                        v + h
+                    );
+                }
+            };
+            // Result half h reads source k's half op_sel[k] (op_sel_hi[k] for the high
+            // result), negated by neg_lo[k] (neg_hi[k]).
+            want_f(80, [p + -s, q + -t]);
+            want_f(82, [-q * s, p * t]);
+            want_f(88, [p.mul_add(s, p), (-q).mul_add(-s, q)]);
+            want_f(90, [-q + -1.0, q + 1.0]);
+        }
+    }
+    let get = |n: usize| {
+        if wave32 {
+            u64::from(r.s[n])
+        } else {
+            u64::from(r.s[n]) | u64::from(r.s[n + 1]) << 32
+        }
+    };
+    assert_eq!(get(34), masks[0], "{mcpu}{attr}: v_cmp_gt_u64 (VCC)");
+    for (k, n) in [24, 26, 28, 30, 32, 36, 38].into_iter().enumerate() {
+        assert_eq!(get(n), masks[k + 1], "{mcpu}{attr}: compare into s{n}");
+    }
+    let mut vcc16 = 0u64;
+    for l in 0..lanes {
+        if exec >> l & 1 != 0 && 2 > old.v[44][l] as u16 {
+            vcc16 |= 1 << l;
+        }
+    }
+    assert_eq!(
+        get(WaveRegs::VCC),
+        vcc16,
+        "{mcpu}{attr}: v_cmp_gt_u16 (VCC)"
+    );
+    // v_cmpx writes EXEC (and on GFX9 the SGPR pair too).
+    assert_eq!(r.exec(), cmpx, "{mcpu}{attr}: v_cmpx_gt_u64 EXEC");
+    if !gfx10 {
+        assert_eq!(get(2), cmpx, "{mcpu}{attr}: v_cmpx_gt_u64 s[2:3]");
+    }
+}
+
+/// The scalar 64-bit shifts, the 64- and 32-bit logic forms, `s_not`, `s_lshlN_add_u32`,
+/// `s_bfe` and `s_bfm`, with SCC after each (`s_cselect_b32`), for several inputs: each run
+/// compiled and checked against the interpreter and the definitions.
+fn check_salu(gen: Gen, mcpu: &str, attr: &str) {
+    let text = "s_lshl_b64 s[40:41], s[20:21], s24
+                s_cselect_b32 s60, 1, 0
+                s_lshr_b64 s[42:43], s[20:21], s24
+                s_cselect_b32 s61, 1, 0
+                s_ashr_i64 s[44:45], s[20:21], s24
+                s_cselect_b32 s62, 1, 0
+                s_not_b64 s[46:47], s[20:21]
+                s_cselect_b32 s63, 1, 0
+                s_orn2_b64 s[48:49], s[20:21], s[22:23]
+                s_cselect_b32 s64, 1, 0
+                s_nand_b64 s[50:51], s[20:21], s[22:23]
+                s_cselect_b32 s65, 1, 0
+                s_nor_b64 s[52:53], s[20:21], s[22:23]
+                s_cselect_b32 s66, 1, 0
+                s_xnor_b64 s[54:55], s[20:21], s[22:23]
+                s_cselect_b32 s67, 1, 0
+                s_lshl1_add_u32 s56, s20, s25
+                s_cselect_b32 s68, 1, 0
+                s_lshl4_add_u32 s57, s20, s25
+                s_cselect_b32 s69, 1, 0
+                s_bfe_u32 s58, s20, s26
+                s_cselect_b32 s70, 1, 0
+                s_bfe_i32 s59, s20, s26
+                s_cselect_b32 s71, 1, 0
+                s_orn2_b32 s72, s20, s22
+                s_cselect_b32 s73, 1, 0
+                s_nand_b32 s74, s20, s22
+                s_cselect_b32 s75, 1, 0
+                s_nor_b32 s76, s20, s22
+                s_cselect_b32 s77, 1, 0
+                s_xnor_b32 s78, s20, s22
+                s_cselect_b32 s79, 1, 0
+                s_not_b32 s80, s20
+                s_cselect_b32 s81, 1, 0
+                s_bfm_b32 s82, s24, s25
+                s_lshl_b64 s[84:85], s[20:21], 32
+                s_lshr_b64 s[86:87], s[20:21], 0x41
+                s_lshl3_add_u32 s88, s20, 7
+                s_endpgm
+";
+    let words = assemble(mcpu, attr, text);
+    // (S0 64-bit, S1 64-bit, shift amount / bfm width, addend / bfm offset, bfe control).
+    let inputs: [(u64, u64, u32, u32, u32); 8] = [
+        (
+            0x8000_0000_0000_0001,
+            0x0f0f_f0f0_1234_5678,
+            1,
+            0xffff_ffff,
+            4 | 8 << 16,
+        ),
+        (0xffff_ffff_ffff_ffff, 0, 63, 1, 31 | 1 << 16),
+        (1, u64::MAX, 64, 0, 0),
+        (
+            0x1234_5678_9abc_def0,
+            0xffff_0000_ffff_0000,
+            32,
+            0x8000_0000,
+            8 | 32 << 16,
+        ),
+        (0, 0, 0, 0, 3 | 40 << 16),
+        (
+            0xf000_0000_8000_0000,
+            0x8000_0000_0000_0000,
+            97,
+            0x7fff_ffff,
+            16 | 16 << 16,
+        ),
+        (
+            0x7fff_ffff_ffff_ffff,
+            0xfedc_ba98_7654_3210,
+            33,
+            5,
+            0x7f_0000,
+        ),
+        (
+            0x0000_0001_1000_0000,
+            0x1_0000_0000,
+            31,
+            0xf000_0000,
+            28 | 4 << 16,
+        ),
+    ];
+    for (a, b, sh, add, ctl) in inputs {
+        let mut r = WaveRegs::new(gen);
+        r.s[20] = a as u32;
+        r.s[21] = (a >> 32) as u32;
+        r.s[22] = b as u32;
+        r.s[23] = (b >> 32) as u32;
+        r.s[24] = sh;
+        r.s[25] = add;
+        r.s[26] = ctl;
+        let before = jit::stats();
+        run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{mcpu}{attr}: {e:?}"));
+        if jit::checks_single_runs() {
+            let after = jit::stats();
+            assert!(
+                after.instructions >= before.instructions + 38,
+                "{mcpu}{attr}: not compiled ({before:?} → {after:?})"
+            );
+        }
+        let s64 = |n: usize| u64::from(r.s[n]) | u64::from(r.s[n + 1]) << 32;
+        let what = format!("{mcpu}{attr} {a:#x} {b:#x} {sh} {add:#x} {ctl:#x}");
+        let (a32, b32) = (a as u32, b as u32);
+        // 64-bit results with SCC = result non-zero.
+        let k = sh & 63;
+        for (n, scc, want) in [
+            (40, 60, a << k),
+            (42, 61, a >> k),
+            (44, 62, ((a as i64) >> k) as u64),
+            (46, 63, !a),
+            (48, 64, a | !b),
+            (50, 65, !(a & b)),
+            (52, 66, !(a | b)),
+            (54, 67, !(a ^ b)),
+        ] {
+            assert_eq!(s64(n), want, "{what}: s[{n}]");
+            assert_eq!(r.s[scc], u32::from(want != 0), "{what}: SCC into s{scc}");
+        }
+        // D = (S0 << n) + S1 in 64 bits, SCC = bits above 31.
+        for (n, scc, shift) in [(56, 68, 1), (57, 69, 4)] {
+            let v = (u64::from(a32) << shift) + u64::from(add);
+            assert_eq!(r.s[n], v as u32, "{what}: s_lshl{shift}_add_u32");
+            assert_eq!(r.s[scc], u32::from(v >> 32 != 0), "{what}: its SCC");
+        }
+        // s_bfe: offset S1[4:0], width S1[22:16] (0: zero, 32 and up: everything above the
+        // offset).
+        let (off, width) = (ctl & 31, ctl >> 16 & 0x7f);
+        let bfe_u = if width == 0 {
+            0
+        } else if width >= 32 {
+            a32 >> off
+        } else {
+            (a32 >> off) & ((1 << width) - 1)
+        };
+        let bfe_i = if width == 0 {
+            0
+        } else if width >= 32 {
+            ((a32 as i32) >> off) as u32
+        } else {
+            ((((a32 as i32) >> off) << (32 - width)) >> (32 - width)) as u32
+        };
+        for (n, scc, want) in [
+            (58, 70, bfe_u),
+            (59, 71, bfe_i),
+            (72, 73, a32 | !b32),
+            (74, 75, !(a32 & b32)),
+            (76, 77, !(a32 | b32)),
+            (78, 79, !(a32 ^ b32)),
+            (80, 81, !a32),
+        ] {
+            assert_eq!(r.s[n], want, "{what}: s{n}");
+            assert_eq!(r.s[scc], u32::from(want != 0), "{what}: SCC into s{scc}");
+        }
+        let bfm = ((1u64 << (sh & 31)) - 1) as u32;
+        assert_eq!(r.s[82], bfm.wrapping_shl(add & 31), "{what}: s_bfm_b32");
+        assert_eq!(s64(84), a << 32, "{what}: s_lshl_b64 by 32");
+        assert_eq!(s64(86), a >> 1, "{what}: s_lshr_b64 by 0x41");
+        assert_eq!(r.s[88], a32.wrapping_shl(3).wrapping_add(7), "{what}");
+        assert_eq!(
+            r.scc,
+            (u64::from(a32) << 3) + 7 > 0xffff_ffff,
+            "{what}: SCC"
+        );
+    }
+}
+
 #[test]
 fn compiled_blocks_match_the_interpreter_and_the_definitions() {
+    check_compares_and_conversions(Gen::Gfx90a, "gfx90a", "", 64);
+    check_compares_and_conversions(Gen::Gfx9, "gfx906", "", 64);
+    check_compares_and_conversions(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
+    check_compares_and_conversions(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64);
+    check_salu(Gen::Gfx90a, "gfx90a", "");
+    check_salu(Gen::Gfx10, "gfx1030", "+wavefrontsize32");
     compiled_memory_instructions_match_the_interpreter_and_the_definitions();
     check_wide(Gen::Gfx90a, "gfx90a", "", 64);
     check_wide(Gen::Gfx9, "gfx906", "", 64);

@@ -1011,6 +1011,23 @@ impl Gen<'_> {
                     }
                 }
                 VAluOp::Not => s.b.ins().bnot(x),
+                // Rust's `as`, as the interpreter: to nearest even from integers; toward zero,
+                // saturating, NaN to 0 from f32.
+                VAluOp::Cvt(k) => {
+                    let fx = s.f32x4(x);
+                    match k {
+                        0 => {
+                            let r = s.b.ins().fcvt_from_sint(types::F32X4, x);
+                            s.i32x4(r)
+                        }
+                        1 => {
+                            let r = s.b.ins().fcvt_from_uint(types::F32X4, x);
+                            s.i32x4(r)
+                        }
+                        2 => s.b.ins().fcvt_to_sint_sat(types::I32X4, fx),
+                        _ => s.b.ins().fcvt_to_uint_sat(types::I32X4, fx),
+                    }
+                }
                 VAluOp::MinI32 => s.b.ins().smin(x, y),
                 VAluOp::MaxI32 => s.b.ins().smax(x, y),
                 VAluOp::MinU32 => s.b.ins().umin(x, y),
@@ -1055,6 +1072,7 @@ impl Gen<'_> {
                             let t = s.b.ins().iadd(x, y);
                             s.shift(IntShift::Shl, t, c.unwrap_or(bb), g)
                         }
+                        VAluOp::Bfe(signed) => s.vbfe(x, bb, c.unwrap_or(bb), signed),
                         // v_bfi_b32: (S0 & S1) | (!S0 & S2).
                         _ => s.b.ins().bitselect(x, y, z),
                     }
@@ -1069,13 +1087,17 @@ impl Gen<'_> {
     /// Cranelift masks the amount to 63 as `& 63` does).
     fn shift64(&mut self, i: &Inst, kind: u8) {
         let dst = reg_index(i.dst);
-        let amount = self.src(i, 0);
         let value = self.src64(i, 1);
         let kind = match kind {
             0 => IntShift::Shl,
             1 => IntShift::Lshr,
             _ => IntShift::Ashr,
         };
+        if let Some(k) = const_operand(i, 0) {
+            self.shift64_const(dst, kind, k & 63, value);
+            return;
+        }
+        let amount = self.src(i, 0);
         let (mut los, mut his) = (Vec::new(), Vec::new());
         for g in 0..self.groups {
             let av = self.lanes(amount, g);
@@ -1093,6 +1115,76 @@ impl Gen<'_> {
         }
         self.write_vals(dst, los);
         self.write_vals(dst + 1, his);
+    }
+
+    /// A 64-bit shift by a constant `k` (0–63) on the 32-bit halves, four lanes at a time
+    /// (a scalar value is shifted once): for a left shift below 32, `lo << k` and
+    /// `hi << k | lo >> (32 - k)`; from 32 up, the low half moves to the high one.
+    fn shift64_const(&mut self, dst: usize, kind: IntShift, k: u32, value: Result<usize, Value>) {
+        let (mut los, mut his) = (Vec::new(), Vec::new());
+        let scalar = value.err().map(|x| {
+            let a = self.b.ins().iconst(types::I32, i64::from(k));
+            let r = self.shift_op(kind, x, a);
+            let lo = self.b.ins().ireduce(types::I32, r);
+            let hi = self.b.ins().ushr_imm(r, 32);
+            let hi = self.b.ins().ireduce(types::I32, hi);
+            (lo, hi)
+        });
+        let k = i64::from(k);
+        for g in 0..self.groups {
+            let (lo, hi) = match (scalar, value) {
+                (Some((lo, hi)), _) => (
+                    self.b.ins().splat(types::I32X4, lo),
+                    self.b.ins().splat(types::I32X4, hi),
+                ),
+                (None, Ok(r)) => {
+                    let (lo, hi) = (self.vgroup(r, g), self.vgroup(r + 1, g));
+                    self.shift64_halves(kind, k, lo, hi)
+                }
+                (None, Err(_)) => unreachable!("a scalar value is shifted above"),
+            };
+            los.push(lo);
+            his.push(hi);
+        }
+        self.write_vals(dst, los);
+        self.write_vals(dst + 1, his);
+    }
+
+    /// `(lo, hi)` (`i32x4` halves of 64-bit lanes) shifted by the constant `k` (0–63).
+    fn shift64_halves(&mut self, kind: IntShift, k: i64, lo: Value, hi: Value) -> (Value, Value) {
+        if k == 0 {
+            return (lo, hi);
+        }
+        match kind {
+            IntShift::Shl if k < 32 => {
+                let l = self.b.ins().ishl_imm(lo, k);
+                let h = self.b.ins().ishl_imm(hi, k);
+                let c = self.b.ins().ushr_imm(lo, 32 - k);
+                (l, self.b.ins().bor(h, c))
+            }
+            IntShift::Shl => {
+                let zero = self.vconst([0; 4]);
+                (zero, self.b.ins().ishl_imm(lo, k - 32))
+            }
+            IntShift::Lshr | IntShift::Ashr if k < 32 => {
+                let l = self.b.ins().ushr_imm(lo, k);
+                let c = self.b.ins().ishl_imm(hi, 32 - k);
+                let h = if matches!(kind, IntShift::Ashr) {
+                    self.b.ins().sshr_imm(hi, k)
+                } else {
+                    self.b.ins().ushr_imm(hi, k)
+                };
+                (self.b.ins().bor(l, c), h)
+            }
+            IntShift::Lshr => {
+                let zero = self.vconst([0; 4]);
+                (self.b.ins().ushr_imm(hi, k - 32), zero)
+            }
+            IntShift::Ashr => (
+                self.b.ins().sshr_imm(hi, k - 32),
+                self.b.ins().sshr_imm(hi, 31),
+            ),
+        }
     }
 
     /// A 64-bit vector source: a VGPR pair (its low row), or a 64-bit scalar.
@@ -1204,8 +1296,9 @@ impl Gen<'_> {
         }
     }
 
-    /// `v_pk_add_f32`/`v_pk_mul_f32`/`v_pk_fma_f32` half by half, `v_pk_mov_b32` choosing
-    /// each half by op_sel (`compilable` admits the others with the default modifiers).
+    /// `v_pk_add_f32`/`v_pk_mul_f32`/`v_pk_fma_f32` half by half (each operand the half
+    /// op_sel/op_sel_hi picks, negated by neg_lo/neg_hi), `v_pk_mov_b32` choosing each half
+    /// by op_sel.
     fn pk_f32(&mut self, i: &Inst, kind: u8) {
         let dst = reg_index(i.dst);
         let n = if kind == 2 { 3 } else { 2 };
@@ -1222,10 +1315,26 @@ impl Gen<'_> {
                     };
                     return s.lanes(pick(srcs[k], sel != 0), g);
                 }
-                let x = s.lanes(pick(srcs[0], hi), g);
-                let y = s.lanes(pick(srcs[1], hi), g);
+                // Half `hi` of source k: the half op_sel (op_sel_hi for the high result)
+                // picks, its sign flipped by neg_lo (neg_hi).
+                let operand = |s: &mut Self, k: usize| -> Value {
+                    let (sel, neg) = if hi {
+                        (i.opsel_hi, i.neg_hi)
+                    } else {
+                        (i.opsel, i.neg)
+                    };
+                    let x = s.lanes(pick(srcs[k], sel >> k & 1 != 0), g);
+                    if neg >> k & 1 != 0 {
+                        let m = s.vconst([0x8000_0000; 4]);
+                        s.b.ins().bxor(x, m)
+                    } else {
+                        x
+                    }
+                };
+                let x = operand(s, 0);
+                let y = operand(s, 1);
                 if kind == 2 {
-                    let z = s.lanes(pick(srcs[2], hi), g);
+                    let z = operand(s, 2);
                     return s.fma(x, y, z);
                 }
                 let (fx, fy) = (s.f32x4(x), s.f32x4(y));
@@ -1325,17 +1434,25 @@ impl Gen<'_> {
     fn vcmp(&mut self, i: &Inst) -> Result<(), String> {
         let cond = i.imm & 31;
         let ty = i.imm >> 5 & 15;
-        let (a, b) = (self.src(i, 0), self.src(i, 1));
+        let wide = matches!(ty, 5 | 8);
+        // 64-bit types: each source as its (low, high) halves; the others as 32-bit lanes.
+        let srcs = if wide {
+            Err([self.src64_halves(i, 0), self.src64_halves(i, 1)])
+        } else {
+            Ok((self.src(i, 0), self.src(i, 1)))
+        };
         let mut bits = self.b.ins().iconst(types::I64, 0);
         for g in 0..self.groups {
-            let (x, y) = (self.lanes_mod(i, 0, a, g), self.lanes_mod(i, 1, b, g));
-            let m = match ty {
-                1 => {
-                    let (fx, fy) = (self.f32x4(x), self.f32x4(y));
-                    let m = self.b.ins().fcmp(float_cc(cond)?, fx, fy);
-                    self.i32x4(m)
+            let m = match srcs {
+                Err([a, b]) => {
+                    let x = [self.lanes(a.0, g), self.lanes(a.1, g)];
+                    let y = [self.lanes(b.0, g), self.lanes(b.1, g)];
+                    self.cmp64(cond, ty == 5, x, y)?
                 }
-                _ => self.b.ins().icmp(int_cc(cond, ty == 4)?, x, y),
+                Ok((a, b)) => {
+                    let (x, y) = (self.lanes_mod(i, 0, a, g), self.lanes_mod(i, 1, b, g));
+                    self.cmp32(cond, ty, x, y)?
+                }
             };
             let hb = self.b.ins().vhigh_bits(types::I64, m);
             let hb = if g == 0 {
@@ -1360,6 +1477,71 @@ impl Gen<'_> {
             self.set_sgpr64(126, mask);
         }
         Ok(())
+    }
+
+    /// A compare on 32-bit lanes: f32 (type 1), 16-bit (3 signed, 6 unsigned) and 32-bit
+    /// integers (4 signed, 7 unsigned; `isa`'s compare type numbering).
+    fn cmp32(&mut self, cond: i32, ty: i32, x: Value, y: Value) -> Result<Value, String> {
+        Ok(match ty {
+            1 => {
+                let (fx, fy) = (self.f32x4(x), self.f32x4(y));
+                let m = self.b.ins().fcmp(float_cc(cond)?, fx, fy);
+                self.i32x4(m)
+            }
+            // 16 bits: the low halves moved up keep their order, signed or not.
+            3 | 6 => {
+                let (x, y) = (self.b.ins().ishl_imm(x, 16), self.b.ins().ishl_imm(y, 16));
+                self.b.ins().icmp(int_cc(cond, ty == 3)?, x, y)
+            }
+            _ => self.b.ins().icmp(int_cc(cond, ty == 4)?, x, y),
+        })
+    }
+
+    /// A 64-bit compare source as its (low, high) 32-bit halves: a VGPR pair's rows, or a
+    /// 64-bit scalar split once.
+    fn src64_halves(&mut self, i: &Inst, k: usize) -> (Src, Src) {
+        match self.src64(i, k) {
+            Ok(r) => (Src::Row(r), Src::Row(r + 1)),
+            Err(x) => {
+                let lo = self.b.ins().ireduce(types::I32, x);
+                let hi = self.b.ins().ushr_imm(x, 32);
+                let hi = self.b.ins().ireduce(types::I32, hi);
+                (Src::Uniform(lo), Src::Uniform(hi))
+            }
+        }
+    }
+
+    /// A 64-bit integer compare on (low, high) `i32x4` halves: the high halves decide (signed
+    /// or not) unless equal, then the low halves (unsigned).
+    fn cmp64(
+        &mut self,
+        cond: i32,
+        signed: bool,
+        x: [Value; 2],
+        y: [Value; 2],
+    ) -> Result<Value, String> {
+        let ins = |s: &mut Self, cc: IntCC, p: Value, q: Value| s.b.ins().icmp(cc, p, q);
+        let heq = ins(self, IntCC::Equal, x[1], y[1]);
+        Ok(match cond {
+            2 | 5 => {
+                let leq = ins(self, IntCC::Equal, x[0], y[0]);
+                let eq = self.b.ins().band(heq, leq);
+                if cond == 2 {
+                    eq
+                } else {
+                    self.b.ins().bnot(eq)
+                }
+            }
+            1 | 3 | 4 | 6 => {
+                // The strict order on the high halves, the condition itself on the low ones.
+                let strict = int_cc(if cond <= 3 { 1 } else { 4 }, signed)?;
+                let hs = ins(self, strict, x[1], y[1]);
+                let lc = ins(self, int_cc(cond, false)?, x[0], y[0]);
+                let t = self.b.ins().band(heq, lc);
+                self.b.ins().bor(hs, t)
+            }
+            _ => return Err(format!("integer compare condition {cond}")),
+        })
     }
 
     /// `v_readfirstlane_b32`: the first active lane (lane 0 when none is).
@@ -1475,17 +1657,62 @@ impl Gen<'_> {
                 let r = self.b.ins().select(scc, a, b);
                 self.store64(i.dst, r);
             }
+            SAluOp::Not(_) | SAluOp::Shift64(_) => {
+                let a = self.scalar64(i.src[0], i.lit, t0);
+                let r = match op {
+                    SAluOp::Shift64(k) => {
+                        // Cranelift masks the amount to 63, as `S1[5:0]`.
+                        let b = self.scalar(i.src[1], i.lit, t1);
+                        match k {
+                            0 => self.b.ins().ishl(a, b),
+                            1 => self.b.ins().ushr(a, b),
+                            _ => self.b.ins().sshr(a, b),
+                        }
+                    }
+                    _ => self.b.ins().bnot(a),
+                };
+                self.store64(i.dst, r);
+                let nz = self.b.ins().icmp_imm(IntCC::NotEqual, r, 0);
+                self.store_scc(nz);
+            }
+            SAluOp::LshlAdd(n) => {
+                let a = self.scalar(i.src[0], i.lit, t0);
+                let b = self.scalar(i.src[1], i.lit, t1);
+                let a = self.b.ins().uextend(types::I64, a);
+                let b = self.b.ins().uextend(types::I64, b);
+                let a = self.b.ins().ishl_imm(a, i64::from(n));
+                let r = self.b.ins().iadd(a, b);
+                let hi = self.b.ins().ushr_imm(r, 32);
+                let c = self.b.ins().icmp_imm(IntCC::NotEqual, hi, 0);
+                let r = self.b.ins().ireduce(types::I32, r);
+                if i.dst < 128 {
+                    self.set_sgpr(i.dst as usize, r);
+                }
+                self.store_scc(c);
+            }
             _ => {}
         }
     }
 
-    /// `and`, `or`, `xor`, `andn2` (`a & !b`).
+    /// `and`, `or`, `xor`, `andn2` (`a & !b`), `orn2` (`a | !b`), `nand`, `nor`, `xnor`
+    /// (0–7).
     fn logic(&mut self, f: u8, a: Value, b: Value) -> Value {
+        let ins = self.b.ins();
         match f {
-            0 => self.b.ins().band(a, b),
-            1 => self.b.ins().bor(a, b),
-            2 => self.b.ins().bxor(a, b),
-            _ => self.b.ins().band_not(a, b),
+            0 => ins.band(a, b),
+            1 => ins.bor(a, b),
+            2 => ins.bxor(a, b),
+            3 => ins.band_not(a, b),
+            4 => ins.bor_not(a, b),
+            5 => {
+                let t = ins.band(a, b);
+                self.b.ins().bnot(t)
+            }
+            6 => {
+                let t = ins.bor(a, b);
+                self.b.ins().bnot(t)
+            }
+            _ => ins.bxor_not(a, b),
         }
     }
 
@@ -1501,7 +1728,7 @@ impl Gen<'_> {
             self.scalar(i.src[0], i.lit, t0)
         };
         let b = match op {
-            SAluOp::Mov | SAluOp::Movk => a,
+            SAluOp::Mov | SAluOp::Movk | SAluOp::Not(_) => a,
             _ => self.scalar(i.src[1], i.lit, t1),
         };
         let nz = |g: &mut Self, r: Value| g.b.ins().icmp_imm(IntCC::NotEqual, r, 0);
@@ -1527,6 +1754,25 @@ impl Gen<'_> {
                 };
                 let r = self.logic(f, a, b);
                 (Some(r), Some(nz(self, r)))
+            }
+            SAluOp::Logic(f) => {
+                let r = self.logic(f, a, b);
+                (Some(r), Some(nz(self, r)))
+            }
+            SAluOp::Not(_) => {
+                let r = self.b.ins().bnot(a);
+                (Some(r), Some(nz(self, r)))
+            }
+            SAluOp::Bfe(signed) => {
+                let r = self.bfe32(a, b, signed);
+                (Some(r), Some(nz(self, r)))
+            }
+            SAluOp::Bfm => {
+                // ((1 << S0[4:0]) - 1) << S1[4:0]; Cranelift masks the amounts to 31.
+                let one = self.b.ins().iconst(types::I32, 1);
+                let m = self.b.ins().ishl(one, a);
+                let m = self.b.ins().iadd_imm(m, -1);
+                (Some(self.b.ins().ishl(m, b)), None)
             }
             SAluOp::Lshl | SAluOp::Lshr | SAluOp::Ashr => {
                 let r = match op {
@@ -1568,11 +1814,89 @@ impl Gen<'_> {
     }
 }
 
+impl Gen<'_> {
+    /// `v_bfe_u32`/`v_bfe_i32` on four lanes with a uniform offset (`S1[4:0]`) and width
+    /// (`S2[4:0]`; 0 gives 0): `x >> offset`, then its low `width` bits, sign-extended for
+    /// the signed form.
+    fn vbfe(&mut self, x: Value, off: Src, width: Src, signed: bool) -> Value {
+        let (Src::Uniform(off), Src::Uniform(w)) = (off, width) else {
+            unreachable!("compilable admits scalar offsets and widths only");
+        };
+        let off = self.b.ins().band_imm(off, 31);
+        let w = self.b.ins().band_imm(w, 31);
+        // All ones for a non-zero width, else zero.
+        let nz = self.b.ins().icmp_imm(IntCC::NotEqual, w, 0);
+        let keep = self.b.ins().uextend(types::I32, nz);
+        let keep = self.b.ins().ineg(keep);
+        let r = if signed {
+            let t = self.b.ins().sshr(x, off);
+            let c32 = self.b.ins().iconst(types::I32, 32);
+            let sh = self.b.ins().isub(c32, w);
+            let t = self.b.ins().ishl(t, sh);
+            self.b.ins().sshr(t, sh)
+        } else {
+            let t = self.b.ins().ushr(x, off);
+            let one = self.b.ins().iconst(types::I32, 1);
+            let m = self.b.ins().ishl(one, w);
+            let m = self.b.ins().iadd_imm(m, -1);
+            let m = self.b.ins().splat(types::I32X4, m);
+            self.b.ins().band(t, m)
+        };
+        let keep = self.b.ins().splat(types::I32X4, keep);
+        self.b.ins().band(r, keep)
+    }
+
+    /// `s_bfe_u32`/`s_bfe_i32`: `S0 >> S1[4:0]`, its low `S1[22:16]` bits (all from a width
+    /// of 32 up, none for 0), sign-extended for the signed form.
+    fn bfe32(&mut self, a: Value, b: Value, signed: bool) -> Value {
+        let off = self.b.ins().band_imm(b, 31);
+        let w = self.b.ins().ushr_imm(b, 16);
+        let w = self.b.ins().band_imm(w, 0x7f);
+        let x = if signed {
+            self.b.ins().sshr(a, off)
+        } else {
+            self.b.ins().ushr(a, off)
+        };
+        // Widths 1–31 (the shifts below mask the others, which the selects replace).
+        let field = if signed {
+            let c32 = self.b.ins().iconst(types::I32, 32);
+            let sh = self.b.ins().isub(c32, w);
+            let t = self.b.ins().ishl(x, sh);
+            self.b.ins().sshr(t, sh)
+        } else {
+            let one = self.b.ins().iconst(types::I32, 1);
+            let m = self.b.ins().ishl(one, w);
+            let m = self.b.ins().iadd_imm(m, -1);
+            self.b.ins().band(x, m)
+        };
+        let all = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, w, 32);
+        let r = self.b.ins().select(all, x, field);
+        let zero = self.b.ins().iconst(types::I32, 0);
+        let none = self.b.ins().icmp_imm(IntCC::Equal, w, 0);
+        self.b.ins().select(none, zero, r)
+    }
+}
+
 #[derive(Clone, Copy)]
 enum IntShift {
     Shl,
     Lshr,
     Ashr,
+}
+
+/// Source `k`'s value when it is a constant (an inline integer or the literal), as
+/// `Wave::sread` reads it for a 32-bit operand.
+fn const_operand(i: &Inst, k: usize) -> Option<u32> {
+    match i.src[k] {
+        c @ 128..=192 => Some(u32::from(c - 128)),
+        c @ 193..=208 => Some((-(i32::from(c) - 192)) as u32),
+        c @ 240..=248 => Some(inline_float(c, i.tys[k]) as u32),
+        255 => Some(i.lit),
+        _ => None,
+    }
 }
 
 /// The compare conditions (isa's `CmpCond` order) for integers.
@@ -1615,13 +1939,13 @@ fn float_cc(cond: i32) -> Result<FloatCC, String> {
     })
 }
 
-/// Which compares `lower` admits: 32-bit integer and f32 types, every condition but the
-/// constant ones (F, T/TRU) and the class test; `v_cmp` and `v_cmpx`.
+/// Which compares `lower` admits: 16-, 32- and 64-bit integer and f32 types, every condition
+/// but the constant ones (F, T/TRU) and the class test; `v_cmp` and `v_cmpx`.
 pub(super) fn compare_supported(imm: i32) -> bool {
     let (cond, ty) = (imm & 31, imm >> 5 & 15);
     match ty {
         1 => (1..=14).contains(&cond),
-        4 | 7 => (1..=6).contains(&cond),
+        3..=8 => (1..=6).contains(&cond),
         _ => false,
     }
 }

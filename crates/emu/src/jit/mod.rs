@@ -110,13 +110,14 @@ pub(crate) fn in_single_runs() -> bool {
 pub(crate) enum Lower {
     /// A vector ALU operation on 32-bit lanes.
     VAlu(VAluOp),
-    /// `v_cmp_*` and `v_cmpx_*` on 32-bit integers or f32.
+    /// `v_cmp_*` and `v_cmpx_*` on 16-, 32- and 64-bit integers or f32.
     VCmp,
     /// `v_readfirstlane_b32`.
     ReadFirstLane,
     /// A 32-bit scalar ALU operation.
     SAlu(SAluOp),
-    /// Nothing to do (`s_nop`).
+    /// Nothing to do (`s_nop`; the MUBUF cache write-backs and invalidates, which the
+    /// interpreter runs as nothing: memory is coherent here).
     Nop,
     /// `s_branch` (0) and `s_cbranch_scc0`, `_scc1`, `_vccz`, `_vccnz`, `_execz`, `_execnz`
     /// (1–6): a jump inside the compiled region, or its exit.
@@ -179,6 +180,13 @@ pub(crate) enum VAluOp {
     /// `v_mad_u64_u32` (false) and `v_mad_i64_i32` (true): `S0 * S1 + S2` in 64 bits, the
     /// overflow per lane to an SGPR pair under EXEC (without clamp).
     Mad64(bool),
+    /// The conversions between f32 and 32-bit integers as Rust's `as` (the interpreter's):
+    /// `v_cvt_f32_i32` 0, `v_cvt_f32_u32` 1 (round to nearest even), `v_cvt_i32_f32` 2,
+    /// `v_cvt_u32_f32` 3 (toward zero, saturating, NaN to 0).
+    Cvt(u8),
+    /// `v_bfe_u32` (false), `v_bfe_i32` (true): `S0 >> S1[4:0]`, its low `S2[4:0]` bits,
+    /// with the offset and width the same in every lane (scalar operands).
+    Bfe(bool),
 }
 
 impl VAluOp {
@@ -186,9 +194,9 @@ impl VAluOp {
     pub(crate) fn sources(self) -> usize {
         use VAluOp::*;
         match self {
-            Mov | Not => 1,
+            Mov | Not | Cvt(_) => 1,
             PkF32(2) | Mad64(_) => 3,
-            Fma | LshlAdd | Add3 | Or3 | AndOr | Xad | LshlOr | AddLshl | Bfi => 3,
+            Fma | LshlAdd | Add3 | Or3 | AndOr | Xad | LshlOr | AddLshl | Bfi | Bfe(_) => 3,
             _ => 2,
         }
     }
@@ -233,6 +241,22 @@ pub(crate) enum SAluOp {
     Saveexec32(u8),
     /// `s_cselect_b64`.
     Cselect64,
+    /// `s_orn2`, `s_nand`, `s_nor`, `s_xnor` on 32 bits (4–7, `lower`'s `logic` numbering;
+    /// SCC = result non-zero).
+    Logic(u8),
+    /// `s_not_b32` (false) and `s_not_b64` (true); SCC = result non-zero.
+    Not(bool),
+    /// `s_lshl_b64`, `s_lshr_b64`, `s_ashr_i64` (0–2): a 64-bit value by `S1[5:0]`; SCC =
+    /// result non-zero.
+    Shift64(u8),
+    /// `s_lshl1_add_u32` … `s_lshl4_add_u32` (the shift): `(S0 << n) + S1` in 64 bits, SCC =
+    /// its bits above 31 non-zero.
+    LshlAdd(u8),
+    /// `s_bfe_u32` (false), `s_bfe_i32` (true): offset `S1[4:0]`, width `S1[22:16]`; SCC =
+    /// result non-zero.
+    Bfe(bool),
+    /// `s_bfm_b32`: `((1 << S0[4:0]) - 1) << S1[4:0]`, SCC unchanged.
+    Bfm,
 }
 
 impl SAluOp {
@@ -247,6 +271,9 @@ impl SAluOp {
                 | SAluOp::Saveexec32(_)
                 | SAluOp::Logic64(_)
                 | SAluOp::Cselect64
+                | SAluOp::Not(true)
+                | SAluOp::Shift64(_)
+                | SAluOp::LshlAdd(_)
         )
     }
 }
@@ -279,21 +306,18 @@ fn vsrc_ok(code: u16) -> bool {
     (VGPR..AGPR).contains(&code) || scalar_ok(code)
 }
 
-/// gfx90a's packed f32: VOP3P without clamp, each half from its own half of a source
-/// (the default op_sel/op_sel_hi) and without neg; `v_pk_mov_b32` takes any op_sel (it
-/// reads no other modifier). A source is a VGPR pair, an SGPR pair or a constant (one
-/// 32-bit value for both halves, as the interpreter's `pk32_src`).
+/// gfx90a's packed f32: VOP3P without clamp, any op_sel/op_sel_hi (the half of a source
+/// each result half reads) and neg_lo/neg_hi (`v_pk_mov_b32` reads op_sel only). A source is
+/// a VGPR pair, an SGPR pair or a constant (one 32-bit value for both halves, as the
+/// interpreter's `pk32_src`).
 fn pk_f32_ok(i: &Inst, k: u8) -> bool {
     let n = if k == 2 { 3 } else { 2 };
-    let m = (1u8 << n) - 1;
-    let mods = k == 3 || (i.opsel & m == 0 && i.opsel_hi & m == m && i.neg | i.neg_hi == 0);
     let pair = |c: u16| (VGPR..AGPR).contains(&c) && c + 1 < AGPR;
     let src = |c: u16| pair(c) || scalar64_ok(c);
     i.fmt == Fmt::Vop3p
         && i.sub == Sub::E32
         && i.omod == 0
         && !i.has(flag::CLAMP)
-        && mods
         && pair(i.dst)
         && i.src[..n].iter().all(|&c| src(c))
         && (k != 2 || host_fma())
@@ -315,7 +339,9 @@ pub(crate) fn may_compile(i: &Inst) -> bool {
 pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
     let l = crate::ops::jit_lowering(i.op)?;
     let ok = match l {
-        Lower::Nop | Lower::Branch(_) => i.fmt == Fmt::Sopp,
+        // The listed MUBUF keys are the cache write-backs and invalidates.
+        Lower::Nop => matches!(i.fmt, Fmt::Sopp | Fmt::Mubuf),
+        Lower::Branch(_) => i.fmt == Fmt::Sopp,
         Lower::Mem => exec::jit_fast::admits(i),
         Lower::Step => matches!(i.fmt, Fmt::Sopp | Fmt::Sopk),
         Lower::SAlu(op) => {
@@ -329,6 +355,14 @@ pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
                     SAluOp::Logic64(_) | SAluOp::Cselect64 => {
                         scalar64_ok(i.src[0]) && scalar64_ok(i.src[1])
                     }
+                    SAluOp::Not(wide) => {
+                        if wide {
+                            scalar64_ok(i.src[0])
+                        } else {
+                            scalar_ok(i.src[0])
+                        }
+                    }
+                    SAluOp::Shift64(_) => scalar64_ok(i.src[0]) && scalar_ok(i.src[1]),
                     _ => scalar_ok(i.src[0]) && scalar_ok(i.src[1]),
                 }
         }
@@ -346,6 +380,7 @@ pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
                             | VAluOp::FMul
                             | VAluOp::Fma
                             | VAluOp::FmaK(_)
+                            | VAluOp::Cvt(2 | 3)
                     ) || (op == VAluOp::Fmac && (i.abs | i.neg) & 4 == 0)
                 }
                 _ => false,
@@ -357,12 +392,7 @@ pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
                 && !i.has(flag::CLAMP);
             plain
                 && match l {
-                    Lower::VCmp => {
-                        lower_compare(i.imm)
-                            && vsrc_ok(i.src[0])
-                            && vsrc_ok(i.src[1])
-                            && i.tys[..2] == [Ty::B32, Ty::B32]
-                    }
+                    Lower::VCmp => lower_compare(i.imm) && vcmp_ok(i),
                     Lower::ReadFirstLane => i.dst < 128 && vsrc_ok(i.src[0]),
                     Lower::VAlu(op) => valu_ok(i, op),
                     _ => false,
@@ -381,6 +411,22 @@ fn lower_compare(imm: i32) -> bool {
     {
         let _ = imm;
         false
+    }
+}
+
+/// A compare's sources: 64-bit types read VGPR pairs (not running past the last VGPR, where
+/// the interpreter wraps) or 64-bit scalars, the others 32-bit sources.
+fn vcmp_ok(i: &Inst) -> bool {
+    if matches!(i.imm >> 5 & 15, 2 | 5 | 8) {
+        let pair = |c: u16| c < VGPR || c + 1 < AGPR;
+        i.src[..2]
+            .iter()
+            .all(|&c| pair(c) && c < AGPR && scalar64_or_vgpr(c))
+            && i.tys[..2].iter().all(|&t| matches!(t, Ty::I64 | Ty::F64))
+    } else {
+        vsrc_ok(i.src[0])
+            && vsrc_ok(i.src[1])
+            && i.tys[..2].iter().all(|&t| matches!(t, Ty::B32 | Ty::B16))
     }
 }
 
@@ -413,6 +459,7 @@ fn valu_ok(i: &Inst, op: VAluOp) -> bool {
         VAluOp::Cndmask => i.src[2] < 127,
         VAluOp::Carry(k) => k < 3 || i.src[2] < 127,
         VAluOp::Fma | VAluOp::Fmac | VAluOp::FmaK(_) => host_fma(),
+        VAluOp::Bfe(_) => i.src[1] < VGPR && i.src[2] < VGPR,
         _ => true,
     };
     (VGPR..AGPR).contains(&i.dst) && srcs && special
