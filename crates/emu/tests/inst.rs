@@ -1589,6 +1589,44 @@ fn keys() -> Vec<Key> {
             let v = (s[0] << 2) + s[1];
             v & 0xffff_ffff | u64::from(v >> 32 != 0) << 32
         }),
+        k("s_lshl1_add_u32", S2, &[U32, U32], U32, |s, _| {
+            let v = (s[0] << 1) + s[1];
+            v & 0xffff_ffff | u64::from(v >> 32 != 0) << 32
+        }),
+        k("s_lshl3_add_u32", S2, &[U32, U32], U32, |s, _| {
+            let v = (s[0] << 3) + s[1];
+            v & 0xffff_ffff | u64::from(v >> 32 != 0) << 32
+        }),
+        k("s_lshl4_add_u32", S2, &[U32, U32], U32, |s, _| {
+            let v = (s[0] << 4) + s[1];
+            v & 0xffff_ffff | u64::from(v >> 32 != 0) << 32
+        }),
+        // D = S0[offset + width - 1 : offset], sign-extended; offset S1[4:0], width S1[22:16].
+        k("s_bfe_i32", S2, &[U32, U32], U32, |s, _| {
+            let (o, w) = (s[1] & 31, s[1] >> 16 & 0x7f);
+            nz(if w == 0 {
+                0
+            } else {
+                let x = i64::from(i32v(s[0]) >> o);
+                let w = w.min(32);
+                ((x << (64 - w)) >> (64 - w)) as u64 & 0xffff_ffff
+            })
+        }),
+        // 64-bit scalar shifts by S1[5:0] and logic (64-bit results: SCC not compared).
+        k("s_lshl_b64", S2, &[U64, U32], U64, |s, _| {
+            s[0] << (s[1] & 63)
+        }),
+        k("s_lshr_b64", S2, &[U64, U32], U64, |s, _| {
+            s[0] >> (s[1] & 63)
+        }),
+        k("s_ashr_i64", S2, &[U64, U32], U64, |s, _| {
+            ((s[0] as i64) >> (s[1] & 63)) as u64
+        }),
+        k("s_orn2_b64", S2, &[U64, U64], U64, |s, _| s[0] | !s[1]),
+        k("s_nand_b64", S2, &[U64, U64], U64, |s, _| !(s[0] & s[1])),
+        k("s_nor_b64", S2, &[U64, U64], U64, |s, _| !(s[0] | s[1])),
+        k("s_xnor_b64", S2, &[U64, U64], U64, |s, _| !(s[0] ^ s[1])),
+        k("s_not_b64", S1, &[U64], U64, |s, _| !s[0]),
         k("s_mul_hi_u32", S2, &[U32, U32], U32, |s, _| {
             (s[0] * s[1]) >> 32
         }),
