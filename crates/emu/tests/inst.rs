@@ -1607,7 +1607,7 @@ fn keys() -> Vec<Key> {
             nz(if w == 0 {
                 0
             } else {
-                let x = i64::from(i32v(s[0]) >> o);
+                let x = i32v(s[0]) >> o;
                 let w = w.min(32);
                 ((x << (64 - w)) >> (64 - w)) as u64 & 0xffff_ffff
             })
