@@ -469,6 +469,14 @@ fn check_compares_and_conversions(gen: Gen, mcpu: &str, attr: &str, lanes: usize
          v_ashrrev_i64 v[72:73], 63, v[40:41]
          v_ashrrev_i64 v[74:75], -1, v[40:41]
          v_lshlrev_b64 v[76:77], 5, s[22:23]
+         v_bfe_u32 v92, v45, 10, 10
+         v_bfe_i32 v93, v45, 10, 10
+         v_bfe_u32 v94, v45, 0, 31
+         v_bfe_i32 v95, v45, 31, 1
+         v_bfe_i32 v96, v45, 4, 0
+         v_bfe_u32 v97, v45, s40, 25
+         v_bfe_i32 v98, v45, 7, s41
+         v_bfe_u32 v99, v45, 3, s42
 ",
         m(24),
         m(26),
@@ -542,6 +550,10 @@ fn check_compares_and_conversions(gen: Gen, mcpu: &str, attr: &str, lanes: usize
     r.s[21] = 0;
     r.s[22] = 0x0000_0001;
     r.s[23] = 0x8000_0001;
+    // v_bfe's offset and widths: only bits 4:0 count (7, 25 and 0).
+    r.s[40] = 0xffff_ffe7;
+    r.s[41] = 0x39;
+    r.s[42] = 0x20;
     let old = r.clone();
     let before = jit::stats();
     run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{mcpu}{attr}: {e:?}"));
@@ -591,6 +603,24 @@ fn check_compares_and_conversions(gen: Gen, mcpu: &str, attr: &str, lanes: usize
         want(52, y as u32);
         want(53, y as i32 as u32);
         want(48, -y.abs() as i32 as u32);
+        // v_bfe: S0 >> offset, its low `width` bits (none for 0), sign-extended for _i32.
+        let bfe = |off: u32, width: u32, signed: bool| -> u32 {
+            if width == 0 {
+                0
+            } else if signed {
+                (((x as i32) >> off) << (32 - width) >> (32 - width)) as u32
+            } else {
+                (x >> off) & ((1 << width) - 1)
+            }
+        };
+        want(92, bfe(10, 10, false));
+        want(93, bfe(10, 10, true));
+        want(94, bfe(0, 31, false));
+        want(95, bfe(31, 1, true));
+        want(96, 0);
+        want(97, bfe(7, 25, false));
+        want(98, bfe(7, 25, true));
+        want(99, 0);
         let want64 = |v: usize, new: u64| {
             want(v, new as u32);
             want(v + 1, (new >> 32) as u32);
