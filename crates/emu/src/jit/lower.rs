@@ -198,7 +198,8 @@ impl Compiler {
                 count,
                 exit,
                 masks: HashMap::new(),
-                writes_exec: false,
+                exec_writes: 0,
+                heads: [HashMap::new(), HashMap::new()],
                 bb_count: None,
                 start,
                 lazy: false,
@@ -209,17 +210,14 @@ impl Compiler {
                 done: 0,
             };
             let bbs = basic_blocks(region, start);
-            let general = g.variant(region, &bbs)?;
-            let full = if g.writes_exec {
-                None
-            } else {
-                g.full = true;
-                let f = g.variant(region, &bbs)?;
-                g.full = false;
-                Some(f)
-            };
+            for heads in &mut g.heads {
+                *heads = bbs.keys().map(|&pc| (pc, g.b.create_block())).collect();
+            }
+            g.variant(region, &bbs, false)?;
+            g.variant(region, &bbs, true)?;
             g.exit_block();
-            g.loads(loads, general[&start], full.map(|f| f[&start]));
+            let (general, full) = (g.heads[0][&start], g.heads[1][&start]);
+            g.loads(loads, general, full);
             g.b.seal_all_blocks();
             g.b.finalize();
         }
@@ -282,8 +280,12 @@ struct Gen<'a> {
     exit: Block,
     /// EXEC's lane selects per group, valid in the current block until EXEC is written.
     masks: HashMap<usize, Value>,
-    /// Whether an instruction writes EXEC (then there is no full-EXEC variant).
-    writes_exec: bool,
+    /// Writes of EXEC generated so far (a basic block that writes EXEC ends in a choice of
+    /// variant for the next one).
+    exec_writes: u32,
+    /// The first Cranelift block of each basic block, by address: the general variant's,
+    /// then the full-EXEC variant's.
+    heads: [HashMap<u64, Block>; 2],
     /// The instruction count at the start of the current basic block.
     bb_count: Option<Value>,
     /// Instructions of the current basic block lowered so far.
@@ -335,7 +337,7 @@ impl Gen<'_> {
         }
         self.sgprs.insert(code, (v, true));
         if code >= 126 {
-            self.writes_exec = true;
+            self.exec_writes += 1;
             self.masks.clear();
         }
         self.b.def_var(v, x);
@@ -491,15 +493,18 @@ impl Gen<'_> {
         self.b.ins().iadd_imm(base, i64::from(self.done))
     }
 
-    /// One variant of the whole region (full EXEC or not): a Cranelift block per basic
-    /// block, by address.
+    /// One variant of the whole region (for a full EXEC or not): a Cranelift block per basic
+    /// block, by address (`heads`). A basic block of the full variant runs without EXEC
+    /// blends up to an instruction that writes EXEC, and with them after it; a basic block
+    /// (of either variant) that wrote EXEC goes on to the next one in the variant EXEC then
+    /// calls for, one that did not stays in its variant.
     fn variant(
         &mut self,
         region: &[(u64, Inst, Lower)],
         bbs: &BTreeMap<u64, Bb>,
-    ) -> Result<HashMap<u64, Block>, String> {
-        let heads: HashMap<u64, Block> =
-            bbs.keys().map(|&pc| (pc, self.b.create_block())).collect();
+        full: bool,
+    ) -> Result<(), String> {
+        let heads = self.heads[usize::from(full)].clone();
         // Whether only the entry reaches the first basic block (no branch or fall-through
         // into it), so it may load registers where it first uses them.
         let start = self.start;
@@ -538,6 +543,8 @@ impl Gen<'_> {
             self.lazy = first;
             self.bb_count = Some(count);
             self.done = 0;
+            self.full = full;
+            let writes_before = self.exec_writes;
             let mut branch = None;
             for &k in &bb.insts {
                 let (pc, i, l) = &region[k];
@@ -546,12 +553,25 @@ impl Gen<'_> {
                     Lower::Mem | Lower::Step => self.call_interpreter(*pc, i, *l),
                     _ => self.inst(i, *l)?,
                 }
+                if self.exec_writes != writes_before {
+                    // EXEC is what the instruction made it from here on.
+                    self.full = false;
+                }
                 self.done += 1;
             }
+            let wrote_exec = self.exec_writes != writes_before;
             self.end_lazy();
             self.b.def_var(self.count, after);
-            let to = |g: &mut Self, pc: u64| -> (Block, Vec<BlockArg>) {
+            // After an EXEC write, a jump to a basic block goes to a block choosing its
+            // variant (filled in below, once this block is terminated).
+            let mut choices: Vec<(Block, u64)> = Vec::new();
+            let mut to = |g: &mut Self, pc: u64| -> (Block, Vec<BlockArg>) {
                 match heads.get(&pc) {
+                    Some(_) if wrote_exec => {
+                        let c = g.b.create_block();
+                        choices.push((c, pc));
+                        (c, vec![])
+                    }
                     Some(&h) => (h, vec![]),
                     None => {
                         let p = g.b.ins().iconst(types::I64, pc as i64);
@@ -575,9 +595,24 @@ impl Gen<'_> {
                     }
                 }
             }
+            for (c, pc) in choices {
+                self.enter(c);
+                let is_full = self.exec_is_full();
+                let (f, g) = (self.heads[1][&pc], self.heads[0][&pc]);
+                self.b.ins().brif(is_full, f, &[], g, &[]);
+            }
             self.bb_count = None;
         }
-        Ok(heads)
+        self.full = false;
+        Ok(())
+    }
+
+    /// Whether EXEC holds every lane of the wave size (EXEC_HI zero in wave32), read from
+    /// its registers.
+    fn exec_is_full(&mut self) -> Value {
+        let exec = self.sgpr64(126);
+        let all = self.wave_lanes();
+        self.b.ins().icmp_imm(IntCC::Equal, exec, all as i64)
     }
 
     /// Whether a conditional branch is taken (`Lower::Branch`'s numbering), as the
@@ -665,12 +700,10 @@ impl Gen<'_> {
     }
 
     /// The entry's loads of every register the region touches, and the choice of variant.
-    fn loads(&mut self, block: Block, general: Block, full: Option<Block>) {
+    fn loads(&mut self, block: Block, general: Block, full: Block) {
         self.enter(block);
-        if full.is_some() {
-            self.svar(126);
-            self.svar(127);
-        }
+        self.svar(126);
+        self.svar(127);
         // Registers every variant's first basic block defined need no load here.
         let sets = std::mem::take(&mut self.lazy_sets);
         let sgprs: Vec<(usize, Variable)> = self
@@ -709,17 +742,8 @@ impl Gen<'_> {
         self.b.def_var(self.lane_ops, lane_ops);
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.def_var(self.count, zero);
-        match full {
-            None => {
-                self.b.ins().jump(general, &[]);
-            }
-            Some(full) => {
-                let exec = self.sgpr64(126);
-                let all = self.wave_lanes();
-                let is_full = self.b.ins().icmp_imm(IntCC::Equal, exec, all as i64);
-                self.b.ins().brif(is_full, full, &[], general, &[]);
-            }
-        }
+        let is_full = self.exec_is_full();
+        self.b.ins().brif(is_full, full, &[], general, &[]);
     }
 
     /// A scalar source as 32 bits (the interpreter's `Wave::sread` for the codes
