@@ -11,9 +11,13 @@
 //!   writes.
 //!   A vector register is `groups` variables of `i32x4` (8 for a wave32 wave, 16 for
 //!   wave64); lanes 32–63 of a wave32 wave are neither read nor written.
-//! - **Two variants.** When no instruction writes EXEC, the body is generated twice: once
-//!   blending each vector result under EXEC, once for a full EXEC (all lanes of the wave
-//!   size) without blends and with constant lane counts; the entry picks one.
+//! - **Two variants.** The body is generated twice: once blending each vector result under
+//!   EXEC, once for a full EXEC (all lanes of the wave size) without blends and with
+//!   constant lane counts; the entry picks one. In the full variant an instruction that
+//!   writes EXEC ends the assumption for the rest of its basic block, and a basic block (of
+//!   either variant) that wrote EXEC goes on to the next one in the variant EXEC then calls
+//!   for (`s_and_saveexec` … `s_or_b64 exec` around an if, with every lane taking it, runs
+//!   without blends throughout).
 //! - **Budget.** The function takes the wave's remaining instructions in its scheduler turn;
 //!   each basic block first checks that it fits, else the function returns at its start, so
 //!   the interpreter runs the rest of the turn and waves interleave exactly as without the

@@ -342,7 +342,9 @@ pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
         // The listed MUBUF keys are the cache write-backs and invalidates.
         Lower::Nop => matches!(i.fmt, Fmt::Sopp | Fmt::Mubuf),
         Lower::Branch(_) => i.fmt == Fmt::Sopp,
-        Lower::Mem => exec::jit_fast::admits(i),
+        // Not an SMEM load that may reach EXEC (its registers come back from the `Wave`
+        // unseen by the full-EXEC variant and the lane-select cache; kernels never do it).
+        Lower::Mem => exec::jit_fast::admits(i) && (i.fmt != Fmt::Smem || i.dst + 16 <= 126),
         Lower::Step => matches!(i.fmt, Fmt::Sopp | Fmt::Sopk),
         Lower::SAlu(op) => {
             matches!(i.fmt, Fmt::Sop1 | Fmt::Sop2 | Fmt::Sopk | Fmt::Sopc)
