@@ -477,6 +477,9 @@ fn check_compares_and_conversions(gen: Gen, mcpu: &str, attr: &str, lanes: usize
          v_bfe_u32 v97, v45, s40, 25
          v_bfe_i32 v98, v45, 7, s41
          v_bfe_u32 v99, v45, 3, s42
+         v_readlane_b32 s44, v45, 5
+         v_readlane_b32 s45, v46, s46
+         v_readlane_b32 s47, v45, 37
 ",
         m(24),
         m(26),
@@ -554,6 +557,8 @@ fn check_compares_and_conversions(gen: Gen, mcpu: &str, attr: &str, lanes: usize
     r.s[40] = 0xffff_ffe7;
     r.s[41] = 0x39;
     r.s[42] = 0x20;
+    // v_readlane's lane: modulo the wave size (61 in wave64, 29 in wave32).
+    r.s[46] = 0x3d;
     let old = r.clone();
     let before = jit::stats();
     run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{mcpu}{attr}: {e:?}"));
@@ -671,6 +676,18 @@ fn check_compares_and_conversions(gen: Gen, mcpu: &str, attr: &str, lanes: usize
         }
     };
     assert_eq!(get(34), masks[0], "{mcpu}{attr}: v_cmp_gt_u64 (VCC)");
+    // v_readlane reads its lane whatever EXEC says (lane 5 is inactive).
+    assert_eq!(r.s[44], old.v[45][5], "{mcpu}{attr}: v_readlane_b32 lane 5");
+    assert_eq!(
+        r.s[45],
+        old.v[46][0x3d & (lanes - 1)],
+        "{mcpu}{attr}: by s46"
+    );
+    assert_eq!(
+        r.s[47],
+        old.v[45][37 & (lanes - 1)],
+        "{mcpu}{attr}: lane 37"
+    );
     for (k, n) in [24, 26, 28, 30, 32, 36, 38].into_iter().enumerate() {
         assert_eq!(get(n), masks[k + 1], "{mcpu}{attr}: compare into s{n}");
     }
@@ -733,10 +750,30 @@ fn check_salu(gen: Gen, mcpu: &str, attr: &str) {
                 s_bfm_b32 s82, s24, s25
                 s_lshl_b64 s[84:85], s[20:21], 32
                 s_lshr_b64 s[86:87], s[20:21], 0x41
+                s_cmpk_lt_i32 s20, 0x8000
+                s_cselect_b32 s89, 1, 0
+                s_cmpk_gt_u32 s20, 0xfff0
+                s_cselect_b32 s90, 1, 0
+                s_cmpk_eq_u32 s25, 0x7
+                s_cselect_b32 s91, 1, 0
+                s_cmpk_le_i32 s25, 0xffff
+                s_cselect_b32 s92, 1, 0
+                s_cmpk_ge_u32 s25, 0xffff
+                s_cselect_b32 s93, 1, 0
+                s_cmpk_lg_i32 s24, 63
+                s_cselect_b32 s94, 1, 0
+                s_cmp_lg_u64 s[20:21], 0
+                s_cselect_b32 s96, 1, 0
+                s_cmp_eq_u64 s[20:21], s[22:23]
+                s_brev_b32 s97, s20
+                s_ff1_i32_b32 s98, s22
+                s_cselect_b32 s95, 1, 0
                 s_lshl3_add_u32 s88, s20, 7
                 s_endpgm
 ";
     let words = assemble(mcpu, attr, text);
+    // Every instruction but s_endpgm compiles.
+    let n = text.lines().filter(|l| !l.trim().is_empty()).count() as u64 - 1;
     // (S0 64-bit, S1 64-bit, shift amount / bfm width, addend / bfm offset, bfe control).
     let inputs: [(u64, u64, u32, u32, u32); 8] = [
         (
@@ -792,7 +829,7 @@ fn check_salu(gen: Gen, mcpu: &str, attr: &str) {
         if jit::checks_single_runs() {
             let after = jit::stats();
             assert!(
-                after.instructions >= before.instructions + 38,
+                after.instructions >= before.instructions + n,
                 "{mcpu}{attr}: not compiled ({before:?} → {after:?})"
             );
         }
@@ -853,6 +890,27 @@ fn check_salu(gen: Gen, mcpu: &str, attr: &str) {
         assert_eq!(r.s[82], bfm.wrapping_shl(add & 31), "{what}: s_bfm_b32");
         assert_eq!(s64(84), a << 32, "{what}: s_lshl_b64 by 32");
         assert_eq!(s64(86), a >> 1, "{what}: s_lshr_b64 by 0x41");
+        // s_cmpk: the SGPR against simm16, sign-extended for _i32, zero-extended for _u32.
+        for (n, want) in [
+            (89, (a32 as i32) < -0x8000),
+            (90, a32 > 0xfff0),
+            (91, add == 7),
+            (92, add as i32 <= -1),
+            (93, add >= 0xffff),
+            (94, sh != 63),
+            (96, a != 0),
+            // s_brev_b32 and s_ff1_i32_b32 leave SCC (of s_cmp_eq_u64) alone.
+            (95, a == b),
+        ] {
+            assert_eq!(r.s[n], u32::from(want), "{what}: SCC into s{n}");
+        }
+        assert_eq!(r.s[97], a32.reverse_bits(), "{what}: s_brev_b32");
+        let ff1 = if b32 == 0 {
+            u32::MAX
+        } else {
+            b32.trailing_zeros()
+        };
+        assert_eq!(r.s[98], ff1, "{what}: s_ff1_i32_b32");
         assert_eq!(r.s[88], a32.wrapping_shl(3).wrapping_add(7), "{what}");
         assert_eq!(
             r.scc,

@@ -937,6 +937,11 @@ impl Gen<'_> {
                 self.readfirstlane(i);
                 Ok(())
             }
+            Lower::ReadLane => {
+                self.count_lanes();
+                self.readlane(i);
+                Ok(())
+            }
             Lower::SAlu(op) => {
                 self.salu(i, op);
                 Ok(())
@@ -1596,6 +1601,31 @@ impl Gen<'_> {
         self.set_sgpr(i.dst as usize, x);
     }
 
+    /// `v_readlane_b32`: the lane a scalar operand names, modulo the wave size (a constant
+    /// lane read from its group, another from the `Wave`).
+    fn readlane(&mut self, i: &Inst) {
+        let r = reg_index(i.src[0]);
+        let size = if self.wave32 { 32 } else { 64 };
+        let x = match const_operand(i, 1) {
+            Some(k) => {
+                let lane = k as usize & (size - 1);
+                let x = self.vgroup(r, lane / 4);
+                self.b.ins().extractlane(x, (lane % 4) as u8)
+            }
+            None => {
+                self.row_to_wave(r);
+                let k = self.scalar(i.src[1], i.lit, Ty::B32);
+                let lane = self.b.ins().band_imm(k, (size - 1) as i64);
+                let lane = self.b.ins().uextend(types::I64, lane);
+                let off = self.b.ins().ishl_imm(lane, 2);
+                let base = self.b.ins().iadd_imm(self.v, (4 * r * LANES) as i64);
+                let addr = self.b.ins().iadd(base, off);
+                self.b.ins().load(types::I32, mf(), addr, 0)
+            }
+        };
+        self.set_sgpr(i.dst as usize, x);
+    }
+
     /// A 64-bit scalar source (the interpreter's `Wave::sread64` for the codes `compilable`
     /// admits).
     fn scalar64(&mut self, code: u16, lit: u32, ty: Ty) -> Value {
@@ -1703,6 +1733,23 @@ impl Gen<'_> {
                 let nz = self.b.ins().icmp_imm(IntCC::NotEqual, r, 0);
                 self.store_scc(nz);
             }
+            SAluOp::Cmp64(eq) => {
+                let a = self.scalar64(i.src[0], i.lit, t0);
+                let b = self.scalar64(i.src[1], i.lit, t1);
+                let cc = if eq { IntCC::Equal } else { IntCC::NotEqual };
+                let c = self.b.ins().icmp(cc, a, b);
+                self.store_scc(c);
+            }
+            SAluOp::AddSub64(sub) => {
+                let a = self.scalar64(i.src[0], i.lit, t0);
+                let b = self.scalar64(i.src[1], i.lit, t1);
+                let r = if sub {
+                    self.b.ins().isub(a, b)
+                } else {
+                    self.b.ins().iadd(a, b)
+                };
+                self.store64(i.dst, r);
+            }
             SAluOp::LshlAdd(n) => {
                 let a = self.scalar(i.src[0], i.lit, t0);
                 let b = self.scalar(i.src[1], i.lit, t1);
@@ -1752,11 +1799,18 @@ impl Gen<'_> {
         let [t0, t1, _] = i.tys;
         let a = if op == SAluOp::Movk {
             self.b.ins().iconst(types::I32, i64::from(i.imm))
+        } else if let SAluOp::Cmpk(..) = op {
+            // The SGPR in the destination field.
+            self.sgpr(usize::from(i.dst))
         } else {
             self.scalar(i.src[0], i.lit, t0)
         };
         let b = match op {
-            SAluOp::Mov | SAluOp::Movk | SAluOp::Not(_) => a,
+            SAluOp::Mov | SAluOp::Movk | SAluOp::Not(_) | SAluOp::Brev | SAluOp::Ff1 => a,
+            SAluOp::Cmpk(_, signed) => {
+                let k = if signed { i.imm } else { i.imm & 0xffff };
+                self.b.ins().iconst(types::I32, i64::from(k))
+            }
             _ => self.scalar(i.src[1], i.lit, t1),
         };
         let nz = |g: &mut Self, r: Value| g.b.ins().icmp_imm(IntCC::NotEqual, r, 0);
@@ -1790,6 +1844,18 @@ impl Gen<'_> {
             SAluOp::Not(_) => {
                 let r = self.b.ins().bnot(a);
                 (Some(r), Some(nz(self, r)))
+            }
+            SAluOp::Brev => (Some(self.b.ins().bitrev(a)), None),
+            SAluOp::Ff1 => {
+                // Cranelift's ctz of 0 is 32; the ISA's answer is -1.
+                let t = self.b.ins().ctz(a);
+                let zero = self.b.ins().icmp_imm(IntCC::Equal, a, 0);
+                let m1 = self.b.ins().iconst(types::I32, -1);
+                (Some(self.b.ins().select(zero, m1, t)), None)
+            }
+            SAluOp::Cmpk(cond, signed) => {
+                let cc = int_cc(i32::from(cond), signed).unwrap_or(IntCC::Equal);
+                (None, Some(self.b.ins().icmp(cc, a, b)))
             }
             SAluOp::Bfe(signed) => {
                 let r = self.bfe32(a, b, signed);

@@ -114,6 +114,8 @@ pub(crate) enum Lower {
     VCmp,
     /// `v_readfirstlane_b32`.
     ReadFirstLane,
+    /// `v_readlane_b32` (the lane from a scalar operand, modulo the wave size).
+    ReadLane,
     /// A 32-bit scalar ALU operation.
     SAlu(SAluOp),
     /// Nothing to do (`s_nop`; the MUBUF cache write-backs and invalidates, which the
@@ -257,6 +259,18 @@ pub(crate) enum SAluOp {
     Bfe(bool),
     /// `s_bfm_b32`: `((1 << S0[4:0]) - 1) << S1[4:0]`, SCC unchanged.
     Bfm,
+    /// `s_cmpk_*`: SCC from the SGPR in the destination field against the 16-bit constant,
+    /// sign-extended (true) or zero-extended (`Cmp`'s condition numbering).
+    Cmpk(u8, bool),
+    /// `s_cmp_eq_u64` (true), `s_cmp_lg_u64` (false).
+    Cmp64(bool),
+    /// `s_brev_b32` (SCC unchanged).
+    Brev,
+    /// `s_ff1_i32_b32` (GFX11's `s_ctz_i32_b32`): the lowest set bit's index, −1 for none;
+    /// SCC unchanged.
+    Ff1,
+    /// GFX12's `s_add_nc_u64` (false), `s_sub_nc_u64` (true): SCC unchanged.
+    AddSub64(bool),
 }
 
 impl SAluOp {
@@ -274,6 +288,8 @@ impl SAluOp {
                 | SAluOp::Not(true)
                 | SAluOp::Shift64(_)
                 | SAluOp::LshlAdd(_)
+                | SAluOp::Cmp64(_)
+                | SAluOp::AddSub64(_)
         )
     }
 }
@@ -348,7 +364,7 @@ pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
         Lower::Step => matches!(i.fmt, Fmt::Sopp | Fmt::Sopk),
         Lower::SAlu(op) => {
             matches!(i.fmt, Fmt::Sop1 | Fmt::Sop2 | Fmt::Sopk | Fmt::Sopc)
-                && (i.dst < 128 || matches!(op, SAluOp::Cmp(..)))
+                && (i.dst < 128 || matches!(op, SAluOp::Cmp(..) | SAluOp::Cmp64(_)))
                 && match op {
                     SAluOp::Movk => true,
                     SAluOp::Mov => scalar_ok(i.src[0]),
@@ -365,11 +381,16 @@ pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
                         }
                     }
                     SAluOp::Shift64(_) => scalar64_ok(i.src[0]) && scalar_ok(i.src[1]),
+                    SAluOp::Cmp64(_) | SAluOp::AddSub64(_) => {
+                        scalar64_ok(i.src[0]) && scalar64_ok(i.src[1])
+                    }
+                    SAluOp::Brev | SAluOp::Ff1 => scalar_ok(i.src[0]),
+                    SAluOp::Cmpk(..) => i.fmt == Fmt::Sopk,
                     _ => scalar_ok(i.src[0]) && scalar_ok(i.src[1]),
                 }
         }
         Lower::VAlu(VAluOp::PkF32(k)) => pk_f32_ok(i, k),
-        Lower::VAlu(_) | Lower::VCmp | Lower::ReadFirstLane => {
+        Lower::VAlu(_) | Lower::VCmp | Lower::ReadFirstLane | Lower::ReadLane => {
             // abs/neg only on the sources of f32 operations (not on Fmac's accumulator).
             let float_mods = match l {
                 Lower::VCmp => i.imm >> 5 & 15 == 1,
@@ -396,6 +417,9 @@ pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
                 && match l {
                     Lower::VCmp => lower_compare(i.imm) && vcmp_ok(i),
                     Lower::ReadFirstLane => i.dst < 128 && vsrc_ok(i.src[0]),
+                    Lower::ReadLane => {
+                        i.dst < 128 && (VGPR..AGPR).contains(&i.src[0]) && scalar_ok(i.src[1])
+                    }
                     Lower::VAlu(op) => valu_ok(i, op),
                     _ => false,
                 }
