@@ -2714,6 +2714,8 @@ pub(crate) fn jit_lowering(op: Op) -> Option<crate::jit::Lower> {
         Op::V_BFI_B32 => Lower::VAlu(VAluOp::Bfi),
         Op::V_BFE_U32 => Lower::VAlu(VAluOp::Bfe(false)),
         Op::V_BFE_I32 => Lower::VAlu(VAluOp::Bfe(true)),
+        Op::V_MBCNT_LO_U32_B32 => Lower::VAlu(VAluOp::Mbcnt(false)),
+        Op::V_MBCNT_HI_U32_B32 => Lower::VAlu(VAluOp::Mbcnt(true)),
         Op::V_LSHLREV_B64 => Lower::VAlu(VAluOp::Shift64(0)),
         Op::V_LSHRREV_B64 => Lower::VAlu(VAluOp::Shift64(1)),
         Op::V_ASHRREV_I64 => Lower::VAlu(VAluOp::Shift64(2)),

@@ -480,6 +480,10 @@ fn check_compares_and_conversions(gen: Gen, mcpu: &str, attr: &str, lanes: usize
          v_readlane_b32 s44, v45, 5
          v_readlane_b32 s45, v46, s46
          v_readlane_b32 s47, v45, 37
+         v_mbcnt_lo_u32_b32 v100, -1, 0
+         v_mbcnt_hi_u32_b32 v101, -1, v100
+         v_mbcnt_lo_u32_b32 v102, s23, v45
+         v_mbcnt_hi_u32_b32 v103, s23, 3
 ",
         m(24),
         m(26),
@@ -626,6 +630,12 @@ fn check_compares_and_conversions(gen: Gen, mcpu: &str, attr: &str, lanes: usize
         want(97, bfe(7, 25, false));
         want(98, bfe(7, 25, true));
         want(99, 0);
+        // v_mbcnt: the bits of S0 below the lane's in the low (high) half, plus S1.
+        let below = |m: u32, k: usize| (m & ((1u64 << k.min(32)) - 1) as u32).count_ones();
+        want(100, below(u32::MAX, l));
+        want(101, l as u32);
+        want(102, below(0x8000_0001, l).wrapping_add(x));
+        want(103, below(0x8000_0001, l.saturating_sub(32)) + 3);
         let want64 = |v: usize, new: u64| {
             want(v, new as u32);
             want(v + 1, (new >> 32) as u32);

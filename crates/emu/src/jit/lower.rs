@@ -880,6 +880,36 @@ impl Gen<'_> {
         self.first_nan(r, &[x, y, z])
     }
 
+    /// `v_mbcnt_lo/hi_u32_b32` on lanes 4g..4g+3: `popcount(S0 & m) + S1`, `m` the lane's
+    /// bits below it in the low (high) half of a 64-bit mask; a constant S0 (`-1` for lane
+    /// numbers) gives constant counts, another is counted lane by lane.
+    fn mbcnt(&mut self, i: &Inst, x: Value, y: Value, g: usize, hi: bool) -> Value {
+        let mask = |l: usize| -> u32 {
+            match (hi, l) {
+                (false, 32..) => u32::MAX,
+                (false, _) => ((1u64 << l) - 1) as u32,
+                (true, 0..=31) => 0,
+                (true, _) => ((1u64 << (l - 32)) - 1) as u32,
+            }
+        };
+        let ms: [u32; 4] = std::array::from_fn(|k| mask(4 * g + k));
+        let counts = match const_operand(i, 0) {
+            Some(k) => self.vconst(ms.map(|m| (k & m).count_ones())),
+            None => {
+                let m = self.vconst(ms);
+                let t = self.b.ins().band(x, m);
+                let mut out = t;
+                for l in 0..4u8 {
+                    let v = self.b.ins().extractlane(t, l);
+                    let c = self.b.ins().popcnt(v);
+                    out = self.b.ins().insertlane(out, c, l);
+                }
+                out
+            }
+        };
+        self.b.ins().iadd(counts, y)
+    }
+
     /// `r`, or in a lane where an operand of `ops` is a NaN, the first such, quieted.
     fn first_nan(&mut self, r: Value, ops: &[Value]) -> Value {
         let mut out = r;
@@ -1044,6 +1074,7 @@ impl Gen<'_> {
                     }
                 }
                 VAluOp::Not => s.b.ins().bnot(x),
+                VAluOp::Mbcnt(hi) => s.mbcnt(i, x, y, g, hi),
                 // Rust's `as`, as the interpreter: to nearest even from integers; toward zero,
                 // saturating, NaN to 0 from f32.
                 VAluOp::Cvt(k) => {

@@ -186,6 +186,9 @@ pub(crate) enum VAluOp {
     /// `v_cvt_f32_i32` 0, `v_cvt_f32_u32` 1 (round to nearest even), `v_cvt_i32_f32` 2,
     /// `v_cvt_u32_f32` 3 (toward zero, saturating, NaN to 0).
     Cvt(u8),
+    /// `v_mbcnt_lo_u32_b32` (false), `v_mbcnt_hi_u32_b32` (true): the set bits of S0 below
+    /// the lane's bit in the low (high) half of a 64-bit lane mask, plus S1.
+    Mbcnt(bool),
     /// `v_bfe_u32` (false), `v_bfe_i32` (true): `S0 >> S1[4:0]`, its low `S2[4:0]` bits,
     /// with the offset and width the same in every lane (scalar operands).
     Bfe(bool),
