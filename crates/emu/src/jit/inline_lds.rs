@@ -15,7 +15,9 @@
 //!   group's first address + j × the lane's bytes) or *uniform* (all equal); when every group
 //!   of the row is contiguous each group is one or two 16-byte accesses (two lanes' `b64`
 //!   elements de-interleaved by shuffles), when every group is uniform one dword each
-//!   (splat, or lane 3's for a store), else lane by lane.
+//!   (splat, or lane 3's for a store); any other layout calls the interpreter's fast path
+//!   as a partial EXEC does (lane by lane inline code made a matmul region's compile 3–6×
+//!   longer, for layouts the measured kernels do not use).
 //! - **Order.** Stores go element by element, dword by dword, lanes in ascending order, as
 //!   `ds_dwords` does, so where lanes overlap the same lane's value is left: a uniform group
 //!   stores its lane 3; contiguous groups may overlap other groups but a later group is a
@@ -26,7 +28,7 @@
 
 use super::super::Gen;
 use crate::decode::{Fmt, Inst, Kind, VGPR};
-use crate::jit::CallCtx;
+use crate::jit::{CallCtx, Lower};
 use crate::ops::Op;
 use crate::wave::reg_index;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -87,12 +89,11 @@ fn lds_flags() -> MemFlags {
     MemFlags::new().with_notrap()
 }
 
-/// How the lanes' addresses are laid out (see the module docs).
+/// How the lanes' addresses are laid out (see the module docs); any other layout is a call.
 #[derive(Clone, Copy, PartialEq)]
 enum Shape {
     Contiguous,
     Uniform,
-    Lanes,
 }
 
 impl Gen<'_> {
@@ -154,6 +155,7 @@ impl Gen<'_> {
         let whole_row = store && d == 2;
         let mut contiguous = None;
         let mut uniform = None;
+        let h0 = self.b.ins().splat(types::I32X4, heads[0]);
         for (g, &x) in a.iter().enumerate() {
             let h = self.b.ins().splat(types::I32X4, heads[g]);
             let u = self.b.ins().icmp(IntCC::Equal, x, h);
@@ -168,7 +170,6 @@ impl Gen<'_> {
                 let at = (4 * g as u32) * step;
                 let s = self.vconst([at, at + step, at + 2 * step, at + 3 * step]);
                 let rel = self.b.ins().isub(x, s);
-                let h0 = self.b.ins().splat(types::I32X4, heads[0]);
                 self.b.ins().icmp(IntCC::Equal, rel, h0)
             } else {
                 let rel = self.b.ins().isub(x, steps);
@@ -179,51 +180,47 @@ impl Gen<'_> {
                 None => c,
             });
         }
+        // Each group's first lane address as a host pointer (both inline shapes use them).
+        let group_ptrs: Vec<Value> = heads
+            .iter()
+            .map(|&h| {
+                let h = self.b.ins().uextend(ptr, h);
+                self.b.ins().iadd(base, h)
+            })
+            .collect();
         let merge = self.b.create_block();
         let (pb, pl) = (self.b.create_block(), self.b.create_block());
-        let mut paths = vec![(pb, Shape::Uniform), (pl, Shape::Lanes)];
+        let mut paths = vec![(pb, Some(Shape::Uniform)), (pl, None)];
         if let Some(c) = contiguous {
             let pa = self.b.create_block();
             let not_a = self.b.create_block();
             let c = self.b.ins().vall_true(c);
             self.b.ins().brif(c, pa, &[], not_a, &[]);
             self.enter(not_a);
-            paths.push((pa, Shape::Contiguous));
+            paths.push((pa, Some(Shape::Contiguous)));
         }
         let u = uniform.expect("a row has groups");
         let u = self.b.ins().vall_true(u);
         self.b.ins().brif(u, pb, &[], pl, &[]);
         for (blk, shape) in paths {
             self.enter(blk);
-            self.ds_access(&elems, store, shape, base, &a, &heads);
+            match shape {
+                Some(shape) => {
+                    self.ds_access(&elems, store, shape, &group_ptrs);
+                    self.count_lanes();
+                }
+                // Any other shape: the interpreter's fast path (in range: it accepts).
+                None => self.call_now(pc, i, Lower::Mem),
+            }
             self.b.ins().jump(merge, &[]);
         }
         self.enter(merge);
-        self.count_lanes();
         true
     }
 
     /// The accesses of one shape (the range was checked): loads define their rows after
     /// every element is read.
-    fn ds_access(
-        &mut self,
-        elems: &[Elem],
-        store: bool,
-        shape: Shape,
-        base: Value,
-        a: &[Value],
-        heads: &[Value],
-    ) {
-        let ptr = self.b.func.dfg.value_type(base);
-        let at = |g: &mut Self, x: Value| {
-            let x = g.b.ins().uextend(ptr, x);
-            g.b.ins().iadd(base, x)
-        };
-        let group_ptrs: Vec<Value> = if shape == Shape::Lanes {
-            Vec::new()
-        } else {
-            heads.iter().map(|&h| at(self, h)).collect()
-        };
+    fn ds_access(&mut self, elems: &[Elem], store: bool, shape: Shape, group_ptrs: &[Value]) {
         let mut loaded: Vec<(usize, usize, Value)> = Vec::new();
         for e in elems {
             let row = |k: u32| reg_index(e.reg + k as u16);
@@ -273,36 +270,6 @@ impl Gen<'_> {
                                 let x = self.b.ins().load(types::I32, lds_flags(), p, off);
                                 let x = self.b.ins().splat(types::I32X4, x);
                                 loaded.push((row(k), g, x));
-                            }
-                        }
-                    }
-                }
-                Shape::Lanes => {
-                    for k in 0..e.dwords {
-                        let off = (e.off + 4 * k) as i32;
-                        for (g, &addrs) in a.iter().enumerate() {
-                            let mut out = self.vconst([0; 4]);
-                            let data = if store {
-                                Some(self.vgroup(row(k), g))
-                            } else {
-                                None
-                            };
-                            for l in 0..4 {
-                                let x = self.b.ins().extractlane(addrs, l);
-                                let p = at(self, x);
-                                match data {
-                                    Some(v) => {
-                                        let x = self.b.ins().extractlane(v, l);
-                                        self.b.ins().store(lds_flags(), x, p, off);
-                                    }
-                                    None => {
-                                        let x = self.b.ins().load(types::I32, lds_flags(), p, off);
-                                        out = self.b.ins().insertlane(out, x, l);
-                                    }
-                                }
-                            }
-                            if !store {
-                                loaded.push((row(k), g, out));
                             }
                         }
                     }

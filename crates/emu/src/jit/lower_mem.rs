@@ -158,6 +158,11 @@ impl Gen<'_> {
         if l == Lower::Mem && self.inline_ds(pc, i) {
             return;
         }
+        self.call_now(pc, i, l);
+    }
+
+    /// The call of [`call_interpreter`], without trying an inline form first.
+    fn call_now(&mut self, pc: u64, i: &Inst, l: Lower) {
         let touched = if l == Lower::Mem {
             touched(i, self.full)
         } else {
