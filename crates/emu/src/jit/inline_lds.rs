@@ -84,6 +84,23 @@ fn elements(i: &Inst) -> Option<Vec<Elem>> {
     }
 }
 
+/// Whether wait `i` (a `Lower::Step`) does nothing in the interpreter (`exec::sopp`,
+/// `rdna.rs`): memory operations complete in order there, and only `s_waitcnt vmcnt(0)` on
+/// GFX9 (and `s_waitcnt_vscnt`, left to the call) may fence. Such a wait compiles to nothing,
+/// not to a call: the `lgkmcnt` waits between LDS loads cost a call each, which spills every
+/// live vector register.
+pub(super) fn wait_does_nothing(i: &Inst) -> bool {
+    match i.op {
+        Op::S_WAITCNT => {
+            let k = i.imm as u32;
+            let vmcnt = (k & 0xf) | (k >> 14 & 3) << 4;
+            i.gen.is_rdna() || vmcnt != 0
+        }
+        Op::S_WAITCNT_VMCNT | Op::S_WAITCNT_EXPCNT | Op::S_WAITCNT_LGKMCNT => true,
+        _ => false,
+    }
+}
+
 /// LDS accesses: in range (checked before), no alignment promised.
 fn lds_flags() -> MemFlags {
     MemFlags::new().with_notrap()
@@ -139,6 +156,10 @@ impl Gen<'_> {
         );
         let out = self.b.ins().icmp(IntCC::UnsignedGreaterThan, top, len);
         self.exit_if(out, pc);
+        // Blocks are sealed as soon as their predecessors are known, so a register first
+        // used after them needs no block parameter (left unsealed to the end, every block of
+        // a region collected one per register and removed them one by one: compile time).
+        self.seal_current();
         let base = self.b.ins().load(
             ptr,
             MemFlags::trusted(),
@@ -197,6 +218,7 @@ impl Gen<'_> {
             let c = self.b.ins().vall_true(c);
             self.b.ins().brif(c, pa, &[], not_a, &[]);
             self.enter(not_a);
+            self.b.seal_block(not_a);
             paths.push((pa, Some(Shape::Contiguous)));
         }
         let u = uniform.expect("a row has groups");
@@ -204,17 +226,22 @@ impl Gen<'_> {
         self.b.ins().brif(u, pb, &[], pl, &[]);
         for (blk, shape) in paths {
             self.enter(blk);
+            self.b.seal_block(blk);
             match shape {
                 Some(shape) => {
                     self.ds_access(&elems, store, shape, &group_ptrs);
                     self.count_lanes();
                 }
                 // Any other shape: the interpreter's fast path (in range: it accepts).
-                None => self.call_now(pc, i, Lower::Mem),
+                None => {
+                    self.call_now(pc, i, Lower::Mem);
+                    self.seal_current();
+                }
             }
             self.b.ins().jump(merge, &[]);
         }
         self.enter(merge);
+        self.b.seal_block(merge);
         true
     }
 
@@ -278,6 +305,13 @@ impl Gen<'_> {
         }
         for (row, g, x) in loaded {
             self.set_vgroup(row, g, x);
+        }
+    }
+
+    /// Seals the current block (its predecessors are all known).
+    fn seal_current(&mut self) {
+        if let Some(b) = self.b.current_block() {
+            self.b.seal_block(b);
         }
     }
 

@@ -155,7 +155,9 @@ impl Gen<'_> {
     /// touch stored before and loaded after; when the call answers 0, the region exits
     /// before `i`.
     pub(super) fn call_interpreter(&mut self, pc: u64, i: &Inst, l: Lower) {
-        if l == Lower::Mem && self.inline_ds(pc, i) {
+        if (l == Lower::Mem && self.inline_ds(pc, i))
+            || (l == Lower::Step && inline_lds::wait_does_nothing(i))
+        {
             return;
         }
         self.call_now(pc, i, l);
