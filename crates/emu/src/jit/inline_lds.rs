@@ -155,11 +155,11 @@ impl Gen<'_> {
             std::mem::offset_of!(CallCtx, lds_len) as i32,
         );
         let out = self.b.ins().icmp(IntCC::UnsignedGreaterThan, top, len);
+        // (`exit_if` seals the block after it.) The blocks below are sealed as soon as their
+        // predecessors are known, so a register first used after them needs no block
+        // parameter (left unsealed to the end, every block collected one per register, then
+        // removed one by one: a matmul region compiled 3× longer).
         self.exit_if(out, pc);
-        // Blocks are sealed as soon as their predecessors are known, so a register first
-        // used after them needs no block parameter (left unsealed to the end, every block of
-        // a region collected one per register and removed them one by one: compile time).
-        self.seal_current();
         let base = self.b.ins().load(
             ptr,
             MemFlags::trusted(),
@@ -209,6 +209,17 @@ impl Gen<'_> {
                 self.b.ins().iadd(base, h)
             })
             .collect();
+        // The paths below join again: in lazy mode (`lower.rs`) every register one of them
+        // reads must be defined before they part, so the call's are read here.
+        let t = super::touched(i, self.full);
+        for code in t.sgprs {
+            self.sgpr(code);
+        }
+        for row in t.rows {
+            for g in 0..self.groups {
+                self.vgroup(row, g);
+            }
+        }
         let merge = self.b.create_block();
         let (pb, pl) = (self.b.create_block(), self.b.create_block());
         let mut paths = vec![(pb, Some(Shape::Uniform)), (pl, None)];
@@ -233,10 +244,7 @@ impl Gen<'_> {
                     self.count_lanes();
                 }
                 // Any other shape: the interpreter's fast path (in range: it accepts).
-                None => {
-                    self.call_now(pc, i, Lower::Mem);
-                    self.seal_current();
-                }
+                None => self.call_now(pc, i, Lower::Mem),
             }
             self.b.ins().jump(merge, &[]);
         }
@@ -305,13 +313,6 @@ impl Gen<'_> {
         }
         for (row, g, x) in loaded {
             self.set_vgroup(row, g, x);
-        }
-    }
-
-    /// Seals the current block (its predecessors are all known).
-    fn seal_current(&mut self) {
-        if let Some(b) = self.b.current_block() {
-            self.b.seal_block(b);
         }
     }
 
