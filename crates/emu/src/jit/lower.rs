@@ -487,16 +487,31 @@ impl Gen<'_> {
     }
 
     /// The exit of an `exit_if` in lazy mode: stores the next PC, the registers defined so
-    /// far (`seen_s`, `seen_r`: loaded or written, a loaded one stores its own value), SCC
-    /// and `lane_ops`, and returns `count`.
+    /// far (`seen_s`, `seen_r`) that some instruction compiled so far writes (one written
+    /// later in this straight-line code is still the `Wave`'s; a loaded one written elsewhere
+    /// stores its own value), SCC and `lane_ops`, and returns `count`.
     fn lazy_exit(&mut self, pc: u64, count: Value) {
         let pc = self.b.ins().iconst(types::I64, pc as i64);
         self.b.ins().store(mf(), pc, self.pc_ptr, 0);
-        for code in self.seen_s.clone() {
+        let written_s = |g: &Self, c: &usize| g.sgprs.get(c).is_some_and(|s| s.1);
+        let written_r = |g: &Self, r: &usize| g.rows.get(r).is_some_and(|s| s.1);
+        let sgprs: Vec<usize> = self
+            .seen_s
+            .iter()
+            .filter(|c| written_s(self, c))
+            .copied()
+            .collect();
+        for code in sgprs {
             let x = self.sgpr(code);
             self.b.ins().store(mf(), x, self.s, (4 * code) as i32);
         }
-        for (row, g) in self.seen_r.clone() {
+        let groups: Vec<(usize, usize)> = self
+            .seen_r
+            .iter()
+            .filter(|(r, _)| written_r(self, r))
+            .copied()
+            .collect();
+        for (row, g) in groups {
             let x = self.vgroup(row, g);
             self.b
                 .ins()
