@@ -6,6 +6,9 @@
 
 use hsaemu_emu::{jit, run_words, run_words_mem, FaultKind, Gen, WaveRegs};
 
+#[path = "jit/lds.rs"]
+mod lds;
+
 /// Machine words of `text` for `mcpu` (llvm-mc-15).
 fn assemble(mcpu: &str, attr: &str, text: &str) -> Vec<u32> {
     let dir = std::env::temp_dir().join(format!("hsaemu-jit-test-{}", std::process::id()));
@@ -939,6 +942,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     check_salu(Gen::Gfx90a, "gfx90a", "");
     check_salu(Gen::Gfx10, "gfx1030", "+wavefrontsize32");
     compiled_memory_instructions_match_the_interpreter_and_the_definitions();
+    lds::inline_ds_accesses_match_the_definitions();
     check_wide(Gen::Gfx90a, "gfx90a", "", 64);
     check_wide(Gen::Gfx9, "gfx906", "", 64);
     check_wide(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);

@@ -461,8 +461,20 @@ impl Gen<'_> {
     /// Leaves the function before instruction `pc` of the current basic block when `cond`
     /// (an `i8`) is true; continues in a new block otherwise.
     fn exit_if(&mut self, cond: Value, pc: u64) {
-        // Registers first used after this are loaded at entry, so the exit sees them.
-        self.end_lazy();
+        if self.lazy {
+            // Straight-line code from the entry: an exit of its own stores the registers
+            // defined so far (the others are unchanged in the `Wave`), and lazy loading goes
+            // on (else every register first used after this would be loaded at entry).
+            let count = self.count_now();
+            let (out, cont) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(cond, out, &[], cont, &[]);
+            self.b.seal_block(out);
+            self.b.seal_block(cont);
+            self.enter(out);
+            self.lazy_exit(pc, count);
+            self.enter(cont);
+            return;
+        }
         let count = self.count_now();
         let pc = self.b.ins().iconst(types::I64, pc as i64);
         let cont = self.b.create_block();
@@ -474,7 +486,48 @@ impl Gen<'_> {
             cont,
             &[],
         );
+        // Sealed now (its one predecessor is known): a register first used after it then
+        // needs no block parameter, which sealing at the end made and removed one by one.
+        self.b.seal_block(cont);
         self.enter(cont);
+    }
+
+    /// The exit of an `exit_if` in lazy mode: stores the next PC, the registers defined so
+    /// far (`seen_s`, `seen_r`) that some instruction compiled so far writes (one written
+    /// later in this straight-line code is still the `Wave`'s; a loaded one written elsewhere
+    /// stores its own value), SCC and `lane_ops`, and returns `count`.
+    fn lazy_exit(&mut self, pc: u64, count: Value) {
+        let pc = self.b.ins().iconst(types::I64, pc as i64);
+        self.b.ins().store(mf(), pc, self.pc_ptr, 0);
+        let written_s = |g: &Self, c: &usize| g.sgprs.get(c).is_some_and(|s| s.1);
+        let written_r = |g: &Self, r: &usize| g.rows.get(r).is_some_and(|s| s.1);
+        let sgprs: Vec<usize> = self
+            .seen_s
+            .iter()
+            .filter(|c| written_s(self, c))
+            .copied()
+            .collect();
+        for code in sgprs {
+            let x = self.sgpr(code);
+            self.b.ins().store(mf(), x, self.s, (4 * code) as i32);
+        }
+        let groups: Vec<(usize, usize)> = self
+            .seen_r
+            .iter()
+            .filter(|(r, _)| written_r(self, r))
+            .copied()
+            .collect();
+        for (row, g) in groups {
+            let x = self.vgroup(row, g);
+            self.b
+                .ins()
+                .store(mf(), x, self.v, Self::row_offset(row, g));
+        }
+        let scc = self.b.use_var(self.scc);
+        self.b.ins().store(mf(), scc, self.scc_ptr, 0);
+        let lane_ops = self.b.use_var(self.lane_ops);
+        self.b.ins().store(mf(), lane_ops, self.lane_ops_ptr, 0);
+        self.b.ins().return_(&[count]);
     }
 
     /// Ends lazy loading: what was defined so far is this variant's lazy set.
@@ -708,12 +761,15 @@ impl Gen<'_> {
         self.enter(block);
         self.svar(126);
         self.svar(127);
-        // Registers every variant's first basic block defined need no load here.
+        // Registers every variant's first basic block defined need no load here; EXEC does,
+        // since the variant is chosen by it below (else that choice read an undefined
+        // variable, 0, and the full-EXEC variant never ran when both variants' first basic
+        // blocks read EXEC: those with a memory call).
         let sets = std::mem::take(&mut self.lazy_sets);
         let sgprs: Vec<(usize, Variable)> = self
             .sgprs
             .iter()
-            .filter(|(c, _)| !sets.iter().all(|(s, _)| s.contains(c)))
+            .filter(|(c, _)| **c >= 126 || !sets.iter().all(|(s, _)| s.contains(c)))
             .map(|(&c, (v, _))| (c, *v))
             .collect();
         for (code, var) in sgprs {

@@ -28,6 +28,9 @@ use crate::wave::reg_index;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AbiParam, InstBuilder, Signature};
 
+#[path = "inline_lds.rs"]
+mod inline_lds;
+
 /// Runs memory instruction `i` on its fast path for the region's wave: 1 when done, 0 when
 /// the region must exit before it.
 ///
@@ -152,6 +155,16 @@ impl Gen<'_> {
     /// touch stored before and loaded after; when the call answers 0, the region exits
     /// before `i`.
     pub(super) fn call_interpreter(&mut self, pc: u64, i: &Inst, l: Lower) {
+        if (l == Lower::Mem && self.inline_ds(pc, i))
+            || (l == Lower::Step && inline_lds::wait_does_nothing(i))
+        {
+            return;
+        }
+        self.call_now(pc, i, l);
+    }
+
+    /// The call of [`call_interpreter`], without trying an inline form first.
+    fn call_now(&mut self, pc: u64, i: &Inst, l: Lower) {
         let touched = if l == Lower::Mem {
             touched(i, self.full)
         } else {

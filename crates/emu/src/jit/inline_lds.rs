@@ -1,0 +1,343 @@
+//! DS (LDS) loads and stores compiled inline, in the full-EXEC variant of a region (with a
+//! partial EXEC they stay calls of the interpreter's fast path, `lower_mem.rs`).
+//!
+//! The same instructions as the interpreter's `vmem::ds_dwords` fast path (`b32`, `b64`,
+//! `b96`, `b128`, `read2`/`write2` and their `st64` forms, not d16), with the same effect:
+//! - **Range.** The highest lane address plus the furthest element end must be within the
+//!   work-group's LDS (`CallCtx::lds_len`), checked once (a vector `umax` over the row, then
+//!   across the four lanes). Otherwise the region exits before the instruction, as when the
+//!   fast path declines, and the interpreter runs it (its fault, or `HSAEMU_LDS_OOB`'s
+//!   dropping). No alignment rule applies there: an address in range is read or written at
+//!   any byte, little-endian, as the interpreter's byte slices do; the host accesses are
+//!   plain (unaligned) loads and stores, as the interpreter's are (LDS is private to the
+//!   work-group, whose waves interleave only between scheduler turns).
+//! - **Shapes.** Per 4-lane group, the lanes' addresses are *contiguous* (lane j at the
+//!   group's first address + j × the lane's bytes) or *uniform* (all equal); when every group
+//!   of the row is contiguous each group is one or two 16-byte accesses (two lanes' `b64`
+//!   elements de-interleaved by shuffles), when every group is uniform one dword each
+//!   (splat, or lane 3's for a store); any other layout calls the interpreter's fast path
+//!   as a partial EXEC does (lane by lane inline code made a matmul region's compile 3–6×
+//!   longer, for layouts the measured kernels do not use).
+//! - **Order.** Stores go element by element, dword by dword, lanes in ascending order, as
+//!   `ds_dwords` does, so where lanes overlap the same lane's value is left: a uniform group
+//!   stores its lane 3; contiguous groups may overlap other groups but a later group is a
+//!   higher lane; a `b64` store takes the contiguous path only when the whole row is
+//!   contiguous (no overlap at all), since the interpreter writes every lane's first dword
+//!   before any second one.
+//! - `lane_ops` counts the wave's lanes, as the interpreter does under a full EXEC.
+
+use super::super::Gen;
+use crate::decode::{Fmt, Inst, Kind, VGPR};
+use crate::jit::{CallCtx, Lower};
+use crate::ops::Op;
+use crate::wave::reg_index;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, ConstantData, Endianness, InstBuilder, MemFlags, Value};
+
+/// One element of a DS access: byte offset from the lane's address, the first VGPR code of
+/// its data (a store's source, a load's destination) and its dwords per lane.
+#[derive(Clone, Copy)]
+struct Elem {
+    off: u32,
+    reg: u16,
+    dwords: u32,
+}
+
+/// The elements of `i` as `ds_dwords` computes them, or None when it is not one of its
+/// instructions.
+fn elements(i: &Inst) -> Option<Vec<Elem>> {
+    let m = i.mem;
+    let ok = i.fmt == Fmt::Ds
+        && i.op == Op::Mem
+        && matches!(m.kind, Kind::Load | Kind::Store)
+        && matches!(m.bytes, 4 | 8)
+        && m.d16 == 0
+        && i.src[0] >= VGPR;
+    if !ok {
+        return None;
+    }
+    let dw = u32::from(m.bytes) / 4;
+    let store = m.kind == Kind::Store;
+    let first = if store { i.src[1] } else { i.dst };
+    if m.two {
+        let scale = u32::from(m.bytes) * if m.st64 { 64 } else { 1 };
+        let second = if store { i.src[2] } else { i.dst + dw as u16 };
+        Some(vec![
+            Elem {
+                off: (i.imm as u32 & 0xff) * scale,
+                reg: first,
+                dwords: dw,
+            },
+            Elem {
+                off: u32::from(i.offset1) * scale,
+                reg: second,
+                dwords: dw,
+            },
+        ])
+    } else {
+        let off16 = (i.imm as u32 & 0xff) | u32::from(i.offset1) << 8;
+        Some(vec![Elem {
+            off: off16,
+            reg: first,
+            dwords: dw * u32::from(m.count),
+        }])
+    }
+}
+
+/// Whether wait `i` (a `Lower::Step`) does nothing in the interpreter (`exec::sopp`,
+/// `rdna.rs`): memory operations complete in order there, and only `s_waitcnt vmcnt(0)` on
+/// GFX9 (and `s_waitcnt_vscnt`, left to the call) may fence. Such a wait compiles to nothing,
+/// not to a call: the `lgkmcnt` waits between LDS loads cost a call each, which spills every
+/// live vector register.
+pub(super) fn wait_does_nothing(i: &Inst) -> bool {
+    match i.op {
+        Op::S_WAITCNT => {
+            let k = i.imm as u32;
+            let vmcnt = (k & 0xf) | (k >> 14 & 3) << 4;
+            i.gen.is_rdna() || vmcnt != 0
+        }
+        Op::S_WAITCNT_VMCNT | Op::S_WAITCNT_EXPCNT | Op::S_WAITCNT_LGKMCNT => true,
+        _ => false,
+    }
+}
+
+/// LDS accesses: in range (checked before), no alignment promised.
+fn lds_flags() -> MemFlags {
+    MemFlags::new().with_notrap()
+}
+
+/// How the lanes' addresses are laid out (see the module docs); any other layout is a call.
+#[derive(Clone, Copy, PartialEq)]
+enum Shape {
+    Contiguous,
+    Uniform,
+}
+
+impl Gen<'_> {
+    /// Lowers DS load or store `i` at `pc` inline when the region is in its full-EXEC
+    /// variant and `i` is one of `ds_dwords`'s instructions; returns false, having emitted
+    /// nothing, otherwise (the caller then calls the interpreter's fast path).
+    pub(super) fn inline_ds(&mut self, pc: u64, i: &Inst) -> bool {
+        if !self.full {
+            return false;
+        }
+        let Some(elems) = elements(i) else {
+            return false;
+        };
+        let store = i.mem.kind == Kind::Store;
+        let d = elems[0].dwords;
+        let arow = reg_index(i.src[0]);
+        let a: Vec<Value> = (0..self.groups).map(|g| self.vgroup(arow, g)).collect();
+
+        // The range: max lane address + furthest element end <= the LDS size, else the
+        // interpreter runs it.
+        let mut mx = a[0];
+        for &x in &a[1..] {
+            mx = self.b.ins().umax(mx, x);
+        }
+        let mut top = self.b.ins().extractlane(mx, 0);
+        for l in 1..4 {
+            let x = self.b.ins().extractlane(mx, l);
+            top = self.b.ins().umax(top, x);
+        }
+        let end = elems
+            .iter()
+            .map(|e| u64::from(e.off) + 4 * u64::from(e.dwords))
+            .max()
+            .unwrap_or(0);
+        let top = self.b.ins().uextend(types::I64, top);
+        let top = self.b.ins().iadd_imm(top, end as i64);
+        let ptr = self.b.func.dfg.value_type(self.ctx);
+        let len = self.b.ins().load(
+            types::I64,
+            MemFlags::trusted(),
+            self.ctx,
+            std::mem::offset_of!(CallCtx, lds_len) as i32,
+        );
+        let out = self.b.ins().icmp(IntCC::UnsignedGreaterThan, top, len);
+        // (`exit_if` seals the block after it.) The blocks below are sealed as soon as their
+        // predecessors are known, so a register first used after them needs no block
+        // parameter (left unsealed to the end, every block collected one per register, then
+        // removed one by one: a matmul region compiled 3× longer).
+        self.exit_if(out, pc);
+        let base = self.b.ins().load(
+            ptr,
+            MemFlags::trusted(),
+            self.ctx,
+            std::mem::offset_of!(CallCtx, lds) as i32,
+        );
+
+        // Each group's first lane address, and the shapes of the row.
+        let heads: Vec<Value> = a.iter().map(|&x| self.b.ins().extractlane(x, 0)).collect();
+        let step = 4 * d;
+        let steps = self.vconst([0, step, 2 * step, 3 * step]);
+        // `b64` stores need the whole row contiguous; other contiguous accesses each group,
+        // of one or two dwords per lane.
+        let whole_row = store && d == 2;
+        let mut contiguous = None;
+        let mut uniform = None;
+        let h0 = self.b.ins().splat(types::I32X4, heads[0]);
+        for (g, &x) in a.iter().enumerate() {
+            let h = self.b.ins().splat(types::I32X4, heads[g]);
+            let u = self.b.ins().icmp(IntCC::Equal, x, h);
+            uniform = Some(match uniform {
+                Some(acc) => self.b.ins().band(acc, u),
+                None => u,
+            });
+            if d > 2 {
+                continue;
+            }
+            let c = if whole_row {
+                let at = (4 * g as u32) * step;
+                let s = self.vconst([at, at + step, at + 2 * step, at + 3 * step]);
+                let rel = self.b.ins().isub(x, s);
+                self.b.ins().icmp(IntCC::Equal, rel, h0)
+            } else {
+                let rel = self.b.ins().isub(x, steps);
+                self.b.ins().icmp(IntCC::Equal, rel, h)
+            };
+            contiguous = Some(match contiguous {
+                Some(acc) => self.b.ins().band(acc, c),
+                None => c,
+            });
+        }
+        // Each group's first lane address as a host pointer (both inline shapes use them).
+        let group_ptrs: Vec<Value> = heads
+            .iter()
+            .map(|&h| {
+                let h = self.b.ins().uextend(ptr, h);
+                self.b.ins().iadd(base, h)
+            })
+            .collect();
+        // The paths below join again: in lazy mode (`lower.rs`) every register one of them
+        // reads must be defined before they part, so the call's are read here.
+        let t = super::touched(i, self.full);
+        for code in t.sgprs {
+            self.sgpr(code);
+        }
+        for row in t.rows {
+            for g in 0..self.groups {
+                self.vgroup(row, g);
+            }
+        }
+        let merge = self.b.create_block();
+        let (pb, pl) = (self.b.create_block(), self.b.create_block());
+        let mut paths = vec![(pb, Some(Shape::Uniform)), (pl, None)];
+        if let Some(c) = contiguous {
+            let pa = self.b.create_block();
+            let not_a = self.b.create_block();
+            let c = self.b.ins().vall_true(c);
+            self.b.ins().brif(c, pa, &[], not_a, &[]);
+            self.enter(not_a);
+            self.b.seal_block(not_a);
+            paths.push((pa, Some(Shape::Contiguous)));
+        }
+        let u = uniform.expect("a row has groups");
+        let u = self.b.ins().vall_true(u);
+        self.b.ins().brif(u, pb, &[], pl, &[]);
+        for (blk, shape) in paths {
+            self.enter(blk);
+            self.b.seal_block(blk);
+            match shape {
+                Some(shape) => {
+                    self.ds_access(&elems, store, shape, &group_ptrs);
+                    self.count_lanes();
+                }
+                // Any other shape: the interpreter's fast path (in range: it accepts).
+                None => self.call_now(pc, i, Lower::Mem),
+            }
+            self.b.ins().jump(merge, &[]);
+        }
+        self.enter(merge);
+        self.b.seal_block(merge);
+        true
+    }
+
+    /// The accesses of one shape (the range was checked): loads define their rows after
+    /// every element is read.
+    fn ds_access(&mut self, elems: &[Elem], store: bool, shape: Shape, group_ptrs: &[Value]) {
+        let mut loaded: Vec<(usize, usize, Value)> = Vec::new();
+        for e in elems {
+            let row = |k: u32| reg_index(e.reg + k as u16);
+            match shape {
+                Shape::Contiguous if e.dwords == 1 => {
+                    for (g, &p) in group_ptrs.iter().enumerate() {
+                        let off = e.off as i32;
+                        if store {
+                            let x = self.vgroup(row(0), g);
+                            self.b.ins().store(lds_flags(), x, p, off);
+                        } else {
+                            let x = self.b.ins().load(types::I32X4, lds_flags(), p, off);
+                            loaded.push((row(0), g, x));
+                        }
+                    }
+                }
+                Shape::Contiguous => {
+                    // Two dwords per lane: lanes 4g, 4g+1 in `x`, 4g+2, 4g+3 in `y`.
+                    for (g, &p) in group_ptrs.iter().enumerate() {
+                        let off = e.off as i32;
+                        if store {
+                            let r0 = self.vgroup(row(0), g);
+                            let r1 = self.vgroup(row(1), g);
+                            let x = self.shuffle32(r0, r1, [0, 4, 1, 5]);
+                            let y = self.shuffle32(r0, r1, [2, 6, 3, 7]);
+                            self.b.ins().store(lds_flags(), x, p, off);
+                            self.b.ins().store(lds_flags(), y, p, off + 16);
+                        } else {
+                            let x = self.b.ins().load(types::I32X4, lds_flags(), p, off);
+                            let y = self.b.ins().load(types::I32X4, lds_flags(), p, off + 16);
+                            let r0 = self.shuffle32(x, y, [0, 2, 4, 6]);
+                            let r1 = self.shuffle32(x, y, [1, 3, 5, 7]);
+                            loaded.push((row(0), g, r0));
+                            loaded.push((row(1), g, r1));
+                        }
+                    }
+                }
+                Shape::Uniform => {
+                    for k in 0..e.dwords {
+                        let off = (e.off + 4 * k) as i32;
+                        for (g, &p) in group_ptrs.iter().enumerate() {
+                            if store {
+                                let x = self.vgroup(row(k), g);
+                                let x = self.b.ins().extractlane(x, 3);
+                                self.b.ins().store(lds_flags(), x, p, off);
+                            } else {
+                                let x = self.b.ins().load(types::I32, lds_flags(), p, off);
+                                let x = self.b.ins().splat(types::I32X4, x);
+                                loaded.push((row(k), g, x));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for (row, g, x) in loaded {
+            self.set_vgroup(row, g, x);
+        }
+    }
+
+    /// Lanes `lanes` of the eight `i32` lanes of `x` then `y`.
+    fn shuffle32(&mut self, x: Value, y: Value, lanes: [u8; 4]) -> Value {
+        let bytes: Vec<u8> = lanes
+            .iter()
+            .flat_map(|&l| (0..4).map(move |b| 4 * l + b))
+            .collect();
+        let mask = self.b.func.dfg.immediates.push(ConstantData::from(bytes));
+        let bx = self.b.ins().bitcast(
+            types::I8X16,
+            MemFlags::new().with_endianness(Endianness::Little),
+            x,
+        );
+        let by = self.b.ins().bitcast(
+            types::I8X16,
+            MemFlags::new().with_endianness(Endianness::Little),
+            y,
+        );
+        let r = self.b.ins().shuffle(bx, by, mask);
+        self.b.ins().bitcast(
+            types::I32X4,
+            MemFlags::new().with_endianness(Endianness::Little),
+            r,
+        )
+    }
+}
