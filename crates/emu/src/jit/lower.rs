@@ -733,9 +733,7 @@ impl Gen<'_> {
         let sgprs: Vec<(usize, Variable)> = self
             .sgprs
             .iter()
-            .filter(|(c, _)| {
-                (chooses && **c >= 126) || !sets.iter().all(|(s, _)| s.contains(c))
-            })
+            .filter(|(c, _)| (chooses && **c >= 126) || !sets.iter().all(|(s, _)| s.contains(c)))
             .map(|(&c, (v, _))| (c, *v))
             .collect();
         for (code, var) in sgprs {
