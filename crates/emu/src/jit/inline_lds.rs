@@ -222,7 +222,9 @@ impl Gen<'_> {
         }
         let merge = self.b.create_block();
         let (pb, pl) = (self.b.create_block(), self.b.create_block());
-        let mut paths = vec![(pb, Some(Shape::Uniform)), (pl, None)];
+        // The call first: its exit (lazy mode) stores the registers seen so far, which must
+        // not yet include the destinations the inline paths define.
+        let mut paths = vec![(pl, None), (pb, Some(Shape::Uniform))];
         if let Some(c) = contiguous {
             let pa = self.b.create_block();
             let not_a = self.b.create_block();
