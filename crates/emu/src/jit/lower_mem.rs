@@ -28,6 +28,9 @@ use crate::wave::reg_index;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AbiParam, InstBuilder, Signature};
 
+#[path = "inline_mem.rs"]
+mod inline_mem;
+
 /// Runs memory instruction `i` on its fast path for the region's wave: 1 when done, 0 when
 /// the region must exit before it.
 ///
@@ -38,6 +41,7 @@ unsafe extern "C" fn mem_call(ctx: *mut CallCtx, i: *const Inst) -> u32 {
     // SAFETY: as the function's contract says; `Block::run` made every pointer of `ctx`
     // from live exclusive borrows that outlast the region's run.
     let (w, env, journal, i) = unsafe {
+        (*ctx).calls += 1;
         (
             &mut *(*ctx).wave,
             &mut *(*ctx).env,
@@ -55,7 +59,10 @@ unsafe extern "C" fn mem_call(ctx: *mut CallCtx, i: *const Inst) -> u32 {
 /// As [`mem_call`].
 unsafe extern "C" fn step_call(ctx: *mut CallCtx, i: *const Inst) -> u32 {
     // SAFETY: as for `mem_call`.
-    let (w, env, i) = unsafe { (&mut *(*ctx).wave, &mut *(*ctx).env, &*i) };
+    let (w, env, i) = unsafe {
+        (*ctx).calls += 1;
+        (&mut *(*ctx).wave, &mut *(*ctx).env, &*i)
+    };
     u32::from(matches!(exec::step::<false>(w, i, env), Ok(Flow::Next)))
 }
 
@@ -152,6 +159,14 @@ impl Gen<'_> {
     /// touch stored before and loaded after; when the call answers 0, the region exits
     /// before `i`.
     pub(super) fn call_interpreter(&mut self, pc: u64, i: &Inst, l: Lower) {
+        // GLOBAL/FLAT/SMEM accesses and waits inline, with this call as their fallback.
+        if !self.inline_mem(pc, i, l) {
+            self.call_path(pc, i, l);
+        }
+    }
+
+    /// The call of [`mem_call`] or [`step_call`] (see [`Gen::call_interpreter`]).
+    fn call_path(&mut self, pc: u64, i: &Inst, l: Lower) {
         let touched = if l == Lower::Mem {
             touched(i, self.full)
         } else {

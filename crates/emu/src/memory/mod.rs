@@ -168,6 +168,12 @@ impl Drop for DispatchEpoch<'_> {
 }
 
 impl MemoryMap {
+    /// The counter every (un)registration bumps ([`RegionCache`] entries are valid for one
+    /// value of it); compiled regions compare it before an inline access.
+    pub(crate) fn generation(&self) -> &AtomicU64 {
+        &self.generation
+    }
+
     /// An empty map.
     pub fn new() -> Arc<MemoryMap> {
         Arc::new(MemoryMap::default())
@@ -435,6 +441,13 @@ impl RegionCache {
                 None => false,
             },
         }
+    }
+
+    /// The region the last successful [`check`](Self::check) found or moved to the front
+    /// (when it was cached), with the map's generation the entries were taken from: the
+    /// compiling tier's window for inline accesses (`jit/inline_mem.rs`).
+    pub(crate) fn front(&self) -> Option<(Region, u64)> {
+        self.recent[0].map(|r| (r, self.generation))
     }
 
     /// The kind of the memory at `addr` (coarse when unregistered: the access faults anyway).
