@@ -587,8 +587,9 @@ fn check_memory_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
 
 /// Loads and stores under a full EXEC, generated inline (no call into the interpreter):
 /// consecutive lanes (16-byte moves), scattered lanes (one access each), dwordx2 at 8-byte
-/// aligned addresses, dwordx4, FLAT, SMEM, and the wait after the stores.
-fn inline_program(gfx10: bool) -> String {
+/// aligned addresses, dwordx4, FLAT, SMEM, and the wait after the stores. With `exec` first
+/// (an EXEC write), the region has no full-EXEC variant: its stores test EXEC at run time.
+fn inline_program(gfx10: bool, exec: &str) -> String {
     let add = if gfx10 { "v_add_nc_u32" } else { "v_add_u32" };
     let wait = if gfx10 {
         "s_waitcnt_vscnt null, 0x0"
@@ -596,7 +597,8 @@ fn inline_program(gfx10: bool) -> String {
         "s_waitcnt vmcnt(0)"
     };
     format!(
-        "s_load_dwordx4 s[4:7], s[0:1], 0x10
+        "{exec}
+         s_load_dwordx4 s[4:7], s[0:1], 0x10
          s_load_dword s8, s[0:1], 0x24
          v_lshlrev_b32 v10, 2, v20
          global_load_dword v1, v10, s[0:1]
@@ -615,8 +617,13 @@ fn inline_program(gfx10: bool) -> String {
     )
 }
 
-fn check_inline_memory(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
-    let words = assemble(mcpu, attr, &inline_program(!attr.is_empty()));
+fn check_inline_memory(gen: Gen, mcpu: &str, attr: &str, lanes: usize, write_exec: bool) {
+    let exec = match (write_exec, lanes) {
+        (false, _) => "s_nop 0",
+        (true, 32) => "s_mov_b32 exec_lo, s10",
+        (true, _) => "s_mov_b64 exec, s[10:11]",
+    };
+    let words = assemble(mcpu, attr, &inline_program(!attr.is_empty(), exec));
     let mut global = vec![0u8; 4096];
     for k in 0..1024 {
         global[4 * k..4 * k + 4].copy_from_slice(&word(k).to_le_bytes());
@@ -624,6 +631,7 @@ fn check_inline_memory(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let base = global.as_ptr() as u64;
     let mut r = WaveRegs::new(gen);
     (r.s[0], r.s[1]) = (base as u32, (base >> 32) as u32);
+    (r.s[10], r.s[11]) = (u32::MAX, if lanes == 32 { 0 } else { u32::MAX });
     // A permutation of the lanes, for the scattered dwordx4 loads.
     let perm = |l: usize| (7 * l + 3) % lanes;
     for l in 0..64 {
@@ -645,7 +653,7 @@ fn check_inline_memory(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let after = jit::stats();
     if jit::checks_single_runs() {
         assert!(
-            after.instructions >= before.instructions + 14 && after.runs > before.runs,
+            after.instructions >= before.instructions + 15 && after.runs > before.runs,
             "{mcpu}{attr}: not compiled whole ({before:?} → {after:?})"
         );
         assert_eq!(
@@ -754,9 +762,11 @@ fn check_inline_memory_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
 
 /// Part of the one test (the assembler's files and the tier's counters are per process).
 fn compiled_memory_instructions_match_the_interpreter_and_the_definitions() {
-    check_inline_memory(Gen::Gfx90a, "gfx90a", "", 64);
-    check_inline_memory(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
-    check_inline_memory(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64);
+    for write_exec in [false, true] {
+        check_inline_memory(Gen::Gfx90a, "gfx90a", "", 64, write_exec);
+        check_inline_memory(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32, write_exec);
+        check_inline_memory(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64, write_exec);
+    }
     check_inline_memory_faults(Gen::Gfx90a, "gfx90a", "", 64);
     check_inline_memory_faults(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
     check_memory(Gen::Gfx90a, "gfx90a", "", 64);

@@ -23,7 +23,8 @@
 //!   `qwords`). Addresses must be dword aligned (8-byte for dwordx2), else the call.
 //!   Aligned 4-, 8- and 16-byte x86-64 moves keep the interpreter's per-dword (per-qword for
 //!   dwordx2) single-copy atomicity and TSO order. Stores run inline only under a full EXEC
-//!   and without the verify journal (tested at run time); loads under a partial EXEC read
+//!   (known in the full-EXEC variant, tested at run time in the other) and without the
+//!   verify journal (tested at run time); loads under a partial EXEC read
 //!   every lane (all lanes' addresses are checked) and blend under EXEC. A store sets
 //!   `Wave::stored` as the interpreter's does; `lane_ops` counts the active lanes.
 //! - **Waits.** `s_waitcnt` is decided at compile time: only a `vmcnt(0)` wait on GFX9
@@ -37,7 +38,10 @@ use crate::memory::{PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 use crate::ops::Op;
 use crate::wave::{reg_index, Ty, Wave, VREGS};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, AbiParam, Block, InstBuilder, MemFlags, Signature, Value};
+use cranelift_codegen::ir::{
+    types, AbiParam, Block, BlockArg, InstBuilder, MemFlags, Signature, StackSlotData,
+    StackSlotKind, Value,
+};
 use std::mem::offset_of;
 
 /// Checks `[addr, addr + len)` with the region cache (a store when `write` is 1) and, when
@@ -70,6 +74,13 @@ unsafe extern "C" fn refresh(ctx: *mut CallCtx, addr: u64, len: u64, write: u32)
     u32::from(!write || writable)
 }
 
+/// Whether accesses are generated inline: unless `HSAEMU_JIT_INLINE=0` (which keeps every
+/// one a call, for measuring the difference).
+fn enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("HSAEMU_JIT_INLINE").map_or(true, |v| v.trim() != "0"))
+}
+
 /// A field of `CallCtx::window`, as an offset from the `CallCtx` pointer.
 const fn win(field: usize) -> i32 {
     (offset_of!(CallCtx, window) + field) as i32
@@ -94,6 +105,9 @@ impl Gen<'_> {
     /// Generates `i` (lowered as `l`) inline, the call of `lower_mem.rs` as its fallback;
     /// false (nothing generated) when it has no inline form here.
     pub(super) fn inline_mem(&mut self, pc: u64, i: &Inst, l: Lower) -> bool {
+        if !enabled() {
+            return false;
+        }
         match (l, i.fmt) {
             (Lower::Step, _) => self.mem_wait(i),
             (Lower::Mem, Fmt::Smem) => self.mem_smem(pc, i),
@@ -363,84 +377,25 @@ impl Gen<'_> {
         let store = m.kind == Kind::Store;
         let count = usize::from(m.count);
         let data_first = if store { i.src[1] } else { i.dst };
-        if m.bytes != 4
-            || !(1..=4).contains(&count)
-            || (store && !self.full)
-            || !(VGPR..VGPR + 256).contains(&data_first)
-        {
+        if m.bytes != 4 || !(1..=4).contains(&count) || !(VGPR..VGPR + 256).contains(&data_first) {
             return false;
         }
         self.end_lazy();
-        let Some(lanes) = self.vmem_lanes(i) else {
+        let Some(mut lanes) = self.vmem_lanes(i) else {
             return false;
         };
-        let n = 4 * self.groups;
-        let data_rows: Vec<usize> = (0..count)
+        if store && !self.full {
+            // A store writes every lane inline: only when EXEC is full at run time.
+            let exec = self.exec64();
+            let all = self.wave_lanes() as i64;
+            let full = self.b.ins().icmp_imm(IntCC::Equal, exec, all);
+            lanes.ok = self.b.ins().band(lanes.ok, full);
+        }
+        let rows: Vec<usize> = (0..count)
             .map(|k| reg_index(data_first + k as u16))
             .collect();
-        let (contig, scatter, slow, done) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        // Consecutive dwords (single-dword accesses only): V = V0 + 4·lane, no wrap.
-        let v0 = self.b.ins().extractlane(lanes.v[0], 0);
-        if count == 1 {
-            let v0s = self.b.ins().splat(types::I32X4, v0);
-            let mut all = None;
-            for (g, &x) in lanes.v.iter().enumerate() {
-                let l = 16 * g as u32;
-                let iota = self.vconst([l, l + 4, l + 8, l + 12]);
-                let want = self.b.ins().iadd(v0s, iota);
-                let e = self.b.ins().icmp(IntCC::Equal, x, want);
-                all = Some(match all {
-                    None => e,
-                    Some(a) => self.b.ins().band(a, e),
-                });
-            }
-            let runs = self.b.ins().vall_true(all.expect("a lane group"));
-            let no_wrap = self.b.ins().icmp_imm(
-                IntCC::UnsignedLessThanOrEqual,
-                v0,
-                i64::from(u32::MAX - 4 * (n as u32 - 1)),
-            );
-            let c = self.b.ins().band(runs, no_wrap);
-            let c = self.b.ins().band(c, lanes.ok);
-            self.b.ins().brif(c, contig, &[], scatter, &[]);
-            // [B + V0, + 4n): 16 bytes per lane group.
-            self.enter(contig);
-            let v0w = self.b.ins().uextend(types::I64, v0);
-            let a0 = self.b.ins().iadd(lanes.base, v0w);
-            let aligned = self.b.ins().band_imm(a0, 3);
-            let mut aligned = self.b.ins().icmp_imm(IntCC::Equal, aligned, 0);
-            if i.fmt == Fmt::Flat {
-                let below = self.below_apertures(a0, 4 * n as i64);
-                aligned = self.b.ins().band(aligned, below);
-            }
-            let len = self.b.ins().iconst(types::I64, 4 * n as i64);
-            let fast = self.b.create_block();
-            self.window_guard(aligned, a0, len, store, fast, scatter);
-            self.enter(fast);
-            let row = data_rows[0];
-            if store {
-                for g in 0..self.groups {
-                    let x = self.vgroup(row, g);
-                    self.b.ins().store(data(), x, a0, 16 * g as i32);
-                }
-            } else {
-                self.note_last_load(a0);
-                let vals: Vec<Value> = (0..self.groups)
-                    .map(|g| self.b.ins().load(types::I32X4, data(), a0, 16 * g as i32))
-                    .collect();
-                self.write_vals(row, vals);
-            }
-            self.vmem_finish(store, done);
-        } else {
-            self.b.ins().jump(scatter, &[]);
-        }
-        // Any lanes: min, max and alignment of V across the wave.
-        self.enter(scatter);
+        // The lanes' lowest and highest address and their alignment (every lane's, active
+        // or not: a load reads them all and blends under EXEC).
         let umin = |g: &mut Self, a, b| g.b.ins().umin(a, b);
         let umax = |g: &mut Self, a, b| g.b.ins().umax(a, b);
         let or = |g: &mut Self, a, b| g.b.ins().bor(a, b);
@@ -469,78 +424,161 @@ impl Gen<'_> {
         }
         let span = self.b.ins().isub(amax, amin);
         let len = self.b.ins().iadd_imm(span, 4 * count as i64);
-        let fast = self.b.create_block();
+        let (fast, slow, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
         self.window_guard(shape, amin, len, store, fast, slow);
         self.enter(fast);
         if !store {
             self.note_last_load(amin);
         }
-        // Each lane's own accesses; a load's results first, written under EXEC after.
-        let srcs: Vec<Vec<Value>> = if store {
-            (0..count)
-                .map(|k| {
-                    (0..self.groups)
-                        .map(|g| self.vgroup(data_rows[k], g))
-                        .collect()
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let mut out: Vec<Vec<Value>> = (0..count)
-            .map(|_| {
-                (0..self.groups)
-                    .map(|_| self.vconst([0; 4]))
-                    .collect::<Vec<Value>>()
-            })
-            .collect();
-        for g in 0..self.groups {
-            for j in 0..4u8 {
-                let v = self.b.ins().extractlane(lanes.v[g], j);
+        if count == 1 {
+            // Lanes 4g..4g+3 at consecutive dwords (a run of 4, 16, 32 or 64 lanes): one
+            // 16-byte access per group.
+            let quads = self.b.create_block();
+            let each = self.b.create_block();
+            let q = self.quad_runs(&lanes.v);
+            self.b.ins().brif(q, quads, &[], each, &[]);
+            self.enter(quads);
+            let row = rows[0];
+            let mut vals = Vec::new();
+            for g in 0..self.groups {
+                let v = self.b.ins().extractlane(lanes.v[g], 0);
                 let v = self.b.ins().uextend(types::I64, v);
                 let a = self.b.ins().iadd(lanes.base, v);
-                if count == 2 {
-                    // One 8-byte access (the addresses are 8-byte aligned).
-                    let f = data().with_aligned();
-                    if store {
-                        let lo = self.b.ins().extractlane(srcs[0][g], j);
-                        let hi = self.b.ins().extractlane(srcs[1][g], j);
-                        let lo = self.b.ins().uextend(types::I64, lo);
-                        let hi = self.b.ins().uextend(types::I64, hi);
-                        let hi = self.b.ins().ishl_imm(hi, 32);
-                        let x = self.b.ins().bor(lo, hi);
-                        self.b.ins().store(f, x, a, 0);
-                    } else {
-                        let x = self.b.ins().load(types::I64, f, a, 0);
-                        let lo = self.b.ins().ireduce(types::I32, x);
-                        let hi = self.b.ins().ushr_imm(x, 32);
-                        let hi = self.b.ins().ireduce(types::I32, hi);
-                        out[0][g] = self.b.ins().insertlane(out[0][g], lo, j);
-                        out[1][g] = self.b.ins().insertlane(out[1][g], hi, j);
-                    }
-                    continue;
-                }
-                for k in 0..count {
-                    let f = data().with_aligned();
-                    if store {
-                        let x = self.b.ins().extractlane(srcs[k][g], j);
-                        self.b.ins().store(f, x, a, 4 * k as i32);
-                    } else {
-                        let x = self.b.ins().load(types::I32, f, a, 4 * k as i32);
-                        out[k][g] = self.b.ins().insertlane(out[k][g], x, j);
-                    }
+                if store {
+                    let x = self.vgroup(row, g);
+                    self.b.ins().store(data(), x, a, 0);
+                } else {
+                    vals.push(self.b.ins().load(types::I32X4, data(), a, 0));
                 }
             }
-        }
-        if !store {
-            for (k, vals) in out.into_iter().enumerate() {
-                self.write_vals(data_rows[k], vals);
+            if !store {
+                self.write_vals(row, vals);
             }
+            self.vmem_finish(store, done);
+            self.enter(each);
         }
+        self.lane_loop(&lanes, &rows, store);
         self.vmem_finish(store, done);
         self.mem_slow_path(slow, done, pc, i);
         self.enter(done);
         true
+    }
+
+    /// Whether every lane group of `v` is a run of consecutive dwords (`V0, V0 + 4, V0 + 8,
+    /// V0 + 12`, without a 32-bit wrap), as an `i8`.
+    fn quad_runs(&mut self, v: &[Value]) -> Value {
+        let step = self.vconst([0, 4, 8, 12]);
+        let mut all = None;
+        for &x in v {
+            let x0 = self.b.ins().extractlane(x, 0);
+            let x0 = self.b.ins().splat(types::I32X4, x0);
+            let want = self.b.ins().iadd(x0, step);
+            let run = self.b.ins().icmp(IntCC::Equal, x, want);
+            let up = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, x, x0);
+            let ok = self.b.ins().band(run, up);
+            all = Some(match all {
+                None => ok,
+                Some(a) => self.b.ins().band(a, ok),
+            });
+        }
+        self.b.ins().vall_true(all.expect("a lane group"))
+    }
+
+    /// Each lane's own accesses, in a loop over the lanes through stack copies of `V` and
+    /// of the data rows (`rows`; a load's results are written under EXEC after it).
+    fn lane_loop(&mut self, lanes: &Lanes, rows: &[usize], store: bool) {
+        let n = 4 * self.groups;
+        let ptr = self.mem_ptr_ty();
+        let row_bytes = 4 * n as u32;
+        let slot = |g: &mut Self| {
+            g.b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                row_bytes,
+                4,
+            ))
+        };
+        let vs = slot(self);
+        let ds: Vec<_> = rows.iter().map(|_| slot(self)).collect();
+        for (g, &x) in lanes.v.iter().enumerate() {
+            self.b.ins().stack_store(x, vs, 16 * g as i32);
+        }
+        if store {
+            for (k, &row) in rows.iter().enumerate() {
+                for g in 0..self.groups {
+                    let x = self.vgroup(row, g);
+                    self.b.ins().stack_store(x, ds[k], 16 * g as i32);
+                }
+            }
+        }
+        let vp = self.b.ins().stack_addr(ptr, vs, 0);
+        let dp: Vec<Value> = ds
+            .iter()
+            .map(|&d| self.b.ins().stack_addr(ptr, d, 0))
+            .collect();
+        let (body, after) = (self.b.create_block(), self.b.create_block());
+        self.b.append_block_param(body, ptr);
+        let zero = self.b.ins().iconst(ptr, 0);
+        self.b.ins().jump(body, &[BlockArg::Value(zero)]);
+        self.enter(body);
+        // `off` = 4 · lane.
+        let off = self.b.block_params(body)[0];
+        let f = data().with_aligned();
+        let at = |g: &mut Self, p: Value| g.b.ins().iadd(p, off);
+        let vl = at(self, vp);
+        let v = self.b.ins().load(types::I32, mf(), vl, 0);
+        let v = self.b.ins().uextend(types::I64, v);
+        let a = self.b.ins().iadd(lanes.base, v);
+        let dl: Vec<Value> = dp.iter().map(|&p| at(self, p)).collect();
+        if rows.len() == 2 {
+            // One 8-byte access (the addresses are 8-byte aligned), as `vmem::qwords`.
+            if store {
+                let lo = self.b.ins().load(types::I32, mf(), dl[0], 0);
+                let hi = self.b.ins().load(types::I32, mf(), dl[1], 0);
+                let lo = self.b.ins().uextend(types::I64, lo);
+                let hi = self.b.ins().uextend(types::I64, hi);
+                let hi = self.b.ins().ishl_imm(hi, 32);
+                let x = self.b.ins().bor(lo, hi);
+                self.b.ins().store(f, x, a, 0);
+            } else {
+                let x = self.b.ins().load(types::I64, f, a, 0);
+                let lo = self.b.ins().ireduce(types::I32, x);
+                let hi = self.b.ins().ushr_imm(x, 32);
+                let hi = self.b.ins().ireduce(types::I32, hi);
+                self.b.ins().store(mf(), lo, dl[0], 0);
+                self.b.ins().store(mf(), hi, dl[1], 0);
+            }
+        } else {
+            for (k, &d) in dl.iter().enumerate() {
+                if store {
+                    let x = self.b.ins().load(types::I32, mf(), d, 0);
+                    self.b.ins().store(f, x, a, 4 * k as i32);
+                } else {
+                    let x = self.b.ins().load(types::I32, f, a, 4 * k as i32);
+                    self.b.ins().store(mf(), x, d, 0);
+                }
+            }
+        }
+        let next = self.b.ins().iadd_imm(off, 4);
+        let more = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::UnsignedLessThan, next, i64::from(row_bytes));
+        self.b
+            .ins()
+            .brif(more, body, &[BlockArg::Value(next)], after, &[]);
+        self.enter(after);
+        if !store {
+            for (k, &row) in rows.iter().enumerate() {
+                let vals: Vec<Value> = (0..self.groups)
+                    .map(|g| self.b.ins().stack_load(types::I32X4, ds[k], 16 * g as i32))
+                    .collect();
+                self.write_vals(row, vals);
+            }
+        }
     }
 
     /// Whether `[a, a + len)` (`a` the highest lane's address, so every lane's) is below
