@@ -586,7 +586,8 @@ fn check_memory_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
 }
 
 /// Loads and stores under a full EXEC, generated inline (no call into the interpreter):
-/// consecutive lanes (16-byte moves), scattered lanes (one access each), dwordx2 at 8-byte
+/// consecutive lanes (16-byte moves), runs of four lanes (a 16-byte move each), scattered
+/// lanes (one access each), dwordx2 at 8-byte
 /// aligned addresses, dwordx4, FLAT, SMEM, and the wait after the stores. With `exec` first
 /// (an EXEC write), the region has no full-EXEC variant: its stores test EXEC at run time.
 fn inline_program(gfx10: bool, exec: &str) -> String {
@@ -610,6 +611,8 @@ fn inline_program(gfx10: bool, exec: &str) -> String {
          global_store_dword v10, v3, s[0:1] offset:1024
          global_store_dword v[26:27], v1, off
          flat_store_dwordx2 v[28:29], v[6:7]
+         global_load_dword v16, v[30:31], off
+         global_store_dword v[32:33], v16, off
          {wait}
          global_load_dword v9, v10, s[0:1] offset:1024
          s_endpgm
@@ -634,6 +637,8 @@ fn check_inline_memory(gen: Gen, mcpu: &str, attr: &str, lanes: usize, write_exe
     (r.s[10], r.s[11]) = (u32::MAX, if lanes == 32 { 0 } else { u32::MAX });
     // A permutation of the lanes, for the scattered dwordx4 loads.
     let perm = |l: usize| (7 * l + 3) % lanes;
+    // Runs of four lanes in reverse order, for a store.
+    let quad_back = |l: usize| (lanes / 4 - 1).wrapping_sub(l / 4) % 16;
     for l in 0..64 {
         r.v[20][l] = l as u32;
         for (v, a) in [
@@ -642,6 +647,11 @@ fn check_inline_memory(gen: Gen, mcpu: &str, attr: &str, lanes: usize, write_exe
             (24, base + 512 + 4 * l as u64),
             (26, base + 1536 + 4 * (lanes - 1 - l % lanes) as u64),
             (28, base + 2048 + 8 * l as u64),
+            (30, base + 64 * (l / 4) as u64 + 4 * (l % 4) as u64),
+            (
+                32,
+                base + 3072 + 16 * quad_back(l) as u64 + 4 * (l % 4) as u64,
+            ),
         ] {
             (r.v[v][l], r.v[v + 1][l]) = (a as u32, (a >> 32) as u32);
         }
@@ -653,7 +663,7 @@ fn check_inline_memory(gen: Gen, mcpu: &str, attr: &str, lanes: usize, write_exe
     let after = jit::stats();
     if jit::checks_single_runs() {
         assert!(
-            after.instructions >= before.instructions + 15 && after.runs > before.runs,
+            after.instructions >= before.instructions + 17 && after.runs > before.runs,
             "{mcpu}{attr}: not compiled whole ({before:?} → {after:?})"
         );
         assert_eq!(
@@ -685,6 +695,13 @@ fn check_inline_memory(gen: Gen, mcpu: &str, attr: &str, lanes: usize, write_exe
             "{ctx}: x4"
         );
         assert_eq!(r.v[8][l], word(128 + l), "{ctx}: flat");
+        let quad = word(16 * (l / 4) + l % 4);
+        assert_eq!(r.v[16][l], quad, "{ctx}: runs of four");
+        assert_eq!(
+            mem(768 + 4 * quad_back(l) + l % 4),
+            quad,
+            "{ctx}: runs of four"
+        );
         assert_eq!(
             (mem(256 + l), r.v[9][l]),
             (sum, sum),

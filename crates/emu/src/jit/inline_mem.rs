@@ -394,6 +394,14 @@ impl Gen<'_> {
         let rows: Vec<usize> = (0..count)
             .map(|k| reg_index(data_first + k as u16))
             .collect();
+        let (fast, slow, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        if count == 1 {
+            self.consecutive(i, &lanes, rows[0], store, done);
+        }
         // The lanes' lowest and highest address and their alignment (every lane's, active
         // or not: a load reads them all and blends under EXEC).
         let umin = |g: &mut Self, a, b| g.b.ins().umin(a, b);
@@ -424,11 +432,6 @@ impl Gen<'_> {
         }
         let span = self.b.ins().isub(amax, amin);
         let len = self.b.ins().iadd_imm(span, 4 * count as i64);
-        let (fast, slow, done) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
         self.window_guard(shape, amin, len, store, fast, slow);
         self.enter(fast);
         if !store {
@@ -440,24 +443,21 @@ impl Gen<'_> {
             let quads = self.b.create_block();
             let each = self.b.create_block();
             let q = self.quad_runs(&lanes.v);
+            let narrow = self
+                .b
+                .ins()
+                .icmp_imm(IntCC::UnsignedLessThan, span, 0xffff_0000);
+            let q = self.b.ins().band(q, narrow);
             self.b.ins().brif(q, quads, &[], each, &[]);
             self.enter(quads);
-            let row = rows[0];
-            let mut vals = Vec::new();
-            for g in 0..self.groups {
-                let v = self.b.ins().extractlane(lanes.v[g], 0);
-                let v = self.b.ins().uextend(types::I64, v);
-                let a = self.b.ins().iadd(lanes.base, v);
-                if store {
-                    let x = self.vgroup(row, g);
-                    self.b.ins().store(data(), x, a, 0);
-                } else {
-                    vals.push(self.b.ins().load(types::I32X4, data(), a, 0));
-                }
-            }
-            if !store {
-                self.write_vals(row, vals);
-            }
+            let addrs: Vec<Value> = (0..self.groups)
+                .map(|g| {
+                    let v = self.b.ins().extractlane(lanes.v[g], 0);
+                    let v = self.b.ins().uextend(types::I64, v);
+                    self.b.ins().iadd(lanes.base, v)
+                })
+                .collect();
+            self.group_moves(&addrs, rows[0], store);
             self.vmem_finish(store, done);
             self.enter(each);
         }
@@ -468,8 +468,82 @@ impl Gen<'_> {
         true
     }
 
+    /// The whole wave at consecutive dwords (`V = V0 + 4·lane`, no 32-bit wrap): `[B + V0,
+    /// + 4·lanes)` checked alone, then one 16-byte access per lane group; anything else
+    /// continues in a new current block (the general test).
+    fn consecutive(&mut self, i: &Inst, lanes: &Lanes, row: usize, store: bool, done: Block) {
+        let n = 4 * self.groups;
+        let v0 = self.b.ins().extractlane(lanes.v[0], 0);
+        let v0s = self.b.ins().splat(types::I32X4, v0);
+        let mut all = None;
+        for (g, &x) in lanes.v.iter().enumerate() {
+            let l = 16 * g as u32;
+            let iota = self.vconst([l, l + 4, l + 8, l + 12]);
+            let want = self.b.ins().iadd(v0s, iota);
+            let e = self.b.ins().icmp(IntCC::Equal, x, want);
+            all = Some(match all {
+                None => e,
+                Some(a) => self.b.ins().band(a, e),
+            });
+        }
+        let runs = self.b.ins().vall_true(all.expect("a lane group"));
+        let no_wrap = self.b.ins().icmp_imm(
+            IntCC::UnsignedLessThanOrEqual,
+            v0,
+            i64::from(u32::MAX - 4 * (n as u32 - 1)),
+        );
+        let v0 = self.b.ins().uextend(types::I64, v0);
+        let a0 = self.b.ins().iadd(lanes.base, v0);
+        let low = self.b.ins().band_imm(a0, 3);
+        let aligned = self.b.ins().icmp_imm(IntCC::Equal, low, 0);
+        let mut shape = self.b.ins().band(runs, no_wrap);
+        shape = self.b.ins().band(shape, aligned);
+        shape = self.b.ins().band(shape, lanes.ok);
+        if i.fmt == Fmt::Flat {
+            let below = self.below_apertures(a0, 4 * n as i64);
+            shape = self.b.ins().band(shape, below);
+        }
+        let (test, fast, other) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(shape, test, &[], other, &[]);
+        self.enter(test);
+        let len = self.b.ins().iconst(types::I64, 4 * n as i64);
+        self.window_guard(shape, a0, len, store, fast, other);
+        self.enter(fast);
+        if !store {
+            self.note_last_load(a0);
+        }
+        let addrs: Vec<Value> = (0..self.groups)
+            .map(|g| self.b.ins().iadd_imm(a0, 16 * g as i64))
+            .collect();
+        self.group_moves(&addrs, row, store);
+        self.vmem_finish(store, done);
+        self.enter(other);
+    }
+
+    /// Lane group `g` of VGPR row `row` to or from the 16 bytes at `addrs[g]` (checked), a
+    /// load's groups written under EXEC.
+    fn group_moves(&mut self, addrs: &[Value], row: usize, store: bool) {
+        let mut vals = Vec::new();
+        for (g, &a) in addrs.iter().enumerate() {
+            if store {
+                let x = self.vgroup(row, g);
+                self.b.ins().store(data(), x, a, 0);
+            } else {
+                vals.push(self.b.ins().load(types::I32X4, data(), a, 0));
+            }
+        }
+        if !store {
+            self.write_vals(row, vals);
+        }
+    }
+
     /// Whether every lane group of `v` is a run of consecutive dwords (`V0, V0 + 4, V0 + 8,
-    /// V0 + 12`, without a 32-bit wrap), as an `i8`.
+    /// V0 + 12` modulo 2^32), as an `i8`. (A run that wraps at 2^32 has lanes within 12 of
+    /// 0 and of 2^32, which the caller's span test excludes.)
     fn quad_runs(&mut self, v: &[Value]) -> Value {
         let step = self.vconst([0, 4, 8, 12]);
         let mut all = None;
@@ -478,11 +552,9 @@ impl Gen<'_> {
             let x0 = self.b.ins().splat(types::I32X4, x0);
             let want = self.b.ins().iadd(x0, step);
             let run = self.b.ins().icmp(IntCC::Equal, x, want);
-            let up = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, x, x0);
-            let ok = self.b.ins().band(run, up);
             all = Some(match all {
-                None => ok,
-                Some(a) => self.b.ins().band(a, ok),
+                None => run,
+                Some(a) => self.b.ins().band(a, run),
             });
         }
         self.b.ins().vall_true(all.expect("a lane group"))
