@@ -15,18 +15,26 @@
 //!   `exec::smem` computes it, one check, then dword loads into the SGPR variables.
 //! - **GLOBAL/FLAT** dword loads and stores (×1–4), every lane's address `B + V` (a 64-bit
 //!   base and a 32-bit lane part): the `off` and FLAT forms take the high halves, which must
-//!   all be equal, into `B`; the SGPR-base form has `B = SGPR pair + offset`. When the lanes
-//!   of a single-dword access are consecutive (`V = V0 + 4·lane`, no 32-bit wrap), four lanes
-//!   move with one 16-byte load or store; otherwise the lanes' lowest and highest address
-//!   (vector min/max, then across the vector) bound the range and each lane makes its own
-//!   access (dwordx2 as one 8-byte access at 8-byte-aligned addresses, as the interpreter's
-//!   `qwords`). Addresses must be dword aligned (8-byte for dwordx2), else the call.
-//!   Aligned 4-, 8- and 16-byte x86-64 moves keep the interpreter's per-dword (per-qword for
-//!   dwordx2) single-copy atomicity and TSO order. Stores run inline only under a full EXEC
+//!   all be equal, into `B`; the SGPR-base form has `B = SGPR pair + offset`. Three shapes,
+//!   tried in order:
+//!   1. a single-dword access whose lanes are all consecutive (`V = V0 + 4·lane`, no 32-bit
+//!      wrap): `[B + V0, + 4·lanes)` checked, then one 16-byte move per four lanes;
+//!   2. otherwise the lanes' lowest and highest address (vector min/max, then across the
+//!      vector) bound one range check; a single-dword access whose lane groups are each a
+//!      run of four consecutive dwords (a row of 16 work-items, say) then moves each group
+//!      with one 16-byte access at its first lane's address;
+//!   3. else each lane makes its own accesses, in a loop over the lanes through stack
+//!      copies of the rows (dwordx2 as one 8-byte access, as the interpreter's `qwords`).
+//!
+//!   FLAT addresses must lie below the LDS and private apertures. Addresses must be dword
+//!   aligned (8-byte for dwordx2), else the call. Aligned 4- and 8-byte x86-64 moves and
+//!   4-byte-aligned 16-byte moves keep the interpreter's per-dword (per-qword for dwordx2)
+//!   single-copy atomicity and TSO order. Stores run inline only under a full EXEC
 //!   (known in the full-EXEC variant, tested at run time in the other) and without the
-//!   verify journal (tested at run time); loads under a partial EXEC read
-//!   every lane (all lanes' addresses are checked) and blend under EXEC. A store sets
-//!   `Wave::stored` as the interpreter's does; `lane_ops` counts the active lanes.
+//!   verify journal (tested at run time); loads under a partial EXEC read every lane (all
+//!   lanes' addresses are in the checked range) and blend under EXEC. A store sets
+//!   `Wave::stored` as the interpreter's does; `lane_ops` counts the active lanes; a load
+//!   sets the region cache's `last_load` (the watchdog's report) to its lowest address.
 //! - **Waits.** `s_waitcnt` is decided at compile time: only a `vmcnt(0)` wait on GFX9
 //!   (and `s_waitcnt_vscnt` with a count of 0 on GFX10) tests `Wave::stored` and fences
 //!   when it is set, as `exec::sopp` does; any other wait is no code at all.

@@ -1,5 +1,7 @@
-//! Memory instructions (and the waits) in compiled regions. A memory instruction compiles to
-//! one call of [`mem_call`], which runs the interpreter's one-range fast path for it
+//! Memory instructions (and the waits) in compiled regions. GLOBAL/FLAT dword accesses, SMEM
+//! loads and the waits are generated inline where they can be (`inline_mem.rs`), with the
+//! call below as their fallback. Otherwise a memory instruction compiles to one call of
+//! [`mem_call`], which runs the interpreter's one-range fast path for it
 //! (`vmem::jit_fast`): the active lanes' lowest and highest address checked once against one
 //! mapped region (LDS offsets against the work-group's LDS), then the same host accesses the
 //! interpreter makes (so the same single-copy atomicity and ordering). The `s_waitcnt` family
