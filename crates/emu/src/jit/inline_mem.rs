@@ -1,16 +1,17 @@
 //! Memory instructions generated inline in a compiled region, with the call of
 //! `lower_mem.rs` as their fallback.
 //!
-//! - **The window.** `CallCtx::window` holds one mapped range (base, end, writable, the
-//!   memory map's generation), first the front entry of the wave's region cache. An inline
-//!   access computes the whole range the instruction touches, checks that the map's
-//!   generation is unchanged and that the range lies in the window (writable for a store);
-//!   when it does not, [`refresh`] asks the region cache (`RegionCache::check`, the
-//!   interpreter's own check) and takes its answer as the new window. When that fails too,
-//!   or the addresses do not have the shape handled here, the instruction is the call of
-//!   `lower_mem.rs` (which runs the interpreter's fast path or exits the region before it,
-//!   so faults keep the interpreter's reports). Compiled code touches only memory a check
-//!   covered.
+//! - **The windows.** The worker's region cache holds `jit::WINDOWS` mapped ranges
+//!   (`RegionCache::windows`: base, end, writable, the memory map's generation), one per
+//!   memory instruction by its address (`slot_of`), so a kernel streaming through several
+//!   buffers keeps one window per access and they outlast a region's run. An inline access
+//!   computes the whole range the instruction touches, checks that the map's generation is
+//!   unchanged and that the range lies in its window (writable for a store); when it does
+//!   not, [`refresh`] asks the region cache (`RegionCache::check`, the interpreter's own
+//!   check) and takes its answer as the new window. When that fails too, or the addresses
+//!   do not have the shape handled here, the instruction is the call of `lower_mem.rs`
+//!   (which runs the interpreter's fast path or exits the region before it, so faults keep
+//!   the interpreter's reports). Compiled code touches only memory a check covered.
 //! - **SMEM** `s_load_dword*`/`s_buffer_load_dword*` (1–16 dwords): the address as
 //!   `exec::smem` computes it, one check, then dword loads into the SGPR variables.
 //! - **GLOBAL/FLAT** dword loads and stores (×1–4), every lane's address `B + V` (a 64-bit
@@ -41,7 +42,7 @@
 
 use super::super::{mf, Gen};
 use crate::decode::{flag, Fmt, Inst, Kind, VGPR};
-use crate::jit::{CallCtx, Lower, Window};
+use crate::jit::{CallCtx, Lower, Window, WINDOWS};
 use crate::memory::{PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 use crate::ops::Op;
 use crate::wave::{reg_index, Ty, Wave, VREGS};
@@ -53,15 +54,15 @@ use cranelift_codegen::ir::{
 use std::mem::offset_of;
 
 /// Checks `[addr, addr + len)` with the region cache (a store when `write` is 1) and, when
-/// it is accessible, makes the region holding it the window: 1 when the compiled code may
+/// it is accessible, makes the region holding it window `slot`: 1 when the compiled code may
 /// now access it inline, else 0 (the call path then runs the instruction).
 ///
 /// # Safety
-/// `ctx` is the live `CallCtx` of the running region (`Block::run`).
-unsafe extern "C" fn refresh(ctx: *mut CallCtx, addr: u64, len: u64, write: u32) -> u32 {
+/// `ctx` is the live `CallCtx` of the running region (`Block::run`), `slot` < `WINDOWS`.
+unsafe extern "C" fn refresh(ctx: *mut CallCtx, slot: u32, addr: u64, len: u64, write: u32) -> u32 {
     // SAFETY: as the function's contract says; `Block::run` made `env` from a live exclusive
     // borrow that outlasts the region's run, and the region's code is stopped.
-    let (env, win) = unsafe { (&mut *(*ctx).env, &mut (*ctx).window) };
+    let env = unsafe { &mut *(*ctx).env };
     let write = write != 0;
     if !env.cache.check(env.mem, addr, len, write) {
         return 0;
@@ -72,12 +73,11 @@ unsafe extern "C" fn refresh(ctx: *mut CallCtx, addr: u64, len: u64, write: u32)
         return 0;
     };
     let writable = r.access != crate::memory::Access::Read;
-    *win = Window {
+    env.cache.windows[slot as usize % WINDOWS] = Window {
         base: r.base,
         end: r.base + r.len,
         writable: u64::from(writable),
         generation,
-        ..*win
     };
     u32::from(!write || writable)
 }
@@ -89,9 +89,21 @@ fn enabled() -> bool {
     *ON.get_or_init(|| std::env::var("HSAEMU_JIT_INLINE").map_or(true, |v| v.trim() != "0"))
 }
 
-/// A field of `CallCtx::window`, as an offset from the `CallCtx` pointer.
-const fn win(field: usize) -> i32 {
-    (offset_of!(CallCtx, window) + field) as i32
+/// The window of the memory instruction at `pc`.
+fn slot_of(pc: u64) -> usize {
+    (pc / 8) as usize % WINDOWS
+}
+
+/// A field of window `slot`, as an offset from `CallCtx::windows`.
+const fn win(slot: usize, field: usize) -> i32 {
+    (slot * std::mem::size_of::<Window>() + field) as i32
+}
+
+/// A field of `CallCtx`, as an offset from its pointer.
+macro_rules! ctx_field {
+    ($f:ident) => {
+        offset_of!(CallCtx, $f) as i32
+    };
 }
 
 /// Memory flags of inline accesses: after their range check they cannot trap.
@@ -179,15 +191,19 @@ impl Gen<'_> {
         true
     }
 
-    /// Whether `[lo, lo + len)` lies in the window (writable for a store), as an `i8`.
-    fn window_check(&mut self, lo: Value, len: Value, store: bool) -> Value {
+    /// Whether `[lo, lo + len)` lies in window `slot` (writable for a store), as an `i8`.
+    fn window_check(&mut self, slot: usize, lo: Value, len: Value, store: bool) -> Value {
         let ctx = self.ctx;
         let ptr = self.mem_ptr_ty();
-        let ld = |g: &mut Self, ty, off| g.b.ins().load(ty, mf(), ctx, off);
-        let base = ld(self, types::I64, win(offset_of!(Window, base)));
-        let end = ld(self, types::I64, win(offset_of!(Window, end)));
-        let gen = ld(self, types::I64, win(offset_of!(Window, generation)));
-        let map_gen = ld(self, ptr, win(offset_of!(Window, map_generation)));
+        let wins = self.b.ins().load(ptr, mf(), ctx, ctx_field!(windows));
+        let ld = |g: &mut Self, ty, off| g.b.ins().load(ty, mf(), wins, off);
+        let base = ld(self, types::I64, win(slot, offset_of!(Window, base)));
+        let end = ld(self, types::I64, win(slot, offset_of!(Window, end)));
+        let gen = ld(self, types::I64, win(slot, offset_of!(Window, generation)));
+        let map_gen = self
+            .b
+            .ins()
+            .load(ptr, mf(), ctx, ctx_field!(map_generation));
         let now = self.b.ins().load(types::I64, mf(), map_gen, 0);
         let mut ok = self.b.ins().icmp(IntCC::Equal, gen, now);
         for c in [
@@ -205,12 +221,12 @@ impl Gen<'_> {
             .icmp(IntCC::UnsignedGreaterThanOrEqual, room, len);
         ok = self.b.ins().band(ok, fits);
         if store {
-            let w = ld(self, types::I64, win(offset_of!(Window, writable)));
+            let w = ld(self, types::I64, win(slot, offset_of!(Window, writable)));
             let w = self.b.ins().icmp_imm(IntCC::NotEqual, w, 0);
             ok = self.b.ins().band(ok, w);
             // `HSAEMU_JIT=verify`'s journal: its stores go through the call, which notes
             // what they overwrite.
-            let j = ld(self, ptr, offset_of!(CallCtx, journal) as i32);
+            let j = self.b.ins().load(ptr, mf(), ctx, ctx_field!(journal));
             let none = self.b.ins().icmp_imm(IntCC::Equal, j, 0);
             ok = self.b.ins().band(ok, none);
         }
@@ -218,9 +234,11 @@ impl Gen<'_> {
     }
 
     /// Branches to `fast` when `shape` (the addresses have a form handled inline) holds and
-    /// `[lo, lo + len)` is in the window, or is after a [`refresh`]; to `slow` otherwise.
+    /// `[lo, lo + len)` is in window `slot`, or is after a [`refresh`]; to `slow` otherwise.
+    #[allow(clippy::too_many_arguments)]
     fn window_guard(
         &mut self,
+        slot: usize,
         shape: Value,
         lo: Value,
         len: Value,
@@ -228,7 +246,7 @@ impl Gen<'_> {
         fast: Block,
         slow: Block,
     ) {
-        let inside = self.window_check(lo, len, store);
+        let inside = self.window_check(slot, lo, len, store);
         let hit = self.b.ins().band(shape, inside);
         let miss = self.b.create_block();
         self.b.ins().brif(hit, fast, &[], miss, &[]);
@@ -238,15 +256,19 @@ impl Gen<'_> {
         self.enter(again);
         let ptr = self.mem_ptr_ty();
         let mut sig = Signature::new(self.b.func.signature.call_conv);
-        for t in [ptr, types::I64, types::I64, types::I32] {
+        for t in [ptr, types::I32, types::I64, types::I64, types::I32] {
             sig.params.push(AbiParam::new(t));
         }
         sig.returns.push(AbiParam::new(types::I32));
         let sig = self.b.import_signature(sig);
-        let f: unsafe extern "C" fn(*mut CallCtx, u64, u64, u32) -> u32 = refresh;
+        let f: unsafe extern "C" fn(*mut CallCtx, u32, u64, u64, u32) -> u32 = refresh;
         let f = self.b.ins().iconst(ptr, f as usize as i64);
+        let k = self.b.ins().iconst(types::I32, slot as i64);
         let w = self.b.ins().iconst(types::I32, i64::from(store));
-        let call = self.b.ins().call_indirect(sig, f, &[self.ctx, lo, len, w]);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(sig, f, &[self.ctx, k, lo, len, w]);
         let ok = self.b.inst_results(call)[0];
         self.b.ins().brif(ok, fast, &[], slow, &[]);
     }
@@ -257,7 +279,7 @@ impl Gen<'_> {
         let p = self
             .b
             .ins()
-            .load(ptr, mf(), self.ctx, win(offset_of!(Window, last_load)));
+            .load(ptr, mf(), self.ctx, ctx_field!(last_load));
         self.b.ins().store(mf(), addr, p, 0);
     }
 
@@ -311,7 +333,7 @@ impl Gen<'_> {
         );
         let len = self.b.ins().iconst(types::I64, 4 * n as i64);
         let yes = self.b.ins().iconst(types::I8, 1);
-        self.window_guard(yes, addr, len, false, fast, slow);
+        self.window_guard(slot_of(pc), yes, addr, len, false, fast, slow);
         self.enter(fast);
         self.note_last_load(addr);
         let vals: Vec<Value> = (0..n)
@@ -408,7 +430,7 @@ impl Gen<'_> {
             self.b.create_block(),
         );
         if count == 1 {
-            self.consecutive(i, &lanes, rows[0], store, done);
+            self.consecutive(slot_of(pc), i, &lanes, rows[0], store, done);
         }
         // The lanes' lowest and highest address and their alignment (every lane's, active
         // or not: a load reads them all and blends under EXEC).
@@ -440,7 +462,7 @@ impl Gen<'_> {
         }
         let span = self.b.ins().isub(amax, amin);
         let len = self.b.ins().iadd_imm(span, 4 * count as i64);
-        self.window_guard(shape, amin, len, store, fast, slow);
+        self.window_guard(slot_of(pc), shape, amin, len, store, fast, slow);
         self.enter(fast);
         if !store {
             self.note_last_load(amin);
@@ -479,7 +501,15 @@ impl Gen<'_> {
     /// The whole wave at consecutive dwords (`V = V0 + 4·lane`, no 32-bit wrap): `[B + V0,
     /// + 4·lanes)` checked alone, then one 16-byte access per lane group; anything else
     /// continues in a new current block (the general test).
-    fn consecutive(&mut self, i: &Inst, lanes: &Lanes, row: usize, store: bool, done: Block) {
+    fn consecutive(
+        &mut self,
+        slot: usize,
+        i: &Inst,
+        lanes: &Lanes,
+        row: usize,
+        store: bool,
+        done: Block,
+    ) {
         let n = 4 * self.groups;
         let v0 = self.b.ins().extractlane(lanes.v[0], 0);
         let v0s = self.b.ins().splat(types::I32X4, v0);
@@ -511,15 +541,12 @@ impl Gen<'_> {
             let below = self.below_apertures(a0, 4 * n as i64);
             shape = self.b.ins().band(shape, below);
         }
-        let (test, fast, other) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        self.b.ins().brif(shape, test, &[], other, &[]);
-        self.enter(test);
+        let (fast, other) = (self.b.create_block(), self.b.create_block());
+        // A miss goes on to the general test, whose refresh covers the same range.
         let len = self.b.ins().iconst(types::I64, 4 * n as i64);
-        self.window_guard(shape, a0, len, store, fast, other);
+        let inside = self.window_check(slot, a0, len, store);
+        let hit = self.b.ins().band(shape, inside);
+        self.b.ins().brif(hit, fast, &[], other, &[]);
         self.enter(fast);
         if !store {
             self.note_last_load(a0);

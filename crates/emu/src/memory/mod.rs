@@ -389,6 +389,8 @@ pub(crate) struct RegionCache {
     generation: u64,
     /// The last address checked for a load (what a spinning wave polls; watchdog reports).
     pub(crate) last_load: u64,
+    /// The compiling tier's windows (`jit::Window`), which its inline accesses check against.
+    pub(crate) windows: [crate::jit::Window; crate::jit::WINDOWS],
 }
 
 impl RegionCache {
