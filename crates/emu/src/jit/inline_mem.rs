@@ -30,10 +30,11 @@
 //!   FLAT addresses must lie below the LDS and private apertures. Addresses must be dword
 //!   aligned (8-byte for dwordx2), else the call. Aligned 4- and 8-byte x86-64 moves and
 //!   4-byte-aligned 16-byte moves keep the interpreter's per-dword (per-qword for dwordx2)
-//!   single-copy atomicity and TSO order. Stores run inline only under a full EXEC
-//!   (known in the full-EXEC variant, tested at run time in the other) and without the
-//!   verify journal (tested at run time); loads under a partial EXEC read every lane (all
-//!   lanes' addresses are in the checked range) and blend under EXEC. A store sets
+//!   single-copy atomicity and TSO order. Every lane's address (active or not) must be in
+//!   the checked range. Loads under a partial EXEC read every lane and blend under EXEC;
+//!   stores move whole lane groups only under a full EXEC (known in the full-EXEC variant,
+//!   tested at run time in the other), else the lane loop skips the inactive lanes; no
+//!   store runs inline with the verify journal (tested at run time). A store sets
 //!   `Wave::stored` as the interpreter's does; `lane_ops` counts the active lanes; a load
 //!   sets the region cache's `last_load` (the watchdog's report) to its lowest address.
 //! - **Waits.** `s_waitcnt` is decided at compile time: only a `vmcnt(0)` wait on GFX9
@@ -414,13 +415,13 @@ impl Gen<'_> {
         let Some(mut lanes) = self.vmem_lanes(i) else {
             return false;
         };
-        if store && !self.full {
-            // A store writes every lane inline: only when EXEC is full at run time.
-            let exec = self.exec64();
+        // A store by lane groups writes every lane: only when EXEC is full (at run time in
+        // the general variant); its lane loop skips inactive lanes.
+        let masked = (store && !self.full).then(|| self.exec64());
+        let full = masked.map(|exec| {
             let all = self.wave_lanes() as i64;
-            let full = self.b.ins().icmp_imm(IntCC::Equal, exec, all);
-            lanes.ok = self.b.ins().band(lanes.ok, full);
-        }
+            self.b.ins().icmp_imm(IntCC::Equal, exec, all)
+        });
         let rows: Vec<usize> = (0..count)
             .map(|k| reg_index(data_first + k as u16))
             .collect();
@@ -430,7 +431,12 @@ impl Gen<'_> {
             self.b.create_block(),
         );
         if count == 1 {
+            let ok = lanes.ok;
+            if let Some(f) = full {
+                lanes.ok = self.b.ins().band(ok, f);
+            }
             self.consecutive(slot_of(pc), i, &lanes, rows[0], store, done);
+            lanes.ok = ok;
         }
         // The lanes' lowest and highest address and their alignment (every lane's, active
         // or not: a load reads them all and blends under EXEC).
@@ -477,7 +483,10 @@ impl Gen<'_> {
                 .b
                 .ins()
                 .icmp_imm(IntCC::UnsignedLessThan, span, 0xffff_0000);
-            let q = self.b.ins().band(q, narrow);
+            let mut q = self.b.ins().band(q, narrow);
+            if let Some(f) = full {
+                q = self.b.ins().band(q, f);
+            }
             self.b.ins().brif(q, quads, &[], each, &[]);
             self.enter(quads);
             let addrs: Vec<Value> = (0..self.groups)
@@ -491,7 +500,7 @@ impl Gen<'_> {
             self.vmem_finish(store, done);
             self.enter(each);
         }
-        self.lane_loop(&lanes, &rows, store);
+        self.lane_loop(&lanes, &rows, store, masked);
         self.vmem_finish(store, done);
         self.mem_slow_path(slow, done, pc, i);
         self.enter(done);
@@ -596,8 +605,9 @@ impl Gen<'_> {
     }
 
     /// Each lane's own accesses, in a loop over the lanes through stack copies of `V` and
-    /// of the data rows (`rows`; a load's results are written under EXEC after it).
-    fn lane_loop(&mut self, lanes: &Lanes, rows: &[usize], store: bool) {
+    /// of the data rows (`rows`; a load's results are written under EXEC after it); with
+    /// `exec`, only its lanes access memory.
+    fn lane_loop(&mut self, lanes: &Lanes, rows: &[usize], store: bool, exec: Option<Value>) {
         let n = 4 * self.groups;
         let ptr = self.mem_ptr_ty();
         let row_bytes = 4 * n as u32;
@@ -633,6 +643,15 @@ impl Gen<'_> {
         self.enter(body);
         // `off` = 4 · lane.
         let off = self.b.block_params(body)[0];
+        let cont = self.b.create_block();
+        if let Some(exec) = exec {
+            let lane = self.b.ins().ushr_imm(off, 2);
+            let bit = self.b.ins().ushr(exec, lane);
+            let bit = self.b.ins().band_imm(bit, 1);
+            let act = self.b.create_block();
+            self.b.ins().brif(bit, act, &[], cont, &[]);
+            self.enter(act);
+        }
         let f = data().with_aligned();
         let at = |g: &mut Self, p: Value| g.b.ins().iadd(p, off);
         let vl = at(self, vp);
@@ -669,6 +688,8 @@ impl Gen<'_> {
                 }
             }
         }
+        self.b.ins().jump(cont, &[]);
+        self.enter(cont);
         let next = self.b.ins().iadd_imm(off, 4);
         let more = self
             .b
