@@ -507,9 +507,9 @@ impl Gen<'_> {
         true
     }
 
-    /// The whole wave at consecutive dwords (`V = V0 + 4·lane`, no 32-bit wrap): `[B + V0,
-    /// + 4·lanes)` checked alone, then one 16-byte access per lane group; anything else
-    /// continues in a new current block (the general test).
+    /// The whole wave at consecutive dwords (`V = V0 + 4·lane`, no 32-bit wrap): the range
+    /// `[B + V0, B + V0 + 4·lanes)` checked alone, then one 16-byte access per lane group;
+    /// anything else continues in a new current block (the general test).
     fn consecutive(
         &mut self,
         slot: usize,
