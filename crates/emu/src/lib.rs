@@ -73,5 +73,5 @@ pub use gpu::{
 };
 pub use loader::{LoadedCodeObject, LoadedKernel, LoadedSymbol, SymbolKind};
 pub use memory::{Access, MemoryKind, MemoryMap};
-pub use single::{run_words, run_words_mem, run_words_scratch, WaveRegs};
+pub use single::{run_words, run_words_mem, run_words_mem_read_only, run_words_scratch, WaveRegs};
 pub use wavetrace::{WaveSelector, WorkGroup};

@@ -2739,6 +2739,9 @@ pub(crate) fn jit_lowering(op: Op) -> Option<crate::jit::Lower> {
         Op::S_INST_PREFETCH => Lower::Nop,
         Op::S_SET_INST_PREFETCH_DISTANCE => Lower::Nop,
         Op::S_WAITCNT_DEPCTR => Lower::Nop,
+        Op::S_WAITCNT_VMCNT => Lower::Nop,
+        Op::S_WAITCNT_EXPCNT => Lower::Nop,
+        Op::S_WAITCNT_LGKMCNT => Lower::Nop,
         Op::S_WAIT_LOADCNT => Lower::Nop,
         Op::S_WAIT_KMCNT => Lower::Nop,
         Op::S_WAIT_DSCNT => Lower::Nop,
@@ -2855,9 +2858,6 @@ pub(crate) fn jit_lowering(op: Op) -> Option<crate::jit::Lower> {
         Op::S_BUFFER_LOAD_DWORDX16 => Lower::Mem,
         Op::S_WAITCNT => Lower::Step,
         Op::S_WAITCNT_VSCNT => Lower::Step,
-        Op::S_WAITCNT_VMCNT => Lower::Step,
-        Op::S_WAITCNT_EXPCNT => Lower::Step,
-        Op::S_WAITCNT_LGKMCNT => Lower::Step,
         _ => return None,
     })
 }

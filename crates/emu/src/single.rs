@@ -71,7 +71,15 @@ impl WaveRegs {
 /// number of instructions executed, or the fault (an invalid word, an unimplemented or
 /// not-for-compute instruction, a memory access).
 pub fn run_words(gen: Gen, words: &[u32], regs: &mut WaveRegs) -> Result<u64, FaultKind> {
-    run(gen, words, regs, &mut vec![0u8; 65536], None, 0)
+    run(
+        gen,
+        words,
+        regs,
+        &mut vec![0u8; 65536],
+        None,
+        0,
+        Access::ReadWrite,
+    )
 }
 
 /// [`run_words`] with `lds` as the work-group's LDS and `global` registered (read-write) at
@@ -84,7 +92,17 @@ pub fn run_words_mem(
     lds: &mut [u8],
     global: &mut [u8],
 ) -> Result<u64, FaultKind> {
-    run(gen, words, regs, lds, Some(global), 0)
+    run(gen, words, regs, lds, Some(global), 0, Access::ReadWrite)
+}
+
+/// [`run_words_mem`] with `global` registered read-only (stores to it fault).
+pub fn run_words_mem_read_only(
+    gen: Gen,
+    words: &[u32],
+    regs: &mut WaveRegs,
+    global: &mut [u8],
+) -> Result<u64, FaultKind> {
+    run(gen, words, regs, &mut [], Some(global), 0, Access::Read)
 }
 
 /// [`run_words_mem`] with `private_per_lane` bytes of private memory per lane, whose wave
@@ -99,7 +117,15 @@ pub fn run_words_scratch(
     global: &mut [u8],
     private_per_lane: u32,
 ) -> Result<u64, FaultKind> {
-    run(gen, words, regs, lds, Some(global), private_per_lane)
+    run(
+        gen,
+        words,
+        regs,
+        lds,
+        Some(global),
+        private_per_lane,
+        Access::ReadWrite,
+    )
 }
 
 fn run(
@@ -107,8 +133,9 @@ fn run(
     words: &[u32],
     regs: &mut WaveRegs,
     lds: &mut [u8],
-    global: Option<&mut [u8]>,
+    mut global: Option<&mut [u8]>,
     private_per_lane: u32,
+    access: Access,
 ) -> Result<u64, FaultKind> {
     let mut w = Wave::new();
     w.set_wave32(gen.wave_size() == 32);
@@ -120,11 +147,11 @@ fn run(
     w.mode = regs.mode;
     let insts: Vec<_> = (0..words.len()).map(|k| decode(gen, &words[k..])).collect();
     let mem = MemoryMap::new();
-    if let Some(g) = global {
+    if let Some(g) = global.as_deref_mut() {
         w.scratch_base = g.as_ptr() as u64;
         // The buffer stays borrowed (and so alive) for the whole run. A fresh map refuses only
         // an empty range, and then every access to it faults, as it should.
-        let _ = mem.register(g.as_mut_ptr() as u64, g.len() as u64, Access::ReadWrite);
+        let _ = mem.register(g.as_mut_ptr() as u64, g.len() as u64, access);
     }
     let mut cache = RegionCache::default();
     let mut scratch = Scratch::new();
@@ -165,7 +192,10 @@ fn run(
                 .or_insert_with(|| crate::jit::compile_now(&fetch, pc, w.wave32));
             if let Some(b) = block.filter(|b| b.runs(&w)) {
                 let budget = ((1 << 20) - count) as u32;
-                let n = crate::jit::run(b, &mut w, budget, &fetch, &mut env, true)
+                // The buffer is copied and compared by the check (no journal: stores run
+                // inline as in dispatches).
+                let g = global.as_deref_mut();
+                let n = crate::jit::run_checked(b, &mut w, budget, &fetch, &mut env, g)
                     .map_err(|detail| FaultKind::TierMismatch { detail })?;
                 if n > 0 {
                     count += u64::from(n);

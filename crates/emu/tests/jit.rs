@@ -4,7 +4,9 @@
 //! below from the ISA's definitions all agree. One test, run in order, because the tier's
 //! counters are per process.
 
-use hsaemu_emu::{jit, run_words, run_words_mem, FaultKind, Gen, WaveRegs};
+use hsaemu_emu::{
+    jit, run_words, run_words_mem, run_words_mem_read_only, FaultKind, Gen, WaveRegs,
+};
 
 #[path = "jit/lds.rs"]
 mod lds;
@@ -1175,8 +1177,207 @@ fn check_memory_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     );
 }
 
+/// Loads and stores under a full EXEC, generated inline (no call into the interpreter):
+/// consecutive lanes (16-byte moves), runs of four lanes (a 16-byte move each), scattered
+/// lanes (one access each), dwordx2 at 8-byte
+/// aligned addresses, dwordx4, FLAT, SMEM, and the wait after the stores. With `exec` first
+/// (an EXEC write), the region has no full-EXEC variant: its stores test EXEC at run time.
+fn inline_program(gfx10: bool, exec: &str) -> String {
+    let add = if gfx10 { "v_add_nc_u32" } else { "v_add_u32" };
+    let wait = if gfx10 {
+        "s_waitcnt_vscnt null, 0x0"
+    } else {
+        "s_waitcnt vmcnt(0)"
+    };
+    format!(
+        "{exec}
+         s_load_dwordx4 s[4:7], s[0:1], 0x10
+         s_load_dword s8, s[0:1], 0x24
+         v_lshlrev_b32 v10, 2, v20
+         global_load_dword v1, v10, s[0:1]
+         global_load_dword v2, v[4:5], off
+         global_load_dwordx2 v[6:7], v[4:5], off offset:8
+         global_load_dwordx4 v[12:15], v[22:23], off
+         flat_load_dword v8, v[24:25]
+         {add} v3, v1, v2
+         global_store_dword v10, v3, s[0:1] offset:1024
+         global_store_dword v[26:27], v1, off
+         flat_store_dwordx2 v[28:29], v[6:7]
+         global_load_dword v16, v[30:31], off
+         global_store_dword v[32:33], v16, off
+         {wait}
+         global_load_dword v9, v10, s[0:1] offset:1024
+         s_endpgm
+"
+    )
+}
+
+fn check_inline_memory(gen: Gen, mcpu: &str, attr: &str, lanes: usize, write_exec: bool) {
+    let exec = match (write_exec, lanes) {
+        (false, _) => "s_nop 0",
+        (true, 32) => "s_mov_b32 exec_lo, s10",
+        (true, _) => "s_mov_b64 exec, s[10:11]",
+    };
+    let words = assemble(mcpu, attr, &inline_program(!attr.is_empty(), exec));
+    let mut global = vec![0u8; 4096];
+    for k in 0..1024 {
+        global[4 * k..4 * k + 4].copy_from_slice(&word(k).to_le_bytes());
+    }
+    let base = global.as_ptr() as u64;
+    let mut r = WaveRegs::new(gen);
+    (r.s[0], r.s[1]) = (base as u32, (base >> 32) as u32);
+    (r.s[10], r.s[11]) = (u32::MAX, if lanes == 32 { 0 } else { u32::MAX });
+    // A permutation of the lanes, for the scattered dwordx4 loads.
+    let perm = |l: usize| (7 * l + 3) % lanes;
+    // Runs of four lanes in reverse order, for a store.
+    let quad_back = |l: usize| (lanes / 4 - 1).wrapping_sub(l / 4) % 16;
+    for l in 0..64 {
+        r.v[20][l] = l as u32;
+        for (v, a) in [
+            (4, base + 8 * l as u64),
+            (22, base + 16 * perm(l) as u64),
+            (24, base + 512 + 4 * l as u64),
+            (26, base + 1536 + 4 * (lanes - 1 - l % lanes) as u64),
+            (28, base + 2048 + 8 * l as u64),
+            (30, base + 64 * (l / 4) as u64 + 4 * (l % 4) as u64),
+            (
+                32,
+                base + 3072 + 16 * quad_back(l) as u64 + 4 * (l % 4) as u64,
+            ),
+        ] {
+            (r.v[v][l], r.v[v + 1][l]) = (a as u32, (a >> 32) as u32);
+        }
+    }
+    assert_eq!(r.exec().count_ones() as usize, lanes, "a full EXEC");
+    let before = jit::stats();
+    run_words_mem(gen, &words, &mut r, &mut [], &mut global)
+        .unwrap_or_else(|e| panic!("{mcpu}{attr}: {e:?}"));
+    let after = jit::stats();
+    if jit::checks_single_runs() {
+        assert!(
+            after.instructions >= before.instructions + 17 && after.runs > before.runs,
+            "{mcpu}{attr}: not compiled whole ({before:?} → {after:?})"
+        );
+        assert_eq!(
+            after.calls, before.calls,
+            "{mcpu}{attr}: every access inline, no call into the interpreter"
+        );
+    }
+    assert_eq!(r.s[4..9], [4, 5, 6, 7, 9].map(word), "{mcpu}{attr}: s_load");
+    let mem = |k: usize| u32::from_le_bytes(global[4 * k..4 * k + 4].try_into().expect("4"));
+    for l in 0..lanes {
+        let ctx = format!("{mcpu}{attr} lane {l}");
+        let sum = word(l).wrapping_add(word(2 * l));
+        assert_eq!(r.v[1][l], word(l), "{ctx}: consecutive");
+        assert_eq!(r.v[2][l], word(2 * l), "{ctx}: scattered");
+        assert_eq!(
+            [r.v[6][l], r.v[7][l]],
+            [word(2 * l + 2), word(2 * l + 3)],
+            "{ctx}: x2"
+        );
+        let p = perm(l);
+        assert_eq!(
+            [r.v[12][l], r.v[13][l], r.v[14][l], r.v[15][l]],
+            [
+                word(4 * p),
+                word(4 * p + 1),
+                word(4 * p + 2),
+                word(4 * p + 3)
+            ],
+            "{ctx}: x4"
+        );
+        assert_eq!(r.v[8][l], word(128 + l), "{ctx}: flat");
+        let quad = word(16 * (l / 4) + l % 4);
+        assert_eq!(r.v[16][l], quad, "{ctx}: runs of four");
+        assert_eq!(
+            mem(768 + 4 * quad_back(l) + l % 4),
+            quad,
+            "{ctx}: runs of four"
+        );
+        assert_eq!(
+            (mem(256 + l), r.v[9][l]),
+            (sum, sum),
+            "{ctx}: stored, loaded"
+        );
+        assert_eq!(mem(384 + lanes - 1 - l), word(l), "{ctx}: scattered store");
+        assert_eq!(
+            [mem(512 + 2 * l), mem(513 + 2 * l)],
+            [word(2 * l + 2), word(2 * l + 3)],
+            "{ctx}: flat x2 store"
+        );
+    }
+}
+
+/// Inline accesses that cannot stay inline: a wild address in one lane of a store, and a
+/// store to a read-only range. The compiled block takes the call, which declines; the
+/// interpreter reports the fault (the same address and kind), after the compiled
+/// instructions before it.
+fn check_inline_memory_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let words = assemble(
+        mcpu,
+        attr,
+        "v_lshlrev_b32 v10, 2, v20
+         global_load_dword v1, v10, s[0:1]
+         global_store_dword v[4:5], v1, off
+         s_endpgm
+",
+    );
+    let mut global = vec![0u8; 1024];
+    let base = global.as_ptr() as u64;
+    let mut r = WaveRegs::new(gen);
+    (r.s[0], r.s[1]) = (base as u32, (base >> 32) as u32);
+    for l in 0..64 {
+        r.v[20][l] = l as u32;
+        let a = if l == lanes / 2 + 1 {
+            0xdead_beef_0000
+        } else {
+            base + 4 * l as u64
+        };
+        (r.v[4][l], r.v[5][l]) = (a as u32, (a >> 32) as u32);
+    }
+    let e = run_words_mem(gen, &words, &mut r.clone(), &mut [], &mut global).expect_err("wild");
+    assert_eq!(
+        e,
+        FaultKind::MemoryViolation {
+            address: 0xdead_beef_0000,
+            write: true,
+            size: 4
+        },
+        "{mcpu}{attr}"
+    );
+    // Every lane in range, but the range is read-only: the load runs, the store faults at
+    // its lowest address.
+    for l in 0..64 {
+        let a = base + 4 * l as u64;
+        (r.v[4][l], r.v[5][l]) = (a as u32, (a >> 32) as u32);
+    }
+    let before = jit::stats();
+    let e = run_words_mem_read_only(gen, &words, &mut r, &mut global).expect_err("read-only");
+    assert_eq!(
+        e,
+        FaultKind::MemoryViolation {
+            address: base,
+            write: true,
+            size: 4
+        },
+        "{mcpu}{attr}"
+    );
+    if jit::checks_single_runs() {
+        let after = jit::stats();
+        assert!(after.runs > before.runs, "{mcpu}{attr}: no compiled run");
+        assert!(after.calls > before.calls, "{mcpu}{attr}: the store's call");
+    }
+}
+
 /// Part of the one test (the assembler's files and the tier's counters are per process).
 fn compiled_memory_instructions_match_the_interpreter_and_the_definitions() {
+    for write_exec in [false, true] {
+        check_inline_memory(Gen::Gfx90a, "gfx90a", "", 64, write_exec);
+        check_inline_memory(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32, write_exec);
+        check_inline_memory(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64, write_exec);
+    }
+    check_inline_memory_faults(Gen::Gfx90a, "gfx90a", "", 64);
+    check_inline_memory_faults(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
     check_memory(Gen::Gfx90a, "gfx90a", "", 64);
     check_memory(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
     check_memory(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64);

@@ -84,23 +84,6 @@ fn elements(i: &Inst) -> Option<Vec<Elem>> {
     }
 }
 
-/// Whether wait `i` (a `Lower::Step`) does nothing in the interpreter (`exec::sopp`,
-/// `rdna.rs`): memory operations complete in order there, and only `s_waitcnt vmcnt(0)` on
-/// GFX9 (and `s_waitcnt_vscnt`, left to the call) may fence. Such a wait compiles to nothing,
-/// not to a call: the `lgkmcnt` waits between LDS loads cost a call each, which spills every
-/// live vector register.
-pub(super) fn wait_does_nothing(i: &Inst) -> bool {
-    match i.op {
-        Op::S_WAITCNT => {
-            let k = i.imm as u32;
-            let vmcnt = (k & 0xf) | (k >> 14 & 3) << 4;
-            i.gen.is_rdna() || vmcnt != 0
-        }
-        Op::S_WAITCNT_VMCNT | Op::S_WAITCNT_EXPCNT | Op::S_WAITCNT_LGKMCNT => true,
-        _ => false,
-    }
-}
-
 /// LDS accesses: in range (checked before), no alignment promised.
 fn lds_flags() -> MemFlags {
     MemFlags::new().with_notrap()
@@ -246,7 +229,7 @@ impl Gen<'_> {
                     self.count_lanes();
                 }
                 // Any other shape: the interpreter's fast path (in range: it accepts).
-                None => self.call_now(pc, i, Lower::Mem),
+                None => self.call_path(pc, i, Lower::Mem),
             }
             self.b.ins().jump(merge, &[]);
         }

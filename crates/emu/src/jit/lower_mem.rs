@@ -1,5 +1,7 @@
-//! Memory instructions (and the waits) in compiled regions. A memory instruction compiles to
-//! one call of [`mem_call`], which runs the interpreter's one-range fast path for it
+//! Memory instructions (and the waits) in compiled regions. GLOBAL/FLAT dword accesses, SMEM
+//! loads and the waits are generated inline where they can be (`inline_mem.rs`), with the
+//! call below as their fallback. Otherwise a memory instruction compiles to one call of
+//! [`mem_call`], which runs the interpreter's one-range fast path for it
 //! (`vmem::jit_fast`): the active lanes' lowest and highest address checked once against one
 //! mapped region (LDS offsets against the work-group's LDS), then the same host accesses the
 //! interpreter makes (so the same single-copy atomicity and ordering). The `s_waitcnt` family
@@ -30,6 +32,8 @@ use cranelift_codegen::ir::{types, AbiParam, InstBuilder, Signature};
 
 #[path = "inline_lds.rs"]
 mod inline_lds;
+#[path = "inline_mem.rs"]
+mod inline_mem;
 
 /// Runs memory instruction `i` on its fast path for the region's wave: 1 when done, 0 when
 /// the region must exit before it.
@@ -41,6 +45,7 @@ unsafe extern "C" fn mem_call(ctx: *mut CallCtx, i: *const Inst) -> u32 {
     // SAFETY: as the function's contract says; `Block::run` made every pointer of `ctx`
     // from live exclusive borrows that outlast the region's run.
     let (w, env, journal, i) = unsafe {
+        (*ctx).calls += 1;
         (
             &mut *(*ctx).wave,
             &mut *(*ctx).env,
@@ -58,7 +63,10 @@ unsafe extern "C" fn mem_call(ctx: *mut CallCtx, i: *const Inst) -> u32 {
 /// As [`mem_call`].
 unsafe extern "C" fn step_call(ctx: *mut CallCtx, i: *const Inst) -> u32 {
     // SAFETY: as for `mem_call`.
-    let (w, env, i) = unsafe { (&mut *(*ctx).wave, &mut *(*ctx).env, &*i) };
+    let (w, env, i) = unsafe {
+        (*ctx).calls += 1;
+        (&mut *(*ctx).wave, &mut *(*ctx).env, &*i)
+    };
     u32::from(matches!(exec::step::<false>(w, i, env), Ok(Flow::Next)))
 }
 
@@ -155,16 +163,14 @@ impl Gen<'_> {
     /// touch stored before and loaded after; when the call answers 0, the region exits
     /// before `i`.
     pub(super) fn call_interpreter(&mut self, pc: u64, i: &Inst, l: Lower) {
-        if (l == Lower::Mem && self.inline_ds(pc, i))
-            || (l == Lower::Step && inline_lds::wait_does_nothing(i))
-        {
-            return;
+        // DS, GLOBAL/FLAT/SMEM accesses and waits inline, with this call as their fallback.
+        if !(l == Lower::Mem && self.inline_ds(pc, i)) && !self.inline_mem(pc, i, l) {
+            self.call_path(pc, i, l);
         }
-        self.call_now(pc, i, l);
     }
 
-    /// The call of [`call_interpreter`], without trying an inline form first.
-    fn call_now(&mut self, pc: u64, i: &Inst, l: Lower) {
+    /// The call of [`mem_call`] or [`step_call`] (see [`Gen::call_interpreter`]).
+    fn call_path(&mut self, pc: u64, i: &Inst, l: Lower) {
         let touched = if l == Lower::Mem {
             touched(i, self.full)
         } else {

@@ -168,6 +168,12 @@ impl Drop for DispatchEpoch<'_> {
 }
 
 impl MemoryMap {
+    /// The counter every (un)registration bumps ([`RegionCache`] entries are valid for one
+    /// value of it); compiled regions compare it before an inline access.
+    pub(crate) fn generation(&self) -> &AtomicU64 {
+        &self.generation
+    }
+
     /// An empty map.
     pub fn new() -> Arc<MemoryMap> {
         Arc::new(MemoryMap::default())
@@ -383,6 +389,8 @@ pub(crate) struct RegionCache {
     generation: u64,
     /// The last address checked for a load (what a spinning wave polls; watchdog reports).
     pub(crate) last_load: u64,
+    /// The compiling tier's windows (`jit::Window`), which its inline accesses check against.
+    pub(crate) windows: [crate::jit::Window; crate::jit::WINDOWS],
 }
 
 impl RegionCache {
@@ -435,6 +443,13 @@ impl RegionCache {
                 None => false,
             },
         }
+    }
+
+    /// The region the last successful [`check`](Self::check) found or moved to the front
+    /// (when it was cached), with the map's generation the entries were taken from: the
+    /// compiling tier's window for inline accesses (`jit/inline_mem.rs`).
+    pub(crate) fn front(&self) -> Option<(Region, u64)> {
+        self.recent[0].map(|r| (r, self.generation))
     }
 
     /// The kind of the memory at `addr` (coarse when unregistered: the access faults anyway).

@@ -1,0 +1,738 @@
+//! Memory instructions generated inline in a compiled region, with the call of
+//! `lower_mem.rs` as their fallback.
+//!
+//! - **The windows.** The worker's region cache holds `jit::WINDOWS` mapped ranges
+//!   (`RegionCache::windows`: base, end, writable, the memory map's generation), one per
+//!   memory instruction by its address (`slot_of`), so a kernel streaming through several
+//!   buffers keeps one window per access and they outlast a region's run. An inline access
+//!   computes the whole range the instruction touches, checks that the map's generation is
+//!   unchanged and that the range lies in its window (writable for a store); when it does
+//!   not, [`refresh`] asks the region cache (`RegionCache::check`, the interpreter's own
+//!   check) and takes its answer as the new window. When that fails too, or the addresses
+//!   do not have the shape handled here, the instruction is the call of `lower_mem.rs`
+//!   (which runs the interpreter's fast path or exits the region before it, so faults keep
+//!   the interpreter's reports). Compiled code touches only memory a check covered.
+//! - **SMEM** `s_load_dword*`/`s_buffer_load_dword*` (1–16 dwords): the address as
+//!   `exec::smem` computes it, one check, then dword loads into the SGPR variables.
+//! - **GLOBAL/FLAT** dword loads and stores (×1–4), every lane's address `B + V` (a 64-bit
+//!   base and a 32-bit lane part): the `off` and FLAT forms take the high halves, which must
+//!   all be equal, into `B`; the SGPR-base form has `B = SGPR pair + offset`. Three shapes,
+//!   tried in order:
+//!   1. a single-dword access whose lanes are all consecutive (`V = V0 + 4·lane`, no 32-bit
+//!      wrap): `[B + V0, + 4·lanes)` checked, then one 16-byte move per four lanes;
+//!   2. otherwise the lanes' lowest and highest address (vector min/max, then across the
+//!      vector) bound one range check; a single-dword access whose lane groups are each a
+//!      run of four consecutive dwords (a row of 16 work-items, say) then moves each group
+//!      with one 16-byte access at its first lane's address;
+//!   3. else each lane makes its own accesses, in a loop over the lanes through stack
+//!      copies of the rows (dwordx2 as one 8-byte access, as the interpreter's `qwords`).
+//!
+//!   FLAT addresses must lie below the LDS and private apertures. Addresses must be dword
+//!   aligned (8-byte for dwordx2), else the call. Aligned 4- and 8-byte x86-64 moves and
+//!   4-byte-aligned 16-byte moves keep the interpreter's per-dword (per-qword for dwordx2)
+//!   single-copy atomicity and TSO order. Every lane's address (active or not) must be in
+//!   the checked range. Loads under a partial EXEC read every lane and blend under EXEC;
+//!   stores move whole lane groups only under a full EXEC (known in the full-EXEC variant,
+//!   tested at run time in the other), else the lane loop skips the inactive lanes; no
+//!   store runs inline with the verify journal (tested at run time). A store sets
+//!   `Wave::stored` as the interpreter's does; `lane_ops` counts the active lanes; a load
+//!   sets the region cache's `last_load` (the watchdog's report) to its lowest address.
+//! - **Waits.** `s_waitcnt` is decided at compile time: only a `vmcnt(0)` wait on GFX9
+//!   (and `s_waitcnt_vscnt` with a count of 0 on GFX10) tests `Wave::stored` and fences
+//!   when it is set, as `exec::sopp` does; any other wait is no code at all.
+
+use super::super::{mf, Gen};
+use crate::decode::{flag, Fmt, Inst, Kind, VGPR};
+use crate::jit::{CallCtx, Lower, Window, WINDOWS};
+use crate::memory::{PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
+use crate::ops::Op;
+use crate::wave::{reg_index, Ty, Wave, VREGS};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    types, AbiParam, Block, BlockArg, InstBuilder, MemFlags, Signature, StackSlotData,
+    StackSlotKind, Value,
+};
+use std::mem::offset_of;
+
+/// Checks `[addr, addr + len)` with the region cache (a store when `write` is 1) and, when
+/// it is accessible, makes the region holding it window `slot`: 1 when the compiled code may
+/// now access it inline, else 0 (the call path then runs the instruction).
+///
+/// # Safety
+/// `ctx` is the live `CallCtx` of the running region (`Block::run`), `slot` < `WINDOWS`.
+unsafe extern "C" fn refresh(ctx: *mut CallCtx, slot: u32, addr: u64, len: u64, write: u32) -> u32 {
+    // SAFETY: as the function's contract says; `Block::run` made `env` from a live exclusive
+    // borrow that outlasts the region's run, and the region's code is stopped.
+    let env = unsafe { &mut *(*ctx).env };
+    let write = write != 0;
+    if !env.cache.check(env.mem, addr, len, write) {
+        return 0;
+    }
+    // The check may answer from a range it does not cache (a system range holding
+    // registered ones): then the call path runs the instruction.
+    let Some((r, generation)) = env.cache.front().filter(|(r, _)| r.covers(addr, len)) else {
+        return 0;
+    };
+    let writable = r.access != crate::memory::Access::Read;
+    env.cache.windows[slot as usize % WINDOWS] = Window {
+        base: r.base,
+        end: r.base + r.len,
+        writable: u64::from(writable),
+        generation,
+    };
+    u32::from(!write || writable)
+}
+
+/// Whether accesses are generated inline: unless `HSAEMU_JIT_INLINE=0` (which keeps every
+/// one a call, for measuring the difference).
+fn enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("HSAEMU_JIT_INLINE").map_or(true, |v| v.trim() != "0"))
+}
+
+/// The window of the memory instruction at `pc`.
+fn slot_of(pc: u64) -> usize {
+    (pc / 8) as usize % WINDOWS
+}
+
+/// A field of window `slot`, as an offset from `CallCtx::windows`.
+const fn win(slot: usize, field: usize) -> i32 {
+    (slot * std::mem::size_of::<Window>() + field) as i32
+}
+
+/// A field of `CallCtx`, as an offset from its pointer.
+macro_rules! ctx_field {
+    ($f:ident) => {
+        offset_of!(CallCtx, $f) as i32
+    };
+}
+
+/// Memory flags of inline accesses: after their range check they cannot trap.
+fn data() -> MemFlags {
+    MemFlags::new().with_notrap()
+}
+
+/// How a GLOBAL/FLAT instruction's lanes address memory: lane `l` at `B + V[l]`.
+struct Lanes {
+    /// `B`, 64 bits.
+    base: Value,
+    /// `V` per lane group (`i32x4`).
+    v: Vec<Value>,
+    /// All lanes' high halves equal (the forms with a 64-bit VGPR address), an `i8`.
+    ok: Value,
+}
+
+impl Gen<'_> {
+    /// Generates `i` (lowered as `l`) inline, the call of `lower_mem.rs` as its fallback;
+    /// false (nothing generated) when it has no inline form here.
+    pub(super) fn inline_mem(&mut self, pc: u64, i: &Inst, l: Lower) -> bool {
+        if !enabled() {
+            return false;
+        }
+        match (l, i.fmt) {
+            (Lower::Step, _) => self.mem_wait(i),
+            (Lower::Mem, Fmt::Smem) => self.mem_smem(pc, i),
+            (Lower::Mem, Fmt::Global | Fmt::Flat) => self.mem_vmem(pc, i),
+            _ => false,
+        }
+    }
+
+    fn mem_ptr_ty(&self) -> types::Type {
+        self.b.func.dfg.value_type(self.ctx)
+    }
+
+    /// The waits: `exec::sopp`'s `S_WAITCNT` and `rdna`'s `S_WAITCNT_VSCNT`.
+    fn mem_wait(&mut self, i: &Inst) -> bool {
+        let count = match i.op {
+            Op::S_WAITCNT => {
+                let k = i.imm as u32;
+                let vmcnt = (k & 0xf) | (k >> 14 & 3) << 4;
+                // GFX10 counts stores in vscnt, so no `s_waitcnt` fences there.
+                if vmcnt != 0 || i.gen.is_rdna() {
+                    return true;
+                }
+                None
+            }
+            Op::S_WAITCNT_VSCNT if i.dst <= 208 => {
+                let s = self.scalar(i.dst, 0, Ty::B32);
+                let c = self.b.ins().iadd_imm(s, i64::from(i.imm));
+                let c = self.b.ins().band_imm(c, 0x3f);
+                Some(c)
+            }
+            _ => return false,
+        };
+        let ptr = self.mem_ptr_ty();
+        let wave = self
+            .b
+            .ins()
+            .load(ptr, mf(), self.ctx, offset_of!(CallCtx, wave) as i32);
+        let stored = self
+            .b
+            .ins()
+            .load(types::I8, mf(), wave, offset_of!(Wave, stored) as i32);
+        let mut fence = self.b.ins().icmp_imm(IntCC::NotEqual, stored, 0);
+        if let Some(c) = count {
+            let zero = self.b.ins().icmp_imm(IntCC::Equal, c, 0);
+            fence = self.b.ins().band(fence, zero);
+        }
+        let (fence_blk, done) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(fence, fence_blk, &[], done, &[]);
+        self.enter(fence_blk);
+        // R5, the StoreLoad point (amdgpu-execution.md §0.1); the `no-storeload-fence` test
+        // feature leaves it out, as the interpreter does.
+        if !cfg!(feature = "no-storeload-fence") {
+            self.b.ins().fence();
+        }
+        let zero = self.b.ins().iconst(types::I8, 0);
+        self.b
+            .ins()
+            .store(mf(), zero, wave, offset_of!(Wave, stored) as i32);
+        self.b.ins().jump(done, &[]);
+        self.enter(done);
+        true
+    }
+
+    /// Whether `[lo, lo + len)` lies in window `slot` (writable for a store), as an `i8`.
+    fn window_check(&mut self, slot: usize, lo: Value, len: Value, store: bool) -> Value {
+        let ctx = self.ctx;
+        let ptr = self.mem_ptr_ty();
+        let wins = self.b.ins().load(ptr, mf(), ctx, ctx_field!(windows));
+        let ld = |g: &mut Self, ty, off| g.b.ins().load(ty, mf(), wins, off);
+        let base = ld(self, types::I64, win(slot, offset_of!(Window, base)));
+        let end = ld(self, types::I64, win(slot, offset_of!(Window, end)));
+        let gen = ld(self, types::I64, win(slot, offset_of!(Window, generation)));
+        let map_gen = self
+            .b
+            .ins()
+            .load(ptr, mf(), ctx, ctx_field!(map_generation));
+        let now = self.b.ins().load(types::I64, mf(), map_gen, 0);
+        let mut ok = self.b.ins().icmp(IntCC::Equal, gen, now);
+        for c in [
+            self.b
+                .ins()
+                .icmp(IntCC::UnsignedGreaterThanOrEqual, lo, base),
+            self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, lo, end),
+        ] {
+            ok = self.b.ins().band(ok, c);
+        }
+        let room = self.b.ins().isub(end, lo);
+        let fits = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, room, len);
+        ok = self.b.ins().band(ok, fits);
+        if store {
+            let w = ld(self, types::I64, win(slot, offset_of!(Window, writable)));
+            let w = self.b.ins().icmp_imm(IntCC::NotEqual, w, 0);
+            ok = self.b.ins().band(ok, w);
+            // `HSAEMU_JIT=verify`'s journal: its stores go through the call, which notes
+            // what they overwrite.
+            let j = self.b.ins().load(ptr, mf(), ctx, ctx_field!(journal));
+            let none = self.b.ins().icmp_imm(IntCC::Equal, j, 0);
+            ok = self.b.ins().band(ok, none);
+        }
+        ok
+    }
+
+    /// Branches to `fast` when `shape` (the addresses have a form handled inline) holds and
+    /// `[lo, lo + len)` is in window `slot`, or is after a [`refresh`]; to `slow` otherwise.
+    #[allow(clippy::too_many_arguments)]
+    fn window_guard(
+        &mut self,
+        slot: usize,
+        shape: Value,
+        lo: Value,
+        len: Value,
+        store: bool,
+        fast: Block,
+        slow: Block,
+    ) {
+        let inside = self.window_check(slot, lo, len, store);
+        let hit = self.b.ins().band(shape, inside);
+        let miss = self.b.create_block();
+        self.b.ins().brif(hit, fast, &[], miss, &[]);
+        self.enter(miss);
+        let again = self.b.create_block();
+        self.b.ins().brif(shape, again, &[], slow, &[]);
+        self.enter(again);
+        let ptr = self.mem_ptr_ty();
+        let mut sig = Signature::new(self.b.func.signature.call_conv);
+        for t in [ptr, types::I32, types::I64, types::I64, types::I32] {
+            sig.params.push(AbiParam::new(t));
+        }
+        sig.returns.push(AbiParam::new(types::I32));
+        let sig = self.b.import_signature(sig);
+        let f: unsafe extern "C" fn(*mut CallCtx, u32, u64, u64, u32) -> u32 = refresh;
+        let f = self.b.ins().iconst(ptr, f as usize as i64);
+        let k = self.b.ins().iconst(types::I32, slot as i64);
+        let w = self.b.ins().iconst(types::I32, i64::from(store));
+        let call = self
+            .b
+            .ins()
+            .call_indirect(sig, f, &[self.ctx, k, lo, len, w]);
+        let ok = self.b.inst_results(call)[0];
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
+    }
+
+    /// Sets the region cache's `last_load` to `addr`, as the interpreter's check of a load.
+    fn note_last_load(&mut self, addr: Value) {
+        let ptr = self.mem_ptr_ty();
+        let p = self
+            .b
+            .ins()
+            .load(ptr, mf(), self.ctx, ctx_field!(last_load));
+        self.b.ins().store(mf(), addr, p, 0);
+    }
+
+    /// The call path for `i` in a new block `slow`, continuing at `done`.
+    fn mem_slow_path(&mut self, slow: Block, done: Block, pc: u64, i: &Inst) {
+        self.enter(slow);
+        self.call_path(pc, i, Lower::Mem);
+        self.b.ins().jump(done, &[]);
+    }
+
+    /// `s_load_dword*` and `s_buffer_load_dword*` (`exec::smem`).
+    fn mem_smem(&mut self, pc: u64, i: &Inst) -> bool {
+        let (n, buffer) = match i.op {
+            Op::S_LOAD_DWORD => (1, false),
+            Op::S_LOAD_DWORDX2 => (2, false),
+            Op::S_LOAD_DWORDX4 => (4, false),
+            Op::S_LOAD_DWORDX8 => (8, false),
+            Op::S_LOAD_DWORDX16 => (16, false),
+            Op::S_BUFFER_LOAD_DWORD => (1, true),
+            Op::S_BUFFER_LOAD_DWORDX2 => (2, true),
+            Op::S_BUFFER_LOAD_DWORDX4 => (4, true),
+            Op::S_BUFFER_LOAD_DWORDX8 => (8, true),
+            Op::S_BUFFER_LOAD_DWORDX16 => (16, true),
+            _ => return false,
+        };
+        let soffset = !i.has(flag::IMM) || i.has(flag::SOE);
+        let soffset_ok = i.ext <= 208;
+        // The base an SGPR pair, the destination below EXEC (a region's EXEC stays its own).
+        if i.src[0] >= 126 || usize::from(i.dst) + n > 126 || (soffset && !soffset_ok) {
+            return false;
+        }
+        self.end_lazy();
+        let mut addr = self.sgpr64(usize::from(i.src[0]));
+        if buffer {
+            addr = self.b.ins().band_imm(addr, 0xffff_ffff_ffff);
+        }
+        addr = self.b.ins().band_imm(addr, !3);
+        if i.has(flag::IMM) {
+            addr = self.b.ins().iadd_imm(addr, i64::from(i.imm) & !3);
+        }
+        if soffset {
+            let s = self.scalar(i.ext as u16, 0, Ty::B32);
+            let s = self.b.ins().band_imm(s, !3);
+            let s = self.b.ins().uextend(types::I64, s);
+            addr = self.b.ins().iadd(addr, s);
+        }
+        let (fast, slow, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let len = self.b.ins().iconst(types::I64, 4 * n as i64);
+        let yes = self.b.ins().iconst(types::I8, 1);
+        self.window_guard(slot_of(pc), yes, addr, len, false, fast, slow);
+        self.enter(fast);
+        self.note_last_load(addr);
+        let vals: Vec<Value> = (0..n)
+            .map(|k| {
+                self.b
+                    .ins()
+                    .load(types::I32, data().with_aligned(), addr, 4 * k as i32)
+            })
+            .collect();
+        for (k, x) in vals.into_iter().enumerate() {
+            self.set_sgpr(usize::from(i.dst) + k, x);
+        }
+        self.b.ins().jump(done, &[]);
+        self.mem_slow_path(slow, done, pc, i);
+        self.enter(done);
+        true
+    }
+
+    /// The lanes' addresses of a GLOBAL/FLAT instruction as `B + V` (`vmem::global_addrs`,
+    /// `flat_addrs`), or `None` for a form left to the call.
+    fn vmem_lanes(&mut self, i: &Inst) -> Option<Lanes> {
+        let off = i64::from(i.imm);
+        let row = reg_index(i.src[0]);
+        let v: Vec<Value> = (0..self.groups).map(|g| self.vgroup(row, g)).collect();
+        if i.fmt == Fmt::Global && i.src[2] != 0x7f {
+            if i.src[2] >= 126 {
+                return None;
+            }
+            let base = self.sgpr64(usize::from(i.src[2]));
+            let base = self.b.ins().iadd_imm(base, off);
+            let ok = self.b.ins().iconst(types::I8, 1);
+            return Some(Lanes { base, v, ok });
+        }
+        // A 64-bit address in a VGPR pair (the high row wraps as the interpreter's).
+        let hi_row = (row + 1) % VREGS;
+        let h: Vec<Value> = (0..self.groups).map(|g| self.vgroup(hi_row, g)).collect();
+        let h0 = self.b.ins().extractlane(h[0], 0);
+        let h0s = self.b.ins().splat(types::I32X4, h0);
+        let mut same = None;
+        for &x in &h {
+            let e = self.b.ins().icmp(IntCC::Equal, x, h0s);
+            same = Some(match same {
+                None => e,
+                Some(s) => self.b.ins().band(s, e),
+            });
+        }
+        let ok = self.b.ins().vall_true(same.expect("a lane group"));
+        let base = self.b.ins().uextend(types::I64, h0);
+        let base = self.b.ins().ishl_imm(base, 32);
+        let base = self.b.ins().iadd_imm(base, off);
+        Some(Lanes { base, v, ok })
+    }
+
+    /// A horizontal reduction of `xs` (`i32x4` each) by `op` (vector and scalar).
+    fn reduce_lanes(&mut self, xs: &[Value], op: fn(&mut Self, Value, Value) -> Value) -> Value {
+        let mut acc = xs[0];
+        for &x in &xs[1..] {
+            acc = op(self, acc, x);
+        }
+        let mut r = self.b.ins().extractlane(acc, 0);
+        for k in 1..4 {
+            let x = self.b.ins().extractlane(acc, k);
+            r = op(self, r, x);
+        }
+        r
+    }
+
+    /// GLOBAL/FLAT dword loads and stores (`vmem::global_dwords`).
+    fn mem_vmem(&mut self, pc: u64, i: &Inst) -> bool {
+        let m = i.mem;
+        let store = m.kind == Kind::Store;
+        let count = usize::from(m.count);
+        let data_first = if store { i.src[1] } else { i.dst };
+        if m.bytes != 4 || !(1..=4).contains(&count) || !(VGPR..VGPR + 256).contains(&data_first) {
+            return false;
+        }
+        self.end_lazy();
+        let Some(mut lanes) = self.vmem_lanes(i) else {
+            return false;
+        };
+        // A store by lane groups writes every lane: only when EXEC is full (at run time in
+        // the general variant); its lane loop skips inactive lanes.
+        let masked = (store && !self.full).then(|| self.exec64());
+        let full = masked.map(|exec| {
+            let all = self.wave_lanes() as i64;
+            self.b.ins().icmp_imm(IntCC::Equal, exec, all)
+        });
+        let rows: Vec<usize> = (0..count)
+            .map(|k| reg_index(data_first + k as u16))
+            .collect();
+        let (fast, slow, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        if count == 1 {
+            let ok = lanes.ok;
+            if let Some(f) = full {
+                lanes.ok = self.b.ins().band(ok, f);
+            }
+            self.consecutive(slot_of(pc), i, &lanes, rows[0], store, done);
+            lanes.ok = ok;
+        }
+        // The lanes' lowest and highest address and their alignment (every lane's, active
+        // or not: a load reads them all and blends under EXEC).
+        let umin = |g: &mut Self, a, b| g.b.ins().umin(a, b);
+        let umax = |g: &mut Self, a, b| g.b.ins().umax(a, b);
+        let or = |g: &mut Self, a, b| g.b.ins().bor(a, b);
+        let vmin = self.reduce_lanes(&lanes.v, umin);
+        let vmax = self.reduce_lanes(&lanes.v, umax);
+        let vor = self.reduce_lanes(&lanes.v, or);
+        let align = if count == 2 { 7 } else { 3 };
+        let vor = self.b.ins().uextend(types::I64, vor);
+        let low = self.b.ins().bor(vor, lanes.base);
+        let low = self.b.ins().band_imm(low, align);
+        let aligned = self.b.ins().icmp_imm(IntCC::Equal, low, 0);
+        let vmin = self.b.ins().uextend(types::I64, vmin);
+        let vmax = self.b.ins().uextend(types::I64, vmax);
+        let amin = self.b.ins().iadd(lanes.base, vmin);
+        let amax = self.b.ins().iadd(lanes.base, vmax);
+        // Lanes on both sides of the top of the address space: the call.
+        let ordered = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, amin, amax);
+        let shape = self.b.ins().band(aligned, ordered);
+        let mut shape = self.b.ins().band(shape, lanes.ok);
+        if i.fmt == Fmt::Flat {
+            let global = self.below_apertures(amax, 4 * count as i64);
+            shape = self.b.ins().band(shape, global);
+        }
+        let span = self.b.ins().isub(amax, amin);
+        let len = self.b.ins().iadd_imm(span, 4 * count as i64);
+        self.window_guard(slot_of(pc), shape, amin, len, store, fast, slow);
+        self.enter(fast);
+        if !store {
+            self.note_last_load(amin);
+        }
+        if count == 1 {
+            // Lanes 4g..4g+3 at consecutive dwords (a run of 4, 16, 32 or 64 lanes): one
+            // 16-byte access per group.
+            let quads = self.b.create_block();
+            let each = self.b.create_block();
+            let q = self.quad_runs(&lanes.v);
+            let narrow = self
+                .b
+                .ins()
+                .icmp_imm(IntCC::UnsignedLessThan, span, 0xffff_0000);
+            let mut q = self.b.ins().band(q, narrow);
+            if let Some(f) = full {
+                q = self.b.ins().band(q, f);
+            }
+            self.b.ins().brif(q, quads, &[], each, &[]);
+            self.enter(quads);
+            let addrs: Vec<Value> = (0..self.groups)
+                .map(|g| {
+                    let v = self.b.ins().extractlane(lanes.v[g], 0);
+                    let v = self.b.ins().uextend(types::I64, v);
+                    self.b.ins().iadd(lanes.base, v)
+                })
+                .collect();
+            self.group_moves(&addrs, rows[0], store);
+            self.vmem_finish(store, done);
+            self.enter(each);
+        }
+        self.lane_loop(&lanes, &rows, store, masked);
+        self.vmem_finish(store, done);
+        self.mem_slow_path(slow, done, pc, i);
+        self.enter(done);
+        true
+    }
+
+    /// The whole wave at consecutive dwords (`V = V0 + 4·lane`, no 32-bit wrap): the range
+    /// `[B + V0, B + V0 + 4·lanes)` checked alone, then one 16-byte access per lane group;
+    /// anything else continues in a new current block (the general test).
+    fn consecutive(
+        &mut self,
+        slot: usize,
+        i: &Inst,
+        lanes: &Lanes,
+        row: usize,
+        store: bool,
+        done: Block,
+    ) {
+        let n = 4 * self.groups;
+        let v0 = self.b.ins().extractlane(lanes.v[0], 0);
+        let v0s = self.b.ins().splat(types::I32X4, v0);
+        let mut all = None;
+        for (g, &x) in lanes.v.iter().enumerate() {
+            let l = 16 * g as u32;
+            let iota = self.vconst([l, l + 4, l + 8, l + 12]);
+            let want = self.b.ins().iadd(v0s, iota);
+            let e = self.b.ins().icmp(IntCC::Equal, x, want);
+            all = Some(match all {
+                None => e,
+                Some(a) => self.b.ins().band(a, e),
+            });
+        }
+        let runs = self.b.ins().vall_true(all.expect("a lane group"));
+        let no_wrap = self.b.ins().icmp_imm(
+            IntCC::UnsignedLessThanOrEqual,
+            v0,
+            i64::from(u32::MAX - 4 * (n as u32 - 1)),
+        );
+        let v0 = self.b.ins().uextend(types::I64, v0);
+        let a0 = self.b.ins().iadd(lanes.base, v0);
+        let low = self.b.ins().band_imm(a0, 3);
+        let aligned = self.b.ins().icmp_imm(IntCC::Equal, low, 0);
+        let mut shape = self.b.ins().band(runs, no_wrap);
+        shape = self.b.ins().band(shape, aligned);
+        shape = self.b.ins().band(shape, lanes.ok);
+        if i.fmt == Fmt::Flat {
+            let below = self.below_apertures(a0, 4 * n as i64);
+            shape = self.b.ins().band(shape, below);
+        }
+        let (fast, other) = (self.b.create_block(), self.b.create_block());
+        // A miss goes on to the general test, whose refresh covers the same range.
+        let len = self.b.ins().iconst(types::I64, 4 * n as i64);
+        let inside = self.window_check(slot, a0, len, store);
+        let hit = self.b.ins().band(shape, inside);
+        self.b.ins().brif(hit, fast, &[], other, &[]);
+        self.enter(fast);
+        if !store {
+            self.note_last_load(a0);
+        }
+        let addrs: Vec<Value> = (0..self.groups)
+            .map(|g| self.b.ins().iadd_imm(a0, 16 * g as i64))
+            .collect();
+        self.group_moves(&addrs, row, store);
+        self.vmem_finish(store, done);
+        self.enter(other);
+    }
+
+    /// Lane group `g` of VGPR row `row` to or from the 16 bytes at `addrs[g]` (checked), a
+    /// load's groups written under EXEC.
+    fn group_moves(&mut self, addrs: &[Value], row: usize, store: bool) {
+        let mut vals = Vec::new();
+        for (g, &a) in addrs.iter().enumerate() {
+            if store {
+                let x = self.vgroup(row, g);
+                self.b.ins().store(data(), x, a, 0);
+            } else {
+                vals.push(self.b.ins().load(types::I32X4, data(), a, 0));
+            }
+        }
+        if !store {
+            self.write_vals(row, vals);
+        }
+    }
+
+    /// Whether every lane group of `v` is a run of consecutive dwords (`V0, V0 + 4, V0 + 8,
+    /// V0 + 12` modulo 2^32), as an `i8`. (A run that wraps at 2^32 has lanes within 12 of
+    /// 0 and of 2^32, which the caller's span test excludes.)
+    fn quad_runs(&mut self, v: &[Value]) -> Value {
+        let step = self.vconst([0, 4, 8, 12]);
+        let mut all = None;
+        for &x in v {
+            let x0 = self.b.ins().extractlane(x, 0);
+            let x0 = self.b.ins().splat(types::I32X4, x0);
+            let want = self.b.ins().iadd(x0, step);
+            let run = self.b.ins().icmp(IntCC::Equal, x, want);
+            all = Some(match all {
+                None => run,
+                Some(a) => self.b.ins().band(a, run),
+            });
+        }
+        self.b.ins().vall_true(all.expect("a lane group"))
+    }
+
+    /// Each lane's own accesses, in a loop over the lanes through stack copies of `V` and
+    /// of the data rows (`rows`; a load's results are written under EXEC after it); with
+    /// `exec`, only its lanes access memory.
+    fn lane_loop(&mut self, lanes: &Lanes, rows: &[usize], store: bool, exec: Option<Value>) {
+        let n = 4 * self.groups;
+        let ptr = self.mem_ptr_ty();
+        let row_bytes = 4 * n as u32;
+        let slot = |g: &mut Self| {
+            g.b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                row_bytes,
+                4,
+            ))
+        };
+        let vs = slot(self);
+        let ds: Vec<_> = rows.iter().map(|_| slot(self)).collect();
+        for (g, &x) in lanes.v.iter().enumerate() {
+            self.b.ins().stack_store(x, vs, 16 * g as i32);
+        }
+        if store {
+            for (k, &row) in rows.iter().enumerate() {
+                for g in 0..self.groups {
+                    let x = self.vgroup(row, g);
+                    self.b.ins().stack_store(x, ds[k], 16 * g as i32);
+                }
+            }
+        }
+        let vp = self.b.ins().stack_addr(ptr, vs, 0);
+        let dp: Vec<Value> = ds
+            .iter()
+            .map(|&d| self.b.ins().stack_addr(ptr, d, 0))
+            .collect();
+        let (body, after) = (self.b.create_block(), self.b.create_block());
+        self.b.append_block_param(body, ptr);
+        let zero = self.b.ins().iconst(ptr, 0);
+        self.b.ins().jump(body, &[BlockArg::Value(zero)]);
+        self.enter(body);
+        // `off` = 4 · lane.
+        let off = self.b.block_params(body)[0];
+        let cont = self.b.create_block();
+        if let Some(exec) = exec {
+            let lane = self.b.ins().ushr_imm(off, 2);
+            let bit = self.b.ins().ushr(exec, lane);
+            let bit = self.b.ins().band_imm(bit, 1);
+            let act = self.b.create_block();
+            self.b.ins().brif(bit, act, &[], cont, &[]);
+            self.enter(act);
+        }
+        let f = data().with_aligned();
+        let at = |g: &mut Self, p: Value| g.b.ins().iadd(p, off);
+        let vl = at(self, vp);
+        let v = self.b.ins().load(types::I32, mf(), vl, 0);
+        let v = self.b.ins().uextend(types::I64, v);
+        let a = self.b.ins().iadd(lanes.base, v);
+        let dl: Vec<Value> = dp.iter().map(|&p| at(self, p)).collect();
+        if rows.len() == 2 {
+            // One 8-byte access (the addresses are 8-byte aligned), as `vmem::qwords`.
+            if store {
+                let lo = self.b.ins().load(types::I32, mf(), dl[0], 0);
+                let hi = self.b.ins().load(types::I32, mf(), dl[1], 0);
+                let lo = self.b.ins().uextend(types::I64, lo);
+                let hi = self.b.ins().uextend(types::I64, hi);
+                let hi = self.b.ins().ishl_imm(hi, 32);
+                let x = self.b.ins().bor(lo, hi);
+                self.b.ins().store(f, x, a, 0);
+            } else {
+                let x = self.b.ins().load(types::I64, f, a, 0);
+                let lo = self.b.ins().ireduce(types::I32, x);
+                let hi = self.b.ins().ushr_imm(x, 32);
+                let hi = self.b.ins().ireduce(types::I32, hi);
+                self.b.ins().store(mf(), lo, dl[0], 0);
+                self.b.ins().store(mf(), hi, dl[1], 0);
+            }
+        } else {
+            for (k, &d) in dl.iter().enumerate() {
+                if store {
+                    let x = self.b.ins().load(types::I32, mf(), d, 0);
+                    self.b.ins().store(f, x, a, 4 * k as i32);
+                } else {
+                    let x = self.b.ins().load(types::I32, f, a, 4 * k as i32);
+                    self.b.ins().store(mf(), x, d, 0);
+                }
+            }
+        }
+        self.b.ins().jump(cont, &[]);
+        self.enter(cont);
+        let next = self.b.ins().iadd_imm(off, 4);
+        let more = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::UnsignedLessThan, next, i64::from(row_bytes));
+        self.b
+            .ins()
+            .brif(more, body, &[BlockArg::Value(next)], after, &[]);
+        self.enter(after);
+        if !store {
+            for (k, &row) in rows.iter().enumerate() {
+                let vals: Vec<Value> = (0..self.groups)
+                    .map(|g| self.b.ins().stack_load(types::I32X4, ds[k], 16 * g as i32))
+                    .collect();
+                self.write_vals(row, vals);
+            }
+        }
+    }
+
+    /// Whether `[a, a + len)` (`a` the highest lane's address, so every lane's) is below
+    /// the LDS and private apertures, where FLAT addresses are global (`flat_addrs`).
+    fn below_apertures(&mut self, a: Value, len: i64) -> Value {
+        let top = u64::from(SHARED_APERTURE_HI.min(PRIVATE_APERTURE_HI)) << 32;
+        self.b
+            .ins()
+            .icmp_imm(IntCC::UnsignedLessThanOrEqual, a, top as i64 - len)
+    }
+
+    /// The end of an inline GLOBAL/FLAT access: `Wave::stored` after a store, the active
+    /// lanes counted, on to `done`.
+    fn vmem_finish(&mut self, store: bool, done: Block) {
+        if store {
+            let ptr = self.mem_ptr_ty();
+            let wave = self
+                .b
+                .ins()
+                .load(ptr, mf(), self.ctx, offset_of!(CallCtx, wave) as i32);
+            let one = self.b.ins().iconst(types::I8, 1);
+            self.b
+                .ins()
+                .store(mf(), one, wave, offset_of!(Wave, stored) as i32);
+        }
+        self.count_lanes();
+        self.b.ins().jump(done, &[]);
+    }
+}
