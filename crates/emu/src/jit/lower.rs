@@ -17,7 +17,8 @@
 //!   writes EXEC ends the assumption for the rest of its basic block, and a basic block (of
 //!   either variant) that wrote EXEC goes on to the next one in the variant EXEC then calls
 //!   for (`s_and_saveexec` … `s_or_b64 exec` around an if, with every lane taking it, runs
-//!   without blends throughout).
+//!   without blends throughout). Under `HSAEMU_JIT=sync` a region that writes EXEC gets the
+//!   general variant alone (compile time).
 //! - **Budget.** The function takes the wave's remaining instructions in its scheduler turn;
 //!   each basic block first checks that it fits, else the function returns at its start, so
 //!   the interpreter runs the rest of the turn and waves interleave exactly as without the
