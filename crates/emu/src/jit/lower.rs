@@ -17,7 +17,8 @@
 //!   writes EXEC ends the assumption for the rest of its basic block, and a basic block (of
 //!   either variant) that wrote EXEC goes on to the next one in the variant EXEC then calls
 //!   for (`s_and_saveexec` … `s_or_b64 exec` around an if, with every lane taking it, runs
-//!   without blends throughout).
+//!   without blends throughout). Under `HSAEMU_JIT=sync` a region that writes EXEC gets the
+//!   general variant alone (compile time).
 //! - **Budget.** The function takes the wave's remaining instructions in its scheduler turn;
 //!   each basic block first checks that it fits, else the function returns at its start, so
 //!   the interpreter runs the rest of the turn and waves interleave exactly as without the
@@ -214,13 +215,22 @@ impl Compiler {
                 done: 0,
             };
             let bbs = basic_blocks(region, start);
-            for heads in &mut g.heads {
+            // `HSAEMU_JIT=sync` compiles every block start at its first execution: there a
+            // region that writes EXEC gets the general variant alone (half the compile time;
+            // the other modes and `run_words` generate and check both).
+            let one = super::mode() == super::Mode::Sync
+                && region.iter().any(|(_, i, l)| writes_exec(i, *l));
+            let variants = if one { 1 } else { 2 };
+            for heads in &mut g.heads[..variants] {
                 *heads = bbs.keys().map(|&pc| (pc, g.b.create_block())).collect();
             }
             g.variant(region, &bbs, false)?;
-            g.variant(region, &bbs, true)?;
+            if variants == 2 {
+                g.variant(region, &bbs, true)?;
+            }
             g.exit_block();
-            let (general, full) = (g.heads[0][&start], g.heads[1][&start]);
+            let general = g.heads[0][&start];
+            let full = g.heads[1].get(&start).copied();
             g.loads(loads, general, full);
             g.b.seal_all_blocks();
             g.b.finalize();
@@ -624,7 +634,7 @@ impl Gen<'_> {
             let mut choices: Vec<(Block, u64)> = Vec::new();
             let mut to = |g: &mut Self, pc: u64| -> (Block, Vec<BlockArg>) {
                 match heads.get(&pc) {
-                    Some(_) if wrote_exec => {
+                    Some(_) if wrote_exec && !g.heads[1].is_empty() => {
                         let c = g.b.create_block();
                         choices.push((c, pc));
                         (c, vec![])
@@ -757,7 +767,7 @@ impl Gen<'_> {
     }
 
     /// The entry's loads of every register the region touches, and the choice of variant.
-    fn loads(&mut self, block: Block, general: Block, full: Block) {
+    fn loads(&mut self, block: Block, general: Block, full: Option<Block>) {
         self.enter(block);
         self.svar(126);
         self.svar(127);
@@ -802,8 +812,15 @@ impl Gen<'_> {
         self.b.def_var(self.lane_ops, lane_ops);
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.def_var(self.count, zero);
-        let is_full = self.exec_is_full();
-        self.b.ins().brif(is_full, full, &[], general, &[]);
+        match full {
+            Some(full) => {
+                let is_full = self.exec_is_full();
+                self.b.ins().brif(is_full, full, &[], general, &[]);
+            }
+            None => {
+                self.b.ins().jump(general, &[]);
+            }
+        }
     }
 
     /// A scalar source as 32 bits (the interpreter's `Wave::sread` for the codes
@@ -2058,6 +2075,19 @@ impl Gen<'_> {
         let zero = self.b.ins().iconst(types::I32, 0);
         let none = self.b.ins().icmp_imm(IntCC::Equal, w, 0);
         self.b.ins().select(none, zero, r)
+    }
+}
+
+/// Whether `i` (lowered as `l`) may write EXEC: a scalar destination, a lane-mask
+/// destination or `v_cmpx` reaching EXEC_LO or EXEC_HI, or a saveexec form.
+fn writes_exec(i: &Inst, l: Lower) -> bool {
+    let exec = |c: u16| c == 126 || c == 127;
+    match l {
+        Lower::SAlu(SAluOp::Saveexec(_) | SAluOp::Saveexec32(_)) => true,
+        Lower::SAlu(_) | Lower::ReadFirstLane | Lower::ReadLane => exec(i.dst),
+        Lower::VCmp => i.imm >> 9 & 1 != 0 || exec(i.sdst),
+        Lower::VAlu(VAluOp::Carry(_) | VAluOp::Mad64(_)) => exec(i.sdst),
+        _ => false,
     }
 }
 

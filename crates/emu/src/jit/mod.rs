@@ -44,6 +44,8 @@ use std::sync::{mpsc, Arc, OnceLock};
 pub(crate) const THRESHOLD: u32 = 1000;
 /// Most instructions in one region.
 pub(crate) const MAX_BLOCK: usize = 256;
+/// Most instructions in one region under `HSAEMU_JIT=sync` (its compile time is the run's).
+pub(crate) const SYNC_BLOCK: usize = 64;
 /// Fewest instructions worth a block in the background tier (a shorter one costs more in
 /// the call and the EXEC blends than the interpreter spends on it).
 pub(crate) const MIN_BLOCK: usize = 3;
@@ -678,8 +680,17 @@ fn collect(
 ) -> Vec<(u64, Inst, Lower)> {
     let mut found = std::collections::BTreeMap::new();
     let mut work = vec![pc];
+    // The region's size in plain instructions (`weight`), at most MAX_BLOCK; under
+    // `HSAEMU_JIT=sync`, which compiles a region at every block start at once (hot or not),
+    // at most SYNC_BLOCK.
+    let max = if mode() == Mode::Sync {
+        SYNC_BLOCK
+    } else {
+        MAX_BLOCK
+    };
+    let mut size = 0;
     while let Some(at) = work.pop() {
-        if found.len() >= MAX_BLOCK || found.contains_key(&at) {
+        if size >= max || found.contains_key(&at) {
             continue;
         }
         let Some(i) = fetch(at) else { continue };
@@ -690,6 +701,7 @@ fn collect(
             continue;
         };
         found.insert(at, (i, l));
+        size += weight(&i, l);
         let next = at + u64::from(i.size);
         match l {
             Lower::Branch(c) => {
@@ -702,6 +714,18 @@ fn collect(
         }
     }
     found.into_iter().map(|(a, (i, l))| (a, i, l)).collect()
+}
+
+/// What an instruction costs a region's compile time, in plain instructions: the 64-bit
+/// operations lowered lane by lane (`v_mad_u64_u32`, a 64-bit shift by a register) count 8,
+/// so a region of many of them stays small (`HSAEMU_JIT=sync` compiles a region at every
+/// block start).
+fn weight(i: &Inst, l: Lower) -> usize {
+    match l {
+        Lower::VAlu(VAluOp::Mad64(_)) => 8,
+        Lower::VAlu(VAluOp::Shift64(_)) if i.src[0] < 128 || i.src[0] >= VGPR => 8,
+        _ => 1,
+    }
 }
 
 /// The target of the branch `i` at `pc` (`PC + 4 + SIMM16 * 4`, as the interpreter's).
