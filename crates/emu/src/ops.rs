@@ -2799,6 +2799,13 @@ pub(crate) fn jit_lowering(op: Op) -> Option<crate::jit::Lower> {
         Op::S_WAITCNT_VMCNT => Lower::Step,
         Op::S_WAITCNT_EXPCNT => Lower::Step,
         Op::S_WAITCNT_LGKMCNT => Lower::Step,
+        Op::BUFFER_WBINVL1 => Lower::Nop,
+        Op::BUFFER_WBINVL1_VOL => Lower::Nop,
+        Op::BUFFER_WBL2 => Lower::Nop,
+        Op::BUFFER_INVL2 => Lower::Nop,
+        Op::BUFFER_INV => Lower::Nop,
+        Op::BUFFER_GL0_INV => Lower::Nop,
+        Op::BUFFER_GL1_INV => Lower::Nop,
         _ => return None,
     })
 }

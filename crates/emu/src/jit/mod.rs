@@ -326,7 +326,9 @@ pub(crate) fn may_compile(i: &Inst) -> bool {
 pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
     let l = crate::ops::jit_lowering(i.op)?;
     let ok = match l {
-        Lower::Nop | Lower::Branch(_) => i.fmt == Fmt::Sopp,
+        // MUBUF: the cache write-backs and invalidates (`tools/jit-ops.txt`).
+        Lower::Nop => matches!(i.fmt, Fmt::Sopp | Fmt::Mubuf),
+        Lower::Branch(_) => i.fmt == Fmt::Sopp,
         Lower::Mem => exec::jit_fast::admits(i),
         Lower::Step => matches!(i.fmt, Fmt::Sopp | Fmt::Sopk),
         Lower::SAlu(op) => {
