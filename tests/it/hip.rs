@@ -987,8 +987,9 @@ fn compare_tiers(target: &str, min_programs: usize) {
 }
 
 /// `out` with what differs from run to run masked: in a line that gives a time or a rate (a
-/// unit below) or a host address (`0x…`, where the process's mappings land), each run of
-/// (hexadecimal) digits and points becomes one `#`.
+/// unit below) or a host address (`0x7` and 11 more hexadecimal digits: where the process's
+/// mappings land, `0x7f…` or below), each run of (hexadecimal) digits and points becomes one
+/// `#`.
 fn without_timings(out: &str) -> String {
     const UNITS: &[&str] = &[
         "/s", " ms", " us", " ns", "µs", " s ", " s,", " s)", "seconds", "MHz",
@@ -1006,7 +1007,16 @@ fn without_timings(out: &str) -> String {
     };
     out.lines()
         .map(|l| {
-            if UNITS.iter().any(|u| l.contains(u)) || l.ends_with(" s") || l.contains("0x7f") {
+            let host_address = |w: &str| {
+                w.len() == 14
+                    && w.starts_with("0x7")
+                    && w[2..].chars().all(|c| c.is_ascii_hexdigit())
+            };
+            if UNITS.iter().any(|u| l.contains(u))
+                || l.ends_with(" s")
+                || l.split(|c: char| !c.is_ascii_alphanumeric())
+                    .any(host_address)
+            {
                 masked(l)
             } else {
                 l.to_string()
@@ -1026,6 +1036,12 @@ fn timing_figures_are_masked_and_results_are_not() {
         without_timings("mapping: host 0x7f501c0bc014"),
         without_timings("mapping: host 0x7fd391dc7014")
     );
+    // Mappings also land below 0x7f0000000000 (seen: 0x7efe4639b014).
+    assert_eq!(
+        without_timings("mapping: host 0x7f3ab89b8014, device 0x7f3ab89b6014"),
+        without_timings("mapping: host 0x7efe4639b014, device 0x7efe46399014")
+    );
+    assert_ne!(without_timings("flag 0x7f"), without_timings("flag 0x7e"));
 }
 
 /// Every program, on gfx90a (the one target every program is built for; the run above is
