@@ -24,9 +24,9 @@ if [ "$status" -ne 0 ]; then
   exit "$status"
 fi
 # The workspace run above has the compiling tier on (its default). The emulator's tests (every
-# kernel test among them) again with everything interpreted, and kernels.rs with each compiled block checked bit for
-# bit against the interpreter (docs/architecture-emu.md, "The compiling tier", "Testing"). The
-# HIP programs run with HSAEMU_JIT=0 and with the tier on in the workspace run
-# (tests/it/hip.rs, every_program_gives_the_same_results_in_both_tiers).
+# kernel test among them) again with everything interpreted, and kernels.rs with each compiled
+# block checked bit for bit against the interpreter (docs/architecture-emu.md, "The compiling
+# tier", "Testing"). The HIP programs run with HSAEMU_JIT=0 and with the tier on in the
+# workspace run (tests/it/hip.rs, every_program_gives_the_same_results_in_both_tiers).
 HSAEMU_JIT=0 cargo test -p hsaemu-emu
 HSAEMU_JIT=verify cargo test -p hsaemu-emu --test kernels
