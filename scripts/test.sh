@@ -23,7 +23,10 @@ if [ "$status" -ne 0 ]; then
     grep -v -E '^ +(at |[0-9]+: )|^stack backtrace:|^note: ' | head -n 300
   exit "$status"
 fi
-# The compiling tier on the emulator's kernel tests, each compiled block checked bit for bit
-# against the interpreter (docs/architecture-emu.md, "The compiling tier"). The HIP programs
-# run with HSAEMU_JIT=0 and HSAEMU_JIT=sync in the workspace run above (tests/it/hip.rs).
+# The workspace run above has the compiling tier on (its default). The emulator's tests (every
+# kernel test among them) again with everything interpreted, and kernels.rs with each compiled
+# block checked bit for bit against the interpreter (docs/architecture-emu.md, "The compiling
+# tier", "Testing"). The HIP programs run with HSAEMU_JIT=0 and with the tier on in the
+# workspace run (tests/it/hip.rs, every_program_gives_the_same_results_in_both_tiers).
+HSAEMU_JIT=0 cargo test -p hsaemu-emu
 HSAEMU_JIT=verify cargo test -p hsaemu-emu --test kernels

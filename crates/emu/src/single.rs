@@ -177,8 +177,8 @@ fn run(
     let mut count = 0u64;
     // The compiling tier, unless `HSAEMU_JIT=0`: every block start compiles at once and each
     // compiled run is checked against the interpreter (`HSAEMU_JIT=verify`'s check), so every
-    // per-instruction test line also tests the compiled form of what it runs. (Dispatches use
-    // the tier only when `HSAEMU_JIT` asks for it.)
+    // per-instruction test line also tests the compiled form of what it runs. (Dispatches
+    // compile only hot blocks, unless `HSAEMU_JIT` is `sync` or `verify`.)
     let jit = crate::jit::in_single_runs();
     let fetch = |a: u64| (a < end && a.is_multiple_of(4)).then(|| insts[(a / 4) as usize]);
     let mut blocks = std::collections::HashMap::new();

@@ -931,6 +931,36 @@ fn check_salu(gen: Gen, mcpu: &str, attr: &str) {
             r.scc,
             (u64::from(a32) << 3) + 7 > 0xffff_ffff,
             "{what}: SCC"
+/// A loop holding the cache invalidates a fence compiles to (`buffer_wbinvl1_vol` on GFX9,
+/// `buffer_gl0_inv` and `buffer_gl1_inv` on GFX10), as every acquire spin loop does, runs as
+/// one compiled call: they are no-ops, as in the interpreter. (They once ended a region, so a
+/// spin loop left compiled code at every iteration and ran 5× slower than interpreted.)
+fn check_cache_ops_in_a_loop(gen: Gen, mcpu: &str, attr: &str) {
+    let (invalidate, back) = if mcpu == "gfx90a" {
+        ("buffer_wbinvl1_vol", -5)
+    } else {
+        ("buffer_gl0_inv\nbuffer_gl1_inv", -7)
+    };
+    let text = format!(
+        "s_mov_b32 s20, 0
+         s_add_u32 s20, s20, 1
+         {invalidate}
+         s_cmp_lt_u32 s20, 10
+         s_cbranch_scc1 {back}
+         s_endpgm
+"
+    );
+    let words = assemble(mcpu, attr, &text);
+    let mut r = setup(gen);
+    let before = jit::stats();
+    run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{mcpu}{attr}: {e:?}"));
+    assert_eq!(r.s[20], 10, "{mcpu}{attr}: the loop's count");
+    if jit::checks_single_runs() {
+        let after = jit::stats();
+        assert_eq!(
+            after.runs - before.runs,
+            1,
+            "{mcpu}{attr}: the loop is not one compiled call ({before:?} → {after:?})"
         );
     }
 }
@@ -943,6 +973,8 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     check_compares_and_conversions(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64);
     check_salu(Gen::Gfx90a, "gfx90a", "");
     check_salu(Gen::Gfx10, "gfx1030", "+wavefrontsize32");
+    check_cache_ops_in_a_loop(Gen::Gfx90a, "gfx90a", "");
+    check_cache_ops_in_a_loop(Gen::Gfx10, "gfx1030", "+wavefrontsize32");
     compiled_memory_instructions_match_the_interpreter_and_the_definitions();
     lds::inline_ds_accesses_match_the_definitions();
     check_wide(Gen::Gfx90a, "gfx90a", "", 64);

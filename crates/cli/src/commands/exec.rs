@@ -36,11 +36,11 @@ Environment (read by the runtime in the program, and by hsaemu):
   HSAEMU_LDS_OOB  `hardware`: an LDS access beyond the work-group's allocation reads 0 and
                   drops its write, as the GPU does, instead of being a fault (first one noted)
   HSAEMU_LIBRARY  the libhsa-runtime64 to use (default: the one built next to hsaemu)
-  HSAEMU_JIT      0: interpret everything, including HIP's memset/copy blit kernels that
-                  otherwise run as native host copies; 1: also compile hot straight-line
-                  blocks to native code (the compiling tier, off by default); sync: compile
-                  every block at its first run; verify: as sync, and check each compiled run
-                  against the interpreter (a difference is a fault)
+  HSAEMU_JIT      the compiling tier, which by default (unset or 1) compiles hot regions of
+                  wave instructions to native code in the background and runs HIP's
+                  memset/copy blit kernels as native host copies; 0: interpret everything;
+                  sync: compile every block at its first run; verify: as sync, and check each
+                  compiled run against the interpreter (a difference is a fault)
   HSAEMU_JIT_DEBUG  set: print where compiled blocks end and why a block did not compile
   HSAEMU_CHECK    comma list of checks (race, uninit, bounds), as --check; findings are
                   printed at exit and the status is then 66

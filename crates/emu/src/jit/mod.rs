@@ -11,9 +11,8 @@
 //!   from `tools/jit-ops.txt` through `ops::jit_lowering` (generated), so an opcode is
 //!   compiled only when listed. A region runs for at most the instructions left in the
 //!   wave's scheduler turn (`Block::run`), so waves interleave as without the tier.
-//! - **When.** Dispatches use the tier only when `HSAEMU_JIT` asks (it does not beat the
-//!   interpreter yet). With `HSAEMU_JIT=1` each block start counts its executions (all waves
-//!   of a program); at [`THRESHOLD`] a block of at least [`MIN_BLOCK`] instructions is queued
+//! - **When.** Dispatches use the tier unless `HSAEMU_JIT=0`. By default (unset, or
+//!   `HSAEMU_JIT=1`) each block start counts its executions (all waves of a program); at [`THRESHOLD`] a block of at least [`MIN_BLOCK`] instructions is queued
 //!   to the one background compiler thread, which publishes it in the program's slot.
 //!   `HSAEMU_JIT=sync` compiles at the first execution and waits (deterministic);
 //!   `HSAEMU_JIT=verify` does the same and also runs every compiled block in the interpreter
@@ -101,14 +100,13 @@ pub(crate) struct Window {
     pub(crate) generation: u64,
 }
 
-/// The tier's setting for dispatches, from `HSAEMU_JIT` (read once). Off unless asked for:
-/// with only straight-line ALU blocks compiled it does not yet beat the interpreter
-/// (docs/architecture-emu.md, "The compiling tier").
+/// The tier's setting for dispatches, from `HSAEMU_JIT` (read once). On unless
+/// `HSAEMU_JIT=0` (docs/architecture-emu.md, "The compiling tier", "Switch").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
-    /// The default, `HSAEMU_JIT=0`, or built without the `jit` feature.
+    /// `HSAEMU_JIT=0`, or built without the `jit` feature: everything interpreted.
     Off,
-    /// `HSAEMU_JIT=1`: compile hot blocks in the background.
+    /// The default (`HSAEMU_JIT` unset or `1`): compile hot blocks in the background.
     On,
     /// `HSAEMU_JIT=sync`: compile every block start at its first execution, waiting for it.
     Sync,
@@ -122,22 +120,35 @@ pub(crate) fn mode() -> Mode {
         if !cfg!(feature = "jit") {
             return Mode::Off;
         }
-        match std::env::var("HSAEMU_JIT").as_deref().map(str::trim) {
-            Ok("1") => Mode::On,
-            Ok("sync") => Mode::Sync,
-            Ok("verify") => Mode::Verify,
-            _ => Mode::Off,
+        let value = std::env::var("HSAEMU_JIT").ok();
+        let (mode, known) = mode_of(value.as_deref());
+        if !known {
+            eprintln!(
+                "hsaemu: HSAEMU_JIT={:?} is none of 0, 1, sync, verify; the compiling tier \
+                 stays on (its default)",
+                value.unwrap_or_default()
+            );
         }
+        mode
     })
+}
+
+/// The mode an `HSAEMU_JIT` value (`None`: unset) selects, and whether the value is one of
+/// the documented ones (an unknown value leaves the default, the tier on).
+fn mode_of(value: Option<&str>) -> (Mode, bool) {
+    match value.map(str::trim) {
+        None | Some("1") => (Mode::On, true),
+        Some("0") => (Mode::Off, true),
+        Some("sync") => (Mode::Sync, true),
+        Some("verify") => (Mode::Verify, true),
+        Some(_) => (Mode::On, false),
+    }
 }
 
 /// Whether `run_words` compiles and checks its blocks: built with the tier and not
 /// `HSAEMU_JIT=0` (so the per-instruction tests check the compiled forms by default).
 pub(crate) fn in_single_runs() -> bool {
-    static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| {
-        cfg!(feature = "jit") && std::env::var("HSAEMU_JIT").map_or(true, |v| v.trim() != "0")
-    })
+    mode() != Mode::Off
 }
 
 /// What a compiled instruction does (`ops::jit_lowering`, generated from
@@ -1084,8 +1095,8 @@ pub fn stats() -> Stats {
     }
 }
 
-/// Whether dispatches use the tier (`HSAEMU_JIT=1`, `sync` or `verify`, in a build with the
-/// `jit` feature).
+/// Whether dispatches use the tier (unless `HSAEMU_JIT=0`, in a build with the `jit`
+/// feature).
 pub fn enabled() -> bool {
     mode() != Mode::Off
 }
@@ -1128,6 +1139,16 @@ mod tests {
 
     /// A counted loop compiles as one region, and its budget cuts it at a basic block:
     /// what runs compiled leaves the state (and PC) of as many interpreted instructions.
+    #[test]
+    fn the_tier_is_on_unless_hsaemu_jit_is_0() {
+        assert_eq!(mode_of(None), (Mode::On, true));
+        assert_eq!(mode_of(Some("1")), (Mode::On, true));
+        assert_eq!(mode_of(Some(" 0 ")), (Mode::Off, true));
+        assert_eq!(mode_of(Some("sync")), (Mode::Sync, true));
+        assert_eq!(mode_of(Some("verify")), (Mode::Verify, true));
+        assert_eq!(mode_of(Some("off")), (Mode::On, false));
+    }
+
     #[test]
     fn a_region_stops_at_a_basic_block_its_budget_does_not_cover() {
         let gen = Gen::Gfx90a;

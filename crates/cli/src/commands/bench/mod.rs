@@ -47,8 +47,8 @@ pub struct Args {
     #[arg(long, default_value = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")]
     pub device_libs: String,
     /// Which emulator tiers run each kernel, each run in a process of its own: `interp` (the
-    /// interpreter alone, HSAEMU_JIT=0), `jit` (the compiling tier: HSAEMU_JIT=1, or the
-    /// `sync`/`verify` mode HSAEMU_JIT names), or `both`, side by side.
+    /// interpreter alone, HSAEMU_JIT=0), `jit` (the compiling tier, on by default:
+    /// HSAEMU_JIT=1, or the `sync`/`verify` mode HSAEMU_JIT names), or `both`, side by side.
     #[arg(long, value_enum, default_value_t = TierChoice::Both)]
     pub tier: TierChoice,
     /// Also run the kernels on this processor (e.g. gfx1030) and report its lane-ops per
