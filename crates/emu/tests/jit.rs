@@ -931,6 +931,10 @@ fn check_salu(gen: Gen, mcpu: &str, attr: &str) {
             r.scc,
             (u64::from(a32) << 3) + 7 > 0xffff_ffff,
             "{what}: SCC"
+        );
+    }
+}
+
 /// A loop holding the cache invalidates a fence compiles to (`buffer_wbinvl1_vol` on GFX9,
 /// `buffer_gl0_inv` and `buffer_gl1_inv` on GFX10), as every acquire spin loop does, runs as
 /// one compiled call: they are no-ops, as in the interpreter. (They once ended a region, so a
