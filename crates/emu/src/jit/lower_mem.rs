@@ -164,7 +164,8 @@ impl Gen<'_> {
     /// before `i`.
     pub(super) fn call_interpreter(&mut self, pc: u64, i: &Inst, l: Lower) {
         // DS, GLOBAL/FLAT/SMEM accesses and waits inline, with this call as their fallback.
-        if !(l == Lower::Mem && self.inline_ds(pc, i)) && !self.inline_mem(pc, i, l) {
+        let inline = (l == Lower::Mem && self.inline_ds(pc, i)) || self.inline_mem(pc, i, l);
+        if !inline {
             self.call_path(pc, i, l);
         }
     }
