@@ -42,6 +42,8 @@ Environment (read by the runtime in the program, and by hsaemu):
                   sync: compile every block at its first run; verify: as sync, and check each
                   compiled run against the interpreter (a difference is a fault)
   HSAEMU_JIT_DEBUG  set: print where compiled blocks end and why a block did not compile
+  HSAEMU_JIT_INLINE  0: compiled regions call the interpreter for every memory access
+                  instead of generating it inline (for measuring the difference)
   HSAEMU_CHECK    comma list of checks (race, uninit, bounds), as --check; findings are
                   printed at exit and the status is then 66
   HSAEMU_BIN      scripts/hip-tests.sh only: the hsaemu binary to run the HIP programs with";
