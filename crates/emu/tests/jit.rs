@@ -255,6 +255,27 @@ fn check_carries(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     assert!(r.scc, "s_and_saveexec: EXEC non-zero");
 }
 
+/// Lane `l` of the row pair `v`, `v + 1` holds the f32s `new` (its old values when `new` is
+/// `None`, an inactive lane): the same bits, or any NaN for a NaN.
+fn want_f32_pair(
+    r: &WaveRegs,
+    old: &WaveRegs,
+    v: usize,
+    l: usize,
+    new: Option<[f32; 2]>,
+    what: &str,
+) {
+    for h in 0..2 {
+        let got = f32::from_bits(r.v[v + h][l]);
+        let expect = new.map_or(f32::from_bits(old.v[v + h][l]), |n| n[h]);
+        assert!(
+            got.to_bits() == expect.to_bits() || (got.is_nan() && expect.is_nan()),
+            "{what}: v{} lane {l}: {got} vs {expect}",
+            v + h
+        );
+    }
+}
+
 /// The 64-bit shifts (and, on gfx90a, packed f32) compile: values from the definitions
 /// (`D.u64 = S1.u64 << S0[5:0]`…; each f32 half on its own half; a constant is one f32 for
 /// both halves).
@@ -333,17 +354,15 @@ fn check_wide(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         if gfx90a {
             let (a, b) = (f(old.v[8][l]), f(old.v[9][l]));
             let (c, d) = (f(old.v[12][l]), f(old.v[13][l]));
-            // Floats: the bits, or any NaN for a NaN.
             let want_f = |r0: usize, new: [f32; 2]| {
-                for (h, &n) in new.iter().enumerate() {
-                    let got = f(r.v[r0 + h][l]);
-                    let expect = if active { n } else { f(old.v[r0 + h][l]) };
-                    assert!(
-                        got.to_bits() == expect.to_bits() || (got.is_nan() && expect.is_nan()),
-                        "{mcpu}{attr}: v{} lane {l}: {got} vs {expect}",
-                        r0 + h
-                    );
-                }
+                want_f32_pair(
+                    &r,
+                    &old,
+                    r0,
+                    l,
+                    active.then_some(new),
+                    &format!("{mcpu}{attr}"),
+                );
             };
             want_f(32, [a + 1.0, b + 1.0]);
             want_f(34, [a * -3.0, b * 2.0]);
@@ -665,15 +684,7 @@ fn check_compares_and_conversions(gen: Gen, mcpu: &str, attr: &str, lanes: usize
             let (p, q) = (f(old.v[84][l]), f(old.v[85][l]));
             let (s, t) = (f(old.v[86][l]), f(old.v[87][l]));
             let want_f = |v: usize, new: [f32; 2]| {
-                for (h, &n) in new.iter().enumerate() {
-                    let got = f(r.v[v + h][l]);
-                    let expect = if active { n } else { f(old.v[v + h][l]) };
-                    assert!(
-                        got.to_bits() == expect.to_bits() || (got.is_nan() && expect.is_nan()),
-                        "{mcpu}: v{} lane {l}: {got} vs {expect}",
-                        v + h
-                    );
-                }
+                want_f32_pair(&r, &old, v, l, active.then_some(new), mcpu);
             };
             // Result half h reads source k's half op_sel[k] (op_sel_hi[k] for the high
             // result), negated by neg_lo[k] (neg_hi[k]).

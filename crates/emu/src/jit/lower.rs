@@ -533,10 +533,7 @@ impl Gen<'_> {
                 .ins()
                 .store(mf(), x, self.v, Self::row_offset(row, g));
         }
-        let scc = self.b.use_var(self.scc);
-        self.b.ins().store(mf(), scc, self.scc_ptr, 0);
-        let lane_ops = self.b.use_var(self.lane_ops);
-        self.b.ins().store(mf(), lane_ops, self.lane_ops_ptr, 0);
+        self.scc_lane_ops_to_wave();
         self.b.ins().return_(&[count]);
     }
 
@@ -752,10 +749,7 @@ impl Gen<'_> {
                     .store(mf(), x, self.v, Self::row_offset(row, g));
             }
         }
-        let scc = self.b.use_var(self.scc);
-        self.b.ins().store(mf(), scc, self.scc_ptr, 0);
-        let lane_ops = self.b.use_var(self.lane_ops);
-        self.b.ins().store(mf(), lane_ops, self.lane_ops_ptr, 0);
+        self.scc_lane_ops_to_wave();
         self.b.ins().return_(&[p[1]]);
         if let Some(none) = self.none {
             self.enter(none);
@@ -764,6 +758,14 @@ impl Gen<'_> {
             let zero = self.b.ins().iconst(types::I32, 0);
             self.b.ins().return_(&[zero]);
         }
+    }
+
+    /// Stores SCC and `lane_ops` into the `Wave` (at an exit).
+    fn scc_lane_ops_to_wave(&mut self) {
+        let scc = self.b.use_var(self.scc);
+        self.b.ins().store(mf(), scc, self.scc_ptr, 0);
+        let lane_ops = self.b.use_var(self.lane_ops);
+        self.b.ins().store(mf(), lane_ops, self.lane_ops_ptr, 0);
     }
 
     /// The entry's loads of every register the region touches, and the choice of variant.
