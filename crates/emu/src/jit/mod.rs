@@ -22,7 +22,8 @@
 //!   holds vector ALU instructions, only under the default MODE (round to nearest even,
 //!   denormals kept, no VGPR index mode); otherwise the interpreter runs the same
 //!   instructions. Memory instructions in a region are generated inline against a cached
-//!   mapped range (`inline_mem.rs`: GLOBAL/FLAT dwords, SMEM loads, waits) or are calls of
+//!   mapped range (`inline_mem.rs`: GLOBAL/FLAT dwords, SMEM loads, waits) or the LDS size
+//!   (`inline_lds.rs`: DS under a full EXEC), or are calls of
 //!   the interpreter's one-range fast paths (`lower_mem.rs`, `vmem::jit_fast`), also the
 //!   inline forms' fallback; when one declines (a fault, or anything
 //!   the fast path leaves to the general path), the region exits before it and the
