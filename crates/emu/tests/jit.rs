@@ -1185,19 +1185,8 @@ fn check_memory_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let before = jit::stats();
     let e =
         run_words_mem(gen, &words, &mut r.clone(), &mut [], &mut global).expect_err("wild pointer");
-    assert_eq!(
-        e,
-        FaultKind::MemoryViolation {
-            address: 0xdead_beef_0000,
-            write: false,
-            size: 4
-        },
-        "{mcpu}{attr}"
-    );
-    if jit::checks_single_runs() {
-        let after = jit::stats();
-        assert!(after.runs > before.runs, "{mcpu}{attr}: no compiled run");
-    }
+    want_dword_fault(e, 0xdead_beef_0000, false, &format!("{mcpu}{attr}"));
+    want_compiled_run(&before, &format!("{mcpu}{attr}"));
     // LDS of 4 bytes per lane: the last lane's dword at 4·lanes is past it (offset 4).
     let words = assemble(
         mcpu,
@@ -1222,6 +1211,23 @@ fn check_memory_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         },
         "{mcpu}{attr}"
     );
+}
+
+/// The interpreter's fault for a dword access at `address` (a store when `write`).
+fn want_dword_fault(e: FaultKind, address: u64, write: bool, what: &str) {
+    let want = FaultKind::MemoryViolation {
+        address,
+        write,
+        size: 4,
+    };
+    assert_eq!(e, want, "{what}");
+}
+
+/// Compiled code ran since `before` (when single runs check the tier).
+fn want_compiled_run(before: &jit::Stats, what: &str) {
+    if jit::checks_single_runs() {
+        assert!(jit::stats().runs > before.runs, "{what}: no compiled run");
+    }
 }
 
 /// Loads and stores under a full EXEC, generated inline (no call into the interpreter):
@@ -1383,15 +1389,7 @@ fn check_inline_memory_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         (r.v[4][l], r.v[5][l]) = (a as u32, (a >> 32) as u32);
     }
     let e = run_words_mem(gen, &words, &mut r.clone(), &mut [], &mut global).expect_err("wild");
-    assert_eq!(
-        e,
-        FaultKind::MemoryViolation {
-            address: 0xdead_beef_0000,
-            write: true,
-            size: 4
-        },
-        "{mcpu}{attr}"
-    );
+    want_dword_fault(e, 0xdead_beef_0000, true, &format!("{mcpu}{attr}"));
     // Every lane in range, but the range is read-only: the load runs, the store faults at
     // its lowest address.
     for l in 0..64 {
@@ -1400,19 +1398,13 @@ fn check_inline_memory_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     }
     let before = jit::stats();
     let e = run_words_mem_read_only(gen, &words, &mut r, &mut global).expect_err("read-only");
-    assert_eq!(
-        e,
-        FaultKind::MemoryViolation {
-            address: base,
-            write: true,
-            size: 4
-        },
-        "{mcpu}{attr}"
-    );
+    want_dword_fault(e, base, true, &format!("{mcpu}{attr}"));
+    want_compiled_run(&before, &format!("{mcpu}{attr}"));
     if jit::checks_single_runs() {
-        let after = jit::stats();
-        assert!(after.runs > before.runs, "{mcpu}{attr}: no compiled run");
-        assert!(after.calls > before.calls, "{mcpu}{attr}: the store's call");
+        assert!(
+            jit::stats().calls > before.calls,
+            "{mcpu}{attr}: the store's call"
+        );
     }
 }
 

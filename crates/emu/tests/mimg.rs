@@ -149,6 +149,43 @@ fn resinfo_gives_sizes_per_mip_level() {
     }
 }
 
+/// What the `atomics` kernel leaves on a 4×2 R32 image (row pitch 256 bytes, `texels` from its
+/// first byte) when `lanes` lanes each work on texel `i % 8`: each texel's adds returned the
+/// old values 0, 1, …, exactly one cmpswap (whose compare value is the texel after the adds
+/// and the max) won and stored 1000 + its lane, every other one saw that, and the texel holds
+/// it.
+fn check_atomics(what: &str, lanes: usize, adds: &[u32], cas: &[u32], texels: &[u8]) {
+    let per_texel = (lanes / 8) as u32;
+    for k in 0..8u32 {
+        let mine: Vec<usize> = (0..lanes).filter(|i| i % 8 == k as usize).collect();
+        let mut olds: Vec<u32> = mine.iter().map(|&i| adds[i]).collect();
+        olds.sort_unstable();
+        assert_eq!(
+            olds,
+            (0..per_texel).collect::<Vec<u32>>(),
+            "{what}: add's old values at texel {k}"
+        );
+        let winners: Vec<usize> = mine
+            .iter()
+            .copied()
+            .filter(|&i| cas[i] == lanes as u32 - 8 + k)
+            .collect();
+        assert_eq!(winners.len(), 1, "{what}: one winner at texel {k}: {cas:?}");
+        let stored = 1000 + winners[0] as u32;
+        for &i in &mine {
+            assert!(
+                i == winners[0] || cas[i] == stored,
+                "{what}: lane {i} saw {}",
+                cas[i]
+            );
+        }
+        let (x, y) = ((k % 4) as usize, (k / 4) as usize);
+        let at = y * 256 + 4 * x;
+        let texel = u32::from_le_bytes(texels[at..at + 4].try_into().expect("4 bytes"));
+        assert_eq!(texel, stored, "{what}: texel {k}");
+    }
+}
+
 #[test]
 fn image_atomics_return_the_old_value() {
     let e = emu(SRC, TARGET);
@@ -175,38 +212,15 @@ fn image_atomics_return_the_old_value() {
         64,
         64,
     );
-    let (adds, cas) = (old_add.u32s(), old_cas.u32s());
     let bytes = img.bytes();
     let off = (base - img.addr()) as usize;
-    for k in 0..8u32 {
-        let lanes: Vec<usize> = (0..64).filter(|i| i % 8 == k as usize).collect();
-        let mut olds: Vec<u32> = lanes.iter().map(|&i| adds[i]).collect();
-        olds.sort_unstable();
-        assert_eq!(
-            olds,
-            (0..8).collect::<Vec<u32>>(),
-            "add's old values at texel {k}"
-        );
-        // Exactly one cmpswap sees 56 + k and stores 1000 + its lane; the others see that.
-        let winners: Vec<usize> = lanes
-            .iter()
-            .copied()
-            .filter(|&i| cas[i] == 56 + k)
-            .collect();
-        assert_eq!(winners.len(), 1, "one winner at texel {k}: {:?}", &cas);
-        let stored = 1000 + winners[0] as u32;
-        for &i in &lanes {
-            assert!(
-                i == winners[0] || cas[i] == stored,
-                "lane {i} saw {}",
-                cas[i]
-            );
-        }
-        let (x, y) = ((k % 4) as usize, (k / 4) as usize);
-        let at = off + y * 256 + 4 * x;
-        let texel = u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
-        assert_eq!(texel, stored, "texel {k}");
-    }
+    check_atomics(
+        "gfx1030",
+        64,
+        &old_add.u32s(),
+        &old_cas.u32s(),
+        &bytes[off..],
+    );
 }
 
 #[test]
@@ -444,39 +458,9 @@ fn gfx12_renamed_atomics() {
             32,
             32,
         );
-        let (adds, cas) = (old_add.u32s(), old_cas.u32s());
         let bytes = img.bytes();
         let off = (base - img.addr()) as usize;
-        for k in 0..8u32 {
-            let lanes: Vec<usize> = (0..32).filter(|i| i % 8 == k as usize).collect();
-            // image_atomic_add_uint with th:TH_ATOMIC_RETURN returns the old values 0..3.
-            let mut olds: Vec<u32> = lanes.iter().map(|&i| adds[i]).collect();
-            olds.sort_unstable();
-            assert_eq!(
-                olds,
-                [0, 1, 2, 3],
-                "{target}: add_uint's old values at texel {k}"
-            );
-            // One cmpswap sees 24 + k (the max) and stores 1000 + its lane; the others see that.
-            let winners: Vec<usize> = lanes
-                .iter()
-                .copied()
-                .filter(|&i| cas[i] == 24 + k)
-                .collect();
-            assert_eq!(winners.len(), 1, "one winner at texel {k}: {cas:?}");
-            let stored = 1000 + winners[0] as u32;
-            for &i in &lanes {
-                assert!(
-                    i == winners[0] || cas[i] == stored,
-                    "lane {i} saw {}",
-                    cas[i]
-                );
-            }
-            let (x, y) = ((k % 4) as usize, (k / 4) as usize);
-            let at = off + y * 256 + 4 * x;
-            let texel = u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
-            assert_eq!(texel, stored, "texel {k}");
-        }
+        check_atomics(target, 32, &old_add.u32s(), &old_cas.u32s(), &bytes[off..]);
     }
 }
 
