@@ -114,15 +114,7 @@ impl Gen<'_> {
 
         // The range: max lane address + furthest element end <= the LDS size, else the
         // interpreter runs it.
-        let mut mx = a[0];
-        for &x in &a[1..] {
-            mx = self.b.ins().umax(mx, x);
-        }
-        let mut top = self.b.ins().extractlane(mx, 0);
-        for l in 1..4 {
-            let x = self.b.ins().extractlane(mx, l);
-            top = self.b.ins().umax(top, x);
-        }
+        let top = self.reduce_lanes(&a, |g, x, y| g.b.ins().umax(x, y));
         let end = elems
             .iter()
             .map(|e| u64::from(e.off) + 4 * u64::from(e.dwords))

@@ -389,7 +389,11 @@ impl Gen<'_> {
     }
 
     /// A horizontal reduction of `xs` (`i32x4` each) by `op` (vector and scalar).
-    fn reduce_lanes(&mut self, xs: &[Value], op: fn(&mut Self, Value, Value) -> Value) -> Value {
+    pub(super) fn reduce_lanes(
+        &mut self,
+        xs: &[Value],
+        op: fn(&mut Self, Value, Value) -> Value,
+    ) -> Value {
         let mut acc = xs[0];
         for &x in &xs[1..] {
             acc = op(self, acc, x);
