@@ -1055,22 +1055,19 @@ impl Gen<'_> {
     }
 
     fn valu(&mut self, i: &Inst, op: VAluOp) -> Result<(), String> {
-        if let VAluOp::Carry(kind) = op {
-            self.carry(i, kind);
-            return Ok(());
+        // The forms on row pairs or with carries have their own lowering.
+        match op {
+            VAluOp::Carry(kind) => self.carry(i, kind),
+            VAluOp::Shift64(kind) => self.shift64(i, kind),
+            VAluOp::Mad64(signed) => self.mad64(i, signed),
+            VAluOp::PkF32(kind) => self.pk_f32(i, kind),
+            _ => return self.valu_lanes(i, op),
         }
-        if let VAluOp::Shift64(kind) = op {
-            self.shift64(i, kind);
-            return Ok(());
-        }
-        if let VAluOp::Mad64(signed) = op {
-            self.mad64(i, signed);
-            return Ok(());
-        }
-        if let VAluOp::PkF32(kind) = op {
-            self.pk_f32(i, kind);
-            return Ok(());
-        }
+        Ok(())
+    }
+
+    /// A lane-by-lane operation on 32-bit rows (`D = f(S0, S1, S2)`).
+    fn valu_lanes(&mut self, i: &Inst, op: VAluOp) -> Result<(), String> {
         let dst = reg_index(i.dst);
         let a = self.src(i, 0);
         let nsrc = op.sources();
