@@ -203,6 +203,7 @@ impl Compiler {
                 count,
                 exit,
                 masks: HashMap::new(),
+                splats: HashMap::new(),
                 exec_writes: 0,
                 heads: [HashMap::new(), HashMap::new()],
                 bb_count: None,
@@ -235,9 +236,15 @@ impl Compiler {
             g.b.seal_all_blocks();
             g.b.finalize();
         }
+        // `HSAEMU_JIT_DISASM` prints each region's machine code (tuning the lowering).
+        let disasm = std::env::var_os("HSAEMU_JIT_DISASM").is_some();
+        ctx.set_disasm(disasm);
         self.module
             .define_function(id, &mut ctx)
             .map_err(|e| format!("{e:?}"))?;
+        if let Some(text) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+            eprintln!("hsaemu-jit: {name}:\n{text}");
+        }
         self.module.clear_context(&mut ctx);
         self.module
             .finalize_definitions()
@@ -294,6 +301,9 @@ struct Gen<'a> {
     exit: Block,
     /// EXEC's lane selects per group, valid in the current block until EXEC is written.
     masks: HashMap<usize, Value>,
+    /// Each scalar's `i32x4` splat, made once per block (every group of an instruction, and
+    /// later instructions, reuse it).
+    splats: HashMap<Value, Value>,
     /// Writes of EXEC generated so far (a basic block that writes EXEC ends in a choice of
     /// variant for the next one).
     exec_writes: u32,
@@ -466,6 +476,7 @@ impl Gen<'_> {
     fn enter(&mut self, block: Block) {
         self.b.switch_to_block(block);
         self.masks.clear();
+        self.splats.clear();
     }
 
     /// Leaves the function before instruction `pc` of the current basic block when `cond`
@@ -855,8 +866,18 @@ impl Gen<'_> {
     fn lanes(&mut self, s: Src, g: usize) -> Value {
         match s {
             Src::Row(r) => self.vgroup(r, g),
-            Src::Uniform(x) => self.b.ins().splat(types::I32X4, x),
+            Src::Uniform(x) => self.splat(x),
         }
+    }
+
+    /// `x` (an `i32`) in all four lanes, made once per block.
+    fn splat(&mut self, x: Value) -> Value {
+        if let Some(&v) = self.splats.get(&x) {
+            return v;
+        }
+        let v = self.b.ins().splat(types::I32X4, x);
+        self.splats.insert(x, v);
+        v
     }
 
     /// Source `k`'s lanes with its abs/neg float modifiers (abs first, as the interpreter's
@@ -885,10 +906,10 @@ impl Gen<'_> {
     fn lane_mask(&mut self, halves: [Value; 2], g: usize) -> Value {
         let sh = (4 * g) % 32;
         let bits = self.vconst([1 << sh, 2 << sh, 4 << sh, 8 << sh]);
-        let word = self.b.ins().splat(types::I32X4, halves[g / 8]);
+        let word = self.splat(halves[g / 8]);
         let sel = self.b.ins().band(word, bits);
-        let zero = self.vconst([0; 4]);
-        self.b.ins().icmp(IntCC::NotEqual, sel, zero)
+        // Equal to its bit rather than not zero: one compare, no negation.
+        self.b.ins().icmp(IntCC::Equal, sel, bits)
     }
 
     /// EXEC's lane select for group `g` (computed once per block while EXEC is unchanged).
@@ -1137,8 +1158,7 @@ impl Gen<'_> {
                     s.fma(x, y, z)
                 }
                 VAluOp::FmaK(mk) => {
-                    let k = s.b.ins().iconst(types::I32, i64::from(i.lit as i32));
-                    let k = s.b.ins().splat(types::I32X4, k);
+                    let k = s.vconst([i.lit; 4]);
                     if mk {
                         s.fma(x, k, y)
                     } else {
@@ -1270,8 +1290,8 @@ impl Gen<'_> {
         for g in 0..self.groups {
             let (lo, hi) = match (scalar, value) {
                 (Some((lo, hi)), _) => (
-                    self.b.ins().splat(types::I32X4, lo),
-                    self.b.ins().splat(types::I32X4, hi),
+                    self.splat(lo),
+                    self.splat(hi),
                 ),
                 (None, Ok(r)) => {
                     let (lo, hi) = (self.vgroup(r, g), self.vgroup(r + 1, g));
@@ -1503,7 +1523,10 @@ impl Gen<'_> {
         } else {
             None
         };
-        let mut co = self.b.ins().iconst(types::I64, 0);
+        // The lanes without a carry (borrow) are collected, as `uge` compares (x86-64's
+        // unsigned max and an equality: two instructions, where `ult` takes four), and the
+        // mask is negated once at the end.
+        let mut nc = self.b.ins().iconst(types::I64, 0);
         let mut rows = Vec::new();
         for g in 0..self.groups {
             let (x, y) = (self.lanes(a, g), self.lanes(b, g));
@@ -1512,41 +1535,51 @@ impl Gen<'_> {
             } else {
                 (x, y)
             };
-            let (r, c) = match kind {
+            let uge = |s: &mut Self, x: Value, y: Value| {
+                s.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, x, y)
+            };
+            // No carry out of `p + q`: `r >= p`; no borrow in `p - q`: `p >= q`.
+            let (r, n) = match kind {
                 0 | 3 => {
                     let r = self.b.ins().iadd(p, q);
-                    (r, self.b.ins().icmp(IntCC::UnsignedLessThan, r, p))
+                    (r, uge(self, r, p))
                 }
                 _ => {
                     let r = self.b.ins().isub(p, q);
-                    (r, self.b.ins().icmp(IntCC::UnsignedGreaterThan, q, p))
+                    (r, uge(self, p, q))
                 }
             };
-            let (r, c) = match cin {
-                None => (r, c),
+            let (r, n) = match cin {
+                None => (r, n),
                 Some(m) => {
                     let ci = self.lane_mask(m, g);
                     let ci = self.b.ins().ushr_imm(ci, 31);
-                    if kind == 3 {
+                    // No carry out of `r + ci`: `r2 >= ci`; no borrow in `r - ci`: `r >= ci`.
+                    let (r2, n2) = if kind == 3 {
                         let r2 = self.b.ins().iadd(r, ci);
-                        let c2 = self.b.ins().icmp(IntCC::UnsignedLessThan, r2, ci);
-                        (r2, self.b.ins().bor(c, c2))
+                        (r2, uge(self, r2, ci))
                     } else {
-                        let r2 = self.b.ins().isub(r, ci);
-                        let c2 = self.b.ins().icmp(IntCC::UnsignedLessThan, r, ci);
-                        (r2, self.b.ins().bor(c, c2))
-                    }
+                        (self.b.ins().isub(r, ci), uge(self, r, ci))
+                    };
+                    (r2, self.b.ins().band(n, n2))
                 }
             };
             rows.push(r);
-            let hb = self.b.ins().vhigh_bits(types::I64, c);
+            let hb = self.b.ins().vhigh_bits(types::I64, n);
             let hb = if g == 0 {
                 hb
             } else {
                 self.b.ins().ishl_imm(hb, (4 * g) as i64)
             };
-            co = self.b.ins().bor(co, hb);
+            nc = self.b.ins().bor(nc, hb);
         }
+        // The wave's lanes without the carry-free ones (none past lane 31 in wave32).
+        let co = self.b.ins().bnot(nc);
+        let co = if self.wave32 {
+            self.b.ins().band_imm(co, 0xffff_ffff)
+        } else {
+            co
+        };
         self.write_rows(dst, |_, g| rows[g]);
         self.merge_mask(i.sdst, co);
     }
@@ -1577,6 +1610,12 @@ impl Gen<'_> {
         } else {
             Ok((self.src(i, 0), self.src(i, 1)))
         };
+        // An integer condition x86-64 has no one instruction for (`ne`, signed `le`/`ge`,
+        // unsigned `lt`/`gt`) is compared as its complement, and the mask negated once.
+        let signed = matches!(ty, 3 | 4);
+        let invert = matches!(ty, 3 | 4 | 6 | 7)
+            && (cond == 5 || matches!((cond, signed), (3 | 6, true) | (1 | 4, false)));
+        let cond32 = if invert { 7 - cond } else { cond };
         let mut bits = self.b.ins().iconst(types::I64, 0);
         for g in 0..self.groups {
             let m = match srcs {
@@ -1587,7 +1626,7 @@ impl Gen<'_> {
                 }
                 Ok((a, b)) => {
                     let (x, y) = (self.lanes_mod(i, 0, a, g), self.lanes_mod(i, 1, b, g));
-                    self.cmp32(cond, ty, x, y)?
+                    self.cmp32(cond32, ty, x, y)?
                 }
             };
             let hb = self.b.ins().vhigh_bits(types::I64, m);
@@ -1597,6 +1636,12 @@ impl Gen<'_> {
                 self.b.ins().ishl_imm(hb, (4 * g) as i64)
             };
             bits = self.b.ins().bor(bits, hb);
+        }
+        if invert {
+            bits = self.b.ins().bnot(bits);
+            if self.wave32 {
+                bits = self.b.ins().band_imm(bits, 0xffff_ffff);
+            }
         }
         let exec = self.exec64();
         let mask = self.b.ins().band(bits, exec);
