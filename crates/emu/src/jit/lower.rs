@@ -204,6 +204,10 @@ impl Compiler {
                 exit,
                 masks: HashMap::new(),
                 splats: HashMap::new(),
+                grp: None,
+                fwd: HashMap::new(),
+                pending: Vec::new(),
+                run_pos: 0,
                 exec_writes: 0,
                 heads: [HashMap::new(), HashMap::new()],
                 bb_count: None,
@@ -304,6 +308,16 @@ struct Gen<'a> {
     /// Each scalar's `i32x4` splat, made once per block (every group of an instruction, and
     /// later instructions, reuse it).
     splats: HashMap<Value, Value>,
+    /// Generating group `g` alone of a run of lane-wise instructions (`group_major`).
+    grp: Option<usize>,
+    /// In a run, the lane selects (`i32x4`) of the current group for the lane masks the
+    /// run's instructions wrote so far, by SGPR code.
+    fwd: HashMap<usize, Value>,
+    /// In a run, each instruction's lane flags collected over the groups so far (its
+    /// SGPR write, done at the run's end).
+    pending: Vec<Option<Value>>,
+    /// The current instruction's place in the run.
+    run_pos: usize,
     /// Writes of EXEC generated so far (a basic block that writes EXEC ends in a choice of
     /// variant for the next one).
     exec_writes: u32,
@@ -621,7 +635,17 @@ impl Gen<'_> {
             self.full = full;
             let writes_before = self.exec_writes;
             let mut branch = None;
-            for &k in &bb.insts {
+            let mut at = 0;
+            while at < bb.insts.len() {
+                let run = lane_run(region, &bb.insts[at..], self.wave32);
+                if run >= 2 {
+                    self.group_major(region, &bb.insts[at..at + run])?;
+                    self.done += run as u32;
+                    at += run;
+                    continue;
+                }
+                let k = bb.insts[at];
+                at += 1;
                 let (pc, i, l) = &region[k];
                 match l {
                     Lower::Branch(c) => branch = Some((*pc, *i, *c)),
@@ -940,13 +964,13 @@ impl Gen<'_> {
     /// Writes `f(g)` (an `i32x4` per group) to VGPR row `dst` under EXEC.
     fn write_rows(&mut self, dst: usize, mut f: impl FnMut(&mut Self, usize) -> Value) {
         // All results first: a destination may also be a source.
-        let vals: Vec<Value> = (0..self.groups).map(|g| f(self, g)).collect();
+        let vals: Vec<Value> = self.group_range().map(|g| f(self, g)).collect();
         self.write_vals(dst, vals);
     }
 
     /// Writes computed groups (an `i32x4` each) to VGPR row `dst` under EXEC.
     fn write_vals(&mut self, dst: usize, vals: Vec<Value>) {
-        for (g, val) in vals.into_iter().enumerate() {
+        for (g, val) in self.group_range().zip(vals) {
             let x = if self.full {
                 val
             } else {
@@ -1048,6 +1072,13 @@ impl Gen<'_> {
     }
 
     fn inst(&mut self, i: &Inst, l: Lower) -> Result<(), String> {
+        if self.grp.is_some_and(|g| g > 0) {
+            // A run's later groups: the lanes were counted with its first.
+            return match l {
+                Lower::VAlu(op) => self.valu(i, op),
+                _ => self.vcmp(i),
+            };
+        }
         match l {
             Lower::Nop | Lower::Branch(_) | Lower::Mem | Lower::Step => Ok(()),
             Lower::VAlu(op) => {
@@ -1102,14 +1133,6 @@ impl Gen<'_> {
         } else {
             None
         };
-        // v_cndmask's select mask: an SGPR pair (VCC for the VOP2 form), 64 bits wide in
-        // wave32 too, as the interpreter reads it.
-        let sel = if op == VAluOp::Cndmask {
-            let code = i.src[2] as usize;
-            Some([self.sgpr(code), self.sgpr(code + 1)])
-        } else {
-            None
-        };
         let bb = b.unwrap_or(a);
         self.write_rows(dst, |s, g| {
             let x = s.lanes_mod(i, 0, a, g);
@@ -1136,7 +1159,9 @@ impl Gen<'_> {
                     s.b.ins().iadd(sh, z)
                 }
                 VAluOp::Cndmask => {
-                    let m = s.lane_mask(sel.unwrap_or([x, x]), g);
+                    // The select mask: an SGPR pair (VCC for the VOP2 form), 64 bits wide
+                    // in wave32 too, as the interpreter reads it.
+                    let m = s.mask_sel(i.src[2] as usize, g);
                     s.b.ins().bitselect(m, y, x)
                 }
                 VAluOp::FAdd | VAluOp::FSub | VAluOp::FSubRev | VAluOp::FMul => {
@@ -1255,7 +1280,7 @@ impl Gen<'_> {
         }
         let amount = self.src(i, 0);
         let (mut los, mut his) = (Vec::new(), Vec::new());
-        for g in 0..self.groups {
+        for g in self.group_range() {
             let av = self.lanes(amount, g);
             let pair = self.pair_group(value, g);
             let zero = self.vconst([0; 4]);
@@ -1287,7 +1312,7 @@ impl Gen<'_> {
             (lo, hi)
         });
         let k = i64::from(k);
-        for g in 0..self.groups {
+        for g in self.group_range() {
             let (lo, hi) = match (scalar, value) {
                 (Some((lo, hi)), _) => (
                     self.splat(lo),
@@ -1392,7 +1417,7 @@ impl Gen<'_> {
         let c = self.src64(i, 2);
         let mut ov = self.b.ins().iconst(types::I64, 0);
         let (mut los, mut his) = (Vec::new(), Vec::new());
-        for g in 0..self.groups {
+        for g in self.group_range() {
             let (xv, yv) = (self.lanes(a, g), self.lanes(b, g));
             let pair = self.pair_group(c, g);
             let zero = self.vconst([0; 4]);
@@ -1433,7 +1458,9 @@ impl Gen<'_> {
         }
         self.write_vals(dst, los);
         self.write_vals(dst + 1, his);
-        self.merge_mask(i.sdst, ov);
+        if !self.defer(ov) {
+            self.merge_mask(i.sdst, ov);
+        }
     }
 
     /// Source `k` of a packed f32 instruction as its (low, high) halves: a VGPR pair's rows,
@@ -1460,7 +1487,7 @@ impl Gen<'_> {
         let n = if kind == 2 { 3 } else { 2 };
         let srcs: Vec<(Src, Src)> = (0..n).map(|k| self.pk_src(i, k)).collect();
         let (mut los, mut his) = (Vec::new(), Vec::new());
-        for g in 0..self.groups {
+        for g in self.group_range() {
             let half = |s: &mut Self, hi: bool| -> Value {
                 let pick = |p: (Src, Src), h: bool| if h { p.1 } else { p.0 };
                 if kind == 3 {
@@ -1517,18 +1544,14 @@ impl Gen<'_> {
     fn carry(&mut self, i: &Inst, kind: u8) {
         let dst = reg_index(i.dst);
         let (a, b) = (self.src(i, 0), self.src(i, 1));
-        let cin = if kind >= 3 {
-            let code = i.src[2] as usize;
-            Some([self.sgpr(code), self.sgpr(code + 1)])
-        } else {
-            None
-        };
+        let cin = (kind >= 3).then_some(());
         // The lanes without a carry (borrow) are collected, as `uge` compares (x86-64's
         // unsigned max and an equality: two instructions, where `ult` takes four), and the
         // mask is negated once at the end.
         let mut nc = self.b.ins().iconst(types::I64, 0);
         let mut rows = Vec::new();
-        for g in 0..self.groups {
+        let cin = cin.map(|_| i.src[2] as usize);
+        for g in self.group_range() {
             let (x, y) = (self.lanes(a, g), self.lanes(b, g));
             let (p, q) = if matches!(kind, 2 | 5) {
                 (y, x)
@@ -1551,8 +1574,8 @@ impl Gen<'_> {
             };
             let (r, n) = match cin {
                 None => (r, n),
-                Some(m) => {
-                    let ci = self.lane_mask(m, g);
+                Some(code) => {
+                    let ci = self.mask_sel(code, g);
                     let ci = self.b.ins().ushr_imm(ci, 31);
                     // No carry out of `r + ci`: `r2 >= ci`; no borrow in `r - ci`: `r >= ci`.
                     let (r2, n2) = if kind == 3 {
@@ -1565,6 +1588,10 @@ impl Gen<'_> {
                 }
             };
             rows.push(r);
+            if self.grp.is_some() {
+                let c = self.b.ins().bnot(n);
+                self.forward(i.sdst as usize, g, c, true);
+            }
             let hb = self.b.ins().vhigh_bits(types::I64, n);
             let hb = if g == 0 {
                 hb
@@ -1573,15 +1600,106 @@ impl Gen<'_> {
             };
             nc = self.b.ins().bor(nc, hb);
         }
-        // The wave's lanes without the carry-free ones (none past lane 31 in wave32).
+        self.write_vals(dst, rows);
+        if !self.defer(nc) {
+            self.carry_finish(i, nc);
+        }
+    }
+
+    /// A carry's SGPR write from the lanes without a carry (`nc`): the wave's other lanes
+    /// (none past lane 31 in wave32) merged under EXEC.
+    fn carry_finish(&mut self, i: &Inst, nc: Value) {
         let co = self.b.ins().bnot(nc);
         let co = if self.wave32 {
             self.b.ins().band_imm(co, 0xffff_ffff)
         } else {
             co
         };
-        self.write_rows(dst, |_, g| rows[g]);
         self.merge_mask(i.sdst, co);
+    }
+
+    /// In a run, adds `bits` (the current group's lane flags) to the instruction's pending
+    /// SGPR write and answers true; else false (the caller writes them now).
+    fn defer(&mut self, bits: Value) -> bool {
+        if self.grp.is_none() {
+            return false;
+        }
+        let k = self.run_pos;
+        let acc = match self.pending[k] {
+            Some(p) => self.b.ins().bor(p, bits),
+            None => bits,
+        };
+        self.pending[k] = Some(acc);
+        true
+    }
+
+    /// Lanes 4g..4g+3 of the lane mask in SGPR pair `code` as an `i32x4` select: forwarded
+    /// from a write earlier in the run, else from the registers.
+    fn mask_sel(&mut self, code: usize, g: usize) -> Value {
+        if let Some(&v) = self.fwd.get(&code) {
+            return v;
+        }
+        let halves = [self.sgpr(code), self.sgpr(code + 1)];
+        self.lane_mask(halves, g)
+    }
+
+    /// In a run, records the lane flags `flags` of group `g` an instruction writes to the
+    /// mask at `code` (nothing from 127 up) as that mask's select for the rest of the group:
+    /// merged under EXEC into the old one (`merge`: the carries), or the flags under EXEC
+    /// (the compares).
+    fn forward(&mut self, code: usize, g: usize, flags: Value, merge: bool) {
+        if self.grp.is_none() || code >= 127 {
+            return;
+        }
+        let sel = if self.full {
+            flags
+        } else if merge {
+            let e = self.exec_mask(g);
+            let old = self.mask_sel(code, g);
+            self.b.ins().bitselect(e, flags, old)
+        } else {
+            let e = self.exec_mask(g);
+            self.b.ins().band(flags, e)
+        };
+        self.fwd.insert(code, sel);
+    }
+
+    /// Lowers the instructions `ks` of `region` (a run `lane_run` found) group by group:
+    /// every instruction on lanes 0–3, then on lanes 4–7, …, so a value meets its next use
+    /// in a register; the lane masks the run writes are forwarded per group (`forward`) and
+    /// written to their SGPRs at the end, in order.
+    fn group_major(&mut self, region: &[(u64, Inst, Lower)], ks: &[usize]) -> Result<(), String> {
+        self.pending = vec![None; ks.len()];
+        for g in 0..self.groups {
+            self.grp = Some(g);
+            self.fwd.clear();
+            for (pos, &k) in ks.iter().enumerate() {
+                self.run_pos = pos;
+                let (_, i, l) = &region[k];
+                self.inst(i, *l)?;
+            }
+        }
+        self.grp = None;
+        self.fwd.clear();
+        let pending = std::mem::take(&mut self.pending);
+        for (&k, bits) in ks.iter().zip(pending) {
+            let Some(bits) = bits else { continue };
+            let (_, i, l) = &region[k];
+            match l {
+                Lower::VCmp => self.vcmp_finish(i, bits),
+                Lower::VAlu(VAluOp::Carry(_)) => self.carry_finish(i, bits),
+                _ => self.merge_mask(i.sdst, bits),
+            }
+        }
+        Ok(())
+    }
+
+    /// The groups an instruction's lowering generates: all, or the run's current one.
+    fn group_range(&self) -> std::ops::Range<usize> {
+        match self.grp {
+            Some(g) => g..g + 1,
+            None => 0..self.groups,
+        }
     }
 
     /// Merges the lane flags `m` into the SGPR pair `code` under EXEC (`Wave::merge_mask`;
@@ -1612,12 +1730,10 @@ impl Gen<'_> {
         };
         // An integer condition x86-64 has no one instruction for (`ne`, signed `le`/`ge`,
         // unsigned `lt`/`gt`) is compared as its complement, and the mask negated once.
-        let signed = matches!(ty, 3 | 4);
-        let invert = matches!(ty, 3 | 4 | 6 | 7)
-            && (cond == 5 || matches!((cond, signed), (3 | 6, true) | (1 | 4, false)));
+        let invert = cmp_inverted(i);
         let cond32 = if invert { 7 - cond } else { cond };
         let mut bits = self.b.ins().iconst(types::I64, 0);
-        for g in 0..self.groups {
+        for g in self.group_range() {
             let m = match srcs {
                 Err([a, b]) => {
                     let x = [self.lanes(a.0, g), self.lanes(a.1, g)];
@@ -1629,6 +1745,10 @@ impl Gen<'_> {
                     self.cmp32(cond32, ty, x, y)?
                 }
             };
+            if self.grp.is_some() {
+                let flags = if invert { self.b.ins().bnot(m) } else { m };
+                self.forward(i.sdst as usize, g, flags, false);
+            }
             let hb = self.b.ins().vhigh_bits(types::I64, m);
             let hb = if g == 0 {
                 hb
@@ -1637,7 +1757,16 @@ impl Gen<'_> {
             };
             bits = self.b.ins().bor(bits, hb);
         }
-        if invert {
+        if !self.defer(bits) {
+            self.vcmp_finish(i, bits);
+        }
+        Ok(())
+    }
+
+    /// A compare's writes from its lane flags `bits` (as compared: negated for
+    /// `cmp_inverted`): to its SGPR (pair) and, for `v_cmpx`, EXEC, under EXEC.
+    fn vcmp_finish(&mut self, i: &Inst, mut bits: Value) {
+        if cmp_inverted(i) {
             bits = self.b.ins().bnot(bits);
             if self.wave32 {
                 bits = self.b.ins().band_imm(bits, 0xffff_ffff);
@@ -1657,7 +1786,6 @@ impl Gen<'_> {
         if i.imm >> 9 & 1 != 0 {
             self.set_sgpr64(126, mask);
         }
-        Ok(())
     }
 
     /// A compare on 32-bit lanes: f32 (type 1), 16-bit (3 signed, 6 unsigned) and 32-bit
@@ -2133,6 +2261,73 @@ fn writes_exec(i: &Inst, l: Lower) -> bool {
         Lower::VAlu(VAluOp::Carry(_) | VAluOp::Mad64(_)) => exec(i.sdst),
         _ => false,
     }
+}
+
+/// Whether compare `i` is generated as its complement (then its mask negated once): an
+/// integer condition x86-64 has no one instruction for (`ne`, signed `le`/`ge`, unsigned
+/// `lt`/`gt`).
+fn cmp_inverted(i: &Inst) -> bool {
+    let (cond, ty) = (i.imm & 31, i.imm >> 5 & 15);
+    let signed = matches!(ty, 3 | 4);
+    matches!(ty, 3 | 4 | 6 | 7)
+        && (cond == 5 || matches!((cond, signed), (3 | 6, true) | (1 | 4, false)))
+}
+
+/// How many of the instructions `ks` (indices into `region`, in order) from the first form
+/// a run `group_major` may generate group by group: vector ALU operations and compares
+/// (not `v_cmpx`, nothing writing EXEC), where group g of every result depends only on
+/// group g of the sources, the scalar ones not written earlier in the run (a run's SGPR
+/// writes happen at its end) and the lane-mask ones (carry-in, `v_cndmask`'s select) only
+/// as a whole pair a carry or compare wrote (forwarded per group).
+fn lane_run(region: &[(u64, Inst, Lower)], ks: &[usize], wave32: bool) -> usize {
+    // The SGPRs written so far, each with the pair whose forwarded select holds it (none
+    // for `v_mad_u64_u32`'s overflow).
+    let mut written: HashMap<usize, Option<usize>> = HashMap::new();
+    for (n, &k) in ks.iter().enumerate() {
+        let (_, i, l) = &region[k];
+        let (mask_in, mask_out, forwarded) = match *l {
+            Lower::VAlu(VAluOp::Cndmask) => (Some(usize::from(i.src[2])), None, false),
+            Lower::VAlu(VAluOp::Carry(kind)) => (
+                (kind >= 3).then_some(usize::from(i.src[2])),
+                Some(usize::from(i.sdst)),
+                true,
+            ),
+            Lower::VAlu(VAluOp::Mad64(_)) => (None, Some(usize::from(i.sdst)), false),
+            Lower::VAlu(_) => (None, None, false),
+            Lower::VCmp if i.imm >> 9 & 1 == 0 => (None, Some(usize::from(i.sdst)), true),
+            _ => return n,
+        };
+        if writes_exec(i, *l) {
+            return n;
+        }
+        let stale = |c: usize| written.contains_key(&c) || written.contains_key(&(c + 1));
+        if (0..3).any(|s| {
+            let c = usize::from(i.src[s]);
+            c < 128 && Some(c) != mask_in && stale(c)
+        }) {
+            return n;
+        }
+        if let Some(m) = mask_in {
+            if [m, m + 1]
+                .iter()
+                .any(|c| written.get(c).is_some_and(|&pair| pair != Some(m)))
+            {
+                return n;
+            }
+        }
+        if let Some(d) = mask_out.filter(|&d| d < 127) {
+            // A pair reaching EXEC is left to the lowering one instruction at a time.
+            if d >= 125 {
+                return n;
+            }
+            let pair = forwarded.then_some(d);
+            written.insert(d, pair);
+            if !(wave32 && *l == Lower::VCmp) {
+                written.insert(d + 1, pair);
+            }
+        }
+    }
+    ks.len()
 }
 
 #[derive(Clone, Copy)]
