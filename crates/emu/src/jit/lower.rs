@@ -204,6 +204,7 @@ impl Compiler {
                 exit,
                 masks: HashMap::new(),
                 splats: HashMap::new(),
+                active: None,
                 grp: None,
                 fwd: HashMap::new(),
                 pending: Vec::new(),
@@ -308,6 +309,8 @@ struct Gen<'a> {
     /// Each scalar's `i32x4` splat, made once per block (every group of an instruction, and
     /// later instructions, reuse it).
     splats: HashMap<Value, Value>,
+    /// EXEC's population count (`count_lanes`), valid as `masks`.
+    active: Option<Value>,
     /// Generating group `g` alone of a run of lane-wise instructions (`group_major`).
     grp: Option<usize>,
     /// In a run, the lane selects (`i32x4`) of the current group for the lane masks the
@@ -377,6 +380,7 @@ impl Gen<'_> {
         if code >= 126 {
             self.exec_writes += 1;
             self.masks.clear();
+            self.active = None;
         }
         self.b.def_var(v, x);
     }
@@ -491,6 +495,7 @@ impl Gen<'_> {
         self.b.switch_to_block(block);
         self.masks.clear();
         self.splats.clear();
+        self.active = None;
     }
 
     /// Leaves the function before instruction `pc` of the current basic block when `cond`
@@ -637,8 +642,8 @@ impl Gen<'_> {
             let mut branch = None;
             let mut at = 0;
             while at < bb.insts.len() {
-                let run = lane_run(region, &bb.insts[at..], self.wave32);
-                if run >= 2 {
+                let (run, valu) = lane_run(region, &bb.insts[at..], self.wave32);
+                if valu >= 2 {
                     self.group_major(region, &bb.insts[at..at + run])?;
                     self.done += run as u32;
                     at += run;
@@ -952,9 +957,13 @@ impl Gen<'_> {
         let n = if self.full {
             let n = self.wave_lanes().count_ones();
             self.b.ins().iconst(types::I64, i64::from(n))
+        } else if let Some(n) = self.active {
+            n
         } else {
             let exec = self.exec64();
-            self.b.ins().popcnt(exec)
+            let n = self.b.ins().popcnt(exec);
+            self.active = Some(n);
+            n
         };
         let old = self.b.use_var(self.lane_ops);
         let new = self.b.ins().iadd(old, n);
@@ -1675,8 +1684,14 @@ impl Gen<'_> {
             self.fwd.clear();
             for (pos, &k) in ks.iter().enumerate() {
                 self.run_pos = pos;
-                let (_, i, l) = &region[k];
-                self.inst(i, *l)?;
+                let (pc, i, l) = &region[k];
+                match l {
+                    Lower::VAlu(_) | Lower::VCmp => self.inst(i, *l)?,
+                    // The scalar instructions and waits, once.
+                    Lower::Step if g == 0 => self.call_interpreter(*pc, i, *l),
+                    _ if g == 0 => self.inst(i, *l)?,
+                    _ => {}
+                }
             }
         }
         self.grp = None;
@@ -2273,18 +2288,50 @@ fn cmp_inverted(i: &Inst) -> bool {
         && (cond == 5 || matches!((cond, signed), (3 | 6, true) | (1 | 4, false)))
 }
 
-/// How many of the instructions `ks` (indices into `region`, in order) from the first form
-/// a run `group_major` may generate group by group: vector ALU operations and compares
-/// (not `v_cmpx`, nothing writing EXEC), where group g of every result depends only on
-/// group g of the sources, the scalar ones not written earlier in the run (a run's SGPR
-/// writes happen at its end) and the lane-mask ones (carry-in, `v_cndmask`'s select) only
-/// as a whole pair a carry or compare wrote (forwarded per group).
-fn lane_run(region: &[(u64, Inst, Lower)], ks: &[usize], wave32: bool) -> usize {
+/// The run `group_major` may generate group by group from the first of the instructions
+/// `ks` (indices into `region`, in order): how many instructions it takes, and how many of
+/// them are vector ones. Vector ALU operations and compares (not `v_cmpx`, nothing writing
+/// EXEC), where group g of every result depends only on group g of the sources, the scalar
+/// ones not written earlier in the run (a run's SGPR writes happen at its end) and the
+/// lane-mask ones (carry-in, `v_cndmask`'s select) only as a whole pair a carry or compare
+/// wrote (forwarded per group). Between them, generated with the first group: scalar ALU
+/// operations that read no SGPR the run writes and write none it writes or has read, and
+/// the waits (no registers; the run touches no memory).
+fn lane_run(region: &[(u64, Inst, Lower)], ks: &[usize], wave32: bool) -> (usize, usize) {
     // The SGPRs written so far, each with the pair whose forwarded select holds it (none
-    // for `v_mad_u64_u32`'s overflow).
+    // for `v_mad_u64_u32`'s overflow), and those the vector instructions read.
     let mut written: HashMap<usize, Option<usize>> = HashMap::new();
+    let mut read = BTreeSet::new();
+    // The SGPR codes among `codes` (each with the next one: a pair, conservatively).
+    let sgprs = |codes: &[u16]| -> Vec<usize> {
+        codes
+            .iter()
+            .map(|&c| usize::from(c))
+            .filter(|&c| c < 128)
+            .flat_map(|c| [c, c + 1])
+            .collect()
+    };
+    let (mut end, mut valu) = (0, 0);
     for (n, &k) in ks.iter().enumerate() {
         let (_, i, l) = &region[k];
+        let scalar = match *l {
+            Lower::Nop => Some((vec![], vec![])),
+            Lower::Step => Some((sgprs(&[i.dst]), vec![])),
+            Lower::SAlu(_) if !writes_exec(i, *l) => {
+                Some((sgprs(&[i.src[0], i.src[1], i.dst]), sgprs(&[i.dst])))
+            }
+            _ => None,
+        };
+        if let Some((reads, writes)) = scalar {
+            if reads.iter().any(|c| written.contains_key(c))
+                || writes
+                    .iter()
+                    .any(|c| written.contains_key(c) || read.contains(c))
+            {
+                break;
+            }
+            continue;
+        }
         let (mask_in, mask_out, forwarded) = match *l {
             Lower::VAlu(VAluOp::Cndmask) => (Some(usize::from(i.src[2])), None, false),
             Lower::VAlu(VAluOp::Carry(kind)) => (
@@ -2295,39 +2342,41 @@ fn lane_run(region: &[(u64, Inst, Lower)], ks: &[usize], wave32: bool) -> usize 
             Lower::VAlu(VAluOp::Mad64(_)) => (None, Some(usize::from(i.sdst)), false),
             Lower::VAlu(_) => (None, None, false),
             Lower::VCmp if i.imm >> 9 & 1 == 0 => (None, Some(usize::from(i.sdst)), true),
-            _ => return n,
+            _ => break,
         };
         if writes_exec(i, *l) {
-            return n;
+            break;
         }
         let stale = |c: usize| written.contains_key(&c) || written.contains_key(&(c + 1));
         if (0..3).any(|s| {
             let c = usize::from(i.src[s]);
             c < 128 && Some(c) != mask_in && stale(c)
         }) {
-            return n;
+            break;
         }
         if let Some(m) = mask_in {
             if [m, m + 1]
                 .iter()
                 .any(|c| written.get(c).is_some_and(|&pair| pair != Some(m)))
             {
-                return n;
+                break;
             }
         }
+        // A pair reaching EXEC is left to the lowering one instruction at a time.
+        if mask_out.is_some_and(|d| (125..127).contains(&d)) {
+            break;
+        }
+        read.extend(sgprs(&i.src));
         if let Some(d) = mask_out.filter(|&d| d < 127) {
-            // A pair reaching EXEC is left to the lowering one instruction at a time.
-            if d >= 125 {
-                return n;
-            }
             let pair = forwarded.then_some(d);
             written.insert(d, pair);
             if !(wave32 && *l == Lower::VCmp) {
                 written.insert(d + 1, pair);
             }
         }
+        (end, valu) = (n + 1, valu + 1);
     }
-    ks.len()
+    (end, valu)
 }
 
 #[derive(Clone, Copy)]
