@@ -1323,10 +1323,7 @@ impl Gen<'_> {
         let k = i64::from(k);
         for g in self.group_range() {
             let (lo, hi) = match (scalar, value) {
-                (Some((lo, hi)), _) => (
-                    self.splat(lo),
-                    self.splat(hi),
-                ),
+                (Some((lo, hi)), _) => (self.splat(lo), self.splat(hi)),
                 (None, Ok(r)) => {
                     let (lo, hi) = (self.vgroup(r, g), self.vgroup(r + 1, g));
                     self.shift64_halves(kind, k, lo, hi)
