@@ -4,13 +4,20 @@
 //!   (`Region`); here they are cut into basic blocks at branch targets and after branches,
 //!   one Cranelift block each. `s_branch` and `s_cbranch_*` become jumps between them; a
 //!   branch or fall-through to an address outside the region leaves the function.
-//! - **Registers held across the region.** Every SGPR, VGPR row, SCC, `lane_ops` and the
+//! - **Scalar registers held across the region.** Every SGPR, SCC, `lane_ops` and the
 //!   executed-instruction count is a Cranelift variable: loaded from the `Wave` once (where
 //!   the region's first basic block first uses it when only the entry reaches that block,
 //!   else at entry) and stored back once, at the exit, for the registers some instruction
 //!   writes.
-//!   A vector register is `groups` variables of `i32x4` (8 for a wave32 wave, 16 for
-//!   wave64); lanes 32–63 of a wave32 wave are neither read nor written.
+//! - **Vector registers live in the `Wave`.** A VGPR row is `groups` groups of `i32x4` (8
+//!   for a wave32 wave, 16 for wave64; lanes 32–63 of a wave32 wave are neither read nor
+//!   written), loaded at a block's first use and stored as it is written, the values kept
+//!   for the rest of the block (`vcache`). Held in variables, every row a region touched was
+//!   live across it: the register allocator spilled nearly all of them, the entry copied
+//!   them to the stack and the exit back, and allocating them was most of the compile time.
+//! - **Group-major runs.** A run of lane-wise vector instructions is generated group by
+//!   group, every instruction on lanes 0–3, then on lanes 4–7, …, so a value meets its
+//!   next use in a register (`lane_run`, `group_major`).
 //! - **Two variants.** The body is generated twice: once blending each vector result under
 //!   EXEC, once for a full EXEC (all lanes of the wave size) without blends and with
 //!   constant lane counts; the entry picks one. In the full variant an instruction that
@@ -33,20 +40,21 @@
 //!   (`reg_index`), as `i32x4`, without EXEC; `write_rows(row, f)` writes a whole row under
 //!   EXEC (skipping the blend in the full-EXEC variant); `lane_mask(halves, g)` turns a
 //!   64-bit mask into an `i32x4` lane select; `exec_mask(g)` EXEC's, cached per block.
-//! - `row_to_wave(row)`: stores a row's current lanes into the `Wave`, for an access at a
-//!   lane index known only at run time (`v_readfirstlane_b32`).
+//! - `row_to_wave(row)`: makes a row's lanes current in the `Wave` (nothing: they always
+//!   are), for an access at a lane index known only at run time (`v_readfirstlane_b32`);
+//!   `forget_row(row)` drops the block's values of a row a call wrote in the `Wave`.
 //! - `exit_if(cond, pc)`: leaves the function *before* the instruction at `pc` (in the
 //!   current basic block) when `cond` is true, writing every register back and counting
 //!   the instructions before it; the code after it continues in a new block. A memory
 //!   access whose range check fails uses it, so the interpreter re-runs the instruction
 //!   and reports the fault as it always does.
 //!
-//! Registers are never read from or written to the `Wave` elsewhere, so a region leaves
-//! exactly the state the interpreter would, at whichever exit it takes. Code that hands
-//! the `Wave` to Rust in the middle of a region (a call of an interpreter path) must first
-//! store every register that call reads (`row_to_wave`; an SGPR's `sgpr` value stored at
-//! its code) and afterwards define from the `Wave` every register it writes (`set_sgpr`,
-//! `set_vgroup` with a load), since the `Wave` is only up to date at the exits.
+//! Scalar registers are never read from or written to the `Wave` elsewhere, so a region
+//! leaves exactly the state the interpreter would, at whichever exit it takes. Code that
+//! hands the `Wave` to Rust in the middle of a region (a call of an interpreter path) must
+//! first store every SGPR that call reads (its `sgpr` value stored at its code) and
+//! afterwards define from the `Wave` every register it writes (`set_sgpr` with a load,
+//! `forget_row`), since the `Wave`'s SGPRs are only up to date at the exits.
 
 use super::{branch_target, BlockFn, Lower, SAluOp, VAluOp};
 use crate::decode::{Inst, VGPR};
@@ -197,7 +205,7 @@ impl Compiler {
                 wave32,
                 full: false,
                 sgprs: BTreeMap::new(),
-                rows: BTreeMap::new(),
+                vcache: HashMap::new(),
                 scc,
                 lane_ops,
                 count,
@@ -215,7 +223,6 @@ impl Compiler {
                 start,
                 lazy: false,
                 seen_s: BTreeSet::new(),
-                seen_r: BTreeSet::new(),
                 lazy_sets: Vec::new(),
                 none: None,
                 done: 0,
@@ -277,8 +284,8 @@ enum Src {
     Uniform(Value),
 }
 
-/// The SGPRs (by code) and VGPR groups (row, group) a variant's first basic block defined.
-type Defined = (BTreeSet<usize>, BTreeSet<(usize, usize)>);
+/// The SGPRs (by code) a variant's first basic block defined.
+type Defined = BTreeSet<usize>;
 
 struct Gen<'a> {
     b: FunctionBuilder<'a>,
@@ -296,8 +303,8 @@ struct Gen<'a> {
     full: bool,
     /// The SGPRs touched, by code, and whether one is written.
     sgprs: BTreeMap<usize, (Variable, bool)>,
-    /// The VGPR rows touched (a variable per lane group), and whether one is written.
-    rows: BTreeMap<usize, (Vec<Variable>, bool)>,
+    /// The VGPR groups (row, group) the current block has loaded or written: their values.
+    vcache: HashMap<(usize, usize), Value>,
     scc: Variable,
     lane_ops: Variable,
     /// Instructions executed so far.
@@ -337,9 +344,8 @@ struct Gen<'a> {
     /// nothing jumps back to it (it then dominates the whole variant), until its end or an
     /// `exit_if`.
     lazy: bool,
-    /// The SGPRs and VGPR groups defined so far in lazy mode.
+    /// The SGPRs defined so far in lazy mode.
     seen_s: BTreeSet<usize>,
-    seen_r: BTreeSet<(usize, usize)>,
     /// Per variant, the registers its first basic block defined (they need no load at
     /// entry when every variant defined them).
     lazy_sets: Vec<Defined>,
@@ -435,51 +441,35 @@ impl Gen<'_> {
         }
     }
 
-    fn rvars(&mut self, row: usize) -> Vec<Variable> {
-        if let Some((v, _)) = self.rows.get(&row) {
-            return v.clone();
-        }
-        let v: Vec<Variable> = (0..self.groups)
-            .map(|_| self.b.declare_var(types::I32X4))
-            .collect();
-        self.rows.insert(row, (v.clone(), false));
-        v
-    }
-
-    /// Lanes 4g..4g+3 of VGPR row `row`.
+    /// Lanes 4g..4g+3 of VGPR row `row`: loaded from the `Wave` at the block's first use.
     fn vgroup(&mut self, row: usize, g: usize) -> Value {
-        let v = self.rvars(row)[g];
-        if self.lazy && self.seen_r.insert((row, g)) {
-            let x = self
-                .b
-                .ins()
-                .load(types::I32X4, mf(), self.v, Self::row_offset(row, g));
-            self.b.def_var(v, x);
+        if let Some(&x) = self.vcache.get(&(row, g)) {
             return x;
         }
-        self.b.use_var(v)
+        let x = self
+            .b
+            .ins()
+            .load(types::I32X4, mf(), self.v, Self::row_offset(row, g));
+        self.vcache.insert((row, g), x);
+        x
     }
 
-    /// Sets lanes 4g..4g+3 of VGPR row `row` (all four, whatever EXEC says).
+    /// Sets lanes 4g..4g+3 of VGPR row `row` (all four, whatever EXEC says): stored into the
+    /// `Wave` at once, so it is up to date at every exit and call.
     fn set_vgroup(&mut self, row: usize, g: usize, x: Value) {
-        let v = self.rvars(row)[g];
-        if let Some(r) = self.rows.get_mut(&row) {
-            r.1 = true;
-        }
-        if self.lazy {
-            self.seen_r.insert((row, g));
-        }
-        self.b.def_var(v, x);
+        self.b
+            .ins()
+            .store(mf(), x, self.v, Self::row_offset(row, g));
+        self.vcache.insert((row, g), x);
     }
 
-    /// Stores row `row`'s current lanes into the `Wave` (for a lane chosen at run time).
-    fn row_to_wave(&mut self, row: usize) {
-        for g in 0..self.groups {
-            let x = self.vgroup(row, g);
-            self.b
-                .ins()
-                .store(mf(), x, self.v, Self::row_offset(row, g));
-        }
+    /// Makes row `row`'s lanes current in the `Wave` for a call: nothing to do, the rows are
+    /// stored as they are written.
+    fn row_to_wave(&mut self, _row: usize) {}
+
+    /// Forgets the values of row `row` (a call may have written it in the `Wave`).
+    fn forget_row(&mut self, row: usize) {
+        self.vcache.retain(|&(r, _), _| r != row);
     }
 
     fn scc_value(&mut self) -> Value {
@@ -496,6 +486,7 @@ impl Gen<'_> {
         self.masks.clear();
         self.splats.clear();
         self.active = None;
+        self.vcache.clear();
     }
 
     /// Leaves the function before instruction `pc` of the current basic block when `cond`
@@ -532,15 +523,14 @@ impl Gen<'_> {
         self.enter(cont);
     }
 
-    /// The exit of an `exit_if` in lazy mode: stores the next PC, the registers defined so
-    /// far (`seen_s`, `seen_r`) that some instruction compiled so far writes (one written
+    /// The exit of an `exit_if` in lazy mode: stores the next PC, the SGPRs defined so
+    /// far (`seen_s`) that some instruction compiled so far writes (one written
     /// later in this straight-line code is still the `Wave`'s; a loaded one written elsewhere
     /// stores its own value), SCC and `lane_ops`, and returns `count`.
     fn lazy_exit(&mut self, pc: u64, count: Value) {
         let pc = self.b.ins().iconst(types::I64, pc as i64);
         self.b.ins().store(mf(), pc, self.pc_ptr, 0);
         let written_s = |g: &Self, c: &usize| g.sgprs.get(c).is_some_and(|s| s.1);
-        let written_r = |g: &Self, r: &usize| g.rows.get(r).is_some_and(|s| s.1);
         let sgprs: Vec<usize> = self
             .seen_s
             .iter()
@@ -551,18 +541,6 @@ impl Gen<'_> {
             let x = self.sgpr(code);
             self.b.ins().store(mf(), x, self.s, (4 * code) as i32);
         }
-        let groups: Vec<(usize, usize)> = self
-            .seen_r
-            .iter()
-            .filter(|(r, _)| written_r(self, r))
-            .copied()
-            .collect();
-        for (row, g) in groups {
-            let x = self.vgroup(row, g);
-            self.b
-                .ins()
-                .store(mf(), x, self.v, Self::row_offset(row, g));
-        }
         self.scc_lane_ops_to_wave();
         self.b.ins().return_(&[count]);
     }
@@ -571,10 +549,7 @@ impl Gen<'_> {
     fn end_lazy(&mut self) {
         if self.lazy {
             self.lazy = false;
-            let sets = (
-                std::mem::take(&mut self.seen_s),
-                std::mem::take(&mut self.seen_r),
-            );
+            let sets = std::mem::take(&mut self.seen_s);
             if let Some(last) = self.lazy_sets.last_mut() {
                 *last = sets;
             }
@@ -775,20 +750,6 @@ impl Gen<'_> {
             let x = self.b.use_var(var);
             self.b.ins().store(mf(), x, self.s, (4 * code) as i32);
         }
-        let rows: Vec<(usize, Vec<Variable>)> = self
-            .rows
-            .iter()
-            .filter(|(_, (_, w))| *w)
-            .map(|(&r, (v, _))| (r, v.clone()))
-            .collect();
-        for (row, vars) in rows {
-            for (g, var) in vars.into_iter().enumerate() {
-                let x = self.b.use_var(var);
-                self.b
-                    .ins()
-                    .store(mf(), x, self.v, Self::row_offset(row, g));
-            }
-        }
         self.scc_lane_ops_to_wave();
         self.b.ins().return_(&[p[1]]);
         if let Some(none) = self.none {
@@ -821,7 +782,7 @@ impl Gen<'_> {
         let sgprs: Vec<(usize, Variable)> = self
             .sgprs
             .iter()
-            .filter(|(c, _)| **c >= 126 || !sets.iter().all(|(s, _)| s.contains(c)))
+            .filter(|(c, _)| **c >= 126 || !sets.iter().all(|s| s.contains(c)))
             .map(|(&c, (v, _))| (c, *v))
             .collect();
         for (code, var) in sgprs {
@@ -830,23 +791,6 @@ impl Gen<'_> {
                 .ins()
                 .load(types::I32, mf(), self.s, (4 * code) as i32);
             self.b.def_var(var, x);
-        }
-        let rows: Vec<(usize, Vec<Variable>)> = self
-            .rows
-            .iter()
-            .map(|(&r, (v, _))| (r, v.clone()))
-            .collect();
-        for (row, vars) in rows {
-            for (g, var) in vars.into_iter().enumerate() {
-                if sets.iter().all(|(_, r)| r.contains(&(row, g))) {
-                    continue;
-                }
-                let x = self
-                    .b
-                    .ins()
-                    .load(types::I32X4, mf(), self.v, Self::row_offset(row, g));
-                self.b.def_var(var, x);
-            }
         }
         let scc = self.b.ins().load(types::I8, mf(), self.scc_ptr, 0);
         self.b.def_var(self.scc, scc);

@@ -8,7 +8,8 @@
 //! compiles to a call of the interpreter's `step` ([`step_call`]), which keeps its StoreLoad
 //! fence.
 //!
-//! The region holds registers in Cranelift variables, so around a call:
+//! The region holds SGPRs in Cranelift variables (VGPR rows are stored as written, so
+//! `row_to_wave` has nothing to do and a written row is only forgotten), so around a call:
 //! - **before**, the registers the instruction may read or write ([`touched`]: its address,
 //!   data and destination registers, EXEC, M0) are stored from their variables into the
 //!   `Wave` (a destination too: the lanes a load leaves alone must be current there), and
@@ -231,14 +232,7 @@ impl Gen<'_> {
             self.b.def_var(var, x);
         }
         for &row in rows {
-            let vars = self.rvars(row);
-            for (g, var) in vars.into_iter().enumerate() {
-                let x =
-                    self.b
-                        .ins()
-                        .load(types::I32X4, super::mf(), self.v, Self::row_offset(row, g));
-                self.b.def_var(var, x);
-            }
+            self.forget_row(row);
         }
         let lane_ops = self
             .b
