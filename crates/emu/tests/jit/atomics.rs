@@ -193,7 +193,8 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64) {
 /// A histogram of `ITERS × lanes` bytes into 32 LDS bins (a loop of `ds_add_u32`), then a
 /// barrier, then each lane adds its bin to the buffer's bins with a returning
 /// `global_atomic_add` (in wave64 lanes 32–63 add their empty bins to the same words, and
-/// see the first 32 lanes' sums).
+/// see the first 32 lanes' sums). The loop's branch goes back 11 dwords (to the
+/// `global_load_ubyte`; `assemble` takes no labels).
 fn histogram(gfx10: bool) -> String {
     let add = add(gfx10);
     format!(
@@ -203,7 +204,6 @@ fn histogram(gfx10: bool) -> String {
          s_mov_b32 s4, 0
          v_mov_b32 v2, v20
          v_mov_b32 v3, 1
-       loop:
          global_load_ubyte v4, v2, s[0:1]
          s_waitcnt vmcnt(0)
          v_and_b32 v4, 31, v4
@@ -212,7 +212,7 @@ fn histogram(gfx10: bool) -> String {
          {add} v2, s3, v2
          s_add_u32 s4, s4, 1
          s_cmp_lt_u32 s4, s2
-         s_cbranch_scc1 loop
+         s_cbranch_scc1 65525
          s_waitcnt lgkmcnt(0)
          s_barrier
          ds_read_b32 v5, v10
