@@ -124,27 +124,12 @@ impl Gen<'_> {
             .map(|e| u64::from(e.off) + 4 * u64::from(e.dwords))
             .max()
             .unwrap_or(0);
-        let top = self.b.ins().uextend(types::I64, top);
-        let top = self.b.ins().iadd_imm(top, end as i64);
         let ptr = self.b.func.dfg.value_type(self.ctx);
-        let len = self.b.ins().load(
-            types::I64,
-            MemFlags::trusted(),
-            self.ctx,
-            std::mem::offset_of!(CallCtx, lds_len) as i32,
-        );
-        let out = self.b.ins().icmp(IntCC::UnsignedGreaterThan, top, len);
-        // (`exit_if` seals the block after it.) The blocks below are sealed as soon as their
-        // predecessors are known, so a register first used after them needs no block
-        // parameter (left unsealed to the end, every block collected one per register, then
-        // removed one by one: a matmul region compiled 3× longer).
-        self.exit_if(out, pc);
-        let base = self.b.ins().load(
-            ptr,
-            MemFlags::trusted(),
-            self.ctx,
-            std::mem::offset_of!(CallCtx, lds) as i32,
-        );
+        // The blocks below are sealed as soon as their predecessors are known, so a
+        // register first used after them needs no block parameter (left unsealed to the
+        // end, every block collected one per register, then removed one by one: a matmul
+        // region compiled 3× longer).
+        let base = self.lds_exit_past(top, end, pc);
 
         // Each group's first lane address, and the shapes of the row.
         let heads: Vec<Value> = a.iter().map(|&x| self.b.ins().extractlane(x, 0)).collect();
@@ -284,12 +269,7 @@ impl Gen<'_> {
         let lanes = 4 * self.groups as i64;
         let top = self.b.ins().uextend(types::I64, r);
         let top = self.b.ins().iadd_imm(top, i64::from(e.off) + 4 * lanes);
-        let len = self.b.ins().load(
-            types::I64,
-            MemFlags::trusted(),
-            self.ctx,
-            std::mem::offset_of!(CallCtx, lds_len) as i32,
-        );
+        let len = self.lds_len();
         let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, top, len);
         let inline = self.b.ins().band(ok, fits);
         // The paths join again: in lazy mode every register either reads is read first.
@@ -316,12 +296,7 @@ impl Gen<'_> {
         self.enter(fast);
         self.b.seal_block(fast);
         let ptr = self.b.func.dfg.value_type(self.ctx);
-        let base = self.b.ins().load(
-            ptr,
-            MemFlags::trusted(),
-            self.ctx,
-            std::mem::offset_of!(CallCtx, lds) as i32,
-        );
+        let base = self.lds_base();
         let r = self.b.ins().uextend(ptr, r);
         let p = self.b.ins().iadd(base, r);
         let row = reg_index(e.reg);
@@ -389,23 +364,8 @@ impl Gen<'_> {
             .map(|g| self.vgroup(reg_index(i.src[1]), g))
             .collect();
         let top = self.reduce_lanes(&a, |g, x, y| g.b.ins().umax(x, y));
-        let top = self.b.ins().uextend(types::I64, top);
-        let top = self.b.ins().iadd_imm(top, i64::from(off) + 4);
-        let len = self.b.ins().load(
-            types::I64,
-            MemFlags::trusted(),
-            self.ctx,
-            std::mem::offset_of!(CallCtx, lds_len) as i32,
-        );
-        let out = self.b.ins().icmp(IntCC::UnsignedGreaterThan, top, len);
-        self.exit_if(out, pc);
+        let base = self.lds_exit_past(top, u64::from(off) + 4, pc);
         let ptr = self.b.func.dfg.value_type(self.ctx);
-        let base = self.b.ins().load(
-            ptr,
-            MemFlags::trusted(),
-            self.ctx,
-            std::mem::offset_of!(CallCtx, lds) as i32,
-        );
         let mut olds = Vec::new();
         for g in 0..self.groups {
             let mut row = self.b.ins().iconst(types::I32, 0);
@@ -507,6 +467,39 @@ impl Gen<'_> {
         for (row, g, x) in loaded {
             self.set_vgroup(row, g, x);
         }
+    }
+
+    /// The work-group's LDS size (`CallCtx::lds_len`, i64).
+    fn lds_len(&mut self) -> Value {
+        self.b.ins().load(
+            types::I64,
+            MemFlags::trusted(),
+            self.ctx,
+            std::mem::offset_of!(CallCtx, lds_len) as i32,
+        )
+    }
+
+    /// The work-group's LDS (`CallCtx::lds`, a host pointer).
+    fn lds_base(&mut self) -> Value {
+        let ptr = self.b.func.dfg.value_type(self.ctx);
+        self.b.ins().load(
+            ptr,
+            MemFlags::trusted(),
+            self.ctx,
+            std::mem::offset_of!(CallCtx, lds) as i32,
+        )
+    }
+
+    /// Leaves the region before `i` at `pc` when `top` (i32: the highest lane address)
+    /// plus `end` is past the LDS; returns the LDS pointer for the code after.
+    fn lds_exit_past(&mut self, top: Value, end: u64, pc: u64) -> Value {
+        let top = self.b.ins().uextend(types::I64, top);
+        let top = self.b.ins().iadd_imm(top, end as i64);
+        let len = self.lds_len();
+        let out = self.b.ins().icmp(IntCC::UnsignedGreaterThan, top, len);
+        // (`exit_if` seals the block after it.)
+        self.exit_if(out, pc);
+        self.lds_base()
     }
 
     /// Lanes `lanes` of the eight `i32` lanes of `x` then `y`.

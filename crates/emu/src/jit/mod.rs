@@ -1207,19 +1207,41 @@ mod tests {
         w.set_exec(!0b100);
         with_env(gen, |env| {
             // Set-up (2) and one iteration (4) fit in 7; the next iteration does not.
-            assert_eq!(run(b, &mut w, 7, &fetch, env, true), Ok(6));
+            assert_eq!(run(b, &mut w, 7, &fetch, env, true), Ok((6, false)));
             assert_eq!((w.pc, w.s[20]), (8, 1));
             // From the start again (a region is entered at its start only): less than its
             // first basic block runs nothing compiled.
             (w.pc, w.s[20]) = (0, 0);
-            assert_eq!(run(b, &mut w, 1, &fetch, env, true), Ok(0));
+            assert_eq!(run(b, &mut w, 1, &fetch, env, true), Ok((0, false)));
             assert_eq!(w.pc, 0);
             // The whole loop.
-            assert_eq!(run(b, &mut w, 1000, &fetch, env, true), Ok(2 + 40));
+            assert_eq!(run(b, &mut w, 1000, &fetch, env, true), Ok((2 + 40, false)));
         });
         assert_eq!((w.pc, w.s[20], w.scc), (24, 10, false));
         assert_eq!((w.v[30][1], w.v[30][2], w.v[30][63]), (10, 0, 630));
         assert_eq!(w.lane_ops, 63 * (1 + 1 + 11));
+    }
+
+    /// `s_barrier` ends a region: it runs up to and including the barrier, leaves the PC
+    /// after it and says the wave is to be parked (checked against the interpreter's
+    /// `Flow::Barrier` by the verify run).
+    #[test]
+    fn a_region_ends_with_its_barrier_and_parks_the_wave() {
+        let gen = Gen::Gfx90a;
+        // llvm-mc-15 -mcpu=gfx90a: v_mov_b32 v30, 0; s_barrier; v_mov_b32 v30, 1; s_endpgm.
+        let words = [0x7e3c_0280u32, 0xbf8a_0000, 0x7e3c_0281, 0xbf81_0000];
+        let insts: Vec<Inst> = (0..words.len()).map(|k| decode(gen, &words[k..])).collect();
+        assert_eq!(compilable(&insts[1]), Some(Lower::Barrier));
+        let fetch = |a: u64| insts.get(a as usize / 4).copied();
+        let b = compile_now(&fetch, 0, false).expect("compiled");
+        assert_eq!(b.n, 2, "up to the barrier");
+        let mut w = Wave::new();
+        w.set_exec(u64::MAX);
+        w.v[30][5] = 9;
+        with_env(gen, |env| {
+            assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok((2, true)));
+        });
+        assert_eq!((w.pc, w.v[30][5]), (8, 0));
     }
 
     /// The verify check sees a compiled block that does not do what the instructions say: a
@@ -1243,7 +1265,7 @@ mod tests {
     fn verify_both(b: &Block, w: &mut Wave, compiled: &[Inst], claimed: &[Inst], env: &mut Env) {
         // Checked against its own instruction, the block agrees.
         let own = |a: u64| compiled.get(a as usize / 4).copied();
-        let n = run(b, w, 100, &own, env, true).expect("agrees with the interpreter");
+        let (n, _) = run(b, w, 100, &own, env, true).expect("agrees with the interpreter");
         assert_eq!((n, w.pc), (1, 4));
         w.pc = 0;
         assert_eq!((w.v[1][1], w.v[1][3], w.v[1][0]), (7, 7, 0));

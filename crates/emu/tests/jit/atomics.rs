@@ -55,6 +55,26 @@ fn store(m: &mut [u8], at: usize, x: u32) {
     m[at..at + 4].copy_from_slice(&x.to_le_bytes());
 }
 
+/// One atomic on the model: per active lane in ascending order, `old` = the dword at `off` +
+/// the lane's v11, the dword = `f(old, registers, lane)`, and `dst` (if any) gets `old`.
+fn atomic(
+    mem: &mut [u8],
+    r: &mut WaveRegs,
+    active: &[usize],
+    off: usize,
+    dst: Option<usize>,
+    f: &dyn Fn(u32, &WaveRegs, usize) -> u32,
+) {
+    for &l in active {
+        let at = off + r.v[11][l] as usize;
+        let old = load(mem, at);
+        store(mem, at, f(old, r, l));
+        if let Some(d) = dst {
+            r.v[d][l] = old;
+        }
+    }
+}
+
 /// The program on a model: registers, LDS and buffer after it.
 fn model(r: &WaveRegs, lanes: usize, exec: u64, global: &[u8]) -> (WaveRegs, Vec<u8>, Vec<u8>) {
     let (mut r, mut lds, mut g) = (r.clone(), vec![0u8; LDS], global.to_vec());
@@ -68,55 +88,43 @@ fn model(r: &WaveRegs, lanes: usize, exec: u64, global: &[u8]) -> (WaveRegs, Vec
         store(&mut lds, 4 * l, v(&r, 21, l));
     }
     // Each atomic: per lane, old = cell; cell = f(old, lane); the destination gets old.
-    let mut lds_op = |r: &mut WaveRegs,
-                      off: usize,
-                      dst: Option<usize>,
-                      f: &dyn Fn(u32, &WaveRegs, usize) -> u32| {
-        for &l in &active {
-            let at = off + r.v[11][l] as usize;
-            let old = load(&lds, at);
-            store(&mut lds, at, f(old, r, l));
-            if let Some(d) = dst {
-                r.v[d][l] = old;
-            }
-        }
-    };
-    lds_op(&mut r, 0, None, &|o, r, l| o.wrapping_add(r.v[22][l]));
-    lds_op(&mut r, 256, Some(1), &|o, r, l| o.wrapping_add(r.v[22][l]));
-    lds_op(&mut r, 512, Some(2), &|o, r, l| o.max(r.v[20][l]));
+    atomic(&mut lds, &mut r, &active, 0, None, &|o, r, l| {
+        o.wrapping_add(r.v[22][l])
+    });
+    atomic(&mut lds, &mut r, &active, 256, Some(1), &|o, r, l| {
+        o.wrapping_add(r.v[22][l])
+    });
+    atomic(&mut lds, &mut r, &active, 512, Some(2), &|o, r, l| {
+        o.max(r.v[20][l])
+    });
     // DS_CMPST_B32: data0 is the compare value, data1 the new one.
-    lds_op(&mut r, 768, Some(3), &|o, r, l| {
+    atomic(&mut lds, &mut r, &active, 768, Some(3), &|o, r, l| {
         if o == r.v[23][l] {
             r.v[20][l]
         } else {
             o
         }
     });
-    lds_op(&mut r, 256, None, &|o, r, l| o ^ r.v[20][l]);
-    let mut g_op = |r: &mut WaveRegs,
-                    off: usize,
-                    dst: Option<usize>,
-                    f: &dyn Fn(u32, &WaveRegs, usize) -> u32| {
-        for &l in &active {
-            let at = off + r.v[11][l] as usize;
-            let old = load(&g, at);
-            store(&mut g, at, f(old, r, l));
-            if let Some(d) = dst {
-                r.v[d][l] = old;
-            }
-        }
-    };
-    g_op(&mut r, 0, Some(4), &|o, r, l| o.wrapping_add(r.v[22][l]));
-    g_op(&mut r, 128, None, &|o, r, l| o.wrapping_add(r.v[22][l]));
+    atomic(&mut lds, &mut r, &active, 256, None, &|o, r, l| {
+        o ^ r.v[20][l]
+    });
+    atomic(&mut g, &mut r, &active, 0, Some(4), &|o, r, l| {
+        o.wrapping_add(r.v[22][l])
+    });
+    atomic(&mut g, &mut r, &active, 128, None, &|o, r, l| {
+        o.wrapping_add(r.v[22][l])
+    });
     // GLOBAL_ATOMIC_CMPSWAP: data[0] the new value, data[1] the compare value.
-    g_op(&mut r, 256, Some(5), &|o, r, l| {
+    atomic(&mut g, &mut r, &active, 256, Some(5), &|o, r, l| {
         if o == r.v[25][l] {
             r.v[24][l]
         } else {
             o
         }
     });
-    g_op(&mut r, 384, None, &|o, r, l| o.min(r.v[20][l]));
+    atomic(&mut g, &mut r, &active, 384, None, &|o, r, l| {
+        o.min(r.v[20][l])
+    });
     (r, lds, g)
 }
 

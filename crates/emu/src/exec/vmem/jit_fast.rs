@@ -84,14 +84,8 @@ pub(crate) fn run(w: &mut Wave, i: &Inst, env: &mut Env, journal: Option<&mut Jo
             return journal.is_none() && atomic(w, i, env);
         }
         Fmt::Global | Fmt::Flat => {
-            let addrs = if i.fmt == Fmt::Global {
-                global_addrs(w, i)
-            } else {
-                match flat_addrs(w, i) {
-                    (a, true) => a,
-                    // An LDS or private aperture address: the interpreter's general path.
-                    _ => return false,
-                }
+            let Some(addrs) = vmem_addrs(w, i) else {
+                return false;
             };
             if let Some(j) = journal.filter(|_| i.mem.kind == Kind::Store) {
                 note_old(j, env, &addrs, exec, i);
@@ -129,13 +123,8 @@ pub(crate) fn run(w: &mut Wave, i: &Inst, env: &mut Env, journal: Option<&mut Jo
 /// and the region exits before it, so the interpreter reports the fault.
 fn atomic(w: &mut Wave, i: &Inst, env: &mut Env) -> bool {
     let exec = w.exec();
-    let addrs = if i.fmt == Fmt::Global {
-        global_addrs(w, i)
-    } else {
-        match flat_addrs(w, i) {
-            (a, true) => a,
-            _ => return false,
-        }
+    let Some(addrs) = vmem_addrs(w, i) else {
+        return false;
     };
     let size = u64::from(i.mem.bytes);
     for (l, &a) in addrs.iter().enumerate() {
@@ -147,6 +136,18 @@ fn atomic(w: &mut Wave, i: &Inst, env: &mut Env) -> bool {
         super::super::step::<false>(w, i, env),
         Ok(super::Flow::Next)
     )
+}
+
+/// The lanes' addresses of a GLOBAL or FLAT instruction, or None when a FLAT address is in
+/// the LDS or private aperture (the interpreter's general path).
+fn vmem_addrs(w: &Wave, i: &Inst) -> Option<[u64; LANES]> {
+    if i.fmt == Fmt::Global {
+        return Some(global_addrs(w, i));
+    }
+    match flat_addrs(w, i) {
+        (a, true) => Some(a),
+        _ => None,
+    }
 }
 
 /// Records what a global store will overwrite (its writable lanes' old bytes).
