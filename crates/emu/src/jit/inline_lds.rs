@@ -173,17 +173,7 @@ impl Gen<'_> {
                 self.b.ins().iadd(base, h)
             })
             .collect();
-        // The paths below join again: in lazy mode (`lower.rs`) every register one of them
-        // reads must be defined before they part, so the call's are read here.
-        let t = super::touched(i, self.full);
-        for code in t.sgprs {
-            self.sgpr(code);
-        }
-        for row in t.rows {
-            for g in 0..self.groups {
-                self.vgroup(row, g);
-            }
-        }
+        self.read_call_registers(i);
         let merge = self.b.create_block();
         let (pb, pl) = (self.b.create_block(), self.b.create_block());
         // The call first: its exit (lazy mode) stores the registers seen so far, which must
@@ -272,16 +262,7 @@ impl Gen<'_> {
         let len = self.lds_len();
         let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, top, len);
         let inline = self.b.ins().band(ok, fits);
-        // The paths join again: in lazy mode every register either reads is read first.
-        let t = super::touched(i, self.full);
-        for code in t.sgprs {
-            self.sgpr(code);
-        }
-        for row in t.rows {
-            for g in 0..self.groups {
-                self.vgroup(row, g);
-            }
-        }
+        self.read_call_registers(i);
         let (fast, call, merge) = (
             self.b.create_block(),
             self.b.create_block(),
@@ -466,6 +447,21 @@ impl Gen<'_> {
         }
         for (row, g, x) in loaded {
             self.set_vgroup(row, g, x);
+        }
+    }
+
+    /// Reads the registers the call of `i` touches: the inline and call paths join again,
+    /// and in lazy mode (`lower.rs`) every register one of them reads must be defined before
+    /// they part.
+    fn read_call_registers(&mut self, i: &Inst) {
+        let t = super::touched(i, self.full);
+        for code in t.sgprs {
+            self.sgpr(code);
+        }
+        for row in t.rows {
+            for g in 0..self.groups {
+                self.vgroup(row, g);
+            }
         }
     }
 
