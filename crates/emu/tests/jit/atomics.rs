@@ -44,7 +44,7 @@ fn program() -> &'static str {
 }
 
 fn word(k: usize) -> u32 {
-    0x1000_0000 | (k as u32) * 0x0101
+    0x1000_0000 | ((k as u32) * 0x0101)
 }
 
 fn load(m: &[u8], at: usize) -> u32 {
@@ -295,8 +295,8 @@ fn check_histogram(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64) {
         assert_eq!(r.v[5][l], want5, "{what} lane {l}: bin");
         assert_eq!(r.v[7][l], old[l], "{what} lane {l}: returned");
     }
-    for k in 0..32 {
-        assert_eq!(load(&global, 1024 + 4 * k), sums[k], "{what}: bin {k}");
+    for (k, &sum) in sums.iter().enumerate() {
+        assert_eq!(load(&global, 1024 + 4 * k), sum, "{what}: bin {k}");
     }
 }
 
