@@ -103,7 +103,7 @@ impl Gen<'_> {
     /// nothing, otherwise (the caller then calls the interpreter's fast path).
     pub(super) fn inline_ds(&mut self, pc: u64, i: &Inst) -> bool {
         if !self.full {
-            return self.inline_ds_partial(pc, i);
+            return false;
         }
         if i.fmt == Fmt::Ds && i.mem.kind == Kind::Atomic {
             return self.inline_ds_atomic(pc, i);
@@ -204,101 +204,6 @@ impl Gen<'_> {
             }
             self.b.ins().jump(merge, &[]);
         }
-        self.enter(merge);
-        self.b.seal_block(merge);
-        true
-    }
-
-    /// A `b32` DS load or store (one dword per lane, not `read2`/`write2`) in the general
-    /// variant, inline when the *active* lanes' addresses are contiguous (lane l at
-    /// `R + 4l`, whatever the inactive lanes hold: a reduction's `lid + s` under `lid < s`)
-    /// and the whole row's extent `R + 4·lanes + offset` is within the LDS: one 16-byte
-    /// access per 4-lane group, blended under EXEC (a store writes back the inactive lanes'
-    /// bytes as it read them: the addresses are distinct, and no other wave runs during the
-    /// region). Otherwise the call of the interpreter's fast path, as before. Returns false,
-    /// having emitted nothing, for other instructions.
-    fn inline_ds_partial(&mut self, pc: u64, i: &Inst) -> bool {
-        let Some(elems) = elements(i) else {
-            return false;
-        };
-        if elems.len() != 1 || elems[0].dwords != 1 {
-            return false;
-        }
-        let e = elems[0];
-        let store = i.mem.kind == Kind::Store;
-        let arow = reg_index(i.src[0]);
-        let a: Vec<Value> = (0..self.groups).map(|g| self.vgroup(arow, g)).collect();
-        let masks: Vec<Value> = (0..self.groups).map(|g| self.exec_mask(g)).collect();
-        // Each lane's address less 4 × its lane number: one value R across the active lanes.
-        let rel: Vec<Value> = (0..self.groups)
-            .map(|g| {
-                let at = 16 * g as u32;
-                let s = self.vconst([at, at + 4, at + 8, at + 12]);
-                self.b.ins().isub(a[g], s)
-            })
-            .collect();
-        let masked: Vec<Value> = rel
-            .iter()
-            .zip(&masks)
-            .map(|(&r, &m)| self.b.ins().band(r, m))
-            .collect();
-        let r = self.reduce_lanes(&masked, |g, x, y| g.b.ins().umax(x, y));
-        let rs = self.b.ins().splat(types::I32X4, r);
-        let mut ok = None;
-        for (&x, &m) in rel.iter().zip(&masks) {
-            let eq = self.b.ins().icmp(IntCC::Equal, x, rs);
-            let off = self.b.ins().bnot(m);
-            let c = self.b.ins().bor(eq, off);
-            ok = Some(match ok {
-                Some(acc) => self.b.ins().band(acc, c),
-                None => c,
-            });
-        }
-        let ok = ok.expect("a row has groups");
-        let ok = self.b.ins().vall_true(ok);
-        let lanes = 4 * self.groups as i64;
-        let top = self.b.ins().uextend(types::I64, r);
-        let top = self.b.ins().iadd_imm(top, i64::from(e.off) + 4 * lanes);
-        let len = self.lds_len();
-        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, top, len);
-        let inline = self.b.ins().band(ok, fits);
-        self.read_call_registers(i);
-        let (fast, call, merge) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        self.b.ins().brif(inline, fast, &[], call, &[]);
-        // The call first (see `inline_ds`).
-        self.enter(call);
-        self.b.seal_block(call);
-        self.call_path(pc, i, Lower::Mem);
-        self.b.ins().jump(merge, &[]);
-        self.enter(fast);
-        self.b.seal_block(fast);
-        let ptr = self.b.func.dfg.value_type(self.ctx);
-        let base = self.lds_base();
-        let r = self.b.ins().uextend(ptr, r);
-        let p = self.b.ins().iadd(base, r);
-        let row = reg_index(e.reg);
-        let mut loaded = Vec::new();
-        for g in 0..self.groups {
-            let masks_g = self.exec_mask(g);
-            let off = (e.off + 16 * g as u32) as i32;
-            let old_mem = self.b.ins().load(types::I32X4, lds_flags(), p, off);
-            let reg = self.vgroup(row, g);
-            if store {
-                let x = self.b.ins().bitselect(masks_g, reg, old_mem);
-                self.b.ins().store(lds_flags(), x, p, off);
-            } else {
-                loaded.push(self.b.ins().bitselect(masks_g, old_mem, reg));
-            }
-        }
-        for (g, x) in loaded.into_iter().enumerate() {
-            self.set_vgroup(row, g, x);
-        }
-        self.count_lanes();
-        self.b.ins().jump(merge, &[]);
         self.enter(merge);
         self.b.seal_block(merge);
         true

@@ -5,7 +5,7 @@
 //! loop of `ds_add_u32`, a barrier, one `global_atomic_add` per bin) against a CPU reference;
 //! the faults (a wild address in one lane of a global atomic, an LDS atomic past the
 //! allocation) reported as the interpreter reports them; and a reduction's tree step under
-//! a partial EXEC (`inline_lds.rs`'s `inline_ds_partial`). Expected values come from the
+//! a partial EXEC. Expected values come from the
 //! instructions' definitions run here lane by lane in ascending order (what the ISA leaves
 //! to the hardware, the interpreter fixes that way); the tier's own check compares each
 //! compiled run with the interpreter, registers, LDS and the buffer included.
@@ -173,11 +173,10 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64) {
             after.instructions >= before.instructions + 14 && after.runs >= before.runs + 2,
             "{what}: not compiled whole ({before:?} → {after:?})"
         );
-        // (Under a partial EXEC the contiguous `ds_write_b32` is inline too.)
         let calls = if exec.count_ones() as usize == lanes {
             4
         } else {
-            9
+            10
         };
         assert!(
             after.calls >= before.calls + calls,
@@ -372,10 +371,9 @@ fn check_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
 
 /// A reduction's tree step under a partial EXEC (lanes below 16 active): `ds_read_b32` at
 /// `lane + 16` from an address register whose inactive lanes hold garbage, `ds_read_b32` and
-/// `ds_write_b32` at the lane. The active lanes' addresses are contiguous, so with room for
-/// the whole row in the LDS every access is inline (no call); with less, the read from the
-/// garbage register is the call of the interpreter's fast path (in range for the active
-/// lanes). Expected values: the step on a model.
+/// `ds_write_b32` at the lane, each a call of the interpreter's fast path (in range for the
+/// active lanes), in LDS with room for the whole row and without. Expected values: the step
+/// on a model.
 fn check_tree_step(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let add = add(!attr.is_empty());
     let exec = if lanes == 32 {
@@ -400,7 +398,7 @@ fn check_tree_step(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
 "
         ),
     );
-    for (size, inline) in [(4 * lanes + 64, true), (4 * lanes, false)] {
+    for size in [4 * lanes + 64, 4 * lanes] {
         let mut r = WaveRegs::new(gen);
         (r.s[10], r.s[11]) = (0xffff, 0);
         for l in 0..64 {
@@ -422,10 +420,9 @@ fn check_tree_step(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
                 after.instructions >= before.instructions + 9,
                 "{what}: not compiled whole ({before:?} → {after:?})"
             );
-            assert_eq!(
-                after.calls == before.calls,
-                inline,
-                "{what}: inline ({before:?} → {after:?})"
+            assert!(
+                after.calls >= before.calls + 3,
+                "{what}: the DS calls ({before:?} → {after:?})"
             );
         }
         let v21 = |l: usize| 1000 * l as u32 + 7;
