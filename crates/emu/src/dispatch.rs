@@ -985,10 +985,15 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
             // runs this instruction (and reports its fault, if it is one).
             if let Some(b) = block.filter(|b| b.runs(w)) {
                 match crate::jit::run(b, w, QUANTUM - turn + 1, &fetch, env, verify) {
-                    Ok(0) => declined = true,
-                    Ok(n) => {
+                    Ok((0, _)) => declined = true,
+                    Ok((n, parked)) => {
                         w.instructions += u64::from(n);
                         turn += n - 1;
+                        // It ended with `s_barrier` (`w.pc` after it), as `Flow::Barrier`.
+                        if parked {
+                            w.state = WaveState::Barrier;
+                            return Ok(());
+                        }
                         continue;
                     }
                     Err(detail) => {

@@ -2858,6 +2858,7 @@ pub(crate) fn jit_lowering(op: Op) -> Option<crate::jit::Lower> {
         Op::S_BUFFER_LOAD_DWORDX16 => Lower::Mem,
         Op::S_WAITCNT => Lower::Step,
         Op::S_WAITCNT_VSCNT => Lower::Step,
+        Op::S_BARRIER => Lower::Barrier,
         _ => return None,
     })
 }

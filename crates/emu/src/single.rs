@@ -195,7 +195,8 @@ fn run(
                 // The buffer is copied and compared by the check (no journal: stores run
                 // inline as in dispatches).
                 let g = global.as_deref_mut();
-                let n = crate::jit::run_checked(b, &mut w, budget, &fetch, &mut env, g)
+                // A barrier (`parked`) waits for no one: one wave alone.
+                let (n, _parked) = crate::jit::run_checked(b, &mut w, budget, &fetch, &mut env, g)
                     .map_err(|detail| FaultKind::TierMismatch { detail })?;
                 if n > 0 {
                     count += u64::from(n);

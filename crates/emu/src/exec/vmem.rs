@@ -1536,27 +1536,32 @@ fn ds_atomic32(
         return None;
     }
     let exec = w.exec();
-    let mut max_addr = 0u32;
-    for l in 0..LANES {
-        let msk = ((exec >> l) & 1).wrapping_neg() as u32;
-        max_addr = max_addr.max(addr[l] & msk);
+    // The active lanes' highest element end (in 64 bits: an address + offset past 4 GiB is
+    // out of range here, and the general path wraps it as the hardware does).
+    let mut end = 0u64;
+    let mut lanes = exec;
+    while lanes != 0 {
+        let l = lanes.trailing_zeros() as usize;
+        lanes &= lanes - 1;
+        end = end.max(u64::from(addr[l]) + u64::from(off16) + 4);
     }
-    if u64::from(max_addr) + u64::from(off16) + 4 > lds.len() as u64
-        || addr.iter().any(|a| a.checked_add(off16).is_none())
-    {
+    if end > lds.len() as u64 {
         return None;
     }
     let (src_reg, cmp_reg) = match m.atom {
         Atom::CmpSwap | Atom::FCmpSwap | Atom::MskOr => (i.src[2], Some(i.src[1])),
         _ => (i.src[1], None),
     };
-    let src = w.v[crate::wave::reg_index(src_reg)];
-    let cmp = cmp_reg.map(|r| w.v[crate::wave::reg_index(r)]);
+    let src = &w.v[crate::wave::reg_index(src_reg)];
+    let cmp = cmp_reg.map(|r| &w.v[crate::wave::reg_index(r)]);
     let mut old_row = [0u32; LANES];
-    for l in 0..LANES {
-        if exec >> l & 1 == 0 {
-            continue;
-        }
+    // Lane by lane in ascending order (active lanes only; a wave32 wave's high half never
+    // is), `ds_add_u32` (histograms) without the general operation's dispatch.
+    let add = m.atom == Atom::Add;
+    let mut lanes = exec;
+    while lanes != 0 {
+        let l = lanes.trailing_zeros() as usize;
+        lanes &= lanes - 1;
         let at = (addr[l] + off16) as usize;
         let Some(cell) = lds.get_mut(at..at + 4) else {
             continue; // unreachable: checked above
@@ -1564,8 +1569,12 @@ fn ds_atomic32(
         let mut b = [0u8; 4];
         b.copy_from_slice(cell);
         let old = u32::from_le_bytes(b);
-        let c = cmp.map_or(0, |c| u64::from(c[l]));
-        let new = atom_apply(m.atom, u64::from(old), u64::from(src[l]), c, 4) as u32;
+        let new = if add {
+            old.wrapping_add(src[l])
+        } else {
+            let c = cmp.map_or(0, |c| u64::from(c[l]));
+            atom_apply(m.atom, u64::from(old), u64::from(src[l]), c, 4) as u32
+        };
         cell.copy_from_slice(&new.to_le_bytes());
         old_row[l] = old;
     }

@@ -1,5 +1,6 @@
-//! DS (LDS) loads and stores compiled inline, in the full-EXEC variant of a region (with a
-//! partial EXEC they stay calls of the interpreter's fast path, `lower_mem.rs`).
+//! DS (LDS) loads, stores and 32-bit integer atomics compiled inline, in the full-EXEC
+//! variant of a region (with a partial EXEC they stay calls of the interpreter's fast path,
+//! `lower_mem.rs`; the atomics: `Gen::inline_ds_atomic`).
 //!
 //! The same instructions as the interpreter's `vmem::ds_dwords` fast path (`b32`, `b64`,
 //! `b96`, `b128`, `read2`/`write2` and their `st64` forms, not d16), with the same effect:
@@ -27,7 +28,7 @@
 //! - `lane_ops` counts the wave's lanes, as the interpreter does under a full EXEC.
 
 use super::super::Gen;
-use crate::decode::{Fmt, Inst, Kind, VGPR};
+use crate::decode::{Atom, Fmt, Inst, Kind, VGPR};
 use crate::jit::{CallCtx, Lower};
 use crate::ops::Op;
 use crate::wave::reg_index;
@@ -104,6 +105,9 @@ impl Gen<'_> {
         if !self.full {
             return false;
         }
+        if i.fmt == Fmt::Ds && i.mem.kind == Kind::Atomic {
+            return self.inline_ds_atomic(pc, i);
+        }
         let Some(elems) = elements(i) else {
             return false;
         };
@@ -120,27 +124,12 @@ impl Gen<'_> {
             .map(|e| u64::from(e.off) + 4 * u64::from(e.dwords))
             .max()
             .unwrap_or(0);
-        let top = self.b.ins().uextend(types::I64, top);
-        let top = self.b.ins().iadd_imm(top, end as i64);
         let ptr = self.b.func.dfg.value_type(self.ctx);
-        let len = self.b.ins().load(
-            types::I64,
-            MemFlags::trusted(),
-            self.ctx,
-            std::mem::offset_of!(CallCtx, lds_len) as i32,
-        );
-        let out = self.b.ins().icmp(IntCC::UnsignedGreaterThan, top, len);
-        // (`exit_if` seals the block after it.) The blocks below are sealed as soon as their
-        // predecessors are known, so a register first used after them needs no block
-        // parameter (left unsealed to the end, every block collected one per register, then
-        // removed one by one: a matmul region compiled 3× longer).
-        self.exit_if(out, pc);
-        let base = self.b.ins().load(
-            ptr,
-            MemFlags::trusted(),
-            self.ctx,
-            std::mem::offset_of!(CallCtx, lds) as i32,
-        );
+        // The blocks below are sealed as soon as their predecessors are known, so a
+        // register first used after them needs no block parameter (left unsealed to the
+        // end, every block collected one per register, then removed one by one: a matmul
+        // region compiled 3× longer).
+        let base = self.lds_exit_past(top, end, pc);
 
         // Each group's first lane address, and the shapes of the row.
         let heads: Vec<Value> = a.iter().map(|&x| self.b.ins().extractlane(x, 0)).collect();
@@ -184,17 +173,7 @@ impl Gen<'_> {
                 self.b.ins().iadd(base, h)
             })
             .collect();
-        // The paths below join again: in lazy mode (`lower.rs`) every register one of them
-        // reads must be defined before they part, so the call's are read here.
-        let t = super::touched(i, self.full);
-        for code in t.sgprs {
-            self.sgpr(code);
-        }
-        for row in t.rows {
-            for g in 0..self.groups {
-                self.vgroup(row, g);
-            }
-        }
+        self.read_call_registers(i);
         let merge = self.b.create_block();
         let (pb, pl) = (self.b.create_block(), self.b.create_block());
         // The call first: its exit (lazy mode) stores the registers seen so far, which must
@@ -227,6 +206,89 @@ impl Gen<'_> {
         }
         self.enter(merge);
         self.b.seal_block(merge);
+        true
+    }
+
+    /// A 32-bit DS atomic of `ds_atomic32`'s (an integer operation or a swap, with or without
+    /// return) under a full EXEC: the range checked once as for loads and stores (the highest
+    /// lane address + offset + 4 within the LDS, else the region exits before it), then lane
+    /// by lane in ascending order a load, the operation and a store (so lanes on the same
+    /// dword see each other's results, as in the interpreter), the old values gathered into
+    /// the destination. Returns false, having emitted nothing, for anything else.
+    fn inline_ds_atomic(&mut self, pc: u64, i: &Inst) -> bool {
+        let m = i.mem;
+        let vgpr = |c: u16| (VGPR..VGPR + 256).contains(&c);
+        let supported = matches!(
+            m.atom,
+            Atom::Add
+                | Atom::Sub
+                | Atom::And
+                | Atom::Or
+                | Atom::Xor
+                | Atom::UMin
+                | Atom::UMax
+                | Atom::SMin
+                | Atom::SMax
+                | Atom::Swap
+        );
+        if !supported
+            || i.fmt != Fmt::Ds
+            || m.bytes != 4
+            || m.two
+            || i.op != Op::Mem
+            || !vgpr(i.src[0])
+            || !vgpr(i.src[1])
+            || (m.rtn && !vgpr(i.dst))
+        {
+            return false;
+        }
+        let off = (i.imm as u32 & 0xff) | u32::from(i.offset1) << 8;
+        let a: Vec<Value> = (0..self.groups)
+            .map(|g| self.vgroup(reg_index(i.src[0]), g))
+            .collect();
+        let d: Vec<Value> = (0..self.groups)
+            .map(|g| self.vgroup(reg_index(i.src[1]), g))
+            .collect();
+        let top = self.reduce_lanes(&a, |g, x, y| g.b.ins().umax(x, y));
+        let base = self.lds_exit_past(top, u64::from(off) + 4, pc);
+        let ptr = self.b.func.dfg.value_type(self.ctx);
+        let mut olds = Vec::new();
+        for g in 0..self.groups {
+            let mut row = self.b.ins().iconst(types::I32, 0);
+            row = self.b.ins().splat(types::I32X4, row);
+            for j in 0..4u8 {
+                let at = self.b.ins().extractlane(a[g], j);
+                let at = self.b.ins().uextend(ptr, at);
+                let p = self.b.ins().iadd(base, at);
+                let old = self.b.ins().load(types::I32, lds_flags(), p, off as i32);
+                let x = self.b.ins().extractlane(d[g], j);
+                let ins = self.b.ins();
+                let new = match m.atom {
+                    Atom::Add => ins.iadd(old, x),
+                    Atom::Sub => ins.isub(old, x),
+                    Atom::And => ins.band(old, x),
+                    Atom::Or => ins.bor(old, x),
+                    Atom::Xor => ins.bxor(old, x),
+                    Atom::UMin => ins.umin(old, x),
+                    Atom::UMax => ins.umax(old, x),
+                    Atom::SMin => ins.smin(old, x),
+                    Atom::SMax => ins.smax(old, x),
+                    _ => x, // Swap
+                };
+                self.b.ins().store(lds_flags(), new, p, off as i32);
+                if m.rtn {
+                    row = self.b.ins().insertlane(row, old, j);
+                }
+            }
+            olds.push(row);
+        }
+        if m.rtn {
+            let dst = reg_index(i.dst);
+            for (g, x) in olds.into_iter().enumerate() {
+                self.set_vgroup(dst, g, x);
+            }
+        }
+        self.count_lanes();
         true
     }
 
@@ -291,6 +353,54 @@ impl Gen<'_> {
         for (row, g, x) in loaded {
             self.set_vgroup(row, g, x);
         }
+    }
+
+    /// Reads the registers the call of `i` touches: the inline and call paths join again,
+    /// and in lazy mode (`lower.rs`) every register one of them reads must be defined before
+    /// they part.
+    fn read_call_registers(&mut self, i: &Inst) {
+        let t = super::touched(i, self.full);
+        for code in t.sgprs {
+            self.sgpr(code);
+        }
+        for row in t.rows {
+            for g in 0..self.groups {
+                self.vgroup(row, g);
+            }
+        }
+    }
+
+    /// The work-group's LDS size (`CallCtx::lds_len`, i64).
+    fn lds_len(&mut self) -> Value {
+        self.b.ins().load(
+            types::I64,
+            MemFlags::trusted(),
+            self.ctx,
+            std::mem::offset_of!(CallCtx, lds_len) as i32,
+        )
+    }
+
+    /// The work-group's LDS (`CallCtx::lds`, a host pointer).
+    fn lds_base(&mut self) -> Value {
+        let ptr = self.b.func.dfg.value_type(self.ctx);
+        self.b.ins().load(
+            ptr,
+            MemFlags::trusted(),
+            self.ctx,
+            std::mem::offset_of!(CallCtx, lds) as i32,
+        )
+    }
+
+    /// Leaves the region before `i` at `pc` when `top` (i32: the highest lane address)
+    /// plus `end` is past the LDS; returns the LDS pointer for the code after.
+    fn lds_exit_past(&mut self, top: Value, end: u64, pc: u64) -> Value {
+        let top = self.b.ins().uextend(types::I64, top);
+        let top = self.b.ins().iadd_imm(top, end as i64);
+        let len = self.lds_len();
+        let out = self.b.ins().icmp(IntCC::UnsignedGreaterThan, top, len);
+        // (`exit_if` seals the block after it.)
+        self.exit_if(out, pc);
+        self.lds_base()
     }
 
     /// Lanes `lanes` of the eight `i32` lanes of `x` then `y`.

@@ -132,7 +132,10 @@ impl Gen<'_> {
         match (l, i.fmt) {
             (Lower::Step, _) => self.mem_wait(i),
             (Lower::Mem, Fmt::Smem) => self.mem_smem(pc, i),
-            (Lower::Mem, Fmt::Global | Fmt::Flat) => self.mem_vmem(pc, i),
+            // Atomics are calls (`lower_mem.rs`).
+            (Lower::Mem, Fmt::Global | Fmt::Flat) if i.mem.kind != Kind::Atomic => {
+                self.mem_vmem(pc, i)
+            }
             _ => false,
         }
     }

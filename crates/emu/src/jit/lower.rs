@@ -120,7 +120,7 @@ fn basic_blocks(region: &[(u64, Inst, Lower)], start: u64) -> BTreeMap<u64, Bb> 
             let (pc, i, lw) = &region[k];
             bb.insts.push(k);
             bb.next = pc + u64::from(i.size);
-            if matches!(lw, Lower::Branch(_)) {
+            if matches!(lw, Lower::Branch(_) | Lower::Barrier) {
                 break;
             }
         }
@@ -615,6 +615,7 @@ impl Gen<'_> {
             self.full = full;
             let writes_before = self.exec_writes;
             let mut branch = None;
+            let mut barrier = false;
             let mut at = 0;
             while at < bb.insts.len() {
                 let (run, valu) = lane_run(region, &bb.insts[at..], self.wave32);
@@ -629,6 +630,7 @@ impl Gen<'_> {
                 let (pc, i, l) = &region[k];
                 match l {
                     Lower::Branch(c) => branch = Some((*pc, *i, *c)),
+                    Lower::Barrier => barrier = true,
                     Lower::Mem | Lower::Step => self.call_interpreter(*pc, i, *l),
                     _ => self.inst(i, *l)?,
                 }
@@ -659,6 +661,18 @@ impl Gen<'_> {
                 }
             };
             match branch {
+                // `s_barrier` ends the basic block and the region's run: the exit after it,
+                // the wave to be parked.
+                None if barrier => {
+                    let one = self.b.ins().iconst(types::I32, 1);
+                    let at = std::mem::offset_of!(super::CallCtx, parked) as i32;
+                    self.b.ins().store(MemFlags::trusted(), one, self.ctx, at);
+                    let p = self.b.ins().iconst(types::I64, bb.next as i64);
+                    let exit = self.exit;
+                    self.b
+                        .ins()
+                        .jump(exit, &[BlockArg::Value(p), BlockArg::Value(after)]);
+                }
                 None => {
                     let (blk, args) = to(self, bb.next);
                     self.b.ins().jump(blk, &args);
@@ -1033,7 +1047,7 @@ impl Gen<'_> {
             };
         }
         match l {
-            Lower::Nop | Lower::Branch(_) | Lower::Mem | Lower::Step => Ok(()),
+            Lower::Nop | Lower::Branch(_) | Lower::Mem | Lower::Step | Lower::Barrier => Ok(()),
             Lower::VAlu(op) => {
                 self.count_lanes();
                 self.valu(i, op)

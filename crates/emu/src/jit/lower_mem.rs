@@ -80,11 +80,16 @@ unsafe extern "C" fn step_call(ctx: *mut CallCtx, i: *const Inst) -> u32 {
 /// it writes every lane of them, so what the `Wave` held there does not matter.
 fn touched(i: &Inst, full: bool) -> Regs {
     let m = i.mem;
-    let data = if m.two {
+    let mut data = if m.two {
         2 * usize::from(m.bytes) / 4
     } else {
         (usize::from(m.bytes) * usize::from(m.count) / 4).max(1)
     };
+    // A GLOBAL/FLAT compare-swap's data is the new value then the compare value, one
+    // register tuple (DS names them apart).
+    if m.kind == Kind::Atomic && i.fmt != Fmt::Ds {
+        data *= 2;
+    }
     let mut sgprs = vec![124, 126, 127];
     let mut rows = Vec::new();
     let ext = if i.fmt == Fmt::Smem && i.ext < 128 {
@@ -123,7 +128,7 @@ fn touched(i: &Inst, full: bool) -> Regs {
 }
 
 /// Which of [`touched`] the instruction may write: an SMEM load's SGPRs, a vector load's
-/// destination rows; a store writes no register.
+/// or returning atomic's destination rows; a store writes no register.
 fn written(i: &Inst, t: &Regs) -> Regs {
     let d = usize::from(i.dst);
     if i.fmt == Fmt::Smem {
@@ -137,11 +142,20 @@ fn written(i: &Inst, t: &Regs) -> Regs {
             rows: Vec::new(),
         };
     }
-    if i.mem.kind != Kind::Load || i.dst < VGPR {
+    let m = i.mem;
+    let returns = match m.kind {
+        Kind::Load => true,
+        // DS atomics say so in their opcode (`_rtn_`), GLOBAL/FLAT ones with GLC.
+        Kind::Atomic if i.fmt == Fmt::Ds => m.rtn,
+        Kind::Atomic => i.has(crate::decode::flag::GLC),
+        _ => false,
+    };
+    if !returns || i.dst < VGPR {
         return Regs::default();
     }
-    let m = i.mem;
-    let n = if m.two {
+    let n = if m.kind == Kind::Atomic {
+        usize::from(m.bytes) / 4
+    } else if m.two {
         2 * usize::from(m.bytes) / 4
     } else {
         (usize::from(m.bytes) * usize::from(m.count) / 4).max(1)
