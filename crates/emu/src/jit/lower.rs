@@ -131,6 +131,13 @@ impl Compiler {
         ] {
             flags.set(k, v).map_err(|e| e.to_string())?;
         }
+        // EXPERIMENT: HSAEMU_JIT_CL="k=v,k=v" overrides Cranelift settings.
+        if let Ok(o) = std::env::var("HSAEMU_JIT_CL") {
+            for kv in o.split(',').filter(|s| !s.is_empty()) {
+                let (k, v) = kv.split_once('=').unwrap_or((kv, "true"));
+                flags.set(k, v).map_err(|e| e.to_string())?;
+            }
+        }
         let isa = cranelift_native::builder()
             .map_err(str::to_string)?
             .finish(settings::Flags::new(flags))
@@ -153,7 +160,7 @@ impl Compiler {
         region: &[(u64, Inst, Lower)],
         start: u64,
         wave32: bool,
-    ) -> Result<BlockFn, String> {
+    ) -> Result<(BlockFn, Vec<u64>), String> {
         let ptr = self.module.target_config().pointer_type();
         let mut ctx = self.module.make_context();
         for _ in 0..6 {
@@ -168,6 +175,7 @@ impl Compiler {
             .module
             .declare_function(&name, Linkage::Local, &ctx.func.signature)
             .map_err(|e| e.to_string())?;
+        let entries;
         {
             let mut b = FunctionBuilder::new(&mut ctx.func, &mut self.fctx);
             let entry = b.create_block();
@@ -175,9 +183,13 @@ impl Compiler {
             b.switch_to_block(entry);
             let p = b.block_params(entry).to_vec();
             // The registers are loaded in `loads`, generated last, once every register the
-            // region touches is known.
+            // region touches is known; a wave resuming at another basic block (where the
+            // budget stopped a run) enters through `others`.
             let loads = b.create_block();
-            b.ins().jump(loads, &[]);
+            let others = b.create_block();
+            let now = b.ins().load(types::I64, mf(), p[4], 0);
+            let at_start = b.ins().icmp_imm(IntCC::Equal, now, start as i64);
+            b.ins().brif(at_start, loads, &[], others, &[]);
             let exit = b.create_block();
             b.append_block_param(exit, types::I64);
             b.append_block_param(exit, types::I32);
@@ -218,8 +230,9 @@ impl Compiler {
             // `HSAEMU_JIT=sync` compiles every block start at its first execution: there a
             // region that writes EXEC gets the general variant alone (half the compile time;
             // the other modes and `run_words` generate and check both).
-            let one = super::mode() == super::Mode::Sync
-                && region.iter().any(|(_, i, l)| writes_exec(i, *l));
+            let one = (super::mode() == super::Mode::Sync
+                && region.iter().any(|(_, i, l)| writes_exec(i, *l)))
+                || std::env::var("HSAEMU_JIT_VARIANTS").is_ok_and(|v| v == "general"); // EXPERIMENT
             let variants = if one { 1 } else { 2 };
             for heads in &mut g.heads[..variants] {
                 *heads = bbs.keys().map(|&pc| (pc, g.b.create_block())).collect();
@@ -232,6 +245,7 @@ impl Compiler {
             let general = g.heads[0][&start];
             let full = g.heads[1].get(&start).copied();
             g.loads(loads, general, full);
+            entries = g.other_entries(others, now);
             g.b.seal_all_blocks();
             g.b.finalize();
         }
@@ -246,7 +260,10 @@ impl Compiler {
         // SAFETY: `code` is the finalized function just defined with the signature of
         // `BlockFn` (six pointer arguments and a u32, returning a u32, the platform's C
         // calling convention, which is Cranelift's default for the host ISA).
-        Ok(unsafe { std::mem::transmute::<*const u8, BlockFn>(code) })
+        Ok((
+            unsafe { std::mem::transmute::<*const u8, BlockFn>(code) },
+            entries,
+        ))
     }
 }
 
@@ -771,17 +788,52 @@ impl Gen<'_> {
     /// The entry's loads of every register the region touches, and the choice of variant.
     fn loads(&mut self, block: Block, general: Block, full: Option<Block>) {
         self.enter(block);
+        let sets = std::mem::take(&mut self.lazy_sets);
+        self.load_registers(Some(&sets));
+        self.choose_variant(general, full);
+    }
+
+    /// The entry at any other basic block than the start (`pc`, the `Wave`'s PC, is its
+    /// address): every register the region touches loaded, then the basic block in the
+    /// variant EXEC calls for; at no basic block's address, nothing runs (0). Returns the
+    /// addresses entered here.
+    fn other_entries(&mut self, block: Block, pc: Value) -> Vec<u64> {
+        self.enter(block);
+        self.load_registers(None);
+        let entries: Vec<u64> = self.heads[0]
+            .keys()
+            .copied()
+            .filter(|&h| h != self.start)
+            .collect();
+        for &h in &entries {
+            let (go, next) = (self.b.create_block(), self.b.create_block());
+            let here = self.b.ins().icmp_imm(IntCC::Equal, pc, h as i64);
+            self.b.ins().brif(here, go, &[], next, &[]);
+            self.enter(go);
+            let (general, full) = (self.heads[0][&h], self.heads[1].get(&h).copied());
+            self.choose_variant(general, full);
+            self.enter(next);
+        }
+        let zero = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().return_(&[zero]);
+        entries
+    }
+
+    /// Loads every register the region touches but those every variant's first basic
+    /// block defined (`sets`; `None`: all), SCC and `lane_ops`, and zeroes the count.
+    fn load_registers(&mut self, sets: Option<&[Defined]>) {
         self.svar(126);
         self.svar(127);
         // Registers every variant's first basic block defined need no load here; EXEC does,
         // since the variant is chosen by it below (else that choice read an undefined
         // variable, 0, and the full-EXEC variant never ran when both variants' first basic
         // blocks read EXEC: those with a memory call).
-        let sets = std::mem::take(&mut self.lazy_sets);
+        let sets = sets.unwrap_or_default();
+        let lazy = !sets.is_empty();
         let sgprs: Vec<(usize, Variable)> = self
             .sgprs
             .iter()
-            .filter(|(c, _)| **c >= 126 || !sets.iter().all(|(s, _)| s.contains(c)))
+            .filter(|(c, _)| !lazy || **c >= 126 || !sets.iter().all(|(s, _)| s.contains(c)))
             .map(|(&c, (v, _))| (c, *v))
             .collect();
         for (code, var) in sgprs {
@@ -798,7 +850,7 @@ impl Gen<'_> {
             .collect();
         for (row, vars) in rows {
             for (g, var) in vars.into_iter().enumerate() {
-                if sets.iter().all(|(_, r)| r.contains(&(row, g))) {
+                if lazy && sets.iter().all(|(_, r)| r.contains(&(row, g))) {
                     continue;
                 }
                 let x = self
@@ -814,6 +866,10 @@ impl Gen<'_> {
         self.b.def_var(self.lane_ops, lane_ops);
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.def_var(self.count, zero);
+    }
+
+    /// Jumps to `full` when EXEC holds every lane (and there is one), else to `general`.
+    fn choose_variant(&mut self, general: Block, full: Option<Block>) {
         match full {
             Some(full) => {
                 let is_full = self.exec_is_full();

@@ -37,7 +37,7 @@ mod lower;
 use crate::decode::{flag, Fmt, Gen, Inst, Sub, AGPR, VGPR};
 use crate::exec::{self, Env, Flow};
 use crate::wave::{Ty, Wave, LANES};
-use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, OnceLock};
 
 /// Executions of a block start before it is compiled.
@@ -554,6 +554,9 @@ pub(crate) struct Block {
     wave32: bool,
     /// Its instructions: the compiled code passes their addresses to its calls (`lower_mem`).
     insts: Vec<(u64, Inst, Lower)>,
+    /// Where it starts, and the other addresses it may be entered at (its basic blocks').
+    start: u64,
+    entries: Vec<u64>,
 }
 
 impl Block {
@@ -630,6 +633,25 @@ impl Block {
 pub(crate) struct Slots {
     hits: Box<[AtomicU32]>,
     blocks: Box<[AtomicPtr<Block>]>,
+    /// Instructions of a region being compiled: a start among them that becomes hot
+    /// meanwhile starts counting again (the region will be entered there, or, when the
+    /// start is not one of its basic blocks, becomes hot again later).
+    pending: Box<[AtomicBool]>,
+    /// Instructions inside a compiled region that are not among its entries: a wave starts
+    /// there after its turn ended in the middle of a basic block, or after the interpreter
+    /// ran an access the region declined; such a start is compiled only at
+    /// [`INSIDE_FACTOR`] times the threshold.
+    inside: Box<[AtomicBool]>,
+}
+
+/// How much hotter a start inside a compiled region must be (see `Slots::inside`): a wave
+/// resuming there runs at most one pass through the region's code in the interpreter before
+/// it reaches an entry.
+const INSIDE_FACTOR: u32 = 16;
+
+/// The slot of the instruction at `pc` in a program whose slot `k` is the one at `start`.
+fn index_at(k: usize, start: u64, pc: u64) -> Option<usize> {
+    k.checked_add_signed((pc.wrapping_sub(start) as i64 / 4) as isize)
 }
 
 /// `hits` value once a start was sent to the compiler (it is never sent again).
@@ -642,6 +664,8 @@ impl Slots {
             blocks: (0..n)
                 .map(|_| AtomicPtr::new(std::ptr::null_mut()))
                 .collect(),
+            pending: (0..n).map(|_| AtomicBool::new(false)).collect(),
+            inside: (0..n).map(|_| AtomicBool::new(false)).collect(),
         }
     }
 
@@ -651,6 +675,32 @@ impl Slots {
         let p = self.blocks.get(k)?.load(Ordering::Acquire);
         // SAFETY: a non-null pointer was published from a leaked `Box<Block>` (never freed).
         unsafe { p.as_ref() }
+    }
+
+    /// Publishes `b`, compiled for the start at dword `k`, there and at its other entries
+    /// that have no block yet (a wave the budget stopped inside a loop resumes at one of
+    /// its basic blocks: entering the region there, it is not compiled again from there).
+    fn publish(&self, k: usize, b: &'static Block) {
+        let p = std::ptr::from_ref(b).cast_mut();
+        self.blocks[k].store(p, Ordering::Release);
+        for (pc, _, _) in &b.insts {
+            if let Some(f) = index_at(k, b.start, *pc).and_then(|j| self.inside.get(j)) {
+                f.store(true, Ordering::Relaxed);
+            }
+        }
+        for &e in &b.entries {
+            let Some(j) = index_at(k, b.start, e) else {
+                continue;
+            };
+            if let (Some(slot), Some(h)) = (self.blocks.get(j), self.hits.get(j)) {
+                if slot
+                    .compare_exchange(std::ptr::null_mut(), p, Ordering::Release, Ordering::Relaxed)
+                    .is_ok()
+                {
+                    h.store(SENT, Ordering::Relaxed);
+                }
+            }
+        }
     }
 
     /// Counts one execution of the block start at `k`; true exactly once, when it becomes
@@ -665,8 +715,27 @@ impl Slots {
             return false;
         }
         // Racing waves may lose counts; being late by a few executions does not matter.
+        if n + 1 > threshold && self.pending[k].load(Ordering::Relaxed) {
+            h.store(0, Ordering::Relaxed);
+            return false;
+        }
         h.store(n + 1, Ordering::Relaxed);
+        let threshold = if self.inside[k].load(Ordering::Relaxed) {
+            threshold.saturating_mul(INSIDE_FACTOR)
+        } else {
+            threshold
+        };
         n + 1 > threshold && h.swap(SENT, Ordering::Relaxed) != SENT
+    }
+
+    /// Marks the instructions of the region compiled for the start at dword `k` as pending
+    /// (`on`) or not.
+    fn set_pending(&self, k: usize, start: u64, insts: &[(u64, Inst, Lower)], on: bool) {
+        for (pc, _, _) in insts {
+            if let Some(p) = index_at(k, start, *pc).and_then(|j| self.pending.get(j)) {
+                p.store(on, Ordering::Relaxed);
+            }
+        }
     }
 }
 
@@ -788,8 +857,18 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                 }
             };
             for r in rx {
+                if std::env::var_os("HSAEMU_JIT_INSTS").is_some() {
+                    // EXPERIMENT
+                    eprintln!("hsaemu-jit: region at {:#x}:", r.start);
+                    for (pc, i, _) in &r.insts {
+                        eprintln!("  {pc:#x} {}", i.describe());
+                    }
+                }
                 let t = thread_cpu_nanos();
                 let compiled = c.compile(&r.insts, r.start, r.wave32);
+                if let Reply::Publish(slots, k) = &r.reply {
+                    slots.set_pending(*k, r.start, &r.insts, false);
+                }
                 if let (Err(e), true) = (&compiled, std::env::var_os("HSAEMU_JIT_DEBUG").is_some())
                 {
                     let first = r
@@ -800,7 +879,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                     let e: String = e.chars().take(600).collect();
                     eprintln!("hsaemu-jit: block at `{first}` not compiled: {e}");
                 }
-                let block = compiled.ok().map(|f| {
+                let block = compiled.ok().map(|(f, entries)| {
                     let b: &'static Block = Box::leak(Box::new(Block {
                         f,
                         n: r.insts.len() as u32,
@@ -816,10 +895,21 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                         }),
                         wave32: r.wave32,
                         insts: r.insts,
+                        start: r.start,
+                        entries,
                     }));
                     b
                 });
                 COMPILE_NANOS.fetch_add(thread_cpu_nanos() - t, Ordering::Relaxed);
+                if std::env::var_os("HSAEMU_JIT_TIMES").is_some() {
+                    // EXPERIMENT
+                    eprintln!(
+                        "hsaemu-jit: {} insts in {:.1} ms\n{}",
+                        block.map_or(0, |b| b.n),
+                        (thread_cpu_nanos() - t) as f64 / 1e6,
+                        cranelift_codegen::timing::take_current()
+                    );
+                }
                 match block {
                     Some(b) => {
                         COMPILED_BLOCKS.fetch_add(1, Ordering::Relaxed);
@@ -832,8 +922,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                 match r.reply {
                     Reply::Publish(slots, k) => {
                         if let Some(b) = block {
-                            slots.blocks[k]
-                                .store(std::ptr::from_ref(b).cast_mut(), Ordering::Release);
+                            slots.publish(k, b);
                         }
                     }
                     Reply::Wait(tx) => {
@@ -900,17 +989,26 @@ pub(crate) fn on_start(
     wave32: bool,
 ) -> Option<&'static Block> {
     let sync = matches!(mode(), Mode::Sync | Mode::Verify);
-    if !slots.hit(k, if sync { 0 } else { THRESHOLD }) {
+    // EXPERIMENT
+    static TH: OnceLock<u32> = OnceLock::new();
+    let th = *TH.get_or_init(|| {
+        std::env::var("HSAEMU_JIT_THRESHOLD")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(THRESHOLD)
+    });
+    if !slots.hit(k, if sync { 0 } else { th }) {
         return None;
     }
     if sync {
         let b = compile_insts(collect(fetch, pc, mode() != Mode::Verify), pc, wave32)?;
-        slots.blocks[k].store(std::ptr::from_ref(b).cast_mut(), Ordering::Release);
+        slots.publish(k, b);
         return Some(b);
     }
     let insts = collect(fetch, pc, true);
     if insts.len() >= MIN_BLOCK {
         if let Some(q) = queue() {
+            slots.set_pending(k, pc, &insts, true);
             let _ = q.send(Request {
                 insts,
                 start: pc,
