@@ -48,7 +48,7 @@
 //! its code) and afterwards define from the `Wave` every register it writes (`set_sgpr`,
 //! `set_vgroup` with a load), since the `Wave` is only up to date at the exits.
 
-use super::{branch_target, BlockFn, Lower, SAluOp, VAluOp};
+use super::{branch_target, BlockFn, CallCtx, Lower, SAluOp, VAluOp, Variants};
 use crate::decode::{Inst, VGPR};
 use crate::wave::{inline_float, reg_index, Ty, LANES};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -124,10 +124,15 @@ fn basic_blocks(region: &[(u64, Inst, Lower)], start: u64) -> BTreeMap<u64, Bb> 
 impl Compiler {
     pub(super) fn new() -> Result<Compiler, String> {
         let mut flags = settings::builder();
+        // Cranelift's IR verifier costs a quarter of the compile time; the tier's checks
+        // (debug builds, `HSAEMU_JIT=sync`/`verify`, which the tests run) keep it.
+        let checked = cfg!(debug_assertions)
+            || matches!(super::mode(), super::Mode::Sync | super::Mode::Verify);
         for (k, v) in [
             ("opt_level", "none"),
             ("use_colocated_libcalls", "false"),
             ("is_pic", "false"),
+            ("enable_verifier", if checked { "true" } else { "false" }),
         ] {
             flags.set(k, v).map_err(|e| e.to_string())?;
         }
@@ -160,6 +165,7 @@ impl Compiler {
         region: &[(u64, Inst, Lower)],
         start: u64,
         wave32: bool,
+        variants: Variants,
     ) -> Result<(BlockFn, Vec<u64>), String> {
         let ptr = self.module.target_config().pointer_type();
         let mut ctx = self.module.make_context();
@@ -230,19 +236,29 @@ impl Compiler {
             // `HSAEMU_JIT=sync` compiles every block start at its first execution: there a
             // region that writes EXEC gets the general variant alone (half the compile time;
             // the other modes and `run_words` generate and check both).
-            let one = (super::mode() == super::Mode::Sync
-                && region.iter().any(|(_, i, l)| writes_exec(i, *l)))
-                || std::env::var("HSAEMU_JIT_VARIANTS").is_ok_and(|v| v == "general"); // EXPERIMENT
-            let variants = if one { 1 } else { 2 };
-            for heads in &mut g.heads[..variants] {
+            let one = super::mode() == super::Mode::Sync
+                && region.iter().any(|(_, i, l)| writes_exec(i, *l));
+            let variants = match variants {
+                Variants::Both if one => Variants::General,
+                v => v,
+            };
+            // Without the general variant its basic blocks are exits that note the miss.
+            let n = if variants == Variants::General { 1 } else { 2 };
+            for heads in &mut g.heads[..n] {
                 *heads = bbs.keys().map(|&pc| (pc, g.b.create_block())).collect();
             }
-            g.variant(region, &bbs, false)?;
-            if variants == 2 {
+            if variants != Variants::Full {
+                g.variant(region, &bbs, false)?;
+            }
+            if variants != Variants::General {
                 g.variant(region, &bbs, true)?;
             }
             g.exit_block();
-            let general = g.heads[0][&start];
+            let general = if variants == Variants::Full {
+                g.misses()
+            } else {
+                g.heads[0][&start]
+            };
             let full = g.heads[1].get(&start).copied();
             g.loads(loads, general, full);
             entries = g.other_entries(others, now);
@@ -775,6 +791,37 @@ impl Gen<'_> {
             let zero = self.b.ins().iconst(types::I32, 0);
             self.b.ins().return_(&[zero]);
         }
+    }
+
+    /// A region compiled without its general variant: each of that variant's basic blocks
+    /// leaves the function before it, noting the miss (`CallCtx::missed`). Returns the
+    /// entry's miss, which leaves nothing to store (nothing ran).
+    fn misses(&mut self) -> Block {
+        let heads: Vec<(u64, Block)> = self.heads[0].iter().map(|(&p, &b)| (p, b)).collect();
+        for (pc, blk) in heads {
+            self.enter(blk);
+            self.note_miss();
+            let count = self.b.use_var(self.count);
+            let pc = self.b.ins().iconst(types::I64, pc as i64);
+            let exit = self.exit;
+            self.b
+                .ins()
+                .jump(exit, &[BlockArg::Value(pc), BlockArg::Value(count)]);
+        }
+        let entry = self.b.create_block();
+        self.enter(entry);
+        self.note_miss();
+        let pc = self.b.ins().iconst(types::I64, self.start as i64);
+        self.b.ins().store(mf(), pc, self.pc_ptr, 0);
+        let zero = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().return_(&[zero]);
+        entry
+    }
+
+    fn note_miss(&mut self) {
+        let one = self.b.ins().iconst(types::I32, 1);
+        let at = std::mem::offset_of!(CallCtx, missed) as i32;
+        self.b.ins().store(mf(), one, self.ctx, at);
     }
 
     /// Stores SCC and `lane_ops` into the `Wave` (at an exit).
