@@ -18,7 +18,10 @@
 //!   either variant) that wrote EXEC goes on to the next one in the variant EXEC then calls
 //!   for (`s_and_saveexec` … `s_or_b64 exec` around an if, with every lane taking it, runs
 //!   without blends throughout). Under `HSAEMU_JIT=sync` a region that writes EXEC gets the
-//!   general variant alone (compile time).
+//!   general variant alone (compile time); a region that never saw a partial EXEC gets the
+//!   full one alone (`Variants::Full`), whose general blocks are exits noting a miss.
+//! - **Entries.** The function reads the PC: at the start it loads registers as above, at
+//!   another basic block every register, then jumps there (`other_entries`).
 //! - **Budget.** The function takes the wave's remaining instructions in its scheduler turn;
 //!   each basic block first checks that it fits, else the function returns at its start, so
 //!   the interpreter runs the rest of the turn and waves interleave exactly as without the

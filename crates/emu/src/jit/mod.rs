@@ -13,7 +13,9 @@
 //!   wave's scheduler turn (`Block::run`), so waves interleave as without the tier.
 //! - **When.** Dispatches use the tier unless `HSAEMU_JIT=0`. By default (unset, or
 //!   `HSAEMU_JIT=1`) each block start counts its executions (all waves of a program); at [`THRESHOLD`] a block of at least [`MIN_BLOCK`] instructions is queued
-//!   to the one background compiler thread, which publishes it in the program's slot.
+//!   to the one background compiler thread, which publishes it in the program's slot and
+//!   at its other basic blocks' (`Slots::publish`; `Slots::pending`, `Slots::inside` keep
+//!   the starts inside a region from compiling it again).
 //!   `HSAEMU_JIT=sync` compiles at the first execution and waits (deterministic);
 //!   `HSAEMU_JIT=verify` does the same and also runs every compiled block in the interpreter
 //!   on a copy of the wave, faulting when the two states differ. `run_words` compiles and
@@ -663,7 +665,9 @@ impl Block {
             return;
         }
         let (Some((slots, k)), Some(q)) = (
-            self.home.as_ref().and_then(|(s, k)| Some((s.upgrade()?, *k))),
+            self.home
+                .as_ref()
+                .and_then(|(s, k)| Some((s.upgrade()?, *k))),
             queue(),
         ) else {
             return;
@@ -1388,6 +1392,82 @@ mod tests {
         assert_eq!(w.lane_ops, 63 * (1 + 1 + 11));
     }
 
+    /// A region is entered at any of its basic blocks (a wave its budget stopped there
+    /// resumes there), with the interpreter's results.
+    #[test]
+    fn a_region_is_entered_at_its_other_basic_blocks() {
+        let gen = Gen::Gfx90a;
+        // The counted loop of the test above.
+        let words = [
+            0xbe94_0080u32,
+            0x7e3c_0280,
+            0x683c_011e,
+            0x8014_8114,
+            0xbf0a_8a14,
+            0xbf85_fffc,
+            0xbf81_0000,
+        ];
+        let insts: Vec<Inst> = (0..words.len()).map(|k| decode(gen, &words[k..])).collect();
+        let fetch = |a: u64| insts.get(a as usize / 4).copied();
+        let b = compile_now(&fetch, 0, false).expect("compiled");
+        assert_eq!(b.entries, [8], "the loop's head");
+        let mut w = Wave::new();
+        for l in 0..LANES {
+            w.v[0][l] = l as u32;
+            w.v[30][l] = 5;
+        }
+        (w.pc, w.s[20]) = (8, 7);
+        w.set_exec(!0b100);
+        with_env(gen, |env| {
+            // Three iterations (s20 = 7, 8, 9), checked against the interpreter.
+            assert_eq!(run(b, &mut w, 1000, &fetch, env, true), Ok(12));
+            // At an address that is none of its basic blocks, nothing runs.
+            w.pc = 12;
+            assert_eq!(run(b, &mut w, 1000, &fetch, env, true), Ok(0));
+            assert_eq!(w.pc, 12);
+        });
+        assert_eq!(
+            (w.s[20], w.v[30][1], w.v[30][2], w.v[30][63]),
+            (10, 8, 5, 194)
+        );
+    }
+
+    /// A region compiled with its full-EXEC variant alone leaves where it would need the
+    /// general one (at its entry, or after EXEC lost lanes), counting the misses, with the
+    /// interpreter's state; at `MISS_LIMIT` misses it is compiled again with both.
+    #[test]
+    fn a_full_exec_region_leaves_where_exec_is_partial() {
+        let gen = Gen::Gfx90a;
+        // llvm-mc-15 -mcpu=gfx90a: s_mov_b64 exec, s[0:1]; s_branch 0 (to the next
+        // instruction, a basic block of its own); v_mov_b32 v1, s2; s_endpgm.
+        let words = [0xbefe_0100u32, 0xbf82_0000, 0x7e02_0202, 0xbf81_0000];
+        let insts: Vec<Inst> = (0..words.len()).map(|k| decode(gen, &words[k..])).collect();
+        let fetch = |a: u64| insts.get(a as usize / 4).copied();
+        let region = collect(&fetch, 0, true);
+        let b = compile_insts(region, 0, false, Variants::Full, None).expect("compiled");
+        let mut w = Wave::new();
+        w.s[2] = 7;
+        with_env(gen, |env| {
+            // EXEC stays full: the whole region runs.
+            w.set_exec(u64::MAX);
+            (w.s[0], w.s[1]) = (u32::MAX, u32::MAX);
+            assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok(3));
+            assert_eq!((w.pc, w.v[1][0], w.v[1][63]), (12, 7, 7));
+            assert_eq!(b.misses.load(Ordering::Relaxed), 0);
+            // EXEC loses lanes: the region leaves before the next basic block.
+            (w.pc, w.s[0], w.s[1], w.s[2]) = (0, 0b1010, 0, 9);
+            assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok(2));
+            assert_eq!((w.pc, w.exec()), (8, 0b1010));
+            assert_eq!(b.misses.load(Ordering::Relaxed), 1);
+            // A partial EXEC at an entry: nothing runs.
+            assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok(0));
+            w.pc = 0;
+            assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok(0));
+            assert_eq!((w.pc, w.v[1][1]), (0, 7));
+            assert_eq!(b.misses.load(Ordering::Relaxed), 3);
+        });
+    }
+
     /// The verify check sees a compiled block that does not do what the instructions say: a
     /// block compiled from `v_mov_b32 v1, s0` checked against `v_mov_b32 v1, s1`.
     #[test]
@@ -1406,7 +1486,13 @@ mod tests {
         with_env(gen, |env| verify_both(b, &mut w, &compiled, &claimed, env));
     }
 
-    fn verify_both(b: &Block, w: &mut Wave, compiled: &[Inst], claimed: &[Inst], env: &mut Env) {
+    fn verify_both(
+        b: &'static Block,
+        w: &mut Wave,
+        compiled: &[Inst],
+        claimed: &[Inst],
+        env: &mut Env,
+    ) {
         // Checked against its own instruction, the block agrees.
         let own = |a: u64| compiled.get(a as usize / 4).copied();
         let n = run(b, w, 100, &own, env, true).expect("agrees with the interpreter");
