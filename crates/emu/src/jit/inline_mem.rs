@@ -415,13 +415,6 @@ impl Gen<'_> {
         if m.bytes != 4 || !(1..=4).contains(&count) || !(VGPR..VGPR + 256).contains(&data_first) {
             return false;
         }
-        // EXPERIMENT: HSAEMU_JIT_SHAPES=quads|noloop
-        let shapes = std::env::var("HSAEMU_JIT_SHAPES").unwrap_or_default();
-        let no_loop = !shapes.is_empty();
-        let no_consecutive = shapes == "quads";
-        if no_loop && count != 1 {
-            return false;
-        }
         self.end_lazy();
         let Some(mut lanes) = self.vmem_lanes(i) else {
             return false;
@@ -441,7 +434,7 @@ impl Gen<'_> {
             self.b.create_block(),
             self.b.create_block(),
         );
-        if count == 1 && !no_consecutive {
+        if count == 1 {
             let ok = lanes.ok;
             if let Some(f) = full {
                 lanes.ok = self.b.ins().band(ok, f);
@@ -511,12 +504,8 @@ impl Gen<'_> {
             self.vmem_finish(store, done);
             self.enter(each);
         }
-        if no_loop {
-            self.b.ins().jump(slow, &[]);
-        } else {
-            self.lane_loop(&lanes, &rows, store, masked);
-            self.vmem_finish(store, done);
-        }
+        self.lane_loop(&lanes, &rows, store, masked);
+        self.vmem_finish(store, done);
         self.mem_slow_path(slow, done, pc, i);
         self.enter(done);
         true

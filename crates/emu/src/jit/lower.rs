@@ -139,13 +139,6 @@ impl Compiler {
         ] {
             flags.set(k, v).map_err(|e| e.to_string())?;
         }
-        // EXPERIMENT: HSAEMU_JIT_CL="k=v,k=v" overrides Cranelift settings.
-        if let Ok(o) = std::env::var("HSAEMU_JIT_CL") {
-            for kv in o.split(',').filter(|s| !s.is_empty()) {
-                let (k, v) = kv.split_once('=').unwrap_or((kv, "true"));
-                flags.set(k, v).map_err(|e| e.to_string())?;
-            }
-        }
         let isa = cranelift_native::builder()
             .map_err(str::to_string)?
             .finish(settings::Flags::new(flags))

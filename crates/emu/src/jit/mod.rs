@@ -89,10 +89,10 @@ pub(crate) struct CallCtx {
 }
 
 /// Which variants of a region are generated (`lower.rs`): the general one (blending under
-/// EXEC) and the full-EXEC one, or one of them. A region whose start never saw a partial
-/// EXEC while it was counted gets the full-EXEC variant alone (half the compile time); where
-/// it would need the general one it leaves instead, and after [`MISS_LIMIT`] such exits it is
-/// compiled again with both.
+/// EXEC) and the full-EXEC one, or one of them. A region none of whose instructions was a
+/// start reached with a partial EXEC while counted gets the full-EXEC variant alone (half
+/// the compile time); where it would need the general one it leaves instead, and after
+/// [`MISS_LIMIT`] such exits it is compiled again with both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Variants {
     Both,
@@ -789,15 +789,12 @@ impl Slots {
     /// The variants to generate for the region `insts` from the start at dword `k`: the
     /// full-EXEC one alone when no start among its instructions saw a partial EXEC so far.
     fn variants(&self, k: usize, start: u64, insts: &[(u64, Inst, Lower)]) -> Variants {
-        // EXPERIMENT: HSAEMU_JIT_VARIANTS=both
         let partial = |pc: u64| {
             index_at(k, start, pc)
                 .and_then(|j| self.partial.get(j))
                 .is_some_and(|p| p.load(Ordering::Relaxed))
         };
-        if insts.iter().any(|(pc, _, _)| partial(*pc))
-            || std::env::var("HSAEMU_JIT_VARIANTS").is_ok_and(|v| v == "both")
-        {
+        if insts.iter().any(|(pc, _, _)| partial(*pc)) {
             Variants::Both
         } else {
             Variants::Full
@@ -937,13 +934,6 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                 }
             };
             for r in rx {
-                if std::env::var_os("HSAEMU_JIT_INSTS").is_some() {
-                    // EXPERIMENT
-                    eprintln!("hsaemu-jit: region at {:#x}:", r.start);
-                    for (pc, i, _) in &r.insts {
-                        eprintln!("  {pc:#x} {}", i.describe());
-                    }
-                }
                 let t = thread_cpu_nanos();
                 let compiled = c.compile(&r.insts, r.start, r.wave32, r.variants);
                 if let Reply::Publish(slots, k) = &r.reply {
@@ -983,15 +973,6 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                     b
                 });
                 COMPILE_NANOS.fetch_add(thread_cpu_nanos() - t, Ordering::Relaxed);
-                if std::env::var_os("HSAEMU_JIT_TIMES").is_some() {
-                    // EXPERIMENT
-                    eprintln!(
-                        "hsaemu-jit: {} insts in {:.1} ms\n{}",
-                        block.map_or(0, |b| b.n),
-                        (thread_cpu_nanos() - t) as f64 / 1e6,
-                        cranelift_codegen::timing::take_current()
-                    );
-                }
                 match block {
                     Some(b) => {
                         COMPILED_BLOCKS.fetch_add(1, Ordering::Relaxed);
@@ -1087,15 +1068,7 @@ pub(crate) fn on_start(
         }
     }
     let sync = matches!(mode(), Mode::Sync | Mode::Verify);
-    // EXPERIMENT
-    static TH: OnceLock<u32> = OnceLock::new();
-    let th = *TH.get_or_init(|| {
-        std::env::var("HSAEMU_JIT_THRESHOLD")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(THRESHOLD)
-    });
-    if !slots.hit(k, if sync { 0 } else { th }) {
+    if !slots.hit(k, if sync { 0 } else { THRESHOLD }) {
         return None;
     }
     let insts = collect(fetch, pc, !sync || mode() != Mode::Verify);
