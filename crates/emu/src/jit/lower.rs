@@ -843,11 +843,12 @@ impl Gen<'_> {
     fn other_entries(&mut self, block: Block, pc: Value) -> Vec<u64> {
         self.enter(block);
         self.load_registers(None);
-        let entries: Vec<u64> = self.heads[0]
+        let mut entries: Vec<u64> = self.heads[0]
             .keys()
             .copied()
             .filter(|&h| h != self.start)
             .collect();
+        entries.sort_unstable();
         for &h in &entries {
             let (go, next) = (self.b.create_block(), self.b.create_block());
             let here = self.b.ins().icmp_imm(IntCC::Equal, pc, h as i64);

@@ -1365,6 +1365,23 @@ mod tests {
         assert_eq!(w.lane_ops, 63 * (1 + 1 + 11));
     }
 
+    /// A start among the instructions of a region being compiled counts again from zero
+    /// when it becomes hot; one inside a compiled region needs `INSIDE_FACTOR` times the
+    /// threshold.
+    #[test]
+    fn starts_inside_a_region_wait() {
+        let slots = Slots::new(4);
+        let hot = |k: usize, n: u32| (0..n).filter(|_| slots.hit(k, 3)).count();
+        assert_eq!(hot(0, 4), 1, "the fourth execution makes a start hot");
+        slots.pending[1].store(true, Ordering::Relaxed);
+        assert_eq!(hot(1, 40), 0, "pending: never hot");
+        slots.pending[1].store(false, Ordering::Relaxed);
+        assert_eq!(hot(1, 4), 1);
+        slots.inside[2].store(true, Ordering::Relaxed);
+        assert_eq!(hot(2, 3 * INSIDE_FACTOR), 0);
+        assert_eq!(hot(2, 1), 1);
+    }
+
     /// A region is entered at any of its basic blocks (a wave its budget stopped there
     /// resumes there), with the interpreter's results.
     #[test]
@@ -1417,7 +1434,10 @@ mod tests {
         let insts: Vec<Inst> = (0..words.len()).map(|k| decode(gen, &words[k..])).collect();
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
         let region = collect(&fetch, 0, true);
-        let b = compile_insts(region, 0, false, Variants::Full, None).expect("compiled");
+        let slots = Arc::new(Slots::new(words.len()));
+        let home = Some((Arc::downgrade(&slots), 0));
+        let b = compile_insts(region, 0, false, Variants::Full, home).expect("compiled");
+        slots.publish(0, b, None);
         let mut w = Wave::new();
         w.s[2] = 7;
         with_env(gen, |env| {
@@ -1438,6 +1458,22 @@ mod tests {
             assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok(0));
             assert_eq!((w.pc, w.v[1][1]), (0, 7));
             assert_eq!(b.misses.load(Ordering::Relaxed), 3);
+            // At MISS_LIMIT misses the region is compiled again with both variants and
+            // replaces this block at its start and its entry.
+            for _ in 3..MISS_LIMIT {
+                assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok(0));
+            }
+            let t = std::time::Instant::now();
+            let both = loop {
+                match slots.block(0) {
+                    Some(n) if !std::ptr::eq(n, b) => break n,
+                    _ if t.elapsed().as_secs() > 60 => panic!("not compiled again"),
+                    _ => std::thread::sleep(std::time::Duration::from_millis(1)),
+                }
+            };
+            assert!(std::ptr::eq(slots.block(2).expect("published"), both));
+            assert_eq!(run(both, &mut w, 100, &fetch, env, true), Ok(3));
+            assert_eq!((w.pc, w.v[1][1], w.v[1][3], w.v[1][0]), (12, 9, 9, 7));
         });
     }
 
