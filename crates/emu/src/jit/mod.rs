@@ -787,8 +787,13 @@ impl Slots {
     }
 
     /// The variants to generate for the region `insts` from the start at dword `k`: the
-    /// full-EXEC one alone when no start among its instructions saw a partial EXEC so far.
+    /// full-EXEC one alone when no start among its instructions saw a partial EXEC in the
+    /// executions counted. Both under `sync`/`verify`, which compile at a start's first
+    /// execution, when nothing has been seen yet.
     fn variants(&self, k: usize, start: u64, insts: &[(u64, Inst, Lower)]) -> Variants {
+        if mode() != Mode::On {
+            return Variants::Both;
+        }
         let partial = |pc: u64| {
             index_at(k, start, pc)
                 .and_then(|j| self.partial.get(j))
