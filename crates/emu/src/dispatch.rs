@@ -978,7 +978,10 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
             let fetch = |a: u64| program.at(a).copied();
             let block = match slots.block(k) {
                 Some(b) => Some(b),
-                None => crate::jit::on_start(slots, k, &fetch, pc, w.wave32),
+                None => {
+                    let full = w.exec() == w.lane_mask;
+                    crate::jit::on_start(slots, k, &fetch, pc, w.wave32, full)
+                }
             };
             // The region runs for what is left of the turn (this instruction included) and
             // stops before a basic block that does not fit; when none did, the interpreter

@@ -25,7 +25,10 @@
 //!   either variant) that wrote EXEC goes on to the next one in the variant EXEC then calls
 //!   for (`s_and_saveexec` … `s_or_b64 exec` around an if, with every lane taking it, runs
 //!   without blends throughout). Under `HSAEMU_JIT=sync` a region that writes EXEC gets the
-//!   general variant alone (compile time).
+//!   general variant alone (compile time); a region that never saw a partial EXEC gets the
+//!   full one alone (`Variants::Full`), whose general blocks are exits noting a miss.
+//! - **Entries.** The function reads the PC: at the start it loads registers as above, at
+//!   another basic block every register, then jumps there (`other_entries`).
 //! - **Budget.** The function takes the wave's remaining instructions in its scheduler turn;
 //!   each basic block first checks that it fits, else the function returns at its start, so
 //!   the interpreter runs the rest of the turn and waves interleave exactly as without the
@@ -56,7 +59,7 @@
 //! afterwards define from the `Wave` every register it writes (`set_sgpr` with a load,
 //! `forget_row`), since the `Wave`'s SGPRs are only up to date at the exits.
 
-use super::{branch_target, BlockFn, Lower, SAluOp, VAluOp};
+use super::{branch_target, BlockFn, CallCtx, Lower, SAluOp, VAluOp, Variants};
 use crate::decode::{Inst, VGPR};
 use crate::wave::{inline_float, reg_index, Ty, LANES};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -132,10 +135,15 @@ fn basic_blocks(region: &[(u64, Inst, Lower)], start: u64) -> BTreeMap<u64, Bb> 
 impl Compiler {
     pub(super) fn new() -> Result<Compiler, String> {
         let mut flags = settings::builder();
+        // Cranelift's IR verifier costs a quarter of the compile time; the tier's checks
+        // (debug builds, `HSAEMU_JIT=sync`/`verify`, which the tests run) keep it.
+        let checked = cfg!(debug_assertions)
+            || matches!(super::mode(), super::Mode::Sync | super::Mode::Verify);
         for (k, v) in [
             ("opt_level", "none"),
             ("use_colocated_libcalls", "false"),
             ("is_pic", "false"),
+            ("enable_verifier", if checked { "true" } else { "false" }),
         ] {
             flags.set(k, v).map_err(|e| e.to_string())?;
         }
@@ -161,7 +169,8 @@ impl Compiler {
         region: &[(u64, Inst, Lower)],
         start: u64,
         wave32: bool,
-    ) -> Result<BlockFn, String> {
+        variants: Variants,
+    ) -> Result<(BlockFn, Vec<u64>), String> {
         let ptr = self.module.target_config().pointer_type();
         let mut ctx = self.module.make_context();
         for _ in 0..6 {
@@ -176,6 +185,7 @@ impl Compiler {
             .module
             .declare_function(&name, Linkage::Local, &ctx.func.signature)
             .map_err(|e| e.to_string())?;
+        let entries;
         {
             let mut b = FunctionBuilder::new(&mut ctx.func, &mut self.fctx);
             let entry = b.create_block();
@@ -183,9 +193,13 @@ impl Compiler {
             b.switch_to_block(entry);
             let p = b.block_params(entry).to_vec();
             // The registers are loaded in `loads`, generated last, once every register the
-            // region touches is known.
+            // region touches is known; a wave resuming at another basic block (where the
+            // budget stopped a run) enters through `others`.
             let loads = b.create_block();
-            b.ins().jump(loads, &[]);
+            let others = b.create_block();
+            let now = b.ins().load(types::I64, mf(), p[4], 0);
+            let at_start = b.ins().icmp_imm(IntCC::Equal, now, start as i64);
+            b.ins().brif(at_start, loads, &[], others, &[]);
             let exit = b.create_block();
             b.append_block_param(exit, types::I64);
             b.append_block_param(exit, types::I32);
@@ -233,18 +247,30 @@ impl Compiler {
             // the other modes and `run_words` generate and check both).
             let one = super::mode() == super::Mode::Sync
                 && region.iter().any(|(_, i, l)| writes_exec(i, *l));
-            let variants = if one { 1 } else { 2 };
-            for heads in &mut g.heads[..variants] {
+            let variants = match variants {
+                Variants::Both if one => Variants::General,
+                v => v,
+            };
+            // Without the general variant its basic blocks are exits that note the miss.
+            let n = if variants == Variants::General { 1 } else { 2 };
+            for heads in &mut g.heads[..n] {
                 *heads = bbs.keys().map(|&pc| (pc, g.b.create_block())).collect();
             }
-            g.variant(region, &bbs, false)?;
-            if variants == 2 {
+            if variants != Variants::Full {
+                g.variant(region, &bbs, false)?;
+            }
+            if variants != Variants::General {
                 g.variant(region, &bbs, true)?;
             }
             g.exit_block();
-            let general = g.heads[0][&start];
+            let general = if variants == Variants::Full {
+                g.misses()
+            } else {
+                g.heads[0][&start]
+            };
             let full = g.heads[1].get(&start).copied();
             g.loads(loads, general, full);
+            entries = g.other_entries(others, now);
             g.b.seal_all_blocks();
             g.b.finalize();
         }
@@ -265,7 +291,10 @@ impl Compiler {
         // SAFETY: `code` is the finalized function just defined with the signature of
         // `BlockFn` (six pointer arguments and a u32, returning a u32, the platform's C
         // calling convention, which is Cranelift's default for the host ISA).
-        Ok(unsafe { std::mem::transmute::<*const u8, BlockFn>(code) })
+        Ok((
+            unsafe { std::mem::transmute::<*const u8, BlockFn>(code) },
+            entries,
+        ))
     }
 }
 
@@ -775,6 +804,37 @@ impl Gen<'_> {
         }
     }
 
+    /// A region compiled without its general variant: each of that variant's basic blocks
+    /// leaves the function before it, noting the miss (`CallCtx::missed`). Returns the
+    /// entry's miss, which leaves nothing to store (nothing ran).
+    fn misses(&mut self) -> Block {
+        let heads: Vec<(u64, Block)> = self.heads[0].iter().map(|(&p, &b)| (p, b)).collect();
+        for (pc, blk) in heads {
+            self.enter(blk);
+            self.note_miss();
+            let count = self.b.use_var(self.count);
+            let pc = self.b.ins().iconst(types::I64, pc as i64);
+            let exit = self.exit;
+            self.b
+                .ins()
+                .jump(exit, &[BlockArg::Value(pc), BlockArg::Value(count)]);
+        }
+        let entry = self.b.create_block();
+        self.enter(entry);
+        self.note_miss();
+        let pc = self.b.ins().iconst(types::I64, self.start as i64);
+        self.b.ins().store(mf(), pc, self.pc_ptr, 0);
+        let zero = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().return_(&[zero]);
+        entry
+    }
+
+    fn note_miss(&mut self) {
+        let one = self.b.ins().iconst(types::I32, 1);
+        let at = std::mem::offset_of!(CallCtx, missed) as i32;
+        self.b.ins().store(mf(), one, self.ctx, at);
+    }
+
     /// Stores SCC and `lane_ops` into the `Wave` (at an exit).
     fn scc_lane_ops_to_wave(&mut self) {
         let scc = self.b.use_var(self.scc);
@@ -786,17 +846,53 @@ impl Gen<'_> {
     /// The entry's loads of every register the region touches, and the choice of variant.
     fn loads(&mut self, block: Block, general: Block, full: Option<Block>) {
         self.enter(block);
+        let sets = std::mem::take(&mut self.lazy_sets);
+        self.load_registers(Some(&sets));
+        self.choose_variant(general, full);
+    }
+
+    /// The entry at any other basic block than the start (`pc`, the `Wave`'s PC, is its
+    /// address): every register the region touches loaded, then the basic block in the
+    /// variant EXEC calls for; at no basic block's address, nothing runs (0). Returns the
+    /// addresses entered here.
+    fn other_entries(&mut self, block: Block, pc: Value) -> Vec<u64> {
+        self.enter(block);
+        self.load_registers(None);
+        let mut entries: Vec<u64> = self.heads[0]
+            .keys()
+            .copied()
+            .filter(|&h| h != self.start)
+            .collect();
+        entries.sort_unstable();
+        for &h in &entries {
+            let (go, next) = (self.b.create_block(), self.b.create_block());
+            let here = self.b.ins().icmp_imm(IntCC::Equal, pc, h as i64);
+            self.b.ins().brif(here, go, &[], next, &[]);
+            self.enter(go);
+            let (general, full) = (self.heads[0][&h], self.heads[1].get(&h).copied());
+            self.choose_variant(general, full);
+            self.enter(next);
+        }
+        let zero = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().return_(&[zero]);
+        entries
+    }
+
+    /// Loads every register the region touches but those every variant's first basic
+    /// block defined (`sets`; `None`: all), SCC and `lane_ops`, and zeroes the count.
+    fn load_registers(&mut self, sets: Option<&[Defined]>) {
         self.svar(126);
         self.svar(127);
         // Registers every variant's first basic block defined need no load here; EXEC does,
         // since the variant is chosen by it below (else that choice read an undefined
         // variable, 0, and the full-EXEC variant never ran when both variants' first basic
         // blocks read EXEC: those with a memory call).
-        let sets = std::mem::take(&mut self.lazy_sets);
+        let sets = sets.unwrap_or_default();
+        let lazy = !sets.is_empty();
         let sgprs: Vec<(usize, Variable)> = self
             .sgprs
             .iter()
-            .filter(|(c, _)| **c >= 126 || !sets.iter().all(|s| s.contains(c)))
+            .filter(|(c, _)| !lazy || **c >= 126 || !sets.iter().all(|s| s.contains(c)))
             .map(|(&c, (v, _))| (c, *v))
             .collect();
         for (code, var) in sgprs {
@@ -812,6 +908,10 @@ impl Gen<'_> {
         self.b.def_var(self.lane_ops, lane_ops);
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.def_var(self.count, zero);
+    }
+
+    /// Jumps to `full` when EXEC holds every lane (and there is one), else to `general`.
+    fn choose_variant(&mut self, general: Block, full: Option<Block>) {
         match full {
             Some(full) => {
                 let is_full = self.exec_is_full();
