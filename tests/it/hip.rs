@@ -14,7 +14,6 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Mutex;
 
 /// Fewest programs the manifest may list (issue 6 asks for at least 25).
 const MIN_PROGRAMS: usize = 25;
@@ -261,19 +260,19 @@ fn cached_path(kind: Kind, name: &str, targets: &[String], link: &[String]) -> P
     cache_dir().join(file)
 }
 
-/// Serializes builds within this test process (tests run on parallel threads).
-static BUILD_LOCK: Mutex<()> = Mutex::new(());
-
 /// Builds `tests/hip/<name>.hip` (or returns the cached build), with `link` (a program's
-/// `@link` flags) after the source; panics with hipcc's output when the build fails.
+/// `@link` flags) after the source; panics with hipcc's output when the build fails. Tests on
+/// parallel threads build different programs at once, the same one once (`build_once`).
 pub(crate) fn build(kind: Kind, name: &str, targets: &[String], link: &[String]) -> PathBuf {
     let out = cached_path(kind, name, targets, link);
-    let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    if out.is_file() {
-        return out;
-    }
+    hsaemu_testkit::build_once(&out, || hipcc_build(kind, name, targets, link, &out));
+    out
+}
+
+/// Runs hipcc for [`build`] into a temporary file beside `out`, then renames it to `out`.
+fn hipcc_build(kind: Kind, name: &str, targets: &[String], link: &[String], out: &Path) {
     let hipcc = hsaemu_testkit::tool("hipcc");
-    let tmp = out.with_extension(format!("tmp{}", std::process::id()));
+    let tmp = hsaemu_testkit::temp_beside(out, "tmp");
     let result = Command::new(&hipcc)
         .args(hipcc_args(kind, targets))
         .arg(hip_dir().join(format!("{name}.hip")))
@@ -289,8 +288,7 @@ pub(crate) fn build(kind: Kind, name: &str, targets: &[String], link: &[String])
         result.status,
         String::from_utf8_lossy(&result.stderr)
     );
-    std::fs::rename(&tmp, &out).unwrap_or_else(|e| panic!("cannot move {}: {e}", tmp.display()));
-    out
+    std::fs::rename(&tmp, out).unwrap_or_else(|e| panic!("cannot move {}: {e}", tmp.display()));
 }
 
 /// The processors of the AMDGPU code objects in a built file (from the bundle entry IDs); none

@@ -12,9 +12,10 @@
 mod generic_shim;
 
 use sha2::{Digest, Sha256};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 
 /// Where Debian's `rocm-device-libs` puts the device library bitcode.
 pub const DEVICE_LIB_PATH: &str = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode";
@@ -249,8 +250,38 @@ fn sanitize(s: &str) -> String {
         .collect()
 }
 
-/// Serializes compilations of the same output within one process.
-static COMPILE_LOCK: Mutex<()> = Mutex::new(());
+/// Creates `out` with `make` unless it exists, one build per output at a time within this
+/// process: a thread wanting an output another thread is building waits for it, while builds
+/// of other outputs go on in parallel (on a cold cache every core compiles). `make` must
+/// create `out` whole or not at all (write a [`temp_beside`] file, then rename it); when it
+/// panics, the waiting threads try again themselves.
+pub fn build_once(out: &Path, make: impl FnOnce()) {
+    static BUILDING: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+    static BUILT: Condvar = Condvar::new();
+    /// Takes the output off the list when the build ends, even by a panic.
+    struct Claim<'a>(&'a Path);
+    impl Drop for Claim<'_> {
+        fn drop(&mut self) {
+            let mut building = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
+            building.remove(self.0);
+            BUILT.notify_all();
+        }
+    }
+    if out.is_file() {
+        return;
+    }
+    let mut building = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
+    while building.contains(out) {
+        building = BUILT.wait(building).unwrap_or_else(|e| e.into_inner());
+    }
+    if out.is_file() {
+        return;
+    }
+    building.insert(out.to_path_buf());
+    drop(building);
+    let _claim = Claim(out);
+    make();
+}
 
 /// A temporary name beside `out`, unique across processes and across the threads of one test
 /// process (parallel corpus walkers may build the same cache entry at once), renamed into place
@@ -277,23 +308,18 @@ fn cached_compile(program: &str, source: &Path, args: &[String], stem: &str, ext
     let digest = h.finalize();
     let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
     let out = cache_dir().join(format!("{stem}-{hex}.{ext}"));
-    if out.is_file() {
-        return out;
-    }
-    let _guard = COMPILE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    if out.is_file() {
-        return out;
-    }
-    let tmp = temp_beside(&out, ext);
-    let tool_path = tool(program);
-    let mut full: Vec<String> = args.to_vec();
-    full.push(source.display().to_string());
-    full.push("-o".into());
-    full.push(tmp.display().to_string());
-    let refs: Vec<&str> = full.iter().map(String::as_str).collect();
-    run_tool(&tool_path, &refs);
-    std::fs::rename(&tmp, &out)
-        .unwrap_or_else(|e| panic!("cannot move {} into the cache: {e}", tmp.display()));
+    build_once(&out, || {
+        let tmp = temp_beside(&out, ext);
+        let tool_path = tool(program);
+        let mut full: Vec<String> = args.to_vec();
+        full.push(source.display().to_string());
+        full.push("-o".into());
+        full.push(tmp.display().to_string());
+        let refs: Vec<&str> = full.iter().map(String::as_str).collect();
+        run_tool(&tool_path, &refs);
+        std::fs::rename(&tmp, &out)
+            .unwrap_or_else(|e| panic!("cannot move {} into the cache: {e}", tmp.display()));
+    });
     out
 }
 

@@ -346,11 +346,9 @@ pub fn close(a: f32, b: f32, ulps: u32) -> bool {
 /// with clang-offload-bundler-15 and loads it.
 pub fn emu_hip(src: &str, target: &str) -> Emu {
     let bundle = hsaemu_testkit::compile_hip_bundle(src, &TARGETS);
-    static UNBUNDLE: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let out = bundle.with_extension(format!("{target}.hsaco"));
-    let _guard = UNBUNDLE.lock().unwrap_or_else(|e| e.into_inner());
-    if !out.is_file() {
-        let tmp = bundle.with_extension(format!("{target}.hsaco.tmp{}", std::process::id()));
+    hsaemu_testkit::build_once(&out, || {
+        let tmp = hsaemu_testkit::temp_beside(&out, "hsaco");
         let tool = hsaemu_testkit::tool("clang-offload-bundler-15");
         hsaemu_testkit::run_tool(
             &tool,
@@ -363,7 +361,7 @@ pub fn emu_hip(src: &str, target: &str) -> Emu {
             ],
         );
         std::fs::rename(&tmp, &out).expect("move unbundled code object");
-    }
+    });
     let bytes = std::fs::read(&out).expect("read code object");
     let cov = match bytes.get(8) {
         Some(3) => 5,
