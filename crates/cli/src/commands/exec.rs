@@ -44,6 +44,7 @@ Environment (read by the runtime in the program, and by hsaemu):
   HSAEMU_JIT_DEBUG  set: print where compiled blocks end and why a block did not compile
   HSAEMU_JIT_INLINE  0: compiled regions call the interpreter for every memory access
                   instead of generating it inline (for measuring the difference)
+  HSAEMU_JIT_DISASM  set: print each compiled region's x86-64 code (Cranelift's listing)
   HSAEMU_CHECK    comma list of checks (race, uninit, bounds), as --check; findings are
                   printed at exit and the status is then 66
   HSAEMU_BIN      scripts/hip-tests.sh only: the hsaemu binary to run the HIP programs with";

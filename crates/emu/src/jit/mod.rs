@@ -1360,21 +1360,23 @@ mod tests {
         assert_eq!(mode_of(Some("off")), (Mode::On, false));
     }
 
+    /// llvm-mc-15 -mcpu=gfx90a: s_mov_b32 s20, 0; v_mov_b32 v30, 0; loop (8):
+    /// v_add_u32 v30, v30, v0; s_add_u32 s20, s20, 1; s_cmp_lt_u32 s20, 10;
+    /// s_cbranch_scc1 loop (SIMM16 -4); s_endpgm.
+    const COUNTED_LOOP: [u32; 7] = [
+        0xbe94_0080,
+        0x7e3c_0280,
+        0x683c_011e,
+        0x8014_8114,
+        0xbf0a_8a14,
+        0xbf85_fffc,
+        0xbf81_0000,
+    ];
+
     #[test]
     fn a_region_stops_at_a_basic_block_its_budget_does_not_cover() {
         let gen = Gen::Gfx90a;
-        // llvm-mc-15 -mcpu=gfx90a: s_mov_b32 s20, 0; v_mov_b32 v30, 0; loop (8):
-        // v_add_u32 v30, v30, v0; s_add_u32 s20, s20, 1; s_cmp_lt_u32 s20, 10;
-        // s_cbranch_scc1 loop (SIMM16 -4); s_endpgm.
-        let words = [
-            0xbe94_0080u32,
-            0x7e3c_0280,
-            0x683c_011e,
-            0x8014_8114,
-            0xbf0a_8a14,
-            0xbf85_fffc,
-            0xbf81_0000,
-        ];
+        let words = COUNTED_LOOP;
         let insts: Vec<Inst> = (0..words.len()).map(|k| decode(gen, &words[k..])).collect();
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
         let b = compile_now(&fetch, 0, false).expect("compiled");
@@ -1445,16 +1447,7 @@ mod tests {
     #[test]
     fn a_region_is_entered_at_its_other_basic_blocks() {
         let gen = Gen::Gfx90a;
-        // The counted loop of the test above.
-        let words = [
-            0xbe94_0080u32,
-            0x7e3c_0280,
-            0x683c_011e,
-            0x8014_8114,
-            0xbf0a_8a14,
-            0xbf85_fffc,
-            0xbf81_0000,
-        ];
+        let words = COUNTED_LOOP;
         let insts: Vec<Inst> = (0..words.len()).map(|k| decode(gen, &words[k..])).collect();
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
         let b = compile_now(&fetch, 0, false).expect("compiled");
