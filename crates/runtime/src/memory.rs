@@ -670,9 +670,25 @@ mod tests {
     #[test]
     fn locking_is_idempotent_and_merges_overlapping_ranges() {
         let m = manager();
-        let mut buf = vec![0u8; 3 * 4096];
+        // Shared anonymous pages can always be aliased. (Heap memory usually can too, but not
+        // a thread arena that starts right above another arena's PROT_NONE tail, which
+        // `alias::plan` takes for a stack guard; a heap buffer made this test flaky.)
+        // SAFETY: a fresh anonymous mapping; unmapped at the end of the test.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                3 * 4096,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        assert_ne!(p, libc::MAP_FAILED);
+        // SAFETY: `p` is the 3-page read-write mapping just made, used only here.
+        let buf = unsafe { std::slice::from_raw_parts_mut(p.cast::<u8>(), 3 * 4096) };
         let base = buf.as_ptr() as u64;
-        // The agent address is an alias of the same pages (heap memory can be aliased).
+        // The agent address is an alias of the same pages.
         let agent = m.lock(base, 4096, 0).expect("lock");
         assert_ne!(agent, base);
         assert_eq!(m.lock(base, 4096, 0), Ok(agent));
@@ -691,6 +707,8 @@ mod tests {
         m.unlock(base).expect("unlock");
         assert!(!m.device_map().contains(base, 1));
         assert_eq!(m.pointer_info(base).kind, PointerType::Unknown);
+        // SAFETY: the mapping made above; nothing refers to it any more.
+        assert_eq!(unsafe { libc::munmap(p, 3 * 4096) }, 0);
     }
 
     #[test]
