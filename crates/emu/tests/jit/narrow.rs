@@ -139,7 +139,6 @@ fn check_fault(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         );
     }
     // The wild lane inactive: no fault, the active lanes loaded.
-    let mut r = r;
     r.set_exec(u64::MAX >> (64 - lanes) & !(1 << wild));
     r.v[2][wild] = 7;
     run_words_mem(gen, &words, &mut r, &mut [], &mut global)
