@@ -14,6 +14,9 @@ mod lds;
 #[path = "jit/atomics.rs"]
 mod atomics;
 
+#[path = "jit/narrow.rs"]
+mod narrow;
+
 /// Machine words of `text` for `mcpu` (llvm-mc-15).
 fn assemble(mcpu: &str, attr: &str, text: &str) -> Vec<u32> {
     let dir = std::env::temp_dir().join(format!("hsaemu-jit-test-{}", std::process::id()));
@@ -996,6 +999,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     compiled_memory_instructions_match_the_interpreter_and_the_definitions();
     lds::inline_ds_accesses_match_the_definitions();
     atomics::atomics_and_barriers_match_the_definitions();
+    narrow::compiled_narrow_loads_match_the_interpreter_and_the_definitions();
     check_wide(Gen::Gfx90a, "gfx90a", "", 64);
     check_wide(Gen::Gfx9, "gfx906", "", 64);
     check_wide(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);

@@ -27,6 +27,11 @@
 //!   3. else each lane makes its own accesses, in a loop over the lanes through stack
 //!      copies of the rows (dwordx2 as one 8-byte access, as the interpreter's `qwords`).
 //!
+//!   Byte and short loads into a whole VGPR (`global_load_{u,s}{byte,short}`, FLAT too;
+//!   `vmem::global_narrow`) take the general range check and then always the lane loop,
+//!   each lane's 1 or 2 bytes zero- or sign-extended to 32 bits; shorts must be 2-byte
+//!   aligned, else the call. The d16 forms and sub-dword stores are calls.
+//!
 //!   FLAT addresses must lie below the LDS and private apertures. Addresses must be dword
 //!   aligned (8-byte for dwordx2), else the call. Aligned 4- and 8-byte x86-64 moves and
 //!   4-byte-aligned 16-byte moves keep the interpreter's per-dword (per-qword for dwordx2)
@@ -409,15 +414,20 @@ impl Gen<'_> {
         r
     }
 
-    /// GLOBAL/FLAT dword loads and stores (`vmem::global_dwords`).
+    /// GLOBAL/FLAT dword loads and stores and byte/short loads (`vmem::global_dwords`,
+    /// `global_narrow`).
     fn mem_vmem(&mut self, pc: u64, i: &Inst) -> bool {
         let m = i.mem;
         let store = m.kind == Kind::Store;
         let count = usize::from(m.count);
         let data_first = if store { i.src[1] } else { i.dst };
-        if m.bytes != 4 || !(1..=4).contains(&count) || !(VGPR..VGPR + 256).contains(&data_first) {
+        // A byte or short load into a whole VGPR (the d16 halves are calls).
+        let narrow = (m.bytes == 1 || m.bytes == 2) && count == 1 && !store && m.d16 == 0;
+        let dwords = m.bytes == 4 && (1..=4).contains(&count);
+        if !(narrow || dwords) || !(VGPR..VGPR + 256).contains(&data_first) {
             return false;
         }
+        let size = i64::from(m.bytes) * count as i64;
         self.end_lazy();
         let Some(mut lanes) = self.vmem_lanes(i) else {
             return false;
@@ -437,7 +447,7 @@ impl Gen<'_> {
             self.b.create_block(),
             self.b.create_block(),
         );
-        if count == 1 {
+        if count == 1 && dwords {
             let ok = lanes.ok;
             if let Some(f) = full {
                 lanes.ok = self.b.ins().band(ok, f);
@@ -453,7 +463,13 @@ impl Gen<'_> {
         let vmin = self.reduce_lanes(&lanes.v, umin);
         let vmax = self.reduce_lanes(&lanes.v, umax);
         let vor = self.reduce_lanes(&lanes.v, or);
-        let align = if count == 2 { 7 } else { 3 };
+        let align = if narrow {
+            size - 1
+        } else if count == 2 {
+            7
+        } else {
+            3
+        };
         let vor = self.b.ins().uextend(types::I64, vor);
         let low = self.b.ins().bor(vor, lanes.base);
         let low = self.b.ins().band_imm(low, align);
@@ -470,17 +486,17 @@ impl Gen<'_> {
         let shape = self.b.ins().band(aligned, ordered);
         let mut shape = self.b.ins().band(shape, lanes.ok);
         if i.fmt == Fmt::Flat {
-            let global = self.below_apertures(amax, 4 * count as i64);
+            let global = self.below_apertures(amax, size);
             shape = self.b.ins().band(shape, global);
         }
         let span = self.b.ins().isub(amax, amin);
-        let len = self.b.ins().iadd_imm(span, 4 * count as i64);
+        let len = self.b.ins().iadd_imm(span, size);
         self.window_guard(slot_of(pc), shape, amin, len, store, fast, slow);
         self.enter(fast);
         if !store {
             self.note_last_load(amin);
         }
-        if count == 1 {
+        if count == 1 && dwords {
             // Lanes 4g..4g+3 at consecutive dwords (a run of 4, 16, 32 or 64 lanes): one
             // 16-byte access per group.
             let quads = self.b.create_block();
@@ -507,7 +523,8 @@ impl Gen<'_> {
             self.vmem_finish(store, done);
             self.enter(each);
         }
-        self.lane_loop(&lanes, &rows, store, masked);
+        let elem = narrow.then_some((m.bytes, m.sext));
+        self.lane_loop(&lanes, &rows, store, masked, elem);
         self.vmem_finish(store, done);
         self.mem_slow_path(slow, done, pc, i);
         self.enter(done);
@@ -613,8 +630,16 @@ impl Gen<'_> {
 
     /// Each lane's own accesses, in a loop over the lanes through stack copies of `V` and
     /// of the data rows (`rows`; a load's results are written under EXEC after it); with
-    /// `exec`, only its lanes access memory.
-    fn lane_loop(&mut self, lanes: &Lanes, rows: &[usize], store: bool, exec: Option<Value>) {
+    /// `exec`, only its lanes access memory. With `narrow` (bytes, signed), a load of one
+    /// byte or short per lane, extended to 32 bits as `vmem::put_loaded` does.
+    fn lane_loop(
+        &mut self,
+        lanes: &Lanes,
+        rows: &[usize],
+        store: bool,
+        exec: Option<Value>,
+        narrow: Option<(u8, bool)>,
+    ) {
         let n = 4 * self.groups;
         let ptr = self.mem_ptr_ty();
         let row_bytes = 4 * n as u32;
@@ -666,7 +691,16 @@ impl Gen<'_> {
         let v = self.b.ins().uextend(types::I64, v);
         let a = self.b.ins().iadd(lanes.base, v);
         let dl: Vec<Value> = dp.iter().map(|&p| at(self, p)).collect();
-        if rows.len() == 2 {
+        if let Some((bytes, sext)) = narrow {
+            let ty = if bytes == 1 { types::I8 } else { types::I16 };
+            let x = self.b.ins().load(ty, f, a, 0);
+            let x = if sext {
+                self.b.ins().sextend(types::I32, x)
+            } else {
+                self.b.ins().uextend(types::I32, x)
+            };
+            self.b.ins().store(mf(), x, dl[0], 0);
+        } else if rows.len() == 2 {
             // One 8-byte access (the addresses are 8-byte aligned), as `vmem::qwords`.
             if store {
                 let lo = self.b.ins().load(types::I32, mf(), dl[0], 0);
