@@ -50,9 +50,31 @@ fn assemble(mcpu: &str, attr: &str, text: &str) -> Vec<u32> {
         .collect()
 }
 
+/// The 32-bit vector add without carry: `v_add_u32` (GFX9), `v_add_nc_u32` (GFX10+).
+pub(crate) fn v_add_u32(gfx10: bool) -> &'static str {
+    if gfx10 {
+        "v_add_nc_u32"
+    } else {
+        "v_add_u32"
+    }
+}
+
+/// The address that faults in the wild-lane tests.
+pub(crate) const WILD: u64 = 0xdead_beef_0000;
+
+/// Lane numbers in v20 and, in the pair v[4:5], lane l's dword of `base` (`base + 4l`),
+/// but [`WILD`] in lane `wild`.
+pub(crate) fn wild_lane_pairs(r: &mut WaveRegs, base: u64, wild: usize) {
+    for l in 0..64 {
+        r.v[20][l] = l as u32;
+        let a = if l == wild { WILD } else { base + 4 * l as u64 };
+        (r.v[4][l], r.v[5][l]) = (a as u32, (a >> 32) as u32);
+    }
+}
+
 /// A block of integer, float, compare, lane-read and scalar operations, for one target.
 fn program(gfx10: bool, wave32: bool) -> String {
-    let add = if gfx10 { "v_add_nc_u32" } else { "v_add_u32" };
+    let add = v_add_u32(gfx10);
     let (vcc, mask) = if wave32 {
         ("vcc_lo", "s4")
     } else {
@@ -1047,7 +1069,7 @@ fn word(k: usize) -> u32 {
 /// `global_*` forms with an SGPR base and with a 64-bit VGPR address, `flat_*`, DS with
 /// offsets, an SMEM load).
 fn mem_program(gfx10: bool) -> String {
-    let add = if gfx10 { "v_add_nc_u32" } else { "v_add_u32" };
+    let add = v_add_u32(gfx10);
     format!(
         "s_load_dwordx2 s[2:3], s[0:1], 0x8
          v_lshlrev_b32 v10, 2, v20
@@ -1162,11 +1184,7 @@ fn check_memory(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
 /// before the access and the interpreter reports the fault (its address, offset), after the
 /// compiled instructions before it (checked against the interpreter by `run_words_mem`).
 fn check_memory_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
-    let add = if attr.is_empty() {
-        "v_add_u32"
-    } else {
-        "v_add_nc_u32"
-    };
+    let add = v_add_u32(!attr.is_empty());
     let words = assemble(
         mcpu,
         attr,
@@ -1181,19 +1199,11 @@ fn check_memory_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let mut global = vec![0u8; 1024];
     let base = global.as_ptr() as u64;
     let mut r = WaveRegs::new(gen);
-    for l in 0..64 {
-        r.v[20][l] = l as u32;
-        let a = if l == 17 {
-            0xdead_beef_0000
-        } else {
-            base + 4 * l as u64
-        };
-        (r.v[4][l], r.v[5][l]) = (a as u32, (a >> 32) as u32);
-    }
+    wild_lane_pairs(&mut r, base, 17);
     let before = jit::stats();
     let e =
         run_words_mem(gen, &words, &mut r.clone(), &mut [], &mut global).expect_err("wild pointer");
-    want_dword_fault(e, 0xdead_beef_0000, false, &format!("{mcpu}{attr}"));
+    want_dword_fault(e, WILD, false, &format!("{mcpu}{attr}"));
     want_compiled_run(&before, &format!("{mcpu}{attr}"));
     // LDS of 4 bytes per lane: the last lane's dword at 4·lanes is past it (offset 4).
     let words = assemble(
@@ -1244,7 +1254,7 @@ fn want_compiled_run(before: &jit::Stats, what: &str) {
 /// aligned addresses, dwordx4, FLAT, SMEM, and the wait after the stores. With `exec` first
 /// (an EXEC write), the region has no full-EXEC variant: its stores test EXEC at run time.
 fn inline_program(gfx10: bool, exec: &str) -> String {
-    let add = if gfx10 { "v_add_nc_u32" } else { "v_add_u32" };
+    let add = v_add_u32(gfx10);
     let wait = if gfx10 {
         "s_waitcnt_vscnt null, 0x0"
     } else {
@@ -1387,17 +1397,9 @@ fn check_inline_memory_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let base = global.as_ptr() as u64;
     let mut r = WaveRegs::new(gen);
     (r.s[0], r.s[1]) = (base as u32, (base >> 32) as u32);
-    for l in 0..64 {
-        r.v[20][l] = l as u32;
-        let a = if l == lanes / 2 + 1 {
-            0xdead_beef_0000
-        } else {
-            base + 4 * l as u64
-        };
-        (r.v[4][l], r.v[5][l]) = (a as u32, (a >> 32) as u32);
-    }
+    wild_lane_pairs(&mut r, base, lanes / 2 + 1);
     let e = run_words_mem(gen, &words, &mut r.clone(), &mut [], &mut global).expect_err("wild");
-    want_dword_fault(e, 0xdead_beef_0000, true, &format!("{mcpu}{attr}"));
+    want_dword_fault(e, WILD, true, &format!("{mcpu}{attr}"));
     // Every lane in range, but the range is read-only: the load runs, the store faults at
     // its lowest address.
     for l in 0..64 {

@@ -10,18 +10,10 @@
 //! to the hardware, the interpreter fixes that way); the tier's own check compares each
 //! compiled run with the interpreter, registers, LDS and the buffer included.
 
-use super::{assemble, want_compiled_run, want_dword_fault};
+use super::{assemble, v_add_u32, want_compiled_run, want_dword_fault, wild_lane_pairs, WILD};
 use hsaemu_emu::{jit, run_words_mem, FaultKind, Gen, WaveRegs};
 
 const LDS: usize = 1024;
-
-fn add(gfx10: bool) -> &'static str {
-    if gfx10 {
-        "v_add_nc_u32"
-    } else {
-        "v_add_u32"
-    }
-}
 
 /// One of each atomic, then `s_barrier` in the middle of the straight-line code.
 fn program() -> &'static str {
@@ -210,7 +202,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64) {
 /// see the first 32 lanes' sums). The loop's branch goes back 11 dwords (to the
 /// `global_load_ubyte`; `assemble` takes no labels).
 fn histogram(gfx10: bool) -> String {
-    let add = add(gfx10);
+    let add = v_add_u32(gfx10);
     format!(
         "v_lshlrev_b32 v10, 2, v20
          v_mov_b32 v1, 0
@@ -302,7 +294,7 @@ fn check_histogram(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64) {
 /// A wild address in one lane of a global atomic and an LDS atomic past the allocation:
 /// the region runs up to it, and the interpreter reports the fault as always.
 fn check_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
-    let add = add(!attr.is_empty());
+    let add = v_add_u32(!attr.is_empty());
     let words = assemble(
         mcpu,
         attr,
@@ -317,19 +309,11 @@ fn check_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let mut global = vec![0u8; 1024];
     let base = global.as_ptr() as u64;
     let mut r = WaveRegs::new(gen);
-    for l in 0..64 {
-        r.v[20][l] = l as u32;
-        let a = if l == lanes / 2 + 3 {
-            0xdead_beef_0000
-        } else {
-            base + 4 * l as u64
-        };
-        (r.v[4][l], r.v[5][l]) = (a as u32, (a >> 32) as u32);
-    }
+    wild_lane_pairs(&mut r, base, lanes / 2 + 3);
     let what = format!("{mcpu}{attr}");
     let before = jit::stats();
     let e = run_words_mem(gen, &words, &mut r.clone(), &mut [], &mut global).expect_err("wild");
-    want_dword_fault(e, 0xdead_beef_0000, true, &what);
+    want_dword_fault(e, WILD, true, &what);
     want_compiled_run(&before, &what);
     // The lanes before the faulting one ran (the interpreter's order), the others did not.
     for l in 0..lanes {
@@ -375,7 +359,7 @@ fn check_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
 /// active lanes), in LDS with room for the whole row and without. Expected values: the step
 /// on a model.
 fn check_tree_step(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
-    let add = add(!attr.is_empty());
+    let add = v_add_u32(!attr.is_empty());
     let exec = if lanes == 32 {
         "s_mov_b32 exec_lo, s10"
     } else {
