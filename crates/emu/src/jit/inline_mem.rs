@@ -3,7 +3,8 @@
 //!
 //! - **The windows.** The worker's region cache holds `jit::WINDOWS` mapped ranges
 //!   (`RegionCache::windows`: base, end, writable, the memory map's generation), one per
-//!   memory instruction by its address (`slot_of`), so a kernel streaming through several
+//!   memory instruction by its address (`slot_of`; `Gen::slot` probes past the windows its
+//!   region's other memory instructions took), so a kernel streaming through several
 //!   buffers keeps one window per access and they outlast a region's run. An inline access
 //!   computes the whole range the instruction touches, checks that the map's generation is
 //!   unchanged and that the range lies in its window (writable for a store); when it does
@@ -95,9 +96,19 @@ fn enabled() -> bool {
     *ON.get_or_init(|| std::env::var("HSAEMU_JIT_INLINE").map_or(true, |v| v.trim() != "0"))
 }
 
-/// The window of the memory instruction at `pc`.
+/// The window a memory instruction at `pc` prefers.
 fn slot_of(pc: u64) -> usize {
     (pc / 8) as usize % WINDOWS
+}
+
+/// The window for a memory instruction at `pc`: the first one from its preferred one that
+/// is not `taken`, or its preferred one when all are.
+fn free_slot(pc: u64, taken: impl Fn(usize) -> bool) -> usize {
+    let first = slot_of(pc);
+    (0..WINDOWS)
+        .map(|k| (first + k) % WINDOWS)
+        .find(|&s| !taken(s))
+        .unwrap_or(first)
 }
 
 /// A field of window `slot`, as an offset from `CallCtx::windows`.
@@ -128,6 +139,18 @@ struct Lanes {
 }
 
 impl Gen<'_> {
+    /// The window of the memory instruction at `pc`: its preferred one unless another
+    /// memory instruction of this region has it, then the next free one (instructions of
+    /// one region that shared a window would refresh it in turn on every run).
+    fn slot(&mut self, pc: u64) -> usize {
+        if let Some(&s) = self.slots.get(&pc) {
+            return s;
+        }
+        let s = free_slot(pc, |s| self.slots.values().any(|&t| t == s));
+        self.slots.insert(pc, s);
+        s
+    }
+
     /// Generates `i` (lowered as `l`) inline, the call of `lower_mem.rs` as its fallback;
     /// false (nothing generated) when it has no inline form here.
     pub(super) fn inline_mem(&mut self, pc: u64, i: &Inst, l: Lower) -> bool {
@@ -342,7 +365,8 @@ impl Gen<'_> {
         );
         let len = self.b.ins().iconst(types::I64, 4 * n as i64);
         let yes = self.b.ins().iconst(types::I8, 1);
-        self.window_guard(slot_of(pc), yes, addr, len, false, fast, slow);
+        let slot = self.slot(pc);
+        self.window_guard(slot, yes, addr, len, false, fast, slow);
         self.enter(fast);
         self.note_last_load(addr);
         let vals: Vec<Value> = (0..n)
@@ -452,7 +476,8 @@ impl Gen<'_> {
             if let Some(f) = full {
                 lanes.ok = self.b.ins().band(ok, f);
             }
-            self.consecutive(slot_of(pc), i, &lanes, rows[0], store, done);
+            let slot = self.slot(pc);
+            self.consecutive(slot, i, &lanes, rows[0], store, done);
             lanes.ok = ok;
         }
         // The lanes' lowest and highest address and their alignment (every lane's, active
@@ -491,7 +516,8 @@ impl Gen<'_> {
         }
         let span = self.b.ins().isub(amax, amin);
         let len = self.b.ins().iadd_imm(span, size);
-        self.window_guard(slot_of(pc), shape, amin, len, store, fast, slow);
+        let slot = self.slot(pc);
+        self.window_guard(slot, shape, amin, len, store, fast, slow);
         self.enter(fast);
         if !store {
             self.note_last_load(amin);
@@ -775,5 +801,27 @@ impl Gen<'_> {
         }
         self.count_lanes();
         self.b.ins().jump(done, &[]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_regions_memory_instructions_get_windows_of_their_own() {
+        // gfx90a's vector add: the kernarg load at 0x1e00 and the second buffer's load at
+        // 0x1e84 both prefer window 0; sharing it, each wave refreshed it twice.
+        let mut taken = Vec::new();
+        for pc in [
+            0x1e00, 0x1e08, 0x1e10, 0x1e48, 0x1e50, 0x1e7c, 0x1e84, 0x1ea0,
+        ] {
+            let s = free_slot(pc, |s| taken.contains(&s));
+            assert!(!taken.contains(&s), "{pc:#x} shares window {s}");
+            taken.push(s);
+        }
+        assert_eq!(taken, [0, 1, 2, 3, 4, 7, 5, 6]);
+        // A ninth memory instruction keeps its preferred window.
+        assert_eq!(free_slot(0x1ea8, |_| true), slot_of(0x1ea8));
     }
 }

@@ -240,6 +240,7 @@ impl Compiler {
                 lazy_sets: Vec::new(),
                 none: None,
                 done: 0,
+                slots: HashMap::new(),
             };
             let bbs = basic_blocks(region, start);
             // `HSAEMU_JIT=sync` compiles every block start at its first execution: there a
@@ -380,6 +381,8 @@ struct Gen<'a> {
     lazy_sets: Vec<Defined>,
     /// Where a first basic block that does not fit the budget goes (nothing ran).
     none: Option<Block>,
+    /// The window of each inline memory instruction, by address (`inline_mem.rs`).
+    slots: HashMap<u64, usize>,
 }
 
 impl Gen<'_> {

@@ -106,8 +106,9 @@ pub(crate) enum Variants {
 /// again with both.
 const MISS_LIMIT: u32 = 64;
 
-/// Windows per worker thread; a memory instruction at `pc` uses window `(pc / 8) % WINDOWS`
-/// (memory instructions are 8 bytes, so up to 8 consecutive ones have their own).
+/// Windows per worker thread; a memory instruction at `pc` prefers window `(pc / 8) %
+/// WINDOWS` (memory instructions are 8 bytes, so up to 8 consecutive ones have their own),
+/// and takes the next free one when another instruction of its region has that one.
 pub(crate) const WINDOWS: usize = 8;
 
 /// One mapped range as the region cache last answered it for an inline access, which
