@@ -78,7 +78,9 @@ fn bench_quick_checks_results_and_compares_both_tiers_with_pocl() {
         );
         let next = text.lines().nth(line + 1).unwrap_or_default();
         assert!(
-            next.starts_with("  compiling tier: ") && next.contains("blocks"),
+            next.starts_with("  compiling tier: ")
+                && next.contains("blocks")
+                && next.contains("first dispatch"),
             "`{name}` does not say what the tier compiled:\n{text}"
         );
     }

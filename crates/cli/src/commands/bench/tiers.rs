@@ -1,8 +1,10 @@
 //! One benchmark case in one tier, run in a child process: `hsaemu bench --child-case LABEL`
 //! with `HSAEMU_JIT` set for the tier. The tier's setting is read once per process and compiled
 //! blocks are kept per process, so every run gets a fresh one: the interpreter's run never meets
-//! a compiled block, and the process's CPU time is exactly that run's (the compiler thread
-//! included). The child prints its result as one JSON line, which the parent reads.
+//! a compiled block. The child dispatches the case several times, as PoCL's runs do: the first
+//! dispatch (where the tier interprets while its thread compiles; its CPU time includes the
+//! compiler's) is reported apart, and the median of the others is the case's figure. The child
+//! prints its result as one JSON line, which the parent reads.
 
 use super::Args;
 use hsaemu_emu::DispatchStats;
@@ -77,10 +79,13 @@ pub struct Compiled {
 /// One emulated run, as its child process reported it.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Measured {
-    /// Dispatch wall time, seconds.
+    /// Dispatch wall time, seconds (the median of the dispatches after the first).
     pub elapsed: f64,
-    /// CPU seconds of the process over the dispatch (all its threads).
+    /// CPU seconds of the process over that dispatch (all its threads).
     pub cpu: Option<f64>,
+    /// The first dispatch's wall time and CPU seconds, compiling included.
+    pub first_elapsed: f64,
+    pub first_cpu: Option<f64>,
     pub lane_ops: u64,
     pub wave_instructions: u64,
     /// Whether the result matched the CPU's.
@@ -98,12 +103,19 @@ impl Measured {
     }
 }
 
-/// The child's side: the result line for its run.
-pub fn result_line(stats: &DispatchStats, cpu: Option<f64>, ok: bool) -> String {
+/// The child's side: the result line for its runs, from the median dispatch's statistics and
+/// CPU seconds and the first dispatch's.
+pub fn result_line(
+    stats: &DispatchStats,
+    cpu: Option<f64>,
+    first: (&DispatchStats, Option<f64>),
+    ok: bool,
+) -> String {
     let s = hsaemu_emu::jit::stats();
     json!({
         "elapsed": stats.elapsed.as_secs_f64(),
         "cpu": cpu,
+        "first": { "elapsed": first.0.elapsed.as_secs_f64(), "cpu": first.1 },
         "lane_ops": stats.lane_ops,
         "wave_instructions": stats.wave_instructions,
         "ok": ok,
@@ -133,6 +145,8 @@ pub fn parse_result(stdout: &str) -> Result<Measured, String> {
     Ok(Measured {
         elapsed: f(&v, "elapsed").ok_or("result line without `elapsed`")?,
         cpu: f(&v, "cpu"),
+        first_elapsed: v.get("first").and_then(|v| f(v, "elapsed")).unwrap_or(0.0),
+        first_cpu: v.get("first").and_then(|v| f(v, "cpu")),
         lane_ops: u(&v, "lane_ops"),
         wave_instructions: u(&v, "wave_instructions"),
         ok: v.get("ok").and_then(Value::as_bool).unwrap_or(false),
@@ -195,16 +209,21 @@ mod tests {
             elapsed: Duration::from_millis(250),
             ..DispatchStats::default()
         };
-        let line = result_line(&stats, Some(0.5), true);
+        let cold = DispatchStats {
+            elapsed: Duration::from_millis(400),
+            ..stats
+        };
+        let line = result_line(&stats, Some(0.5), (&cold, Some(0.75)), true);
         let m = parse_result(&format!("noise\n{line}\n")).expect("parses");
         assert_eq!(m.elapsed, 0.25);
         assert_eq!(m.cpu, Some(0.5));
+        assert_eq!((m.first_elapsed, m.first_cpu), (0.4, Some(0.75)));
         assert_eq!(
             (m.lane_ops, m.wave_instructions, m.ok),
             (4_000_000, 70_000, true)
         );
         assert_eq!(m.lane_ops_per_cpu_second(), Some(8.0));
-        let m = parse_result(&result_line(&stats, None, false)).expect("parses");
+        let m = parse_result(&result_line(&stats, None, (&cold, None), false)).expect("parses");
         assert_eq!(
             (m.cpu, m.ok, m.lane_ops_per_cpu_second()),
             (None, false, None)
