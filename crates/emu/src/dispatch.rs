@@ -86,11 +86,9 @@ struct Ctx {
 const USER_SGPRS: usize = 16;
 
 /// What a host thread keeps between dispatches: spare work-groups (their waves' register
-/// files and LDS) and the VALU scratch rows. Work-groups are boxed so that launching and
-/// retiring one moves a pointer (moving the struct between the lists reloaded fields just
-/// written, a store-forwarding stall per work-group).
+/// files and LDS) and the VALU scratch rows.
 struct Local {
-    spare: Vec<Box<Wg>>,
+    spare: Vec<Wg>,
     scratch: Box<Scratch>,
 }
 
@@ -523,7 +521,7 @@ fn worker(ctx: &Ctx, index: usize) {
 
 /// Keeps up to `ctx.resident` work-groups and round-robins among them.
 fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
-    let mut resident: Vec<Box<Wg>> = Vec::with_capacity(ctx.resident);
+    let mut resident: Vec<Wg> = Vec::with_capacity(ctx.resident);
     let mut free_slots: Vec<usize> = (0..ctx.resident).rev().collect();
     let mut free = ctx.resident;
     let (mut wgs, mut insts, mut lanes) = (0u64, 0u64, 0u64);
@@ -540,17 +538,15 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
             if n < ctx.total_wgs {
                 let slot = free_slots[free - 1];
                 free -= 1;
-                let mut wg = spare.pop().unwrap_or_else(|| {
-                    Box::new(Wg {
-                        id: [0; 3],
-                        waves: Vec::new(),
-                        last_load: Vec::new(),
-                        lds: Vec::new(),
-                        slot,
-                        executed: 0,
-                        traced: false,
-                        check: None,
-                    })
+                let mut wg = spare.pop().unwrap_or_else(|| Wg {
+                    id: [0; 3],
+                    waves: Vec::new(),
+                    last_load: Vec::new(),
+                    lds: Vec::new(),
+                    slot,
+                    executed: 0,
+                    traced: false,
+                    check: None,
                 });
                 wg.slot = if ctx.d.cooperative {
                     n as usize
@@ -1172,7 +1168,7 @@ fn scratch_detail(ctx: &Ctx, w: &Wave, address: u64) -> Option<String> {
 }
 
 /// Records every live wave of a worker's resident work-groups (a stop from outside).
-fn report_live(ctx: &Ctx, resident: &[Box<Wg>]) {
+fn report_live(ctx: &Ctx, resident: &[Wg]) {
     let mut live = ctx.live.lock();
     for wg in resident {
         for (wi, w) in wg.waves.iter().enumerate() {
