@@ -14,8 +14,9 @@ use crate::exec::{self, Env, Flow, Scratch};
 use crate::gpu::{watchdog_seconds, Control, Dispatch, DispatchStats, Functions, Gpu, Program};
 use crate::memory::host::{self, HostBuffer};
 use crate::memory::{Access, MemoryMap, RegionCache};
+use crate::ops::Op;
 use crate::validate::{self, Rejected, Rejection};
-use crate::wave::{Wave, WaveState, LANES};
+use crate::wave::{Wave, WaveState};
 use hsaemu_codeobject::AMD_KERNEL_CODE_SIZE;
 use parking_lot::Mutex;
 use std::cell::Cell;
@@ -76,7 +77,13 @@ struct Ctx {
     totals: [AtomicU64; 4],
     /// `--check` is on: what the checkers share for this dispatch.
     check: Option<Arc<crate::check::group::DispatchCheck>>,
+    /// Every wave's initial user SGPRs (`user_sgprs`) and MODE, computed once.
+    user_sgprs: [u32; USER_SGPRS],
+    mode: u32,
 }
+
+/// User SGPRs the dispatch sets up (s0–s15).
+const USER_SGPRS: usize = 16;
 
 /// What a host thread keeps between dispatches: spare work-groups (their waves' register
 /// files and LDS) and the VALU scratch rows.
@@ -341,8 +348,10 @@ fn run_dispatch(
             slot_size,
         })
     });
-    let ctx = Arc::new(Ctx {
+    let mut ctx = Ctx {
         check,
+        user_sgprs: [0; USER_SGPRS],
+        mode: descriptor::initial_mode(&kd),
         gen,
         mem: gpu.mem.clone(),
         d: d.clone(),
@@ -373,7 +382,9 @@ fn run_dispatch(
         control,
         live: Mutex::new(Vec::new()),
         functions: gpu.functions(),
-    });
+    };
+    ctx.user_sgprs = user_sgprs(&ctx);
+    let ctx = Arc::new(ctx);
     let mut stats = DispatchStats::default();
     // Worker 0 runs here; workers 1.. are offered to the GPU's pool. A worker that panicked
     // (an emulator bug) must not pass for a finished dispatch.
@@ -628,7 +639,7 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
         None => wg.check = None,
     }
     let kd = &ctx.kd;
-    let gfx8 = ctx.gen == Gen::Gfx8;
+    let cu = crate::residency::cu_of(&ctx.d.compute_units, ctx.cus, n);
     for (wi, w) in wg.waves.iter_mut().enumerate() {
         if wi >= nwaves {
             // A wave kept from a larger work-group: idle, and counted as nothing.
@@ -640,10 +651,10 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
         w.reset();
         w.set_wave32(lanes == 32);
         w.id = wi as u32;
-        w.cu = crate::residency::cu_of(&ctx.d.compute_units, ctx.cus, n);
+        w.cu = cu;
         w.simd = worker as u32 % 4;
         w.pc = ctx.entry;
-        w.mode = descriptor::initial_mode(kd);
+        w.mode = ctx.mode;
         w.instructions = 0;
         w.lane_ops = 0;
         let first = wi as u32 * lanes;
@@ -656,47 +667,8 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
         let slot_index = (wg.slot as u64) * u64::from(ctx.waves_per_wg) + wi as u64;
         let wave_offset = slot_index * ctx.slot_size;
         w.scratch_base = ctx.scratch_base + wave_offset;
-        let mut r = 0usize;
-        let mut put = |w: &mut Wave, v: u32| {
-            if r < 16 {
-                w.s[r] = v;
-            }
-            r += 1;
-        };
-        if kd.enable_sgpr_private_segment_buffer() {
-            put(w, ctx.scratch_base as u32);
-            put(w, ((ctx.scratch_base >> 32) as u32 & 0xffff) | 1 << 31);
-            put(w, ctx.scratch_size.min(u64::from(u32::MAX)) as u32);
-            put(w, scratch_rsrc_word3(ctx.gen));
-        }
-        if kd.enable_sgpr_dispatch_ptr() {
-            put(w, ctx.packet as u32);
-            put(w, (ctx.packet >> 32) as u32);
-        }
-        if kd.enable_sgpr_queue_ptr() {
-            put(w, ctx.queue as u32);
-            put(w, (ctx.queue >> 32) as u32);
-        }
-        if kd.enable_sgpr_kernarg_segment_ptr() {
-            put(w, ctx.d.kernarg_address as u32);
-            put(w, (ctx.d.kernarg_address >> 32) as u32);
-        }
-        if kd.enable_sgpr_dispatch_id() {
-            put(w, ctx.d.dispatch_id as u32);
-            put(w, (ctx.d.dispatch_id >> 32) as u32);
-        }
-        if kd.enable_sgpr_flat_scratch_init() {
-            if gfx8 {
-                put(w, ctx.scratch_base as u32);
-                put(w, ctx.private_per_lane);
-            } else {
-                put(w, ctx.scratch_base as u32);
-                put(w, (ctx.scratch_base >> 32) as u32);
-            }
-        }
-        if kd.enable_sgpr_private_segment_size() {
-            put(w, ctx.private_per_lane);
-        }
+        // `reset` zeroed the rest of the scalar file.
+        w.s[..USER_SGPRS].copy_from_slice(&ctx.user_sgprs);
         let mut r = kd.user_sgpr_count() as usize;
         let en = [
             kd.enable_sgpr_workgroup_id_x(),
@@ -723,60 +695,129 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
         if kd.enable_private_segment() {
             w.s[r] = wave_offset as u32;
         }
-        // Work-item IDs.
-        let mut x = [0u32; LANES];
-        let mut y = [0u32; LANES];
-        let mut z = [0u32; LANES];
-        // Walk the IDs incrementally (no per-lane division).
-        let (mut cx, mut cy, mut cz) = (
-            first % actual[0],
-            first / actual[0] % actual[1],
-            first / (actual[0] * actual[1]),
-        );
-        if actual[0] >= first + lanes {
-            // The whole wave lies in one row of X (every 1-D work-group): y and z are fixed.
-            for l in 0..LANES {
-                x[l] = first + l as u32;
-            }
-            y = [cy; LANES];
-            z = [cz; LANES];
-        } else {
-            for l in 0..lanes as usize {
-                x[l] = cx;
-                y[l] = cy;
-                z[l] = cz;
-                cx += 1;
-                if cx == actual[0] {
-                    cx = 0;
-                    cy += 1;
-                    if cy == actual[1] {
-                        cy = 0;
-                        cz += 1;
-                    }
-                }
-            }
+        workitem_ids(ctx, w, first, actual, lanes);
+    }
+}
+
+/// The user SGPRs every wave of the dispatch starts with (code-object-abi.md §2), the same
+/// for all of them: computed once per dispatch. Past [`USER_SGPRS`] none is written.
+fn user_sgprs(ctx: &Ctx) -> [u32; USER_SGPRS] {
+    let kd = &ctx.kd;
+    let mut s = [0u32; USER_SGPRS];
+    let mut r = 0usize;
+    let mut put = |v: u32| {
+        if r < USER_SGPRS {
+            s[r] = v;
         }
-        let dims = kd.enable_vgpr_workitem_id();
-        // gfx90a, CDNA3 and GFX11 pack the work-item IDs into v0 (10 bits each).
-        if ctx.gen.unified_agprs() || ctx.gen.is_gfx11() {
-            let mut v0 = [0u32; LANES];
-            for l in 0..LANES {
-                v0[l] = x[l] & 0x3ff;
-                if dims > 0 {
-                    v0[l] |= (y[l] & 0x3ff) << 10;
-                }
-                if dims > 1 {
-                    v0[l] |= (z[l] & 0x3ff) << 20;
-                }
-            }
-            w.vwrite(VGPR, &v0, u64::MAX);
+        r += 1;
+    };
+    if kd.enable_sgpr_private_segment_buffer() {
+        put(ctx.scratch_base as u32);
+        put(((ctx.scratch_base >> 32) as u32 & 0xffff) | 1 << 31);
+        put(ctx.scratch_size.min(u64::from(u32::MAX)) as u32);
+        put(scratch_rsrc_word3(ctx.gen));
+    }
+    if kd.enable_sgpr_dispatch_ptr() {
+        put(ctx.packet as u32);
+        put((ctx.packet >> 32) as u32);
+    }
+    if kd.enable_sgpr_queue_ptr() {
+        put(ctx.queue as u32);
+        put((ctx.queue >> 32) as u32);
+    }
+    if kd.enable_sgpr_kernarg_segment_ptr() {
+        put(ctx.d.kernarg_address as u32);
+        put((ctx.d.kernarg_address >> 32) as u32);
+    }
+    if kd.enable_sgpr_dispatch_id() {
+        put(ctx.d.dispatch_id as u32);
+        put((ctx.d.dispatch_id >> 32) as u32);
+    }
+    if kd.enable_sgpr_flat_scratch_init() {
+        put(ctx.scratch_base as u32);
+        if ctx.gen == Gen::Gfx8 {
+            put(ctx.private_per_lane);
         } else {
-            w.vwrite(VGPR, &x, u64::MAX);
+            put((ctx.scratch_base >> 32) as u32);
+        }
+    }
+    if kd.enable_sgpr_private_segment_size() {
+        put(ctx.private_per_lane);
+    }
+    s
+}
+
+/// Writes the work-item IDs of the wave whose first work-item is `first` (of a work-group of
+/// `actual` items) into its VGPRs: the wave's lanes only (lanes 32–63 of a wave32 wave are
+/// never read), straight into the rows.
+fn workitem_ids(ctx: &Ctx, w: &mut Wave, first: u32, actual: [u32; 3], lanes: u32) {
+    let dims = ctx.kd.enable_vgpr_workitem_id();
+    // gfx90a, CDNA3 and GFX11 pack the work-item IDs into v0 (10 bits each).
+    let packed = ctx.gen.unified_agprs() || ctx.gen.is_gfx11();
+    let n = lanes as usize;
+    let v = crate::wave::reg_index(VGPR);
+    if actual[0] >= first + lanes {
+        // The whole wave lies in one row of X (every 1-D work-group): y and z are fixed.
+        // (Divided only when read: two divisions were a tenth of a wave's set-up.)
+        let cy = || first / actual[0] % actual[1];
+        let cz = || first / (actual[0] * actual[1]);
+        if packed {
+            let mut yz = 0;
             if dims > 0 {
-                w.vwrite(VGPR + 1, &y, u64::MAX);
+                yz |= (cy() & 0x3ff) << 10;
             }
             if dims > 1 {
-                w.vwrite(VGPR + 2, &z, u64::MAX);
+                yz |= (cz() & 0x3ff) << 20;
+            }
+            for (l, x) in w.v[v][..n].iter_mut().enumerate() {
+                *x = ((first + l as u32) & 0x3ff) | yz;
+            }
+        } else {
+            for (l, x) in w.v[v][..n].iter_mut().enumerate() {
+                *x = first + l as u32;
+            }
+            if dims > 0 {
+                w.v[v + 1][..n].fill(cy());
+            }
+            if dims > 1 {
+                w.v[v + 2][..n].fill(cz());
+            }
+        }
+        return;
+    }
+    // Walk the IDs incrementally (no per-lane division).
+    let (mut cx, mut cy, mut cz) = (
+        first % actual[0],
+        first / actual[0] % actual[1],
+        first / (actual[0] * actual[1]),
+    );
+    for l in 0..n {
+        let (x, y, z) = (cx, cy, cz);
+        if packed {
+            let mut v0 = x & 0x3ff;
+            if dims > 0 {
+                v0 |= (y & 0x3ff) << 10;
+            }
+            if dims > 1 {
+                v0 |= (z & 0x3ff) << 20;
+            }
+            w.v[v][l] = v0;
+        } else {
+            w.v[v][l] = x;
+            if dims > 0 {
+                w.v[v + 1][l] = y;
+            }
+            if dims > 1 {
+                w.v[v + 2][l] = z;
+            }
+        }
+        cx += 1;
+        if cx == actual[0] {
+            cx = 0;
+            cy += 1;
+            if cy == actual[1] {
+                cy = 0;
+                cz += 1;
             }
         }
     }
@@ -976,12 +1017,15 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
         if let (Some((slots, verify)), true) = (jit, at_start) {
             let k = program.index(pc);
             let fetch = |a: u64| program.at(a).copied();
+            // A start at an instruction without a lowering (the `s_endpgm` a region left
+            // at) never compiles: it is not counted.
             let block = match slots.block(k) {
                 Some(b) => Some(b),
-                None => {
+                None if program.at(pc).is_some_and(crate::jit::may_compile) => {
                     let full = w.exec() == w.lane_mask;
                     crate::jit::on_start(slots, k, &fetch, pc, w.wave32, full)
                 }
+                None => None,
             };
             // The region runs for what is left of the turn (this instruction included) and
             // stops before a basic block that does not fit; when none did, the interpreter
@@ -995,6 +1039,14 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
                         // It ended with `s_barrier` (`w.pc` after it), as `Flow::Barrier`.
                         if parked {
                             w.state = WaveState::Barrier;
+                            return Ok(());
+                        }
+                        // It ran up to `s_endpgm` (which has no lowering): the wave ends
+                        // here, as the interpreter's next turn of this loop would end it.
+                        if turn < QUANTUM && program.at(w.pc).is_some_and(|i| i.op == Op::S_ENDPGM)
+                        {
+                            w.instructions += 1;
+                            w.state = WaveState::Done;
                             return Ok(());
                         }
                         continue;

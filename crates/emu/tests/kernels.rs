@@ -270,15 +270,22 @@ fn private_array_scratch() {
 fn grid_3d_partial_groups() {
     for t in TARGETS.into_iter().chain(TARGETS_RDNA3) {
         let e = emu("cl/control.cl", t);
-        let (w, h, d) = (13u32, 7u32, 5u32);
-        let bo = e.zeros(4 * (w * h * d) as usize);
-        e.run("grid_3d", &[Arg::Ptr(&bo)], [w, h, d], [4, 4, 2]);
-        let o = bo.u32s();
-        for z in 0..d {
-            for y in 0..h {
-                for x in 0..w {
-                    let want = (x + 100 * y + 10000 * z) ^ (x / 4);
-                    assert_eq!(o[((z * h + y) * w + x) as usize], want, "{t} ({x},{y},{z})");
+        // Waves that span rows of X (IDs walked lane by lane), and waves inside one row of
+        // a work-group whose rows hold whole waves (Y and Z fixed per wave).
+        for ((w, h, d), wg) in [
+            ((13u32, 7u32, 5u32), [4u16, 4, 2]),
+            ((141, 3, 3), [64, 2, 2]),
+        ] {
+            let bo = e.zeros(4 * (w * h * d) as usize);
+            e.run("grid_3d", &[Arg::Ptr(&bo)], [w, h, d], wg);
+            let o = bo.u32s();
+            for z in 0..d {
+                for y in 0..h {
+                    for x in 0..w {
+                        let want = (x + 100 * y + 10000 * z) ^ (x / u32::from(wg[0]));
+                        let at = ((z * h + y) * w + x) as usize;
+                        assert_eq!(o[at], want, "{t} {wg:?} ({x},{y},{z})");
+                    }
                 }
             }
         }

@@ -176,7 +176,9 @@ impl Compiler {
         for _ in 0..6 {
             ctx.func.signature.params.push(AbiParam::new(ptr));
         }
-        ctx.func.signature.params.push(AbiParam::new(types::I32));
+        // The budget is passed 64 bits wide (`BlockFn`): the caller's 32-bit store of a
+        // stack argument read back by an 8-byte load stalled every call (store forwarding).
+        ctx.func.signature.params.push(AbiParam::new(types::I64));
         ctx.func.signature.returns.push(AbiParam::new(types::I32));
         self.count += 1;
         let name = format!("region{}", self.count);
@@ -197,6 +199,7 @@ impl Compiler {
             // budget stopped a run) enters through `others`.
             let loads = b.create_block();
             let others = b.create_block();
+            let budget = b.ins().ireduce(types::I32, p[6]);
             let now = b.ins().load(types::I64, mf(), p[4], 0);
             let at_start = b.ins().icmp_imm(IntCC::Equal, now, start as i64);
             b.ins().brif(at_start, loads, &[], others, &[]);
@@ -214,7 +217,7 @@ impl Compiler {
                 lane_ops_ptr: p[3],
                 pc_ptr: p[4],
                 ctx: p[5],
-                budget: p[6],
+                budget,
                 groups: if wave32 { 8 } else { 16 },
                 wave32,
                 full: false,
@@ -290,7 +293,7 @@ impl Compiler {
             .map_err(|e| e.to_string())?;
         let code = self.module.get_finalized_function(id);
         // SAFETY: `code` is the finalized function just defined with the signature of
-        // `BlockFn` (six pointer arguments and a u32, returning a u32, the platform's C
+        // `BlockFn` (six pointer arguments and a u64, returning a u32, the platform's C
         // calling convention, which is Cranelift's default for the host ISA).
         Ok((
             unsafe { std::mem::transmute::<*const u8, BlockFn>(code) },

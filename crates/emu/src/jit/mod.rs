@@ -55,11 +55,12 @@ pub(crate) const MIN_BLOCK: usize = 3;
 /// How a compiled region is called: the wave's scalar file (`s`, 128 dwords), its vector file
 /// (512 rows of 64 dwords), SCC (one byte, 0 or 1), its `lane_ops` counter, its PC (written:
 /// where the interpreter continues), the [`CallCtx`] of its calls into the interpreter and
-/// the instructions left in the wave's scheduler turn; it returns the instructions it
-/// executed (0 when the first basic block does not fit, or its first instruction is a memory
-/// access whose fast path declined).
+/// the instructions left in the wave's scheduler turn (64 bits wide: it is the one argument
+/// passed on the stack, and a 32-bit store read back by the region's 8-byte load stalled each
+/// call); it returns the instructions it executed (0 when the first basic block does not fit,
+/// or its first instruction is a memory access whose fast path declined).
 pub(crate) type BlockFn =
-    unsafe extern "C" fn(*mut u32, *mut u32, *mut u8, *mut u64, *mut u64, *mut CallCtx, u32) -> u32;
+    unsafe extern "C" fn(*mut u32, *mut u32, *mut u8, *mut u64, *mut u64, *mut CallCtx, u64) -> u32;
 
 /// What a compiled region's calls into the interpreter (`lower_mem.rs`) reach: the wave (the
 /// same one whose registers the region holds pointers into; the region writes back the
@@ -658,7 +659,7 @@ impl Block {
                 std::ptr::addr_of_mut!((*wp).lane_ops),
                 std::ptr::addr_of_mut!((*wp).pc),
                 &mut ctx,
-                budget,
+                u64::from(budget),
             )
         };
         if ctx.missed != 0 {
