@@ -257,6 +257,17 @@ impl Compiler {
             for heads in &mut g.heads[..n] {
                 *heads = bbs.keys().map(|&pc| (pc, g.b.create_block())).collect();
             }
+            // A basic block that sets EXEC before anything the variants differ in is one
+            // block for both (`exec_neutral`): a loop's exit that restores EXEC after it
+            // reached 0 is no miss of a full-EXEC-only region.
+            if n == 2 {
+                for (pc, bb) in &bbs {
+                    if *pc != start && exec_neutral(region, bb) {
+                        let f = g.heads[1][pc];
+                        g.heads[0].insert(*pc, f);
+                    }
+                }
+            }
             if variants != Variants::Full {
                 g.variant(region, &bbs, false)?;
             }
@@ -615,6 +626,10 @@ impl Gen<'_> {
                 .any(|(pc, i, l)| matches!(l, Lower::Branch(_)) && branch_target(*pc, i) == start);
         self.lazy_sets.push(Default::default());
         for bb in bbs.values() {
+            // A block both variants share is generated with the full one.
+            if !full && self.shared(bb.pc) {
+                continue;
+            }
             self.enter(heads[&bb.pc]);
             let first = entry_only && bb.pc == start;
             // The budget: the whole basic block must fit, else the interpreter runs it.
@@ -722,14 +737,20 @@ impl Gen<'_> {
             }
             for (c, pc) in choices {
                 self.enter(c);
-                let is_full = self.exec_is_full();
                 let (f, g) = (self.heads[1][&pc], self.heads[0][&pc]);
-                self.b.ins().brif(is_full, f, &[], g, &[]);
+                self.choose_variant(g, Some(f));
             }
             self.bb_count = None;
         }
         self.full = false;
         Ok(())
+    }
+
+    /// Whether the basic block at `pc` is one block for both variants (`exec_neutral`).
+    fn shared(&self, pc: u64) -> bool {
+        self.heads[1]
+            .get(&pc)
+            .is_some_and(|f| self.heads[0].get(&pc) == Some(f))
     }
 
     /// Whether EXEC holds every lane of the wave size (EXEC_HI zero in wave32), read from
@@ -813,6 +834,9 @@ impl Gen<'_> {
     fn misses(&mut self) -> Block {
         let heads: Vec<(u64, Block)> = self.heads[0].iter().map(|(&p, &b)| (p, b)).collect();
         for (pc, blk) in heads {
+            if self.shared(pc) {
+                continue;
+            }
             self.enter(blk);
             self.note_miss();
             let count = self.b.use_var(self.count);
@@ -915,7 +939,7 @@ impl Gen<'_> {
 
     /// Jumps to `full` when EXEC holds every lane (and there is one), else to `general`.
     fn choose_variant(&mut self, general: Block, full: Option<Block>) {
-        match full {
+        match full.filter(|&f| f != general) {
             Some(full) => {
                 let is_full = self.exec_is_full();
                 self.b.ins().brif(is_full, full, &[], general, &[]);
@@ -2334,6 +2358,24 @@ fn writes_exec(i: &Inst, l: Lower) -> bool {
         Lower::VAlu(VAluOp::Carry(_) | VAluOp::Mad64(_)) => exec(i.sdst),
         _ => false,
     }
+}
+
+/// Whether basic block `bb` runs correctly in its full-EXEC form whatever EXEC holds at its
+/// entry: before its first EXEC write, which is a scalar instruction, there are only
+/// scalar instructions that read EXEC from its register (not `s_*_saveexec`, which reads it
+/// as the variant's constant), no-ops and waits. The variants differ only in vector and
+/// memory instructions and in EXEC reads, and the full one's assumption ends at the write.
+fn exec_neutral(region: &[(u64, Inst, Lower)], bb: &Bb) -> bool {
+    for &k in &bb.insts {
+        let (_, i, l) = &region[k];
+        match l {
+            Lower::SAlu(SAluOp::Saveexec(_) | SAluOp::Saveexec32(_)) => return false,
+            Lower::SAlu(_) if writes_exec(i, *l) => return true,
+            Lower::SAlu(_) | Lower::Nop | Lower::Step => {}
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Whether compare `i` is generated as its complement (then its mask negated once): an
