@@ -93,7 +93,8 @@ struct Bb {
 }
 
 /// Cuts `region` (sorted by address) into basic blocks from `start`: leaders are the start,
-/// the targets of branches and the instructions after conditional branches.
+/// the targets of branches and the instructions after conditional branches and after EXEC
+/// writes not followed by a branch.
 fn basic_blocks(region: &[(u64, Inst, Lower)], start: u64) -> BTreeMap<u64, Bb> {
     let at: HashMap<u64, usize> = region
         .iter()
@@ -101,12 +102,22 @@ fn basic_blocks(region: &[(u64, Inst, Lower)], start: u64) -> BTreeMap<u64, Bb> 
         .map(|(k, (pc, _, _))| (*pc, k))
         .collect();
     let mut leaders = BTreeSet::from([start]);
-    for (pc, i, l) in region {
+    for (k, (pc, i, l)) in region.iter().enumerate() {
+        let next = pc + u64::from(i.size);
         if let Lower::Branch(c) = l {
             leaders.insert(branch_target(*pc, i));
             if *c != 0 {
-                leaders.insert(pc + u64::from(i.size));
+                leaders.insert(next);
             }
+        }
+        // The code after an EXEC write runs in the variant EXEC then calls for (so a store
+        // after `s_or_b32 exec_lo, exec_lo, s4` restored a full EXEC is inline), unless a
+        // branch, which ends the basic block anyway, comes next.
+        let branch_next = region
+            .get(k + 1)
+            .is_some_and(|(p, _, l)| *p == next && matches!(l, Lower::Branch(_)));
+        if writes_exec(i, *l) && !branch_next {
+            leaders.insert(next);
         }
     }
     let mut out = BTreeMap::new();
