@@ -1443,10 +1443,11 @@ fn ds_dwords<const C: bool>(
                 );
                 continue;
             }
-            for l in 0..LANES {
-                if exec >> l & 1 == 0 {
-                    continue;
-                }
+            // The set EXEC bits only: a reduction's last tree steps have a few lanes on.
+            let mut lanes = exec;
+            while lanes != 0 {
+                let l = lanes.trailing_zeros() as usize;
+                lanes &= lanes - 1;
                 let at = (addr[l] + o + 4 * k) as usize;
                 let Some(cell) = lds.get_mut(at..at + 4) else {
                     continue; // unreachable: checked above

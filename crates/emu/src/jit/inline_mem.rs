@@ -29,9 +29,11 @@
 //!      copies of the rows (dwordx2 as one 8-byte access, as the interpreter's `qwords`).
 //!
 //!   Byte and short loads into a whole VGPR (`global_load_{u,s}{byte,short}`, FLAT too;
-//!   `vmem::global_narrow`) take the general range check and then always the lane loop,
-//!   each lane's 1 or 2 bytes zero- or sign-extended to 32 bits; shorts must be 2-byte
-//!   aligned, else the call. The d16 forms and sub-dword stores are calls.
+//!   `vmem::global_narrow`) take the general range check, each lane's 1 or 2 bytes zero-
+//!   or sign-extended to 32 bits; when every lane group is a run of four consecutive
+//!   elements (work-items reading a byte array in order, as the histogram does) one 4- or
+//!   8-byte load per group widened by vector instructions, else the lane loop; shorts must
+//!   be 2-byte aligned, else the call. The d16 forms and sub-dword stores are calls.
 //!
 //!   FLAT addresses must lie below the LDS and private apertures. Addresses must be dword
 //!   aligned (8-byte for dwordx2), else the call. Aligned 4- and 8-byte x86-64 moves and
@@ -55,7 +57,7 @@ use crate::ops::Op;
 use crate::wave::{reg_index, Ty, Wave, VREGS};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    types, AbiParam, Block, BlockArg, InstBuilder, MemFlags, Signature, StackSlotData,
+    types, AbiParam, Block, BlockArg, Endianness, InstBuilder, MemFlags, Signature, StackSlotData,
     StackSlotKind, Value,
 };
 use std::mem::offset_of;
@@ -527,7 +529,7 @@ impl Gen<'_> {
             // 16-byte access per group.
             let quads = self.b.create_block();
             let each = self.b.create_block();
-            let q = self.quad_runs(&lanes.v);
+            let q = self.quad_runs(&lanes.v, 4);
             let narrow = self
                 .b
                 .ins()
@@ -547,6 +549,30 @@ impl Gen<'_> {
                 .collect();
             self.group_moves(&addrs, rows[0], store);
             self.vmem_finish(store, done);
+            self.enter(each);
+        }
+        if narrow {
+            // Lanes 4g..4g+3 at consecutive elements (work-items reading a byte or short
+            // array in order): one 4- or 8-byte load per group, widened lane by lane.
+            let (runs, each) = (self.b.create_block(), self.b.create_block());
+            let q = self.quad_runs(&lanes.v, u32::from(m.bytes));
+            let no_wrap = self
+                .b
+                .ins()
+                .icmp_imm(IntCC::UnsignedLessThan, span, 0xffff_0000);
+            let q = self.b.ins().band(q, no_wrap);
+            self.b.ins().brif(q, runs, &[], each, &[]);
+            self.enter(runs);
+            let vals: Vec<Value> = (0..self.groups)
+                .map(|g| {
+                    let v = self.b.ins().extractlane(lanes.v[g], 0);
+                    let v = self.b.ins().uextend(types::I64, v);
+                    let a = self.b.ins().iadd(lanes.base, v);
+                    self.narrow_group(a, m.bytes, m.sext)
+                })
+                .collect();
+            self.write_vals(rows[0], vals);
+            self.vmem_finish(false, done);
             self.enter(each);
         }
         let elem = narrow.then_some((m.bytes, m.sext));
@@ -635,11 +661,12 @@ impl Gen<'_> {
         }
     }
 
-    /// Whether every lane group of `v` is a run of consecutive dwords (`V0, V0 + 4, V0 + 8,
-    /// V0 + 12` modulo 2^32), as an `i8`. (A run that wraps at 2^32 has lanes within 12 of
-    /// 0 and of 2^32, which the caller's span test excludes.)
-    fn quad_runs(&mut self, v: &[Value]) -> Value {
-        let step = self.vconst([0, 4, 8, 12]);
+    /// Whether every lane group of `v` is a run of consecutive elements of `size` bytes
+    /// (`V0, V0 + size, V0 + 2·size, V0 + 3·size` modulo 2^32), as an `i8`. (A run that
+    /// wraps at 2^32 has lanes within 3·size of 0 and of 2^32, which the caller's span test
+    /// excludes.)
+    fn quad_runs(&mut self, v: &[Value], size: u32) -> Value {
+        let step = self.vconst([0, size, 2 * size, 3 * size]);
         let mut all = None;
         for &x in v {
             let x0 = self.b.ins().extractlane(x, 0);
@@ -652,6 +679,30 @@ impl Gen<'_> {
             });
         }
         self.b.ins().vall_true(all.expect("a lane group"))
+    }
+
+    /// Four lanes' bytes (`size` 1) or shorts (2) from `a` (checked), zero- or sign-extended
+    /// (`sext`) to 32 bits as `vmem::put_loaded` does: one 4- or 8-byte load, widened.
+    /// Each element is read once, in one access, as the interpreter's per-lane loads read
+    /// it (a short, 2-byte aligned, never straddles a cache line).
+    fn narrow_group(&mut self, a: Value, size: u8, sext: bool) -> Value {
+        let (word, vector, elems) = if size == 1 {
+            (types::I32, types::I32X4, types::I8X16)
+        } else {
+            (types::I64, types::I64X2, types::I16X8)
+        };
+        let x = self.b.ins().load(word, data(), a, 0);
+        let x = self.b.ins().scalar_to_vector(vector, x);
+        let le = MemFlags::new().with_endianness(Endianness::Little);
+        let mut x = self.b.ins().bitcast(elems, le, x);
+        for _ in 0..(3 - size) {
+            x = if sext {
+                self.b.ins().swiden_low(x)
+            } else {
+                self.b.ins().uwiden_low(x)
+            };
+        }
+        x
     }
 
     /// Each lane's own accesses, in a loop over the lanes through stack copies of `V` and

@@ -93,7 +93,8 @@ struct Bb {
 }
 
 /// Cuts `region` (sorted by address) into basic blocks from `start`: leaders are the start,
-/// the targets of branches and the instructions after conditional branches.
+/// the targets of branches and the instructions after conditional branches and after EXEC
+/// writes not followed by a branch.
 fn basic_blocks(region: &[(u64, Inst, Lower)], start: u64) -> BTreeMap<u64, Bb> {
     let at: HashMap<u64, usize> = region
         .iter()
@@ -101,12 +102,22 @@ fn basic_blocks(region: &[(u64, Inst, Lower)], start: u64) -> BTreeMap<u64, Bb> 
         .map(|(k, (pc, _, _))| (*pc, k))
         .collect();
     let mut leaders = BTreeSet::from([start]);
-    for (pc, i, l) in region {
+    for (k, (pc, i, l)) in region.iter().enumerate() {
+        let next = pc + u64::from(i.size);
         if let Lower::Branch(c) = l {
             leaders.insert(branch_target(*pc, i));
             if *c != 0 {
-                leaders.insert(pc + u64::from(i.size));
+                leaders.insert(next);
             }
+        }
+        // The code after an EXEC write runs in the variant EXEC then calls for (so a store
+        // after `s_or_b32 exec_lo, exec_lo, s4` restored a full EXEC is inline), unless a
+        // branch, which ends the basic block anyway, comes next.
+        let branch_next = region
+            .get(k + 1)
+            .is_some_and(|(p, _, l)| *p == next && matches!(l, Lower::Branch(_)));
+        if writes_exec(i, *l) && !branch_next {
+            leaders.insert(next);
         }
     }
     let mut out = BTreeMap::new();
@@ -259,6 +270,17 @@ impl Compiler {
             let n = if variants == Variants::General { 1 } else { 2 };
             for heads in &mut g.heads[..n] {
                 *heads = bbs.keys().map(|&pc| (pc, g.b.create_block())).collect();
+            }
+            // A basic block that sets EXEC before anything the variants differ in is one
+            // block for both (`exec_neutral`): a loop's exit that restores EXEC after it
+            // reached 0 is no miss of a full-EXEC-only region.
+            if n == 2 {
+                for (pc, bb) in &bbs {
+                    if *pc != start && exec_neutral(region, bb) {
+                        let f = g.heads[1][pc];
+                        g.heads[0].insert(*pc, f);
+                    }
+                }
             }
             if variants != Variants::Full {
                 g.variant(region, &bbs, false)?;
@@ -618,6 +640,10 @@ impl Gen<'_> {
                 .any(|(pc, i, l)| matches!(l, Lower::Branch(_)) && branch_target(*pc, i) == start);
         self.lazy_sets.push(Default::default());
         for bb in bbs.values() {
+            // A block both variants share is generated with the full one.
+            if !full && self.shared(bb.pc) {
+                continue;
+            }
             self.enter(heads[&bb.pc]);
             let first = entry_only && bb.pc == start;
             // The budget: the whole basic block must fit, else the interpreter runs it.
@@ -725,14 +751,20 @@ impl Gen<'_> {
             }
             for (c, pc) in choices {
                 self.enter(c);
-                let is_full = self.exec_is_full();
                 let (f, g) = (self.heads[1][&pc], self.heads[0][&pc]);
-                self.b.ins().brif(is_full, f, &[], g, &[]);
+                self.choose_variant(g, Some(f));
             }
             self.bb_count = None;
         }
         self.full = false;
         Ok(())
+    }
+
+    /// Whether the basic block at `pc` is one block for both variants (`exec_neutral`).
+    fn shared(&self, pc: u64) -> bool {
+        self.heads[1]
+            .get(&pc)
+            .is_some_and(|f| self.heads[0].get(&pc) == Some(f))
     }
 
     /// Whether EXEC holds every lane of the wave size (EXEC_HI zero in wave32), read from
@@ -816,6 +848,9 @@ impl Gen<'_> {
     fn misses(&mut self) -> Block {
         let heads: Vec<(u64, Block)> = self.heads[0].iter().map(|(&p, &b)| (p, b)).collect();
         for (pc, blk) in heads {
+            if self.shared(pc) {
+                continue;
+            }
             self.enter(blk);
             self.note_miss();
             let count = self.b.use_var(self.count);
@@ -918,7 +953,7 @@ impl Gen<'_> {
 
     /// Jumps to `full` when EXEC holds every lane (and there is one), else to `general`.
     fn choose_variant(&mut self, general: Block, full: Option<Block>) {
-        match full {
+        match full.filter(|&f| f != general) {
             Some(full) => {
                 let is_full = self.exec_is_full();
                 self.b.ins().brif(is_full, full, &[], general, &[]);
@@ -2337,6 +2372,24 @@ fn writes_exec(i: &Inst, l: Lower) -> bool {
         Lower::VAlu(VAluOp::Carry(_) | VAluOp::Mad64(_)) => exec(i.sdst),
         _ => false,
     }
+}
+
+/// Whether basic block `bb` runs correctly in its full-EXEC form whatever EXEC holds at its
+/// entry: before its first EXEC write, which is a scalar instruction, there are only
+/// scalar instructions that read EXEC from its register (not `s_*_saveexec`, which reads it
+/// as the variant's constant), no-ops and waits. The variants differ only in vector and
+/// memory instructions and in EXEC reads, and the full one's assumption ends at the write.
+fn exec_neutral(region: &[(u64, Inst, Lower)], bb: &Bb) -> bool {
+    for &k in &bb.insts {
+        let (_, i, l) = &region[k];
+        match l {
+            Lower::SAlu(SAluOp::Saveexec(_) | SAluOp::Saveexec32(_)) => return false,
+            Lower::SAlu(_) if writes_exec(i, *l) => return true,
+            Lower::SAlu(_) | Lower::Nop | Lower::Step => {}
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Whether compare `i` is generated as its complement (then its mask negated once): an

@@ -1530,6 +1530,49 @@ mod tests {
         });
     }
 
+    /// A loop's exit that restores EXEC after the loop left it 0 (`s_or_b32 exec_lo, exec_lo,
+    /// s9`, as clang ends every divergent loop) needs no general variant: a full-EXEC-only
+    /// region runs through it without a miss, with the interpreter's state (gfx1030 wave32,
+    /// where the histogram's per-work-group regions were compiled a second time for it).
+    #[test]
+    fn a_loop_exit_restoring_exec_is_no_miss() {
+        let gen = Gen::Gfx10;
+        // llvm-mc-15 -mcpu=gfx1030: s_mov_b32 s9, 0; loop: v_add_nc_u32_e32 v3, 1, v3;
+        // v_cmp_lt_u32_e64 s0, 2, v3; s_or_b32 s9, s0, s9; s_andn2_b32 exec_lo, exec_lo, s9;
+        // s_cbranch_execnz loop; s_or_b32 exec_lo, exec_lo, s9; v_mov_b32_e32 v4, 5;
+        // s_endpgm.
+        let words = [
+            0xbe89_0380u32,
+            0x4a06_0681,
+            0xd4c1_0000,
+            0x0002_0682,
+            0x8809_0900,
+            0x8a7e_097e,
+            0xbf89_fffa,
+            0x887e_097e,
+            0x7e08_0285,
+            0xbf81_0000,
+        ];
+        let insts: Vec<Inst> = (0..words.len()).map(|k| decode(gen, &words[k..])).collect();
+        let fetch = |a: u64| insts.get(a as usize / 4).copied();
+        let region = collect(&fetch, 0, true);
+        assert_eq!(region.len(), 8, "up to s_endpgm");
+        let b = compile_insts(region, 0, true, Variants::Full, None).expect("compiled");
+        let mut w = Wave::new();
+        w.set_wave32(true);
+        w.set_exec(0xffff_ffff);
+        with_env(gen, |env| {
+            // Three iterations, then the exit with EXEC 0, checked against the interpreter.
+            assert_eq!(
+                run(b, &mut w, 100, &fetch, env, true),
+                Ok((1 + 3 * 5 + 2, false))
+            );
+        });
+        assert_eq!(b.misses.load(Ordering::Relaxed), 0);
+        assert_eq!((w.pc, w.exec(), w.s[9]), (36, 0xffff_ffff, 0xffff_ffff));
+        assert_eq!((w.v[3][0], w.v[3][31], w.v[4][0], w.v[4][31]), (3, 3, 5, 5));
+    }
+
     /// The verify check sees a compiled block that does not do what the instructions say: a
     /// block compiled from `v_mov_b32 v1, s0` checked against `v_mov_b32 v1, s1`.
     #[test]

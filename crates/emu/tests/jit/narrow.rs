@@ -1,6 +1,8 @@
-//! Byte and short loads in a compiled region (`src/jit/inline_mem.rs`'s lane loop):
+//! Byte and short loads in a compiled region (`src/jit/inline_mem.rs`: lane groups at
+//! consecutive elements as one load each, else the lane loop):
 //! `global_load_{u,s}{byte,short}` with an SGPR base and a 64-bit VGPR address and their FLAT
-//! forms, under a full and a partial EXEC, then a wild address in one lane. Expected values
+//! forms, consecutive lanes, runs of four at scattered places and scattered lanes, under a
+//! full and a partial EXEC, then a wild address in one lane. Expected values
 //! come from the instructions' definitions (the byte or little-endian short at the lane's
 //! address, zero- or sign-extended to 32 bits; inactive lanes keep their VGPR); the tier's
 //! own check compares each compiled run with the interpreter.
@@ -26,6 +28,8 @@ fn program(exec: &str) -> String {
          flat_load_sshort v6, v[24:25] offset:2
          global_load_sbyte v7, v[26:27], off offset:1
          flat_load_ushort v8, v[24:25]
+         global_load_ubyte v9, v12, s[0:1] offset:896
+         global_load_sshort v11, v13, s[0:1] offset:768
          s_endpgm
 "
     )
@@ -34,6 +38,13 @@ fn program(exec: &str) -> String {
 /// A permutation of the lanes (scattered addresses).
 fn perm(l: usize, lanes: usize) -> usize {
     (7 * l + 3) % lanes
+}
+
+/// Lane `l`'s element in runs of four lanes, the runs' groups permuted (runs of four
+/// consecutive bytes or shorts, not one run for the wave: the group loads at scattered
+/// places).
+fn runs(l: usize, lanes: usize) -> usize {
+    4 * ((5 * (l / 4) + 3) % (lanes / 4)) + l % 4
 }
 
 fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64) {
@@ -56,9 +67,11 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64) {
         ] {
             (r.v[v][l], r.v[v + 1][l]) = (a as u32, (a >> 32) as u32);
         }
-        for v in 1..=8 {
+        for v in (1..=9).chain([11]) {
             r.v[v][l] = 0xcafe_0000 | (v << 8 | l) as u32;
         }
+        r.v[12][l] = runs(l, lanes) as u32;
+        r.v[13][l] = 2 * runs(l, lanes) as u32;
     }
     let old = r.clone();
     let before = jit::stats();
@@ -88,9 +101,15 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64) {
             i16_at(514 + 2 * p),
             i8_at(769 + p),
             u16_at(512 + 2 * p),
+            u8_at(896 + runs(l, lanes)),
+            0,
+            i16_at(768 + 2 * runs(l, lanes)),
         ];
         for (k, &w) in want.iter().enumerate() {
             let v = k + 1;
+            if v == 10 {
+                continue; // the address of the ushort load
+            }
             let w = if exec >> l & 1 != 0 { w } else { old.v[v][l] };
             assert_eq!(r.v[v][l], w, "{ctx}: v{v}");
         }
@@ -150,6 +169,21 @@ fn check_fault(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         let want = if l == wild { 0 } else { u32::from(lo) };
         assert_eq!(r.v[1][l], want, "{mcpu}{attr} lane {l}: ushort");
     }
+    // Consecutive bytes but for one wild lane (the shape of the group loads, whose range
+    // check comes first): the interpreter's fault.
+    let words = assemble(mcpu, attr, "global_load_ubyte v1, v20, s[0:1]\ns_endpgm\n");
+    let mut r = WaveRegs::new(gen);
+    (r.s[0], r.s[1]) = (base as u32, (base >> 32) as u32);
+    for l in 0..64 {
+        r.v[20][l] = if l == wild { 0x7000_0000 } else { l as u32 };
+    }
+    let e = run_words_mem(gen, &words, &mut r, &mut [], &mut global).expect_err("wild");
+    let want = FaultKind::MemoryViolation {
+        address: base + 0x7000_0000,
+        write: false,
+        size: 1,
+    };
+    assert_eq!(e, want, "{mcpu}{attr}: consecutive bytes");
 }
 
 /// Part of the one test (the assembler's files and the tier's counters are per process).
