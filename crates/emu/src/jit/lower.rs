@@ -139,8 +139,9 @@ impl Compiler {
         // (debug builds, `HSAEMU_JIT=sync`/`verify`, which the tests run) keep it.
         let checked = cfg!(debug_assertions)
             || matches!(super::mode(), super::Mode::Sync | super::Mode::Verify);
+        let opt = knob("HSAEMU_JIT_OPT").unwrap_or_else(|| "none".into());
         for (k, v) in [
-            ("opt_level", "none"),
+            ("opt_level", opt.as_str()),
             ("use_colocated_libcalls", "false"),
             ("is_pic", "false"),
             ("enable_verifier", if checked { "true" } else { "false" }),
@@ -220,17 +221,21 @@ impl Compiler {
                 full: false,
                 sgprs: BTreeMap::new(),
                 vcache: HashMap::new(),
+                unstored: Vec::new(),
                 scc,
                 lane_ops,
                 count,
                 exit,
                 masks: HashMap::new(),
                 splats: HashMap::new(),
+                consts: HashMap::new(),
+                pairs: HashMap::new(),
                 active: None,
                 grp: None,
                 fwd: HashMap::new(),
                 pending: Vec::new(),
                 run_pos: 0,
+                run_masks: Vec::new(),
                 exec_writes: 0,
                 heads: [HashMap::new(), HashMap::new()],
                 bb_count: None,
@@ -299,6 +304,23 @@ impl Compiler {
     }
 }
 
+/// Tuning knobs (measuring): `HSAEMU_JIT_DSE=0` stores every write of a run's group pass;
+/// `HSAEMU_JIT_KEEP=1` keeps a run's rows as values past it; `HSAEMU_JIT_OPT` Cranelift's
+/// opt level.
+fn knob(name: &str) -> Option<String> {
+    std::env::var(name).ok().map(|v| v.trim().to_string())
+}
+
+fn dead_stores() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| knob("HSAEMU_JIT_DSE").is_none_or(|v| v != "0"))
+}
+
+fn keep_run_rows() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| knob("HSAEMU_JIT_KEEP").is_some_and(|v| v == "1"))
+}
+
 /// Memory flags for the wave's registers: never trapping (the pointers come from a live
 /// `Wave`), alignment not promised (rows are 4-byte aligned).
 fn mf() -> MemFlags {
@@ -335,6 +357,9 @@ struct Gen<'a> {
     sgprs: BTreeMap<usize, (Variable, bool)>,
     /// The VGPR groups (row, group) the current block has loaded or written: their values.
     vcache: HashMap<(usize, usize), Value>,
+    /// In a run's group pass (`group_major`), the groups written but not yet stored, in
+    /// write order: stored at the pass's end, so a write the pass overwrites is never stored.
+    unstored: Vec<(usize, usize)>,
     scc: Variable,
     lane_ops: Variable,
     /// Instructions executed so far.
@@ -346,6 +371,10 @@ struct Gen<'a> {
     /// Each scalar's `i32x4` splat, made once per block (every group of an instruction, and
     /// later instructions, reuse it).
     splats: HashMap<Value, Value>,
+    /// The block's scalar constants and SGPR pairs as 64 bits, made once (a run's groups
+    /// each asked for them again; the generator runs Cranelift without its optimizer).
+    consts: HashMap<(types::Type, i64), Value>,
+    pairs: HashMap<(Value, Value), Value>,
     /// EXEC's population count (`count_lanes`), valid as `masks`.
     active: Option<Value>,
     /// Generating group `g` alone of a run of lane-wise instructions (`group_major`).
@@ -358,6 +387,8 @@ struct Gen<'a> {
     pending: Vec<Option<Value>>,
     /// The current instruction's place in the run.
     run_pos: usize,
+    /// Per instruction of the run, `mask_use`'s answer.
+    run_masks: Vec<(bool, bool)>,
     /// Writes of EXEC generated so far (a basic block that writes EXEC ends in a choice of
     /// variant for the next one).
     exec_writes: u32,
@@ -427,10 +458,16 @@ impl Gen<'_> {
     fn sgpr64(&mut self, code: usize) -> Value {
         let lo = self.sgpr(code);
         let hi = self.sgpr(code + 1);
+        if let Some(&x) = self.pairs.get(&(lo, hi)) {
+            return x;
+        }
+        let (l, h) = (lo, hi);
         let lo = self.b.ins().uextend(types::I64, lo);
         let hi = self.b.ins().uextend(types::I64, hi);
         let hi = self.b.ins().ishl_imm(hi, 32);
-        self.b.ins().bor(lo, hi)
+        let x = self.b.ins().bor(lo, hi);
+        self.pairs.insert((l, h), x);
+        x
     }
 
     fn set_sgpr64(&mut self, code: usize, x: Value) {
@@ -489,10 +526,28 @@ impl Gen<'_> {
     /// Sets lanes 4g..4g+3 of VGPR row `row` (all four, whatever EXEC says): stored into the
     /// `Wave` at once, so it is up to date at every exit and call.
     fn set_vgroup(&mut self, row: usize, g: usize, x: Value) {
+        self.vcache.insert((row, g), x);
+        if self.grp.is_some() && dead_stores() {
+            // In a run's group pass: stored at its end (`store_unstored`), once.
+            if !self.unstored.contains(&(row, g)) {
+                self.unstored.push((row, g));
+            }
+            return;
+        }
         self.b
             .ins()
             .store(mf(), x, self.v, Self::row_offset(row, g));
-        self.vcache.insert((row, g), x);
+    }
+
+    /// Stores the groups a run's group pass wrote (their last values), so the `Wave` is
+    /// current again.
+    fn store_unstored(&mut self) {
+        for (row, g) in std::mem::take(&mut self.unstored) {
+            let x = self.vcache[&(row, g)];
+            self.b
+                .ins()
+                .store(mf(), x, self.v, Self::row_offset(row, g));
+        }
     }
 
     /// Makes row `row`'s lanes current in the `Wave` for a call: nothing to do, the rows are
@@ -514,11 +569,24 @@ impl Gen<'_> {
 
     /// Switches to `block` (an empty one): block-local caches start over.
     fn enter(&mut self, block: Block) {
+        debug_assert!(self.unstored.is_empty(), "a row group left unstored");
         self.b.switch_to_block(block);
         self.masks.clear();
         self.splats.clear();
+        self.consts.clear();
+        self.pairs.clear();
         self.active = None;
         self.vcache.clear();
+    }
+
+    /// The constant `k` of type `ty` (made once per block).
+    fn konst(&mut self, ty: types::Type, k: i64) -> Value {
+        if let Some(&x) = self.consts.get(&(ty, k)) {
+            return x;
+        }
+        let x = self.b.ins().iconst(ty, k);
+        self.consts.insert((ty, k), x);
+        x
     }
 
     /// Leaves the function before instruction `pc` of the current basic block when `cond`
@@ -936,7 +1004,7 @@ impl Gen<'_> {
             240..=248 => inline_float(code, ty) as u32,
             _ => lit,
         };
-        self.b.ins().iconst(types::I32, i64::from(k as i32))
+        self.konst(types::I32, i64::from(k as i32))
     }
 
     fn src(&mut self, i: &Inst, k: usize) -> Src {
@@ -1615,7 +1683,7 @@ impl Gen<'_> {
         // The lanes without a carry (borrow) are collected, as `uge` compares (x86-64's
         // unsigned max and an equality: two instructions, where `ult` takes four), and the
         // mask is negated once at the end.
-        let mut nc = self.b.ins().iconst(types::I64, 0);
+        let mut nc = None;
         let mut rows = Vec::new();
         let cin = cin.map(|_| i.src[2] as usize);
         for g in self.group_range() {
@@ -1655,21 +1723,47 @@ impl Gen<'_> {
                 }
             };
             rows.push(r);
-            if self.grp.is_some() {
+            let (read, kept) = self.mask_use();
+            if read {
                 let c = self.b.ins().bnot(n);
                 self.forward(i.sdst as usize, g, c, true);
             }
-            let hb = self.b.ins().vhigh_bits(types::I64, n);
-            let hb = if g == 0 {
-                hb
-            } else {
-                self.b.ins().ishl_imm(hb, (4 * g) as i64)
-            };
-            nc = self.b.ins().bor(nc, hb);
+            if kept {
+                nc = Some(self.collect_flags(nc, n, g));
+            }
         }
         self.write_vals(dst, rows);
-        if !self.defer(nc) {
+        if let Some(nc) = nc.filter(|&nc| !self.defer(nc)) {
             self.carry_finish(i, nc);
+        }
+    }
+
+    /// In a run, whether the current instruction's lane mask is read later in the run (then
+    /// forwarded) and whether it is kept (no later instruction of the run writes the same
+    /// SGPR, which would overwrite it under the same EXEC); outside a run, kept.
+    fn mask_use(&self) -> (bool, bool) {
+        match self.grp {
+            Some(_) => self.run_masks[self.run_pos],
+            None => (false, true),
+        }
+    }
+
+    /// `acc` with group `g`'s lane flags `m` (an all-ones/all-zeros `i32x4`) as bits 4g..4g+3.
+    fn collect_flags(&mut self, acc: Option<Value>, m: Value, g: usize) -> Value {
+        let hb = self.b.ins().vhigh_bits(types::I64, m);
+        let hb = if g == 0 {
+            hb
+        } else {
+            self.b.ins().ishl_imm(hb, (4 * g) as i64)
+        };
+        self.or_bits(acc, hb)
+    }
+
+    /// `acc | x` (`x` alone for the first group's lane flags).
+    fn or_bits(&mut self, acc: Option<Value>, x: Value) -> Value {
+        match acc {
+            Some(a) => self.b.ins().bor(a, x),
+            None => x,
         }
     }
 
@@ -1737,6 +1831,20 @@ impl Gen<'_> {
     /// written to their SGPRs at the end, in order.
     fn group_major(&mut self, region: &[(u64, Inst, Lower)], ks: &[usize]) -> Result<(), String> {
         self.pending = vec![None; ks.len()];
+        let io: Vec<_> = ks.iter().map(|&k| mask_io(&region[k])).collect();
+        self.run_masks = io
+            .iter()
+            .enumerate()
+            .map(|(pos, &(out, _))| match out {
+                Some(d) => {
+                    let later = &io[pos + 1..];
+                    let read = later.iter().any(|&(_, r)| r == Some(d));
+                    let overwritten = later.iter().any(|&(w, _)| w == Some(d));
+                    (read, !overwritten)
+                }
+                None => (false, true),
+            })
+            .collect();
         for g in 0..self.groups {
             self.grp = Some(g);
             self.fwd.clear();
@@ -1745,15 +1853,25 @@ impl Gen<'_> {
                 let (pc, i, l) = &region[k];
                 match l {
                     Lower::VAlu(_) | Lower::VCmp => self.inst(i, *l)?,
-                    // The scalar instructions and waits, once.
-                    Lower::Step if g == 0 => self.call_interpreter(*pc, i, *l),
+                    // The scalar instructions and waits, once (a wait may start a new block
+                    // or call the interpreter: the `Wave` current first).
+                    Lower::Step if g == 0 => {
+                        self.store_unstored();
+                        self.call_interpreter(*pc, i, *l)
+                    }
                     _ if g == 0 => self.inst(i, *l)?,
                     _ => {}
                 }
             }
+            self.store_unstored();
         }
         self.grp = None;
         self.fwd.clear();
+        if !keep_run_rows() {
+            // The rows the run touched are read again from the `Wave` (an L1 load) rather
+            // than kept: every group of them live past the run would be spilled.
+            self.vcache.clear();
+        }
         let pending = std::mem::take(&mut self.pending);
         for (&k, bits) in ks.iter().zip(pending) {
             let Some(bits) = bits else { continue };
@@ -1805,7 +1923,7 @@ impl Gen<'_> {
         // unsigned `lt`/`gt`) is compared as its complement, and the mask negated once.
         let invert = cmp_inverted(i);
         let cond32 = if invert { 7 - cond } else { cond };
-        let mut bits = self.b.ins().iconst(types::I64, 0);
+        let mut bits = None;
         for g in self.group_range() {
             let m = match srcs {
                 Err([a, b]) => {
@@ -1818,19 +1936,16 @@ impl Gen<'_> {
                     self.cmp32(cond32, ty, x, y)?
                 }
             };
-            if self.grp.is_some() {
+            let (read, kept) = self.mask_use();
+            if read {
                 let flags = if invert { self.b.ins().bnot(m) } else { m };
                 self.forward(i.sdst as usize, g, flags, false);
             }
-            let hb = self.b.ins().vhigh_bits(types::I64, m);
-            let hb = if g == 0 {
-                hb
-            } else {
-                self.b.ins().ishl_imm(hb, (4 * g) as i64)
-            };
-            bits = self.b.ins().bor(bits, hb);
+            if kept {
+                bits = Some(self.collect_flags(bits, m, g));
+            }
         }
-        if !self.defer(bits) {
+        if let Some(bits) = bits.filter(|&b| !self.defer(b)) {
             self.vcmp_finish(i, bits);
         }
         Ok(())
@@ -1882,6 +1997,17 @@ impl Gen<'_> {
     /// A 64-bit compare source as its (low, high) 32-bit halves: a VGPR pair's rows, or a
     /// 64-bit scalar split once.
     fn src64_halves(&mut self, i: &Inst, k: usize) -> (Src, Src) {
+        let code = i.src[k];
+        if code < 126 {
+            // An SGPR pair: its registers (the same values, and splats, in every group).
+            let c = usize::from(code);
+            return (Src::Uniform(self.sgpr(c)), Src::Uniform(self.sgpr(c + 1)));
+        }
+        if let (false, Some(x)) = (code >= VGPR, const64(code, i.lit, i.tys[k])) {
+            let lo = self.konst(types::I32, i64::from(x as u32 as i32));
+            let hi = self.konst(types::I32, i64::from((x >> 32) as u32 as i32));
+            return (Src::Uniform(lo), Src::Uniform(hi));
+        }
         match self.src64(i, k) {
             Ok(r) => (Src::Row(r), Src::Row(r + 1)),
             Err(x) => {
@@ -1978,15 +2104,10 @@ impl Gen<'_> {
     /// A 64-bit scalar source (the interpreter's `Wave::sread64` for the codes `compilable`
     /// admits).
     fn scalar64(&mut self, code: u16, lit: u32, ty: Ty) -> Value {
-        let k = match code {
-            0..=126 => return self.sgpr64(code as usize),
-            128..=192 => u64::from(code - 128),
-            193..=208 => (-(i64::from(code) - 192)) as u64,
-            240..=248 => inline_float(code, ty),
-            _ if ty == Ty::F64 => u64::from(lit) << 32,
-            _ => u64::from(lit),
-        };
-        self.b.ins().iconst(types::I64, k as i64)
+        match const64(code, lit, ty) {
+            None => self.sgpr64(code as usize),
+            Some(k) => self.konst(types::I64, k as i64),
+        }
     }
 
     fn store64(&mut self, code: u16, x: Value) {
@@ -2336,6 +2457,22 @@ fn writes_exec(i: &Inst, l: Lower) -> bool {
     }
 }
 
+/// The lane mask an instruction of a run writes (an SGPR code below 127) and the one it
+/// reads as a mask (carry-in, `v_cndmask`'s select).
+fn mask_io((_, i, l): &(u64, Inst, Lower)) -> (Option<usize>, Option<usize>) {
+    let (out, inp) = match *l {
+        Lower::VAlu(VAluOp::Cndmask) => (None, Some(i.src[2])),
+        Lower::VAlu(VAluOp::Carry(kind)) => (Some(i.sdst), (kind >= 3).then_some(i.src[2])),
+        Lower::VAlu(VAluOp::Mad64(_)) => (Some(i.sdst), None),
+        Lower::VCmp if i.imm >> 9 & 1 == 0 => (Some(i.sdst), None),
+        _ => (None, None),
+    };
+    (
+        out.map(usize::from).filter(|&d| d < 127),
+        inp.map(usize::from),
+    )
+}
+
 /// Whether compare `i` is generated as its complement (then its mask negated once): an
 /// integer condition x86-64 has no one instruction for (`ne`, signed `le`/`ge`, unsigned
 /// `lt`/`gt`).
@@ -2454,6 +2591,19 @@ fn const_operand(i: &Inst, k: usize) -> Option<u32> {
         255 => Some(i.lit),
         _ => None,
     }
+}
+
+/// A 64-bit scalar source's value when it is a constant (`None` for an SGPR pair, codes
+/// 0–126), as `Wave::sread64` reads it.
+fn const64(code: u16, lit: u32, ty: Ty) -> Option<u64> {
+    Some(match code {
+        0..=126 => return None,
+        128..=192 => u64::from(code - 128),
+        193..=208 => (-(i64::from(code) - 192)) as u64,
+        240..=248 => inline_float(code, ty),
+        _ if ty == Ty::F64 => u64::from(lit) << 32,
+        _ => u64::from(lit),
+    })
 }
 
 /// The compare conditions (isa's `CmpCond` order) for integers.
