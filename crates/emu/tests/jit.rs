@@ -20,6 +20,9 @@ mod narrow;
 #[path = "jit/dse.rs"]
 mod dse;
 
+#[path = "jit/mad64.rs"]
+mod mad64;
+
 /// Machine words of `text` for `mcpu` (llvm-mc-15).
 pub(crate) fn assemble(mcpu: &str, attr: &str, text: &str) -> Vec<u32> {
     let dir = std::env::temp_dir().join(format!("hsaemu-jit-test-{}", std::process::id()));
@@ -1026,6 +1029,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     atomics::atomics_and_barriers_match_the_definitions();
     narrow::compiled_narrow_loads_match_the_interpreter_and_the_definitions();
     dse::overwritten_rows_are_stored_where_read();
+    mad64::mad64_with_scalar_factors_matches_the_definition();
     check_wide(Gen::Gfx90a, "gfx90a", "", 64);
     check_wide(Gen::Gfx9, "gfx906", "", 64);
     check_wide(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);

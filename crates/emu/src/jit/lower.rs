@@ -139,9 +139,10 @@ impl Compiler {
         // (debug builds, `HSAEMU_JIT=sync`/`verify`, which the tests run) keep it.
         let checked = cfg!(debug_assertions)
             || matches!(super::mode(), super::Mode::Sync | super::Mode::Verify);
-        let opt = knob("HSAEMU_JIT_OPT").unwrap_or_else(|| "none".into());
+        // Cranelift's optimizer ("speed") cost vector add 30% more compile time and no run
+        // time that could be measured; the generator shares values itself (`konst`, `pairs`).
         for (k, v) in [
-            ("opt_level", opt.as_str()),
+            ("opt_level", "none"),
             ("use_colocated_libcalls", "false"),
             ("is_pic", "false"),
             ("enable_verifier", if checked { "true" } else { "false" }),
@@ -302,23 +303,6 @@ impl Compiler {
             entries,
         ))
     }
-}
-
-/// Tuning knobs (measuring): `HSAEMU_JIT_DSE=0` stores every write of a run's group pass;
-/// `HSAEMU_JIT_KEEP=1` keeps a run's rows as values past it; `HSAEMU_JIT_OPT` Cranelift's
-/// opt level.
-fn knob(name: &str) -> Option<String> {
-    std::env::var(name).ok().map(|v| v.trim().to_string())
-}
-
-fn dead_stores() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| knob("HSAEMU_JIT_DSE").is_none_or(|v| v != "0"))
-}
-
-fn keep_run_rows() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| knob("HSAEMU_JIT_KEEP").is_some_and(|v| v == "1"))
 }
 
 /// Memory flags for the wave's registers: never trapping (the pointers come from a live
@@ -527,7 +511,7 @@ impl Gen<'_> {
     /// `Wave` at once, so it is up to date at every exit and call.
     fn set_vgroup(&mut self, row: usize, g: usize, x: Value) {
         self.vcache.insert((row, g), x);
-        if self.grp.is_some() && dead_stores() {
+        if self.grp.is_some() {
             // In a run's group pass: stored at its end (`store_unstored`), once.
             if !self.unstored.contains(&(row, g)) {
                 self.unstored.push((row, g));
@@ -1550,6 +1534,10 @@ impl Gen<'_> {
         let dst = reg_index(i.dst);
         let (a, b) = (self.src(i, 0), self.src(i, 1));
         let c = self.src64(i, 2);
+        if let (Src::Uniform(x), Src::Uniform(y), Ok(row)) = (a, b, c) {
+            self.mad64_uniform(i, signed, [x, y], row);
+            return;
+        }
         let mut ov = self.b.ins().iconst(types::I64, 0);
         let (mut los, mut his) = (Vec::new(), Vec::new());
         for g in self.group_range() {
@@ -1671,6 +1659,68 @@ impl Gen<'_> {
         }
         self.write_vals(dst, los);
         self.write_vals(dst + 1, his);
+    }
+
+    /// `v_mad_u64_u32`/`v_mad_i64_i32` with scalar factors (`group id × group size + v[0:1]`):
+    /// their product once, then a 64-bit add to the row pair `c` on the 32-bit halves, four
+    /// lanes at a time; the overflow lanes are the carry out of the add (unsigned), or those
+    /// where the sum's sign differs from both addends' (signed).
+    fn mad64_uniform(&mut self, i: &Inst, signed: bool, [x, y]: [Value; 2], c: usize) {
+        let dst = reg_index(i.dst);
+        let (x, y) = if signed {
+            (
+                self.b.ins().sextend(types::I64, x),
+                self.b.ins().sextend(types::I64, y),
+            )
+        } else {
+            (
+                self.b.ins().uextend(types::I64, x),
+                self.b.ins().uextend(types::I64, y),
+            )
+        };
+        let p = self.b.ins().imul(x, y);
+        let pl = self.b.ins().ireduce(types::I32, p);
+        let ph = self.b.ins().ushr_imm(p, 32);
+        let ph = self.b.ins().ireduce(types::I32, ph);
+        let (pl, ph) = (self.splat(pl), self.splat(ph));
+        let kept = self.mask_use().1 && i.sdst < 127;
+        let mut ov = None;
+        let (mut los, mut his) = (Vec::new(), Vec::new());
+        for g in self.group_range() {
+            let (zl, zh) = (self.vgroup(c, g), self.vgroup(c + 1, g));
+            let lo = self.b.ins().iadd(pl, zl);
+            // No carry out of the low halves: `lo >= pl`; the carry as -1 then.
+            let top = self.b.ins().umax(lo, pl);
+            let no_carry = self.b.ins().icmp(IntCC::Equal, top, lo);
+            let carry = self.b.ins().bnot(no_carry);
+            let t = self.b.ins().iadd(ph, zh);
+            let hi = self.b.ins().isub(t, carry);
+            if kept {
+                let flags = if signed {
+                    // The sign bit of `(hi ^ ph) & (hi ^ zh)`, as an all-ones lane.
+                    let u = self.b.ins().bxor(hi, ph);
+                    let v = self.b.ins().bxor(hi, zh);
+                    let w = self.b.ins().band(u, v);
+                    self.b.ins().sshr_imm(w, 31)
+                } else {
+                    // A carry out of `ph + zh`, or of adding the low halves' carry to it.
+                    let top = self.b.ins().umax(t, ph);
+                    let c2 = self.b.ins().icmp(IntCC::NotEqual, top, t);
+                    let zero = self.vconst([0; 4]);
+                    let wrapped = self.b.ins().icmp(IntCC::Equal, hi, zero);
+                    let c3 = self.b.ins().band(carry, wrapped);
+                    self.b.ins().bor(c2, c3)
+                };
+                ov = Some(self.collect_flags(ov, flags, g));
+            }
+            los.push(lo);
+            his.push(hi);
+        }
+        self.write_vals(dst, los);
+        self.write_vals(dst + 1, his);
+        if let Some(ov) = ov.filter(|&ov| !self.defer(ov)) {
+            self.merge_mask(i.sdst, ov);
+        }
     }
 
     /// The carry adds and subtracts: the result row under EXEC, and the carry-out merged into
@@ -1867,11 +1917,10 @@ impl Gen<'_> {
         }
         self.grp = None;
         self.fwd.clear();
-        if !keep_run_rows() {
-            // The rows the run touched are read again from the `Wave` (an L1 load) rather
-            // than kept: every group of them live past the run would be spilled.
-            self.vcache.clear();
-        }
+        // The rows the run touched are read again from the `Wave` (an L1 load) rather than
+        // kept: every group of them live past the run was spilled to the stack (kept,
+        // gfx90a's matmul 512 took 6% more CPU time, vector add no less).
+        self.vcache.clear();
         let pending = std::mem::take(&mut self.pending);
         for (&k, bits) in ks.iter().zip(pending) {
             let Some(bits) = bits else { continue };
