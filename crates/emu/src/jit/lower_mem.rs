@@ -72,11 +72,11 @@ unsafe extern "C" fn step_call(ctx: *mut CallCtx, i: *const Inst) -> u32 {
 }
 
 /// The registers a memory instruction `jit_fast::admits` may read or write: (SGPR codes,
-/// VGPR rows). EXEC and M0; for SMEM, generous where cheap: the SGPRs from each scalar
-/// operand code up to 16 on (a destination holds up to 16; a base pair or buffer descriptor
-/// fewer); for GLOBAL the SGPR base pair; from each vector operand its rows (one for an LDS
-/// address or a GLOBAL offset from an SGPR base, else two for an address; the data's dwords
-/// for data and destinations). With a `full` EXEC a load's destination rows are left out:
+/// VGPR rows). EXEC and M0; for an SMEM load its destination, base (pair or buffer
+/// descriptor) and SGPR offset; for other SMEM instructions, generous: the SGPRs from each
+/// scalar operand code up to 16 on; for GLOBAL the SGPR base pair; from each vector
+/// operand its rows (one for an LDS address or a GLOBAL offset from an SGPR base, else two
+/// for an address; the data's dwords for data and destinations). With a `full` EXEC a load's destination rows are left out:
 /// it writes every lane of them, so what the `Wave` held there does not matter.
 fn touched(i: &Inst, full: bool) -> Regs {
     let m = i.mem;

@@ -40,8 +40,16 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let (m0, m1, m2) = (pair(10), pair(12), pair(16));
     // GFX9 reads one SGPR per instruction: the second factor is then an inline constant.
     let gfx9 = attr.is_empty();
-    let (y1, y1v) = if gfx9 { ("-3", 0xffff_fffd) } else { ("s5", 0xffff_ff00) };
-    let (y2, y2v) = if gfx9 { ("64", 64) } else { ("s7", 0x8000_0001) };
+    let (y1, y1v) = if gfx9 {
+        ("-3", 0xffff_fffd)
+    } else {
+        ("s5", 0xffff_ff00)
+    };
+    let (y2, y2v) = if gfx9 {
+        ("64", 64)
+    } else {
+        ("s7", 0x8000_0001)
+    };
     // (destination row, mask SGPR, signed, first factor's SGPR, second factor)
     let ops = [
         (4, 10, false, 4, y1v),
@@ -59,7 +67,11 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     for (text, n) in [(run, 3), (alone, 1)] {
         let words = assemble(mcpu, attr, &text);
         for exec in [u64::MAX, 0x5a5a_5a5a_f0f0_3c3c] {
-            let exec = if lanes == 32 { exec & 0xffff_ffff } else { exec };
+            let exec = if lanes == 32 {
+                exec & 0xffff_ffff
+            } else {
+                exec
+            };
             let mut r = WaveRegs::new(gen);
             r.set_exec(exec);
             r.s[4] = 0xffff_fff0;
