@@ -1893,11 +1893,19 @@ impl Gen<'_> {
         self.run_masks = io
             .iter()
             .enumerate()
-            .map(|(pos, &(out, _))| match out {
+            .map(|(pos, &(out, _, merges))| match out {
                 Some(d) => {
                     let later = &io[pos + 1..];
-                    let read = later.iter().any(|&(_, r)| r == Some(d));
-                    let overwritten = later.iter().any(|&(w, _)| w == Some(d));
+                    let read = later.iter().any(|&(_, r, _)| r == Some(d));
+                    // A compare writes every lane (0 outside EXEC), a carry merges under
+                    // EXEC: a write is dead after a later one of the same kind, and in
+                    // wave64 after a later compare's (in wave32 a compare writes one SGPR
+                    // of the pair a merge writes; a compare's zeros outside EXEC stay
+                    // under later merges).
+                    let wave64 = !self.wave32;
+                    let overwritten = later
+                        .iter()
+                        .any(|&(w, _, m)| w == Some(d) && (m == merges || (!m && wave64)));
                     (read, !overwritten)
                 }
                 None => (false, true),
@@ -2514,19 +2522,21 @@ fn writes_exec(i: &Inst, l: Lower) -> bool {
     }
 }
 
-/// The lane mask an instruction of a run writes (an SGPR code below 127) and the one it
-/// reads as a mask (carry-in, `v_cndmask`'s select).
-fn mask_io((_, i, l): &(u64, Inst, Lower)) -> (Option<usize>, Option<usize>) {
-    let (out, inp) = match *l {
-        Lower::VAlu(VAluOp::Cndmask) => (None, Some(i.src[2])),
-        Lower::VAlu(VAluOp::Carry(kind)) => (Some(i.sdst), (kind >= 3).then_some(i.src[2])),
-        Lower::VAlu(VAluOp::Mad64(_)) => (Some(i.sdst), None),
-        Lower::VCmp if i.imm >> 9 & 1 == 0 => (Some(i.sdst), None),
-        _ => (None, None),
+/// The lane mask an instruction of a run writes (an SGPR code below 127), the one it reads
+/// as a mask (carry-in, `v_cndmask`'s select), and whether its write merges under EXEC (the
+/// carries and `v_mad_u64_u32`; a compare's writes every lane).
+fn mask_io((_, i, l): &(u64, Inst, Lower)) -> (Option<usize>, Option<usize>, bool) {
+    let (out, inp, merges) = match *l {
+        Lower::VAlu(VAluOp::Cndmask) => (None, Some(i.src[2]), false),
+        Lower::VAlu(VAluOp::Carry(kind)) => (Some(i.sdst), (kind >= 3).then_some(i.src[2]), true),
+        Lower::VAlu(VAluOp::Mad64(_)) => (Some(i.sdst), None, true),
+        Lower::VCmp if i.imm >> 9 & 1 == 0 => (Some(i.sdst), None, false),
+        _ => (None, None, false),
     };
     (
         out.map(usize::from).filter(|&d| d < 127),
         inp.map(usize::from),
+        merges,
     )
 }
 
