@@ -1987,7 +1987,7 @@ impl Gen<'_> {
         // An integer condition x86-64 has no one instruction for (`ne`, signed `le`/`ge`,
         // unsigned `lt`/`gt`) is compared as its complement, and the mask negated once.
         let invert = cmp_inverted(i);
-        let cond32 = if invert { 7 - cond } else { cond };
+        let cond = if invert { 7 - cond } else { cond };
         let mut bits = None;
         for g in self.group_range() {
             let m = match srcs {
@@ -1998,7 +1998,7 @@ impl Gen<'_> {
                 }
                 Ok((a, b)) => {
                     let (x, y) = (self.lanes_mod(i, 0, a, g), self.lanes_mod(i, 1, b, g));
-                    self.cmp32(cond32, ty, x, y)?
+                    self.cmp32(cond, ty, x, y)?
                 }
             };
             let (read, kept) = self.mask_use();
@@ -2085,7 +2085,10 @@ impl Gen<'_> {
     }
 
     /// A 64-bit integer compare on (low, high) `i32x4` halves: the high halves decide (signed
-    /// or not) unless equal, then the low halves (unsigned).
+    /// or not) unless equal, then the low halves (unsigned). Where the high halves differ a
+    /// strict order and its non-strict form agree, so each is compared in the form x86-64
+    /// has one instruction for (signed strict, unsigned non-strict), and the two picked by
+    /// the high halves' equality.
     fn cmp64(
         &mut self,
         cond: i32,
@@ -2106,12 +2109,16 @@ impl Gen<'_> {
                 }
             }
             1 | 3 | 4 | 6 => {
-                // The strict order on the high halves, the condition itself on the low ones.
-                let strict = int_cc(if cond <= 3 { 1 } else { 4 }, signed)?;
-                let hs = ins(self, strict, x[1], y[1]);
+                let below = cond <= 3;
+                let high = match (signed, below) {
+                    (true, true) => 1,
+                    (true, false) => 4,
+                    (false, true) => 3,
+                    (false, false) => 6,
+                };
+                let hc = ins(self, int_cc(high, signed)?, x[1], y[1]);
                 let lc = ins(self, int_cc(cond, false)?, x[0], y[0]);
-                let t = self.b.ins().band(heq, lc);
-                self.b.ins().bor(hs, t)
+                self.b.ins().bitselect(heq, lc, hc)
             }
             _ => return Err(format!("integer compare condition {cond}")),
         })
@@ -2546,8 +2553,10 @@ fn mask_io((_, i, l): &(u64, Inst, Lower)) -> (Option<usize>, Option<usize>, boo
 fn cmp_inverted(i: &Inst) -> bool {
     let (cond, ty) = (i.imm & 31, i.imm >> 5 & 15);
     let signed = matches!(ty, 3 | 4);
-    matches!(ty, 3 | 4 | 6 | 7)
-        && (cond == 5 || matches!((cond, signed), (3 | 6, true) | (1 | 4, false)))
+    let narrow = matches!(ty, 3 | 4 | 6 | 7)
+        && (cond == 5 || matches!((cond, signed), (3 | 6, true) | (1 | 4, false)));
+    // 64-bit: the low halves compare unsigned (`cmp64`), so `lt`/`gt`/`ne` invert.
+    narrow || (matches!(ty, 5 | 8) && matches!(cond, 1 | 4 | 5))
 }
 
 /// The run `group_major` may generate group by group from the first of the instructions
