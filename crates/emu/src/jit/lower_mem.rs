@@ -76,8 +76,9 @@ unsafe extern "C" fn step_call(ctx: *mut CallCtx, i: *const Inst) -> u32 {
 /// descriptor) and SGPR offset; for other SMEM instructions, generous: the SGPRs from each
 /// scalar operand code up to 16 on; for GLOBAL the SGPR base pair; from each vector
 /// operand its rows (one for an LDS address or a GLOBAL offset from an SGPR base, else two
-/// for an address; the data's dwords for data and destinations). With a `full` EXEC a load's destination rows are left out:
-/// it writes every lane of them, so what the `Wave` held there does not matter.
+/// for an address; the data's dwords for data and destinations). With a `full` EXEC a
+/// load's destination rows are left out: it writes every lane of them, so what the `Wave`
+/// held there does not matter.
 fn touched(i: &Inst, full: bool) -> Regs {
     let m = i.mem;
     let mut data = if m.two {
