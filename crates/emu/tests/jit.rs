@@ -17,8 +17,14 @@ mod atomics;
 #[path = "jit/narrow.rs"]
 mod narrow;
 
+#[path = "jit/dse.rs"]
+mod dse;
+
+#[path = "jit/mad64.rs"]
+mod mad64;
+
 /// Machine words of `text` for `mcpu` (llvm-mc-15).
-fn assemble(mcpu: &str, attr: &str, text: &str) -> Vec<u32> {
+pub(crate) fn assemble(mcpu: &str, attr: &str, text: &str) -> Vec<u32> {
     let dir = std::env::temp_dir().join(format!("hsaemu-jit-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let src = dir.join(format!("{mcpu}{attr}.s"));
@@ -1022,6 +1028,8 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     lds::inline_ds_accesses_match_the_definitions();
     atomics::atomics_and_barriers_match_the_definitions();
     narrow::compiled_narrow_loads_match_the_interpreter_and_the_definitions();
+    dse::overwritten_rows_are_stored_where_read();
+    mad64::mad64_with_scalar_factors_matches_the_definition();
     check_wide(Gen::Gfx90a, "gfx90a", "", 64);
     check_wide(Gen::Gfx9, "gfx906", "", 64);
     check_wide(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
@@ -1232,7 +1240,7 @@ fn check_memory_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
 }
 
 /// The interpreter's fault for a dword access at `address` (a store when `write`).
-fn want_dword_fault(e: FaultKind, address: u64, write: bool, what: &str) {
+pub(crate) fn want_dword_fault(e: FaultKind, address: u64, write: bool, what: &str) {
     let want = FaultKind::MemoryViolation {
         address,
         write,
@@ -1242,7 +1250,7 @@ fn want_dword_fault(e: FaultKind, address: u64, write: bool, what: &str) {
 }
 
 /// Compiled code ran since `before` (when single runs check the tier).
-fn want_compiled_run(before: &jit::Stats, what: &str) {
+pub(crate) fn want_compiled_run(before: &jit::Stats, what: &str) {
     if jit::checks_single_runs() {
         assert!(jit::stats().runs > before.runs, "{what}: no compiled run");
     }

@@ -326,18 +326,8 @@ impl Gen<'_> {
 
     /// `s_load_dword*` and `s_buffer_load_dword*` (`exec::smem`).
     fn mem_smem(&mut self, pc: u64, i: &Inst) -> bool {
-        let (n, buffer) = match i.op {
-            Op::S_LOAD_DWORD => (1, false),
-            Op::S_LOAD_DWORDX2 => (2, false),
-            Op::S_LOAD_DWORDX4 => (4, false),
-            Op::S_LOAD_DWORDX8 => (8, false),
-            Op::S_LOAD_DWORDX16 => (16, false),
-            Op::S_BUFFER_LOAD_DWORD => (1, true),
-            Op::S_BUFFER_LOAD_DWORDX2 => (2, true),
-            Op::S_BUFFER_LOAD_DWORDX4 => (4, true),
-            Op::S_BUFFER_LOAD_DWORDX8 => (8, true),
-            Op::S_BUFFER_LOAD_DWORDX16 => (16, true),
-            _ => return false,
+        let Some((n, buffer)) = super::smem_load(i) else {
+            return false;
         };
         let soffset = !i.has(flag::IMM) || i.has(flag::SOE);
         let soffset_ok = i.ext <= 208;
@@ -345,7 +335,7 @@ impl Gen<'_> {
         if i.src[0] >= 126 || usize::from(i.dst) + n > 126 || (soffset && !soffset_ok) {
             return false;
         }
-        self.end_lazy();
+        self.define_call_sgprs(i);
         let mut addr = self.sgpr64(usize::from(i.src[0]));
         if buffer {
             addr = self.b.ins().band_imm(addr, 0xffff_ffff_ffff);
@@ -454,7 +444,7 @@ impl Gen<'_> {
             return false;
         }
         let size = i64::from(m.bytes) * count as i64;
-        self.end_lazy();
+        self.define_call_sgprs(i);
         let Some(mut lanes) = self.vmem_lanes(i) else {
             return false;
         };

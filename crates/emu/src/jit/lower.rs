@@ -8,7 +8,9 @@
 //!   executed-instruction count is a Cranelift variable: loaded from the `Wave` once (where
 //!   the region's first basic block first uses it when only the entry reaches that block,
 //!   else at entry) and stored back once, at the exit, for the registers some instruction
-//!   writes.
+//!   writes. An inline memory instruction in that first block reads the SGPRs its call path
+//!   touches before the paths part (`define_call_sgprs`), so loading at first use goes on
+//!   past it (it ended there: a kernel opening with `s_load` loaded every SGPR at entry).
 //! - **Vector registers live in the `Wave`.** A VGPR row is `groups` groups of `i32x4` (8
 //!   for a wave32 wave, 16 for wave64; lanes 32–63 of a wave32 wave are neither read nor
 //!   written), loaded at a block's first use and stored as it is written, the values kept
@@ -17,7 +19,12 @@
 //!   them to the stack and the exit back, and allocating them was most of the compile time.
 //! - **Group-major runs.** A run of lane-wise vector instructions is generated group by
 //!   group, every instruction on lanes 0–3, then on lanes 4–7, …, so a value meets its
-//!   next use in a register (`lane_run`, `group_major`).
+//!   next use in a register (`lane_run`, `group_major`). Inside a group's pass the rows are
+//!   stored at its end (`unstored`), so a row the pass writes twice is stored once; a lane
+//!   mask a later instruction of the run overwrites is never assembled (`mask_use`), and
+//!   one nothing in the run reads is not forwarded. After the run its rows are read again
+//!   from the `Wave`. Nothing in a pass can observe the `Wave` (no exit, no call; a wait
+//!   in a run stores the pass's rows first), so every exit still sees every row.
 //! - **Two variants.** The body is generated twice: once blending each vector result under
 //!   EXEC, once for a full EXEC (all lanes of the wave size) without blends and with
 //!   constant lane counts; the entry picks one. In the full variant an instruction that
@@ -40,7 +47,8 @@
 //!   `sgpr64`/`set_sgpr64` a pair; `exec64()` EXEC (a constant in the full-EXEC variant);
 //!   `scalar(code, lit, ty)` a scalar source as `Wave::sread` reads it.
 //! - `vgroup(row, g)` / `set_vgroup(row, g, x)`: lanes 4g..4g+3 of VGPR row `row`
-//!   (`reg_index`), as `i32x4`, without EXEC; `write_rows(row, f)` writes a whole row under
+//!   (`reg_index`), as `i32x4`, without EXEC (in a run's group pass the store waits for the
+//!   pass's end); `write_rows(row, f)` writes a whole row under
 //!   EXEC (skipping the blend in the full-EXEC variant); `lane_mask(halves, g)` turns a
 //!   64-bit mask into an `i32x4` lane select; `exec_mask(g)` EXEC's, cached per block.
 //! - `row_to_wave(row)`: makes a row's lanes current in the `Wave` (nothing: they always
@@ -150,6 +158,8 @@ impl Compiler {
         // (debug builds, `HSAEMU_JIT=sync`/`verify`, which the tests run) keep it.
         let checked = cfg!(debug_assertions)
             || matches!(super::mode(), super::Mode::Sync | super::Mode::Verify);
+        // Cranelift's optimizer ("speed") took gfx90a vector add's compile from 6.5 to 10.7
+        // ms and its run no faster; the generator shares values itself (`konst`, `pairs`).
         for (k, v) in [
             ("opt_level", "none"),
             ("use_colocated_libcalls", "false"),
@@ -234,17 +244,21 @@ impl Compiler {
                 full: false,
                 sgprs: BTreeMap::new(),
                 vcache: HashMap::new(),
+                unstored: Vec::new(),
                 scc,
                 lane_ops,
                 count,
                 exit,
                 masks: HashMap::new(),
                 splats: HashMap::new(),
+                consts: HashMap::new(),
+                pairs: HashMap::new(),
                 active: None,
                 grp: None,
                 fwd: HashMap::new(),
                 pending: Vec::new(),
                 run_pos: 0,
+                run_masks: Vec::new(),
                 exec_writes: 0,
                 heads: [HashMap::new(), HashMap::new()],
                 bb_count: None,
@@ -360,6 +374,9 @@ struct Gen<'a> {
     sgprs: BTreeMap<usize, (Variable, bool)>,
     /// The VGPR groups (row, group) the current block has loaded or written: their values.
     vcache: HashMap<(usize, usize), Value>,
+    /// In a run's group pass (`group_major`), the groups written but not yet stored, in
+    /// write order: stored at the pass's end, so a write the pass overwrites is never stored.
+    unstored: Vec<(usize, usize)>,
     scc: Variable,
     lane_ops: Variable,
     /// Instructions executed so far.
@@ -371,6 +388,10 @@ struct Gen<'a> {
     /// Each scalar's `i32x4` splat, made once per block (every group of an instruction, and
     /// later instructions, reuse it).
     splats: HashMap<Value, Value>,
+    /// The block's scalar constants and SGPR pairs as 64 bits, made once (a run's groups
+    /// each asked for them again; the generator runs Cranelift without its optimizer).
+    consts: HashMap<(types::Type, i64), Value>,
+    pairs: HashMap<(Value, Value), Value>,
     /// EXEC's population count (`count_lanes`), valid as `masks`.
     active: Option<Value>,
     /// Generating group `g` alone of a run of lane-wise instructions (`group_major`).
@@ -383,6 +404,8 @@ struct Gen<'a> {
     pending: Vec<Option<Value>>,
     /// The current instruction's place in the run.
     run_pos: usize,
+    /// Per instruction of the run, `mask_use`'s answer.
+    run_masks: Vec<(bool, bool)>,
     /// Writes of EXEC generated so far (a basic block that writes EXEC ends in a choice of
     /// variant for the next one).
     exec_writes: u32,
@@ -452,10 +475,16 @@ impl Gen<'_> {
     fn sgpr64(&mut self, code: usize) -> Value {
         let lo = self.sgpr(code);
         let hi = self.sgpr(code + 1);
+        if let Some(&x) = self.pairs.get(&(lo, hi)) {
+            return x;
+        }
+        let (l, h) = (lo, hi);
         let lo = self.b.ins().uextend(types::I64, lo);
         let hi = self.b.ins().uextend(types::I64, hi);
         let hi = self.b.ins().ishl_imm(hi, 32);
-        self.b.ins().bor(lo, hi)
+        let x = self.b.ins().bor(lo, hi);
+        self.pairs.insert((l, h), x);
+        x
     }
 
     fn set_sgpr64(&mut self, code: usize, x: Value) {
@@ -514,10 +543,28 @@ impl Gen<'_> {
     /// Sets lanes 4g..4g+3 of VGPR row `row` (all four, whatever EXEC says): stored into the
     /// `Wave` at once, so it is up to date at every exit and call.
     fn set_vgroup(&mut self, row: usize, g: usize, x: Value) {
+        self.vcache.insert((row, g), x);
+        if self.grp.is_some() {
+            // In a run's group pass: stored at its end (`store_unstored`), once.
+            if !self.unstored.contains(&(row, g)) {
+                self.unstored.push((row, g));
+            }
+            return;
+        }
         self.b
             .ins()
             .store(mf(), x, self.v, Self::row_offset(row, g));
-        self.vcache.insert((row, g), x);
+    }
+
+    /// Stores the groups a run's group pass wrote (their last values), so the `Wave` is
+    /// current again.
+    fn store_unstored(&mut self) {
+        for (row, g) in std::mem::take(&mut self.unstored) {
+            let x = self.vcache[&(row, g)];
+            self.b
+                .ins()
+                .store(mf(), x, self.v, Self::row_offset(row, g));
+        }
     }
 
     /// Makes row `row`'s lanes current in the `Wave` for a call: nothing to do, the rows are
@@ -539,11 +586,24 @@ impl Gen<'_> {
 
     /// Switches to `block` (an empty one): block-local caches start over.
     fn enter(&mut self, block: Block) {
+        debug_assert!(self.unstored.is_empty(), "a row group left unstored");
         self.b.switch_to_block(block);
         self.masks.clear();
         self.splats.clear();
+        self.consts.clear();
+        self.pairs.clear();
         self.active = None;
         self.vcache.clear();
+    }
+
+    /// The constant `k` of type `ty` (made once per block).
+    fn konst(&mut self, ty: types::Type, k: i64) -> Value {
+        if let Some(&x) = self.consts.get(&(ty, k)) {
+            return x;
+        }
+        let x = self.b.ins().iconst(ty, k);
+        self.consts.insert((ty, k), x);
+        x
     }
 
     /// Leaves the function before instruction `pc` of the current basic block when `cond`
@@ -974,7 +1034,7 @@ impl Gen<'_> {
             240..=248 => inline_float(code, ty) as u32,
             _ => lit,
         };
-        self.b.ins().iconst(types::I32, i64::from(k as i32))
+        self.konst(types::I32, i64::from(k as i32))
     }
 
     fn src(&mut self, i: &Inst, k: usize) -> Src {
@@ -1520,6 +1580,10 @@ impl Gen<'_> {
         let dst = reg_index(i.dst);
         let (a, b) = (self.src(i, 0), self.src(i, 1));
         let c = self.src64(i, 2);
+        if let (Src::Uniform(x), Src::Uniform(y), Ok(row)) = (a, b, c) {
+            self.mad64_uniform(i, signed, [x, y], row);
+            return;
+        }
         let mut ov = self.b.ins().iconst(types::I64, 0);
         let (mut los, mut his) = (Vec::new(), Vec::new());
         for g in self.group_range() {
@@ -1643,6 +1707,68 @@ impl Gen<'_> {
         self.write_vals(dst + 1, his);
     }
 
+    /// `v_mad_u64_u32`/`v_mad_i64_i32` with scalar factors (`group id × group size + v[0:1]`):
+    /// their product once, then a 64-bit add to the row pair `c` on the 32-bit halves, four
+    /// lanes at a time; the overflow lanes are the carry out of the add (unsigned), or those
+    /// where the sum's sign differs from both addends' (signed).
+    fn mad64_uniform(&mut self, i: &Inst, signed: bool, [x, y]: [Value; 2], c: usize) {
+        let dst = reg_index(i.dst);
+        let (x, y) = if signed {
+            (
+                self.b.ins().sextend(types::I64, x),
+                self.b.ins().sextend(types::I64, y),
+            )
+        } else {
+            (
+                self.b.ins().uextend(types::I64, x),
+                self.b.ins().uextend(types::I64, y),
+            )
+        };
+        let p = self.b.ins().imul(x, y);
+        let pl = self.b.ins().ireduce(types::I32, p);
+        let ph = self.b.ins().ushr_imm(p, 32);
+        let ph = self.b.ins().ireduce(types::I32, ph);
+        let (pl, ph) = (self.splat(pl), self.splat(ph));
+        let kept = self.mask_use().1 && i.sdst < 127;
+        let mut ov = None;
+        let (mut los, mut his) = (Vec::new(), Vec::new());
+        for g in self.group_range() {
+            let (zl, zh) = (self.vgroup(c, g), self.vgroup(c + 1, g));
+            let lo = self.b.ins().iadd(pl, zl);
+            // No carry out of the low halves: `lo >= pl`; the carry as -1 then.
+            let top = self.b.ins().umax(lo, pl);
+            let no_carry = self.b.ins().icmp(IntCC::Equal, top, lo);
+            let carry = self.b.ins().bnot(no_carry);
+            let t = self.b.ins().iadd(ph, zh);
+            let hi = self.b.ins().isub(t, carry);
+            if kept {
+                let flags = if signed {
+                    // The sign bit of `(hi ^ ph) & (hi ^ zh)`, as an all-ones lane.
+                    let u = self.b.ins().bxor(hi, ph);
+                    let v = self.b.ins().bxor(hi, zh);
+                    let w = self.b.ins().band(u, v);
+                    self.b.ins().sshr_imm(w, 31)
+                } else {
+                    // A carry out of `ph + zh`, or of adding the low halves' carry to it.
+                    let top = self.b.ins().umax(t, ph);
+                    let c2 = self.b.ins().icmp(IntCC::NotEqual, top, t);
+                    let zero = self.vconst([0; 4]);
+                    let wrapped = self.b.ins().icmp(IntCC::Equal, hi, zero);
+                    let c3 = self.b.ins().band(carry, wrapped);
+                    self.b.ins().bor(c2, c3)
+                };
+                ov = Some(self.collect_flags(ov, flags, g));
+            }
+            los.push(lo);
+            his.push(hi);
+        }
+        self.write_vals(dst, los);
+        self.write_vals(dst + 1, his);
+        if let Some(ov) = ov.filter(|&ov| !self.defer(ov)) {
+            self.merge_mask(i.sdst, ov);
+        }
+    }
+
     /// The carry adds and subtracts: the result row under EXEC, and the carry-out merged into
     /// the SGPR pair under EXEC (the interpreter's `merge_mask`: in wave32 the second SGPR
     /// keeps its value, as EXEC has no high bits).
@@ -1653,7 +1779,7 @@ impl Gen<'_> {
         // The lanes without a carry (borrow) are collected, as `uge` compares (x86-64's
         // unsigned max and an equality: two instructions, where `ult` takes four), and the
         // mask is negated once at the end.
-        let mut nc = self.b.ins().iconst(types::I64, 0);
+        let mut nc = None;
         let mut rows = Vec::new();
         let cin = cin.map(|_| i.src[2] as usize);
         for g in self.group_range() {
@@ -1693,21 +1819,47 @@ impl Gen<'_> {
                 }
             };
             rows.push(r);
-            if self.grp.is_some() {
+            let (read, kept) = self.mask_use();
+            if read {
                 let c = self.b.ins().bnot(n);
                 self.forward(i.sdst as usize, g, c, true);
             }
-            let hb = self.b.ins().vhigh_bits(types::I64, n);
-            let hb = if g == 0 {
-                hb
-            } else {
-                self.b.ins().ishl_imm(hb, (4 * g) as i64)
-            };
-            nc = self.b.ins().bor(nc, hb);
+            if kept {
+                nc = Some(self.collect_flags(nc, n, g));
+            }
         }
         self.write_vals(dst, rows);
-        if !self.defer(nc) {
+        if let Some(nc) = nc.filter(|&nc| !self.defer(nc)) {
             self.carry_finish(i, nc);
+        }
+    }
+
+    /// In a run, whether the current instruction's lane mask is read later in the run (then
+    /// forwarded) and whether it is kept (no later instruction of the run writes the same
+    /// SGPR, which would overwrite it under the same EXEC); outside a run, kept.
+    fn mask_use(&self) -> (bool, bool) {
+        match self.grp {
+            Some(_) => self.run_masks[self.run_pos],
+            None => (false, true),
+        }
+    }
+
+    /// `acc` with group `g`'s lane flags `m` (an all-ones/all-zeros `i32x4`) as bits 4g..4g+3.
+    fn collect_flags(&mut self, acc: Option<Value>, m: Value, g: usize) -> Value {
+        let hb = self.b.ins().vhigh_bits(types::I64, m);
+        let hb = if g == 0 {
+            hb
+        } else {
+            self.b.ins().ishl_imm(hb, (4 * g) as i64)
+        };
+        self.or_bits(acc, hb)
+    }
+
+    /// `acc | x` (`x` alone for the first group's lane flags).
+    fn or_bits(&mut self, acc: Option<Value>, x: Value) -> Value {
+        match acc {
+            Some(a) => self.b.ins().bor(a, x),
+            None => x,
         }
     }
 
@@ -1775,6 +1927,28 @@ impl Gen<'_> {
     /// written to their SGPRs at the end, in order.
     fn group_major(&mut self, region: &[(u64, Inst, Lower)], ks: &[usize]) -> Result<(), String> {
         self.pending = vec![None; ks.len()];
+        let io: Vec<_> = ks.iter().map(|&k| mask_io(&region[k])).collect();
+        self.run_masks = io
+            .iter()
+            .enumerate()
+            .map(|(pos, &(out, _, merges))| match out {
+                Some(d) => {
+                    let later = &io[pos + 1..];
+                    let read = later.iter().any(|&(_, r, _)| r == Some(d));
+                    // A compare writes every lane (0 outside EXEC), a carry merges under
+                    // EXEC: a write is dead after a later one of the same kind, and in
+                    // wave64 after a later compare's (in wave32 a compare writes one SGPR
+                    // of the pair a merge writes; a compare's zeros outside EXEC stay
+                    // under later merges).
+                    let wave64 = !self.wave32;
+                    let overwritten = later
+                        .iter()
+                        .any(|&(w, _, m)| w == Some(d) && (m == merges || (!m && wave64)));
+                    (read, !overwritten)
+                }
+                None => (false, true),
+            })
+            .collect();
         for g in 0..self.groups {
             self.grp = Some(g);
             self.fwd.clear();
@@ -1783,15 +1957,24 @@ impl Gen<'_> {
                 let (pc, i, l) = &region[k];
                 match l {
                     Lower::VAlu(_) | Lower::VCmp => self.inst(i, *l)?,
-                    // The scalar instructions and waits, once.
-                    Lower::Step if g == 0 => self.call_interpreter(*pc, i, *l),
+                    // The scalar instructions and waits, once (a wait may start a new block
+                    // or call the interpreter: the `Wave` current first).
+                    Lower::Step if g == 0 => {
+                        self.store_unstored();
+                        self.call_interpreter(*pc, i, *l)
+                    }
                     _ if g == 0 => self.inst(i, *l)?,
                     _ => {}
                 }
             }
+            self.store_unstored();
         }
         self.grp = None;
         self.fwd.clear();
+        // The rows the run touched are read again from the `Wave` (an L1 load) rather than
+        // kept: every group of them live past the run was spilled to the stack (kept,
+        // gfx90a's matmul 512 took 6% more CPU time, vector add no less).
+        self.vcache.clear();
         let pending = std::mem::take(&mut self.pending);
         for (&k, bits) in ks.iter().zip(pending) {
             let Some(bits) = bits else { continue };
@@ -1842,8 +2025,8 @@ impl Gen<'_> {
         // An integer condition x86-64 has no one instruction for (`ne`, signed `le`/`ge`,
         // unsigned `lt`/`gt`) is compared as its complement, and the mask negated once.
         let invert = cmp_inverted(i);
-        let cond32 = if invert { 7 - cond } else { cond };
-        let mut bits = self.b.ins().iconst(types::I64, 0);
+        let cond = if invert { 7 - cond } else { cond };
+        let mut bits = None;
         for g in self.group_range() {
             let m = match srcs {
                 Err([a, b]) => {
@@ -1853,22 +2036,19 @@ impl Gen<'_> {
                 }
                 Ok((a, b)) => {
                     let (x, y) = (self.lanes_mod(i, 0, a, g), self.lanes_mod(i, 1, b, g));
-                    self.cmp32(cond32, ty, x, y)?
+                    self.cmp32(cond, ty, x, y)?
                 }
             };
-            if self.grp.is_some() {
+            let (read, kept) = self.mask_use();
+            if read {
                 let flags = if invert { self.b.ins().bnot(m) } else { m };
                 self.forward(i.sdst as usize, g, flags, false);
             }
-            let hb = self.b.ins().vhigh_bits(types::I64, m);
-            let hb = if g == 0 {
-                hb
-            } else {
-                self.b.ins().ishl_imm(hb, (4 * g) as i64)
-            };
-            bits = self.b.ins().bor(bits, hb);
+            if kept {
+                bits = Some(self.collect_flags(bits, m, g));
+            }
         }
-        if !self.defer(bits) {
+        if let Some(bits) = bits.filter(|&b| !self.defer(b)) {
             self.vcmp_finish(i, bits);
         }
         Ok(())
@@ -1920,6 +2100,17 @@ impl Gen<'_> {
     /// A 64-bit compare source as its (low, high) 32-bit halves: a VGPR pair's rows, or a
     /// 64-bit scalar split once.
     fn src64_halves(&mut self, i: &Inst, k: usize) -> (Src, Src) {
+        let code = i.src[k];
+        if code < 126 {
+            // An SGPR pair: its registers (the same values, and splats, in every group).
+            let c = usize::from(code);
+            return (Src::Uniform(self.sgpr(c)), Src::Uniform(self.sgpr(c + 1)));
+        }
+        if let (false, Some(x)) = (code >= VGPR, const64(code, i.lit, i.tys[k])) {
+            let lo = self.konst(types::I32, i64::from(x as u32 as i32));
+            let hi = self.konst(types::I32, i64::from((x >> 32) as u32 as i32));
+            return (Src::Uniform(lo), Src::Uniform(hi));
+        }
         match self.src64(i, k) {
             Ok(r) => (Src::Row(r), Src::Row(r + 1)),
             Err(x) => {
@@ -1932,7 +2123,10 @@ impl Gen<'_> {
     }
 
     /// A 64-bit integer compare on (low, high) `i32x4` halves: the high halves decide (signed
-    /// or not) unless equal, then the low halves (unsigned).
+    /// or not) unless equal, then the low halves (unsigned). Where the high halves differ a
+    /// strict order and its non-strict form agree, so each is compared in the form x86-64
+    /// has one instruction for (signed strict, unsigned non-strict), and the two picked by
+    /// the high halves' equality.
     fn cmp64(
         &mut self,
         cond: i32,
@@ -1953,12 +2147,16 @@ impl Gen<'_> {
                 }
             }
             1 | 3 | 4 | 6 => {
-                // The strict order on the high halves, the condition itself on the low ones.
-                let strict = int_cc(if cond <= 3 { 1 } else { 4 }, signed)?;
-                let hs = ins(self, strict, x[1], y[1]);
+                let below = cond <= 3;
+                let high = match (signed, below) {
+                    (true, true) => 1,
+                    (true, false) => 4,
+                    (false, true) => 3,
+                    (false, false) => 6,
+                };
+                let hc = ins(self, int_cc(high, signed)?, x[1], y[1]);
                 let lc = ins(self, int_cc(cond, false)?, x[0], y[0]);
-                let t = self.b.ins().band(heq, lc);
-                self.b.ins().bor(hs, t)
+                self.b.ins().bitselect(heq, lc, hc)
             }
             _ => return Err(format!("integer compare condition {cond}")),
         })
@@ -2016,15 +2214,10 @@ impl Gen<'_> {
     /// A 64-bit scalar source (the interpreter's `Wave::sread64` for the codes `compilable`
     /// admits).
     fn scalar64(&mut self, code: u16, lit: u32, ty: Ty) -> Value {
-        let k = match code {
-            0..=126 => return self.sgpr64(code as usize),
-            128..=192 => u64::from(code - 128),
-            193..=208 => (-(i64::from(code) - 192)) as u64,
-            240..=248 => inline_float(code, ty),
-            _ if ty == Ty::F64 => u64::from(lit) << 32,
-            _ => u64::from(lit),
-        };
-        self.b.ins().iconst(types::I64, k as i64)
+        match const64(code, lit, ty) {
+            None => self.sgpr64(code as usize),
+            Some(k) => self.konst(types::I64, k as i64),
+        }
     }
 
     fn store64(&mut self, code: u16, x: Value) {
@@ -2392,14 +2585,34 @@ fn exec_neutral(region: &[(u64, Inst, Lower)], bb: &Bb) -> bool {
     false
 }
 
+/// The lane mask an instruction of a run writes (an SGPR code below 127), the one it reads
+/// as a mask (carry-in, `v_cndmask`'s select), and whether its write merges under EXEC (the
+/// carries and `v_mad_u64_u32`; a compare's writes every lane).
+fn mask_io((_, i, l): &(u64, Inst, Lower)) -> (Option<usize>, Option<usize>, bool) {
+    let (out, inp, merges) = match *l {
+        Lower::VAlu(VAluOp::Cndmask) => (None, Some(i.src[2]), false),
+        Lower::VAlu(VAluOp::Carry(kind)) => (Some(i.sdst), (kind >= 3).then_some(i.src[2]), true),
+        Lower::VAlu(VAluOp::Mad64(_)) => (Some(i.sdst), None, true),
+        Lower::VCmp if i.imm >> 9 & 1 == 0 => (Some(i.sdst), None, false),
+        _ => (None, None, false),
+    };
+    (
+        out.map(usize::from).filter(|&d| d < 127),
+        inp.map(usize::from),
+        merges,
+    )
+}
+
 /// Whether compare `i` is generated as its complement (then its mask negated once): an
 /// integer condition x86-64 has no one instruction for (`ne`, signed `le`/`ge`, unsigned
 /// `lt`/`gt`).
 fn cmp_inverted(i: &Inst) -> bool {
     let (cond, ty) = (i.imm & 31, i.imm >> 5 & 15);
     let signed = matches!(ty, 3 | 4);
-    matches!(ty, 3 | 4 | 6 | 7)
-        && (cond == 5 || matches!((cond, signed), (3 | 6, true) | (1 | 4, false)))
+    let narrow = matches!(ty, 3 | 4 | 6 | 7)
+        && (cond == 5 || matches!((cond, signed), (3 | 6, true) | (1 | 4, false)));
+    // 64-bit: the low halves compare unsigned (`cmp64`), so `lt`/`gt`/`ne` invert.
+    narrow || (matches!(ty, 5 | 8) && matches!(cond, 1 | 4 | 5))
 }
 
 /// The run `group_major` may generate group by group from the first of the instructions
@@ -2510,6 +2723,19 @@ fn const_operand(i: &Inst, k: usize) -> Option<u32> {
         255 => Some(i.lit),
         _ => None,
     }
+}
+
+/// A 64-bit scalar source's value when it is a constant (`None` for an SGPR pair, codes
+/// 0–126), as `Wave::sread64` reads it.
+fn const64(code: u16, lit: u32, ty: Ty) -> Option<u64> {
+    Some(match code {
+        0..=126 => return None,
+        128..=192 => u64::from(code - 128),
+        193..=208 => (-(i64::from(code) - 192)) as u64,
+        240..=248 => inline_float(code, ty),
+        _ if ty == Ty::F64 => u64::from(lit) << 32,
+        _ => u64::from(lit),
+    })
 }
 
 /// The compare conditions (isa's `CmpCond` order) for integers.

@@ -72,12 +72,13 @@ unsafe extern "C" fn step_call(ctx: *mut CallCtx, i: *const Inst) -> u32 {
 }
 
 /// The registers a memory instruction `jit_fast::admits` may read or write: (SGPR codes,
-/// VGPR rows). EXEC and M0; for SMEM, generous where cheap: the SGPRs from each scalar
-/// operand code up to 16 on (a destination holds up to 16; a base pair or buffer descriptor
-/// fewer); for GLOBAL the SGPR base pair; from each vector operand its rows (one for an LDS
-/// address or a GLOBAL offset from an SGPR base, else two for an address; the data's dwords
-/// for data and destinations). With a `full` EXEC a load's destination rows are left out:
-/// it writes every lane of them, so what the `Wave` held there does not matter.
+/// VGPR rows). EXEC and M0; for an SMEM load its destination, base (pair or buffer
+/// descriptor) and SGPR offset; for other SMEM instructions, generous: the SGPRs from each
+/// scalar operand code up to 16 on; for GLOBAL the SGPR base pair; from each vector
+/// operand its rows (one for an LDS address or a GLOBAL offset from an SGPR base, else two
+/// for an address; the data's dwords for data and destinations). With a `full` EXEC a
+/// load's destination rows are left out: it writes every lane of them, so what the `Wave`
+/// held there does not matter.
 fn touched(i: &Inst, full: bool) -> Regs {
     let m = i.mem;
     let mut data = if m.two {
@@ -98,6 +99,21 @@ fn touched(i: &Inst, full: bool) -> Regs {
         None
     };
     let smem = i.fmt == Fmt::Smem;
+    if let Some((n, buffer)) = smem.then(|| smem_load(i)).flatten() {
+        // A plain load: its destination, base and offset exactly (the generous rule below
+        // put up to 48 SGPRs in the region's set, each loaded at its entry).
+        let (d, b) = (usize::from(i.dst), usize::from(i.src[0]));
+        sgprs.extend(d..d + n);
+        sgprs.extend(b..b + if buffer { 4 } else { 2 });
+        sgprs.extend(ext.map(usize::from));
+        sgprs.retain(|&c| c < 128);
+        sgprs.sort_unstable();
+        sgprs.dedup();
+        return Regs {
+            sgprs,
+            rows: Vec::new(),
+        };
+    }
     let one_row_address = i.fmt == Fmt::Ds || (i.fmt == Fmt::Global && i.src[2] != 0x7f);
     for (k, code) in [i.dst, i.src[0], i.src[1], i.src[2]]
         .into_iter()
@@ -125,6 +141,25 @@ fn touched(i: &Inst, full: bool) -> Regs {
     rows.sort_unstable();
     rows.dedup();
     Regs { sgprs, rows }
+}
+
+/// An SMEM load's dwords and whether it is a buffer load (`exec::smem`'s loads), or `None`
+/// for another SMEM instruction.
+pub(super) fn smem_load(i: &Inst) -> Option<(usize, bool)> {
+    use crate::ops::Op;
+    Some(match i.op {
+        Op::S_LOAD_DWORD => (1, false),
+        Op::S_LOAD_DWORDX2 => (2, false),
+        Op::S_LOAD_DWORDX4 => (4, false),
+        Op::S_LOAD_DWORDX8 => (8, false),
+        Op::S_LOAD_DWORDX16 => (16, false),
+        Op::S_BUFFER_LOAD_DWORD => (1, true),
+        Op::S_BUFFER_LOAD_DWORDX2 => (2, true),
+        Op::S_BUFFER_LOAD_DWORDX4 => (4, true),
+        Op::S_BUFFER_LOAD_DWORDX8 => (8, true),
+        Op::S_BUFFER_LOAD_DWORDX16 => (16, true),
+        _ => return None,
+    })
 }
 
 /// Which of [`touched`] the instruction may write: an SMEM load's SGPRs, a vector load's
@@ -214,6 +249,17 @@ impl Gen<'_> {
             self.exit_if(declined, pc);
             let w = written(i, &touched);
             self.regs_from_wave(&w.sgprs, &w.rows);
+        }
+    }
+
+    /// In lazy mode (`lower.rs`), reads the SGPRs the call of `i` touches, so each is
+    /// defined before the inline and call paths part (read first in the call's block, it
+    /// would be undefined where they join, and lazy loading had to end before `i`).
+    pub(super) fn define_call_sgprs(&mut self, i: &Inst) {
+        if self.lazy {
+            for code in touched(i, self.full).sgprs {
+                self.sgpr(code);
+            }
         }
     }
 
