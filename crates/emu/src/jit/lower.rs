@@ -1595,17 +1595,7 @@ impl Gen<'_> {
                 let x = self.b.ins().extractlane(xv, l);
                 let y = self.b.ins().extractlane(yv, l);
                 let z = self.lane64(pair, l);
-                let (x, y) = if signed {
-                    (
-                        self.b.ins().sextend(types::I64, x),
-                        self.b.ins().sextend(types::I64, y),
-                    )
-                } else {
-                    (
-                        self.b.ins().uextend(types::I64, x),
-                        self.b.ins().uextend(types::I64, y),
-                    )
-                };
+                let (x, y) = (self.extend64(x, signed), self.extend64(y, signed));
                 let p = self.b.ins().imul(x, y);
                 let r = self.b.ins().iadd(p, z);
                 let o = if signed {
@@ -1707,23 +1697,22 @@ impl Gen<'_> {
         self.write_vals(dst + 1, his);
     }
 
+    /// A 32-bit value widened to 64 bits, sign- or zero-extended.
+    fn extend64(&mut self, v: Value, signed: bool) -> Value {
+        if signed {
+            self.b.ins().sextend(types::I64, v)
+        } else {
+            self.b.ins().uextend(types::I64, v)
+        }
+    }
+
     /// `v_mad_u64_u32`/`v_mad_i64_i32` with scalar factors (`group id × group size + v[0:1]`):
     /// their product once, then a 64-bit add to the row pair `c` on the 32-bit halves, four
     /// lanes at a time; the overflow lanes are the carry out of the add (unsigned), or those
     /// where the sum's sign differs from both addends' (signed).
     fn mad64_uniform(&mut self, i: &Inst, signed: bool, [x, y]: [Value; 2], c: usize) {
         let dst = reg_index(i.dst);
-        let (x, y) = if signed {
-            (
-                self.b.ins().sextend(types::I64, x),
-                self.b.ins().sextend(types::I64, y),
-            )
-        } else {
-            (
-                self.b.ins().uextend(types::I64, x),
-                self.b.ins().uextend(types::I64, y),
-            )
-        };
+        let (x, y) = (self.extend64(x, signed), self.extend64(y, signed));
         let p = self.b.ins().imul(x, y);
         let pl = self.b.ins().ireduce(types::I32, p);
         let ph = self.b.ins().ushr_imm(p, 32);
