@@ -30,7 +30,7 @@ pub struct Args {
     /// Host threads (0 = HSAEMU_THREADS or all cores).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Smaller problem sizes (for a quick check).
+    /// Smaller problem sizes, each dispatched twice instead of four times (for a quick check).
     #[arg(long)]
     pub quick: bool,
     /// The clang used to compile the kernels [default: clang-15; clang-22 for the processors
