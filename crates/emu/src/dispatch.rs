@@ -756,31 +756,43 @@ fn workitem_ids(ctx: &Ctx, w: &mut Wave, first: u32, actual: [u32; 3], lanes: u3
     let packed = ctx.gen.unified_agprs() || ctx.gen.is_gfx11();
     let n = lanes as usize;
     let v = crate::wave::reg_index(VGPR);
+    // The packed v0: X, and Y and Z where the kernel reads them.
+    let pack = |x: u32, y: u32, z: u32| {
+        let mut v0 = x & 0x3ff;
+        if dims > 0 {
+            v0 |= (y & 0x3ff) << 10;
+        }
+        if dims > 1 {
+            v0 |= (z & 0x3ff) << 20;
+        }
+        v0
+    };
     if actual[0] >= first + lanes {
         // The whole wave lies in one row of X (every 1-D work-group): y and z are fixed.
         // (Divided only when read: two divisions were a tenth of a wave's set-up.)
-        let cy = || first / actual[0] % actual[1];
-        let cz = || first / (actual[0] * actual[1]);
+        let cy = if dims > 0 {
+            first / actual[0] % actual[1]
+        } else {
+            0
+        };
+        let cz = if dims > 1 {
+            first / (actual[0] * actual[1])
+        } else {
+            0
+        };
         if packed {
-            let mut yz = 0;
-            if dims > 0 {
-                yz |= (cy() & 0x3ff) << 10;
-            }
-            if dims > 1 {
-                yz |= (cz() & 0x3ff) << 20;
-            }
             for (l, x) in w.v[v][..n].iter_mut().enumerate() {
-                *x = ((first + l as u32) & 0x3ff) | yz;
+                *x = pack(first + l as u32, cy, cz);
             }
         } else {
             for (l, x) in w.v[v][..n].iter_mut().enumerate() {
                 *x = first + l as u32;
             }
             if dims > 0 {
-                w.v[v + 1][..n].fill(cy());
+                w.v[v + 1][..n].fill(cy);
             }
             if dims > 1 {
-                w.v[v + 2][..n].fill(cz());
+                w.v[v + 2][..n].fill(cz);
             }
         }
         return;
@@ -794,14 +806,7 @@ fn workitem_ids(ctx: &Ctx, w: &mut Wave, first: u32, actual: [u32; 3], lanes: u3
     for l in 0..n {
         let (x, y, z) = (cx, cy, cz);
         if packed {
-            let mut v0 = x & 0x3ff;
-            if dims > 0 {
-                v0 |= (y & 0x3ff) << 10;
-            }
-            if dims > 1 {
-                v0 |= (z & 0x3ff) << 20;
-            }
-            w.v[v][l] = v0;
+            w.v[v][l] = pack(x, y, z);
         } else {
             w.v[v][l] = x;
             if dims > 0 {

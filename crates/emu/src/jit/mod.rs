@@ -1327,6 +1327,11 @@ mod tests {
     use crate::exec::Scratch;
     use crate::memory::{MemoryMap, RegionCache};
 
+    /// `words` decoded at every word offset (a region's `fetch` reads them by address / 4).
+    fn decoded(gen: Gen, words: &[u32]) -> Vec<Inst> {
+        (0..words.len()).map(|k| decode(gen, &words[k..])).collect()
+    }
+
     /// The test environment: no memory, one wave.
     fn with_env<T>(gen: Gen, f: impl FnOnce(&mut Env) -> T) -> T {
         let mem = MemoryMap::new();
@@ -1379,7 +1384,7 @@ mod tests {
     fn a_region_stops_at_a_basic_block_its_budget_does_not_cover() {
         let gen = Gen::Gfx90a;
         let words = COUNTED_LOOP;
-        let insts: Vec<Inst> = (0..words.len()).map(|k| decode(gen, &words[k..])).collect();
+        let insts = decoded(gen, &words);
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
         let b = compile_now(&fetch, 0, false).expect("compiled");
         assert_eq!(b.n, 6, "the loop and its set-up, up to s_endpgm");
@@ -1413,7 +1418,7 @@ mod tests {
         let gen = Gen::Gfx90a;
         // llvm-mc-15 -mcpu=gfx90a: v_mov_b32 v30, 0; s_barrier; v_mov_b32 v30, 1; s_endpgm.
         let words = [0x7e3c_0280u32, 0xbf8a_0000, 0x7e3c_0281, 0xbf81_0000];
-        let insts: Vec<Inst> = (0..words.len()).map(|k| decode(gen, &words[k..])).collect();
+        let insts = decoded(gen, &words);
         assert_eq!(compilable(&insts[1]), Some(Lower::Barrier));
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
         let b = compile_now(&fetch, 0, false).expect("compiled");
@@ -1450,7 +1455,7 @@ mod tests {
     fn a_region_is_entered_at_its_other_basic_blocks() {
         let gen = Gen::Gfx90a;
         let words = COUNTED_LOOP;
-        let insts: Vec<Inst> = (0..words.len()).map(|k| decode(gen, &words[k..])).collect();
+        let insts = decoded(gen, &words);
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
         let b = compile_now(&fetch, 0, false).expect("compiled");
         assert_eq!(b.entries, [8], "the loop's head");
@@ -1484,7 +1489,7 @@ mod tests {
         // llvm-mc-15 -mcpu=gfx90a: s_mov_b64 exec, s[0:1]; s_branch 0 (to the next
         // instruction, a basic block of its own); v_mov_b32 v1, s2; s_endpgm.
         let words = [0xbefe_0100u32, 0xbf82_0000, 0x7e02_0202, 0xbf81_0000];
-        let insts: Vec<Inst> = (0..words.len()).map(|k| decode(gen, &words[k..])).collect();
+        let insts = decoded(gen, &words);
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
         let region = collect(&fetch, 0, true);
         let slots = Arc::new(Slots::new(words.len()));
@@ -1553,7 +1558,7 @@ mod tests {
             0x7e08_0285,
             0xbf81_0000,
         ];
-        let insts: Vec<Inst> = (0..words.len()).map(|k| decode(gen, &words[k..])).collect();
+        let insts = decoded(gen, &words);
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
         let region = collect(&fetch, 0, true);
         assert_eq!(region.len(), 8, "up to s_endpgm");
