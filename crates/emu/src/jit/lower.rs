@@ -323,11 +323,27 @@ impl Compiler {
         if let Some(text) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
             eprintln!("hsaemu-jit: {name}:\n{text}");
         }
+        // With the text, the bytes too: `objdump -D -b binary -m i386:x86-64
+        // --adjust-vma=ADDRESS` of the file maps a profiler's addresses to instructions.
+        let bytes = disasm
+            .then(|| ctx.compiled_code().map(|c| c.code_buffer().to_vec()))
+            .flatten();
         self.module.clear_context(&mut ctx);
         self.module
             .finalize_definitions()
             .map_err(|e| e.to_string())?;
         let code = self.module.get_finalized_function(id);
+        if let Some(bytes) = bytes {
+            let path = std::env::temp_dir().join(format!("hsaemu-jit-{name}.bin"));
+            match std::fs::write(&path, &bytes) {
+                Ok(()) => eprintln!(
+                    "hsaemu-jit: {name} at {code:p}, {} bytes in {}",
+                    bytes.len(),
+                    path.display()
+                ),
+                Err(e) => eprintln!("hsaemu-jit: {name}: {}: {e}", path.display()),
+            }
+        }
         // SAFETY: `code` is the finalized function just defined with the signature of
         // `BlockFn` (six pointer arguments and a u64, returning a u32, the platform's C
         // calling convention, which is Cranelift's default for the host ISA).
@@ -401,7 +417,7 @@ struct Gen<'a> {
     fwd: HashMap<usize, Value>,
     /// In a run, each instruction's lane flags collected over the groups so far (its
     /// SGPR write, done at the run's end).
-    pending: Vec<Option<Value>>,
+    pending: Vec<Flags>,
     /// The current instruction's place in the run.
     run_pos: usize,
     /// Per instruction of the run, `mask_use`'s answer.
@@ -1113,16 +1129,37 @@ impl Gen<'_> {
 
     /// Counts the active lanes into `lane_ops` (the interpreter's per-VALU statistic).
     fn count_lanes(&mut self) {
+        // In a run, all were counted at its start (`group_major`).
+        if self.grp.is_none() {
+            self.count_lanes_times(1);
+        }
+    }
+
+    /// Counts the active lanes of `k` instructions under the current EXEC into `lane_ops`
+    /// (a run's all at once: without Cranelift's optimizer, one add each was an add and
+    /// often a spill).
+    fn count_lanes_times(&mut self, k: u32) {
+        if k == 0 {
+            return;
+        }
         let n = if self.full {
-            let n = self.wave_lanes().count_ones();
+            let n = self.wave_lanes().count_ones() * k;
             self.b.ins().iconst(types::I64, i64::from(n))
-        } else if let Some(n) = self.active {
-            n
         } else {
-            let exec = self.exec64();
-            let n = self.b.ins().popcnt(exec);
-            self.active = Some(n);
-            n
+            let n = match self.active {
+                Some(n) => n,
+                None => {
+                    let exec = self.exec64();
+                    let n = self.b.ins().popcnt(exec);
+                    self.active = Some(n);
+                    n
+                }
+            };
+            if k == 1 {
+                n
+            } else {
+                self.b.ins().imul_imm(n, i64::from(k))
+            }
         };
         let old = self.b.use_var(self.lane_ops);
         let new = self.b.ins().iadd(old, n);
@@ -1240,8 +1277,8 @@ impl Gen<'_> {
     }
 
     fn inst(&mut self, i: &Inst, l: Lower) -> Result<(), String> {
-        if self.grp.is_some_and(|g| g > 0) {
-            // A run's later groups: the lanes were counted with its first.
+        if self.grp.is_some() && matches!(l, Lower::VAlu(_) | Lower::VCmp) {
+            // A run's lanes were counted at its start (`group_major`).
             return match l {
                 Lower::VAlu(op) => self.valu(i, op),
                 _ => self.vcmp(i),
@@ -1617,7 +1654,11 @@ impl Gen<'_> {
         }
         self.write_vals(dst, los);
         self.write_vals(dst + 1, his);
-        if !self.defer(ov) {
+        let ov = Flags {
+            bits: Some(ov),
+            vecs: Vec::new(),
+        };
+        if let Some(ov) = self.defer(ov) {
             self.merge_mask(i.sdst, ov);
         }
     }
@@ -1719,7 +1760,7 @@ impl Gen<'_> {
         let ph = self.b.ins().ireduce(types::I32, ph);
         let (pl, ph) = (self.splat(pl), self.splat(ph));
         let kept = self.mask_use().1 && i.sdst < 127;
-        let mut ov = None;
+        let mut ov = Flags::default();
         let (mut los, mut his) = (Vec::new(), Vec::new());
         for g in self.group_range() {
             let (zl, zh) = (self.vgroup(c, g), self.vgroup(c + 1, g));
@@ -1746,14 +1787,14 @@ impl Gen<'_> {
                     let c3 = self.b.ins().band(carry, wrapped);
                     self.b.ins().bor(c2, c3)
                 };
-                ov = Some(self.collect_flags(ov, flags, g));
+                self.collect_flags(&mut ov, flags, g);
             }
             los.push(lo);
             his.push(hi);
         }
         self.write_vals(dst, los);
         self.write_vals(dst + 1, his);
-        if let Some(ov) = ov.filter(|&ov| !self.defer(ov)) {
+        if let Some(ov) = self.defer(ov) {
             self.merge_mask(i.sdst, ov);
         }
     }
@@ -1768,7 +1809,7 @@ impl Gen<'_> {
         // The lanes without a carry (borrow) are collected, as `uge` compares (x86-64's
         // unsigned max and an equality: two instructions, where `ult` takes four), and the
         // mask is negated once at the end.
-        let mut nc = None;
+        let mut nc = Flags::default();
         let mut rows = Vec::new();
         let cin = cin.map(|_| i.src[2] as usize);
         for g in self.group_range() {
@@ -1814,11 +1855,11 @@ impl Gen<'_> {
                 self.forward(i.sdst as usize, g, c, true);
             }
             if kept {
-                nc = Some(self.collect_flags(nc, n, g));
+                self.collect_flags(&mut nc, n, g);
             }
         }
         self.write_vals(dst, rows);
-        if let Some(nc) = nc.filter(|&nc| !self.defer(nc)) {
+        if let Some(nc) = self.defer(nc) {
             self.carry_finish(i, nc);
         }
     }
@@ -1833,15 +1874,53 @@ impl Gen<'_> {
         }
     }
 
-    /// `acc` with group `g`'s lane flags `m` (an all-ones/all-zeros `i32x4`) as bits 4g..4g+3.
-    fn collect_flags(&mut self, acc: Option<Value>, m: Value, g: usize) -> Value {
-        let hb = self.b.ins().vhigh_bits(types::I64, m);
-        let hb = if g == 0 {
-            hb
-        } else {
-            self.b.ins().ishl_imm(hb, (4 * g) as i64)
-        };
-        self.or_bits(acc, hb)
+    /// Adds group `g`'s lane flags `m` (an all-ones/all-zeros `i32x4`) to `acc`: four
+    /// consecutive groups from a multiple of four are packed together (two narrowings and
+    /// one byte-mask move: 16 bits, where a mask move, a shift and an or each took twice
+    /// the instructions).
+    fn collect_flags(&mut self, acc: &mut Flags, m: Value, g: usize) {
+        acc.vecs.push((g, m));
+        let four = acc.vecs.len() == 4
+            && acc.vecs[0].0 % 4 == 0
+            && acc
+                .vecs
+                .iter()
+                .enumerate()
+                .all(|(k, v)| v.0 == acc.vecs[0].0 + k);
+        if four {
+            let v: Vec<Value> = acc.vecs.drain(..).map(|v| v.1).collect();
+            let lo = self.b.ins().snarrow(v[0], v[1]);
+            let hi = self.b.ins().snarrow(v[2], v[3]);
+            let bytes = self.b.ins().snarrow(lo, hi);
+            let hb = self.b.ins().vhigh_bits(types::I64, bytes);
+            let hb = if g == 3 {
+                hb
+            } else {
+                self.b.ins().ishl_imm(hb, (4 * (g - 3)) as i64)
+            };
+            acc.bits = Some(self.or_bits(acc.bits, hb));
+        } else if acc.vecs.len() == 4 {
+            self.flush_flags(acc);
+        }
+    }
+
+    /// `acc`'s groups not yet packed, one at a time.
+    fn flush_flags(&mut self, acc: &mut Flags) {
+        for (g, m) in std::mem::take(&mut acc.vecs) {
+            let hb = self.b.ins().vhigh_bits(types::I64, m);
+            let hb = if g == 0 {
+                hb
+            } else {
+                self.b.ins().ishl_imm(hb, (4 * g) as i64)
+            };
+            acc.bits = Some(self.or_bits(acc.bits, hb));
+        }
+    }
+
+    /// `acc`'s bits, every group in.
+    fn flags_bits(&mut self, mut acc: Flags) -> Option<Value> {
+        self.flush_flags(&mut acc);
+        acc.bits
     }
 
     /// `acc | x` (`x` alone for the first group's lane flags).
@@ -1864,19 +1943,22 @@ impl Gen<'_> {
         self.merge_mask(i.sdst, co);
     }
 
-    /// In a run, adds `bits` (the current group's lane flags) to the instruction's pending
-    /// SGPR write and answers true; else false (the caller writes them now).
-    fn defer(&mut self, bits: Value) -> bool {
+    /// In a run, adds `f` (the current group's lane flags) to the instruction's pending
+    /// SGPR write and answers `None`; else the bits (the caller writes them now).
+    fn defer(&mut self, f: Flags) -> Option<Value> {
         if self.grp.is_none() {
-            return false;
+            return self.flags_bits(f);
         }
         let k = self.run_pos;
-        let acc = match self.pending[k] {
-            Some(p) => self.b.ins().bor(p, bits),
-            None => bits,
-        };
-        self.pending[k] = Some(acc);
-        true
+        let mut acc = std::mem::take(&mut self.pending[k]);
+        if let Some(b) = f.bits {
+            acc.bits = Some(self.or_bits(acc.bits, b));
+        }
+        for (g, m) in f.vecs {
+            self.collect_flags(&mut acc, m, g);
+        }
+        self.pending[k] = acc;
+        None
     }
 
     /// Lanes 4g..4g+3 of the lane mask in SGPR pair `code` as an `i32x4` select: forwarded
@@ -1915,7 +1997,7 @@ impl Gen<'_> {
     /// in a register; the lane masks the run writes are forwarded per group (`forward`) and
     /// written to their SGPRs at the end, in order.
     fn group_major(&mut self, region: &[(u64, Inst, Lower)], ks: &[usize]) -> Result<(), String> {
-        self.pending = vec![None; ks.len()];
+        self.pending = vec![Flags::default(); ks.len()];
         let io: Vec<_> = ks.iter().map(|&k| mask_io(&region[k])).collect();
         self.run_masks = io
             .iter()
@@ -1938,6 +2020,10 @@ impl Gen<'_> {
                 None => (false, true),
             })
             .collect();
+        // Every lane-wise instruction's lanes at once: nothing in a run exits (its waits
+        // continue, `step_call`), so no exit sees the count ahead of the instructions.
+        let counted = ks.iter().filter(|&&k| counts_lanes(region[k].2)).count();
+        self.count_lanes_times(counted as u32);
         for g in 0..self.groups {
             self.grp = Some(g);
             self.fwd.clear();
@@ -1965,8 +2051,10 @@ impl Gen<'_> {
         // gfx90a's matmul 512 took 6% more CPU time, vector add no less).
         self.vcache.clear();
         let pending = std::mem::take(&mut self.pending);
-        for (&k, bits) in ks.iter().zip(pending) {
-            let Some(bits) = bits else { continue };
+        for (&k, flags) in ks.iter().zip(pending) {
+            let Some(bits) = self.flags_bits(flags) else {
+                continue;
+            };
             let (_, i, l) = &region[k];
             match l {
                 Lower::VCmp => self.vcmp_finish(i, bits),
@@ -2015,7 +2103,7 @@ impl Gen<'_> {
         // unsigned `lt`/`gt`) is compared as its complement, and the mask negated once.
         let invert = cmp_inverted(i);
         let cond = if invert { 7 - cond } else { cond };
-        let mut bits = None;
+        let mut bits = Flags::default();
         for g in self.group_range() {
             let m = match srcs {
                 Err([a, b]) => {
@@ -2034,10 +2122,10 @@ impl Gen<'_> {
                 self.forward(i.sdst as usize, g, flags, false);
             }
             if kept {
-                bits = Some(self.collect_flags(bits, m, g));
+                self.collect_flags(&mut bits, m, g);
             }
         }
-        if let Some(bits) = bits.filter(|&b| !self.defer(b)) {
+        if let Some(bits) = self.defer(bits) {
             self.vcmp_finish(i, bits);
         }
         Ok(())
@@ -2545,6 +2633,22 @@ impl Gen<'_> {
 
 /// Whether `i` (lowered as `l`) may write EXEC: a scalar destination, a lane-mask
 /// destination or `v_cmpx` reaching EXEC_LO or EXEC_HI, or a saveexec form.
+/// Lane flags being collected into a lane mask's bits (`collect_flags`): the bits so far,
+/// and the groups' flags (`i32x4`) not packed yet, with their group.
+#[derive(Clone, Default)]
+struct Flags {
+    bits: Option<Value>,
+    vecs: Vec<(usize, Value)>,
+}
+
+/// Whether an instruction counts its active lanes into `lane_ops` (`inst`).
+fn counts_lanes(l: Lower) -> bool {
+    matches!(
+        l,
+        Lower::VAlu(_) | Lower::VCmp | Lower::ReadFirstLane | Lower::ReadLane
+    )
+}
+
 fn writes_exec(i: &Inst, l: Lower) -> bool {
     let exec = |c: u16| c == 126 || c == 127;
     match l {
