@@ -1881,7 +1881,7 @@ impl Gen<'_> {
     fn collect_flags(&mut self, acc: &mut Flags, m: Value, g: usize) {
         acc.vecs.push((g, m));
         let four = acc.vecs.len() == 4
-            && acc.vecs[0].0 % 4 == 0
+            && acc.vecs[0].0.is_multiple_of(4)
             && acc
                 .vecs
                 .iter()
