@@ -382,7 +382,10 @@ impl Gen<'_> {
     fn vmem_lanes(&mut self, i: &Inst) -> Option<Lanes> {
         let off = i64::from(i.imm);
         let row = reg_index(i.src[0]);
-        let v: Vec<Value> = (0..self.groups).map(|g| self.vgroup(row, g)).collect();
+        // The low rows after the high rows' test: loaded before it, all of them were live
+        // across it and spilled to the stack.
+        let lows =
+            |g: &mut Self| -> Vec<Value> { (0..g.groups).map(|k| g.vgroup(row, k)).collect() };
         if i.fmt == Fmt::Global && i.src[2] != 0x7f {
             if i.src[2] >= 126 {
                 return None;
@@ -390,6 +393,7 @@ impl Gen<'_> {
             let base = self.sgpr64(usize::from(i.src[2]));
             let base = self.b.ins().iadd_imm(base, off);
             let ok = self.b.ins().iconst(types::I8, 1);
+            let v = lows(self);
             return Some(Lanes { base, v, ok });
         }
         // A 64-bit address in a VGPR pair (the high row wraps as the interpreter's).
@@ -409,6 +413,7 @@ impl Gen<'_> {
         let base = self.b.ins().uextend(types::I64, h0);
         let base = self.b.ins().ishl_imm(base, 32);
         let base = self.b.ins().iadd_imm(base, off);
+        let v = lows(self);
         Some(Lanes { base, v, ok })
     }
 
@@ -471,6 +476,10 @@ impl Gen<'_> {
             let slot = self.slot(pc);
             self.consecutive(slot, i, &lanes, rows[0], store, done);
             lanes.ok = ok;
+            // The general test reads the lane parts again from the `Wave` (an L1 load each):
+            // kept across the branch, all of them were spilled to the stack every time.
+            let row = reg_index(i.src[0]);
+            lanes.v = (0..self.groups).map(|g| self.vgroup(row, g)).collect();
         }
         // The lanes' lowest and highest address and their alignment (every lane's, active
         // or not: a load reads them all and blends under EXEC).
