@@ -1836,16 +1836,22 @@ impl Gen<'_> {
             let (r, n) = match cin {
                 None => (r, n),
                 Some(code) => {
-                    let ci = self.mask_sel(code, g);
-                    let ci = self.b.ins().ushr_imm(ci, 31);
-                    // No carry out of `r + ci`: `r2 >= ci`; no borrow in `r - ci`: `r >= ci`.
+                    // The carry-in as a select (-1 where set): `r + ci` is `r - sel`.
+                    let sel = self.mask_sel(code, g);
                     let (r2, n2) = if kind == 3 {
-                        let r2 = self.b.ins().iadd(r, ci);
-                        (r2, uge(self, r2, ci))
+                        let r2 = self.b.ins().isub(r, sel);
+                        // A carry out of `r + ci` only where `ci` is set and `r2` wrapped
+                        // to 0.
+                        let zero = self.vconst([0; 4]);
+                        let wrapped = self.b.ins().icmp(IntCC::Equal, r2, zero);
+                        (r2, self.b.ins().band(sel, wrapped))
                     } else {
-                        (self.b.ins().isub(r, ci), uge(self, r, ci))
+                        // A borrow in `r - ci` only where `ci` is set and `r` is 0.
+                        let zero = self.vconst([0; 4]);
+                        let was_zero = self.b.ins().icmp(IntCC::Equal, r, zero);
+                        (self.b.ins().iadd(r, sel), self.b.ins().band(sel, was_zero))
                     };
-                    (r2, self.b.ins().band(n, n2))
+                    (r2, self.b.ins().band_not(n, n2))
                 }
             };
             rows.push(r);
