@@ -124,15 +124,16 @@ impl Gen<'_> {
             .map(|e| u64::from(e.off) + 4 * u64::from(e.dwords))
             .max()
             .unwrap_or(0);
-        let ptr = self.b.func.dfg.value_type(self.ctx);
         // The blocks below are sealed as soon as their predecessors are known, so a
         // register first used after them needs no block parameter (left unsealed to the
         // end, every block collected one per register, then removed one by one: a matmul
         // region compiled 3× longer).
         let base = self.lds_exit_past(top, end, pc);
 
-        // Each group's first lane address, and the shapes of the row.
-        let heads: Vec<Value> = a.iter().map(|&x| self.b.ins().extractlane(x, 0)).collect();
+        // The shapes of the row, tested in vector registers: each group against its lane 0
+        // broadcast (a shuffle; extracting the 16 heads of a wave64 row to scalars and
+        // splatting them back spilled most of them, about a third of gfx90a matmul's
+        // region time).
         let step = 4 * d;
         let steps = self.vconst([0, step, 2 * step, 3 * step]);
         // `b64` stores need the whole row contiguous; other contiguous accesses each group,
@@ -140,9 +141,13 @@ impl Gen<'_> {
         let whole_row = store && d == 2;
         let mut contiguous = None;
         let mut uniform = None;
-        let h0 = self.b.ins().splat(types::I32X4, heads[0]);
+        let h0 = self.shuffle32(a[0], a[0], [0, 0, 0, 0]);
         for (g, &x) in a.iter().enumerate() {
-            let h = self.b.ins().splat(types::I32X4, heads[g]);
+            let h = if g == 0 {
+                h0
+            } else {
+                self.shuffle32(x, x, [0, 0, 0, 0])
+            };
             let u = self.b.ins().icmp(IntCC::Equal, x, h);
             uniform = Some(match uniform {
                 Some(acc) => self.b.ins().band(acc, u),
@@ -165,14 +170,6 @@ impl Gen<'_> {
                 None => c,
             });
         }
-        // Each group's first lane address as a host pointer (both inline shapes use them).
-        let group_ptrs: Vec<Value> = heads
-            .iter()
-            .map(|&h| {
-                let h = self.b.ins().uextend(ptr, h);
-                self.b.ins().iadd(base, h)
-            })
-            .collect();
         self.read_call_registers(i);
         let merge = self.b.create_block();
         let (pb, pl) = (self.b.create_block(), self.b.create_block());
@@ -196,7 +193,7 @@ impl Gen<'_> {
             self.b.seal_block(blk);
             match shape {
                 Some(shape) => {
-                    self.ds_access(&elems, store, shape, &group_ptrs);
+                    self.ds_access(&elems, store, shape, arow, base);
                     self.count_lanes();
                 }
                 // Any other shape: the interpreter's fast path (in range: it accepts).
@@ -292,66 +289,97 @@ impl Gen<'_> {
         true
     }
 
-    /// The accesses of one shape (the range was checked): loads define their rows after
-    /// every element is read.
-    fn ds_access(&mut self, elems: &[Elem], store: bool, shape: Shape, group_ptrs: &[Value]) {
-        let mut loaded: Vec<(usize, usize, Value)> = Vec::new();
-        for e in elems {
-            let row = |k: u32| reg_index(e.reg + k as u16);
-            match shape {
-                Shape::Contiguous if e.dwords == 1 => {
-                    for (g, &p) in group_ptrs.iter().enumerate() {
-                        let off = e.off as i32;
-                        if store {
-                            let x = self.vgroup(row(0), g);
-                            self.b.ins().store(lds_flags(), x, p, off);
-                        } else {
-                            let x = self.b.ins().load(types::I32X4, lds_flags(), p, off);
-                            loaded.push((row(0), g, x));
-                        }
+    /// The accesses of one shape (the range was checked). Loads go group by group, each
+    /// group's elements read before its rows are defined (its address is taken first, so
+    /// a destination that is the address row is no matter; nothing else reads VGPRs), so
+    /// only one group's values are live (collecting a wave64 row's 32 values of a
+    /// `ds_read2` before defining them spilled half of them). Stores go element by
+    /// element as `ds_dwords` does (see the module docs).
+    fn ds_access(&mut self, elems: &[Elem], store: bool, shape: Shape, arow: usize, base: Value) {
+        if store {
+            for e in elems {
+                // A contiguous group stores its whole element at once, a uniform one dword by
+                // dword.
+                let parts = if shape == Shape::Uniform { e.dwords } else { 1 };
+                for k in 0..parts {
+                    for g in 0..self.groups {
+                        let p = self.group_ptr(arow, g, base);
+                        self.ds_store_group(e, shape, k, g, p);
                     }
                 }
-                Shape::Contiguous => {
-                    // Two dwords per lane: lanes 4g, 4g+1 in `x`, 4g+2, 4g+3 in `y`.
-                    for (g, &p) in group_ptrs.iter().enumerate() {
-                        let off = e.off as i32;
-                        if store {
-                            let r0 = self.vgroup(row(0), g);
-                            let r1 = self.vgroup(row(1), g);
-                            let x = self.shuffle32(r0, r1, [0, 4, 1, 5]);
-                            let y = self.shuffle32(r0, r1, [2, 6, 3, 7]);
-                            self.b.ins().store(lds_flags(), x, p, off);
-                            self.b.ins().store(lds_flags(), y, p, off + 16);
-                        } else {
-                            let x = self.b.ins().load(types::I32X4, lds_flags(), p, off);
-                            let y = self.b.ins().load(types::I32X4, lds_flags(), p, off + 16);
-                            let r0 = self.shuffle32(x, y, [0, 2, 4, 6]);
-                            let r1 = self.shuffle32(x, y, [1, 3, 5, 7]);
-                            loaded.push((row(0), g, r0));
-                            loaded.push((row(1), g, r1));
-                        }
+            }
+            return;
+        }
+        for g in 0..self.groups {
+            let p = self.group_ptr(arow, g, base);
+            let mut loaded: Vec<(usize, Value)> = Vec::new();
+            for e in elems {
+                let row = |k: u32| reg_index(e.reg + k as u16);
+                let off = e.off as i32;
+                match shape {
+                    Shape::Contiguous if e.dwords == 1 => {
+                        let x = self.b.ins().load(types::I32X4, lds_flags(), p, off);
+                        loaded.push((row(0), x));
                     }
-                }
-                Shape::Uniform => {
-                    for k in 0..e.dwords {
-                        let off = (e.off + 4 * k) as i32;
-                        for (g, &p) in group_ptrs.iter().enumerate() {
-                            if store {
-                                let x = self.vgroup(row(k), g);
-                                let x = self.b.ins().extractlane(x, 3);
-                                self.b.ins().store(lds_flags(), x, p, off);
-                            } else {
-                                let x = self.b.ins().load(types::I32, lds_flags(), p, off);
-                                let x = self.b.ins().splat(types::I32X4, x);
-                                loaded.push((row(k), g, x));
-                            }
+                    Shape::Contiguous => {
+                        // Two dwords per lane: lanes 4g, 4g+1 in `x`, 4g+2, 4g+3 in `y`.
+                        let x = self.b.ins().load(types::I32X4, lds_flags(), p, off);
+                        let y = self.b.ins().load(types::I32X4, lds_flags(), p, off + 16);
+                        let r0 = self.shuffle32(x, y, [0, 2, 4, 6]);
+                        let r1 = self.shuffle32(x, y, [1, 3, 5, 7]);
+                        loaded.push((row(0), r0));
+                        loaded.push((row(1), r1));
+                    }
+                    Shape::Uniform => {
+                        for k in 0..e.dwords {
+                            let off = (e.off + 4 * k) as i32;
+                            let x = self.b.ins().load(types::I32, lds_flags(), p, off);
+                            let x = self.b.ins().splat(types::I32X4, x);
+                            loaded.push((row(k), x));
                         }
                     }
                 }
             }
+            for (row, x) in loaded {
+                self.set_vgroup(row, g, x);
+            }
         }
-        for (row, g, x) in loaded {
-            self.set_vgroup(row, g, x);
+    }
+
+    /// Group `g`'s first lane address (lane 4g of row `arow`) as a host pointer into the
+    /// LDS at `base`.
+    fn group_ptr(&mut self, arow: usize, g: usize, base: Value) -> Value {
+        let ptr = self.b.func.dfg.value_type(self.ctx);
+        let x = self.vgroup(arow, g);
+        let h = self.b.ins().extractlane(x, 0);
+        let h = self.b.ins().uextend(ptr, h);
+        self.b.ins().iadd(base, h)
+    }
+
+    /// Stores group `g` of element `e` at `p` (its first lane's address): a contiguous
+    /// group's whole element (`k` is 0), or a uniform group's dword `k` (lane 3's).
+    fn ds_store_group(&mut self, e: &Elem, shape: Shape, k: u32, g: usize, p: Value) {
+        let row = |k: u32| reg_index(e.reg + k as u16);
+        let off = e.off as i32;
+        match shape {
+            Shape::Contiguous if e.dwords == 1 => {
+                let x = self.vgroup(row(0), g);
+                self.b.ins().store(lds_flags(), x, p, off);
+            }
+            Shape::Contiguous => {
+                // Two dwords per lane: lanes 4g, 4g+1 in `x`, 4g+2, 4g+3 in `y`.
+                let r0 = self.vgroup(row(0), g);
+                let r1 = self.vgroup(row(1), g);
+                let x = self.shuffle32(r0, r1, [0, 4, 1, 5]);
+                let y = self.shuffle32(r0, r1, [2, 6, 3, 7]);
+                self.b.ins().store(lds_flags(), x, p, off);
+                self.b.ins().store(lds_flags(), y, p, off + 16);
+            }
+            Shape::Uniform => {
+                let x = self.vgroup(row(k), g);
+                let x = self.b.ins().extractlane(x, 3);
+                self.b.ins().store(lds_flags(), x, p, off + 4 * k as i32);
+            }
         }
     }
 
@@ -360,13 +388,10 @@ impl Gen<'_> {
     /// they part.
     fn read_call_registers(&mut self, i: &Inst) {
         let t = super::touched(i, self.full);
+        // (Only the SGPRs, which are variables: VGPR rows are read from the `Wave` in each
+        // path's block, and their loads here were dead code Cranelift keeps.)
         for code in t.sgprs {
             self.sgpr(code);
-        }
-        for row in t.rows {
-            for g in 0..self.groups {
-                self.vgroup(row, g);
-            }
         }
     }
 
