@@ -114,40 +114,30 @@ impl Gen<'_> {
         let store = i.mem.kind == Kind::Store;
         let d = elems[0].dwords;
         let arow = reg_index(i.src[0]);
-        let a: Vec<Value> = (0..self.groups).map(|g| self.vgroup(arow, g)).collect();
-
-        // The range: max lane address + furthest element end <= the LDS size, else the
-        // interpreter runs it.
-        let top = self.reduce_lanes(&a, |g, x, y| g.b.ins().umax(x, y));
-        let end = elems
-            .iter()
-            .map(|e| u64::from(e.off) + 4 * u64::from(e.dwords))
-            .max()
-            .unwrap_or(0);
-        // The blocks below are sealed as soon as their predecessors are known, so a
-        // register first used after them needs no block parameter (left unsealed to the
-        // end, every block collected one per register, then removed one by one: a matmul
-        // region compiled 3× longer).
-        let base = self.lds_exit_past(top, end, pc);
-
-        // The shapes of the row, tested in vector registers: each group against its lane 0
-        // broadcast (a shuffle; extracting the 16 heads of a wave64 row to scalars and
-        // splatting them back spilled most of them, about a third of gfx90a matmul's
-        // region time).
+        // One pass over the row's groups (each used there alone, so a wave64 row's 16 are
+        // never all live: holding them for the range, then extracting each group's first
+        // lane to a scalar and splatting it back for the shapes, spilled most of them,
+        // about a third of gfx90a matmul's region time):
+        // - the range: the highest lane address, then (below) + the furthest element end
+        //   <= the LDS size, else the interpreter runs it;
+        // - the shapes: each group against its lane 0 broadcast (a shuffle).
         let step = 4 * d;
         let steps = self.vconst([0, step, 2 * step, 3 * step]);
         // `b64` stores need the whole row contiguous; other contiguous accesses each group,
         // of one or two dwords per lane.
         let whole_row = store && d == 2;
+        let mut top = None;
         let mut contiguous = None;
         let mut uniform = None;
-        let h0 = self.shuffle32(a[0], a[0], [0, 0, 0, 0]);
-        for (g, &x) in a.iter().enumerate() {
-            let h = if g == 0 {
-                h0
-            } else {
-                self.shuffle32(x, x, [0, 0, 0, 0])
-            };
+        let mut h0 = None;
+        for g in 0..self.groups {
+            let x = self.vgroup(arow, g);
+            top = Some(match top {
+                Some(acc) => self.b.ins().umax(acc, x),
+                None => x,
+            });
+            let h = self.shuffle32(x, x, [0, 0, 0, 0]);
+            let h0 = *h0.get_or_insert(h);
             let u = self.b.ins().icmp(IntCC::Equal, x, h);
             uniform = Some(match uniform {
                 Some(acc) => self.b.ins().band(acc, u),
@@ -170,6 +160,19 @@ impl Gen<'_> {
                 None => c,
             });
         }
+        let top = self.reduce_lanes(&[top.expect("a row has groups")], |g, x, y| {
+            g.b.ins().umax(x, y)
+        });
+        let end = elems
+            .iter()
+            .map(|e| u64::from(e.off) + 4 * u64::from(e.dwords))
+            .max()
+            .unwrap_or(0);
+        // The blocks below are sealed as soon as their predecessors are known, so a
+        // register first used after them needs no block parameter (left unsealed to the
+        // end, every block collected one per register, then removed one by one: a matmul
+        // region compiled 3× longer).
+        let base = self.lds_exit_past(top, end, pc);
         self.read_call_registers(i);
         let merge = self.b.create_block();
         let (pb, pl) = (self.b.create_block(), self.b.create_block());
