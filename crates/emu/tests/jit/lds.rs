@@ -2,7 +2,7 @@
 //! interpreter's fast path under a partial one): every address shape the inline code tells
 //! apart (contiguous, uniform per 4 lanes, contiguous per 4 lanes but overlapping, anything
 //! else), `b32`/`b64`/`b128`, `read2`/`write2` and `st64`, a load into its own address
-//! register, and an access ending exactly at the LDS size. Expected LDS and registers come
+//! register (also as a `read2`'s second destination), and an access ending exactly at the LDS size. Expected LDS and registers come
 //! from the instructions' definitions (lane address + offset, little-endian dwords, stores
 //! element by element, dword by dword, lanes in ascending order), run here on a model; the
 //! tier's own check compares each compiled run with the interpreter, LDS bytes included.
@@ -57,6 +57,8 @@ fn program(gfx10: bool) -> String {
          ds_read_b128 v[48:51], v12 offset:7168
          ds_read2_b32 v[52:53], v10 offset1:64
          ds_read_b64 v[10:11], v10 offset:8
+         ds_read2_b32 v[18:19], v19 offset0:3 offset1:200
+         ds_read2_b32 v[12:13], v13 offset0:5 offset1:9
          s_endpgm
 "
     )
@@ -103,6 +105,10 @@ fn accesses() -> Vec<Ds> {
         ds(false, 12, &[(7168, 48, 4)]),
         ds(false, 10, &[(0, 52, 1), (256, 53, 1)]),
         ds(false, 10, &[(8, 10, 2)]),
+        // The address register as a `read2`'s second destination, contiguous and uniform
+        // (the inline code goes group by group: each group's address before its rows).
+        ds(false, 19, &[(12, 18, 1), (800, 19, 1)]),
+        ds(false, 13, &[(20, 12, 1), (36, 13, 1)]),
     ]
 }
 
