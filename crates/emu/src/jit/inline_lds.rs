@@ -114,18 +114,78 @@ impl Gen<'_> {
         let store = i.mem.kind == Kind::Store;
         let d = elems[0].dwords;
         let arow = reg_index(i.src[0]);
-        // One pass over the row's groups (each used there alone, so a wave64 row's 16 are
-        // never all live: holding them for the range, then extracting each group's first
-        // lane to a scalar and splatting it back for the shapes, spilled most of them,
-        // about a third of gfx90a matmul's region time):
-        // - the range: the highest lane address, then (below) + the furthest element end
-        //   <= the LDS size, else the interpreter runs it;
-        // - the shapes: each group against its lane 0 broadcast (a shuffle).
-        let step = 4 * d;
-        let steps = self.vconst([0, step, 2 * step, 3 * step]);
         // `b64` stores need the whole row contiguous; other contiguous accesses each group,
         // of one or two dwords per lane.
         let whole_row = store && d == 2;
+        let key = (arow, d, whole_row);
+        let (top, contiguous, uniform) = match self.ds_rows.get(&key) {
+            Some(&known) => known,
+            None => {
+                let known = self.ds_row_shapes(arow, d, whole_row);
+                self.ds_rows.insert(key, known);
+                known
+            }
+        };
+        let end = elems
+            .iter()
+            .map(|e| u64::from(e.off) + 4 * u64::from(e.dwords))
+            .max()
+            .unwrap_or(0);
+        // The blocks below are sealed as soon as their predecessors are known, so a
+        // register first used after them needs no block parameter (left unsealed to the
+        // end, every block collected one per register, then removed one by one: a matmul
+        // region compiled 3× longer).
+        let base = self.lds_exit_past(top, end, pc);
+        self.read_call_registers(i);
+        let merge = self.b.create_block();
+        let (pb, pl) = (self.b.create_block(), self.b.create_block());
+        // The call first: its exit (lazy mode) stores the registers seen so far, which must
+        // not yet include the destinations the inline paths define.
+        let mut paths = vec![(pl, None), (pb, Some(Shape::Uniform))];
+        if let Some(c) = contiguous {
+            let pa = self.b.create_block();
+            let not_a = self.b.create_block();
+            self.b.ins().brif(c, pa, &[], not_a, &[]);
+            self.enter(not_a);
+            self.b.seal_block(not_a);
+            paths.push((pa, Some(Shape::Contiguous)));
+        }
+        self.b.ins().brif(uniform, pb, &[], pl, &[]);
+        for (blk, shape) in paths {
+            self.enter(blk);
+            self.b.seal_block(blk);
+            match shape {
+                Some(shape) => {
+                    self.ds_access(&elems, store, shape, arow, base);
+                    self.count_lanes();
+                }
+                // Any other shape: the interpreter's fast path (in range: it accepts).
+                None => self.call_path(pc, i, Lower::Mem),
+            }
+            self.b.ins().jump(merge, &[]);
+        }
+        self.enter(merge);
+        self.b.seal_block(merge);
+        true
+    }
+
+    /// What a DS access needs to know of address row `arow` (`d` dwords per lane, the
+    /// whole row contiguous or each group): its highest lane address, whether every group
+    /// is contiguous (None for `d` > 2) and whether every group is uniform. One pass over
+    /// the row's groups, each used there alone, so a wave64 row's 16 are never all live
+    /// (holding them for the range, then extracting each group's first lane to a scalar
+    /// and splatting it back for the shapes, spilled most of them: about a third of gfx90a
+    /// matmul's region time); the shapes compare each group with its lane 0 broadcast (a
+    /// shuffle). The caller keeps the answer for the basic block (`Gen::ds_rows`): matmul's
+    /// sixteen `ds_read2_b32` use two address rows.
+    fn ds_row_shapes(
+        &mut self,
+        arow: usize,
+        d: u32,
+        whole_row: bool,
+    ) -> (Value, Option<Value>, Value) {
+        let step = 4 * d;
+        let steps = self.vconst([0, step, 2 * step, 3 * step]);
         let mut top = None;
         let mut contiguous = None;
         let mut uniform = None;
@@ -163,50 +223,9 @@ impl Gen<'_> {
         let top = self.reduce_lanes(&[top.expect("a row has groups")], |g, x, y| {
             g.b.ins().umax(x, y)
         });
-        let end = elems
-            .iter()
-            .map(|e| u64::from(e.off) + 4 * u64::from(e.dwords))
-            .max()
-            .unwrap_or(0);
-        // The blocks below are sealed as soon as their predecessors are known, so a
-        // register first used after them needs no block parameter (left unsealed to the
-        // end, every block collected one per register, then removed one by one: a matmul
-        // region compiled 3× longer).
-        let base = self.lds_exit_past(top, end, pc);
-        self.read_call_registers(i);
-        let merge = self.b.create_block();
-        let (pb, pl) = (self.b.create_block(), self.b.create_block());
-        // The call first: its exit (lazy mode) stores the registers seen so far, which must
-        // not yet include the destinations the inline paths define.
-        let mut paths = vec![(pl, None), (pb, Some(Shape::Uniform))];
-        if let Some(c) = contiguous {
-            let pa = self.b.create_block();
-            let not_a = self.b.create_block();
-            let c = self.b.ins().vall_true(c);
-            self.b.ins().brif(c, pa, &[], not_a, &[]);
-            self.enter(not_a);
-            self.b.seal_block(not_a);
-            paths.push((pa, Some(Shape::Contiguous)));
-        }
-        let u = uniform.expect("a row has groups");
-        let u = self.b.ins().vall_true(u);
-        self.b.ins().brif(u, pb, &[], pl, &[]);
-        for (blk, shape) in paths {
-            self.enter(blk);
-            self.b.seal_block(blk);
-            match shape {
-                Some(shape) => {
-                    self.ds_access(&elems, store, shape, arow, base);
-                    self.count_lanes();
-                }
-                // Any other shape: the interpreter's fast path (in range: it accepts).
-                None => self.call_path(pc, i, Lower::Mem),
-            }
-            self.b.ins().jump(merge, &[]);
-        }
-        self.enter(merge);
-        self.b.seal_block(merge);
-        true
+        let contiguous = contiguous.map(|c| self.b.ins().vall_true(c));
+        let uniform = self.b.ins().vall_true(uniform.expect("a row has groups"));
+        (top, contiguous, uniform)
     }
 
     /// A 32-bit DS atomic of `ds_atomic32`'s (an integer operation or a swap, with or without

@@ -244,6 +244,7 @@ impl Compiler {
                 full: false,
                 sgprs: BTreeMap::new(),
                 vcache: HashMap::new(),
+                ds_rows: HashMap::new(),
                 unstored: Vec::new(),
                 scc,
                 lane_ops,
@@ -374,6 +375,12 @@ struct Gen<'a> {
     sgprs: BTreeMap<usize, (Variable, bool)>,
     /// The VGPR groups (row, group) the current block has loaded or written: their values.
     vcache: HashMap<(usize, usize), Value>,
+    /// The basic block's DS address rows already checked (`inline_lds.rs`), by (row, dwords
+    /// per lane, whole-row contiguity asked): the highest lane address and whether every
+    /// group is contiguous (when asked) and uniform. Valid until the row is written
+    /// (`set_vgroup`, `forget_row`) or the basic block ends: its values dominate the rest
+    /// of the basic block.
+    ds_rows: HashMap<(usize, u32, bool), (Value, Option<Value>, Value)>,
     /// In a run's group pass (`group_major`), the groups written but not yet stored, in
     /// write order: stored at the pass's end, so a write the pass overwrites is never stored.
     unstored: Vec<(usize, usize)>,
@@ -544,6 +551,7 @@ impl Gen<'_> {
     /// `Wave` at once, so it is up to date at every exit and call.
     fn set_vgroup(&mut self, row: usize, g: usize, x: Value) {
         self.vcache.insert((row, g), x);
+        self.forget_ds_row(row);
         if self.grp.is_some() {
             // In a run's group pass: stored at its end (`store_unstored`), once.
             if !self.unstored.contains(&(row, g)) {
@@ -574,6 +582,14 @@ impl Gen<'_> {
     /// Forgets the values of row `row` (a call may have written it in the `Wave`).
     fn forget_row(&mut self, row: usize) {
         self.vcache.retain(|&(r, _), _| r != row);
+        self.forget_ds_row(row);
+    }
+
+    /// Drops what the DS instructions found about address row `row` (written).
+    fn forget_ds_row(&mut self, row: usize) {
+        if !self.ds_rows.is_empty() {
+            self.ds_rows.retain(|&(r, _, _), _| r != row);
+        }
     }
 
     fn scc_value(&mut self) -> Value {
@@ -730,6 +746,7 @@ impl Gen<'_> {
                 );
             }
             self.enter(body);
+            self.ds_rows.clear();
             self.lazy = first;
             self.bb_count = Some(count);
             self.done = 0;
