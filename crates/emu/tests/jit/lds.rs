@@ -59,6 +59,10 @@ fn program(gfx10: bool) -> String {
          ds_read_b64 v[10:11], v10 offset:8
          ds_read2_b32 v[18:19], v19 offset0:3 offset1:200
          ds_read2_b32 v[12:13], v13 offset0:5 offset1:9
+         v_lshlrev_b32 v21, 2, v20
+         ds_read_b32 v54, v21 offset:64
+         v_lshrrev_b32 v21, 2, v20
+         ds_read_b32 v55, v21 offset:64
          s_endpgm
 "
     )
@@ -70,6 +74,8 @@ struct Ds {
     store: bool,
     addr: usize,
     elems: Vec<(u32, usize, u32)>,
+    /// A vector instruction before it: (register, its value in lane l).
+    before: Option<(usize, fn(u32) -> u32)>,
 }
 
 fn ds(store: bool, addr: usize, elems: &[(u32, usize, u32)]) -> Ds {
@@ -77,6 +83,7 @@ fn ds(store: bool, addr: usize, elems: &[(u32, usize, u32)]) -> Ds {
         store,
         addr,
         elems: elems.to_vec(),
+        before: None,
     }
 }
 
@@ -109,6 +116,16 @@ fn accesses() -> Vec<Ds> {
         // (the inline code goes group by group: each group's address before its rows).
         ds(false, 19, &[(12, 18, 1), (800, 19, 1)]),
         ds(false, 13, &[(20, 12, 1), (36, 13, 1)]),
+        // An address row whose shape changes (contiguous, then uniform per 4 lanes) between
+        // two accesses: what the first found of it must not serve the second.
+        Ds {
+            before: Some((21, |l| 4 * l)),
+            ..ds(false, 21, &[(64, 54, 1)])
+        },
+        Ds {
+            before: Some((21, |l| l >> 2)),
+            ..ds(false, 21, &[(64, 55, 1)])
+        },
     ]
 }
 
@@ -133,6 +150,11 @@ fn model(r: &WaveRegs, lanes: usize, exec: u64) -> (Vec<[u32; 64]>, Vec<u8>) {
         v[19][l] = 4 * (l32 & 15);
     }
     for a in accesses() {
+        if let Some((reg, f)) = a.before {
+            for l in (0..lanes).filter(|&l| active(l)) {
+                v[reg][l] = f(l as u32);
+            }
+        }
         let addr = v[a.addr];
         let mut out = Vec::new();
         for &(off, reg, dwords) in &a.elems {
@@ -165,7 +187,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64) {
         for k in 0..10 {
             r.v[k][l] = 0x9e37_79b9u32.rotate_left(l as u32) ^ (k as u32 * 0x0101_0101);
         }
-        for k in 30..54 {
+        for k in 30..56 {
             r.v[k][l] = 0xdead_0000 | k as u32;
         }
     }
@@ -179,7 +201,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64) {
     if jit::checks_single_runs() {
         let after = jit::stats();
         assert!(
-            after.instructions >= before.instructions + 37,
+            after.instructions >= before.instructions + 43,
             "{ctx}: the block with DS instructions was not compiled whole ({before:?} → \
              {after:?})"
         );
@@ -187,7 +209,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64) {
     for (k, (a, b)) in lds.iter().zip(&want_lds).enumerate() {
         assert_eq!(a, b, "{ctx}: LDS byte {k:#x}");
     }
-    for reg in (10..20).chain(30..54) {
+    for reg in (10..20).chain(30..56) {
         let (got, want) = (&r.v[reg][..lanes], &want[reg][..lanes]);
         for (l, (a, b)) in got.iter().zip(want).enumerate() {
             assert_eq!(a, b, "{ctx}: v{reg} lane {l}");
