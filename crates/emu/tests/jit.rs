@@ -23,6 +23,9 @@ mod dse;
 #[path = "jit/mad64.rs"]
 mod mad64;
 
+#[path = "jit/fma_nan.rs"]
+mod fma_nan;
+
 /// Machine words of `text` for `mcpu` (llvm-mc-15).
 pub(crate) fn assemble(mcpu: &str, attr: &str, text: &str) -> Vec<u32> {
     let dir = std::env::temp_dir().join(format!("hsaemu-jit-test-{}", std::process::id()));
@@ -1030,6 +1033,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     narrow::compiled_narrow_loads_match_the_interpreter_and_the_definitions();
     dse::overwritten_rows_are_stored_where_read();
     mad64::mad64_with_scalar_factors_matches_the_definition();
+    fma_nan::fma_nans_in_a_run_match_the_definition();
     check_wide(Gen::Gfx90a, "gfx90a", "", 64);
     check_wide(Gen::Gfx9, "gfx906", "", 64);
     check_wide(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);

@@ -27,7 +27,7 @@
 //!   before any second one.
 //! - `lane_ops` counts the wave's lanes, as the interpreter does under a full EXEC.
 
-use super::super::Gen;
+use super::super::{DsRow, Gen};
 use crate::decode::{Atom, Fmt, Inst, Kind, VGPR};
 use crate::jit::{CallCtx, Lower};
 use crate::ops::Op;
@@ -178,12 +178,7 @@ impl Gen<'_> {
     /// matmul's region time); the shapes compare each group with its lane 0 broadcast (a
     /// shuffle). The caller keeps the answer for the basic block (`Gen::ds_rows`): matmul's
     /// sixteen `ds_read2_b32` use two address rows.
-    fn ds_row_shapes(
-        &mut self,
-        arow: usize,
-        d: u32,
-        whole_row: bool,
-    ) -> (Value, Option<Value>, Value) {
+    fn ds_row_shapes(&mut self, arow: usize, d: u32, whole_row: bool) -> DsRow {
         let step = 4 * d;
         let steps = self.vconst([0, step, 2 * step, 3 * step]);
         let mut top = None;

@@ -70,12 +70,15 @@ fn program(gfx10: bool) -> String {
 
 /// One DS instruction of the program as its definition reads: the address register, and
 /// per element its byte offset, first data (or destination) register and dwords per lane.
+/// A register's value in lane l.
+type LaneFn = fn(u32) -> u32;
+
 struct Ds {
     store: bool,
     addr: usize,
     elems: Vec<(u32, usize, u32)>,
     /// A vector instruction before it: (register, its value in lane l).
-    before: Option<(usize, fn(u32) -> u32)>,
+    before: Option<(usize, LaneFn)>,
 }
 
 fn ds(store: bool, addr: usize, elems: &[(u32, usize, u32)]) -> Ds {
