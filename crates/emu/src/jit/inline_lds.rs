@@ -27,7 +27,7 @@
 //!   before any second one.
 //! - `lane_ops` counts the wave's lanes, as the interpreter does under a full EXEC.
 
-use super::super::Gen;
+use super::super::{DsRow, Gen};
 use crate::decode::{Atom, Fmt, Inst, Kind, VGPR};
 use crate::jit::{CallCtx, Lower};
 use crate::ops::Op;
@@ -114,35 +114,85 @@ impl Gen<'_> {
         let store = i.mem.kind == Kind::Store;
         let d = elems[0].dwords;
         let arow = reg_index(i.src[0]);
-        let a: Vec<Value> = (0..self.groups).map(|g| self.vgroup(arow, g)).collect();
-
-        // The range: max lane address + furthest element end <= the LDS size, else the
-        // interpreter runs it.
-        let top = self.reduce_lanes(&a, |g, x, y| g.b.ins().umax(x, y));
+        // `b64` stores need the whole row contiguous; other contiguous accesses each group,
+        // of one or two dwords per lane.
+        let whole_row = store && d == 2;
+        let key = (arow, d, whole_row);
+        let (top, contiguous, uniform) = match self.ds_rows.get(&key) {
+            Some(&known) => known,
+            None => {
+                let known = self.ds_row_shapes(arow, d, whole_row);
+                self.ds_rows.insert(key, known);
+                known
+            }
+        };
         let end = elems
             .iter()
             .map(|e| u64::from(e.off) + 4 * u64::from(e.dwords))
             .max()
             .unwrap_or(0);
-        let ptr = self.b.func.dfg.value_type(self.ctx);
         // The blocks below are sealed as soon as their predecessors are known, so a
         // register first used after them needs no block parameter (left unsealed to the
         // end, every block collected one per register, then removed one by one: a matmul
         // region compiled 3× longer).
         let base = self.lds_exit_past(top, end, pc);
+        self.read_call_registers(i);
+        let merge = self.b.create_block();
+        let (pb, pl) = (self.b.create_block(), self.b.create_block());
+        // The call first: its exit (lazy mode) stores the registers seen so far, which must
+        // not yet include the destinations the inline paths define.
+        let mut paths = vec![(pl, None), (pb, Some(Shape::Uniform))];
+        if let Some(c) = contiguous {
+            let pa = self.b.create_block();
+            let not_a = self.b.create_block();
+            self.b.ins().brif(c, pa, &[], not_a, &[]);
+            self.enter(not_a);
+            self.b.seal_block(not_a);
+            paths.push((pa, Some(Shape::Contiguous)));
+        }
+        self.b.ins().brif(uniform, pb, &[], pl, &[]);
+        for (blk, shape) in paths {
+            self.enter(blk);
+            self.b.seal_block(blk);
+            match shape {
+                Some(shape) => {
+                    self.ds_access(&elems, store, shape, arow, base);
+                    self.count_lanes();
+                }
+                // Any other shape: the interpreter's fast path (in range: it accepts).
+                None => self.call_path(pc, i, Lower::Mem),
+            }
+            self.b.ins().jump(merge, &[]);
+        }
+        self.enter(merge);
+        self.b.seal_block(merge);
+        true
+    }
 
-        // Each group's first lane address, and the shapes of the row.
-        let heads: Vec<Value> = a.iter().map(|&x| self.b.ins().extractlane(x, 0)).collect();
+    /// What a DS access needs to know of address row `arow` (`d` dwords per lane, the
+    /// whole row contiguous or each group): its highest lane address, whether every group
+    /// is contiguous (None for `d` > 2) and whether every group is uniform. One pass over
+    /// the row's groups, each used there alone, so a wave64 row's 16 are never all live
+    /// (holding them for the range, then extracting each group's first lane to a scalar
+    /// and splatting it back for the shapes, spilled most of them: about a third of gfx90a
+    /// matmul's region time); the shapes compare each group with its lane 0 broadcast (a
+    /// shuffle). The caller keeps the answer for the basic block (`Gen::ds_rows`): matmul's
+    /// sixteen `ds_read2_b32` use two address rows.
+    fn ds_row_shapes(&mut self, arow: usize, d: u32, whole_row: bool) -> DsRow {
         let step = 4 * d;
         let steps = self.vconst([0, step, 2 * step, 3 * step]);
-        // `b64` stores need the whole row contiguous; other contiguous accesses each group,
-        // of one or two dwords per lane.
-        let whole_row = store && d == 2;
+        let mut top = None;
         let mut contiguous = None;
         let mut uniform = None;
-        let h0 = self.b.ins().splat(types::I32X4, heads[0]);
-        for (g, &x) in a.iter().enumerate() {
-            let h = self.b.ins().splat(types::I32X4, heads[g]);
+        let mut h0 = None;
+        for g in 0..self.groups {
+            let x = self.vgroup(arow, g);
+            top = Some(match top {
+                Some(acc) => self.b.ins().umax(acc, x),
+                None => x,
+            });
+            let h = self.shuffle32(x, x, [0, 0, 0, 0]);
+            let h0 = *h0.get_or_insert(h);
             let u = self.b.ins().icmp(IntCC::Equal, x, h);
             uniform = Some(match uniform {
                 Some(acc) => self.b.ins().band(acc, u),
@@ -165,48 +215,12 @@ impl Gen<'_> {
                 None => c,
             });
         }
-        // Each group's first lane address as a host pointer (both inline shapes use them).
-        let group_ptrs: Vec<Value> = heads
-            .iter()
-            .map(|&h| {
-                let h = self.b.ins().uextend(ptr, h);
-                self.b.ins().iadd(base, h)
-            })
-            .collect();
-        self.read_call_registers(i);
-        let merge = self.b.create_block();
-        let (pb, pl) = (self.b.create_block(), self.b.create_block());
-        // The call first: its exit (lazy mode) stores the registers seen so far, which must
-        // not yet include the destinations the inline paths define.
-        let mut paths = vec![(pl, None), (pb, Some(Shape::Uniform))];
-        if let Some(c) = contiguous {
-            let pa = self.b.create_block();
-            let not_a = self.b.create_block();
-            let c = self.b.ins().vall_true(c);
-            self.b.ins().brif(c, pa, &[], not_a, &[]);
-            self.enter(not_a);
-            self.b.seal_block(not_a);
-            paths.push((pa, Some(Shape::Contiguous)));
-        }
-        let u = uniform.expect("a row has groups");
-        let u = self.b.ins().vall_true(u);
-        self.b.ins().brif(u, pb, &[], pl, &[]);
-        for (blk, shape) in paths {
-            self.enter(blk);
-            self.b.seal_block(blk);
-            match shape {
-                Some(shape) => {
-                    self.ds_access(&elems, store, shape, &group_ptrs);
-                    self.count_lanes();
-                }
-                // Any other shape: the interpreter's fast path (in range: it accepts).
-                None => self.call_path(pc, i, Lower::Mem),
-            }
-            self.b.ins().jump(merge, &[]);
-        }
-        self.enter(merge);
-        self.b.seal_block(merge);
-        true
+        let top = self.reduce_lanes(&[top.expect("a row has groups")], |g, x, y| {
+            g.b.ins().umax(x, y)
+        });
+        let contiguous = contiguous.map(|c| self.b.ins().vall_true(c));
+        let uniform = self.b.ins().vall_true(uniform.expect("a row has groups"));
+        (top, contiguous, uniform)
     }
 
     /// A 32-bit DS atomic of `ds_atomic32`'s (an integer operation or a swap, with or without
@@ -292,66 +306,97 @@ impl Gen<'_> {
         true
     }
 
-    /// The accesses of one shape (the range was checked): loads define their rows after
-    /// every element is read.
-    fn ds_access(&mut self, elems: &[Elem], store: bool, shape: Shape, group_ptrs: &[Value]) {
-        let mut loaded: Vec<(usize, usize, Value)> = Vec::new();
-        for e in elems {
-            let row = |k: u32| reg_index(e.reg + k as u16);
-            match shape {
-                Shape::Contiguous if e.dwords == 1 => {
-                    for (g, &p) in group_ptrs.iter().enumerate() {
-                        let off = e.off as i32;
-                        if store {
-                            let x = self.vgroup(row(0), g);
-                            self.b.ins().store(lds_flags(), x, p, off);
-                        } else {
-                            let x = self.b.ins().load(types::I32X4, lds_flags(), p, off);
-                            loaded.push((row(0), g, x));
-                        }
+    /// The accesses of one shape (the range was checked). Loads go group by group, each
+    /// group's elements read before its rows are defined (its address is taken first, so
+    /// a destination that is the address row is no matter; nothing else reads VGPRs), so
+    /// only one group's values are live (collecting a wave64 row's 32 values of a
+    /// `ds_read2` before defining them spilled half of them). Stores go element by
+    /// element as `ds_dwords` does (see the module docs).
+    fn ds_access(&mut self, elems: &[Elem], store: bool, shape: Shape, arow: usize, base: Value) {
+        if store {
+            for e in elems {
+                // A contiguous group stores its whole element at once, a uniform one dword by
+                // dword.
+                let parts = if shape == Shape::Uniform { e.dwords } else { 1 };
+                for k in 0..parts {
+                    for g in 0..self.groups {
+                        let p = self.group_ptr(arow, g, base);
+                        self.ds_store_group(e, shape, k, g, p);
                     }
                 }
-                Shape::Contiguous => {
-                    // Two dwords per lane: lanes 4g, 4g+1 in `x`, 4g+2, 4g+3 in `y`.
-                    for (g, &p) in group_ptrs.iter().enumerate() {
-                        let off = e.off as i32;
-                        if store {
-                            let r0 = self.vgroup(row(0), g);
-                            let r1 = self.vgroup(row(1), g);
-                            let x = self.shuffle32(r0, r1, [0, 4, 1, 5]);
-                            let y = self.shuffle32(r0, r1, [2, 6, 3, 7]);
-                            self.b.ins().store(lds_flags(), x, p, off);
-                            self.b.ins().store(lds_flags(), y, p, off + 16);
-                        } else {
-                            let x = self.b.ins().load(types::I32X4, lds_flags(), p, off);
-                            let y = self.b.ins().load(types::I32X4, lds_flags(), p, off + 16);
-                            let r0 = self.shuffle32(x, y, [0, 2, 4, 6]);
-                            let r1 = self.shuffle32(x, y, [1, 3, 5, 7]);
-                            loaded.push((row(0), g, r0));
-                            loaded.push((row(1), g, r1));
-                        }
+            }
+            return;
+        }
+        for g in 0..self.groups {
+            let p = self.group_ptr(arow, g, base);
+            let mut loaded: Vec<(usize, Value)> = Vec::new();
+            for e in elems {
+                let row = |k: u32| reg_index(e.reg + k as u16);
+                let off = e.off as i32;
+                match shape {
+                    Shape::Contiguous if e.dwords == 1 => {
+                        let x = self.b.ins().load(types::I32X4, lds_flags(), p, off);
+                        loaded.push((row(0), x));
                     }
-                }
-                Shape::Uniform => {
-                    for k in 0..e.dwords {
-                        let off = (e.off + 4 * k) as i32;
-                        for (g, &p) in group_ptrs.iter().enumerate() {
-                            if store {
-                                let x = self.vgroup(row(k), g);
-                                let x = self.b.ins().extractlane(x, 3);
-                                self.b.ins().store(lds_flags(), x, p, off);
-                            } else {
-                                let x = self.b.ins().load(types::I32, lds_flags(), p, off);
-                                let x = self.b.ins().splat(types::I32X4, x);
-                                loaded.push((row(k), g, x));
-                            }
+                    Shape::Contiguous => {
+                        // Two dwords per lane: lanes 4g, 4g+1 in `x`, 4g+2, 4g+3 in `y`.
+                        let x = self.b.ins().load(types::I32X4, lds_flags(), p, off);
+                        let y = self.b.ins().load(types::I32X4, lds_flags(), p, off + 16);
+                        let r0 = self.shuffle32(x, y, [0, 2, 4, 6]);
+                        let r1 = self.shuffle32(x, y, [1, 3, 5, 7]);
+                        loaded.push((row(0), r0));
+                        loaded.push((row(1), r1));
+                    }
+                    Shape::Uniform => {
+                        for k in 0..e.dwords {
+                            let off = (e.off + 4 * k) as i32;
+                            let x = self.b.ins().load(types::I32, lds_flags(), p, off);
+                            let x = self.b.ins().splat(types::I32X4, x);
+                            loaded.push((row(k), x));
                         }
                     }
                 }
             }
+            for (row, x) in loaded {
+                self.set_vgroup(row, g, x);
+            }
         }
-        for (row, g, x) in loaded {
-            self.set_vgroup(row, g, x);
+    }
+
+    /// Group `g`'s first lane address (lane 4g of row `arow`) as a host pointer into the
+    /// LDS at `base`.
+    fn group_ptr(&mut self, arow: usize, g: usize, base: Value) -> Value {
+        let ptr = self.b.func.dfg.value_type(self.ctx);
+        let x = self.vgroup(arow, g);
+        let h = self.b.ins().extractlane(x, 0);
+        let h = self.b.ins().uextend(ptr, h);
+        self.b.ins().iadd(base, h)
+    }
+
+    /// Stores group `g` of element `e` at `p` (its first lane's address): a contiguous
+    /// group's whole element (`k` is 0), or a uniform group's dword `k` (lane 3's).
+    fn ds_store_group(&mut self, e: &Elem, shape: Shape, k: u32, g: usize, p: Value) {
+        let row = |k: u32| reg_index(e.reg + k as u16);
+        let off = e.off as i32;
+        match shape {
+            Shape::Contiguous if e.dwords == 1 => {
+                let x = self.vgroup(row(0), g);
+                self.b.ins().store(lds_flags(), x, p, off);
+            }
+            Shape::Contiguous => {
+                // Two dwords per lane: lanes 4g, 4g+1 in `x`, 4g+2, 4g+3 in `y`.
+                let r0 = self.vgroup(row(0), g);
+                let r1 = self.vgroup(row(1), g);
+                let x = self.shuffle32(r0, r1, [0, 4, 1, 5]);
+                let y = self.shuffle32(r0, r1, [2, 6, 3, 7]);
+                self.b.ins().store(lds_flags(), x, p, off);
+                self.b.ins().store(lds_flags(), y, p, off + 16);
+            }
+            Shape::Uniform => {
+                let x = self.vgroup(row(k), g);
+                let x = self.b.ins().extractlane(x, 3);
+                self.b.ins().store(lds_flags(), x, p, off + 4 * k as i32);
+            }
         }
     }
 
@@ -360,13 +405,10 @@ impl Gen<'_> {
     /// they part.
     fn read_call_registers(&mut self, i: &Inst) {
         let t = super::touched(i, self.full);
+        // (Only the SGPRs, which are variables: VGPR rows are read from the `Wave` in each
+        // path's block, and their loads here were dead code Cranelift keeps.)
         for code in t.sgprs {
             self.sgpr(code);
-        }
-        for row in t.rows {
-            for g in 0..self.groups {
-                self.vgroup(row, g);
-            }
         }
     }
 

@@ -244,6 +244,7 @@ impl Compiler {
                 full: false,
                 sgprs: BTreeMap::new(),
                 vcache: HashMap::new(),
+                ds_rows: HashMap::new(),
                 unstored: Vec::new(),
                 scc,
                 lane_ops,
@@ -372,6 +373,11 @@ enum Src {
 /// The SGPRs (by code) a variant's first basic block defined.
 type Defined = BTreeSet<usize>;
 
+/// What the DS instructions of a basic block found of an address row (`inline_lds.rs`'s
+/// `ds_row_shapes`): its highest lane address (`i32`), whether every group is contiguous
+/// (when asked) and whether every group is uniform (`i8`s).
+type DsRow = (Value, Option<Value>, Value);
+
 struct Gen<'a> {
     b: FunctionBuilder<'a>,
     s: Value,
@@ -390,6 +396,12 @@ struct Gen<'a> {
     sgprs: BTreeMap<usize, (Variable, bool)>,
     /// The VGPR groups (row, group) the current block has loaded or written: their values.
     vcache: HashMap<(usize, usize), Value>,
+    /// The basic block's DS address rows already checked (`inline_lds.rs`), by (row, dwords
+    /// per lane, whole-row contiguity asked): the highest lane address and whether every
+    /// group is contiguous (when asked) and uniform. Valid until the row is written
+    /// (`set_vgroup`, `forget_row`) or the basic block ends: its values dominate the rest
+    /// of the basic block.
+    ds_rows: HashMap<(usize, u32, bool), DsRow>,
     /// In a run's group pass (`group_major`), the groups written but not yet stored, in
     /// write order: stored at the pass's end, so a write the pass overwrites is never stored.
     unstored: Vec<(usize, usize)>,
@@ -560,6 +572,7 @@ impl Gen<'_> {
     /// `Wave` at once, so it is up to date at every exit and call.
     fn set_vgroup(&mut self, row: usize, g: usize, x: Value) {
         self.vcache.insert((row, g), x);
+        self.forget_ds_row(row);
         if self.grp.is_some() {
             // In a run's group pass: stored at its end (`store_unstored`), once.
             if !self.unstored.contains(&(row, g)) {
@@ -590,6 +603,14 @@ impl Gen<'_> {
     /// Forgets the values of row `row` (a call may have written it in the `Wave`).
     fn forget_row(&mut self, row: usize) {
         self.vcache.retain(|&(r, _), _| r != row);
+        self.forget_ds_row(row);
+    }
+
+    /// Drops what the DS instructions found about address row `row` (written).
+    fn forget_ds_row(&mut self, row: usize) {
+        if !self.ds_rows.is_empty() {
+            self.ds_rows.retain(|&(r, _, _), _| r != row);
+        }
     }
 
     fn scc_value(&mut self) -> Value {
@@ -746,6 +767,7 @@ impl Gen<'_> {
                 );
             }
             self.enter(body);
+            self.ds_rows.clear();
             self.lazy = first;
             self.bb_count = Some(count);
             self.done = 0;
@@ -1202,7 +1224,7 @@ impl Gen<'_> {
         let (fx, fy, fz) = (self.f32x4(x), self.f32x4(y), self.f32x4(z));
         let r = self.b.ins().fma(fx, fy, fz);
         let r = self.i32x4(r);
-        self.first_nan(r, &[x, y, z])
+        self.nan_checked(r, &[x, y, z])
     }
 
     /// `v_mbcnt_lo/hi_u32_b32` on lanes 4g..4g+3: `popcount(S0 & m) + S1`, `m` the lane's
@@ -1233,6 +1255,30 @@ impl Gen<'_> {
             }
         };
         self.b.ins().iadd(counts, y)
+    }
+
+    /// `first_nan(r, ops)`, but the operands are looked at only when a lane of `r` is a
+    /// NaN (which a NaN operand always makes it): a test and a branch around the selects,
+    /// taken only with NaNs about (the selects were 9 of the 14 instructions of each group
+    /// of matmul's `v_fmac_f32`). The branch's blocks are switched to without `enter`: no
+    /// value is cached in them, and the caches of the block before stay valid after it (it
+    /// dominates the join), so a group-major run goes on across it.
+    fn nan_checked(&mut self, r: Value, ops: &[Value]) -> Value {
+        let fr = self.f32x4(r);
+        let nan = self.b.ins().fcmp(FloatCC::Unordered, fr, fr);
+        let any = self.b.ins().vany_true(nan);
+        let (slow, join) = (self.b.create_block(), self.b.create_block());
+        let out = self.b.append_block_param(join, types::I32X4);
+        self.b
+            .ins()
+            .brif(any, slow, &[], join, &[BlockArg::Value(r)]);
+        self.b.switch_to_block(slow);
+        self.b.seal_block(slow);
+        let fixed = self.first_nan(r, ops);
+        self.b.ins().jump(join, &[BlockArg::Value(fixed)]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+        out
     }
 
     /// `r`, or in a lane where an operand of `ops` is a NaN, the first such, quieted.
@@ -1727,7 +1773,7 @@ impl Gen<'_> {
                     s.b.ins().fmul(fx, fy)
                 };
                 let r = s.i32x4(r);
-                s.first_nan(r, &[x, y])
+                s.nan_checked(r, &[x, y])
             };
             let lo = half(self, false);
             let hi = half(self, true);

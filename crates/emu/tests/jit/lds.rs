@@ -2,7 +2,7 @@
 //! interpreter's fast path under a partial one): every address shape the inline code tells
 //! apart (contiguous, uniform per 4 lanes, contiguous per 4 lanes but overlapping, anything
 //! else), `b32`/`b64`/`b128`, `read2`/`write2` and `st64`, a load into its own address
-//! register, and an access ending exactly at the LDS size. Expected LDS and registers come
+//! register (also as a `read2`'s second destination), and an access ending exactly at the LDS size. Expected LDS and registers come
 //! from the instructions' definitions (lane address + offset, little-endian dwords, stores
 //! element by element, dword by dword, lanes in ascending order), run here on a model; the
 //! tier's own check compares each compiled run with the interpreter, LDS bytes included.
@@ -57,6 +57,12 @@ fn program(gfx10: bool) -> String {
          ds_read_b128 v[48:51], v12 offset:7168
          ds_read2_b32 v[52:53], v10 offset1:64
          ds_read_b64 v[10:11], v10 offset:8
+         ds_read2_b32 v[18:19], v19 offset0:3 offset1:200
+         ds_read2_b32 v[12:13], v13 offset0:5 offset1:9
+         v_lshlrev_b32 v21, 2, v20
+         ds_read_b32 v54, v21 offset:64
+         v_lshrrev_b32 v21, 2, v20
+         ds_read_b32 v55, v21 offset:64
          s_endpgm
 "
     )
@@ -64,10 +70,15 @@ fn program(gfx10: bool) -> String {
 
 /// One DS instruction of the program as its definition reads: the address register, and
 /// per element its byte offset, first data (or destination) register and dwords per lane.
+/// A register's value in lane l.
+type LaneFn = fn(u32) -> u32;
+
 struct Ds {
     store: bool,
     addr: usize,
     elems: Vec<(u32, usize, u32)>,
+    /// A vector instruction before it: (register, its value in lane l).
+    before: Option<(usize, LaneFn)>,
 }
 
 fn ds(store: bool, addr: usize, elems: &[(u32, usize, u32)]) -> Ds {
@@ -75,6 +86,7 @@ fn ds(store: bool, addr: usize, elems: &[(u32, usize, u32)]) -> Ds {
         store,
         addr,
         elems: elems.to_vec(),
+        before: None,
     }
 }
 
@@ -103,6 +115,20 @@ fn accesses() -> Vec<Ds> {
         ds(false, 12, &[(7168, 48, 4)]),
         ds(false, 10, &[(0, 52, 1), (256, 53, 1)]),
         ds(false, 10, &[(8, 10, 2)]),
+        // The address register as a `read2`'s second destination, contiguous and uniform
+        // (the inline code goes group by group: each group's address before its rows).
+        ds(false, 19, &[(12, 18, 1), (800, 19, 1)]),
+        ds(false, 13, &[(20, 12, 1), (36, 13, 1)]),
+        // An address row whose shape changes (contiguous, then uniform per 4 lanes) between
+        // two accesses: what the first found of it must not serve the second.
+        Ds {
+            before: Some((21, |l| 4 * l)),
+            ..ds(false, 21, &[(64, 54, 1)])
+        },
+        Ds {
+            before: Some((21, |l| l >> 2)),
+            ..ds(false, 21, &[(64, 55, 1)])
+        },
     ]
 }
 
@@ -127,6 +153,11 @@ fn model(r: &WaveRegs, lanes: usize, exec: u64) -> (Vec<[u32; 64]>, Vec<u8>) {
         v[19][l] = 4 * (l32 & 15);
     }
     for a in accesses() {
+        if let Some((reg, f)) = a.before {
+            for l in (0..lanes).filter(|&l| active(l)) {
+                v[reg][l] = f(l as u32);
+            }
+        }
         let addr = v[a.addr];
         let mut out = Vec::new();
         for &(off, reg, dwords) in &a.elems {
@@ -159,7 +190,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64) {
         for k in 0..10 {
             r.v[k][l] = 0x9e37_79b9u32.rotate_left(l as u32) ^ (k as u32 * 0x0101_0101);
         }
-        for k in 30..54 {
+        for k in 30..56 {
             r.v[k][l] = 0xdead_0000 | k as u32;
         }
     }
@@ -173,7 +204,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64) {
     if jit::checks_single_runs() {
         let after = jit::stats();
         assert!(
-            after.instructions >= before.instructions + 37,
+            after.instructions >= before.instructions + 43,
             "{ctx}: the block with DS instructions was not compiled whole ({before:?} → \
              {after:?})"
         );
@@ -181,7 +212,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64) {
     for (k, (a, b)) in lds.iter().zip(&want_lds).enumerate() {
         assert_eq!(a, b, "{ctx}: LDS byte {k:#x}");
     }
-    for reg in (10..20).chain(30..54) {
+    for reg in (10..20).chain(30..56) {
         let (got, want) = (&r.v[reg][..lanes], &want[reg][..lanes]);
         for (l, (a, b)) in got.iter().zip(want).enumerate() {
             assert_eq!(a, b, "{ctx}: v{reg} lane {l}");
