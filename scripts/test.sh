@@ -17,12 +17,17 @@ cargo fmt --all -- --check
 mkdir -p target
 cargo build -p hsaemu-testkit --bin build-corpus
 prebuild_log=target/prebuild.log
-setsid bash -c 'nice -n 19 target/debug/build-corpus & corpus=$!
+# In its own process group (set -m), so that an early exit stops all of it; not in its own
+# session (setsid): with the kernel's autogroups, a session competes as a whole with the rest
+# and nice would no longer apply.
+set -m
+bash -c 'nice -n 19 target/debug/build-corpus & corpus=$!
   scripts/hip-tests.sh --build-only --list |
     nice -n 19 xargs -P 2 -n 8 scripts/hip-tests.sh --build-only
   hip=$?
   wait $corpus && exit $hip' >"$prebuild_log" 2>&1 &
 prebuild=$!
+set +m
 trap 'kill -- -"$prebuild" 2>/dev/null || true' EXIT
 cargo clippy --workspace --all-targets -- -D warnings
 cargo build --workspace --all-targets
