@@ -45,9 +45,12 @@ pub fn library_dir() -> &'static Path {
         let dir = deps.parent().unwrap_or(deps).join("hsaemu-lib");
         std::fs::create_dir_all(&dir).expect("create library dir");
         let link = dir.join("libhsa-runtime64.so.1");
-        let _ = std::fs::remove_file(&link);
-        std::os::unix::fs::symlink(so.canonicalize().expect("canonical .so path"), &link)
+        // Renamed into place: an `hsaemu exec` another test started may be reading the link.
+        let tmp = dir.join(format!("libhsa-runtime64.so.1.tmp{}", std::process::id()));
+        let _ = std::fs::remove_file(&tmp);
+        std::os::unix::fs::symlink(so.canonicalize().expect("canonical .so path"), &tmp)
             .expect("symlink the library");
+        std::fs::rename(&tmp, &link).expect("rename the library link into place");
         dir
     })
 }

@@ -142,8 +142,12 @@ pub fn library_dir() -> Result<PathBuf, String> {
     let link = dir.join(SONAME);
     let current = std::fs::read_link(&link).ok();
     if current.as_deref() != Some(lib.as_path()) {
-        let _ = std::fs::remove_file(&link);
-        std::os::unix::fs::symlink(&lib, &link)
+        // A fresh link renamed over the name: hsaemu processes starting at once (the tests run
+        // several) never see the name missing and never fail on another's link.
+        let tmp = dir.join(format!("{SONAME}.tmp{}", std::process::id()));
+        let _ = std::fs::remove_file(&tmp);
+        std::os::unix::fs::symlink(&lib, &tmp)
+            .and_then(|()| std::fs::rename(&tmp, &link))
             .map_err(|e| format!("linking {}: {e}", link.display()))?;
     }
     Ok(dir)
