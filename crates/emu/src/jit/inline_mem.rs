@@ -20,7 +20,9 @@
 //!   all be equal, into `B`; the SGPR-base form has `B = SGPR pair + offset`. Three shapes,
 //!   tried in order:
 //!   1. a single-dword access whose lanes are all consecutive (`V = V0 + 4·lane`, no 32-bit
-//!      wrap): `[B + V0, + 4·lanes)` checked, then one 16-byte move per four lanes;
+//!      wrap, the high halves all lane 0's): `[B + V0, + 4·lanes)` checked, then one 16-byte
+//!      move per four lanes. Tested in one pass over the rows (each group XOR what lane 0
+//!      implies, ORed); the general test reads the rows again (held across, they spilled);
 //!   2. otherwise the lanes' lowest and highest address (vector min/max, then across the
 //!      vector) bound one range check; a single-dword access whose lane groups are each a
 //!      run of four consecutive dwords (a row of 16 work-items, say) then moves each group
