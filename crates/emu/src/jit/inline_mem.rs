@@ -20,7 +20,9 @@
 //!   all be equal, into `B`; the SGPR-base form has `B = SGPR pair + offset`. Three shapes,
 //!   tried in order:
 //!   1. a single-dword access whose lanes are all consecutive (`V = V0 + 4·lane`, no 32-bit
-//!      wrap): `[B + V0, + 4·lanes)` checked, then one 16-byte move per four lanes;
+//!      wrap, the high halves all lane 0's): `[B + V0, + 4·lanes)` checked, then one 16-byte
+//!      move per four lanes. Tested in one pass over the rows (each group XOR what lane 0
+//!      implies, ORed); the general test reads the rows again (held across, they spilled);
 //!   2. otherwise the lanes' lowest and highest address (vector min/max, then across the
 //!      vector) bound one range check; a single-dword access whose lane groups are each a
 //!      run of four consecutive dwords (a row of 16 work-items, say) then moves each group
@@ -449,10 +451,11 @@ impl Gen<'_> {
             return false;
         }
         let size = i64::from(m.bytes) * count as i64;
-        self.define_call_sgprs(i);
-        let Some(mut lanes) = self.vmem_lanes(i) else {
+        // An SGPR base beyond the SGPR pairs: the call.
+        if i.fmt == Fmt::Global && i.src[2] != 0x7f && i.src[2] >= 126 {
             return false;
-        };
+        }
+        self.define_call_sgprs(i);
         // A store by lane groups writes every lane: only when EXEC is full (at run time in
         // the general variant); its lane loop skips inactive lanes.
         let masked = (store && !self.full).then(|| self.exec64());
@@ -469,18 +472,12 @@ impl Gen<'_> {
             self.b.create_block(),
         );
         if count == 1 && dwords {
-            let ok = lanes.ok;
-            if let Some(f) = full {
-                lanes.ok = self.b.ins().band(ok, f);
-            }
             let slot = self.slot(pc);
-            self.consecutive(slot, i, &lanes, rows[0], store, done);
-            lanes.ok = ok;
-            // The general test reads the lane parts again from the `Wave` (an L1 load each):
-            // kept across the branch, all of them were spilled to the stack every time.
-            let row = reg_index(i.src[0]);
-            lanes.v = (0..self.groups).map(|g| self.vgroup(row, g)).collect();
+            self.consecutive(slot, i, full, rows[0], store, done);
         }
+        // Read again from the `Wave` in the block the consecutive test left for (kept
+        // from before it, the rows were live across it and spilled on every run).
+        let lanes = self.vmem_lanes(i).expect("an SGPR pair base");
         // The lanes' lowest and highest address and their alignment (every lane's, active
         // or not: a load reads them all and blends under EXEC).
         let umin = |g: &mut Self, a, b| g.b.ins().umin(a, b);
@@ -582,45 +579,77 @@ impl Gen<'_> {
         true
     }
 
-    /// The whole wave at consecutive dwords (`V = V0 + 4·lane`, no 32-bit wrap): the range
-    /// `[B + V0, B + V0 + 4·lanes)` checked alone, then one 16-byte access per lane group;
-    /// anything else continues in a new current block (the general test).
+    /// The whole wave at consecutive dwords (`V = V0 + 4·lane`, no 32-bit wrap, and for a
+    /// 64-bit VGPR address every high half equal to lane 0's): the range `[B + V0, B + V0 +
+    /// 4·lanes)` checked alone, then one 16-byte access per lane group; anything else
+    /// continues in a new current block (the general test). One pass over the rows: each
+    /// group's difference from what lane 0 implies (low halves XOR `V0 + 4·lane`, high
+    /// halves XOR lane 0's) ORed together, and no bit set. `full`: a store's EXEC is full.
     fn consecutive(
         &mut self,
         slot: usize,
         i: &Inst,
-        lanes: &Lanes,
+        full: Option<Value>,
         row: usize,
         store: bool,
         done: Block,
     ) {
         let n = 4 * self.groups;
-        let v0 = self.b.ins().extractlane(lanes.v[0], 0);
+        let addr_row = reg_index(i.src[0]);
+        let sgpr_base = i.fmt == Fmt::Global && i.src[2] != 0x7f;
+        let x0 = self.vgroup(addr_row, 0);
+        let v0 = self.b.ins().extractlane(x0, 0);
+        let hi = (!sgpr_base).then(|| {
+            let hi_row = (addr_row + 1) % VREGS;
+            let h = self.vgroup(hi_row, 0);
+            let h0 = self.b.ins().extractlane(h, 0);
+            (hi_row, h0, self.b.ins().splat(types::I32X4, h0))
+        });
         let v0s = self.b.ins().splat(types::I32X4, v0);
-        let mut all = None;
-        for (g, &x) in lanes.v.iter().enumerate() {
-            let l = 16 * g as u32;
-            let iota = self.vconst([l, l + 4, l + 8, l + 12]);
-            let want = self.b.ins().iadd(v0s, iota);
-            let e = self.b.ins().icmp(IntCC::Equal, x, want);
-            all = Some(match all {
-                None => e,
-                Some(a) => self.b.ins().band(a, e),
+        let iota = self.vconst([0, 4, 8, 12]);
+        let mut want = self.b.ins().iadd(v0s, iota);
+        let step = self.vconst([16; 4]);
+        let mut diff = None;
+        for g in 0..self.groups {
+            let x = self.vgroup(addr_row, g);
+            let mut d = self.b.ins().bxor(x, want);
+            if let Some((hi_row, _, h0s)) = hi {
+                let h = self.vgroup(hi_row, g);
+                let e = self.b.ins().bxor(h, h0s);
+                d = self.b.ins().bor(d, e);
+            }
+            diff = Some(match diff {
+                None => d,
+                Some(a) => self.b.ins().bor(a, d),
             });
+            if g + 1 < self.groups {
+                want = self.b.ins().iadd(want, step);
+            }
         }
-        let runs = self.b.ins().vall_true(all.expect("a lane group"));
+        let differ = self.b.ins().vany_true(diff.expect("a lane group"));
+        let runs = self.b.ins().icmp_imm(IntCC::Equal, differ, 0);
         let no_wrap = self.b.ins().icmp_imm(
             IntCC::UnsignedLessThanOrEqual,
             v0,
             i64::from(u32::MAX - 4 * (n as u32 - 1)),
         );
+        let base = match hi {
+            None => self.sgpr64(usize::from(i.src[2])),
+            Some((_, h0, _)) => {
+                let h = self.b.ins().uextend(types::I64, h0);
+                self.b.ins().ishl_imm(h, 32)
+            }
+        };
+        let base = self.b.ins().iadd_imm(base, i64::from(i.imm));
         let v0 = self.b.ins().uextend(types::I64, v0);
-        let a0 = self.b.ins().iadd(lanes.base, v0);
+        let a0 = self.b.ins().iadd(base, v0);
         let low = self.b.ins().band_imm(a0, 3);
         let aligned = self.b.ins().icmp_imm(IntCC::Equal, low, 0);
         let mut shape = self.b.ins().band(runs, no_wrap);
         shape = self.b.ins().band(shape, aligned);
-        shape = self.b.ins().band(shape, lanes.ok);
+        if let Some(f) = full {
+            shape = self.b.ins().band(shape, f);
+        }
         if i.fmt == Fmt::Flat {
             let below = self.below_apertures(a0, 4 * n as i64);
             shape = self.b.ins().band(shape, below);
