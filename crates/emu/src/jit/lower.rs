@@ -1323,13 +1323,6 @@ impl Gen<'_> {
     }
 
     fn inst(&mut self, i: &Inst, l: Lower) -> Result<(), String> {
-        if self.grp.is_some() && matches!(l, Lower::VAlu(_) | Lower::VCmp) {
-            // A run's lanes were counted at its start (`group_major`).
-            return match l {
-                Lower::VAlu(op) => self.valu(i, op),
-                _ => self.vcmp(i),
-            };
-        }
         match l {
             Lower::Nop | Lower::Branch(_) | Lower::Mem | Lower::Step | Lower::Barrier => Ok(()),
             Lower::VAlu(op) => {
@@ -1700,11 +1693,7 @@ impl Gen<'_> {
         }
         self.write_vals(dst, los);
         self.write_vals(dst + 1, his);
-        let ov = Flags {
-            bits: Some(ov),
-            vecs: Vec::new(),
-        };
-        if let Some(ov) = self.defer(ov) {
+        if let Some(ov) = self.defer(Flags::from_bits(ov)) {
             self.merge_mask(i.sdst, ov);
         }
     }
@@ -1884,16 +1873,15 @@ impl Gen<'_> {
                 Some(code) => {
                     // The carry-in as a select (-1 where set): `r + ci` is `r - sel`.
                     let sel = self.mask_sel(code, g);
+                    let zero = self.vconst([0; 4]);
                     let (r2, n2) = if kind == 3 {
                         let r2 = self.b.ins().isub(r, sel);
                         // A carry out of `r + ci` only where `ci` is set and `r2` wrapped
                         // to 0.
-                        let zero = self.vconst([0; 4]);
                         let wrapped = self.b.ins().icmp(IntCC::Equal, r2, zero);
                         (r2, self.b.ins().band(sel, wrapped))
                     } else {
                         // A borrow in `r - ci` only where `ci` is set and `r` is 0.
-                        let zero = self.vconst([0; 4]);
                         let was_zero = self.b.ins().icmp(IntCC::Equal, r, zero);
                         (self.b.ins().iadd(r, sel), self.b.ins().band(sel, was_zero))
                     };
@@ -1945,12 +1933,7 @@ impl Gen<'_> {
             let hi = self.b.ins().snarrow(v[2], v[3]);
             let bytes = self.b.ins().snarrow(lo, hi);
             let hb = self.b.ins().vhigh_bits(types::I64, bytes);
-            let hb = if g == 3 {
-                hb
-            } else {
-                self.b.ins().ishl_imm(hb, (4 * (g - 3)) as i64)
-            };
-            acc.bits = Some(self.or_bits(acc.bits, hb));
+            self.or_flag_bits(acc, hb, g - 3);
         } else if acc.vecs.len() == 4 {
             self.flush_flags(acc);
         }
@@ -1960,13 +1943,18 @@ impl Gen<'_> {
     fn flush_flags(&mut self, acc: &mut Flags) {
         for (g, m) in std::mem::take(&mut acc.vecs) {
             let hb = self.b.ins().vhigh_bits(types::I64, m);
-            let hb = if g == 0 {
-                hb
-            } else {
-                self.b.ins().ishl_imm(hb, (4 * g) as i64)
-            };
-            acc.bits = Some(self.or_bits(acc.bits, hb));
+            self.or_flag_bits(acc, hb, g);
         }
+    }
+
+    /// Ors `hb`, lane flags from group `g` on, into `acc`'s bits (at bits 4g and up).
+    fn or_flag_bits(&mut self, acc: &mut Flags, hb: Value, g: usize) {
+        let hb = if g == 0 {
+            hb
+        } else {
+            self.b.ins().ishl_imm(hb, (4 * g) as i64)
+        };
+        acc.bits = Some(self.or_bits(acc.bits, hb));
     }
 
     /// `acc`'s bits, every group in.
@@ -2691,6 +2679,16 @@ impl Gen<'_> {
 struct Flags {
     bits: Option<Value>,
     vecs: Vec<(usize, Value)>,
+}
+
+impl Flags {
+    /// Lane flags already as bits.
+    fn from_bits(bits: Value) -> Flags {
+        Flags {
+            bits: Some(bits),
+            vecs: Vec::new(),
+        }
+    }
 }
 
 /// Whether an instruction counts its active lanes into `lane_ops` (`inst`).
