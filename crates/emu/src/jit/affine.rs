@@ -24,12 +24,13 @@
 //! - **Invalidation.** A fact lives until its row (or SGPR) is written by anything else
 //!   (`set_vgroup`, `forget_row`, `set_sgpr`) or the basic block ends.
 
-use super::{const_operand, Gen, Lower, Src, VAluOp};
+use super::{const_operand, Bb, Gen, Lower, Src, VAluOp};
 use crate::decode::{Inst, VGPR};
 use crate::jit::CallCtx;
 use crate::wave::reg_index;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlags, Value};
+use cranelift_frontend::Variable;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The largest stride tracked (a row's lanes span at most 64 of them).
@@ -300,6 +301,7 @@ fn apply(
 
 /// A basic block's use of facts: the rows to test at its start (by stride) and the
 /// instructions (region indices) lowered on facts.
+#[derive(Clone)]
 pub(super) struct Plan {
     pub tested: BTreeMap<usize, i64>,
     pub handled: HashSet<usize>,
@@ -341,6 +343,87 @@ impl Gen<'_> {
             }
         }
         (plan.handled.len() >= MIN_HANDLED && plan.tested.len() <= 4).then_some(plan)
+    }
+
+    /// Plans every basic block from the predicted `shapes` at the basic blocks' starts and
+    /// declares the variables their facts are handed over in.
+    pub(super) fn plan_facts(
+        &mut self,
+        region: &[(u64, Inst, Lower)],
+        bbs: &BTreeMap<u64, Bb>,
+        shapes: &HashMap<u64, Shapes>,
+    ) {
+        for (pc, bb) in bbs {
+            let Some(plan) = shapes
+                .get(pc)
+                .and_then(|s| self.affine_plan(region, &bb.insts, s))
+            else {
+                continue;
+            };
+            let ok = self.b.declare_var(types::I8);
+            let bases = plan
+                .tested
+                .keys()
+                .map(|&r| (r, self.b.declare_var(types::I32)))
+                .collect();
+            self.plans.insert(*pc, (plan, ok, bases));
+        }
+    }
+
+    /// At the end of a basic block that goes on to `to`: whether the facts `to` tests at its
+    /// start hold here (all its rows with those strides), and their bases.
+    pub(super) fn hand_over_facts(&mut self, to: u64) {
+        let Some((plan, ok, bases)) = self.plans.get(&to) else {
+            return;
+        };
+        let (ok, bases) = (*ok, bases.clone());
+        let held: Option<Vec<(Variable, Value)>> = plan
+            .tested
+            .iter()
+            .map(|(r, &s)| match self.aff.get(r) {
+                Some(&(base, fs)) if fs == s => Some((bases[r], base)),
+                _ => None,
+            })
+            .collect();
+        let yes = self.b.ins().iconst(types::I8, i64::from(held.is_some()));
+        self.b.def_var(ok, yes);
+        for (var, base) in held.into_iter().flatten() {
+            self.b.def_var(var, base);
+        }
+    }
+
+    /// The facts of the basic block at `pc` at its start: handed over by its predecessor,
+    /// else tested (`affine_test`; `general` where a test fails).
+    pub(super) fn facts_at_start(
+        &mut self,
+        pc: u64,
+        tested: &BTreeMap<usize, i64>,
+        general: Block,
+    ) {
+        let (ok, bases) = {
+            let p = &self.plans[&pc];
+            (p.1, p.2.clone())
+        };
+        let okv = self.b.use_var(ok);
+        let (test, join) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(okv, join, &[], test, &[]);
+        self.b.seal_block(test);
+        self.enter(test);
+        self.affine_test(tested, general);
+        let facts: Vec<(usize, Value)> = self.aff.iter().map(|(&r, &(b, _))| (r, b)).collect();
+        for (r, b) in facts {
+            if let Some(&v) = bases.get(&r) {
+                self.b.def_var(v, b);
+            }
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.seal_block(join);
+        self.enter(join);
+        self.aff.clear();
+        for (&r, &s) in tested {
+            let base = self.b.use_var(bases[&r]);
+            self.aff.insert(r, (base, s));
+        }
     }
 
     /// Tests the plan's rows at the start of a basic block: each lane equal to lane 0's

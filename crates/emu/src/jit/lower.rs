@@ -275,14 +275,15 @@ impl Compiler {
                 slots: HashMap::new(),
                 aff: HashMap::new(),
                 cfacts: HashMap::new(),
-                shapes: HashMap::new(),
+                plans: HashMap::new(),
                 handled: HashSet::new(),
                 general: true,
             };
             let bbs = basic_blocks(region, start);
             if affine {
                 let starts = bbs.keys().copied().collect();
-                g.shapes = affine::predict(region, &starts);
+                let shapes = affine::predict(region, &starts);
+                g.plan_facts(region, &bbs, &shapes);
             }
             // `HSAEMU_JIT=sync` compiles every block start at its first execution: there a
             // region that writes EXEC gets the general variant alone (half the compile time;
@@ -477,8 +478,9 @@ struct Gen<'a> {
     /// or none (`i32` 0 or 1).
     aff: HashMap<usize, (Value, i64)>,
     cfacts: HashMap<usize, Value>,
-    /// The predicted shapes at each basic block's start (empty without facts).
-    shapes: HashMap<u64, affine::Shapes>,
+    /// Each basic block's use of lane-affine facts (`affine.rs`), with the variables its
+    /// predecessors hand them over in: whether they hold, and each tested row's base.
+    plans: HashMap<u64, (affine::Plan, Variable, BTreeMap<usize, Variable>)>,
     /// The current basic block's instructions lowered on facts (region indices).
     handled: HashSet<usize>,
     /// Whether the general variant is generated.
@@ -806,10 +808,8 @@ impl Gen<'_> {
             self.handled.clear();
             // Lane-affine facts (`affine.rs`): in the full variant, where the basic block
             // gains from them, its rows tested at its start.
-            let plan = match self.shapes.get(&bb.pc) {
-                Some(shapes) if full && !self.shared(bb.pc) => {
-                    self.affine_plan(region, &bb.insts, shapes)
-                }
+            let plan = match self.plans.get(&bb.pc) {
+                Some(p) if full && !self.shared(bb.pc) => Some(p.0.clone()),
                 _ => None,
             };
             if let Some(plan) = plan {
@@ -829,7 +829,7 @@ impl Gen<'_> {
                 } else {
                     self.heads[0][&bb.pc]
                 };
-                self.affine_test(&plan.tested, general);
+                self.facts_at_start(bb.pc, &plan.tested, general);
                 self.handled = plan.handled;
             }
             let writes_before = self.exec_writes;
@@ -885,6 +885,21 @@ impl Gen<'_> {
                     }
                 }
             };
+            // The facts the successors test at their starts, handed over.
+            let successors = match branch {
+                None if barrier => vec![],
+                None => vec![bb.next],
+                Some((pc, i, cond)) => {
+                    let mut v = vec![branch_target(pc, &i)];
+                    if cond != 0 {
+                        v.push(bb.next);
+                    }
+                    v
+                }
+            };
+            for s in successors {
+                self.hand_over_facts(s);
+            }
             match branch {
                 // `s_barrier` ends the basic block and the region's run: the exit after it,
                 // the wave to be parked.
@@ -1113,6 +1128,12 @@ impl Gen<'_> {
         self.b.def_var(self.lane_ops, lane_ops);
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.def_var(self.count, zero);
+        // No lane-affine facts come in from outside.
+        let no = self.b.ins().iconst(types::I8, 0);
+        let oks: Vec<Variable> = self.plans.values().map(|p| p.1).collect();
+        for ok in oks {
+            self.b.def_var(ok, no);
+        }
     }
 
     /// Jumps to `full` when EXEC holds every lane (and there is one), else to `general`.
