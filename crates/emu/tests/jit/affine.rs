@@ -186,9 +186,111 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     }
 }
 
+/// Facts handed from one basic block to the next: the addresses made before an `if`
+/// (`v_cmp`, `s_and_saveexec`, `s_cbranch_execz`) used inside it. The `if` runs for all lanes
+/// (facts handed over), for a prefix (the general variant) and for none; with lane 7 off the
+/// ID row, the first block runs as the general variant and hands nothing over.
+fn check_handed_over(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let what = format!("{mcpu}{attr} (if)");
+    let w32 = lanes == 32;
+    let (vcc, save, and_saveexec) = if w32 {
+        ("vcc_lo", "s14", "s_and_saveexec_b32")
+    } else {
+        ("vcc", "s[14:15]", "s_and_saveexec_b64")
+    };
+    let addc = if mcpu.starts_with("gfx10") {
+        "v_add_co_ci_u32"
+    } else {
+        "v_addc_co_u32"
+    };
+    let text = format!(
+        "v_add_co_u32 v2, {vcc}, s2, v0
+         v_mov_b32 v3, s3
+         {addc} v3, {vcc}, v3, v1, {vcc}
+         v_cmp_gt_u64 {vcc}, s[4:5], v[2:3]
+         {and_saveexec} {save}, {vcc}
+         s_cbranch_execz end
+         v_lshlrev_b64 v[4:5], 2, v[2:3]
+         v_add_co_u32 v6, {vcc}, s6, v4
+         v_mov_b32 v7, s7
+         {addc} v7, {vcc}, v7, v5, {vcc}
+       end:
+         s_endpgm
+"
+    );
+    let words = assemble(mcpu, attr, &text);
+    let lane_bits = if w32 { 0xffff_ffff } else { u64::MAX };
+    let (base, s2, s3, s6, s7) = (0x40u32, 0xffff_f000u32, 2u32, 0xffff_ff00u32, 9u32);
+    let addr = |x: u32| {
+        let (lo, c) = s2.overflowing_add(x);
+        u64::from(s3 + u32::from(c)) << 32 | u64::from(lo)
+    };
+    let middle = addr(base + 10);
+    for (limit, odd) in [
+        (u64::MAX, None),
+        (middle, None),
+        (0, None),
+        (u64::MAX, Some(7)),
+    ] {
+        let mut r = WaveRegs::new(gen);
+        r.set_exec(lane_bits);
+        let v0 = |l: usize| base + l as u32 + u32::from(odd == Some(l));
+        for l in 0..64 {
+            r.v[0][l] = v0(l);
+            r.v[1][l] = 0;
+            for row in 2..8 {
+                r.v[row][l] = 0x5555_0000 | l as u32;
+            }
+        }
+        (r.s[2], r.s[3], r.s[6], r.s[7]) = (s2, s3, s6, s7);
+        r.s[4] = limit as u32;
+        r.s[5] = (limit >> 32) as u32;
+        let old = r.clone();
+        let before = jit::stats();
+        run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{what} {limit:#x}: {e:?}"));
+        if jit::checks_single_runs() {
+            assert!(
+                jit::stats().affine_blocks > before.affine_blocks,
+                "{what}: not compiled on lane-affine facts"
+            );
+        }
+        let mut inside = 0u64;
+        let mut carry = 0u64;
+        for l in 0..lanes {
+            let a = addr(v0(l));
+            assert_eq!(r.v[2][l], a as u32, "{what} v2 lane {l}");
+            assert_eq!(r.v[3][l], (a >> 32) as u32, "{what} v3 lane {l}");
+            let active = limit > a;
+            inside |= u64::from(active) << l;
+            let shifted = a << 2;
+            let (lo, c) = s6.overflowing_add(shifted as u32);
+            let (hi, c2) = s7.overflowing_add((shifted >> 32) as u32 + u32::from(c));
+            let want = [
+                (4, shifted as u32),
+                (5, (shifted >> 32) as u32),
+                (6, lo),
+                (7, hi),
+            ];
+            for (row, v) in want {
+                let v = if active { v } else { old.v[row][l] };
+                assert_eq!(r.v[row][l], v, "{what} {limit:#x}: v{row} lane {l}");
+            }
+            carry |= u64::from(active && c2) << l;
+        }
+        let exec = u64::from(r.s[126]) | u64::from(r.s[127]) << 32;
+        assert_eq!(exec & lane_bits, inside, "{what} {limit:#x}: EXEC");
+        // VCC: the compare's lanes, then the carry-out under that EXEC (when the if ran).
+        let vcc = (u64::from(r.s[106]) | u64::from(r.s[107]) << 32) & lane_bits;
+        let want = if inside == 0 { inside } else { carry };
+        assert_eq!(vcc, want, "{what} {limit:#x}: VCC");
+    }
+}
+
 /// Part of the one test (the assembler's files and the tier's counters are per process).
 pub(crate) fn lane_affine_address_arithmetic_matches_the_definitions() {
     check(Gen::Gfx90a, "gfx90a", "", 64);
     check(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
     check(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64);
+    check_handed_over(Gen::Gfx90a, "gfx90a", "", 64);
+    check_handed_over(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
 }
