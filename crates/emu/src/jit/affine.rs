@@ -490,6 +490,7 @@ impl Gen<'_> {
         self.b.seal_block(cont);
         self.enter(miss);
         self.note_affine_miss();
+        self.store_facts_for_exit();
         if self.lazy {
             // Straight-line code from the entry: its own exit stores what it defined (as
             // `exit_if`'s).
@@ -508,14 +509,49 @@ impl Gen<'_> {
         self.enter(cont);
     }
 
-    /// Writes row `dst` as `base + stride·lane` in every lane and records the fact.
+    /// Writes row `dst` as `base + stride·lane` in every lane and records the fact. The
+    /// groups are stored when something may read the row (`store_facts`): a row another
+    /// instruction on facts writes again first is never stored.
     fn write_affine(&mut self, dst: usize, base: Value, stride: i64) {
-        let bs = self.splat(base);
-        for g in 0..self.groups {
-            let x = self.lanes_at(bs, stride, g);
-            self.set_vgroup(dst, g, x);
-        }
+        self.unstored_facts.retain(|&r| r != dst);
+        self.vcache.retain(|&(r, _), _| r != dst);
+        self.forget_ds_row(dst);
+        self.unstored_facts.push(dst);
         self.aff.insert(dst, (base, stride));
+    }
+
+    /// Stores the rows written on facts and not yet stored, so the `Wave` (and the block's
+    /// row values) are current: before any instruction not lowered on facts and at the
+    /// basic block's end.
+    pub(super) fn store_facts(&mut self) {
+        for row in std::mem::take(&mut self.unstored_facts) {
+            let Some(&(base, stride)) = self.aff.get(&row) else {
+                continue;
+            };
+            let bs = self.splat(base);
+            for g in 0..self.groups {
+                let x = self.lanes_at(bs, stride, g);
+                self.set_vgroup(row, g, x);
+            }
+            self.aff.insert(row, (base, stride));
+        }
+    }
+
+    /// On an exit's path only: stores the rows not yet stored (the path that goes on keeps
+    /// them pending).
+    fn store_facts_for_exit(&mut self) {
+        for row in self.unstored_facts.clone() {
+            let Some(&(base, stride)) = self.aff.get(&row) else {
+                continue;
+            };
+            let bs = self.b.ins().splat(types::I32X4, base);
+            for g in 0..self.groups {
+                let x = self.lanes_at(bs, stride, g);
+                self.b
+                    .ins()
+                    .store(super::mf(), x, self.v, Self::row_offset(row, g));
+            }
+        }
     }
 
     /// Source `k` as a fact: a scalar (stride 0), or a row's.

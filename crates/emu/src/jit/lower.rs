@@ -278,6 +278,7 @@ impl Compiler {
                 plans: HashMap::new(),
                 handled: HashSet::new(),
                 general: true,
+                unstored_facts: Vec::new(),
             };
             let bbs = basic_blocks(region, start);
             if affine {
@@ -485,6 +486,8 @@ struct Gen<'a> {
     handled: HashSet<usize>,
     /// Whether the general variant is generated.
     general: bool,
+    /// Rows written on facts and not yet stored (`affine.rs`, `store_facts`).
+    unstored_facts: Vec<usize>,
 }
 
 impl Gen<'_> {
@@ -803,6 +806,7 @@ impl Gen<'_> {
             self.bb_count = Some(count);
             self.done = 0;
             self.full = full;
+            debug_assert!(self.unstored_facts.is_empty(), "a row left unstored");
             self.aff.clear();
             self.cfacts.clear();
             self.handled.clear();
@@ -837,6 +841,9 @@ impl Gen<'_> {
             let mut barrier = false;
             let mut at = 0;
             while at < bb.insts.len() {
+                if !self.handled.contains(&bb.insts[at]) {
+                    self.store_facts();
+                }
                 let (run, valu) = lane_run(region, &bb.insts[at..], self.wave32, &self.handled);
                 if valu >= 2 {
                     self.group_major(region, &bb.insts[at..at + run])?;
@@ -855,6 +862,7 @@ impl Gen<'_> {
                         let on_facts = self.handled.contains(&k)
                             && affine::aff_op(i, *l).is_some_and(|op| self.affine_inst(*pc, i, op));
                         if !on_facts {
+                            self.store_facts();
                             self.inst(i, *l)?;
                         }
                     }
@@ -866,6 +874,7 @@ impl Gen<'_> {
                 self.done += 1;
             }
             let wrote_exec = self.exec_writes != writes_before;
+            self.store_facts();
             self.end_lazy();
             self.b.def_var(self.count, after);
             // After an EXEC write, a jump to a basic block goes to a block choosing its
