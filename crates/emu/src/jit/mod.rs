@@ -689,27 +689,9 @@ impl Block {
     /// again with both variants, to replace this block where it is published.
     #[cold]
     fn missed(&'static self) {
-        if self.misses.fetch_add(1, Ordering::Relaxed) + 1 != MISS_LIMIT {
-            return;
+        if self.misses.fetch_add(1, Ordering::Relaxed) + 1 == MISS_LIMIT {
+            self.recompile(self.affine);
         }
-        let (Some((slots, k)), Some(q)) = (
-            self.home
-                .as_ref()
-                .and_then(|(s, k)| Some((s.upgrade()?, *k))),
-            queue(),
-        ) else {
-            return;
-        };
-        let _ = q.send(Request {
-            insts: self.insts.clone(),
-            start: self.start,
-            wave32: self.wave32,
-            variants: Variants::Both,
-            affine: self.affine,
-            home: self.home.clone(),
-            replaces: Some(self),
-            reply: Reply::Publish(slots, k),
-        });
     }
 
     /// Counts a lane-affine fact that did not hold; at [`MISS_LIMIT`], queues the region
@@ -725,6 +707,12 @@ impl Block {
                 self.start
             );
         }
+        self.recompile(false);
+    }
+
+    /// Queues this region again with both variants (and lane-affine facts when `affine`), to
+    /// replace this block where it is published.
+    fn recompile(&'static self, affine: bool) {
         let (Some((slots, k)), Some(q)) = (
             self.home
                 .as_ref()
@@ -738,7 +726,7 @@ impl Block {
             start: self.start,
             wave32: self.wave32,
             variants: Variants::Both,
-            affine: false,
+            affine,
             home: self.home.clone(),
             replaces: Some(self),
             reply: Reply::Publish(slots, k),
@@ -1593,6 +1581,58 @@ mod tests {
             assert!(std::ptr::eq(slots.block(2).expect("published"), both));
             assert_eq!(run(both, &mut w, 100, &fetch, env, true), Ok((3, false)));
             assert_eq!((w.pc, w.v[1][1], w.v[1][3], w.v[1][0]), (12, 9, 9, 7));
+        });
+    }
+
+    /// A region whose lane-affine facts do not hold (the ID row is not `base + lane`) runs
+    /// nothing of its planned first block (no general variant: it leaves as over budget),
+    /// counts an affine miss each time, and at `MISS_LIMIT` is compiled again without facts.
+    #[test]
+    fn a_region_whose_facts_fail_is_compiled_again_without() {
+        let gen = Gen::Gfx90a;
+        // llvm-mc-15 -mcpu=gfx90a: v_add_u32 v2, s2, v0; v_add_u32 v3, s3, v2;
+        // v_mov_b32 v4, v3; s_endpgm.
+        let words = [0x6804_0002u32, 0x6806_0403, 0x7e08_0303, 0xbf81_0000];
+        let insts = decoded(gen, &words);
+        let fetch = |a: u64| insts.get(a as usize / 4).copied();
+        let region = collect(&fetch, 0, true);
+        let slots = Arc::new(Slots::new(words.len()));
+        let home = Some((Arc::downgrade(&slots), 0));
+        let b = compile_insts(region, 0, false, Variants::Full, home).expect("compiled");
+        assert!(b.affine, "compiled on facts");
+        slots.publish(0, b, None);
+        let mut w = Wave::new();
+        w.set_exec(u64::MAX);
+        (w.s[2], w.s[3]) = (10, 100);
+        with_env(gen, |env| {
+            // `base + lane`: the whole region runs on facts.
+            for l in 0..64 {
+                w.v[0][l] = 5 + l as u32;
+            }
+            assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok((3, false)));
+            assert_eq!((w.pc, w.v[4][0], w.v[4][63]), (12, 115, 178));
+            assert_eq!(b.affine_misses.load(Ordering::Relaxed), 0);
+            // Lane 9 off: nothing runs, a miss each time.
+            w.v[0][9] = 0;
+            for k in 1..MISS_LIMIT {
+                w.pc = 0;
+                assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok((0, false)));
+                assert_eq!(b.affine_misses.load(Ordering::Relaxed), k);
+            }
+            w.pc = 0;
+            assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok((0, false)));
+            let t = std::time::Instant::now();
+            let again = loop {
+                match slots.block(0) {
+                    Some(n) if !std::ptr::eq(n, b) => break n,
+                    _ if t.elapsed().as_secs() > 60 => panic!("not compiled again"),
+                    _ => std::thread::sleep(std::time::Duration::from_millis(1)),
+                }
+            };
+            assert!(!again.affine, "compiled again without facts");
+            w.pc = 0;
+            assert_eq!(run(again, &mut w, 100, &fetch, env, true), Ok((3, false)));
+            assert_eq!((w.v[4][8], w.v[4][9], w.v[4][10]), (123, 110, 125));
         });
     }
 
