@@ -48,6 +48,10 @@ pub(super) enum AffOp {
     Add,
     /// `v_lshlrev_b32` by a constant.
     Shl(u32),
+    /// `v_lshl_add_u32` by a constant (`S0 << k + S2`).
+    LshlAdd(u32),
+    /// `v_add3_u32`.
+    Add3,
     /// `v_add_co_u32` (carry out).
     AddCo,
     /// `v_addc_co_u32` / `v_add_co_ci_u32` (carry in and out).
@@ -67,6 +71,8 @@ pub(super) fn aff_op(i: &Inst, l: Lower) -> Option<AffOp> {
         Lower::VAlu(VAluOp::Mov) => Some(AffOp::Mov),
         Lower::VAlu(VAluOp::Add) => Some(AffOp::Add),
         Lower::VAlu(VAluOp::LshlRev) => const_operand(i, 0).map(|k| AffOp::Shl(k & 31)),
+        Lower::VAlu(VAluOp::LshlAdd) => const_operand(i, 1).map(|k| AffOp::LshlAdd(k & 31)),
+        Lower::VAlu(VAluOp::Add3) => Some(AffOp::Add3),
         Lower::VAlu(VAluOp::Carry(0)) => Some(AffOp::AddCo),
         Lower::VAlu(VAluOp::Carry(3)) => Some(AffOp::AddC),
         Lower::VAlu(VAluOp::Mad64(false)) if i.src[2] >= VGPR => Some(AffOp::Mad64),
@@ -144,6 +150,25 @@ pub(super) fn transfer(
                 } else {
                     carry_pair(i)
                 },
+            }
+        }
+        AffOp::LshlAdd(k) => {
+            let (ra, sa) = stride_of(i, 0, shapes)?;
+            let (rc, sc) = stride_of(i, 2, shapes)?;
+            Transfer {
+                reads: rows(&[ra, rc]),
+                writes: vec![(dst, (sa << k) + sc)],
+                carry_out: None,
+            }
+        }
+        AffOp::Add3 => {
+            let (ra, sa) = stride_of(i, 0, shapes)?;
+            let (rb, sb) = stride_of(i, 1, shapes)?;
+            let (rc, sc) = stride_of(i, 2, shapes)?;
+            Transfer {
+                reads: rows(&[ra, rb, rc]),
+                writes: vec![(dst, sa + sb + sc)],
+                carry_out: None,
             }
         }
         AffOp::Shl(k) => {
@@ -590,6 +615,29 @@ impl Gen<'_> {
                 self.count_lanes();
                 let base = self.b.ins().iadd(a, b);
                 self.write_affine(dst, base, sa + sb);
+            }
+            AffOp::LshlAdd(k) => {
+                let (Some((a, sa)), Some((c, sc))) = (self.fact_src(i, 0), self.fact_src(i, 2))
+                else {
+                    return false;
+                };
+                self.count_lanes();
+                let t = self.b.ins().ishl_imm(a, i64::from(k));
+                let base = self.b.ins().iadd(t, c);
+                self.write_affine(dst, base, (sa << k) + sc);
+            }
+            AffOp::Add3 => {
+                let (Some((a, sa)), Some((b, sb)), Some((c, sc))) = (
+                    self.fact_src(i, 0),
+                    self.fact_src(i, 1),
+                    self.fact_src(i, 2),
+                ) else {
+                    return false;
+                };
+                self.count_lanes();
+                let t = self.b.ins().iadd(a, b);
+                let base = self.b.ins().iadd(t, c);
+                self.write_affine(dst, base, sa + sb + sc);
             }
             AffOp::Shl(k) => {
                 let Some((b, s)) = self.fact_src(i, 1) else {

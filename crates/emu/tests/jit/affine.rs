@@ -105,6 +105,8 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
          {add} v8, s10, v0
          v_lshlrev_b32 v9, 3, v8
          v_cmp_le_u32_e64 {s12}, v9, s11
+         v_lshl_add_u32 v10, v0, 2, s10
+         v_add3_u32 v11, v0, s2, v10
          s_endpgm
 "
     );
@@ -124,7 +126,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         for l in 0..64 {
             r.v[0][l] = v0(l);
             r.v[1][l] = case.hi;
-            for row in 2..10 {
+            for row in 2..12 {
                 r.v[row][l] = 0x5555_0000 | l as u32;
             }
         }
@@ -159,6 +161,8 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
                 u128::from(case.s6) * u128::from(K) + u128::from(u64::from(h) << 32 | u64::from(x));
             let v8 = case.s10.wrapping_add(x);
             let v9 = v8 << 3;
+            let v10 = (x << 2).wrapping_add(case.s10);
+            let v11 = x.wrapping_add(case.s2).wrapping_add(v10);
             let want = [
                 (2, lo),
                 (3, hi),
@@ -168,6 +172,8 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
                 (7, (mad >> 32) as u32),
                 (8, v8),
                 (9, v9),
+                (10, v10),
+                (11, v11),
             ];
             for (row, v) in want {
                 assert_eq!(r.v[row][l], v, "{what} {case:?}: v{row} lane {l}");
