@@ -859,7 +859,10 @@ impl Gen<'_> {
                     Lower::Barrier => barrier = true,
                     Lower::Mem | Lower::Step => self.call_interpreter(*pc, i, *l),
                     _ => {
-                        let on_facts = self.handled.contains(&k)
+                        // Facts write every lane: only under a full EXEC (nothing but a
+                        // branch follows an EXEC write in a basic block, so this holds).
+                        let on_facts = self.full
+                            && self.handled.contains(&k)
                             && affine::aff_op(i, *l).is_some_and(|op| self.affine_inst(*pc, i, op));
                         if !on_facts {
                             self.store_facts();
