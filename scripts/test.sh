@@ -7,6 +7,10 @@
 # docs/notes/ci-time.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A fresh clone (CI) compiles every crate once: incremental compilation's caches of the
+# workspace crates would only cost time and disk there. An existing target/ keeps the caller's
+# setting, since changing it rebuilds the workspace crates (docs/notes/ci-time.md, "Round 4").
+[ -d target/debug ] || export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 scripts/setup.sh
 cargo fmt --all -- --check
 # The tests' inputs that the real compilers build on a cold cache (the kernel corpus: ~1400
