@@ -41,10 +41,13 @@ Environment (read by the runtime in the program, and by hsaemu):
                   memset/copy blit kernels as native host copies; 0: interpret everything;
                   sync: compile every block at its first run; verify: as sync, and check each
                   compiled run against the interpreter (a difference is a fault)
-  HSAEMU_JIT_DEBUG  set: print where compiled blocks end and why a block did not compile
+  HSAEMU_JIT_DEBUG  set: print where compiled blocks end, why a block did not compile and
+                  which basic blocks use lane-affine facts
   HSAEMU_JIT_INLINE  0: compiled regions call the interpreter for every memory access
                   instead of generating it inline (for measuring the difference)
   HSAEMU_JIT_DISASM  set: print each compiled region's x86-64 code (Cranelift's listing)
+  HSAEMU_JIT_AFFINE  0: compiled regions do not use lane-affine facts (rows known to hold
+                  base + stride·lane, tested at run time) for measuring the difference
   HSAEMU_CHECK    comma list of checks (race, uninit, bounds), as --check; findings are
                   printed at exit and the status is then 66
   HSAEMU_BIN      scripts/hip-tests.sh only: the hsaemu binary to run the HIP programs with";

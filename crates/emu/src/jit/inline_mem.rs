@@ -597,37 +597,20 @@ impl Gen<'_> {
         let n = 4 * self.groups;
         let addr_row = reg_index(i.src[0]);
         let sgpr_base = i.fmt == Fmt::Global && i.src[2] != 0x7f;
-        let x0 = self.vgroup(addr_row, 0);
-        let v0 = self.b.ins().extractlane(x0, 0);
-        let hi = (!sgpr_base).then(|| {
-            let hi_row = (addr_row + 1) % VREGS;
-            let h = self.vgroup(hi_row, 0);
-            let h0 = self.b.ins().extractlane(h, 0);
-            (hi_row, h0, self.b.ins().splat(types::I32X4, h0))
-        });
-        let v0s = self.b.ins().splat(types::I32X4, v0);
-        let iota = self.vconst([0, 4, 8, 12]);
-        let mut want = self.b.ins().iadd(v0s, iota);
-        let step = self.vconst([16; 4]);
-        let mut diff = None;
-        for g in 0..self.groups {
-            let x = self.vgroup(addr_row, g);
-            let mut d = self.b.ins().bxor(x, want);
-            if let Some((hi_row, _, h0s)) = hi {
-                let h = self.vgroup(hi_row, g);
-                let e = self.b.ins().bxor(h, h0s);
-                d = self.b.ins().bor(d, e);
+        // Address rows known to be `V0 + 4·lane` with one high half (lane-affine facts,
+        // `affine.rs`) need no test of their lanes.
+        let hi_fact = match self.fact((addr_row + 1) % VREGS) {
+            _ if sgpr_base => Some(None),
+            Some((h0, 0)) => Some(Some(h0)),
+            _ => None,
+        };
+        let (runs, v0, hi) = match (self.fact(addr_row), hi_fact) {
+            (Some((v0, 4)), Some(h0)) => {
+                let yes = self.b.ins().iconst(types::I8, 1);
+                (yes, v0, h0.map(|h0| ((addr_row + 1) % VREGS, h0)))
             }
-            diff = Some(match diff {
-                None => d,
-                Some(a) => self.b.ins().bor(a, d),
-            });
-            if g + 1 < self.groups {
-                want = self.b.ins().iadd(want, step);
-            }
-        }
-        let differ = self.b.ins().vany_true(diff.expect("a lane group"));
-        let runs = self.b.ins().icmp_imm(IntCC::Equal, differ, 0);
+            _ => self.consecutive_rows(addr_row, sgpr_base),
+        };
         let no_wrap = self.b.ins().icmp_imm(
             IntCC::UnsignedLessThanOrEqual,
             v0,
@@ -635,7 +618,7 @@ impl Gen<'_> {
         );
         let base = match hi {
             None => self.sgpr64(usize::from(i.src[2])),
-            Some((_, h0, _)) => {
+            Some((_, h0)) => {
                 let h = self.b.ins().uextend(types::I64, h0);
                 self.b.ins().ishl_imm(h, 32)
             }
@@ -670,6 +653,48 @@ impl Gen<'_> {
         self.group_moves(&addrs, row, store);
         self.vmem_finish(store, done);
         self.enter(other);
+    }
+
+    /// `consecutive`'s one pass over the address rows: whether every lane is `V0 + 4·lane`
+    /// (each group XOR what lane 0 implies, the high halves XOR lane 0's, ORed), `V0`, and
+    /// the high row with lane 0's high half (none for an SGPR base).
+    fn consecutive_rows(
+        &mut self,
+        addr_row: usize,
+        sgpr_base: bool,
+    ) -> (Value, Value, Option<(usize, Value)>) {
+        let x0 = self.vgroup(addr_row, 0);
+        let v0 = self.b.ins().extractlane(x0, 0);
+        let hi = (!sgpr_base).then(|| {
+            let hi_row = (addr_row + 1) % VREGS;
+            let h = self.vgroup(hi_row, 0);
+            let h0 = self.b.ins().extractlane(h, 0);
+            (hi_row, h0, self.b.ins().splat(types::I32X4, h0))
+        });
+        let v0s = self.b.ins().splat(types::I32X4, v0);
+        let iota = self.vconst([0, 4, 8, 12]);
+        let mut want = self.b.ins().iadd(v0s, iota);
+        let step = self.vconst([16; 4]);
+        let mut diff = None;
+        for g in 0..self.groups {
+            let x = self.vgroup(addr_row, g);
+            let mut d = self.b.ins().bxor(x, want);
+            if let Some((hi_row, _, h0s)) = hi {
+                let h = self.vgroup(hi_row, g);
+                let e = self.b.ins().bxor(h, h0s);
+                d = self.b.ins().bor(d, e);
+            }
+            diff = Some(match diff {
+                None => d,
+                Some(a) => self.b.ins().bor(a, d),
+            });
+            if g + 1 < self.groups {
+                want = self.b.ins().iadd(want, step);
+            }
+        }
+        let differ = self.b.ins().vany_true(diff.expect("a lane group"));
+        let runs = self.b.ins().icmp_imm(IntCC::Equal, differ, 0);
+        (runs, v0, hi.map(|(r, h0, _)| (r, h0)))
     }
 
     /// Lane group `g` of VGPR row `row` to or from the 16 bytes at `addrs[g]` (checked), a

@@ -78,8 +78,10 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
+#[path = "affine.rs"]
+mod affine;
 #[path = "lower_mem.rs"]
 mod lower_mem;
 
@@ -191,6 +193,7 @@ impl Compiler {
         start: u64,
         wave32: bool,
         variants: Variants,
+        affine: bool,
     ) -> Result<(BlockFn, Vec<u64>), String> {
         let ptr = self.module.target_config().pointer_type();
         let mut ctx = self.module.make_context();
@@ -270,8 +273,19 @@ impl Compiler {
                 none: None,
                 done: 0,
                 slots: HashMap::new(),
+                aff: HashMap::new(),
+                cfacts: HashMap::new(),
+                plans: HashMap::new(),
+                handled: HashSet::new(),
+                general: true,
+                unstored_facts: Vec::new(),
             };
             let bbs = basic_blocks(region, start);
+            if affine {
+                let starts = bbs.keys().copied().collect();
+                let shapes = affine::predict(region, &starts);
+                g.plan_facts(region, &bbs, &shapes);
+            }
             // `HSAEMU_JIT=sync` compiles every block start at its first execution: there a
             // region that writes EXEC gets the general variant alone (half the compile time;
             // the other modes and `run_words` generate and check both).
@@ -281,6 +295,7 @@ impl Compiler {
                 Variants::Both if one => Variants::General,
                 v => v,
             };
+            g.general = variants != Variants::Full;
             // Without the general variant its basic blocks are exits that note the miss.
             let n = if variants == Variants::General { 1 } else { 2 };
             for heads in &mut g.heads[..n] {
@@ -459,6 +474,20 @@ struct Gen<'a> {
     none: Option<Block>,
     /// The window of each inline memory instruction, by address (`inline_mem.rs`).
     slots: HashMap<u64, usize>,
+    /// Lane-affine facts (`affine.rs`) of the current basic block: rows holding `base +
+    /// stride·lane` (`base` an `i32`), and SGPR pairs holding a carry-out of every lane
+    /// or none (`i32` 0 or 1).
+    aff: HashMap<usize, (Value, i64)>,
+    cfacts: HashMap<usize, Value>,
+    /// Each basic block's use of lane-affine facts (`affine.rs`), with the variables its
+    /// predecessors hand them over in: whether they hold, and each tested row's base.
+    plans: HashMap<u64, (affine::Plan, Variable, BTreeMap<usize, Variable>)>,
+    /// The current basic block's instructions lowered on facts (region indices).
+    handled: HashSet<usize>,
+    /// Whether the general variant is generated.
+    general: bool,
+    /// Rows written on facts and not yet stored (`affine.rs`, `store_facts`).
+    unstored_facts: Vec<usize>,
 }
 
 impl Gen<'_> {
@@ -486,6 +515,9 @@ impl Gen<'_> {
     }
 
     fn set_sgpr(&mut self, code: usize, x: Value) {
+        if !self.cfacts.is_empty() {
+            self.cfacts.retain(|&c, _| c != code && c + 1 != code);
+        }
         let v = self.svar(code);
         if self.lazy {
             self.seen_s.insert(code);
@@ -573,6 +605,7 @@ impl Gen<'_> {
     fn set_vgroup(&mut self, row: usize, g: usize, x: Value) {
         self.vcache.insert((row, g), x);
         self.forget_ds_row(row);
+        self.aff.remove(&row);
         if self.grp.is_some() {
             // In a run's group pass: stored at its end (`store_unstored`), once.
             if !self.unstored.contains(&(row, g)) {
@@ -603,6 +636,7 @@ impl Gen<'_> {
     /// Forgets the values of row `row` (a call may have written it in the `Wave`).
     fn forget_row(&mut self, row: usize) {
         self.vcache.retain(|&(r, _), _| r != row);
+        self.aff.remove(&row);
         self.forget_ds_row(row);
     }
 
@@ -772,12 +806,45 @@ impl Gen<'_> {
             self.bb_count = Some(count);
             self.done = 0;
             self.full = full;
+            debug_assert!(self.unstored_facts.is_empty(), "a row left unstored");
+            self.aff.clear();
+            self.cfacts.clear();
+            self.handled.clear();
+            // Lane-affine facts (`affine.rs`): in the full variant, where the basic block
+            // gains from them, its rows tested at its start.
+            let plan = match self.plans.get(&bb.pc) {
+                Some(p) if full && !self.shared(bb.pc) => Some(p.0.clone()),
+                _ => None,
+            };
+            if let Some(plan) = plan {
+                super::AFFINE_BLOCKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if std::env::var_os("HSAEMU_JIT_DEBUG").is_some() {
+                    eprintln!(
+                        "hsaemu-jit: basic block {:#x}: rows {:?} tested, {} instructions on lane-affine facts",
+                        bb.pc,
+                        plan.tested,
+                        plan.handled.len()
+                    );
+                }
+                // Without the general variant a lazy first basic block leaves as one that
+                // does not fit the budget: nothing ran.
+                let general = if first && !self.general {
+                    *self.none.get_or_insert_with(|| self.b.create_block())
+                } else {
+                    self.heads[0][&bb.pc]
+                };
+                self.facts_at_start(bb.pc, &plan.tested, general);
+                self.handled = plan.handled;
+            }
             let writes_before = self.exec_writes;
             let mut branch = None;
             let mut barrier = false;
             let mut at = 0;
             while at < bb.insts.len() {
-                let (run, valu) = lane_run(region, &bb.insts[at..], self.wave32);
+                if !self.handled.contains(&bb.insts[at]) {
+                    self.store_facts();
+                }
+                let (run, valu) = lane_run(region, &bb.insts[at..], self.wave32, &self.handled);
                 if valu >= 2 {
                     self.group_major(region, &bb.insts[at..at + run])?;
                     self.done += run as u32;
@@ -791,7 +858,17 @@ impl Gen<'_> {
                     Lower::Branch(c) => branch = Some((*pc, *i, *c)),
                     Lower::Barrier => barrier = true,
                     Lower::Mem | Lower::Step => self.call_interpreter(*pc, i, *l),
-                    _ => self.inst(i, *l)?,
+                    _ => {
+                        // Facts write every lane: only under a full EXEC (nothing but a
+                        // branch follows an EXEC write in a basic block, so this holds).
+                        let on_facts = self.full
+                            && self.handled.contains(&k)
+                            && affine::aff_op(i, *l).is_some_and(|op| self.affine_inst(*pc, i, op));
+                        if !on_facts {
+                            self.store_facts();
+                            self.inst(i, *l)?;
+                        }
+                    }
                 }
                 if self.exec_writes != writes_before {
                     // EXEC is what the instruction made it from here on.
@@ -800,6 +877,7 @@ impl Gen<'_> {
                 self.done += 1;
             }
             let wrote_exec = self.exec_writes != writes_before;
+            self.store_facts();
             self.end_lazy();
             self.b.def_var(self.count, after);
             // After an EXEC write, a jump to a basic block goes to a block choosing its
@@ -819,6 +897,21 @@ impl Gen<'_> {
                     }
                 }
             };
+            // The facts the successors test at their starts, handed over.
+            let successors = match branch {
+                None if barrier => vec![],
+                None => vec![bb.next],
+                Some((pc, i, cond)) => {
+                    let mut v = vec![branch_target(pc, &i)];
+                    if cond != 0 {
+                        v.push(bb.next);
+                    }
+                    v
+                }
+            };
+            for s in successors {
+                self.hand_over_facts(s);
+            }
             match branch {
                 // `s_barrier` ends the basic block and the region's run: the exit after it,
                 // the wave to be parked.
@@ -1047,6 +1140,12 @@ impl Gen<'_> {
         self.b.def_var(self.lane_ops, lane_ops);
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.def_var(self.count, zero);
+        // No lane-affine facts come in from outside.
+        let no = self.b.ins().iconst(types::I8, 0);
+        let oks: Vec<Variable> = self.plans.values().map(|p| p.1).collect();
+        for ok in oks {
+            self.b.def_var(ok, no);
+        }
     }
 
     /// Jumps to `full` when EXEC holds every lane (and there is one), else to `general`.
@@ -2767,7 +2866,12 @@ fn cmp_inverted(i: &Inst) -> bool {
 /// wrote (forwarded per group). Between them, generated with the first group: scalar ALU
 /// operations that read no SGPR the run writes and write none it writes or has read, and
 /// the waits (no registers; the run touches no memory).
-fn lane_run(region: &[(u64, Inst, Lower)], ks: &[usize], wave32: bool) -> (usize, usize) {
+fn lane_run(
+    region: &[(u64, Inst, Lower)],
+    ks: &[usize],
+    wave32: bool,
+    on_facts: &HashSet<usize>,
+) -> (usize, usize) {
     // The SGPRs written so far, each with the pair whose forwarded select holds it (none
     // for `v_mad_u64_u32`'s overflow), and those the vector instructions read.
     let mut written: HashMap<usize, Option<usize>> = HashMap::new();
@@ -2783,6 +2887,10 @@ fn lane_run(region: &[(u64, Inst, Lower)], ks: &[usize], wave32: bool) -> (usize
     };
     let (mut end, mut valu) = (0, 0);
     for (n, &k) in ks.iter().enumerate() {
+        // An instruction lowered on lane-affine facts, alone.
+        if on_facts.contains(&k) {
+            break;
+        }
         let (_, i, l) = &region[k];
         let scalar = match *l {
             Lower::Nop => Some((vec![], vec![])),

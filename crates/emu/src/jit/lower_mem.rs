@@ -283,6 +283,9 @@ impl Gen<'_> {
     /// Loads `sgprs`, `rows` and `lane_ops` from the `Wave` into their variables (what a
     /// call left there).
     fn regs_from_wave(&mut self, sgprs: &[usize], rows: &[usize]) {
+        if !sgprs.is_empty() {
+            self.cfacts.clear();
+        }
         for &code in sgprs {
             let var = self.svar(code);
             let x = self

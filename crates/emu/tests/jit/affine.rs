@@ -1,0 +1,302 @@
+//! Lane-affine facts (`src/jit/affine.rs`): address arithmetic from the work-item ID, as
+//! vector add's kernels do it, lowered on scalars. The region tests its rows at its start and
+//! each carry, shift and compare tests its scalars; every case below is a lane's edge for one
+//! of those tests (a carry in some lanes only, a row that wraps across the lanes, top bits
+//! that differ, a row that is not `base + lane`, a compare at the largest value), and every
+//! result comes from the instructions' definitions, computed lane by lane here (`run_words`
+//! also checks the compiled run against the interpreter bit for bit).
+
+use super::assemble;
+use hsaemu_emu::{jit, run_words, Gen, WaveRegs};
+
+/// The scalar inputs and the ID rows of one case.
+#[derive(Clone, Copy, Debug)]
+struct Case {
+    /// Lane 0's `v0` (each lane `base + lane`, 32-bit wrapping) and `v1` in every lane.
+    base: u32,
+    hi: u32,
+    s2: u32,
+    s3: u32,
+    s4: u64,
+    s6: u32,
+    s10: u32,
+    s11: u32,
+    /// A lane whose `v0` is off by one (the row is then not `base + lane`).
+    odd: Option<usize>,
+}
+
+const K: u64 = 7;
+
+fn cases() -> Vec<Case> {
+    let c = Case {
+        base: 0x100,
+        hi: 0,
+        s2: 0x1000,
+        s3: 0x10,
+        s4: ((0x10u64 << 32) | (0x1100 + 20)) << 2,
+        s6: 0x1000,
+        s10: 5,
+        s11: 8 * (5 + 0x100 + 10),
+        odd: None,
+    };
+    vec![
+        // Every fact holds: a prefix compare in the middle of the wave.
+        c,
+        // Every lane carries; the compares take all lanes and none.
+        Case {
+            s2: 0xffff_ff00,
+            s4: u64::MAX,
+            s11: 0,
+            ..c
+        },
+        // Lanes 11 and up carry, the others not: the region leaves at the add.
+        Case {
+            s2: 0xffff_ffff - 0x100 - 10,
+            ..c
+        },
+        // The ID row wraps across the lanes (still `base + lane` modulo 2^32).
+        Case {
+            base: 0xffff_fff0,
+            s2: 0,
+            s4: 0,
+            s11: u32::MAX,
+            ..c
+        },
+        // The low halves cross 2^30: the shifted-out top bits differ between lanes.
+        Case {
+            base: 0x3fff_fff0,
+            s2: 0,
+            hi: 3,
+            ..c
+        },
+        // The product's low half plus the ID crosses 2^32 in the middle of the wave, and the
+        // 64-bit sum overflows.
+        Case {
+            hi: 0xffff_ffff,
+            s6: 0xdb6d_b6dc,
+            ..c
+        },
+        // Lane 7 is not `base + 7`: the general variant runs.
+        Case { odd: Some(7), ..c },
+    ]
+}
+
+fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let what = format!("{mcpu}{attr}");
+    let w32 = lanes == 32;
+    let (vcc, s8, s12) = if w32 {
+        ("vcc_lo", "s8", "s12")
+    } else {
+        ("vcc", "s[8:9]", "s[12:13]")
+    };
+    let gfx10 = mcpu.starts_with("gfx10");
+    let (addc, add) = if gfx10 {
+        ("v_add_co_ci_u32", "v_add_nc_u32")
+    } else {
+        ("v_addc_co_u32", "v_add_u32")
+    };
+    let text = format!(
+        "v_add_co_u32 v2, {vcc}, s2, v0
+         v_mov_b32 v3, s3
+         {addc} v3, {vcc}, v3, v1, {vcc}
+         v_lshlrev_b64 v[4:5], 2, v[2:3]
+         v_cmp_gt_u64 {vcc}, s[4:5], v[4:5]
+         v_mad_u64_u32 v[6:7], {s8}, s6, {K}, v[0:1]
+         {add} v8, s10, v0
+         v_lshlrev_b32 v9, 3, v8
+         v_cmp_le_u32_e64 {s12}, v9, s11
+         v_lshl_add_u32 v10, v0, 2, s10
+         v_add3_u32 v11, v0, s2, v10
+         s_endpgm
+"
+    );
+    let words = assemble(mcpu, attr, &text);
+    let lane_bits = if w32 { 0xffff_ffff } else { u64::MAX };
+    for case in cases() {
+        let mut r = WaveRegs::new(gen);
+        r.set_exec(lane_bits);
+        let v0 = |l: usize| {
+            let x = case.base.wrapping_add(l as u32);
+            if case.odd == Some(l) {
+                x.wrapping_add(1)
+            } else {
+                x
+            }
+        };
+        for l in 0..64 {
+            r.v[0][l] = v0(l);
+            r.v[1][l] = case.hi;
+            for row in 2..12 {
+                r.v[row][l] = 0x5555_0000 | l as u32;
+            }
+        }
+        r.s[2] = case.s2;
+        r.s[3] = case.s3;
+        r.s[4] = case.s4 as u32;
+        r.s[5] = (case.s4 >> 32) as u32;
+        r.s[6] = case.s6;
+        for k in [8, 9, 12, 13, 106, 107] {
+            r.s[k] = 0xdead_0000 | k as u32;
+        }
+        r.s[10] = case.s10;
+        r.s[11] = case.s11;
+        let old = r.clone();
+        let before = jit::stats();
+        run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{what} {case:?}: {e:?}"));
+        let after = jit::stats();
+        if jit::checks_single_runs() {
+            assert!(after.runs > before.runs, "{what}: not compiled");
+            assert!(
+                after.affine_blocks > before.affine_blocks,
+                "{what}: not compiled on lane-affine facts"
+            );
+        }
+        let (mut gt, mut ov, mut le) = (0u64, 0u64, 0u64);
+        for l in 0..lanes {
+            let (x, h) = (v0(l), case.hi);
+            let (lo, c) = case.s2.overflowing_add(x);
+            let hi = case.s3.wrapping_add(h).wrapping_add(u32::from(c));
+            let shifted = (u64::from(hi) << 32 | u64::from(lo)) << 2;
+            let mad =
+                u128::from(case.s6) * u128::from(K) + u128::from(u64::from(h) << 32 | u64::from(x));
+            let v8 = case.s10.wrapping_add(x);
+            let v9 = v8 << 3;
+            let v10 = (x << 2).wrapping_add(case.s10);
+            let v11 = x.wrapping_add(case.s2).wrapping_add(v10);
+            let want = [
+                (2, lo),
+                (3, hi),
+                (4, shifted as u32),
+                (5, (shifted >> 32) as u32),
+                (6, mad as u32),
+                (7, (mad >> 32) as u32),
+                (8, v8),
+                (9, v9),
+                (10, v10),
+                (11, v11),
+            ];
+            for (row, v) in want {
+                assert_eq!(r.v[row][l], v, "{what} {case:?}: v{row} lane {l}");
+            }
+            gt |= u64::from(case.s4 > shifted) << l;
+            ov |= u64::from(mad >> 64 != 0) << l;
+            le |= u64::from(v9 <= case.s11) << l;
+        }
+        for (sd, bits) in [(106, gt), (8, ov), (12, le)] {
+            let old_mask = u64::from(old.s[sd]) | u64::from(old.s[sd + 1]) << 32;
+            // In wave32 the pair's second SGPR keeps its value.
+            let want = bits & lane_bits | old_mask & !lane_bits;
+            let got = u64::from(r.s[sd]) | u64::from(r.s[sd + 1]) << 32;
+            assert_eq!(got, want, "{what} {case:?}: mask in s{sd}");
+        }
+    }
+}
+
+/// Facts handed from one basic block to the next: the addresses made before an `if`
+/// (`v_cmp`, `s_and_saveexec`, `s_cbranch_execz`) used inside it. The `if` runs for all lanes
+/// (facts handed over), for a prefix (the general variant) and for none; with lane 7 off the
+/// ID row, the first block runs as the general variant and hands nothing over.
+fn check_handed_over(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let what = format!("{mcpu}{attr} (if)");
+    let w32 = lanes == 32;
+    let (vcc, save, and_saveexec) = if w32 {
+        ("vcc_lo", "s14", "s_and_saveexec_b32")
+    } else {
+        ("vcc", "s[14:15]", "s_and_saveexec_b64")
+    };
+    let addc = if mcpu.starts_with("gfx10") {
+        "v_add_co_ci_u32"
+    } else {
+        "v_addc_co_u32"
+    };
+    let text = format!(
+        "v_add_co_u32 v2, {vcc}, s2, v0
+         v_mov_b32 v3, s3
+         {addc} v3, {vcc}, v3, v1, {vcc}
+         v_cmp_gt_u64 {vcc}, s[4:5], v[2:3]
+         {and_saveexec} {save}, {vcc}
+         s_cbranch_execz end
+         v_lshlrev_b64 v[4:5], 2, v[2:3]
+         v_add_co_u32 v6, {vcc}, s6, v4
+         v_mov_b32 v7, s7
+         {addc} v7, {vcc}, v7, v5, {vcc}
+       end:
+         s_endpgm
+"
+    );
+    let words = assemble(mcpu, attr, &text);
+    let lane_bits = if w32 { 0xffff_ffff } else { u64::MAX };
+    let (base, s2, s3, s6, s7) = (0x40u32, 0xffff_f000u32, 2u32, 0xffff_ff00u32, 9u32);
+    let addr = |x: u32| {
+        let (lo, c) = s2.overflowing_add(x);
+        u64::from(s3 + u32::from(c)) << 32 | u64::from(lo)
+    };
+    let middle = addr(base + 10);
+    for (limit, odd) in [
+        (u64::MAX, None),
+        (middle, None),
+        (0, None),
+        (u64::MAX, Some(7)),
+    ] {
+        let mut r = WaveRegs::new(gen);
+        r.set_exec(lane_bits);
+        let v0 = |l: usize| base + l as u32 + u32::from(odd == Some(l));
+        for l in 0..64 {
+            r.v[0][l] = v0(l);
+            r.v[1][l] = 0;
+            for row in 2..8 {
+                r.v[row][l] = 0x5555_0000 | l as u32;
+            }
+        }
+        (r.s[2], r.s[3], r.s[6], r.s[7]) = (s2, s3, s6, s7);
+        r.s[4] = limit as u32;
+        r.s[5] = (limit >> 32) as u32;
+        let old = r.clone();
+        let before = jit::stats();
+        run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{what} {limit:#x}: {e:?}"));
+        if jit::checks_single_runs() {
+            assert!(
+                jit::stats().affine_blocks > before.affine_blocks,
+                "{what}: not compiled on lane-affine facts"
+            );
+        }
+        let mut inside = 0u64;
+        let mut carry = 0u64;
+        for l in 0..lanes {
+            let a = addr(v0(l));
+            assert_eq!(r.v[2][l], a as u32, "{what} v2 lane {l}");
+            assert_eq!(r.v[3][l], (a >> 32) as u32, "{what} v3 lane {l}");
+            let active = limit > a;
+            inside |= u64::from(active) << l;
+            let shifted = a << 2;
+            let (lo, c) = s6.overflowing_add(shifted as u32);
+            let (hi, c2) = s7.overflowing_add((shifted >> 32) as u32 + u32::from(c));
+            let want = [
+                (4, shifted as u32),
+                (5, (shifted >> 32) as u32),
+                (6, lo),
+                (7, hi),
+            ];
+            for (row, v) in want {
+                let v = if active { v } else { old.v[row][l] };
+                assert_eq!(r.v[row][l], v, "{what} {limit:#x}: v{row} lane {l}");
+            }
+            carry |= u64::from(active && c2) << l;
+        }
+        let exec = u64::from(r.s[126]) | u64::from(r.s[127]) << 32;
+        assert_eq!(exec & lane_bits, inside, "{what} {limit:#x}: EXEC");
+        // VCC: the compare's lanes, then the carry-out under that EXEC (when the if ran).
+        let vcc = (u64::from(r.s[106]) | u64::from(r.s[107]) << 32) & lane_bits;
+        let want = if inside == 0 { inside } else { carry };
+        assert_eq!(vcc, want, "{what} {limit:#x}: VCC");
+    }
+}
+
+/// Part of the one test (the assembler's files and the tier's counters are per process).
+pub(crate) fn lane_affine_address_arithmetic_matches_the_definitions() {
+    check(Gen::Gfx90a, "gfx90a", "", 64);
+    check(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
+    check(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64);
+    check_handed_over(Gen::Gfx90a, "gfx90a", "", 64);
+    check_handed_over(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
+}
