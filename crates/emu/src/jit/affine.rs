@@ -876,23 +876,35 @@ impl Gen<'_> {
                 let d = g.b.ins().isub(t, v0);
                 let far = g.b.ins().icmp_imm(IntCC::UnsignedGreaterThan, d, s * lanes);
                 let d = g.b.ins().iadd_imm(d, s - 1);
-                let k = g.b.ins().udiv_imm(d, s);
+                // A power-of-two stride as a shift: the code is not optimised
+                // (`opt_level=none`), and a 64-bit `div`, even by 1, was 13 % of gfx1030's
+                // histogram loop.
+                let k = if s == 1 {
+                    d
+                } else if s > 0 && s.count_ones() == 1 {
+                    g.b.ins().ushr_imm(d, i64::from(s.trailing_zeros()))
+                } else {
+                    g.b.ins().udiv_imm(d, s)
+                };
                 let k = g.b.ins().umin(k, n_all);
                 g.b.ins().select(far, n_all, k)
             };
             g.b.ins().select(above, n, zero)
         };
         // `V <= S` is `V < S + 1`, all lanes when `S` is the largest value.
-        let max = if wide { -1 } else { i64::from(u32::MAX) };
-        let at_max = self.b.ins().icmp_imm(IntCC::Equal, sv, max);
-        let n_all = self.b.ins().iconst(types::I64, lanes);
-        let sv1 = self.b.ins().iadd_imm(sv, 1);
-        let n_le = below(self, sv1);
-        let n_le = self.b.ins().select(at_max, n_all, n_le);
+        // (Generated only for the conditions that use it: nothing removes dead code.)
+        let n_le = |g: &mut Self| -> Value {
+            let max = if wide { -1 } else { i64::from(u32::MAX) };
+            let at_max = g.b.ins().icmp_imm(IntCC::Equal, sv, max);
+            let n_all = g.b.ins().iconst(types::I64, lanes);
+            let sv1 = g.b.ins().iadd_imm(sv, 1);
+            let n = below(g, sv1);
+            g.b.ins().select(at_max, n_all, n)
+        };
         let (n, prefix) = match cond {
             1 => (below(self, sv), true),
-            3 => (n_le, true),
-            4 => (n_le, false),
+            3 => (n_le(self), true),
+            4 => (n_le(self), false),
             _ => (below(self, sv), false),
         };
         // The first `n` lanes (0–64).

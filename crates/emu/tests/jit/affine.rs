@@ -84,10 +84,10 @@ fn cases() -> Vec<Case> {
 fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let what = format!("{mcpu}{attr}");
     let w32 = lanes == 32;
-    let (vcc, s8, s12) = if w32 {
-        ("vcc_lo", "s8", "s12")
+    let (vcc, s8, s12, s14, s18) = if w32 {
+        ("vcc_lo", "s8", "s12", "s14", "s18")
     } else {
-        ("vcc", "s[8:9]", "s[12:13]")
+        ("vcc", "s[8:9]", "s[12:13]", "s[14:15]", "s[18:19]")
     };
     let gfx10 = mcpu.starts_with("gfx10");
     let (addc, add) = if gfx10 {
@@ -107,6 +107,8 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
          v_cmp_le_u32_e64 {s12}, v9, s11
          v_lshl_add_u32 v10, v0, 2, s10
          v_add3_u32 v11, v0, s2, v10
+         v_cmp_lt_u32_e64 {s14}, v8, s16
+         v_cmp_ge_u32_e64 {s18}, v11, s17
          s_endpgm
 "
     );
@@ -135,7 +137,17 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         r.s[4] = case.s4 as u32;
         r.s[5] = (case.s4 >> 32) as u32;
         r.s[6] = case.s6;
-        for k in [8, 9, 12, 13, 106, 107] {
+        // Compares of a stride-1 row (`v8`) and a stride-5 row (`v11`) ending mid-wave: the
+        // lane counts' division by the stride (none for 1, a `udiv` for 5; `v9`'s 8: a
+        // shift).
+        r.s[16] = case.s10.wrapping_add(case.base).wrapping_add(13);
+        r.s[17] = case
+            .base
+            .wrapping_mul(5)
+            .wrapping_add(case.s2)
+            .wrapping_add(case.s10)
+            .wrapping_add(47);
+        for k in [8, 9, 12, 13, 14, 15, 18, 19, 106, 107] {
             r.s[k] = 0xdead_0000 | k as u32;
         }
         r.s[10] = case.s10;
@@ -151,7 +163,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
                 "{what}: not compiled on lane-affine facts"
             );
         }
-        let (mut gt, mut ov, mut le) = (0u64, 0u64, 0u64);
+        let (mut gt, mut ov, mut le, mut lt, mut ge) = (0u64, 0u64, 0u64, 0u64, 0u64);
         for l in 0..lanes {
             let (x, h) = (v0(l), case.hi);
             let (lo, c) = case.s2.overflowing_add(x);
@@ -181,8 +193,10 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             gt |= u64::from(case.s4 > shifted) << l;
             ov |= u64::from(mad >> 64 != 0) << l;
             le |= u64::from(v9 <= case.s11) << l;
+            lt |= u64::from(v8 < old.s[16]) << l;
+            ge |= u64::from(v11 >= old.s[17]) << l;
         }
-        for (sd, bits) in [(106, gt), (8, ov), (12, le)] {
+        for (sd, bits) in [(106, gt), (8, ov), (12, le), (14, lt), (18, ge)] {
             let old_mask = u64::from(old.s[sd]) | u64::from(old.s[sd + 1]) << 32;
             // In wave32 the pair's second SGPR keeps its value.
             let want = bits & lane_bits | old_mask & !lane_bits;
