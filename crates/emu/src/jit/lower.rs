@@ -263,6 +263,7 @@ impl Compiler {
                 pending: Vec::new(),
                 run_pos: 0,
                 run_masks: Vec::new(),
+                fmac_chain: None,
                 exec_writes: 0,
                 heads: [HashMap::new(), HashMap::new()],
                 bb_count: None,
@@ -376,6 +377,27 @@ fn mf() -> MemFlags {
     MemFlags::new().with_notrap()
 }
 
+/// `v_fmac_f32`s of a run's group pass into row `row`, each on the previous one's result,
+/// their NaN tests deferred: a NaN operand of any makes the last result a NaN (an FMA with
+/// a NaN operand gives a NaN), so one test of the last result says whether the chain must
+/// be computed again with each step's NaN rule (`Gen::fma`), from `z0`.
+struct FmacChain {
+    row: usize,
+    g: usize,
+    /// The accumulator before the chain (a tested value).
+    z0: Value,
+    /// Each step's multiplicands (values of other rows, or constants: tested values).
+    steps: Vec<(Value, Value)>,
+    /// The last step's untested result (the row's value in `vcache`).
+    last: Value,
+}
+
+/// Whether `i` (lowered as `l`) is a `v_fmac_f32` that may join a chain (`FmacChain`):
+/// its multiplicands are not its own row, so only its accumulator reads the chain.
+fn fmac_chainable(i: &Inst, l: Lower) -> bool {
+    l == Lower::VAlu(VAluOp::Fmac) && i.src[0] != i.dst && i.src[1] != i.dst
+}
+
 /// A source operand as the compiled code reads it.
 #[derive(Clone, Copy)]
 enum Src {
@@ -449,6 +471,9 @@ struct Gen<'a> {
     run_pos: usize,
     /// Per instruction of the run, `mask_use`'s answer.
     run_masks: Vec<(bool, bool)>,
+    /// In a run's group pass, the `v_fmac_f32`s accumulating into one row whose NaN test
+    /// waits for the chain's end (`fmac_chain_end`).
+    fmac_chain: Option<FmacChain>,
     /// Writes of EXEC generated so far (a basic block that writes EXEC ends in a choice of
     /// variant for the next one).
     exec_writes: u32,
@@ -1326,6 +1351,61 @@ impl Gen<'_> {
         self.nan_checked(r, &[x, y, z])
     }
 
+    /// `fma(x, y, z)` for a `v_fmac_f32` into row `row` (group `g`) of a run's group pass,
+    /// untested, added to the pending chain when `z` is its last result, else starting one
+    /// (after ending any other). The result must go to `row` unchanged (a full EXEC).
+    fn fmac_chained(&mut self, row: usize, g: usize, x: Value, y: Value, z: Value) -> Value {
+        let (fx, fy, fz) = (self.f32x4(x), self.f32x4(y), self.f32x4(z));
+        let r = self.b.ins().fma(fx, fy, fz);
+        let r = self.i32x4(r);
+        match &mut self.fmac_chain {
+            Some(c) if c.row == row && c.g == g && c.last == z => {
+                c.steps.push((x, y));
+                c.last = r;
+            }
+            _ => {
+                self.fmac_chain_end();
+                self.fmac_chain = Some(FmacChain {
+                    row,
+                    g,
+                    z0: z,
+                    steps: vec![(x, y)],
+                    last: r,
+                });
+            }
+        }
+        r
+    }
+
+    /// Ends the pending `v_fmac_f32` chain, if any: its last result tested for NaNs, and
+    /// when a lane has one the chain computed again step by step with `fma`'s NaN rule (a
+    /// branch, as `nan_checked`'s, switched to without `enter`); the row's value is then
+    /// the tested one. Called before any other instruction of the pass and at its end.
+    fn fmac_chain_end(&mut self) {
+        let Some(c) = self.fmac_chain.take() else {
+            return;
+        };
+        debug_assert_eq!(self.vcache.get(&(c.row, c.g)), Some(&c.last));
+        let fr = self.f32x4(c.last);
+        let nan = self.b.ins().fcmp(FloatCC::Unordered, fr, fr);
+        let any = self.b.ins().vany_true(nan);
+        let (slow, join) = (self.b.create_block(), self.b.create_block());
+        let out = self.b.append_block_param(join, types::I32X4);
+        self.b
+            .ins()
+            .brif(any, slow, &[], join, &[BlockArg::Value(c.last)]);
+        self.b.switch_to_block(slow);
+        self.b.seal_block(slow);
+        let mut z = c.z0;
+        for &(x, y) in &c.steps {
+            z = self.fma(x, y, z);
+        }
+        self.b.ins().jump(join, &[BlockArg::Value(z)]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+        self.vcache.insert((c.row, c.g), out);
+    }
+
     /// `v_mbcnt_lo/hi_u32_b32` on lanes 4g..4g+3: `popcount(S0 & m) + S1`, `m` the lane's
     /// bits below it in the low (high) half of a 64-bit mask; a constant S0 (`-1` for lane
     /// numbers) gives constant counts, another is counted lane by lane.
@@ -1477,6 +1557,12 @@ impl Gen<'_> {
             None
         };
         let bb = b.unwrap_or(a);
+        // A `v_fmac_f32` whose multiplicands are not its own row may join a chain of them
+        // (`fmac_chained`): nothing but the chain then reads its untested result.
+        let chainable = fmac_chainable(i, Lower::VAlu(op));
+        if !chainable {
+            self.fmac_chain_end();
+        }
         self.write_rows(dst, |s, g| {
             let x = s.lanes_mod(i, 0, a, g);
             let y = if nsrc >= 2 {
@@ -1518,6 +1604,10 @@ impl Gen<'_> {
                     s.i32x4(r)
                 }
                 VAluOp::Carry(_) => x,
+                VAluOp::Fmac if c.is_none() && s.full && s.grp.is_some() && chainable => {
+                    let z = s.lanes(Src::Row(dst), g);
+                    s.fmac_chained(dst, g, x, y, z)
+                }
                 VAluOp::Fma | VAluOp::Fmac => {
                     let z = match c {
                         Some(c) => s.lanes_mod(i, 2, c, g),
@@ -2169,6 +2259,14 @@ impl Gen<'_> {
             for (pos, &k) in ks.iter().enumerate() {
                 self.run_pos = pos;
                 let (pc, i, l) = &region[k];
+                // Only a `v_fmac_f32` into the same row may read a chain's untested value.
+                let chained = self
+                    .fmac_chain
+                    .as_ref()
+                    .is_some_and(|c| fmac_chainable(i, *l) && reg_index(i.dst) == c.row);
+                if !chained {
+                    self.fmac_chain_end();
+                }
                 match l {
                     Lower::VAlu(_) | Lower::VCmp => self.inst(i, *l)?,
                     // The scalar instructions and waits, once (a wait may start a new block
@@ -2181,6 +2279,7 @@ impl Gen<'_> {
                     _ => {}
                 }
             }
+            self.fmac_chain_end();
             self.store_unstored();
         }
         self.grp = None;

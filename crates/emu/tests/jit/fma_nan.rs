@@ -80,4 +80,59 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
 pub(super) fn fma_nans_in_a_run_match_the_definition() {
     check(Gen::Gfx90a, "gfx90a", "", 64);
     check(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
+    check_chain(Gen::Gfx90a, "gfx90a", "", 64);
+    check_chain(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
+}
+
+/// Lane `l`'s f32 bits for row `k` of a chain: ordinary values, and NaNs of distinct
+/// payloads (and an infinity times a zero) in different steps' operands of some lanes, so a
+/// chain whose NaN test waits for its end must still give each step's first NaN.
+fn chain_value(k: usize, l: usize) -> u32 {
+    let ordinary = (0.5 + l as f32 * 0.125 + k as f32).to_bits();
+    if (16..24).contains(&l) {
+        return ordinary;
+    }
+    match (l * 7 + k * 3) % 11 {
+        0 => 0x7fc0_0100 | k as u32,
+        1 => 0xff80_0200 | k as u32,
+        2 => 0x7f80_0000,
+        3 => 0,
+        _ => ordinary,
+    }
+}
+
+/// A chain of `v_fmac_f32`s into one row (the NaN test of each deferred to the chain's
+/// end in the compiled code), then an instruction reading the chain's result.
+fn check_chain(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let text = "v_fmac_f32 v30, v31, v32
+         v_fmac_f32 v30, v33, v34
+         v_fmac_f32 v30, v35, v36
+         v_fmac_f32 v30, v37, v38
+         v_fmac_f32 v30, v32, v38
+         v_fma_f32 v39, v31, v33, v30
+         s_endpgm";
+    let words = assemble(mcpu, attr, text);
+    let mut r = WaveRegs::new(gen);
+    r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
+    for l in 0..64 {
+        for k in 0..9 {
+            r.v[30 + k][l] = chain_value(k, l);
+        }
+    }
+    let old = r.clone();
+    let what = format!("{mcpu}{attr} chain");
+    run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{what}: {e:?}"));
+    let mut nans = 0;
+    for l in 0..lanes {
+        let v = |row: usize| old.v[row][l];
+        let mut acc = v(30);
+        for (x, y) in [(31, 32), (33, 34), (35, 36), (37, 38), (32, 38)] {
+            acc = fma(v(x), v(y), acc);
+        }
+        let e = fma(v(31), v(33), acc);
+        nans += usize::from(f32::from_bits(acc).is_nan());
+        assert_eq!(r.v[30][l], acc, "{what}: v30 lane {l}");
+        assert_eq!(r.v[39][l], e, "{what}: v39 lane {l}");
+    }
+    assert!(nans > 0 && nans <= lanes - 8, "{what}: {nans} NaN lanes");
 }
