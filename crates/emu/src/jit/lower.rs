@@ -1386,14 +1386,7 @@ impl Gen<'_> {
             return;
         };
         debug_assert_eq!(self.vcache.get(&(c.row, c.g)), Some(&c.last));
-        let fr = self.f32x4(c.last);
-        let nan = self.b.ins().fcmp(FloatCC::Unordered, fr, fr);
-        let any = self.b.ins().vany_true(nan);
-        let (slow, join) = (self.b.create_block(), self.b.create_block());
-        let out = self.b.append_block_param(join, types::I32X4);
-        self.b
-            .ins()
-            .brif(any, slow, &[], join, &[BlockArg::Value(c.last)]);
+        let (slow, join, out) = self.if_nan(c.last);
         self.b.switch_to_block(slow);
         self.b.seal_block(slow);
         let mut z = c.z0;
@@ -1436,13 +1429,9 @@ impl Gen<'_> {
         self.b.ins().iadd(counts, y)
     }
 
-    /// `first_nan(r, ops)`, but the operands are looked at only when a lane of `r` is a
-    /// NaN (which a NaN operand always makes it): a test and a branch around the selects,
-    /// taken only with NaNs about (the selects were 9 of the 14 instructions of each group
-    /// of matmul's `v_fmac_f32`). The branch's blocks are switched to without `enter`: no
-    /// value is cached in them, and the caches of the block before stay valid after it (it
-    /// dominates the join), so a group-major run goes on across it.
-    fn nan_checked(&mut self, r: Value, ops: &[Value]) -> Value {
+    /// Branches to a new block (`slow`) when a lane of `r` (f32 lanes as `i32x4`) is a NaN,
+    /// else to `join` with `r` as its parameter `out`; the caller fills `slow`.
+    fn if_nan(&mut self, r: Value) -> (Block, Block, Value) {
         let fr = self.f32x4(r);
         let nan = self.b.ins().fcmp(FloatCC::Unordered, fr, fr);
         let any = self.b.ins().vany_true(nan);
@@ -1451,6 +1440,17 @@ impl Gen<'_> {
         self.b
             .ins()
             .brif(any, slow, &[], join, &[BlockArg::Value(r)]);
+        (slow, join, out)
+    }
+
+    /// `first_nan(r, ops)`, but the operands are looked at only when a lane of `r` is a
+    /// NaN (which a NaN operand always makes it): a test and a branch around the selects,
+    /// taken only with NaNs about (the selects were 9 of the 14 instructions of each group
+    /// of matmul's `v_fmac_f32`). The branch's blocks are switched to without `enter`: no
+    /// value is cached in them, and the caches of the block before stay valid after it (it
+    /// dominates the join), so a group-major run goes on across it.
+    fn nan_checked(&mut self, r: Value, ops: &[Value]) -> Value {
+        let (slow, join, out) = self.if_nan(r);
         self.b.switch_to_block(slow);
         self.b.seal_block(slow);
         let fixed = self.first_nan(r, ops);

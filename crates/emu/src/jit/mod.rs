@@ -1529,6 +1529,30 @@ mod tests {
         );
     }
 
+    /// The wave64 region from address 0 of `insts` (a program of `words` words), compiled
+    /// with its full-EXEC variant alone and published at slot 0.
+    fn full_only(insts: &[Inst], words: usize) -> (Arc<Slots>, &'static Block) {
+        let fetch = |a: u64| insts.get(a as usize / 4).copied();
+        let region = collect(&fetch, 0, true);
+        let slots = Arc::new(Slots::new(words));
+        let home = Some((Arc::downgrade(&slots), 0));
+        let b = compile_insts(region, 0, false, Variants::Full, home).expect("compiled");
+        slots.publish(0, b, None);
+        (slots, b)
+    }
+
+    /// The block published at slot 0 once the compiler thread has replaced `old` there.
+    fn recompiled(slots: &Slots, old: &Block) -> &'static Block {
+        let t = std::time::Instant::now();
+        loop {
+            match slots.block(0) {
+                Some(n) if !std::ptr::eq(n, old) => return n,
+                _ if t.elapsed().as_secs() > 60 => panic!("not compiled again"),
+                _ => std::thread::sleep(std::time::Duration::from_millis(1)),
+            }
+        }
+    }
+
     /// A region compiled with its full-EXEC variant alone leaves where it would need the
     /// general one (at its entry, or after EXEC lost lanes), counting the misses, with the
     /// interpreter's state; at `MISS_LIMIT` misses it is compiled again with both.
@@ -1540,11 +1564,7 @@ mod tests {
         let words = [0xbefe_0100u32, 0xbf82_0000, 0x7e02_0202, 0xbf81_0000];
         let insts = decoded(gen, &words);
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
-        let region = collect(&fetch, 0, true);
-        let slots = Arc::new(Slots::new(words.len()));
-        let home = Some((Arc::downgrade(&slots), 0));
-        let b = compile_insts(region, 0, false, Variants::Full, home).expect("compiled");
-        slots.publish(0, b, None);
+        let (slots, b) = full_only(&insts, words.len());
         let mut w = Wave::new();
         w.s[2] = 7;
         with_env(gen, |env| {
@@ -1570,14 +1590,7 @@ mod tests {
             for _ in 3..MISS_LIMIT {
                 assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok((0, false)));
             }
-            let t = std::time::Instant::now();
-            let both = loop {
-                match slots.block(0) {
-                    Some(n) if !std::ptr::eq(n, b) => break n,
-                    _ if t.elapsed().as_secs() > 60 => panic!("not compiled again"),
-                    _ => std::thread::sleep(std::time::Duration::from_millis(1)),
-                }
-            };
+            let both = recompiled(&slots, b);
             assert!(std::ptr::eq(slots.block(2).expect("published"), both));
             assert_eq!(run(both, &mut w, 100, &fetch, env, true), Ok((3, false)));
             assert_eq!((w.pc, w.v[1][1], w.v[1][3], w.v[1][0]), (12, 9, 9, 7));
@@ -1595,10 +1608,7 @@ mod tests {
         let words = [0x6804_0002u32, 0x6806_0403, 0x7e08_0303, 0xbf81_0000];
         let insts = decoded(gen, &words);
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
-        let region = collect(&fetch, 0, true);
-        let slots = Arc::new(Slots::new(words.len()));
-        let home = Some((Arc::downgrade(&slots), 0));
-        let b = compile_insts(region, 0, false, Variants::Full, home).expect("compiled");
+        let (slots, b) = full_only(&insts, words.len());
         assert!(b.affine, "compiled on facts");
         slots.publish(0, b, None);
         let mut w = Wave::new();
@@ -1621,14 +1631,7 @@ mod tests {
             }
             w.pc = 0;
             assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok((0, false)));
-            let t = std::time::Instant::now();
-            let again = loop {
-                match slots.block(0) {
-                    Some(n) if !std::ptr::eq(n, b) => break n,
-                    _ if t.elapsed().as_secs() > 60 => panic!("not compiled again"),
-                    _ => std::thread::sleep(std::time::Duration::from_millis(1)),
-                }
-            };
+            let again = recompiled(&slots, b);
             assert!(!again.affine, "compiled again without facts");
             w.pc = 0;
             assert_eq!(run(again, &mut w, 100, &fetch, env, true), Ok((3, false)));
