@@ -1399,20 +1399,19 @@ fn check_inline_memory(gen: Gen, mcpu: &str, attr: &str, lanes: usize, write_exe
     }
 }
 
+/// A load at `s[0:1] + 4·v20`, then a store of it at the 64-bit addresses in `v[4:5]`.
+const LOAD_THEN_STORE: &str = "v_lshlrev_b32 v10, 2, v20
+         global_load_dword v1, v10, s[0:1]
+         global_store_dword v[4:5], v1, off
+         s_endpgm
+";
+
 /// Inline accesses that cannot stay inline: a wild address in one lane of a store, and a
 /// store to a read-only range. The compiled block takes the call, which declines; the
 /// interpreter reports the fault (the same address and kind), after the compiled
 /// instructions before it.
 fn check_inline_memory_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
-    let words = assemble(
-        mcpu,
-        attr,
-        "v_lshlrev_b32 v10, 2, v20
-         global_load_dword v1, v10, s[0:1]
-         global_store_dword v[4:5], v1, off
-         s_endpgm
-",
-    );
+    let words = assemble(mcpu, attr, LOAD_THEN_STORE);
     let mut global = vec![0u8; 1024];
     let base = global.as_ptr() as u64;
     let mut r = WaveRegs::new(gen);
@@ -1445,15 +1444,7 @@ fn check_inline_memory_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
 /// that lane's address, 4 GiB away, is unmapped. (2) Consecutive lanes whose last one is
 /// the first dword past the end of the mapping.
 fn check_consecutive_shape_faults(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
-    let words = assemble(
-        mcpu,
-        attr,
-        "v_lshlrev_b32 v10, 2, v20
-         global_load_dword v1, v10, s[0:1]
-         global_store_dword v[4:5], v1, off
-         s_endpgm
-",
-    );
+    let words = assemble(mcpu, attr, LOAD_THEN_STORE);
     let what = format!("{mcpu}{attr}");
     let last = lanes - 1;
     // The lanes at `start + 4·lane` from `base + start`, with `global`'s words.

@@ -90,7 +90,7 @@ pub(super) fn aff_op(i: &Inst, l: Lower) -> Option<AffOp> {
 /// What an `AffOp` reads and writes in shapes: the rows it reads (with their strides) and
 /// the rows it writes, or `None` when its sources have no shape it handles.
 pub(super) struct Transfer {
-    pub reads: Vec<usize>,
+    pub reads: Vec<(usize, i64)>,
     pub writes: Vec<(usize, i64)>,
     /// The SGPR pair its carry-out goes to (a fact when it is a real pair).
     pub carry_out: Option<usize>,
@@ -121,13 +121,18 @@ pub(super) fn transfer(
 ) -> Option<Transfer> {
     // The destination row (a compare's is an SGPR).
     let dst = if i.dst >= VGPR { reg_index(i.dst) } else { 0 };
-    let rows = |xs: &[Option<usize>]| xs.iter().flatten().copied().collect::<Vec<_>>();
+    // The row operands among `xs` (operand, its stride), with their strides.
+    let rows = |xs: &[(Option<usize>, i64)]| {
+        xs.iter()
+            .filter_map(|&(r, s)| r.map(|r| (r, s)))
+            .collect::<Vec<_>>()
+    };
     let ok = |s: i64| (0..=MAX_STRIDE).contains(&s);
     let t = match op {
         AffOp::Mov => {
             let (r, s) = stride_of(i, 0, shapes)?;
             Transfer {
-                reads: rows(&[r]),
+                reads: rows(&[(r, s)]),
                 writes: vec![(dst, s)],
                 carry_out: None,
             }
@@ -143,7 +148,7 @@ pub(super) fn transfer(
                 return None;
             }
             Transfer {
-                reads: rows(&[ra, rb]),
+                reads: rows(&[(ra, sa), (rb, sb)]),
                 writes: vec![(dst, sa + sb)],
                 carry_out: if op == AffOp::Add {
                     None
@@ -156,7 +161,7 @@ pub(super) fn transfer(
             let (ra, sa) = stride_of(i, 0, shapes)?;
             let (rc, sc) = stride_of(i, 2, shapes)?;
             Transfer {
-                reads: rows(&[ra, rc]),
+                reads: rows(&[(ra, sa), (rc, sc)]),
                 writes: vec![(dst, (sa << k) + sc)],
                 carry_out: None,
             }
@@ -166,7 +171,7 @@ pub(super) fn transfer(
             let (rb, sb) = stride_of(i, 1, shapes)?;
             let (rc, sc) = stride_of(i, 2, shapes)?;
             Transfer {
-                reads: rows(&[ra, rb, rc]),
+                reads: rows(&[(ra, sa), (rb, sb), (rc, sc)]),
                 writes: vec![(dst, sa + sb + sc)],
                 carry_out: None,
             }
@@ -174,14 +179,14 @@ pub(super) fn transfer(
         AffOp::Shl(k) => {
             let (r, s) = stride_of(i, 1, shapes)?;
             Transfer {
-                reads: rows(&[r]),
+                reads: rows(&[(r, s)]),
                 writes: vec![(dst, s << k)],
                 carry_out: None,
             }
         }
         AffOp::Cmp => {
             let wide = i.imm >> 5 & 15 == 8;
-            let side = |k: usize| -> Option<(Vec<usize>, i64)> {
+            let side = |k: usize| -> Option<(Vec<(usize, i64)>, i64)> {
                 let code = i.src[k];
                 if code < VGPR {
                     return Some((Vec::new(), 0));
@@ -191,7 +196,12 @@ pub(super) fn transfer(
                 if wide && *shapes.get(&(r + 1))? != 0 {
                     return None;
                 }
-                Some((if wide { vec![r, r + 1] } else { vec![r] }, lo))
+                let rows = if wide {
+                    vec![(r, lo), (r + 1, 0)]
+                } else {
+                    vec![(r, lo)]
+                };
+                Some((rows, lo))
             };
             let ((ra, sa), (rb, sb)) = (side(0)?, side(1)?);
             if sa != 0 && sb != 0 {
@@ -212,7 +222,7 @@ pub(super) fn transfer(
                 return None;
             }
             Transfer {
-                reads: vec![r, r + 1],
+                reads: vec![(r, lo), (r + 1, 0)],
                 writes: vec![(dst, lo), (dst + 1, 0)],
                 carry_out: None,
             }
@@ -224,7 +234,7 @@ pub(super) fn transfer(
                 return None;
             }
             Transfer {
-                reads: vec![r, r + 1],
+                reads: vec![(r, lo), (r + 1, 0)],
                 writes: vec![(dst, lo << k), (dst + 1, 0)],
                 carry_out: None,
             }
@@ -353,12 +363,11 @@ impl Gen<'_> {
         };
         for &k in insts {
             let (_, i, l) = &region[k];
-            let before = local.clone();
             match apply(i, *l, &mut local, &mut carries) {
                 Some(t) => {
-                    for r in t.reads {
+                    for (r, s) in t.reads {
                         if !written.contains(&r) {
-                            plan.tested.insert(r, before[&r]);
+                            plan.tested.insert(r, s);
                         }
                     }
                     written.extend(t.writes.iter().map(|w| w.0));
@@ -594,10 +603,8 @@ impl Gen<'_> {
 
     /// Lowers `i` on its sources' facts; false (nothing generated) when a fact is missing.
     pub(super) fn affine_inst(&mut self, pc: u64, i: &Inst, op: AffOp) -> bool {
-        if op == AffOp::Cmp {
-            return self.affine_cmp(pc, i);
-        }
-        let dst = reg_index(i.dst);
+        // The destination row (a compare's is an SGPR).
+        let dst = if i.dst >= VGPR { reg_index(i.dst) } else { 0 };
         let lanes = 4 * self.groups as i64;
         match op {
             AffOp::Mov => {
@@ -757,7 +764,7 @@ impl Gen<'_> {
                 let ov = self.b.ins().select(o0, all, zero);
                 self.merge_mask(i.sdst, ov);
             }
-            AffOp::Cmp => unreachable!("lowered above"),
+            AffOp::Cmp => return self.affine_cmp(pc, i),
             AffOp::Shl64(k) => {
                 let r = reg_index(i.src[1]);
                 let (Some((lo, s)), Some((hi, 0))) = (self.fact(r), self.fact(r + 1)) else {
