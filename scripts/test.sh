@@ -11,11 +11,11 @@ cd "$(dirname "$0")/.."
 # workspace crates would only cost time and disk there. An existing target/ keeps the caller's
 # setting, since changing it rebuilds the workspace crates (docs/notes/ci-time.md, "Round 4").
 # Clippy, on a fresh target/, runs inside the build: clippy-driver as the workspace crates'
-# compiler (what `cargo clippy` does, but with code generation) lints every workspace target with
-# -D warnings as it compiles it, so the dependencies are not checked a second time and nothing
-# is parsed twice: 47 CPU-s less of a cold run (docs/notes/ci-time.md, "Clippy inside the build"). An existing
-# target/ keeps plain `cargo clippy`, since the wrapper is part of the workspace crates'
-# fingerprint: switching would rebuild them for the caller's own `cargo test`.
+# compiler (what `cargo clippy` does, but with code generation) lints every workspace target
+# with -D warnings as it compiles it, so the dependencies are not checked a second time and
+# nothing is parsed twice: 47 CPU-s less of a cold run (docs/notes/ci-time.md, "Clippy inside
+# the build"). An existing target/ keeps plain `cargo clippy`, since the wrapper is part of the
+# workspace crates' fingerprint: switching would rebuild them for the caller's `cargo test`.
 fused_clippy=0
 if [ ! -d target/debug ]; then
   export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
