@@ -32,6 +32,9 @@ mod fma_nan;
 #[path = "jit/affine.rs"]
 mod affine;
 
+#[path = "jit/lds_fmac.rs"]
+mod lds_fmac;
+
 /// Machine words of `text` for `mcpu` (llvm-mc-15).
 pub(crate) fn assemble(mcpu: &str, attr: &str, text: &str) -> Vec<u32> {
     let dir = std::env::temp_dir().join(format!("hsaemu-jit-test-{}", std::process::id()));
@@ -1041,6 +1044,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     mad64::mad64_with_scalar_factors_matches_the_definition();
     carry_chain::carry_chains_match_the_64_bit_definitions();
     fma_nan::fma_nans_in_a_run_match_the_definition();
+    lds_fmac::lds_rows_feeding_fmac_chains_match_the_definitions();
     affine::lane_affine_address_arithmetic_matches_the_definitions();
     check_wide(Gen::Gfx90a, "gfx90a", "", 64);
     check_wide(Gen::Gfx9, "gfx906", "", 64);

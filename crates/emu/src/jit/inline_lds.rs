@@ -27,7 +27,7 @@
 //!   before any second one.
 //! - `lane_ops` counts the wave's lanes, as the interpreter does under a full EXEC.
 
-use super::super::{DsRow, Gen};
+use super::super::{mf, DsRow, Gen};
 use crate::decode::{Atom, Fmt, Inst, Kind, VGPR};
 use crate::jit::{CallCtx, Lower};
 use crate::ops::Op;
@@ -364,11 +364,20 @@ impl Gen<'_> {
     }
 
     /// Group `g`'s first lane address (lane 4g of row `arow`) as a host pointer into the
-    /// LDS at `base`.
+    /// LDS at `base`. Outside a run's group pass the `Wave` holds every row, so a group not
+    /// in a register is read as that one dword (a vector load, a lane extract and a zero
+    /// extension were three of the seven instructions of each group of a `ds_read2`).
     fn group_ptr(&mut self, arow: usize, g: usize, base: Value) -> Value {
         let ptr = self.b.func.dfg.value_type(self.ctx);
-        let x = self.vgroup(arow, g);
-        let h = self.b.ins().extractlane(x, 0);
+        let h = match self.vcache.get(&(arow, g)) {
+            Some(&x) => self.b.ins().extractlane(x, 0),
+            None => {
+                debug_assert!(!self.unstored.contains(&(arow, g)), "a row group unstored");
+                self.b
+                    .ins()
+                    .load(types::I32, mf(), self.v, Self::row_offset(arow, g))
+            }
+        };
         let h = self.b.ins().uextend(ptr, h);
         self.b.ins().iadd(base, h)
     }

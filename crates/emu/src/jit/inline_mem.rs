@@ -176,14 +176,20 @@ impl Gen<'_> {
         self.b.func.dfg.value_type(self.ctx)
     }
 
+    /// Whether wait `i` is generated as no code at all (`mem_wait`): a run's group pass
+    /// goes on across it (`lower.rs`'s `group_major`).
+    pub(crate) fn wait_is_no_code(i: &Inst) -> bool {
+        let k = i.imm as u32;
+        let vmcnt = (k & 0xf) | (k >> 14 & 3) << 4;
+        // GFX10 counts stores in vscnt, so no `s_waitcnt` fences there.
+        enabled() && i.op == Op::S_WAITCNT && (vmcnt != 0 || i.gen.is_rdna())
+    }
+
     /// The waits: `exec::sopp`'s `S_WAITCNT` and `rdna`'s `S_WAITCNT_VSCNT`.
     fn mem_wait(&mut self, i: &Inst) -> bool {
         let count = match i.op {
             Op::S_WAITCNT => {
-                let k = i.imm as u32;
-                let vmcnt = (k & 0xf) | (k >> 14 & 3) << 4;
-                // GFX10 counts stores in vscnt, so no `s_waitcnt` fences there.
-                if vmcnt != 0 || i.gen.is_rdna() {
+                if Self::wait_is_no_code(i) {
                     return true;
                 }
                 None

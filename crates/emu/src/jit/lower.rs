@@ -386,8 +386,10 @@ struct FmacChain {
     g: usize,
     /// The accumulator before the chain (a tested value).
     z0: Value,
-    /// Each step's multiplicands (values of other rows, or constants: tested values).
-    steps: Vec<(Value, Value)>,
+    /// Each step's multiplicands (values of other rows, or constants: tested values), each
+    /// with the row the `Wave` holds it in, if it does: the recomputation reads those again
+    /// (kept as values to the chain's end, matmul's 32 per group were spilled).
+    steps: Vec<(Value, Value, [Option<usize>; 2])>,
     /// The last step's untested result (the row's value in `vcache`).
     last: Value,
 }
@@ -1354,13 +1356,21 @@ impl Gen<'_> {
     /// `fma(x, y, z)` for a `v_fmac_f32` into row `row` (group `g`) of a run's group pass,
     /// untested, added to the pending chain when `z` is its last result, else starting one
     /// (after ending any other). The result must go to `row` unchanged (a full EXEC).
-    fn fmac_chained(&mut self, row: usize, g: usize, x: Value, y: Value, z: Value) -> Value {
+    /// `rows`: the rows the `Wave` holds `x` and `y` in, if it does.
+    fn fmac_chained(
+        &mut self,
+        row: usize,
+        g: usize,
+        (x, y): (Value, Value),
+        rows: [Option<usize>; 2],
+        z: Value,
+    ) -> Value {
         let (fx, fy, fz) = (self.f32x4(x), self.f32x4(y), self.f32x4(z));
         let r = self.b.ins().fma(fx, fy, fz);
         let r = self.i32x4(r);
         match &mut self.fmac_chain {
             Some(c) if c.row == row && c.g == g && c.last == z => {
-                c.steps.push((x, y));
+                c.steps.push((x, y, rows));
                 c.last = r;
             }
             _ => {
@@ -1369,7 +1379,7 @@ impl Gen<'_> {
                     row,
                     g,
                     z0: z,
-                    steps: vec![(x, y)],
+                    steps: vec![(x, y, rows)],
                     last: r,
                 });
             }
@@ -1390,7 +1400,14 @@ impl Gen<'_> {
         self.b.switch_to_block(slow);
         self.b.seal_block(slow);
         let mut z = c.z0;
-        for &(x, y) in &c.steps {
+        for &(x, y, rows) in &c.steps {
+            let [x, y] = [(x, rows[0]), (y, rows[1])].map(|(v, row)| match row {
+                Some(r) => self
+                    .b
+                    .ins()
+                    .load(types::I32X4, mf(), self.v, Self::row_offset(r, c.g)),
+                None => v,
+            });
             z = self.fma(x, y, z);
         }
         self.b.ins().jump(join, &[BlockArg::Value(z)]);
@@ -1606,7 +1623,16 @@ impl Gen<'_> {
                 VAluOp::Carry(_) => x,
                 VAluOp::Fmac if c.is_none() && s.full && s.grp.is_some() && chainable => {
                     let z = s.lanes(Src::Row(dst), g);
-                    s.fmac_chained(dst, g, x, y, z)
+                    // A multiplicand the `Wave` holds: a row without modifiers, not
+                    // written earlier in the pass.
+                    let held = |s: &Self, k: usize, src: Src| match src {
+                        Src::Row(r) if (i.abs | i.neg) >> k & 1 == 0 => {
+                            (!s.unstored.contains(&(r, g))).then_some(r)
+                        }
+                        _ => None,
+                    };
+                    let rows = [held(s, 0, a), held(s, 1, bb)];
+                    s.fmac_chained(dst, g, (x, y), rows, z)
                 }
                 VAluOp::Fma | VAluOp::Fmac => {
                     let z = match c {
@@ -2259,15 +2285,20 @@ impl Gen<'_> {
             for (pos, &k) in ks.iter().enumerate() {
                 self.run_pos = pos;
                 let (pc, i, l) = &region[k];
+                // A wait generated as no code reads nothing (matmul's `s_waitcnt
+                // lgkmcnt(n)` between each two of its sixteen `v_fmac_f32`s ended their
+                // chain and stored the pass's rows).
+                let no_code = *l == Lower::Nop || *l == Lower::Step && Self::wait_is_no_code(i);
                 // Only a `v_fmac_f32` into the same row may read a chain's untested value.
                 let chained = self
                     .fmac_chain
                     .as_ref()
                     .is_some_and(|c| fmac_chainable(i, *l) && reg_index(i.dst) == c.row);
-                if !chained {
+                if !chained && !no_code {
                     self.fmac_chain_end();
                 }
                 match l {
+                    _ if no_code => {}
                     Lower::VAlu(_) | Lower::VCmp => self.inst(i, *l)?,
                     // The scalar instructions and waits, once (a wait may start a new block
                     // or call the interpreter: the `Wave` current first).
