@@ -64,6 +64,8 @@ struct Ctx {
     /// `HSAEMU_TRACE_WAVE`'s tracer, when it selects this dispatch's kernel.
     trace: Option<crate::wavetrace::Tracer>,
     next: AtomicU64,
+    /// Host workers of the dispatch: with one, `next` is claimed without a locked instruction.
+    workers: usize,
     stop: AtomicBool,
     fault: Mutex<Option<Fault>>,
     /// The caller's stop request and watchdog deadline.
@@ -376,6 +378,7 @@ fn run_dispatch(
         deterministic,
         trace,
         next: AtomicU64::new(0),
+        workers,
         stop: AtomicBool::new(false),
         fault: Mutex::new(None),
         totals: Default::default(),
@@ -534,7 +537,7 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
         // different host threads). A thread fills its RESIDENT slots only while its
         // work-groups outlast their slices, e.g. when they spin on one another.
         if free > 0 {
-            let n = ctx.next.fetch_add(1, Ordering::Relaxed);
+            let n = claim(ctx);
             if n < ctx.total_wgs {
                 let slot = free_slots[free - 1];
                 free -= 1;
@@ -600,6 +603,19 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
         }
     }
     (wgs, insts, lanes)
+}
+
+/// Claims the next work-group's number. The only worker of a dispatch claims with a plain
+/// load and store: a `lock xadd` also waits for the store buffer to drain (the last wave's
+/// row stores), which was 4 % of a gfx1030 vector add.
+fn claim(ctx: &Ctx) -> u64 {
+    if ctx.workers == 1 {
+        let n = ctx.next.load(Ordering::Relaxed);
+        ctx.next.store(n + 1, Ordering::Relaxed);
+        n
+    } else {
+        ctx.next.fetch_add(1, Ordering::Relaxed)
+    }
 }
 
 /// Sets up work-group `n`'s waves (initial register state, their compute unit) and LDS;
@@ -906,11 +922,23 @@ fn slice<const CHECK: bool, const TRACE: bool>(
     // The compiling tier, chosen once per slice like the variant: off under `--check` (its
     // checkers see only interpreted accesses) and for traced waves (which see every
     // instruction), so the plain interpreter's loop has no test of it.
-    let jit =
-        !CHECK && crate::jit::mode() != crate::jit::Mode::Off && ctx.program.jit_slots().is_some();
+    let mode = crate::jit::mode();
+    let mut tier = match ctx.program.jit_slots() {
+        Some(slots) if !CHECK && mode != crate::jit::Mode::Off => Some(Tier {
+            slots,
+            verify: mode == crate::jit::Mode::Verify,
+            last: None,
+        }),
+        _ => None,
+    };
     let gfx12 = ctx.gen.is_gfx12();
     loop {
         let mut progressed = false;
+        // A round's waves share their block lookups only: a block published meanwhile (a
+        // recompiled region) is taken up by the next round.
+        if let Some(t) = &mut tier {
+            t.last = None;
+        }
         // Waves still running and waiting at the barrier after this round.
         let (mut running, mut waiting) = (0usize, 0usize);
         // The barrier as each wave of this round sees it (GFX12's `s_barrier_signal_isfirst`
@@ -941,10 +969,9 @@ fn slice<const CHECK: bool, const TRACE: bool>(
                     let mut rec =
                         crate::wavetrace::WaveRecorder::new(t, &ctx.mem, id, wi as u32, base);
                     rec.slot_size = ctx.slot_size;
-                    run_wave::<CHECK, false, _>(ctx, id, w, &mut env, &mut rec)?;
+                    run_wave::<CHECK, _>(ctx, id, w, &mut env, &mut rec, None)?;
                 }
-                _ if jit => run_wave::<CHECK, true, _>(ctx, id, w, &mut env, &mut ())?,
-                _ => run_wave::<CHECK, false, _>(ctx, id, w, &mut env, &mut ())?,
+                _ => run_wave::<CHECK, _>(ctx, id, w, &mut env, &mut (), tier.as_mut())?,
             }
             if env.cache.last_load != 0 {
                 last_load[wi] = env.cache.last_load;
@@ -987,25 +1014,31 @@ fn slice<const CHECK: bool, const TRACE: bool>(
     }
 }
 
+/// The compiling tier as a slice runs it: the program's slots, whether to verify each
+/// region run, and the block the round's last wave entered and where. The waves of a
+/// work-group resume at the same PC after a barrier (and start at the same entry), so the
+/// next one takes that block without the lookup.
+struct Tier<'a> {
+    slots: &'a Arc<crate::jit::Slots>,
+    verify: bool,
+    last: Option<(u64, &'static crate::jit::Block)>,
+}
+
 /// Runs one wave for up to a quantum, until it ends, waits at a barrier or sleeps. `CHECK`:
-/// with the checkers of `--check`; `JIT`: with the compiling tier; `obs` sees each
-/// instruction (`()`: nothing, compiled away; a wave trace's recorder).
+/// with the checkers of `--check`; `tier`: with the compiling tier (never under `--check` or
+/// a wave trace: see `slice`); `obs` sees each instruction (`()`: nothing, compiled away; a
+/// wave trace's recorder).
 #[inline(always)]
-fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
+fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
     ctx: &Ctx,
     id: [u32; 3],
     w: &mut Wave,
     env: &mut Env,
     obs: &mut O,
+    tier: Option<&mut Tier>,
 ) -> Result<(), Fault> {
     let program = &*ctx.program;
-    // The compiling tier's slots (never under `--check` or a wave trace: see `slice`).
-    let jit = if JIT && !CHECK && !O::ACTIVE {
-        let verify = crate::jit::mode() == crate::jit::Mode::Verify;
-        program.jit_slots().map(|s| (s, verify))
-    } else {
-        None
-    };
+    let mut tier = tier.filter(|_| !CHECK && !O::ACTIVE);
     // Whether the PC is a block start: the turn's first instruction, a branch target, or
     // the instruction after one the tier cannot compile.
     let mut at_start = true;
@@ -1019,19 +1052,29 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
         turn += 1;
         let pc = w.pc;
         // Blocks start only at block starts, so the rest of the instructions pay one test.
-        if let (Some((slots, verify)), true) = (jit, at_start) {
-            let k = program.index(pc);
+        if let (Some(t), true) = (tier.as_deref_mut(), at_start) {
             let fetch = |a: u64| program.at(a).copied();
-            // A start at an instruction without a lowering (the `s_endpgm` a region left
-            // at) never compiles: it is not counted.
-            let block = match slots.block(k) {
-                Some(b) => Some(b),
-                None if program.at(pc).is_some_and(crate::jit::may_compile) => {
-                    let full = w.exec() == w.lane_mask;
-                    crate::jit::on_start(slots, k, &fetch, pc, w.wave32, full)
+            let block = match t.last {
+                Some((at, b)) if at == pc => Some(b),
+                _ => {
+                    let k = program.index(pc);
+                    // A start at an instruction without a lowering (the `s_endpgm` a region
+                    // left at) never compiles: it is not counted.
+                    let block = match t.slots.block(k) {
+                        Some(b) => Some(b),
+                        None if program.at(pc).is_some_and(crate::jit::may_compile) => {
+                            let full = w.exec() == w.lane_mask;
+                            crate::jit::on_start(t.slots, k, &fetch, pc, w.wave32, full)
+                        }
+                        None => None,
+                    };
+                    if let Some(b) = block {
+                        t.last = Some((pc, b));
+                    }
+                    block
                 }
-                None => None,
             };
+            let verify = t.verify;
             // The region runs for what is left of the turn (this instruction included) and
             // stops before a basic block that does not fit; when none did, the interpreter
             // runs this instruction (and reports its fault, if it is one).
@@ -1070,7 +1113,7 @@ fn run_wave<const CHECK: bool, const JIT: bool, O: crate::wavetrace::Observer>(
         obs.before(w, inst, env.lds);
         let result = exec::step::<CHECK>(w, inst, env);
         obs.after(w, inst, env.lds, result.is_err());
-        if jit.is_some() {
+        if tier.is_some() {
             at_start =
                 declined || !matches!(result, Ok(Flow::Next)) || !crate::jit::may_compile(inst);
             declined = false;

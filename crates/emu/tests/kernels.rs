@@ -136,6 +136,68 @@ fn reduce_sum_dynamic_lds() {
     }
 }
 
+/// The reduction over many work-groups on one host thread (whose worker claims work-groups
+/// without a locked instruction) and on two, wave32 and wave64: every work-group runs once,
+/// and its waves, parked at each barrier, resume where they stopped; sums from the CPU.
+#[test]
+fn reduce_sum_many_groups_one_and_two_threads() {
+    for t in ["gfx1030", GFX1030_W64, "gfx90a"] {
+        let (processor, extra) = compile_target(t);
+        let cov = code_object_version(t);
+        let path = hsaemu_testkit::compile_cl_with("cl/reduce.cl", processor, cov, extra);
+        let bytes = std::fs::read(path).expect("read compiled kernel");
+        // 150 full work-groups and a partial one.
+        let n: u32 = 150 * 256 + 77;
+        let input: Vec<i32> = (0..n as i32).map(|i| (i * 7919) % 1001 - 500).collect();
+        // Under `HSAEMU_JIT=verify` every region run in a dispatch is checked (and counted).
+        let verify = hsaemu_emu::jit::enabled()
+            && std::env::var("HSAEMU_JIT").is_ok_and(|v| v.trim() == "verify");
+        for threads in [1, 2] {
+            let e = from_bytes_threads(&bytes, processor, cov, threads);
+            for wg in [256u16, 64] {
+                let checked = hsaemu_emu::jit::stats().runs;
+                let groups = n.div_ceil(u32::from(wg));
+                let (bi, bp) = (
+                    e.buf_i32(&input),
+                    e.buf_i32(&vec![i32::MIN; groups as usize]),
+                );
+                let stats = e
+                    .try_run(
+                        "reduce_sum",
+                        &[
+                            Arg::Ptr(&bi),
+                            Arg::Ptr(&bp),
+                            Arg::U32(
+                                e.code
+                                    .kernel("reduce_sum")
+                                    .expect("kernel")
+                                    .group_segment_size,
+                            ),
+                            Arg::U32(n),
+                        ],
+                        [groups * u32::from(wg), 1, 1],
+                        [wg, 1, 1],
+                        4 * u32::from(wg),
+                    )
+                    .unwrap_or_else(|f| panic!("{t}: {f}"));
+                let what = format!("{t}, {threads} threads, work-groups of {wg}");
+                assert_eq!(stats.workgroups, u64::from(groups), "{what}");
+                if verify {
+                    let runs = hsaemu_emu::jit::stats().runs;
+                    assert!(runs > checked, "{what}: no region run was verified");
+                }
+                let p = bp.i32s();
+                for g in 0..groups as usize {
+                    let lo = g * wg as usize;
+                    let hi = (lo + wg as usize).min(n as usize);
+                    let want: i32 = input[lo..hi].iter().sum();
+                    assert_eq!(p[g], want, "{what}: group {g}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn reduce_sum_u64_atomics() {
     for t in TARGETS.into_iter().chain(TARGETS_RDNA3) {

@@ -1171,6 +1171,7 @@ pub(crate) fn on_start(
 /// (`w.pc` is then the next instruction's) and whether the last was `s_barrier` (the caller
 /// parks the wave). In `verify` mode also runs as many instructions in the interpreter on a
 /// copy of the wave and returns both states when they differ.
+#[inline]
 pub(crate) fn run(
     b: &'static Block,
     w: &mut Wave,

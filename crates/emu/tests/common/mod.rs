@@ -97,11 +97,16 @@ pub fn emu_cov(src: &str, target: &str, cov: u32) -> Emu {
 }
 
 pub fn from_bytes(bytes: &[u8], target: &str, cov: u32) -> Emu {
+    from_bytes_threads(bytes, target, cov, 2)
+}
+
+/// [`from_bytes`] on a GPU of `threads` host threads.
+pub fn from_bytes_threads(bytes: &[u8], target: &str, cov: u32, threads: usize) -> Emu {
     let mem = MemoryMap::new();
     let gpu = Gpu::new(
         GpuConfig {
             processor: target.to_string(),
-            threads: 2,
+            threads,
             ..GpuConfig::default()
         },
         mem.clone(),
