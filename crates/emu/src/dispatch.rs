@@ -780,11 +780,17 @@ fn workitem_ids(ctx: &Ctx, w: &mut Wave, first: u32, actual: [u32; 3], lanes: u3
         } else {
             0
         };
+        // v0 is `first + lane` (X < 1024: the packed fields do not carry into each other);
+        // the compiling tier skips testing what is set here (`Wave::id_rows`).
+        w.id_rows = crate::wave::ID_ROW0_LANE;
         if packed {
             for (l, x) in w.v[v][..n].iter_mut().enumerate() {
                 *x = pack(first + l as u32, cy, cz);
             }
         } else {
+            if dims > 0 {
+                w.id_rows |= crate::wave::ID_ROW1_UNIFORM;
+            }
             for (l, x) in w.v[v][..n].iter_mut().enumerate() {
                 *x = first + l as u32;
             }
