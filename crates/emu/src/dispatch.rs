@@ -796,6 +796,9 @@ fn workitem_ids(ctx: &Ctx, w: &mut Wave, first: u32, actual: [u32; 3], lanes: u3
         } else {
             0
         };
+        // v0 is `first + lane` (X < 1024: the packed fields do not carry into each other);
+        // the compiling tier skips testing what is set here (`Wave::id_rows`).
+        w.id_rows = crate::wave::ID_ROW0_LANE;
         if packed {
             for (l, x) in w.v[v][..n].iter_mut().enumerate() {
                 *x = pack(first + l as u32, cy, cz);
@@ -804,9 +807,11 @@ fn workitem_ids(ctx: &Ctx, w: &mut Wave, first: u32, actual: [u32; 3], lanes: u3
             for (l, x) in w.v[v][..n].iter_mut().enumerate() {
                 *x = first + l as u32;
             }
-            if dims > 0 {
-                w.v[v + 1][..n].fill(cy);
-            }
+            // v1 is Y, or undefined when the kernel does not enable it (cy is then 0):
+            // filled either way, so the tier's test of it is skipped too (vector add's
+            // `v_mad_u64_u32` reads v[0:1] on GFX10).
+            w.v[v + 1][..n].fill(cy);
+            w.id_rows |= crate::wave::ID_ROW1_UNIFORM;
             if dims > 1 {
                 w.v[v + 2][..n].fill(cz);
             }

@@ -95,7 +95,16 @@ pub(crate) struct Wave {
     pub lane_mask: u64,
     /// GFX10 FLAT_SCRATCH (hwregs FLAT_SCR_LO/HI, written by the kernel prologue).
     pub flat_scratch: u64,
+    /// What the dispatch's set-up knows of the ID rows in every lane of the wave, while
+    /// `instructions` is 0 (`ID_ROW0_LANE`, `ID_ROW1_UNIFORM`): a compiled region entered at
+    /// the kernel's first instruction then skips testing them (`jit/affine.rs`).
+    pub id_rows: u8,
 }
+
+/// `Wave::id_rows`: v0 holds lane 0's value plus the lane index.
+pub(crate) const ID_ROW0_LANE: u8 = 1;
+/// `Wave::id_rows`: v1 holds lane 0's value in every lane.
+pub(crate) const ID_ROW1_UNIFORM: u8 = 2;
 
 impl Wave {
     pub(crate) fn new() -> Wave {
@@ -118,6 +127,7 @@ impl Wave {
             sleep: 0,
             wave32: false,
             lane_mask: u64::MAX,
+            id_rows: 0,
             flat_scratch: 0,
         }
     }
@@ -316,6 +326,7 @@ impl Wave {
         self.sleep = 0;
         self.flat_scratch = 0;
         self.gws_wait = None;
+        self.id_rows = 0;
     }
 }
 

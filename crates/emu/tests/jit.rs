@@ -35,6 +35,8 @@ mod affine;
 #[path = "jit/lds_fmac.rs"]
 mod lds_fmac;
 
+mod common;
+
 /// Machine words of `text` for `mcpu` (llvm-mc-15).
 pub(crate) fn assemble(mcpu: &str, attr: &str, text: &str) -> Vec<u32> {
     let dir = std::env::temp_dir().join(format!("hsaemu-jit-test-{}", std::process::id()));
@@ -1081,6 +1083,8 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
             "the default MODE ran compiled code"
         );
     }
+    // Last: its dispatches compile in the background, which the counters above would see.
+    affine::fresh_waves_take_their_id_rows_from_the_dispatch();
 }
 
 /// Global buffer word `k`: `(0x8000 + k) << 16 | (0x1000 + k)` (a negative high half, so the

@@ -427,12 +427,15 @@ impl Gen<'_> {
     }
 
     /// The facts of the basic block at `pc` at its start: handed over by its predecessor,
-    /// else tested (`affine_test`; `general` where a test fails).
+    /// else tested (`affine_test`; `general` where a test fails). `entry`: the block is the
+    /// region's start and only the entry reaches it; on a wave that has run nothing yet,
+    /// the ID rows its dispatch set up (`Wave::id_rows`) are then known without a test.
     pub(super) fn facts_at_start(
         &mut self,
         pc: u64,
         tested: &BTreeMap<usize, i64>,
         general: Block,
+        entry: bool,
     ) {
         let (ok, bases) = {
             let p = &self.plans[&pc];
@@ -443,13 +446,50 @@ impl Gen<'_> {
         self.b.ins().brif(okv, join, &[], test, &[]);
         self.b.seal_block(test);
         self.enter(test);
-        self.affine_test(tested, general);
-        let facts: Vec<(usize, Value)> = self.aff.iter().map(|(&r, &(b, _))| (r, b)).collect();
-        for (r, b) in facts {
-            if let Some(&v) = bases.get(&r) {
-                self.b.def_var(v, b);
+        // The rows a fresh wave's set-up may vouch for, with the `Wave::id_rows` bit each
+        // needs, when those are all the rows tested (else one pass tests them all: two
+        // passes and the extra blocks cost gfx1030's vector add more than they saved).
+        let vouchable = |(&r, &s): (&usize, &i64)| (r, s) == (0, 1) || (r, s) == (1, 0);
+        let ids: BTreeMap<usize, i64> = if entry && tested.iter().all(vouchable) {
+            tested.clone()
+        } else {
+            BTreeMap::new()
+        };
+        let rest: BTreeMap<usize, i64> = tested
+            .iter()
+            .filter(|(r, _)| !ids.contains_key(r))
+            .map(|(&r, &s)| (r, s))
+            .collect();
+        if !ids.is_empty() {
+            let (known, unknown, more) = (
+                self.b.create_block(),
+                self.b.create_block(),
+                self.b.create_block(),
+            );
+            let fresh = self.fresh_ids(&ids);
+            self.b.ins().brif(fresh, known, &[], unknown, &[]);
+            self.b.seal_block(known);
+            self.b.seal_block(unknown);
+            // Known: each base is lane 0's value.
+            self.enter(known);
+            for &r in ids.keys() {
+                let x = self
+                    .b
+                    .ins()
+                    .load(types::I32, super::mf(), self.v, Self::row_offset(r, 0));
+                self.b.def_var(bases[&r], x);
             }
+            self.b.ins().jump(more, &[]);
+            self.enter(unknown);
+            self.affine_test(&ids, general);
+            self.def_tested_bases(&bases);
+            self.b.ins().jump(more, &[]);
+            self.b.seal_block(more);
+            self.enter(more);
         }
+        self.aff.clear();
+        self.affine_test(&rest, general);
+        self.def_tested_bases(&bases);
         self.b.ins().jump(join, &[]);
         self.b.seal_block(join);
         self.enter(join);
@@ -458,6 +498,39 @@ impl Gen<'_> {
             let base = self.b.use_var(bases[&r]);
             self.aff.insert(r, (base, s));
         }
+    }
+
+    /// Defines the base variables of the rows `affine_test` just found (`self.aff`).
+    fn def_tested_bases(&mut self, bases: &BTreeMap<usize, Variable>) {
+        let facts: Vec<(usize, Value)> = self.aff.iter().map(|(&r, &(b, _))| (r, b)).collect();
+        for (r, b) in facts {
+            if let Some(&v) = bases.get(&r) {
+                self.b.def_var(v, b);
+            }
+        }
+    }
+
+    /// Whether the wave has run no instruction yet and its set-up vouched for the ID rows
+    /// `ids` (`Wave::id_rows`; row 0 with stride 1, row 1 with stride 0), as an `i8`.
+    fn fresh_ids(&mut self, ids: &BTreeMap<usize, i64>) -> Value {
+        let need = ids.keys().fold(0u8, |m, &r| {
+            m | if r == 0 {
+                crate::wave::ID_ROW0_LANE
+            } else {
+                crate::wave::ID_ROW1_UNIFORM
+            }
+        });
+        let ptr = self.b.func.dfg.value_type(self.ctx);
+        let at = std::mem::offset_of!(CallCtx, wave) as i32;
+        let wave = self.b.ins().load(ptr, super::mf(), self.ctx, at);
+        let at = std::mem::offset_of!(crate::wave::Wave, instructions) as i32;
+        let ran = self.b.ins().load(types::I64, super::mf(), wave, at);
+        let at = std::mem::offset_of!(crate::wave::Wave, id_rows) as i32;
+        let rows = self.b.ins().load(types::I8, super::mf(), wave, at);
+        let rows = self.b.ins().band_imm(rows, i64::from(need));
+        let vouched = self.b.ins().icmp_imm(IntCC::Equal, rows, i64::from(need));
+        let none_ran = self.b.ins().icmp_imm(IntCC::Equal, ran, 0);
+        self.b.ins().band(vouched, none_ran)
     }
 
     /// Tests the plan's rows at the start of a basic block: each lane equal to lane 0's

@@ -860,7 +860,7 @@ impl Gen<'_> {
                 } else {
                     self.heads[0][&bb.pc]
                 };
-                self.facts_at_start(bb.pc, &plan.tested, general);
+                self.facts_at_start(bb.pc, &plan.tested, general, first);
                 self.handled = plan.handled;
             }
             let writes_before = self.exec_writes;

@@ -314,3 +314,55 @@ pub(crate) fn lane_affine_address_arithmetic_matches_the_definitions() {
     check_handed_over(Gen::Gfx90a, "gfx90a", "", 64);
     check_handed_over(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
 }
+
+/// Fresh waves (`Wave::id_rows`): a region entered at the kernel's first instruction on a
+/// wave that has run nothing takes v0 (and v1 where the set-up filled it) as the dispatch's
+/// set-up wrote them, without testing every lane. Vector add (`c[i] = a[i] + b[i]` for
+/// `i < n`, `i = get_global_id(0)`) dispatched once so its region compiles, then 1-D, where
+/// the set-up vouches for v0, and 2-D with work-groups 8 wide, where a wave spans several
+/// rows of X (v0 is not `base + lane`; the set-up must not vouch, and only `c[0..8]` is
+/// written). Each element from IEEE single addition of the inputs; wave64 (gfx90a's packed
+/// IDs, gfx1030 in wave64) and wave32 (gfx1030).
+pub(crate) fn fresh_waves_take_their_id_rows_from_the_dispatch() {
+    use super::common::{emu, Arg, GFX1030_W64};
+    if !jit::enabled() {
+        return;
+    }
+    for target in ["gfx90a", "gfx1030", GFX1030_W64] {
+        let e = emu("cl/vector_add.cl", target);
+        let n = 64 * 2048u32;
+        let a: Vec<f32> = (0..n).map(|i| 0.5 + i as f32).collect();
+        let b: Vec<f32> = (0..n).map(|i| 3.0 * i as f32 + 0.25).collect();
+        let (ba, bb) = (e.buf_f32(&a), e.buf_f32(&b));
+        let run = |grid: [u32; 3], wg: [u16; 3]| {
+            let bc = e.zeros(4 * n as usize);
+            let args = [Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bc), Arg::U32(n)];
+            e.run("vector_add", &args, grid, wg);
+            bc.f32s()
+        };
+        // Enough waves to reach the tier's threshold; the region compiles in the background.
+        let before = jit::stats().blocks;
+        run([n, 1, 1], [256, 1, 1]);
+        let t = std::time::Instant::now();
+        while jit::stats().blocks == before && t.elapsed().as_secs() < 60 {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert!(
+            jit::stats().blocks > before,
+            "{target}: vector add compiled"
+        );
+        let c = run([n, 1, 1], [256, 1, 1]);
+        for i in 0..n as usize {
+            assert_eq!(
+                c[i].to_bits(),
+                (a[i] + b[i]).to_bits(),
+                "{target} 1-D: c[{i}]"
+            );
+        }
+        let c = run([8, n / 8, 1], [8, 32, 1]);
+        for i in 0..n as usize {
+            let want = if i < 8 { a[i] + b[i] } else { 0.0 };
+            assert_eq!(c[i].to_bits(), want.to_bits(), "{target} 2-D: c[{i}]");
+        }
+    }
+}
