@@ -79,15 +79,15 @@ fi
 emu_tests=$(cargo test --workspace --no-run --message-format=json |
   grep '"reason":"compiler-artifact"' | grep -F '/crates/emu#' |
   grep -o '"executable":"[^"]*"' | cut -d'"' -f4 || true)
-kernels=$(grep '/deps/kernels-' <<<"$emu_tests" || true)
-[ -n "$kernels" ] || { echo "test.sh: hsaemu-emu's test binaries not found" >&2; exit 1; }
+emu=$(grep '/deps/emu-' <<<"$emu_tests" || true)
+[ -n "$emu" ] || { echo "test.sh: hsaemu-emu's test binaries not found" >&2; exit 1; }
 cd crates/emu
 for t in $emu_tests; do
   echo "HSAEMU_JIT=0 ${t#"$OLDPWD"/}"
   HSAEMU_JIT=0 "$t"
 done
-echo "HSAEMU_JIT=verify ${kernels#"$OLDPWD"/}"
-HSAEMU_JIT=verify "$kernels"
+echo "HSAEMU_JIT=verify ${emu#"$OLDPWD"/} kernels::"
+HSAEMU_JIT=verify "$emu" kernels::
 if [ "$prebuild_status" -ne 0 ]; then
   echo "test.sh: building the test kernels or HIP programs failed (above, and $prebuild_log)" >&2
   exit "$prebuild_status"

@@ -4,8 +4,7 @@
 //! only in the sense that both run the compiler's output of the device library's definition;
 //! each case also checks the bytes against the definition written out in the test.
 
-mod common;
-use common::*;
+use crate::common::*;
 use hsaemu_emu::DispatchStats;
 
 const SRC: &str = "cl/rocclr_blit.cl";

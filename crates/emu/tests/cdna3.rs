@@ -4,8 +4,7 @@
 //! address arithmetic (`v_lshl_add_u64`). Expected values come from the formats' definitions
 //! written here, never from the emulator.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 const SRC: &str = "cl/emu_cdna3.cl";
 

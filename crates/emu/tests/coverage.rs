@@ -4,8 +4,7 @@
 //! decodes through `hsaemu-isa`; its mnemonics are checked against llvm-objdump-15's, also for
 //! the gfx908/gfx90a matrix-core kernels (which all have semantics).
 
-mod common;
-use common::*;
+use crate::common::*;
 use hsaemu_emu::{Gpu, GpuConfig, MemoryMap};
 
 fn rocrand_code_object(target: &str) -> Vec<u8> {

@@ -3,8 +3,7 @@
 
 #![allow(clippy::needless_range_loop)] // references are indexed like the device buffers
 
-mod common;
-use common::*;
+use crate::common::*;
 use hsaemu_emu::FaultKind;
 
 #[test]

@@ -2,8 +2,7 @@
 
 #![allow(clippy::needless_range_loop)] // references are indexed like the device buffers
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn vector_add_all_targets() {

@@ -6,8 +6,7 @@
 //! The `gfx12_*` tests do the same for GFX12's VIMAGE/VSAMPLE (tests/kernels/cl/emu_mimg12.cl,
 //! clang-22 for gfx1201) with T#/S# words from ROCr's `resource_gfx12.h`.
 
-mod common;
-use common::*;
+use crate::common::*;
 use half::f16;
 
 const SRC: &str = "cl/emu_mimg.cl";

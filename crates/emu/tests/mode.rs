@@ -19,8 +19,7 @@
 
 #![allow(clippy::needless_range_loop)] // references are indexed like the device buffers
 
-mod common;
-use common::*;
+use crate::common::*;
 use half::f16;
 use hsaemu_codeobject::CodeObject;
 

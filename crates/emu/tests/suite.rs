@@ -5,8 +5,7 @@
 
 #![allow(clippy::needless_range_loop)] // references are indexed like the device buffers
 
-mod common;
-use common::*;
+use crate::common::*;
 
 fn ulp_diff(a: f32, b: f32) -> u64 {
     if a.is_nan() && b.is_nan() {

@@ -6,8 +6,7 @@
 
 #![allow(clippy::needless_range_loop)] // references are indexed like the device buffers
 
-mod common;
-use common::*;
+use crate::common::*;
 use hsaemu_emu::{FaultKind, KernelObjectFormat};
 
 /// The processors clang-15 emits code object V2 for (those of [`TARGETS_V2`]).

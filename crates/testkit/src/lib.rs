@@ -410,10 +410,19 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
     let compiler = if clang22 { "clang-22" } else { "clang-15" };
     if clang22 {
         // A first pass to bitcode shows which library calls clang-22 mangles differently from
-        // the 5.2 libraries; the shim (linked first) bridges them.
-        let mut probe = args.clone();
+        // the 5.2 libraries; the shim (linked first) bridges them. The code object version does
+        // not change which functions a kernel calls, so V5's probe serves V6 too (one clang run
+        // fewer for each of ~150 V6 outputs; docs/notes/ci-time.md, "Round 5").
+        let mut probe: Vec<String> = args
+            .iter()
+            .map(|a| match a.strip_prefix("-mcode-object-version=") {
+                Some(_) => "-mcode-object-version=5".to_string(),
+                None => a.clone(),
+            })
+            .collect();
         probe.extend(["-c".into(), "-emit-llvm".into()]);
-        let bc = cached_compile(compiler, &source_path(rel), &probe, &stem, "bc");
+        let probe_stem = format!("{}-{}{variant}-v5", stem_of(rel), sanitize(target));
+        let bc = cached_compile(compiler, &source_path(rel), &probe, &probe_stem, "bc");
         link_shim(&mut args, remembered_shim_for(&bc));
     }
     cached_compile(compiler, &source_path(rel), &args, &stem, "hsaco")
