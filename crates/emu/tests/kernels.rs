@@ -96,6 +96,14 @@ fn matmul_tiled_lds_barriers() {
     }
 }
 
+/// Each work-group's sum in `got` is the CPU's sum of its `wg` items of `input` (the last
+/// group partial).
+fn assert_group_sums(got: &[i32], input: &[i32], wg: u16, what: &str) {
+    for (g, items) in input.chunks(usize::from(wg)).enumerate() {
+        assert_eq!(got[g], items.iter().sum::<i32>(), "{what}: group {g}");
+    }
+}
+
 #[test]
 fn reduce_sum_dynamic_lds() {
     for t in TARGETS_W64
@@ -124,13 +132,7 @@ fn reduce_sum_dynamic_lds() {
                 4 * u32::from(wg),
             )
             .unwrap_or_else(|f| panic!("{t}: {f}"));
-            let p = bp.i32s();
-            for g in 0..groups as usize {
-                let lo = g * wg as usize;
-                let hi = (lo + wg as usize).min(n as usize);
-                let want: i32 = input[lo..hi].iter().sum();
-                assert_eq!(p[g], want, "{t} wg {wg} group {g}");
-            }
+            assert_group_sums(&bp.i32s(), &input, wg, &format!("{t} wg {wg}"));
         }
     }
 }
@@ -185,13 +187,7 @@ fn reduce_sum_many_groups_one_and_two_threads() {
                     let runs = hsaemu_emu::jit::stats().runs;
                     assert!(runs > checked, "{what}: no region run was verified");
                 }
-                let p = bp.i32s();
-                for g in 0..groups as usize {
-                    let lo = g * wg as usize;
-                    let hi = (lo + wg as usize).min(n as usize);
-                    let want: i32 = input[lo..hi].iter().sum();
-                    assert_eq!(p[g], want, "{what}: group {g}");
-                }
+                assert_group_sums(&bp.i32s(), &input, wg, &what);
             }
         }
     }

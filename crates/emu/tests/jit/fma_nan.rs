@@ -21,8 +21,8 @@ fn value(k: usize, l: usize) -> u32 {
     }
 }
 
-/// The first NaN of `ops`, quieted, else the fused result.
-fn fma(x: u32, y: u32, z: u32) -> u32 {
+/// The first NaN of `ops`, quieted, else the fused result (`lds_fmac.rs` uses it too).
+pub(crate) fn fma(x: u32, y: u32, z: u32) -> u32 {
     if let Some(&n) = [x, y, z].iter().find(|&&v| f32::from_bits(v).is_nan()) {
         return n | 0x40_0000;
     }

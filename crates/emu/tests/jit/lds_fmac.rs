@@ -7,6 +7,7 @@
 //! definitions (lane address + offset, `S0 * S1 + S2` fused, a NaN operand giving the
 //! first NaN quieted), run here on the LDS words.
 
+use super::fma_nan::fma;
 use super::{assemble, want_compiled_run};
 use hsaemu_emu::{jit, run_words_mem, Gen, WaveRegs};
 
@@ -48,16 +49,6 @@ fn word(k: usize) -> u32 {
         192..257 => 1024 + 4 * (k as u32 - 192),
         _ => ordinary,
     }
-}
-
-/// The first NaN of (x, y, z), quieted, else the fused result.
-fn fma(x: u32, y: u32, z: u32) -> u32 {
-    if let Some(&n) = [x, y, z].iter().find(|&&v| f32::from_bits(v).is_nan()) {
-        return n | 0x40_0000;
-    }
-    f32::from_bits(x)
-        .mul_add(f32::from_bits(y), f32::from_bits(z))
-        .to_bits()
 }
 
 fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
