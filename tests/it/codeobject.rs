@@ -109,9 +109,14 @@ fn inspect_text_lists_targets_kernels_and_arguments() {
     );
 }
 
+/// The directory `bad` writes its inputs to (removed by the test at its end).
+fn bad_dir() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("hsaemu-inspect-bad-{}", std::process::id()))
+}
+
 /// Runs inspect on `data` written to a file; returns (exit code, stderr).
 fn bad(name: &str, data: &[u8]) -> (Option<i32>, String, String) {
-    let dir = std::env::temp_dir().join(format!("hsaemu-inspect-bad-{}", std::process::id()));
+    let dir = bad_dir();
     std::fs::create_dir_all(&dir).expect("scratch dir");
     let path = dir.join(name);
     std::fs::write(&path, data).expect("write");
@@ -171,6 +176,7 @@ fn bad_input_gets_a_one_line_error_and_exit_status_1() {
         );
         assert!(stderr.contains(want), "{name}: `{stderr}` lacks `{want}`");
     }
+    let _ = std::fs::remove_dir_all(bad_dir());
     let out = inspect(&["/nonexistent/file.hsaco"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("hsaemu: /nonexistent/file.hsaco: "));

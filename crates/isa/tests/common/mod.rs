@@ -151,13 +151,11 @@ pub struct ObjdumpLine {
 /// knows) on an ELF and returns its instruction lines.
 pub fn objdump(elf: &[u8], mcpu: &str) -> Vec<ObjdumpLine> {
     let tool = hsaemu_testkit::tool(hsaemu_testkit::objdump_for(mcpu));
-    let dir = std::env::temp_dir().join(format!("hsaemu-isa-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let n = std::sync::atomic::AtomicUsize::new(0);
-    let _ = &n;
+    // A file of its own per call, removed after: no directory is left behind.
     static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let file = dir.join(format!(
-        "co{}.o",
+    let file = std::env::temp_dir().join(format!(
+        "hsaemu-isa-{}-{}.o",
+        std::process::id(),
         COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     ));
     std::fs::write(&file, elf).expect("write temp code object");
