@@ -406,7 +406,8 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
     if extra.contains(&"+enable-flat-scratch") {
         variant.push_str("-fs");
     }
-    let stem = format!("{}-{}{variant}-v{cov}", stem_of(rel), sanitize(target));
+    let stem_for = |cov: u32| format!("{}-{}{variant}-v{cov}", stem_of(rel), sanitize(target));
+    let stem = stem_for(cov);
     let compiler = if clang22 { "clang-22" } else { "clang-15" };
     if clang22 {
         // A first pass to bitcode shows which library calls clang-22 mangles differently from
@@ -421,8 +422,7 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
             })
             .collect();
         probe.extend(["-c".into(), "-emit-llvm".into()]);
-        let probe_stem = format!("{}-{}{variant}-v5", stem_of(rel), sanitize(target));
-        let bc = cached_compile(compiler, &source_path(rel), &probe, &probe_stem, "bc");
+        let bc = cached_compile(compiler, &source_path(rel), &probe, &stem_for(5), "bc");
         link_shim(&mut args, remembered_shim_for(&bc));
     }
     cached_compile(compiler, &source_path(rel), &args, &stem, "hsaco")

@@ -446,50 +446,35 @@ impl Gen<'_> {
         self.b.ins().brif(okv, join, &[], test, &[]);
         self.b.seal_block(test);
         self.enter(test);
-        // The rows a fresh wave's set-up may vouch for, with the `Wave::id_rows` bit each
-        // needs, when those are all the rows tested (else one pass tests them all: two
-        // passes and the extra blocks cost gfx1030's vector add more than they saved).
+        // On a fresh wave whose set-up vouched for every row tested (the ID rows), each
+        // base is lane 0's value and the test is skipped. Only when those are all the rows
+        // tested: two passes and the extra blocks cost gfx1030's vector add more than they
+        // saved.
         let vouchable = |(&r, &s): (&usize, &i64)| (r, s) == (0, 1) || (r, s) == (1, 0);
-        let ids: BTreeMap<usize, i64> = if entry && tested.iter().all(vouchable) {
-            tested.clone()
-        } else {
-            BTreeMap::new()
-        };
-        let rest: BTreeMap<usize, i64> = tested
-            .iter()
-            .filter(|(r, _)| !ids.contains_key(r))
-            .map(|(&r, &s)| (r, s))
-            .collect();
-        if !ids.is_empty() {
-            let (known, unknown, more) = (
-                self.b.create_block(),
-                self.b.create_block(),
-                self.b.create_block(),
-            );
-            let fresh = self.fresh_ids(&ids);
+        if entry && !tested.is_empty() && tested.iter().all(vouchable) {
+            let (known, unknown) = (self.b.create_block(), self.b.create_block());
+            let fresh = self.fresh_ids(tested);
             self.b.ins().brif(fresh, known, &[], unknown, &[]);
             self.b.seal_block(known);
             self.b.seal_block(unknown);
-            // Known: each base is lane 0's value.
             self.enter(known);
-            for &r in ids.keys() {
+            for &r in tested.keys() {
                 let x = self
                     .b
                     .ins()
                     .load(types::I32, super::mf(), self.v, Self::row_offset(r, 0));
                 self.b.def_var(bases[&r], x);
             }
-            self.b.ins().jump(more, &[]);
+            self.b.ins().jump(join, &[]);
             self.enter(unknown);
-            self.affine_test(&ids, general);
-            self.def_tested_bases(&bases);
-            self.b.ins().jump(more, &[]);
-            self.b.seal_block(more);
-            self.enter(more);
         }
-        self.aff.clear();
-        self.affine_test(&rest, general);
-        self.def_tested_bases(&bases);
+        self.affine_test(tested, general);
+        let facts: Vec<(usize, Value)> = self.aff.iter().map(|(&r, &(b, _))| (r, b)).collect();
+        for (r, b) in facts {
+            if let Some(&v) = bases.get(&r) {
+                self.b.def_var(v, b);
+            }
+        }
         self.b.ins().jump(join, &[]);
         self.b.seal_block(join);
         self.enter(join);
@@ -497,16 +482,6 @@ impl Gen<'_> {
         for (&r, &s) in tested {
             let base = self.b.use_var(bases[&r]);
             self.aff.insert(r, (base, s));
-        }
-    }
-
-    /// Defines the base variables of the rows `affine_test` just found (`self.aff`).
-    fn def_tested_bases(&mut self, bases: &BTreeMap<usize, Variable>) {
-        let facts: Vec<(usize, Value)> = self.aff.iter().map(|(&r, &(b, _))| (r, b)).collect();
-        for (r, b) in facts {
-            if let Some(&v) = bases.get(&r) {
-                self.b.def_var(v, b);
-            }
         }
     }
 
