@@ -937,6 +937,12 @@ fn slice<const CHECK: bool, const TRACE: bool>(
         _ => None,
     };
     let gfx12 = ctx.gen.is_gfx12();
+    // One region call context for the slice's entries outside `verify` (whose runs take a
+    // journal each): its pointers are `env`'s, which stays in place for the slice.
+    let mut prepared = match &tier {
+        Some(t) if !t.verify => Some(crate::jit::CallCtx::new(&mut env, None)),
+        _ => None,
+    };
     loop {
         let mut progressed = false;
         // A round's waves share their block lookups only: a block published meanwhile (a
@@ -974,9 +980,17 @@ fn slice<const CHECK: bool, const TRACE: bool>(
                     let mut rec =
                         crate::wavetrace::WaveRecorder::new(t, &ctx.mem, id, wi as u32, base);
                     rec.slot_size = ctx.slot_size;
-                    run_wave::<CHECK, _>(ctx, id, w, &mut env, &mut rec, None)?;
+                    run_wave::<CHECK, _>(ctx, id, w, &mut env, &mut rec, None, Resume::START)?;
                 }
-                _ => run_wave::<CHECK, _>(ctx, id, w, &mut env, &mut (), tier.as_mut())?,
+                _ => {
+                    let resume = match (tier.as_mut(), prepared.as_mut()) {
+                        (Some(t), Some(call)) => enter(ctx, w, t, call),
+                        _ => Some(Resume::START),
+                    };
+                    if let Some(resume) = resume {
+                        run_wave::<CHECK, _>(ctx, id, w, &mut env, &mut (), tier.as_mut(), resume)?;
+                    }
+                }
             }
             if env.cache.last_load != 0 {
                 last_load[wi] = env.cache.last_load;
@@ -1029,6 +1043,62 @@ struct Tier<'a> {
     last: Option<(u64, &'static crate::jit::Block)>,
 }
 
+/// Where [`run_wave`] takes up a wave's turn: the instructions of the turn already run, whether
+/// the PC is a block start, and whether the region there declined its first instruction.
+#[derive(Clone, Copy)]
+struct Resume {
+    turn: u32,
+    at_start: bool,
+    declined: bool,
+}
+
+impl Resume {
+    /// A turn from its start.
+    const START: Resume = Resume {
+        turn: 0,
+        at_start: true,
+        declined: false,
+    };
+}
+
+/// Starts a wave's turn in the block the round's previous wave entered at the same PC
+/// (every wave of a round after a barrier's release, or at a work-group's start) through the
+/// slice's prepared `call`: what [`run_wave`]'s first pass does, without its lookup or a
+/// context per entry. Returns where `run_wave` takes the turn up (`None`: the turn is over,
+/// the wave parked at a barrier or ended at `s_endpgm`).
+#[inline(always)]
+fn enter(ctx: &Ctx, w: &mut Wave, t: &mut Tier, call: &mut crate::jit::CallCtx) -> Option<Resume> {
+    let b = match t.last {
+        Some((at, b)) if at == w.pc && b.runs(w) => b,
+        _ => return Some(Resume::START),
+    };
+    match b.call(call, w, QUANTUM) {
+        // Declined: the interpreter runs this instruction, as part of the turn's first.
+        (0, _) => Some(Resume {
+            turn: 0,
+            at_start: false,
+            declined: true,
+        }),
+        (n, parked) => {
+            w.instructions += u64::from(n);
+            if parked {
+                w.state = WaveState::Barrier;
+                return None;
+            }
+            if n < QUANTUM && ctx.program.at(w.pc).is_some_and(|i| i.op == Op::S_ENDPGM) {
+                w.instructions += 1;
+                w.state = WaveState::Done;
+                return None;
+            }
+            Some(Resume {
+                turn: n,
+                at_start: true,
+                declined: false,
+            })
+        }
+    }
+}
+
 /// Runs one wave for up to a quantum, until it ends, waits at a barrier or sleeps. `CHECK`:
 /// with the checkers of `--check`; `tier`: with the compiling tier (never under `--check` or
 /// a wave trace: see `slice`); `obs` sees each instruction (`()`: nothing, compiled away; a
@@ -1041,18 +1111,19 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
     env: &mut Env,
     obs: &mut O,
     tier: Option<&mut Tier>,
+    resume: Resume,
 ) -> Result<(), Fault> {
     let program = &*ctx.program;
     let mut tier = tier.filter(|_| !CHECK && !O::ACTIVE);
     // Whether the PC is a block start: the turn's first instruction, a branch target, or
     // the instruction after one the tier cannot compile.
-    let mut at_start = true;
+    let mut at_start = resume.at_start;
     // Counted in instructions, compiled or not, so a wave's turns (and so the interleaving of
     // waves, which `--deterministic` fixes) are the same with or without the tier.
-    let mut turn = 0;
+    let mut turn = resume.turn;
     // Whether the interpreter is about to run an instruction a compiled region left to it
     // (a memory access its fast path declined; the instruction after it starts a block).
-    let mut declined = false;
+    let mut declined = resume.declined;
     while turn < QUANTUM {
         turn += 1;
         let pc = w.pc;

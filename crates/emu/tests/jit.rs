@@ -35,6 +35,9 @@ mod affine;
 #[path = "jit/lds_fmac.rs"]
 mod lds_fmac;
 
+#[path = "jit/rounds.rs"]
+mod rounds;
+
 mod common;
 
 /// Machine words of `text` for `mcpu` (llvm-mc-15).
@@ -1085,6 +1088,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     }
     // Last: its dispatches compile in the background, which the counters above would see.
     affine::fresh_waves_take_their_id_rows_from_the_dispatch();
+    rounds::a_rounds_waves_run_with_their_own_state();
 }
 
 /// Global buffer word `k`: `(0x8000 + k) << 16 | (0x1000 + k)` (a negative high half, so the

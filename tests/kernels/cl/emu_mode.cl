@@ -148,3 +148,14 @@ kernel void div64(global const double *a, global const double *b, global double 
     size_t i = get_global_id(0);
     out[i] = a[i] / b[i];
 }
+
+// c = a + b under `mode`, written by every wave before a barrier, so all the waves of a
+// work-group resume at the add's PC one after another (crates/emu/tests/jit/rounds.rs: a
+// compiled region there must not run under a MODE other than the default).
+kernel void add_after_barrier(global const float *a, global const float *b, global float *c,
+                              uint mode, uint zero) {
+    uint z = set_mode(mode, zero);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    size_t i = get_global_id(0);
+    c[i] = pin(a[i], z) + b[i];
+}
