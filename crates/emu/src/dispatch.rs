@@ -1061,17 +1061,28 @@ impl Resume {
     };
 }
 
-/// Starts a wave's turn in the block the round's previous wave entered at the same PC
-/// (every wave of a round after a barrier's release, or at a work-group's start) through the
-/// slice's prepared `call`: what [`run_wave`]'s first pass does, without its lookup or a
-/// context per entry. Returns where `run_wave` takes the turn up (`None`: the turn is over,
+/// Starts a wave's turn in the compiled block at its PC through the slice's prepared `call`:
+/// what [`run_wave`]'s first pass does, without a context per entry, and without the lookup
+/// when the round's previous wave entered the same block there (every wave of a round after
+/// a barrier's release, or at a work-group's start, but the first). Returns where `run_wave` takes the turn up (`None`: the turn is over,
 /// the wave parked at a barrier or ended at `s_endpgm`).
 #[inline(always)]
 fn enter(ctx: &Ctx, w: &mut Wave, t: &mut Tier, call: &mut crate::jit::CallCtx) -> Option<Resume> {
     let b = match t.last {
-        Some((at, b)) if at == w.pc && b.runs(w) => b,
-        _ => return Some(Resume::START),
+        Some((at, b)) if at == w.pc => b,
+        // The round's first wave: a block published at its PC (else `run_wave` counts the
+        // start towards compiling it).
+        _ => match t.slots.block(ctx.program.index(w.pc)) {
+            Some(b) => {
+                t.last = Some((w.pc, b));
+                b
+            }
+            None => return Some(Resume::START),
+        },
     };
+    if !b.runs(w) {
+        return Some(Resume::START);
+    }
     match b.call(call, w, QUANTUM) {
         // Declined: the interpreter runs this instruction, as part of the turn's first.
         (0, _) => Some(Resume {
