@@ -1064,8 +1064,9 @@ impl Resume {
 /// Starts a wave's turn in the compiled block at its PC through the slice's prepared `call`:
 /// what [`run_wave`]'s first pass does, without a context per entry, and without the lookup
 /// when the round's previous wave entered the same block there (every wave of a round after
-/// a barrier's release, or at a work-group's start, but the first). Returns where `run_wave` takes the turn up (`None`: the turn is over,
-/// the wave parked at a barrier or ended at `s_endpgm`).
+/// a barrier's release, or at a work-group's start, but the first). Returns where `run_wave`
+/// takes the turn up (`None`: the turn is over, the wave parked at a barrier or ended at
+/// `s_endpgm`).
 #[inline(always)]
 fn enter(ctx: &Ctx, w: &mut Wave, t: &mut Tier, call: &mut crate::jit::CallCtx) -> Option<Resume> {
     let b = match t.last {
@@ -1083,7 +1084,9 @@ fn enter(ctx: &Ctx, w: &mut Wave, t: &mut Tier, call: &mut crate::jit::CallCtx) 
     if !b.runs(w) {
         return Some(Resume::START);
     }
-    match b.call(call, w, QUANTUM) {
+    // SAFETY: `slice` made `call` from its `Env`, which stays in place with the same LDS and
+    // region cache for the slice and is not borrowed while a wave runs here.
+    match unsafe { b.call(call, w, QUANTUM) } {
         // Declined: the interpreter runs this instruction, as part of the turn's first.
         (0, _) => Some(Resume {
             turn: 0,

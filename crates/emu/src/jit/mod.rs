@@ -655,7 +655,8 @@ impl Block {
         journal: Option<&mut exec::jit_fast::Journal>,
     ) -> (u32, u32, bool) {
         let mut ctx = CallCtx::new(env, journal);
-        let (n, parked) = self.call(&mut ctx, w, budget);
+        // SAFETY: `ctx` was just made from `env`, borrowed for the whole call.
+        let (n, parked) = unsafe { self.call(&mut ctx, w, budget) };
         (n, ctx.calls, parked)
     }
 
@@ -663,8 +664,17 @@ impl Block {
     /// region entries, [`CallCtx::new`]): sets its wave to `w` and clears its outputs, calls
     /// the region and counts its misses. Returns the instructions executed and whether the
     /// wave is to be parked at a barrier.
+    ///
+    /// # Safety
+    /// `ctx` was made by [`CallCtx::new`] from an `Env` that is still live and in place, with
+    /// the same `lds` and `cache`, and nothing else borrows it during the call.
     #[inline]
-    pub(crate) fn call(&'static self, ctx: &mut CallCtx, w: &mut Wave, budget: u32) -> (u32, bool) {
+    pub(crate) unsafe fn call(
+        &'static self,
+        ctx: &mut CallCtx,
+        w: &mut Wave,
+        budget: u32,
+    ) -> (u32, bool) {
         let v = w.v.as_mut_ptr().cast::<u32>();
         let wp: *mut Wave = w;
         ctx.wave = wp;
