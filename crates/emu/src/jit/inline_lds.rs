@@ -445,8 +445,7 @@ impl Gen<'_> {
                 Shape::Uniform => {
                     for k in 0..e.dwords {
                         let off = (e.off + 4 * k) as i32;
-                        let x = self.b.ins().load(types::I32, lds_flags(), p, off);
-                        let x = self.b.ins().splat(types::I32X4, x);
+                        let x = self.lds_splat(p, off);
                         loaded.push((row(k), x));
                     }
                 }
@@ -581,8 +580,7 @@ impl Gen<'_> {
     ) -> Value {
         let (p, off, uniform) = at;
         let x = if uniform {
-            let x = self.b.ins().load(types::I32, lds_flags(), p, off);
-            self.b.ins().splat(types::I32X4, x)
+            self.lds_splat(p, off)
         } else {
             self.b.ins().load(types::I32X4, lds_flags(), p, off)
         };
@@ -692,6 +690,19 @@ impl Gen<'_> {
         // (`exit_if` seals the block after it.)
         self.exit_if(out, pc);
         self.lds_base()
+    }
+
+    /// The LDS dword at `p + off` in four lanes: loaded as an `f32` (the bits unchanged),
+    /// so x86 broadcasts it from memory (`vbroadcastss`; as an `i32` it went through a
+    /// general register: three instructions).
+    fn lds_splat(&mut self, p: Value, off: i32) -> Value {
+        let x = self.b.ins().load(types::F32, lds_flags(), p, off);
+        let x = self.b.ins().splat(types::F32X4, x);
+        self.b.ins().bitcast(
+            types::I32X4,
+            MemFlags::new().with_endianness(Endianness::Little),
+            x,
+        )
     }
 
     /// Lanes `lanes` of the eight `i32` lanes of `x` then `y`.
