@@ -2,8 +2,8 @@
 //! address rows set before the block (uniform per 4 lanes, contiguous, and contiguous by
 //! 8 bytes for `ds_read_b64`), so the region is compiled on the shapes the wave holds,
 //! their loads go group by group straight into a `v_fmac_f32` chain with waits in it.
-//! Also a row the run's `v_mul_f32` writes and a `ds_read2` then overwrites in the same
-//! pass (the load's value must be left), NaNs from the LDS in some lanes (the chain's
+//! Also rows the run's `v_mul_f32`s write and a `ds_read2` then overwrites in the same
+//! pass (the load's value must be left; one read after, one not), NaNs from the LDS in some lanes (the chain's
 //! recomputation reads the loaded rows back), and an address past the LDS (the region
 //! leaves before the run and the interpreter reports the fault). Expected registers from
 //! the definitions (lane address + offset, `S0 * S1 + S2` fused, a NaN operand giving the
@@ -19,6 +19,8 @@ const PROGRAM: &str = "ds_read2_b32 v[12:13], v7 offset0:6 offset1:7
      ds_read2_b32 v[20:21], v9 offset1:16
      v_mul_f32 v30, v12, v13
      ds_read2_b32 v[30:31], v9 offset0:32 offset1:48
+     v_mul_f32 v32, v12, v13
+     ds_read2_b32 v[32:33], v9 offset0:64 offset1:80
      ds_read_b64 v[40:41], v7 offset:8
      ds_read_b64 v[42:43], v10 offset:16
      s_waitcnt lgkmcnt(2)
@@ -81,6 +83,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         (v[12][l], v[13][l]) = (word(a + 6), word(a + 7));
         (v[20][l], v[21][l]) = (word(b), word(b + 16));
         (v[30][l], v[31][l]) = (word(b + 32), word(b + 48));
+        (v[32][l], v[33][l]) = (word(b + 64), word(b + 80));
         (v[40][l], v[41][l]) = (word(a + 2), word(a + 3));
         (v[42][l], v[43][l]) = (word(c + 4), word(c + 5));
         let mut acc = v[5][l];
@@ -89,7 +92,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         }
         v[5][l] = acc;
         nans += usize::from(f32::from_bits(acc).is_nan());
-        for reg in [5, 12, 13, 20, 21, 30, 31, 40, 41, 42, 43] {
+        for reg in [5, 12, 13, 20, 21, 30, 31, 32, 33, 40, 41, 42, 43] {
             assert_eq!(r.v[reg][l], want[reg][l], "{what}: v{reg} lane {l}");
         }
     }
