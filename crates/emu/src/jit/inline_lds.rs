@@ -26,6 +26,15 @@
 //!   contiguous (no overlap at all), since the interpreter writes every lane's first dword
 //!   before any second one.
 //! - `lane_ops` counts the wave's lanes, as the interpreter does under a full EXEC.
+//! - **In runs** (`lower.rs`'s `group_major`). A load of one or two dwords per lane whose
+//!   address row the region never writes is compiled for the shape the requesting wave's
+//!   row had (`predict_ds_shapes`, with the lane-affine facts) and joins a run of lane-wise
+//!   instructions: shape and range are tested before the run (`ds_run_checks`; a wrong
+//!   shape is a lane-fact miss, and either leaves before the run), each group pass loads
+//!   its groups, and a row only `v_fmac_f32`s read is loaded where one reads it
+//!   (`ds_lazy`; loaded at the DS instruction and kept, matmul's 32 rows per group were
+//!   spilled). Matmul's sixteen `ds_read2_b32`s then cost per group two address loads
+//!   and, per row, one LDS load and its store into the `Wave`.
 
 use super::super::{mf, DsRow, Gen};
 use crate::decode::{Atom, Fmt, Inst, Kind, VGPR};
@@ -104,7 +113,7 @@ enum Shape {
 pub(in crate::jit) fn run_ds_load(
     i: &Inst,
     pred: &HashMap<(usize, u32), bool>,
-) -> Option<(usize, u32, Vec<usize>)> {
+) -> Option<super::super::RunDsLoad> {
     let elems = elements(i)?;
     if i.mem.kind != Kind::Load {
         return None;

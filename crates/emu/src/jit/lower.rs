@@ -24,7 +24,10 @@
 //!   mask a later instruction of the run overwrites is never assembled (`mask_use`), and
 //!   one nothing in the run reads is not forwarded. After the run its rows are read again
 //!   from the `Wave`. Nothing in a pass can observe the `Wave` (no exit, no call; a wait
-//!   in a run stores the pass's rows first), so every exit still sees every row.
+//!   in a run stores the pass's rows first), so every exit still sees every row. A DS load
+//!   whose address rows' shape the region was compiled for (`predict_ds_shapes`) joins a
+//!   run, its shape and range tested before the run; its rows are loaded from the LDS
+//!   where a `v_fmac_f32` reads them (`ds_lazy`) and stored into the `Wave` there.
 //! - **Two variants.** The body is generated twice: once blending each vector result under
 //!   EXEC, once for a full EXEC (all lanes of the wave size) without blends and with
 //!   constant lane counts; the entry picks one. In the full variant an instruction that
@@ -415,6 +418,10 @@ enum Src {
     /// The same 32 bits in every lane (an SGPR read once, or a constant).
     Uniform(Value),
 }
+
+/// A DS load a run may take (`run_ds_load`): its address row, dwords per lane and the rows
+/// it writes.
+type RunDsLoad = (usize, u32, Vec<usize>);
 
 /// The SGPRs (by code) a variant's first basic block defined.
 type Defined = BTreeSet<usize>;
@@ -3107,13 +3114,15 @@ fn lazy_ds_rows(region: &[(u64, Inst, Lower)], ks: &[usize]) -> HashSet<(usize, 
 /// lane-mask ones (carry-in, `v_cndmask`'s select) only as a whole pair a carry or compare
 /// wrote (forwarded per group). Between them, generated with the first group: scalar ALU
 /// operations that read no SGPR the run writes and write none it writes or has read, and
-/// the waits (no registers; the run touches no memory).
+/// the waits (no registers). The only memory a run touches is its DS loads whose address
+/// row has a predicted shape (`run_ds_load`), not written earlier in the run: their checks
+/// go before it (`ds_run_checks`), and nothing in a run writes the LDS.
 fn lane_run(
     region: &[(u64, Inst, Lower)],
     ks: &[usize],
     wave32: bool,
     on_facts: &HashSet<usize>,
-    ds_load: &dyn Fn(&Inst) -> Option<(usize, u32, Vec<usize>)>,
+    ds_load: &dyn Fn(&Inst) -> Option<RunDsLoad>,
 ) -> (usize, usize) {
     // The SGPRs written so far, each with the pair whose forwarded select holds it (none
     // for `v_mad_u64_u32`'s overflow), and those the vector instructions read.

@@ -106,8 +106,9 @@ pub(crate) enum Variants {
     Full,
 }
 
-/// Whether regions use lane-affine facts (`lower.rs`'s `affine.rs`); `HSAEMU_JIT_AFFINE=0`
-/// turns them off (measuring what they gain, or ruling them out).
+/// Whether regions use lane-affine facts (`lower.rs`'s `affine.rs`, and the DS address
+/// shapes of `ds_pred`); `HSAEMU_JIT_AFFINE=0` turns them off (measuring what they gain,
+/// or ruling them out).
 fn affine_on() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
     *ON.get_or_init(|| std::env::var("HSAEMU_JIT_AFFINE").map_or(true, |v| v != "0"))
@@ -1480,7 +1481,7 @@ mod tests {
         let words = COUNTED_LOOP;
         let insts = decoded(gen, &words);
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
-        let b = compile_now(&fetch, 0, false).expect("compiled");
+        let b = compile_now(&fetch, 0, &Wave::new()).expect("compiled");
         assert_eq!(b.n, 6, "the loop and its set-up, up to s_endpgm");
         let mut w = Wave::new();
         for l in 0..LANES {
@@ -1515,7 +1516,7 @@ mod tests {
         let insts = decoded(gen, &words);
         assert_eq!(compilable(&insts[1]), Some(Lower::Barrier));
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
-        let b = compile_now(&fetch, 0, false).expect("compiled");
+        let b = compile_now(&fetch, 0, &Wave::new()).expect("compiled");
         assert_eq!(b.n, 2, "up to the barrier");
         let mut w = Wave::new();
         w.set_exec(u64::MAX);
@@ -1551,7 +1552,7 @@ mod tests {
         let words = COUNTED_LOOP;
         let insts = decoded(gen, &words);
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
-        let b = compile_now(&fetch, 0, false).expect("compiled");
+        let b = compile_now(&fetch, 0, &Wave::new()).expect("compiled");
         assert_eq!(b.entries, [8], "the loop's head");
         let mut w = Wave::new();
         for l in 0..LANES {
@@ -1737,8 +1738,8 @@ mod tests {
         let compiled = [decode(gen, &[0x7e02_0200])]; // v_mov_b32 v1, s0
         let claimed = [decode(gen, &[0x7e02_0201])]; // v_mov_b32 v1, s1
         assert_eq!(compilable(&compiled[0]), Some(Lower::VAlu(VAluOp::Mov)));
-        let b =
-            compile_now(&|a| compiled.get(a as usize / 4).copied(), 0, false).expect("compiled");
+        let b = compile_now(&|a| compiled.get(a as usize / 4).copied(), 0, &Wave::new())
+            .expect("compiled");
         assert_eq!(b.n, 1);
         let mut w = Wave::new();
         w.s[0] = 7;
