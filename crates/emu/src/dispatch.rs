@@ -1153,8 +1153,7 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
                     let block = match t.slots.block(k) {
                         Some(b) => Some(b),
                         None if program.at(pc).is_some_and(crate::jit::may_compile) => {
-                            let full = w.exec() == w.lane_mask;
-                            crate::jit::on_start(t.slots, k, &fetch, pc, w.wave32, full)
+                            crate::jit::on_start(t.slots, k, &fetch, pc, w)
                         }
                         None => None,
                     };

@@ -189,7 +189,7 @@ fn run(
             let pc = w.pc;
             let block = *blocks
                 .entry(pc)
-                .or_insert_with(|| crate::jit::compile_now(&fetch, pc, w.wave32));
+                .or_insert_with(|| crate::jit::compile_now(&fetch, pc, &w));
             if let Some(b) = block.filter(|b| b.runs(&w)) {
                 let budget = ((1 << 20) - count) as u32;
                 // The buffer is copied and compared by the check (no journal: stores run

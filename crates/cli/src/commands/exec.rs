@@ -47,7 +47,8 @@ Environment (read by the runtime in the program, and by hsaemu):
                   instead of generating it inline (for measuring the difference)
   HSAEMU_JIT_DISASM  set: print each compiled region's x86-64 code (Cranelift's listing)
   HSAEMU_JIT_AFFINE  0: compiled regions do not use lane-affine facts (rows known to hold
-                  base + stride·lane, tested at run time) for measuring the difference
+                  base + stride·lane, and DS address rows' shapes predicted from the wave,
+                  tested at run time) for measuring the difference
   HSAEMU_CHECK    comma list of checks (race, uninit, bounds), as --check; findings are
                   printed at exit and the status is then 66
   HSAEMU_BIN      scripts/hip-tests.sh only: the hsaemu binary to run the HIP programs with";

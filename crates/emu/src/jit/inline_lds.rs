@@ -26,6 +26,15 @@
 //!   contiguous (no overlap at all), since the interpreter writes every lane's first dword
 //!   before any second one.
 //! - `lane_ops` counts the wave's lanes, as the interpreter does under a full EXEC.
+//! - **In runs** (`lower.rs`'s `group_major`). A load of one or two dwords per lane whose
+//!   address row the region never writes is compiled for the shape the requesting wave's
+//!   row had (`predict_ds_shapes`, with the lane-affine facts) and joins a run of lane-wise
+//!   instructions: shape and range are tested before the run (`ds_run_checks`; a wrong
+//!   shape is a lane-fact miss, and either leaves before the run), each group pass loads
+//!   its groups, and a row only `v_fmac_f32`s read is loaded where one reads it
+//!   (`ds_lazy`; loaded at the DS instruction and kept, matmul's 32 rows per group were
+//!   spilled). Matmul's sixteen `ds_read2_b32`s then cost per group two address loads
+//!   and, per row, one LDS load and its store into the `Wave`.
 
 use super::super::{mf, DsRow, Gen};
 use crate::decode::{Atom, Fmt, Inst, Kind, VGPR};
@@ -34,6 +43,7 @@ use crate::ops::Op;
 use crate::wave::reg_index;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, ConstantData, Endianness, InstBuilder, MemFlags, Value};
+use std::collections::HashMap;
 
 /// One element of a DS access: byte offset from the lane's address, the first VGPR code of
 /// its data (a store's source, a load's destination) and its dwords per lane.
@@ -95,6 +105,92 @@ fn lds_flags() -> MemFlags {
 enum Shape {
     Contiguous,
     Uniform,
+}
+
+/// A DS load a run's group pass may take (`Gen::group_major`): its address row and
+/// dwords per lane, when the region was compiled with a shape predicted for that row
+/// (`predict_ds_shapes`), and the rows it writes.
+pub(in crate::jit) fn run_ds_load(
+    i: &Inst,
+    pred: &HashMap<(usize, u32), bool>,
+) -> Option<super::super::RunDsLoad> {
+    let elems = elements(i)?;
+    if i.mem.kind != Kind::Load {
+        return None;
+    }
+    let d = elems[0].dwords;
+    let arow = reg_index(i.src[0]);
+    // Two dwords per lane at most contiguous (`ds_access`'s forms).
+    if d > 2 || !pred.contains_key(&(arow, d)) {
+        return None;
+    }
+    let rows = elems
+        .iter()
+        .flat_map(|e| (0..e.dwords).map(move |k| reg_index(e.reg + k as u16)))
+        .collect();
+    Some((arow, d, rows))
+}
+
+/// The rows DS load `i` writes (None for anything but `ds_dwords`'s loads).
+pub(in crate::jit) fn ds_load_rows(i: &Inst) -> Option<Vec<usize>> {
+    let elems = elements(i)?;
+    (i.mem.kind == Kind::Load).then(|| {
+        elems
+            .iter()
+            .flat_map(|e| (0..e.dwords).map(move |k| reg_index(e.reg + k as u16)))
+            .collect()
+    })
+}
+
+/// The shapes of the DS load address rows of `insts` (a region about to be compiled) as
+/// `rows` (the requesting wave's VGPRs, `lanes` of them, under a full EXEC) hold them:
+/// (row, dwords per lane) → every group uniform (true) or every group contiguous (false).
+/// Only rows no instruction of the region writes (as far as its destination field says),
+/// so the wave's values are those the loads will see; a group pass lowers those loads
+/// for the predicted shape alone, tested before it (`Gen::ds_run_checks`).
+pub(in crate::jit) fn predict_ds_shapes(
+    insts: &[(u64, Inst, Lower)],
+    rows: &[crate::wave::Row],
+    lanes: usize,
+) -> HashMap<(usize, u32), bool> {
+    let mut written = std::collections::HashSet::new();
+    for (_, i, l) in insts {
+        if i.dst >= VGPR && i.dst < VGPR + 256 {
+            // A memory instruction's data rows, two for anything else (a 64-bit result;
+            // a wider one unseen here only makes a miss, which the test before the run
+            // catches).
+            let m = i.mem;
+            let n = match l {
+                Lower::Mem if m.two => 2 * usize::from(m.bytes) / 4,
+                Lower::Mem => (usize::from(m.bytes) * usize::from(m.count.max(1)) / 4).max(1),
+                _ => 2,
+            };
+            let d = reg_index(i.dst);
+            written.extend(d..d + n);
+        }
+    }
+    let mut out = HashMap::new();
+    for (_, i, _) in insts {
+        let Some(elems) = elements(i) else {
+            continue;
+        };
+        let d = elems[0].dwords;
+        let arow = reg_index(i.src[0]);
+        if i.mem.kind != Kind::Load || d > 2 || written.contains(&arow) {
+            continue;
+        }
+        let Some(r) = rows.get(arow) else {
+            continue;
+        };
+        let groups = || r[..lanes].chunks_exact(4);
+        let uniform = groups().all(|g| g.iter().all(|&x| x == g[0]));
+        let contiguous =
+            groups().all(|g| (0..4u32).all(|j| g[j as usize] == g[0].wrapping_add(4 * d * j)));
+        if uniform || contiguous {
+            out.insert((arow, d), uniform);
+        }
+    }
+    out
 }
 
 impl Gen<'_> {
@@ -329,36 +425,187 @@ impl Gen<'_> {
         }
         for g in 0..self.groups {
             let p = self.group_ptr(arow, g, base);
-            let mut loaded: Vec<(usize, Value)> = Vec::new();
-            for e in elems {
-                let row = |k: u32| reg_index(e.reg + k as u16);
-                let off = e.off as i32;
-                match shape {
-                    Shape::Contiguous if e.dwords == 1 => {
-                        let x = self.b.ins().load(types::I32X4, lds_flags(), p, off);
-                        loaded.push((row(0), x));
-                    }
-                    Shape::Contiguous => {
-                        // Two dwords per lane: lanes 4g, 4g+1 in `x`, 4g+2, 4g+3 in `y`.
-                        let x = self.b.ins().load(types::I32X4, lds_flags(), p, off);
-                        let y = self.b.ins().load(types::I32X4, lds_flags(), p, off + 16);
-                        let r0 = self.shuffle32(x, y, [0, 2, 4, 6]);
-                        let r1 = self.shuffle32(x, y, [1, 3, 5, 7]);
-                        loaded.push((row(0), r0));
-                        loaded.push((row(1), r1));
-                    }
-                    Shape::Uniform => {
-                        for k in 0..e.dwords {
-                            let off = (e.off + 4 * k) as i32;
-                            let x = self.b.ins().load(types::I32, lds_flags(), p, off);
-                            let x = self.b.ins().splat(types::I32X4, x);
-                            loaded.push((row(k), x));
-                        }
+            for (row, x) in self.ds_load_group(elems, shape, p) {
+                self.set_vgroup(row, g, x);
+            }
+        }
+    }
+
+    /// One group's loaded rows of a load of shape `shape` whose group address is `p`.
+    fn ds_load_group(&mut self, elems: &[Elem], shape: Shape, p: Value) -> Vec<(usize, Value)> {
+        let mut loaded: Vec<(usize, Value)> = Vec::new();
+        for e in elems {
+            let row = |k: u32| reg_index(e.reg + k as u16);
+            let off = e.off as i32;
+            match shape {
+                Shape::Contiguous if e.dwords == 1 => {
+                    let x = self.b.ins().load(types::I32X4, lds_flags(), p, off);
+                    loaded.push((row(0), x));
+                }
+                Shape::Contiguous => {
+                    // Two dwords per lane: lanes 4g, 4g+1 in `x`, 4g+2, 4g+3 in `y`.
+                    let x = self.b.ins().load(types::I32X4, lds_flags(), p, off);
+                    let y = self.b.ins().load(types::I32X4, lds_flags(), p, off + 16);
+                    let r0 = self.shuffle32(x, y, [0, 2, 4, 6]);
+                    let r1 = self.shuffle32(x, y, [1, 3, 5, 7]);
+                    loaded.push((row(0), r0));
+                    loaded.push((row(1), r1));
+                }
+                Shape::Uniform => {
+                    for k in 0..e.dwords {
+                        let off = (e.off + 4 * k) as i32;
+                        let x = self.lds_splat(p, off);
+                        loaded.push((row(k), x));
                     }
                 }
             }
-            for (row, x) in loaded {
-                self.set_vgroup(row, g, x);
+        }
+        loaded
+    }
+
+    /// Before a run's group passes that hold DS loads `loads` (`run_ds_load`'s, the first
+    /// instruction of the run at `pc`): each address row's shape tested against the
+    /// prediction and its highest lane address plus the furthest element end against the
+    /// LDS, as `inline_ds` does per instruction (the rows are not written before them in the
+    /// run, and nothing in it writes the LDS). A wrong shape notes a lane-fact miss
+    /// (`CallCtx::affine_missed`: at its limit the region is compiled again without facts
+    /// and predictions); either leaves the region before the run, whose instructions the
+    /// interpreter then runs (and faults as it always does). Returns the LDS pointer.
+    pub(in crate::jit) fn ds_run_checks(&mut self, pc: u64, loads: &[&Inst]) -> Value {
+        let mut ends: Vec<(usize, u32, u64)> = Vec::new();
+        for i in loads {
+            let elems = elements(i).expect("a run's DS load");
+            let (d, arow) = (elems[0].dwords, reg_index(i.src[0]));
+            let end = elems
+                .iter()
+                .map(|e| u64::from(e.off) + 4 * u64::from(e.dwords))
+                .max()
+                .unwrap_or(0);
+            match ends.iter_mut().find(|x| (x.0, x.1) == (arow, d)) {
+                Some(x) => x.2 = x.2.max(end),
+                None => ends.push((arow, d, end)),
+            }
+        }
+        let len = self.lds_len();
+        let mut miss = None;
+        let mut out = None;
+        for (arow, d, end) in ends {
+            let key = (arow, d, false);
+            let (top, contiguous, uniform) = match self.ds_rows.get(&key) {
+                Some(&known) => known,
+                None => {
+                    let known = self.ds_row_shapes(arow, d, false);
+                    self.ds_rows.insert(key, known);
+                    known
+                }
+            };
+            let ok = if self.ds_pred[&(arow, d)] {
+                uniform
+            } else {
+                contiguous.expect("asked for two dwords or fewer")
+            };
+            let bad = self.b.ins().icmp_imm(IntCC::Equal, ok, 0);
+            miss = Some(match miss {
+                Some(m) => self.b.ins().bor(m, bad),
+                None => bad,
+            });
+            let top = self.b.ins().uextend(types::I64, top);
+            let top = self.b.ins().iadd_imm(top, end as i64);
+            let past = self.b.ins().icmp(IntCC::UnsignedGreaterThan, top, len);
+            out = Some(match out {
+                Some(o) => self.b.ins().bor(o, past),
+                None => past,
+            });
+        }
+        let (miss, out) = (miss.expect("a load"), out.expect("a load"));
+        // `affine_missed |= miss` (a flag a fact test before may have set).
+        let at = std::mem::offset_of!(CallCtx, affine_missed) as i32;
+        let old = self.b.ins().load(types::I32, mf(), self.ctx, at);
+        let m = self.b.ins().uextend(types::I32, miss);
+        let new = self.b.ins().bor(old, m);
+        self.b.ins().store(mf(), new, self.ctx, at);
+        let leave = self.b.ins().bor(miss, out);
+        self.exit_if(leave, pc);
+        self.lds_base()
+    }
+
+    /// Group `g` of run DS load `i` (checked by `ds_run_checks`, LDS at `base`) in its
+    /// predicted shape. Its rows are stored at once, not at the pass's end: a `v_fmac_f32`
+    /// chain's recomputation reads its multiplicands back from the `Wave` (kept as values,
+    /// 32 per group would be spilled).
+    pub(in crate::jit) fn ds_run_load(&mut self, i: &Inst, pos: usize, g: usize, base: Value) {
+        let elems = elements(i).expect("a run's DS load");
+        let (d, arow) = (elems[0].dwords, reg_index(i.src[0]));
+        let shape = if self.ds_pred[&(arow, d)] {
+            Shape::Uniform
+        } else {
+            Shape::Contiguous
+        };
+        let p = match self.ds_ptrs.get(&arow) {
+            Some(&p) => p,
+            None => {
+                let p = self.group_ptr(arow, g, base);
+                self.ds_ptrs.insert(arow, p);
+                p
+            }
+        };
+        let uniform = shape == Shape::Uniform;
+        let mut eager = Vec::new();
+        for e in &elems {
+            // One dword per lane, or a uniform group's dwords one by one: each row may wait
+            // for its reader (`lazy_rows`).
+            let lazy = (0..e.dwords).all(|k| {
+                let r = reg_index(e.reg + k as u16);
+                (uniform || e.dwords == 1) && self.lazy_rows.contains(&(pos, r))
+            });
+            if !lazy {
+                eager.push(*e);
+                continue;
+            }
+            for k in 0..e.dwords {
+                let r = reg_index(e.reg + k as u16);
+                self.ds_lazy
+                    .insert((r, g), (p, (e.off + 4 * k) as i32, uniform));
+                self.vcache.remove(&(r, g));
+                self.unstored.retain(|&u| u != (r, g));
+                self.forget_ds_row(r);
+                self.aff.remove(&r);
+            }
+        }
+        if !eager.is_empty() {
+            for (row, x) in self.ds_load_group(&eager, shape, p) {
+                self.set_vgroup_now(row, g, x);
+            }
+        }
+    }
+
+    /// Loads lazy DS row group (`r`, `g`) (`Gen::ds_lazy`) from the group address and
+    /// offset `at`, stores it into the `Wave` and keeps it for the pass.
+    pub(in crate::jit) fn ds_lazy_load(
+        &mut self,
+        r: usize,
+        g: usize,
+        at: (Value, i32, bool),
+    ) -> Value {
+        let (p, off, uniform) = at;
+        let x = if uniform {
+            self.lds_splat(p, off)
+        } else {
+            self.b.ins().load(types::I32X4, lds_flags(), p, off)
+        };
+        self.b.ins().store(mf(), x, self.v, Self::row_offset(r, g));
+        self.vcache.insert((r, g), x);
+        x
+    }
+
+    /// Loads the lazy DS rows no instruction read (at a pass's end, before a call); one
+    /// the pass wrote since is left to its store (`store_unstored`).
+    pub(in crate::jit) fn ds_lazy_flush(&mut self) {
+        let mut left: Vec<_> = self.ds_lazy.drain().collect();
+        left.sort_by_key(|&(k, _)| k);
+        for ((r, g), at) in left {
+            if !self.unstored.contains(&(r, g)) {
+                self.ds_lazy_load(r, g, at);
             }
         }
     }
@@ -452,6 +699,19 @@ impl Gen<'_> {
         // (`exit_if` seals the block after it.)
         self.exit_if(out, pc);
         self.lds_base()
+    }
+
+    /// The LDS dword at `p + off` in four lanes: loaded as an `f32` (the bits unchanged),
+    /// so x86 broadcasts it from memory (`vbroadcastss`; as an `i32` it went through a
+    /// general register: three instructions).
+    fn lds_splat(&mut self, p: Value, off: i32) -> Value {
+        let x = self.b.ins().load(types::F32, lds_flags(), p, off);
+        let x = self.b.ins().splat(types::F32X4, x);
+        self.b.ins().bitcast(
+            types::I32X4,
+            MemFlags::new().with_endianness(Endianness::Little),
+            x,
+        )
     }
 
     /// Lanes `lanes` of the eight `i32` lanes of `x` then `y`.

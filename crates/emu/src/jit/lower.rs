@@ -24,7 +24,10 @@
 //!   mask a later instruction of the run overwrites is never assembled (`mask_use`), and
 //!   one nothing in the run reads is not forwarded. After the run its rows are read again
 //!   from the `Wave`. Nothing in a pass can observe the `Wave` (no exit, no call; a wait
-//!   in a run stores the pass's rows first), so every exit still sees every row.
+//!   in a run stores the pass's rows first), so every exit still sees every row. A DS load
+//!   whose address rows' shape the region was compiled for (`predict_ds_shapes`) joins a
+//!   run, its shape and range tested before the run; its rows are loaded from the LDS
+//!   where a `v_fmac_f32` reads them (`ds_lazy`) and stored into the `Wave` there.
 //! - **Two variants.** The body is generated twice: once blending each vector result under
 //!   EXEC, once for a full EXEC (all lanes of the wave size) without blends and with
 //!   constant lane counts; the entry picks one. In the full variant an instruction that
@@ -84,6 +87,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 mod affine;
 #[path = "lower_mem.rs"]
 mod lower_mem;
+
+pub(super) use lower_mem::predict_ds_shapes;
 
 /// One code generator (lives on the compiler thread; its code is never freed, so a published
 /// block stays valid for the process).
@@ -194,6 +199,7 @@ impl Compiler {
         wave32: bool,
         variants: Variants,
         affine: bool,
+        ds_pred: HashMap<(usize, u32), bool>,
     ) -> Result<(BlockFn, Vec<u64>), String> {
         let ptr = self.module.target_config().pointer_type();
         let mut ctx = self.module.make_context();
@@ -249,6 +255,10 @@ impl Compiler {
                 vcache: HashMap::new(),
                 ds_rows: HashMap::new(),
                 unstored: Vec::new(),
+                ds_pred: if affine { ds_pred } else { HashMap::new() },
+                ds_ptrs: HashMap::new(),
+                ds_lazy: HashMap::new(),
+                lazy_rows: HashSet::new(),
                 scc,
                 lane_ops,
                 count,
@@ -409,6 +419,10 @@ enum Src {
     Uniform(Value),
 }
 
+/// A DS load a run may take (`run_ds_load`): its address row, dwords per lane and the rows
+/// it writes.
+type RunDsLoad = (usize, u32, Vec<usize>);
+
 /// The SGPRs (by code) a variant's first basic block defined.
 type Defined = BTreeSet<usize>;
 
@@ -444,6 +458,17 @@ struct Gen<'a> {
     /// In a run's group pass (`group_major`), the groups written but not yet stored, in
     /// write order: stored at the pass's end, so a write the pass overwrites is never stored.
     unstored: Vec<(usize, usize)>,
+    /// The DS address rows' predicted shapes (`predict_ds_shapes`), by (row, dwords per
+    /// lane): uniform (true) or contiguous in every group. Empty without lane facts.
+    ds_pred: HashMap<(usize, u32), bool>,
+    /// In a run's group pass, each DS address row's group address (`ds_run_load`).
+    ds_ptrs: HashMap<usize, Value>,
+    /// In a run's group pass, the groups a DS load defined and that are loaded only where
+    /// a `v_fmac_f32` reads them (`lanes`): the group address, the byte offset and whether
+    /// the dword is splat (uniform).
+    ds_lazy: HashMap<(usize, usize), (Value, i32, bool)>,
+    /// The DS loads' rows of the current run that may be lazy: (run position, row).
+    lazy_rows: HashSet<(usize, usize)>,
     scc: Variable,
     lane_ops: Variable,
     /// Instructions executed so far.
@@ -640,6 +665,19 @@ impl Gen<'_> {
             }
             return;
         }
+        self.b
+            .ins()
+            .store(mf(), x, self.v, Self::row_offset(row, g));
+    }
+
+    /// `set_vgroup`, stored into the `Wave` at once in a run's group pass too (a later
+    /// store of the pass's for the group dropped).
+    fn set_vgroup_now(&mut self, row: usize, g: usize, x: Value) {
+        self.ds_lazy.remove(&(row, g));
+        self.vcache.insert((row, g), x);
+        self.forget_ds_row(row);
+        self.aff.remove(&row);
+        self.unstored.retain(|&u| u != (row, g));
         self.b
             .ins()
             .store(mf(), x, self.v, Self::row_offset(row, g));
@@ -871,7 +909,17 @@ impl Gen<'_> {
                 if !self.handled.contains(&bb.insts[at]) {
                     self.store_facts();
                 }
-                let (run, valu) = lane_run(region, &bb.insts[at..], self.wave32, &self.handled);
+                let ds_load = |i: &Inst| match self.full {
+                    true => lower_mem::run_ds_load(i, &self.ds_pred),
+                    false => None,
+                };
+                let (run, valu) = lane_run(
+                    region,
+                    &bb.insts[at..],
+                    self.wave32,
+                    &self.handled,
+                    &ds_load,
+                );
                 if valu >= 2 {
                     self.group_major(region, &bb.insts[at..at + run])?;
                     self.done += run as u32;
@@ -1217,6 +1265,12 @@ impl Gen<'_> {
     /// Lanes 4g..4g+3 of a source as `i32x4`.
     fn lanes(&mut self, s: Src, g: usize) -> Value {
         match s {
+            Src::Row(r) if !self.ds_lazy.is_empty() && !self.vcache.contains_key(&(r, g)) => {
+                match self.ds_lazy.remove(&(r, g)) {
+                    Some(at) => self.ds_lazy_load(r, g, at),
+                    None => self.vgroup(r, g),
+                }
+            }
             Src::Row(r) => self.vgroup(r, g),
             Src::Uniform(x) => self.splat(x),
         }
@@ -2275,13 +2329,23 @@ impl Gen<'_> {
                 None => (false, true),
             })
             .collect();
+        // The DS loads' shape and range checks, before the run (and its lane count).
+        let loads: Vec<&Inst> = ks
+            .iter()
+            .filter(|&&k| region[k].2 == Lower::Mem)
+            .map(|&k| &region[k].1)
+            .collect();
+        let lds = (!loads.is_empty()).then(|| self.ds_run_checks(region[ks[0]].0, &loads));
+        self.lazy_rows = lazy_ds_rows(region, ks);
+        super::DS_RUN_LOADS.fetch_add(loads.len() as u64, std::sync::atomic::Ordering::Relaxed);
         // Every lane-wise instruction's lanes at once: nothing in a run exits (its waits
         // continue, `step_call`), so no exit sees the count ahead of the instructions.
-        let counted = ks.iter().filter(|&&k| counts_lanes(region[k].2)).count();
+        let counted = ks.iter().filter(|&&k| counts_lanes(region[k].2)).count() + loads.len();
         self.count_lanes_times(counted as u32);
         for g in 0..self.groups {
             self.grp = Some(g);
             self.fwd.clear();
+            self.ds_ptrs.clear();
             for (pos, &k) in ks.iter().enumerate() {
                 self.run_pos = pos;
                 let (pc, i, l) = &region[k];
@@ -2300,9 +2364,11 @@ impl Gen<'_> {
                 match l {
                     _ if no_code => {}
                     Lower::VAlu(_) | Lower::VCmp => self.inst(i, *l)?,
+                    Lower::Mem => self.ds_run_load(i, pos, g, lds.expect("checked")),
                     // The scalar instructions and waits, once (a wait may start a new block
                     // or call the interpreter: the `Wave` current first).
                     Lower::Step if g == 0 => {
+                        self.ds_lazy_flush();
                         self.store_unstored();
                         self.call_interpreter(*pc, i, *l)
                     }
@@ -2311,10 +2377,12 @@ impl Gen<'_> {
                 }
             }
             self.fmac_chain_end();
+            self.ds_lazy_flush();
             self.store_unstored();
         }
         self.grp = None;
         self.fwd.clear();
+        self.ds_ptrs.clear();
         // The rows the run touched are read again from the `Wave` (an L1 load) rather than
         // kept: every group of them live past the run was spilled to the stack (kept,
         // gfx90a's matmul 512 took 6% more CPU time, vector add no less).
@@ -2987,6 +3055,57 @@ fn cmp_inverted(i: &Inst) -> bool {
     narrow || (matches!(ty, 5 | 8) && matches!(cond, 1 | 4 | 5))
 }
 
+/// The rows of the DS loads of run `ks` (by run position) that may be loaded only where
+/// they are read (`Gen::ds_lazy`): every instruction of the run reading the loaded value
+/// is a chainable `v_fmac_f32` reading it as a multiplicand (through `lanes`); an
+/// instruction that might read it otherwise (a source within the three rows before it:
+/// a 64-bit operand) keeps it loaded at the DS instruction.
+fn lazy_ds_rows(region: &[(u64, Inst, Lower)], ks: &[usize]) -> HashSet<(usize, usize)> {
+    let mut out = HashSet::new();
+    for (pos, &k) in ks.iter().enumerate() {
+        let (_, i, l) = &region[k];
+        if *l != Lower::Mem {
+            continue;
+        }
+        let Some(rows) = lower_mem::ds_load_rows(i) else {
+            continue;
+        };
+        for r in rows {
+            let row = VGPR + r as u16;
+            // A source that may be read as 64 bits or more (the three rows before it too).
+            let near = |c: u16| {
+                (VGPR..VGPR + 256).contains(&c) && (r..r + 4).contains(&(reg_index(c) + 3))
+            };
+            let mut ok = true;
+            for &k2 in &ks[pos + 1..] {
+                let (_, j, l2) = &region[k2];
+                ok &= if fmac_chainable(j, *l2) {
+                    // Its multiplicands as 32 bits, through `lanes` (its third source
+                    // field is not read).
+                    true
+                } else if *l2 == Lower::Mem {
+                    // A run's DS load reads its address row alone.
+                    j.src[0] != row
+                } else {
+                    !j.src.iter().any(|&c| near(c))
+                };
+                let writes = if *l2 == Lower::Mem {
+                    lower_mem::ds_load_rows(j).is_some_and(|w| w.contains(&r))
+                } else {
+                    j.dst >= VGPR && reg_index(j.dst) == r
+                };
+                if !ok || writes {
+                    break;
+                }
+            }
+            if ok {
+                out.insert((pos, r));
+            }
+        }
+    }
+    out
+}
+
 /// The run `group_major` may generate group by group from the first of the instructions
 /// `ks` (indices into `region`, in order): how many instructions it takes, and how many of
 /// them are vector ones. Vector ALU operations and compares (not `v_cmpx`, nothing writing
@@ -2995,12 +3114,15 @@ fn cmp_inverted(i: &Inst) -> bool {
 /// lane-mask ones (carry-in, `v_cndmask`'s select) only as a whole pair a carry or compare
 /// wrote (forwarded per group). Between them, generated with the first group: scalar ALU
 /// operations that read no SGPR the run writes and write none it writes or has read, and
-/// the waits (no registers; the run touches no memory).
+/// the waits (no registers). The only memory a run touches is its DS loads whose address
+/// row has a predicted shape (`run_ds_load`), not written earlier in the run: their checks
+/// go before it (`ds_run_checks`), and nothing in a run writes the LDS.
 fn lane_run(
     region: &[(u64, Inst, Lower)],
     ks: &[usize],
     wave32: bool,
     on_facts: &HashSet<usize>,
+    ds_load: &dyn Fn(&Inst) -> Option<RunDsLoad>,
 ) -> (usize, usize) {
     // The SGPRs written so far, each with the pair whose forwarded select holds it (none
     // for `v_mad_u64_u32`'s overflow), and those the vector instructions read.
@@ -3016,12 +3138,31 @@ fn lane_run(
             .collect()
     };
     let (mut end, mut valu) = (0, 0);
+    // The VGPR rows the run writes (a destination and the rows after it, generously).
+    let mut rows = HashSet::new();
     for (n, &k) in ks.iter().enumerate() {
         // An instruction lowered on lane-affine facts, alone.
         if on_facts.contains(&k) {
             break;
         }
         let (_, i, l) = &region[k];
+        // A DS load with a predicted address shape: lane-wise too (its group g reads
+        // group g of the address row and the LDS, which nothing in a run writes), its
+        // checks before the run, so its address row not written before it in the run.
+        if *l == Lower::Mem {
+            match ds_load(i) {
+                Some((arow, _, dst)) if !rows.contains(&arow) => {
+                    rows.extend(dst);
+                    (end, valu) = (n + 1, valu + 1);
+                    continue;
+                }
+                _ => break,
+            }
+        }
+        if i.dst >= VGPR && i.dst < VGPR + 256 {
+            let d = reg_index(i.dst);
+            rows.extend(d..d + 4);
+        }
         let scalar = match *l {
             Lower::Nop => Some((vec![], vec![])),
             Lower::Step => Some((sgprs(&[i.dst]), vec![])),

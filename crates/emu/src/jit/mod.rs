@@ -130,8 +130,9 @@ pub(crate) enum Variants {
     Full,
 }
 
-/// Whether regions use lane-affine facts (`lower.rs`'s `affine.rs`); `HSAEMU_JIT_AFFINE=0`
-/// turns them off (measuring what they gain, or ruling them out).
+/// Whether regions use lane-affine facts (`lower.rs`'s `affine.rs`, and the DS address
+/// shapes of `ds_pred`); `HSAEMU_JIT_AFFINE=0` turns them off (measuring what they gain,
+/// or ruling them out).
 fn affine_on() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
     *ON.get_or_init(|| std::env::var("HSAEMU_JIT_AFFINE").map_or(true, |v| v != "0"))
@@ -628,6 +629,8 @@ pub(crate) struct Block {
     /// Whether it was compiled with lane-affine facts, and their misses.
     affine: bool,
     affine_misses: AtomicU32,
+    /// The DS address shapes it was compiled with (`Request::ds_pred`).
+    ds_pred: DsPred,
 }
 
 impl Block {
@@ -760,6 +763,11 @@ impl Block {
             wave32: self.wave32,
             variants: Variants::Both,
             affine,
+            ds_pred: if affine {
+                self.ds_pred.clone()
+            } else {
+                DsPred::new()
+            },
             home: self.home.clone(),
             replaces: Some(self),
             reply: Reply::Publish(slots, k),
@@ -908,6 +916,8 @@ pub(crate) static COMPILE_NANOS: AtomicU64 = AtomicU64::new(0);
 pub(crate) static BLOCK_RUNS: AtomicU64 = AtomicU64::new(0);
 pub(crate) static CALLS: AtomicU64 = AtomicU64::new(0);
 pub(crate) static AFFINE_BLOCKS: AtomicU64 = AtomicU64::new(0);
+/// DS loads compiled into a run's group passes on a predicted address shape.
+pub(crate) static DS_RUN_LOADS: AtomicU64 = AtomicU64::new(0);
 
 /// The region starting at `pc` of `fetch`'s program: the compilable instructions reachable
 /// from it through fall-through and branches (at most [`MAX_BLOCK`]), by address, each with
@@ -1002,6 +1012,10 @@ struct Request {
     variants: Variants,
     /// Whether to use lane-affine facts (`lower.rs`'s `affine.rs`).
     affine: bool,
+    /// The DS address rows' shapes as the requesting wave held them (`lower.rs`'s
+    /// `predict_ds_shapes`), used with lane-affine facts: a run's group pass takes those
+    /// loads in that shape alone, tested before it (a miss is a lane-fact miss).
+    ds_pred: DsPred,
     home: Option<(Weak<Slots>, usize)>,
     /// The block this one replaces where it is published (a recompile with both variants).
     replaces: Option<&'static Block>,
@@ -1034,7 +1048,14 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
             };
             for r in rx {
                 let t = thread_cpu_nanos();
-                let compiled = c.compile(&r.insts, r.start, r.wave32, r.variants, r.affine);
+                let compiled = c.compile(
+                    &r.insts,
+                    r.start,
+                    r.wave32,
+                    r.variants,
+                    r.affine,
+                    r.ds_pred.clone(),
+                );
                 if let Reply::Publish(slots, k) = &r.reply {
                     slots.set_pending(*k, r.start, &r.insts, false);
                 }
@@ -1071,6 +1092,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                         misses: AtomicU32::new(0),
                         affine: r.affine,
                         affine_misses: AtomicU32::new(0),
+                        ds_pred: r.ds_pred,
                     }));
                     b
                 });
@@ -1118,13 +1140,28 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
     None
 }
 
-/// Compiles the block at `pc` and waits for it.
+/// The DS address rows' predicted shapes, by (row, dwords per lane): uniform (true) or
+/// contiguous in every 4-lane group (`lower.rs`'s `predict_ds_shapes`).
+type DsPred = std::collections::HashMap<(usize, u32), bool>;
+
+/// The shapes `w` (about to enter `insts`) predicts, when its EXEC is full and lane facts
+/// are on.
+fn ds_pred(insts: &[(u64, Inst, Lower)], w: &Wave) -> DsPred {
+    if !affine_on() || w.exec() != w.lane_mask {
+        return DsPred::new();
+    }
+    lower::predict_ds_shapes(insts, &w.v, if w.wave32 { 32 } else { 64 })
+}
+
+/// Compiles the block at `pc` (where `w` is) and waits for it.
 pub(crate) fn compile_now(
     fetch: &dyn Fn(u64) -> Option<Inst>,
     pc: u64,
-    wave32: bool,
+    w: &Wave,
 ) -> Option<&'static Block> {
-    compile_insts(collect(fetch, pc, true), pc, wave32, Variants::Both, None)
+    let insts = collect(fetch, pc, true);
+    let pred = ds_pred(&insts, w);
+    compile_insts(insts, pc, w.wave32, Variants::Both, None, pred)
 }
 
 /// Compiles the region `insts` entered at `pc` and waits for it.
@@ -1134,6 +1171,7 @@ fn compile_insts(
     wave32: bool,
     variants: Variants,
     home: Option<(Weak<Slots>, usize)>,
+    ds_pred: DsPred,
 ) -> Option<&'static Block> {
     if insts.is_empty() {
         return None;
@@ -1146,6 +1184,7 @@ fn compile_insts(
             wave32,
             variants,
             affine: affine_on(),
+            ds_pred,
             home,
             replaces: None,
             reply: Reply::Wait(tx),
@@ -1156,15 +1195,15 @@ fn compile_insts(
 
 /// The run loop's hook at a block start `k` without a compiled block: counts it and, when
 /// it is hot, compiles it (in the background, or now in `sync`/`verify` mode, returning it).
-/// `exec_full`: whether the wave's EXEC holds every lane of its size.
+/// `w`: the wave at `pc` (its EXEC, and its rows for `ds_pred`).
 pub(crate) fn on_start(
     slots: &Arc<Slots>,
     k: usize,
     fetch: &dyn Fn(u64) -> Option<Inst>,
     pc: u64,
-    wave32: bool,
-    exec_full: bool,
+    w: &Wave,
 ) -> Option<&'static Block> {
+    let (wave32, exec_full) = (w.wave32, w.exec() == w.lane_mask);
     if !exec_full {
         if let Some(p) = slots.partial.get(k) {
             p.store(true, Ordering::Relaxed);
@@ -1177,8 +1216,9 @@ pub(crate) fn on_start(
     let insts = collect(fetch, pc, !sync || mode() != Mode::Verify);
     let variants = slots.variants(k, pc, &insts);
     let home = Some((Arc::downgrade(slots), k));
+    let pred = ds_pred(&insts, w);
     if sync {
-        let b = compile_insts(insts, pc, wave32, variants, home)?;
+        let b = compile_insts(insts, pc, wave32, variants, home, pred)?;
         slots.publish(k, b, None);
         return Some(b);
     }
@@ -1191,6 +1231,7 @@ pub(crate) fn on_start(
                 wave32,
                 variants,
                 affine: affine_on(),
+                ds_pred: pred,
                 home,
                 replaces: None,
                 reply: Reply::Publish(slots.clone(), k),
@@ -1375,6 +1416,9 @@ pub struct Stats {
     pub calls: u64,
     /// Basic blocks compiled on lane-affine facts (`lower.rs`'s `affine.rs`).
     pub affine_blocks: u64,
+    /// DS loads compiled into a run's group passes on a predicted address shape
+    /// (`lower.rs`'s `group_major`).
+    pub ds_run_loads: u64,
 }
 
 /// The counters of [`Stats`].
@@ -1388,6 +1432,7 @@ pub fn stats() -> Stats {
         runs: r(&BLOCK_RUNS),
         calls: r(&CALLS),
         affine_blocks: r(&AFFINE_BLOCKS),
+        ds_run_loads: r(&DS_RUN_LOADS),
     }
 }
 
@@ -1469,7 +1514,7 @@ mod tests {
         let words = COUNTED_LOOP;
         let insts = decoded(gen, &words);
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
-        let b = compile_now(&fetch, 0, false).expect("compiled");
+        let b = compile_now(&fetch, 0, &Wave::new()).expect("compiled");
         assert_eq!(b.n, 6, "the loop and its set-up, up to s_endpgm");
         let mut w = Wave::new();
         for l in 0..LANES {
@@ -1504,7 +1549,7 @@ mod tests {
         let insts = decoded(gen, &words);
         assert_eq!(compilable(&insts[1]), Some(Lower::Barrier));
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
-        let b = compile_now(&fetch, 0, false).expect("compiled");
+        let b = compile_now(&fetch, 0, &Wave::new()).expect("compiled");
         assert_eq!(b.n, 2, "up to the barrier");
         let mut w = Wave::new();
         w.set_exec(u64::MAX);
@@ -1540,7 +1585,7 @@ mod tests {
         let words = COUNTED_LOOP;
         let insts = decoded(gen, &words);
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
-        let b = compile_now(&fetch, 0, false).expect("compiled");
+        let b = compile_now(&fetch, 0, &Wave::new()).expect("compiled");
         assert_eq!(b.entries, [8], "the loop's head");
         let mut w = Wave::new();
         for l in 0..LANES {
@@ -1570,7 +1615,8 @@ mod tests {
         let region = collect(&fetch, 0, true);
         let slots = Arc::new(Slots::new(words));
         let home = Some((Arc::downgrade(&slots), 0));
-        let b = compile_insts(region, 0, false, Variants::Full, home).expect("compiled");
+        let b =
+            compile_insts(region, 0, false, Variants::Full, home, DsPred::new()).expect("compiled");
         slots.publish(0, b, None);
         (slots, b)
     }
@@ -1700,7 +1746,8 @@ mod tests {
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
         let region = collect(&fetch, 0, true);
         assert_eq!(region.len(), 8, "up to s_endpgm");
-        let b = compile_insts(region, 0, true, Variants::Full, None).expect("compiled");
+        let b =
+            compile_insts(region, 0, true, Variants::Full, None, DsPred::new()).expect("compiled");
         let mut w = Wave::new();
         w.set_wave32(true);
         w.set_exec(0xffff_ffff);
@@ -1724,8 +1771,8 @@ mod tests {
         let compiled = [decode(gen, &[0x7e02_0200])]; // v_mov_b32 v1, s0
         let claimed = [decode(gen, &[0x7e02_0201])]; // v_mov_b32 v1, s1
         assert_eq!(compilable(&compiled[0]), Some(Lower::VAlu(VAluOp::Mov)));
-        let b =
-            compile_now(&|a| compiled.get(a as usize / 4).copied(), 0, false).expect("compiled");
+        let b = compile_now(&|a| compiled.get(a as usize / 4).copied(), 0, &Wave::new())
+            .expect("compiled");
         assert_eq!(b.n, 1);
         let mut w = Wave::new();
         w.s[0] = 7;
