@@ -35,6 +35,9 @@ mod affine;
 #[path = "jit/lds_fmac.rs"]
 mod lds_fmac;
 
+#[path = "jit/pending_rows.rs"]
+mod pending_rows;
+
 mod common;
 
 /// Machine words of `text` for `mcpu` (llvm-mc-15).
@@ -1047,6 +1050,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     carry_chain::carry_chains_match_the_64_bit_definitions();
     fma_nan::fma_nans_in_a_run_match_the_definition();
     lds_fmac::lds_rows_feeding_fmac_chains_match_the_definitions();
+    pending_rows::pending_rows_are_stored_where_they_are_read();
     affine::lane_affine_address_arithmetic_matches_the_definitions();
     check_wide(Gen::Gfx90a, "gfx90a", "", 64);
     check_wide(Gen::Gfx9, "gfx906", "", 64);

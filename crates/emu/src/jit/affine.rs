@@ -591,48 +591,116 @@ impl Gen<'_> {
         self.enter(cont);
     }
 
-    /// Writes row `dst` as `base + stride·lane` in every lane and records the fact. The
-    /// groups are stored when something may read the row (`store_facts`): a row another
-    /// instruction on facts writes again first is never stored.
+    /// Writes row `dst` as `base + stride·lane` in every lane and records the fact. The row
+    /// is *pending*: not stored in the `Wave` until something needs it there (a call, an
+    /// exit other than to `s_endpgm`, the basic block's end; `store_facts`,
+    /// `store_facts_for_exit`, `row_to_wave`); the generator's reads of it compute its
+    /// lanes from the fact (`pending_group`, `pending_lane`).
     fn write_affine(&mut self, dst: usize, base: Value, stride: i64) {
-        self.unstored_facts.retain(|&r| r != dst);
+        self.unstored_facts.retain(|&(r, _, _)| r != dst);
         self.vcache.retain(|&(r, _), _| r != dst);
         self.forget_ds_row(dst);
-        self.unstored_facts.push(dst);
+        self.unstored_facts.push((dst, base, stride));
         self.aff.insert(dst, (base, stride));
     }
 
-    /// Stores the rows written on facts and not yet stored, so the `Wave` (and the block's
-    /// row values) are current: before any instruction not lowered on facts and at the
-    /// basic block's end.
-    pub(super) fn store_facts(&mut self) {
-        for row in std::mem::take(&mut self.unstored_facts) {
-            let Some(&(base, stride)) = self.aff.get(&row) else {
-                continue;
-            };
-            let bs = self.splat(base);
-            for g in 0..self.groups {
-                let x = self.lanes_at(bs, stride, g);
-                self.set_vgroup(row, g, x);
-            }
-            self.aff.insert(row, (base, stride));
+    /// Whether row `row` is pending (written on facts, not yet stored).
+    pub(super) fn pending(&self, row: usize) -> Option<(Value, i64)> {
+        self.unstored_facts
+            .iter()
+            .find(|p| p.0 == row)
+            .map(|&(_, b, s)| (b, s))
+    }
+
+    /// Lanes 4g..4g+3 of row `row` from its fact when it is pending (`vgroup`, and every
+    /// other read of a row that the `Wave` may not hold yet). Also where another path of
+    /// the instruction being generated wrote the group (a memory access's inline path,
+    /// generated before its call path): on the current path, a group the instruction
+    /// wrote is read from the block's values (`vcache`; no lowering reads its own result
+    /// after a block change). `cached`: the splat may be shared in the block (not in a
+    /// block switched to without `enter`).
+    pub(super) fn pending_group(&mut self, row: usize, g: usize, cached: bool) -> Option<Value> {
+        let (base, stride) = self.pending(row)?;
+        let bs = if cached {
+            self.splat(base)
+        } else {
+            self.b.ins().splat(types::I32X4, base)
+        };
+        Some(self.lanes_at(bs, stride, g))
+    }
+
+    /// Lane `lane` of a pending row (as `pending_group`), a scalar.
+    pub(super) fn pending_lane(&mut self, row: usize, lane: usize) -> Option<Value> {
+        let (base, stride) = self.pending(row)?;
+        Some(self.b.ins().iadd_imm(base, stride * lane as i64))
+    }
+
+    /// Notes that the instruction being generated writes group `g` of row `row`.
+    pub(super) fn note_written(&mut self, row: usize, g: usize) {
+        if self.pending(row).is_some() {
+            self.written_now.insert((row, g));
         }
     }
 
-    /// On an exit's path only: stores the rows not yet stored (the path that goes on keeps
-    /// them pending).
-    fn store_facts_for_exit(&mut self) {
-        for row in self.unstored_facts.clone() {
-            let Some(&(base, stride)) = self.aff.get(&row) else {
-                continue;
-            };
-            let bs = self.b.ins().splat(types::I32X4, base);
-            for g in 0..self.groups {
+    /// After an instruction (or a run's group passes): the pending rows it wrote are no
+    /// longer pending (each path it continues on left them whole in the `Wave`); groups it
+    /// did not write are stored from the fact first.
+    pub(super) fn settle_written(&mut self) {
+        if self.written_now.is_empty() {
+            return;
+        }
+        let written = std::mem::take(&mut self.written_now);
+        let rows: Vec<(usize, Value, i64)> = self
+            .unstored_facts
+            .iter()
+            .copied()
+            .filter(|p| (0..self.groups).any(|g| written.contains(&(p.0, g))))
+            .collect();
+        for (row, base, stride) in rows {
+            let bs = self.splat(base);
+            for g in (0..self.groups).filter(|&g| !written.contains(&(row, g))) {
                 let x = self.lanes_at(bs, stride, g);
                 self.b
                     .ins()
                     .store(super::mf(), x, self.v, Self::row_offset(row, g));
             }
+            self.unstored_facts.retain(|p| p.0 != row);
+        }
+    }
+
+    /// Stores the pending rows, so the `Wave` (and the block's row values) are current: at
+    /// a basic block's end that does not only leave for an `s_endpgm`.
+    pub(super) fn store_facts(&mut self) {
+        debug_assert!(self.written_now.is_empty());
+        for (row, base, stride) in std::mem::take(&mut self.unstored_facts) {
+            let bs = self.splat(base);
+            for g in 0..self.groups {
+                let x = self.lanes_at(bs, stride, g);
+                self.vcache.insert((row, g), x);
+                self.b
+                    .ins()
+                    .store(super::mf(), x, self.v, Self::row_offset(row, g));
+            }
+        }
+    }
+
+    /// On a path that leaves the function or calls into the interpreter: stores every
+    /// pending row whole (the path that goes on keeps them pending). On such a path the
+    /// instruction being generated has not run, so no group is its own.
+    pub(super) fn store_facts_for_exit(&mut self) {
+        for (row, base, stride) in self.unstored_facts.clone() {
+            self.store_pending_row(row, base, stride);
+        }
+    }
+
+    /// Stores pending row `row` (fact `base`, `stride`) whole, on the current path only.
+    pub(super) fn store_pending_row(&mut self, row: usize, base: Value, stride: i64) {
+        let bs = self.b.ins().splat(types::I32X4, base);
+        for g in 0..self.groups {
+            let x = self.lanes_at(bs, stride, g);
+            self.b
+                .ins()
+                .store(super::mf(), x, self.v, Self::row_offset(row, g));
         }
     }
 

@@ -186,7 +186,9 @@ impl Compiler {
     }
 
     /// Compiles `region` (its instructions by address, each with its lowering), entered at
-    /// `start`, for a wave of 32 or 64 lanes.
+    /// `start`, for a wave of 32 or 64 lanes. `ends`: addresses outside the region holding
+    /// an `s_endpgm`, where the rows need not be current in the `Wave` at the exit (empty
+    /// where something reads them after the region: `HSAEMU_JIT=verify`, `run_words`).
     pub(super) fn compile(
         &mut self,
         region: &[(u64, Inst, Lower)],
@@ -194,6 +196,7 @@ impl Compiler {
         wave32: bool,
         variants: Variants,
         affine: bool,
+        ends: &[u64],
     ) -> Result<(BlockFn, Vec<u64>), String> {
         let ptr = self.module.target_config().pointer_type();
         let mut ctx = self.module.make_context();
@@ -280,6 +283,8 @@ impl Compiler {
                 handled: HashSet::new(),
                 general: true,
                 unstored_facts: Vec::new(),
+                written_now: HashSet::new(),
+                ends: ends.iter().copied().collect(),
             };
             let bbs = basic_blocks(region, start);
             if affine {
@@ -513,8 +518,16 @@ struct Gen<'a> {
     handled: HashSet<usize>,
     /// Whether the general variant is generated.
     general: bool,
-    /// Rows written on facts and not yet stored (`affine.rs`, `store_facts`).
-    unstored_facts: Vec<usize>,
+    /// Rows written on facts and not yet stored in the `Wave` (`affine.rs`'s "pending
+    /// rows"): each row with its fact (`base`, `stride`), which `vgroup` and the other row
+    /// reads of the generator compute its lanes from.
+    unstored_facts: Vec<(usize, Value, i64)>,
+    /// The groups of pending rows the instruction being generated writes (on any of its
+    /// paths): those rows stop being pending once it is done (`settle_written`).
+    written_now: HashSet<(usize, usize)>,
+    /// Exits to an `s_endpgm` (nothing reads the rows after it): pending rows are not
+    /// stored there.
+    ends: HashSet<u64>,
 }
 
 impl Gen<'_> {
@@ -614,22 +627,39 @@ impl Gen<'_> {
         }
     }
 
-    /// Lanes 4g..4g+3 of VGPR row `row`: loaded from the `Wave` at the block's first use.
+    /// Lanes 4g..4g+3 of VGPR row `row`: loaded from the `Wave` at the block's first use,
+    /// or computed from its fact while it is pending (`affine.rs`).
     fn vgroup(&mut self, row: usize, g: usize) -> Value {
         if let Some(&x) = self.vcache.get(&(row, g)) {
             return x;
         }
-        let x = self
-            .b
-            .ins()
-            .load(types::I32X4, mf(), self.v, Self::row_offset(row, g));
+        let x = match self.pending_group(row, g, true) {
+            Some(x) => x,
+            None => self
+                .b
+                .ins()
+                .load(types::I32X4, mf(), self.v, Self::row_offset(row, g)),
+        };
         self.vcache.insert((row, g), x);
         x
+    }
+
+    /// Lanes 4g..4g+3 of row `row` as the `Wave` holds them (or will: a pending row's from
+    /// its fact), not kept: for a block switched to without `enter`.
+    fn wave_group(&mut self, row: usize, g: usize) -> Value {
+        match self.pending_group(row, g, false) {
+            Some(x) => x,
+            None => self
+                .b
+                .ins()
+                .load(types::I32X4, mf(), self.v, Self::row_offset(row, g)),
+        }
     }
 
     /// Sets lanes 4g..4g+3 of VGPR row `row` (all four, whatever EXEC says): stored into the
     /// `Wave` at once, so it is up to date at every exit and call.
     fn set_vgroup(&mut self, row: usize, g: usize, x: Value) {
+        self.note_written(row, g);
         self.vcache.insert((row, g), x);
         self.forget_ds_row(row);
         self.aff.remove(&row);
@@ -656,12 +686,20 @@ impl Gen<'_> {
         }
     }
 
-    /// Makes row `row`'s lanes current in the `Wave` for a call: nothing to do, the rows are
-    /// stored as they are written.
-    fn row_to_wave(&mut self, _row: usize) {}
+    /// Makes row `row`'s lanes current in the `Wave` for a read there at a lane known only
+    /// at run time: a pending row (`affine.rs`) is stored (it stays pending: this may be one
+    /// path of several); the others are stored as they are written.
+    fn row_to_wave(&mut self, row: usize) {
+        if let Some((base, stride)) = self.pending(row) {
+            self.store_pending_row(row, base, stride);
+        }
+    }
 
     /// Forgets the values of row `row` (a call may have written it in the `Wave`).
     fn forget_row(&mut self, row: usize) {
+        for g in 0..self.groups {
+            self.note_written(row, g);
+        }
         self.vcache.retain(|&(r, _), _| r != row);
         self.aff.remove(&row);
         self.forget_ds_row(row);
@@ -717,6 +755,7 @@ impl Gen<'_> {
             self.b.seal_block(out);
             self.b.seal_block(cont);
             self.enter(out);
+            self.store_facts_for_exit();
             self.lazy_exit(pc, count);
             self.enter(cont);
             return;
@@ -725,13 +764,18 @@ impl Gen<'_> {
         let pc = self.b.ins().iconst(types::I64, pc as i64);
         let cont = self.b.create_block();
         let exit = self.exit;
-        self.b.ins().brif(
-            cond,
-            exit,
-            &[BlockArg::Value(pc), BlockArg::Value(count)],
-            cont,
-            &[],
-        );
+        let args = [BlockArg::Value(pc), BlockArg::Value(count)];
+        if self.unstored_facts.is_empty() {
+            self.b.ins().brif(cond, exit, &args, cont, &[]);
+        } else {
+            // The pending rows (`affine.rs`) stored on the way out.
+            let out = self.b.create_block();
+            self.b.ins().brif(cond, out, &[], cont, &[]);
+            self.b.seal_block(out);
+            self.enter(out);
+            self.store_facts_for_exit();
+            self.b.ins().jump(exit, &args);
+        }
         // Sealed now (its one predecessor is known): a register first used after it then
         // needs no block parameter, which sealing at the end made and removed one by one.
         self.b.seal_block(cont);
@@ -868,12 +912,12 @@ impl Gen<'_> {
             let mut barrier = false;
             let mut at = 0;
             while at < bb.insts.len() {
-                if !self.handled.contains(&bb.insts[at]) {
-                    self.store_facts();
-                }
+                // Rows written on facts stay pending (`affine.rs`): what reads them computes
+                // their lanes, and calls and exits store them.
                 let (run, valu) = lane_run(region, &bb.insts[at..], self.wave32, &self.handled);
                 if valu >= 2 {
                     self.group_major(region, &bb.insts[at..at + run])?;
+                    self.settle_written();
                     self.done += run as u32;
                     at += run;
                     continue;
@@ -892,11 +936,11 @@ impl Gen<'_> {
                             && self.handled.contains(&k)
                             && affine::aff_op(i, *l).is_some_and(|op| self.affine_inst(*pc, i, op));
                         if !on_facts {
-                            self.store_facts();
                             self.inst(i, *l)?;
                         }
                     }
                 }
+                self.settle_written();
                 if self.exec_writes != writes_before {
                     // EXEC is what the instruction made it from here on.
                     self.full = false;
@@ -904,7 +948,20 @@ impl Gen<'_> {
                 self.done += 1;
             }
             let wrote_exec = self.exec_writes != writes_before;
-            self.store_facts();
+            // The pending rows are stored unless every way on leaves for an `s_endpgm`.
+            let to_end = |pc: u64| !heads.contains_key(&pc) && self.ends.contains(&pc);
+            let only_ends = !barrier
+                && match branch {
+                    None => to_end(bb.next),
+                    Some((pc, i, cond)) => {
+                        to_end(branch_target(pc, &i)) && (cond == 0 || to_end(bb.next))
+                    }
+                };
+            if only_ends {
+                self.unstored_facts.clear();
+            } else {
+                self.store_facts();
+            }
             self.end_lazy();
             self.b.def_var(self.count, after);
             // After an EXEC write, a jump to a basic block goes to a block choosing its
@@ -1402,10 +1459,7 @@ impl Gen<'_> {
         let mut z = c.z0;
         for &(x, y, rows) in &c.steps {
             let [x, y] = [(x, rows[0]), (y, rows[1])].map(|(v, row)| match row {
-                Some(r) => self
-                    .b
-                    .ins()
-                    .load(types::I32X4, mf(), self.v, Self::row_offset(r, c.g)),
+                Some(r) => self.wave_group(r, c.g),
                 None => v,
             });
             z = self.fma(x, y, z);

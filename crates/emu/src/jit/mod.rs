@@ -594,6 +594,8 @@ pub(crate) struct Block {
     wave32: bool,
     /// Its instructions: the compiled code passes their addresses to its calls (`lower_mem`).
     insts: Vec<(u64, Inst, Lower)>,
+    /// The `s_endpgm`s it leaves for where its rows need not be current (`endpgm_exits`).
+    ends: Vec<u64>,
     /// Where it starts, and the other addresses it may be entered at (its basic blocks').
     start: u64,
     entries: Vec<u64>,
@@ -723,6 +725,7 @@ impl Block {
         };
         let _ = q.send(Request {
             insts: self.insts.clone(),
+            ends: self.ends.clone(),
             start: self.start,
             wave32: self.wave32,
             variants: Variants::Both,
@@ -928,6 +931,30 @@ fn collect(
     found.into_iter().map(|(a, (i, l))| (a, i, l)).collect()
 }
 
+/// The addresses a region `insts` (from `collect`) leaves for that hold an `s_endpgm`: after
+/// it nothing reads the wave's VGPRs (the dispatcher ends the wave there, `dispatch.rs`), so
+/// rows the region wrote on lane-affine facts need not be stored at those exits.
+fn endpgm_exits(fetch: &dyn Fn(u64) -> Option<Inst>, insts: &[(u64, Inst, Lower)]) -> Vec<u64> {
+    let inside: std::collections::HashSet<u64> = insts.iter().map(|(pc, _, _)| *pc).collect();
+    let mut ends: Vec<u64> = insts
+        .iter()
+        .flat_map(|(pc, i, l)| {
+            let next = pc + u64::from(i.size);
+            match l {
+                Lower::Branch(0) => vec![branch_target(*pc, i)],
+                Lower::Branch(_) => vec![branch_target(*pc, i), next],
+                Lower::Barrier => vec![],
+                _ => vec![next],
+            }
+        })
+        .filter(|a| !inside.contains(a))
+        .filter(|&a| fetch(a).is_some_and(|i| i.op == crate::ops::Op::S_ENDPGM))
+        .collect();
+    ends.sort_unstable();
+    ends.dedup();
+    ends
+}
+
 /// What an instruction costs a region's compile time, in plain instructions: the 64-bit
 /// operations lowered lane by lane (`v_mad_u64_u32`, a 64-bit shift by a register) count 8,
 /// so a region of many of them stays small (`HSAEMU_JIT=sync` compiles a region at every
@@ -964,6 +991,8 @@ enum Reply {
 
 struct Request {
     insts: Vec<(u64, Inst, Lower)>,
+    /// Addresses outside the region holding an `s_endpgm` (`endpgm_exits`).
+    ends: Vec<u64>,
     start: u64,
     wave32: bool,
     variants: Variants,
@@ -1001,7 +1030,8 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
             };
             for r in rx {
                 let t = thread_cpu_nanos();
-                let compiled = c.compile(&r.insts, r.start, r.wave32, r.variants, r.affine);
+                let compiled =
+                    c.compile(&r.insts, r.start, r.wave32, r.variants, r.affine, &r.ends);
                 if let Reply::Publish(slots, k) = &r.reply {
                     slots.set_pending(*k, r.start, &r.insts, false);
                 }
@@ -1032,6 +1062,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                         }),
                         wave32: r.wave32,
                         insts: r.insts,
+                        ends: r.ends,
                         start: r.start,
                         entries,
                         home: r.home,
@@ -1094,9 +1125,22 @@ pub(crate) fn compile_now(
     compile_insts(collect(fetch, pc, true), pc, wave32, Variants::Both, None)
 }
 
-/// Compiles the region `insts` entered at `pc` and waits for it.
+/// Compiles the region `insts` entered at `pc` and waits for it (its rows current in the
+/// `Wave` at every exit).
 fn compile_insts(
     insts: Vec<(u64, Inst, Lower)>,
+    pc: u64,
+    wave32: bool,
+    variants: Variants,
+    home: Option<(Weak<Slots>, usize)>,
+) -> Option<&'static Block> {
+    compile_ending(insts, Vec::new(), pc, wave32, variants, home)
+}
+
+/// [`compile_insts`], with the rows left pending at exits to the `s_endpgm`s at `ends`.
+fn compile_ending(
+    insts: Vec<(u64, Inst, Lower)>,
+    ends: Vec<u64>,
     pc: u64,
     wave32: bool,
     variants: Variants,
@@ -1109,6 +1153,7 @@ fn compile_insts(
     queue()?
         .send(Request {
             insts,
+            ends,
             start: pc,
             wave32,
             variants,
@@ -1144,8 +1189,14 @@ pub(crate) fn on_start(
     let insts = collect(fetch, pc, !sync || mode() != Mode::Verify);
     let variants = slots.variants(k, pc, &insts);
     let home = Some((Arc::downgrade(slots), k));
+    // `verify` compares every register after each run.
+    let ends = if mode() == Mode::Verify {
+        Vec::new()
+    } else {
+        endpgm_exits(fetch, &insts)
+    };
     if sync {
-        let b = compile_insts(insts, pc, wave32, variants, home)?;
+        let b = compile_ending(insts, ends, pc, wave32, variants, home)?;
         slots.publish(k, b, None);
         return Some(b);
     }
@@ -1154,6 +1205,7 @@ pub(crate) fn on_start(
             slots.set_pending(k, pc, &insts, true);
             let _ = q.send(Request {
                 insts,
+                ends,
                 start: pc,
                 wave32,
                 variants,
