@@ -12,8 +12,10 @@
 //!   one differs, it runs as the general variant's basic block instead, and the region
 //!   counts an affine miss (at `MISS_LIMIT` it is compiled again without facts).
 //! - **The lowering.** An `AffOp` instruction whose sources have facts computes its result's
-//!   base as a scalar and writes each group as `splat(base) + constant` (the row stays exact
-//!   in the `Wave`); a carry out of adding a uniform value to a row is the same in every
+//!   base as a scalar; the row is *pending* (`write_affine`): its groups, `splat(base) +
+//!   constant`, are computed where an instruction not lowered on facts reads them and
+//!   stored only where the `Wave` must hold them (a call, an exit other than to
+//!   `s_endpgm`, the basic block's end); a carry out of adding a uniform value to a row is the same in every
 //!   lane when the row does not wrap across the lanes and the first and last lane carry
 //!   alike, tested on scalars (a carry-out is then a fact of its SGPRs: all lanes or
 //!   none); a 64-bit left shift moves the same bits into every high half when the first

@@ -51,9 +51,12 @@
 //!   pass's end); `write_rows(row, f)` writes a whole row under
 //!   EXEC (skipping the blend in the full-EXEC variant); `lane_mask(halves, g)` turns a
 //!   64-bit mask into an `i32x4` lane select; `exec_mask(g)` EXEC's, cached per block.
-//! - `row_to_wave(row)`: makes a row's lanes current in the `Wave` (nothing: they always
-//!   are), for an access at a lane index known only at run time (`v_readfirstlane_b32`);
-//!   `forget_row(row)` drops the block's values of a row a call wrote in the `Wave`.
+//! - `row_to_wave(row)`: makes a row's lanes current in the `Wave` (only a row written on
+//!   lane-affine facts may not be: `affine.rs`'s pending rows, whose lanes `vgroup`
+//!   computes from the fact), for an access at a lane index known only at run time
+//!   (`v_readfirstlane_b32`); `forget_row(row)` drops the block's values of a row a call
+//!   wrote in the `Wave`. Calls store every pending row first, and so do exits, except a
+//!   basic block's end that leaves only for an `s_endpgm` (`Compiler::compile`'s `ends`).
 //! - `exit_if(cond, pc)`: leaves the function *before* the instruction at `pc` (in the
 //!   current basic block) when `cond` is true, writing every register back and counting
 //!   the instructions before it; the code after it continues in a new block. A memory

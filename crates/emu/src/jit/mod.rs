@@ -1512,6 +1512,63 @@ mod tests {
         assert_eq!(w.lane_ops, 63 * (1 + 1 + 11));
     }
 
+    /// Rows a region wrote on lane-affine facts and has not stored (`lower.rs`'s
+    /// `affine.rs`, pending rows) are stored where it leaves for an instruction it does not
+    /// compile, which the interpreter then runs on the `Wave`'s rows; only an exit to an
+    /// `s_endpgm` may leave them (`endpgm_exits`).
+    #[test]
+    fn pending_rows_are_stored_where_a_region_leaves_for_the_interpreter() {
+        let gen = Gen::Gfx90a;
+        // llvm-mc-15 -mcpu=gfx90a: v_lshlrev_b32 v2, 2, v0; v_add_u32 v3, s2, v2;
+        // v_mov_b32 v4, s3; v_add_u32 v5, s2, v0; v_writelane_b32 v6, s2, 5; s_endpgm.
+        let words = [
+            0x2404_0082u32,
+            0x6806_0402,
+            0x7e08_0203,
+            0x680a_0002,
+            0xd28a_0006,
+            0x0001_0a02,
+            0xbf81_0000,
+        ];
+        let insts = decoded(gen, &words);
+        let fetch = |a: u64| insts.get(a as usize / 4).copied();
+        let region = collect(&fetch, 0, true);
+        assert_eq!(region.len(), 4, "up to v_writelane_b32");
+        let ends = endpgm_exits(&fetch, &region);
+        assert!(ends.is_empty(), "{ends:x?}");
+        // Without the v_writelane_b32, the region leaves for the s_endpgm.
+        let no_writelane = [&words[..4], &words[6..]].concat();
+        let insts2 = decoded(gen, &no_writelane);
+        let fetch2 = |a: u64| insts2.get(a as usize / 4).copied();
+        assert_eq!(endpgm_exits(&fetch2, &collect(&fetch2, 0, true)), [0x10]);
+        let b = compile_ending(region, ends, 0, false, Variants::Both, None).expect("compiled");
+        let mut w = Wave::new();
+        w.set_exec(u64::MAX);
+        (w.s[2], w.s[3]) = (0x1234, 77);
+        for l in 0..LANES {
+            w.v[0][l] = 100 + l as u32;
+            for r in 2..6 {
+                w.v[r][l] = 0xdead_0000 | l as u32;
+            }
+        }
+        with_env(gen, |env| {
+            assert_eq!(run(b, &mut w, 100, &fetch, env, false), Ok((4, false)));
+        });
+        assert_eq!(w.pc, 0x10);
+        for l in 0..LANES {
+            let x = 100 + l as u32;
+            let want = [
+                (2, x << 2),
+                (3, 0x1234 + (x << 2)),
+                (4, 77),
+                (5, 0x1234 + x),
+            ];
+            for (r, v) in want {
+                assert_eq!(w.v[r][l], v, "v{r} lane {l}");
+            }
+        }
+    }
+
     /// `s_barrier` ends a region: it runs up to and including the barrier, leaves the PC
     /// after it and says the wave is to be parked (checked against the interpreter's
     /// `Flow::Barrier` by the verify run).
