@@ -336,6 +336,17 @@ fn apply(
     Some(t)
 }
 
+/// What a way on from a basic block's end does with its pending rows (`pending_at_end`).
+pub(super) struct EdgeRows {
+    /// The successor's address.
+    pub to: u64,
+    /// Stored on this edge alone.
+    pub stored: Vec<(usize, Value, i64)>,
+    /// Taken over pending by the successor's full variant (stored on the way to its
+    /// general variant, when a choice of variant comes between).
+    pub taken: Vec<(usize, Value, i64)>,
+}
+
 /// A basic block's use of facts: the rows to test at its start (by stride) and the
 /// instructions (region indices) lowered on facts.
 #[derive(Clone)]
@@ -484,6 +495,11 @@ impl Gen<'_> {
         for (&r, &s) in tested {
             let base = self.b.use_var(bases[&r]);
             self.aff.insert(r, (base, s));
+            // A predecessor may have handed the row over without storing it (`pending_at_end`;
+            // not to the region's first basic block, which only the entry reaches).
+            if !entry {
+                self.unstored_facts.push((r, base, s));
+            }
         }
     }
 
@@ -704,6 +720,92 @@ impl Gen<'_> {
                 .ins()
                 .store(super::mf(), x, self.v, Self::row_offset(row, g));
         }
+    }
+
+    /// At a basic block's end, what each way on (to `successors`, in order; `heads` the
+    /// variant's, the full one's when `full`) does with the pending rows: an exit to an
+    /// `s_endpgm` leaves them, a basic block of the full variant planned on facts this one
+    /// hands it takes over those it tests (pending at its start: `facts_at_start`), any
+    /// other stores them. Rows every way on stores are stored here; the others on their
+    /// edges (`stored`), and those taken over on the way to a variant choice's general
+    /// arm (`taken`).
+    pub(super) fn pending_at_end(
+        &mut self,
+        successors: &[u64],
+        full: bool,
+        heads: &HashMap<u64, Block>,
+    ) -> Vec<EdgeRows> {
+        if successors.is_empty() {
+            self.store_facts();
+            return Vec::new();
+        }
+        let pending = self.unstored_facts.clone();
+        // Per way on, the rows it takes over (`None`: all).
+        let takes: Vec<Option<Vec<usize>>> = successors
+            .iter()
+            .map(|&to| {
+                if !heads.contains_key(&to) {
+                    return (!self.ends.contains(&to)).then(Vec::new);
+                }
+                let Some((plan, _, _)) = self.plans.get(&to).filter(|_| full && !self.shared(to))
+                else {
+                    return Some(Vec::new());
+                };
+                let holds = |r: &usize, s: i64| self.aff.get(r).is_some_and(|f| f.1 == s);
+                if !plan.tested.iter().all(|(r, &s)| holds(r, s)) {
+                    return Some(Vec::new());
+                }
+                let taken = pending.iter().filter(|&&(r, b, s)| {
+                    plan.tested.get(&r) == Some(&s) && self.aff.get(&r) == Some(&(b, s))
+                });
+                Some(taken.map(|p| p.0).collect())
+            })
+            .collect();
+        let needs = |t: &Option<Vec<usize>>, r: usize| t.as_ref().is_some_and(|t| !t.contains(&r));
+        let (common, rest): (Vec<_>, Vec<_>) = pending
+            .iter()
+            .copied()
+            .partition(|p| takes.iter().all(|t| needs(t, p.0)));
+        self.unstored_facts = common;
+        self.store_facts();
+        successors
+            .iter()
+            .zip(&takes)
+            .map(|(&to, t)| EdgeRows {
+                to,
+                stored: rest.iter().copied().filter(|p| needs(t, p.0)).collect(),
+                taken: rest
+                    .iter()
+                    .copied()
+                    .filter(|p| t.as_ref().is_some_and(|t| t.contains(&p.0)))
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// The over-budget exit at the start of the full variant's basic block `at` (planned on
+    /// facts; `pc` its address, `count` the instructions run): when its predecessor handed
+    /// the facts over, their rows may be pending; stored from the handed-over bases.
+    pub(super) fn store_handed_over(&mut self, at: u64, pc: Value, count: Value) {
+        let (tested, ok, bases) = {
+            let p = &self.plans[&at];
+            (p.0.tested.clone(), p.1, p.2.clone())
+        };
+        let okv = self.b.use_var(ok);
+        let st = self.b.create_block();
+        let exit = self.exit;
+        let args = [
+            cranelift_codegen::ir::BlockArg::Value(pc),
+            cranelift_codegen::ir::BlockArg::Value(count),
+        ];
+        self.b.ins().brif(okv, st, &[], exit, &args);
+        self.b.seal_block(st);
+        self.enter(st);
+        for (r, stride) in tested {
+            let base = self.b.use_var(bases[&r]);
+            self.store_pending_row(r, base, stride);
+        }
+        self.b.ins().jump(exit, &args);
     }
 
     /// Source `k` as a fact: a scalar (stride 0), or a row's.

@@ -864,6 +864,13 @@ impl Gen<'_> {
                 // Nothing has run: no register to write back.
                 let none = *self.none.get_or_insert_with(|| self.b.create_block());
                 self.b.ins().brif(over, none, &[], body, &[]);
+            } else if full && !self.shared(bb.pc) && self.plans.contains_key(&bb.pc) {
+                // Rows handed over pending (`affine.rs`) are stored on the way out.
+                let out = self.b.create_block();
+                self.b.ins().brif(over, out, &[], body, &[]);
+                self.b.seal_block(out);
+                self.enter(out);
+                self.store_handed_over(bb.pc, pc, count);
             } else {
                 let exit = self.exit;
                 self.b.ins().brif(
@@ -951,20 +958,20 @@ impl Gen<'_> {
                 self.done += 1;
             }
             let wrote_exec = self.exec_writes != writes_before;
-            // The pending rows are stored unless every way on leaves for an `s_endpgm`.
-            let to_end = |pc: u64| !heads.contains_key(&pc) && self.ends.contains(&pc);
-            let only_ends = !barrier
-                && match branch {
-                    None => to_end(bb.next),
-                    Some((pc, i, cond)) => {
-                        to_end(branch_target(pc, &i)) && (cond == 0 || to_end(bb.next))
+            let successors = match branch {
+                None if barrier => vec![],
+                None => vec![bb.next],
+                Some((pc, i, cond)) => {
+                    let mut v = vec![branch_target(pc, &i)];
+                    if cond != 0 {
+                        v.push(bb.next);
                     }
-                };
-            if only_ends {
-                self.unstored_facts.clear();
-            } else {
-                self.store_facts();
-            }
+                    v
+                }
+            };
+            // The pending rows (`affine.rs`): each way on stores those it does not take
+            // over, those no way on takes here, the others on their edges.
+            let edges = self.pending_at_end(&successors, full, &heads);
             self.end_lazy();
             self.b.def_var(self.count, after);
             // After an EXEC write, a jump to a basic block goes to a block choosing its
@@ -985,20 +992,19 @@ impl Gen<'_> {
                 }
             };
             // The facts the successors test at their starts, handed over.
-            let successors = match branch {
-                None if barrier => vec![],
-                None => vec![bb.next],
-                Some((pc, i, cond)) => {
-                    let mut v = vec![branch_target(pc, &i)];
-                    if cond != 0 {
-                        v.push(bb.next);
-                    }
-                    v
-                }
-            };
-            for s in successors {
+            for &s in &successors {
                 self.hand_over_facts(s);
             }
+            // An edge that stores rows goes through a block of its own.
+            let mut stores: Vec<(Block, Block, Vec<BlockArg>, usize)> = Vec::new();
+            let mut via = |g: &mut Self, k: usize, (blk, args): (Block, Vec<BlockArg>)| {
+                if edges[k].stored.is_empty() {
+                    return (blk, args);
+                }
+                let e = g.b.create_block();
+                stores.push((e, blk, args, k));
+                (e, vec![])
+            };
             match branch {
                 // `s_barrier` ends the basic block and the region's run: the exit after it,
                 // the wave to be parked.
@@ -1013,24 +1019,53 @@ impl Gen<'_> {
                         .jump(exit, &[BlockArg::Value(p), BlockArg::Value(after)]);
                 }
                 None => {
-                    let (blk, args) = to(self, bb.next);
+                    let e = to(self, bb.next);
+                    let (blk, args) = via(self, 0, e);
                     self.b.ins().jump(blk, &args);
                 }
                 Some((pc, i, cond)) => {
-                    let (t, targs) = to(self, branch_target(pc, &i));
+                    let e = to(self, branch_target(pc, &i));
+                    let (t, targs) = via(self, 0, e);
                     if cond == 0 {
                         self.b.ins().jump(t, &targs);
                     } else {
                         let c = self.branch_cond(cond);
-                        let (f, fargs) = to(self, bb.next);
+                        let e = to(self, bb.next);
+                        let (f, fargs) = via(self, 1, e);
                         self.b.ins().brif(c, t, &targs, f, &fargs);
                     }
                 }
             }
+            for (e, blk, args, k) in stores {
+                self.b.seal_block(e);
+                self.enter(e);
+                for &(row, base, stride) in &edges[k].stored {
+                    self.store_pending_row(row, base, stride);
+                }
+                self.b.ins().jump(blk, &args);
+            }
             for (c, pc) in choices {
                 self.enter(c);
                 let (f, g) = (self.heads[1][&pc], self.heads[0][&pc]);
-                self.choose_variant(g, Some(f));
+                // Rows taken over pending are stored on the way to the general variant.
+                let taken = edges
+                    .iter()
+                    .find(|e| e.to == pc)
+                    .map(|e| e.taken.clone())
+                    .unwrap_or_default();
+                if taken.is_empty() || f == g {
+                    self.choose_variant(g, Some(f));
+                } else {
+                    let is_full = self.exec_is_full();
+                    let st = self.b.create_block();
+                    self.b.ins().brif(is_full, f, &[], st, &[]);
+                    self.b.seal_block(st);
+                    self.enter(st);
+                    for (row, base, stride) in taken {
+                        self.store_pending_row(row, base, stride);
+                    }
+                    self.b.ins().jump(g, &[]);
+                }
             }
             self.bb_count = None;
         }

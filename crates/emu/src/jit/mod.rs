@@ -1569,6 +1569,60 @@ mod tests {
         }
     }
 
+    /// Rows a basic block hands over pending to the next one (`affine.rs`'s
+    /// `pending_at_end`) are stored where that one does not fit the budget and the region
+    /// leaves before it (`store_handed_over`).
+    #[test]
+    fn rows_handed_over_pending_are_stored_at_the_next_blocks_budget_exit() {
+        let gen = Gen::Gfx90a;
+        // llvm-mc-15 -mcpu=gfx90a: v_add_co_u32 v2, vcc, s2, v0; v_mov_b32 v3, s3;
+        // v_addc_co_u32 v3, vcc, v3, v1, vcc; v_cmp_gt_u64 vcc, s[4:5], v[2:3];
+        // s_and_saveexec_b64 s[14:15], vcc; s_cbranch_execz end; v_lshlrev_b64 v[4:5], 2,
+        // v[2:3]; v_add_co_u32 v6, vcc, s6, v4; v_mov_b32 v7, s7; v_addc_co_u32 v7, vcc,
+        // v7, v5, vcc; end: s_endpgm.
+        let words = [
+            0x3204_0002u32,
+            0x7e06_0203,
+            0x3806_0303,
+            0x7dd8_0404,
+            0xbe8e_206a,
+            0xbf88_0005,
+            0xd28f_0004,
+            0x0002_0482,
+            0x320c_0806,
+            0x7e0e_0207,
+            0x380e_0b07,
+            0xbf81_0000,
+        ];
+        let insts = decoded(gen, &words);
+        let fetch = |a: u64| insts.get(a as usize / 4).copied();
+        let region = collect(&fetch, 0, true);
+        assert_eq!(region.len(), 10, "up to s_endpgm");
+        let ends = endpgm_exits(&fetch, &region);
+        assert_eq!(ends, [0x2c]);
+        let b = compile_ending(region, ends, 0, false, Variants::Both, None).expect("compiled");
+        let mut w = Wave::new();
+        w.set_exec(u64::MAX);
+        (w.s[2], w.s[3], w.s[4], w.s[5]) = (0xffff_f000, 2, u32::MAX, u32::MAX);
+        for l in 0..LANES {
+            (w.v[0][l], w.v[1][l]) = (0x40 + l as u32, 0);
+            (w.v[2][l], w.v[3][l]) = (0xdead_0000, 0xdead_0001);
+        }
+        with_env(gen, |env| {
+            // The first basic block (6) fits, the second (4 more) does not.
+            assert_eq!(run(b, &mut w, 6, &fetch, env, false), Ok((6, false)));
+        });
+        assert_eq!(w.pc, 0x18);
+        for l in 0..LANES {
+            let a = (2u64 << 32) + 0xffff_f000 + 0x40 + l as u64;
+            assert_eq!(
+                (w.v[2][l], w.v[3][l]),
+                (a as u32, (a >> 32) as u32),
+                "lane {l}"
+            );
+        }
+    }
+
     /// `s_barrier` ends a region: it runs up to and including the barrier, leaves the PC
     /// after it and says the wave is to be parked (checked against the interpreter's
     /// `Flow::Barrier` by the verify run).
