@@ -106,7 +106,8 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
 /// A GLOBAL load into its own pending address row (`global_load_dword v2, v[2:3]`, as
 /// gfx1030's vector add does), its window cold: the lanes' addresses are taken from the facts
 /// on the general path too, which is generated after the inline path that writes v2 (the
-/// `Wave`'s v2, an address 64 bytes further into the buffer, must not be used).
+/// `Wave`'s v2, an address 64 bytes further into the buffer, must not be used). Then a
+/// GLOBAL atomic at the same pending addresses: a call, which reads them from the `Wave`.
 fn check_load_into_address_row(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let what = format!("{mcpu}{attr} (load)");
     let vcc = if lanes == 32 { "vcc_lo" } else { "vcc" };
@@ -115,33 +116,53 @@ fn check_load_into_address_row(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     } else {
         "v_addc_co_u32"
     };
-    let text = format!(
-        "v_lshlrev_b32 v2, 2, v0
-         v_add_co_u32 v2, {vcc}, s2, v2
-         v_mov_b32 v3, s3
-         {addc} v3, {vcc}, v3, v1, {vcc}
-         global_load_dword v2, v[2:3], off
-         s_waitcnt vmcnt(0)
-         s_endpgm
+    // Then a GLOBAL atomic at the same addresses, a call into the interpreter, which reads
+    // its address rows from the `Wave` (where v2 is again 64 bytes further).
+    for atomic in [false, true] {
+        let access = if atomic {
+            "global_atomic_add v[2:3], v4, off"
+        } else {
+            "global_load_dword v2, v[2:3], off"
+        };
+        let text = format!(
+            "v_lshlrev_b32 v2, 2, v0
+             v_add_co_u32 v2, {vcc}, s2, v2
+             v_mov_b32 v3, s3
+             {addc} v3, {vcc}, v3, v1, {vcc}
+             {access}
+             s_waitcnt vmcnt(0)
+             s_endpgm
 "
-    );
-    let words = assemble(mcpu, attr, &text);
-    let mut global: Vec<u8> = (0..80u32)
-        .flat_map(|k| (0x1000 + 7 * k).to_le_bytes())
-        .collect();
-    let at = global.as_ptr() as u64;
-    let mut r = WaveRegs::new(gen);
-    r.set_exec(if lanes == 32 { 0xffff_ffff } else { u64::MAX });
-    for l in 0..64 {
-        r.v[0][l] = l as u32;
-        r.v[1][l] = 0;
-        r.v[2][l] = (at + 4 * (l as u64 + 16)) as u32;
-    }
-    (r.s[2], r.s[3]) = (at as u32, (at >> 32) as u32);
-    run_words_mem(gen, &words, &mut r, &mut [], &mut global)
-        .unwrap_or_else(|e| panic!("{what}: {e:?}"));
-    for l in 0..lanes {
-        assert_eq!(r.v[2][l], 0x1000 + 7 * l as u32, "{what}: v2 lane {l}");
+        );
+        let words = assemble(mcpu, attr, &text);
+        let word = |k: u32| 0x1000 + 7 * k;
+        let mut global: Vec<u8> = (0..80u32).flat_map(|k| word(k).to_le_bytes()).collect();
+        let at = global.as_ptr() as u64;
+        let mut r = WaveRegs::new(gen);
+        r.set_exec(if lanes == 32 { 0xffff_ffff } else { u64::MAX });
+        for l in 0..64 {
+            r.v[0][l] = l as u32;
+            r.v[1][l] = 0;
+            r.v[2][l] = (at + 4 * (l as u64 + 16)) as u32;
+            r.v[3][l] = (at >> 32) as u32;
+            r.v[4][l] = l as u32 + 1;
+        }
+        (r.s[2], r.s[3]) = (at as u32, (at >> 32) as u32);
+        run_words_mem(gen, &words, &mut r, &mut [], &mut global)
+            .unwrap_or_else(|e| panic!("{what} (atomic {atomic}): {e:?}"));
+        for k in 0..80u32 {
+            let l = k as usize;
+            let got = u32::from_le_bytes(global[4 * l..4 * l + 4].try_into().expect("a word"));
+            let want = if atomic && l < lanes {
+                word(k) + k + 1
+            } else {
+                word(k)
+            };
+            assert_eq!(got, want, "{what} (atomic {atomic}): word {k}");
+            if !atomic && l < lanes {
+                assert_eq!(r.v[2][l], word(k), "{what}: v2 lane {l}");
+            }
+        }
     }
 }
 
