@@ -38,6 +38,9 @@ mod lds_fmac;
 #[path = "jit/lds_run.rs"]
 mod lds_run;
 
+#[path = "jit/pending_rows.rs"]
+mod pending_rows;
+
 #[path = "jit/rounds.rs"]
 mod rounds;
 
@@ -1054,6 +1057,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     fma_nan::fma_nans_in_a_run_match_the_definition();
     lds_fmac::lds_rows_feeding_fmac_chains_match_the_definitions();
     lds_run::lds_loads_in_group_passes_match_the_definitions();
+    pending_rows::pending_rows_are_stored_where_they_are_read();
     affine::lane_affine_address_arithmetic_matches_the_definitions();
     check_wide(Gen::Gfx90a, "gfx90a", "", 64);
     check_wide(Gen::Gfx9, "gfx906", "", 64);

@@ -12,8 +12,10 @@
 //!   one differs, it runs as the general variant's basic block instead, and the region
 //!   counts an affine miss (at `MISS_LIMIT` it is compiled again without facts).
 //! - **The lowering.** An `AffOp` instruction whose sources have facts computes its result's
-//!   base as a scalar and writes each group as `splat(base) + constant` (the row stays exact
-//!   in the `Wave`); a carry out of adding a uniform value to a row is the same in every
+//!   base as a scalar; the row is *pending* (`write_affine`): its groups, `splat(base) +
+//!   constant`, are computed where an instruction not lowered on facts reads them and
+//!   stored only where the `Wave` must hold them (a call, an exit other than to
+//!   `s_endpgm`, the basic block's end); a carry out of adding a uniform value to a row is the same in every
 //!   lane when the row does not wrap across the lanes and the first and last lane carry
 //!   alike, tested on scalars (a carry-out is then a fact of its SGPRs: all lanes or
 //!   none); a 64-bit left shift moves the same bits into every high half when the first
@@ -334,6 +336,17 @@ fn apply(
     Some(t)
 }
 
+/// What a way on from a basic block's end does with its pending rows (`pending_at_end`).
+pub(super) struct EdgeRows {
+    /// The successor's address.
+    pub to: u64,
+    /// Stored on this edge alone.
+    pub stored: Vec<(usize, Value, i64)>,
+    /// Taken over pending by the successor's full variant (stored on the way to its
+    /// general variant, when a choice of variant comes between).
+    pub taken: Vec<(usize, Value, i64)>,
+}
+
 /// A basic block's use of facts: the rows to test at its start (by stride) and the
 /// instructions (region indices) lowered on facts.
 #[derive(Clone)]
@@ -482,6 +495,11 @@ impl Gen<'_> {
         for (&r, &s) in tested {
             let base = self.b.use_var(bases[&r]);
             self.aff.insert(r, (base, s));
+            // A predecessor may have handed the row over without storing it (`pending_at_end`;
+            // not to the region's first basic block, which only the entry reaches).
+            if !entry {
+                self.unstored_facts.push((r, base, s));
+            }
         }
     }
 
@@ -591,49 +609,203 @@ impl Gen<'_> {
         self.enter(cont);
     }
 
-    /// Writes row `dst` as `base + stride·lane` in every lane and records the fact. The
-    /// groups are stored when something may read the row (`store_facts`): a row another
-    /// instruction on facts writes again first is never stored.
+    /// Writes row `dst` as `base + stride·lane` in every lane and records the fact. The row
+    /// is *pending*: not stored in the `Wave` until something needs it there (a call, an
+    /// exit other than to `s_endpgm`, the basic block's end; `store_facts`,
+    /// `store_facts_for_exit`, `row_to_wave`); the generator's reads of it compute its
+    /// lanes from the fact (`pending_group`, `pending_lane`).
     fn write_affine(&mut self, dst: usize, base: Value, stride: i64) {
-        self.unstored_facts.retain(|&r| r != dst);
+        self.unstored_facts.retain(|&(r, _, _)| r != dst);
         self.vcache.retain(|&(r, _), _| r != dst);
         self.forget_ds_row(dst);
-        self.unstored_facts.push(dst);
+        self.unstored_facts.push((dst, base, stride));
         self.aff.insert(dst, (base, stride));
     }
 
-    /// Stores the rows written on facts and not yet stored, so the `Wave` (and the block's
-    /// row values) are current: before any instruction not lowered on facts and at the
-    /// basic block's end.
-    pub(super) fn store_facts(&mut self) {
-        for row in std::mem::take(&mut self.unstored_facts) {
-            let Some(&(base, stride)) = self.aff.get(&row) else {
-                continue;
-            };
-            let bs = self.splat(base);
-            for g in 0..self.groups {
-                let x = self.lanes_at(bs, stride, g);
-                self.set_vgroup(row, g, x);
-            }
-            self.aff.insert(row, (base, stride));
+    /// Whether row `row` is pending (written on facts, not yet stored).
+    pub(super) fn pending(&self, row: usize) -> Option<(Value, i64)> {
+        self.unstored_facts
+            .iter()
+            .find(|p| p.0 == row)
+            .map(|&(_, b, s)| (b, s))
+    }
+
+    /// Lanes 4g..4g+3 of row `row` from its fact when it is pending (`vgroup`, and every
+    /// other read of a row that the `Wave` may not hold yet). Also where another path of
+    /// the instruction being generated wrote the group (a memory access's inline path,
+    /// generated before its call path): on the current path, a group the instruction
+    /// wrote is read from the block's values (`vcache`; no lowering reads its own result
+    /// after a block change). `cached`: the splat may be shared in the block (not in a
+    /// block switched to without `enter`).
+    pub(super) fn pending_group(&mut self, row: usize, g: usize, cached: bool) -> Option<Value> {
+        let (base, stride) = self.pending(row)?;
+        let bs = if cached {
+            self.splat(base)
+        } else {
+            self.b.ins().splat(types::I32X4, base)
+        };
+        Some(self.lanes_at(bs, stride, g))
+    }
+
+    /// Lane `lane` of a pending row (as `pending_group`), a scalar.
+    pub(super) fn pending_lane(&mut self, row: usize, lane: usize) -> Option<Value> {
+        let (base, stride) = self.pending(row)?;
+        Some(self.b.ins().iadd_imm(base, stride * lane as i64))
+    }
+
+    /// Notes that the instruction being generated writes group `g` of row `row`.
+    pub(super) fn note_written(&mut self, row: usize, g: usize) {
+        if self.pending(row).is_some() {
+            self.written_now.insert((row, g));
         }
     }
 
-    /// On an exit's path only: stores the rows not yet stored (the path that goes on keeps
-    /// them pending).
-    fn store_facts_for_exit(&mut self) {
-        for row in self.unstored_facts.clone() {
-            let Some(&(base, stride)) = self.aff.get(&row) else {
-                continue;
-            };
-            let bs = self.b.ins().splat(types::I32X4, base);
-            for g in 0..self.groups {
+    /// After an instruction (or a run's group passes): the pending rows it wrote are no
+    /// longer pending (each path it continues on left them whole in the `Wave`); groups it
+    /// did not write are stored from the fact first.
+    pub(super) fn settle_written(&mut self) {
+        if self.written_now.is_empty() {
+            return;
+        }
+        let written = std::mem::take(&mut self.written_now);
+        let rows: Vec<(usize, Value, i64)> = self
+            .unstored_facts
+            .iter()
+            .copied()
+            .filter(|p| (0..self.groups).any(|g| written.contains(&(p.0, g))))
+            .collect();
+        for (row, base, stride) in rows {
+            let bs = self.splat(base);
+            for g in (0..self.groups).filter(|&g| !written.contains(&(row, g))) {
                 let x = self.lanes_at(bs, stride, g);
                 self.b
                     .ins()
                     .store(super::mf(), x, self.v, Self::row_offset(row, g));
             }
+            self.unstored_facts.retain(|p| p.0 != row);
         }
+    }
+
+    /// Stores the pending rows, so the `Wave` (and the block's row values) are current: at
+    /// a basic block's end that does not only leave for an `s_endpgm`.
+    pub(super) fn store_facts(&mut self) {
+        debug_assert!(self.written_now.is_empty());
+        for (row, base, stride) in std::mem::take(&mut self.unstored_facts) {
+            let bs = self.splat(base);
+            for g in 0..self.groups {
+                let x = self.lanes_at(bs, stride, g);
+                self.vcache.insert((row, g), x);
+                self.b
+                    .ins()
+                    .store(super::mf(), x, self.v, Self::row_offset(row, g));
+            }
+        }
+    }
+
+    /// On a path that leaves the function or calls into the interpreter: stores every
+    /// pending row whole (the path that goes on keeps them pending). On such a path the
+    /// instruction being generated has not run, so no group is its own.
+    pub(super) fn store_facts_for_exit(&mut self) {
+        for (row, base, stride) in self.unstored_facts.clone() {
+            self.store_pending_row(row, base, stride);
+        }
+    }
+
+    /// Stores pending row `row` (fact `base`, `stride`) whole, on the current path only.
+    pub(super) fn store_pending_row(&mut self, row: usize, base: Value, stride: i64) {
+        let bs = self.b.ins().splat(types::I32X4, base);
+        for g in 0..self.groups {
+            let x = self.lanes_at(bs, stride, g);
+            self.b
+                .ins()
+                .store(super::mf(), x, self.v, Self::row_offset(row, g));
+        }
+    }
+
+    /// At a basic block's end, what each way on (to `successors`, in order; `heads` the
+    /// variant's, the full one's when `full`) does with the pending rows: an exit to an
+    /// `s_endpgm` leaves them, a basic block of the full variant planned on facts this one
+    /// hands it takes over those it tests (pending at its start: `facts_at_start`), any
+    /// other stores them. Rows every way on stores are stored here; the others on their
+    /// edges (`stored`), and those taken over on the way to a variant choice's general
+    /// arm (`taken`).
+    pub(super) fn pending_at_end(
+        &mut self,
+        successors: &[u64],
+        full: bool,
+        heads: &HashMap<u64, Block>,
+    ) -> Vec<EdgeRows> {
+        if successors.is_empty() {
+            self.store_facts();
+            return Vec::new();
+        }
+        let pending = self.unstored_facts.clone();
+        // Per way on, the rows it takes over (`None`: all).
+        let takes: Vec<Option<Vec<usize>>> = successors
+            .iter()
+            .map(|&to| {
+                if !heads.contains_key(&to) {
+                    return (!self.ends.contains(&to)).then(Vec::new);
+                }
+                let Some((plan, _, _)) = self.plans.get(&to).filter(|_| full && !self.shared(to))
+                else {
+                    return Some(Vec::new());
+                };
+                let holds = |r: &usize, s: i64| self.aff.get(r).is_some_and(|f| f.1 == s);
+                if !plan.tested.iter().all(|(r, &s)| holds(r, s)) {
+                    return Some(Vec::new());
+                }
+                let taken = pending.iter().filter(|&&(r, b, s)| {
+                    plan.tested.get(&r) == Some(&s) && self.aff.get(&r) == Some(&(b, s))
+                });
+                Some(taken.map(|p| p.0).collect())
+            })
+            .collect();
+        let needs = |t: &Option<Vec<usize>>, r: usize| t.as_ref().is_some_and(|t| !t.contains(&r));
+        let (common, rest): (Vec<_>, Vec<_>) = pending
+            .iter()
+            .copied()
+            .partition(|p| takes.iter().all(|t| needs(t, p.0)));
+        self.unstored_facts = common;
+        self.store_facts();
+        successors
+            .iter()
+            .zip(&takes)
+            .map(|(&to, t)| EdgeRows {
+                to,
+                stored: rest.iter().copied().filter(|p| needs(t, p.0)).collect(),
+                taken: rest
+                    .iter()
+                    .copied()
+                    .filter(|p| t.as_ref().is_some_and(|t| t.contains(&p.0)))
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// The over-budget exit at the start of the full variant's basic block `at` (planned on
+    /// facts; `pc` its address, `count` the instructions run): when its predecessor handed
+    /// the facts over, their rows may be pending; stored from the handed-over bases.
+    pub(super) fn store_handed_over(&mut self, at: u64, pc: Value, count: Value) {
+        let (tested, ok, bases) = {
+            let p = &self.plans[&at];
+            (p.0.tested.clone(), p.1, p.2.clone())
+        };
+        let okv = self.b.use_var(ok);
+        let st = self.b.create_block();
+        let exit = self.exit;
+        let args = [
+            cranelift_codegen::ir::BlockArg::Value(pc),
+            cranelift_codegen::ir::BlockArg::Value(count),
+        ];
+        self.b.ins().brif(okv, st, &[], exit, &args);
+        self.b.seal_block(st);
+        self.enter(st);
+        for (r, stride) in tested {
+            let base = self.b.use_var(bases[&r]);
+            self.store_pending_row(r, base, stride);
+        }
+        self.b.ins().jump(exit, &args);
     }
 
     /// Source `k` as a fact: a scalar (stride 0), or a row's.

@@ -618,12 +618,16 @@ impl Gen<'_> {
         let ptr = self.b.func.dfg.value_type(self.ctx);
         let h = match self.vcache.get(&(arow, g)) {
             Some(&x) => self.b.ins().extractlane(x, 0),
-            None => {
-                debug_assert!(!self.unstored.contains(&(arow, g)), "a row group unstored");
-                self.b
-                    .ins()
-                    .load(types::I32, mf(), self.v, Self::row_offset(arow, g))
-            }
+            // A row written on lane-affine facts may not be in the `Wave` yet (`affine.rs`).
+            None => match self.pending_lane(arow, 4 * g) {
+                Some(x) => x,
+                None => {
+                    debug_assert!(!self.unstored.contains(&(arow, g)), "a row group unstored");
+                    self.b
+                        .ins()
+                        .load(types::I32, mf(), self.v, Self::row_offset(arow, g))
+                }
+            },
         };
         let h = self.b.ins().uextend(ptr, h);
         self.b.ins().iadd(base, h)

@@ -54,9 +54,12 @@
 //!   pass's end); `write_rows(row, f)` writes a whole row under
 //!   EXEC (skipping the blend in the full-EXEC variant); `lane_mask(halves, g)` turns a
 //!   64-bit mask into an `i32x4` lane select; `exec_mask(g)` EXEC's, cached per block.
-//! - `row_to_wave(row)`: makes a row's lanes current in the `Wave` (nothing: they always
-//!   are), for an access at a lane index known only at run time (`v_readfirstlane_b32`);
-//!   `forget_row(row)` drops the block's values of a row a call wrote in the `Wave`.
+//! - `row_to_wave(row)`: makes a row's lanes current in the `Wave` (only a row written on
+//!   lane-affine facts may not be: `affine.rs`'s pending rows, whose lanes `vgroup`
+//!   computes from the fact), for an access at a lane index known only at run time
+//!   (`v_readfirstlane_b32`); `forget_row(row)` drops the block's values of a row a call
+//!   wrote in the `Wave`. Calls store every pending row first, and so do exits, except a
+//!   basic block's end that leaves only for an `s_endpgm` (`Compiler::compile`'s `ends`).
 //! - `exit_if(cond, pc)`: leaves the function *before* the instruction at `pc` (in the
 //!   current basic block) when `cond` is true, writing every register back and counting
 //!   the instructions before it; the code after it continues in a new block. A memory
@@ -191,7 +194,9 @@ impl Compiler {
     }
 
     /// Compiles `region` (its instructions by address, each with its lowering), entered at
-    /// `start`, for a wave of 32 or 64 lanes.
+    /// `start`, for a wave of 32 or 64 lanes. `ends`: addresses outside the region holding
+    /// an `s_endpgm`, where the rows need not be current in the `Wave` at the exit (empty
+    /// where something reads them after the region: `HSAEMU_JIT=verify`, `run_words`).
     pub(super) fn compile(
         &mut self,
         region: &[(u64, Inst, Lower)],
@@ -200,6 +205,7 @@ impl Compiler {
         variants: Variants,
         affine: bool,
         ds_pred: HashMap<(usize, u32), bool>,
+        ends: &[u64],
     ) -> Result<(BlockFn, Vec<u64>), String> {
         let ptr = self.module.target_config().pointer_type();
         let mut ctx = self.module.make_context();
@@ -290,6 +296,8 @@ impl Compiler {
                 handled: HashSet::new(),
                 general: true,
                 unstored_facts: Vec::new(),
+                written_now: HashSet::new(),
+                ends: ends.iter().copied().collect(),
             };
             let bbs = basic_blocks(region, start);
             if affine {
@@ -538,8 +546,16 @@ struct Gen<'a> {
     handled: HashSet<usize>,
     /// Whether the general variant is generated.
     general: bool,
-    /// Rows written on facts and not yet stored (`affine.rs`, `store_facts`).
-    unstored_facts: Vec<usize>,
+    /// Rows written on facts and not yet stored in the `Wave` (`affine.rs`'s "pending
+    /// rows"): each row with its fact (`base`, `stride`), which `vgroup` and the other row
+    /// reads of the generator compute its lanes from.
+    unstored_facts: Vec<(usize, Value, i64)>,
+    /// The groups of pending rows the instruction being generated writes (on any of its
+    /// paths): those rows stop being pending once it is done (`settle_written`).
+    written_now: HashSet<(usize, usize)>,
+    /// Exits to an `s_endpgm` (nothing reads the rows after it): pending rows are not
+    /// stored there.
+    ends: HashSet<u64>,
 }
 
 impl Gen<'_> {
@@ -639,22 +655,39 @@ impl Gen<'_> {
         }
     }
 
-    /// Lanes 4g..4g+3 of VGPR row `row`: loaded from the `Wave` at the block's first use.
+    /// Lanes 4g..4g+3 of VGPR row `row`: loaded from the `Wave` at the block's first use,
+    /// or computed from its fact while it is pending (`affine.rs`).
     fn vgroup(&mut self, row: usize, g: usize) -> Value {
         if let Some(&x) = self.vcache.get(&(row, g)) {
             return x;
         }
-        let x = self
-            .b
-            .ins()
-            .load(types::I32X4, mf(), self.v, Self::row_offset(row, g));
+        let x = match self.pending_group(row, g, true) {
+            Some(x) => x,
+            None => self
+                .b
+                .ins()
+                .load(types::I32X4, mf(), self.v, Self::row_offset(row, g)),
+        };
         self.vcache.insert((row, g), x);
         x
+    }
+
+    /// Lanes 4g..4g+3 of row `row` as the `Wave` holds them (or will: a pending row's from
+    /// its fact), not kept: for a block switched to without `enter`.
+    fn wave_group(&mut self, row: usize, g: usize) -> Value {
+        match self.pending_group(row, g, false) {
+            Some(x) => x,
+            None => self
+                .b
+                .ins()
+                .load(types::I32X4, mf(), self.v, Self::row_offset(row, g)),
+        }
     }
 
     /// Sets lanes 4g..4g+3 of VGPR row `row` (all four, whatever EXEC says): stored into the
     /// `Wave` at once, so it is up to date at every exit and call.
     fn set_vgroup(&mut self, row: usize, g: usize, x: Value) {
+        self.note_written(row, g);
         self.vcache.insert((row, g), x);
         self.forget_ds_row(row);
         self.aff.remove(&row);
@@ -694,12 +727,20 @@ impl Gen<'_> {
         }
     }
 
-    /// Makes row `row`'s lanes current in the `Wave` for a call: nothing to do, the rows are
-    /// stored as they are written.
-    fn row_to_wave(&mut self, _row: usize) {}
+    /// Makes row `row`'s lanes current in the `Wave` for a read there at a lane known only
+    /// at run time: a pending row (`affine.rs`) is stored (it stays pending: this may be one
+    /// path of several); the others are stored as they are written.
+    fn row_to_wave(&mut self, row: usize) {
+        if let Some((base, stride)) = self.pending(row) {
+            self.store_pending_row(row, base, stride);
+        }
+    }
 
     /// Forgets the values of row `row` (a call may have written it in the `Wave`).
     fn forget_row(&mut self, row: usize) {
+        for g in 0..self.groups {
+            self.note_written(row, g);
+        }
         self.vcache.retain(|&(r, _), _| r != row);
         self.aff.remove(&row);
         self.forget_ds_row(row);
@@ -755,6 +796,7 @@ impl Gen<'_> {
             self.b.seal_block(out);
             self.b.seal_block(cont);
             self.enter(out);
+            self.store_facts_for_exit();
             self.lazy_exit(pc, count);
             self.enter(cont);
             return;
@@ -763,13 +805,18 @@ impl Gen<'_> {
         let pc = self.b.ins().iconst(types::I64, pc as i64);
         let cont = self.b.create_block();
         let exit = self.exit;
-        self.b.ins().brif(
-            cond,
-            exit,
-            &[BlockArg::Value(pc), BlockArg::Value(count)],
-            cont,
-            &[],
-        );
+        let args = [BlockArg::Value(pc), BlockArg::Value(count)];
+        if self.unstored_facts.is_empty() {
+            self.b.ins().brif(cond, exit, &args, cont, &[]);
+        } else {
+            // The pending rows (`affine.rs`) stored on the way out.
+            let out = self.b.create_block();
+            self.b.ins().brif(cond, out, &[], cont, &[]);
+            self.b.seal_block(out);
+            self.enter(out);
+            self.store_facts_for_exit();
+            self.b.ins().jump(exit, &args);
+        }
         // Sealed now (its one predecessor is known): a register first used after it then
         // needs no block parameter, which sealing at the end made and removed one by one.
         self.b.seal_block(cont);
@@ -855,6 +902,13 @@ impl Gen<'_> {
                 // Nothing has run: no register to write back.
                 let none = *self.none.get_or_insert_with(|| self.b.create_block());
                 self.b.ins().brif(over, none, &[], body, &[]);
+            } else if full && !self.shared(bb.pc) && self.plans.contains_key(&bb.pc) {
+                // Rows handed over pending (`affine.rs`) are stored on the way out.
+                let out = self.b.create_block();
+                self.b.ins().brif(over, out, &[], body, &[]);
+                self.b.seal_block(out);
+                self.enter(out);
+                self.store_handed_over(bb.pc, pc, count);
             } else {
                 let exit = self.exit;
                 self.b.ins().brif(
@@ -906,9 +960,8 @@ impl Gen<'_> {
             let mut barrier = false;
             let mut at = 0;
             while at < bb.insts.len() {
-                if !self.handled.contains(&bb.insts[at]) {
-                    self.store_facts();
-                }
+                // Rows written on facts stay pending (`affine.rs`): what reads them computes
+                // their lanes, and calls and exits store them.
                 let ds_load = |i: &Inst| match self.full {
                     true => lower_mem::run_ds_load(i, &self.ds_pred),
                     false => None,
@@ -922,6 +975,7 @@ impl Gen<'_> {
                 );
                 if valu >= 2 {
                     self.group_major(region, &bb.insts[at..at + run])?;
+                    self.settle_written();
                     self.done += run as u32;
                     at += run;
                     continue;
@@ -940,11 +994,11 @@ impl Gen<'_> {
                             && self.handled.contains(&k)
                             && affine::aff_op(i, *l).is_some_and(|op| self.affine_inst(*pc, i, op));
                         if !on_facts {
-                            self.store_facts();
                             self.inst(i, *l)?;
                         }
                     }
                 }
+                self.settle_written();
                 if self.exec_writes != writes_before {
                     // EXEC is what the instruction made it from here on.
                     self.full = false;
@@ -952,7 +1006,20 @@ impl Gen<'_> {
                 self.done += 1;
             }
             let wrote_exec = self.exec_writes != writes_before;
-            self.store_facts();
+            let successors = match branch {
+                None if barrier => vec![],
+                None => vec![bb.next],
+                Some((pc, i, cond)) => {
+                    let mut v = vec![branch_target(pc, &i)];
+                    if cond != 0 {
+                        v.push(bb.next);
+                    }
+                    v
+                }
+            };
+            // The pending rows (`affine.rs`): each way on stores those it does not take
+            // over, those no way on takes here, the others on their edges.
+            let edges = self.pending_at_end(&successors, full, &heads);
             self.end_lazy();
             self.b.def_var(self.count, after);
             // After an EXEC write, a jump to a basic block goes to a block choosing its
@@ -973,20 +1040,19 @@ impl Gen<'_> {
                 }
             };
             // The facts the successors test at their starts, handed over.
-            let successors = match branch {
-                None if barrier => vec![],
-                None => vec![bb.next],
-                Some((pc, i, cond)) => {
-                    let mut v = vec![branch_target(pc, &i)];
-                    if cond != 0 {
-                        v.push(bb.next);
-                    }
-                    v
-                }
-            };
-            for s in successors {
+            for &s in &successors {
                 self.hand_over_facts(s);
             }
+            // An edge that stores rows goes through a block of its own.
+            let mut stores: Vec<(Block, Block, Vec<BlockArg>, usize)> = Vec::new();
+            let mut via = |g: &mut Self, k: usize, (blk, args): (Block, Vec<BlockArg>)| {
+                if edges[k].stored.is_empty() {
+                    return (blk, args);
+                }
+                let e = g.b.create_block();
+                stores.push((e, blk, args, k));
+                (e, vec![])
+            };
             match branch {
                 // `s_barrier` ends the basic block and the region's run: the exit after it,
                 // the wave to be parked.
@@ -1001,24 +1067,53 @@ impl Gen<'_> {
                         .jump(exit, &[BlockArg::Value(p), BlockArg::Value(after)]);
                 }
                 None => {
-                    let (blk, args) = to(self, bb.next);
+                    let e = to(self, bb.next);
+                    let (blk, args) = via(self, 0, e);
                     self.b.ins().jump(blk, &args);
                 }
                 Some((pc, i, cond)) => {
-                    let (t, targs) = to(self, branch_target(pc, &i));
+                    let e = to(self, branch_target(pc, &i));
+                    let (t, targs) = via(self, 0, e);
                     if cond == 0 {
                         self.b.ins().jump(t, &targs);
                     } else {
                         let c = self.branch_cond(cond);
-                        let (f, fargs) = to(self, bb.next);
+                        let e = to(self, bb.next);
+                        let (f, fargs) = via(self, 1, e);
                         self.b.ins().brif(c, t, &targs, f, &fargs);
                     }
                 }
             }
+            for (e, blk, args, k) in stores {
+                self.b.seal_block(e);
+                self.enter(e);
+                for &(row, base, stride) in &edges[k].stored {
+                    self.store_pending_row(row, base, stride);
+                }
+                self.b.ins().jump(blk, &args);
+            }
             for (c, pc) in choices {
                 self.enter(c);
                 let (f, g) = (self.heads[1][&pc], self.heads[0][&pc]);
-                self.choose_variant(g, Some(f));
+                // Rows taken over pending are stored on the way to the general variant.
+                let taken = edges
+                    .iter()
+                    .find(|e| e.to == pc)
+                    .map(|e| e.taken.clone())
+                    .unwrap_or_default();
+                if taken.is_empty() || f == g {
+                    self.choose_variant(g, Some(f));
+                } else {
+                    let is_full = self.exec_is_full();
+                    let st = self.b.create_block();
+                    self.b.ins().brif(is_full, f, &[], st, &[]);
+                    self.b.seal_block(st);
+                    self.enter(st);
+                    for (row, base, stride) in taken {
+                        self.store_pending_row(row, base, stride);
+                    }
+                    self.b.ins().jump(g, &[]);
+                }
             }
             self.bb_count = None;
         }
@@ -1456,10 +1551,7 @@ impl Gen<'_> {
         let mut z = c.z0;
         for &(x, y, rows) in &c.steps {
             let [x, y] = [(x, rows[0]), (y, rows[1])].map(|(v, row)| match row {
-                Some(r) => self
-                    .b
-                    .ins()
-                    .load(types::I32X4, mf(), self.v, Self::row_offset(r, c.g)),
+                Some(r) => self.wave_group(r, c.g),
                 None => v,
             });
             z = self.fma(x, y, z);

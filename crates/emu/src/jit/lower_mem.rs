@@ -8,8 +8,9 @@
 //! compiles to a call of the interpreter's `step` ([`step_call`]), which keeps its StoreLoad
 //! fence.
 //!
-//! The region holds SGPRs in Cranelift variables (VGPR rows are stored as written, so
-//! `row_to_wave` has nothing to do and a written row is only forgotten), so around a call:
+//! The region holds SGPRs in Cranelift variables (VGPR rows are stored as written, except
+//! the rows written on lane-affine facts, which stay pending until something reads them in
+//! the `Wave`: a call stores every pending row), so around a call:
 //! - **before**, the registers the instruction may read or write ([`touched`]: its address,
 //!   data and destination registers, EXEC, M0) are stored from their variables into the
 //!   `Wave` (a destination too: the lanes a load leaves alone must be current there), and
@@ -228,7 +229,7 @@ impl Gen<'_> {
         } else {
             Regs::default()
         };
-        self.regs_to_wave(&touched.sgprs, &touched.rows);
+        self.regs_to_wave(&touched.sgprs);
         let ptr = self.b.func.dfg.value_type(self.ctx);
         // The region's own convention: the host's C one (`BlockFn`).
         let mut sig = Signature::new(self.b.func.signature.call_conv);
@@ -264,17 +265,19 @@ impl Gen<'_> {
         }
     }
 
-    /// Stores the current values of `sgprs`, `rows` and `lane_ops` into the `Wave`.
-    fn regs_to_wave(&mut self, sgprs: &[usize], rows: &[usize]) {
+    /// Stores the current values of `sgprs`, the pending rows and `lane_ops` into the
+    /// `Wave`.
+    fn regs_to_wave(&mut self, sgprs: &[usize]) {
         for &code in sgprs {
             let x = self.sgpr(code);
             self.b
                 .ins()
                 .store(super::mf(), x, self.s, (4 * code) as i32);
         }
-        for &row in rows {
-            self.row_to_wave(row);
-        }
+        // The rows are current in the `Wave` but those written on lane-affine facts and not
+        // yet stored (`affine.rs`): all of them are stored, `rows` or not (a slow path's
+        // call, worth no bookkeeping of which rows it reads).
+        self.store_facts_for_exit();
         let lane_ops = self.b.use_var(self.lane_ops);
         self.b
             .ins()

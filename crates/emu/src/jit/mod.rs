@@ -619,6 +619,8 @@ pub(crate) struct Block {
     wave32: bool,
     /// Its instructions: the compiled code passes their addresses to its calls (`lower_mem`).
     insts: Vec<(u64, Inst, Lower)>,
+    /// The `s_endpgm`s it leaves for where its rows need not be current (`endpgm_exits`).
+    ends: Vec<u64>,
     /// Where it starts, and the other addresses it may be entered at (its basic blocks').
     start: u64,
     entries: Vec<u64>,
@@ -759,6 +761,7 @@ impl Block {
         };
         let _ = q.send(Request {
             insts: self.insts.clone(),
+            ends: self.ends.clone(),
             start: self.start,
             wave32: self.wave32,
             variants: Variants::Both,
@@ -971,6 +974,30 @@ fn collect(
     found.into_iter().map(|(a, (i, l))| (a, i, l)).collect()
 }
 
+/// The addresses a region `insts` (from `collect`) leaves for that hold an `s_endpgm`: after
+/// it nothing reads the wave's VGPRs (the dispatcher ends the wave there, `dispatch.rs`), so
+/// rows the region wrote on lane-affine facts need not be stored at those exits.
+fn endpgm_exits(fetch: &dyn Fn(u64) -> Option<Inst>, insts: &[(u64, Inst, Lower)]) -> Vec<u64> {
+    let inside: std::collections::HashSet<u64> = insts.iter().map(|(pc, _, _)| *pc).collect();
+    let mut ends: Vec<u64> = insts
+        .iter()
+        .flat_map(|(pc, i, l)| {
+            let next = pc + u64::from(i.size);
+            match l {
+                Lower::Branch(0) => vec![branch_target(*pc, i)],
+                Lower::Branch(_) => vec![branch_target(*pc, i), next],
+                Lower::Barrier => vec![],
+                _ => vec![next],
+            }
+        })
+        .filter(|a| !inside.contains(a))
+        .filter(|&a| fetch(a).is_some_and(|i| i.op == crate::ops::Op::S_ENDPGM))
+        .collect();
+    ends.sort_unstable();
+    ends.dedup();
+    ends
+}
+
 /// What an instruction costs a region's compile time, in plain instructions: the 64-bit
 /// operations lowered lane by lane (`v_mad_u64_u32`, a 64-bit shift by a register) count 8,
 /// so a region of many of them stays small (`HSAEMU_JIT=sync` compiles a region at every
@@ -1007,6 +1034,8 @@ enum Reply {
 
 struct Request {
     insts: Vec<(u64, Inst, Lower)>,
+    /// Addresses outside the region holding an `s_endpgm` (`endpgm_exits`).
+    ends: Vec<u64>,
     start: u64,
     wave32: bool,
     variants: Variants,
@@ -1055,6 +1084,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                     r.variants,
                     r.affine,
                     r.ds_pred.clone(),
+                    &r.ends,
                 );
                 if let Reply::Publish(slots, k) = &r.reply {
                     slots.set_pending(*k, r.start, &r.insts, false);
@@ -1086,6 +1116,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                         }),
                         wave32: r.wave32,
                         insts: r.insts,
+                        ends: r.ends,
                         start: r.start,
                         entries,
                         home: r.home,
@@ -1164,9 +1195,23 @@ pub(crate) fn compile_now(
     compile_insts(insts, pc, w.wave32, Variants::Both, None, pred)
 }
 
-/// Compiles the region `insts` entered at `pc` and waits for it.
+/// Compiles the region `insts` entered at `pc` and waits for it (its rows current in the
+/// `Wave` at every exit).
 fn compile_insts(
     insts: Vec<(u64, Inst, Lower)>,
+    pc: u64,
+    wave32: bool,
+    variants: Variants,
+    home: Option<(Weak<Slots>, usize)>,
+    ds_pred: DsPred,
+) -> Option<&'static Block> {
+    compile_ending(insts, Vec::new(), pc, wave32, variants, home, ds_pred)
+}
+
+/// [`compile_insts`], with the rows left pending at exits to the `s_endpgm`s at `ends`.
+fn compile_ending(
+    insts: Vec<(u64, Inst, Lower)>,
+    ends: Vec<u64>,
     pc: u64,
     wave32: bool,
     variants: Variants,
@@ -1180,6 +1225,7 @@ fn compile_insts(
     queue()?
         .send(Request {
             insts,
+            ends,
             start: pc,
             wave32,
             variants,
@@ -1217,8 +1263,14 @@ pub(crate) fn on_start(
     let variants = slots.variants(k, pc, &insts);
     let home = Some((Arc::downgrade(slots), k));
     let pred = ds_pred(&insts, w);
+    // `verify` compares every register after each run.
+    let ends = if mode() == Mode::Verify {
+        Vec::new()
+    } else {
+        endpgm_exits(fetch, &insts)
+    };
     if sync {
-        let b = compile_insts(insts, pc, wave32, variants, home, pred)?;
+        let b = compile_ending(insts, ends, pc, wave32, variants, home, pred)?;
         slots.publish(k, b, None);
         return Some(b);
     }
@@ -1227,6 +1279,7 @@ pub(crate) fn on_start(
             slots.set_pending(k, pc, &insts, true);
             let _ = q.send(Request {
                 insts,
+                ends,
                 start: pc,
                 wave32,
                 variants,
@@ -1536,6 +1589,117 @@ mod tests {
         assert_eq!((w.pc, w.s[20], w.scc), (24, 10, false));
         assert_eq!((w.v[30][1], w.v[30][2], w.v[30][63]), (10, 0, 630));
         assert_eq!(w.lane_ops, 63 * (1 + 1 + 11));
+    }
+
+    /// Rows a region wrote on lane-affine facts and has not stored (`lower.rs`'s
+    /// `affine.rs`, pending rows) are stored where it leaves for an instruction it does not
+    /// compile, which the interpreter then runs on the `Wave`'s rows; only an exit to an
+    /// `s_endpgm` may leave them (`endpgm_exits`).
+    #[test]
+    fn pending_rows_are_stored_where_a_region_leaves_for_the_interpreter() {
+        let gen = Gen::Gfx90a;
+        // llvm-mc-15 -mcpu=gfx90a: v_lshlrev_b32 v2, 2, v0; v_add_u32 v3, s2, v2;
+        // v_mov_b32 v4, s3; v_add_u32 v5, s2, v0; v_writelane_b32 v6, s2, 5; s_endpgm.
+        let words = [
+            0x2404_0082u32,
+            0x6806_0402,
+            0x7e08_0203,
+            0x680a_0002,
+            0xd28a_0006,
+            0x0001_0a02,
+            0xbf81_0000,
+        ];
+        let insts = decoded(gen, &words);
+        let fetch = |a: u64| insts.get(a as usize / 4).copied();
+        let region = collect(&fetch, 0, true);
+        assert_eq!(region.len(), 4, "up to v_writelane_b32");
+        let ends = endpgm_exits(&fetch, &region);
+        assert!(ends.is_empty(), "{ends:x?}");
+        // Without the v_writelane_b32, the region leaves for the s_endpgm.
+        let no_writelane = [&words[..4], &words[6..]].concat();
+        let insts2 = decoded(gen, &no_writelane);
+        let fetch2 = |a: u64| insts2.get(a as usize / 4).copied();
+        assert_eq!(endpgm_exits(&fetch2, &collect(&fetch2, 0, true)), [0x10]);
+        let b = compile_ending(region, ends, 0, false, Variants::Both, None).expect("compiled");
+        let mut w = Wave::new();
+        w.set_exec(u64::MAX);
+        (w.s[2], w.s[3]) = (0x1234, 77);
+        for l in 0..LANES {
+            w.v[0][l] = 100 + l as u32;
+            for r in 2..6 {
+                w.v[r][l] = 0xdead_0000 | l as u32;
+            }
+        }
+        with_env(gen, |env| {
+            assert_eq!(run(b, &mut w, 100, &fetch, env, false), Ok((4, false)));
+        });
+        assert_eq!(w.pc, 0x10);
+        for l in 0..LANES {
+            let x = 100 + l as u32;
+            let want = [
+                (2, x << 2),
+                (3, 0x1234 + (x << 2)),
+                (4, 77),
+                (5, 0x1234 + x),
+            ];
+            for (r, v) in want {
+                assert_eq!(w.v[r][l], v, "v{r} lane {l}");
+            }
+        }
+    }
+
+    /// Rows a basic block hands over pending to the next one (`affine.rs`'s
+    /// `pending_at_end`) are stored where that one does not fit the budget and the region
+    /// leaves before it (`store_handed_over`).
+    #[test]
+    fn rows_handed_over_pending_are_stored_at_the_next_blocks_budget_exit() {
+        let gen = Gen::Gfx90a;
+        // llvm-mc-15 -mcpu=gfx90a: v_add_co_u32 v2, vcc, s2, v0; v_mov_b32 v3, s3;
+        // v_addc_co_u32 v3, vcc, v3, v1, vcc; v_cmp_gt_u64 vcc, s[4:5], v[2:3];
+        // s_and_saveexec_b64 s[14:15], vcc; s_cbranch_execz end; v_lshlrev_b64 v[4:5], 2,
+        // v[2:3]; v_add_co_u32 v6, vcc, s6, v4; v_mov_b32 v7, s7; v_addc_co_u32 v7, vcc,
+        // v7, v5, vcc; end: s_endpgm.
+        let words = [
+            0x3204_0002u32,
+            0x7e06_0203,
+            0x3806_0303,
+            0x7dd8_0404,
+            0xbe8e_206a,
+            0xbf88_0005,
+            0xd28f_0004,
+            0x0002_0482,
+            0x320c_0806,
+            0x7e0e_0207,
+            0x380e_0b07,
+            0xbf81_0000,
+        ];
+        let insts = decoded(gen, &words);
+        let fetch = |a: u64| insts.get(a as usize / 4).copied();
+        let region = collect(&fetch, 0, true);
+        assert_eq!(region.len(), 10, "up to s_endpgm");
+        let ends = endpgm_exits(&fetch, &region);
+        assert_eq!(ends, [0x2c]);
+        let b = compile_ending(region, ends, 0, false, Variants::Both, None).expect("compiled");
+        let mut w = Wave::new();
+        w.set_exec(u64::MAX);
+        (w.s[2], w.s[3], w.s[4], w.s[5]) = (0xffff_f000, 2, u32::MAX, u32::MAX);
+        for l in 0..LANES {
+            (w.v[0][l], w.v[1][l]) = (0x40 + l as u32, 0);
+            (w.v[2][l], w.v[3][l]) = (0xdead_0000, 0xdead_0001);
+        }
+        with_env(gen, |env| {
+            // The first basic block (6) fits, the second (4 more) does not.
+            assert_eq!(run(b, &mut w, 6, &fetch, env, false), Ok((6, false)));
+        });
+        assert_eq!(w.pc, 0x18);
+        for l in 0..LANES {
+            let a = (2u64 << 32) + 0xffff_f000 + 0x40 + l as u64;
+            assert_eq!(
+                (w.v[2][l], w.v[3][l]),
+                (a as u32, (a >> 32) as u32),
+                "lane {l}"
+            );
+        }
     }
 
     /// `s_barrier` ends a region: it runs up to and including the barrier, leaves the PC
