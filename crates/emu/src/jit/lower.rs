@@ -962,8 +962,11 @@ impl Gen<'_> {
             while at < bb.insts.len() {
                 // Rows written on facts stay pending (`affine.rs`): what reads them computes
                 // their lanes, and calls and exits store them.
+                // Not a DS load into a pending row: the group pass's reads of its rows (the
+                // `v_fmac_f32` chain's recomputation) would take the fact's lanes.
                 let ds_load = |i: &Inst| match self.full {
-                    true => lower_mem::run_ds_load(i, &self.ds_pred),
+                    true => lower_mem::run_ds_load(i, &self.ds_pred)
+                        .filter(|(_, _, rows)| rows.iter().all(|&r| self.pending(r).is_none())),
                     false => None,
                 };
                 let (run, valu) = lane_run(

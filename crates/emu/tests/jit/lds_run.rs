@@ -117,9 +117,54 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     );
 }
 
+/// A DS load into rows the block wrote on lane-affine facts (`v12 = v0 << 2`, pending,
+/// not stored: `affine.rs`), its rows read by a `v_fmac_f32` chain: the loaded dwords must
+/// win over the fact, in the chain and in the `Wave` after the region.
+const OVER_PENDING: &str = "v_lshlrev_b32 v12, 2, v0
+     v_lshlrev_b32 v13, 2, v0
+     v_lshlrev_b32 v14, 3, v0
+     ds_read2_b32 v[12:13], v7 offset0:6 offset1:7
+     ds_read2_b32 v[20:21], v9 offset1:16
+     s_waitcnt lgkmcnt(0)
+     v_fmac_f32 v5, v12, v20
+     v_fmac_f32 v5, v13, v21
+     s_endpgm
+";
+
+fn check_over_pending(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let words = assemble(mcpu, attr, OVER_PENDING);
+    let what = format!("{mcpu}{attr} over a pending row");
+    let mut r = setup(gen, lanes);
+    for l in 0..64 {
+        r.v[0][l] = l as u32;
+    }
+    let old = r.clone();
+    let mut lds: Vec<u8> = (0..LDS / 4).flat_map(|k| word(k).to_le_bytes()).collect();
+    let mut global = vec![0u8; 64];
+    let before = jit::stats();
+    run_words_mem(gen, &words, &mut r, &mut lds, &mut global)
+        .unwrap_or_else(|e| panic!("{what}: {e:?}"));
+    want_compiled_run(&before, &what);
+    for l in 0..lanes {
+        let (a, b) = (old.v[7][l] as usize / 4, old.v[9][l] as usize / 4);
+        let (x0, x1) = (word(a + 6), word(a + 7));
+        let (y0, y1) = (word(b), word(b + 16));
+        let acc = fma(x1, y1, fma(x0, y0, old.v[5][l]));
+        assert_eq!(
+            [r.v[12][l], r.v[13][l]],
+            [x0, x1],
+            "{what}: v[12:13] lane {l}"
+        );
+        assert_eq!(r.v[5][l], acc, "{what}: v5 lane {l}");
+        assert_eq!(r.v[14][l], 8 * l as u32, "{what}: v14 lane {l}");
+    }
+}
+
 /// Part of the one test in `jit.rs`.
 pub(super) fn lds_loads_in_group_passes_match_the_definitions() {
     check(Gen::Gfx90a, "gfx90a", "", 64);
     check(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
     check(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64);
+    check_over_pending(Gen::Gfx90a, "gfx90a", "", 64);
+    check_over_pending(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
 }
