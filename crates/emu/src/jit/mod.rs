@@ -1620,7 +1620,8 @@ mod tests {
         let insts2 = decoded(gen, &no_writelane);
         let fetch2 = |a: u64| insts2.get(a as usize / 4).copied();
         assert_eq!(endpgm_exits(&fetch2, &collect(&fetch2, 0, true)), [0x10]);
-        let b = compile_ending(region, ends, 0, false, Variants::Both, None).expect("compiled");
+        let b = compile_ending(region, ends, 0, false, Variants::Both, None, DsPred::new())
+            .expect("compiled");
         let mut w = Wave::new();
         w.set_exec(u64::MAX);
         (w.s[2], w.s[3]) = (0x1234, 77);
@@ -1679,7 +1680,8 @@ mod tests {
         assert_eq!(region.len(), 10, "up to s_endpgm");
         let ends = endpgm_exits(&fetch, &region);
         assert_eq!(ends, [0x2c]);
-        let b = compile_ending(region, ends, 0, false, Variants::Both, None).expect("compiled");
+        let b = compile_ending(region, ends, 0, false, Variants::Both, None, DsPred::new())
+            .expect("compiled");
         let mut w = Wave::new();
         w.set_exec(u64::MAX);
         (w.s[2], w.s[3], w.s[4], w.s[5]) = (0xffff_f000, 2, u32::MAX, u32::MAX);
