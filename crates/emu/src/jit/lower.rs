@@ -193,20 +193,15 @@ impl Compiler {
         })
     }
 
-    /// Compiles `region` (its instructions by address, each with its lowering), entered at
-    /// `start`, for a wave of 32 or 64 lanes. `ends`: addresses outside the region holding
-    /// an `s_endpgm`, where the rows need not be current in the `Wave` at the exit (empty
-    /// where something reads them after the region: `HSAEMU_JIT=verify`, `run_words`).
-    pub(super) fn compile(
-        &mut self,
-        region: &[(u64, Inst, Lower)],
-        start: u64,
-        wave32: bool,
-        variants: Variants,
-        affine: bool,
-        ds_pred: HashMap<(usize, u32), bool>,
-        ends: &[u64],
-    ) -> Result<(BlockFn, Vec<u64>), String> {
+    /// Compiles request `r`'s region (its instructions by address, each with its lowering),
+    /// entered at `r.start`, for a wave of 32 or 64 lanes. `r.ends`: addresses outside the
+    /// region holding an `s_endpgm`, where the rows need not be current in the `Wave` at
+    /// the exit (empty where something reads them after the region: `HSAEMU_JIT=verify`,
+    /// `run_words`).
+    pub(super) fn compile(&mut self, r: &super::Request) -> Result<(BlockFn, Vec<u64>), String> {
+        let (region, start, wave32, variants, affine) =
+            (&r.insts[..], r.start, r.wave32, r.variants, r.affine);
+        let (ds_pred, ends) = (r.ds_pred.clone(), &r.ends);
         let ptr = self.module.target_config().pointer_type();
         let mut ctx = self.module.make_context();
         for _ in 0..6 {

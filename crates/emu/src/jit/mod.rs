@@ -1077,15 +1077,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
             };
             for r in rx {
                 let t = thread_cpu_nanos();
-                let compiled = c.compile(
-                    &r.insts,
-                    r.start,
-                    r.wave32,
-                    r.variants,
-                    r.affine,
-                    r.ds_pred.clone(),
-                    &r.ends,
-                );
+                let compiled = c.compile(&r);
                 if let Reply::Publish(slots, k) = &r.reply {
                     slots.set_pending(*k, r.start, &r.insts, false);
                 }
