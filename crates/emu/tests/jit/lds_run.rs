@@ -56,17 +56,27 @@ fn setup(gen: Gen, lanes: usize) -> WaveRegs {
     r
 }
 
+/// The LDS: dword `k` is `word(k)`.
+fn lds() -> Vec<u8> {
+    (0..LDS / 4).flat_map(|k| word(k).to_le_bytes()).collect()
+}
+
+/// Runs `words` on `r` with the LDS of `word`s, compiled (checked against the interpreter
+/// where `run_words` checks); returns the tier's counters from before.
+fn run(gen: Gen, words: &[u32], r: &mut WaveRegs, what: &str) -> jit::Stats {
+    let before = jit::stats();
+    run_words_mem(gen, words, r, &mut lds(), &mut [0; 64])
+        .unwrap_or_else(|e| panic!("{what}: {e:?}"));
+    want_compiled_run(&before, what);
+    before
+}
+
 fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let words = assemble(mcpu, attr, PROGRAM);
     let what = format!("{mcpu}{attr}");
     let mut r = setup(gen, lanes);
     let old = r.clone();
-    let mut lds: Vec<u8> = (0..LDS / 4).flat_map(|k| word(k).to_le_bytes()).collect();
-    let mut global = vec![0u8; 64];
-    let before = jit::stats();
-    run_words_mem(gen, &words, &mut r, &mut lds, &mut global)
-        .unwrap_or_else(|e| panic!("{what}: {e:?}"));
-    want_compiled_run(&before, &what);
+    let before = run(gen, &words, &mut r, &what);
     if jit::checks_single_runs() {
         let n = jit::stats().ds_run_loads - before.ds_run_loads;
         assert!(n >= 5, "{what}: {n} DS loads in group passes");
@@ -105,7 +115,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     for l in lanes - 4..lanes {
         r.v[7][l] = LDS as u32 - 16;
     }
-    let e = run_words_mem(gen, &words, &mut r, &mut lds, &mut global).expect_err("LDS");
+    let e = run_words_mem(gen, &words, &mut r, &mut lds(), &mut [0; 64]).expect_err("LDS");
     assert_eq!(
         e,
         FaultKind::LdsOutOfRange {
@@ -139,12 +149,7 @@ fn check_over_pending(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         r.v[0][l] = l as u32;
     }
     let old = r.clone();
-    let mut lds: Vec<u8> = (0..LDS / 4).flat_map(|k| word(k).to_le_bytes()).collect();
-    let mut global = vec![0u8; 64];
-    let before = jit::stats();
-    run_words_mem(gen, &words, &mut r, &mut lds, &mut global)
-        .unwrap_or_else(|e| panic!("{what}: {e:?}"));
-    want_compiled_run(&before, &what);
+    run(gen, &words, &mut r, &what);
     for l in 0..lanes {
         let (a, b) = (old.v[7][l] as usize / 4, old.v[9][l] as usize / 4);
         let (x0, x1) = (word(a + 6), word(a + 7));
