@@ -408,7 +408,7 @@ impl Gen<'_> {
         let hi_row = (row + 1) % VREGS;
         let h: Vec<Value> = (0..self.groups).map(|g| self.vgroup(hi_row, g)).collect();
         let h0 = self.b.ins().extractlane(h[0], 0);
-        let h0s = self.b.ins().splat(types::I32X4, h0);
+        let h0s = self.shuffle32(h[0], h[0], [0, 0, 0, 0]);
         let mut same = None;
         for &x in &h {
             let e = self.b.ins().icmp(IntCC::Equal, x, h0s);
@@ -526,6 +526,11 @@ impl Gen<'_> {
         if !store {
             self.note_last_load(amin);
         }
+        // The address rows read again from the `Wave` (held across the guard, every group
+        // was spilled to the stack and reloaded).
+        let arow = reg_index(i.src[0]);
+        let v = (0..self.groups).map(|g| self.vgroup(arow, g)).collect();
+        let lanes = Lanes { v, ..lanes };
         if count == 1 && dwords {
             // Lanes 4g..4g+3 at consecutive dwords (a run of 4, 16, 32 or 64 lanes): one
             // 16-byte access per group.
@@ -610,12 +615,26 @@ impl Gen<'_> {
             Some((h0, 0)) => Some(Some(h0)),
             _ => None,
         };
+        let other = self.b.create_block();
         let (runs, v0, hi) = match (self.fact(addr_row), hi_fact) {
             (Some((v0, 4)), Some(h0)) => {
                 let yes = self.b.ins().iconst(types::I8, 1);
                 (yes, v0, h0.map(|h0| ((addr_row + 1) % VREGS, h0)))
             }
-            _ => self.consecutive_rows(addr_row, sgpr_base),
+            _ => {
+                // The last lane first: rows of fewer lanes than the wave (matmul's 16-wide
+                // tiles on wave32) fail here and skip the pass over every group.
+                let test = self.b.create_block();
+                let x0 = self.vgroup(addr_row, 0);
+                let v0 = self.b.ins().extractlane(x0, 0);
+                let xl = self.vgroup(addr_row, self.groups - 1);
+                let vl = self.b.ins().extractlane(xl, 3);
+                let want = self.b.ins().iadd_imm(v0, 4 * (n as i64 - 1));
+                let may = self.b.ins().icmp(IntCC::Equal, vl, want);
+                self.b.ins().brif(may, test, &[], other, &[]);
+                self.enter(test);
+                self.consecutive_rows(addr_row, sgpr_base)
+            }
         };
         let no_wrap = self.b.ins().icmp_imm(
             IntCC::UnsignedLessThanOrEqual,
@@ -643,7 +662,7 @@ impl Gen<'_> {
             let below = self.below_apertures(a0, 4 * n as i64);
             shape = self.b.ins().band(shape, below);
         }
-        let (fast, other) = (self.b.create_block(), self.b.create_block());
+        let fast = self.b.create_block();
         // A miss goes on to the general test, whose refresh covers the same range.
         let len = self.b.ins().iconst(types::I64, 4 * n as i64);
         let inside = self.window_check(slot, a0, len, store);
@@ -675,9 +694,9 @@ impl Gen<'_> {
             let hi_row = (addr_row + 1) % VREGS;
             let h = self.vgroup(hi_row, 0);
             let h0 = self.b.ins().extractlane(h, 0);
-            (hi_row, h0, self.b.ins().splat(types::I32X4, h0))
+            (hi_row, h0, self.shuffle32(h, h, [0, 0, 0, 0]))
         });
-        let v0s = self.b.ins().splat(types::I32X4, v0);
+        let v0s = self.shuffle32(x0, x0, [0, 0, 0, 0]);
         let iota = self.vconst([0, 4, 8, 12]);
         let mut want = self.b.ins().iadd(v0s, iota);
         let step = self.vconst([16; 4]);
@@ -728,8 +747,9 @@ impl Gen<'_> {
         let step = self.vconst([0, size, 2 * size, 3 * size]);
         let mut all = None;
         for &x in v {
-            let x0 = self.b.ins().extractlane(x, 0);
-            let x0 = self.b.ins().splat(types::I32X4, x0);
+            // Lane 0 broadcast by a shuffle (`pshufd`: one instruction; an extract and a
+            // splat are three).
+            let x0 = self.shuffle32(x, x, [0, 0, 0, 0]);
             let want = self.b.ins().iadd(x0, step);
             let run = self.b.ins().icmp(IntCC::Equal, x, want);
             all = Some(match all {
