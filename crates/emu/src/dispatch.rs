@@ -79,9 +79,28 @@ struct Ctx {
     totals: [AtomicU64; 4],
     /// `--check` is on: what the checkers share for this dispatch.
     check: Option<Arc<crate::check::group::DispatchCheck>>,
-    /// Every wave's initial user SGPRs (`user_sgprs`) and MODE, computed once.
-    user_sgprs: [u32; USER_SGPRS],
+    /// Every wave's initial user SGPRs and where its other SGPRs go (`WaveInit`),
+    /// and MODE, computed once.
+    init: WaveInit,
     mode: u32,
+}
+
+/// What the waves of a dispatch start with, worked out once from the descriptor (the
+/// set-up of each wave then writes where these say instead of testing its enable bits).
+struct WaveInit {
+    /// The user SGPRs (`user_sgprs`); the rest of the scalar file starts zero.
+    user_sgprs: [u32; USER_SGPRS],
+    /// The SGPRs of the work-group ID's enabled X, Y and Z, in that order, after the user
+    /// SGPRs (GFX12: none; its IDs are in TTMP9 and TTMP7).
+    wg_id: [Option<usize>; 3],
+    /// The SGPR of the work-group info (first wave, wave count), when enabled.
+    wg_info: Option<usize>,
+    /// The SGPR of the wave's private segment offset, when enabled.
+    private_offset: Option<usize>,
+    /// Work-item ID dimensions past X in VGPRs (`enable_vgpr_workitem_id`).
+    id_dims: u32,
+    /// The work-item IDs are packed into v0 (gfx90a, CDNA3, GFX11).
+    id_packed: bool,
 }
 
 /// User SGPRs the dispatch sets up (s0–s15).
@@ -352,7 +371,14 @@ fn run_dispatch(
     });
     let mut ctx = Ctx {
         check,
-        user_sgprs: [0; USER_SGPRS],
+        init: WaveInit {
+            user_sgprs: [0; USER_SGPRS],
+            wg_id: [None; 3],
+            wg_info: None,
+            private_offset: None,
+            id_dims: 0,
+            id_packed: false,
+        },
         mode: descriptor::initial_mode(&kd),
         gen,
         mem: gpu.mem.clone(),
@@ -386,7 +412,7 @@ fn run_dispatch(
         live: Mutex::new(Vec::new()),
         functions: gpu.functions(),
     };
-    ctx.user_sgprs = user_sgprs(&ctx);
+    ctx.init = wave_init(&ctx);
     let ctx = Arc::new(ctx);
     let mut stats = DispatchStats::default();
     // Worker 0 runs here; workers 1.. are offered to the GPU's pool. A worker that panicked
@@ -654,8 +680,26 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
         }
         None => wg.check = None,
     }
-    let kd = &ctx.kd;
     let cu = crate::residency::cu_of(&ctx.d.compute_units, ctx.cus, n);
+    // The work-group's IDs and the SGPRs they go in.
+    let init = &ctx.init;
+    let mut ids = [(0usize, 0u32); 3];
+    let mut nids = 0;
+    if ctx.gen.is_gfx12() {
+        // GFX12 architected SGPRs: the work-group IDs are in TTMP9 (x) and TTMP7 (y in
+        // 15:0, z in 31:16), not after the user SGPRs (LLVM's `architected-sgprs`).
+        ids[0] = (TTMP0 + 9, id[0]);
+        ids[1] = (TTMP0 + 7, (id[1] & 0xffff) | id[2] << 16);
+        nids = 2;
+    } else {
+        for (at, v) in init.wg_id.iter().zip(id) {
+            if let Some(r) = *at {
+                ids[nids] = (r, v);
+                nids += 1;
+            }
+        }
+    }
+    let ids = &ids[..nids];
     for (wi, w) in wg.waves.iter_mut().enumerate() {
         if wi >= nwaves {
             // A wave kept from a larger work-group: idle, and counted as nothing.
@@ -664,15 +708,15 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
             w.lane_ops = 0;
             continue;
         }
-        w.reset();
-        w.set_wave32(lanes == 32);
+        w.start(&init.user_sgprs, lanes == 32);
+        for &(r, v) in ids {
+            w.s[r] = v;
+        }
         w.id = wi as u32;
         w.cu = cu;
         w.simd = worker as u32 % 4;
         w.pc = ctx.entry;
         w.mode = ctx.mode;
-        w.instructions = 0;
-        w.lane_ops = 0;
         let first = wi as u32 * lanes;
         let live = (items - first).min(lanes);
         w.set_exec(if live == 64 {
@@ -683,35 +727,45 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
         let slot_index = (wg.slot as u64) * u64::from(ctx.waves_per_wg) + wi as u64;
         let wave_offset = slot_index * ctx.slot_size;
         w.scratch_base = ctx.scratch_base + wave_offset;
-        // `reset` zeroed the rest of the scalar file.
-        w.s[..USER_SGPRS].copy_from_slice(&ctx.user_sgprs);
-        let mut r = kd.user_sgpr_count() as usize;
-        let en = [
-            kd.enable_sgpr_workgroup_id_x(),
-            kd.enable_sgpr_workgroup_id_y(),
-            kd.enable_sgpr_workgroup_id_z(),
-        ];
-        if ctx.gen.is_gfx12() {
-            // GFX12 architected SGPRs: the work-group IDs are in TTMP9 (x) and TTMP7 (y in
-            // 15:0, z in 31:16), not after the user SGPRs (LLVM's `architected-sgprs`).
-            w.s[TTMP0 + 9] = id[0];
-            w.s[TTMP0 + 7] = (id[1] & 0xffff) | id[2] << 16;
-        } else {
-            for (d, &on) in en.iter().enumerate() {
-                if on {
-                    w.s[r] = id[d];
-                    r += 1;
-                }
-            }
-        }
-        if kd.enable_sgpr_workgroup_info() {
+        if let Some(r) = init.wg_info {
             w.s[r] = (u32::from(wi == 0) << 31) | nwaves as u32;
-            r += 1;
         }
-        if kd.enable_private_segment() {
+        if let Some(r) = init.private_offset {
             w.s[r] = wave_offset as u32;
         }
         workitem_ids(ctx, w, first, actual, lanes);
+    }
+}
+
+/// What every wave of the dispatch starts with (`WaveInit`): its user SGPRs, then the
+/// SGPRs the descriptor enables after them (code-object-abi.md §2), in this order.
+fn wave_init(ctx: &Ctx) -> WaveInit {
+    let kd = &ctx.kd;
+    let mut r = kd.user_sgpr_count() as usize;
+    let mut next = |on: bool| {
+        on.then(|| {
+            r += 1;
+            r - 1
+        })
+    };
+    let wg_id = if ctx.gen.is_gfx12() {
+        [None; 3]
+    } else {
+        [
+            next(kd.enable_sgpr_workgroup_id_x()),
+            next(kd.enable_sgpr_workgroup_id_y()),
+            next(kd.enable_sgpr_workgroup_id_z()),
+        ]
+    };
+    let wg_info = next(kd.enable_sgpr_workgroup_info());
+    let private_offset = next(kd.enable_private_segment());
+    WaveInit {
+        user_sgprs: user_sgprs(ctx),
+        wg_id,
+        wg_info,
+        private_offset,
+        id_dims: kd.enable_vgpr_workitem_id(),
+        id_packed: ctx.gen.unified_agprs() || ctx.gen.is_gfx11(),
     }
 }
 
@@ -767,9 +821,9 @@ fn user_sgprs(ctx: &Ctx) -> [u32; USER_SGPRS] {
 /// `actual` items) into its VGPRs: the wave's lanes only (lanes 32–63 of a wave32 wave are
 /// never read), straight into the rows.
 fn workitem_ids(ctx: &Ctx, w: &mut Wave, first: u32, actual: [u32; 3], lanes: u32) {
-    let dims = ctx.kd.enable_vgpr_workitem_id();
+    let dims = ctx.init.id_dims;
     // gfx90a, CDNA3 and GFX11 pack the work-item IDs into v0 (10 bits each).
-    let packed = ctx.gen.unified_agprs() || ctx.gen.is_gfx11();
+    let packed = ctx.init.id_packed;
     let n = lanes as usize;
     let v = crate::wave::reg_index(VGPR);
     // The packed v0: X, and Y and Z where the kernel reads them.

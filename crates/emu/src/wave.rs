@@ -316,9 +316,12 @@ impl Wave {
         self.v[reg_index(code)][lane % LANES] = v;
     }
 
-    /// Sets up a fresh wave (called at work-group launch).
-    pub(crate) fn reset(&mut self) {
+    /// Sets up a fresh wave (called at work-group launch): its first SGPRs `user` (the rest
+    /// zero), a wave32 (`true`) or wave64 wave, nothing run yet.
+    #[inline]
+    pub(crate) fn start<const N: usize>(&mut self, user: &[u32; N], wave32: bool) {
         self.s = [0; 128];
+        self.s[..N].copy_from_slice(user);
         self.scc = false;
         self.trapsts = 0;
         self.state = WaveState::Running;
@@ -327,6 +330,9 @@ impl Wave {
         self.flat_scratch = 0;
         self.gws_wait = None;
         self.id_rows = 0;
+        self.instructions = 0;
+        self.lane_ops = 0;
+        self.set_wave32(wave32);
     }
 }
 

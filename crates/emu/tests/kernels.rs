@@ -323,6 +323,30 @@ fn private_array_scratch() {
     }
 }
 
+/// Each wave's private segment offset (its scratch slot): a work-group of several waves
+/// keeps private tables across a barrier, so the waves' turns interleave between the stores
+/// and the loads; each element from its definition (`k² + i`).
+#[test]
+fn private_tables_across_a_barrier() {
+    for t in TARGETS_W64.into_iter().chain([GFX1030_FLAT_SCRATCH]) {
+        let e = emu("cl/private_barrier.cl", t);
+        let n = 600u32;
+        let idx: Vec<i32> = (0..n as i32).map(|i| (i * 13) % 61).collect();
+        let (bi, bo) = (e.buf_i32(&idx), e.zeros(4 * n as usize));
+        e.run1(
+            "private_across_barrier",
+            &[Arg::Ptr(&bi), Arg::Ptr(&bo)],
+            n,
+            256,
+        );
+        let o = bo.i32s();
+        for i in 0..n as usize {
+            let k = idx[i] & 63;
+            assert_eq!(o[i], k * k + i as i32, "{t} {i}");
+        }
+    }
+}
+
 #[test]
 fn grid_3d_partial_groups() {
     for t in TARGETS.into_iter().chain(TARGETS_RDNA3) {
