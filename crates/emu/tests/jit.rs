@@ -91,6 +91,15 @@ pub(crate) fn v_add_u32(gfx10: bool) -> &'static str {
     }
 }
 
+/// The add with carry in and out (VOP2 with VCC), renamed on GFX10 too.
+pub(crate) fn v_addc_u32(gfx10: bool) -> &'static str {
+    if gfx10 {
+        "v_add_co_ci_u32"
+    } else {
+        "v_addc_co_u32"
+    }
+}
+
 /// The address that faults in the wild-lane tests.
 pub(crate) const WILD: u64 = 0xdead_beef_0000;
 

@@ -6,7 +6,7 @@
 //! result comes from the instructions' definitions, computed lane by lane here (`run_words`
 //! also checks the compiled run against the interpreter bit for bit).
 
-use super::assemble;
+use super::{assemble, v_add_u32, v_addc_u32};
 use hsaemu_emu::{jit, run_words, Gen, WaveRegs};
 
 /// The scalar inputs and the ID rows of one case.
@@ -90,11 +90,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         ("vcc", "s[8:9]", "s[12:13]", "s[14:15]", "s[18:19]")
     };
     let gfx10 = mcpu.starts_with("gfx10");
-    let (addc, add) = if gfx10 {
-        ("v_add_co_ci_u32", "v_add_nc_u32")
-    } else {
-        ("v_addc_co_u32", "v_add_u32")
-    };
+    let (addc, add) = (v_addc_u32(gfx10), v_add_u32(gfx10));
     let text = format!(
         "v_add_co_u32 v2, {vcc}, s2, v0
          v_mov_b32 v3, s3
@@ -218,11 +214,7 @@ fn check_handed_over(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     } else {
         ("vcc", "s[14:15]", "s_and_saveexec_b64")
     };
-    let addc = if mcpu.starts_with("gfx10") {
-        "v_add_co_ci_u32"
-    } else {
-        "v_addc_co_u32"
-    };
+    let addc = v_addc_u32(mcpu.starts_with("gfx10"));
     let text = format!(
         "v_add_co_u32 v2, {vcc}, s2, v0
          v_mov_b32 v3, s3

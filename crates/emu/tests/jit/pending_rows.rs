@@ -7,18 +7,15 @@
 //! does not compile (`v_writelane_b32`), and after the region's `s_endpgm` (`run_words`
 //! reads the registers). Every value from the instructions' definitions, lane by lane.
 
-use super::assemble;
+use super::{assemble, v_add_u32, v_addc_u32};
 use hsaemu_emu::{jit, run_words, run_words_mem, Gen, WaveRegs};
 
 fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let what = format!("{mcpu}{attr}");
     let w32 = lanes == 32;
     let vcc = if w32 { "vcc_lo" } else { "vcc" };
-    let (addc, add) = if mcpu.starts_with("gfx10") {
-        ("v_add_co_ci_u32", "v_add_nc_u32")
-    } else {
-        ("v_addc_co_u32", "v_add_u32")
-    };
+    let gfx10 = mcpu.starts_with("gfx10");
+    let (addc, add) = (v_addc_u32(gfx10), v_add_u32(gfx10));
     let text = format!(
         "v_add_co_u32 v2, {vcc}, s2, v0
          v_mov_b32 v3, s3
@@ -111,11 +108,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
 fn check_load_into_address_row(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let what = format!("{mcpu}{attr} (load)");
     let vcc = if lanes == 32 { "vcc_lo" } else { "vcc" };
-    let addc = if mcpu.starts_with("gfx10") {
-        "v_add_co_ci_u32"
-    } else {
-        "v_addc_co_u32"
-    };
+    let addc = v_addc_u32(mcpu.starts_with("gfx10"));
     // Then a GLOBAL atomic at the same addresses, a call into the interpreter, which reads
     // its address rows from the `Wave` (where v2 is again 64 bytes further).
     for atomic in [false, true] {
