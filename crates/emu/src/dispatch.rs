@@ -1149,13 +1149,7 @@ fn enter(ctx: &Ctx, w: &mut Wave, t: &mut Tier, call: &mut crate::jit::CallCtx) 
         }),
         (n, parked) => {
             w.instructions += u64::from(n);
-            if parked {
-                w.state = WaveState::Barrier;
-                return None;
-            }
-            if n < QUANTUM && ctx.program.at(w.pc).is_some_and(|i| i.op == Op::S_ENDPGM) {
-                w.instructions += 1;
-                w.state = WaveState::Done;
+            if region_ended_turn(&ctx.program, w, parked, n) {
                 return None;
             }
             Some(Resume {
@@ -1227,17 +1221,7 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
                     Ok((n, parked)) => {
                         w.instructions += u64::from(n);
                         turn += n - 1;
-                        // It ended with `s_barrier` (`w.pc` after it), as `Flow::Barrier`.
-                        if parked {
-                            w.state = WaveState::Barrier;
-                            return Ok(());
-                        }
-                        // It ran up to `s_endpgm` (which has no lowering): the wave ends
-                        // here, as the interpreter's next turn of this loop would end it.
-                        if turn < QUANTUM && program.at(w.pc).is_some_and(|i| i.op == Op::S_ENDPGM)
-                        {
-                            w.instructions += 1;
-                            w.state = WaveState::Done;
+                        if region_ended_turn(program, w, parked, turn) {
                             return Ok(());
                         }
                         continue;
@@ -1287,6 +1271,25 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
         }
     }
     Ok(())
+}
+
+/// After a region ran part of a wave's turn (`turn` instructions of it so far): whether
+/// the turn ends there, as the interpreter's would. It ended with `s_barrier` (`w.pc`
+/// after it; `parked`), as `Flow::Barrier`; or it ran up to `s_endpgm` (which has no
+/// lowering) with the turn not over: the wave ends, as the interpreter's next step would
+/// end it.
+#[inline(always)]
+fn region_ended_turn(program: &Program, w: &mut Wave, parked: bool, turn: u32) -> bool {
+    if parked {
+        w.state = WaveState::Barrier;
+        return true;
+    }
+    if turn < QUANTUM && program.at(w.pc).is_some_and(|i| i.op == Op::S_ENDPGM) {
+        w.instructions += 1;
+        w.state = WaveState::Done;
+        return true;
+    }
+    false
 }
 
 fn fault(
