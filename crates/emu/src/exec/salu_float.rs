@@ -11,7 +11,8 @@
 
 use super::softfloat as sf;
 use super::valu::{
-    f, f16_rtz, ftz16, ftz32, h, hb, ieee2019_16, ieee2019_32, minmax16, minmax32, u,
+    f, f16_rtz, ftz16, ftz32, h, hb, ieee2019_16, ieee2019_32, minmax16, minmax32, src0_nan,
+    src0_nan16, u,
 };
 use super::{Flow, R};
 use crate::decode::Inst;
@@ -43,11 +44,11 @@ pub(super) fn salu(w: &mut Wave, i: &Inst) -> Option<R> {
     let ieee = mode & MODE_IEEE != 0;
     // Arithmetic in the MODE's direction: the host for nearest even, `sf` otherwise.
     let add32 = |x: u32, y: u32| match rm32 {
-        sf::Round::NearestEven => u(f(x) + f(y)),
+        sf::Round::NearestEven => src0_nan(x, y, u(f(x) + f(y))),
         _ => sf::add(sf::F32, x.into(), y.into(), rm32) as u32,
     };
     let mul32 = |x: u32, y: u32| match rm32 {
-        sf::Round::NearestEven => u(f(x) * f(y)),
+        sf::Round::NearestEven => src0_nan(x, y, u(f(x) * f(y))),
         _ => sf::mul(sf::F32, x.into(), y.into(), rm32) as u32,
     };
     let fma32 = |x: u32, y: u32, z: u32| match rm32 {
@@ -55,11 +56,11 @@ pub(super) fn salu(w: &mut Wave, i: &Inst) -> Option<R> {
         _ => sf::fma(sf::F32, x.into(), y.into(), z.into(), rm32, 0) as u32,
     };
     let add16 = |x: u32, y: u32| match rm16 {
-        sf::Round::NearestEven => hb(h(x) + h(y)),
+        sf::Round::NearestEven => src0_nan16(x, y, hb(h(x) + h(y))),
         _ => sf::add(sf::F16, x.into(), y.into(), rm16) as u32,
     };
     let mul16 = |x: u32, y: u32| match rm16 {
-        sf::Round::NearestEven => hb(h(x) * h(y)),
+        sf::Round::NearestEven => src0_nan16(x, y, hb(h(x) * h(y))),
         _ => sf::mul(sf::F16, x.into(), y.into(), rm16) as u32,
     };
     let fma16 = |x: u32, y: u32, z: u32| match rm16 {

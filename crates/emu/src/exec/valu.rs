@@ -33,6 +33,38 @@ pub(super) fn hb(x: f64) -> u32 {
     u32::from(f16::from_f64(x).to_bits())
 }
 
+/// `r`, the host's `x + y` or `x * y`, with the NaN of two NaN operands made src0's (quieted),
+/// as the compiling tier and x86 give it. Which of two NaNs the host returns is its code
+/// generator's choice (IEEE 754 leaves it open): LLVM may swap a commutative operation's
+/// operands, and at opt-level 2 it does in the vectorised lane loops.
+#[inline(always)]
+pub(super) fn src0_nan(x: u32, y: u32, r: u32) -> u32 {
+    if f(x).is_nan() && f(y).is_nan() {
+        x | 0x0040_0000
+    } else {
+        r
+    }
+}
+/// [`src0_nan`] for f64.
+#[inline(always)]
+pub(super) fn src0_nan64(x: u64, y: u64, r: u64) -> u64 {
+    if d(x).is_nan() && d(y).is_nan() {
+        x | 0x0008_0000_0000_0000
+    } else {
+        r
+    }
+}
+/// [`src0_nan`] for f16 in the low half (computed in f64 by [`h`] and [`hb`]).
+#[inline(always)]
+pub(super) fn src0_nan16(x: u32, y: u32, r: u32) -> u32 {
+    let nan = |v: u32| v & 0x7fff > 0x7c00;
+    if nan(x) && nan(y) {
+        x & 0xffff | 0x0200
+    } else {
+        r
+    }
+}
+
 macro_rules! map64 {
     ($a:expr, |$x:ident| $e:expr) => {{
         let a: &Row64 = &$a;
@@ -981,15 +1013,17 @@ pub(super) fn minmax16(x: u32, y: u32, max: bool, ieee: bool) -> u32 {
 /// denormals are flushed, and `llvm.amdgcn.fmad.ftz` always).
 #[inline(always)]
 pub(super) fn mad_ftz(x: u32, y: u32, z: u32) -> u32 {
-    let p = ftz32(u(f(ftz32(x)) * f(ftz32(y))));
-    ftz32(u(f(p) + f(ftz32(z))))
+    let (x, y, z) = (ftz32(x), ftz32(y), ftz32(z));
+    let p = ftz32(src0_nan(x, y, u(f(x) * f(y))));
+    ftz32(src0_nan(p, z, u(f(p) + f(z))))
 }
 
 /// `v_mad_f16` and its VOP2 forms: like [`mad_ftz`] for f16 (the result's high half is 0).
 #[inline(always)]
 pub(super) fn mad_ftz16(x: u32, y: u32, z: u32) -> u32 {
-    let p = ftz16(hb(h(ftz16(x)) * h(ftz16(y))));
-    ftz16(hb(h(p) + h(ftz16(z))))
+    let (x, y, z) = (ftz16(x), ftz16(y), ftz16(z));
+    let p = ftz16(src0_nan16(x, y, hb(h(x) * h(y))));
+    ftz16(src0_nan16(p, z, hb(h(p) + h(z))))
 }
 
 #[inline]

@@ -19,10 +19,18 @@ pub(super) fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
 
     match i.op {
         // f16
-        Op::V_ADD_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(h(x) + h(y)))),
+        Op::V_ADD_F16 => vf16!(map2!(s0!(), s1!(), |x, y| src0_nan16(
+            x,
+            y,
+            hb(h(x) + h(y))
+        ))),
         Op::V_SUB_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(h(x) - h(y)))),
         Op::V_SUBREV_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(h(y) - h(x)))),
-        Op::V_MUL_F16 => vf16!(map2!(s0!(), s1!(), |x, y| hb(h(x) * h(y)))),
+        Op::V_MUL_F16 => vf16!(map2!(s0!(), s1!(), |x, y| src0_nan16(
+            x,
+            y,
+            hb(h(x) * h(y))
+        ))),
         Op::V_MIN_F16 => {
             let ieee = mode & MODE_IEEE != 0;
             vf16!(map2!(s0!(), s1!(), |x, y| minmax16(x, y, false, ieee)))

@@ -11,18 +11,6 @@ use crate::ops::Op;
 use crate::wave::{Row, Ty, Wave, LANES};
 use half::f16;
 
-/// `r`, the host's `x + y` or `x * y`, with the NaN of two NaN operands made src0's (quieted),
-/// as the compiling tier gives it. Which NaN the host returns is the compiler's choice: LLVM may
-/// swap a commutative operation's operands (at opt-level 2 it does, in the vectorised loop).
-#[inline(always)]
-fn src0_nan(x: u32, y: u32, r: u32) -> u32 {
-    if f(x).is_nan() && f(y).is_nan() {
-        x | 0x0040_0000
-    } else {
-        r
-    }
-}
-
 #[inline(never)]
 #[allow(unused_macros)]
 pub(super) fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -> Option<R> {
@@ -40,7 +28,7 @@ pub(super) fn valu_f32(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
         Op::V_MUL_LEGACY_F32 => vf32!(map2!(s0!(), s1!(), |x, y| if f(x) == 0.0 || f(y) == 0.0 {
             0
         } else {
-            u(f(x) * f(y))
+            src0_nan(x, y, u(f(x) * f(y)))
         })),
         Op::V_MIN_F32 => {
             let ieee = mode & MODE_IEEE != 0;

@@ -70,8 +70,16 @@ pub(super) fn valu_f64(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
 
     match i.op {
         // f64
-        Op::V_ADD_F64 => vf64!(map64!(c.s64(w, 0), c.s64(w, 1), |x, y| (d(x) + d(y)).to_bits())),
-        Op::V_MUL_F64 => vf64!(map64!(c.s64(w, 0), c.s64(w, 1), |x, y| (d(x) * d(y)).to_bits())),
+        Op::V_ADD_F64 => vf64!(map64!(c.s64(w, 0), c.s64(w, 1), |x, y| src0_nan64(
+            x,
+            y,
+            (d(x) + d(y)).to_bits()
+        ))),
+        Op::V_MUL_F64 => vf64!(map64!(c.s64(w, 0), c.s64(w, 1), |x, y| src0_nan64(
+            x,
+            y,
+            (d(x) * d(y)).to_bits()
+        ))),
         Op::V_MIN_F64 => {
             let ieee = mode & MODE_IEEE != 0;
             vf64!(map64!(c.s64(w, 0), c.s64(w, 1), |x, y| minmax64(
