@@ -20,6 +20,17 @@
 
 use crate::common::*;
 use hsaemu_emu::DispatchStats;
+use std::sync::{Mutex, MutexGuard};
+
+/// Held by each litmus run: one at a time in the test process. Each needs its two host threads
+/// running at once (the work-groups rendezvous thousands of times, spinning); two such tests
+/// side by side are four spinning threads, on CI's two cores each spin then waits for a time
+/// slice, and the pair took 2.5x the CPU and wall time of the two runs one after the other.
+fn two_threads_alone() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    // A failed run (a panic while held) leaves nothing to repair: take the lock anyway.
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// Work-items per group: each runs its own SB instance on its own slots.
 const LANES: u16 = 16;
@@ -114,6 +125,7 @@ fn on_two_threads(status: &Buf, hw_id: &Buf, stats: &DispatchStats) -> bool {
 /// loaded host the pool thread may start too late and both groups land on the dispatching
 /// thread; that is retried, within a bound.
 fn run_sb(target: &str, dispatches: u32, done: impl Fn(&Outcomes) -> bool) -> Outcomes {
+    let _alone = two_threads_alone();
     let e = emu("cl/litmus_sb.cl", target);
     assert_eq!(e.gpu.threads(), 2, "the test needs two host threads");
     let mut out = Outcomes::default();
@@ -244,6 +256,7 @@ fn dispatch_mp64(e: &Emu, iterations: u32, out: &mut Mp64) {
 /// Runs `mp64` until `dispatches` dispatches of `iterations` ran on two host threads, or `done`
 /// holds.
 fn run_mp64(target: &str, iterations: u32, dispatches: u32, done: impl Fn(&Mp64) -> bool) -> Mp64 {
+    let _alone = two_threads_alone();
     let e = emu("cl/litmus_mp64.cl", target);
     assert_eq!(e.gpu.threads(), 2, "the test needs two host threads");
     let mut out = Mp64::default();
@@ -344,6 +357,7 @@ fn lookback_scan(e: &Emu, n: usize, seed: u64) -> (usize, u32, usize) {
 #[test]
 fn lookback_scan_matches_cpu() {
     for t in TARGETS.into_iter().chain(TARGETS_CDNA3).chain(["gfx1100"]) {
+        let _alone = two_threads_alone();
         let e = emu("cl/lookback_scan.cl", t);
         let (mut stalled, mut concurrent) = (0, 0);
         for seed in 1..=24 {
@@ -367,6 +381,7 @@ fn lookback_scan_matches_cpu() {
 #[test]
 fn lookback_scan_split_accesses_go_wrong() {
     for t in TARGETS.into_iter().chain(TARGETS_CDNA3).chain(["gfx1100"]) {
+        let _alone = two_threads_alone();
         let e = emu("cl/lookback_scan.cl", t);
         let wrong = (1..=40)
             .map(|seed| (seed, lookback_scan(&e, 64 * 2048 - 17, seed).0))

@@ -59,6 +59,10 @@ pub struct Args {
     /// print its result as one JSON line (each tier's run is such a child process).
     #[arg(long, hide = true)]
     pub child_case: Option<String>,
+    /// Internal: the child's code object, compiled by the parent for the child's processor
+    /// (instead of compiling the case again in each tier's child).
+    #[arg(long, hide = true, requires = "child_case")]
+    pub child_code: Option<PathBuf>,
 }
 
 const VECTOR_ADD: &str = include_str!("../../../../../tests/kernels/cl/vector_add.cl");
@@ -141,30 +145,42 @@ struct Bench {
 
 impl Bench {
     fn compile(&self, name: &str, src: &str) -> Result<LoadedCodeObject, String> {
-        let cl = self.dir.join(format!("{name}.cl"));
-        let out = self.dir.join(format!("{name}.hsaco"));
+        let out = self.build(&self.args.processor, name, src)?;
+        self.load(&out)
+    }
+
+    /// Compiles `src` for `processor` into the bench's directory and returns the code object's
+    /// path. The parent builds each case once per processor and hands the file to both tiers'
+    /// children (`--child-code`), which would otherwise each run the same compile.
+    fn build(&self, processor: &str, name: &str, src: &str) -> Result<PathBuf, String> {
+        let cl = self.dir.join(format!("{name}-{processor}.cl"));
+        let out = self.dir.join(format!("{name}-{processor}.hsaco"));
         std::fs::write(&cl, src).map_err(|e| format!("cannot write {}: {e}", cl.display()))?;
-        let (clang, mut args) = self.compiler();
-        if hsaemu_testkit::is_clang22_target(&self.args.processor) {
+        let (clang, mut args) = self.compiler(processor);
+        if hsaemu_testkit::is_clang22_target(processor) {
             // clang-22's recipe has a second step: bitcode first, to see which library calls
             // need the generic-pointer shim.
-            let bc = self.dir.join(format!("{name}.bc"));
+            let bc = self.dir.join(format!("{name}-{processor}.bc"));
             let mut probe = args.clone();
             probe.extend(["-c".into(), "-emit-llvm".into()]);
             run_clang(&clang, &probe, &cl, &bc)?;
             link_shim(&mut args, &bc)?;
         }
         run_clang(&clang, &args, &cl, &out)?;
+        Ok(out)
+    }
+
+    /// Loads a code object file into the emulated GPU.
+    fn load(&self, path: &Path) -> Result<LoadedCodeObject, String> {
         let bytes =
-            std::fs::read(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         self.gpu.load_code_object(&bytes).map_err(|e| e.to_string())
     }
 
     /// The compiler and its device-library options for the target: clang-15 links the libraries
     /// itself; the processors only LLVM 22 knows get clang-22 with ROCm 5.2's libraries linked
     /// by hand (testkit's recipe, the same the tests' kernels are built with).
-    fn compiler(&self) -> (String, Vec<String>) {
-        let p = &self.args.processor;
+    fn compiler(&self, p: &str) -> (String, Vec<String>) {
         let clang22 = hsaemu_testkit::is_clang22_target(p);
         let clang = self
             .args
@@ -194,7 +210,10 @@ impl Bench {
 
     /// Runs a case on the emulator [`rounds`] times, each from the initial buffer contents.
     fn emulate(&self, case: &Case) -> Result<Emulated, String> {
-        let code = self.compile(case.file, case.source)?;
+        let code = match &self.args.child_code {
+            Some(path) => self.load(path)?,
+            None => self.compile(case.file, case.source)?,
+        };
         let k = code
             .kernel(case.kernel)
             .ok_or_else(|| format!("no kernel `{}`", case.kernel))?;
@@ -721,17 +740,19 @@ fn run_parent(b: &Bench, native: Option<&pocl::Pocl>) -> Result<bool, String> {
             continue;
         }
         let p = &b.args.processor;
+        let code = b.build(p, case.file, case.source)?;
         let runs = tiers
             .iter()
-            .map(|&t| tiers::run_child(&b.args, p, &case.label, t))
+            .map(|&t| tiers::run_child(&b.args, p, &case.label, &code, t))
             .collect::<Result<Vec<_>, _>>()?;
         let pocl = native.map(|n| run_pocl(n, &case)).transpose()?;
         all_ok &= runs.iter().all(|m| m.ok) && pocl.as_ref().is_none_or(|n| n.ok);
         print_row(&case.label, tiers, &runs, pocl.as_ref());
         if let Some(q) = &b.args.compare_processor {
+            let code = b.build(q, case.file, case.source)?;
             let other = tiers
                 .iter()
-                .map(|&t| tiers::run_child(&b.args, q, &case.label, t))
+                .map(|&t| tiers::run_child(&b.args, q, &case.label, &code, t))
                 .collect::<Result<Vec<_>, _>>()?;
             all_ok &= other.iter().all(|m| m.ok);
             second.push((case.label.clone(), runs, other));

@@ -1,14 +1,16 @@
-//! One benchmark case in one tier, run in a child process: `hsaemu bench --child-case LABEL`
-//! with `HSAEMU_JIT` set for the tier. The tier's setting is read once per process and compiled
-//! blocks are kept per process, so every run gets a fresh one: the interpreter's run never meets
-//! a compiled block. The child dispatches the case several times, as PoCL's runs do: the first
-//! dispatch (where the tier interprets while its thread compiles; its CPU time includes the
-//! compiler's) is reported apart, and the median of the others is the case's figure. The child
-//! prints its result as one JSON line, which the parent reads.
+//! One benchmark case in one tier, run in a child process: `hsaemu bench --child-case LABEL
+//! --child-code FILE` with `HSAEMU_JIT` set for the tier (FILE: the case's code object, compiled
+//! once by the parent for both tiers' children). The tier's setting is read once per process
+//! and compiled blocks are kept per process, so every run gets a fresh one: the interpreter's
+//! run never meets a compiled block. The child dispatches the case several times, as PoCL's runs
+//! do: the first dispatch (where the tier interprets while its thread compiles; its CPU time
+//! includes the compiler's) is reported apart, and the median of the others is the case's
+//! figure. The child prints its result as one JSON line, which the parent reads.
 
 use super::Args;
 use hsaemu_emu::DispatchStats;
 use serde_json::{json, Value};
+use std::path::Path;
 use std::process::Command;
 
 /// What `--tier` selects.
@@ -164,16 +166,19 @@ pub fn parse_result(stdout: &str) -> Result<Measured, String> {
 }
 
 /// The parent's side: runs the case `label` on `processor` in `tier`, in a child process with
-/// the bench's other options.
+/// the bench's other options and the case's code object `code`, compiled by the parent.
 pub fn run_child(
     args: &Args,
     processor: &str,
     label: &str,
+    code: &Path,
     tier: Tier,
 ) -> Result<Measured, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find hsaemu itself: {e}"))?;
     let mut cmd = Command::new(exe);
     cmd.args(["bench", "--processor", processor, "--child-case", label])
+        .arg("--child-code")
+        .arg(code)
         .args(["--threads", &args.threads.to_string()])
         .args(["--device-libs", &args.device_libs])
         .env("HSAEMU_JIT", tier.env_value());
