@@ -34,7 +34,9 @@
 //!   its groups, and a row only `v_fmac_f32`s read is loaded where one reads it
 //!   (`ds_lazy`; loaded at the DS instruction and kept, matmul's 32 rows per group were
 //!   spilled). Matmul's sixteen `ds_read2_b32`s then cost per group two address loads
-//!   and, per row, one LDS load and its store into the `Wave`.
+//!   and, per row, one LDS load and its store into the `Wave`. A lazy row no instruction
+//!   reads after the run before a DS load writes it again (`live.rs`) is not stored
+//!   (matmul's loop rows, which the next iteration's loads overwrite).
 
 use super::super::{mf, DsRow, Gen};
 use crate::decode::{Atom, Fmt, Inst, Kind, VGPR};
