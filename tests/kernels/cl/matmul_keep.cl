@@ -1,6 +1,7 @@
 #define TILE 16
 // matmul_tiled (matmul.cl), and each work-item's last A-tile element of its row: the value of
-// the loop's last ds_read, kept in its register past the loop (crates/emu/tests/jit/lds_live.rs).
+// the loop's last ds_read, kept in its register past the loop, times 2 plus 0.5
+// (crates/emu/tests/jit/lds_live.rs).
 __kernel void matmul_keep(__global const float *A, __global const float *B, __global float *C,
                           __global float *K, uint n) {
   __local float As[TILE][TILE];
@@ -18,5 +19,5 @@ __kernel void matmul_keep(__global const float *A, __global const float *B, __gl
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   C[row * n + col] = acc;
-  K[row * n + col] = keep;
+  K[row * n + col] = keep * 2.0f + 0.5f;
 }

@@ -9,15 +9,17 @@
 //!   instruction the tier cannot compile (it could read anything, or jump anywhere), a
 //!   write of EXEC (a later write would then keep the inactive lanes' old values) or a
 //!   program larger than [`MAX_WALK`] gives no answer (every row live);
-//! - reads are over-approximated: every VGPR operand field of an instruction, two rows
-//!   each (the widest compilable operand is a pair), and for a memory access every row it
-//!   may touch (`touched`);
-//! - writes are under-approximated: only a DS load's destination rows (all lanes under a
-//!   full EXEC), nothing else kills a row.
+//! - reads are over-approximated: a vector ALU operation's three source fields (and
+//!   `v_fmac_f32`'s accumulator), a pair each for its 64-bit forms; a memory access's rows
+//!   it may touch (`touched`); any other instruction's VGPR fields two rows each (the
+//!   widest compilable operand is a pair);
+//! - writes are those that replace whole rows under a full EXEC: a DS load's destination
+//!   rows and a vector ALU operation's destination (`compilable` admits no SDWA, DPP,
+//!   op_sel or clamp); nothing else kills a row.
 
 use super::lower_mem;
 use crate::decode::Inst;
-use crate::jit::{branch_target, compilable, Live, Lower};
+use crate::jit::{branch_target, compilable, Live, Lower, VAluOp};
 use crate::ops::Op;
 use crate::wave::{reg_index, VGPR};
 use std::collections::HashMap;
@@ -59,6 +61,28 @@ fn transfer(pc: u64, i: &Inst, l: Lower) -> (Rows, Rows, Vec<u64>) {
         (Lower::Mem, None) => {
             for r in lower_mem::touched_rows(i) {
                 set(&mut reads, r);
+            }
+        }
+        (Lower::VAlu(op), _) => {
+            // A vector ALU result is whole rows (`compilable` admits no SDWA, DPP, op_sel
+            // or clamp): one, or a pair for the 64-bit forms, which read pairs too.
+            let w = match op {
+                VAluOp::Shift64(_) | VAluOp::Mad64(_) | VAluOp::PkF32(_) => 2,
+                _ => 1,
+            };
+            let mut srcs = vec![i.src[0], i.src[1], i.src[2]];
+            if op == VAluOp::Fmac {
+                srcs.push(i.dst);
+            }
+            for c in srcs.into_iter().filter(|&c| vgpr(c)) {
+                for k in 0..w {
+                    set(&mut reads, reg_index(c + k));
+                }
+            }
+            if vgpr(i.dst) {
+                for k in 0..w {
+                    set(&mut writes, reg_index(i.dst + k));
+                }
             }
         }
         _ => {

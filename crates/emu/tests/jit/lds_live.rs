@@ -1,12 +1,12 @@
 //! DS load rows dead after a run are not stored into the `Wave` (`lower.rs`'s `live.rs`):
 //! `cl/matmul_keep.cl` is matmul with each work-item's last A-tile element of its row kept
 //! past the loop, which clang leaves in the register its last `ds_read2_b32` wrote (gfx90a:
-//! `v5`, read by a `v_fmac_f32` in the loop and by the `global_store_dword` after it). That
-//! row is live at the loop's exit and must be stored; the loop's other DS rows are
+//! `v5`, read by a `v_fmac_f32` in the loop and by a `v_fma_f32` after it, K = keep × 2 +
+//! 0.5). That row is live at the loop's exit and must be stored; the loop's other DS rows are
 //! overwritten by the next iteration's loads before anything reads them, and are dead.
 //! Dispatched until its regions compile (in the background), then on new data: C from a
 //! CPU product (exact: quarters times halves, sums far below 2^24 quarters; one column
-//! NaN) and K from A.
+//! NaN) and K from A (exact too).
 //! Run last (background compiles).
 
 use super::common::{emu, Arg, GFX1030_W64};
@@ -76,7 +76,7 @@ pub(crate) fn dead_ds_rows_are_not_stored_and_live_ones_are() {
                 assert!(same, "{target}: C[{row}][{col}] {got}, want {want}");
                 assert_eq!(
                     k[row * n + col],
-                    a[row * n + n - 1],
+                    a[row * n + n - 1] * 2.0 + 0.5,
                     "{target}: K[{row}][{col}]"
                 );
             }
