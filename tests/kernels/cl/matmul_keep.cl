@@ -1,3 +1,4 @@
+// targets: gfx90a gfx1030
 #define TILE 16
 // matmul_tiled (matmul.cl), and each work-item's last A-tile element of its row: the value of
 // the loop's last ds_read, kept in its register past the loop, times 2 plus 0.5
