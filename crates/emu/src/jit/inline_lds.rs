@@ -552,6 +552,13 @@ impl Gen<'_> {
             }
         };
         let uniform = shape == Shape::Uniform;
+        // A group this load writes is no longer an earlier load's unstored one (the NaN
+        // recomputation of a later chain would load that one again).
+        for e in &elems {
+            for k in 0..e.dwords {
+                self.ds_unstored.remove(&(reg_index(e.reg + k as u16), g));
+            }
+        }
         let mut eager = Vec::new();
         for e in &elems {
             // One dword per lane, or a uniform group's dwords one by one: each row may wait
