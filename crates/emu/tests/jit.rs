@@ -47,6 +47,9 @@ mod rounds;
 #[path = "jit/global_rows.rs"]
 mod global_rows;
 
+#[path = "jit/lds_live.rs"]
+mod lds_live;
+
 mod common;
 
 /// Machine words of `text` for `mcpu` (llvm-mc-15).
@@ -1110,6 +1113,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     // Last: its dispatches compile in the background, which the counters above would see.
     affine::fresh_waves_take_their_id_rows_from_the_dispatch();
     rounds::a_rounds_waves_run_with_their_own_state();
+    lds_live::dead_ds_rows_are_not_stored_and_live_ones_are();
 }
 
 /// Global buffer word `k`: `(0x8000 + k) << 16 | (0x1000 + k)` (a negative high half, so the

@@ -34,7 +34,9 @@
 //!   its groups, and a row only `v_fmac_f32`s read is loaded where one reads it
 //!   (`ds_lazy`; loaded at the DS instruction and kept, matmul's 32 rows per group were
 //!   spilled). Matmul's sixteen `ds_read2_b32`s then cost per group two address loads
-//!   and, per row, one LDS load and its store into the `Wave`.
+//!   and, per row, one LDS load and its store into the `Wave`. A lazy row no instruction
+//!   reads after the run before a DS load writes it again (`live.rs`) is not stored
+//!   (matmul's loop rows, which the next iteration's loads overwrite).
 
 use super::super::{mf, DsRow, Gen};
 use crate::decode::{Atom, Fmt, Inst, Kind, VGPR};
@@ -550,6 +552,13 @@ impl Gen<'_> {
             }
         };
         let uniform = shape == Shape::Uniform;
+        // A group this load writes is no longer an earlier load's unstored one (the NaN
+        // recomputation of a later chain would load that one again).
+        for e in &elems {
+            for k in 0..e.dwords {
+                self.ds_unstored.remove(&(reg_index(e.reg + k as u16), g));
+            }
+        }
         let mut eager = Vec::new();
         for e in &elems {
             // One dword per lane, or a uniform group's dwords one by one: each row may wait
@@ -587,20 +596,49 @@ impl Gen<'_> {
         g: usize,
         at: (Value, i32, bool),
     ) -> Value {
+        let x = self.ds_lds_group(at);
+        // A row no instruction reads after the run before a DS load writes it again
+        // (`live.rs`) stays out of the `Wave` (matmul's 32 rows per group: two of the six
+        // instructions per group and `v_fmac_f32`).
+        match self.run_live {
+            Some(live) if !super::super::live::has(&live, r) => {
+                self.ds_unstored.insert((r, g), at);
+            }
+            _ => {
+                self.b.ins().store(mf(), x, self.v, Self::row_offset(r, g));
+            }
+        }
+        self.vcache.insert((r, g), x);
+        x
+    }
+
+    /// A lazy DS group's dwords from the LDS (group address, byte offset, uniform).
+    pub(in crate::jit) fn ds_lds_group(&mut self, at: (Value, i32, bool)) -> Value {
         let (p, off, uniform) = at;
-        let x = if uniform {
+        if uniform {
             self.lds_splat(p, off)
         } else {
             self.b.ins().load(types::I32X4, lds_flags(), p, off)
-        };
-        self.b.ins().store(mf(), x, self.v, Self::row_offset(r, g));
-        self.vcache.insert((r, g), x);
-        x
+        }
+    }
+
+    /// At a pass's end, [`Self::ds_lazy_flush`] but for the rows dead after the run
+    /// (`live.rs`): nothing reads them, in the pass or after it.
+    pub(in crate::jit) fn ds_lazy_flush_at_end(&mut self) {
+        if let Some(live) = self.run_live {
+            self.ds_lazy
+                .retain(|&(r, _), _| super::super::live::has(&live, r));
+            self.ds_unstored.clear();
+        }
+        self.ds_lazy_flush();
     }
 
     /// Loads the lazy DS rows no instruction read (at a pass's end, before a call); one
     /// the pass wrote since is left to its store (`store_unstored`).
     pub(in crate::jit) fn ds_lazy_flush(&mut self) {
+        // Before a call every row goes into the `Wave` (at the pass's end the dead ones
+        // were dropped first), with those loaded and not stored so far.
+        let live = self.run_live.take();
         let mut left: Vec<_> = self.ds_lazy.drain().collect();
         left.sort_by_key(|&(k, _)| k);
         for ((r, g), at) in left {
@@ -608,6 +646,18 @@ impl Gen<'_> {
                 self.ds_lazy_load(r, g, at);
             }
         }
+        let mut unstored: Vec<_> = self.ds_unstored.drain().collect();
+        unstored.sort_by_key(|&(k, _)| k);
+        for ((r, g), at) in unstored {
+            if !self.unstored.contains(&(r, g)) {
+                let x = match self.vcache.get(&(r, g)) {
+                    Some(&x) => x,
+                    None => self.ds_lds_group(at),
+                };
+                self.b.ins().store(mf(), x, self.v, Self::row_offset(r, g));
+            }
+        }
+        self.run_live = live;
     }
 
     /// Group `g`'s first lane address (lane 4g of row `arow`) as a host pointer into the

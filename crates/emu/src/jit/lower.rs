@@ -88,8 +88,11 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 #[path = "affine.rs"]
 mod affine;
+#[path = "live.rs"]
+mod live;
 #[path = "lower_mem.rs"]
 mod lower_mem;
+pub(super) use live::live_rows;
 
 pub(super) use lower_mem::predict_ds_shapes;
 
@@ -260,6 +263,9 @@ impl Compiler {
                 ds_ptrs: HashMap::new(),
                 ds_lazy: HashMap::new(),
                 lazy_rows: HashSet::new(),
+                live: r.live.clone(),
+                run_live: None,
+                ds_unstored: HashMap::new(),
                 scc,
                 lane_ops,
                 count,
@@ -472,6 +478,13 @@ struct Gen<'a> {
     ds_lazy: HashMap<(usize, usize), (Value, i32, bool)>,
     /// The DS loads' rows of the current run that may be lazy: (run position, row).
     lazy_rows: HashSet<(usize, usize)>,
+    /// The rows live at each address (`live.rs`; empty: every row everywhere).
+    live: super::Live,
+    /// The rows live after the current run (None: every row).
+    run_live: Option<[u64; 8]>,
+    /// In a run's group pass, the lazy DS groups loaded but not stored into the `Wave`
+    /// (dead after the run, `live.rs`): where the chain's recomputation loads them again.
+    ds_unstored: HashMap<(usize, usize), (Value, i32, bool)>,
     scc: Variable,
     lane_ops: Variable,
     /// Instructions executed so far.
@@ -1549,7 +1562,11 @@ impl Gen<'_> {
         let mut z = c.z0;
         for &(x, y, rows) in &c.steps {
             let [x, y] = [(x, rows[0]), (y, rows[1])].map(|(v, row)| match row {
-                Some(r) => self.wave_group(r, c.g),
+                // A lazy DS group not stored (dead after the run) is loaded again.
+                Some(r) => match self.ds_unstored.get(&(r, c.g)) {
+                    Some(&at) => self.ds_lds_group(at),
+                    None => self.wave_group(r, c.g),
+                },
                 None => v,
             });
             z = self.fma(x, y, z);
@@ -2427,6 +2444,17 @@ impl Gen<'_> {
             .collect();
         let lds = (!loads.is_empty()).then(|| self.ds_run_checks(region[ks[0]].0, &loads));
         self.lazy_rows = lazy_ds_rows(region, ks);
+        // Lazy rows dead after the run are never stored (`live.rs`).
+        let (pc_last, i_last, _) = &region[*ks.last().expect("a run")];
+        self.run_live = self.live.get(&(pc_last + u64::from(i_last.size))).copied();
+        if let Some(live) = self.run_live {
+            let dead = self
+                .lazy_rows
+                .iter()
+                .filter(|&&(_, r)| !live::has(&live, r));
+            super::DS_DEAD_ROWS
+                .fetch_add(dead.count() as u64, std::sync::atomic::Ordering::Relaxed);
+        }
         super::DS_RUN_LOADS.fetch_add(loads.len() as u64, std::sync::atomic::Ordering::Relaxed);
         // Every lane-wise instruction's lanes at once: nothing in a run exits (its waits
         // continue, `step_call`), so no exit sees the count ahead of the instructions.
@@ -2467,9 +2495,10 @@ impl Gen<'_> {
                 }
             }
             self.fmac_chain_end();
-            self.ds_lazy_flush();
+            self.ds_lazy_flush_at_end();
             self.store_unstored();
         }
+        self.run_live = None;
         self.grp = None;
         self.fwd.clear();
         self.ds_ptrs.clear();

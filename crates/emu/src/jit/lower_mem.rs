@@ -145,6 +145,12 @@ fn touched(i: &Inst, full: bool) -> Regs {
     Regs { sgprs, rows }
 }
 
+/// The VGPR rows memory instruction `i` may read or write under any EXEC (`touched`), for
+/// the liveness walk (`live.rs`).
+pub(super) fn touched_rows(i: &Inst) -> Vec<usize> {
+    touched(i, false).rows
+}
+
 /// An SMEM load's dwords and whether it is a buffer load (`exec::smem`'s loads), or `None`
 /// for another SMEM instruction.
 pub(super) fn smem_load(i: &Inst) -> Option<(usize, bool)> {

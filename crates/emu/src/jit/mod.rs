@@ -633,6 +633,8 @@ pub(crate) struct Block {
     affine_misses: AtomicU32,
     /// The DS address shapes it was compiled with (`Request::ds_pred`).
     ds_pred: DsPred,
+    /// The rows live at each address it was compiled with (`Request::live`).
+    live: Live,
 }
 
 impl Block {
@@ -771,6 +773,7 @@ impl Block {
             } else {
                 DsPred::new()
             },
+            live: self.live.clone(),
             home: self.home.clone(),
             replaces: Some(self),
             reply: Reply::Publish(slots, k),
@@ -921,6 +924,8 @@ pub(crate) static CALLS: AtomicU64 = AtomicU64::new(0);
 pub(crate) static AFFINE_BLOCKS: AtomicU64 = AtomicU64::new(0);
 /// DS loads compiled into a run's group passes on a predicted address shape.
 pub(crate) static DS_RUN_LOADS: AtomicU64 = AtomicU64::new(0);
+/// Rows of those loads compiled not to be stored into the `Wave` (dead after the run).
+pub(crate) static DS_DEAD_ROWS: AtomicU64 = AtomicU64::new(0);
 
 /// The region starting at `pc` of `fetch`'s program: the compilable instructions reachable
 /// from it through fall-through and branches (at most [`MAX_BLOCK`]), by address, each with
@@ -1045,6 +1050,8 @@ struct Request {
     /// `predict_ds_shapes`), used with lane-affine facts: a run's group pass takes those
     /// loads in that shape alone, tested before it (a miss is a lane-fact miss).
     ds_pred: DsPred,
+    /// The rows live at each address (DS load rows dead after a run are not stored).
+    live: Live,
     home: Option<(Weak<Slots>, usize)>,
     /// The block this one replaces where it is published (a recompile with both variants).
     replaces: Option<&'static Block>,
@@ -1116,6 +1123,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                         affine: r.affine,
                         affine_misses: AtomicU32::new(0),
                         ds_pred: r.ds_pred,
+                        live: r.live,
                     }));
                     b
                 });
@@ -1167,6 +1175,24 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
 /// contiguous in every 4-lane group (`lower.rs`'s `predict_ds_shapes`).
 type DsPred = std::collections::HashMap<(usize, u32), bool>;
 
+/// Per address, the VGPR rows (bits) that may be read there before a DS load writes them
+/// again (`lower.rs`'s `live.rs`); an address not in it: every row. Empty where something
+/// reads every register after the region (`HSAEMU_JIT=verify`, `run_words`).
+pub(crate) type Live = std::collections::HashMap<u64, [u64; 8]>;
+
+/// [`Live`] for the program of `fetch` from `pc`.
+fn live_from(fetch: &dyn Fn(u64) -> Option<Inst>, pc: u64) -> Live {
+    #[cfg(feature = "jit")]
+    {
+        lower::live_rows(fetch, pc)
+    }
+    #[cfg(not(feature = "jit"))]
+    {
+        let _ = (fetch, pc);
+        Live::new()
+    }
+}
+
 /// The shapes `w` (about to enter `insts`) predicts, when its EXEC is full and lane facts
 /// are on.
 fn ds_pred(insts: &[(u64, Inst, Lower)], w: &Wave) -> DsPred {
@@ -1197,13 +1223,22 @@ fn compile_insts(
     home: Option<(Weak<Slots>, usize)>,
     ds_pred: DsPred,
 ) -> Option<&'static Block> {
-    compile_ending(insts, Vec::new(), pc, wave32, variants, home, ds_pred)
+    compile_ending(
+        insts,
+        (Vec::new(), Live::new()),
+        pc,
+        wave32,
+        variants,
+        home,
+        ds_pred,
+    )
 }
 
-/// [`compile_insts`], with the rows left pending at exits to the `s_endpgm`s at `ends`.
+/// [`compile_insts`], with the rows left pending at exits to the `s_endpgm`s at `ends.0`
+/// and DS load rows dead after a run (`ends.1`, [`Live`]) not stored.
 fn compile_ending(
     insts: Vec<(u64, Inst, Lower)>,
-    ends: Vec<u64>,
+    (ends, live): (Vec<u64>, Live),
     pc: u64,
     wave32: bool,
     variants: Variants,
@@ -1223,6 +1258,7 @@ fn compile_ending(
             variants,
             affine: affine_on(),
             ds_pred,
+            live,
             home,
             replaces: None,
             reply: Reply::Wait(tx),
@@ -1261,8 +1297,14 @@ pub(crate) fn on_start(
     } else {
         endpgm_exits(fetch, &insts)
     };
+    // Only a run's DS loads use it, and only with their shapes predicted.
+    let live = if mode() == Mode::Verify || pred.is_empty() {
+        Live::new()
+    } else {
+        live_from(fetch, pc)
+    };
     if sync {
-        let b = compile_ending(insts, ends, pc, wave32, variants, home, pred)?;
+        let b = compile_ending(insts, (ends, live), pc, wave32, variants, home, pred)?;
         slots.publish(k, b, None);
         return Some(b);
     }
@@ -1277,6 +1319,7 @@ pub(crate) fn on_start(
                 variants,
                 affine: affine_on(),
                 ds_pred: pred,
+                live,
                 home,
                 replaces: None,
                 reply: Reply::Publish(slots.clone(), k),
@@ -1464,6 +1507,9 @@ pub struct Stats {
     /// DS loads compiled into a run's group passes on a predicted address shape
     /// (`lower.rs`'s `group_major`).
     pub ds_run_loads: u64,
+    /// Rows of those loads compiled not to be stored into the `Wave`: no instruction reads
+    /// them after the run before a DS load writes them again (`lower.rs`'s `live.rs`).
+    pub ds_dead_rows: u64,
 }
 
 /// The counters of [`Stats`].
@@ -1478,6 +1524,7 @@ pub fn stats() -> Stats {
         calls: r(&CALLS),
         affine_blocks: r(&AFFINE_BLOCKS),
         ds_run_loads: r(&DS_RUN_LOADS),
+        ds_dead_rows: r(&DS_DEAD_ROWS),
     }
 }
 
@@ -1612,8 +1659,16 @@ mod tests {
         let insts2 = decoded(gen, &no_writelane);
         let fetch2 = |a: u64| insts2.get(a as usize / 4).copied();
         assert_eq!(endpgm_exits(&fetch2, &collect(&fetch2, 0, true)), [0x10]);
-        let b = compile_ending(region, ends, 0, false, Variants::Both, None, DsPred::new())
-            .expect("compiled");
+        let b = compile_ending(
+            region,
+            (ends, Live::new()),
+            0,
+            false,
+            Variants::Both,
+            None,
+            DsPred::new(),
+        )
+        .expect("compiled");
         let mut w = Wave::new();
         w.set_exec(u64::MAX);
         (w.s[2], w.s[3]) = (0x1234, 77);
@@ -1672,8 +1727,16 @@ mod tests {
         assert_eq!(region.len(), 10, "up to s_endpgm");
         let ends = endpgm_exits(&fetch, &region);
         assert_eq!(ends, [0x2c]);
-        let b = compile_ending(region, ends, 0, false, Variants::Both, None, DsPred::new())
-            .expect("compiled");
+        let b = compile_ending(
+            region,
+            (ends, Live::new()),
+            0,
+            false,
+            Variants::Both,
+            None,
+            DsPred::new(),
+        )
+        .expect("compiled");
         let mut w = Wave::new();
         w.set_exec(u64::MAX);
         (w.s[2], w.s[3], w.s[4], w.s[5]) = (0xffff_f000, 2, u32::MAX, u32::MAX);
