@@ -1,0 +1,110 @@
+//! SMEM loads from one base pair in a basic block share one range check (`inline_mem.rs`'s
+//! `smem_groups`): the first load checks the group's whole range and the later ones skip
+//! their own check when it held. Values from the definition (each load's dwords at its
+//! base plus offset), and the interpreter's fault where a later load's address is outside
+//! the registered memory: after a load that overwrote the base pair (its group ended there),
+//! and where the group's whole range is not mapped though the first load's is.
+
+use super::{assemble, want_compiled_run, word};
+use hsaemu_emu::{jit, run_words_mem, FaultKind, Gen, WaveRegs};
+
+/// Twice (the second pass finds the windows the first filled): four loads from s[2:3] (the
+/// last one overwrites it with the pointer at byte 16), two from the new s[2:3], and a store
+/// of v[12:13] over that pointer for the second pass.
+const PROGRAM: &str = "s_mov_b32 s20, 0
+     s_mov_b64 s[2:3], s[0:1]
+     s_load_dword s4, s[2:3], 0x2c
+     s_load_dwordx2 s[6:7], s[2:3], 0x48
+     s_load_dword s5, s[2:3], 0x18
+     s_load_dwordx2 s[2:3], s[2:3], 0x10
+     s_waitcnt lgkmcnt(0)
+     s_load_dword s8, s[2:3], 0x4
+     s_load_dword s9, s[2:3], 0xc
+     s_waitcnt lgkmcnt(0)
+     global_store_dwordx2 v10, v[12:13], s[0:1] offset:16
+     s_add_u32 s20, s20, 1
+     s_cmp_lt_u32 s20, 2
+     s_cbranch_scc1 -20
+     s_endpgm
+";
+
+/// Registered memory: 4096 bytes of words (`word`), at the start of a host buffer twice
+/// that size (a load the check let through past the registered bytes would read the rest
+/// without faulting).
+const MAPPED: usize = 4096;
+
+/// Runs `PROGRAM` with the pointer at byte 16 `first` bytes into the buffer and then
+/// `second` bytes: the registers, or the fault and its address's offset in the buffer.
+fn run(
+    gen: Gen,
+    words: &[u32],
+    lanes: usize,
+    first: u64,
+    second: u64,
+) -> Result<WaveRegs, (FaultKind, u64)> {
+    let mut host = vec![0u8; 2 * MAPPED];
+    for k in 0..MAPPED / 4 {
+        host[4 * k..4 * k + 4].copy_from_slice(&word(k).to_le_bytes());
+    }
+    let base = host.as_ptr() as u64;
+    let p1 = base + first;
+    host[16..24].copy_from_slice(&p1.to_le_bytes());
+    let p2 = base + second;
+    let mut r = WaveRegs::new(gen);
+    r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
+    (r.s[0], r.s[1]) = (base as u32, (base >> 32) as u32);
+    for l in 0..64 {
+        r.v[10][l] = 0;
+        (r.v[12][l], r.v[13][l]) = (p2 as u32, (p2 >> 32) as u32);
+    }
+    match run_words_mem(gen, words, &mut r, &mut [], &mut host[..MAPPED]) {
+        Ok(_) => Ok(r),
+        Err(e @ FaultKind::MemoryViolation { address, .. }) => Err((e, address.wrapping_sub(base))),
+        Err(e) => Err((e, u64::MAX)),
+    }
+}
+
+fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let what = format!("{mcpu}{attr}");
+    let words = assemble(mcpu, attr, PROGRAM);
+    // Both pointers inside: every value from the definition.
+    let before = jit::stats();
+    let r = run(gen, &words, lanes, 1024, 2048).unwrap_or_else(|e| panic!("{what}: {e:?}"));
+    want_compiled_run(&before, &what);
+    assert_eq!(r.s[20], 2, "{what}: the loop's count");
+    assert_eq!(r.s[4], word(0x2c / 4), "{what}: s4");
+    assert_eq!([r.s[6], r.s[7]], [word(18), word(19)], "{what}: s[6:7]");
+    assert_eq!(r.s[5], word(6), "{what}: s5");
+    assert_eq!(
+        r.s[8],
+        word((2048 + 4) / 4),
+        "{what}: s8 from the second pointer"
+    );
+    assert_eq!(
+        r.s[9],
+        word((2048 + 12) / 4),
+        "{what}: s9 from the second pointer"
+    );
+    // The second pass's pointer at the end of the registered bytes: s8's load, whose base
+    // the group's last load wrote, faults (its check is its own).
+    let e = run(gen, &words, lanes, 1024, MAPPED as u64).expect_err("past the mapping");
+    assert!(
+        matches!(e.0, FaultKind::MemoryViolation { write: false, .. }),
+        "{what}: {e:?}"
+    );
+    assert_eq!(e.1, MAPPED as u64 + 4, "{what}: s8's address");
+    // The first pointer 8 bytes before the end: s8's dword is mapped, s9's is not, so the
+    // pair's whole range is not; s9 checks its own and faults.
+    let e = run(gen, &words, lanes, MAPPED as u64 - 8, 2048).expect_err("s9 past the end");
+    assert!(
+        matches!(e.0, FaultKind::MemoryViolation { write: false, .. }),
+        "{what}: {e:?}"
+    );
+    assert_eq!(e.1, MAPPED as u64 + 4, "{what}: s9's address");
+}
+
+/// Part of the one test (the assembler's files and the tier's counters are per process).
+pub(crate) fn smem_loads_sharing_a_check_match_the_definition() {
+    check(Gen::Gfx90a, "gfx90a", "", 64);
+    check(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
+}
