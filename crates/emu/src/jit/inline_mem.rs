@@ -139,22 +139,29 @@ fn smem_shareable(i: &Inst, l: Lower) -> Option<(u16, i64, i64)> {
     ok.then(|| (i.src[0], i64::from(i.imm) & !3, 4 * n as i64))
 }
 
-/// The SMEM loads that share a range check (`SmemShare`), by address: within each basic
-/// block (`bbs`, region indices in address order), the loads from one base pair until an
-/// instruction may write that pair (a load into it ends its group after itself). Anything
-/// but ALU instructions, waits and these loads ends every group.
+/// The SMEM loads that share a range check (`SmemShare`), by address: the loads from one
+/// base pair until an instruction may write that pair (a load into it ends its group after
+/// itself), in a basic block (`bbs`: each one's region indices, the basic blocks in address
+/// order) and on into the next one when that is no branch's target (only the first one's
+/// end reaches it, past a conditional branch or an EXEC write). Anything but ALU
+/// instructions, waits, conditional branches and these loads ends every group.
 pub(in crate::jit) fn smem_groups<'a>(
     region: &[(u64, Inst, Lower)],
     bbs: impl Iterator<Item = &'a [usize]>,
 ) -> HashMap<u64, SmemShare> {
+    let targets: std::collections::HashSet<u64> = region
+        .iter()
+        .filter(|(_, _, l)| matches!(l, Lower::Branch(_)))
+        .map(|(pc, i, _)| crate::jit::branch_target(*pc, i))
+        .collect();
     let mut out = HashMap::new();
+    // Open groups by base pair: (first load's address, lo, hi).
+    let mut open: HashMap<u16, (u64, i64, i64)> = HashMap::new();
+    let mut next = None;
     for insts in bbs {
-        // Open groups by base pair: (first load's address, lo, hi).
-        let mut open: HashMap<u16, (u64, i64, i64)> = HashMap::new();
-        let mut next = None;
-        for &k in insts {
+        for (n, &k) in insts.iter().enumerate() {
             let (pc, i, l) = &region[k];
-            if next.is_some_and(|n| n != *pc) {
+            if next != Some(*pc) || n == 0 && targets.contains(pc) {
                 open.clear();
             }
             next = Some(pc + u64::from(i.size));
@@ -179,6 +186,7 @@ pub(in crate::jit) fn smem_groups<'a>(
                     | Lower::SAlu(_)
                     | Lower::Nop
                     | Lower::Step => [i.dst, i.dst + 1, i.sdst, i.sdst + 1].to_vec(),
+                    Lower::Branch(c) if *c != 0 => Vec::new(),
                     _ => {
                         open.clear();
                         Vec::new()
@@ -447,8 +455,16 @@ impl Gen<'_> {
             Some(SmemShare::Leader { lo, hi }) => {
                 // The group's whole range: when it is in the window, the group's later loads
                 // need no check of their own (nothing between writes the base pair).
-                let ok = self.b.declare_var(types::I8);
-                self.smem_ok.insert(pc, ok);
+                // One variable for both variants: whichever way a path came from this load
+                // to a later one of its group, its value there is this load's answer.
+                let ok = match self.smem_ok.get(&pc) {
+                    Some(&v) => v,
+                    None => {
+                        let v = self.b.declare_var(types::I8);
+                        self.smem_ok.insert(pc, v);
+                        v
+                    }
+                };
                 let start = self.b.ins().iadd_imm(aligned, lo);
                 let whole = self.b.ins().iconst(types::I64, hi - lo);
                 let inside = self.window_check(slot, start, whole, false);

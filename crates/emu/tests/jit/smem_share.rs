@@ -9,13 +9,16 @@ use super::{assemble, want_compiled_run, word};
 use hsaemu_emu::{jit, run_words_mem, FaultKind, Gen, WaveRegs};
 
 /// Twice (the second pass finds the windows the first filled): four loads from s[2:3] (the
-/// last one overwrites it with the pointer at byte 16), two from the new s[2:3], and a store
-/// of v[12:13] over that pointer for the second pass.
+/// last one, past a conditional branch never taken, in the next basic block, overwrites it
+/// with the pointer at byte 16), two from the new s[2:3], and a store of v[12:13] over that
+/// pointer for the second pass.
 const PROGRAM: &str = "s_mov_b32 s20, 0
      s_mov_b64 s[2:3], s[0:1]
      s_load_dword s4, s[2:3], 0x2c
      s_load_dwordx2 s[6:7], s[2:3], 0x48
      s_load_dword s5, s[2:3], 0x18
+     s_cmp_eq_u32 s20, 7
+     s_cbranch_scc1 13
      s_load_dwordx2 s[2:3], s[2:3], 0x10
      s_waitcnt lgkmcnt(0)
      s_load_dword s8, s[2:3], 0x4
@@ -24,7 +27,25 @@ const PROGRAM: &str = "s_mov_b32 s20, 0
      global_store_dwordx2 v10, v[12:13], s[0:1] offset:16
      s_add_u32 s20, s20, 1
      s_cmp_lt_u32 s20, 2
-     s_cbranch_scc1 -20
+     s_cbranch_scc1 -22
+     s_endpgm
+";
+
+/// A load at a branch target after a load from the same base pair: a path from elsewhere
+/// reaches it with another base (the third pass: s[2:3] from s[12:13]), so its check is its
+/// own. Passes: s[2:3] = s[0:1], then s[10:11], then s[12:13] at the second load alone.
+const TARGET: &str = "s_mov_b32 s20, 0
+     s_mov_b64 s[2:3], s[0:1]
+     s_load_dword s4, s[2:3], 0x0
+     s_load_dword s6, s[2:3], 0x10
+     s_waitcnt lgkmcnt(0)
+     s_mov_b64 s[2:3], s[10:11]
+     s_mov_b64 s[10:11], s[12:13]
+     s_add_u32 s20, s20, 1
+     s_cmp_eq_u32 s20, 1
+     s_cbranch_scc1 -10
+     s_cmp_eq_u32 s20, 2
+     s_cbranch_scc1 -10
      s_endpgm
 ";
 
@@ -42,6 +63,18 @@ fn run(
     first: u64,
     second: u64,
 ) -> Result<WaveRegs, (FaultKind, u64)> {
+    run_with(gen, words, lanes, first, second, [0, 0])
+}
+
+/// `run`, with s[10:11] and s[12:13] `pairs[0]` and `pairs[1]` bytes into the buffer.
+fn run_with(
+    gen: Gen,
+    words: &[u32],
+    lanes: usize,
+    first: u64,
+    second: u64,
+    pairs: [u64; 2],
+) -> Result<WaveRegs, (FaultKind, u64)> {
     let mut host = vec![0u8; 2 * MAPPED];
     for k in 0..MAPPED / 4 {
         host[4 * k..4 * k + 4].copy_from_slice(&word(k).to_le_bytes());
@@ -53,6 +86,10 @@ fn run(
     let mut r = WaveRegs::new(gen);
     r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
     (r.s[0], r.s[1]) = (base as u32, (base >> 32) as u32);
+    for (k, p) in pairs.iter().enumerate() {
+        let a = base + p;
+        (r.s[10 + 2 * k], r.s[11 + 2 * k]) = (a as u32, (a >> 32) as u32);
+    }
     for l in 0..64 {
         r.v[10][l] = 0;
         (r.v[12][l], r.v[13][l]) = (p2 as u32, (p2 >> 32) as u32);
@@ -101,6 +138,25 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         "{what}: {e:?}"
     );
     assert_eq!(e.1, MAPPED as u64 + 4, "{what}: s9's address");
+    // The load at a branch target: values from the definition, then its third pass's base
+    // 8 bytes before the end (its dword past it).
+    let words = assemble(mcpu, attr, TARGET);
+    let r = run_with(gen, &words, lanes, 0, 0, [1024, 2048])
+        .unwrap_or_else(|e| panic!("{what}: {e:?}"));
+    assert_eq!(r.s[20], 3, "{what}: the passes");
+    assert_eq!(r.s[4], word(1024 / 4), "{what}: s4 in the second pass");
+    assert_eq!(
+        r.s[6],
+        word((2048 + 16) / 4),
+        "{what}: s6 in the third pass"
+    );
+    let e = run_with(gen, &words, lanes, 0, 0, [1024, MAPPED as u64 - 8])
+        .expect_err("a branch target's own check");
+    assert!(
+        matches!(e.0, FaultKind::MemoryViolation { write: false, .. }),
+        "{what}: {e:?}"
+    );
+    assert_eq!(e.1, MAPPED as u64 + 8, "{what}: s6's address");
 }
 
 /// Part of the one test (the assembler's files and the tier's counters are per process).
