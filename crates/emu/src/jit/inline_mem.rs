@@ -179,11 +179,14 @@ pub(in crate::jit) fn smem_groups<'a>(
                 (i.dst..i.dst + (len / 4) as u16).collect()
             } else {
                 match l {
+                    // A 32-bit scalar result writes one SGPR (`s_mov_b32 s3, 0` beside
+                    // s[4:5] leaves the pair alone).
+                    Lower::SAlu(op) if !op.wide() => vec![i.dst],
+                    Lower::SAlu(_) => vec![i.dst, i.dst + 1],
                     Lower::VAlu(_)
                     | Lower::VCmp
                     | Lower::ReadFirstLane
                     | Lower::ReadLane
-                    | Lower::SAlu(_)
                     | Lower::Nop
                     | Lower::Step => [i.dst, i.dst + 1, i.sdst, i.sdst + 1].to_vec(),
                     Lower::Branch(c) if *c != 0 => Vec::new(),

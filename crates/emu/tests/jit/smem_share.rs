@@ -49,6 +49,22 @@ const TARGET: &str = "s_mov_b32 s20, 0
      s_endpgm
 ";
 
+/// A 32-bit scalar write into the base pair between two loads: twice, the second pass
+/// moving its low half past the registered bytes; the second load's check is its own.
+const SALU: &str = "s_mov_b32 s20, 0
+     s_mov_b32 s14, 0
+     s_mov_b64 s[2:3], s[0:1]
+     s_load_dword s4, s[2:3], 0x0
+     s_add_u32 s2, s2, s14
+     s_load_dword s5, s[2:3], 0x4
+     s_waitcnt lgkmcnt(0)
+     s_movk_i32 s14, 0x1000
+     s_add_u32 s20, s20, 1
+     s_cmp_lt_u32 s20, 2
+     s_cbranch_scc1 -11
+     s_endpgm
+";
+
 /// Registered memory: 4096 bytes of words (`word`), at the start of a host buffer twice
 /// that size (a load the check let through past the registered bytes would read the rest
 /// without faulting).
@@ -157,6 +173,16 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         "{what}: {e:?}"
     );
     assert_eq!(e.1, MAPPED as u64 + 8, "{what}: s6's address");
+    let words = assemble(mcpu, attr, SALU);
+    let e = run(gen, &words, lanes, 0, 0).expect_err("a base moved by s_add_u32");
+    assert!(
+        matches!(e.0, FaultKind::MemoryViolation { write: false, .. }),
+        "{what}: {e:?}"
+    );
+    // (The low half's carry is lost when the buffer sits below a 4 GiB line.)
+    if e.1 < 1 << 32 {
+        assert_eq!(e.1, MAPPED as u64 + 4, "{what}: s5's address");
+    }
 }
 
 /// Part of the one test (the assembler's files and the tier's counters are per process).
