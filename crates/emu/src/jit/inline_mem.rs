@@ -62,6 +62,7 @@ use cranelift_codegen::ir::{
     types, AbiParam, Block, BlockArg, Endianness, InstBuilder, MemFlags, Signature, StackSlotData,
     StackSlotKind, Value,
 };
+use std::collections::HashMap;
 use std::mem::offset_of;
 
 /// Checks `[addr, addr + len)` with the region cache (a store when `write` is 1) and, when
@@ -113,6 +114,92 @@ fn free_slot(pc: u64, taken: impl Fn(usize) -> bool) -> usize {
         .map(|k| (first + k) % WINDOWS)
         .find(|&s| !taken(s))
         .unwrap_or(first)
+}
+
+/// An SMEM load's part in a group of loads from one SGPR base pair in one basic block (the
+/// kernel argument loads at a kernel's start): the first checks the group's whole range once,
+/// the others skip their own check when that one held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::jit) enum SmemShare {
+    /// The group's first load; the group's bytes are `[lo, hi)` from the base pair's
+    /// dword-aligned address.
+    Leader { lo: i64, hi: i64 },
+    /// A later load of the group whose first load is at this address.
+    Follower(u64),
+}
+
+/// An SMEM load whose address is a base pair plus a constant (`s_load_dword*` with an
+/// immediate offset, no SGPR offset): (base pair code, offset, dwords), as `mem_smem`
+/// computes its address.
+fn smem_shareable(i: &Inst, l: Lower) -> Option<(u16, i64, i64)> {
+    let (n, buffer) = super::smem_load(i).filter(|_| l == Lower::Mem)?;
+    let soffset = !i.has(flag::IMM) || i.has(flag::SOE);
+    // A base pair below VCC: every instruction that writes one names it as `dst` or `sdst`.
+    let ok = !buffer && !soffset && i.src[0] <= 104 && usize::from(i.dst) + n <= 126;
+    ok.then(|| (i.src[0], i64::from(i.imm) & !3, 4 * n as i64))
+}
+
+/// The SMEM loads that share a range check (`SmemShare`), by address: the loads from one
+/// base pair until an instruction may write that pair (a load into it ends its group after
+/// itself), in a basic block (`bbs`: each one's region indices, the basic blocks in address
+/// order) and on into the next one when that is no branch's target (only the first one's
+/// end reaches it, past a conditional branch or an EXEC write). Anything but ALU
+/// instructions, waits, conditional branches and these loads ends every group.
+pub(in crate::jit) fn smem_groups<'a>(
+    region: &[(u64, Inst, Lower)],
+    bbs: impl Iterator<Item = &'a [usize]>,
+) -> HashMap<u64, SmemShare> {
+    let targets: std::collections::HashSet<u64> = region
+        .iter()
+        .filter(|(_, _, l)| matches!(l, Lower::Branch(_)))
+        .map(|(pc, i, _)| crate::jit::branch_target(*pc, i))
+        .collect();
+    let mut out = HashMap::new();
+    // Open groups by base pair: (first load's address, lo, hi).
+    let mut open: HashMap<u16, (u64, i64, i64)> = HashMap::new();
+    let mut next = None;
+    for insts in bbs {
+        for (n, &k) in insts.iter().enumerate() {
+            let (pc, i, l) = &region[k];
+            if next != Some(*pc) || n == 0 && targets.contains(pc) {
+                open.clear();
+            }
+            next = Some(pc + u64::from(i.size));
+            let writes: Vec<u16> = if let Some((base, off, len)) = smem_shareable(i, *l) {
+                match open.get_mut(&base) {
+                    Some(g) => {
+                        (g.1, g.2) = (g.1.min(off), g.2.max(off + len));
+                        out.insert(*pc, SmemShare::Follower(g.0));
+                        out.insert(g.0, SmemShare::Leader { lo: g.1, hi: g.2 });
+                    }
+                    None => {
+                        open.insert(base, (*pc, off, off + len));
+                    }
+                }
+                (i.dst..i.dst + (len / 4) as u16).collect()
+            } else {
+                match l {
+                    // A 32-bit scalar result writes one SGPR (`s_mov_b32 s3, 0` beside
+                    // s[4:5] leaves the pair alone).
+                    Lower::SAlu(op) if !op.wide() => vec![i.dst],
+                    Lower::SAlu(_) => vec![i.dst, i.dst + 1],
+                    Lower::VAlu(_)
+                    | Lower::VCmp
+                    | Lower::ReadFirstLane
+                    | Lower::ReadLane
+                    | Lower::Nop
+                    | Lower::Step => [i.dst, i.dst + 1, i.sdst, i.sdst + 1].to_vec(),
+                    Lower::Branch(c) if *c != 0 => Vec::new(),
+                    _ => {
+                        open.clear();
+                        Vec::new()
+                    }
+                }
+            };
+            open.retain(|&b, _| !writes.contains(&b) && !writes.contains(&(b + 1)));
+        }
+    }
+    out
 }
 
 /// A field of window `slot`, as an offset from `CallCtx::windows`.
@@ -349,6 +436,7 @@ impl Gen<'_> {
             addr = self.b.ins().band_imm(addr, 0xffff_ffff_ffff);
         }
         addr = self.b.ins().band_imm(addr, !3);
+        let aligned = addr;
         if i.has(flag::IMM) {
             addr = self.b.ins().iadd_imm(addr, i64::from(i.imm) & !3);
         }
@@ -366,7 +454,43 @@ impl Gen<'_> {
         let len = self.b.ins().iconst(types::I64, 4 * n as i64);
         let yes = self.b.ins().iconst(types::I8, 1);
         let slot = self.slot(pc);
-        self.window_guard(slot, yes, addr, len, false, fast, slow);
+        match self.smem_share.get(&pc).copied() {
+            Some(SmemShare::Leader { lo, hi }) => {
+                // The group's whole range: when it is in the window, the group's later loads
+                // need no check of their own (nothing between writes the base pair).
+                // One variable for both variants: whichever way a path came from this load
+                // to a later one of its group, its value there is this load's answer.
+                let ok = match self.smem_ok.get(&pc) {
+                    Some(&v) => v,
+                    None => {
+                        let v = self.b.declare_var(types::I8);
+                        self.smem_ok.insert(pc, v);
+                        v
+                    }
+                };
+                let start = self.b.ins().iadd_imm(aligned, lo);
+                let whole = self.b.ins().iconst(types::I64, hi - lo);
+                let inside = self.window_check(slot, start, whole, false);
+                let (shared, own) = (self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(inside, shared, &[], own, &[]);
+                self.enter(shared);
+                let one = self.b.ins().iconst(types::I8, 1);
+                self.b.def_var(ok, one);
+                self.b.ins().jump(fast, &[]);
+                self.enter(own);
+                let zero = self.b.ins().iconst(types::I8, 0);
+                self.b.def_var(ok, zero);
+                self.window_guard(slot, yes, addr, len, false, fast, slow);
+            }
+            Some(SmemShare::Follower(first)) if self.smem_ok.contains_key(&first) => {
+                let ok = self.b.use_var(self.smem_ok[&first]);
+                let own = self.b.create_block();
+                self.b.ins().brif(ok, fast, &[], own, &[]);
+                self.enter(own);
+                self.window_guard(slot, yes, addr, len, false, fast, slow);
+            }
+            _ => self.window_guard(slot, yes, addr, len, false, fast, slow),
+        }
         self.enter(fast);
         self.note_last_load(addr);
         let vals: Vec<Value> = (0..n)

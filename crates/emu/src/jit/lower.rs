@@ -95,6 +95,7 @@ mod lower_mem;
 pub(super) use live::live_rows;
 
 pub(super) use lower_mem::predict_ds_shapes;
+use lower_mem::{smem_groups, SmemShare};
 
 /// One code generator (lives on the compiler thread; its code is never freed, so a published
 /// block stays valid for the process).
@@ -291,6 +292,8 @@ impl Compiler {
                 none: None,
                 done: 0,
                 slots: HashMap::new(),
+                smem_share: HashMap::new(),
+                smem_ok: HashMap::new(),
                 aff: HashMap::new(),
                 cfacts: HashMap::new(),
                 plans: HashMap::new(),
@@ -301,6 +304,7 @@ impl Compiler {
                 ends: ends.iter().copied().collect(),
             };
             let bbs = basic_blocks(region, start);
+            g.smem_share = smem_groups(region, bbs.values().map(|bb| &bb.insts[..]));
             if affine {
                 let starts = bbs.keys().copied().collect();
                 let shapes = affine::predict(region, &starts);
@@ -542,6 +546,11 @@ struct Gen<'a> {
     none: Option<Block>,
     /// The window of each inline memory instruction, by address (`inline_mem.rs`).
     slots: HashMap<u64, usize>,
+    /// SMEM loads from one base pair in a basic block that share one range check
+    /// (`inline_mem.rs`'s `smem_groups`), by address; and each group's flag (an `i8`): its
+    /// first load checked the whole group's range.
+    smem_share: HashMap<u64, SmemShare>,
+    smem_ok: HashMap<u64, Variable>,
     /// Lane-affine facts (`affine.rs`) of the current basic block: rows holding `base +
     /// stride·lane` (`base` an `i32`), and SGPR pairs holding a carry-out of every lane
     /// or none (`i32` 0 or 1).
@@ -2533,7 +2542,16 @@ impl Gen<'_> {
     /// nothing for a code past the SGPR pairs).
     fn merge_mask(&mut self, code: u16, m: Value) {
         let d = code as usize;
-        if d < 127 {
+        if d < 127 && self.full {
+            // EXEC is every lane: the flags replace the mask; in wave32 the second SGPR
+            // keeps its value (EXEC has no high bits), so it is neither read nor written.
+            if self.wave32 {
+                let lo = self.b.ins().ireduce(types::I32, m);
+                self.set_sgpr(d, lo);
+            } else {
+                self.set_sgpr64(d, m);
+            }
+        } else if d < 127 {
             let exec = self.exec64();
             let old = self.sgpr64(d);
             let keep = self.b.ins().band_not(old, exec);
