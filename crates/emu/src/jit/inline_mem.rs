@@ -343,7 +343,6 @@ impl Gen<'_> {
         if i.src[0] >= 126 || usize::from(i.dst) + n > 126 || (soffset && !soffset_ok) {
             return false;
         }
-        self.define_call_sgprs(i);
         let mut addr = self.sgpr64(usize::from(i.src[0]));
         if buffer {
             addr = self.b.ins().band_imm(addr, 0xffff_ffff_ffff);
@@ -461,7 +460,6 @@ impl Gen<'_> {
         if i.fmt == Fmt::Global && i.src[2] != 0x7f && i.src[2] >= 126 {
             return false;
         }
-        self.define_call_sgprs(i);
         // A store by lane groups writes every lane: only when EXEC is full (at run time in
         // the general variant); its lane loop skips inactive lanes.
         let masked = (store && !self.full).then(|| self.exec64());
