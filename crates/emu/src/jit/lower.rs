@@ -202,7 +202,7 @@ impl Compiler {
         let (ds_pred, ends) = (r.ds_pred.clone(), &r.ends);
         let ptr = self.module.target_config().pointer_type();
         let mut ctx = self.module.make_context();
-        for _ in 0..6 {
+        for _ in 0..3 {
             ctx.func.signature.params.push(AbiParam::new(ptr));
         }
         // The budget is passed 64 bits wide (`BlockFn`): the caller's 32-bit store of a
@@ -228,8 +228,8 @@ impl Compiler {
             // budget stopped a run) enters through `others`.
             let loads = b.create_block();
             let others = b.create_block();
-            let budget = b.ins().ireduce(types::I32, p[6]);
-            let now = b.ins().load(types::I64, mf(), p[4], 0);
+            let budget = b.ins().ireduce(types::I32, p[3]);
+            let now = b.ins().load(types::I64, mf(), p[0], super::PC_AT);
             let at_start = b.ins().icmp_imm(IntCC::Equal, now, start as i64);
             b.ins().brif(at_start, loads, &[], others, &[]);
             let exit = b.create_block();
@@ -242,10 +242,7 @@ impl Compiler {
                 b,
                 s: p[0],
                 v: p[1],
-                scc_ptr: p[2],
-                lane_ops_ptr: p[3],
-                pc_ptr: p[4],
-                ctx: p[5],
+                ctx: p[2],
                 budget,
                 groups: if wave32 { 8 } else { 16 },
                 wave32,
@@ -370,7 +367,7 @@ impl Compiler {
             }
         }
         // SAFETY: `code` is the finalized function just defined with the signature of
-        // `BlockFn` (six pointer arguments and a u64, returning a u32, the platform's C
+        // `BlockFn` (three pointer arguments and a u64, returning a u32, the platform's C
         // calling convention, which is Cranelift's default for the host ISA).
         Ok((
             unsafe { std::mem::transmute::<*const u8, BlockFn>(code) },
@@ -430,9 +427,6 @@ struct Gen<'a> {
     b: FunctionBuilder<'a>,
     s: Value,
     v: Value,
-    scc_ptr: Value,
-    lane_ops_ptr: Value,
-    pc_ptr: Value,
     /// The `CallCtx` pointer (calls into the interpreter, `lower_mem`).
     ctx: Value,
     budget: Value,
@@ -1111,13 +1105,13 @@ impl Gen<'_> {
     fn exit_block(&mut self) {
         self.enter(self.exit);
         let p = self.b.block_params(self.exit).to_vec();
-        self.b.ins().store(mf(), p[0], self.pc_ptr, 0);
+        self.b.ins().store(mf(), p[0], self.s, super::PC_AT);
         self.scc_lane_ops_to_wave();
         self.b.ins().return_(&[p[1]]);
         if let Some(none) = self.none {
             self.enter(none);
             let pc = self.b.ins().iconst(types::I64, self.start as i64);
-            self.b.ins().store(mf(), pc, self.pc_ptr, 0);
+            self.b.ins().store(mf(), pc, self.s, super::PC_AT);
             let zero = self.b.ins().iconst(types::I32, 0);
             self.b.ins().return_(&[zero]);
         }
@@ -1145,7 +1139,7 @@ impl Gen<'_> {
         self.enter(entry);
         self.note_miss();
         let pc = self.b.ins().iconst(types::I64, self.start as i64);
-        self.b.ins().store(mf(), pc, self.pc_ptr, 0);
+        self.b.ins().store(mf(), pc, self.s, super::PC_AT);
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.ins().return_(&[zero]);
         entry
@@ -1160,9 +1154,11 @@ impl Gen<'_> {
     /// Stores SCC and `lane_ops` into the `Wave` (at an exit).
     fn scc_lane_ops_to_wave(&mut self) {
         let scc = self.b.use_var(self.scc);
-        self.b.ins().store(mf(), scc, self.scc_ptr, 0);
+        self.b.ins().store(mf(), scc, self.s, super::SCC_AT);
         let lane_ops = self.b.use_var(self.lane_ops);
-        self.b.ins().store(mf(), lane_ops, self.lane_ops_ptr, 0);
+        self.b
+            .ins()
+            .store(mf(), lane_ops, self.s, super::LANE_OPS_AT);
     }
 
     /// The entry's loads of SCC and `lane_ops`, and the choice of variant (by EXEC).
@@ -1202,9 +1198,12 @@ impl Gen<'_> {
     /// Loads SCC and `lane_ops` and zeroes the count (the SGPRs are loaded where a block
     /// first reads them).
     fn load_registers(&mut self) {
-        let scc = self.b.ins().load(types::I8, mf(), self.scc_ptr, 0);
+        let scc = self.b.ins().load(types::I8, mf(), self.s, super::SCC_AT);
         self.b.def_var(self.scc, scc);
-        let lane_ops = self.b.ins().load(types::I64, mf(), self.lane_ops_ptr, 0);
+        let lane_ops = self
+            .b
+            .ins()
+            .load(types::I64, mf(), self.s, super::LANE_OPS_AT);
         self.b.def_var(self.lane_ops, lane_ops);
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.def_var(self.count, zero);

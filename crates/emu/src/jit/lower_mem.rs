@@ -264,7 +264,7 @@ impl Gen<'_> {
         let lane_ops = self.b.use_var(self.lane_ops);
         self.b
             .ins()
-            .store(super::mf(), lane_ops, self.lane_ops_ptr, 0);
+            .store(super::mf(), lane_ops, self.s, super::super::LANE_OPS_AT);
     }
 
     /// Forgets the block's values of `sgprs` and `rows` and loads `lane_ops` from the
@@ -279,10 +279,10 @@ impl Gen<'_> {
         for &row in rows {
             self.forget_row(row);
         }
-        let lane_ops = self
-            .b
-            .ins()
-            .load(types::I64, super::mf(), self.lane_ops_ptr, 0);
+        let lane_ops =
+            self.b
+                .ins()
+                .load(types::I64, super::mf(), self.s, super::super::LANE_OPS_AT);
         self.b.def_var(self.lane_ops, lane_ops);
         // A load may have written EXEC's SGPRs' neighbours, never EXEC: the cached lane
         // selects stay valid, but the block changed (`exit_if`), which cleared them.
