@@ -362,6 +362,17 @@ impl Gen<'_> {
             self.b.create_block(),
             self.b.create_block(),
         );
+        // The loaded SGPRs reach `done` as its parameters, so the code after the load keeps
+        // them in registers (read again from the `Wave`, each waited for its store there:
+        // the start of every wave's address arithmetic), and the SGPR values from before
+        // the load stay valid there (this block dominates it; the load writes only its
+        // destination).
+        let dst = usize::from(i.dst);
+        let outs: Vec<Value> = (0..n)
+            .map(|_| self.b.append_block_param(done, types::I32))
+            .collect();
+        let mut kept = self.scache.clone();
+        kept.retain(|&c, _| !(dst..dst + n).contains(&c));
         let len = self.b.ins().iconst(types::I64, 4 * n as i64);
         let yes = self.b.ins().iconst(types::I8, 1);
         let slot = self.slot(pc);
@@ -375,12 +386,21 @@ impl Gen<'_> {
                     .load(types::I32, data().with_aligned(), addr, 4 * k as i32)
             })
             .collect();
-        for (k, x) in vals.into_iter().enumerate() {
-            self.set_sgpr(usize::from(i.dst) + k, x);
+        for (k, &x) in vals.iter().enumerate() {
+            self.set_sgpr(dst + k, x);
         }
-        self.b.ins().jump(done, &[]);
-        self.mem_slow_path(slow, done, pc, i);
+        let args: Vec<BlockArg> = vals.into_iter().map(BlockArg::Value).collect();
+        self.b.ins().jump(done, &args);
+        // The call path, its results read from the `Wave`.
+        self.enter(slow);
+        self.call_path(pc, i, Lower::Mem);
+        let args: Vec<BlockArg> = (0..n)
+            .map(|k| BlockArg::Value(self.sgpr(dst + k)))
+            .collect();
+        self.b.ins().jump(done, &args);
         self.enter(done);
+        kept.extend(outs.into_iter().enumerate().map(|(k, x)| (dst + k, x)));
+        self.scache = kept;
         true
     }
 
