@@ -7,7 +7,7 @@
 //! (the SGPRs written in that basic block must already be in the `Wave` there: `run_words`
 //! compares the state with the interpreter's). Under a full and a partial EXEC.
 
-use super::{assemble, want_compiled_run, want_dword_fault, wild_lane_pairs, WILD};
+use super::{assemble, want_compiled_run, want_dword_fault, wild_lane_pairs, word, WILD};
 use hsaemu_emu::{jit, run_words_mem, Gen, WaveRegs};
 
 /// s10 counts 0, 3, 6, 9, 12; s11 doubles from 7 each pass (112 after four); s12 their sum.
@@ -65,6 +65,43 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64) {
     want_compiled_run(&before, &what);
 }
 
+/// An SMEM load in a loop, its SGPRs summed after it in the same basic block: the first
+/// pass finds the load's window empty and takes the call (its results read back from the
+/// `Wave`), the second the inline load (its results passed on in registers).
+const SMEM_PROGRAM: &str = "s_mov_b32 s20, 0
+     s_mov_b32 s9, 0
+     s_load_dwordx2 s[10:11], s[0:1], 0x4
+     s_waitcnt lgkmcnt(0)
+     s_add_u32 s9, s9, s10
+     s_add_u32 s9, s9, s11
+     s_add_u32 s20, s20, 1
+     s_cmp_lt_u32 s20, 2
+     s_cbranch_scc1 -8
+     s_endpgm
+";
+
+fn check_smem(gen: Gen, mcpu: &str, attr: &str) {
+    let what = format!("{mcpu}{attr} SMEM");
+    let words = assemble(mcpu, attr, SMEM_PROGRAM);
+    let mut global = vec![0u8; 4 * 16];
+    for k in 0..16 {
+        global[4 * k..4 * k + 4].copy_from_slice(&word(k).to_le_bytes());
+    }
+    let base = global.as_ptr() as u64;
+    let mut r = WaveRegs::new(gen);
+    (r.s[0], r.s[1]) = (base as u32, (base >> 32) as u32);
+    let before = jit::stats();
+    run_words_mem(gen, &words, &mut r, &mut [], &mut global)
+        .unwrap_or_else(|e| panic!("{what}: {e:?}"));
+    want_compiled_run(&before, &what);
+    let sum = word(1).wrapping_add(word(2)).wrapping_mul(2);
+    assert_eq!(
+        (r.s[9], r.s[10], r.s[11], r.s[20]),
+        (sum, word(1), word(2), 2),
+        "{what}"
+    );
+}
+
 /// Part of the one test (the assembler's files and the tier's counters are per process).
 pub(crate) fn sgprs_written_in_regions_reach_the_wave() {
     let full32 = 0xffff_ffff;
@@ -73,4 +110,6 @@ pub(crate) fn sgprs_written_in_regions_reach_the_wave() {
     check(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32, full32);
     check(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32, 0x3c3c_a5a5);
     check(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64, u64::MAX);
+    check_smem(Gen::Gfx90a, "gfx90a", "");
+    check_smem(Gen::Gfx10, "gfx1030", "+wavefrontsize32");
 }
