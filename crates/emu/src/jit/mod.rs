@@ -75,8 +75,9 @@ pub(crate) const LANE_OPS_AT: i32 = from_s(std::mem::offset_of!(Wave, lane_ops))
 pub(crate) const PC_AT: i32 = from_s(std::mem::offset_of!(Wave, pc));
 
 /// What a compiled region's calls into the interpreter (`lower_mem.rs`) reach: the wave (the
-/// same one whose registers the region holds pointers into; the region writes back the
-/// registers a call reads before it and reloads those it writes after it), the run's `Env`,
+/// same one whose registers the region holds pointers into; its SGPRs and rows are current
+/// there at each call, the pending rows stored first, and the region drops its values of
+/// the registers a call writes), the run's `Env`,
 /// and in `verify` runs the journal of global stores. `lds` and `lds_len` are the
 /// work-group's LDS (`env.lds`), which inline DS accesses (`inline_lds.rs`) read and write.
 pub(crate) struct CallCtx {
