@@ -53,6 +53,9 @@ mod lds_live;
 #[path = "jit/smem_share.rs"]
 mod smem_share;
 
+#[path = "jit/sgprs.rs"]
+mod sgprs;
+
 mod common;
 
 /// Machine words of `text` for `mcpu` (llvm-mc-15).
@@ -1078,6 +1081,8 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     pending_rows::pending_rows_are_stored_where_they_are_read();
     global_rows::global_loads_in_runs_shorter_than_the_wave_match_the_definition();
     smem_share::smem_loads_sharing_a_check_match_the_definition();
+
+    sgprs::sgprs_written_in_regions_reach_the_wave();
     affine::lane_affine_address_arithmetic_matches_the_definitions();
     check_wide(Gen::Gfx90a, "gfx90a", "", 64);
     check_wide(Gen::Gfx9, "gfx906", "", 64);

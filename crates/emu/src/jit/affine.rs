@@ -591,21 +591,15 @@ impl Gen<'_> {
         self.enter(miss);
         self.note_affine_miss();
         self.store_facts_for_exit();
-        if self.lazy {
-            // Straight-line code from the entry: its own exit stores what it defined (as
-            // `exit_if`'s).
-            self.lazy_exit(pc, count);
-        } else {
-            let pc = self.b.ins().iconst(types::I64, pc as i64);
-            let exit = self.exit;
-            self.b.ins().jump(
-                exit,
-                &[
-                    cranelift_codegen::ir::BlockArg::Value(pc),
-                    cranelift_codegen::ir::BlockArg::Value(count),
-                ],
-            );
-        }
+        let pc = self.b.ins().iconst(types::I64, pc as i64);
+        let exit = self.exit;
+        self.b.ins().jump(
+            exit,
+            &[
+                cranelift_codegen::ir::BlockArg::Value(pc),
+                cranelift_codegen::ir::BlockArg::Value(count),
+            ],
+        );
         self.enter(cont);
     }
 

@@ -234,11 +234,8 @@ impl Gen<'_> {
         // end, every block collected one per register, then removed one by one: a matmul
         // region compiled 3× longer).
         let base = self.lds_exit_past(top, end, pc);
-        self.read_call_registers(i);
         let merge = self.b.create_block();
         let (pb, pl) = (self.b.create_block(), self.b.create_block());
-        // The call first: its exit (lazy mode) stores the registers seen so far, which must
-        // not yet include the destinations the inline paths define.
         let mut paths = vec![(pl, None), (pb, Some(Shape::Uniform))];
         if let Some(c) = contiguous {
             let pa = self.b.create_block();
@@ -707,18 +704,6 @@ impl Gen<'_> {
                 let x = self.b.ins().extractlane(x, 3);
                 self.b.ins().store(lds_flags(), x, p, off + 4 * k as i32);
             }
-        }
-    }
-
-    /// Reads the registers the call of `i` touches: the inline and call paths join again,
-    /// and in lazy mode (`lower.rs`) every register one of them reads must be defined before
-    /// they part.
-    fn read_call_registers(&mut self, i: &Inst) {
-        let t = super::touched(i, self.full);
-        // (Only the SGPRs, which are variables: VGPR rows are read from the `Wave` in each
-        // path's block, and their loads here were dead code Cranelift keeps.)
-        for code in t.sgprs {
-            self.sgpr(code);
         }
     }
 

@@ -430,7 +430,6 @@ impl Gen<'_> {
         if i.src[0] >= 126 || usize::from(i.dst) + n > 126 || (soffset && !soffset_ok) {
             return false;
         }
-        self.define_call_sgprs(i);
         let mut addr = self.sgpr64(usize::from(i.src[0]));
         if buffer {
             addr = self.b.ins().band_imm(addr, 0xffff_ffff_ffff);
@@ -451,6 +450,17 @@ impl Gen<'_> {
             self.b.create_block(),
             self.b.create_block(),
         );
+        // The loaded SGPRs reach `done` as its parameters, so the code after the load keeps
+        // them in registers (read again from the `Wave`, each waited for its store there:
+        // the start of every wave's address arithmetic), and the SGPR values from before
+        // the load stay valid there (this block dominates it; the load writes only its
+        // destination).
+        let dst = usize::from(i.dst);
+        let outs: Vec<Value> = (0..n)
+            .map(|_| self.b.append_block_param(done, types::I32))
+            .collect();
+        let mut kept = self.scache.clone();
+        kept.retain(|&c, _| !(dst..dst + n).contains(&c));
         let len = self.b.ins().iconst(types::I64, 4 * n as i64);
         let yes = self.b.ins().iconst(types::I8, 1);
         let slot = self.slot(pc);
@@ -500,12 +510,21 @@ impl Gen<'_> {
                     .load(types::I32, data().with_aligned(), addr, 4 * k as i32)
             })
             .collect();
-        for (k, x) in vals.into_iter().enumerate() {
-            self.set_sgpr(usize::from(i.dst) + k, x);
+        for (k, &x) in vals.iter().enumerate() {
+            self.set_sgpr(dst + k, x);
         }
-        self.b.ins().jump(done, &[]);
-        self.mem_slow_path(slow, done, pc, i);
+        let args: Vec<BlockArg> = vals.into_iter().map(BlockArg::Value).collect();
+        self.b.ins().jump(done, &args);
+        // The call path, its results read from the `Wave`.
+        self.enter(slow);
+        self.call_path(pc, i, Lower::Mem);
+        let args: Vec<BlockArg> = (0..n)
+            .map(|k| BlockArg::Value(self.sgpr(dst + k)))
+            .collect();
+        self.b.ins().jump(done, &args);
         self.enter(done);
+        kept.extend(outs.into_iter().enumerate().map(|(k, x)| (dst + k, x)));
+        self.scache = kept;
         true
     }
 
@@ -549,7 +568,11 @@ impl Gen<'_> {
         Some(Lanes { base, v, ok })
     }
 
-    /// A horizontal reduction of `xs` (`i32x4` each) by `op` (vector and scalar).
+    /// A horizontal reduction of `xs` (`i32x4` each) by `op` (a lane-wise vector operation).
+    /// The last four lanes are folded in the vector (lanes 2–3 onto 0–1, then lane 1 onto
+    /// 0: two `pshufd`s and two operations) and lane 0 taken: extracting each lane and
+    /// folding them as scalars cost ten instructions for `umin`/`umax` (a compare and a
+    /// `cmov` each), five now, and every checked access reduces two or three.
     pub(super) fn reduce_lanes(
         &mut self,
         xs: &[Value],
@@ -559,12 +582,11 @@ impl Gen<'_> {
         for &x in &xs[1..] {
             acc = op(self, acc, x);
         }
-        let mut r = self.b.ins().extractlane(acc, 0);
-        for k in 1..4 {
-            let x = self.b.ins().extractlane(acc, k);
-            r = op(self, r, x);
-        }
-        r
+        let high = self.shuffle32(acc, acc, [2, 3, 2, 3]);
+        acc = op(self, acc, high);
+        let one = self.shuffle32(acc, acc, [1, 1, 1, 1]);
+        acc = op(self, acc, one);
+        self.b.ins().extractlane(acc, 0)
     }
 
     /// GLOBAL/FLAT dword loads and stores and byte/short loads (`vmem::global_dwords`,
@@ -585,7 +607,6 @@ impl Gen<'_> {
         if i.fmt == Fmt::Global && i.src[2] != 0x7f && i.src[2] >= 126 {
             return false;
         }
-        self.define_call_sgprs(i);
         // A store by lane groups writes every lane: only when EXEC is full (at run time in
         // the general variant); its lane loop skips inactive lanes.
         let masked = (store && !self.full).then(|| self.exec64());

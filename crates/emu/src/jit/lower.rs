@@ -4,13 +4,13 @@
 //!   (`Region`); here they are cut into basic blocks at branch targets and after branches,
 //!   one Cranelift block each. `s_branch` and `s_cbranch_*` become jumps between them; a
 //!   branch or fall-through to an address outside the region leaves the function.
-//! - **Scalar registers held across the region.** Every SGPR, SCC, `lane_ops` and the
-//!   executed-instruction count is a Cranelift variable: loaded from the `Wave` once (where
-//!   the region's first basic block first uses it when only the entry reaches that block,
-//!   else at entry) and stored back once, at the exit, for the registers some instruction
-//!   writes. An inline memory instruction in that first block reads the SGPRs its call path
-//!   touches before the paths part (`define_call_sgprs`), so loading at first use goes on
-//!   past it (it ended there: a kernel opening with `s_load` loaded every SGPR at entry).
+//! - **Scalar registers live in the `Wave`.** An SGPR is loaded at a block's first use and
+//!   stored as it is written, the value kept for the rest of the block (`scache`), as the
+//!   VGPR rows are: the `Wave` is current at every exit and call, so the entry loads no SGPR
+//!   and the exit stores none. (Held as Cranelift variables across the region, every SGPR
+//!   it used was loaded at entry, spilled to the stack by the register allocator and
+//!   stored back at the exit: ~70 host instructions a call.) SCC, `lane_ops` and the
+//!   executed-instruction count are variables, loaded at entry and stored at the exits.
 //! - **Vector registers live in the `Wave`.** A VGPR row is `groups` groups of `i32x4` (8
 //!   for a wave32 wave, 16 for wave64; lanes 32–63 of a wave32 wave are neither read nor
 //!   written), loaded at a block's first use and stored as it is written, the values kept
@@ -37,8 +37,8 @@
 //!   without blends throughout). Under `HSAEMU_JIT=sync` a region that writes EXEC gets the
 //!   general variant alone (compile time); a region that never saw a partial EXEC gets the
 //!   full one alone (`Variants::Full`), whose general blocks are exits noting a miss.
-//! - **Entries.** The function reads the PC: at the start it loads registers as above, at
-//!   another basic block every register, then jumps there (`other_entries`).
+//! - **Entries.** The function reads the PC, loads SCC and `lane_ops`, and jumps to the
+//!   start or to another basic block (`other_entries`), in the variant EXEC calls for.
 //! - **Budget.** The function takes the wave's remaining instructions in its scheduler turn;
 //!   each basic block first checks that it fits, else the function returns at its start, so
 //!   the interpreter runs the rest of the turn and waves interleave exactly as without the
@@ -61,17 +61,15 @@
 //!   wrote in the `Wave`. Calls store every pending row first, and so do exits, except a
 //!   basic block's end that leaves only for an `s_endpgm` (`Compiler::compile`'s `ends`).
 //! - `exit_if(cond, pc)`: leaves the function *before* the instruction at `pc` (in the
-//!   current basic block) when `cond` is true, writing every register back and counting
+//!   current basic block) when `cond` is true, storing SCC, `lane_ops` (and the pending
+//!   rows) and counting
 //!   the instructions before it; the code after it continues in a new block. A memory
 //!   access whose range check fails uses it, so the interpreter re-runs the instruction
 //!   and reports the fault as it always does.
 //!
-//! Scalar registers are never read from or written to the `Wave` elsewhere, so a region
-//! leaves exactly the state the interpreter would, at whichever exit it takes. Code that
-//! hands the `Wave` to Rust in the middle of a region (a call of an interpreter path) must
-//! first store every SGPR that call reads (its `sgpr` value stored at its code) and
-//! afterwards define from the `Wave` every register it writes (`set_sgpr` with a load,
-//! `forget_row`), since the `Wave`'s SGPRs are only up to date at the exits.
+//! Code that hands the `Wave` to Rust in the middle of a region (a call of an interpreter
+//! path) must first store the pending rows and `lane_ops` (`regs_to_wave`) and afterwards
+//! drop the block's values of every register it writes (`forget_sgpr`, `forget_row`).
 
 use super::{branch_target, BlockFn, CallCtx, Lower, SAluOp, VAluOp, Variants};
 use crate::decode::{Inst, VGPR};
@@ -208,7 +206,7 @@ impl Compiler {
         let (ds_pred, ends) = (r.ds_pred.clone(), &r.ends);
         let ptr = self.module.target_config().pointer_type();
         let mut ctx = self.module.make_context();
-        for _ in 0..6 {
+        for _ in 0..3 {
             ctx.func.signature.params.push(AbiParam::new(ptr));
         }
         // The budget is passed 64 bits wide (`BlockFn`): the caller's 32-bit store of a
@@ -234,8 +232,8 @@ impl Compiler {
             // budget stopped a run) enters through `others`.
             let loads = b.create_block();
             let others = b.create_block();
-            let budget = b.ins().ireduce(types::I32, p[6]);
-            let now = b.ins().load(types::I64, mf(), p[4], 0);
+            let budget = b.ins().ireduce(types::I32, p[3]);
+            let now = b.ins().load(types::I64, mf(), p[0], super::PC_AT);
             let at_start = b.ins().icmp_imm(IntCC::Equal, now, start as i64);
             b.ins().brif(at_start, loads, &[], others, &[]);
             let exit = b.create_block();
@@ -248,15 +246,12 @@ impl Compiler {
                 b,
                 s: p[0],
                 v: p[1],
-                scc_ptr: p[2],
-                lane_ops_ptr: p[3],
-                pc_ptr: p[4],
-                ctx: p[5],
+                ctx: p[2],
                 budget,
                 groups: if wave32 { 8 } else { 16 },
                 wave32,
                 full: false,
-                sgprs: BTreeMap::new(),
+                scache: HashMap::new(),
                 vcache: HashMap::new(),
                 ds_rows: HashMap::new(),
                 unstored: Vec::new(),
@@ -286,9 +281,6 @@ impl Compiler {
                 heads: [HashMap::new(), HashMap::new()],
                 bb_count: None,
                 start,
-                lazy: false,
-                seen_s: BTreeSet::new(),
-                lazy_sets: Vec::new(),
                 none: None,
                 done: 0,
                 slots: HashMap::new(),
@@ -385,7 +377,7 @@ impl Compiler {
             }
         }
         // SAFETY: `code` is the finalized function just defined with the signature of
-        // `BlockFn` (six pointer arguments and a u64, returning a u32, the platform's C
+        // `BlockFn` (three pointer arguments and a u64, returning a u32, the platform's C
         // calling convention, which is Cranelift's default for the host ISA).
         Ok((
             unsafe { std::mem::transmute::<*const u8, BlockFn>(code) },
@@ -436,9 +428,6 @@ enum Src {
 /// it writes.
 type RunDsLoad = (usize, u32, Vec<usize>);
 
-/// The SGPRs (by code) a variant's first basic block defined.
-type Defined = BTreeSet<usize>;
-
 /// What the DS instructions of a basic block found of an address row (`inline_lds.rs`'s
 /// `ds_row_shapes`): its highest lane address (`i32`), whether every group is contiguous
 /// (when asked) and whether every group is uniform (`i8`s).
@@ -448,9 +437,6 @@ struct Gen<'a> {
     b: FunctionBuilder<'a>,
     s: Value,
     v: Value,
-    scc_ptr: Value,
-    lane_ops_ptr: Value,
-    pc_ptr: Value,
     /// The `CallCtx` pointer (calls into the interpreter, `lower_mem`).
     ctx: Value,
     budget: Value,
@@ -458,8 +444,10 @@ struct Gen<'a> {
     wave32: bool,
     /// Generating the full-EXEC variant.
     full: bool,
-    /// The SGPRs touched, by code, and whether one is written.
-    sgprs: BTreeMap<usize, (Variable, bool)>,
+    /// The SGPRs (by code) the current block has loaded or written: their values. The
+    /// `Wave` holds every SGPR at every point (a write is stored at once), so this is only
+    /// a cache, cleared as `vcache` is.
+    scache: HashMap<usize, Value>,
     /// The VGPR groups (row, group) the current block has loaded or written: their values.
     vcache: HashMap<(usize, usize), Value>,
     /// The basic block's DS address rows already checked (`inline_lds.rs`), by (row, dwords
@@ -533,15 +521,6 @@ struct Gen<'a> {
     done: u32,
     /// The region's entry address.
     start: u64,
-    /// Loading registers at their first use: only in a variant's first basic block when
-    /// nothing jumps back to it (it then dominates the whole variant), until its end or an
-    /// `exit_if`.
-    lazy: bool,
-    /// The SGPRs defined so far in lazy mode.
-    seen_s: BTreeSet<usize>,
-    /// Per variant, the registers its first basic block defined (they need no load at
-    /// entry when every variant defined them).
-    lazy_sets: Vec<Defined>,
     /// Where a first basic block that does not fit the budget goes (nothing ran).
     none: Option<Block>,
     /// The window of each inline memory instruction, by address (`inline_mem.rs`).
@@ -576,44 +555,38 @@ struct Gen<'a> {
 }
 
 impl Gen<'_> {
-    fn svar(&mut self, code: usize) -> Variable {
-        if let Some((v, _)) = self.sgprs.get(&code) {
-            return *v;
-        }
-        let v = self.b.declare_var(types::I32);
-        self.sgprs.insert(code, (v, false));
-        v
-    }
-
-    /// SGPR `code` (0–127: the scalar file by operand code, VCC at 106, EXEC at 126).
+    /// SGPR `code` (0–127: the scalar file by operand code, VCC at 106, EXEC at 126):
+    /// loaded from the `Wave` at the block's first use.
     fn sgpr(&mut self, code: usize) -> Value {
-        let v = self.svar(code);
-        if self.lazy && self.seen_s.insert(code) {
-            let x = self
-                .b
-                .ins()
-                .load(types::I32, mf(), self.s, (4 * code) as i32);
-            self.b.def_var(v, x);
+        if let Some(&x) = self.scache.get(&code) {
             return x;
         }
-        self.b.use_var(v)
+        let x = self
+            .b
+            .ins()
+            .load(types::I32, mf(), self.s, (4 * code) as i32);
+        self.scache.insert(code, x);
+        x
     }
 
+    /// Sets SGPR `code`: stored into the `Wave` at once, so it is current at every exit and
+    /// call, and kept for the rest of the block.
     fn set_sgpr(&mut self, code: usize, x: Value) {
         if !self.cfacts.is_empty() {
             self.cfacts.retain(|&c, _| c != code && c + 1 != code);
         }
-        let v = self.svar(code);
-        if self.lazy {
-            self.seen_s.insert(code);
-        }
-        self.sgprs.insert(code, (v, true));
         if code >= 126 {
             self.exec_writes += 1;
             self.masks.clear();
             self.active = None;
         }
-        self.b.def_var(v, x);
+        self.b.ins().store(mf(), x, self.s, (4 * code) as i32);
+        self.scache.insert(code, x);
+    }
+
+    /// Drops the block's value of SGPR `code` (a call may have written it in the `Wave`).
+    fn forget_sgpr(&mut self, code: usize) {
+        self.scache.remove(&code);
     }
 
     /// The SGPR pair at `code` as 64 bits.
@@ -788,6 +761,7 @@ impl Gen<'_> {
         self.pairs.clear();
         self.active = None;
         self.vcache.clear();
+        self.scache.clear();
     }
 
     /// The constant `k` of type `ty` (made once per block).
@@ -803,21 +777,8 @@ impl Gen<'_> {
     /// Leaves the function before instruction `pc` of the current basic block when `cond`
     /// (an `i8`) is true; continues in a new block otherwise.
     fn exit_if(&mut self, cond: Value, pc: u64) {
-        if self.lazy {
-            // Straight-line code from the entry: an exit of its own stores the registers
-            // defined so far (the others are unchanged in the `Wave`), and lazy loading goes
-            // on (else every register first used after this would be loaded at entry).
-            let count = self.count_now();
-            let (out, cont) = (self.b.create_block(), self.b.create_block());
-            self.b.ins().brif(cond, out, &[], cont, &[]);
-            self.b.seal_block(out);
-            self.b.seal_block(cont);
-            self.enter(out);
-            self.store_facts_for_exit();
-            self.lazy_exit(pc, count);
-            self.enter(cont);
-            return;
-        }
+        // The SGPR values stay valid after the exit (this block dominates `cont`).
+        let scache = self.scache.clone();
         let count = self.count_now();
         let pc = self.b.ins().iconst(types::I64, pc as i64);
         let cont = self.b.create_block();
@@ -838,39 +799,7 @@ impl Gen<'_> {
         // needs no block parameter, which sealing at the end made and removed one by one.
         self.b.seal_block(cont);
         self.enter(cont);
-    }
-
-    /// The exit of an `exit_if` in lazy mode: stores the next PC, the SGPRs defined so
-    /// far (`seen_s`) that some instruction compiled so far writes (one written
-    /// later in this straight-line code is still the `Wave`'s; a loaded one written elsewhere
-    /// stores its own value), SCC and `lane_ops`, and returns `count`.
-    fn lazy_exit(&mut self, pc: u64, count: Value) {
-        let pc = self.b.ins().iconst(types::I64, pc as i64);
-        self.b.ins().store(mf(), pc, self.pc_ptr, 0);
-        let written_s = |g: &Self, c: &usize| g.sgprs.get(c).is_some_and(|s| s.1);
-        let sgprs: Vec<usize> = self
-            .seen_s
-            .iter()
-            .filter(|c| written_s(self, c))
-            .copied()
-            .collect();
-        for code in sgprs {
-            let x = self.sgpr(code);
-            self.b.ins().store(mf(), x, self.s, (4 * code) as i32);
-        }
-        self.scc_lane_ops_to_wave();
-        self.b.ins().return_(&[count]);
-    }
-
-    /// Ends lazy loading: what was defined so far is this variant's lazy set.
-    fn end_lazy(&mut self) {
-        if self.lazy {
-            self.lazy = false;
-            let sets = std::mem::take(&mut self.seen_s);
-            if let Some(last) = self.lazy_sets.last_mut() {
-                *last = sets;
-            }
-        }
+        self.scache = scache;
     }
 
     /// Instructions executed before the current one.
@@ -898,7 +827,6 @@ impl Gen<'_> {
             && !region
                 .iter()
                 .any(|(pc, i, l)| matches!(l, Lower::Branch(_)) && branch_target(*pc, i) == start);
-        self.lazy_sets.push(Default::default());
         for bb in bbs.values() {
             // A block both variants share is generated with the full one.
             if !full && self.shared(bb.pc) {
@@ -938,7 +866,6 @@ impl Gen<'_> {
             }
             self.enter(body);
             self.ds_rows.clear();
-            self.lazy = first;
             self.bb_count = Some(count);
             self.done = 0;
             self.full = full;
@@ -1040,7 +967,6 @@ impl Gen<'_> {
             // The pending rows (`affine.rs`): each way on stores those it does not take
             // over, those no way on takes here, the others on their edges.
             let edges = self.pending_at_end(&successors, full, &heads);
-            self.end_lazy();
             self.b.def_var(self.count, after);
             // After an EXEC write, a jump to a basic block goes to a block choosing its
             // variant (filled in below, once this block is terminated).
@@ -1196,28 +1122,18 @@ impl Gen<'_> {
         }
     }
 
-    /// The exit block: stores the next PC, every written register, SCC and `lane_ops`, and
-    /// returns the instruction count.
+    /// The exit block: stores the next PC, SCC and `lane_ops` (the SGPRs were stored as
+    /// written), and returns the instruction count.
     fn exit_block(&mut self) {
         self.enter(self.exit);
         let p = self.b.block_params(self.exit).to_vec();
-        self.b.ins().store(mf(), p[0], self.pc_ptr, 0);
-        let sgprs: Vec<(usize, Variable)> = self
-            .sgprs
-            .iter()
-            .filter(|(_, (_, w))| *w)
-            .map(|(&c, (v, _))| (c, *v))
-            .collect();
-        for (code, var) in sgprs {
-            let x = self.b.use_var(var);
-            self.b.ins().store(mf(), x, self.s, (4 * code) as i32);
-        }
+        self.b.ins().store(mf(), p[0], self.s, super::PC_AT);
         self.scc_lane_ops_to_wave();
         self.b.ins().return_(&[p[1]]);
         if let Some(none) = self.none {
             self.enter(none);
             let pc = self.b.ins().iconst(types::I64, self.start as i64);
-            self.b.ins().store(mf(), pc, self.pc_ptr, 0);
+            self.b.ins().store(mf(), pc, self.s, super::PC_AT);
             let zero = self.b.ins().iconst(types::I32, 0);
             self.b.ins().return_(&[zero]);
         }
@@ -1245,7 +1161,7 @@ impl Gen<'_> {
         self.enter(entry);
         self.note_miss();
         let pc = self.b.ins().iconst(types::I64, self.start as i64);
-        self.b.ins().store(mf(), pc, self.pc_ptr, 0);
+        self.b.ins().store(mf(), pc, self.s, super::PC_AT);
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.ins().return_(&[zero]);
         entry
@@ -1260,26 +1176,27 @@ impl Gen<'_> {
     /// Stores SCC and `lane_ops` into the `Wave` (at an exit).
     fn scc_lane_ops_to_wave(&mut self) {
         let scc = self.b.use_var(self.scc);
-        self.b.ins().store(mf(), scc, self.scc_ptr, 0);
+        self.b.ins().store(mf(), scc, self.s, super::SCC_AT);
         let lane_ops = self.b.use_var(self.lane_ops);
-        self.b.ins().store(mf(), lane_ops, self.lane_ops_ptr, 0);
+        self.b
+            .ins()
+            .store(mf(), lane_ops, self.s, super::LANE_OPS_AT);
     }
 
-    /// The entry's loads of every register the region touches, and the choice of variant.
+    /// The entry's loads of SCC and `lane_ops`, and the choice of variant (by EXEC).
     fn loads(&mut self, block: Block, general: Block, full: Option<Block>) {
         self.enter(block);
-        let sets = std::mem::take(&mut self.lazy_sets);
-        self.load_registers(Some(&sets));
+        self.load_registers();
         self.choose_variant(general, full);
     }
 
     /// The entry at any other basic block than the start (`pc`, the `Wave`'s PC, is its
-    /// address): every register the region touches loaded, then the basic block in the
+    /// address): SCC and `lane_ops` loaded, then the basic block in the
     /// variant EXEC calls for; at no basic block's address, nothing runs (0). Returns the
     /// addresses entered here.
     fn other_entries(&mut self, block: Block, pc: Value) -> Vec<u64> {
         self.enter(block);
-        self.load_registers(None);
+        self.load_registers();
         let mut entries: Vec<u64> = self.heads[0]
             .keys()
             .copied()
@@ -1300,33 +1217,15 @@ impl Gen<'_> {
         entries
     }
 
-    /// Loads every register the region touches but those every variant's first basic
-    /// block defined (`sets`; `None`: all), SCC and `lane_ops`, and zeroes the count.
-    fn load_registers(&mut self, sets: Option<&[Defined]>) {
-        self.svar(126);
-        self.svar(127);
-        // Registers every variant's first basic block defined need no load here; EXEC does,
-        // since the variant is chosen by it below (else that choice read an undefined
-        // variable, 0, and the full-EXEC variant never ran when both variants' first basic
-        // blocks read EXEC: those with a memory call).
-        let sets = sets.unwrap_or_default();
-        let lazy = !sets.is_empty();
-        let sgprs: Vec<(usize, Variable)> = self
-            .sgprs
-            .iter()
-            .filter(|(c, _)| !lazy || **c >= 126 || !sets.iter().all(|s| s.contains(c)))
-            .map(|(&c, (v, _))| (c, *v))
-            .collect();
-        for (code, var) in sgprs {
-            let x = self
-                .b
-                .ins()
-                .load(types::I32, mf(), self.s, (4 * code) as i32);
-            self.b.def_var(var, x);
-        }
-        let scc = self.b.ins().load(types::I8, mf(), self.scc_ptr, 0);
+    /// Loads SCC and `lane_ops` and zeroes the count (the SGPRs are loaded where a block
+    /// first reads them).
+    fn load_registers(&mut self) {
+        let scc = self.b.ins().load(types::I8, mf(), self.s, super::SCC_AT);
         self.b.def_var(self.scc, scc);
-        let lane_ops = self.b.ins().load(types::I64, mf(), self.lane_ops_ptr, 0);
+        let lane_ops = self
+            .b
+            .ins()
+            .load(types::I64, mf(), self.s, super::LANE_OPS_AT);
         self.b.def_var(self.lane_ops, lane_ops);
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.def_var(self.count, zero);

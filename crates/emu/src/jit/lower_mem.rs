@@ -236,7 +236,7 @@ impl Gen<'_> {
         } else {
             Regs::default()
         };
-        self.regs_to_wave(&touched.sgprs);
+        self.regs_to_wave();
         let ptr = self.b.func.dfg.value_type(self.ctx);
         // The region's own convention: the host's C one (`BlockFn`).
         let mut sig = Signature::new(self.b.func.signature.call_conv);
@@ -261,26 +261,9 @@ impl Gen<'_> {
         }
     }
 
-    /// In lazy mode (`lower.rs`), reads the SGPRs the call of `i` touches, so each is
-    /// defined before the inline and call paths part (read first in the call's block, it
-    /// would be undefined where they join, and lazy loading had to end before `i`).
-    pub(super) fn define_call_sgprs(&mut self, i: &Inst) {
-        if self.lazy {
-            for code in touched(i, self.full).sgprs {
-                self.sgpr(code);
-            }
-        }
-    }
-
-    /// Stores the current values of `sgprs`, the pending rows and `lane_ops` into the
-    /// `Wave`.
-    fn regs_to_wave(&mut self, sgprs: &[usize]) {
-        for &code in sgprs {
-            let x = self.sgpr(code);
-            self.b
-                .ins()
-                .store(super::mf(), x, self.s, (4 * code) as i32);
-        }
+    /// Stores the pending rows and `lane_ops` into the `Wave` (the SGPRs are stored as
+    /// written).
+    fn regs_to_wave(&mut self) {
         // The rows are current in the `Wave` but those written on lane-affine facts and not
         // yet stored (`affine.rs`): all of them are stored, `rows` or not (a slow path's
         // call, worth no bookkeeping of which rows it reads).
@@ -288,30 +271,25 @@ impl Gen<'_> {
         let lane_ops = self.b.use_var(self.lane_ops);
         self.b
             .ins()
-            .store(super::mf(), lane_ops, self.lane_ops_ptr, 0);
+            .store(super::mf(), lane_ops, self.s, super::super::LANE_OPS_AT);
     }
 
-    /// Loads `sgprs`, `rows` and `lane_ops` from the `Wave` into their variables (what a
-    /// call left there).
+    /// Forgets the block's values of `sgprs` and `rows` and loads `lane_ops` from the
+    /// `Wave` (what a call left there).
     fn regs_from_wave(&mut self, sgprs: &[usize], rows: &[usize]) {
         if !sgprs.is_empty() {
             self.cfacts.clear();
         }
         for &code in sgprs {
-            let var = self.svar(code);
-            let x = self
-                .b
-                .ins()
-                .load(types::I32, super::mf(), self.s, (4 * code) as i32);
-            self.b.def_var(var, x);
+            self.forget_sgpr(code);
         }
         for &row in rows {
             self.forget_row(row);
         }
-        let lane_ops = self
-            .b
-            .ins()
-            .load(types::I64, super::mf(), self.lane_ops_ptr, 0);
+        let lane_ops =
+            self.b
+                .ins()
+                .load(types::I64, super::mf(), self.s, super::super::LANE_OPS_AT);
         self.b.def_var(self.lane_ops, lane_ops);
         // A load may have written EXEC's SGPRs' neighbours, never EXEC: the cached lane
         // selects stay valid, but the block changed (`exit_if`), which cleared them.
