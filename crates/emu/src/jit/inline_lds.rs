@@ -1,6 +1,7 @@
 //! DS (LDS) loads, stores and 32-bit integer atomics compiled inline, in the full-EXEC
-//! variant of a region (with a partial EXEC they stay calls of the interpreter's fast path,
-//! `lower_mem.rs`; the atomics: `Gen::inline_ds_atomic`).
+//! variant of a region (the atomics: `Gen::inline_ds_atomic`); in the general variant the
+//! loads and stores go lane by lane over the set EXEC bits (`Gen::inline_ds_partial`), the
+//! atomics stay calls of the interpreter's fast path (`lower_mem.rs`).
 //!
 //! The same instructions as the interpreter's `vmem::ds_dwords` fast path (`b32`, `b64`,
 //! `b96`, `b128`, `read2`/`write2` and their `st64` forms, not d16), with the same effect:
@@ -44,7 +45,9 @@ use crate::jit::{CallCtx, Lower};
 use crate::ops::Op;
 use crate::wave::reg_index;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, ConstantData, Endianness, InstBuilder, MemFlags, Value};
+use cranelift_codegen::ir::{
+    types, BlockArg, ConstantData, Endianness, InstBuilder, MemFlags, Value,
+};
 use std::collections::HashMap;
 
 /// One element of a DS access: byte offset from the lane's address, the first VGPR code of
@@ -201,7 +204,7 @@ impl Gen<'_> {
     /// nothing, otherwise (the caller then calls the interpreter's fast path).
     pub(super) fn inline_ds(&mut self, pc: u64, i: &Inst) -> bool {
         if !self.full {
-            return false;
+            return self.inline_ds_partial(pc, i);
         }
         if i.fmt == Fmt::Ds && i.mem.kind == Kind::Atomic {
             return self.inline_ds_atomic(pc, i);
@@ -262,6 +265,130 @@ impl Gen<'_> {
         self.enter(merge);
         self.b.seal_block(merge);
         true
+    }
+
+    /// DS load or store `i` at `pc` under any EXEC (the general variant), as the
+    /// interpreter's fast path does it then: the highest *active* lane address plus the
+    /// furthest element end checked against the LDS (inactive lanes' addresses are masked
+    /// to 0; out of range, the region exits before `i`), then a loop over the set EXEC
+    /// bits in ascending order moving dwords between the LDS and the lanes' rows in the
+    /// `Wave`. A reduction's last tree steps have a few lanes on: the call of the fast path
+    /// cost ~490 host instructions whatever their number. A load takes each lane's
+    /// elements in one pass (a lane's address is read before its rows are written, as the
+    /// interpreter reads every address first); a store goes element by element, dword by
+    /// dword, each a pass over the lanes, as `ds_dwords` does, so overlapping lanes leave
+    /// the same value. Returns false, having emitted nothing, for anything else.
+    fn inline_ds_partial(&mut self, pc: u64, i: &Inst) -> bool {
+        let Some(elems) = elements(i) else {
+            return false;
+        };
+        let store = i.mem.kind == Kind::Store;
+        let arow = reg_index(i.src[0]);
+        let end = elems
+            .iter()
+            .map(|e| u64::from(e.off) + 4 * u64::from(e.dwords))
+            .max()
+            .unwrap_or(0);
+        let mut tops = Vec::new();
+        for g in 0..self.groups {
+            let x = self.vgroup(arow, g);
+            let m = self.exec_mask(g);
+            tops.push(self.b.ins().band(x, m));
+        }
+        let top = self.reduce_lanes(&tops, |g, x, y| g.b.ins().umax(x, y));
+        let base = self.lds_exit_past(top, end, pc);
+        let rows: Vec<usize> = elems
+            .iter()
+            .flat_map(|e| (0..e.dwords).map(move |k| reg_index(e.reg + k as u16)))
+            .collect();
+        // The loop reads and writes lanes in the `Wave`: rows written on lane-affine facts
+        // are stored there first.
+        self.row_to_wave(arow);
+        for &r in &rows {
+            self.row_to_wave(r);
+        }
+        self.count_lanes();
+        let exec = self.exec64();
+        let lanes = self.wave_lanes() as i64;
+        let exec = self.b.ins().band_imm(exec, lanes);
+        if store {
+            for e in &elems {
+                for k in 0..e.dwords {
+                    let at = Self::row_offset(reg_index(e.reg + k as u16), 0);
+                    let off = (e.off + 4 * k) as i32;
+                    self.ds_lane_loop(exec, |g, lane| {
+                        let p = g.lds_lane_ptr(arow, lane, base);
+                        let x = g.b.ins().load(types::I32, mf(), lane, at);
+                        g.b.ins().store(lds_flags(), x, p, off);
+                    });
+                }
+            }
+        } else {
+            self.ds_lane_loop(exec, |g, lane| {
+                let p = g.lds_lane_ptr(arow, lane, base);
+                for e in &elems {
+                    for k in 0..e.dwords {
+                        let at = Self::row_offset(reg_index(e.reg + k as u16), 0);
+                        let off = (e.off + 4 * k) as i32;
+                        let x = g.b.ins().load(types::I32, lds_flags(), p, off);
+                        g.b.ins().store(mf(), x, lane, at);
+                    }
+                }
+            });
+            for r in rows {
+                self.forget_row(r);
+            }
+        }
+        true
+    }
+
+    /// Emits `body(lane)` for each set bit of `mask` (an `i64`), in ascending order, as a
+    /// loop; `lane` is the `Wave`'s VGPR pointer advanced to that lane (a row's lane at
+    /// `row_offset(row, 0)` from it). The code after it goes on in a new block; the SGPR
+    /// values stay valid (the loop writes none, and the block before dominates it).
+    fn ds_lane_loop(&mut self, mask: Value, mut body: impl FnMut(&mut Self, Value)) {
+        let scache = self.scache.clone();
+        let (head, blk, after) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.append_block_param(head, types::I64);
+        self.b.ins().jump(head, &[BlockArg::Value(mask)]);
+        self.enter(head);
+        let m = self.b.block_params(head)[0];
+        self.b.ins().brif(m, blk, &[], after, &[]);
+        self.enter(blk);
+        self.b.seal_block(blk);
+        let j = self.b.ins().ctz(m);
+        let rest = self.b.ins().iadd_imm(m, -1);
+        let rest = self.b.ins().band(m, rest);
+        let ptr = self.b.func.dfg.value_type(self.ctx);
+        let at = self.b.ins().ishl_imm(j, 2);
+        let at = if ptr == types::I64 {
+            at
+        } else {
+            self.b.ins().ireduce(ptr, at)
+        };
+        let lane = self.b.ins().iadd(self.v, at);
+        body(self, lane);
+        self.b.ins().jump(head, &[BlockArg::Value(rest)]);
+        self.b.seal_block(head);
+        self.enter(after);
+        self.b.seal_block(after);
+        self.scache = scache;
+    }
+
+    /// Lane `lane`'s (see `ds_lane_loop`) address in row `arow` as a host pointer into the
+    /// LDS at `base`.
+    fn lds_lane_ptr(&mut self, arow: usize, lane: Value, base: Value) -> Value {
+        let ptr = self.b.func.dfg.value_type(self.ctx);
+        let a = self
+            .b
+            .ins()
+            .load(types::I32, mf(), lane, Self::row_offset(arow, 0));
+        let a = self.b.ins().uextend(ptr, a);
+        self.b.ins().iadd(base, a)
     }
 
     /// What a DS access needs to know of address row `arow` (`d` dwords per lane, the

@@ -1,6 +1,6 @@
-//! DS loads and stores in a compiled region (`src/jit/inline_lds.rs` under a full EXEC, the
-//! interpreter's fast path under a partial one): every address shape the inline code tells
-//! apart (contiguous, uniform per 4 lanes, contiguous per 4 lanes but overlapping, anything
+//! DS loads and stores in a compiled region (`src/jit/inline_lds.rs`: by shape under a full
+//! EXEC, lane by lane over the set EXEC bits under a partial one): every address shape the
+//! inline code tells apart (contiguous, uniform per 4 lanes, contiguous per 4 lanes but overlapping, anything
 //! else), `b32`/`b64`/`b128`, `read2`/`write2` and `st64`, a load into its own address
 //! register (also as a `read2`'s second destination), and an access ending exactly at the LDS size. Expected LDS and registers come
 //! from the instructions' definitions (lane address + offset, little-endian dwords, stores
@@ -187,6 +187,11 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64) {
     r.set_exec(exec);
     for l in 0..64 {
         r.v[20][l] = l as u32;
+        // Address registers out of the LDS where the program leaves them (inactive lanes):
+        // only the active lanes' addresses may count for the range.
+        for k in (10..20).chain([21]) {
+            r.v[k][l] = 0x4000_0000 | (k as u32) << 8 | l as u32;
+        }
         for k in 0..10 {
             r.v[k][l] = 0x9e37_79b9u32.rotate_left(l as u32) ^ (k as u32 * 0x0101_0101);
         }
@@ -207,6 +212,18 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64) {
             after.instructions >= before.instructions + 43,
             "{ctx}: the block with DS instructions was not compiled whole ({before:?} → \
              {after:?})"
+        );
+    }
+    // Under a partial EXEC every access is inline (`inline_ds_partial`: any shape), none a
+    // call of the interpreter's fast path, nor an exit before it (a full EXEC calls it for
+    // the shapes `inline_ds` leaves: `v14`'s).
+    let full = exec == u64::MAX >> (64 - lanes);
+    if jit::checks_single_runs() && !full {
+        let after = jit::stats();
+        assert_eq!(
+            (after.calls, after.runs),
+            (before.calls, before.runs + 1),
+            "{ctx}: a DS access left the compiled code ({before:?} → {after:?})"
         );
     }
     for (k, (a, b)) in lds.iter().zip(&want_lds).enumerate() {
@@ -234,4 +251,9 @@ pub(super) fn inline_ds_accesses_match_the_definitions() {
         some & 0xffff_ffff,
     );
     check(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64, u64::MAX);
+    // A few lanes, as in a reduction's last tree steps; lanes 0 and 4 overlap in the
+    // `ds_write_b64` at `v17` (lane 0's second dword, lane 4's first).
+    check(Gen::Gfx90a, "gfx90a", "", 64, 0b1_1011);
+    check(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32, 0b1_1011);
+    check(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64, some);
 }
