@@ -591,6 +591,7 @@ impl Gen<'_> {
         self.enter(miss);
         self.note_affine_miss();
         self.store_facts_for_exit();
+        self.lanes_for_exit();
         let pc = self.b.ins().iconst(types::I64, pc as i64);
         let exit = self.exit;
         self.b.ins().jump(

@@ -264,6 +264,8 @@ impl Compiler {
                 ds_unstored: HashMap::new(),
                 scc,
                 lane_ops,
+                lanes_due: 0,
+                defer_lanes: false,
                 count,
                 exit,
                 masks: HashMap::new(),
@@ -479,6 +481,12 @@ struct Gen<'a> {
     ds_unstored: HashMap<(usize, usize), (Value, i32, bool)>,
     scc: Variable,
     lane_ops: Variable,
+    /// Lane-ops counted at compile time and not yet added to `lane_ops`: the full variant's
+    /// instructions on facts add their constant here (one add per stretch, not three host
+    /// instructions each on a spilled variable); `flush_lanes` adds it.
+    lanes_due: u64,
+    /// Lowering an instruction on facts (`affine_inst`): its count may wait in `lanes_due`.
+    defer_lanes: bool,
     /// Instructions executed so far.
     count: Variable,
     /// The exit: (next PC, instructions executed).
@@ -777,6 +785,7 @@ impl Gen<'_> {
     /// Leaves the function before instruction `pc` of the current basic block when `cond`
     /// (an `i8`) is true; continues in a new block otherwise.
     fn exit_if(&mut self, cond: Value, pc: u64) {
+        debug_assert_eq!(self.lanes_due, 0, "lane-ops left waiting at an exit");
         // The SGPR values stay valid after the exit (this block dominates `cont`).
         let scache = self.scache.clone();
         let count = self.count_now();
@@ -921,6 +930,7 @@ impl Gen<'_> {
                     &ds_load,
                 );
                 if valu >= 2 {
+                    self.flush_lanes();
                     self.group_major(region, &bb.insts[at..at + run])?;
                     self.settle_written();
                     self.done += run as u32;
@@ -933,14 +943,24 @@ impl Gen<'_> {
                 match l {
                     Lower::Branch(c) => branch = Some((*pc, *i, *c)),
                     Lower::Barrier => barrier = true,
-                    Lower::Mem | Lower::Step => self.call_interpreter(*pc, i, *l),
+                    Lower::Mem | Lower::Step => {
+                        self.flush_lanes();
+                        self.call_interpreter(*pc, i, *l)
+                    }
                     _ => {
                         // Facts write every lane: only under a full EXEC (nothing but a
                         // branch follows an EXEC write in a basic block, so this holds).
+                        // Their counts wait (`lanes_due`) until an instruction not on facts.
                         let on_facts = self.full
                             && self.handled.contains(&k)
-                            && affine::aff_op(i, *l).is_some_and(|op| self.affine_inst(*pc, i, op));
+                            && affine::aff_op(i, *l).is_some_and(|op| {
+                                self.defer_lanes = true;
+                                let done = self.affine_inst(*pc, i, op);
+                                self.defer_lanes = false;
+                                done
+                            });
                         if !on_facts {
+                            self.flush_lanes();
                             self.inst(i, *l)?;
                         }
                     }
@@ -952,6 +972,8 @@ impl Gen<'_> {
                 }
                 self.done += 1;
             }
+            // The basic block's branch and its ways on read `lane_ops`.
+            self.flush_lanes();
             let wrote_exec = self.exec_writes != writes_before;
             let successors = match branch {
                 None if barrier => vec![],
@@ -1360,6 +1382,10 @@ impl Gen<'_> {
         }
         let n = if self.full {
             let n = self.wave_lanes().count_ones() * k;
+            if self.defer_lanes {
+                self.lanes_due += u64::from(n);
+                return;
+            }
             self.b.ins().iconst(types::I64, i64::from(n))
         } else {
             let n = match self.active {
@@ -1380,6 +1406,27 @@ impl Gen<'_> {
         let old = self.b.use_var(self.lane_ops);
         let new = self.b.ins().iadd(old, n);
         self.b.def_var(self.lane_ops, new);
+    }
+
+    /// Adds the lane-ops waiting in `lanes_due` to `lane_ops` (before anything that reads
+    /// it, branches or calls: only code on facts leaves them waiting).
+    fn flush_lanes(&mut self) {
+        if self.lanes_due != 0 {
+            let old = self.b.use_var(self.lane_ops);
+            let new = self.b.ins().iadd_imm(old, self.lanes_due as i64);
+            self.b.def_var(self.lane_ops, new);
+            self.lanes_due = 0;
+        }
+    }
+
+    /// On an exit path out of code on facts: `lane_ops` with the waiting lane-ops added,
+    /// which stay waiting on the path that goes on.
+    pub(super) fn lanes_for_exit(&mut self) {
+        if self.lanes_due != 0 {
+            let old = self.b.use_var(self.lane_ops);
+            let new = self.b.ins().iadd_imm(old, self.lanes_due as i64);
+            self.b.def_var(self.lane_ops, new);
+        }
     }
 
     /// Writes `f(g)` (an `i32x4` per group) to VGPR row `dst` under EXEC.

@@ -268,6 +268,7 @@ impl Gen<'_> {
         // yet stored (`affine.rs`): all of them are stored, `rows` or not (a slow path's
         // call, worth no bookkeeping of which rows it reads).
         self.store_facts_for_exit();
+        debug_assert_eq!(self.lanes_due, 0, "lane-ops left waiting before a call");
         let lane_ops = self.b.use_var(self.lane_ops);
         self.b
             .ins()
