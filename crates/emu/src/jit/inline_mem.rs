@@ -847,6 +847,12 @@ impl Gen<'_> {
         const PER_ROW: usize = 4;
         let n_rows = self.groups / PER_ROW;
         let addr_row = reg_index(i.src[0]);
+        // A lane-affine row (`affine.rs`) is in rows of 16 only as the whole wave is, which
+        // `consecutive` tested; the code here would cost such regions for nothing (gfx90a's
+        // reduction lost 4 % with it).
+        if self.fact(addr_row).is_some() {
+            return;
+        }
         let sgpr_base = i.fmt == Fmt::Global && i.src[2] != 0x7f;
         let (test, other) = (self.b.create_block(), self.b.create_block());
         let x0 = self.vgroup(addr_row, 0);
