@@ -625,6 +625,7 @@ impl Gen<'_> {
         if count == 1 && dwords {
             let slot = self.slot(pc);
             self.consecutive(slot, i, full, rows[0], store, done);
+            self.tile_rows(slot, i, full, rows[0], store, done);
         }
         // Read again from the `Wave` in the block the consecutive test left for (kept
         // from before it, the rows were live across it and spilled on every run).
@@ -820,6 +821,143 @@ impl Gen<'_> {
         let addrs: Vec<Value> = (0..self.groups)
             .map(|g| self.b.ins().iadd_imm(a0, 16 * g as i64))
             .collect();
+        self.group_moves(&addrs, row, store);
+        self.vmem_finish(store, done);
+        self.enter(other);
+    }
+
+    /// Rows of 16 lanes at consecutive dwords, as a 16-wide work-group's tile loads (matmul's
+    /// four matrix rows per wave64, two per wave32): lane `l` at `V_r + 4·(l mod 16)` for its
+    /// row `r = l / 16`, and for a 64-bit VGPR address every high half lane 0's. Tested as
+    /// `consecutive` does (each group XOR what its row's lane 0 implies, ORed), after a
+    /// look at lane 15 that sends anything else on at once; then the range from the lowest
+    /// row's start to the highest row's end checked once and one 16-byte access per group.
+    /// Anything else continues in a new current block (the general test). Each row's lanes
+    /// lie in `[V_r, V_r + 64)` (no 32-bit wrap), so every lane's address is in the range.
+    fn tile_rows(
+        &mut self,
+        slot: usize,
+        i: &Inst,
+        full: Option<Value>,
+        row: usize,
+        store: bool,
+        done: Block,
+    ) {
+        /// Groups of four lanes per row of 16.
+        const PER_ROW: usize = 4;
+        let n_rows = self.groups / PER_ROW;
+        let addr_row = reg_index(i.src[0]);
+        // A lane-affine row (`affine.rs`) is in rows of 16 only as the whole wave is, which
+        // `consecutive` tested; the code here would cost such regions for nothing (gfx90a's
+        // reduction lost 4 % with it).
+        if self.fact(addr_row).is_some() {
+            return;
+        }
+        let sgpr_base = i.fmt == Fmt::Global && i.src[2] != 0x7f;
+        let (test, other) = (self.b.create_block(), self.b.create_block());
+        let x0 = self.vgroup(addr_row, 0);
+        let v0 = self.b.ins().extractlane(x0, 0);
+        let x3 = self.vgroup(addr_row, PER_ROW - 1);
+        let v15 = self.b.ins().extractlane(x3, 3);
+        let want15 = self.b.ins().iadd_imm(v0, 60);
+        let may = self.b.ins().icmp(IntCC::Equal, v15, want15);
+        self.b.ins().brif(may, test, &[], other, &[]);
+        self.enter(test);
+        let hi = (!sgpr_base).then(|| {
+            let h = self.vgroup((addr_row + 1) % VREGS, 0);
+            let h0 = self.b.ins().extractlane(h, 0);
+            (h0, self.shuffle32(h, h, [0, 0, 0, 0]))
+        });
+        let iota = self.vconst([0, 4, 8, 12]);
+        let step = self.vconst([16; 4]);
+        let mut starts = Vec::new();
+        let mut diff = None;
+        for r in 0..n_rows {
+            let first = self.vgroup(addr_row, r * PER_ROW);
+            starts.push(self.b.ins().extractlane(first, 0));
+            let s = self.shuffle32(first, first, [0, 0, 0, 0]);
+            let mut want = self.b.ins().iadd(s, iota);
+            for k in 0..PER_ROW {
+                let g = r * PER_ROW + k;
+                let x = self.vgroup(addr_row, g);
+                let mut d = self.b.ins().bxor(x, want);
+                if let Some((_, h0s)) = hi {
+                    let h = self.vgroup((addr_row + 1) % VREGS, g);
+                    let e = self.b.ins().bxor(h, h0s);
+                    d = self.b.ins().bor(d, e);
+                }
+                diff = Some(match diff {
+                    None => d,
+                    Some(a) => self.b.ins().bor(a, d),
+                });
+                if k + 1 < PER_ROW {
+                    want = self.b.ins().iadd(want, step);
+                }
+            }
+        }
+        let differ = self.b.ins().vany_true(diff.expect("a lane group"));
+        let mut shape = self.b.ins().icmp_imm(IntCC::Equal, differ, 0);
+        let (mut lo, mut top, mut any) = (starts[0], starts[0], starts[0]);
+        for &s in &starts[1..] {
+            lo = self.b.ins().umin(lo, s);
+            top = self.b.ins().umax(top, s);
+            any = self.b.ins().bor(any, s);
+        }
+        let no_wrap = self.b.ins().icmp_imm(
+            IntCC::UnsignedLessThanOrEqual,
+            top,
+            i64::from(u32::MAX - 60),
+        );
+        shape = self.b.ins().band(shape, no_wrap);
+        let base = match hi {
+            None => self.sgpr64(usize::from(i.src[2])),
+            Some((h0, _)) => {
+                let h = self.b.ins().uextend(types::I64, h0);
+                self.b.ins().ishl_imm(h, 32)
+            }
+        };
+        let base = self.b.ins().iadd_imm(base, i64::from(i.imm));
+        // Every row's start aligned: their OR's low bits and the base's.
+        let any = self.b.ins().uextend(types::I64, any);
+        let low = self.b.ins().bor(any, base);
+        let low = self.b.ins().band_imm(low, 3);
+        let aligned = self.b.ins().icmp_imm(IntCC::Equal, low, 0);
+        shape = self.b.ins().band(shape, aligned);
+        let lo = self.b.ins().uextend(types::I64, lo);
+        let top = self.b.ins().uextend(types::I64, top);
+        let amin = self.b.ins().iadd(base, lo);
+        let atop = self.b.ins().iadd(base, top);
+        // Rows on both sides of the top of the address space: the general test.
+        let ordered = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, amin, atop);
+        shape = self.b.ins().band(shape, ordered);
+        if let Some(f) = full {
+            shape = self.b.ins().band(shape, f);
+        }
+        if i.fmt == Fmt::Flat {
+            let below = self.below_apertures(atop, 64);
+            shape = self.b.ins().band(shape, below);
+        }
+        let span = self.b.ins().isub(atop, amin);
+        let len = self.b.ins().iadd_imm(span, 64);
+        let inside = self.window_check(slot, amin, len, store);
+        let hit = self.b.ins().band(shape, inside);
+        let fast = self.b.create_block();
+        self.b.ins().brif(hit, fast, &[], other, &[]);
+        self.enter(fast);
+        if !store {
+            self.note_last_load(amin);
+        }
+        let mut addrs = Vec::new();
+        for &s in &starts {
+            let s = self.b.ins().uextend(types::I64, s);
+            let a = self.b.ins().iadd(base, s);
+            for k in 0..PER_ROW {
+                addrs.push(self.b.ins().iadd_imm(a, 16 * k as i64));
+            }
+        }
         self.group_moves(&addrs, row, store);
         self.vmem_finish(store, done);
         self.enter(other);

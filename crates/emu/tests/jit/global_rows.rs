@@ -4,8 +4,11 @@
 //! general test when it is not where lane 0 implies; the general test then loads each
 //! group of four lanes at once. Also lanes whose last one is where lane 0 implies but
 //! two in the middle are swapped (the last-lane test passes, the whole pass must not),
-//! with a 64-bit VGPR address and with an SGPR base. Expected registers from the
-//! definition (each lane's dword at its address), and no call into the interpreter.
+//! with a 64-bit VGPR address and with an SGPR base. The 16-lane runs' own test
+//! (`tile_rows`) also meets rows in descending order (the lowest address not lane 0's) and
+//! two lanes swapped within the second row (its test must look at every row). Expected
+//! registers from the definition (each lane's dword at its address), and no call into the
+//! interpreter.
 
 use super::{assemble, want_compiled_run, word};
 use hsaemu_emu::{jit, run_words_mem, Gen, WaveRegs};
@@ -17,15 +20,33 @@ const PROGRAM: &str = "s_mov_b32 s20, 0
      global_load_dword v2, v[6:7], off
      global_load_dword v3, v10, s[0:1]
      global_load_dword v8, v11, s[0:1] offset:16
+     global_load_dword v9, v[12:13], off
+     global_load_dword v14, v15, s[0:1]
      s_add_u32 s20, s20, 1
      s_cmp_lt_u32 s20, 2
-     s_cbranch_scc1 -11
+     s_cbranch_scc1 -15
      s_endpgm
 ";
 
 /// Lane `l`'s word index in the 16-lane runs: row `l / 16` of 64 words, column `l % 16`.
 fn tile(l: usize) -> usize {
     64 * (l / 16) + l % 16
+}
+
+/// Lane `l`'s word index in 16-lane runs whose rows descend: row `l / 16` at word
+/// `64·(3 − l / 16)`.
+fn tile_down(l: usize) -> usize {
+    64 * (3 - l / 16) + l % 16
+}
+
+/// Lane `l`'s word index in the 16-lane runs from word 256 with lanes 20 and 21 (the
+/// second row's) swapped.
+fn tile_swapped(l: usize) -> usize {
+    256 + tile(match l {
+        20 => 21,
+        21 => 20,
+        _ => l,
+    })
 }
 
 /// Lane `l`'s word index in the consecutive lanes from word 256 with lanes 5 and 6 swapped.
@@ -49,12 +70,13 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
     (r.s[0], r.s[1]) = (base as u32, (base >> 32) as u32);
     for l in 0..64 {
-        for (v, k) in [(4, tile(l)), (6, swapped(l))] {
+        for (v, k) in [(4, tile(l)), (6, swapped(l)), (12, tile_down(l))] {
             let a = base + 4 * k as u64;
             (r.v[v][l], r.v[v + 1][l]) = (a as u32, (a >> 32) as u32);
         }
         r.v[10][l] = 4 * tile(l) as u32;
         r.v[11][l] = 4 * swapped(l) as u32;
+        r.v[15][l] = 4 * tile_swapped(l) as u32;
     }
     let before = jit::stats();
     run_words_mem(gen, &words, &mut r, &mut [], &mut global)
@@ -77,6 +99,12 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             r.v[8][l],
             word(swapped(l) + 4),
             "{ctx}: two lanes swapped, SGPR base"
+        );
+        assert_eq!(r.v[9][l], word(tile_down(l)), "{ctx}: descending rows");
+        assert_eq!(
+            r.v[14][l],
+            word(tile_swapped(l)),
+            "{ctx}: two lanes swapped in the second row, SGPR base"
         );
     }
 }
