@@ -528,6 +528,19 @@ impl Gen<'_> {
         true
     }
 
+    /// A GLOBAL/FLAT access's base plus its offset: the SGPR pair of `saddr`, or `hi` (lane
+    /// 0's high address half, the same in every lane) shifted into place.
+    fn vmem_base(&mut self, i: &Inst, hi: Option<Value>) -> Value {
+        let base = match hi {
+            None => self.sgpr64(usize::from(i.src[2])),
+            Some(h0) => {
+                let h = self.b.ins().uextend(types::I64, h0);
+                self.b.ins().ishl_imm(h, 32)
+            }
+        };
+        self.b.ins().iadd_imm(base, i64::from(i.imm))
+    }
+
     /// The lanes' addresses of a GLOBAL/FLAT instruction as `B + V` (`vmem::global_addrs`,
     /// `flat_addrs`), or `None` for a form left to the call.
     fn vmem_lanes(&mut self, i: &Inst) -> Option<Lanes> {
@@ -787,14 +800,7 @@ impl Gen<'_> {
             v0,
             i64::from(u32::MAX - 4 * (n as u32 - 1)),
         );
-        let base = match hi {
-            None => self.sgpr64(usize::from(i.src[2])),
-            Some((_, h0)) => {
-                let h = self.b.ins().uextend(types::I64, h0);
-                self.b.ins().ishl_imm(h, 32)
-            }
-        };
-        let base = self.b.ins().iadd_imm(base, i64::from(i.imm));
+        let base = self.vmem_base(i, hi.map(|(_, h0)| h0));
         let v0 = self.b.ins().uextend(types::I64, v0);
         let a0 = self.b.ins().iadd(base, v0);
         let low = self.b.ins().band_imm(a0, 3);
@@ -909,14 +915,7 @@ impl Gen<'_> {
             i64::from(u32::MAX - 60),
         );
         shape = self.b.ins().band(shape, no_wrap);
-        let base = match hi {
-            None => self.sgpr64(usize::from(i.src[2])),
-            Some((h0, _)) => {
-                let h = self.b.ins().uextend(types::I64, h0);
-                self.b.ins().ishl_imm(h, 32)
-            }
-        };
-        let base = self.b.ins().iadd_imm(base, i64::from(i.imm));
+        let base = self.vmem_base(i, hi.map(|(h0, _)| h0));
         // Every row's start aligned: their OR's low bits and the base's.
         let any = self.b.ins().uextend(types::I64, any);
         let low = self.b.ins().bor(any, base);
