@@ -1554,6 +1554,22 @@ pub fn checks_single_runs() -> bool {
 #[cfg(all(test, feature = "jit"))]
 mod tests {
     use super::*;
+
+    /// `region` compiled from its first instruction (wave64, both variants, no DS
+    /// predictions, every row live), its rows left pending at exits to the `s_endpgm`s at
+    /// `ends`.
+    fn compiled_ending(region: Vec<(u64, Inst, Lower)>, ends: Vec<u64>) -> &'static Block {
+        compile_ending(
+            region,
+            (ends, Live::new()),
+            0,
+            false,
+            Variants::Both,
+            None,
+            DsPred::new(),
+        )
+        .expect("compiled")
+    }
     use crate::decode::decode;
     use crate::exec::Scratch;
     use crate::memory::{MemoryMap, RegionCache};
@@ -1670,16 +1686,7 @@ mod tests {
         let insts2 = decoded(gen, &no_writelane);
         let fetch2 = |a: u64| insts2.get(a as usize / 4).copied();
         assert_eq!(endpgm_exits(&fetch2, &collect(&fetch2, 0, true)), [0x10]);
-        let b = compile_ending(
-            region,
-            (ends, Live::new()),
-            0,
-            false,
-            Variants::Both,
-            None,
-            DsPred::new(),
-        )
-        .expect("compiled");
+        let b = compiled_ending(region, ends);
         let mut w = Wave::new();
         w.set_exec(u64::MAX);
         (w.s[2], w.s[3]) = (0x1234, 77);
@@ -1738,16 +1745,7 @@ mod tests {
         assert_eq!(region.len(), 10, "up to s_endpgm");
         let ends = endpgm_exits(&fetch, &region);
         assert_eq!(ends, [0x2c]);
-        let b = compile_ending(
-            region,
-            (ends, Live::new()),
-            0,
-            false,
-            Variants::Both,
-            None,
-            DsPred::new(),
-        )
-        .expect("compiled");
+        let b = compiled_ending(region, ends);
         let mut w = Wave::new();
         w.set_exec(u64::MAX);
         (w.s[2], w.s[3], w.s[4], w.s[5]) = (0xffff_f000, 2, u32::MAX, u32::MAX);
