@@ -50,6 +50,9 @@ mod global_rows;
 #[path = "jit/lds_live.rs"]
 mod lds_live;
 
+#[path = "jit/lds_reload.rs"]
+mod lds_reload;
+
 #[path = "jit/smem_share.rs"]
 mod smem_share;
 
@@ -1078,6 +1081,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     fma_nan::fma_nans_in_a_run_match_the_definition();
     lds_fmac::lds_rows_feeding_fmac_chains_match_the_definitions();
     lds_run::lds_loads_in_group_passes_match_the_definitions();
+    lds_reload::rows_loaded_again_in_a_run_match_the_definitions();
     pending_rows::pending_rows_are_stored_where_they_are_read();
     global_rows::global_loads_in_runs_shorter_than_the_wave_match_the_definition();
     smem_share::smem_loads_sharing_a_check_match_the_definition();

@@ -680,7 +680,9 @@ impl Gen<'_> {
         // recomputation of a later chain would load that one again).
         for e in &elems {
             for k in 0..e.dwords {
-                self.ds_unstored.remove(&(reg_index(e.reg + k as u16), g));
+                let r = reg_index(e.reg + k as u16);
+                self.ds_unstored.remove(&(r, g));
+                self.ds_overwritten.remove(&(r, g));
             }
         }
         let mut eager = Vec::new();
@@ -699,6 +701,9 @@ impl Gen<'_> {
                 let r = reg_index(e.reg + k as u16);
                 self.ds_lazy
                     .insert((r, g), (p, (e.off + 4 * k) as i32, uniform));
+                if self.ds_reloaded.contains(&(pos, r)) {
+                    self.ds_overwritten.insert((r, g));
+                }
                 self.vcache.remove(&(r, g));
                 self.unstored.retain(|&u| u != (r, g));
                 self.forget_ds_row(r);
@@ -723,14 +728,18 @@ impl Gen<'_> {
         let x = self.ds_lds_group(at);
         // A row no instruction reads after the run before a DS load writes it again
         // (`live.rs`) stays out of the `Wave` (matmul's 32 rows per group: two of the six
-        // instructions per group and `v_fmac_f32`).
-        match self.run_live {
-            Some(live) if !super::super::live::has(&live, r) => {
-                self.ds_unstored.insert((r, g), at);
-            }
-            _ => {
-                self.b.ins().store(mf(), x, self.v, Self::row_offset(r, g));
-            }
+        // instructions per group and `v_fmac_f32`), and so does one a later DS load of the
+        // pass writes again, also without liveness (the `Wave` holds that load's value at
+        // the pass's end, or where that one is dead after the run an older one). Not
+        // before a call (`ds_lazy_flush` takes `run_live` and clears `ds_overwritten`):
+        // the `Wave` is current there.
+        let dead_after = self
+            .run_live
+            .is_some_and(|live| !super::super::live::has(&live, r));
+        if dead_after || self.ds_overwritten.contains(&(r, g)) {
+            self.ds_unstored.insert((r, g), at);
+        } else {
+            self.b.ins().store(mf(), x, self.v, Self::row_offset(r, g));
         }
         self.vcache.insert((r, g), x);
         x
@@ -747,13 +756,16 @@ impl Gen<'_> {
     }
 
     /// At a pass's end, [`Self::ds_lazy_flush`] but for the rows dead after the run
-    /// (`live.rs`): nothing reads them, in the pass or after it.
+    /// (`live.rs`): nothing reads them, in the pass or after it. The groups loaded and
+    /// not stored are all such: those a later load of the pass overwrote left
+    /// `ds_unstored` at that load.
     pub(in crate::jit) fn ds_lazy_flush_at_end(&mut self) {
         if let Some(live) = self.run_live {
             self.ds_lazy
                 .retain(|&(r, _), _| super::super::live::has(&live, r));
-            self.ds_unstored.clear();
         }
+        self.ds_unstored.clear();
+        self.ds_overwritten.clear();
         self.ds_lazy_flush();
     }
 
@@ -763,6 +775,7 @@ impl Gen<'_> {
         // Before a call every row goes into the `Wave` (at the pass's end the dead ones
         // were dropped first), with those loaded and not stored so far.
         let live = self.run_live.take();
+        self.ds_overwritten.clear();
         let mut left: Vec<_> = self.ds_lazy.drain().collect();
         left.sort_by_key(|&(k, _)| k);
         for ((r, g), at) in left {

@@ -22,7 +22,7 @@ use crate::decode::Inst;
 use crate::jit::{branch_target, compilable, Live, Lower, VAluOp};
 use crate::ops::Op;
 use crate::wave::{reg_index, VGPR};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Rows as bits (512 VGPRs and AGPRs).
 pub(crate) type Rows = [u64; 8];
@@ -37,6 +37,41 @@ fn set(rows: &mut Rows, r: usize) {
 /// Whether row `r` is in `rows`.
 pub(crate) fn has(rows: &Rows, r: usize) -> bool {
     rows[r / 64] >> (r % 64) & 1 != 0
+}
+
+/// The VGPR rows a vector ALU operation's result fills from its destination: a pair for
+/// the 64-bit forms, else one (`compilable` admits no SDWA, DPP, op_sel or clamp).
+pub(crate) fn valu_rows(op: VAluOp) -> u16 {
+    match op {
+        VAluOp::Shift64(_) | VAluOp::Mad64(_) | VAluOp::PkF32(_) => 2,
+        _ => 1,
+    }
+}
+
+/// The DS load rows of a run (`ks`, indices into `region`) that a later DS load of the same
+/// run writes again, as (run position, row): their values die in the run's group pass,
+/// whatever is live after it (gfx1030's matmul loads fourteen of its rows twice between
+/// two barriers). Only DS loads count as the later write: they replace whole rows in the
+/// full-EXEC variant, the only one with runs of DS loads.
+pub(crate) fn reloaded_in_run(
+    region: &[(u64, Inst, Lower)],
+    ks: &[usize],
+) -> HashSet<(usize, usize)> {
+    let mut out = HashSet::new();
+    // Each row's latest DS load so far, by run position.
+    let mut last: HashMap<usize, usize> = HashMap::new();
+    for (pos, &k) in ks.iter().enumerate() {
+        let (_, i, l) = &region[k];
+        if *l != Lower::Mem {
+            continue;
+        }
+        for r in lower_mem::ds_load_rows(i).into_iter().flatten() {
+            if let Some(before) = last.insert(r, pos) {
+                out.insert((before, r));
+            }
+        }
+    }
+    out
 }
 
 /// What instruction `i` (lowered as `l`) may read and surely writes, and where it goes on.
@@ -66,10 +101,7 @@ fn transfer(pc: u64, i: &Inst, l: Lower) -> (Rows, Rows, Vec<u64>) {
         (Lower::VAlu(op), _) => {
             // A vector ALU result is whole rows (`compilable` admits no SDWA, DPP, op_sel
             // or clamp): one, or a pair for the 64-bit forms, which read pairs too.
-            let w = match op {
-                VAluOp::Shift64(_) | VAluOp::Mad64(_) | VAluOp::PkF32(_) => 2,
-                _ => 1,
-            };
+            let w = valu_rows(op);
             let mut srcs = vec![i.src[0], i.src[1], i.src[2]];
             if op == VAluOp::Fmac {
                 srcs.push(i.dst);

@@ -261,6 +261,8 @@ impl Compiler {
                 lazy_rows: HashSet::new(),
                 live: r.live.clone(),
                 run_live: None,
+                ds_reloaded: HashSet::new(),
+                ds_overwritten: HashSet::new(),
                 ds_unstored: HashMap::new(),
                 scc,
                 lane_ops,
@@ -476,8 +478,15 @@ struct Gen<'a> {
     live: super::Live,
     /// The rows live after the current run (None: every row).
     run_live: Option<[u64; 8]>,
+    /// The current run's DS load rows a later DS load of the run writes again: (run
+    /// position, row) (`live.rs`'s `reloaded_in_run`).
+    ds_reloaded: HashSet<(usize, usize)>,
+    /// In a run's group pass, the lazy DS groups whose load a later one of the pass
+    /// overwrites (from `ds_reloaded`): dead after the run like those `run_live` lacks.
+    ds_overwritten: HashSet<(usize, usize)>,
     /// In a run's group pass, the lazy DS groups loaded but not stored into the `Wave`
-    /// (dead after the run, `live.rs`): where the chain's recomputation loads them again.
+    /// (dead after the run, `live.rs`, or overwritten later in the pass): where the
+    /// chain's recomputation loads them again.
     ds_unstored: HashMap<(usize, usize), (Value, i32, bool)>,
     scc: Variable,
     lane_ops: Variable,
@@ -2399,17 +2408,16 @@ impl Gen<'_> {
             .collect();
         let lds = (!loads.is_empty()).then(|| self.ds_run_checks(region[ks[0]].0, &loads));
         self.lazy_rows = lazy_ds_rows(region, ks);
-        // Lazy rows dead after the run are never stored (`live.rs`).
+        self.ds_reloaded = live::reloaded_in_run(region, ks);
+        // Lazy rows dead after the run, or loaded again later in it, are never stored
+        // (`live.rs`).
         let (pc_last, i_last, _) = &region[*ks.last().expect("a run")];
         self.run_live = self.live.get(&(pc_last + u64::from(i_last.size))).copied();
-        if let Some(live) = self.run_live {
-            let dead = self
-                .lazy_rows
-                .iter()
-                .filter(|&&(_, r)| !live::has(&live, r));
-            super::DS_DEAD_ROWS
-                .fetch_add(dead.count() as u64, std::sync::atomic::Ordering::Relaxed);
-        }
+        let live = self.run_live;
+        let dead = self.lazy_rows.iter().filter(|&&(pos, r)| {
+            live.is_some_and(|live| !live::has(&live, r)) || self.ds_reloaded.contains(&(pos, r))
+        });
+        super::DS_DEAD_ROWS.fetch_add(dead.count() as u64, std::sync::atomic::Ordering::Relaxed);
         super::DS_RUN_LOADS.fetch_add(loads.len() as u64, std::sync::atomic::Ordering::Relaxed);
         // Every lane-wise instruction's lanes at once: nothing in a run exits (its waits
         // continue, `step_call`), so no exit sees the count ahead of the instructions.
@@ -2454,6 +2462,7 @@ impl Gen<'_> {
             self.store_unstored();
         }
         self.run_live = None;
+        self.ds_reloaded.clear();
         self.grp = None;
         self.fwd.clear();
         self.ds_ptrs.clear();
@@ -3221,7 +3230,9 @@ fn lane_run(
             .collect()
     };
     let (mut end, mut valu) = (0, 0);
-    // The VGPR rows the run writes (a destination and the rows after it, generously).
+    // The VGPR rows the run writes (a vector ALU result's one or two rows, `live.rs`): a
+    // later DS load's address row among them ends the run (a `v_fmac_f32` into v5 ended
+    // gfx1030 matmul's runs at each load from v7 or v8 when four rows counted).
     let mut rows = HashSet::new();
     for (n, &k) in ks.iter().enumerate() {
         // An instruction lowered on lane-affine facts, alone.
@@ -3244,7 +3255,11 @@ fn lane_run(
         }
         if i.dst >= VGPR && i.dst < VGPR + 256 {
             let d = reg_index(i.dst);
-            rows.extend(d..d + 4);
+            let w = match *l {
+                Lower::VAlu(op) => usize::from(live::valu_rows(op)),
+                _ => 4,
+            };
+            rows.extend(d..d + w);
         }
         let scalar = match *l {
             Lower::Nop => Some((vec![], vec![])),

@@ -7,6 +7,9 @@
 //! Dispatched until its regions compile (in the background), then on new data: C from a
 //! CPU product (exact: quarters times halves, sums far below 2^24 quarters; one column
 //! NaN) and K from A (exact too).
+//! On gfx1030 the loop is cut at its second barrier: the rows its `v_fmac_f32`s read after
+//! the barrier are live at the region's end and stored; those loaded twice before it die
+//! in the run (`live.rs`'s `reloaded_in_run`).
 //! Run last (background compiles).
 
 use super::common::{emu, Arg, GFX1030_W64};
@@ -60,10 +63,15 @@ pub(crate) fn dead_ds_rows_are_not_stored_and_live_ones_are() {
             after.blocks > before.blocks,
             "{target}: matmul_keep compiled"
         );
+        let dead = after.ds_dead_rows - before.ds_dead_rows;
         if target == "gfx90a" {
+            assert!(dead > 0, "{target}: the loop's DS rows compiled dead");
+        } else {
+            // gfx1030: the region between the barriers is one run whose fourteen rows
+            // loaded twice die at their second load (`reloaded_in_run`), two at its end.
             assert!(
-                after.ds_dead_rows > before.ds_dead_rows,
-                "{target}: the loop's DS rows compiled dead"
+                dead >= 16,
+                "{target}: {dead} of the loop's DS rows compiled dead"
             );
         }
         let (a, b, c, k) = run(7);
