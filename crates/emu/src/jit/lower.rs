@@ -406,38 +406,11 @@ struct FmacChain {
     /// The accumulator before the chain (a tested value).
     z0: Value,
     /// Each step's multiplicands (values of other rows, or constants: tested values), each
-    /// with where the recomputation reads it again, if it can: the row the `Wave` holds it
-    /// in, or the LDS a lazy DS group not stored came from (kept as values to the chain's
-    /// end, matmul's 32 per group were spilled).
-    steps: Vec<(Value, Value, [Option<Again>; 2])>,
+    /// with the row the `Wave` holds it in, if it does: the recomputation reads those again
+    /// (kept as values to the chain's end, matmul's 32 per group were spilled).
+    steps: Vec<(Value, Value, [Option<usize>; 2])>,
     /// The last step's untested result (the row's value in `vcache`).
     last: Value,
-}
-
-/// Where a chain's recomputation reads a multiplicand again (`FmacChain::steps`).
-#[derive(Clone, Copy)]
-enum Again {
-    /// The `Wave`'s row.
-    Row(usize),
-    /// A lazy DS group's dwords (`Gen::ds_unstored`): group address, offset, uniform.
-    Lds((Value, i32, bool)),
-}
-
-/// Whether a run's DS load `i` may go between two steps of chain `c` (not ending it): it
-/// writes neither the chain's row nor a row the recomputation would read from the `Wave`
-/// (gfx1030's matmul loads between each two of its `v_fmac_f32`s into the rows they read,
-/// whose values then come from the LDS again).
-fn chain_survives_ds_load(c: &FmacChain, i: &Inst) -> bool {
-    let Some(rows) = lower_mem::ds_load_rows(i) else {
-        return false;
-    };
-    let held = |r: usize| {
-        c.steps.iter().any(|s| {
-            s.2.iter()
-                .any(|a| matches!(a, Some(Again::Row(x)) if *x == r))
-        })
-    };
-    rows.iter().all(|&r| r != c.row && !held(r))
 }
 
 /// Whether `i` (lowered as `l`) is a `v_fmac_f32` that may join a chain (`FmacChain`):
@@ -1513,7 +1486,7 @@ impl Gen<'_> {
         row: usize,
         g: usize,
         (x, y): (Value, Value),
-        rows: [Option<Again>; 2],
+        rows: [Option<usize>; 2],
         z: Value,
     ) -> Value {
         let (fx, fy, fz) = (self.f32x4(x), self.f32x4(y), self.f32x4(z));
@@ -1552,10 +1525,12 @@ impl Gen<'_> {
         self.b.seal_block(slow);
         let mut z = c.z0;
         for &(x, y, rows) in &c.steps {
-            let [x, y] = [(x, rows[0]), (y, rows[1])].map(|(v, again)| match again {
-                Some(Again::Row(r)) => self.wave_group(r, c.g),
+            let [x, y] = [(x, rows[0]), (y, rows[1])].map(|(v, row)| match row {
                 // A lazy DS group not stored (dead after the run) is loaded again.
-                Some(Again::Lds(at)) => self.ds_lds_group(at),
+                Some(r) => match self.ds_unstored.get(&(r, c.g)) {
+                    Some(&at) => self.ds_lds_group(at),
+                    None => self.wave_group(r, c.g),
+                },
                 None => v,
             });
             z = self.fma(x, y, z);
@@ -1776,13 +1751,9 @@ impl Gen<'_> {
                     // A multiplicand the `Wave` holds: a row without modifiers, not
                     // written earlier in the pass.
                     let held = |s: &Self, k: usize, src: Src| match src {
-                        Src::Row(r) if (i.abs | i.neg) >> k & 1 == 0 => (!s
-                            .unstored
-                            .contains(&(r, g)))
-                        .then(|| match s.ds_unstored.get(&(r, g)) {
-                            Some(&at) => Again::Lds(at),
-                            None => Again::Row(r),
-                        }),
+                        Src::Row(r) if (i.abs | i.neg) >> k & 1 == 0 => {
+                            (!s.unstored.contains(&(r, g))).then_some(r)
+                        }
                         _ => None,
                     };
                     let rows = [held(s, 0, a), held(s, 1, bb)];
@@ -2464,10 +2435,10 @@ impl Gen<'_> {
                 // chain and stored the pass's rows).
                 let no_code = *l == Lower::Nop || *l == Lower::Step && Self::wait_is_no_code(i);
                 // Only a `v_fmac_f32` into the same row may read a chain's untested value.
-                let chained = self.fmac_chain.as_ref().is_some_and(|c| {
-                    fmac_chainable(i, *l) && reg_index(i.dst) == c.row
-                        || *l == Lower::Mem && chain_survives_ds_load(c, i)
-                });
+                let chained = self
+                    .fmac_chain
+                    .as_ref()
+                    .is_some_and(|c| fmac_chainable(i, *l) && reg_index(i.dst) == c.row);
                 if !chained && !no_code {
                     self.fmac_chain_end();
                 }

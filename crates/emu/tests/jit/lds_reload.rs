@@ -6,10 +6,8 @@
 //! (the second read in the pass and left in the `Wave`), v[16:17] three times (the second
 //! read in the pass, the third only left); a NaN in one lane of the first v16 load, so the
 //! chain's recomputation loads that group's other lanes' first values again (the `Wave`
-//! holds the registers' old values there). The `v_fmac_f32` chain goes on across those
-//! loads (`lower.rs`'s `chain_survives_ds_load`), but not across one into a row it read
-//! from the `Wave` (`ACROSS`). Expected registers from the definitions (lane address +
-//! offset, `S0 * S1 + S2` fused, a NaN operand giving the first NaN quieted).
+//! holds the registers' old values there). Expected registers from the definitions (lane
+//! address + offset, `S0 * S1 + S2` fused, a NaN operand giving the first NaN quieted).
 
 use super::fma_nan::fma;
 use super::{assemble, want_compiled_run};
@@ -93,64 +91,9 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     assert_eq!(nans, lanes / 16, "{what}: NaN lanes");
 }
 
-/// A chain step reads v21 from the `Wave`, then a DS load writes v21 (and v20) and one
-/// writes v[18:19]; the chain's later steps meet a NaN (v18 in lanes 1, 17, ...), so its
-/// recomputation runs: it must read the old v21 (the chain ends at the load into v21).
-const ACROSS: &str = "ds_read2_b32 v[16:17], v8 offset1:16
-     s_waitcnt lgkmcnt(0)
-     v_fmac_f32 v5, v21, v16
-     ds_read2_b32 v[20:21], v7 offset1:1
-     ds_read2_b32 v[18:19], v8 offset0:32 offset1:48
-     s_waitcnt lgkmcnt(0)
-     v_fmac_f32 v5, v17, v18
-     v_fmac_f32 v5, v21, v19
-     v_fmac_f32 v5, v20, v16
-     s_endpgm
-";
-
-fn check_across(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
-    let words = assemble(mcpu, attr, ACROSS);
-    let what = format!("{mcpu}{attr} a chain across a load into its row");
-    let mut r = WaveRegs::new(gen);
-    r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
-    for l in 0..64 {
-        r.v[7][l] = 64 * (l as u32 / 16);
-        r.v[8][l] = 0x400 + 4 * (l as u32 % 16);
-        r.v[5][l] = (1.0 + l as f32).to_bits();
-        r.v[21][l] = (3.0 + l as f32 * 0.25).to_bits();
-    }
-    let old = r.clone();
-    // The NaN where lane 1's v18 reads (dword 256 + 1 + 32).
-    let word = |k: usize| if k == 289 { 0x7fc0_0777 } else { word(k) };
-    let mut lds: Vec<u8> = (0..LDS / 4).flat_map(|k| word(k).to_le_bytes()).collect();
-    let before = jit::stats();
-    run_words_mem(gen, &words, &mut r, &mut lds, &mut [0; 64])
-        .unwrap_or_else(|e| panic!("{what}: {e:?}"));
-    want_compiled_run(&before, &what);
-    let mut nans = 0;
-    for l in 0..lanes {
-        let (a, b) = (old.v[7][l] as usize / 4, old.v[8][l] as usize / 4);
-        let mut acc = old.v[5][l];
-        for (x, y) in [
-            (old.v[21][l], word(b)),
-            (word(b + 16), word(b + 32)),
-            (word(a + 1), word(b + 48)),
-            (word(a), word(b)),
-        ] {
-            acc = fma(x, y, acc);
-        }
-        nans += usize::from(f32::from_bits(acc).is_nan());
-        assert_eq!(r.v[5][l], acc, "{what}: v5 lane {l}");
-        assert_eq!(r.v[21][l], word(a + 1), "{what}: v21 lane {l}");
-    }
-    assert_eq!(nans, lanes / 16, "{what}: NaN lanes");
-}
-
 /// Part of the one test in `jit.rs`.
 pub(super) fn rows_loaded_again_in_a_run_match_the_definitions() {
     check(Gen::Gfx90a, "gfx90a", "", 64);
     check(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
     check(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64);
-    check_across(Gen::Gfx90a, "gfx90a", "", 64);
-    check_across(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
 }
