@@ -648,6 +648,8 @@ pub(crate) struct Block {
     ds_pred: DsPred,
     /// The rows live at each address it was compiled with (`Request::live`).
     live: Live,
+    /// Where it starts, as `Request::place`.
+    place: String,
 }
 
 impl Block {
@@ -785,6 +787,7 @@ impl Block {
                 DsPred::new()
             },
             live: self.live.clone(),
+            place: self.place.clone(),
             home: self.home.clone(),
             replaces: Some(self),
             reply: Reply::Publish(slots, k),
@@ -1063,6 +1066,9 @@ struct Request {
     ds_pred: DsPred,
     /// The rows live at each address (DS load rows dead after a run are not stored).
     live: Live,
+    /// Where the region starts, for the profiler's name of its code (`region_label`): the
+    /// kernel's symbol and the offset in it (`matmul_tiled+0x1a4`), or the address.
+    place: String,
     home: Option<(Weak<Slots>, usize)>,
     /// The block this one replaces where it is published (a recompile with both variants).
     replaces: Option<&'static Block>,
@@ -1109,7 +1115,9 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                     let e: String = e.chars().take(600).collect();
                     eprintln!("hsaemu-jit: block at `{first}` not compiled: {e}");
                 }
-                let block = compiled.ok().map(|(f, entries)| {
+                let block = compiled.ok().map(|c| {
+                    perf_map(c.f as usize, c.size, &c.name);
+                    let (f, entries) = (c.f, c.entries);
                     let b: &'static Block = Box::leak(Box::new(Block {
                         f,
                         n: r.insts.len() as u32,
@@ -1135,6 +1143,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                         affine_misses: AtomicU32::new(0),
                         ds_pred: r.ds_pred,
                         live: r.live,
+                        place: r.place,
                     }));
                     b
                 });
@@ -1162,6 +1171,60 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
         })
         .ok()?;
     ok_rx.recv().ok()?.then_some(tx)
+}
+
+/// The name a profiler shows for a region's code (after `regionN:`, `lower.rs`): where it
+/// starts (`Request::place`), its variants (`both`, `general`, `full`), `facts` when
+/// compiled on lane-affine facts (with `dsN`: N DS address shapes predicted), and `again`
+/// when it replaces a block (a recompile after misses).
+fn region_label(r: &Request) -> String {
+    let variants = match r.variants {
+        Variants::Both => "both",
+        Variants::General => "general",
+        Variants::Full => "full",
+    };
+    let mut label = format!("{}:{variants}", r.place);
+    if r.affine {
+        label.push_str(":facts");
+        if !r.ds_pred.is_empty() {
+            label.push_str(&format!(":ds{}", r.ds_pred.len()));
+        }
+    }
+    if r.replaces.is_some() {
+        label.push_str(":again");
+    }
+    label
+}
+
+/// Whether `HSAEMU_JIT_PERFMAP=1` asks for the perf map (`perf_map`).
+fn perf_map_on() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var("HSAEMU_JIT_PERFMAP").is_ok_and(|v| v.trim() == "1"))
+}
+
+/// With `HSAEMU_JIT_PERFMAP=1`, appends a line `START SIZE NAME` (hexadecimal) for a
+/// compiled region's code to `/tmp/perf-<pid>.map`, where `perf report` looks up the
+/// symbols of JIT code (docs/debugging.md). Under `perf record`, which sets
+/// `PERF_BUILDID_DIR`, Cranelift writes the same lines itself, so they are not written
+/// twice. Best effort: a profiling aid, which must not fail a dispatch.
+fn perf_map(start: usize, size: usize, name: &str) {
+    if !perf_map_on() || std::env::var_os("PERF_BUILDID_DIR").is_some() {
+        return;
+    }
+    use std::io::Write;
+    let path = perf_map_path_of(std::process::id());
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path);
+    if let Err(e) = file.and_then(|mut f| writeln!(f, "{start:x} {size:x} {name}")) {
+        eprintln!("hsaemu-jit: cannot write {}: {e}", path.display());
+    }
+}
+
+/// The perf map of process `pid` (perf's convention: `/tmp/perf-<pid>.map`).
+pub fn perf_map_path_of(pid: u32) -> std::path::PathBuf {
+    std::path::PathBuf::from(format!("/tmp/perf-{pid}.map"))
 }
 
 /// The calling thread's CPU time in nanoseconds (what compiling costs the process, also
@@ -1237,7 +1300,7 @@ fn compile_insts(
     compile_ending(
         insts,
         (Vec::new(), Live::new()),
-        pc,
+        (pc, format!("{pc:#x}")),
         wave32,
         variants,
         home,
@@ -1246,11 +1309,12 @@ fn compile_insts(
 }
 
 /// [`compile_insts`], with the rows left pending at exits to the `s_endpgm`s at `ends.0`
-/// and DS load rows dead after a run (`ends.1`, [`Live`]) not stored.
+/// and DS load rows dead after a run (`ends.1`, [`Live`]) not stored. `pc` is where it is
+/// entered, `place` the profiler's name for it (`Request::place`).
 fn compile_ending(
     insts: Vec<(u64, Inst, Lower)>,
     (ends, live): (Vec<u64>, Live),
-    pc: u64,
+    (pc, place): (u64, String),
     wave32: bool,
     variants: Variants,
     home: Option<(Weak<Slots>, usize)>,
@@ -1270,6 +1334,7 @@ fn compile_ending(
             affine: affine_on(),
             ds_pred,
             live,
+            place,
             home,
             replaces: None,
             reply: Reply::Wait(tx),
@@ -1280,11 +1345,12 @@ fn compile_ending(
 
 /// The run loop's hook at a block start `k` without a compiled block: counts it and, when
 /// it is hot, compiles it (in the background, or now in `sync`/`verify` mode, returning it).
-/// `w`: the wave at `pc` (its EXEC, and its rows for `ds_pred`).
+/// `w`: the wave at `pc` (its EXEC, and its rows for `ds_pred`); `place`: how a profiler
+/// names an address (`Request::place`).
 pub(crate) fn on_start(
     slots: &Arc<Slots>,
     k: usize,
-    fetch: &dyn Fn(u64) -> Option<Inst>,
+    (fetch, place): (&dyn Fn(u64) -> Option<Inst>, &dyn Fn(u64) -> String),
     pc: u64,
     w: &Wave,
 ) -> Option<&'static Block> {
@@ -1315,7 +1381,8 @@ pub(crate) fn on_start(
         live_from(fetch, pc)
     };
     if sync {
-        let b = compile_ending(insts, (ends, live), pc, wave32, variants, home, pred)?;
+        let at = (pc, place(pc));
+        let b = compile_ending(insts, (ends, live), at, wave32, variants, home, pred)?;
         slots.publish(k, b, None);
         return Some(b);
     }
@@ -1331,6 +1398,7 @@ pub(crate) fn on_start(
                 affine: affine_on(),
                 ds_pred: pred,
                 live,
+                place: place(pc),
                 home,
                 replaces: None,
                 reply: Reply::Publish(slots.clone(), k),
@@ -1562,7 +1630,7 @@ mod tests {
         compile_ending(
             region,
             (ends, Live::new()),
-            0,
+            (0, "0x0".into()),
             false,
             Variants::Both,
             None,
