@@ -641,6 +641,8 @@ pub(crate) struct Block {
     home: Option<(Weak<Slots>, usize)>,
     /// Exits for want of the general variant (`Variants::Full`).
     misses: AtomicU32,
+    /// The variants it was compiled with.
+    variants: Variants,
     /// Whether it was compiled with lane-affine facts, and their misses.
     affine: bool,
     affine_misses: AtomicU32,
@@ -729,43 +731,47 @@ impl Block {
                 u64::from(budget),
             )
         };
-        if ctx.missed != 0 {
-            self.missed();
-        }
-        if ctx.affine_missed != 0 {
-            self.affine_missed();
+        if ctx.affine_missed | ctx.missed != 0 {
+            if let Some((variants, affine)) =
+                self.count_exit(ctx.missed != 0, ctx.affine_missed != 0)
+            {
+                self.recompile(variants, affine);
+            }
         }
         (n, ctx.parked != 0)
     }
 
-    /// Counts an exit for want of the general variant; at [`MISS_LIMIT`], queues the region
-    /// again with both variants, to replace this block where it is published.
+    /// Counts a run that left for want of the general variant (`missed`) or because a
+    /// lane-affine fact did not hold (`affine_missed`); returns how to compile the region
+    /// again when the count reaches [`MISS_LIMIT`]: with both variants (and its facts) for
+    /// the general variant's misses, without facts (its variants kept: a partial EXEC then
+    /// still has its misses) for the facts'. A fact that does not hold in the full-EXEC
+    /// variant goes on in the general one, so in a region compiled without it the exit is
+    /// noted as both: it counts as the fact's miss alone. (Counted as both, such a region
+    /// was compiled again twice at its 64th run, with both variants and the facts that miss
+    /// and without facts, and the first replacement again when its facts missed: three
+    /// compiles where one does, which under load fell into the next dispatches.)
     #[cold]
-    fn missed(&'static self) {
-        if self.misses.fetch_add(1, Ordering::Relaxed) + 1 == MISS_LIMIT {
-            self.recompile(self.affine);
+    fn count_exit(&self, missed: bool, affine_missed: bool) -> Option<(Variants, bool)> {
+        let limit = |n: &AtomicU32| n.fetch_add(1, Ordering::Relaxed) + 1 == MISS_LIMIT;
+        if affine_missed {
+            if !limit(&self.affine_misses) {
+                return None;
+            }
+            if std::env::var_os("HSAEMU_JIT_DEBUG").is_some() {
+                eprintln!(
+                    "hsaemu-jit: region at {:#x}: {MISS_LIMIT} lane-affine misses, compiled again without",
+                    self.start
+                );
+            }
+            return Some((self.variants, false));
         }
+        (missed && limit(&self.misses)).then_some((Variants::Both, self.affine))
     }
 
-    /// Counts a lane-affine fact that did not hold; at [`MISS_LIMIT`], queues the region
-    /// again without facts (both variants), to replace this block where it is published.
-    #[cold]
-    fn affine_missed(&'static self) {
-        if self.affine_misses.fetch_add(1, Ordering::Relaxed) + 1 != MISS_LIMIT {
-            return;
-        }
-        if std::env::var_os("HSAEMU_JIT_DEBUG").is_some() {
-            eprintln!(
-                "hsaemu-jit: region at {:#x}: {MISS_LIMIT} lane-affine misses, compiled again without",
-                self.start
-            );
-        }
-        self.recompile(false);
-    }
-
-    /// Queues this region again with both variants (and lane-affine facts when `affine`), to
+    /// Queues this region again with `variants` (and lane-affine facts when `affine`), to
     /// replace this block where it is published.
-    fn recompile(&'static self, affine: bool) {
+    fn recompile(&'static self, variants: Variants, affine: bool) {
         let (Some((slots, k)), Some(q)) = (
             self.home
                 .as_ref()
@@ -779,7 +785,7 @@ impl Block {
             ends: self.ends.clone(),
             start: self.start,
             wave32: self.wave32,
-            variants: Variants::Both,
+            variants,
             affine,
             ds_pred: if affine {
                 self.ds_pred.clone()
@@ -849,10 +855,21 @@ impl Slots {
     /// Publishes `b`, compiled for the start at dword `k`, there and at its other entries
     /// that have no block yet (a wave the budget stopped inside a loop resumes at one of
     /// its basic blocks: entering the region there, it is not compiled again from there).
+    /// A recompiled block (`replaces`) takes the place of the one it replaces, and only
+    /// while that one is still there: a block compiled again twice (its general variant's
+    /// misses, then its facts') is replaced once, by the first to come, which later misses
+    /// of its own replace in turn.
     fn publish(&self, k: usize, b: &'static Block, replaces: Option<&'static Block>) {
         let p = std::ptr::from_ref(b).cast_mut();
         let old = replaces.map_or(std::ptr::null_mut(), |o| std::ptr::from_ref(o).cast_mut());
-        self.blocks[k].store(p, Ordering::Release);
+        if old.is_null() {
+            self.blocks[k].store(p, Ordering::Release);
+        } else if self.blocks[k]
+            .compare_exchange(old, p, Ordering::Release, Ordering::Relaxed)
+            .is_err()
+        {
+            return;
+        }
         for (pc, _, _) in &b.insts {
             if let Some(f) = index_at(k, b.start, *pc).and_then(|j| self.inside.get(j)) {
                 f.store(true, Ordering::Relaxed);
@@ -1139,6 +1156,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                         entries,
                         home: r.home,
                         misses: AtomicU32::new(0),
+                        variants: r.variants,
                         affine: r.affine,
                         affine_misses: AtomicU32::new(0),
                         ds_pred: r.ds_pred,
@@ -1975,6 +1993,59 @@ mod tests {
         });
     }
 
+    /// A run of a full-EXEC-only region that left because a fact did not hold is noted as
+    /// a miss of the general variant too (the fact's miss goes on there); it counts as the
+    /// fact's alone, so at `MISS_LIMIT` the region is compiled again once, without facts and
+    /// with its variants, not also with both variants and the facts that miss. A miss of
+    /// the general variant alone asks for both variants, with the facts.
+    #[test]
+    fn a_facts_miss_asks_for_one_compile_without_facts() {
+        let gen = Gen::Gfx90a;
+        // llvm-mc-15 -mcpu=gfx90a: v_add_u32 v2, s2, v0; v_add_u32 v3, s3, v2;
+        // v_mov_b32 v4, v3; s_endpgm.
+        let words = [0x6804_0002u32, 0x6806_0403, 0x7e08_0303, 0xbf81_0000];
+        let insts = decoded(gen, &words);
+        let (_, b) = full_only(&insts, words.len());
+        let (_, c) = full_only(&insts, words.len());
+        assert_eq!((b.variants, c.variants), (Variants::Full, Variants::Full));
+        for k in 1..=MISS_LIMIT {
+            let want = (k == MISS_LIMIT).then_some((Variants::Full, false));
+            assert_eq!(b.count_exit(true, true), want, "facts' miss {k}");
+            let want = (k == MISS_LIMIT).then_some((Variants::Both, c.affine));
+            assert_eq!(
+                c.count_exit(true, false),
+                want,
+                "general variant's miss {k}"
+            );
+        }
+        assert_eq!(b.misses.load(Ordering::Relaxed), 0);
+        assert_eq!(c.affine_misses.load(Ordering::Relaxed), 0);
+        // Past the limit nothing more is asked.
+        assert_eq!(b.count_exit(true, true), None);
+        assert_eq!(c.count_exit(true, false), None);
+    }
+
+    /// A recompiled block replaces the block it was compiled from only while that one is
+    /// still published at its start: a second replacement of the same block (its facts'
+    /// misses after its general variant's) does not undo the first.
+    #[test]
+    fn a_block_is_replaced_once() {
+        let gen = Gen::Gfx90a;
+        // v_add_u32 v2, s2, v0; v_add_u32 v3, s3, v2; v_mov_b32 v4, v3; s_endpgm.
+        let words = [0x6804_0002u32, 0x6806_0403, 0x7e08_0303, 0xbf81_0000];
+        let insts = decoded(gen, &words);
+        let (slots, old) = full_only(&insts, words.len());
+        let (_, first) = full_only(&insts, words.len());
+        let (_, second) = full_only(&insts, words.len());
+        slots.publish(0, first, Some(old));
+        assert!(std::ptr::eq(slots.block(0).expect("published"), first));
+        slots.publish(0, second, Some(old));
+        assert!(std::ptr::eq(slots.block(0).expect("published"), first));
+        // A replacement of the published block takes its place.
+        slots.publish(0, second, Some(first));
+        assert!(std::ptr::eq(slots.block(0).expect("published"), second));
+    }
+
     /// A region whose lane-affine facts do not hold (the ID row is not `base + lane`) runs
     /// nothing of its planned first block (no general variant: it leaves as over budget),
     /// counts an affine miss each time, and at `MISS_LIMIT` is compiled again without facts.
@@ -2011,6 +2082,7 @@ mod tests {
             assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok((0, false)));
             let again = recompiled(&slots, b);
             assert!(!again.affine, "compiled again without facts");
+            assert_eq!(again.variants, Variants::Full, "with its variants");
             w.pc = 0;
             assert_eq!(run(again, &mut w, 100, &fetch, env, true), Ok((3, false)));
             assert_eq!((w.v[4][8], w.v[4][9], w.v[4][10]), (123, 110, 125));
