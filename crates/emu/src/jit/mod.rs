@@ -1361,6 +1361,9 @@ fn compile_ending(
     rx.recv().ok().flatten()
 }
 
+/// How a profiler names an address of a program (`Request::place`).
+pub(crate) type Place<'a> = &'a dyn Fn(u64) -> String;
+
 /// The run loop's hook at a block start `k` without a compiled block: counts it and, when
 /// it is hot, compiles it (in the background, or now in `sync`/`verify` mode, returning it).
 /// `w`: the wave at `pc` (its EXEC, and its rows for `ds_pred`); `place`: how a profiler
@@ -1368,7 +1371,7 @@ fn compile_ending(
 pub(crate) fn on_start(
     slots: &Arc<Slots>,
     k: usize,
-    (fetch, place): (&dyn Fn(u64) -> Option<Inst>, &dyn Fn(u64) -> String),
+    (fetch, place): (&dyn Fn(u64) -> Option<Inst>, Place),
     pc: u64,
     w: &Wave,
 ) -> Option<&'static Block> {
