@@ -772,15 +772,22 @@ impl Block {
     /// Queues this region again with `variants` (and lane-affine facts when `affine`), to
     /// replace this block where it is published.
     fn recompile(&'static self, variants: Variants, affine: bool) {
-        let (Some((slots, k)), Some(q)) = (
-            self.home
-                .as_ref()
-                .and_then(|(s, k)| Some((s.upgrade()?, *k))),
-            queue(),
-        ) else {
-            return;
-        };
-        let _ = q.send(Request {
+        if let (Some(r), Some(q)) = (self.replacement(variants, affine), queue()) {
+            let _ = q.send(r);
+        }
+    }
+
+    /// The request compiling this region again (`recompile`), its instructions marked
+    /// pending meanwhile (`Slots::pending`): the waves leaving where the facts missed start
+    /// there, and such a start made hot would be compiled on the same facts (and again
+    /// without) while the replacement is on its way.
+    fn replacement(&'static self, variants: Variants, affine: bool) -> Option<Request> {
+        let (slots, k) = self
+            .home
+            .as_ref()
+            .and_then(|(s, k)| Some((s.upgrade()?, *k)))?;
+        slots.set_pending(k, self.start, &self.insts, true);
+        Some(Request {
             insts: self.insts.clone(),
             ends: self.ends.clone(),
             start: self.start,
@@ -797,7 +804,7 @@ impl Block {
             home: self.home.clone(),
             replaces: Some(self),
             reply: Reply::Publish(slots, k),
-        });
+        })
     }
 }
 
@@ -1087,7 +1094,7 @@ struct Request {
     /// kernel's symbol and the offset in it (`matmul_tiled+0x1a4`), or the address.
     place: String,
     home: Option<(Weak<Slots>, usize)>,
-    /// The block this one replaces where it is published (a recompile with both variants).
+    /// The block this one replaces where it is published (a recompile after misses).
     replaces: Option<&'static Block>,
     reply: Reply,
 }
@@ -1119,7 +1126,9 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
             for r in rx {
                 let t = thread_cpu_nanos();
                 let compiled = c.compile(&r);
-                if let Reply::Publish(slots, k) = &r.reply {
+                // A compiled region's starts stop waiting once it is published (below): in
+                // between, a start made hot would be compiled on its own.
+                if let (Reply::Publish(slots, k), Err(_)) = (&r.reply, &compiled) {
                     slots.set_pending(*k, r.start, &r.insts, false);
                 }
                 if let (Err(e), true) = (&compiled, std::env::var_os("HSAEMU_JIT_DEBUG").is_some())
@@ -1179,6 +1188,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                     Reply::Publish(slots, k) => {
                         if let Some(b) = block {
                             slots.publish(k, b, r.replaces);
+                            slots.set_pending(k, b.start, &b.insts, false);
                         }
                     }
                     Reply::Wait(tx) => {
@@ -2026,6 +2036,31 @@ mod tests {
         // Past the limit nothing more is asked.
         assert_eq!(b.count_exit(true, true), None);
         assert_eq!(c.count_exit(true, false), None);
+    }
+
+    /// While a region is compiled again, the starts among its instructions wait (as while
+    /// it was compiled first): a wave leaving it where its facts missed does not get that
+    /// start compiled on the same facts meanwhile. The compiler thread clears the marks.
+    #[test]
+    fn starts_inside_a_region_compiled_again_wait() {
+        let gen = Gen::Gfx90a;
+        // v_add_u32 v2, s2, v0; v_add_u32 v3, s3, v2; v_mov_b32 v4, v3; s_endpgm.
+        let words = [0x6804_0002u32, 0x6806_0403, 0x7e08_0303, 0xbf81_0000];
+        let insts = decoded(gen, &words);
+        let (slots, b) = full_only(&insts, words.len());
+        let r = b
+            .replacement(Variants::Full, false)
+            .expect("its home is live");
+        assert!((0..3).all(|j| slots.pending[j].load(Ordering::Relaxed)));
+        assert!(
+            !slots.pending[3].load(Ordering::Relaxed),
+            "s_endpgm is not in it"
+        );
+        // The second instruction, inside the region, hot meanwhile: not sent.
+        let hot = THRESHOLD * INSIDE_FACTOR + 1;
+        assert!((0..hot).all(|_| !slots.hit(1, THRESHOLD)));
+        assert!(r.replaces.is_some_and(|o| std::ptr::eq(o, b)));
+        assert_eq!((r.variants, r.affine), (Variants::Full, false));
     }
 
     /// A recompiled block replaces the block it was compiled from only while that one is
