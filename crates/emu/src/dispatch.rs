@@ -1201,7 +1201,12 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
                     let block = match t.slots.block(k) {
                         Some(b) => Some(b),
                         None if program.at(pc).is_some_and(crate::jit::may_compile) => {
-                            crate::jit::on_start(t.slots, k, &fetch, pc, w)
+                            // The kernel and offset a profiler names the region by.
+                            let place = |a: u64| match ctx.functions.symbolize(a) {
+                                Some((f, off)) => format!("{f}+{off:#x}"),
+                                None => format!("{a:#x}"),
+                            };
+                            crate::jit::on_start(t.slots, k, (&fetch, &place), pc, w)
                         }
                         None => None,
                     };

@@ -59,6 +59,9 @@ mod smem_share;
 #[path = "jit/sgprs.rs"]
 mod sgprs;
 
+#[path = "jit/perf_map.rs"]
+mod perf_map;
+
 mod common;
 
 /// Machine words of `text` for `mcpu` (llvm-mc-15).

@@ -97,6 +97,15 @@ use lower_mem::{smem_groups, SmemShare};
 
 /// One code generator (lives on the compiler thread; its code is never freed, so a published
 /// block stays valid for the process).
+/// A compiled region: its code, the other addresses it may be entered at (its basic
+/// blocks'), the code's size in bytes and its symbol (`super::perf_map`).
+pub(super) struct Compiled {
+    pub(super) f: BlockFn,
+    pub(super) entries: Vec<u64>,
+    pub(super) size: usize,
+    pub(super) name: String,
+}
+
 pub(super) struct Compiler {
     module: JITModule,
     fctx: FunctionBuilderContext,
@@ -200,7 +209,7 @@ impl Compiler {
     /// region holding an `s_endpgm`, where the rows need not be current in the `Wave` at
     /// the exit (empty where something reads them after the region: `HSAEMU_JIT=verify`,
     /// `run_words`).
-    pub(super) fn compile(&mut self, r: &super::Request) -> Result<(BlockFn, Vec<u64>), String> {
+    pub(super) fn compile(&mut self, r: &super::Request) -> Result<Compiled, String> {
         let (region, start, wave32, variants, affine) =
             (&r.insts[..], r.start, r.wave32, r.variants, r.affine);
         let (ds_pred, ends) = (r.ds_pred.clone(), &r.ends);
@@ -214,7 +223,9 @@ impl Compiler {
         ctx.func.signature.params.push(AbiParam::new(types::I64));
         ctx.func.signature.returns.push(AbiParam::new(types::I32));
         self.count += 1;
-        let name = format!("region{}", self.count);
+        // Also the symbol a profiler shows (`super::perf_map`, and Cranelift's own perf map
+        // under `perf record`): the region's number, kernel, start and variant.
+        let name = format!("region{}:{}", self.count, super::region_label(r));
         ctx.func.name = UserFuncName::user(0, self.count as u32);
         let id = self
             .module
@@ -364,13 +375,16 @@ impl Compiler {
         let bytes = disasm
             .then(|| ctx.compiled_code().map(|c| c.code_buffer().to_vec()))
             .flatten();
+        let size = ctx
+            .compiled_code()
+            .map_or(0, |c| c.code_info().total_size as usize);
         self.module.clear_context(&mut ctx);
         self.module
             .finalize_definitions()
             .map_err(|e| e.to_string())?;
         let code = self.module.get_finalized_function(id);
         if let Some(bytes) = bytes {
-            let path = std::env::temp_dir().join(format!("hsaemu-jit-{name}.bin"));
+            let path = std::env::temp_dir().join(format!("hsaemu-jit-region{}.bin", self.count));
             match std::fs::write(&path, &bytes) {
                 Ok(()) => eprintln!(
                     "hsaemu-jit: {name} at {code:p}, {} bytes in {}",
@@ -383,10 +397,12 @@ impl Compiler {
         // SAFETY: `code` is the finalized function just defined with the signature of
         // `BlockFn` (three pointer arguments and a u64, returning a u32, the platform's C
         // calling convention, which is Cranelift's default for the host ISA).
-        Ok((
-            unsafe { std::mem::transmute::<*const u8, BlockFn>(code) },
+        Ok(Compiled {
+            f: unsafe { std::mem::transmute::<*const u8, BlockFn>(code) },
             entries,
-        ))
+            size,
+            name,
+        })
     }
 }
 

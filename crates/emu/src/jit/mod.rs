@@ -641,6 +641,8 @@ pub(crate) struct Block {
     home: Option<(Weak<Slots>, usize)>,
     /// Exits for want of the general variant (`Variants::Full`).
     misses: AtomicU32,
+    /// The variants it was compiled with.
+    variants: Variants,
     /// Whether it was compiled with lane-affine facts, and their misses.
     affine: bool,
     affine_misses: AtomicU32,
@@ -648,6 +650,8 @@ pub(crate) struct Block {
     ds_pred: DsPred,
     /// The rows live at each address it was compiled with (`Request::live`).
     live: Live,
+    /// Where it starts, as `Request::place`.
+    place: String,
 }
 
 impl Block {
@@ -727,57 +731,68 @@ impl Block {
                 u64::from(budget),
             )
         };
-        if ctx.missed != 0 {
-            self.missed();
-        }
-        if ctx.affine_missed != 0 {
-            self.affine_missed();
+        if ctx.affine_missed | ctx.missed != 0 {
+            if let Some((variants, affine)) =
+                self.count_exit(ctx.missed != 0, ctx.affine_missed != 0)
+            {
+                self.recompile(variants, affine);
+            }
         }
         (n, ctx.parked != 0)
     }
 
-    /// Counts an exit for want of the general variant; at [`MISS_LIMIT`], queues the region
-    /// again with both variants, to replace this block where it is published.
+    /// Counts a run that left for want of the general variant (`missed`) or because a
+    /// lane-affine fact did not hold (`affine_missed`); returns how to compile the region
+    /// again when the count reaches [`MISS_LIMIT`]: with both variants (and its facts) for
+    /// the general variant's misses, without facts (its variants kept: a partial EXEC then
+    /// still has its misses) for the facts'. A fact that does not hold in the full-EXEC
+    /// variant goes on in the general one, so in a region compiled without it the exit is
+    /// noted as both: it counts as the fact's miss alone. (Counted as both, such a region
+    /// was compiled again twice at its 64th run, with both variants and the facts that miss
+    /// and without facts, and the first replacement again when its facts missed: three
+    /// compiles where one does, which under load fell into the next dispatches.)
     #[cold]
-    fn missed(&'static self) {
-        if self.misses.fetch_add(1, Ordering::Relaxed) + 1 == MISS_LIMIT {
-            self.recompile(self.affine);
+    fn count_exit(&self, missed: bool, affine_missed: bool) -> Option<(Variants, bool)> {
+        let limit = |n: &AtomicU32| n.fetch_add(1, Ordering::Relaxed) + 1 == MISS_LIMIT;
+        if affine_missed {
+            if !limit(&self.affine_misses) {
+                return None;
+            }
+            if std::env::var_os("HSAEMU_JIT_DEBUG").is_some() {
+                eprintln!(
+                    "hsaemu-jit: region at {:#x}: {MISS_LIMIT} lane-affine misses, compiled again without",
+                    self.start
+                );
+            }
+            return Some((self.variants, false));
         }
+        (missed && limit(&self.misses)).then_some((Variants::Both, self.affine))
     }
 
-    /// Counts a lane-affine fact that did not hold; at [`MISS_LIMIT`], queues the region
-    /// again without facts (both variants), to replace this block where it is published.
-    #[cold]
-    fn affine_missed(&'static self) {
-        if self.affine_misses.fetch_add(1, Ordering::Relaxed) + 1 != MISS_LIMIT {
-            return;
-        }
-        if std::env::var_os("HSAEMU_JIT_DEBUG").is_some() {
-            eprintln!(
-                "hsaemu-jit: region at {:#x}: {MISS_LIMIT} lane-affine misses, compiled again without",
-                self.start
-            );
-        }
-        self.recompile(false);
-    }
-
-    /// Queues this region again with both variants (and lane-affine facts when `affine`), to
+    /// Queues this region again with `variants` (and lane-affine facts when `affine`), to
     /// replace this block where it is published.
-    fn recompile(&'static self, affine: bool) {
-        let (Some((slots, k)), Some(q)) = (
-            self.home
-                .as_ref()
-                .and_then(|(s, k)| Some((s.upgrade()?, *k))),
-            queue(),
-        ) else {
-            return;
-        };
-        let _ = q.send(Request {
+    fn recompile(&'static self, variants: Variants, affine: bool) {
+        if let (Some(r), Some(q)) = (self.replacement(variants, affine), queue()) {
+            let _ = q.send(r);
+        }
+    }
+
+    /// The request compiling this region again (`recompile`), its instructions marked
+    /// pending meanwhile (`Slots::pending`): the waves leaving where the facts missed start
+    /// there, and such a start made hot would be compiled on the same facts (and again
+    /// without) while the replacement is on its way.
+    fn replacement(&'static self, variants: Variants, affine: bool) -> Option<Request> {
+        let (slots, k) = self
+            .home
+            .as_ref()
+            .and_then(|(s, k)| Some((s.upgrade()?, *k)))?;
+        slots.set_pending(k, self.start, &self.insts, true);
+        Some(Request {
             insts: self.insts.clone(),
             ends: self.ends.clone(),
             start: self.start,
             wave32: self.wave32,
-            variants: Variants::Both,
+            variants,
             affine,
             ds_pred: if affine {
                 self.ds_pred.clone()
@@ -785,10 +800,11 @@ impl Block {
                 DsPred::new()
             },
             live: self.live.clone(),
+            place: self.place.clone(),
             home: self.home.clone(),
             replaces: Some(self),
             reply: Reply::Publish(slots, k),
-        });
+        })
     }
 }
 
@@ -846,10 +862,21 @@ impl Slots {
     /// Publishes `b`, compiled for the start at dword `k`, there and at its other entries
     /// that have no block yet (a wave the budget stopped inside a loop resumes at one of
     /// its basic blocks: entering the region there, it is not compiled again from there).
+    /// A recompiled block (`replaces`) takes the place of the one it replaces, and only
+    /// while that one is still there: a block compiled again twice (its general variant's
+    /// misses, then its facts') is replaced once, by the first to come, which later misses
+    /// of its own replace in turn.
     fn publish(&self, k: usize, b: &'static Block, replaces: Option<&'static Block>) {
         let p = std::ptr::from_ref(b).cast_mut();
         let old = replaces.map_or(std::ptr::null_mut(), |o| std::ptr::from_ref(o).cast_mut());
-        self.blocks[k].store(p, Ordering::Release);
+        if old.is_null() {
+            self.blocks[k].store(p, Ordering::Release);
+        } else if self.blocks[k]
+            .compare_exchange(old, p, Ordering::Release, Ordering::Relaxed)
+            .is_err()
+        {
+            return;
+        }
         for (pc, _, _) in &b.insts {
             if let Some(f) = index_at(k, b.start, *pc).and_then(|j| self.inside.get(j)) {
                 f.store(true, Ordering::Relaxed);
@@ -1063,8 +1090,11 @@ struct Request {
     ds_pred: DsPred,
     /// The rows live at each address (DS load rows dead after a run are not stored).
     live: Live,
+    /// Where the region starts, for the profiler's name of its code (`region_label`): the
+    /// kernel's symbol and the offset in it (`matmul_tiled+0x1a4`), or the address.
+    place: String,
     home: Option<(Weak<Slots>, usize)>,
-    /// The block this one replaces where it is published (a recompile with both variants).
+    /// The block this one replaces where it is published (a recompile after misses).
     replaces: Option<&'static Block>,
     reply: Reply,
 }
@@ -1096,7 +1126,9 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
             for r in rx {
                 let t = thread_cpu_nanos();
                 let compiled = c.compile(&r);
-                if let Reply::Publish(slots, k) = &r.reply {
+                // A compiled region's starts stop waiting once it is published (below): in
+                // between, a start made hot would be compiled on its own.
+                if let (Reply::Publish(slots, k), Err(_)) = (&r.reply, &compiled) {
                     slots.set_pending(*k, r.start, &r.insts, false);
                 }
                 if let (Err(e), true) = (&compiled, std::env::var_os("HSAEMU_JIT_DEBUG").is_some())
@@ -1109,7 +1141,9 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                     let e: String = e.chars().take(600).collect();
                     eprintln!("hsaemu-jit: block at `{first}` not compiled: {e}");
                 }
-                let block = compiled.ok().map(|(f, entries)| {
+                let block = compiled.ok().map(|c| {
+                    perf_map(c.f as usize, c.size, &c.name);
+                    let (f, entries) = (c.f, c.entries);
                     let b: &'static Block = Box::leak(Box::new(Block {
                         f,
                         n: r.insts.len() as u32,
@@ -1131,10 +1165,12 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                         entries,
                         home: r.home,
                         misses: AtomicU32::new(0),
+                        variants: r.variants,
                         affine: r.affine,
                         affine_misses: AtomicU32::new(0),
                         ds_pred: r.ds_pred,
                         live: r.live,
+                        place: r.place,
                     }));
                     b
                 });
@@ -1152,6 +1188,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                     Reply::Publish(slots, k) => {
                         if let Some(b) = block {
                             slots.publish(k, b, r.replaces);
+                            slots.set_pending(k, b.start, &b.insts, false);
                         }
                     }
                     Reply::Wait(tx) => {
@@ -1162,6 +1199,60 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
         })
         .ok()?;
     ok_rx.recv().ok()?.then_some(tx)
+}
+
+/// The name a profiler shows for a region's code (after `regionN:`, `lower.rs`): where it
+/// starts (`Request::place`), its variants (`both`, `general`, `full`), `facts` when
+/// compiled on lane-affine facts (with `dsN`: N DS address shapes predicted), and `again`
+/// when it replaces a block (a recompile after misses).
+fn region_label(r: &Request) -> String {
+    let variants = match r.variants {
+        Variants::Both => "both",
+        Variants::General => "general",
+        Variants::Full => "full",
+    };
+    let mut label = format!("{}:{variants}", r.place);
+    if r.affine {
+        label.push_str(":facts");
+        if !r.ds_pred.is_empty() {
+            label.push_str(&format!(":ds{}", r.ds_pred.len()));
+        }
+    }
+    if r.replaces.is_some() {
+        label.push_str(":again");
+    }
+    label
+}
+
+/// Whether `HSAEMU_JIT_PERFMAP=1` asks for the perf map (`perf_map`).
+fn perf_map_on() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var("HSAEMU_JIT_PERFMAP").is_ok_and(|v| v.trim() == "1"))
+}
+
+/// With `HSAEMU_JIT_PERFMAP=1`, appends a line `START SIZE NAME` (hexadecimal) for a
+/// compiled region's code to `/tmp/perf-<pid>.map`, where `perf report` looks up the
+/// symbols of JIT code (docs/debugging.md). Under `perf record`, which sets
+/// `PERF_BUILDID_DIR`, Cranelift writes the same lines itself, so they are not written
+/// twice. Best effort: a profiling aid, which must not fail a dispatch.
+fn perf_map(start: usize, size: usize, name: &str) {
+    if !perf_map_on() || std::env::var_os("PERF_BUILDID_DIR").is_some() {
+        return;
+    }
+    use std::io::Write;
+    let path = perf_map_path_of(std::process::id());
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path);
+    if let Err(e) = file.and_then(|mut f| writeln!(f, "{start:x} {size:x} {name}")) {
+        eprintln!("hsaemu-jit: cannot write {}: {e}", path.display());
+    }
+}
+
+/// The perf map of process `pid` (perf's convention: `/tmp/perf-<pid>.map`).
+pub fn perf_map_path_of(pid: u32) -> std::path::PathBuf {
+    std::path::PathBuf::from(format!("/tmp/perf-{pid}.map"))
 }
 
 /// The calling thread's CPU time in nanoseconds (what compiling costs the process, also
@@ -1237,7 +1328,7 @@ fn compile_insts(
     compile_ending(
         insts,
         (Vec::new(), Live::new()),
-        pc,
+        (pc, format!("{pc:#x}")),
         wave32,
         variants,
         home,
@@ -1246,11 +1337,12 @@ fn compile_insts(
 }
 
 /// [`compile_insts`], with the rows left pending at exits to the `s_endpgm`s at `ends.0`
-/// and DS load rows dead after a run (`ends.1`, [`Live`]) not stored.
+/// and DS load rows dead after a run (`ends.1`, [`Live`]) not stored. `pc` is where it is
+/// entered, `place` the profiler's name for it (`Request::place`).
 fn compile_ending(
     insts: Vec<(u64, Inst, Lower)>,
     (ends, live): (Vec<u64>, Live),
-    pc: u64,
+    (pc, place): (u64, String),
     wave32: bool,
     variants: Variants,
     home: Option<(Weak<Slots>, usize)>,
@@ -1270,6 +1362,7 @@ fn compile_ending(
             affine: affine_on(),
             ds_pred,
             live,
+            place,
             home,
             replaces: None,
             reply: Reply::Wait(tx),
@@ -1278,13 +1371,17 @@ fn compile_ending(
     rx.recv().ok().flatten()
 }
 
+/// How a profiler names an address of a program (`Request::place`).
+pub(crate) type Place<'a> = &'a dyn Fn(u64) -> String;
+
 /// The run loop's hook at a block start `k` without a compiled block: counts it and, when
 /// it is hot, compiles it (in the background, or now in `sync`/`verify` mode, returning it).
-/// `w`: the wave at `pc` (its EXEC, and its rows for `ds_pred`).
+/// `w`: the wave at `pc` (its EXEC, and its rows for `ds_pred`); `place`: how a profiler
+/// names an address (`Request::place`).
 pub(crate) fn on_start(
     slots: &Arc<Slots>,
     k: usize,
-    fetch: &dyn Fn(u64) -> Option<Inst>,
+    (fetch, place): (&dyn Fn(u64) -> Option<Inst>, Place),
     pc: u64,
     w: &Wave,
 ) -> Option<&'static Block> {
@@ -1315,7 +1412,8 @@ pub(crate) fn on_start(
         live_from(fetch, pc)
     };
     if sync {
-        let b = compile_ending(insts, (ends, live), pc, wave32, variants, home, pred)?;
+        let at = (pc, place(pc));
+        let b = compile_ending(insts, (ends, live), at, wave32, variants, home, pred)?;
         slots.publish(k, b, None);
         return Some(b);
     }
@@ -1331,6 +1429,7 @@ pub(crate) fn on_start(
                 affine: affine_on(),
                 ds_pred: pred,
                 live,
+                place: place(pc),
                 home,
                 replaces: None,
                 reply: Reply::Publish(slots.clone(), k),
@@ -1562,7 +1661,7 @@ mod tests {
         compile_ending(
             region,
             (ends, Live::new()),
-            0,
+            (0, "0x0".into()),
             false,
             Variants::Both,
             None,
@@ -1907,6 +2006,84 @@ mod tests {
         });
     }
 
+    /// A run of a full-EXEC-only region that left because a fact did not hold is noted as
+    /// a miss of the general variant too (the fact's miss goes on there); it counts as the
+    /// fact's alone, so at `MISS_LIMIT` the region is compiled again once, without facts and
+    /// with its variants, not also with both variants and the facts that miss. A miss of
+    /// the general variant alone asks for both variants, with the facts.
+    #[test]
+    fn a_facts_miss_asks_for_one_compile_without_facts() {
+        let gen = Gen::Gfx90a;
+        // llvm-mc-15 -mcpu=gfx90a: v_add_u32 v2, s2, v0; v_add_u32 v3, s3, v2;
+        // v_mov_b32 v4, v3; s_endpgm.
+        let words = [0x6804_0002u32, 0x6806_0403, 0x7e08_0303, 0xbf81_0000];
+        let insts = decoded(gen, &words);
+        let (_, b) = full_only(&insts, words.len());
+        let (_, c) = full_only(&insts, words.len());
+        assert_eq!((b.variants, c.variants), (Variants::Full, Variants::Full));
+        for k in 1..=MISS_LIMIT {
+            let want = (k == MISS_LIMIT).then_some((Variants::Full, false));
+            assert_eq!(b.count_exit(true, true), want, "facts' miss {k}");
+            let want = (k == MISS_LIMIT).then_some((Variants::Both, c.affine));
+            assert_eq!(
+                c.count_exit(true, false),
+                want,
+                "general variant's miss {k}"
+            );
+        }
+        assert_eq!(b.misses.load(Ordering::Relaxed), 0);
+        assert_eq!(c.affine_misses.load(Ordering::Relaxed), 0);
+        // Past the limit nothing more is asked.
+        assert_eq!(b.count_exit(true, true), None);
+        assert_eq!(c.count_exit(true, false), None);
+    }
+
+    /// While a region is compiled again, the starts among its instructions wait (as while
+    /// it was compiled first): a wave leaving it where its facts missed does not get that
+    /// start compiled on the same facts meanwhile. The compiler thread clears the marks.
+    #[test]
+    fn starts_inside_a_region_compiled_again_wait() {
+        let gen = Gen::Gfx90a;
+        // v_add_u32 v2, s2, v0; v_add_u32 v3, s3, v2; v_mov_b32 v4, v3; s_endpgm.
+        let words = [0x6804_0002u32, 0x6806_0403, 0x7e08_0303, 0xbf81_0000];
+        let insts = decoded(gen, &words);
+        let (slots, b) = full_only(&insts, words.len());
+        let r = b
+            .replacement(Variants::Full, false)
+            .expect("its home is live");
+        assert!((0..3).all(|j| slots.pending[j].load(Ordering::Relaxed)));
+        assert!(
+            !slots.pending[3].load(Ordering::Relaxed),
+            "s_endpgm is not in it"
+        );
+        // The second instruction, inside the region, hot meanwhile: not sent.
+        let hot = THRESHOLD * INSIDE_FACTOR + 1;
+        assert!((0..hot).all(|_| !slots.hit(1, THRESHOLD)));
+        assert!(r.replaces.is_some_and(|o| std::ptr::eq(o, b)));
+        assert_eq!((r.variants, r.affine), (Variants::Full, false));
+    }
+
+    /// A recompiled block replaces the block it was compiled from only while that one is
+    /// still published at its start: a second replacement of the same block (its facts'
+    /// misses after its general variant's) does not undo the first.
+    #[test]
+    fn a_block_is_replaced_once() {
+        let gen = Gen::Gfx90a;
+        // v_add_u32 v2, s2, v0; v_add_u32 v3, s3, v2; v_mov_b32 v4, v3; s_endpgm.
+        let words = [0x6804_0002u32, 0x6806_0403, 0x7e08_0303, 0xbf81_0000];
+        let insts = decoded(gen, &words);
+        let (slots, old) = full_only(&insts, words.len());
+        let (_, first) = full_only(&insts, words.len());
+        let (_, second) = full_only(&insts, words.len());
+        slots.publish(0, first, Some(old));
+        assert!(std::ptr::eq(slots.block(0).expect("published"), first));
+        slots.publish(0, second, Some(old));
+        assert!(std::ptr::eq(slots.block(0).expect("published"), first));
+        // A replacement of the published block takes its place.
+        slots.publish(0, second, Some(first));
+        assert!(std::ptr::eq(slots.block(0).expect("published"), second));
+    }
+
     /// A region whose lane-affine facts do not hold (the ID row is not `base + lane`) runs
     /// nothing of its planned first block (no general variant: it leaves as over budget),
     /// counts an affine miss each time, and at `MISS_LIMIT` is compiled again without facts.
@@ -1943,6 +2120,7 @@ mod tests {
             assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok((0, false)));
             let again = recompiled(&slots, b);
             assert!(!again.affine, "compiled again without facts");
+            assert_eq!(again.variants, Variants::Full, "with its variants");
             w.pc = 0;
             assert_eq!(run(again, &mut w, 100, &fetch, env, true), Ok((3, false)));
             assert_eq!((w.v[4][8], w.v[4][9], w.v[4][10]), (123, 110, 125));
