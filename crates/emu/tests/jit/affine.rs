@@ -7,7 +7,7 @@
 //! also checks the compiled run against the interpreter bit for bit).
 
 use super::{assemble, v_add_u32, v_addc_u32};
-use hsaemu_emu::{jit, run_words, Gen, WaveRegs};
+use hsaemu_emu::{jit, run_words, run_words_mem, FaultKind, Gen, WaveRegs};
 
 /// The scalar inputs and the ID rows of one case.
 #[derive(Clone, Copy, Debug)]
@@ -58,6 +58,17 @@ fn cases() -> Vec<Case> {
         Case {
             base: 0xffff_fff0,
             s2: 0,
+            s4: 0,
+            s11: u32::MAX,
+            ..c
+        },
+        // The ID row wraps across the lanes and the lanes before the wrap carry, those
+        // after it not, while lane 0's sum plus the row's span (what the last lane would
+        // add without the wrap) carries as lane 0's does: only the row's own wrap test
+        // sees it.
+        Case {
+            base: 0xffff_fff0,
+            s2: 0x20,
             s4: 0,
             s11: u32::MAX,
             ..c
@@ -298,6 +309,56 @@ fn check_handed_over(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     }
 }
 
+/// A GLOBAL load whose address row is a fact of stride 4 made by a shift, which tests
+/// nothing (`v0 << 2`): the access's own test that the row does not wrap across the lanes
+/// must run (the carry tests that make it needless elsewhere, `unwrapped`, did not). A loop
+/// of two passes, so the load's window holds the buffer in the second: the first from `v0`
+/// = 0x100 + lane, the second from 0x3fff_fff8 + lane, whose lanes from 8 on wrap to offset
+/// 0, 4 GiB below lane 0's address (the buffer's start both times), where nothing is mapped:
+/// the interpreter's fault there, not the buffer's next words.
+fn check_wrapping_address_row(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let what = format!("{mcpu}{attr} (wrapping address row)");
+    let add = v_add_u32(mcpu.starts_with("gfx10"));
+    // The branch goes back 10 dwords from the one after it, to the shift.
+    let text = format!(
+        "s_mov_b32 s6, 2
+         v_lshlrev_b32 v2, 2, v0
+         v_mov_b32 v4, s2
+         {add} v5, s3, v0
+         global_load_dword v3, v2, s[0:1]
+         s_sub_u32 s6, s6, 1
+         s_mov_b64 s[0:1], s[10:11]
+         v_mov_b32 v0, v8
+         s_cmp_lg_u32 s6, 0
+         s_cbranch_scc1 -10
+         s_endpgm
+"
+    );
+    let words = assemble(mcpu, attr, &text);
+    let (first, second) = (0x100u32, 0x3fff_fff8u32);
+    let mut global: Vec<u8> = (0..64u32)
+        .flat_map(|k| (0x7000 + k).to_le_bytes())
+        .collect();
+    let at = global.as_ptr() as u64;
+    let mut r = WaveRegs::new(gen);
+    r.set_exec(if lanes == 32 { 0xffff_ffff } else { u64::MAX });
+    for l in 0..64 {
+        r.v[0][l] = first + l as u32;
+        r.v[1][l] = 0;
+        r.v[8][l] = second.wrapping_add(l as u32);
+    }
+    // Lane 0's address is the buffer's start in both passes.
+    let (s0, s10) = (at - u64::from(first << 2), at - u64::from(second << 2));
+    (r.s[0], r.s[1]) = (s0 as u32, (s0 >> 32) as u32);
+    (r.s[10], r.s[11]) = (s10 as u32, (s10 >> 32) as u32);
+    let e = run_words_mem(gen, &words, &mut r, &mut [], &mut global)
+        .expect_err("lanes 8 on are not mapped in the second pass");
+    assert!(
+        matches!(e, FaultKind::MemoryViolation { address, write: false, .. } if address == s10),
+        "{what}: not the interpreter's fault at lane 8's address {s10:#x}: {e:?}"
+    );
+}
+
 /// Part of the one test (the assembler's files and the tier's counters are per process).
 pub(crate) fn lane_affine_address_arithmetic_matches_the_definitions() {
     check(Gen::Gfx90a, "gfx90a", "", 64);
@@ -305,6 +366,8 @@ pub(crate) fn lane_affine_address_arithmetic_matches_the_definitions() {
     check(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64);
     check_handed_over(Gen::Gfx90a, "gfx90a", "", 64);
     check_handed_over(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
+    check_wrapping_address_row(Gen::Gfx90a, "gfx90a", "", 64);
+    check_wrapping_address_row(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
 }
 
 /// Fresh waves (`Wave::id_rows`): a region entered at the kernel's first instruction on a
