@@ -925,15 +925,14 @@ impl Gen<'_> {
                     self.unwrapped.insert((y, s));
                     self.unwrapped.insert((base, s));
                 }
-                // The carry-out: every lane's or none (under a full EXEC).
-                let c = self.b.ins().icmp_imm(IntCC::NotEqual, c0, 0);
-                let lanes_mask = self.wave_lanes() as i64;
-                let all = self.b.ins().iconst(types::I64, lanes_mask);
-                let zero = self.b.ins().iconst(types::I64, 0);
-                let co = self.b.ins().select(c, all, zero);
+                // The carry-out: every lane's or none (under a full EXEC). `c0` is 0 or 1
+                // (the sum is below 2^33), so its negation is the mask: all bits or none
+                // (wave32's SGPR takes the low half), one instruction where a compare and a
+                // select of two constants were five.
+                let co = self.b.ins().ineg(c0);
                 self.merge_mask(i.sdst, co);
                 if let Some(d) = carry_pair(i) {
-                    let c = self.b.ins().uextend(types::I32, c);
+                    let c = self.b.ins().ireduce(types::I32, c0);
                     self.cfacts.insert(d, c);
                 }
             }

@@ -95,10 +95,12 @@ fn cases() -> Vec<Case> {
 fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let what = format!("{mcpu}{attr}");
     let w32 = lanes == 32;
-    let (vcc, s8, s12, s14, s18) = if w32 {
-        ("vcc_lo", "s8", "s12", "s14", "s18")
+    let (vcc, s8, s12, s14, s18, s20) = if w32 {
+        ("vcc_lo", "s8", "s12", "s14", "s18", "s20")
     } else {
-        ("vcc", "s[8:9]", "s[12:13]", "s[14:15]", "s[18:19]")
+        (
+            "vcc", "s[8:9]", "s[12:13]", "s[14:15]", "s[18:19]", "s[20:21]",
+        )
     };
     let gfx10 = mcpu.starts_with("gfx10");
     let (addc, add) = (v_addc_u32(gfx10), v_add_u32(gfx10));
@@ -116,6 +118,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
          v_add3_u32 v11, v0, s2, v10
          v_cmp_lt_u32_e64 {s14}, v8, s16
          v_cmp_ge_u32_e64 {s18}, v11, s17
+         v_add_co_u32 v12, {s20}, s2, v8
          s_endpgm
 "
     );
@@ -135,7 +138,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         for l in 0..64 {
             r.v[0][l] = v0(l);
             r.v[1][l] = case.hi;
-            for row in 2..12 {
+            for row in 2..13 {
                 r.v[row][l] = 0x5555_0000 | l as u32;
             }
         }
@@ -154,7 +157,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             .wrapping_add(case.s2)
             .wrapping_add(case.s10)
             .wrapping_add(47);
-        for k in [8, 9, 12, 13, 14, 15, 18, 19, 106, 107] {
+        for k in [8, 9, 12, 13, 14, 15, 18, 19, 20, 21, 106, 107] {
             r.s[k] = 0xdead_0000 | k as u32;
         }
         r.s[10] = case.s10;
@@ -171,6 +174,8 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             );
         }
         let (mut gt, mut ov, mut le, mut lt, mut ge) = (0u64, 0u64, 0u64, 0u64, 0u64);
+        // The last add's carry-out (nothing overwrites it).
+        let mut co = 0u64;
         for l in 0..lanes {
             let (x, h) = (v0(l), case.hi);
             let (lo, c) = case.s2.overflowing_add(x);
@@ -182,6 +187,8 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             let v9 = v8 << 3;
             let v10 = (x << 2).wrapping_add(case.s10);
             let v11 = x.wrapping_add(case.s2).wrapping_add(v10);
+            let (v12, c12) = case.s2.overflowing_add(v8);
+            co |= u64::from(c12) << l;
             let want = [
                 (2, lo),
                 (3, hi),
@@ -193,6 +200,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
                 (9, v9),
                 (10, v10),
                 (11, v11),
+                (12, v12),
             ];
             for (row, v) in want {
                 assert_eq!(r.v[row][l], v, "{what} {case:?}: v{row} lane {l}");
@@ -203,7 +211,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             lt |= u64::from(v8 < old.s[16]) << l;
             ge |= u64::from(v11 >= old.s[17]) << l;
         }
-        for (sd, bits) in [(106, gt), (8, ov), (12, le), (14, lt), (18, ge)] {
+        for (sd, bits) in [(106, gt), (8, ov), (12, le), (14, lt), (18, ge), (20, co)] {
             let old_mask = u64::from(old.s[sd]) | u64::from(old.s[sd + 1]) << 32;
             // In wave32 the pair's second SGPR keeps its value.
             let want = bits & lane_bits | old_mask & !lane_bits;
