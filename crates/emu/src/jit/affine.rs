@@ -904,30 +904,35 @@ impl Gen<'_> {
                 let c0 = self.b.ins().ushr_imm(sum, 32);
                 if s != 0 {
                     // Every lane carries alike when the row does not wrap across the lanes
-                    // and the first and last lane do.
-                    let yl = self.b.ins().iadd_imm(y0, s * (lanes - 1));
-                    let wraps =
-                        self.b
-                            .ins()
-                            .icmp_imm(IntCC::UnsignedGreaterThan, yl, i64::from(u32::MAX));
-                    let last = self.b.ins().iadd(x, yl);
-                    let cl = self.b.ins().ushr_imm(last, 32);
-                    let differ = self.b.ins().icmp(IntCC::NotEqual, c0, cl);
-                    let bad = self.b.ins().bor(wraps, differ);
+                    // and the first and last lane do: the first and last lane's sums (below
+                    // 2^34) agree above bit 31, and the row's last lane is below 2^32 (its
+                    // test once per basic block, `unwrapped`). One compare of their OR.
+                    let last = self.b.ins().iadd_imm(sum, s * (lanes - 1));
+                    let spread = self.b.ins().bxor(sum, last);
+                    let spread = self.or_wraps(y, y0, s, spread);
+                    let bad = self.b.ins().icmp_imm(
+                        IntCC::UnsignedGreaterThan,
+                        spread,
+                        i64::from(u32::MAX),
+                    );
                     self.affine_exit_if(bad, pc);
                 }
                 self.count_lanes();
                 let base = self.b.ins().ireduce(types::I32, sum);
                 self.write_affine(dst, base, s);
-                // The carry-out: every lane's or none (under a full EXEC).
-                let c = self.b.ins().icmp_imm(IntCC::NotEqual, c0, 0);
-                let lanes_mask = self.wave_lanes() as i64;
-                let all = self.b.ins().iconst(types::I64, lanes_mask);
-                let zero = self.b.ins().iconst(types::I64, 0);
-                let co = self.b.ins().select(c, all, zero);
+                if s != 0 {
+                    // Every lane's sum carries alike, so its low halves do not wrap either.
+                    self.unwrapped.insert((y, s));
+                    self.unwrapped.insert((base, s));
+                }
+                // The carry-out: every lane's or none (under a full EXEC). `c0` is 0 or 1
+                // (the sum is below 2^33), so its negation is the mask: all bits or none
+                // (wave32's SGPR takes the low half), one instruction where a compare and a
+                // select of two constants were five.
+                let co = self.b.ins().ineg(c0);
                 self.merge_mask(i.sdst, co);
                 if let Some(d) = carry_pair(i) {
-                    let c = self.b.ins().uextend(types::I32, c);
+                    let c = self.b.ins().ireduce(types::I32, c0);
                     self.cfacts.insert(d, c);
                 }
             }
@@ -949,26 +954,24 @@ impl Gen<'_> {
                 let z = self.pair64(lo, hi);
                 let a = self.b.ins().iadd(p, z);
                 let o0 = self.b.ins().icmp(IntCC::UnsignedLessThan, a, z);
+                let nlo = self.b.ins().ireduce(types::I32, a);
                 if s != 0 {
-                    let a_lo = self.b.ins().ireduce(types::I32, a);
-                    let a_lo = self.b.ins().uextend(types::I64, a_lo);
+                    // Neither the source's nor the result's low halves wrap across the
+                    // lanes: both last lanes (the source's unless tested) below 2^32.
+                    let a_lo = self.b.ins().uextend(types::I64, nlo);
                     let last = self.b.ins().iadd_imm(a_lo, s * (lanes - 1));
-                    let zl = self.b.ins().uextend(types::I64, lo);
-                    let zl = self.b.ins().iadd_imm(zl, s * (lanes - 1));
+                    let z0 = self.b.ins().uextend(types::I64, lo);
+                    let last = self.or_wraps(lo, z0, s, last);
                     let bad = self.b.ins().icmp_imm(
                         IntCC::UnsignedGreaterThan,
                         last,
                         i64::from(u32::MAX),
                     );
-                    let wraps =
-                        self.b
-                            .ins()
-                            .icmp_imm(IntCC::UnsignedGreaterThan, zl, i64::from(u32::MAX));
-                    let bad = self.b.ins().bor(bad, wraps);
                     self.affine_exit_if(bad, pc);
+                    self.unwrapped.insert((lo, s));
+                    self.unwrapped.insert((nlo, s));
                 }
                 self.count_lanes();
-                let nlo = self.b.ins().ireduce(types::I32, a);
                 let nhi = self.b.ins().ushr_imm(a, 32);
                 let nhi = self.b.ins().ireduce(types::I32, nhi);
                 self.write_affine(dst, nlo, s);
@@ -988,18 +991,18 @@ impl Gen<'_> {
                 let k = i64::from(k);
                 if s != 0 {
                     // The same bits move into every high half when the row does not wrap
-                    // and its first and last lane's top `k` bits agree.
+                    // and its first and last lane's top `k` bits agree: their XOR below
+                    // 2^(32 − k) (a last lane past 2^32 differs from the first above bit 31).
                     let y0 = self.b.ins().uextend(types::I64, lo);
                     let yl = self.b.ins().iadd_imm(y0, s * (lanes - 1));
-                    let wraps =
-                        self.b
-                            .ins()
-                            .icmp_imm(IntCC::UnsignedGreaterThan, yl, i64::from(u32::MAX));
-                    let t0 = self.b.ins().ushr_imm(y0, 32 - k);
-                    let tl = self.b.ins().ushr_imm(yl, 32 - k);
-                    let differ = self.b.ins().icmp(IntCC::NotEqual, t0, tl);
-                    let bad = self.b.ins().bor(wraps, differ);
+                    let spread = self.b.ins().bxor(y0, yl);
+                    let bad = self.b.ins().icmp_imm(
+                        IntCC::UnsignedGreaterThan,
+                        spread,
+                        (1i64 << (32 - k)) - 1,
+                    );
                     self.affine_exit_if(bad, pc);
+                    self.unwrapped.insert((lo, s));
                 }
                 self.count_lanes();
                 let nlo = self.b.ins().ishl_imm(lo, k);
@@ -1008,9 +1011,27 @@ impl Gen<'_> {
                 let nhi = self.b.ins().bor(h, top);
                 self.write_affine(dst, nlo, s << k);
                 self.write_affine(dst + 1, nhi, 0);
+                if s != 0 {
+                    // The lanes' top `k` bits agree: what is left of them below does not
+                    // wrap, shifted neither.
+                    self.unwrapped.insert((nlo, s << k));
+                }
             }
         }
         true
+    }
+
+    /// `bits` ORed with the last lane of the row whose fact is `(y, s)` (`y0` its base as an
+    /// `i64`), which is past `u32::MAX` when the row wraps across the lanes; `bits` alone
+    /// when the basic block tested that row already (`unwrapped`: the caller exits on the
+    /// test before anything after it runs).
+    fn or_wraps(&mut self, y: Value, y0: Value, s: i64, bits: Value) -> Value {
+        if self.unwrapped.contains(&(y, s)) {
+            return bits;
+        }
+        let lanes = 4 * self.groups as i64;
+        let yl = self.b.ins().iadd_imm(y0, s * (lanes - 1));
+        self.b.ins().bor(bits, yl)
     }
 
     /// `hi:lo` as an `i64`.
@@ -1074,7 +1095,13 @@ impl Gen<'_> {
             (b, a)
         };
         let lanes = 4 * self.groups as i64;
-        if s != 0 {
+        // The row's fact (its low half's), to skip a test the basic block made (`unwrapped`).
+        let row = if a.1 != 0 { i.src[0] } else { i.src[1] };
+        let tested = row >= VGPR
+            && self
+                .fact(reg_index(row))
+                .is_some_and(|f| f.1 == s && self.unwrapped.contains(&f));
+        if s != 0 && !tested {
             // The low halves must not wrap across the lanes (a 32-bit row: the row).
             let lo = self.b.ins().ireduce(types::I32, v0);
             let lo = self.b.ins().uextend(types::I64, lo);

@@ -202,6 +202,56 @@ pub(in crate::jit) fn smem_groups<'a>(
     out
 }
 
+/// GLOBAL/FLAT dword loads of one VGPR whose row a later instruction of their basic block
+/// (`bbs`: each one's region indices) reads with nothing between that may call or leave for
+/// the interpreter (only ALU instructions and waits): their groups reach the code after them
+/// as values, parameters of the access's join, where they were stored into the `Wave` and
+/// loaded again. Only then: a value held across a call is spilled, and the spill costs what
+/// the reload saves. (Byte and short loads too cost gfx90a's histogram about 1 % in the
+/// bench, within its noise; left out.)
+pub(in crate::jit) fn kept_loads<'a>(
+    region: &[(u64, Inst, Lower)],
+    bbs: impl Iterator<Item = &'a [usize]>,
+) -> std::collections::HashSet<u64> {
+    let mut out = std::collections::HashSet::new();
+    for insts in bbs {
+        for (n, &k) in insts.iter().enumerate() {
+            let (pc, i, l) = &region[k];
+            let load = *l == Lower::Mem
+                && matches!(i.fmt, Fmt::Global | Fmt::Flat)
+                && i.mem.kind == Kind::Load
+                && i.mem.count == 1
+                && i.mem.bytes == 4
+                && (VGPR..VGPR + 256).contains(&i.dst);
+            if !load {
+                continue;
+            }
+            let row = reg_index(i.dst);
+            for &j in &insts[n + 1..] {
+                let (_, u, ul) = &region[j];
+                // A 64-bit source may start one row below.
+                let reads = u
+                    .src
+                    .iter()
+                    .any(|&c| c >= VGPR && (reg_index(c) == row || reg_index(c) + 1 == row));
+                let alu = matches!(
+                    ul,
+                    Lower::VAlu(_) | Lower::VCmp | Lower::SAlu(_) | Lower::Nop
+                );
+                let wait =
+                    *ul == Lower::Step && matches!(u.op, Op::S_WAITCNT | Op::S_WAITCNT_VSCNT);
+                if reads && alu {
+                    out.insert(*pc);
+                }
+                if reads || !(alu || wait) || alu && u.dst >= VGPR && reg_index(u.dst) == row {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
 /// A field of window `slot`, as an offset from `CallCtx::windows`.
 const fn win(slot: usize, field: usize) -> i32 {
     (slot * std::mem::size_of::<Window>() + field) as i32
@@ -416,7 +466,8 @@ impl Gen<'_> {
     fn mem_slow_path(&mut self, slow: Block, done: Block, pc: u64, i: &Inst) {
         self.enter(slow);
         self.call_path(pc, i, Lower::Mem);
-        self.b.ins().jump(done, &[]);
+        let args = self.done_args();
+        self.b.ins().jump(done, &args);
     }
 
     /// `s_load_dword*` and `s_buffer_load_dword*` (`exec::smem`).
@@ -635,6 +686,13 @@ impl Gen<'_> {
             self.b.create_block(),
             self.b.create_block(),
         );
+        // A row read soon after (`kept_loads`): its groups reach `done` as values.
+        self.kept_row = (!store && count == 1 && self.kept.contains(&pc)).then_some(rows[0]);
+        if self.kept_row.is_some() {
+            for _ in 0..self.groups {
+                self.b.append_block_param(done, types::I32X4);
+            }
+        }
         if count == 1 && dwords {
             let slot = self.slot(pc);
             self.consecutive(slot, i, full, rows[0], store, done);
@@ -746,7 +804,34 @@ impl Gen<'_> {
         self.vmem_finish(store, done);
         self.mem_slow_path(slow, done, pc, i);
         self.enter(done);
+        if let Some(row) = self.kept_row.take() {
+            let vals = self.b.block_params(done).to_vec();
+            for (g, x) in vals.into_iter().enumerate() {
+                self.vcache.insert((row, g), x);
+            }
+        }
         true
+    }
+
+    /// The arguments of a jump to a GLOBAL/FLAT access's join: the kept row's groups
+    /// (`kept_row`) as this path leaves them, the values it wrote, else the `Wave`'s (a
+    /// call wrote them there; a pending row's fact is no longer the row).
+    fn done_args(&mut self) -> Vec<BlockArg> {
+        let Some(row) = self.kept_row else {
+            return Vec::new();
+        };
+        (0..self.groups)
+            .map(|g| {
+                let x = match self.vcache.get(&(row, g)) {
+                    Some(&x) => x,
+                    None => self
+                        .b
+                        .ins()
+                        .load(types::I32X4, mf(), self.v, Self::row_offset(row, g)),
+                };
+                BlockArg::Value(x)
+            })
+            .collect()
     }
 
     /// The whole wave at consecutive dwords (`V = V0 + 4·lane`, no 32-bit wrap, and for a
@@ -767,6 +852,16 @@ impl Gen<'_> {
         let n = 4 * self.groups;
         let addr_row = reg_index(i.src[0]);
         let sgpr_base = i.fmt == Fmt::Global && i.src[2] != 0x7f;
+        // A store's data groups the block holds (computed just before, as vector add's sum)
+        // are stored from there: the test below branches to the access without a call, so
+        // they stay in registers, where loading them again cost a load each.
+        let held: Vec<(usize, Value)> = if store {
+            (0..self.groups)
+                .filter_map(|g| self.vcache.get(&(row, g)).map(|&x| (g, x)))
+                .collect()
+        } else {
+            Vec::new()
+        };
         // Address rows known to be `V0 + 4·lane` with one high half (lane-affine facts,
         // `affine.rs`) need no test of their lanes.
         let hi_fact = match self.fact((addr_row + 1) % VREGS) {
@@ -795,18 +890,23 @@ impl Gen<'_> {
                 self.consecutive_rows(addr_row, sgpr_base)
             }
         };
-        let no_wrap = self.b.ins().icmp_imm(
-            IntCC::UnsignedLessThanOrEqual,
-            v0,
-            i64::from(u32::MAX - 4 * (n as u32 - 1)),
-        );
+        // A fact's row the basic block tested not to wrap (`affine.rs`'s carry tests) needs
+        // no test here.
+        let unwrapped = self.fact(addr_row) == Some((v0, 4)) && self.unwrapped.contains(&(v0, 4));
         let base = self.vmem_base(i, hi.map(|(_, h0)| h0));
-        let v0 = self.b.ins().uextend(types::I64, v0);
-        let a0 = self.b.ins().iadd(base, v0);
+        let v0_64 = self.b.ins().uextend(types::I64, v0);
+        let a0 = self.b.ins().iadd(base, v0_64);
         let low = self.b.ins().band_imm(a0, 3);
         let aligned = self.b.ins().icmp_imm(IntCC::Equal, low, 0);
-        let mut shape = self.b.ins().band(runs, no_wrap);
-        shape = self.b.ins().band(shape, aligned);
+        let mut shape = self.b.ins().band(runs, aligned);
+        if !unwrapped {
+            let no_wrap = self.b.ins().icmp_imm(
+                IntCC::UnsignedLessThanOrEqual,
+                v0,
+                i64::from(u32::MAX - 4 * (n as u32 - 1)),
+            );
+            shape = self.b.ins().band(shape, no_wrap);
+        }
         if let Some(f) = full {
             shape = self.b.ins().band(shape, f);
         }
@@ -824,6 +924,9 @@ impl Gen<'_> {
         if !store {
             self.note_last_load(a0);
         }
+        // The block that held them dominates this one.
+        self.vcache
+            .extend(held.into_iter().map(|(g, x)| ((row, g), x)));
         let addrs: Vec<Value> = (0..self.groups)
             .map(|g| self.b.ins().iadd_imm(a0, 16 * g as i64))
             .collect();
@@ -1212,7 +1315,8 @@ impl Gen<'_> {
                 .store(mf(), one, wave, offset_of!(Wave, stored) as i32);
         }
         self.count_lanes();
-        self.b.ins().jump(done, &[]);
+        let args = self.done_args();
+        self.b.ins().jump(done, &args);
     }
 }
 

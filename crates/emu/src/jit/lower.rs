@@ -93,7 +93,7 @@ mod lower_mem;
 pub(super) use live::live_rows;
 
 pub(super) use lower_mem::predict_ds_shapes;
-use lower_mem::{smem_groups, SmemShare};
+use lower_mem::{kept_loads, smem_groups, SmemShare};
 
 /// One code generator (lives on the compiler thread; its code is never freed, so a published
 /// block stays valid for the process).
@@ -301,8 +301,11 @@ impl Compiler {
                 slots: HashMap::new(),
                 smem_share: HashMap::new(),
                 smem_ok: HashMap::new(),
+                kept: HashSet::new(),
+                kept_row: None,
                 aff: HashMap::new(),
                 cfacts: HashMap::new(),
+                unwrapped: HashSet::new(),
                 plans: HashMap::new(),
                 handled: HashSet::new(),
                 general: true,
@@ -312,6 +315,7 @@ impl Compiler {
             };
             let bbs = basic_blocks(region, start);
             g.smem_share = smem_groups(region, bbs.values().map(|bb| &bb.insts[..]));
+            g.kept = kept_loads(region, bbs.values().map(|bb| &bb.insts[..]));
             if affine {
                 let starts = bbs.keys().copied().collect();
                 let shapes = affine::predict(region, &starts);
@@ -563,11 +567,19 @@ struct Gen<'a> {
     /// first load checked the whole group's range.
     smem_share: HashMap<u64, SmemShare>,
     smem_ok: HashMap<u64, Variable>,
+    /// GLOBAL/FLAT loads whose row is read soon after (`inline_mem.rs`'s `kept_loads`), by
+    /// address; and the row of the one being generated, whose groups its join takes.
+    kept: HashSet<u64>,
+    kept_row: Option<usize>,
     /// Lane-affine facts (`affine.rs`) of the current basic block: rows holding `base +
     /// stride·lane` (`base` an `i32`), and SGPR pairs holding a carry-out of every lane
     /// or none (`i32` 0 or 1).
     aff: HashMap<usize, (Value, i64)>,
     cfacts: HashMap<usize, Value>,
+    /// Facts' bases (with their strides) whose rows the current basic block has tested not
+    /// to wrap across the lanes (`affine.rs`'s carry and shift tests): tested once per
+    /// basic block, the test's way on dominates the rest of it.
+    unwrapped: HashSet<(Value, i64)>,
     /// Each basic block's use of lane-affine facts (`affine.rs`), with the variables its
     /// predecessors hand them over in: whether they hold, and each tested row's base.
     plans: HashMap<u64, (affine::Plan, Variable, BTreeMap<usize, Variable>)>,
@@ -906,6 +918,7 @@ impl Gen<'_> {
             debug_assert!(self.unstored_facts.is_empty(), "a row left unstored");
             self.aff.clear();
             self.cfacts.clear();
+            self.unwrapped.clear();
             self.handled.clear();
             // Lane-affine facts (`affine.rs`): in the full variant, where the basic block
             // gains from them, its rows tested at its start.

@@ -37,7 +37,7 @@ mod inline_lds;
 pub(in crate::jit) use inline_lds::{ds_load_rows, predict_ds_shapes, run_ds_load};
 #[path = "inline_mem.rs"]
 mod inline_mem;
-pub(super) use inline_mem::{smem_groups, SmemShare};
+pub(super) use inline_mem::{kept_loads, smem_groups, SmemShare};
 
 /// Runs memory instruction `i` on its fast path for the region's wave: 1 when done, 0 when
 /// the region must exit before it.

@@ -7,7 +7,7 @@
 //! also checks the compiled run against the interpreter bit for bit).
 
 use super::{assemble, v_add_u32, v_addc_u32};
-use hsaemu_emu::{jit, run_words, Gen, WaveRegs};
+use hsaemu_emu::{jit, run_words, run_words_mem, FaultKind, Gen, WaveRegs};
 
 /// The scalar inputs and the ID rows of one case.
 #[derive(Clone, Copy, Debug)]
@@ -62,6 +62,17 @@ fn cases() -> Vec<Case> {
             s11: u32::MAX,
             ..c
         },
+        // The ID row wraps across the lanes and the lanes before the wrap carry, those
+        // after it not, while lane 0's sum plus the row's span (what the last lane would
+        // add without the wrap) carries as lane 0's does: only the row's own wrap test
+        // sees it.
+        Case {
+            base: 0xffff_fff0,
+            s2: 0x20,
+            s4: 0,
+            s11: u32::MAX,
+            ..c
+        },
         // The low halves cross 2^30: the shifted-out top bits differ between lanes.
         Case {
             base: 0x3fff_fff0,
@@ -84,10 +95,12 @@ fn cases() -> Vec<Case> {
 fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let what = format!("{mcpu}{attr}");
     let w32 = lanes == 32;
-    let (vcc, s8, s12, s14, s18) = if w32 {
-        ("vcc_lo", "s8", "s12", "s14", "s18")
+    let (vcc, s8, s12, s14, s18, s20) = if w32 {
+        ("vcc_lo", "s8", "s12", "s14", "s18", "s20")
     } else {
-        ("vcc", "s[8:9]", "s[12:13]", "s[14:15]", "s[18:19]")
+        (
+            "vcc", "s[8:9]", "s[12:13]", "s[14:15]", "s[18:19]", "s[20:21]",
+        )
     };
     let gfx10 = mcpu.starts_with("gfx10");
     let (addc, add) = (v_addc_u32(gfx10), v_add_u32(gfx10));
@@ -105,6 +118,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
          v_add3_u32 v11, v0, s2, v10
          v_cmp_lt_u32_e64 {s14}, v8, s16
          v_cmp_ge_u32_e64 {s18}, v11, s17
+         v_add_co_u32 v12, {s20}, s2, v8
          s_endpgm
 "
     );
@@ -124,7 +138,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         for l in 0..64 {
             r.v[0][l] = v0(l);
             r.v[1][l] = case.hi;
-            for row in 2..12 {
+            for row in 2..13 {
                 r.v[row][l] = 0x5555_0000 | l as u32;
             }
         }
@@ -143,7 +157,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             .wrapping_add(case.s2)
             .wrapping_add(case.s10)
             .wrapping_add(47);
-        for k in [8, 9, 12, 13, 14, 15, 18, 19, 106, 107] {
+        for k in [8, 9, 12, 13, 14, 15, 18, 19, 20, 21, 106, 107] {
             r.s[k] = 0xdead_0000 | k as u32;
         }
         r.s[10] = case.s10;
@@ -160,6 +174,8 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             );
         }
         let (mut gt, mut ov, mut le, mut lt, mut ge) = (0u64, 0u64, 0u64, 0u64, 0u64);
+        // The last add's carry-out (nothing overwrites it).
+        let mut co = 0u64;
         for l in 0..lanes {
             let (x, h) = (v0(l), case.hi);
             let (lo, c) = case.s2.overflowing_add(x);
@@ -171,6 +187,8 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             let v9 = v8 << 3;
             let v10 = (x << 2).wrapping_add(case.s10);
             let v11 = x.wrapping_add(case.s2).wrapping_add(v10);
+            let (v12, c12) = case.s2.overflowing_add(v8);
+            co |= u64::from(c12) << l;
             let want = [
                 (2, lo),
                 (3, hi),
@@ -182,6 +200,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
                 (9, v9),
                 (10, v10),
                 (11, v11),
+                (12, v12),
             ];
             for (row, v) in want {
                 assert_eq!(r.v[row][l], v, "{what} {case:?}: v{row} lane {l}");
@@ -192,7 +211,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             lt |= u64::from(v8 < old.s[16]) << l;
             ge |= u64::from(v11 >= old.s[17]) << l;
         }
-        for (sd, bits) in [(106, gt), (8, ov), (12, le), (14, lt), (18, ge)] {
+        for (sd, bits) in [(106, gt), (8, ov), (12, le), (14, lt), (18, ge), (20, co)] {
             let old_mask = u64::from(old.s[sd]) | u64::from(old.s[sd + 1]) << 32;
             // In wave32 the pair's second SGPR keeps its value.
             let want = bits & lane_bits | old_mask & !lane_bits;
@@ -298,6 +317,56 @@ fn check_handed_over(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     }
 }
 
+/// A GLOBAL load whose address row is a fact of stride 4 made by a shift, which tests
+/// nothing (`v0 << 2`): the access's own test that the row does not wrap across the lanes
+/// must run (the carry tests that make it needless elsewhere, `unwrapped`, did not). A loop
+/// of two passes, so the load's window holds the buffer in the second: the first from `v0`
+/// = 0x100 + lane, the second from 0x3fff_fff8 + lane, whose lanes from 8 on wrap to offset
+/// 0, 4 GiB below lane 0's address (the buffer's start both times), where nothing is mapped:
+/// the interpreter's fault there, not the buffer's next words.
+fn check_wrapping_address_row(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let what = format!("{mcpu}{attr} (wrapping address row)");
+    let add = v_add_u32(mcpu.starts_with("gfx10"));
+    // The branch goes back 10 dwords from the one after it, to the shift.
+    let text = format!(
+        "s_mov_b32 s6, 2
+         v_lshlrev_b32 v2, 2, v0
+         v_mov_b32 v4, s2
+         {add} v5, s3, v0
+         global_load_dword v3, v2, s[0:1]
+         s_sub_u32 s6, s6, 1
+         s_mov_b64 s[0:1], s[10:11]
+         v_mov_b32 v0, v8
+         s_cmp_lg_u32 s6, 0
+         s_cbranch_scc1 -10
+         s_endpgm
+"
+    );
+    let words = assemble(mcpu, attr, &text);
+    let (first, second) = (0x100u32, 0x3fff_fff8u32);
+    let mut global: Vec<u8> = (0..64u32)
+        .flat_map(|k| (0x7000 + k).to_le_bytes())
+        .collect();
+    let at = global.as_ptr() as u64;
+    let mut r = WaveRegs::new(gen);
+    r.set_exec(if lanes == 32 { 0xffff_ffff } else { u64::MAX });
+    for l in 0..64 {
+        r.v[0][l] = first + l as u32;
+        r.v[1][l] = 0;
+        r.v[8][l] = second.wrapping_add(l as u32);
+    }
+    // Lane 0's address is the buffer's start in both passes.
+    let (s0, s10) = (at - u64::from(first << 2), at - u64::from(second << 2));
+    (r.s[0], r.s[1]) = (s0 as u32, (s0 >> 32) as u32);
+    (r.s[10], r.s[11]) = (s10 as u32, (s10 >> 32) as u32);
+    let e = run_words_mem(gen, &words, &mut r, &mut [], &mut global)
+        .expect_err("lanes 8 on are not mapped in the second pass");
+    assert!(
+        matches!(e, FaultKind::MemoryViolation { address, write: false, .. } if address == s10),
+        "{what}: not the interpreter's fault at lane 8's address {s10:#x}: {e:?}"
+    );
+}
+
 /// Part of the one test (the assembler's files and the tier's counters are per process).
 pub(crate) fn lane_affine_address_arithmetic_matches_the_definitions() {
     check(Gen::Gfx90a, "gfx90a", "", 64);
@@ -305,6 +374,8 @@ pub(crate) fn lane_affine_address_arithmetic_matches_the_definitions() {
     check(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64);
     check_handed_over(Gen::Gfx90a, "gfx90a", "", 64);
     check_handed_over(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
+    check_wrapping_address_row(Gen::Gfx90a, "gfx90a", "", 64);
+    check_wrapping_address_row(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
 }
 
 /// Fresh waves (`Wave::id_rows`): a region entered at the kernel's first instruction on a
