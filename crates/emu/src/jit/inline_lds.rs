@@ -703,6 +703,7 @@ impl Gen<'_> {
                 self.unstored.retain(|&u| u != (r, g));
                 self.forget_ds_row(r);
                 self.aff.remove(&r);
+                self.tiles.remove(&r);
             }
         }
         if !eager.is_empty() {
