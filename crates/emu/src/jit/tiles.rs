@@ -5,8 +5,9 @@
 //!
 //! - **Prediction.** The requesting wave's rows (`predict_tiles`, in the compile request's
 //!   `ds_pred` under dwords 0): a row an instruction `AffOp` covers reads that is in this
-//!   shape and not affine over the whole wave (a tile), or one value in every lane. Only
-//!   when there is such a tile; `tile_shapes` carries them through the region in address
+//!   shape and not affine over the whole wave (a tile), or one value in every lane, and a
+//!   DS address row in this shape (affine over the wave or not). Only when there is such
+//!   a tile; `tile_shapes` carries them through the region in address
 //!   order as `affine::predict` does.
 //! - **The test.** A basic block of the full-EXEC variant that reads a predicted tile
 //!   (`tile_plan`) tests at its start every row it reads in a predicted shape: `base` lane
@@ -25,8 +26,8 @@
 //!   (`set_vgroup`, `forget_row`) or the basic block's end.
 
 use super::affine::{aff_op, rows_written, writes_sgprs, AffOp};
-use super::{Bb, Gen, Lower, Src};
-use crate::decode::{Inst, VGPR};
+use super::{Bb, DsRow, Gen, Lower, Src};
+use crate::decode::{Fmt, Inst, VGPR};
 use crate::wave::reg_index;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, InstBuilder, Value};
@@ -101,29 +102,72 @@ pub(in crate::jit) fn predict_tiles(
     lanes: usize,
 ) -> HashMap<usize, bool> {
     let mut out = HashMap::new();
+    let mut two_d = false;
     for (_, i, l) in insts {
-        let Some(op) = aff_op(i, *l) else {
-            continue;
+        let (read, ds) = match aff_op(i, *l) {
+            Some(op) => (rows_read(i, op), false),
+            None => (ds_address(i, *l).into_iter().collect(), true),
         };
-        for r in rows_read(i, op) {
+        for r in read {
             let Some(v) = rows.get(r) else {
                 continue;
             };
-            if let Some(kind) = observed(&v[..lanes]) {
-                out.insert(r, kind == Kind::Tile);
+            match observed(&v[..lanes]) {
+                Some(Seen::Uniform) => {
+                    out.insert(r, false);
+                }
+                Some(Seen::Tile) => {
+                    out.insert(r, true);
+                    two_d = true;
+                }
+                // A DS address affine over the whole wave (matmul's `4·l`) is a tile too:
+                // its range from the corners.
+                Some(Seen::Line) if ds => {
+                    out.insert(r, true);
+                }
+                _ => {}
             }
         }
     }
-    if !out.values().any(|&t| t) {
+    if !two_d {
         out.clear();
     }
     out
 }
 
-/// `v`'s shape: one value, a tile (and not affine over the whole wave), or neither.
-fn observed(v: &[u32]) -> Option<Kind> {
+/// A row's shape in the requesting wave.
+enum Seen {
+    Uniform,
+    /// A tile not affine over the whole wave.
+    Tile,
+    /// Affine over the whole wave (`base + s·l`, `s` not 0).
+    Line,
+}
+
+/// The rows an instruction not lowered on tiles writes, for the plan: `affine.rs`'s
+/// (conservative: 8 for a memory access), a memory access's own data rows instead (a row
+/// planned wrongly only costs a test or a lowering that finds no fact).
+fn written_by(i: &Inst, l: Lower) -> Vec<usize> {
+    let m = i.mem;
+    if l != Lower::Mem || !(VGPR..VGPR + 256).contains(&i.dst) {
+        return rows_written(i, l);
+    }
+    let dwords = usize::from(m.bytes) * usize::from(m.count.max(1)) / 4;
+    let n = if m.two { 2 * dwords } else { dwords }.max(1);
+    let d = reg_index(i.dst);
+    (d..d + n).collect()
+}
+
+/// The address row of a DS access.
+fn ds_address(i: &Inst, l: Lower) -> Option<usize> {
+    (l == Lower::Mem && i.fmt == Fmt::Ds && (VGPR..VGPR + 256).contains(&i.src[0]))
+        .then(|| reg_index(i.src[0]))
+}
+
+/// `v`'s shape, if any.
+fn observed(v: &[u32]) -> Option<Seen> {
     if v.iter().all(|&x| x == v[0]) {
-        return Some(Kind::Uniform);
+        return Some(Seen::Uniform);
     }
     if v.len() < 2 * ROW {
         return None;
@@ -135,7 +179,9 @@ fn observed(v: &[u32]) -> Option<Kind> {
             .wrapping_add(sy.wrapping_mul((l / ROW) as u32))
     };
     let whole = sy == sx.wrapping_mul(ROW as u32);
-    (!whole && (0..v.len()).all(|l| v[l] == at(l))).then_some(Kind::Tile)
+    (0..v.len())
+        .all(|l| v[l] == at(l))
+        .then_some(if whole { Seen::Line } else { Seen::Tile })
 }
 
 /// The shape `op` gives its destination rows from its sources' (`None`: not lowered on
@@ -202,7 +248,7 @@ fn apply(
 ) -> Option<(Vec<usize>, Vec<(usize, Kind)>)> {
     let t = aff_op(i, l).and_then(|op| Some((op, transfer(op, i, kinds, carries)?)));
     let Some((op, (reads, writes))) = t else {
-        for r in rows_written(i, l) {
+        for r in written_by(i, l) {
             kinds.remove(&r);
         }
         if writes_sgprs(i, l) {
@@ -282,7 +328,15 @@ pub(super) fn tile_plan(
                 written.extend(writes.iter().map(|w| w.0));
                 plan.handled.insert(k);
             }
-            None => written.extend(rows_written(i, *l)),
+            None => {
+                // A DS access's address row: its range from the corners (`tile_ds_shapes`).
+                if let Some(r) = ds_address(i, *l).filter(|r| !written.contains(r)) {
+                    if let Some(&k) = before.get(&r) {
+                        plan.tested.insert(r, k);
+                    }
+                }
+                written.extend(written_by(i, *l));
+            }
         }
     }
     let tiles = plan.tested.values().filter(|&&k| k == Kind::Tile).count();
@@ -482,6 +536,35 @@ impl Gen<'_> {
         let x = self.b.ins().imul_imm(t.sx, (lane % ROW) as i64);
         let v = self.b.ins().iadd(t.base, y);
         self.b.ins().iadd(v, x)
+    }
+
+    /// What a DS access needs to know of address row `arow` (`inline_lds.rs`'s
+    /// `ds_row_shapes`) from its tile fact, without a look at its lanes: the highest lane
+    /// address is the largest corner when no corner wraps (else `u32::MAX`, which fails
+    /// the range check: the region leaves before the access); every group contiguous when
+    /// `sx` is the step (and the whole row when `sy` is 16 steps); every group uniform when `sx` is 0.
+    pub(super) fn tile_ds_shapes(&mut self, arow: usize, d: u32, whole_row: bool) -> Option<DsRow> {
+        let t = self.tile(arow)?;
+        let (c, no_wrap) = self.tile_corners(t);
+        let a = self.b.ins().umax(c[0], c[1]);
+        let b = self.b.ins().umax(c[2], c[3]);
+        let m = self.b.ins().umax(a, b);
+        let m = self.b.ins().ireduce(types::I32, m);
+        let all = self.b.ins().iconst(types::I32, -1);
+        let top = self.b.ins().select(no_wrap, m, all);
+        // Each group lies in one tile row: uniform when `sx` is 0.
+        let uniform = self.b.ins().icmp_imm(IntCC::Equal, t.sx, 0);
+        let contiguous = (d <= 2).then(|| {
+            let step = i64::from(4 * d);
+            let c = self.b.ins().icmp_imm(IntCC::Equal, t.sx, step);
+            if whole_row {
+                let r = self.b.ins().icmp_imm(IntCC::Equal, t.sy, step * ROW as i64);
+                self.b.ins().band(c, r)
+            } else {
+                c
+            }
+        });
+        Some((top, contiguous, uniform))
     }
 
     /// At a basic block's end that leaves for `ways` (addresses): the pending tile rows no

@@ -3,7 +3,8 @@
 //! four rows of 16 on wave64, two on wave32). The loop below is that loop's address
 //! arithmetic (a 32-bit add, `v_lshlrev_b64`, `v_add_co`/`v_addc_co` of an SGPR pair) and
 //! its two tile loads, run twice; the region is compiled with the rows' shapes as the wave
-//! holds them and tests them at the loop's start. Near misses: a lane of the second (or
+//! holds them and tests them at the loop's start; two DS stores through tile addresses
+//! (their range from the corners). Near misses: a lane of the second (or
 //! third) tile row off the shape (the test must look at every row), rows in descending
 //! order (`sy` negative, still a tile), carries and a 64-bit shift that differ between the
 //! corner lanes (the region leaves before the instruction), and a tile whose last lane is
@@ -22,9 +23,9 @@ fn program(gfx10: bool, wave32: bool) -> String {
     let add = v_add_u32(gfx10);
     let addc = v_addc_u32(gfx10);
     let vcc = if wave32 { "vcc_lo" } else { "vcc" };
-    // Back to the loop's first instruction: 20 dwords (22 on GFX10, whose `v_add_co_u32`
+    // Back to the loop's first instruction: 25 dwords (27 on GFX10, whose `v_add_co_u32`
     // is VOP3 only) and the branch.
-    let back = if gfx10 { -23 } else { -21 };
+    let back = if gfx10 { -28 } else { -26 };
     format!(
         "s_mov_b32 s20, 0
          {add} v2, s5, v11
@@ -39,6 +40,9 @@ fn program(gfx10: bool, wave32: bool) -> String {
          {addc} v15, {vcc}, v17, v15, {vcc}
          global_load_dword v1, v[12:13], off
          global_load_dword v2, v[14:15], off
+         s_waitcnt vmcnt(0)
+         ds_write_b32 v8, v1
+         ds_write_b32 v10, v2
          {add} v0, s7, v0
          {add} v11, v11, v21
          s_add_u32 s20, s20, 1
@@ -66,6 +70,9 @@ fn setup(gen: Gen, base: u64, down: bool, broken: Option<usize>) -> WaveRegs {
         let t = tile(l, down) as u32;
         r.v[11][l] = t;
         r.v[21][l] = u32::from(broken == Some(l));
+        // LDS addresses: a 16×16 tile of dwords and a second one after it.
+        r.v[8][l] = (64 * (l / 16) + 4 * (l % 16)) as u32;
+        r.v[10][l] = r.v[8][l] + 0x400;
         r.v[0][l] = t + 1;
         r.v[3][l] = 0;
         // Data, not a shape.
@@ -88,8 +95,9 @@ fn check_loads(gen: Gen, mcpu: &str, attr: &str, lanes: usize, down: bool, broke
     let base = global.as_ptr() as u64;
     let mut r = setup(gen, base, down, broken);
     r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
+    let mut lds = vec![0u8; 2048];
     let before = jit::stats();
-    run_words_mem(gen, &words, &mut r, &mut [], &mut global)
+    run_words_mem(gen, &words, &mut r, &mut lds, &mut global)
         .unwrap_or_else(|e| panic!("{what}: {e:?}"));
     want_compiled_run(&before, &what);
     if jit::checks_single_runs() {
@@ -104,6 +112,10 @@ fn check_loads(gen: Gen, mcpu: &str, attr: &str, lanes: usize, down: bool, broke
         let a = tile(l, down) + 3 + usize::from(broken == Some(l));
         let b = tile(l, down) + 1 + 16;
         assert_eq!(r.v[1][l], word(a), "{ctx}: v1, the first load");
+        let lds_at = |k: usize| u32::from_le_bytes(lds[k..k + 4].try_into().expect("4 bytes"));
+        let d = 64 * (l / 16) + 4 * (l % 16);
+        assert_eq!(lds_at(d), word(a), "{ctx}: the first DS store");
+        assert_eq!(lds_at(0x400 + d), word(b), "{ctx}: the second DS store");
         assert_eq!(r.v[2][l], word(b), "{ctx}: v2, the second load");
         assert_eq!(r.v[0][l], tile(l, down) as u32 + 1 + 32, "{ctx}: v0");
         let a12 = base + 4 * a as u64;
@@ -134,7 +146,8 @@ fn check_fault(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let base = global.as_ptr() as u64;
     let mut r = setup(gen, base, false, None);
     r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
-    let e = run_words_mem(gen, &words, &mut r, &mut [], &mut global).expect_err("past the end");
+    let mut lds = vec![0u8; 2048];
+    let e = run_words_mem(gen, &words, &mut r, &mut lds, &mut global).expect_err("past the end");
     want_dword_fault(e, base + 4 * last as u64, false, &what);
 }
 
