@@ -296,6 +296,7 @@ impl Compiler {
                 plans: HashMap::new(),
                 tiles: HashMap::new(),
                 tile_pending: HashMap::new(),
+                tile_cache: None,
                 tile_plans: HashMap::new(),
                 tile_block: false,
                 handled: HashSet::new(),
@@ -559,6 +560,8 @@ struct Gen<'a> {
     tiles: HashMap<usize, tiles::Tile>,
     /// The tiles of the rows pending on them (`unstored_facts` with stride `tiles::TILE`).
     tile_pending: HashMap<usize, tiles::Tile>,
+    /// A pending tile row's groups as made in a Cranelift block (`pending_lanes`).
+    tile_cache: Option<((Block, usize, [Value; 3]), Vec<Value>)>,
     tile_plans: HashMap<u64, tiles::TilePlan>,
     tile_block: bool,
     /// The current basic block's instructions lowered on facts (region indices).

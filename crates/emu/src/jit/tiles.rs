@@ -433,7 +433,7 @@ impl Gen<'_> {
                     uniform: false,
                 }
             };
-            let want = self.tile_groups(t);
+            let want = self.tile_groups(t, true);
             for (g, w) in want.into_iter().enumerate() {
                 let x = self.vgroup(row, g);
                 let d = self.b.ins().bxor(x, w);
@@ -462,13 +462,21 @@ impl Gen<'_> {
     }
 
     /// The lane groups of tile `t`: group `g` is `splat(base + sy·(g / 4)) + sx·(4·(g mod
-    /// 4) + [0, 1, 2, 3])`.
-    fn tile_groups(&mut self, t: Tile) -> Vec<Value> {
+    /// 4) + [0, 1, 2, 3])`. `shared`: the splats may be shared in the block (not in a block
+    /// switched to without `enter`).
+    fn tile_groups(&mut self, t: Tile, shared: bool) -> Vec<Value> {
+        let splat = |g: &mut Self, x: Value| {
+            if shared {
+                g.splat(x)
+            } else {
+                g.b.ins().splat(types::I32X4, x)
+            }
+        };
         if t.uniform {
-            let s = self.splat(t.base);
+            let s = splat(self, t.base);
             return vec![s; self.groups];
         }
-        let sxs = self.splat(t.sx);
+        let sxs = splat(self, t.sx);
         let steps: Vec<Value> = (0..ROW as u32 / 4)
             .map(|k| {
                 let c = self.vconst([4 * k, 4 * k + 1, 4 * k + 2, 4 * k + 3]);
@@ -481,7 +489,7 @@ impl Gen<'_> {
             if r > 0 {
                 start = self.b.ins().iadd(start, t.sy);
             }
-            let s = self.splat(start);
+            let s = splat(self, start);
             for step in &steps {
                 out.push(self.b.ins().iadd(s, *step));
             }
@@ -516,17 +524,19 @@ impl Gen<'_> {
             return self.lanes_at(bs, stride, g);
         }
         let t = self.tile_pending[&row];
-        let per_row = ROW / 4;
-        let mut start = self.b.ins().imul_imm(t.sy, (g / per_row) as i64);
-        start = self.b.ins().iadd(start, t.base);
-        let k = (4 * (g % per_row)) as i64;
-        let dx = self.b.ins().imul_imm(t.sx, k);
-        start = self.b.ins().iadd(start, dx);
-        let s = self.b.ins().splat(types::I32X4, start);
-        let sxs = self.b.ins().splat(types::I32X4, t.sx);
-        let iota = self.vconst([0, 1, 2, 3]);
-        let step = self.b.ins().imul(sxs, iota);
-        self.b.ins().iadd(s, step)
+        // The tile's groups are made once per Cranelift block (a row stored whole asks for
+        // each in turn; not shared across blocks, which need not dominate each other).
+        let at = self.b.current_block().expect("a current block");
+        let key = (at, row, [t.base, t.sx, t.sy]);
+        let groups = match &self.tile_cache {
+            Some((k, gs)) if *k == key => gs.clone(),
+            _ => {
+                let gs = self.tile_groups(t, false);
+                self.tile_cache = Some((key, gs.clone()));
+                gs
+            }
+        };
+        groups[g]
     }
 
     /// Lane `lane` of pending tile row `row`, a scalar.
@@ -567,12 +577,15 @@ impl Gen<'_> {
         Some((top, contiguous, uniform))
     }
 
-    /// At a basic block's end that leaves for `ways` (addresses): the pending tile rows no
-    /// way on reads before writing them (`live.rs`; none known: all read) are not stored.
+    /// At the end of a basic block planned on tiles that leaves for `ways` (addresses): the
+    /// pending rows no way on reads before writing them (`live.rs`; none known: all read)
+    /// are not stored.
     pub(super) fn drop_dead_tiles(&mut self, ways: &[u64]) {
         if ways.is_empty() || !self.tile_block {
             return;
         }
+        // In a basic block planned on tiles every pending row is a tile's (uniform ones
+        // with `affine.rs`'s stride 0).
         let dead = |g: &Self, r: usize| {
             ways.iter()
                 .all(|w| g.live.get(w).is_some_and(|rows| !super::live::has(rows, r)))
@@ -581,7 +594,7 @@ impl Gen<'_> {
             .unstored_facts
             .iter()
             .copied()
-            .filter(|&(r, _, s)| s != TILE || !dead(self, r))
+            .filter(|&(r, _, _)| !dead(self, r))
             .collect();
         self.unstored_facts = keep;
     }
