@@ -8,12 +8,12 @@
 //! third) tile row off the shape (the test must look at every row), rows in descending
 //! order (`sy` negative, still a tile), carries and a 64-bit shift that differ between the
 //! corner lanes (the region leaves before the instruction), and a tile whose last lane is
-//! one dword past the end of the buffer (the fault the interpreter reports: that lane's
-//! address). Expected values from the definitions (each lane's dword at its address,
+//! one dword past the end of the buffer or of the LDS (the fault the interpreter reports:
+//! that lane's address). Expected values from the definitions (each lane's dword at its address,
 //! 64-bit sums), and `run_words` compares every register with the interpreter's.
 
 use super::{assemble, v_add_u32, v_addc_u32, want_compiled_run, want_dword_fault, word};
-use hsaemu_emu::{jit, run_words, run_words_mem, Gen, WaveRegs};
+use hsaemu_emu::{jit, run_words, run_words_mem, FaultKind, Gen, WaveRegs};
 
 /// Words per matrix row of the tiles.
 const N: usize = 32;
@@ -151,6 +151,26 @@ fn check_fault(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     want_dword_fault(e, base + 4 * last as u64, false, &what);
 }
 
+/// The second DS store's last lane one dword past the end of the LDS (its range from the
+/// tile's corners): the fault is that lane's offset, as the interpreter reports it.
+fn check_ds_fault(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let what = format!("{mcpu}{attr}: DS past the end");
+    let words = assemble(mcpu, attr, &program(!attr.is_empty(), lanes == 32));
+    let mut global = vec![0u8; 4 * 512];
+    let base = global.as_ptr() as u64;
+    let mut r = setup(gen, base, false, None);
+    r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
+    let last = 0x400 + 64 * ((lanes - 1) / 16) + 4 * 15;
+    let mut lds = vec![0u8; last];
+    let e = run_words_mem(gen, &words, &mut r, &mut lds, &mut global).expect_err("DS past the end");
+    let want = FaultKind::LdsOutOfRange {
+        offset: last as u64,
+        size: 4,
+        lds_size: last as u32,
+    };
+    assert_eq!(e, want, "{what}");
+}
+
 /// The address arithmetic alone with `s[0:1]` a carry line inside the tile's range (some
 /// lanes carry into the high half, others not) and v2's lanes on both sides of 2^30 (the
 /// 64-bit shift moves different bits into the high halves): the corner tests fail and the
@@ -219,6 +239,7 @@ pub(crate) fn tile_rows_on_facts_match_the_definitions() {
         // A lane of the last row off the shape (row 1 on wave32, 3 on wave64).
         check_loads(gen, mcpu, attr, lanes, false, Some(lanes - 11));
         check_fault(gen, mcpu, attr, lanes);
+        check_ds_fault(gen, mcpu, attr, lanes);
         check_alu(gen, mcpu, attr, lanes);
     }
 }
