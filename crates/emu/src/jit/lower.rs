@@ -561,7 +561,7 @@ struct Gen<'a> {
     /// The tiles of the rows pending on them (`unstored_facts` with stride `tiles::TILE`).
     tile_pending: HashMap<usize, tiles::Tile>,
     /// A pending tile row's groups as made in a Cranelift block (`pending_lanes`).
-    tile_cache: Option<((Block, usize, [Value; 3]), Vec<Value>)>,
+    tile_cache: Option<tiles::TileCache>,
     tile_plans: HashMap<u64, tiles::TilePlan>,
     tile_block: bool,
     /// The current basic block's instructions lowered on facts (region indices).

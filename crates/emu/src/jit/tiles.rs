@@ -50,6 +50,13 @@ pub(super) enum Kind {
 /// Predicted shapes of rows.
 type Kinds = HashMap<usize, Kind>;
 
+/// What an instruction lowered on tiles reads (rows) and writes (rows with their shapes).
+type Moves = (Vec<usize>, Vec<(usize, Kind)>);
+
+/// A pending tile's groups as made in a Cranelift block: (the block, the row, its fact's
+/// values) and the groups.
+pub(super) type TileCache = ((Block, usize, [Value; 3]), Vec<Value>);
+
 /// A tile fact: lane `l` holds `base + sx·(l mod 16) + sy·(l / 16)` (modulo 2^32; `i32`
 /// values). `uniform`: known at compile time to be one value (`sx = sy = 0`).
 #[derive(Clone, Copy)]
@@ -186,12 +193,7 @@ fn observed(v: &[u32]) -> Option<Seen> {
 
 /// The shape `op` gives its destination rows from its sources' (`None`: not lowered on
 /// tiles), and the rows it reads.
-fn transfer(
-    op: AffOp,
-    i: &Inst,
-    kinds: &Kinds,
-    carries: &HashSet<usize>,
-) -> Option<(Vec<usize>, Vec<(usize, Kind)>)> {
+fn transfer(op: AffOp, i: &Inst, kinds: &Kinds, carries: &HashSet<usize>) -> Option<Moves> {
     let kind = |k: usize| -> Option<Kind> {
         let code = i.src[k];
         if code >= VGPR {
@@ -240,12 +242,7 @@ fn transfer(
 
 /// One instruction's effect on predicted shapes and carry facts; for one lowered on tiles,
 /// the rows it read and wrote.
-fn apply(
-    i: &Inst,
-    l: Lower,
-    kinds: &mut Kinds,
-    carries: &mut HashSet<usize>,
-) -> Option<(Vec<usize>, Vec<(usize, Kind)>)> {
+fn apply(i: &Inst, l: Lower, kinds: &mut Kinds, carries: &mut HashSet<usize>) -> Option<Moves> {
     let t = aff_op(i, l).and_then(|op| Some((op, transfer(op, i, kinds, carries)?)));
     let Some((op, (reads, writes))) = t else {
         for r in written_by(i, l) {
