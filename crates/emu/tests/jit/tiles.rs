@@ -8,7 +8,7 @@
 //! third) tile row off the shape (the test must look at every row), rows in descending
 //! order (`sy` negative, still a tile), carries and a 64-bit shift that differ between the
 //! corner lanes (the region leaves before the instruction), and a tile whose last lane is
-//! one dword past the end of the buffer or of the LDS (the fault the interpreter reports:
+//! one dword past the end of the buffer (in the first pass and in the second) or of the LDS (the fault the interpreter reports:
 //! that lane's address). Expected values from the definitions (each lane's dword at its address,
 //! 64-bit sums), and `run_words` compares every register with the interpreter's.
 
@@ -133,12 +133,13 @@ fn check_loads(gen: Gen, mcpu: &str, attr: &str, lanes: usize, down: bool, broke
     }
 }
 
-/// The first load's last lane one dword past the end of the buffer: the fault is that
-/// lane's address, as the interpreter reports it.
-fn check_fault(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
-    let what = format!("{mcpu}{attr}: past the end");
+/// The first load's last lane one dword past the end of the buffer (the first pass, whose
+/// window is empty), or the second load's in the second pass (`second`; the window filled
+/// by the first): the fault is that lane's address, as the interpreter reports it.
+fn check_fault(gen: Gen, mcpu: &str, attr: &str, lanes: usize, second: bool) {
+    let what = format!("{mcpu}{attr}: past the end, second {second}");
     let words = assemble(mcpu, attr, &program(!attr.is_empty(), lanes == 32));
-    let last = tile(lanes - 1, false) + 3;
+    let last = tile(lanes - 1, false) + if second { 1 + 16 } else { 3 };
     let mut global = vec![0u8; 4 * last];
     for k in 0..last {
         global[4 * k..4 * k + 4].copy_from_slice(&word(k).to_le_bytes());
@@ -238,7 +239,8 @@ pub(crate) fn tile_rows_on_facts_match_the_definitions() {
         check_loads(gen, mcpu, attr, lanes, true, None);
         // A lane of the last row off the shape (row 1 on wave32, 3 on wave64).
         check_loads(gen, mcpu, attr, lanes, false, Some(lanes - 11));
-        check_fault(gen, mcpu, attr, lanes);
+        check_fault(gen, mcpu, attr, lanes, false);
+        check_fault(gen, mcpu, attr, lanes, true);
         check_ds_fault(gen, mcpu, attr, lanes);
         check_alu(gen, mcpu, attr, lanes);
     }
