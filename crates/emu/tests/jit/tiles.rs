@@ -173,9 +173,10 @@ fn check_ds_fault(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
 }
 
 /// The address arithmetic alone with `s[0:1]` a carry line inside the tile's range (some
-/// lanes carry into the high half, others not) and v2's lanes on both sides of 2^30 (the
-/// 64-bit shift moves different bits into the high halves): the corner tests fail and the
-/// interpreter runs those instructions; then the same with uniform carries.
+/// lanes carry into the high half, others not), v2's lanes on both sides of 2^30 (the
+/// 64-bit shift moves different bits into the high halves) or of 2^32 (the tile wraps):
+/// the corner tests fail and the interpreter runs those instructions; then the same with
+/// uniform carries.
 fn alu_program(gfx10: bool, wave32: bool) -> String {
     let add = v_add_u32(gfx10);
     let addc = v_addc_u32(gfx10);
@@ -197,8 +198,14 @@ fn alu_program(gfx10: bool, wave32: bool) -> String {
 fn check_alu(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let words = assemble(mcpu, attr, &alu_program(!attr.is_empty(), lanes == 32));
     // (s0, v11's lane 0): a carry line crossed inside the tile (the lanes from 16·4 bytes
-    // on carry), v2 crossing 2^30 inside the tile, then neither.
-    for (s0, t0) in [(0xffff_ff00u32, 0u32), (0, 0x3fff_fff0), (0x1000, 0x100)] {
+    // on carry), v2 crossing 2^30 inside the tile, the tile itself wrapping at 2^32, then
+    // none of these.
+    for (s0, t0) in [
+        (0xffff_ff00u32, 0u32),
+        (0, 0x3fff_fff0),
+        (0x1000, 0xffff_ffd0),
+        (0x1000, 0x100),
+    ] {
         let what = format!("{mcpu}{attr} s0 {s0:#x} v11 {t0:#x}");
         let mut r = WaveRegs::new(gen);
         for l in 0..64 {
