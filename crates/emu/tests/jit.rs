@@ -61,6 +61,8 @@ mod sgprs;
 
 #[path = "jit/perf_map.rs"]
 mod perf_map;
+#[path = "jit/tiles.rs"]
+mod tiles;
 
 mod common;
 
@@ -1087,6 +1089,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     lds_reload::rows_loaded_again_in_a_run_match_the_definitions();
     pending_rows::pending_rows_are_stored_where_they_are_read();
     global_rows::global_loads_in_runs_shorter_than_the_wave_match_the_definition();
+    tiles::tile_rows_on_facts_match_the_definitions();
     smem_share::smem_loads_sharing_a_check_match_the_definition();
 
     sgprs::sgprs_written_in_regions_reach_the_wave();

@@ -565,7 +565,7 @@ impl Gen<'_> {
     }
 
     /// `splat(base) + stride·lane` for lanes 4g..4g+3 (`bs` the splat).
-    fn lanes_at(&mut self, bs: Value, stride: i64, g: usize) -> Value {
+    pub(super) fn lanes_at(&mut self, bs: Value, stride: i64, g: usize) -> Value {
         if stride == 0 {
             return bs;
         }
@@ -574,7 +574,7 @@ impl Gen<'_> {
         self.b.ins().iadd(bs, c)
     }
 
-    fn note_affine_miss(&mut self) {
+    pub(super) fn note_affine_miss(&mut self) {
         let one = self.b.ins().iconst(types::I32, 1);
         let at = std::mem::offset_of!(CallCtx, affine_missed) as i32;
         self.b.ins().store(MemFlags::trusted(), one, self.ctx, at);
@@ -582,7 +582,7 @@ impl Gen<'_> {
 
     /// Leaves the function before the instruction at `pc` when `cond` holds, counting an
     /// affine miss.
-    fn affine_exit_if(&mut self, cond: Value, pc: u64) {
+    pub(super) fn affine_exit_if(&mut self, cond: Value, pc: u64) {
         let (miss, cont) = (self.b.create_block(), self.b.create_block());
         let count = self.count_now();
         self.b.ins().brif(cond, miss, &[], cont, &[]);
@@ -609,7 +609,7 @@ impl Gen<'_> {
     /// exit other than to `s_endpgm`, the basic block's end; `store_facts`,
     /// `store_facts_for_exit`, `row_to_wave`); the generator's reads of it compute its
     /// lanes from the fact (`pending_group`, `pending_lane`).
-    fn write_affine(&mut self, dst: usize, base: Value, stride: i64) {
+    pub(super) fn write_affine(&mut self, dst: usize, base: Value, stride: i64) {
         self.unstored_facts.retain(|&(r, _, _)| r != dst);
         self.vcache.retain(|&(r, _), _| r != dst);
         self.forget_ds_row(dst);
@@ -639,12 +639,15 @@ impl Gen<'_> {
         } else {
             self.b.ins().splat(types::I32X4, base)
         };
-        Some(self.lanes_at(bs, stride, g))
+        Some(self.pending_lanes(row, bs, stride, g))
     }
 
     /// Lane `lane` of a pending row (as `pending_group`), a scalar.
     pub(super) fn pending_lane(&mut self, row: usize, lane: usize) -> Option<Value> {
         let (base, stride) = self.pending(row)?;
+        if stride == super::tiles::TILE {
+            return Some(self.tile_lane(row, lane));
+        }
         Some(self.b.ins().iadd_imm(base, stride * lane as i64))
     }
 
@@ -672,7 +675,7 @@ impl Gen<'_> {
         for (row, base, stride) in rows {
             let bs = self.splat(base);
             for g in (0..self.groups).filter(|&g| !written.contains(&(row, g))) {
-                let x = self.lanes_at(bs, stride, g);
+                let x = self.pending_lanes(row, bs, stride, g);
                 self.b
                     .ins()
                     .store(super::mf(), x, self.v, Self::row_offset(row, g));
@@ -688,7 +691,7 @@ impl Gen<'_> {
         for (row, base, stride) in std::mem::take(&mut self.unstored_facts) {
             let bs = self.splat(base);
             for g in 0..self.groups {
-                let x = self.lanes_at(bs, stride, g);
+                let x = self.pending_lanes(row, bs, stride, g);
                 self.vcache.insert((row, g), x);
                 self.b
                     .ins()
@@ -710,7 +713,7 @@ impl Gen<'_> {
     pub(super) fn store_pending_row(&mut self, row: usize, base: Value, stride: i64) {
         let bs = self.b.ins().splat(types::I32X4, base);
         for g in 0..self.groups {
-            let x = self.lanes_at(bs, stride, g);
+            let x = self.pending_lanes(row, bs, stride, g);
             self.b
                 .ins()
                 .store(super::mf(), x, self.v, Self::row_offset(row, g));

@@ -401,6 +401,10 @@ impl Gen<'_> {
     /// shuffle). The caller keeps the answer for the basic block (`Gen::ds_rows`): matmul's
     /// sixteen `ds_read2_b32` use two address rows.
     fn ds_row_shapes(&mut self, arow: usize, d: u32, whole_row: bool) -> DsRow {
+        // A tile fact's row (`tiles.rs`): from its corners.
+        if let Some(known) = self.tile_ds_shapes(arow, d, whole_row) {
+            return known;
+        }
         let step = 4 * d;
         let steps = self.vconst([0, step, 2 * step, 3 * step]);
         let mut top = None;
@@ -708,6 +712,7 @@ impl Gen<'_> {
                 self.unstored.retain(|&u| u != (r, g));
                 self.forget_ds_row(r);
                 self.aff.remove(&r);
+                self.tiles.remove(&r);
             }
         }
         if !eager.is_empty() {

@@ -695,6 +695,7 @@ impl Gen<'_> {
         }
         if count == 1 && dwords {
             let slot = self.slot(pc);
+            self.tile_fact_access(slot, i, full, rows[0], store, done);
             self.consecutive(slot, i, full, rows[0], store, done);
             self.tile_rows(slot, i, full, rows[0], store, done);
         }
@@ -959,7 +960,7 @@ impl Gen<'_> {
         // A lane-affine row (`affine.rs`) is in rows of 16 only as the whole wave is, which
         // `consecutive` tested; the code here would cost such regions for nothing (gfx90a's
         // reduction lost 4 % with it).
-        if self.fact(addr_row).is_some() {
+        if self.fact(addr_row).is_some() || self.tile(addr_row).is_some() {
             return;
         }
         let sgpr_base = i.fmt == Fmt::Global && i.src[2] != 0x7f;
@@ -1058,6 +1059,101 @@ impl Gen<'_> {
             let a = self.b.ins().iadd(base, s);
             for k in 0..PER_ROW {
                 addrs.push(self.b.ins().iadd_imm(a, 16 * k as i64));
+            }
+        }
+        self.group_moves(&addrs, row, store);
+        self.vmem_finish(store, done);
+        self.enter(other);
+    }
+
+    /// A dword access whose address row is a tile fact (`tiles.rs`) with `sx = 4` (rows of
+    /// 16 consecutive dwords) and, for a 64-bit VGPR address, a uniform high half: no test
+    /// of its lanes; the first and last row's starts (`base`, `base + sy·(rows - 1)`,
+    /// signed `sy`) give the range, checked once (both within [0, 2^32 - 64], so no lane
+    /// wraps and every lane lies between the lowest start and the highest plus 64 bytes),
+    /// then one 16-byte access per group at its row's start plus 16·(g mod 4). Anything
+    /// else continues in a new current block (the tests below).
+    fn tile_fact_access(
+        &mut self,
+        slot: usize,
+        i: &Inst,
+        full: Option<Value>,
+        row: usize,
+        store: bool,
+        done: Block,
+    ) {
+        const PER_ROW: usize = 4;
+        let addr_row = reg_index(i.src[0]);
+        let Some(t) = self.tile(addr_row).filter(|t| !t.uniform) else {
+            return;
+        };
+        let sgpr_base = i.fmt == Fmt::Global && i.src[2] != 0x7f;
+        let hi = if sgpr_base {
+            None
+        } else {
+            match self.tile((addr_row + 1) % VREGS) {
+                Some(h) if h.uniform => Some(h.base),
+                _ => return,
+            }
+        };
+        let n_rows = (self.groups / PER_ROW) as i64;
+        let b0 = self.b.ins().uextend(types::I64, t.base);
+        let sy = self.b.ins().sextend(types::I64, t.sy);
+        let dy = self.b.ins().imul_imm(sy, n_rows - 1);
+        let last = self.b.ins().iadd(b0, dy);
+        let lo = self.b.ins().smin(b0, last);
+        let top = self.b.ins().smax(b0, last);
+        let mut shape = self.b.ins().icmp_imm(IntCC::Equal, t.sx, 4);
+        let pos = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::SignedGreaterThanOrEqual, lo, 0);
+        let no_wrap =
+            self.b
+                .ins()
+                .icmp_imm(IntCC::SignedLessThanOrEqual, top, i64::from(u32::MAX - 60));
+        shape = self.b.ins().band(shape, pos);
+        shape = self.b.ins().band(shape, no_wrap);
+        let base = self.vmem_base(i, hi);
+        // Every row's start aligned: the base's, lane 0's and `sy`'s low bits.
+        let low = self.b.ins().bor(base, b0);
+        let low = self.b.ins().bor(low, sy);
+        let low = self.b.ins().band_imm(low, 3);
+        let aligned = self.b.ins().icmp_imm(IntCC::Equal, low, 0);
+        shape = self.b.ins().band(shape, aligned);
+        let amin = self.b.ins().iadd(base, lo);
+        let atop = self.b.ins().iadd(base, top);
+        // Rows on both sides of the top of the address space: the tests below.
+        let ordered = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, amin, atop);
+        shape = self.b.ins().band(shape, ordered);
+        if let Some(f) = full {
+            shape = self.b.ins().band(shape, f);
+        }
+        if i.fmt == Fmt::Flat {
+            let below = self.below_apertures(atop, 64);
+            shape = self.b.ins().band(shape, below);
+        }
+        let span = self.b.ins().isub(atop, amin);
+        let len = self.b.ins().iadd_imm(span, 64);
+        let inside = self.window_check(slot, amin, len, store);
+        let hit = self.b.ins().band(shape, inside);
+        let (fast, other) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(hit, fast, &[], other, &[]);
+        self.enter(fast);
+        if !store {
+            self.note_last_load(amin);
+        }
+        let mut addrs = Vec::new();
+        let mut start = self.b.ins().iadd(base, b0);
+        for r in 0..n_rows {
+            if r > 0 {
+                start = self.b.ins().iadd(start, sy);
+            }
+            for k in 0..PER_ROW {
+                addrs.push(self.b.ins().iadd_imm(start, 16 * k as i64));
             }
         }
         self.group_moves(&addrs, row, store);

@@ -90,10 +90,13 @@ mod affine;
 mod live;
 #[path = "lower_mem.rs"]
 mod lower_mem;
+#[path = "tiles.rs"]
+mod tiles;
 pub(super) use live::live_rows;
 
 pub(super) use lower_mem::predict_ds_shapes;
 use lower_mem::{kept_loads, smem_groups, SmemShare};
+pub(super) use tiles::predict_tiles;
 
 /// One code generator (lives on the compiler thread; its code is never freed, so a published
 /// block stays valid for the process).
@@ -307,6 +310,11 @@ impl Compiler {
                 cfacts: HashMap::new(),
                 unwrapped: HashSet::new(),
                 plans: HashMap::new(),
+                tiles: HashMap::new(),
+                tile_pending: HashMap::new(),
+                tile_cache: None,
+                tile_plans: HashMap::new(),
+                tile_block: false,
                 handled: HashSet::new(),
                 general: true,
                 unstored_facts: Vec::new(),
@@ -320,6 +328,7 @@ impl Compiler {
                 let starts = bbs.keys().copied().collect();
                 let shapes = affine::predict(region, &starts);
                 g.plan_facts(region, &bbs, &shapes);
+                g.plan_tiles(region, &bbs, &starts);
             }
             // `HSAEMU_JIT=sync` compiles every block start at its first execution: there a
             // region that writes EXEC gets the general variant alone (half the compile time;
@@ -583,6 +592,15 @@ struct Gen<'a> {
     /// Each basic block's use of lane-affine facts (`affine.rs`), with the variables its
     /// predecessors hand them over in: whether they hold, and each tested row's base.
     plans: HashMap<u64, (affine::Plan, Variable, BTreeMap<usize, Variable>)>,
+    /// Tile facts (`tiles.rs`) of the current basic block, the basic blocks' plans on them
+    /// (such a block has none in `plans`), and whether the current one has one.
+    tiles: HashMap<usize, tiles::Tile>,
+    /// The tiles of the rows pending on them (`unstored_facts` with stride `tiles::TILE`).
+    tile_pending: HashMap<usize, tiles::Tile>,
+    /// A pending tile row's groups as made in a Cranelift block (`pending_lanes`).
+    tile_cache: Option<tiles::TileCache>,
+    tile_plans: HashMap<u64, tiles::TilePlan>,
+    tile_block: bool,
     /// The current basic block's instructions lowered on facts (region indices).
     handled: HashSet<usize>,
     /// Whether the general variant is generated.
@@ -726,6 +744,7 @@ impl Gen<'_> {
         self.vcache.insert((row, g), x);
         self.forget_ds_row(row);
         self.aff.remove(&row);
+        self.tiles.remove(&row);
         if self.grp.is_some() {
             // In a run's group pass: stored at its end (`store_unstored`), once.
             if !self.unstored.contains(&(row, g)) {
@@ -745,6 +764,7 @@ impl Gen<'_> {
         self.vcache.insert((row, g), x);
         self.forget_ds_row(row);
         self.aff.remove(&row);
+        self.tiles.remove(&row);
         self.unstored.retain(|&u| u != (row, g));
         self.b
             .ins()
@@ -778,6 +798,7 @@ impl Gen<'_> {
         }
         self.vcache.retain(|&(r, _), _| r != row);
         self.aff.remove(&row);
+        self.tiles.remove(&row);
         self.forget_ds_row(row);
     }
 
@@ -946,6 +967,11 @@ impl Gen<'_> {
                 self.facts_at_start(bb.pc, &plan.tested, general, first);
                 self.handled = plan.handled;
             }
+            self.tiles.clear();
+            self.tile_block = false;
+            if full && !self.shared(bb.pc) {
+                self.tiles_at_start(bb.pc, first);
+            }
             let writes_before = self.exec_writes;
             let mut branch = None;
             let mut barrier = false;
@@ -993,7 +1019,10 @@ impl Gen<'_> {
                             && self.handled.contains(&k)
                             && affine::aff_op(i, *l).is_some_and(|op| {
                                 self.defer_lanes = true;
-                                let done = self.affine_inst(*pc, i, op);
+                                let done = match self.tile_inst(*pc, i, op) {
+                                    Some(done) => done,
+                                    None => self.affine_inst(*pc, i, op),
+                                };
                                 self.defer_lanes = false;
                                 done
                             });
@@ -1026,6 +1055,11 @@ impl Gen<'_> {
             };
             // The pending rows (`affine.rs`): each way on stores those it does not take
             // over, those no way on takes here, the others on their edges.
+            // Pending tile rows (`tiles.rs`) no way on reads are not stored.
+            match successors.is_empty() && barrier {
+                true => self.drop_dead_tiles(&[bb.next]),
+                false => self.drop_dead_tiles(&successors),
+            }
             let edges = self.pending_at_end(&successors, full, &heads);
             self.b.def_var(self.count, after);
             // After an EXEC write, a jump to a basic block goes to a block choosing its

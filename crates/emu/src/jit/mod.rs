@@ -1274,7 +1274,8 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
 }
 
 /// The DS address rows' predicted shapes, by (row, dwords per lane): uniform (true) or
-/// contiguous in every 4-lane group (`lower.rs`'s `predict_ds_shapes`).
+/// contiguous in every 4-lane group (`lower.rs`'s `predict_ds_shapes`); under dwords 0,
+/// rows in 16-lane tiles (true) and uniform rows beside them (`tiles.rs`'s `predict_tiles`).
 type DsPred = std::collections::HashMap<(usize, u32), bool>;
 
 /// Per address, the VGPR rows (bits) that may be read there before a DS load writes them
@@ -1301,7 +1302,12 @@ fn ds_pred(insts: &[(u64, Inst, Lower)], w: &Wave) -> DsPred {
     if !affine_on() || w.exec() != w.lane_mask {
         return DsPred::new();
     }
-    lower::predict_ds_shapes(insts, &w.v, if w.wave32 { 32 } else { 64 })
+    let lanes = if w.wave32 { 32 } else { 64 };
+    let mut pred = lower::predict_ds_shapes(insts, &w.v, lanes);
+    // The rows in 16-lane tiles (`tiles.rs`), under dwords 0 (no DS access has it).
+    let tiles = lower::predict_tiles(insts, &w.v, lanes);
+    pred.extend(tiles.into_iter().map(|(r, t)| ((r, 0), t)));
+    pred
 }
 
 /// Compiles the block at `pc` (where `w` is) and waits for it.

@@ -1,0 +1,254 @@
+//! Rows in 16-lane tiles (`tiles.rs`): lane `l` holds `base + sx·(l mod 16) + sy·(l / 16)`,
+//! as a 16×16 work-group's IDs and the addresses made from them (gfx90a's matmul loop:
+//! four rows of 16 on wave64, two on wave32). The loop below is that loop's address
+//! arithmetic (a 32-bit add, `v_lshlrev_b64`, `v_add_co`/`v_addc_co` of an SGPR pair) and
+//! its two tile loads, run twice; the region is compiled with the rows' shapes as the wave
+//! holds them and tests them at the loop's start; two DS stores through tile addresses
+//! (their range from the corners). Near misses: a lane of the second (or
+//! third) tile row off the shape (the test must look at every row), rows in descending
+//! order (`sy` negative, still a tile), carries and a 64-bit shift that differ between the
+//! corner lanes (the region leaves before the instruction), and a tile whose last lane is
+//! one dword past the end of the buffer (in the first pass and in the second) or of the LDS (the fault the interpreter reports:
+//! that lane's address). Expected values from the definitions (each lane's dword at its address,
+//! 64-bit sums), and `run_words` compares every register with the interpreter's.
+
+use super::{assemble, v_add_u32, v_addc_u32, want_compiled_run, want_dword_fault, word};
+use hsaemu_emu::{jit, run_words, run_words_mem, FaultKind, Gen, WaveRegs};
+
+/// Words per matrix row of the tiles.
+const N: usize = 32;
+
+/// The loop (its last add breaks v11's shape when v21 is not uniform, `setup`).
+fn program(gfx10: bool, wave32: bool) -> String {
+    let add = v_add_u32(gfx10);
+    let addc = v_addc_u32(gfx10);
+    let vcc = if wave32 { "vcc_lo" } else { "vcc" };
+    // Back to the loop's first instruction: 25 dwords (27 on GFX10, whose `v_add_co_u32`
+    // is VOP3 only) and the branch.
+    let back = if gfx10 { -28 } else { -26 };
+    format!(
+        "s_mov_b32 s20, 0
+         {add} v2, s5, v11
+         v_lshlrev_b64 v[12:13], 2, v[2:3]
+         v_mov_b32 v16, s1
+         v_mov_b32 v1, v3
+         v_add_co_u32 v12, {vcc}, s0, v12
+         v_lshlrev_b64 v[14:15], 2, v[0:1]
+         {addc} v13, {vcc}, v16, v13, {vcc}
+         v_mov_b32 v17, s3
+         v_add_co_u32 v14, {vcc}, s2, v14
+         {addc} v15, {vcc}, v17, v15, {vcc}
+         global_load_dword v1, v[12:13], off
+         global_load_dword v2, v[14:15], off
+         s_waitcnt vmcnt(0)
+         ds_write_b32 v8, v1
+         ds_write_b32 v10, v2
+         {add} v0, s7, v0
+         {add} v11, v11, v21
+         s_add_u32 s20, s20, 1
+         s_cmp_lt_u32 s20, 2
+         s_cbranch_scc1 {back}
+         s_endpgm
+"
+    )
+}
+
+/// Lane `l`'s tile index: column `l mod 16` of row `l / 16`, rows `N` words apart (or
+/// descending from row 3 when `down`).
+fn tile(l: usize, down: bool) -> usize {
+    let y = if down { 3 - l / 16 } else { l / 16 };
+    l % 16 + N * y
+}
+
+/// The wave: v11 = the tile index, v0 = it plus 1, v3 = 0, s5 = 3, s7 = 16, s[0:1] =
+/// s[2:3] = `base`; v21 = 1 in lane `broken`, else 0: the loop's end adds it to v11, so the
+/// second pass finds that lane off the tile (the region was compiled for the first pass's
+/// tile: its test at the loop's start must see the lane).
+fn setup(gen: Gen, base: u64, down: bool, broken: Option<usize>) -> WaveRegs {
+    let mut r = WaveRegs::new(gen);
+    for l in 0..64 {
+        let t = tile(l, down) as u32;
+        r.v[11][l] = t;
+        r.v[21][l] = u32::from(broken == Some(l));
+        // LDS addresses: a 16×16 tile of dwords and a second one after it.
+        r.v[8][l] = (64 * (l / 16) + 4 * (l % 16)) as u32;
+        r.v[10][l] = r.v[8][l] + 0x400;
+        r.v[0][l] = t + 1;
+        r.v[3][l] = 0;
+        // Data, not a shape.
+        r.v[1][l] = 0x9e37_79b9u32.rotate_left(l as u32);
+    }
+    (r.s[0], r.s[1]) = (base as u32, (base >> 32) as u32);
+    (r.s[2], r.s[3]) = (r.s[0], r.s[1]);
+    r.s[5] = 3;
+    r.s[7] = 16;
+    r
+}
+
+fn check_loads(gen: Gen, mcpu: &str, attr: &str, lanes: usize, down: bool, broken: Option<usize>) {
+    let what = format!("{mcpu}{attr} down {down} broken {broken:?}");
+    let words = assemble(mcpu, attr, &program(!attr.is_empty(), lanes == 32));
+    let mut global = vec![0u8; 4 * 512];
+    for k in 0..512 {
+        global[4 * k..4 * k + 4].copy_from_slice(&word(k).to_le_bytes());
+    }
+    let base = global.as_ptr() as u64;
+    let mut r = setup(gen, base, down, broken);
+    r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
+    let mut lds = vec![0u8; 2048];
+    let before = jit::stats();
+    run_words_mem(gen, &words, &mut r, &mut lds, &mut global)
+        .unwrap_or_else(|e| panic!("{what}: {e:?}"));
+    want_compiled_run(&before, &what);
+    if jit::checks_single_runs() {
+        assert!(
+            jit::stats().affine_blocks > before.affine_blocks,
+            "{what}: no block on facts"
+        );
+    }
+    assert_eq!(r.s[20], 2, "{what}: the loop's count");
+    for l in 0..lanes {
+        let ctx = format!("{what} lane {l}");
+        let a = tile(l, down) + 3 + usize::from(broken == Some(l));
+        let b = tile(l, down) + 1 + 16;
+        assert_eq!(r.v[1][l], word(a), "{ctx}: v1, the first load");
+        let lds_at = |k: usize| u32::from_le_bytes(lds[k..k + 4].try_into().expect("4 bytes"));
+        let d = 64 * (l / 16) + 4 * (l % 16);
+        assert_eq!(lds_at(d), word(a), "{ctx}: the first DS store");
+        assert_eq!(lds_at(0x400 + d), word(b), "{ctx}: the second DS store");
+        assert_eq!(r.v[2][l], word(b), "{ctx}: v2, the second load");
+        assert_eq!(r.v[0][l], tile(l, down) as u32 + 1 + 32, "{ctx}: v0");
+        let a12 = base + 4 * a as u64;
+        let a14 = base + 4 * b as u64;
+        assert_eq!(
+            (r.v[12][l], r.v[13][l]),
+            (a12 as u32, (a12 >> 32) as u32),
+            "{ctx}: v[12:13]"
+        );
+        assert_eq!(
+            (r.v[14][l], r.v[15][l]),
+            (a14 as u32, (a14 >> 32) as u32),
+            "{ctx}: v[14:15]"
+        );
+    }
+}
+
+/// The first load's last lane one dword past the end of the buffer (the first pass, whose
+/// window is empty), or the second load's in the second pass (`second`; the window filled
+/// by the first): the fault is that lane's address, as the interpreter reports it.
+fn check_fault(gen: Gen, mcpu: &str, attr: &str, lanes: usize, second: bool) {
+    let what = format!("{mcpu}{attr}: past the end, second {second}");
+    let words = assemble(mcpu, attr, &program(!attr.is_empty(), lanes == 32));
+    let last = tile(lanes - 1, false) + if second { 1 + 16 } else { 3 };
+    let mut global = vec![0u8; 4 * last];
+    for k in 0..last {
+        global[4 * k..4 * k + 4].copy_from_slice(&word(k).to_le_bytes());
+    }
+    let base = global.as_ptr() as u64;
+    let mut r = setup(gen, base, false, None);
+    r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
+    let mut lds = vec![0u8; 2048];
+    let e = run_words_mem(gen, &words, &mut r, &mut lds, &mut global).expect_err("past the end");
+    want_dword_fault(e, base + 4 * last as u64, false, &what);
+}
+
+/// The second DS store's last lane one dword past the end of the LDS (its range from the
+/// tile's corners): the fault is that lane's offset, as the interpreter reports it.
+fn check_ds_fault(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let what = format!("{mcpu}{attr}: DS past the end");
+    let words = assemble(mcpu, attr, &program(!attr.is_empty(), lanes == 32));
+    let mut global = vec![0u8; 4 * 512];
+    let base = global.as_ptr() as u64;
+    let mut r = setup(gen, base, false, None);
+    r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
+    let last = 0x400 + 64 * ((lanes - 1) / 16) + 4 * 15;
+    let mut lds = vec![0u8; last];
+    let e = run_words_mem(gen, &words, &mut r, &mut lds, &mut global).expect_err("DS past the end");
+    let want = FaultKind::LdsOutOfRange {
+        offset: last as u64,
+        size: 4,
+        lds_size: last as u32,
+    };
+    assert_eq!(e, want, "{what}");
+}
+
+/// The address arithmetic alone with `s[0:1]` a carry line inside the tile's range (some
+/// lanes carry into the high half, others not), v2's lanes on both sides of 2^30 (the
+/// 64-bit shift moves different bits into the high halves) or of 2^32 (the tile wraps):
+/// the corner tests fail and the interpreter runs those instructions; then the same with
+/// uniform carries.
+fn alu_program(gfx10: bool, wave32: bool) -> String {
+    let add = v_add_u32(gfx10);
+    let addc = v_addc_u32(gfx10);
+    let vcc = if wave32 { "vcc_lo" } else { "vcc" };
+    format!(
+        "{add} v2, s5, v11
+         v_lshlrev_b64 v[12:13], 2, v[2:3]
+         v_mov_b32 v16, s1
+         v_add_co_u32 v12, {vcc}, s0, v12
+         {addc} v13, {vcc}, v16, v13, {vcc}
+         {add} v4, v2, v2
+         v_lshl_add_u32 v5, v11, 4, v2
+         v_add3_u32 v6, v11, s5, v2
+         s_endpgm
+"
+    )
+}
+
+fn check_alu(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let words = assemble(mcpu, attr, &alu_program(!attr.is_empty(), lanes == 32));
+    // (s0, v11's lane 0): a carry line crossed inside the tile (the lanes from 16·4 bytes
+    // on carry), v2 crossing 2^30 inside the tile, the tile itself wrapping at 2^32, then
+    // none of these.
+    for (s0, t0) in [
+        (0xffff_ff00u32, 0u32),
+        (0, 0x3fff_fff0),
+        (0x1000, 0xffff_ffd0),
+        (0x1000, 0x100),
+    ] {
+        let what = format!("{mcpu}{attr} s0 {s0:#x} v11 {t0:#x}");
+        let mut r = WaveRegs::new(gen);
+        for l in 0..64 {
+            r.v[11][l] = t0.wrapping_add(tile(l, false) as u32);
+            r.v[3][l] = 0;
+        }
+        (r.s[0], r.s[1], r.s[5]) = (s0, 7, 3);
+        r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
+        let before = jit::stats();
+        run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{what}: {e:?}"));
+        want_compiled_run(&before, &what);
+        for l in 0..lanes {
+            let ctx = format!("{what} lane {l}");
+            let v11 = t0.wrapping_add(tile(l, false) as u32);
+            let v2 = v11.wrapping_add(3);
+            let sum = ((7u64 << 32) | u64::from(s0)).wrapping_add(u64::from(v2) << 2);
+            assert_eq!(r.v[2][l], v2, "{ctx}: v2");
+            assert_eq!(
+                (r.v[12][l], r.v[13][l]),
+                (sum as u32, (sum >> 32) as u32),
+                "{ctx}: v[12:13]"
+            );
+            assert_eq!(r.v[4][l], v2.wrapping_add(v2), "{ctx}: v4");
+            assert_eq!(r.v[5][l], (v11 << 4).wrapping_add(v2), "{ctx}: v5");
+            assert_eq!(r.v[6][l], v11.wrapping_add(3).wrapping_add(v2), "{ctx}: v6");
+        }
+    }
+}
+
+/// Part of the one test (the assembler's files and the tier's counters are per process).
+pub(crate) fn tile_rows_on_facts_match_the_definitions() {
+    for (gen, mcpu, attr, lanes) in [
+        (Gen::Gfx90a, "gfx90a", "", 64),
+        (Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32),
+        (Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64),
+    ] {
+        check_loads(gen, mcpu, attr, lanes, false, None);
+        check_loads(gen, mcpu, attr, lanes, true, None);
+        // A lane of the last row off the shape (row 1 on wave32, 3 on wave64).
+        check_loads(gen, mcpu, attr, lanes, false, Some(lanes - 11));
+        check_fault(gen, mcpu, attr, lanes, false);
+        check_fault(gen, mcpu, attr, lanes, true);
+        check_ds_fault(gen, mcpu, attr, lanes);
+        check_alu(gen, mcpu, attr, lanes);
+    }
+}
