@@ -50,6 +50,9 @@ mod global_rows;
 #[path = "jit/lds_live.rs"]
 mod lds_live;
 
+#[path = "jit/grid2d.rs"]
+mod grid2d;
+
 #[path = "jit/lds_reload.rs"]
 mod lds_reload;
 
@@ -1133,6 +1136,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     affine::fresh_waves_take_their_id_rows_from_the_dispatch();
     rounds::a_rounds_waves_run_with_their_own_state();
     lds_live::dead_ds_rows_are_not_stored_and_live_ones_are();
+    grid2d::tile_rows_kept_as_values_match_the_definition();
 }
 
 /// Global buffer word `k`: `(0x8000 + k) << 16 | (0x1000 + k)` (a negative high half, so the

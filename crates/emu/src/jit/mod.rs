@@ -772,8 +772,8 @@ impl Block {
     /// Queues this region again with `variants` (and lane-affine facts when `affine`), to
     /// replace this block where it is published.
     fn recompile(&'static self, variants: Variants, affine: bool) {
-        if let (Some(r), Some(q)) = (self.replacement(variants, affine), queue()) {
-            let _ = q.send(r);
+        if let Some(r) = self.replacement(variants, affine) {
+            submit(r);
         }
     }
 
@@ -1106,6 +1106,39 @@ fn queue() -> Option<&'static mpsc::Sender<Request>> {
     Q.get_or_init(start_compiler).as_ref()
 }
 
+/// Requests sent to the compiler thread and not yet handled (published, refused or
+/// answered).
+static QUEUED: AtomicU64 = AtomicU64::new(0);
+
+/// Sends `r` to the compiler thread (if there is one), counted in [`QUEUED`] until handled.
+fn submit(r: Request) -> bool {
+    let Some(q) = queue() else {
+        return false;
+    };
+    QUEUED.fetch_add(1, Ordering::SeqCst);
+    let sent = q.send(r).is_ok();
+    if !sent {
+        QUEUED.fetch_sub(1, Ordering::SeqCst);
+    }
+    sent
+}
+
+/// Waits until the compiler thread has handled every region sent to it so far, or `limit`
+/// has passed; whether it has. After a dispatch returns, every region its waves made hot
+/// (or sent to be compiled again) is then published or refused, so the next dispatch runs
+/// the code a long-running program would reach. For tests and tools; a time-based wait
+/// cannot tell a slow compile from none on a loaded machine.
+pub fn wait_compiled(limit: std::time::Duration) -> bool {
+    let t = std::time::Instant::now();
+    while QUEUED.load(Ordering::SeqCst) != 0 {
+        if t.elapsed() >= limit {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    true
+}
+
 #[cfg(feature = "jit")]
 fn start_compiler() -> Option<mpsc::Sender<Request>> {
     let (tx, rx) = mpsc::channel::<Request>();
@@ -1195,6 +1228,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                         let _ = tx.send(block);
                     }
                 }
+                QUEUED.fetch_sub(1, Ordering::SeqCst);
             }
         })
         .ok()?;
@@ -1358,22 +1392,23 @@ fn compile_ending(
         return None;
     }
     let (tx, rx) = mpsc::channel();
-    queue()?
-        .send(Request {
-            insts,
-            ends,
-            start: pc,
-            wave32,
-            variants,
-            affine: affine_on(),
-            ds_pred,
-            live,
-            place,
-            home,
-            replaces: None,
-            reply: Reply::Wait(tx),
-        })
-        .ok()?;
+    let sent = submit(Request {
+        insts,
+        ends,
+        start: pc,
+        wave32,
+        variants,
+        affine: affine_on(),
+        ds_pred,
+        live,
+        place,
+        home,
+        replaces: None,
+        reply: Reply::Wait(tx),
+    });
+    if !sent {
+        return None;
+    }
     rx.recv().ok().flatten()
 }
 
@@ -1423,24 +1458,22 @@ pub(crate) fn on_start(
         slots.publish(k, b, None);
         return Some(b);
     }
-    if insts.len() >= MIN_BLOCK {
-        if let Some(q) = queue() {
-            slots.set_pending(k, pc, &insts, true);
-            let _ = q.send(Request {
-                insts,
-                ends,
-                start: pc,
-                wave32,
-                variants,
-                affine: affine_on(),
-                ds_pred: pred,
-                live,
-                place: place(pc),
-                home,
-                replaces: None,
-                reply: Reply::Publish(slots.clone(), k),
-            });
-        }
+    if insts.len() >= MIN_BLOCK && queue().is_some() {
+        slots.set_pending(k, pc, &insts, true);
+        submit(Request {
+            insts,
+            ends,
+            start: pc,
+            wave32,
+            variants,
+            affine: affine_on(),
+            ds_pred: pred,
+            live,
+            place: place(pc),
+            home,
+            replaces: None,
+            reply: Reply::Publish(slots.clone(), k),
+        });
     }
     None
 }

@@ -406,10 +406,10 @@ pub(crate) fn fresh_waves_take_their_id_rows_from_the_dispatch() {
         // Enough waves to reach the tier's threshold; the region compiles in the background.
         let before = jit::stats().blocks;
         run([n, 1, 1], [256, 1, 1]);
-        let t = std::time::Instant::now();
-        while jit::stats().blocks == before && t.elapsed().as_secs() < 60 {
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
+        assert!(
+            jit::wait_compiled(std::time::Duration::from_secs(60)),
+            "{target}: its regions compiled within 60 s"
+        );
         assert!(
             jit::stats().blocks > before,
             "{target}: vector add compiled"

@@ -53,17 +53,10 @@ fn reductions_match_their_cpu_sums() {
             let warm: Vec<i32> = (0..256 * 64).map(|i| i % 7).collect();
             let before = jit::stats().blocks;
             run(&warm, 256);
-            let t = std::time::Instant::now();
-            let mut seen = before;
-            // Until no region has been added for 200 ms (each of its starts was sent once).
-            let mut quiet = std::time::Instant::now();
-            while t.elapsed().as_secs() < 60 && quiet.elapsed().as_millis() < 200 {
-                std::thread::sleep(std::time::Duration::from_millis(5));
-                let now = jit::stats().blocks;
-                if now != seen {
-                    (seen, quiet) = (now, std::time::Instant::now());
-                }
-            }
+            assert!(
+                jit::wait_compiled(std::time::Duration::from_secs(60)),
+                "{target}: its regions compiled within 60 s"
+            );
             assert!(
                 jit::stats().blocks > before,
                 "{target}: the reduction compiled"
@@ -119,10 +112,10 @@ fn waves_under_another_mode_stay_interpreted() {
         };
         let before = jit::stats().blocks;
         run();
-        let t = std::time::Instant::now();
-        while jit::stats().blocks == before && t.elapsed().as_secs() < 60 {
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
+        assert!(
+            jit::wait_compiled(std::time::Duration::from_secs(60)),
+            "{target}: its regions compiled within 60 s"
+        );
         assert!(jit::stats().blocks > before, "{target}: the add compiled");
         let c = run();
         for i in 0..n as usize {
