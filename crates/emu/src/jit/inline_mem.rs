@@ -1028,25 +1028,8 @@ impl Gen<'_> {
         shape = self.b.ins().band(shape, aligned);
         let lo = self.b.ins().uextend(types::I64, lo);
         let top = self.b.ins().uextend(types::I64, top);
-        let amin = self.b.ins().iadd(base, lo);
-        let atop = self.b.ins().iadd(base, top);
         // Rows on both sides of the top of the address space: the general test.
-        let ordered = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedLessThanOrEqual, amin, atop);
-        shape = self.b.ins().band(shape, ordered);
-        if let Some(f) = full {
-            shape = self.b.ins().band(shape, f);
-        }
-        if i.fmt == Fmt::Flat {
-            let below = self.below_apertures(atop, 64);
-            shape = self.b.ins().band(shape, below);
-        }
-        let span = self.b.ins().isub(atop, amin);
-        let len = self.b.ins().iadd_imm(span, 64);
-        let inside = self.window_check(slot, amin, len, store);
-        let hit = self.b.ins().band(shape, inside);
+        let (hit, amin) = self.rows_in_window(slot, i, (base, lo, top), shape, full, store);
         let fast = self.b.create_block();
         self.b.ins().brif(hit, fast, &[], other, &[]);
         self.enter(fast);
@@ -1121,25 +1104,8 @@ impl Gen<'_> {
         let low = self.b.ins().band_imm(low, 3);
         let aligned = self.b.ins().icmp_imm(IntCC::Equal, low, 0);
         shape = self.b.ins().band(shape, aligned);
-        let amin = self.b.ins().iadd(base, lo);
-        let atop = self.b.ins().iadd(base, top);
         // Rows on both sides of the top of the address space: the tests below.
-        let ordered = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedLessThanOrEqual, amin, atop);
-        shape = self.b.ins().band(shape, ordered);
-        if let Some(f) = full {
-            shape = self.b.ins().band(shape, f);
-        }
-        if i.fmt == Fmt::Flat {
-            let below = self.below_apertures(atop, 64);
-            shape = self.b.ins().band(shape, below);
-        }
-        let span = self.b.ins().isub(atop, amin);
-        let len = self.b.ins().iadd_imm(span, 64);
-        let inside = self.window_check(slot, amin, len, store);
-        let hit = self.b.ins().band(shape, inside);
+        let (hit, amin) = self.rows_in_window(slot, i, (base, lo, top), shape, full, store);
         let (fast, other) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(hit, fast, &[], other, &[]);
         self.enter(fast);
@@ -1398,6 +1364,39 @@ impl Gen<'_> {
 
     /// The end of an inline GLOBAL/FLAT access: `Wave::stored` after a store, the active
     /// lanes counted, on to `done`.
+    /// `shape` and the range test of the row-wise paths (`tile_rows`, `tile_fact_access`):
+    /// the rows from `base + lo` to `base + top` (64 bytes each; `i64`s) not wrapping past
+    /// the top of the address space, a store's EXEC full (`full`), a FLAT access below the
+    /// apertures, and the whole span inside the slot's window; and the lowest address.
+    fn rows_in_window(
+        &mut self,
+        slot: usize,
+        i: &Inst,
+        (base, lo, top): (Value, Value, Value),
+        mut shape: Value,
+        full: Option<Value>,
+        store: bool,
+    ) -> (Value, Value) {
+        let amin = self.b.ins().iadd(base, lo);
+        let atop = self.b.ins().iadd(base, top);
+        let ordered = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThanOrEqual, amin, atop);
+        shape = self.b.ins().band(shape, ordered);
+        if let Some(f) = full {
+            shape = self.b.ins().band(shape, f);
+        }
+        if i.fmt == Fmt::Flat {
+            let below = self.below_apertures(atop, 64);
+            shape = self.b.ins().band(shape, below);
+        }
+        let span = self.b.ins().isub(atop, amin);
+        let len = self.b.ins().iadd_imm(span, 64);
+        let inside = self.window_check(slot, amin, len, store);
+        (self.b.ins().band(shape, inside), amin)
+    }
+
     fn vmem_finish(&mut self, store: bool, done: Block) {
         if store {
             let ptr = self.mem_ptr_ty();

@@ -2045,6 +2045,10 @@ mod tests {
         });
     }
 
+    /// A region of four instructions (llvm-mc-15 -mcpu=gfx90a): v_add_u32 v2, s2, v0;
+    /// v_add_u32 v3, s3, v2; v_mov_b32 v4, v3; s_endpgm.
+    const ADD_CHAIN: [u32; 4] = [0x6804_0002, 0x6806_0403, 0x7e08_0303, 0xbf81_0000];
+
     /// A run of a full-EXEC-only region that left because a fact did not hold is noted as
     /// a miss of the general variant too (the fact's miss goes on there); it counts as the
     /// fact's alone, so at `MISS_LIMIT` the region is compiled again once, without facts and
@@ -2052,11 +2056,7 @@ mod tests {
     /// the general variant alone asks for both variants, with the facts.
     #[test]
     fn a_facts_miss_asks_for_one_compile_without_facts() {
-        let gen = Gen::Gfx90a;
-        // llvm-mc-15 -mcpu=gfx90a: v_add_u32 v2, s2, v0; v_add_u32 v3, s3, v2;
-        // v_mov_b32 v4, v3; s_endpgm.
-        let words = [0x6804_0002u32, 0x6806_0403, 0x7e08_0303, 0xbf81_0000];
-        let insts = decoded(gen, &words);
+        let (words, insts) = (ADD_CHAIN, decoded(Gen::Gfx90a, &ADD_CHAIN));
         let (_, b) = full_only(&insts, words.len());
         let (_, c) = full_only(&insts, words.len());
         assert_eq!((b.variants, c.variants), (Variants::Full, Variants::Full));
@@ -2082,10 +2082,7 @@ mod tests {
     /// start compiled on the same facts meanwhile. The compiler thread clears the marks.
     #[test]
     fn starts_inside_a_region_compiled_again_wait() {
-        let gen = Gen::Gfx90a;
-        // v_add_u32 v2, s2, v0; v_add_u32 v3, s3, v2; v_mov_b32 v4, v3; s_endpgm.
-        let words = [0x6804_0002u32, 0x6806_0403, 0x7e08_0303, 0xbf81_0000];
-        let insts = decoded(gen, &words);
+        let (words, insts) = (ADD_CHAIN, decoded(Gen::Gfx90a, &ADD_CHAIN));
         let (slots, b) = full_only(&insts, words.len());
         let r = b
             .replacement(Variants::Full, false)
@@ -2107,10 +2104,7 @@ mod tests {
     /// misses after its general variant's) does not undo the first.
     #[test]
     fn a_block_is_replaced_once() {
-        let gen = Gen::Gfx90a;
-        // v_add_u32 v2, s2, v0; v_add_u32 v3, s3, v2; v_mov_b32 v4, v3; s_endpgm.
-        let words = [0x6804_0002u32, 0x6806_0403, 0x7e08_0303, 0xbf81_0000];
-        let insts = decoded(gen, &words);
+        let (words, insts) = (ADD_CHAIN, decoded(Gen::Gfx90a, &ADD_CHAIN));
         let (slots, old) = full_only(&insts, words.len());
         let (_, first) = full_only(&insts, words.len());
         let (_, second) = full_only(&insts, words.len());
@@ -2128,11 +2122,7 @@ mod tests {
     /// counts an affine miss each time, and at `MISS_LIMIT` is compiled again without facts.
     #[test]
     fn a_region_whose_facts_fail_is_compiled_again_without() {
-        let gen = Gen::Gfx90a;
-        // llvm-mc-15 -mcpu=gfx90a: v_add_u32 v2, s2, v0; v_add_u32 v3, s3, v2;
-        // v_mov_b32 v4, v3; s_endpgm.
-        let words = [0x6804_0002u32, 0x6806_0403, 0x7e08_0303, 0xbf81_0000];
-        let insts = decoded(gen, &words);
+        let (words, insts) = (ADD_CHAIN, decoded(Gen::Gfx90a, &ADD_CHAIN));
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
         let (slots, b) = full_only(&insts, words.len());
         assert!(b.affine, "compiled on facts");
@@ -2140,7 +2130,7 @@ mod tests {
         let mut w = Wave::new();
         w.set_exec(u64::MAX);
         (w.s[2], w.s[3]) = (10, 100);
-        with_env(gen, |env| {
+        with_env(Gen::Gfx90a, |env| {
             // `base + lane`: the whole region runs on facts.
             for l in 0..64 {
                 w.v[0][l] = 5 + l as u32;

@@ -131,16 +131,7 @@ fn check_load_into_address_row(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         let word = |k: u32| 0x1000 + 7 * k;
         let mut global: Vec<u8> = (0..80u32).flat_map(|k| word(k).to_le_bytes()).collect();
         let at = global.as_ptr() as u64;
-        let mut r = WaveRegs::new(gen);
-        r.set_exec(if lanes == 32 { 0xffff_ffff } else { u64::MAX });
-        for l in 0..64 {
-            r.v[0][l] = l as u32;
-            r.v[1][l] = 0;
-            r.v[2][l] = (at + 4 * (l as u64 + 16)) as u32;
-            r.v[3][l] = (at >> 32) as u32;
-            r.v[4][l] = l as u32 + 1;
-        }
-        (r.s[2], r.s[3]) = (at as u32, (at >> 32) as u32);
+        let mut r = regs_at(gen, lanes, at, |l| l + 1);
         run_words_mem(gen, &words, &mut r, &mut [], &mut global)
             .unwrap_or_else(|e| panic!("{what} (atomic {atomic}): {e:?}"));
         for k in 0..80u32 {
@@ -191,17 +182,8 @@ fn check_kept_load(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             let o = skew as usize + 4 * l;
             u32::from_le_bytes(g[o..o + 4].try_into().expect("a word"))
         };
-        let mut r = WaveRegs::new(gen);
-        r.set_exec(if lanes == 32 { 0xffff_ffff } else { u64::MAX });
-        for l in 0..64 {
-            r.v[0][l] = l as u32;
-            r.v[1][l] = 0;
-            r.v[2][l] = (at + 4 * (l as u64 + 16)) as u32;
-            r.v[3][l] = (at >> 32) as u32;
-            r.v[4][l] = 3 * l as u32 + 1;
-            r.v[5][l] = 0x5555_0000;
-        }
-        (r.s[2], r.s[3]) = (at as u32, (at >> 32) as u32);
+        let mut r = regs_at(gen, lanes, at, |l| 3 * l + 1);
+        r.v[5] = [0x5555_0000; 64];
         run_words_mem(gen, &words, &mut r, &mut [], &mut global)
             .unwrap_or_else(|e| panic!("{what} (skew {skew}): {e:?}"));
         for l in 0..lanes {
@@ -222,4 +204,20 @@ pub(crate) fn pending_rows_are_stored_where_they_are_read() {
     check_load_into_address_row(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
     check_kept_load(Gen::Gfx90a, "gfx90a", "", 64);
     check_kept_load(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
+}
+
+/// The registers of the accesses above: EXEC full, v0 the lane, v1 0, v[2:3] lane `l`'s
+/// address `at + 4·(l + 16)`, v4 `v4(l)`, s[2:3] `at`.
+fn regs_at(gen: Gen, lanes: usize, at: u64, v4: impl Fn(u32) -> u32) -> WaveRegs {
+    let mut r = WaveRegs::new(gen);
+    r.set_exec(if lanes == 32 { 0xffff_ffff } else { u64::MAX });
+    for l in 0..64 {
+        r.v[0][l] = l as u32;
+        r.v[1][l] = 0;
+        r.v[2][l] = (at + 4 * (l as u64 + 16)) as u32;
+        r.v[3][l] = (at >> 32) as u32;
+        r.v[4][l] = v4(l as u32);
+    }
+    (r.s[2], r.s[3]) = (at as u32, (at >> 32) as u32);
+    r
 }
