@@ -53,6 +53,7 @@ sgpr_start:
 	.end_amdhsa_kernel
 .endif
 
+.if .amdgcn.gfx_generation_number == 9
 	.amdgpu_metadata
 ---
 amdhsa.kernels:
@@ -75,3 +76,27 @@ amdhsa.version:
   - 1
   - 0
 .end_amdgpu_metadata
+.else
+	.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .name:            sgpr_start
+    .symbol:          sgpr_start.kd
+    .language:        Assembler
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size:  32
+    .sgpr_count:      101
+    .vgpr_count:      4
+    .agpr_count:      0
+    .max_flat_workgroup_size: 128
+    .vendor.note:     hand-written
+    .args:
+      - { .name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+amdhsa.version:
+  - 1
+  - 0
+.end_amdgpu_metadata
+.endif
