@@ -567,7 +567,7 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
             if n < ctx.total_wgs {
                 let slot = free_slots[free - 1];
                 free -= 1;
-                let mut wg = spare.pop().unwrap_or_else(|| Wg {
+                resident.push(spare.pop().unwrap_or_else(|| Wg {
                     id: [0; 3],
                     waves: Vec::new(),
                     last_load: Vec::new(),
@@ -576,15 +576,17 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
                     executed: 0,
                     traced: false,
                     check: None,
-                });
+                }));
+                // Launched in place: a `Wg` moved through the stack after its set-up cost a
+                // store-forwarding stall per work-group (a 16-byte load of two 8-byte stores).
+                let wg = resident.last_mut().expect("pushed just above");
                 wg.slot = if ctx.d.cooperative {
                     n as usize
                 } else {
                     index * RESIDENT + slot
                 };
-                launch(ctx, &mut wg, n, index);
+                launch(ctx, wg, n, index);
                 wg.slot = slot;
-                resident.push(wg);
             }
         }
         if resident.is_empty() {
@@ -648,11 +650,16 @@ fn claim(ctx: &Ctx) -> u64 {
 /// `worker` is the index of the host worker that runs it.
 fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
     let [cx, cy, _] = ctx.wg_count.map(u64::from);
-    let id = [
-        (n % cx) as u32,
-        (n / cx % cy) as u32,
-        (n / (cx * cy)) as u32,
-    ];
+    // In the first row of X (every work-group of a 1-D grid) without the three divisions.
+    let id = if n < cx {
+        [n as u32, 0, 0]
+    } else {
+        [
+            (n % cx) as u32,
+            (n / cx % cy) as u32,
+            (n / (cx * cy)) as u32,
+        ]
+    };
     wg.id = id;
     wg.executed = 0;
     wg.traced = ctx.trace.as_ref().is_some_and(|t| t.selects_wg(n, id));
@@ -854,8 +861,11 @@ fn workitem_ids(ctx: &Ctx, w: &mut Wave, first: u32, actual: [u32; 3], lanes: u3
         // the compiling tier skips testing what is set here (`Wave::id_rows`).
         w.id_rows = crate::wave::ID_ROW0_LANE;
         if packed {
-            for (l, x) in w.v[v][..n].iter_mut().enumerate() {
-                *x = pack(first + l as u32, cy, cz);
+            // Y and Z are the same for every lane: packed once (X < 1024 = the largest
+            // work-group, so X alone fills its field).
+            let yz = pack(0, cy, cz);
+            for (x, id) in w.v[v][..n].iter_mut().zip(first..) {
+                *x = yz | id;
             }
         } else {
             for (l, x) in w.v[v][..n].iter_mut().enumerate() {
@@ -987,6 +997,7 @@ fn slice<const CHECK: bool, const TRACE: bool>(
             slots,
             verify: mode == crate::jit::Mode::Verify,
             last: None,
+            endpgm: None,
         }),
         _ => None,
     };
@@ -1095,6 +1106,25 @@ struct Tier<'a> {
     slots: &'a Arc<crate::jit::Slots>,
     verify: bool,
     last: Option<(u64, &'static crate::jit::Block)>,
+    /// The PC of an `s_endpgm` a region stopped at: the waves of a work-group end at the
+    /// same one, so the next takes it without the program lookup (its two dependent loads
+    /// after the region's store of the PC were a tenth of the slice's time).
+    endpgm: Option<u64>,
+}
+
+impl Tier<'_> {
+    /// Whether the instruction at `pc` is `s_endpgm`.
+    #[inline(always)]
+    fn is_endpgm(&mut self, program: &Program, pc: u64) -> bool {
+        if self.endpgm == Some(pc) {
+            return true;
+        }
+        let end = program.at(pc).is_some_and(|i| i.op == Op::S_ENDPGM);
+        if end {
+            self.endpgm = Some(pc);
+        }
+        end
+    }
 }
 
 /// Where [`run_wave`] takes up a wave's turn: the instructions of the turn already run, whether
@@ -1149,7 +1179,7 @@ fn enter(ctx: &Ctx, w: &mut Wave, t: &mut Tier, call: &mut crate::jit::CallCtx) 
         }),
         (n, parked) => {
             w.instructions += u64::from(n);
-            if region_ended_turn(&ctx.program, w, parked, n) {
+            if region_ended_turn(&ctx.program, t, w, parked, n) {
                 return None;
             }
             Some(Resume {
@@ -1226,7 +1256,7 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
                     Ok((n, parked)) => {
                         w.instructions += u64::from(n);
                         turn += n - 1;
-                        if region_ended_turn(program, w, parked, turn) {
+                        if region_ended_turn(program, t, w, parked, turn) {
                             return Ok(());
                         }
                         continue;
@@ -1284,12 +1314,18 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
 /// lowering) with the turn not over: the wave ends, as the interpreter's next step would
 /// end it.
 #[inline(always)]
-fn region_ended_turn(program: &Program, w: &mut Wave, parked: bool, turn: u32) -> bool {
+fn region_ended_turn(
+    program: &Program,
+    t: &mut Tier,
+    w: &mut Wave,
+    parked: bool,
+    turn: u32,
+) -> bool {
     if parked {
         w.state = WaveState::Barrier;
         return true;
     }
-    if turn < QUANTUM && program.at(w.pc).is_some_and(|i| i.op == Op::S_ENDPGM) {
+    if turn < QUANTUM && t.is_endpgm(program, w.pc) {
         w.instructions += 1;
         w.state = WaveState::Done;
         return true;

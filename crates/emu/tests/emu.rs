@@ -19,6 +19,7 @@ mod mimg;
 mod mode;
 mod suite;
 mod v2;
+mod wave_start;
 mod wmma;
 
 /// Cargo builds no test binary of its own for a file in tests/ (`autotests = false`), so a new

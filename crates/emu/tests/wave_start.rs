@@ -1,0 +1,66 @@
+//! A wave's start state through the dispatcher, which sets up each host slot's `Wave` again
+//! for the next work-group's wave instead of making a new one: the SGPRs past the user and
+//! system ones are zero (`Wave::start`), whatever the wave before it left in them
+//! (`Wave::start` clears only the 16-SGPR chunks that hold something).
+
+use crate::common::*;
+
+#[test]
+fn sgprs_start_zero_in_a_reused_wave() {
+    for t in ["gfx90a", "gfx1030"] {
+        let path = hsaemu_testkit::compile_asm("asm/sgpr_start.s", t, 4);
+        let bytes = std::fs::read(&path).expect("read the code object");
+        // One host thread: every work-group after the first runs in the first's waves.
+        let e = from_bytes_threads(&bytes, t, 4, 1);
+        let lanes = wave_size(t) as u32;
+        let groups = 8u32;
+        let out = e.zeros(16 * 2 * groups as usize);
+        let stats = e.run1(
+            "sgpr_start",
+            &[Arg::Ptr(&out)],
+            2 * lanes * groups,
+            2 * lanes as u16,
+        );
+        assert_eq!(stats.waves, u64::from(2 * groups), "{t}");
+        let got = out.u32s();
+        for w in 0..2 * groups as usize {
+            assert_eq!(
+                &got[4 * w..4 * w + 3],
+                &[0, 0, 0],
+                "{t}: wave {w}'s s20, s63, s100"
+            );
+        }
+    }
+}
+
+/// Every wave's turn stops in two places: before `s_getreg_b32` (which the compiling tier
+/// does not lower) and at `s_endpgm`. The dispatcher remembers the `s_endpgm` PC a region
+/// stopped at for the rest of the work-group's slice (`Tier::is_endpgm`): the next wave's
+/// stop before `s_getreg_b32` must not end it there. Dispatched again and again so compiled
+/// regions run (compiles are asynchronous outside `HSAEMU_JIT=verify`).
+#[test]
+fn a_region_stop_is_not_taken_for_the_last_s_endpgm() {
+    for t in ["gfx90a", "gfx1030"] {
+        let path = hsaemu_testkit::compile_asm("asm/endpgm_memo.s", t, 4);
+        let bytes = std::fs::read(&path).expect("read the code object");
+        let e = from_bytes_threads(&bytes, t, 4, 1);
+        let lanes = wave_size(t) as u32;
+        let groups = 8u32;
+        for round in 0..100 {
+            // Time for the compiler thread: the compiled regions run in the later rounds.
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            let out = e.zeros(4 * 2 * groups as usize);
+            e.run1(
+                "endpgm_memo",
+                &[Arg::Ptr(&out)],
+                2 * lanes * groups,
+                2 * lanes as u16,
+            );
+            assert_eq!(
+                out.u32s(),
+                vec![7; 2 * groups as usize],
+                "{t} round {round}"
+            );
+        }
+    }
+}
