@@ -37,7 +37,8 @@ fn sgprs_start_zero_in_a_reused_wave() {
 /// does not lower) and at `s_endpgm`. The dispatcher remembers the `s_endpgm` PC a region
 /// stopped at for the rest of the work-group's slice (`Tier::is_endpgm`): the next wave's
 /// stop before `s_getreg_b32` must not end it there. Dispatched again and again so compiled
-/// regions run (compiles are asynchronous outside `HSAEMU_JIT=verify`).
+/// regions run (compiles are asynchronous outside `HSAEMU_JIT=verify`: each round waits
+/// for those the rounds before asked for).
 #[test]
 fn a_region_stop_is_not_taken_for_the_last_s_endpgm() {
     for t in ["gfx90a", "gfx1030"] {
@@ -47,8 +48,11 @@ fn a_region_stop_is_not_taken_for_the_last_s_endpgm() {
         let lanes = wave_size(t) as u32;
         let groups = 8u32;
         for round in 0..100 {
-            // Time for the compiler thread: the compiled regions run in the later rounds.
-            std::thread::sleep(std::time::Duration::from_millis(1));
+            // The regions the rounds before made hot are in place: they run in this one.
+            assert!(
+                hsaemu_emu::jit::wait_compiled(std::time::Duration::from_secs(60)),
+                "{t}: compiled within 60 s"
+            );
             let out = e.zeros(4 * 2 * groups as usize);
             e.run1(
                 "endpgm_memo",
