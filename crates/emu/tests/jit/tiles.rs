@@ -15,6 +15,7 @@
 use super::fma_nan::fma;
 use super::{assemble, v_add_u32, v_addc_u32, want_compiled_run, want_dword_fault, word};
 use hsaemu_emu::{jit, run_words, run_words_mem, FaultKind, Gen, WaveRegs};
+use std::ops::Range;
 
 /// Words per matrix row of the tiles.
 const N: usize = 32;
@@ -62,15 +63,15 @@ fn tile(l: usize, down: bool) -> usize {
 }
 
 /// The wave: v11 = the tile index, v0 = it plus 1, v3 = 0, s5 = 3, s7 = 16, s[0:1] =
-/// s[2:3] = `base`; v21 = 1 in lane `broken`, else 0: the loop's end adds it to v11, so the
+/// s[2:3] = `base`; v21 = 1 in lanes `broken` (a range), else 0: the loop's end adds it to v11, so the
 /// second pass finds that lane off the tile (the region was compiled for the first pass's
 /// tile: its test at the loop's start must see the lane).
-fn setup(gen: Gen, base: u64, down: bool, broken: Option<usize>) -> WaveRegs {
+fn setup(gen: Gen, base: u64, down: bool, broken: Option<Range<usize>>) -> WaveRegs {
     let mut r = WaveRegs::new(gen);
     for l in 0..64 {
         let t = tile(l, down) as u32;
         r.v[11][l] = t;
-        r.v[21][l] = u32::from(broken == Some(l));
+        r.v[21][l] = u32::from(broken.as_ref().is_some_and(|b| b.contains(&l)));
         // LDS addresses: a 16×16 tile of dwords and a second one after it.
         r.v[8][l] = (64 * (l / 16) + 4 * (l % 16)) as u32;
         r.v[10][l] = r.v[8][l] + 0x400;
@@ -86,7 +87,14 @@ fn setup(gen: Gen, base: u64, down: bool, broken: Option<usize>) -> WaveRegs {
     r
 }
 
-fn check_loads(gen: Gen, mcpu: &str, attr: &str, lanes: usize, down: bool, broken: Option<usize>) {
+fn check_loads(
+    gen: Gen,
+    mcpu: &str,
+    attr: &str,
+    lanes: usize,
+    down: bool,
+    broken: Option<Range<usize>>,
+) {
     let what = format!("{mcpu}{attr} down {down} broken {broken:?}");
     let words = assemble(mcpu, attr, &program(!attr.is_empty(), lanes == 32));
     let mut global = vec![0u8; 4 * 512];
@@ -94,7 +102,7 @@ fn check_loads(gen: Gen, mcpu: &str, attr: &str, lanes: usize, down: bool, broke
         global[4 * k..4 * k + 4].copy_from_slice(&word(k).to_le_bytes());
     }
     let base = global.as_ptr() as u64;
-    let mut r = setup(gen, base, down, broken);
+    let mut r = setup(gen, base, down, broken.clone());
     r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
     let mut lds = vec![0u8; 2048];
     let before = jit::stats();
@@ -110,7 +118,7 @@ fn check_loads(gen: Gen, mcpu: &str, attr: &str, lanes: usize, down: bool, broke
     assert_eq!(r.s[20], 2, "{what}: the loop's count");
     for l in 0..lanes {
         let ctx = format!("{what} lane {l}");
-        let a = tile(l, down) + 3 + usize::from(broken == Some(l));
+        let a = tile(l, down) + 3 + usize::from(broken.as_ref().is_some_and(|b| b.contains(&l)));
         let b = tile(l, down) + 1 + 16;
         assert_eq!(r.v[1][l], word(a), "{ctx}: v1, the first load");
         let lds_at = |k: usize| u32::from_le_bytes(lds[k..k + 4].try_into().expect("4 bytes"));
@@ -376,8 +384,11 @@ pub(crate) fn tile_rows_on_facts_match_the_definitions() {
     ] {
         check_loads(gen, mcpu, attr, lanes, false, None);
         check_loads(gen, mcpu, attr, lanes, true, None);
-        // A lane of the last row off the shape (row 1 on wave32, 3 on wave64).
-        check_loads(gen, mcpu, attr, lanes, false, Some(lanes - 11));
+        // A lane of the last row off the shape (row 1 on wave32, 3 on wave64), and on
+        // wave64 that whole row one off (every group of it as the one before plus 4·sx:
+        // only its first group against the row above sees it).
+        check_loads(gen, mcpu, attr, lanes, false, Some(lanes - 11..lanes - 10));
+        check_loads(gen, mcpu, attr, lanes, false, Some(lanes - 16..lanes));
         check_fault(gen, mcpu, attr, lanes, false);
         check_fault(gen, mcpu, attr, lanes, true);
         check_ds_fault(gen, mcpu, attr, lanes);
