@@ -484,7 +484,7 @@ impl Gen<'_> {
         let per_row = ROW / 4;
         Box::new(move |g: &mut Self, k: usize, seen: &[Value]| match k {
             0 => first,
-            _ if k % per_row == 0 => g.b.ins().iadd(seen[k - per_row], down),
+            _ if k.is_multiple_of(per_row) => g.b.ins().iadd(seen[k - per_row], down),
             _ => g.b.ins().iadd(seen[k - 1], step),
         })
     }
