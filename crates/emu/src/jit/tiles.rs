@@ -12,7 +12,8 @@
 //! - **The test.** A basic block of the full-EXEC variant that reads a predicted tile
 //!   (`tile_plan`) tests at its start every row it reads in a predicted shape: `base` lane
 //!   0, `sx` lane 1 minus lane 0, `sy` lane 16 minus lane 0 (run-time values), each group
-//!   XOR what they imply, ORed. A miss runs the general variant's basic block and counts an
+//!   XOR what they imply (`tile_want`: from the group before or above it), ORed. A miss
+//!   runs the general variant's basic block and counts an
 //!   affine miss, as `affine.rs`'s test does (at `MISS_LIMIT` the region is compiled again
 //!   without facts, and without tiles). Such a block has no `affine.rs` plan.
 //! - **The lowering.** `v_mov`, `v_add`, `v_lshlrev_b32`, `v_lshl_add_u32`, `v_add3_u32`
