@@ -1583,6 +1583,7 @@ impl Gen<'_> {
             return;
         };
         debug_assert_eq!(self.vcache.get(&(c.row, c.g)), Some(&c.last));
+        super::FMAC_CHAINS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let (slow, join, out) = self.if_nan(c.last);
         self.b.switch_to_block(slow);
         self.b.seal_block(slow);
@@ -2497,12 +2498,17 @@ impl Gen<'_> {
                 // lgkmcnt(n)` between each two of its sixteen `v_fmac_f32`s ended their
                 // chain and stored the pass's rows).
                 let no_code = *l == Lower::Nop || *l == Lower::Step && Self::wait_is_no_code(i);
+                // The scalar instructions and waits generate code in group 0's pass alone:
+                // in the others they end no chain (gfx1030 matmul's `s_waitcnt_vscnt`
+                // after its first `v_fmac_f32` cost a NaN test per group).
+                let lane_wise = matches!(l, Lower::VAlu(_) | Lower::VCmp | Lower::Mem);
+                let emits = !no_code && (lane_wise || g == 0);
                 // Only a `v_fmac_f32` into the same row may read a chain's untested value.
                 let chained = self
                     .fmac_chain
                     .as_ref()
                     .is_some_and(|c| fmac_chainable(i, *l) && reg_index(i.dst) == c.row);
-                if !chained && !no_code {
+                if !chained && emits {
                     self.fmac_chain_end();
                 }
                 match l {

@@ -964,6 +964,8 @@ pub(crate) static AFFINE_BLOCKS: AtomicU64 = AtomicU64::new(0);
 pub(crate) static DS_RUN_LOADS: AtomicU64 = AtomicU64::new(0);
 /// Rows of those loads compiled not to be stored into the `Wave` (dead after the run).
 pub(crate) static DS_DEAD_ROWS: AtomicU64 = AtomicU64::new(0);
+/// `v_fmac_f32` chains compiled (each ends in one NaN test; `lower.rs`'s `fmac_chain_end`).
+pub(crate) static FMAC_CHAINS: AtomicU64 = AtomicU64::new(0);
 
 /// The region starting at `pc` of `fetch`'s program: the compilable instructions reachable
 /// from it through fall-through and branches (at most [`MAX_BLOCK`]), by address, each with
@@ -1659,6 +1661,9 @@ pub struct Stats {
     /// Rows of those loads compiled not to be stored into the `Wave`: no instruction reads
     /// them after the run before a DS load writes them again (`lower.rs`'s `live.rs`).
     pub ds_dead_rows: u64,
+    /// `v_fmac_f32` chains of runs' group passes compiled, each with one NaN test at its
+    /// end (`lower.rs`'s `fmac_chain_end`).
+    pub fmac_chains: u64,
 }
 
 /// The counters of [`Stats`].
@@ -1674,6 +1679,7 @@ pub fn stats() -> Stats {
         affine_blocks: r(&AFFINE_BLOCKS),
         ds_run_loads: r(&DS_RUN_LOADS),
         ds_dead_rows: r(&DS_DEAD_ROWS),
+        fmac_chains: r(&FMAC_CHAINS),
     }
 }
 

@@ -12,7 +12,8 @@
 //! - **The test.** A basic block of the full-EXEC variant that reads a predicted tile
 //!   (`tile_plan`) tests at its start every row it reads in a predicted shape: `base` lane
 //!   0, `sx` lane 1 minus lane 0, `sy` lane 16 minus lane 0 (run-time values), each group
-//!   XOR what they imply, ORed. A miss runs the general variant's basic block and counts an
+//!   XOR what they imply (`tile_want`: from the group before or above it), ORed. A miss
+//!   runs the general variant's basic block and counts an
 //!   affine miss, as `affine.rs`'s test does (at `MISS_LIMIT` the region is compiled again
 //!   without facts, and without tiles). Such a block has no `affine.rs` plan.
 //! - **The lowering.** `v_mov`, `v_add`, `v_lshlrev_b32`, `v_lshl_add_u32`, `v_add3_u32`
@@ -430,9 +431,12 @@ impl Gen<'_> {
                     uniform: false,
                 }
             };
-            let want = self.tile_groups(t, true);
-            for (g, w) in want.into_iter().enumerate() {
+            let want = self.tile_want(t);
+            let mut seen: Vec<Value> = Vec::new();
+            for g in 0..self.groups {
                 let x = self.vgroup(row, g);
+                let w = want(self, g, &seen);
+                seen.push(x);
                 let d = self.b.ins().bxor(x, w);
                 diff = Some(match diff {
                     None => d,
@@ -456,6 +460,34 @@ impl Gen<'_> {
         for (row, t) in facts {
             self.tiles.insert(row, t);
         }
+    }
+
+    /// What `tile_test` compares group `g` of a row with, given the row's groups before it
+    /// (`seen`): a uniform row's base everywhere; for a tile, group 0 against `base + sx·[0,
+    /// 1, 2, 3]`, a group that starts a tile row against the group four before plus `sy`,
+    /// any other against the one before plus `4·sx`. By induction every lane `l` then holds
+    /// `base + sx·(l mod 16) + sy·(l / 16)`, as with the groups of `tile_groups`, for about
+    /// half the set-up (one multiplication, not four).
+    #[allow(clippy::type_complexity)]
+    fn tile_want(&mut self, t: Tile) -> Box<dyn Fn(&mut Self, usize, &[Value]) -> Value> {
+        if t.uniform {
+            let s = self.splat(t.base);
+            return Box::new(move |_, _, _| s);
+        }
+        let sxs = self.splat(t.sx);
+        let c = self.vconst([0, 1, 2, 3]);
+        let m = self.b.ins().imul(sxs, c);
+        let bs = self.splat(t.base);
+        let first = self.b.ins().iadd(bs, m);
+        let sx4 = self.b.ins().ishl_imm(t.sx, 2);
+        let step = self.splat(sx4);
+        let down = self.splat(t.sy);
+        let per_row = ROW / 4;
+        Box::new(move |g: &mut Self, k: usize, seen: &[Value]| match k {
+            0 => first,
+            _ if k.is_multiple_of(per_row) => g.b.ins().iadd(seen[k - per_row], down),
+            _ => g.b.ins().iadd(seen[k - 1], step),
+        })
     }
 
     /// The lane groups of tile `t`: group `g` is `splat(base + sy·(g / 4)) + sx·(4·(g mod

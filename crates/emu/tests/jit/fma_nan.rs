@@ -82,6 +82,58 @@ pub(super) fn fma_nans_in_a_run_match_the_definition() {
     check(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
     check_chain(Gen::Gfx90a, "gfx90a", "", 64);
     check_chain(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
+    check_chain_over_wait(Gen::Gfx90a, "gfx90a", "", 64);
+    check_chain_over_wait(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
+    check_chain_over_wait(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64);
+}
+
+/// gfx1030 matmul's loop after its second barrier: a `v_fmac_f32`, a wait that generates
+/// code (`s_waitcnt_vscnt null, 0x0`; on gfx90a `s_waitcnt vmcnt(0)`), then more
+/// `v_fmac_f32`s into the same row. The wait's code is in group 0's pass alone, so only
+/// there does it end the chain: the run compiles one chain per group and one more (a
+/// second NaN test in every group before), and a NaN in the step before the wait is still
+/// each lane's first NaN.
+fn check_chain_over_wait(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let wait = if attr.is_empty() {
+        "s_waitcnt vmcnt(0)"
+    } else {
+        "s_waitcnt_vscnt null, 0x0"
+    };
+    let text = format!(
+        "v_fmac_f32 v30, v31, v32
+         {wait}
+         v_fmac_f32 v30, v33, v34
+         v_fmac_f32 v30, v35, v36
+         v_fmac_f32 v30, v37, v38
+         s_endpgm"
+    );
+    let words = assemble(mcpu, attr, &text);
+    let mut r = WaveRegs::new(gen);
+    r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
+    for l in 0..64 {
+        for k in 0..9 {
+            r.v[30 + k][l] = chain_value(k, l);
+        }
+    }
+    let old = r.clone();
+    let what = format!("{mcpu}{attr} chain over a wait");
+    let before = jit::stats();
+    run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{what}: {e:?}"));
+    if jit::checks_single_runs() {
+        let n = jit::stats().fmac_chains - before.fmac_chains;
+        assert_eq!(n as usize, lanes / 4 + 1, "{what}: chains compiled");
+    }
+    let mut nans = 0;
+    for l in 0..lanes {
+        let v = |row: usize| old.v[row][l];
+        let mut acc = v(30);
+        for (x, y) in [(31, 32), (33, 34), (35, 36), (37, 38)] {
+            acc = fma(v(x), v(y), acc);
+        }
+        nans += usize::from(f32::from_bits(acc).is_nan());
+        assert_eq!(r.v[30][l], acc, "{what}: v30 lane {l}");
+    }
+    assert!(nans > 0 && nans <= lanes - 8, "{what}: {nans} NaN lanes");
 }
 
 /// Lane `l`'s f32 bits for row `k` of a chain: ordinary values, and NaNs of distinct

@@ -12,8 +12,10 @@
 //! that lane's address). Expected values from the definitions (each lane's dword at its address,
 //! 64-bit sums), and `run_words` compares every register with the interpreter's.
 
+use super::fma_nan::fma;
 use super::{assemble, v_add_u32, v_addc_u32, want_compiled_run, want_dword_fault, word};
 use hsaemu_emu::{jit, run_words, run_words_mem, FaultKind, Gen, WaveRegs};
+use std::ops::Range;
 
 /// Words per matrix row of the tiles.
 const N: usize = 32;
@@ -61,15 +63,15 @@ fn tile(l: usize, down: bool) -> usize {
 }
 
 /// The wave: v11 = the tile index, v0 = it plus 1, v3 = 0, s5 = 3, s7 = 16, s[0:1] =
-/// s[2:3] = `base`; v21 = 1 in lane `broken`, else 0: the loop's end adds it to v11, so the
+/// s[2:3] = `base`; v21 = 1 in lanes `broken` (a range), else 0: the loop's end adds it to v11, so the
 /// second pass finds that lane off the tile (the region was compiled for the first pass's
 /// tile: its test at the loop's start must see the lane).
-fn setup(gen: Gen, base: u64, down: bool, broken: Option<usize>) -> WaveRegs {
+fn setup(gen: Gen, base: u64, down: bool, broken: Option<Range<usize>>) -> WaveRegs {
     let mut r = WaveRegs::new(gen);
     for l in 0..64 {
         let t = tile(l, down) as u32;
         r.v[11][l] = t;
-        r.v[21][l] = u32::from(broken == Some(l));
+        r.v[21][l] = u32::from(broken.as_ref().is_some_and(|b| b.contains(&l)));
         // LDS addresses: a 16×16 tile of dwords and a second one after it.
         r.v[8][l] = (64 * (l / 16) + 4 * (l % 16)) as u32;
         r.v[10][l] = r.v[8][l] + 0x400;
@@ -85,7 +87,14 @@ fn setup(gen: Gen, base: u64, down: bool, broken: Option<usize>) -> WaveRegs {
     r
 }
 
-fn check_loads(gen: Gen, mcpu: &str, attr: &str, lanes: usize, down: bool, broken: Option<usize>) {
+fn check_loads(
+    gen: Gen,
+    mcpu: &str,
+    attr: &str,
+    lanes: usize,
+    down: bool,
+    broken: Option<Range<usize>>,
+) {
     let what = format!("{mcpu}{attr} down {down} broken {broken:?}");
     let words = assemble(mcpu, attr, &program(!attr.is_empty(), lanes == 32));
     let mut global = vec![0u8; 4 * 512];
@@ -93,7 +102,7 @@ fn check_loads(gen: Gen, mcpu: &str, attr: &str, lanes: usize, down: bool, broke
         global[4 * k..4 * k + 4].copy_from_slice(&word(k).to_le_bytes());
     }
     let base = global.as_ptr() as u64;
-    let mut r = setup(gen, base, down, broken);
+    let mut r = setup(gen, base, down, broken.clone());
     r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
     let mut lds = vec![0u8; 2048];
     let before = jit::stats();
@@ -109,7 +118,7 @@ fn check_loads(gen: Gen, mcpu: &str, attr: &str, lanes: usize, down: bool, broke
     assert_eq!(r.s[20], 2, "{what}: the loop's count");
     for l in 0..lanes {
         let ctx = format!("{what} lane {l}");
-        let a = tile(l, down) + 3 + usize::from(broken == Some(l));
+        let a = tile(l, down) + 3 + usize::from(broken.as_ref().is_some_and(|b| b.contains(&l)));
         let b = tile(l, down) + 1 + 16;
         assert_eq!(r.v[1][l], word(a), "{ctx}: v1, the first load");
         let lds_at = |k: usize| u32::from_le_bytes(lds[k..k + 4].try_into().expect("4 bytes"));
@@ -235,6 +244,137 @@ fn check_alu(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     }
 }
 
+/// A DS/FMA block alone (matmul's loop between its barriers: `ds_read2_b32`s through an
+/// A row `v7 = 64·y` and a B column `v9 = 0x400 + 4·x`, both tiles, and `v_fmac_f32`s),
+/// run twice. Such a block has too few instructions on tiles for a tile plan, so its DS
+/// loads keep their shape and range passes (a plan testing the two rows as tiles instead
+/// cost more: docs/architecture-emu.md, jitmm10); this pins the values and faults for
+/// whichever way they are checked. With `move_a` the loop's end adds 64 to v7 (the next
+/// A row, still a tile; v7's loads are then not in a run: the region writes it), from
+/// s21, or with `broken` from v21, which has 4 more in one lane (the second pass finds
+/// that lane off the shape). Without it every load is in the run (`ds_run_checks`).
+fn ds_program(gfx10: bool, move_a: bool, broken: bool) -> String {
+    let add = v_add_u32(gfx10);
+    let (step, back) = match (move_a, broken) {
+        (false, _) => (String::new(), -17),
+        (true, false) => (format!("{add} v7, s21, v7"), -18),
+        (true, true) => (format!("{add} v7, v7, v21"), -18),
+    };
+    format!(
+        "s_mov_b32 s20, 0
+         ds_read2_b32 v[12:13], v7 offset1:1
+         ds_read2_b32 v[14:15], v9 offset1:16
+         s_waitcnt lgkmcnt(0)
+         v_fmac_f32 v5, v12, v14
+         v_fmac_f32 v5, v13, v15
+         ds_read2_b32 v[12:13], v7 offset0:2 offset1:3
+         ds_read2_b32 v[14:15], v9 offset0:32 offset1:48
+         s_waitcnt lgkmcnt(0)
+         v_fmac_f32 v5, v12, v14
+         v_fmac_f32 v5, v13, v15
+         {step}
+         s_add_u32 s20, s20, 1
+         s_cmp_lt_u32 s20, 2
+         s_cbranch_scc1 {back}
+         s_endpgm
+"
+    )
+}
+
+/// LDS dword `k`: ordinary floats.
+fn lds_word(k: usize) -> u32 {
+    (0.75 + (k % 89) as f32 * 0.5).to_bits()
+}
+
+fn ds_setup(gen: Gen, lanes: usize, broken: Option<usize>) -> WaveRegs {
+    let mut r = WaveRegs::new(gen);
+    r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
+    for l in 0..64 {
+        r.v[7][l] = 64 * (l as u32 / 16);
+        r.v[9][l] = 0x400 + 4 * (l as u32 % 16);
+        r.v[5][l] = (1.0 + l as f32).to_bits();
+        r.v[21][l] = 64 + 4 * u32::from(broken == Some(l));
+    }
+    r.s[21] = 64;
+    r
+}
+
+fn check_ds_rows(
+    gen: Gen,
+    mcpu: &str,
+    attr: &str,
+    lanes: usize,
+    move_a: bool,
+    broken: Option<usize>,
+) {
+    let what = format!("{mcpu}{attr} DS rows as tiles, move {move_a} broken {broken:?}");
+    let words = assemble(
+        mcpu,
+        attr,
+        &ds_program(!attr.is_empty(), move_a, broken.is_some()),
+    );
+    let mut r = ds_setup(gen, lanes, broken);
+    let old = r.clone();
+    let mut lds: Vec<u8> = (0..512).flat_map(|k| lds_word(k).to_le_bytes()).collect();
+    let before = jit::stats();
+    run_words_mem(gen, &words, &mut r, &mut lds, &mut [0; 64])
+        .unwrap_or_else(|e| panic!("{what}: {e:?}"));
+    want_compiled_run(&before, &what);
+    assert_eq!(r.s[20], 2, "{what}: the loop's count");
+    for l in 0..lanes {
+        let b = old.v[9][l] as usize / 4;
+        let mut a = old.v[7][l] as usize / 4;
+        let mut acc = old.v[5][l];
+        let mut last = [0; 4];
+        for _pass in 0..2 {
+            last = [
+                lds_word(a),
+                lds_word(a + 1),
+                lds_word(a + 2),
+                lds_word(a + 3),
+            ];
+            for (k, &x) in last.iter().enumerate() {
+                acc = fma(x, lds_word(b + 16 * k), acc);
+            }
+            if move_a {
+                a += old.v[21][l] as usize / 4;
+            }
+        }
+        let want = [
+            (5, acc),
+            (12, last[2]),
+            (13, last[3]),
+            (14, lds_word(b + 32)),
+            (15, lds_word(b + 48)),
+            (7, 4 * a as u32),
+        ];
+        for (reg, x) in want {
+            assert_eq!(r.v[reg][l], x, "{what}: v{reg} lane {l}");
+        }
+    }
+}
+
+/// The same with the LDS one dword short of v9's last element (`offset1:48`) in the last
+/// column's lanes: the interpreter's fault, the first such lane's address (the tier's
+/// range check before the run must see it).
+fn check_ds_rows_fault(gen: Gen, mcpu: &str, attr: &str, lanes: usize, move_a: bool) {
+    let what = format!("{mcpu}{attr} DS rows as tiles past the end, move {move_a}");
+    let words = assemble(mcpu, attr, &ds_program(!attr.is_empty(), move_a, false));
+    let mut r = ds_setup(gen, lanes, None);
+    let last = 0x400 + 4 * 15 + 4 * 48;
+    let mut lds: Vec<u8> = (0..last / 4)
+        .flat_map(|k| lds_word(k).to_le_bytes())
+        .collect();
+    let e =
+        run_words_mem(gen, &words, &mut r, &mut lds, &mut [0; 64]).expect_err("DS past the end");
+    let want = FaultKind::LdsOutOfRange {
+        offset: last as u64,
+        size: 4,
+        lds_size: last as u32,
+    };
+    assert_eq!(e, want, "{what}");
+}
+
 /// Part of the one test (the assembler's files and the tier's counters are per process).
 pub(crate) fn tile_rows_on_facts_match_the_definitions() {
     for (gen, mcpu, attr, lanes) in [
@@ -244,11 +384,20 @@ pub(crate) fn tile_rows_on_facts_match_the_definitions() {
     ] {
         check_loads(gen, mcpu, attr, lanes, false, None);
         check_loads(gen, mcpu, attr, lanes, true, None);
-        // A lane of the last row off the shape (row 1 on wave32, 3 on wave64).
-        check_loads(gen, mcpu, attr, lanes, false, Some(lanes - 11));
+        // A lane of the last row off the shape (row 1 on wave32, 3 on wave64), and on
+        // wave64 that whole row one off (every group of it as the one before plus 4·sx:
+        // only its first group against the row above sees it).
+        check_loads(gen, mcpu, attr, lanes, false, Some(lanes - 11..lanes - 10));
+        check_loads(gen, mcpu, attr, lanes, false, Some(lanes - 16..lanes));
         check_fault(gen, mcpu, attr, lanes, false);
         check_fault(gen, mcpu, attr, lanes, true);
         check_ds_fault(gen, mcpu, attr, lanes);
         check_alu(gen, mcpu, attr, lanes);
+        for move_a in [false, true] {
+            check_ds_rows(gen, mcpu, attr, lanes, move_a, None);
+            check_ds_rows_fault(gen, mcpu, attr, lanes, move_a);
+        }
+        // A lane of the last tile row off the shape in the second pass.
+        check_ds_rows(gen, mcpu, attr, lanes, true, Some(lanes - 3));
     }
 }
