@@ -46,6 +46,8 @@ Environment (read by the runtime in the program, and by hsaemu):
   HSAEMU_JIT_INLINE  0: compiled regions call the interpreter for every memory access
                   instead of generating it inline (for measuring the difference)
   HSAEMU_JIT_DISASM  set: print each compiled region's x86-64 code (Cranelift's listing)
+  HSAEMU_JIT_PERFMAP  1: list each compiled region in /tmp/perf-<pid>.map (start, size,
+                  kernel+offset and variant) for perf and other profilers of JIT code
   HSAEMU_JIT_AFFINE  0: compiled regions do not use lane-affine facts (rows known to hold
                   base + stride·lane, and DS address rows' shapes predicted from the wave,
                   tested at run time) for measuring the difference
