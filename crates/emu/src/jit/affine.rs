@@ -289,21 +289,39 @@ pub(super) fn predict(
     region: &[(u64, Inst, Lower)],
     starts: &HashSet<u64>,
 ) -> HashMap<u64, Shapes> {
-    let mut shapes: Shapes = HashMap::from([(0, 1), (1, 0)]);
+    walk_starts(
+        region,
+        starts,
+        HashMap::from([(0, 1), (1, 0)]),
+        |i, l, s, c| {
+            apply(i, l, s, c);
+        },
+    )
+}
+
+/// The row facts at each basic block start of `region` (`starts`): `apply` run over it in
+/// address order from `rows`, with the carry facts beside them. A gap (an instruction the
+/// region leaves to the interpreter) forgets everything. `affine.rs`'s shapes and
+/// `tiles.rs`'s kinds.
+pub(super) fn walk_starts<V: Clone>(
+    region: &[(u64, Inst, Lower)],
+    starts: &HashSet<u64>,
+    mut rows: HashMap<usize, V>,
+    mut apply: impl FnMut(&Inst, Lower, &mut HashMap<usize, V>, &mut HashSet<usize>),
+) -> HashMap<u64, HashMap<usize, V>> {
     let mut carries = HashSet::new();
     let mut out = HashMap::new();
     let mut next = region.first().map(|r| r.0);
     for (pc, i, l) in region {
         if Some(*pc) != next {
-            // A gap (an instruction the region leaves to the interpreter): nothing known.
-            shapes.clear();
+            rows.clear();
             carries.clear();
         }
         next = Some(pc + u64::from(i.size));
         if starts.contains(pc) {
-            out.insert(*pc, shapes.clone());
+            out.insert(*pc, rows.clone());
         }
-        apply(i, *l, &mut shapes, &mut carries);
+        apply(i, *l, &mut rows, &mut carries);
     }
     out
 }

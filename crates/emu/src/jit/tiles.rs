@@ -274,25 +274,13 @@ pub(super) fn tile_shapes(
     starts: &HashSet<u64>,
     pred: &HashMap<usize, bool>,
 ) -> HashMap<u64, Kinds> {
-    let mut kinds: Kinds = pred
+    let kinds: Kinds = pred
         .iter()
         .map(|(&r, &t)| (r, if t { Kind::Tile } else { Kind::Uniform }))
         .collect();
-    let mut carries = HashSet::new();
-    let mut out = HashMap::new();
-    let mut next = region.first().map(|r| r.0);
-    for (pc, i, l) in region {
-        if Some(*pc) != next {
-            kinds.clear();
-            carries.clear();
-        }
-        next = Some(pc + u64::from(i.size));
-        if starts.contains(pc) {
-            out.insert(*pc, kinds.clone());
-        }
-        apply(i, *l, &mut kinds, &mut carries);
-    }
-    out
+    super::affine::walk_starts(region, starts, kinds, |i, l, k, c| {
+        apply(i, l, k, c);
+    })
 }
 
 /// Instructions on tiles a basic block needs before its test pays (the test costs about
