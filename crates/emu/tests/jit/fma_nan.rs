@@ -108,13 +108,7 @@ fn check_chain_over_wait(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
          s_endpgm"
     );
     let words = assemble(mcpu, attr, &text);
-    let mut r = WaveRegs::new(gen);
-    r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
-    for l in 0..64 {
-        for k in 0..9 {
-            r.v[30 + k][l] = chain_value(k, l);
-        }
-    }
+    let mut r = chain_regs(gen, lanes);
     let old = r.clone();
     let what = format!("{mcpu}{attr} chain over a wait");
     let before = jit::stats();
@@ -164,13 +158,7 @@ fn check_chain(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
          v_fma_f32 v39, v31, v33, v30
          s_endpgm";
     let words = assemble(mcpu, attr, text);
-    let mut r = WaveRegs::new(gen);
-    r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
-    for l in 0..64 {
-        for k in 0..9 {
-            r.v[30 + k][l] = chain_value(k, l);
-        }
-    }
+    let mut r = chain_regs(gen, lanes);
     let old = r.clone();
     let what = format!("{mcpu}{attr} chain");
     run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{what}: {e:?}"));
@@ -187,4 +175,16 @@ fn check_chain(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         assert_eq!(r.v[39][l], e, "{what}: v39 lane {l}");
     }
     assert!(nans > 0 && nans <= lanes - 8, "{what}: {nans} NaN lanes");
+}
+
+/// EXEC full for `lanes` and v30–v38 holding `chain_value`s: the chains' registers.
+fn chain_regs(gen: Gen, lanes: usize) -> WaveRegs {
+    let mut r = WaveRegs::new(gen);
+    r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
+    for l in 0..64 {
+        for k in 0..9 {
+            r.v[30 + k][l] = chain_value(k, l);
+        }
+    }
+    r
 }
