@@ -1160,7 +1160,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
             };
             for r in rx {
                 let t = thread_cpu_nanos();
-                let compiled = c.compile(&r);
+                let compiled = compile_guarded(&mut c, &r);
                 // A compiled region's starts stop waiting once it is published (below): in
                 // between, a start made hot would be compiled on its own.
                 if let (Reply::Publish(slots, k), Err(_)) = (&r.reply, &compiled) {
@@ -1235,6 +1235,31 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
         })
         .ok()?;
     ok_rx.recv().ok()?.then_some(tx)
+}
+
+/// `c.compile(r)`, where a panic in the code generator (a bug) costs this region, not the
+/// tier: it is reported, the region stays interpreted, and `c` is replaced by a new
+/// generator for the next request (its state is half-built; the old one is forgotten, not
+/// dropped, since published blocks run from its memory).
+#[cfg(feature = "jit")]
+fn compile_guarded(c: &mut lower::Compiler, r: &Request) -> Result<lower::Compiled, String> {
+    let p = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| c.compile(r))) {
+        Ok(compiled) => return compiled,
+        Err(p) => p,
+    };
+    let why = p
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default();
+    eprintln!(
+        "hsaemu-jit: compiling the region at {} panicked ({why}); it stays interpreted",
+        r.place
+    );
+    if let Ok(fresh) = lower::Compiler::new() {
+        std::mem::forget(std::mem::replace(c, fresh));
+    }
+    Err(format!("the code generator panicked: {why}"))
 }
 
 /// The name a profiler shows for a region's code (after `regionN:`, `lower.rs`): where it

@@ -210,6 +210,10 @@ fn transfer(op: AffOp, i: &Inst, kinds: &Kinds, carries: &HashSet<usize>) -> Opt
             Kind::Uniform
         }
     };
+    // A compare's or a scalar destination: nothing on tiles (and no VGPR row to index).
+    if matches!(op, AffOp::Mad64 | AffOp::Cmp) || i.dst < VGPR {
+        return None;
+    }
     let dst = reg_index(i.dst);
     let reads = rows_read(i, op);
     let writes = match op {

@@ -4,7 +4,8 @@
 //! whose join takes the loaded groups as values from every path, the tile path's among
 //! them). Dispatched until its regions compile, then on new data and on a wider grid (a
 //! new row stride sy), every element against the definition: `a·2 + b`, exact for these
-//! quarters and halves whether or not clang contracts it into an fma.
+//! quarters and halves whether or not clang contracts it into an fma; the same with a
+//! bounds test (compares on the tile rows) on a grid wider than the data.
 //! Run last (background compiles).
 
 use super::common::{emu, Arg, GFX1030_W64};
@@ -28,6 +29,22 @@ pub(crate) fn tile_rows_kept_as_values_match_the_definition() {
             let args = [Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bc), Arg::U32(w)];
             e.run("scale_add_2d", &args, [w, h, 1], [16, 16, 1]);
             let c = bc.f32s();
+            // The guarded kernel on a grid one work-group wider and taller than the data.
+            let bg = e.zeros(4 * n);
+            let args = [
+                Arg::Ptr(&ba),
+                Arg::Ptr(&bb),
+                Arg::Ptr(&bg),
+                Arg::U32(w),
+                Arg::U32(h),
+            ];
+            e.run(
+                "scale_add_2d_guarded",
+                &args,
+                [w + 16, h + 16, 1],
+                [16, 16, 1],
+            );
+            assert_eq!(bg.f32s(), c, "{target}: {w}x{h}, the guarded kernel");
             for i in 0..n {
                 assert_eq!(
                     c[i].to_bits(),
@@ -38,7 +55,7 @@ pub(crate) fn tile_rows_kept_as_values_match_the_definition() {
                 );
             }
         };
-        let before = jit::stats().blocks;
+        let (before, failed) = (jit::stats().blocks, jit::stats().failed);
         run(1024, 64, 0);
         assert!(
             jit::wait_compiled(std::time::Duration::from_secs(60)),
@@ -56,5 +73,16 @@ pub(crate) fn tile_rows_kept_as_values_match_the_definition() {
         run(1024, 64, 2);
         // 65 work-groups across: the rows' stride is another run-time value.
         run(1040, 64, 3);
+        assert!(
+            jit::wait_compiled(std::time::Duration::from_secs(60)),
+            "{target}: its regions compiled within 60 s"
+        );
+        // Every region compiled: none refused (a compare on tile rows once panicked
+        // `tiles.rs`'s plan, which cost the region).
+        assert_eq!(
+            jit::stats().failed,
+            failed,
+            "{target}: regions not compiled"
+        );
     }
 }
