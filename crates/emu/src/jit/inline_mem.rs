@@ -1033,20 +1033,14 @@ impl Gen<'_> {
         let fast = self.b.create_block();
         self.b.ins().brif(hit, fast, &[], other, &[]);
         self.enter(fast);
-        if !store {
-            self.note_last_load(amin);
-        }
-        let mut addrs = Vec::new();
-        for &s in &starts {
-            let s = self.b.ins().uextend(types::I64, s);
-            let a = self.b.ins().iadd(base, s);
-            for k in 0..PER_ROW {
-                addrs.push(self.b.ins().iadd_imm(a, 16 * k as i64));
-            }
-        }
-        self.group_moves(&addrs, row, store);
-        self.vmem_finish(store, done);
-        self.enter(other);
+        let starts: Vec<Value> = starts
+            .iter()
+            .map(|&s| {
+                let s = self.b.ins().uextend(types::I64, s);
+                self.b.ins().iadd(base, s)
+            })
+            .collect();
+        self.row_moves(amin, &starts, (row, store), done, other);
     }
 
     /// A dword access whose address row is a tile fact (`tiles.rs`) with `sx = 4` (rows of
@@ -1109,22 +1103,12 @@ impl Gen<'_> {
         let (fast, other) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(hit, fast, &[], other, &[]);
         self.enter(fast);
-        if !store {
-            self.note_last_load(amin);
+        let mut starts = vec![self.b.ins().iadd(base, b0)];
+        for _ in 1..n_rows {
+            let last = starts[starts.len() - 1];
+            starts.push(self.b.ins().iadd(last, sy));
         }
-        let mut addrs = Vec::new();
-        let mut start = self.b.ins().iadd(base, b0);
-        for r in 0..n_rows {
-            if r > 0 {
-                start = self.b.ins().iadd(start, sy);
-            }
-            for k in 0..PER_ROW {
-                addrs.push(self.b.ins().iadd_imm(start, 16 * k as i64));
-            }
-        }
-        self.group_moves(&addrs, row, store);
-        self.vmem_finish(store, done);
-        self.enter(other);
+        self.row_moves(amin, &starts, (row, store), done, other);
     }
 
     /// `consecutive`'s one pass over the address rows: whether every lane is `V0 + 4·lane`
@@ -1395,6 +1379,34 @@ impl Gen<'_> {
         let len = self.b.ins().iadd_imm(span, 64);
         let inside = self.window_check(slot, amin, len, store);
         (self.b.ins().band(shape, inside), amin)
+    }
+
+    /// The fast path's end for accesses in rows of 16 lanes (`tile_rows`,
+    /// `tile_fact_access`): a load's lowest address noted, one 16-byte move per group at its
+    /// row's start (`starts`, addresses) plus 16·(g mod 4), then `done`; the other path
+    /// continues in `other`.
+    fn row_moves(
+        &mut self,
+        amin: Value,
+        starts: &[Value],
+        (row, store): (usize, bool),
+        done: Block,
+        other: Block,
+    ) {
+        /// Groups of four lanes per row of 16.
+        const PER_ROW: i64 = 4;
+        if !store {
+            self.note_last_load(amin);
+        }
+        let mut addrs = Vec::new();
+        for &a in starts {
+            for k in 0..PER_ROW {
+                addrs.push(self.b.ins().iadd_imm(a, 16 * k));
+            }
+        }
+        self.group_moves(&addrs, row, store);
+        self.vmem_finish(store, done);
+        self.enter(other);
     }
 
     fn vmem_finish(&mut self, store: bool, done: Block) {
