@@ -715,30 +715,33 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
             w.lane_ops = 0;
             continue;
         }
-        w.start(&init.user_sgprs, lanes == 32);
+        let first = wi as u32 * lanes;
+        let live = (items - first).min(lanes);
+        let exec = if live == 64 {
+            u64::MAX
+        } else {
+            (1u64 << live) - 1
+        };
+        w.start(&init.user_sgprs, lanes == 32, exec);
         for &(r, v) in ids {
             w.s[r] = v;
+            w.sgpr_dirty |= 1 << (r / 4);
         }
         w.id = wi as u32;
         w.cu = cu;
         w.simd = worker as u32 % 4;
         w.pc = ctx.entry;
         w.mode = ctx.mode;
-        let first = wi as u32 * lanes;
-        let live = (items - first).min(lanes);
-        w.set_exec(if live == 64 {
-            u64::MAX
-        } else {
-            (1u64 << live) - 1
-        });
         let slot_index = (wg.slot as u64) * u64::from(ctx.waves_per_wg) + wi as u64;
         let wave_offset = slot_index * ctx.slot_size;
         w.scratch_base = ctx.scratch_base + wave_offset;
         if let Some(r) = init.wg_info {
             w.s[r] = (u32::from(wi == 0) << 31) | nwaves as u32;
+            w.sgpr_dirty |= 1 << (r / 4);
         }
         if let Some(r) = init.private_offset {
             w.s[r] = wave_offset as u32;
+            w.sgpr_dirty |= 1 << (r / 4);
         }
         workitem_ids(ctx, w, first, actual, lanes);
     }
@@ -1179,6 +1182,9 @@ fn enter(ctx: &Ctx, w: &mut Wave, t: &mut Tier, call: &mut crate::jit::CallCtx) 
         }),
         (n, parked) => {
             w.instructions += u64::from(n);
+            // The SGPRs its instructions may have written (its calls into the interpreter
+            // run only those instructions).
+            w.sgpr_dirty |= b.sgpr_groups;
             if region_ended_turn(&ctx.program, t, w, parked, n) {
                 return None;
             }
@@ -1206,6 +1212,8 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
     resume: Resume,
 ) -> Result<(), Fault> {
     let program = &*ctx.program;
+    // The interpreter (and a region run from here) may write any SGPR.
+    w.sgpr_dirty = u32::MAX;
     let mut tier = tier.filter(|_| !CHECK && !O::ACTIVE);
     // Whether the PC is a block start: the turn's first instruction, a branch target, or
     // the instruction after one the tier cannot compile.

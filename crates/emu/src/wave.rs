@@ -99,6 +99,23 @@ pub(crate) struct Wave {
     /// `instructions` is 0 (`ID_ROW0_LANE`, `ID_ROW1_UNIFORM`): a compiled region entered at
     /// the kernel's first instruction then skips testing them (`jit/affine.rs`).
     pub id_rows: u8,
+    /// Which groups of four SGPRs may hold something other than zero (bit `g`: s[4g..4g+4]),
+    /// for [`Wave::start`], which zeroes only those: set as the dispatcher writes them, to
+    /// all ones when the interpreter runs the wave, and ORed with a compiled region's
+    /// [`sgpr_groups`] after it ran.
+    pub sgpr_dirty: u32,
+}
+
+/// The groups of four SGPRs (bit `g`: s[4g..4g+4]) holding the `width` SGPRs from `code`
+/// (codes past the scalar file are not SGPRs).
+pub(crate) const fn sgpr_groups(code: u16, width: u16) -> u32 {
+    let mut m = 0u32;
+    let mut c = code;
+    while c < 128 && c < code.saturating_add(width) {
+        m |= 1 << (c / 4);
+        c += 1;
+    }
+    m
 }
 
 /// `Wave::id_rows`: v0 holds lane 0's value plus the lane index.
@@ -128,6 +145,7 @@ impl Wave {
             wave32: false,
             lane_mask: u64::MAX,
             id_rows: 0,
+            sgpr_dirty: 0,
             flat_scratch: 0,
         }
     }
@@ -316,21 +334,31 @@ impl Wave {
         self.v[reg_index(code)][lane % LANES] = v;
     }
 
-    /// Sets up a fresh wave (called at work-group launch): its first SGPRs `user` (the rest
-    /// zero), a wave32 (`true`) or wave64 wave, nothing run yet.
+    /// Sets up a fresh wave (called at work-group launch): its first SGPRs `user`, EXEC
+    /// `exec` (the rest zero), a wave32 (`true`) or wave64 wave, nothing run yet.
     #[inline]
-    pub(crate) fn start<const N: usize>(&mut self, user: &[u32; N], wave32: bool) {
-        let (head, rest) = self.s.split_at_mut(N);
-        head.copy_from_slice(user);
-        // The rest zeroed by chunks of 16 SGPRs, only those the last wave in this slot left
-        // something in: storing all 512 bytes per wave, behind the rows the last region
-        // stored, was a fifth of gfx1030 vector add's time outside the region (the stores
-        // wait for the store buffer; loads do not).
-        for c in rest.chunks_mut(16) {
-            if c.iter().fold(0, |a, &x| a | x) != 0 {
-                c.fill(0);
+    pub(crate) fn start<const N: usize>(&mut self, user: &[u32; N], wave32: bool, exec: u64) {
+        const { assert!(N % 4 == 0 && N < 124) };
+        self.s[..N].copy_from_slice(user);
+        let (groups, _) = self.s.as_chunks_mut::<4>();
+        // The last group (M0, NULL, EXEC) written whole.
+        groups[31] = [0, 0, exec as u32, (exec >> 32) as u32];
+        // The rest zeroed by groups of four SGPRs, only those that something may have
+        // written since they were last zeroed (`sgpr_dirty`) and that hold something:
+        // testing all 112 SGPRs per wave, behind the SGPRs the last region stored, was half
+        // of gfx1030 vector add's set-up outside the region (and storing all 512 bytes a
+        // fifth before that: the stores wait for the store buffer; loads do not).
+        const WRITTEN: u32 = 1 << 31;
+        let mut dirty = self.sgpr_dirty & !const { sgpr_groups(0, N as u16) | WRITTEN };
+        while dirty != 0 {
+            let g = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
+            let c = &mut groups[g % 32];
+            if c[0] | c[1] | c[2] | c[3] != 0 {
+                *c = [0; 4];
             }
         }
+        self.sgpr_dirty = const { sgpr_groups(0, N as u16) | WRITTEN };
         self.scc = false;
         self.trapsts = 0;
         self.state = WaveState::Running;

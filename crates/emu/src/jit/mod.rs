@@ -652,6 +652,32 @@ pub(crate) struct Block {
     live: Live,
     /// Where it starts, as `Request::place`.
     place: String,
+    /// The groups of four SGPRs its instructions may write ([`written_sgpr_groups`]).
+    pub(crate) sgpr_groups: u32,
+}
+
+/// The groups of four SGPRs (`Wave::sgpr_dirty`) that `insts` may write: each one's named
+/// destinations (an SMEM load's dwords, another SMEM instruction's up to 16, any other's
+/// up to a pair, a compare's or carry's scalar one), and VCC, M0 and EXEC, which some write without naming them. A
+/// region's calls into the interpreter run only these instructions.
+pub(crate) fn written_sgpr_groups(insts: &[(u64, Inst, Lower)]) -> u32 {
+    use crate::wave::sgpr_groups;
+    const M0: u16 = 124;
+    const EXEC: u16 = 126;
+    let mut m = sgpr_groups(crate::decode::VCC, 2) | sgpr_groups(M0, 1) | sgpr_groups(EXEC, 2);
+    for (_, i, _) in insts {
+        use crate::ops::Op;
+        let width = match i.op {
+            Op::S_LOAD_DWORD | Op::S_BUFFER_LOAD_DWORD => 1,
+            Op::S_LOAD_DWORDX2 | Op::S_BUFFER_LOAD_DWORDX2 => 2,
+            Op::S_LOAD_DWORDX4 | Op::S_BUFFER_LOAD_DWORDX4 => 4,
+            Op::S_LOAD_DWORDX8 | Op::S_BUFFER_LOAD_DWORDX8 => 8,
+            _ if i.fmt == Fmt::Smem => 16,
+            _ => 2,
+        };
+        m |= sgpr_groups(i.dst, width) | sgpr_groups(i.sdst, 2);
+    }
+    m
 }
 
 impl Block {
@@ -1179,6 +1205,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                 let block = compiled.ok().map(|c| {
                     perf_map(c.f as usize, c.size, &c.name);
                     let (f, entries) = (c.f, c.entries);
+                    let sgpr_groups = written_sgpr_groups(&r.insts);
                     let b: &'static Block = Box::leak(Box::new(Block {
                         f,
                         n: r.insts.len() as u32,
@@ -1206,6 +1233,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                         ds_pred: r.ds_pred,
                         live: r.live,
                         place: r.place,
+                        sgpr_groups,
                     }));
                     b
                 });
