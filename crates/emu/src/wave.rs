@@ -339,26 +339,37 @@ impl Wave {
     #[inline]
     pub(crate) fn start<const N: usize>(&mut self, user: &[u32; N], wave32: bool, exec: u64) {
         const { assert!(N % 4 == 0 && N < 124) };
-        self.s[..N].copy_from_slice(user);
-        let (groups, _) = self.s.as_chunks_mut::<4>();
-        // The last group (M0, NULL, EXEC) written whole.
-        groups[31] = [0, 0, exec as u32, (exec >> 32) as u32];
-        // The rest zeroed by groups of four SGPRs, only those that something may have
-        // written since they were last zeroed (`sgpr_dirty`) and that hold something:
-        // testing all 112 SGPRs per wave, behind the SGPRs the last region stored, was half
-        // of gfx1030 vector add's set-up outside the region (and storing all 512 bytes a
-        // fifth before that: the stores wait for the store buffer; loads do not).
-        const WRITTEN: u32 = 1 << 31;
-        let mut dirty = self.sgpr_dirty & !const { sgpr_groups(0, N as u16) | WRITTEN };
-        while dirty != 0 {
-            let g = dirty.trailing_zeros() as usize;
-            dirty &= dirty - 1;
-            let c = &mut groups[g % 32];
-            if c[0] | c[1] | c[2] | c[3] != 0 {
-                *c = [0; 4];
+        // Zeroed first: the SGPRs that something may have written since they were last
+        // zeroed (`sgpr_dirty`) and that hold something, but the user SGPRs and the last
+        // group (M0, NULL, EXEC), written whole below. Testing all 112 SGPRs per wave,
+        // behind the SGPRs the last region stored, was half of gfx1030 vector add's set-up
+        // outside the region (and storing all 512 bytes a fifth before that: the stores
+        // wait for the store buffer; loads do not).
+        const LAST: u32 = 1 << 31;
+        let mut dirty = self.sgpr_dirty & !const { sgpr_groups(0, N as u16) | LAST };
+        if self.sgpr_dirty != u32::MAX {
+            // A compiled region's few: by groups of four.
+            let (groups, _) = self.s.as_chunks_mut::<4>();
+            while dirty != 0 {
+                let g = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                let c = &mut groups[g % 32];
+                if c[0] | c[1] | c[2] | c[3] != 0 {
+                    *c = [0; 4];
+                }
+            }
+        } else {
+            // After the interpreter (all of them): by chunks of 16.
+            let (chunks, _) = self.s.as_chunks_mut::<16>();
+            for (k, c) in chunks.iter_mut().enumerate() {
+                if dirty >> (4 * k) & 0xf != 0 && c.iter().fold(0, |a, &x| a | x) != 0 {
+                    *c = [0; 16];
+                }
             }
         }
-        self.sgpr_dirty = const { sgpr_groups(0, N as u16) | WRITTEN };
+        self.s[..N].copy_from_slice(user);
+        self.s[124..].copy_from_slice(&[0, 0, exec as u32, (exec >> 32) as u32]);
+        self.sgpr_dirty = const { sgpr_groups(0, N as u16) | LAST };
         self.scc = false;
         self.trapsts = 0;
         self.state = WaveState::Running;
