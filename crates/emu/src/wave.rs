@@ -338,7 +338,7 @@ impl Wave {
     /// `exec` (the rest zero), a wave32 (`true`) or wave64 wave, nothing run yet.
     #[inline]
     pub(crate) fn start<const N: usize>(&mut self, user: &[u32; N], wave32: bool, exec: u64) {
-        const { assert!(N % 4 == 0 && N < 124) };
+        const { assert!(N.is_multiple_of(4) && N < 124) };
         // Zeroed first: the SGPRs that something may have written since they were last
         // zeroed (`sgpr_dirty`) and that hold something, but the user SGPRs and the last
         // group (M0, NULL, EXEC), written whole below. Testing all 112 SGPRs per wave,
