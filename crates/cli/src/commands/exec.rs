@@ -4,7 +4,9 @@
 //! (as cargo builds it, `libhsa_runtime64.so`), in `deps/` there, or in the workspace's
 //! `target/{debug,release}`; `HSAEMU_LIBRARY` names it explicitly. A directory holding it
 //! under its soname is made beside it. `--trace FILE` asks the runtime for a Chrome-trace
-//! timeline (see `hsaemu_runtime::trace`).
+//! timeline (see `hsaemu_runtime::trace`). That directory also gets `libamd_comgr.so.2`, the
+//! comgr cache of crate `hsaemu-comgrshim` (HIP compiles its blit kernels in every process;
+//! `HSAEMU_COMGR_CACHE`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
