@@ -9,9 +9,9 @@
 //! Whatever cannot be keyed completely is not cached (it runs the real action): comgr other
 //! than 2.0-2.4 (whose data kinds and action info fields are the ones known here), any
 //! `AMD_COMGR_*` variable set (their side effects: saved temporaries, redirected logs),
-//! options that name files, and source actions whose result could depend on files on disk
-//! (a source that mentions `include`, `import`, `incbin` or `embed`, or a language other than
-//! OpenCL: HIP's compile adds headers from the ROCm installation).
+//! options that name files or make comgr write them, and source actions whose result could
+//! depend on files on disk (a source that mentions `include`, `import`, `incbin` or `embed`,
+//! or a language other than OpenCL: HIP's compile adds headers from the ROCm installation).
 //!
 //! `HSAEMU_COMGR_CACHE`: unset or `1`, the cache is `$XDG_CACHE_HOME/hsaemu/comgr` (else
 //! `~/.cache/hsaemu/comgr`); `0`, off (every call goes straight to comgr, nothing is
@@ -165,11 +165,11 @@ fn key(kind: Enum, info: Handle, input: Handle) -> Result<[u8; 32], &'static str
         None => h.update([0]),
         Some((list, options)) => {
             // A flat option string is tested word by word, and hashed whole.
-            let words = options
+            let mut words = options
                 .iter()
                 .flat_map(|o| o.split(|b| b.is_ascii_whitespace()))
                 .filter(|w| !w.is_empty());
-            if words.clone().any(names_a_file) {
+            if words.any(names_a_file) {
                 return Err("an option names a file");
             }
             h.update([1 + *list as u8]);
@@ -232,9 +232,10 @@ fn reads_source(kind: Enum) -> bool {
 }
 
 /// Whether option `o` (one of a list, or a word of the flat string) may make the result
-/// depend on a file: a path, an include or library search option, a response file.
+/// depend on a file, or the action write one (which a hit would not): a path, an include or
+/// library search option, a response file, dependency output, saved temporaries.
 fn names_a_file(o: &[u8]) -> bool {
-    const PREFIXES: [&[u8]; 9] = [
+    const PREFIXES: [&[u8]; 12] = [
         b"-I",
         b"-L",
         b"-l",
@@ -244,6 +245,9 @@ fn names_a_file(o: &[u8]) -> bool {
         b"--include",
         b"-F",
         b"--sysroot",
+        b"-M",
+        b"-save-temps",
+        b"--save-temps",
     ];
     o.contains(&b'/') || PREFIXES.iter().any(|p| o.starts_with(p))
 }
@@ -530,7 +534,15 @@ mod tests {
     #[test]
     fn options_naming_files_are_found() {
         for o in [
-            "-I.", "-include", "-isystem", "@args", "x/y", "-lfoo", "-L.",
+            "-I.",
+            "-include",
+            "-isystem",
+            "@args",
+            "x/y",
+            "-lfoo",
+            "-L.",
+            "-MD",
+            "-save-temps",
         ] {
             assert!(names_a_file(o.as_bytes()), "{o}");
         }

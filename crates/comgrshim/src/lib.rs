@@ -78,7 +78,7 @@ pub(crate) fn own_path() -> Option<std::path::PathBuf> {
 }
 
 /// The real comgr's path: the first `libamd_comgr.so.2` on the library path or in
-/// [`SYSTEM_DIRS`] that is not this library.
+/// [`SYSTEM_DIRS`] that is not this library nor another build of it.
 pub fn real_path() -> Option<std::path::PathBuf> {
     let own = own_path();
     let mut dirs: Vec<std::path::PathBuf> = std::env::var_os("LD_LIBRARY_PATH")
@@ -89,8 +89,11 @@ pub fn real_path() -> Option<std::path::PathBuf> {
         .filter(|d| !d.as_os_str().is_empty())
         .map(|d| d.join(SONAME))
         .find(|p| {
-            p.canonicalize()
-                .is_ok_and(|c| Some(&c) != own.as_ref() && c.is_file())
+            p.canonicalize().is_ok_and(|c| {
+                Some(&c) != own.as_ref()
+                    && c.is_file()
+                    && c.file_name().is_some_and(|n| n != "libhsaemu_comgr.so")
+            })
         })
 }
 
