@@ -4,6 +4,7 @@ mod bench;
 mod capi;
 mod check;
 mod codeobject;
+mod comgr;
 mod debugging;
 mod emu;
 mod hip;

@@ -4,7 +4,9 @@
 //! (as cargo builds it, `libhsa_runtime64.so`), in `deps/` there, or in the workspace's
 //! `target/{debug,release}`; `HSAEMU_LIBRARY` names it explicitly. A directory holding it
 //! under its soname is made beside it. `--trace FILE` asks the runtime for a Chrome-trace
-//! timeline (see `hsaemu_runtime::trace`).
+//! timeline (see `hsaemu_runtime::trace`). That directory also gets `libamd_comgr.so.2`, the
+//! comgr cache of crate `hsaemu-comgrshim` (HIP compiles its blit kernels in every process;
+//! `HSAEMU_COMGR_CACHE`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -53,6 +55,10 @@ Environment (read by the runtime in the program, and by hsaemu):
                   tested at run time) for measuring the difference
   HSAEMU_CHECK    comma list of checks (race, uninit, bounds), as --check; findings are
                   printed at exit and the status is then 66
+  HSAEMU_COMGR_CACHE  the cache of ROCm comgr's compiles in HIP programs (HIP builds its
+                  blit kernels at every start): unset or 1, in $XDG_CACHE_HOME/hsaemu/comgr
+                  (else ~/.cache/hsaemu/comgr); 0: off; else the cache directory
+  HSAEMU_COMGR_CACHE_LOG  1: print a line per comgr action on stderr (hit, stored, bypass)
   HSAEMU_BIN      scripts/hip-tests.sh only: the hsaemu binary to run the HIP programs with";
 
 #[derive(clap::Args)]
@@ -192,9 +198,58 @@ fn shim(lib_dir: &Path) -> Result<PathBuf, String> {
     })
 }
 
+const COMGR_SHIM: &str = "libhsaemu_comgr.so";
+const COMGR_SONAME: &str = "libamd_comgr.so.2";
+
+/// Links the comgr cache library (crate `hsaemu-comgrshim`) into `lib_dir` as
+/// `libamd_comgr.so.2`, where HIP's `dlopen` of comgr finds it first; it forwards to ROCm's
+/// comgr and caches the compiles (ROCclr's blit kernels) across processes. Only in a
+/// directory hsaemu made (`hsaemu-lib`). Without the library built, any old link is removed
+/// (HIP then loads ROCm's comgr directly); a failure is not an error: the cache only saves
+/// time.
+fn install_comgr(lib_dir: &Path) {
+    if lib_dir.file_name().is_none_or(|n| n != "hsaemu-lib") {
+        return;
+    }
+    let link = lib_dir.join(COMGR_SONAME);
+    let mut v = Vec::new();
+    // Beside the runtime library first (the tests' freshly built one), then beside hsaemu.
+    if let Ok(lib) = lib_dir.join(SONAME).canonicalize() {
+        if let Some(d) = lib.parent() {
+            v.push(d.join(COMGR_SHIM));
+            v.push(d.join("deps").join(COMGR_SHIM));
+            v.push(d.join("..").join(COMGR_SHIM));
+        }
+    }
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    {
+        v.push(dir.join(COMGR_SHIM));
+        v.push(dir.join("deps").join(COMGR_SHIM));
+    }
+    let Some(shim) = v.into_iter().find_map(|p| p.canonicalize().ok()) else {
+        let _ = std::fs::remove_file(&link);
+        return;
+    };
+    if std::fs::read_link(&link).ok().as_deref() == Some(shim.as_path()) {
+        return;
+    }
+    // Renamed over the name, as the runtime's link (processes start at once).
+    let tmp = lib_dir.join(format!("{COMGR_SONAME}.tmp{}", std::process::id()));
+    let _ = std::fs::remove_file(&tmp);
+    if std::os::unix::fs::symlink(&shim, &tmp)
+        .and_then(|()| std::fs::rename(&tmp, &link))
+        .is_err()
+    {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}
+
 pub fn run(args: Args) -> Result<ExitCode, String> {
     let (program, rest) = args.command.split_first().ok_or("no program given")?;
     let dir = library_dir()?;
+    install_comgr(&dir);
     // `HSAEMU_CHECK=LIST` without --check also gets the shim.
     let check = match args.check.clone() {
         Some(list) => Some(list),
