@@ -31,6 +31,10 @@ tile_marks:
 	s_mov_b32	s21, 0
 	v_mov_b32	v5, 0
 	s_waitcnt	vmcnt(0)
+	// Not lowered: the loop's head starts a block, so the first pass enters the same
+	// region as the later ones (else the region before it, compiled across the head,
+	// would hold it).
+	s_getreg_b32	s11, hwreg(HW_REG_MODE)
 .Lloop:
 	// Region A (the loop's head to the barrier): reads v9 as a tile and writes it not.
 	v_add_u32	v10, s21, v9
@@ -76,6 +80,10 @@ tile_marks:
 	s_mov_b32	s21, 0
 	v_mov_b32	v5, 0
 	s_waitcnt	vmcnt(0)
+	// Not lowered: the loop's head starts a block, so the first pass enters the same
+	// region as the later ones (else the region before it, compiled across the head,
+	// would hold it).
+	s_getreg_b32	s11, hwreg(HW_REG_MODE)
 .Lloop:
 	// Region A (the loop's head to the barrier): reads v9 as a tile and writes it not.
 	v_add_nc_u32	v10, s21, v9
