@@ -622,7 +622,8 @@ impl Gen<'_> {
         for (arow, d, end) in ends {
             let key = (arow, d, false);
             let uniform_pred = self.ds_pred[&(arow, d)];
-            let kept = arow < 64 && self.clobbers >> arow & 1 == 0 && !self.ds_rows.contains_key(&key);
+            let kept =
+                arow < 64 && self.clobbers >> arow & 1 == 0 && !self.ds_rows.contains_key(&key);
             let (top, ok) = if kept {
                 self.ds_kept_shape(arow, d, uniform_pred)
             } else {

@@ -50,7 +50,8 @@ pub(crate) fn a_kept_tile_mark_is_cleared_by_another_regions_write() {
                 let l = k % lanes;
                 let v9 = 4 * (l % 16) + 256 * (l / 16);
                 let want = (0..PASSES).fold(0u32, |acc, p| {
-                    let a = v9 + if p == PASSES - 1 { delta[k] as usize } else { 0 };
+                    let moved = if p == PASSES - 1 { delta[k] } else { 0 };
+                    let a = v9 + moved as usize;
                     (0..4).fold(acc, |acc, j| acc.wrapping_add(input[(a + 64 * j) / 4]))
                 });
                 assert_eq!(got, want, "{target} round {round}: work-item {k}");

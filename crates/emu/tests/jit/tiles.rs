@@ -511,7 +511,11 @@ fn check_ds_marks(gen: Gen, mcpu: &str, attr: &str, lanes: usize, broken: Option
             }
         }
         assert_eq!(r.v[5][l], acc, "{what}: v5 lane {l}");
-        assert_eq!(r.v[7][l], old.v[7][l] + 8 * off as u32, "{what}: v7 lane {l}");
+        assert_eq!(
+            r.v[7][l],
+            old.v[7][l] + 8 * off as u32,
+            "{what}: v7 lane {l}"
+        );
     }
 }
 
