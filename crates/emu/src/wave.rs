@@ -104,6 +104,18 @@ pub(crate) struct Wave {
     /// all ones when the interpreter runs the wave, and ORed with a compiled region's
     /// [`sgpr_groups`] after it ran.
     pub sgpr_dirty: u32,
+    /// Rows 0–63 (bit `r`) a compiled region found in the 16-lane tile shape (every lane `l`
+    /// = lane 0 + (lane 1 − lane 0)·(l mod 16) + (lane 16 − lane 0)·(l / 16)) and nothing
+    /// wrote since: a later region's tile test skips them (`jit/tiles.rs`). Cleared by
+    /// `start`, by every interpreted instruction (`exec::step`) and, for the rows a region
+    /// may write, at each region's entry.
+    pub tile_marks: u64,
+    /// Rows 0–63 (bit `r`) whose `ds_tops[r]` a compiled region's DS run check wrote and
+    /// nothing wrote since (cleared as `tile_marks` is).
+    pub ds_marks: u64,
+    /// Per row: a DS run check's result (`jit/inline_lds.rs`' `ds_run_checks`): the highest
+    /// lane address (low half) and, above it, which shape was found (0: none).
+    pub ds_tops: [u64; 64],
 }
 
 /// The groups of four SGPRs (bit `g`: s[4g..4g+4]) holding the `width` SGPRs from `code`
@@ -146,6 +158,9 @@ impl Wave {
             lane_mask: u64::MAX,
             id_rows: 0,
             sgpr_dirty: 0,
+            tile_marks: 0,
+            ds_marks: 0,
+            ds_tops: [0; 64],
             flat_scratch: 0,
         }
     }
@@ -378,6 +393,8 @@ impl Wave {
         self.flat_scratch = 0;
         self.gws_wait = None;
         self.id_rows = 0;
+        self.tile_marks = 0;
+        self.ds_marks = 0;
         self.instructions = 0;
         self.lane_ops = 0;
         self.set_wave32(wave32);

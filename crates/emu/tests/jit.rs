@@ -67,6 +67,9 @@ mod perf_map;
 #[path = "jit/tiles.rs"]
 mod tiles;
 
+#[path = "jit/tile_marks.rs"]
+mod tile_marks;
+
 mod common;
 
 /// Machine words of `text` for `mcpu` (llvm-mc-15).
@@ -1137,6 +1140,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     rounds::a_rounds_waves_run_with_their_own_state();
     lds_live::dead_ds_rows_are_not_stored_and_live_ones_are();
     grid2d::tile_rows_kept_as_values_match_the_definition();
+    tile_marks::a_kept_tile_mark_is_cleared_by_another_regions_write();
 }
 
 /// Global buffer word `k`: `(0x8000 + k) << 16 | (0x1000 + k)` (a negative high half, so the

@@ -127,6 +127,10 @@ pub(crate) fn implemented(i: &Inst) -> bool {
 /// wave-instruction costs about 1% of a dispatch.
 #[inline(always)]
 pub(crate) fn step<const C: bool>(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
+    // Any instruction may write rows a compiled region marked (`Wave::tile_marks`,
+    // `Wave::ds_marks`).
+    w.tile_marks = 0;
+    w.ds_marks = 0;
     if C {
         if let Some(g) = env.check.as_deref_mut() {
             g.step(w, i);

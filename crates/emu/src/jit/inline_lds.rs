@@ -43,7 +43,7 @@ use super::super::{mf, DsRow, Gen};
 use crate::decode::{Atom, Fmt, Inst, Kind, VGPR};
 use crate::jit::{CallCtx, Lower};
 use crate::ops::Op;
-use crate::wave::reg_index;
+use crate::wave::{reg_index, Wave};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     types, BlockArg, ConstantData, Endianness, InstBuilder, MemFlags, Value,
@@ -621,18 +621,26 @@ impl Gen<'_> {
         let mut out = None;
         for (arow, d, end) in ends {
             let key = (arow, d, false);
-            let (top, contiguous, uniform) = match self.ds_rows.get(&key) {
-                Some(&known) => known,
-                None => {
-                    let known = self.ds_row_shapes(arow, d, false);
-                    self.ds_rows.insert(key, known);
-                    known
-                }
-            };
-            let ok = if self.ds_pred[&(arow, d)] {
-                uniform
+            let uniform_pred = self.ds_pred[&(arow, d)];
+            let kept =
+                arow < 64 && self.clobbers >> arow & 1 == 0 && !self.ds_rows.contains_key(&key);
+            let (top, ok) = if kept {
+                self.ds_kept_shape(arow, d, uniform_pred)
             } else {
-                contiguous.expect("asked for two dwords or fewer")
+                let (top, contiguous, uniform) = match self.ds_rows.get(&key) {
+                    Some(&known) => known,
+                    None => {
+                        let known = self.ds_row_shapes(arow, d, false);
+                        self.ds_rows.insert(key, known);
+                        known
+                    }
+                };
+                let ok = if uniform_pred {
+                    uniform
+                } else {
+                    contiguous.expect("asked for two dwords or fewer")
+                };
+                (top, ok)
             };
             let bad = self.b.ins().icmp_imm(IntCC::Equal, ok, 0);
             miss = Some(match miss {
@@ -657,6 +665,58 @@ impl Gen<'_> {
         let leave = self.b.ins().bor(miss, out);
         self.exit_if(leave, pc);
         self.lds_base()
+    }
+
+    /// The highest lane address of run DS address row `arow` (one the region never writes)
+    /// and whether its groups have the predicted shape (`uniform`, else contiguous for `d`
+    /// dwords), as `i32` and `i8`: from `Wave::ds_tops` while `Wave::ds_marks` holds the
+    /// row's bit and the entry is for this shape (nothing wrote the row since a check found
+    /// it so; see `Wave::tile_marks` for who clears the bit), else from the lanes
+    /// (`ds_row_shapes`), the entry then written (shape 0 when not in it) and the bit set.
+    fn ds_kept_shape(&mut self, arow: usize, d: u32, uniform: bool) -> (Value, Value) {
+        let tag = 1 + 2 * i64::from(d) + i64::from(uniform);
+        let ptr = self.b.func.dfg.value_type(self.ctx);
+        let at = std::mem::offset_of!(CallCtx, wave) as i32;
+        let wave = self.b.ins().load(ptr, mf(), self.ctx, at);
+        let marks_at = std::mem::offset_of!(Wave, ds_marks) as i32;
+        let entry_at = (std::mem::offset_of!(Wave, ds_tops) + 8 * arow) as i32;
+        let marks = self.b.ins().load(types::I64, mf(), wave, marks_at);
+        let entry = self.b.ins().load(types::I64, mf(), wave, entry_at);
+        let bit = self.b.ins().band_imm(marks, 1i64 << arow);
+        let marked = self.b.ins().icmp_imm(IntCC::NotEqual, bit, 0);
+        let shape = self.b.ins().ushr_imm(entry, 32);
+        let same = self.b.ins().icmp_imm(IntCC::Equal, shape, tag);
+        let hit = self.b.ins().band(marked, same);
+        let top = self.b.ins().ireduce(types::I32, entry);
+        let one = self.b.ins().iconst(types::I8, 1);
+        let (slow, join) = (self.b.create_block(), self.b.create_block());
+        self.b.append_block_param(join, types::I32);
+        self.b.append_block_param(join, types::I8);
+        // The SGPR values stay valid after the join (this block dominates it).
+        let scache = self.scache.clone();
+        let args = [BlockArg::Value(top), BlockArg::Value(one)];
+        self.b.ins().brif(hit, join, &args, slow, &[]);
+        self.b.seal_block(slow);
+        self.enter(slow);
+        let (top, contiguous, all_uniform) = self.ds_row_shapes(arow, d, false);
+        let ok = if uniform {
+            all_uniform
+        } else {
+            contiguous.expect("asked for two dwords or fewer")
+        };
+        let t = self.b.ins().uextend(types::I64, top);
+        let e = self.b.ins().bor_imm(t, tag << 32);
+        let e = self.b.ins().select(ok, e, t);
+        self.b.ins().store(mf(), e, wave, entry_at);
+        let marks = self.b.ins().bor_imm(marks, 1i64 << arow);
+        self.b.ins().store(mf(), marks, wave, marks_at);
+        let args = [BlockArg::Value(top), BlockArg::Value(ok)];
+        self.b.ins().jump(join, &args);
+        self.b.seal_block(join);
+        self.enter(join);
+        self.scache = scache;
+        let p = self.b.block_params(join);
+        (p[0], p[1])
     }
 
     /// Group `g` of run DS load `i` (checked by `ds_run_checks`, LDS at `base`) in its

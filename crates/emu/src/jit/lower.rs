@@ -247,6 +247,20 @@ impl Compiler {
             let loads = b.create_block();
             let others = b.create_block();
             let budget = b.ins().ireduce(types::I32, p[3]);
+            // The tile marks of the rows the region may write go first, whatever it runs.
+            let clobbers = tiles::clobbers(region);
+            if clobbers != 0 {
+                let at = std::mem::offset_of!(CallCtx, wave) as i32;
+                let wave = b.ins().load(ptr, mf(), p[2], at);
+                let at = std::mem::offset_of!(crate::wave::Wave, tile_marks) as i32;
+                let marks = b.ins().load(types::I64, mf(), wave, at);
+                let marks = b.ins().band_imm(marks, !clobbers as i64);
+                b.ins().store(mf(), marks, wave, at);
+                let at = std::mem::offset_of!(crate::wave::Wave, ds_marks) as i32;
+                let marks = b.ins().load(types::I64, mf(), wave, at);
+                let marks = b.ins().band_imm(marks, !clobbers as i64);
+                b.ins().store(mf(), marks, wave, at);
+            }
             let now = b.ins().load(types::I64, mf(), p[0], super::PC_AT);
             let at_start = b.ins().icmp_imm(IntCC::Equal, now, start as i64);
             b.ins().brif(at_start, loads, &[], others, &[]);
@@ -315,6 +329,7 @@ impl Compiler {
                 tile_cache: None,
                 tile_plans: HashMap::new(),
                 tile_block: false,
+                clobbers,
                 handled: HashSet::new(),
                 general: true,
                 unstored_facts: Vec::new(),
@@ -601,6 +616,10 @@ struct Gen<'a> {
     tile_cache: Option<tiles::TileCache>,
     tile_plans: HashMap<u64, tiles::TilePlan>,
     tile_block: bool,
+    /// Rows 0–63 (bit `r`) an instruction of the region may write: their `Wave::tile_marks`
+    /// and `Wave::ds_marks` are cleared at the region's entry, the others' kept (`tiles.rs`'
+    /// `tile_test`, `inline_lds.rs`' `ds_run_checks`).
+    clobbers: u64,
     /// The current basic block's instructions lowered on facts (region indices).
     handled: HashSet<usize>,
     /// Whether the general variant is generated.

@@ -166,6 +166,14 @@ fn written_by(i: &Inst, l: Lower) -> Vec<usize> {
     (d..d + n).collect()
 }
 
+/// Rows 0–63 (bit `r`) an instruction of `region` may write (`written_by`: a memory
+/// access's data rows, a vector ALU result's own rows), whose `Wave::tile_marks` its entry
+/// clears. Instructions lowered as a call of the interpreter's `step` clear every mark.
+pub(super) fn clobbers(region: &[(u64, Inst, Lower)]) -> u64 {
+    let rows = region.iter().flat_map(|(_, i, l)| written_by(i, *l));
+    rows.filter(|&r| r < 64).fold(0, |m, r| m | 1 << r)
+}
+
 /// The address row of a DS access.
 fn ds_address(i: &Inst, l: Lower) -> Option<usize> {
     (l == Lower::Mem && i.fmt == Fmt::Ds && (VGPR..VGPR + 256).contains(&i.src[0]))
@@ -396,9 +404,21 @@ impl Gen<'_> {
     /// Tests the plan's rows at the start of a basic block (each group against what lanes 0,
     /// 1 and 16 imply); on a miss counts an affine miss and goes to `general`, else records
     /// the facts.
+    ///
+    /// Rows the region never writes (`Gen::clobbers`) are tested only when their
+    /// `Wave::tile_marks` bit is clear, and marked once tested: a mark holds from the test
+    /// until something writes the row, which clears it (`exec::step` for the interpreter,
+    /// a region's entry for its own rows, `Wave::start`). A marked uniform row still has
+    /// its lanes 1 and 16 compared with lane 0 (the mark says tile, not uniform).
     pub(super) fn tile_test(&mut self, tested: &BTreeMap<usize, Kind>, general: Block) {
+        let kept: u64 = tested
+            .keys()
+            .filter(|&&r| r < 64 && self.clobbers >> r & 1 == 0)
+            .fold(0, |m, &r| m | 1 << r);
         let mut facts = Vec::new();
         let mut diff = None;
+        // Marked uniform rows' lanes 1 and 16 XOR lane 0 (scalars), ORed.
+        let mut sdiff = None;
         for (&row, &kind) in tested {
             let x0 = self.vgroup(row, 0);
             let base = self.b.ins().extractlane(x0, 0);
@@ -423,26 +443,79 @@ impl Gen<'_> {
                     uniform: false,
                 }
             };
-            let want = self.tile_want(t);
-            let mut seen: Vec<Value> = Vec::new();
-            for g in 0..self.groups {
-                let x = self.vgroup(row, g);
-                let w = want(self, g, &seen);
-                seen.push(x);
-                let d = self.b.ins().bxor(x, w);
-                diff = Some(match diff {
-                    None => d,
-                    Some(a) => self.b.ins().bor(a, d),
+            facts.push((row, t));
+            if kept >> row & 1 != 0 {
+                if kind == Kind::Uniform {
+                    let x0 = self.vgroup(row, 0);
+                    let x1 = self.b.ins().extractlane(x0, 1);
+                    let xr = self.vgroup(row, ROW / 4);
+                    let xr = self.b.ins().extractlane(xr, 0);
+                    let d1 = self.b.ins().bxor(x1, base);
+                    let dr = self.b.ins().bxor(xr, base);
+                    let d = self.b.ins().bor(d1, dr);
+                    sdiff = Some(match sdiff {
+                        None => d,
+                        Some(a) => self.b.ins().bor(a, d),
+                    });
+                }
+                continue;
+            }
+            diff = Some(self.tile_groups_diff(row, t, diff));
+        }
+        if diff.is_none() && kept == 0 {
+            return;
+        }
+        let (miss, cont) = (self.b.create_block(), self.b.create_block());
+        let differ = diff.map(|d| self.b.ins().vany_true(d));
+        if kept == 0 {
+            let differ = differ.expect("a tested row");
+            self.b.ins().brif(differ, miss, &[], cont, &[]);
+        } else {
+            let ptr = self.b.func.dfg.value_type(self.ctx);
+            let at = std::mem::offset_of!(super::super::CallCtx, wave) as i32;
+            let wave = self.b.ins().load(ptr, super::mf(), self.ctx, at);
+            let at = std::mem::offset_of!(crate::wave::Wave, tile_marks) as i32;
+            let marks = self.b.ins().load(types::I64, super::mf(), wave, at);
+            let have = self.b.ins().band_imm(marks, kept as i64);
+            let marked = self.b.ins().icmp_imm(IntCC::Equal, have, kept as i64);
+            let (fast, slow, mark) = (
+                self.b.create_block(),
+                self.b.create_block(),
+                self.b.create_block(),
+            );
+            self.b.ins().brif(marked, fast, &[], slow, &[]);
+            self.b.seal_block(fast);
+            self.b.seal_block(slow);
+            // Marked: the other rows tested, and marked uniform rows' two lanes.
+            self.enter(fast);
+            let mut d = differ;
+            if let Some(s) = sdiff {
+                let s = self.b.ins().icmp_imm(IntCC::NotEqual, s, 0);
+                d = Some(match d {
+                    None => s,
+                    Some(a) => self.b.ins().bor(a, s),
                 });
             }
-            facts.push((row, t));
+            match d {
+                Some(d) => self.b.ins().brif(d, miss, &[], cont, &[]),
+                None => self.b.ins().jump(cont, &[]),
+            };
+            // Not marked: every row tested, the kept ones then marked.
+            self.enter(slow);
+            let mut all = diff;
+            for &(row, t) in &facts {
+                if kept >> row & 1 != 0 {
+                    all = Some(self.tile_groups_diff(row, t, all));
+                }
+            }
+            let all = self.b.ins().vany_true(all.expect("a kept row"));
+            self.b.ins().brif(all, miss, &[], mark, &[]);
+            self.b.seal_block(mark);
+            self.enter(mark);
+            let marks = self.b.ins().bor_imm(marks, kept as i64);
+            self.b.ins().store(super::mf(), marks, wave, at);
+            self.b.ins().jump(cont, &[]);
         }
-        let Some(diff) = diff else {
-            return;
-        };
-        let differ = self.b.ins().vany_true(diff);
-        let (miss, cont) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(differ, miss, &[], cont, &[]);
         self.b.seal_block(miss);
         self.b.seal_block(cont);
         self.enter(miss);
@@ -452,6 +525,23 @@ impl Gen<'_> {
         for (row, t) in facts {
             self.tiles.insert(row, t);
         }
+    }
+
+    /// `diff` ORed with each group of `row` XOR what tile `t` implies for it.
+    fn tile_groups_diff(&mut self, row: usize, t: Tile, mut diff: Option<Value>) -> Value {
+        let want = self.tile_want(t);
+        let mut seen: Vec<Value> = Vec::new();
+        for g in 0..self.groups {
+            let x = self.vgroup(row, g);
+            let w = want(self, g, &seen);
+            seen.push(x);
+            let d = self.b.ins().bxor(x, w);
+            diff = Some(match diff {
+                None => d,
+                Some(a) => self.b.ins().bor(a, d),
+            });
+        }
+        diff.expect("a group")
     }
 
     /// What `tile_test` compares group `g` of a row with, given the row's groups before it

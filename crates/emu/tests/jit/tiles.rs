@@ -375,6 +375,150 @@ fn check_ds_rows_fault(gen: Gen, mcpu: &str, attr: &str, lanes: usize, move_a: b
     assert_eq!(e, want, "{what}");
 }
 
+/// `program`'s loop with the row it tests as a tile (v11) rewritten by the interpreter
+/// between the loop region's calls (`v_bcnt_u32_b32`, which has no lowering, adds the bits
+/// of v21; v21 is 0 in the first pass, v22 from the second on): the region at the loop's
+/// head writes no v11, so it marks v11 once tested (`Wave::tile_marks`) and the next call
+/// skips the test while the mark holds; the interpreter's write must clear it, so the third
+/// pass tests v11 again, misses and runs the general variant. Three passes: the region is
+/// compiled in the second (with v11 a tile), marks in it, and the third sees the broken
+/// lanes.
+fn marks_program(gfx10: bool, wave32: bool) -> String {
+    let add = v_add_u32(gfx10);
+    let addc = v_addc_u32(gfx10);
+    let vcc = if wave32 { "vcc_lo" } else { "vcc" };
+    // Back to the loop's first instruction: `program`'s 25 dwords (27 on GFX10) less its
+    // one-dword add of v11, plus the two-dword `v_bcnt_u32_b32` and a `v_mov_b32`.
+    let back = if gfx10 { -30 } else { -28 };
+    format!(
+        "s_mov_b32 s20, 0
+         v_mov_b32 v21, 0
+         {add} v2, s5, v11
+         v_lshlrev_b64 v[12:13], 2, v[2:3]
+         v_mov_b32 v16, s1
+         v_mov_b32 v1, v3
+         v_add_co_u32 v12, {vcc}, s0, v12
+         v_lshlrev_b64 v[14:15], 2, v[0:1]
+         {addc} v13, {vcc}, v16, v13, {vcc}
+         v_mov_b32 v17, s3
+         v_add_co_u32 v14, {vcc}, s2, v14
+         {addc} v15, {vcc}, v17, v15, {vcc}
+         global_load_dword v1, v[12:13], off
+         global_load_dword v2, v[14:15], off
+         s_waitcnt vmcnt(0)
+         ds_write_b32 v8, v1
+         ds_write_b32 v10, v2
+         {add} v0, s7, v0
+         v_bcnt_u32_b32 v11, v21, v11
+         v_mov_b32 v21, v22
+         s_add_u32 s20, s20, 1
+         s_cmp_lt_u32 s20, 3
+         s_cbranch_scc1 {back}
+         s_endpgm
+"
+    )
+}
+
+/// [`marks_program`] with lanes `broken` of v22 one (so v11 is off the tile there in the
+/// third pass), or none.
+fn check_marks(gen: Gen, mcpu: &str, attr: &str, lanes: usize, broken: Option<Range<usize>>) {
+    let what = format!("{mcpu}{attr}: tile marks, v11 rewritten in lanes {broken:?}");
+    let words = assemble(mcpu, attr, &marks_program(!attr.is_empty(), lanes == 32));
+    let mut global = vec![0u8; 4 * 512];
+    for k in 0..512 {
+        global[4 * k..4 * k + 4].copy_from_slice(&word(k).to_le_bytes());
+    }
+    let base = global.as_ptr() as u64;
+    let mut r = setup(gen, base, false, None);
+    let off = |l: usize| usize::from(broken.as_ref().is_some_and(|b| b.contains(&l)));
+    for l in 0..64 {
+        r.v[22][l] = off(l) as u32;
+    }
+    r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
+    let mut lds = vec![0u8; 2048];
+    let before = jit::stats();
+    run_words_mem(gen, &words, &mut r, &mut lds, &mut global)
+        .unwrap_or_else(|e| panic!("{what}: {e:?}"));
+    want_compiled_run(&before, &what);
+    assert_eq!(r.s[20], 3, "{what}: the loop's count");
+    for l in 0..lanes {
+        let ctx = format!("{what} lane {l}");
+        let t = tile(l, false);
+        // The third pass loads through v11 as the second pass's end left it.
+        assert_eq!(r.v[1][l], word(t + 3 + off(l)), "{ctx}: v1, the first load");
+        assert_eq!(r.v[11][l], (t + 2 * off(l)) as u32, "{ctx}: v11");
+        assert_eq!(r.v[2][l], word(t + 1 + 32), "{ctx}: v2, the second load");
+    }
+}
+
+/// `ds_program`'s loop (without a move) with its uniform DS address row v7 rewritten by the
+/// interpreter between the loop region's calls (`v_bcnt_u32_b32` adds the bits of v21: 0
+/// in the first pass, v22 from the second on): the region at the loop's head writes no v7,
+/// so its run check keeps v7's shape and highest lane (`Wave::ds_marks`, `ds_tops`) and the
+/// next call skips the pass over its lanes; the interpreter's write must clear the mark,
+/// so the third pass finds the lanes v22 moved off the shape and leaves the run to the
+/// interpreter. Three passes, as in `marks_program`.
+fn ds_marks_program(gfx10: bool) -> String {
+    let _ = gfx10;
+    // Back to the loop's first instruction: `ds_program`'s 16 dwords, the two-dword
+    // `v_bcnt_u32_b32`, a `v_mov_b32` and the branch.
+    "s_mov_b32 s20, 0
+     v_mov_b32 v21, 0
+     ds_read2_b32 v[12:13], v7 offset1:1
+     ds_read2_b32 v[14:15], v9 offset1:16
+     s_waitcnt lgkmcnt(0)
+     v_fmac_f32 v5, v12, v14
+     v_fmac_f32 v5, v13, v15
+     ds_read2_b32 v[12:13], v7 offset0:2 offset1:3
+     ds_read2_b32 v[14:15], v9 offset0:32 offset1:48
+     s_waitcnt lgkmcnt(0)
+     v_fmac_f32 v5, v12, v14
+     v_fmac_f32 v5, v13, v15
+     v_bcnt_u32_b32 v7, v21, v7
+     v_mov_b32 v21, v22
+     s_add_u32 s20, s20, 1
+     s_cmp_lt_u32 s20, 3
+     s_cbranch_scc1 -20
+     s_endpgm
+"
+    .to_string()
+}
+
+/// [`ds_marks_program`] with v7 one dword on in lane `broken` from the third pass (v22 =
+/// 0xf there), or nowhere.
+fn check_ds_marks(gen: Gen, mcpu: &str, attr: &str, lanes: usize, broken: Option<usize>) {
+    let what = format!("{mcpu}{attr}: DS marks, v7 rewritten in lane {broken:?}");
+    let words = assemble(mcpu, attr, &ds_marks_program(!attr.is_empty()));
+    let mut r = ds_setup(gen, lanes, None);
+    for l in 0..64 {
+        r.v[22][l] = if broken == Some(l) { 0xf } else { 0 };
+    }
+    let old = r.clone();
+    let mut lds: Vec<u8> = (0..512).flat_map(|k| lds_word(k).to_le_bytes()).collect();
+    let before = jit::stats();
+    run_words_mem(gen, &words, &mut r, &mut lds, &mut [0; 64])
+        .unwrap_or_else(|e| panic!("{what}: {e:?}"));
+    want_compiled_run(&before, &what);
+    assert_eq!(r.s[20], 3, "{what}: the loop's count");
+    for l in 0..lanes {
+        let off = usize::from(broken == Some(l));
+        let b = old.v[9][l] as usize / 4;
+        let mut acc = old.v[5][l];
+        for pass in 0..3 {
+            let a = old.v[7][l] as usize / 4 + if pass == 2 { off } else { 0 };
+            for k in 0..4 {
+                acc = fma(lds_word(a + k), lds_word(b + 16 * k), acc);
+            }
+        }
+        assert_eq!(r.v[5][l], acc, "{what}: v5 lane {l}");
+        assert_eq!(
+            r.v[7][l],
+            old.v[7][l] + 8 * off as u32,
+            "{what}: v7 lane {l}"
+        );
+    }
+}
+
 /// Part of the one test (the assembler's files and the tier's counters are per process).
 pub(crate) fn tile_rows_on_facts_match_the_definitions() {
     for (gen, mcpu, attr, lanes) in [
@@ -399,5 +543,13 @@ pub(crate) fn tile_rows_on_facts_match_the_definitions() {
         }
         // A lane of the last tile row off the shape in the second pass.
         check_ds_rows(gen, mcpu, attr, lanes, true, Some(lanes - 3));
+        // v11 rewritten by the interpreter between two calls of a region that marked it.
+        check_marks(gen, mcpu, attr, lanes, None);
+        check_marks(gen, mcpu, attr, lanes, Some(lanes - 11..lanes - 10));
+        check_marks(gen, mcpu, attr, lanes, Some(5..6));
+        // v7, a DS run's address row, rewritten the same way.
+        check_ds_marks(gen, mcpu, attr, lanes, None);
+        check_ds_marks(gen, mcpu, attr, lanes, Some(5));
+        check_ds_marks(gen, mcpu, attr, lanes, Some(lanes - 2));
     }
 }
