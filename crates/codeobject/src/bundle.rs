@@ -229,18 +229,32 @@ fn decompress(data: &[u8], base: u64) -> Result<(Vec<u8>, Option<u64>)> {
             z.total_in()
         }
         1 => {
-            zstd::stream::read::Decoder::with_buffer(payload)
-                .map_err(|e| bad(header_len, format!("zstd: {e}")))?
-                .single_frame()
+            // ruzstd, a decoder in Rust: clang writes current zstd frames (one per bundle, no
+            // dictionary); the C library's compressor and legacy (pre-1.0) frame decoders
+            // cost a cold build ~50 CPU-s (docs/notes/ci-time.md, "Round 8").
+            let mut rest = payload;
+            let mut z = ruzstd::decoding::StreamingDecoder::new(&mut rest)
+                .map_err(|e| bad(header_len, format!("zstd: {e}")))?;
+            (&mut z)
                 .take(limit)
                 .read_to_end(&mut out)
                 .map_err(|e| bad(header_len, format!("zstd: {e}")))?;
-            zstd::zstd_safe::find_frame_compressed_size(payload).map_err(|c| {
-                bad(
-                    header_len,
-                    format!("zstd: {}", zstd::zstd_safe::get_error_name(c)),
-                )
-            })? as u64
+            let frame = z.into_frame_decoder();
+            if let (Some(stored), Some(computed)) = (
+                frame.get_checksum_from_data(),
+                frame.get_calculated_checksum(),
+            ) {
+                if stored != computed {
+                    return Err(bad(
+                        header_len,
+                        format!(
+                            "zstd: content checksum {computed:#010x}, frame says {stored:#010x}"
+                        ),
+                    ));
+                }
+            }
+            // The decoder reads the frame exactly, so what it left is after the frame.
+            (payload.len() - rest.len()) as u64
         }
         m => {
             return Err(bad(
@@ -494,14 +508,38 @@ mod tests {
         assert_eq!(&*all[3].data, b"abcdef");
     }
 
-    /// A CCOB of `bundle` with header `version` (1..=3) and `method` (0 zlib, 1 zstd).
+    /// The bundle of the compressed-bundle tests.
+    fn three_entries() -> Vec<u8> {
+        bundle(&[
+            ("host-x86_64-unknown-linux", b""),
+            (
+                "hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-",
+                b"\x7fELF-not-really",
+            ),
+            ("hipv4-amdgcn-amd-amdhsa--gfx10-3-generic", &[7u8; 5000]),
+        ])
+    }
+
+    /// `three_entries()` compressed by the reference zstd, not by the decoder's library:
+    /// `zstd -3 --no-check` (no content checksum, like clang-offload-bundler's `--compress`),
+    /// and with `--check` (a content checksum).
+    const ZSTD_FRAME: &[u8] = include_bytes!("testdata/bundle3.zst");
+    const ZSTD_FRAME_CHECKSUM: &[u8] = include_bytes!("testdata/bundle3-checksum.zst");
+
+    /// A CCOB of `bundle` with header `version` (1..=3) and `method` (0 zlib, 1 zstd: only
+    /// of `three_entries()`).
     fn ccob(bundle: &[u8], version: u16, method: u16) -> Vec<u8> {
         let payload = if method == 0 {
             let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
             std::io::Write::write_all(&mut z, bundle).expect("compress");
             z.finish().expect("compress")
         } else {
-            zstd::encode_all(bundle, 3).expect("compress")
+            assert_eq!(
+                bundle,
+                three_entries(),
+                "the zstd frame is of three_entries() only"
+            );
+            ZSTD_FRAME.to_vec()
         };
         let mut c = b"CCOB".to_vec();
         c.extend(version.to_le_bytes());
@@ -524,14 +562,7 @@ mod tests {
 
     #[test]
     fn every_compressed_header_version_and_method() {
-        let b = bundle(&[
-            ("host-x86_64-unknown-linux", b""),
-            (
-                "hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-",
-                b"\x7fELF-not-really",
-            ),
-            ("hipv4-amdgcn-amd-amdhsa--gfx10-3-generic", &[7u8; 5000]),
-        ]);
+        let b = three_entries();
         let plain = unbundle(&b).expect("plain bundle");
         for version in 1..=3 {
             for method in 0..=1 {
@@ -574,6 +605,28 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_zstd_content_checksum_is_checked() {
+        let b = three_entries();
+        let mut c = b"CCOB".to_vec();
+        c.extend(2u16.to_le_bytes());
+        c.extend(1u16.to_le_bytes());
+        c.extend(((24 + ZSTD_FRAME_CHECKSUM.len()) as u32).to_le_bytes());
+        c.extend((b.len() as u32).to_le_bytes());
+        c.extend(0u64.to_le_bytes());
+        c.extend(ZSTD_FRAME_CHECKSUM);
+        let e = unbundle(&c).expect("checksum matches");
+        assert_eq!(e.len(), 3);
+        assert_eq!(&*e[2].data, &[7u8; 5000][..]);
+        let last = c.len() - 1;
+        c[last] ^= 0x40; // the checksum's top byte
+        let e = unbundle(&c).expect_err("wrong checksum");
+        assert!(
+            matches!(&e, Error::Decompress { reason, .. } if reason.contains("checksum")),
+            "{e}"
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! every instruction of the code objects of the given processors in Debian's librocrand
 //! `ROUNDS` times and prints how many instructions that was, so cycles or instructions per
 //! decoded instruction follow from the profiler's totals. Usage: `decode_speed [ROUNDS
-//! [PROCESSOR…]]` (defaults: 20, gfx90a gfx803; gfx1030 decodes as wave32). The criterion
+//! [PROCESSOR…]]` (defaults: 20, gfx90a gfx803; gfx1030 decodes as wave32). The timed
 //! benchmark (`benches/decode.rs`) is the throughput measurement; this is its noise-free twin
 //! for a shared machine.
 
