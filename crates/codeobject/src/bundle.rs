@@ -492,16 +492,7 @@ mod tests {
             Some("gfx906".to_string())
         );
         // CCOB v2 with zlib, twice in a row.
-        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
-        std::io::Write::write_all(&mut z, &b).expect("compress");
-        let payload = z.finish().expect("compress");
-        let mut c = b"CCOB".to_vec();
-        c.extend(2u16.to_le_bytes());
-        c.extend(0u16.to_le_bytes());
-        c.extend(((24 + payload.len()) as u32).to_le_bytes());
-        c.extend((b.len() as u32).to_le_bytes());
-        c.extend(0u64.to_le_bytes());
-        c.extend(&payload);
+        let c = ccob(&b, 2, 0);
         let two = [c.clone(), c].concat();
         let all = unbundle_all(&two).expect("parses");
         assert_eq!(all.len(), 4);
@@ -541,18 +532,23 @@ mod tests {
             );
             ZSTD_FRAME.to_vec()
         };
+        ccob_header(bundle.len(), version, method, &payload)
+    }
+
+    /// A CCOB header `version` (1..=3), `method`, for a bundle of `len` bytes, and `payload`.
+    fn ccob_header(len: usize, version: u16, method: u16, payload: &[u8]) -> Vec<u8> {
         let mut c = b"CCOB".to_vec();
         c.extend(version.to_le_bytes());
         c.extend(method.to_le_bytes());
         match version {
-            1 => c.extend((bundle.len() as u32).to_le_bytes()),
+            1 => c.extend((len as u32).to_le_bytes()),
             2 => {
                 c.extend(((24 + payload.len()) as u32).to_le_bytes());
-                c.extend((bundle.len() as u32).to_le_bytes());
+                c.extend((len as u32).to_le_bytes());
             }
             _ => {
                 c.extend(((32 + payload.len()) as u64).to_le_bytes());
-                c.extend((bundle.len() as u64).to_le_bytes());
+                c.extend((len as u64).to_le_bytes());
             }
         }
         c.extend(0x1234_5678_9abc_def0u64.to_le_bytes()); // hash (not checked)
@@ -610,13 +606,7 @@ mod tests {
     #[test]
     fn a_zstd_content_checksum_is_checked() {
         let b = three_entries();
-        let mut c = b"CCOB".to_vec();
-        c.extend(2u16.to_le_bytes());
-        c.extend(1u16.to_le_bytes());
-        c.extend(((24 + ZSTD_FRAME_CHECKSUM.len()) as u32).to_le_bytes());
-        c.extend((b.len() as u32).to_le_bytes());
-        c.extend(0u64.to_le_bytes());
-        c.extend(ZSTD_FRAME_CHECKSUM);
+        let mut c = ccob_header(b.len(), 2, 1, ZSTD_FRAME_CHECKSUM);
         let e = unbundle(&c).expect("checksum matches");
         assert_eq!(e.len(), 3);
         assert_eq!(&*e[2].data, &[7u8; 5000][..]);

@@ -219,14 +219,7 @@ impl Gen<'_> {
         // of one or two dwords per lane.
         let whole_row = store && d == 2;
         let key = (arow, d, whole_row);
-        let (top, contiguous, uniform) = match self.ds_rows.get(&key) {
-            Some(&known) => known,
-            None => {
-                let known = self.ds_row_shapes(arow, d, whole_row);
-                self.ds_rows.insert(key, known);
-                known
-            }
-        };
+        let (top, contiguous, uniform) = self.ds_row_known(key);
         let end = elems
             .iter()
             .map(|e| u64::from(e.off) + 4 * u64::from(e.dwords))
@@ -391,6 +384,17 @@ impl Gen<'_> {
         self.b.ins().iadd(base, a)
     }
 
+    /// [`Self::ds_row_shapes`] of `key` (row, dwords, whole row), kept for the basic block
+    /// (`Gen::ds_rows`).
+    fn ds_row_known(&mut self, key: (usize, u32, bool)) -> DsRow {
+        if let Some(&known) = self.ds_rows.get(&key) {
+            return known;
+        }
+        let known = self.ds_row_shapes(key.0, key.1, key.2);
+        self.ds_rows.insert(key, known);
+        known
+    }
+
     /// What a DS access needs to know of address row `arow` (`d` dwords per lane, the
     /// whole row contiguous or each group): its highest lane address, whether every group
     /// is contiguous (None for `d` > 2) and whether every group is uniform. One pass over
@@ -398,7 +402,7 @@ impl Gen<'_> {
     /// (holding them for the range, then extracting each group's first lane to a scalar
     /// and splatting it back for the shapes, spilled most of them: about a third of gfx90a
     /// matmul's region time); the shapes compare each group with its lane 0 broadcast (a
-    /// shuffle). The caller keeps the answer for the basic block (`Gen::ds_rows`): matmul's
+    /// shuffle). [`Self::ds_row_known`] keeps the answer for the basic block: matmul's
     /// sixteen `ds_read2_b32` use two address rows.
     fn ds_row_shapes(&mut self, arow: usize, d: u32, whole_row: bool) -> DsRow {
         // A tile fact's row (`tiles.rs`): from its corners.
@@ -627,14 +631,7 @@ impl Gen<'_> {
             let (top, ok) = if kept {
                 self.ds_kept_shape(arow, d, uniform_pred)
             } else {
-                let (top, contiguous, uniform) = match self.ds_rows.get(&key) {
-                    Some(&known) => known,
-                    None => {
-                        let known = self.ds_row_shapes(arow, d, false);
-                        self.ds_rows.insert(key, known);
-                        known
-                    }
-                };
+                let (top, contiguous, uniform) = self.ds_row_known(key);
                 let ok = if uniform_pred {
                     uniform
                 } else {

@@ -22,14 +22,29 @@ const N: usize = 32;
 
 /// The loop (its last add breaks v11's shape when v21 is not uniform, `setup`).
 fn program(gfx10: bool, wave32: bool) -> String {
-    let add = v_add_u32(gfx10);
-    let addc = v_addc_u32(gfx10);
-    let vcc = if wave32 { "vcc_lo" } else { "vcc" };
     // Back to the loop's first instruction: 25 dwords (27 on GFX10, whose `v_add_co_u32`
     // is VOP3 only) and the branch.
     let back = if gfx10 { -28 } else { -26 };
+    let v11 = format!("{} v11, v11, v21", v_add_u32(gfx10));
+    address_loop(gfx10, wave32, "", &v11, 2, back)
+}
+
+/// The address arithmetic and tile loads of `program`'s loop, `passes` times, with `head`
+/// before the loop and `v11` (v11's update) in it; `back` jumps to the loop's start.
+fn address_loop(
+    gfx10: bool,
+    wave32: bool,
+    head: &str,
+    v11: &str,
+    passes: u32,
+    back: i32,
+) -> String {
+    let add = v_add_u32(gfx10);
+    let addc = v_addc_u32(gfx10);
+    let vcc = if wave32 { "vcc_lo" } else { "vcc" };
     format!(
         "s_mov_b32 s20, 0
+         {head}
          {add} v2, s5, v11
          v_lshlrev_b64 v[12:13], 2, v[2:3]
          v_mov_b32 v16, s1
@@ -46,9 +61,9 @@ fn program(gfx10: bool, wave32: bool) -> String {
          ds_write_b32 v8, v1
          ds_write_b32 v10, v2
          {add} v0, s7, v0
-         {add} v11, v11, v21
+         {v11}
          s_add_u32 s20, s20, 1
-         s_cmp_lt_u32 s20, 2
+         s_cmp_lt_u32 s20, {passes}
          s_cbranch_scc1 {back}
          s_endpgm
 "
@@ -384,38 +399,17 @@ fn check_ds_rows_fault(gen: Gen, mcpu: &str, attr: &str, lanes: usize, move_a: b
 /// compiled in the second (with v11 a tile), marks in it, and the third sees the broken
 /// lanes.
 fn marks_program(gfx10: bool, wave32: bool) -> String {
-    let add = v_add_u32(gfx10);
-    let addc = v_addc_u32(gfx10);
-    let vcc = if wave32 { "vcc_lo" } else { "vcc" };
     // Back to the loop's first instruction: `program`'s 25 dwords (27 on GFX10) less its
     // one-dword add of v11, plus the two-dword `v_bcnt_u32_b32` and a `v_mov_b32`.
     let back = if gfx10 { -30 } else { -28 };
-    format!(
-        "s_mov_b32 s20, 0
-         v_mov_b32 v21, 0
-         {add} v2, s5, v11
-         v_lshlrev_b64 v[12:13], 2, v[2:3]
-         v_mov_b32 v16, s1
-         v_mov_b32 v1, v3
-         v_add_co_u32 v12, {vcc}, s0, v12
-         v_lshlrev_b64 v[14:15], 2, v[0:1]
-         {addc} v13, {vcc}, v16, v13, {vcc}
-         v_mov_b32 v17, s3
-         v_add_co_u32 v14, {vcc}, s2, v14
-         {addc} v15, {vcc}, v17, v15, {vcc}
-         global_load_dword v1, v[12:13], off
-         global_load_dword v2, v[14:15], off
-         s_waitcnt vmcnt(0)
-         ds_write_b32 v8, v1
-         ds_write_b32 v10, v2
-         {add} v0, s7, v0
-         v_bcnt_u32_b32 v11, v21, v11
-         v_mov_b32 v21, v22
-         s_add_u32 s20, s20, 1
-         s_cmp_lt_u32 s20, 3
-         s_cbranch_scc1 {back}
-         s_endpgm
-"
+    address_loop(
+        gfx10,
+        wave32,
+        "v_mov_b32 v21, 0",
+        "v_bcnt_u32_b32 v11, v21, v11
+         v_mov_b32 v21, v22",
+        3,
+        back,
     )
 }
 
