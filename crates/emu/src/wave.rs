@@ -106,9 +106,10 @@ pub(crate) struct Wave {
     pub sgpr_dirty: u32,
     /// Rows 0–63 (bit `r`) a compiled region found in the 16-lane tile shape (every lane `l`
     /// = lane 0 + (lane 1 − lane 0)·(l mod 16) + (lane 16 − lane 0)·(l / 16)) and nothing
-    /// wrote since: a later region's tile test skips them (`jit/tiles.rs`). Cleared by
-    /// `start`, by every interpreted instruction (`exec::step`) and, for the rows a region
-    /// may write, at each region's entry.
+    /// wrote since but a full-EXEC add of a scalar: a later region's tile test skips them
+    /// (`jit/tiles.rs`). Cleared by `start`, by every interpreted instruction (`exec::step`)
+    /// and, for the rows a region may write, at each region's entry (not those its code
+    /// only moves by a scalar, `shape_kept`, when EXEC is full).
     pub tile_marks: u64,
     /// Rows 0–63 (bit `r`) whose `ds_tops[r]` a compiled region's DS run check wrote and
     /// nothing wrote since (cleared as `tile_marks` is).

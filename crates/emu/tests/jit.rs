@@ -1141,6 +1141,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     lds_live::dead_ds_rows_are_not_stored_and_live_ones_are();
     grid2d::tile_rows_kept_as_values_match_the_definition();
     tile_marks::a_kept_tile_mark_is_cleared_by_another_regions_write();
+    tile_marks::a_shape_kept_tile_mark_is_cleared_under_a_partial_exec();
 }
 
 /// Global buffer word `k`: `(0x8000 + k) << 16 | (0x1000 + k)` (a negative high half, so the

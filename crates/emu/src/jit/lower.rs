@@ -249,12 +249,24 @@ impl Compiler {
             let budget = b.ins().ireduce(types::I32, p[3]);
             // The tile marks of the rows the region may write go first, whatever it runs.
             let clobbers = tiles::clobbers(region);
+            // Rows whose writes keep a tile a tile keep their marks under a full EXEC.
+            let shape_kept = tiles::shape_kept(region);
             if clobbers != 0 {
                 let at = std::mem::offset_of!(CallCtx, wave) as i32;
                 let wave = b.ins().load(ptr, mf(), p[2], at);
                 let at = std::mem::offset_of!(crate::wave::Wave, tile_marks) as i32;
                 let marks = b.ins().load(types::I64, mf(), wave, at);
-                let marks = b.ins().band_imm(marks, !clobbers as i64);
+                let marks = if shape_kept == 0 {
+                    b.ins().band_imm(marks, !clobbers as i64)
+                } else {
+                    let exec = b.ins().load(types::I64, mf(), p[0], 4 * 126);
+                    let all = if wave32 { 0xffff_ffff } else { -1 };
+                    let full = b.ins().icmp_imm(IntCC::Equal, exec, all);
+                    let keep = b.ins().iconst(types::I64, !(clobbers & !shape_kept) as i64);
+                    let drop = b.ins().iconst(types::I64, !clobbers as i64);
+                    let keep = b.ins().select(full, keep, drop);
+                    b.ins().band(marks, keep)
+                };
                 b.ins().store(mf(), marks, wave, at);
                 let at = std::mem::offset_of!(crate::wave::Wave, ds_marks) as i32;
                 let marks = b.ins().load(types::I64, mf(), wave, at);
@@ -330,6 +342,7 @@ impl Compiler {
                 tile_plans: HashMap::new(),
                 tile_block: false,
                 clobbers,
+                shape_kept,
                 handled: HashSet::new(),
                 general: true,
                 unstored_facts: Vec::new(),
@@ -620,6 +633,9 @@ struct Gen<'a> {
     /// and `Wave::ds_marks` are cleared at the region's entry, the others' kept (`tiles.rs`'
     /// `tile_test`, `inline_lds.rs`' `ds_run_checks`).
     clobbers: u64,
+    /// Rows of `clobbers` whose `Wave::tile_marks` bits the entry keeps under a full EXEC
+    /// (`tiles.rs`' `shape_kept`: every write adds a scalar to the row).
+    shape_kept: u64,
     /// The current basic block's instructions lowered on facts (region indices).
     handled: HashSet<usize>,
     /// Whether the general variant is generated.

@@ -174,6 +174,40 @@ pub(super) fn clobbers(region: &[(u64, Inst, Lower)]) -> u64 {
     rows.filter(|&r| r < 64).fold(0, |m, r| m | 1 << r)
 }
 
+/// Rows 0–63 (bit `r`) of `clobbers` whose every write in `region` adds a scalar to the row
+/// itself (`v_add_nc_u32` / `v_add_u32 r, s, r`, no modifiers; gfx1030 matmul's `v3`, gfx90a's
+/// `v0`), in a region where nothing may write EXEC. Entered with a full EXEC, such a region
+/// moves every lane of the row by the same amount, so a row in the tile shape stays in it
+/// and its `Wave::tile_marks` bit may stay set; the entry clears it when EXEC is not full.
+/// Such a write lowered as a call of the interpreter clears the mark itself (`exec::step`).
+pub(super) fn shape_kept(region: &[(u64, Inst, Lower)]) -> u64 {
+    let exec = |c: u16| c == 126 || c == 127;
+    if region
+        .iter()
+        .any(|(_, i, l)| super::writes_exec(i, *l) || exec(i.dst) || exec(i.sdst))
+    {
+        return 0;
+    }
+    // A source every lane reads the same value of: an SGPR, an inline or literal constant.
+    let scalar = |c: u16| matches!(c, 0..=208 | 240..=248 | 255);
+    let self_add = |i: &Inst, l: Lower| {
+        l == Lower::VAlu(super::VAluOp::Add)
+            && i.op == crate::ops::Op::V_ADD_U32
+            && (i.abs | i.neg | i.omod) == 0
+            && ((i.src[0] == i.dst && scalar(i.src[1])) || (i.src[1] == i.dst && scalar(i.src[0])))
+    };
+    let mut kept = clobbers(region);
+    for (_, i, l) in region {
+        if self_add(i, *l) {
+            continue;
+        }
+        for r in written_by(i, *l).into_iter().filter(|&r| r < 64) {
+            kept &= !(1 << r);
+        }
+    }
+    kept
+}
+
 /// The address row of a DS access.
 fn ds_address(i: &Inst, l: Lower) -> Option<usize> {
     (l == Lower::Mem && i.fmt == Fmt::Ds && (VGPR..VGPR + 256).contains(&i.src[0]))
@@ -405,15 +439,17 @@ impl Gen<'_> {
     /// 1 and 16 imply); on a miss counts an affine miss and goes to `general`, else records
     /// the facts.
     ///
-    /// Rows the region never writes (`Gen::clobbers`) are tested only when their
+    /// Rows the region never writes (`Gen::clobbers`), or writes only by adding a scalar
+    /// (`shape_kept`), are tested only when their
     /// `Wave::tile_marks` bit is clear, and marked once tested: a mark holds from the test
     /// until something writes the row, which clears it (`exec::step` for the interpreter,
-    /// a region's entry for its own rows, `Wave::start`). A marked uniform row still has
+    /// a region's entry for its own rows (`shape_kept` ones only when EXEC is not full),
+    /// `Wave::start`). A marked uniform row still has
     /// its lanes 1 and 16 compared with lane 0 (the mark says tile, not uniform).
     pub(super) fn tile_test(&mut self, tested: &BTreeMap<usize, Kind>, general: Block) {
         let kept: u64 = tested
             .keys()
-            .filter(|&&r| r < 64 && self.clobbers >> r & 1 == 0)
+            .filter(|&&r| r < 64 && (self.clobbers & !self.shape_kept) >> r & 1 == 0)
             .fold(0, |m, &r| m | 1 << r);
         let mut facts = Vec::new();
         let mut diff = None;

@@ -76,3 +76,62 @@ pub(crate) fn a_kept_tile_mark_is_cleared_by_another_regions_write() {
         check(5, run(&[]));
     }
 }
+
+/// `asm/tile_kept.s`: the region at the loop's head writes its tile row v9 only by adding
+/// a scalar (`tiles.rs`' `shape_kept`), so its entry keeps v9's mark under a full EXEC; in
+/// pass 14 it runs under EXEC = the even lanes, whose add breaks the tile, so that entry must
+/// clear the mark (else pass 15 computes v10 from a tile fact v9 no longer has and loads
+/// the wrong dwords in the odd lanes). Each work-item's sum from the definition.
+pub(crate) fn a_shape_kept_tile_mark_is_cleared_under_a_partial_exec() {
+    if !jit::enabled() {
+        return;
+    }
+    for target in ["gfx90a", "gfx1030"] {
+        let path = hsaemu_testkit::compile_asm("asm/tile_kept.s", target, 4);
+        let bytes = std::fs::read(&path).expect("read the code object");
+        let e = from_bytes_threads(&bytes, target, 4, 1);
+        let lanes = if target == "gfx90a" { 64 } else { 32 };
+        let items = GROUPS * lanes;
+        let input: Vec<u32> = (0..1024).map(word).collect();
+        let run = || {
+            let (out, inp) = (e.zeros(4 * items), e.buf_u32(&input));
+            e.run1(
+                "tile_kept",
+                &[Arg::Ptr(&out), Arg::Ptr(&inp)],
+                items as u32,
+                lanes as u16,
+            );
+            out.u32s()
+        };
+        let check = |round: usize, out: Vec<u32>| {
+            for (k, &got) in out.iter().enumerate() {
+                let l = k % lanes;
+                let mut v9 = 4 * (l % 16) + 256 * (l / 16);
+                let mut want = 0u32;
+                for p in 0..PASSES {
+                    if p == 14 && l % 2 == 1 {
+                        continue;
+                    }
+                    for j in 0..4 {
+                        want = want.wrapping_add(input[(v9 + 64 * j) / 4]);
+                    }
+                    v9 += 4;
+                }
+                assert_eq!(got, want, "{target} round {round}: work-item {k}");
+            }
+        };
+        let before = jit::stats();
+        for round in 0..5 {
+            check(round, run());
+            assert!(
+                jit::wait_compiled(std::time::Duration::from_secs(60)),
+                "{target}: its regions compiled within 60 s"
+            );
+        }
+        assert!(
+            jit::stats().affine_blocks > before.affine_blocks,
+            "{target}: a basic block tested v9 as a tile"
+        );
+        check(5, run());
+    }
+}
