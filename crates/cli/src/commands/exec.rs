@@ -154,15 +154,54 @@ pub fn library_dir() -> Result<PathBuf, String> {
     let link = dir.join(SONAME);
     let current = std::fs::read_link(&link).ok();
     if current.as_deref() != Some(lib.as_path()) {
-        // A fresh link renamed over the name: hsaemu processes starting at once (the tests run
-        // several) never see the name missing and never fail on another's link.
-        let tmp = dir.join(format!("{SONAME}.tmp{}", std::process::id()));
-        let _ = std::fs::remove_file(&tmp);
-        std::os::unix::fs::symlink(&lib, &tmp)
-            .and_then(|()| std::fs::rename(&tmp, &link))
-            .map_err(|e| format!("linking {}: {e}", link.display()))?;
+        link_over(&lib, &link).map_err(|e| format!("linking {}: {e}", link.display()))?;
     }
     Ok(dir)
+}
+
+/// Makes `link` a symbolic link to `target`: a fresh link renamed over the name, so hsaemu
+/// processes starting at once (the tests run several) never see the name missing and never
+/// fail on another's link.
+fn link_over(target: &Path, link: &Path) -> std::io::Result<()> {
+    let mut tmp = link.as_os_str().to_owned();
+    tmp.push(format!(".tmp{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    let _ = std::fs::remove_file(&tmp);
+    let made = std::os::unix::fs::symlink(target, &tmp).and_then(|()| std::fs::rename(&tmp, link));
+    if made.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    made
+}
+
+/// Where a library built with the runtime (`name`, a cdylib of the workspace) may be:
+/// beside the runtime library that `lib_dir` links (the tests' freshly built one), and beside
+/// hsaemu; `runtime_first` says which first.
+fn built_beside(lib_dir: &Path, name: &str, runtime_first: bool) -> Vec<PathBuf> {
+    let mut runtime = Vec::new();
+    if let Ok(lib) = lib_dir.join(SONAME).canonicalize() {
+        if let Some(d) = lib.parent() {
+            runtime = vec![
+                d.join(name),
+                d.join("deps").join(name),
+                d.join("..").join(name),
+            ];
+        }
+    }
+    let mut exe = Vec::new();
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    {
+        exe = vec![dir.join(name), dir.join("deps").join(name)];
+    }
+    if runtime_first {
+        runtime.extend(exe);
+        runtime
+    } else {
+        exe.extend(runtime);
+        exe
+    }
 }
 
 fn parse_checks(list: &str) -> Result<String, String> {
@@ -175,20 +214,7 @@ const SHIM: &str = "libhsaemu_check.so";
 
 /// The `--check` shim library, beside hsaemu or the runtime library, or in the workspace.
 fn shim(lib_dir: &Path) -> Result<PathBuf, String> {
-    let mut v = Vec::new();
-    if let Some(dir) = std::env::current_exe()
-        .ok()
-        .and_then(|e| e.parent().map(Path::to_path_buf))
-    {
-        v.push(dir.join(SHIM));
-        v.push(dir.join("deps").join(SHIM));
-    }
-    if let Ok(lib) = lib_dir.join(SONAME).canonicalize() {
-        if let Some(d) = lib.parent() {
-            v.push(d.join(SHIM));
-            v.push(d.join("..").join(SHIM));
-        }
-    }
+    let mut v = built_beside(lib_dir, SHIM, false);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     for profile in ["release", "debug"] {
         v.push(root.join("target").join(profile).join(SHIM));
@@ -212,22 +238,7 @@ fn install_comgr(lib_dir: &Path) {
         return;
     }
     let link = lib_dir.join(COMGR_SONAME);
-    let mut v = Vec::new();
-    // Beside the runtime library first (the tests' freshly built one), then beside hsaemu.
-    if let Ok(lib) = lib_dir.join(SONAME).canonicalize() {
-        if let Some(d) = lib.parent() {
-            v.push(d.join(COMGR_SHIM));
-            v.push(d.join("deps").join(COMGR_SHIM));
-            v.push(d.join("..").join(COMGR_SHIM));
-        }
-    }
-    if let Some(dir) = std::env::current_exe()
-        .ok()
-        .and_then(|e| e.parent().map(Path::to_path_buf))
-    {
-        v.push(dir.join(COMGR_SHIM));
-        v.push(dir.join("deps").join(COMGR_SHIM));
-    }
+    let v = built_beside(lib_dir, COMGR_SHIM, true);
     let Some(shim) = v.into_iter().find_map(|p| p.canonicalize().ok()) else {
         let _ = std::fs::remove_file(&link);
         return;
@@ -235,15 +246,7 @@ fn install_comgr(lib_dir: &Path) {
     if std::fs::read_link(&link).ok().as_deref() == Some(shim.as_path()) {
         return;
     }
-    // Renamed over the name, as the runtime's link (processes start at once).
-    let tmp = lib_dir.join(format!("{COMGR_SONAME}.tmp{}", std::process::id()));
-    let _ = std::fs::remove_file(&tmp);
-    if std::os::unix::fs::symlink(&shim, &tmp)
-        .and_then(|()| std::fs::rename(&tmp, &link))
-        .is_err()
-    {
-        let _ = std::fs::remove_file(&tmp);
-    }
+    let _ = link_over(&shim, &link);
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
