@@ -65,6 +65,64 @@ trim() {
   printf '%s' "$s"
 }
 
+# pch_args "TARGETS" "LINK FLAGS": prints hipcc options that start each clang job of a program's
+# build (the host's and one per target) from a precompiled hip_check.h, the first include of
+# every program: parsing hip_runtime.h and the C++ headers is most of a short program's compile.
+# `-Xarch_<side> --include=DIR/hsaemu_pch.h` names a header holding `#include "hip_check.h"`,
+# and clang's driver replaces it with DIR/hsaemu_pch.h.pch, built here once per side and -std
+# (the language options must match) with `-iquote tests/hip`: the same spelling as a program's
+# own include, so __FILE__ in hip_check.h's macros is the same string, and the program's
+# `#include "hip_check.h"` then does nothing (`#pragma once`). Programs build byte for byte as
+# without it (docs/notes/ci-time.md, Round 10), so the output's cache key does not name it. A
+# PCH's key: SHA-256 of "hsaemu-hip-pch v2", the side, the -std flag, the include directory,
+# the cache's absolute path (a PCH names the header it was made from, so a copied cache makes
+# its own), hip_check.h's modification time (clang rejects a PCH whose headers' times changed,
+# so a touched hip_check.h gets a new one) and contents. Made under a temporary name and renamed, under flock, so that
+# parallel builds (test.sh's xargs -P 2) make each once. A --genco source need not start with
+# hip_check.h, and gets none.
+pch_args() {
+  local targets=$1 link=$2 std="" f side
+  for f in $link; do [[ "$f" == -std=* ]] && std=$f; done
+  local abs=$cache mtime
+  mtime=$(stat -c %Y "$hip_dir/hip_check.h") || return 1
+  [[ "$abs" == /* ]] || abs=$PWD/$cache
+  for side in host $targets; do
+    local key
+    key=$({
+      printf 'hsaemu-hip-pch v2\n%s %s\n%s\n%s\n%s\n' "$side" "$std" "$hip_dir" "$abs" "$mtime"
+      cat "$hip_dir/hip_check.h"
+    } | sha256sum | cut -c1-16)
+    local dir=$abs/pch/$side-$key
+    if [ ! -f "$dir/hsaemu_pch.h.pch" ]; then
+      mkdir -p "$dir" || return 1
+      (
+        flock 9
+        [ -f "$dir/hsaemu_pch.h.pch" ] && exit 0
+        if [ ! -f "$dir/hsaemu_pch.h" ]; then
+          printf '#include "hip_check.h"\n' >"$dir/hsaemu_pch.h.$$"
+          mv "$dir/hsaemu_pch.h.$$" "$dir/hsaemu_pch.h"
+        fi
+        # hipcc asks rocm_agent_enumerator for a GPU when given no --offload-arch; the host
+        # side's PCH does not depend on which.
+        only=(--cuda-host-only --offload-arch=gfx90a)
+        [ "$side" = host ] || only=(--cuda-device-only "--offload-arch=$side")
+        tmp=$dir/hsaemu_pch.h.pch.tmp$$
+        # shellcheck disable=SC2086 # $std is one word or none
+        if ! hipcc -O2 $std -iquote "$hip_dir" -x hip "${only[@]}" -S -Xclang -emit-pch \
+          "$dir/hsaemu_pch.h" -o "$tmp" >"$tmp.log" 2>&1; then
+          cat "$tmp.log" >&2
+          rm -f "$tmp" "$tmp.log"
+          echo "hip-tests: precompiling hip_check.h for $side failed" >&2
+          exit 1
+        fi
+        rm -f "$tmp.log"
+        mv "$tmp" "$dir/hsaemu_pch.h.pch"
+      ) 9>"$dir.lock" || return 1
+    fi
+    printf ' -Xarch_%s --include=%s' "$side" "$dir/hsaemu_pch.h"
+  done
+}
+
 # build_cached KIND SOURCE_NAME "TARGETS" ["LINK FLAGS"]: prints the cached output path; compiles
 # when missing. The link flags (a program's @link line) go after the source. The cache key is the
 # SHA-256 of "hsaemu-hip-build v1\n<hipcc arguments> <link flags>\n", hip_check.h, a NUL byte and
@@ -96,7 +154,13 @@ build_cached() {
   if [ ! -f "$out" ]; then
     echo "hip-tests: building $name ($kind: $targets)" >&2
     local tmp=$out.tmp$$
-    if ! hipcc "${args[@]}" "$src" -o "$tmp" "${link_args[@]}" >"$tmp.log" 2>&1; then
+    local pch=()
+    if [ "$kind" = exe ]; then
+      local p
+      p=$(pch_args "$targets" "$link") || return 1
+      read -r -a pch <<<"$p"
+    fi
+    if ! hipcc "${args[@]}" "${pch[@]}" "$src" -o "$tmp" "${link_args[@]}" >"$tmp.log" 2>&1; then
       cat "$tmp.log" >&2
       rm -f "$tmp" "$tmp.log"
       echo "hip-tests: build of $name failed" >&2

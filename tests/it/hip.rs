@@ -202,7 +202,8 @@ fn cache_dir() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| hsaemu_testkit::workspace_root().join("target"));
-    let dir = target.join("hip");
+    // Absolute: hipcc runs in the workspace root.
+    let dir = hsaemu_testkit::workspace_root().join(target).join("hip");
     std::fs::create_dir_all(&dir)
         .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
     dir
@@ -269,13 +270,116 @@ pub(crate) fn build(kind: Kind, name: &str, targets: &[String], link: &[String])
     out
 }
 
+/// The sources' directory as hipcc is given it: relative to the workspace root, where hipcc
+/// runs, as in `scripts/hip-tests.sh`, so that `__FILE__` in `hip_check.h` (its failure
+/// messages) is the same string in both and a cache key names one binary.
+const HIP_DIR: &str = "tests/hip";
+
+/// hipcc options that start each clang job of a program's build (the host's and one per
+/// target) from a precompiled `hip_check.h`, every program's first include: the same PCHs,
+/// keys and options as `pch_args` in `scripts/hip-tests.sh`, whose comment says how it works.
+/// The programs build byte for byte as without them (docs/notes/ci-time.md, Round 10).
+fn pch_args(targets: &[String], link: &[String]) -> Vec<String> {
+    let std = link
+        .iter()
+        .rfind(|f| f.starts_with("-std="))
+        .cloned()
+        .unwrap_or_default();
+    let path = hip_dir().join("hip_check.h");
+    let check =
+        std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mtime = std::fs::metadata(&path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .unwrap_or_else(|| panic!("cannot read the modification time of {}", path.display()))
+        .as_secs();
+    let cache = cache_dir();
+    let mut args = Vec::new();
+    for side in std::iter::once("host").chain(targets.iter().map(String::as_str)) {
+        let mut h = Sha256::new();
+        h.update(
+            format!(
+                "hsaemu-hip-pch v2\n{side} {std}\n{HIP_DIR}\n{}\n{mtime}\n",
+                cache.display()
+            )
+            .as_bytes(),
+        );
+        h.update(&check);
+        let hex: String = h.finalize()[..8]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let dir = cache.join("pch").join(format!("{side}-{hex}"));
+        let header = dir.join("hsaemu_pch.h");
+        let pch = dir.join("hsaemu_pch.h.pch");
+        hsaemu_testkit::build_once(&pch, || precompile(side, &std, &header, &pch));
+        args.push(format!("-Xarch_{side}"));
+        args.push(format!("--include={}", header.display()));
+    }
+    args
+}
+
+/// Precompiles `header` (`#include "hip_check.h"`, written here) for one side of a build.
+fn precompile(side: &str, std: &str, header: &Path, pch: &Path) {
+    let dir = header.parent().expect("a PCH header has a directory");
+    std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    if !header.is_file() {
+        let tmp = hsaemu_testkit::temp_beside(header, "h");
+        std::fs::write(&tmp, "#include \"hip_check.h\"\n")
+            .and_then(|()| std::fs::rename(&tmp, header))
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", header.display()));
+    }
+    // hipcc asks rocm_agent_enumerator for a GPU when given no --offload-arch; the host side's
+    // PCH does not depend on which (a program's targets vary, its host code does not).
+    let only = if side == "host" {
+        [
+            "--cuda-host-only".to_string(),
+            "--offload-arch=gfx90a".to_string(),
+        ]
+    } else {
+        [
+            "--cuda-device-only".to_string(),
+            format!("--offload-arch={side}"),
+        ]
+    };
+    let hipcc = hsaemu_testkit::tool("hipcc");
+    let tmp = hsaemu_testkit::temp_beside(pch, "tmp");
+    let result = Command::new(&hipcc)
+        .current_dir(hsaemu_testkit::workspace_root())
+        .arg("-O2")
+        .args((!std.is_empty()).then_some(std))
+        .args(["-iquote", HIP_DIR, "-x", "hip"])
+        .args(only)
+        .args(["-S", "-Xclang", "-emit-pch"])
+        .arg(header)
+        .arg("-o")
+        .arg(&tmp)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", hipcc.display()));
+    assert!(
+        result.status.success(),
+        "precompiling hip_check.h for {side} failed ({}):\n{}",
+        result.status,
+        String::from_utf8_lossy(&result.stderr)
+    );
+    std::fs::rename(&tmp, pch).unwrap_or_else(|e| panic!("cannot move {}: {e}", tmp.display()));
+}
+
 /// Runs hipcc for [`build`] into a temporary file beside `out`, then renames it to `out`.
 fn hipcc_build(kind: Kind, name: &str, targets: &[String], link: &[String], out: &Path) {
     let hipcc = hsaemu_testkit::tool("hipcc");
     let tmp = hsaemu_testkit::temp_beside(out, "tmp");
+    let pch = match kind {
+        Kind::Exe => pch_args(targets, link),
+        // A --genco source need not start with hip_check.h.
+        Kind::Genco => Vec::new(),
+    };
     let result = Command::new(&hipcc)
+        .current_dir(hsaemu_testkit::workspace_root())
         .args(hipcc_args(kind, targets))
-        .arg(hip_dir().join(format!("{name}.hip")))
+        .args(pch)
+        .arg(format!("{HIP_DIR}/{name}.hip"))
         .arg("-o")
         .arg(&tmp)
         .args(link)
@@ -528,6 +632,28 @@ fn every_program_builds_for_exactly_its_targets() {
                 co.display()
             );
         }
+    }
+}
+
+/// What makes the precompiled `hip_check.h` ([`pch_args`]) safe: it is included before the
+/// source, so every program must begin, after its comments, with `#include "hip_check.h"`
+/// (anything earlier, a `#define` say, would be seen after hip_check.h instead of before).
+#[test]
+fn every_program_starts_with_hip_check_h() {
+    for p in manifest() {
+        let src = std::fs::read_to_string(hip_dir().join(format!("{}.hip", p.name)))
+            .unwrap_or_else(|e| panic!("{}: {e}", p.name));
+        let first = src
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with("//"));
+        assert_eq!(
+            first,
+            Some("#include \"hip_check.h\""),
+            "{}.hip: the first line after the comments must include hip_check.h (the build \
+             precompiles it and includes it first)",
+            p.name
+        );
     }
 }
 
