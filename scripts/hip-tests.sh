@@ -65,8 +65,8 @@ trim() {
   printf '%s' "$s"
 }
 
-# pch_args "TARGETS" "LINK FLAGS": prints hipcc options that start each clang job of a program's
-# build (the host's and one per target) from a precompiled hip_check.h, the first include of
+# pch_args "TARGETS" "LINK FLAGS": sets pch_opts to hipcc options that start each clang job of a
+# program's build (the host's and one per target) from a precompiled hip_check.h, the first include of
 # every program: parsing hip_runtime.h and the C++ headers is most of a short program's compile.
 # `-Xarch_<side> --include=DIR/hsaemu_pch.h` names a header holding `#include "hip_check.h"`,
 # and clang's driver replaces it with DIR/hsaemu_pch.h.pch, built here once per side and -std
@@ -77,11 +77,12 @@ trim() {
 # PCH's key: SHA-256 of "hsaemu-hip-pch v2", the side, the -std flag, the include directory,
 # the cache's absolute path (a PCH names the header it was made from, so a copied cache makes
 # its own), hip_check.h's modification time (clang rejects a PCH whose headers' times changed,
-# so a touched hip_check.h gets a new one) and contents. Made under a temporary name and renamed, under flock, so that
-# parallel builds (test.sh's xargs -P 2) make each once. A --genco source need not start with
-# hip_check.h, and gets none.
+# so a touched hip_check.h gets a new one) and contents. Made under a temporary name and
+# renamed, under flock, so that parallel builds (test.sh's xargs -P 2) make each once. A
+# --genco source need not start with hip_check.h, and gets none.
 pch_args() {
   local targets=$1 link=$2 std="" f side
+  pch_opts=()
   for f in $link; do [[ "$f" == -std=* ]] && std=$f; done
   local abs=$cache mtime
   mtime=$(stat -c %Y "$hip_dir/hip_check.h") || return 1
@@ -119,7 +120,7 @@ pch_args() {
         mv "$tmp" "$dir/hsaemu_pch.h.pch"
       ) 9>"$dir.lock" || return 1
     fi
-    printf ' -Xarch_%s --include=%s' "$side" "$dir/hsaemu_pch.h"
+    pch_opts+=("-Xarch_$side" "--include=$dir/hsaemu_pch.h")
   done
 }
 
@@ -154,13 +155,11 @@ build_cached() {
   if [ ! -f "$out" ]; then
     echo "hip-tests: building $name ($kind: $targets)" >&2
     local tmp=$out.tmp$$
-    local pch=()
+    local pch_opts=()
     if [ "$kind" = exe ]; then
-      local p
-      p=$(pch_args "$targets" "$link") || return 1
-      read -r -a pch <<<"$p"
+      pch_args "$targets" "$link" || return 1
     fi
-    if ! hipcc "${args[@]}" "${pch[@]}" "$src" -o "$tmp" "${link_args[@]}" >"$tmp.log" 2>&1; then
+    if ! hipcc "${args[@]}" "${pch_opts[@]}" "$src" -o "$tmp" "${link_args[@]}" >"$tmp.log" 2>&1; then
       cat "$tmp.log" >&2
       rm -f "$tmp" "$tmp.log"
       echo "hip-tests: build of $name failed" >&2
