@@ -1246,6 +1246,10 @@ fn enter(ctx: &Ctx, w: &mut Wave, t: &mut Tier, call: &mut crate::jit::CallCtx) 
     }
 }
 
+/// Where a pair call's waves A and B take their turns up (as [`enter`]'s answer), and the
+/// instructions each executed in it.
+type PairResume = (Option<Resume>, Option<Resume>, u32);
+
 /// Whether waves `a` and `b` (the next of a work-group) may start a pair call
 /// (`jit::Block::call_pair`) from their turns' start: both wave32 and running at the same
 /// PC with the same SCC.
@@ -1275,7 +1279,7 @@ fn enter_pair(
     b: &mut Wave,
     t: &mut Tier,
     call: &mut crate::jit::CallCtx,
-) -> Option<(Option<Resume>, Option<Resume>, u32)> {
+) -> Option<PairResume> {
     let p = pair_block(ctx, a, b, t)?;
     // SAFETY: as `enter`'s; `a` and `b` are two waves of the slice's work-group.
     let (n, parked) = match unsafe { p.call_pair(call, a, b, QUANTUM) } {
@@ -1293,7 +1297,7 @@ fn verify_pair(
     b: &mut Wave,
     t: &mut Tier,
     env: &mut Env,
-) -> Result<Option<(Option<Resume>, Option<Resume>, u32)>, String> {
+) -> Result<Option<PairResume>, String> {
     let Some(p) = pair_block(ctx, a, b, t) else {
         return Ok(None);
     };
@@ -1309,12 +1313,7 @@ fn verify_pair(
 /// The pair variant of the block at the PC of waves `a` and `b` when they may run as a
 /// pair there ([`pairable`]; compiled here on first use).
 #[inline(always)]
-fn pair_block(
-    ctx: &Ctx,
-    a: &Wave,
-    b: &Wave,
-    t: &mut Tier,
-) -> Option<&'static crate::jit::Block> {
+fn pair_block(ctx: &Ctx, a: &Wave, b: &Wave, t: &mut Tier) -> Option<&'static crate::jit::Block> {
     if t.pairs.is_none() || !pairable(a, b) {
         return None;
     }
@@ -1329,7 +1328,8 @@ fn pair_block(
     if !blk.runs(a) || !blk.runs(b) {
         return None;
     }
-    blk.pair_block().filter(|p| equal_sgprs(a, b, &p.pair_equal))
+    blk.pair_block()
+        .filter(|p| equal_sgprs(a, b, &p.pair_equal))
 }
 
 /// After pair block `p` ran `n` instructions of both waves' turns: each wave's count and
@@ -1342,7 +1342,7 @@ fn pair_ran(
     t: &mut Tier,
     p: &'static crate::jit::Block,
     (n, parked): (u32, bool),
-) -> (Option<Resume>, Option<Resume>, u32) {
+) -> PairResume {
     if let Some(k) = t.pairs.as_mut() {
         *k += 1;
     }
@@ -1613,7 +1613,7 @@ mod tests {
         let one = || {
             let mut w = Wave::new();
             w.set_wave32(true);
-            w.pc = 0x100;
+            (w.pc, w.state) = (0x100, WaveState::Running);
             for (k, s) in w.s.iter_mut().enumerate() {
                 *s = 0x1000 + k as u32;
             }
@@ -1631,7 +1631,10 @@ mod tests {
         let (a, b) = two_waves();
         let equal = [0u8, 5, 105, 107, 124, 127];
         assert!(pairable(&a, &b), "one PC, one SCC");
-        assert!(equal_sgprs(&a, &b, &equal), "equal but for VCC_LO and EXEC_LO");
+        assert!(
+            equal_sgprs(&a, &b, &equal),
+            "equal but for VCC_LO and EXEC_LO"
+        );
         for k in equal {
             let (a, mut b) = two_waves();
             b.s[usize::from(k)] ^= 1;

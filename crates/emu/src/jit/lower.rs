@@ -229,7 +229,10 @@ impl Compiler {
         } else {
             None
         };
-        let pair_equal = pair_plan.as_ref().map(|p| p.equal.clone()).unwrap_or_default();
+        let pair_equal = pair_plan
+            .as_ref()
+            .map(|p| p.equal.clone())
+            .unwrap_or_default();
         let (ds_pred, ends) = (r.ds_pred.clone(), &r.ends);
         let ptr = self.module.target_config().pointer_type();
         let mut ctx = self.module.make_context();

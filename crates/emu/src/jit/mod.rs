@@ -1843,9 +1843,9 @@ pub(crate) fn run_pair_checked(
                 }
                 other => {
                     return Err(format!(
-                        "the interpreter did not continue after `{}` (wave {k} of a pair): {other:?}",
-                        i.describe()
-                    ))
+                    "the interpreter did not continue after `{}` (wave {k} of a pair): {other:?}",
+                    i.describe()
+                ))
                 }
             }
         }
@@ -1861,7 +1861,10 @@ pub(crate) fn run_pair_checked(
     for (k, (w, r)) in [&*a, &*b].into_iter().zip(&ran).enumerate() {
         let (s1, scc1, _, pc1, stored1, v1) = r;
         if *pc1 != w.pc {
-            diffs.push(format!("wave {k} pc: compiled {pc1:#x}, interpreted {:#x}", w.pc));
+            diffs.push(format!(
+                "wave {k} pc: compiled {pc1:#x}, interpreted {:#x}",
+                w.pc
+            ));
         }
         if parked != barrier[k] {
             diffs.push(format!(
@@ -1871,11 +1874,16 @@ pub(crate) fn run_pair_checked(
         }
         for (c, (x, y)) in s1.iter().zip(&w.s).enumerate() {
             if x != y {
-                diffs.push(format!("wave {k} s[{c}]: compiled {x:#x}, interpreted {y:#x}"));
+                diffs.push(format!(
+                    "wave {k} s[{c}]: compiled {x:#x}, interpreted {y:#x}"
+                ));
             }
         }
         if *scc1 != w.scc {
-            diffs.push(format!("wave {k} scc: compiled {scc1}, interpreted {}", w.scc));
+            diffs.push(format!(
+                "wave {k} scc: compiled {scc1}, interpreted {}",
+                w.scc
+            ));
         }
         // Not `stored`: A's waits fence for both waves' stores (`call_pair`), a fence more.
         let _ = stored1;

@@ -61,7 +61,9 @@ fn successors(region: &[(u64, Inst, Lower)], at: &HashMap<u64, usize>, k: usize)
         Lower::Barrier => {}
         _ => succ.push(next),
     }
-    succ.into_iter().filter_map(|p| at.get(&p).copied()).collect()
+    succ.into_iter()
+        .filter_map(|p| at.get(&p).copied())
+        .collect()
 }
 
 /// The SGPRs `i` (lowered as `l`) may read as values (a superset; not the lane masks a
@@ -112,7 +114,9 @@ fn reads_writes(i: &Inst, l: Lower) -> (u128, u128) {
 /// entries): the two waves must hold them equal to run it as a pair.
 fn live_at(region: &[(u64, Inst, Lower)], at: &HashMap<u64, usize>, heads: &[usize]) -> u128 {
     let rw: Vec<(u128, u128)> = region.iter().map(|(_, i, l)| reads_writes(i, *l)).collect();
-    let succ: Vec<Vec<usize>> = (0..region.len()).map(|k| successors(region, at, k)).collect();
+    let succ: Vec<Vec<usize>> = (0..region.len())
+        .map(|k| successors(region, at, k))
+        .collect();
     let mut live = vec![0u128; region.len()];
     loop {
         let mut changed = false;
@@ -207,8 +211,8 @@ fn transfer(i: &Inst, l: Lower, t: Taint) -> Result<(Taint, bool), String> {
             if valu_reads(i, l) & t.sgprs != 0 {
                 return Err(why());
             }
-            let writes_mask = matches!(op_of(l), Some(VAluOp::Carry(_) | VAluOp::Mad64(_)))
-                || l == Lower::VCmp;
+            let writes_mask =
+                matches!(op_of(l), Some(VAluOp::Carry(_) | VAluOp::Mad64(_))) || l == Lower::VCmp;
             if writes_mask {
                 out.sgprs |= bit(i.sdst);
             }

@@ -9,6 +9,7 @@
 //! - a scatter with a wild index in one lane of wave B: the fault names wave 1, its lane
 //!   within B and the lane's address, as the interpreter reports it (the pair leaves
 //!   before the store), and the other lanes' stores are done.
+//!
 //! Dispatches whose regions compile in the background: run last.
 
 use hsaemu_emu::{jit, FaultKind};
@@ -21,7 +22,9 @@ pub(crate) fn pairs_of_wave32s_match_their_cpu_results() {
     let e = emu("cl/pair32.cl", "gfx1030");
     let groups = 2048u32;
     let full = 64 * groups;
-    let a: Vec<i32> = (0..full as i32).map(|i| i.wrapping_mul(7919) % 10007).collect();
+    let a: Vec<i32> = (0..full as i32)
+        .map(|i| i.wrapping_mul(7919) % 10007)
+        .collect();
     let b: Vec<i32> = (0..full as i32).map(|i| (i % 1013) - 500).collect();
     let (ba, bb) = (e.buf_i32(&a), e.buf_i32(&b));
     let add = |n: u32| {
@@ -106,7 +109,9 @@ pub(crate) fn pairs_of_wave32s_match_their_cpu_results() {
         "{f}"
     );
     assert!(
-        f.instruction.as_deref().is_some_and(|t| t.contains("global_store")),
+        f.instruction
+            .as_deref()
+            .is_some_and(|t| t.contains("global_store")),
         "{f}"
     );
     // Every group before the last stored all its lanes (a pair each).
@@ -114,6 +119,9 @@ pub(crate) fn pairs_of_wave32s_match_their_cpu_results() {
         assert_eq!(x, (i as i32 ^ 33) + 7, "wild scatter: c[{i}]");
     }
     if jit::pairs_used() {
-        assert!(jit::stats().pair_runs > before.pair_runs, "the scatter ran as pairs");
+        assert!(
+            jit::stats().pair_runs > before.pair_runs,
+            "the scatter ran as pairs"
+        );
     }
 }
