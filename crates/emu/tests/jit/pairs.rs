@@ -5,7 +5,8 @@
 //! - the last group with wave B partly in range (EXEC full in A, partial in B: the pair's
 //!   general variant, its stores under each wave's EXEC);
 //! - the last group with wave A partly in range and B not at all: the two disagree at the
-//!   `s_cbranch_execz` after the bounds test, and the pair leaves before it;
+//!   `s_cbranch_execz` after the bounds test, and the pair leaves before it (B then stores
+//!   `K` through the SGPRs the pair loaded for both);
 //! - a scatter with a wild index in one lane of wave B: the fault names wave 1, its lane
 //!   within B and the lane's address, as the interpreter reports it (the pair leaves
 //!   before the store), and the other lanes' stores are done.
@@ -13,6 +14,10 @@
 //! Dispatches whose regions compile in the background: run last.
 
 use hsaemu_emu::{jit, FaultKind};
+
+/// What `pair_add` stores out of range (from a kernel argument: wave B, leaving the pair
+/// at the branch its waves disagree on, stores it through SGPRs the pair loaded).
+const K: i32 = -77;
 
 pub(crate) fn pairs_of_wave32s_match_their_cpu_results() {
     use super::common::{emu, Arg};
@@ -29,7 +34,13 @@ pub(crate) fn pairs_of_wave32s_match_their_cpu_results() {
     let (ba, bb) = (e.buf_i32(&a), e.buf_i32(&b));
     let add = |n: u32| {
         let bc = e.buf_i32(&vec![-1; full as usize]);
-        let args = [Arg::Ptr(&ba), Arg::Ptr(&bb), Arg::Ptr(&bc), Arg::U32(n)];
+        let args = [
+            Arg::Ptr(&ba),
+            Arg::Ptr(&bb),
+            Arg::Ptr(&bc),
+            Arg::U32(n),
+            Arg::I32(K),
+        ];
         e.run("pair_add", &args, [full, 1, 1], [64, 1, 1]);
         bc.i32s()
     };
@@ -47,7 +58,7 @@ pub(crate) fn pairs_of_wave32s_match_their_cpu_results() {
         let before = jit::stats();
         let c = add(n);
         for i in 0..full as usize {
-            let want = if (i as u32) < n { a[i] + 3 * b[i] } else { -1 };
+            let want = if (i as u32) < n { a[i] + 3 * b[i] } else { K };
             assert_eq!(c[i], want, "n = {n}: c[{i}]");
         }
         let after = jit::stats();
