@@ -1037,13 +1037,10 @@ fn slice<const CHECK: bool, const TRACE: bool>(
             };
         }
         // The turn of the wave after a pair call ran both (`enter_pair`): where it resumes.
-        let mut paired: Option<(usize, Option<Resume>)> = None;
-        for wi in 0..waves.len() {
-            let (w, rest) = match waves[wi..].split_first_mut() {
-                Some(x) => x,
-                None => break,
-            };
-            let pair_turn = paired.take().filter(|(k, _)| *k == wi).map(|(_, r)| r);
+        let mut paired: Option<Option<Resume>> = None;
+        let mut round = waves.iter_mut().enumerate().peekable();
+        while let Some((wi, w)) = round.next() {
+            let pair_turn = paired.take();
             if w.state != WaveState::Running {
                 waiting += usize::from(w.state == WaveState::Barrier);
                 continue;
@@ -1066,7 +1063,11 @@ fn slice<const CHECK: bool, const TRACE: bool>(
                         // Its first part ran with the wave before it.
                         (_, _, Some(r)) => r,
                         (Some(t), call, None) => {
-                            let pair = match (call, rest.first_mut()) {
+                            let next = match w.wave32 && t.pairs.is_some() {
+                                true => round.peek_mut().map(|(_, b)| &mut **b),
+                                false => None,
+                            };
+                            let pair = match (call, next) {
                                 (Some(call), Some(b)) => enter_pair(ctx, w, b, t, call),
                                 (None, Some(b)) => match verify_pair(ctx, w, b, t, &mut env) {
                                     Ok(r) => r,
@@ -1083,7 +1084,7 @@ fn slice<const CHECK: bool, const TRACE: bool>(
                                     // own turn's count starts after them).
                                     *executed += u64::from(n);
                                     progressed = true;
-                                    paired = Some((wi + 1, rb));
+                                    paired = Some(rb);
                                     ra
                                 }
                                 None => match prepared.as_mut() {
