@@ -41,8 +41,8 @@ pub(crate) fn pairs_of_wave32s_match_their_cpu_results() {
             Arg::U32(n),
             Arg::I32(K),
         ];
-        e.run("pair_add", &args, [full, 1, 1], [64, 1, 1]);
-        bc.i32s()
+        let stats = e.run("pair_add", &args, [full, 1, 1], [64, 1, 1]);
+        (bc.i32s(), stats.wave_instructions)
     };
     // Enough starts to compile the region (in the background); its pair variant is
     // compiled when the dispatcher first finds a pair (in the next dispatch).
@@ -53,10 +53,12 @@ pub(crate) fn pairs_of_wave32s_match_their_cpu_results() {
     );
     add(full);
     // The last group: both waves in range, B's lanes 0–7 only, A's lanes 0–19 only.
+    let mut ran = Vec::new();
     for tail in [64, 40, 20] {
         let n = full - 64 + tail;
         let before = jit::stats();
-        let c = add(n);
+        let (c, instructions) = add(n);
+        ran.push(instructions);
         for i in 0..full as usize {
             let want = if (i as u32) < n { a[i] + 3 * b[i] } else { K };
             assert_eq!(c[i], want, "n = {n}: c[{i}]");
@@ -72,6 +74,15 @@ pub(crate) fn pairs_of_wave32s_match_their_cpu_results() {
     if jit::pairs_used() {
         assert!(jit::stats().pair_blocks > 0, "a pair region compiled");
     }
+    // Only the wave with no lane in range takes the bounds test's branch past its block,
+    // each wave its own way: the pair leaves before the branch its waves disagree on
+    // rather than running B through the block under its empty EXEC.
+    assert_eq!(ran[0], ran[1], "B partly in range runs the block");
+    assert_eq!(
+        ran[0] - ran[2],
+        skipped_by_the_bounds_branch(),
+        "B wholly out of range skips the block"
+    );
 
     // The scatter: each lane stores its index + 7 at `idx[i]` (a permutation within the
     // group), but lane 5 of the last group's wave B at a wild index.
@@ -135,4 +146,56 @@ pub(crate) fn pairs_of_wave32s_match_their_cpu_results() {
             "the scatter ran as pairs"
         );
     }
+}
+
+/// How many instructions `pair_add`'s `s_cbranch_execz` (its bounds test's) skips, from the
+/// code object's disassembly: from the branch to its target. A wave whose lanes are all out
+/// of range takes it (the branch's definition: taken when EXEC is 0), the others run them.
+fn skipped_by_the_bounds_branch() -> u64 {
+    use super::common::{code_object_version, compile_target};
+    let (processor, extra) = compile_target("gfx1030");
+    let cov = code_object_version("gfx1030");
+    let path = hsaemu_testkit::compile_cl_with("cl/pair32.cl", processor, cov, extra);
+    let objdump = hsaemu_testkit::tool("llvm-objdump-15");
+    let args = ["-d", "--mcpu=gfx1030", path.to_str().expect("a UTF-8 path")];
+    let text = String::from_utf8_lossy(&hsaemu_testkit::run_tool(&objdump, &args)).to_string();
+    // `\ts_cbranch_execz 15   // 000000001E8C: BF88000F <pair_add+0xcc>`: its address,
+    // and the target's offset from the kernel's first instruction.
+    let hex = |t: &str| u64::from_str_radix(t.trim_start_matches("0x"), 16).expect("hex");
+    let at = |l: &str| {
+        l.split("// ")
+            .nth(1)
+            .and_then(|r| r.split(':').next())
+            .map(hex)
+    };
+    let body: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.ends_with("<pair_add>:"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .collect();
+    let start = at(body[0]).expect("the first instruction's address");
+    let branches: Vec<&&str> = body
+        .iter()
+        .filter(|l| l.contains("s_cbranch_execz"))
+        .collect();
+    assert_eq!(
+        branches.len(),
+        1,
+        "pair_add has one bounds branch:\n{}",
+        body.join("\n")
+    );
+    let from = at(branches[0]).expect("the branch's address");
+    let off = branches[0]
+        .split("<pair_add+")
+        .nth(1)
+        .and_then(|r| r.split('>').next())
+        .map(hex)
+        .expect("the branch's target");
+    let to = start + off;
+    assert!(to > from + 4, "the bounds branch skips a block");
+    body.iter()
+        .filter_map(|l| at(l))
+        .filter(|&a| a > from && a < to)
+        .count() as u64
 }
