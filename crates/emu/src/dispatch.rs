@@ -1001,6 +1001,10 @@ fn slice<const CHECK: bool, const TRACE: bool>(
             verify: mode == crate::jit::Mode::Verify,
             last: None,
             endpgm: None,
+            // Pairs change the waves' interleaving, which `--deterministic` keeps as the
+            // interpreter's; traced waves and GFX12's barrier counts see each wave alone.
+            pairs: (!ctx.deterministic && !TRACE && !ctx.gen.is_gfx12() && crate::jit::pairs_on())
+                .then_some(0),
         }),
         _ => None,
     };
@@ -1032,7 +1036,11 @@ fn slice<const CHECK: bool, const TRACE: bool>(
                 members: waves.iter().filter(|w| w.state != WaveState::Done).count() as u32,
             };
         }
-        for (wi, w) in waves.iter_mut().enumerate() {
+        // The turn of the wave after a pair call ran both (`enter_pair`): where it resumes.
+        let mut paired: Option<Option<Resume>> = None;
+        let mut round = waves.iter_mut().enumerate().peekable();
+        while let Some((wi, w)) = round.next() {
+            let pair_turn = paired.take();
             if w.state != WaveState::Running {
                 waiting += usize::from(w.state == WaveState::Barrier);
                 continue;
@@ -1051,8 +1059,40 @@ fn slice<const CHECK: bool, const TRACE: bool>(
                     run_wave::<CHECK, _>(ctx, id, w, &mut env, &mut rec, None, Resume::START)?;
                 }
                 _ => {
-                    let resume = match (tier.as_mut(), prepared.as_mut()) {
-                        (Some(t), Some(call)) => enter(ctx, w, t, call),
+                    let resume = match (tier.as_mut(), prepared.as_mut(), pair_turn) {
+                        // Its first part ran with the wave before it.
+                        (_, _, Some(r)) => r,
+                        (Some(t), call, None) => {
+                            let next = match w.wave32 && t.pairs.is_some() {
+                                true => round.peek_mut().map(|(_, b)| &mut **b),
+                                false => None,
+                            };
+                            let pair = match (call, next) {
+                                (Some(call), Some(b)) => enter_pair(ctx, w, b, t, call),
+                                (None, Some(b)) => match verify_pair(ctx, w, b, t, &mut env) {
+                                    Ok(r) => r,
+                                    Err(detail) => {
+                                        let kind = FaultKind::TierMismatch { detail };
+                                        return Err(fault(ctx, id, w, w.pc, None, kind, None));
+                                    }
+                                },
+                                _ => None,
+                            };
+                            match pair {
+                                Some((ra, rb, n)) => {
+                                    // B's instructions of the pair call count here (its
+                                    // own turn's count starts after them).
+                                    *executed += u64::from(n);
+                                    progressed = true;
+                                    paired = Some(rb);
+                                    ra
+                                }
+                                None => match prepared.as_mut() {
+                                    Some(call) => enter(ctx, w, t, call),
+                                    None => Some(Resume::START),
+                                },
+                            }
+                        }
                         _ => Some(Resume::START),
                     };
                     if let Some(resume) = resume {
@@ -1113,6 +1153,16 @@ struct Tier<'a> {
     /// same one, so the next takes it without the program lookup (its two dependent loads
     /// after the region's store of the PC were a tenth of the slice's time).
     endpgm: Option<u64>,
+    /// With pair calls of two wave32s (`enter_pair`): how many this slice made.
+    pairs: Option<u64>,
+}
+
+impl Drop for Tier<'_> {
+    fn drop(&mut self) {
+        if let Some(n) = self.pairs.filter(|&n| n > 0) {
+            crate::jit::PAIR_RUNS.fetch_add(n, Ordering::Relaxed);
+        }
+    }
 }
 
 impl Tier<'_> {
@@ -1195,6 +1245,121 @@ fn enter(ctx: &Ctx, w: &mut Wave, t: &mut Tier, call: &mut crate::jit::CallCtx) 
             })
         }
     }
+}
+
+/// Where a pair call's waves A and B take their turns up (as [`enter`]'s answer), and the
+/// instructions each executed in it.
+type PairResume = (Option<Resume>, Option<Resume>, u32);
+
+/// Whether waves `a` and `b` (the next of a work-group) may start a pair call
+/// (`jit::Block::call_pair`) from their turns' start: both wave32 and running at the same
+/// PC with the same SCC.
+#[inline(always)]
+fn pairable(a: &Wave, b: &Wave) -> bool {
+    a.wave32 && b.wave32 && b.state == WaveState::Running && a.pc == b.pc && a.scc == b.scc
+}
+
+/// Whether `a` and `b` hold the same values in the SGPRs `equal` (a pair block's
+/// `pair_equal`: those it reads as values before writing them; the others, VCC_LO and
+/// EXEC_LO among them, may differ).
+#[inline(always)]
+fn equal_sgprs(a: &Wave, b: &Wave, equal: &[u8]) -> bool {
+    equal
+        .iter()
+        .all(|&c| a.s[usize::from(c) & 127] == b.s[usize::from(c) & 127])
+}
+
+/// Starts the turns of waves `a` and `b` (the next one) in one call of the pair variant of
+/// the block at their PC, when they are [`pairable`] and it has one (compiled here on
+/// first use). Returns where each one's turn goes on (as [`enter`]) and the instructions
+/// each executed; `None` when nothing ran (each then enters alone).
+#[inline(always)]
+fn enter_pair(
+    ctx: &Ctx,
+    a: &mut Wave,
+    b: &mut Wave,
+    t: &mut Tier,
+    call: &mut crate::jit::CallCtx,
+) -> Option<PairResume> {
+    let p = pair_block(ctx, a, b, t)?;
+    // SAFETY: as `enter`'s; `a` and `b` are two waves of the slice's work-group.
+    let (n, parked) = match unsafe { p.call_pair(call, a, b, QUANTUM) } {
+        (0, _) => return None,
+        r => r,
+    };
+    Some(pair_ran(ctx, a, b, t, p, (n, parked)))
+}
+
+/// [`enter_pair`] in `verify` mode (`jit::run_pair_checked`): the pair's run checked
+/// against the interpreter's, or the difference.
+fn verify_pair(
+    ctx: &Ctx,
+    a: &mut Wave,
+    b: &mut Wave,
+    t: &mut Tier,
+    env: &mut Env,
+) -> Result<Option<PairResume>, String> {
+    let Some(p) = pair_block(ctx, a, b, t) else {
+        return Ok(None);
+    };
+    let program = &*ctx.program;
+    let fetch = |x: u64| program.at(x).copied();
+    let (n, parked) = match crate::jit::run_pair_checked(p, a, b, QUANTUM, &fetch, env)? {
+        (0, _) => return Ok(None),
+        r => r,
+    };
+    Ok(Some(pair_ran(ctx, a, b, t, p, (n, parked))))
+}
+
+/// The pair variant of the block at the PC of waves `a` and `b` when they may run as a
+/// pair there ([`pairable`]; compiled here on first use).
+#[inline(always)]
+fn pair_block(ctx: &Ctx, a: &Wave, b: &Wave, t: &mut Tier) -> Option<&'static crate::jit::Block> {
+    if t.pairs.is_none() || !pairable(a, b) {
+        return None;
+    }
+    let blk = match t.last {
+        Some((at, blk)) if at == a.pc => blk,
+        _ => {
+            let blk = t.slots.block(ctx.program.index(a.pc))?;
+            t.last = Some((a.pc, blk));
+            blk
+        }
+    };
+    if !blk.runs(a) || !blk.runs(b) {
+        return None;
+    }
+    blk.pair_block()
+        .filter(|p| equal_sgprs(a, b, &p.pair_equal))
+}
+
+/// After pair block `p` ran `n` instructions of both waves' turns: each wave's count and
+/// written SGPR groups, and where its turn goes on (as [`enter`]).
+#[inline(always)]
+fn pair_ran(
+    ctx: &Ctx,
+    a: &mut Wave,
+    b: &mut Wave,
+    t: &mut Tier,
+    p: &'static crate::jit::Block,
+    (n, parked): (u32, bool),
+) -> PairResume {
+    if let Some(k) = t.pairs.as_mut() {
+        *k += 1;
+    }
+
+    let resume = |w: &mut Wave, t: &mut Tier| {
+        w.instructions += u64::from(n);
+        w.sgpr_dirty |= p.sgpr_groups;
+        (!region_ended_turn(&ctx.program, t, w, parked, n)).then_some(Resume {
+            turn: n,
+            at_start: true,
+            declined: false,
+        })
+    };
+    let ra = resume(a, t);
+    let rb = resume(b, t);
+    (ra, rb, n)
 }
 
 /// Runs one wave for up to a quantum, until it ends, waits at a barrier or sleeps. `CHECK`:
@@ -1438,4 +1603,57 @@ fn out_of_memory(what: &str) -> Fault {
         Rejection::PrivateSegment,
         format!("cannot allocate {what}"),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two wave32s of a work-group at one PC with one scalar file but for their lane masks.
+    fn two_waves() -> (Wave, Wave) {
+        let one = || {
+            let mut w = Wave::new();
+            w.set_wave32(true);
+            (w.pc, w.state) = (0x100, WaveState::Running);
+            for (k, s) in w.s.iter_mut().enumerate() {
+                *s = 0x1000 + k as u32;
+            }
+            w
+        };
+        let (a, mut b) = (one(), one());
+        // Their own VCC_LO and EXEC_LO (lane masks a pair holds per wave).
+        (b.s[106], b.s[126]) = (0x5, 0xff);
+        (b.v[0][0], b.v[3][31]) = (7, 9);
+        (a, b)
+    }
+
+    #[test]
+    fn waves_pair_only_with_equal_scalar_state() {
+        let (a, b) = two_waves();
+        let equal = [0u8, 5, 105, 107, 124, 127];
+        assert!(pairable(&a, &b), "one PC, one SCC");
+        assert!(
+            equal_sgprs(&a, &b, &equal),
+            "equal but for VCC_LO and EXEC_LO"
+        );
+        for k in equal {
+            let (a, mut b) = two_waves();
+            b.s[usize::from(k)] ^= 1;
+            assert!(!equal_sgprs(&a, &b, &equal), "s[{k}] differs");
+            assert!(equal_sgprs(&a, &b, &[3, 6]), "s[{k}] differs, not compared");
+        }
+        let (a, mut b) = two_waves();
+        b.scc = !a.scc;
+        assert!(!pairable(&a, &b), "SCC differs");
+        let (a, mut b) = two_waves();
+        b.pc += 4;
+        assert!(!pairable(&a, &b), "another PC");
+        let (a, mut b) = two_waves();
+        b.state = WaveState::Barrier;
+        assert!(!pairable(&a, &b), "B not running");
+        let (mut a, mut b) = two_waves();
+        a.set_wave32(false);
+        b.set_wave32(false);
+        assert!(!pairable(&a, &b), "wave64");
+    }
 }

@@ -70,6 +70,9 @@ mod tiles;
 #[path = "jit/tile_marks.rs"]
 mod tile_marks;
 
+#[path = "jit/pairs.rs"]
+mod pairs;
+
 mod common;
 
 /// Machine words of `text` for `mcpu` (llvm-mc-15).
@@ -1142,6 +1145,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     grid2d::tile_rows_kept_as_values_match_the_definition();
     tile_marks::a_kept_tile_mark_is_cleared_by_another_regions_write();
     tile_marks::a_shape_kept_tile_mark_is_cleared_under_a_partial_exec();
+    pairs::pairs_of_wave32s_match_their_cpu_results();
 }
 
 /// Global buffer word `k`: `(0x8000 + k) << 16 | (0x1000 + k)` (a negative high half, so the

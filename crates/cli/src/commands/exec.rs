@@ -53,6 +53,8 @@ Environment (read by the runtime in the program, and by hsaemu):
   HSAEMU_JIT_AFFINE  0: compiled regions do not use lane-affine facts (rows known to hold
                   base + stride·lane, and DS address rows' shapes predicted from the wave,
                   tested at run time) for measuring the difference
+  HSAEMU_JIT_PAIR  0: a work-group's two wave32s never run in one region call (pairs are
+                  on by default, off under --deterministic) for measuring the difference
   HSAEMU_CHECK    comma list of checks (race, uninit, bounds), as --check; findings are
                   printed at exit and the status is then 66
   HSAEMU_COMGR_CACHE  the cache of ROCm comgr's compiles in HIP programs (HIP builds its

@@ -482,6 +482,8 @@ impl Gen<'_> {
         // tested: two passes and the extra blocks cost gfx1030's vector add more than they
         // saved.
         let vouchable = |(&r, &s): (&usize, &i64)| (r, s) == (0, 1) || (r, s) == (1, 0);
+        // For a pair, both waves' set-ups vouched and B's lane 0 continues A's lanes
+        // (`fresh_ids`: a work-group 32 wide has both start at X = 0).
         if entry && !tested.is_empty() && tested.iter().all(vouchable) {
             let (known, unknown) = (self.b.create_block(), self.b.create_block());
             let fresh = self.fresh_ids(tested);
@@ -541,7 +543,29 @@ impl Gen<'_> {
         let rows = self.b.ins().band_imm(rows, i64::from(need));
         let vouched = self.b.ins().icmp_imm(IntCC::Equal, rows, i64::from(need));
         let none_ran = self.b.ins().icmp_imm(IntCC::Equal, ran, 0);
-        self.b.ins().band(vouched, none_ran)
+        let mut fresh = self.b.ins().band(vouched, none_ran);
+        if self.pair {
+            // Wave B too (its `Wave` fields at their offsets from its scalar file), its
+            // lane 0 each row's lane 32 (`base + 32·stride`).
+            let at = super::super::from_s(std::mem::offset_of!(crate::wave::Wave, instructions));
+            let ran = self.b.ins().load(types::I64, super::mf(), self.sb, at);
+            let at = super::super::from_s(std::mem::offset_of!(crate::wave::Wave, id_rows));
+            let rows = self.b.ins().load(types::I8, super::mf(), self.sb, at);
+            let rows = self.b.ins().band_imm(rows, i64::from(need));
+            let vouched = self.b.ins().icmp_imm(IntCC::Equal, rows, i64::from(need));
+            let none_ran = self.b.ins().icmp_imm(IntCC::Equal, ran, 0);
+            let b_fresh = self.b.ins().band(vouched, none_ran);
+            fresh = self.b.ins().band(fresh, b_fresh);
+            for (&r, &stride) in ids {
+                let at = Self::row_offset(r, 0);
+                let a0 = self.b.ins().load(types::I32, super::mf(), self.v, at);
+                let b0 = self.b.ins().load(types::I32, super::mf(), self.vb, at);
+                let want = self.b.ins().iadd_imm(a0, 32 * stride);
+                let on = self.b.ins().icmp(IntCC::Equal, b0, want);
+                fresh = self.b.ins().band(fresh, on);
+            }
+        }
+        fresh
     }
 
     /// Tests the plan's rows at the start of a basic block: each lane equal to lane 0's
@@ -694,9 +718,8 @@ impl Gen<'_> {
             let bs = self.splat(base);
             for g in (0..self.groups).filter(|&g| !written.contains(&(row, g))) {
                 let x = self.pending_lanes(row, bs, stride, g);
-                self.b
-                    .ins()
-                    .store(super::mf(), x, self.v, Self::row_offset(row, g));
+                let (v, at) = self.group_at(row, g);
+                self.b.ins().store(super::mf(), x, v, at);
             }
             self.unstored_facts.retain(|p| p.0 != row);
         }
@@ -711,9 +734,8 @@ impl Gen<'_> {
             for g in 0..self.groups {
                 let x = self.pending_lanes(row, bs, stride, g);
                 self.vcache.insert((row, g), x);
-                self.b
-                    .ins()
-                    .store(super::mf(), x, self.v, Self::row_offset(row, g));
+                let (v, at) = self.group_at(row, g);
+                self.b.ins().store(super::mf(), x, v, at);
             }
         }
     }
@@ -732,9 +754,8 @@ impl Gen<'_> {
         let bs = self.b.ins().splat(types::I32X4, base);
         for g in 0..self.groups {
             let x = self.pending_lanes(row, bs, stride, g);
-            self.b
-                .ins()
-                .store(super::mf(), x, self.v, Self::row_offset(row, g));
+            let (v, at) = self.group_at(row, g);
+            self.b.ins().store(super::mf(), x, v, at);
         }
     }
 

@@ -825,10 +825,10 @@ impl Gen<'_> {
             .map(|g| {
                 let x = match self.vcache.get(&(row, g)) {
                     Some(&x) => x,
-                    None => self
-                        .b
-                        .ins()
-                        .load(types::I32X4, mf(), self.v, Self::row_offset(row, g)),
+                    None => {
+                        let (v, at) = self.group_at(row, g);
+                        self.b.ins().load(types::I32X4, mf(), v, at)
+                    }
                 };
                 BlockArg::Value(x)
             })

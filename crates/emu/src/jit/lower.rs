@@ -90,6 +90,8 @@ mod affine;
 mod live;
 #[path = "lower_mem.rs"]
 mod lower_mem;
+#[path = "pair.rs"]
+mod pair;
 #[path = "tiles.rs"]
 mod tiles;
 pub(super) use live::live_rows;
@@ -104,6 +106,8 @@ pub(super) use tiles::predict_tiles;
 /// blocks'), the code's size in bytes and its symbol (`super::perf_map`).
 pub(super) struct Compiled {
     pub(super) f: BlockFn,
+    /// A pair region's SGPRs the two waves must hold equal to enter it (`pair.rs`).
+    pub(super) pair_equal: Vec<u8>,
     pub(super) entries: Vec<u64>,
     pub(super) size: usize,
     pub(super) name: String,
@@ -215,6 +219,20 @@ impl Compiler {
     pub(super) fn compile(&mut self, r: &super::Request) -> Result<Compiled, String> {
         let (region, start, wave32, variants, affine) =
             (&r.insts[..], r.start, r.wave32, r.variants, r.affine);
+        // A pair region (`pair.rs`): two wave32s as one wave64, without lane facts.
+        let pair_plan = if r.pair {
+            let heads: Vec<usize> = basic_blocks(region, start)
+                .keys()
+                .filter_map(|&pc| region.iter().position(|(p, _, _)| *p == pc))
+                .collect();
+            Some(pair::plan(region, &heads)?)
+        } else {
+            None
+        };
+        let pair_equal = pair_plan
+            .as_ref()
+            .map(|p| p.equal.clone())
+            .unwrap_or_default();
         let (ds_pred, ends) = (r.ds_pred.clone(), &r.ends);
         let ptr = self.module.target_config().pointer_type();
         let mut ctx = self.module.make_context();
@@ -273,6 +291,15 @@ impl Compiler {
                 let marks = b.ins().band_imm(marks, !clobbers as i64);
                 b.ins().store(mf(), marks, wave, at);
             }
+            // B's scalar and vector files (`CallCtx::s_b`, `v_b`), for a pair region.
+            let (sb, vb) = if pair_plan.is_some() {
+                let at = std::mem::offset_of!(CallCtx, s_b) as i32;
+                let sb = b.ins().load(ptr, mf(), p[2], at);
+                let at = std::mem::offset_of!(CallCtx, v_b) as i32;
+                (sb, b.ins().load(ptr, mf(), p[2], at))
+            } else {
+                (p[0], p[1])
+            };
             let now = b.ins().load(types::I64, mf(), p[0], super::PC_AT);
             let at_start = b.ins().icmp_imm(IntCC::Equal, now, start as i64);
             b.ins().brif(at_start, loads, &[], others, &[]);
@@ -280,6 +307,7 @@ impl Compiler {
             b.append_block_param(exit, types::I64);
             b.append_block_param(exit, types::I32);
             let scc = b.declare_var(types::I8);
+            let scc_b = b.declare_var(types::I8);
             let lane_ops = b.declare_var(types::I64);
             let count = b.declare_var(types::I32);
             let mut g = Gen {
@@ -288,8 +316,16 @@ impl Compiler {
                 v: p[1],
                 ctx: p[2],
                 budget,
-                groups: if wave32 { 8 } else { 16 },
-                wave32,
+                groups: if wave32 && pair_plan.is_none() { 8 } else { 16 },
+                wave32: wave32 && pair_plan.is_none(),
+                pair: pair_plan.is_some(),
+                plan: pair_plan.unwrap_or_default(),
+                side: false,
+                sb,
+                vb,
+                scache_b: HashMap::new(),
+                scc_b,
+                pair_fail: None,
                 full: false,
                 scache: HashMap::new(),
                 vcache: HashMap::new(),
@@ -356,7 +392,10 @@ impl Compiler {
                 let starts = bbs.keys().copied().collect();
                 let shapes = affine::predict(region, &starts);
                 g.plan_facts(region, &bbs, &shapes);
-                g.plan_tiles(region, &bbs, &starts);
+                // Not in a pair: a tile's marks are per wave (`Wave::tile_marks`).
+                if !g.pair {
+                    g.plan_tiles(region, &bbs, &starts);
+                }
             }
             // `HSAEMU_JIT=sync` compiles every block start at its first execution: there a
             // region that writes EXEC gets the general variant alone (half the compile time;
@@ -389,6 +428,9 @@ impl Compiler {
             }
             if variants != Variants::General {
                 g.variant(region, &bbs, true)?;
+            }
+            if let Some(why) = g.pair_fail.take() {
+                return Err(why);
             }
             g.exit_block();
             let general = if variants == Variants::Full {
@@ -440,6 +482,7 @@ impl Compiler {
         // calling convention, which is Cranelift's default for the host ISA).
         Ok(Compiled {
             f: unsafe { std::mem::transmute::<*const u8, BlockFn>(code) },
+            pair_equal,
             entries,
             size,
             name,
@@ -503,6 +546,19 @@ struct Gen<'a> {
     budget: Value,
     groups: usize,
     wave32: bool,
+    /// A pair region (`pair.rs`): groups 8–15 are wave B's groups 0–7 (`vb`), a lane mask
+    /// is A's 32 bits and B's above them, and a uniform SGPR write is stored to both files.
+    pair: bool,
+    plan: pair::PairPlan,
+    /// Generating a scalar instruction for one wave of a pair (`side_inst`): the wave32
+    /// lowering on that wave's file (`s`, `scache` and `scc` swapped with B's for B).
+    side: bool,
+    sb: Value,
+    vb: Value,
+    scache_b: HashMap<usize, Value>,
+    scc_b: Variable,
+    /// Why the pair region cannot be generated after all (`lower_mem.rs`'s `call_path`).
+    pair_fail: Option<String>,
     /// Generating the full-EXEC variant.
     full: bool,
     /// The SGPRs (by code) the current block has loaded or written: their values. The
@@ -680,6 +736,104 @@ impl Gen<'_> {
         }
         self.b.ins().store(mf(), x, self.s, (4 * code) as i32);
         self.scache.insert(code, x);
+        if self.pair && !self.side {
+            // A uniform value: both waves hold it.
+            self.b.ins().store(mf(), x, self.sb, (4 * code) as i32);
+            self.scache_b.insert(code, x);
+        }
+    }
+
+    /// Wave B's SGPR `code` (a pair region, outside `side_inst`).
+    fn sgpr_b(&mut self, code: usize) -> Value {
+        if let Some(&x) = self.scache_b.get(&code) {
+            return x;
+        }
+        let x = self
+            .b
+            .ins()
+            .load(types::I32, mf(), self.sb, (4 * code) as i32);
+        self.scache_b.insert(code, x);
+        x
+    }
+
+    /// Whether lane masks are pairs (A's low, B's high half) here.
+    fn pair_masks(&self) -> bool {
+        self.pair && !self.side
+    }
+
+    /// The lane mask at `code` as its two 32-bit halves: the SGPR pair, or in a pair region
+    /// the SGPR of each wave.
+    fn mask_halves(&mut self, code: usize) -> [Value; 2] {
+        if self.pair_masks() {
+            [self.sgpr(code), self.sgpr_b(code)]
+        } else {
+            [self.sgpr(code), self.sgpr(code + 1)]
+        }
+    }
+
+    /// The lane mask at `code` as 64 bits (`mask_halves`).
+    fn mask64(&mut self, code: usize) -> Value {
+        if !self.pair_masks() {
+            return self.sgpr64(code);
+        }
+        let [lo, hi] = self.mask_halves(code);
+        if let Some(&x) = self.pairs.get(&(lo, hi)) {
+            return x;
+        }
+        let (l, h) = (lo, hi);
+        let lo = self.b.ins().uextend(types::I64, lo);
+        let hi = self.b.ins().uextend(types::I64, hi);
+        let hi = self.b.ins().ishl_imm(hi, 32);
+        let x = self.b.ins().bor(lo, hi);
+        self.pairs.insert((l, h), x);
+        x
+    }
+
+    /// Sets the lane mask at `code` (`mask_halves`): in a pair region A's half to A's SGPR,
+    /// B's to B's.
+    fn set_mask64(&mut self, code: usize, x: Value) {
+        if !self.pair_masks() {
+            return self.set_sgpr64(code, x);
+        }
+        let lo = self.b.ins().ireduce(types::I32, x);
+        let hi = self.b.ins().ushr_imm(x, 32);
+        let hi = self.b.ins().ireduce(types::I32, hi);
+        self.side = true;
+        self.set_sgpr(code, lo);
+        self.side = false;
+        self.b.ins().store(mf(), hi, self.sb, (4 * code) as i32);
+        self.scache_b.insert(code, hi);
+    }
+
+    /// Exchanges A's scalar file, its block cache and SCC with B's (`side_inst`).
+    fn swap_b(&mut self) {
+        std::mem::swap(&mut self.s, &mut self.sb);
+        std::mem::swap(&mut self.scache, &mut self.scache_b);
+        std::mem::swap(&mut self.scc, &mut self.scc_b);
+    }
+
+    /// `inst`, or for a scalar instruction of a pair region that reads a per-wave value
+    /// (`pair.rs`'s `side`), the wave32 lowering once on B's file and once on A's.
+    fn inst_at(&mut self, k: usize, i: &Inst, l: Lower) -> Result<(), String> {
+        if !(self.pair && self.plan.side.contains(&k)) {
+            return self.inst(i, l);
+        }
+        (self.side, self.wave32, self.groups) = (true, true, 8);
+        self.swap_b();
+        let r = self.inst(i, l);
+        self.swap_b();
+        let r = r.and_then(|()| self.inst(i, l));
+        (self.side, self.wave32, self.groups) = (false, false, 16);
+        r
+    }
+
+    /// The address of group `g` of row `row`: its wave's file and the offset there.
+    fn group_at(&self, row: usize, g: usize) -> (Value, i32) {
+        if self.pair && g >= 8 {
+            (self.vb, Self::row_offset(row, g - 8))
+        } else {
+            (self.v, Self::row_offset(row, g))
+        }
     }
 
     /// Drops the block's value of SGPR `code` (a call may have written it in the `Wave`).
@@ -726,7 +880,7 @@ impl Gen<'_> {
             let m = self.wave_lanes();
             self.b.ins().iconst(types::I64, m as i64)
         } else {
-            self.sgpr64(126)
+            self.mask64(126)
         }
     }
 
@@ -739,7 +893,7 @@ impl Gen<'_> {
                 .iconst(types::I32, if self.wave32 { 0 } else { -1 });
             [lo, hi]
         } else {
-            [self.sgpr(126), self.sgpr(127)]
+            self.mask_halves(126)
         }
     }
 
@@ -751,10 +905,10 @@ impl Gen<'_> {
         }
         let x = match self.pending_group(row, g, true) {
             Some(x) => x,
-            None => self
-                .b
-                .ins()
-                .load(types::I32X4, mf(), self.v, Self::row_offset(row, g)),
+            None => {
+                let (v, at) = self.group_at(row, g);
+                self.b.ins().load(types::I32X4, mf(), v, at)
+            }
         };
         self.vcache.insert((row, g), x);
         x
@@ -765,10 +919,10 @@ impl Gen<'_> {
     fn wave_group(&mut self, row: usize, g: usize) -> Value {
         match self.pending_group(row, g, false) {
             Some(x) => x,
-            None => self
-                .b
-                .ins()
-                .load(types::I32X4, mf(), self.v, Self::row_offset(row, g)),
+            None => {
+                let (v, at) = self.group_at(row, g);
+                self.b.ins().load(types::I32X4, mf(), v, at)
+            }
         }
     }
 
@@ -787,9 +941,8 @@ impl Gen<'_> {
             }
             return;
         }
-        self.b
-            .ins()
-            .store(mf(), x, self.v, Self::row_offset(row, g));
+        let (v, at) = self.group_at(row, g);
+        self.b.ins().store(mf(), x, v, at);
     }
 
     /// `set_vgroup`, stored into the `Wave` at once in a run's group pass too (a later
@@ -801,9 +954,8 @@ impl Gen<'_> {
         self.aff.remove(&row);
         self.tiles.remove(&row);
         self.unstored.retain(|&u| u != (row, g));
-        self.b
-            .ins()
-            .store(mf(), x, self.v, Self::row_offset(row, g));
+        let (v, at) = self.group_at(row, g);
+        self.b.ins().store(mf(), x, v, at);
     }
 
     /// Stores the groups a run's group pass wrote (their last values), so the `Wave` is
@@ -811,9 +963,8 @@ impl Gen<'_> {
     fn store_unstored(&mut self) {
         for (row, g) in std::mem::take(&mut self.unstored) {
             let x = self.vcache[&(row, g)];
-            self.b
-                .ins()
-                .store(mf(), x, self.v, Self::row_offset(row, g));
+            let (v, at) = self.group_at(row, g);
+            self.b.ins().store(mf(), x, v, at);
         }
     }
 
@@ -850,6 +1001,9 @@ impl Gen<'_> {
 
     fn store_scc(&mut self, c: Value) {
         self.b.def_var(self.scc, c);
+        if self.pair && !self.side {
+            self.b.def_var(self.scc_b, c);
+        }
     }
 
     /// Switches to `block` (an empty one): block-local caches start over.
@@ -863,6 +1017,7 @@ impl Gen<'_> {
         self.active = None;
         self.vcache.clear();
         self.scache.clear();
+        self.scache_b.clear();
     }
 
     /// The constant `k` of type `ty` (made once per block).
@@ -881,6 +1036,7 @@ impl Gen<'_> {
         debug_assert_eq!(self.lanes_due, 0, "lane-ops left waiting at an exit");
         // The SGPR values stay valid after the exit (this block dominates `cont`).
         let scache = self.scache.clone();
+        let scache_b = self.scache_b.clone();
         let count = self.count_now();
         let pc = self.b.ins().iconst(types::I64, pc as i64);
         let cont = self.b.create_block();
@@ -902,6 +1058,7 @@ impl Gen<'_> {
         self.b.seal_block(cont);
         self.enter(cont);
         self.scache = scache;
+        self.scache_b = scache_b;
     }
 
     /// Instructions executed before the current one.
@@ -1040,7 +1197,12 @@ impl Gen<'_> {
                 at += 1;
                 let (pc, i, l) = &region[k];
                 match l {
-                    Lower::Branch(c) => branch = Some((*pc, *i, *c)),
+                    Lower::Branch(c) => {
+                        if self.pair && self.plan.split_branch.contains(&k) {
+                            self.split_branch(*pc, *c);
+                        }
+                        branch = Some((*pc, *i, *c))
+                    }
                     Lower::Barrier => barrier = true,
                     Lower::Mem | Lower::Step => {
                         self.flush_lanes();
@@ -1063,7 +1225,7 @@ impl Gen<'_> {
                             });
                         if !on_facts {
                             self.flush_lanes();
-                            self.inst(i, *l)?;
+                            self.inst_at(k, i, *l)?;
                         }
                     }
                 }
@@ -1206,7 +1368,7 @@ impl Gen<'_> {
     /// Whether EXEC holds every lane of the wave size (EXEC_HI zero in wave32), read from
     /// its registers.
     fn exec_is_full(&mut self) -> Value {
-        let exec = self.sgpr64(126);
+        let exec = self.mask64(126);
         let all = self.wave_lanes();
         self.b.ins().icmp_imm(IntCC::Equal, exec, all as i64)
     }
@@ -1214,6 +1376,10 @@ impl Gen<'_> {
     /// Whether a conditional branch is taken (`Lower::Branch`'s numbering), as the
     /// interpreter's `sopp` decides.
     fn branch_cond(&mut self, cond: u8) -> Value {
+        if self.pair {
+            // Both waves agree here (`split_branch`, or SCC uniform): A's condition.
+            return self.wave_cond(cond, false);
+        }
         match cond {
             1 | 2 => {
                 let scc = self.scc_value();
@@ -1251,18 +1417,60 @@ impl Gen<'_> {
         }
     }
 
+    /// A conditional branch's condition (`branch_cond`'s numbering) in wave A (or `b`) of a
+    /// pair region, as the interpreter's `sopp` decides it for that wave32.
+    fn wave_cond(&mut self, cond: u8, b: bool) -> Value {
+        let x = match cond {
+            1 | 2 => {
+                let scc = if b {
+                    self.b.use_var(self.scc_b)
+                } else {
+                    self.scc_value()
+                };
+                self.b.ins().uextend(types::I32, scc)
+            }
+            3 | 4 if b => self.sgpr_b(106),
+            3 | 4 => self.sgpr(106),
+            _ if b => self.sgpr_b(126),
+            _ => self.sgpr(126),
+        };
+        let cc = if cond % 2 == 1 {
+            IntCC::Equal
+        } else {
+            IntCC::NotEqual
+        };
+        self.b.ins().icmp_imm(cc, x, 0)
+    }
+
+    /// Before a conditional branch of a pair region whose condition may differ between the
+    /// waves (`pair.rs`'s `split_branch`): leaves before it where they disagree, both waves
+    /// at it, for the interpreter to take each its own way.
+    fn split_branch(&mut self, pc: u64, cond: u8) {
+        let a = self.wave_cond(cond, false);
+        let b = self.wave_cond(cond, true);
+        let differ = self.b.ins().bxor(a, b);
+        self.flush_lanes();
+        self.exit_if(differ, pc);
+    }
+
     /// The exit block: stores the next PC, SCC and `lane_ops` (the SGPRs were stored as
     /// written), and returns the instruction count.
     fn exit_block(&mut self) {
         self.enter(self.exit);
         let p = self.b.block_params(self.exit).to_vec();
         self.b.ins().store(mf(), p[0], self.s, super::PC_AT);
+        if self.pair {
+            self.b.ins().store(mf(), p[0], self.sb, super::PC_AT);
+        }
         self.scc_lane_ops_to_wave();
         self.b.ins().return_(&[p[1]]);
         if let Some(none) = self.none {
             self.enter(none);
             let pc = self.b.ins().iconst(types::I64, self.start as i64);
             self.b.ins().store(mf(), pc, self.s, super::PC_AT);
+            if self.pair {
+                self.b.ins().store(mf(), pc, self.sb, super::PC_AT);
+            }
             let zero = self.b.ins().iconst(types::I32, 0);
             self.b.ins().return_(&[zero]);
         }
@@ -1306,6 +1514,10 @@ impl Gen<'_> {
     fn scc_lane_ops_to_wave(&mut self) {
         let scc = self.b.use_var(self.scc);
         self.b.ins().store(mf(), scc, self.s, super::SCC_AT);
+        if self.pair {
+            let scc = self.b.use_var(self.scc_b);
+            self.b.ins().store(mf(), scc, self.sb, super::SCC_AT);
+        }
         let lane_ops = self.b.use_var(self.lane_ops);
         self.b
             .ins()
@@ -1351,6 +1563,11 @@ impl Gen<'_> {
     fn load_registers(&mut self) {
         let scc = self.b.ins().load(types::I8, mf(), self.s, super::SCC_AT);
         self.b.def_var(self.scc, scc);
+        if self.pair {
+            // A pair's SCC is each wave's (equal at entry, `pair.rs`).
+            let scc = self.b.ins().load(types::I8, mf(), self.sb, super::SCC_AT);
+            self.b.def_var(self.scc_b, scc);
+        }
         let lane_ops = self
             .b
             .ins()
@@ -2446,7 +2663,7 @@ impl Gen<'_> {
         if let Some(&v) = self.fwd.get(&code) {
             return v;
         }
-        let halves = [self.sgpr(code), self.sgpr(code + 1)];
+        let halves = self.mask_halves(code);
         self.lane_mask(halves, g)
     }
 
@@ -2557,7 +2774,7 @@ impl Gen<'_> {
                         self.store_unstored();
                         self.call_interpreter(*pc, i, *l)
                     }
-                    _ if g == 0 => self.inst(i, *l)?,
+                    _ if g == 0 => self.inst_at(k, i, *l)?,
                     _ => {}
                 }
             }
@@ -2608,15 +2825,15 @@ impl Gen<'_> {
                 let lo = self.b.ins().ireduce(types::I32, m);
                 self.set_sgpr(d, lo);
             } else {
-                self.set_sgpr64(d, m);
+                self.set_mask64(d, m);
             }
         } else if d < 127 {
             let exec = self.exec64();
-            let old = self.sgpr64(d);
+            let old = self.mask64(d);
             let keep = self.b.ins().band_not(old, exec);
             let new = self.b.ins().band(m, exec);
             let x = self.b.ins().bor(keep, new);
-            self.set_sgpr64(d, x);
+            self.set_mask64(d, x);
         }
     }
 
@@ -2682,10 +2899,10 @@ impl Gen<'_> {
             let lo = self.b.ins().ireduce(types::I32, mask);
             self.set_sgpr(d, lo);
         } else if d < 127 {
-            self.set_sgpr64(d, mask);
+            self.set_mask64(d, mask);
         }
         if i.imm >> 9 & 1 != 0 {
-            self.set_sgpr64(126, mask);
+            self.set_mask64(126, mask);
         }
     }
 

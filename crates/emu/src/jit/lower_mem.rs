@@ -82,7 +82,7 @@ unsafe extern "C" fn step_call(ctx: *mut CallCtx, i: *const Inst) -> u32 {
 /// for an address; the data's dwords for data and destinations). With a `full` EXEC a
 /// load's destination rows are left out: it writes every lane of them, so what the `Wave`
 /// held there does not matter.
-fn touched(i: &Inst, full: bool) -> Regs {
+pub(super) fn touched(i: &Inst, full: bool) -> Regs {
     let m = i.mem;
     let mut data = if m.two {
         2 * usize::from(m.bytes) / 4
@@ -212,8 +212,8 @@ fn written(i: &Inst, t: &Regs) -> Regs {
 
 /// SGPR codes and VGPR rows.
 #[derive(Default)]
-struct Regs {
-    sgprs: Vec<usize>,
+pub(super) struct Regs {
+    pub(super) sgprs: Vec<usize>,
     rows: Vec<usize>,
 }
 
@@ -231,6 +231,18 @@ impl Gen<'_> {
 
     /// The call of [`mem_call`] or [`step_call`] (see [`Gen::call_interpreter`]).
     fn call_path(&mut self, pc: u64, i: &Inst, l: Lower) {
+        if self.pair {
+            // A call runs one wave: a pair leaves before the instruction instead, both
+            // waves at it, and the interpreter runs it for each (not inside a run's group
+            // pass, which never exits).
+            if self.grp.is_some() {
+                self.pair_fail = Some(format!("`{}` is a call inside a run", i.describe()));
+                return;
+            }
+            let always = self.b.ins().iconst(types::I8, 1);
+            self.exit_if(always, pc);
+            return;
+        }
         let touched = if l == Lower::Mem {
             touched(i, self.full)
         } else {

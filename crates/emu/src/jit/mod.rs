@@ -105,6 +105,9 @@ pub(crate) struct CallCtx {
     /// Set by a region when a lane-affine fact it assumed did not hold (`lower.rs`'s
     /// `affine.rs`): a row's test at a basic block's start, or a carry or shift's.
     pub(crate) affine_missed: u32,
+    /// A pair region's wave B (`Block::call_pair`): its scalar and vector files.
+    pub(crate) s_b: *mut u32,
+    pub(crate) v_b: *mut u32,
 }
 
 impl CallCtx {
@@ -127,6 +130,8 @@ impl CallCtx {
             parked: 0,
             missed: 0,
             affine_missed: 0,
+            s_b: std::ptr::null_mut(),
+            v_b: std::ptr::null_mut(),
         }
     }
 }
@@ -141,6 +146,14 @@ pub(crate) enum Variants {
     Both,
     General,
     Full,
+}
+
+/// Whether a work-group's wave32 pairs run in one region call (`lower.rs`'s `pair.rs`,
+/// `dispatch.rs`'s `enter_pair`); `HSAEMU_JIT_PAIR=0` turns them off (measuring what they
+/// gain, or ruling them out).
+pub(crate) fn pairs_on() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var("HSAEMU_JIT_PAIR").map_or(true, |v| v != "0"))
 }
 
 /// Whether regions use lane-affine facts (`lower.rs`'s `affine.rs`, and the DS address
@@ -654,6 +667,12 @@ pub(crate) struct Block {
     place: String,
     /// The groups of four SGPRs its instructions may write ([`written_sgpr_groups`]).
     pub(crate) sgpr_groups: u32,
+    /// Its pair variant (`pair_block`): null until compiled; `pair_tried` once asked for.
+    pair: AtomicPtr<Block>,
+    pair_tried: AtomicBool,
+    /// A pair block's SGPRs (codes) the two waves must hold equal to enter it: those its
+    /// instructions may read as values before writing them (`lower.rs`'s `pair.rs`).
+    pub(crate) pair_equal: Vec<u8>,
 }
 
 /// The groups of four SGPRs (`Wave::sgpr_dirty`) that `insts` may write: each one's named
@@ -767,6 +786,73 @@ impl Block {
         (n, ctx.parked != 0)
     }
 
+    /// This region compiled for a pair of wave32s (`lower.rs`'s `pair.rs`), compiled on the
+    /// first ask and waited for; `None` when it cannot be (or is being compiled for
+    /// another thread, or this is a pair block itself).
+    pub(crate) fn pair_block(&'static self) -> Option<&'static Block> {
+        let p = self.pair.load(Ordering::Acquire);
+        if !p.is_null() {
+            // SAFETY: a pointer stored below, from a leaked (never freed) block.
+            return Some(unsafe { &*p });
+        }
+        if !self.wave32 || self.pair_tried.swap(true, Ordering::AcqRel) {
+            return None;
+        }
+        let (tx, rx) = mpsc::channel();
+        let sent = submit(Request {
+            insts: self.insts.clone(),
+            ends: self.ends.clone(),
+            start: self.start,
+            wave32: true,
+            variants: Variants::Both,
+            // Lane-affine facts over both waves' lanes (tested; no tiles, `lower.rs`).
+            affine: affine_on(),
+            ds_pred: DsPred::new(),
+            live: Live::new(),
+            place: format!("{} pair", self.place),
+            home: None,
+            pair: true,
+            replaces: None,
+            reply: Reply::Wait(tx),
+        });
+        if !sent {
+            return None;
+        }
+        let b = rx.recv().ok().flatten()?;
+        PAIR_BLOCKS.fetch_add(1, Ordering::Relaxed);
+        self.pair
+            .store(std::ptr::from_ref(b).cast_mut(), Ordering::Release);
+        Some(b)
+    }
+
+    /// Runs this pair block (`pair_block`) on waves `a` and `b` (both at its entry, SCC and
+    /// every SGPR but VCC_LO and EXEC_LO equal: `pairable`) for at most `budget`
+    /// instructions each, as [`Block::call`]; both waves then executed the returned count.
+    ///
+    /// # Safety
+    /// As [`Block::call`]; `a` and `b` are distinct waves.
+    #[inline]
+    pub(crate) unsafe fn call_pair(
+        &'static self,
+        ctx: &mut CallCtx,
+        a: &mut Wave,
+        b: &mut Wave,
+        budget: u32,
+    ) -> (u32, bool) {
+        ctx.s_b = b.s.as_mut_ptr();
+        ctx.v_b = b.v.as_mut_ptr().cast::<u32>();
+        // A's waits fence for B's stores too; B's are A's after (a fence more is harmless).
+        a.stored |= b.stored;
+        // The tile and DS marks the region's entry keeps or clears for A; B's are dropped
+        // (tested again where a later region needs them).
+        (b.tile_marks, b.ds_marks) = (0, 0);
+        // SAFETY: as `call`'s; the region reaches B's files only through `ctx.s_b`/`v_b`,
+        // which point into `b`, exclusively borrowed here and distinct from `a`.
+        let r = unsafe { self.call(ctx, a, budget) };
+        b.stored = a.stored;
+        r
+    }
+
     /// Counts a run that left for want of the general variant (`missed`) or because a
     /// lane-affine fact did not hold (`affine_missed`); returns how to compile the region
     /// again when the count reaches [`MISS_LIMIT`]: with both variants (and its facts) for
@@ -828,6 +914,7 @@ impl Block {
             live: self.live.clone(),
             place: self.place.clone(),
             home: self.home.clone(),
+            pair: false,
             replaces: Some(self),
             reply: Reply::Publish(slots, k),
         })
@@ -992,6 +1079,10 @@ pub(crate) static DS_RUN_LOADS: AtomicU64 = AtomicU64::new(0);
 pub(crate) static DS_DEAD_ROWS: AtomicU64 = AtomicU64::new(0);
 /// `v_fmac_f32` chains compiled (each ends in one NaN test; `lower.rs`'s `fmac_chain_end`).
 pub(crate) static FMAC_CHAINS: AtomicU64 = AtomicU64::new(0);
+/// Pair regions compiled (`Block::pair_block`) and pair calls made (`PAIR_RUNS`, added
+/// per slice by the dispatcher).
+pub(crate) static PAIR_BLOCKS: AtomicU64 = AtomicU64::new(0);
+pub(crate) static PAIR_RUNS: AtomicU64 = AtomicU64::new(0);
 
 /// The region starting at `pc` of `fetch`'s program: the compilable instructions reachable
 /// from it through fall-through and branches (at most [`MAX_BLOCK`]), by address, each with
@@ -1122,6 +1213,8 @@ struct Request {
     /// kernel's symbol and the offset in it (`matmul_tiled+0x1a4`), or the address.
     place: String,
     home: Option<(Weak<Slots>, usize)>,
+    /// Compiled as a pair region (two wave32s in one call, `lower.rs`'s `pair.rs`).
+    pair: bool,
     /// The block this one replaces where it is published (a recompile after misses).
     replaces: Option<&'static Block>,
     reply: Reply,
@@ -1204,7 +1297,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                 }
                 let block = compiled.ok().map(|c| {
                     perf_map(c.f as usize, c.size, &c.name);
-                    let (f, entries) = (c.f, c.entries);
+                    let (f, entries, pair_equal) = (c.f, c.entries, c.pair_equal);
                     let sgpr_groups = written_sgpr_groups(&r.insts);
                     let b: &'static Block = Box::leak(Box::new(Block {
                         f,
@@ -1234,11 +1327,17 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                         live: r.live,
                         place: r.place,
                         sgpr_groups,
+                        pair: AtomicPtr::new(std::ptr::null_mut()),
+                        pair_tried: AtomicBool::new(r.pair),
+                        pair_equal,
                     }));
                     b
                 });
                 COMPILE_NANOS.fetch_add(thread_cpu_nanos() - t, Ordering::Relaxed);
+                // Pair variants are counted apart (`Block::pair_block`); one refused (a
+                // region a pair cannot run) stays a single-wave region.
                 match block {
+                    _ if r.pair => {}
                     Some(b) => {
                         COMPILED_BLOCKS.fetch_add(1, Ordering::Relaxed);
                         COMPILED_INSTS.fetch_add(u64::from(b.n), Ordering::Relaxed);
@@ -1458,6 +1557,7 @@ fn compile_ending(
         live,
         place,
         home,
+        pair: false,
         replaces: None,
         reply: Reply::Wait(tx),
     });
@@ -1526,6 +1626,7 @@ pub(crate) fn on_start(
             live,
             place: place(pc),
             home,
+            pair: false,
             replaces: None,
             reply: Reply::Publish(slots.clone(), k),
         });
@@ -1691,6 +1792,124 @@ pub(crate) fn run_checked(
     ))
 }
 
+/// A pair call (`Block::call_pair`) in `verify` mode: runs pair block `p` on waves `a` and
+/// `b`, then the same number of instructions in the interpreter from the waves' first
+/// states, one of A's then one of B's in turn (the order the pair's lanes run in), and
+/// returns both states when they differ (each wave's registers, PC and barrier, the sum of
+/// their `lane_ops`; global memory through the journal, whose stores are calls, so a
+/// pair leaves before its first store).
+pub(crate) fn run_pair_checked(
+    p: &'static Block,
+    a: &mut Wave,
+    b: &mut Wave,
+    budget: u32,
+    fetch: &dyn Fn(u64) -> Option<Inst>,
+    env: &mut Env,
+) -> Result<(u32, bool), String> {
+    BLOCK_RUNS.fetch_add(1, Ordering::Relaxed);
+    let snap = |w: &Wave| (w.s, w.scc, w.lane_ops, w.stored, w.v.clone());
+    let (a0, b0, pc0) = (snap(a), snap(b), a.pc);
+    let mut journal = Vec::new();
+    let (n, parked) = {
+        let mut ctx = CallCtx::new(env, Some(&mut journal));
+        // SAFETY: `ctx` was just made from `env`, borrowed for the whole call; `a` and `b`
+        // are distinct waves.
+        unsafe { p.call_pair(&mut ctx, a, b, budget) }
+    };
+    if n == 0 {
+        return Ok((0, false));
+    }
+    let mut ran = Vec::new();
+    for (w, w0) in [(&mut *a, a0), (&mut *b, b0)] {
+        let v1 = std::mem::replace(&mut w.v, w0.4);
+        ran.push((w.s, w.scc, w.lane_ops, w.pc, w.stored, v1));
+        (w.s, w.scc, w.lane_ops, w.stored) = (w0.0, w0.1, w0.2, w0.3);
+        w.pc = pc0;
+    }
+    exec::jit_fast::undo(&journal, env);
+    let mut barrier = [false; 2];
+    for _ in 0..n {
+        for (k, w) in [&mut *a, &mut *b].into_iter().enumerate() {
+            let pc = w.pc;
+            let Some(i) = fetch(pc) else {
+                return Err(format!("no instruction at {pc:#x}"));
+            };
+            match exec::step::<false>(w, &i, env) {
+                Ok(Flow::Next) => w.pc = pc + u64::from(i.size),
+                Ok(Flow::Jump(t)) => w.pc = t,
+                Ok(Flow::Barrier) if !barrier[k] => {
+                    barrier[k] = true;
+                    w.pc = pc + u64::from(i.size);
+                }
+                other => {
+                    return Err(format!(
+                    "the interpreter did not continue after `{}` (wave {k} of a pair): {other:?}",
+                    i.describe()
+                ))
+                }
+            }
+        }
+    }
+    let mut diffs = Vec::new();
+    let lanes1: u64 = ran.iter().map(|r| r.2).sum();
+    if lanes1 != a.lane_ops + b.lane_ops {
+        diffs.push(format!(
+            "lane_ops (both): compiled {lanes1}, interpreted {}",
+            a.lane_ops + b.lane_ops
+        ));
+    }
+    for (k, (w, r)) in [&*a, &*b].into_iter().zip(&ran).enumerate() {
+        let (s1, scc1, _, pc1, stored1, v1) = r;
+        if *pc1 != w.pc {
+            diffs.push(format!(
+                "wave {k} pc: compiled {pc1:#x}, interpreted {:#x}",
+                w.pc
+            ));
+        }
+        if parked != barrier[k] {
+            diffs.push(format!(
+                "wave {k} parked at a barrier: compiled {parked}, interpreted {}",
+                barrier[k]
+            ));
+        }
+        for (c, (x, y)) in s1.iter().zip(&w.s).enumerate() {
+            if x != y {
+                diffs.push(format!(
+                    "wave {k} s[{c}]: compiled {x:#x}, interpreted {y:#x}"
+                ));
+            }
+        }
+        if *scc1 != w.scc {
+            diffs.push(format!(
+                "wave {k} scc: compiled {scc1}, interpreted {}",
+                w.scc
+            ));
+        }
+        // Not `stored`: A's waits fence for both waves' stores (`call_pair`), a fence more.
+        let _ = stored1;
+        for (r, (x, y)) in v1.iter().zip(&w.v).enumerate() {
+            for l in 0..32 {
+                if x[l] != y[l] {
+                    diffs.push(format!(
+                        "wave {k} v{r}[{l}]: compiled {:#x}, interpreted {:#x}",
+                        x[l], y[l]
+                    ));
+                }
+            }
+        }
+    }
+    if diffs.is_empty() {
+        return Ok((n, parked));
+    }
+    diffs.truncate(8);
+    Err(format!(
+        "compiled pair region at {pc0:#x} ({n} of its {} instructions run) differs from the \
+         interpreter: {}",
+        p.n,
+        diffs.join("; ")
+    ))
+}
+
 /// What the compiling tier did in this process so far.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -1717,6 +1936,10 @@ pub struct Stats {
     /// `v_fmac_f32` chains of runs' group passes compiled, each with one NaN test at its
     /// end (`lower.rs`'s `fmac_chain_end`).
     pub fmac_chains: u64,
+    /// Regions compiled for a pair of wave32s, and calls running a pair
+    /// (`lower.rs`'s `pair.rs`, `dispatch.rs`'s `enter_pair`).
+    pub pair_blocks: u64,
+    pub pair_runs: u64,
 }
 
 /// The counters of [`Stats`].
@@ -1733,6 +1956,8 @@ pub fn stats() -> Stats {
         ds_run_loads: r(&DS_RUN_LOADS),
         ds_dead_rows: r(&DS_DEAD_ROWS),
         fmac_chains: r(&FMAC_CHAINS),
+        pair_blocks: r(&PAIR_BLOCKS),
+        pair_runs: r(&PAIR_RUNS),
     }
 }
 
@@ -1740,6 +1965,12 @@ pub fn stats() -> Stats {
 /// feature).
 pub fn enabled() -> bool {
     mode() != Mode::Off
+}
+
+/// Whether dispatches run a work-group's wave32 pairs in one region call (the tier on and
+/// `HSAEMU_JIT_PAIR` not 0; `dispatch.rs`'s `enter_pair`).
+pub fn pairs_used() -> bool {
+    mode() != Mode::Off && pairs_on()
 }
 
 /// Whether `run_words` and its siblings compile every block and check it against the

@@ -1,0 +1,201 @@
+//! Pair calls (`src/jit/pair.rs`, `dispatch.rs`'s `enter_pair`): a work-group's two wave32s
+//! run by one call of the region compiled as wave64, lanes 0–31 wave A's and 32–63 wave B's.
+//! gfx1030 (wave32), work-groups of 64 (one pair each), every value from a CPU reference:
+//! - every group but the last in range (the pair path taken: `Stats::pair_runs`);
+//! - the last group with wave B partly in range (EXEC full in A, partial in B: the pair's
+//!   general variant, its stores under each wave's EXEC);
+//! - the last group with wave A partly in range and B not at all: the two disagree at the
+//!   `s_cbranch_execz` after the bounds test, and the pair leaves before it (B then stores
+//!   `K` through the SGPRs the pair loaded for both);
+//! - a scatter with a wild index in one lane of wave B: the fault names wave 1, its lane
+//!   within B and the lane's address, as the interpreter reports it (the pair leaves
+//!   before the store), and the other lanes' stores are done.
+//!
+//! Dispatches whose regions compile in the background: run last.
+
+use hsaemu_emu::{jit, FaultKind};
+
+/// What `pair_add` stores out of range (from a kernel argument: wave B, leaving the pair
+/// at the branch its waves disagree on, stores it through SGPRs the pair loaded).
+const K: i32 = -77;
+
+pub(crate) fn pairs_of_wave32s_match_their_cpu_results() {
+    use super::common::{emu, Arg};
+    if !jit::enabled() {
+        return;
+    }
+    let e = emu("cl/pair32.cl", "gfx1030");
+    let groups = 2048u32;
+    let full = 64 * groups;
+    let a: Vec<i32> = (0..full as i32)
+        .map(|i| i.wrapping_mul(7919) % 10007)
+        .collect();
+    let b: Vec<i32> = (0..full as i32).map(|i| (i % 1013) - 500).collect();
+    let (ba, bb) = (e.buf_i32(&a), e.buf_i32(&b));
+    let add = |n: u32| {
+        let bc = e.buf_i32(&vec![-1; full as usize]);
+        let args = [
+            Arg::Ptr(&ba),
+            Arg::Ptr(&bb),
+            Arg::Ptr(&bc),
+            Arg::U32(n),
+            Arg::I32(K),
+        ];
+        let stats = e.run("pair_add", &args, [full, 1, 1], [64, 1, 1]);
+        (bc.i32s(), stats.wave_instructions)
+    };
+    // Enough starts to compile the region (in the background); its pair variant is
+    // compiled when the dispatcher first finds a pair (in the next dispatch).
+    add(full);
+    assert!(
+        jit::wait_compiled(std::time::Duration::from_secs(60)),
+        "the regions compiled within 60 s"
+    );
+    add(full);
+    // The last group: both waves in range, B's lanes 0–7 only, A's lanes 0–19 only.
+    let mut ran = Vec::new();
+    for tail in [64, 40, 20] {
+        let n = full - 64 + tail;
+        let before = jit::stats();
+        let (c, instructions) = add(n);
+        ran.push(instructions);
+        for i in 0..full as usize {
+            let want = if (i as u32) < n { a[i] + 3 * b[i] } else { K };
+            assert_eq!(c[i], want, "n = {n}: c[{i}]");
+        }
+        let after = jit::stats();
+        if jit::pairs_used() {
+            assert!(
+                after.pair_runs >= before.pair_runs + u64::from(groups - 1),
+                "n = {n}: a pair call per work-group ({before:?} → {after:?})"
+            );
+        }
+    }
+    if jit::pairs_used() {
+        assert!(jit::stats().pair_blocks > 0, "a pair region compiled");
+    }
+    // Only the wave with no lane in range takes the bounds test's branch past its block,
+    // each wave its own way: the pair leaves before the branch its waves disagree on
+    // rather than running B through the block under its empty EXEC.
+    assert_eq!(ran[0], ran[1], "B partly in range runs the block");
+    assert_eq!(
+        ran[0] - ran[2],
+        skipped_by_the_bounds_branch(),
+        "B wholly out of range skips the block"
+    );
+
+    // The scatter: each lane stores its index + 7 at `idx[i]` (a permutation within the
+    // group), but lane 5 of the last group's wave B at a wild index.
+    let scatter = |wild: bool| {
+        let idx: Vec<u32> = (0..full)
+            .map(|i| {
+                if wild && i == full - 64 + 32 + 5 {
+                    0x4000_0000
+                } else {
+                    i ^ 33
+                }
+            })
+            .collect();
+        let bi = e.buf_u32(&idx);
+        let bc = e.buf_i32(&vec![-1; full as usize]);
+        let args = [Arg::Ptr(&bi), Arg::Ptr(&bc), Arg::U32(full)];
+        let r = e.try_run("pair_scatter", &args, [full, 1, 1], [64, 1, 1], 0);
+        (r, bc.i32s(), bc.addr())
+    };
+    for warm in [true, false] {
+        let (r, c, _) = scatter(false);
+        r.unwrap_or_else(|f| panic!("scatter: {f}"));
+        for (i, &x) in c.iter().enumerate() {
+            assert_eq!(x, (i as i32 ^ 33) + 7, "scatter: c[{i}]");
+        }
+        if warm {
+            assert!(
+                jit::wait_compiled(std::time::Duration::from_secs(60)),
+                "the scatter's regions compiled within 60 s"
+            );
+        }
+    }
+    let before = jit::stats();
+    let (r, c, base) = scatter(true);
+    let f = r.expect_err("a wild lane faults");
+    assert_eq!(f.kernel.as_deref(), Some("pair_scatter"));
+    assert_eq!(f.workgroup_id, [groups - 1, 0, 0], "{f}");
+    assert_eq!((f.wave, f.lane), (1, Some(5)), "{f}");
+    assert_eq!(
+        f.kind,
+        FaultKind::MemoryViolation {
+            address: base + 4 * 0x4000_0000,
+            write: true,
+            size: 4,
+        },
+        "{f}"
+    );
+    assert!(
+        f.instruction
+            .as_deref()
+            .is_some_and(|t| t.contains("global_store")),
+        "{f}"
+    );
+    // Every group before the last stored all its lanes (a pair each).
+    for (i, &x) in c[..(full - 64) as usize].iter().enumerate() {
+        assert_eq!(x, (i as i32 ^ 33) + 7, "wild scatter: c[{i}]");
+    }
+    if jit::pairs_used() {
+        assert!(
+            jit::stats().pair_runs > before.pair_runs,
+            "the scatter ran as pairs"
+        );
+    }
+}
+
+/// How many instructions `pair_add`'s `s_cbranch_execz` (its bounds test's) skips, from the
+/// code object's disassembly: from the branch to its target. A wave whose lanes are all out
+/// of range takes it (the branch's definition: taken when EXEC is 0), the others run them.
+fn skipped_by_the_bounds_branch() -> u64 {
+    use super::common::{code_object_version, compile_target};
+    let (processor, extra) = compile_target("gfx1030");
+    let cov = code_object_version("gfx1030");
+    let path = hsaemu_testkit::compile_cl_with("cl/pair32.cl", processor, cov, extra);
+    let objdump = hsaemu_testkit::tool("llvm-objdump-15");
+    let args = ["-d", "--mcpu=gfx1030", path.to_str().expect("a UTF-8 path")];
+    let text = String::from_utf8_lossy(&hsaemu_testkit::run_tool(&objdump, &args)).to_string();
+    // `\ts_cbranch_execz 15   // 000000001E8C: BF88000F <pair_add+0xcc>`: its address,
+    // and the target's offset from the kernel's first instruction.
+    let hex = |t: &str| u64::from_str_radix(t.trim_start_matches("0x"), 16).expect("hex");
+    let at = |l: &str| {
+        l.split("// ")
+            .nth(1)
+            .and_then(|r| r.split(':').next())
+            .map(hex)
+    };
+    let body: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.ends_with("<pair_add>:"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .collect();
+    let start = at(body[0]).expect("the first instruction's address");
+    let branches: Vec<&&str> = body
+        .iter()
+        .filter(|l| l.contains("s_cbranch_execz"))
+        .collect();
+    assert_eq!(
+        branches.len(),
+        1,
+        "pair_add has one bounds branch:\n{}",
+        body.join("\n")
+    );
+    let from = at(branches[0]).expect("the branch's address");
+    let off = branches[0]
+        .split("<pair_add+")
+        .nth(1)
+        .and_then(|r| r.split('>').next())
+        .map(hex)
+        .expect("the branch's target");
+    let to = start + off;
+    assert!(to > from + 4, "the bounds branch skips a block");
+    body.iter()
+        .filter_map(|l| at(l))
+        .filter(|&a| a > from && a < to)
+        .count() as u64
+}
