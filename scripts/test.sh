@@ -12,8 +12,8 @@ cd "$(dirname "$0")/.."
 # setting, since changing it rebuilds the workspace crates (docs/notes/ci-time.md, "Round 4").
 # There the workspace crates are also compiled in one codegen unit each, as Cargo.toml has the
 # dependencies: with rustc's default of 16, LLVM optimises each unit and, after the units' local
-# ThinLTO, optimises them again: a cold build took ~30 CPU-s (3-9 %) less (Round 9). Not in Cargo.toml, where
-# it would make a developer's incremental rebuilds redo each crate whole.
+# ThinLTO, optimises them again; a cold build took ~30 CPU-s (3-9 %) less (Round 9). Not in
+# Cargo.toml, where it would make a developer's incremental rebuilds redo each crate whole.
 # Clippy, on a fresh target/, runs inside the build: clippy-driver as the workspace crates'
 # compiler (what `cargo clippy` does, but with code generation) lints every workspace target
 # with -D warnings as it compiles it, so the dependencies are not checked a second time and
