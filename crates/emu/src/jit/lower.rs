@@ -777,16 +777,7 @@ impl Gen<'_> {
             return self.sgpr64(code);
         }
         let [lo, hi] = self.mask_halves(code);
-        if let Some(&x) = self.pairs.get(&(lo, hi)) {
-            return x;
-        }
-        let (l, h) = (lo, hi);
-        let lo = self.b.ins().uextend(types::I64, lo);
-        let hi = self.b.ins().uextend(types::I64, hi);
-        let hi = self.b.ins().ishl_imm(hi, 32);
-        let x = self.b.ins().bor(lo, hi);
-        self.pairs.insert((l, h), x);
-        x
+        self.join64(lo, hi)
     }
 
     /// Sets the lane mask at `code` (`mask_halves`): in a pair region A's half to A's SGPR,
@@ -845,6 +836,11 @@ impl Gen<'_> {
     fn sgpr64(&mut self, code: usize) -> Value {
         let lo = self.sgpr(code);
         let hi = self.sgpr(code + 1);
+        self.join64(lo, hi)
+    }
+
+    /// Two 32-bit halves as one 64-bit value, made once per pair of values in a block.
+    fn join64(&mut self, lo: Value, hi: Value) -> Value {
         if let Some(&x) = self.pairs.get(&(lo, hi)) {
             return x;
         }

@@ -74,17 +74,7 @@ fn reads_writes(i: &Inst, l: Lower) -> (u128, u128) {
     match l {
         Lower::VAlu(_) | Lower::VCmp => (valu_reads(i, l), 0),
         Lower::SAlu(op) => {
-            let n = match op {
-                SAluOp::Movk => 0,
-                SAluOp::Mov
-                | SAluOp::Mov64
-                | SAluOp::Not(_)
-                | SAluOp::Brev
-                | SAluOp::Ff1
-                | SAluOp::Saveexec(_)
-                | SAluOp::Saveexec32(_) => 1,
-                _ => 2,
-            };
+            let n = salu_sources(op);
             let cmpk = if matches!(op, SAluOp::Cmpk(..)) {
                 bit(i.dst)
             } else {
@@ -218,17 +208,7 @@ fn transfer(i: &Inst, l: Lower, t: Taint) -> Result<(Taint, bool), String> {
             }
         }
         Lower::SAlu(op) => {
-            let n = match op {
-                SAluOp::Movk => 0,
-                SAluOp::Mov
-                | SAluOp::Mov64
-                | SAluOp::Not(_)
-                | SAluOp::Brev
-                | SAluOp::Ff1
-                | SAluOp::Saveexec(_)
-                | SAluOp::Saveexec32(_) => 1,
-                _ => 2,
-            };
+            let n = salu_sources(op);
             let reads_scc = matches!(
                 op,
                 SAluOp::Cselect | SAluOp::Cselect64 | SAluOp::AddcU32 | SAluOp::SubbU32
@@ -305,6 +285,21 @@ fn valu_reads(i: &Inst, l: Lower) -> u128 {
         let c = i.src[k];
         m | bit(c) | if wide(k) { bit(c.wrapping_add(1)) } else { 0 }
     })
+}
+
+/// How many of a scalar ALU instruction's `src` operands it reads.
+fn salu_sources(op: SAluOp) -> usize {
+    match op {
+        SAluOp::Movk => 0,
+        SAluOp::Mov
+        | SAluOp::Mov64
+        | SAluOp::Not(_)
+        | SAluOp::Brev
+        | SAluOp::Ff1
+        | SAluOp::Saveexec(_)
+        | SAluOp::Saveexec32(_) => 1,
+        _ => 2,
+    }
 }
 
 fn op_of(l: Lower) -> Option<VAluOp> {
