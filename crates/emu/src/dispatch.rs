@@ -942,8 +942,8 @@ fn scratch_rsrc_word3(gen: Gen) -> u32 {
 const TTMP0: usize = 108;
 
 /// Runs a work-group for up to one slice. Returns whether it finished. The interpreter variant
-/// (checkers on or off, a wave trace or none) is chosen here, once per slice, so the
-/// scheduler loop and the per-instruction loop of a plain dispatch test neither.
+/// (checkers on or off, a wave trace or none, pair calls or none) is chosen here, once per
+/// slice, so the scheduler loop and the per-instruction loop of a plain dispatch test none.
 fn run_slice(
     ctx: &Ctx,
     wg: &mut Wg,
@@ -951,17 +951,21 @@ fn run_slice(
     scratch: &mut Scratch,
 ) -> Result<bool, Fault> {
     let traced = wg.traced && ctx.trace.is_some();
-    match (wg.check.is_some(), traced) {
-        (false, false) => slice::<false, false>(ctx, wg, cache, scratch),
-        (true, false) => slice::<true, false>(ctx, wg, cache, scratch),
-        (false, true) => slice::<false, true>(ctx, wg, cache, scratch),
-        (true, true) => slice::<true, true>(ctx, wg, cache, scratch),
+    // Wave64s never pair: their rounds have no pair bookkeeping.
+    let wave32 = ctx.gen.wave_size() == 32;
+    match (wg.check.is_some(), traced, wave32) {
+        (false, false, true) => slice::<false, false, true>(ctx, wg, cache, scratch),
+        (false, false, false) => slice::<false, false, false>(ctx, wg, cache, scratch),
+        (true, false, _) => slice::<true, false, false>(ctx, wg, cache, scratch),
+        (false, true, _) => slice::<false, true, false>(ctx, wg, cache, scratch),
+        (true, true, _) => slice::<true, true, false>(ctx, wg, cache, scratch),
     }
 }
 
 /// [`run_slice`] for one variant: `CHECK`, the checkers of `--check` see every memory access
-/// and barrier; `TRACE`, the waves `--trace-wave` selects run under a recorder.
-fn slice<const CHECK: bool, const TRACE: bool>(
+/// and barrier; `TRACE`, the waves `--trace-wave` selects run under a recorder; `PAIRS`, the
+/// waves are wave32s, of which two may run in one region call (`enter_pair`).
+fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
     ctx: &Ctx,
     wg: &mut Wg,
     cache: &mut RegionCache,
@@ -1003,8 +1007,12 @@ fn slice<const CHECK: bool, const TRACE: bool>(
             endpgm: None,
             // Pairs change the waves' interleaving, which `--deterministic` keeps as the
             // interpreter's; traced waves and GFX12's barrier counts see each wave alone.
-            pairs: (!ctx.deterministic && !TRACE && !ctx.gen.is_gfx12() && crate::jit::pairs_on())
-                .then_some(0),
+            pairs: (PAIRS
+                && !ctx.deterministic
+                && !TRACE
+                && !ctx.gen.is_gfx12()
+                && crate::jit::pairs_on())
+            .then_some(0),
         }),
         _ => None,
     };
@@ -1063,7 +1071,7 @@ fn slice<const CHECK: bool, const TRACE: bool>(
                         // Its first part ran with the wave before it.
                         (_, _, Some(r)) => r,
                         (Some(t), call, None) => {
-                            let next = match w.wave32 && t.pairs.is_some() {
+                            let next = match PAIRS && w.wave32 && t.pairs.is_some() {
                                 true => round.peek_mut().map(|(_, b)| &mut **b),
                                 false => None,
                             };
