@@ -12,56 +12,23 @@
 	.p2align	8
 	.type	tile_marks,@function
 tile_marks:
+// The generations differ in two instructions only: the vector add and the work-group's first
+// byte (a wave's dwords: 64 lanes or 32).
 .if .amdgcn.gfx_generation_number == 9
-	s_load_dwordx4	s[4:7], s[0:1], 0x0
-	s_load_dwordx2	s[8:9], s[0:1], 0x10
-	// v9 = 4·(l mod 16) + 256·(l / 16): a 16-lane tile, not affine over the wave.
-	v_and_b32	v1, 15, v0
-	v_lshrrev_b32	v2, 4, v0
-	v_lshlrev_b32	v1, 2, v1
-	v_lshlrev_b32	v2, 8, v2
-	v_add_u32	v9, v1, v2
-	// v6 = the work-item's byte offset (one wave per work-group).
-	v_lshlrev_b32	v6, 2, v0
+	.macro	vadd d, a, b
+	v_add_u32	\d, \a, \b
+	.endm
+	.macro	wave_bytes
 	s_mul_i32	s10, s2, 256
-	v_add_u32	v6, s10, v6
-	s_waitcnt	lgkmcnt(0)
-	global_load_dword	v8, v6, s[8:9]
-	s_mov_b32	s20, 0
-	s_mov_b32	s21, 0
-	v_mov_b32	v5, 0
-	s_waitcnt	vmcnt(0)
-	// Not lowered: the loop's head starts a block, so the first pass enters the same
-	// region as the later ones (else the region before it, compiled across the head,
-	// would hold it).
-	s_getreg_b32	s11, hwreg(HW_REG_MODE)
-.Lloop:
-	// Region A (the loop's head to the barrier): reads v9 as a tile and writes it not.
-	v_add_u32	v10, s21, v9
-	v_add_u32	v11, 64, v10
-	v_add_u32	v12, 0x80, v10
-	v_add_u32	v13, 0xc0, v10
-	global_load_dword	v3, v10, s[6:7]
-	global_load_dword	v4, v11, s[6:7]
-	global_load_dword	v14, v12, s[6:7]
-	global_load_dword	v15, v13, s[6:7]
-	s_waitcnt	vmcnt(0)
-	v_add_u32	v5, v5, v3
-	v_add_u32	v5, v5, v4
-	v_add_u32	v5, v5, v14
-	v_add_u32	v5, v5, v15
-	s_barrier
-	// Region B (after the barrier): in pass 14 adds `delta` to v9.
-	s_cmp_eq_u32	s20, 14
-	s_cselect_b32	s22, 1, 0
-	v_mul_lo_u32	v7, v8, s22
-	v_add_u32	v9, v9, v7
-	s_add_u32	s20, s20, 1
-	s_cmp_lt_u32	s20, 16
-	s_cbranch_scc1	.Lloop
-	global_store_dword	v6, v5, s[4:5]
-	s_endpgm
+	.endm
 .else
+	.macro	vadd d, a, b
+	v_add_nc_u32	\d, \a, \b
+	.endm
+	.macro	wave_bytes
+	s_mul_i32	s10, s2, 128
+	.endm
+.endif
 	s_load_dwordx4	s[4:7], s[0:1], 0x0
 	s_load_dwordx2	s[8:9], s[0:1], 0x10
 	// v9 = 4·(l mod 16) + 256·(l / 16): a 16-lane tile, not affine over the wave.
@@ -69,11 +36,11 @@ tile_marks:
 	v_lshrrev_b32	v2, 4, v0
 	v_lshlrev_b32	v1, 2, v1
 	v_lshlrev_b32	v2, 8, v2
-	v_add_nc_u32	v9, v1, v2
+	vadd	v9, v1, v2
 	// v6 = the work-item's byte offset (one wave per work-group).
 	v_lshlrev_b32	v6, 2, v0
-	s_mul_i32	s10, s2, 128
-	v_add_nc_u32	v6, s10, v6
+	wave_bytes
+	vadd	v6, s10, v6
 	s_waitcnt	lgkmcnt(0)
 	global_load_dword	v8, v6, s[8:9]
 	s_mov_b32	s20, 0
@@ -86,31 +53,30 @@ tile_marks:
 	s_getreg_b32	s11, hwreg(HW_REG_MODE)
 .Lloop:
 	// Region A (the loop's head to the barrier): reads v9 as a tile and writes it not.
-	v_add_nc_u32	v10, s21, v9
-	v_add_nc_u32	v11, 64, v10
-	v_add_nc_u32	v12, 0x80, v10
-	v_add_nc_u32	v13, 0xc0, v10
+	vadd	v10, s21, v9
+	vadd	v11, 64, v10
+	vadd	v12, 0x80, v10
+	vadd	v13, 0xc0, v10
 	global_load_dword	v3, v10, s[6:7]
 	global_load_dword	v4, v11, s[6:7]
 	global_load_dword	v14, v12, s[6:7]
 	global_load_dword	v15, v13, s[6:7]
 	s_waitcnt	vmcnt(0)
-	v_add_nc_u32	v5, v5, v3
-	v_add_nc_u32	v5, v5, v4
-	v_add_nc_u32	v5, v5, v14
-	v_add_nc_u32	v5, v5, v15
+	vadd	v5, v5, v3
+	vadd	v5, v5, v4
+	vadd	v5, v5, v14
+	vadd	v5, v5, v15
 	s_barrier
 	// Region B (after the barrier): in pass 14 adds `delta` to v9.
 	s_cmp_eq_u32	s20, 14
 	s_cselect_b32	s22, 1, 0
 	v_mul_lo_u32	v7, v8, s22
-	v_add_nc_u32	v9, v9, v7
+	vadd	v9, v9, v7
 	s_add_u32	s20, s20, 1
 	s_cmp_lt_u32	s20, 16
 	s_cbranch_scc1	.Lloop
 	global_store_dword	v6, v5, s[4:5]
 	s_endpgm
-.endif
 .Lfunc_end0:
 	.size	tile_marks, .Lfunc_end0-tile_marks
 
