@@ -786,20 +786,35 @@ impl Block {
         (n, ctx.parked != 0)
     }
 
-    /// This region compiled for a pair of wave32s (`lower.rs`'s `pair.rs`), compiled on the
-    /// first ask and waited for; `None` when it cannot be (or is being compiled for
-    /// another thread, or this is a pair block itself).
+    /// This region compiled for a pair of wave32s (`lower.rs`'s `pair.rs`): asked for on the
+    /// first call and compiled in the background like any region (waited for only under
+    /// `sync` and `verify`, which compile on the spot); `None` until it is published, when
+    /// it cannot be, or for a pair block itself.
     pub(crate) fn pair_block(&'static self) -> Option<&'static Block> {
         let p = self.pair.load(Ordering::Acquire);
         if !p.is_null() {
-            // SAFETY: a pointer stored below, from a leaked (never freed) block.
+            // SAFETY: a pointer stored by `publish_pair`, to a leaked (never freed) block.
             return Some(unsafe { &*p });
         }
         if !self.wave32 || self.pair_tried.swap(true, Ordering::AcqRel) {
             return None;
         }
+        if !matches!(mode(), Mode::Sync | Mode::Verify) {
+            submit(self.pair_request(Reply::Pair(self)));
+            return None;
+        }
         let (tx, rx) = mpsc::channel();
-        let sent = submit(Request {
+        if !submit(self.pair_request(Reply::Wait(tx))) {
+            return None;
+        }
+        let b = rx.recv().ok().flatten()?;
+        self.publish_pair(b);
+        Some(b)
+    }
+
+    /// The request compiling this region as a pair region.
+    fn pair_request(&self, reply: Reply) -> Request {
+        Request {
             insts: self.insts.clone(),
             ends: self.ends.clone(),
             start: self.start,
@@ -813,16 +828,15 @@ impl Block {
             home: None,
             pair: true,
             replaces: None,
-            reply: Reply::Wait(tx),
-        });
-        if !sent {
-            return None;
+            reply,
         }
-        let b = rx.recv().ok().flatten()?;
+    }
+
+    /// Makes `b` this region's pair variant, for `pair_block` to find.
+    fn publish_pair(&self, b: &'static Block) {
         PAIR_BLOCKS.fetch_add(1, Ordering::Relaxed);
         self.pair
             .store(std::ptr::from_ref(b).cast_mut(), Ordering::Release);
-        Some(b)
     }
 
     /// Runs this pair block (`pair_block`) on waves `a` and `b` (both at its entry, SCC and
@@ -1192,6 +1206,8 @@ fn is_shared_load(i: &Inst) -> bool {
 enum Reply {
     Publish(Arc<Slots>, usize),
     Wait(mpsc::Sender<Option<&'static Block>>),
+    /// The pair variant of this block (`Block::pair_block`).
+    Pair(&'static Block),
 }
 
 struct Request {
@@ -1355,6 +1371,11 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                     }
                     Reply::Wait(tx) => {
                         let _ = tx.send(block);
+                    }
+                    Reply::Pair(single) => {
+                        if let Some(b) = block {
+                            single.publish_pair(b);
+                        }
                     }
                 }
                 QUEUED.fetch_sub(1, Ordering::SeqCst);
