@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{code_objects, normalize, objdump, processor, text_section};
+use common::{code_objects, normalize, objdump_many, processor, text_section};
 use hsaemu_isa::{disassemble_one, Gen};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -34,49 +34,60 @@ fn corpus_matches_llvm_objdump() {
     // Identical code objects (the same kernel in several files) are checked once.
     objects.sort_by(|a, b| a.bytes.cmp(&b.bytes));
     objects.dedup_by(|a, b| a.bytes == b.bytes);
+    let mut out_of_scope: BTreeMap<String, usize> = BTreeMap::new();
+    // Batches of one processor's objects, one llvm-objdump process each (starting LLVM costs
+    // more CPU than disassembling a small kernel).
+    let mut by_proc: BTreeMap<&str, Vec<&common::CodeObject>> = BTreeMap::new();
+    for co in &objects {
+        let proc_ = processor(&co.bytes).unwrap_or("unknown");
+        if Gen::from_processor(proc_).is_some_and(|g| g.is_supported()) {
+            by_proc.entry(proc_).or_default().push(co);
+        } else {
+            *out_of_scope.entry(proc_.to_string()).or_default() += 1;
+        }
+    }
+    let batches: Vec<(&str, &[&common::CodeObject])> = by_proc
+        .iter()
+        .flat_map(|(p, cos)| cos.chunks(32).map(move |c| (*p, c)))
+        .collect();
     let stats: Mutex<BTreeMap<String, Stats>> = Mutex::new(BTreeMap::new());
-    let out_of_scope: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());
     let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|s| {
         for _ in 0..2 {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(co) = objects.get(i) else { break };
-                let proc_ = processor(&co.bytes).unwrap_or("unknown");
-                let Some(gen) = Gen::from_processor(proc_).filter(|g| g.is_supported()) else {
-                    *out_of_scope
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .entry(proc_.to_string())
-                        .or_default() += 1;
-                    continue;
+                let Some(&(proc_, batch)) = batches.get(i) else {
+                    break;
                 };
-                let Some((addr, text)) = text_section(&co.bytes) else {
-                    continue;
-                };
-                let lines = objdump(&co.bytes, proc_);
+                let gen = Gen::from_processor(proc_).expect("batched by supported processor");
+                let elfs: Vec<&[u8]> = batch.iter().map(|co| co.bytes.as_slice()).collect();
                 let mut st = Stats::default();
-                for l in &lines {
-                    let Some(off) = l.addr.checked_sub(addr) else {
+                for (co, lines) in batch.iter().zip(objdump_many(&elfs, proc_)) {
+                    let Some((addr, text)) = text_section(&co.bytes) else {
                         continue;
                     };
-                    let (ours, _) = disassemble_one(gen, text, off as usize, l.addr);
-                    st.total += 1;
-                    if std::env::var_os("ISA_SAMPLE").is_some() && st.total % 3000 == 1 {
-                        eprintln!("sample {proc_}: llvm `{}` ours `{}`", l.text, ours);
-                    }
-                    if normalize(&ours) == normalize(&l.text) {
-                        st.matched += 1;
-                    } else if st.mismatches.len() < 400 {
-                        let words: Vec<String> =
-                            l.words.iter().map(|w| format!("{w:08x}")).collect();
-                        st.mismatches.push(format!(
-                            "{proc_} {:#x} [{}]\n    llvm: {}\n    ours: {}",
-                            l.addr,
-                            words.join(" "),
-                            l.text,
-                            ours
-                        ));
+                    for l in &lines {
+                        let Some(off) = l.addr.checked_sub(addr) else {
+                            continue;
+                        };
+                        let (ours, _) = disassemble_one(gen, text, off as usize, l.addr);
+                        st.total += 1;
+                        if std::env::var_os("ISA_SAMPLE").is_some() && st.total % 3000 == 1 {
+                            eprintln!("sample {proc_}: llvm `{}` ours `{}`", l.text, ours);
+                        }
+                        if normalize(&ours) == normalize(&l.text) {
+                            st.matched += 1;
+                        } else if st.mismatches.len() < 400 {
+                            let words: Vec<String> =
+                                l.words.iter().map(|w| format!("{w:08x}")).collect();
+                            st.mismatches.push(format!(
+                                "{proc_} {:#x} [{}]\n    llvm: {}\n    ours: {}",
+                                l.addr,
+                                words.join(" "),
+                                l.text,
+                                ours
+                            ));
+                        }
                     }
                 }
                 let mut all = stats.lock().unwrap_or_else(|e| e.into_inner());
@@ -105,7 +116,7 @@ fn corpus_matches_llvm_objdump() {
             failed = true;
         }
     }
-    for (proc_, n) in out_of_scope.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    for (proc_, n) in out_of_scope {
         // Only processors without tables (none in today's corpus) land here.
         eprintln!("{proc_}: {n} code objects out of scope (no tables for this generation yet)");
     }

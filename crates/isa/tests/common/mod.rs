@@ -1,6 +1,6 @@
 //! Test helpers: find AMDGPU code objects in corpus files (plain ELF, offload bundles, host
 //! binaries with `.hip_fatbin`), read their `.text`, and run llvm-objdump-15 (22 for
-//! gfx942/gfx950) on them.
+//! gfx942/gfx950) on them, many at a time.
 
 #![allow(dead_code)]
 
@@ -147,31 +147,59 @@ pub struct ObjdumpLine {
     pub words: Vec<u32>,
 }
 
-/// Runs `llvm-objdump-15 -d --mcpu=<mcpu>` (`llvm-objdump-22` for the processors only LLVM 22
-/// knows) on an ELF and returns its instruction lines.
-pub fn objdump(elf: &[u8], mcpu: &str) -> Vec<ObjdumpLine> {
+/// Disassembles code objects of one processor with llvm-objdump, in one process: each starts
+/// LLVM afresh (~20 ms of CPU, 5x the disassembly of a small kernel), so the corpus walker
+/// hands it a batch at a time. Returns each object's lines, in the order given.
+pub fn objdump_many(elfs: &[&[u8]], mcpu: &str) -> Vec<Vec<ObjdumpLine>> {
     let tool = hsaemu_testkit::tool(hsaemu_testkit::objdump_for(mcpu));
-    // A file of its own per call, removed after: no directory is left behind.
+    // A file of its own per object, removed after: no directory is left behind.
     static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let file = std::env::temp_dir().join(format!(
-        "hsaemu-isa-{}-{}.o",
-        std::process::id(),
-        COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    std::fs::write(&file, elf).expect("write temp code object");
+    let files: Vec<std::path::PathBuf> = elfs
+        .iter()
+        .map(|elf| {
+            let file = std::env::temp_dir().join(format!(
+                "hsaemu-isa-{}-{}.o",
+                std::process::id(),
+                COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            ));
+            std::fs::write(&file, elf).expect("write temp code object");
+            file
+        })
+        .collect();
     let out = Command::new(&tool)
         .arg("-d")
         .arg(format!("--mcpu={mcpu}"))
-        .arg(&file)
+        .args(&files)
         .output()
-        .expect("run llvm-objdump-15");
-    let _ = std::fs::remove_file(&file);
+        .expect("run llvm-objdump");
+    for f in &files {
+        let _ = std::fs::remove_file(f);
+    }
     assert!(
         out.status.success(),
-        "llvm-objdump-15 failed: {}",
+        "{} failed: {}",
+        tool.display(),
         String::from_utf8_lossy(&out.stderr)
     );
-    parse_objdump(&String::from_utf8_lossy(&out.stdout))
+    // Each file's part starts with `<path>:\tfile format elf64-amdgpu`.
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut parts = vec![String::new(); files.len()];
+    let mut current = None;
+    for line in text.lines() {
+        if let Some((path, _)) = line.split_once(":\tfile format ") {
+            current = files.iter().position(|f| f.as_os_str() == path);
+            assert!(
+                current.is_some(),
+                "llvm-objdump names an unknown file: {line}"
+            );
+            continue;
+        }
+        if let Some(i) = current {
+            parts[i].push_str(line);
+            parts[i].push('\n');
+        }
+    }
+    parts.iter().map(|p| parse_objdump(p)).collect()
 }
 
 /// Parses `\t<text>  // <12 hex addr>: <hex words>[ <label>]` lines.
