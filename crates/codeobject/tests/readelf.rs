@@ -9,6 +9,7 @@
 use hsaemu_codeobject::{report, CodeObject, ValueKind};
 use hsaemu_testkit::{run_tool, tool, CorpusEntry, CorpusKind};
 use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use yaml_rust2::{Yaml, YamlLoader};
 
@@ -17,21 +18,51 @@ fn corpus() -> Vec<CorpusEntry> {
     hsaemu_testkit::corpus()
 }
 
-/// The metadata YAML that llvm-readelf prints for a code object: llvm-readelf-15, or
-/// llvm-readelf-22 for the processors only LLVM 22 knows (clang-22's gfx942/gfx950 and GFX11
-/// objects, and the generic targets).
-fn readelf_metadata(path: &Path) -> Yaml {
+/// llvm-readelf-15, or llvm-readelf-22 for the processors only LLVM 22 knows (clang-22's
+/// gfx942/gfx950 and GFX11 objects, and the generic targets).
+fn readelf_for(path: &Path) -> &'static str {
     let bytes = std::fs::read(path).unwrap_or_default();
     let mach = bytes.get(48).copied().unwrap_or(0);
     let llvm22 = hsaemu_codeobject::processor_by_mach(u32::from(mach))
         .is_some_and(|p| hsaemu_testkit::is_clang22_target(p.name));
-    let readelf = if llvm22 {
+    if llvm22 {
         "llvm-readelf-22"
     } else {
         "llvm-readelf-15"
-    };
-    let out = run_tool(&tool(readelf), &["--notes", &path.display().to_string()]);
+    }
+}
+
+/// `llvm-readelf --notes` of code objects that take the same readelf, in one process: each
+/// process starts LLVM afresh (~20 ms of CPU, more than printing a code object's notes).
+/// Returns each file's part of the output, in the order given.
+fn readelf_notes(readelf: &str, paths: &[&Path]) -> Vec<String> {
+    let mut args = vec!["--notes".to_string()];
+    args.extend(paths.iter().map(|p| p.display().to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run_tool(&tool(readelf), &args);
     let text = String::from_utf8_lossy(&out);
+    if paths.len() == 1 {
+        return vec![text.into_owned()];
+    }
+    // With several inputs each file's part starts with `File: <path>`.
+    let mut parts = vec![String::new(); paths.len()];
+    let mut current = None;
+    for line in text.lines() {
+        if let Some(name) = line.strip_prefix("File: ") {
+            current = paths.iter().position(|p| p.as_os_str() == name);
+            assert!(current.is_some(), "{readelf} names an unknown file: {line}");
+            continue;
+        }
+        if let Some(i) = current {
+            parts[i].push_str(line);
+            parts[i].push('\n');
+        }
+    }
+    parts
+}
+
+/// The metadata YAML in a code object's `llvm-readelf --notes` output.
+fn readelf_metadata(path: &Path, text: &str) -> Yaml {
     let start = text
         .find("Metadata:\n")
         .unwrap_or_else(|| panic!("{}: llvm-readelf printed no metadata note", path.display()));
@@ -59,8 +90,8 @@ fn int(y: &Yaml) -> Option<u64> {
 
 /// Compares one code object (file on disk, and our report entry for it). Returns the number
 /// of kernels compared.
-fn compare(path: &Path, ours: &Value, what: &str) -> usize {
-    let md = readelf_metadata(path);
+fn compare(path: &Path, notes: &str, ours: &Value, what: &str) -> usize {
+    let md = readelf_metadata(path, notes);
     let data = std::fs::read(path).expect("read code object");
     let co = CodeObject::parse(&data).unwrap_or_else(|e| panic!("{what}: {e}"));
     let v2 = !md["Kernels"].is_badvalue();
@@ -300,7 +331,8 @@ struct Tally {
     targets: std::collections::BTreeSet<String>,
 }
 
-fn check_entry(entry: &CorpusEntry, scratch: &Path) -> Tally {
+/// Checks one corpus file; `notes` holds llvm-readelf's notes of every plain code object.
+fn check_entry(entry: &CorpusEntry, scratch: &Path, notes: &HashMap<PathBuf, String>) -> Tally {
     let mut t = Tally::default();
     let data = std::fs::read(&entry.path).expect("read corpus file");
     let (json, _text) =
@@ -328,7 +360,13 @@ fn check_entry(entry: &CorpusEntry, scratch: &Path) -> Tally {
                 "{}: target {got} for {target}",
                 entry.path.display()
             );
-            t.kernels += compare(&entry.path, &ours[0], &entry.path.display().to_string());
+            let text = notes.get(&entry.path).expect("notes of every code object");
+            t.kernels += compare(
+                &entry.path,
+                text,
+                &ours[0],
+                &entry.path.display().to_string(),
+            );
             t.objects += 1;
             t.versions.insert(*version);
             t.targets.insert(target.clone());
@@ -353,7 +391,9 @@ fn check_entry(entry: &CorpusEntry, scratch: &Path) -> Tally {
                     .iter()
                     .find(|o| o["bundle_id"].as_str() == Some(id))
                     .expect("entry");
-                t.kernels += compare(co_path, o, &format!("{} [{id}]", entry.path.display()));
+                let text = readelf_notes(readelf_for(co_path), &[co_path.as_path()]).remove(0);
+                let what = format!("{} [{id}]", entry.path.display());
+                t.kernels += compare(co_path, &text, o, &what);
                 t.objects += 1;
                 t.bundle_entries += 1;
             }
@@ -367,15 +407,46 @@ fn inspect_agrees_with_llvm_readelf_on_the_whole_corpus() {
     let scratch = std::env::temp_dir().join(format!("hsaemu-readelf-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).expect("scratch dir");
     let entries = corpus();
-    // The oracle runs hundreds of llvm-readelf processes: spread them over a few threads.
+    // llvm-readelf's notes of the plain code objects, 32 files of one readelf per process.
+    let mut by_tool: BTreeMap<&str, Vec<&Path>> = BTreeMap::new();
+    for e in &entries {
+        if matches!(e.kind, CorpusKind::CodeObject { .. }) {
+            by_tool
+                .entry(readelf_for(&e.path))
+                .or_default()
+                .push(&e.path);
+        }
+    }
+    let batches: Vec<(&str, &[&Path])> = by_tool
+        .iter()
+        .flat_map(|(t, paths)| paths.chunks(32).map(move |c| (*t, c)))
+        .collect();
+    let notes = std::sync::Mutex::new(HashMap::new());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&(readelf, paths)) = batches.get(i) else {
+                    break;
+                };
+                let texts = readelf_notes(readelf, paths);
+                let mut all = notes.lock().unwrap_or_else(|e| e.into_inner());
+                for (p, t) in paths.iter().zip(texts) {
+                    all.insert(p.to_path_buf(), t);
+                }
+            });
+        }
+    });
+    let notes = notes.into_inner().unwrap_or_else(|e| e.into_inner());
     let next = std::sync::atomic::AtomicUsize::new(0);
     let total = std::sync::Mutex::new(Tally::default());
     std::thread::scope(|s| {
-        for _ in 0..4 {
+        for _ in 0..2 {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(entry) = entries.get(i) else { break };
-                let t = check_entry(entry, &scratch);
+                let t = check_entry(entry, &scratch, &notes);
                 let mut all = total.lock().unwrap_or_else(|e| e.into_inner());
                 all.objects += t.objects;
                 all.kernels += t.kernels;
