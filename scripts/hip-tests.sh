@@ -155,11 +155,22 @@ build_cached() {
   if [ ! -f "$out" ]; then
     echo "hip-tests: building $name ($kind: $targets)" >&2
     local tmp=$out.tmp$$
-    local pch_opts=()
+    local pch_opts=() only=()
     if [ "$kind" = exe ]; then
-      pch_args "$targets" "$link" || return 1
+      # A program that only calls a ROCm library (-l flags, no device declaration of its
+      # own: tests/it/hip.rs `library_only`) has no device code: its device jobs would
+      # compile hip_check.h for each target into nothing. `--cuda-host-only` skips them; the
+      # output is byte for byte the same (docs/notes/ci-time.md, Round 12), so the cache key
+      # does not name it.
+      local pch_targets=$targets
+      if [[ " $link " == *" -l"* ]] &&
+        ! grep -qE '__(global|device|constant|shared|managed)__' "$src"; then
+        only=(--cuda-host-only)
+        pch_targets=""
+      fi
+      pch_args "$pch_targets" "$link" || return 1
     fi
-    if ! hipcc "${args[@]}" "${pch_opts[@]}" "$src" -o "$tmp" "${link_args[@]}" >"$tmp.log" 2>&1; then
+    if ! hipcc "${args[@]}" "${only[@]}" "${pch_opts[@]}" "$src" -o "$tmp" "${link_args[@]}" >"$tmp.log" 2>&1; then
       cat "$tmp.log" >&2
       rm -f "$tmp" "$tmp.log"
       echo "hip-tests: build of $name failed" >&2

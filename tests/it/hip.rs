@@ -366,11 +366,36 @@ fn precompile(side: &str, std: &str, header: &Path, pch: &Path) {
     std::fs::rename(&tmp, pch).unwrap_or_else(|e| panic!("cannot move {}: {e}", tmp.display()));
 }
 
+/// Device declarations: a source without any has no device code of its own.
+const DEVICE_WORDS: &[&str] = &[
+    "__global__",
+    "__device__",
+    "__constant__",
+    "__shared__",
+    "__managed__",
+];
+
+/// Whether program `name` only calls a ROCm library: `-l` flags on its `@link` line and no
+/// device declaration ([`DEVICE_WORDS`]) of its own, so it has no device code (its kernels are
+/// the library's). The same test as `scripts/hip-tests.sh`'s.
+fn library_only(name: &str, link: &[String]) -> bool {
+    let path = hip_dir().join(format!("{name}.hip"));
+    let src = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    link.iter().any(|f| f.starts_with("-l")) && !DEVICE_WORDS.iter().any(|w| src.contains(w))
+}
+
 /// Runs hipcc for [`build`] into a temporary file beside `out`, then renames it to `out`.
 fn hipcc_build(kind: Kind, name: &str, targets: &[String], link: &[String], out: &Path) {
     let hipcc = hsaemu_testkit::tool("hipcc");
     let tmp = hsaemu_testkit::temp_beside(out, "tmp");
+    // A library-only program's device jobs would compile hip_check.h for each target into
+    // nothing: `--cuda-host-only` skips them, and the output is byte for byte the same
+    // (docs/notes/ci-time.md, Round 12), so the cache key does not name it. As in
+    // `scripts/hip-tests.sh`.
+    let host_only = kind == Kind::Exe && library_only(name, link);
     let pch = match kind {
+        Kind::Exe if host_only => pch_args(&[], link),
         Kind::Exe => pch_args(targets, link),
         // A --genco source need not start with hip_check.h.
         Kind::Genco => Vec::new(),
@@ -378,6 +403,7 @@ fn hipcc_build(kind: Kind, name: &str, targets: &[String], link: &[String], out:
     let result = Command::new(&hipcc)
         .current_dir(hsaemu_testkit::workspace_root())
         .args(hipcc_args(kind, targets))
+        .args(host_only.then_some("--cuda-host-only"))
         .args(pch)
         .arg(format!("{HIP_DIR}/{name}.hip"))
         .arg("-o")
@@ -595,17 +621,14 @@ fn manifest_parser_rejects_malformed_lines() {
 }
 
 /// Every program's fat binary holds one code object per manifest target, except a program
-/// with an `@link` line and no `__global__` function: its GPU code is the library's (whose fat
-/// binary HIP searches for the agent's target at run time), so it has no `.hip_fatbin`.
+/// with an `@link` line and no device code of its own ([`library_only`]): its GPU code is the
+/// library's (whose fat binary HIP searches for the agent's target at run time), so it has no
+/// `.hip_fatbin`.
 #[test]
 fn every_program_builds_for_exactly_its_targets() {
     for p in manifest() {
         let exe = build(Kind::Exe, &p.name, &p.targets, &p.link);
-        let src = std::fs::read_to_string(hip_dir().join(format!("{}.hip", p.name)))
-            .unwrap_or_else(|e| panic!("{}: {e}", p.name));
-        let library_only =
-            p.link.iter().any(|f| f.starts_with("-l")) && !src.contains("__global__");
-        let want: BTreeSet<String> = if library_only {
+        let want: BTreeSet<String> = if library_only(&p.name, &p.link) {
             BTreeSet::new()
         } else {
             p.targets.iter().cloned().collect()
