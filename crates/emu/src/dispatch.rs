@@ -1381,9 +1381,7 @@ fn verify_pair(
 /// pair there ([`pairable`]; compiled here on first use).
 #[inline(always)]
 fn pair_block(ctx: &Ctx, a: &Wave, b: &Wave, t: &mut Tier) -> Option<&'static crate::jit::Block> {
-    if t.pairs.is_none() {
-        return None;
-    }
+    t.pairs?;
     // Neither has run an instruction (`FreshPair`; `a` is running).
     let fresh = a.instructions == 0 && b.instructions == 0 && b.state == WaveState::Running;
     if !fresh && !pairable(a, b) {
