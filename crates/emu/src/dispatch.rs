@@ -555,6 +555,8 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
     let mut free = ctx.resident;
     let (mut wgs, mut insts, mut lanes) = (0u64, 0u64, 0u64);
     let mut cache = RegionCache::default();
+    // The pair block fresh pairs of this dispatch enter (`FreshPair`), found by the first.
+    let mut fresh = None;
     let Local { spare, scratch } = local;
     loop {
         // One new work-group per round (a round gives each resident work-group a slice), so
@@ -605,7 +607,7 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
                 spare.append(&mut resident);
                 return (wgs, insts, lanes);
             }
-            match run_slice(ctx, &mut resident[i], &mut cache, scratch) {
+            match run_slice(ctx, &mut resident[i], &mut cache, scratch, &mut fresh) {
                 Ok(false) => i += 1,
                 Ok(true) => {
                     let wg = resident.swap_remove(i);
@@ -860,28 +862,15 @@ fn workitem_ids(ctx: &Ctx, w: &mut Wave, first: u32, actual: [u32; 3], lanes: u3
         } else {
             0
         };
-        // v0 is `first + lane` (X < 1024: the packed fields do not carry into each other);
-        // the compiling tier skips testing what is set here (`Wave::id_rows`).
-        w.id_rows = crate::wave::ID_ROW0_LANE;
-        if packed {
-            // Y and Z are the same for every lane: packed once (X < 1024 = the largest
-            // work-group, so X alone fills its field).
-            let yz = pack(0, cy, cz);
-            for (x, id) in w.v[v][..n].iter_mut().zip(first..) {
-                *x = yz | id;
-            }
+        // Y and Z are the same for every lane: packed once (X < 1024 = the largest
+        // work-group, so X alone fills its field).
+        let yz = if packed { pack(0, cy, cz) } else { 0 };
+        // The wave's lanes as a fixed count: the fills then test nothing between their
+        // groups of lanes (16 host instructions per wave32).
+        if n == 32 {
+            ids_in_one_row::<32>(w, first, yz, [cy, cz], packed, dims);
         } else {
-            for (l, x) in w.v[v][..n].iter_mut().enumerate() {
-                *x = first + l as u32;
-            }
-            // v1 is Y, or undefined when the kernel does not enable it (cy is then 0):
-            // filled either way, so the tier's test of it is skipped too (vector add's
-            // `v_mad_u64_u32` reads v[0:1] on GFX10).
-            w.v[v + 1][..n].fill(cy);
-            w.id_rows |= crate::wave::ID_ROW1_UNIFORM;
-            if dims > 1 {
-                w.v[v + 2][..n].fill(cz);
-            }
+            ids_in_one_row::<{ crate::wave::LANES }>(w, first, yz, [cy, cz], packed, dims);
         }
         return;
     }
@@ -912,6 +901,40 @@ fn workitem_ids(ctx: &Ctx, w: &mut Wave, first: u32, actual: [u32; 3], lanes: u3
                 cy = 0;
                 cz += 1;
             }
+        }
+    }
+}
+
+/// [`workitem_ids`] for a wave of `N` lanes lying in one row of X (the work-group's Y and Z
+/// `yz`, packed, or `cy` and `cz`).
+#[inline(always)]
+fn ids_in_one_row<const N: usize>(
+    w: &mut Wave,
+    first: u32,
+    yz: u32,
+    [cy, cz]: [u32; 2],
+    packed: bool,
+    dims: u32,
+) {
+    let v = crate::wave::reg_index(VGPR);
+    // v0 is `first + lane` (X < 1024: the packed fields do not carry into each other);
+    // the compiling tier skips testing what is set here (`Wave::id_rows`).
+    w.id_rows = crate::wave::ID_ROW0_LANE;
+    if packed {
+        for (x, id) in w.v[v][..N].iter_mut().zip(first..) {
+            *x = yz | id;
+        }
+    } else {
+        for (l, x) in w.v[v][..N].iter_mut().enumerate() {
+            *x = first + l as u32;
+        }
+        // v1 is Y, or undefined when the kernel does not enable it (cy is then 0):
+        // filled either way, so the tier's test of it is skipped too (vector add's
+        // `v_mad_u64_u32` reads v[0:1] on GFX10).
+        w.v[v + 1][..N].fill(cy);
+        w.id_rows |= crate::wave::ID_ROW1_UNIFORM;
+        if dims > 1 {
+            w.v[v + 2][..N].fill(cz);
         }
     }
 }
@@ -949,6 +972,7 @@ fn run_slice(
     wg: &mut Wg,
     cache: &mut RegionCache,
     scratch: &mut Scratch,
+    fresh: &mut Option<FreshPair>,
 ) -> Result<bool, Fault> {
     let traced = wg.traced && ctx.trace.is_some();
     // Wave64s never pair: their rounds have no pair bookkeeping. Nor do kernels with LDS:
@@ -958,11 +982,11 @@ fn run_slice(
     // "Pairs only without LDS").
     let pairs = ctx.gen.wave_size() == 32 && ctx.lds_size == 0;
     match (wg.check.is_some(), traced, pairs) {
-        (false, false, true) => slice::<false, false, true>(ctx, wg, cache, scratch),
-        (false, false, false) => slice::<false, false, false>(ctx, wg, cache, scratch),
-        (true, false, _) => slice::<true, false, false>(ctx, wg, cache, scratch),
-        (false, true, _) => slice::<false, true, false>(ctx, wg, cache, scratch),
-        (true, true, _) => slice::<true, true, false>(ctx, wg, cache, scratch),
+        (false, false, true) => slice::<false, false, true>(ctx, wg, cache, scratch, fresh),
+        (false, false, false) => slice::<false, false, false>(ctx, wg, cache, scratch, fresh),
+        (true, false, _) => slice::<true, false, false>(ctx, wg, cache, scratch, fresh),
+        (false, true, _) => slice::<false, true, false>(ctx, wg, cache, scratch, fresh),
+        (true, true, _) => slice::<true, true, false>(ctx, wg, cache, scratch, fresh),
     }
 }
 
@@ -974,6 +998,7 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
     wg: &mut Wg,
     cache: &mut RegionCache,
     scratch: &mut Scratch,
+    fresh: &mut Option<FreshPair>,
 ) -> Result<bool, Fault> {
     let Wg {
         id,
@@ -1009,6 +1034,7 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
             verify: mode == crate::jit::Mode::Verify,
             last: None,
             endpgm: None,
+            fresh,
             // Pairs change the waves' interleaving, which `--deterministic` keeps as the
             // interpreter's; traced waves and GFX12's barrier counts see each wave alone.
             pairs: (PAIRS
@@ -1167,6 +1193,34 @@ struct Tier<'a> {
     endpgm: Option<u64>,
     /// With pair calls of two wave32s (`enter_pair`): how many this slice made.
     pairs: Option<u64>,
+    /// The worker's [`FreshPair`] for this dispatch.
+    fresh: &'a mut Option<FreshPair>,
+}
+
+/// The pair block that a *fresh* pair (two waves of a work-group that have run nothing yet)
+/// enters at the kernel's entry, found by the dispatch's first fresh pair to enter one: the
+/// next fresh pairs skip [`pairable`], `Block::runs` and [`equal_sgprs`]. They would pass
+/// them: a fresh wave is at the entry with SCC clear, the dispatch's MODE and wave size,
+/// the dispatch's user SGPRs, its work-group's IDs and zeros but for EXEC and the SGPRs
+/// the set-up writes per wave ([`compares_per_wave`]: such a pair block is not kept).
+/// Kept per worker and dispatch, and taken only while `block` is still the one published
+/// at `pc` (a recompiled region's pair block is asked for again).
+#[derive(Clone, Copy)]
+struct FreshPair {
+    pc: u64,
+    block: &'static crate::jit::Block,
+    pair: &'static crate::jit::Block,
+}
+
+/// Whether pair block `equal` (its `pair_equal`) compares an SGPR that two fresh waves of
+/// one work-group may hold different values in: the work-group info (its first-wave bit),
+/// the private segment offset, EXEC_LO and VCC_LO (never compared: `jit/pair.rs`; the high
+/// halves are zero in every fresh wave32).
+fn compares_per_wave(equal: &[u8], init: &WaveInit) -> bool {
+    equal.iter().any(|&c| {
+        let c = usize::from(c);
+        init.wg_info == Some(c) || init.private_offset == Some(c) || matches!(c, 106 | 126)
+    })
 }
 
 impl Drop for Tier<'_> {
@@ -1327,7 +1381,10 @@ fn verify_pair(
 /// pair there ([`pairable`]; compiled here on first use).
 #[inline(always)]
 fn pair_block(ctx: &Ctx, a: &Wave, b: &Wave, t: &mut Tier) -> Option<&'static crate::jit::Block> {
-    if t.pairs.is_none() || !pairable(a, b) {
+    t.pairs?;
+    // Neither has run an instruction (`FreshPair`; `a` is running).
+    let fresh = a.instructions == 0 && b.instructions == 0 && b.state == WaveState::Running;
+    if !fresh && !pairable(a, b) {
         return None;
     }
     let blk = match t.last {
@@ -1338,11 +1395,30 @@ fn pair_block(ctx: &Ctx, a: &Wave, b: &Wave, t: &mut Tier) -> Option<&'static cr
             blk
         }
     };
+    if fresh {
+        match *t.fresh {
+            Some(f) if f.pc == a.pc && std::ptr::eq(f.block, blk) => {
+                debug_assert!(pairable(a, b) && blk.runs(a) && blk.runs(b));
+                return Some(f.pair);
+            }
+            _ if !pairable(a, b) => return None,
+            _ => {}
+        }
+    }
     if !blk.runs(a) || !blk.runs(b) {
         return None;
     }
-    blk.pair_block()
-        .filter(|p| equal_sgprs(a, b, &p.pair_equal))
+    let p = blk
+        .pair_block()
+        .filter(|p| equal_sgprs(a, b, &p.pair_equal))?;
+    if fresh && !compares_per_wave(&p.pair_equal, &ctx.init) {
+        *t.fresh = Some(FreshPair {
+            pc: a.pc,
+            block: blk,
+            pair: p,
+        });
+    }
+    Some(p)
 }
 
 /// After pair block `p` ran `n` instructions of both waves' turns: each wave's count and

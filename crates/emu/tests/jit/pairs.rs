@@ -200,3 +200,47 @@ fn skipped_by_the_bounds_branch() -> u64 {
         .filter(|&a| a > from && a < to)
         .count() as u64
 }
+
+/// Fresh pairs (`dispatch.rs`'s `FreshPair`: a pair of waves that have run nothing enters the
+/// pair block the dispatch's first fresh pair entered, without comparing SGPRs). `pair_info`
+/// (asm) stores each wave's work-group info SGPR, whose bit 31 only a work-group's first wave
+/// has (LLVM's AMDGPUUsage, "Work-Group Info"), in work-groups of four wave32s, on one host
+/// thread: each group's first pair differs in it and runs one wave at a time, its second
+/// pair runs as a pair. The pair block found by the first group's second pair compares that
+/// SGPR, so it must not let the next group's first pair in uncompared (wave 1 would store
+/// wave 0's info).
+pub(crate) fn fresh_pairs_compare_sgprs_set_per_wave() {
+    use super::common::{from_bytes_threads, Arg};
+    if !jit::enabled() {
+        return;
+    }
+    let path = hsaemu_testkit::compile_asm("asm/pair_info.s", "gfx1030", 4);
+    let bytes = std::fs::read(&path).expect("read the code object");
+    let e = from_bytes_threads(&bytes, "gfx1030", 4, 1);
+    let groups = 256u32;
+    // The region compiles after the first dispatch, its pair variant after the second.
+    for round in 0..4 {
+        assert!(
+            jit::wait_compiled(std::time::Duration::from_secs(60)),
+            "round {round}: compiled within 60 s"
+        );
+        let before = jit::stats();
+        let out = e.zeros(4 * 128 * groups as usize);
+        e.run1("pair_info", &[Arg::Ptr(&out)], 128 * groups, 128);
+        for (i, &x) in out.u32s().iter().enumerate() {
+            let wave = i % 128 / 32;
+            let want = u32::from(wave == 0) << 31 | 4;
+            assert_eq!(
+                x, want,
+                "round {round}: work-item {i}, wave {wave} of its group"
+            );
+        }
+        if round == 3 && jit::pairs_used() {
+            assert!(
+                jit::stats().pair_runs >= before.pair_runs + u64::from(groups),
+                "each group's second pair ran as a pair ({before:?} → {:?})",
+                jit::stats()
+            );
+        }
+    }
+}
