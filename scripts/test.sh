@@ -78,11 +78,14 @@ fi
 # block checked bit for bit against the interpreter (docs/architecture-emu.md, "The compiling
 # tier", "Testing"). The HIP programs run with HSAEMU_JIT=0 and with the tier on in the
 # workspace run (tests/it/hip.rs, every_program_gives_the_same_results_in_both_tiers).
-# These reruns run the test binaries the workspace run built, in the package's directory as
-# cargo test does: `cargo test -p hsaemu-emu` would resolve dependency features for that
-# package alone (fewer than the workspace's) and so rebuild it, its dependencies and its tests.
+# These reruns run the test binaries the workspace run built: `cargo test -p hsaemu-emu-tests`
+# would resolve dependency features for that package alone (fewer than the workspace's) and so
+# rebuild it, its dependencies and its tests. The emulator's tests are built by two packages of
+# their own, at a lower opt-level than the emulator's (Cargo.toml): crates/emu-tests (`emu`,
+# `jit`) and crates/emu-unit (`unit`, the unit tests of crates/emu/src). They run in crates/emu,
+# beside the files they compile (they find their inputs through testkit, not the directory).
 emu_tests=$(cargo test --workspace --no-run --message-format=json |
-  grep '"reason":"compiler-artifact"' | grep -F '/crates/emu#' |
+  grep '"reason":"compiler-artifact"' | grep -E '/crates/emu-(tests|unit)#' |
   grep -o '"executable":"[^"]*"' | cut -d'"' -f4 || true)
 emu=$(grep '/deps/emu-' <<<"$emu_tests" || true)
 [ -n "$emu" ] || { echo "test.sh: hsaemu-emu's test binaries not found" >&2; exit 1; }

@@ -11,9 +11,9 @@
 //! other group's store (only possible when the accesses overlap in time) has to occur.
 //!
 //! Commands (docs/litmus.md):
-//! - `cargo test -p hsaemu-emu --test emu -- litmus::`: the short CI version (64 k runs per target).
-//! - `cargo test --release -p hsaemu-emu --test emu -- --ignored litmus::`: millions of runs.
-//! - `cargo test --release -p hsaemu-emu --features no-storeload-fence,slow-host-stores --test
+//! - `cargo test -p hsaemu-emu-tests --test emu -- litmus::`: the short CI version (64 k runs per target).
+//! - `cargo test --release -p hsaemu-emu-tests --test emu -- --ignored litmus::`: millions of runs.
+//! - `cargo test --release -p hsaemu-emu-tests --features no-storeload-fence,slow-host-stores --test
 //!   litmus`: without R5 (and with stores that become visible late) the forbidden outcome
 //!   appears, so the test is able to fail.
 //! - `--features slow-host-stores` alone: the CI and long versions hold with late stores too.
