@@ -397,10 +397,14 @@ fn linker_of(program: &str) -> PathBuf {
     real.with_file_name("ld.lld")
 }
 
+/// An optimised module in the cache, made when first asked for.
+type LazyBitcode<'a> = Box<dyn Fn() -> PathBuf + 'a>;
+
 /// The code object `program args… source -o OUT` makes for `target`, cached under that
 /// command's key ([`cache_path`]), but made in two steps: an object (`-c`), then `ld.lld` run
 /// directly with the driver's arguments ([`link_args`]). With `from_bitcode` = `(bc, codegen)`
-/// the object is instead code generation alone (`-Xclang -disable-llvm-passes`) from `bc`, an
+/// the object is instead code generation alone (`-Xclang -disable-llvm-passes`) from `bc()`
+/// (called only when the code object is not cached yet), an
 /// optimised module the same front end and optimiser made (`-c -emit-llvm`): the caller
 /// vouches that it is the module `args` would have optimised in memory. Either way the code
 /// object is byte for byte the driver's (docs/notes/ci-time.md, "Round 13").
@@ -410,7 +414,7 @@ fn cached_code_object(
     source: &Path,
     args: &[String],
     stem: &str,
-    from_bitcode: Option<(&Path, Vec<String>)>,
+    from_bitcode: Option<(LazyBitcode<'_>, Vec<String>)>,
 ) -> PathBuf {
     let out = cache_path(program, source, args, stem, "hsaco");
     if link_args(program, target, "", "").is_none() {
@@ -423,7 +427,7 @@ fn cached_code_object(
             Some((bc, codegen)) => {
                 let mut c = codegen;
                 c.extend(["-Xclang".into(), "-disable-llvm-passes".into()]);
-                c.push(bc.display().to_string());
+                c.push(bc().display().to_string());
                 c
             }
             None => {
@@ -512,8 +516,7 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
     let stem_for = |cov: u32| format!("{}-{}{variant}-v{cov}", stem_of(rel), sanitize(target));
     let stem = stem_for(cov);
     let source = source_path(rel);
-    let mut from_bitcode = None;
-    let bc;
+    let mut from_bitcode: Option<(LazyBitcode<'_>, Vec<String>)> = None;
     if clang22 {
         // A first pass to bitcode shows which library calls clang-22 mangles differently from
         // the 5.2 libraries; the shim (linked first) bridges them. The code object version does
@@ -527,12 +530,12 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
             })
             .collect();
         probe.extend(["-c".into(), "-emit-llvm".into()]);
-        bc = cached_compile("clang-22", &source, &probe, &stem_for(5), "bc");
+        let bc = cached_compile("clang-22", &source, &probe, &stem_for(5), "bc");
         let shim = remembered_shim_for(&bc);
         // Without a shim and extra options, V5's command is the probe's without `-c
         // -emit-llvm`: the probe is its optimised module, and only code generation is left.
         if shim.is_none() && cov == 5 && extra.is_empty() {
-            from_bitcode = Some((bc.as_path(), codegen_args(target, cov)));
+            from_bitcode = Some((Box::new(move || bc.clone()), codegen_args(target, cov)));
         }
         link_shim(&mut args, shim);
     } else if cov < 5 && extra.is_empty() {
@@ -547,8 +550,10 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
             })
             .chain(["-c".into(), "-emit-llvm".into()])
             .collect();
-        bc = cached_compile("clang-15", &source, &opt, &stem_for(4), "bc");
-        from_bitcode = Some((bc.as_path(), codegen_args(target, cov)));
+        let source = source.clone();
+        let stem4 = stem_for(4);
+        let bc = move || cached_compile("clang-15", &source, &opt, &stem4, "bc");
+        from_bitcode = Some((Box::new(bc), codegen_args(target, cov)));
     }
     let compiler = if clang22 { "clang-22" } else { "clang-15" };
     if !extra.is_empty() {
