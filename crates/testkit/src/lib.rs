@@ -4,7 +4,9 @@
 //! `tests/kernels/` by Debian's `clang-15` or `hipcc` (`clang-22` for gfx942/gfx950, see
 //! [`clang22_device_lib_args`]); there are no hand-written stand-ins for compiler output. Outputs are cached under `target/kernels/`,
 //! keyed by a hash of the source text and the full command line, so a second
-//! test run compiles nothing.
+//! test run compiles nothing. A code object is what that command line gives clang's driver,
+//! byte for byte, but made in cheaper steps: the object, then `ld.lld` run directly; and code
+//! object versions whose optimised module is the same share it (see [`compile_cl_with`]).
 //!
 //! A missing tool is a loud failure (a panic naming the tool and the set-up
 //! command), never a silently skipped test.
@@ -326,9 +328,9 @@ pub fn temp_beside(out: &Path, ext: &str) -> PathBuf {
     out.with_extension(format!("tmp{}-{n}.{ext}", std::process::id()))
 }
 
-/// Compiles with `program`, caching by (source text, arguments). `args` must not name the
-/// output; `-o OUTPUT` is appended. Returns the cached output path.
-fn cached_compile(program: &str, source: &Path, args: &[String], stem: &str, ext: &str) -> PathBuf {
+/// The cache path of what `program args… source` makes: `{stem}-{hash}.{ext}`, the hash taken
+/// over the program's name, the arguments and the source text.
+fn cache_path(program: &str, source: &Path, args: &[String], stem: &str, ext: &str) -> PathBuf {
     let text = std::fs::read(source)
         .unwrap_or_else(|e| panic!("cannot read kernel source {}: {e}", source.display()));
     let mut h = Sha256::new();
@@ -340,20 +342,125 @@ fn cached_compile(program: &str, source: &Path, args: &[String], stem: &str, ext
     h.update(&text);
     let digest = h.finalize();
     let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
-    let out = cache_dir().join(format!("{stem}-{hex}.{ext}"));
+    cache_dir().join(format!("{stem}-{hex}.{ext}"))
+}
+
+/// Runs `program args…`, panicking with its message on failure.
+fn run_strings(program: &Path, args: &[String]) {
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    run_tool(program, &refs);
+}
+
+/// Compiles with `program`, caching by (source text, arguments). `args` must not name the
+/// output; `-o OUTPUT` is appended. Returns the cached output path.
+fn cached_compile(program: &str, source: &Path, args: &[String], stem: &str, ext: &str) -> PathBuf {
+    let out = cache_path(program, source, args, stem, ext);
     build_once(&out, || {
         let tmp = temp_beside(&out, ext);
-        let tool_path = tool(program);
         let mut full: Vec<String> = args.to_vec();
         full.push(source.display().to_string());
         full.push("-o".into());
         full.push(tmp.display().to_string());
-        let refs: Vec<&str> = full.iter().map(String::as_str).collect();
-        run_tool(&tool_path, &refs);
+        run_strings(&tool(program), &full);
         std::fs::rename(&tmp, &out)
             .unwrap_or_else(|e| panic!("cannot move {} into the cache: {e}", tmp.display()));
     });
     out
+}
+
+/// The `ld.lld` arguments clang's driver uses to link `obj` into the code object `out` for
+/// `target`, or `None` where this crate does not know them (then the driver links). The
+/// driver runs `ld.lld` beside itself; run by us it costs ~0.02 CPU-s less per code object
+/// (the driver's spawn copies a process that has the device libraries loaded). The test
+/// `link_step_is_the_drivers` compares these with `clang -###`.
+fn link_args(program: &str, target: &str, obj: &str, out: &str) -> Option<Vec<String>> {
+    let (obj, out) = (obj.to_string(), out.to_string());
+    match program {
+        "clang-15" => Some(vec![obj, "-shared".into(), "-o".into(), out]),
+        "clang-22" if !target.contains(':') => Some(vec![
+            "--no-undefined".into(),
+            "-shared".into(),
+            format!("-plugin-opt=mcpu={target}"),
+            obj,
+            "-o".into(),
+            out,
+        ]),
+        _ => None,
+    }
+}
+
+/// The `ld.lld` beside `program` (the one its driver runs).
+fn linker_of(program: &str) -> PathBuf {
+    let clang = tool(program);
+    let real = std::fs::canonicalize(&clang)
+        .unwrap_or_else(|e| panic!("cannot resolve {}: {e}", clang.display()));
+    real.with_file_name("ld.lld")
+}
+
+/// An optimised module in the cache, made when first asked for.
+type LazyBitcode<'a> = Box<dyn Fn() -> PathBuf + 'a>;
+
+/// The code object `program args… source -o OUT` makes for `target`, cached under that
+/// command's key ([`cache_path`]), but made in two steps: an object (`-c`), then `ld.lld` run
+/// directly with the driver's arguments ([`link_args`]). With `from_bitcode` = `(bc, codegen)`
+/// the object is instead code generation alone (`-Xclang -disable-llvm-passes`) from `bc()`
+/// (called only when the code object is not cached yet), an
+/// optimised module the same front end and optimiser made (`-c -emit-llvm`): the caller
+/// vouches that it is the module `args` would have optimised in memory. Either way the code
+/// object is byte for byte the driver's (docs/notes/ci-time.md, "Round 13").
+fn cached_code_object(
+    program: &str,
+    target: &str,
+    source: &Path,
+    args: &[String],
+    stem: &str,
+    from_bitcode: Option<(LazyBitcode<'_>, Vec<String>)>,
+) -> PathBuf {
+    let out = cache_path(program, source, args, stem, "hsaco");
+    if link_args(program, target, "", "").is_none() {
+        return cached_compile(program, source, args, stem, "hsaco");
+    }
+    build_once(&out, || {
+        let obj = temp_beside(&out, "o");
+        let tmp = temp_beside(&out, "hsaco");
+        let mut compile: Vec<String> = match from_bitcode {
+            Some((bc, codegen)) => {
+                let mut c = codegen;
+                c.extend(["-Xclang".into(), "-disable-llvm-passes".into()]);
+                c.push(bc().display().to_string());
+                c
+            }
+            None => {
+                let mut c = args.to_vec();
+                c.push(source.display().to_string());
+                c
+            }
+        };
+        compile.extend(["-c".into(), "-o".into(), obj.display().to_string()]);
+        run_strings(&tool(program), &compile);
+        let (o, t) = (obj.display().to_string(), tmp.display().to_string());
+        let link = link_args(program, target, &o, &t).unwrap_or_default();
+        run_strings(&linker_of(program), &link);
+        // The object is a by-product; a leftover one (a failed link) is only litter.
+        let _ = std::fs::remove_file(&obj);
+        std::fs::rename(&tmp, &out)
+            .unwrap_or_else(|e| panic!("cannot move {} into the cache: {e}", tmp.display()));
+    });
+    out
+}
+
+/// The code-generation-only command for an optimised module: target, processor, level and
+/// code object version, as the driver gives them to its `-cc1` (the device libraries are
+/// already in the module: `-nogpulib`).
+fn codegen_args(target: &str, cov: u32) -> Vec<String> {
+    vec![
+        "-target".into(),
+        "amdgcn-amd-amdhsa".into(),
+        format!("-mcpu={target}"),
+        "-O2".into(),
+        "-nogpulib".into(),
+        format!("-mcode-object-version={cov}"),
+    ]
 }
 
 fn source_path(rel: &str) -> PathBuf {
@@ -408,7 +515,8 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
     }
     let stem_for = |cov: u32| format!("{}-{}{variant}-v{cov}", stem_of(rel), sanitize(target));
     let stem = stem_for(cov);
-    let compiler = if clang22 { "clang-22" } else { "clang-15" };
+    let source = source_path(rel);
+    let mut from_bitcode: Option<(LazyBitcode<'_>, Vec<String>)> = None;
     if clang22 {
         // A first pass to bitcode shows which library calls clang-22 mangles differently from
         // the 5.2 libraries; the shim (linked first) bridges them. The code object version does
@@ -422,10 +530,36 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
             })
             .collect();
         probe.extend(["-c".into(), "-emit-llvm".into()]);
-        let bc = cached_compile(compiler, &source_path(rel), &probe, &stem_for(5), "bc");
-        link_shim(&mut args, remembered_shim_for(&bc));
+        let bc = cached_compile("clang-22", &source, &probe, &stem_for(5), "bc");
+        let shim = remembered_shim_for(&bc);
+        // Without a shim and extra options, V5's command is the probe's without `-c
+        // -emit-llvm`: the probe is its optimised module, and only code generation is left.
+        if shim.is_none() && cov == 5 && extra.is_empty() {
+            from_bitcode = Some((Box::new(move || bc.clone()), codegen_args(target, cov)));
+        }
+        link_shim(&mut args, shim);
+    } else if cov < 5 && extra.is_empty() {
+        // clang-15's front end and optimiser see the code object version only through the
+        // ABI library it links (`oclc_abi_version_400` for V2, V3 and V4; no predefined macro
+        // differs), so V2-V4 share one optimised module and differ only in code generation.
+        let opt: Vec<String> = args
+            .iter()
+            .map(|a| match a.strip_prefix("-mcode-object-version=") {
+                Some(_) => "-mcode-object-version=4".to_string(),
+                None => a.clone(),
+            })
+            .chain(["-c".into(), "-emit-llvm".into()])
+            .collect();
+        let source = source.clone();
+        let stem4 = stem_for(4);
+        let bc = move || cached_compile("clang-15", &source, &opt, &stem4, "bc");
+        from_bitcode = Some((Box::new(bc), codegen_args(target, cov)));
     }
-    cached_compile(compiler, &source_path(rel), &args, &stem, "hsaco")
+    let compiler = if clang22 { "clang-22" } else { "clang-15" };
+    if !extra.is_empty() {
+        return cached_compile(compiler, &source, &args, &stem, "hsaco");
+    }
+    cached_code_object(compiler, target, &source, &args, &stem, from_bitcode)
 }
 
 /// Assembles and links an assembly source (`rel` under `tests/kernels/`) into a code object.
@@ -439,7 +573,7 @@ pub fn compile_asm(rel: &str, target: &str, cov: u32) -> PathBuf {
         format!("-mcode-object-version={cov}"),
     ];
     let stem = format!("{}-{}-v{cov}", stem_of(rel), sanitize(target));
-    cached_compile("clang-15", &source_path(rel), &args, &stem, "hsaco")
+    cached_code_object("clang-15", target, &source_path(rel), &args, &stem, None)
 }
 
 /// Compiles the device side of a HIP source into an offload bundle (`hipcc --genco`) holding one
@@ -643,4 +777,140 @@ pub fn rocrand_library() -> PathBuf {
         "{ROCRAND_LIBRARY} is missing: run `scripts/setup.sh` (installs librocrand1)"
     );
     p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The driver's link command for `program args… source -o OUT`, as `clang -###` prints it:
+    /// the linker's path and its arguments.
+    fn drivers_link(program: &str, args: &[String], source: &Path) -> Vec<String> {
+        let mut full: Vec<String> = vec!["-###".into()];
+        full.extend(args.iter().cloned());
+        full.push(source.display().to_string());
+        full.extend(["-o".into(), "OUT.hsaco".into()]);
+        let out = Command::new(tool(program))
+            .args(&full)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
+        let text = String::from_utf8_lossy(&out.stderr).into_owned();
+        let last = text.lines().last().unwrap_or_default();
+        // Each argument is printed in double quotes.
+        last.split('"')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The code objects made in steps (object, then `ld.lld`; code generation from a shared
+    /// optimised module) are byte for byte what one driver run makes, for each way
+    /// [`compile_cl`] and [`compile_asm`] take: clang-15 V2-V4 from the V4 module (`math.cl`
+    /// calls the device libraries, whose ABI library differs between V4 and V5), clang-15 V5
+    /// and clang-22 V5 from its probe, clang-22 V6, assembly.
+    #[test]
+    fn stepwise_code_objects_are_the_drivers() {
+        let dir = std::env::temp_dir().join(format!("hsaemu-testkit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("create a temporary directory");
+        let cases: [(&str, &str, u32); 7] = [
+            ("cl/math.cl", "gfx906", 2),
+            ("cl/math.cl", "gfx90a:xnack-", 3),
+            ("cl/math.cl", "gfx1030", 4),
+            ("cl/math.cl", "gfx1030", 5),
+            ("cl/control.cl", "gfx1100", 5),
+            ("cl/control.cl", "gfx942", 6),
+            ("asm/scale_kd.s", "gfx90a:xnack-", 4),
+        ];
+        for (rel, target, cov) in cases {
+            let cached = if rel.ends_with(".s") {
+                compile_asm(rel, target, cov)
+            } else {
+                compile_cl(rel, target, cov)
+            };
+            // The driver's own run, with the arguments the cache key was made of.
+            let (program, mut args) = if rel.ends_with(".s") {
+                let args = vec![
+                    "-x".to_string(),
+                    "assembler".into(),
+                    "-target".into(),
+                    "amdgcn-amd-amdhsa".into(),
+                    format!("-mcpu={target}"),
+                    format!("-mcode-object-version={cov}"),
+                ];
+                ("clang-15", args)
+            } else {
+                let mut args: Vec<String> =
+                    ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa"]
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect();
+                args.extend([
+                    format!("-mcpu={target}"),
+                    "-O2".into(),
+                    format!("-mcode-object-version={cov}"),
+                ]);
+                if is_clang22_target(target) {
+                    args.extend(clang22_device_lib_args(DEVICE_LIB_PATH, target, false));
+                    ("clang-22", args)
+                } else {
+                    args.push(format!("--rocm-device-lib-path={DEVICE_LIB_PATH}"));
+                    ("clang-15", args)
+                }
+            };
+            let out = dir.join("driver.hsaco");
+            args.extend([
+                source_path(rel).display().to_string(),
+                "-o".into(),
+                out.display().to_string(),
+            ]);
+            run_strings(&tool(program), &args);
+            let ours = std::fs::read(&cached).expect("read the cached code object");
+            let drivers = std::fs::read(&out).expect("read the driver's code object");
+            assert!(
+                ours == drivers,
+                "{rel} {target} V{cov}: {} differs from the driver's",
+                cached.display()
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// [`link_args`] and [`linker_of`] are what clang's driver runs, for each compiler and the
+    /// kinds of target the corpus has; when a new compiler links differently this fails, and
+    /// the cached code objects would no longer be the driver's.
+    #[test]
+    fn link_step_is_the_drivers() {
+        let cl = source_path("cl/control.cl");
+        let asm = source_path("asm/scale_kd.s");
+        let cases: [(&str, &str, &Path, &[&str]); 4] = [
+            ("clang-15", "gfx90a:xnack+", &cl, &["-x", "cl", "-O2"]),
+            ("clang-15", "gfx90a:xnack-", &asm, &["-x", "assembler"]),
+            (
+                "clang-22",
+                "gfx1100",
+                &cl,
+                &["-x", "cl", "-O2", "-nogpulib"],
+            ),
+            ("clang-22", "gfx942", &cl, &["-x", "cl", "-O2", "-nogpulib"]),
+        ];
+        for (program, target, source, opts) in cases {
+            let mut args: Vec<String> = opts.iter().map(|s| s.to_string()).collect();
+            args.extend([
+                "-target".into(),
+                "amdgcn-amd-amdhsa".into(),
+                format!("-mcpu={target}"),
+            ]);
+            let driver = drivers_link(program, &args, source);
+            let obj = driver
+                .iter()
+                .find(|a| a.ends_with(".o"))
+                .unwrap_or_else(|| panic!("{program} {target}: no object in {driver:?}"));
+            let ours = link_args(program, target, obj, "OUT.hsaco")
+                .unwrap_or_else(|| panic!("{program} {target}: no link arguments"));
+            let mut expected = vec![linker_of(program).display().to_string()];
+            expected.extend(ours);
+            assert_eq!(driver, expected, "{program} {target}");
+        }
+    }
 }
