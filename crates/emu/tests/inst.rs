@@ -34,7 +34,7 @@ mod image;
 #[path = "inst/mem.rs"]
 mod mem;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 // ---------------------------------------------------------------------------------------
 // Targets and assembly.
@@ -101,10 +101,9 @@ fn fnv(bytes: &[u8]) -> u64 {
     })
 }
 
-/// Assembles `lines` for a target with llvm-mc-15 (llvm-mc-22 for gfx942/gfx950): the machine
-/// words of each line, or `None` for a line the assembler rejects. Cached in the kernel cache by the text.
-fn assemble(t: &Target, lines: &[String]) -> Vec<Option<Vec<u32>>> {
-    let attr = if t.gfx10() {
+/// The `-mattr` a target's lines are assembled with (the wave size on GFX10+).
+fn mc_attr(t: &Target) -> &'static str {
+    if t.gfx10() {
         if t.wave64 {
             "+wavefrontsize64"
         } else {
@@ -112,75 +111,120 @@ fn assemble(t: &Target, lines: &[String]) -> Vec<Option<Vec<u32>>> {
         }
     } else {
         ""
-    };
+    }
+}
+
+/// Where [`assemble`] caches the encodings of `lines` for `t`: keyed by their text.
+fn mc_cache_path(t: &Target, lines: &[String]) -> PathBuf {
+    let mut key = format!("{}{}\n", t.mcpu, mc_attr(t));
+    for l in lines {
+        key.push_str(l);
+        key.push('\n');
+    }
+    hsaemu_testkit::cache_dir().join(format!("inst-{}-{:016x}.txt", t.mcpu, fnv(key.as_bytes())))
+}
+
+/// Runs llvm-mc-15 (llvm-mc-22 for gfx942/gfx950) on `lines`: one cache line per input line,
+/// its `encoding: [..]` bytes, or `-` where the assembler rejects it.
+fn run_mc(t: &Target, lines: &[String]) -> String {
+    let attr = mc_attr(t);
     let mut text = String::new();
     for l in lines {
         text.push_str(l);
         text.push('\n');
     }
-    let key = format!("{}{attr}\n{text}", t.mcpu);
-    let path: PathBuf = hsaemu_testkit::cache_dir().join(format!(
-        "inst-{}-{:016x}.txt",
-        t.mcpu,
-        fnv(key.as_bytes())
-    ));
+    // LLVM 22 for the processors LLVM 15 does not know (gfx942, gfx950).
+    let mc = match t.mcpu {
+        "gfx942" | "gfx950" => "llvm-mc-22",
+        _ => "llvm-mc-15",
+    };
+    let tool = hsaemu_testkit::tool(mc);
+    // Parallel tests may assemble the same lines: each writes its own file.
+    let src = hsaemu_testkit::temp_beside(&mc_cache_path(t, lines), "s");
+    std::fs::write(&src, &text).expect("write asm");
+    let mut cmd = std::process::Command::new(tool);
+    cmd.args([
+        "-arch=amdgcn",
+        &format!("-mcpu={}", t.mcpu),
+        "-show-encoding",
+    ]);
+    if !attr.is_empty() {
+        cmd.arg(format!("-mattr={attr}"));
+    }
+    let o = cmd.arg(&src).output().expect("run llvm-mc");
+    let _ = std::fs::remove_file(&src);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    // Rejected lines: "<file>:LINE:COL: error: …".
+    let mut bad = BTreeSet::new();
+    for l in stderr.lines() {
+        if let Some((_, rest)) = l.split_once(".s:") {
+            if rest.contains("error:") {
+                if let Some(n) = rest.split(':').next().and_then(|n| n.parse::<usize>().ok()) {
+                    bad.insert(n - 1);
+                }
+            }
+        }
+    }
+    let encodings: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter_map(|l| l.split_once("encoding: [").map(|(_, e)| e.to_string()))
+        .collect();
+    let mut enc = encodings.into_iter();
+    let mut s = String::new();
+    for k in 0..lines.len() {
+        if bad.contains(&k) {
+            s.push_str("-\n");
+        } else {
+            let e = enc.next().unwrap_or_else(|| {
+                panic!("llvm-mc output and errors disagree at line {k}: {stderr}")
+            });
+            s.push_str(&e);
+            s.push('\n');
+        }
+    }
+    s
+}
+
+/// Writes `text` to cache file `path` (through a temporary file: parallel tests).
+fn write_mc_cache(path: &Path, text: &str) {
+    let tmp = hsaemu_testkit::temp_beside(path, "txt");
+    std::fs::write(&tmp, text).expect("write cache");
+    std::fs::rename(&tmp, path).expect("rename cache");
+}
+
+/// Fills [`assemble`]'s cache for each of `lines` alone, with one llvm-mc run for all that
+/// are missing: a test that assembles many single instructions calls it first, since each
+/// llvm-mc process costs ~20 ms of CPU to start, more than assembling a line. (An instruction
+/// line's encoding does not depend on the lines around it.)
+fn prefetch(t: &Target, lines: &[String]) {
+    let missing: Vec<String> = lines
+        .iter()
+        .filter(|l| !mc_cache_path(t, std::slice::from_ref(*l)).exists())
+        .cloned()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let out = run_mc(t, &missing);
+    for (l, enc) in missing.iter().zip(out.lines()) {
+        write_mc_cache(
+            &mc_cache_path(t, std::slice::from_ref(l)),
+            &format!("{enc}\n"),
+        );
+    }
+}
+
+/// Assembles `lines` for a target with llvm-mc-15 (llvm-mc-22 for gfx942/gfx950): the machine
+/// words of each line, or `None` for a line the assembler rejects. Cached in the kernel cache by the text.
+fn assemble(t: &Target, lines: &[String]) -> Vec<Option<Vec<u32>>> {
+    let path = mc_cache_path(t, lines);
     let out = match std::fs::read_to_string(&path) {
         Ok(s) => s,
         Err(_) => {
-            // LLVM 22 for the processors LLVM 15 does not know (gfx942, gfx950).
-            let mc = match t.mcpu {
-                "gfx942" | "gfx950" => "llvm-mc-22",
-                _ => "llvm-mc-15",
-            };
-            let tool = hsaemu_testkit::tool(mc);
-            // Parallel tests may assemble the same lines: each writes its own file.
-            let src = hsaemu_testkit::temp_beside(&path, "s");
-            std::fs::write(&src, &text).expect("write asm");
-            let mut cmd = std::process::Command::new(tool);
-            cmd.args([
-                "-arch=amdgcn",
-                &format!("-mcpu={}", t.mcpu),
-                "-show-encoding",
-            ]);
-            if !attr.is_empty() {
-                cmd.arg(format!("-mattr={attr}"));
-            }
-            let o = cmd.arg(&src).output().expect("run llvm-mc");
-            let _ = std::fs::remove_file(&src);
-            let stderr = String::from_utf8_lossy(&o.stderr);
-            // Rejected lines: "<file>:LINE:COL: error: …".
-            let mut bad = BTreeSet::new();
-            for l in stderr.lines() {
-                if let Some((_, rest)) = l.split_once(".s:") {
-                    if rest.contains("error:") {
-                        if let Some(n) =
-                            rest.split(':').next().and_then(|n| n.parse::<usize>().ok())
-                        {
-                            bad.insert(n - 1);
-                        }
-                    }
-                }
-            }
-            let encodings: Vec<String> = String::from_utf8_lossy(&o.stdout)
-                .lines()
-                .filter_map(|l| l.split_once("encoding: [").map(|(_, e)| e.to_string()))
-                .collect();
-            let mut enc = encodings.into_iter();
-            let mut s = String::new();
-            for k in 0..lines.len() {
-                if bad.contains(&k) {
-                    s.push_str("-\n");
-                } else {
-                    let e = enc.next().unwrap_or_else(|| {
-                        panic!("llvm-mc output and errors disagree at line {k}: {stderr}")
-                    });
-                    s.push_str(&e);
-                    s.push('\n');
-                }
-            }
-            let tmp = hsaemu_testkit::temp_beside(&path, "txt");
-            std::fs::write(&tmp, &s).expect("write cache");
-            std::fs::rename(&tmp, &path).expect("rename cache");
+            let s = run_mc(t, lines);
+            write_mc_cache(&path, &s);
             s
         }
     };

@@ -5,7 +5,7 @@
 //! manuals give them). Lanes 5 and 37 are inactive and must leave memory and registers alone.
 //! [`mnemonics`] names every opcode these tests cover, for `completeness`.
 
-use super::{assemble, Target, TARGETS};
+use super::{assemble, prefetch, Target, TARGETS};
 use hsaemu_emu::{run_words_mem, WaveRegs};
 
 /// EXEC of every test: all lanes but 5 and 37.
@@ -289,6 +289,11 @@ fn ds_src2() {
     let cases: [(u32, u32, i64); 3] = [(2, 0, 2), (0x7ffa, 0, -6), (0x8000, 10 << 17, 10)];
     let mut ran = 0;
     for t in &TARGETS {
+        let all: Vec<String> = SRC2
+            .iter()
+            .flat_map(|&(name, _, _)| cases.map(|(off, _, _)| format!("{name} v1 offset:{off}")))
+            .collect();
+        prefetch(t, &all);
         for (k, &(name, a, bytes)) in SRC2.iter().enumerate() {
             for &(off, hi, delta) in &cases {
                 let line = vec![format!("{name} v1 offset:{off}")];
@@ -646,33 +651,51 @@ const SCALAR_ATOMICS: [(&str, A); 13] = [
     ("dec", A::Dec),
 ];
 
+/// A scalar atomic's two lines: immediate offset 0x18, and the SGPR offset s12 (= 0x20).
+fn scalar_atomic_lines(op: &str, a: A, x2: bool, buffer: bool, glc: bool) -> [String; 2] {
+    let bytes = if x2 { 8 } else { 4 };
+    let regs_n = (bytes / 4) * if a == A::CmpSwap { 2 } else { 1 };
+    let sdata = if regs_n == 1 {
+        "s4".to_string()
+    } else {
+        format!("s[4:{}]", 3 + regs_n)
+    };
+    let name = format!(
+        "s_{}atomic_{op}{}",
+        if buffer { "buffer_" } else { "" },
+        if x2 { "_x2" } else { "" }
+    );
+    let base = if buffer { "s[8:11]" } else { "s[2:3]" };
+    [
+        format!(
+            "{name} {sdata}, {base}, 0x18{}",
+            if glc { " glc" } else { "" }
+        ),
+        format!("{name} {sdata}, {base}, s12"),
+    ]
+}
+
 #[test]
 fn scalar_atomics() {
     let mut ran = 0;
     for t in &TARGETS {
+        let mut all = Vec::new();
+        for &(op, a) in SCALAR_ATOMICS.iter() {
+            for x2 in [false, true] {
+                for buffer in [false, true] {
+                    for glc in [true, false] {
+                        all.extend(scalar_atomic_lines(op, a, x2, buffer, glc));
+                    }
+                }
+            }
+        }
+        prefetch(t, &all);
         for (k, &(op, a)) in SCALAR_ATOMICS.iter().enumerate() {
             for x2 in [false, true] {
                 for buffer in [false, true] {
                     for glc in [true, false] {
                         let bytes = if x2 { 8 } else { 4 };
-                        let regs_n = (bytes / 4) * if a == A::CmpSwap { 2 } else { 1 };
-                        let sdata = if regs_n == 1 {
-                            "s4".to_string()
-                        } else {
-                            format!("s[4:{}]", 3 + regs_n)
-                        };
-                        let name = format!(
-                            "s_{}atomic_{op}{}",
-                            if buffer { "buffer_" } else { "" },
-                            if x2 { "_x2" } else { "" }
-                        );
-                        let base = if buffer { "s[8:11]" } else { "s[2:3]" };
-                        // Immediate offset 0x18 plus the SGPR offset s12 (= 0x20).
-                        let line = format!(
-                            "{name} {sdata}, {base}, 0x18{}",
-                            if glc { " glc" } else { "" }
-                        );
-                        let line_soff = format!("{name} {sdata}, {base}, s12");
+                        let [line, line_soff] = scalar_atomic_lines(op, a, x2, buffer, glc);
                         let lines = vec![line.clone()];
                         let Some(w) = words(t, &lines) else { continue };
                         let w2 = words(t, std::slice::from_ref(&line_soff));
