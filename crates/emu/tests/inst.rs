@@ -1017,6 +1017,13 @@ fn keys() -> Vec<Key> {
             hbd(f64::from(h(s[0])) * f64::from(h(s[1])))
         }),
         k("v_fma_f16", V3, &[F16, F16, F16], F16, |s, _| {
+            // A NaN operand gives the first NaN of (S0, S1, S2), quieted (the two-NaN rule
+            // of `two_nan_operands_give_the_first_ones`); the host's arithmetic leaves the
+            // choice to its code generator.
+            let nan = |v: u64| v & 0x7fff > 0x7c00;
+            if let Some(v) = s[..3].iter().map(|v| v & 0xffff).find(|&v| nan(v)) {
+                return v | 0x0200;
+            }
             hbd(f64::from(h(s[0])) * f64::from(h(s[1])) + f64::from(h(s[2])))
         }),
         k("v_max_f16", V2, &[F16, F16], F16, |s, _| {
@@ -3527,11 +3534,23 @@ fn two_nan_operands_give_the_first_ones() {
             A32 | 0x0040_0000,
         ),
     ];
-    let cases16: [(&str, [u32; 3], u32); 4] = [
+    let cases16: [(&str, [u32; 3], u32); 8] = [
         ("v_add_f16_e32 v4, v0, v1", [A16, B16, 0], A16 | 0x0200),
         ("v_mul_f16_e32 v4, v0, v1", [B16, A16, 0], B16 | 0x0200),
         ("v_mad_f16 v4, v0, v1, v2", [one16, B16, A16], B16 | 0x0200),
         ("v_mad_f16 v4, v0, v1, v2", [A16, one16, B16], A16 | 0x0200),
+        ("v_fma_f16 v4, v0, v1, v2", [B16, A16, one16], B16 | 0x0200),
+        ("v_fma_f16 v4, v0, v1, v2", [one16, A16, B16], A16 | 0x0200),
+        (
+            "v_fma_f16 v4, v0, v1, v2",
+            [one16, one16, B16],
+            B16 | 0x0200,
+        ),
+        (
+            "v_pk_fma_f16 v4, v0, v1, v2",
+            [B16, A16, one16],
+            B16 | 0x0200,
+        ),
     ];
     for (asm, src, want) in cases32.iter().chain(&cases16) {
         let mut r = WaveRegs::new(t.gen);

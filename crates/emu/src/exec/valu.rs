@@ -54,6 +54,19 @@ pub(super) fn src0_nan64(x: u64, y: u64, r: u64) -> u64 {
         r
     }
 }
+/// An f16 fused multiply-add (low halves, computed in f64 by [`h`] and [`hb`]) with a NaN
+/// operand gives the first NaN of (x, y, z), quieted, as [`src0_nan16`] does for two: the
+/// host's `mul_add` leaves the choice to its code generator and FMA unit (citime11 saw
+/// another NaN at another opt-level).
+#[inline(always)]
+pub(super) fn fma_nan16(x: u32, y: u32, z: u32, r: u32) -> u32 {
+    let nan = |v: u32| v & 0x7fff > 0x7c00;
+    if let Some(v) = [x, y, z].into_iter().find(|&v| nan(v)) {
+        v & 0xffff | 0x0200
+    } else {
+        r
+    }
+}
 /// [`src0_nan`] for f16 in the low half (computed in f64 by [`h`] and [`hb`]).
 #[inline(always)]
 pub(super) fn src0_nan16(x: u32, y: u32, r: u32) -> u32 {

@@ -70,7 +70,7 @@ fn mul16(x: u32, y: u32, rm: sf::Round) -> u32 {
 #[inline(always)]
 fn fma16(x: u32, y: u32, z: u32, rm: sf::Round) -> u32 {
     if rm == sf::Round::NearestEven {
-        hb(h(x).mul_add(h(y), h(z)))
+        super::valu::fma_nan16(x, y, z, hb(h(x).mul_add(h(y), h(z))))
     } else {
         let (x, y, z) = (
             (x & 0xffff).into(),
