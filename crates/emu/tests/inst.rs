@@ -3510,7 +3510,22 @@ fn two_nan_operands_give_the_first_ones() {
     let one16 = 0x3c00;
     // (line, src0, src1, src2 or None, expected): one lane each way round and one with a
     // single NaN; sources in v0, v1, v2 (64-bit ones in v[0:1], v[2:3]).
-    let cases32: [(&str, [u32; 3], u32); 6] = [
+    let cases32: [(&str, [u32; 3], u32); 9] = [
+        (
+            "v_fma_f32 v4, v0, v1, v2",
+            [B32, A32, one32],
+            B32 | 0x0040_0000,
+        ),
+        (
+            "v_fma_f32 v4, v0, v1, v2",
+            [one32, A32, B32],
+            A32 | 0x0040_0000,
+        ),
+        (
+            "v_fma_f32 v4, v0, v1, v2",
+            [one32, one32, B32],
+            B32 | 0x0040_0000,
+        ),
         ("v_add_f32_e32 v4, v0, v1", [A32, B32, 0], A32 | 0x0040_0000),
         ("v_add_f32_e32 v4, v0, v1", [B32, A32, 0], B32 | 0x0040_0000),
         (
@@ -3568,6 +3583,8 @@ fn two_nan_operands_give_the_first_ones() {
         ("v_add_f64 v[4:5], v[0:1], v[2:3]", B64, A64),
         ("v_mul_f64 v[4:5], v[0:1], v[2:3]", A64, B64),
         ("v_mul_f64 v[4:5], v[0:1], v[2:3]", B64, A64),
+        ("v_fma_f64 v[4:5], v[0:1], v[2:3], v[2:3]", A64, B64),
+        ("v_fma_f64 v[4:5], v[0:1], v[2:3], v[2:3]", B64, A64),
     ] {
         let mut r = WaveRegs::new(t.gen);
         for l in 0..64 {

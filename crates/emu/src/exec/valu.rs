@@ -275,6 +275,44 @@ pub(super) fn flush_row(row: &mut Row, ty: Ty) {
     }
 }
 
+/// An f32 FMA's result `r` with a NaN operand made the first NaN of (x, y, z), quieted: the
+/// project's NaN rule (`inst::two_nan_operands_give_the_first_ones`), which the tier's
+/// lowering applies too. The host's FMA unit or libm picks by its own rules.
+#[inline(always)]
+pub(super) fn fma_nan32(x: u32, y: u32, z: u32, r: u32) -> u32 {
+    let nan = |v: u32| v & 0x7fff_ffff > 0x7f80_0000;
+    let q = |v: u32| v | 0x0040_0000;
+    if !nan(r) {
+        r
+    } else if nan(x) {
+        q(x)
+    } else if nan(y) {
+        q(y)
+    } else if nan(z) {
+        q(z)
+    } else {
+        r
+    }
+}
+
+/// [`fma_nan32`] for f64.
+#[inline(always)]
+pub(super) fn fma_nan64(x: u64, y: u64, z: u64, r: u64) -> u64 {
+    let nan = |v: u64| v & 0x7fff_ffff_ffff_ffff > 0x7ff0_0000_0000_0000;
+    let q = |v: u64| v | 0x0008_0000_0000_0000;
+    if !nan(r) {
+        r
+    } else if nan(x) {
+        q(x)
+    } else if nan(y) {
+        q(y)
+    } else if nan(z) {
+        q(z)
+    } else {
+        r
+    }
+}
+
 /// `out = fma(a, b, c)` on f32 lanes, with the host's FMA instruction when it has one
 /// (`f32::mul_add` otherwise compiles to a libm call per lane).
 pub(super) fn fma_f32_rows(a: &Row, b: &Row, c: &Row, out: &mut Row) {
@@ -287,7 +325,7 @@ pub(super) fn fma_f32_rows(a: &Row, b: &Row, c: &Row, out: &mut Row) {
         }
     }
     for l in 0..LANES {
-        out[l] = u(f(a[l]).mul_add(f(b[l]), f(c[l])));
+        out[l] = fma_nan32(a[l], b[l], c[l], u(f(a[l]).mul_add(f(b[l]), f(c[l]))));
     }
 }
 
@@ -295,7 +333,7 @@ pub(super) fn fma_f32_rows(a: &Row, b: &Row, c: &Row, out: &mut Row) {
 #[target_feature(enable = "fma")]
 pub(super) fn fma_f32_rows_fma(a: &Row, b: &Row, c: &Row, out: &mut Row) {
     for l in 0..LANES {
-        out[l] = u(f(a[l]).mul_add(f(b[l]), f(c[l])));
+        out[l] = fma_nan32(a[l], b[l], c[l], u(f(a[l]).mul_add(f(b[l]), f(c[l]))));
     }
 }
 
@@ -311,7 +349,12 @@ pub(super) fn fma_f64_rows(a: &Row64, b: &Row64, c: &Row64) -> Row64 {
         }
     }
     for l in 0..LANES {
-        out[l] = d(a[l]).mul_add(d(b[l]), d(c[l])).to_bits();
+        out[l] = fma_nan64(
+            a[l],
+            b[l],
+            c[l],
+            d(a[l]).mul_add(d(b[l]), d(c[l])).to_bits(),
+        );
     }
     out
 }
@@ -320,7 +363,12 @@ pub(super) fn fma_f64_rows(a: &Row64, b: &Row64, c: &Row64) -> Row64 {
 #[target_feature(enable = "fma")]
 pub(super) fn fma_f64_rows_fma(a: &Row64, b: &Row64, c: &Row64, out: &mut Row64) {
     for l in 0..LANES {
-        out[l] = d(a[l]).mul_add(d(b[l]), d(c[l])).to_bits();
+        out[l] = fma_nan64(
+            a[l],
+            b[l],
+            c[l],
+            d(a[l]).mul_add(d(b[l]), d(c[l])).to_bits(),
+        );
     }
 }
 
