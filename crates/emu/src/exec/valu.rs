@@ -321,11 +321,28 @@ pub(super) fn fma_f32_rows(a: &Row, b: &Row, c: &Row, out: &mut Row) {
         if std::arch::is_x86_feature_detected!("fma") {
             // SAFETY: the CPU supports FMA, checked just above.
             unsafe { fma_f32_rows_fma(a, b, c, out) };
+            fma_nans32(a, b, c, out);
             return;
         }
     }
     for l in 0..LANES {
-        out[l] = fma_nan32(a[l], b[l], c[l], u(f(a[l]).mul_add(f(b[l]), f(c[l]))));
+        out[l] = u(f(a[l]).mul_add(f(b[l]), f(c[l])));
+    }
+    fma_nans32(a, b, c, out);
+}
+
+/// [`fma_nan32`] over a row, after a test of the whole row for a NaN (rare: the vectorised
+/// test costs less than a select per lane).
+#[inline(always)]
+fn fma_nans32(a: &Row, b: &Row, c: &Row, out: &mut Row) {
+    // A fold, not `any`: no early exit, so it vectorises.
+    if out
+        .iter()
+        .fold(false, |n, &r| n | (r & 0x7fff_ffff > 0x7f80_0000))
+    {
+        for l in 0..LANES {
+            out[l] = fma_nan32(a[l], b[l], c[l], out[l]);
+        }
     }
 }
 
@@ -333,7 +350,7 @@ pub(super) fn fma_f32_rows(a: &Row, b: &Row, c: &Row, out: &mut Row) {
 #[target_feature(enable = "fma")]
 pub(super) fn fma_f32_rows_fma(a: &Row, b: &Row, c: &Row, out: &mut Row) {
     for l in 0..LANES {
-        out[l] = fma_nan32(a[l], b[l], c[l], u(f(a[l]).mul_add(f(b[l]), f(c[l]))));
+        out[l] = u(f(a[l]).mul_add(f(b[l]), f(c[l])));
     }
 }
 
@@ -345,30 +362,34 @@ pub(super) fn fma_f64_rows(a: &Row64, b: &Row64, c: &Row64) -> Row64 {
         if std::arch::is_x86_feature_detected!("fma") {
             // SAFETY: the CPU supports FMA, checked just above.
             unsafe { fma_f64_rows_fma(a, b, c, &mut out) };
+            fma_nans64(a, b, c, &mut out);
             return out;
         }
     }
     for l in 0..LANES {
-        out[l] = fma_nan64(
-            a[l],
-            b[l],
-            c[l],
-            d(a[l]).mul_add(d(b[l]), d(c[l])).to_bits(),
-        );
+        out[l] = d(a[l]).mul_add(d(b[l]), d(c[l])).to_bits();
     }
+    fma_nans64(a, b, c, &mut out);
     out
+}
+
+/// [`fma_nans32`] for f64.
+#[inline(always)]
+fn fma_nans64(a: &Row64, b: &Row64, c: &Row64, out: &mut Row64) {
+    if out.iter().fold(false, |n, &r| {
+        n | (r & 0x7fff_ffff_ffff_ffff > 0x7ff0_0000_0000_0000)
+    }) {
+        for l in 0..LANES {
+            out[l] = fma_nan64(a[l], b[l], c[l], out[l]);
+        }
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "fma")]
 pub(super) fn fma_f64_rows_fma(a: &Row64, b: &Row64, c: &Row64, out: &mut Row64) {
     for l in 0..LANES {
-        out[l] = fma_nan64(
-            a[l],
-            b[l],
-            c[l],
-            d(a[l]).mul_add(d(b[l]), d(c[l])).to_bits(),
-        );
+        out[l] = d(a[l]).mul_add(d(b[l]), d(c[l])).to_bits();
     }
 }
 
