@@ -54,19 +54,6 @@ pub(super) fn src0_nan64(x: u64, y: u64, r: u64) -> u64 {
         r
     }
 }
-/// An f16 fused multiply-add (low halves, computed in f64 by [`h`] and [`hb`]) with a NaN
-/// operand gives the first NaN of (x, y, z), quieted, as [`src0_nan16`] does for two: the
-/// host's `mul_add` leaves the choice to its code generator and FMA unit (citime11 saw
-/// another NaN at another opt-level).
-#[inline(always)]
-pub(super) fn fma_nan16(x: u32, y: u32, z: u32, r: u32) -> u32 {
-    let nan = |v: u32| v & 0x7fff > 0x7c00;
-    if let Some(v) = [x, y, z].into_iter().find(|&v| nan(v)) {
-        v & 0xffff | 0x0200
-    } else {
-        r
-    }
-}
 /// [`src0_nan`] for f16 in the low half (computed in f64 by [`h`] and [`hb`]).
 #[inline(always)]
 pub(super) fn src0_nan16(x: u32, y: u32, r: u32) -> u32 {
@@ -275,42 +262,41 @@ pub(super) fn flush_row(row: &mut Row, ty: Ty) {
     }
 }
 
-/// An f32 FMA's result `r` with a NaN operand made the first NaN of (x, y, z), quieted: the
-/// project's NaN rule (`inst::two_nan_operands_give_the_first_ones`), which the tier's
-/// lowering applies too. The host's FMA unit or libm picks by its own rules.
+/// A NaN result `r` of an operation with a NaN operand gives the first NaN of `ops`, quieted:
+/// the project's NaN rule (`inst::two_nan_operands_give_the_first_ones`), which the compiling
+/// tier's lowering applies too. The host leaves the choice between NaNs to its code
+/// generator, FMA unit or libm.
 #[inline(always)]
-pub(super) fn fma_nan32(x: u32, y: u32, z: u32, r: u32) -> u32 {
-    let nan = |v: u32| v & 0x7fff_ffff > 0x7f80_0000;
-    let q = |v: u32| v | 0x0040_0000;
-    if !nan(r) {
-        r
-    } else if nan(x) {
-        q(x)
-    } else if nan(y) {
-        q(y)
-    } else if nan(z) {
-        q(z)
-    } else {
-        r
+pub(super) fn first_nan(r: u32, ops: &[u32]) -> u32 {
+    if f(r).is_nan() {
+        if let Some(&x) = ops.iter().find(|&&x| f(x).is_nan()) {
+            return x | 0x0040_0000;
+        }
     }
+    r
 }
 
-/// [`fma_nan32`] for f64.
+/// [`first_nan`] for f64.
 #[inline(always)]
-pub(super) fn fma_nan64(x: u64, y: u64, z: u64, r: u64) -> u64 {
-    let nan = |v: u64| v & 0x7fff_ffff_ffff_ffff > 0x7ff0_0000_0000_0000;
-    let q = |v: u64| v | 0x0008_0000_0000_0000;
-    if !nan(r) {
-        r
-    } else if nan(x) {
-        q(x)
-    } else if nan(y) {
-        q(y)
-    } else if nan(z) {
-        q(z)
-    } else {
-        r
+pub(super) fn first_nan64(r: u64, ops: &[u64]) -> u64 {
+    if d(r).is_nan() {
+        if let Some(&x) = ops.iter().find(|&&x| d(x).is_nan()) {
+            return x | 0x0008_0000_0000_0000;
+        }
     }
+    r
+}
+
+/// [`first_nan`] for f16 in the low half (computed in f64 by [`h`] and [`hb`]).
+#[inline(always)]
+pub(super) fn first_nan16(r: u32, ops: &[u32]) -> u32 {
+    let nan = |v: u32| v & 0x7fff > 0x7c00;
+    if nan(r) {
+        if let Some(&x) = ops.iter().find(|&&x| nan(x)) {
+            return x & 0xffff | 0x0200;
+        }
+    }
+    r
 }
 
 /// `out = fma(a, b, c)` on f32 lanes, with the host's FMA instruction when it has one
@@ -331,7 +317,7 @@ pub(super) fn fma_f32_rows(a: &Row, b: &Row, c: &Row, out: &mut Row) {
     fma_nans32(a, b, c, out);
 }
 
-/// [`fma_nan32`] over a row, after a test of the whole row for a NaN (rare: the vectorised
+/// [`first_nan`] over an FMA's row, after a test of the whole row for a NaN (rare: the vectorised
 /// test costs less than a select per lane).
 #[inline(always)]
 fn fma_nans32(a: &Row, b: &Row, c: &Row, out: &mut Row) {
@@ -341,7 +327,7 @@ fn fma_nans32(a: &Row, b: &Row, c: &Row, out: &mut Row) {
         .fold(false, |n, &r| n | (r & 0x7fff_ffff > 0x7f80_0000))
     {
         for l in 0..LANES {
-            out[l] = fma_nan32(a[l], b[l], c[l], out[l]);
+            out[l] = first_nan(out[l], &[a[l], b[l], c[l]]);
         }
     }
 }
@@ -380,7 +366,7 @@ fn fma_nans64(a: &Row64, b: &Row64, c: &Row64, out: &mut Row64) {
         n | (r & 0x7fff_ffff_ffff_ffff > 0x7ff0_0000_0000_0000)
     }) {
         for l in 0..LANES {
-            out[l] = fma_nan64(a[l], b[l], c[l], out[l]);
+            out[l] = first_nan64(out[l], &[a[l], b[l], c[l]]);
         }
     }
 }

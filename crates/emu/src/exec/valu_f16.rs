@@ -40,7 +40,7 @@ pub(super) fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
             vf16!(map2!(s0!(), s1!(), |x, y| minmax16(x, y, true, ieee)))
         }
         Op::V_FMA_F16 | Op::V_FMA_LEGACY_F16 => vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| {
-            fma_nan16(x, y, z, hb(h(x).mul_add(h(y), h(z))))
+            first_nan16(hb(h(x).mul_add(h(y), h(z))), &[x, y, z])
         })),
         Op::V_MAD_F16 | Op::V_MAD_LEGACY_F16 => {
             vf16!(map3!(s0!(), s1!(), s2!(), |x, y, z| mad_ftz16(x, y, z)))
@@ -51,11 +51,9 @@ pub(super) fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
             if c.daz & 4 != 0 {
                 flush_row(&mut acc, Ty::B16);
             }
-            vf16!(map3!(s0!(), s1!(), acc, |x, y, z| fma_nan16(
-                x,
-                y,
-                z,
-                hb(h(x).mul_add(h(y), h(z)))
+            vf16!(map3!(s0!(), s1!(), acc, |x, y, z| first_nan16(
+                hb(h(x).mul_add(h(y), h(z))),
+                &[x, y, z]
             )))
         }
         Op::V_MAC_F16 => {

@@ -12,19 +12,6 @@ use crate::ops::Op;
 use crate::wave::{Ty, Wave, LANES};
 use half::f16;
 
-/// A NaN operand gives the first NaN of `ops`, quieted (the host leaves the choice between
-/// two NaNs to its code generator; this fixes it, and the compiling tier's lowering of the
-/// packed f32 operations makes the same choice).
-#[inline(always)]
-fn first_nan(r: u32, ops: &[u32]) -> u32 {
-    if f(r).is_nan() {
-        if let Some(&x) = ops.iter().find(|&&x| f(x).is_nan()) {
-            return x | 0x0040_0000;
-        }
-    }
-    r
-}
-
 /// f32 and f16 (low-half) arithmetic on bits in a MODE rounding direction: the host's
 /// arithmetic for round to nearest even, [`sf`] otherwise.
 #[inline(always)]
@@ -70,7 +57,7 @@ fn mul16(x: u32, y: u32, rm: sf::Round) -> u32 {
 #[inline(always)]
 fn fma16(x: u32, y: u32, z: u32, rm: sf::Round) -> u32 {
     if rm == sf::Round::NearestEven {
-        super::valu::fma_nan16(x, y, z, hb(h(x).mul_add(h(y), h(z))))
+        first_nan16(hb(h(x).mul_add(h(y), h(z))), &[x, y, z])
     } else {
         let (x, y, z) = (
             (x & 0xffff).into(),
