@@ -421,43 +421,22 @@ fn inspect_agrees_with_llvm_readelf_on_the_whole_corpus() {
         .iter()
         .flat_map(|(t, paths)| paths.chunks(32).map(move |c| (*t, c)))
         .collect();
-    let notes = std::sync::Mutex::new(HashMap::new());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(&(readelf, paths)) = batches.get(i) else {
-                    break;
-                };
-                let texts = readelf_notes(readelf, paths);
-                let mut all = notes.lock().unwrap_or_else(|e| e.into_inner());
-                for (p, t) in paths.iter().zip(texts) {
-                    all.insert(p.to_path_buf(), t);
-                }
-            });
-        }
-    });
-    let notes = notes.into_inner().unwrap_or_else(|e| e.into_inner());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let total = std::sync::Mutex::new(Tally::default());
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(entry) = entries.get(i) else { break };
-                let t = check_entry(entry, &scratch, &notes);
-                let mut all = total.lock().unwrap_or_else(|e| e.into_inner());
-                all.objects += t.objects;
-                all.kernels += t.kernels;
-                all.bundle_entries += t.bundle_entries;
-                all.versions.extend(t.versions);
-                all.targets.extend(t.targets);
-            });
-        }
-    });
+    let texts =
+        hsaemu_testkit::parallel_map(&batches, |&(readelf, paths)| readelf_notes(readelf, paths));
+    let notes: HashMap<PathBuf, String> = batches
+        .iter()
+        .flat_map(|(_, paths)| paths.iter().map(|p| p.to_path_buf()))
+        .zip(texts.into_iter().flatten())
+        .collect();
+    let mut t = Tally::default();
+    for e in hsaemu_testkit::parallel_map(&entries, |entry| check_entry(entry, &scratch, &notes)) {
+        t.objects += e.objects;
+        t.kernels += e.kernels;
+        t.bundle_entries += e.bundle_entries;
+        t.versions.extend(e.versions);
+        t.targets.extend(e.targets);
+    }
     let _ = std::fs::remove_dir_all(&scratch);
-    let t = total.into_inner().unwrap_or_else(|e| e.into_inner());
     eprintln!(
         "compared {} code objects ({} from bundles), {} kernels; versions {:?}; targets {:?}",
         t.objects, t.bundle_entries, t.kernels, t.versions, t.targets

@@ -8,7 +8,6 @@ mod common;
 use common::{code_objects, normalize, objdump_many, processor, text_section};
 use hsaemu_isa::{disassemble_one, Gen};
 use std::collections::BTreeMap;
-use std::sync::Mutex;
 
 #[derive(Default)]
 struct Stats {
@@ -50,59 +49,50 @@ fn corpus_matches_llvm_objdump() {
         .iter()
         .flat_map(|(p, cos)| cos.chunks(32).map(move |c| (*p, c)))
         .collect();
-    let stats: Mutex<BTreeMap<String, Stats>> = Mutex::new(BTreeMap::new());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(&(proc_, batch)) = batches.get(i) else {
-                    break;
+    let per_batch = hsaemu_testkit::parallel_map(&batches, |&(proc_, batch)| {
+        let gen = Gen::from_processor(proc_).expect("batched by supported processor");
+        let elfs: Vec<&[u8]> = batch.iter().map(|co| co.bytes.as_slice()).collect();
+        let mut st = Stats::default();
+        for (co, lines) in batch.iter().zip(objdump_many(&elfs, proc_)) {
+            let Some((addr, text)) = text_section(&co.bytes) else {
+                continue;
+            };
+            for l in &lines {
+                let Some(off) = l.addr.checked_sub(addr) else {
+                    continue;
                 };
-                let gen = Gen::from_processor(proc_).expect("batched by supported processor");
-                let elfs: Vec<&[u8]> = batch.iter().map(|co| co.bytes.as_slice()).collect();
-                let mut st = Stats::default();
-                for (co, lines) in batch.iter().zip(objdump_many(&elfs, proc_)) {
-                    let Some((addr, text)) = text_section(&co.bytes) else {
-                        continue;
-                    };
-                    for l in &lines {
-                        let Some(off) = l.addr.checked_sub(addr) else {
-                            continue;
-                        };
-                        let (ours, _) = disassemble_one(gen, text, off as usize, l.addr);
-                        st.total += 1;
-                        if std::env::var_os("ISA_SAMPLE").is_some() && st.total % 3000 == 1 {
-                            eprintln!("sample {proc_}: llvm `{}` ours `{}`", l.text, ours);
-                        }
-                        if normalize(&ours) == normalize(&l.text) {
-                            st.matched += 1;
-                        } else if st.mismatches.len() < 400 {
-                            let words: Vec<String> =
-                                l.words.iter().map(|w| format!("{w:08x}")).collect();
-                            st.mismatches.push(format!(
-                                "{proc_} {:#x} [{}]\n    llvm: {}\n    ours: {}",
-                                l.addr,
-                                words.join(" "),
-                                l.text,
-                                ours
-                            ));
-                        }
-                    }
+                let (ours, _) = disassemble_one(gen, text, off as usize, l.addr);
+                st.total += 1;
+                if std::env::var_os("ISA_SAMPLE").is_some() && st.total % 3000 == 1 {
+                    eprintln!("sample {proc_}: llvm `{}` ours `{}`", l.text, ours);
                 }
-                let mut all = stats.lock().unwrap_or_else(|e| e.into_inner());
-                let t = all.entry(proc_.to_string()).or_default();
-                t.total += st.total;
-                t.matched += st.matched;
-                for m in st.mismatches {
-                    if t.mismatches.len() < 400 {
-                        t.mismatches.push(m);
-                    }
+                if normalize(&ours) == normalize(&l.text) {
+                    st.matched += 1;
+                } else if st.mismatches.len() < 400 {
+                    let words: Vec<String> = l.words.iter().map(|w| format!("{w:08x}")).collect();
+                    st.mismatches.push(format!(
+                        "{proc_} {:#x} [{}]\n    llvm: {}\n    ours: {}",
+                        l.addr,
+                        words.join(" "),
+                        l.text,
+                        ours
+                    ));
                 }
-            });
+            }
         }
+        (proc_, st)
     });
-    let stats = stats.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut stats: BTreeMap<String, Stats> = BTreeMap::new();
+    for (proc_, st) in per_batch {
+        let t = stats.entry(proc_.to_string()).or_default();
+        t.total += st.total;
+        t.matched += st.matched;
+        for m in st.mismatches {
+            if t.mismatches.len() < 400 {
+                t.mismatches.push(m);
+            }
+        }
+    }
     let mut failed = false;
     for (proc_, st) in &stats {
         let rate = 100.0 * st.matched as f64 / st.total.max(1) as f64;

@@ -641,7 +641,9 @@ pub const HIP_TARGETS: &[&str] = &[
     "gfx1030",
 ];
 
-fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+/// `f` over `items` on one thread per core, results in the order of `items` (the corpus's
+/// compiles; the corpus walkers' batches of LLVM tool runs).
+pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let workers = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(2)
