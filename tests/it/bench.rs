@@ -116,6 +116,10 @@ fn bench_runs_one_tier_and_compares_processors() {
     assert_eq!(row_figures(rows[0]), (1, 0), "{text}");
     assert!(text.contains("gfx1030 relative to gfx90a"), "{text}");
     assert!(rows[1].contains("x ("), "gfx1030's ratio: {text}");
+    assert!(
+        rows[1].contains("same job "),
+        "gfx1030's CPU for the same grid: {text}"
+    );
 }
 
 /// A bad `--tier` is refused by the argument parser, naming the choices.
