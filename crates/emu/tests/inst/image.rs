@@ -311,6 +311,21 @@ fn vdata(dmask: u32) -> String {
     }
 }
 
+/// The line of a `_pck` load or store of `dmask` (`a16`: 16-bit addresses).
+fn pck_line(op: &str, dmask: u32, a16: bool) -> String {
+    let addr = match (a16, op.contains("_mip")) {
+        (false, false) => "v[0:1]",
+        (false, true) => "v[0:2]",
+        (true, false) => "v0",
+        (true, true) => "v[0:1]",
+    };
+    format!(
+        "{op} {}, {addr}, s[8:15] dmask:{dmask:#x}DIM unorm{}",
+        vdata(dmask),
+        if a16 { " a16" } else { "" }
+    )
+}
+
 /// `image_load_pck[_sgn]` and `image_load_mip_pck[_sgn]`, with 32- and 16-bit addresses: the
 /// element's bits, dword by dword, as `dmask` selects; level 1 is past a one-level T#'s last
 /// and reads 0.
@@ -322,19 +337,6 @@ fn load_pck() {
         "image_load_mip_pck",
         "image_load_mip_pck_sgn",
     ];
-    let line = |op: &str, dmask: u32, a16: bool| {
-        let addr = match (a16, op.contains("_mip")) {
-            (false, false) => "v[0:1]",
-            (false, true) => "v[0:2]",
-            (true, false) => "v0",
-            (true, true) => "v[0:1]",
-        };
-        format!(
-            "{op} {}, {addr}, s[8:15] dmask:{dmask:#x}DIM unorm{}",
-            vdata(dmask),
-            if a16 { " a16" } else { "" }
-        )
-    };
     let cases = [
         (R8_UNORM, 1),
         (RG8_SNORM, 1),
@@ -346,7 +348,7 @@ fn load_pck() {
     ];
     let all: Vec<String> = cases
         .iter()
-        .flat_map(|&(_, dmask)| OPS.map(|op| [false, true].map(|a16| line(op, dmask, a16))))
+        .flat_map(|&(_, dmask)| OPS.map(|op| [false, true].map(|a16| pck_line(op, dmask, a16))))
         .flatten()
         .collect();
     prefetch(&TARGETS, &all);
@@ -356,7 +358,7 @@ fn load_pck() {
             let mip = op.contains("_mip");
             let sgn = op.ends_with("_sgn");
             for a16 in [false, true] {
-                let line = line(op, dmask, a16);
+                let line = pck_line(op, dmask, a16);
                 let level = |l: usize| u32::from(mip && l.is_multiple_of(3));
                 ran += run(
                     &line,
@@ -409,27 +411,25 @@ fn load_pck() {
 /// `dmask` dwords (absent ones 0); a store to level 1 of a one-level T# is dropped.
 #[test]
 fn store_pck() {
-    let mut ran = 0;
-    for (f, dmask) in [
+    const OPS: [&str; 2] = ["image_store_pck", "image_store_mip_pck"];
+    let cases = [
         (R8_UNORM, 1),
         (RG16_UINT, 1),
         (RG32_UINT, 3),
         (RG32_UINT, 1),
-    ] {
-        for op in ["image_store_pck", "image_store_mip_pck"] {
+    ];
+    let all: Vec<String> = cases
+        .iter()
+        .flat_map(|&(_, dmask)| OPS.map(|op| [false, true].map(|a16| pck_line(op, dmask, a16))))
+        .flatten()
+        .collect();
+    prefetch(&TARGETS, &all);
+    let mut ran = 0;
+    for (f, dmask) in cases {
+        for op in OPS {
             let mip = op.contains("_mip");
             for a16 in [false, true] {
-                let addr = match (a16, mip) {
-                    (false, false) => "v[0:1]",
-                    (false, true) => "v[0:2]",
-                    (true, false) => "v0",
-                    (true, true) => "v[0:1]",
-                };
-                let line = format!(
-                    "{op} {}, {addr}, s[8:15] dmask:{dmask:#x}DIM unorm{}",
-                    vdata(dmask),
-                    if a16 { " a16" } else { "" }
-                );
+                let line = pck_line(op, dmask, a16);
                 let level = |l: usize| u32::from(mip && l.is_multiple_of(3));
                 ran += run(
                     &line,

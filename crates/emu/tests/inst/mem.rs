@@ -839,29 +839,38 @@ fn float_atomics() {
         ("fmin", A::FMin),
         ("fmax", A::FMax),
     ];
+    const SEGS: [&str; 3] = ["global", "flat", "buffer"];
+    let line = |op: &str, a: A, x2: bool, seg: &str| {
+        let dr = if x2 { 2 } else { 1 };
+        let data_n = dr * if a == A::FCmpSwap { 2 } else { 1 };
+        let reg = |b: usize, n: usize| {
+            if n == 1 {
+                format!("v{b}")
+            } else {
+                format!("v[{b}:{}]", b + n - 1)
+            }
+        };
+        let name = format!("{seg}_atomic_{op}{}", if x2 { "_x2" } else { "" });
+        match seg {
+            "global" => format!("{name} {}, v1, {}, s[2:3] glc", reg(10, dr), reg(4, data_n)),
+            "flat" => format!("{name} {}, v[2:3], {} glc", reg(10, dr), reg(4, data_n)),
+            _ => format!("{name} {}, v1, s[8:11], 0 offen glc", reg(4, data_n)),
+        }
+    };
+    let all: Vec<String> = ops
+        .iter()
+        .flat_map(|&(op, a)| [false, true].map(|x2| SEGS.map(|seg| line(op, a, x2, seg))))
+        .flatten()
+        .collect();
     let mut ran = 0;
     for t in &TARGETS {
+        prefetch(t, &all);
         for &(op, a) in &ops {
             for x2 in [false, true] {
-                for seg in ["global", "flat", "buffer"] {
+                for seg in SEGS {
                     let bytes = if x2 { 8 } else { 4 };
                     let dr = bytes / 4;
-                    let data_n = dr * if a == A::FCmpSwap { 2 } else { 1 };
-                    let reg = |b: usize, n: usize| {
-                        if n == 1 {
-                            format!("v{b}")
-                        } else {
-                            format!("v[{b}:{}]", b + n - 1)
-                        }
-                    };
-                    let name = format!("{seg}_atomic_{op}{}", if x2 { "_x2" } else { "" });
-                    let line = match seg {
-                        "global" => {
-                            format!("{name} {}, v1, {}, s[2:3] glc", reg(10, dr), reg(4, data_n))
-                        }
-                        "flat" => format!("{name} {}, v[2:3], {} glc", reg(10, dr), reg(4, data_n)),
-                        _ => format!("{name} {}, v1, s[8:11], 0 offen glc", reg(4, data_n)),
-                    };
+                    let line = line(op, a, x2, seg);
                     let Some(w) = words(t, std::slice::from_ref(&line)) else {
                         continue;
                     };
