@@ -5,38 +5,16 @@
 
 use hsaemu_emu::{run_words, run_words_mem, Gen, WaveRegs};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Assembles `lines` with llvm-mc-22 for `mcpu` (wave64 with `+wavefrontsize64`): the words
 /// of each line. Every line must assemble. Cached in the kernel cache by the text.
 pub(super) fn asm22(mcpu: &str, wave64: bool, lines: &[String]) -> Vec<Vec<u32>> {
-    let attr = if wave64 {
-        "+wavefrontsize64"
-    } else {
-        "+wavefrontsize32"
-    };
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    let key = format!("{mcpu}{attr}\n{text}");
-    let path: PathBuf = hsaemu_testkit::cache_dir().join(format!(
-        "inst22-{mcpu}-{:016x}.txt",
-        super::fnv(key.as_bytes())
-    ));
+    let path = cache_path22(mcpu, wave64, lines);
     let out = match std::fs::read_to_string(&path) {
         Ok(s) => s,
         Err(_) => {
-            let src = path.with_extension(format!("{}.s", std::process::id()));
-            std::fs::write(&src, &text).expect("write asm");
-            let o = std::process::Command::new(hsaemu_testkit::tool("llvm-mc-22"))
-                .args([
-                    "-arch=amdgcn",
-                    &format!("-mcpu={mcpu}"),
-                    &format!("-mattr={attr}"),
-                    "-show-encoding",
-                ])
-                .arg(&src)
-                .output()
-                .expect("run llvm-mc-22");
-            let _ = std::fs::remove_file(&src);
+            let o = run_mc22(mcpu, wave64, lines, &path);
             assert!(
                 o.status.success(),
                 "llvm-mc-22 rejects:\n{}",
@@ -68,6 +46,82 @@ pub(super) fn asm22(mcpu: &str, wave64: bool, lines: &[String]) -> Vec<Vec<u32>>
     }
     assert_eq!(words.len(), lines.len(), "{out}");
     words
+}
+
+/// The `-mattr` of a wave size.
+fn attr22(wave64: bool) -> &'static str {
+    if wave64 {
+        "+wavefrontsize64"
+    } else {
+        "+wavefrontsize32"
+    }
+}
+
+/// Where [`asm22`] caches the output of `lines`: keyed by their text.
+fn cache_path22(mcpu: &str, wave64: bool, lines: &[String]) -> PathBuf {
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let key = format!("{mcpu}{}\n{text}", attr22(wave64));
+    hsaemu_testkit::cache_dir().join(format!(
+        "inst22-{mcpu}-{:016x}.txt",
+        super::fnv(key.as_bytes())
+    ))
+}
+
+/// llvm-mc-22 run on `lines` (its source written beside `cache`).
+fn run_mc22(mcpu: &str, wave64: bool, lines: &[String], cache: &Path) -> std::process::Output {
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let src = hsaemu_testkit::temp_beside(cache, "s");
+    std::fs::write(&src, &text).expect("write asm");
+    let o = std::process::Command::new(hsaemu_testkit::tool("llvm-mc-22"))
+        .args([
+            "-arch=amdgcn",
+            &format!("-mcpu={mcpu}"),
+            &format!("-mattr={}", attr22(wave64)),
+            "-show-encoding",
+        ])
+        .arg(&src)
+        .output()
+        .expect("run llvm-mc-22");
+    let _ = std::fs::remove_file(&src);
+    o
+}
+
+/// Fills [`asm22`]'s cache for each of `lines` alone with one llvm-mc-22 run for all that are
+/// missing (as `super::prefetch` does for llvm-mc-15): llvm-mc prints one line per
+/// instruction, which is what it prints for that instruction alone. When any line is rejected,
+/// or the output has another shape, nothing is cached: [`asm22`] then assembles the lines one
+/// by one and reports the rejected one.
+pub(super) fn prefetch22(mcpu: &str, wave64: bool, lines: &[String]) {
+    let missing: Vec<String> = lines
+        .iter()
+        .filter(|l| !cache_path22(mcpu, wave64, std::slice::from_ref(*l)).exists())
+        .cloned()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let Some(first) = missing.first() else {
+        return;
+    };
+    let o = run_mc22(
+        mcpu,
+        wave64,
+        &missing,
+        &cache_path22(mcpu, wave64, &[first.clone()]),
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    let outs: Vec<&str> = out.lines().collect();
+    if !o.status.success()
+        || outs.len() != missing.len()
+        || !outs.iter().all(|l| l.contains("; encoding: ["))
+    {
+        return;
+    }
+    for (l, enc) in missing.iter().zip(outs) {
+        let path = cache_path22(mcpu, wave64, std::slice::from_ref(l));
+        let tmp = hsaemu_testkit::temp_beside(&path, "txt");
+        std::fs::write(&tmp, format!("{enc}\n")).expect("write cache");
+        std::fs::rename(&tmp, &path).expect("cache rename");
+    }
 }
 
 /// The two GFX11 generations the tests run: (llvm-mc cpu, wave64, emulator generation).
