@@ -106,7 +106,7 @@ pub(super) fn prefetch22(mcpu: &str, wave64: bool, lines: &[String]) {
         mcpu,
         wave64,
         &missing,
-        &cache_path22(mcpu, wave64, &[first.clone()]),
+        &cache_path22(mcpu, wave64, std::slice::from_ref(first)),
     );
     let out = String::from_utf8_lossy(&o.stdout);
     let outs: Vec<&str> = out.lines().collect();
