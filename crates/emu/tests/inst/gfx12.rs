@@ -344,7 +344,9 @@ fn scalar_transcendentals() {
         ("v_s_exp_f16 s2, s0 clamp", h(-1.0), h(0.5)),
         ("v_s_exp_f16 s2, s0 clamp", h(1.0), h(1.0)),
     ];
+    let lines: Vec<String> = cases.iter().map(|c| c.0.to_string()).collect();
     for (mcpu, wave64, gen) in WAVES {
+        prefetch22(mcpu, wave64, &lines);
         for &(line, x, want) in &cases {
             let r = run1(mcpu, wave64, gen, line, |r| {
                 r.s[0] = x;

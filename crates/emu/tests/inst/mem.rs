@@ -421,7 +421,9 @@ fn ds_wrxchg2() {
         ),
     ];
     let mut ran = 0;
+    let all: Vec<String> = forms.iter().map(|f| f.0.to_string()).collect();
     for t in &TARGETS {
+        prefetch(t, &all);
         for &(line, bytes, offs) in &forms {
             let lines = vec![line.to_string()];
             let Some(w) = words(t, &lines) else { continue };
@@ -537,7 +539,9 @@ fn ds_cmpst_float() {
     ];
     let cases: [(f64, f64); 4] = [(0.0, -0.0), (f64::NAN, f64::NAN), (1.5, 1.5), (2.0, 3.0)];
     let mut ran = 0;
+    let all: Vec<String> = forms.iter().map(|f| f.0.to_string()).collect();
     for t in &TARGETS {
+        prefetch(t, &all);
         for &(line, bytes, rtn) in &forms {
             let lines = vec![line.to_string()];
             let Some(w) = words(t, &lines) else { continue };
