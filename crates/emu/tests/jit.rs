@@ -75,18 +75,43 @@ mod pairs;
 
 mod common;
 
-/// Machine words of `text` for `mcpu` (llvm-mc-15).
+/// Machine words of `text` for `mcpu` (llvm-mc-15), cached in the kernel cache by the text:
+/// the test assembles ~200 programs, and an llvm-mc process costs ~30 ms of CPU, in each of
+/// `scripts/test.sh`'s two runs of this binary (docs/notes/ci-time.md, "Round 15").
 pub(crate) fn assemble(mcpu: &str, attr: &str, text: &str) -> Vec<u32> {
-    let dir = std::env::temp_dir().join(format!("hsaemu-jit-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let src = dir.join(format!("{mcpu}{attr}.s"));
-    std::fs::write(&src, text).expect("write asm");
+    // FNV-1a of the processor, the attributes and the text.
+    let key = format!("{mcpu}{attr}\n{text}");
+    let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let path = hsaemu_testkit::cache_dir().join(format!("jit-{mcpu}-{hash:016x}.txt"));
+    let cached = std::fs::read_to_string(&path).ok().map(|s| {
+        s.lines()
+            .map(|w| u32::from_str_radix(w, 16).expect("a cached word"))
+            .collect()
+    });
+    if let Some(words) = cached {
+        return words;
+    }
+    // Parallel tests may assemble the same text: each writes its own files.
+    let words = run_mc(mcpu, attr, text, &hsaemu_testkit::temp_beside(&path, "s"));
+    let tmp = hsaemu_testkit::temp_beside(&path, "txt");
+    let lines: String = words.iter().map(|w| format!("{w:08x}\n")).collect();
+    std::fs::write(&tmp, lines).expect("write the assembly cache");
+    std::fs::rename(&tmp, &path).expect("rename into the assembly cache");
+    words
+}
+
+/// Machine words of `text` for `mcpu`: llvm-mc-15 run on it, written to `src`.
+fn run_mc(mcpu: &str, attr: &str, text: &str, src: &std::path::Path) -> Vec<u32> {
+    std::fs::write(src, text).expect("write asm");
     let mut cmd = std::process::Command::new(hsaemu_testkit::tool("llvm-mc-15"));
     cmd.args(["-arch=amdgcn", &format!("-mcpu={mcpu}"), "-show-encoding"]);
     if !attr.is_empty() {
         cmd.arg(format!("-mattr={attr}"));
     }
-    let o = cmd.arg(&src).output().expect("run llvm-mc-15");
+    let o = cmd.arg(src).output().expect("run llvm-mc-15");
+    let _ = std::fs::remove_file(src);
     assert!(
         o.status.success(),
         "llvm-mc: {}",
@@ -101,7 +126,6 @@ pub(crate) fn assemble(mcpu: &str, attr: &str, text: &str) -> Vec<u32> {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     bytes
         .chunks(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))

@@ -5,38 +5,16 @@
 
 use hsaemu_emu::{run_words, run_words_mem, Gen, WaveRegs};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Assembles `lines` with llvm-mc-22 for `mcpu` (wave64 with `+wavefrontsize64`): the words
 /// of each line. Every line must assemble. Cached in the kernel cache by the text.
 pub(super) fn asm22(mcpu: &str, wave64: bool, lines: &[String]) -> Vec<Vec<u32>> {
-    let attr = if wave64 {
-        "+wavefrontsize64"
-    } else {
-        "+wavefrontsize32"
-    };
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    let key = format!("{mcpu}{attr}\n{text}");
-    let path: PathBuf = hsaemu_testkit::cache_dir().join(format!(
-        "inst22-{mcpu}-{:016x}.txt",
-        super::fnv(key.as_bytes())
-    ));
+    let path = cache_path22(mcpu, wave64, lines);
     let out = match std::fs::read_to_string(&path) {
         Ok(s) => s,
         Err(_) => {
-            let src = path.with_extension(format!("{}.s", std::process::id()));
-            std::fs::write(&src, &text).expect("write asm");
-            let o = std::process::Command::new(hsaemu_testkit::tool("llvm-mc-22"))
-                .args([
-                    "-arch=amdgcn",
-                    &format!("-mcpu={mcpu}"),
-                    &format!("-mattr={attr}"),
-                    "-show-encoding",
-                ])
-                .arg(&src)
-                .output()
-                .expect("run llvm-mc-22");
-            let _ = std::fs::remove_file(&src);
+            let o = run_mc22(mcpu, wave64, lines, &path);
             assert!(
                 o.status.success(),
                 "llvm-mc-22 rejects:\n{}",
@@ -68,6 +46,82 @@ pub(super) fn asm22(mcpu: &str, wave64: bool, lines: &[String]) -> Vec<Vec<u32>>
     }
     assert_eq!(words.len(), lines.len(), "{out}");
     words
+}
+
+/// The `-mattr` of a wave size.
+fn attr22(wave64: bool) -> &'static str {
+    if wave64 {
+        "+wavefrontsize64"
+    } else {
+        "+wavefrontsize32"
+    }
+}
+
+/// Where [`asm22`] caches the output of `lines`: keyed by their text.
+fn cache_path22(mcpu: &str, wave64: bool, lines: &[String]) -> PathBuf {
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let key = format!("{mcpu}{}\n{text}", attr22(wave64));
+    hsaemu_testkit::cache_dir().join(format!(
+        "inst22-{mcpu}-{:016x}.txt",
+        super::fnv(key.as_bytes())
+    ))
+}
+
+/// llvm-mc-22 run on `lines` (its source written beside `cache`).
+fn run_mc22(mcpu: &str, wave64: bool, lines: &[String], cache: &Path) -> std::process::Output {
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let src = hsaemu_testkit::temp_beside(cache, "s");
+    std::fs::write(&src, &text).expect("write asm");
+    let o = std::process::Command::new(hsaemu_testkit::tool("llvm-mc-22"))
+        .args([
+            "-arch=amdgcn",
+            &format!("-mcpu={mcpu}"),
+            &format!("-mattr={}", attr22(wave64)),
+            "-show-encoding",
+        ])
+        .arg(&src)
+        .output()
+        .expect("run llvm-mc-22");
+    let _ = std::fs::remove_file(&src);
+    o
+}
+
+/// Fills [`asm22`]'s cache for each of `lines` alone with one llvm-mc-22 run for all that are
+/// missing (as `super::prefetch` does for llvm-mc-15): llvm-mc prints one line per
+/// instruction, which is what it prints for that instruction alone. When any line is rejected,
+/// or the output has another shape, nothing is cached: [`asm22`] then assembles the lines one
+/// by one and reports the rejected one.
+pub(super) fn prefetch22(mcpu: &str, wave64: bool, lines: &[String]) {
+    let missing: Vec<String> = lines
+        .iter()
+        .filter(|l| !cache_path22(mcpu, wave64, std::slice::from_ref(*l)).exists())
+        .cloned()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let Some(first) = missing.first() else {
+        return;
+    };
+    let o = run_mc22(
+        mcpu,
+        wave64,
+        &missing,
+        &cache_path22(mcpu, wave64, std::slice::from_ref(first)),
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    let outs: Vec<&str> = out.lines().collect();
+    if !o.status.success()
+        || outs.len() != missing.len()
+        || !outs.iter().all(|l| l.contains("; encoding: ["))
+    {
+        return;
+    }
+    for (l, enc) in missing.iter().zip(outs) {
+        let path = cache_path22(mcpu, wave64, std::slice::from_ref(l));
+        let tmp = hsaemu_testkit::temp_beside(&path, "txt");
+        std::fs::write(&tmp, format!("{enc}\n")).expect("write cache");
+        std::fs::rename(&tmp, &path).expect("cache rename");
+    }
 }
 
 /// The two GFX11 generations the tests run: (llvm-mc cpu, wave64, emulator generation).
@@ -278,6 +332,62 @@ fn reference(s: &Wmma, m: Mods, a: &[f64], b: &[f64], c: &[f64]) -> Vec<u32> {
     d
 }
 
+/// The line of WMMA `s` with modifiers `m` for a wave size.
+fn wmma_line(s: &Wmma, m: Mods, wave64: bool) -> String {
+    let wave = if wave64 { 64 } else { 32 };
+    let in_regs = 16 * s.input.bits() / 32;
+    let out_regs = 256 / wave;
+    let (va, vb, vc) = (0usize, 8usize, 16usize);
+    let vd = if m.d_is_c { vc } else { 24 };
+    let r = |base: usize, n: usize| format!("v[{base}:{}]", base + n - 1);
+    let mut mods = String::new();
+    if m.hi {
+        mods.push_str(" op_sel:[0,0,1]");
+    }
+    if m.neg_lo != 0 {
+        let b = |k: u8| m.neg_lo >> k & 1;
+        mods.push_str(&format!(" neg_lo:[{},{},{}]", b(0), b(1), b(2)));
+    }
+    if m.neg_hi != 0 {
+        let b = |k: u8| m.neg_hi >> k & 1;
+        mods.push_str(&format!(" neg_hi:[{},{},{}]", b(0), b(1), b(2)));
+    }
+    if m.clamp {
+        mods.push_str(" clamp");
+    }
+    let c_text = if m.c_one {
+        if s.output == Ty::I32 {
+            "1".to_string()
+        } else {
+            "1.0".to_string()
+        }
+    } else {
+        r(vc, out_regs)
+    };
+    format!(
+        "{} {}, {}, {}, {c_text}{mods}",
+        s.name,
+        r(vd, out_regs),
+        r(va, in_regs),
+        r(vb, in_regs)
+    )
+}
+
+/// [`wmma_case`] for each of `cases`, their lines assembled first with one llvm-mc-22 run per
+/// target ([`prefetch22`]).
+fn wmma_cases(cases: &[(&Wmma, Mods, u64)]) {
+    for (mcpu, wave64, _) in WAVES {
+        let lines: Vec<String> = cases
+            .iter()
+            .map(|&(s, m, _)| wmma_line(s, m, wave64))
+            .collect();
+        prefetch22(mcpu, wave64, &lines);
+    }
+    for &(s, m, seed) in cases {
+        wmma_case(s, m, seed);
+    }
+}
+
 fn wmma_case(s: &Wmma, m: Mods, seed: u64) {
     for (mcpu, wave64, gen) in WAVES {
         let wave = if wave64 { 64 } else { 32 };
@@ -286,38 +396,7 @@ fn wmma_case(s: &Wmma, m: Mods, seed: u64) {
         let out_regs = 256 / wave;
         let (va, vb, vc) = (0usize, 8usize, 16usize);
         let vd = if m.d_is_c { vc } else { 24 };
-        let r = |base: usize, n: usize| format!("v[{base}:{}]", base + n - 1);
-        let mut mods = String::new();
-        if m.hi {
-            mods.push_str(" op_sel:[0,0,1]");
-        }
-        if m.neg_lo != 0 {
-            let b = |k: u8| m.neg_lo >> k & 1;
-            mods.push_str(&format!(" neg_lo:[{},{},{}]", b(0), b(1), b(2)));
-        }
-        if m.neg_hi != 0 {
-            let b = |k: u8| m.neg_hi >> k & 1;
-            mods.push_str(&format!(" neg_hi:[{},{},{}]", b(0), b(1), b(2)));
-        }
-        if m.clamp {
-            mods.push_str(" clamp");
-        }
-        let c_text = if m.c_one {
-            if s.output == Ty::I32 {
-                "1".to_string()
-            } else {
-                "1.0".to_string()
-            }
-        } else {
-            r(vc, out_regs)
-        };
-        let asm = format!(
-            "{} {}, {}, {}, {c_text}{mods}",
-            s.name,
-            r(vd, out_regs),
-            r(va, in_regs),
-            r(vb, in_regs)
-        );
+        let asm = wmma_line(s, m, wave64);
         let a = input_values(s.input, seed);
         let b = input_values(s.input, seed + 1);
         // C: quarters for floats; for integers values near the i32 limits in some elements
@@ -446,10 +525,12 @@ fn wmma_case(s: &Wmma, m: Mods, seed: u64) {
 /// inline constant 1.
 #[test]
 fn wmma_every_shape() {
+    let mut cases = Vec::new();
+    let mut case = |s, m, seed| cases.push((s, m, seed));
     for (n, s) in WMMA.iter().enumerate() {
         let seed = n as u64 * 10;
-        wmma_case(s, Mods::default(), seed);
-        wmma_case(
+        case(s, Mods::default(), seed);
+        case(
             s,
             Mods {
                 d_is_c: true,
@@ -460,7 +541,7 @@ fn wmma_every_shape() {
         // (A bf16 C constant is not tested: how the hardware reads an inline float constant
         // for a bf16 operand is not documented.)
         if s.output != Ty::Bf16 {
-            wmma_case(
+            case(
                 s,
                 Mods {
                     c_one: true,
@@ -470,12 +551,15 @@ fn wmma_every_shape() {
             );
         }
     }
+    wmma_cases(&cases);
 }
 
 /// Float modifiers: neg_lo/neg_hi on A and B (even and odd k), −C and |C|; op_sel for the
 /// 16-bit results (C and D in the high halves, the low halves of D kept).
 #[test]
 fn wmma_float_modifiers() {
+    let mut cases = Vec::new();
+    let mut case = |s, m, seed| cases.push((s, m, seed));
     for s in WMMA.iter().filter(|s| s.output != Ty::I32) {
         for (k, (neg_lo, neg_hi)) in [
             (1, 0),
@@ -491,7 +575,7 @@ fn wmma_float_modifiers() {
         .into_iter()
         .enumerate()
         {
-            wmma_case(
+            case(
                 s,
                 Mods {
                     neg_lo,
@@ -502,7 +586,7 @@ fn wmma_float_modifiers() {
             );
         }
         if matches!(s.output, Ty::F16 | Ty::Bf16) {
-            wmma_case(
+            case(
                 s,
                 Mods {
                     hi: true,
@@ -510,7 +594,7 @@ fn wmma_float_modifiers() {
                 },
                 200,
             );
-            wmma_case(
+            case(
                 s,
                 Mods {
                     hi: true,
@@ -519,7 +603,7 @@ fn wmma_float_modifiers() {
                 },
                 201,
             );
-            wmma_case(
+            case(
                 s,
                 Mods {
                     hi: true,
@@ -530,12 +614,15 @@ fn wmma_float_modifiers() {
             );
         }
     }
+    wmma_cases(&cases);
 }
 
 /// Integer modifiers: neg_lo[0]/[1] choose signed A/B, clamp saturates (C near the i32
 /// limits makes the plain form wrap).
 #[test]
 fn wmma_integer_modifiers() {
+    let mut cases = Vec::new();
+    let mut case = |s, m, seed| cases.push((s, m, seed));
     for s in WMMA.iter().filter(|s| s.output == Ty::I32) {
         for signs in 0..4u8 {
             for clamp in [false, true] {
@@ -544,10 +631,11 @@ fn wmma_integer_modifiers() {
                     clamp,
                     ..Mods::default()
                 };
-                wmma_case(s, m, 300 + u64::from(signs) * 2 + u64::from(clamp));
+                case(s, m, 300 + u64::from(signs) * 2 + u64::from(clamp));
             }
         }
     }
+    wmma_cases(&cases);
 }
 
 /// Modifiers AMD does not define fault as unimplemented, naming the instruction.

@@ -2,7 +2,7 @@
 //! assembled by llvm-mc-22 for gfx1200/gfx1201 (wave32 and wave64), run on one wave, and
 //! compared with references written here from the RDNA4 ISA guide's pseudo-code.
 
-use super::gfx11::{asm22, exec_of, mix, run1, vector_case_on};
+use super::gfx11::{asm22, exec_of, mix, prefetch22, run1, vector_case_on};
 use hsaemu_emu::{run_words, run_words_mem, run_words_scratch, FaultKind, Gen, WaveRegs};
 
 /// The GFX12 waves the tests run: (llvm-mc cpu, wave64, emulator generation).
@@ -344,7 +344,9 @@ fn scalar_transcendentals() {
         ("v_s_exp_f16 s2, s0 clamp", h(-1.0), h(0.5)),
         ("v_s_exp_f16 s2, s0 clamp", h(1.0), h(1.0)),
     ];
+    let lines: Vec<String> = cases.iter().map(|c| c.0.to_string()).collect();
     for (mcpu, wave64, gen) in WAVES {
+        prefetch22(mcpu, wave64, &lines);
         for &(line, x, want) in &cases {
             let r = run1(mcpu, wave64, gen, line, |r| {
                 r.s[0] = x;
@@ -621,6 +623,8 @@ fn atomics_cond_sub_sub_clamp_min_max_num() {
                 ));
             }
         }
+        let asms: Vec<String> = lines.iter().map(|l| l.0.clone()).collect();
+        prefetch22(mcpu, wave64, &asms);
         for (asm, atom, seg, ret, bytes) in lines {
             let w = asm22(mcpu, wave64, std::slice::from_ref(&asm)).remove(0);
             let ops = atomic_operands(atom);
@@ -901,16 +905,28 @@ fn sub_dword_scalar_loads() {
         *b = (k as u8).wrapping_mul(37) ^ 0x80;
     }
     let addr = mem.as_ptr() as u64;
+    const OPS: [(&str, usize, bool); 4] = [
+        ("u8", 1, false),
+        ("i8", 1, true),
+        ("u16", 2, false),
+        ("i16", 2, true),
+    ];
+    const FORMS: [(&str, &str); 2] = [("s_load", "s[0:1]"), ("s_buffer_load", "s[8:11]")];
+    const OFFSETS: [usize; 4] = [0, 2, 6, 12];
+    let line = |form: &str, op: &str, base_s: &str, off: usize| {
+        format!("{form}_{op} s2, {base_s}, {off:#x}")
+    };
+    let all: Vec<String> = OPS
+        .iter()
+        .flat_map(|&(op, _, _)| FORMS.map(|(f, b)| OFFSETS.map(|off| line(f, op, b, off))))
+        .flatten()
+        .collect();
     for (mcpu, wave64, gen) in WAVES {
-        for (op, bytes, signed) in [
-            ("u8", 1usize, false),
-            ("i8", 1, true),
-            ("u16", 2, false),
-            ("i16", 2, true),
-        ] {
-            for (form, base_s) in [("s_load", "s[0:1]"), ("s_buffer_load", "s[8:11]")] {
-                for off in [0usize, 2, 6, 12] {
-                    let line = format!("{form}_{op} s2, {base_s}, {off:#x}");
+        prefetch22(mcpu, wave64, &all);
+        for (op, bytes, signed) in OPS {
+            for (form, base_s) in FORMS {
+                for off in OFFSETS {
+                    let line = line(form, op, base_s, off);
                     let w = asm22(mcpu, wave64, std::slice::from_ref(&line)).remove(0);
                     let mut r = WaveRegs::new(gen);
                     (r.s[0], r.s[1]) = (addr as u32, (addr >> 32) as u32);

@@ -210,14 +210,8 @@ fn run_on(
 ) -> usize {
     let mut ran = 0;
     for t in targets {
-        let dim = if t.gfx10() || gfx11(t) {
-            " dim:SQ_RSRC_IMG_2D"
-        } else {
-            ""
-        };
-        let line = line.replace("DIM", dim);
-        // GFX11 NSA lines need LLVM 22 (LLVM 15 rejects the tuple operand and many lists).
-        let w = if gfx11(t) && line.contains('[') {
+        let line = on_target(t, line);
+        let w = if llvm22(t, &line) {
             super::gfx11::asm22(t.mcpu, t.wave64, std::slice::from_ref(&line)).pop()
         } else {
             words(t, std::slice::from_ref(&line))
@@ -255,6 +249,34 @@ fn run_on(
     ran
 }
 
+/// `line` for `t`: `DIM` replaced by GFX10's and GFX11's `dim:` field (nothing before).
+fn on_target(t: &Target, line: &str) -> String {
+    let dim = if t.gfx10() || gfx11(t) {
+        " dim:SQ_RSRC_IMG_2D"
+    } else {
+        ""
+    };
+    line.replace("DIM", dim)
+}
+
+/// GFX11 NSA lines need LLVM 22 (LLVM 15 rejects the tuple operand and many lists).
+fn llvm22(t: &Target, line: &str) -> bool {
+    gfx11(t) && line.contains('[')
+}
+
+/// Fills the assembly cache for each of `lines` as [`run_on`] will assemble it on each of
+/// `targets`, with one llvm-mc run per target ([`super::prefetch`]).
+fn prefetch(targets: &[Target], lines: &[String]) {
+    for t in targets {
+        let lines: Vec<String> = lines
+            .iter()
+            .map(|l| on_target(t, l))
+            .filter(|l| !llvm22(t, l))
+            .collect();
+        super::prefetch(t, &lines);
+    }
+}
+
 /// Lane l's texel: (l % 16, l / 16), unique in a wave64.
 fn texel_of(l: usize) -> (usize, usize) {
     (l % W, l / W % H)
@@ -289,13 +311,33 @@ fn vdata(dmask: u32) -> String {
     }
 }
 
+/// The line of a `_pck` load or store of `dmask` (`a16`: 16-bit addresses).
+fn pck_line(op: &str, dmask: u32, a16: bool) -> String {
+    let addr = match (a16, op.contains("_mip")) {
+        (false, false) => "v[0:1]",
+        (false, true) => "v[0:2]",
+        (true, false) => "v0",
+        (true, true) => "v[0:1]",
+    };
+    format!(
+        "{op} {}, {addr}, s[8:15] dmask:{dmask:#x}DIM unorm{}",
+        vdata(dmask),
+        if a16 { " a16" } else { "" }
+    )
+}
+
 /// `image_load_pck[_sgn]` and `image_load_mip_pck[_sgn]`, with 32- and 16-bit addresses: the
 /// element's bits, dword by dword, as `dmask` selects; level 1 is past a one-level T#'s last
 /// and reads 0.
 #[test]
 fn load_pck() {
-    let mut ran = 0;
-    for (f, dmask) in [
+    const OPS: [&str; 4] = [
+        "image_load_pck",
+        "image_load_pck_sgn",
+        "image_load_mip_pck",
+        "image_load_mip_pck_sgn",
+    ];
+    let cases = [
         (R8_UNORM, 1),
         (RG8_SNORM, 1),
         (RG16_UINT, 1),
@@ -303,27 +345,20 @@ fn load_pck() {
         (RG32_UINT, 2),
         (RGBA32_FLOAT, 0xf),
         (RGBA32_FLOAT, 0xa),
-    ] {
-        for op in [
-            "image_load_pck",
-            "image_load_pck_sgn",
-            "image_load_mip_pck",
-            "image_load_mip_pck_sgn",
-        ] {
+    ];
+    let all: Vec<String> = cases
+        .iter()
+        .flat_map(|&(_, dmask)| OPS.map(|op| [false, true].map(|a16| pck_line(op, dmask, a16))))
+        .flatten()
+        .collect();
+    prefetch(&TARGETS, &all);
+    let mut ran = 0;
+    for (f, dmask) in cases {
+        for op in OPS {
             let mip = op.contains("_mip");
             let sgn = op.ends_with("_sgn");
             for a16 in [false, true] {
-                let addr = match (a16, mip) {
-                    (false, false) => "v[0:1]",
-                    (false, true) => "v[0:2]",
-                    (true, false) => "v0",
-                    (true, true) => "v[0:1]",
-                };
-                let line = format!(
-                    "{op} {}, {addr}, s[8:15] dmask:{dmask:#x}DIM unorm{}",
-                    vdata(dmask),
-                    if a16 { " a16" } else { "" }
-                );
+                let line = pck_line(op, dmask, a16);
                 let level = |l: usize| u32::from(mip && l.is_multiple_of(3));
                 ran += run(
                     &line,
@@ -376,27 +411,25 @@ fn load_pck() {
 /// `dmask` dwords (absent ones 0); a store to level 1 of a one-level T# is dropped.
 #[test]
 fn store_pck() {
-    let mut ran = 0;
-    for (f, dmask) in [
+    const OPS: [&str; 2] = ["image_store_pck", "image_store_mip_pck"];
+    let cases = [
         (R8_UNORM, 1),
         (RG16_UINT, 1),
         (RG32_UINT, 3),
         (RG32_UINT, 1),
-    ] {
-        for op in ["image_store_pck", "image_store_mip_pck"] {
+    ];
+    let all: Vec<String> = cases
+        .iter()
+        .flat_map(|&(_, dmask)| OPS.map(|op| [false, true].map(|a16| pck_line(op, dmask, a16))))
+        .flatten()
+        .collect();
+    prefetch(&TARGETS, &all);
+    let mut ran = 0;
+    for (f, dmask) in cases {
+        for op in OPS {
             let mip = op.contains("_mip");
             for a16 in [false, true] {
-                let addr = match (a16, mip) {
-                    (false, false) => "v[0:1]",
-                    (false, true) => "v[0:2]",
-                    (true, false) => "v0",
-                    (true, true) => "v[0:1]",
-                };
-                let line = format!(
-                    "{op} {}, {addr}, s[8:15] dmask:{dmask:#x}DIM unorm{}",
-                    vdata(dmask),
-                    if a16 { " a16" } else { "" }
-                );
+                let line = pck_line(op, dmask, a16);
                 let level = |l: usize| u32::from(mip && l.is_multiple_of(3));
                 ran += run(
                     &line,
@@ -602,6 +635,14 @@ fn sample_derivatives() {
         }
     }
     names.extend(["image_sample_l", "image_sample_c_l_o"].map(String::from));
+    // The lines with their exact address tuples in one llvm-mc run per target (the few that
+    // fall back to a larger tuple are assembled as they come).
+    let exact: Vec<String> = names
+        .iter()
+        .flat_map(|name| [false, true].map(|a16| (name, a16)))
+        .map(|(name, a16)| sample_text(name, a16, sample_layout(name, a16).1))
+        .collect();
+    prefetch(&TARGETS, &exact);
     let mut ran = 0;
     let mut per_name = std::collections::BTreeMap::new();
     let mut with_a16 = 0;
@@ -632,8 +673,15 @@ const DERIVS: [([f32; 2], [f32; 2]); 4] = [
     ([0.0, 0.875], [0.0, 0.0]),
 ];
 
-/// Runs one sample line on every target that has it; returns how many ran.
-fn sample_line(name: &str, a16: bool, ran: &mut usize) -> usize {
+/// The address components of a sample line: (dword, 16-bit half 0/1 or None for the whole
+/// dword), the dwords they take, and which of c, d, l, cl, o the name has.
+type Layout = (
+    Vec<(usize, Option<usize>)>,
+    usize,
+    (bool, bool, bool, bool, bool),
+);
+
+fn sample_layout(name: &str, a16: bool) -> Layout {
     let rest = name.strip_prefix("image_sample").unwrap_or(name);
     let c = rest.starts_with("_c_");
     let d = rest.contains("_d") || rest.contains("cd");
@@ -674,21 +722,32 @@ fn sample_line(name: &str, a16: bool, ran: &mut usize) -> usize {
         });
     }
     let dwords = slots.iter().map(|s| s.0 + 1).max().unwrap_or(1);
+    (slots, dwords, (c, d, l, cl, o))
+}
+
+/// The sample line of `name` with an address tuple of `size` dwords.
+fn sample_text(name: &str, a16: bool, size: usize) -> String {
+    let vaddr = if size == 1 {
+        "v0".to_string()
+    } else {
+        format!("v[0:{}]", size - 1)
+    };
+    format!(
+        "{name} v20, {vaddr}, s[8:15], s[16:19] dmask:0x1DIM{}",
+        if a16 { " a16" } else { "" }
+    )
+}
+
+/// Runs one sample line on every target that has it; returns how many ran.
+fn sample_line(name: &str, a16: bool, ran: &mut usize) -> usize {
+    let (slots, dwords, (c, d, l, cl, o)) = sample_layout(name, a16);
     // The address tuple: its exact size, or the next one the assembler has.
     let mut count = 0;
     for size in [dwords, 8, 16] {
         if size < dwords {
             continue;
         }
-        let vaddr = if size == 1 {
-            "v0".to_string()
-        } else {
-            format!("v[0:{}]", size - 1)
-        };
-        let line = format!(
-            "{name} v20, {vaddr}, s[8:15], s[16:19] dmask:0x1DIM{}",
-            if a16 { " a16" } else { "" }
-        );
+        let line = sample_text(name, a16, size);
         let n = run(
             &line,
             RGBA32_FLOAT,

@@ -421,7 +421,9 @@ fn ds_wrxchg2() {
         ),
     ];
     let mut ran = 0;
+    let all: Vec<String> = forms.iter().map(|f| f.0.to_string()).collect();
     for t in &TARGETS {
+        prefetch(t, &all);
         for &(line, bytes, offs) in &forms {
             let lines = vec![line.to_string()];
             let Some(w) = words(t, &lines) else { continue };
@@ -537,7 +539,9 @@ fn ds_cmpst_float() {
     ];
     let cases: [(f64, f64); 4] = [(0.0, -0.0), (f64::NAN, f64::NAN), (1.5, 1.5), (2.0, 3.0)];
     let mut ran = 0;
+    let all: Vec<String> = forms.iter().map(|f| f.0.to_string()).collect();
     for t in &TARGETS {
+        prefetch(t, &all);
         for &(line, bytes, rtn) in &forms {
             let lines = vec![line.to_string()];
             let Some(w) = words(t, &lines) else { continue };
@@ -839,29 +843,38 @@ fn float_atomics() {
         ("fmin", A::FMin),
         ("fmax", A::FMax),
     ];
+    const SEGS: [&str; 3] = ["global", "flat", "buffer"];
+    let line = |op: &str, a: A, x2: bool, seg: &str| {
+        let dr = if x2 { 2 } else { 1 };
+        let data_n = dr * if a == A::FCmpSwap { 2 } else { 1 };
+        let reg = |b: usize, n: usize| {
+            if n == 1 {
+                format!("v{b}")
+            } else {
+                format!("v[{b}:{}]", b + n - 1)
+            }
+        };
+        let name = format!("{seg}_atomic_{op}{}", if x2 { "_x2" } else { "" });
+        match seg {
+            "global" => format!("{name} {}, v1, {}, s[2:3] glc", reg(10, dr), reg(4, data_n)),
+            "flat" => format!("{name} {}, v[2:3], {} glc", reg(10, dr), reg(4, data_n)),
+            _ => format!("{name} {}, v1, s[8:11], 0 offen glc", reg(4, data_n)),
+        }
+    };
+    let all: Vec<String> = ops
+        .iter()
+        .flat_map(|&(op, a)| [false, true].map(|x2| SEGS.map(|seg| line(op, a, x2, seg))))
+        .flatten()
+        .collect();
     let mut ran = 0;
     for t in &TARGETS {
+        prefetch(t, &all);
         for &(op, a) in &ops {
             for x2 in [false, true] {
-                for seg in ["global", "flat", "buffer"] {
+                for seg in SEGS {
                     let bytes = if x2 { 8 } else { 4 };
                     let dr = bytes / 4;
-                    let data_n = dr * if a == A::FCmpSwap { 2 } else { 1 };
-                    let reg = |b: usize, n: usize| {
-                        if n == 1 {
-                            format!("v{b}")
-                        } else {
-                            format!("v[{b}:{}]", b + n - 1)
-                        }
-                    };
-                    let name = format!("{seg}_atomic_{op}{}", if x2 { "_x2" } else { "" });
-                    let line = match seg {
-                        "global" => {
-                            format!("{name} {}, v1, {}, s[2:3] glc", reg(10, dr), reg(4, data_n))
-                        }
-                        "flat" => format!("{name} {}, v[2:3], {} glc", reg(10, dr), reg(4, data_n)),
-                        _ => format!("{name} {}, v1, s[8:11], 0 offen glc", reg(4, data_n)),
-                    };
+                    let line = line(op, a, x2, seg);
                     let Some(w) = words(t, std::slice::from_ref(&line)) else {
                         continue;
                     };
@@ -992,6 +1005,31 @@ fn typed(
     typed_on(line, fmt9, fmt10, word3, setup, check, None)
 }
 
+/// The targets [`typed_on`] runs `line` on and the line it assembles for each.
+fn typed_lines(
+    line: &str,
+    fmt9: Option<&str>,
+    fmt10: Option<&str>,
+    gfx8: Option<bool>,
+) -> Vec<(&'static Target, String)> {
+    // GFX10 `buffer_*_format_d16_*` do not decode (see `typed_buffer_components`).
+    let skip10 = line.starts_with("buffer_") && line.contains("_d16_") && fmt9.is_none();
+    TARGETS
+        .iter()
+        .filter(|t| gfx8.is_none_or(|g| g == t.gfx8()) && !(skip10 && t.gfx10()))
+        .map(|t| {
+            let fmt = if t.gfx10() { fmt10 } else { fmt9 };
+            // Two 16-bit components take two registers on GFX8 (unpacked D16), one elsewhere.
+            let line = line.replace("D16XY", if t.gfx8() { "v[4:5]" } else { "v4" });
+            let line = match fmt {
+                Some(f) => format!("{line} format:[{f}] offen"),
+                None => format!("{line} offen"),
+            };
+            (t, line)
+        })
+        .collect()
+}
+
 /// [`typed`] on the GFX8 targets only (`Some(true)`), the others only (`Some(false)`) or all.
 fn typed_on(
     line: &str,
@@ -1003,19 +1041,7 @@ fn typed_on(
     gfx8: Option<bool>,
 ) -> usize {
     let mut ran = 0;
-    // GFX10 `buffer_*_format_d16_*` do not decode (see `typed_buffer_components`).
-    let skip10 = line.starts_with("buffer_") && line.contains("_d16_") && fmt9.is_none();
-    for t in TARGETS
-        .iter()
-        .filter(|t| gfx8.is_none_or(|g| g == t.gfx8()) && !(skip10 && t.gfx10()))
-    {
-        let fmt = if t.gfx10() { fmt10 } else { fmt9 };
-        // Two 16-bit components take two registers on GFX8 (unpacked D16), one elsewhere.
-        let line = line.replace("D16XY", if t.gfx8() { "v[4:5]" } else { "v4" });
-        let line = match fmt {
-            Some(f) => format!("{line} format:[{f}] offen"),
-            None => format!("{line} offen"),
-        };
+    for (t, line) in typed_lines(line, fmt9, fmt10, gfx8) {
         let Some(w) = words(t, std::slice::from_ref(&line)) else {
             continue;
         };
@@ -1204,36 +1230,72 @@ fn typed_buffer_components() {
     const N10: [u32; 4] = [20, 62, 72, 75];
     const D10: [u32; 4] = [11, 27, 69, 69];
     const D9BITS: [u32; 4] = [2, 5, 12, 12];
-    let comps = ["x", "xy", "xyz", "xyzw"];
-    for (k, c) in comps.iter().enumerate() {
+    const KINDS: [(&str, bool); 3] = [("tbuffer", false), ("tbuffer", true), ("buffer", true)];
+    // Registers: n, or ceil(n/2) packed halves (n on GFX8: D16XY marks those).
+    let regs_line = |k: usize, prefix: &str, d16: bool, store: bool| {
         let n = k + 1;
-        for (prefix, d16) in [("tbuffer", false), ("tbuffer", true), ("buffer", true)] {
-            let sfx = if d16 { "d16_" } else { "" };
-            // Registers: n, or ceil(n/2) packed halves (n on GFX8: D16XY marks those).
-            let regs_line = |store: bool| {
-                let op = if store { "store" } else { "load" };
-                let dst = if d16 {
-                    format!("D16R{n}")
-                } else if n == 1 {
-                    "v4".into()
-                } else {
-                    format!("v[4:{}]", 3 + n)
-                };
-                format!("{prefix}_{op}_format_{sfx}{c} {dst}, v1, s[8:11], 0")
-            };
-            let (f9, f10) = if prefix == "buffer" {
-                (None, None)
-            } else if d16 {
-                (
-                    Some(format!("BUF_DATA_FORMAT_{},BUF_NUM_FORMAT_UINT", D9[k])),
-                    Some(format!("BUF_FMT_{}_UINT", D9[k])),
-                )
-            } else {
-                (
-                    Some(format!("BUF_DATA_FORMAT_{},BUF_NUM_FORMAT_UINT", N9[k])),
-                    Some(format!("BUF_FMT_{}_UINT", N9[k])),
-                )
-            };
+        let op = if store { "store" } else { "load" };
+        let sfx = if d16 { "d16_" } else { "" };
+        let dst = if d16 {
+            format!("D16R{n}")
+        } else if n == 1 {
+            "v4".into()
+        } else {
+            format!("v[4:{}]", 3 + n)
+        };
+        let c = ["x", "xy", "xyz", "xyzw"][k];
+        format!("{prefix}_{op}_format_{sfx}{c} {dst}, v1, s[8:11], 0")
+    };
+    let formats = |k: usize, prefix: &str, d16: bool| {
+        if prefix == "buffer" {
+            (None, None)
+        } else if d16 {
+            (
+                Some(format!("BUF_DATA_FORMAT_{},BUF_NUM_FORMAT_UINT", D9[k])),
+                Some(format!("BUF_FMT_{}_UINT", D9[k])),
+            )
+        } else {
+            (
+                Some(format!("BUF_DATA_FORMAT_{},BUF_NUM_FORMAT_UINT", N9[k])),
+                Some(format!("BUF_FMT_{}_UINT", N9[k])),
+            )
+        }
+    };
+    // GFX10's `buffer_*_format_d16` store that must not decode (below).
+    let gfx10 = TARGETS.iter().find(|t| t.gfx10()).expect("gfx10");
+    let gfx10_line = |k: usize| {
+        let n = k + 1;
+        let line = regs_line(k, "buffer", true, true)
+            .replace(&format!("D16R{n}"), "v[4:5]")
+            .replace("v[4:5]", if n <= 2 { "v4" } else { "v[4:5]" });
+        format!("{line} offen")
+    };
+    // Every line below, one llvm-mc run per target.
+    let mut lines: Vec<(&Target, String)> = Vec::new();
+    for k in 0..4 {
+        lines.push((gfx10, gfx10_line(k)));
+        for (prefix, d16) in KINDS {
+            let (f9, f10) = formats(k, prefix, d16);
+            for store in [true, false] {
+                for (gfx8, l) in typed_n_variants(&regs_line(k, prefix, d16, store), k + 1) {
+                    lines.extend(typed_lines(&l, f9.as_deref(), f10.as_deref(), Some(gfx8)));
+                }
+            }
+        }
+    }
+    for t in &TARGETS {
+        let mine: Vec<String> = lines
+            .iter()
+            .filter(|(u, _)| std::ptr::eq(*u, t))
+            .map(|(_, l)| l.clone())
+            .collect();
+        prefetch(t, &mine);
+    }
+    for k in 0..4 {
+        let n = k + 1;
+        for (prefix, d16) in KINDS {
+            let regs_line = |store: bool| regs_line(k, prefix, d16, store);
+            let (f9, f10) = formats(k, prefix, d16);
             let w3 = (D9BITS[k] << 15 | 4 << 12, if d16 { D10[k] } else { N10[k] });
             let setup = |_: &mut [u8], r: &mut WaveRegs| {
                 for l in 0..64 {
@@ -1244,11 +1306,9 @@ fn typed_buffer_components() {
                 // GFX10 encodes these opcodes (0x80–0x87) with opcode bit 7 in bit 25, and
                 // isa's GFX10 table has no such rows: they must not decode (they once decoded
                 // as `buffer_*_format_x`).
-                let t = TARGETS.iter().find(|t| t.gfx10()).expect("gfx10");
-                let line = regs_line(true)
-                    .replace(&format!("D16R{n}"), "v[4:5]")
-                    .replace("v[4:5]", if n <= 2 { "v4" } else { "v[4:5]" });
-                let w = words(t, &[format!("{line} offen")]).expect("llvm-mc assembles it");
+                let t = gfx10;
+                let line = gfx10_line(k);
+                let w = words(t, std::slice::from_ref(&line)).expect("llvm-mc assembles it");
                 let e = run_words_mem(t.gen, &w, &mut regs(t), &mut vec![0; 65536], &mut []);
                 assert!(
                     matches!(e, Err(hsaemu_emu::FaultKind::IllegalInstruction { .. })),
@@ -1302,6 +1362,15 @@ fn typed_n(
     setup: &dyn Fn(&mut [u8], &mut WaveRegs),
     check: &Check<'_>,
 ) -> usize {
+    let mut ran = 0;
+    for (gfx8, l) in typed_n_variants(line, n) {
+        ran += typed_on(&l, fmt9, fmt10, word3, setup, check, Some(gfx8));
+    }
+    ran
+}
+
+/// The lines [`typed_n`] gives [`typed_on`]: for GFX8 (`true`) and for the others.
+fn typed_n_variants(line: &str, n: usize) -> [(bool, String); 2] {
     let packed = n.div_ceil(2);
     let r = |k: usize| {
         if k == 1 {
@@ -1312,12 +1381,12 @@ fn typed_n(
     };
     // GFX8 spells the unpacked registers; typed() replaces D16XY per target.
     let line = line.replace(&format!("D16R{n}"), &format!("D16XY{n}"));
-    let mut ran = 0;
-    for gfx8 in [true, false] {
-        let l = line.replace(&format!("D16XY{n}"), &if gfx8 { r(n) } else { r(packed) });
-        ran += typed_on(&l, fmt9, fmt10, word3, setup, check, Some(gfx8));
-    }
-    ran
+    [true, false].map(|gfx8| {
+        (
+            gfx8,
+            line.replace(&format!("D16XY{n}"), &if gfx8 { r(n) } else { r(packed) }),
+        )
+    })
 }
 
 /// GFX10 `global_{load,store}_dword_addtid`: lane l at SADDR + offset + 4l.
