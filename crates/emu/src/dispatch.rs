@@ -610,6 +610,8 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
             match run_slice(ctx, &mut resident[i], &mut cache, scratch, &mut fresh) {
                 Ok(false) => i += 1,
                 Ok(true) => {
+                    // Finished: every wave ended (a pair call ends B's turn with A's).
+                    debug_assert!(resident[i].waves.iter().all(|w| w.state == WaveState::Done));
                     let wg = resident.swap_remove(i);
                     wgs += 1;
                     for w in &wg.waves {
@@ -719,11 +721,8 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
         }
         let first = wi as u32 * lanes;
         let live = (items - first).min(lanes);
-        let exec = if live == 64 {
-            u64::MAX
-        } else {
-            (1u64 << live) - 1
-        };
+        // The low `live` bits (1 to 64): one shift, no test of 64.
+        let exec = u64::MAX >> (64 - live);
         w.start(&init.user_sgprs, lanes == 32, exec);
         for &(r, v) in ids {
             w.s[r] = v;
@@ -1074,8 +1073,9 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
                 members: waves.iter().filter(|w| w.state != WaveState::Done).count() as u32,
             };
         }
-        // The turn of the wave after a pair call ran both (`enter_pair`): where it resumes.
-        let mut paired: Option<Option<Resume>> = None;
+        // The turn of the wave after a pair call ran both (`enter_pair`) and did not end
+        // it: where it resumes.
+        let mut paired: Option<Resume> = None;
         let mut round = waves.iter_mut().enumerate().peekable();
         while let Some((wi, w)) = round.next() {
             let pair_turn = paired.take();
@@ -1099,7 +1099,7 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
                 _ => {
                     let resume = match (tier.as_mut(), prepared.as_mut(), pair_turn) {
                         // Its first part ran with the wave before it.
-                        (_, _, Some(r)) => r,
+                        (_, _, Some(r)) => Some(r),
                         (Some(t), call, None) => {
                             let next = match PAIRS && w.wave32 && t.pairs.is_some() {
                                 true => round.peek_mut().map(|(_, b)| &mut **b),
@@ -1122,7 +1122,15 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
                                     // own turn's count starts after them).
                                     *executed += u64::from(n);
                                     progressed = true;
-                                    paired = Some(rb);
+                                    match rb {
+                                        Some(r) => paired = Some(r),
+                                        // B's turn ended with A's, B in A's state
+                                        // (at a barrier or done), which A's counts
+                                        // below stand for: its iteration is skipped.
+                                        None => {
+                                            round.next();
+                                        }
+                                    }
                                     ra
                                 }
                                 None => match prepared.as_mut() {
@@ -1436,18 +1444,25 @@ fn pair_ran(
         *k += 1;
     }
 
-    let resume = |w: &mut Wave, t: &mut Tier| {
+    for w in [&mut *a, &mut *b] {
         w.instructions += u64::from(n);
         w.sgpr_dirty |= p.sgpr_groups;
-        (!region_ended_turn(&ctx.program, t, w, parked, n)).then_some(Resume {
-            turn: n,
-            at_start: true,
-            declined: false,
-        })
-    };
-    let ra = resume(a, t);
-    let rb = resume(b, t);
-    (ra, rb, n)
+    }
+    // The pair region leaves both waves at one PC (its exit stores it into both) with
+    // one `parked`: A's end of turn is B's, decided once.
+    debug_assert_eq!(a.pc, b.pc);
+    if region_ended_turn(&ctx.program, t, a, parked, n) {
+        b.state = a.state;
+        // The `s_endpgm` that `region_ended_turn` counted for A.
+        b.instructions += u64::from(a.state == WaveState::Done);
+        return (None, None, n);
+    }
+    let r = Some(Resume {
+        turn: n,
+        at_start: true,
+        declined: false,
+    });
+    (r, r, n)
 }
 
 /// Runs one wave for up to a quantum, until it ends, waits at a barrier or sleeps. `CHECK`:

@@ -76,13 +76,21 @@ pub(crate) fn pairs_of_wave32s_match_their_cpu_results() {
     if jit::pairs_used() {
         assert!(jit::stats().pair_blocks > 0, "a pair region compiled");
     }
+    // Every wave of the whole range runs each instruction once, `s_endpgm` included (a
+    // pair call that ends both waves' turns counts it for B too).
+    let (skipped, endpgm) = bounds_branch_and_endpgm();
+    assert_eq!(
+        ran[0],
+        u64::from(full / 32) * endpgm,
+        "instructions per wave"
+    );
     // Only the wave with no lane in range takes the bounds test's branch past its block,
     // each wave its own way: the pair leaves before the branch its waves disagree on
     // rather than running B through the block under its empty EXEC.
     assert_eq!(ran[0], ran[1], "B partly in range runs the block");
     assert_eq!(
         ran[0] - ran[2],
-        skipped_by_the_bounds_branch(),
+        skipped,
         "B wholly out of range skips the block"
     );
 
@@ -152,7 +160,9 @@ pub(crate) fn pairs_of_wave32s_match_their_cpu_results() {
 /// How many instructions `pair_add`'s `s_cbranch_execz` (its bounds test's) skips, from the
 /// code object's disassembly: from the branch to its target. A wave whose lanes are all out
 /// of range takes it (the branch's definition: taken when EXEC is 0), the others run them.
-fn skipped_by_the_bounds_branch() -> u64 {
+/// And how many instructions the kernel has up to its `s_endpgm`, which it has one of after
+/// that branch's target: what a wave that does not take the branch runs.
+fn bounds_branch_and_endpgm() -> (u64, u64) {
     use super::common::{code_object_version, compile_target};
     let (processor, extra) = compile_target("gfx1030");
     let cov = code_object_version("gfx1030");
@@ -195,10 +205,24 @@ fn skipped_by_the_bounds_branch() -> u64 {
         .expect("the branch's target");
     let to = start + off;
     assert!(to > from + 4, "the bounds branch skips a block");
-    body.iter()
+    let skipped = body
+        .iter()
         .filter_map(|l| at(l))
         .filter(|&a| a > from && a < to)
-        .count() as u64
+        .count() as u64;
+    let ends: Vec<usize> = (0..body.len())
+        .filter(|&k| body[k].contains("s_endpgm"))
+        .collect();
+    assert_eq!(
+        ends.len(),
+        1,
+        "pair_add has one s_endpgm:\n{}",
+        body.join("\n")
+    );
+    let end = at(body[ends[0]]).expect("the s_endpgm's address");
+    assert!(end > to, "the s_endpgm follows the bounds branch's target");
+    let to_endpgm = body[..=ends[0]].iter().filter(|l| at(l).is_some()).count() as u64;
+    (skipped, to_endpgm)
 }
 
 /// Fresh pairs (`dispatch.rs`'s `FreshPair`: a pair of waves that have run nothing enters the
