@@ -975,12 +975,11 @@ fn run_slice(
     fresh: &mut Option<FreshPair>,
 ) -> Result<bool, Fault> {
     let traced = wg.traced && ctx.trace.is_some();
-    // Wave64s never pair: their rounds have no pair bookkeeping. Nor do kernels with LDS:
-    // pair regions hold no DS access, and such kernels' rounds (a barrier's, every wave
-    // after a region ends at one) would pay the look-ahead for no pair: gfx1030's LDS
-    // reduction took 18 % more host instructions with it (docs/architecture-emu.md,
-    // "Pairs only without LDS").
-    let pairs = ctx.gen.wave_size() == 32 && ctx.lds_size == 0;
+    // Wave64s never pair: their rounds have no pair bookkeeping. Kernels with LDS do since
+    // pair regions hold DS loads and stores; a region that may not pair says so at its
+    // compile (`Block::pairable`), so its rounds pay no failed lookup (docs/
+    // architecture-emu.md, "Pairs only without LDS" and "DS accesses in pair regions").
+    let pairs = ctx.gen.wave_size() == 32;
     match (wg.check.is_some(), traced, pairs) {
         (false, false, true) => slice::<false, false, true>(ctx, wg, cache, scratch, fresh),
         (false, false, false) => slice::<false, false, false>(ctx, wg, cache, scratch, fresh),
@@ -1405,7 +1404,7 @@ fn pair_block(ctx: &Ctx, a: &Wave, b: &Wave, t: &mut Tier) -> Option<&'static cr
             _ => {}
         }
     }
-    if !blk.runs(a) || !blk.runs(b) {
+    if !blk.pairable || !blk.runs(a) || !blk.runs(b) {
         return None;
     }
     let p = blk

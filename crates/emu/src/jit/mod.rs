@@ -673,6 +673,12 @@ pub(crate) struct Block {
     /// A pair block's SGPRs (codes) the two waves must hold equal to enter it: those its
     /// instructions may read as values before writing them (`lower.rs`'s `pair.rs`).
     pub(crate) pair_equal: Vec<u8>,
+    /// Whether this region may have a pair variant (`lower.rs`'s `Compiled::pairable`):
+    /// false for one whose instructions a pair cannot run (a reduction's DS atomics,
+    /// `v_readlane`), decided at its compile so the dispatcher's rounds ask no more.
+    pub(crate) pairable: bool,
+    /// The marks its entry keeps (`Compiled::marks_kept`): a pair call keeps B's so.
+    marks_kept: [u64; 3],
 }
 
 /// The groups of four SGPRs (`Wave::sgpr_dirty`) that `insts` may write: each one's named
@@ -796,7 +802,11 @@ impl Block {
             // SAFETY: a pointer stored by `publish_pair`, to a leaked (never freed) block.
             return Some(unsafe { &*p });
         }
-        if !self.wave32 || self.pair_tried.swap(true, Ordering::AcqRel) {
+        // Read first: the swap, a locked instruction, only once.
+        if !self.wave32
+            || self.pair_tried.load(Ordering::Relaxed)
+            || self.pair_tried.swap(true, Ordering::AcqRel)
+        {
             return None;
         }
         if !matches!(mode(), Mode::Sync | Mode::Verify) {
@@ -820,9 +830,16 @@ impl Block {
             start: self.start,
             wave32: true,
             variants: Variants::Both,
-            // Lane-affine facts over both waves' lanes (tested; no tiles, `lower.rs`).
+            // Lane-affine facts over both waves' lanes, and the tiles this region was
+            // compiled for (dwords 0: `tiles.rs`; tested over the 64 lanes at each call);
+            // no DS run shapes (its DS accesses go one by one).
             affine: affine_on(),
-            ds_pred: DsPred::new(),
+            ds_pred: self
+                .ds_pred
+                .iter()
+                .filter(|((_, d), _)| *d == 0)
+                .map(|(&k, &v)| (k, v))
+                .collect(),
             live: Live::new(),
             place: format!("{} pair", self.place),
             home: None,
@@ -857,9 +874,13 @@ impl Block {
         ctx.v_b = b.v.as_mut_ptr().cast::<u32>();
         // A's waits fence for B's stores too; B's are A's after (a fence more is harmless).
         a.stored |= b.stored;
-        // The tile and DS marks the region's entry keeps or clears for A; B's are dropped
-        // (tested again where a later region needs them).
-        (b.tile_marks, b.ds_marks) = (0, 0);
+        // The tile and DS marks the region's entry keeps or clears for A, B's here alike:
+        // the rows it writes lose theirs (under a full EXEC those whose writes keep a tile
+        // a tile keep them), so the next single call of B tests only those again.
+        let [full, partial, ds] = self.marks_kept;
+        let exec = u64::from(b.s[127]) << 32 | u64::from(b.s[126]);
+        b.tile_marks &= if exec == 0xffff_ffff { full } else { partial };
+        b.ds_marks &= ds;
         // SAFETY: as `call`'s; the region reaches B's files only through `ctx.s_b`/`v_b`,
         // which point into `b`, exclusively borrowed here and distinct from `a`.
         let r = unsafe { self.call(ctx, a, budget) };
@@ -1314,6 +1335,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                 let block = compiled.ok().map(|c| {
                     perf_map(c.f as usize, c.size, &c.name);
                     let (f, entries, pair_equal) = (c.f, c.entries, c.pair_equal);
+                    let (pairable, marks_kept) = (c.pairable && !r.pair, c.marks_kept);
                     let sgpr_groups = written_sgpr_groups(&r.insts);
                     let b: &'static Block = Box::leak(Box::new(Block {
                         f,
@@ -1344,8 +1366,10 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                         place: r.place,
                         sgpr_groups,
                         pair: AtomicPtr::new(std::ptr::null_mut()),
-                        pair_tried: AtomicBool::new(r.pair),
+                        pair_tried: AtomicBool::new(!pairable),
                         pair_equal,
+                        pairable,
+                        marks_kept,
                     }));
                     b
                 });

@@ -447,9 +447,11 @@ impl Gen<'_> {
     /// `Wave::start`). A marked uniform row still has
     /// its lanes 1 and 16 compared with lane 0 (the mark says tile, not uniform).
     pub(super) fn tile_test(&mut self, tested: &BTreeMap<usize, Kind>, general: Block) {
+        // A pair's marks are each wave's (over 32 lanes): its rows are all tested.
         let kept: u64 = tested
             .keys()
             .filter(|&&r| r < 64 && (self.clobbers & !self.shape_kept) >> r & 1 == 0)
+            .filter(|_| !self.pair)
             .fold(0, |m, &r| m | 1 << r);
         let mut facts = Vec::new();
         let mut diff = None;

@@ -244,3 +244,66 @@ pub(crate) fn fresh_pairs_compare_sgprs_set_per_wave() {
         }
     }
 }
+
+/// DS accesses in pair calls (`cl/pair32.cl`'s `pair_lds`, gfx1030, work-groups of 64):
+/// each lane stores `x[i]` at `t[l]` and `y[i]` at `t[l + 32]` in one `ds_write2_b32`, so
+/// wave B's first element lands on wave A's second (`t[32..63]`). The interpreter runs A's
+/// instruction, then B's (verify mode steps them so): `t[32 + j]` then holds B's `x`, never
+/// A's `y`. After the barrier each lane reads both back (a `ds_read2_b32`, B's lanes from
+/// B's address row) and stores them to `out[2i]`, `out[2i + 1]`.
+pub(crate) fn pairs_with_lds_keep_the_waves_order() {
+    use super::common::{emu, Arg};
+    if !jit::enabled() {
+        return;
+    }
+    let e = emu("cl/pair32.cl", "gfx1030");
+    let groups = 1024u32;
+    let n = 64 * groups;
+    let x: Vec<i32> = (0..n as i32)
+        .map(|i| i.wrapping_mul(7919) % 10007)
+        .collect();
+    let y: Vec<i32> = (0..n as i32).map(|i| -1 - (i % 1013)).collect();
+    let (bx, by) = (e.buf_i32(&x), e.buf_i32(&y));
+    // CPU reference: in group `w`, lane `l` reads t[l] and t[l + 32]; t[k] for k < 64 is
+    // the x of lane k (B's stores after A's), t[64 + m] the y of B's lane 32 + m.
+    let want: Vec<i32> = (0..n as usize)
+        .flat_map(|i| {
+            let (w, l) = (i / 64, i % 64);
+            let t = |k: usize| {
+                if k < 64 {
+                    x[64 * w + k]
+                } else {
+                    y[64 * w + k - 32]
+                }
+            };
+            [t(l), t(l + 32)]
+        })
+        .collect();
+    let run = || {
+        let bo = e.buf_i32(&vec![0; 2 * n as usize]);
+        let args = [Arg::Ptr(&bx), Arg::Ptr(&by), Arg::Ptr(&bo)];
+        e.run("pair_lds", &args, [n, 1, 1], [64, 1, 1]);
+        bo.i32s()
+    };
+    // The regions, then their pair variants, compiled in the background.
+    for _ in 0..2 {
+        assert_eq!(run(), want, "pair_lds while compiling");
+        assert!(
+            jit::wait_compiled(std::time::Duration::from_secs(60)),
+            "pair_lds's regions compiled within 60 s"
+        );
+    }
+    let before = jit::stats();
+    let out = run();
+    for (k, (&got, &w)) in out.iter().zip(&want).enumerate() {
+        assert_eq!(got, w, "out[{k}] (group {}, lane {})", k / 128, k / 2 % 64);
+    }
+    if jit::pairs_used() {
+        let after = jit::stats();
+        // Both regions (to the barrier, after it) of every group as a pair.
+        assert!(
+            after.pair_runs >= before.pair_runs + 2 * u64::from(groups),
+            "two pair calls per work-group ({before:?} → {after:?})"
+        );
+    }
+}
