@@ -975,11 +975,13 @@ fn run_slice(
     fresh: &mut Option<FreshPair>,
 ) -> Result<bool, Fault> {
     let traced = wg.traced && ctx.trace.is_some();
-    // Wave64s never pair: their rounds have no pair bookkeeping. Kernels with LDS do since
-    // pair regions hold DS loads and stores; a region that may not pair says so at its
-    // compile (`Block::pairable`), so its rounds pay no failed lookup (docs/
-    // architecture-emu.md, "Pairs only without LDS" and "DS accesses in pair regions").
-    let pairs = ctx.gen.wave_size() == 32;
+    // Wave64s never pair: their rounds have no pair bookkeeping. Kernels with LDS do once
+    // one of their regions may pair (pair regions hold DS loads and stores; a region that
+    // may not pair says so at its compile, `Block::pairable`): a barrier-heavy kernel none
+    // of whose regions pairs pays no look-ahead (docs/architecture-emu.md, "Pairs only
+    // without LDS", "DS accesses in pair regions").
+    let pairs = ctx.gen.wave_size() == 32
+        && (ctx.lds_size == 0 || ctx.program.jit_slots().is_some_and(|s| s.pairs_with_lds()));
     match (wg.check.is_some(), traced, pairs) {
         (false, false, true) => slice::<false, false, true>(ctx, wg, cache, scratch, fresh),
         (false, false, false) => slice::<false, false, false>(ctx, wg, cache, scratch, fresh),

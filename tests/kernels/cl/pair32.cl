@@ -31,3 +31,40 @@ kernel void pair_lds(global const int *x, global const int *y, global int *out) 
     out[2 * i] = t[l];
     out[2 * i + 1] = t[l + 32];
 }
+
+// Tile marks in a pair call (work-groups of 16 x 4: wave A ly 0-1, B ly 2-3). Both waves
+// read rows 2g and 2g + 1 of `a` and `c` (ly & 1), so each wave's address rows are 16-lane
+// tiles on their own, but B's lanes do not continue A's (the pair's 64 lanes are no tile).
+// The first loop's global-load region (a local atomic: it never pairs) tests and marks
+// each wave's rows alone; the second loop's, on the same rows, runs as a pair. (The LDS
+// stores go to a permutation of the lanes, whose address row is no tile: the second loop
+// tests only rows the first marks.)
+kernel void pair_tiles(global const int *a, global const int *c, global int *out, uint n) {
+    local int t[4][16];
+    local int count;
+    uint lx = get_local_id(0), ly = get_local_id(1);
+    uint at = (2 * get_group_id(0) + (ly & 1)) * n + lx;
+    global const int *p = a + at, *q = c + at;
+    if (lx == 0 && ly == 0)
+        count = 0;
+    int acc = p[0];
+    for (uint k = 16; k < n; k += 16) {
+        t[ly][lx * 7 & 15] = p[k] + 3 * q[k];
+        atomic_add(&count, 1);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint j = 0; j < 16; j++)
+            acc += t[ly][j] * (int)(j + 1);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (uint k = 16; k < n; k += 16) {
+        t[ly][lx * 7 & 15] = (p[k] ^ 0x55) - q[k];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint j = 0; j < 16; j++)
+            acc += t[ly][j] * (int)(j + 2);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    // A region of its own, `p` and `q` live to it: the loops' regions do not write their
+    // address rows.
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[(4 * get_group_id(0) + ly) * 16 + lx] = acc + count + p[1] - q[2];
+}

@@ -108,6 +108,8 @@ pub(crate) struct CallCtx {
     /// A pair region's wave B (`Block::call_pair`): its scalar and vector files.
     pub(crate) s_b: *mut u32,
     pub(crate) v_b: *mut u32,
+    /// A pair region's wave B itself: its tile marks (`tiles.rs`' `tile_test`).
+    pub(crate) wave_b: *mut Wave,
 }
 
 impl CallCtx {
@@ -132,6 +134,7 @@ impl CallCtx {
             affine_missed: 0,
             s_b: std::ptr::null_mut(),
             v_b: std::ptr::null_mut(),
+            wave_b: std::ptr::null_mut(),
         }
     }
 }
@@ -872,6 +875,7 @@ impl Block {
     ) -> (u32, bool) {
         ctx.s_b = b.s.as_mut_ptr();
         ctx.v_b = b.v.as_mut_ptr().cast::<u32>();
+        ctx.wave_b = std::ptr::from_mut(b);
         // A's waits fence for B's stores too; B's are A's after (a fence more is harmless).
         a.stored |= b.stored;
         // The tile and DS marks the region's entry keeps or clears for A, B's here alike:
@@ -881,7 +885,7 @@ impl Block {
         let exec = u64::from(b.s[127]) << 32 | u64::from(b.s[126]);
         b.tile_marks &= if exec == 0xffff_ffff { full } else { partial };
         b.ds_marks &= ds;
-        // SAFETY: as `call`'s; the region reaches B's files only through `ctx.s_b`/`v_b`,
+        // SAFETY: as `call`'s; the region reaches B only through `ctx.s_b`/`v_b`/`wave_b`,
         // which point into `b`, exclusively borrowed here and distinct from `a`.
         let r = unsafe { self.call(ctx, a, budget) };
         b.stored = a.stored;
@@ -971,6 +975,9 @@ pub(crate) struct Slots {
     inside: Box<[AtomicBool]>,
     /// Starts a wave reached with a partial EXEC while they were counted (`Variants`).
     partial: Box<[AtomicBool]>,
+    /// Whether a block of this program that may pair (`Block::pairable`) was published: a
+    /// kernel with LDS has its rounds look for pairs only then (`pairs_with_lds`).
+    pairable: AtomicBool,
 }
 
 /// How much hotter a start inside a compiled region must be (see `Slots::inside`): a wave
@@ -996,7 +1003,18 @@ impl Slots {
             pending: (0..n).map(|_| AtomicBool::new(false)).collect(),
             inside: (0..n).map(|_| AtomicBool::new(false)).collect(),
             partial: (0..n).map(|_| AtomicBool::new(false)).collect(),
+            pairable: AtomicBool::new(false),
         }
+    }
+
+    /// Whether a kernel with LDS may look for pairs of wave32s in its rounds: once one of
+    /// its regions may pair (`Block::pairable`). Kernels none of whose regions can (a
+    /// reduction's DS atomics) pay no look-ahead at each turn: it cost gfx1030's LDS
+    /// reduction 9 % of its host instructions (docs/architecture-emu.md, "DS accesses in
+    /// pair regions").
+    #[inline]
+    pub(crate) fn pairs_with_lds(&self) -> bool {
+        self.pairable.load(Ordering::Relaxed)
     }
 
     /// The compiled block starting at dword `k`.
@@ -1015,6 +1033,9 @@ impl Slots {
     /// misses, then its facts') is replaced once, by the first to come, which later misses
     /// of its own replace in turn.
     fn publish(&self, k: usize, b: &'static Block, replaces: Option<&'static Block>) {
+        if b.pairable && !self.pairable.load(Ordering::Relaxed) {
+            self.pairable.store(true, Ordering::Relaxed);
+        }
         let p = std::ptr::from_ref(b).cast_mut();
         let old = replaces.map_or(std::ptr::null_mut(), |o| std::ptr::from_ref(o).cast_mut());
         if old.is_null() {

@@ -307,3 +307,90 @@ pub(crate) fn pairs_with_lds_keep_the_waves_order() {
         );
     }
 }
+
+/// Tile marks in pair calls (`cl/pair32.cl`'s `pair_tiles`, gfx1030, work-groups of 16 × 4):
+/// both waves of a group load rows `2g` and `2g + 1` of `a` and `c` (`ly & 1`), so each
+/// wave's address rows are 16-lane tiles of their own, marked by the first loop's global-load region
+/// (which never pairs: a local atomic), but wave B's lanes 0, 1 and 16 do not continue wave
+/// A's tile. A pair call of the second loop's global-load region must not trust the two
+/// marks alone (`tiles.rs`' `pair_continues`): B would load rows `2g + 2`, `2g + 3`. CPU
+/// reference: lane (lx, ly) of group g sums `a[r·n + lx]` and, for each later block of 16
+/// columns, `Σ_j (a + 3c)[r·n + k + 7j mod 16]·(j + 1)`, then `Σ_j ((a ^ 0x55) − c)[r·n + k
+/// + 7j mod 16]·(j + 2)`, r = 2g
+/// + (ly & 1), plus the atomic adds (64 per pass of the first loop), `a[r·n + lx + 1]` and
+/// `−c[r·n + lx + 2]`.
+pub(crate) fn pair_marks_need_b_to_continue_a() {
+    use super::common::{emu, Arg};
+    if !jit::enabled() {
+        return;
+    }
+    let e = emu("cl/pair32.cl", "gfx1030");
+    let (groups, n) = (256usize, 256usize);
+    // Two rows more than the groups read: a pair reading B's rows as A's continuation reads
+    // wrong values, not out of range.
+    let a: Vec<i32> = (0..(2 * groups + 2) * n)
+        .map(|i| (i as i32).wrapping_mul(2654435761u32 as i32) >> 20)
+        .collect();
+    let c: Vec<i32> = a.iter().map(|&x| x.rotate_left(7) ^ 0x1234).collect();
+    let (ba, bc) = (e.buf_i32(&a), e.buf_i32(&c));
+    let want: Vec<i32> = (0..64 * groups)
+        .map(|o| {
+            let (g, ly, lx) = (o / 64, o / 16 % 4, o % 16);
+            let r = 2 * g + (ly & 1);
+            let mut acc = a[r * n + lx];
+            for k in (16..n).step_by(16) {
+                for j in 0..16 {
+                    // t[ly][j] holds lane 7j mod 16's (7 · 7 = 1 mod 16).
+                    let x = a[r * n + k + j * 7 % 16]
+                        .wrapping_add(3i32.wrapping_mul(c[r * n + k + j * 7 % 16]));
+                    acc = acc.wrapping_add(x.wrapping_mul(j as i32 + 1));
+                }
+            }
+            for k in (16..n).step_by(16) {
+                for j in 0..16 {
+                    let x =
+                        (a[r * n + k + j * 7 % 16] ^ 0x55).wrapping_sub(c[r * n + k + j * 7 % 16]);
+                    acc = acc.wrapping_add(x.wrapping_mul(j as i32 + 2));
+                }
+            }
+            acc.wrapping_add(64 * (n as i32 / 16 - 1))
+                .wrapping_add(a[r * n + lx + 1])
+                .wrapping_sub(c[r * n + lx + 2])
+        })
+        .collect();
+    let run = || {
+        let bo = e.buf_i32(&vec![0; 64 * groups]);
+        let args = [
+            Arg::Ptr(&ba),
+            Arg::Ptr(&bc),
+            Arg::Ptr(&bo),
+            Arg::U32(n as u32),
+        ];
+        e.run("pair_tiles", &args, [16 * groups as u32, 4, 1], [16, 4, 1]);
+        bo.i32s()
+    };
+    for round in 0..3 {
+        let before = jit::stats();
+        let out = run();
+        for (k, (&got, &w)) in out.iter().zip(&want).enumerate() {
+            assert_eq!(
+                got,
+                w,
+                "round {round}: out[{k}] (group {}, ly {})",
+                k / 64,
+                k / 16 % 4
+            );
+        }
+        if round == 2 && jit::pairs_used() {
+            assert!(
+                jit::stats().pair_runs > before.pair_runs,
+                "pair calls in pair_tiles ({before:?} → {:?})",
+                jit::stats()
+            );
+        }
+        assert!(
+            jit::wait_compiled(std::time::Duration::from_secs(60)),
+            "round {round}: pair_tiles's regions compiled within 60 s"
+        );
+    }
+}
