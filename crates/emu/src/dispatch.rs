@@ -1102,7 +1102,16 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
                         // Its first part ran with the wave before it.
                         (_, _, Some(r)) => r,
                         (Some(t), call, None) => {
-                            let next = match PAIRS && w.wave32 && t.pairs.is_some() {
+                            // In a kernel with LDS the round's block at this PC, when it
+                            // is this wave's, says whether its region may pair
+                            // (`Block::pairable`): a barrier loop's waves whose region may
+                            // not skip the look-ahead (without LDS every hot region pairs).
+                            let may_pair = ctx.lds_size == 0
+                                || match t.last {
+                                    Some((at, blk)) if at == w.pc => blk.pairable,
+                                    _ => true,
+                                };
+                            let next = match PAIRS && may_pair && w.wave32 && t.pairs.is_some() {
                                 true => round.peek_mut().map(|(_, b)| &mut **b),
                                 false => None,
                             };
@@ -1406,7 +1415,9 @@ fn pair_block(ctx: &Ctx, a: &Wave, b: &Wave, t: &mut Tier) -> Option<&'static cr
             _ => {}
         }
     }
-    if !blk.pairable || !blk.runs(a) || !blk.runs(b) {
+    // In a kernel with LDS only a loop's regions pair: another (the entry, once per wave)
+    // would buy little for its pair variant's compile (~100 KB of code for matmul's).
+    if !blk.pairable || (ctx.lds_size != 0 && !blk.loops) || !blk.runs(a) || !blk.runs(b) {
         return None;
     }
     let p = blk

@@ -18,18 +18,24 @@ kernel void pair_scatter(global const uint *idx, global int *c, uint n) {
 }
 
 // DS accesses in a pair call (work-groups of 64: wave A lanes 0-31, B 32-63). One
-// ds_write2_b32 stores x at t[l] and y at t[l + 32]: B's first element lands on A's second
-// (t[32..63]), which hold B's x where the waves' stores run A's instruction, then B's (the
-// interpreter's order), and A's y where the pair went element by element over both waves.
-kernel void pair_lds(global const int *x, global const int *y, global int *out) {
+// ds_write2_b32 stores x + r at t[l] and y - r at t[l + 32]: B's first element lands on A's
+// second (t[32..63]), which hold B's x where the waves' stores run A's instruction, then
+// B's (the interpreter's order), and A's y where the pair went element by element over
+// both waves. In a loop (`reps` passes): kernels with LDS pair only in loops' regions.
+kernel void pair_lds(global const int *x, global const int *y, global int *out, uint reps) {
     local int t[96];
     uint l = get_local_id(0), i = get_global_id(0);
-    int a = x[i], b = y[i];
-    t[l] = a;
-    t[l + 32] = b;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    out[2 * i] = t[l];
-    out[2 * i + 1] = t[l + 32];
+    int a = x[i], b = y[i], s = 0, u = 0;
+    for (uint r = 0; r < reps; r++) {
+        t[l] = a + (int)r;
+        t[l + 32] = b - (int)r;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        s += t[l];
+        u += t[l + 32];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    out[2 * i] = s;
+    out[2 * i + 1] = u;
 }
 
 // Tile marks in a pair call (work-groups of 16 x 4: wave A ly 0-1, B ly 2-3). Both waves

@@ -682,6 +682,9 @@ pub(crate) struct Block {
     pub(crate) pairable: bool,
     /// The marks its entry keeps (`Compiled::marks_kept`): a pair call keeps B's so.
     marks_kept: [u64; 3],
+    /// Whether one of its branches goes backward (a loop's region): in a kernel with LDS
+    /// only such regions pair (`Slots::pairs_with_lds`, `dispatch.rs`' `pair_block`).
+    pub(crate) loops: bool,
 }
 
 /// The groups of four SGPRs (`Wave::sgpr_dirty`) that `insts` may write: each one's named
@@ -881,10 +884,13 @@ impl Block {
         // The tile and DS marks the region's entry keeps or clears for A, B's here alike:
         // the rows it writes lose theirs (under a full EXEC those whose writes keep a tile
         // a tile keep them), so the next single call of B tests only those again.
-        let [full, partial, ds] = self.marks_kept;
-        let exec = u64::from(b.s[127]) << 32 | u64::from(b.s[126]);
-        b.tile_marks &= if exec == 0xffff_ffff { full } else { partial };
-        b.ds_marks &= ds;
+        // (Most pairs' B has none: a kernel without tiles.)
+        if b.tile_marks | b.ds_marks != 0 {
+            let [full, partial, ds] = self.marks_kept;
+            let exec = u64::from(b.s[127]) << 32 | u64::from(b.s[126]);
+            b.tile_marks &= if exec == 0xffff_ffff { full } else { partial };
+            b.ds_marks &= ds;
+        }
         // SAFETY: as `call`'s; the region reaches B only through `ctx.s_b`/`v_b`/`wave_b`,
         // which point into `b`, exclusively borrowed here and distinct from `a`.
         let r = unsafe { self.call(ctx, a, budget) };
@@ -975,8 +981,9 @@ pub(crate) struct Slots {
     inside: Box<[AtomicBool]>,
     /// Starts a wave reached with a partial EXEC while they were counted (`Variants`).
     partial: Box<[AtomicBool]>,
-    /// Whether a block of this program that may pair (`Block::pairable`) was published: a
-    /// kernel with LDS has its rounds look for pairs only then (`pairs_with_lds`).
+    /// Whether a loop's block of this program that may pair (`Block::pairable`, a backward
+    /// branch among its instructions) was published: a kernel with LDS has its rounds look
+    /// for pairs only then (`pairs_with_lds`).
     pairable: AtomicBool,
 }
 
@@ -1007,11 +1014,12 @@ impl Slots {
         }
     }
 
-    /// Whether a kernel with LDS may look for pairs of wave32s in its rounds: once one of
-    /// its regions may pair (`Block::pairable`). Kernels none of whose regions can (a
-    /// reduction's DS atomics) pay no look-ahead at each turn: it cost gfx1030's LDS
-    /// reduction 9 % of its host instructions (docs/architecture-emu.md, "DS accesses in
-    /// pair regions").
+    /// Whether a kernel with LDS may look for pairs of wave32s in its rounds: once a region
+    /// of one of its loops may pair (`Block::pairable`, a backward branch among its
+    /// instructions). A kernel with LDS whose loops do not pair (a reduction's DS atomics,
+    /// its pairable region the entry, run once per wave) keeps the rounds without pair
+    /// bookkeeping, which cost gfx1030's LDS reduction 4–9 % of its host instructions
+    /// (docs/architecture-emu.md, "DS accesses in pair regions", "Tile marks per pair").
     #[inline]
     pub(crate) fn pairs_with_lds(&self) -> bool {
         self.pairable.load(Ordering::Relaxed)
@@ -1033,7 +1041,7 @@ impl Slots {
     /// misses, then its facts') is replaced once, by the first to come, which later misses
     /// of its own replace in turn.
     fn publish(&self, k: usize, b: &'static Block, replaces: Option<&'static Block>) {
-        if b.pairable && !self.pairable.load(Ordering::Relaxed) {
+        if b.pairable && b.loops && !self.pairable.load(Ordering::Relaxed) {
             self.pairable.store(true, Ordering::Relaxed);
         }
         let p = std::ptr::from_ref(b).cast_mut();
@@ -1358,6 +1366,9 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                     let (f, entries, pair_equal) = (c.f, c.entries, c.pair_equal);
                     let (pairable, marks_kept) = (c.pairable && !r.pair, c.marks_kept);
                     let sgpr_groups = written_sgpr_groups(&r.insts);
+                    let loops = r.insts.iter().any(|(pc, i, l)| {
+                        matches!(l, Lower::Branch(_)) && branch_target(*pc, i) <= *pc
+                    });
                     let b: &'static Block = Box::leak(Box::new(Block {
                         f,
                         n: r.insts.len() as u32,
@@ -1391,6 +1402,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                         pair_equal,
                         pairable,
                         marks_kept,
+                        loops,
                     }));
                     b
                 });

@@ -246,11 +246,12 @@ pub(crate) fn fresh_pairs_compare_sgprs_set_per_wave() {
 }
 
 /// DS accesses in pair calls (`cl/pair32.cl`'s `pair_lds`, gfx1030, work-groups of 64):
-/// each lane stores `x[i]` at `t[l]` and `y[i]` at `t[l + 32]` in one `ds_write2_b32`, so
-/// wave B's first element lands on wave A's second (`t[32..63]`). The interpreter runs A's
-/// instruction, then B's (verify mode steps them so): `t[32 + j]` then holds B's `x`, never
-/// A's `y`. After the barrier each lane reads both back (a `ds_read2_b32`, B's lanes from
-/// B's address row) and stores them to `out[2i]`, `out[2i + 1]`.
+/// in each of `reps` passes each lane stores `x[i] + r` at `t[l]` and `y[i] − r` at `t[l +
+/// 32]` in one `ds_write2_b32`, so wave B's first element lands on wave A's second
+/// (`t[32..63]`). The interpreter runs A's instruction, then B's (verify mode steps them
+/// so): `t[32 + j]` then holds B's `x`, never A's `y`. After the barrier each lane reads
+/// both back (a `ds_read2_b32`, B's lanes from B's address row), summed over the passes
+/// into `out[2i]`, `out[2i + 1]`.
 pub(crate) fn pairs_with_lds_keep_the_waves_order() {
     use super::common::{emu, Arg};
     if !jit::enabled() {
@@ -265,15 +266,18 @@ pub(crate) fn pairs_with_lds_keep_the_waves_order() {
     let y: Vec<i32> = (0..n as i32).map(|i| -1 - (i % 1013)).collect();
     let (bx, by) = (e.buf_i32(&x), e.buf_i32(&y));
     // CPU reference: in group `w`, lane `l` reads t[l] and t[l + 32]; t[k] for k < 64 is
-    // the x of lane k (B's stores after A's), t[64 + m] the y of B's lane 32 + m.
+    // the x of lane k plus r (B's stores after A's), t[64 + m] the y of B's lane 32 + m
+    // minus r; summed over passes r = 0..reps.
+    let reps = 4i32;
+    let ramp = reps * (reps - 1) / 2;
     let want: Vec<i32> = (0..n as usize)
         .flat_map(|i| {
             let (w, l) = (i / 64, i % 64);
             let t = |k: usize| {
                 if k < 64 {
-                    x[64 * w + k]
+                    reps * x[64 * w + k] + ramp
                 } else {
-                    y[64 * w + k - 32]
+                    reps * y[64 * w + k - 32] - ramp
                 }
             };
             [t(l), t(l + 32)]
@@ -281,7 +285,12 @@ pub(crate) fn pairs_with_lds_keep_the_waves_order() {
         .collect();
     let run = || {
         let bo = e.buf_i32(&vec![0; 2 * n as usize]);
-        let args = [Arg::Ptr(&bx), Arg::Ptr(&by), Arg::Ptr(&bo)];
+        let args = [
+            Arg::Ptr(&bx),
+            Arg::Ptr(&by),
+            Arg::Ptr(&bo),
+            Arg::U32(reps as u32),
+        ];
         e.run("pair_lds", &args, [n, 1, 1], [64, 1, 1]);
         bo.i32s()
     };
@@ -300,10 +309,10 @@ pub(crate) fn pairs_with_lds_keep_the_waves_order() {
     }
     if jit::pairs_used() {
         let after = jit::stats();
-        // Both regions (to the barrier, after it) of every group as a pair.
+        // The loop's regions of every group (a pass or more) as pairs.
         assert!(
-            after.pair_runs >= before.pair_runs + 2 * u64::from(groups),
-            "two pair calls per work-group ({before:?} → {after:?})"
+            after.pair_runs >= before.pair_runs + u64::from(groups) * reps as u64,
+            "a pair call per pass and work-group ({before:?} → {after:?})"
         );
     }
 }
