@@ -557,13 +557,9 @@ impl Gen<'_> {
         if store {
             // A pair region stores wave A's whole instruction, then B's, as the interpreter
             // stepping A then B does (element by element over all 64 lanes, A's second
-            // element would land after B's first).
-            let waves = if self.pair {
-                vec![0..8, 8..16]
-            } else {
-                vec![0..self.groups]
-            };
-            for groups in waves {
+            // element would land after B's first). A single wave's second part is empty.
+            let split = if self.pair { 8 } else { self.groups };
+            for groups in [0..split, split..self.groups] {
                 for e in elems {
                     // A contiguous group stores its whole element at once, a uniform one
                     // dword by dword.

@@ -319,15 +319,14 @@ pub(crate) fn pairs_with_lds_keep_the_waves_order() {
 
 /// Tile marks in pair calls (`cl/pair32.cl`'s `pair_tiles`, gfx1030, work-groups of 16 × 4):
 /// both waves of a group load rows `2g` and `2g + 1` of `a` and `c` (`ly & 1`), so each
-/// wave's address rows are 16-lane tiles of their own, marked by the first loop's global-load region
-/// (which never pairs: a local atomic), but wave B's lanes 0, 1 and 16 do not continue wave
-/// A's tile. A pair call of the second loop's global-load region must not trust the two
-/// marks alone (`tiles.rs`' `pair_continues`): B would load rows `2g + 2`, `2g + 3`. CPU
-/// reference: lane (lx, ly) of group g sums `a[r·n + lx]` and, for each later block of 16
-/// columns, `Σ_j (a + 3c)[r·n + k + 7j mod 16]·(j + 1)`, then `Σ_j ((a ^ 0x55) − c)[r·n + k
-/// + 7j mod 16]·(j + 2)`, r = 2g
-/// + (ly & 1), plus the atomic adds (64 per pass of the first loop), `a[r·n + lx + 1]` and
-/// `−c[r·n + lx + 2]`.
+/// wave's address rows are 16-lane tiles of their own, marked by the first loop's
+/// global-load region (which never pairs: a local atomic), but wave B's lanes 0, 1 and 16
+/// do not continue wave A's tile. A pair call of the second loop's global-load region must
+/// not trust the two marks alone (`tiles.rs`' `pair_continues`): B would load rows `2g +
+/// 2`, `2g + 3`. CPU reference, with `r = 2g + (ly & 1)` and `m(j) = 7j mod 16`: lane (lx,
+/// ly) of group g sums `a[r·n + lx]`; for each later block of 16 columns at `k`, `Σ_j (a +
+/// 3c)[r·n + k + m(j)]·(j + 1)`, then `Σ_j ((a ^ 0x55) − c)[r·n + k + m(j)]·(j + 2)`; the
+/// atomic adds (64 per pass of the first loop), `a[r·n + lx + 1]` and `−c[r·n + lx + 2]`.
 pub(crate) fn pair_marks_need_b_to_continue_a() {
     use super::common::{emu, Arg};
     if !jit::enabled() {
