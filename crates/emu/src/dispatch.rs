@@ -975,13 +975,12 @@ fn run_slice(
     fresh: &mut Option<FreshPair>,
 ) -> Result<bool, Fault> {
     let traced = wg.traced && ctx.trace.is_some();
-    // Wave64s never pair: their rounds have no pair bookkeeping. Kernels with LDS do once
-    // one of their regions may pair (pair regions hold DS loads and stores; a region that
-    // may not pair says so at its compile, `Block::pairable`): a barrier-heavy kernel none
-    // of whose regions pairs pays no look-ahead (docs/architecture-emu.md, "Pairs only
-    // without LDS", "DS accesses in pair regions").
-    let pairs = ctx.gen.wave_size() == 32
-        && (ctx.lds_size == 0 || ctx.program.jit_slots().is_some_and(|s| s.pairs_with_lds()));
+    // Wave64s never pair: their rounds have no pair bookkeeping. Nor do kernels with LDS:
+    // pair regions hold no DS access, and such kernels' rounds (a barrier's, every wave
+    // after a region ends at one) would pay the look-ahead for no pair: gfx1030's LDS
+    // reduction took 18 % more host instructions with it (docs/architecture-emu.md,
+    // "Pairs only without LDS").
+    let pairs = ctx.gen.wave_size() == 32 && ctx.lds_size == 0;
     match (wg.check.is_some(), traced, pairs) {
         (false, false, true) => slice::<false, false, true>(ctx, wg, cache, scratch, fresh),
         (false, false, false) => slice::<false, false, false>(ctx, wg, cache, scratch, fresh),
@@ -1102,16 +1101,7 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
                         // Its first part ran with the wave before it.
                         (_, _, Some(r)) => r,
                         (Some(t), call, None) => {
-                            // In a kernel with LDS the round's block at this PC, when it
-                            // is this wave's, says whether its region may pair
-                            // (`Block::pairable`): a barrier loop's waves whose region may
-                            // not skip the look-ahead (without LDS every hot region pairs).
-                            let may_pair = ctx.lds_size == 0
-                                || match t.last {
-                                    Some((at, blk)) if at == w.pc => blk.pairable,
-                                    _ => true,
-                                };
-                            let next = match PAIRS && may_pair && w.wave32 && t.pairs.is_some() {
+                            let next = match PAIRS && w.wave32 && t.pairs.is_some() {
                                 true => round.peek_mut().map(|(_, b)| &mut **b),
                                 false => None,
                             };
@@ -1415,9 +1405,7 @@ fn pair_block(ctx: &Ctx, a: &Wave, b: &Wave, t: &mut Tier) -> Option<&'static cr
             _ => {}
         }
     }
-    // In a kernel with LDS only a loop's regions pair: another (the entry, once per wave)
-    // would buy little for its pair variant's compile (~100 KB of code for matmul's).
-    if !blk.pairable || (ctx.lds_size != 0 && !blk.loops) || !blk.runs(a) || !blk.runs(b) {
+    if !blk.runs(a) || !blk.runs(b) {
         return None;
     }
     let p = blk

@@ -1147,8 +1147,6 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     tile_marks::a_shape_kept_tile_mark_is_cleared_under_a_partial_exec();
     pairs::pairs_of_wave32s_match_their_cpu_results();
     pairs::fresh_pairs_compare_sgprs_set_per_wave();
-    pairs::pairs_with_lds_keep_the_waves_order();
-    pairs::pair_marks_need_b_to_continue_a();
 }
 
 /// Global buffer word `k`: `(0x8000 + k) << 16 | (0x1000 + k)` (a negative high half, so the

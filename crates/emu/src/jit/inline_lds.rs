@@ -100,12 +100,6 @@ fn elements(i: &Inst) -> Option<Vec<Elem>> {
     }
 }
 
-/// Whether a pair region may hold DS access `i` (`pair.rs`): one of `ds_dwords`'s loads and
-/// stores, compiled over the pair's 64 lanes (a store wave by wave: [`Gen::ds_access`]).
-pub(in crate::jit) fn pair_ds(i: &Inst) -> bool {
-    elements(i).is_some()
-}
-
 /// LDS accesses: in range (checked before), no alignment promised.
 fn lds_flags() -> MemFlags {
     MemFlags::new().with_notrap()
@@ -209,11 +203,6 @@ impl Gen<'_> {
     /// variant and `i` is one of `ds_dwords`'s instructions; returns false, having emitted
     /// nothing, otherwise (the caller then calls the interpreter's fast path).
     pub(super) fn inline_ds(&mut self, pc: u64, i: &Inst) -> bool {
-        // A pair region's partial EXEC and atomics: the pair leaves before the instruction
-        // (`call_path`), the interpreter runs it for A, then B.
-        if self.pair && (!self.full || i.mem.kind == Kind::Atomic) {
-            return false;
-        }
         if !self.full {
             return self.inline_ds_partial(pc, i);
         }
@@ -555,20 +544,14 @@ impl Gen<'_> {
     /// element as `ds_dwords` does (see the module docs).
     fn ds_access(&mut self, elems: &[Elem], store: bool, shape: Shape, arow: usize, base: Value) {
         if store {
-            // A pair region stores wave A's whole instruction, then B's, as the interpreter
-            // stepping A then B does (element by element over all 64 lanes, A's second
-            // element would land after B's first). A single wave's second part is empty.
-            let split = if self.pair { 8 } else { self.groups };
-            for groups in [0..split, split..self.groups] {
-                for e in elems {
-                    // A contiguous group stores its whole element at once, a uniform one
-                    // dword by dword.
-                    let parts = if shape == Shape::Uniform { e.dwords } else { 1 };
-                    for k in 0..parts {
-                        for g in groups.clone() {
-                            let p = self.group_ptr(arow, g, base);
-                            self.ds_store_group(e, shape, k, g, p);
-                        }
+            for e in elems {
+                // A contiguous group stores its whole element at once, a uniform one dword by
+                // dword.
+                let parts = if shape == Shape::Uniform { e.dwords } else { 1 };
+                for k in 0..parts {
+                    for g in 0..self.groups {
+                        let p = self.group_ptr(arow, g, base);
+                        self.ds_store_group(e, shape, k, g, p);
                     }
                 }
             }
@@ -643,11 +626,8 @@ impl Gen<'_> {
         for (arow, d, end) in ends {
             let key = (arow, d, false);
             let uniform_pred = self.ds_pred[&(arow, d)];
-            // Not in a pair: the marks are A's (`Wave::ds_marks`).
-            let kept = !self.pair
-                && arow < 64
-                && self.clobbers >> arow & 1 == 0
-                && !self.ds_rows.contains_key(&key);
+            let kept =
+                arow < 64 && self.clobbers >> arow & 1 == 0 && !self.ds_rows.contains_key(&key);
             let (top, ok) = if kept {
                 self.ds_kept_shape(arow, d, uniform_pred)
             } else {
@@ -821,8 +801,7 @@ impl Gen<'_> {
         if dead_after || self.ds_overwritten.contains(&(r, g)) {
             self.ds_unstored.insert((r, g), at);
         } else {
-            let (file, off) = self.group_at(r, g);
-            self.b.ins().store(mf(), x, file, off);
+            self.b.ins().store(mf(), x, self.v, Self::row_offset(r, g));
         }
         self.vcache.insert((r, g), x);
         x
@@ -874,8 +853,7 @@ impl Gen<'_> {
                     Some(&x) => x,
                     None => self.ds_lds_group(at),
                 };
-                let (file, off) = self.group_at(r, g);
-                self.b.ins().store(mf(), x, file, off);
+                self.b.ins().store(mf(), x, self.v, Self::row_offset(r, g));
             }
         }
         self.run_live = live;
@@ -894,9 +872,9 @@ impl Gen<'_> {
                 Some(x) => x,
                 None => {
                     debug_assert!(!self.unstored.contains(&(arow, g)), "a row group unstored");
-                    // In a pair region groups 8–15 are wave B's.
-                    let (file, off) = self.group_at(arow, g);
-                    self.b.ins().load(types::I32, mf(), file, off)
+                    self.b
+                        .ins()
+                        .load(types::I32, mf(), self.v, Self::row_offset(arow, g))
                 }
             },
         };

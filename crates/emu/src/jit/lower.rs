@@ -108,13 +108,6 @@ pub(super) struct Compiled {
     pub(super) f: BlockFn,
     /// A pair region's SGPRs the two waves must hold equal to enter it (`pair.rs`).
     pub(super) pair_equal: Vec<u8>,
-    /// Whether a wave32 region may have a pair variant (`pair::plan` finds no reason
-    /// against), decided here once so the dispatcher asks no more of one that may not.
-    pub(super) pairable: bool,
-    /// The tile marks the region's entry keeps (under a full EXEC, under another) and
-    /// the DS marks it keeps (`Wave::tile_marks`, `ds_marks`): a pair call applies them
-    /// to wave B's, as the entry does to A's.
-    pub(super) marks_kept: [u64; 3],
     pub(super) entries: Vec<u64>,
     pub(super) size: usize,
     pub(super) name: String,
@@ -226,23 +219,15 @@ impl Compiler {
     pub(super) fn compile(&mut self, r: &super::Request) -> Result<Compiled, String> {
         let (region, start, wave32, variants, affine) =
             (&r.insts[..], r.start, r.wave32, r.variants, r.affine);
-        // A pair region (`pair.rs`): two wave32s as one wave64, without tile facts. For a
-        // wave32 region the plan also says whether it may have a pair variant at all.
-        let heads: Vec<usize> = basic_blocks(region, start)
-            .keys()
-            .filter_map(|&pc| region.iter().position(|(p, _, _)| *p == pc))
-            .collect();
-        let (pair_plan, pairable) = match (r.pair, wave32) {
-            (true, _) => (Some(pair::plan(region, &heads)?), true),
-            // A region whose DS loads run in group passes on predicted shapes (matmul's
-            // DS/FMA loop) stays single: its pair variant has no predictions, and its
-            // per-instruction DS loads cost more than two single calls (gfx1030 matmul's
-            // loop region 1.5× the host instructions of its two single calls).
-            (false, true) => (
-                None,
-                !(affine && has_ds_runs(region, &r.ds_pred)) && pair::plan(region, &heads).is_ok(),
-            ),
-            (false, false) => (None, false),
+        // A pair region (`pair.rs`): two wave32s as one wave64, without lane facts.
+        let pair_plan = if r.pair {
+            let heads: Vec<usize> = basic_blocks(region, start)
+                .keys()
+                .filter_map(|&pc| region.iter().position(|(p, _, _)| *p == pc))
+                .collect();
+            Some(pair::plan(region, &heads)?)
+        } else {
+            None
         };
         let pair_equal = pair_plan
             .as_ref()
@@ -268,7 +253,6 @@ impl Compiler {
             .declare_function(&name, Linkage::Local, &ctx.func.signature)
             .map_err(|e| e.to_string())?;
         let entries;
-        let marks_kept;
         {
             let mut b = FunctionBuilder::new(&mut ctx.func, &mut self.fctx);
             let entry = b.create_block();
@@ -285,7 +269,6 @@ impl Compiler {
             let clobbers = tiles::clobbers(region);
             // Rows whose writes keep a tile a tile keep their marks under a full EXEC.
             let shape_kept = tiles::shape_kept(region);
-            marks_kept = [!(clobbers & !shape_kept), !clobbers, !clobbers];
             if clobbers != 0 {
                 let at = std::mem::offset_of!(CallCtx, wave) as i32;
                 let wave = b.ins().load(ptr, mf(), p[2], at);
@@ -409,9 +392,10 @@ impl Compiler {
                 let starts = bbs.keys().copied().collect();
                 let shapes = affine::predict(region, &starts);
                 g.plan_facts(region, &bbs, &shapes);
-                // In a pair too: a tile over 64 lanes is a wave64's (four rows of 16), its
-                // rows tested at each call (`tile_test`: the marks are per wave).
-                g.plan_tiles(region, &bbs, &starts);
+                // Not in a pair: a tile's marks are per wave (`Wave::tile_marks`).
+                if !g.pair {
+                    g.plan_tiles(region, &bbs, &starts);
+                }
             }
             // `HSAEMU_JIT=sync` compiles every block start at its first execution: there a
             // region that writes EXEC gets the general variant alone (half the compile time;
@@ -499,8 +483,6 @@ impl Compiler {
         Ok(Compiled {
             f: unsafe { std::mem::transmute::<*const u8, BlockFn>(code) },
             pair_equal,
-            pairable,
-            marks_kept,
             entries,
             size,
             name,
@@ -3742,11 +3724,4 @@ pub(super) fn compare_supported(imm: i32) -> bool {
         3..=8 => (1..=6).contains(&cond),
         _ => false,
     }
-}
-
-/// Whether a DS load of `region` may join a run on a predicted shape (`run_ds_load`).
-fn has_ds_runs(region: &[(u64, Inst, Lower)], pred: &super::DsPred) -> bool {
-    region
-        .iter()
-        .any(|(_, i, _)| lower_mem::run_ds_load(i, pred).is_some())
 }

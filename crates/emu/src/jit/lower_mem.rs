@@ -34,7 +34,7 @@ use cranelift_codegen::ir::{types, AbiParam, InstBuilder, Signature};
 
 #[path = "inline_lds.rs"]
 mod inline_lds;
-pub(in crate::jit) use inline_lds::{ds_load_rows, pair_ds, predict_ds_shapes, run_ds_load};
+pub(in crate::jit) use inline_lds::{ds_load_rows, predict_ds_shapes, run_ds_load};
 #[path = "inline_mem.rs"]
 mod inline_mem;
 pub(super) use inline_mem::{kept_loads, smem_groups, SmemShare};

@@ -108,8 +108,6 @@ pub(crate) struct CallCtx {
     /// A pair region's wave B (`Block::call_pair`): its scalar and vector files.
     pub(crate) s_b: *mut u32,
     pub(crate) v_b: *mut u32,
-    /// A pair region's wave B itself: its tile marks (`tiles.rs`' `tile_test`).
-    pub(crate) wave_b: *mut Wave,
 }
 
 impl CallCtx {
@@ -134,7 +132,6 @@ impl CallCtx {
             affine_missed: 0,
             s_b: std::ptr::null_mut(),
             v_b: std::ptr::null_mut(),
-            wave_b: std::ptr::null_mut(),
         }
     }
 }
@@ -676,15 +673,6 @@ pub(crate) struct Block {
     /// A pair block's SGPRs (codes) the two waves must hold equal to enter it: those its
     /// instructions may read as values before writing them (`lower.rs`'s `pair.rs`).
     pub(crate) pair_equal: Vec<u8>,
-    /// Whether this region may have a pair variant (`lower.rs`'s `Compiled::pairable`):
-    /// false for one whose instructions a pair cannot run (a reduction's DS atomics,
-    /// `v_readlane`), decided at its compile so the dispatcher's rounds ask no more.
-    pub(crate) pairable: bool,
-    /// The marks its entry keeps (`Compiled::marks_kept`): a pair call keeps B's so.
-    marks_kept: [u64; 3],
-    /// Whether one of its branches goes backward (a loop's region): in a kernel with LDS
-    /// only such regions pair (`Slots::pairs_with_lds`, `dispatch.rs`' `pair_block`).
-    pub(crate) loops: bool,
 }
 
 /// The groups of four SGPRs (`Wave::sgpr_dirty`) that `insts` may write: each one's named
@@ -808,11 +796,7 @@ impl Block {
             // SAFETY: a pointer stored by `publish_pair`, to a leaked (never freed) block.
             return Some(unsafe { &*p });
         }
-        // Read first: the swap, a locked instruction, only once.
-        if !self.wave32
-            || self.pair_tried.load(Ordering::Relaxed)
-            || self.pair_tried.swap(true, Ordering::AcqRel)
-        {
+        if !self.wave32 || self.pair_tried.swap(true, Ordering::AcqRel) {
             return None;
         }
         if !matches!(mode(), Mode::Sync | Mode::Verify) {
@@ -836,16 +820,9 @@ impl Block {
             start: self.start,
             wave32: true,
             variants: Variants::Both,
-            // Lane-affine facts over both waves' lanes, and the tiles this region was
-            // compiled for (dwords 0: `tiles.rs`; tested over the 64 lanes at each call);
-            // no DS run shapes (its DS accesses go one by one).
+            // Lane-affine facts over both waves' lanes (tested; no tiles, `lower.rs`).
             affine: affine_on(),
-            ds_pred: self
-                .ds_pred
-                .iter()
-                .filter(|((_, d), _)| *d == 0)
-                .map(|(&k, &v)| (k, v))
-                .collect(),
+            ds_pred: DsPred::new(),
             live: Live::new(),
             place: format!("{} pair", self.place),
             home: None,
@@ -878,20 +855,12 @@ impl Block {
     ) -> (u32, bool) {
         ctx.s_b = b.s.as_mut_ptr();
         ctx.v_b = b.v.as_mut_ptr().cast::<u32>();
-        ctx.wave_b = std::ptr::from_mut(b);
         // A's waits fence for B's stores too; B's are A's after (a fence more is harmless).
         a.stored |= b.stored;
-        // The tile and DS marks the region's entry keeps or clears for A, B's here alike:
-        // the rows it writes lose theirs (under a full EXEC those whose writes keep a tile
-        // a tile keep them), so the next single call of B tests only those again.
-        // (Most pairs' B has none: a kernel without tiles.)
-        if b.tile_marks | b.ds_marks != 0 {
-            let [full, partial, ds] = self.marks_kept;
-            let exec = u64::from(b.s[127]) << 32 | u64::from(b.s[126]);
-            b.tile_marks &= if exec == 0xffff_ffff { full } else { partial };
-            b.ds_marks &= ds;
-        }
-        // SAFETY: as `call`'s; the region reaches B only through `ctx.s_b`/`v_b`/`wave_b`,
+        // The tile and DS marks the region's entry keeps or clears for A; B's are dropped
+        // (tested again where a later region needs them).
+        (b.tile_marks, b.ds_marks) = (0, 0);
+        // SAFETY: as `call`'s; the region reaches B's files only through `ctx.s_b`/`v_b`,
         // which point into `b`, exclusively borrowed here and distinct from `a`.
         let r = unsafe { self.call(ctx, a, budget) };
         b.stored = a.stored;
@@ -981,10 +950,6 @@ pub(crate) struct Slots {
     inside: Box<[AtomicBool]>,
     /// Starts a wave reached with a partial EXEC while they were counted (`Variants`).
     partial: Box<[AtomicBool]>,
-    /// Whether a loop's block of this program that may pair (`Block::pairable`, a backward
-    /// branch among its instructions) was published: a kernel with LDS has its rounds look
-    /// for pairs only then (`pairs_with_lds`).
-    pairable: AtomicBool,
 }
 
 /// How much hotter a start inside a compiled region must be (see `Slots::inside`): a wave
@@ -1010,19 +975,7 @@ impl Slots {
             pending: (0..n).map(|_| AtomicBool::new(false)).collect(),
             inside: (0..n).map(|_| AtomicBool::new(false)).collect(),
             partial: (0..n).map(|_| AtomicBool::new(false)).collect(),
-            pairable: AtomicBool::new(false),
         }
-    }
-
-    /// Whether a kernel with LDS may look for pairs of wave32s in its rounds: once a region
-    /// of one of its loops may pair (`Block::pairable`, a backward branch among its
-    /// instructions). A kernel with LDS whose loops do not pair (a reduction's DS atomics,
-    /// its pairable region the entry, run once per wave) keeps the rounds without pair
-    /// bookkeeping, which cost gfx1030's LDS reduction 4–9 % of its host instructions
-    /// (docs/architecture-emu.md, "DS accesses in pair regions", "Tile marks per pair").
-    #[inline]
-    pub(crate) fn pairs_with_lds(&self) -> bool {
-        self.pairable.load(Ordering::Relaxed)
     }
 
     /// The compiled block starting at dword `k`.
@@ -1041,9 +994,6 @@ impl Slots {
     /// misses, then its facts') is replaced once, by the first to come, which later misses
     /// of its own replace in turn.
     fn publish(&self, k: usize, b: &'static Block, replaces: Option<&'static Block>) {
-        if b.pairable && b.loops && !self.pairable.load(Ordering::Relaxed) {
-            self.pairable.store(true, Ordering::Relaxed);
-        }
         let p = std::ptr::from_ref(b).cast_mut();
         let old = replaces.map_or(std::ptr::null_mut(), |o| std::ptr::from_ref(o).cast_mut());
         if old.is_null() {
@@ -1364,11 +1314,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                 let block = compiled.ok().map(|c| {
                     perf_map(c.f as usize, c.size, &c.name);
                     let (f, entries, pair_equal) = (c.f, c.entries, c.pair_equal);
-                    let (pairable, marks_kept) = (c.pairable && !r.pair, c.marks_kept);
                     let sgpr_groups = written_sgpr_groups(&r.insts);
-                    let loops = r.insts.iter().any(|(pc, i, l)| {
-                        matches!(l, Lower::Branch(_)) && branch_target(*pc, i) <= *pc
-                    });
                     let b: &'static Block = Box::leak(Box::new(Block {
                         f,
                         n: r.insts.len() as u32,
@@ -1398,11 +1344,8 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                         place: r.place,
                         sgpr_groups,
                         pair: AtomicPtr::new(std::ptr::null_mut()),
-                        pair_tried: AtomicBool::new(!pairable),
+                        pair_tried: AtomicBool::new(r.pair),
                         pair_equal,
-                        pairable,
-                        marks_kept,
-                        loops,
                     }));
                     b
                 });

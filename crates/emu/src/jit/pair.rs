@@ -8,12 +8,11 @@
 //! A scalar instruction reading a mask (or SCC after one) is generated once per wave, each
 //! on its own scalar file (`side`); the others once, storing to both files. A vector
 //! instruction reads a mask only as a lane mask (low half A's, high half B's); anything
-//! else reading one (a vector operand, a memory address, `v_readlane`, `v_mbcnt`) and a DS
-//! access other than a plain load or store (`pair_ds`) leaves the region uncompiled for
-//! pairs.
+//! else reading one (a vector operand, a memory address, `v_readlane`, `v_mbcnt`) and any
+//! DS access leaves the region uncompiled for pairs.
 
 use super::super::{Lower, SAluOp, VAluOp};
-use super::lower_mem::{pair_ds, smem_load, touched};
+use super::lower_mem::{smem_load, touched};
 use crate::decode::{flag, Fmt, Inst};
 use crate::ops::Op;
 use std::collections::{HashMap, HashSet};
@@ -231,13 +230,8 @@ fn transfer(i: &Inst, l: Lower, t: Taint) -> Result<(Taint, bool), String> {
             return Ok((out, side));
         }
         Lower::Mem | Lower::Step => {
-            // DS loads and stores of `ds_dwords`'s: over the pair's 64 lanes, A's before
-            // B's (`inline_lds.rs`); anything else (atomics, other forms) is a call.
-            if i.fmt == Fmt::Ds && !pair_ds(i) {
-                return Err(format!(
-                    "`{}`: this DS access in a pair region",
-                    i.describe()
-                ));
+            if i.fmt == Fmt::Ds {
+                return Err(format!("`{}`: DS in a pair region", i.describe()));
             }
             if let (Fmt::Smem, Some((n, buffer))) = (i.fmt, smem_load(i)) {
                 let base = i.src[0];

@@ -447,9 +447,6 @@ impl Gen<'_> {
     /// `Wave::start`). A marked uniform row still has
     /// its lanes 1 and 16 compared with lane 0 (the mark says tile, not uniform).
     pub(super) fn tile_test(&mut self, tested: &BTreeMap<usize, Kind>, general: Block) {
-        // In a pair region a row is skipped when both waves' marks hold it and B's lanes
-        // 0, 1 and 16 continue A's tile (`pair_continues`): each wave's marks vouch for its
-        // own 32 lanes only.
         let kept: u64 = tested
             .keys()
             .filter(|&&r| r < 64 && (self.clobbers & !self.shape_kept) >> r & 1 == 0)
@@ -484,13 +481,6 @@ impl Gen<'_> {
             };
             facts.push((row, t));
             if kept >> row & 1 != 0 {
-                if self.pair {
-                    let d = self.pair_continues(row, t);
-                    sdiff = Some(match sdiff {
-                        None => d,
-                        Some(a) => self.b.ins().bor(a, d),
-                    });
-                }
                 if kind == Kind::Uniform {
                     let x0 = self.vgroup(row, 0);
                     let x1 = self.b.ins().extractlane(x0, 1);
@@ -522,18 +512,7 @@ impl Gen<'_> {
             let wave = self.b.ins().load(ptr, super::mf(), self.ctx, at);
             let at = std::mem::offset_of!(crate::wave::Wave, tile_marks) as i32;
             let marks = self.b.ins().load(types::I64, super::mf(), wave, at);
-            // A pair's: both waves' marks.
-            let wave_b = self.pair.then(|| {
-                let at_b = std::mem::offset_of!(super::super::CallCtx, wave_b) as i32;
-                let wave_b = self.b.ins().load(ptr, super::mf(), self.ctx, at_b);
-                let marks_b = self.b.ins().load(types::I64, super::mf(), wave_b, at);
-                (wave_b, marks_b)
-            });
-            let both = match wave_b {
-                Some((_, marks_b)) => self.b.ins().band(marks, marks_b),
-                None => marks,
-            };
-            let have = self.b.ins().band_imm(both, kept as i64);
+            let have = self.b.ins().band_imm(marks, kept as i64);
             let marked = self.b.ins().icmp_imm(IntCC::Equal, have, kept as i64);
             let (fast, slow, mark) = (
                 self.b.create_block(),
@@ -571,11 +550,6 @@ impl Gen<'_> {
             self.enter(mark);
             let marks = self.b.ins().bor_imm(marks, kept as i64);
             self.b.ins().store(super::mf(), marks, wave, at);
-            // The 64 lanes passed as one tile: each wave's 32 are one too.
-            if let Some((wave_b, marks_b)) = wave_b {
-                let marks_b = self.b.ins().bor_imm(marks_b, kept as i64);
-                self.b.ins().store(super::mf(), marks_b, wave_b, at);
-            }
             self.b.ins().jump(cont, &[]);
         }
         self.b.seal_block(miss);
@@ -587,27 +561,6 @@ impl Gen<'_> {
         for (row, t) in facts {
             self.tiles.insert(row, t);
         }
-    }
-
-    /// In a pair region, where both waves' marks hold `row` (each wave's 32 lanes a tile
-    /// of their lanes 0, 1 and 16): nonzero unless B's lanes 0, 1 and 16 (the pair's 32,
-    /// 33 and 48) are what A's tile `t` implies there, `base + 2·sy`, that `+ sx`, `base +
-    /// 3·sy`; B's tile then continues A's, and the 64 lanes are one tile.
-    fn pair_continues(&mut self, row: usize, t: Tile) -> Value {
-        let g0 = self.vgroup(row, 8);
-        let b0 = self.b.ins().extractlane(g0, 0);
-        let b1 = self.b.ins().extractlane(g0, 1);
-        let g16 = self.vgroup(row, 8 + ROW / 4);
-        let b16 = self.b.ins().extractlane(g16, 0);
-        let sy2 = self.b.ins().ishl_imm(t.sy, 1);
-        let w0 = self.b.ins().iadd(t.base, sy2);
-        let w1 = self.b.ins().iadd(w0, t.sx);
-        let w16 = self.b.ins().iadd(w0, t.sy);
-        let d0 = self.b.ins().bxor(b0, w0);
-        let d1 = self.b.ins().bxor(b1, w1);
-        let d16 = self.b.ins().bxor(b16, w16);
-        let d = self.b.ins().bor(d0, d1);
-        self.b.ins().bor(d, d16)
     }
 
     /// `diff` ORed with each group of `row` XOR what tile `t` implies for it.
