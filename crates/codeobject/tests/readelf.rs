@@ -202,10 +202,9 @@ fn int(y: &Yaml) -> Option<u64> {
     y.as_i64().map(|v| v as u64)
 }
 
-/// Compares one code object (file on disk, and our report entry for it). Returns the number
-/// of kernels compared.
-fn compare(path: &Path, notes: &str, ours: &Value, what: &str) -> usize {
-    let md = readelf_metadata(path, notes);
+/// Compares one code object (file on disk, its metadata as llvm-readelf printed it, and our
+/// report entry for it). Returns the number of kernels compared.
+fn compare(path: &Path, md: &Yaml, ours: &Value, what: &str) -> usize {
     let data = std::fs::read(path).expect("read code object");
     let co = CodeObject::parse(&data).unwrap_or_else(|e| panic!("{what}: {e}"));
     let v2 = !md["Kernels"].is_badvalue();
@@ -477,13 +476,14 @@ fn check_entry(entry: &CorpusEntry, scratch: &Path, notes: &HashMap<PathBuf, Str
                 entry.path.display()
             );
             let text = notes.get(&entry.path).expect("notes of every code object");
+            let md = readelf_metadata(&entry.path, text);
             t.forms
                 .entry((target.clone(), *version))
                 .or_default()
-                .extend(metadata_forms(&readelf_metadata(&entry.path, text)));
+                .extend(metadata_forms(&md));
             t.kernels += compare(
                 &entry.path,
-                text,
+                &md,
                 &ours[0],
                 &entry.path.display().to_string(),
             );
@@ -513,7 +513,8 @@ fn check_entry(entry: &CorpusEntry, scratch: &Path, notes: &HashMap<PathBuf, Str
                     .expect("entry");
                 let text = readelf_notes(readelf_for(co_path), &[co_path.as_path()]).remove(0);
                 let what = format!("{} [{id}]", entry.path.display());
-                t.kernels += compare(co_path, &text, o, &what);
+                let md = readelf_metadata(co_path, &text);
+                t.kernels += compare(co_path, &md, o, &what);
                 t.objects += 1;
                 t.bundle_entries += 1;
             }
