@@ -226,7 +226,7 @@ fn compare(path: &Path, md: &Yaml, ours: &Value, what: &str) -> usize {
         // Compilers write [1,0] for V3, [1,1] for V4, [1,2] for V5 (hand-written assembly
         // metadata may say anything).
         let minor = int(&md["amdhsa.version"][1]).expect("amdhsa.version");
-        if theirs_language(&md) != Some("Assembler") {
+        if theirs_language(md) != Some("Assembler") {
             assert_eq!(
                 version.min(5),
                 3 + minor,
