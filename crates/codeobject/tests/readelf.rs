@@ -4,18 +4,132 @@
 //! symbols, segment sizes, register counts, wavefront size and every argument's
 //! offset/size/value kind. Bundles are taken apart by the LLVM tools too (`llvm-objcopy-15
 //! --dump-section .hip_fatbin`, `clang-offload-bundler-15 --list/--unbundle`), so no part of
-//! the oracle path goes through this crate.
+//! the oracle path goes through this crate. Clang-15's V3 and clang-22's V6 are in the corpus
+//! for `hsaemu_testkit::DUPLICATE_VERSION_SOURCES` only, since their other objects repeat V4's
+//! and V5's code and metadata; the tests here check that claim (on a sample, or on every
+//! left-out object with `HSAEMU_FULL_CORPUS=1`) and that the kept ones show every metadata form.
 
 use hsaemu_codeobject::{report, CodeObject, ValueKind};
 use hsaemu_testkit::{run_tool, tool, CorpusEntry, CorpusKind};
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use yaml_rust2::{Yaml, YamlLoader};
 
-/// The whole corpus: every target and code object version, HIP bundles and executables, rocRAND.
+/// The corpus: every target and code object version, HIP bundles and executables, rocRAND
+/// (duplicate versions for a subset of sources unless `HSAEMU_FULL_CORPUS=1`).
 fn corpus() -> Vec<CorpusEntry> {
     hsaemu_testkit::corpus()
+}
+
+/// What a metadata document shows the reader: every key path (`amdhsa.kernels[]/.args[]/.size`)
+/// and, for the keys whose values are names (`.value_kind`, `.address_space`, …), path and value.
+fn metadata_forms(md: &Yaml) -> BTreeSet<String> {
+    const NAMED: [&str; 6] = [
+        ".value_kind",
+        ".address_space",
+        ".access",
+        ".actual_access",
+        ".language",
+        ".value_type",
+    ];
+    fn walk(y: &Yaml, path: &str, out: &mut BTreeSet<String>) {
+        match y {
+            Yaml::Hash(h) => {
+                for (k, v) in h {
+                    let key = k
+                        .as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| format!("{k:?}"));
+                    walk(v, &format!("{path}/{key}"), out);
+                }
+            }
+            Yaml::Array(a) => a.iter().for_each(|v| walk(v, &format!("{path}[]"), out)),
+            _ => {
+                let last = path.rsplit('/').next().unwrap_or("");
+                match y.as_str() {
+                    Some(v) if NAMED.contains(&last) => out.insert(format!("{path}={v}")),
+                    _ => out.insert(path.to_string()),
+                };
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(md, "", &mut out);
+    out
+}
+
+/// [`metadata_forms`] without the keys that name the code object version and target, which
+/// differ between versions by definition.
+fn forms_but_version(forms: &BTreeSet<String>) -> BTreeSet<String> {
+    forms
+        .iter()
+        .filter(|f| !f.starts_with("/amdhsa.version") && !f.starts_with("/amdhsa.target"))
+        .cloned()
+        .collect()
+}
+
+/// The bytes of section `name` of an ELF file, read here from the section headers (not
+/// through this crate).
+fn elf_section<'a>(elf: &'a [u8], name: &str) -> Option<&'a [u8]> {
+    let u16_at = |o: usize| Some(u16::from_le_bytes(elf.get(o..o + 2)?.try_into().ok()?));
+    let u32_at = |o: usize| Some(u32::from_le_bytes(elf.get(o..o + 4)?.try_into().ok()?));
+    let u64_at = |o: usize| Some(u64::from_le_bytes(elf.get(o..o + 8)?.try_into().ok()?));
+    let shoff = u64_at(0x28)? as usize;
+    let (shentsize, shnum, shstrndx) = (
+        usize::from(u16_at(0x3a)?),
+        usize::from(u16_at(0x3c)?),
+        usize::from(u16_at(0x3e)?),
+    );
+    let header = |i: usize| shoff + i * shentsize;
+    let strings = u64_at(header(shstrndx) + 0x18)? as usize;
+    (0..shnum).find_map(|i| {
+        let n = elf.get(strings + u32_at(header(i))? as usize..)?;
+        let n = &n[..n.iter().position(|&c| c == 0)?];
+        if n != name.as_bytes() {
+            return None;
+        }
+        let off = u64_at(header(i) + 0x18)? as usize;
+        let size = u64_at(header(i) + 0x20)? as usize;
+        elf.get(off..off + size)
+    })
+}
+
+/// Where the default corpus leaves out a duplicate code object version (clang-15's V3 beside
+/// V4, clang-22's V6 beside V5, for the sources outside
+/// `hsaemu_testkit::DUPLICATE_VERSION_SOURCES`), what the dropped object would add must be
+/// nothing: the same `.text` as its sibling's, the same metadata forms but for the version
+/// keys. Compares `objects` (source, target, duplicate path, sibling path); returns the
+/// differences found.
+fn duplicates_repeat_their_siblings(objects: &[(String, String, PathBuf, PathBuf)]) -> Vec<String> {
+    let read = |p: &Path| std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    let mut differences = Vec::new();
+    let batches: Vec<[&Path; 2]> = objects
+        .iter()
+        .map(|(_, _, d, s)| [d.as_path(), s.as_path()])
+        .collect();
+    let notes = hsaemu_testkit::parallel_map(&batches, |paths| {
+        readelf_notes(readelf_for(paths[0]), paths)
+    });
+    for ((src, target, dup, sib), notes) in objects.iter().zip(notes) {
+        let (d, s) = (read(dup), read(sib));
+        let what = format!("{src} {target} ({} vs {})", dup.display(), sib.display());
+        if elf_section(&d, ".text").is_none()
+            || elf_section(&d, ".text") != elf_section(&s, ".text")
+        {
+            differences.push(format!("{what}: .text differs"));
+        }
+        let forms: Vec<BTreeSet<String>> = [dup, sib]
+            .iter()
+            .zip(&notes)
+            .map(|(p, n)| forms_but_version(&metadata_forms(&readelf_metadata(p, n))))
+            .collect();
+        if forms[0] != forms[1] {
+            let only: Vec<_> = forms[0].symmetric_difference(&forms[1]).collect();
+            differences.push(format!("{what}: metadata forms differ: {only:?}"));
+        }
+    }
+    differences
 }
 
 /// llvm-readelf-15, or llvm-readelf-22 for the processors only LLVM 22 knows (clang-22's
@@ -88,10 +202,9 @@ fn int(y: &Yaml) -> Option<u64> {
     y.as_i64().map(|v| v as u64)
 }
 
-/// Compares one code object (file on disk, and our report entry for it). Returns the number
-/// of kernels compared.
-fn compare(path: &Path, notes: &str, ours: &Value, what: &str) -> usize {
-    let md = readelf_metadata(path, notes);
+/// Compares one code object (file on disk, its metadata as llvm-readelf printed it, and our
+/// report entry for it). Returns the number of kernels compared.
+fn compare(path: &Path, md: &Yaml, ours: &Value, what: &str) -> usize {
     let data = std::fs::read(path).expect("read code object");
     let co = CodeObject::parse(&data).unwrap_or_else(|e| panic!("{what}: {e}"));
     let v2 = !md["Kernels"].is_badvalue();
@@ -113,7 +226,7 @@ fn compare(path: &Path, notes: &str, ours: &Value, what: &str) -> usize {
         // Compilers write [1,0] for V3, [1,1] for V4, [1,2] for V5 (hand-written assembly
         // metadata may say anything).
         let minor = int(&md["amdhsa.version"][1]).expect("amdhsa.version");
-        if theirs_language(&md) != Some("Assembler") {
+        if theirs_language(md) != Some("Assembler") {
             assert_eq!(
                 version.min(5),
                 3 + minor,
@@ -329,6 +442,8 @@ struct Tally {
     bundle_entries: usize,
     versions: std::collections::BTreeSet<u32>,
     targets: std::collections::BTreeSet<String>,
+    /// Per (target, version) of the plain code objects, their [`metadata_forms`].
+    forms: BTreeMap<(String, u32), BTreeSet<String>>,
 }
 
 /// Checks one corpus file; `notes` holds llvm-readelf's notes of every plain code object.
@@ -361,9 +476,14 @@ fn check_entry(entry: &CorpusEntry, scratch: &Path, notes: &HashMap<PathBuf, Str
                 entry.path.display()
             );
             let text = notes.get(&entry.path).expect("notes of every code object");
+            let md = readelf_metadata(&entry.path, text);
+            t.forms
+                .entry((target.clone(), *version))
+                .or_default()
+                .extend(metadata_forms(&md));
             t.kernels += compare(
                 &entry.path,
-                text,
+                &md,
                 &ours[0],
                 &entry.path.display().to_string(),
             );
@@ -393,7 +513,8 @@ fn check_entry(entry: &CorpusEntry, scratch: &Path, notes: &HashMap<PathBuf, Str
                     .expect("entry");
                 let text = readelf_notes(readelf_for(co_path), &[co_path.as_path()]).remove(0);
                 let what = format!("{} [{id}]", entry.path.display());
-                t.kernels += compare(co_path, &text, o, &what);
+                let md = readelf_metadata(co_path, &text);
+                t.kernels += compare(co_path, &md, o, &what);
                 t.objects += 1;
                 t.bundle_entries += 1;
             }
@@ -435,6 +556,9 @@ fn inspect_agrees_with_llvm_readelf_on_the_whole_corpus() {
         t.bundle_entries += e.bundle_entries;
         t.versions.extend(e.versions);
         t.targets.extend(e.targets);
+        for (k, f) in e.forms {
+            t.forms.entry(k).or_default().extend(f);
+        }
     }
     let _ = std::fs::remove_dir_all(&scratch);
     eprintln!(
@@ -449,4 +573,102 @@ fn inspect_agrees_with_llvm_readelf_on_the_whole_corpus() {
         t.bundle_entries >= 7 + 7,
         "every rocRAND and HIP bundle entry"
     );
+    // Every target in every code object version, and where the default corpus builds a
+    // duplicate version for some sources only, those show every metadata form the sibling
+    // version's objects of all sources show (their metadata are the same but for the version
+    // keys: `dropped_duplicate_versions_repeat_their_siblings`).
+    for target in hsaemu_testkit::TARGETS {
+        for &v in hsaemu_testkit::code_object_versions(target) {
+            assert!(
+                t.forms.contains_key(&(target.to_string(), v)),
+                "no {target} V{v} code object in the corpus"
+            );
+        }
+        let Some((dup, sib)) = hsaemu_testkit::duplicate_version(target) else {
+            continue;
+        };
+        let forms = |v: u32| forms_but_version(&t.forms[&(target.to_string(), v)]);
+        let missing: Vec<String> = forms(sib).difference(&forms(dup)).cloned().collect();
+        assert!(
+            missing.is_empty(),
+            "{target}: the V{dup} code objects lack metadata the V{sib} ones have: {missing:?}; \
+             add a source that has it to hsaemu_testkit::DUPLICATE_VERSION_SOURCES"
+        );
+    }
+    // HSAEMU_FULL_CORPUS=1: every duplicate the default corpus leaves out adds nothing.
+    if hsaemu_testkit::full_corpus() {
+        let differences = duplicates_repeat_their_siblings(&left_out_duplicates(&entries));
+        assert!(differences.is_empty(), "{differences:#?}");
+    }
+}
+
+/// The code objects of `entries` in a duplicate version that the default corpus leaves out,
+/// each as (source, target, its path, its sibling's path).
+fn left_out_duplicates(entries: &[CorpusEntry]) -> Vec<(String, String, PathBuf, PathBuf)> {
+    let mut by_key: HashMap<(&str, &str, u32), &Path> = HashMap::new();
+    for e in entries {
+        if let CorpusKind::CodeObject { target, version } = &e.kind {
+            by_key.insert((e.source.as_str(), target.as_str(), *version), &e.path);
+        }
+    }
+    let mut out = Vec::new();
+    for (&(src, target, v), path) in &by_key {
+        let Some((dup, sib)) = hsaemu_testkit::duplicate_version(target) else {
+            continue;
+        };
+        if v == dup && !hsaemu_testkit::corpus_has(src, target, v, false) {
+            let sibling = by_key[&(src, target, sib)];
+            out.push((
+                src.to_string(),
+                target.to_string(),
+                path.to_path_buf(),
+                sibling.to_path_buf(),
+            ));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The argument for leaving duplicate versions out of the default corpus, on a sample: for
+/// every target with a duplicate version, one source the default corpus builds only in the
+/// sibling version (a different source per target, so the sample spans many) is compiled in
+/// the duplicate version too, and must have the sibling's `.text` and metadata forms but for
+/// the version keys. `HSAEMU_FULL_CORPUS=1` makes the corpus test check every such object.
+#[test]
+fn dropped_duplicate_versions_repeat_their_siblings() {
+    let mut sample = Vec::new();
+    for (i, target) in hsaemu_testkit::TARGETS.iter().enumerate() {
+        let Some((dup, sib)) = hsaemu_testkit::duplicate_version(target) else {
+            continue;
+        };
+        let left_out: Vec<String> = hsaemu_testkit::sources("cl", "cl")
+            .into_iter()
+            .filter(|s| {
+                hsaemu_testkit::corpus_has(s, target, sib, false)
+                    && !hsaemu_testkit::corpus_has(s, target, dup, false)
+            })
+            .collect();
+        assert!(left_out.len() > 10, "{target}: {left_out:?}");
+        let src = &left_out[(i * 7) % left_out.len()];
+        sample.push((src.clone(), target.to_string(), dup, sib));
+    }
+    let objects: Vec<(String, String, PathBuf, PathBuf)> =
+        hsaemu_testkit::parallel_map(&sample, |(src, target, dup, sib)| {
+            (
+                src.clone(),
+                target.clone(),
+                hsaemu_testkit::compile_cl(src, target, *dup),
+                hsaemu_testkit::compile_cl(src, target, *sib),
+            )
+        });
+    eprintln!(
+        "sample: {:?}",
+        objects
+            .iter()
+            .map(|(s, t, ..)| format!("{s} {t}"))
+            .collect::<Vec<_>>()
+    );
+    let differences = duplicates_repeat_their_siblings(&objects);
+    assert!(differences.is_empty(), "{differences:#?}");
 }

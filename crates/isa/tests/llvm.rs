@@ -2,6 +2,9 @@
 //! gfx942/gfx950 objects clang-22 compiles): every instruction of every
 //! kernel of every GFX8/GFX9/GFX10.3 target must print the same text (mnemonic and operands);
 //! gfx1030 objects are compared in wave32, llvm-objdump's default for `--mcpu=gfx1030`.
+//! The corpus holds clang-15's V3 and clang-22's V6 for a subset of sources only (the other
+//! objects' `.text` is their V4's and V5's: `hsaemu_testkit::DUPLICATE_VERSION_SOURCES`);
+//! `HSAEMU_FULL_CORPUS=1` walks every object.
 
 mod common;
 

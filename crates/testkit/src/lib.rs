@@ -201,6 +201,64 @@ pub fn code_object_versions(target: &str) -> &'static [u32] {
     }
 }
 
+/// A code object version whose objects repeat another version's machine code: `(duplicate,
+/// sibling)`. clang-15's V3 and V4 of one source and target share one optimised module and,
+/// but for three sources, have the same `.text`; their metadata differ only in
+/// `amdhsa.version` and `amdhsa.target`, and the ELF header in `EI_ABIVERSION` and `e_flags`'s
+/// feature encoding. clang-22's V6 of a non-generic processor is its V5 but for
+/// `EI_ABIVERSION` (docs/notes/ci-time.md, "Round 14"). `None`: every version differs.
+pub fn duplicate_version(target: &str) -> Option<(u32, u32)> {
+    let versions = code_object_versions(target);
+    if is_clang22_target(target) {
+        Some((6, 5))
+    } else if versions.contains(&3) && versions.contains(&4) {
+        Some((3, 4))
+    } else {
+        None
+    }
+}
+
+/// The sources the default corpus builds in a [`duplicate_version`] too (every source is built
+/// in every other version). Chosen so that per target the kept duplicates show every metadata
+/// key and enumerated value (`.value_kind`, `.address_space`, `.access`, …) the sibling
+/// version's objects of all sources have (the corpus test `inspect_agrees_with_llvm_readelf_
+/// on_the_whole_corpus` asserts it), plus the sources whose V3 code differs from V4 (they
+/// enable the queue pointer: `emu_faults`, `images`, `runtime_kernels`), plus what other tests
+/// compile in a duplicate version (`co_globals`, `scale_kd`, `vector_add` V3, `emu_cdna3` V6),
+/// which would otherwise be compiled by those tests on a cold cache.
+pub const DUPLICATE_VERSION_SOURCES: &[&str] = &[
+    "asm/endpgm_memo.s",
+    "asm/scale_kd.s",
+    "cl/co_globals.cl",
+    "cl/emu_atomics.cl",
+    "cl/emu_cdna3.cl",
+    "cl/emu_faults.cl",
+    "cl/emu_mimg12.cl",
+    "cl/emu_wave.cl",
+    "cl/group_dynamic.cl",
+    "cl/images.cl",
+    "cl/lookback_scan.cl",
+    "cl/runtime_kernels.cl",
+    "cl/vector_add.cl",
+];
+
+/// Whether `HSAEMU_FULL_CORPUS=1` asks for the whole corpus: every source in every code object
+/// version, duplicates included (see [`corpus_has`]).
+pub fn full_corpus() -> bool {
+    std::env::var_os("HSAEMU_FULL_CORPUS").is_some_and(|v| v == "1")
+}
+
+/// Whether the corpus holds source `rel` for `target` in code object version `version`: every
+/// supported source in every version of [`code_object_versions`], except that a
+/// [`duplicate_version`] is built only for [`DUPLICATE_VERSION_SOURCES`] unless `full`.
+pub fn corpus_has(rel: &str, target: &str, version: u32, full: bool) -> bool {
+    if !code_object_versions(target).contains(&version) || !source_supports(rel, target) {
+        return false;
+    }
+    full || duplicate_version(target).is_none_or(|(dup, _)| dup != version)
+        || DUPLICATE_VERSION_SOURCES.contains(&rel)
+}
+
 /// The workspace root (the directory holding the top `Cargo.toml`).
 pub fn workspace_root() -> PathBuf {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -628,6 +686,8 @@ pub enum CorpusKind {
 pub struct CorpusEntry {
     pub path: PathBuf,
     pub kind: CorpusKind,
+    /// The source it was compiled from, relative to `tests/kernels/` (empty for rocRAND).
+    pub source: String,
 }
 
 /// Targets of the HIP part of the corpus (hipcc 5.2 accepts these).
@@ -670,18 +730,23 @@ pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -
         .collect()
 }
 
-/// The whole corpus: every OpenCL C and assembly source for every target and code object
-/// version, HIP bundles and host executables, and Debian's prebuilt rocRAND library.
-/// Compiles what is not cached yet, in parallel.
+/// The corpus: every OpenCL C and assembly source for every target and code object version
+/// (a [`duplicate_version`] only for [`DUPLICATE_VERSION_SOURCES`], unless
+/// `HSAEMU_FULL_CORPUS=1`: [`corpus_has`]), HIP bundles and host executables, and Debian's
+/// prebuilt rocRAND library. Compiles what is not cached yet, in parallel.
 pub fn corpus() -> Vec<CorpusEntry> {
+    corpus_of(full_corpus())
+}
+
+/// [`corpus`], the whole of it when `full`.
+pub fn corpus_of(full: bool) -> Vec<CorpusEntry> {
     let mut jobs: Vec<(String, String, u32)> = Vec::new();
     for src in sources("cl", "cl").into_iter().chain(sources("asm", "s")) {
         for t in TARGETS {
             for &v in code_object_versions(t) {
-                if !source_supports(&src, t) {
-                    continue;
+                if corpus_has(&src, t, v, full) {
+                    jobs.push((src.clone(), t.to_string(), v));
                 }
-                jobs.push((src.clone(), t.to_string(), v));
             }
         }
     }
@@ -698,6 +763,7 @@ pub fn corpus() -> Vec<CorpusEntry> {
                 target: t.clone(),
                 version: *v,
             },
+            source: src.clone(),
         }
     });
     // A HIP source with a `main` becomes a host executable with a fat binary; a device-only
@@ -707,11 +773,13 @@ pub fn corpus() -> Vec<CorpusEntry> {
             CorpusEntry {
                 path: compile_hip_exe(src, HIP_TARGETS),
                 kind: CorpusKind::HostBinary,
+                source: src.clone(),
             }
         } else {
             CorpusEntry {
                 path: compile_hip_bundle(src, HIP_TARGETS),
                 kind: CorpusKind::Bundle,
+                source: src.clone(),
             }
         }
     });
@@ -720,11 +788,13 @@ pub fn corpus() -> Vec<CorpusEntry> {
         out.push(CorpusEntry {
             path: compile_hip_bundle(first, HIP_TARGETS),
             kind: CorpusKind::Bundle,
+            source: first.clone(),
         });
     }
     out.push(CorpusEntry {
         path: rocrand_library(),
         kind: CorpusKind::HostBinary,
+        source: String::new(),
     });
     out
 }

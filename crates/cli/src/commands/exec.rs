@@ -61,7 +61,10 @@ Environment (read by the runtime in the program, and by hsaemu):
                   blit kernels at every start): unset or 1, in $XDG_CACHE_HOME/hsaemu/comgr
                   (else ~/.cache/hsaemu/comgr); 0: off; else the cache directory
   HSAEMU_COMGR_CACHE_LOG  1: print a line per comgr action on stderr (hit, stored, bypass)
-  HSAEMU_BIN      scripts/hip-tests.sh only: the hsaemu binary to run the HIP programs with";
+  HSAEMU_BIN      scripts/hip-tests.sh only: the hsaemu binary to run the HIP programs with
+  HSAEMU_FULL_CORPUS  tests only: 1 makes build-corpus and the kernel corpus tests build and
+                  walk every source in every code object version (by default a version that
+                  repeats another's code is built for a subset of sources)";
 
 #[derive(clap::Args)]
 #[command(after_help = ENVIRONMENT)]
