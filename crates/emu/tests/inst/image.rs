@@ -312,6 +312,17 @@ fn vdata(dmask: u32) -> String {
 }
 
 /// The line of a `_pck` load or store of `dmask` (`a16`: 16-bit addresses).
+/// Every [`pck_line`] of `ops` with each of `dmasks`, with and without `a16` (for `prefetch`).
+fn pck_lines(ops: &[&str], dmasks: impl IntoIterator<Item = u32>) -> Vec<String> {
+    dmasks
+        .into_iter()
+        .flat_map(|dmask| {
+            ops.iter()
+                .flat_map(move |op| [false, true].map(|a16| pck_line(op, dmask, a16)))
+        })
+        .collect()
+}
+
 fn pck_line(op: &str, dmask: u32, a16: bool) -> String {
     let addr = match (a16, op.contains("_mip")) {
         (false, false) => "v[0:1]",
@@ -346,12 +357,7 @@ fn load_pck() {
         (RGBA32_FLOAT, 0xf),
         (RGBA32_FLOAT, 0xa),
     ];
-    let all: Vec<String> = cases
-        .iter()
-        .flat_map(|&(_, dmask)| OPS.map(|op| [false, true].map(|a16| pck_line(op, dmask, a16))))
-        .flatten()
-        .collect();
-    prefetch(&TARGETS, &all);
+    prefetch(&TARGETS, &pck_lines(&OPS, cases.map(|(_, dmask)| dmask)));
     let mut ran = 0;
     for (f, dmask) in cases {
         for op in OPS {
@@ -418,12 +424,7 @@ fn store_pck() {
         (RG32_UINT, 3),
         (RG32_UINT, 1),
     ];
-    let all: Vec<String> = cases
-        .iter()
-        .flat_map(|&(_, dmask)| OPS.map(|op| [false, true].map(|a16| pck_line(op, dmask, a16))))
-        .flatten()
-        .collect();
-    prefetch(&TARGETS, &all);
+    prefetch(&TARGETS, &pck_lines(&OPS, cases.map(|(_, dmask)| dmask)));
     let mut ran = 0;
     for (f, dmask) in cases {
         for op in OPS {
