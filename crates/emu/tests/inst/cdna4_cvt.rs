@@ -618,21 +618,53 @@ const SRCS: [(&str, SrcTy); 3] = [
     ("bf16", SrcTy::Bf16),
 ];
 
+/// `scaled_conversions_to_fp8_bf8`'s `pk` line: two elements to the word `dword` of D.
+fn fp8_pk_line(name: &str, sname: &str, ty: SrcTy, dword: u32) -> String {
+    if ty == SrcTy::F32 {
+        format!("v_cvt_scalef32_pk_{name}_f32 v4, v1, v2, v3 op_sel:[0,0,0,{dword}]")
+    } else {
+        format!("v_cvt_scalef32_pk_{name}_{sname} v4, v1, v3 op_sel:[0,0,{dword}]")
+    }
+}
+
+/// `scaled_conversions_to_fp8_bf8`'s `sr` line: one element (the half `hi` of a 16-bit
+/// source) to the byte `byte` of D.
+fn fp8_sr_line(name: &str, sname: &str, byte: u32, hi: u32) -> String {
+    let (b0, b1) = (byte & 1, byte >> 1);
+    format!("v_cvt_scalef32_sr_{name}_{sname} v4, v1, v2, v3 op_sel:[{hi},0,{b0},{b1}]")
+}
+
+/// Every line `scaled_conversions_to_fp8_bf8` runs, in its loops' order: prefetched with one
+/// llvm-mc-22 run instead of one per line.
+fn fp8_lines() -> Vec<String> {
+    let mut lines = Vec::new();
+    for (name, _) in FP8S {
+        for (sname, ty) in SRCS {
+            lines.extend((0..2u32).map(|dword| fp8_pk_line(name, sname, ty, dword)));
+            for byte in 0..4u32 {
+                for hi in [0u32, 1] {
+                    if !(hi == 1 && ty == SrcTy::F32) {
+                        lines.push(fp8_sr_line(name, sname, byte, hi));
+                    }
+                }
+            }
+        }
+    }
+    lines
+}
+
 /// f32/f16/bf16 to fp8/bf8: `pk` (two elements, the word op_sel[3] of D, nearest even) and
 /// `sr` (one element, the byte op_sel[3:2], stochastic; a 16-bit source's half op_sel[0]).
 #[test]
 fn scaled_conversions_to_fp8_bf8() {
+    super::prefetch(&GFX950, &fp8_lines());
     let mut runs = 0;
     for (name, f) in FP8S {
         for (sname, ty) in SRCS {
             let cs = cases(f, ty);
             assert!(cs.len() > 300, "{name} {sname}: {}", cs.len());
             for dword in 0..2u32 {
-                let line = if ty == SrcTy::F32 {
-                    format!("v_cvt_scalef32_pk_{name}_f32 v4, v1, v2, v3 op_sel:[0,0,0,{dword}]")
-                } else {
-                    format!("v_cvt_scalef32_pk_{name}_{sname} v4, v1, v3 op_sel:[0,0,{dword}]")
-                };
+                let line = fp8_pk_line(name, sname, ty, dword);
                 runs += run_cases(
                     &line,
                     2,
@@ -667,10 +699,7 @@ fn scaled_conversions_to_fp8_bf8() {
                     if hi == 1 && ty == SrcTy::F32 {
                         continue;
                     }
-                    let (b0, b1) = (byte & 1, byte >> 1);
-                    let line = format!(
-                        "v_cvt_scalef32_sr_{name}_{sname} v4, v1, v2, v3 op_sel:[{hi},0,{b0},{b1}]"
-                    );
+                    let line = fp8_sr_line(name, sname, byte, hi);
                     runs += run_cases(
                         &line,
                         1,
@@ -701,28 +730,39 @@ fn scaled_conversions_to_fp8_bf8() {
     assert!(runs > 150, "{runs}");
 }
 
+/// `scaled_conversions_to_fp4`'s line: `pk` or `sr_pk` (`sr`) to the byte `byte` of D.
+fn fp4_line(sname: &str, ty: SrcTy, sr: bool, byte: u32) -> String {
+    let (b0, b1) = (byte & 1, byte >> 1);
+    let sel = format!("op_sel:[0,0,{b0},{b1}]");
+    match (sr, ty) {
+        (false, SrcTy::F32) => format!("v_cvt_scalef32_pk_fp4_f32 v4, v1, v2, v3 {sel}"),
+        (false, _) => format!("v_cvt_scalef32_pk_fp4_{sname} v4, v1, v3 {sel}"),
+        (true, SrcTy::F32) => format!("v_cvt_scalef32_sr_pk_fp4_f32 v4, v[6:7], v2, v3 {sel}"),
+        (true, _) => format!("v_cvt_scalef32_sr_pk_fp4_{sname} v4, v1, v2, v3 {sel}"),
+    }
+}
+
 /// f32/f16/bf16 to FP4: `pk` (nearest even) and `sr_pk` (stochastic), two nibbles (S0's low)
 /// in the byte op_sel[3:2] of D.
 #[test]
 fn scaled_conversions_to_fp4() {
     let f = Fmt::E2M1;
+    // Every line first, with one llvm-mc-22 run instead of one per line.
+    let lines: Vec<String> = SRCS
+        .iter()
+        .flat_map(|&(sname, ty)| {
+            [false, true]
+                .into_iter()
+                .flat_map(move |sr| (0..4u32).map(move |byte| fp4_line(sname, ty, sr, byte)))
+        })
+        .collect();
+    super::prefetch(&GFX950, &lines);
     let mut runs = 0;
     for (sname, ty) in SRCS {
         let cs = cases(f, ty);
         for sr in [false, true] {
             for byte in 0..4u32 {
-                let (b0, b1) = (byte & 1, byte >> 1);
-                let sel = format!("op_sel:[0,0,{b0},{b1}]");
-                let line = match (sr, ty) {
-                    (false, SrcTy::F32) => {
-                        format!("v_cvt_scalef32_pk_fp4_f32 v4, v1, v2, v3 {sel}")
-                    }
-                    (false, _) => format!("v_cvt_scalef32_pk_fp4_{sname} v4, v1, v3 {sel}"),
-                    (true, SrcTy::F32) => {
-                        format!("v_cvt_scalef32_sr_pk_fp4_f32 v4, v[6:7], v2, v3 {sel}")
-                    }
-                    (true, _) => format!("v_cvt_scalef32_sr_pk_fp4_{sname} v4, v1, v2, v3 {sel}"),
-                };
+                let line = fp4_line(sname, ty, sr, byte);
                 runs += run_cases(
                     &line,
                     2,

@@ -853,15 +853,29 @@ fn cvt_pk_16_f32() {
 /// signed sum.
 #[test]
 fn dot_iu() {
-    for (name, bits) in [("v_dot4_i32_iu8", 8u32), ("v_dot8_i32_iu4", 4)] {
+    const OPS: [(&str, u32); 2] = [("v_dot4_i32_iu8", 8), ("v_dot8_i32_iu4", 4)];
+    let line = |name: &str, signs: u8, clamp: bool| {
+        format!(
+            "{name} v3, v1, v2, v0 neg_lo:[{},{},0]{}",
+            signs & 1,
+            signs >> 1,
+            if clamp { " clamp" } else { "" }
+        )
+    };
+    // Every line on each wave size with one llvm-mc-22 run, not one per line.
+    let lines: Vec<String> = OPS
+        .iter()
+        .flat_map(|&(name, _)| {
+            (0..4u8).flat_map(move |signs| [false, true].map(|clamp| line(name, signs, clamp)))
+        })
+        .collect();
+    for &(mcpu, wave64, _) in &WAVES {
+        prefetch22(mcpu, wave64, &lines);
+    }
+    for (name, bits) in OPS {
         for signs in 0..4u8 {
             for clamp in [false, true] {
-                let asm = format!(
-                    "{name} v3, v1, v2, v0 neg_lo:[{},{},0]{}",
-                    signs & 1,
-                    signs >> 1,
-                    if clamp { " clamp" } else { "" }
-                );
+                let asm = line(name, signs, clamp);
                 let elem = |x: u32, k: u32, signed: bool| -> i64 {
                     let v = (x >> (bits * k)) & ((1 << bits) - 1);
                     if signed && v >> (bits - 1) != 0 {
@@ -1079,16 +1093,35 @@ fn memory_renames() {
     // (old, data, compare) → new, by the RDNA3 ISA's pseudo-code: min/max as
     // `src < tmp ? src : tmp`, compare-and-swap comparing as floats (−0 equals +0).
     let vals = [1.5f32, -2.0, 0.0, -0.0, 7.25, -0.5];
+    const OPS: [(&str, u32); 3] = [("min_f32", 0), ("max_f32", 1), ("cmpswap_f32", 2)];
+    const SEGS: [&str; 3] = ["global", "flat", "buffer"];
+    let atomic_line = |op: &str, kind: u32, seg: &str| {
+        let data = if kind == 2 { "v[4:5]" } else { "v4" };
+        match seg {
+            "global" => format!("global_atomic_{op} v3, v1, {data}, s[0:1] glc"),
+            "flat" => format!("flat_atomic_{op} v3, v[6:7], {data} glc"),
+            _ => format!("buffer_atomic_{op} {data}, v1, s[8:11], 0 offen glc"),
+        }
+    };
+    // addtid: lane l reads/writes the dword at saddr + offset + 4·l.
+    let addtid_lines = [
+        "global_load_addtid_b32 v3, s[0:1] offset:16".to_string(),
+        "global_store_addtid_b32 v4, s[0:1] offset:8".to_string(),
+    ];
+    // Every line on each wave size with one llvm-mc-22 run, not one per line.
+    let mut all: Vec<String> = OPS
+        .iter()
+        .flat_map(|&(op, kind)| SEGS.map(|seg| atomic_line(op, kind, seg)))
+        .collect();
+    all.extend(addtid_lines.iter().cloned());
+    for (mcpu, wave64, _) in WAVES {
+        prefetch22(mcpu, wave64, &all);
+    }
     for (mcpu, wave64, gen) in WAVES {
         let lanes = if wave64 { 64 } else { 32 };
-        for (op, kind) in [("min_f32", 0), ("max_f32", 1), ("cmpswap_f32", 2)] {
-            for seg in ["global", "flat", "buffer"] {
-                let data = if kind == 2 { "v[4:5]" } else { "v4" };
-                let asm = match seg {
-                    "global" => format!("global_atomic_{op} v3, v1, {data}, s[0:1] glc"),
-                    "flat" => format!("flat_atomic_{op} v3, v[6:7], {data} glc"),
-                    _ => format!("buffer_atomic_{op} {data}, v1, s[8:11], 0 offen glc"),
-                };
+        for (op, kind) in OPS {
+            for seg in SEGS {
+                let asm = atomic_line(op, kind, seg);
                 let w = asm22(mcpu, wave64, std::slice::from_ref(&asm)).remove(0);
                 let mut store = vec![0u8; 256 + 8];
                 let o = store.as_ptr().align_offset(8);
@@ -1169,12 +1202,7 @@ fn memory_renames() {
                 }
             }
         }
-        // addtid: lane l reads/writes the dword at saddr + offset + 4·l.
-        let lines = [
-            "global_load_addtid_b32 v3, s[0:1] offset:16".to_string(),
-            "global_store_addtid_b32 v4, s[0:1] offset:8".to_string(),
-        ];
-        for (k, asm) in lines.iter().enumerate() {
+        for (k, asm) in addtid_lines.iter().enumerate() {
             let w = asm22(mcpu, wave64, std::slice::from_ref(asm)).remove(0);
             let mut store = vec![0u8; 1024 + 8];
             let o = store.as_ptr().align_offset(8);

@@ -1330,9 +1330,20 @@ fn salu_integer_names() {
         0x1_0000_0000,
         0x1234_5678_9abc_def0,
     ];
+    let line32 = |name: &str| format!("{name} s2, s0, s1");
+    let line64 = |name: &str| format!("{name} s[4:5], s[0:1], s[2:3]");
+    let line1 = |name: &str| format!("{name} s2, s0");
+    // Every line on each wave size with one llvm-mc-22 run, not one per line.
+    let lines: Vec<String> = (ops32.iter().map(|o| line32(o.0)))
+        .chain(ops64.iter().map(|o| line64(o.0)))
+        .chain(ops1.iter().map(|o| line1(o.0)))
+        .collect();
+    for (mcpu, wave64, _) in WAVES {
+        prefetch22(mcpu, wave64, &lines);
+    }
     for (mcpu, wave64, gen) in WAVES {
         for (name, f) in ops32 {
-            let w = asm22(mcpu, wave64, &[format!("{name} s2, s0, s1")]).remove(0);
+            let w = asm22(mcpu, wave64, &[line32(name)]).remove(0);
             for a in vals32 {
                 for b in vals32 {
                     for scc in [false, true] {
@@ -1350,7 +1361,7 @@ fn salu_integer_names() {
             }
         }
         for (name, f) in ops64 {
-            let w = asm22(mcpu, wave64, &[format!("{name} s[4:5], s[0:1], s[2:3]")]).remove(0);
+            let w = asm22(mcpu, wave64, &[line64(name)]).remove(0);
             for a in vals64 {
                 for b in vals64 {
                     for scc in [false, true] {
@@ -1371,7 +1382,7 @@ fn salu_integer_names() {
             }
         }
         for (name, f) in ops1 {
-            let w = asm22(mcpu, wave64, &[format!("{name} s2, s0")]).remove(0);
+            let w = asm22(mcpu, wave64, &[line1(name)]).remove(0);
             for a in vals32.into_iter().chain([0xffff_fffe, 0x4000_0000, 0x100]) {
                 for scc in [false, true] {
                     let mut r = WaveRegs::new(gen);

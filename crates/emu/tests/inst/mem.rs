@@ -1030,6 +1030,18 @@ fn typed_lines(
         .collect()
 }
 
+/// [`prefetch`]es each target's lines of `lines`: one llvm-mc run per target.
+fn prefetch_each(lines: &[(&Target, String)]) {
+    for t in &TARGETS {
+        let mine: Vec<String> = lines
+            .iter()
+            .filter(|(u, _)| std::ptr::eq(*u, t))
+            .map(|(_, l)| l.clone())
+            .collect();
+        prefetch(t, &mine);
+    }
+}
+
 /// [`typed`] on the GFX8 targets only (`Some(true)`), the others only (`Some(false)`) or all.
 fn typed_on(
     line: &str,
@@ -1074,11 +1086,50 @@ fn typed_on(
 
 #[test]
 fn typed_buffer() {
-    // tbuffer_load_format_xyzw of 8_8_8_8 UNORM: component b reads b / 255.
-    let ran = typed(
+    // Each access's line and formats (GFX9, GFX10), all assembled first.
+    let unorm = (
         "tbuffer_load_format_xyzw v[4:7], v1, s[8:11], 0",
         Some("BUF_DATA_FORMAT_8_8_8_8,BUF_NUM_FORMAT_UNORM"),
         Some("BUF_FMT_8_8_8_8_UNORM"),
+    );
+    let d16xy = (
+        "tbuffer_load_format_d16_xy D16XY, v1, s[8:11], 0",
+        Some("BUF_DATA_FORMAT_16_16,BUF_NUM_FORMAT_FLOAT"),
+        Some("BUF_FMT_16_16_FLOAT"),
+    );
+    let stores = [
+        (
+            "tbuffer_store_format_x v4, v1, s[8:11], 0",
+            "BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_UINT",
+            "BUF_FMT_32_UINT",
+            4,
+        ),
+        (
+            "tbuffer_store_format_d16_x v4, v1, s[8:11], 0",
+            "BUF_DATA_FORMAT_16,BUF_NUM_FORMAT_SINT",
+            "BUF_FMT_16_SINT",
+            2,
+        ),
+    ];
+    let hi_store = (
+        "buffer_store_format_d16_hi_x v4, v1, s[8:11], 0",
+        None,
+        None,
+    );
+    let hi_load = ("buffer_load_format_d16_hi_x v4, v1, s[8:11], 0", None, None);
+    let mut lines = Vec::new();
+    for (line, f9, f10) in [unorm, d16xy, hi_store, hi_load]
+        .into_iter()
+        .chain(stores.map(|(l, f9, f10, _)| (l, Some(f9), Some(f10))))
+    {
+        lines.extend(typed_lines(line, f9, f10, None));
+    }
+    prefetch_each(&lines);
+    // tbuffer_load_format_xyzw of 8_8_8_8 UNORM: component b reads b / 255.
+    let ran = typed(
+        unorm.0,
+        unorm.1,
+        unorm.2,
         (0, 0),
         &|g, _| {
             for (k, b) in g.iter_mut().enumerate() {
@@ -1103,9 +1154,9 @@ fn typed_buffer() {
     // (X low, Y high) or, on GFX8 (unpacked D16), one per register.
     let halves = [0x3e00u16, 0x8000, 0x0001, 0x7c00, 0xc500, 0x03ff];
     let ran = typed(
-        "tbuffer_load_format_d16_xy D16XY, v1, s[8:11], 0",
-        Some("BUF_DATA_FORMAT_16_16,BUF_NUM_FORMAT_FLOAT"),
-        Some("BUF_FMT_16_16_FLOAT"),
+        d16xy.0,
+        d16xy.1,
+        d16xy.2,
         (0, 0),
         &|g, _| {
             for k in 0..128 {
@@ -1130,20 +1181,7 @@ fn typed_buffer() {
     assert!(ran >= 5, "{ran}");
     // tbuffer_store_format_x of 32 UINT: the dword as is; tbuffer_store_format_d16_x of 16
     // SINT: the register's low half.
-    for (line, f9, f10, bytes) in [
-        (
-            "tbuffer_store_format_x v4, v1, s[8:11], 0",
-            "BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_UINT",
-            "BUF_FMT_32_UINT",
-            4,
-        ),
-        (
-            "tbuffer_store_format_d16_x v4, v1, s[8:11], 0",
-            "BUF_DATA_FORMAT_16,BUF_NUM_FORMAT_SINT",
-            "BUF_FMT_16_SINT",
-            2,
-        ),
-    ] {
+    for (line, f9, f10, bytes) in stores {
         let ran = typed(
             line,
             Some(f9),
@@ -1178,9 +1216,9 @@ fn typed_buffer() {
         }
     };
     let ran = typed(
-        "buffer_store_format_d16_hi_x v4, v1, s[8:11], 0",
-        None,
-        None,
+        hi_store.0,
+        hi_store.1,
+        hi_store.2,
         w3,
         &hi,
         &|t, g, before, _| {
@@ -1196,9 +1234,9 @@ fn typed_buffer() {
     );
     assert!(ran >= 3, "{ran}");
     let ran = typed(
-        "buffer_load_format_d16_hi_x v4, v1, s[8:11], 0",
-        None,
-        None,
+        hi_load.0,
+        hi_load.1,
+        hi_load.2,
         w3,
         &|g, _| {
             for k in 0..128 {
@@ -1283,14 +1321,7 @@ fn typed_buffer_components() {
             }
         }
     }
-    for t in &TARGETS {
-        let mine: Vec<String> = lines
-            .iter()
-            .filter(|(u, _)| std::ptr::eq(*u, t))
-            .map(|(_, l)| l.clone())
-            .collect();
-        prefetch(t, &mine);
-    }
+    prefetch_each(&lines);
     for k in 0..4 {
         let n = k + 1;
         for (prefix, d16) in KINDS {
