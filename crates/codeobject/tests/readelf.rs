@@ -114,9 +114,8 @@ fn duplicates_repeat_their_siblings(objects: &[(String, String, PathBuf, PathBuf
     for ((src, target, dup, sib), notes) in objects.iter().zip(notes) {
         let (d, s) = (read(dup), read(sib));
         let what = format!("{src} {target} ({} vs {})", dup.display(), sib.display());
-        if elf_section(&d, ".text").is_none()
-            || elf_section(&d, ".text") != elf_section(&s, ".text")
-        {
+        let text = elf_section(&d, ".text");
+        if text.is_none() || text != elf_section(&s, ".text") {
             differences.push(format!("{what}: .text differs"));
         }
         let forms: Vec<BTreeSet<String>> = [dup, sib]

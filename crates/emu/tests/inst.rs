@@ -192,18 +192,24 @@ fn write_mc_cache(path: &Path, text: &str) {
     std::fs::rename(&tmp, path).expect("rename cache");
 }
 
+/// The distinct `lines`, sorted, whose single-line cache file (`path`) does not exist yet:
+/// what a prefetch assembles.
+fn uncached(lines: &[String], path: impl Fn(&String) -> PathBuf) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| !path(l).exists())
+        .cloned()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
 /// Fills [`assemble`]'s cache for each of `lines` alone, with one llvm-mc run for all that
 /// are missing: a test that assembles many single instructions calls it first, since each
 /// llvm-mc process costs ~20 ms of CPU to start, more than assembling a line. (An instruction
 /// line's encoding does not depend on the lines around it.)
 fn prefetch(t: &Target, lines: &[String]) {
-    let missing: Vec<String> = lines
-        .iter()
-        .filter(|l| !mc_cache_path(t, std::slice::from_ref(*l)).exists())
-        .cloned()
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    let missing = uncached(lines, |l| mc_cache_path(t, std::slice::from_ref(l)));
     if missing.is_empty() {
         return;
     }

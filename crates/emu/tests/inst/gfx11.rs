@@ -92,13 +92,9 @@ fn run_mc22(mcpu: &str, wave64: bool, lines: &[String], cache: &Path) -> std::pr
 /// or the output has another shape, nothing is cached: [`asm22`] then assembles the lines one
 /// by one and reports the rejected one.
 pub(super) fn prefetch22(mcpu: &str, wave64: bool, lines: &[String]) {
-    let missing: Vec<String> = lines
-        .iter()
-        .filter(|l| !cache_path22(mcpu, wave64, std::slice::from_ref(*l)).exists())
-        .cloned()
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    let missing = super::uncached(lines, |l| {
+        cache_path22(mcpu, wave64, std::slice::from_ref(l))
+    });
     let Some(first) = missing.first() else {
         return;
     };
@@ -118,9 +114,7 @@ pub(super) fn prefetch22(mcpu: &str, wave64: bool, lines: &[String]) {
     }
     for (l, enc) in missing.iter().zip(outs) {
         let path = cache_path22(mcpu, wave64, std::slice::from_ref(l));
-        let tmp = hsaemu_testkit::temp_beside(&path, "txt");
-        std::fs::write(&tmp, format!("{enc}\n")).expect("write cache");
-        std::fs::rename(&tmp, &path).expect("cache rename");
+        super::write_mc_cache(&path, &format!("{enc}\n"));
     }
 }
 
