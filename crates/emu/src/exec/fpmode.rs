@@ -110,6 +110,30 @@ fn float_sources(i: &crate::decode::Inst) -> u8 {
     }
 }
 
+/// Whether MODE's FP fields (FP_ROUND, FP_DENORM, FP16_OVFL) cannot change what the vector
+/// instruction `i` computes: it reads no float source [`valu`] flushes, writes no float result
+/// (`put_f32`/`put_f16`/`put_f64` flush those) and rounds nothing. The moves and
+/// `v_cndmask_b32` (valu_move), the integer operations (valu_int), the integer compares,
+/// `v_cmp_class`, the carry forms and `v_readlane`/`v_readfirstlane`; everything else counts as reading MODE.
+/// The compiling tier runs such code under any MODE (`jit::Block::runs`).
+pub(crate) fn mode_free(i: &crate::decode::Inst) -> bool {
+    let other_integer = matches!(
+        i.op,
+        Op::V_CMP
+            | Op::V_READLANE_B32
+            | Op::V_READFIRSTLANE_B32
+            | Op::V_ADD_CO_U32
+            | Op::V_SUB_CO_U32
+            | Op::V_SUBREV_CO_U32
+            | Op::V_ADDC_CO_U32
+            | Op::V_SUBB_CO_U32
+            | Op::V_SUBBREV_CO_U32
+    );
+    i.fmt != Fmt::Vop3p
+        && float_sources(i) == 0
+        && (matches!(valu_part(i.op), 0 | 5) || other_integer)
+}
+
 /// Sets up flushing for `c`'s instruction and runs the ones that round in a direction other
 /// than nearest even (or clamp f16 overflow); `None` leaves the instruction to the shared
 /// semantics.

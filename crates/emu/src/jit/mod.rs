@@ -20,10 +20,10 @@
 //!   `HSAEMU_JIT=verify` does the same and also runs every compiled block in the interpreter
 //!   on a copy of the wave, faulting when the two states differ. `run_words` compiles and
 //!   verifies every block unless `HSAEMU_JIT=0`.
-//! - **Falling back.** A block runs only for the wave size it was compiled for and, when it
-//!   holds vector ALU instructions, only under the default MODE (round to nearest even,
-//!   denormals kept, no VGPR index mode); otherwise the interpreter runs the same
-//!   instructions. Memory instructions in a region are generated inline against a cached
+//! - **Falling back.** A block runs only for the wave size it was compiled for; when it
+//!   holds vector ALU instructions, only with VGPR index mode off, and when one of them is
+//!   a float operation (`fpmode::mode_free`), only under the default FP MODE (round to nearest
+//!   even, denormals kept); otherwise the interpreter runs the same instructions. Memory instructions in a region are generated inline against a cached
 //!   mapped range (`inline_mem.rs`: GLOBAL/FLAT dwords, SMEM loads, waits) or the LDS size
 //!   (`inline_lds.rs`: DS under a full EXEC), or are calls of
 //!   the interpreter's one-range fast paths (`lower_mem.rs`, `vmem::jit_fast`), also the
@@ -639,8 +639,12 @@ pub(crate) struct Block {
     f: BlockFn,
     /// Instructions in it.
     pub n: u32,
-    /// Whether it holds vector ALU instructions (which need the default MODE).
+    /// Whether it holds vector ALU instructions (which need VGPR index mode off).
     valu: bool,
+    /// Whether any of them MODE's FP fields could change (`fpmode::mode_free`): then it
+    /// needs their default (round to nearest even, denormals kept). Integer code runs under
+    /// any MODE, e.g. gfx803's, whose kernels flush f32 denormals.
+    fp_mode: bool,
     /// The wave size it was compiled for.
     wave32: bool,
     /// Its instructions: the compiled code passes their addresses to its calls (`lower_mem`).
@@ -699,14 +703,22 @@ pub(crate) fn written_sgpr_groups(insts: &[(u64, Inst, Lower)]) -> u32 {
     m
 }
 
+/// Whether the region runs this instruction as compiled vector ALU code (not as a call into
+/// the interpreter, which reads MODE itself).
+fn vector_alu(l: &Lower) -> bool {
+    !matches!(
+        l,
+        Lower::SAlu(_) | Lower::Nop | Lower::Branch(_) | Lower::Mem | Lower::Step | Lower::Barrier
+    )
+}
+
 impl Block {
     /// Whether this block may run for `w` now (else the interpreter runs its instructions).
     #[inline]
     pub(crate) fn runs(&self, w: &Wave) -> bool {
         w.wave32 == self.wave32
-            && (!self.valu
-                || w.mode & (exec::fpmode::FP_MASK | exec::MODE_GPR_IDX_EN)
-                    == exec::fpmode::FP_DEFAULT)
+            && (!self.valu || w.mode & exec::MODE_GPR_IDX_EN == 0)
+            && (!self.fp_mode || w.mode & exec::fpmode::FP_MASK == exec::fpmode::FP_DEFAULT)
     }
 
     /// Runs the region on `w` from `w.pc` for at most `budget` instructions; returns how
@@ -1318,17 +1330,11 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                     let b: &'static Block = Box::leak(Box::new(Block {
                         f,
                         n: r.insts.len() as u32,
-                        valu: r.insts.iter().any(|(_, _, l)| {
-                            !matches!(
-                                l,
-                                Lower::SAlu(_)
-                                    | Lower::Nop
-                                    | Lower::Branch(_)
-                                    | Lower::Mem
-                                    | Lower::Step
-                                    | Lower::Barrier
-                            )
-                        }),
+                        valu: r.insts.iter().any(|(_, _, l)| vector_alu(l)),
+                        fp_mode: r
+                            .insts
+                            .iter()
+                            .any(|(_, i, l)| vector_alu(l) && !exec::fpmode::mode_free(i)),
                         wave32: r.wave32,
                         insts: r.insts,
                         ends: r.ends,
@@ -2308,6 +2314,42 @@ mod tests {
                 Some(n) if !std::ptr::eq(n, old) => return n,
                 _ if t.elapsed().as_secs() > 60 => panic!("not compiled again"),
                 _ => std::thread::sleep(std::time::Duration::from_millis(1)),
+            }
+        }
+    }
+
+    /// Integer vector code runs compiled under any FP MODE (gfx803's kernels flush f32
+    /// denormals, so MODE is not the default there); a float operation or a compare of
+    /// floats keeps a region to the default FP MODE, and VGPR index mode keeps out any
+    /// vector code.
+    #[test]
+    fn only_float_code_needs_the_default_fp_mode() {
+        // llvm-mc-15 -mcpu=gfx90a: v_add_u32_e32 v1, v1, v2; v_cmp_lt_u32_e32 vcc, v1, v2;
+        // v_add_f32_e32 v1, v1, v2; v_cmp_lt_f32_e32 vcc, v1, v2; s_endpgm; -mcpu=gfx803:
+        // v_add_u32_e32 v1, vcc, v1, v2 (the carry form); s_endpgm.
+        let int = [0x6802_0501u32, 0x7d92_0501, 0xbf81_0000];
+        let float = [0x0202_0501u32, 0xbf81_0000];
+        let float_cmp = [0x7c82_0501u32, 0xbf81_0000];
+        let carry = [0x3202_0501u32, 0xbf81_0000];
+        let flush = exec::fpmode::FP_DEFAULT & !0x30; // f32 denormals flushed (FP_DENORM)
+        let down = exec::fpmode::FP_DEFAULT | 0x3; // f32 rounding toward zero
+        let mut w = Wave::new();
+        for (gen, words, fp) in [
+            (Gen::Gfx90a, &int[..], false),
+            (Gen::Gfx90a, &float[..], true),
+            (Gen::Gfx90a, &float_cmp[..], true),
+            (Gen::Gfx8, &carry[..], false),
+        ] {
+            let insts = decoded(gen, words);
+            let (_, b) = full_only(&insts, words.len());
+            for (mode, runs) in [
+                (exec::fpmode::FP_DEFAULT, true),
+                (flush, !fp),
+                (down, !fp),
+                (exec::fpmode::FP_DEFAULT | exec::MODE_GPR_IDX_EN, false),
+            ] {
+                w.mode = mode;
+                assert_eq!(b.runs(&w), runs, "{words:x?} under MODE {mode:#x}");
             }
         }
     }
