@@ -18,6 +18,7 @@ mod litmus;
 mod mfma;
 mod mimg;
 mod mode;
+mod narrow;
 mod suite;
 mod v2;
 mod wave_start;
