@@ -967,8 +967,8 @@ fn index_at(k: usize, start: u64, pc: u64) -> Option<usize> {
 
 /// `hits` value once a start was sent to the compiler (it is never sent again).
 const SENT: u32 = u32::MAX;
-/// `hits` value of a start whose request waits in [`DEFERRED`]: its next execution sends
-/// it to the compiler again.
+/// `hits` value of a start whose request waits in [`DEFERRED_REQUESTS`]: its next
+/// execution sends it to the compiler again.
 const DEFERRED: u32 = u32::MAX - 1;
 
 impl Slots {
