@@ -962,6 +962,9 @@ pub(crate) struct Slots {
     inside: Box<[AtomicBool]>,
     /// Starts a wave reached with a partial EXEC while they were counted (`Variants`).
     partial: Box<[AtomicBool]>,
+    /// Starts sent to the compiler that were executed again since it last cleared the flag
+    /// (`still_running`).
+    ran: Box<[AtomicBool]>,
 }
 
 /// How much hotter a start inside a compiled region must be (see `Slots::inside`): a wave
@@ -976,6 +979,9 @@ fn index_at(k: usize, start: u64, pc: u64) -> Option<usize> {
 
 /// `hits` value once a start was sent to the compiler (it is never sent again).
 const SENT: u32 = u32::MAX;
+/// `hits` value of a start whose request waits in [`DEFERRED_REQUESTS`]: its next
+/// execution sends it to the compiler again.
+const DEFERRED: u32 = u32::MAX - 1;
 
 impl Slots {
     pub(crate) fn new(n: usize) -> Slots {
@@ -987,6 +993,7 @@ impl Slots {
             pending: (0..n).map(|_| AtomicBool::new(false)).collect(),
             inside: (0..n).map(|_| AtomicBool::new(false)).collect(),
             partial: (0..n).map(|_| AtomicBool::new(false)).collect(),
+            ran: (0..n).map(|_| AtomicBool::new(false)).collect(),
         }
     }
 
@@ -1044,6 +1051,17 @@ impl Slots {
         };
         let n = h.load(Ordering::Relaxed);
         if n == SENT {
+            if let Some(r) = self.ran.get(k).filter(|r| !r.load(Ordering::Relaxed)) {
+                r.store(true, Ordering::Relaxed);
+            }
+            return false;
+        }
+        if n == DEFERRED {
+            if h.compare_exchange(DEFERRED, SENT, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+            {
+                self.resume(k);
+            }
             return false;
         }
         // Racing waves may lose counts; being late by a few executions does not matter.
@@ -1057,7 +1075,29 @@ impl Slots {
         } else {
             threshold
         };
-        n + 1 > threshold && h.swap(SENT, Ordering::Relaxed) != SENT
+        if n + 1 > threshold && h.swap(SENT, Ordering::Relaxed) != SENT {
+            self.ran[k].store(false, Ordering::Relaxed);
+            return true;
+        }
+        false
+    }
+
+    /// Sends the deferred request for the start at dword `k` to the compiler again: the
+    /// start runs again ([`DEFERRED`]).
+    #[cold]
+    fn resume(&self, k: usize) {
+        let r = {
+            let mut d = deferred();
+            let at = d.iter().position(|r| match &r.reply {
+                Reply::Publish(slots, j) => *j == k && std::ptr::eq(Arc::as_ptr(slots), self),
+                _ => false,
+            });
+            at.map(|i| d.swap_remove(i))
+        };
+        if let Some(r) = r {
+            self.set_pending(k, r.start, &r.insts, true);
+            send_again(r);
+        }
     }
 
     /// The variants to generate for the region `insts` from the start at dword `k`: the
@@ -1256,8 +1296,80 @@ fn queue() -> Option<&'static mpsc::Sender<Request>> {
 }
 
 /// Requests sent to the compiler thread and not yet handled (published, refused or
-/// answered).
+/// answered; a deferred one is not handled yet).
 static QUEUED: AtomicU64 = AtomicU64::new(0);
+
+/// Requests the compiler thread put aside because their start had stopped running when it
+/// came to them (`still_running`): the start's next execution sends its request again
+/// (`Slots::resume`), and [`wait_compiled`] sends them all.
+static DEFERRED_REQUESTS: std::sync::Mutex<Vec<Request>> = std::sync::Mutex::new(Vec::new());
+
+fn deferred() -> std::sync::MutexGuard<'static, Vec<Request>> {
+    DEFERRED_REQUESTS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Callers of [`wait_compiled`] waiting now: while there are any, nothing is deferred.
+static FLUSHING: AtomicU32 = AtomicU32::new(0);
+
+/// How long the compiler waits for a request's start to run again before deferring it.
+const RUNNING_WAIT: std::time::Duration = std::time::Duration::from_millis(2);
+
+/// Whether request `r`'s start still runs: executed again (in the interpreter) within
+/// [`RUNNING_WAIT`] of the compiler taking the request up. A hot start that stopped (its
+/// dispatch ended while the request waited behind others, or while the code generator was
+/// busy) may never run again, as in the libraries' kernels that a program dispatches once;
+/// compiled then, its code was never called (rocsparse_algorithms: 21 of 23 regions, 1 of
+/// its 1.1 CPU-s of compiling kept). Only first requests of a start are tested: a recompile
+/// (`replaces`) and a pair variant are asked for by a region that runs, and `sync`/`verify`
+/// wait for their answer.
+fn still_running(r: &Request) -> bool {
+    let Reply::Publish(slots, k) = &r.reply else {
+        return true;
+    };
+    let (Some(ran), Some(block)) = (slots.ran.get(*k), slots.blocks.get(*k)) else {
+        return true;
+    };
+    if r.replaces.is_some() || FLUSHING.load(Ordering::SeqCst) != 0 {
+        return true;
+    }
+    ran.store(false, Ordering::Relaxed);
+    let t = std::time::Instant::now();
+    loop {
+        // A block published at the start meanwhile (another region's entry) runs there
+        // instead: this one replaces it, as before.
+        if ran.load(Ordering::Relaxed) || !block.load(Ordering::Relaxed).is_null() {
+            return true;
+        }
+        if t.elapsed() >= RUNNING_WAIT {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_micros(100));
+    }
+}
+
+/// Puts `r` aside in [`DEFERRED_REQUESTS`] (it stays counted in [`QUEUED`]): the start's
+/// next execution sends it again.
+fn defer(r: Request) {
+    let Reply::Publish(slots, k) = &r.reply else {
+        return;
+    };
+    let (slots, k) = (slots.clone(), *k);
+    slots.set_pending(k, r.start, &r.insts, false);
+    let mut d = deferred();
+    d.push(r);
+    // Under the lock: a start that finds DEFERRED finds its request (`Slots::resume`).
+    slots.hits[k].store(DEFERRED, Ordering::Relaxed);
+}
+
+/// Sends a request counted in [`QUEUED`] already (deferred) to the compiler again.
+fn send_again(r: Request) {
+    if queue().is_some_and(|q| q.send(r).is_ok()) {
+        return;
+    }
+    QUEUED.fetch_sub(1, Ordering::SeqCst);
+}
 
 /// Sends `r` to the compiler thread (if there is one), counted in [`QUEUED`] until handled.
 fn submit(r: Request) -> bool {
@@ -1275,17 +1387,35 @@ fn submit(r: Request) -> bool {
 /// Waits until the compiler thread has handled every region sent to it so far, or `limit`
 /// has passed; whether it has. After a dispatch returns, every region its waves made hot
 /// (or sent to be compiled again) is then published or refused, so the next dispatch runs
-/// the code a long-running program would reach. For tests and tools; a time-based wait
-/// cannot tell a slow compile from none on a loaded machine.
+/// the code a long-running program would reach (regions deferred because their start had
+/// stopped running are compiled too, `still_running`). For tests and tools; a time-based
+/// wait cannot tell a slow compile from none on a loaded machine.
 pub fn wait_compiled(limit: std::time::Duration) -> bool {
     let t = std::time::Instant::now();
-    while QUEUED.load(Ordering::SeqCst) != 0 {
+    FLUSHING.fetch_add(1, Ordering::SeqCst);
+    let done = loop {
+        let again: Vec<Request> = deferred().drain(..).collect();
+        for r in again {
+            if let Reply::Publish(slots, k) = &r.reply {
+                let _ = slots.hits[*k].compare_exchange(
+                    DEFERRED,
+                    SENT,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                );
+            }
+            send_again(r);
+        }
+        if QUEUED.load(Ordering::SeqCst) == 0 {
+            break true;
+        }
         if t.elapsed() >= limit {
-            return false;
+            break false;
         }
         std::thread::sleep(std::time::Duration::from_millis(2));
-    }
-    true
+    };
+    FLUSHING.fetch_sub(1, Ordering::SeqCst);
+    done
 }
 
 #[cfg(feature = "jit")]
@@ -1306,6 +1436,10 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                 }
             };
             for r in rx {
+                if !still_running(&r) {
+                    defer(r);
+                    continue;
+                }
                 let t = thread_cpu_nanos();
                 let compiled = compile_guarded(&mut c, &r);
                 // A compiled region's starts stop waiting once it is published (below): in
@@ -2428,6 +2562,50 @@ mod tests {
         // Past the limit nothing more is asked.
         assert_eq!(b.count_exit(true, true), None);
         assert_eq!(c.count_exit(true, false), None);
+    }
+
+    /// A hot start that no longer runs when the compiler comes to it is not compiled: its
+    /// request is deferred until the start runs again (then compiled while it runs), or
+    /// until `wait_compiled`, which compiles every deferred request. One test, since a
+    /// `wait_compiled` defers nothing while it waits.
+    #[test]
+    fn a_start_that_stopped_running_is_compiled_when_it_runs_again() {
+        let insts = decoded(Gen::Gfx90a, &ADD_CHAIN);
+        let fetch = |a: u64| insts.get(a as usize / 4).copied();
+        let place = |pc: u64| format!("{pc:#x}");
+        let mut w = Wave::new();
+        w.set_exec(u64::MAX);
+        let within = |what: &str, done: &dyn Fn() -> bool, step: &dyn Fn()| {
+            let t = std::time::Instant::now();
+            while !done() {
+                assert!(t.elapsed().as_secs() < 60, "{what} within 60 s");
+                step();
+                std::thread::sleep(std::time::Duration::from_micros(50));
+            }
+        };
+        let hot = |slots: &Arc<Slots>| {
+            for _ in 0..=THRESHOLD {
+                assert!(on_start(slots, 0, (&fetch, &place), 0, &w).is_none());
+            }
+            within(
+                "deferred",
+                &|| slots.hits[0].load(Ordering::Relaxed) == DEFERRED,
+                &|| {},
+            );
+            assert!(slots.block(0).is_none());
+        };
+        // Made hot, then not run: deferred; `wait_compiled` compiles it.
+        let a = Arc::new(Slots::new(ADD_CHAIN.len()));
+        hot(&a);
+        assert!(wait_compiled(std::time::Duration::from_secs(60)));
+        assert!(a.block(0).is_some(), "compiled by wait_compiled");
+        // Made hot, then run again: sent again and compiled while it runs.
+        let b = Arc::new(Slots::new(ADD_CHAIN.len()));
+        hot(&b);
+        within("compiled", &|| b.block(0).is_some(), &|| {
+            assert!(on_start(&b, 0, (&fetch, &place), 0, &w).is_none());
+        });
+        assert_eq!(b.hits[0].load(Ordering::Relaxed), SENT);
     }
 
     /// While a region is compiled again, the starts among its instructions wait (as while
