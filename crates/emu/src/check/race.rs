@@ -420,15 +420,14 @@ impl GlobalRaces {
         found
     }
 
-    /// Records `count` plain accesses by wave `gid` (clock `vc`) at `pc`: access `k` is
+    /// Records `count` plain accesses by `by` at `pc`: access `k` is
     /// `at(k)` = (address, length, operation); `conflict(k, …)` hears of each race. Accesses in
     /// a row that stay inside one 4 KB page take its lock once.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn access_run(
         &self,
         seq: u32,
-        gid: u32,
-        vc: &Vc,
+        by: &mut Accessor,
         pc: u64,
         last_page: &mut LastPage,
         count: usize,
@@ -440,8 +439,6 @@ impl GlobalRaces {
             let p = first / PAGE_DWORDS as u64;
             (p == last / PAGE_DWORDS as u64).then_some(p)
         };
-        let mut seen = Seen::default();
-        let mut by = Accessor::new(gid, vc, &mut seen);
         let mut k = 0;
         while k < count {
             let (addr, len, op) = at(k);
@@ -449,7 +446,7 @@ impl GlobalRaces {
                 // Across a page boundary: on its own.
                 if let Some(c) = self.with_cells(addr, len, last_page, |cell, mask| {
                     let mut found = None;
-                    cell.access_by(seq, &mut by, op, mask, pc, &mut found);
+                    cell.access_by(seq, by, op, mask, pc, &mut found);
                     found
                 }) {
                     conflict(k, c);
@@ -467,7 +464,7 @@ impl GlobalRaces {
                 for d in addr / 4..=(addr + len.max(1) - 1) / 4 {
                     let cell = &mut cells[(d % PAGE_DWORDS as u64) as usize];
                     let mask = byte_mask(d, addr, len);
-                    cell.access_by(seq, &mut by, op, mask, pc, &mut found);
+                    cell.access_by(seq, by, op, mask, pc, &mut found);
                 }
                 if let Some(c) = found {
                     conflict(k, c);

@@ -110,19 +110,21 @@ pub(crate) struct Memory {
     generation: AtomicU64,
 }
 
-/// The allocation a work-group's last look-up found, with the addresses it answers for: a
-/// look-up inside them, while the map is unchanged, finds it again without taking the map's
-/// lock or touching the allocation's reference count (both shared by every host thread).
+/// What a work-group's last look-up found (an allocation or none), with the addresses it
+/// answers for: a look-up inside them, while the map is unchanged, finds the same without
+/// taking the map's lock or touching the allocation's reference count (both shared by every
+/// host thread).
 #[derive(Debug, Default)]
 pub(crate) struct Found {
     generation: u64,
     alloc: Option<Arc<Alloc>>,
-    /// The end of those addresses: the allocation's mapped end, or the next entry's base.
+    /// The addresses `[start, end)` with that answer (empty at first).
+    start: u64,
     end: u64,
 }
 
 impl Found {
-    /// The allocation found last (whether or not the last look-up found one).
+    /// The allocation found last, if the last look-up found one.
     pub(crate) fn alloc(&self) -> Option<&Arc<Alloc>> {
         self.alloc.as_ref()
     }
@@ -213,31 +215,38 @@ impl Memory {
     }
 
     /// [`Memory::lookup`], remembered in `found`: whether there is an allocation, then
-    /// `found.alloc()`. Where none holds `addr`, `found` keeps the one it had.
+    /// `found.alloc()`.
     pub(crate) fn find(&self, addr: u64, found: &mut Found) -> bool {
         if found.generation == self.generation.load(Ordering::Acquire)
-            && found.alloc.as_ref().is_some_and(|a| addr >= a.base)
+            && addr >= found.start
             && addr < found.end
         {
-            return true;
+            return found.alloc.is_some();
         }
         let map = self.allocs.read();
-        let Some((_, a)) = map.range(..=addr).next_back() else {
-            return false;
-        };
-        if addr >= a.base + a.mapped {
-            return false;
-        }
-        let next = map
-            .range((Bound::Excluded(a.base), Bound::Unbounded))
+        let generation = self.generation.load(Ordering::Relaxed);
+        // The entry below and the one above: `addr` is in the first's mapped range, or in the
+        // gap after it, and the next entry's base ends either.
+        let below = map.range(..=addr).next_back().map(|(_, a)| a);
+        let above = map
+            .range((Bound::Excluded(addr), Bound::Unbounded))
             .next()
             .map_or(u64::MAX, |(&b, _)| b);
-        *found = Found {
-            generation: self.generation.load(Ordering::Relaxed),
-            alloc: Some(a.clone()),
-            end: next.min(a.base + a.mapped),
+        *found = match below {
+            Some(a) if addr < a.base + a.mapped => Found {
+                generation,
+                alloc: Some(a.clone()),
+                start: a.base,
+                end: above.min(a.base + a.mapped),
+            },
+            _ => Found {
+                generation,
+                alloc: None,
+                start: below.map_or(0, |a| a.base + a.mapped),
+                end: above,
+            },
         };
-        true
+        found.alloc.is_some()
     }
 }
 
@@ -306,8 +315,14 @@ mod tests {
         assert!(m.find(0x11010, &mut found));
         assert_eq!(id(&found), m.lookup(0x11010).map(|a| a.id));
         assert_ne!(id(&found), runtime);
-        // Outside every allocation: none, as for a look-up.
+        // Outside every allocation: none, as for a look-up, until one is made there.
         assert!(!m.find(0x20000, &mut found));
         assert!(m.lookup(0x20000).is_none());
+        assert!(!m.find(0x20010, &mut found));
+        m.allocated(0x20000, 0x100, 0x1000, true, "hsa_amd_memory_pool_allocate");
+        assert!(m.find(0x20010, &mut found));
+        assert!(!m.find(0x21000, &mut found));
+        assert!(m.find(0x12010, &mut found));
+        assert_eq!(id(&found), m.lookup(0x12010).map(|a| a.id));
     }
 }
