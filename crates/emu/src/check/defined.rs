@@ -367,7 +367,11 @@ impl Pending {
 }
 
 /// Runs before instruction `i` of wave `w` (only while something in the wave is undefined):
-/// reports uses of undefined values and carries definedness to the destinations.
+/// reports uses of undefined values and carries definedness to the destinations. Out of
+/// line: [`GroupCheck::step`], which tests whether it is needed before every instruction, is
+/// then a load and a compare in the interpreter's loop (inlined, this function made that test
+/// save and restore registers and set up a large frame each time).
+#[inline(never)]
 pub(crate) fn before(g: &mut GroupCheck, w: &Wave, i: &Inst) {
     let wi = w.id as usize;
     if wi >= g.regs.len() {

@@ -4,9 +4,9 @@
 //! on them after the instruction.
 
 use super::defined::{self, OriginId, Read, Use};
-use super::race::{self, Cell, Conflict, Op, Vc};
+use super::race::{self, Cell, Conflict, Epoch, Op, Seen, Vc};
 use super::report::Kind;
-use super::shadow::Alloc;
+use super::shadow::Found;
 use super::Checker;
 use crate::decode::{flag, Inst, Kind as MemKind};
 use crate::gpu::{Functions, Program};
@@ -86,6 +86,10 @@ pub(crate) struct GroupCheck {
     pub(super) pending: defined::Pending,
     /// The running instruction's plain global accesses, for [`plain_races`].
     plain: Vec<Note>,
+    /// The allocation the last global access found.
+    found: Found,
+    /// The race cells' page the last global access used.
+    page: race::LastPage,
 }
 
 /// How the running instruction's global stores release the wave's clock.
@@ -118,11 +122,8 @@ fn words(bits_len: usize, from: u64, len: u64, mut f: impl FnMut(usize, u64)) {
         }
         let lo = b % 64;
         let n = (end - b).min(64 - lo);
-        let mask = if n == 64 {
-            u64::MAX
-        } else {
-            ((1u64 << n) - 1) << lo
-        };
+        // n bits from lo (1 <= n <= 64 - lo): shifts below 64, unchecked.
+        let mask = (u64::MAX.wrapping_shr(64 - n as u32)).wrapping_shl(lo as u32);
         f(word, mask);
         b += n;
     }
@@ -168,6 +169,8 @@ impl GroupCheck {
             private_origin: race::KeyMap::default(),
             pending: defined::Pending::default(),
             plain: Vec::new(),
+            found: Found::default(),
+            page: race::LastPage::default(),
         }
     }
 
@@ -318,6 +321,19 @@ impl GroupCheck {
         }
     }
 
+    /// Notes one lane's LDS access, after it was made ([`GroupCheck::note`] without the
+    /// release, which LDS accesses never make).
+    #[inline]
+    pub(crate) fn note_lds(&mut self, addr: u64, size: u32, lane: usize, write: bool) {
+        self.notes.push(Note {
+            space: Space::Lds,
+            addr,
+            size: size as u8,
+            lane: lane as u8,
+            write,
+        });
+    }
+
     /// Notes one lane's access (before it is made, so a faulting lane is noted too).
     #[inline]
     pub(crate) fn note(&mut self, space: Space, addr: u64, size: u32, lane: usize, write: bool) {
@@ -352,6 +368,46 @@ fn op_of(i: &Inst, write: bool) -> Op {
     }
 }
 
+/// What the checks of one instruction's accesses share, worked out once (not per lane).
+struct Run<'a> {
+    w: &'a Wave,
+    i: &'a Inst,
+    /// The wave's index in the work-group.
+    wi: usize,
+    /// The accesses the instruction noted.
+    notes: &'a [Note],
+    /// How the instruction's loads (`[0]`) and stores (`[1]`) take part in races.
+    ops: [Op; 2],
+    /// The wave's own epoch: its clock ticks only after all its lanes, and what it joins
+    /// holds its own entry at most at its clock.
+    me: Epoch,
+    /// Answers of the wave's clock (cleared when an LDS atomic changes it).
+    seen: Seen,
+}
+
+impl Run<'_> {
+    /// Where note `ni`'s element sits in the instruction's registers: after the elements of
+    /// its lane's earlier notes in the same direction. Worked out only where needed (most
+    /// accesses never ask), not kept per lane for every access.
+    fn elem(&self, ni: usize) -> Elem {
+        let d16 = self.i.mem.d16 != 0;
+        let regs = |n: &Note| {
+            if d16 {
+                1
+            } else {
+                u16::from(n.size).div_ceil(4).max(1)
+            }
+        };
+        let n = &self.notes[ni];
+        let k = self.notes[..ni]
+            .iter()
+            .filter(|m| m.lane == n.lane && m.write == n.write)
+            .map(regs)
+            .sum();
+        Elem { k, n: regs(n) }
+    }
+}
+
 /// Where a lane's element sits in the instruction's registers: the element's first register
 /// (counted from the destination for a load, from the data for a store) and how many.
 #[derive(Debug, Clone, Copy)]
@@ -370,37 +426,40 @@ pub(crate) fn flush(w: &Wave, i: &Inst, g: &mut GroupCheck) {
     let mut notes = std::mem::take(&mut g.notes);
     let wi = w.id as usize;
     if wi < g.waves.len() {
-        let mut last: Option<Arc<Alloc>> = None;
-        // Per lane, the next element's register offset for reads and for writes.
-        let mut cursor = [[0u16; 2]; 64];
-        let d16 = i.mem.d16 != 0;
-        for n in &notes {
-            let regs = if d16 {
-                1
-            } else {
-                u16::from(n.size).div_ceil(4).max(1)
-            };
-            let c = &mut cursor[usize::from(n.lane) % 64][usize::from(n.write)];
-            let e = Elem { k: *c, n: regs };
-            *c += regs;
+        // The allocation found last, and whether it is this instruction's (a look-up of this
+        // instruction found it).
+        let mut found = std::mem::take(&mut g.found);
+        let mut have = false;
+        let wc = &g.waves[wi];
+        let mut r = Run {
+            w,
+            i,
+            wi,
+            notes: &notes,
+            ops: [op_of(i, false), op_of(i, true)],
+            me: race::epoch(wc.gid, wc.vc.get(wc.gid)),
+            seen: Seen::default(),
+        };
+        for (ni, n) in notes.iter().enumerate() {
             match n.space {
-                Space::Lds => lds(g, w, i, wi, n, e),
-                Space::Private => private(g, w, i, wi, n, n.addr, e),
+                Space::Lds => lds(g, &mut r, ni),
+                Space::Private => private(g, &r, ni, n.addr),
                 Space::Global => {
                     // MUBUF scratch (the private segment buffer) reaches this wave's slot.
                     let off = n.addr.wrapping_sub(w.scratch_base);
                     if w.scratch_base != 0 && off < g.d.slot_size {
                         let lanes = w.size() as u64;
                         let p = off / (4 * lanes) * 4 + off % 4;
-                        private(g, w, i, wi, n, p, e);
+                        private(g, &r, ni, p);
                     } else {
-                        global(g, w, i, wi, n, e, &mut last);
+                        global(g, &mut r, ni, &mut found, &mut have);
                     }
                 }
             }
         }
+        g.found = found;
         if !g.plain.is_empty() {
-            plain_races(g, w, i, wi);
+            plain_races(g, &mut r);
         }
         // A release is one step of the wave's clock, after all its lanes.
         if i.mem.kind == MemKind::Atomic {
@@ -428,11 +487,12 @@ fn unwritten(g: &mut GroupCheck, w: &Wave, i: &Inst, n: &Note, e: Elem, read: Re
 }
 
 /// The origin of the undefined value a store writes for this element, if it is undefined.
-fn stored_undefined(g: &GroupCheck, n: &Note, e: Elem) -> Option<OriginId> {
+fn stored_undefined(g: &GroupCheck, n: &Note, e: impl FnOnce() -> Elem) -> Option<OriginId> {
     if !n.write || g.pending.data.is_empty() {
         return None;
     }
     let (k, m) = if g.d.checker.checks.uninit {
+        let e = e();
         (usize::from(e.k), usize::from(e.n))
     } else {
         return None;
@@ -440,23 +500,28 @@ fn stored_undefined(g: &GroupCheck, n: &Note, e: Elem) -> Option<OriginId> {
     g.pending.element(k, m, usize::from(n.lane))
 }
 
-fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, e: Elem) {
+fn lds(g: &mut GroupCheck, r: &mut Run, ni: usize) {
+    let (w, i, wi, n) = (r.w, r.i, r.wi, &r.notes[ni]);
     let checks = g.d.checker.checks;
     let (a, len) = (n.addr, u64::from(n.size));
     if a + len > u64::from(g.d.lds_size) {
         return; // the emulator faults it
     }
-    let op = op_of(i, n.write);
+    let op = r.ops[usize::from(n.write)];
     // A multi-dword element of a plain load or store (the fast path notes it whole): written
     // bits dword by dword, as definedness is kept per register.
-    let (step, regs) = if len > 4 && len % 4 == 0 && i.mem.d16 == 0 && op != Op::Atomic {
-        (4, 1)
-    } else {
-        (len, e.n)
+    let parts = |e: Elem| {
+        if len > 4 && len % 4 == 0 && i.mem.d16 == 0 && op != Op::Atomic {
+            (4, 1)
+        } else {
+            (len, e.n)
+        }
     };
     let reads = !n.write || op == Op::Atomic;
     // Only an element none of whose bytes was written (a partly written one may hold padding).
     if checks.uninit && reads && !all_set(&g.lds_init, a, len) {
+        let e = r.elem(ni);
+        let (step, regs) = parts(e);
         for j in 0..len / step {
             let (a, k) = (a + j * step, e.k + j as u16 * regs);
             if !none_set(&g.lds_init, a, step) {
@@ -488,6 +553,8 @@ fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, e: Elem) {
         }
     }
     if n.write && op != Op::Atomic && !g.pending.data.is_empty() {
+        let e = r.elem(ni);
+        let (step, regs) = parts(e);
         for j in 0..len / step {
             let (a, k) = (a + j * step, e.k + j as u16 * regs);
             let part = Note {
@@ -495,7 +562,7 @@ fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, e: Elem) {
                 size: step as u8,
                 ..*n
             };
-            if let Some(o) = stored_undefined(g, &part, Elem { k, n: regs }) {
+            if let Some(o) = stored_undefined(g, &part, || Elem { k, n: regs }) {
                 clear_bits(&mut g.lds_init, a, step);
                 g.lds_origin.insert(a / 4, o);
             } else {
@@ -515,14 +582,14 @@ fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, e: Elem) {
             wc.vc.join(loc);
         }
         g.lds_sync.entry(a / 4).or_default().join(&wc.vc);
+        r.seen.clear();
     }
     let mut conflict = None;
-    let vc = &g.waves[wi].vc;
-    let me = race::epoch(gid, vc.get(gid));
+    let mut by = race::Accessor::at(gid, r.me, &g.waves[wi].vc, &mut r.seen);
     for d in a / 4..=(a + len - 1) / 4 {
         if let Some(cell) = g.lds_cells.get_mut(d as usize) {
             let mask = race::byte_mask(d, a, len);
-            conflict = conflict.or(cell.access_at(seq, gid, me, vc, op, mask, w.pc));
+            cell.access_by(seq, &mut by, op, mask, w.pc, &mut conflict);
         }
     }
     if let Some(c) = conflict {
@@ -535,7 +602,8 @@ fn lds(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, e: Elem) {
     }
 }
 
-fn private(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, p: u64, e: Elem) {
+fn private(g: &mut GroupCheck, r: &Run, ni: usize, p: u64) {
+    let (w, i, wi, n) = (r.w, r.i, r.wi, &r.notes[ni]);
     let len = u64::from(n.size);
     if p + len > u64::from(g.d.private_per_lane) {
         return; // the emulator faults it
@@ -544,7 +612,7 @@ fn private(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, p: u64, 
         // An undefined value (a spill of one) leaves the bytes as they were (the bits are per
         // wave, and other lanes may have written them); where they were never written, a
         // reload gets the value's origin.
-        match stored_undefined(g, n, e) {
+        match stored_undefined(g, n, || r.elem(ni)) {
             None => set_bits(&mut g.waves[wi].private_init, p, len),
             Some(o) => {
                 g.private_origin.insert(((wi as u64) << 32) | (p / 4), o);
@@ -562,6 +630,7 @@ fn private(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, p: u64, 
             .copied()
         {
             if defined::tracks_load(i) {
+                let e = r.elem(ni);
                 defined::loaded_undefined(g, w, i, e.k, e.n, n.lane, o);
                 return;
             }
@@ -570,29 +639,26 @@ fn private(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize, n: &Note, p: u64, 
             "reads {len} bytes at private offset {p:#x}, never written by this wave (private segment of {} bytes per lane)",
             g.d.private_per_lane
         );
-        unwritten(g, w, i, n, e, Read::Private { p, size: n.size }, what);
+        let read = Read::Private { p, size: n.size };
+        unwritten(g, w, i, n, r.elem(ni), read, what);
     }
 }
 
-fn global(
-    g: &mut GroupCheck,
-    w: &Wave,
-    i: &Inst,
-    wi: usize,
-    n: &Note,
-    e: Elem,
-    last: &mut Option<Arc<Alloc>>,
-) {
+fn global(g: &mut GroupCheck, r: &mut Run, ni: usize, found: &mut Found, have: &mut bool) {
+    let (w, i, wi, n) = (r.w, r.i, r.wi, &r.notes[ni]);
     let c = g.d.checker;
     let (a, len) = (n.addr, u64::from(n.size));
-    if !last
-        .as_ref()
-        .is_some_and(|x| a >= x.base && a < x.base + x.mapped)
+    // The instruction's last allocation while it holds the address (by its mapped range, even
+    // where a nested program allocation starts), else a look-up.
+    if !(*have
+        && found
+            .alloc()
+            .is_some_and(|x| a >= x.base && a < x.base + x.mapped))
     {
-        *last = c.memory.lookup(a);
+        *have = c.memory.find(a, found);
     }
-    let hit = last.as_ref();
-    let op = op_of(i, n.write);
+    let hit = found.alloc().filter(|_| *have);
+    let op = r.ops[usize::from(n.write)];
     let verb = if n.write { "writes" } else { "reads" };
     // Scalar loads also fetch kernel arguments and constants the host may have written
     // unseen: they are checked for races only.
@@ -620,15 +686,17 @@ fn global(
         let reads = (!n.write && op != Op::SyncRead) || op == Op::Atomic;
         if c.checks.uninit && reads && !g.d.blit && !al.is_freed() {
             // A wave's multi-dword element (noted whole by the fast path): dword by dword.
-            let (step, regs) = if !n.write && len > 4 && len % 4 == 0 {
-                (4, 1)
+            let (step, whole) = if !n.write && len > 4 && len % 4 == 0 {
+                (4, true)
             } else {
-                (len, e.n)
+                (len, false)
             };
-            let al = al.clone();
             for j in 0..len / step {
-                let (a, k) = (a + j * step, e.k + j as u16 * regs);
+                let a = a + j * step;
                 if al.never_written(a, step) {
+                    let e = r.elem(ni);
+                    let regs = if whole { 1 } else { e.n };
+                    let k = e.k + j as u16 * regs;
                     let what = format!(
                         "reads {step} bytes at {a:#x}, never written since allocation: {}",
                         al.describe()
@@ -648,13 +716,11 @@ fn global(
             }
         }
         if n.write || op == Op::Atomic {
-            if let Some(al) = last.as_ref() {
-                al.mark_written(a, len);
-            }
+            al.mark_written(a, len);
         }
     }
     // The host sees what a kernel stores to global memory.
-    if let Some(o) = stored_undefined(g, n, e) {
+    if let Some(o) = stored_undefined(g, n, || r.elem(ni)) {
         defined::report_use(g, w, o, Use::Store);
     }
     if !c.checks.race {
@@ -671,9 +737,10 @@ fn global(
     let acquires = op == Op::SyncRead || op == Op::Atomic && (i.has(flag::GLC) || i.mem.rtn);
     if acquires {
         wc.released = None;
+        r.seen.clear();
         c.races.acquire(seq, a, &mut wc.vc);
         let mut writer = None;
-        c.races.with_cells(a, len, |cell, _| {
+        c.races.with_cells(a, len, &mut g.page, |cell, _| {
             writer = writer.or(cell.writer(seq));
             None::<()>
         });
@@ -691,7 +758,7 @@ fn global(
         _ => {}
     }
     let (gid, vc) = (wc.gid, &wc.vc);
-    let conflict = c.races.with_cells(a, len, |cell, mask| {
+    let conflict = c.races.with_cells(a, len, &mut g.page, |cell, mask| {
         cell.access(seq, gid, vc, op, mask, w.pc)
     });
     if let Some(cf) = conflict {
@@ -712,20 +779,22 @@ fn global_race(g: &GroupCheck, w: &Wave, i: &Inst, n: &Note, cf: Conflict) {
 }
 
 /// The plain global accesses the instruction noted, against the race cells in one pass.
-fn plain_races(g: &mut GroupCheck, w: &Wave, i: &Inst, wi: usize) {
+fn plain_races(g: &mut GroupCheck, r: &mut Run) {
+    let (w, i, wi) = (r.w, r.i, r.wi);
     let plain = std::mem::take(&mut g.plain);
     let c = g.d.checker;
     let (seq, gid) = (g.d.seq, g.waves[wi].gid);
     let mut found: Vec<(usize, Conflict)> = Vec::new();
+    let ops = r.ops;
     c.races.access_run(
         seq,
-        gid,
-        &g.waves[wi].vc,
+        &mut race::Accessor::at(gid, r.me, &g.waves[wi].vc, &mut r.seen),
         w.pc,
+        &mut g.page,
         plain.len(),
         |k| {
             let n = &plain[k];
-            (n.addr, u64::from(n.size), op_of(i, n.write))
+            (n.addr, u64::from(n.size), ops[usize::from(n.write)])
         },
         |k, cf| found.push((k, cf)),
     );

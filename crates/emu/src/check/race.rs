@@ -38,6 +38,7 @@ pub(crate) fn gid_of(e: Epoch) -> u32 {
 pub(crate) struct Vc(Vec<(u32, u32)>);
 
 impl Vc {
+    #[inline]
     pub(crate) fn get(&self, gid: u32) -> u32 {
         match self.0.binary_search_by_key(&gid, |&(g, _)| g) {
             Ok(i) => self.0[i].1,
@@ -53,6 +54,14 @@ impl Vc {
     }
 
     pub(crate) fn join(&mut self, other: &Vc) {
+        // A few entries (a wave's clock joining a location's, which may hold every wave of the
+        // dispatch): each found by binary search, not by a walk through all of this clock.
+        if other.0.len() <= 4 {
+            for &(g, c) in &other.0 {
+                self.set_max(g, c);
+            }
+            return;
+        }
         // Most joins meet waves this clock already has (a location's clock joining the same
         // waves again): raise in place, no allocation.
         if other.0.len() <= self.0.len() {
@@ -73,12 +82,6 @@ impl Vc {
             if all {
                 return;
             }
-        }
-        if other.0.len() <= 4 {
-            for &(g, c) in &other.0 {
-                self.set_max(g, c);
-            }
-            return;
         }
         let mut out = Vec::with_capacity(self.0.len() + other.0.len());
         let (mut i, mut j) = (0, 0);
@@ -142,6 +145,61 @@ pub(crate) struct Cell {
     read_pc: u64,
 }
 
+/// A wave making accesses, as race cells see it: its number, its epoch (its own entry of its
+/// clock), its clock, and the last answers that clock gave.
+pub(crate) struct Accessor<'a> {
+    gid: u32,
+    me: Epoch,
+    vc: &'a Vc,
+    seen: &'a mut Seen,
+}
+
+impl<'a> Accessor<'a> {
+    /// Wave `gid` with clock `vc`; `seen` must hold answers of this clock only (cleared when
+    /// the clock changes).
+    pub(crate) fn new(gid: u32, vc: &'a Vc, seen: &'a mut Seen) -> Accessor<'a> {
+        Accessor::at(gid, epoch(gid, vc.get(gid)), vc, seen)
+    }
+
+    /// [`Accessor::new`] with the wave's epoch `me` already looked up.
+    pub(crate) fn at(gid: u32, me: Epoch, vc: &'a Vc, seen: &'a mut Seen) -> Accessor<'a> {
+        Accessor { gid, me, vc, seen }
+    }
+
+    /// Whether the access at epoch `e` (0: none) is by another wave and not ordered before
+    /// this wave's clock.
+    #[inline]
+    fn unordered(&mut self, e: Epoch) -> bool {
+        e != 0 && gid_of(e) != self.gid && !self.seen.covers(self.vc, e)
+    }
+}
+
+/// The last epochs a clock was asked about ([`Vc::covers`]) and its answers, one per wave
+/// number modulo 4: a wave's lanes mostly meet the epochs of the same few other waves, and
+/// a clock that acquired from many waves costs a binary search with cache misses each time.
+#[derive(Debug, Default)]
+pub(crate) struct Seen {
+    epochs: [Epoch; 4],
+    covered: [bool; 4],
+}
+
+impl Seen {
+    #[inline]
+    fn covers(&mut self, vc: &Vc, e: Epoch) -> bool {
+        let k = gid_of(e) as usize % 4;
+        if self.epochs[k] != e {
+            self.epochs[k] = e;
+            self.covered[k] = vc.covers(e);
+        }
+        self.covered[k]
+    }
+
+    /// The clock changed: forget its answers.
+    pub(crate) fn clear(&mut self) {
+        self.epochs = [0; 4];
+    }
+}
+
 /// The earlier access a new one races with.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Conflict {
@@ -166,35 +224,40 @@ impl Cell {
         mask: u8,
         pc: u64,
     ) -> Option<Conflict> {
-        self.access_at(seq, gid, epoch(gid, vc.get(gid)), vc, op, mask, pc)
+        let mut found = None;
+        let mut seen = Seen::default();
+        let mut by = Accessor::new(gid, vc, &mut seen);
+        self.access_by(seq, &mut by, op, mask, pc, &mut found);
+        found
     }
 
-    /// [`Cell::access`] with the wave's epoch `me` (its own entry of `vc`) already looked up.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    pub(crate) fn access_at(
+    /// [`Cell::access`] by `by`; a race is left in `found` unless it holds one already (the
+    /// first of an access's dwords is reported). An out-parameter, written only on a race:
+    /// returning the rare `Option<Conflict>` per dword cost a copy through memory each time.
+    #[inline(always)]
+    pub(crate) fn access_by(
         &mut self,
         seq: u32,
-        gid: u32,
-        me: Epoch,
-        vc: &Vc,
+        by: &mut Accessor,
         op: Op,
         mask: u8,
         pc: u64,
-    ) -> Option<Conflict> {
+        found: &mut Option<Conflict>,
+    ) {
         if self.seq != seq {
             *self = Cell {
                 seq,
                 ..Cell::default()
             };
         }
-        let unordered = |e: Epoch| e != 0 && gid_of(e) != gid && !vc.covers(e);
-        let mut conflict = None;
+        let me = by.me;
+        // Only the first race of an access is kept: later dwords need not look.
+        let mut unordered = |e: Epoch| found.is_none() && by.unordered(e);
         match op {
             Op::SyncRead => {}
             Op::Read => {
                 if self.write_mask & mask != 0 && unordered(self.write) {
-                    conflict = Some(Conflict {
+                    *found = Some(Conflict {
                         other: self.write,
                         other_pc: self.write_pc,
                         other_write: true,
@@ -210,7 +273,7 @@ impl Cell {
             }
             Op::Write => {
                 if self.read_mask & mask != 0 && unordered(self.read) {
-                    conflict = Some(Conflict {
+                    *found = Some(Conflict {
                         other: self.read,
                         other_pc: self.read_pc,
                         other_write: false,
@@ -229,7 +292,6 @@ impl Cell {
                 self.write_mask &= !mask;
             }
         }
-        conflict
     }
 
     /// The last plain writer's epoch in dispatch `seq` (for acquiring loads).
@@ -239,7 +301,13 @@ impl Cell {
 }
 
 /// The bytes of the dword at `d` (a dword index) that `[addr, addr+len)` touches.
+#[inline(always)]
 pub(crate) fn byte_mask(d: u64, addr: u64, len: u64) -> u8 {
+    // Whole dwords, as most accesses are: every byte of each (the same for all of an
+    // access's dwords, so a loop over them tests it once).
+    if addr.is_multiple_of(4) && len.is_multiple_of(4) && len != 0 {
+        return 0xf;
+    }
     let lo = addr.max(d * 4) - d * 4;
     let hi = (addr + len).min(d * 4 + 4) - d * 4;
     ((1u16 << hi) - (1u16 << lo)) as u8
@@ -273,7 +341,13 @@ pub(crate) type KeyMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<KeyHas
 const PAGE_DWORDS: usize = 1024;
 const SHARDS: usize = 64;
 
-type Page = Box<[Cell; PAGE_DWORDS]>;
+/// The cells of a 4 KB page, locked on their own: a work-group keeps the last page it used
+/// ([`LastPage`]) and takes no shard lock while it stays there.
+type Page = Arc<Mutex<Box<[Cell; PAGE_DWORDS]>>>;
+
+/// The page a work-group's global accesses used last (pages live as long as the checker).
+#[derive(Default)]
+pub(crate) struct LastPage(Option<(u64, Page)>);
 /// A synchronising location's clock, with the dispatch it belongs to.
 type SyncClock = (u32, Arc<Vc>);
 
@@ -293,16 +367,39 @@ impl Default for GlobalRaces {
     }
 }
 
+/// A page of fresh cells, made on the heap: `Box::new([Cell; N])` built the 40 KB array on the
+/// stack first, and every caller's frame then probed 10 stack pages per call.
+fn new_page() -> Page {
+    let cells = vec![Cell::default(); PAGE_DWORDS].into_boxed_slice();
+    match cells.try_into() {
+        Ok(cells) => Arc::new(Mutex::new(cells)),
+        Err(_) => unreachable!("the vector has PAGE_DWORDS cells"),
+    }
+}
+
 fn shard(key: u64) -> usize {
     (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize % SHARDS
 }
 
 impl GlobalRaces {
+    /// Page `page`'s cells, by way of `last`.
+    fn page<'a>(&self, page: u64, last: &'a mut LastPage) -> &'a Page {
+        if last.0.as_ref().is_some_and(|(p, _)| *p != page) {
+            last.0 = None;
+        }
+        let (_, cells) = last.0.get_or_insert_with(|| {
+            let mut shard = self.pages[shard(page)].lock();
+            (page, shard.entry(page).or_insert_with(new_page).clone())
+        });
+        cells
+    }
+
     /// Runs `f` on the cells of the dwords `[addr, addr+len)` touches (one page lock).
     pub(crate) fn with_cells<T>(
         &self,
         addr: u64,
         len: u64,
+        last_page: &mut LastPage,
         mut f: impl FnMut(&mut Cell, u8) -> Option<T>,
     ) -> Option<T> {
         let mut found = None;
@@ -310,10 +407,7 @@ impl GlobalRaces {
         let last = (addr + len.max(1) - 1) / 4;
         while d <= last {
             let page = d / PAGE_DWORDS as u64;
-            let mut shard = self.pages[shard(page)].lock();
-            let cells = shard
-                .entry(page)
-                .or_insert_with(|| Box::new([Cell::default(); PAGE_DWORDS]));
+            let mut cells = self.page(page, last_page).lock();
             while d <= last && d / PAGE_DWORDS as u64 == page {
                 let r = f(
                     &mut cells[(d % PAGE_DWORDS as u64) as usize],
@@ -326,16 +420,16 @@ impl GlobalRaces {
         found
     }
 
-    /// Records `count` plain accesses by wave `gid` (clock `vc`) at `pc`: access `k` is
+    /// Records `count` plain accesses by `by` at `pc`: access `k` is
     /// `at(k)` = (address, length, operation); `conflict(k, …)` hears of each race. Accesses in
     /// a row that stay inside one 4 KB page take its lock once.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn access_run(
         &self,
         seq: u32,
-        gid: u32,
-        vc: &Vc,
+        by: &mut Accessor,
         pc: u64,
+        last_page: &mut LastPage,
         count: usize,
         at: impl Fn(usize) -> (u64, u64, Op),
         mut conflict: impl FnMut(usize, Conflict),
@@ -345,24 +439,22 @@ impl GlobalRaces {
             let p = first / PAGE_DWORDS as u64;
             (p == last / PAGE_DWORDS as u64).then_some(p)
         };
-        let me = epoch(gid, vc.get(gid));
         let mut k = 0;
         while k < count {
             let (addr, len, op) = at(k);
             let Some(page) = page_of(addr, len) else {
                 // Across a page boundary: on its own.
-                if let Some(c) = self.with_cells(addr, len, |cell, mask| {
-                    cell.access(seq, gid, vc, op, mask, pc)
+                if let Some(c) = self.with_cells(addr, len, last_page, |cell, mask| {
+                    let mut found = None;
+                    cell.access_by(seq, by, op, mask, pc, &mut found);
+                    found
                 }) {
                     conflict(k, c);
                 }
                 k += 1;
                 continue;
             };
-            let mut shard = self.pages[shard(page)].lock();
-            let cells = shard
-                .entry(page)
-                .or_insert_with(|| Box::new([Cell::default(); PAGE_DWORDS]));
+            let mut cells = self.page(page, last_page).lock();
             while k < count {
                 let (addr, len, op) = at(k);
                 if page_of(addr, len) != Some(page) {
@@ -371,8 +463,8 @@ impl GlobalRaces {
                 let mut found = None;
                 for d in addr / 4..=(addr + len.max(1) - 1) / 4 {
                     let cell = &mut cells[(d % PAGE_DWORDS as u64) as usize];
-                    let r = cell.access_at(seq, gid, me, vc, op, byte_mask(d, addr, len), pc);
-                    found = found.or(r);
+                    let mask = byte_mask(d, addr, len);
+                    cell.access_by(seq, by, op, mask, pc, &mut found);
                 }
                 if let Some(c) = found {
                     conflict(k, c);
@@ -489,5 +581,50 @@ mod tests {
         let b = vc(&[(0, 1), (1, 2), (4, 5), (6, 1), (9, 2), (10, 7)]);
         a.join(&b);
         assert_eq!(a.0, vec![(0, 1), (1, 3), (4, 5), (6, 1), (9, 2), (10, 7)]);
+        // A few entries into a long clock (a wave's into a location's), some new to it.
+        let mut long = vc(&(0..40).map(|g| (2 * g, 5)).collect::<Vec<_>>());
+        long.join(&vc(&[(3, 1), (10, 9), (40, 2), (81, 4)]));
+        assert_eq!(long.get(3), 1);
+        assert_eq!(long.get(10), 9);
+        assert_eq!(long.get(40), 5);
+        assert_eq!(long.get(81), 4);
+        assert_eq!(long.0.len(), 42);
+        assert!(
+            long.0.windows(2).all(|p| p[0].0 < p[1].0),
+            "sorted: {:?}",
+            long.0
+        );
+    }
+
+    /// The remembered answers of a clock belong to the epoch asked about, not to its slot:
+    /// waves 1 and 5 share one, and so do two epochs of wave 1.
+    #[test]
+    fn remembered_answers_are_those_of_the_epoch_asked_about() {
+        let clock = vc(&[(0, 1), (1, 3), (5, 1)]);
+        let mut seen = Seen::default();
+        assert!(seen.covers(&clock, epoch(1, 3)));
+        assert!(!seen.covers(&clock, epoch(1, 4)));
+        assert!(seen.covers(&clock, epoch(5, 1)));
+        assert!(!seen.covers(&clock, epoch(5, 2)));
+        assert!(seen.covers(&clock, epoch(1, 2)));
+        // A race is found through the remembered answers as without them: wave 0 reads
+        // what wave 1 wrote at clock 4 (unordered), then what wave 5 wrote at clock 1.
+        let mut by = Accessor::new(0, &clock, &mut seen);
+        let (mut a, mut b) = (Cell::default(), Cell::default());
+        a.access(1, 1, &vc(&[(1, 4)]), Op::Write, 0xf, 0x10);
+        b.access(1, 5, &vc(&[(5, 1)]), Op::Write, 0xf, 0x20);
+        let mut found = None;
+        b.access_by(1, &mut by, Op::Read, 0xf, 0x30, &mut found);
+        assert!(found.is_none(), "wave 0's clock covers wave 5's write");
+        a.access_by(1, &mut by, Op::Read, 0xf, 0x30, &mut found);
+        assert_eq!(found.map(|c| c.other_pc), Some(0x10));
+    }
+
+    #[test]
+    fn whole_dwords_have_every_byte_and_an_empty_access_none() {
+        assert_eq!(byte_mask(3, 8, 8), 0xf);
+        assert_eq!(byte_mask(2, 8, 8), 0xf);
+        assert_eq!(byte_mask(2, 8, 0), 0);
+        assert_eq!(byte_mask(2, 8, 2), 0b0011);
     }
 }

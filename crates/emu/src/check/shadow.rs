@@ -6,6 +6,7 @@
 
 use parking_lot::RwLock;
 use std::collections::BTreeMap;
+use std::ops::Bound;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -76,11 +77,8 @@ impl Alloc {
             let word = (b / 64) as usize;
             let lo = b % 64;
             let n = (end - b).min(64 - lo);
-            let mask = if n == 64 {
-                u64::MAX
-            } else {
-                ((1u64 << n) - 1) << lo
-            };
+            // n bits from lo (1 <= n <= 64 - lo): shifts below 64, unchecked.
+            let mask = (u64::MAX.wrapping_shr(64 - n as u32)).wrapping_shl(lo as u32);
             f(word, mask);
             b += n;
         }
@@ -107,6 +105,29 @@ impl Alloc {
 pub(crate) struct Memory {
     allocs: RwLock<BTreeMap<u64, Arc<Alloc>>>,
     next_id: AtomicU32,
+    /// Counts the changes of `allocs` (under its write lock), so [`Found`] knows when what it
+    /// remembers still holds.
+    generation: AtomicU64,
+}
+
+/// What a work-group's last look-up found (an allocation or none), with the addresses it
+/// answers for: a look-up inside them, while the map is unchanged, finds the same without
+/// taking the map's lock or touching the allocation's reference count (both shared by every
+/// host thread).
+#[derive(Debug, Default)]
+pub(crate) struct Found {
+    generation: u64,
+    alloc: Option<Arc<Alloc>>,
+    /// The addresses `[start, end)` with that answer (empty at first).
+    start: u64,
+    end: u64,
+}
+
+impl Found {
+    /// The allocation found last, if the last look-up found one.
+    pub(crate) fn alloc(&self) -> Option<&Arc<Alloc>> {
+        self.alloc.as_ref()
+    }
 }
 
 impl Memory {
@@ -140,6 +161,7 @@ impl Memory {
             map.remove(&b);
         }
         map.insert(base, a);
+        self.generation.fetch_add(1, Ordering::Release);
     }
 
     /// A program allocation: it replaces a runtime entry at the same base (keeping what is
@@ -166,6 +188,7 @@ impl Memory {
         }
         // The container's bytes below `ptr` keep its entry; its freed part is not ours.
         map.insert(ptr, Arc::new(self.make(ptr, size, mapped, device, by)));
+        self.generation.fetch_add(1, Ordering::Release);
     }
 
     pub(crate) fn freed(&self, base: u64, by: &'static str) {
@@ -189,6 +212,41 @@ impl Memory {
         let map = self.allocs.read();
         let (_, a) = map.range(..=addr).next_back()?;
         (addr < a.base + a.mapped).then(|| a.clone())
+    }
+
+    /// [`Memory::lookup`], remembered in `found`: whether there is an allocation, then
+    /// `found.alloc()`.
+    pub(crate) fn find(&self, addr: u64, found: &mut Found) -> bool {
+        if found.generation == self.generation.load(Ordering::Acquire)
+            && addr >= found.start
+            && addr < found.end
+        {
+            return found.alloc.is_some();
+        }
+        let map = self.allocs.read();
+        let generation = self.generation.load(Ordering::Relaxed);
+        // The entry below and the one above: `addr` is in the first's mapped range, or in the
+        // gap after it, and the next entry's base ends either.
+        let below = map.range(..=addr).next_back().map(|(_, a)| a);
+        let above = map
+            .range((Bound::Excluded(addr), Bound::Unbounded))
+            .next()
+            .map_or(u64::MAX, |(&b, _)| b);
+        *found = match below {
+            Some(a) if addr < a.base + a.mapped => Found {
+                generation,
+                alloc: Some(a.clone()),
+                start: a.base,
+                end: above.min(a.base + a.mapped),
+            },
+            _ => Found {
+                generation,
+                alloc: None,
+                start: below.map_or(0, |a| a.base + a.mapped),
+                end: above,
+            },
+        };
+        found.alloc.is_some()
     }
 }
 
@@ -223,5 +281,48 @@ mod tests {
         // New memory at the same place forgets the freed entry.
         m.allocated(0x2000, 64, 4096, true, "hsa_amd_memory_pool_allocate");
         assert!(!m.lookup(0x2004).expect("new").is_freed());
+    }
+
+    /// What `find` remembers answers as `lookup` would: not for a program allocation nested
+    /// further up in the one it found, nor once the map changed.
+    #[test]
+    fn a_remembered_allocation_answers_only_where_a_look_up_would_find_it() {
+        let m = Memory::default();
+        m.allocated(
+            0x10000,
+            0x4000,
+            0x4000,
+            true,
+            "hsa_amd_memory_pool_allocate",
+        );
+        m.program_allocated(0x12000, 0x100, "hipMalloc");
+        let mut found = Found::default();
+        let id = |f: &Found| f.alloc().map(|a| a.id);
+        let runtime = m.lookup(0x10000).map(|a| a.id);
+        assert!(m.find(0x10010, &mut found));
+        assert_eq!(id(&found), runtime);
+        assert!(m.find(0x12010, &mut found));
+        assert_eq!(id(&found), m.lookup(0x12010).map(|a| a.id));
+        assert_ne!(
+            id(&found),
+            runtime,
+            "the nested allocation, not the container"
+        );
+        assert!(m.find(0x11ff0, &mut found));
+        assert_eq!(id(&found), runtime);
+        // A program allocation made since, inside what was found: found, not the container.
+        m.program_allocated(0x11000, 0x40, "hipMalloc");
+        assert!(m.find(0x11010, &mut found));
+        assert_eq!(id(&found), m.lookup(0x11010).map(|a| a.id));
+        assert_ne!(id(&found), runtime);
+        // Outside every allocation: none, as for a look-up, until one is made there.
+        assert!(!m.find(0x20000, &mut found));
+        assert!(m.lookup(0x20000).is_none());
+        assert!(!m.find(0x20010, &mut found));
+        m.allocated(0x20000, 0x100, 0x1000, true, "hsa_amd_memory_pool_allocate");
+        assert!(m.find(0x20010, &mut found));
+        assert!(!m.find(0x21000, &mut found));
+        assert!(m.find(0x12010, &mut found));
+        assert_eq!(id(&found), m.lookup(0x12010).map(|a| a.id));
     }
 }

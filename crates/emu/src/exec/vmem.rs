@@ -1844,17 +1844,11 @@ fn note_ds(
             let scale = u32::from(m.bytes) * if m.st64 { 64 } else { 1 };
             for o in [i.imm as u32 & 0xff, u32::from(i.offset1)] {
                 let a = u64::from(addr[l].wrapping_add(o * scale));
-                g.note(Space::Lds, a, u32::from(m.bytes), l, write);
+                g.note_lds(a, u32::from(m.bytes), l, write);
             }
         } else {
             let a = u64::from(addr[l].wrapping_add(off16));
-            g.note(
-                Space::Lds,
-                a,
-                u32::from(m.bytes) * u32::from(m.count),
-                l,
-                write,
-            );
+            g.note_lds(a, u32::from(m.bytes) * u32::from(m.count), l, write);
         }
     }
 }
