@@ -283,12 +283,7 @@ fn d16_loads_pack_two_halves() {
 fn kernels_use_the_instructions_under_test() {
     // The inline assembly really is these instructions (not folded or rewritten).
     let path = hsaemu_testkit::compile_cl(SRC, TARGET, 4);
-    let out = std::process::Command::new(hsaemu_testkit::tool("llvm-objdump-15"))
-        .args(["-d", "--mcpu=gfx906"])
-        .arg(&path)
-        .output()
-        .expect("llvm-objdump-15");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = objdump(&path, "gfx906");
     for m in [
         "image_gather4 ",
         "image_get_resinfo ",
@@ -342,12 +337,7 @@ fn gfx10_nsa_addresses() {
     }
     // The instruction really is the NSA form.
     let path = hsaemu_testkit::compile_cl("cl/emu_mimg10.cl", "gfx1030", 4);
-    let out = std::process::Command::new(hsaemu_testkit::tool("llvm-objdump-15"))
-        .args(["-d", "--mcpu=gfx1030"])
-        .arg(&path)
-        .output()
-        .expect("llvm-objdump-15");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("[v45, v40], s["));
+    assert!(objdump(&path, "gfx1030").contains("[v45, v40], s["));
 }
 
 /// GFX12 (RDNA4) kernels: VIMAGE/VSAMPLE through clang-22 (`tests/kernels/cl/emu_mimg12.cl`).

@@ -33,12 +33,7 @@ const FORMS: [(&str, &[&str]); 4] = [
 #[test]
 fn kernels_have_the_forms_under_test() {
     let path = hsaemu_testkit::compile_cl(SRC, TARGET, code_object_version(TARGET));
-    let out = std::process::Command::new(hsaemu_testkit::tool("llvm-objdump-15"))
-        .args(["-d", "--mcpu=gfx906"])
-        .arg(&path)
-        .output()
-        .expect("llvm-objdump-15");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = objdump(&path, "gfx906");
     for (kernel, forms) in FORMS {
         // The kernel's lines: from its label to the next symbol's.
         let start = text

@@ -375,3 +375,12 @@ pub fn emu_hip(src: &str, target: &str) -> Emu {
     };
     from_bytes(&bytes, target, cov)
 }
+
+/// `llvm-objdump-15 -d --mcpu=MCPU` of the code object at `path` (the tests that assert the
+/// compiler really emitted the instructions they are there for).
+pub fn objdump(path: &std::path::Path, mcpu: &str) -> String {
+    let objdump = hsaemu_testkit::tool("llvm-objdump-15");
+    let mcpu = format!("--mcpu={mcpu}");
+    let args = ["-d", mcpu.as_str(), path.to_str().expect("a UTF-8 path")];
+    String::from_utf8_lossy(&hsaemu_testkit::run_tool(&objdump, &args)).into_owned()
+}

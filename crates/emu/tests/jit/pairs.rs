@@ -167,9 +167,7 @@ fn bounds_branch_and_endpgm() -> (u64, u64) {
     let (processor, extra) = compile_target("gfx1030");
     let cov = code_object_version("gfx1030");
     let path = hsaemu_testkit::compile_cl_with("cl/pair32.cl", processor, cov, extra);
-    let objdump = hsaemu_testkit::tool("llvm-objdump-15");
-    let args = ["-d", "--mcpu=gfx1030", path.to_str().expect("a UTF-8 path")];
-    let text = String::from_utf8_lossy(&hsaemu_testkit::run_tool(&objdump, &args)).to_string();
+    let text = super::common::objdump(&path, "gfx1030");
     // `\ts_cbranch_execz 15   // 000000001E8C: BF88000F <pair_add+0xcc>`: its address,
     // and the target's offset from the kernel's first instruction.
     let hex = |t: &str| u64::from_str_radix(t.trim_start_matches("0x"), 16).expect("hex");
