@@ -6,7 +6,7 @@
 use super::defined::{self, OriginId, Read, Use};
 use super::race::{self, Cell, Conflict, Epoch, Op, Seen, Vc};
 use super::report::Kind;
-use super::shadow::Found;
+use super::shadow::{words, Found};
 use super::Checker;
 use crate::decode::{flag, Inst, Kind as MemKind};
 use crate::gpu::{Functions, Program};
@@ -106,26 +106,6 @@ impl WaveCheck {
         let c = self.vc.get(self.gid);
         self.vc.set_max(self.gid, c + 1);
         self.released = None;
-    }
-}
-
-/// Calls `f(word, mask)` for the words of `bits` holding bits `[from, from+len)` (bits past
-/// the end are ignored).
-#[inline]
-fn words(bits_len: usize, from: u64, len: u64, mut f: impl FnMut(usize, u64)) {
-    let end = from + len;
-    let mut b = from;
-    while b < end {
-        let word = (b / 64) as usize;
-        if word >= bits_len {
-            return;
-        }
-        let lo = b % 64;
-        let n = (end - b).min(64 - lo);
-        // n bits from lo (1 <= n <= 64 - lo): shifts below 64, unchecked.
-        let mask = (u64::MAX.wrapping_shr(64 - n as u32)).wrapping_shl(lo as u32);
-        f(word, mask);
-        b += n;
     }
 }
 

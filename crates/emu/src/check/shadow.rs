@@ -68,20 +68,12 @@ impl Alloc {
     /// Calls `f(word, mask)` for the words of the written bits of `[addr, addr+len)` clipped
     /// to the allocation's requested bytes.
     #[inline]
-    fn words(&self, addr: u64, len: u64, mut f: impl FnMut(usize, u64)) {
+    fn words(&self, addr: u64, len: u64, f: impl FnMut(usize, u64)) {
         let start = addr.max(self.base);
         let end = addr.saturating_add(len).min(self.base + self.len);
-        let mut b = start.saturating_sub(self.base);
-        let end = end.saturating_sub(self.base);
-        while b < end {
-            let word = (b / 64) as usize;
-            let lo = b % 64;
-            let n = (end - b).min(64 - lo);
-            // n bits from lo (1 <= n <= 64 - lo): shifts below 64, unchecked.
-            let mask = (u64::MAX.wrapping_shr(64 - n as u32)).wrapping_shl(lo as u32);
-            f(word, mask);
-            b += n;
-        }
+        let from = start.saturating_sub(self.base);
+        let len = end.saturating_sub(self.base).saturating_sub(from);
+        words(usize::MAX, from, len, f);
     }
 
     /// `allocation #3 (256 bytes at 0x…, by hipMalloc)`, with `freed by hipFree` when freed.
@@ -95,6 +87,26 @@ impl Alloc {
             "allocation #{} ({} bytes at {:#x}, by {}{freed})",
             self.id, self.len, self.base, self.by
         )
+    }
+}
+
+/// Calls `f(word, mask)` for the words of a bit array of `bits_len` words holding bits
+/// `[from, from+len)` (bits past the end are ignored).
+#[inline]
+pub(super) fn words(bits_len: usize, from: u64, len: u64, mut f: impl FnMut(usize, u64)) {
+    let end = from + len;
+    let mut b = from;
+    while b < end {
+        let word = (b / 64) as usize;
+        if word >= bits_len {
+            return;
+        }
+        let lo = b % 64;
+        let n = (end - b).min(64 - lo);
+        // n bits from lo (1 <= n <= 64 - lo): shifts below 64, unchecked.
+        let mask = (u64::MAX.wrapping_shr(64 - n as u32)).wrapping_shl(lo as u32);
+        f(word, mask);
+        b += n;
     }
 }
 
