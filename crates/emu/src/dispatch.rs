@@ -674,7 +674,7 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
     let lanes = ctx.gen.wave_size();
     let nwaves = items.div_ceil(lanes) as usize;
     while wg.waves.len() < nwaves {
-        wg.waves.push(Wave::new());
+        wg.waves.push(Wave::colored(wg.waves.len()));
     }
     wg.last_load.clear();
     wg.last_load.resize(wg.waves.len(), 0);

@@ -226,7 +226,7 @@ fn run(
     regs.s = w.s;
     regs.scc = w.scc;
     regs.mode = w.mode;
-    for (r, row) in regs.v.iter_mut().zip(&w.v) {
+    for (r, row) in regs.v.iter_mut().zip(w.v.iter()) {
         *r = *row;
     }
     Ok(count)

@@ -55,13 +55,94 @@ pub(crate) enum WaveState {
     Done,
 }
 
+/// A wave's VGPR (and AGPR) file: [`VREGS`] rows, zeroed, in one page-aligned allocation,
+/// starting [`Vgprs::COLOR`] bytes times the wave's *color* (its index in the work-group)
+/// into it. A `Vec<Row>` came from `malloc`: every wave's file at the same offset in its
+/// page (16), so a row straddled five 64-byte lines (three of a wave32's half row), and row
+/// `r` of every wave of a work-group fell into the same sets of the host's L1 data cache
+/// (32 KB, 8 ways: addresses 4 KB apart share a set): gfx1030's matmul, eight wave32s whose
+/// rows use only the sets of their first 128 bytes, missed it 28 M times per dispatch to
+/// gfx90a's 3 M (callgrind's cache simulation). Colored, a wave's rows are whole lines, and
+/// the next wave's lie 128 bytes further on: in the sets the first wave's halves leave free.
+pub(crate) struct Vgprs {
+    /// Row 0 (the allocation's start plus the color's offset).
+    rows: std::ptr::NonNull<Row>,
+    /// The offset of row 0 in the allocation, in bytes.
+    offset: usize,
+}
+
+impl Vgprs {
+    /// Bytes between the files of two consecutive colors: half a row (a wave32's rows).
+    pub(crate) const COLOR: usize = 128;
+    /// Colors before they repeat: 32 × 128 bytes cover the 4 KB of one cache way.
+    const COLORS: usize = 32;
+
+    /// The allocation: the rows and room for the largest color's offset.
+    fn layout() -> std::alloc::Layout {
+        std::alloc::Layout::from_size_align(
+            VREGS * std::mem::size_of::<Row>() + (Self::COLORS - 1) * Self::COLOR,
+            4096,
+        )
+        .expect("a constant, valid layout")
+    }
+
+    /// A zeroed file of color `color` (taken modulo 32).
+    pub(crate) fn new(color: usize) -> Vgprs {
+        let layout = Self::layout();
+        // SAFETY: the layout's size is not zero.
+        let base = unsafe { std::alloc::alloc_zeroed(layout) };
+        if base.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        let offset = color % Self::COLORS * Self::COLOR;
+        // SAFETY: `offset` plus the rows' bytes lie inside the allocation; the sum is not
+        // null, and it is aligned for `Row` (4 bytes: 4096 and 128 are multiples).
+        let rows = unsafe { std::ptr::NonNull::new_unchecked(base.add(offset).cast::<Row>()) };
+        Vgprs { rows, offset }
+    }
+}
+
+impl std::ops::Deref for Vgprs {
+    type Target = [Row];
+    #[inline(always)]
+    fn deref(&self) -> &[Row] {
+        // SAFETY: `rows` points at VREGS initialised rows owned by this file (`new`).
+        unsafe { std::slice::from_raw_parts(self.rows.as_ptr(), VREGS) }
+    }
+}
+
+impl std::ops::DerefMut for Vgprs {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [Row] {
+        // SAFETY: as `deref`'s; `&mut self` makes the borrow unique.
+        unsafe { std::slice::from_raw_parts_mut(self.rows.as_ptr(), VREGS) }
+    }
+}
+
+impl Drop for Vgprs {
+    fn drop(&mut self) {
+        // SAFETY: the allocation `new` made with this layout, `offset` bytes before `rows`.
+        unsafe {
+            std::alloc::dealloc(
+                self.rows.as_ptr().cast::<u8>().sub(self.offset),
+                Self::layout(),
+            )
+        };
+    }
+}
+
+// SAFETY: a `Vgprs` owns its rows alone, as a `Box<[Row]>` would.
+unsafe impl Send for Vgprs {}
+// SAFETY: shared references only read, as a `Box<[Row]>`'s.
+unsafe impl Sync for Vgprs {}
+
 /// One wave.
 pub(crate) struct Wave {
     /// Scalar file by operand code 0..=127 (s0–s101, flat_scratch, xnack_mask, vcc, ttmp, m0,
     /// exec).
     pub s: [u32; 128],
     pub scc: bool,
-    pub v: Vec<Row>,
+    pub v: Vgprs,
     pub pc: u64,
     pub mode: u32,
     pub trapsts: u32,
@@ -138,10 +219,16 @@ pub(crate) const ID_ROW1_UNIFORM: u8 = 2;
 
 impl Wave {
     pub(crate) fn new() -> Wave {
+        Wave::colored(0)
+    }
+
+    /// A wave whose VGPR file has color `color` ([`Vgprs`]): the wave's index in its
+    /// work-group, so that the waves' rows fall into different cache sets.
+    pub(crate) fn colored(color: usize) -> Wave {
         Wave {
             s: [0; 128],
             scc: false,
-            v: vec![[0; LANES]; VREGS],
+            v: Vgprs::new(color),
             pc: 0,
             mode: 0,
             trapsts: 0,
@@ -446,6 +533,31 @@ pub(crate) fn inline_float(code: u16, ty: Ty) -> u64 {
             } else {
                 f.to_bits()
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A wave's VGPR file starts on a line, its color's 128 bytes past the previous color's
+    /// in the 4 KB of a cache way, zeroed, and holds what is written to any row.
+    #[test]
+    fn vgpr_files_are_whole_lines_colored_by_wave() {
+        for color in 0..33 {
+            let mut w = Wave::colored(color);
+            let at = w.v.as_ptr() as usize;
+            assert_eq!(
+                at % 4096,
+                color % 32 * 128,
+                "color {color}: row 0 at {at:#x}"
+            );
+            assert_eq!(w.v.len(), VREGS);
+            assert!(w.v.iter().all(|r| r.iter().all(|&x| x == 0)), "zeroed");
+            w.v[VREGS - 1][LANES - 1] = 5;
+            w.v[0][0] = 7;
+            assert_eq!((w.v[0][0], w.v[VREGS - 1][LANES - 1]), (7, 5));
         }
     }
 }

@@ -1830,7 +1830,7 @@ pub(crate) fn run_checked(
     // Counted only when verifying (a shared counter would cost every run a contended write).
     BLOCK_RUNS.fetch_add(1, Ordering::Relaxed);
     let (s0, scc0, lanes0, pc0, stored0, v0) =
-        (w.s, w.scc, w.lane_ops, w.pc, w.stored, w.v.clone());
+        (w.s, w.scc, w.lane_ops, w.pc, w.stored, w.v.to_vec());
     let mem0 = global.as_deref().map(<[u8]>::to_vec);
     // The memory the region stores to is put back before the interpreter runs the same
     // instructions, so a load-modify-store is not applied twice.
@@ -1843,7 +1843,8 @@ pub(crate) fn run_checked(
     let (n, calls, parked) = b.run(w, budget, env, mem0.is_none().then_some(&mut journal));
     CALLS.fetch_add(u64::from(calls), Ordering::Relaxed);
     let (s1, scc1, lanes1, pc1, stored1) = (w.s, w.scc, w.lane_ops, w.pc, w.stored);
-    let v1 = std::mem::replace(&mut w.v, v0);
+    let v1 = w.v.to_vec();
+    w.v.copy_from_slice(&v0);
     (w.s, w.scc, w.lane_ops, w.stored) = (s0, scc0, lanes0, stored0);
     exec::jit_fast::undo(&journal, env);
     let mem1 = match (global.as_deref_mut(), &mem0) {
@@ -1923,7 +1924,7 @@ pub(crate) fn run_checked(
             w.lane_ops
         ));
     }
-    for (r, (a, b)) in v1.iter().zip(&w.v).enumerate() {
+    for (r, (a, b)) in v1.iter().zip(w.v.iter()).enumerate() {
         for l in 0..lanes {
             if a[l] != b[l] {
                 diffs.push(format!(
@@ -1968,7 +1969,7 @@ pub(crate) fn run_pair_checked(
     env: &mut Env,
 ) -> Result<(u32, bool), String> {
     BLOCK_RUNS.fetch_add(1, Ordering::Relaxed);
-    let snap = |w: &Wave| (w.s, w.scc, w.lane_ops, w.stored, w.v.clone());
+    let snap = |w: &Wave| (w.s, w.scc, w.lane_ops, w.stored, w.v.to_vec());
     let (a0, b0, pc0) = (snap(a), snap(b), a.pc);
     let mut journal = Vec::new();
     let (n, parked) = {
@@ -1982,7 +1983,8 @@ pub(crate) fn run_pair_checked(
     }
     let mut ran = Vec::new();
     for (w, w0) in [(&mut *a, a0), (&mut *b, b0)] {
-        let v1 = std::mem::replace(&mut w.v, w0.4);
+        let v1 = w.v.to_vec();
+        w.v.copy_from_slice(&w0.4);
         ran.push((w.s, w.scc, w.lane_ops, w.pc, w.stored, v1));
         (w.s, w.scc, w.lane_ops, w.stored) = (w0.0, w0.1, w0.2, w0.3);
         w.pc = pc0;
@@ -2048,7 +2050,7 @@ pub(crate) fn run_pair_checked(
         }
         // Not `stored`: A's waits fence for both waves' stores (`call_pair`), a fence more.
         let _ = stored1;
-        for (r, (x, y)) in v1.iter().zip(&w.v).enumerate() {
+        for (r, (x, y)) in v1.iter().zip(w.v.iter()).enumerate() {
             for l in 0..32 {
                 if x[l] != y[l] {
                     diffs.push(format!(
