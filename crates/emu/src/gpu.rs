@@ -580,7 +580,11 @@ impl Gpu {
 
     /// [`Gpu::coverage`] decoding for `gen` (e.g. [`Gen::Gfx10W64`]).
     pub fn coverage_as(&self, code: &LoadedCodeObject, gen: Gen) -> Coverage {
-        let mut seen: std::collections::BTreeMap<String, (u64, bool)> = Default::default();
+        // Counted per opcode (its name, occurrences, and whether every occurrence has
+        // semantics), named once at the end: a name string per instruction was a third of a
+        // sweep over a library like rocSPARSE (docs/notes/ci-time.md, "Round 23").
+        let mut seen: Vec<Option<(&'static str, u64, bool)>> =
+            vec![None; hsaemu_isa::Opcode::all().len()];
         let mut cov = Coverage::default();
         for sym in &code.functions {
             let Some(program) = self.program_for(sym.address, gen) else {
@@ -595,14 +599,22 @@ impl Gpu {
                     continue;
                 }
                 cov.instructions += 1;
-                let e = seen
-                    .entry(inst.name().to_string())
-                    .or_insert((0, crate::exec::implemented(inst)));
-                e.0 += 1;
+                let e = seen[inst.opcode as usize].get_or_insert((inst.name(), 0, true));
+                e.1 += 1;
+                e.2 &= crate::exec::implemented(inst);
                 pc += u64::from(inst.size);
             }
         }
-        cov.mnemonics = seen.into_iter().map(|(k, (n, ok))| (k, n, ok)).collect();
+        let mut named: BTreeMap<&str, (u64, bool)> = BTreeMap::new();
+        for (name, n, ok) in seen.into_iter().flatten() {
+            let e = named.entry(name).or_insert((0, true));
+            e.0 += n;
+            e.1 &= ok;
+        }
+        cov.mnemonics = named
+            .into_iter()
+            .map(|(k, (n, ok))| (k.to_string(), n, ok))
+            .collect();
         cov
     }
 
