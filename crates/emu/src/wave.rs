@@ -57,8 +57,9 @@ pub(crate) enum WaveState {
 
 /// A wave's VGPR (and AGPR) file: [`VREGS`] rows, zeroed, in one page-aligned allocation,
 /// starting [`Vgprs::COLOR`] bytes times the wave's *color* (its index in the work-group)
-/// into it. A `Vec<Row>` came from `malloc`: every wave's file at the same offset in its
-/// page (16), so a row straddled five 64-byte lines (three of a wave32's half row), and row
+/// into it. A `Vec<Row>` came from `malloc`: at 16 bytes into a page when it maps one, 16
+/// bytes past the previous file when it takes them from its heap (the process' history
+/// decides), so a row straddled five 64-byte lines (three of a wave32's half row), and row
 /// `r` of every wave of a work-group fell into the same sets of the host's L1 data cache
 /// (32 KB, 8 ways: addresses 4 KB apart share a set): gfx1030's matmul, eight wave32s whose
 /// rows use only the sets of their first 128 bytes, missed it 28 M times per dispatch to
