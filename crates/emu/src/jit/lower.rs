@@ -2849,25 +2849,42 @@ impl Gen<'_> {
         // unsigned `lt`/`gt`) is compared as its complement, and the mask negated once.
         let invert = cmp_inverted(i);
         let cond = if invert { 7 - cond } else { cond };
+        // Both sources one value in every lane (SGPRs, constants: the reduction's loop test
+        // `v_cmp_lt_u64 s0, s[0:1], 4`): every lane compares alike, so one group's compare
+        // gives the whole mask, lane 0's flag widened to the wave's lanes.
+        let uniform = match srcs {
+            Err([a, b]) => [a.0, a.1, b.0, b.1]
+                .iter()
+                .all(|s| matches!(s, Src::Uniform(_))),
+            Ok((a, b)) => matches!((a, b), (Src::Uniform(_), Src::Uniform(_))),
+        };
+        let mut once = None;
         let mut bits = Flags::default();
         for g in self.group_range() {
-            let m = match srcs {
-                Err([a, b]) => {
+            let m = match (once, srcs) {
+                (Some(m), _) => m,
+                (None, Err([a, b])) => {
                     let x = [self.lanes(a.0, g), self.lanes(a.1, g)];
                     let y = [self.lanes(b.0, g), self.lanes(b.1, g)];
                     self.cmp64(cond, ty == 5, x, y)?
                 }
-                Ok((a, b)) => {
+                (None, Ok((a, b))) => {
                     let (x, y) = (self.lanes_mod(i, 0, a, g), self.lanes_mod(i, 1, b, g));
                     self.cmp32(cond, ty, x, y)?
                 }
             };
+            if uniform {
+                once = Some(m);
+            }
             let (read, kept) = self.mask_use();
             if read {
                 let flags = if invert { self.b.ins().bnot(m) } else { m };
                 self.forward(i.sdst as usize, g, flags, false);
             }
-            if kept {
+            // A run calls this once per group, group 0 first: the uniform mask goes in then.
+            if kept && uniform && g == 0 {
+                bits = Flags::from_bits(self.uniform_flags(m));
+            } else if kept && !uniform {
                 self.collect_flags(&mut bits, m, g);
             }
         }
@@ -2875,6 +2892,17 @@ impl Gen<'_> {
             self.vcmp_finish(i, bits);
         }
         Ok(())
+    }
+
+    /// The lane flags of every lane of the wave (64 bits, the low 32 in wave32) from a
+    /// compare's group `m` whose lanes are all alike.
+    fn uniform_flags(&mut self, m: Value) -> Value {
+        let x = self.b.ins().extractlane(m, 0);
+        if self.wave32 {
+            self.b.ins().uextend(types::I64, x)
+        } else {
+            self.b.ins().sextend(types::I64, x)
+        }
     }
 
     /// A compare's writes from its lane flags `bits` (as compared: negated for
