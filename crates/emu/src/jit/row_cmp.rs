@@ -20,10 +20,28 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
 
 /// Rows 0–63 (bit `r`) a compare of `region` may take on their marks (`Gen::row_cmp_row`'s
-/// instructions, whatever their place).
+/// instructions) that no write of the region may reach again: none before it in address
+/// order, and none after it followed by a branch back to it or before it (the reduction's
+/// rows are written only in the kernel's tail, after the loop). A row the region writes
+/// first (vector add's global ID) or in the compare's loop (mandelbrot's count) would only
+/// pay a failing test and the clears at its writes. Soundness does not depend on this
+/// choice: each write of such a row clears its mark, the entry every other row's.
 pub(super) fn cmp_rows(region: &[(u64, Inst, Lower)]) -> u64 {
+    let rows_of = |i: &Inst, l: Lower| {
+        tiles::written_by(i, l)
+            .into_iter()
+            .filter(|&r| r < 64)
+            .fold(0u64, |w, r| w | 1 << r)
+    };
+    // Each backward branch as (its address, its target).
+    let back: Vec<(u64, u64)> = region
+        .iter()
+        .filter(|(_, _, l)| matches!(l, Lower::Branch(_)))
+        .map(|(pc, i, _)| (*pc, crate::jit::branch_target(*pc, i)))
+        .filter(|&(pc, t)| t <= pc)
+        .collect();
     let mut m = 0u64;
-    for (_, i, l) in region {
+    for (pc, i, l) in region {
         let (cond, ty) = (i.imm & 31, i.imm >> 5 & 15);
         if *l != Lower::VCmp
             || !matches!(ty, 7 | 8)
@@ -38,7 +56,11 @@ pub(super) fn cmp_rows(region: &[(u64, Inst, Lower)]) -> u64 {
             _ => continue,
         };
         let rows = if ty == 8 { 0b11u64 } else { 1 };
-        if row + 1 < 64 {
+        let again = region.iter().any(|(w, wi, wl)| {
+            rows_of(wi, *wl) & rows << row != 0
+                && (w < pc || back.iter().any(|&(b, t)| b >= *w && t <= *pc))
+        });
+        if row + 1 < 64 && !again {
             m |= rows << row;
         }
     }

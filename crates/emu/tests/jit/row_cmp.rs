@@ -158,9 +158,10 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     }
 }
 
-/// The compared row written in the same loop after the compare (in lane 5 only: lanes 0, 1
-/// and 16 keep their steps), so the mark the first pass set must be cleared by the write,
-/// and the later passes compare the lanes.
+/// The compared row written between two loops that compare it (in lane 5 only: lanes 0, 1
+/// and 16 keep their steps): the first loop's compare tests the rows and marks them, so the
+/// write must clear the mark (the region's entry leaves it, `cmp_rows`), and the second
+/// loop compares the lanes.
 fn check_written(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let wave32 = lanes == 32;
     let what = format!("{mcpu}{attr} (written)");
@@ -170,19 +171,27 @@ fn check_written(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     } else {
         "v_add_u32_e32"
     };
-    // The loop's body is 7 dwords.
+    // Each loop's body is 6 dwords.
     let text = format!(
         "s_mov_b32 s30, 0
          v_cmp_gt_u64_e64 {m10}, s[20:21], v[0:1]
          {mov} {m40}, {m10}
-         {add} v0, v0, v7
          s_add_u32 s30, s30, 1
-         s_cmp_lt_u32 s30, 3
-         s_cbranch_scc1 -7
+         s_cmp_lt_u32 s30, 2
+         s_cbranch_scc1 -6
+         {add} v0, v0, v7
+         s_mov_b32 s30, 0
+         v_cmp_gt_u64_e64 {m12}, s[20:21], v[0:1]
+         {mov} {m42}, {m12}
+         s_add_u32 s30, s30, 1
+         s_cmp_lt_u32 s30, 2
+         s_cbranch_scc1 -6
          s_endpgm
 ",
         m10 = mask_reg(10, wave32),
+        m12 = mask_reg(12, wave32),
         m40 = mask_reg(40, wave32),
+        m42 = mask_reg(42, wave32),
     );
     let words = assemble(mcpu, attr, &text);
     let all_lanes = if wave32 { 0xffff_ffffu64 } else { u64::MAX };
@@ -194,7 +203,7 @@ fn check_written(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             r.v[0][l] = 100 + l as u32;
             r.v[7][l] = if l == 5 { 40 } else { 0 };
         }
-        // The third pass: lane 5 holds 185 (past the scalar), the others 100 + lane.
+        // After the write lane 5 holds 145 (past the scalar), the others 100 + lane.
         (r.s[20], r.s[21]) = (110, 0);
         let old = r.clone();
         let before = jit::stats();
@@ -202,19 +211,35 @@ fn check_written(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         if jit::checks_single_runs() {
             assert!(jit::stats().runs > before.runs, "{what}: not compiled");
         }
-        let want = (0..lanes).fold(0u64, |m, l| {
-            let v = old.v[0][l] + 2 * old.v[7][l];
-            m | u64::from(110 > v) << l
-        }) & exec;
-        let got = if wave32 {
-            u64::from(r.s[40])
-        } else {
-            u64::from(r.s[40]) | u64::from(r.s[41]) << 32
+        let mask = |moved: u32| {
+            (0..lanes).fold(0u64, |m, l| {
+                let v = old.v[0][l] + moved * old.v[7][l];
+                m | u64::from(110 > v) << l
+            }) & exec
         };
-        assert_eq!(got, want, "{what}: the third pass's mask, exec {exec:#x}");
-        if exec >> 5 & 1 != 0 {
-            assert_eq!(got >> 5 & 1, 0, "{what}: lane 5 moved past the scalar");
-        }
+        let get = |sd: usize| {
+            if wave32 {
+                u64::from(r.s[sd])
+            } else {
+                u64::from(r.s[sd]) | u64::from(r.s[sd + 1]) << 32
+            }
+        };
+        assert_eq!(
+            get(40),
+            mask(0),
+            "{what}: the first loop's mask, exec {exec:#x}"
+        );
+        assert_eq!(
+            get(42),
+            mask(1),
+            "{what}: the second loop's mask, exec {exec:#x}"
+        );
+        assert_eq!(
+            get(40) >> 5 & 1,
+            exec >> 5 & 1,
+            "{what}: lane 5 before the write"
+        );
+        assert_eq!(get(42) >> 5 & 1, 0, "{what}: lane 5 moved past the scalar");
     }
 }
 
