@@ -35,7 +35,7 @@ fn rounds(lanes: u32) -> Vec<Round> {
         Round {
             base: 1000,
             hi: 5,
-            s20: 5 << 32 | 1000 + u64::from(lanes) + 3,
+            s20: 5 << 32 | (1000 + u64::from(lanes) + 3),
             s22: u64::MAX,
             s24: 999,
             s25: 1000 + lanes / 2,
