@@ -191,7 +191,9 @@ pub(crate) struct Wave {
     /// wrote since but a full-EXEC add of a scalar: a later region's tile test skips them
     /// (`jit/tiles.rs`). Cleared by `start`, by every interpreted instruction (`exec::step`)
     /// and, for the rows a region may write, at each region's entry (not those its code
-    /// only moves by a scalar, `shape_kept`, when EXEC is full).
+    /// only moves by a scalar, `shape_kept`, when EXEC is full; not those a compare of the
+    /// region takes on their marks, `jit/row_cmp.rs`, which each write clears). Such a
+    /// compare also marks the rows it tested (`base + lane`, or one value).
     pub tile_marks: u64,
     /// Rows 0–63 (bit `r`) whose `ds_tops[r]` a compiled region's DS run check wrote and
     /// nothing wrote since (cleared as `tile_marks` is).

@@ -23,6 +23,12 @@ mod dse;
 #[path = "jit/mad64.rs"]
 mod mad64;
 
+#[path = "jit/uniform_cmp.rs"]
+mod uniform_cmp;
+
+#[path = "jit/row_cmp.rs"]
+mod row_cmp;
+
 #[path = "jit/carry_chain.rs"]
 mod carry_chain;
 
@@ -561,7 +567,7 @@ const CVT_F32: [u32; 20] = [
 ];
 
 /// The lane mask SGPR operand of a VOP3 compare: one SGPR in wave32, a pair in wave64.
-fn mask_reg(n: usize, wave32: bool) -> String {
+pub(crate) fn mask_reg(n: usize, wave32: bool) -> String {
     if wave32 {
         format!("s{n}")
     } else {
@@ -1115,6 +1121,8 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     narrow::compiled_narrow_loads_match_the_interpreter_and_the_definitions();
     dse::overwritten_rows_are_stored_where_read();
     mad64::mad64_with_scalar_factors_matches_the_definition();
+    uniform_cmp::uniform_compares_match_the_definitions();
+    row_cmp::compares_of_kept_rows_match_the_definitions();
     carry_chain::carry_chains_match_the_64_bit_definitions();
     fma_nan::fma_nans_in_a_run_match_the_definition();
     lds_fmac::lds_rows_feeding_fmac_chains_match_the_definitions();

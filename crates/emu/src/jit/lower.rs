@@ -92,6 +92,8 @@ mod live;
 mod lower_mem;
 #[path = "pair.rs"]
 mod pair;
+#[path = "row_cmp.rs"]
+mod row_cmp;
 #[path = "tiles.rs"]
 mod tiles;
 pub(super) use live::live_rows;
@@ -269,19 +271,26 @@ impl Compiler {
             let clobbers = tiles::clobbers(region);
             // Rows whose writes keep a tile a tile keep their marks under a full EXEC.
             let shape_kept = tiles::shape_kept(region);
+            // Rows a compare takes on their marks (`row_cmp.rs`): the region clears those
+            // marks where it writes the rows (`clear_cmp_marks`), not at its entry.
+            let cmp_rows = match pair_plan {
+                Some(_) => 0,
+                None => row_cmp::cmp_rows(region) & clobbers & !shape_kept,
+            };
+            let cleared = clobbers & !cmp_rows;
             if clobbers != 0 {
                 let at = std::mem::offset_of!(CallCtx, wave) as i32;
                 let wave = b.ins().load(ptr, mf(), p[2], at);
                 let at = std::mem::offset_of!(crate::wave::Wave, tile_marks) as i32;
                 let marks = b.ins().load(types::I64, mf(), wave, at);
                 let marks = if shape_kept == 0 {
-                    b.ins().band_imm(marks, !clobbers as i64)
+                    b.ins().band_imm(marks, !cleared as i64)
                 } else {
                     let exec = b.ins().load(types::I64, mf(), p[0], 4 * 126);
                     let all = if wave32 { 0xffff_ffff } else { -1 };
                     let full = b.ins().icmp_imm(IntCC::Equal, exec, all);
-                    let keep = b.ins().iconst(types::I64, !(clobbers & !shape_kept) as i64);
-                    let drop = b.ins().iconst(types::I64, !clobbers as i64);
+                    let keep = b.ins().iconst(types::I64, !(cleared & !shape_kept) as i64);
+                    let drop = b.ins().iconst(types::I64, !cleared as i64);
                     let keep = b.ins().select(full, keep, drop);
                     b.ins().band(marks, keep)
                 };
@@ -379,6 +388,7 @@ impl Compiler {
                 tile_block: false,
                 clobbers,
                 shape_kept,
+                cmp_rows,
                 handled: HashSet::new(),
                 general: true,
                 unstored_facts: Vec::new(),
@@ -692,6 +702,9 @@ struct Gen<'a> {
     /// Rows of `clobbers` whose `Wave::tile_marks` bits the entry keeps under a full EXEC
     /// (`tiles.rs`' `shape_kept`: every write adds a scalar to the row).
     shape_kept: u64,
+    /// Rows of `clobbers` whose `Wave::tile_marks` bits the entry keeps and each write of
+    /// the row clears (`row_cmp.rs`).
+    cmp_rows: u64,
     /// The current basic block's instructions lowered on facts (region indices).
     handled: HashSet<usize>,
     /// Whether the general variant is generated.
@@ -1183,6 +1196,7 @@ impl Gen<'_> {
                 );
                 if valu >= 2 {
                     self.flush_lanes();
+                    self.clear_cmp_marks(region, &bb.insts[at..at + run]);
                     self.group_major(region, &bb.insts[at..at + run])?;
                     self.settle_written();
                     self.done += run as u32;
@@ -1191,6 +1205,7 @@ impl Gen<'_> {
                 }
                 let k = bb.insts[at];
                 at += 1;
+                self.clear_cmp_marks(region, &[k]);
                 let (pc, i, l) = &region[k];
                 match l {
                     Lower::Branch(c) => {
@@ -1964,7 +1979,10 @@ impl Gen<'_> {
             }
             Lower::VCmp => {
                 self.count_lanes();
-                self.vcmp(i)
+                match self.row_cmp_row(i) {
+                    Some((row, left)) => self.row_cmp(i, row, left),
+                    None => self.vcmp(i),
+                }
             }
             Lower::ReadFirstLane => {
                 self.count_lanes();
@@ -2836,6 +2854,15 @@ impl Gen<'_> {
     /// `v_cmp_*` and `v_cmpx_*`: the lanes' flags under EXEC to VCC or an SGPR pair (one SGPR
     /// in wave32), and to EXEC for `v_cmpx`.
     fn vcmp(&mut self, i: &Inst) -> Result<(), String> {
+        if let Some(bits) = self.vcmp_bits(i)? {
+            self.vcmp_finish(i, bits);
+        }
+        Ok(())
+    }
+
+    /// `vcmp`'s lane flags (as compared: negated for `cmp_inverted`), or in a run `None`
+    /// (they are written at its end).
+    fn vcmp_bits(&mut self, i: &Inst) -> Result<Option<Value>, String> {
         let cond = i.imm & 31;
         let ty = i.imm >> 5 & 15;
         let wide = matches!(ty, 5 | 8);
@@ -2849,32 +2876,57 @@ impl Gen<'_> {
         // unsigned `lt`/`gt`) is compared as its complement, and the mask negated once.
         let invert = cmp_inverted(i);
         let cond = if invert { 7 - cond } else { cond };
+        // Both sources one value in every lane (SGPRs, constants: the reduction's loop test
+        // `v_cmp_lt_u64 s0, s[0:1], 4`): every lane compares alike, so one group's compare
+        // gives the whole mask, lane 0's flag widened to the wave's lanes.
+        let uniform = match srcs {
+            Err([a, b]) => [a.0, a.1, b.0, b.1]
+                .iter()
+                .all(|s| matches!(s, Src::Uniform(_))),
+            Ok((a, b)) => matches!((a, b), (Src::Uniform(_), Src::Uniform(_))),
+        };
+        let mut once = None;
         let mut bits = Flags::default();
         for g in self.group_range() {
-            let m = match srcs {
-                Err([a, b]) => {
+            let m = match (once, srcs) {
+                (Some(m), _) => m,
+                (None, Err([a, b])) => {
                     let x = [self.lanes(a.0, g), self.lanes(a.1, g)];
                     let y = [self.lanes(b.0, g), self.lanes(b.1, g)];
                     self.cmp64(cond, ty == 5, x, y)?
                 }
-                Ok((a, b)) => {
+                (None, Ok((a, b))) => {
                     let (x, y) = (self.lanes_mod(i, 0, a, g), self.lanes_mod(i, 1, b, g));
                     self.cmp32(cond, ty, x, y)?
                 }
             };
+            if uniform {
+                once = Some(m);
+            }
             let (read, kept) = self.mask_use();
             if read {
                 let flags = if invert { self.b.ins().bnot(m) } else { m };
                 self.forward(i.sdst as usize, g, flags, false);
             }
-            if kept {
+            // A run calls this once per group, group 0 first: the uniform mask goes in then.
+            if kept && uniform && g == 0 {
+                bits = Flags::from_bits(self.uniform_flags(m));
+            } else if kept && !uniform {
                 self.collect_flags(&mut bits, m, g);
             }
         }
-        if let Some(bits) = self.defer(bits) {
-            self.vcmp_finish(i, bits);
+        Ok(self.defer(bits))
+    }
+
+    /// The lane flags of every lane of the wave (64 bits, the low 32 in wave32) from a
+    /// compare's group `m` whose lanes are all alike.
+    fn uniform_flags(&mut self, m: Value) -> Value {
+        let x = self.b.ins().extractlane(m, 0);
+        if self.wave32 {
+            self.b.ins().uextend(types::I64, x)
+        } else {
+            self.b.ins().sextend(types::I64, x)
         }
-        Ok(())
     }
 
     /// A compare's writes from its lane flags `bits` (as compared: negated for

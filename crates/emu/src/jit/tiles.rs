@@ -155,7 +155,7 @@ enum Seen {
 /// The rows an instruction not lowered on tiles writes, for the plan: `affine.rs`'s
 /// (conservative: 8 for a memory access), a memory access's own data rows instead (a row
 /// planned wrongly only costs a test or a lowering that finds no fact).
-fn written_by(i: &Inst, l: Lower) -> Vec<usize> {
+pub(super) fn written_by(i: &Inst, l: Lower) -> Vec<usize> {
     let m = i.mem;
     if l != Lower::Mem || !(VGPR..VGPR + 256).contains(&i.dst) {
         return rows_written(i, l);
