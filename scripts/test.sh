@@ -20,16 +20,10 @@ cd "$(dirname "$0")/.."
 # nothing is parsed twice: 47 CPU-s less of a cold run (docs/notes/ci-time.md, "Clippy inside
 # the build"). An existing target/ keeps plain `cargo clippy`, since the wrapper is part of the
 # workspace crates' fingerprint: switching would rebuild them for the caller's `cargo test`.
-# A fresh target/ also builds the workspace crates without line tables (Cargo.toml gives them
-# `line-tables-only` for a developer's backtraces and perf): no run of this script reads them
-# (RUST_BACKTRACE is not set, and the failure summary below drops backtrace lines; a failing
-# assertion names its file and line without debug info), and the `emu` test binary alone
-# compiled in ~15 % less CPU without them (docs/notes/ci-time.md, "Round 23").
 fused_clippy=0
 if [ ! -d target/debug ]; then
   export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
   export CARGO_PROFILE_DEV_CODEGEN_UNITS="${CARGO_PROFILE_DEV_CODEGEN_UNITS:-1}"
-  export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-false}"
   if driver=$(rustup which clippy-driver 2>/dev/null || command -v clippy-driver); then
     fused_clippy=1
     export RUSTC_WORKSPACE_WRAPPER="$driver" CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
