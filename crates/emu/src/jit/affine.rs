@@ -1198,7 +1198,17 @@ impl Gen<'_> {
             4 => (n_le(self), false),
             _ => (below(self, sv), false),
         };
-        // The first `n` lanes (0–64).
+        let bits = self.lane_count_flags(i, n, prefix);
+        self.vcmp_finish(i, bits);
+        true
+    }
+}
+
+impl Gen<'_> {
+    /// The flags of compare `i` that holds in the wave's first `n` lanes (0–64) when `prefix`,
+    /// in the others when not: as compared, i.e. negated for the inverted conditions, as
+    /// `vcmp_finish` takes them.
+    pub(super) fn lane_count_flags(&mut self, i: &Inst, n: Value, prefix: bool) -> Value {
         let one = self.b.ins().iconst(types::I64, 1);
         let p = self.b.ins().ishl(one, n);
         let p = self.b.ins().iadd_imm(p, -1);
@@ -1215,14 +1225,11 @@ impl Gen<'_> {
         } else {
             self.b.ins().band_not(wave, p)
         };
-        // `vcmp_finish` takes the flags as compared (negated for the inverted conditions).
-        let bits = if super::cmp_inverted(i) {
+        if super::cmp_inverted(i) {
             let x = self.b.ins().bnot(m);
             self.b.ins().band(x, wave)
         } else {
             m
-        };
-        self.vcmp_finish(i, bits);
-        true
+        }
     }
 }

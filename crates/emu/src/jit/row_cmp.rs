@@ -12,7 +12,7 @@
 //! (a region that never writes them: its entry does not clear the marks, `tiles.rs`'
 //! `clobbers`), and the lanes compared as before when they do not.
 
-use super::{cmp_inverted, mf, tiles, Gen, Lower, Src, LANES};
+use super::{mf, tiles, Gen, Lower, Src, LANES};
 use crate::decode::{Inst, VGPR};
 use crate::jit::CallCtx;
 use crate::wave::reg_index;
@@ -267,29 +267,7 @@ impl Gen<'_> {
         } else {
             below(self, s)
         };
-        let one = self.b.ins().iconst(types::I64, 1);
-        let p = self.b.ins().ishl(one, n);
-        let p = self.b.ins().iadd_imm(p, -1);
-        let whole = self
-            .b
-            .ins()
-            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, n, 64);
-        let ones = self.b.ins().iconst(types::I64, -1);
-        let p = self.b.ins().select(whole, ones, p);
-        let all = self.wave_lanes() as i64;
-        let wave_lanes = self.b.ins().iconst(types::I64, all);
-        let m = if matches!(cond, 1 | 3) {
-            self.b.ins().band(p, wave_lanes)
-        } else {
-            self.b.ins().band_not(wave_lanes, p)
-        };
-        // `vcmp_finish` takes the flags as compared (negated for the inverted conditions).
-        let m = if cmp_inverted(i) {
-            let x = self.b.ins().bnot(m);
-            self.b.ins().band(x, wave_lanes)
-        } else {
-            m
-        };
+        let m = self.lane_count_flags(i, n, matches!(cond, 1 | 3));
         self.b.ins().jump(join, &[BlockArg::Value(m)]);
 
         // Not that shape: the lanes.
