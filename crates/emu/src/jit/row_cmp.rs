@@ -1,4 +1,4 @@
-//! Compares of a row the region never writes against a uniform value, on its kept shape.
+//! Compares of a row against a uniform value, on the row's kept shape.
 //!
 //! The reduction's tree step tests `lid < s` as `v_cmp(x)_gt_u64 s[4:5], v[0:1]` after each
 //! barrier: v0 is the work-item ID (`base + lane`), v1 zero, both written before the loop,
@@ -8,9 +8,9 @@
 //! steps are 1 and 16 (the high half's 0), the row is `base + lane` in every lane; with its
 //! last lane below 2^32 the lanes where the compare holds are a prefix or a suffix, counted
 //! on scalars as `affine.rs`'s compares on facts are. Otherwise the rows are tested (each
-//! group against `base + lane`, the high half against its lane 0), marked when they pass
-//! (a region that never writes them: its entry does not clear the marks, `tiles.rs`'
-//! `clobbers`), and the lanes compared as before when they do not.
+//! group against `base + lane`, the high half against its lane 0), marked when they pass,
+//! and the lanes compared as before when they do not. The region's entry leaves such rows'
+//! marks alone; each write of one clears its mark (`cmp_rows`, `clear_cmp_marks`).
 
 use super::{mf, tiles, Gen, Lower, Src, LANES};
 use crate::decode::{Inst, VGPR};
@@ -27,12 +27,6 @@ use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
 /// pay a failing test and the clears at its writes. Soundness does not depend on this
 /// choice: each write of such a row clears its mark, the entry every other row's.
 pub(super) fn cmp_rows(region: &[(u64, Inst, Lower)]) -> u64 {
-    let rows_of = |i: &Inst, l: Lower| {
-        tiles::written_by(i, l)
-            .into_iter()
-            .filter(|&r| r < 64)
-            .fold(0u64, |w, r| w | 1 << r)
-    };
     // Each backward branch as (its address, its target).
     let back: Vec<(u64, u64)> = region
         .iter()
@@ -42,29 +36,44 @@ pub(super) fn cmp_rows(region: &[(u64, Inst, Lower)]) -> u64 {
         .collect();
     let mut m = 0u64;
     for (pc, i, l) in region {
-        let (cond, ty) = (i.imm & 31, i.imm >> 5 & 15);
-        if *l != Lower::VCmp
-            || !matches!(ty, 7 | 8)
-            || !matches!(cond, 1 | 3 | 4 | 6)
-            || (i.abs | i.neg) != 0
-        {
+        let Some((row, _, rows)) = row_operand(i).filter(|_| *l == Lower::VCmp) else {
             continue;
-        }
-        let row = match (i.src[0] >= VGPR, i.src[1] >= VGPR) {
-            (true, false) => reg_index(i.src[0]),
-            (false, true) => reg_index(i.src[1]),
-            _ => continue,
         };
-        let rows = if ty == 8 { 0b11u64 } else { 1 };
         let again = region.iter().any(|(w, wi, wl)| {
-            rows_of(wi, *wl) & rows << row != 0
+            written_mask(wi, *wl) & rows != 0
                 && (w < pc || back.iter().any(|&(b, t)| b >= *w && t <= *pc))
         });
         if row + 1 < 64 && !again {
-            m |= rows << row;
+            m |= rows;
         }
     }
     m
+}
+
+/// For a `v_cmp(x)` taken here (an unsigned `lt`/`le`/`gt`/`ge` of 32 or 64 bits, without
+/// abs or neg, of one row and one non-row operand): the row (the low half for 64 bits),
+/// whether it is the left operand, and its rows as a mask (bits `row`, and `row + 1` for 64
+/// bits; none past 63).
+fn row_operand(i: &Inst) -> Option<(usize, bool, u64)> {
+    let (cond, ty) = (i.imm & 31, i.imm >> 5 & 15);
+    if !matches!(ty, 7 | 8) || !matches!(cond, 1 | 3 | 4 | 6) || (i.abs | i.neg) != 0 {
+        return None;
+    }
+    let (row, left) = match (i.src[0] >= VGPR, i.src[1] >= VGPR) {
+        (true, false) => (reg_index(i.src[0]), true),
+        (false, true) => (reg_index(i.src[1]), false),
+        _ => return None,
+    };
+    let rows = if ty == 8 { 0b11u64 } else { 1 };
+    Some((row, left, rows.checked_shl(row as u32).unwrap_or(0)))
+}
+
+/// The rows 0–63 instruction `i` (lowered as `l`) may write, as a mask (`tiles.rs`' plan).
+fn written_mask(i: &Inst, l: Lower) -> u64 {
+    tiles::written_by(i, l)
+        .into_iter()
+        .filter(|&r| r < 64)
+        .fold(0, |m, r| m | 1 << r)
 }
 
 impl Gen<'_> {
@@ -72,23 +81,12 @@ impl Gen<'_> {
     /// it is the left operand: an unsigned `lt`/`le`/`gt`/`ge` of 32 or 64 bits, outside a
     /// run and a pair region, of a row 0–63 the region never writes and a non-row operand.
     pub(super) fn row_cmp_row(&self, i: &Inst) -> Option<(usize, bool)> {
-        let (cond, ty) = (i.imm & 31, i.imm >> 5 & 15);
-        if self.grp.is_some()
-            || self.pair
-            || !matches!(ty, 7 | 8)
-            || !matches!(cond, 1 | 3 | 4 | 6)
-            || (i.abs | i.neg) != 0
-        {
+        if self.grp.is_some() || self.pair {
             return None;
         }
-        let (row, left) = match (i.src[0] >= VGPR, i.src[1] >= VGPR) {
-            (true, false) => (reg_index(i.src[0]), true),
-            (false, true) => (reg_index(i.src[1]), false),
-            _ => return None,
-        };
-        let rows = if ty == 8 { 0b11u64 } else { 1 };
+        let (row, left, rows) = row_operand(i)?;
         let unmarked = self.clobbers & !self.cmp_rows;
-        (row + 1 < 64 && unmarked & rows << row == 0).then_some((row, left))
+        (row + 1 < 64 && unmarked & rows == 0).then_some((row, left))
     }
 
     /// Clears the marks of the rows of `cmp_rows` that instructions `ks` of `region` write,
@@ -96,9 +94,7 @@ impl Gen<'_> {
     pub(super) fn clear_cmp_marks(&mut self, region: &[(u64, Inst, Lower)], ks: &[usize]) {
         let rows = ks
             .iter()
-            .flat_map(|&k| tiles::written_by(&region[k].1, region[k].2))
-            .filter(|&r| r < 64)
-            .fold(0u64, |m, r| m | 1 << r)
+            .fold(0, |m, &k| m | written_mask(&region[k].1, region[k].2))
             & self.cmp_rows;
         if rows == 0 {
             return;
@@ -160,8 +156,9 @@ impl Gen<'_> {
             .icmp_imm(IntCC::UnsignedLessThanOrEqual, l0_64, last_ok);
         let mut shape = self.b.ins().band(ok1, ok16);
         shape = self.b.ins().band(shape, no_wrap);
-        let base = if wide {
-            let h0 = load(self, row + 1, 0);
+        // The high half's lane 0, for the shape test and the rows' test below.
+        let h0 = wide.then(|| load(self, row + 1, 0));
+        let base = if let Some(h0) = h0 {
             let h1 = load(self, row + 1, 1);
             let h16 = load(self, row + 1, 16);
             let e1 = self.b.ins().icmp(IntCC::Equal, h1, h0);
@@ -201,10 +198,7 @@ impl Gen<'_> {
         self.b.switch_to_block(test);
         let mut acc = None;
         let lo = self.b.ins().splat(types::I32X4, l0);
-        let hi = wide.then(|| {
-            let h0 = self.b.ins().load(types::I32, mf(), self.v, at(row + 1, 0));
-            self.b.ins().splat(types::I32X4, h0)
-        });
+        let hi = h0.map(|h0| self.b.ins().splat(types::I32X4, h0));
         for g in 0..self.groups {
             let step = self.vconst(std::array::from_fn(|l| (4 * g + l) as u32));
             let want = self.b.ins().iadd(lo, step);
