@@ -1,4 +1,4 @@
-//! Unsigned compares of a row the region never writes against a scalar (`row_cmp.rs`): the
+//! Unsigned compares of a row against a scalar, on its kept mark (`row_cmp.rs`): the
 //! reduction's `lid < s` as `v_cmp_gt_u64 s[4:5], v[0:1]`. In a loop of three passes, so the
 //! first pass tests the rows and marks them (`Wave::tile_marks`) and the later ones take the
 //! prefix or suffix from the marks; 64- and 32-bit, `lt`/`le`/`gt`/`ge`, the row on either
@@ -67,8 +67,8 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let m = |n| mask_reg(n, wave32);
     let mov = if wave32 { "s_mov_b32" } else { "s_mov_b64" };
     // Each compare's mask read by a scalar move, which ends a group-major run: the compares
-    // are lowered one at a time, as the reduction's is. The loop's body is 18 dwords (five
-    // VOP3 compares and five moves, the add, the compare and the branch).
+    // are lowered one at a time, as the reduction's is. The loop's body is 24 dwords (seven
+    // VOP3 compares and seven moves, the add, the compare and the branch).
     // GFX10's v_cmpx writes EXEC alone.
     let cmpx = if mcpu == "gfx1030" {
         "v_cmpx_gt_u64_e64 s[20:21], v[0:1]".to_string()
@@ -87,9 +87,13 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
          {mov} {m46}, {m16}
          v_cmp_gt_u64_e64 {m18}, s[20:21], v[2:3]
          {mov} {m48}, {m18}
+         v_cmp_lt_u32_e64 {m34}, s24, v0
+         {mov} {m50}, {m34}
+         v_cmp_le_u64_e64 {m36}, s[22:23], v[0:1]
+         {mov} {m52}, {m36}
          s_add_u32 s30, s30, 1
          s_cmp_lt_u32 s30, 3
-         s_cbranch_scc1 -18
+         s_cbranch_scc1 -24
          {cmpx}
          s_endpgm
 ",
@@ -98,11 +102,15 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         m14 = m(14),
         m16 = m(16),
         m18 = m(18),
+        m34 = m(34),
+        m36 = m(36),
         m40 = m(40),
         m42 = m(42),
         m44 = m(44),
         m46 = m(46),
         m48 = m(48),
+        m50 = m(50),
+        m52 = m(52),
     );
     let words = assemble(mcpu, attr, &text);
     let all_lanes = if wave32 { 0xffff_ffffu64 } else { u64::MAX };
@@ -138,6 +146,8 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
                 (44, mask(&|l| old.v[0][l] < round.s24)),
                 (46, mask(&|l| round.s25 >= old.v[0][l])),
                 (48, mask(&|l| round.s20 > v64(2, l))),
+                (50, mask(&|l| round.s24 < old.v[0][l])),
+                (52, mask(&|l| round.s22 <= v64(0, l))),
             ];
             for (sd, mask) in want {
                 let got = if wave32 {
