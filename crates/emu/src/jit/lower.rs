@@ -407,15 +407,6 @@ impl Compiler {
                     g.plan_tiles(region, &bbs, &starts);
                 }
             }
-            // `HSAEMU_JIT=sync` compiles every block start at its first execution: there a
-            // region that writes EXEC gets the general variant alone (half the compile time;
-            // the other modes and `run_words` generate and check both).
-            let one = super::mode() == super::Mode::Sync
-                && region.iter().any(|(_, i, l)| writes_exec(i, *l));
-            let variants = match variants {
-                Variants::Both if one => Variants::General,
-                v => v,
-            };
             g.general = variants != Variants::Full;
             // Without the general variant its basic blocks are exits that note the miss.
             let n = if variants == Variants::General { 1 } else { 2 };
@@ -3457,7 +3448,7 @@ fn counts_lanes(l: Lower) -> bool {
     )
 }
 
-fn writes_exec(i: &Inst, l: Lower) -> bool {
+pub(super) fn writes_exec(i: &Inst, l: Lower) -> bool {
     let exec = |c: u16| c == 126 || c == 127;
     match l {
         Lower::SAlu(SAluOp::Saveexec(_) | SAluOp::Saveexec32(_)) => true,

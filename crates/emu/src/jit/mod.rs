@@ -1105,8 +1105,15 @@ impl Slots {
     /// executions counted. Both under `sync`/`verify`, which compile at a start's first
     /// execution, when nothing has been seen yet.
     fn variants(&self, k: usize, start: u64, insts: &[(u64, Inst, Lower)]) -> Variants {
-        if mode() != Mode::On {
-            return Variants::Both;
+        match mode() {
+            Mode::On => {}
+            // `sync` compiles every block start at its first execution: a region that writes
+            // EXEC gets the general variant alone (half the compile time). `verify` and
+            // `run_words` (`compile_now`) generate and check both.
+            Mode::Sync if insts.iter().any(|(_, i, l)| lower::writes_exec(i, *l)) => {
+                return Variants::General;
+            }
+            _ => return Variants::Both,
         }
         let partial = |pc: u64| {
             index_at(k, start, pc)
@@ -2128,6 +2135,13 @@ pub fn stats() -> Stats {
 /// feature).
 pub fn enabled() -> bool {
     mode() != Mode::Off
+}
+
+/// Whether dispatches compile regions holding global memory accesses, as the default mode
+/// does: the tier on and not `HSAEMU_JIT=verify`, whose regions leave out loads from
+/// memory other agents may write (`collect`: it runs each region twice).
+pub fn dispatches_compile_memory() -> bool {
+    matches!(mode(), Mode::On | Mode::Sync)
 }
 
 /// Whether dispatches run a work-group's wave32 pairs in one region call (the tier on and

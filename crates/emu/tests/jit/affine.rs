@@ -388,7 +388,7 @@ pub(crate) fn lane_affine_address_arithmetic_matches_the_definitions() {
 /// IDs, gfx1030 in wave64) and wave32 (gfx1030).
 pub(crate) fn fresh_waves_take_their_id_rows_from_the_dispatch() {
     use super::common::{emu, Arg, GFX1030_W64};
-    if !jit::enabled() {
+    if !jit::dispatches_compile_memory() {
         return;
     }
     for target in ["gfx90a", "gfx1030", GFX1030_W64] {

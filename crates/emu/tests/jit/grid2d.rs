@@ -12,7 +12,7 @@ use super::common::{emu, Arg, GFX1030_W64};
 use hsaemu_emu::jit;
 
 pub(crate) fn tile_rows_kept_as_values_match_the_definition() {
-    if !jit::enabled() {
+    if !jit::dispatches_compile_memory() {
         return;
     }
     for target in ["gfx90a", "gfx1030", GFX1030_W64] {

@@ -16,7 +16,7 @@ use super::common::{emu, Arg, GFX1030_W64};
 use hsaemu_emu::jit;
 
 pub(crate) fn dead_ds_rows_are_not_stored_and_live_ones_are() {
-    if !jit::enabled() {
+    if !jit::dispatches_compile_memory() {
         return;
     }
     for target in ["gfx90a", "gfx1030", GFX1030_W64] {

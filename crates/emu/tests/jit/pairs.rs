@@ -257,7 +257,8 @@ pub(crate) fn fresh_pairs_compare_sgprs_set_per_wave() {
                 "round {round}: work-item {i}, wave {wave} of its group"
             );
         }
-        if round == 3 && jit::pairs_used() {
+        // Under `verify` the region stops before the kernel argument's load.
+        if round == 3 && jit::pairs_used() && jit::dispatches_compile_memory() {
             assert!(
                 jit::stats().pair_runs >= before.pair_runs + u64::from(groups),
                 "each group's second pair ran as a pair ({before:?} → {:?})",

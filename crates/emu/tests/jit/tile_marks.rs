@@ -21,7 +21,7 @@ fn word(k: usize) -> u32 {
 }
 
 pub(crate) fn a_kept_tile_mark_is_cleared_by_another_regions_write() {
-    if !jit::enabled() {
+    if !jit::dispatches_compile_memory() {
         return;
     }
     for target in ["gfx90a", "gfx1030"] {
@@ -83,7 +83,7 @@ pub(crate) fn a_kept_tile_mark_is_cleared_by_another_regions_write() {
 /// clear the mark (else pass 15 computes v10 from a tile fact v9 no longer has and loads
 /// the wrong dwords in the odd lanes). Each work-item's sum from the definition.
 pub(crate) fn a_shape_kept_tile_mark_is_cleared_under_a_partial_exec() {
-    if !jit::enabled() {
+    if !jit::dispatches_compile_memory() {
         return;
     }
     for target in ["gfx90a", "gfx1030"] {
