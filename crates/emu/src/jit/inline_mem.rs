@@ -331,6 +331,18 @@ impl Gen<'_> {
                 }
                 None
             }
+            // A constant operand (`null` in compiler output): the count is known here, so
+            // only `Wave::stored` is tested (or nothing: a count other than 0 never fences).
+            Op::S_WAITCNT_VSCNT if (128..=208).contains(&i.dst) => {
+                let k = match i.dst {
+                    128..=192 => u32::from(i.dst - 128),
+                    _ => (-(i32::from(i.dst) - 192)) as u32,
+                };
+                if k.wrapping_add(i.imm as u32) & 0x3f != 0 {
+                    return true;
+                }
+                None
+            }
             Op::S_WAITCNT_VSCNT if i.dst <= 208 => {
                 let s = self.scalar(i.dst, 0, Ty::B32);
                 let c = self.b.ins().iadd_imm(s, i64::from(i.imm));
