@@ -53,6 +53,9 @@ mod rounds;
 #[path = "jit/global_rows.rs"]
 mod global_rows;
 
+#[path = "jit/scalar_cmp.rs"]
+mod scalar_cmp;
+
 #[path = "jit/lds_live.rs"]
 mod lds_live;
 
@@ -1122,6 +1125,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     dse::overwritten_rows_are_stored_where_read();
     mad64::mad64_with_scalar_factors_matches_the_definition();
     uniform_cmp::uniform_compares_match_the_definitions();
+    scalar_cmp::scalar_compares_match_the_definitions();
     row_cmp::compares_of_kept_rows_match_the_definitions();
     carry_chain::carry_chains_match_the_64_bit_definitions();
     fma_nan::fma_nans_in_a_run_match_the_definition();
