@@ -3220,6 +3220,13 @@ impl Gen<'_> {
                 }
                 self.store_scc(carry);
             }
+            // An SGPR pair's two registers copied as they are (not joined and split again).
+            SAluOp::Mov64 if i.src[0] < 126 && i.dst < 127 => {
+                let src = usize::from(i.src[0]);
+                let (lo, hi) = (self.sgpr(src), self.sgpr(src + 1));
+                self.set_sgpr(i.dst as usize, lo);
+                self.set_sgpr(i.dst as usize + 1, hi);
+            }
             SAluOp::Mov64 => {
                 let a = self.scalar64(i.src[0], i.lit, t0);
                 self.store64(i.dst, a);
