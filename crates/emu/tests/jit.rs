@@ -53,6 +53,12 @@ mod rounds;
 #[path = "jit/global_rows.rs"]
 mod global_rows;
 
+#[path = "jit/one_address.rs"]
+mod one_address;
+
+#[path = "jit/scalar_cmp.rs"]
+mod scalar_cmp;
+
 #[path = "jit/lds_live.rs"]
 mod lds_live;
 
@@ -1122,6 +1128,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     dse::overwritten_rows_are_stored_where_read();
     mad64::mad64_with_scalar_factors_matches_the_definition();
     uniform_cmp::uniform_compares_match_the_definitions();
+    scalar_cmp::scalar_compares_match_the_definitions();
     row_cmp::compares_of_kept_rows_match_the_definitions();
     carry_chain::carry_chains_match_the_64_bit_definitions();
     fma_nan::fma_nans_in_a_run_match_the_definition();
@@ -1130,6 +1137,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     lds_reload::rows_loaded_again_in_a_run_match_the_definitions();
     pending_rows::pending_rows_are_stored_where_they_are_read();
     global_rows::global_loads_in_runs_shorter_than_the_wave_match_the_definition();
+    one_address::loads_of_one_address_match_the_definition();
     tiles::tile_rows_on_facts_match_the_definitions();
     smem_share::smem_loads_sharing_a_check_match_the_definition();
 

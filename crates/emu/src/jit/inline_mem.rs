@@ -331,6 +331,18 @@ impl Gen<'_> {
                 }
                 None
             }
+            // A constant operand (`null` in compiler output): the count is known here, so
+            // only `Wave::stored` is tested (or nothing: a count other than 0 never fences).
+            Op::S_WAITCNT_VSCNT if (128..=208).contains(&i.dst) => {
+                let k = match i.dst {
+                    128..=192 => u32::from(i.dst - 128),
+                    _ => (-(i32::from(i.dst) - 192)) as u32,
+                };
+                if k.wrapping_add(i.imm as u32) & 0x3f != 0 {
+                    return true;
+                }
+                None
+            }
             Op::S_WAITCNT_VSCNT if i.dst <= 208 => {
                 let s = self.scalar(i.dst, 0, Ty::B32);
                 let c = self.b.ins().iadd_imm(s, i64::from(i.imm));
@@ -801,6 +813,9 @@ impl Gen<'_> {
             self.enter(each);
         }
         let elem = narrow.then_some((m.bytes, m.sext));
+        if !store {
+            self.one_address(span, amin, &rows, elem, done);
+        }
         self.lane_loop(&lanes, &rows, store, masked, elem);
         self.vmem_finish(store, done);
         self.mem_slow_path(slow, done, pc, i);
@@ -1213,6 +1228,55 @@ impl Gen<'_> {
             };
         }
         x
+    }
+
+    /// A load whose lanes all address one place (`span` 0 from the checked lowest address
+    /// `amin`; the reduction's `global_load_ushort v4, v1, s[0:1]` of the dispatch packet's
+    /// work-group size, v1 = 0): read once, as the lane loop reads each lane's (one 8-byte
+    /// access for two dwords), its value written to every lane under EXEC; anything else
+    /// continues in a new current block (the lane loop). Lanes read in one access see
+    /// one value, as some order of the lane loop's reads also would.
+    fn one_address(
+        &mut self,
+        span: Value,
+        amin: Value,
+        rows: &[usize],
+        narrow: Option<(u8, bool)>,
+        done: Block,
+    ) {
+        let (one, each) = (self.b.create_block(), self.b.create_block());
+        let same = self.b.ins().icmp_imm(IntCC::Equal, span, 0);
+        self.b.ins().brif(same, one, &[], each, &[]);
+        self.enter(one);
+        let f = data().with_aligned();
+        let words: Vec<Value> = match (narrow, rows.len()) {
+            (Some((bytes, sext)), _) => {
+                let ty = if bytes == 1 { types::I8 } else { types::I16 };
+                let x = self.b.ins().load(ty, f, amin, 0);
+                vec![if sext {
+                    self.b.ins().sextend(types::I32, x)
+                } else {
+                    self.b.ins().uextend(types::I32, x)
+                }]
+            }
+            (None, 2) => {
+                let x = self.b.ins().load(types::I64, f, amin, 0);
+                let hi = self.b.ins().ushr_imm(x, 32);
+                vec![
+                    self.b.ins().ireduce(types::I32, x),
+                    self.b.ins().ireduce(types::I32, hi),
+                ]
+            }
+            (None, n) => (0..n)
+                .map(|k| self.b.ins().load(types::I32, f, amin, 4 * k as i32))
+                .collect(),
+        };
+        for (&row, x) in rows.iter().zip(words) {
+            let v = self.b.ins().splat(types::I32X4, x);
+            self.write_vals(row, vec![v; self.groups]);
+        }
+        self.vmem_finish(false, done);
+        self.enter(each);
     }
 
     /// Each lane's own accesses, in a loop over the lanes through stack copies of `V` and

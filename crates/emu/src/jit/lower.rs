@@ -2876,6 +2876,30 @@ impl Gen<'_> {
                 .all(|s| matches!(s, Src::Uniform(_))),
             Ok((a, b)) => matches!((a, b), (Src::Uniform(_), Src::Uniform(_))),
         };
+        // Its flag as one scalar compare, where no instruction of a run reads its groups.
+        if uniform && !self.mask_use().0 {
+            let mut bits = Flags::default();
+            if self.mask_use().1 && self.group_range().start == 0 {
+                match self.scalar_cmp(i, cond, ty, srcs)? {
+                    Some(flag) => bits = Flags::from_bits(self.uniform_bits(flag)),
+                    None => return self.vcmp_groups(i, cond, ty, srcs, uniform),
+                }
+            }
+            return Ok(self.defer(bits));
+        }
+        self.vcmp_groups(i, cond, ty, srcs, uniform)
+    }
+
+    /// `vcmp_bits` group by group (a uniform compare's group 0 stands for every group).
+    fn vcmp_groups(
+        &mut self,
+        i: &Inst,
+        cond: i32,
+        ty: i32,
+        srcs: Result<(Src, Src), [(Src, Src); 2]>,
+        uniform: bool,
+    ) -> Result<Option<Value>, String> {
+        let invert = cmp_inverted(i);
         let mut once = None;
         let mut bits = Flags::default();
         for g in self.group_range() {
@@ -2907,6 +2931,71 @@ impl Gen<'_> {
             }
         }
         Ok(self.defer(bits))
+    }
+
+    /// A compare of two uniform sources (`vcmp_bits`'s `srcs`, `cond` as compared) on
+    /// scalars: its flag as an `i8`, or `None` for a type it has no scalar form of.
+    fn scalar_cmp(
+        &mut self,
+        i: &Inst,
+        cond: i32,
+        ty: i32,
+        srcs: Result<(Src, Src), [(Src, Src); 2]>,
+    ) -> Result<Option<Value>, String> {
+        let uni = |s: Src| match s {
+            Src::Uniform(x) => Ok(x),
+            Src::Row(_) => Err("a row in a uniform compare".to_string()),
+        };
+        Ok(Some(match srcs {
+            Err([a, b]) => {
+                // A constant source as one 64-bit constant, an SGPR pair joined.
+                let mut wide = |k: usize, (lo, hi): (Src, Src)| -> Result<Value, String> {
+                    let c = i.src[k];
+                    Ok(match const64(c, i.lit, i.tys[k]).filter(|_| c < VGPR) {
+                        Some(x) => self.konst(types::I64, x as i64),
+                        None => {
+                            let (lo, hi) = (uni(lo)?, uni(hi)?);
+                            self.join64(lo, hi)
+                        }
+                    })
+                };
+                let (x, y) = (wide(0, a)?, wide(1, b)?);
+                self.b.ins().icmp(int_cc(cond, ty == 5)?, x, y)
+            }
+            Ok((a, b)) => {
+                let (mut x, mut y) = (uni(a)?, uni(b)?);
+                match ty {
+                    1 => {
+                        // The float source modifiers, as `lanes_mod`.
+                        for (k, v) in [(0, &mut x), (1, &mut y)] {
+                            if i.abs >> k & 1 != 0 {
+                                *v = self.b.ins().band_imm(*v, 0x7fff_ffff);
+                            }
+                            if i.neg >> k & 1 != 0 {
+                                *v = self.b.ins().bxor_imm(*v, 0x8000_0000);
+                            }
+                        }
+                        let fx = self.b.ins().bitcast(types::F32, MemFlags::new(), x);
+                        let fy = self.b.ins().bitcast(types::F32, MemFlags::new(), y);
+                        self.b.ins().fcmp(float_cc(cond)?, fx, fy)
+                    }
+                    // 16 bits: the low halves moved up keep their order, signed or not.
+                    3 | 6 => {
+                        let (x, y) = (self.b.ins().ishl_imm(x, 16), self.b.ins().ishl_imm(y, 16));
+                        self.b.ins().icmp(int_cc(cond, ty == 3)?, x, y)
+                    }
+                    4 | 7 => self.b.ins().icmp(int_cc(cond, ty == 4)?, x, y),
+                    _ => return Ok(None),
+                }
+            }
+        }))
+    }
+
+    /// The lane flags of a uniform compare's flag (an `i8` of 0 or 1): all 64 bits (the
+    /// compare's writes take them under EXEC, which has no bits past a wave32's lanes).
+    fn uniform_bits(&mut self, flag: Value) -> Value {
+        let x = self.b.ins().uextend(types::I64, flag);
+        self.b.ins().ineg(x)
     }
 
     /// The lane flags of every lane of the wave (64 bits, the low 32 in wave32) from a
@@ -3121,6 +3210,13 @@ impl Gen<'_> {
                     self.set_sgpr(i.dst as usize, r);
                 }
                 self.store_scc(carry);
+            }
+            // An SGPR pair's two registers copied as they are (not joined and split again).
+            SAluOp::Mov64 if i.src[0] < 126 && i.dst < 127 => {
+                let src = usize::from(i.src[0]);
+                let (lo, hi) = (self.sgpr(src), self.sgpr(src + 1));
+                self.set_sgpr(i.dst as usize, lo);
+                self.set_sgpr(i.dst as usize + 1, hi);
             }
             SAluOp::Mov64 => {
                 let a = self.scalar64(i.src[0], i.lit, t0);
