@@ -96,7 +96,8 @@ pub(crate) fn assemble(mcpu: &str, attr: &str, text: &str) -> Vec<u32> {
     let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     });
-    let path = hsaemu_testkit::cache_dir().join(format!("jit-{mcpu}-{hash:016x}.txt"));
+    // "jit2": the words of a text with a label were wrong before (`run_mc`).
+    let path = hsaemu_testkit::cache_dir().join(format!("jit2-{mcpu}-{hash:016x}.txt"));
     let cached = std::fs::read_to_string(&path).ok().map(|s| {
         s.lines()
             .map(|w| u32::from_str_radix(w, 16).expect("a cached word"))
@@ -114,30 +115,51 @@ pub(crate) fn assemble(mcpu: &str, attr: &str, text: &str) -> Vec<u32> {
     words
 }
 
-/// Machine words of `text` for `mcpu`: llvm-mc-15 run on it, written to `src`.
+/// Machine words of `text` for `mcpu`: llvm-mc-15 run on it, written to `src`. A branch to a
+/// label is a fixup in `-show-encoding`'s listing (its bytes print as `A`), so a text with
+/// one is assembled into an object instead, whose `.text` has the offsets resolved.
 fn run_mc(mcpu: &str, attr: &str, text: &str, src: &std::path::Path) -> Vec<u32> {
     std::fs::write(src, text).expect("write asm");
-    let mut cmd = std::process::Command::new(hsaemu_testkit::tool("llvm-mc-15"));
-    cmd.args(["-arch=amdgcn", &format!("-mcpu={mcpu}"), "-show-encoding"]);
-    if !attr.is_empty() {
-        cmd.arg(format!("-mattr={attr}"));
-    }
-    let o = cmd.arg(src).output().expect("run llvm-mc-15");
-    let _ = std::fs::remove_file(src);
-    assert!(
-        o.status.success(),
-        "llvm-mc: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let mut bytes = Vec::new();
-    for l in String::from_utf8_lossy(&o.stdout).lines() {
-        if let Some((_, e)) = l.split_once("encoding: [") {
-            for b in e.trim_end_matches(']').split(',') {
-                let b = b.trim().trim_start_matches("0x");
-                bytes.push(u8::from_str_radix(b, 16).expect("encoding byte"));
+    let mc = |extra: &[&std::ffi::OsStr]| {
+        let mut cmd = std::process::Command::new(hsaemu_testkit::tool("llvm-mc-15"));
+        cmd.args(["-arch=amdgcn", &format!("-mcpu={mcpu}")]);
+        if !attr.is_empty() {
+            cmd.arg(format!("-mattr={attr}"));
+        }
+        let o = cmd.args(extra).arg(src).output().expect("run llvm-mc-15");
+        assert!(
+            o.status.success(),
+            "llvm-mc: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        o.stdout
+    };
+    let listing = mc(&["-show-encoding".as_ref()]);
+    let listing = String::from_utf8_lossy(&listing);
+    let bytes = if listing.contains("fixup") {
+        let obj = src.with_extension("o");
+        let bin = src.with_extension("bin");
+        mc(&["-filetype=obj".as_ref(), "-o".as_ref(), obj.as_os_str()]);
+        let copy = hsaemu_testkit::tool("llvm-objcopy-15");
+        let (o, b) = (obj.to_string_lossy(), bin.to_string_lossy());
+        hsaemu_testkit::run_tool(&copy, &["-O", "binary", "--only-section=.text", &o, &b]);
+        let bytes = std::fs::read(&bin).expect("read the assembled .text");
+        let _ = (std::fs::remove_file(&obj), std::fs::remove_file(&bin));
+        bytes
+    } else {
+        let mut bytes = Vec::new();
+        for l in listing.lines() {
+            if let Some((_, e)) = l.split_once("encoding: [") {
+                for b in e.trim_end_matches(']').split(',') {
+                    let b = b.trim().trim_start_matches("0x");
+                    bytes.push(u8::from_str_radix(b, 16).expect("encoding byte"));
+                }
             }
         }
-    }
+        bytes
+    };
+    let _ = std::fs::remove_file(src);
+    assert!(bytes.len() % 4 == 0, "llvm-mc: {} bytes", bytes.len());
     bytes
         .chunks(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -1109,6 +1131,18 @@ fn check_cache_ops_in_a_loop(gen: Gen, mcpu: &str, attr: &str) {
             "{mcpu}{attr}: the loop is not one compiled call ({before:?} → {after:?})"
         );
     }
+}
+
+/// A branch to a label assembles to its offset (SOPP `s_branch`: 0xbf82 and SIMM16, the
+/// distance in dwords from the next instruction), not to the listing's fixup placeholder.
+#[test]
+fn labels_assemble_to_their_offsets() {
+    let words = assemble(
+        "gfx90a",
+        "",
+        "s_branch skip\ns_nop 0\ns_nop 0\nskip:\ns_endpgm\n",
+    );
+    assert_eq!(words, [0xbf82_0002, 0xbf80_0000, 0xbf80_0000, 0xbf81_0000]);
 }
 
 #[test]
