@@ -73,6 +73,9 @@ const fn from_s(field: usize) -> i32 {
 pub(crate) const SCC_AT: i32 = from_s(std::mem::offset_of!(Wave, scc));
 pub(crate) const LANE_OPS_AT: i32 = from_s(std::mem::offset_of!(Wave, lane_ops));
 pub(crate) const PC_AT: i32 = from_s(std::mem::offset_of!(Wave, pc));
+/// Where a region that parks its wave after a barrier tail writes the tail's length
+/// (`Wave::ahead`).
+pub(crate) const AHEAD_AT: i32 = from_s(std::mem::offset_of!(Wave, ahead));
 
 /// What a compiled region's calls into the interpreter (`lower_mem.rs`) reach: the wave (the
 /// same one whose registers the region holds pointers into; its SGPRs and rows are current
@@ -1194,12 +1197,40 @@ fn collect(
                 }
                 work.push(branch_target(at, &i));
             }
-            // The wave waits there: the region ends.
-            Lower::Barrier => {}
+            // The wave waits there: the region ends, after the instructions right after
+            // the barrier that touch only the wave's own registers (`after_barrier`).
+            Lower::Barrier => {
+                let mut a = next;
+                while size < max && !found.contains_key(&a) {
+                    let Some(t) =
+                        fetch(a).filter(|t| compilable(t).is_some_and(|l| after_barrier(t, l)))
+                    else {
+                        break;
+                    };
+                    let l = compilable(&t).expect("compilable");
+                    found.insert(a, (t, l));
+                    size += weight(&t, l);
+                    a += u64::from(t.size);
+                }
+            }
             _ => work.push(next),
         }
     }
     found.into_iter().map(|(a, (i, l))| (a, i, l)).collect()
+}
+
+/// Whether `i` (lowered as `l`) may run in the region call that ran the `s_barrier` before
+/// it, before the work-group's other waves reach the barrier: it reads and writes only the
+/// wave's own registers (a vector ALU operation writing no EXEC) or nothing (no-ops, waits),
+/// so no other wave can tell. The region parks the wave after such a *barrier tail*, which
+/// its next turn would have begun with (gfx1030 matmul's eight `v_fmac_f32`s after the
+/// second barrier read 16 rows loaded before it: run before it, those rows die in the run).
+pub(crate) fn after_barrier(i: &Inst, l: Lower) -> bool {
+    match l {
+        Lower::VAlu(VAluOp::Carry(_) | VAluOp::Mad64(_)) => !matches!(i.sdst, 126 | 127),
+        Lower::VAlu(_) | Lower::Nop | Lower::Step => true,
+        _ => false,
+    }
 }
 
 /// The addresses a region `insts` (from `collect`) leaves for that hold an `s_endpgm`: after
@@ -2365,8 +2396,15 @@ mod tests {
     #[test]
     fn a_region_ends_with_its_barrier_and_parks_the_wave() {
         let gen = Gen::Gfx90a;
-        // llvm-mc-15 -mcpu=gfx90a: v_mov_b32 v30, 0; s_barrier; v_mov_b32 v30, 1; s_endpgm.
-        let words = [0x7e3c_0280u32, 0xbf8a_0000, 0x7e3c_0281, 0xbf81_0000];
+        // llvm-mc-15 -mcpu=gfx90a: v_mov_b32 v30, 0; s_barrier; s_mov_b32 s0, 1;
+        // v_mov_b32 v30, 1; s_endpgm (a scalar write is no barrier tail).
+        let words = [
+            0x7e3c_0280u32,
+            0xbf8a_0000,
+            0xbe80_0081,
+            0x7e3c_0281,
+            0xbf81_0000,
+        ];
         let insts = decoded(gen, &words);
         assert_eq!(compilable(&insts[1]), Some(Lower::Barrier));
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
@@ -2378,7 +2416,38 @@ mod tests {
         with_env(gen, |env| {
             assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok((2, true)));
         });
-        assert_eq!((w.pc, w.v[30][5]), (8, 0));
+        assert_eq!((w.pc, w.v[30][5], w.s[0], w.ahead), (8, 0, 0, 0));
+    }
+
+    /// The vector ALU operations, no-ops and waits right after `s_barrier` (its tail,
+    /// `after_barrier`) run in the same call: the wave parks after them, their count in
+    /// `Wave::ahead` for its next turn (checked against the interpreter by the verify run,
+    /// which goes on past `Flow::Barrier`).
+    #[test]
+    fn a_barrier_tail_runs_before_the_wave_parks() {
+        let gen = Gen::Gfx90a;
+        // llvm-mc-15 -mcpu=gfx90a: v_mov_b32 v30, 0; s_barrier; v_mov_b32 v30, 1;
+        // s_waitcnt vmcnt(0); v_add_u32 v30, 2, v30; s_mov_b32 s0, 1; s_endpgm.
+        let words = [
+            0x7e3c_0280u32,
+            0xbf8a_0000,
+            0x7e3c_0281,
+            0xbf8c_0f70,
+            0x683c_3c82,
+            0xbe80_0081,
+            0xbf81_0000,
+        ];
+        let insts = decoded(gen, &words);
+        let fetch = |a: u64| insts.get(a as usize / 4).copied();
+        let b = compile_now(&fetch, 0, &Wave::new()).expect("compiled");
+        assert_eq!(b.n, 5, "up to the tail's end");
+        let mut w = Wave::new();
+        w.set_exec(u64::MAX);
+        w.v[30][5] = 9;
+        with_env(gen, |env| {
+            assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok((5, true)));
+        });
+        assert_eq!((w.pc, w.v[30][5], w.s[0], w.ahead), (20, 3, 0, 3));
     }
 
     /// A start among the instructions of a region being compiled counts again from zero
