@@ -1328,6 +1328,7 @@ impl Gen<'_> {
                         .take_while(|&&k| region[k].2 != Lower::Barrier)
                         .count();
                     if tail > 0 {
+                        super::BARRIER_TAILS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let t = self.b.ins().iconst(types::I32, tail as i64);
                         self.b.ins().store(mf(), t, self.s, super::AHEAD_AT);
                     }

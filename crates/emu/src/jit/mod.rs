@@ -1148,6 +1148,9 @@ pub(crate) static DS_RUN_LOADS: AtomicU64 = AtomicU64::new(0);
 pub(crate) static DS_DEAD_ROWS: AtomicU64 = AtomicU64::new(0);
 /// `v_fmac_f32` chains compiled (each ends in one NaN test; `lower.rs`'s `fmac_chain_end`).
 pub(crate) static FMAC_CHAINS: AtomicU64 = AtomicU64::new(0);
+/// Barrier exits compiled with a tail (`after_barrier`: instructions after the `s_barrier`
+/// run before the wave parks).
+pub(crate) static BARRIER_TAILS: AtomicU64 = AtomicU64::new(0);
 /// Pair regions compiled (`Block::pair_block`) and pair calls made (`PAIR_RUNS`, added
 /// per slice by the dispatcher).
 pub(crate) static PAIR_BLOCKS: AtomicU64 = AtomicU64::new(0);
@@ -1202,12 +1205,12 @@ fn collect(
             Lower::Barrier => {
                 let mut a = next;
                 while size < max && !found.contains_key(&a) {
-                    let Some(t) =
-                        fetch(a).filter(|t| compilable(t).is_some_and(|l| after_barrier(t, l)))
-                    else {
-                        break;
-                    };
-                    let l = compilable(&t).expect("compilable");
+                    let tail = fetch(a).and_then(|t| {
+                        compilable(&t)
+                            .filter(|&l| after_barrier(&t, l))
+                            .map(|l| (t, l))
+                    });
+                    let Some((t, l)) = tail else { break };
                     found.insert(a, (t, l));
                     size += weight(&t, l);
                     a += u64::from(t.size);
@@ -2130,6 +2133,9 @@ pub struct Stats {
     /// `v_fmac_f32` chains of runs' group passes compiled, each with one NaN test at its
     /// end (`lower.rs`'s `fmac_chain_end`).
     pub fmac_chains: u64,
+    /// Barrier exits compiled with a tail: the vector ALU operations, no-ops and waits
+    /// after an `s_barrier` run before the wave parks (`after_barrier`).
+    pub barrier_tails: u64,
     /// Regions compiled for a pair of wave32s, and calls running a pair
     /// (`lower.rs`'s `pair.rs`, `dispatch.rs`'s `enter_pair`).
     pub pair_blocks: u64,
@@ -2150,6 +2156,7 @@ pub fn stats() -> Stats {
         ds_run_loads: r(&DS_RUN_LOADS),
         ds_dead_rows: r(&DS_DEAD_ROWS),
         fmac_chains: r(&FMAC_CHAINS),
+        barrier_tails: r(&BARRIER_TAILS),
         pair_blocks: r(&PAIR_BLOCKS),
         pair_runs: r(&PAIR_RUNS),
     }
