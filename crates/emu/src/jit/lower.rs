@@ -2809,8 +2809,10 @@ impl Gen<'_> {
                     // The scalar instructions and waits, once (a wait may start a new block
                     // or call the interpreter: the `Wave` current first).
                     Lower::Step if g == 0 => {
-                        self.ds_lazy_flush();
-                        self.store_unstored();
+                        if !Self::wait_is_inline(i) {
+                            self.ds_lazy_flush();
+                            self.store_unstored();
+                        }
                         self.call_interpreter(*pc, i, *l)
                     }
                     _ if g == 0 => self.inst_at(k, i, *l)?,

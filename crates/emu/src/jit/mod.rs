@@ -1203,17 +1203,28 @@ fn collect(
             // The wave waits there: the region ends, after the instructions right after
             // the barrier that touch only the wave's own registers (`after_barrier`).
             Lower::Barrier => {
-                let mut a = next;
-                while size < max && !found.contains_key(&a) {
-                    let tail = fetch(a).and_then(|t| {
+                let (mut a, mut tail) = (next, Vec::new());
+                while !found.contains_key(&a) {
+                    let t = fetch(a).and_then(|t| {
                         compilable(&t)
                             .filter(|&l| after_barrier(&t, l))
                             .map(|l| (t, l))
                     });
-                    let Some((t, l)) = tail else { break };
+                    let Some((t, l)) = t else { break };
+                    tail.push((a, t, l));
+                    a += u64::from(t.size);
+                }
+                // Up to its last vector ALU operation: waits and no-ops alone gain nothing
+                // there (the reduction's and gfx90a matmul's tails would cost the count).
+                let valu = tail
+                    .iter()
+                    .rposition(|(_, _, l)| matches!(l, Lower::VAlu(_)));
+                for (a, t, l) in tail.into_iter().take(valu.map_or(0, |k| k + 1)) {
+                    if size >= max {
+                        break;
+                    }
                     found.insert(a, (t, l));
                     size += weight(&t, l);
-                    a += u64::from(t.size);
                 }
             }
             _ => work.push(next),
@@ -2403,11 +2414,13 @@ mod tests {
     #[test]
     fn a_region_ends_with_its_barrier_and_parks_the_wave() {
         let gen = Gen::Gfx90a;
-        // llvm-mc-15 -mcpu=gfx90a: v_mov_b32 v30, 0; s_barrier; s_mov_b32 s0, 1;
-        // v_mov_b32 v30, 1; s_endpgm (a scalar write is no barrier tail).
+        // llvm-mc-15 -mcpu=gfx90a: v_mov_b32 v30, 0; s_barrier; s_waitcnt vmcnt(0);
+        // s_mov_b32 s0, 1; v_mov_b32 v30, 1; s_endpgm (a scalar write is no barrier tail,
+        // and a wait alone is not taken as one).
         let words = [
             0x7e3c_0280u32,
             0xbf8a_0000,
+            0xbf8c_0f70,
             0xbe80_0081,
             0x7e3c_0281,
             0xbf81_0000,
