@@ -1295,12 +1295,14 @@ fn enter(ctx: &Ctx, w: &mut Wave, t: &mut Tier, call: &mut crate::jit::CallCtx) 
     if !b.runs(w) {
         return Some(Resume::START);
     }
+    // The turn began with the last one's barrier tail (`Wave::ahead`).
+    let ahead = std::mem::take(&mut w.ahead);
     // SAFETY: `slice` made `call` from its `Env`, which stays in place with the same LDS and
     // region cache for the slice and is not borrowed while a wave runs here.
-    match unsafe { b.call(call, w, QUANTUM) } {
+    match unsafe { b.call(call, w, QUANTUM - ahead) } {
         // Declined: the interpreter runs this instruction, as part of the turn's first.
         (0, _) => Some(Resume {
-            turn: 0,
+            turn: ahead,
             at_start: false,
             declined: true,
         }),
@@ -1309,11 +1311,11 @@ fn enter(ctx: &Ctx, w: &mut Wave, t: &mut Tier, call: &mut crate::jit::CallCtx) 
             // The SGPRs its instructions may have written (its calls into the interpreter
             // run only those instructions).
             w.sgpr_dirty |= b.sgpr_groups;
-            if region_ended_turn(&ctx.program, t, w, parked, n) {
+            if region_ended_turn(&ctx.program, t, w, parked, n + ahead) {
                 return None;
             }
             Some(Resume {
-                turn: n,
+                turn: n + ahead,
                 at_start: true,
                 declined: false,
             })
@@ -1327,10 +1329,16 @@ type PairResume = (Option<Resume>, Option<Resume>, u32);
 
 /// Whether waves `a` and `b` (the next of a work-group) may start a pair call
 /// (`jit::Block::call_pair`) from their turns' start: both wave32 and running at the same
-/// PC with the same SCC.
+/// PC with the same SCC, neither after a barrier tail (`Wave::ahead`: a pair call's turn
+/// counts from 0).
 #[inline(always)]
 fn pairable(a: &Wave, b: &Wave) -> bool {
-    a.wave32 && b.wave32 && b.state == WaveState::Running && a.pc == b.pc && a.scc == b.scc
+    a.wave32
+        && b.wave32
+        && b.state == WaveState::Running
+        && a.pc == b.pc
+        && a.scc == b.scc
+        && a.ahead | b.ahead == 0
 }
 
 /// Whether `a` and `b` hold the same values in the SGPRs `equal` (a pair block's
@@ -1488,7 +1496,7 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
     let mut at_start = resume.at_start;
     // Counted in instructions, compiled or not, so a wave's turns (and so the interleaving of
     // waves, which `--deterministic` fixes) are the same with or without the tier.
-    let mut turn = resume.turn;
+    let mut turn = resume.turn + std::mem::take(&mut w.ahead);
     // Whether the interpreter is about to run an instruction a compiled region left to it
     // (a memory access its fast path declined; the instruction after it starts a block).
     let mut declined = resume.declined;

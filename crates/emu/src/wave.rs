@@ -169,6 +169,10 @@ pub(crate) struct Wave {
     pub lane_ops: u64,
     /// Remaining sleep (in scheduler turns).
     pub sleep: u32,
+    /// Instructions a compiled region ran after the `s_barrier` it parked the wave at (its
+    /// barrier tail, `jit::after_barrier`): the dispatcher counts them in the wave's next
+    /// turn, which the interpreter would have begun with them, so turns end where its do.
+    pub ahead: u32,
     /// A GFX10 wave32 wave: lanes 0–31 of the 64-lane rows, EXEC_HI kept 0, lane masks (VCC,
     /// compare results, carries) one SGPR wide. Lanes 32–63 of its vector registers are never
     /// read (every cross-lane operation stays within the wave's 32 lanes).
@@ -243,6 +247,7 @@ impl Wave {
             stored: false,
             scratch_base: 0,
             instructions: 0,
+            ahead: 0,
             lane_ops: 0,
             sleep: 0,
             wave32: false,
@@ -481,6 +486,7 @@ impl Wave {
         self.state = WaveState::Running;
         self.stored = false;
         self.sleep = 0;
+        self.ahead = 0;
         self.flat_scratch = 0;
         self.gws_wait = None;
         self.id_rows = 0;

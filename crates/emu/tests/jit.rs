@@ -85,6 +85,9 @@ mod tile_marks;
 #[path = "jit/pairs.rs"]
 mod pairs;
 
+#[path = "jit/barrier_tail.rs"]
+mod barrier_tail;
+
 mod common;
 
 /// Machine words of `text` for `mcpu` (llvm-mc-15), cached in the kernel cache by the text:
@@ -1216,6 +1219,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     affine::fresh_waves_take_their_id_rows_from_the_dispatch();
     rounds::a_rounds_waves_run_with_their_own_state();
     lds_live::dead_ds_rows_are_not_stored_and_live_ones_are();
+    barrier_tail::barrier_tails_run_before_the_wave_parks();
     grid2d::tile_rows_kept_as_values_match_the_definition();
     tile_marks::a_kept_tile_mark_is_cleared_by_another_regions_write();
     tile_marks::a_shape_kept_tile_mark_is_cleared_under_a_partial_exec();

@@ -165,14 +165,21 @@ fn basic_blocks(region: &[(u64, Inst, Lower)], start: u64) -> BTreeMap<u64, Bb> 
             insts: Vec::new(),
             next: l,
         };
+        let mut parked = false;
         while let Some(&k) = at.get(&bb.next) {
             if bb.next != l && leaders.contains(&bb.next) {
                 break;
             }
             let (pc, i, lw) = &region[k];
+            // After `s_barrier` only its tail (`after_barrier`): the wave parks before the
+            // rest, at `bb.next`.
+            if parked && !super::after_barrier(i, *lw) {
+                break;
+            }
             bb.insts.push(k);
             bb.next = pc + u64::from(i.size);
-            if matches!(lw, Lower::Branch(_) | Lower::Barrier) {
+            parked |= *lw == Lower::Barrier;
+            if matches!(lw, Lower::Branch(_)) {
                 break;
             }
         }
@@ -1189,6 +1196,10 @@ impl Gen<'_> {
                     self.flush_lanes();
                     self.clear_cmp_marks(region, &bb.insts[at..at + run]);
                     self.group_major(region, &bb.insts[at..at + run])?;
+                    // A run may go on across `s_barrier` into its tail (`after_barrier`).
+                    barrier |= bb.insts[at..at + run]
+                        .iter()
+                        .any(|&k| region[k].2 == Lower::Barrier);
                     self.settle_written();
                     self.done += run as u32;
                     at += run;
@@ -1299,6 +1310,19 @@ impl Gen<'_> {
                     let one = self.b.ins().iconst(types::I32, 1);
                     let at = std::mem::offset_of!(super::CallCtx, parked) as i32;
                     self.b.ins().store(MemFlags::trusted(), one, self.ctx, at);
+                    // The barrier tail's instructions belong to the wave's next turn
+                    // (`Wave::ahead`), which the interpreter would have begun with them.
+                    let tail = bb
+                        .insts
+                        .iter()
+                        .rev()
+                        .take_while(|&&k| region[k].2 != Lower::Barrier)
+                        .count();
+                    if tail > 0 {
+                        super::BARRIER_TAILS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let t = self.b.ins().iconst(types::I32, tail as i64);
+                        self.b.ins().store(mf(), t, self.s, super::AHEAD_AT);
+                    }
                     let p = self.b.ins().iconst(types::I64, bb.next as i64);
                     let exit = self.exit;
                     self.b
@@ -2754,7 +2778,8 @@ impl Gen<'_> {
                 // A wait generated as no code reads nothing (matmul's `s_waitcnt
                 // lgkmcnt(n)` between each two of its sixteen `v_fmac_f32`s ended their
                 // chain and stored the pass's rows).
-                let no_code = *l == Lower::Nop || *l == Lower::Step && Self::wait_is_no_code(i);
+                let no_code = matches!(l, Lower::Nop | Lower::Barrier)
+                    || *l == Lower::Step && Self::wait_is_no_code(i);
                 // The scalar instructions and waits generate code in group 0's pass alone:
                 // in the others they end no chain (gfx1030 matmul's `s_waitcnt_vscnt`
                 // after its first `v_fmac_f32` cost a NaN test per group).
@@ -2775,8 +2800,10 @@ impl Gen<'_> {
                     // The scalar instructions and waits, once (a wait may start a new block
                     // or call the interpreter: the `Wave` current first).
                     Lower::Step if g == 0 => {
-                        self.ds_lazy_flush();
-                        self.store_unstored();
+                        if !Self::wait_is_inline(i) {
+                            self.ds_lazy_flush();
+                            self.store_unstored();
+                        }
                         self.call_interpreter(*pc, i, *l)
                     }
                     _ if g == 0 => self.inst_at(k, i, *l)?,
@@ -3718,7 +3745,8 @@ fn lane_run(
             rows.extend(d..d + w);
         }
         let scalar = match *l {
-            Lower::Nop => Some((vec![], vec![])),
+            // `s_barrier` writes nothing: a run goes on into its tail (`after_barrier`).
+            Lower::Nop | Lower::Barrier => Some((vec![], vec![])),
             Lower::Step => Some((sgprs(&[i.dst]), vec![])),
             Lower::SAlu(_) if !writes_exec(i, *l) => {
                 Some((sgprs(&[i.src[0], i.src[1], i.dst]), sgprs(&[i.dst])))

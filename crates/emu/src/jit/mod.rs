@@ -73,6 +73,9 @@ const fn from_s(field: usize) -> i32 {
 pub(crate) const SCC_AT: i32 = from_s(std::mem::offset_of!(Wave, scc));
 pub(crate) const LANE_OPS_AT: i32 = from_s(std::mem::offset_of!(Wave, lane_ops));
 pub(crate) const PC_AT: i32 = from_s(std::mem::offset_of!(Wave, pc));
+/// Where a region that parks its wave after a barrier tail writes the tail's length
+/// (`Wave::ahead`).
+pub(crate) const AHEAD_AT: i32 = from_s(std::mem::offset_of!(Wave, ahead));
 
 /// What a compiled region's calls into the interpreter (`lower_mem.rs`) reach: the wave (the
 /// same one whose registers the region holds pointers into; its SGPRs and rows are current
@@ -1152,6 +1155,9 @@ pub(crate) static DS_RUN_LOADS: AtomicU64 = AtomicU64::new(0);
 pub(crate) static DS_DEAD_ROWS: AtomicU64 = AtomicU64::new(0);
 /// `v_fmac_f32` chains compiled (each ends in one NaN test; `lower.rs`'s `fmac_chain_end`).
 pub(crate) static FMAC_CHAINS: AtomicU64 = AtomicU64::new(0);
+/// Barrier exits compiled with a tail (`after_barrier`: instructions after the `s_barrier`
+/// run before the wave parks).
+pub(crate) static BARRIER_TAILS: AtomicU64 = AtomicU64::new(0);
 /// Pair regions compiled (`Block::pair_block`) and pair calls made (`PAIR_RUNS`, added
 /// per slice by the dispatcher).
 pub(crate) static PAIR_BLOCKS: AtomicU64 = AtomicU64::new(0);
@@ -1201,12 +1207,51 @@ fn collect(
                 }
                 work.push(branch_target(at, &i));
             }
-            // The wave waits there: the region ends.
-            Lower::Barrier => {}
+            // The wave waits there: the region ends, after the instructions right after
+            // the barrier that touch only the wave's own registers (`after_barrier`).
+            Lower::Barrier => {
+                let (mut a, mut tail) = (next, Vec::new());
+                while !found.contains_key(&a) {
+                    let t = fetch(a).and_then(|t| {
+                        compilable(&t)
+                            .filter(|&l| after_barrier(&t, l))
+                            .map(|l| (t, l))
+                    });
+                    let Some((t, l)) = t else { break };
+                    tail.push((a, t, l));
+                    a += u64::from(t.size);
+                }
+                // Up to its last vector ALU operation: waits and no-ops alone gain nothing
+                // there (the reduction's and gfx90a matmul's tails would cost the count).
+                let valu = tail
+                    .iter()
+                    .rposition(|(_, _, l)| matches!(l, Lower::VAlu(_)));
+                for (a, t, l) in tail.into_iter().take(valu.map_or(0, |k| k + 1)) {
+                    if size >= max {
+                        break;
+                    }
+                    found.insert(a, (t, l));
+                    size += weight(&t, l);
+                }
+            }
             _ => work.push(next),
         }
     }
     found.into_iter().map(|(a, (i, l))| (a, i, l)).collect()
+}
+
+/// Whether `i` (lowered as `l`) may run in the region call that ran the `s_barrier` before
+/// it, before the work-group's other waves reach the barrier: it reads and writes only the
+/// wave's own registers (a vector ALU operation writing no EXEC) or nothing (no-ops, waits),
+/// so no other wave can tell. The region parks the wave after such a *barrier tail*, which
+/// its next turn would have begun with (gfx1030 matmul's eight `v_fmac_f32`s after the
+/// second barrier read 16 rows loaded before it: run before it, those rows die in the run).
+pub(crate) fn after_barrier(i: &Inst, l: Lower) -> bool {
+    match l {
+        Lower::VAlu(VAluOp::Carry(_) | VAluOp::Mad64(_)) => !matches!(i.sdst, 126 | 127),
+        Lower::VAlu(_) | Lower::Nop | Lower::Step => true,
+        _ => false,
+    }
 }
 
 /// The addresses a region `insts` (from `collect`) leaves for that hold an `s_endpgm`: after
@@ -2106,6 +2151,9 @@ pub struct Stats {
     /// `v_fmac_f32` chains of runs' group passes compiled, each with one NaN test at its
     /// end (`lower.rs`'s `fmac_chain_end`).
     pub fmac_chains: u64,
+    /// Barrier exits compiled with a tail: the vector ALU operations, no-ops and waits
+    /// after an `s_barrier` run before the wave parks (`after_barrier`).
+    pub barrier_tails: u64,
     /// Regions compiled for a pair of wave32s, and calls running a pair
     /// (`lower.rs`'s `pair.rs`, `dispatch.rs`'s `enter_pair`).
     pub pair_blocks: u64,
@@ -2126,6 +2174,7 @@ pub fn stats() -> Stats {
         ds_run_loads: r(&DS_RUN_LOADS),
         ds_dead_rows: r(&DS_DEAD_ROWS),
         fmac_chains: r(&FMAC_CHAINS),
+        barrier_tails: r(&BARRIER_TAILS),
         pair_blocks: r(&PAIR_BLOCKS),
         pair_runs: r(&PAIR_RUNS),
     }
@@ -2379,8 +2428,17 @@ mod tests {
     #[test]
     fn a_region_ends_with_its_barrier_and_parks_the_wave() {
         let gen = Gen::Gfx90a;
-        // llvm-mc-15 -mcpu=gfx90a: v_mov_b32 v30, 0; s_barrier; v_mov_b32 v30, 1; s_endpgm.
-        let words = [0x7e3c_0280u32, 0xbf8a_0000, 0x7e3c_0281, 0xbf81_0000];
+        // llvm-mc-15 -mcpu=gfx90a: v_mov_b32 v30, 0; s_barrier; s_waitcnt vmcnt(0);
+        // s_mov_b32 s0, 1; v_mov_b32 v30, 1; s_endpgm (a scalar write is no barrier tail,
+        // and a wait alone is not taken as one).
+        let words = [
+            0x7e3c_0280u32,
+            0xbf8a_0000,
+            0xbf8c_0f70,
+            0xbe80_0081,
+            0x7e3c_0281,
+            0xbf81_0000,
+        ];
         let insts = decoded(gen, &words);
         assert_eq!(compilable(&insts[1]), Some(Lower::Barrier));
         let fetch = |a: u64| insts.get(a as usize / 4).copied();
@@ -2392,7 +2450,38 @@ mod tests {
         with_env(gen, |env| {
             assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok((2, true)));
         });
-        assert_eq!((w.pc, w.v[30][5]), (8, 0));
+        assert_eq!((w.pc, w.v[30][5], w.s[0], w.ahead), (8, 0, 0, 0));
+    }
+
+    /// The vector ALU operations, no-ops and waits right after `s_barrier` (its tail,
+    /// `after_barrier`) run in the same call: the wave parks after them, their count in
+    /// `Wave::ahead` for its next turn (checked against the interpreter by the verify run,
+    /// which goes on past `Flow::Barrier`).
+    #[test]
+    fn a_barrier_tail_runs_before_the_wave_parks() {
+        let gen = Gen::Gfx90a;
+        // llvm-mc-15 -mcpu=gfx90a: v_mov_b32 v30, 0; s_barrier; v_mov_b32 v30, 1;
+        // s_waitcnt vmcnt(0); v_add_u32 v30, 2, v30; s_mov_b32 s0, 1; s_endpgm.
+        let words = [
+            0x7e3c_0280u32,
+            0xbf8a_0000,
+            0x7e3c_0281,
+            0xbf8c_0f70,
+            0x683c_3c82,
+            0xbe80_0081,
+            0xbf81_0000,
+        ];
+        let insts = decoded(gen, &words);
+        let fetch = |a: u64| insts.get(a as usize / 4).copied();
+        let b = compile_now(&fetch, 0, &Wave::new()).expect("compiled");
+        assert_eq!(b.n, 5, "up to the tail's end");
+        let mut w = Wave::new();
+        w.set_exec(u64::MAX);
+        w.v[30][5] = 9;
+        with_env(gen, |env| {
+            assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok((5, true)));
+        });
+        assert_eq!((w.pc, w.v[30][5], w.s[0], w.ahead), (20, 3, 0, 3));
     }
 
     /// A start among the instructions of a region being compiled counts again from zero

@@ -136,6 +136,17 @@ pub(in crate::jit) fn plan(
         .enumerate()
         .map(|(k, (pc, _, _))| (*pc, k))
         .collect();
+    // A barrier tail (`after_barrier`) would count in the waves' next turns (`Wave::ahead`),
+    // one each: the pair's exit does not write it.
+    let tail = region.iter().any(|(pc, i, l)| {
+        *l == Lower::Barrier
+            && at
+                .get(&(pc + u64::from(i.size)))
+                .is_some_and(|&k| super::super::after_barrier(&region[k].1, region[k].2))
+    });
+    if tail {
+        return Err("a barrier tail".into());
+    }
     let equal = live_at(region, &at, heads) & !ALWAYS;
     let mut state: Vec<Option<Taint>> = vec![None; region.len()];
     // At an entry every SGPR but those compared may differ.
