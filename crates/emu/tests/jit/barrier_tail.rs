@@ -14,7 +14,7 @@ use super::common::{emu, Arg, GFX1030_W64};
 use hsaemu_emu::jit;
 
 pub(crate) fn barrier_tails_run_before_the_wave_parks() {
-    if !jit::enabled() {
+    if !jit::dispatches_compile_memory() {
         return;
     }
     for target in ["gfx1030", GFX1030_W64, "gfx90a"] {
