@@ -89,6 +89,15 @@ pub fn emu(src: &str, target: &str) -> Emu {
     emu_cov(src, target, code_object_version(target))
 }
 
+/// [`emu`] on a GPU of `threads` host threads.
+pub fn emu_threads(src: &str, target: &str, threads: usize) -> Emu {
+    let (processor, extra) = compile_target(target);
+    let cov = code_object_version(target);
+    let path = hsaemu_testkit::compile_cl_with(src, processor, cov, extra);
+    let bytes = std::fs::read(&path).expect("read compiled kernel");
+    from_bytes_threads(&bytes, processor, cov, threads)
+}
+
 pub fn emu_cov(src: &str, target: &str, cov: u32) -> Emu {
     let (processor, extra) = compile_target(target);
     let path = hsaemu_testkit::compile_cl_with(src, processor, cov, extra);
