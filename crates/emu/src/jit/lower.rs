@@ -188,6 +188,55 @@ fn basic_blocks(region: &[(u64, Inst, Lower)], start: u64) -> BTreeMap<u64, Bb> 
     out
 }
 
+/// The most instructions a run of `region` can execute from any of its basic blocks `bbs`
+/// (each a possible entry), or `None` when a path among them returns to a basic block (a
+/// loop: its budget is tested per basic block). The edges are those `variant` generates: a
+/// branch's target and, unless it is unconditional, the next basic block; none after
+/// `s_barrier`; the next one after any other last instruction.
+fn longest_path(region: &[(u64, Inst, Lower)], bbs: &BTreeMap<u64, Bb>) -> Option<u64> {
+    let successors = |bb: &Bb| -> Vec<u64> {
+        let last = bb.insts.last().map(|&k| &region[k]);
+        let next = match last {
+            Some((pc, i, Lower::Branch(c))) => {
+                let mut v = vec![branch_target(*pc, i)];
+                if *c != 0 {
+                    v.push(bb.next);
+                }
+                v
+            }
+            Some((_, _, Lower::Barrier)) => vec![],
+            _ => vec![bb.next],
+        };
+        next.into_iter().filter(|s| bbs.contains_key(s)).collect()
+    };
+    // Depth first, each basic block's longest path once; on the stack again: a cycle.
+    fn visit(
+        pc: u64,
+        bbs: &BTreeMap<u64, Bb>,
+        succ: &dyn Fn(&Bb) -> Vec<u64>,
+        longest: &mut HashMap<u64, Option<u64>>,
+    ) -> Option<u64> {
+        if let Some(&n) = longest.get(&pc) {
+            return n;
+        }
+        longest.insert(pc, None);
+        let bb = &bbs[&pc];
+        let mut most = 0;
+        for s in succ(bb) {
+            most = most.max(visit(s, bbs, succ, longest)?);
+        }
+        let n = bb.insts.len() as u64 + most;
+        longest.insert(pc, Some(n));
+        Some(n)
+    }
+    let mut longest = HashMap::new();
+    let mut most = 0;
+    for &pc in bbs.keys() {
+        most = most.max(visit(pc, bbs, &successors, &mut longest)?);
+    }
+    Some(most)
+}
+
 impl Compiler {
     pub(super) fn new() -> Result<Compiler, String> {
         let mut flags = settings::builder();
@@ -274,6 +323,21 @@ impl Compiler {
             let loads = b.create_block();
             let others = b.create_block();
             let budget = b.ins().ireduce(types::I32, p[3]);
+            // A region without a cycle runs at most its longest path (`longest_path`): a
+            // budget of that many is tested once, in `check` (filled once the facts are
+            // planned: not where basic blocks hand rows over pending, whose budget exits
+            // store them), and its basic blocks test none. Less declines (nothing ran; the
+            // interpreter runs the turn's rest), as a first basic block that does not fit.
+            let longest = match pair_plan {
+                None => longest_path(region, &basic_blocks(region, start)),
+                Some(_) => None,
+            };
+            let check = longest.map(|n| {
+                let (check, go) = (b.create_block(), b.create_block());
+                b.ins().jump(check, &[]);
+                b.switch_to_block(go);
+                (check, go, n)
+            });
             // The tile marks of the rows the region may write go first, whatever it runs.
             let clobbers = tiles::clobbers(region);
             // Rows whose writes keep a tile a tile keep their marks under a full EXEC.
@@ -332,6 +396,7 @@ impl Compiler {
                 v: p[1],
                 ctx: p[2],
                 budget,
+                budget_tested: false,
                 groups: if wave32 && pair_plan.is_none() { 8 } else { 16 },
                 wave32: wave32 && pair_plan.is_none(),
                 pair: pair_plan.is_some(),
@@ -412,6 +477,22 @@ impl Compiler {
                 // Not in a pair: a tile's marks are per wave (`Wave::tile_marks`).
                 if !g.pair {
                     g.plan_tiles(region, &bbs, &starts);
+                }
+            }
+            if let Some((check, go, n)) = check {
+                g.budget_tested = g.plans.is_empty();
+                g.b.switch_to_block(check);
+                if g.budget_tested {
+                    let decline = g.b.create_block();
+                    let fits =
+                        g.b.ins()
+                            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, g.budget, n as i64);
+                    g.b.ins().brif(fits, go, &[], decline, &[]);
+                    g.b.switch_to_block(decline);
+                    let zero = g.b.ins().iconst(types::I32, 0);
+                    g.b.ins().return_(&[zero]);
+                } else {
+                    g.b.ins().jump(go, &[]);
                 }
             }
             g.general = variants != Variants::Full;
@@ -552,6 +633,9 @@ struct Gen<'a> {
     /// The `CallCtx` pointer (calls into the interpreter, `lower_mem`).
     ctx: Value,
     budget: Value,
+    /// The entry tested the budget for the whole region (`longest_path`): no basic block
+    /// tests it again.
+    budget_tested: bool,
     groups: usize,
     wave32: bool,
     /// A pair region (`pair.rs`): groups 8–15 are wave B's groups 0–7 (`vb`), a lane mask
@@ -1103,32 +1187,36 @@ impl Gen<'_> {
             // The budget: the whole basic block must fit, else the interpreter runs it.
             let count = self.b.use_var(self.count);
             let after = self.b.ins().iadd_imm(count, bb.insts.len() as i64);
-            let over = self
-                .b
-                .ins()
-                .icmp(IntCC::UnsignedGreaterThan, after, self.budget);
-            let pc = self.b.ins().iconst(types::I64, bb.pc as i64);
             let body = self.b.create_block();
-            if first {
-                // Nothing has run: no register to write back.
-                let none = *self.none.get_or_insert_with(|| self.b.create_block());
-                self.b.ins().brif(over, none, &[], body, &[]);
-            } else if full && !self.shared(bb.pc) && self.plans.contains_key(&bb.pc) {
-                // Rows handed over pending (`affine.rs`) are stored on the way out.
-                let out = self.b.create_block();
-                self.b.ins().brif(over, out, &[], body, &[]);
-                self.b.seal_block(out);
-                self.enter(out);
-                self.store_handed_over(bb.pc, pc, count);
+            if self.budget_tested {
+                self.b.ins().jump(body, &[]);
             } else {
-                let exit = self.exit;
-                self.b.ins().brif(
-                    over,
-                    exit,
-                    &[BlockArg::Value(pc), BlockArg::Value(count)],
-                    body,
-                    &[],
-                );
+                let over = self
+                    .b
+                    .ins()
+                    .icmp(IntCC::UnsignedGreaterThan, after, self.budget);
+                let pc = self.b.ins().iconst(types::I64, bb.pc as i64);
+                if first {
+                    // Nothing has run: no register to write back.
+                    let none = *self.none.get_or_insert_with(|| self.b.create_block());
+                    self.b.ins().brif(over, none, &[], body, &[]);
+                } else if full && !self.shared(bb.pc) && self.plans.contains_key(&bb.pc) {
+                    // Rows handed over pending (`affine.rs`) are stored on the way out.
+                    let out = self.b.create_block();
+                    self.b.ins().brif(over, out, &[], body, &[]);
+                    self.b.seal_block(out);
+                    self.enter(out);
+                    self.store_handed_over(bb.pc, pc, count);
+                } else {
+                    let exit = self.exit;
+                    self.b.ins().brif(
+                        over,
+                        exit,
+                        &[BlockArg::Value(pc), BlockArg::Value(count)],
+                        body,
+                        &[],
+                    );
+                }
             }
             self.enter(body);
             self.ds_rows.clear();

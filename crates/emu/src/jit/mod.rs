@@ -2311,6 +2311,47 @@ mod tests {
         assert_eq!(w.lane_ops, 63 * (1 + 1 + 11));
     }
 
+    /// A region without a loop tests its budget once at its entry, against its longest
+    /// path (`lower.rs`'s `longest_path`): a smaller budget runs nothing compiled and
+    /// leaves the PC where the region was entered (its start or another basic block).
+    #[test]
+    fn a_region_without_a_loop_tests_its_longest_path_at_its_entry() {
+        let gen = Gen::Gfx90a;
+        // llvm-mc-15 -mcpu=gfx90a: s_mov_b32 s20, 0; v_mov_b32 v30, 0; s_cmp_eq_u32 s20,
+        // 0; s_cbranch_scc1 1; s_add_u32 s20, s20, 1; v_add_u32 v30, v30, v0; s_endpgm.
+        // Basic blocks of 4, 1 and 1 instructions: the longest path 6, the one taken 5.
+        let words = [
+            0xbe94_0080,
+            0x7e3c_0280,
+            0xbf06_8014,
+            0xbf85_0001,
+            0x8014_8114,
+            0x683c_011e,
+            0xbf81_0000,
+        ];
+        let insts = decoded(gen, &words);
+        let fetch = |a: u64| insts.get(a as usize / 4).copied();
+        let b = compile_now(&fetch, 0, &Wave::new()).expect("compiled");
+        assert_eq!(b.n, 6, "up to s_endpgm");
+        let mut w = Wave::new();
+        for l in 0..LANES {
+            w.v[0][l] = l as u32;
+        }
+        w.set_exec(!0);
+        with_env(gen, |env| {
+            assert_eq!(run(b, &mut w, 5, &fetch, env, true), Ok((0, false)));
+            assert_eq!(w.pc, 0);
+            // Entered at the last basic block (v_add_u32 at 20): declined there.
+            w.pc = 20;
+            assert_eq!(run(b, &mut w, 5, &fetch, env, true), Ok((0, false)));
+            assert_eq!(w.pc, 20);
+            w.pc = 0;
+            assert_eq!(run(b, &mut w, 6, &fetch, env, true), Ok((5, false)));
+        });
+        assert_eq!((w.pc, w.s[20]), (24, 0));
+        assert_eq!((w.v[30][0], w.v[30][7], w.v[30][63]), (0, 7, 63));
+    }
+
     /// Rows a region wrote on lane-affine facts and has not stored (`lower.rs`'s
     /// `affine.rs`, pending rows) are stored where it leaves for an instruction it does not
     /// compile, which the interpreter then runs on the `Wave`'s rows; only an exit to an
