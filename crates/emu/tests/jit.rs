@@ -1416,6 +1416,19 @@ pub(crate) fn want_compiled_run(before: &jit::Stats, what: &str) {
     }
 }
 
+/// [`want_compiled_run`], and no call into the interpreter since `before`: every memory
+/// access generated inline.
+pub(crate) fn want_inline_run(before: &jit::Stats, what: &str) {
+    want_compiled_run(before, what);
+    if jit::checks_single_runs() {
+        assert_eq!(
+            jit::stats().calls,
+            before.calls,
+            "{what}: every access inline, no call into the interpreter"
+        );
+    }
+}
+
 /// Loads and stores under a full EXEC, generated inline (no call into the interpreter):
 /// consecutive lanes (16-byte moves), runs of four lanes (a 16-byte move each), scattered
 /// lanes (one access each), dwordx2 at 8-byte

@@ -7,7 +7,7 @@
 //! address, zero- or sign-extended to 32 bits; inactive lanes keep their VGPR); the tier's
 //! own check compares each compiled run with the interpreter.
 
-use super::assemble;
+use super::{assemble, want_inline_run};
 use hsaemu_emu::{jit, run_words_mem, FaultKind, Gen, WaveRegs};
 
 /// Global byte `k` (every value of the top bit occurs, so the signed loads extend both ways).
@@ -77,14 +77,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64) {
     let before = jit::stats();
     run_words_mem(gen, &words, &mut r, &mut [], &mut global)
         .unwrap_or_else(|e| panic!("{mcpu}{attr}: {e:?}"));
-    let after = jit::stats();
-    if jit::checks_single_runs() {
-        assert!(after.runs > before.runs, "{mcpu}{attr}: no compiled run");
-        assert_eq!(
-            after.calls, before.calls,
-            "{mcpu}{attr}: every load inline, no call into the interpreter"
-        );
-    }
+    want_inline_run(&before, &format!("{mcpu}{attr}"));
     let u8_at = |k: usize| u32::from(byte(k));
     let i8_at = |k: usize| byte(k) as i8 as u32;
     let u16_at = |k: usize| u32::from(u16::from_le_bytes([byte(k), byte(k + 1)]));
