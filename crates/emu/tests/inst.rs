@@ -165,6 +165,12 @@ fn run_mc(t: &Target, lines: &[String]) -> String {
             }
         }
     }
+    // A label's fixup prints its bytes as `A`, which would parse as 0x0a: lines are whole
+    // instructions, with numeric branch offsets.
+    assert!(
+        !String::from_utf8_lossy(&o.stdout).contains("fixup"),
+        "llvm-mc: a line refers to a label"
+    );
     let encodings: Vec<String> = String::from_utf8_lossy(&o.stdout)
         .lines()
         .filter_map(|l| l.split_once("encoding: [").map(|(_, e)| e.to_string()))

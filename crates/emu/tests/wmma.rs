@@ -869,6 +869,11 @@ fn assemble12(lines: &[String], wave64: bool) -> Vec<Vec<u32>> {
         .write_all(lines.join("\n").as_bytes())
         .expect("write to llvm-mc-22");
     let out = child.wait_with_output().expect("llvm-mc-22");
+    // A label's fixup prints its bytes as `A` (read as 0x0a): lines use numeric offsets.
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("fixup"),
+        "llvm-mc-22: a line refers to a label"
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.trim().is_empty(), "llvm-mc-22: {stderr}");
     let words: Vec<Vec<u32>> = String::from_utf8_lossy(&out.stdout)

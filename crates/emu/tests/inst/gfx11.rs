@@ -83,6 +83,11 @@ fn run_mc22(mcpu: &str, wave64: bool, lines: &[String], cache: &Path) -> std::pr
         .output()
         .expect("run llvm-mc-22");
     let _ = std::fs::remove_file(&src);
+    // A label's fixup prints its bytes as `A` (read as 0x0a): lines use numeric offsets.
+    assert!(
+        !String::from_utf8_lossy(&o.stdout).contains("fixup"),
+        "llvm-mc-22: a line refers to a label"
+    );
     o
 }
 
