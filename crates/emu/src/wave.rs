@@ -508,6 +508,16 @@ pub(crate) fn reg_index(code: u16) -> usize {
     }
 }
 
+/// The inline integer constant of operand code `code` (128–192: 0 to 64, 193–208: −1 to
+/// −16), or `None` for any other code.
+pub(crate) fn inline_int(code: u16) -> Option<i32> {
+    match code {
+        128..=192 => Some(i32::from(code) - 128),
+        193..=208 => Some(192 - i32::from(code)),
+        _ => None,
+    }
+}
+
 /// The inline float constants 240..=248 for an operand type.
 pub(crate) fn inline_float(code: u16, ty: Ty) -> u64 {
     let f: f64 = match code {

@@ -1416,6 +1416,12 @@ pub(crate) fn want_compiled_run(before: &jit::Stats, what: &str) {
     }
 }
 
+/// Entry (`row`, `col`) of the `n` × `n` product `a · b` (row-major), summed in `j` order as
+/// `cl/matmul.cl` does.
+pub(crate) fn product_entry(a: &[f32], b: &[f32], n: usize, row: usize, col: usize) -> f32 {
+    (0..n).map(|j| a[row * n + j] * b[j * n + col]).sum()
+}
+
 /// [`want_compiled_run`], and no call into the interpreter since `before`: every memory
 /// access generated inline.
 pub(crate) fn want_inline_run(before: &jit::Stats, what: &str) {

@@ -56,7 +56,7 @@ use crate::decode::{flag, Fmt, Inst, Kind, VGPR};
 use crate::jit::{CallCtx, Lower, Window, WINDOWS};
 use crate::memory::{PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 use crate::ops::Op;
-use crate::wave::{reg_index, Ty, Wave, VREGS};
+use crate::wave::{inline_int, reg_index, Ty, Wave, VREGS};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     types, AbiParam, Block, BlockArg, Endianness, InstBuilder, MemFlags, Signature, StackSlotData,
@@ -332,6 +332,7 @@ impl Gen<'_> {
 
     /// The waits: `exec::sopp`'s `S_WAITCNT` and `rdna`'s `S_WAITCNT_VSCNT`.
     fn mem_wait(&mut self, i: &Inst) -> bool {
+        let konst = inline_int(i.dst);
         let count = match i.op {
             Op::S_WAITCNT => {
                 if Self::wait_is_no_code(i) {
@@ -341,11 +342,8 @@ impl Gen<'_> {
             }
             // A constant operand (`null` in compiler output): the count is known here, so
             // only `Wave::stored` is tested (or nothing: a count other than 0 never fences).
-            Op::S_WAITCNT_VSCNT if (128..=208).contains(&i.dst) => {
-                let k = match i.dst {
-                    128..=192 => u32::from(i.dst - 128),
-                    _ => (-(i32::from(i.dst) - 192)) as u32,
-                };
+            Op::S_WAITCNT_VSCNT if konst.is_some() => {
+                let k = konst.unwrap_or_default() as u32;
                 if k.wrapping_add(i.imm as u32) & 0x3f != 0 {
                     return true;
                 }

@@ -7,7 +7,7 @@
 //! lane (lanes compared) and a `v_cmpx` after the loop; full and partial EXEC; values from the
 //! definitions.
 
-use super::{assemble, mask_reg};
+use super::{assemble, mask_reg, want_compiled_run};
 use hsaemu_emu::{jit, run_words, Gen, WaveRegs};
 
 /// One round's rows and scalars.
@@ -131,9 +131,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             let old = r.clone();
             let before = jit::stats();
             run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{what}: {e:?}"));
-            if jit::checks_single_runs() {
-                assert!(jit::stats().runs > before.runs, "{what}: not compiled");
-            }
+            want_compiled_run(&before, &what);
             // The definitions: each lane's flag under EXEC.
             let v64 =
                 |v: usize, l: usize| u64::from(old.v[v][l]) | u64::from(old.v[v + 1][l]) << 32;
@@ -218,9 +216,7 @@ fn check_written(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         let old = r.clone();
         let before = jit::stats();
         run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{what}: {e:?}"));
-        if jit::checks_single_runs() {
-            assert!(jit::stats().runs > before.runs, "{what}: not compiled");
-        }
+        want_compiled_run(&before, &what);
         let mask = |moved: u32| {
             (0..lanes).fold(0u64, |m, l| {
                 let v = old.v[0][l] + moved * old.v[7][l];

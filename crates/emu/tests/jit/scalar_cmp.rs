@@ -7,7 +7,7 @@
 //! under a full and a partial EXEC. Each mask from the definitions: EXEC where the
 //! condition holds, else 0; in wave32 the next SGPR is kept.
 
-use super::{assemble, mask_reg};
+use super::{assemble, mask_reg, want_compiled_run};
 use hsaemu_emu::{jit, run_words, Gen, WaveRegs};
 
 /// One round's scalars: s[20:21] `a` (64 bits), s24 `x` (32 bits), s26 `f` (f32 bits).
@@ -108,9 +108,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
                 let old = r.clone();
                 let before = jit::stats();
                 run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{what}: {e:?}"));
-                if jit::checks_single_runs() {
-                    assert!(jit::stats().runs > before.runs, "{what}: not compiled");
-                }
+                want_compiled_run(&before, &what);
                 for (k, (t, def)) in list.iter().enumerate() {
                     let d = dst(k);
                     let want = if def(round) { exec } else { 0 };

@@ -4,7 +4,7 @@
 //! compare, in a run and alone, under a full and a partial EXEC, both results; values from
 //! the definitions.
 
-use super::{assemble, mask_reg};
+use super::{assemble, mask_reg, want_compiled_run};
 use hsaemu_emu::{jit, run_words, Gen, WaveRegs};
 
 /// The scalar inputs of one round: s[20:21] (u64), s22 (u32), s23 (f32 bits).
@@ -76,9 +76,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
                 let old = r.clone();
                 let before = jit::stats();
                 run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{what}: {e:?}"));
-                if jit::checks_single_runs() {
-                    assert!(jit::stats().runs > before.runs, "{what}: not compiled");
-                }
+                want_compiled_run(&before, &what);
                 let lanes_mask = if wave32 { 0xffff_ffff } else { u64::MAX };
                 let all = |f: bool| if f { exec & lanes_mask } else { 0 };
                 // The definitions: each lane's flag under EXEC, 0 outside it.
