@@ -10,9 +10,12 @@
 
 #![cfg_attr(not(feature = "jit"), allow(dead_code))]
 
-use super::{ds_atomic32, ds_dwords, flat_addrs, global_addrs, global_dwords, Env, Kind};
+use super::{
+    ds_atomic32, ds_dwords, flat_addrs, global_addrs, global_dwords, single_copy_pair, Env, Kind,
+    Place,
+};
 use crate::decode::{Fmt, Inst, VGPR};
-use crate::memory::host;
+use crate::memory::{host, MemoryMap, RegionCache};
 use crate::ops::Op;
 use crate::wave::{Ty, Wave, LANES};
 
@@ -88,7 +91,7 @@ pub(crate) fn run(w: &mut Wave, i: &Inst, env: &mut Env, journal: Option<&mut Jo
                 return false;
             };
             if let Some(j) = journal.filter(|_| i.mem.kind == Kind::Store) {
-                note_old(j, env, &addrs, exec, i);
+                note_old(j, env.cache, env.mem, &addrs, exec, i);
             }
             // `global_dwords` answers Some(Ok(Next)) or None, never an error.
             if global_dwords(w, i, env, &addrs).is_none() {
@@ -150,17 +153,30 @@ fn vmem_addrs(w: &Wave, i: &Inst) -> Option<[u64; LANES]> {
     }
 }
 
-/// Records what a global store will overwrite (its writable lanes' old bytes).
-fn note_old(j: &mut Journal, env: &mut Env, addrs: &[u64; LANES], exec: u64, i: &Inst) {
+/// Records what a global store will overwrite (its writable lanes' old bytes), in the units
+/// the store writes: a `dwordx2` lane at an 8-byte-aligned address as one 64-bit word, so
+/// that [`undo`] puts it back single-copy atomically too (a wave polling the word on another
+/// host thread never sees half of the old value beside half of the new one).
+fn note_old(
+    j: &mut Journal,
+    cache: &mut RegionCache,
+    map: &MemoryMap,
+    addrs: &[u64; LANES],
+    exec: u64,
+    i: &Inst,
+) {
     let m = i.mem;
-    let size = u32::from(m.bytes);
     for (l, &a) in addrs.iter().enumerate() {
         if exec >> l & 1 == 0 {
             continue;
         }
-        for k in 0..u64::from(m.count) {
+        let (size, count) = match single_copy_pair(&m, Place::Global(a)) {
+            Some(_) => (8, 1),
+            None => (u32::from(m.bytes), u64::from(m.count)),
+        };
+        for k in 0..count {
             let at = a.wrapping_add(k * u64::from(size));
-            if env.cache.check(env.mem, at, u64::from(size), true) {
+            if cache.check(map, at, u64::from(size), true) {
                 j.push((at, size, host::load(at, size)));
             }
         }
@@ -169,9 +185,90 @@ fn note_old(j: &mut Journal, env: &mut Env, addrs: &[u64; LANES], exec: u64, i: 
 
 /// Puts back what [`note_old`] recorded, last store first (each range checked again).
 pub(crate) fn undo(j: &Journal, env: &mut Env) {
+    put_back(j, env.cache, env.mem);
+}
+
+fn put_back(j: &Journal, cache: &mut RegionCache, map: &MemoryMap) {
     for &(a, size, old) in j.iter().rev() {
-        if env.cache.check(env.mem, a, u64::from(size), true) {
+        if cache.check(map, a, u64::from(size), true) {
             host::store(a, size, old);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::{decode, Gen};
+    use crate::memory::Access;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    /// `global_store_dwordx2 v[0:1], v[2:3], off` and `global_store_dwordx4 v[0:1], v[2:5],
+    /// off` (llvm-mc-15 -mcpu=gfx90a).
+    const STORE_X2: [u32; 2] = [0xdc74_8000, 0x007f_0200];
+    const STORE_X4: [u32; 2] = [0xdc7c_8000, 0x007f_0200];
+
+    /// A `dwordx2` store is journalled in the units it stores in: one 64-bit word per lane at
+    /// an 8-byte-aligned address (single-copy atomic, so its undo is too), two dwords at a
+    /// 4-byte-aligned one; `dwordx4` per dword. `undo` puts every byte back.
+    #[test]
+    fn a_journal_keeps_a_stores_single_copy_units() {
+        let old = |k: u64| 0x1111_1111_0000_0000 * (k + 1) | k;
+        let buf: Vec<AtomicU64> = (0..8).map(|k| AtomicU64::new(old(k))).collect();
+        let base = buf.as_ptr() as u64;
+        let map = MemoryMap::new();
+        map.register(base, 64, Access::ReadWrite).expect("register");
+        let mut cache = RegionCache::default();
+        let mut addrs = [0u64; LANES];
+        // Lane 0 aligned, lane 1 at a 4-byte offset, lane 2 inactive.
+        (addrs[0], addrs[1], addrs[2]) = (base, base + 20, base + 40);
+        let mut journal = |words: &[u32]| {
+            let i = decode(Gen::Gfx90a, words);
+            let mut j = Journal::new();
+            note_old(&mut j, &mut cache, &map, &addrs, 0b011, &i);
+            j
+        };
+        let (x2, x4) = (journal(&STORE_X2), journal(&STORE_X4));
+        assert_eq!(
+            x2,
+            vec![
+                (base, 8, old(0)),
+                (base + 20, 4, old(2) >> 32),
+                (base + 24, 4, old(3) & 0xffff_ffff),
+            ]
+        );
+        let dwords: Vec<_> = x4.iter().map(|&(a, size, _)| (a - base, size)).collect();
+        assert_eq!(
+            dwords,
+            [
+                (0, 4),
+                (4, 4),
+                (8, 4),
+                (12, 4),
+                (20, 4),
+                (24, 4),
+                (28, 4),
+                (32, 4)
+            ]
+        );
+        // Overwritten, then put back: every journalled byte as it was, no other.
+        buf.iter().for_each(|w| w.store(!0, Ordering::Relaxed));
+        put_back(&x4, &mut cache, &map);
+        put_back(&x2, &mut cache, &map);
+        let now: Vec<u64> = buf.iter().map(|w| w.load(Ordering::Relaxed)).collect();
+        let half = 0xffff_ffff_u64;
+        assert_eq!(
+            now,
+            [
+                old(0),
+                old(1),
+                old(2) | half,
+                old(3),
+                old(4) | half << 32,
+                !0,
+                !0,
+                !0
+            ]
+        );
     }
 }
