@@ -1892,6 +1892,7 @@ pub(crate) fn run_checked(
         .any(|(_, i, _)| i.fmt == Fmt::Ds && i.mem.kind != crate::decode::Kind::Load)
         .then(|| env.lds.to_vec());
     let mut journal = Vec::new();
+    let generation = env.mem.generation().load(Ordering::Acquire);
     let (n, calls, parked) = b.run(w, budget, env, mem0.is_none().then_some(&mut journal));
     CALLS.fetch_add(u64::from(calls), Ordering::Relaxed);
     let (s1, scc1, lanes1, pc1, stored1) = (w.s, w.scc, w.lane_ops, w.pc, w.stored);
@@ -1915,7 +1916,7 @@ pub(crate) fn run_checked(
     });
     let mut pc = pc0;
     let mut barrier = false;
-    for _ in 0..n {
+    for k in 0..n {
         let Some(i) = fetch(pc) else {
             return Err(format!("no instruction at {pc:#x}"));
         };
@@ -1927,6 +1928,13 @@ pub(crate) fn run_checked(
             Ok(Flow::Barrier) if !barrier => {
                 barrier = true;
                 pc += u64::from(i.size);
+            }
+            // The host changed the memory map between the two runs (an `hsa_memory_free`
+            // while the kernel runs): the interpreter's run stands, cut before the access it
+            // faults on, which the dispatcher runs again and reports as without the tier.
+            Err(_) if env.mem.generation().load(Ordering::Acquire) != generation => {
+                w.pc = pc;
+                return Ok((k, false));
             }
             other => {
                 return Err(format!(
@@ -2235,14 +2243,18 @@ mod tests {
 
     /// The test environment: no memory, one wave.
     fn with_env<T>(gen: Gen, f: impl FnOnce(&mut Env) -> T) -> T {
-        let mem = MemoryMap::new();
+        with_env_in(gen, &MemoryMap::new(), f)
+    }
+
+    /// [`with_env`] over the memory `mem`.
+    fn with_env_in<T>(gen: Gen, mem: &MemoryMap, f: impl FnOnce(&mut Env) -> T) -> T {
         let mut cache = RegionCache::default();
         let mut scratch = Scratch::new();
         let gws = crate::gws::Gws::default();
         let mut lds = [0u8; 0];
         let mut env = Env {
             gen,
-            mem: &mem,
+            mem,
             cache: &mut cache,
             lds: &mut lds,
             private_per_lane: 0,
@@ -2266,6 +2278,45 @@ mod tests {
         assert_eq!(mode_of(Some("sync")), (Mode::Sync, true));
         assert_eq!(mode_of(Some("verify")), (Mode::Verify, true));
         assert_eq!(mode_of(Some("off")), (Mode::On, false));
+    }
+
+    /// The host frees the memory a verified region stored to before the interpreter runs
+    /// it again (`hsa_memory_free` while the kernel runs): the interpreter's run stands, cut
+    /// before the store it faults on, and the compiled store is undone; no tier mismatch.
+    /// llvm-mc-15 -mcpu=gfx90a: v_mov_b32 v2, 7; global_store_dword v[0:1], v2, off;
+    /// s_endpgm.
+    #[test]
+    fn a_free_between_the_verify_runs_is_the_interpreters_fault() {
+        let gen = Gen::Gfx90a;
+        let words = [0x7e04_0287, 0xdc70_8000, 0x007f_0200, 0xbf81_0000];
+        let insts = decoded(gen, &words);
+        let buf: Vec<AtomicU32> = (0..4).map(|_| AtomicU32::new(5)).collect();
+        let base = buf.as_ptr() as u64;
+        let mem = MemoryMap::new();
+        mem.register(base, 16, crate::memory::Access::ReadWrite)
+            .expect("register");
+        let armed = std::cell::Cell::new(false);
+        let fetch = |a: u64| {
+            if armed.replace(false) {
+                mem.unregister(base).expect("unregister");
+            }
+            insts.get(a as usize / 4).copied()
+        };
+        let b = compile_now(&fetch, 0, &Wave::new()).expect("compiled");
+        assert_eq!(b.n, 2, "the move and the store");
+        let mut w = Wave::new();
+        (w.v[0][0], w.v[1][0]) = (base as u32, (base >> 32) as u32);
+        w.set_exec(1);
+        armed.set(true);
+        with_env_in(gen, &mem, |env| {
+            assert_eq!(run(b, &mut w, 8, &fetch, env, true), Ok((1, false)));
+        });
+        assert_eq!((w.pc, w.v[2][0]), (4, 7), "stopped before the store");
+        assert_eq!(
+            buf[0].load(Ordering::Relaxed),
+            5,
+            "the compiled store undone"
+        );
     }
 
     /// llvm-mc-15 -mcpu=gfx90a: s_mov_b32 s20, 0; v_mov_b32 v30, 0; loop (8):
