@@ -872,9 +872,14 @@ impl Gen<'_> {
                 Some(x) => x,
                 None => {
                     debug_assert!(!self.unstored.contains(&(arow, g)), "a row group unstored");
-                    self.b
-                        .ins()
-                        .load(types::I32, mf(), self.v, Self::row_offset(arow, g))
+                    // Loaded zero-extended: a `load` then `uextend` was two `movl`s
+                    // (gfx1030 matmul's two address rows, in each group of each call).
+                    let at = Self::row_offset(arow, g);
+                    if ptr == types::I64 {
+                        let h = self.b.ins().uload32(mf(), self.v, at);
+                        return self.b.ins().iadd(base, h);
+                    }
+                    self.b.ins().load(types::I32, mf(), self.v, at)
                 }
             },
         };

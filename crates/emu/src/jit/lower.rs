@@ -594,12 +594,45 @@ struct FmacChain {
     g: usize,
     /// The accumulator before the chain (a tested value).
     z0: Value,
-    /// Each step's multiplicands (values of other rows, or constants: tested values), each
-    /// with the row the `Wave` holds it in, if it does: the recomputation reads those again
-    /// (kept as values to the chain's end, matmul's 32 per group were spilled).
-    steps: Vec<(Value, Value, [Option<usize>; 2])>,
+    /// Each step's multiplicands (values of other rows, or constants: tested values), as
+    /// the recomputation reads them again (kept as values to the chain's end, matmul's 32
+    /// per group were spilled).
+    steps: Vec<[Again; 2]>,
     /// The last step's untested result (the row's value in `vcache`).
     last: Value,
+}
+
+impl FmacChain {
+    /// Whether run DS load `i` leaves the chain pending: it neither reads nor writes the
+    /// accumulator, and writes no row a step's multiplicand is read again from (the `Wave`
+    /// may then hold the load's value at the chain's end). A multiplicand read again from
+    /// the LDS stays: a run holds no DS store.
+    fn survives_ds_load(&self, i: &Inst) -> bool {
+        let Some(written) = lower_mem::ds_load_rows(i) else {
+            return false;
+        };
+        let held = |r: usize| {
+            self.steps
+                .iter()
+                .flatten()
+                .any(|a| matches!(a, Again::Wave(w) if *w == r))
+        };
+        reg_index(i.src[0]) != self.row && written.iter().all(|&r| r != self.row && !held(r))
+    }
+}
+
+/// Where a chain step's multiplicand is read again for the recomputation, fixed at the
+/// step: a DS load later in the chain may write its row (matmul's loop loads most of its
+/// rows twice between two `v_fmac_f32`s of one chain).
+#[derive(Clone, Copy)]
+enum Again {
+    /// Kept as a value.
+    Value(Value),
+    /// The row the `Wave` holds it in.
+    Wave(usize),
+    /// A lazy DS group not stored into the `Wave` (`ds_unstored`): loaded again from the
+    /// LDS.
+    Lds((Value, i32, bool)),
 }
 
 /// Whether `i` (lowered as `l`) is a `v_fmac_f32` that may join a chain (`FmacChain`):
@@ -1921,9 +1954,17 @@ impl Gen<'_> {
         let (fx, fy, fz) = (self.f32x4(x), self.f32x4(y), self.f32x4(z));
         let r = self.b.ins().fma(fx, fy, fz);
         let r = self.i32x4(r);
+        let again = [(x, rows[0]), (y, rows[1])].map(|(v, row)| match row {
+            // A lazy DS group not stored (dead after the run) is loaded again.
+            Some(r) => match self.ds_unstored.get(&(r, g)) {
+                Some(&at) => Again::Lds(at),
+                None => Again::Wave(r),
+            },
+            None => Again::Value(v),
+        });
         match &mut self.fmac_chain {
             Some(c) if c.row == row && c.g == g && c.last == z => {
-                c.steps.push((x, y, rows));
+                c.steps.push(again);
                 c.last = r;
             }
             _ => {
@@ -1932,7 +1973,7 @@ impl Gen<'_> {
                     row,
                     g,
                     z0: z,
-                    steps: vec![(x, y, rows)],
+                    steps: vec![again],
                     last: r,
                 });
             }
@@ -1954,14 +1995,11 @@ impl Gen<'_> {
         self.b.switch_to_block(slow);
         self.b.seal_block(slow);
         let mut z = c.z0;
-        for &(x, y, rows) in &c.steps {
-            let [x, y] = [(x, rows[0]), (y, rows[1])].map(|(v, row)| match row {
-                // A lazy DS group not stored (dead after the run) is loaded again.
-                Some(r) => match self.ds_unstored.get(&(r, c.g)) {
-                    Some(&at) => self.ds_lds_group(at),
-                    None => self.wave_group(r, c.g),
-                },
-                None => v,
+        for &step in &c.steps {
+            let [x, y] = step.map(|a| match a {
+                Again::Value(v) => v,
+                Again::Wave(r) => self.wave_group(r, c.g),
+                Again::Lds(at) => self.ds_lds_group(at),
             });
             z = self.fma(x, y, z);
         }
@@ -2873,11 +2911,13 @@ impl Gen<'_> {
                 // after its first `v_fmac_f32` cost a NaN test per group).
                 let lane_wise = matches!(l, Lower::VAlu(_) | Lower::VCmp | Lower::Mem);
                 let emits = !no_code && (lane_wise || g == 0);
-                // Only a `v_fmac_f32` into the same row may read a chain's untested value.
-                let chained = self
-                    .fmac_chain
-                    .as_ref()
-                    .is_some_and(|c| fmac_chainable(i, *l) && reg_index(i.dst) == c.row);
+                // Only a `v_fmac_f32` into the same row may read a chain's untested value;
+                // a DS load between two may leave it pending (`survives_ds_load`: gfx1030
+                // matmul's chains of two, each with its NaN test, became one per group).
+                let chained = self.fmac_chain.as_ref().is_some_and(|c| match l {
+                    Lower::Mem => c.survives_ds_load(i),
+                    _ => fmac_chainable(i, *l) && reg_index(i.dst) == c.row,
+                });
                 if !chained && emits {
                     self.fmac_chain_end();
                 }
