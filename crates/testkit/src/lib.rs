@@ -1008,7 +1008,9 @@ mod tests {
         // Every option the tests pass to `compile_cl_with`, on both compilers.
         let mut all: Vec<&str> = LINK_NEUTRAL.to_vec();
         all.push("-mwavefrontsize64");
-        let cases: [(&str, &str, &Path, &[&str], &[&str]); 8] = [
+        // Compiler, target, source, options, extra options.
+        type Case<'a> = (&'a str, &'a str, &'a Path, &'a [&'a str], &'a [&'a str]);
+        let cases: [Case; 8] = [
             ("clang-15", "gfx90a:xnack+", &cl, &["-x", "cl", "-O2"], &[]),
             ("clang-15", "gfx90a:xnack-", &asm, &["-x", "assembler"], &[]),
             (
