@@ -621,9 +621,11 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
         probe.extend(["-c".into(), "-emit-llvm".into()]);
         let bc = cached_compile("clang-22", &source, &probe, &stem_for(5), "bc");
         let shim = remembered_shim_for(&bc);
-        // Without a shim and extra options, V5's command is the probe's without `-c
-        // -emit-llvm`: the probe is its optimised module, and only code generation is left.
-        if shim.is_none() && cov == 5 && extra.is_empty() {
+        // Without a shim, V5's command is the probe's without `-c -emit-llvm`: the probe is
+        // its optimised module, and only code generation is left (wave64 included: the
+        // module's functions carry it as a target feature).
+        let wave64_only = extra.iter().all(|e| *e == "-mwavefrontsize64");
+        if shim.is_none() && cov == 5 && wave64_only {
             from_bitcode = Some((Box::new(move || bc.clone()), codegen_args(target, cov)));
         }
         link_shim(&mut args, shim);
