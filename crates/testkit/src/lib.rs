@@ -430,22 +430,52 @@ fn cached_compile(program: &str, source: &Path, args: &[String], stem: &str, ext
 /// `target`, or `None` where this crate does not know them (then the driver links). The
 /// driver runs `ld.lld` beside itself; run by us it costs ~0.02 CPU-s less per code object
 /// (the driver's spawn copies a process that has the device libraries loaded). The test
-/// `link_step_is_the_drivers` compares these with `clang -###`.
-fn link_args(program: &str, target: &str, obj: &str, out: &str) -> Option<Vec<String>> {
+/// `link_step_is_the_drivers` compares these with `clang -###`. `extra` are the compile's
+/// options past the usual ones: only those in [`LINK_NEUTRAL`] and `-mwavefrontsize64` are known.
+fn link_args(
+    program: &str,
+    target: &str,
+    extra: &[&str],
+    obj: &str,
+    out: &str,
+) -> Option<Vec<String>> {
+    let wave64 = extra.contains(&"-mwavefrontsize64");
+    if !extra
+        .iter()
+        .all(|e| *e == "-mwavefrontsize64" || LINK_NEUTRAL.contains(e))
+    {
+        return None;
+    }
     let (obj, out) = (obj.to_string(), out.to_string());
     match program {
         "clang-15" => Some(vec![obj, "-shared".into(), "-o".into(), out]),
-        "clang-22" if !target.contains(':') => Some(vec![
-            "--no-undefined".into(),
-            "-shared".into(),
-            format!("-plugin-opt=mcpu={target}"),
-            obj,
-            "-o".into(),
-            out,
-        ]),
+        "clang-22" if !target.contains(':') => {
+            let mut a = vec![
+                "--no-undefined".into(),
+                "-shared".into(),
+                format!("-plugin-opt=mcpu={target}"),
+                obj,
+            ];
+            if wave64 {
+                a.push("-plugin-opt=-mattr=+wavefrontsize64".into());
+            }
+            a.extend(["-o".into(), out]);
+            Some(a)
+        }
         _ => None,
     }
 }
+
+/// Compile options the tests pass that leave the driver's link command as it is without them
+/// (`link_step_is_the_drivers`): the mode tests' floating-point flags and flat scratch.
+const LINK_NEUTRAL: &[&str] = &[
+    "-cl-denorms-are-zero",
+    "-cl-fp32-correctly-rounded-divide-sqrt",
+    "-fdenormal-fp-math=ieee",
+    "-Xclang",
+    "-target-feature",
+    "+enable-flat-scratch",
+];
 
 /// The `ld.lld` beside `program` (the one its driver runs).
 fn linker_of(program: &str) -> PathBuf {
@@ -472,10 +502,11 @@ fn cached_code_object(
     source: &Path,
     args: &[String],
     stem: &str,
+    extra: &[&str],
     from_bitcode: Option<(LazyBitcode<'_>, Vec<String>)>,
 ) -> PathBuf {
     let out = cache_path(program, source, args, stem, "hsaco");
-    if link_args(program, target, "", "").is_none() {
+    if link_args(program, target, extra, "", "").is_none() {
         return cached_compile(program, source, args, stem, "hsaco");
     }
     build_once(&out, || {
@@ -497,7 +528,7 @@ fn cached_code_object(
         compile.extend(["-c".into(), "-o".into(), obj.display().to_string()]);
         run_strings(&tool(program), &compile);
         let (o, t) = (obj.display().to_string(), tmp.display().to_string());
-        let link = link_args(program, target, &o, &t).unwrap_or_default();
+        let link = link_args(program, target, extra, &o, &t).unwrap_or_default();
         run_strings(&linker_of(program), &link);
         // The object is a by-product; a leftover one (a failed link) is only litter.
         let _ = std::fs::remove_file(&obj);
@@ -590,9 +621,11 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
         probe.extend(["-c".into(), "-emit-llvm".into()]);
         let bc = cached_compile("clang-22", &source, &probe, &stem_for(5), "bc");
         let shim = remembered_shim_for(&bc);
-        // Without a shim and extra options, V5's command is the probe's without `-c
-        // -emit-llvm`: the probe is its optimised module, and only code generation is left.
-        if shim.is_none() && cov == 5 && extra.is_empty() {
+        // Without a shim, V5's command is the probe's without `-c -emit-llvm`: the probe is
+        // its optimised module, and only code generation is left (wave64 included: the
+        // module's functions carry it as a target feature).
+        let wave64_only = extra.iter().all(|e| *e == "-mwavefrontsize64");
+        if shim.is_none() && cov == 5 && wave64_only {
             from_bitcode = Some((Box::new(move || bc.clone()), codegen_args(target, cov)));
         }
         link_shim(&mut args, shim);
@@ -614,10 +647,7 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
         from_bitcode = Some((Box::new(bc), codegen_args(target, cov)));
     }
     let compiler = if clang22 { "clang-22" } else { "clang-15" };
-    if !extra.is_empty() {
-        return cached_compile(compiler, &source, &args, &stem, "hsaco");
-    }
-    cached_code_object(compiler, target, &source, &args, &stem, from_bitcode)
+    cached_code_object(compiler, target, &source, &args, &stem, extra, from_bitcode)
 }
 
 /// Assembles and links an assembly source (`rel` under `tests/kernels/`) into a code object.
@@ -631,7 +661,15 @@ pub fn compile_asm(rel: &str, target: &str, cov: u32) -> PathBuf {
         format!("-mcode-object-version={cov}"),
     ];
     let stem = format!("{}-{}-v{cov}", stem_of(rel), sanitize(target));
-    cached_code_object("clang-15", target, &source_path(rel), &args, &stem, None)
+    cached_code_object(
+        "clang-15",
+        target,
+        &source_path(rel),
+        &args,
+        &stem,
+        &[],
+        None,
+    )
 }
 
 /// Compiles the device side of a HIP source into an offload bundle (`hipcc --genco`) holding one
@@ -885,20 +923,31 @@ mod tests {
     fn stepwise_code_objects_are_the_drivers() {
         let dir = std::env::temp_dir().join(format!("hsaemu-testkit-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("create a temporary directory");
-        let cases: [(&str, &str, u32); 7] = [
-            ("cl/math.cl", "gfx906", 2),
-            ("cl/math.cl", "gfx90a:xnack-", 3),
-            ("cl/math.cl", "gfx1030", 4),
-            ("cl/math.cl", "gfx1030", 5),
-            ("cl/control.cl", "gfx1100", 5),
-            ("cl/control.cl", "gfx942", 6),
-            ("asm/scale_kd.s", "gfx90a:xnack-", 4),
+        const FLAT_SCRATCH: &[&str] = &[
+            "-Xclang",
+            "-target-feature",
+            "-Xclang",
+            "+enable-flat-scratch",
         ];
-        for (rel, target, cov) in cases {
+        const W64: &[&str] = &["-mwavefrontsize64"];
+        let cases: [(&str, &str, u32, &[&str]); 10] = [
+            ("cl/math.cl", "gfx906", 2, &[]),
+            ("cl/math.cl", "gfx90a:xnack-", 3, &[]),
+            ("cl/math.cl", "gfx1030", 4, &[]),
+            ("cl/math.cl", "gfx1030", 5, &[]),
+            ("cl/control.cl", "gfx1100", 5, &[]),
+            ("cl/control.cl", "gfx942", 6, &[]),
+            ("asm/scale_kd.s", "gfx90a:xnack-", 4, &[]),
+            // Extra options: the driver's link takes the wave size on clang-22.
+            ("cl/control.cl", "gfx1100", 5, W64),
+            ("cl/math.cl", "gfx1030", 5, FLAT_SCRATCH),
+            ("cl/math.cl", "gfx90a", 5, &["-cl-denorms-are-zero"]),
+        ];
+        for (rel, target, cov, extra) in cases {
             let cached = if rel.ends_with(".s") {
                 compile_asm(rel, target, cov)
             } else {
-                compile_cl(rel, target, cov)
+                compile_cl_with(rel, target, cov, extra)
             };
             // The driver's own run, with the arguments the cache key was made of.
             let (program, mut args) = if rel.ends_with(".s") {
@@ -922,13 +971,16 @@ mod tests {
                     "-O2".into(),
                     format!("-mcode-object-version={cov}"),
                 ]);
-                if is_clang22_target(target) {
-                    args.extend(clang22_device_lib_args(DEVICE_LIB_PATH, target, false));
-                    ("clang-22", args)
+                let program = if is_clang22_target(target) {
+                    let wave64 = extra.contains(&"-mwavefrontsize64");
+                    args.extend(clang22_device_lib_args(DEVICE_LIB_PATH, target, wave64));
+                    "clang-22"
                 } else {
                     args.push(format!("--rocm-device-lib-path={DEVICE_LIB_PATH}"));
-                    ("clang-15", args)
-                }
+                    "clang-15"
+                };
+                args.extend(extra.iter().map(|e| e.to_string()));
+                (program, args)
             };
             let out = dir.join("driver.hsaco");
             args.extend([
@@ -941,7 +993,7 @@ mod tests {
             let drivers = std::fs::read(&out).expect("read the driver's code object");
             assert!(
                 ours == drivers,
-                "{rel} {target} V{cov}: {} differs from the driver's",
+                "{rel} {target} V{cov} {extra:?}: {} differs from the driver's",
                 cached.display()
             );
         }
@@ -955,19 +1007,53 @@ mod tests {
     fn link_step_is_the_drivers() {
         let cl = source_path("cl/control.cl");
         let asm = source_path("asm/scale_kd.s");
-        let cases: [(&str, &str, &Path, &[&str]); 4] = [
-            ("clang-15", "gfx90a:xnack+", &cl, &["-x", "cl", "-O2"]),
-            ("clang-15", "gfx90a:xnack-", &asm, &["-x", "assembler"]),
+        // Every option the tests pass to `compile_cl_with`, on both compilers.
+        let mut all: Vec<&str> = LINK_NEUTRAL.to_vec();
+        all.push("-mwavefrontsize64");
+        // Compiler, target, source, options, extra options.
+        type Case<'a> = (&'a str, &'a str, &'a Path, &'a [&'a str], &'a [&'a str]);
+        let cases: [Case; 8] = [
+            ("clang-15", "gfx90a:xnack+", &cl, &["-x", "cl", "-O2"], &[]),
+            ("clang-15", "gfx90a:xnack-", &asm, &["-x", "assembler"], &[]),
             (
                 "clang-22",
                 "gfx1100",
                 &cl,
                 &["-x", "cl", "-O2", "-nogpulib"],
+                &[],
             ),
-            ("clang-22", "gfx942", &cl, &["-x", "cl", "-O2", "-nogpulib"]),
+            (
+                "clang-22",
+                "gfx942",
+                &cl,
+                &["-x", "cl", "-O2", "-nogpulib"],
+                &[],
+            ),
+            ("clang-15", "gfx1030", &cl, &["-x", "cl", "-O2"], &all),
+            (
+                "clang-15",
+                "gfx90a",
+                &cl,
+                &["-x", "cl", "-O2"],
+                LINK_NEUTRAL,
+            ),
+            (
+                "clang-22",
+                "gfx1201",
+                &cl,
+                &["-x", "cl", "-O2", "-nogpulib"],
+                &all,
+            ),
+            (
+                "clang-22",
+                "gfx1100",
+                &cl,
+                &["-x", "cl", "-O2", "-nogpulib"],
+                LINK_NEUTRAL,
+            ),
         ];
-        for (program, target, source, opts) in cases {
-            let mut args: Vec<String> = opts.iter().map(|s| s.to_string()).collect();
+        for (program, target, source, opts, extra) in cases {
+            let mut args: Vec<String> = opts.iter().chain(extra).map(|s| s.to_string()).collect();
             args.extend([
                 "-target".into(),
                 "amdgcn-amd-amdhsa".into(),
@@ -978,7 +1064,7 @@ mod tests {
                 .iter()
                 .find(|a| a.ends_with(".o"))
                 .unwrap_or_else(|| panic!("{program} {target}: no object in {driver:?}"));
-            let ours = link_args(program, target, obj, "OUT.hsaco")
+            let ours = link_args(program, target, extra, obj, "OUT.hsaco")
                 .unwrap_or_else(|| panic!("{program} {target}: no link arguments"));
             let mut expected = vec![linker_of(program).display().to_string()];
             expected.extend(ours);
