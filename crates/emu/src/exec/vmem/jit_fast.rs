@@ -213,7 +213,7 @@ mod tests {
     /// 4-byte-aligned one; `dwordx4` per dword. `undo` puts every byte back.
     #[test]
     fn a_journal_keeps_a_stores_single_copy_units() {
-        let old = |k: u64| 0x1111_1111_0000_0000 * (k + 1) | k;
+        let old = |k: u64| (0x1111_1111_0000_0000 * (k + 1)) | k;
         let buf: Vec<AtomicU64> = (0..8).map(|k| AtomicU64::new(old(k))).collect();
         let base = buf.as_ptr() as u64;
         let map = MemoryMap::new();
