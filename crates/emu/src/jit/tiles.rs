@@ -793,6 +793,16 @@ impl Gen<'_> {
         }
     }
 
+    /// `sy` times `rows - 1` (the last tile row's offset from the first); on wave32 (two
+    /// rows) `sy` itself: Cranelift 0.126 emits an `imulq $0x1` for the multiply.
+    pub(super) fn last_row_step(&mut self, sy: Value, rows: i64) -> Value {
+        if rows == 2 {
+            sy
+        } else {
+            self.b.ins().imul_imm(sy, rows - 1)
+        }
+    }
+
     /// Tile `t`'s four corner lanes (0, 15, the last row's first and last) as `i64`s
     /// without the 32-bit wrap (`sx`, `sy` as signed), and whether all are within [0,
     /// 2^32), so every lane's value is its own without a wrap.
@@ -802,7 +812,7 @@ impl Gen<'_> {
         let sx = self.b.ins().sextend(types::I64, t.sx);
         let sy = self.b.ins().sextend(types::I64, t.sy);
         let dx = self.b.ins().imul_imm(sx, ROW as i64 - 1);
-        let dy = self.b.ins().imul_imm(sy, rows - 1);
+        let dy = self.last_row_step(sy, rows);
         let c1 = self.b.ins().iadd(b0, dx);
         let c2 = self.b.ins().iadd(b0, dy);
         let c3 = self.b.ins().iadd(c1, dy);
