@@ -1099,7 +1099,7 @@ impl Gen<'_> {
         let n_rows = (self.groups / PER_ROW) as i64;
         let b0 = self.b.ins().uextend(types::I64, t.base);
         let sy = self.b.ins().sextend(types::I64, t.sy);
-        let dy = self.b.ins().imul_imm(sy, n_rows - 1);
+        let dy = self.last_row_step(sy, n_rows);
         let last = self.b.ins().iadd(b0, dy);
         let lo = self.b.ins().smin(b0, last);
         let top = self.b.ins().smax(b0, last);

@@ -793,6 +793,16 @@ impl Gen<'_> {
         }
     }
 
+    /// `sy` times `rows - 1` (the last tile row's offset from the first); on wave32 (two
+    /// rows) `sy` itself: Cranelift 0.126 emits an `imulq $0x1` for the multiply.
+    pub(super) fn last_row_step(&mut self, sy: Value, rows: i64) -> Value {
+        if rows == 2 {
+            sy
+        } else {
+            self.b.ins().imul_imm(sy, rows - 1)
+        }
+    }
+
     /// Tile `t`'s four corner lanes (0, 15, the last row's first and last) as `i64`s
     /// without the 32-bit wrap (`sx`, `sy` as signed), and whether all are within [0,
     /// 2^32), so every lane's value is its own without a wrap.
@@ -802,7 +812,7 @@ impl Gen<'_> {
         let sx = self.b.ins().sextend(types::I64, t.sx);
         let sy = self.b.ins().sextend(types::I64, t.sy);
         let dx = self.b.ins().imul_imm(sx, ROW as i64 - 1);
-        let dy = self.b.ins().imul_imm(sy, rows - 1);
+        let dy = self.last_row_step(sy, rows);
         let c1 = self.b.ins().iadd(b0, dx);
         let c2 = self.b.ins().iadd(b0, dy);
         let c3 = self.b.ins().iadd(c1, dy);
@@ -938,6 +948,9 @@ impl Gen<'_> {
 
     /// `v_lshlrev_b64` by `k` (1–31) of a tile with a uniform high half: every lane's high
     /// half gets the same bits when no corner wraps and all four have the same top `k` bits.
+    /// The second decides the first: corner 0 is in [0, 2^32), so its `ushr` by `32 - k`
+    /// is below 2^k, and an `i64` corner outside [0, 2^32) (negative: huge as unsigned)
+    /// shifts to 2^k or more; `tile_corners`' own range test is not used.
     fn tile_shl64(&mut self, pc: u64, i: &Inst, k: u32) -> bool {
         let r = reg_index(i.src[1]);
         let (Some(lo), Some(hi)) = (self.tile(r), self.tile(r + 1)) else {
@@ -947,20 +960,24 @@ impl Gen<'_> {
             return false;
         }
         let k64 = i64::from(k);
-        let (corners, mut ok) = if lo.uniform {
+        let corners = if lo.uniform {
             let y0 = self.b.ins().uextend(types::I64, lo.base);
-            let yes = self.b.ins().iconst(types::I8, 1);
-            ([y0; 4], yes)
+            [y0; 4]
         } else {
-            self.tile_corners(lo)
+            self.tile_corners(lo).0
         };
         let t0 = self.b.ins().ushr_imm(corners[0], 32 - k64);
         if !lo.uniform {
+            let mut ok = None;
             for &c in &corners[1..] {
                 let t = self.b.ins().ushr_imm(c, 32 - k64);
                 let same = self.b.ins().icmp(IntCC::Equal, t, t0);
-                ok = self.b.ins().band(ok, same);
+                ok = Some(match ok {
+                    None => same,
+                    Some(a) => self.b.ins().band(a, same),
+                });
             }
+            let ok = ok.expect("three corners");
             let bad = self.b.ins().icmp_imm(IntCC::Equal, ok, 0);
             self.affine_exit_if(bad, pc);
         }

@@ -226,19 +226,28 @@ fn alu_program(gfx10: bool, wave32: bool) -> String {
 
 fn check_alu(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let words = assemble(mcpu, attr, &alu_program(!attr.is_empty(), lanes == 32));
-    // (s0, v11's lane 0): a carry line crossed inside the tile (the lanes from 16·4 bytes
-    // on carry), v2 crossing 2^30 inside the tile, the tile itself wrapping at 2^32, then
-    // none of these.
-    for (s0, t0) in [
-        (0xffff_ff00u32, 0u32),
-        (0, 0x3fff_fff0),
-        (0x1000, 0xffff_ffd0),
-        (0x1000, 0x100),
+    // (s0, v11's lane 0, its column step): a carry line crossed inside the tile (the lanes
+    // from 16·4 bytes on carry), v2 crossing 2^30 inside the tile, the tile itself wrapping
+    // at 2^32, none of these; then a wrap the corners' 32-bit values hide: `sx` is
+    // (32 - 2^32) / 15, so lane 15 is lane 0 plus 32 modulo 2^32 (the same top bits, no
+    // carry) while lane 1 is 0xeeee_ef00 (the shift moves 3 into its high half).
+    let hidden = 0u32.wrapping_sub(286_331_152);
+    for (s0, t0, sx) in [
+        (0xffff_ff00u32, 0u32, 1u32),
+        (0, 0x3fff_fff0, 1),
+        (0x1000, 0xffff_ffd0, 1),
+        (0x1000, 0x100, 1),
+        (0x1000, 0xd, hidden),
     ] {
-        let what = format!("{mcpu}{attr} s0 {s0:#x} v11 {t0:#x}");
+        let what = format!("{mcpu}{attr} s0 {s0:#x} v11 {t0:#x} sx {sx:#x}");
+        // Rows N apart as `tile`'s.
+        let v11_at = |l: usize| {
+            t0.wrapping_add(sx.wrapping_mul((l % 16) as u32))
+                .wrapping_add((N * (l / 16)) as u32)
+        };
         let mut r = WaveRegs::new(gen);
         for l in 0..64 {
-            r.v[11][l] = t0.wrapping_add(tile(l, false) as u32);
+            r.v[11][l] = v11_at(l);
             r.v[3][l] = 0;
         }
         (r.s[0], r.s[1], r.s[5]) = (s0, 7, 3);
@@ -248,7 +257,7 @@ fn check_alu(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         want_compiled_run(&before, &what);
         for l in 0..lanes {
             let ctx = format!("{what} lane {l}");
-            let v11 = t0.wrapping_add(tile(l, false) as u32);
+            let v11 = v11_at(l);
             let v2 = v11.wrapping_add(3);
             let sum = ((7u64 << 32) | u64::from(s0)).wrapping_add(u64::from(v2) << 2);
             assert_eq!(r.v[2][l], v2, "{ctx}: v2");
