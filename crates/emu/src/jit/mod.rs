@@ -642,12 +642,13 @@ pub(crate) struct Block {
     f: BlockFn,
     /// Instructions in it.
     pub n: u32,
-    /// Whether it holds vector ALU instructions (which need VGPR index mode off).
-    valu: bool,
-    /// Whether any of them MODE's FP fields could change (`fpmode::mode_free`): then it
-    /// needs their default (round to nearest even, denormals kept). Integer code runs under
-    /// any MODE, e.g. gfx803's, whose kernels flush f32 denormals.
-    fp_mode: bool,
+    /// The MODE bits it runs under ([`Block::runs`]): `w.mode & mode_mask == mode_want`, one
+    /// test per entry. Vector ALU instructions need VGPR index mode off; any of them MODE's
+    /// FP fields could change (`fpmode::mode_free`) needs their default (round to nearest
+    /// even, denormals kept). Integer code runs under any MODE, e.g. gfx803's, whose kernels
+    /// flush f32 denormals.
+    mode_mask: u32,
+    mode_want: u32,
     /// The wave size it was compiled for.
     wave32: bool,
     /// Its instructions: the compiled code passes their addresses to its calls (`lower_mem`).
@@ -706,6 +707,20 @@ pub(crate) fn written_sgpr_groups(insts: &[(u64, Inst, Lower)]) -> u32 {
     m
 }
 
+/// The MODE test of a region of `insts` (`Block::mode_mask`, `mode_want`): VGPR index mode
+/// off with vector ALU code, the default FP fields with code they could change.
+fn mode_test(insts: &[(u64, Inst, Lower)]) -> (u32, u32) {
+    let valu = insts.iter().any(|(_, _, l)| vector_alu(l));
+    let fp = insts
+        .iter()
+        .any(|(_, i, l)| vector_alu(l) && !exec::fpmode::mode_free(i));
+    // The two fields are apart, so one masked compare tests both.
+    const _: () = assert!(exec::MODE_GPR_IDX_EN & exec::fpmode::FP_MASK == 0);
+    let mask = (if valu { exec::MODE_GPR_IDX_EN } else { 0 })
+        | (if fp { exec::fpmode::FP_MASK } else { 0 });
+    (mask, if fp { exec::fpmode::FP_DEFAULT } else { 0 })
+}
+
 /// Whether the region runs this instruction as compiled vector ALU code (not as a call into
 /// the interpreter, which reads MODE itself).
 fn vector_alu(l: &Lower) -> bool {
@@ -719,9 +734,7 @@ impl Block {
     /// Whether this block may run for `w` now (else the interpreter runs its instructions).
     #[inline]
     pub(crate) fn runs(&self, w: &Wave) -> bool {
-        w.wave32 == self.wave32
-            && (!self.valu || w.mode & exec::MODE_GPR_IDX_EN == 0)
-            && (!self.fp_mode || w.mode & exec::fpmode::FP_MASK == exec::fpmode::FP_DEFAULT)
+        w.wave32 == self.wave32 && w.mode & self.mode_mask == self.mode_want
     }
 
     /// Runs the region on `w` from `w.pc` for at most `budget` instructions; returns how
@@ -1513,14 +1526,12 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                     perf_map(c.f as usize, c.size, &c.name);
                     let (f, entries, pair_equal) = (c.f, c.entries, c.pair_equal);
                     let sgpr_groups = written_sgpr_groups(&r.insts);
+                    let (mode_mask, mode_want) = mode_test(&r.insts);
                     let b: &'static Block = Box::leak(Box::new(Block {
                         f,
                         n: r.insts.len() as u32,
-                        valu: r.insts.iter().any(|(_, _, l)| vector_alu(l)),
-                        fp_mode: r
-                            .insts
-                            .iter()
-                            .any(|(_, i, l)| vector_alu(l) && !exec::fpmode::mode_free(i)),
+                        mode_mask,
+                        mode_want,
                         wave32: r.wave32,
                         insts: r.insts,
                         ends: r.ends,
