@@ -968,16 +968,12 @@ impl Gen<'_> {
         };
         let t0 = self.b.ins().ushr_imm(corners[0], 32 - k64);
         if !lo.uniform {
-            let mut ok = None;
-            for &c in &corners[1..] {
+            let [s1, s2, s3] = [corners[1], corners[2], corners[3]].map(|c| {
                 let t = self.b.ins().ushr_imm(c, 32 - k64);
-                let same = self.b.ins().icmp(IntCC::Equal, t, t0);
-                ok = Some(match ok {
-                    None => same,
-                    Some(a) => self.b.ins().band(a, same),
-                });
-            }
-            let ok = ok.expect("three corners");
+                self.b.ins().icmp(IntCC::Equal, t, t0)
+            });
+            let ok = self.b.ins().band(s1, s2);
+            let ok = self.b.ins().band(ok, s3);
             let bad = self.b.ins().icmp_imm(IntCC::Equal, ok, 0);
             self.affine_exit_if(bad, pc);
         }

@@ -42,6 +42,17 @@ fn word(k: usize) -> u32 {
     }
 }
 
+/// Runs `words` on `r` over an LDS of [`word`]s, wanting a compiled run; the tier's counters
+/// before it.
+fn run_on_lds(gen: Gen, words: &[u32], r: &mut WaveRegs, what: &str) -> jit::Stats {
+    let mut lds: Vec<u8> = (0..LDS / 4).flat_map(|k| word(k).to_le_bytes()).collect();
+    let before = jit::stats();
+    run_words_mem(gen, words, r, &mut lds, &mut [0; 64])
+        .unwrap_or_else(|e| panic!("{what}: {e:?}"));
+    want_compiled_run(&before, what);
+    before
+}
+
 fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     let words = assemble(mcpu, attr, PROGRAM);
     let what = format!("{mcpu}{attr} rows loaded again");
@@ -57,11 +68,7 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         }
     }
     let old = r.clone();
-    let mut lds: Vec<u8> = (0..LDS / 4).flat_map(|k| word(k).to_le_bytes()).collect();
-    let before = jit::stats();
-    run_words_mem(gen, &words, &mut r, &mut lds, &mut [0; 64])
-        .unwrap_or_else(|e| panic!("{what}: {e:?}"));
-    want_compiled_run(&before, &what);
+    let before = run_on_lds(gen, &words, &mut r, &what);
     if jit::checks_single_runs() {
         // The first v[14:15] and v[16:17] and the second v[16:17], in one run.
         let n = jit::stats().ds_dead_rows - before.ds_dead_rows;
@@ -124,11 +131,7 @@ fn check_chain_end(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         r.v[17][l] = (2.0 - l as f32 * 0.125).to_bits();
     }
     let old = r.clone();
-    let mut lds: Vec<u8> = (0..LDS / 4).flat_map(|k| word(k).to_le_bytes()).collect();
-    let before = jit::stats();
-    run_words_mem(gen, &words, &mut r, &mut lds, &mut [0; 64])
-        .unwrap_or_else(|e| panic!("{what}: {e:?}"));
-    want_compiled_run(&before, &what);
+    let before = run_on_lds(gen, &words, &mut r, &what);
     if jit::checks_single_runs() {
         let n = jit::stats().fmac_chains - before.fmac_chains;
         assert_eq!(n as usize, 2 * lanes / 4, "{what}: chains compiled");
