@@ -1097,23 +1097,43 @@ impl Gen<'_> {
             }
         };
         let n_rows = (self.groups / PER_ROW) as i64;
-        let b0 = self.b.ins().uextend(types::I64, t.base);
-        let sy = self.b.ins().sextend(types::I64, t.sy);
-        let dy = self.last_row_step(sy, n_rows);
-        let last = self.b.ins().iadd(b0, dy);
-        let lo = self.b.ins().smin(b0, last);
-        let top = self.b.ins().smax(b0, last);
         let mut shape = self.b.ins().icmp_imm(IntCC::Equal, t.sx, 4);
-        let pos = self
-            .b
-            .ins()
-            .icmp_imm(IntCC::SignedGreaterThanOrEqual, lo, 0);
-        let no_wrap =
-            self.b
-                .ins()
-                .icmp_imm(IntCC::SignedLessThanOrEqual, top, i64::from(u32::MAX - 60));
-        shape = self.b.ins().band(shape, pos);
-        shape = self.b.ins().band(shape, no_wrap);
+        let (b0, sy, lo, top) = match t.corners {
+            // Exact corners, every lane in [0, 2^32): the rows' starts are corners 0 and 2
+            // and their ends (`sx` = 4) at most the largest corner, so no row wraps. The
+            // step between rows is `sy` as signed but on wave32, where it is the whole
+            // distance between the corners (which `sy` as signed may not reach).
+            Some(c) => {
+                let sy = if n_rows == 2 {
+                    self.b.ins().isub(c[2], c[0])
+                } else {
+                    self.b.ins().sextend(types::I64, t.sy)
+                };
+                let lo = self.b.ins().smin(c[0], c[2]);
+                let top = self.b.ins().smax(c[0], c[2]);
+                (c[0], sy, lo, top)
+            }
+            None => {
+                let b0 = self.b.ins().uextend(types::I64, t.base);
+                let sy = self.b.ins().sextend(types::I64, t.sy);
+                let dy = self.last_row_step(sy, n_rows);
+                let last = self.b.ins().iadd(b0, dy);
+                let lo = self.b.ins().smin(b0, last);
+                let top = self.b.ins().smax(b0, last);
+                let pos = self
+                    .b
+                    .ins()
+                    .icmp_imm(IntCC::SignedGreaterThanOrEqual, lo, 0);
+                let no_wrap = self.b.ins().icmp_imm(
+                    IntCC::SignedLessThanOrEqual,
+                    top,
+                    i64::from(u32::MAX - 60),
+                );
+                shape = self.b.ins().band(shape, pos);
+                shape = self.b.ins().band(shape, no_wrap);
+                (b0, sy, lo, top)
+            }
+        };
         let base = self.vmem_base(i, hi);
         // Every row's start aligned: the base's, lane 0's and `sy`'s low bits.
         let low = self.b.ins().bor(base, b0);

@@ -59,13 +59,17 @@ type Moves = (Vec<usize>, Vec<(usize, Kind)>);
 pub(super) type TileCache = ((Block, usize, [Value; 3]), Vec<Value>);
 
 /// A tile fact: lane `l` holds `base + sx·(l mod 16) + sy·(l / 16)` (modulo 2^32; `i32`
-/// values). `uniform`: known at compile time to be one value (`sx = sy = 0`).
+/// values). `uniform`: known at compile time to be one value (`sx = sy = 0`). `corners`:
+/// the four corner lanes' values (`tile_corners`' order) as `i64`s known exact, each in
+/// [0, 2^32), so no lane wraps (a passed `v_lshlrev_b64` or `v_add_co_u32` test leaves
+/// them; the next such test and a GLOBAL access then need no range test of their own).
 #[derive(Clone, Copy)]
 pub(super) struct Tile {
     pub base: Value,
     pub sx: Value,
     pub sy: Value,
     pub uniform: bool,
+    pub corners: Option<[Value; 4]>,
 }
 
 /// A basic block's use of tiles: the rows tested at its start and the instructions
@@ -465,6 +469,7 @@ impl Gen<'_> {
                     sx: zero,
                     sy: zero,
                     uniform: true,
+                    corners: None,
                 }
             } else {
                 let x1 = self.b.ins().extractlane(x0, 1);
@@ -477,6 +482,7 @@ impl Gen<'_> {
                     sx,
                     sy,
                     uniform: false,
+                    corners: None,
                 }
             };
             facts.push((row, t));
@@ -707,8 +713,13 @@ impl Gen<'_> {
         let b = self.b.ins().umax(c[2], c[3]);
         let m = self.b.ins().umax(a, b);
         let m = self.b.ins().ireduce(types::I32, m);
-        let all = self.b.ins().iconst(types::I32, -1);
-        let top = self.b.ins().select(no_wrap, m, all);
+        let top = match no_wrap {
+            Some(no_wrap) => {
+                let all = self.b.ins().iconst(types::I32, -1);
+                self.b.ins().select(no_wrap, m, all)
+            }
+            None => m,
+        };
         // Each group lies in one tile row: uniform when `sx` is 0.
         let uniform = self.b.ins().icmp_imm(IntCC::Equal, t.sx, 0);
         let contiguous = (d <= 2).then(|| {
@@ -756,6 +767,7 @@ impl Gen<'_> {
                     sx: zero,
                     sy: zero,
                     uniform: true,
+                    corners: None,
                 })
             }
             Src::Row(r) => self.tile(r),
@@ -776,6 +788,7 @@ impl Gen<'_> {
                 f(self, a.sy, b.sy)
             },
             uniform: a.uniform && b.uniform,
+            corners: None,
         }
     }
 
@@ -790,6 +803,7 @@ impl Gen<'_> {
             sx: if a.uniform { a.sx } else { sh(self, a.sx) },
             sy: if a.uniform { a.sy } else { sh(self, a.sy) },
             uniform: a.uniform,
+            corners: None,
         }
     }
 
@@ -805,8 +819,12 @@ impl Gen<'_> {
 
     /// Tile `t`'s four corner lanes (0, 15, the last row's first and last) as `i64`s
     /// without the 32-bit wrap (`sx`, `sy` as signed), and whether all are within [0,
-    /// 2^32), so every lane's value is its own without a wrap.
-    fn tile_corners(&mut self, t: Tile) -> ([Value; 4], Value) {
+    /// 2^32), so every lane's value is its own without a wrap: `None` when the fact's
+    /// `corners` say so already (they are returned).
+    fn tile_corners(&mut self, t: Tile) -> ([Value; 4], Option<Value>) {
+        if let Some(c) = t.corners {
+            return (c, None);
+        }
         let rows = (self.groups / (ROW / 4)) as i64;
         let b0 = self.b.ins().uextend(types::I64, t.base);
         let sx = self.b.ins().sextend(types::I64, t.sx);
@@ -827,7 +845,13 @@ impl Gen<'_> {
                 Some(a) => self.b.ins().band(a, in32),
             });
         }
-        ([b0, c1, c2, c3], ok.expect("three corners"))
+        ([b0, c1, c2, c3], ok)
+    }
+
+    /// `x` (an `i64` in [0, 2^33)) modulo 2^32, as an `i64`.
+    fn low32(&mut self, x: Value) -> Value {
+        let l = self.b.ins().ireduce(types::I32, x);
+        self.b.ins().uextend(types::I64, l)
     }
 
     /// Lowers `i` on tiles when the current basic block has a tile plan (`None` when it has
@@ -911,27 +935,32 @@ impl Gen<'_> {
         }
         let (corners, mut ok) = if y.uniform {
             let y0 = self.b.ins().uextend(types::I64, y.base);
-            let yes = self.b.ins().iconst(types::I8, 1);
-            ([y0; 4], yes)
+            ([y0; 4], None)
         } else {
             self.tile_corners(y)
         };
-        let sum = self.b.ins().iadd(xs, corners[0]);
-        let c0 = self.b.ins().ushr_imm(sum, 32);
+        let sums = corners.map(|c| self.b.ins().iadd(xs, c));
+        let c0 = self.b.ins().ushr_imm(sums[0], 32);
         if !y.uniform {
-            for &c in &corners[1..] {
-                let s = self.b.ins().iadd(xs, c);
+            for &s in &sums[1..] {
                 let cc = self.b.ins().ushr_imm(s, 32);
                 let same = self.b.ins().icmp(IntCC::Equal, cc, c0);
-                ok = self.b.ins().band(ok, same);
+                ok = Some(match ok {
+                    None => same,
+                    Some(a) => self.b.ins().band(a, same),
+                });
             }
+            let ok = ok.expect("three corners compared");
             let bad = self.b.ins().icmp_imm(IntCC::Equal, ok, 0);
             self.affine_exit_if(bad, pc);
         }
         self.count_lanes();
-        let base = self.b.ins().ireduce(types::I32, sum);
+        let base = self.b.ins().ireduce(types::I32, sums[0]);
+        // Past the test every corner was in [0, 2^32) and all carried alike: the sums less
+        // the carry are the result's corners, exact.
+        let corners = (!y.uniform).then(|| sums.map(|s| self.low32(s)));
         let dst = reg_index(i.dst);
-        self.write_tile(dst, Tile { base, ..y });
+        self.write_tile(dst, Tile { base, corners, ..y });
         let c = self.b.ins().icmp_imm(IntCC::NotEqual, c0, 0);
         let lanes_mask = self.wave_lanes() as i64;
         let all = self.b.ins().iconst(types::I64, lanes_mask);
@@ -978,7 +1007,15 @@ impl Gen<'_> {
             self.affine_exit_if(bad, pc);
         }
         self.count_lanes();
-        let nlo = self.tile_shl(lo, k);
+        let mut nlo = self.tile_shl(lo, k);
+        // Past the test every corner was in [0, 2^32) with the same top `k` bits: shifted,
+        // modulo 2^32, they are the result's corners, exact.
+        if !lo.uniform {
+            nlo.corners = Some(corners.map(|c| {
+                let s = self.b.ins().ishl_imm(c, k64);
+                self.low32(s)
+            }));
+        }
         let h = self.b.ins().ishl_imm(hi.base, k64);
         let top = self.b.ins().ireduce(types::I32, t0);
         let nhi = self.b.ins().bor(h, top);

@@ -205,7 +205,8 @@ fn want_lds_end_fault(e: FaultKind, last: usize, what: &str) {
 /// lanes carry into the high half, others not), v2's lanes on both sides of 2^30 (the
 /// 64-bit shift moves different bits into the high halves) or of 2^32 (the tile wraps):
 /// the corner tests fail and the interpreter runs those instructions; then the same with
-/// uniform carries.
+/// uniform carries. Then a second `v_add_co_u32` of v12 and s8 (0), whose corners come
+/// from the first's (exact, so it makes no range test of its own): its carry in v19.
 fn alu_program(gfx10: bool, wave32: bool) -> String {
     let add = v_add_u32(gfx10);
     let addc = v_addc_u32(gfx10);
@@ -219,6 +220,8 @@ fn alu_program(gfx10: bool, wave32: bool) -> String {
          {add} v4, v2, v2
          v_lshl_add_u32 v5, v11, 4, v2
          v_add3_u32 v6, v11, s5, v2
+         v_add_co_u32 v18, {vcc}, s8, v12
+         v_cndmask_b32_e64 v19, 0, 1, {vcc}
          s_endpgm
 "
     )
@@ -230,7 +233,10 @@ fn check_alu(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     // from 16·4 bytes on carry), v2 crossing 2^30 inside the tile, the tile itself wrapping
     // at 2^32, none of these; then a wrap the corners' 32-bit values hide: `sx` is
     // (32 - 2^32) / 15, so lane 15 is lane 0 plus 32 modulo 2^32 (the same top bits, no
-    // carry) while lane 1 is 0xeeee_ef00 (the shift moves 3 into its high half).
+    // carry) while lane 1 is 0xeeee_ef00 (the shift moves 3 into its high half). And
+    // two whose corners the next tests take from the one before: v2's top bits 01 in
+    // every lane (the shifted corners are modulo 2^32), and every lane of v12 carrying
+    // (its corners are the sums less 2^32: the second add carries in none).
     let hidden = 0u32.wrapping_sub(286_331_152);
     for (s0, t0, sx) in [
         (0xffff_ff00u32, 0u32, 1u32),
@@ -238,6 +244,8 @@ fn check_alu(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
         (0x1000, 0xffff_ffd0, 1),
         (0x1000, 0x100, 1),
         (0x1000, 0xd, hidden),
+        (0x1000, 0x4000_0100, 1),
+        (0xf000_0000, 0x0800_0000, 1),
     ] {
         let what = format!("{mcpu}{attr} s0 {s0:#x} v11 {t0:#x} sx {sx:#x}");
         // Rows N apart as `tile`'s.
@@ -250,7 +258,7 @@ fn check_alu(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             r.v[11][l] = v11_at(l);
             r.v[3][l] = 0;
         }
-        (r.s[0], r.s[1], r.s[5]) = (s0, 7, 3);
+        (r.s[0], r.s[1], r.s[5], r.s[8]) = (s0, 7, 3, 0);
         r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
         let before = jit::stats();
         run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{what}: {e:?}"));
@@ -269,6 +277,8 @@ fn check_alu(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             assert_eq!(r.v[4][l], v2.wrapping_add(v2), "{ctx}: v4");
             assert_eq!(r.v[5][l], (v11 << 4).wrapping_add(v2), "{ctx}: v5");
             assert_eq!(r.v[6][l], v11.wrapping_add(3).wrapping_add(v2), "{ctx}: v6");
+            assert_eq!(r.v[18][l], sum as u32, "{ctx}: v18 (s8 is 0)");
+            assert_eq!(r.v[19][l], 0, "{ctx}: v19, v18's carry");
         }
     }
 }
