@@ -1011,9 +1011,11 @@ impl Gen<'_> {
         // Past the test every corner was in [0, 2^32) with the same top `k` bits: shifted,
         // modulo 2^32, they are the result's corners, exact.
         if !lo.uniform {
+            // (A 32-bit shift: x64 zeroes the upper half, so the `uextend` costs nothing.)
             nlo.corners = Some(corners.map(|c| {
+                let c = self.b.ins().ireduce(types::I32, c);
                 let s = self.b.ins().ishl_imm(c, k64);
-                self.low32(s)
+                self.b.ins().uextend(types::I64, s)
             }));
         }
         let h = self.b.ins().ishl_imm(hi.base, k64);
