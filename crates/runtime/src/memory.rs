@@ -156,6 +156,69 @@ struct Allocation {
     export: Option<crate::ipc::Export>,
     /// Deallocation callbacks, run when a pool allocation is freed.
     notifiers: Vec<DeallocNotifier>,
+    /// The locks and registrations in force on a locked or registered range (empty for any
+    /// other).
+    pins: Vec<Pin>,
+}
+
+/// One range locked (`hsa_amd_memory_lock*`) or registered (`hsa_memory_register`) and not yet
+/// unlocked or deregistered. As in ROCt, which ROCr's lock and unlock call (libhsakmt's
+/// `registration_count` and `mapping_count` per user-pointer range), the same range locked
+/// again is counted, and each unlock takes one count away: HIP 5.2 can unlock an interprocess
+/// event's old registration after a new event locked the same, reused, address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Pin {
+    ptr: u64,
+    size: u64,
+    kind: PointerType,
+    count: u32,
+}
+
+impl Pin {
+    fn end(&self) -> u64 {
+        self.ptr.saturating_add(self.size)
+    }
+}
+
+/// Adds one lock or registration of `[ptr, ptr+size)` to `pins`.
+fn add_pin(pins: &mut Vec<Pin>, ptr: u64, size: u64, kind: PointerType) {
+    match pins
+        .iter_mut()
+        .find(|p| (p.ptr, p.size, p.kind) == (ptr, size, kind))
+    {
+        Some(p) => p.count = p.count.saturating_add(1),
+        None => pins.push(Pin {
+            ptr,
+            size,
+            kind,
+            count: 1,
+        }),
+    }
+}
+
+/// The kind of a range holding `pins`: locked while any lock is in force on it.
+fn pinned_kind(pins: &[Pin]) -> PointerType {
+    if pins.iter().any(|p| p.kind == PointerType::Locked) {
+        PointerType::Locked
+    } else {
+        PointerType::Registered
+    }
+}
+
+/// `pins` grouped into disjoint ranges (overlapping pins share one), by address.
+fn pinned_ranges(mut pins: Vec<Pin>) -> Vec<(u64, u64, Vec<Pin>)> {
+    pins.sort_by_key(|p| p.ptr);
+    let mut out: Vec<(u64, u64, Vec<Pin>)> = Vec::new();
+    for p in pins {
+        match out.last_mut() {
+            Some((_, top, group)) if p.ptr < *top => {
+                *top = (*top).max(p.end());
+                group.push(p);
+            }
+            _ => out.push((p.ptr, p.end(), vec![p])),
+        }
+    }
+    out
 }
 
 /// All memory known to the runtime.
@@ -298,6 +361,7 @@ impl MemoryManager {
                 user_data: 0,
                 export: None,
                 notifiers: Vec::new(),
+                pins: Vec::new(),
             },
         );
         if let Some(c) = crate::check::active() {
@@ -412,6 +476,7 @@ impl MemoryManager {
                 user_data: 0,
                 export: None,
                 notifiers: Vec::new(),
+                pins: Vec::new(),
             },
         );
         Ok(base)
@@ -435,8 +500,8 @@ impl MemoryManager {
     /// Locks (pins) host memory for agents: returns the agent address. As on a discrete GPU
     /// (and as HIP 5.2's `hipHostUnregister` requires), that is a second mapping of the same
     /// pages at another address when the memory can be aliased ([`crate::alias`]); otherwise
-    /// it is the host address. Idempotent: locking a locked range again only extends it, and
-    /// returns the same agent address.
+    /// it is the host address. Locking a locked range again returns the same agent address and
+    /// needs one more [`unlock`](Self::unlock) (ROCt counts locks per range).
     pub fn lock(&self, ptr: u64, size: u64, owner: u64) -> Result<u64> {
         self.register_kind(ptr, size, owner, PointerType::Locked)?;
         if self.pointer_info(ptr).kind != PointerType::Locked {
@@ -503,8 +568,8 @@ impl MemoryManager {
         result
     }
 
-    /// Registers host memory (`hsa_memory_register`). Registering memory the runtime already
-    /// knows is a no-op.
+    /// Registers host memory (`hsa_memory_register`). Registering memory the runtime allocated
+    /// is a no-op; host memory registered again needs one more deregistration.
     pub fn register(&self, ptr: u64, size: u64) -> Result<()> {
         self.register_kind(ptr, size, 0, PointerType::Registered)
     }
@@ -526,8 +591,15 @@ impl MemoryManager {
             .filter(|(&b, a)| b.saturating_add(a.size) > ptr)
             .map(|(&b, a)| (b, b.saturating_add(a.size), a.kind))
             .collect();
-        if overlapping.iter().any(|&(b, e, _)| b <= ptr && end <= e) {
-            // Already inside a known range (locking is idempotent): nothing to do.
+        if let Some(&(b, _, _)) = overlapping.iter().find(|&&(b, e, _)| b <= ptr && end <= e) {
+            // Already inside a known range, which stays as it is. Host memory counts one more
+            // lock or registration; memory the runtime allocated needs none.
+            if let Some(a) = allocs.get_mut(&b) {
+                if matches!(a.kind, PointerType::Locked | PointerType::Registered) {
+                    add_pin(&mut a.pins, ptr, size, kind);
+                    a.kind = pinned_kind(&a.pins);
+                }
+            }
             return Ok(());
         }
         if overlapping.iter().any(|&(_, _, k)| k == PointerType::Hsa) {
@@ -536,26 +608,32 @@ impl MemoryManager {
             return Ok(());
         }
         // Merge with the locked or registered ranges it overlaps (ROCclr locks page-rounded
-        // ranges, so neighbouring buffers share pages).
+        // ranges, so neighbouring buffers share pages), keeping their locks.
         let base = overlapping.iter().map(|o| o.0).fold(ptr, u64::min);
         let top = overlapping.iter().map(|o| o.1).fold(end, u64::max);
+        let mut pins = Vec::new();
         for (b, _, _) in &overlapping {
-            allocs.remove(b);
+            if let Some(a) = allocs.remove(b) {
+                pins.extend(a.pins);
+            }
         }
+        add_pin(&mut pins, ptr, size, kind);
         allocs.insert(
             base,
             Allocation {
                 size: top - base,
-                kind,
+                kind: pinned_kind(&pins),
                 pages: None,
                 pool: None,
                 owner,
                 user_data: 0,
                 export: None,
                 notifiers: Vec::new(),
+                pins,
             },
         );
-        drop(allocs);
+        // The map changes under the table's lock, so that an unlock on another thread (HIP
+        // unlocks from its callback threads) cannot hide this range after it was exposed.
         for (b, _, _) in &overlapping {
             self.hide(*b);
         }
@@ -563,17 +641,53 @@ impl MemoryManager {
         Ok(())
     }
 
+    /// Takes one lock or registration of `kind` made at `ptr` away (the latest, if ranges of
+    /// several sizes were locked there); the range stays visible while others remain on it.
     fn unregister_kind(&self, ptr: u64, kind: PointerType) -> Result<()> {
         let mut allocs = self.allocs.lock();
-        match allocs.get(&ptr) {
-            Some(a) if a.kind == kind => {
-                allocs.remove(&ptr);
-                drop(allocs);
-                self.hide(ptr);
-                Ok(())
-            }
-            _ => Err(HsaError::InvalidArgument),
+        let Some((&base, a)) = allocs.range_mut(..=ptr).next_back() else {
+            return Err(HsaError::InvalidArgument);
+        };
+        let i = a
+            .pins
+            .iter()
+            .rposition(|p| p.ptr == ptr && p.kind == kind)
+            .ok_or(HsaError::InvalidArgument)?;
+        a.pins[i].count -= 1;
+        if a.pins[i].count > 0 {
+            return Ok(());
         }
+        a.pins.remove(i);
+        let (size, owner) = (a.size, a.owner);
+        let parts = pinned_ranges(std::mem::take(&mut a.pins));
+        if let [(b, t, _)] = parts.as_slice() {
+            if (*b, *t) == (base, base + size) {
+                // The remaining locks cover the whole range: it stays visible as it is.
+                a.pins = parts.into_iter().flat_map(|p| p.2).collect();
+                a.kind = pinned_kind(&a.pins);
+                return Ok(());
+            }
+        }
+        allocs.remove(&base);
+        self.hide(base);
+        for (b, t, pins) in parts {
+            allocs.insert(
+                b,
+                Allocation {
+                    size: t - b,
+                    kind: pinned_kind(&pins),
+                    pages: None,
+                    pool: None,
+                    owner,
+                    user_data: 0,
+                    export: None,
+                    notifiers: Vec::new(),
+                    pins,
+                },
+            );
+            self.expose(b, t - b);
+        }
+        Ok(())
     }
 
     /// What the runtime knows about `ptr`.
@@ -668,7 +782,7 @@ mod tests {
     }
 
     #[test]
-    fn locking_is_idempotent_and_merges_overlapping_ranges() {
+    fn locks_are_counted_and_overlapping_ranges_merged() {
         let m = manager();
         // Shared anonymous pages can always be aliased. (Heap memory usually can too, but not
         // a thread arena that starts right above another arena's PROT_NONE tail, which
@@ -704,11 +818,99 @@ mod tests {
         let info = m.pointer_info(base + 5000);
         assert_eq!(info.kind, PointerType::Locked);
         assert_eq!((info.base, info.size), (base, 2048 + 8192));
+        // Each lock needs its unlock (ROCt counts them); the range shrinks to the locks left.
+        m.unlock(base).expect("unlock");
+        assert!(m.device_map().contains(base, 2048 + 8192), "locked twice");
         m.unlock(base).expect("unlock");
         assert!(!m.device_map().contains(base, 1));
-        assert_eq!(m.pointer_info(base).kind, PointerType::Unknown);
+        assert!(m.device_map().contains(base + 100, 50));
+        assert!(m.device_map().contains(base + 2048, 8192));
+        assert!(
+            m.device_map().contains(agent + 100, 50),
+            "its alias stays locked"
+        );
+        assert_eq!(m.pointer_info(base + 99).kind, PointerType::Unknown);
+        m.unlock(base + 100).expect("unlock");
+        assert!(!m.device_map().contains(base + 100, 1));
+        assert!(
+            m.device_map().contains(agent, 4096),
+            "a lock left on the alias's page"
+        );
+        assert_eq!(m.pointer_info(base + 3000).kind, PointerType::Locked);
+        m.unlock(base + 2048).expect("unlock");
+        assert!(!m.device_map().contains(base + 2048, 1));
+        assert!(
+            !m.device_map().contains(agent, 1),
+            "no lock left on the alias's page"
+        );
+        assert_eq!(m.pointer_info(base + 3000).kind, PointerType::Unknown);
+        assert_eq!(m.unlock(base), Err(HsaError::InvalidArgument));
         // SAFETY: the mapping made above; nothing refers to it any more.
         assert_eq!(unsafe { libc::munmap(p, 3 * 4096) }, 0);
+    }
+
+    /// A page of a new memory object mapped shared at `at` (anywhere when null; replacing
+    /// what is there with `MAP_FIXED`), as HIP maps an interprocess event's shared memory.
+    fn shared_page(at: *mut libc::c_void, flags: libc::c_int) -> *mut libc::c_void {
+        // SAFETY: a new anonymous file, sized and mapped here and then closed (the mapping
+        // keeps it); callers give `MAP_FIXED` only over their own mapping.
+        unsafe {
+            let fd = libc::memfd_create(c"hsaemu-test-event".as_ptr(), libc::MFD_CLOEXEC);
+            assert!(fd >= 0);
+            assert_eq!(libc::ftruncate(fd, 4096), 0);
+            let p = libc::mmap(
+                at,
+                4096,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | flags,
+                fd,
+                0,
+            );
+            libc::close(fd);
+            assert_ne!(p, libc::MAP_FAILED);
+            p
+        }
+    }
+
+    /// HIP 5.2's interprocess events (`event_ipc` aborted on a use after free, once in a few
+    /// dozen runs under load): HIP unlocks an event's shared page when the event's last command
+    /// is released, on its callback thread, which can come after the program destroyed the
+    /// event, and created the next one on the same, reused, address and locked it. ROCt counts
+    /// both locks of the range (`registration_count`, `mapping_count`), so the late unlock
+    /// leaves the new lock and its agent address alone.
+    #[test]
+    fn a_late_unlock_leaves_a_new_lock_of_reused_pages_alone() {
+        let m = manager();
+        let page = shared_page(std::ptr::null_mut(), 0);
+        // The event's signals start at +20, as in HIP's `ihipIpcEventShmem_t`.
+        let host = page as u64 + 20;
+        m.lock(host, 128, 0)
+            .expect("lock the first event's signals");
+        // The first event is destroyed before its unlock; the next maps new pages there.
+        assert_eq!(shared_page(page, libc::MAP_FIXED), page);
+        let agent = m
+            .lock(host, 128, 0)
+            .expect("lock the second event's signals");
+        m.unlock(host).expect("the first event's late unlock");
+        assert!(m.device_map().contains(host, 128));
+        assert!(
+            m.device_map().contains(agent, 128),
+            "the late unlock dropped the second lock's agent address"
+        );
+        // SAFETY: `agent` maps the new page's bytes from +20 while it is locked.
+        unsafe {
+            *(agent as *mut u32) = 7;
+            assert_eq!(
+                *(host as *const u32),
+                7,
+                "the agent address maps the new page"
+            );
+        }
+        m.unlock(host).expect("the second event's unlock");
+        assert!(!m.device_map().contains(host, 1));
+        assert!(!m.device_map().contains(agent, 1));
+        // SAFETY: the test's own mapping; nothing refers to it any more.
+        assert_eq!(unsafe { libc::munmap(page, 4096) }, 0);
     }
 
     #[test]
