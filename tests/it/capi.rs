@@ -90,8 +90,8 @@ fn deprecated_names_alias_their_sc_functions() {
 }
 
 /// `tests/c/<name>.c` compiled by gcc into `target/c-tests/`, once per run of this test binary:
-/// the first test to want a program compiles it and the others wait for it (`run_c` was called
-/// ~100 times for ~17 programs, each call a gcc run; docs/notes/ci-time.md, "Round 27"). Not
+/// the first test to want a program compiles it and the others wait for it (the tests made 141
+/// gcc runs for 17 programs when each `run_c` compiled; docs/notes/ci-time.md, "Round 27"). Not
 /// kept across runs: each run compiles the sources and headers as they are.
 pub(crate) fn compile_c(name: &str) -> PathBuf {
     type Built = Arc<OnceLock<PathBuf>>;
