@@ -3,9 +3,10 @@
 //! linked against ROCm's library (so they carry its `ROCR_1` symbol versions) and run with ours
 //! first on the library path.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use hsaemu_runtime::layout;
 
@@ -88,15 +89,34 @@ fn deprecated_names_alias_their_sc_functions() {
     assert_ne!(addr("hsa_init"), addr("hsa_shut_down"));
 }
 
+/// `tests/c/<name>.c` compiled by gcc into `target/c-tests/`, once per run of this test binary:
+/// the first test to want a program compiles it and the others wait for it (the tests made 141
+/// gcc runs for 17 programs when each `run_c` compiled; docs/notes/ci-time.md, "Round 27"). Not
+/// kept across runs: each run compiles the sources and headers as they are.
 pub(crate) fn compile_c(name: &str) -> PathBuf {
+    type Built = Arc<OnceLock<PathBuf>>;
+    static BUILT: Mutex<BTreeMap<String, Built>> = Mutex::new(BTreeMap::new());
+    let cell = Arc::clone(
+        BUILT
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(name.to_string())
+            .or_default(),
+    );
+    // Other threads wanting the same program block here until it is built; a failed build
+    // (a panic) leaves the cell empty, and the next caller tries again.
+    cell.get_or_init(|| gcc_compile(name)).clone()
+}
+
+fn gcc_compile(name: &str) -> PathBuf {
     let src = hsaemu_testkit::workspace_root()
         .join("tests/c")
         .join(format!("{name}.c"));
     let out_dir = hsaemu_testkit::workspace_root().join("target/c-tests");
     std::fs::create_dir_all(&out_dir).expect("create target/c-tests");
     let exe = out_dir.join(name);
-    // Tests running in parallel compile the same program: each writes its own file and renames
-    // it into place, so none overwrites an executable another is running ("Text file busy").
+    // Written under its own name and renamed into place, so that no process (another run of
+    // this binary) ever runs or overwrites a half-written executable ("Text file busy").
     let tmp = out_dir.join(format!(
         "{name}.tmp{}-{:?}",
         std::process::id(),
