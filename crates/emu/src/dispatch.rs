@@ -538,7 +538,11 @@ fn worker(ctx: &Ctx, index: usize) {
             scratch: Scratch::new(),
         })
     });
-    let (wgs, insts, lanes) = run_worker(ctx, index, &mut local);
+    let mut pairs = WorkerPairs::default();
+    let (wgs, insts, lanes) = run_worker(ctx, index, &mut local, &mut pairs);
+    if pairs.runs > 0 {
+        crate::jit::PAIR_RUNS.fetch_add(pairs.runs, Ordering::Relaxed);
+    }
     // Keep at most RESIDENT spare work-groups (a dispatch may have ended with fewer retired).
     local.spare.truncate(RESIDENT);
     LOCAL.with(|l| l.set(Some(local)));
@@ -549,14 +553,17 @@ fn worker(ctx: &Ctx, index: usize) {
 }
 
 /// Keeps up to `ctx.resident` work-groups and round-robins among them.
-fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
+fn run_worker(
+    ctx: &Ctx,
+    index: usize,
+    local: &mut Local,
+    pairs: &mut WorkerPairs,
+) -> (u64, u64, u64) {
     let mut resident: Vec<Wg> = Vec::with_capacity(ctx.resident);
     let mut free_slots: Vec<usize> = (0..ctx.resident).rev().collect();
     let mut free = ctx.resident;
     let (mut wgs, mut insts, mut lanes) = (0u64, 0u64, 0u64);
     let mut cache = RegionCache::default();
-    // The pair block fresh pairs of this dispatch enter (`FreshPair`), found by the first.
-    let mut fresh = None;
     let Local { spare, scratch } = local;
     loop {
         // One new work-group per round (a round gives each resident work-group a slice), so
@@ -607,7 +614,7 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
                 spare.append(&mut resident);
                 return (wgs, insts, lanes);
             }
-            match run_slice(ctx, &mut resident[i], &mut cache, scratch, &mut fresh) {
+            match run_slice(ctx, &mut resident[i], &mut cache, scratch, pairs) {
                 Ok(false) => i += 1,
                 Ok(true) => {
                     // Finished: every wave ended (a pair call ends B's turn with A's).
@@ -971,7 +978,7 @@ fn run_slice(
     wg: &mut Wg,
     cache: &mut RegionCache,
     scratch: &mut Scratch,
-    fresh: &mut Option<FreshPair>,
+    pairs: &mut WorkerPairs,
 ) -> Result<bool, Fault> {
     let traced = wg.traced && ctx.trace.is_some();
     // Wave64s never pair: their rounds have no pair bookkeeping. Nor do kernels with LDS:
@@ -979,13 +986,13 @@ fn run_slice(
     // after a region ends at one) would pay the look-ahead for no pair: gfx1030's LDS
     // reduction took 18 % more host instructions with it (docs/architecture-emu.md,
     // "Pairs only without LDS").
-    let pairs = ctx.gen.wave_size() == 32 && ctx.lds_size == 0;
-    match (wg.check.is_some(), traced, pairs) {
-        (false, false, true) => slice::<false, false, true>(ctx, wg, cache, scratch, fresh),
-        (false, false, false) => slice::<false, false, false>(ctx, wg, cache, scratch, fresh),
-        (true, false, _) => slice::<true, false, false>(ctx, wg, cache, scratch, fresh),
-        (false, true, _) => slice::<false, true, false>(ctx, wg, cache, scratch, fresh),
-        (true, true, _) => slice::<true, true, false>(ctx, wg, cache, scratch, fresh),
+    let may_pair = ctx.gen.wave_size() == 32 && ctx.lds_size == 0;
+    match (wg.check.is_some(), traced, may_pair) {
+        (false, false, true) => slice::<false, false, true>(ctx, wg, cache, scratch, pairs),
+        (false, false, false) => slice::<false, false, false>(ctx, wg, cache, scratch, pairs),
+        (true, false, _) => slice::<true, false, false>(ctx, wg, cache, scratch, pairs),
+        (false, true, _) => slice::<false, true, false>(ctx, wg, cache, scratch, pairs),
+        (true, true, _) => slice::<true, true, false>(ctx, wg, cache, scratch, pairs),
     }
 }
 
@@ -997,7 +1004,7 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
     wg: &mut Wg,
     cache: &mut RegionCache,
     scratch: &mut Scratch,
-    fresh: &mut Option<FreshPair>,
+    pairs: &mut WorkerPairs,
 ) -> Result<bool, Fault> {
     let Wg {
         id,
@@ -1033,7 +1040,7 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
             verify: mode == crate::jit::Mode::Verify,
             last: None,
             endpgm: None,
-            fresh,
+            worker: pairs,
             // Pairs change the waves' interleaving, which `--deterministic` keeps as the
             // interpreter's; traced waves and GFX12's barrier counts see each wave alone.
             pairs: (PAIRS
@@ -1201,8 +1208,18 @@ struct Tier<'a> {
     endpgm: Option<u64>,
     /// With pair calls of two wave32s (`enter_pair`): how many this slice made.
     pairs: Option<u64>,
-    /// The worker's [`FreshPair`] for this dispatch.
-    fresh: &'a mut Option<FreshPair>,
+    /// The worker's pair state for this dispatch.
+    worker: &'a mut WorkerPairs,
+}
+
+/// A worker's pair state for one dispatch: its [`FreshPair`], found by its first fresh pair
+/// to enter a pair block, and the pair calls its slices made, added to `jit::PAIR_RUNS` once
+/// when it ends (a locked add per slice, i.e. per work-group of vector add, also waited for
+/// the store buffer to drain, as `claim`'s did).
+#[derive(Default)]
+struct WorkerPairs {
+    fresh: Option<FreshPair>,
+    runs: u64,
 }
 
 /// The pair block that a *fresh* pair (two waves of a work-group that have run nothing yet)
@@ -1233,8 +1250,8 @@ fn compares_per_wave(equal: &[u8], init: &WaveInit) -> bool {
 
 impl Drop for Tier<'_> {
     fn drop(&mut self) {
-        if let Some(n) = self.pairs.filter(|&n| n > 0) {
-            crate::jit::PAIR_RUNS.fetch_add(n, Ordering::Relaxed);
+        if let Some(n) = self.pairs {
+            self.worker.runs += n;
         }
     }
 }
@@ -1412,7 +1429,7 @@ fn pair_block(ctx: &Ctx, a: &Wave, b: &Wave, t: &mut Tier) -> Option<&'static cr
         }
     };
     if fresh {
-        match *t.fresh {
+        match t.worker.fresh {
             Some(f) if f.pc == a.pc && std::ptr::eq(f.block, blk) => {
                 debug_assert!(pairable(a, b) && blk.runs(a) && blk.runs(b));
                 return Some(f.pair);
@@ -1428,7 +1445,7 @@ fn pair_block(ctx: &Ctx, a: &Wave, b: &Wave, t: &mut Tier) -> Option<&'static cr
         .pair_block()
         .filter(|p| equal_sgprs(a, b, &p.pair_equal))?;
     if fresh && !compares_per_wave(&p.pair_equal, &ctx.init) {
-        *t.fresh = Some(FreshPair {
+        t.worker.fresh = Some(FreshPair {
             pc: a.pc,
             block: blk,
             pair: p,
