@@ -1059,6 +1059,8 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
         Some(t) if !t.verify => Some(crate::jit::CallCtx::new(&mut env, None)),
         _ => None,
     };
+    // A work-group that has run nothing: its first round may begin with `fresh_pairs`.
+    let mut fresh = PAIRS && *executed == 0;
     loop {
         let mut progressed = false;
         // A round's waves share their block lookups only: a block published meanwhile (a
@@ -1068,6 +1070,23 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
         }
         // Waves still running and waiting at the barrier after this round.
         let (mut running, mut waiting) = (0usize, 0usize);
+        // The round's first waves, when fresh pairs took them (their iterations' work done).
+        let mut first = 0;
+        if let (true, Some(t), Some(call)) = (std::mem::take(&mut fresh), &mut tier, &mut prepared)
+        {
+            if !CHECK && !TRACE && t.pairs.is_some() {
+                let round = Round {
+                    waves: &mut *waves,
+                    last_load: &mut *last_load,
+                    executed: &mut *executed,
+                    running: 0,
+                    waiting: 0,
+                    progressed: false,
+                };
+                let r = fresh_pairs(ctx, id, round, &mut env, t, call)?;
+                (first, running, waiting, progressed) = r;
+            }
+        }
         // The barrier as each wave of this round sees it (GFX12's `s_barrier_signal_isfirst`
         // and `s_get_barrier_state` read it; other generations skip the counting): only the
         // running wave changes state, so the counts follow it.
@@ -1084,6 +1103,9 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
         // it: where it resumes.
         let mut paired: Option<Resume> = None;
         let mut round = waves.iter_mut().enumerate().peekable();
+        if first > 0 {
+            round.nth(first - 1);
+        }
         while let Some((wi, w)) = round.next() {
             let pair_turn = paired.take();
             if w.state != WaveState::Running {
@@ -1465,6 +1487,27 @@ fn pair_ran(
     p: &'static crate::jit::Block,
     (n, parked): (u32, bool),
 ) -> PairResume {
+    if pair_ended(ctx, a, b, t, p, (n, parked)) {
+        return (None, None, n);
+    }
+    let r = Some(Resume {
+        turn: n,
+        at_start: true,
+        declined: false,
+    });
+    (r, r, n)
+}
+
+/// [`pair_ran`]'s counts, and whether the pair call ended both turns (B then in A's state).
+#[inline(always)]
+fn pair_ended(
+    ctx: &Ctx,
+    a: &mut Wave,
+    b: &mut Wave,
+    t: &mut Tier,
+    p: &'static crate::jit::Block,
+    (n, parked): (u32, bool),
+) -> bool {
     if let Some(k) = t.pairs.as_mut() {
         *k += 1;
     }
@@ -1480,14 +1523,119 @@ fn pair_ran(
         b.state = a.state;
         // The `s_endpgm` that `region_ended_turn` counted for A.
         b.instructions += u64::from(a.state == WaveState::Done);
-        return (None, None, n);
+        return true;
     }
-    let r = Some(Resume {
-        turn: n,
-        at_start: true,
-        declined: false,
-    });
-    (r, r, n)
+    false
+}
+
+/// What `fresh_pairs` does for the round: its waves, their last loads and the work-group's
+/// count of instructions, and the round's counts so far.
+struct Round<'a> {
+    waves: &'a mut [Wave],
+    last_load: &'a mut [u64],
+    executed: &'a mut u64,
+    running: usize,
+    waiting: usize,
+    progressed: bool,
+}
+
+impl Round<'_> {
+    /// The end of wave `wi`'s iteration in the round, as `slice`'s: its turn from `resume`
+    /// (`None`: over), its last load, state and instructions since `before`.
+    #[inline(always)]
+    fn finish(
+        &mut self,
+        ctx: &Ctx,
+        id: [u32; 3],
+        wi: usize,
+        (before, resume): (u64, Option<Resume>),
+        env: &mut Env,
+        t: &mut Tier,
+    ) -> Result<(), Fault> {
+        let w = &mut self.waves[wi];
+        if let Some(resume) = resume {
+            run_wave::<false, _>(ctx, id, w, env, &mut (), Some(t), resume)?;
+        }
+        if env.cache.last_load != 0 {
+            self.last_load[wi] = env.cache.last_load;
+        }
+        match w.state {
+            WaveState::Running => self.running += 1,
+            WaveState::Barrier => self.waiting += 1,
+            WaveState::Done => {}
+        }
+        self.progressed |= w.instructions > before;
+        *self.executed += w.instructions - before;
+        Ok(())
+    }
+}
+
+/// The start of a fresh work-group's first round (`slice`'s, with pairs): waves 0 and 1, 2
+/// and 3, … while both of a pair are fresh (at the kernel's entry, nothing run) and the
+/// worker's [`FreshPair`] is the block there, each pair in one call of its pair block, and
+/// what the round's iterations would do for them after it, in their order, without the
+/// round's look-ahead and tests per wave (vector add: every work-group's pairs end their
+/// waves here). Returns the waves done (the round goes on with the next), the round's
+/// running and waiting waves and whether it progressed.
+#[inline(never)]
+fn fresh_pairs(
+    ctx: &Ctx,
+    id: [u32; 3],
+    mut round: Round,
+    env: &mut Env,
+    t: &mut Tier,
+    call: &mut crate::jit::CallCtx,
+) -> Result<(usize, usize, usize, bool), Fault> {
+    let mut wi = 0;
+    while let [a, b, ..] = &mut round.waves[wi..] {
+        let fresh = a.state == WaveState::Running
+            && b.state == WaveState::Running
+            && a.instructions | b.instructions == 0;
+        // The block at the entry, as `pair_block` finds it.
+        let blk = match t.last {
+            Some((at, blk)) if at == a.pc => Some(blk),
+            _ => t.slots.block(ctx.program.index(a.pc)),
+        };
+        let p = match (fresh, blk, t.worker.fresh) {
+            (true, Some(blk), Some(f)) if f.pc == a.pc && std::ptr::eq(f.block, blk) => {
+                t.last = Some((a.pc, blk));
+                f.pair
+            }
+            // The round's iterations go on from `a` (nothing done for it yet).
+            _ => break,
+        };
+        debug_assert!(pairable(a, b));
+        env.cache.last_load = 0;
+        let before = a.instructions;
+        // SAFETY: as `enter`'s; `a` and `b` are two waves of the slice's work-group.
+        let (n, parked) = unsafe { p.call_pair(call, a, b, QUANTUM) };
+        if n == 0 {
+            // Nothing ran: A enters alone, B's iteration is the round's.
+            let resume = enter(ctx, a, t, call);
+            round.finish(ctx, id, wi, (before, resume), env, t)?;
+            wi += 1;
+            break;
+        }
+        // B's instructions of the pair call count here, as in the round.
+        *round.executed += u64::from(n);
+        if pair_ended(ctx, a, b, t, p, (n, parked)) {
+            // Both turns ended: A's iteration's end (B's is skipped, as the round's).
+            round.finish(ctx, id, wi, (before, None), env, t)?;
+        } else {
+            // The turns go on: A's, then B's.
+            let r = Some(Resume {
+                turn: n,
+                at_start: true,
+                declined: false,
+            });
+            round.finish(ctx, id, wi, (before, r), env, t)?;
+            env.cache.last_load = 0;
+            let before_b = round.waves[wi + 1].instructions;
+            round.finish(ctx, id, wi + 1, (before_b, r), env, t)?;
+        }
+        wi += 2;
+    }
+    Ok((wi, round.running, round.waiting, round.progressed))
 }
 
 /// Runs one wave for up to a quantum, until it ends, waits at a barrier or sleeps. `CHECK`:
