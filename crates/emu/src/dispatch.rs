@@ -106,10 +106,10 @@ struct WaveInit {
 /// User SGPRs the dispatch sets up (s0–s15).
 const USER_SGPRS: usize = 16;
 
-/// What a host thread keeps between dispatches: spare work-groups (their waves' register
-/// files and LDS) and the VALU scratch rows.
+/// What a host thread keeps between dispatches: its work-groups' storage (their waves'
+/// register files and LDS), by slot, and the VALU scratch rows.
 struct Local {
-    spare: Vec<Wg>,
+    groups: Vec<Wg>,
     scratch: Box<Scratch>,
 }
 
@@ -534,7 +534,7 @@ impl Drop for OwnPage<'_> {
 fn worker(ctx: &Ctx, index: usize) {
     let mut local = LOCAL.with(Cell::take).unwrap_or_else(|| {
         Box::new(Local {
-            spare: Vec::new(),
+            groups: Vec::new(),
             scratch: Scratch::new(),
         })
     });
@@ -543,8 +543,8 @@ fn worker(ctx: &Ctx, index: usize) {
     if pairs.runs > 0 {
         crate::jit::PAIR_RUNS.fetch_add(pairs.runs, Ordering::Relaxed);
     }
-    // Keep at most RESIDENT spare work-groups (a dispatch may have ended with fewer retired).
-    local.spare.truncate(RESIDENT);
+    // Keep at most RESIDENT work-groups' storage.
+    local.groups.truncate(RESIDENT);
     LOCAL.with(|l| l.set(Some(local)));
     ctx.totals[0].fetch_add(wgs, Ordering::Relaxed);
     ctx.totals[1].fetch_add(insts, Ordering::Relaxed);
@@ -559,12 +559,15 @@ fn run_worker(
     local: &mut Local,
     pairs: &mut WorkerPairs,
 ) -> (u64, u64, u64) {
-    let mut resident: Vec<Wg> = Vec::with_capacity(ctx.resident);
+    // The resident work-groups' slots, in round order: each one's `Wg` is `groups[slot]`,
+    // which stays in place (moving a `Wg` from spare to resident and back cost ~70 host
+    // instructions per work-group).
+    let mut resident: Vec<usize> = Vec::with_capacity(ctx.resident);
     let mut free_slots: Vec<usize> = (0..ctx.resident).rev().collect();
     let mut free = ctx.resident;
     let (mut wgs, mut insts, mut lanes) = (0u64, 0u64, 0u64);
     let mut cache = RegionCache::default();
-    let Local { spare, scratch } = local;
+    let Local { groups, scratch } = local;
     loop {
         // One new work-group per round (a round gives each resident work-group a slice), so
         // the first work-groups of a dispatch spread over the threads that join it instead of
@@ -576,19 +579,22 @@ fn run_worker(
             if n < ctx.total_wgs {
                 let slot = free_slots[free - 1];
                 free -= 1;
-                resident.push(spare.pop().unwrap_or_else(|| Wg {
-                    id: [0; 3],
-                    waves: Vec::new(),
-                    last_load: Vec::new(),
-                    lds: Vec::new(),
-                    slot,
-                    executed: 0,
-                    traced: false,
-                    check: None,
-                }));
+                while groups.len() <= slot {
+                    groups.push(Wg {
+                        id: [0; 3],
+                        waves: Vec::new(),
+                        last_load: Vec::new(),
+                        lds: Vec::new(),
+                        slot: groups.len(),
+                        executed: 0,
+                        traced: false,
+                        check: None,
+                    });
+                }
+                resident.push(slot);
                 // Launched in place: a `Wg` moved through the stack after its set-up cost a
                 // store-forwarding stall per work-group (a 16-byte load of two 8-byte stores).
-                let wg = resident.last_mut().expect("pushed just above");
+                let wg = &mut groups[slot];
                 wg.slot = if ctx.d.cooperative {
                     n as usize
                 } else {
@@ -608,26 +614,26 @@ fn run_worker(
             // barrier or sleep switch), so the per-instruction loop pays nothing for it.
             if ctx.stop.load(Ordering::Relaxed) || ctx.control.should_stop() {
                 if ctx.control.cause().is_some() {
-                    report_live(ctx, &resident);
+                    report_live(ctx, resident.iter().map(|&slot| &groups[slot]));
                 }
                 ctx.stop.store(true, Ordering::Relaxed);
-                spare.append(&mut resident);
                 return (wgs, insts, lanes);
             }
-            match run_slice(ctx, &mut resident[i], &mut cache, scratch, pairs) {
+            let slot = resident[i];
+            match run_slice(ctx, &mut groups[slot], &mut cache, scratch, pairs) {
                 Ok(false) => i += 1,
                 Ok(true) => {
                     // Finished: every wave ended (a pair call ends B's turn with A's).
-                    debug_assert!(resident[i].waves.iter().all(|w| w.state == WaveState::Done));
-                    let wg = resident.swap_remove(i);
+                    let wg = &groups[slot];
+                    debug_assert!(wg.waves.iter().all(|w| w.state == WaveState::Done));
+                    resident.swap_remove(i);
                     wgs += 1;
                     for w in &wg.waves {
                         insts += w.instructions;
                         lanes += w.lane_ops;
                     }
-                    free_slots[free] = wg.slot;
+                    free_slots[free] = slot;
                     free += 1;
-                    spare.push(wg);
                 }
                 Err(f) => {
                     let mut slot = ctx.fault.lock();
@@ -635,7 +641,6 @@ fn run_worker(
                         *slot = Some(f);
                     }
                     ctx.stop.store(true, Ordering::Relaxed);
-                    spare.append(&mut resident);
                     return (wgs, insts, lanes);
                 }
             }
@@ -1852,7 +1857,7 @@ fn scratch_detail(ctx: &Ctx, w: &Wave, address: u64) -> Option<String> {
 }
 
 /// Records every live wave of a worker's resident work-groups (a stop from outside).
-fn report_live(ctx: &Ctx, resident: &[Wg]) {
+fn report_live<'a>(ctx: &Ctx, resident: impl Iterator<Item = &'a Wg>) {
     let mut live = ctx.live.lock();
     for wg in resident {
         for (wi, w) in wg.waves.iter().enumerate() {
