@@ -106,10 +106,10 @@ struct WaveInit {
 /// User SGPRs the dispatch sets up (s0–s15).
 const USER_SGPRS: usize = 16;
 
-/// What a host thread keeps between dispatches: spare work-groups (their waves' register
-/// files and LDS) and the VALU scratch rows.
+/// What a host thread keeps between dispatches: its work-groups' storage (their waves'
+/// register files and LDS), by slot, and the VALU scratch rows.
 struct Local {
-    spare: Vec<Wg>,
+    groups: Vec<Wg>,
     scratch: Box<Scratch>,
 }
 
@@ -534,13 +534,17 @@ impl Drop for OwnPage<'_> {
 fn worker(ctx: &Ctx, index: usize) {
     let mut local = LOCAL.with(Cell::take).unwrap_or_else(|| {
         Box::new(Local {
-            spare: Vec::new(),
+            groups: Vec::new(),
             scratch: Scratch::new(),
         })
     });
-    let (wgs, insts, lanes) = run_worker(ctx, index, &mut local);
-    // Keep at most RESIDENT spare work-groups (a dispatch may have ended with fewer retired).
-    local.spare.truncate(RESIDENT);
+    let mut pairs = WorkerPairs::default();
+    let (wgs, insts, lanes) = run_worker(ctx, index, &mut local, &mut pairs);
+    if pairs.runs > 0 {
+        crate::jit::PAIR_RUNS.fetch_add(pairs.runs, Ordering::Relaxed);
+    }
+    // Keep at most RESIDENT work-groups' storage.
+    local.groups.truncate(RESIDENT);
     LOCAL.with(|l| l.set(Some(local)));
     ctx.totals[0].fetch_add(wgs, Ordering::Relaxed);
     ctx.totals[1].fetch_add(insts, Ordering::Relaxed);
@@ -549,15 +553,21 @@ fn worker(ctx: &Ctx, index: usize) {
 }
 
 /// Keeps up to `ctx.resident` work-groups and round-robins among them.
-fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
-    let mut resident: Vec<Wg> = Vec::with_capacity(ctx.resident);
+fn run_worker(
+    ctx: &Ctx,
+    index: usize,
+    local: &mut Local,
+    pairs: &mut WorkerPairs,
+) -> (u64, u64, u64) {
+    // The resident work-groups' slots, in round order: each one's `Wg` is `groups[slot]`,
+    // which stays in place (moving a `Wg` from spare to resident and back cost ~70 host
+    // instructions per work-group).
+    let mut resident: Vec<usize> = Vec::with_capacity(ctx.resident);
     let mut free_slots: Vec<usize> = (0..ctx.resident).rev().collect();
     let mut free = ctx.resident;
     let (mut wgs, mut insts, mut lanes) = (0u64, 0u64, 0u64);
     let mut cache = RegionCache::default();
-    // The pair block fresh pairs of this dispatch enter (`FreshPair`), found by the first.
-    let mut fresh = None;
-    let Local { spare, scratch } = local;
+    let Local { groups, scratch } = local;
     loop {
         // One new work-group per round (a round gives each resident work-group a slice), so
         // the first work-groups of a dispatch spread over the threads that join it instead of
@@ -569,19 +579,22 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
             if n < ctx.total_wgs {
                 let slot = free_slots[free - 1];
                 free -= 1;
-                resident.push(spare.pop().unwrap_or_else(|| Wg {
-                    id: [0; 3],
-                    waves: Vec::new(),
-                    last_load: Vec::new(),
-                    lds: Vec::new(),
-                    slot,
-                    executed: 0,
-                    traced: false,
-                    check: None,
-                }));
+                while groups.len() <= slot {
+                    groups.push(Wg {
+                        id: [0; 3],
+                        waves: Vec::new(),
+                        last_load: Vec::new(),
+                        lds: Vec::new(),
+                        slot: groups.len(),
+                        executed: 0,
+                        traced: false,
+                        check: None,
+                    });
+                }
+                resident.push(slot);
                 // Launched in place: a `Wg` moved through the stack after its set-up cost a
                 // store-forwarding stall per work-group (a 16-byte load of two 8-byte stores).
-                let wg = resident.last_mut().expect("pushed just above");
+                let wg = &mut groups[slot];
                 wg.slot = if ctx.d.cooperative {
                     n as usize
                 } else {
@@ -601,26 +614,26 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
             // barrier or sleep switch), so the per-instruction loop pays nothing for it.
             if ctx.stop.load(Ordering::Relaxed) || ctx.control.should_stop() {
                 if ctx.control.cause().is_some() {
-                    report_live(ctx, &resident);
+                    report_live(ctx, resident.iter().map(|&slot| &groups[slot]));
                 }
                 ctx.stop.store(true, Ordering::Relaxed);
-                spare.append(&mut resident);
                 return (wgs, insts, lanes);
             }
-            match run_slice(ctx, &mut resident[i], &mut cache, scratch, &mut fresh) {
+            let slot = resident[i];
+            match run_slice(ctx, &mut groups[slot], &mut cache, scratch, pairs) {
                 Ok(false) => i += 1,
                 Ok(true) => {
                     // Finished: every wave ended (a pair call ends B's turn with A's).
-                    debug_assert!(resident[i].waves.iter().all(|w| w.state == WaveState::Done));
-                    let wg = resident.swap_remove(i);
+                    let wg = &groups[slot];
+                    debug_assert!(wg.waves.iter().all(|w| w.state == WaveState::Done));
+                    resident.swap_remove(i);
                     wgs += 1;
                     for w in &wg.waves {
                         insts += w.instructions;
                         lanes += w.lane_ops;
                     }
-                    free_slots[free] = wg.slot;
+                    free_slots[free] = slot;
                     free += 1;
-                    spare.push(wg);
                 }
                 Err(f) => {
                     let mut slot = ctx.fault.lock();
@@ -628,7 +641,6 @@ fn run_worker(ctx: &Ctx, index: usize, local: &mut Local) -> (u64, u64, u64) {
                         *slot = Some(f);
                     }
                     ctx.stop.store(true, Ordering::Relaxed);
-                    spare.append(&mut resident);
                     return (wgs, insts, lanes);
                 }
             }
@@ -971,7 +983,7 @@ fn run_slice(
     wg: &mut Wg,
     cache: &mut RegionCache,
     scratch: &mut Scratch,
-    fresh: &mut Option<FreshPair>,
+    pairs: &mut WorkerPairs,
 ) -> Result<bool, Fault> {
     let traced = wg.traced && ctx.trace.is_some();
     // Wave64s never pair: their rounds have no pair bookkeeping. Nor do kernels with LDS:
@@ -979,13 +991,13 @@ fn run_slice(
     // after a region ends at one) would pay the look-ahead for no pair: gfx1030's LDS
     // reduction took 18 % more host instructions with it (docs/architecture-emu.md,
     // "Pairs only without LDS").
-    let pairs = ctx.gen.wave_size() == 32 && ctx.lds_size == 0;
-    match (wg.check.is_some(), traced, pairs) {
-        (false, false, true) => slice::<false, false, true>(ctx, wg, cache, scratch, fresh),
-        (false, false, false) => slice::<false, false, false>(ctx, wg, cache, scratch, fresh),
-        (true, false, _) => slice::<true, false, false>(ctx, wg, cache, scratch, fresh),
-        (false, true, _) => slice::<false, true, false>(ctx, wg, cache, scratch, fresh),
-        (true, true, _) => slice::<true, true, false>(ctx, wg, cache, scratch, fresh),
+    let may_pair = ctx.gen.wave_size() == 32 && ctx.lds_size == 0;
+    match (wg.check.is_some(), traced, may_pair) {
+        (false, false, true) => slice::<false, false, true>(ctx, wg, cache, scratch, pairs),
+        (false, false, false) => slice::<false, false, false>(ctx, wg, cache, scratch, pairs),
+        (true, false, _) => slice::<true, false, false>(ctx, wg, cache, scratch, pairs),
+        (false, true, _) => slice::<false, true, false>(ctx, wg, cache, scratch, pairs),
+        (true, true, _) => slice::<true, true, false>(ctx, wg, cache, scratch, pairs),
     }
 }
 
@@ -997,7 +1009,7 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
     wg: &mut Wg,
     cache: &mut RegionCache,
     scratch: &mut Scratch,
-    fresh: &mut Option<FreshPair>,
+    pairs: &mut WorkerPairs,
 ) -> Result<bool, Fault> {
     let Wg {
         id,
@@ -1033,7 +1045,7 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
             verify: mode == crate::jit::Mode::Verify,
             last: None,
             endpgm: None,
-            fresh,
+            worker: pairs,
             // Pairs change the waves' interleaving, which `--deterministic` keeps as the
             // interpreter's; traced waves and GFX12's barrier counts see each wave alone.
             pairs: (PAIRS
@@ -1052,6 +1064,8 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
         Some(t) if !t.verify => Some(crate::jit::CallCtx::new(&mut env, None)),
         _ => None,
     };
+    // A work-group that has run nothing: its first round may begin with `fresh_pairs`.
+    let mut fresh = PAIRS && *executed == 0;
     loop {
         let mut progressed = false;
         // A round's waves share their block lookups only: a block published meanwhile (a
@@ -1061,6 +1075,23 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
         }
         // Waves still running and waiting at the barrier after this round.
         let (mut running, mut waiting) = (0usize, 0usize);
+        // The round's first waves, when fresh pairs took them (their iterations' work done).
+        let mut first = 0;
+        if let (true, Some(t), Some(call)) = (std::mem::take(&mut fresh), &mut tier, &mut prepared)
+        {
+            if !CHECK && !TRACE && t.pairs.is_some() {
+                let round = Round {
+                    waves: &mut *waves,
+                    last_load: &mut *last_load,
+                    executed: &mut *executed,
+                    running: 0,
+                    waiting: 0,
+                    progressed: false,
+                };
+                let r = fresh_pairs(ctx, id, round, &mut env, t, call)?;
+                (first, running, waiting, progressed) = r;
+            }
+        }
         // The barrier as each wave of this round sees it (GFX12's `s_barrier_signal_isfirst`
         // and `s_get_barrier_state` read it; other generations skip the counting): only the
         // running wave changes state, so the counts follow it.
@@ -1077,6 +1108,9 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
         // it: where it resumes.
         let mut paired: Option<Resume> = None;
         let mut round = waves.iter_mut().enumerate().peekable();
+        if first > 0 {
+            round.nth(first - 1);
+        }
         while let Some((wi, w)) = round.next() {
             let pair_turn = paired.take();
             if w.state != WaveState::Running {
@@ -1201,8 +1235,18 @@ struct Tier<'a> {
     endpgm: Option<u64>,
     /// With pair calls of two wave32s (`enter_pair`): how many this slice made.
     pairs: Option<u64>,
-    /// The worker's [`FreshPair`] for this dispatch.
-    fresh: &'a mut Option<FreshPair>,
+    /// The worker's pair state for this dispatch.
+    worker: &'a mut WorkerPairs,
+}
+
+/// A worker's pair state for one dispatch: its [`FreshPair`], found by its first fresh pair
+/// to enter a pair block, and the pair calls its slices made, added to `jit::PAIR_RUNS` once
+/// when it ends (a locked add per slice, i.e. per work-group of vector add, also waited for
+/// the store buffer to drain, as `claim`'s did).
+#[derive(Default)]
+struct WorkerPairs {
+    fresh: Option<FreshPair>,
+    runs: u64,
 }
 
 /// The pair block that a *fresh* pair (two waves of a work-group that have run nothing yet)
@@ -1233,8 +1277,8 @@ fn compares_per_wave(equal: &[u8], init: &WaveInit) -> bool {
 
 impl Drop for Tier<'_> {
     fn drop(&mut self) {
-        if let Some(n) = self.pairs.filter(|&n| n > 0) {
-            crate::jit::PAIR_RUNS.fetch_add(n, Ordering::Relaxed);
+        if let Some(n) = self.pairs {
+            self.worker.runs += n;
         }
     }
 }
@@ -1412,7 +1456,7 @@ fn pair_block(ctx: &Ctx, a: &Wave, b: &Wave, t: &mut Tier) -> Option<&'static cr
         }
     };
     if fresh {
-        match *t.fresh {
+        match t.worker.fresh {
             Some(f) if f.pc == a.pc && std::ptr::eq(f.block, blk) => {
                 debug_assert!(pairable(a, b) && blk.runs(a) && blk.runs(b));
                 return Some(f.pair);
@@ -1428,7 +1472,7 @@ fn pair_block(ctx: &Ctx, a: &Wave, b: &Wave, t: &mut Tier) -> Option<&'static cr
         .pair_block()
         .filter(|p| equal_sgprs(a, b, &p.pair_equal))?;
     if fresh && !compares_per_wave(&p.pair_equal, &ctx.init) {
-        *t.fresh = Some(FreshPair {
+        t.worker.fresh = Some(FreshPair {
             pc: a.pc,
             block: blk,
             pair: p,
@@ -1448,6 +1492,27 @@ fn pair_ran(
     p: &'static crate::jit::Block,
     (n, parked): (u32, bool),
 ) -> PairResume {
+    if pair_ended(ctx, a, b, t, p, (n, parked)) {
+        return (None, None, n);
+    }
+    let r = Some(Resume {
+        turn: n,
+        at_start: true,
+        declined: false,
+    });
+    (r, r, n)
+}
+
+/// [`pair_ran`]'s counts, and whether the pair call ended both turns (B then in A's state).
+#[inline(always)]
+fn pair_ended(
+    ctx: &Ctx,
+    a: &mut Wave,
+    b: &mut Wave,
+    t: &mut Tier,
+    p: &'static crate::jit::Block,
+    (n, parked): (u32, bool),
+) -> bool {
     if let Some(k) = t.pairs.as_mut() {
         *k += 1;
     }
@@ -1463,14 +1528,119 @@ fn pair_ran(
         b.state = a.state;
         // The `s_endpgm` that `region_ended_turn` counted for A.
         b.instructions += u64::from(a.state == WaveState::Done);
-        return (None, None, n);
+        return true;
     }
-    let r = Some(Resume {
-        turn: n,
-        at_start: true,
-        declined: false,
-    });
-    (r, r, n)
+    false
+}
+
+/// What `fresh_pairs` does for the round: its waves, their last loads and the work-group's
+/// count of instructions, and the round's counts so far.
+struct Round<'a> {
+    waves: &'a mut [Wave],
+    last_load: &'a mut [u64],
+    executed: &'a mut u64,
+    running: usize,
+    waiting: usize,
+    progressed: bool,
+}
+
+impl Round<'_> {
+    /// The end of wave `wi`'s iteration in the round, as `slice`'s: its turn from `resume`
+    /// (`None`: over), its last load, state and instructions since `before`.
+    #[inline(always)]
+    fn finish(
+        &mut self,
+        ctx: &Ctx,
+        id: [u32; 3],
+        wi: usize,
+        (before, resume): (u64, Option<Resume>),
+        env: &mut Env,
+        t: &mut Tier,
+    ) -> Result<(), Fault> {
+        let w = &mut self.waves[wi];
+        if let Some(resume) = resume {
+            run_wave::<false, _>(ctx, id, w, env, &mut (), Some(t), resume)?;
+        }
+        if env.cache.last_load != 0 {
+            self.last_load[wi] = env.cache.last_load;
+        }
+        match w.state {
+            WaveState::Running => self.running += 1,
+            WaveState::Barrier => self.waiting += 1,
+            WaveState::Done => {}
+        }
+        self.progressed |= w.instructions > before;
+        *self.executed += w.instructions - before;
+        Ok(())
+    }
+}
+
+/// The start of a fresh work-group's first round (`slice`'s, with pairs): waves 0 and 1, 2
+/// and 3, … while both of a pair are fresh (at the kernel's entry, nothing run) and the
+/// worker's [`FreshPair`] is the block there, each pair in one call of its pair block, and
+/// what the round's iterations would do for them after it, in their order, without the
+/// round's look-ahead and tests per wave (vector add: every work-group's pairs end their
+/// waves here). Returns the waves done (the round goes on with the next), the round's
+/// running and waiting waves and whether it progressed.
+#[inline(never)]
+fn fresh_pairs(
+    ctx: &Ctx,
+    id: [u32; 3],
+    mut round: Round,
+    env: &mut Env,
+    t: &mut Tier,
+    call: &mut crate::jit::CallCtx,
+) -> Result<(usize, usize, usize, bool), Fault> {
+    let mut wi = 0;
+    while let [a, b, ..] = &mut round.waves[wi..] {
+        let fresh = a.state == WaveState::Running
+            && b.state == WaveState::Running
+            && a.instructions | b.instructions == 0;
+        // The block at the entry, as `pair_block` finds it.
+        let blk = match t.last {
+            Some((at, blk)) if at == a.pc => Some(blk),
+            _ => t.slots.block(ctx.program.index(a.pc)),
+        };
+        let p = match (fresh, blk, t.worker.fresh) {
+            (true, Some(blk), Some(f)) if f.pc == a.pc && std::ptr::eq(f.block, blk) => {
+                t.last = Some((a.pc, blk));
+                f.pair
+            }
+            // The round's iterations go on from `a` (nothing done for it yet).
+            _ => break,
+        };
+        debug_assert!(pairable(a, b));
+        env.cache.last_load = 0;
+        let before = a.instructions;
+        // SAFETY: as `enter`'s; `a` and `b` are two waves of the slice's work-group.
+        let (n, parked) = unsafe { p.call_pair(call, a, b, QUANTUM) };
+        if n == 0 {
+            // Nothing ran: A enters alone, B's iteration is the round's.
+            let resume = enter(ctx, a, t, call);
+            round.finish(ctx, id, wi, (before, resume), env, t)?;
+            wi += 1;
+            break;
+        }
+        // B's instructions of the pair call count here, as in the round.
+        *round.executed += u64::from(n);
+        if pair_ended(ctx, a, b, t, p, (n, parked)) {
+            // Both turns ended: A's iteration's end (B's is skipped, as the round's).
+            round.finish(ctx, id, wi, (before, None), env, t)?;
+        } else {
+            // The turns go on: A's, then B's.
+            let r = Some(Resume {
+                turn: n,
+                at_start: true,
+                declined: false,
+            });
+            round.finish(ctx, id, wi, (before, r), env, t)?;
+            env.cache.last_load = 0;
+            let before_b = round.waves[wi + 1].instructions;
+            round.finish(ctx, id, wi + 1, (before_b, r), env, t)?;
+        }
+        wi += 2;
+    }
+    Ok((wi, round.running, round.waiting, round.progressed))
 }
 
 /// Runs one wave for up to a quantum, until it ends, waits at a barrier or sleeps. `CHECK`:
@@ -1687,7 +1857,7 @@ fn scratch_detail(ctx: &Ctx, w: &Wave, address: u64) -> Option<String> {
 }
 
 /// Records every live wave of a worker's resident work-groups (a stop from outside).
-fn report_live(ctx: &Ctx, resident: &[Wg]) {
+fn report_live<'a>(ctx: &Ctx, resident: impl Iterator<Item = &'a Wg>) {
     let mut live = ctx.live.lock();
     for wg in resident {
         for (wi, w) in wg.waves.iter().enumerate() {
