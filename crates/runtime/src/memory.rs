@@ -196,6 +196,23 @@ fn add_pin(pins: &mut Vec<Pin>, ptr: u64, size: u64, kind: PointerType) {
     }
 }
 
+impl Allocation {
+    /// A locked or registered range of `size` bytes holding `pins`.
+    fn pinned(size: u64, owner: u64, pins: Vec<Pin>) -> Allocation {
+        Allocation {
+            size,
+            kind: pinned_kind(&pins),
+            pages: None,
+            pool: None,
+            owner,
+            user_data: 0,
+            export: None,
+            notifiers: Vec::new(),
+            pins,
+        }
+    }
+}
+
 /// The kind of a range holding `pins`: locked while any lock is in force on it.
 fn pinned_kind(pins: &[Pin]) -> PointerType {
     if pins.iter().any(|p| p.kind == PointerType::Locked) {
@@ -618,20 +635,7 @@ impl MemoryManager {
             }
         }
         add_pin(&mut pins, ptr, size, kind);
-        allocs.insert(
-            base,
-            Allocation {
-                size: top - base,
-                kind: pinned_kind(&pins),
-                pages: None,
-                pool: None,
-                owner,
-                user_data: 0,
-                export: None,
-                notifiers: Vec::new(),
-                pins,
-            },
-        );
+        allocs.insert(base, Allocation::pinned(top - base, owner, pins));
         // The map changes under the table's lock, so that an unlock on another thread (HIP
         // unlocks from its callback threads) cannot hide this range after it was exposed.
         for (b, _, _) in &overlapping {
@@ -671,20 +675,7 @@ impl MemoryManager {
         allocs.remove(&base);
         self.hide(base);
         for (b, t, pins) in parts {
-            allocs.insert(
-                b,
-                Allocation {
-                    size: t - b,
-                    kind: pinned_kind(&pins),
-                    pages: None,
-                    pool: None,
-                    owner,
-                    user_data: 0,
-                    export: None,
-                    notifiers: Vec::new(),
-                    pins,
-                },
-            );
+            allocs.insert(b, Allocation::pinned(t - b, owner, pins));
             self.expose(b, t - b);
         }
         Ok(())
