@@ -1864,12 +1864,18 @@ fn report_live<'a>(ctx: &Ctx, resident: impl Iterator<Item = &'a Wg>) {
             if w.state == WaveState::Done {
                 continue;
             }
+            // A wave the tier parked after a barrier's tail (`Wave::ahead`) is reported at
+            // the instruction after the barrier, where the interpreter's waits.
+            let pc = match w.ahead {
+                0 => w.pc,
+                _ => w.pc - u64::from(w.ahead_size),
+            };
             live.push(LiveWave {
                 workgroup_id: wg.id,
                 wave: w.id,
-                pc_address: w.pc,
-                location: location(ctx, w, w.pc),
-                instruction: ctx.program.at(w.pc).map(|i| i.describe()),
+                pc_address: pc,
+                location: location(ctx, w, pc),
+                instruction: ctx.program.at(pc).map(|i| i.describe()),
                 last_load: wg.last_load.get(wi).copied().filter(|&a| a != 0),
                 at_barrier: w.state == WaveState::Barrier,
             });

@@ -173,6 +173,9 @@ pub(crate) struct Wave {
     /// barrier tail, `jit::after_barrier`): the dispatcher counts them in the wave's next
     /// turn, which the interpreter would have begun with them, so turns end where its do.
     pub ahead: u32,
+    /// The bytes of that tail, while `ahead` is not 0: the PC less them is the interpreter's
+    /// PC (the instruction after the `s_barrier`), which a stop's report names.
+    pub ahead_size: u32,
     /// A GFX10 wave32 wave: lanes 0–31 of the 64-lane rows, EXEC_HI kept 0, lane masks (VCC,
     /// compare results, carries) one SGPR wide. Lanes 32–63 of its vector registers are never
     /// read (every cross-lane operation stays within the wave's 32 lanes).
@@ -248,6 +251,7 @@ impl Wave {
             scratch_base: 0,
             instructions: 0,
             ahead: 0,
+            ahead_size: 0,
             lane_ops: 0,
             sleep: 0,
             wave32: false,

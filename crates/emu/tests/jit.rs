@@ -74,6 +74,8 @@ mod smem_share;
 #[path = "jit/sgprs.rs"]
 mod sgprs;
 
+#[path = "jit/park_pc.rs"]
+mod park_pc;
 #[path = "jit/perf_map.rs"]
 mod perf_map;
 #[path = "jit/tiles.rs"]

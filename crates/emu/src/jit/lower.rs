@@ -1433,16 +1433,21 @@ impl Gen<'_> {
                     self.b.ins().store(MemFlags::trusted(), one, self.ctx, at);
                     // The barrier tail's instructions belong to the wave's next turn
                     // (`Wave::ahead`), which the interpreter would have begun with them.
-                    let tail = bb
+                    let tail: Vec<usize> = bb
                         .insts
                         .iter()
                         .rev()
                         .take_while(|&&k| region[k].2 != Lower::Barrier)
-                        .count();
-                    if tail > 0 {
+                        .copied()
+                        .collect();
+                    if !tail.is_empty() {
                         super::BARRIER_TAILS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let t = self.b.ins().iconst(types::I32, tail as i64);
+                        let t = self.b.ins().iconst(types::I32, tail.len() as i64);
                         self.b.ins().store(mf(), t, self.s, super::AHEAD_AT);
+                        // Its bytes, for a stop's report (`Wave::ahead_size`).
+                        let bytes: u32 = tail.iter().map(|&k| u32::from(region[k].1.size)).sum();
+                        let t = self.b.ins().iconst(types::I32, i64::from(bytes));
+                        self.b.ins().store(mf(), t, self.s, super::AHEAD_SIZE_AT);
                     }
                     let p = self.b.ins().iconst(types::I64, bb.next as i64);
                     let exit = self.exit;

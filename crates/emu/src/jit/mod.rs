@@ -76,6 +76,8 @@ pub(crate) const PC_AT: i32 = from_s(std::mem::offset_of!(Wave, pc));
 /// Where a region that parks its wave after a barrier tail writes the tail's length
 /// (`Wave::ahead`).
 pub(crate) const AHEAD_AT: i32 = from_s(std::mem::offset_of!(Wave, ahead));
+/// And the tail's bytes (`Wave::ahead_size`).
+pub(crate) const AHEAD_SIZE_AT: i32 = from_s(std::mem::offset_of!(Wave, ahead_size));
 
 /// What a compiled region's calls into the interpreter (`lower_mem.rs`) reach: the wave (the
 /// same one whose registers the region holds pointers into; its SGPRs and rows are current
@@ -2559,7 +2561,8 @@ mod tests {
     /// The vector ALU operations, no-ops and waits right after `s_barrier` (its tail,
     /// `after_barrier`) run in the same call: the wave parks after them, their count in
     /// `Wave::ahead` for its next turn (checked against the interpreter by the verify run,
-    /// which goes on past `Flow::Barrier`).
+    /// which goes on past `Flow::Barrier`), their bytes in `Wave::ahead_size` (the PC less
+    /// them is 8, after the barrier, where a stop's report names the wave).
     #[test]
     fn a_barrier_tail_runs_before_the_wave_parks() {
         let gen = Gen::Gfx90a;
@@ -2585,6 +2588,7 @@ mod tests {
             assert_eq!(run(b, &mut w, 100, &fetch, env, true), Ok((5, true)));
         });
         assert_eq!((w.pc, w.v[30][5], w.s[0], w.ahead), (20, 3, 0, 3));
+        assert_eq!(w.ahead_size, 12, "three 4-byte instructions");
     }
 
     /// A start among the instructions of a region being compiled counts again from zero
