@@ -84,6 +84,14 @@ fn bench_quick_checks_results_and_compares_both_tiers_with_pocl() {
             "`{name}` does not say what the tier compiled:\n{text}"
         );
     }
+    // The child's lowering counters reach the report: vector add's and matmul's address
+    // arithmetic is compiled on lane-affine facts (a key misspelt on either side reads 0 and
+    // prints no line).
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("  lowered: ") && l.contains("lane-affine basic blocks")),
+        "no kernel says what the lowering did:\n{text}"
+    );
     assert!(text.contains("dispatch empty, 1 WG"), "{text}");
 }
 

@@ -645,6 +645,9 @@ fn print_row(label: &str, tiers: &[Tier], runs: &[Measured], native: Option<&Nat
                 if c.enabled { "" } else { " (tier off: built without the `jit` feature)" },
                 m.first_elapsed * 1e3
             );
+            if let Some(l) = c.lowered.line() {
+                println!("{l}");
+            }
         }
     }
 }

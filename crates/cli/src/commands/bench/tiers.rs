@@ -76,6 +76,44 @@ pub struct Compiled {
     pub verified_runs: u64,
     /// Blocks the generator refused.
     pub refused: u64,
+    /// What the lowering did with them (`hsaemu_emu::jit::Stats`' counters).
+    pub lowered: Lowered,
+}
+
+/// The compiling tier's lowering counters in a run's process: which of its ways of making a
+/// kernel fast a kernel met, for tuning it (docs/architecture-emu.md, "The compiling tier").
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Lowered {
+    /// Basic blocks compiled on lane-affine facts.
+    pub affine_blocks: u64,
+    /// Regions compiled for a pair of wave32s, and calls that ran a pair.
+    pub pair_blocks: u64,
+    pub pair_runs: u64,
+    /// Barrier exits compiled with a tail.
+    pub barrier_tails: u64,
+    /// `v_fmac_f32` chains of group passes.
+    pub fmac_chains: u64,
+    /// DS loads taken into a run's group passes.
+    pub ds_run_loads: u64,
+}
+
+impl Lowered {
+    /// The report's line for them (`None` when the tier used none of them).
+    pub fn line(&self) -> Option<String> {
+        let parts: Vec<String> = [
+            (self.affine_blocks, "lane-affine basic blocks"),
+            (self.pair_blocks, "wave32 pair regions"),
+            (self.pair_runs, "pair calls"),
+            (self.barrier_tails, "barrier tails"),
+            (self.fmac_chains, "FMA chains"),
+            (self.ds_run_loads, "DS loads in runs"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{what} {n}"))
+        .collect();
+        (!parts.is_empty()).then(|| format!("  lowered: {}", parts.join(", ")))
+    }
 }
 
 /// One emulated run, as its child process reported it.
@@ -130,6 +168,12 @@ pub fn result_line(
             "compile_ms": s.compile_nanos as f64 / 1e6,
             "runs": s.runs,
             "failed": s.failed,
+            "affine_blocks": s.affine_blocks,
+            "pair_blocks": s.pair_blocks,
+            "pair_runs": s.pair_runs,
+            "barrier_tails": s.barrier_tails,
+            "fmac_chains": s.fmac_chains,
+            "ds_run_loads": s.ds_run_loads,
         },
     })
     .to_string()
@@ -161,6 +205,14 @@ pub fn parse_result(stdout: &str) -> Result<Measured, String> {
             compile_ms: f(&jit, "compile_ms").unwrap_or(0.0),
             verified_runs: u(&jit, "runs"),
             refused: u(&jit, "failed"),
+            lowered: Lowered {
+                affine_blocks: u(&jit, "affine_blocks"),
+                pair_blocks: u(&jit, "pair_blocks"),
+                pair_runs: u(&jit, "pair_runs"),
+                barrier_tails: u(&jit, "barrier_tails"),
+                fmac_chains: u(&jit, "fmac_chains"),
+                ds_run_loads: u(&jit, "ds_run_loads"),
+            },
         },
     })
 }
@@ -235,6 +287,31 @@ mod tests {
             (m.cpu, m.ok, m.lane_ops_per_cpu_second()),
             (None, false, None)
         );
+    }
+
+    /// The lowering counters travel in the result line by name, and the report names only
+    /// those that are not 0.
+    #[test]
+    fn lowering_counters_read_back_and_print_when_not_zero() {
+        let line = r#"{"elapsed": 0.1, "ok": true, "jit": {"enabled": true, "blocks": 3,
+            "affine_blocks": 2, "pair_blocks": 1, "pair_runs": 4096, "barrier_tails": 0,
+            "fmac_chains": 5, "ds_run_loads": 7}}"#
+            .replace('\n', " ");
+        let m = parse_result(&line).expect("parses");
+        let l = m.compiled.lowered;
+        assert_eq!(
+            (l.affine_blocks, l.pair_blocks, l.pair_runs, l.barrier_tails),
+            (2, 1, 4096, 0)
+        );
+        assert_eq!((l.fmac_chains, l.ds_run_loads), (5, 7));
+        assert_eq!(
+            l.line().as_deref(),
+            Some(
+                "  lowered: lane-affine basic blocks 2, wave32 pair regions 1, pair calls 4096, \
+                 FMA chains 5, DS loads in runs 7"
+            )
+        );
+        assert_eq!(Lowered::default().line(), None);
     }
 
     #[test]
