@@ -1592,23 +1592,30 @@ fn fresh_pairs(
     call: &mut crate::jit::CallCtx,
 ) -> Result<(usize, usize, usize, bool), Fault> {
     let mut wi = 0;
+    // The worker's `FreshPair` while its block is the one at the entry, as `pair_block`
+    // finds it: looked up once for the round's pairs (a round's waves share their block
+    // lookups, `slice`).
+    let blk = t.worker.fresh.and_then(|f| match t.last {
+        Some((at, blk)) if at == f.pc => Some((f, blk)),
+        _ => Some((f, t.slots.block(ctx.program.index(f.pc))?)),
+    });
+    let f = match blk {
+        Some((f, blk)) if std::ptr::eq(f.block, blk) => {
+            t.last = Some((f.pc, blk));
+            f
+        }
+        _ => return Ok((wi, round.running, round.waiting, round.progressed)),
+    };
+    let p = f.pair;
     while let [a, b, ..] = &mut round.waves[wi..] {
         let fresh = a.state == WaveState::Running
             && b.state == WaveState::Running
-            && a.instructions | b.instructions == 0;
-        // The block at the entry, as `pair_block` finds it.
-        let blk = match t.last {
-            Some((at, blk)) if at == a.pc => Some(blk),
-            _ => t.slots.block(ctx.program.index(a.pc)),
-        };
-        let p = match (fresh, blk, t.worker.fresh) {
-            (true, Some(blk), Some(f)) if f.pc == a.pc && std::ptr::eq(f.block, blk) => {
-                t.last = Some((a.pc, blk));
-                f.pair
-            }
+            && a.instructions | b.instructions == 0
+            && a.pc == f.pc;
+        if !fresh {
             // The round's iterations go on from `a` (nothing done for it yet).
-            _ => break,
-        };
+            break;
+        }
         debug_assert!(pairable(a, b));
         env.cache.last_load = 0;
         let before = a.instructions;

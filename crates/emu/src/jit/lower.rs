@@ -373,8 +373,23 @@ impl Compiler {
             }
             // B's scalar and vector files (`CallCtx::s_b`, `v_b`), for a pair region.
             let (sb, vb) = if pair_plan.is_some() {
+                // B is the wave after A in their work-group's `Vec<Wave>` (the dispatcher's
+                // pairs): its file is A's plus one `Wave`, an offset every access to B's
+                // SGPRs, SCC and PC folds in (B's own pointer was spilled and reloaded at
+                // each, ~20 per pair call). Tested against `s_b`; else nothing runs.
                 let at = std::mem::offset_of!(CallCtx, s_b) as i32;
-                let sb = b.ins().load(ptr, mf(), p[2], at);
+                let given = b.ins().load(ptr, mf(), p[2], at);
+                let stride = b
+                    .ins()
+                    .iconst(ptr, std::mem::size_of::<crate::wave::Wave>() as i64);
+                let sb = b.ins().iadd(p[0], stride);
+                let next = b.ins().icmp(IntCC::Equal, given, sb);
+                let (go, decline) = (b.create_block(), b.create_block());
+                b.ins().brif(next, go, &[], decline, &[]);
+                b.switch_to_block(decline);
+                let zero = b.ins().iconst(types::I32, 0);
+                b.ins().return_(&[zero]);
+                b.switch_to_block(go);
                 let at = std::mem::offset_of!(CallCtx, v_b) as i32;
                 (sb, b.ins().load(ptr, mf(), p[2], at))
             } else {
@@ -1716,8 +1731,8 @@ impl Gen<'_> {
         let scc = self.b.ins().load(types::I8, mf(), self.s, super::SCC_AT);
         self.b.def_var(self.scc, scc);
         if self.pair {
-            // A pair's SCC is each wave's (equal at entry, `pair.rs`).
-            let scc = self.b.ins().load(types::I8, mf(), self.sb, super::SCC_AT);
+            // A pair's SCC is each wave's, equal at entry (`pairable`; a fresh wave's is
+            // clear): A's value for both, B's not loaded.
             self.b.def_var(self.scc_b, scc);
         }
         let lane_ops = self
