@@ -1066,6 +1066,9 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
     };
     // A work-group that has run nothing: its first round may begin with `fresh_pairs`.
     let mut fresh = PAIRS && *executed == 0;
+    // The region cache's `last_load` is 0 at each turn's start: cleared here and where a
+    // turn's is kept (`last_load[wi]`), so a turn that loads nothing costs no store.
+    env.cache.last_load = 0;
     loop {
         let mut progressed = false;
         // A round's waves share their block lookups only: a block published meanwhile (a
@@ -1090,19 +1093,15 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
                 };
                 let r = fresh_pairs(ctx, id, round, &mut env, t, call)?;
                 (first, running, waiting, progressed) = r;
+                // `Round::finish` keeps the last loads without clearing.
+                env.cache.last_load = 0;
             }
         }
         // The barrier as each wave of this round sees it (GFX12's `s_barrier_signal_isfirst`
         // and `s_get_barrier_state` read it; other generations skip the counting): only the
         // running wave changes state, so the counts follow it.
         if gfx12 {
-            env.barrier = crate::exec::BarrierState {
-                signalled: waves
-                    .iter()
-                    .filter(|w| w.state == WaveState::Barrier)
-                    .count() as u32,
-                members: waves.iter().filter(|w| w.state != WaveState::Done).count() as u32,
-            };
+            env.barrier = barrier_state(waves);
         }
         // The turn of the wave after a pair call ran both (`enter_pair`) and did not end
         // it: where it resumes.
@@ -1118,7 +1117,6 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
                 continue;
             }
             let before = w.instructions;
-            env.cache.last_load = 0;
             match ctx.trace.as_ref() {
                 Some(t) if TRACE && t.selects_wave(wi as u32) => {
                     let base = ctx
@@ -1168,7 +1166,26 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
                                     ra
                                 }
                                 None => match prepared.as_mut() {
-                                    Some(call) => enter(ctx, w, t, call),
+                                    Some(call) => match enter_turn(ctx, w, t, call) {
+                                        Entered::Goes(r) => Some(r),
+                                        // The region ended the turn: the round's counts
+                                        // from `enter`'s answer, the wave not read again.
+                                        Entered::Over { n, parked } => {
+                                            *executed += u64::from(n);
+                                            progressed = true;
+                                            if env.cache.last_load != 0 {
+                                                last_load[wi] = env.cache.last_load;
+                                                env.cache.last_load = 0;
+                                            }
+                                            if parked {
+                                                waiting += 1;
+                                                env.barrier.signalled += u32::from(gfx12);
+                                            } else {
+                                                env.barrier.members -= u32::from(gfx12);
+                                            }
+                                            continue;
+                                        }
+                                    },
                                     None => Some(Resume::START),
                                 },
                             }
@@ -1182,6 +1199,7 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
             }
             if env.cache.last_load != 0 {
                 last_load[wi] = env.cache.last_load;
+                env.cache.last_load = 0;
             }
             match w.state {
                 WaveState::Running => running += 1,
@@ -1218,6 +1236,20 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
         if *executed >= budget_end || !progressed {
             return Ok(false);
         }
+    }
+}
+
+/// The barrier as the first wave of a round sees it (GFX12's, `slice`). Not inlined: its
+/// vectorised counts' constants were kept live across the round and loaded again after
+/// every region call, for every generation.
+#[inline(never)]
+fn barrier_state(waves: &[Wave]) -> crate::exec::BarrierState {
+    crate::exec::BarrierState {
+        signalled: waves
+            .iter()
+            .filter(|w| w.state == WaveState::Barrier)
+            .count() as u32,
+        members: waves.iter().filter(|w| w.state != WaveState::Done).count() as u32,
     }
 }
 
@@ -1324,6 +1356,25 @@ impl Resume {
 /// `s_endpgm`).
 #[inline(always)]
 fn enter(ctx: &Ctx, w: &mut Wave, t: &mut Tier, call: &mut crate::jit::CallCtx) -> Option<Resume> {
+    match enter_turn(ctx, w, t, call) {
+        Entered::Goes(r) => Some(r),
+        Entered::Over { .. } => None,
+    }
+}
+
+/// What [`enter_turn`] did with a wave's turn.
+enum Entered {
+    /// The region ended the turn: `n` instructions counted (the region's, and `s_endpgm`'s
+    /// when the wave ended), the wave parked at a barrier (`parked`) or done.
+    Over { n: u32, parked: bool },
+    /// Where [`run_wave`] takes the turn up.
+    Goes(Resume),
+}
+
+/// [`enter`], with the instructions and the state of a turn the region ended, so `slice`'s
+/// round counts them without reading the wave again.
+#[inline(always)]
+fn enter_turn(ctx: &Ctx, w: &mut Wave, t: &mut Tier, call: &mut crate::jit::CallCtx) -> Entered {
     let b = match t.last {
         Some((at, b)) if at == w.pc => b,
         // The round's first wave: a block published at its PC (else `run_wave` counts the
@@ -1333,11 +1384,11 @@ fn enter(ctx: &Ctx, w: &mut Wave, t: &mut Tier, call: &mut crate::jit::CallCtx) 
                 t.last = Some((w.pc, b));
                 b
             }
-            None => return Some(Resume::START),
+            None => return Entered::Goes(Resume::START),
         },
     };
     if !b.runs(w) {
-        return Some(Resume::START);
+        return Entered::Goes(Resume::START);
     }
     // The turn began with the last one's barrier tail (`Wave::ahead`).
     let ahead = std::mem::take(&mut w.ahead);
@@ -1345,7 +1396,7 @@ fn enter(ctx: &Ctx, w: &mut Wave, t: &mut Tier, call: &mut crate::jit::CallCtx) 
     // region cache for the slice and is not borrowed while a wave runs here.
     match unsafe { b.call(call, w, QUANTUM - ahead) } {
         // Declined: the interpreter runs this instruction, as part of the turn's first.
-        (0, _) => Some(Resume {
+        (0, _) => Entered::Goes(Resume {
             turn: ahead,
             at_start: false,
             declined: true,
@@ -1356,9 +1407,11 @@ fn enter(ctx: &Ctx, w: &mut Wave, t: &mut Tier, call: &mut crate::jit::CallCtx) 
             // run only those instructions).
             w.sgpr_dirty |= b.sgpr_groups;
             if region_ended_turn(&ctx.program, t, w, parked, n + ahead) {
-                return None;
+                // `s_endpgm` counted when the wave ended.
+                let n = n + u32::from(!parked);
+                return Entered::Over { n, parked };
             }
-            Some(Resume {
+            Entered::Goes(Resume {
                 turn: n + ahead,
                 at_start: true,
                 declined: false,
