@@ -426,6 +426,27 @@ fn cached_compile(program: &str, source: &Path, args: &[String], stem: &str, ext
     out
 }
 
+/// The standard output of `program args… input`, cached under the kernel cache by the
+/// program's name, the arguments, `input`'s path (tools such as llvm-objdump print it) and its
+/// bytes: an oracle run over a cached code object (llvm-objdump's listing) is made once, not on
+/// every test run. Panics with the tool's message on failure.
+pub fn cached_tool_output(program: &str, args: &[&str], input: &Path) -> Vec<u8> {
+    let mut key: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    key.push(input.display().to_string());
+    let out = cache_path(program, input, &key, program, "out");
+    build_once(&out, || {
+        let text = run_tool(
+            &tool(program),
+            &key.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+        let tmp = temp_beside(&out, "out");
+        std::fs::write(&tmp, text)
+            .and_then(|()| std::fs::rename(&tmp, &out))
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
+    });
+    std::fs::read(&out).unwrap_or_else(|e| panic!("cannot read {}: {e}", out.display()))
+}
+
 /// The `ld.lld` arguments clang's driver uses to link `obj` into the code object `out` for
 /// `target`, or `None` where this crate does not know them (then the driver links). The
 /// driver runs `ld.lld` beside itself; run by us it costs ~0.02 CPU-s less per code object
