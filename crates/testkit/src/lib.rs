@@ -1065,6 +1065,28 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// A cached tool output is the tool's own, for each set of arguments and each input.
+    #[test]
+    fn cached_tool_outputs_are_the_tools() {
+        let a = compile_asm("asm/scale_kd.s", "gfx90a:xnack-", 4);
+        let b = compile_cl("cl/control.cl", "gfx90a:xnack-", 4);
+        for input in [&a, &b] {
+            for args in [&["-d", "--mcpu=gfx90a"][..], &["--section-headers"][..]] {
+                let path = input.display().to_string();
+                let mut direct: Vec<&str> = args.to_vec();
+                direct.push(&path);
+                let tool_path = tool("llvm-objdump-15");
+                for _ in 0..2 {
+                    assert!(
+                        cached_tool_output("llvm-objdump-15", args, input)
+                            == run_tool(&tool_path, &direct),
+                        "{path} {args:?}"
+                    );
+                }
+            }
+        }
+    }
+
     /// [`link_args`] and [`linker_of`] are what clang's driver runs, for each compiler and the
     /// kinds of target the corpus has; when a new compiler links differently this fails, and
     /// the cached code objects would no longer be the driver's.
