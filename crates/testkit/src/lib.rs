@@ -741,7 +741,7 @@ pub fn compile_hip_bundle(rel: &str, targets: &[&str]) -> PathBuf {
     args.extend(targets.iter().map(|t| format!("--offload-arch={t}")));
     let tag: Vec<String> = targets.iter().map(|t| sanitize(t)).collect();
     let stem = format!("{}-{}", stem_of(rel), tag.join("+"));
-    cached_compile("hipcc", &source_path(rel), &args, &stem, "hipfb")
+    cached_hip_compile(rel, &args, targets, false, &stem, "hipfb")
 }
 
 /// Compiles a HIP source into a host executable with a fat binary for `targets`.
@@ -750,7 +750,109 @@ pub fn compile_hip_exe(rel: &str, targets: &[&str]) -> PathBuf {
     args.extend(targets.iter().map(|t| format!("--offload-arch={t}")));
     let tag: Vec<String> = targets.iter().map(|t| sanitize(t)).collect();
     let stem = format!("{}-{}", stem_of(rel), tag.join("+"));
-    cached_compile("hipcc", &source_path(rel), &args, &stem, "exe")
+    cached_hip_compile(rel, &args, targets, true, &stem, "exe")
+}
+
+/// [`cached_compile`] of `hipcc args… source`, each clang job (the host's when `host`, one per
+/// target) started from a precompiled `hip/hip_runtime.h` ([`hip_runtime_pch`]), the first
+/// include of every source in `tests/kernels/hip` (parsing it is most of a job). The output is
+/// byte for byte what `hipcc args… source` makes, so the cache key is that command's
+/// (docs/notes/ci-time.md, "Round 34").
+fn cached_hip_compile(
+    rel: &str,
+    args: &[String],
+    targets: &[&str],
+    host: bool,
+    stem: &str,
+    ext: &str,
+) -> PathBuf {
+    let source = source_path(rel);
+    let out = cache_path("hipcc", &source, args, stem, ext);
+    build_once(&out, || {
+        let mut full = args.to_vec();
+        let sides = host
+            .then_some("host")
+            .into_iter()
+            .chain(targets.iter().copied());
+        for side in sides {
+            let header = hip_runtime_pch(side);
+            full.extend([
+                format!("-Xarch_{side}"),
+                format!("--include={}", header.display()),
+            ]);
+        }
+        let tmp = temp_beside(&out, ext);
+        full.push(source.display().to_string());
+        full.extend(["-o".into(), tmp.display().to_string()]);
+        run_strings(&tool("hipcc"), &full);
+        std::fs::rename(&tmp, &out)
+            .unwrap_or_else(|e| panic!("cannot move {} into the cache: {e}", tmp.display()));
+    });
+    out
+}
+
+/// A header `hsaemu_hip.h` holding `#include <hip/hip_runtime.h>`, precompiled beside it for one
+/// side of a hipcc build (`host`, or a target ID) with the corpus's `-O2`: given as `--include`,
+/// clang's driver uses the `.pch` instead, and the source's own include of `hip_runtime.h`
+/// then does nothing (its include guard). Its directory is keyed by the side, the cache's
+/// absolute path (a PCH names the header it was made from) and hipcc's and `hip_runtime.h`'s
+/// modification times (clang rejects a PCH whose headers changed: a ROCm upgrade makes new
+/// ones). Returns the header's path.
+fn hip_runtime_pch(side: &str) -> PathBuf {
+    let mtime = |p: &str| {
+        std::fs::metadata(p)
+            .and_then(|m| m.modified())
+            .map(|t| format!("{t:?}"))
+            .unwrap_or_default()
+    };
+    let cache = cache_dir();
+    let key = format!(
+        "hsaemu-corpus-pch v1\n{side}\n{}\n{}\n{}\n",
+        cache.display(),
+        mtime("/usr/bin/hipcc"),
+        mtime("/usr/include/hip/hip_runtime.h")
+    );
+    let hash: String = Sha256::digest(key.as_bytes())[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let dir = cache
+        .join("hip-pch")
+        .join(format!("{}-{hash}", sanitize(side)));
+    let header = dir.join("hsaemu_hip.h");
+    let pch = dir.join("hsaemu_hip.h.pch");
+    build_once(&pch, || {
+        std::fs::create_dir_all(&dir)
+            .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+        if !header.is_file() {
+            let tmp = temp_beside(&header, "h");
+            std::fs::write(&tmp, "#include <hip/hip_runtime.h>\n")
+                .and_then(|()| std::fs::rename(&tmp, &header))
+                .unwrap_or_else(|e| panic!("cannot write {}: {e}", header.display()));
+        }
+        // hipcc asks rocm_agent_enumerator for a GPU when given no --offload-arch; the host
+        // side's PCH does not depend on which.
+        let only = match side {
+            "host" => [
+                "--cuda-host-only".to_string(),
+                "--offload-arch=gfx90a".into(),
+            ],
+            t => [
+                "--cuda-device-only".to_string(),
+                format!("--offload-arch={t}"),
+            ],
+        };
+        let tmp = temp_beside(&pch, "pch");
+        let mut args: Vec<String> = vec!["-O2".into(), "-x".into(), "hip".into()];
+        args.extend(only);
+        args.extend(["-S".into(), "-Xclang".into(), "-emit-pch".into()]);
+        args.push(header.display().to_string());
+        args.extend(["-o".into(), tmp.display().to_string()]);
+        run_strings(&tool("hipcc"), &args);
+        std::fs::rename(&tmp, &pch)
+            .unwrap_or_else(|e| panic!("cannot move {} into the cache: {e}", tmp.display()));
+    });
+    header
 }
 
 /// The sources with extension `ext` in `tests/kernels/<dir>/`, relative to `tests/kernels/`, sorted.
@@ -1063,6 +1165,30 @@ mod tests {
             );
         }
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A HIP build from the precompiled `hip_runtime.h` (host and device side, a target ID
+    /// with a feature) is byte for byte hipcc's without it.
+    #[test]
+    fn hip_builds_from_the_pch_are_hipccs() {
+        let targets = ["gfx90a:xnack-"];
+        let cached = compile_hip_exe("hip/vector_add.hip", &targets);
+        let dir = std::env::temp_dir().join(format!("hsaemu-testkit-hip-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("create a temporary directory");
+        let out = dir.join("vector_add.exe");
+        let args: Vec<String> = [
+            "-O2".to_string(),
+            format!("--offload-arch={}", targets[0]),
+            source_path("hip/vector_add.hip").display().to_string(),
+            "-o".into(),
+            out.display().to_string(),
+        ]
+        .into();
+        run_strings(&tool("hipcc"), &args);
+        let same = std::fs::read(&cached).expect("read the cached build")
+            == std::fs::read(&out).expect("read hipcc's build");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(same, "{} differs from hipcc's own build", cached.display());
     }
 
     /// A cached tool output is the tool's own, for each set of arguments and each input.
