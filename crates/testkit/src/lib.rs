@@ -452,7 +452,7 @@ pub fn cached_tool_output(program: &str, args: &[&str], input: &Path) -> Vec<u8>
 /// driver runs `ld.lld` beside itself; run by us it costs ~0.02 CPU-s less per code object
 /// (the driver's spawn copies a process that has the device libraries loaded). The test
 /// `link_step_is_the_drivers` compares these with `clang -###`. `extra` are the compile's
-/// options past the usual ones: only those in [`LINK_NEUTRAL`] and `-mwavefrontsize64` are known.
+/// options past the usual ones: only those in [`LINK_NEUTRAL`], `-D` and `-mwavefrontsize64` are known.
 fn link_args(
     program: &str,
     target: &str,
@@ -463,7 +463,7 @@ fn link_args(
     let wave64 = extra.contains(&"-mwavefrontsize64");
     if !extra
         .iter()
-        .all(|e| *e == "-mwavefrontsize64" || LINK_NEUTRAL.contains(e))
+        .all(|e| *e == "-mwavefrontsize64" || is_define(e) || LINK_NEUTRAL.contains(e))
     {
         return None;
     }
@@ -497,6 +497,12 @@ const LINK_NEUTRAL: &[&str] = &[
     "-target-feature",
     "+enable-flat-scratch",
 ];
+
+/// A preprocessor definition (`-DNAME`, `-DNAME=VALUE`): the front end's alone, so it changes
+/// neither the driver's link nor code generation from a module the front end made with it.
+fn is_define(option: &str) -> bool {
+    option.len() > 2 && option.starts_with("-D")
+}
 
 /// The `ld.lld` beside `program` (the one its driver runs).
 fn linker_of(program: &str) -> PathBuf {
@@ -644,11 +650,13 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
         let shim = remembered_shim_for(&bc);
         // Without a shim, V5's command is the probe's without `-c -emit-llvm`: the probe is
         // its optimised module, and only code generation is left (wave64 included: the
-        // module's functions carry it as a target feature). V6's optimised module is V5's but
+        // module's functions carry it as a target feature; a `-D` is the probe's too). V6's optimised module is V5's but
         // for its code-object-version flag (the libraries are V5's either way), so it is the
         // probe with that flag set to 600 ([`v6_module`]).
-        let wave64_only = extra.iter().all(|e| *e == "-mwavefrontsize64");
-        if shim.is_none() && wave64_only {
+        let probe_suffices = extra
+            .iter()
+            .all(|e| *e == "-mwavefrontsize64" || is_define(e));
+        if shim.is_none() && probe_suffices {
             let module: Option<LazyBitcode<'_>> = match cov {
                 5 => Some(Box::new(move || bc.clone())),
                 6 => {
@@ -1094,7 +1102,7 @@ mod tests {
             "+enable-flat-scratch",
         ];
         const W64: &[&str] = &["-mwavefrontsize64"];
-        let cases: [(&str, &str, u32, &[&str]); 12] = [
+        let cases: [(&str, &str, u32, &[&str]); 13] = [
             ("cl/math.cl", "gfx906", 2, &[]),
             ("cl/math.cl", "gfx90a:xnack-", 3, &[]),
             ("cl/math.cl", "gfx1030", 4, &[]),
@@ -1107,6 +1115,12 @@ mod tests {
             // Extra options: the driver's link takes the wave size on clang-22.
             ("cl/control.cl", "gfx1100", 5, W64),
             ("cl/control.cl", "gfx1201", 6, W64),
+            (
+                "cl/emu_wmma.cl",
+                "gfx1100",
+                5,
+                &["-mwavefrontsize64", "-DWAVE64"],
+            ),
             ("cl/math.cl", "gfx1030", 5, FLAT_SCRATCH),
             ("cl/math.cl", "gfx90a", 5, &["-cl-denorms-are-zero"]),
         ];
@@ -1222,7 +1236,7 @@ mod tests {
         let asm = source_path("asm/scale_kd.s");
         // Every option the tests pass to `compile_cl_with`, on both compilers.
         let mut all: Vec<&str> = LINK_NEUTRAL.to_vec();
-        all.push("-mwavefrontsize64");
+        all.extend(["-mwavefrontsize64", "-DWAVE64"]);
         // Compiler, target, source, options, extra options.
         type Case<'a> = (&'a str, &'a str, &'a Path, &'a [&'a str], &'a [&'a str]);
         let cases: [Case; 8] = [
