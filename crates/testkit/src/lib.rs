@@ -833,10 +833,17 @@ fn hip_runtime_pch(side: &str) -> PathBuf {
         std::fs::create_dir_all(&dir)
             .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
         if !header.is_file() {
+            // Linked, not renamed, into place: another process's PCH may already name this
+            // header, and a replaced one (a new modification time) would invalidate it.
             let tmp = temp_beside(&header, "h");
             std::fs::write(&tmp, "#include <hip/hip_runtime.h>\n")
-                .and_then(|()| std::fs::rename(&tmp, &header))
-                .unwrap_or_else(|e| panic!("cannot write {}: {e}", header.display()));
+                .unwrap_or_else(|e| panic!("cannot write {}: {e}", tmp.display()));
+            match std::fs::hard_link(&tmp, &header) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => panic!("cannot write {}: {e}", header.display()),
+            }
+            let _ = std::fs::remove_file(&tmp);
         }
         // hipcc asks rocm_agent_enumerator for a GPU when given no --offload-arch; the host
         // side's PCH does not depend on which.
