@@ -6,6 +6,7 @@ mod check;
 mod codeobject;
 mod comgr;
 mod debugging;
+mod doctests;
 mod emu;
 mod hip;
 mod images;

@@ -75,15 +75,8 @@ fn rocrand_decodes_and_is_mostly_implemented() {
 
 /// Mnemonic counts from llvm-objdump-15 (encoding suffixes stripped, as the emulator names them).
 fn objdump_counts(path: &std::path::Path, target: &str) -> std::collections::BTreeMap<String, u64> {
-    let tool = hsaemu_testkit::tool("llvm-objdump-15");
-    let out = hsaemu_testkit::run_tool(
-        &tool,
-        &[
-            "-d",
-            &format!("--mcpu={target}"),
-            &path.display().to_string(),
-        ],
-    );
+    let mcpu = format!("--mcpu={target}");
+    let out = hsaemu_testkit::cached_tool_output("llvm-objdump-15", &["-d", &mcpu], path);
     let text = String::from_utf8_lossy(&out);
     let mut counts = std::collections::BTreeMap::new();
     for line in text.lines() {

@@ -426,12 +426,33 @@ fn cached_compile(program: &str, source: &Path, args: &[String], stem: &str, ext
     out
 }
 
+/// The standard output of `program args… input`, cached under the kernel cache by the
+/// program's name, the arguments, `input`'s path (tools such as llvm-objdump print it) and its
+/// bytes: an oracle run over a cached code object (llvm-objdump's listing) is made once, not on
+/// every test run. Panics with the tool's message on failure.
+pub fn cached_tool_output(program: &str, args: &[&str], input: &Path) -> Vec<u8> {
+    let mut key: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    key.push(input.display().to_string());
+    let out = cache_path(program, input, &key, program, "out");
+    build_once(&out, || {
+        let text = run_tool(
+            &tool(program),
+            &key.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+        let tmp = temp_beside(&out, "out");
+        std::fs::write(&tmp, text)
+            .and_then(|()| std::fs::rename(&tmp, &out))
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
+    });
+    std::fs::read(&out).unwrap_or_else(|e| panic!("cannot read {}: {e}", out.display()))
+}
+
 /// The `ld.lld` arguments clang's driver uses to link `obj` into the code object `out` for
 /// `target`, or `None` where this crate does not know them (then the driver links). The
 /// driver runs `ld.lld` beside itself; run by us it costs ~0.02 CPU-s less per code object
 /// (the driver's spawn copies a process that has the device libraries loaded). The test
 /// `link_step_is_the_drivers` compares these with `clang -###`. `extra` are the compile's
-/// options past the usual ones: only those in [`LINK_NEUTRAL`] and `-mwavefrontsize64` are known.
+/// options past the usual ones: only those in [`LINK_NEUTRAL`], `-D` and `-mwavefrontsize64` are known.
 fn link_args(
     program: &str,
     target: &str,
@@ -442,7 +463,7 @@ fn link_args(
     let wave64 = extra.contains(&"-mwavefrontsize64");
     if !extra
         .iter()
-        .all(|e| *e == "-mwavefrontsize64" || LINK_NEUTRAL.contains(e))
+        .all(|e| *e == "-mwavefrontsize64" || is_define(e) || LINK_NEUTRAL.contains(e))
     {
         return None;
     }
@@ -476,6 +497,12 @@ const LINK_NEUTRAL: &[&str] = &[
     "-target-feature",
     "+enable-flat-scratch",
 ];
+
+/// A preprocessor definition (`-DNAME`, `-DNAME=VALUE`): the front end's alone, so it changes
+/// neither the driver's link nor code generation from a module the front end made with it.
+fn is_define(option: &str) -> bool {
+    option.len() > 2 && option.starts_with("-D")
+}
 
 /// The `ld.lld` beside `program` (the one its driver runs).
 fn linker_of(program: &str) -> PathBuf {
@@ -623,10 +650,22 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
         let shim = remembered_shim_for(&bc);
         // Without a shim, V5's command is the probe's without `-c -emit-llvm`: the probe is
         // its optimised module, and only code generation is left (wave64 included: the
-        // module's functions carry it as a target feature).
-        let wave64_only = extra.iter().all(|e| *e == "-mwavefrontsize64");
-        if shim.is_none() && cov == 5 && wave64_only {
-            from_bitcode = Some((Box::new(move || bc.clone()), codegen_args(target, cov)));
+        // module's functions carry it as a target feature; a `-D` is the probe's too). V6's optimised module is V5's but
+        // for its code-object-version flag (the libraries are V5's either way), so it is the
+        // probe with that flag set to 600 ([`v6_module`]).
+        let probe_suffices = extra
+            .iter()
+            .all(|e| *e == "-mwavefrontsize64" || is_define(e));
+        if shim.is_none() && probe_suffices {
+            let module: Option<LazyBitcode<'_>> = match cov {
+                5 => Some(Box::new(move || bc.clone())),
+                6 => {
+                    let stem6 = stem_for(6);
+                    Some(Box::new(move || v6_module(&bc, &stem6)))
+                }
+                _ => None,
+            };
+            from_bitcode = module.map(|m| (m, codegen_args(target, cov)));
         }
         link_shim(&mut args, shim);
     } else if cov < 5 && extra.is_empty() {
@@ -648,6 +687,37 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
     }
     let compiler = if clang22 { "clang-22" } else { "clang-15" };
     cached_code_object(compiler, target, &source, &args, &stem, extra, from_bitcode)
+}
+
+/// The module flag that alone tells clang-22's V5 and V6 optimised modules apart (both link
+/// `oclc_abi_version_500`: [`clang22_device_lib_args`]); code generation takes the version from
+/// it, not from `-mcode-object-version`.
+const COV5_FLAG: &str = "!\"amdhsa_code_object_version\", i32 500}";
+
+/// The V6 optimised module of a clang-22 V5 `probe`: the probe as text (`llvm-dis-22`) with its
+/// [`COV5_FLAG`] set to 600, cached beside it. Code generation from it gives the driver's V6
+/// code object byte for byte (`stepwise_code_objects_are_the_drivers`; docs/notes/ci-time.md,
+/// "Round 34"); one llvm-dis run instead of a second front end and optimiser.
+fn v6_module(probe: &Path, stem: &str) -> PathBuf {
+    // A word for the key alone (llvm-dis is not given it): the edit is part of what made the file.
+    let args = ["--v6-flag".to_string()];
+    let out = cache_path("llvm-dis-22", probe, &args, stem, "ll");
+    build_once(&out, || {
+        let probe = probe.display().to_string();
+        let text = String::from_utf8(run_tool(&tool("llvm-dis-22"), &[&probe, "-o", "-"]))
+            .unwrap_or_else(|e| panic!("llvm-dis-22 {probe}: not UTF-8: {e}"));
+        assert!(
+            text.matches(COV5_FLAG).count() == 1,
+            "{probe} has no single `{COV5_FLAG}`: clang-22's V6 module is no longer its V5 \
+             module with that flag changed"
+        );
+        let v6 = text.replace(COV5_FLAG, &COV5_FLAG.replace("500", "600"));
+        let tmp = temp_beside(&out, "ll");
+        std::fs::write(&tmp, v6)
+            .and_then(|()| std::fs::rename(&tmp, &out))
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
+    });
+    out
 }
 
 /// Assembles and links an assembly source (`rel` under `tests/kernels/`) into a code object.
@@ -679,7 +749,7 @@ pub fn compile_hip_bundle(rel: &str, targets: &[&str]) -> PathBuf {
     args.extend(targets.iter().map(|t| format!("--offload-arch={t}")));
     let tag: Vec<String> = targets.iter().map(|t| sanitize(t)).collect();
     let stem = format!("{}-{}", stem_of(rel), tag.join("+"));
-    cached_compile("hipcc", &source_path(rel), &args, &stem, "hipfb")
+    cached_hip_compile(rel, &args, targets, false, &stem, "hipfb")
 }
 
 /// Compiles a HIP source into a host executable with a fat binary for `targets`.
@@ -688,7 +758,116 @@ pub fn compile_hip_exe(rel: &str, targets: &[&str]) -> PathBuf {
     args.extend(targets.iter().map(|t| format!("--offload-arch={t}")));
     let tag: Vec<String> = targets.iter().map(|t| sanitize(t)).collect();
     let stem = format!("{}-{}", stem_of(rel), tag.join("+"));
-    cached_compile("hipcc", &source_path(rel), &args, &stem, "exe")
+    cached_hip_compile(rel, &args, targets, true, &stem, "exe")
+}
+
+/// [`cached_compile`] of `hipcc args… source`, each clang job (the host's when `host`, one per
+/// target) started from a precompiled `hip/hip_runtime.h` ([`hip_runtime_pch`]), the first
+/// include of every source in `tests/kernels/hip` (parsing it is most of a job). The output is
+/// byte for byte what `hipcc args… source` makes, so the cache key is that command's
+/// (docs/notes/ci-time.md, "Round 34").
+fn cached_hip_compile(
+    rel: &str,
+    args: &[String],
+    targets: &[&str],
+    host: bool,
+    stem: &str,
+    ext: &str,
+) -> PathBuf {
+    let source = source_path(rel);
+    let out = cache_path("hipcc", &source, args, stem, ext);
+    build_once(&out, || {
+        let mut full = args.to_vec();
+        let sides = host
+            .then_some("host")
+            .into_iter()
+            .chain(targets.iter().copied());
+        for side in sides {
+            let header = hip_runtime_pch(side);
+            full.extend([
+                format!("-Xarch_{side}"),
+                format!("--include={}", header.display()),
+            ]);
+        }
+        let tmp = temp_beside(&out, ext);
+        full.push(source.display().to_string());
+        full.extend(["-o".into(), tmp.display().to_string()]);
+        run_strings(&tool("hipcc"), &full);
+        std::fs::rename(&tmp, &out)
+            .unwrap_or_else(|e| panic!("cannot move {} into the cache: {e}", tmp.display()));
+    });
+    out
+}
+
+/// A header `hsaemu_hip.h` holding `#include <hip/hip_runtime.h>`, precompiled beside it for one
+/// side of a hipcc build (`host`, or a target ID) with the corpus's `-O2`: given as `--include`,
+/// clang's driver uses the `.pch` instead, and the source's own include of `hip_runtime.h`
+/// then does nothing (its include guard). Its directory is keyed by the side, the cache's
+/// absolute path (a PCH names the header it was made from) and hipcc's and `hip_runtime.h`'s
+/// modification times (clang rejects a PCH whose headers changed: a ROCm upgrade makes new
+/// ones). Returns the header's path.
+fn hip_runtime_pch(side: &str) -> PathBuf {
+    let mtime = |p: &str| {
+        std::fs::metadata(p)
+            .and_then(|m| m.modified())
+            .map(|t| format!("{t:?}"))
+            .unwrap_or_default()
+    };
+    let cache = cache_dir();
+    let key = format!(
+        "hsaemu-corpus-pch v1\n{side}\n{}\n{}\n{}\n",
+        cache.display(),
+        mtime("/usr/bin/hipcc"),
+        mtime("/usr/include/hip/hip_runtime.h")
+    );
+    let hash: String = Sha256::digest(key.as_bytes())[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let dir = cache
+        .join("hip-pch")
+        .join(format!("{}-{hash}", sanitize(side)));
+    let header = dir.join("hsaemu_hip.h");
+    let pch = dir.join("hsaemu_hip.h.pch");
+    build_once(&pch, || {
+        std::fs::create_dir_all(&dir)
+            .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+        if !header.is_file() {
+            // Linked, not renamed, into place: another process's PCH may already name this
+            // header, and a replaced one (a new modification time) would invalidate it.
+            let tmp = temp_beside(&header, "h");
+            std::fs::write(&tmp, "#include <hip/hip_runtime.h>\n")
+                .unwrap_or_else(|e| panic!("cannot write {}: {e}", tmp.display()));
+            match std::fs::hard_link(&tmp, &header) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => panic!("cannot write {}: {e}", header.display()),
+            }
+            let _ = std::fs::remove_file(&tmp);
+        }
+        // hipcc asks rocm_agent_enumerator for a GPU when given no --offload-arch; the host
+        // side's PCH does not depend on which.
+        let only = match side {
+            "host" => [
+                "--cuda-host-only".to_string(),
+                "--offload-arch=gfx90a".into(),
+            ],
+            t => [
+                "--cuda-device-only".to_string(),
+                format!("--offload-arch={t}"),
+            ],
+        };
+        let tmp = temp_beside(&pch, "pch");
+        let mut args: Vec<String> = vec!["-O2".into(), "-x".into(), "hip".into()];
+        args.extend(only);
+        args.extend(["-S".into(), "-Xclang".into(), "-emit-pch".into()]);
+        args.push(header.display().to_string());
+        args.extend(["-o".into(), tmp.display().to_string()]);
+        run_strings(&tool("hipcc"), &args);
+        std::fs::rename(&tmp, &pch)
+            .unwrap_or_else(|e| panic!("cannot move {} into the cache: {e}", tmp.display()));
+    });
+    header
 }
 
 /// The sources with extension `ext` in `tests/kernels/<dir>/`, relative to `tests/kernels/`, sorted.
@@ -918,7 +1097,7 @@ mod tests {
     /// optimised module) are byte for byte what one driver run makes, for each way
     /// [`compile_cl`] and [`compile_asm`] take: clang-15 V2-V4 from the V4 module (`math.cl`
     /// calls the device libraries, whose ABI library differs between V4 and V5), clang-15 V5
-    /// and clang-22 V5 from its probe, clang-22 V6, assembly.
+    /// and clang-22 V5 from its probe, clang-22 V6 from the same probe, assembly.
     #[test]
     fn stepwise_code_objects_are_the_drivers() {
         let dir = std::env::temp_dir().join(format!("hsaemu-testkit-{}", std::process::id()));
@@ -930,16 +1109,25 @@ mod tests {
             "+enable-flat-scratch",
         ];
         const W64: &[&str] = &["-mwavefrontsize64"];
-        let cases: [(&str, &str, u32, &[&str]); 10] = [
+        let cases: [(&str, &str, u32, &[&str]); 13] = [
             ("cl/math.cl", "gfx906", 2, &[]),
             ("cl/math.cl", "gfx90a:xnack-", 3, &[]),
             ("cl/math.cl", "gfx1030", 4, &[]),
             ("cl/math.cl", "gfx1030", 5, &[]),
             ("cl/control.cl", "gfx1100", 5, &[]),
+            // V6 from the V5 probe, with its version flag changed (no shim for these).
             ("cl/control.cl", "gfx942", 6, &[]),
+            ("cl/math.cl", "gfx11-generic", 6, &[]),
             ("asm/scale_kd.s", "gfx90a:xnack-", 4, &[]),
             // Extra options: the driver's link takes the wave size on clang-22.
             ("cl/control.cl", "gfx1100", 5, W64),
+            ("cl/control.cl", "gfx1201", 6, W64),
+            (
+                "cl/emu_wmma.cl",
+                "gfx1100",
+                5,
+                &["-mwavefrontsize64", "-DWAVE64"],
+            ),
             ("cl/math.cl", "gfx1030", 5, FLAT_SCRATCH),
             ("cl/math.cl", "gfx90a", 5, &["-cl-denorms-are-zero"]),
         ];
@@ -1000,6 +1188,52 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// A HIP build from the precompiled `hip_runtime.h` (host and device side, a target ID
+    /// with a feature) is byte for byte hipcc's without it.
+    #[test]
+    fn hip_builds_from_the_pch_are_hipccs() {
+        let targets = ["gfx90a:xnack-"];
+        let cached = compile_hip_exe("hip/vector_add.hip", &targets);
+        let dir = std::env::temp_dir().join(format!("hsaemu-testkit-hip-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("create a temporary directory");
+        let out = dir.join("vector_add.exe");
+        let args: Vec<String> = [
+            "-O2".to_string(),
+            format!("--offload-arch={}", targets[0]),
+            source_path("hip/vector_add.hip").display().to_string(),
+            "-o".into(),
+            out.display().to_string(),
+        ]
+        .into();
+        run_strings(&tool("hipcc"), &args);
+        let same = std::fs::read(&cached).expect("read the cached build")
+            == std::fs::read(&out).expect("read hipcc's build");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(same, "{} differs from hipcc's own build", cached.display());
+    }
+
+    /// A cached tool output is the tool's own, for each set of arguments and each input.
+    #[test]
+    fn cached_tool_outputs_are_the_tools() {
+        let a = compile_asm("asm/scale_kd.s", "gfx90a:xnack-", 4);
+        let b = compile_cl("cl/control.cl", "gfx90a:xnack-", 4);
+        for input in [&a, &b] {
+            for args in [&["-d", "--mcpu=gfx90a"][..], &["--section-headers"][..]] {
+                let path = input.display().to_string();
+                let mut direct: Vec<&str> = args.to_vec();
+                direct.push(&path);
+                let tool_path = tool("llvm-objdump-15");
+                for _ in 0..2 {
+                    assert!(
+                        cached_tool_output("llvm-objdump-15", args, input)
+                            == run_tool(&tool_path, &direct),
+                        "{path} {args:?}"
+                    );
+                }
+            }
+        }
+    }
+
     /// [`link_args`] and [`linker_of`] are what clang's driver runs, for each compiler and the
     /// kinds of target the corpus has; when a new compiler links differently this fails, and
     /// the cached code objects would no longer be the driver's.
@@ -1009,7 +1243,7 @@ mod tests {
         let asm = source_path("asm/scale_kd.s");
         // Every option the tests pass to `compile_cl_with`, on both compilers.
         let mut all: Vec<&str> = LINK_NEUTRAL.to_vec();
-        all.push("-mwavefrontsize64");
+        all.extend(["-mwavefrontsize64", "-DWAVE64"]);
         // Compiler, target, source, options, extra options.
         type Case<'a> = (&'a str, &'a str, &'a Path, &'a [&'a str], &'a [&'a str]);
         let cases: [Case; 8] = [

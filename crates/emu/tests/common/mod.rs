@@ -387,9 +387,9 @@ pub fn emu_hip(src: &str, target: &str) -> Emu {
 
 /// `llvm-objdump-15 -d --mcpu=MCPU` of the code object at `path` (the tests that assert the
 /// compiler really emitted the instructions they are there for).
+/// Cached with the code object (`cached_tool_output`).
 pub fn objdump(path: &std::path::Path, mcpu: &str) -> String {
-    let objdump = hsaemu_testkit::tool("llvm-objdump-15");
     let mcpu = format!("--mcpu={mcpu}");
-    let args = ["-d", mcpu.as_str(), path.to_str().expect("a UTF-8 path")];
-    String::from_utf8_lossy(&hsaemu_testkit::run_tool(&objdump, &args)).into_owned()
+    let out = hsaemu_testkit::cached_tool_output("llvm-objdump-15", &["-d", &mcpu], path);
+    String::from_utf8_lossy(&out).into_owned()
 }
