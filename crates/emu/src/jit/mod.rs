@@ -890,8 +890,9 @@ impl Block {
         // The tile and DS marks the region's entry keeps or clears for A; B's are dropped
         // (tested again where a later region needs them).
         (b.tile_marks, b.ds_marks) = (0, 0);
-        // SAFETY: as `call`'s; the region reaches B's files only through `ctx.s_b`/`v_b`,
-        // which point into `b`, exclusively borrowed here and distinct from `a`.
+        // SAFETY: as `call`'s; the region reaches B's files through `ctx.v_b` and through
+        // A's scalar file plus one `Wave`, which its entry checks equal to `ctx.s_b` (else it
+        // runs nothing): both point into `b`, exclusively borrowed here and distinct from `a`.
         let r = unsafe { self.call(ctx, a, budget) };
         b.stored = a.stored;
         r

@@ -23,7 +23,7 @@ fn a_parked_waves_report_names_the_instruction_after_its_barrier() {
             let child = std::process::Command::new(&exe)
                 .args(["--exact", "park_pc::child", "--ignored", "--nocapture"])
                 .env("HSAEMU_JIT", mode)
-                .env("HSAEMU_PARK_PC_CHILD", "1")
+                .env("PARK_PC_TEST_CHILD", "1")
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
                 .spawn()
@@ -50,7 +50,7 @@ fn a_parked_waves_report_names_the_instruction_after_its_barrier() {
 #[ignore = "run by a_parked_waves_report_names_the_instruction_after_its_barrier"]
 fn child() {
     use super::common::from_bytes_threads;
-    if std::env::var_os("HSAEMU_PARK_PC_CHILD").is_none() {
+    if std::env::var_os("PARK_PC_TEST_CHILD").is_none() {
         return;
     }
     for t in ["gfx90a", "gfx1030"] {
