@@ -729,6 +729,8 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
             w.state = WaveState::Done;
             w.instructions = 0;
             w.lane_ops = 0;
+            // Its rows are an earlier work-group's (and may have been written since).
+            w.id_rows = 0;
             continue;
         }
         let first = wi as u32 * lanes;

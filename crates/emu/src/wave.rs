@@ -186,7 +186,9 @@ pub(crate) struct Wave {
     pub flat_scratch: u64,
     /// What the dispatch's set-up knows of the ID rows in every lane of the wave, while
     /// `instructions` is 0 (`ID_ROW0_LANE`, `ID_ROW1_UNIFORM`): a compiled region entered at
-    /// the kernel's first instruction then skips testing them (`jit/affine.rs`).
+    /// the kernel's first instruction then skips testing them (`jit/affine.rs`). Set only
+    /// for a wave lying in the first row of X (lane 0 of v0 its first work-item, v1 0): a
+    /// pair's wave B then continues A's lanes.
     pub id_rows: u8,
     /// Which groups of four SGPRs may hold something other than zero (bit `g`: s[4g..4g+4]),
     /// for [`Wave::start`], which zeroes only those: set as the dispatcher writes them, to

@@ -482,8 +482,8 @@ impl Gen<'_> {
         // tested: two passes and the extra blocks cost gfx1030's vector add more than they
         // saved.
         let vouchable = |(&r, &s): (&usize, &i64)| (r, s) == (0, 1) || (r, s) == (1, 0);
-        // For a pair, both waves' set-ups vouched and B's lane 0 continues A's lanes
-        // (`fresh_ids`: a work-group 32 wide has both start at X = 0).
+        // For a pair, both waves' set-ups vouched, so B's lane 0 continues A's lanes
+        // (`fresh_ids`; in a work-group 32 wide B lies past X's first row: not vouched).
         if entry && !tested.is_empty() && tested.iter().all(vouchable) {
             let (known, unknown) = (self.b.create_block(), self.b.create_block());
             let fresh = self.fresh_ids(tested);
@@ -523,8 +523,9 @@ impl Gen<'_> {
         }
     }
 
-    /// Whether the wave has run no instruction yet and its set-up vouched for the ID rows
-    /// `ids` (`Wave::id_rows`; row 0 with stride 1, row 1 with stride 0), as an `i8`.
+    /// Whether the wave (a pair's both waves) has run no instruction yet and its set-up
+    /// vouched for the ID rows `ids` (`Wave::id_rows`; row 0 with stride 1, row 1 with
+    /// stride 0), as an `i8`.
     fn fresh_ids(&mut self, ids: &BTreeMap<usize, i64>) -> Value {
         let need = ids.keys().fold(0u8, |m, &r| {
             m | if r == 0 {
@@ -536,36 +537,32 @@ impl Gen<'_> {
         let ptr = self.b.func.dfg.value_type(self.ctx);
         let at = std::mem::offset_of!(CallCtx, wave) as i32;
         let wave = self.b.ins().load(ptr, super::mf(), self.ctx, at);
-        let at = std::mem::offset_of!(crate::wave::Wave, instructions) as i32;
-        let ran = self.b.ins().load(types::I64, super::mf(), wave, at);
-        let at = std::mem::offset_of!(crate::wave::Wave, id_rows) as i32;
-        let rows = self.b.ins().load(types::I8, super::mf(), wave, at);
+        let ran_at = std::mem::offset_of!(crate::wave::Wave, instructions);
+        let rows_at = std::mem::offset_of!(crate::wave::Wave, id_rows);
+        let mut ran = self
+            .b
+            .ins()
+            .load(types::I64, super::mf(), wave, ran_at as i32);
+        let mut rows = self
+            .b
+            .ins()
+            .load(types::I8, super::mf(), wave, rows_at as i32);
+        if self.pair {
+            // Wave B too (its `Wave` fields at their offsets from its scalar file), tested
+            // with A's. B's lane 0 is then each row's lane 32 (`base + 32·stride`) without
+            // a test: a vouched row 0 starts at the wave's first work-item, a vouched row 1
+            // is 0 (`Wave::id_rows`), and B is the wave after A in their work-group.
+            let at = super::super::from_s(ran_at);
+            let ran_b = self.b.ins().load(types::I64, super::mf(), self.sb, at);
+            ran = self.b.ins().bor(ran, ran_b);
+            let at = super::super::from_s(rows_at);
+            let rows_b = self.b.ins().load(types::I8, super::mf(), self.sb, at);
+            rows = self.b.ins().band(rows, rows_b);
+        }
         let rows = self.b.ins().band_imm(rows, i64::from(need));
         let vouched = self.b.ins().icmp_imm(IntCC::Equal, rows, i64::from(need));
         let none_ran = self.b.ins().icmp_imm(IntCC::Equal, ran, 0);
-        let mut fresh = self.b.ins().band(vouched, none_ran);
-        if self.pair {
-            // Wave B too (its `Wave` fields at their offsets from its scalar file), its
-            // lane 0 each row's lane 32 (`base + 32·stride`).
-            let at = super::super::from_s(std::mem::offset_of!(crate::wave::Wave, instructions));
-            let ran = self.b.ins().load(types::I64, super::mf(), self.sb, at);
-            let at = super::super::from_s(std::mem::offset_of!(crate::wave::Wave, id_rows));
-            let rows = self.b.ins().load(types::I8, super::mf(), self.sb, at);
-            let rows = self.b.ins().band_imm(rows, i64::from(need));
-            let vouched = self.b.ins().icmp_imm(IntCC::Equal, rows, i64::from(need));
-            let none_ran = self.b.ins().icmp_imm(IntCC::Equal, ran, 0);
-            let b_fresh = self.b.ins().band(vouched, none_ran);
-            fresh = self.b.ins().band(fresh, b_fresh);
-            for (&r, &stride) in ids {
-                let at = Self::row_offset(r, 0);
-                let a0 = self.b.ins().load(types::I32, super::mf(), self.v, at);
-                let b0 = self.b.ins().load(types::I32, super::mf(), self.vb, at);
-                let want = self.b.ins().iadd_imm(a0, 32 * stride);
-                let on = self.b.ins().icmp(IntCC::Equal, b0, want);
-                fresh = self.b.ins().band(fresh, on);
-            }
-        }
-        fresh
+        self.b.ins().band(vouched, none_ran)
     }
 
     /// Tests the plan's rows at the start of a basic block: each lane equal to lane 0's

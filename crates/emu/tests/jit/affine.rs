@@ -384,8 +384,9 @@ pub(crate) fn lane_affine_address_arithmetic_matches_the_definitions() {
 /// `i < n`, `i = get_global_id(0)`) dispatched once so its region compiles, then 1-D, where
 /// the set-up vouches for v0, and 2-D with work-groups 8 wide, where a wave spans several
 /// rows of X (v0 is not `base + lane`; the set-up must not vouch, and only `c[0..8]` is
-/// written). Each element from IEEE single addition of the inputs; wave64 (gfx90a's packed
-/// IDs, gfx1030 in wave64) and wave32 (gfx1030).
+/// written), and before that 2-D with work-groups 32 wide, where a wave32 pair's A is
+/// vouched for and B not (only `c[0..32]` is written). Each element from IEEE single addition of the inputs;
+/// wave64 (gfx90a's packed IDs, gfx1030 in wave64) and wave32 (gfx1030).
 pub(crate) fn fresh_waves_take_their_id_rows_from_the_dispatch() {
     use super::common::{emu, Arg, GFX1030_W64};
     if !jit::dispatches_compile_memory() {
@@ -421,6 +422,24 @@ pub(crate) fn fresh_waves_take_their_id_rows_from_the_dispatch() {
                 (a[i] + b[i]).to_bits(),
                 "{target} 1-D: c[{i}]"
             );
+        }
+        // Work-groups 32 wide: a wave32 pair's A lies in X's first row (vouched), B in the
+        // second (X from 0 again, not vouched: B does not continue A's lanes). The pair
+        // region, asked for by the 1-D dispatch's pairs, compiles in the background:
+        // waited for. Before the 8-wide dispatch, whose misses compile the region again
+        // without facts.
+        assert!(
+            jit::wait_compiled(std::time::Duration::from_secs(60)),
+            "{target}: its pair region compiled within 60 s"
+        );
+        let pair_runs = jit::stats().pair_runs;
+        let c = run([32, n / 32, 1], [32, 2, 1]);
+        for i in 0..n as usize {
+            let want = if i < 32 { a[i] + b[i] } else { 0.0 };
+            assert_eq!(c[i].to_bits(), want.to_bits(), "{target} 32 wide: c[{i}]");
+        }
+        if target == "gfx1030" && jit::pairs_used() {
+            assert!(jit::stats().pair_runs > pair_runs, "{target}: pairs ran");
         }
         let c = run([8, n / 8, 1], [8, 32, 1]);
         for i in 0..n as usize {
