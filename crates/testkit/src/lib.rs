@@ -412,10 +412,24 @@ fn run_strings(program: &Path, args: &[String]) {
 /// Compiles with `program`, caching by (source text, arguments). `args` must not name the
 /// output; `-o OUTPUT` is appended. Returns the cached output path.
 fn cached_compile(program: &str, source: &Path, args: &[String], stem: &str, ext: &str) -> PathBuf {
+    cached_compile_with(program, source, args, stem, ext, Vec::new)
+}
+
+/// [`cached_compile`], the command given `unkeyed()`'s options after `args` when it runs:
+/// options that do not change the output (a precompiled header's), so not in the key.
+fn cached_compile_with(
+    program: &str,
+    source: &Path,
+    args: &[String],
+    stem: &str,
+    ext: &str,
+    unkeyed: impl FnOnce() -> Vec<String>,
+) -> PathBuf {
     let out = cache_path(program, source, args, stem, ext);
     build_once(&out, || {
         let tmp = temp_beside(&out, ext);
         let mut full: Vec<String> = args.to_vec();
+        full.extend(unkeyed());
         full.push(source.display().to_string());
         full.push("-o".into());
         full.push(tmp.display().to_string());
@@ -736,29 +750,22 @@ fn cached_hip_compile(
     stem: &str,
     ext: &str,
 ) -> PathBuf {
-    let source = source_path(rel);
-    let out = cache_path("hipcc", &source, args, stem, ext);
-    build_once(&out, || {
-        let mut full = args.to_vec();
+    let pch_args = || {
         let sides = host
             .then_some("host")
             .into_iter()
             .chain(targets.iter().copied());
-        for side in sides {
-            let header = hip_runtime_pch(side);
-            full.extend([
-                format!("-Xarch_{side}"),
-                format!("--include={}", header.display()),
-            ]);
-        }
-        let tmp = temp_beside(&out, ext);
-        full.push(source.display().to_string());
-        full.extend(["-o".into(), tmp.display().to_string()]);
-        run_strings(&tool("hipcc"), &full);
-        std::fs::rename(&tmp, &out)
-            .unwrap_or_else(|e| panic!("cannot move {} into the cache: {e}", tmp.display()));
-    });
-    out
+        sides
+            .flat_map(|side| {
+                let header = hip_runtime_pch(side);
+                [
+                    format!("-Xarch_{side}"),
+                    format!("--include={}", header.display()),
+                ]
+            })
+            .collect()
+    };
+    cached_compile_with("hipcc", &source_path(rel), args, stem, ext, pch_args)
 }
 
 /// A header `hsaemu_hip.h` holding `#include <hip/hip_runtime.h>`, precompiled beside it for one

@@ -385,8 +385,9 @@ pub(crate) fn lane_affine_address_arithmetic_matches_the_definitions() {
 /// the set-up vouches for v0, and 2-D with work-groups 8 wide, where a wave spans several
 /// rows of X (v0 is not `base + lane`; the set-up must not vouch, and only `c[0..8]` is
 /// written), and before that 2-D with work-groups 32 wide, where a wave32 pair's A is
-/// vouched for and B not (only `c[0..32]` is written). Each element from IEEE single addition of the inputs;
-/// wave64 (gfx90a's packed IDs, gfx1030 in wave64) and wave32 (gfx1030).
+/// vouched for and B not (only `c[0..32]` is written). Each element from IEEE single
+/// addition of the inputs; wave64 (gfx90a's packed IDs, gfx1030 in wave64) and wave32
+/// (gfx1030).
 pub(crate) fn fresh_waves_take_their_id_rows_from_the_dispatch() {
     use super::common::{emu, Arg, GFX1030_W64};
     if !jit::dispatches_compile_memory() {
