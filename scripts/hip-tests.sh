@@ -74,23 +74,28 @@ trim() {
 # own include, so __FILE__ in hip_check.h's macros is the same string, and the program's
 # `#include "hip_check.h"` then does nothing (`#pragma once`). Programs build byte for byte as
 # without it (docs/notes/ci-time.md, Round 10), so the output's cache key does not name it. A
-# PCH's key: SHA-256 of "hsaemu-hip-pch v2", the side, the -std flag, the include directory,
+# PCH's key: SHA-256 of "hsaemu-hip-pch v2", the side, the -std flag (and for the host side
+# a -O0 from @link), the include directory,
 # the cache's absolute path (a PCH names the header it was made from, so a copied cache makes
 # its own), hip_check.h's modification time (clang rejects a PCH whose headers' times changed,
 # so a touched hip_check.h gets a new one) and contents. Made under a temporary name and
 # renamed, under flock, so that parallel builds (test.sh's xargs -P 2) make each once. A
 # --genco source need not start with hip_check.h, and gets none.
 pch_args() {
-  local targets=$1 link=$2 std="" f side
+  local targets=$1 link=$2 std="" f side host_opt=()
   pch_opts=()
   for f in $link; do [[ "$f" == -std=* ]] && std=$f; done
+  # A host side at -O0 (the @link pair `-Xarch_host --optimize=0`) needs a PCH made at -O0:
+  # clang rejects a PCH whose __OPTIMIZE__ differs.
+  [[ " $link " == *" -Xarch_host --optimize=0 "* ]] && host_opt=(-Xarch_host --optimize=0)
   local abs=$cache mtime
   mtime=$(stat -c %Y "$hip_dir/hip_check.h") || return 1
   [[ "$abs" == /* ]] || abs=$PWD/$cache
   for side in host $targets; do
-    local key
+    local key lang=$std
+    [ "$side" = host ] && ((${#host_opt[@]})) && lang="$std ${host_opt[*]}"
     key=$({
-      printf 'hsaemu-hip-pch v2\n%s %s\n%s\n%s\n%s\n' "$side" "$std" "$hip_dir" "$abs" "$mtime"
+      printf 'hsaemu-hip-pch v2\n%s %s\n%s\n%s\n%s\n' "$side" "$lang" "$hip_dir" "$abs" "$mtime"
       cat "$hip_dir/hip_check.h"
     } | sha256sum | cut -c1-16)
     local dir=$abs/pch/$side-$key
@@ -105,7 +110,7 @@ pch_args() {
         fi
         # hipcc asks rocm_agent_enumerator for a GPU when given no --offload-arch; the host
         # side's PCH does not depend on which.
-        only=(--cuda-host-only --offload-arch=gfx90a)
+        only=(--cuda-host-only --offload-arch=gfx90a "${host_opt[@]}")
         [ "$side" = host ] || only=(--cuda-device-only "--offload-arch=$side")
         tmp=$dir/hsaemu_pch.h.pch.tmp$$
         # shellcheck disable=SC2086 # $std is one word or none
@@ -197,9 +202,9 @@ while IFS= read -r line || [ -n "$line" ]; do
       echo "hip-tests: malformed manifest line: $line" >&2
       exit 2
     fi
-    for f in $flags; do
+    for f in ${flags/-Xarch_host --optimize=0/}; do
       [[ "$f" =~ ^-l[A-Za-z0-9_-]+$ || "$f" =~ ^-std=c\+\+1[47]$ ]] || {
-        echo "hip-tests: @link takes -l<library> and -std=c++14/17 flags: $line" >&2
+        echo "hip-tests: @link takes -l<library> and -std=c++14/17 flags and -Xarch_host --optimize=0: $line" >&2
         exit 2
       }
     done

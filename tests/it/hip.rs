@@ -155,6 +155,8 @@ fn parse_links(text: &str) -> Result<Vec<(String, Vec<String>, usize)>, String> 
             return Err(format!("line {}: want @link | name | flags", i + 1));
         }
         let flags: Vec<String> = fields[2].split_whitespace().map(String::from).collect();
+        // `-Xarch_host --optimize=0` is one flag of two words.
+        let words = fields[2].replacen(HOST_O0, "", 1);
         let is_lib_flag = |f: &String| {
             f.strip_prefix("-l").is_some_and(|l| {
                 !l.is_empty()
@@ -163,9 +165,13 @@ fn parse_links(text: &str) -> Result<Vec<(String, Vec<String>, usize)>, String> 
             })
         };
         let is_std_flag = |f: &String| f == "-std=c++14" || f == "-std=c++17";
-        if flags.is_empty() || !flags.iter().all(|f| is_lib_flag(f) || is_std_flag(f)) {
+        let valid = words
+            .split_whitespace()
+            .map(String::from)
+            .all(|f| is_lib_flag(&f) || is_std_flag(&f));
+        if flags.is_empty() || !valid {
             return Err(format!(
-                "line {}: @link takes -l<library> and -std=c++14/17 flags, got {:?}",
+                "line {}: @link takes -l<library> and -std=c++14/17 flags and {HOST_O0}, got {:?}",
                 i + 1,
                 fields[2]
             ));
@@ -174,6 +180,13 @@ fn parse_links(text: &str) -> Result<Vec<(String, Vec<String>, usize)>, String> 
     }
     Ok(out)
 }
+
+/// The `@link` flag that compiles a program's host side at -O0 (its device side stays at hipcc's
+/// -O2). hipcc's own script reads the last `-O…` word as the optimisation level of the whole
+/// build and, when it is `-O0`, drops `-mllvm -amdgpu-early-inline-all=true` and
+/// `-amdgpu-function-calls=false`, changing the device code; clang's `--optimize=0` is `-O0`
+/// under another spelling, which hipcc passes on unread.
+const HOST_O0: &str = "-Xarch_host --optimize=0";
 
 fn hip_dir() -> PathBuf {
     hsaemu_testkit::workspace_root().join("tests").join("hip")
@@ -285,6 +298,8 @@ fn pch_args(targets: &[String], link: &[String]) -> Vec<String> {
         .rfind(|f| f.starts_with("-std="))
         .cloned()
         .unwrap_or_default();
+    // A host side at -O0 needs a PCH made at -O0 (clang rejects one whose __OPTIMIZE__ differs).
+    let host_o0 = format!(" {} ", link.join(" ")).contains(&format!(" {HOST_O0} "));
     let path = hip_dir().join("hip_check.h");
     let check =
         std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
@@ -297,10 +312,15 @@ fn pch_args(targets: &[String], link: &[String]) -> Vec<String> {
     let cache = cache_dir();
     let mut args = Vec::new();
     for side in std::iter::once("host").chain(targets.iter().map(String::as_str)) {
+        let lang = if side == "host" && host_o0 {
+            format!("{std} {HOST_O0}")
+        } else {
+            std.clone()
+        };
         let mut h = Sha256::new();
         h.update(
             format!(
-                "hsaemu-hip-pch v2\n{side} {std}\n{HIP_DIR}\n{}\n{mtime}\n",
+                "hsaemu-hip-pch v2\n{side} {lang}\n{HIP_DIR}\n{}\n{mtime}\n",
                 cache.display()
             )
             .as_bytes(),
@@ -313,7 +333,8 @@ fn pch_args(targets: &[String], link: &[String]) -> Vec<String> {
         let dir = cache.join("pch").join(format!("{side}-{hex}"));
         let header = dir.join("hsaemu_pch.h");
         let pch = dir.join("hsaemu_pch.h.pch");
-        hsaemu_testkit::build_once(&pch, || precompile(side, &std, &header, &pch));
+        let host_o0 = side == "host" && host_o0;
+        hsaemu_testkit::build_once(&pch, || precompile(side, &std, host_o0, &header, &pch));
         args.push(format!("-Xarch_{side}"));
         args.push(format!("--include={}", header.display()));
     }
@@ -321,7 +342,7 @@ fn pch_args(targets: &[String], link: &[String]) -> Vec<String> {
 }
 
 /// Precompiles `header` (`#include "hip_check.h"`, written here) for one side of a build.
-fn precompile(side: &str, std: &str, header: &Path, pch: &Path) {
+fn precompile(side: &str, std: &str, host_o0: bool, header: &Path, pch: &Path) {
     let dir = header.parent().expect("a PCH header has a directory");
     std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
     if !header.is_file() {
@@ -351,6 +372,7 @@ fn precompile(side: &str, std: &str, header: &Path, pch: &Path) {
         .args((!std.is_empty()).then_some(std))
         .args(["-iquote", HIP_DIR, "-x", "hip"])
         .args(only)
+        .args(host_o0.then(|| HOST_O0.split(' ')).into_iter().flatten())
         .args(["-S", "-Xclang", "-emit-pch"])
         .arg(header)
         .arg("-o")
@@ -563,7 +585,21 @@ fn manifest_parser_rejects_malformed_lines() {
             2
         )])
     );
+    assert_eq!(
+        parse_links("@link | a | -std=c++17 -Xarch_host --optimize=0\n"),
+        Ok(vec![(
+            "a".to_string(),
+            ["-std=c++17", "-Xarch_host", "--optimize=0"]
+                .map(String::from)
+                .to_vec(),
+            1
+        )])
+    );
     for bad in [
+        "@link | a | -Xarch_host",
+        "@link | a | --optimize=0",
+        "@link | a | -Xarch_host -O0",
+        "@link | a | --optimize=0 -Xarch_host",
         "@link | a",
         "@link | a | ",
         "@link |  | -lrocrand",
@@ -678,6 +714,93 @@ fn every_program_starts_with_hip_check_h() {
             p.name
         );
     }
+}
+
+/// What makes [`HOST_O0`] safe: for every program whose `@link` line has it, hipcc's jobs but
+/// the host's `-cc1` (each target's `-cc1` and `lld`, the bundler, the final link) are those of
+/// the same build without it, argument for argument (`hipcc -###`, its temporary file names
+/// left out), so the code objects are byte for byte -O2's; and the host job does get -O0.
+#[test]
+fn host_o0_leaves_the_device_jobs_as_they_are() {
+    let hipcc = hsaemu_testkit::tool("hipcc");
+    let jobs = |p: &Program, link: &[String]| -> Vec<String> {
+        let out = Command::new(&hipcc)
+            .current_dir(hsaemu_testkit::workspace_root())
+            .arg("-###")
+            .args(hipcc_args(Kind::Exe, &p.targets))
+            .arg(format!("{HIP_DIR}/{}.hip", p.name))
+            .args(["-o", "/dev/null"])
+            .args(link)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", hipcc.display()));
+        assert!(out.status.success(), "hipcc -### {} failed", p.name);
+        // Temporary files are named `/tmp/<name>-<random>…`. `-cuid=` is a hash of every
+        // argument, `-o`'s temporary path among them, so it differs between any two builds
+        // already (it names only static device variables the host reads).
+        let vary = |w: &str| {
+            ["\"/tmp/", "\"-output=/tmp/", "\"-input=/tmp/", "\"-cuid="]
+                .iter()
+                .any(|p| w.starts_with(p))
+        };
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .filter(|l| l.starts_with(" \""))
+            .map(|l| {
+                l.split(' ')
+                    .map(|w| if vary(w) { "VARIES" } else { w })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    };
+    let is_host = |j: &String| j.contains("\"-triple\" \"x86_64-pc-linux-gnu\"");
+    let others =
+        |jobs: &[String]| -> Vec<String> { jobs.iter().filter(|j| !is_host(j)).cloned().collect() };
+    let mut checked = 0;
+    for p in manifest() {
+        let joined = format!(" {} ", p.link.join(" "));
+        if !joined.contains(&format!(" {HOST_O0} ")) {
+            continue;
+        }
+        let without: Vec<String> = joined
+            .replacen(HOST_O0, "", 1)
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        let (o0, o2) = (jobs(&p, &p.link), jobs(&p, &without));
+        let device_cc1 = others(&o0)
+            .iter()
+            .filter(|j| j.contains("\"-triple\" \"amdgcn-amd-amdhsa\""))
+            .count();
+        assert_eq!(device_cc1, p.targets.len(), "{}: device -cc1 jobs", p.name);
+        assert_eq!(
+            others(&o0),
+            others(&o2),
+            "{}: the jobs but the host's",
+            p.name
+        );
+        let host = |jobs: &[String]| -> String {
+            jobs.iter()
+                .find(|j| is_host(j))
+                .cloned()
+                .unwrap_or_else(|| panic!("{}: no host job", p.name))
+        };
+        assert!(
+            host(&o0).contains(" \"-O0\" "),
+            "{}: host job at -O0",
+            p.name
+        );
+        assert!(
+            host(&o2).contains(" \"-O2\" "),
+            "{}: host job at -O2",
+            p.name
+        );
+        checked += 1;
+    }
+    assert!(
+        checked >= 4,
+        "{checked} programs with {HOST_O0}: the rocPRIM ones have it"
+    );
 }
 
 #[test]
