@@ -10,6 +10,33 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use hsaemu_runtime::layout;
 
+// The exports called in this process, not through the library (hsaemu-capi's unit tests were).
+mod agent;
+mod image;
+
+/// `HSA_STATUS_ERROR_INVALID_ARGUMENT`.
+const INVALID_ARGUMENT: u32 = 0x1001;
+
+/// One `hsa_init` reference for an in-process test, given back by `hsa_shut_down` when dropped:
+/// the runtime is this process's, shared with the other modules' tests (`runtime::`).
+struct HsaInit;
+
+impl HsaInit {
+    fn new() -> HsaInit {
+        assert_eq!(hsaemu_capi::core::hsaemu_hsa_init(), 0, "hsa_init");
+        HsaInit
+    }
+}
+
+impl Drop for HsaInit {
+    fn drop(&mut self) {
+        let status = hsaemu_capi::core::hsaemu_hsa_shut_down();
+        if !std::thread::panicking() {
+            assert_eq!(status, 0, "hsa_shut_down");
+        }
+    }
+}
+
 const ROCM_LIBRARY: &str = "/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1";
 
 fn library() -> PathBuf {

@@ -3,6 +3,14 @@
 //! `hsaemu_codeobject::report` that the llvm-readelf oracle test checks — and bad input gets a
 //! one-line `hsaemu: FILE: ...` error naming what and where, with exit status 1.
 
+// The crate's API from outside, module by module (hsaemu-codeobject's unit tests were).
+mod amd_kernel_code;
+mod bundle;
+mod code_object;
+mod descriptor;
+mod metadata;
+mod target_id;
+
 use hsaemu_codeobject::report;
 use hsaemu_testkit::{
     compile_cl, compile_hip_bundle, compile_hip_exe, rocrand_library, HIP_TARGETS,
