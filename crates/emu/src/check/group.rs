@@ -706,22 +706,22 @@ fn global(g: &mut GroupCheck, r: &mut Run, ni: usize, found: &mut Found, have: &
     let (w, i, wi, n) = (r.w, r.i, r.wi, &r.notes[ni]);
     let c = g.d.checker;
     let (a, len) = (n.addr, u64::from(n.size));
+    // Scalar loads also fetch kernel arguments and constants the host may have written
+    // unseen: they are checked for races only, and need no allocation.
+    let scalar = i.fmt == crate::decode::Fmt::Smem;
     // The instruction's last allocation while it holds the address (by its mapped range, even
     // where a nested program allocation starts), else a look-up.
-    if !(*have
+    let held = *have
         && found
             .alloc()
-            .is_some_and(|x| a >= x.base && a < x.base + x.mapped))
-    {
+            .is_some_and(|x| a >= x.base && a < x.base + x.mapped);
+    if !scalar && !held {
         *have = c.memory.find(a, found);
     }
-    let hit = found.alloc().filter(|_| *have);
+    let hit = found.alloc().filter(|_| *have && !scalar);
     let op = r.ops[usize::from(n.write)];
     let verb = if n.write { "writes" } else { "reads" };
-    // Scalar loads also fetch kernel arguments and constants the host may have written
-    // unseen: they are checked for races only.
-    let scalar = i.fmt == crate::decode::Fmt::Smem;
-    if let Some(al) = hit.filter(|_| !scalar) {
+    if let Some(al) = hit {
         if c.checks.bounds {
             let end = a.saturating_add(len);
             let limit = al.base + al.len;
