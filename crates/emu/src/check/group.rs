@@ -7,7 +7,7 @@ use super::defined::{self, OriginId, Read, Use};
 use super::race::{self, Cell, Conflict, Epoch, Op, Seen, Vc};
 use super::report::Kind;
 use super::shadow::{words, Found};
-use super::Checker;
+use super::{Checker, Checks};
 use crate::decode::{flag, Inst, Kind as MemKind};
 use crate::gpu::{Functions, Program};
 use crate::wave::Wave;
@@ -363,6 +363,9 @@ struct Run<'a> {
     me: Epoch,
     /// Answers of the wave's clock (cleared when an LDS atomic changes it).
     seen: Seen,
+    /// The dispatch's checks and group segment size, read once for all lanes.
+    checks: Checks,
+    lds_size: u64,
 }
 
 impl Run<'_> {
@@ -419,10 +422,22 @@ pub(crate) fn flush(w: &Wave, i: &Inst, g: &mut GroupCheck) {
             ops: [op_of(i, false), op_of(i, true)],
             me: race::epoch(wc.gid, wc.vc.get(wc.gid)),
             seen: Seen::default(),
+            checks: g.d.checker.checks,
+            lds_size: u64::from(g.d.lds_size),
         };
-        for (ni, n) in notes.iter().enumerate() {
+        let mut ni = 0;
+        while ni < notes.len() {
+            let n = &notes[ni];
             match n.space {
-                Space::Lds => lds(g, &mut r, ni),
+                Space::Lds => match lds_dwords(g, &mut r, &notes[ni..]) {
+                    (0, _) => lds(g, &mut r, ni),
+                    (k, conflict) => {
+                        ni += k - 1;
+                        if let Some(c) = conflict {
+                            lds_race_report(g, w, i, &notes[ni], c);
+                        }
+                    }
+                },
                 Space::Private => private(g, &r, ni, n.addr),
                 Space::Global => {
                     // MUBUF scratch (the private segment buffer) reaches this wave's slot.
@@ -436,6 +451,7 @@ pub(crate) fn flush(w: &Wave, i: &Inst, g: &mut GroupCheck) {
                     }
                 }
             }
+            ni += 1;
         }
         g.found = found;
         if !g.plain.is_empty() {
@@ -478,6 +494,62 @@ fn stored_undefined(g: &GroupCheck, n: &Note, e: impl FnOnce() -> Elem) -> Optio
         return None;
     };
     g.pending.element(k, m, usize::from(n.lane))
+}
+
+/// Checks the leading run of `notes` that are the common LDS access, a plain load or store
+/// within one dword (a load of written bytes, a store of defined data), as [`lds`] checks
+/// each, without its loops over parts and dwords and with the work-group's state borrowed
+/// once for the run: rocRAND's seeding makes ~100 M of them under the checkers. Returns how
+/// many it checked (0: the first is not one), and the race the last of them found (the run
+/// ends there, for the caller to report it in order).
+fn lds_dwords(g: &mut GroupCheck, r: &mut Run, notes: &[Note]) -> (usize, Option<Conflict>) {
+    let GroupCheck {
+        waves,
+        lds_init,
+        lds_cells,
+        launch,
+        pending,
+        ..
+    } = g;
+    let (checks, lds_size, pc) = (r.checks, r.lds_size, r.w.pc);
+    let defined = pending.data.is_empty();
+    let wc = &waves[r.wi];
+    let mut by = race::Accessor::at(wc.gid, r.me, &wc.vc, &mut r.seen);
+    for (k, n) in notes.iter().enumerate() {
+        let (a, len) = (n.addr, u64::from(n.size));
+        let op = r.ops[usize::from(n.write)];
+        if n.space != Space::Lds
+            || len == 0
+            || a % 4 + len > 4
+            || a + len > lds_size
+            || !matches!(op, Op::Read | Op::Write)
+            || n.write && !defined
+        {
+            return (k, None);
+        }
+        // The access's written bits lie in one word: 64 is a multiple of 4.
+        let bits = (u64::MAX >> (64 - len)) << (a % 64);
+        let Some(word) = lds_init.get_mut((a / 64) as usize) else {
+            return (k, None);
+        };
+        if n.write {
+            *word |= bits;
+        } else if checks.uninit && *word & bits != bits {
+            return (k, None);
+        }
+        if checks.race {
+            let d = a / 4;
+            if let Some(cell) = lds_cells.get_mut(d as usize) {
+                let mut conflict = None;
+                let mask = race::byte_mask(d, a, len);
+                cell.access_by(*launch, &mut by, op, mask, pc, &mut conflict);
+                if conflict.is_some() {
+                    return (k + 1, conflict);
+                }
+            }
+        }
+    }
+    (notes.len(), None)
 }
 
 fn lds(g: &mut GroupCheck, r: &mut Run, ni: usize) {
@@ -573,13 +645,19 @@ fn lds(g: &mut GroupCheck, r: &mut Run, ni: usize) {
         }
     }
     if let Some(c) = conflict {
-        let what = format!(
-            "{} {len} bytes at LDS offset {a:#x} (group segment of {} bytes)",
-            if n.write { "writes" } else { "reads" },
-            g.d.lds_size
-        );
-        race_report(g, w, i, n, c, what);
+        lds_race_report(g, w, i, n, c);
     }
+}
+
+fn lds_race_report(g: &GroupCheck, w: &Wave, i: &Inst, n: &Note, c: Conflict) {
+    let what = format!(
+        "{} {} bytes at LDS offset {:#x} (group segment of {} bytes)",
+        if n.write { "writes" } else { "reads" },
+        n.size,
+        n.addr,
+        g.d.lds_size
+    );
+    race_report(g, w, i, n, c, what);
 }
 
 fn private(g: &mut GroupCheck, r: &Run, ni: usize, p: u64) {
@@ -628,22 +706,22 @@ fn global(g: &mut GroupCheck, r: &mut Run, ni: usize, found: &mut Found, have: &
     let (w, i, wi, n) = (r.w, r.i, r.wi, &r.notes[ni]);
     let c = g.d.checker;
     let (a, len) = (n.addr, u64::from(n.size));
+    // Scalar loads also fetch kernel arguments and constants the host may have written
+    // unseen: they are checked for races only, and need no allocation.
+    let scalar = i.fmt == crate::decode::Fmt::Smem;
     // The instruction's last allocation while it holds the address (by its mapped range, even
     // where a nested program allocation starts), else a look-up.
-    if !(*have
+    let held = *have
         && found
             .alloc()
-            .is_some_and(|x| a >= x.base && a < x.base + x.mapped))
-    {
+            .is_some_and(|x| a >= x.base && a < x.base + x.mapped);
+    if !scalar && !held {
         *have = c.memory.find(a, found);
     }
-    let hit = found.alloc().filter(|_| *have);
+    let hit = found.alloc().filter(|_| *have && !scalar);
     let op = r.ops[usize::from(n.write)];
     let verb = if n.write { "writes" } else { "reads" };
-    // Scalar loads also fetch kernel arguments and constants the host may have written
-    // unseen: they are checked for races only.
-    let scalar = i.fmt == crate::decode::Fmt::Smem;
-    if let Some(al) = hit.filter(|_| !scalar) {
+    if let Some(al) = hit {
         if c.checks.bounds {
             let end = a.saturating_add(len);
             let limit = al.base + al.len;

@@ -580,17 +580,13 @@ fn global_dwords(w: &mut Wave, i: &Inst, env: &mut Env, addrs: &[u64; LANES]) ->
         let off = 4 * u64::from(k);
         if store {
             let row = &w.v[crate::wave::reg_index(i.src[1] + k)];
-            for l in 0..LANES {
-                if exec >> l & 1 != 0 {
-                    host::store32(addrs[l] + off, row[l]);
-                }
+            for l in active(exec) {
+                host::store32(addrs[l] + off, row[l]);
             }
         } else {
             let row = &mut w.v[crate::wave::reg_index(i.dst + k)];
-            for l in 0..LANES {
-                if exec >> l & 1 != 0 {
-                    row[l] = host::load32(addrs[l] + off);
-                }
+            for l in active(exec) {
+                row[l] = host::load32(addrs[l] + off);
             }
         }
     }
@@ -612,8 +608,8 @@ fn qwords(w: &mut Wave, i: &Inst, addrs: &[u64; LANES], exec: u64, store: bool) 
     );
     // The OR of the active addresses: all 8-byte aligned when its low 3 bits are clear.
     let mut or = 0u64;
-    for (l, &a) in addrs.iter().enumerate() {
-        or |= a & ((exec >> l) & 1).wrapping_neg();
+    for l in active(exec) {
+        or |= addrs[l];
     }
     let aligned = or.is_multiple_of(8);
     // Lanes 0..N all active and aligned (a full wave64 or wave32 wave): branch-free loops.
@@ -623,10 +619,8 @@ fn qwords(w: &mut Wave, i: &Inst, addrs: &[u64; LANES], exec: u64, store: bool) 
     if aligned && exec == 0xffff_ffff {
         return qwords_full(w, r0, r1, low32(addrs), store);
     }
-    for (l, &a) in addrs.iter().enumerate() {
-        if exec >> l & 1 == 0 {
-            continue;
-        }
+    for l in active(exec) {
+        let a = addrs[l];
         if store {
             let v = u64::from(w.v[r0][l]) | u64::from(w.v[r1][l]) << 32;
             if a.is_multiple_of(8) {
@@ -752,13 +746,25 @@ fn active_range(addrs: &[u64; LANES], exec: u64) -> (u64, u64) {
         return full_range(low32(addrs));
     }
     let (mut lo, mut hi) = (u64::MAX, 0u64);
-    for (l, &a) in addrs.iter().enumerate() {
-        if exec >> l & 1 != 0 {
-            lo = lo.min(a);
-            hi = hi.max(a);
-        }
+    for l in active(exec) {
+        lo = lo.min(addrs[l]);
+        hi = hi.max(addrs[l]);
     }
     (lo, hi)
+}
+
+/// The lanes set in `exec`, lowest first: a walk over its set bits, so a partial EXEC of a
+/// few lanes (litmus tests, divergent code) costs those lanes, not 64 tests.
+#[inline(always)]
+fn active(exec: u64) -> impl Iterator<Item = usize> {
+    let mut m = exec;
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            l
+        })
+    })
 }
 
 /// [`active_range`] of lanes 0..N, all active.
