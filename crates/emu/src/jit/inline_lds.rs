@@ -672,11 +672,9 @@ impl Gen<'_> {
     /// (`ds_row_shapes`), the entry then written (shape 0 when not in it) and the bit set.
     fn ds_kept_shape(&mut self, arow: usize, d: u32, uniform: bool) -> (Value, Value) {
         let tag = 1 + 2 * i64::from(d) + i64::from(uniform);
-        let ptr = self.b.func.dfg.value_type(self.ctx);
-        let at = std::mem::offset_of!(CallCtx, wave) as i32;
-        let wave = self.b.ins().load(ptr, mf(), self.ctx, at);
-        let marks_at = std::mem::offset_of!(Wave, ds_marks) as i32;
-        let entry_at = (std::mem::offset_of!(Wave, ds_tops) + 8 * arow) as i32;
+        let (wave, w) = self.wave_ptr();
+        let marks_at = w + std::mem::offset_of!(Wave, ds_marks) as i32;
+        let entry_at = w + (std::mem::offset_of!(Wave, ds_tops) + 8 * arow) as i32;
         let marks = self.b.ins().load(types::I64, mf(), wave, marks_at);
         let entry = self.b.ins().load(types::I64, mf(), wave, entry_at);
         let bit = self.b.ins().band_imm(marks, 1i64 << arow);

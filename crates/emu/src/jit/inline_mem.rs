@@ -357,15 +357,9 @@ impl Gen<'_> {
             }
             _ => return false,
         };
-        let ptr = self.mem_ptr_ty();
-        let wave = self
-            .b
-            .ins()
-            .load(ptr, mf(), self.ctx, offset_of!(CallCtx, wave) as i32);
-        let stored = self
-            .b
-            .ins()
-            .load(types::I8, mf(), wave, offset_of!(Wave, stored) as i32);
+        let (wave, w) = self.wave_ptr();
+        let stored_at = w + offset_of!(Wave, stored) as i32;
+        let stored = self.b.ins().load(types::I8, mf(), wave, stored_at);
         let mut fence = self.b.ins().icmp_imm(IntCC::NotEqual, stored, 0);
         if let Some(c) = count {
             let zero = self.b.ins().icmp_imm(IntCC::Equal, c, 0);
@@ -382,9 +376,7 @@ impl Gen<'_> {
             self.b.ins().fence();
         }
         let zero = self.b.ins().iconst(types::I8, 0);
-        self.b
-            .ins()
-            .store(mf(), zero, wave, offset_of!(Wave, stored) as i32);
+        self.b.ins().store(mf(), zero, wave, stored_at);
         self.b.ins().jump(done, &[]);
         self.b.switch_to_block(done);
         true
@@ -1503,15 +1495,10 @@ impl Gen<'_> {
 
     fn vmem_finish(&mut self, store: bool, done: Block) {
         if store {
-            let ptr = self.mem_ptr_ty();
-            let wave = self
-                .b
-                .ins()
-                .load(ptr, mf(), self.ctx, offset_of!(CallCtx, wave) as i32);
+            let (wave, w) = self.wave_ptr();
             let one = self.b.ins().iconst(types::I8, 1);
-            self.b
-                .ins()
-                .store(mf(), one, wave, offset_of!(Wave, stored) as i32);
+            let at = w + offset_of!(Wave, stored) as i32;
+            self.b.ins().store(mf(), one, wave, at);
         }
         self.count_lanes();
         let args = self.done_args();

@@ -350,9 +350,9 @@ impl Compiler {
             };
             let cleared = clobbers & !cmp_rows;
             if clobbers != 0 {
-                let at = std::mem::offset_of!(CallCtx, wave) as i32;
-                let wave = b.ins().load(ptr, mf(), p[2], at);
-                let at = std::mem::offset_of!(crate::wave::Wave, tile_marks) as i32;
+                // The `Wave` at its offset from the scalar file (`Gen::wave_ptr`).
+                let wave = p[0];
+                let at = super::from_s(std::mem::offset_of!(crate::wave::Wave, tile_marks));
                 let marks = b.ins().load(types::I64, mf(), wave, at);
                 let marks = if shape_kept == 0 {
                     b.ins().band_imm(marks, !cleared as i64)
@@ -366,7 +366,7 @@ impl Compiler {
                     b.ins().band(marks, keep)
                 };
                 b.ins().store(mf(), marks, wave, at);
-                let at = std::mem::offset_of!(crate::wave::Wave, ds_marks) as i32;
+                let at = super::from_s(std::mem::offset_of!(crate::wave::Wave, ds_marks));
                 let marks = b.ins().load(types::I64, mf(), wave, at);
                 let marks = b.ins().band_imm(marks, !clobbers as i64);
                 b.ins().store(mf(), marks, wave, at);
@@ -408,6 +408,7 @@ impl Compiler {
             let mut g = Gen {
                 b,
                 s: p[0],
+                s_a: p[0],
                 v: p[1],
                 ctx: p[2],
                 budget,
@@ -677,6 +678,8 @@ type DsRow = (Value, Option<Value>, Value);
 struct Gen<'a> {
     b: FunctionBuilder<'a>,
     s: Value,
+    /// A's scalar file, `s` before any `swap_b` (`wave_ptr`).
+    s_a: Value,
     v: Value,
     /// The `CallCtx` pointer (calls into the interpreter, `lower_mem`).
     ctx: Value,
@@ -852,6 +855,14 @@ struct Gen<'a> {
 }
 
 impl Gen<'_> {
+    /// A's `Wave` (`CallCtx::wave`) as a base and the offset to add to a field's: the
+    /// scalar file's pointer, the first argument, which lies in that `Wave` (`Block::call`).
+    /// Loading `ctx.wave` instead cost a load more per use, and a reload of the often
+    /// spilled `ctx`.
+    fn wave_ptr(&self) -> (Value, i32) {
+        (self.s_a, super::from_s(0))
+    }
+
     /// SGPR `code` (0–127: the scalar file by operand code, VCC at 106, EXEC at 126):
     /// loaded from the `Wave` at the block's first use.
     fn sgpr(&mut self, code: usize) -> Value {

@@ -788,8 +788,10 @@ impl Block {
         // scalar file's pointer, `SCC_AT` …, within the same `Wave`), all live and
         // exclusively borrowed here and derived from `wp`, which its calls into the
         // interpreter (`lower_mem`) also use while the region's own code is stopped (the
-        // rows' heap buffer does not move in those calls), and `w.stored` (0 or 1, through `ctx.wave`); `ctx` outlives the
-        // call, and the `Inst` addresses the code passes point into `self.insts`. Its other
+        // rows' heap buffer does not move in those calls), and `w.stored` (0 or 1),
+        // `w.tile_marks`, `w.ds_marks` and `w.ds_tops` (also at their offsets from the scalar
+        // file's pointer, not through `ctx.wave`, which is `wp`); `ctx` outlives the call,
+        // and the `Inst` addresses the code passes point into `self.insts`. Its other
         // pointers are the live `Env`'s ([`CallCtx::new`]'s contract): its inline memory
         // accesses (`inline_mem.rs`) touch only ranges it first found inside one of
         // `ctx.windows`, a range of the memory map at the map's current generation, which

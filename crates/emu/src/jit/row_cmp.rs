@@ -14,7 +14,6 @@
 
 use super::{mf, tiles, Gen, Lower, Src, LANES};
 use crate::decode::{Inst, VGPR};
-use crate::jit::CallCtx;
 use crate::wave::reg_index;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, BlockArg, InstBuilder, Value};
@@ -99,10 +98,8 @@ impl Gen<'_> {
         if rows == 0 {
             return;
         }
-        let ptr = self.b.func.dfg.value_type(self.ctx);
-        let at = std::mem::offset_of!(CallCtx, wave) as i32;
-        let wave = self.b.ins().load(ptr, mf(), self.ctx, at);
-        let at = std::mem::offset_of!(crate::wave::Wave, tile_marks) as i32;
+        let (wave, w) = self.wave_ptr();
+        let at = w + std::mem::offset_of!(crate::wave::Wave, tile_marks) as i32;
         let marks = self.b.ins().load(types::I64, mf(), wave, at);
         let marks = self.b.ins().band_imm(marks, !rows as i64);
         self.b.ins().store(mf(), marks, wave, at);
@@ -127,14 +124,8 @@ impl Gen<'_> {
         };
         let lanes = 4 * self.groups as i64;
         let at = |r: usize, l: usize| (4 * (r * LANES + l)) as i32;
-        let ptr = self.b.func.dfg.value_type(self.ctx);
-        let wave = self.b.ins().load(
-            ptr,
-            mf(),
-            self.ctx,
-            std::mem::offset_of!(CallCtx, wave) as i32,
-        );
-        let marks_at = std::mem::offset_of!(crate::wave::Wave, tile_marks) as i32;
+        let (wave, w) = self.wave_ptr();
+        let marks_at = w + std::mem::offset_of!(crate::wave::Wave, tile_marks) as i32;
         let marks = self.b.ins().load(types::I64, mf(), wave, marks_at);
         let need = if wide { 0b11i64 << row } else { 1i64 << row };
         // Lanes 0, 1 and 16: steps 1 and 16, the last lane below 2^32 (and the high half

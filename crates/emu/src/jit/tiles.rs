@@ -513,10 +513,8 @@ impl Gen<'_> {
             let differ = differ.expect("a tested row");
             self.b.ins().brif(differ, miss, &[], cont, &[]);
         } else {
-            let ptr = self.b.func.dfg.value_type(self.ctx);
-            let at = std::mem::offset_of!(super::super::CallCtx, wave) as i32;
-            let wave = self.b.ins().load(ptr, super::mf(), self.ctx, at);
-            let at = std::mem::offset_of!(crate::wave::Wave, tile_marks) as i32;
+            let (wave, w) = self.wave_ptr();
+            let at = w + std::mem::offset_of!(crate::wave::Wave, tile_marks) as i32;
             let marks = self.b.ins().load(types::I64, super::mf(), wave, at);
             let have = self.b.ins().band_imm(marks, kept as i64);
             let marked = self.b.ins().icmp_imm(IntCC::Equal, have, kept as i64);
