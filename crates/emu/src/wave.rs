@@ -419,11 +419,28 @@ impl Wave {
             *row = *val;
             return;
         }
-        // Branch-free blend so the loop vectorizes.
-        for_lanes!(self.wave32, i, {
-            let m = ((exec >> i) & 1).wrapping_neg() as u32;
-            row[i] = (val[i] & m) | (row[i] & !m);
-        });
+        // Branch-free blend, 32 lanes at a time, each lane's mask from a table of single
+        // bits: an AND and a compare per lane vectorise on SSE2, where a shift by the lane
+        // number (a variable 64-bit shift per lane) did not (docs/notes/ci-time.md, Round 39).
+        const BIT: [u32; 32] = {
+            let mut b = [0; 32];
+            let mut i = 0;
+            while i < 32 {
+                b[i] = 1 << i;
+                i += 1;
+            }
+            b
+        };
+        let halves = if self.wave32 { 1 } else { LANES / 32 };
+        let (rows, _) = row.as_chunks_mut::<32>();
+        let (vals, _) = val.as_chunks::<32>();
+        for (h, (row, val)) in rows.iter_mut().zip(vals).take(halves).enumerate() {
+            let e = (exec >> (32 * h)) as u32;
+            for i in 0..32 {
+                let m = u32::from(e & BIT[i] != 0).wrapping_neg();
+                row[i] = (val[i] & m) | (row[i] & !m);
+            }
+        }
     }
 
     /// Writes the active lanes of a 64-bit vector destination (a register pair).
