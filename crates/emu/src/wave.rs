@@ -228,6 +228,10 @@ pub(crate) const fn sgpr_groups(code: u16, width: u16) -> u32 {
 pub(crate) const ID_ROW0_LANE: u8 = 1;
 /// `Wave::id_rows`: v1 holds lane 0's value in every lane.
 pub(crate) const ID_ROW1_UNIFORM: u8 = 2;
+/// `Wave::id_rows`: the vouched rows (bits 0–1) shifted by this are held in lane 0 alone
+/// (the dispatcher's `ids_filled` writes the other lanes before anything but the worker's
+/// fresh pair block, which takes them from lane 0, can read them: `jit::Block::lazy_ids`).
+pub(crate) const ID_ROWS_LAZY_SHIFT: u8 = 2;
 
 impl Wave {
     pub(crate) fn new() -> Wave {
