@@ -789,10 +789,12 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize, lazy: u8) {
             w.sgpr_dirty |= 1 << (r / 4);
         }
         if lazy != 0 {
-            // v0's lane 0 the first work-item (Y and Z 0, packed or not), v1's Y (0).
+            // v0's lane 0 the first work-item (Y and Z 0, packed or not), v1's Y (0): lanes
+            // 0–3, one 16-byte store each (lane 0 alone as a 4-byte store made the dispatch
+            // slower, by a guess a 16-byte load of the group failing store forwarding).
             let v = crate::wave::reg_index(VGPR);
-            w.v[v][0] = first;
-            w.v[v + 1][0] = 0;
+            w.v[v][..4].copy_from_slice(&[first, first + 1, first + 2, first + 3]);
+            w.v[v + 1][..4].fill(0);
             w.id_rows = lazy;
         } else {
             workitem_ids(ctx, w, first, actual, lanes);
