@@ -1000,7 +1000,7 @@ fn ids_in_one_row<const N: usize>(
     }
 }
 
-/// Writes the ID rows `launch` left in lane 0 alone into all 32 lanes (v0 lane 0 plus the
+/// Writes the ID rows `launch` left in lanes 0–3 alone into all 32 lanes (v0 lane 0 plus the
 /// lane, v1 lane 0's value): before anything but the fresh pair block reads them.
 #[cold]
 fn ids_filled(w: &mut Wave) {
@@ -1168,7 +1168,7 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
         }
         if PAIRS && fresh_round {
             // The waves no fresh pair took: their ID rows whole (`launch` may have written
-            // lane 0 alone for the pair block).
+            // lanes 0–3 alone for the pair block).
             for w in &mut waves[first..] {
                 if w.id_rows >> crate::wave::ID_ROWS_LAZY_SHIFT != 0 {
                     ids_filled(w);

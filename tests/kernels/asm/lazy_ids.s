@@ -4,7 +4,7 @@
 // more) at its global ID (work-group ID × the kernel argument `size`, the work-group's
 // size), then overwrites v0 with -1. A work-group's waves A (IDs 0–31) and B (32–63)
 // disagree at the `s_cbranch_vccz`, so their pair region leaves before it and the
-// interpreter goes on with each wave's v0: the dispatcher may have written lane 0 alone of
+// interpreter goes on with each wave's v0: the dispatcher may have written lanes 0–3 alone of
 // a fresh pair's ID rows (`dispatch.rs`' `launch`), so the exit must store them. With a
 // work-group of 96, the third wave runs alone (the round fills its rows, `ids_filled`).
 // The -1 left in each wave's v0 is what an unwritten lane would show in the next group.

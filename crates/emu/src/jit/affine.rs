@@ -513,8 +513,8 @@ impl Gen<'_> {
         self.b.seal_block(join);
         self.enter(join);
         self.aff.clear();
-        // A pair's fresh waves may hold their ID rows' lane 0 alone (`Wave::id_rows`'
-        // `ID_ROWS_LAZY`, set only where the pair block says so: `lazy_ids`): the rows are
+        // A pair's fresh waves may hold their ID rows in the first lanes alone (`Wave::id_rows`'
+        // `ID_ROWS_LAZY_SHIFT`, only where the pair block says so: `lazy_ids`): the rows are
         // pending here, so every exit, call and read before they are written takes them
         // from the facts. On the tested path the `Wave` holds them already (stored again
         // where needed: equal values).

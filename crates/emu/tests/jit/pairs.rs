@@ -271,7 +271,7 @@ pub(crate) fn fresh_pairs_compare_sgprs_set_per_wave() {
     }
 }
 
-/// A fresh pair's ID rows, which the dispatcher may write in lane 0 alone for the pair
+/// A fresh pair's ID rows, which the dispatcher may write in lanes 0–3 alone for the pair
 /// block that takes them from there (`dispatch.rs`' `launch`, `Block::lazy_ids`), are
 /// whole wherever something else reads them: `lazy_ids` (asm) reads v0 after its pair
 /// region leaves at a branch its waves disagree on (the exit stores the pending rows), and
