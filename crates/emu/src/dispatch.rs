@@ -600,7 +600,9 @@ fn run_worker(
                 } else {
                     index * RESIDENT + slot
                 };
-                launch(ctx, wg, n, index);
+                // The ID rows the worker's fresh pair block takes from lane 0 (`ids_filled`).
+                let lazy = pairs.fresh.map_or(0, |f| f.pair.lazy_ids);
+                launch(ctx, wg, n, index, lazy);
                 wg.slot = slot;
             }
         }
@@ -663,8 +665,11 @@ fn claim(ctx: &Ctx) -> u64 {
 }
 
 /// Sets up work-group `n`'s waves (initial register state, their compute unit) and LDS;
-/// `worker` is the index of the host worker that runs it.
-fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
+/// `worker` is the index of the host worker that runs it. `lazy`: the ID rows
+/// (`Wave::id_rows` bits) the worker's fresh pair block takes from their lane 0, which
+/// then alone is written where every wave of the work-group is vouched for and will pair
+/// (`slice` and `fresh_pairs` write the rest, `ids_filled`, for any wave that does not).
+fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize, lazy: u8) {
     let [cx, cy, _] = ctx.wg_count.map(u64::from);
     // In the first row of X (every work-group of a 1-D grid) without the three divisions.
     let id = if n < cx {
@@ -685,6 +690,31 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
     let items = actual[0] * actual[1] * actual[2];
     let lanes = ctx.gen.wave_size();
     let nwaves = items.div_ceil(lanes) as usize;
+    // Lane 0 alone of the ID rows the pair block takes from there where every wave lies in
+    // X's first row (full, its rows vouched for: `ids_in_one_row`, Y and Z 0) and `slice`'s
+    // pair variant runs the work-group (its first round fills the rows of the waves its
+    // fresh pairs do not take): `Wave::id_rows`, those rows also as lazy
+    // (`ID_ROWS_LAZY_SHIFT`).
+    let vouched = if ctx.init.id_packed {
+        crate::wave::ID_ROW0_LANE
+    } else {
+        crate::wave::ID_ROW0_LANE | crate::wave::ID_ROW1_UNIFORM
+    };
+    // v0 always among them (v1 alone: not worth a case).
+    let lazy = if lazy & crate::wave::ID_ROW0_LANE != 0
+        && lazy & !vouched == 0
+        && lanes == 32
+        && actual[0] == items
+        && items % 32 == 0
+        && ctx.init.id_dims < 2
+        && ctx.lds_size == 0
+        && ctx.check.is_none()
+        && !wg.traced
+    {
+        vouched | lazy << crate::wave::ID_ROWS_LAZY_SHIFT
+    } else {
+        0
+    };
     while wg.waves.len() < nwaves {
         wg.waves.push(Wave::colored(wg.waves.len()));
     }
@@ -758,7 +788,25 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize) {
             w.s[r] = wave_offset as u32;
             w.sgpr_dirty |= 1 << (r / 4);
         }
-        workitem_ids(ctx, w, first, actual, lanes);
+        if lazy != 0 {
+            // v0's lane 0 the first work-item (Y and Z 0, packed or not), v1's Y (0): lanes
+            // 0–3, one 16-byte store each (lane 0 alone as a 4-byte store made the dispatch
+            // slower, by a guess a 16-byte load of the group failing store forwarding).
+            let v = crate::wave::reg_index(VGPR);
+            w.v[v][..4].copy_from_slice(&[first, first + 1, first + 2, first + 3]);
+            w.v[v + 1][..4].fill(0);
+            w.id_rows = lazy;
+        } else {
+            workitem_ids(ctx, w, first, actual, lanes);
+        }
+    }
+    if lazy != 0 && (lazy >> crate::wave::ID_ROWS_LAZY_SHIFT) & vouched != vouched {
+        // v1 (Y, 0) is vouched for but not taken from lane 0: whole (out of the loop, which
+        // a test per wave made slower).
+        let v = crate::wave::reg_index(VGPR) + 1;
+        for w in &mut wg.waves[..nwaves] {
+            w.v[v][..32].fill(0);
+        }
     }
 }
 
@@ -952,6 +1000,25 @@ fn ids_in_one_row<const N: usize>(
     }
 }
 
+/// Writes the ID rows `launch` left in lanes 0–3 alone into all 32 lanes (v0 lane 0 plus the
+/// lane, v1 lane 0's value): before anything but the fresh pair block reads them.
+#[cold]
+fn ids_filled(w: &mut Wave) {
+    let lazy = w.id_rows >> crate::wave::ID_ROWS_LAZY_SHIFT;
+    let v = crate::wave::reg_index(VGPR);
+    if lazy & crate::wave::ID_ROW0_LANE != 0 {
+        let base = w.v[v][0];
+        for (l, x) in w.v[v][..32].iter_mut().enumerate() {
+            *x = base + l as u32;
+        }
+    }
+    if lazy & crate::wave::ID_ROW1_UNIFORM != 0 {
+        let y = w.v[v + 1][0];
+        w.v[v + 1][..32].fill(y);
+    }
+    w.id_rows &= (1 << crate::wave::ID_ROWS_LAZY_SHIFT) - 1;
+}
+
 /// Word 3 of the Private Segment Buffer V# (code-object-abi.md §5.3): DST_SEL XYZW, 32-bit
 /// data, 4-byte swizzle elements, index stride = the wave size, ADD_TID_ENABLE. GFX10 has no
 /// ELEMENT_SIZE field (elements are 4 bytes) and a unified FORMAT; CP fills INDEX_STRIDE from
@@ -1082,8 +1149,8 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
         let (mut running, mut waiting) = (0usize, 0usize);
         // The round's first waves, when fresh pairs took them (their iterations' work done).
         let mut first = 0;
-        if let (true, Some(t), Some(call)) = (std::mem::take(&mut fresh), &mut tier, &mut prepared)
-        {
+        let fresh_round = std::mem::take(&mut fresh);
+        if let (true, Some(t), Some(call)) = (fresh_round, &mut tier, &mut prepared) {
             if !CHECK && !TRACE && t.pairs.is_some() {
                 let round = Round {
                     waves: &mut *waves,
@@ -1097,6 +1164,15 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
                 (first, running, waiting, progressed) = r;
                 // `Round::finish` keeps the last loads without clearing.
                 env.cache.last_load = 0;
+            }
+        }
+        if PAIRS && fresh_round {
+            // The waves no fresh pair took: their ID rows whole (`launch` may have written
+            // lanes 0–3 alone for the pair block).
+            for w in &mut waves[first..] {
+                if w.id_rows >> crate::wave::ID_ROWS_LAZY_SHIFT != 0 {
+                    ids_filled(w);
+                }
             }
         }
         // The barrier as each wave of this round sees it (GFX12's `s_barrier_signal_isfirst`
@@ -1677,7 +1753,11 @@ fn fresh_pairs(
         // SAFETY: as `enter`'s; `a` and `b` are two waves of the slice's work-group.
         let (n, parked) = unsafe { p.call_pair(call, a, b, QUANTUM) };
         if n == 0 {
-            // Nothing ran: A enters alone, B's iteration is the round's.
+            // Nothing ran: A enters alone, B's iteration is the round's (which fills B's
+            // rows, `slice`).
+            if a.id_rows >> crate::wave::ID_ROWS_LAZY_SHIFT != 0 {
+                ids_filled(a);
+            }
             let resume = enter(ctx, a, t, call);
             round.finish(ctx, id, wi, (before, resume), env, t)?;
             wi += 1;

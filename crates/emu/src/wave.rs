@@ -188,7 +188,8 @@ pub(crate) struct Wave {
     /// `instructions` is 0 (`ID_ROW0_LANE`, `ID_ROW1_UNIFORM`): a compiled region entered at
     /// the kernel's first instruction then skips testing them (`jit/affine.rs`). Set only
     /// for a wave lying in the first row of X (lane 0 of v0 its first work-item, v1 0): a
-    /// pair's wave B then continues A's lanes.
+    /// pair's wave B then continues A's lanes. Bits 2–3 (`ID_ROWS_LAZY_SHIFT`): those rows
+    /// hold lanes 0–3 alone (`dispatch.rs`' `launch`, `ids_filled`).
     pub id_rows: u8,
     /// Which groups of four SGPRs may hold something other than zero (bit `g`: s[4g..4g+4]),
     /// for [`Wave::start`], which zeroes only those: set as the dispatcher writes them, to
@@ -228,6 +229,10 @@ pub(crate) const fn sgpr_groups(code: u16, width: u16) -> u32 {
 pub(crate) const ID_ROW0_LANE: u8 = 1;
 /// `Wave::id_rows`: v1 holds lane 0's value in every lane.
 pub(crate) const ID_ROW1_UNIFORM: u8 = 2;
+/// `Wave::id_rows`: the vouched rows (bits 0–1) shifted by this are held in lanes 0–3 alone
+/// (the dispatcher's `ids_filled` writes the other lanes before anything but the worker's
+/// fresh pair block, which takes them from lane 0, can read them: `jit::Block::lazy_ids`).
+pub(crate) const ID_ROWS_LAZY_SHIFT: u8 = 2;
 
 impl Wave {
     pub(crate) fn new() -> Wave {

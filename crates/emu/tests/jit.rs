@@ -1227,6 +1227,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     tile_marks::a_shape_kept_tile_mark_is_cleared_under_a_partial_exec();
     pairs::pairs_of_wave32s_match_their_cpu_results();
     pairs::fresh_pairs_compare_sgprs_set_per_wave();
+    pairs::lazy_id_rows_are_whole_where_read();
 }
 
 /// Global buffer word `k`: `(0x8000 + k) << 16 | (0x1000 + k)` (a negative high half, so the

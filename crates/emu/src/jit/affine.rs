@@ -484,7 +484,8 @@ impl Gen<'_> {
         let vouchable = |(&r, &s): (&usize, &i64)| (r, s) == (0, 1) || (r, s) == (1, 0);
         // For a pair, both waves' set-ups vouched, so B's lane 0 continues A's lanes
         // (`fresh_ids`; in a work-group 32 wide B lies past X's first row: not vouched).
-        if entry && !tested.is_empty() && tested.iter().all(vouchable) {
+        let fresh_path = entry && !tested.is_empty() && tested.iter().all(vouchable);
+        if fresh_path {
             let (known, unknown) = (self.b.create_block(), self.b.create_block());
             let fresh = self.fresh_ids(tested);
             self.b.ins().brif(fresh, known, &[], unknown, &[]);
@@ -512,28 +513,43 @@ impl Gen<'_> {
         self.b.seal_block(join);
         self.enter(join);
         self.aff.clear();
+        // A pair's fresh waves may hold their ID rows in the first lanes alone (`Wave::id_rows`'
+        // `ID_ROWS_LAZY_SHIFT`, only where the pair block says so: `lazy_ids`): the rows are
+        // pending here, so every exit, call and read before they are written takes them
+        // from the facts. On the tested path the `Wave` holds them already (stored again
+        // where needed: equal values).
+        let lazy = fresh_path && self.pair;
+        if lazy {
+            self.lazy_ids = self.need_bits(tested);
+        }
         for (&r, &s) in tested {
             let base = self.b.use_var(bases[&r]);
             self.aff.insert(r, (base, s));
             // A predecessor may have handed the row over without storing it (`pending_at_end`;
             // not to the region's first basic block, which only the entry reaches).
-            if !entry {
+            if !entry || lazy {
                 self.unstored_facts.push((r, base, s));
             }
         }
+    }
+
+    /// The `Wave::id_rows` bits that vouch for the ID rows `ids` (row 0 with stride 1, row 1
+    /// with stride 0).
+    fn need_bits(&self, ids: &BTreeMap<usize, i64>) -> u8 {
+        ids.keys().fold(0u8, |m, &r| {
+            m | if r == 0 {
+                crate::wave::ID_ROW0_LANE
+            } else {
+                crate::wave::ID_ROW1_UNIFORM
+            }
+        })
     }
 
     /// Whether the wave (a pair's both waves) has run no instruction yet and its set-up
     /// vouched for the ID rows `ids` (`Wave::id_rows`; row 0 with stride 1, row 1 with
     /// stride 0), as an `i8`.
     fn fresh_ids(&mut self, ids: &BTreeMap<usize, i64>) -> Value {
-        let need = ids.keys().fold(0u8, |m, &r| {
-            m | if r == 0 {
-                crate::wave::ID_ROW0_LANE
-            } else {
-                crate::wave::ID_ROW1_UNIFORM
-            }
-        });
+        let need = self.need_bits(ids);
         let ptr = self.b.func.dfg.value_type(self.ctx);
         let at = std::mem::offset_of!(CallCtx, wave) as i32;
         let wave = self.b.ins().load(ptr, super::mf(), self.ctx, at);

@@ -110,6 +110,10 @@ pub(super) struct Compiled {
     pub(super) f: BlockFn,
     /// A pair region's SGPRs the two waves must hold equal to enter it (`pair.rs`).
     pub(super) pair_equal: Vec<u8>,
+    /// A pair region's ID rows (`Wave::id_rows` bits) its entry takes from their lane 0 on
+    /// fresh waves, pending (`affine.rs`' `facts_at_start`): the dispatcher may leave their
+    /// other lanes unwritten (`Block::lazy_ids`). 0 for any other region.
+    pub(super) lazy_ids: u8,
     pub(super) entries: Vec<u64>,
     pub(super) size: usize,
     pub(super) name: String,
@@ -310,7 +314,7 @@ impl Compiler {
             .module
             .declare_function(&name, Linkage::Local, &ctx.func.signature)
             .map_err(|e| e.to_string())?;
-        let entries;
+        let (entries, lazy_ids);
         {
             let mut b = FunctionBuilder::new(&mut ctx.func, &mut self.fctx);
             let entry = b.create_block();
@@ -482,6 +486,7 @@ impl Compiler {
                 unstored_facts: Vec::new(),
                 written_now: HashSet::new(),
                 ends: ends.iter().copied().collect(),
+                lazy_ids: 0,
             };
             let bbs = basic_blocks(region, start);
             g.smem_share = smem_groups(region, bbs.values().map(|bb| &bb.insts[..]));
@@ -546,6 +551,7 @@ impl Compiler {
             let full = g.heads[1].get(&start).copied();
             g.loads(loads, general, full);
             entries = g.other_entries(others, now);
+            lazy_ids = g.lazy_ids;
             g.b.seal_all_blocks();
             g.b.finalize();
         }
@@ -588,6 +594,7 @@ impl Compiler {
         Ok(Compiled {
             f: unsafe { std::mem::transmute::<*const u8, BlockFn>(code) },
             pair_equal,
+            lazy_ids,
             entries,
             size,
             name,
@@ -852,6 +859,8 @@ struct Gen<'a> {
     /// Exits to an `s_endpgm` (nothing reads the rows after it): pending rows are not
     /// stored there.
     ends: HashSet<u64>,
+    /// A pair region's `Compiled::lazy_ids` (`affine.rs`' `facts_at_start`).
+    lazy_ids: u8,
 }
 
 impl Gen<'_> {

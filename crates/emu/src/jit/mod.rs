@@ -683,6 +683,10 @@ pub(crate) struct Block {
     /// A pair block's SGPRs (codes) the two waves must hold equal to enter it: those its
     /// instructions may read as values before writing them (`lower.rs`'s `pair.rs`).
     pub(crate) pair_equal: Vec<u8>,
+    /// A pair block's ID rows (`Wave::id_rows` bits) that fresh waves may hold in lane 0
+    /// alone (`Wave`'s `ID_ROWS_LAZY`): its entry takes them pending from lane 0, and every
+    /// path of it that can observe them stores them first (`lower.rs`'s `Compiled`).
+    pub(crate) lazy_ids: u8,
 }
 
 /// The groups of four SGPRs (`Wave::sgpr_dirty`) that `insts` may write: each one's named
@@ -1529,7 +1533,8 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                 }
                 let block = compiled.ok().map(|c| {
                     perf_map(c.f as usize, c.size, &c.name);
-                    let (f, entries, pair_equal) = (c.f, c.entries, c.pair_equal);
+                    let (f, entries, pair_equal, lazy_ids) =
+                        (c.f, c.entries, c.pair_equal, c.lazy_ids);
                     let sgpr_groups = written_sgpr_groups(&r.insts);
                     let (mode_mask, mode_want) = mode_test(&r.insts);
                     let b: &'static Block = Box::leak(Box::new(Block {
@@ -1554,6 +1559,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                         pair: AtomicPtr::new(std::ptr::null_mut()),
                         pair_tried: AtomicBool::new(r.pair),
                         pair_equal,
+                        lazy_ids,
                     }));
                     b
                 });

@@ -270,3 +270,50 @@ pub(crate) fn fresh_pairs_compare_sgprs_set_per_wave() {
         }
     }
 }
+
+/// A fresh pair's ID rows, which the dispatcher may write in lanes 0–3 alone for the pair
+/// block that takes them from there (`dispatch.rs`' `launch`, `Block::lazy_ids`), are
+/// whole wherever something else reads them: `lazy_ids` (asm) reads v0 after its pair
+/// region leaves at a branch its waves disagree on (the exit stores the pending rows), and
+/// in work-groups of 96 a third wave runs alone (the round fills its rows first). Each wave
+/// leaves -1 in v0, which a lane left unwritten in the next group would store. `lazy_ids`'
+/// pair block takes v0 from lane 0, `lazy_ids_y`'s v0 and v1.
+pub(crate) fn lazy_id_rows_are_whole_where_read() {
+    use super::common::{from_bytes_threads, Arg};
+    if !jit::enabled() {
+        return;
+    }
+    let path = hsaemu_testkit::compile_asm("asm/lazy_ids.s", "gfx1030", 4);
+    let bytes = std::fs::read(&path).expect("read the code object");
+    let e = from_bytes_threads(&bytes, "gfx1030", 4, 1);
+    let groups = 256u32;
+    for (kernel, size) in [("lazy_ids", 64u32), ("lazy_ids", 96), ("lazy_ids_y", 64)] {
+        // The region compiles after the first dispatch, its pair variant after the second.
+        for round in 0..4 {
+            assert!(
+                jit::wait_compiled(std::time::Duration::from_secs(60)),
+                "{kernel} {size}, round {round}: compiled within 60 s"
+            );
+            let before = jit::stats();
+            let out = e.zeros(4 * (size * groups) as usize);
+            e.run1(
+                kernel,
+                &[Arg::Ptr(&out), Arg::U32(size)],
+                size * groups,
+                size as u16,
+            );
+            for (i, &x) in out.u32s().iter().enumerate() {
+                let id = i as u32 % size;
+                let want = if id < 32 { id } else { id | 0x10000 };
+                assert_eq!(x, want, "{kernel} {size}, round {round}: work-item {i}");
+            }
+            if round == 3 && jit::pairs_used() && jit::dispatches_compile_memory() {
+                assert!(
+                    jit::stats().pair_runs >= before.pair_runs + u64::from(groups),
+                    "{kernel} {size}: each group's first pair ran as a pair ({before:?} → {:?})",
+                    jit::stats()
+                );
+            }
+        }
+    }
+}
