@@ -17,6 +17,36 @@ pub(crate) const LANES: usize = 64;
 /// One vector register.
 pub(crate) type Row = [u32; LANES];
 
+/// Bit `n` of a 32-lane half of a lane mask. A lane's select mask taken as `half & LANE_BIT[n]`
+/// and a compare vectorises on SSE2, where a shift by the lane number (a variable 64-bit shift
+/// per lane) does not (docs/notes/ci-time.md, Round 39 and "Stop 33").
+const LANE_BIT: [u32; 32] = {
+    let mut b = [0; 32];
+    let mut i = 0;
+    while i < 32 {
+        b[i] = 1 << i;
+        i += 1;
+    }
+    b
+};
+
+/// Lane by lane, `b`'s lane where `mask` has the lane's bit, else `a`'s (`v_cndmask`), all
+/// 64 lanes.
+pub(crate) fn select_lanes(mask: u64, a: &Row, b: &Row) -> Row {
+    let mut r = [0u32; LANES];
+    let (rows, _) = r.as_chunks_mut::<32>();
+    let (az, _) = a.as_chunks::<32>();
+    let (bz, _) = b.as_chunks::<32>();
+    for (h, ((r, a), b)) in rows.iter_mut().zip(az).zip(bz).enumerate() {
+        let e = (mask >> (32 * h)) as u32;
+        for i in 0..32 {
+            let m = u32::from(e & LANE_BIT[i] != 0).wrapping_neg();
+            r[i] = (b[i] & m) | (a[i] & !m);
+        }
+    }
+    r
+}
+
 /// Runs `$body` for each lane `$l` of a wave: lanes 0–31 when `$wave32` holds, all 64
 /// otherwise. The loop is written twice, each of fixed length, so both vectorize; a wave64
 /// pays one predictable branch, and a wave32 computes half the lanes.
@@ -424,25 +454,14 @@ impl Wave {
             *row = *val;
             return;
         }
-        // Branch-free blend, 32 lanes at a time, each lane's mask from a table of single
-        // bits: an AND and a compare per lane vectorise on SSE2, where a shift by the lane
-        // number (a variable 64-bit shift per lane) did not (docs/notes/ci-time.md, Round 39).
-        const BIT: [u32; 32] = {
-            let mut b = [0; 32];
-            let mut i = 0;
-            while i < 32 {
-                b[i] = 1 << i;
-                i += 1;
-            }
-            b
-        };
+        // Branch-free blend, 32 lanes at a time, each lane's mask from `LANE_BIT`.
         let halves = if self.wave32 { 1 } else { LANES / 32 };
         let (rows, _) = row.as_chunks_mut::<32>();
         let (vals, _) = val.as_chunks::<32>();
         for (h, (row, val)) in rows.iter_mut().zip(vals).take(halves).enumerate() {
             let e = (exec >> (32 * h)) as u32;
             for i in 0..32 {
-                let m = u32::from(e & BIT[i] != 0).wrapping_neg();
+                let m = u32::from(e & LANE_BIT[i] != 0).wrapping_neg();
                 row[i] = (val[i] & m) | (row[i] & !m);
             }
         }

@@ -92,11 +92,8 @@ pub(super) fn valu_f16(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) -
             let a = s0!();
             let b = s1!();
             let m = w.sread64(i.src[2], 0, Ty::I64);
-            let mut r = [0u32; LANES];
-            for l in 0..LANES {
-                r[l] = (if m >> l & 1 != 0 { b[l] } else { a[l] }) & 0xffff;
-            }
-            v32!(r)
+            let r = crate::wave::select_lanes(m, a, b);
+            v32!(r.map(|x| x & 0xffff))
         }
         Op::V_MAXMIN_F16 => {
             let ieee = mode & MODE_IEEE != 0;

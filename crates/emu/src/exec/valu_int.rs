@@ -41,11 +41,7 @@ pub(super) fn valu_move(w: &mut Wave, c: &mut Ctx, sc: &mut Scratch, mode: u32) 
             let b = s1!();
             // Per-lane select: 64 bits wide in wave32 too (see the carry-in).
             let m = w.sread64(i.src[2], 0, Ty::I64);
-            let mut r = [0u32; LANES];
-            for l in 0..LANES {
-                r[l] = if m >> l & 1 != 0 { b[l] } else { a[l] };
-            }
-            v32!(r)
+            v32!(crate::wave::select_lanes(m, a, b))
         }
         _ => return None,
     }
