@@ -33,18 +33,22 @@ const LANE_BIT: [u32; 32] = {
 /// Lane by lane, `b`'s lane where `mask` has the lane's bit, else `a`'s (`v_cndmask`), all
 /// 64 lanes.
 pub(crate) fn select_lanes(mask: u64, a: &Row, b: &Row) -> Row {
-    let mut r = [0u32; LANES];
+    let mut r = *a;
     let (rows, _) = r.as_chunks_mut::<32>();
-    let (az, _) = a.as_chunks::<32>();
     let (bz, _) = b.as_chunks::<32>();
-    for (h, ((r, a), b)) in rows.iter_mut().zip(az).zip(bz).enumerate() {
-        let e = (mask >> (32 * h)) as u32;
-        for i in 0..32 {
-            let m = u32::from(e & LANE_BIT[i] != 0).wrapping_neg();
-            r[i] = (b[i] & m) | (a[i] & !m);
-        }
+    for (h, (r, b)) in rows.iter_mut().zip(bz).enumerate() {
+        blend32((mask >> (32 * h)) as u32, r, b);
     }
     r
+}
+
+/// `row`'s lanes set in `e` taken from `val`: branch-free, each lane's mask from `LANE_BIT`.
+#[inline(always)]
+fn blend32(e: u32, row: &mut [u32; 32], val: &[u32; 32]) {
+    for i in 0..32 {
+        let m = u32::from(e & LANE_BIT[i] != 0).wrapping_neg();
+        row[i] = (val[i] & m) | (row[i] & !m);
+    }
 }
 
 /// Runs `$body` for each lane `$l` of a wave: lanes 0–31 when `$wave32` holds, all 64
@@ -454,16 +458,12 @@ impl Wave {
             *row = *val;
             return;
         }
-        // Branch-free blend, 32 lanes at a time, each lane's mask from `LANE_BIT`.
+        // 32 lanes at a time (`blend32`).
         let halves = if self.wave32 { 1 } else { LANES / 32 };
         let (rows, _) = row.as_chunks_mut::<32>();
         let (vals, _) = val.as_chunks::<32>();
         for (h, (row, val)) in rows.iter_mut().zip(vals).take(halves).enumerate() {
-            let e = (exec >> (32 * h)) as u32;
-            for i in 0..32 {
-                let m = u32::from(e & LANE_BIT[i] != 0).wrapping_neg();
-                row[i] = (val[i] & m) | (row[i] & !m);
-            }
+            blend32((exec >> (32 * h)) as u32, row, val);
         }
     }
 

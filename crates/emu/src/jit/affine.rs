@@ -550,19 +550,17 @@ impl Gen<'_> {
     /// stride 0), as an `i8`.
     fn fresh_ids(&mut self, ids: &BTreeMap<usize, i64>) -> Value {
         let need = self.need_bits(ids);
-        let ptr = self.b.func.dfg.value_type(self.ctx);
-        let at = std::mem::offset_of!(CallCtx, wave) as i32;
-        let wave = self.b.ins().load(ptr, super::mf(), self.ctx, at);
+        let (wave, w) = self.wave_ptr();
         let ran_at = std::mem::offset_of!(crate::wave::Wave, instructions);
         let rows_at = std::mem::offset_of!(crate::wave::Wave, id_rows);
         let mut ran = self
             .b
             .ins()
-            .load(types::I64, super::mf(), wave, ran_at as i32);
+            .load(types::I64, super::mf(), wave, w + ran_at as i32);
         let mut rows = self
             .b
             .ins()
-            .load(types::I8, super::mf(), wave, rows_at as i32);
+            .load(types::I8, super::mf(), wave, w + rows_at as i32);
         if self.pair {
             // Wave B too (its `Wave` fields at their offsets from its scalar file), tested
             // with A's. B's lane 0 is then each row's lane 32 (`base + 32·stride`) without

@@ -793,8 +793,9 @@ impl Block {
         // exclusively borrowed here and derived from `wp`, which its calls into the
         // interpreter (`lower_mem`) also use while the region's own code is stopped (the
         // rows' heap buffer does not move in those calls), and `w.stored` (0 or 1),
-        // `w.tile_marks`, `w.ds_marks` and `w.ds_tops` (also at their offsets from the scalar
-        // file's pointer, not through `ctx.wave`, which is `wp`); `ctx` outlives the call,
+        // `w.tile_marks`, `w.ds_marks` and `w.ds_tops`, and reads `w.instructions` and
+        // `w.id_rows` (all at their offsets from the scalar file's pointer, not through
+        // `ctx.wave`, which is `wp`); `ctx` outlives the call,
         // and the `Inst` addresses the code passes point into `self.insts`. Its other
         // pointers are the live `Env`'s ([`CallCtx::new`]'s contract): its inline memory
         // accesses (`inline_mem.rs`) touch only ranges it first found inside one of
