@@ -60,21 +60,8 @@ if [ "$prebuild_status" -ne 0 ]; then
     "need them will build them again and fail ====" >&2
   tail -n 60 "$prebuild_log" >&2
 fi
-# The whole log is long; on failure, repeat each failing test's own output at the end, where a
-# CI page that shows only the head and tail of the log still shows it.
-log=target/test-output.log
-set +e
-cargo test --workspace --no-fail-fast 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-set -e
-if [ "$status" -ne 0 ]; then
-  echo "==== the failing tests' output again (whole log: $log) ===="
-  grep -A 40 -- '^---- .* stdout ----$' "$log" |
-    grep -v -E '^ +(at |[0-9]+: )|^stack backtrace:|^note: ' | head -n 300
-  exit "$status"
-fi
-# The workspace run above has the compiling tier on (its default). The emulator's tests (every
-# kernel test among them) again with everything interpreted, and kernels.rs with each compiled
+# The workspace run has the compiling tier on (its default). The emulator's tests (every kernel
+# test among them) run again with everything interpreted, and kernels.rs with each compiled
 # block checked bit for bit against the interpreter (docs/architecture-emu.md, "The compiling
 # tier", "Testing"). The HIP programs run with HSAEMU_JIT=0 and with the tier on in the
 # workspace run (tests/it/hip.rs, every_program_gives_the_same_results_in_both_tiers).
@@ -89,13 +76,54 @@ emu_tests=$(cargo test --workspace --no-run --message-format=json |
   grep -o '"executable":"[^"]*"' | cut -d'"' -f4 || true)
 emu=$(grep '/deps/emu-' <<<"$emu_tests" || true)
 [ -n "$emu" ] || { echo "test.sh: hsaemu-emu's test binaries not found" >&2; exit 1; }
-cd crates/emu
-for t in $emu_tests; do
-  echo "HSAEMU_JIT=0 ${t#"$OLDPWD"/}"
-  HSAEMU_JIT=0 "$t"
+# The reruns start beside the workspace run as soon as it reaches the integration tests, when
+# the emulator's own binaries have run (their first run compiles the kernels the reruns read,
+# and the kernel cache coordinates threads, not processes): the two share the cores, so the
+# stretches where one of them has a single test left (the integration binary's long HIP tests,
+# `jit`'s one ordered test) no longer leave a core idle (docs/notes/ci-time.md, "Stop 34,
+# coordinator"). If the workspace run never gets there, they start when it ends.
+log=target/test-output.log
+rerun_log=target/rerun-output.log
+done_mark=target/test-run.done
+: >"$log"
+rm -f "$done_mark"
+reruns() {
+  until grep -q -- ' Running it/main\.rs ' "$log" || [ -e "$done_mark" ]; do
+    sleep 1
+  done
+  cd crates/emu
+  for t in $emu_tests; do
+    echo "HSAEMU_JIT=0 ${t#"$OLDPWD"/}"
+    HSAEMU_JIT=0 "$t" || return
+  done
+  echo "HSAEMU_JIT=verify ${emu#"$OLDPWD"/} kernels::"
+  HSAEMU_JIT=verify "$emu" kernels::
+}
+# In its own process group, like the prebuild, so that an early exit stops the test binary too.
+set -m
+reruns >"$rerun_log" 2>&1 &
+rerun=$!
+set +m
+trap 'kill -- -"$prebuild" -"$rerun" 2>/dev/null || true' EXIT
+# The whole log is long; on failure, repeat each failing test's own output at the end, where a
+# CI page that shows only the head and tail of the log still shows it.
+set +e
+cargo test --workspace --no-fail-fast 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+touch "$done_mark"
+wait "$rerun"
+rerun_status=$?
+set -e
+echo "==== the emulator's tests again, interpreted and verified ($rerun_log) ===="
+cat "$rerun_log"
+for s in "$status:$log" "$rerun_status:$rerun_log"; do
+  if [ "${s%%:*}" -ne 0 ]; then
+    echo "==== the failing tests' output again (whole log: ${s#*:}) ===="
+    grep -A 40 -- '^---- .* stdout ----$' "${s#*:}" |
+      grep -v -E '^ +(at |[0-9]+: )|^stack backtrace:|^note: ' | head -n 300 || true
+    exit "${s%%:*}"
+  fi
 done
-echo "HSAEMU_JIT=verify ${emu#"$OLDPWD"/} kernels::"
-HSAEMU_JIT=verify "$emu" kernels::
 if [ "$prebuild_status" -ne 0 ]; then
   echo "test.sh: building the test kernels or HIP programs failed (above, and $prebuild_log)" >&2
   exit "$prebuild_status"
