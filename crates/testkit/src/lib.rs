@@ -465,8 +465,9 @@ pub fn cached_tool_output(program: &str, args: &[&str], input: &Path) -> Vec<u8>
 /// `target`, or `None` where this crate does not know them (then the driver links). The
 /// driver runs `ld.lld` beside itself; run by us it costs ~0.02 CPU-s less per code object
 /// (the driver's spawn copies a process that has the device libraries loaded). The test
-/// `link_step_is_the_drivers` compares these with `clang -###`. `extra` are the compile's
-/// options past the usual ones: only those in [`LINK_NEUTRAL`], `-D` and `-mwavefrontsize64` are known.
+/// `link_step_is_the_drivers` (tests/it/testkit/lib.rs) compares these with `clang -###`.
+/// `extra` are the compile's options past the usual ones: only those in [`LINK_NEUTRAL`], `-D`
+/// and `-mwavefrontsize64` are known.
 fn link_args(
     program: &str,
     target: &str,
