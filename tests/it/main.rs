@@ -14,3 +14,4 @@ mod isa;
 mod reliability;
 mod runtime;
 mod support;
+mod testkit;

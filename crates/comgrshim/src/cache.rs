@@ -43,7 +43,7 @@ const ACTION_COMPILE_SOURCE_WITH_DEVICE_LIBS_TO_BC: Enum = 0xF;
 const OPENCL: [Enum; 2] = [1, 2];
 
 /// The file format; part of every key, so a change of it never reads old files.
-const MAGIC: &[u8] = b"HSAEMU-COMGR-CACHE 1\n";
+pub const MAGIC: &[u8] = b"HSAEMU-COMGR-CACHE 1\n";
 
 /// What the cache is set to in this process.
 struct Config {
@@ -82,10 +82,10 @@ fn default_dir() -> Option<PathBuf> {
 
 /// One data object: kind, name (without its NUL) and bytes.
 #[derive(Debug, PartialEq, Eq)]
-struct Object {
-    kind: Enum,
-    name: Vec<u8>,
-    bytes: Vec<u8>,
+pub struct Object {
+    pub kind: Enum,
+    pub name: Vec<u8>,
+    pub bytes: Vec<u8>,
 }
 
 type RealDoAction = fn(Enum, Handle, Handle, Handle) -> Status;
@@ -234,7 +234,7 @@ fn reads_source(kind: Enum) -> bool {
 /// Whether option `o` (one of a list, or a word of the flat string) may make the result
 /// depend on a file, or the action write one (which a hit would not): a path, an include or
 /// library search option, a response file, dependency output, saved temporaries.
-fn names_a_file(o: &[u8]) -> bool {
+pub fn names_a_file(o: &[u8]) -> bool {
     const PREFIXES: [&[u8]; 12] = [
         b"-I",
         b"-L",
@@ -373,7 +373,7 @@ fn remove_all(set: Handle) {
     }
 }
 
-fn encode(objects: &[Object]) -> Vec<u8> {
+pub fn encode(objects: &[Object]) -> Vec<u8> {
     let mut f = MAGIC.to_vec();
     f.extend((objects.len() as u64).to_le_bytes());
     for o in objects {
@@ -389,7 +389,7 @@ fn encode(objects: &[Object]) -> Vec<u8> {
 }
 
 /// The objects of a cache file; None if it is not exactly a well-formed one.
-fn decode(file: &[u8]) -> Option<Vec<Object>> {
+pub fn decode(file: &[u8]) -> Option<Vec<Object>> {
     let (body, sum) = file.split_at_checked(file.len().checked_sub(32)?)?;
     if Sha256::digest(body).as_slice() != sum {
         return None;
@@ -502,52 +502,10 @@ fn loaded_llvm() -> Vec<PathBuf> {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn files_decode_to_what_was_encoded_and_damage_is_refused() {
-        let objects = vec![
-            Object {
-                kind: 8,
-                name: b"a.so".to_vec(),
-                bytes: vec![1, 2, 3],
-            },
-            Object {
-                kind: 5,
-                name: Vec::new(),
-                bytes: Vec::new(),
-            },
-        ];
-        let f = encode(&objects);
-        assert_eq!(decode(&f), Some(objects));
-        for i in [0, MAGIC.len() + 3, f.len() - 40, f.len() - 1] {
-            let mut bad = f.clone();
-            bad[i] ^= 1;
-            assert_eq!(decode(&bad), None, "flipped byte {i}");
-        }
-        assert_eq!(decode(&f[..f.len() - 1]), None);
-        assert_eq!(decode(&[]), None);
-    }
-
-    #[test]
-    fn options_naming_files_are_found() {
-        for o in [
-            "-I.",
-            "-include",
-            "-isystem",
-            "@args",
-            "x/y",
-            "-lfoo",
-            "-L.",
-            "-MD",
-            "-save-temps",
-        ] {
-            assert!(names_a_file(o.as_bytes()), "{o}");
-        }
-        for o in ["-O3", "-cl-std=CL2.0", "-mcode-object-version=4", "-DX=1"] {
-            assert!(!names_a_file(o.as_bytes()), "{o}");
-        }
-    }
+/// The cache file's format and the option filter, for the crate's tests
+/// (tests/it/comgr/cache.rs, in the integration binary: no unit-test harness of its own). Not
+/// part of the API.
+#[doc(hidden)]
+pub mod internals {
+    pub use super::{decode, encode, names_a_file, Object, MAGIC};
 }

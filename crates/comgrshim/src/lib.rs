@@ -15,6 +15,9 @@ use std::sync::OnceLock;
 mod cache;
 mod record;
 
+#[doc(hidden)]
+pub use cache::internals;
+
 /// `amd_comgr_status_t`.
 pub type Status = c_int;
 pub const STATUS_SUCCESS: Status = 0;

@@ -7,6 +7,8 @@
 //! `HSAEMU_FULL_CORPUS=1` walks every object.
 
 mod common;
+// The crate's unit tests (crates/isa/tests/unit/).
+mod unit;
 
 use common::{code_objects, normalize, objdump_many, processor, text_section};
 use hsaemu_isa::{disassemble_one, Gen};

@@ -15,10 +15,10 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// A library definition: mangled name, return type (with its attributes), parameter types.
-struct Def {
-    name: String,
-    ret: String,
-    params: Vec<String>,
+pub struct Def {
+    pub name: String,
+    pub ret: String,
+    pub params: Vec<String>,
 }
 
 /// The datalayout line and the `PU3AS0` definitions of `opencl.bc`, by demangled name without
@@ -74,7 +74,7 @@ fn param_type(p: &str) -> String {
 }
 
 /// Parses `define <linkage/visibility> RET @NAME(PARAMS) …`.
-fn parse_define(line: &str) -> Option<Def> {
+pub fn parse_define(line: &str) -> Option<Def> {
     let at = line.find(" @")?;
     let open = at + line[at..].find('(')?;
     let name = line[at + 2..open].to_string();
@@ -205,21 +205,4 @@ pub(crate) fn shim_for(bc: &Path) -> Option<PathBuf> {
             .unwrap_or_else(|e| panic!("cannot move {} into the cache: {e}", tmp.display()));
     }
     Some(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_library_definitions() {
-        let d = parse_define(
-            "define linkonce_odr protected zeroext i1 @_Zf(ptr noundef captures(none) %0, \
-             <4 x float> noundef %1, ptr addrspace(5) noundef %2) local_unnamed_addr #5 {",
-        )
-        .expect("define");
-        assert_eq!(d.name, "_Zf");
-        assert_eq!(d.ret, "zeroext i1");
-        assert_eq!(d.params, ["ptr", "<4 x float>", "ptr addrspace(5)"]);
-    }
 }

@@ -418,7 +418,7 @@ pub(crate) mod mods {
 
 /// Encoding families with a table.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Fam {
+pub enum Fam {
     Sop2,
     Sopk,
     Sop1,
