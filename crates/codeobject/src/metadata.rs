@@ -430,6 +430,13 @@ pub struct Metadata {
 
 /// Decodes MessagePack into a [`Value`].
 pub fn decode_msgpack(data: &[u8], note_offset: u64) -> Result<Value> {
+    // Borrowing decode first: a library's metadata has hundreds of thousands of strings, and the
+    // owning decoder reads each through `Read::take` into a vector of its own. Malformed data
+    // fails in both decoders alike; the owning one then makes the error, as it always did.
+    let mut rd = data;
+    if let Ok(v) = rmpv::decode::read_value_ref_with_max_depth(&mut rd, MAX_DEPTH) {
+        return Ok(conv_ref(v));
+    }
     let mut rd = data;
     let v = rmpv::decode::read_value_with_max_depth(&mut rd, MAX_DEPTH).map_err(|e| {
         Error::Metadata {
@@ -438,31 +445,56 @@ pub fn decode_msgpack(data: &[u8], note_offset: u64) -> Result<Value> {
             reason: e.to_string(),
         }
     })?;
-    fn conv(v: rmpv::Value) -> Value {
-        match v {
-            rmpv::Value::Nil => Value::Nil,
-            rmpv::Value::Boolean(b) => Value::Bool(b),
-            rmpv::Value::Integer(i) => Value::Int(
-                i.as_i64()
-                    .map(i128::from)
-                    .or(i.as_u64().map(i128::from))
-                    .unwrap_or(0),
-            ),
-            rmpv::Value::F32(f) => Value::Float(f64::from(f)),
-            rmpv::Value::F64(f) => Value::Float(f),
-            rmpv::Value::String(s) => match s.into_str() {
-                Some(s) => Value::String(s),
-                None => Value::Binary(Vec::new()),
-            },
-            rmpv::Value::Binary(b) => Value::Binary(b),
-            rmpv::Value::Array(a) => Value::Array(a.into_iter().map(conv).collect()),
-            rmpv::Value::Map(m) => {
-                Value::Map(m.into_iter().map(|(k, v)| (conv(k), conv(v))).collect())
-            }
-            rmpv::Value::Ext(_, b) => Value::Binary(b),
-        }
-    }
     Ok(conv(v))
+}
+
+/// An integer as `i128` (MessagePack has signed and unsigned 64-bit ones).
+fn msgpack_int(i: rmpv::Integer) -> i128 {
+    i.as_i64()
+        .map(i128::from)
+        .or(i.as_u64().map(i128::from))
+        .unwrap_or(0)
+}
+
+fn conv(v: rmpv::Value) -> Value {
+    match v {
+        rmpv::Value::Nil => Value::Nil,
+        rmpv::Value::Boolean(b) => Value::Bool(b),
+        rmpv::Value::Integer(i) => Value::Int(msgpack_int(i)),
+        rmpv::Value::F32(f) => Value::Float(f64::from(f)),
+        rmpv::Value::F64(f) => Value::Float(f),
+        rmpv::Value::String(s) => match s.into_str() {
+            Some(s) => Value::String(s),
+            None => Value::Binary(Vec::new()),
+        },
+        rmpv::Value::Binary(b) => Value::Binary(b),
+        rmpv::Value::Array(a) => Value::Array(a.into_iter().map(conv).collect()),
+        rmpv::Value::Map(m) => Value::Map(m.into_iter().map(|(k, v)| (conv(k), conv(v))).collect()),
+        rmpv::Value::Ext(_, b) => Value::Binary(b),
+    }
+}
+
+/// [`conv`] of a borrowed value: the same [`Value`] for the same data.
+fn conv_ref(v: rmpv::ValueRef) -> Value {
+    match v {
+        rmpv::ValueRef::Nil => Value::Nil,
+        rmpv::ValueRef::Boolean(b) => Value::Bool(b),
+        rmpv::ValueRef::Integer(i) => Value::Int(msgpack_int(i)),
+        rmpv::ValueRef::F32(f) => Value::Float(f64::from(f)),
+        rmpv::ValueRef::F64(f) => Value::Float(f),
+        rmpv::ValueRef::String(s) => match s.into_str() {
+            Some(s) => Value::String(s.to_string()),
+            None => Value::Binary(Vec::new()),
+        },
+        rmpv::ValueRef::Binary(b) => Value::Binary(b.to_vec()),
+        rmpv::ValueRef::Array(a) => Value::Array(a.into_iter().map(conv_ref).collect()),
+        rmpv::ValueRef::Map(m) => Value::Map(
+            m.into_iter()
+                .map(|(k, v)| (conv_ref(k), conv_ref(v)))
+                .collect(),
+        ),
+        rmpv::ValueRef::Ext(_, b) => Value::Binary(b.to_vec()),
+    }
 }
 
 /// Builds a [`Value`] from YAML parser events, refusing nesting deeper than [`MAX_DEPTH`].

@@ -538,3 +538,43 @@ fn metadata_errors_name_the_value_path() {
         )
     );
 }
+
+/// MessagePack of every kind decodes to the values written out here by hand, and a truncated
+/// string fails with the owning decoder's error: its text and the offset it stopped at.
+#[test]
+fn msgpack_values_and_truncation_errors() {
+    use hsaemu_codeobject::metadata::{decode_msgpack, Value};
+    let mut d = vec![0x9b, 0xc0, 0xc3, 0xcf];
+    d.extend([0xff; 8]); // u64::MAX
+    d.extend([0xd0, 0x80]); // i8 -128
+    d.extend([0xca, 0x3f, 0x80, 0, 0]); // f32 1.0
+    d.extend([0xcb, 0x40, 0, 0, 0, 0, 0, 0, 0]); // f64 2.0
+    d.extend([0xa2, b'h', b'i', 0xa1, 0xff]); // "hi", then a string that is not UTF-8
+    d.extend([0xc4, 2, 1, 2, 0x81, 0xa1, b'k', 5, 0xd4, 1, 7]); // bin, {k: 5}, fixext1
+    let want = Value::Array(vec![
+        Value::Nil,
+        Value::Bool(true),
+        Value::Int(i128::from(u64::MAX)),
+        Value::Int(-128),
+        Value::Float(1.0),
+        Value::Float(2.0),
+        Value::String("hi".into()),
+        Value::Binary(vec![]),
+        Value::Binary(vec![1, 2]),
+        Value::Map(vec![(Value::String("k".into()), Value::Int(5))]),
+        Value::Binary(vec![7]),
+    ]);
+    assert_eq!(decode_msgpack(&d, 0).expect("decodes"), want);
+
+    match decode_msgpack(&[0xa5, b'a', b'b'], 100) {
+        Err(Error::Metadata {
+            offset,
+            path,
+            reason,
+        }) => {
+            assert_eq!((offset, path.as_str()), (103, "(msgpack)"), "{reason}");
+            assert!(reason.contains("Expected 5 bytes, read 2 bytes"), "{reason}");
+        }
+        other => panic!("expected a metadata error, got {other:?}"),
+    }
+}
