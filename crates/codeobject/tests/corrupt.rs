@@ -573,7 +573,10 @@ fn msgpack_values_and_truncation_errors() {
             reason,
         }) => {
             assert_eq!((offset, path.as_str()), (103, "(msgpack)"), "{reason}");
-            assert!(reason.contains("Expected 5 bytes, read 2 bytes"), "{reason}");
+            assert!(
+                reason.contains("Expected 5 bytes, read 2 bytes"),
+                "{reason}"
+            );
         }
         other => panic!("expected a metadata error, got {other:?}"),
     }
