@@ -430,6 +430,13 @@ pub struct Metadata {
 
 /// Decodes MessagePack into a [`Value`].
 pub fn decode_msgpack(data: &[u8], note_offset: u64) -> Result<Value> {
+    // Borrowing decode first: a library's metadata has hundreds of thousands of strings, and the
+    // owning decoder reads each through `Read::take` into a vector of its own. Malformed data
+    // fails in both decoders alike; the owning one then makes the error, as it always did.
+    let mut rd = data;
+    if let Ok(v) = rmpv::decode::read_value_ref_with_max_depth(&mut rd, MAX_DEPTH) {
+        return Ok(conv_ref(v));
+    }
     let mut rd = data;
     let v = rmpv::decode::read_value_with_max_depth(&mut rd, MAX_DEPTH).map_err(|e| {
         Error::Metadata {
@@ -438,31 +445,56 @@ pub fn decode_msgpack(data: &[u8], note_offset: u64) -> Result<Value> {
             reason: e.to_string(),
         }
     })?;
-    fn conv(v: rmpv::Value) -> Value {
-        match v {
-            rmpv::Value::Nil => Value::Nil,
-            rmpv::Value::Boolean(b) => Value::Bool(b),
-            rmpv::Value::Integer(i) => Value::Int(
-                i.as_i64()
-                    .map(i128::from)
-                    .or(i.as_u64().map(i128::from))
-                    .unwrap_or(0),
-            ),
-            rmpv::Value::F32(f) => Value::Float(f64::from(f)),
-            rmpv::Value::F64(f) => Value::Float(f),
-            rmpv::Value::String(s) => match s.into_str() {
-                Some(s) => Value::String(s),
-                None => Value::Binary(Vec::new()),
-            },
-            rmpv::Value::Binary(b) => Value::Binary(b),
-            rmpv::Value::Array(a) => Value::Array(a.into_iter().map(conv).collect()),
-            rmpv::Value::Map(m) => {
-                Value::Map(m.into_iter().map(|(k, v)| (conv(k), conv(v))).collect())
-            }
-            rmpv::Value::Ext(_, b) => Value::Binary(b),
-        }
-    }
     Ok(conv(v))
+}
+
+/// An integer as `i128` (MessagePack has signed and unsigned 64-bit ones).
+fn msgpack_int(i: rmpv::Integer) -> i128 {
+    i.as_i64()
+        .map(i128::from)
+        .or(i.as_u64().map(i128::from))
+        .unwrap_or(0)
+}
+
+fn conv(v: rmpv::Value) -> Value {
+    match v {
+        rmpv::Value::Nil => Value::Nil,
+        rmpv::Value::Boolean(b) => Value::Bool(b),
+        rmpv::Value::Integer(i) => Value::Int(msgpack_int(i)),
+        rmpv::Value::F32(f) => Value::Float(f64::from(f)),
+        rmpv::Value::F64(f) => Value::Float(f),
+        rmpv::Value::String(s) => match s.into_str() {
+            Some(s) => Value::String(s),
+            None => Value::Binary(Vec::new()),
+        },
+        rmpv::Value::Binary(b) => Value::Binary(b),
+        rmpv::Value::Array(a) => Value::Array(a.into_iter().map(conv).collect()),
+        rmpv::Value::Map(m) => Value::Map(m.into_iter().map(|(k, v)| (conv(k), conv(v))).collect()),
+        rmpv::Value::Ext(_, b) => Value::Binary(b),
+    }
+}
+
+/// [`conv`] of a borrowed value: the same [`Value`] for the same data.
+fn conv_ref(v: rmpv::ValueRef) -> Value {
+    match v {
+        rmpv::ValueRef::Nil => Value::Nil,
+        rmpv::ValueRef::Boolean(b) => Value::Bool(b),
+        rmpv::ValueRef::Integer(i) => Value::Int(msgpack_int(i)),
+        rmpv::ValueRef::F32(f) => Value::Float(f64::from(f)),
+        rmpv::ValueRef::F64(f) => Value::Float(f),
+        rmpv::ValueRef::String(s) => match s.into_str() {
+            Some(s) => Value::String(s.to_string()),
+            None => Value::Binary(Vec::new()),
+        },
+        rmpv::ValueRef::Binary(b) => Value::Binary(b.to_vec()),
+        rmpv::ValueRef::Array(a) => Value::Array(a.into_iter().map(conv_ref).collect()),
+        rmpv::ValueRef::Map(m) => Value::Map(
+            m.into_iter()
+                .map(|(k, v)| (conv_ref(k), conv_ref(v)))
+                .collect(),
+        ),
+        rmpv::ValueRef::Ext(_, b) => Value::Binary(b.to_vec()),
+    }
 }
 
 /// Builds a [`Value`] from YAML parser events, refusing nesting deeper than [`MAX_DEPTH`].
@@ -596,13 +628,39 @@ const V2_KEYS: Keys = Keys {
     target: "",
 };
 
+/// Where a value sits in the metadata, for errors: formatted only when an error is made (a
+/// library's code object has thousands of kernels, and a path string per key cost a quarter of
+/// its parse).
+#[derive(Clone, Copy)]
+enum Path<'a> {
+    /// A top-level name (or `(top level)`).
+    Name(&'a str),
+    /// `{parent}.{key}`.
+    Key(&'a Path<'a>, &'a str),
+    /// `{parent}{key}`: a required key (with its leading `.`) that is missing.
+    Missing(&'a Path<'a>, &'a str),
+    /// `{parent}[{index}]`.
+    Index(&'a Path<'a>, usize),
+}
+
+impl std::fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Path::Name(n) => f.write_str(n),
+            Path::Key(p, k) => write!(f, "{p}.{k}"),
+            Path::Missing(p, k) => write!(f, "{p}{k}"),
+            Path::Index(p, i) => write!(f, "{p}[{i}]"),
+        }
+    }
+}
+
 /// Interprets values with paths for errors.
 struct Ctx {
     offset: u64,
 }
 
 impl Ctx {
-    fn err(&self, path: &str, reason: impl Into<String>) -> Error {
+    fn err(&self, path: &Path, reason: impl Into<String>) -> Error {
         Error::Metadata {
             offset: self.offset,
             path: path.to_string(),
@@ -610,21 +668,21 @@ impl Ctx {
         }
     }
 
-    fn map<'v>(&self, v: &'v Value, path: &str) -> Result<&'v [(Value, Value)]> {
+    fn map<'v>(&self, v: &'v Value, path: &Path) -> Result<&'v [(Value, Value)]> {
         match v {
             Value::Map(m) => Ok(m),
             other => Err(self.err(path, format!("expected a map, found {}", other.kind()))),
         }
     }
 
-    fn array<'v>(&self, v: &'v Value, path: &str) -> Result<&'v [Value]> {
+    fn array<'v>(&self, v: &'v Value, path: &Path) -> Result<&'v [Value]> {
         match v {
             Value::Array(a) => Ok(a),
             other => Err(self.err(path, format!("expected an array, found {}", other.kind()))),
         }
     }
 
-    fn u32(&self, v: &Value, path: &str) -> Result<u32> {
+    fn u32(&self, v: &Value, path: &Path) -> Result<u32> {
         match v {
             Value::Int(i) => u32::try_from(*i)
                 .map_err(|_| self.err(path, format!("{i} is out of range 0..2^32"))),
@@ -632,7 +690,7 @@ impl Ctx {
         }
     }
 
-    fn string(&self, v: &Value, path: &str) -> Result<String> {
+    fn string(&self, v: &Value, path: &Path) -> Result<String> {
         match v {
             Value::String(s) => Ok(s.clone()),
             // YAML may type an unquoted name like `true` or `12`; accept scalars as text.
@@ -642,7 +700,7 @@ impl Ctx {
         }
     }
 
-    fn bool(&self, v: &Value, path: &str) -> Result<bool> {
+    fn bool(&self, v: &Value, path: &Path) -> Result<bool> {
         match v {
             Value::Bool(b) => Ok(*b),
             Value::Int(i) => Ok(*i != 0),
@@ -650,26 +708,27 @@ impl Ctx {
         }
     }
 
-    fn u32_array(&self, v: &Value, path: &str) -> Result<Vec<u32>> {
+    fn u32_array(&self, v: &Value, path: &Path) -> Result<Vec<u32>> {
         let a = self.array(v, path)?;
         a.iter()
             .enumerate()
-            .map(|(i, x)| self.u32(x, &format!("{path}[{i}]")))
+            .map(|(i, x)| self.u32(x, &Path::Index(path, i)))
             .collect()
     }
 
-    fn dim3(&self, v: &Value, path: &str) -> Result<[u32; 3]> {
+    fn dim3(&self, v: &Value, path: &Path) -> Result<[u32; 3]> {
         let a = self.u32_array(v, path)?;
         <[u32; 3]>::try_from(a)
             .map_err(|a| self.err(path, format!("expected 3 integers, found {}", a.len())))
     }
 }
 
-fn key_str(k: &Value) -> String {
+/// A map key as text; borrowed when it is a string (nearly always).
+fn key_str(k: &Value) -> std::borrow::Cow<'_, str> {
     match k {
-        Value::String(s) => s.clone(),
-        Value::Int(i) => i.to_string(),
-        other => format!("({})", other.kind()),
+        Value::String(s) => std::borrow::Cow::Borrowed(s),
+        Value::Int(i) => std::borrow::Cow::Owned(i.to_string()),
+        other => std::borrow::Cow::Owned(format!("({})", other.kind())),
     }
 }
 
@@ -698,27 +757,28 @@ pub fn interpret_v2(root: &Value, note_offset: u64) -> Result<Metadata> {
 }
 
 fn interpret(root: &Value, keys: &Keys, cx: Ctx, v2: bool) -> Result<Metadata> {
-    let top = cx.map(root, "(top level)")?;
+    let top = cx.map(root, &Path::Name("(top level)"))?;
     let mut md = Metadata::default();
     let mut have_version = false;
     let mut have_kernels = false;
     for (k, v) in top {
         let name = key_str(k);
-        let n = name.as_str();
+        let n = &*name;
+        let np = Path::Name(n);
         if n == keys.version {
-            md.version = cx.u32_array(v, n)?;
+            md.version = cx.u32_array(v, &np)?;
             have_version = true;
         } else if n == keys.printf {
-            for (i, p) in cx.array(v, n)?.iter().enumerate() {
-                let s = cx.string(p, &format!("{n}[{i}]"))?;
+            for (i, p) in cx.array(v, &np)?.iter().enumerate() {
+                let s = cx.string(p, &Path::Index(&np, i))?;
                 if let Some(info) = PrintfInfo::parse(&s) {
                     md.printf.push(info);
                 }
                 md.printf_raw.push(s);
             }
         } else if n == keys.kernels {
-            for (i, kv) in cx.array(v, n)?.iter().enumerate() {
-                let path = format!("{n}[{i}]");
+            for (i, kv) in cx.array(v, &np)?.iter().enumerate() {
+                let path = Path::Index(&np, i);
                 md.kernels.push(if v2 {
                     kernel_v2(&cx, kv, &path)?
                 } else {
@@ -727,34 +787,34 @@ fn interpret(root: &Value, keys: &Keys, cx: Ctx, v2: bool) -> Result<Metadata> {
             }
             have_kernels = true;
         } else if !keys.target.is_empty() && n == keys.target {
-            md.target = Some(cx.string(v, n)?);
+            md.target = Some(cx.string(v, &np)?);
         } else {
-            md.extra.push((name.clone(), v.clone()));
+            md.extra.push((name.into_owned(), v.clone()));
         }
     }
     if !have_version {
-        return Err(cx.err(keys.version, "required key is missing"));
+        return Err(cx.err(&Path::Name(keys.version), "required key is missing"));
     }
     if !have_kernels && !v2 {
-        return Err(cx.err(keys.kernels, "required key is missing"));
+        return Err(cx.err(&Path::Name(keys.kernels), "required key is missing"));
     }
     Ok(md)
 }
 
-fn kernel_v3(cx: &Ctx, v: &Value, path: &str) -> Result<Kernel> {
+fn kernel_v3(cx: &Ctx, v: &Value, path: &Path) -> Result<Kernel> {
     let mut k = Kernel::default();
     let mut seen = [false; 10];
     for (key, val) in cx.map(v, path)? {
         let name = key_str(key);
-        let p = format!("{path}.{name}");
-        match name.as_str() {
+        let p = Path::Key(path, &name);
+        match &*name {
             ".name" => (k.name, seen[0]) = (cx.string(val, &p)?, true),
             ".symbol" => (k.symbol, seen[1]) = (cx.string(val, &p)?, true),
             ".language" => k.language = Some(cx.string(val, &p)?),
             ".language_version" => k.language_version = Some(cx.u32_array(val, &p)?),
             ".args" => {
                 for (i, a) in cx.array(val, &p)?.iter().enumerate() {
-                    k.args.push(arg_v3(cx, a, &format!("{p}[{i}]"))?);
+                    k.args.push(arg_v3(cx, a, &Path::Index(&p, i))?);
                 }
             }
             ".reqd_workgroup_size" => k.reqd_workgroup_size = Some(cx.dim3(val, &p)?),
@@ -794,7 +854,7 @@ fn kernel_v3(cx: &Ctx, v: &Value, path: &str) -> Result<Kernel> {
             ".uses_dynamic_stack" => k.uses_dynamic_stack = Some(cx.bool(val, &p)?),
             ".workgroup_processor_mode" => k.workgroup_processor_mode = Some(cx.bool(val, &p)?),
             ".uniform_work_group_size" => k.uniform_work_group_size = Some(cx.u32(val, &p)?),
-            _ => k.extra.push((name, val.clone())),
+            _ => k.extra.push((name.into_owned(), val.clone())),
         }
     }
     const REQUIRED: [&str; 10] = [
@@ -815,14 +875,14 @@ fn kernel_v3(cx: &Ctx, v: &Value, path: &str) -> Result<Kernel> {
 
 /// Fails on the first of `keys` (each with its leading `.`) that `seen` marks as absent from
 /// the map at `path`.
-fn require_keys(cx: &Ctx, path: &str, keys: &[&str], seen: &[bool]) -> Result<()> {
+fn require_keys(cx: &Ctx, path: &Path, keys: &[&str], seen: &[bool]) -> Result<()> {
     match keys.iter().zip(seen).find(|(_, &seen)| !seen) {
-        Some((key, _)) => Err(cx.err(&format!("{path}{key}"), "required key is missing")),
+        Some((key, _)) => Err(cx.err(&Path::Missing(path, key), "required key is missing")),
         None => Ok(()),
     }
 }
 
-fn arg_common(cx: &Ctx, a: &mut KernelArg, name: &str, val: &Value, p: &str) -> Result<bool> {
+fn arg_common(cx: &Ctx, a: &mut KernelArg, name: &str, val: &Value, p: &Path) -> Result<bool> {
     match name {
         ".name" | "Name" => a.name = Some(cx.string(val, p)?),
         ".type_name" | "TypeName" => a.type_name = Some(cx.string(val, p)?),
@@ -844,13 +904,13 @@ fn arg_common(cx: &Ctx, a: &mut KernelArg, name: &str, val: &Value, p: &str) -> 
     Ok(true)
 }
 
-fn arg_v3(cx: &Ctx, v: &Value, path: &str) -> Result<KernelArg> {
+fn arg_v3(cx: &Ctx, v: &Value, path: &Path) -> Result<KernelArg> {
     let mut a = KernelArg::default();
     let mut seen = [false; 3];
     for (key, val) in cx.map(v, path)? {
         let name = key_str(key);
-        let p = format!("{path}.{name}");
-        match name.as_str() {
+        let p = Path::Key(path, &name);
+        match &*name {
             ".offset" => (a.offset, seen[0]) = (cx.u32(val, &p)?, true),
             ".size" => (a.size, seen[1]) = (cx.u32(val, &p)?, true),
             ".value_kind" => {
@@ -858,7 +918,7 @@ fn arg_v3(cx: &Ctx, v: &Value, path: &str) -> Result<KernelArg> {
             }
             n => {
                 if !arg_common(cx, &mut a, n, val, &p)? {
-                    a.extra.push((name, val.clone()));
+                    a.extra.push((name.into_owned(), val.clone()));
                 }
             }
         }
@@ -867,13 +927,13 @@ fn arg_v3(cx: &Ctx, v: &Value, path: &str) -> Result<KernelArg> {
     Ok(a)
 }
 
-fn kernel_v2(cx: &Ctx, v: &Value, path: &str) -> Result<Kernel> {
+fn kernel_v2(cx: &Ctx, v: &Value, path: &Path) -> Result<Kernel> {
     let mut k = Kernel::default();
     let mut seen = [false; 2];
     for (key, val) in cx.map(v, path)? {
         let name = key_str(key);
-        let p = format!("{path}.{name}");
-        match name.as_str() {
+        let p = Path::Key(path, &name);
+        match &*name {
             "Name" => (k.name, seen[0]) = (cx.string(val, &p)?, true),
             "SymbolName" => (k.symbol, seen[1]) = (cx.string(val, &p)?, true),
             "Language" => k.language = Some(cx.string(val, &p)?),
@@ -881,8 +941,8 @@ fn kernel_v2(cx: &Ctx, v: &Value, path: &str) -> Result<Kernel> {
             "Attrs" => {
                 for (ak, av) in cx.map(val, &p)? {
                     let an = key_str(ak);
-                    let ap = format!("{p}.{an}");
-                    match an.as_str() {
+                    let ap = Path::Key(&p, &an);
+                    match &*an {
                         "ReqdWorkGroupSize" => k.reqd_workgroup_size = Some(cx.dim3(av, &ap)?),
                         "WorkGroupSizeHint" => k.workgroup_size_hint = Some(cx.dim3(av, &ap)?),
                         "VecTypeHint" => k.vec_type_hint = Some(cx.string(av, &ap)?),
@@ -894,12 +954,12 @@ fn kernel_v2(cx: &Ctx, v: &Value, path: &str) -> Result<Kernel> {
             "Args" => {
                 let mut offset: u64 = 0;
                 for (i, a) in cx.array(val, &p)?.iter().enumerate() {
-                    let ap = format!("{p}[{i}]");
+                    let ap = Path::Index(&p, i);
                     let mut arg = arg_v2(cx, a, &ap)?;
                     let align = u64::from(arg.align.unwrap_or(1).max(1));
                     if !align.is_power_of_two() {
                         return Err(cx.err(
-                            &format!("{ap}.Align"),
+                            &Path::Key(&ap, "Align"),
                             format!("{align} is not a power of two"),
                         ));
                     }
@@ -913,8 +973,8 @@ fn kernel_v2(cx: &Ctx, v: &Value, path: &str) -> Result<Kernel> {
             "CodeProps" => {
                 for (ck, cv) in cx.map(val, &p)? {
                     let cn = key_str(ck);
-                    let cp = format!("{p}.{cn}");
-                    match cn.as_str() {
+                    let cp = Path::Key(&p, &cn);
+                    match &*cn {
                         "KernargSegmentSize" => k.kernarg_segment_size = cx.u32(cv, &cp)?,
                         "GroupSegmentFixedSize" => k.group_segment_fixed_size = cx.u32(cv, &cp)?,
                         "PrivateSegmentFixedSize" => {
@@ -932,20 +992,20 @@ fn kernel_v2(cx: &Ctx, v: &Value, path: &str) -> Result<Kernel> {
                     }
                 }
             }
-            _ => k.extra.push((name, val.clone())),
+            _ => k.extra.push((name.into_owned(), val.clone())),
         }
     }
     require_keys(cx, path, &[".Name", ".SymbolName"], &seen)?;
     Ok(k)
 }
 
-fn arg_v2(cx: &Ctx, v: &Value, path: &str) -> Result<KernelArg> {
+fn arg_v2(cx: &Ctx, v: &Value, path: &Path) -> Result<KernelArg> {
     let mut a = KernelArg::default();
     let mut seen = [false; 3];
     for (key, val) in cx.map(v, path)? {
         let name = key_str(key);
-        let p = format!("{path}.{name}");
-        match name.as_str() {
+        let p = Path::Key(path, &name);
+        match &*name {
             "Size" => (a.size, seen[0]) = (cx.u32(val, &p)?, true),
             "Align" => (a.align, seen[1]) = (Some(cx.u32(val, &p)?), true),
             "ValueKind" => {
@@ -953,7 +1013,7 @@ fn arg_v2(cx: &Ctx, v: &Value, path: &str) -> Result<KernelArg> {
             }
             n => {
                 if !arg_common(cx, &mut a, n, val, &p)? {
-                    a.extra.push((name, val.clone()));
+                    a.extra.push((name.into_owned(), val.clone()));
                 }
             }
         }

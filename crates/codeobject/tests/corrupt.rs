@@ -391,3 +391,193 @@ proptest! {
         exercise(&d);
     }
 }
+
+/// Bad values deep in the metadata: each error names its path and reason exactly as the paths
+/// were always written (a V3 key keeps its leading `.` after the joining one), whatever the
+/// nesting, for both formats.
+#[test]
+fn metadata_errors_name_the_value_path() {
+    use hsaemu_codeobject::metadata::{interpret_v2, interpret_v3, Value};
+    fn s(t: &str) -> Value {
+        Value::String(t.to_string())
+    }
+    fn map(kv: Vec<(&str, Value)>) -> Value {
+        Value::Map(kv.into_iter().map(|(k, v)| (s(k), v)).collect())
+    }
+    fn ints(v: &[i128]) -> Value {
+        Value::Array(v.iter().map(|&i| Value::Int(i)).collect())
+    }
+    fn arg3(size: Value) -> Value {
+        map(vec![
+            (".offset", Value::Int(0)),
+            (".size", size),
+            (".value_kind", s("by_value")),
+        ])
+    }
+    fn kernel3(args: Vec<Value>, extra: Vec<(&str, Value)>) -> Value {
+        let mut kv = vec![(".name", s("k")), (".symbol", s("k.kd"))];
+        for key in [
+            ".kernarg_segment_size",
+            ".group_segment_fixed_size",
+            ".private_segment_fixed_size",
+            ".kernarg_segment_align",
+            ".wavefront_size",
+            ".sgpr_count",
+            ".vgpr_count",
+            ".max_flat_workgroup_size",
+        ] {
+            kv.push((key, Value::Int(8)));
+        }
+        kv.push((".args", Value::Array(args)));
+        kv.extend(extra);
+        map(kv)
+    }
+    fn v3(kernels: Vec<Value>, printf: Value) -> Value {
+        map(vec![
+            ("amdhsa.version", ints(&[1, 2])),
+            ("amdhsa.printf", printf),
+            ("amdhsa.kernels", Value::Array(kernels)),
+        ])
+    }
+    fn path_of(r: hsaemu_codeobject::Result<hsaemu_codeobject::Metadata>) -> (String, String) {
+        match r {
+            Err(Error::Metadata { path, reason, .. }) => (path, reason),
+            other => panic!("expected a metadata error, got {other:?}"),
+        }
+    }
+    let good = || arg3(Value::Int(4));
+    let ok = v3(vec![kernel3(vec![good()], vec![])], Value::Array(vec![]));
+    assert!(interpret_v3(&ok, 0).is_ok());
+
+    let cases3 = [
+        (
+            v3(
+                vec![
+                    kernel3(vec![good()], vec![]),
+                    kernel3(vec![good(), good(), arg3(s("4"))], vec![]),
+                ],
+                Value::Array(vec![]),
+            ),
+            "amdhsa.kernels[1]..args[2]..size",
+            "expected an integer, found a string",
+        ),
+        (
+            v3(
+                vec![kernel3(
+                    vec![],
+                    vec![(
+                        ".reqd_workgroup_size",
+                        Value::Array(vec![Value::Int(1), Value::Nil, Value::Int(1)]),
+                    )],
+                )],
+                Value::Array(vec![]),
+            ),
+            "amdhsa.kernels[0]..reqd_workgroup_size[1]",
+            "expected an integer, found nil",
+        ),
+        (
+            v3(
+                vec![kernel3(vec![map(vec![(".offset", Value::Int(0))])], vec![])],
+                Value::Array(vec![]),
+            ),
+            "amdhsa.kernels[0]..args[0].size",
+            "required key is missing",
+        ),
+        (
+            v3(vec![], Value::Array(vec![s("1:4:%d"), ints(&[1])])),
+            "amdhsa.printf[1]",
+            "expected a string, found an array",
+        ),
+        (
+            Value::Int(1),
+            "(top level)",
+            "expected a map, found an integer",
+        ),
+    ];
+    for (doc, path, reason) in cases3 {
+        assert_eq!(path_of(interpret_v3(&doc, 0)), (path.into(), reason.into()));
+    }
+
+    let v2 = |args: Vec<Value>, props: Vec<(&str, Value)>| {
+        map(vec![
+            ("Version", ints(&[1, 0])),
+            (
+                "Kernels",
+                Value::Array(vec![map(vec![
+                    ("Name", s("k")),
+                    ("SymbolName", s("k@kd")),
+                    ("Args", Value::Array(args)),
+                    ("CodeProps", map(props)),
+                ])]),
+            ),
+        ])
+    };
+    let arg2 = |align: i128| {
+        map(vec![
+            ("Size", Value::Int(4)),
+            ("Align", Value::Int(align)),
+            ("ValueKind", s("ByValue")),
+        ])
+    };
+    assert!(interpret_v2(&v2(vec![arg2(4)], vec![]), 0).is_ok());
+    assert_eq!(
+        path_of(interpret_v2(&v2(vec![arg2(4), arg2(3)], vec![]), 0)),
+        (
+            "Kernels[0].Args[1].Align".into(),
+            "3 is not a power of two".into()
+        )
+    );
+    assert_eq!(
+        path_of(interpret_v2(
+            &v2(vec![], vec![("NumSGPRs", Value::Int(1 << 40))]),
+            0
+        )),
+        (
+            "Kernels[0].CodeProps.NumSGPRs".into(),
+            "1099511627776 is out of range 0..2^32".into()
+        )
+    );
+}
+
+/// MessagePack of every kind decodes to the values written out here by hand, and a truncated
+/// string fails with the owning decoder's error: its text and the offset it stopped at.
+#[test]
+fn msgpack_values_and_truncation_errors() {
+    use hsaemu_codeobject::metadata::{decode_msgpack, Value};
+    let mut d = vec![0x9b, 0xc0, 0xc3, 0xcf];
+    d.extend([0xff; 8]); // u64::MAX
+    d.extend([0xd0, 0x80]); // i8 -128
+    d.extend([0xca, 0x3f, 0x80, 0, 0]); // f32 1.0
+    d.extend([0xcb, 0x40, 0, 0, 0, 0, 0, 0, 0]); // f64 2.0
+    d.extend([0xa2, b'h', b'i', 0xa1, 0xff]); // "hi", then a string that is not UTF-8
+    d.extend([0xc4, 2, 1, 2, 0x81, 0xa1, b'k', 5, 0xd4, 1, 7]); // bin, {k: 5}, fixext1
+    let want = Value::Array(vec![
+        Value::Nil,
+        Value::Bool(true),
+        Value::Int(i128::from(u64::MAX)),
+        Value::Int(-128),
+        Value::Float(1.0),
+        Value::Float(2.0),
+        Value::String("hi".into()),
+        Value::Binary(vec![]),
+        Value::Binary(vec![1, 2]),
+        Value::Map(vec![(Value::String("k".into()), Value::Int(5))]),
+        Value::Binary(vec![7]),
+    ]);
+    assert_eq!(decode_msgpack(&d, 0).expect("decodes"), want);
+
+    match decode_msgpack(&[0xa5, b'a', b'b'], 100) {
+        Err(Error::Metadata {
+            offset,
+            path,
+            reason,
+        }) => {
+            assert_eq!((offset, path.as_str()), (103, "(msgpack)"), "{reason}");
+            assert!(
+                reason.contains("Expected 5 bytes, read 2 bytes"),
+                "{reason}"
+            );
+        }
+        other => panic!("expected a metadata error, got {other:?}"),
+    }
+}

@@ -278,6 +278,17 @@ impl Executable {
         self.0.lock().symbols.clone()
     }
 
+    /// The symbol with this handle, if it is this executable's (looked up in place: a library
+    /// program asks for each of its thousands of kernels).
+    pub fn symbol_by_handle(&self, handle: u64) -> Option<Arc<ExecutableSymbol>> {
+        self.0
+            .lock()
+            .symbols
+            .iter()
+            .find(|s| symbol_handle(s) == handle)
+            .cloned()
+    }
+
     /// The symbol named `name` loaded for `agent` (any agent when `None`).
     pub fn symbol_by_name(&self, name: &str, agent: Option<u64>) -> Result<Arc<ExecutableSymbol>> {
         self.0

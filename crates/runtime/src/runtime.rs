@@ -741,12 +741,7 @@ impl Runtime {
         self.executables
             .read()
             .values()
-            .find_map(|e| {
-                e.symbols()
-                    .into_iter()
-                    .find(|s| crate::executable::symbol_handle(s) == handle)
-                    .map(|s| (e.clone(), s))
-            })
+            .find_map(|e| e.symbol_by_handle(handle).map(|s| (e.clone(), s)))
             .ok_or(HsaError::InvalidExecutableSymbol)
     }
 }
