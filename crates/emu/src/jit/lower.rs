@@ -444,6 +444,7 @@ impl Compiler {
                 scc,
                 lane_ops,
                 lanes_due: 0,
+                stored_clear: false,
                 defer_lanes: false,
                 count,
                 exit,
@@ -757,6 +758,9 @@ struct Gen<'a> {
     /// instructions on facts add their constant here (one add per stretch, not three host
     /// instructions each on a spilled variable); `flush_lanes` adds it.
     lanes_due: u64,
+    /// `Wave::stored` is known false here: a wait of the current basic block cleared it
+    /// (`mem_wait`) and no store or call came after; a later wait then needs no test.
+    stored_clear: bool,
     /// Lowering an instruction on facts (`affine_inst`): its count may wait in `lanes_due`.
     defer_lanes: bool,
     /// Instructions executed so far.
@@ -1304,6 +1308,7 @@ impl Gen<'_> {
             }
             self.enter(body);
             self.ds_rows.clear();
+            self.stored_clear = false;
             self.bb_count = Some(count);
             self.done = 0;
             self.full = full;
