@@ -359,7 +359,7 @@ impl Gen<'_> {
         };
         if self.stored_clear {
             // Nothing to fence: an earlier wait of this basic block cleared `stored` and
-            // nothing stored since (gfx1030 matmul's group pass tested it once per group).
+            // nothing stored since (gfx1030 matmul's DS/FMA region tested it three times a call).
             return true;
         }
         let (wave, w) = self.wave_ptr();
