@@ -444,6 +444,7 @@ impl Compiler {
                 scc,
                 lane_ops,
                 lanes_due: 0,
+                stored_clear: false,
                 defer_lanes: false,
                 count,
                 exit,
@@ -757,6 +758,9 @@ struct Gen<'a> {
     /// instructions on facts add their constant here (one add per stretch, not three host
     /// instructions each on a spilled variable); `flush_lanes` adds it.
     lanes_due: u64,
+    /// `Wave::stored` is known false here: a wait of the current basic block cleared it
+    /// (`mem_wait`) and no store or call came after; a later wait then needs no test.
+    stored_clear: bool,
     /// Lowering an instruction on facts (`affine_inst`): its count may wait in `lanes_due`.
     defer_lanes: bool,
     /// Instructions executed so far.
@@ -1196,28 +1200,44 @@ impl Gen<'_> {
         // The SGPR values stay valid after the exit (this block dominates `cont`).
         let scache = self.scache.clone();
         let scache_b = self.scache_b.clone();
-        let count = self.count_now();
-        let pc = self.b.ins().iconst(types::I64, pc as i64);
-        let cont = self.b.create_block();
-        let exit = self.exit;
-        let args = [BlockArg::Value(pc), BlockArg::Value(count)];
-        if self.unstored_facts.is_empty() {
-            self.b.ins().brif(cond, exit, &args, cont, &[]);
-        } else {
-            // The pending rows (`affine.rs`) stored on the way out.
-            let out = self.b.create_block();
-            self.b.ins().brif(cond, out, &[], cont, &[]);
-            self.b.seal_block(out);
-            self.enter(out);
-            self.store_facts_for_exit();
-            self.b.ins().jump(exit, &args);
-        }
-        // Sealed now (its one predecessor is known): a register first used after it then
-        // needs no block parameter, which sealing at the end made and removed one by one.
-        self.b.seal_block(cont);
+        let cont = self.leave_if(cond, pc, false);
         self.enter(cont);
         self.scache = scache;
         self.scache_b = scache_b;
+    }
+
+    /// `exit_if` of a fact's test (`tiles.rs`): the way out counts an affine miss and adds
+    /// the lane-ops waiting (`lanes_for_exit`), as `affine_exit_if`.
+    pub(super) fn miss_exit_if(&mut self, cond: Value, pc: u64) {
+        let cont = self.leave_if(cond, pc, true);
+        self.enter(cont);
+    }
+
+    /// Branches to a new block that leaves before `pc` when `cond`, else to the returned
+    /// block (sealed, not yet entered). The exit's PC and count are made on the way out:
+    /// made before the branch they were a reload of the spilled count and two instructions
+    /// more on the path that goes on, at every exit.
+    fn leave_if(&mut self, cond: Value, pc: u64, miss: bool) -> Block {
+        let (out, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(cond, out, &[], cont, &[]);
+        self.b.seal_block(out);
+        // Sealed now (its one predecessor is known): a register first used after it then
+        // needs no block parameter, which sealing at the end made and removed one by one.
+        self.b.seal_block(cont);
+        self.enter(out);
+        if miss {
+            self.note_affine_miss();
+        }
+        // The pending rows (`affine.rs`) stored on the way out.
+        self.store_facts_for_exit();
+        self.lanes_for_exit();
+        let count = self.count_now();
+        let pc = self.b.ins().iconst(types::I64, pc as i64);
+        let exit = self.exit;
+        self.b
+            .ins()
+            .jump(exit, &[BlockArg::Value(pc), BlockArg::Value(count)]);
+        cont
     }
 
     /// Instructions executed before the current one.
@@ -1288,6 +1308,7 @@ impl Gen<'_> {
             }
             self.enter(body);
             self.ds_rows.clear();
+            self.stored_clear = false;
             self.bb_count = Some(count);
             self.done = 0;
             self.full = full;

@@ -231,6 +231,8 @@ impl Gen<'_> {
 
     /// The call of [`mem_call`] or [`step_call`] (see [`Gen::call_interpreter`]).
     fn call_path(&mut self, pc: u64, i: &Inst, l: Lower) {
+        // The interpreter may store (and set `Wave::stored`).
+        self.stored_clear = false;
         if self.pair {
             // A call runs one wave: a pair leaves before the instruction instead, both
             // waves at it, and the interpreter runs it for each (not inside a run's group

@@ -950,7 +950,7 @@ impl Gen<'_> {
             }
             let ok = ok.expect("three corners compared");
             let bad = self.b.ins().icmp_imm(IntCC::Equal, ok, 0);
-            self.affine_exit_if(bad, pc);
+            self.miss_exit_if(bad, pc);
         }
         self.count_lanes();
         let base = self.b.ins().ireduce(types::I32, sums[0]);
@@ -1002,7 +1002,7 @@ impl Gen<'_> {
             let ok = self.b.ins().band(s1, s2);
             let ok = self.b.ins().band(ok, s3);
             let bad = self.b.ins().icmp_imm(IntCC::Equal, ok, 0);
-            self.affine_exit_if(bad, pc);
+            self.miss_exit_if(bad, pc);
         }
         self.count_lanes();
         let mut nlo = self.tile_shl(lo, k);
