@@ -498,7 +498,7 @@ impl Wave {
     pub(crate) fn start<const N: usize>(&mut self, user: &[u32; N], wave32: bool, exec: u64) {
         const { assert!(N.is_multiple_of(4) && N < 124) };
         // Zeroed first: the SGPRs that something may have written since they were last
-        // zeroed (`sgpr_dirty`), but the user SGPRs and the last
+        // zeroed (`sgpr_dirty`) and that hold something, but the user SGPRs and the last
         // group (M0, NULL, EXEC), written whole below. Testing all 112 SGPRs per wave,
         // behind the SGPRs the last region stored, was half of gfx1030 vector add's set-up
         // outside the region (and storing all 512 bytes a fifth before that: the stores
@@ -506,14 +506,15 @@ impl Wave {
         const LAST: u32 = 1 << 31;
         let mut dirty = self.sgpr_dirty & !const { sgpr_groups(0, N as u16) | LAST };
         if self.sgpr_dirty != u32::MAX {
-            // A compiled region's few: by groups of four, one 16-byte store each (testing a
-            // group for zero first took 4 more host instructions per group, and no less
-            // CPU time).
+            // A compiled region's few: by groups of four.
             let (groups, _) = self.s.as_chunks_mut::<4>();
             while dirty != 0 {
                 let g = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
-                groups[g % 32] = [0; 4];
+                let c = &mut groups[g % 32];
+                if c[0] | c[1] | c[2] | c[3] != 0 {
+                    *c = [0; 4];
+                }
             }
         } else {
             // After the interpreter (all of them): by chunks of 16.
