@@ -794,7 +794,10 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize, lazy: u8) {
             // slower, by a guess a 16-byte load of the group failing store forwarding).
             let v = crate::wave::reg_index(VGPR);
             w.v[v][..4].copy_from_slice(&[first, first + 1, first + 2, first + 3]);
-            w.v[v + 1][..4].fill(0);
+            // Usually zero already: tested, stored only when not (as `Wave::start`'s fields).
+            if w.v[v + 1][..4] != [0; 4] {
+                w.v[v + 1][..4].fill(0);
+            }
             w.id_rows = lazy;
         } else {
             workitem_ids(ctx, w, first, actual, lanes);

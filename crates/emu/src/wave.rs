@@ -529,13 +529,19 @@ impl Wave {
         self.s[124..].copy_from_slice(&[0, 0, exec as u32, (exec >> 32) as u32]);
         self.sgpr_dirty = const { sgpr_groups(0, N as u16) | LAST };
         self.scc = false;
-        self.trapsts = 0;
         self.state = WaveState::Running;
         self.stored = false;
-        self.sleep = 0;
-        self.ahead = 0;
-        self.flat_scratch = 0;
-        self.gws_wait = None;
+        // Usually zero already: tested, stored only when not (a store here cost more CPU
+        // time than the loads and tests, docs/notes/ci-time.md, Round 45).
+        if self.trapsts | self.sleep | self.ahead != 0 || self.flat_scratch != 0 {
+            self.trapsts = 0;
+            self.sleep = 0;
+            self.ahead = 0;
+            self.flat_scratch = 0;
+        }
+        if self.gws_wait.is_some() {
+            self.gws_wait = None;
+        }
         self.id_rows = 0;
         self.tile_marks = 0;
         self.ds_marks = 0;
