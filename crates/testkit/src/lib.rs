@@ -6,7 +6,9 @@
 //! keyed by a hash of the source text and the full command line, so a second
 //! test run compiles nothing. A code object is what that command line gives clang's driver,
 //! byte for byte, but made in cheaper steps: the object, then `ld.lld` run directly; and code
-//! object versions whose optimised module is the same share it (see [`compile_cl_with`]).
+//! object versions whose optimised module is the same share it (see [`compile_cl_with`]); the
+//! corpus generates code from those modules in batches, one `clang -cc1` process for many code
+//! objects ([`codegen_in_batches`]).
 //!
 //! A missing tool is a loud failure (a panic naming the tool and the set-up
 //! command), never a silently skipped test.
