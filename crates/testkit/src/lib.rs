@@ -605,7 +605,7 @@ struct Codegen {
 }
 
 /// Makes the OpenCL C code objects of `jobs` (source, target, version) that are code
-/// generation alone from an optimised module ([`cached_code_object`]'s `from_bitcode`) with one
+/// generation alone from an optimised module (`cached_code_object`'s `from_bitcode`) with one
 /// `clang -cc1` process per batch of the same compiler and code generation options, instead of
 /// one per code object: the process's start (loading and relocating libLLVM) is most of such a
 /// compile's cost (docs/notes/ci-time.md, "Round 46"). The driver runs several inputs as one
