@@ -6,7 +6,9 @@
 //! keyed by a hash of the source text and the full command line, so a second
 //! test run compiles nothing. A code object is what that command line gives clang's driver,
 //! byte for byte, but made in cheaper steps: the object, then `ld.lld` run directly; and code
-//! object versions whose optimised module is the same share it (see [`compile_cl_with`]).
+//! object versions whose optimised module is the same share it (see [`compile_cl_with`]); the
+//! corpus generates code from those modules in batches, one `clang -cc1` process for many code
+//! objects ([`codegen_in_batches`]).
 //!
 //! A missing tool is a loud failure (a panic naming the tool and the set-up
 //! command), never a silently skipped test.
@@ -594,6 +596,140 @@ fn codegen_args(target: &str, cov: u32) -> Vec<String> {
     ]
 }
 
+/// A code object still to be made by code generation alone from an optimised module.
+struct Codegen {
+    program: &'static str,
+    target: String,
+    codegen: Vec<String>,
+    bc: PathBuf,
+    out: PathBuf,
+}
+
+/// Makes the OpenCL C code objects of `jobs` (source, target, version) that are code
+/// generation alone from an optimised module (`cached_code_object`'s `from_bitcode`) with one
+/// `clang -cc1` process per batch of the same compiler and code generation options, instead of
+/// one per code object: the process's start (loading and relocating libLLVM) is most of such a
+/// compile's cost (docs/notes/ci-time.md, "Round 46"). The driver runs several inputs as one
+/// `-cc1` process each, so the batch runs the `-cc1` command the driver prints (`-###`) for
+/// one input with all of them. A batch that fails is left to the single compiles (which name
+/// their source); so is every other code object. [`corpus_of`] runs it first.
+pub fn codegen_in_batches(jobs: &[(String, String, u32)]) {
+    let pending: Vec<Option<Codegen>> = parallel_map(jobs, |(src, target, cov)| {
+        if !src.ends_with(".cl") {
+            return None;
+        }
+        let plan = cl_plan(src, target, *cov, &[]);
+        let out = cache_path(plan.compiler, &plan.source, &plan.args, &plan.stem, "hsaco");
+        let (bc, codegen) = plan.from_bitcode?;
+        if out.is_file() || link_args(plan.compiler, target, &[], "", "").is_none() {
+            return None;
+        }
+        Some(Codegen {
+            program: plan.compiler,
+            target: target.clone(),
+            codegen,
+            bc: bc(),
+            out,
+        })
+    });
+    let mut groups: Vec<Vec<Codegen>> = Vec::new();
+    for c in pending.into_iter().flatten() {
+        match groups
+            .iter_mut()
+            .find(|g| g[0].program == c.program && g[0].codegen == c.codegen)
+        {
+            Some(g) => g.push(c),
+            None => groups.push(vec![c]),
+        }
+    }
+    // Batches of at most 32 keep both cores busy to the end.
+    let batches: Vec<&[Codegen]> = groups.iter().flat_map(|g| g.chunks(32)).collect();
+    parallel_map(&batches, |batch| codegen_batch(batch));
+}
+
+/// One `-cc1` process for `batch` (same program and options), then `ld.lld` for each object.
+/// Returns whether the compile ran; a failure leaves the outputs to the single compiles.
+fn codegen_batch(batch: &[Codegen]) -> bool {
+    let first = &batch[0];
+    let dir = temp_beside(&cache_dir().join("codegen-batch"), "d");
+    if std::fs::create_dir_all(&dir).is_err() {
+        return false;
+    }
+    // Inputs named by their place in the batch: clang names each object after its input
+    // (`3.bc` → `3.o`), and several batches may read one module (clang-15's V2-V4).
+    let inputs: Vec<PathBuf> = (0..batch.len())
+        .map(|i| dir.join(format!("{i}.bc")))
+        .collect();
+    let linked = batch.iter().zip(&inputs).all(|(c, input)| {
+        std::fs::hard_link(&c.bc, input).is_ok() || std::fs::copy(&c.bc, input).is_ok()
+    });
+    let ran = linked
+        && cc1_command(first, &inputs[0]).is_some_and(|(clang, mut cc1)| {
+            cc1.extend(inputs.iter().map(|p| p.display().to_string()));
+            Command::new(clang)
+                .args(&cc1)
+                .output()
+                .is_ok_and(|o| o.status.success())
+        });
+    if ran {
+        let linker = linker_of(first.program);
+        for (c, input) in batch.iter().zip(&inputs) {
+            let obj = input.with_extension("o");
+            let tmp = temp_beside(&c.out, "hsaco");
+            let (o, t) = (obj.display().to_string(), tmp.display().to_string());
+            let link = link_args(c.program, &c.target, &[], &o, &t).unwrap_or_default();
+            let made = Command::new(&linker)
+                .args(&link)
+                .output()
+                .is_ok_and(|o| o.status.success());
+            if !made || std::fs::rename(&tmp, &c.out).is_err() {
+                let _ = std::fs::remove_file(&tmp);
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    ran
+}
+
+/// The `-cc1` command (program, arguments) the driver runs for `c`'s code generation from
+/// `input`, without its `-o` and input: `None` unless `-###` shows exactly one job ending in
+/// `input` with an `-o`.
+fn cc1_command(c: &Codegen, input: &Path) -> Option<(String, Vec<String>)> {
+    let mut args = c.codegen.clone();
+    args.extend(["-Xclang".into(), "-disable-llvm-passes".into()]);
+    args.push(input.display().to_string());
+    args.extend(["-c".into(), "-o".into(), "OUT.o".into()]);
+    let out = Command::new(tool(c.program))
+        .arg("-###")
+        .args(&args)
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stderr);
+    // Each job is a line of arguments in double quotes.
+    let jobs: Vec<&str> = text.lines().filter(|l| l.starts_with(" \"")).collect();
+    let [job] = jobs[..] else { return None };
+    if !out.status.success() || job.contains('\\') {
+        return None;
+    }
+    let mut words: Vec<String> = job
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect();
+    let o = words.iter().position(|w| w == "-o")?;
+    if words.get(1).map(String::as_str) != Some("-cc1")
+        || words.get(o + 1).map(String::as_str) != Some("OUT.o")
+        || words.last() != Some(&input.display().to_string())
+    {
+        return None;
+    }
+    words.pop();
+    words.drain(o..o + 2);
+    let program = words.remove(0);
+    Some((program, words))
+}
+
 fn source_path(rel: &str) -> PathBuf {
     let p = kernels_dir().join(rel);
     assert!(p.is_file(), "kernel source {} does not exist", p.display());
@@ -617,6 +753,31 @@ pub fn compile_cl(rel: &str, target: &str, cov: u32) -> PathBuf {
 /// [`compile_cl`] with extra clang options (e.g. `-cl-denorms-are-zero`); they take part in
 /// the cache key like every other argument.
 pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> PathBuf {
+    let plan = cl_plan(rel, target, cov, extra);
+    cached_code_object(
+        plan.compiler,
+        target,
+        &plan.source,
+        &plan.args,
+        &plan.stem,
+        extra,
+        plan.from_bitcode,
+    )
+}
+
+/// How [`compile_cl_with`] makes a code object: the driver command its cache key is made of
+/// (compiler, source, arguments, stem) and, when it is code generation alone, the optimised
+/// module and the code generation options.
+struct ClPlan<'a> {
+    compiler: &'static str,
+    source: PathBuf,
+    args: Vec<String>,
+    stem: String,
+    from_bitcode: Option<(LazyBitcode<'a>, Vec<String>)>,
+}
+
+/// [`compile_cl_with`]'s plan for one code object (a clang-22 target's probe is made here).
+fn cl_plan<'a>(rel: &str, target: &'a str, cov: u32, extra: &[&str]) -> ClPlan<'a> {
     let mut args: Vec<String> = vec![
         "-x".into(),
         "cl".into(),
@@ -694,7 +855,13 @@ pub fn compile_cl_with(rel: &str, target: &str, cov: u32, extra: &[&str]) -> Pat
         from_bitcode = Some((Box::new(bc), codegen_args(target, cov)));
     }
     let compiler = if clang22 { "clang-22" } else { "clang-15" };
-    cached_code_object(compiler, target, &source, &args, &stem, extra, from_bitcode)
+    ClPlan {
+        compiler,
+        source,
+        args,
+        stem,
+        from_bitcode,
+    }
 }
 
 /// Assembles and links an assembly source (`rel` under `tests/kernels/`) into a code object.
@@ -938,6 +1105,7 @@ pub fn corpus_of(full: bool) -> Vec<CorpusEntry> {
         }
     }
     let hip: Vec<String> = sources("hip", "hip");
+    codegen_in_batches(&jobs);
     let mut out: Vec<CorpusEntry> = parallel_map(&jobs, |(src, t, v)| {
         let path = if src.ends_with(".s") {
             compile_asm(src, t, *v)
