@@ -1242,4 +1242,52 @@ pub mod internals {
     pub fn run_strings(program: &Path, args: &[String]) {
         super::run_strings(program, args)
     }
+
+    /// The code object one compiler driver run makes of `rel` (`tests/kernels/`) for `target`,
+    /// version `cov` and options `extra`, written to `out`: what the stepwise and batched
+    /// compiles must equal byte for byte. The arguments are the cache key's.
+    pub fn driver_code_object(rel: &str, target: &str, cov: u32, extra: &[&str], out: &Path) {
+        let (program, mut args) = if rel.ends_with(".s") {
+            let args = vec![
+                "-x".to_string(),
+                "assembler".into(),
+                "-target".into(),
+                "amdgcn-amd-amdhsa".into(),
+                format!("-mcpu={target}"),
+                format!("-mcode-object-version={cov}"),
+            ];
+            ("clang-15", args)
+        } else {
+            let mut args: Vec<String> =
+                ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa"]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+            args.extend([
+                format!("-mcpu={target}"),
+                "-O2".into(),
+                format!("-mcode-object-version={cov}"),
+            ]);
+            let program = if super::is_clang22_target(target) {
+                let wave64 = extra.contains(&"-mwavefrontsize64");
+                args.extend(super::clang22_device_lib_args(
+                    super::DEVICE_LIB_PATH,
+                    target,
+                    wave64,
+                ));
+                "clang-22"
+            } else {
+                args.push(format!("--rocm-device-lib-path={}", super::DEVICE_LIB_PATH));
+                "clang-15"
+            };
+            args.extend(extra.iter().map(|e| e.to_string()));
+            (program, args)
+        };
+        args.extend([
+            super::source_path(rel).display().to_string(),
+            "-o".into(),
+            out.display().to_string(),
+        ]);
+        super::run_strings(&super::tool(program), &args);
+    }
 }

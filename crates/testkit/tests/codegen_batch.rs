@@ -1,9 +1,8 @@
 //! The corpus's code generation in batches ([`hsaemu_testkit::codegen_in_batches`]) makes the
 //! code objects one driver run each makes, byte for byte, under the keys `compile_cl` reads.
 
-use hsaemu_testkit::{clang22_device_lib_args, tool, DEVICE_LIB_PATH};
+use hsaemu_testkit::internals::driver_code_object;
 use std::path::PathBuf;
-use std::process::Command;
 
 #[test]
 fn batched_code_objects_are_the_drivers() {
@@ -37,36 +36,8 @@ fn batched_code_objects_are_the_drivers() {
             made.contains(&cached),
             "{rel} {target} V{cov}: not made by the batch ({made:?})"
         );
-        let mut args: Vec<String> = ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        args.extend([
-            format!("-mcpu={target}"),
-            "-O2".into(),
-            format!("-mcode-object-version={cov}"),
-        ]);
-        let program = if hsaemu_testkit::is_clang22_target(target) {
-            args.extend(clang22_device_lib_args(DEVICE_LIB_PATH, target, false));
-            "clang-22"
-        } else {
-            args.push(format!("--rocm-device-lib-path={DEVICE_LIB_PATH}"));
-            "clang-15"
-        };
         let out = dir.join("driver.hsaco");
-        args.extend([
-            hsaemu_testkit::kernels_dir()
-                .join(rel)
-                .display()
-                .to_string(),
-            "-o".into(),
-            out.display().to_string(),
-        ]);
-        let status = Command::new(tool(program))
-            .args(&args)
-            .status()
-            .expect("run the driver");
-        assert!(status.success(), "{program} {args:?}");
+        driver_code_object(rel, target, cov, &[], &out);
         let ours = std::fs::read(&cached).expect("read the batch's code object");
         let drivers = std::fs::read(&out).expect("read the driver's code object");
         assert!(

@@ -1,6 +1,8 @@
 //! The compile steps against the drivers' own runs (crates/testkit/src/lib.rs's tests).
 
-use hsaemu_testkit::internals::{link_args, linker_of, run_strings, source_path, LINK_NEUTRAL};
+use hsaemu_testkit::internals::{
+    driver_code_object, link_args, linker_of, run_strings, source_path, LINK_NEUTRAL,
+};
 use hsaemu_testkit::*;
 use std::path::Path;
 use std::process::Command;
@@ -68,45 +70,8 @@ fn stepwise_code_objects_are_the_drivers() {
             compile_cl_with(rel, target, cov, extra)
         };
         // The driver's own run, with the arguments the cache key was made of.
-        let (program, mut args) = if rel.ends_with(".s") {
-            let args = vec![
-                "-x".to_string(),
-                "assembler".into(),
-                "-target".into(),
-                "amdgcn-amd-amdhsa".into(),
-                format!("-mcpu={target}"),
-                format!("-mcode-object-version={cov}"),
-            ];
-            ("clang-15", args)
-        } else {
-            let mut args: Vec<String> =
-                ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa"]
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect();
-            args.extend([
-                format!("-mcpu={target}"),
-                "-O2".into(),
-                format!("-mcode-object-version={cov}"),
-            ]);
-            let program = if is_clang22_target(target) {
-                let wave64 = extra.contains(&"-mwavefrontsize64");
-                args.extend(clang22_device_lib_args(DEVICE_LIB_PATH, target, wave64));
-                "clang-22"
-            } else {
-                args.push(format!("--rocm-device-lib-path={DEVICE_LIB_PATH}"));
-                "clang-15"
-            };
-            args.extend(extra.iter().map(|e| e.to_string()));
-            (program, args)
-        };
         let out = dir.join("driver.hsaco");
-        args.extend([
-            source_path(rel).display().to_string(),
-            "-o".into(),
-            out.display().to_string(),
-        ]);
-        run_strings(&tool(program), &args);
+        driver_code_object(rel, target, cov, extra, &out);
         let ours = std::fs::read(&cached).expect("read the cached code object");
         let drivers = std::fs::read(&out).expect("read the driver's code object");
         assert!(
