@@ -76,19 +76,19 @@ emu_tests=$(cargo test --workspace --no-run --message-format=json |
   grep -o '"executable":"[^"]*"' | cut -d'"' -f4 || true)
 emu=$(grep '/deps/emu-' <<<"$emu_tests" || true)
 [ -n "$emu" ] || { echo "test.sh: hsaemu-emu's test binaries not found" >&2; exit 1; }
-# The reruns start beside the workspace run as soon as it reaches the integration tests, when
-# the emulator's own binaries have run (their first run compiles the kernels the reruns read,
-# and the kernel cache coordinates threads, not processes): the two share the cores, so the
-# stretches where one of them has a single test left (the integration binary's long HIP tests,
-# `jit`'s one ordered test) no longer leave a core idle (docs/notes/ci-time.md, "Stop 34,
-# coordinator"). If the workspace run never gets there, they start when it ends.
+# The reruns start beside the workspace run as soon as it reaches `jit` (or, were that renamed,
+# the integration tests), when the `emu` binary has run: its first run compiles the kernels the
+# reruns read, and the kernel cache coordinates threads, not processes. The two share the cores,
+# so the stretches where one of them has a single test left (`jit`'s one ordered test, the
+# integration binary's long HIP tests) no longer leave a core idle (docs/notes/ci-time.md,
+# "Stop 34, coordinator"). If the workspace run never gets there, they start when it ends.
 log=target/test-output.log
 rerun_log=target/rerun-output.log
 done_mark=target/test-run.done
 : >"$log"
 rm -f "$done_mark"
 reruns() {
-  until grep -q -- ' Running it/main\.rs ' "$log" || [ -e "$done_mark" ]; do
+  until grep -q -E -- ' Running (\.\./emu/tests/jit|it/main)\.rs ' "$log" || [ -e "$done_mark" ]; do
     sleep 1
   done
   cd crates/emu
