@@ -445,41 +445,21 @@ pub fn decode_msgpack(data: &[u8], note_offset: u64) -> Result<Value> {
             reason: e.to_string(),
         }
     })?;
-    Ok(conv(v))
+    Ok(conv_ref(v.as_ref()))
 }
 
-/// An integer as `i128` (MessagePack has signed and unsigned 64-bit ones).
-fn msgpack_int(i: rmpv::Integer) -> i128 {
-    i.as_i64()
-        .map(i128::from)
-        .or(i.as_u64().map(i128::from))
-        .unwrap_or(0)
-}
-
-fn conv(v: rmpv::Value) -> Value {
-    match v {
-        rmpv::Value::Nil => Value::Nil,
-        rmpv::Value::Boolean(b) => Value::Bool(b),
-        rmpv::Value::Integer(i) => Value::Int(msgpack_int(i)),
-        rmpv::Value::F32(f) => Value::Float(f64::from(f)),
-        rmpv::Value::F64(f) => Value::Float(f),
-        rmpv::Value::String(s) => match s.into_str() {
-            Some(s) => Value::String(s),
-            None => Value::Binary(Vec::new()),
-        },
-        rmpv::Value::Binary(b) => Value::Binary(b),
-        rmpv::Value::Array(a) => Value::Array(a.into_iter().map(conv).collect()),
-        rmpv::Value::Map(m) => Value::Map(m.into_iter().map(|(k, v)| (conv(k), conv(v))).collect()),
-        rmpv::Value::Ext(_, b) => Value::Binary(b),
-    }
-}
-
-/// [`conv`] of a borrowed value: the same [`Value`] for the same data.
+/// A decoded MessagePack value as a [`Value`] (the owning decoder's too, through `as_ref`).
 fn conv_ref(v: rmpv::ValueRef) -> Value {
     match v {
         rmpv::ValueRef::Nil => Value::Nil,
         rmpv::ValueRef::Boolean(b) => Value::Bool(b),
-        rmpv::ValueRef::Integer(i) => Value::Int(msgpack_int(i)),
+        // MessagePack has signed and unsigned 64-bit integers.
+        rmpv::ValueRef::Integer(i) => Value::Int(
+            i.as_i64()
+                .map(i128::from)
+                .or(i.as_u64().map(i128::from))
+                .unwrap_or(0),
+        ),
         rmpv::ValueRef::F32(f) => Value::Float(f64::from(f)),
         rmpv::ValueRef::F64(f) => Value::Float(f),
         rmpv::ValueRef::String(s) => match s.into_str() {
