@@ -4,6 +4,7 @@
 //! (What is asserted here is correctness and the report's shape, never a time.)
 
 use crate::support::hsaemu;
+use std::path::Path;
 use std::process::Command;
 
 /// The throughput benchmarks, by the kernel name their report line starts with.
@@ -175,14 +176,73 @@ fn bench_quick_runs_on_gfx1030() {
     quick_bench_on("gfx1030", None, &KERNELS);
 }
 
-/// RDNA3 (gfx1100) and RDNA4 (gfx1201) in wave32, their kernels built by clang-22 with
-/// testkit's hand-linked device libraries (and the generic-pointer shim the dispatch
-/// benchmark's `runtime_kernels.cl` needs); RDNA3.5 (gfx1151) with the matmul only.
+/// The quick benchmarks' labels (`--child-case`) and their kernels' sources under
+/// `tests/kernels/`.
+const QUICK_CASES: [(&str, &str); 5] = [
+    ("vector_add 1M", "cl/vector_add.cl"),
+    ("matmul_tiled 128x128", "cl/matmul.cl"),
+    ("reduce_sum 1M", "cl/reduce.cl"),
+    ("histogram 1M", "cl/atomics.cl"),
+    ("mandelbrot 256x192", "cl/mandelbrot.cl"),
+];
+
+/// One tier's run of a quick case on `processor`, the child process `hsaemu bench` starts per
+/// tier (`--child-case`), given the code object `code`: its result line, after checking that
+/// the child succeeded, that its results matched the CPU's and that it ran in the tier asked for.
+fn quick_child(processor: &str, label: &str, code: &Path, jit: bool) -> serde_json::Value {
+    let out = Command::new(hsaemu())
+        .args([
+            "bench",
+            "--quick",
+            "--threads",
+            "1",
+            "--processor",
+            processor,
+        ])
+        .args(["--child-case", label, "--child-code"])
+        .arg(code)
+        .env("HSAEMU_JIT", if jit { "1" } else { "0" })
+        .output()
+        .expect("run hsaemu bench's child");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let what = format!(
+        "`{label}` on {processor}, HSAEMU_JIT={}:\n{text}\n{}",
+        u8::from(jit),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{what}");
+    let line = text.lines().rev().find(|l| l.starts_with('{'));
+    let v: serde_json::Value = line
+        .and_then(|l| serde_json::from_str(l).ok())
+        .unwrap_or_else(|| panic!("no result line: {what}"));
+    assert_eq!(v["ok"], true, "a result check failed: {what}");
+    assert!(v["elapsed"].as_f64().is_some_and(|e| e > 0.0), "{what}");
+    assert_eq!(v["jit"]["enabled"], jit, "{what}");
+    if jit {
+        assert!(v["jit"]["blocks"].as_u64().is_some_and(|b| b > 0), "{what}");
+    }
+    v
+}
+
+/// RDNA3 (gfx1100) and RDNA4 (gfx1201) in wave32: every quick case in both tiers, each tier's run
+/// the child process the bench's report starts, given the kernel testkit's cache holds for the
+/// same clang-22 recipe with hand-linked device libraries (the corpus builds these: a cold run
+/// compiles nothing more here). The bench's own clang-22 build runs on RDNA3.5 (gfx1151): the
+/// matmul through the whole report, and the dispatch benchmark, whose `runtime_kernels.cl` needs
+/// the generic-pointer shim, on gfx1201.
 #[test]
 fn bench_quick_runs_on_rdna3_and_rdna4() {
     for p in ["gfx1100", "gfx1201"] {
-        let text = quick_bench_on(p, None, &KERNELS);
-        assert!(text.contains("dispatch empty, 1 WG"), "{text}");
+        for (label, rel) in QUICK_CASES {
+            let code = hsaemu_testkit::compile_cl(rel, p, 5);
+            let interp = quick_child(p, label, &code, false);
+            let tier = quick_child(p, label, &code, true);
+            // Both tiers ran the same grid of the same kernel.
+            assert!(interp["lane_ops"].as_u64().is_some_and(|n| n > 0));
+            assert_eq!(interp["lane_ops"], tier["lane_ops"], "`{label}` on {p}");
+        }
     }
     quick_bench_on("gfx1151", Some("matmul"), &["matmul_tiled"]);
+    let text = quick_bench_on("gfx1201", Some("dispatch"), &[]);
+    assert!(text.contains("dispatch empty, 1 WG"), "{text}");
 }
