@@ -6,6 +6,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+mod unit;
+
 use hsaemu_runtime::layout::{packet_header, packet_type, BarrierPacket, KernelDispatchPacket};
 use hsaemu_runtime::{
     CodeObjectReader, DeviceType, HsaError, MemoryOrder, QueueType, SignalCondition, SymbolType,

@@ -16,6 +16,8 @@ pub mod cu_mask;
 pub mod error;
 pub mod executable;
 pub mod image;
+#[doc(hidden)]
+pub mod internals;
 pub mod ipc;
 pub mod layout;
 pub mod memory;
