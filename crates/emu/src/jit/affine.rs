@@ -634,27 +634,10 @@ impl Gen<'_> {
     }
 
     /// Leaves the function before the instruction at `pc` when `cond` holds, counting an
-    /// affine miss.
+    /// affine miss (`miss_exit_if`: the exit's PC and count made on the way out, not on the
+    /// path that goes on).
     pub(super) fn affine_exit_if(&mut self, cond: Value, pc: u64) {
-        let (miss, cont) = (self.b.create_block(), self.b.create_block());
-        let count = self.count_now();
-        self.b.ins().brif(cond, miss, &[], cont, &[]);
-        self.b.seal_block(miss);
-        self.b.seal_block(cont);
-        self.enter(miss);
-        self.note_affine_miss();
-        self.store_facts_for_exit();
-        self.lanes_for_exit();
-        let pc = self.b.ins().iconst(types::I64, pc as i64);
-        let exit = self.exit;
-        self.b.ins().jump(
-            exit,
-            &[
-                cranelift_codegen::ir::BlockArg::Value(pc),
-                cranelift_codegen::ir::BlockArg::Value(count),
-            ],
-        );
-        self.enter(cont);
+        self.miss_exit_if(cond, pc);
     }
 
     /// Writes row `dst` as `base + stride·lane` in every lane and records the fact. The row
