@@ -741,6 +741,79 @@ impl Gen<'_> {
         for (row, base, stride) in self.unstored_facts.clone() {
             self.store_pending_row(row, base, stride);
         }
+        if let Some(due) = self.carry_due {
+            self.store_mask(due);
+        }
+    }
+
+    /// The carry-out mask `co` of an instruction on facts (`v_add_co_u32`,
+    /// `v_add_co_ci_u32`) to SGPR pair `code`. Under a full EXEC it is held back
+    /// (`carry_due`): address arithmetic chains these, each carry read only as the next
+    /// one's carry-in (from `cfacts`) and then overwritten, so only the last one needs
+    /// storing, and that one only where something may read it (`carry_before`, an exit or
+    /// call, the basic block's end unless it leaves for an `s_endpgm` alone). The pair
+    /// must be one no memory instruction reads unnamed (below the trap and FLAT_SCRATCH
+    /// SGPRs, or VCC).
+    pub(super) fn carry_out(&mut self, code: u16, co: Value) {
+        if !self.full || !(code < 100 || code == crate::decode::VCC) {
+            self.merge_mask(code, co);
+            return;
+        }
+        if self.carry_due.is_some_and(|(c, _)| c != code) {
+            self.store_carry();
+        }
+        // What the store does to the carry facts (`set_sgpr`): those overlapping end.
+        let d = usize::from(code);
+        self.cfacts.retain(|&c, _| c + 1 < d || c > d + 1);
+        self.carry_due = Some((code, co));
+    }
+
+    /// Stores the held-back carry-out (`carry_out`) here and forgets it.
+    pub(super) fn store_carry(&mut self) {
+        if let Some(due) = self.carry_due.take() {
+            self.store_mask(due);
+        }
+    }
+
+    /// Stores carry-out mask `co` to SGPR pair `code` (`merge_mask`), its carry fact kept.
+    fn store_mask(&mut self, (code, co): (u16, Value)) {
+        let d = usize::from(code);
+        let fact = self.cfacts.get(&d).copied();
+        self.merge_mask(code, co);
+        if let Some(c) = fact {
+            self.cfacts.insert(d, c);
+        }
+    }
+
+    /// Before instruction `k` (`i`, `l`) of the basic block: stores the held-back carry-out
+    /// unless `i` is one that can neither read its SGPRs from the `Wave` nor leave without
+    /// storing it: an instruction on facts, a memory instruction or a wait (their exits and
+    /// calls store it, `store_facts_for_exit`), naming neither SGPR. A carry-in of a
+    /// `v_add_co_ci_u32` on facts is read from `cfacts`; a carry-out replaces the held one.
+    pub(super) fn carry_before(&mut self, k: usize, i: &Inst, l: Lower) {
+        let Some((code, _)) = self.carry_due else {
+            return;
+        };
+        let op = if self.full && self.handled.contains(&k) {
+            aff_op(i, l)
+        } else {
+            None
+        };
+        let kept = op.is_some() || matches!(l, Lower::Mem | Lower::Step);
+        // An operand naming the pair, or a wider one (a descriptor) covering it.
+        let near = |c: u16| (code.saturating_sub(15)..=code + 1).contains(&c);
+        let carry_in = op == Some(AffOp::AddC) && i.src[2] == code;
+        let named = [i.dst, i.src[0], i.src[1]].into_iter().any(near)
+            || near(i.src[2]) && !carry_in
+            || near(i.sdst) && !matches!(op, Some(AffOp::AddCo | AffOp::AddC))
+            || l == Lower::Mem
+                && super::lower_mem::touched(i, self.full)
+                    .sgprs
+                    .iter()
+                    .any(|&c| c == usize::from(code) || c == usize::from(code) + 1);
+        if !kept || named {
+            self.store_carry();
+        }
     }
 
     /// Stores pending row `row` (fact `base`, `stride`) whole, on the current path only.
@@ -766,6 +839,15 @@ impl Gen<'_> {
         full: bool,
         heads: &HashMap<u64, Block>,
     ) -> Vec<EdgeRows> {
+        // The held-back carry-out: not stored where every way on leaves for an `s_endpgm`.
+        let ends_only = !successors.is_empty()
+            && successors
+                .iter()
+                .all(|to| !heads.contains_key(to) && self.ends.contains(to));
+        match ends_only {
+            true => self.carry_due = None,
+            false => self.store_carry(),
+        }
         if successors.is_empty() {
             self.store_facts();
             return Vec::new();
@@ -966,7 +1048,7 @@ impl Gen<'_> {
                 // (wave32's SGPR takes the low half), one instruction where a compare and a
                 // select of two constants were five.
                 let co = self.b.ins().ineg(c0);
-                self.merge_mask(i.sdst, co);
+                self.carry_out(i.sdst, co);
                 if let Some(d) = carry_pair(i) {
                     let c = self.b.ins().ireduce(types::I32, c0);
                     self.cfacts.insert(d, c);

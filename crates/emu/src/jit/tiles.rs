@@ -963,7 +963,7 @@ impl Gen<'_> {
         // its negation is the mask (as `affine.rs`' carries: one instruction where a test,
         // a select of two constants and the carry fact's own test were five).
         let co = self.b.ins().ineg(c0);
-        self.merge_mask(i.sdst, co);
+        self.carry_out(i.sdst, co);
         let d = usize::from(i.sdst);
         if d < 124 {
             let c = self.b.ins().ireduce(types::I32, c0);
