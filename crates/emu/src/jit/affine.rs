@@ -750,10 +750,10 @@ impl Gen<'_> {
     /// `v_add_co_ci_u32`) to SGPR pair `code`. Under a full EXEC it is held back
     /// (`carry_due`): address arithmetic chains these, each carry read only as the next
     /// one's carry-in (from `cfacts`) and then overwritten, so only the last one needs
-    /// storing, and that one only where something may read it (`carry_before`, an exit or
-    /// call, the basic block's end unless it leaves for an `s_endpgm` alone). The pair
-    /// must be one no memory instruction reads unnamed (below the trap and FLAT_SCRATCH
-    /// SGPRs, or VCC).
+    /// storing, and that one only where something else may read it (`carry_before`, an exit
+    /// of an instruction on facts, the basic block's end unless it leaves for an
+    /// `s_endpgm` alone). Not a pair some instruction reads unnamed (the trap,
+    /// FLAT_SCRATCH and XNACK SGPRs, M0): those are stored at once.
     pub(super) fn carry_out(&mut self, code: u16, co: Value) {
         if !self.full || !(code < 100 || code == crate::decode::VCC) {
             self.merge_mask(code, co);
@@ -786,10 +786,11 @@ impl Gen<'_> {
     }
 
     /// Before instruction `k` (`i`, `l`) of the basic block: stores the held-back carry-out
-    /// unless `i` is one that can neither read its SGPRs from the `Wave` nor leave without
-    /// storing it: an instruction on facts, a memory instruction or a wait (their exits and
-    /// calls store it, `store_facts_for_exit`), naming neither SGPR. A carry-in of a
-    /// `v_add_co_ci_u32` on facts is read from `cfacts`; a carry-out replaces the held one.
+    /// unless `i` is an instruction on facts naming neither SGPR of its pair (a carry-in
+    /// of a `v_add_co_ci_u32` on facts is read from `cfacts`, its carry-out replaces the
+    /// held one). Held across GLOBAL loads and waits too (their exits and calls store it)
+    /// it cost CPU: fewer host instructions in vector add, more spills in matmul, and the
+    /// dispatch no faster in either (docs/notes/ci-time.md, "Round 49").
     pub(super) fn carry_before(&mut self, k: usize, i: &Inst, l: Lower) {
         let Some((code, _)) = self.carry_due else {
             return;
@@ -799,19 +800,13 @@ impl Gen<'_> {
         } else {
             None
         };
-        let kept = op.is_some() || matches!(l, Lower::Mem | Lower::Step);
-        // An operand naming the pair, or a wider one (a descriptor) covering it.
-        let near = |c: u16| (code.saturating_sub(15)..=code + 1).contains(&c);
+        // An operand naming the pair (a 64-bit one may start just below it).
+        let near = |c: u16| (code.saturating_sub(1)..=code + 1).contains(&c);
         let carry_in = op == Some(AffOp::AddC) && i.src[2] == code;
         let named = [i.dst, i.src[0], i.src[1]].into_iter().any(near)
             || near(i.src[2]) && !carry_in
-            || near(i.sdst) && !matches!(op, Some(AffOp::AddCo | AffOp::AddC))
-            || l == Lower::Mem
-                && super::lower_mem::touched(i, self.full)
-                    .sgprs
-                    .iter()
-                    .any(|&c| c == usize::from(code) || c == usize::from(code) + 1);
-        if !kept || named {
+            || near(i.sdst) && !matches!(op, Some(AffOp::AddCo | AffOp::AddC));
+        if op.is_none() || named {
             self.store_carry();
         }
     }

@@ -196,7 +196,7 @@ fn check_kept_load(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
 }
 
 /// Carry-outs to VCC on lane-affine facts (`src/jit/affine.rs`'s `carry_out`): held back
-/// while only the next carry-in reads them, across a GLOBAL load, and stored where something
+/// while only the next carry-in reads them, stored before a GLOBAL load, and where something
 /// else reads VCC: a vector ALU instruction (`v_cndmask_b32`), a scalar one, the interpreter
 /// after the region leaves before an instruction it does not compile (`v_writelane_b32`),
 /// after the `s_endpgm` (`run_words` reads the registers), and before the carry-in of an
