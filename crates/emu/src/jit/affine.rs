@@ -634,27 +634,10 @@ impl Gen<'_> {
     }
 
     /// Leaves the function before the instruction at `pc` when `cond` holds, counting an
-    /// affine miss.
+    /// affine miss (`miss_exit_if`: the exit's PC and count made on the way out, not on the
+    /// path that goes on).
     pub(super) fn affine_exit_if(&mut self, cond: Value, pc: u64) {
-        let (miss, cont) = (self.b.create_block(), self.b.create_block());
-        let count = self.count_now();
-        self.b.ins().brif(cond, miss, &[], cont, &[]);
-        self.b.seal_block(miss);
-        self.b.seal_block(cont);
-        self.enter(miss);
-        self.note_affine_miss();
-        self.store_facts_for_exit();
-        self.lanes_for_exit();
-        let pc = self.b.ins().iconst(types::I64, pc as i64);
-        let exit = self.exit;
-        self.b.ins().jump(
-            exit,
-            &[
-                cranelift_codegen::ir::BlockArg::Value(pc),
-                cranelift_codegen::ir::BlockArg::Value(count),
-            ],
-        );
-        self.enter(cont);
+        self.miss_exit_if(cond, pc);
     }
 
     /// Writes row `dst` as `base + stride·lane` in every lane and records the fact. The row
@@ -758,6 +741,74 @@ impl Gen<'_> {
         for (row, base, stride) in self.unstored_facts.clone() {
             self.store_pending_row(row, base, stride);
         }
+        if let Some(due) = self.carry_due {
+            self.store_mask(due);
+        }
+    }
+
+    /// The carry-out mask `co` of an instruction on facts (`v_add_co_u32`,
+    /// `v_add_co_ci_u32`) to SGPR pair `code`. Under a full EXEC it is held back
+    /// (`carry_due`): address arithmetic chains these, each carry read only as the next
+    /// one's carry-in (from `cfacts`) and then overwritten, so only the last one needs
+    /// storing, and that one only where something else may read it (`carry_before`, an exit
+    /// of an instruction on facts, the basic block's end unless it leaves for an
+    /// `s_endpgm` alone). Not a pair some instruction reads unnamed (the trap,
+    /// FLAT_SCRATCH and XNACK SGPRs, M0): those are stored at once.
+    pub(super) fn carry_out(&mut self, code: u16, co: Value) {
+        if !self.full || !(code < 100 || code == crate::decode::VCC) {
+            self.merge_mask(code, co);
+            return;
+        }
+        if self.carry_due.is_some_and(|(c, _)| c != code) {
+            self.store_carry();
+        }
+        // What the store does to the carry facts (`set_sgpr`): those overlapping end.
+        let d = usize::from(code);
+        self.cfacts.retain(|&c, _| c + 1 < d || c > d + 1);
+        self.carry_due = Some((code, co));
+    }
+
+    /// Stores the held-back carry-out (`carry_out`) here and forgets it.
+    pub(super) fn store_carry(&mut self) {
+        if let Some(due) = self.carry_due.take() {
+            self.store_mask(due);
+        }
+    }
+
+    /// Stores carry-out mask `co` to SGPR pair `code` (`merge_mask`), its carry fact kept.
+    fn store_mask(&mut self, (code, co): (u16, Value)) {
+        let d = usize::from(code);
+        let fact = self.cfacts.get(&d).copied();
+        self.merge_mask(code, co);
+        if let Some(c) = fact {
+            self.cfacts.insert(d, c);
+        }
+    }
+
+    /// Before instruction `k` (`i`, `l`) of the basic block: stores the held-back carry-out
+    /// unless `i` is an instruction on facts naming neither SGPR of its pair (a carry-in
+    /// of a `v_add_co_ci_u32` on facts is read from `cfacts`, its carry-out replaces the
+    /// held one). Held across GLOBAL loads and waits too (their exits and calls store it)
+    /// it cost CPU: fewer host instructions in vector add, more spills in matmul, and the
+    /// dispatch no faster in either (docs/notes/ci-time.md, "Round 49").
+    pub(super) fn carry_before(&mut self, k: usize, i: &Inst, l: Lower) {
+        let Some((code, _)) = self.carry_due else {
+            return;
+        };
+        let op = if self.full && self.handled.contains(&k) {
+            aff_op(i, l)
+        } else {
+            None
+        };
+        // An operand naming the pair (a 64-bit one may start just below it).
+        let near = |c: u16| (code.saturating_sub(1)..=code + 1).contains(&c);
+        let carry_in = op == Some(AffOp::AddC) && i.src[2] == code;
+        let named = [i.dst, i.src[0], i.src[1]].into_iter().any(near)
+            || near(i.src[2]) && !carry_in
+            || near(i.sdst) && !matches!(op, Some(AffOp::AddCo | AffOp::AddC));
+        if op.is_none() || named {
+            self.store_carry();
+        }
     }
 
     /// Stores pending row `row` (fact `base`, `stride`) whole, on the current path only.
@@ -783,6 +834,15 @@ impl Gen<'_> {
         full: bool,
         heads: &HashMap<u64, Block>,
     ) -> Vec<EdgeRows> {
+        // The held-back carry-out: not stored where every way on leaves for an `s_endpgm`.
+        let ends_only = !successors.is_empty()
+            && successors
+                .iter()
+                .all(|to| !heads.contains_key(to) && self.ends.contains(to));
+        match ends_only {
+            true => self.carry_due = None,
+            false => self.store_carry(),
+        }
         if successors.is_empty() {
             self.store_facts();
             return Vec::new();
@@ -983,7 +1043,7 @@ impl Gen<'_> {
                 // (wave32's SGPR takes the low half), one instruction where a compare and a
                 // select of two constants were five.
                 let co = self.b.ins().ineg(c0);
-                self.merge_mask(i.sdst, co);
+                self.carry_out(i.sdst, co);
                 if let Some(d) = carry_pair(i) {
                     let c = self.b.ins().ireduce(types::I32, c0);
                     self.cfacts.insert(d, c);

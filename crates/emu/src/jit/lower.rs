@@ -472,6 +472,7 @@ impl Compiler {
                 kept_row: None,
                 aff: HashMap::new(),
                 cfacts: HashMap::new(),
+                carry_due: None,
                 unwrapped: HashSet::new(),
                 plans: HashMap::new(),
                 tiles: HashMap::new(),
@@ -823,6 +824,9 @@ struct Gen<'a> {
     /// or none (`i32` 0 or 1).
     aff: HashMap<usize, (Value, i64)>,
     cfacts: HashMap<usize, Value>,
+    /// A carry-out of code on facts not yet in the `Wave`: (SGPR pair code, its mask;
+    /// `affine.rs`' `carry_out`).
+    carry_due: Option<(u16, Value)>,
     /// Facts' bases (with their strides) whose rows the current basic block has tested not
     /// to wrap across the lanes (`affine.rs`'s carry and shift tests): tested once per
     /// basic block, the test's way on dominates the rest of it.
@@ -1313,6 +1317,7 @@ impl Gen<'_> {
             self.done = 0;
             self.full = full;
             debug_assert!(self.unstored_facts.is_empty(), "a row left unstored");
+            debug_assert!(self.carry_due.is_none(), "a carry-out left unstored");
             self.aff.clear();
             self.cfacts.clear();
             self.unwrapped.clear();
@@ -1371,6 +1376,7 @@ impl Gen<'_> {
                 );
                 if valu >= 2 {
                     self.flush_lanes();
+                    self.store_carry();
                     self.clear_cmp_marks(region, &bb.insts[at..at + run]);
                     self.group_major(region, &bb.insts[at..at + run])?;
                     // A run may go on across `s_barrier` into its tail (`after_barrier`).
@@ -1386,6 +1392,7 @@ impl Gen<'_> {
                 at += 1;
                 self.clear_cmp_marks(region, &[k]);
                 let (pc, i, l) = &region[k];
+                self.carry_before(k, i, *l);
                 match l {
                     Lower::Branch(c) => {
                         if self.pair && self.plan.split_branch.contains(&k) {
@@ -1415,6 +1422,7 @@ impl Gen<'_> {
                             });
                         if !on_facts {
                             self.flush_lanes();
+                            self.store_carry();
                             self.inst_at(k, i, *l)?;
                         }
                     }

@@ -959,15 +959,14 @@ impl Gen<'_> {
         let corners = (!y.uniform).then(|| sums.map(|s| self.low32(s)));
         let dst = reg_index(i.dst);
         self.write_tile(dst, Tile { base, corners, ..y });
-        let c = self.b.ins().icmp_imm(IntCC::NotEqual, c0, 0);
-        let lanes_mask = self.wave_lanes() as i64;
-        let all = self.b.ins().iconst(types::I64, lanes_mask);
-        let zero = self.b.ins().iconst(types::I64, 0);
-        let co = self.b.ins().select(c, all, zero);
-        self.merge_mask(i.sdst, co);
+        // The carry-out: every lane's or none. `c0` is 0 or 1 (each sum is below 2^33), so
+        // its negation is the mask (as `affine.rs`' carries: one instruction where a test,
+        // a select of two constants and the carry fact's own test were five).
+        let co = self.b.ins().ineg(c0);
+        self.carry_out(i.sdst, co);
         let d = usize::from(i.sdst);
         if d < 124 {
-            let c = self.b.ins().uextend(types::I32, c);
+            let c = self.b.ins().ireduce(types::I32, c0);
             self.cfacts.insert(d, c);
         }
         true

@@ -195,8 +195,121 @@ fn check_kept_load(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     }
 }
 
+/// Carry-outs to VCC on lane-affine facts (`src/jit/affine.rs`'s `carry_out`): held back
+/// while only the next carry-in reads them, stored before a GLOBAL load, and where something
+/// else reads VCC: a vector ALU instruction (`v_cndmask_b32`), a scalar one, the interpreter
+/// after the region leaves before an instruction it does not compile (`v_writelane_b32`),
+/// after the `s_endpgm` (`run_words` reads the registers), and before the carry-in of an
+/// add whose lanes do not carry alike (the region leaves before it: the interpreter reads
+/// the held carry from VCC). Every value from the definitions, lane by lane.
+fn check_carry_reads(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let w32 = lanes == 32;
+    let vcc = if w32 { "vcc_lo" } else { "vcc" };
+    let addc = v_addc_u32(mcpu.starts_with("gfx10"));
+    let readers = [
+        format!("v_cndmask_b32 v6, v12, v13, {vcc}"),
+        "s_mov_b32 s20, vcc_lo".to_string(),
+        format!("v_writelane_b32 v14, s21, 5\nv_cndmask_b32 v6, v12, v13, {vcc}"),
+        String::new(),
+    ];
+    // (s2, s3, s4, s5) and lane 0's ID: the first add carries in every lane or none, the
+    // second's lanes carry alike or (the last case) from lane 10 on.
+    let base = 0x100u32;
+    let cases = [
+        (0xffff_ff00u32, 0x7000_0000u32, 0x10u32, 0xffff_ffffu32),
+        (0x10, 5, 0xffff_ff00, 0xffff_ffff),
+        (
+            0xffff_ff00,
+            0xffff_ffff - base - 10,
+            0xffff_ff00,
+            0xffff_fffe,
+        ),
+    ];
+    for (n, reader) in readers.iter().enumerate() {
+        let what = format!("{mcpu}{attr} (carries, reader {n})");
+        let text = format!(
+            "v_add_co_u32 v2, {vcc}, s2, v0
+             v_mov_b32 v3, s3
+             {addc} v3, {vcc}, v3, v0, {vcc}
+             v_add_co_u32 v4, {vcc}, s4, v0
+             v_mov_b32 v5, s5
+             global_load_dword v8, v[10:11], off
+             {addc} v5, {vcc}, v5, v1, {vcc}
+             {reader}
+             s_endpgm
+"
+        );
+        let words = assemble(mcpu, attr, &text);
+        for &(s2, s3, s4, s5) in &cases {
+            let mut global: Vec<u8> = (0..64u32).flat_map(|k| (0x700 + k).to_le_bytes()).collect();
+            let at = global.as_ptr() as u64;
+            let mut r = WaveRegs::new(gen);
+            r.set_exec(if w32 { 0xffff_ffff } else { u64::MAX });
+            for l in 0..64 {
+                r.v[0][l] = base + l as u32;
+                r.v[1][l] = 0;
+                r.v[10][l] = (at + 4 * l as u64) as u32;
+                r.v[11][l] = (at >> 32) as u32;
+                r.v[12][l] = 0x1200 + l as u32;
+                r.v[13][l] = 0x1300 + l as u32;
+            }
+            (r.s[2], r.s[3], r.s[4], r.s[5], r.s[21]) = (s2, s3, s4, s5, 9);
+            (r.s[106], r.s[107]) = (0x1234_5678, 0x9abc_def0);
+            let old = r.clone();
+            let before = jit::stats();
+            run_words_mem(gen, &words, &mut r, &mut [], &mut global)
+                .unwrap_or_else(|e| panic!("{what}: {e:?}"));
+            if jit::checks_single_runs() {
+                assert!(
+                    jit::stats().affine_blocks > before.affine_blocks,
+                    "{what}: not compiled on lane-affine facts"
+                );
+            }
+            let add = |a: u32, b: u32, c: u32| u64::from(a) + u64::from(b) + u64::from(c);
+            let mut vcc_want = 0u64;
+            for l in 0..lanes {
+                let v0 = base + l as u32;
+                let a = add(s2, v0, 0);
+                let b = add(s3, v0, (a >> 32) as u32);
+                let c = add(s4, v0, 0);
+                let d = add(s5, 0, (c >> 32) as u32);
+                let carry = (d >> 32) as u32;
+                vcc_want |= u64::from(carry) << l;
+                let v6 = match n {
+                    0 | 2 if carry != 0 => 0x1300 + l as u32,
+                    0 | 2 => 0x1200 + l as u32,
+                    _ => old.v[6][l],
+                };
+                let want = [
+                    (2, a as u32),
+                    (3, b as u32),
+                    (4, c as u32),
+                    (5, d as u32),
+                    (6, v6),
+                    (8, 0x700 + l as u32),
+                ];
+                for (row, v) in want {
+                    assert_eq!(r.v[row][l], v, "{what} {s2:#x}: v{row} lane {l}");
+                }
+            }
+            assert_eq!(r.s[106], vcc_want as u32, "{what} {s2:#x}: vcc_lo");
+            let hi = if w32 {
+                old.s[107]
+            } else {
+                (vcc_want >> 32) as u32
+            };
+            assert_eq!(r.s[107], hi, "{what} {s2:#x}: vcc_hi");
+            let s20 = if n == 1 { vcc_want as u32 } else { old.s[20] };
+            assert_eq!(r.s[20], s20, "{what} {s2:#x}: s20");
+        }
+    }
+}
+
 /// Part of the one test (the assembler's files and the tier's counters are per process).
 pub(crate) fn pending_rows_are_stored_where_they_are_read() {
+    check_carry_reads(Gen::Gfx90a, "gfx90a", "", 64);
+    check_carry_reads(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
+    check_carry_reads(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64);
     check(Gen::Gfx90a, "gfx90a", "", 64);
     check(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
     check(Gen::Gfx10W64, "gfx1030", "+wavefrontsize64", 64);

@@ -206,7 +206,9 @@ fn want_lds_end_fault(e: FaultKind, last: usize, what: &str) {
 /// 64-bit shift moves different bits into the high halves) or of 2^32 (the tile wraps):
 /// the corner tests fail and the interpreter runs those instructions; then the same with
 /// uniform carries. Then a second `v_add_co_u32` of v12 and s8 (0), whose corners come
-/// from the first's (exact, so it makes no range test of its own): its carry in v19.
+/// from the first's (exact, so it makes no range test of its own): its carry in v19. Last
+/// v2 plus s9 (2^32 − 1), which carries in every lane but where v2 is 0: the carry-out
+/// VCC every lane's (`tiles.rs`' mask from the carry), read into v22.
 fn alu_program(gfx10: bool, wave32: bool) -> String {
     let add = v_add_u32(gfx10);
     let addc = v_addc_u32(gfx10);
@@ -222,6 +224,8 @@ fn alu_program(gfx10: bool, wave32: bool) -> String {
          v_add3_u32 v6, v11, s5, v2
          v_add_co_u32 v18, {vcc}, s8, v12
          v_cndmask_b32_e64 v19, 0, 1, {vcc}
+         v_add_co_u32 v20, {vcc}, s9, v2
+         v_cndmask_b32_e64 v22, 0, 1, {vcc}
          s_endpgm
 "
     )
@@ -258,7 +262,7 @@ fn check_alu(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             r.v[11][l] = v11_at(l);
             r.v[3][l] = 0;
         }
-        (r.s[0], r.s[1], r.s[5], r.s[8]) = (s0, 7, 3, 0);
+        (r.s[0], r.s[1], r.s[5], r.s[8], r.s[9]) = (s0, 7, 3, 0, u32::MAX);
         r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
         let before = jit::stats();
         run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{what}: {e:?}"));
@@ -279,6 +283,9 @@ fn check_alu(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
             assert_eq!(r.v[6][l], v11.wrapping_add(3).wrapping_add(v2), "{ctx}: v6");
             assert_eq!(r.v[18][l], sum as u32, "{ctx}: v18 (s8 is 0)");
             assert_eq!(r.v[19][l], 0, "{ctx}: v19, v18's carry");
+            let (v20, carry) = v2.overflowing_add(u32::MAX);
+            assert_eq!(r.v[20][l], v20, "{ctx}: v20");
+            assert_eq!(r.v[22][l], u32::from(carry), "{ctx}: v22, v20's carry");
         }
     }
 }
