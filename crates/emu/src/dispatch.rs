@@ -753,16 +753,7 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize, lazy: u8) {
         }
     }
     let ids = &ids[..nids];
-    // With lazy ID rows every wave is a full wave32 and pairs with the next (its fresh pair
-    // block): waves 2k and 2k + 1 set up in one pass, what both receive read once (the odd
-    // last wave below).
-    let paired = if lazy != 0 {
-        launch_pairs(ctx, wg, nwaves, ids, cu, worker, lazy);
-        nwaves & !1
-    } else {
-        0
-    };
-    for (wi, w) in wg.waves.iter_mut().enumerate().skip(paired) {
+    for (wi, w) in wg.waves.iter_mut().enumerate() {
         if wi >= nwaves {
             // A wave kept from a larger work-group: idle, and counted as nothing.
             w.state = WaveState::Done;
@@ -818,72 +809,6 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize, lazy: u8) {
         let v = crate::wave::reg_index(VGPR) + 1;
         for w in &mut wg.waves[..nwaves] {
             w.v[v][..32].fill(0);
-        }
-    }
-}
-
-/// `launch`'s wave loop for waves 0 to `nwaves` rounded down to even, in pairs, where the
-/// ID rows are lazy (`lazy`: every wave a full wave32 in X's first row): each wave's state as
-/// the loop leaves it, the values both waves of a pair receive read once (the SGPRs of the
-/// work-group IDs `ids`, the entry, MODE, `cu`, the SIMD of `worker`). Not inlined: in
-/// `launch`, the wave64 loop's code was laid out worse for it.
-#[inline(never)]
-fn launch_pairs(
-    ctx: &Ctx,
-    wg: &mut Wg,
-    nwaves: usize,
-    ids: &[(usize, u32)],
-    cu: u32,
-    worker: usize,
-    lazy: u8,
-) {
-    let init = &ctx.init;
-    let slot_base = (wg.slot as u64) * u64::from(ctx.waves_per_wg);
-    let (pairs, _) = wg.waves[..nwaves].as_chunks_mut::<2>();
-    for (k, [a, b]) in pairs.iter_mut().enumerate() {
-        let wi = 2 * k;
-        Wave::start_pair(a, b, &init.user_sgprs, u64::from(u32::MAX));
-        let mut groups = 0;
-        for &(r, v) in ids {
-            a.s[r] = v;
-            b.s[r] = v;
-            groups |= 1 << (r / 4);
-        }
-        let (pc, mode, simd) = (ctx.entry, ctx.mode, worker as u32 % 4);
-        let slot_size = ctx.slot_size;
-        let wave_offset = (slot_base + wi as u64) * slot_size;
-        let scratch_base = ctx.scratch_base + wave_offset;
-        let first = wi as u32 * 32;
-        for (w, j) in [(&mut *a, 0), (&mut *b, 1)] {
-            w.sgpr_dirty |= groups;
-            w.id = (wi + j) as u32;
-            w.cu = cu;
-            w.simd = simd;
-            w.pc = pc;
-            w.mode = mode;
-            w.scratch_base = scratch_base + j as u64 * slot_size;
-        }
-        if let Some(r) = init.wg_info {
-            a.s[r] = (u32::from(wi == 0) << 31) | nwaves as u32;
-            b.s[r] = nwaves as u32;
-            a.sgpr_dirty |= 1 << (r / 4);
-            b.sgpr_dirty |= 1 << (r / 4);
-        }
-        if let Some(r) = init.private_offset {
-            a.s[r] = wave_offset as u32;
-            b.s[r] = (wave_offset + slot_size) as u32;
-            a.sgpr_dirty |= 1 << (r / 4);
-            b.sgpr_dirty |= 1 << (r / 4);
-        }
-        // As the loop's lazy rows: v0's lanes 0–3 (one 16-byte store each), v1's zeroed only
-        // where not zero.
-        let v = crate::wave::reg_index(VGPR);
-        for (w, first) in [(&mut *a, first), (&mut *b, first + 32)] {
-            w.v[v][..4].copy_from_slice(&[first, first + 1, first + 2, first + 3]);
-            if w.v[v + 1][..4] != [0; 4] {
-                w.v[v + 1][..4].fill(0);
-            }
-            w.id_rows = lazy;
         }
     }
 }

@@ -496,36 +496,15 @@ impl Wave {
     /// `exec` (the rest zero), a wave32 (`true`) or wave64 wave, nothing run yet.
     #[inline]
     pub(crate) fn start<const N: usize>(&mut self, user: &[u32; N], wave32: bool, exec: u64) {
-        self.zero_dirty::<N>();
-        self.start_rest(user, wave32, exec);
-    }
-
-    /// [`Wave::start`] of two wave32s, `a` and `b`, each with EXEC `exec`: the same state in
-    /// each as two `start`s leave, in one pass (a work-group's waves 2k and 2k + 1, which a
-    /// fresh pair runs together).
-    #[inline(always)]
-    pub(crate) fn start_pair<const N: usize>(
-        a: &mut Wave,
-        b: &mut Wave,
-        user: &[u32; N],
-        exec: u64,
-    ) {
-        a.zero_dirty::<N>();
-        b.zero_dirty::<N>();
-        a.start_rest(user, true, exec);
-        b.start_rest(user, true, exec);
-    }
-
-    /// [`Wave::start`]'s first part: zeroes the SGPRs that something may have written since
-    /// they were last zeroed (`sgpr_dirty`) and that hold something, but the user SGPRs and
-    /// the last group (M0, NULL, EXEC), which `start_rest` writes whole. Testing all 112
-    /// SGPRs per wave, behind the SGPRs the last region stored, was half of gfx1030 vector
-    /// add's set-up outside the region (and storing all 512 bytes a fifth before that: the
-    /// stores wait for the store buffer; loads do not).
-    #[inline(always)]
-    fn zero_dirty<const N: usize>(&mut self) {
         const { assert!(N.is_multiple_of(4) && N < 124) };
-        let mut dirty = self.sgpr_dirty & !const { sgpr_groups(0, N as u16) | START_LAST };
+        // Zeroed first: the SGPRs that something may have written since they were last
+        // zeroed (`sgpr_dirty`) and that hold something, but the user SGPRs and the last
+        // group (M0, NULL, EXEC), written whole below. Testing all 112 SGPRs per wave,
+        // behind the SGPRs the last region stored, was half of gfx1030 vector add's set-up
+        // outside the region (and storing all 512 bytes a fifth before that: the stores
+        // wait for the store buffer; loads do not).
+        const LAST: u32 = 1 << 31;
+        let mut dirty = self.sgpr_dirty & !const { sgpr_groups(0, N as u16) | LAST };
         if self.sgpr_dirty != u32::MAX {
             // A compiled region's few: by groups of four.
             let (groups, _) = self.s.as_chunks_mut::<4>();
@@ -546,14 +525,9 @@ impl Wave {
                 }
             }
         }
-    }
-
-    /// [`Wave::start`] after `zero_dirty`: the user SGPRs, the last group, the fields.
-    #[inline(always)]
-    fn start_rest<const N: usize>(&mut self, user: &[u32; N], wave32: bool, exec: u64) {
         self.s[..N].copy_from_slice(user);
         self.s[124..].copy_from_slice(&[0, 0, exec as u32, (exec >> 32) as u32]);
-        self.sgpr_dirty = const { sgpr_groups(0, N as u16) | START_LAST };
+        self.sgpr_dirty = const { sgpr_groups(0, N as u16) | LAST };
         self.scc = false;
         self.state = WaveState::Running;
         self.stored = false;
@@ -576,9 +550,6 @@ impl Wave {
         self.set_wave32(wave32);
     }
 }
-
-/// The group of M0, NULL and EXEC (s124–s127), which [`Wave::start`] writes whole.
-const START_LAST: u32 = 1 << 31;
 
 /// Row index of a VGPR/AGPR code.
 #[inline]
