@@ -94,9 +94,10 @@ pub enum DataLayout {
 /// What ROCr's format table says about one channel order × channel type: capabilities,
 /// element size and hardware format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Property {
-    pub(crate) cap: u32,
-    pub(crate) format: Format,
+#[doc(hidden)]
+pub struct Property {
+    pub cap: u32,
+    pub format: Format,
 }
 
 /// The channel types of ROCr's table, in `hsa_ext_image_channel_type_t` order, for the
@@ -253,12 +254,13 @@ pub struct DataInfo {
 
 /// An image's linear layout: element size, row pitch, slice pitch, rows per slice, slices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Geometry {
-    pub(crate) element: usize,
-    pub(crate) row_pitch: usize,
-    pub(crate) slice_pitch: usize,
-    pub(crate) rows: usize,
-    pub(crate) slices: usize,
+#[doc(hidden)]
+pub struct Geometry {
+    pub element: usize,
+    pub row_pitch: usize,
+    pub slice_pitch: usize,
+    pub rows: usize,
+    pub slices: usize,
 }
 
 impl Geometry {

@@ -45,39 +45,17 @@ pub fn timeline(path: &str) -> std::io::Result<Timeline> {
     Timeline::create(path)
 }
 
-/// image.rs's table row: its capability bits and hardware format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Property {
-    pub cap: u32,
-    pub format: Format,
-}
-
-impl From<crate::image::Property> for Property {
-    fn from(p: crate::image::Property) -> Self {
-        Property {
-            cap: p.cap,
-            format: p.format,
-        }
-    }
-}
-
-/// image.rs's `Geometry`: an image's element size, pitches, rows and slices.
-pub struct Geometry {
-    pub element: usize,
-    pub row_pitch: usize,
-    pub slice_pitch: usize,
-    pub rows: usize,
-    pub slices: usize,
-}
+/// image.rs's table row and an image's geometry (`#[doc(hidden)]` there: not API).
+pub use crate::image::{Geometry, Property};
 
 /// `image::property`.
 pub fn property(order: u32, ty: u32) -> Option<Property> {
-    crate::image::property(order, ty).map(Property::from)
+    crate::image::property(order, ty)
 }
 
 /// `image::supported`.
 pub fn supported(agent: &Agent, geometry: u32, format: ImageFormat) -> Option<Property> {
-    crate::image::supported(agent, geometry, format).map(Property::from)
+    crate::image::supported(agent, geometry, format)
 }
 
 /// `image::swizzle`.
@@ -98,14 +76,7 @@ pub fn image_words(
     g: &Geometry,
     data: u64,
 ) -> [u32; 16] {
-    let g = crate::image::Geometry {
-        element: g.element,
-        row_pitch: g.row_pitch,
-        slice_pitch: g.slice_pitch,
-        rows: g.rows,
-        slices: g.slices,
-    };
-    crate::image::image_words(layout, desc, format, &g, data)
+    crate::image::image_words(layout, desc, format, g, data)
 }
 
 /// `image::sampler_words`.
