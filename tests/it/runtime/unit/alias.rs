@@ -101,20 +101,28 @@ fn a_shared_mapping_is_aliased_without_moving() {
 
 #[test]
 fn an_alias_maps_the_same_pages_and_survives_a_second_alias() {
-    // A private anonymous mapping of 3 pages, like a large malloc chunk.
+    // A private anonymous mapping of 3 pages, like a large malloc chunk, with a page of its own
+    // below it. In this multi-threaded binary a fresh mapping can land next to, and merge with,
+    // another thread's stack (whose guard page `plan` refuses to sit above): a page of our own
+    // below and MADV_DONTFORK on the 3 pages (a VMA flag no neighbour shares) keep them one
+    // mapping of their own, what a heap chunk away from stacks looks like.
     let len = 3 * PAGE_SIZE;
     // SAFETY: a fresh private anonymous mapping.
-    let p = unsafe {
+    let q = unsafe {
         libc::mmap(
             std::ptr::null_mut(),
-            len,
+            len + PAGE_SIZE,
             libc::PROT_READ | libc::PROT_WRITE,
             libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
             -1,
             0,
         )
     };
-    assert_ne!(p, libc::MAP_FAILED);
+    assert_ne!(q, libc::MAP_FAILED);
+    // SAFETY: the mapping is `len + PAGE_SIZE` bytes long.
+    let p = unsafe { q.cast::<u8>().add(PAGE_SIZE).cast::<libc::c_void>() };
+    // SAFETY: advising the test's own pages.
+    assert_eq!(unsafe { libc::madvise(p, len, libc::MADV_DONTFORK) }, 0);
     let base = p as u64;
     // SAFETY: `p` is writable for `len` bytes.
     let host = unsafe { std::slice::from_raw_parts_mut(p as *mut u32, len / 4) };
@@ -151,5 +159,5 @@ fn an_alias_maps_the_same_pages_and_survives_a_second_alias() {
     assert_eq!(unsafe { *(b.alias as *const u32).add(10) }, 0xdead);
     drop(b);
     // SAFETY: unmapping the test's own mapping.
-    unsafe { libc::munmap(p, len) };
+    unsafe { libc::munmap(q, len + PAGE_SIZE) };
 }
