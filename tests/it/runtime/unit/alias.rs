@@ -101,20 +101,31 @@ fn a_shared_mapping_is_aliased_without_moving() {
 
 #[test]
 fn an_alias_maps_the_same_pages_and_survives_a_second_alias() {
-    // A private anonymous mapping of 3 pages, like a large malloc chunk.
+    // A private anonymous mapping of 3 pages, like a large malloc chunk, above a read-only
+    // page of its own. Without that page the kernel may place it right above a `---p`
+    // mapping (in this multi-threaded binary, a malloc arena's reserve: arenas leave a hole
+    // above theirs) or right above a thread stack, merged with it; `plan` then takes it for a
+    // thread stack and refuses (seen once in a cold run of the suite).
     let len = 3 * PAGE_SIZE;
-    // SAFETY: a fresh private anonymous mapping.
-    let p = unsafe {
+    // SAFETY: a fresh private anonymous mapping of the read-only page and the 3 pages.
+    let below = unsafe {
         libc::mmap(
             std::ptr::null_mut(),
-            len,
+            PAGE_SIZE + len,
             libc::PROT_READ | libc::PROT_WRITE,
             libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
             -1,
             0,
         )
     };
-    assert_ne!(p, libc::MAP_FAILED);
+    assert_ne!(below, libc::MAP_FAILED);
+    // SAFETY: the first page of the mapping just made.
+    assert_eq!(
+        unsafe { libc::mprotect(below, PAGE_SIZE, libc::PROT_READ) },
+        0
+    );
+    // SAFETY: the 3 pages above it lie inside the same mapping.
+    let p = unsafe { below.byte_add(PAGE_SIZE) };
     let base = p as u64;
     // SAFETY: `p` is writable for `len` bytes.
     let host = unsafe { std::slice::from_raw_parts_mut(p as *mut u32, len / 4) };
@@ -151,5 +162,5 @@ fn an_alias_maps_the_same_pages_and_survives_a_second_alias() {
     assert_eq!(unsafe { *(b.alias as *const u32).add(10) }, 0xdead);
     drop(b);
     // SAFETY: unmapping the test's own mapping.
-    unsafe { libc::munmap(p, len) };
+    unsafe { libc::munmap(below, PAGE_SIZE + len) };
 }
