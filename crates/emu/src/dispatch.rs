@@ -777,17 +777,14 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize, lazy: u8) {
             w.s[r] = v;
             w.sgpr_dirty |= 1 << (r / 4);
         }
-        // What the slot's wave of the worker's last work-group holds already, in every
-        // work-group of a dispatch but its first few: tested, stored only when not (as
-        // `Wave::start`'s fields).
-        store_if_not(&mut w.id, wi as u32);
+        w.id = wi as u32;
         w.cu = cu;
-        store_if_not(&mut w.simd, worker as u32 % 4);
+        w.simd = worker as u32 % 4;
         w.pc = ctx.entry;
-        store_if_not(&mut w.mode, ctx.mode);
+        w.mode = ctx.mode;
         let slot_index = (wg.slot as u64) * u64::from(ctx.waves_per_wg) + wi as u64;
         let wave_offset = slot_index * ctx.slot_size;
-        store_if_not(&mut w.scratch_base, ctx.scratch_base + wave_offset);
+        w.scratch_base = ctx.scratch_base + wave_offset;
         if let Some(r) = init.wg_info {
             w.s[r] = (u32::from(wi == 0) << 31) | nwaves as u32;
             w.sgpr_dirty |= 1 << (r / 4);
@@ -806,7 +803,7 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize, lazy: u8) {
             if w.v[v + 1][..4] != [0; 4] {
                 w.v[v + 1][..4].fill(0);
             }
-            store_if_not(&mut w.id_rows, lazy);
+            w.id_rows = lazy;
         } else {
             workitem_ids(ctx, w, first, actual, lanes);
         }
@@ -818,16 +815,6 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize, lazy: u8) {
         for w in &mut wg.waves[..nwaves] {
             w.v[v][..32].fill(0);
         }
-    }
-}
-
-/// Stores `v` in `x` only when it holds something else: a launch's store of what a slot's
-/// wave usually holds already cost more CPU time than the load and test
-/// (docs/notes/ci-time.md, Rounds 45 and 53).
-#[inline(always)]
-fn store_if_not<T: PartialEq>(x: &mut T, v: T) {
-    if *x != v {
-        *x = v;
     }
 }
 
@@ -956,8 +943,7 @@ fn workitem_ids(ctx: &Ctx, w: &mut Wave, first: u32, actual: [u32; 3], lanes: u3
         }
         return;
     }
-    // Walk the IDs incrementally (no per-lane division); no row as `Wave::id_rows` vouches.
-    w.id_rows = 0;
+    // Walk the IDs incrementally (no per-lane division).
     let (mut cx, mut cy, mut cz) = (
         first % actual[0],
         first / actual[0] % actual[1],

@@ -493,8 +493,7 @@ impl Wave {
     }
 
     /// Sets up a fresh wave (called at work-group launch): its first SGPRs `user`, EXEC
-    /// `exec` (the rest zero), a wave32 (`true`) or wave64 wave, nothing run yet. Its ID rows
-    /// (`id_rows`) are the caller's, which writes them.
+    /// `exec` (the rest zero), a wave32 (`true`) or wave64 wave, nothing run yet.
     #[inline]
     pub(crate) fn start<const N: usize>(&mut self, user: &[u32; N], wave32: bool, exec: u64) {
         const { assert!(N.is_multiple_of(4) && N < 124) };
@@ -543,14 +542,12 @@ impl Wave {
         if self.gws_wait.is_some() {
             self.gws_wait = None;
         }
+        self.id_rows = 0;
         self.tile_marks = 0;
         self.ds_marks = 0;
         self.instructions = 0;
         self.lane_ops = 0;
-        // The slot's wave size is the last one's in every dispatch but a few: tested too.
-        if self.wave32 != wave32 {
-            self.set_wave32(wave32);
-        }
+        self.set_wave32(wave32);
     }
 }
 
