@@ -126,9 +126,6 @@ struct Wg {
     lds: Vec<u8>,
     slot: usize,
     executed: u64,
-    /// Waves `launch` set up and nothing has run since (`slice`'s first round takes it):
-    /// `fresh_pairs` runs their pairs without testing each one fresh.
-    vouched: usize,
     /// Whether `--trace-wave` selects this work-group.
     traced: bool,
     /// Check state (`--check` only).
@@ -590,7 +587,6 @@ fn run_worker(
                         lds: Vec::new(),
                         slot: groups.len(),
                         executed: 0,
-                        vouched: 0,
                         traced: false,
                         check: None,
                     });
@@ -722,7 +718,6 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize, lazy: u8) {
     while wg.waves.len() < nwaves {
         wg.waves.push(Wave::colored(wg.waves.len()));
     }
-    wg.vouched = nwaves;
     wg.last_load.clear();
     wg.last_load.resize(wg.waves.len(), 0);
     wg.lds.clear();
@@ -1094,7 +1089,6 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
         last_load,
         lds,
         executed,
-        vouched,
         check,
         ..
     } = wg;
@@ -1122,6 +1116,7 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
             slots,
             verify: mode == crate::jit::Mode::Verify,
             last: None,
+            endpgm: None,
             worker: pairs,
             // Pairs change the waves' interleaving, which `--deterministic` keeps as the
             // interpreter's; traced waves and GFX12's barrier counts see each wave alone.
@@ -1143,8 +1138,6 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
     };
     // A work-group that has run nothing: its first round may begin with `fresh_pairs`.
     let mut fresh = PAIRS && *executed == 0;
-    // The waves `launch` vouches fresh, for this first round alone.
-    let vouched = std::mem::take(vouched);
     // The region cache's `last_load` is 0 at each turn's start: cleared here and where a
     // turn's is kept (`last_load[wi]`), so a turn that loads nothing costs no store.
     env.cache.last_load = 0;
@@ -1170,7 +1163,7 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
                     waiting: 0,
                     progressed: false,
                 };
-                let r = fresh_pairs(ctx, id, round, vouched, &mut env, t, call)?;
+                let r = fresh_pairs(ctx, id, round, &mut env, t, call)?;
                 (first, running, waiting, progressed) = r;
                 // `Round::finish` keeps the last loads without clearing.
                 env.cache.last_load = 0;
@@ -1349,25 +1342,24 @@ struct Tier<'a> {
     slots: &'a Arc<crate::jit::Slots>,
     verify: bool,
     last: Option<(u64, &'static crate::jit::Block)>,
+    /// The PC of an `s_endpgm` a region stopped at: the waves of a work-group end at the
+    /// same one, so the next takes it without the program lookup (its two dependent loads
+    /// after the region's store of the PC were a tenth of the slice's time).
+    endpgm: Option<u64>,
     /// With pair calls of two wave32s (`enter_pair`): how many this slice made.
     pairs: Option<u64>,
     /// The worker's pair state for this dispatch.
     worker: &'a mut WorkerPairs,
 }
 
-/// A worker's tier state for one dispatch: its [`FreshPair`], found by its first fresh pair
-/// to enter a pair block, the pair calls its slices made, added to `jit::PAIR_RUNS` once
+/// A worker's pair state for one dispatch: its [`FreshPair`], found by its first fresh pair
+/// to enter a pair block, and the pair calls its slices made, added to `jit::PAIR_RUNS` once
 /// when it ends (a locked add per slice, i.e. per work-group of vector add, also waited for
-/// the store buffer to drain, as `claim`'s did), and the `s_endpgm` its waves end at.
+/// the store buffer to drain, as `claim`'s did).
 #[derive(Default)]
 struct WorkerPairs {
     fresh: Option<FreshPair>,
     runs: u64,
-    /// The PC of an `s_endpgm` a region stopped at: the waves of a dispatch end at the
-    /// same one, so the next takes it without the program lookup (its two dependent loads
-    /// after the region's store of the PC were a tenth of the slice's time; kept for the
-    /// dispatch, not per slice, it is looked up once per worker, not per work-group).
-    endpgm: Option<u64>,
 }
 
 /// The pair block that a *fresh* pair (two waves of a work-group that have run nothing yet)
@@ -1408,12 +1400,12 @@ impl Tier<'_> {
     /// Whether the instruction at `pc` is `s_endpgm`.
     #[inline(always)]
     fn is_endpgm(&mut self, program: &Program, pc: u64) -> bool {
-        if self.worker.endpgm == Some(pc) {
+        if self.endpgm == Some(pc) {
             return true;
         }
         let end = program.at(pc).is_some_and(|i| i.op == Op::S_ENDPGM);
         if end {
-            self.worker.endpgm = Some(pc);
+            self.endpgm = Some(pc);
         }
         end
     }
@@ -1722,16 +1714,13 @@ impl Round<'_> {
 /// worker's [`FreshPair`] is the block there, each pair in one call of its pair block, and
 /// what the round's iterations would do for them after it, in their order, without the
 /// round's look-ahead and tests per wave (vector add: every work-group's pairs end their
-/// waves here). The first `vouched` waves are fresh by `launch` (its work-group's first
-/// round): their pairs are not tested. Returns the waves done (the round goes on with the
-/// next), the round's running and waiting waves and whether it progressed.
+/// waves here). Returns the waves done (the round goes on with the next), the round's
+/// running and waiting waves and whether it progressed.
 #[inline(never)]
-#[allow(clippy::too_many_arguments)]
 fn fresh_pairs(
     ctx: &Ctx,
     id: [u32; 3],
     mut round: Round,
-    vouched: usize,
     env: &mut Env,
     t: &mut Tier,
     call: &mut crate::jit::CallCtx,
@@ -1752,24 +1741,16 @@ fn fresh_pairs(
         _ => return Ok((wi, round.running, round.waiting, round.progressed)),
     };
     let p = f.pair;
-    // Found fresh: at the entry, where the waves `launch` vouches for are (a wave that has
-    // run no instruction has not moved).
-    debug_assert_eq!(f.pc, ctx.entry);
     while let [a, b, ..] = &mut round.waves[wi..] {
-        // Each pair call touches its own two waves alone: the next pair of a work-group
-        // `launch` vouched for is as fresh as `launch` left it (~12 host instructions a
-        // pair not spent on the test).
-        let fresh = wi + 1 < vouched
-            || a.state == WaveState::Running
-                && b.state == WaveState::Running
-                && a.instructions | b.instructions == 0
-                && a.pc == f.pc;
+        let fresh = a.state == WaveState::Running
+            && b.state == WaveState::Running
+            && a.instructions | b.instructions == 0
+            && a.pc == f.pc;
         if !fresh {
             // The round's iterations go on from `a` (nothing done for it yet).
             break;
         }
-        debug_assert!(pairable(a, b) && a.instructions | b.instructions == 0);
-        debug_assert!(a.state == WaveState::Running && a.pc == f.pc);
+        debug_assert!(pairable(a, b));
         env.cache.last_load = 0;
         let before = a.instructions;
         // SAFETY: as `enter`'s; `a` and `b` are two waves of the slice's work-group.

@@ -61,7 +61,7 @@ fn sgprs_start_zero_after_a_compiled_wave() {
 
 /// Every wave's turn stops in two places: before `s_getreg_b32` (which the compiling tier
 /// does not lower) and at `s_endpgm`. The dispatcher remembers the `s_endpgm` PC a region
-/// stopped at for the rest of the dispatch (`Tier::is_endpgm`, per worker): the next wave's
+/// stopped at for the rest of the work-group's slice (`Tier::is_endpgm`): the next wave's
 /// stop before `s_getreg_b32` must not end it there. Dispatched again and again so compiled
 /// regions run (compiles are asynchronous outside `HSAEMU_JIT=verify`: each round waits
 /// for those the rounds before asked for).
