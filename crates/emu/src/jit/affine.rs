@@ -493,11 +493,10 @@ impl Gen<'_> {
             self.b.seal_block(unknown);
             self.enter(known);
             for &r in tested.keys() {
-                let v_p = self.v_ptr();
                 let x = self
                     .b
                     .ins()
-                    .load(types::I32, super::mf(), v_p, Self::row_offset(r, 0));
+                    .load(types::I32, super::mf(), self.v, Self::row_offset(r, 0));
                 self.b.def_var(bases[&r], x);
             }
             self.b.ins().jump(join, &[]);
@@ -568,12 +567,10 @@ impl Gen<'_> {
             // a test: a vouched row 0 starts at the wave's first work-item, a vouched row 1
             // is 0 (`Wave::id_rows`), and B is the wave after A in their work-group.
             let at = super::super::from_s(ran_at);
-            let sb_p = self.sb_ptr();
-            let ran_b = self.b.ins().load(types::I64, super::mf(), sb_p, at);
+            let ran_b = self.b.ins().load(types::I64, super::mf(), self.sb, at);
             ran = self.b.ins().bor(ran, ran_b);
             let at = super::super::from_s(rows_at);
-            let sb_p = self.sb_ptr();
-            let rows_b = self.b.ins().load(types::I8, super::mf(), sb_p, at);
+            let rows_b = self.b.ins().load(types::I8, super::mf(), self.sb, at);
             rows = self.b.ins().band(rows, rows_b);
         }
         let rows = self.b.ins().band_imm(rows, i64::from(need));
@@ -633,8 +630,7 @@ impl Gen<'_> {
     pub(super) fn note_affine_miss(&mut self) {
         let one = self.b.ins().iconst(types::I32, 1);
         let at = std::mem::offset_of!(CallCtx, affine_missed) as i32;
-        let ctx_p = self.ctx_ptr();
-        self.b.ins().store(MemFlags::trusted(), one, ctx_p, at);
+        self.b.ins().store(MemFlags::trusted(), one, self.ctx, at);
     }
 
     /// Leaves the function before the instruction at `pc` when `cond` holds, counting an

@@ -356,15 +356,14 @@ impl Gen<'_> {
         let j = self.b.ins().ctz(m);
         let rest = self.b.ins().iadd_imm(m, -1);
         let rest = self.b.ins().band(m, rest);
-        let ptr = self.ptr;
+        let ptr = self.b.func.dfg.value_type(self.ctx);
         let at = self.b.ins().ishl_imm(j, 2);
         let at = if ptr == types::I64 {
             at
         } else {
             self.b.ins().ireduce(ptr, at)
         };
-        let v_p = self.v_ptr();
-        let lane = self.b.ins().iadd(v_p, at);
+        let lane = self.b.ins().iadd(self.v, at);
         body(self, lane);
         self.b.ins().jump(head, &[BlockArg::Value(rest)]);
         self.b.seal_block(head);
@@ -376,7 +375,7 @@ impl Gen<'_> {
     /// Lane `lane`'s (see `ds_lane_loop`) address in row `arow` as a host pointer into the
     /// LDS at `base`.
     fn lds_lane_ptr(&mut self, arow: usize, lane: Value, base: Value) -> Value {
-        let ptr = self.ptr;
+        let ptr = self.b.func.dfg.value_type(self.ctx);
         let a = self
             .b
             .ins()
@@ -496,7 +495,7 @@ impl Gen<'_> {
             .collect();
         let top = self.reduce_lanes(&a, |g, x, y| g.b.ins().umax(x, y));
         let base = self.lds_exit_past(top, u64::from(off) + 4, pc);
-        let ptr = self.ptr;
+        let ptr = self.b.func.dfg.value_type(self.ctx);
         let mut olds = Vec::new();
         for g in 0..self.groups {
             let mut row = self.b.ins().iconst(types::I32, 0);
@@ -656,12 +655,10 @@ impl Gen<'_> {
         let (miss, out) = (miss.expect("a load"), out.expect("a load"));
         // `affine_missed |= miss` (a flag a fact test before may have set).
         let at = std::mem::offset_of!(CallCtx, affine_missed) as i32;
-        let ctx_p = self.ctx_ptr();
-        let old = self.b.ins().load(types::I32, mf(), ctx_p, at);
+        let old = self.b.ins().load(types::I32, mf(), self.ctx, at);
         let m = self.b.ins().uextend(types::I32, miss);
         let new = self.b.ins().bor(old, m);
-        let ctx_p = self.ctx_ptr();
-        self.b.ins().store(mf(), new, ctx_p, at);
+        self.b.ins().store(mf(), new, self.ctx, at);
         let leave = self.b.ins().bor(miss, out);
         self.exit_if(leave, pc);
         self.lds_base()
@@ -802,8 +799,7 @@ impl Gen<'_> {
         if dead_after || self.ds_overwritten.contains(&(r, g)) {
             self.ds_unstored.insert((r, g), at);
         } else {
-            let v_p = self.v_ptr();
-            self.b.ins().store(mf(), x, v_p, Self::row_offset(r, g));
+            self.b.ins().store(mf(), x, self.v, Self::row_offset(r, g));
         }
         self.vcache.insert((r, g), x);
         x
@@ -855,8 +851,7 @@ impl Gen<'_> {
                     Some(&x) => x,
                     None => self.ds_lds_group(at),
                 };
-                let v_p = self.v_ptr();
-                self.b.ins().store(mf(), x, v_p, Self::row_offset(r, g));
+                self.b.ins().store(mf(), x, self.v, Self::row_offset(r, g));
             }
         }
         self.run_live = live;
@@ -867,7 +862,7 @@ impl Gen<'_> {
     /// in a register is read as that one dword (a vector load, a lane extract and a zero
     /// extension were three of the seven instructions of each group of a `ds_read2`).
     fn group_ptr(&mut self, arow: usize, g: usize, base: Value) -> Value {
-        let ptr = self.ptr;
+        let ptr = self.b.func.dfg.value_type(self.ctx);
         let h = match self.vcache.get(&(arow, g)) {
             Some(&x) => self.b.ins().extractlane(x, 0),
             // A row written on lane-affine facts may not be in the `Wave` yet (`affine.rs`).
@@ -879,12 +874,10 @@ impl Gen<'_> {
                     // (gfx1030 matmul's two address rows, in each group of each call).
                     let at = Self::row_offset(arow, g);
                     if ptr == types::I64 {
-                        let v_p = self.v_ptr();
-                        let h = self.b.ins().uload32(mf(), v_p, at);
+                        let h = self.b.ins().uload32(mf(), self.v, at);
                         return self.b.ins().iadd(base, h);
                     }
-                    let v_p = self.v_ptr();
-                    self.b.ins().load(types::I32, mf(), v_p, at)
+                    self.b.ins().load(types::I32, mf(), self.v, at)
                 }
             },
         };
@@ -921,23 +914,21 @@ impl Gen<'_> {
 
     /// The work-group's LDS size (`CallCtx::lds_len`, i64).
     fn lds_len(&mut self) -> Value {
-        let ctx_p = self.ctx_ptr();
         self.b.ins().load(
             types::I64,
             MemFlags::trusted(),
-            ctx_p,
+            self.ctx,
             std::mem::offset_of!(CallCtx, lds_len) as i32,
         )
     }
 
     /// The work-group's LDS (`CallCtx::lds`, a host pointer).
     fn lds_base(&mut self) -> Value {
-        let ptr = self.ptr;
-        let ctx_p = self.ctx_ptr();
+        let ptr = self.b.func.dfg.value_type(self.ctx);
         self.b.ins().load(
             ptr,
             MemFlags::trusted(),
-            ctx_p,
+            self.ctx,
             std::mem::offset_of!(CallCtx, lds) as i32,
         )
     }

@@ -310,7 +310,7 @@ impl Gen<'_> {
     }
 
     fn mem_ptr_ty(&self) -> types::Type {
-        self.ptr
+        self.b.func.dfg.value_type(self.ctx)
     }
 
     /// Whether wait `i` is generated as no code at all (`mem_wait`): a run's group pass
@@ -374,7 +374,7 @@ impl Gen<'_> {
         self.b.ins().brif(fence, fence_blk, &[], done, &[]);
         // The block before dominates both, so the values kept of it stay usable (a run's
         // group pass keeps its rows across the wait: `wait_is_inline`).
-        self.switch_to(fence_blk);
+        self.b.switch_to_block(fence_blk);
         // R5, the StoreLoad point (amdgpu-execution.md §0.1); the `no-storeload-fence` test
         // feature leaves it out, as the interpreter does.
         if !cfg!(feature = "no-storeload-fence") {
@@ -383,7 +383,7 @@ impl Gen<'_> {
         let zero = self.b.ins().iconst(types::I8, 0);
         self.b.ins().store(mf(), zero, wave, stored_at);
         self.b.ins().jump(done, &[]);
-        self.switch_to(done);
+        self.b.switch_to_block(done);
         // Without a count, `stored` is false on both ways here.
         self.stored_clear = count.is_none();
         true
@@ -391,7 +391,7 @@ impl Gen<'_> {
 
     /// Whether `[lo, lo + len)` lies in window `slot` (writable for a store), as an `i8`.
     fn window_check(&mut self, slot: usize, lo: Value, len: Value, store: bool) -> Value {
-        let ctx = self.ctx_ptr();
+        let ctx = self.ctx;
         let ptr = self.mem_ptr_ty();
         let wins = self.b.ins().load(ptr, mf(), ctx, ctx_field!(windows));
         let ld = |g: &mut Self, ty, off| g.b.ins().load(ty, mf(), wins, off);
@@ -463,20 +463,21 @@ impl Gen<'_> {
         let f = self.b.ins().iconst(ptr, f as usize as i64);
         let k = self.b.ins().iconst(types::I32, slot as i64);
         let w = self.b.ins().iconst(types::I32, i64::from(store));
-        let ctx_p = self.ctx_ptr();
-        let call = self.b.ins().call_indirect(sig, f, &[ctx_p, k, lo, len, w]);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(sig, f, &[self.ctx, k, lo, len, w]);
         let ok = self.b.inst_results(call)[0];
-        // Loaded again after the call (a value live across it lives in a callee-saved
-        // register or on the stack).
-        self.homes = [None; 2];
         self.b.ins().brif(ok, fast, &[], slow, &[]);
     }
 
     /// Sets the region cache's `last_load` to `addr`, as the interpreter's check of a load.
     fn note_last_load(&mut self, addr: Value) {
         let ptr = self.mem_ptr_ty();
-        let ctx_p = self.ctx_ptr();
-        let p = self.b.ins().load(ptr, mf(), ctx_p, ctx_field!(last_load));
+        let p = self
+            .b
+            .ins()
+            .load(ptr, mf(), self.ctx, ctx_field!(last_load));
         self.b.ins().store(mf(), addr, p, 0);
     }
 

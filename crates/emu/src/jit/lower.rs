@@ -76,8 +76,7 @@ use crate::decode::{Inst, VGPR};
 use crate::wave::{inline_float, reg_index, Ty, LANES};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    types, AbiParam, Block, BlockArg, ConstantData, InstBuilder, MemFlags, StackSlot,
-    StackSlotData, StackSlotKind, UserFuncName, Value,
+    types, AbiParam, Block, BlockArg, ConstantData, InstBuilder, MemFlags, UserFuncName, Value,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
@@ -377,14 +376,16 @@ impl Compiler {
                 b.ins().store(mf(), marks, wave, at);
             }
             // B's scalar and vector files (`CallCtx::s_b`, `v_b`), for a pair region.
-            let vb = if pair_plan.is_some() {
+            let (sb, vb) = if pair_plan.is_some() {
                 // B is the wave after A in their work-group's `Vec<Wave>` (the dispatcher's
                 // pairs): its file is A's plus one `Wave`, an offset every access to B's
                 // SGPRs, SCC and PC folds in (B's own pointer was spilled and reloaded at
                 // each, ~20 per pair call). Tested against `s_b`; else nothing runs.
                 let at = std::mem::offset_of!(CallCtx, s_b) as i32;
                 let given = b.ins().load(ptr, mf(), p[2], at);
-                let stride = b.ins().iconst(ptr, WAVE_BYTES);
+                let stride = b
+                    .ins()
+                    .iconst(ptr, std::mem::size_of::<crate::wave::Wave>() as i64);
                 let sb = b.ins().iadd(p[0], stride);
                 let next = b.ins().icmp(IntCC::Equal, given, sb);
                 let (go, decline) = (b.create_block(), b.create_block());
@@ -394,14 +395,10 @@ impl Compiler {
                 b.ins().return_(&[zero]);
                 b.switch_to_block(go);
                 let at = std::mem::offset_of!(CallCtx, v_b) as i32;
-                b.ins().load(ptr, mf(), p[2], at)
+                (sb, b.ins().load(ptr, mf(), p[2], at))
             } else {
-                p[1]
+                (p[0], p[1])
             };
-            let home_slot =
-                b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 3));
-            b.ins().stack_store(p[0], home_slot, 0);
-            b.ins().stack_store(p[2], home_slot, 8);
             let now = b.ins().load(types::I64, mf(), p[0], super::PC_AT);
             let at_start = b.ins().icmp_imm(IntCC::Equal, now, start as i64);
             b.ins().brif(at_start, loads, &[], others, &[]);
@@ -414,12 +411,10 @@ impl Compiler {
             let count = b.declare_var(types::I32);
             let mut g = Gen {
                 b,
-                home_slot,
-                homes: [None; 2],
+                s: p[0],
+                s_a: p[0],
                 v: p[1],
-                vb,
-                swapped: false,
-                ptr,
+                ctx: p[2],
                 budget,
                 budget_tested: false,
                 groups: if wave32 && pair_plan.is_none() { 8 } else { 16 },
@@ -427,6 +422,8 @@ impl Compiler {
                 pair: pair_plan.is_some(),
                 plan: pair_plan.unwrap_or_default(),
                 side: false,
+                sb,
+                vb,
                 scache_b: HashMap::new(),
                 scc_b,
                 pair_fail: None,
@@ -507,14 +504,14 @@ impl Compiler {
             }
             if let Some((check, go, n)) = check {
                 g.budget_tested = g.plans.is_empty();
-                g.switch_to(check);
+                g.b.switch_to_block(check);
                 if g.budget_tested {
                     let decline = g.b.create_block();
                     let fits =
                         g.b.ins()
                             .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, g.budget, n as i64);
                     g.b.ins().brif(fits, go, &[], decline, &[]);
-                    g.switch_to(decline);
+                    g.b.switch_to_block(decline);
                     let zero = g.b.ins().iconst(types::I32, 0);
                     g.b.ins().return_(&[zero]);
                 } else {
@@ -607,9 +604,6 @@ impl Compiler {
     }
 }
 
-/// A `Wave`'s size: a pair's B is the `Wave` after A's.
-const WAVE_BYTES: i64 = std::mem::size_of::<crate::wave::Wave>() as i64;
-
 /// Memory flags for the wave's registers: never trapping (the pointers come from a live
 /// `Wave`), alignment not promised (rows are 4-byte aligned).
 fn mf() -> MemFlags {
@@ -692,17 +686,12 @@ type DsRow = (Value, Option<Value>, Value);
 
 struct Gen<'a> {
     b: FunctionBuilder<'a>,
-    /// Where the entry stores A's scalar file and the `CallCtx` pointer (calls into the
-    /// interpreter, `lower_mem`), and each block's loads of them (`home`).
-    home_slot: StackSlot,
-    homes: [Option<Value>; 2],
+    s: Value,
+    /// A's scalar file, `s` before any `swap_b` (`wave_ptr`).
+    s_a: Value,
     v: Value,
-    /// B's vector file (a pair region).
-    vb: Value,
-    /// `side_inst` is on B's side: `s_ptr` is B's scalar file, `sb_ptr` A's.
-    swapped: bool,
-    /// The host's pointer type.
-    ptr: types::Type,
+    /// The `CallCtx` pointer (calls into the interpreter, `lower_mem`).
+    ctx: Value,
     budget: Value,
     /// The entry tested the budget for the whole region (`longest_path`): no basic block
     /// tests it again.
@@ -716,6 +705,8 @@ struct Gen<'a> {
     /// Generating a scalar instruction for one wave of a pair (`side_inst`): the wave32
     /// lowering on that wave's file (`s`, `scache` and `scc` swapped with B's for B).
     side: bool,
+    sb: Value,
+    vb: Value,
     scache_b: HashMap<usize, Value>,
     scc_b: Variable,
     /// Why the pair region cannot be generated after all (`lower_mem.rs`'s `call_path`).
@@ -885,71 +876,8 @@ impl Gen<'_> {
     /// scalar file's pointer, the first argument, which lies in that `Wave` (`Block::call`).
     /// Loading `ctx.wave` instead cost a load more per use, and a reload of the often
     /// spilled `ctx`.
-    fn wave_ptr(&mut self) -> (Value, i32) {
-        (self.s_a_ptr(), super::from_s(0))
-    }
-
-    /// The current scalar file (B's in `side_inst` on B's side): A's pointer as the
-    /// current block loaded it from the stack (`home`), B's one `Wave` after it.
-    fn s_ptr(&mut self) -> Value {
-        let a = self.s_a_ptr();
-        if self.swapped {
-            self.b.ins().iadd_imm(a, WAVE_BYTES)
-        } else {
-            a
-        }
-    }
-
-    /// The other wave's scalar file in a pair region (A's while `side_inst` is on B's).
-    fn sb_ptr(&mut self) -> Value {
-        let a = self.s_a_ptr();
-        if self.pair && !self.swapped {
-            self.b.ins().iadd_imm(a, WAVE_BYTES)
-        } else {
-            a
-        }
-    }
-
-    /// A's scalar file whatever `side_inst` swapped.
-    fn s_a_ptr(&mut self) -> Value {
-        self.home(0)
-    }
-
-    fn ctx_ptr(&mut self) -> Value {
-        self.home(1)
-    }
-
-    fn v_ptr(&mut self) -> Value {
-        self.v
-    }
-
-    /// B's vector file in a pair region.
-    fn vb_ptr(&mut self) -> Value {
-        self.vb
-    }
-
-    /// Argument `k` (0: A's scalar file, 1: the `CallCtx`) as the current block holds it,
-    /// loaded from the stack slot the entry stored it in at the block's first use. Kept
-    /// as values across the region (and its calls), both were spilled and reloaded at
-    /// nearly every use (gfx1030 vector add's pair region: 50 reloads a call, several in
-    /// a row into different registers); a load per block is the same instruction, once.
-    fn home(&mut self, k: usize) -> Value {
-        if let Some(x) = self.homes[k] {
-            return x;
-        }
-        let x = self
-            .b
-            .ins()
-            .stack_load(self.ptr, self.home_slot, 8 * k as i32);
-        self.homes[k] = Some(x);
-        x
-    }
-
-    /// Switches to `block` keeping the block-local caches but `homes` (a join of paths
-    /// some of which loaded them).
-    fn switch_to(&mut self, block: Block) {
-        self.homes = [None; 2];
-        self.b.switch_to_block(block);
+    fn wave_ptr(&self) -> (Value, i32) {
+        (self.s_a, super::from_s(0))
     }
 
     /// SGPR `code` (0–127: the scalar file by operand code, VCC at 106, EXEC at 126):
@@ -958,8 +886,10 @@ impl Gen<'_> {
         if let Some(&x) = self.scache.get(&code) {
             return x;
         }
-        let s_p = self.s_ptr();
-        let x = self.b.ins().load(types::I32, mf(), s_p, (4 * code) as i32);
+        let x = self
+            .b
+            .ins()
+            .load(types::I32, mf(), self.s, (4 * code) as i32);
         self.scache.insert(code, x);
         x
     }
@@ -975,13 +905,11 @@ impl Gen<'_> {
             self.masks.clear();
             self.active = None;
         }
-        let s_p = self.s_ptr();
-        self.b.ins().store(mf(), x, s_p, (4 * code) as i32);
+        self.b.ins().store(mf(), x, self.s, (4 * code) as i32);
         self.scache.insert(code, x);
         if self.pair && !self.side {
             // A uniform value: both waves hold it.
-            let sb_p = self.sb_ptr();
-            self.b.ins().store(mf(), x, sb_p, (4 * code) as i32);
+            self.b.ins().store(mf(), x, self.sb, (4 * code) as i32);
             self.scache_b.insert(code, x);
         }
     }
@@ -991,8 +919,10 @@ impl Gen<'_> {
         if let Some(&x) = self.scache_b.get(&code) {
             return x;
         }
-        let sb_p = self.sb_ptr();
-        let x = self.b.ins().load(types::I32, mf(), sb_p, (4 * code) as i32);
+        let x = self
+            .b
+            .ins()
+            .load(types::I32, mf(), self.sb, (4 * code) as i32);
         self.scache_b.insert(code, x);
         x
     }
@@ -1033,14 +963,13 @@ impl Gen<'_> {
         self.side = true;
         self.set_sgpr(code, lo);
         self.side = false;
-        let sb_p = self.sb_ptr();
-        self.b.ins().store(mf(), hi, sb_p, (4 * code) as i32);
+        self.b.ins().store(mf(), hi, self.sb, (4 * code) as i32);
         self.scache_b.insert(code, hi);
     }
 
     /// Exchanges A's scalar file, its block cache and SCC with B's (`side_inst`).
     fn swap_b(&mut self) {
-        self.swapped = !self.swapped;
+        std::mem::swap(&mut self.s, &mut self.sb);
         std::mem::swap(&mut self.scache, &mut self.scache_b);
         std::mem::swap(&mut self.scc, &mut self.scc_b);
     }
@@ -1061,11 +990,11 @@ impl Gen<'_> {
     }
 
     /// The address of group `g` of row `row`: its wave's file and the offset there.
-    fn group_at(&mut self, row: usize, g: usize) -> (Value, i32) {
+    fn group_at(&self, row: usize, g: usize) -> (Value, i32) {
         if self.pair && g >= 8 {
-            (self.vb_ptr(), Self::row_offset(row, g - 8))
+            (self.vb, Self::row_offset(row, g - 8))
         } else {
-            (self.v_ptr(), Self::row_offset(row, g))
+            (self.v, Self::row_offset(row, g))
         }
     }
 
@@ -1247,7 +1176,7 @@ impl Gen<'_> {
     /// Switches to `block` (an empty one): block-local caches start over.
     fn enter(&mut self, block: Block) {
         debug_assert!(self.unstored.is_empty(), "a row group left unstored");
-        self.switch_to(block);
+        self.b.switch_to_block(block);
         self.masks.clear();
         self.splats.clear();
         self.consts.clear();
@@ -1273,21 +1202,19 @@ impl Gen<'_> {
     fn exit_if(&mut self, cond: Value, pc: u64) {
         debug_assert_eq!(self.lanes_due, 0, "lane-ops left waiting at an exit");
         // The SGPR values stay valid after the exit (this block dominates `cont`).
-        let (scache, scache_b, homes) = (self.scache.clone(), self.scache_b.clone(), self.homes);
+        let scache = self.scache.clone();
+        let scache_b = self.scache_b.clone();
         let cont = self.leave_if(cond, pc, false);
         self.enter(cont);
         self.scache = scache;
         self.scache_b = scache_b;
-        self.homes = homes;
     }
 
     /// `exit_if` of a fact's test (`tiles.rs`): the way out counts an affine miss and adds
     /// the lane-ops waiting (`lanes_for_exit`), as `affine_exit_if`.
     pub(super) fn miss_exit_if(&mut self, cond: Value, pc: u64) {
-        let homes = self.homes;
         let cont = self.leave_if(cond, pc, true);
         self.enter(cont);
-        self.homes = homes;
     }
 
     /// Branches to a new block that leaves before `pc` when `cond`, else to the returned
@@ -1567,8 +1494,7 @@ impl Gen<'_> {
                 None if barrier => {
                     let one = self.b.ins().iconst(types::I32, 1);
                     let at = std::mem::offset_of!(super::CallCtx, parked) as i32;
-                    let ctx_p = self.ctx_ptr();
-                    self.b.ins().store(MemFlags::trusted(), one, ctx_p, at);
+                    self.b.ins().store(MemFlags::trusted(), one, self.ctx, at);
                     // The barrier tail's instructions belong to the wave's next turn
                     // (`Wave::ahead`), which the interpreter would have begun with them.
                     let tail: Vec<usize> = bb
@@ -1581,13 +1507,11 @@ impl Gen<'_> {
                     if !tail.is_empty() {
                         super::BARRIER_TAILS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let t = self.b.ins().iconst(types::I32, tail.len() as i64);
-                        let s_p = self.s_ptr();
-                        self.b.ins().store(mf(), t, s_p, super::AHEAD_AT);
+                        self.b.ins().store(mf(), t, self.s, super::AHEAD_AT);
                         // Its bytes, for a stop's report (`Wave::ahead_size`).
                         let bytes: u32 = tail.iter().map(|&k| u32::from(region[k].1.size)).sum();
                         let t = self.b.ins().iconst(types::I32, i64::from(bytes));
-                        let s_p = self.s_ptr();
-                        self.b.ins().store(mf(), t, s_p, super::AHEAD_SIZE_AT);
+                        self.b.ins().store(mf(), t, self.s, super::AHEAD_SIZE_AT);
                     }
                     let p = self.b.ins().iconst(types::I64, bb.next as i64);
                     let exit = self.exit;
@@ -1750,22 +1674,18 @@ impl Gen<'_> {
     fn exit_block(&mut self) {
         self.enter(self.exit);
         let p = self.b.block_params(self.exit).to_vec();
-        let s_p = self.s_ptr();
-        self.b.ins().store(mf(), p[0], s_p, super::PC_AT);
+        self.b.ins().store(mf(), p[0], self.s, super::PC_AT);
         if self.pair {
-            let sb_p = self.sb_ptr();
-            self.b.ins().store(mf(), p[0], sb_p, super::PC_AT);
+            self.b.ins().store(mf(), p[0], self.sb, super::PC_AT);
         }
         self.scc_lane_ops_to_wave();
         self.b.ins().return_(&[p[1]]);
         if let Some(none) = self.none {
             self.enter(none);
             let pc = self.b.ins().iconst(types::I64, self.start as i64);
-            let s_p = self.s_ptr();
-            self.b.ins().store(mf(), pc, s_p, super::PC_AT);
+            self.b.ins().store(mf(), pc, self.s, super::PC_AT);
             if self.pair {
-                let sb_p = self.sb_ptr();
-                self.b.ins().store(mf(), pc, sb_p, super::PC_AT);
+                self.b.ins().store(mf(), pc, self.sb, super::PC_AT);
             }
             let zero = self.b.ins().iconst(types::I32, 0);
             self.b.ins().return_(&[zero]);
@@ -1794,8 +1714,7 @@ impl Gen<'_> {
         self.enter(entry);
         self.note_miss();
         let pc = self.b.ins().iconst(types::I64, self.start as i64);
-        let s_p = self.s_ptr();
-        self.b.ins().store(mf(), pc, s_p, super::PC_AT);
+        self.b.ins().store(mf(), pc, self.s, super::PC_AT);
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.ins().return_(&[zero]);
         entry
@@ -1804,23 +1723,21 @@ impl Gen<'_> {
     fn note_miss(&mut self) {
         let one = self.b.ins().iconst(types::I32, 1);
         let at = std::mem::offset_of!(CallCtx, missed) as i32;
-        let ctx_p = self.ctx_ptr();
-        self.b.ins().store(mf(), one, ctx_p, at);
+        self.b.ins().store(mf(), one, self.ctx, at);
     }
 
     /// Stores SCC and `lane_ops` into the `Wave` (at an exit).
     fn scc_lane_ops_to_wave(&mut self) {
         let scc = self.b.use_var(self.scc);
-        let s_p = self.s_ptr();
-        self.b.ins().store(mf(), scc, s_p, super::SCC_AT);
+        self.b.ins().store(mf(), scc, self.s, super::SCC_AT);
         if self.pair {
             let scc = self.b.use_var(self.scc_b);
-            let sb_p = self.sb_ptr();
-            self.b.ins().store(mf(), scc, sb_p, super::SCC_AT);
+            self.b.ins().store(mf(), scc, self.sb, super::SCC_AT);
         }
         let lane_ops = self.b.use_var(self.lane_ops);
-        let s_p = self.s_ptr();
-        self.b.ins().store(mf(), lane_ops, s_p, super::LANE_OPS_AT);
+        self.b
+            .ins()
+            .store(mf(), lane_ops, self.s, super::LANE_OPS_AT);
     }
 
     /// The entry's loads of SCC and `lane_ops`, and the choice of variant (by EXEC).
@@ -1860,16 +1777,17 @@ impl Gen<'_> {
     /// Loads SCC and `lane_ops` and zeroes the count (the SGPRs are loaded where a block
     /// first reads them).
     fn load_registers(&mut self) {
-        let s_p = self.s_ptr();
-        let scc = self.b.ins().load(types::I8, mf(), s_p, super::SCC_AT);
+        let scc = self.b.ins().load(types::I8, mf(), self.s, super::SCC_AT);
         self.b.def_var(self.scc, scc);
         if self.pair {
             // A pair's SCC is each wave's, equal at entry (`pairable`; a fresh wave's is
             // clear): A's value for both, B's not loaded.
             self.b.def_var(self.scc_b, scc);
         }
-        let s_p = self.s_ptr();
-        let lane_ops = self.b.ins().load(types::I64, mf(), s_p, super::LANE_OPS_AT);
+        let lane_ops = self
+            .b
+            .ins()
+            .load(types::I64, mf(), self.s, super::LANE_OPS_AT);
         self.b.def_var(self.lane_ops, lane_ops);
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.def_var(self.count, zero);
@@ -2143,7 +2061,7 @@ impl Gen<'_> {
         debug_assert_eq!(self.vcache.get(&(c.row, c.g)), Some(&c.last));
         super::FMAC_CHAINS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let (slow, join, out) = self.if_nan(c.last);
-        self.switch_to(slow);
+        self.b.switch_to_block(slow);
         self.b.seal_block(slow);
         let mut z = c.z0;
         for &step in &c.steps {
@@ -2155,7 +2073,7 @@ impl Gen<'_> {
             z = self.fma(x, y, z);
         }
         self.b.ins().jump(join, &[BlockArg::Value(z)]);
-        self.switch_to(join);
+        self.b.switch_to_block(join);
         self.b.seal_block(join);
         self.vcache.insert((c.row, c.g), out);
     }
@@ -2212,11 +2130,11 @@ impl Gen<'_> {
     /// dominates the join), so a group-major run goes on across it.
     fn nan_checked(&mut self, r: Value, ops: &[Value]) -> Value {
         let (slow, join, out) = self.if_nan(r);
-        self.switch_to(slow);
+        self.b.switch_to_block(slow);
         self.b.seal_block(slow);
         let fixed = self.first_nan(r, ops);
         self.b.ins().jump(join, &[BlockArg::Value(fixed)]);
-        self.switch_to(join);
+        self.b.switch_to_block(join);
         self.b.seal_block(join);
         out
     }
@@ -3439,8 +3357,7 @@ impl Gen<'_> {
                 let zero = self.b.ins().iconst(types::I64, 0);
                 let lane = self.b.ins().select(exec, tz, zero);
                 let off = self.b.ins().ishl_imm(lane, 2);
-                let v_p = self.v_ptr();
-                let base = self.b.ins().iadd_imm(v_p, (4 * r * LANES) as i64);
+                let base = self.b.ins().iadd_imm(self.v, (4 * r * LANES) as i64);
                 let addr = self.b.ins().iadd(base, off);
                 self.b.ins().load(types::I32, mf(), addr, 0)
             }
@@ -3465,8 +3382,7 @@ impl Gen<'_> {
                 let lane = self.b.ins().band_imm(k, (size - 1) as i64);
                 let lane = self.b.ins().uextend(types::I64, lane);
                 let off = self.b.ins().ishl_imm(lane, 2);
-                let v_p = self.v_ptr();
-                let base = self.b.ins().iadd_imm(v_p, (4 * r * LANES) as i64);
+                let base = self.b.ins().iadd_imm(self.v, (4 * r * LANES) as i64);
                 let addr = self.b.ins().iadd(base, off);
                 self.b.ins().load(types::I32, mf(), addr, 0)
             }

@@ -251,7 +251,7 @@ impl Gen<'_> {
             Regs::default()
         };
         self.regs_to_wave();
-        let ptr = self.ptr;
+        let ptr = self.b.func.dfg.value_type(self.ctx);
         // The region's own convention: the host's C one (`BlockFn`).
         let mut sig = Signature::new(self.b.func.signature.call_conv);
         sig.params.push(AbiParam::new(ptr));
@@ -265,10 +265,8 @@ impl Gen<'_> {
             .b
             .ins()
             .iconst(ptr, std::ptr::from_ref(i) as usize as i64);
-        let ctx_p = self.ctx_ptr();
-        let call = self.b.ins().call_indirect(sig, f, &[ctx_p, ip]);
+        let call = self.b.ins().call_indirect(sig, f, &[self.ctx, ip]);
         let ok = self.b.inst_results(call)[0];
-        self.homes = [None; 2];
         if l == Lower::Mem {
             let declined = self.b.ins().icmp_imm(IntCC::Equal, ok, 0);
             self.exit_if(declined, pc);
@@ -286,10 +284,9 @@ impl Gen<'_> {
         self.store_facts_for_exit();
         debug_assert_eq!(self.lanes_due, 0, "lane-ops left waiting before a call");
         let lane_ops = self.b.use_var(self.lane_ops);
-        let s_p = self.s_ptr();
         self.b
             .ins()
-            .store(super::mf(), lane_ops, s_p, super::super::LANE_OPS_AT);
+            .store(super::mf(), lane_ops, self.s, super::super::LANE_OPS_AT);
     }
 
     /// Forgets the block's values of `sgprs` and `rows` and loads `lane_ops` from the
@@ -304,11 +301,10 @@ impl Gen<'_> {
         for &row in rows {
             self.forget_row(row);
         }
-        let s_p = self.s_ptr();
-        let lane_ops = self
-            .b
-            .ins()
-            .load(types::I64, super::mf(), s_p, super::super::LANE_OPS_AT);
+        let lane_ops =
+            self.b
+                .ins()
+                .load(types::I64, super::mf(), self.s, super::super::LANE_OPS_AT);
         self.b.def_var(self.lane_ops, lane_ops);
         // A load may have written EXEC's SGPRs' neighbours, never EXEC: the cached lane
         // selects stay valid, but the block changed (`exit_if`), which cleared them.

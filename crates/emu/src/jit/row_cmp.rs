@@ -130,10 +130,8 @@ impl Gen<'_> {
         let need = if wide { 0b11i64 << row } else { 1i64 << row };
         // Lanes 0, 1 and 16: steps 1 and 16, the last lane below 2^32 (and the high half
         // one value).
-        let load = |g: &mut Self, r: usize, l: usize| {
-            let v = g.v_ptr();
-            g.b.ins().load(types::I32, mf(), v, at(r, l))
-        };
+        let load =
+            |g: &mut Self, r: usize, l: usize| g.b.ins().load(types::I32, mf(), g.v, at(r, l));
         let l0 = load(self, row, 0);
         let l1 = load(self, row, 1);
         let l16 = load(self, row, 16);
@@ -188,22 +186,23 @@ impl Gen<'_> {
 
         // Not marked (or not in that shape): every group against `base + lane` (the high
         // half against its lane 0), one pass, no cache.
-        self.switch_to(test);
+        self.b.switch_to_block(test);
         let mut acc = None;
         let lo = self.b.ins().splat(types::I32X4, l0);
         let hi = h0.map(|h0| self.b.ins().splat(types::I32X4, h0));
         for g in 0..self.groups {
             let step = self.vconst(std::array::from_fn(|l| (4 * g + l) as u32));
             let want = self.b.ins().iadd(lo, step);
-            let v_p = self.v_ptr();
-            let x = self.b.ins().load(types::I32X4, mf(), v_p, at(row, 4 * g));
+            let x = self
+                .b
+                .ins()
+                .load(types::I32X4, mf(), self.v, at(row, 4 * g));
             let mut d = self.b.ins().bxor(x, want);
             if let Some(hi) = hi {
-                let v_p = self.v_ptr();
                 let y = self
                     .b
                     .ins()
-                    .load(types::I32X4, mf(), v_p, at(row + 1, 4 * g));
+                    .load(types::I32X4, mf(), self.v, at(row + 1, 4 * g));
                 let e = self.b.ins().bxor(y, hi);
                 d = self.b.ins().bor(d, e);
             }
@@ -219,14 +218,14 @@ impl Gen<'_> {
         self.b.ins().brif(pass, mark, &[], slow, &[]);
         self.b.seal_block(mark);
         self.b.seal_block(slow);
-        self.switch_to(mark);
+        self.b.switch_to_block(mark);
         let marked = self.b.ins().bor_imm(marks, need);
         self.b.ins().store(mf(), marked, wave, marks_at);
         self.b.ins().jump(fast, &[]);
         self.b.seal_block(fast);
 
         // Kept: `row cond S` holds in a prefix (`<`, `<=`) or a suffix of the lanes.
-        self.switch_to(fast);
+        self.b.switch_to_block(fast);
         let cond = match (i.imm & 31, left) {
             (c, true) => c,
             (1, false) => 4,
@@ -257,11 +256,11 @@ impl Gen<'_> {
         self.b.ins().jump(join, &[BlockArg::Value(m)]);
 
         // Not that shape: the lanes.
-        self.switch_to(slow);
+        self.b.switch_to_block(slow);
         let flags = self.vcmp_bits(i)?.expect("outside a run: the bits");
         self.b.ins().jump(join, &[BlockArg::Value(flags)]);
         self.b.seal_block(join);
-        self.switch_to(join);
+        self.b.switch_to_block(join);
         (
             self.scache,
             self.scache_b,
