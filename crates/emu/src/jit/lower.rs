@@ -950,8 +950,8 @@ impl Gen<'_> {
         }
     }
 
-    /// SGPR `code` of A's file (B's when `b`) set to `x`: pending (`spend`), or on a way of
-    /// a branch, when not pending already, stored at once.
+    /// SGPR `code` of A's file (B's when `b`) set to `x`: pending (`spend`), or in a pair
+    /// region or on a way of a branch, when not pending already, stored at once.
     fn put_sgpr(&mut self, b: bool, code: usize, x: Value) {
         let on_line = self.on_line();
         let (pend, vars) = match b {
@@ -960,7 +960,10 @@ impl Gen<'_> {
         };
         let var = match pend.get(&code) {
             Some(&var) => var,
-            None if on_line => {
+            // Not in a pair region: there its two files' pending values, live to every exit,
+            // were spilled as much as their stores had cost, and the dispatch was no faster
+            // (docs/notes/ci-time.md, "Round 51").
+            None if on_line && !self.pair => {
                 let var = *vars
                     .entry(code)
                     .or_insert_with(|| self.b.declare_var(types::I32));
