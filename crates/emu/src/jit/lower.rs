@@ -7,7 +7,9 @@
 //! - **Scalar registers live in the `Wave`.** An SGPR is loaded at a block's first use and
 //!   stored as it is written, the value kept for the rest of the block (`scache`), as the
 //!   VGPR rows are: the `Wave` is current at every exit and call, so the entry loads no SGPR
-//!   and the exit stores none. (Held as Cranelift variables across the region, every SGPR
+//!   and the exit block stores none. In a single-wave region the store waits (`spend`, the
+//!   pending SGPRs): each way out, call and basic block's end stores them (not an exit to
+//!   an `s_endpgm`). (Held as Cranelift variables across the region, every SGPR
 //!   it used was loaded at entry, spilled to the stack by the register allocator and
 //!   stored back at the exit: ~70 host instructions a call.) SCC, `lane_ops` and the
 //!   executed-instruction count are variables, loaded at entry and stored at the exits.
@@ -734,8 +736,8 @@ struct Gen<'a> {
     /// Generating the full-EXEC variant.
     full: bool,
     /// The SGPRs (by code) the current block has loaded or written: their values. The
-    /// `Wave` holds every SGPR at every point (a write is stored at once), so this is only
-    /// a cache, cleared as `vcache` is.
+    /// `Wave` holds every SGPR but the pending ones (`spend`), so this is only a cache,
+    /// cleared as `vcache` is.
     scache: HashMap<usize, Value>,
     /// The VGPR groups (row, group) the current block has loaded or written: their values.
     vcache: HashMap<(usize, usize), Value>,
