@@ -74,7 +74,7 @@ fn check(e: &super::common::Emu, kernel: &str, pair: bool) {
     let out2 = e.zeros(4 * n as usize);
     let args = [Arg::Ptr(&out), Arg::U32(0x100), Arg::Ptr(&out2)];
     let f = e
-        .try_run("pending_sgprs", &args, [n, 1, 1], [64, 1, 1], 0)
+        .try_run(kernel, &args, [n, 1, 1], [64, 1, 1], 0)
         .expect_err("the store through s[8:9] faults");
     assert!(
         f.instruction
