@@ -90,6 +90,9 @@ mod pairs;
 #[path = "jit/barrier_tail.rs"]
 mod barrier_tail;
 
+#[path = "jit/pending_sgprs.rs"]
+mod pending_sgprs;
+
 mod common;
 
 /// Machine words of `text` for `mcpu` (llvm-mc-15), cached in the kernel cache by the text:
@@ -1228,6 +1231,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     pairs::pairs_of_wave32s_match_their_cpu_results();
     pairs::fresh_pairs_compare_sgprs_set_per_wave();
     pairs::lazy_id_rows_are_whole_where_read();
+    pending_sgprs::pending_sgprs_are_stored_where_a_region_leaves();
 }
 
 /// Global buffer word `k`: `(0x8000 + k) << 16 | (0x1000 + k)` (a negative high half, so the

@@ -835,11 +835,7 @@ impl Gen<'_> {
         heads: &HashMap<u64, Block>,
     ) -> Vec<EdgeRows> {
         // The held-back carry-out: not stored where every way on leaves for an `s_endpgm`.
-        let ends_only = !successors.is_empty()
-            && successors
-                .iter()
-                .all(|to| !heads.contains_key(to) && self.ends.contains(to));
-        match ends_only {
+        match self.ends_only(successors, heads) {
             true => self.carry_due = None,
             false => self.store_carry(),
         }

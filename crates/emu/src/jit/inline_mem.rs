@@ -370,6 +370,7 @@ impl Gen<'_> {
             let zero = self.b.ins().icmp_imm(IntCC::Equal, c, 0);
             fence = self.b.ins().band(fence, zero);
         }
+        let was = self.on_line();
         let (fence_blk, done) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(fence, fence_blk, &[], done, &[]);
         // The block before dominates both, so the values kept of it stay usable (a run's
@@ -384,6 +385,7 @@ impl Gen<'_> {
         self.b.ins().store(mf(), zero, wave, stored_at);
         self.b.ins().jump(done, &[]);
         self.b.switch_to_block(done);
+        self.rejoin(was);
         // Without a count, `stored` is false on both ways here.
         self.stored_clear = count.is_none();
         true
@@ -531,6 +533,7 @@ impl Gen<'_> {
             .collect();
         let mut kept = self.scache.clone();
         kept.retain(|&c, _| !(dst..dst + n).contains(&c));
+        let was = self.on_line();
         let len = self.b.ins().iconst(types::I64, 4 * n as i64);
         let yes = self.b.ins().iconst(types::I8, 1);
         let slot = self.slot(pc);
@@ -580,9 +583,7 @@ impl Gen<'_> {
                     .load(types::I32, data().with_aligned(), addr, 4 * k as i32)
             })
             .collect();
-        for (k, &x) in vals.iter().enumerate() {
-            self.set_sgpr(dst + k, x);
-        }
+        // Set at `done` (`set_sgpr`): pending there, on the line.
         let args: Vec<BlockArg> = vals.into_iter().map(BlockArg::Value).collect();
         self.b.ins().jump(done, &args);
         // The call path, its results read from the `Wave`.
@@ -593,8 +594,12 @@ impl Gen<'_> {
             .collect();
         self.b.ins().jump(done, &args);
         self.enter(done);
-        kept.extend(outs.into_iter().enumerate().map(|(k, x)| (dst + k, x)));
+        self.rejoin(was);
         self.scache = kept;
+        // The call path stored its results; pending, they are stored again (the same).
+        for (k, x) in outs.into_iter().enumerate() {
+            self.set_sgpr(dst + k, x);
+        }
         true
     }
 
@@ -700,6 +705,7 @@ impl Gen<'_> {
         let rows: Vec<usize> = (0..count)
             .map(|k| reg_index(data_first + k as u16))
             .collect();
+        let was = self.on_line();
         let (fast, slow, done) = (
             self.b.create_block(),
             self.b.create_block(),
@@ -827,6 +833,7 @@ impl Gen<'_> {
         self.vmem_finish(store, done);
         self.mem_slow_path(slow, done, pc, i);
         self.enter(done);
+        self.rejoin(was);
         if let Some(row) = self.kept_row.take() {
             let vals = self.b.block_params(done).to_vec();
             for (g, x) in vals.into_iter().enumerate() {

@@ -7,7 +7,9 @@
 //! - **Scalar registers live in the `Wave`.** An SGPR is loaded at a block's first use and
 //!   stored as it is written, the value kept for the rest of the block (`scache`), as the
 //!   VGPR rows are: the `Wave` is current at every exit and call, so the entry loads no SGPR
-//!   and the exit stores none. (Held as Cranelift variables across the region, every SGPR
+//!   and the exit block stores none. In a single-wave region the store waits (`spend`, the
+//!   pending SGPRs): each way out, call and basic block's end stores them (not an exit to
+//!   an `s_endpgm`). (Held as Cranelift variables across the region, every SGPR
 //!   it used was loaded at entry, spilled to the stack by the register allocator and
 //!   stored back at the exit: ~70 host instructions a call.) SCC, `lane_ops` and the
 //!   executed-instruction count are variables, loaded at entry and stored at the exits.
@@ -425,6 +427,11 @@ impl Compiler {
                 sb,
                 vb,
                 scache_b: HashMap::new(),
+                spend: BTreeMap::new(),
+                spend_b: BTreeMap::new(),
+                svars: HashMap::new(),
+                svars_b: HashMap::new(),
+                line: None,
                 scc_b,
                 pair_fail: None,
                 full: false,
@@ -708,14 +715,29 @@ struct Gen<'a> {
     sb: Value,
     vb: Value,
     scache_b: HashMap<usize, Value>,
+    /// Pending SGPRs: those written in the current basic block and not yet stored into the
+    /// `Wave` (by code, the variable holding each one's value), A's and B's (swapped with
+    /// the files by `swap_b`). Stored on every path that leaves or calls (`store_sgprs`),
+    /// at the basic block's end unless it leaves for an `s_endpgm` alone; a later write of
+    /// the same code replaces the value, so an SGPR written twice is stored once.
+    spend: BTreeMap<usize, Variable>,
+    spend_b: BTreeMap<usize, Variable>,
+    /// The variables of `spend` and `spend_b`, by code (one per SGPR and file, reused).
+    svars: HashMap<usize, Variable>,
+    svars_b: HashMap<usize, Variable>,
+    /// The Cranelift block in which an SGPR write may become pending (`set_sgpr`): the
+    /// basic block's body and the blocks that continue it, each dominating the rest of
+    /// the basic block. In any other block (one way of a branch) a write of an SGPR not
+    /// pending is stored at once: the other ways would not define its variable.
+    line: Option<Block>,
     scc_b: Variable,
     /// Why the pair region cannot be generated after all (`lower_mem.rs`'s `call_path`).
     pair_fail: Option<String>,
     /// Generating the full-EXEC variant.
     full: bool,
     /// The SGPRs (by code) the current block has loaded or written: their values. The
-    /// `Wave` holds every SGPR at every point (a write is stored at once), so this is only
-    /// a cache, cleared as `vcache` is.
+    /// `Wave` holds every SGPR but the pending ones (`spend`), so this is only a cache,
+    /// cleared as `vcache` is.
     scache: HashMap<usize, Value>,
     /// The VGPR groups (row, group) the current block has loaded or written: their values.
     vcache: HashMap<(usize, usize), Value>,
@@ -886,16 +908,19 @@ impl Gen<'_> {
         if let Some(&x) = self.scache.get(&code) {
             return x;
         }
-        let x = self
-            .b
-            .ins()
-            .load(types::I32, mf(), self.s, (4 * code) as i32);
+        let x = match self.spend.get(&code) {
+            Some(&var) => self.b.use_var(var),
+            None => self
+                .b
+                .ins()
+                .load(types::I32, mf(), self.s, (4 * code) as i32),
+        };
         self.scache.insert(code, x);
         x
     }
 
-    /// Sets SGPR `code`: stored into the `Wave` at once, so it is current at every exit and
-    /// call, and kept for the rest of the block.
+    /// Sets SGPR `code`: pending (`spend`), stored into the `Wave` on the way to every exit
+    /// and call, and kept for the rest of the block.
     fn set_sgpr(&mut self, code: usize, x: Value) {
         if !self.cfacts.is_empty() {
             self.cfacts.retain(|&c, _| c != code && c + 1 != code);
@@ -905,12 +930,70 @@ impl Gen<'_> {
             self.masks.clear();
             self.active = None;
         }
-        self.b.ins().store(mf(), x, self.s, (4 * code) as i32);
+        self.put_sgpr(false, code, x);
         self.scache.insert(code, x);
         if self.pair && !self.side {
             // A uniform value: both waves hold it.
-            self.b.ins().store(mf(), x, self.sb, (4 * code) as i32);
+            self.put_sgpr(true, code, x);
             self.scache_b.insert(code, x);
+        }
+    }
+
+    /// Whether the current Cranelift block is the basic block's `line`.
+    fn on_line(&self) -> bool {
+        self.line.is_some() && self.line == self.b.current_block()
+    }
+
+    /// After a branch's ways joined in the current block (dominated by the block before
+    /// the branch): the line goes on here when that block was on it (`was`).
+    fn rejoin(&mut self, was: bool) {
+        if was {
+            self.line = self.b.current_block();
+        }
+    }
+
+    /// SGPR `code` of A's file (B's when `b`) set to `x`: pending (`spend`), or in a pair
+    /// region or on a way of a branch, when not pending already, stored at once.
+    fn put_sgpr(&mut self, b: bool, code: usize, x: Value) {
+        let on_line = self.on_line();
+        let (pend, vars) = match b {
+            false => (&mut self.spend, &mut self.svars),
+            true => (&mut self.spend_b, &mut self.svars_b),
+        };
+        let var = match pend.get(&code) {
+            Some(&var) => var,
+            // Not in a pair region: there its two files' pending values, live to every exit,
+            // were spilled as much as their stores had cost, and the dispatch was no faster
+            // (docs/notes/ci-time.md, "Round 51").
+            None if on_line && !self.pair => {
+                let var = *vars
+                    .entry(code)
+                    .or_insert_with(|| self.b.declare_var(types::I32));
+                pend.insert(code, var);
+                var
+            }
+            None => {
+                let file = if b { self.sb } else { self.s };
+                self.b.ins().store(mf(), x, file, (4 * code) as i32);
+                return;
+            }
+        };
+        self.b.def_var(var, x);
+    }
+
+    /// Stores the pending SGPRs (`spend`, `spend_b`) into the `Wave`, on the current path
+    /// (they stay pending: this may be one way of several).
+    fn store_sgprs(&mut self) {
+        for b in [false, true] {
+            let (pend, file) = match b {
+                false => (&self.spend, self.s),
+                true => (&self.spend_b, self.sb),
+            };
+            let pend: Vec<(usize, Variable)> = pend.iter().map(|(&c, &v)| (c, v)).collect();
+            for (code, var) in pend {
+                let x = self.b.use_var(var);
+                self.b.ins().store(mf(), x, file, (4 * code) as i32);
+            }
         }
     }
 
@@ -919,10 +1002,13 @@ impl Gen<'_> {
         if let Some(&x) = self.scache_b.get(&code) {
             return x;
         }
-        let x = self
-            .b
-            .ins()
-            .load(types::I32, mf(), self.sb, (4 * code) as i32);
+        let x = match self.spend_b.get(&code) {
+            Some(&var) => self.b.use_var(var),
+            None => self
+                .b
+                .ins()
+                .load(types::I32, mf(), self.sb, (4 * code) as i32),
+        };
         self.scache_b.insert(code, x);
         x
     }
@@ -963,7 +1049,7 @@ impl Gen<'_> {
         self.side = true;
         self.set_sgpr(code, lo);
         self.side = false;
-        self.b.ins().store(mf(), hi, self.sb, (4 * code) as i32);
+        self.put_sgpr(true, code, hi);
         self.scache_b.insert(code, hi);
     }
 
@@ -971,6 +1057,8 @@ impl Gen<'_> {
     fn swap_b(&mut self) {
         std::mem::swap(&mut self.s, &mut self.sb);
         std::mem::swap(&mut self.scache, &mut self.scache_b);
+        std::mem::swap(&mut self.spend, &mut self.spend_b);
+        std::mem::swap(&mut self.svars, &mut self.svars_b);
         std::mem::swap(&mut self.scc, &mut self.scc_b);
     }
 
@@ -998,9 +1086,17 @@ impl Gen<'_> {
         }
     }
 
-    /// Drops the block's value of SGPR `code` (a call may have written it in the `Wave`).
+    /// Drops the block's value of SGPR `code` (a call may have written it in the `Wave`,
+    /// after the pending ones were stored there): a pending one takes the `Wave`'s value.
     fn forget_sgpr(&mut self, code: usize) {
         self.scache.remove(&code);
+        if let Some(&var) = self.spend.get(&code) {
+            let x = self
+                .b
+                .ins()
+                .load(types::I32, mf(), self.s, (4 * code) as i32);
+            self.b.def_var(var, x);
+        }
     }
 
     /// The SGPR pair at `code` as 64 bits.
@@ -1204,8 +1300,10 @@ impl Gen<'_> {
         // The SGPR values stay valid after the exit (this block dominates `cont`).
         let scache = self.scache.clone();
         let scache_b = self.scache_b.clone();
+        let was = self.on_line();
         let cont = self.leave_if(cond, pc, false);
         self.enter(cont);
+        self.rejoin(was);
         self.scache = scache;
         self.scache_b = scache_b;
     }
@@ -1213,8 +1311,10 @@ impl Gen<'_> {
     /// `exit_if` of a fact's test (`tiles.rs`): the way out counts an affine miss and adds
     /// the lane-ops waiting (`lanes_for_exit`), as `affine_exit_if`.
     pub(super) fn miss_exit_if(&mut self, cond: Value, pc: u64) {
+        let was = self.on_line();
         let cont = self.leave_if(cond, pc, true);
         self.enter(cont);
+        self.rejoin(was);
     }
 
     /// Branches to a new block that leaves before `pc` when `cond`, else to the returned
@@ -1232,8 +1332,9 @@ impl Gen<'_> {
         if miss {
             self.note_affine_miss();
         }
-        // The pending rows (`affine.rs`) stored on the way out.
+        // The pending rows (`affine.rs`) and SGPRs stored on the way out.
         self.store_facts_for_exit();
+        self.store_sgprs();
         self.lanes_for_exit();
         let count = self.count_now();
         let pc = self.b.ins().iconst(types::I64, pc as i64);
@@ -1318,6 +1419,10 @@ impl Gen<'_> {
             self.full = full;
             debug_assert!(self.unstored_facts.is_empty(), "a row left unstored");
             debug_assert!(self.carry_due.is_none(), "a carry-out left unstored");
+            debug_assert!(
+                self.spend.is_empty() && self.spend_b.is_empty(),
+                "an SGPR left unstored"
+            );
             self.aff.clear();
             self.cfacts.clear();
             self.unwrapped.clear();
@@ -1353,6 +1458,8 @@ impl Gen<'_> {
             if full && !self.shared(bb.pc) {
                 self.tiles_at_start(bb.pc, first);
             }
+            // SGPR writes are pending from here on (`spend`).
+            self.line = self.b.current_block();
             let writes_before = self.exec_writes;
             let mut branch = None;
             let mut barrier = false;
@@ -1456,6 +1563,13 @@ impl Gen<'_> {
                 false => self.drop_dead_tiles(&successors),
             }
             let edges = self.pending_at_end(&successors, full, &heads);
+            // The pending SGPRs: stored here unless every way on leaves for an `s_endpgm`.
+            if !self.ends_only(&successors, &heads) {
+                self.store_sgprs();
+            }
+            self.spend.clear();
+            self.spend_b.clear();
+            self.line = None;
             self.b.def_var(self.count, after);
             // After an EXEC write, a jump to a basic block goes to a block choosing its
             // variant (filled in below, once this block is terminated).
@@ -1572,6 +1686,15 @@ impl Gen<'_> {
         }
         self.full = false;
         Ok(())
+    }
+
+    /// Whether every way on from a basic block's end (to `successors`; `heads` the
+    /// variant's) leaves for an `s_endpgm`: nothing reads the registers after it.
+    fn ends_only(&self, successors: &[u64], heads: &HashMap<u64, Block>) -> bool {
+        !successors.is_empty()
+            && successors
+                .iter()
+                .all(|to| !heads.contains_key(to) && self.ends.contains(to))
     }
 
     /// Whether the basic block at `pc` is one block for both variants (`exec_neutral`).
@@ -2060,6 +2183,7 @@ impl Gen<'_> {
         };
         debug_assert_eq!(self.vcache.get(&(c.row, c.g)), Some(&c.last));
         super::FMAC_CHAINS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let was = self.on_line();
         let (slow, join, out) = self.if_nan(c.last);
         self.b.switch_to_block(slow);
         self.b.seal_block(slow);
@@ -2075,6 +2199,7 @@ impl Gen<'_> {
         self.b.ins().jump(join, &[BlockArg::Value(z)]);
         self.b.switch_to_block(join);
         self.b.seal_block(join);
+        self.rejoin(was);
         self.vcache.insert((c.row, c.g), out);
     }
 
@@ -2129,6 +2254,7 @@ impl Gen<'_> {
     /// value is cached in them, and the caches of the block before stay valid after it (it
     /// dominates the join), so a group-major run goes on across it.
     fn nan_checked(&mut self, r: Value, ops: &[Value]) -> Value {
+        let was = self.on_line();
         let (slow, join, out) = self.if_nan(r);
         self.b.switch_to_block(slow);
         self.b.seal_block(slow);
@@ -2136,6 +2262,7 @@ impl Gen<'_> {
         self.b.ins().jump(join, &[BlockArg::Value(fixed)]);
         self.b.switch_to_block(join);
         self.b.seal_block(join);
+        self.rejoin(was);
         out
     }
 

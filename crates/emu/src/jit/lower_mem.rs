@@ -275,13 +275,13 @@ impl Gen<'_> {
         }
     }
 
-    /// Stores the pending rows and `lane_ops` into the `Wave` (the SGPRs are stored as
-    /// written).
+    /// Stores the pending rows, the pending SGPRs and `lane_ops` into the `Wave`.
     fn regs_to_wave(&mut self) {
         // The rows are current in the `Wave` but those written on lane-affine facts and not
         // yet stored (`affine.rs`): all of them are stored, `rows` or not (a slow path's
         // call, worth no bookkeeping of which rows it reads).
         self.store_facts_for_exit();
+        self.store_sgprs();
         debug_assert_eq!(self.lanes_due, 0, "lane-ops left waiting before a call");
         let lane_ops = self.b.use_var(self.lane_ops);
         self.b

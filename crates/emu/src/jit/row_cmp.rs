@@ -175,6 +175,7 @@ impl Gen<'_> {
             self.consts.clone(),
             self.pairs.clone(),
         );
+        let was = self.on_line();
         let fast = self.b.create_block();
         let test = self.b.create_block();
         let mark = self.b.create_block();
@@ -261,6 +262,7 @@ impl Gen<'_> {
         self.b.ins().jump(join, &[BlockArg::Value(flags)]);
         self.b.seal_block(join);
         self.b.switch_to_block(join);
+        self.rejoin(was);
         (
             self.scache,
             self.scache_b,
