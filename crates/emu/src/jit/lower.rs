@@ -428,9 +428,7 @@ impl Compiler {
                 vb,
                 scache_b: HashMap::new(),
                 spend: BTreeMap::new(),
-                spend_b: BTreeMap::new(),
                 svars: HashMap::new(),
-                svars_b: HashMap::new(),
                 line: None,
                 scc_b,
                 pair_fail: None,
@@ -716,15 +714,14 @@ struct Gen<'a> {
     vb: Value,
     scache_b: HashMap<usize, Value>,
     /// Pending SGPRs: those written in the current basic block and not yet stored into the
-    /// `Wave` (by code, the variable holding each one's value), A's and B's (swapped with
-    /// the files by `swap_b`). Stored on every path that leaves or calls (`store_sgprs`),
-    /// at the basic block's end unless it leaves for an `s_endpgm` alone; a later write of
-    /// the same code replaces the value, so an SGPR written twice is stored once.
+    /// `Wave` (by code, the variable holding each one's value); single-wave regions only (a
+    /// pair region stores both files' SGPRs at once). Stored on every path that leaves or
+    /// calls (`store_sgprs`), at the basic block's end unless it leaves for an `s_endpgm`
+    /// alone; a later write of the same code replaces the value, so an SGPR written twice
+    /// is stored once.
     spend: BTreeMap<usize, Variable>,
-    spend_b: BTreeMap<usize, Variable>,
-    /// The variables of `spend` and `spend_b`, by code (one per SGPR and file, reused).
+    /// The variables of `spend`, by code (one per SGPR, reused).
     svars: HashMap<usize, Variable>,
-    svars_b: HashMap<usize, Variable>,
     /// The Cranelift block in which an SGPR write may become pending (`set_sgpr`): the
     /// basic block's body and the blocks that continue it, each dominating the rest of
     /// the basic block. In any other block (one way of a branch) a write of an SGPR not
@@ -930,11 +927,11 @@ impl Gen<'_> {
             self.masks.clear();
             self.active = None;
         }
-        self.put_sgpr(false, code, x);
+        self.put_sgpr(code, x);
         self.scache.insert(code, x);
         if self.pair && !self.side {
             // A uniform value: both waves hold it.
-            self.put_sgpr(true, code, x);
+            self.b.ins().store(mf(), x, self.sb, (4 * code) as i32);
             self.scache_b.insert(code, x);
         }
     }
@@ -952,48 +949,38 @@ impl Gen<'_> {
         }
     }
 
-    /// SGPR `code` of A's file (B's when `b`) set to `x`: pending (`spend`), or in a pair
-    /// region or on a way of a branch, when not pending already, stored at once.
-    fn put_sgpr(&mut self, b: bool, code: usize, x: Value) {
+    /// SGPR `code` of the current file set to `x`: pending (`spend`), or in a pair region or
+    /// on a way of a branch, when not pending already, stored at once.
+    fn put_sgpr(&mut self, code: usize, x: Value) {
         let on_line = self.on_line();
-        let (pend, vars) = match b {
-            false => (&mut self.spend, &mut self.svars),
-            true => (&mut self.spend_b, &mut self.svars_b),
-        };
-        let var = match pend.get(&code) {
+        let var = match self.spend.get(&code) {
             Some(&var) => var,
             // Not in a pair region: there its two files' pending values, live to every exit,
             // were spilled as much as their stores had cost, and the dispatch was no faster
             // (docs/notes/ci-time.md, "Round 51").
             None if on_line && !self.pair => {
-                let var = *vars
+                let var = *self
+                    .svars
                     .entry(code)
                     .or_insert_with(|| self.b.declare_var(types::I32));
-                pend.insert(code, var);
+                self.spend.insert(code, var);
                 var
             }
             None => {
-                let file = if b { self.sb } else { self.s };
-                self.b.ins().store(mf(), x, file, (4 * code) as i32);
+                self.b.ins().store(mf(), x, self.s, (4 * code) as i32);
                 return;
             }
         };
         self.b.def_var(var, x);
     }
 
-    /// Stores the pending SGPRs (`spend`, `spend_b`) into the `Wave`, on the current path
-    /// (they stay pending: this may be one way of several).
+    /// Stores the pending SGPRs (`spend`) into the `Wave`, on the current path (they stay
+    /// pending: this may be one way of several).
     fn store_sgprs(&mut self) {
-        for b in [false, true] {
-            let (pend, file) = match b {
-                false => (&self.spend, self.s),
-                true => (&self.spend_b, self.sb),
-            };
-            let pend: Vec<(usize, Variable)> = pend.iter().map(|(&c, &v)| (c, v)).collect();
-            for (code, var) in pend {
-                let x = self.b.use_var(var);
-                self.b.ins().store(mf(), x, file, (4 * code) as i32);
-            }
+        let pend: Vec<(usize, Variable)> = self.spend.iter().map(|(&c, &v)| (c, v)).collect();
+        for (code, var) in pend {
+            let x = self.b.use_var(var);
+            self.b.ins().store(mf(), x, self.s, (4 * code) as i32);
         }
     }
 
@@ -1002,13 +989,10 @@ impl Gen<'_> {
         if let Some(&x) = self.scache_b.get(&code) {
             return x;
         }
-        let x = match self.spend_b.get(&code) {
-            Some(&var) => self.b.use_var(var),
-            None => self
-                .b
-                .ins()
-                .load(types::I32, mf(), self.sb, (4 * code) as i32),
-        };
+        let x = self
+            .b
+            .ins()
+            .load(types::I32, mf(), self.sb, (4 * code) as i32);
         self.scache_b.insert(code, x);
         x
     }
@@ -1049,7 +1033,7 @@ impl Gen<'_> {
         self.side = true;
         self.set_sgpr(code, lo);
         self.side = false;
-        self.put_sgpr(true, code, hi);
+        self.b.ins().store(mf(), hi, self.sb, (4 * code) as i32);
         self.scache_b.insert(code, hi);
     }
 
@@ -1057,8 +1041,6 @@ impl Gen<'_> {
     fn swap_b(&mut self) {
         std::mem::swap(&mut self.s, &mut self.sb);
         std::mem::swap(&mut self.scache, &mut self.scache_b);
-        std::mem::swap(&mut self.spend, &mut self.spend_b);
-        std::mem::swap(&mut self.svars, &mut self.svars_b);
         std::mem::swap(&mut self.scc, &mut self.scc_b);
     }
 
@@ -1419,10 +1401,7 @@ impl Gen<'_> {
             self.full = full;
             debug_assert!(self.unstored_facts.is_empty(), "a row left unstored");
             debug_assert!(self.carry_due.is_none(), "a carry-out left unstored");
-            debug_assert!(
-                self.spend.is_empty() && self.spend_b.is_empty(),
-                "an SGPR left unstored"
-            );
+            debug_assert!(self.spend.is_empty(), "an SGPR left unstored");
             self.aff.clear();
             self.cfacts.clear();
             self.unwrapped.clear();
@@ -1568,7 +1547,6 @@ impl Gen<'_> {
                 self.store_sgprs();
             }
             self.spend.clear();
-            self.spend_b.clear();
             self.line = None;
             self.b.def_var(self.count, after);
             // After an EXEC write, a jump to a basic block goes to a block choosing its
