@@ -354,7 +354,9 @@ impl Drop for FixedMapping {
 /// A zero-initialised, page-aligned block of host memory that kernels address through raw
 /// pointers (loaded code objects, scratch backing, LDS is separate). Freed on drop.
 pub(crate) struct HostBuffer {
-    ptr: *mut [u8],
+    /// The allocation (`layout`), which `base` lies in.
+    ptr: *mut u8,
+    layout: std::alloc::Layout,
     base: u64,
     len: u64,
 }
@@ -366,14 +368,23 @@ unsafe impl Sync for HostBuffer {}
 
 impl HostBuffer {
     /// Allocates `len` zero bytes whose first byte is 4096-aligned; the buffer owns the whole
-    /// pages they lie in (no other allocation shares one).
+    /// pages they lie in (no other allocation shares one). `None` when the host cannot give
+    /// them: a code object's image or a dispatch's scratch sized by its input must fail with
+    /// an error, not abort the process as a failed `vec!` does.
     pub(crate) fn new(len: u64) -> Option<HostBuffer> {
         let total = usize::try_from(len.checked_next_multiple_of(4096)?.checked_add(4096)?).ok()?;
-        let raw: *mut [u8] = Box::into_raw(vec![0u8; total].into_boxed_slice());
-        let start = raw as *mut u8 as u64;
-        let base = (start + 4095) & !4095;
+        // Byte-aligned, so the system allocator's zeroed path is `calloc`, whose large blocks
+        // are fresh zero pages (not a memset that would touch every page up front).
+        let layout = std::alloc::Layout::array::<u8>(total).ok()?;
+        // SAFETY: `layout` has a non-zero size (at least 4096).
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        if ptr.is_null() {
+            return None;
+        }
+        let base = (ptr as u64 + 4095) & !4095;
         Some(HostBuffer {
-            ptr: raw,
+            ptr,
+            layout,
             base,
             len,
         })
@@ -424,7 +435,33 @@ impl HostBuffer {
 
 impl Drop for HostBuffer {
     fn drop(&mut self) {
-        // SAFETY: `ptr` came from Box::into_raw in `new` and is freed exactly once here.
-        drop(unsafe { Box::from_raw(self.ptr) });
+        // SAFETY: `ptr` came from `alloc_zeroed(layout)` in `new` and is freed exactly once here.
+        unsafe { std::alloc::dealloc(self.ptr, self.layout) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HostBuffer;
+
+    #[test]
+    fn a_buffer_is_zero_page_aligned_and_bounds_checked() {
+        let b = HostBuffer::new(10_000).expect("10 kB");
+        assert_eq!(b.base() % 4096, 0);
+        assert_eq!(b.pages_len(), 12_288);
+        assert_eq!(b.read::<8>(9_992), Some([0; 8]));
+        assert_eq!(b.read::<8>(9_993), None);
+        assert!(b.write(9_996, &[1, 2, 3, 4]));
+        assert!(!b.write(9_997, &[1, 2, 3, 4]));
+        assert_eq!(b.read::<4>(9_996), Some([1, 2, 3, 4]));
+    }
+
+    /// What a corrupt code object's image size or a dispatch's scratch can ask for: more than
+    /// the host has (here the whole 47-bit user address space, which no host can map) is
+    /// `None`, which the loader and the dispatcher report as errors; it must not abort.
+    #[test]
+    fn a_buffer_the_host_cannot_give_is_none() {
+        assert!(HostBuffer::new(1 << 47).is_none());
+        assert!(HostBuffer::new(u64::MAX - 100).is_none());
     }
 }
