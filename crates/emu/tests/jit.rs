@@ -93,6 +93,9 @@ mod barrier_tail;
 #[path = "jit/pending_sgprs.rs"]
 mod pending_sgprs;
 
+#[path = "jit/code_memory.rs"]
+mod code_memory;
+
 mod common;
 
 /// Machine words of `text` for `mcpu` (llvm-mc-15), cached in the kernel cache by the text:
@@ -1184,6 +1187,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     smem_share::smem_loads_sharing_a_check_match_the_definition();
 
     sgprs::sgprs_written_in_regions_reach_the_wave();
+    code_memory::compiled_code_keeps_the_process_mappings_few();
     affine::lane_affine_address_arithmetic_matches_the_definitions();
     check_wide(Gen::Gfx90a, "gfx90a", "", 64);
     check_wide(Gen::Gfx9, "gfx906", "", 64);
