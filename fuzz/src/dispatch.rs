@@ -6,7 +6,10 @@
 //! crash of the process (the input being dispatched is always in `crashers/current`).
 //!
 //! Usage: `cargo run --release --no-default-features --bin dispatch -- SECONDS SEED_FILE...`
-//! (`FUZZ_TARGET=gfx906` for seeds built for another processor; default gfx90a).
+//! (`FUZZ_TARGET=gfx906` for seeds built for another processor; default gfx90a). With
+//! `HSAEMU_JIT=verify` every block the mutants run is compiled at once and each compiled run
+//! checked against the interpreter: a difference is a bug of the compiling tier, counted and
+//! saved under `crashers/` like a panic.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -65,7 +68,7 @@ fn main() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d ^ u64::from(std::process::id()));
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let mut outcomes: BTreeMap<&'static str, u64> = BTreeMap::new();
-    let (mut inputs, mut panics) = (0u64, 0u64);
+    let (mut inputs, mut panics, mut mismatches) = (0u64, 0u64, 0u64);
     while Instant::now() < deadline {
         let mut d = seeds[rng.below(seeds.len())].clone();
         // Code bytes matter most here: fewer mutations than the parser loop, so that many
@@ -75,6 +78,7 @@ fn main() {
         }
         inputs += 1;
         let _ = std::fs::write("crashers/current", &d);
+        let mut mismatch = None;
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut seen = Vec::new();
             let Ok(code) = gpu.load_code_object(&d) else {
@@ -100,12 +104,24 @@ fn main() {
                         FaultKind::IllegalInstruction { .. } => "illegal instruction",
                         FaultKind::Unimplemented { .. } => "unimplemented",
                         FaultKind::Trap { .. } => "trap",
+                        // Under HSAEMU_JIT=verify: a compiled run that differs from the
+                        // interpreter's, a bug of the compiling tier (saved below).
+                        FaultKind::TierMismatch { detail } => {
+                            mismatch = Some(detail);
+                            "tier mismatch"
+                        }
                         _ => "other fault",
                     },
                 });
             }
             seen
         }));
+        if let Some(detail) = mismatch {
+            mismatches += 1;
+            let name = format!("crashers/dispatch-mismatch-{inputs}-{}", std::process::id());
+            let _ = std::fs::write(&name, &d);
+            eprintln!("tier mismatch saved to {name}: {detail}");
+        }
         match result {
             Ok(seen) => {
                 for s in seen {
@@ -122,8 +138,11 @@ fn main() {
     }
     drop(data);
     let _ = std::fs::remove_file("crashers/current");
-    println!("{inputs} inputs in {seconds} s, {panics} panics, 0 crashes; outcomes: {outcomes:?}");
-    if panics > 0 {
+    println!(
+        "{inputs} inputs in {seconds} s, {panics} panics, 0 crashes, {mismatches} tier mismatches; \
+         outcomes: {outcomes:?}"
+    );
+    if panics + mismatches > 0 {
         std::process::exit(1);
     }
 }
