@@ -123,15 +123,30 @@ fn span(ptr: u64, size: u64) -> Result<(u64, u64)> {
     Ok((base, end))
 }
 
-/// Whether every page of `[base, base+len)` is mapped.
+/// Whether every page of `[base, base+len)` is mapped. Asked a chunk of pages
+/// at a time: the range is the caller's, and one byte per page of a wild size (2^60 bytes) was
+/// an allocation the process died of instead of the driver's refusal.
 fn mapped(base: u64, len: u64) -> bool {
-    let Ok(n) = usize::try_from(len / PAGE_SIZE as u64) else {
+    const CHUNK: u64 = 4096;
+    let page = PAGE_SIZE as u64;
+    let mut status = [0u8; CHUNK as usize];
+    let mut at = base;
+    let Some(end) = base.checked_add(len) else {
         return false;
     };
-    let mut vec = vec![0u8; n];
-    // SAFETY: `vec` has one byte per page of the range; mincore only reads the page tables
-    // (ENOMEM when a page is not mapped).
-    unsafe { libc::mincore(base as *mut libc::c_void, len as usize, vec.as_mut_ptr()) == 0 }
+    while at < end {
+        let step = (end - at).min(CHUNK * page);
+        let Ok(bytes) = usize::try_from(step) else {
+            return false;
+        };
+        // SAFETY: `status` has a byte for each of the at most CHUNK pages asked; mincore only
+        // reads the page tables (ENOMEM when a page is not mapped).
+        if unsafe { libc::mincore(at as *mut libc::c_void, bytes, status.as_mut_ptr()) } != 0 {
+            return false;
+        }
+        at += step;
+    }
+    true
 }
 
 impl SvmMap {

@@ -84,6 +84,12 @@ fn attributes_are_validated_in_order_and_kept_per_page_range() {
         Err(HsaError::InvalidArgument)
     );
     assert_eq!(m.set(p, 0, &[], &kind), Err(HsaError::Error));
+    // A range running past the mapped pages, and a wild size (2^60 bytes: the test of its
+    // pages once allocated a byte per page, and the process died), are the same refusal.
+    assert_eq!(m.set(p, 1 << 30, &[], &kind), Err(HsaError::Error));
+    assert_eq!(m.set(p, 1 << 60, &[], &kind), Err(HsaError::Error));
+    let mut q = [(attrib::READ_ONLY, 0)];
+    assert_eq!(m.get(p, 1 << 60, &mut q, &kind, CPU), Err(HsaError::Error));
     // A failed set changes nothing.
     let mut q = [(attrib::READ_ONLY, 0)];
     m.get(p, page, &mut q, &kind, CPU).expect("get");
