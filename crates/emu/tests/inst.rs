@@ -673,1073 +673,1070 @@ fn cube(sel: u8, x: f32, y: f32, z: f32) -> f32 {
     [id, sc, tc, ma][sel as usize]
 }
 
-fn keys() -> Vec<Key> {
-    vec![
-        // ---- 32-bit integer
-        k10("v_add_u32", "v_add_nc_u32", V2, &[U32, U32], U32, |s, c| {
-            sat_u32(s[0] + s[1], c)
-        }),
-        k10("v_sub_u32", "v_sub_nc_u32", V2, &[U32, U32], U32, |s, c| {
-            if c.clamp && s[1] > s[0] {
+/// Every key, as a static table: built by a `vec![…]` at run time, the keys were one basic block
+/// of code, which took LLVM's instruction selection ~5 s of the test binary's ~46 s build
+/// (docs/notes/ci-time.md, "Round 56").
+static KEYS: &[Key] = &[
+    // ---- 32-bit integer
+    k10("v_add_u32", "v_add_nc_u32", V2, &[U32, U32], U32, |s, c| {
+        sat_u32(s[0] + s[1], c)
+    }),
+    k10("v_sub_u32", "v_sub_nc_u32", V2, &[U32, U32], U32, |s, c| {
+        if c.clamp && s[1] > s[0] {
+            0
+        } else {
+            s[0].wrapping_sub(s[1]) & 0xffff_ffff
+        }
+    }),
+    k10(
+        "v_subrev_u32",
+        "v_subrev_nc_u32",
+        V2,
+        &[U32, U32],
+        U32,
+        |s, c| {
+            if c.clamp && s[0] > s[1] {
                 0
             } else {
-                s[0].wrapping_sub(s[1]) & 0xffff_ffff
+                s[1].wrapping_sub(s[0]) & 0xffff_ffff
             }
-        }),
-        k10(
-            "v_subrev_u32",
-            "v_subrev_nc_u32",
-            V2,
-            &[U32, U32],
-            U32,
-            |s, c| {
-                if c.clamp && s[0] > s[1] {
-                    0
-                } else {
-                    s[1].wrapping_sub(s[0]) & 0xffff_ffff
-                }
-            },
-        ),
-        k10("v_add_i32", "v_add_nc_i32", V3, &[U32, U32], U32, |s, c| {
-            sat_i32(i32v(s[0]) + i32v(s[1]), c)
-        }),
-        k10("v_sub_i32", "v_sub_nc_i32", V3, &[U32, U32], U32, |s, c| {
-            sat_i32(i32v(s[0]) - i32v(s[1]), c)
-        }),
-        k("v_add3_u32", V3, &[U32, U32, U32], U32, |s, _| {
-            (s[0] + s[1] + s[2]) & 0xffff_ffff
-        }),
-        k("v_mul_lo_u32", V3, &[U32, U32], U32, |s, _| {
-            (s[0] * s[1]) & 0xffff_ffff
-        }),
-        k("v_mul_hi_u32", V3, &[U32, U32], U32, |s, _| {
-            (s[0] * s[1]) >> 32
-        }),
-        k("v_mul_hi_i32", V3, &[U32, U32], U32, |s, _| {
-            ((i32v(s[0]) * i32v(s[1])) >> 32) as u64 & 0xffff_ffff
-        }),
-        k("v_mul_u32_u24", V2, &[U32, U32], U32, |s, _| {
-            ((s[0] & 0xff_ffff) * (s[1] & 0xff_ffff)) & 0xffff_ffff
-        }),
-        k("v_mul_hi_u32_u24", V2, &[U32, U32], U32, |s, _| {
-            ((s[0] & 0xff_ffff) * (s[1] & 0xff_ffff)) >> 32
-        }),
-        k("v_mul_i32_i24", V2, &[U32, U32], U32, |s, _| {
-            let a = i64::from(((s[0] as u32) << 8) as i32 >> 8);
-            let b = i64::from(((s[1] as u32) << 8) as i32 >> 8);
-            (a * b) as u64 & 0xffff_ffff
-        }),
-        k("v_mad_u32_u24", V3, &[U32, U32, U32], U32, |s, c| {
-            sat_u32((s[0] & 0xff_ffff) * (s[1] & 0xff_ffff) + s[2], c)
-        }),
-        k("v_mad_i32_i24", V3, &[U32, U32, U32], U32, |s, c| {
-            let a = i64::from(((s[0] as u32) << 8) as i32 >> 8);
-            let b = i64::from(((s[1] as u32) << 8) as i32 >> 8);
-            sat_i32(a * b + i32v(s[2]), c)
-        }),
-        k("v_min_i32", V2, &[U32, U32], U32, |s, _| {
-            i32v(s[0]).min(i32v(s[1])) as u64 & 0xffff_ffff
-        }),
-        k("v_max_i32", V2, &[U32, U32], U32, |s, _| {
-            i32v(s[0]).max(i32v(s[1])) as u64 & 0xffff_ffff
-        }),
-        k("v_min_u32", V2, &[U32, U32], U32, |s, _| s[0].min(s[1])),
-        k("v_max_u32", V2, &[U32, U32], U32, |s, _| s[0].max(s[1])),
-        k("v_min3_u32", V3, &[U32, U32, U32], U32, |s, _| {
-            s[0].min(s[1]).min(s[2])
-        }),
-        k("v_max3_u32", V3, &[U32, U32, U32], U32, |s, _| {
-            s[0].max(s[1]).max(s[2])
-        }),
-        k("v_med3_u32", V3, &[U32, U32, U32], U32, |s, _| {
-            med3(s[0], s[1], s[2])
-        }),
-        k("v_med3_i32", V3, &[U32, U32, U32], U32, |s, _| {
-            med3(i32v(s[0]), i32v(s[1]), i32v(s[2])) as u64 & 0xffff_ffff
-        }),
-        k("v_and_b32", V2, &[U32, U32], U32, |s, _| s[0] & s[1]),
-        k("v_or_b32", V2, &[U32, U32], U32, |s, _| s[0] | s[1]),
-        k("v_xor_b32", V2, &[U32, U32], U32, |s, _| s[0] ^ s[1]),
-        k("v_xnor_b32", V2, &[U32, U32], U32, |s, _| {
-            !(s[0] ^ s[1]) & 0xffff_ffff
-        }),
-        k("v_not_b32", V1, &[U32], U32, |s, _| !s[0] & 0xffff_ffff),
-        k("v_bfrev_b32", V1, &[U32], U32, |s, _| {
-            u64::from((s[0] as u32).reverse_bits())
-        }),
-        k("v_ffbh_u32", V1, &[U32], U32, |s, _| {
-            if s[0] == 0 {
-                0xffff_ffff
-            } else {
-                u64::from((s[0] as u32).leading_zeros())
-            }
-        }),
-        k("v_lshlrev_b32", V2, &[U32, U32], U32, |s, _| {
-            (s[1] << (s[0] & 31)) & 0xffff_ffff
-        }),
-        k("v_lshrrev_b32", V2, &[U32, U32], U32, |s, _| {
-            s[1] >> (s[0] & 31)
-        }),
-        k("v_ashrrev_i32", V2, &[U32, U32], U32, |s, _| {
-            (i32v(s[1]) >> (s[0] & 31)) as u64 & 0xffff_ffff
-        }),
-        k("v_bfe_u32", V3, &[U32, U32, U32], U32, |s, _| {
-            let (o, w) = (s[1] & 31, s[2] & 31);
-            if w == 0 {
-                0
-            } else {
-                (s[0] >> o) & ((1 << w) - 1)
-            }
-        }),
-        k("v_bfi_b32", V3, &[U32, U32, U32], U32, |s, _| {
-            (s[0] & s[1]) | (!s[0] & s[2] & 0xffff_ffff)
-        }),
-        k("v_alignbit_b32", V3, &[U32, U32, U32], U32, |s, _| {
-            ((s[0] << 32 | s[1]) >> (s[2] & 31)) & 0xffff_ffff
-        }),
-        k("v_bcnt_u32_b32", V2, &[U32, U32], U32, |s, _| {
-            (u64::from(s[0].count_ones()) + s[1]) & 0xffff_ffff
-        }),
-        k("v_sad_u32", V3, &[U32, U32, U32], U32, |s, c| {
-            sat_u32(s[0].abs_diff(s[1]) + s[2], c)
-        }),
-        k("v_sad_u8", V3, &[U32, U32, U32], U32, |s, c| {
-            sat_u32(sad8(s[0], s[1], false) + s[2], c)
-        }),
-        k("v_sad_hi_u8", V3, &[U32, U32, U32], U32, |s, c| {
-            sat_u32((sad8(s[0], s[1], false) << 16) + s[2], c)
-        }),
-        k("v_msad_u8", V3, &[U32, U32, U32], U32, |s, c| {
-            sat_u32(sad8(s[0], s[1], true) + s[2], c)
-        }),
-        k("v_sad_u16", V3, &[U32, U32, U32], U32, |s, c| {
-            let d = (s[0] & 0xffff).abs_diff(s[1] & 0xffff) + (s[0] >> 16).abs_diff(s[1] >> 16);
-            sat_u32(d + s[2], c)
-        }),
-        k("v_lerp_u8", V3, &[U32, U32, U32], U32, |s, _| {
-            (0..4)
-                .map(|k| {
-                    ((s[0] >> (8 * k) & 0xff) + (s[1] >> (8 * k) & 0xff) + (s[2] >> (8 * k) & 1))
-                        >> 1
-                        << (8 * k)
-                })
-                .sum()
-        }),
-        k("v_mad_u32_u16", V3, &[U16, U16, U32], U32, |s, c| {
-            sat_u32((s[0] & 0xffff) * (s[1] & 0xffff) + s[2], c)
-        }),
-        k("v_mad_i32_i16", V3, &[U16, U16, U32], U32, |s, c| {
-            sat_i32(i16v(s[0]) * i16v(s[1]) + i32v(s[2]), c)
-        }),
-        k("v_cvt_pk_u8_f32", V3, &[F32, U32, U32], U32, |s, _| {
-            let sh = 8 * (s[1] & 3);
-            (s[2] & !(0xff << sh) & 0xffff_ffff) | u8_of(f(s[0])) << sh
-        }),
-        k("v_cvt_pknorm_i16_f32", V3, &[F32, F32], U32, |s, _| {
-            snorm(f(s[0])) | snorm(f(s[1])) << 16
-        }),
-        k("v_cvt_pknorm_u16_f32", V3, &[F32, F32], U32, |s, _| {
-            unorm(f(s[0])) | unorm(f(s[1])) << 16
-        }),
-        k("v_cvt_pknorm_i16_f16", V3, &[F16, F16], U32, |s, _| {
-            snorm(h(s[0])) | snorm(h(s[1])) << 16
-        }),
-        k("v_cvt_pknorm_u16_f16", V3, &[F16, F16], U32, |s, _| {
-            unorm(h(s[0])) | unorm(h(s[1])) << 16
-        }),
-        k("v_cvt_norm_i16_f16", V1, &[F16], U16, |s, _| snorm(h(s[0]))),
-        k("v_cvt_norm_u16_f16", V1, &[F16], U16, |s, _| unorm(h(s[0]))),
-        k("v_sat_pk_u8_i16", V1, &[U32], U16, |s, _| {
-            let sat = |v: u64| (v as u16 as i16).clamp(0, 255) as u64;
-            sat(s[0]) | sat(s[0] >> 16) << 8
-        }),
-        k("v_cvt_off_f32_i4", V1, &[U32], F32, |s, _| {
-            fb(f32::from((((s[0] as u32) << 28) as i32 >> 28) as i8) / 16.0)
-        }),
-        // ---- 16-bit integer
-        k10("v_add_u16", "v_add_nc_u16", V2, &[U16, U16], U16, |s, c| {
-            sat_u16(u16v(s[0]) + u16v(s[1]), c)
-        }),
-        k10("v_sub_u16", "v_sub_nc_u16", V2, &[U16, U16], U16, |s, c| {
-            sat_u16(u16v(s[0]) - u16v(s[1]), c)
-        }),
-        k("v_subrev_u16", V2, &[U16, U16], U16, |s, c| {
-            sat_u16(u16v(s[1]) - u16v(s[0]), c)
-        }),
-        k10("v_add_i16", "v_add_nc_i16", V3, &[U16, U16], U16, |s, c| {
-            sat_i16(i16v(s[0]) + i16v(s[1]), c)
-        }),
-        k10("v_sub_i16", "v_sub_nc_i16", V3, &[U16, U16], U16, |s, c| {
-            sat_i16(i16v(s[0]) - i16v(s[1]), c)
-        }),
-        k("v_mul_lo_u16", V2, &[U16, U16], U16, |s, _| {
-            (s[0] * s[1]) & 0xffff
-        }),
-        k("v_mad_u16", V3, &[U16, U16, U16], U16, |s, c| {
-            sat_u16(u16v(s[0]) * u16v(s[1]) + u16v(s[2]), c)
-        }),
-        k("v_mad_legacy_u16", V3, &[U16, U16, U16], U16, |s, c| {
-            sat_u16(u16v(s[0]) * u16v(s[1]) + u16v(s[2]), c)
-        }),
-        k("v_mad_i16", V3, &[U16, U16, U16], U16, |s, c| {
-            sat_i16(i16v(s[0]) * i16v(s[1]) + i16v(s[2]), c)
-        }),
-        k("v_mad_legacy_i16", V3, &[U16, U16, U16], U16, |s, c| {
-            sat_i16(i16v(s[0]) * i16v(s[1]) + i16v(s[2]), c)
-        }),
-        k("v_max_u16", V2, &[U16, U16], U16, |s, _| {
-            (s[0] & 0xffff).max(s[1] & 0xffff)
-        }),
-        k("v_min_i16", V2, &[U16, U16], U16, |s, _| {
-            i16v(s[0]).min(i16v(s[1])) as u64 & 0xffff
-        }),
-        k("v_max3_u16", V3, &[U16, U16, U16], U16, |s, _| {
-            (s[0] & 0xffff).max(s[1] & 0xffff).max(s[2] & 0xffff)
-        }),
-        k("v_min3_u16", V3, &[U16, U16, U16], U16, |s, _| {
-            (s[0] & 0xffff).min(s[1] & 0xffff).min(s[2] & 0xffff)
-        }),
-        k("v_med3_u16", V3, &[U16, U16, U16], U16, |s, _| {
-            med3(s[0] & 0xffff, s[1] & 0xffff, s[2] & 0xffff)
-        }),
-        k("v_max3_i16", V3, &[U16, U16, U16], U16, |s, _| {
-            i16v(s[0]).max(i16v(s[1])).max(i16v(s[2])) as u64 & 0xffff
-        }),
-        k("v_min3_i16", V3, &[U16, U16, U16], U16, |s, _| {
-            i16v(s[0]).min(i16v(s[1])).min(i16v(s[2])) as u64 & 0xffff
-        }),
-        k("v_med3_i16", V3, &[U16, U16, U16], U16, |s, _| {
-            med3(i16v(s[0]), i16v(s[1]), i16v(s[2])) as u64 & 0xffff
-        }),
-        k("v_lshlrev_b16", V2, &[U16, U16], U16, |s, _| {
-            (s[1] << (s[0] & 15)) & 0xffff
-        }),
-        k("v_ashrrev_i16", V2, &[U16, U16], U16, |s, _| {
-            (i16v(s[1]) >> (s[0] & 15)) as u64 & 0xffff
-        }),
-        // ---- f32
-        k("v_add_f32", V2, &[F32, F32], F32, |s, _| {
-            fb(f(s[0]) + f(s[1]))
-        }),
-        k("v_sub_f32", V2, &[F32, F32], F32, |s, _| {
-            fb(f(s[0]) - f(s[1]))
-        }),
-        k("v_mul_f32", V2, &[F32, F32], F32, |s, _| {
+        },
+    ),
+    k10("v_add_i32", "v_add_nc_i32", V3, &[U32, U32], U32, |s, c| {
+        sat_i32(i32v(s[0]) + i32v(s[1]), c)
+    }),
+    k10("v_sub_i32", "v_sub_nc_i32", V3, &[U32, U32], U32, |s, c| {
+        sat_i32(i32v(s[0]) - i32v(s[1]), c)
+    }),
+    k("v_add3_u32", V3, &[U32, U32, U32], U32, |s, _| {
+        (s[0] + s[1] + s[2]) & 0xffff_ffff
+    }),
+    k("v_mul_lo_u32", V3, &[U32, U32], U32, |s, _| {
+        (s[0] * s[1]) & 0xffff_ffff
+    }),
+    k("v_mul_hi_u32", V3, &[U32, U32], U32, |s, _| {
+        (s[0] * s[1]) >> 32
+    }),
+    k("v_mul_hi_i32", V3, &[U32, U32], U32, |s, _| {
+        ((i32v(s[0]) * i32v(s[1])) >> 32) as u64 & 0xffff_ffff
+    }),
+    k("v_mul_u32_u24", V2, &[U32, U32], U32, |s, _| {
+        ((s[0] & 0xff_ffff) * (s[1] & 0xff_ffff)) & 0xffff_ffff
+    }),
+    k("v_mul_hi_u32_u24", V2, &[U32, U32], U32, |s, _| {
+        ((s[0] & 0xff_ffff) * (s[1] & 0xff_ffff)) >> 32
+    }),
+    k("v_mul_i32_i24", V2, &[U32, U32], U32, |s, _| {
+        let a = i64::from(((s[0] as u32) << 8) as i32 >> 8);
+        let b = i64::from(((s[1] as u32) << 8) as i32 >> 8);
+        (a * b) as u64 & 0xffff_ffff
+    }),
+    k("v_mad_u32_u24", V3, &[U32, U32, U32], U32, |s, c| {
+        sat_u32((s[0] & 0xff_ffff) * (s[1] & 0xff_ffff) + s[2], c)
+    }),
+    k("v_mad_i32_i24", V3, &[U32, U32, U32], U32, |s, c| {
+        let a = i64::from(((s[0] as u32) << 8) as i32 >> 8);
+        let b = i64::from(((s[1] as u32) << 8) as i32 >> 8);
+        sat_i32(a * b + i32v(s[2]), c)
+    }),
+    k("v_min_i32", V2, &[U32, U32], U32, |s, _| {
+        i32v(s[0]).min(i32v(s[1])) as u64 & 0xffff_ffff
+    }),
+    k("v_max_i32", V2, &[U32, U32], U32, |s, _| {
+        i32v(s[0]).max(i32v(s[1])) as u64 & 0xffff_ffff
+    }),
+    k("v_min_u32", V2, &[U32, U32], U32, |s, _| s[0].min(s[1])),
+    k("v_max_u32", V2, &[U32, U32], U32, |s, _| s[0].max(s[1])),
+    k("v_min3_u32", V3, &[U32, U32, U32], U32, |s, _| {
+        s[0].min(s[1]).min(s[2])
+    }),
+    k("v_max3_u32", V3, &[U32, U32, U32], U32, |s, _| {
+        s[0].max(s[1]).max(s[2])
+    }),
+    k("v_med3_u32", V3, &[U32, U32, U32], U32, |s, _| {
+        med3(s[0], s[1], s[2])
+    }),
+    k("v_med3_i32", V3, &[U32, U32, U32], U32, |s, _| {
+        med3(i32v(s[0]), i32v(s[1]), i32v(s[2])) as u64 & 0xffff_ffff
+    }),
+    k("v_and_b32", V2, &[U32, U32], U32, |s, _| s[0] & s[1]),
+    k("v_or_b32", V2, &[U32, U32], U32, |s, _| s[0] | s[1]),
+    k("v_xor_b32", V2, &[U32, U32], U32, |s, _| s[0] ^ s[1]),
+    k("v_xnor_b32", V2, &[U32, U32], U32, |s, _| {
+        !(s[0] ^ s[1]) & 0xffff_ffff
+    }),
+    k("v_not_b32", V1, &[U32], U32, |s, _| !s[0] & 0xffff_ffff),
+    k("v_bfrev_b32", V1, &[U32], U32, |s, _| {
+        u64::from((s[0] as u32).reverse_bits())
+    }),
+    k("v_ffbh_u32", V1, &[U32], U32, |s, _| {
+        if s[0] == 0 {
+            0xffff_ffff
+        } else {
+            u64::from((s[0] as u32).leading_zeros())
+        }
+    }),
+    k("v_lshlrev_b32", V2, &[U32, U32], U32, |s, _| {
+        (s[1] << (s[0] & 31)) & 0xffff_ffff
+    }),
+    k("v_lshrrev_b32", V2, &[U32, U32], U32, |s, _| {
+        s[1] >> (s[0] & 31)
+    }),
+    k("v_ashrrev_i32", V2, &[U32, U32], U32, |s, _| {
+        (i32v(s[1]) >> (s[0] & 31)) as u64 & 0xffff_ffff
+    }),
+    k("v_bfe_u32", V3, &[U32, U32, U32], U32, |s, _| {
+        let (o, w) = (s[1] & 31, s[2] & 31);
+        if w == 0 {
+            0
+        } else {
+            (s[0] >> o) & ((1 << w) - 1)
+        }
+    }),
+    k("v_bfi_b32", V3, &[U32, U32, U32], U32, |s, _| {
+        (s[0] & s[1]) | (!s[0] & s[2] & 0xffff_ffff)
+    }),
+    k("v_alignbit_b32", V3, &[U32, U32, U32], U32, |s, _| {
+        ((s[0] << 32 | s[1]) >> (s[2] & 31)) & 0xffff_ffff
+    }),
+    k("v_bcnt_u32_b32", V2, &[U32, U32], U32, |s, _| {
+        (u64::from(s[0].count_ones()) + s[1]) & 0xffff_ffff
+    }),
+    k("v_sad_u32", V3, &[U32, U32, U32], U32, |s, c| {
+        sat_u32(s[0].abs_diff(s[1]) + s[2], c)
+    }),
+    k("v_sad_u8", V3, &[U32, U32, U32], U32, |s, c| {
+        sat_u32(sad8(s[0], s[1], false) + s[2], c)
+    }),
+    k("v_sad_hi_u8", V3, &[U32, U32, U32], U32, |s, c| {
+        sat_u32((sad8(s[0], s[1], false) << 16) + s[2], c)
+    }),
+    k("v_msad_u8", V3, &[U32, U32, U32], U32, |s, c| {
+        sat_u32(sad8(s[0], s[1], true) + s[2], c)
+    }),
+    k("v_sad_u16", V3, &[U32, U32, U32], U32, |s, c| {
+        let d = (s[0] & 0xffff).abs_diff(s[1] & 0xffff) + (s[0] >> 16).abs_diff(s[1] >> 16);
+        sat_u32(d + s[2], c)
+    }),
+    k("v_lerp_u8", V3, &[U32, U32, U32], U32, |s, _| {
+        (0..4)
+            .map(|k| {
+                ((s[0] >> (8 * k) & 0xff) + (s[1] >> (8 * k) & 0xff) + (s[2] >> (8 * k) & 1)) >> 1
+                    << (8 * k)
+            })
+            .sum()
+    }),
+    k("v_mad_u32_u16", V3, &[U16, U16, U32], U32, |s, c| {
+        sat_u32((s[0] & 0xffff) * (s[1] & 0xffff) + s[2], c)
+    }),
+    k("v_mad_i32_i16", V3, &[U16, U16, U32], U32, |s, c| {
+        sat_i32(i16v(s[0]) * i16v(s[1]) + i32v(s[2]), c)
+    }),
+    k("v_cvt_pk_u8_f32", V3, &[F32, U32, U32], U32, |s, _| {
+        let sh = 8 * (s[1] & 3);
+        (s[2] & !(0xff << sh) & 0xffff_ffff) | u8_of(f(s[0])) << sh
+    }),
+    k("v_cvt_pknorm_i16_f32", V3, &[F32, F32], U32, |s, _| {
+        snorm(f(s[0])) | snorm(f(s[1])) << 16
+    }),
+    k("v_cvt_pknorm_u16_f32", V3, &[F32, F32], U32, |s, _| {
+        unorm(f(s[0])) | unorm(f(s[1])) << 16
+    }),
+    k("v_cvt_pknorm_i16_f16", V3, &[F16, F16], U32, |s, _| {
+        snorm(h(s[0])) | snorm(h(s[1])) << 16
+    }),
+    k("v_cvt_pknorm_u16_f16", V3, &[F16, F16], U32, |s, _| {
+        unorm(h(s[0])) | unorm(h(s[1])) << 16
+    }),
+    k("v_cvt_norm_i16_f16", V1, &[F16], U16, |s, _| snorm(h(s[0]))),
+    k("v_cvt_norm_u16_f16", V1, &[F16], U16, |s, _| unorm(h(s[0]))),
+    k("v_sat_pk_u8_i16", V1, &[U32], U16, |s, _| {
+        let sat = |v: u64| (v as u16 as i16).clamp(0, 255) as u64;
+        sat(s[0]) | sat(s[0] >> 16) << 8
+    }),
+    k("v_cvt_off_f32_i4", V1, &[U32], F32, |s, _| {
+        fb(f32::from((((s[0] as u32) << 28) as i32 >> 28) as i8) / 16.0)
+    }),
+    // ---- 16-bit integer
+    k10("v_add_u16", "v_add_nc_u16", V2, &[U16, U16], U16, |s, c| {
+        sat_u16(u16v(s[0]) + u16v(s[1]), c)
+    }),
+    k10("v_sub_u16", "v_sub_nc_u16", V2, &[U16, U16], U16, |s, c| {
+        sat_u16(u16v(s[0]) - u16v(s[1]), c)
+    }),
+    k("v_subrev_u16", V2, &[U16, U16], U16, |s, c| {
+        sat_u16(u16v(s[1]) - u16v(s[0]), c)
+    }),
+    k10("v_add_i16", "v_add_nc_i16", V3, &[U16, U16], U16, |s, c| {
+        sat_i16(i16v(s[0]) + i16v(s[1]), c)
+    }),
+    k10("v_sub_i16", "v_sub_nc_i16", V3, &[U16, U16], U16, |s, c| {
+        sat_i16(i16v(s[0]) - i16v(s[1]), c)
+    }),
+    k("v_mul_lo_u16", V2, &[U16, U16], U16, |s, _| {
+        (s[0] * s[1]) & 0xffff
+    }),
+    k("v_mad_u16", V3, &[U16, U16, U16], U16, |s, c| {
+        sat_u16(u16v(s[0]) * u16v(s[1]) + u16v(s[2]), c)
+    }),
+    k("v_mad_legacy_u16", V3, &[U16, U16, U16], U16, |s, c| {
+        sat_u16(u16v(s[0]) * u16v(s[1]) + u16v(s[2]), c)
+    }),
+    k("v_mad_i16", V3, &[U16, U16, U16], U16, |s, c| {
+        sat_i16(i16v(s[0]) * i16v(s[1]) + i16v(s[2]), c)
+    }),
+    k("v_mad_legacy_i16", V3, &[U16, U16, U16], U16, |s, c| {
+        sat_i16(i16v(s[0]) * i16v(s[1]) + i16v(s[2]), c)
+    }),
+    k("v_max_u16", V2, &[U16, U16], U16, |s, _| {
+        (s[0] & 0xffff).max(s[1] & 0xffff)
+    }),
+    k("v_min_i16", V2, &[U16, U16], U16, |s, _| {
+        i16v(s[0]).min(i16v(s[1])) as u64 & 0xffff
+    }),
+    k("v_max3_u16", V3, &[U16, U16, U16], U16, |s, _| {
+        (s[0] & 0xffff).max(s[1] & 0xffff).max(s[2] & 0xffff)
+    }),
+    k("v_min3_u16", V3, &[U16, U16, U16], U16, |s, _| {
+        (s[0] & 0xffff).min(s[1] & 0xffff).min(s[2] & 0xffff)
+    }),
+    k("v_med3_u16", V3, &[U16, U16, U16], U16, |s, _| {
+        med3(s[0] & 0xffff, s[1] & 0xffff, s[2] & 0xffff)
+    }),
+    k("v_max3_i16", V3, &[U16, U16, U16], U16, |s, _| {
+        i16v(s[0]).max(i16v(s[1])).max(i16v(s[2])) as u64 & 0xffff
+    }),
+    k("v_min3_i16", V3, &[U16, U16, U16], U16, |s, _| {
+        i16v(s[0]).min(i16v(s[1])).min(i16v(s[2])) as u64 & 0xffff
+    }),
+    k("v_med3_i16", V3, &[U16, U16, U16], U16, |s, _| {
+        med3(i16v(s[0]), i16v(s[1]), i16v(s[2])) as u64 & 0xffff
+    }),
+    k("v_lshlrev_b16", V2, &[U16, U16], U16, |s, _| {
+        (s[1] << (s[0] & 15)) & 0xffff
+    }),
+    k("v_ashrrev_i16", V2, &[U16, U16], U16, |s, _| {
+        (i16v(s[1]) >> (s[0] & 15)) as u64 & 0xffff
+    }),
+    // ---- f32
+    k("v_add_f32", V2, &[F32, F32], F32, |s, _| {
+        fb(f(s[0]) + f(s[1]))
+    }),
+    k("v_sub_f32", V2, &[F32, F32], F32, |s, _| {
+        fb(f(s[0]) - f(s[1]))
+    }),
+    k("v_mul_f32", V2, &[F32, F32], F32, |s, _| {
+        fb(f(s[0]) * f(s[1]))
+    }),
+    k("v_fma_f32", V3, &[F32, F32, F32], F32, |s, _| {
+        fb(f(s[0]).mul_add(f(s[1]), f(s[2])))
+    }),
+    k("v_min_f32", V2, &[F32, F32], F32, |s, _| {
+        fminmax(F32, s[0], s[1], false)
+    }),
+    k("v_max_f32", V2, &[F32, F32], F32, |s, _| {
+        fminmax(F32, s[0], s[1], true)
+    }),
+    k("v_mul_legacy_f32", V2, &[F32, F32], F32, |s, _| {
+        if f(s[0]) == 0.0 || f(s[1]) == 0.0 {
+            0
+        } else {
             fb(f(s[0]) * f(s[1]))
+        }
+    }),
+    k("v_floor_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).floor())),
+    k("v_trunc_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).trunc())),
+    k("v_rndne_f32", V1, &[F32], F32, |s, _| {
+        fb(f(s[0]).round_ties_even())
+    }),
+    k("v_sqrt_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).sqrt())),
+    k("v_rcp_f32", V1, &[F32], F32, |s, _| fb(1.0 / f(s[0]))),
+    approx(
+        k("v_exp_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).exp2())),
+        2,
+    ),
+    approx(
+        k("v_log_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).log2())),
+        2,
+    ),
+    approx(
+        k("v_exp_legacy_f32", V1, &[F32], F32, |s, _| {
+            fb(f(s[0]).exp2())
         }),
-        k("v_fma_f32", V3, &[F32, F32, F32], F32, |s, _| {
+        2,
+    ),
+    approx(
+        k("v_log_legacy_f32", V1, &[F32], F32, |s, _| {
+            fb(f(s[0]).log2())
+        }),
+        2,
+    ),
+    k("v_cvt_f32_i32", V1, &[U32], F32, |s, _| {
+        fb(s[0] as u32 as i32 as f32)
+    }),
+    k("v_cvt_f32_u32", V1, &[U32], F32, |s, _| {
+        fb(s[0] as u32 as f32)
+    }),
+    k("v_cvt_u32_f32", V1, &[F32], U32, |s, _| {
+        let x = f(s[0]);
+        if x.is_nan() {
+            0
+        } else {
+            u64::from(x as u32)
+        }
+    }),
+    k("v_cvt_i32_f32", V1, &[F32], U32, |s, _| {
+        let x = f(s[0]);
+        if x.is_nan() {
+            0
+        } else {
+            u64::from(x as i32 as u32)
+        }
+    }),
+    k("v_cvt_f16_f32", V1, &[F32], F16, |s, _| hb(f(s[0]))),
+    k("v_cvt_f32_f16", V1, &[F16], F32, |s, _| fb(h(s[0]))),
+    k("v_cubeid_f32", V3, &[F32, F32, F32], F32, |s, _| {
+        fb(cube(0, f(s[0]), f(s[1]), f(s[2])))
+    }),
+    k("v_cubesc_f32", V3, &[F32, F32, F32], F32, |s, _| {
+        fb(cube(1, f(s[0]), f(s[1]), f(s[2])))
+    }),
+    k("v_cubetc_f32", V3, &[F32, F32, F32], F32, |s, _| {
+        fb(cube(2, f(s[0]), f(s[1]), f(s[2])))
+    }),
+    k("v_cubema_f32", V3, &[F32, F32, F32], F32, |s, _| {
+        fb(cube(3, f(s[0]), f(s[1]), f(s[2])))
+    }),
+    k("v_mad_legacy_f32", V3, &[F32, F32, F32], F32, |s, _| {
+        let p = if f(s[0]) == 0.0 || f(s[1]) == 0.0 {
+            0.0
+        } else {
+            f(s[0]) * f(s[1])
+        };
+        fb(p + f(s[2]))
+    }),
+    k("v_fma_legacy_f32", V3, &[F32, F32, F32], F32, |s, _| {
+        if f(s[0]) == 0.0 || f(s[1]) == 0.0 {
+            fb(0.0 + f(s[2]))
+        } else {
             fb(f(s[0]).mul_add(f(s[1]), f(s[2])))
-        }),
-        k("v_min_f32", V2, &[F32, F32], F32, |s, _| {
-            fminmax(F32, s[0], s[1], false)
-        }),
-        k("v_max_f32", V2, &[F32, F32], F32, |s, _| {
-            fminmax(F32, s[0], s[1], true)
-        }),
-        k("v_mul_legacy_f32", V2, &[F32, F32], F32, |s, _| {
-            if f(s[0]) == 0.0 || f(s[1]) == 0.0 {
-                0
-            } else {
-                fb(f(s[0]) * f(s[1]))
-            }
-        }),
-        k("v_floor_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).floor())),
-        k("v_trunc_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).trunc())),
-        k("v_rndne_f32", V1, &[F32], F32, |s, _| {
-            fb(f(s[0]).round_ties_even())
-        }),
-        k("v_sqrt_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).sqrt())),
-        k("v_rcp_f32", V1, &[F32], F32, |s, _| fb(1.0 / f(s[0]))),
-        approx(
-            k("v_exp_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).exp2())),
-            2,
-        ),
-        approx(
-            k("v_log_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).log2())),
-            2,
-        ),
-        approx(
-            k("v_exp_legacy_f32", V1, &[F32], F32, |s, _| {
-                fb(f(s[0]).exp2())
-            }),
-            2,
-        ),
-        approx(
-            k("v_log_legacy_f32", V1, &[F32], F32, |s, _| {
-                fb(f(s[0]).log2())
-            }),
-            2,
-        ),
-        k("v_cvt_f32_i32", V1, &[U32], F32, |s, _| {
-            fb(s[0] as u32 as i32 as f32)
-        }),
-        k("v_cvt_f32_u32", V1, &[U32], F32, |s, _| {
-            fb(s[0] as u32 as f32)
-        }),
-        k("v_cvt_u32_f32", V1, &[F32], U32, |s, _| {
-            let x = f(s[0]);
-            if x.is_nan() {
-                0
-            } else {
-                u64::from(x as u32)
-            }
-        }),
-        k("v_cvt_i32_f32", V1, &[F32], U32, |s, _| {
-            let x = f(s[0]);
-            if x.is_nan() {
-                0
-            } else {
-                u64::from(x as i32 as u32)
-            }
-        }),
-        k("v_cvt_f16_f32", V1, &[F32], F16, |s, _| hb(f(s[0]))),
-        k("v_cvt_f32_f16", V1, &[F16], F32, |s, _| fb(h(s[0]))),
-        k("v_cubeid_f32", V3, &[F32, F32, F32], F32, |s, _| {
-            fb(cube(0, f(s[0]), f(s[1]), f(s[2])))
-        }),
-        k("v_cubesc_f32", V3, &[F32, F32, F32], F32, |s, _| {
-            fb(cube(1, f(s[0]), f(s[1]), f(s[2])))
-        }),
-        k("v_cubetc_f32", V3, &[F32, F32, F32], F32, |s, _| {
-            fb(cube(2, f(s[0]), f(s[1]), f(s[2])))
-        }),
-        k("v_cubema_f32", V3, &[F32, F32, F32], F32, |s, _| {
-            fb(cube(3, f(s[0]), f(s[1]), f(s[2])))
-        }),
-        k("v_mad_legacy_f32", V3, &[F32, F32, F32], F32, |s, _| {
-            let p = if f(s[0]) == 0.0 || f(s[1]) == 0.0 {
-                0.0
-            } else {
-                f(s[0]) * f(s[1])
-            };
-            fb(p + f(s[2]))
-        }),
-        k("v_fma_legacy_f32", V3, &[F32, F32, F32], F32, |s, _| {
-            if f(s[0]) == 0.0 || f(s[1]) == 0.0 {
-                fb(0.0 + f(s[2]))
-            } else {
-                fb(f(s[0]).mul_add(f(s[1]), f(s[2])))
-            }
-        }),
-        // ---- f16
-        k("v_add_f16", V2, &[F16, F16], F16, |s, _| {
-            hbd(f64::from(h(s[0])) + f64::from(h(s[1])))
-        }),
-        k("v_mul_f16", V2, &[F16, F16], F16, |s, _| {
-            hbd(f64::from(h(s[0])) * f64::from(h(s[1])))
-        }),
-        k("v_fma_f16", V3, &[F16, F16, F16], F16, |s, _| {
-            // A NaN operand gives the first NaN of (S0, S1, S2), quieted (the two-NaN rule
-            // of `two_nan_operands_give_the_first_ones`); the host's arithmetic leaves the
-            // choice to its code generator.
-            let nan = |v: u64| v & 0x7fff > 0x7c00;
-            if let Some(v) = s[..3].iter().map(|v| v & 0xffff).find(|&v| nan(v)) {
-                return v | 0x0200;
-            }
-            hbd(f64::from(h(s[0])) * f64::from(h(s[1])) + f64::from(h(s[2])))
-        }),
-        k("v_max_f16", V2, &[F16, F16], F16, |s, _| {
-            fminmax(F16, s[0] & 0xffff, s[1] & 0xffff, true)
-        }),
-        k("v_frexp_mant_f16", V1, &[F16], F16, |s, _| {
-            let x = h(s[0]);
-            if x.is_nan() || x.is_infinite() || x == 0.0 {
-                s[0] & 0xffff
-            } else {
-                let e = (f64::from(x.abs())).log2().floor() as i32 + 1;
-                hbd(f64::from(x) / 2f64.powi(e))
-            }
-        }),
-        k("v_frexp_exp_i16_f16", V1, &[F16], U16, |s, _| {
-            let x = h(s[0]);
-            if x.is_nan() || x.is_infinite() || x == 0.0 {
-                0
-            } else {
-                ((f64::from(x.abs())).log2().floor() as i64 + 1) as u64 & 0xffff
-            }
-        }),
-        // ---- f64
-        k("v_add_f64", V3, &[F64, F64], F64, |s, _| {
-            db(d(s[0]) + d(s[1]))
-        }),
-        k("v_mul_f64", V3, &[F64, F64], F64, |s, _| {
-            db(d(s[0]) * d(s[1]))
-        }),
-        k("v_fma_f64", V3, &[F64, F64, F64], F64, |s, _| {
-            db(d(s[0]).mul_add(d(s[1]), d(s[2])))
-        }),
-        k("v_max_f64", V3, &[F64, F64], F64, |s, _| {
-            fminmax(F64, s[0], s[1], true)
-        }),
-        k("v_floor_f64", V1, &[F64], F64, |s, _| db(d(s[0]).floor())),
-        k("v_cvt_f64_i32", V1, &[U32], F64, |s, _| {
-            db(f64::from(s[0] as u32 as i32))
-        }),
-        k("v_cvt_f32_f64", V1, &[F64], F32, |s, _| fb(d(s[0]) as f32)),
-        k("v_lshlrev_b64", V3, &[U32, U64], U64, |s, _| {
-            s[1] << (s[0] & 63)
-        }),
-        k("v_ashrrev_i64", V3, &[U32, U64], U64, |s, _| {
-            ((s[1] as i64) >> (s[0] & 63)) as u64
-        }),
-        // ---- packed 16-bit (per-half functions on halves x, y, z)
-        k("v_pk_add_u16", P16, &[U16, U16], U16, |s, c| {
-            sat_u16(u16v(s[0]) + u16v(s[1]), c)
-        }),
-        k("v_pk_sub_u16", P16, &[U16, U16], U16, |s, c| {
-            sat_u16(u16v(s[0]) - u16v(s[1]), c)
-        }),
-        k("v_pk_add_i16", P16, &[U16, U16], U16, |s, c| {
-            sat_i16(i16v(s[0]) + i16v(s[1]), c)
-        }),
-        k("v_pk_sub_i16", P16, &[U16, U16], U16, |s, c| {
-            sat_i16(i16v(s[0]) - i16v(s[1]), c)
-        }),
-        k("v_pk_mad_u16", P16, &[U16, U16, U16], U16, |s, c| {
-            sat_u16(u16v(s[0]) * u16v(s[1]) + u16v(s[2]), c)
-        }),
-        k("v_pk_mad_i16", P16, &[U16, U16, U16], U16, |s, c| {
-            sat_i16(i16v(s[0]) * i16v(s[1]) + i16v(s[2]), c)
-        }),
-        k("v_pk_mul_lo_u16", P16, &[U16, U16], U16, |s, _| {
-            (s[0] * s[1]) & 0xffff
-        }),
-        k("v_pk_max_i16", P16, &[U16, U16], U16, |s, _| {
-            i16v(s[0]).max(i16v(s[1])) as u64 & 0xffff
-        }),
-        k("v_pk_lshlrev_b16", P16, &[U16, U16], U16, |s, _| {
-            (s[1] << (s[0] & 15)) & 0xffff
-        }),
-        k("v_pk_add_f16", P16, &[F16, F16], F16, |s, _| {
-            hbd(f64::from(h(s[0])) + f64::from(h(s[1])))
-        }),
-        k("v_pk_mul_f16", P16, &[F16, F16], F16, |s, _| {
-            hbd(f64::from(h(s[0])) * f64::from(h(s[1])))
-        }),
-        k("v_pk_fma_f16", P16, &[F16, F16, F16], F16, |s, _| {
-            hbd(f64::from(h(s[0])) * f64::from(h(s[1])) + f64::from(h(s[2])))
-        }),
-        k("v_pk_max_f16", P16, &[F16, F16], F16, |s, _| {
-            fminmax(F16, s[0], s[1], true)
-        }),
-        // ---- packed 32-bit (gfx90a)
-        k("v_pk_add_f32", P32, &[F32, F32], F32, |s, _| {
-            fb(f(s[0]) + f(s[1]))
-        }),
-        k("v_pk_mul_f32", P32, &[F32, F32], F32, |s, _| {
-            fb(f(s[0]) * f(s[1]))
-        }),
-        k("v_pk_fma_f32", P32, &[F32, F32, F32], F32, |s, _| {
-            fb(f(s[0]).mul_add(f(s[1]), f(s[2])))
-        }),
-        // ---- dot products
-        k("v_dot4_i32_i8", P, &[U32, U32, U32], U32, |s, c| {
-            let p: i64 = (0..4)
-                .map(|k| {
-                    i64::from((s[0] >> (8 * k)) as u8 as i8)
-                        * i64::from((s[1] >> (8 * k)) as u8 as i8)
-                })
-                .sum();
-            sat_i32(p + i32v(s[2]), c)
-        }),
-        k("v_dot4_u32_u8", P, &[U32, U32, U32], U32, |s, c| {
-            let p: u64 = (0..4)
-                .map(|k| (s[0] >> (8 * k) & 0xff) * (s[1] >> (8 * k) & 0xff))
-                .sum();
-            sat_u32(p + s[2], c)
-        }),
-        k("v_dot2_i32_i16", P, &[U16, U16, U32], U32, |s, c| {
-            let p: i64 = (0..2)
-                .map(|k| i16v(s[0] >> (16 * k)) * i16v(s[1] >> (16 * k)))
-                .sum();
-            sat_i32(p + i32v(s[2]), c)
-        }),
-        k("v_dot8_i32_i4", P, &[U32, U32, U32], U32, |s, c| {
-            let n = |v: u64, k: u32| i64::from((((v as u32) >> (4 * k)) << 28) as i32 >> 28);
-            let p: i64 = (0..8).map(|k| n(s[0], k) * n(s[1], k)).sum();
-            sat_i32(p + i32v(s[2]), c)
-        }),
-        k("v_dot8_u32_u4", P, &[U32, U32, U32], U32, |s, c| {
-            let p: u64 = (0..8)
-                .map(|k| (s[0] >> (4 * k) & 15) * (s[1] >> (4 * k) & 15))
-                .sum();
-            sat_u32(p + s[2], c)
-        }),
-        // ---- more 32-bit integer and bit operations
-        k("v_mov_b32", V1, &[U32], U32, |s, _| s[0]),
-        k("v_alignbyte_b32", V3, &[U32, U32, U32], U32, |s, _| {
-            ((s[0] << 32 | s[1]) >> (8 * (s[2] & 3))) & 0xffff_ffff
-        }),
-        k("v_and_or_b32", V3, &[U32, U32, U32], U32, |s, _| {
-            (s[0] & s[1]) | s[2]
-        }),
-        k("v_or3_b32", V3, &[U32, U32, U32], U32, |s, _| {
-            s[0] | s[1] | s[2]
-        }),
-        k("v_xor3_b32", V3, &[U32, U32, U32], U32, |s, _| {
-            s[0] ^ s[1] ^ s[2]
-        }),
-        k("v_xad_u32", V3, &[U32, U32, U32], U32, |s, _| {
-            ((s[0] ^ s[1]) + s[2]) & 0xffff_ffff
-        }),
-        k("v_lshl_add_u32", V3, &[U32, U32, U32], U32, |s, _| {
-            ((s[0] << (s[1] & 31)) + s[2]) & 0xffff_ffff
-        }),
-        k("v_lshl_or_b32", V3, &[U32, U32, U32], U32, |s, _| {
-            ((s[0] << (s[1] & 31)) & 0xffff_ffff) | s[2]
-        }),
-        k("v_add_lshl_u32", V3, &[U32, U32, U32], U32, |s, _| {
-            (((s[0] + s[1]) & 0xffff_ffff) << (s[2] & 31)) & 0xffff_ffff
-        }),
-        k("v_bfe_i32", V3, &[U32, U32, U32], U32, |s, _| {
-            let (o, w) = (s[1] & 31, s[2] & 31);
-            if w == 0 {
-                0
-            } else {
-                // Arithmetic shift, then the field's sign extended (bits past 31 are the
-                // sign bit, as LLVM folds it).
-                let v = (i32v(s[0]) >> o) as u64 & ((1 << w) - 1);
-                (((v << (64 - w)) as i64) >> (64 - w)) as u64 & 0xffff_ffff
-            }
-        }),
-        k("v_bfm_b32", V2, &[U32, U32], U32, |s, _| {
-            (((1u64 << (s[0] & 31)) - 1) << (s[1] & 31)) & 0xffff_ffff
-        }),
-        k("v_ffbl_b32", V1, &[U32], U32, |s, _| {
-            if s[0] == 0 {
-                0xffff_ffff
-            } else {
-                u64::from(s[0].trailing_zeros())
-            }
-        }),
-        k("v_ffbh_i32", V1, &[U32], U32, |s, _| {
-            // The ISA's pseudo-code: D = −1; the first i from 1 with S0[31 − i] != S0[31]
-            // (the leading bits equal to the sign bit, the sign bit included: Vega's examples
-            // give 0x7fffffff → 1 and 0x0000cccc → 16).
-            let x = s[0] as u32;
-            (1u32..32)
-                .find(|i| (x >> (31 - i)) & 1 != x >> 31)
-                .map_or(0xffff_ffff, u64::from)
-        }),
-        k("v_mul_hi_i32_i24", V2, &[U32, U32], U32, |s, _| {
-            let a = i64::from(((s[0] as u32) << 8) as i32 >> 8);
-            let b = i64::from(((s[1] as u32) << 8) as i32 >> 8);
-            ((a * b) >> 32) as u64 & 0xffff_ffff
-        }),
-        k("v_max3_i32", V3, &[U32, U32, U32], U32, |s, _| {
-            i32v(s[0]).max(i32v(s[1])).max(i32v(s[2])) as u64 & 0xffff_ffff
-        }),
-        k("v_min3_i32", V3, &[U32, U32, U32], U32, |s, _| {
-            i32v(s[0]).min(i32v(s[1])).min(i32v(s[2])) as u64 & 0xffff_ffff
-        }),
-        k("v_perm_b32", V3, &[U32, U32, U32], U32, |s, _| {
-            let bytes = s[0] << 32 | s[1];
-            (0..4)
-                .map(|k| {
-                    let sel = s[2] >> (8 * k) & 0xff;
-                    let b = match sel {
-                        0..=7 => bytes >> (8 * sel) & 0xff,
-                        8..=11 => (bytes >> (16 * (sel - 8) + 15) & 1) * 0xff,
-                        12 => 0,
-                        _ => 0xff,
-                    };
-                    b << (8 * k)
-                })
-                .sum()
-        }),
-        k("v_mbcnt_lo_u32_b32", V3, &[U32, U32], U32, |s, c| {
-            let m = if c.lane >= 32 {
-                0xffff_ffff
-            } else {
-                (1u64 << c.lane) - 1
-            };
-            (u64::from((s[0] & m).count_ones()) + s[1]) & 0xffff_ffff
-        }),
-        k("v_mbcnt_hi_u32_b32", V3, &[U32, U32], U32, |s, c| {
-            let m = if c.lane < 32 {
-                0
-            } else {
-                (1u64 << (c.lane - 32)) - 1
-            };
-            (u64::from((s[0] & m).count_ones()) + s[1]) & 0xffff_ffff
-        }),
-        k("v_cvt_pk_i16_i32", V3, &[U32, U32], U32, |s, _| {
-            let sat = |v: u64| u64::from(i32v(v).clamp(-32768, 32767) as i16 as u16);
-            sat(s[0]) | sat(s[1]) << 16
-        }),
-        k("v_cvt_pk_u16_u32", V3, &[U32, U32], U32, |s, _| {
-            s[0].min(0xffff) | s[1].min(0xffff) << 16
-        }),
-        k("v_lshrrev_b16", V2, &[U16, U16], U16, |s, _| {
-            (s[1] & 0xffff) >> (s[0] & 15)
-        }),
-        k("v_max_i16", V2, &[U16, U16], U16, |s, _| {
-            i16v(s[0]).max(i16v(s[1])) as u64 & 0xffff
-        }),
-        k("v_min_u16", V2, &[U16, U16], U16, |s, _| {
-            (s[0] & 0xffff).min(s[1] & 0xffff)
-        }),
-        k("v_lshrrev_b64", V3, &[U32, U64], U64, |s, _| {
-            s[1] >> (s[0] & 63)
-        }),
-        k("v_pk_ashrrev_i16", P16, &[U16, U16], U16, |s, _| {
-            (i16v(s[1]) >> (s[0] & 15)) as u64 & 0xffff
-        }),
-        k("v_pk_lshrrev_b16", P16, &[U16, U16], U16, |s, _| {
-            (s[1] & 0xffff) >> (s[0] & 15)
-        }),
-        k("v_pk_max_u16", P16, &[U16, U16], U16, |s, _| {
-            (s[0] & 0xffff).max(s[1] & 0xffff)
-        }),
-        k("v_pk_min_u16", P16, &[U16, U16], U16, |s, _| {
-            (s[0] & 0xffff).min(s[1] & 0xffff)
-        }),
-        k("v_pk_min_i16", P16, &[U16, U16], U16, |s, _| {
-            i16v(s[0]).min(i16v(s[1])) as u64 & 0xffff
-        }),
-        k("v_pk_min_f16", P16, &[F16, F16], F16, |s, _| {
-            fminmax(F16, s[0], s[1], false)
-        }),
-        k("v_dot2_u32_u16", P, &[U16, U16, U32], U32, |s, c| {
-            let p: u64 = (0..2)
-                .map(|k| (s[0] >> (16 * k) & 0xffff) * (s[1] >> (16 * k) & 0xffff))
-                .sum();
-            sat_u32(p + s[2], c)
-        }),
-        // ---- more conversions
-        k("v_cvt_f32_ubyte0", V1, &[U32], F32, |s, _| {
-            fb((s[0] & 0xff) as f32)
-        }),
-        k("v_cvt_f32_ubyte1", V1, &[U32], F32, |s, _| {
-            fb((s[0] >> 8 & 0xff) as f32)
-        }),
-        k("v_cvt_f32_ubyte2", V1, &[U32], F32, |s, _| {
-            fb((s[0] >> 16 & 0xff) as f32)
-        }),
-        k("v_cvt_f32_ubyte3", V1, &[U32], F32, |s, _| {
-            fb((s[0] >> 24 & 0xff) as f32)
-        }),
-        k("v_cvt_f64_f32", V1, &[F32], F64, |s, _| {
-            db(f64::from(f(s[0])))
-        }),
-        k("v_cvt_f64_u32", V1, &[U32], F64, |s, _| db(s[0] as f64)),
-        k("v_cvt_flr_i32_f32", V1, &[F32], U32, |s, _| {
-            let x = f(s[0]);
-            if x.is_nan() {
-                0
-            } else {
-                u64::from(x.floor() as i32 as u32)
-            }
-        }),
-        k("v_cvt_rpi_i32_f32", V1, &[F32], U32, |s, _| {
-            let x = f64::from(f(s[0]));
-            if x.is_nan() {
-                0
-            } else {
-                u64::from((x + 0.5).floor() as i32 as u32)
-            }
-        }),
-        k("v_cvt_i32_f64", V1, &[F64], U32, |s, _| {
-            let x = d(s[0]);
-            if x.is_nan() {
-                0
-            } else {
-                u64::from(x as i32 as u32)
-            }
-        }),
-        k("v_cvt_u32_f64", V1, &[F64], U32, |s, _| {
-            let x = d(s[0]);
-            if x.is_nan() {
-                0
-            } else {
-                u64::from(x as u32)
-            }
-        }),
-        k("v_cvt_f16_u16", V1, &[U16], F16, |s, _| {
-            hb((s[0] & 0xffff) as f32)
-        }),
-        k("v_cvt_f16_i16", V1, &[U16], F16, |s, _| {
-            hb(i16v(s[0]) as f32)
-        }),
-        k("v_cvt_u16_f16", V1, &[F16], U16, |s, _| {
-            let x = h(s[0]);
-            if x.is_nan() {
-                0
-            } else {
-                x.clamp(0.0, 65535.0) as u64
-            }
-        }),
-        k("v_cvt_i16_f16", V1, &[F16], U16, |s, _| {
-            let x = h(s[0]);
-            if x.is_nan() {
-                0
-            } else {
-                u64::from(x.clamp(-32768.0, 32767.0) as i16 as u16)
-            }
-        }),
-        k("v_pack_b32_f16", V3, &[F16, F16], U32, |s, _| {
-            (s[0] & 0xffff) | (s[1] & 0xffff) << 16
-        }),
-        // ---- more f32
-        k("v_subrev_f32", V2, &[F32, F32], F32, |s, _| {
-            fb(f(s[1]) - f(s[0]))
-        }),
-        k("v_ceil_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).ceil())),
-        k("v_fract_f32", V1, &[F32], F32, |s, _| {
-            let x = f(s[0]);
-            if !x.is_finite() {
-                fb(f32::NAN)
-            } else {
-                fb((x - x.floor()).min(f32::from_bits(0x3f7f_ffff)))
-            }
-        }),
-        k("v_frexp_mant_f32", V1, &[F32], F32, |s, _| {
-            let x = f64::from(f(s[0]));
-            if x.is_nan() || x.is_infinite() || x == 0.0 {
-                s[0]
-            } else {
-                let e = x.abs().log2().floor() as i32 + 1;
-                let m = x / 2f64.powi(e);
-                // log2 may land one off at exact powers of two.
-                let m = if m.abs() >= 1.0 {
-                    m / 2.0
-                } else if m.abs() < 0.5 {
-                    m * 2.0
-                } else {
-                    m
+        }
+    }),
+    // ---- f16
+    k("v_add_f16", V2, &[F16, F16], F16, |s, _| {
+        hbd(f64::from(h(s[0])) + f64::from(h(s[1])))
+    }),
+    k("v_mul_f16", V2, &[F16, F16], F16, |s, _| {
+        hbd(f64::from(h(s[0])) * f64::from(h(s[1])))
+    }),
+    k("v_fma_f16", V3, &[F16, F16, F16], F16, |s, _| {
+        // A NaN operand gives the first NaN of (S0, S1, S2), quieted (the two-NaN rule
+        // of `two_nan_operands_give_the_first_ones`); the host's arithmetic leaves the
+        // choice to its code generator.
+        let nan = |v: u64| v & 0x7fff > 0x7c00;
+        if let Some(v) = s[..3].iter().map(|v| v & 0xffff).find(|&v| nan(v)) {
+            return v | 0x0200;
+        }
+        hbd(f64::from(h(s[0])) * f64::from(h(s[1])) + f64::from(h(s[2])))
+    }),
+    k("v_max_f16", V2, &[F16, F16], F16, |s, _| {
+        fminmax(F16, s[0] & 0xffff, s[1] & 0xffff, true)
+    }),
+    k("v_frexp_mant_f16", V1, &[F16], F16, |s, _| {
+        let x = h(s[0]);
+        if x.is_nan() || x.is_infinite() || x == 0.0 {
+            s[0] & 0xffff
+        } else {
+            let e = (f64::from(x.abs())).log2().floor() as i32 + 1;
+            hbd(f64::from(x) / 2f64.powi(e))
+        }
+    }),
+    k("v_frexp_exp_i16_f16", V1, &[F16], U16, |s, _| {
+        let x = h(s[0]);
+        if x.is_nan() || x.is_infinite() || x == 0.0 {
+            0
+        } else {
+            ((f64::from(x.abs())).log2().floor() as i64 + 1) as u64 & 0xffff
+        }
+    }),
+    // ---- f64
+    k("v_add_f64", V3, &[F64, F64], F64, |s, _| {
+        db(d(s[0]) + d(s[1]))
+    }),
+    k("v_mul_f64", V3, &[F64, F64], F64, |s, _| {
+        db(d(s[0]) * d(s[1]))
+    }),
+    k("v_fma_f64", V3, &[F64, F64, F64], F64, |s, _| {
+        db(d(s[0]).mul_add(d(s[1]), d(s[2])))
+    }),
+    k("v_max_f64", V3, &[F64, F64], F64, |s, _| {
+        fminmax(F64, s[0], s[1], true)
+    }),
+    k("v_floor_f64", V1, &[F64], F64, |s, _| db(d(s[0]).floor())),
+    k("v_cvt_f64_i32", V1, &[U32], F64, |s, _| {
+        db(f64::from(s[0] as u32 as i32))
+    }),
+    k("v_cvt_f32_f64", V1, &[F64], F32, |s, _| fb(d(s[0]) as f32)),
+    k("v_lshlrev_b64", V3, &[U32, U64], U64, |s, _| {
+        s[1] << (s[0] & 63)
+    }),
+    k("v_ashrrev_i64", V3, &[U32, U64], U64, |s, _| {
+        ((s[1] as i64) >> (s[0] & 63)) as u64
+    }),
+    // ---- packed 16-bit (per-half functions on halves x, y, z)
+    k("v_pk_add_u16", P16, &[U16, U16], U16, |s, c| {
+        sat_u16(u16v(s[0]) + u16v(s[1]), c)
+    }),
+    k("v_pk_sub_u16", P16, &[U16, U16], U16, |s, c| {
+        sat_u16(u16v(s[0]) - u16v(s[1]), c)
+    }),
+    k("v_pk_add_i16", P16, &[U16, U16], U16, |s, c| {
+        sat_i16(i16v(s[0]) + i16v(s[1]), c)
+    }),
+    k("v_pk_sub_i16", P16, &[U16, U16], U16, |s, c| {
+        sat_i16(i16v(s[0]) - i16v(s[1]), c)
+    }),
+    k("v_pk_mad_u16", P16, &[U16, U16, U16], U16, |s, c| {
+        sat_u16(u16v(s[0]) * u16v(s[1]) + u16v(s[2]), c)
+    }),
+    k("v_pk_mad_i16", P16, &[U16, U16, U16], U16, |s, c| {
+        sat_i16(i16v(s[0]) * i16v(s[1]) + i16v(s[2]), c)
+    }),
+    k("v_pk_mul_lo_u16", P16, &[U16, U16], U16, |s, _| {
+        (s[0] * s[1]) & 0xffff
+    }),
+    k("v_pk_max_i16", P16, &[U16, U16], U16, |s, _| {
+        i16v(s[0]).max(i16v(s[1])) as u64 & 0xffff
+    }),
+    k("v_pk_lshlrev_b16", P16, &[U16, U16], U16, |s, _| {
+        (s[1] << (s[0] & 15)) & 0xffff
+    }),
+    k("v_pk_add_f16", P16, &[F16, F16], F16, |s, _| {
+        hbd(f64::from(h(s[0])) + f64::from(h(s[1])))
+    }),
+    k("v_pk_mul_f16", P16, &[F16, F16], F16, |s, _| {
+        hbd(f64::from(h(s[0])) * f64::from(h(s[1])))
+    }),
+    k("v_pk_fma_f16", P16, &[F16, F16, F16], F16, |s, _| {
+        hbd(f64::from(h(s[0])) * f64::from(h(s[1])) + f64::from(h(s[2])))
+    }),
+    k("v_pk_max_f16", P16, &[F16, F16], F16, |s, _| {
+        fminmax(F16, s[0], s[1], true)
+    }),
+    // ---- packed 32-bit (gfx90a)
+    k("v_pk_add_f32", P32, &[F32, F32], F32, |s, _| {
+        fb(f(s[0]) + f(s[1]))
+    }),
+    k("v_pk_mul_f32", P32, &[F32, F32], F32, |s, _| {
+        fb(f(s[0]) * f(s[1]))
+    }),
+    k("v_pk_fma_f32", P32, &[F32, F32, F32], F32, |s, _| {
+        fb(f(s[0]).mul_add(f(s[1]), f(s[2])))
+    }),
+    // ---- dot products
+    k("v_dot4_i32_i8", P, &[U32, U32, U32], U32, |s, c| {
+        let p: i64 = (0..4)
+            .map(|k| {
+                i64::from((s[0] >> (8 * k)) as u8 as i8) * i64::from((s[1] >> (8 * k)) as u8 as i8)
+            })
+            .sum();
+        sat_i32(p + i32v(s[2]), c)
+    }),
+    k("v_dot4_u32_u8", P, &[U32, U32, U32], U32, |s, c| {
+        let p: u64 = (0..4)
+            .map(|k| (s[0] >> (8 * k) & 0xff) * (s[1] >> (8 * k) & 0xff))
+            .sum();
+        sat_u32(p + s[2], c)
+    }),
+    k("v_dot2_i32_i16", P, &[U16, U16, U32], U32, |s, c| {
+        let p: i64 = (0..2)
+            .map(|k| i16v(s[0] >> (16 * k)) * i16v(s[1] >> (16 * k)))
+            .sum();
+        sat_i32(p + i32v(s[2]), c)
+    }),
+    k("v_dot8_i32_i4", P, &[U32, U32, U32], U32, |s, c| {
+        let n = |v: u64, k: u32| i64::from((((v as u32) >> (4 * k)) << 28) as i32 >> 28);
+        let p: i64 = (0..8).map(|k| n(s[0], k) * n(s[1], k)).sum();
+        sat_i32(p + i32v(s[2]), c)
+    }),
+    k("v_dot8_u32_u4", P, &[U32, U32, U32], U32, |s, c| {
+        let p: u64 = (0..8)
+            .map(|k| (s[0] >> (4 * k) & 15) * (s[1] >> (4 * k) & 15))
+            .sum();
+        sat_u32(p + s[2], c)
+    }),
+    // ---- more 32-bit integer and bit operations
+    k("v_mov_b32", V1, &[U32], U32, |s, _| s[0]),
+    k("v_alignbyte_b32", V3, &[U32, U32, U32], U32, |s, _| {
+        ((s[0] << 32 | s[1]) >> (8 * (s[2] & 3))) & 0xffff_ffff
+    }),
+    k("v_and_or_b32", V3, &[U32, U32, U32], U32, |s, _| {
+        (s[0] & s[1]) | s[2]
+    }),
+    k("v_or3_b32", V3, &[U32, U32, U32], U32, |s, _| {
+        s[0] | s[1] | s[2]
+    }),
+    k("v_xor3_b32", V3, &[U32, U32, U32], U32, |s, _| {
+        s[0] ^ s[1] ^ s[2]
+    }),
+    k("v_xad_u32", V3, &[U32, U32, U32], U32, |s, _| {
+        ((s[0] ^ s[1]) + s[2]) & 0xffff_ffff
+    }),
+    k("v_lshl_add_u32", V3, &[U32, U32, U32], U32, |s, _| {
+        ((s[0] << (s[1] & 31)) + s[2]) & 0xffff_ffff
+    }),
+    k("v_lshl_or_b32", V3, &[U32, U32, U32], U32, |s, _| {
+        ((s[0] << (s[1] & 31)) & 0xffff_ffff) | s[2]
+    }),
+    k("v_add_lshl_u32", V3, &[U32, U32, U32], U32, |s, _| {
+        (((s[0] + s[1]) & 0xffff_ffff) << (s[2] & 31)) & 0xffff_ffff
+    }),
+    k("v_bfe_i32", V3, &[U32, U32, U32], U32, |s, _| {
+        let (o, w) = (s[1] & 31, s[2] & 31);
+        if w == 0 {
+            0
+        } else {
+            // Arithmetic shift, then the field's sign extended (bits past 31 are the
+            // sign bit, as LLVM folds it).
+            let v = (i32v(s[0]) >> o) as u64 & ((1 << w) - 1);
+            (((v << (64 - w)) as i64) >> (64 - w)) as u64 & 0xffff_ffff
+        }
+    }),
+    k("v_bfm_b32", V2, &[U32, U32], U32, |s, _| {
+        (((1u64 << (s[0] & 31)) - 1) << (s[1] & 31)) & 0xffff_ffff
+    }),
+    k("v_ffbl_b32", V1, &[U32], U32, |s, _| {
+        if s[0] == 0 {
+            0xffff_ffff
+        } else {
+            u64::from(s[0].trailing_zeros())
+        }
+    }),
+    k("v_ffbh_i32", V1, &[U32], U32, |s, _| {
+        // The ISA's pseudo-code: D = −1; the first i from 1 with S0[31 − i] != S0[31]
+        // (the leading bits equal to the sign bit, the sign bit included: Vega's examples
+        // give 0x7fffffff → 1 and 0x0000cccc → 16).
+        let x = s[0] as u32;
+        (1u32..32)
+            .find(|i| (x >> (31 - i)) & 1 != x >> 31)
+            .map_or(0xffff_ffff, u64::from)
+    }),
+    k("v_mul_hi_i32_i24", V2, &[U32, U32], U32, |s, _| {
+        let a = i64::from(((s[0] as u32) << 8) as i32 >> 8);
+        let b = i64::from(((s[1] as u32) << 8) as i32 >> 8);
+        ((a * b) >> 32) as u64 & 0xffff_ffff
+    }),
+    k("v_max3_i32", V3, &[U32, U32, U32], U32, |s, _| {
+        i32v(s[0]).max(i32v(s[1])).max(i32v(s[2])) as u64 & 0xffff_ffff
+    }),
+    k("v_min3_i32", V3, &[U32, U32, U32], U32, |s, _| {
+        i32v(s[0]).min(i32v(s[1])).min(i32v(s[2])) as u64 & 0xffff_ffff
+    }),
+    k("v_perm_b32", V3, &[U32, U32, U32], U32, |s, _| {
+        let bytes = s[0] << 32 | s[1];
+        (0..4)
+            .map(|k| {
+                let sel = s[2] >> (8 * k) & 0xff;
+                let b = match sel {
+                    0..=7 => bytes >> (8 * sel) & 0xff,
+                    8..=11 => (bytes >> (16 * (sel - 8) + 15) & 1) * 0xff,
+                    12 => 0,
+                    _ => 0xff,
                 };
-                fb(m as f32)
-            }
-        }),
-        k("v_frexp_exp_i32_f32", V1, &[F32], U32, |s, _| {
-            let x = f64::from(f(s[0]));
-            if x.is_nan() || x.is_infinite() || x == 0.0 {
-                0
+                b << (8 * k)
+            })
+            .sum()
+    }),
+    k("v_mbcnt_lo_u32_b32", V3, &[U32, U32], U32, |s, c| {
+        let m = if c.lane >= 32 {
+            0xffff_ffff
+        } else {
+            (1u64 << c.lane) - 1
+        };
+        (u64::from((s[0] & m).count_ones()) + s[1]) & 0xffff_ffff
+    }),
+    k("v_mbcnt_hi_u32_b32", V3, &[U32, U32], U32, |s, c| {
+        let m = if c.lane < 32 {
+            0
+        } else {
+            (1u64 << (c.lane - 32)) - 1
+        };
+        (u64::from((s[0] & m).count_ones()) + s[1]) & 0xffff_ffff
+    }),
+    k("v_cvt_pk_i16_i32", V3, &[U32, U32], U32, |s, _| {
+        let sat = |v: u64| u64::from(i32v(v).clamp(-32768, 32767) as i16 as u16);
+        sat(s[0]) | sat(s[1]) << 16
+    }),
+    k("v_cvt_pk_u16_u32", V3, &[U32, U32], U32, |s, _| {
+        s[0].min(0xffff) | s[1].min(0xffff) << 16
+    }),
+    k("v_lshrrev_b16", V2, &[U16, U16], U16, |s, _| {
+        (s[1] & 0xffff) >> (s[0] & 15)
+    }),
+    k("v_max_i16", V2, &[U16, U16], U16, |s, _| {
+        i16v(s[0]).max(i16v(s[1])) as u64 & 0xffff
+    }),
+    k("v_min_u16", V2, &[U16, U16], U16, |s, _| {
+        (s[0] & 0xffff).min(s[1] & 0xffff)
+    }),
+    k("v_lshrrev_b64", V3, &[U32, U64], U64, |s, _| {
+        s[1] >> (s[0] & 63)
+    }),
+    k("v_pk_ashrrev_i16", P16, &[U16, U16], U16, |s, _| {
+        (i16v(s[1]) >> (s[0] & 15)) as u64 & 0xffff
+    }),
+    k("v_pk_lshrrev_b16", P16, &[U16, U16], U16, |s, _| {
+        (s[1] & 0xffff) >> (s[0] & 15)
+    }),
+    k("v_pk_max_u16", P16, &[U16, U16], U16, |s, _| {
+        (s[0] & 0xffff).max(s[1] & 0xffff)
+    }),
+    k("v_pk_min_u16", P16, &[U16, U16], U16, |s, _| {
+        (s[0] & 0xffff).min(s[1] & 0xffff)
+    }),
+    k("v_pk_min_i16", P16, &[U16, U16], U16, |s, _| {
+        i16v(s[0]).min(i16v(s[1])) as u64 & 0xffff
+    }),
+    k("v_pk_min_f16", P16, &[F16, F16], F16, |s, _| {
+        fminmax(F16, s[0], s[1], false)
+    }),
+    k("v_dot2_u32_u16", P, &[U16, U16, U32], U32, |s, c| {
+        let p: u64 = (0..2)
+            .map(|k| (s[0] >> (16 * k) & 0xffff) * (s[1] >> (16 * k) & 0xffff))
+            .sum();
+        sat_u32(p + s[2], c)
+    }),
+    // ---- more conversions
+    k("v_cvt_f32_ubyte0", V1, &[U32], F32, |s, _| {
+        fb((s[0] & 0xff) as f32)
+    }),
+    k("v_cvt_f32_ubyte1", V1, &[U32], F32, |s, _| {
+        fb((s[0] >> 8 & 0xff) as f32)
+    }),
+    k("v_cvt_f32_ubyte2", V1, &[U32], F32, |s, _| {
+        fb((s[0] >> 16 & 0xff) as f32)
+    }),
+    k("v_cvt_f32_ubyte3", V1, &[U32], F32, |s, _| {
+        fb((s[0] >> 24 & 0xff) as f32)
+    }),
+    k("v_cvt_f64_f32", V1, &[F32], F64, |s, _| {
+        db(f64::from(f(s[0])))
+    }),
+    k("v_cvt_f64_u32", V1, &[U32], F64, |s, _| db(s[0] as f64)),
+    k("v_cvt_flr_i32_f32", V1, &[F32], U32, |s, _| {
+        let x = f(s[0]);
+        if x.is_nan() {
+            0
+        } else {
+            u64::from(x.floor() as i32 as u32)
+        }
+    }),
+    k("v_cvt_rpi_i32_f32", V1, &[F32], U32, |s, _| {
+        let x = f64::from(f(s[0]));
+        if x.is_nan() {
+            0
+        } else {
+            u64::from((x + 0.5).floor() as i32 as u32)
+        }
+    }),
+    k("v_cvt_i32_f64", V1, &[F64], U32, |s, _| {
+        let x = d(s[0]);
+        if x.is_nan() {
+            0
+        } else {
+            u64::from(x as i32 as u32)
+        }
+    }),
+    k("v_cvt_u32_f64", V1, &[F64], U32, |s, _| {
+        let x = d(s[0]);
+        if x.is_nan() {
+            0
+        } else {
+            u64::from(x as u32)
+        }
+    }),
+    k("v_cvt_f16_u16", V1, &[U16], F16, |s, _| {
+        hb((s[0] & 0xffff) as f32)
+    }),
+    k("v_cvt_f16_i16", V1, &[U16], F16, |s, _| {
+        hb(i16v(s[0]) as f32)
+    }),
+    k("v_cvt_u16_f16", V1, &[F16], U16, |s, _| {
+        let x = h(s[0]);
+        if x.is_nan() {
+            0
+        } else {
+            x.clamp(0.0, 65535.0) as u64
+        }
+    }),
+    k("v_cvt_i16_f16", V1, &[F16], U16, |s, _| {
+        let x = h(s[0]);
+        if x.is_nan() {
+            0
+        } else {
+            u64::from(x.clamp(-32768.0, 32767.0) as i16 as u16)
+        }
+    }),
+    k("v_pack_b32_f16", V3, &[F16, F16], U32, |s, _| {
+        (s[0] & 0xffff) | (s[1] & 0xffff) << 16
+    }),
+    // ---- more f32
+    k("v_subrev_f32", V2, &[F32, F32], F32, |s, _| {
+        fb(f(s[1]) - f(s[0]))
+    }),
+    k("v_ceil_f32", V1, &[F32], F32, |s, _| fb(f(s[0]).ceil())),
+    k("v_fract_f32", V1, &[F32], F32, |s, _| {
+        let x = f(s[0]);
+        if !x.is_finite() {
+            fb(f32::NAN)
+        } else {
+            fb((x - x.floor()).min(f32::from_bits(0x3f7f_ffff)))
+        }
+    }),
+    k("v_frexp_mant_f32", V1, &[F32], F32, |s, _| {
+        let x = f64::from(f(s[0]));
+        if x.is_nan() || x.is_infinite() || x == 0.0 {
+            s[0]
+        } else {
+            let e = x.abs().log2().floor() as i32 + 1;
+            let m = x / 2f64.powi(e);
+            // log2 may land one off at exact powers of two.
+            let m = if m.abs() >= 1.0 {
+                m / 2.0
+            } else if m.abs() < 0.5 {
+                m * 2.0
             } else {
-                let mut e = x.abs().log2().floor() as i64 + 1;
-                let m = x.abs() / 2f64.powi(e as i32);
-                if m >= 1.0 {
-                    e += 1;
-                } else if m < 0.5 {
-                    e -= 1;
-                }
-                e as u64 & 0xffff_ffff
+                m
+            };
+            fb(m as f32)
+        }
+    }),
+    k("v_frexp_exp_i32_f32", V1, &[F32], U32, |s, _| {
+        let x = f64::from(f(s[0]));
+        if x.is_nan() || x.is_infinite() || x == 0.0 {
+            0
+        } else {
+            let mut e = x.abs().log2().floor() as i64 + 1;
+            let m = x.abs() / 2f64.powi(e as i32);
+            if m >= 1.0 {
+                e += 1;
+            } else if m < 0.5 {
+                e -= 1;
             }
+            e as u64 & 0xffff_ffff
+        }
+    }),
+    k("v_ldexp_f32", V2, &[F32, U32], F32, |s, _| {
+        let n = i32v(s[1]).clamp(-400, 400) as i32;
+        fb((f64::from(f(s[0])) * 2f64.powi(n)) as f32)
+    }),
+    k("v_max3_f32", V3, &[F32, F32, F32], F32, |s, _| {
+        fminmax(F32, fminmax(F32, s[0], s[1], true), s[2], true)
+    }),
+    k("v_min3_f32", V3, &[F32, F32, F32], F32, |s, _| {
+        fminmax(F32, fminmax(F32, s[0], s[1], false), s[2], false)
+    }),
+    k("v_rcp_iflag_f32", V1, &[F32], F32, |s, _| fb(1.0 / f(s[0]))),
+    approx(
+        k("v_rsq_f32", V1, &[F32], F32, |s, _| {
+            fb((1.0 / f64::from(f(s[0])).sqrt()) as f32)
         }),
-        k("v_ldexp_f32", V2, &[F32, U32], F32, |s, _| {
-            let n = i32v(s[1]).clamp(-400, 400) as i32;
-            fb((f64::from(f(s[0])) * 2f64.powi(n)) as f32)
+        2,
+    ),
+    approx(
+        k("v_sin_f32", V1, &[F32], F32, |s, _| {
+            fb((f64::from(f(s[0])) * std::f64::consts::TAU).sin() as f32)
         }),
-        k("v_max3_f32", V3, &[F32, F32, F32], F32, |s, _| {
-            fminmax(F32, fminmax(F32, s[0], s[1], true), s[2], true)
+        4,
+    ),
+    approx(
+        k("v_cos_f32", V1, &[F32], F32, |s, _| {
+            fb((f64::from(f(s[0])) * std::f64::consts::TAU).cos() as f32)
         }),
-        k("v_min3_f32", V3, &[F32, F32, F32], F32, |s, _| {
-            fminmax(F32, fminmax(F32, s[0], s[1], false), s[2], false)
+        4,
+    ),
+    // ---- more f16
+    k("v_sub_f16", V2, &[F16, F16], F16, |s, _| {
+        hbd(f64::from(h(s[0])) - f64::from(h(s[1])))
+    }),
+    k("v_subrev_f16", V2, &[F16, F16], F16, |s, _| {
+        hbd(f64::from(h(s[1])) - f64::from(h(s[0])))
+    }),
+    k("v_min_f16", V2, &[F16, F16], F16, |s, _| {
+        fminmax(F16, s[0] & 0xffff, s[1] & 0xffff, false)
+    }),
+    k("v_ceil_f16", V1, &[F16], F16, |s, _| hb(h(s[0]).ceil())),
+    k("v_floor_f16", V1, &[F16], F16, |s, _| hb(h(s[0]).floor())),
+    k("v_trunc_f16", V1, &[F16], F16, |s, _| hb(h(s[0]).trunc())),
+    k("v_rndne_f16", V1, &[F16], F16, |s, _| {
+        hb(h(s[0]).round_ties_even())
+    }),
+    k("v_sqrt_f16", V1, &[F16], F16, |s, _| {
+        hbd(f64::from(h(s[0])).sqrt())
+    }),
+    approx(
+        k("v_rcp_f16", V1, &[F16], F16, |s, _| {
+            hbd(1.0 / f64::from(h(s[0])))
         }),
-        k("v_rcp_iflag_f32", V1, &[F32], F32, |s, _| fb(1.0 / f(s[0]))),
-        approx(
-            k("v_rsq_f32", V1, &[F32], F32, |s, _| {
-                fb((1.0 / f64::from(f(s[0])).sqrt()) as f32)
-            }),
-            2,
-        ),
-        approx(
-            k("v_sin_f32", V1, &[F32], F32, |s, _| {
-                fb((f64::from(f(s[0])) * std::f64::consts::TAU).sin() as f32)
-            }),
-            4,
-        ),
-        approx(
-            k("v_cos_f32", V1, &[F32], F32, |s, _| {
-                fb((f64::from(f(s[0])) * std::f64::consts::TAU).cos() as f32)
-            }),
-            4,
-        ),
-        // ---- more f16
-        k("v_sub_f16", V2, &[F16, F16], F16, |s, _| {
-            hbd(f64::from(h(s[0])) - f64::from(h(s[1])))
+        1,
+    ),
+    approx(
+        k("v_rsq_f16", V1, &[F16], F16, |s, _| {
+            hbd(1.0 / f64::from(h(s[0])).sqrt())
         }),
-        k("v_subrev_f16", V2, &[F16, F16], F16, |s, _| {
-            hbd(f64::from(h(s[1])) - f64::from(h(s[0])))
+        1,
+    ),
+    approx(
+        k("v_exp_f16", V1, &[F16], F16, |s, _| {
+            hbd(f64::from(h(s[0])).exp2())
         }),
-        k("v_min_f16", V2, &[F16, F16], F16, |s, _| {
-            fminmax(F16, s[0] & 0xffff, s[1] & 0xffff, false)
+        1,
+    ),
+    approx(
+        k("v_log_f16", V1, &[F16], F16, |s, _| {
+            hbd(f64::from(h(s[0])).log2())
         }),
-        k("v_ceil_f16", V1, &[F16], F16, |s, _| hb(h(s[0]).ceil())),
-        k("v_floor_f16", V1, &[F16], F16, |s, _| hb(h(s[0]).floor())),
-        k("v_trunc_f16", V1, &[F16], F16, |s, _| hb(h(s[0]).trunc())),
-        k("v_rndne_f16", V1, &[F16], F16, |s, _| {
-            hb(h(s[0]).round_ties_even())
-        }),
-        k("v_sqrt_f16", V1, &[F16], F16, |s, _| {
-            hbd(f64::from(h(s[0])).sqrt())
-        }),
-        approx(
-            k("v_rcp_f16", V1, &[F16], F16, |s, _| {
-                hbd(1.0 / f64::from(h(s[0])))
-            }),
-            1,
-        ),
-        approx(
-            k("v_rsq_f16", V1, &[F16], F16, |s, _| {
-                hbd(1.0 / f64::from(h(s[0])).sqrt())
-            }),
-            1,
-        ),
-        approx(
-            k("v_exp_f16", V1, &[F16], F16, |s, _| {
-                hbd(f64::from(h(s[0])).exp2())
-            }),
-            1,
-        ),
-        approx(
-            k("v_log_f16", V1, &[F16], F16, |s, _| {
-                hbd(f64::from(h(s[0])).log2())
-            }),
-            1,
-        ),
-        k("v_fma_legacy_f16", V3, &[F16, F16, F16], F16, |s, _| {
-            hbd(f64::from(h(s[0])) * f64::from(h(s[1])) + f64::from(h(s[2])))
-        }),
-        k("v_max3_f16", V3, &[F16, F16, F16], F16, |s, _| {
-            fminmax(
-                F16,
-                fminmax(F16, s[0] & 0xffff, s[1] & 0xffff, true),
-                s[2] & 0xffff,
-                true,
-            )
-        }),
-        k("v_min3_f16", V3, &[F16, F16, F16], F16, |s, _| {
-            fminmax(
-                F16,
-                fminmax(F16, s[0] & 0xffff, s[1] & 0xffff, false),
-                s[2] & 0xffff,
-                false,
-            )
-        }),
-        // ---- more f64
-        k("v_min_f64", V3, &[F64, F64], F64, |s, _| {
-            fminmax(F64, s[0], s[1], false)
-        }),
-        k("v_ceil_f64", V1, &[F64], F64, |s, _| db(d(s[0]).ceil())),
-        k("v_trunc_f64", V1, &[F64], F64, |s, _| db(d(s[0]).trunc())),
-        k("v_rndne_f64", V1, &[F64], F64, |s, _| {
-            db(d(s[0]).round_ties_even())
-        }),
-        k("v_sqrt_f64", V1, &[F64], F64, |s, _| db(d(s[0]).sqrt())),
-        k("v_fract_f64", V1, &[F64], F64, |s, _| {
-            let x = d(s[0]);
-            if !x.is_finite() {
-                db(f64::NAN)
-            } else {
-                db((x - x.floor()).min(f64::from_bits(0x3fef_ffff_ffff_ffff)))
-            }
-        }),
-        // ---- multiply-adds that flush denormals whatever MODE says, and accumulators
-        k("v_mad_f32", V3, &[F32, F32, F32], F32, |s, _| {
-            mad_ftz32(s[0], s[1], s[2])
-        }),
-        acc(k("v_mac_f32", V2, &[F32, F32, F32], F32, |s, _| {
-            mad_ftz32(s[0], s[1], s[2])
-        })),
-        acc(k("v_fmac_f32", V2, &[F32, F32, F32], F32, |s, _| {
+        1,
+    ),
+    k("v_fma_legacy_f16", V3, &[F16, F16, F16], F16, |s, _| {
+        hbd(f64::from(h(s[0])) * f64::from(h(s[1])) + f64::from(h(s[2])))
+    }),
+    k("v_max3_f16", V3, &[F16, F16, F16], F16, |s, _| {
+        fminmax(
+            F16,
+            fminmax(F16, s[0] & 0xffff, s[1] & 0xffff, true),
+            s[2] & 0xffff,
+            true,
+        )
+    }),
+    k("v_min3_f16", V3, &[F16, F16, F16], F16, |s, _| {
+        fminmax(
+            F16,
+            fminmax(F16, s[0] & 0xffff, s[1] & 0xffff, false),
+            s[2] & 0xffff,
+            false,
+        )
+    }),
+    // ---- more f64
+    k("v_min_f64", V3, &[F64, F64], F64, |s, _| {
+        fminmax(F64, s[0], s[1], false)
+    }),
+    k("v_ceil_f64", V1, &[F64], F64, |s, _| db(d(s[0]).ceil())),
+    k("v_trunc_f64", V1, &[F64], F64, |s, _| db(d(s[0]).trunc())),
+    k("v_rndne_f64", V1, &[F64], F64, |s, _| {
+        db(d(s[0]).round_ties_even())
+    }),
+    k("v_sqrt_f64", V1, &[F64], F64, |s, _| db(d(s[0]).sqrt())),
+    k("v_fract_f64", V1, &[F64], F64, |s, _| {
+        let x = d(s[0]);
+        if !x.is_finite() {
+            db(f64::NAN)
+        } else {
+            db((x - x.floor()).min(f64::from_bits(0x3fef_ffff_ffff_ffff)))
+        }
+    }),
+    // ---- multiply-adds that flush denormals whatever MODE says, and accumulators
+    k("v_mad_f32", V3, &[F32, F32, F32], F32, |s, _| {
+        mad_ftz32(s[0], s[1], s[2])
+    }),
+    acc(k("v_mac_f32", V2, &[F32, F32, F32], F32, |s, _| {
+        mad_ftz32(s[0], s[1], s[2])
+    })),
+    acc(k("v_fmac_f32", V2, &[F32, F32, F32], F32, |s, _| {
+        fb(f(s[0]).mul_add(f(s[1]), f(s[2])))
+    })),
+    acc(k("v_fmac_f64", V2, &[F64, F64, F64], F64, |s, _| {
+        db(d(s[0]).mul_add(d(s[1]), d(s[2])))
+    })),
+    acc(k("v_fmac_f16", V2, &[F16, F16, F16], F16, |s, _| {
+        hbd(f64::from(h(s[0])) * f64::from(h(s[1])) + f64::from(h(s[2])))
+    })),
+    acc(k("v_fmac_legacy_f32", V2, &[F32, F32, F32], F32, |s, _| {
+        if f(s[0]) == 0.0 || f(s[1]) == 0.0 {
+            fb(0.0 + f(s[2]))
+        } else {
             fb(f(s[0]).mul_add(f(s[1]), f(s[2])))
-        })),
-        acc(k("v_fmac_f64", V2, &[F64, F64, F64], F64, |s, _| {
-            db(d(s[0]).mul_add(d(s[1]), d(s[2])))
-        })),
-        acc(k("v_fmac_f16", V2, &[F16, F16, F16], F16, |s, _| {
-            hbd(f64::from(h(s[0])) * f64::from(h(s[1])) + f64::from(h(s[2])))
-        })),
-        acc(k("v_fmac_legacy_f32", V2, &[F32, F32, F32], F32, |s, _| {
-            if f(s[0]) == 0.0 || f(s[1]) == 0.0 {
-                fb(0.0 + f(s[2]))
-            } else {
-                fb(f(s[0]).mul_add(f(s[1]), f(s[2])))
-            }
-        })),
-        acc(k("v_dot4c_i32_i8", V2, &[U32, U32, U32], U32, |s, _| {
-            let p: i64 = (0..4)
-                .map(|k| {
-                    i64::from((s[0] >> (8 * k)) as u8 as i8)
-                        * i64::from((s[1] >> (8 * k)) as u8 as i8)
-                })
-                .sum();
-            (p + i32v(s[2])) as u64 & 0xffff_ffff
-        })),
-        acc(k("v_dot2c_i32_i16", V2, &[U16, U16, U32], U32, |s, _| {
-            let p: i64 = (0..2)
-                .map(|k| i16v(s[0] >> (16 * k)) * i16v(s[1] >> (16 * k)))
-                .sum();
-            (p + i32v(s[2])) as u64 & 0xffff_ffff
-        })),
-        acc(k("v_dot8c_i32_i4", V2, &[U32, U32, U32], U32, |s, _| {
-            let n = |v: u64, k: u32| i64::from((((v as u32) >> (4 * k)) << 28) as i32 >> 28);
-            let p: i64 = (0..8).map(|k| n(s[0], k) * n(s[1], k)).sum();
-            (p + i32v(s[2])) as u64 & 0xffff_ffff
-        })),
-        // ---- scalar
-        k("s_add_u32", S2, &[U32, U32], U32, |s, _| {
-            let v = s[0] + s[1];
-            v & 0xffff_ffff | u64::from(v >> 32 != 0) << 32
-        }),
-        k("s_sub_i32", S2, &[U32, U32], U32, |s, _| {
-            let v = i32v(s[0]) - i32v(s[1]);
-            (v as u64 & 0xffff_ffff) | u64::from(v != i64::from(v as i32)) << 32
-        }),
-        k("s_absdiff_i32", S2, &[U32, U32], U32, |s, _| {
-            let v = (i32v(s[0]) - i32v(s[1])).unsigned_abs() & 0xffff_ffff;
-            v | u64::from(v != 0) << 32
-        }),
-        // Scalar ALU: the value, and SCC in bit 32 (0 where the opcode leaves SCC alone; it
-        // starts clear).
-        k("s_add_i32", S2, &[U32, U32], U32, |s, _| {
-            let v = i32v(s[0]) + i32v(s[1]);
-            (v as u64 & 0xffff_ffff) | u64::from(v != i64::from(v as i32)) << 32
-        }),
-        k("s_sub_u32", S2, &[U32, U32], U32, |s, _| {
-            s[0].wrapping_sub(s[1]) & 0xffff_ffff | u64::from(s[1] > s[0]) << 32
-        }),
-        k("s_min_i32", S2, &[U32, U32], U32, |s, _| {
-            (i32v(s[0]).min(i32v(s[1])) as u64 & 0xffff_ffff)
-                | u64::from(i32v(s[0]) < i32v(s[1])) << 32
-        }),
-        k("s_max_u32", S2, &[U32, U32], U32, |s, _| {
-            s[0].max(s[1]) | u64::from(s[0] > s[1]) << 32
-        }),
-        k("s_and_b32", S2, &[U32, U32], U32, |s, _| nz(s[0] & s[1])),
-        k("s_or_b32", S2, &[U32, U32], U32, |s, _| nz(s[0] | s[1])),
-        k("s_xor_b32", S2, &[U32, U32], U32, |s, _| nz(s[0] ^ s[1])),
-        k("s_andn2_b32", S2, &[U32, U32], U32, |s, _| {
-            nz(s[0] & !s[1] & 0xffff_ffff)
-        }),
-        k("s_orn2_b32", S2, &[U32, U32], U32, |s, _| {
-            nz((s[0] | !s[1]) & 0xffff_ffff)
-        }),
-        k("s_nand_b32", S2, &[U32, U32], U32, |s, _| {
-            nz(!(s[0] & s[1]) & 0xffff_ffff)
-        }),
-        k("s_nor_b32", S2, &[U32, U32], U32, |s, _| {
-            nz(!(s[0] | s[1]) & 0xffff_ffff)
-        }),
-        k("s_xnor_b32", S2, &[U32, U32], U32, |s, _| {
-            nz(!(s[0] ^ s[1]) & 0xffff_ffff)
-        }),
-        k("s_lshl_b32", S2, &[U32, U32], U32, |s, _| {
-            nz((s[0] << (s[1] & 31)) & 0xffff_ffff)
-        }),
-        k("s_lshr_b32", S2, &[U32, U32], U32, |s, _| {
-            nz(s[0] >> (s[1] & 31))
-        }),
-        k("s_ashr_i32", S2, &[U32, U32], U32, |s, _| {
-            nz((i32v(s[0]) >> (s[1] & 31)) as u64 & 0xffff_ffff)
-        }),
-        k("s_bfm_b32", S2, &[U32, U32], U32, |s, _| {
-            (((1u64 << (s[0] & 31)) - 1) << (s[1] & 31)) & 0xffff_ffff
-        }),
-        k("s_mul_i32", S2, &[U32, U32], U32, |s, _| {
-            (s[0] * s[1]) & 0xffff_ffff
-        }),
-        k("s_bfe_u32", S2, &[U32, U32], U32, |s, _| {
-            let (o, w) = (s[1] & 31, s[1] >> 16 & 0x7f);
-            nz(if w == 0 {
-                0
-            } else {
-                (s[0] >> o) & ((1u64 << w.min(32)) - 1)
+        }
+    })),
+    acc(k("v_dot4c_i32_i8", V2, &[U32, U32, U32], U32, |s, _| {
+        let p: i64 = (0..4)
+            .map(|k| {
+                i64::from((s[0] >> (8 * k)) as u8 as i8) * i64::from((s[1] >> (8 * k)) as u8 as i8)
             })
-        }),
-        k("s_lshl2_add_u32", S2, &[U32, U32], U32, |s, _| {
-            let v = (s[0] << 2) + s[1];
-            v & 0xffff_ffff | u64::from(v >> 32 != 0) << 32
-        }),
-        k("s_lshl1_add_u32", S2, &[U32, U32], U32, |s, _| {
-            let v = (s[0] << 1) + s[1];
-            v & 0xffff_ffff | u64::from(v >> 32 != 0) << 32
-        }),
-        k("s_lshl3_add_u32", S2, &[U32, U32], U32, |s, _| {
-            let v = (s[0] << 3) + s[1];
-            v & 0xffff_ffff | u64::from(v >> 32 != 0) << 32
-        }),
-        k("s_lshl4_add_u32", S2, &[U32, U32], U32, |s, _| {
-            let v = (s[0] << 4) + s[1];
-            v & 0xffff_ffff | u64::from(v >> 32 != 0) << 32
-        }),
-        // D = S0[offset + width - 1 : offset], sign-extended; offset S1[4:0], width S1[22:16].
-        k("s_bfe_i32", S2, &[U32, U32], U32, |s, _| {
-            let (o, w) = (s[1] & 31, s[1] >> 16 & 0x7f);
-            nz(if w == 0 {
-                0
-            } else {
-                let x = i32v(s[0]) >> o;
-                let w = w.min(32);
-                ((x << (64 - w)) >> (64 - w)) as u64 & 0xffff_ffff
-            })
-        }),
-        // 64-bit scalar shifts by S1[5:0] and logic (64-bit results: SCC not compared).
-        k("s_lshl_b64", S2, &[U64, U32], U64, |s, _| {
-            s[0] << (s[1] & 63)
-        }),
-        k("s_lshr_b64", S2, &[U64, U32], U64, |s, _| {
-            s[0] >> (s[1] & 63)
-        }),
-        k("s_ashr_i64", S2, &[U64, U32], U64, |s, _| {
-            ((s[0] as i64) >> (s[1] & 63)) as u64
-        }),
-        k("s_orn2_b64", S2, &[U64, U64], U64, |s, _| s[0] | !s[1]),
-        k("s_nand_b64", S2, &[U64, U64], U64, |s, _| !(s[0] & s[1])),
-        k("s_nor_b64", S2, &[U64, U64], U64, |s, _| !(s[0] | s[1])),
-        k("s_xnor_b64", S2, &[U64, U64], U64, |s, _| !(s[0] ^ s[1])),
-        k("s_not_b64", S1, &[U64], U64, |s, _| !s[0]),
-        k("s_mul_hi_u32", S2, &[U32, U32], U32, |s, _| {
-            (s[0] * s[1]) >> 32
-        }),
-        k("s_pack_lh_b32_b16", S2, &[U32, U32], U32, |s, _| {
-            s[0] & 0xffff | s[1] & 0xffff_0000
-        }),
-        k("s_not_b32", S1, &[U32], U32, |s, _| nz(!s[0] & 0xffff_ffff)),
-        k("s_brev_b32", S1, &[U32], U32, |s, _| {
-            u64::from((s[0] as u32).reverse_bits())
-        }),
-        k("s_bcnt1_i32_b32", S1, &[U32], U32, |s, _| {
-            nz(u64::from(s[0].count_ones()))
-        }),
-        k("s_ff1_i32_b32", S1, &[U32], U32, |s, _| {
-            if s[0] == 0 {
-                0xffff_ffff
-            } else {
-                u64::from(s[0].trailing_zeros())
-            }
-        }),
-        k("s_flbit_i32_b32", S1, &[U32], U32, |s, _| {
-            if s[0] == 0 {
-                0xffff_ffff
-            } else {
-                u64::from((s[0] as u32).leading_zeros())
-            }
-        }),
-        k("s_sext_i32_i16", S1, &[U32], U32, |s, _| {
-            u64::from(s[0] as u16 as i16 as i32 as u32)
-        }),
-        k("s_abs_i32", S1, &[U32], U32, |s, _| {
-            nz(u64::from((s[0] as u32 as i32).unsigned_abs()))
-        }),
-        k("s_mov_b32", S1, &[U32], U32, |s, _| s[0]),
-        k("s_quadmask_b32", S1, &[U32], U32, |s, _| {
-            let r: u64 = (0..8)
-                .map(|q| u64::from(s[0] >> (4 * q) & 0xf != 0) << q)
-                .sum();
-            r | u64::from(r != 0) << 32
-        }),
-        k("s_bitreplicate_b64_b32", S1, &[U32], U64, |s, _| {
-            (0..32).map(|k| (s[0] >> k & 1) * (3 << (2 * k))).sum()
-        }),
-        k("s_quadmask_b64", S1, &[U64], U64, |s, _| {
-            (0..16)
-                .map(|q| u64::from(s[0] >> (4 * q) & 0xf != 0) << q)
-                .sum()
-        }),
-    ]
-}
+            .sum();
+        (p + i32v(s[2])) as u64 & 0xffff_ffff
+    })),
+    acc(k("v_dot2c_i32_i16", V2, &[U16, U16, U32], U32, |s, _| {
+        let p: i64 = (0..2)
+            .map(|k| i16v(s[0] >> (16 * k)) * i16v(s[1] >> (16 * k)))
+            .sum();
+        (p + i32v(s[2])) as u64 & 0xffff_ffff
+    })),
+    acc(k("v_dot8c_i32_i4", V2, &[U32, U32, U32], U32, |s, _| {
+        let n = |v: u64, k: u32| i64::from((((v as u32) >> (4 * k)) << 28) as i32 >> 28);
+        let p: i64 = (0..8).map(|k| n(s[0], k) * n(s[1], k)).sum();
+        (p + i32v(s[2])) as u64 & 0xffff_ffff
+    })),
+    // ---- scalar
+    k("s_add_u32", S2, &[U32, U32], U32, |s, _| {
+        let v = s[0] + s[1];
+        v & 0xffff_ffff | u64::from(v >> 32 != 0) << 32
+    }),
+    k("s_sub_i32", S2, &[U32, U32], U32, |s, _| {
+        let v = i32v(s[0]) - i32v(s[1]);
+        (v as u64 & 0xffff_ffff) | u64::from(v != i64::from(v as i32)) << 32
+    }),
+    k("s_absdiff_i32", S2, &[U32, U32], U32, |s, _| {
+        let v = (i32v(s[0]) - i32v(s[1])).unsigned_abs() & 0xffff_ffff;
+        v | u64::from(v != 0) << 32
+    }),
+    // Scalar ALU: the value, and SCC in bit 32 (0 where the opcode leaves SCC alone; it
+    // starts clear).
+    k("s_add_i32", S2, &[U32, U32], U32, |s, _| {
+        let v = i32v(s[0]) + i32v(s[1]);
+        (v as u64 & 0xffff_ffff) | u64::from(v != i64::from(v as i32)) << 32
+    }),
+    k("s_sub_u32", S2, &[U32, U32], U32, |s, _| {
+        s[0].wrapping_sub(s[1]) & 0xffff_ffff | u64::from(s[1] > s[0]) << 32
+    }),
+    k("s_min_i32", S2, &[U32, U32], U32, |s, _| {
+        (i32v(s[0]).min(i32v(s[1])) as u64 & 0xffff_ffff) | u64::from(i32v(s[0]) < i32v(s[1])) << 32
+    }),
+    k("s_max_u32", S2, &[U32, U32], U32, |s, _| {
+        s[0].max(s[1]) | u64::from(s[0] > s[1]) << 32
+    }),
+    k("s_and_b32", S2, &[U32, U32], U32, |s, _| nz(s[0] & s[1])),
+    k("s_or_b32", S2, &[U32, U32], U32, |s, _| nz(s[0] | s[1])),
+    k("s_xor_b32", S2, &[U32, U32], U32, |s, _| nz(s[0] ^ s[1])),
+    k("s_andn2_b32", S2, &[U32, U32], U32, |s, _| {
+        nz(s[0] & !s[1] & 0xffff_ffff)
+    }),
+    k("s_orn2_b32", S2, &[U32, U32], U32, |s, _| {
+        nz((s[0] | !s[1]) & 0xffff_ffff)
+    }),
+    k("s_nand_b32", S2, &[U32, U32], U32, |s, _| {
+        nz(!(s[0] & s[1]) & 0xffff_ffff)
+    }),
+    k("s_nor_b32", S2, &[U32, U32], U32, |s, _| {
+        nz(!(s[0] | s[1]) & 0xffff_ffff)
+    }),
+    k("s_xnor_b32", S2, &[U32, U32], U32, |s, _| {
+        nz(!(s[0] ^ s[1]) & 0xffff_ffff)
+    }),
+    k("s_lshl_b32", S2, &[U32, U32], U32, |s, _| {
+        nz((s[0] << (s[1] & 31)) & 0xffff_ffff)
+    }),
+    k("s_lshr_b32", S2, &[U32, U32], U32, |s, _| {
+        nz(s[0] >> (s[1] & 31))
+    }),
+    k("s_ashr_i32", S2, &[U32, U32], U32, |s, _| {
+        nz((i32v(s[0]) >> (s[1] & 31)) as u64 & 0xffff_ffff)
+    }),
+    k("s_bfm_b32", S2, &[U32, U32], U32, |s, _| {
+        (((1u64 << (s[0] & 31)) - 1) << (s[1] & 31)) & 0xffff_ffff
+    }),
+    k("s_mul_i32", S2, &[U32, U32], U32, |s, _| {
+        (s[0] * s[1]) & 0xffff_ffff
+    }),
+    k("s_bfe_u32", S2, &[U32, U32], U32, |s, _| {
+        let (o, w) = (s[1] & 31, s[1] >> 16 & 0x7f);
+        nz(if w == 0 {
+            0
+        } else {
+            (s[0] >> o) & ((1u64 << w.min(32)) - 1)
+        })
+    }),
+    k("s_lshl2_add_u32", S2, &[U32, U32], U32, |s, _| {
+        let v = (s[0] << 2) + s[1];
+        v & 0xffff_ffff | u64::from(v >> 32 != 0) << 32
+    }),
+    k("s_lshl1_add_u32", S2, &[U32, U32], U32, |s, _| {
+        let v = (s[0] << 1) + s[1];
+        v & 0xffff_ffff | u64::from(v >> 32 != 0) << 32
+    }),
+    k("s_lshl3_add_u32", S2, &[U32, U32], U32, |s, _| {
+        let v = (s[0] << 3) + s[1];
+        v & 0xffff_ffff | u64::from(v >> 32 != 0) << 32
+    }),
+    k("s_lshl4_add_u32", S2, &[U32, U32], U32, |s, _| {
+        let v = (s[0] << 4) + s[1];
+        v & 0xffff_ffff | u64::from(v >> 32 != 0) << 32
+    }),
+    // D = S0[offset + width - 1 : offset], sign-extended; offset S1[4:0], width S1[22:16].
+    k("s_bfe_i32", S2, &[U32, U32], U32, |s, _| {
+        let (o, w) = (s[1] & 31, s[1] >> 16 & 0x7f);
+        nz(if w == 0 {
+            0
+        } else {
+            let x = i32v(s[0]) >> o;
+            let w = w.min(32);
+            ((x << (64 - w)) >> (64 - w)) as u64 & 0xffff_ffff
+        })
+    }),
+    // 64-bit scalar shifts by S1[5:0] and logic (64-bit results: SCC not compared).
+    k("s_lshl_b64", S2, &[U64, U32], U64, |s, _| {
+        s[0] << (s[1] & 63)
+    }),
+    k("s_lshr_b64", S2, &[U64, U32], U64, |s, _| {
+        s[0] >> (s[1] & 63)
+    }),
+    k("s_ashr_i64", S2, &[U64, U32], U64, |s, _| {
+        ((s[0] as i64) >> (s[1] & 63)) as u64
+    }),
+    k("s_orn2_b64", S2, &[U64, U64], U64, |s, _| s[0] | !s[1]),
+    k("s_nand_b64", S2, &[U64, U64], U64, |s, _| !(s[0] & s[1])),
+    k("s_nor_b64", S2, &[U64, U64], U64, |s, _| !(s[0] | s[1])),
+    k("s_xnor_b64", S2, &[U64, U64], U64, |s, _| !(s[0] ^ s[1])),
+    k("s_not_b64", S1, &[U64], U64, |s, _| !s[0]),
+    k("s_mul_hi_u32", S2, &[U32, U32], U32, |s, _| {
+        (s[0] * s[1]) >> 32
+    }),
+    k("s_pack_lh_b32_b16", S2, &[U32, U32], U32, |s, _| {
+        s[0] & 0xffff | s[1] & 0xffff_0000
+    }),
+    k("s_not_b32", S1, &[U32], U32, |s, _| nz(!s[0] & 0xffff_ffff)),
+    k("s_brev_b32", S1, &[U32], U32, |s, _| {
+        u64::from((s[0] as u32).reverse_bits())
+    }),
+    k("s_bcnt1_i32_b32", S1, &[U32], U32, |s, _| {
+        nz(u64::from(s[0].count_ones()))
+    }),
+    k("s_ff1_i32_b32", S1, &[U32], U32, |s, _| {
+        if s[0] == 0 {
+            0xffff_ffff
+        } else {
+            u64::from(s[0].trailing_zeros())
+        }
+    }),
+    k("s_flbit_i32_b32", S1, &[U32], U32, |s, _| {
+        if s[0] == 0 {
+            0xffff_ffff
+        } else {
+            u64::from((s[0] as u32).leading_zeros())
+        }
+    }),
+    k("s_sext_i32_i16", S1, &[U32], U32, |s, _| {
+        u64::from(s[0] as u16 as i16 as i32 as u32)
+    }),
+    k("s_abs_i32", S1, &[U32], U32, |s, _| {
+        nz(u64::from((s[0] as u32 as i32).unsigned_abs()))
+    }),
+    k("s_mov_b32", S1, &[U32], U32, |s, _| s[0]),
+    k("s_quadmask_b32", S1, &[U32], U32, |s, _| {
+        let r: u64 = (0..8)
+            .map(|q| u64::from(s[0] >> (4 * q) & 0xf != 0) << q)
+            .sum();
+        r | u64::from(r != 0) << 32
+    }),
+    k("s_bitreplicate_b64_b32", S1, &[U32], U64, |s, _| {
+        (0..32).map(|k| (s[0] >> k & 1) * (3 << (2 * k))).sum()
+    }),
+    k("s_quadmask_b64", S1, &[U64], U64, |s, _| {
+        (0..16)
+            .map(|q| u64::from(s[0] >> (4 * q) & 0xf != 0) << q)
+            .sum()
+    }),
+];
 
 // ---------------------------------------------------------------------------------------
 // Lines.
@@ -2406,11 +2403,10 @@ fn run_all(keys: &[Key]) -> (BTreeMap<&'static str, usize>, Vec<String>) {
 
 #[test]
 fn instructions_match_their_definitions() {
-    let keys = keys();
-    let (covered, failures) = run_all(&keys);
+    let (covered, failures) = run_all(KEYS);
     let lines: usize = covered.values().sum();
     eprintln!("{} keys, {lines} lines", covered.len());
-    for k in &keys {
+    for k in KEYS {
         assert!(
             covered.contains_key(k.name),
             "{}: no line assembles",
@@ -2743,7 +2739,7 @@ const KNOWN_UNCOVERED: &str = include_str!("inst_known_uncovered.txt");
 #[test]
 fn completeness() {
     let mut keyed: BTreeSet<String> = BTreeSet::new();
-    for k in keys() {
+    for k in KEYS {
         keyed.insert(k.name.to_string());
         if !k.gfx10.is_empty() {
             keyed.insert(k.gfx10.to_string());

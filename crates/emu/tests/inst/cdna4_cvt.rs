@@ -362,7 +362,7 @@ fn check(
     after: &WaveRegs,
     dst: usize,
     regs: usize,
-    fields: impl Fn(usize) -> Vec<Field>,
+    fields: &dyn Fn(usize) -> Vec<Field>,
 ) {
     for l in 0..64 {
         if !active(l) {
@@ -432,15 +432,15 @@ fn scaled_conversions_from_fp8_bf8_fp4_on_every_code() {
                         format!("v_cvt_scalef32_f32_{fp8} v4, v1, v2 op_sel:[{b0},{b1},0]"),
                         format!("v_cvt_scalef32_f16_{fp8} v5, v1, v2 op_sel:[{b0},{b1},{hi}]"),
                     ];
-                    let (before, after) = run_lines(&lines, |r, l| {
+                    let (before, after) = run_lines(&lines, &|r, l| {
                         r.v[1][l] = word(l);
                         r.v[2][l] = scale(l);
                     });
                     let b = |l: usize| word(l) >> (8 * byte) & 0xff;
-                    check(&lines[0], &before, &after, 4, 1, |l| {
+                    check(&lines[0], &before, &after, 4, 1, &|l| {
                         vec![field(0, 0, 32, wide(val(b(l), l), Wide::F32))]
                     });
-                    check(&lines[1], &before, &after, 5, 1, |l| {
+                    check(&lines[1], &before, &after, 5, 1, &|l| {
                         vec![field(0, 16 * hi, 16, wide(val(b(l), l), Wide::F16))]
                     });
                     ran += 2;
@@ -451,11 +451,11 @@ fn scaled_conversions_from_fp8_bf8_fp4_on_every_code() {
                 let op = |d: &str| format!("v_cvt_scalef32_pk_{d}_{fp8}");
                 let at = |l: usize, k: u32| word(l) >> (16 * wsel + 8 * k) & 0xff;
                 ran += pairs_to_wide(
-                    op,
+                    &op,
                     &format!("op_sel:[{wsel},0,0]"),
                     &word,
                     &scale,
-                    |l, k| val(at(l, k), l),
+                    &|l, k| val(at(l, k), l),
                 );
             }
         }
@@ -466,7 +466,7 @@ fn scaled_conversions_from_fp8_bf8_fp4_on_every_code() {
             let op = |d: &str| format!("v_cvt_scalef32_pk_{d}_fp4");
             let sel = format!("op_sel:[{},{},0]", byte & 1, byte >> 1);
             let nib = |l: usize, k: u32| word(l) >> (8 * byte + 4 * k) & 0xf;
-            ran += pairs_to_wide(op, &sel, &word, &scale, |l, k| val(nib(l, k), l));
+            ran += pairs_to_wide(&op, &sel, &word, &scale, &|l, k| val(nib(l, k), l));
         }
     }
     assert_eq!(ran, 2 * (2 * (16 + 6) + 12));
@@ -476,28 +476,28 @@ fn scaled_conversions_from_fp8_bf8_fp4_on_every_code() {
 /// (v9), source word in v1 and scale in v2, and checks them against `val(lane, element)`
 /// (the exact scaled value). The number of lines checked.
 fn pairs_to_wide(
-    op: impl Fn(&str) -> String,
+    op: &dyn Fn(&str) -> String,
     sel: &str,
     word: &dyn Fn(usize) -> u32,
     scale: &dyn Fn(usize) -> u32,
-    val: impl Fn(usize, u32) -> f64,
+    val: &dyn Fn(usize, u32) -> f64,
 ) -> usize {
     let lines = [
         format!("{} v[6:7], v1, v2 {sel}", op("f32")),
         format!("{} v8, v1, v2 {sel}", op("f16")),
         format!("{} v9, v1, v2 {sel}", op("bf16")),
     ];
-    let (before, after) = run_lines(&lines, |r, l| {
+    let (before, after) = run_lines(&lines, &|r, l| {
         r.v[1][l] = word(l);
         r.v[2][l] = scale(l);
     });
-    check(&lines[0], &before, &after, 6, 2, |l| {
+    check(&lines[0], &before, &after, 6, 2, &|l| {
         (0..2)
             .map(|k| field(k as usize, 0, 32, wide(val(l, k), Wide::F32)))
             .collect()
     });
     for (n, t) in [(8, Wide::F16), (9, Wide::Bf16)] {
-        check(&lines[n - 7], &before, &after, n, 1, |l| {
+        check(&lines[n - 7], &before, &after, n, 1, &|l| {
             (0..2)
                 .map(|k| field(0, 16 * k, 16, wide(val(l, k), t)))
                 .collect()
@@ -517,7 +517,7 @@ fn field(reg: usize, shift: u32, width: u32, want: W) -> Field {
 
 /// Runs `lines` from scrambled registers set up per lane by `set`; the registers before and
 /// after.
-fn run_lines(lines: &[String], set: impl Fn(&mut WaveRegs, usize)) -> (WaveRegs, WaveRegs) {
+fn run_lines(lines: &[String], set: &dyn Fn(&mut WaveRegs, usize)) -> (WaveRegs, WaveRegs) {
     let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
     let w = program(&refs);
     let mut r = regs();
@@ -544,7 +544,7 @@ fn scaled_conversions_from_fp6_bf6_on_every_code() {
             ];
             // Scale in v2 but v[0:15] is a destination: keep v2 out of it by writing bf16 last
             // (the scale is read before D is written).
-            let (before, after) = run_lines(&lines, |r, l| {
+            let (before, after) = run_lines(&lines, &|r, l| {
                 let mut bits = [0u64; 4];
                 for e in 0..32 {
                     let at = 6 * e;
@@ -560,13 +560,13 @@ fn scaled_conversions_from_fp6_bf6_on_every_code() {
             });
             let val =
                 |l: usize, e: usize| f.value(code(l, e) as u32).expect("fp6") * scale_of(scale(l));
-            check(&lines[0], &before, &after, 16, 32, |l| {
+            check(&lines[0], &before, &after, 16, 32, &|l| {
                 (0..32)
                     .map(|e| field(e, 0, 32, wide(val(l, e), Wide::F32)))
                     .collect()
             });
             for (dst, t, k) in [(48, Wide::F16, 1), (0, Wide::Bf16, 2)] {
-                check(&lines[k], &before, &after, dst, 16, |l| {
+                check(&lines[k], &before, &after, dst, 16, &|l| {
                     (0..32)
                         .map(|e| field(e / 2, 16 * (e as u32 % 2), 16, wide(val(l, e), t)))
                         .collect()
@@ -587,8 +587,8 @@ fn run_cases(
     cases: &[Case],
     dst: usize,
     dregs: usize,
-    set: impl Fn(&mut WaveRegs, usize, &[Case]),
-    fields: impl Fn(usize, &[Case]) -> Vec<Field>,
+    set: &dyn Fn(&mut WaveRegs, usize, &[Case]),
+    fields: &dyn Fn(usize, &[Case]) -> Vec<Field>,
 ) -> usize {
     let w = program(&[line]);
     let mut runs = 0;
@@ -605,7 +605,9 @@ fn run_cases(
         }
         let before = r.clone();
         run(&w, &mut r, line);
-        check(line, &before, &r, dst, dregs, |l| fields(l, &lane_cases(l)));
+        check(line, &before, &r, dst, dregs, &|l| {
+            fields(l, &lane_cases(l))
+        });
         runs += 1;
     }
     runs
@@ -671,7 +673,7 @@ fn scaled_conversions_to_fp8_bf8() {
                     &cs,
                     4,
                     1,
-                    |r, l, c| {
+                    &|r, l, c| {
                         if ty == SrcTy::F32 {
                             r.v[1][l] = c[0].x;
                             r.v[2][l] = c[1].x;
@@ -680,7 +682,7 @@ fn scaled_conversions_to_fp8_bf8() {
                         }
                         r.v[3][l] = c[0].scale;
                     },
-                    |_, c| {
+                    &|_, c| {
                         (0..2)
                             .map(|k| {
                                 field(
@@ -706,7 +708,7 @@ fn scaled_conversions_to_fp8_bf8() {
                         &cs,
                         4,
                         1,
-                        |r, l, c| {
+                        &|r, l, c| {
                             r.v[1][l] = if ty == SrcTy::F32 {
                                 c[0].x
                             } else {
@@ -721,7 +723,7 @@ fn scaled_conversions_to_fp8_bf8() {
                             r.v[2][l] = c[0].seed;
                             r.v[3][l] = c[0].scale;
                         },
-                        |_, c| vec![field(0, 8 * byte, 8, want_small(f, ty, &c[0], true))],
+                        &|_, c| vec![field(0, 8 * byte, 8, want_small(f, ty, &c[0], true))],
                     );
                 }
             }
@@ -769,7 +771,7 @@ fn scaled_conversions_to_fp4() {
                     &cs,
                     4,
                     1,
-                    |r, l, c| {
+                    &|r, l, c| {
                         match (sr, ty) {
                             (false, SrcTy::F32) => {
                                 r.v[1][l] = c[0].x;
@@ -788,7 +790,7 @@ fn scaled_conversions_to_fp4() {
                         }
                         r.v[3][l] = c[0].scale;
                     },
-                    |_, c| {
+                    &|_, c| {
                         (0..2)
                             .map(|k| {
                                 let want = want_elem(f, ty, c, k, sr);
@@ -851,7 +853,7 @@ fn scaled_conversions_to_fp6_bf6() {
                 &cs,
                 64,
                 6,
-                |r, l, c| {
+                &|r, l, c| {
                     for (e, x) in c.iter().enumerate() {
                         match ty {
                             SrcTy::F32 if two => r.v[16 + 16 * (e % 2) + e / 2][l] = x.x,
@@ -866,7 +868,7 @@ fn scaled_conversions_to_fp6_bf6() {
                     r.v[2][l] = c[0].scale;
                     r.v[3][l] = c[0].seed;
                 },
-                |_, c| {
+                &|_, c| {
                     (0..32)
                         .flat_map(|e| {
                             let want = want_elem(f, ty, c, e, sr);
@@ -900,7 +902,7 @@ fn scaled_conversions_take_neg_and_abs() {
         "v_cvt_scalef32_pk_fp4_f32 v4, -v1, |v2|, v3".to_string(),
         "v_cvt_scalef32_pk_fp8_f16 v5, -v6, v3".to_string(),
     ];
-    let (before, after) = run_lines(&lines, |r, l| {
+    let (before, after) = run_lines(&lines, &|r, l| {
         let x = [0.5f32, -1.5, 3.0, -6.0][l % 4];
         r.v[1][l] = x.to_bits();
         r.v[2][l] = (-x).to_bits();
@@ -908,14 +910,14 @@ fn scaled_conversions_take_neg_and_abs() {
             | u32::from(f16::from_f32(-2.0 * x).to_bits()) << 16;
         r.v[3][l] = 0x3f80_0000;
     });
-    check(&lines[0], &before, &after, 4, 1, |l| {
+    check(&lines[0], &before, &after, 4, 1, &|l| {
         let x = f64::from([0.5f32, -1.5, 3.0, -6.0][l % 4]);
         vec![
             field(0, 0, 4, quantize(Fmt::E2M1, -x, None)),
             field(0, 4, 4, quantize(Fmt::E2M1, x.abs(), None)),
         ]
     });
-    check(&lines[1], &before, &after, 5, 1, |l| {
+    check(&lines[1], &before, &after, 5, 1, &|l| {
         let x = f64::from([0.5f32, -1.5, 3.0, -6.0][l % 4]);
         vec![
             field(0, 0, 8, quantize(Fmt::E4M3, -x, None)),
@@ -1012,16 +1014,16 @@ fn stochastic_f16_and_bf16_conversions() {
                 format!("v_cvt_sr_{ty}_f32 v5, -v1, v2"),
             ];
             let case = |l: usize| (xs[l % xs.len()], seeds[(l / 3) % seeds.len()]);
-            let (before, after) = run_lines(&lines, |r, l| {
+            let (before, after) = run_lines(&lines, &|r, l| {
                 let (x, s) = case(l);
                 r.v[1][l] = x.to_bits();
                 r.v[2][l] = s;
             });
-            check(&lines[0], &before, &after, 4, 1, |l| {
+            check(&lines[0], &before, &after, 4, 1, &|l| {
                 let (x, s) = case(l);
                 vec![field(0, 16 * hi, 16, sr_wide(x, s, bf))]
             });
-            check(&lines[1], &before, &after, 5, 1, |l| {
+            check(&lines[1], &before, &after, 5, 1, &|l| {
                 let (x, s) = case(l);
                 vec![field(0, 0, 16, sr_wide(-x, s, bf))]
             });

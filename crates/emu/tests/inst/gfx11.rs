@@ -145,9 +145,14 @@ pub(super) fn run1(
     asm: &str,
     setup: impl FnOnce(&mut WaveRegs),
 ) -> WaveRegs {
-    let w = asm22(mcpu, wave64, &[asm.to_string()]).remove(0);
     let mut regs = WaveRegs::new(gen);
     setup(&mut regs);
+    run1_from(mcpu, wave64, gen, asm, regs)
+}
+
+/// `run1`'s body, not generic: one copy instead of one per caller's closure.
+fn run1_from(mcpu: &str, wave64: bool, gen: Gen, asm: &str, mut regs: WaveRegs) -> WaveRegs {
+    let w = asm22(mcpu, wave64, &[asm.to_string()]).remove(0);
     run_words(gen, &w, &mut regs)
         .unwrap_or_else(|e| panic!("{asm} [{mcpu} w{}]: {e:?}", if wave64 { 64 } else { 32 }));
     regs
