@@ -107,7 +107,7 @@ fn main() {
                         // Under HSAEMU_JIT=verify: a compiled run that differs from the
                         // interpreter's, a bug of the compiling tier (saved below).
                         FaultKind::TierMismatch { detail } => {
-                            mismatch = Some(detail);
+                            mismatch = Some(format!("{}, grid {grid:?}: {detail}", k.name));
                             "tier mismatch"
                         }
                         _ => "other fault",
