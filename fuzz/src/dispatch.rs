@@ -9,7 +9,9 @@
 //! (`FUZZ_TARGET=gfx906` for seeds built for another processor; default gfx90a). With
 //! `HSAEMU_JIT=verify` every block the mutants run is compiled at once and each compiled run
 //! checked against the interpreter: a difference is a bug of the compiling tier, counted and
-//! saved under `crashers/` like a panic.
+//! saved under `crashers/` like a panic. `FUZZ_THREADS=N` runs each dispatch's work-groups on
+//! N host threads (default 1); not with `verify`, whose check re-runs a block's loads after
+//! the compiled run, when another thread's work-groups may have stored there.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -35,11 +37,15 @@ fn main() {
     }
     std::panic::set_hook(Box::new(|_| {}));
     let processor = std::env::var("FUZZ_TARGET").unwrap_or_else(|_| "gfx90a".into());
+    let threads = std::env::var("FUZZ_THREADS")
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(1);
     let mem = MemoryMap::new();
     let gpu = Gpu::new(
         GpuConfig {
             processor,
-            threads: 1,
+            threads,
             compute_units: 4,
             ..GpuConfig::default()
         },
@@ -69,6 +75,8 @@ fn main() {
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let mut outcomes: BTreeMap<&'static str, u64> = BTreeMap::new();
     let (mut inputs, mut panics, mut mismatches) = (0u64, 0u64, 0u64);
+    // The instructions met without semantics, by mnemonic (what a generation still lacks).
+    let mut unimplemented: BTreeMap<String, u64> = BTreeMap::new();
     while Instant::now() < deadline {
         let mut d = seeds[rng.below(seeds.len())].clone();
         // Code bytes matter most here: fewer mutations than the parser loop, so that many
@@ -79,14 +87,18 @@ fn main() {
         inputs += 1;
         let _ = std::fs::write("crashers/current", &d);
         let mut mismatch = None;
+        let mut missing = Vec::new();
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut seen = Vec::new();
             let Ok(code) = gpu.load_code_object(&d) else {
                 return vec!["load error"];
             };
             for k in code.kernels.iter().take(2) {
-                let wg = [64u16, 1, 1];
-                let grid = [64 * (1 + rng.below(4) as u32), 1, 1];
+                // One to four waves a work-group (of 64 lanes, or of 32), one to eight
+                // work-groups.
+                let lanes = 32 << rng.below(2);
+                let wg = [lanes << rng.below(3), 1, 1];
+                let grid = [u32::from(wg[0]) * (1 + rng.below(8) as u32), 1, 1];
                 let dispatch = Dispatch {
                     kernel_object: k.kernel_object,
                     kernarg_address: kernarg_addr,
@@ -102,7 +114,10 @@ fn main() {
                         FaultKind::Stopped { .. } => "watchdog",
                         FaultKind::MemoryViolation { .. } => "memory fault",
                         FaultKind::IllegalInstruction { .. } => "illegal instruction",
-                        FaultKind::Unimplemented { .. } => "unimplemented",
+                        FaultKind::Unimplemented { mnemonic } => {
+                            missing.push(mnemonic);
+                            "unimplemented"
+                        }
                         FaultKind::Trap { .. } => "trap",
                         // Under HSAEMU_JIT=verify: a compiled run that differs from the
                         // interpreter's, a bug of the compiling tier (saved below).
@@ -116,6 +131,9 @@ fn main() {
             }
             seen
         }));
+        for m in missing {
+            *unimplemented.entry(m).or_default() += 1;
+        }
         if let Some(detail) = mismatch {
             mismatches += 1;
             let name = format!("crashers/dispatch-mismatch-{inputs}-{}", std::process::id());
@@ -142,6 +160,9 @@ fn main() {
         "{inputs} inputs in {seconds} s, {panics} panics, 0 crashes, {mismatches} tier mismatches; \
          outcomes: {outcomes:?}"
     );
+    if !unimplemented.is_empty() {
+        println!("unimplemented instructions met: {unimplemented:?}");
+    }
     if panics + mismatches > 0 {
         std::process::exit(1);
     }
