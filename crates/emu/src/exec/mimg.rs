@@ -902,7 +902,10 @@ pub(crate) fn buffer_format(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
     // GFX10 and GFX11 carry their format in the descriptor (word 3: 7 bits, GFX11 6 bits in
     // its own numbering); GFX8/GFX9's swizzled buffers are not modelled.
     if !gfx10 && v[1] >> 31 != 0 {
-        return Err(unimplemented(i));
+        return Err(unmodelled(
+            i,
+            "on a swizzled buffer (the V#'s SWIZZLE_ENABLE)",
+        ));
     }
     let base = u64::from(v[0]) | u64::from(v[1] & 0xffff) << 32;
     let stride = u64::from(v[1] >> 16 & 0x3fff);
@@ -930,7 +933,9 @@ pub(crate) fn buffer_format(w: &mut Wave, i: &Inst, env: &mut Env) -> R {
         ..Resource::from_words(Layout::Gfx9, &[0; 8])
     };
     if !res.format.supported() {
-        return Err(unimplemented(i));
+        let (d, n) = (res.format.data, res.format.num);
+        let why = format!("on a buffer with data format {d}, number format {n}");
+        return Err(unmodelled(i, &why));
     }
     let oob_select = if gfx10 {
         v[3] >> 28 & 3
