@@ -94,7 +94,7 @@ fn main() {
                 return vec!["load error"];
             };
             for k in code.kernels.iter().take(2) {
-                // One to four waves a work-group (of 64 lanes, or of 32), one to eight
+                // One, two or four waves a work-group (of 64 lanes, or of 32), one to eight
                 // work-groups.
                 let lanes = 32 << rng.below(2);
                 let wg = [lanes << rng.below(3), 1, 1];

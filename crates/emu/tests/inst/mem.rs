@@ -1258,9 +1258,6 @@ fn typed_buffer() {
     assert!(ran >= 3, "{ran}");
 }
 
-/// Every component count of the typed accesses, stored then loaded with UINT formats of as
-/// many components (16-bit ones for d16): memory holds the registers' values (d16: their
-/// halves, packed two per register, or one per register on GFX8), and the load returns them.
 /// A typed buffer access the emulator does not model faults as unimplemented and says why:
 /// GFX8/9's swizzled V# (word 1 bit 31, SWIZZLE_ENABLE) and a V# whose format has no
 /// conversion (data format 0 is BUF_DATA_FORMAT_INVALID). What a fuzzed kernel met: the
@@ -1303,6 +1300,9 @@ fn unmodelled_typed_buffers_say_why() {
     assert!(ran >= 3, "ran on {ran} targets");
 }
 
+/// Every component count of the typed accesses, stored then loaded with UINT formats of as
+/// many components (16-bit ones for d16): memory holds the registers' values (d16: their
+/// halves, packed two per register, or one per register on GFX8), and the load returns them.
 #[test]
 fn typed_buffer_components() {
     const N9: [&str; 4] = ["32", "32_32", "32_32_32", "32_32_32_32"];
