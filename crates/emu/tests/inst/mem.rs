@@ -1042,6 +1042,21 @@ fn prefetch_each(lines: &[(&Target, String)]) {
     }
 }
 
+/// A wave's registers for a typed buffer access to `global` (1 KiB): the V# in s[8:11], its
+/// word 1 ORed with `word1_hi` and its word 3 `word3`; v1 the lane's byte offset, 4 * lane.
+fn buffer_regs(t: &Target, global: &[u8], word1_hi: u32, word3: u32) -> WaveRegs {
+    let addr = global.as_ptr() as u64;
+    let mut r = regs(t);
+    r.s[8] = addr as u32;
+    r.s[9] = (addr >> 32) as u32 | word1_hi;
+    r.s[10] = 1024;
+    r.s[11] = word3;
+    for l in 0..64 {
+        r.v[1][l] = (4 * l) as u32; // 4 bytes per lane
+    }
+    r
+}
+
 /// [`typed`] on the GFX8 targets only (`Some(true)`), the others only (`Some(false)`) or all.
 fn typed_on(
     line: &str,
@@ -1059,21 +1074,14 @@ fn typed_on(
         };
         let mut store = Vec::new();
         let global = aligned(&mut store, 1024);
-        let addr = global.as_ptr() as u64;
-        let mut r = regs(t);
-        r.s[8] = addr as u32;
-        r.s[9] = (addr >> 32) as u32;
-        r.s[10] = 1024;
         // Destination selects X, Y, Z, W; GFX10 also OOB_SELECT 3 (raw) and RESOURCE_LEVEL.
-        r.s[11] = 0xfac
+        let word3 = 0xfac
             | if t.gfx10() {
                 0x3100_0000 | word3.1 << 12
             } else {
                 word3.0
             };
-        for l in 0..64 {
-            r.v[1][l] = (4 * l) as u32; // 4 bytes per lane
-        }
+        let mut r = buffer_regs(t, global, 0, word3);
         setup(global, &mut r);
         let before = r.clone();
         run_words_mem(t.gen, &w, &mut r, &mut vec![0; 65536], global)
@@ -1278,15 +1286,7 @@ fn unmodelled_typed_buffers_say_why() {
         for (hi, word3, why) in cases {
             let mut store = Vec::new();
             let global = aligned(&mut store, 1024);
-            let addr = global.as_ptr() as u64;
-            let mut r = regs(t);
-            r.s[8] = addr as u32;
-            r.s[9] = (addr >> 32) as u32 | hi;
-            r.s[10] = 1024;
-            r.s[11] = word3;
-            for l in 0..64 {
-                r.v[1][l] = (4 * l) as u32;
-            }
+            let mut r = buffer_regs(t, global, hi, word3);
             let got = run_words_mem(t.gen, &w, &mut r, &mut vec![0; 65536], global);
             assert!(
                 matches!(&got, Err(hsaemu_emu::FaultKind::Unimplemented { mnemonic })
