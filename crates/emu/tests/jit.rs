@@ -90,6 +90,8 @@ mod pairs;
 #[path = "jit/barrier_tail.rs"]
 mod barrier_tail;
 
+#[path = "jit/mask_value.rs"]
+mod mask_value;
 #[path = "jit/pending_sgprs.rs"]
 mod pending_sgprs;
 
@@ -1173,6 +1175,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     dse::overwritten_rows_are_stored_where_read();
     mad64::mad64_with_scalar_factors_matches_the_definition();
     uniform_cmp::uniform_compares_match_the_definitions();
+    mask_value::masks_read_as_values_match_the_definitions();
     scalar_cmp::scalar_compares_match_the_definitions();
     row_cmp::compares_of_kept_rows_match_the_definitions();
     carry_chain::carry_chains_match_the_64_bit_definitions();

@@ -4093,9 +4093,12 @@ fn lane_run(
             break;
         }
         let stale = |c: usize| written.contains_key(&c) || written.contains_key(&(c + 1));
+        // The select (source 2) reads a mask the run wrote through its forwarded pair (below);
+        // any other source reads the SGPR as a value, which the run writes only at its end
+        // (`v_cndmask_b32 v10, s0, s32, s0` after a compare into s0 read s0's old value).
         if (0..3).any(|s| {
             let c = usize::from(i.src[s]);
-            c < 128 && Some(c) != mask_in && stale(c)
+            c < 128 && !(s == 2 && mask_in == Some(c)) && stale(c)
         }) {
             break;
         }
