@@ -773,11 +773,16 @@ fn run_parent(b: &Bench, native: Option<&pocl::Pocl>) -> Result<bool, String> {
             .map(|p| format!("; PoCL on `{}` with as many", p.device))
             .unwrap_or_default()
     );
+    let once = if native.is_some() {
+        " (PoCL's run once)"
+    } else {
+        ""
+    };
     let repeat = match b.args.repeat {
         1 => String::new(),
         n => format!(
             "; hsaemu's figures are the median of {n} rounds, each case's children run again \
-             in each (PoCL's run once)"
+             in each{once}"
         ),
     };
     println!(
