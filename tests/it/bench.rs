@@ -131,6 +131,44 @@ fn bench_runs_one_tier_and_compares_processors() {
     );
 }
 
+/// `--repeat 2` runs each case's children twice, the processors alternated: the compare table
+/// gives the median of the two rounds' ratios and their range; `--repeat 0` is refused.
+#[test]
+fn bench_repeats_rounds_and_gives_the_ratios_range() {
+    let text = bench(
+        &[
+            "--quick",
+            "--threads",
+            "1",
+            "--no-pocl",
+            "--tier",
+            "interp",
+            "--only",
+            "matmul",
+            "--compare-processor",
+            "gfx1030",
+            "--repeat",
+            "2",
+        ],
+        None,
+    );
+    assert!(text.contains("the median of 2 rounds"), "{text}");
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("matmul_tiled"))
+        .collect();
+    assert_eq!(rows.len(), 2, "a gfx90a row and a gfx1030 row:\n{text}");
+    assert_eq!(row_figures(rows[0]), (1, 0), "{text}");
+    assert!(rows[1].contains(" over 2 rounds), same job "), "{text}");
+    let out = Command::new(hsaemu())
+        .args(["bench", "--repeat", "0"])
+        .output()
+        .expect("run hsaemu bench");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--repeat"), "{err}");
+}
+
 /// A bad `--tier` is refused by the argument parser, naming the choices.
 #[test]
 fn bench_refuses_an_unknown_tier() {

@@ -9,7 +9,11 @@
 //! same source compiled for the host CPU, with the same number of threads) and the report gives
 //! hsaemu/PoCL wall-time ratios for both tiers. `--compare-processor` runs the kernels on a
 //! second processor and gives its lane-ops per CPU-second relative to the first, and its CPU
-//! for the same grid (each processor's compiler emits its own instruction count). A last
+//! for the same grid (each processor's compiler emits its own instruction count). `--repeat N`
+//! runs each case's children N times, the processors alternated round by round, and reports the
+//! median over the rounds: the compare table's is the median of the rounds' own ratios, each of
+//! two children run one right after the other (the host's speed can swing 2x from one minute to
+//! the next, and such a ratio cancels it where one round's pair of figures does not). A last
 //! benchmark times `Gpu::dispatch` of an empty kernel (one work-group, and eight) to show
 //! dispatch latency.
 
@@ -53,9 +57,16 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = TierChoice::Both)]
     pub tier: TierChoice,
     /// Also run the kernels on this processor (e.g. gfx1030) and report its lane-ops per
-    /// CPU-second relative to --processor's, and its CPU for the same job, for each tier.
+    /// CPU-second relative to --processor's, and its CPU for the same job, for each tier (each
+    /// of its children runs right after --processor's of the same case and tier; with --repeat,
+    /// the median of the rounds' ratios and their range).
     #[arg(long)]
     pub compare_processor: Option<String>,
+    /// Run each case's children this many times (rounds; with --compare-processor the two
+    /// processors' children alternate, which goes first too) and report the median over the
+    /// rounds: the host's speed can swing 2x between runs a minute apart.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub repeat: u32,
     /// Internal: run the benchmark with this label alone, in the tier HSAEMU_JIT sets, and
     /// print its result as one JSON line (each tier's run is such a child process).
     #[arg(long, hide = true)]
@@ -575,16 +586,45 @@ fn run_pocl(p: &pocl::Pocl, case: &Case) -> Result<Native, String> {
     })
 }
 
-/// One tier's cells of a report row: M lane-ops per CPU-second, wall time, hsaemu / PoCL.
-fn tier_cells(m: &Measured, native: Option<&Native>) -> String {
-    let lane = m
-        .lane_ops_per_cpu_second()
-        .map_or("-".into(), |l| format!("{l:.1} M"));
-    let ratio = native.map_or("-".into(), |n| format!("{:.1}x", m.elapsed / n.elapsed));
-    format!(
-        "{lane:>13} {:>11} {ratio:>8}  ",
-        format!("{:.1} ms", m.elapsed * 1e3)
-    )
+/// The median, least and greatest of some figures (`None` for none). An even count's median
+/// is the mean of its two middle figures.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Spread {
+    median: f64,
+    min: f64,
+    max: f64,
+}
+
+fn spread(figures: &[f64]) -> Option<Spread> {
+    let mut v = figures.to_vec();
+    v.sort_by(f64::total_cmp);
+    let (&min, &max) = (v.first()?, v.last()?);
+    let mid = v.len() / 2;
+    let median = if v.len() % 2 == 1 {
+        v[mid]
+    } else {
+        (v[mid - 1] + v[mid]) / 2.0
+    };
+    Some(Spread { median, min, max })
+}
+
+/// One tier's cells of a report row, over the case's rounds (one per `--repeat`): the median
+/// of the rounds' M lane-ops per CPU-second, of their wall times, and that wall time / PoCL's.
+fn tier_cells(rounds: &[Measured], native: Option<&Native>) -> String {
+    let lane: Vec<f64> = rounds
+        .iter()
+        .filter_map(Measured::lane_ops_per_cpu_second)
+        .collect();
+    let lane = spread(&lane).map_or("-".into(), |l| format!("{:.1} M", l.median));
+    let walls: Vec<f64> = rounds.iter().map(|m| m.elapsed).collect();
+    let (wall, ratio) = match spread(&walls) {
+        Some(w) => (
+            format!("{:.1} ms", w.median * 1e3),
+            native.map_or("-".into(), |n| format!("{:.1}x", w.median / n.elapsed)),
+        ),
+        None => ("-".into(), "-".into()),
+    };
+    format!("{lane:>13} {wall:>11} {ratio:>8}  ")
 }
 
 /// The two header lines of the report's table.
@@ -603,9 +643,13 @@ fn table_header(tiers: &[Tier], pocl: bool) {
     println!("{}", format!("{:<22} {cells}{pc:>11}", "kernel").trim_end());
 }
 
-/// The report row of a case: each tier's cells, PoCL's time, and which runs' results were wrong.
-fn print_row(label: &str, tiers: &[Tier], runs: &[Measured], native: Option<&Native>) {
-    let cells: String = runs.iter().map(|m| tier_cells(m, native)).collect();
+/// Per tier, a case's run in each round (`--repeat`), in round order.
+type Rounds = Vec<Vec<Measured>>;
+
+/// The report row of a case: each tier's cells, PoCL's time, and which tiers' results were
+/// wrong in some round; then what the compiling tier did in the first round.
+fn print_row(label: &str, tiers: &[Tier], runs: &Rounds, native: Option<&Native>) {
+    let cells: String = runs.iter().map(|r| tier_cells(r, native)).collect();
     let pocl = native.map_or(String::new(), |n| {
         let cpu = n
             .cpu
@@ -615,7 +659,7 @@ fn print_row(label: &str, tiers: &[Tier], runs: &[Measured], native: Option<&Nat
     let mut wrong: Vec<String> = tiers
         .iter()
         .zip(runs)
-        .filter(|(_, m)| !m.ok)
+        .filter(|(_, r)| !r.iter().all(|m| m.ok))
         .map(|(t, _)| format!("RESULT MISMATCH ({})", t.title()))
         .collect();
     if native.is_some_and(|n| !n.ok) {
@@ -623,8 +667,8 @@ fn print_row(label: &str, tiers: &[Tier], runs: &[Measured], native: Option<&Nat
     }
     let line = format!("{label:<22} {cells}{pocl}  {}", wrong.join("  "));
     println!("{}", line.trim_end());
-    for (t, m) in tiers.iter().zip(runs) {
-        if *t == Tier::Jit {
+    for (t, r) in tiers.iter().zip(runs) {
+        if let (Tier::Jit, Some(m)) = (t, r.first()) {
             let c = &m.compiled;
             let verified = if c.verified_runs > 0 {
                 format!(", {} runs verified", c.verified_runs)
@@ -729,10 +773,23 @@ fn run_parent(b: &Bench, native: Option<&pocl::Pocl>) -> Result<bool, String> {
             .map(|p| format!("; PoCL on `{}` with as many", p.device))
             .unwrap_or_default()
     );
+    let once = if native.is_some() {
+        " (PoCL's run once)"
+    } else {
+        ""
+    };
+    let repeat = match b.args.repeat {
+        1 => String::new(),
+        n => format!(
+            "; hsaemu's figures are the median of {n} rounds, each case's children run again \
+             in each{once}"
+        ),
+    };
     println!(
         "(hsaemu dispatches each case {} times and PoCL runs it 4: the figures are the median \
-         of the runs after the first; lane-ops/CPU: M lane-ops per CPU-second of the run's own \
-         process, all threads; wall: dispatch wall time; /PoCL: hsaemu wall time / PoCL's)",
+         of the runs after the first{repeat}; lane-ops/CPU: M lane-ops per CPU-second of the \
+         run's own process, all threads; wall: dispatch wall time; /PoCL: hsaemu wall time / \
+         PoCL's)",
         rounds(b.args.quick)
     );
     table_header(tiers, native.is_some());
@@ -743,22 +800,20 @@ fn run_parent(b: &Bench, native: Option<&pocl::Pocl>) -> Result<bool, String> {
         if !want(case.kernel) && !want(&case.label) {
             continue;
         }
-        let p = &b.args.processor;
+        let p = b.args.processor.as_str();
         let code = b.build(p, case.file, case.source)?;
-        let runs = tiers
-            .iter()
-            .map(|&t| tiers::run_child(&b.args, p, &case.label, &code, t))
-            .collect::<Result<Vec<_>, _>>()?;
+        let q = match &b.args.compare_processor {
+            Some(q) => Some((q.as_str(), b.build(q, case.file, case.source)?)),
+            None => None,
+        };
+        let q = q.as_ref().map(|(q, code)| (*q, code.as_path()));
+        let (runs, other) = run_rounds(b, &case.label, tiers, (p, &code), q)?;
         let pocl = native.map(|n| run_pocl(n, &case)).transpose()?;
-        all_ok &= runs.iter().all(|m| m.ok) && pocl.as_ref().is_none_or(|n| n.ok);
+        let ok = |r: &Rounds| r.iter().flatten().all(|m| m.ok);
+        all_ok &= ok(&runs) && pocl.as_ref().is_none_or(|n| n.ok);
         print_row(&case.label, tiers, &runs, pocl.as_ref());
-        if let Some(q) = &b.args.compare_processor {
-            let code = b.build(q, case.file, case.source)?;
-            let other = tiers
-                .iter()
-                .map(|&t| tiers::run_child(&b.args, q, &case.label, &code, t))
-                .collect::<Result<Vec<_>, _>>()?;
-            all_ok &= other.iter().all(|m| m.ok);
+        if let Some(other) = other {
+            all_ok &= ok(&other);
             second.push((case.label.clone(), runs, other));
         }
     }
@@ -771,49 +826,113 @@ fn run_parent(b: &Bench, native: Option<&pocl::Pocl>) -> Result<bool, String> {
     Ok(all_ok)
 }
 
+/// A case's children, `--repeat` rounds of them: per tier, its run on `p` in each round and, if
+/// given, its run on `q` in each round. In a round each tier runs on `p` then at once on `q`
+/// (on `q` first in odd rounds, so that neither always goes first): the host's speed flips
+/// between a slow and a fast mode from one minute to the next (2x on the project's VM), and
+/// two children run one right after the other usually see the same mode, so the ratio of a
+/// round's pair cancels the flips where figures from different minutes do not.
+fn run_rounds(
+    b: &Bench,
+    label: &str,
+    tiers: &[Tier],
+    p: (&str, &Path),
+    q: Option<(&str, &Path)>,
+) -> Result<(Rounds, Option<Rounds>), String> {
+    let mut mine = vec![Vec::new(); tiers.len()];
+    let mut theirs = vec![Vec::new(); tiers.len()];
+    for round in 0..b.args.repeat {
+        for (i, &t) in tiers.iter().enumerate() {
+            let child = |(processor, code): (&str, &Path)| {
+                tiers::run_child(&b.args, processor, label, code, t)
+            };
+            match q {
+                None => mine[i].push(child(p)?),
+                Some(q) if round % 2 == 1 => {
+                    theirs[i].push(child(q)?);
+                    mine[i].push(child(p)?);
+                }
+                Some(q) => {
+                    mine[i].push(child(p)?);
+                    theirs[i].push(child(q)?);
+                }
+            }
+        }
+    }
+    Ok((mine, q.map(|_| theirs)))
+}
+
 /// The `--compare-processor` table: `q`'s lane-ops per CPU-second over `p`'s (and its CPU for
 /// the same job), per case and tier (issue 13 asks for gfx1030 within 1.2× of gfx90a per
 /// lane-op, a ratio of at least 0.83).
-fn compare_processors(
-    q: &str,
-    p: &str,
-    tiers: &[Tier],
-    rows: &[(String, Vec<Measured>, Vec<Measured>)],
-) {
+fn compare_processors(q: &str, p: &str, tiers: &[Tier], rows: &[(String, Rounds, Rounds)]) {
+    let over = match rows.first().and_then(|(_, r, _)| r.first()).map(Vec::len) {
+        Some(n) if n > 1 => format!(", the median of {n} rounds' ratios (least–greatest)"),
+        _ => String::new(),
+    };
     println!(
-        "{q} relative to {p}: lane-ops per CPU-second, {q} / {p}; same job: {p}'s CPU / {q}'s"
+        "{q} relative to {p}: lane-ops per CPU-second, {q} / {p}{over}; same job: {p}'s CPU / \
+         {q}'s"
     );
-    let titles: String = tiers.iter().map(|t| format!("{:<36}", t.title())).collect();
+    let table: Vec<(&String, Vec<String>)> = rows
+        .iter()
+        .map(|(label, mine, theirs)| {
+            let cells = mine.iter().zip(theirs).map(|(a, b)| compare_cell(a, b));
+            (label, cells.collect())
+        })
+        .collect();
+    // A column as wide as its widest cell (a cell over rounds is wider than one round's).
+    let width = table
+        .iter()
+        .flat_map(|(_, cells)| cells.iter().map(|c| c.chars().count() + 2))
+        .fold(36, usize::max);
+    let titles: String = tiers
+        .iter()
+        .map(|t| format!("{:<width$}", t.title()))
+        .collect();
     println!("{}", format!("{:<22} {titles}", "kernel").trim_end());
-    for (label, mine, theirs) in rows {
-        let cells: String = mine
-            .iter()
-            .zip(theirs)
-            .map(|(a, b)| {
-                let cell = compare_cell(a, b);
-                let bad = if b.ok { "" } else { " RESULT MISMATCH" };
-                format!("{:<36}", format!("{cell}{bad}"))
-            })
-            .collect();
+    for (label, cells) in table {
+        let cells: String = cells.iter().map(|c| format!("{c:<width$}")).collect();
         println!("{}", format!("{label:<22} {cells}").trim_end());
     }
 }
 
-/// One cell of the `--compare-processor` table, `b` (the second processor) against `a`: its
-/// lane-ops per CPU-second over `a`'s, then "same job", `a`'s CPU over `b`'s for the same
-/// grid. The two differ because each processor's compiler emits its own instructions: gfx90a's
-/// vector add counts 19 lane-ops per element (64-bit address arithmetic) to gfx1030's 15.
-fn compare_cell(a: &Measured, b: &Measured) -> String {
-    match (a.lane_ops_per_cpu_second(), b.lane_ops_per_cpu_second()) {
-        (Some(x), Some(y)) => {
-            let job = match (a.cpu, b.cpu) {
-                (Some(ca), Some(cb)) => format!(", same job {:.2}x", ca / cb),
-                _ => String::new(),
-            };
-            format!("{:.2}x ({y:.1} M){job}", y / x)
+/// One cell of the `--compare-processor` table, `b` (the second processor's rounds) against `a`
+/// (the first's, of the same rounds): its lane-ops per CPU-second over `a`'s, then "same job",
+/// `a`'s CPU over `b`'s for the same grid. The two differ because each processor's compiler
+/// emits its own instructions: gfx90a's vector add counts 19 lane-ops per element (64-bit
+/// address arithmetic) to gfx1030's 15. One round gives its ratios and `b`'s own figure; more
+/// give the median of the rounds' ratios, each of a round's pair (see [`run_rounds`]), with
+/// their range. A result mismatch of `b` in any round is marked.
+fn compare_cell(a: &[Measured], b: &[Measured]) -> String {
+    let rounds = || a.iter().zip(b);
+    let lane: Vec<f64> = rounds()
+        .filter_map(|(a, b)| Some(b.lane_ops_per_cpu_second()? / a.lane_ops_per_cpu_second()?))
+        .collect();
+    let job: Vec<f64> = rounds()
+        .filter_map(|(a, b)| Some(a.cpu? / b.cpu?))
+        .collect();
+    let job = spread(&job).map_or(String::new(), |j| format!(", same job {:.2}x", j.median));
+    let bad = if b.iter().all(|m| m.ok) {
+        ""
+    } else {
+        " RESULT MISMATCH"
+    };
+    let cell = match (spread(&lane), b) {
+        (None, _) => "-".into(),
+        (Some(l), [one]) => {
+            let y = one.lane_ops_per_cpu_second().unwrap_or_default();
+            format!("{:.2}x ({y:.1} M){job}", l.median)
         }
-        _ => "-".into(),
-    }
+        (Some(l), _) => format!(
+            "{:.2}x ({:.2}–{:.2} over {} rounds){job}",
+            l.median,
+            l.min,
+            l.max,
+            lane.len()
+        ),
+    };
+    format!("{cell}{bad}")
 }
 
 /// Dispatch latency: `Gpu::dispatch` of an empty kernel, median over many dispatches (in this
@@ -858,23 +977,87 @@ fn dispatch_latency(b: &Bench) -> Result<(), String> {
 mod tests {
     use super::*;
 
+    /// A run of `lane_ops` lane-ops in `cpu` CPU-seconds and `elapsed` wall seconds, its result
+    /// right.
+    fn run(lane_ops: u64, cpu: f64, elapsed: f64) -> Measured {
+        Measured {
+            cpu: Some(cpu),
+            elapsed,
+            lane_ops,
+            ok: true,
+            ..Measured::default()
+        }
+    }
+
     #[test]
     fn compare_cell_gives_lane_ops_and_the_same_jobs_cpu() {
         // 190 lane-ops in 1 s against 150 in 1.25 s: per lane-op (150 / 1.25) / 190 = 0.63,
         // for the same job 1 / 1.25 = 0.80.
-        let a = Measured {
-            cpu: Some(1.0),
-            lane_ops: 190_000_000,
-            ..Measured::default()
-        };
-        let b = Measured {
-            cpu: Some(1.25),
-            lane_ops: 150_000_000,
-            ..Measured::default()
-        };
-        assert_eq!(compare_cell(&a, &b), "0.63x (120.0 M), same job 0.80x");
+        let a = run(190_000_000, 1.0, 1.0);
+        let b = run(150_000_000, 1.25, 1.0);
+        assert_eq!(compare_cell(&[a], &[b]), "0.63x (120.0 M), same job 0.80x");
         let unknown = Measured { cpu: None, ..b };
-        assert_eq!(compare_cell(&a, &unknown), "-");
+        assert_eq!(compare_cell(&[a], &[unknown]), "-");
+        let wrong = Measured { ok: false, ..b };
+        assert_eq!(
+            compare_cell(&[a], &[wrong]),
+            "0.63x (120.0 M), same job 0.80x RESULT MISMATCH"
+        );
+    }
+
+    #[test]
+    fn spread_gives_the_median_least_and_greatest() {
+        let s = |median, min, max| Some(Spread { median, min, max });
+        // Unsorted, odd: the middle figure (the mean would be 4.33).
+        assert_eq!(spread(&[10.0, 1.0, 2.0]), s(2.0, 1.0, 10.0));
+        // Even: the mean of the two middle ones, 2 and 3 (the mean of all would be 3.75).
+        assert_eq!(spread(&[9.0, 1.0, 3.0, 2.0]), s(2.5, 1.0, 9.0));
+        assert_eq!(spread(&[0.7]), s(0.7, 0.7, 0.7));
+        assert_eq!(spread(&[]), None);
+    }
+
+    /// Over rounds, each round's ratio is of its own pair of runs, and the cell gives their
+    /// median and range; a result mismatch of the second processor in any round marks it.
+    #[test]
+    fn compare_cell_over_rounds_gives_the_median_of_each_rounds_ratios() {
+        // 200 lane-ops in 1 s each round against 150 in 1.0, 1.25 and 0.5 s: per lane-op 0.75,
+        // 0.60 and 1.50 (mean 0.95), the same job 1.00, 0.80 and 2.00 (mean 1.27).
+        let a = [run(200_000_000, 1.0, 1.0); 3];
+        let b = [1.0, 1.25, 0.5].map(|cpu| run(150_000_000, cpu, 1.0));
+        assert_eq!(
+            compare_cell(&a, &b),
+            "0.75x (0.60–1.50 over 3 rounds), same job 1.00x"
+        );
+        // Each round's own pair: CPU 2.0/1.6, 1.0/0.5 and 1.0/0.9 (the first round in the
+        // host's slow mode) give 1.25, 2.00 and 1.11; the ratio of the medians would be 1.11.
+        let p = [2.0, 1.0, 1.0].map(|cpu| run(100, cpu, 1.0));
+        let q = [1.6, 0.5, 0.9].map(|cpu| run(100, cpu, 1.0));
+        assert_eq!(
+            compare_cell(&p, &q),
+            "1.25x (1.11–2.00 over 3 rounds), same job 1.25x"
+        );
+        let mut wrong = b;
+        wrong[1].ok = false;
+        assert!(compare_cell(&a, &wrong).ends_with(" RESULT MISMATCH"));
+    }
+
+    /// The main table's cells over rounds: the median of the rounds' lane-ops per CPU-second and
+    /// of their wall times, and the latter over PoCL's.
+    #[test]
+    fn tier_cells_give_the_median_over_rounds() {
+        // 100 M lane-ops in 0.5, 0.1 and 0.2 CPU-seconds: 200, 1000 and 500 M per second
+        // (median 500, mean 566.7); wall 500, 100 and 200 ms (median 200, mean 266.7).
+        let rounds = [0.5, 0.1, 0.2].map(|t| run(100_000_000, t, t));
+        let pocl = Native {
+            elapsed: 0.1,
+            cpu: None,
+            ok: true,
+        };
+        let want = format!("{:>13} {:>11} {:>8}  ", "500.0 M", "200.0 ms", "2.0x");
+        assert_eq!(tier_cells(&rounds, Some(&pocl)), want);
+        // One round: its own figures, as before --repeat.
+        let want = format!("{:>13} {:>11} {:>8}  ", "1000.0 M", "100.0 ms", "-");
+        assert_eq!(tier_cells(&rounds[1..2], None), want);
     }
 
     #[test]
