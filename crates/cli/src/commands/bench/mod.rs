@@ -135,6 +135,15 @@ struct Emulated {
     ok: bool,
 }
 
+/// A case ready to dispatch on one GPU: its code object, its buffers (registered in the
+/// bench's memory map) and its kernarg segment's explicit part.
+struct Ready {
+    code: LoadedCodeObject,
+    bufs: Vec<HostBuffer>,
+    explicit: Vec<u8>,
+    dynamic_lds: u32,
+}
+
 /// One benchmark: a kernel from `tests/kernels/cl/`, its arguments and launch shape, and the
 /// check of its output buffers against the CPU (applied to the emulator's and PoCL's results).
 struct Case {
@@ -158,7 +167,7 @@ struct Bench {
 impl Bench {
     fn compile(&self, name: &str, src: &str) -> Result<LoadedCodeObject, String> {
         let out = self.build(&self.args.processor, name, src)?;
-        self.load(&out)
+        Bench::load(&self.gpu, &out)
     }
 
     /// Compiles `src` for `processor` into the bench's directory and returns the code object's
@@ -182,11 +191,12 @@ impl Bench {
         Ok(out)
     }
 
-    /// Loads a code object file into the emulated GPU.
-    fn load(&self, path: &Path) -> Result<LoadedCodeObject, String> {
+    /// Loads a code object file into an emulated GPU (the bench's own, or the second
+    /// processor's of an interleaved child).
+    fn load(gpu: &Gpu, path: &Path) -> Result<LoadedCodeObject, String> {
         let bytes =
             std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        self.gpu.load_code_object(&bytes).map_err(|e| e.to_string())
+        gpu.load_code_object(&bytes).map_err(|e| e.to_string())
     }
 
     /// The compiler and its device-library options for the target: clang-15 links the libraries
@@ -223,9 +233,26 @@ impl Bench {
     /// Runs a case on the emulator [`rounds`] times, each from the initial buffer contents.
     fn emulate(&self, case: &Case) -> Result<Emulated, String> {
         let code = match &self.args.child_code {
-            Some(path) => self.load(path)?,
+            Some(path) => Bench::load(&self.gpu, path)?,
             None => self.compile(case.file, case.source)?,
         };
+        let mut ready = self.prepare(code, case)?;
+        let mut runs = Vec::new();
+        let mut ok = true;
+        for _ in 0..rounds(self.args.quick) {
+            let (run, right) = self.run_once(&self.gpu, &mut ready, case)?;
+            ok &= right;
+            runs.push(run);
+        }
+        let first = runs.remove(0);
+        runs.sort_by_key(|r| r.stats.elapsed);
+        let median = runs.swap_remove(runs.len() / 2);
+        Ok(Emulated { first, median, ok })
+    }
+
+    /// Makes a case ready to dispatch with `code` (loaded into the GPU that will run it): its
+    /// buffers in the memory map and its kernarg segment's explicit part.
+    fn prepare(&self, code: LoadedCodeObject, case: &Case) -> Result<Ready, String> {
         let k = code
             .kernel(case.kernel)
             .ok_or_else(|| format!("no kernel `{}`", case.kernel))?;
@@ -253,65 +280,51 @@ impl Bench {
             explicit.resize(explicit.len().next_multiple_of(align), 0);
             explicit.extend_from_slice(&bytes);
         }
-        let mut runs = Vec::new();
-        let mut ok = true;
-        for round in 0..rounds(self.args.quick) {
-            if round > 0 {
-                // Kernels like the histogram accumulate into their outputs.
-                let inits = case.args.iter().filter_map(|a| match a {
-                    Arg::Buffer(init) => Some(init),
-                    _ => None,
-                });
-                for (b, init) in bufs.iter_mut().zip(inits) {
-                    b.fill(init);
-                }
-            }
-            let c0 = cpu_seconds();
-            let stats = self.dispatch(
-                &code,
-                case.kernel,
-                &explicit,
-                case.grid,
-                case.wg,
-                dynamic_lds,
-            )?;
-            let cpu = cpu_seconds().zip(c0).map(|(a, b)| a - b);
-            let buffers: Vec<Vec<u8>> = bufs.iter().map(HostBuffer::bytes).collect();
-            ok &= (case.check)(&buffers);
-            runs.push(Round { stats, cpu });
-        }
-        let first = runs.remove(0);
-        runs.sort_by_key(|r| r.stats.elapsed);
-        let median = runs.swap_remove(runs.len() / 2);
-        Ok(Emulated { first, median, ok })
+        Ok(Ready {
+            code,
+            bufs,
+            explicit,
+            dynamic_lds,
+        })
     }
 
-    fn dispatch(
-        &self,
-        code: &LoadedCodeObject,
-        kernel: &str,
-        explicit: &[u8],
-        grid: [u32; 3],
-        wg: [u16; 3],
-        dynamic_lds: u32,
-    ) -> Result<DispatchStats, String> {
-        let k = code
+    /// One dispatch of a ready case on `gpu`, from the initial buffer contents (kernels like
+    /// the histogram accumulate into their outputs): its statistics, the CPU seconds of this
+    /// process around it, and whether its output matched the CPU's.
+    fn run_once(&self, gpu: &Gpu, r: &mut Ready, case: &Case) -> Result<(Round, bool), String> {
+        let inits = case.args.iter().filter_map(|a| match a {
+            Arg::Buffer(init) => Some(init),
+            _ => None,
+        });
+        for (b, init) in r.bufs.iter_mut().zip(inits) {
+            b.fill(init);
+        }
+        let c0 = cpu_seconds();
+        let stats = self.dispatch(gpu, r, case)?;
+        let cpu = cpu_seconds().zip(c0).map(|(a, b)| a - b);
+        let buffers: Vec<Vec<u8>> = r.bufs.iter().map(HostBuffer::bytes).collect();
+        Ok((Round { stats, cpu }, (case.check)(&buffers)))
+    }
+
+    fn dispatch(&self, gpu: &Gpu, r: &Ready, case: &Case) -> Result<DispatchStats, String> {
+        let (kernel, grid, wg) = (case.kernel, case.grid, case.wg);
+        let k = r
+            .code
             .kernel(kernel)
             .ok_or_else(|| format!("no kernel `{kernel}`"))?;
-        let mut ka = kernarg::build(explicit, 5, grid, wg);
+        let mut ka = kernarg::build(&r.explicit, 5, grid, wg);
         ka.resize(ka.len().max(k.kernarg_segment_size as usize), 0);
         let kb = HostBuffer::new(&self.mem, &ka)?;
-        self.gpu
-            .dispatch(&Dispatch {
-                kernel_object: k.kernel_object,
-                kernarg_address: kb.addr(),
-                grid_size: grid,
-                workgroup_size: wg,
-                group_segment_size: k.group_segment_size + dynamic_lds,
-                private_segment_size: k.private_segment_size,
-                ..Dispatch::default()
-            })
-            .map_err(|f| f.to_string())
+        gpu.dispatch(&Dispatch {
+            kernel_object: k.kernel_object,
+            kernarg_address: kb.addr(),
+            grid_size: grid,
+            workgroup_size: wg,
+            group_segment_size: k.group_segment_size + r.dynamic_lds,
+            private_segment_size: k.private_segment_size,
+            ..Dispatch::default()
+        })
+        .map_err(|f| f.to_string())
     }
 }
 
