@@ -67,6 +67,14 @@ pub struct Args {
     /// rounds: the host's speed can swing 2x between runs a minute apart.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,
+    /// With --compare-processor: give the compare table from one process per case and tier
+    /// that runs the case on both processors, their dispatches interleaved one by one in this
+    /// many pairs (each processor first in every other pair), as the median of the pairs'
+    /// ratios and their range. Two dispatches ~0.1 s apart see the same host speed more often
+    /// than two children ~1 s apart. The main table still comes from --processor's own children.
+    #[arg(long, requires = "compare_processor",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub interleave: Option<u32>,
     /// Internal: run the benchmark with this label alone, in the tier HSAEMU_JIT sets, and
     /// print its result as one JSON line (each tier's run is such a child process).
     #[arg(long, hide = true)]
@@ -75,6 +83,10 @@ pub struct Args {
     /// (instead of compiling the case again in each tier's child).
     #[arg(long, hide = true, requires = "child_case")]
     pub child_code: Option<PathBuf>,
+    /// Internal: run the child's case on --compare-processor too, from this code object
+    /// (compiled by the parent), the two processors' dispatches interleaved (--interleave).
+    #[arg(long, hide = true, requires_all = ["child_case", "interleave"])]
+    pub child_compare_code: Option<PathBuf>,
 }
 
 const VECTOR_ADD: &str = include_str!("../../../../../tests/kernels/cl/vector_add.cl");
@@ -709,6 +721,52 @@ fn print_row(label: &str, tiers: &[Tier], runs: &Rounds, native: Option<&Native>
     }
 }
 
+/// A benchmark case on two processors, in the tier this process's HSAEMU_JIT sets: the child's
+/// side of `tiers::run_interleaved`. A `Gpu` for `q` beside the bench's own (one memory map,
+/// each its own buffers); each runs the case once first (that dispatch compiles, and is left
+/// out as in [`Bench::emulate`]), then `--interleave` pairs of dispatches, `--processor`'s
+/// first in even pairs and `q`'s in odd ones (P Q Q P P Q …: neither always goes first, and
+/// so a drift of the host's speed or what a dispatch leaves in the caches favours neither).
+/// Every dispatch's result is checked; a warm-up's check counts in the first pair's.
+fn run_child_interleaved(b: &Bench, label: &str, q: &str, q_code: &Path) -> Result<(), String> {
+    let case = cases(b.args.quick)
+        .into_iter()
+        .find(|c| c.label == label)
+        .ok_or_else(|| format!("no benchmark `{label}`"))?;
+    let config = GpuConfig {
+        processor: q.to_string(),
+        threads: b.args.threads,
+        ..GpuConfig::default()
+    };
+    let gq = Gpu::new(config, b.mem.clone()).map_err(|e| e.to_string())?;
+    let p_code = match &b.args.child_code {
+        Some(path) => Bench::load(&b.gpu, path)?,
+        None => b.compile(case.file, case.source)?,
+    };
+    let mut p = (&b.gpu, b.prepare(p_code, &case)?);
+    let mut q = (&gq, b.prepare(Bench::load(&gq, q_code)?, &case)?);
+    let run = |(gpu, ready): &mut (&Gpu, Ready)| b.run_once(gpu, ready, &case);
+    let (mut p_ok, mut q_ok) = (run(&mut p)?.1, run(&mut q)?.1);
+    let mut pairs = Vec::new();
+    for i in 0..b.args.interleave.unwrap_or(1) {
+        let (pr, qr) = if i % 2 == 0 {
+            let pr = run(&mut p)?;
+            (pr, run(&mut q)?)
+        } else {
+            let qr = run(&mut q)?;
+            (run(&mut p)?, qr)
+        };
+        pairs.push((pr.0, pr.1 && p_ok, qr.0, qr.1 && q_ok));
+        (p_ok, q_ok) = (true, true);
+    }
+    let samples: Vec<_> = pairs
+        .iter()
+        .map(|(pr, pok, qr, qok)| ((&pr.stats, pr.cpu, *pok), (&qr.stats, qr.cpu, *qok)))
+        .collect();
+    println!("{}", tiers::interleaved_line(&samples));
+    Ok(())
+}
+
 /// A benchmark case alone, in the tier this process's HSAEMU_JIT sets: the child's side of
 /// `tiers::run_child`.
 fn run_child_case(b: &Bench, label: &str) -> Result<(), String> {
@@ -762,7 +820,10 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         args,
     };
     let result = match b.args.child_case.clone() {
-        Some(label) => run_child_case(&b, &label).map(|()| true),
+        Some(label) => match (&b.args.compare_processor, &b.args.child_compare_code) {
+            (Some(q), Some(code)) => run_child_interleaved(&b, &label, q, code).map(|()| true),
+            _ => run_child_case(&b, &label).map(|()| true),
+        },
         None => run_parent(&b, native.as_ref()),
     };
     let _ = std::fs::remove_dir_all(&dir);
@@ -809,6 +870,7 @@ fn run_parent(b: &Bench, native: Option<&pocl::Pocl>) -> Result<bool, String> {
 
     let want = |name: &str| b.args.only.as_deref().is_none_or(|o| name.contains(o));
     let mut second = Vec::new();
+    let ok = |r: &Rounds| r.iter().flatten().all(|m| m.ok);
     for case in cases(b.args.quick) {
         if !want(case.kernel) && !want(&case.label) {
             continue;
@@ -820,9 +882,22 @@ fn run_parent(b: &Bench, native: Option<&pocl::Pocl>) -> Result<bool, String> {
             None => None,
         };
         let q = q.as_ref().map(|(q, code)| (*q, code.as_path()));
-        let (runs, other) = run_rounds(b, &case.label, tiers, (p, &code), q)?;
+        let (runs, other) = match (q, b.args.interleave) {
+            (Some(q), Some(_)) => {
+                let (runs, _) = run_rounds(b, &case.label, tiers, (p, &code), None)?;
+                let pairs = tiers
+                    .iter()
+                    .map(|&t| tiers::run_interleaved(&b.args, (p, &code), q, &case.label, t))
+                    .collect::<Result<Vec<_>, String>>()?;
+                let (mine, theirs): (Rounds, Rounds) =
+                    pairs.into_iter().map(|v| v.into_iter().unzip()).unzip();
+                all_ok &= ok(&mine) && ok(&theirs);
+                second.push((case.label.clone(), mine, theirs));
+                (runs, None)
+            }
+            _ => run_rounds(b, &case.label, tiers, (p, &code), q)?,
+        };
         let pocl = native.map(|n| run_pocl(n, &case)).transpose()?;
-        let ok = |r: &Rounds| r.iter().flatten().all(|m| m.ok);
         all_ok &= ok(&runs) && pocl.as_ref().is_none_or(|n| n.ok);
         print_row(&case.label, tiers, &runs, pocl.as_ref());
         if let Some(other) = other {
@@ -831,7 +906,11 @@ fn run_parent(b: &Bench, native: Option<&pocl::Pocl>) -> Result<bool, String> {
         }
     }
     if let Some(q) = &b.args.compare_processor {
-        compare_processors(q, &b.args.processor, tiers, &second);
+        let pairing = match b.args.interleave {
+            Some(_) => Pairing::Interleaved,
+            None => Pairing::Rounds,
+        };
+        compare_processors(q, &b.args.processor, tiers, &second, pairing);
     }
     if want("dispatch") {
         dispatch_latency(b)?;
@@ -878,9 +957,21 @@ fn run_rounds(
 /// The `--compare-processor` table: `q`'s lane-ops per CPU-second over `p`'s (and its CPU for
 /// the same job), per case and tier (issue 13 asks for gfx1030 within 1.2× of gfx90a per
 /// lane-op, a ratio of at least 0.83).
-fn compare_processors(q: &str, p: &str, tiers: &[Tier], rows: &[(String, Rounds, Rounds)]) {
-    let over = match rows.first().and_then(|(_, r, _)| r.first()).map(Vec::len) {
-        Some(n) if n > 1 => format!(", the median of {n} rounds' ratios (least–greatest)"),
+fn compare_processors(
+    q: &str,
+    p: &str,
+    tiers: &[Tier],
+    rows: &[(String, Rounds, Rounds)],
+    pairing: Pairing,
+) {
+    let n = rows.first().and_then(|(_, r, _)| r.first()).map(Vec::len);
+    let over = match (pairing, n) {
+        (Pairing::Interleaved, _) => ", the median of the ratios of pairs of dispatches \
+            interleaved in one process (least–greatest)"
+            .to_string(),
+        (Pairing::Rounds, Some(n)) if n > 1 => {
+            format!(", the median of {n} rounds' ratios (least–greatest)")
+        }
         _ => String::new(),
     };
     println!(
@@ -890,7 +981,10 @@ fn compare_processors(q: &str, p: &str, tiers: &[Tier], rows: &[(String, Rounds,
     let table: Vec<(&String, Vec<String>)> = rows
         .iter()
         .map(|(label, mine, theirs)| {
-            let cells = mine.iter().zip(theirs).map(|(a, b)| compare_cell(a, b));
+            let cells = mine
+                .iter()
+                .zip(theirs)
+                .map(|(a, b)| compare_cell(a, b, pairing));
             (label, cells.collect())
         })
         .collect();
@@ -910,14 +1004,24 @@ fn compare_processors(q: &str, p: &str, tiers: &[Tier], rows: &[(String, Rounds,
     }
 }
 
+/// How the compare table's runs were paired: children run one after the other in rounds
+/// (`--repeat`), or dispatches interleaved in one child (`--interleave`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pairing {
+    Rounds,
+    Interleaved,
+}
+
 /// One cell of the `--compare-processor` table, `b` (the second processor's rounds) against `a`
 /// (the first's, of the same rounds): its lane-ops per CPU-second over `a`'s, then "same job",
 /// `a`'s CPU over `b`'s for the same grid. The two differ because each processor's compiler
 /// emits its own instructions: gfx90a's vector add counts 19 lane-ops per element (64-bit
 /// address arithmetic) to gfx1030's 15. One round gives its ratios and `b`'s own figure; more
 /// give the median of the rounds' ratios, each of a round's pair (see [`run_rounds`]), with
-/// their range. A result mismatch of `b` in any round is marked.
-fn compare_cell(a: &[Measured], b: &[Measured]) -> String {
+/// their range. Interleaved pairs (`--interleave`, [`run_child_interleaved`]) give the median
+/// of the pairs' ratios and their range however many. A result mismatch of `b` in any round or
+/// pair is marked.
+fn compare_cell(a: &[Measured], b: &[Measured], pairing: Pairing) -> String {
     let rounds = || a.iter().zip(b);
     let lane: Vec<f64> = rounds()
         .filter_map(|(a, b)| Some(b.lane_ops_per_cpu_second()? / a.lane_ops_per_cpu_second()?))
@@ -933,6 +1037,13 @@ fn compare_cell(a: &[Measured], b: &[Measured]) -> String {
     };
     let cell = match (spread(&lane), b) {
         (None, _) => "-".into(),
+        (Some(l), _) if pairing == Pairing::Interleaved => format!(
+            "{:.2}x ({:.2}–{:.2} over {} pairs, interleaved){job}",
+            l.median,
+            l.min,
+            l.max,
+            lane.len()
+        ),
         (Some(l), [one]) => {
             let y = one.lane_ops_per_cpu_second().unwrap_or_default();
             format!("{:.2}x ({y:.1} M){job}", l.median)
@@ -1008,12 +1119,15 @@ mod tests {
         // for the same job 1 / 1.25 = 0.80.
         let a = run(190_000_000, 1.0, 1.0);
         let b = run(150_000_000, 1.25, 1.0);
-        assert_eq!(compare_cell(&[a], &[b]), "0.63x (120.0 M), same job 0.80x");
+        assert_eq!(
+            compare_cell(&[a], &[b], Pairing::Rounds),
+            "0.63x (120.0 M), same job 0.80x"
+        );
         let unknown = Measured { cpu: None, ..b };
-        assert_eq!(compare_cell(&[a], &[unknown]), "-");
+        assert_eq!(compare_cell(&[a], &[unknown], Pairing::Rounds), "-");
         let wrong = Measured { ok: false, ..b };
         assert_eq!(
-            compare_cell(&[a], &[wrong]),
+            compare_cell(&[a], &[wrong], Pairing::Rounds),
             "0.63x (120.0 M), same job 0.80x RESULT MISMATCH"
         );
     }
@@ -1038,7 +1152,7 @@ mod tests {
         let a = [run(200_000_000, 1.0, 1.0); 3];
         let b = [1.0, 1.25, 0.5].map(|cpu| run(150_000_000, cpu, 1.0));
         assert_eq!(
-            compare_cell(&a, &b),
+            compare_cell(&a, &b, Pairing::Rounds),
             "0.75x (0.60–1.50 over 3 rounds), same job 1.00x"
         );
         // Each round's own pair: CPU 2.0/1.6, 1.0/0.5 and 1.0/0.9 (the first round in the
@@ -1046,12 +1160,12 @@ mod tests {
         let p = [2.0, 1.0, 1.0].map(|cpu| run(100, cpu, 1.0));
         let q = [1.6, 0.5, 0.9].map(|cpu| run(100, cpu, 1.0));
         assert_eq!(
-            compare_cell(&p, &q),
+            compare_cell(&p, &q, Pairing::Rounds),
             "1.25x (1.11–2.00 over 3 rounds), same job 1.25x"
         );
         let mut wrong = b;
         wrong[1].ok = false;
-        assert!(compare_cell(&a, &wrong).ends_with(" RESULT MISMATCH"));
+        assert!(compare_cell(&a, &wrong, Pairing::Rounds).ends_with(" RESULT MISMATCH"));
     }
 
     /// The main table's cells over rounds: the median of the rounds' lane-ops per CPU-second and
