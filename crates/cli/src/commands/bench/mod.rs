@@ -749,12 +749,12 @@ fn run_child_interleaved(b: &Bench, label: &str, q: &str, q_code: &Path) -> Resu
     let (mut p_ok, mut q_ok) = (run(&mut p)?.1, run(&mut q)?.1);
     let mut pairs = Vec::new();
     for i in 0..b.args.interleave.unwrap_or(1) {
-        let (pr, qr) = if i % 2 == 0 {
-            let pr = run(&mut p)?;
-            (pr, run(&mut q)?)
-        } else {
+        let (pr, qr) = if q_goes_first(i) {
             let qr = run(&mut q)?;
             (run(&mut p)?, qr)
+        } else {
+            let pr = run(&mut p)?;
+            (pr, run(&mut q)?)
         };
         pairs.push((pr.0, pr.1 && p_ok, qr.0, qr.1 && q_ok));
         (p_ok, q_ok) = (true, true);
@@ -765,6 +765,11 @@ fn run_child_interleaved(b: &Bench, label: &str, q: &str, q_code: &Path) -> Resu
         .collect();
     println!("{}", tiers::interleaved_line(&samples));
     Ok(())
+}
+
+/// Whether the compared processor dispatches first in interleaved pair `pair` (P Q, Q P, …).
+fn q_goes_first(pair: u32) -> bool {
+    pair % 2 == 1
 }
 
 /// A benchmark case alone, in the tier this process's HSAEMU_JIT sets: the child's side of
@@ -1166,6 +1171,35 @@ mod tests {
         let mut wrong = b;
         wrong[1].ok = false;
         assert!(compare_cell(&a, &wrong, Pairing::Rounds).ends_with(" RESULT MISMATCH"));
+    }
+
+    /// Interleaved pairs: the median of the pairs' own ratios with their range and count, even
+    /// for one pair (whose cell is never the one-round form); a mismatch in any pair marks it.
+    #[test]
+    fn compare_cell_over_interleaved_pairs_gives_the_median_of_each_pairs_ratios() {
+        // Pairs of CPU 1.0/1.0, 0.5/0.8, 2.0/2.2 and 1.0/1.5 s for 100 lane-ops each: per
+        // lane-op 1.00, 0.625, 0.909 and 0.667 (median of the middle two 0.667 and 0.909 =
+        // 0.788; the ratio of the medians 1.0/1.25 would be 0.80, the mean 0.80).
+        let p = [1.0, 0.5, 2.0, 1.0].map(|cpu| run(100, cpu, 1.0));
+        let q = [1.0, 0.8, 2.2, 1.5].map(|cpu| run(100, cpu, 1.0));
+        assert_eq!(
+            compare_cell(&p, &q, Pairing::Interleaved),
+            "0.79x (0.62–1.00 over 4 pairs, interleaved), same job 0.79x"
+        );
+        assert_eq!(
+            compare_cell(&p[1..2], &q[1..2], Pairing::Interleaved),
+            "0.62x (0.62–0.62 over 1 pairs, interleaved), same job 0.62x"
+        );
+        let mut wrong = q;
+        wrong[3].ok = false;
+        assert!(compare_cell(&p, &wrong, Pairing::Interleaved).ends_with(" RESULT MISMATCH"));
+    }
+
+    /// Each processor dispatches first in every other pair, --processor in the first.
+    #[test]
+    fn interleaved_pairs_alternate_which_processor_goes_first() {
+        let order: Vec<bool> = (0..4).map(q_goes_first).collect();
+        assert_eq!(order, [false, true, false, true]);
     }
 
     /// The main table's cells over rounds: the median of the rounds' lane-ops per CPU-second and

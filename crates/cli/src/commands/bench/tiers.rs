@@ -418,6 +418,42 @@ mod tests {
         assert_eq!(Lowered::default().line(), None);
     }
 
+    /// An interleaved child's line gives back each pair's two dispatches, in order.
+    #[test]
+    fn an_interleaved_line_reads_back() {
+        let fast = DispatchStats {
+            lane_ops: 1000,
+            wave_instructions: 10,
+            elapsed: Duration::from_millis(40),
+            ..DispatchStats::default()
+        };
+        let slow = DispatchStats {
+            lane_ops: 800,
+            elapsed: Duration::from_millis(70),
+            ..fast
+        };
+        let line = interleaved_line(&[
+            ((&fast, Some(0.04), true), (&slow, Some(0.07), true)),
+            ((&slow, None, true), (&fast, Some(0.05), false)),
+        ]);
+        let pairs = parse_interleaved(&format!("noise\n{line}\n")).expect("parses");
+        assert_eq!(pairs.len(), 2);
+        let (p, q) = pairs[0];
+        assert_eq!(
+            (p.elapsed, p.cpu, p.lane_ops, p.ok),
+            (0.04, Some(0.04), 1000, true)
+        );
+        assert_eq!(
+            (q.elapsed, q.cpu, q.lane_ops, q.ok),
+            (0.07, Some(0.07), 800, true)
+        );
+        let (p, q) = pairs[1];
+        assert_eq!((p.cpu, p.lane_ops, p.wave_instructions), (None, 800, 10));
+        assert_eq!((q.cpu, q.lane_ops, q.ok), (Some(0.05), 1000, false));
+        assert!(parse_interleaved(r#"{"pairs": []}"#).is_err());
+        assert!(parse_interleaved(r#"{"pairs": [{"p": {}, "q": {}}]}"#).is_err());
+    }
+
     #[test]
     fn a_child_without_a_result_line_is_an_error() {
         assert!(parse_result("hello\n").is_err());
