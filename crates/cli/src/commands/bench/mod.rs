@@ -13,7 +13,12 @@
 //! runs each case's children N times, the processors alternated round by round, and reports the
 //! median over the rounds: the compare table's is the median of the rounds' own ratios, each of
 //! two children run one right after the other (the host's speed can swing 2x from one minute to
-//! the next, and such a ratio cancels it where one round's pair of figures does not). A last
+//! the next, and such a ratio cancels it where one round's pair of figures does not).
+//! `--interleave N` pairs them closer: for the compare table one child per case and tier runs
+//! the case on both processors (a `Gpu` each over one memory map), N pairs of dispatches
+//! interleaved one by one (P Q, Q P, …), each dispatch timed by the process's CPU clock around
+//! it, and the table gives the median of the pairs' own ratios with their range (the host's
+//! speed changes within a second or two, faster than a round of two children). A last
 //! benchmark times `Gpu::dispatch` of an empty kernel (one work-group, and eight) to show
 //! dispatch latency.
 
