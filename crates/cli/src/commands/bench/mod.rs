@@ -257,7 +257,7 @@ impl Bench {
         let mut runs = Vec::new();
         let mut ok = true;
         for _ in 0..rounds(self.args.quick) {
-            let (run, right) = self.run_once(&self.gpu, &mut ready, case)?;
+            let (run, right) = self.run_once(&self.gpu, &mut ready, case, true)?;
             ok &= right;
             runs.push(run);
         }
@@ -307,8 +307,15 @@ impl Bench {
 
     /// One dispatch of a ready case on `gpu`, from the initial buffer contents (kernels like
     /// the histogram accumulate into their outputs): its statistics, the CPU seconds of this
-    /// process around it, and whether its output matched the CPU's.
-    fn run_once(&self, gpu: &Gpu, r: &mut Ready, case: &Case) -> Result<(Round, bool), String> {
+    /// process around it, and, if `check`, whether its output matched the CPU's (else true:
+    /// copying a full case's outputs out for the check takes longer than its dispatch).
+    fn run_once(
+        &self,
+        gpu: &Gpu,
+        r: &mut Ready,
+        case: &Case,
+        check: bool,
+    ) -> Result<(Round, bool), String> {
         let inits = case.args.iter().filter_map(|a| match a {
             Arg::Buffer(init) => Some(init),
             _ => None,
@@ -319,8 +326,11 @@ impl Bench {
         let c0 = cpu_seconds();
         let stats = self.dispatch(gpu, r, case)?;
         let cpu = cpu_seconds().zip(c0).map(|(a, b)| a - b);
-        let buffers: Vec<Vec<u8>> = r.bufs.iter().map(HostBuffer::bytes).collect();
-        Ok((Round { stats, cpu }, (case.check)(&buffers)))
+        let ok = !check || {
+            let buffers: Vec<Vec<u8>> = r.bufs.iter().map(HostBuffer::bytes).collect();
+            (case.check)(&buffers)
+        };
+        Ok((Round { stats, cpu }, ok))
     }
 
     fn dispatch(&self, gpu: &Gpu, r: &Ready, case: &Case) -> Result<DispatchStats, String> {
@@ -732,7 +742,9 @@ fn print_row(label: &str, tiers: &[Tier], runs: &Rounds, native: Option<&Native>
 /// out as in [`Bench::emulate`]), then `--interleave` pairs of dispatches, `--processor`'s
 /// first in even pairs and `q`'s in odd ones (P Q Q P P Q …: neither always goes first, and
 /// so a drift of the host's speed or what a dispatch leaves in the caches favours neither).
-/// Every dispatch's result is checked; a warm-up's check counts in the first pair's.
+/// The warm-ups' and the last pair's results are checked (a full case's outputs take longer
+/// to copy out than to compute, and would keep the pairs' two dispatches apart); a warm-up's
+/// check counts in the first pair's.
 fn run_child_interleaved(b: &Bench, label: &str, q: &str, q_code: &Path) -> Result<(), String> {
     let case = cases(b.args.quick)
         .into_iter()
@@ -750,16 +762,18 @@ fn run_child_interleaved(b: &Bench, label: &str, q: &str, q_code: &Path) -> Resu
     };
     let mut p = (&b.gpu, b.prepare(p_code, &case)?);
     let mut q = (&gq, b.prepare(Bench::load(&gq, q_code)?, &case)?);
-    let run = |(gpu, ready): &mut (&Gpu, Ready)| b.run_once(gpu, ready, &case);
-    let (mut p_ok, mut q_ok) = (run(&mut p)?.1, run(&mut q)?.1);
+    let run = |(gpu, ready): &mut (&Gpu, Ready), check| b.run_once(gpu, ready, &case, check);
+    let (mut p_ok, mut q_ok) = (run(&mut p, true)?.1, run(&mut q, true)?.1);
+    let n = b.args.interleave.unwrap_or(1);
     let mut pairs = Vec::new();
-    for i in 0..b.args.interleave.unwrap_or(1) {
+    for i in 0..n {
+        let last = i + 1 == n;
         let (pr, qr) = if q_goes_first(i) {
-            let qr = run(&mut q)?;
-            (run(&mut p)?, qr)
+            let qr = run(&mut q, last)?;
+            (run(&mut p, last)?, qr)
         } else {
-            let pr = run(&mut p)?;
-            (pr, run(&mut q)?)
+            let pr = run(&mut p, last)?;
+            (pr, run(&mut q, last)?)
         };
         pairs.push((pr.0, pr.1 && p_ok, qr.0, qr.1 && q_ok));
         (p_ok, q_ok) = (true, true);
