@@ -75,8 +75,9 @@ pub struct Args {
     /// With --compare-processor: give the compare table from one process per case and tier
     /// that runs the case on both processors, their dispatches interleaved one by one in this
     /// many pairs (each processor first in every other pair), as the median of the pairs'
-    /// ratios and their range. Two dispatches ~0.1 s apart see the same host speed more often
-    /// than two children ~1 s apart. The main table still comes from --processor's own children.
+    /// ratios and their range: a pair's two dispatches start ~0.1–0.2 s apart where two
+    /// children are ~1 s apart, and the host's speed can change within a second or two. The
+    /// main table still comes from --processor's own children (--repeat rounds of them).
     #[arg(long, requires = "compare_processor",
           value_parser = clap::value_parser!(u32).range(1..))]
     pub interleave: Option<u32>,
