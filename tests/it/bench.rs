@@ -169,6 +169,65 @@ fn bench_repeats_rounds_and_gives_the_ratios_range() {
     assert!(err.contains("--repeat"), "{err}");
 }
 
+/// `--interleave 3` gives the compare table from one child per case and tier that runs both
+/// processors, their dispatches interleaved: the median of the 3 pairs' ratios within their
+/// range; the main table is still gfx90a's own. Without `--compare-processor` it is refused.
+#[test]
+fn bench_interleaves_the_processors_dispatches_in_one_child() {
+    let text = bench(
+        &[
+            "--quick",
+            "--threads",
+            "1",
+            "--no-pocl",
+            "--tier",
+            "jit",
+            "--only",
+            "vector_add",
+            "--compare-processor",
+            "gfx1030",
+            "--interleave",
+            "3",
+        ],
+        None,
+    );
+    assert!(
+        text.contains("pairs of dispatches interleaved in one process"),
+        "{text}"
+    );
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("vector_add"))
+        .collect();
+    assert_eq!(rows.len(), 2, "a gfx90a row and a gfx1030 row:\n{text}");
+    assert_eq!(row_figures(rows[0]), (1, 0), "{text}");
+    // `vector_add 1M   0.71x (0.65–0.80 over 3 pairs, interleaved), same job 0.90x`
+    let cell = rows[1]
+        .strip_prefix("vector_add 1M")
+        .and_then(|c| c.trim().strip_suffix("x"))
+        .unwrap_or_else(|| panic!("gfx1030's row: {text}"));
+    let figures: Vec<f64> = cell
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert!(
+        cell.contains(" over 3 pairs, interleaved), same job "),
+        "{text}"
+    );
+    let [median, min, max, pairs, job] = figures[..] else {
+        panic!("five figures in gfx1030's cell: {text}");
+    };
+    assert!(0.0 < min && min <= median && median <= max, "{text}");
+    assert!(pairs == 3.0 && job > 0.0, "{text}");
+    let out = Command::new(hsaemu())
+        .args(["bench", "--interleave", "3"])
+        .output()
+        .expect("run hsaemu bench");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--compare-processor"), "{err}");
+}
+
 /// A bad `--tier` is refused by the argument parser, naming the choices.
 #[test]
 fn bench_refuses_an_unknown_tier() {

@@ -13,7 +13,12 @@
 //! runs each case's children N times, the processors alternated round by round, and reports the
 //! median over the rounds: the compare table's is the median of the rounds' own ratios, each of
 //! two children run one right after the other (the host's speed can swing 2x from one minute to
-//! the next, and such a ratio cancels it where one round's pair of figures does not). A last
+//! the next, and such a ratio cancels it where one round's pair of figures does not).
+//! `--interleave N` pairs them closer: for the compare table one child per case and tier runs
+//! the case on both processors (a `Gpu` each over one memory map), N pairs of dispatches
+//! interleaved one by one (P Q, Q P, …), each dispatch timed by the process's CPU clock around
+//! it, and the table gives the median of the pairs' own ratios with their range (the host's
+//! speed changes within a second or two, faster than a round of two children). A last
 //! benchmark times `Gpu::dispatch` of an empty kernel (one work-group, and eight) to show
 //! dispatch latency.
 
@@ -67,6 +72,15 @@ pub struct Args {
     /// rounds: the host's speed can swing 2x between runs a minute apart.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,
+    /// With --compare-processor: give the compare table from one process per case and tier
+    /// that runs the case on both processors, their dispatches interleaved one by one in this
+    /// many pairs (each processor first in every other pair), as the median of the pairs'
+    /// ratios and their range: a pair's two dispatches start ~0.1–0.2 s apart where two
+    /// children are ~1 s apart, and the host's speed can change within a second or two. The
+    /// main table still comes from --processor's own children (--repeat rounds of them).
+    #[arg(long, requires = "compare_processor",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub interleave: Option<u32>,
     /// Internal: run the benchmark with this label alone, in the tier HSAEMU_JIT sets, and
     /// print its result as one JSON line (each tier's run is such a child process).
     #[arg(long, hide = true)]
@@ -75,6 +89,10 @@ pub struct Args {
     /// (instead of compiling the case again in each tier's child).
     #[arg(long, hide = true, requires = "child_case")]
     pub child_code: Option<PathBuf>,
+    /// Internal: run the child's case on --compare-processor too, from this code object
+    /// (compiled by the parent), the two processors' dispatches interleaved (--interleave).
+    #[arg(long, hide = true, requires_all = ["child_case", "interleave"])]
+    pub child_compare_code: Option<PathBuf>,
 }
 
 const VECTOR_ADD: &str = include_str!("../../../../../tests/kernels/cl/vector_add.cl");
@@ -135,6 +153,15 @@ struct Emulated {
     ok: bool,
 }
 
+/// A case ready to dispatch on one GPU: its code object, its buffers (registered in the
+/// bench's memory map) and its kernarg segment's explicit part.
+struct Ready {
+    code: LoadedCodeObject,
+    bufs: Vec<HostBuffer>,
+    explicit: Vec<u8>,
+    dynamic_lds: u32,
+}
+
 /// One benchmark: a kernel from `tests/kernels/cl/`, its arguments and launch shape, and the
 /// check of its output buffers against the CPU (applied to the emulator's and PoCL's results).
 struct Case {
@@ -158,7 +185,7 @@ struct Bench {
 impl Bench {
     fn compile(&self, name: &str, src: &str) -> Result<LoadedCodeObject, String> {
         let out = self.build(&self.args.processor, name, src)?;
-        self.load(&out)
+        Bench::load(&self.gpu, &out)
     }
 
     /// Compiles `src` for `processor` into the bench's directory and returns the code object's
@@ -182,11 +209,12 @@ impl Bench {
         Ok(out)
     }
 
-    /// Loads a code object file into the emulated GPU.
-    fn load(&self, path: &Path) -> Result<LoadedCodeObject, String> {
+    /// Loads a code object file into an emulated GPU (the bench's own, or the second
+    /// processor's of an interleaved child).
+    fn load(gpu: &Gpu, path: &Path) -> Result<LoadedCodeObject, String> {
         let bytes =
             std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        self.gpu.load_code_object(&bytes).map_err(|e| e.to_string())
+        gpu.load_code_object(&bytes).map_err(|e| e.to_string())
     }
 
     /// The compiler and its device-library options for the target: clang-15 links the libraries
@@ -223,9 +251,26 @@ impl Bench {
     /// Runs a case on the emulator [`rounds`] times, each from the initial buffer contents.
     fn emulate(&self, case: &Case) -> Result<Emulated, String> {
         let code = match &self.args.child_code {
-            Some(path) => self.load(path)?,
+            Some(path) => Bench::load(&self.gpu, path)?,
             None => self.compile(case.file, case.source)?,
         };
+        let mut ready = self.prepare(code, case)?;
+        let mut runs = Vec::new();
+        let mut ok = true;
+        for _ in 0..rounds(self.args.quick) {
+            let (run, right) = self.run_once(&self.gpu, &mut ready, case, true)?;
+            ok &= right;
+            runs.push(run);
+        }
+        let first = runs.remove(0);
+        runs.sort_by_key(|r| r.stats.elapsed);
+        let median = runs.swap_remove(runs.len() / 2);
+        Ok(Emulated { first, median, ok })
+    }
+
+    /// Makes a case ready to dispatch with `code` (loaded into the GPU that will run it): its
+    /// buffers in the memory map and its kernarg segment's explicit part.
+    fn prepare(&self, code: LoadedCodeObject, case: &Case) -> Result<Ready, String> {
         let k = code
             .kernel(case.kernel)
             .ok_or_else(|| format!("no kernel `{}`", case.kernel))?;
@@ -253,65 +298,61 @@ impl Bench {
             explicit.resize(explicit.len().next_multiple_of(align), 0);
             explicit.extend_from_slice(&bytes);
         }
-        let mut runs = Vec::new();
-        let mut ok = true;
-        for round in 0..rounds(self.args.quick) {
-            if round > 0 {
-                // Kernels like the histogram accumulate into their outputs.
-                let inits = case.args.iter().filter_map(|a| match a {
-                    Arg::Buffer(init) => Some(init),
-                    _ => None,
-                });
-                for (b, init) in bufs.iter_mut().zip(inits) {
-                    b.fill(init);
-                }
-            }
-            let c0 = cpu_seconds();
-            let stats = self.dispatch(
-                &code,
-                case.kernel,
-                &explicit,
-                case.grid,
-                case.wg,
-                dynamic_lds,
-            )?;
-            let cpu = cpu_seconds().zip(c0).map(|(a, b)| a - b);
-            let buffers: Vec<Vec<u8>> = bufs.iter().map(HostBuffer::bytes).collect();
-            ok &= (case.check)(&buffers);
-            runs.push(Round { stats, cpu });
-        }
-        let first = runs.remove(0);
-        runs.sort_by_key(|r| r.stats.elapsed);
-        let median = runs.swap_remove(runs.len() / 2);
-        Ok(Emulated { first, median, ok })
+        Ok(Ready {
+            code,
+            bufs,
+            explicit,
+            dynamic_lds,
+        })
     }
 
-    fn dispatch(
+    /// One dispatch of a ready case on `gpu`, from the initial buffer contents (kernels like
+    /// the histogram accumulate into their outputs): its statistics, the CPU seconds of this
+    /// process around it, and, if `check`, whether its output matched the CPU's (else true:
+    /// copying a full case's outputs out for the check takes longer than its dispatch).
+    fn run_once(
         &self,
-        code: &LoadedCodeObject,
-        kernel: &str,
-        explicit: &[u8],
-        grid: [u32; 3],
-        wg: [u16; 3],
-        dynamic_lds: u32,
-    ) -> Result<DispatchStats, String> {
-        let k = code
+        gpu: &Gpu,
+        r: &mut Ready,
+        case: &Case,
+        check: bool,
+    ) -> Result<(Round, bool), String> {
+        let inits = case.args.iter().filter_map(|a| match a {
+            Arg::Buffer(init) => Some(init),
+            _ => None,
+        });
+        for (b, init) in r.bufs.iter_mut().zip(inits) {
+            b.fill(init);
+        }
+        let c0 = cpu_seconds();
+        let stats = self.dispatch(gpu, r, case)?;
+        let cpu = cpu_seconds().zip(c0).map(|(a, b)| a - b);
+        let ok = !check || {
+            let buffers: Vec<Vec<u8>> = r.bufs.iter().map(HostBuffer::bytes).collect();
+            (case.check)(&buffers)
+        };
+        Ok((Round { stats, cpu }, ok))
+    }
+
+    fn dispatch(&self, gpu: &Gpu, r: &Ready, case: &Case) -> Result<DispatchStats, String> {
+        let (kernel, grid, wg) = (case.kernel, case.grid, case.wg);
+        let k = r
+            .code
             .kernel(kernel)
             .ok_or_else(|| format!("no kernel `{kernel}`"))?;
-        let mut ka = kernarg::build(explicit, 5, grid, wg);
+        let mut ka = kernarg::build(&r.explicit, 5, grid, wg);
         ka.resize(ka.len().max(k.kernarg_segment_size as usize), 0);
         let kb = HostBuffer::new(&self.mem, &ka)?;
-        self.gpu
-            .dispatch(&Dispatch {
-                kernel_object: k.kernel_object,
-                kernarg_address: kb.addr(),
-                grid_size: grid,
-                workgroup_size: wg,
-                group_segment_size: k.group_segment_size + dynamic_lds,
-                private_segment_size: k.private_segment_size,
-                ..Dispatch::default()
-            })
-            .map_err(|f| f.to_string())
+        gpu.dispatch(&Dispatch {
+            kernel_object: k.kernel_object,
+            kernarg_address: kb.addr(),
+            grid_size: grid,
+            workgroup_size: wg,
+            group_segment_size: k.group_segment_size + r.dynamic_lds,
+            private_segment_size: k.private_segment_size,
+            ..Dispatch::default()
+        })
+        .map_err(|f| f.to_string())
     }
 }
 
@@ -696,6 +737,61 @@ fn print_row(label: &str, tiers: &[Tier], runs: &Rounds, native: Option<&Native>
     }
 }
 
+/// A benchmark case on two processors, in the tier this process's HSAEMU_JIT sets: the child's
+/// side of `tiers::run_interleaved`. A `Gpu` for `q` beside the bench's own (one memory map,
+/// each its own buffers); each runs the case once first (that dispatch compiles, and is left
+/// out as in [`Bench::emulate`]), then `--interleave` pairs of dispatches, `--processor`'s
+/// first in even pairs and `q`'s in odd ones (P Q Q P P Q …: neither always goes first, and
+/// so a drift of the host's speed or what a dispatch leaves in the caches favours neither).
+/// The warm-ups' and the last pair's results are checked (a full case's outputs take longer
+/// to copy out than to compute, and would keep the pairs' two dispatches apart); a warm-up's
+/// check counts in the first pair's.
+fn run_child_interleaved(b: &Bench, label: &str, q: &str, q_code: &Path) -> Result<(), String> {
+    let case = cases(b.args.quick)
+        .into_iter()
+        .find(|c| c.label == label)
+        .ok_or_else(|| format!("no benchmark `{label}`"))?;
+    let config = GpuConfig {
+        processor: q.to_string(),
+        threads: b.args.threads,
+        ..GpuConfig::default()
+    };
+    let gq = Gpu::new(config, b.mem.clone()).map_err(|e| e.to_string())?;
+    let p_code = match &b.args.child_code {
+        Some(path) => Bench::load(&b.gpu, path)?,
+        None => b.compile(case.file, case.source)?,
+    };
+    let mut p = (&b.gpu, b.prepare(p_code, &case)?);
+    let mut q = (&gq, b.prepare(Bench::load(&gq, q_code)?, &case)?);
+    let run = |(gpu, ready): &mut (&Gpu, Ready), check| b.run_once(gpu, ready, &case, check);
+    let (mut p_ok, mut q_ok) = (run(&mut p, true)?.1, run(&mut q, true)?.1);
+    let n = b.args.interleave.unwrap_or(1);
+    let mut pairs = Vec::new();
+    for i in 0..n {
+        let last = i + 1 == n;
+        let (pr, qr) = if q_goes_first(i) {
+            let qr = run(&mut q, last)?;
+            (run(&mut p, last)?, qr)
+        } else {
+            let pr = run(&mut p, last)?;
+            (pr, run(&mut q, last)?)
+        };
+        pairs.push((pr.0, pr.1 && p_ok, qr.0, qr.1 && q_ok));
+        (p_ok, q_ok) = (true, true);
+    }
+    let samples: Vec<_> = pairs
+        .iter()
+        .map(|(pr, pok, qr, qok)| ((&pr.stats, pr.cpu, *pok), (&qr.stats, qr.cpu, *qok)))
+        .collect();
+    println!("{}", tiers::interleaved_line(&samples));
+    Ok(())
+}
+
+/// Whether the compared processor dispatches first in interleaved pair `pair` (P Q, Q P, …).
+fn q_goes_first(pair: u32) -> bool {
+    pair % 2 == 1
+}
+
 /// A benchmark case alone, in the tier this process's HSAEMU_JIT sets: the child's side of
 /// `tiers::run_child`.
 fn run_child_case(b: &Bench, label: &str) -> Result<(), String> {
@@ -749,7 +845,10 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         args,
     };
     let result = match b.args.child_case.clone() {
-        Some(label) => run_child_case(&b, &label).map(|()| true),
+        Some(label) => match (&b.args.compare_processor, &b.args.child_compare_code) {
+            (Some(q), Some(code)) => run_child_interleaved(&b, &label, q, code).map(|()| true),
+            _ => run_child_case(&b, &label).map(|()| true),
+        },
         None => run_parent(&b, native.as_ref()),
     };
     let _ = std::fs::remove_dir_all(&dir);
@@ -796,6 +895,7 @@ fn run_parent(b: &Bench, native: Option<&pocl::Pocl>) -> Result<bool, String> {
 
     let want = |name: &str| b.args.only.as_deref().is_none_or(|o| name.contains(o));
     let mut second = Vec::new();
+    let ok = |r: &Rounds| r.iter().flatten().all(|m| m.ok);
     for case in cases(b.args.quick) {
         if !want(case.kernel) && !want(&case.label) {
             continue;
@@ -807,9 +907,22 @@ fn run_parent(b: &Bench, native: Option<&pocl::Pocl>) -> Result<bool, String> {
             None => None,
         };
         let q = q.as_ref().map(|(q, code)| (*q, code.as_path()));
-        let (runs, other) = run_rounds(b, &case.label, tiers, (p, &code), q)?;
+        let (runs, other) = match (q, b.args.interleave) {
+            (Some(q), Some(_)) => {
+                let (runs, _) = run_rounds(b, &case.label, tiers, (p, &code), None)?;
+                let pairs = tiers
+                    .iter()
+                    .map(|&t| tiers::run_interleaved(&b.args, (p, &code), q, &case.label, t))
+                    .collect::<Result<Vec<_>, String>>()?;
+                let (mine, theirs): (Rounds, Rounds) =
+                    pairs.into_iter().map(|v| v.into_iter().unzip()).unzip();
+                all_ok &= ok(&mine) && ok(&theirs);
+                second.push((case.label.clone(), mine, theirs));
+                (runs, None)
+            }
+            _ => run_rounds(b, &case.label, tiers, (p, &code), q)?,
+        };
         let pocl = native.map(|n| run_pocl(n, &case)).transpose()?;
-        let ok = |r: &Rounds| r.iter().flatten().all(|m| m.ok);
         all_ok &= ok(&runs) && pocl.as_ref().is_none_or(|n| n.ok);
         print_row(&case.label, tiers, &runs, pocl.as_ref());
         if let Some(other) = other {
@@ -818,7 +931,11 @@ fn run_parent(b: &Bench, native: Option<&pocl::Pocl>) -> Result<bool, String> {
         }
     }
     if let Some(q) = &b.args.compare_processor {
-        compare_processors(q, &b.args.processor, tiers, &second);
+        let pairing = match b.args.interleave {
+            Some(_) => Pairing::Interleaved,
+            None => Pairing::Rounds,
+        };
+        compare_processors(q, &b.args.processor, tiers, &second, pairing);
     }
     if want("dispatch") {
         dispatch_latency(b)?;
@@ -865,9 +982,21 @@ fn run_rounds(
 /// The `--compare-processor` table: `q`'s lane-ops per CPU-second over `p`'s (and its CPU for
 /// the same job), per case and tier (issue 13 asks for gfx1030 within 1.2× of gfx90a per
 /// lane-op, a ratio of at least 0.83).
-fn compare_processors(q: &str, p: &str, tiers: &[Tier], rows: &[(String, Rounds, Rounds)]) {
-    let over = match rows.first().and_then(|(_, r, _)| r.first()).map(Vec::len) {
-        Some(n) if n > 1 => format!(", the median of {n} rounds' ratios (least–greatest)"),
+fn compare_processors(
+    q: &str,
+    p: &str,
+    tiers: &[Tier],
+    rows: &[(String, Rounds, Rounds)],
+    pairing: Pairing,
+) {
+    let n = rows.first().and_then(|(_, r, _)| r.first()).map(Vec::len);
+    let over = match (pairing, n) {
+        (Pairing::Interleaved, _) => ", the median of the ratios of pairs of dispatches \
+            interleaved in one process (least–greatest)"
+            .to_string(),
+        (Pairing::Rounds, Some(n)) if n > 1 => {
+            format!(", the median of {n} rounds' ratios (least–greatest)")
+        }
         _ => String::new(),
     };
     println!(
@@ -877,7 +1006,10 @@ fn compare_processors(q: &str, p: &str, tiers: &[Tier], rows: &[(String, Rounds,
     let table: Vec<(&String, Vec<String>)> = rows
         .iter()
         .map(|(label, mine, theirs)| {
-            let cells = mine.iter().zip(theirs).map(|(a, b)| compare_cell(a, b));
+            let cells = mine
+                .iter()
+                .zip(theirs)
+                .map(|(a, b)| compare_cell(a, b, pairing));
             (label, cells.collect())
         })
         .collect();
@@ -897,14 +1029,24 @@ fn compare_processors(q: &str, p: &str, tiers: &[Tier], rows: &[(String, Rounds,
     }
 }
 
+/// How the compare table's runs were paired: children run one after the other in rounds
+/// (`--repeat`), or dispatches interleaved in one child (`--interleave`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pairing {
+    Rounds,
+    Interleaved,
+}
+
 /// One cell of the `--compare-processor` table, `b` (the second processor's rounds) against `a`
 /// (the first's, of the same rounds): its lane-ops per CPU-second over `a`'s, then "same job",
 /// `a`'s CPU over `b`'s for the same grid. The two differ because each processor's compiler
 /// emits its own instructions: gfx90a's vector add counts 19 lane-ops per element (64-bit
 /// address arithmetic) to gfx1030's 15. One round gives its ratios and `b`'s own figure; more
 /// give the median of the rounds' ratios, each of a round's pair (see [`run_rounds`]), with
-/// their range. A result mismatch of `b` in any round is marked.
-fn compare_cell(a: &[Measured], b: &[Measured]) -> String {
+/// their range. Interleaved pairs (`--interleave`, [`run_child_interleaved`]) give the median
+/// of the pairs' ratios and their range however many. A result mismatch of `b` in any round or
+/// pair is marked.
+fn compare_cell(a: &[Measured], b: &[Measured], pairing: Pairing) -> String {
     let rounds = || a.iter().zip(b);
     let lane: Vec<f64> = rounds()
         .filter_map(|(a, b)| Some(b.lane_ops_per_cpu_second()? / a.lane_ops_per_cpu_second()?))
@@ -920,6 +1062,13 @@ fn compare_cell(a: &[Measured], b: &[Measured]) -> String {
     };
     let cell = match (spread(&lane), b) {
         (None, _) => "-".into(),
+        (Some(l), _) if pairing == Pairing::Interleaved => format!(
+            "{:.2}x ({:.2}–{:.2} over {} pairs, interleaved){job}",
+            l.median,
+            l.min,
+            l.max,
+            lane.len()
+        ),
         (Some(l), [one]) => {
             let y = one.lane_ops_per_cpu_second().unwrap_or_default();
             format!("{:.2}x ({y:.1} M){job}", l.median)
@@ -995,12 +1144,15 @@ mod tests {
         // for the same job 1 / 1.25 = 0.80.
         let a = run(190_000_000, 1.0, 1.0);
         let b = run(150_000_000, 1.25, 1.0);
-        assert_eq!(compare_cell(&[a], &[b]), "0.63x (120.0 M), same job 0.80x");
+        assert_eq!(
+            compare_cell(&[a], &[b], Pairing::Rounds),
+            "0.63x (120.0 M), same job 0.80x"
+        );
         let unknown = Measured { cpu: None, ..b };
-        assert_eq!(compare_cell(&[a], &[unknown]), "-");
+        assert_eq!(compare_cell(&[a], &[unknown], Pairing::Rounds), "-");
         let wrong = Measured { ok: false, ..b };
         assert_eq!(
-            compare_cell(&[a], &[wrong]),
+            compare_cell(&[a], &[wrong], Pairing::Rounds),
             "0.63x (120.0 M), same job 0.80x RESULT MISMATCH"
         );
     }
@@ -1025,7 +1177,7 @@ mod tests {
         let a = [run(200_000_000, 1.0, 1.0); 3];
         let b = [1.0, 1.25, 0.5].map(|cpu| run(150_000_000, cpu, 1.0));
         assert_eq!(
-            compare_cell(&a, &b),
+            compare_cell(&a, &b, Pairing::Rounds),
             "0.75x (0.60–1.50 over 3 rounds), same job 1.00x"
         );
         // Each round's own pair: CPU 2.0/1.6, 1.0/0.5 and 1.0/0.9 (the first round in the
@@ -1033,12 +1185,41 @@ mod tests {
         let p = [2.0, 1.0, 1.0].map(|cpu| run(100, cpu, 1.0));
         let q = [1.6, 0.5, 0.9].map(|cpu| run(100, cpu, 1.0));
         assert_eq!(
-            compare_cell(&p, &q),
+            compare_cell(&p, &q, Pairing::Rounds),
             "1.25x (1.11–2.00 over 3 rounds), same job 1.25x"
         );
         let mut wrong = b;
         wrong[1].ok = false;
-        assert!(compare_cell(&a, &wrong).ends_with(" RESULT MISMATCH"));
+        assert!(compare_cell(&a, &wrong, Pairing::Rounds).ends_with(" RESULT MISMATCH"));
+    }
+
+    /// Interleaved pairs: the median of the pairs' own ratios with their range and count, even
+    /// for one pair (whose cell is never the one-round form); a mismatch in any pair marks it.
+    #[test]
+    fn compare_cell_over_interleaved_pairs_gives_the_median_of_each_pairs_ratios() {
+        // Pairs of CPU 1.0/1.0, 0.5/0.8, 2.0/2.2 and 1.0/1.5 s for 100 lane-ops each: per
+        // lane-op 1.00, 0.625, 0.909 and 0.667 (median of the middle two 0.667 and 0.909 =
+        // 0.788; the ratio of the medians 1.0/1.25 would be 0.80, the mean 0.80).
+        let p = [1.0, 0.5, 2.0, 1.0].map(|cpu| run(100, cpu, 1.0));
+        let q = [1.0, 0.8, 2.2, 1.5].map(|cpu| run(100, cpu, 1.0));
+        assert_eq!(
+            compare_cell(&p, &q, Pairing::Interleaved),
+            "0.79x (0.62–1.00 over 4 pairs, interleaved), same job 0.79x"
+        );
+        assert_eq!(
+            compare_cell(&p[1..2], &q[1..2], Pairing::Interleaved),
+            "0.62x (0.62–0.62 over 1 pairs, interleaved), same job 0.62x"
+        );
+        let mut wrong = q;
+        wrong[3].ok = false;
+        assert!(compare_cell(&p, &wrong, Pairing::Interleaved).ends_with(" RESULT MISMATCH"));
+    }
+
+    /// Each processor dispatches first in every other pair, --processor in the first.
+    #[test]
+    fn interleaved_pairs_alternate_which_processor_goes_first() {
+        let order: Vec<bool> = (0..4).map(q_goes_first).collect();
+        assert_eq!(order, [false, true, false, true]);
     }
 
     /// The main table's cells over rounds: the median of the rounds' lane-ops per CPU-second and

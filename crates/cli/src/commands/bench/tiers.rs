@@ -10,6 +10,7 @@
 use super::Args;
 use hsaemu_emu::DispatchStats;
 use serde_json::{json, Value};
+use std::ffi::OsStr;
 use std::path::Path;
 use std::process::Command;
 
@@ -217,6 +218,92 @@ pub fn parse_result(stdout: &str) -> Result<Measured, String> {
     })
 }
 
+/// One dispatch of an interleaved child as its line gives it: wall and CPU seconds, lane-ops
+/// and whether its result matched the CPU's.
+fn dispatch_json(stats: &DispatchStats, cpu: Option<f64>, ok: bool) -> Value {
+    json!({
+        "elapsed": stats.elapsed.as_secs_f64(),
+        "cpu": cpu,
+        "lane_ops": stats.lane_ops,
+        "wave_instructions": stats.wave_instructions,
+        "ok": ok,
+    })
+}
+
+/// One dispatch of an interleaved pair: its statistics, CPU seconds and result check.
+pub type Sample<'a> = (&'a DispatchStats, Option<f64>, bool);
+
+/// The interleaved child's side: its result line, each pair's dispatch on `--processor` (`p`)
+/// and on the compared processor (`q`).
+pub fn interleaved_line(pairs: &[(Sample, Sample)]) -> String {
+    let pairs: Vec<Value> = pairs
+        .iter()
+        .map(|&((ps, pc, pok), (qs, qc, qok))| {
+            json!({ "p": dispatch_json(ps, pc, pok), "q": dispatch_json(qs, qc, qok) })
+        })
+        .collect();
+    json!({ "pairs": pairs }).to_string()
+}
+
+/// Reads an interleaved child's result line: per pair, the run on `--processor` and the run on
+/// the compared processor.
+pub fn parse_interleaved(stdout: &str) -> Result<Vec<(Measured, Measured)>, String> {
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('{'))
+        .ok_or("no result line")?;
+    let v: Value = serde_json::from_str(line).map_err(|e| format!("bad result line: {e}"))?;
+    let run = |v: &Value| -> Result<Measured, String> {
+        Ok(Measured {
+            elapsed: v
+                .get("elapsed")
+                .and_then(Value::as_f64)
+                .ok_or("a dispatch without `elapsed`")?,
+            cpu: v.get("cpu").and_then(Value::as_f64),
+            lane_ops: v.get("lane_ops").and_then(Value::as_u64).unwrap_or(0),
+            wave_instructions: v
+                .get("wave_instructions")
+                .and_then(Value::as_u64)
+                .unwrap_or(0),
+            ok: v.get("ok").and_then(Value::as_bool).unwrap_or(false),
+            ..Measured::default()
+        })
+    };
+    let pairs = v
+        .get("pairs")
+        .and_then(Value::as_array)
+        .filter(|p| !p.is_empty())
+        .ok_or("result line without pairs")?;
+    pairs
+        .iter()
+        .map(|p| Ok((run(&p["p"])?, run(&p["q"])?)))
+        .collect()
+}
+
+/// The parent's side of `--interleave`: runs the case `label` in `tier` in one child, on
+/// `p` = (processor, code object) and on `q` dispatch by dispatch; each pair's two runs.
+pub fn run_interleaved(
+    args: &Args,
+    p: (&str, &Path),
+    q: (&str, &Path),
+    label: &str,
+    tier: Tier,
+) -> Result<Vec<(Measured, Measured)>, String> {
+    let pairs = args.interleave.unwrap_or(1).to_string();
+    let extra = [
+        OsStr::new("--compare-processor"),
+        OsStr::new(q.0),
+        OsStr::new("--interleave"),
+        OsStr::new(&pairs),
+        OsStr::new("--child-compare-code"),
+        q.1.as_os_str(),
+    ];
+    let what = format!("{label} on {} interleaved with {}", p.0, q.0);
+    let stdout = spawn(args, p.0, label, p.1, tier, &extra, &what)?;
+    parse_interleaved(&stdout).map_err(|e| format!("{what}, {}: {e}", tier.title()))
+}
+
 /// The parent's side: runs the case `label` on `processor` in `tier`, in a child process with
 /// the bench's other options and the case's code object `code`, compiled by the parent.
 pub fn run_child(
@@ -226,6 +313,22 @@ pub fn run_child(
     code: &Path,
     tier: Tier,
 ) -> Result<Measured, String> {
+    let what = format!("{label} on {processor}");
+    let stdout = spawn(args, processor, label, code, tier, &[], &what)?;
+    parse_result(&stdout).map_err(|e| format!("{what}, {}: {e}", tier.title()))
+}
+
+/// Runs a bench child for the case `label` on `processor` in `tier` (`extra`: more of its
+/// arguments) and returns its output; `what` names the run in errors.
+fn spawn(
+    args: &Args,
+    processor: &str,
+    label: &str,
+    code: &Path,
+    tier: Tier,
+    extra: &[&OsStr],
+    what: &str,
+) -> Result<String, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find hsaemu itself: {e}"))?;
     let mut cmd = Command::new(exe);
     cmd.args(["bench", "--processor", processor, "--child-case", label])
@@ -233,6 +336,7 @@ pub fn run_child(
         .arg(code)
         .args(["--threads", &args.threads.to_string()])
         .args(["--device-libs", &args.device_libs])
+        .args(extra)
         .env("HSAEMU_JIT", tier.env_value());
     if args.quick {
         cmd.arg("--quick");
@@ -243,16 +347,16 @@ pub fn run_child(
     let out = cmd
         .output()
         .map_err(|e| format!("cannot start the {} run: {e}", tier.title()))?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let why = |what: String| {
+    if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
         let err = err.trim().trim_start_matches("hsaemu: ");
-        format!("{label} on {processor}, {}: {what}\n{err}", tier.title())
-    };
-    if !out.status.success() {
-        return Err(why(format!("failed ({})", out.status)));
+        return Err(format!(
+            "{what}, {}: failed ({})\n{err}",
+            tier.title(),
+            out.status
+        ));
     }
-    parse_result(&stdout).map_err(why)
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 #[cfg(test)]
@@ -312,6 +416,42 @@ mod tests {
             )
         );
         assert_eq!(Lowered::default().line(), None);
+    }
+
+    /// An interleaved child's line gives back each pair's two dispatches, in order.
+    #[test]
+    fn an_interleaved_line_reads_back() {
+        let fast = DispatchStats {
+            lane_ops: 1000,
+            wave_instructions: 10,
+            elapsed: Duration::from_millis(40),
+            ..DispatchStats::default()
+        };
+        let slow = DispatchStats {
+            lane_ops: 800,
+            elapsed: Duration::from_millis(70),
+            ..fast
+        };
+        let line = interleaved_line(&[
+            ((&fast, Some(0.04), true), (&slow, Some(0.07), true)),
+            ((&slow, None, true), (&fast, Some(0.05), false)),
+        ]);
+        let pairs = parse_interleaved(&format!("noise\n{line}\n")).expect("parses");
+        assert_eq!(pairs.len(), 2);
+        let (p, q) = pairs[0];
+        assert_eq!(
+            (p.elapsed, p.cpu, p.lane_ops, p.ok),
+            (0.04, Some(0.04), 1000, true)
+        );
+        assert_eq!(
+            (q.elapsed, q.cpu, q.lane_ops, q.ok),
+            (0.07, Some(0.07), 800, true)
+        );
+        let (p, q) = pairs[1];
+        assert_eq!((p.cpu, p.lane_ops, p.wave_instructions), (None, 800, 10));
+        assert_eq!((q.cpu, q.lane_ops, q.ok), (Some(0.05), 1000, false));
+        assert!(parse_interleaved(r#"{"pairs": []}"#).is_err());
+        assert!(parse_interleaved(r#"{"pairs": [{"p": {}, "q": {}}]}"#).is_err());
     }
 
     #[test]
