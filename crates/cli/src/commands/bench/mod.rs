@@ -800,6 +800,10 @@ fn run_child_case(b: &Bench, label: &str) -> Result<(), String> {
         .find(|c| c.label == label)
         .ok_or_else(|| format!("no benchmark `{label}`"))?;
     let run = b.emulate(&case)?;
+    // The compiler's counts once it has handled every region the runs sent it (the figures
+    // above are measured already): on a loaded host a `--quick` run can end before the
+    // background compiler has published anything, and the report then said "0 blocks".
+    hsaemu_emu::jit::wait_compiled(std::time::Duration::from_secs(60));
     let (m, f) = (&run.median, &run.first);
     println!(
         "{}",
