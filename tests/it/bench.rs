@@ -96,33 +96,32 @@ fn bench_quick_checks_results_and_compares_both_tiers_with_pocl() {
     assert!(text.contains("dispatch empty, 1 WG"), "{text}");
 }
 
+/// `hsaemu bench --quick` of the cases named `only`, in `tier` alone, one thread, no PoCL,
+/// compared with gfx1030 (`extra`: more options), and its two rows of `label`: gfx90a's and
+/// gfx1030's (asserted two, gfx90a's with one tier's figures).
+fn compare_gfx1030(tier: &str, only: &str, extra: &[&str], label: &str) -> (String, [String; 2]) {
+    let mut args = vec!["--quick", "--threads", "1", "--no-pocl", "--tier", tier];
+    args.extend(["--only", only, "--compare-processor", "gfx1030"]);
+    args.extend(extra);
+    let text = bench(&args, None);
+    let rows: Vec<String> = text
+        .lines()
+        .filter(|l| l.starts_with(label))
+        .map(String::from)
+        .collect();
+    let [a, b] = <[String; 2]>::try_from(rows)
+        .unwrap_or_else(|_| panic!("a gfx90a row and a gfx1030 row:\n{text}"));
+    assert_eq!(row_figures(&a), (1, 0), "{text}");
+    (text, [a, b])
+}
+
 /// `--tier interp` runs the interpreter alone; `--compare-processor` adds gfx1030's lane-ops
 /// per CPU-second relative to gfx90a's.
 #[test]
 fn bench_runs_one_tier_and_compares_processors() {
-    let text = bench(
-        &[
-            "--quick",
-            "--threads",
-            "1",
-            "--no-pocl",
-            "--tier",
-            "interp",
-            "--only",
-            "matmul",
-            "--compare-processor",
-            "gfx1030",
-        ],
-        None,
-    );
+    let (text, rows) = compare_gfx1030("interp", "matmul", &[], "matmul_tiled");
     assert!(text.contains("interpreter (HSAEMU_JIT=0)"), "{text}");
     assert!(!text.contains("compiling tier"), "{text}");
-    let rows: Vec<&str> = text
-        .lines()
-        .filter(|l| l.starts_with("matmul_tiled"))
-        .collect();
-    assert_eq!(rows.len(), 2, "a gfx90a row and a gfx1030 row:\n{text}");
-    assert_eq!(row_figures(rows[0]), (1, 0), "{text}");
     assert!(text.contains("gfx1030 relative to gfx90a"), "{text}");
     assert!(rows[1].contains("x ("), "gfx1030's ratio: {text}");
     assert!(
@@ -135,30 +134,8 @@ fn bench_runs_one_tier_and_compares_processors() {
 /// gives the median of the two rounds' ratios and their range; `--repeat 0` is refused.
 #[test]
 fn bench_repeats_rounds_and_gives_the_ratios_range() {
-    let text = bench(
-        &[
-            "--quick",
-            "--threads",
-            "1",
-            "--no-pocl",
-            "--tier",
-            "interp",
-            "--only",
-            "matmul",
-            "--compare-processor",
-            "gfx1030",
-            "--repeat",
-            "2",
-        ],
-        None,
-    );
+    let (text, rows) = compare_gfx1030("interp", "matmul", &["--repeat", "2"], "matmul_tiled");
     assert!(text.contains("the median of 2 rounds"), "{text}");
-    let rows: Vec<&str> = text
-        .lines()
-        .filter(|l| l.starts_with("matmul_tiled"))
-        .collect();
-    assert_eq!(rows.len(), 2, "a gfx90a row and a gfx1030 row:\n{text}");
-    assert_eq!(row_figures(rows[0]), (1, 0), "{text}");
     assert!(rows[1].contains(" over 2 rounds), same job "), "{text}");
     let out = Command::new(hsaemu())
         .args(["bench", "--repeat", "0"])
@@ -174,33 +151,11 @@ fn bench_repeats_rounds_and_gives_the_ratios_range() {
 /// range; the main table is still gfx90a's own. Without `--compare-processor` it is refused.
 #[test]
 fn bench_interleaves_the_processors_dispatches_in_one_child() {
-    let text = bench(
-        &[
-            "--quick",
-            "--threads",
-            "1",
-            "--no-pocl",
-            "--tier",
-            "jit",
-            "--only",
-            "vector_add",
-            "--compare-processor",
-            "gfx1030",
-            "--interleave",
-            "3",
-        ],
-        None,
-    );
+    let (text, rows) = compare_gfx1030("jit", "vector_add", &["--interleave", "3"], "vector_add");
     assert!(
         text.contains("pairs of dispatches interleaved in one process"),
         "{text}"
     );
-    let rows: Vec<&str> = text
-        .lines()
-        .filter(|l| l.starts_with("vector_add"))
-        .collect();
-    assert_eq!(rows.len(), 2, "a gfx90a row and a gfx1030 row:\n{text}");
-    assert_eq!(row_figures(rows[0]), (1, 0), "{text}");
     // `vector_add 1M   0.71x (0.65–0.80 over 3 pairs, interleaved), same job 0.90x`
     let cell = rows[1]
         .strip_prefix("vector_add 1M")
