@@ -155,14 +155,9 @@ pub fn result_line(
     ok: bool,
 ) -> String {
     let s = hsaemu_emu::jit::stats();
-    json!({
-        "elapsed": stats.elapsed.as_secs_f64(),
-        "cpu": cpu,
-        "first": { "elapsed": first.0.elapsed.as_secs_f64(), "cpu": first.1 },
-        "lane_ops": stats.lane_ops,
-        "wave_instructions": stats.wave_instructions,
-        "ok": ok,
-        "jit": {
+    let mut line = dispatch_json(stats, cpu, ok);
+    line["first"] = json!({ "elapsed": first.0.elapsed.as_secs_f64(), "cpu": first.1 });
+    line["jit"] = json!({
             "enabled": hsaemu_emu::jit::enabled(),
             "blocks": s.blocks,
             "instructions": s.instructions,
@@ -175,30 +170,45 @@ pub fn result_line(
             "barrier_tails": s.barrier_tails,
             "fmac_chains": s.fmac_chains,
             "ds_run_loads": s.ds_run_loads,
-        },
-    })
-    .to_string()
+    });
+    line.to_string()
 }
 
-/// Reads a child's result line (the last line of its output that is a JSON object).
-pub fn parse_result(stdout: &str) -> Result<Measured, String> {
+/// The last line of a child's output that is a JSON object (its result line).
+fn last_json(stdout: &str) -> Result<Value, String> {
     let line = stdout
         .lines()
         .rev()
         .find(|l| l.starts_with('{'))
         .ok_or("no result line")?;
-    let v: Value = serde_json::from_str(line).map_err(|e| format!("bad result line: {e}"))?;
+    serde_json::from_str(line).map_err(|e| format!("bad result line: {e}"))
+}
+
+/// One dispatch's figures as `dispatch_json` writes them (the rest of `Measured` default).
+fn dispatch_of(v: &Value) -> Result<Measured, String> {
+    let u = |k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
+    Ok(Measured {
+        elapsed: v
+            .get("elapsed")
+            .and_then(Value::as_f64)
+            .ok_or("a result without `elapsed`")?,
+        cpu: v.get("cpu").and_then(Value::as_f64),
+        lane_ops: u("lane_ops"),
+        wave_instructions: u("wave_instructions"),
+        ok: v.get("ok").and_then(Value::as_bool).unwrap_or(false),
+        ..Measured::default()
+    })
+}
+
+/// Reads a child's result line (the last line of its output that is a JSON object).
+pub fn parse_result(stdout: &str) -> Result<Measured, String> {
+    let v = last_json(stdout)?;
     let u = |v: &Value, k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
     let f = |v: &Value, k: &str| v.get(k).and_then(Value::as_f64);
     let jit = v.get("jit").cloned().unwrap_or(Value::Null);
     Ok(Measured {
-        elapsed: f(&v, "elapsed").ok_or("result line without `elapsed`")?,
-        cpu: f(&v, "cpu"),
         first_elapsed: v.get("first").and_then(|v| f(v, "elapsed")).unwrap_or(0.0),
         first_cpu: v.get("first").and_then(|v| f(v, "cpu")),
-        lane_ops: u(&v, "lane_ops"),
-        wave_instructions: u(&v, "wave_instructions"),
-        ok: v.get("ok").and_then(Value::as_bool).unwrap_or(false),
         compiled: Compiled {
             enabled: jit.get("enabled").and_then(Value::as_bool).unwrap_or(false),
             blocks: u(&jit, "blocks"),
@@ -215,6 +225,7 @@ pub fn parse_result(stdout: &str) -> Result<Measured, String> {
                 ds_run_loads: u(&jit, "ds_run_loads"),
             },
         },
+        ..dispatch_of(&v)?
     })
 }
 
@@ -248,28 +259,7 @@ pub fn interleaved_line(pairs: &[(Sample, Sample)]) -> String {
 /// Reads an interleaved child's result line: per pair, the run on `--processor` and the run on
 /// the compared processor.
 pub fn parse_interleaved(stdout: &str) -> Result<Vec<(Measured, Measured)>, String> {
-    let line = stdout
-        .lines()
-        .rev()
-        .find(|l| l.starts_with('{'))
-        .ok_or("no result line")?;
-    let v: Value = serde_json::from_str(line).map_err(|e| format!("bad result line: {e}"))?;
-    let run = |v: &Value| -> Result<Measured, String> {
-        Ok(Measured {
-            elapsed: v
-                .get("elapsed")
-                .and_then(Value::as_f64)
-                .ok_or("a dispatch without `elapsed`")?,
-            cpu: v.get("cpu").and_then(Value::as_f64),
-            lane_ops: v.get("lane_ops").and_then(Value::as_u64).unwrap_or(0),
-            wave_instructions: v
-                .get("wave_instructions")
-                .and_then(Value::as_u64)
-                .unwrap_or(0),
-            ok: v.get("ok").and_then(Value::as_bool).unwrap_or(false),
-            ..Measured::default()
-        })
-    };
+    let v = last_json(stdout)?;
     let pairs = v
         .get("pairs")
         .and_then(Value::as_array)
@@ -277,7 +267,7 @@ pub fn parse_interleaved(stdout: &str) -> Result<Vec<(Measured, Measured)>, Stri
         .ok_or("result line without pairs")?;
     pairs
         .iter()
-        .map(|p| Ok((run(&p["p"])?, run(&p["q"])?)))
+        .map(|p| Ok((dispatch_of(&p["p"])?, dispatch_of(&p["q"])?)))
         .collect()
 }
 
@@ -364,14 +354,19 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
+    /// A dispatch's statistics: its lane-ops, wave-instructions and wall milliseconds.
+    fn dispatch(lane_ops: u64, wave_instructions: u64, ms: u64) -> DispatchStats {
+        DispatchStats {
+            lane_ops,
+            wave_instructions,
+            elapsed: Duration::from_millis(ms),
+            ..DispatchStats::default()
+        }
+    }
+
     #[test]
     fn a_result_line_reads_back() {
-        let stats = DispatchStats {
-            lane_ops: 4_000_000,
-            wave_instructions: 70_000,
-            elapsed: Duration::from_millis(250),
-            ..DispatchStats::default()
-        };
+        let stats = dispatch(4_000_000, 70_000, 250);
         let cold = DispatchStats {
             elapsed: Duration::from_millis(400),
             ..stats
@@ -421,17 +416,8 @@ mod tests {
     /// An interleaved child's line gives back each pair's two dispatches, in order.
     #[test]
     fn an_interleaved_line_reads_back() {
-        let fast = DispatchStats {
-            lane_ops: 1000,
-            wave_instructions: 10,
-            elapsed: Duration::from_millis(40),
-            ..DispatchStats::default()
-        };
-        let slow = DispatchStats {
-            lane_ops: 800,
-            elapsed: Duration::from_millis(70),
-            ..fast
-        };
+        let fast = dispatch(1000, 10, 40);
+        let slow = dispatch(800, 10, 70);
         let line = interleaved_line(&[
             ((&fast, Some(0.04), true), (&slow, Some(0.07), true)),
             ((&slow, None, true), (&fast, Some(0.05), false)),
