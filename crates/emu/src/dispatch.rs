@@ -83,6 +83,9 @@ struct Ctx {
     /// and MODE, computed once.
     init: WaveInit,
     mode: u32,
+    /// Work-groups may be streamed (`stream_pairs`): where `slice` runs a fresh
+    /// work-group's first round with its pairs (`fresh_pairs`) through a prepared call.
+    streams: bool,
 }
 
 /// What the waves of a dispatch start with, worked out once from the descriptor (the
@@ -411,8 +414,20 @@ fn run_dispatch(
         control,
         live: Mutex::new(Vec::new()),
         functions: gpu.functions(),
+        streams: false,
     };
     ctx.init = wave_init(&ctx);
+    ctx.streams = gen.wave_size() == 32
+        && lds_size == 0
+        && !deterministic
+        && !gen.is_gfx12()
+        && ctx.check.is_none()
+        && matches!(
+            crate::jit::mode(),
+            crate::jit::Mode::On | crate::jit::Mode::Sync
+        )
+        && crate::jit::pairs_on()
+        && crate::jit::streams_on();
     let ctx = Arc::new(ctx);
     let mut stats = DispatchStats::default();
     // Worker 0 runs here; workers 1.. are offered to the GPU's pool. A worker that panicked
@@ -540,8 +555,13 @@ fn worker(ctx: &Ctx, index: usize) {
     });
     let mut pairs = WorkerPairs::default();
     let (wgs, insts, lanes) = run_worker(ctx, index, &mut local, &mut pairs);
+    let [chained, chained_insts, chained_lanes] = pairs.chained;
+    let (wgs, insts, lanes) = (wgs + chained, insts + chained_insts, lanes + chained_lanes);
     if pairs.runs > 0 {
         crate::jit::PAIR_RUNS.fetch_add(pairs.runs, Ordering::Relaxed);
+    }
+    if pairs.streamed > 0 {
+        crate::jit::STREAMED_GROUPS.fetch_add(pairs.streamed, Ordering::Relaxed);
     }
     // Keep at most RESIDENT work-groups' storage.
     local.groups.truncate(RESIDENT);
@@ -575,7 +595,7 @@ fn run_worker(
         // different host threads). A thread fills its RESIDENT slots only while its
         // work-groups outlast their slices, e.g. when they spin on one another.
         if free > 0 {
-            let n = claim(ctx);
+            let n = pairs.claimed.take().unwrap_or_else(|| claim(ctx));
             if n < ctx.total_wgs {
                 let slot = free_slots[free - 1];
                 free -= 1;
@@ -602,7 +622,12 @@ fn run_worker(
                 };
                 // The ID rows the worker's fresh pair block takes from lane 0 (`ids_filled`).
                 let lazy = pairs.fresh.map_or(0, |f| f.pair.lazy_ids);
-                launch(ctx, wg, n, index, lazy);
+                if ctx.streams {
+                    // Taken by its first slice (`slice`), before any other is launched.
+                    pairs.launched = launch::<true>(ctx, wg, n, index, lazy).map(|l| (slot, l));
+                } else {
+                    launch::<false>(ctx, wg, n, index, lazy);
+                }
                 wg.slot = slot;
             }
         }
@@ -622,6 +647,7 @@ fn run_worker(
                 return (wgs, insts, lanes);
             }
             let slot = resident[i];
+            pairs.alone = resident.len() == 1;
             match run_slice(ctx, &mut groups[slot], &mut cache, scratch, pairs) {
                 Ok(false) => i += 1,
                 Ok(true) => {
@@ -669,7 +695,16 @@ fn claim(ctx: &Ctx) -> u64 {
 /// (`Wave::id_rows` bits) the worker's fresh pair block takes from their lane 0, which
 /// then alone is written where every wave of the work-group is vouched for and will pair
 /// (`slice` and `fresh_pairs` write the rest, `ids_filled`, for any wave that does not).
-fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize, lazy: u8) {
+/// `STREAM`: the dispatch's work-groups may be streamed (`Ctx::streams`, `stream_pairs`),
+/// one whose waves pair as a whole then launched streamed (waves 0 and 1 alone): returns
+/// how, for its first slice.
+fn launch<const STREAM: bool>(
+    ctx: &Ctx,
+    wg: &mut Wg,
+    n: u64,
+    worker: usize,
+    lazy: u8,
+) -> Option<WgLaunch> {
     let [cx, cy, _] = ctx.wg_count.map(u64::from);
     // In the first row of X (every work-group of a 1-D grid) without the three divisions.
     let id = if n < cx {
@@ -752,65 +787,167 @@ fn launch(ctx: &Ctx, wg: &mut Wg, n: u64, worker: usize, lazy: u8) {
             }
         }
     }
-    let ids = &ids[..nids];
+    // v1 (Y, 0) is vouched for but not taken from lane 0: written whole.
+    let v1_whole = lazy != 0 && (lazy >> crate::wave::ID_ROWS_LAZY_SHIFT) & vouched != vouched;
+    let one = OneWave {
+        ids: &ids[..nids],
+        cu,
+        worker: worker as u32,
+        slot: wg.slot,
+        lazy,
+        actual,
+        items,
+        lanes,
+        nwaves: nwaves as u32,
+    };
+    // Streamed (`stream_pairs`): waves 0 and 1 alone, the others launched into them pair by
+    // pair; every wave pairs with the next (whole pairs), and more than one pair.
+    let streamed = STREAM && lazy != 0 && nwaves.is_multiple_of(2) && nwaves > 2;
+    let launched = if streamed { 2 } else { nwaves };
     for (wi, w) in wg.waves.iter_mut().enumerate() {
-        if wi >= nwaves {
-            // A wave kept from a larger work-group: idle, and counted as nothing.
-            w.state = WaveState::Done;
-            w.instructions = 0;
-            w.lane_ops = 0;
+        if wi >= launched {
+            // A wave kept from a larger work-group (idle, counted as nothing), or one a
+            // streamed launch sets up later (counted as nothing until then).
+            if w.state != WaveState::Done || w.instructions | w.lane_ops != 0 {
+                w.state = WaveState::Done;
+                w.instructions = 0;
+                w.lane_ops = 0;
+            }
             // Its rows are an earlier work-group's (and may have been written since).
             w.id_rows = 0;
             continue;
         }
-        let first = wi as u32 * lanes;
-        let live = (items - first).min(lanes);
-        // The low `live` bits (1 to 64): one shift, no test of 64.
-        let exec = u64::MAX >> (64 - live);
-        w.start(&init.user_sgprs, lanes == 32, exec);
-        for &(r, v) in ids {
-            w.s[r] = v;
-            w.sgpr_dirty |= 1 << (r / 4);
-        }
-        w.id = wi as u32;
-        w.cu = cu;
-        w.simd = worker as u32 % 4;
-        w.pc = ctx.entry;
-        w.mode = ctx.mode;
-        let slot_index = (wg.slot as u64) * u64::from(ctx.waves_per_wg) + wi as u64;
-        let wave_offset = slot_index * ctx.slot_size;
-        w.scratch_base = ctx.scratch_base + wave_offset;
-        if let Some(r) = init.wg_info {
-            w.s[r] = (u32::from(wi == 0) << 31) | nwaves as u32;
-            w.sgpr_dirty |= 1 << (r / 4);
-        }
-        if let Some(r) = init.private_offset {
-            w.s[r] = wave_offset as u32;
-            w.sgpr_dirty |= 1 << (r / 4);
-        }
-        if lazy != 0 {
-            // v0's lane 0 the first work-item (Y and Z 0, packed or not), v1's Y (0): lanes
-            // 0–3, one 16-byte store each (lane 0 alone as a 4-byte store made the dispatch
-            // slower, by a guess a 16-byte load of the group failing store forwarding).
-            let v = crate::wave::reg_index(VGPR);
-            w.v[v][..4].copy_from_slice(&[first, first + 1, first + 2, first + 3]);
-            // Usually zero already: tested, stored only when not (as `Wave::start`'s fields).
-            if w.v[v + 1][..4] != [0; 4] {
-                w.v[v + 1][..4].fill(0);
-            }
-            w.id_rows = lazy;
-        } else {
-            workitem_ids(ctx, w, first, actual, lanes);
-        }
+        set_up_wave(ctx, w, wi, &one);
     }
-    if lazy != 0 && (lazy >> crate::wave::ID_ROWS_LAZY_SHIFT) & vouched != vouched {
-        // v1 (Y, 0) is vouched for but not taken from lane 0: whole (out of the loop, which
-        // a test per wave made slower).
+    if v1_whole && !streamed {
+        // Out of the loop, which a test per wave made slower.
         let v = crate::wave::reg_index(VGPR) + 1;
         for w in &mut wg.waves[..nwaves] {
             w.v[v][..32].fill(0);
         }
     }
+    streamed.then_some(WgLaunch {
+        ids,
+        nids,
+        items,
+        lanes,
+        nwaves: nwaves as u32,
+        actual,
+        cu,
+        worker: worker as u32,
+        slot: wg.slot,
+        lazy,
+        v1_whole,
+    })
+}
+
+/// What [`launch`] worked out for a work-group that each of its waves' set-up reads
+/// ([`set_up_wave`]), kept while a streamed launch sets up its waves pair by pair.
+#[derive(Clone, Copy)]
+struct WgLaunch {
+    /// The work-group ID SGPRs and their values (the first `nids`).
+    ids: [(usize, u32); 3],
+    nids: usize,
+    /// Work-items, and per dimension, of this (possibly partial) work-group; lanes of a
+    /// wave and its waves.
+    items: u32,
+    actual: [u32; 3],
+    lanes: u32,
+    nwaves: u32,
+    cu: u32,
+    worker: u32,
+    /// The scratch slot's index (`Wg::slot` while it is launched).
+    slot: usize,
+    /// The ID rows taken from lane 0 (`Wave::id_rows`), 0: all written.
+    lazy: u8,
+    /// v1 is vouched for but not lazy: written whole.
+    v1_whole: bool,
+}
+
+impl WgLaunch {
+    /// What [`set_up_wave`] reads of it.
+    #[inline(always)]
+    fn one(&self) -> OneWave<'_> {
+        OneWave {
+            ids: &self.ids[..self.nids],
+            cu: self.cu,
+            worker: self.worker,
+            slot: self.slot,
+            lazy: self.lazy,
+            actual: self.actual,
+            items: self.items,
+            lanes: self.lanes,
+            nwaves: self.nwaves,
+        }
+    }
+}
+
+/// What [`set_up_wave`] reads of its work-group (`WgLaunch`'s fields; `launch` gives its
+/// locals, which stay in registers across its loop).
+struct OneWave<'a> {
+    ids: &'a [(usize, u32)],
+    cu: u32,
+    worker: u32,
+    slot: usize,
+    lazy: u8,
+    actual: [u32; 3],
+    items: u32,
+    lanes: u32,
+    nwaves: u32,
+}
+
+/// Sets up wave `wi` of the work-group [`launch`] worked out as `l` in `w`: its initial
+/// register state (SGPRs, EXEC, the ID rows) and fields.
+#[inline(always)]
+fn set_up_wave(ctx: &Ctx, w: &mut Wave, wi: usize, l: &OneWave) {
+    let init = &ctx.init;
+    let lanes = l.lanes;
+    let first = wi as u32 * lanes;
+    let live = (l.items - first).min(lanes);
+    // The low `live` bits (1 to 64): one shift, no test of 64.
+    let exec = u64::MAX >> (64 - live);
+    w.start(&init.user_sgprs, lanes == 32, exec);
+    for &(r, v) in l.ids {
+        w.s[r] = v;
+        w.sgpr_dirty |= 1 << (r / 4);
+    }
+    w.id = wi as u32;
+    w.cu = l.cu;
+    w.simd = l.worker % 4;
+    w.pc = ctx.entry;
+    w.mode = ctx.mode;
+    let slot_index = (l.slot as u64) * u64::from(ctx.waves_per_wg) + wi as u64;
+    let wave_offset = slot_index * ctx.slot_size;
+    w.scratch_base = ctx.scratch_base + wave_offset;
+    if let Some(r) = init.wg_info {
+        w.s[r] = (u32::from(wi == 0) << 31) | l.nwaves;
+        w.sgpr_dirty |= 1 << (r / 4);
+    }
+    if let Some(r) = init.private_offset {
+        w.s[r] = wave_offset as u32;
+        w.sgpr_dirty |= 1 << (r / 4);
+    }
+    if l.lazy != 0 {
+        lazy_id_rows(w, first, l.lazy);
+    } else {
+        workitem_ids(ctx, w, first, l.actual, lanes);
+    }
+}
+
+/// The ID rows of a wave whose first work-item is `first`, where the fresh pair block takes
+/// rows `lazy` (`Wave::id_rows`, `launch`) from lane 0.
+#[inline(always)]
+fn lazy_id_rows(w: &mut Wave, first: u32, lazy: u8) {
+    // v0's lane 0 the first work-item (Y and Z 0, packed or not), v1's Y (0): lanes 0–3,
+    // one 16-byte store each (lane 0 alone as a 4-byte store made the dispatch slower, by
+    // a guess a 16-byte load of the group failing store forwarding).
+    let v = crate::wave::reg_index(VGPR);
+    w.v[v][..4].copy_from_slice(&[first, first + 1, first + 2, first + 3]);
+    // Usually zero already: tested, stored only when not (as `Wave::start`'s fields).
+    if w.v[v + 1][..4] != [0; 4] {
+        w.v[v + 1][..4].fill(0);
+    }
+    w.id_rows = lazy;
 }
 
 /// What every wave of the dispatch starts with (`WaveInit`): its user SGPRs, then the
@@ -896,6 +1033,7 @@ fn user_sgprs(ctx: &Ctx) -> [u32; USER_SGPRS] {
 /// Writes the work-item IDs of the wave whose first work-item is `first` (of a work-group of
 /// `actual` items) into its VGPRs: the wave's lanes only (lanes 32–63 of a wave32 wave are
 /// never read), straight into the rows.
+#[inline(always)]
 fn workitem_ids(ctx: &Ctx, w: &mut Wave, first: u32, actual: [u32; 3], lanes: u32) {
     let dims = ctx.init.id_dims;
     // gfx90a, CDNA3 and GFX11 pack the work-item IDs into v0 (10 bits each).
@@ -1084,15 +1222,21 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
     pairs: &mut WorkerPairs,
 ) -> Result<bool, Fault> {
     let Wg {
-        id,
+        id: wg_id,
         waves,
         last_load,
         lds,
         executed,
         check,
+        slot,
         ..
     } = wg;
-    let id = *id;
+    let mut id = *wg_id;
+    // Launched streamed: its first slice.
+    let mut streamed = match PAIRS && *executed == 0 {
+        true => take_streamed(pairs, *slot),
+        false => None,
+    };
     let mut env = Env {
         gen: ctx.gen,
         mem: &ctx.mem,
@@ -1163,13 +1307,25 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
                     waiting: 0,
                     progressed: false,
                 };
-                let r = fresh_pairs(ctx, id, round, &mut env, t, call)?;
+                let r = match streamed.take() {
+                    Some(l) => {
+                        let r = stream_pairs(ctx, wg_id, round, &mut env, t, call, &l);
+                        // It may have gone on with the next work-groups.
+                        id = *wg_id;
+                        r?
+                    }
+                    None => fresh_pairs(ctx, id, round, &mut env, t, call)?,
+                };
                 (first, running, waiting, progressed) = r;
                 // `Round::finish` keeps the last loads without clearing.
                 env.cache.last_load = 0;
             }
         }
         if PAIRS && fresh_round {
+            if let Some(l) = streamed.take() {
+                // Streamed, but the round did not begin with its pairs: every wave launched.
+                launch_rest(ctx, waves, 2, &l);
+            }
             // The waves no fresh pair took: their ID rows whole (`launch` may have written
             // lanes 0–3 alone for the pair block).
             for w in &mut waves[first..] {
@@ -1360,6 +1516,28 @@ struct Tier<'a> {
 struct WorkerPairs {
     fresh: Option<FreshPair>,
     runs: u64,
+    /// The worker runs one work-group (its only resident one): `stream_pairs` may chain.
+    alone: bool,
+    /// A work-group `chain` claimed and left for `run_worker` to launch.
+    claimed: Option<u64>,
+    /// Work-groups, wave-instructions and lane-ops of those `stream_pairs` ran to the end
+    /// and chained from, counted as `run_worker` counts its own.
+    chained: [u64; 3],
+    /// Work-groups whose pairs all ran streamed (`jit::STREAMED_GROUPS`).
+    streamed: u64,
+    /// The work-group in this slot launched streamed (`launch`), and how, until its first
+    /// slice takes it (`take_streamed`).
+    launched: Option<(usize, WgLaunch)>,
+}
+
+/// The launch of the work-group in `slot` when it was launched streamed and its first slice
+/// has not taken it yet (`WorkerPairs::launched`).
+#[inline(always)]
+fn take_streamed(pairs: &mut WorkerPairs, slot: usize) -> Option<WgLaunch> {
+    match pairs.launched {
+        Some((s, _)) if s == slot => pairs.launched.take().map(|(_, l)| l),
+        _ => None,
+    }
 }
 
 /// The pair block that a *fresh* pair (two waves of a work-group that have run nothing yet)
@@ -1720,41 +1898,70 @@ impl Round<'_> {
 fn fresh_pairs(
     ctx: &Ctx,
     id: [u32; 3],
-    mut round: Round,
+    round: Round,
     env: &mut Env,
     t: &mut Tier,
     call: &mut crate::jit::CallCtx,
 ) -> Result<(usize, usize, usize, bool), Fault> {
-    let mut wi = 0;
-    // The worker's `FreshPair` while its block is the one at the entry, as `pair_block`
-    // finds it: looked up once for the round's pairs (a round's waves share their block
-    // lookups, `slice`).
-    let blk = t.worker.fresh.and_then(|f| match t.last {
+    match fresh_pair(ctx, t) {
+        Some(f) => fresh_pairs_from(ctx, id, round, env, t, call, f, 0, None),
+        None => Ok((0, round.running, round.waiting, round.progressed)),
+    }
+}
+
+/// The worker's [`FreshPair`] while its block is the one at the entry, as `pair_block`
+/// finds it: looked up once for a round's pairs (a round's waves share their block
+/// lookups, `slice`).
+#[inline(always)]
+fn fresh_pair(ctx: &Ctx, t: &mut Tier) -> Option<FreshPair> {
+    let (f, blk) = t.worker.fresh.and_then(|f| match t.last {
         Some((at, blk)) if at == f.pc => Some((f, blk)),
         _ => Some((f, t.slots.block(ctx.program.index(f.pc))?)),
-    });
-    let f = match blk {
-        Some((f, blk)) if std::ptr::eq(f.block, blk) => {
-            t.last = Some((f.pc, blk));
-            f
-        }
-        _ => return Ok((wi, round.running, round.waiting, round.progressed)),
-    };
+    })?;
+    if !std::ptr::eq(f.block, blk) {
+        return None;
+    }
+    t.last = Some((f.pc, blk));
+    Some(f)
+}
+
+/// [`fresh_pairs`] from wave `wi` on with the worker's fresh pair `f`; `ran`: what the call
+/// of its pair block on waves `wi` and `wi + 1` gave, when it was made already
+/// (`stream_pairs`).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn fresh_pairs_from(
+    ctx: &Ctx,
+    id: [u32; 3],
+    mut round: Round,
+    env: &mut Env,
+    t: &mut Tier,
+    call: &mut crate::jit::CallCtx,
+    f: FreshPair,
+    mut wi: usize,
+    mut ran: Option<(u32, bool)>,
+) -> Result<(usize, usize, usize, bool), Fault> {
     let p = f.pair;
     while let [a, b, ..] = &mut round.waves[wi..] {
-        let fresh = a.state == WaveState::Running
-            && b.state == WaveState::Running
-            && a.instructions | b.instructions == 0
-            && a.pc == f.pc;
-        if !fresh {
-            // The round's iterations go on from `a` (nothing done for it yet).
-            break;
-        }
-        debug_assert!(pairable(a, b));
-        env.cache.last_load = 0;
-        let before = a.instructions;
-        // SAFETY: as `enter`'s; `a` and `b` are two waves of the slice's work-group.
-        let (n, parked) = unsafe { p.call_pair(call, a, b, QUANTUM) };
+        let (n, parked) = match ran.take() {
+            Some(r) => r,
+            None => {
+                let fresh = a.state == WaveState::Running
+                    && b.state == WaveState::Running
+                    && a.instructions | b.instructions == 0
+                    && a.pc == f.pc;
+                if !fresh {
+                    // The round's iterations go on from `a` (nothing done for it yet).
+                    break;
+                }
+                debug_assert!(pairable(a, b));
+                env.cache.last_load = 0;
+                // SAFETY: as `enter`'s; `a` and `b` are two waves of the slice's work-group.
+                unsafe { p.call_pair(call, a, b, QUANTUM) }
+            }
+        };
+        // Fresh: A had run nothing.
+        let before = 0;
         if n == 0 {
             // Nothing ran: A enters alone, B's iteration is the round's (which fills B's
             // rows, `slice`).
@@ -1786,6 +1993,231 @@ fn fresh_pairs(
         wi += 2;
     }
     Ok((wi, round.running, round.waiting, round.progressed))
+}
+
+/// A streamed work-group's first round (`launch`'s `streamed`, launched as `l`): its pairs
+/// run one after the other in waves 0 and 1, each pair set up in them once the one before
+/// ended both its waves at `s_endpgm` in its pair call (vector add: every pair), so a
+/// work-group's set-up writes two waves' state instead of all of them, and its pairs skip
+/// the round's bookkeeping. While the worker runs no other work-group, the next work-group
+/// it claims goes on in the same two waves when it is whole (`chain`): what `run_worker`
+/// would do next, without its launch and slice. Every other way on puts the pair in its own
+/// waves, launches the work-group's remaining waves and goes on as [`fresh_pairs`] (same
+/// results, counts and reports as without streaming). Returns as `fresh_pairs`, for the
+/// work-group in the slot then, whose ID is `id`.
+#[inline(never)]
+fn stream_pairs(
+    ctx: &Ctx,
+    id: &mut [u32; 3],
+    mut round: Round,
+    env: &mut Env,
+    t: &mut Tier,
+    call: &mut crate::jit::CallCtx,
+    l: &WgLaunch,
+) -> Result<(usize, usize, usize, bool), Fault> {
+    let nwaves = l.nwaves as usize;
+    let Some(f) = fresh_pair(ctx, t).filter(|f| f.pc == ctx.entry) else {
+        launch_rest(ctx, round.waves, 2, l);
+        return fresh_pairs(ctx, *id, round, env, t, call);
+    };
+    let p = f.pair;
+    // Every later wave's set-up.
+    let r = Relaunch::new(&round.waves[1], p);
+    let mut l = *l;
+    // The instructions and lane-ops of the work-group's pairs before the one in waves 0, 1.
+    let (mut instructions, mut lane_ops) = (0u64, 0u64);
+    let mut wi = 0;
+    loop {
+        let [a, b, ..] = &mut *round.waves else {
+            unreachable!("a streamed work-group has more than two waves");
+        };
+        env.cache.last_load = 0;
+        // SAFETY: as `enter`'s; `a` and `b` are two waves of the slice's work-group.
+        let (n, parked) = unsafe { p.call_pair(call, a, b, QUANTUM) };
+        if n == 0 || parked || n >= QUANTUM || !t.is_endpgm(&ctx.program, a.pc) {
+            // The pair goes on (or did not start): into its own waves, where the rest of
+            // the round finds it, the waves after it launched.
+            if wi > 0 {
+                round.waves.swap(0, wi);
+                round.waves.swap(1, wi + 1);
+                // Waves 0 and 1 are now two of those not launched (done, counting nothing):
+                // the earlier pairs' counts go there.
+                round.waves[0].instructions = instructions;
+                round.waves[0].lane_ops = lane_ops;
+            }
+            launch_rest(ctx, round.waves, wi + 2, &l);
+            return fresh_pairs_from(ctx, *id, round, env, t, call, f, wi, Some((n, parked)));
+        }
+        // Both waves ran the call's instructions and the `s_endpgm` (`pair_ended`'s counts,
+        // which the last pair's waves get below; the others are set up again).
+        if let Some(k) = t.pairs.as_mut() {
+            *k += 1;
+        }
+        let ran = u64::from(n) + 1;
+        // As `fresh_pairs` counts them: B's instructions of the pair call, then A's.
+        *round.executed += u64::from(n) + ran;
+        if env.cache.last_load != 0 {
+            round.last_load[0] = env.cache.last_load;
+        }
+        round.progressed = true;
+        instructions += 2 * ran;
+        lane_ops += a.lane_ops + b.lane_ops;
+        wi += 2;
+        if wi == nwaves {
+            t.worker.streamed += 1;
+            match chain(ctx, t.worker, &l) {
+                Some((next, launch)) => {
+                    // The work-group ended: the worker's, as `run_worker` counts them.
+                    t.worker.chained[0] += 1;
+                    t.worker.chained[1] += instructions;
+                    t.worker.chained[2] += lane_ops;
+                    (instructions, lane_ops) = (0, 0);
+                    *id = next;
+                    *round.executed = 0;
+                    round.last_load[0] = 0;
+                    l = launch;
+                    wi = 0;
+                }
+                None => {
+                    // The last pair's waves as `pair_ended` leaves them (counted above), and
+                    // the work-group's counts in wave 0 (the others count nothing).
+                    if let Some(k) = t.pairs.as_mut() {
+                        *k -= 1;
+                    }
+                    let ended = pair_ended(ctx, a, b, t, p, (n, parked));
+                    debug_assert!(ended && a.state == WaveState::Done && b.instructions == ran);
+                    a.instructions = instructions - b.instructions;
+                    a.lane_ops = lane_ops - b.lane_ops;
+                    return Ok((nwaves, round.running, round.waiting, round.progressed));
+                }
+            }
+        }
+        let [a, b, ..] = &mut *round.waves else {
+            unreachable!("a streamed work-group has more than two waves");
+        };
+        relaunch(ctx, a, wi, &l, &r);
+        relaunch(ctx, b, wi + 1, &l, &r);
+    }
+}
+
+/// The work-group a streamed one that just ended goes on with in its waves
+/// ([`stream_pairs`]): the next one the worker claims (its ID and set-up), when the worker
+/// runs no other work-group (`WorkerPairs::alone`), the dispatch goes on, and it is whole,
+/// as `l`'s was, and a work-group's scratch slot does not depend on it (not cooperative).
+/// One claimed that is not whole is left for `run_worker` to launch
+/// (`WorkerPairs::claimed`).
+#[inline(always)]
+fn chain(ctx: &Ctx, pairs: &mut WorkerPairs, l: &WgLaunch) -> Option<([u32; 3], WgLaunch)> {
+    if !pairs.alone
+        || ctx.d.cooperative
+        || ctx.trace.is_some()
+        || ctx.stop.load(Ordering::Relaxed)
+        || ctx.control.should_stop()
+    {
+        return None;
+    }
+    let n = claim(ctx);
+    if n >= ctx.total_wgs {
+        return None;
+    }
+    let [cx, cy, _] = ctx.wg_count.map(u64::from);
+    let id = if n < cx {
+        [n as u32, 0, 0]
+    } else {
+        [
+            (n % cx) as u32,
+            (n / cx % cy) as u32,
+            (n / (cx * cy)) as u32,
+        ]
+    };
+    let wgsz = ctx.d.workgroup_size.map(u32::from);
+    if (0..3).any(|i| wgsz[i] > ctx.d.grid_size[i] - id[i] * wgsz[i]) {
+        pairs.claimed = Some(n);
+        return None;
+    }
+    let mut next = *l;
+    // The ID SGPRs, X's first (`launch`; GFX12, whose IDs are in TTMPs, does not pair).
+    let enabled = ctx.init.wg_id.iter().zip(id).filter(|(at, _)| at.is_some());
+    for (k, (_, v)) in enabled.enumerate() {
+        next.ids[k].1 = v;
+    }
+    next.cu = crate::residency::cu_of(&ctx.d.compute_units, ctx.cus, n);
+    Some((id, next))
+}
+
+/// A streamed work-group's wave `wi` (`l`) set up in `w`, a wave of a streamed work-group
+/// that ran only pair block `p`'s call, which ended it (the interpreter ran nothing), since
+/// its own set-up: what [`set_up_wave`] gives. Every wave's set-up writes the same SGPRs
+/// but the work-group IDs, the work-group info and the private segment offset, written
+/// here, so the scalar file differs from wave 1's as set up (`r`) only in the groups the
+/// pair block may write.
+#[inline(always)]
+fn relaunch(ctx: &Ctx, w: &mut Wave, wi: usize, l: &WgLaunch, r: &Relaunch) {
+    let init = &ctx.init;
+    w.restart(&r.s, r.groups, r.dirty);
+    for &(reg, v) in &l.ids[..l.nids] {
+        w.s[reg] = v;
+    }
+    if let Some(reg) = init.wg_info {
+        w.s[reg] = (u32::from(wi == 0) << 31) | l.nwaves;
+    }
+    let slot_index = (l.slot as u64) * u64::from(ctx.waves_per_wg) + wi as u64;
+    let wave_offset = slot_index * ctx.slot_size;
+    if let Some(reg) = init.private_offset {
+        w.s[reg] = wave_offset as u32;
+    }
+    w.scratch_base = ctx.scratch_base + wave_offset;
+    w.id = wi as u32;
+    w.cu = l.cu;
+    w.pc = ctx.entry;
+    w.mode = ctx.mode;
+    lazy_id_rows(w, wi as u32 * 32, l.lazy);
+    if l.v1_whole {
+        w.v[crate::wave::reg_index(VGPR) + 1][..32].fill(0);
+    }
+}
+
+/// What [`relaunch`] sets a streamed work-group's waves up from: wave 1's set-up.
+struct Relaunch {
+    /// The SGPR groups a wave's file may differ in from wave 1's set-up, and those groups
+    /// of it.
+    groups: u32,
+    s: [[u32; 4]; 32],
+    /// Its `sgpr_dirty`.
+    dirty: u32,
+}
+
+impl Relaunch {
+    /// From wave 1 of a work-group `w` as set up, for pair block `p`.
+    #[inline(always)]
+    fn new(w: &Wave, p: &crate::jit::Block) -> Relaunch {
+        let groups = p.sgpr_groups;
+        let mut s = [[0; 4]; 32];
+        let (from, _) = w.s.as_chunks::<4>();
+        let mut g = groups;
+        while g != 0 {
+            let k = g.trailing_zeros() as usize % 32;
+            g &= g - 1;
+            s[k] = from[k];
+        }
+        Relaunch {
+            groups,
+            s,
+            dirty: w.sgpr_dirty,
+        }
+    }
+}
+
+/// Launches a streamed work-group's (`launch`'s `streamed`, as `l`) waves from `from` on.
+#[cold]
+fn launch_rest(ctx: &Ctx, waves: &mut [Wave], from: usize, l: &WgLaunch) {
+    let nwaves = l.nwaves as usize;
+    for (wi, w) in waves.iter_mut().enumerate().take(nwaves).skip(from) {
+        set_up_wave(ctx, w, wi, &l.one());
+        if l.v1_whole {
+            w.v[crate::wave::reg_index(VGPR) + 1][..32].fill(0);
+        }
+    }
 }
 
 /// Runs one wave for up to a quantum, until it ends, waits at a barrier or sleeps. `CHECK`:

@@ -494,7 +494,7 @@ impl Wave {
 
     /// Sets up a fresh wave (called at work-group launch): its first SGPRs `user`, EXEC
     /// `exec` (the rest zero), a wave32 (`true`) or wave64 wave, nothing run yet.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn start<const N: usize>(&mut self, user: &[u32; N], wave32: bool, exec: u64) {
         const { assert!(N.is_multiple_of(4) && N < 124) };
         // Zeroed first: the SGPRs that something may have written since they were last
@@ -528,6 +528,32 @@ impl Wave {
         self.s[..N].copy_from_slice(user);
         self.s[124..].copy_from_slice(&[0, 0, exec as u32, (exec >> 32) as u32]);
         self.sgpr_dirty = const { sgpr_groups(0, N as u16) | LAST };
+        self.fresh_fields();
+        self.set_wave32(wave32);
+    }
+
+    /// Sets this wave up again as a fresh wave of the work-group it was set up for (its wave
+    /// size, CU and SIMD kept), where its scalar file differs from another wave's set-up
+    /// only in the SGPR groups `groups` (bit `g`: s[4g..4g+4]) and the per-wave SGPRs: those
+    /// groups from `s` (that wave's, as set up; the others unread), its `sgpr_dirty` `dirty`,
+    /// and the fields as [`Wave::start`] leaves them. The caller writes what differs per
+    /// wave (its ID, PC, MODE, per-wave SGPRs and ID rows), as for a started wave.
+    #[inline(always)]
+    pub(crate) fn restart(&mut self, s: &[[u32; 4]; 32], groups: u32, dirty: u32) {
+        let mut g = groups;
+        let (to, _) = self.s.as_chunks_mut::<4>();
+        while g != 0 {
+            let k = g.trailing_zeros() as usize % 32;
+            g &= g - 1;
+            to[k] = s[k];
+        }
+        self.sgpr_dirty = dirty;
+        self.fresh_fields();
+    }
+
+    /// The fields of a wave that has run nothing (`start`, `restart`).
+    #[inline(always)]
+    fn fresh_fields(&mut self) {
         self.scc = false;
         self.state = WaveState::Running;
         self.stored = false;
@@ -547,7 +573,6 @@ impl Wave {
         self.ds_marks = 0;
         self.instructions = 0;
         self.lane_ops = 0;
-        self.set_wave32(wave32);
     }
 }
 

@@ -98,6 +98,9 @@ mod pending_sgprs;
 #[path = "jit/code_memory.rs"]
 mod code_memory;
 
+#[path = "jit/streams.rs"]
+mod streams;
+
 mod common;
 
 /// Machine words of `text` for `mcpu` (llvm-mc-15), cached in the kernel cache by the text:
@@ -1238,6 +1241,8 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     pairs::pairs_of_wave32s_match_their_cpu_results();
     pairs::fresh_pairs_compare_sgprs_set_per_wave();
     pairs::lazy_id_rows_are_whole_where_read();
+    streams::streamed_work_groups_match_their_cpu_results();
+    streams::streamed_faults_name_their_wave();
     pending_sgprs::pending_sgprs_are_stored_where_a_region_leaves();
 }
 

@@ -161,6 +161,14 @@ pub(crate) fn pairs_on() -> bool {
     *ON.get_or_init(|| std::env::var("HSAEMU_JIT_PAIR").map_or(true, |v| v != "0"))
 }
 
+/// Whether a work-group whose pairs end at once runs them one after the other in its first
+/// two waves (`dispatch.rs`'s `stream_pairs`); `HSAEMU_JIT_STREAM=0` turns it off
+/// (measuring what it gains, or ruling it out).
+pub(crate) fn streams_on() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var("HSAEMU_JIT_STREAM").map_or(true, |v| v != "0"))
+}
+
 /// Whether regions use lane-affine facts (`lower.rs`'s `affine.rs`, and the DS address
 /// shapes of `ds_pred`); `HSAEMU_JIT_AFFINE=0` turns them off (measuring what they gain,
 /// or ruling them out).
@@ -1185,6 +1193,9 @@ pub(crate) static BARRIER_TAILS: AtomicU64 = AtomicU64::new(0);
 /// per slice by the dispatcher).
 pub(crate) static PAIR_BLOCKS: AtomicU64 = AtomicU64::new(0);
 pub(crate) static PAIR_RUNS: AtomicU64 = AtomicU64::new(0);
+/// Work-groups whose pairs all ran streamed (`dispatch.rs`'s `stream_pairs`), added per
+/// worker by the dispatcher.
+pub(crate) static STREAMED_GROUPS: AtomicU64 = AtomicU64::new(0);
 
 /// The region starting at `pc` of `fetch`'s program: the compilable instructions reachable
 /// from it through fall-through and branches (at most [`MAX_BLOCK`]), by address, each with
@@ -2189,6 +2200,9 @@ pub struct Stats {
     /// (`lower.rs`'s `pair.rs`, `dispatch.rs`'s `enter_pair`).
     pub pair_blocks: u64,
     pub pair_runs: u64,
+    /// Work-groups whose pairs all ran one after the other in two waves
+    /// (`dispatch.rs`'s `stream_pairs`).
+    pub streamed_groups: u64,
 }
 
 /// The counters of [`Stats`].
@@ -2208,6 +2222,7 @@ pub fn stats() -> Stats {
         barrier_tails: r(&BARRIER_TAILS),
         pair_blocks: r(&PAIR_BLOCKS),
         pair_runs: r(&PAIR_RUNS),
+        streamed_groups: r(&STREAMED_GROUPS),
     }
 }
 
@@ -2222,6 +2237,12 @@ pub fn enabled() -> bool {
 /// memory other agents may write (`collect`: it runs each region twice).
 pub fn dispatches_compile_memory() -> bool {
     matches!(mode(), Mode::On | Mode::Sync)
+}
+
+/// Whether dispatches may stream work-groups of wave32 pairs (`HSAEMU_JIT_STREAM` not 0;
+/// `dispatch.rs`'s `stream_pairs`, where pairs are used in the default or `sync` mode).
+pub fn streams_used() -> bool {
+    pairs_used() && streams_on()
 }
 
 /// Whether dispatches run a work-group's wave32 pairs in one region call (the tier on and

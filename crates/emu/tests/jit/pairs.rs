@@ -165,7 +165,7 @@ pub(crate) fn pairs_of_wave32s_match_their_cpu_results() {
 /// of range takes it (the branch's definition: taken when EXEC is 0), the others run them.
 /// And how many instructions the kernel has up to its `s_endpgm`, which it has one of after
 /// that branch's target: what a wave that does not take the branch runs.
-fn bounds_branch_and_endpgm() -> (u64, u64) {
+pub(crate) fn bounds_branch_and_endpgm() -> (u64, u64) {
     use super::common::{code_object_version, compile_target};
     let (processor, extra) = compile_target("gfx1030");
     let cov = code_object_version("gfx1030");

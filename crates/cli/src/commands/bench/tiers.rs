@@ -90,6 +90,8 @@ pub struct Lowered {
     /// Regions compiled for a pair of wave32s, and calls that ran a pair.
     pub pair_blocks: u64,
     pub pair_runs: u64,
+    /// Work-groups whose pairs all ran one after the other in two waves.
+    pub streamed_groups: u64,
     /// Barrier exits compiled with a tail.
     pub barrier_tails: u64,
     /// `v_fmac_f32` chains of group passes.
@@ -105,6 +107,7 @@ impl Lowered {
             (self.affine_blocks, "lane-affine basic blocks"),
             (self.pair_blocks, "wave32 pair regions"),
             (self.pair_runs, "pair calls"),
+            (self.streamed_groups, "streamed work-groups"),
             (self.barrier_tails, "barrier tails"),
             (self.fmac_chains, "FMA chains"),
             (self.ds_run_loads, "DS loads in runs"),
@@ -167,6 +170,7 @@ pub fn result_line(
             "affine_blocks": s.affine_blocks,
             "pair_blocks": s.pair_blocks,
             "pair_runs": s.pair_runs,
+            "streamed_groups": s.streamed_groups,
             "barrier_tails": s.barrier_tails,
             "fmac_chains": s.fmac_chains,
             "ds_run_loads": s.ds_run_loads,
@@ -220,6 +224,7 @@ pub fn parse_result(stdout: &str) -> Result<Measured, String> {
                 affine_blocks: u(&jit, "affine_blocks"),
                 pair_blocks: u(&jit, "pair_blocks"),
                 pair_runs: u(&jit, "pair_runs"),
+                streamed_groups: u(&jit, "streamed_groups"),
                 barrier_tails: u(&jit, "barrier_tails"),
                 fmac_chains: u(&jit, "fmac_chains"),
                 ds_run_loads: u(&jit, "ds_run_loads"),
@@ -393,8 +398,8 @@ mod tests {
     #[test]
     fn lowering_counters_read_back_and_print_when_not_zero() {
         let line = r#"{"elapsed": 0.1, "ok": true, "jit": {"enabled": true, "blocks": 3,
-            "affine_blocks": 2, "pair_blocks": 1, "pair_runs": 4096, "barrier_tails": 0,
-            "fmac_chains": 5, "ds_run_loads": 7}}"#
+            "affine_blocks": 2, "pair_blocks": 1, "pair_runs": 4096, "streamed_groups": 512,
+            "barrier_tails": 0, "fmac_chains": 5, "ds_run_loads": 7}}"#
             .replace('\n', " ");
         let m = parse_result(&line).expect("parses");
         let l = m.compiled.lowered;
@@ -402,12 +407,15 @@ mod tests {
             (l.affine_blocks, l.pair_blocks, l.pair_runs, l.barrier_tails),
             (2, 1, 4096, 0)
         );
-        assert_eq!((l.fmac_chains, l.ds_run_loads), (5, 7));
+        assert_eq!(
+            (l.streamed_groups, l.fmac_chains, l.ds_run_loads),
+            (512, 5, 7)
+        );
         assert_eq!(
             l.line().as_deref(),
             Some(
                 "  lowered: lane-affine basic blocks 2, wave32 pair regions 1, pair calls 4096, \
-                 FMA chains 5, DS loads in runs 7"
+                 streamed work-groups 512, FMA chains 5, DS loads in runs 7"
             )
         );
         assert_eq!(Lowered::default().line(), None);

@@ -1,0 +1,202 @@
+//! Streamed work-groups (`dispatch.rs`'s `stream_pairs`): a work-group of wave32s whose pairs
+//! each end both waves at `s_endpgm` in one pair call runs them one after the other in its
+//! first two waves, and on one host thread the next whole work-group goes on in the same two.
+//! gfx1030, work-groups of 256 (eight pairs), one host thread (every work-group chained from
+//! the one before), values from a CPU reference and counts from the code object's
+//! disassembly (`pairs::bounds_branch_and_endpgm`):
+//! - every work-group in range: all streamed but the first (`Stats::streamed_groups`; the
+//!   first finds the pair block the others enter, `FreshPair`), each wave counting
+//!   every instruction up to its `s_endpgm` and 32 lane-ops for each vector one;
+//! - the last work-group's range ending in wave 6 or 4: that pair's waves disagree at the
+//!   bounds branch and its call leaves early, after three or two pairs streamed: it goes on
+//!   in its own waves, the waves after it set up then (the first pairs' counts kept, the
+//!   wholly out-of-range waves' skipped block not counted); ending in wave 1, the first pair
+//!   leaves early too (B's partial EXEC, which the region's full-EXEC variant leaves for);
+//! - a scatter with a wild index in one lane of the last work-group's wave 5, or of work-group
+//!   3's wave 2: the fault names that work-group (chained to: its ID), wave and lane, and the
+//!   lane's address, as the interpreter reports it, and every work-group before it stored all
+//!   its lanes.
+//!
+//! Dispatches whose regions compile in the background: run last.
+
+use hsaemu_emu::{jit, FaultKind};
+
+const K: i32 = -77;
+
+/// Whether this process streams work-groups (the tier on and compiling memory accesses,
+/// pairs and streams not turned off).
+fn streams() -> bool {
+    jit::pairs_used() && jit::dispatches_compile_memory() && jit::streams_used()
+}
+
+pub(crate) fn streamed_work_groups_match_their_cpu_results() {
+    use super::common::Arg;
+    if !jit::enabled() {
+        return;
+    }
+    let e = super::common::emu_threads("cl/pair32.cl", "gfx1030", 1);
+    let groups = 512u32;
+    let full = 256 * groups;
+    let a: Vec<i32> = (0..full as i32)
+        .map(|i| i.wrapping_mul(7919) % 10007)
+        .collect();
+    let b: Vec<i32> = (0..full as i32).map(|i| (i % 1013) - 500).collect();
+    let (ba, bb) = (e.buf_i32(&a), e.buf_i32(&b));
+    let add = |n: u32| {
+        let bc = e.buf_i32(&vec![-1; full as usize]);
+        let args = [
+            Arg::Ptr(&ba),
+            Arg::Ptr(&bb),
+            Arg::Ptr(&bc),
+            Arg::U32(n),
+            Arg::I32(K),
+        ];
+        let stats = e.run("pair_add", &args, [full, 1, 1], [256, 1, 1]);
+        (bc.i32s(), stats)
+    };
+    // The region compiles after the first dispatch, its pair variant after the second.
+    for _ in 0..2 {
+        add(full);
+        assert!(
+            jit::wait_compiled(std::time::Duration::from_secs(60)),
+            "the regions compiled within 60 s"
+        );
+    }
+    let (skipped, endpgm) = super::pairs::bounds_branch_and_endpgm();
+    let vector = vector_instructions_to_endpgm();
+    // The last work-group's range ends in wave 7 (none out), 6, 4 and 1.
+    for tail in [256u32, 200, 136, 40] {
+        let n = full - 256 + tail;
+        let before = jit::stats();
+        let (c, stats) = add(n);
+        for i in 0..full as usize {
+            let want = if (i as u32) < n { a[i] + 3 * b[i] } else { K };
+            assert_eq!(c[i], want, "n = {n}: c[{i}]");
+        }
+        // Every wave runs each instruction once up to its `s_endpgm`, but those with no lane
+        // in range, which skip the bounds test's block.
+        let out = u64::from(8 - tail.div_ceil(32));
+        assert_eq!(
+            stats.wave_instructions,
+            u64::from(full / 32) * endpgm - out * skipped,
+            "n = {n}: instructions"
+        );
+        if tail == 256 {
+            // EXEC full throughout: 32 lanes for each vector instruction of each wave.
+            assert_eq!(
+                stats.lane_ops,
+                u64::from(full) * vector,
+                "n = {n}: lane-ops"
+            );
+        }
+        let after = jit::stats();
+        if streams() {
+            // All of them streamed but the worker's first (whose first pair finds the pair
+            // block the others enter, `FreshPair`) and a last one whose range ends inside
+            // it, where a pair leaves its call early.
+            let streamed = u64::from(groups) - 1 - u64::from(tail < 256);
+            assert_eq!(
+                after.streamed_groups - before.streamed_groups,
+                streamed,
+                "n = {n}: streamed work-groups ({before:?} → {after:?})"
+            );
+        }
+    }
+}
+
+/// Faults in streamed work-groups name the work-group, wave and lane the interpreter names.
+pub(crate) fn streamed_faults_name_their_wave() {
+    use super::common::Arg;
+    if !jit::enabled() {
+        return;
+    }
+    let e = super::common::emu_threads("cl/stream32.cl", "gfx1030", 1);
+    // Enough waves for the region to be compiled after the first dispatch (`THRESHOLD`).
+    let groups = 256u32;
+    let full = 256 * groups;
+    let scatter = |wild: Option<u32>| {
+        let idx: Vec<u32> = (0..full)
+            .map(|i| if Some(i) == wild { 0x4000_0000 } else { i ^ 33 })
+            .collect();
+        let bi = e.buf_u32(&idx);
+        let bc = e.buf_i32(&vec![-1; full as usize]);
+        let args = [Arg::Ptr(&bi), Arg::Ptr(&bc), Arg::U32(full)];
+        let r = e.try_run("stream_scatter", &args, [full, 1, 1], [256, 1, 1], 0);
+        (r, bc.i32s(), bc.addr())
+    };
+    // The region compiles after the first dispatch, its pair variant after the second.
+    for _ in 0..2 {
+        let (r, c, _) = scatter(None);
+        r.unwrap_or_else(|f| panic!("scatter: {f}"));
+        for (i, &x) in c.iter().enumerate() {
+            assert_eq!(x, (i as i32 ^ 33) + 7, "scatter: c[{i}]");
+        }
+        assert!(
+            jit::wait_compiled(std::time::Duration::from_secs(60)),
+            "the scatter's regions compiled within 60 s"
+        );
+    }
+    // (work-group, wave, lane): B of the last group's third pair, A of group 3's second.
+    for (group, wave, lane) in [(groups - 1, 5u32, 5u32), (3, 2, 7)] {
+        let before = jit::stats();
+        let (r, c, base) = scatter(Some(group * 256 + wave * 32 + lane));
+        let f = r.expect_err("a wild lane faults");
+        assert_eq!(f.kernel.as_deref(), Some("stream_scatter"));
+        assert_eq!(f.workgroup_id, [group, 0, 0], "{f}");
+        assert_eq!((f.wave, f.lane), (wave, Some(lane)), "{f}");
+        assert_eq!(
+            f.kind,
+            FaultKind::MemoryViolation {
+                address: base + 4 * 0x4000_0000,
+                write: true,
+                size: 4,
+            },
+            "{f}"
+        );
+        assert!(
+            f.instruction
+                .as_deref()
+                .is_some_and(|t| t.contains("global_store")),
+            "{f}"
+        );
+        for (i, &x) in c[..(group * 256) as usize].iter().enumerate() {
+            assert_eq!(
+                x,
+                (i as i32 ^ 33) + 7,
+                "wild scatter in group {group}: c[{i}]"
+            );
+        }
+        if streams() {
+            assert!(
+                jit::stats().streamed_groups >= before.streamed_groups + u64::from(group) - 1,
+                "group {group}: the groups before it streamed ({before:?} → {:?})",
+                jit::stats()
+            );
+        }
+    }
+}
+
+/// How many of `pair_add`'s instructions up to its `s_endpgm` are vector ones (VALU, VMEM):
+/// what a wave whose lanes are all in range counts lane-ops for, from the disassembly.
+fn vector_instructions_to_endpgm() -> u64 {
+    use super::common::{code_object_version, compile_target};
+    let (processor, extra) = compile_target("gfx1030");
+    let cov = code_object_version("gfx1030");
+    let path = hsaemu_testkit::compile_cl_with("cl/pair32.cl", processor, cov, extra);
+    let text = super::common::objdump(&path, "gfx1030");
+    let mnemonics: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.ends_with("<pair_add>:"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let end = mnemonics
+        .iter()
+        .position(|m| *m == "s_endpgm")
+        .expect("pair_add's s_endpgm");
+    mnemonics[..end]
+        .iter()
+        .filter(|m| m.starts_with("v_") || m.starts_with("global_"))
+        .count() as u64
+}
