@@ -622,7 +622,7 @@ fn run_worker(
                 };
                 // The ID rows the worker's fresh pair block takes from lane 0 (`ids_filled`).
                 let lazy = pairs.fresh.map_or(0, |f| f.pair.lazy_ids);
-                if ctx.streams {
+                if ctx.streams && pairs.fresh.is_some() {
                     // Taken by its first slice (`slice`), before any other is launched.
                     pairs.launched = launch::<true>(ctx, wg, n, index, lazy).map(|l| (slot, l));
                 } else {
@@ -695,9 +695,9 @@ fn claim(ctx: &Ctx) -> u64 {
 /// (`Wave::id_rows` bits) the worker's fresh pair block takes from their lane 0, which
 /// then alone is written where every wave of the work-group is vouched for and will pair
 /// (`slice` and `fresh_pairs` write the rest, `ids_filled`, for any wave that does not).
-/// `STREAM`: the dispatch's work-groups may be streamed (`Ctx::streams`, `stream_pairs`),
-/// one whose waves pair as a whole then launched streamed (waves 0 and 1 alone): returns
-/// how, for its first slice.
+/// `STREAM`: the dispatch's work-groups may be streamed (`Ctx::streams`, `stream_pairs`) and
+/// the worker has a fresh pair block (`FreshPair`), one whose waves pair as a whole then
+/// launched streamed (waves 0 and 1 alone): returns how, for its first slice.
 fn launch<const STREAM: bool>(
     ctx: &Ctx,
     wg: &mut Wg,
@@ -801,8 +801,10 @@ fn launch<const STREAM: bool>(
         nwaves: nwaves as u32,
     };
     // Streamed (`stream_pairs`): waves 0 and 1 alone, the others launched into them pair by
-    // pair; every wave pairs with the next (whole pairs), and more than one pair.
-    let streamed = STREAM && lazy != 0 && nwaves.is_multiple_of(2) && nwaves > 2;
+    // pair; every wave full and pairing with the next (whole pairs), more than one pair, and
+    // `slice`'s pair variant to run it (not traced).
+    let streamed =
+        STREAM && items == 64 * (nwaves as u32 / 2) && nwaves > 2 && lanes == 32 && !wg.traced;
     let launched = if streamed { 2 } else { nwaves };
     for (wi, w) in wg.waves.iter_mut().enumerate() {
         if wi >= launched {
@@ -2171,9 +2173,14 @@ fn relaunch(ctx: &Ctx, w: &mut Wave, wi: usize, l: &WgLaunch, r: &Relaunch) {
     w.cu = l.cu;
     w.pc = ctx.entry;
     w.mode = ctx.mode;
-    lazy_id_rows(w, wi as u32 * 32, l.lazy);
-    if l.v1_whole {
-        w.v[crate::wave::reg_index(VGPR) + 1][..32].fill(0);
+    let first = wi as u32 * 32;
+    if l.lazy != 0 {
+        lazy_id_rows(w, first, l.lazy);
+        if l.v1_whole {
+            w.v[crate::wave::reg_index(VGPR) + 1][..32].fill(0);
+        }
+    } else {
+        workitem_ids(ctx, w, first, l.actual, 32);
     }
 }
 

@@ -1243,6 +1243,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     pairs::lazy_id_rows_are_whole_where_read();
     streams::streamed_work_groups_match_their_cpu_results();
     streams::streamed_faults_name_their_wave();
+    streams::streamed_loops_match_their_cpu_results();
     pending_sgprs::pending_sgprs_are_stored_where_a_region_leaves();
 }
 

@@ -17,6 +17,9 @@
 //!   lane's address, as the interpreter reports it, and every work-group before it stored all
 //!   its lanes.
 //!
+//! - a loop of a trip count per work-item, where a pair's waves disagree at the loop's branch
+//!   or loop past a quantum mid-work-group: results against the CPU's.
+//!
 //! Dispatches whose regions compile in the background: run last.
 
 use hsaemu_emu::{jit, FaultKind};
@@ -101,6 +104,73 @@ pub(crate) fn streamed_work_groups_match_their_cpu_results() {
                 "n = {n}: streamed work-groups ({before:?} → {after:?})"
             );
         }
+    }
+}
+
+/// A loop of a trip count per work-item (`stream_loop`, `cl/stream32.cl`), in work-groups of
+/// 256: in most the count is the work-group's (every pair ends in one call: streamed); in
+/// every seventh wave 5's lanes loop once more than the rest (that pair's waves disagree at
+/// the loop's branch and leave their call: it goes on in its own waves after two streamed
+/// pairs), and in work-group 40 wave 2 loops 2000 times (past a quantum: its pair's call
+/// ends before the loop does). Every result against the CPU's, and the dispatch's
+/// instructions and lane-ops against the same dispatch's run one wave at a time
+/// (`--deterministic`, which neither pairs nor streams).
+pub(crate) fn streamed_loops_match_their_cpu_results() {
+    use super::common::Arg;
+    if !jit::enabled() {
+        return;
+    }
+    let e = super::common::emu_threads("cl/stream32.cl", "gfx1030", 1);
+    let groups = 256u32;
+    let full = 256 * groups;
+    let trips: Vec<u32> = (0..full)
+        .map(|i| {
+            let (group, wave) = (i / 256, i % 256 / 32);
+            match (group, wave) {
+                (40, 2) => 2000,
+                (g, 5) if g % 7 == 3 => g % 5 + 2,
+                (g, _) => g % 5 + 1,
+            }
+        })
+        .collect();
+    let want: Vec<u32> = (0..full)
+        .map(|i| (0..trips[i as usize]).fold(i, |acc, k| acc.wrapping_mul(3).wrapping_add(k)))
+        .collect();
+    let bn = e.buf_u32(&trips);
+    // Disagreeing work-groups: every seventh (from 3) and group 40.
+    let split = u64::from((0..groups).filter(|g| g % 7 == 3 || *g == 40).count() as u32);
+    // The region compiles after the first dispatch, its pair variant after the second.
+    for round in 0..4 {
+        let before = jit::stats();
+        let out = e.zeros(4 * full as usize);
+        let stats = e.run1("stream_loop", &[Arg::Ptr(&bn), Arg::Ptr(&out)], full, 256);
+        for (i, (&got, &want)) in out.u32s().iter().zip(&want).enumerate() {
+            assert_eq!(got, want, "round {round}: out[{i}] ({} trips)", trips[i]);
+        }
+        let after = jit::stats();
+        if round == 3 && streams() {
+            // All but the worker's first and those where a pair leaves its call.
+            assert_eq!(
+                after.streamed_groups - before.streamed_groups,
+                u64::from(groups) - 1 - split,
+                "streamed work-groups"
+            );
+            // The same dispatch one wave at a time: the same counts.
+            e.gpu.set_deterministic(true);
+            let out = e.zeros(4 * full as usize);
+            let alone = e.run1("stream_loop", &[Arg::Ptr(&bn), Arg::Ptr(&out)], full, 256);
+            e.gpu.set_deterministic(false);
+            assert_eq!(out.u32s(), want, "--deterministic");
+            assert_eq!(
+                (stats.wave_instructions, stats.lane_ops),
+                (alone.wave_instructions, alone.lane_ops),
+                "instructions and lane-ops streamed and one wave at a time"
+            );
+        }
+        assert!(
+            jit::wait_compiled(std::time::Duration::from_secs(60)),
+            "round {round}: compiled within 60 s"
+        );
     }
 }
 
