@@ -690,6 +690,22 @@ fn claim(ctx: &Ctx) -> u64 {
     }
 }
 
+/// Work-group `n`'s ID (X fastest).
+#[inline(always)]
+fn wg_id(ctx: &Ctx, n: u64) -> [u32; 3] {
+    let [cx, cy, _] = ctx.wg_count.map(u64::from);
+    // In the first row of X (every work-group of a 1-D grid) without the three divisions.
+    if n < cx {
+        [n as u32, 0, 0]
+    } else {
+        [
+            (n % cx) as u32,
+            (n / cx % cy) as u32,
+            (n / (cx * cy)) as u32,
+        ]
+    }
+}
+
 /// Sets up work-group `n`'s waves (initial register state, their compute unit) and LDS;
 /// `worker` is the index of the host worker that runs it. `lazy`: the ID rows
 /// (`Wave::id_rows` bits) the worker's fresh pair block takes from their lane 0, which
@@ -705,17 +721,7 @@ fn launch<const STREAM: bool>(
     worker: usize,
     lazy: u8,
 ) -> Option<WgLaunch> {
-    let [cx, cy, _] = ctx.wg_count.map(u64::from);
-    // In the first row of X (every work-group of a 1-D grid) without the three divisions.
-    let id = if n < cx {
-        [n as u32, 0, 0]
-    } else {
-        [
-            (n % cx) as u32,
-            (n / cx % cy) as u32,
-            (n / (cx * cy)) as u32,
-        ]
-    };
+    let id = wg_id(ctx, n);
     wg.id = id;
     wg.executed = 0;
     wg.traced = ctx.trace.as_ref().is_some_and(|t| t.selects_wg(n, id));
@@ -2122,16 +2128,7 @@ fn chain(ctx: &Ctx, pairs: &mut WorkerPairs, l: &WgLaunch) -> Option<([u32; 3], 
     if n >= ctx.total_wgs {
         return None;
     }
-    let [cx, cy, _] = ctx.wg_count.map(u64::from);
-    let id = if n < cx {
-        [n as u32, 0, 0]
-    } else {
-        [
-            (n % cx) as u32,
-            (n / cx % cy) as u32,
-            (n / (cx * cy)) as u32,
-        ]
-    };
+    let id = wg_id(ctx, n);
     let wgsz = ctx.d.workgroup_size.map(u32::from);
     if (0..3).any(|i| wgsz[i] > ctx.d.grid_size[i] - id[i] * wgsz[i]) {
         pairs.claimed = Some(n);

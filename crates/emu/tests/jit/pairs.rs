@@ -20,29 +20,17 @@ use hsaemu_emu::{jit, FaultKind};
 const K: i32 = -77;
 
 pub(crate) fn pairs_of_wave32s_match_their_cpu_results() {
-    use super::common::{emu, Arg};
+    use super::common::emu;
     if !jit::enabled() {
         return;
     }
     let e = emu("cl/pair32.cl", "gfx1030");
     let groups = 2048u32;
     let full = 64 * groups;
-    let a: Vec<i32> = (0..full as i32)
-        .map(|i| i.wrapping_mul(7919) % 10007)
-        .collect();
-    let b: Vec<i32> = (0..full as i32).map(|i| (i % 1013) - 500).collect();
-    let (ba, bb) = (e.buf_i32(&a), e.buf_i32(&b));
+    let pa = PairAdd::new(&e, full, 64);
     let add = |n: u32| {
-        let bc = e.buf_i32(&vec![-1; full as usize]);
-        let args = [
-            Arg::Ptr(&ba),
-            Arg::Ptr(&bb),
-            Arg::Ptr(&bc),
-            Arg::U32(n),
-            Arg::I32(K),
-        ];
-        let stats = e.run("pair_add", &args, [full, 1, 1], [64, 1, 1]);
-        (bc.i32s(), stats.wave_instructions)
+        let (c, stats) = pa.run(n);
+        (c, stats.wave_instructions)
     };
     // Enough starts to compile the region (in the background); its pair variant is asked
     // for when the dispatcher first finds a pair (in the next dispatch), also in the
@@ -61,10 +49,7 @@ pub(crate) fn pairs_of_wave32s_match_their_cpu_results() {
         let before = jit::stats();
         let (c, instructions) = add(n);
         ran.push(instructions);
-        for i in 0..full as usize {
-            let want = if (i as u32) < n { a[i] + 3 * b[i] } else { K };
-            assert_eq!(c[i], want, "n = {n}: c[{i}]");
-        }
+        pa.check(&c, n);
         let after = jit::stats();
         if jit::pairs_used() {
             assert!(
@@ -99,64 +84,164 @@ pub(crate) fn pairs_of_wave32s_match_their_cpu_results() {
     // every group before the last has run when it faults (on two, a group the other thread
     // claimed may not have run its slice when the fault stops the dispatch: `c` keeps -1).
     let e = super::common::emu_threads("cl/pair32.cl", "gfx1030", 1);
-    let scatter = |wild: bool| {
-        let idx: Vec<u32> = (0..full)
-            .map(|i| {
-                if wild && i == full - 64 + 32 + 5 {
-                    0x4000_0000
-                } else {
-                    i ^ 33
-                }
-            })
-            .collect();
-        let bi = e.buf_u32(&idx);
-        let bc = e.buf_i32(&vec![-1; full as usize]);
-        let args = [Arg::Ptr(&bi), Arg::Ptr(&bc), Arg::U32(full)];
-        let r = e.try_run("pair_scatter", &args, [full, 1, 1], [64, 1, 1], 0);
-        (r, bc.i32s(), bc.addr())
+    let sc = Scatter {
+        e: &e,
+        kernel: "pair_scatter",
+        full,
+        wg: 64,
     };
-    // The regions, then their pair variants, compiled in the background.
-    for _ in 0..2 {
-        let (r, c, _) = scatter(false);
-        r.unwrap_or_else(|f| panic!("scatter: {f}"));
-        for (i, &x) in c.iter().enumerate() {
-            assert_eq!(x, (i as i32 ^ 33) + 7, "scatter: c[{i}]");
-        }
-        assert!(
-            jit::wait_compiled(std::time::Duration::from_secs(60)),
-            "the scatter's regions compiled within 60 s"
-        );
-    }
+    sc.warm();
     let before = jit::stats();
-    let (r, c, base) = scatter(true);
-    let f = r.expect_err("a wild lane faults");
-    assert_eq!(f.kernel.as_deref(), Some("pair_scatter"));
-    assert_eq!(f.workgroup_id, [groups - 1, 0, 0], "{f}");
-    assert_eq!((f.wave, f.lane), (1, Some(5)), "{f}");
-    assert_eq!(
-        f.kind,
-        FaultKind::MemoryViolation {
-            address: base + 4 * 0x4000_0000,
-            write: true,
-            size: 4,
-        },
-        "{f}"
-    );
-    assert!(
-        f.instruction
-            .as_deref()
-            .is_some_and(|t| t.contains("global_store")),
-        "{f}"
-    );
     // Every group before the last stored all its lanes (a pair each).
-    for (i, &x) in c[..(full - 64) as usize].iter().enumerate() {
-        assert_eq!(x, (i as i32 ^ 33) + 7, "wild scatter: c[{i}]");
-    }
+    sc.wild_lane_faults(groups - 1, 1, 5);
     if jit::pairs_used() {
         assert!(
             jit::stats().pair_runs > before.pair_runs,
             "the scatter ran as pairs"
         );
+    }
+}
+
+/// A scatter (`pair_scatter`, `stream_scatter`: work-item `i` stores `i + 7` at `idx[i]`, a
+/// permutation within its work-group, `i ^ 33`) over `full` work-items in work-groups of `wg`,
+/// on one host thread, so every work-group before a faulting one has run when it faults (on
+/// two, one the other thread claimed may not have run its slice when the fault stops the
+/// dispatch).
+pub(crate) struct Scatter<'e> {
+    pub(crate) e: &'e super::common::Emu,
+    pub(crate) kernel: &'static str,
+    pub(crate) full: u32,
+    pub(crate) wg: u16,
+}
+
+impl Scatter<'_> {
+    /// A run with a wild index at work-item `wild`: its result, `c` and `c`'s address.
+    fn run(
+        &self,
+        wild: Option<u32>,
+    ) -> (
+        Result<hsaemu_emu::DispatchStats, hsaemu_emu::Fault>,
+        Vec<i32>,
+        u64,
+    ) {
+        use super::common::Arg;
+        let idx: Vec<u32> = (0..self.full)
+            .map(|i| if Some(i) == wild { 0x4000_0000 } else { i ^ 33 })
+            .collect();
+        let bi = self.e.buf_u32(&idx);
+        let bc = self.e.buf_i32(&vec![-1; self.full as usize]);
+        let args = [Arg::Ptr(&bi), Arg::Ptr(&bc), Arg::U32(self.full)];
+        let wg = [self.wg, 1, 1];
+        let r = self.e.try_run(self.kernel, &args, [self.full, 1, 1], wg, 0);
+        (r, bc.i32s(), bc.addr())
+    }
+
+    /// Two runs without a wild index, each checked and followed by the background compiles:
+    /// the regions, then their pair variants.
+    pub(crate) fn warm(&self) {
+        for _ in 0..2 {
+            let (r, c, _) = self.run(None);
+            r.unwrap_or_else(|f| panic!("scatter: {f}"));
+            for (i, &x) in c.iter().enumerate() {
+                assert_eq!(x, (i as i32 ^ 33) + 7, "scatter: c[{i}]");
+            }
+            assert!(
+                jit::wait_compiled(std::time::Duration::from_secs(60)),
+                "the scatter's regions compiled within 60 s"
+            );
+        }
+    }
+
+    /// A run whose lane `lane` of wave `wave` of work-group `group` stores at a wild index:
+    /// the fault names them and the lane's address as the interpreter does, and every
+    /// work-group before it stored all its lanes.
+    pub(crate) fn wild_lane_faults(&self, group: u32, wave: u32, lane: u32) {
+        let size = u32::from(self.wg);
+        let (r, c, base) = self.run(Some(group * size + wave * 32 + lane));
+        let f = r.expect_err("a wild lane faults");
+        assert_eq!(f.kernel.as_deref(), Some(self.kernel));
+        assert_eq!(f.workgroup_id, [group, 0, 0], "{f}");
+        assert_eq!((f.wave, f.lane), (wave, Some(lane)), "{f}");
+        assert_eq!(
+            f.kind,
+            FaultKind::MemoryViolation {
+                address: base + 4 * 0x4000_0000,
+                write: true,
+                size: 4,
+            },
+            "{f}"
+        );
+        assert!(
+            f.instruction
+                .as_deref()
+                .is_some_and(|t| t.contains("global_store")),
+            "{f}"
+        );
+        for (i, &x) in c[..(group * size) as usize].iter().enumerate() {
+            assert_eq!(
+                x,
+                (i as i32 ^ 33) + 7,
+                "wild scatter in group {group}: c[{i}]"
+            );
+        }
+    }
+}
+
+/// `pair_add` (`cl/pair32.cl`) on `full` work-items in work-groups of `wg`: its inputs, its
+/// runs over a range of `n` (the rest storing `K`) and the check of their output.
+pub(crate) struct PairAdd<'e> {
+    e: &'e super::common::Emu,
+    a: Vec<i32>,
+    b: Vec<i32>,
+    bufs: [super::common::Buf; 2],
+    full: u32,
+    wg: u16,
+}
+
+impl<'e> PairAdd<'e> {
+    pub(crate) fn new(e: &'e super::common::Emu, full: u32, wg: u16) -> PairAdd<'e> {
+        let a: Vec<i32> = (0..full as i32)
+            .map(|i| i.wrapping_mul(7919) % 10007)
+            .collect();
+        let b: Vec<i32> = (0..full as i32).map(|i| (i % 1013) - 500).collect();
+        let bufs = [e.buf_i32(&a), e.buf_i32(&b)];
+        PairAdd {
+            e,
+            a,
+            b,
+            bufs,
+            full,
+            wg,
+        }
+    }
+
+    /// The output of a run over a range of `n`, and the dispatch's counts.
+    pub(crate) fn run(&self, n: u32) -> (Vec<i32>, hsaemu_emu::DispatchStats) {
+        use super::common::Arg;
+        let bc = self.e.buf_i32(&vec![-1; self.full as usize]);
+        let args = [
+            Arg::Ptr(&self.bufs[0]),
+            Arg::Ptr(&self.bufs[1]),
+            Arg::Ptr(&bc),
+            Arg::U32(n),
+            Arg::I32(K),
+        ];
+        let stats = self
+            .e
+            .run("pair_add", &args, [self.full, 1, 1], [self.wg, 1, 1]);
+        (bc.i32s(), stats)
+    }
+
+    /// `c` against the definition: `a + 3b` in range, `K` past it.
+    pub(crate) fn check(&self, c: &[i32], n: u32) {
+        for (i, &got) in c.iter().enumerate() {
+            let want = if (i as u32) < n {
+                self.a[i] + 3 * self.b[i]
+            } else {
+                K
+            };
+            assert_eq!(got, want, "n = {n}: c[{i}]");
+        }
     }
 }
 

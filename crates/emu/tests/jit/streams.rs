@@ -22,9 +22,7 @@
 //!
 //! Dispatches whose regions compile in the background: run last.
 
-use hsaemu_emu::{jit, FaultKind};
-
-const K: i32 = -77;
+use hsaemu_emu::jit;
 
 /// Whether this process streams work-groups (the tier on and compiling memory accesses,
 /// pairs and streams not turned off).
@@ -33,30 +31,14 @@ fn streams() -> bool {
 }
 
 pub(crate) fn streamed_work_groups_match_their_cpu_results() {
-    use super::common::Arg;
     if !jit::enabled() {
         return;
     }
     let e = super::common::emu_threads("cl/pair32.cl", "gfx1030", 1);
     let groups = 512u32;
     let full = 256 * groups;
-    let a: Vec<i32> = (0..full as i32)
-        .map(|i| i.wrapping_mul(7919) % 10007)
-        .collect();
-    let b: Vec<i32> = (0..full as i32).map(|i| (i % 1013) - 500).collect();
-    let (ba, bb) = (e.buf_i32(&a), e.buf_i32(&b));
-    let add = |n: u32| {
-        let bc = e.buf_i32(&vec![-1; full as usize]);
-        let args = [
-            Arg::Ptr(&ba),
-            Arg::Ptr(&bb),
-            Arg::Ptr(&bc),
-            Arg::U32(n),
-            Arg::I32(K),
-        ];
-        let stats = e.run("pair_add", &args, [full, 1, 1], [256, 1, 1]);
-        (bc.i32s(), stats)
-    };
+    let pa = super::pairs::PairAdd::new(&e, full, 256);
+    let add = |n: u32| pa.run(n);
     // The region compiles after the first dispatch, its pair variant after the second.
     for _ in 0..2 {
         add(full);
@@ -72,10 +54,7 @@ pub(crate) fn streamed_work_groups_match_their_cpu_results() {
         let n = full - 256 + tail;
         let before = jit::stats();
         let (c, stats) = add(n);
-        for i in 0..full as usize {
-            let want = if (i as u32) < n { a[i] + 3 * b[i] } else { K };
-            assert_eq!(c[i], want, "n = {n}: c[{i}]");
-        }
+        pa.check(&c, n);
         // Every wave runs each instruction once up to its `s_endpgm`, but those with no lane
         // in range, which skip the bounds test's block.
         let out = u64::from(8 - tail.div_ceil(32));
@@ -176,7 +155,6 @@ pub(crate) fn streamed_loops_match_their_cpu_results() {
 
 /// Faults in streamed work-groups name the work-group, wave and lane the interpreter names.
 pub(crate) fn streamed_faults_name_their_wave() {
-    use super::common::Arg;
     if !jit::enabled() {
         return;
     }
@@ -184,58 +162,17 @@ pub(crate) fn streamed_faults_name_their_wave() {
     // Enough waves for the region to be compiled after the first dispatch (`THRESHOLD`).
     let groups = 256u32;
     let full = 256 * groups;
-    let scatter = |wild: Option<u32>| {
-        let idx: Vec<u32> = (0..full)
-            .map(|i| if Some(i) == wild { 0x4000_0000 } else { i ^ 33 })
-            .collect();
-        let bi = e.buf_u32(&idx);
-        let bc = e.buf_i32(&vec![-1; full as usize]);
-        let args = [Arg::Ptr(&bi), Arg::Ptr(&bc), Arg::U32(full)];
-        let r = e.try_run("stream_scatter", &args, [full, 1, 1], [256, 1, 1], 0);
-        (r, bc.i32s(), bc.addr())
+    let sc = super::pairs::Scatter {
+        e: &e,
+        kernel: "stream_scatter",
+        full,
+        wg: 256,
     };
-    // The region compiles after the first dispatch, its pair variant after the second.
-    for _ in 0..2 {
-        let (r, c, _) = scatter(None);
-        r.unwrap_or_else(|f| panic!("scatter: {f}"));
-        for (i, &x) in c.iter().enumerate() {
-            assert_eq!(x, (i as i32 ^ 33) + 7, "scatter: c[{i}]");
-        }
-        assert!(
-            jit::wait_compiled(std::time::Duration::from_secs(60)),
-            "the scatter's regions compiled within 60 s"
-        );
-    }
+    sc.warm();
     // (work-group, wave, lane): B of the last group's third pair, A of group 3's second.
     for (group, wave, lane) in [(groups - 1, 5u32, 5u32), (3, 2, 7)] {
         let before = jit::stats();
-        let (r, c, base) = scatter(Some(group * 256 + wave * 32 + lane));
-        let f = r.expect_err("a wild lane faults");
-        assert_eq!(f.kernel.as_deref(), Some("stream_scatter"));
-        assert_eq!(f.workgroup_id, [group, 0, 0], "{f}");
-        assert_eq!((f.wave, f.lane), (wave, Some(lane)), "{f}");
-        assert_eq!(
-            f.kind,
-            FaultKind::MemoryViolation {
-                address: base + 4 * 0x4000_0000,
-                write: true,
-                size: 4,
-            },
-            "{f}"
-        );
-        assert!(
-            f.instruction
-                .as_deref()
-                .is_some_and(|t| t.contains("global_store")),
-            "{f}"
-        );
-        for (i, &x) in c[..(group * 256) as usize].iter().enumerate() {
-            assert_eq!(
-                x,
-                (i as i32 ^ 33) + 7,
-                "wild scatter in group {group}: c[{i}]"
-            );
-        }
+        sc.wild_lane_faults(group, wave, lane);
         if streams() {
             assert!(
                 jit::stats().streamed_groups >= before.streamed_groups + u64::from(group) - 1,
