@@ -706,6 +706,27 @@ fn wg_id(ctx: &Ctx, n: u64) -> [u32; 3] {
     }
 }
 
+/// The SGPRs work-group `id`'s IDs go in and their values, into `ids`; how many.
+#[inline(always)]
+fn id_sgprs(ctx: &Ctx, id: [u32; 3], ids: &mut [(usize, u32); 3]) -> usize {
+    let mut n = 0;
+    if ctx.gen.is_gfx12() {
+        // GFX12 architected SGPRs: the work-group IDs are in TTMP9 (x) and TTMP7 (y in
+        // 15:0, z in 31:16), not after the user SGPRs (LLVM's `architected-sgprs`).
+        ids[0] = (TTMP0 + 9, id[0]);
+        ids[1] = (TTMP0 + 7, (id[1] & 0xffff) | id[2] << 16);
+        n = 2;
+    } else {
+        for (at, v) in ctx.init.wg_id.iter().zip(id) {
+            if let Some(r) = *at {
+                ids[n] = (r, v);
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
 /// Sets up work-group `n`'s waves (initial register state, their compute unit) and LDS;
 /// `worker` is the index of the host worker that runs it. `lazy`: the ID rows
 /// (`Wave::id_rows` bits) the worker's fresh pair block takes from their lane 0, which
@@ -775,28 +796,11 @@ fn launch<const STREAM: bool>(
         None => wg.check = None,
     }
     let cu = crate::residency::cu_of(&ctx.d.compute_units, ctx.cus, n);
-    // The work-group's IDs and the SGPRs they go in.
-    let init = &ctx.init;
     let mut ids = [(0usize, 0u32); 3];
-    let mut nids = 0;
-    if ctx.gen.is_gfx12() {
-        // GFX12 architected SGPRs: the work-group IDs are in TTMP9 (x) and TTMP7 (y in
-        // 15:0, z in 31:16), not after the user SGPRs (LLVM's `architected-sgprs`).
-        ids[0] = (TTMP0 + 9, id[0]);
-        ids[1] = (TTMP0 + 7, (id[1] & 0xffff) | id[2] << 16);
-        nids = 2;
-    } else {
-        for (at, v) in init.wg_id.iter().zip(id) {
-            if let Some(r) = *at {
-                ids[nids] = (r, v);
-                nids += 1;
-            }
-        }
-    }
+    let nids = id_sgprs(ctx, id, &mut ids);
     // v1 (Y, 0) is vouched for but not taken from lane 0: written whole.
     let v1_whole = lazy != 0 && (lazy >> crate::wave::ID_ROWS_LAZY_SHIFT) & vouched != vouched;
-    let one = OneWave {
-        ids: &ids[..nids],
+    let one = WaveSetUp {
         cu,
         worker: worker as u32,
         slot: wg.slot,
@@ -825,7 +829,7 @@ fn launch<const STREAM: bool>(
             w.id_rows = 0;
             continue;
         }
-        set_up_wave(ctx, w, wi, &one);
+        set_up_wave(ctx, w, wi, &ids[..nids], &one);
     }
     if v1_whole && !streamed {
         // Out of the loop, which a test per wave made slower.
@@ -837,67 +841,34 @@ fn launch<const STREAM: bool>(
     streamed.then_some(WgLaunch {
         ids,
         nids,
-        items,
-        lanes,
-        nwaves: nwaves as u32,
-        actual,
-        cu,
-        worker: worker as u32,
-        slot: wg.slot,
-        lazy,
         v1_whole,
+        wave: one,
     })
 }
 
-/// What [`launch`] worked out for a work-group that each of its waves' set-up reads
-/// ([`set_up_wave`]), kept while a streamed launch sets up its waves pair by pair.
+/// What [`launch`] worked out for a work-group, kept while a streamed launch sets up its waves
+/// pair by pair.
 #[derive(Clone, Copy)]
 struct WgLaunch {
-    /// The work-group ID SGPRs and their values (the first `nids`).
+    /// The work-group ID SGPRs and their values (the first `nids`: `id_sgprs`).
     ids: [(usize, u32); 3],
     nids: usize,
-    /// Work-items, and per dimension, of this (possibly partial) work-group; lanes of a
-    /// wave and its waves.
-    items: u32,
-    actual: [u32; 3],
-    lanes: u32,
-    nwaves: u32,
+    /// v1 is vouched for but not lazy: written whole.
+    v1_whole: bool,
+    wave: WaveSetUp,
+}
+
+/// What [`set_up_wave`] reads of its work-group besides the ID SGPRs.
+#[derive(Clone, Copy)]
+struct WaveSetUp {
     cu: u32,
     worker: u32,
     /// The scratch slot's index (`Wg::slot` while it is launched).
     slot: usize,
     /// The ID rows taken from lane 0 (`Wave::id_rows`), 0: all written.
     lazy: u8,
-    /// v1 is vouched for but not lazy: written whole.
-    v1_whole: bool,
-}
-
-impl WgLaunch {
-    /// What [`set_up_wave`] reads of it.
-    #[inline(always)]
-    fn one(&self) -> OneWave<'_> {
-        OneWave {
-            ids: &self.ids[..self.nids],
-            cu: self.cu,
-            worker: self.worker,
-            slot: self.slot,
-            lazy: self.lazy,
-            actual: self.actual,
-            items: self.items,
-            lanes: self.lanes,
-            nwaves: self.nwaves,
-        }
-    }
-}
-
-/// What [`set_up_wave`] reads of its work-group (`WgLaunch`'s fields; `launch` gives its
-/// locals, which stay in registers across its loop).
-struct OneWave<'a> {
-    ids: &'a [(usize, u32)],
-    cu: u32,
-    worker: u32,
-    slot: usize,
-    lazy: u8,
+    /// Work-items, and per dimension, of this (possibly partial) work-group; lanes of a
+    /// wave and its waves.
     actual: [u32; 3],
     items: u32,
     lanes: u32,
@@ -907,7 +878,7 @@ struct OneWave<'a> {
 /// Sets up wave `wi` of the work-group [`launch`] worked out as `l` in `w`: its initial
 /// register state (SGPRs, EXEC, the ID rows) and fields.
 #[inline(always)]
-fn set_up_wave(ctx: &Ctx, w: &mut Wave, wi: usize, l: &OneWave) {
+fn set_up_wave(ctx: &Ctx, w: &mut Wave, wi: usize, ids: &[(usize, u32)], l: &WaveSetUp) {
     let init = &ctx.init;
     let lanes = l.lanes;
     let first = wi as u32 * lanes;
@@ -915,7 +886,7 @@ fn set_up_wave(ctx: &Ctx, w: &mut Wave, wi: usize, l: &OneWave) {
     // The low `live` bits (1 to 64): one shift, no test of 64.
     let exec = u64::MAX >> (64 - live);
     w.start(&init.user_sgprs, lanes == 32, exec);
-    for &(r, v) in l.ids {
+    for &(r, v) in ids {
         w.s[r] = v;
         w.sgpr_dirty |= 1 << (r / 4);
     }
@@ -2023,7 +1994,7 @@ fn stream_pairs(
     call: &mut crate::jit::CallCtx,
     l: &WgLaunch,
 ) -> Result<(usize, usize, usize, bool), Fault> {
-    let nwaves = l.nwaves as usize;
+    let nwaves = l.wave.nwaves as usize;
     let Some(f) = fresh_pair(ctx, t).filter(|f| f.pc == ctx.entry) else {
         launch_rest(ctx, round.waves, 2, l);
         return fresh_pairs(ctx, *id, round, env, t, call);
@@ -2073,8 +2044,8 @@ fn stream_pairs(
         wi += 2;
         if wi == nwaves {
             t.worker.streamed += 1;
-            match chain(ctx, t.worker, &l) {
-                Some((next, launch)) => {
+            match chain(ctx, t.worker, &mut l) {
+                Some(next) => {
                     // The work-group ended: the worker's, as `run_worker` counts them.
                     t.worker.chained[0] += 1;
                     t.worker.chained[1] += instructions;
@@ -2083,7 +2054,6 @@ fn stream_pairs(
                     *id = next;
                     *round.executed = 0;
                     round.last_load[0] = 0;
-                    l = launch;
                     wi = 0;
                 }
                 None => {
@@ -2109,13 +2079,14 @@ fn stream_pairs(
 }
 
 /// The work-group a streamed one that just ended goes on with in its waves
-/// ([`stream_pairs`]): the next one the worker claims (its ID and set-up), when the worker
-/// runs no other work-group (`WorkerPairs::alone`), the dispatch goes on, and it is whole,
-/// as `l`'s was, and a work-group's scratch slot does not depend on it (not cooperative).
+/// ([`stream_pairs`]): the next one the worker claims (its ID; its set-up written into `l`),
+/// when the worker runs no other work-group (`WorkerPairs::alone`), the dispatch goes on, and
+/// it is whole, as `l`'s was, and a work-group's scratch slot does not depend on it (not
+/// cooperative).
 /// One claimed that is not whole is left for `run_worker` to launch
 /// (`WorkerPairs::claimed`).
 #[inline(always)]
-fn chain(ctx: &Ctx, pairs: &mut WorkerPairs, l: &WgLaunch) -> Option<([u32; 3], WgLaunch)> {
+fn chain(ctx: &Ctx, pairs: &mut WorkerPairs, l: &mut WgLaunch) -> Option<[u32; 3]> {
     if !pairs.alone
         || ctx.d.cooperative
         || ctx.trace.is_some()
@@ -2134,14 +2105,9 @@ fn chain(ctx: &Ctx, pairs: &mut WorkerPairs, l: &WgLaunch) -> Option<([u32; 3], 
         pairs.claimed = Some(n);
         return None;
     }
-    let mut next = *l;
-    // The ID SGPRs, X's first (`launch`; GFX12, whose IDs are in TTMPs, does not pair).
-    let enabled = ctx.init.wg_id.iter().zip(id).filter(|(at, _)| at.is_some());
-    for (k, (_, v)) in enabled.enumerate() {
-        next.ids[k].1 = v;
-    }
-    next.cu = crate::residency::cu_of(&ctx.d.compute_units, ctx.cus, n);
-    Some((id, next))
+    l.nids = id_sgprs(ctx, id, &mut l.ids);
+    l.wave.cu = crate::residency::cu_of(&ctx.d.compute_units, ctx.cus, n);
+    Some(id)
 }
 
 /// A streamed work-group's wave `wi` (`l`) set up in `w`, a wave of a streamed work-group
@@ -2151,10 +2117,10 @@ fn chain(ctx: &Ctx, pairs: &mut WorkerPairs, l: &WgLaunch) -> Option<([u32; 3], 
 /// here, so the scalar file differs from wave 1's as set up (`r`) only in the groups the
 /// pair block may write.
 #[inline(always)]
-fn relaunch(ctx: &Ctx, w: &mut Wave, wi: usize, l: &WgLaunch, r: &Relaunch) {
-    let init = &ctx.init;
+fn relaunch(ctx: &Ctx, w: &mut Wave, wi: usize, launch: &WgLaunch, r: &Relaunch) {
+    let (init, l) = (&ctx.init, &launch.wave);
     w.restart(&r.s, r.groups, r.dirty);
-    for &(reg, v) in &l.ids[..l.nids] {
+    for &(reg, v) in &launch.ids[..launch.nids] {
         w.s[reg] = v;
     }
     if let Some(reg) = init.wg_info {
@@ -2173,7 +2139,7 @@ fn relaunch(ctx: &Ctx, w: &mut Wave, wi: usize, l: &WgLaunch, r: &Relaunch) {
     let first = wi as u32 * 32;
     if l.lazy != 0 {
         lazy_id_rows(w, first, l.lazy);
-        if l.v1_whole {
+        if launch.v1_whole {
             w.v[crate::wave::reg_index(VGPR) + 1][..32].fill(0);
         }
     } else {
@@ -2215,9 +2181,9 @@ impl Relaunch {
 /// Launches a streamed work-group's (`launch`'s `streamed`, as `l`) waves from `from` on.
 #[cold]
 fn launch_rest(ctx: &Ctx, waves: &mut [Wave], from: usize, l: &WgLaunch) {
-    let nwaves = l.nwaves as usize;
+    let nwaves = l.wave.nwaves as usize;
     for (wi, w) in waves.iter_mut().enumerate().take(nwaves).skip(from) {
-        set_up_wave(ctx, w, wi, &l.one());
+        set_up_wave(ctx, w, wi, &l.ids[..l.nids], &l.wave);
         if l.v1_whole {
             w.v[crate::wave::reg_index(VGPR) + 1][..32].fill(0);
         }
