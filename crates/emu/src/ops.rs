@@ -2838,6 +2838,7 @@ pub(crate) fn jit_lowering(op: Op) -> Option<crate::jit::Lower> {
         Op::S_FF1_I32_B32 => Lower::SAlu(SAluOp::Ff1),
         Op::S_ADD_NC_U64 => Lower::SAlu(SAluOp::AddSub64(false)),
         Op::S_SUB_NC_U64 => Lower::SAlu(SAluOp::AddSub64(true)),
+        Op::S_GETPC_B64 => Lower::SAlu(SAluOp::GetPc),
         Op::S_BRANCH => Lower::Branch(0),
         Op::S_CBRANCH_SCC0 => Lower::Branch(1),
         Op::S_CBRANCH_SCC1 => Lower::Branch(2),

@@ -2774,6 +2774,8 @@ fn completeness() {
             "s_movreld_b64",
             "s_movrelsd_2_b32",
             "s_version",
+            // s_getpc_b64_is_the_next_instructions_address
+            "s_getpc_b64",
             "s_wait_idle",
             "s_wakeup",
             "v_clrexcp",
@@ -2883,6 +2885,41 @@ fn issue_lines() {
                 t.mcpu
             );
         }
+    }
+}
+
+/// `s_getpc_b64`: `D.u64 = PC + 4`, the address of the instruction after it (the CDNA and
+/// RDNA ISA guides; kernels add an offset to it to reach their globals), at a block's start
+/// and further into it. The code runs at address 0, so the values are the lines' offsets:
+/// `s_getpc_b64` 4 bytes, `s_mov_b32` with an inline constant 4, `s_add_u32` with the
+/// literal 0x1234 8. (Compiled regions hold it as a constant, checked against the
+/// interpreter by `run_words`.)
+#[test]
+fn s_getpc_b64_is_the_next_instructions_address() {
+    let lines = [
+        "s_getpc_b64 s[4:5]",
+        "s_mov_b32 s0, 1",
+        "s_getpc_b64 s[28:29]",
+        "s_add_u32 s28, s28, 0x1234",
+        "s_addc_u32 s29, s29, 0",
+        "s_getpc_b64 s[30:31]",
+    ]
+    .map(String::from);
+    for t in [target("gfx90a", true), target("gfx1030", false)] {
+        let words: Vec<u32> = assemble(t, &lines)
+            .into_iter()
+            .zip(&lines)
+            .flat_map(|(w, l)| w.unwrap_or_else(|| panic!("llvm-mc rejects `{l}`")))
+            .collect();
+        assert_eq!(words.len(), 7, "{}: the lines' sizes", t.mcpu);
+        let mut r = WaveRegs::new(t.gen);
+        r.s[5] = 0xdead;
+        r.s[29] = 0xbeef;
+        run_words(t.gen, &words, &mut r).unwrap_or_else(|e| panic!("{}: {e:?}", t.mcpu));
+        assert_eq!((r.s[4], r.s[5]), (4, 0), "{}: at 0", t.mcpu);
+        assert_eq!((r.s[28], r.s[29]), (12 + 0x1234, 0), "{}: at 8", t.mcpu);
+        assert_eq!((r.s[30], r.s[31]), (28, 0), "{}: at 24", t.mcpu);
+        assert_eq!(r.s[0], 1, "{}", t.mcpu);
     }
 }
 

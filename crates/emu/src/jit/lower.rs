@@ -445,6 +445,7 @@ impl Compiler {
                 scc_b,
                 pair_fail: None,
                 full: false,
+                inst_pc: 0,
                 scache: HashMap::new(),
                 vcache: HashMap::new(),
                 ds_rows: HashMap::new(),
@@ -744,6 +745,8 @@ struct Gen<'a> {
     pair_fail: Option<String>,
     /// Generating the full-EXEC variant.
     full: bool,
+    /// The address of the instruction being generated (`inst_at`; `s_getpc_b64` reads it).
+    inst_pc: u64,
     /// The SGPRs (by code) the current block has loaded or written: their values. The
     /// `Wave` holds every SGPR but the pending ones (`spend`), so this is only a cache,
     /// cleared as `vcache` is.
@@ -1058,7 +1061,8 @@ impl Gen<'_> {
 
     /// `inst`, or for a scalar instruction of a pair region that reads a per-wave value
     /// (`pair.rs`'s `side`), the wave32 lowering once on B's file and once on A's.
-    fn inst_at(&mut self, k: usize, i: &Inst, l: Lower) -> Result<(), String> {
+    fn inst_at(&mut self, k: usize, pc: u64, i: &Inst, l: Lower) -> Result<(), String> {
+        self.inst_pc = pc;
         if !(self.pair && self.plan.side.contains(&k)) {
             return self.inst(i, l);
         }
@@ -1521,7 +1525,7 @@ impl Gen<'_> {
                         if !on_facts {
                             self.flush_lanes();
                             self.store_carry();
-                            self.inst_at(k, i, *l)?;
+                            self.inst_at(k, *pc, i, *l)?;
                         }
                     }
                 }
@@ -3120,7 +3124,7 @@ impl Gen<'_> {
                         }
                         self.call_interpreter(*pc, i, *l)
                     }
-                    _ if g == 0 => self.inst_at(k, i, *l)?,
+                    _ if g == 0 => self.inst_at(k, *pc, i, *l)?,
                     _ => {}
                 }
             }
@@ -3631,6 +3635,11 @@ impl Gen<'_> {
                 } else {
                     self.b.ins().iadd(a, b)
                 };
+                self.store64(i.dst, r);
+            }
+            SAluOp::GetPc => {
+                // The ISA's `D = PC + 4` (a SOP1 without literal: the next instruction).
+                let r = self.b.ins().iconst(types::I64, (self.inst_pc + 4) as i64);
                 self.store64(i.dst, r);
             }
             SAluOp::LshlAdd(n) => {

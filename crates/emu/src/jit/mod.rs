@@ -425,6 +425,10 @@ pub(crate) enum SAluOp {
     Ff1,
     /// GFX12's `s_add_nc_u64` (false), `s_sub_nc_u64` (true): SCC unchanged.
     AddSub64(bool),
+    /// `s_getpc_b64`: the next instruction's address, known when the region is compiled
+    /// (a region is compiled for one loaded code object, whose addresses its exits hold
+    /// too); SCC unchanged.
+    GetPc,
 }
 
 impl SAluOp {
@@ -444,6 +448,7 @@ impl SAluOp {
                 | SAluOp::LshlAdd(_)
                 | SAluOp::Cmp64(_)
                 | SAluOp::AddSub64(_)
+                | SAluOp::GetPc
         )
     }
 }
@@ -541,6 +546,8 @@ pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
                     }
                     SAluOp::Brev | SAluOp::Ff1 => scalar_ok(i.src[0]),
                     SAluOp::Cmpk(..) => i.fmt == Fmt::Sopk,
+                    // Into an SGPR pair below VCC (kernels address their globals so).
+                    SAluOp::GetPc => i.dst < 106,
                     _ => scalar_ok(i.src[0]) && scalar_ok(i.src[1]),
                 }
         }

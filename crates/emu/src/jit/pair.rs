@@ -301,7 +301,7 @@ fn valu_reads(i: &Inst, l: Lower) -> u128 {
 /// How many of a scalar ALU instruction's `src` operands it reads.
 fn salu_sources(op: SAluOp) -> usize {
     match op {
-        SAluOp::Movk => 0,
+        SAluOp::Movk | SAluOp::GetPc => 0,
         SAluOp::Mov
         | SAluOp::Mov64
         | SAluOp::Not(_)
