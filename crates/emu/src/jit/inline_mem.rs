@@ -1537,8 +1537,20 @@ mod tests {
             assert!(!taken.contains(&s), "{pc:#x} shares window {s}");
             taken.push(s);
         }
-        assert_eq!(taken, [0, 1, 2, 3, 4, 7, 5, 6]);
-        // A ninth memory instruction keeps its preferred window.
+        // Each its preferred one, `(pc / 8) % 32`.
+        assert_eq!(taken, [0, 1, 2, 9, 10, 15, 16, 20]);
+        // When every window is taken, an instruction keeps its preferred one.
         assert_eq!(free_slot(0x1ea8, |_| true), slot_of(0x1ea8));
+        // rocm-examples' convolution: 18 memory instructions from 0x1b00 to 0x1d44, 3
+        // of them preferring windows others took; each gets one of its own.
+        let mut taken = Vec::new();
+        for pc in [
+            0x1b00, 0x1b08, 0x1b10, 0x1b80, 0x1bbc, 0x1bc4, 0x1be0, 0x1be8, 0x1c00, 0x1c08, 0x1c20,
+            0x1c28, 0x1c40, 0x1c48, 0x1c94, 0x1c9c, 0x1ca4, 0x1d44,
+        ] {
+            let s = free_slot(pc, |s| taken.contains(&s));
+            assert!(!taken.contains(&s), "{pc:#x} shares window {s}");
+            taken.push(s);
+        }
     }
 }

@@ -182,9 +182,12 @@ fn affine_on() -> bool {
 const MISS_LIMIT: u32 = 64;
 
 /// Windows per worker thread; a memory instruction at `pc` prefers window `(pc / 8) %
-/// WINDOWS` (memory instructions are 8 bytes, so up to 8 consecutive ones have their own),
-/// and takes the next free one when another instruction of its region has that one.
-pub(crate) const WINDOWS: usize = 8;
+/// WINDOWS` (memory instructions are 8 bytes, so up to 32 consecutive ones have their own),
+/// and takes the next free one when another instruction of its region has that one. Two
+/// instructions of a region on different buffers that share one refresh it at every turn:
+/// with 8, rocm-examples' convolution (18 memory instructions: kernel arguments, its
+/// `__constant__` mask, 10 loads, a store) refreshed 11 windows per wave.
+pub(crate) const WINDOWS: usize = 32;
 
 /// One mapped range as the region cache last answered it for an inline access, which
 /// compiled code checks a memory instruction's whole range against before accessing it; a
