@@ -351,8 +351,9 @@ fn private_tables_across_a_barrier() {
 fn grid_3d_partial_groups() {
     for t in TARGETS.into_iter().chain(TARGETS_RDNA3) {
         let e = emu("cl/control.cl", t);
-        // Waves that span rows of X (IDs walked lane by lane), and waves inside one row of
-        // a work-group whose rows hold whole waves (Y and Z fixed per wave).
+        // Waves that span rows of X (IDs filled one run of a row at a time), and waves
+        // inside one row of a work-group whose rows hold whole waves (Y and Z fixed per
+        // wave).
         for ((w, h, d), wg) in [
             ((13u32, 7u32, 5u32), [4u16, 4, 2]),
             ((141, 3, 3), [64, 2, 2]),
