@@ -16,6 +16,8 @@ mod atomics;
 
 #[path = "jit/narrow.rs"]
 mod narrow;
+#[path = "jit/stencil.rs"]
+mod stencil;
 
 #[path = "jit/dse.rs"]
 mod dse;
@@ -1175,6 +1177,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     lds::inline_ds_accesses_match_the_definitions();
     atomics::atomics_and_barriers_match_the_definitions();
     narrow::compiled_narrow_loads_match_the_interpreter_and_the_definitions();
+    stencil::overlapping_dword_loads_match_the_definition();
     dse::overwritten_rows_are_stored_where_read();
     mad64::mad64_with_scalar_factors_matches_the_definition();
     uniform_cmp::uniform_compares_match_the_definitions();

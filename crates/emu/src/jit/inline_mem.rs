@@ -26,7 +26,9 @@
 //!   2. otherwise the lanes' lowest and highest address (vector min/max, then across the
 //!      vector) bound one range check; a single-dword access whose lane groups are each a
 //!      run of four consecutive dwords (a row of 16 work-items, say) then moves each group
-//!      with one 16-byte access at its first lane's address;
+//!      with one 16-byte access at its first lane's address, and a load of 3 or 4 dwords
+//!      through such lanes (a stencil's, each lane's dwords overlapping the next lane's)
+//!      loads its component `k` so, 4k bytes further;
 //!   3. else each lane makes its own accesses, in a loop over the lanes through stack
 //!      copies of the rows (dwordx2 as one 8-byte access, as the interpreter's `qwords`).
 //!
@@ -774,7 +776,10 @@ impl Gen<'_> {
         let arow = reg_index(i.src[0]);
         let v = (0..self.groups).map(|g| self.vgroup(arow, g)).collect();
         let lanes = Lanes { v, ..lanes };
-        if count == 1 && dwords {
+        // A load of 3 or 4 dwords (not 2: qword accesses, 8-byte aligned) through the same
+        // lanes: component `k` of the group is the 16 bytes 4k further (a stencil's loads,
+        // each lane's dwords overlapping the next lane's: rocm-examples' convolution).
+        if dwords && (count == 1 || (!store && count > 2)) {
             // Lanes 4g..4g+3 at consecutive dwords (a run of 4, 16, 32 or 64 lanes): one
             // 16-byte access per group.
             let quads = self.b.create_block();
@@ -798,6 +803,13 @@ impl Gen<'_> {
                 })
                 .collect();
             self.group_moves(&addrs, rows[0], store);
+            for (k, &row) in rows.iter().enumerate().skip(1) {
+                let at: Vec<Value> = addrs
+                    .iter()
+                    .map(|&a| self.b.ins().iadd_imm(a, 4 * k as i64))
+                    .collect();
+                self.group_moves(&at, row, false);
+            }
             self.vmem_finish(store, done);
             self.enter(each);
         }
