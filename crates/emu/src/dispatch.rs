@@ -1018,7 +1018,6 @@ fn workitem_ids(ctx: &Ctx, w: &mut Wave, first: u32, actual: [u32; 3], lanes: u3
     // gfx90a, CDNA3 and GFX11 pack the work-item IDs into v0 (10 bits each).
     let packed = ctx.init.id_packed;
     let n = lanes as usize;
-    let v = crate::wave::reg_index(VGPR);
     // The packed v0: X, and Y and Z where the kernel reads them.
     let pack = |x: u32, y: u32, z: u32| {
         let mut v0 = x & 0x3ff;
@@ -1055,9 +1054,16 @@ fn workitem_ids(ctx: &Ctx, w: &mut Wave, first: u32, actual: [u32; 3], lanes: u3
         }
         return;
     }
-    // The wave spans rows of X: each row's run of lanes filled as one (Y and Z fixed in it;
-    // a 32x32 work-group's wave64 is two runs). Lane by lane this was ~30 host
-    // instructions a lane, a tenth of rocm-examples' convolution.
+    ids_in_rows(w, first, actual, n, packed, dims);
+}
+
+/// [`workitem_ids`] for a wave of `n` lanes that spans rows of X: each row's run of lanes
+/// filled as one, Y and Z fixed in it (a 32x32 work-group's wave64 is two runs; lane by
+/// lane this was ~30 host instructions a lane, a tenth of rocm-examples' convolution). Not
+/// inlined: the one-row fills of 1-D work-groups stay as they were.
+#[inline(never)]
+fn ids_in_rows(w: &mut Wave, first: u32, actual: [u32; 3], n: usize, packed: bool, dims: u32) {
+    let v = crate::wave::reg_index(VGPR);
     let (mut cx, mut cy, mut cz) = (
         first % actual[0],
         first / actual[0] % actual[1],
@@ -1068,7 +1074,9 @@ fn workitem_ids(ctx: &Ctx, w: &mut Wave, first: u32, actual: [u32; 3], lanes: u3
         let run = ((actual[0] - cx) as usize).min(n - l);
         let lanes = l..l + run;
         if packed {
-            let yz = pack(0, cy, cz);
+            // X < 1024: the fields do not carry into each other.
+            let yz = (if dims > 0 { (cy & 0x3ff) << 10 } else { 0 })
+                | (if dims > 1 { (cz & 0x3ff) << 20 } else { 0 });
             for (x, id) in w.v[v][lanes].iter_mut().zip(cx..) {
                 *x = yz | id;
             }
