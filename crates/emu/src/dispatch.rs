@@ -1057,10 +1057,11 @@ fn workitem_ids(ctx: &Ctx, w: &mut Wave, first: u32, actual: [u32; 3], lanes: u3
     ids_in_rows(w, first, actual, n, packed, dims);
 }
 
-/// [`workitem_ids`] for a wave of `n` lanes that spans rows of X: each row's run of lanes
-/// filled as one, Y and Z fixed in it (a 32x32 work-group's wave64 is two runs; lane by
-/// lane this was ~30 host instructions a lane, a tenth of rocm-examples' convolution). Not
-/// inlined: the one-row fills of 1-D work-groups stay as they were.
+/// [`workitem_ids`] for a wave of `n` lanes not in the work-group's first row of X: in
+/// another one alone (a 32-wide work-group's wave32s), as the first row's; else each row's
+/// run of lanes filled as one, Y and Z fixed in it (a 32x32 work-group's wave64 is two
+/// runs; lane by lane this was ~30 host instructions a lane, a tenth of rocm-examples'
+/// convolution). Not inlined: the one-row fills of 1-D work-groups stay as they were.
 #[inline(never)]
 fn ids_in_rows(w: &mut Wave, first: u32, actual: [u32; 3], n: usize, packed: bool, dims: u32) {
     let v = crate::wave::reg_index(VGPR);
@@ -1069,14 +1070,27 @@ fn ids_in_rows(w: &mut Wave, first: u32, actual: [u32; 3], n: usize, packed: boo
         first / actual[0] % actual[1],
         first / (actual[0] * actual[1]),
     );
+    // X < 1024: the fields do not carry into each other.
+    let yz = |cy: u32, cz: u32| {
+        (if dims > 0 { (cy & 0x3ff) << 10 } else { 0 })
+            | (if dims > 1 { (cz & 0x3ff) << 20 } else { 0 })
+    };
+    if cx as usize + n <= actual[0] as usize {
+        // In one row after all, not the first (a 32-wide work-group's wave32s).
+        let yz = if packed { yz(cy, cz) } else { 0 };
+        if n == 32 {
+            ids_in_one_row::<32>(w, cx, yz, [cy, cz], packed, dims);
+        } else {
+            ids_in_one_row::<{ crate::wave::LANES }>(w, cx, yz, [cy, cz], packed, dims);
+        }
+        return;
+    }
     let mut l = 0;
     while l < n {
         let run = ((actual[0] - cx) as usize).min(n - l);
         let lanes = l..l + run;
         if packed {
-            // X < 1024: the fields do not carry into each other.
-            let yz = (if dims > 0 { (cy & 0x3ff) << 10 } else { 0 })
-                | (if dims > 1 { (cz & 0x3ff) << 20 } else { 0 });
+            let yz = yz(cy, cz);
             for (x, id) in w.v[v][lanes].iter_mut().zip(cx..) {
                 *x = yz | id;
             }
@@ -1101,28 +1115,28 @@ fn ids_in_rows(w: &mut Wave, first: u32, actual: [u32; 3], n: usize, packed: boo
     }
 }
 
-/// [`workitem_ids`] for a wave of `N` lanes lying in one row of X (the work-group's Y and Z
-/// `yz`, packed, or `cy` and `cz`).
+/// [`workitem_ids`] for a wave of `N` lanes lying in one row of X, lane 0's X `x0` (the
+/// work-group's Y and Z `yz`, packed, or `cy` and `cz`).
 #[inline(always)]
 fn ids_in_one_row<const N: usize>(
     w: &mut Wave,
-    first: u32,
+    x0: u32,
     yz: u32,
     [cy, cz]: [u32; 2],
     packed: bool,
     dims: u32,
 ) {
     let v = crate::wave::reg_index(VGPR);
-    // v0 is `first + lane` (X < 1024: the packed fields do not carry into each other);
+    // v0 is `x0 + lane` (X < 1024: the packed fields do not carry into each other);
     // the compiling tier skips testing what is set here (`Wave::id_rows`).
     w.id_rows = crate::wave::ID_ROW0_LANE;
     if packed {
-        for (x, id) in w.v[v][..N].iter_mut().zip(first..) {
+        for (x, id) in w.v[v][..N].iter_mut().zip(x0..) {
             *x = yz | id;
         }
     } else {
         for (l, x) in w.v[v][..N].iter_mut().enumerate() {
-            *x = first + l as u32;
+            *x = x0 + l as u32;
         }
         // v1 is Y, or undefined when the kernel does not enable it (cy is then 0):
         // filled either way, so the tier's test of it is skipped too (vector add's
