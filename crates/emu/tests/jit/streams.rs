@@ -207,3 +207,93 @@ fn vector_instructions_to_endpgm() -> u64 {
         .filter(|m| m.starts_with("v_") || m.starts_with("global_"))
         .count() as u64
 }
+
+/// `HSAEMU_JIT=verify` streams work-groups too, each streamed pair call checked against the
+/// interpreter and each relaunched wave against its launch (`dispatch.rs`' `Checked`).
+/// `HSAEMU_JIT` is read once per process: a copy of this binary under `verify` runs
+/// [`verify_child`], which must pass.
+pub(crate) fn verify_checks_streamed_pairs() {
+    if !jit::enabled() {
+        return;
+    }
+    let exe = std::env::current_exe().expect("the test binary");
+    let out = std::process::Command::new(&exe)
+        .args([
+            "--exact",
+            "streams::verify_child",
+            "--ignored",
+            "--nocapture",
+        ])
+        .env("HSAEMU_JIT", "verify")
+        .env("STREAMS_VERIFY_CHILD", "1")
+        .output()
+        .expect("run the test binary");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("1 passed"),
+        "the copy with HSAEMU_JIT=verify failed:\n{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The copy's side, under `verify`: `asm/stream_verify.s` (it loads nothing, so its region
+/// from the entry reaches `s_endpgm` under `verify` too) in work-groups of 256 (four pairs)
+/// on one host thread, the grid whole and then ending in a work-group of six waves (which
+/// `chain` leaves for `run_worker` to launch, streamed). Every work-group but the worker's
+/// first (whose first pair finds the pair block, `FreshPair`) streams; each of their pairs
+/// is a checked run (`jit::Stats::runs`); results, instructions and lane-ops from the
+/// kernel's definition.
+#[test]
+#[ignore = "run by the jit test's streams::verify_checks_streamed_pairs"]
+fn verify_child() {
+    use hsaemu_emu::Dispatch;
+    if std::env::var_os("STREAMS_VERIFY_CHILD").is_none() {
+        return;
+    }
+    assert!(
+        jit::enabled() && !jit::dispatches_compile_memory(),
+        "run under HSAEMU_JIT=verify"
+    );
+    let path = hsaemu_testkit::compile_asm("asm/stream_verify.s", "gfx1030", 4);
+    let bytes = std::fs::read(&path).expect("read the code object");
+    let e = super::common::from_bytes_threads(&bytes, "gfx1030", 4, 1);
+    let k = e
+        .code
+        .kernel("stream_verify")
+        .expect("kernel stream_verify");
+    let groups = 64u32;
+    for n in [256 * groups, 256 * groups - 64] {
+        // The output is the kernel argument segment (the kernel reads no argument).
+        let out = e.zeros(4 * n as usize);
+        let before = jit::stats();
+        let stats = e
+            .gpu
+            .dispatch(&Dispatch {
+                kernel_object: k.kernel_object,
+                kernarg_address: out.addr(),
+                grid_size: [n, 1, 1],
+                workgroup_size: [256, 1, 1],
+                ..Dispatch::default()
+            })
+            .unwrap_or_else(|f| panic!("n = {n}: {f}"));
+        let after = jit::stats();
+        let want: Vec<u32> = (0..n).map(|i| 3 * i + 1).collect();
+        assert_eq!(out.u32s(), want, "n = {n}: results");
+        // Nine instructions to `s_endpgm` a wave, five of them vector ones on 32 lanes.
+        assert_eq!(stats.wave_instructions, u64::from(n / 32) * 9, "n = {n}");
+        assert_eq!(stats.lane_ops, u64::from(n) * 5, "n = {n}");
+        if jit::streams_used() {
+            let streamed = after.streamed_groups - before.streamed_groups;
+            assert_eq!(
+                streamed,
+                u64::from(groups) - 1,
+                "n = {n}: streamed work-groups ({before:?} → {after:?})"
+            );
+            // Each streamed pair's call checked against the interpreter.
+            assert!(
+                after.runs - before.runs >= 4 * streamed,
+                "n = {n}: checked runs ({before:?} → {after:?})"
+            );
+        }
+    }
+}
