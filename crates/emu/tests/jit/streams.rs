@@ -236,13 +236,15 @@ pub(crate) fn verify_checks_streamed_pairs() {
     );
 }
 
-/// The copy's side, under `verify`: `asm/stream_verify.s` (it loads nothing, so its region
-/// from the entry reaches `s_endpgm` under `verify` too) in work-groups of 256 (four pairs)
-/// on one host thread, the grid whole and then ending in a work-group of six waves (which
-/// `chain` leaves for `run_worker` to launch, streamed). Every work-group but the worker's
-/// first (whose first pair finds the pair block, `FreshPair`) streams; each of their pairs
-/// is a checked run (`jit::Stats::runs`); results, instructions and lane-ops from the
-/// kernel's definition.
+/// The copy's side, under `verify`: `asm/stream_verify.s` (its kernels load nothing, so
+/// their regions from the entry reach `s_endpgm` under `verify` too) in work-groups of 256
+/// (four pairs) on one host thread. Every work-group but the worker's first (whose first pair
+/// finds the pair block, `FreshPair`) streams, and each of their pairs is a checked run
+/// (`jit::Stats::runs`): `stream_verify` with the grid whole and ending in a work-group of six
+/// waves (which `chain` leaves for `run_worker` to launch, streamed); `stream_split`, where
+/// work-group 5's third pair leaves its call at a branch its waves disagree at, so that
+/// work-group falls back after two streamed pairs. Results, instructions and lane-ops from
+/// the kernels' definitions.
 #[test]
 #[ignore = "run by the jit test's streams::verify_checks_streamed_pairs"]
 fn verify_child() {
@@ -257,13 +259,18 @@ fn verify_child() {
     let path = hsaemu_testkit::compile_asm("asm/stream_verify.s", "gfx1030", 4);
     let bytes = std::fs::read(&path).expect("read the code object");
     let e = super::common::from_bytes_threads(&bytes, "gfx1030", 4, 1);
-    let k = e
-        .code
-        .kernel("stream_verify")
-        .expect("kernel stream_verify");
     let groups = 64u32;
-    for n in [256 * groups, 256 * groups - 64] {
-        // The output is the kernel argument segment (the kernel reads no argument).
+    // stream_split's work-item whose wave adds 7 more (work-group 5, wave 4).
+    let split = 0x583u32;
+    let runs = [
+        ("stream_verify", 256 * groups),
+        ("stream_verify", 256 * groups - 64),
+        ("stream_split", 256 * groups),
+    ];
+    for (kernel, n) in runs {
+        let k = e.code.kernel(kernel).expect("the kernel");
+        let is_split = kernel == "stream_split";
+        // The output is the kernel argument segment (the kernels read no argument).
         let out = e.zeros(4 * n as usize);
         let before = jit::stats();
         let stats = e
@@ -275,24 +282,46 @@ fn verify_child() {
                 workgroup_size: [256, 1, 1],
                 ..Dispatch::default()
             })
-            .unwrap_or_else(|f| panic!("n = {n}: {f}"));
+            .unwrap_or_else(|f| panic!("{kernel}, n = {n}: {f}"));
         let after = jit::stats();
-        let want: Vec<u32> = (0..n).map(|i| 3 * i + 1).collect();
-        assert_eq!(out.u32s(), want, "n = {n}: results");
-        // Nine instructions to `s_endpgm` a wave, five of them vector ones on 32 lanes.
-        assert_eq!(stats.wave_instructions, u64::from(n / 32) * 9, "n = {n}");
-        assert_eq!(stats.lane_ops, u64::from(n) * 5, "n = {n}");
+        let want: Vec<u32> = (0..n)
+            .map(|i| {
+                3 * i
+                    + 1
+                    + if is_split && i / 32 == split / 32 {
+                        7
+                    } else {
+                        0
+                    }
+            })
+            .collect();
+        assert_eq!(out.u32s(), want, "{kernel}, n = {n}: results");
+        // stream_verify: nine instructions to `s_endpgm` a wave, five of them vector ones
+        // on 32 lanes; stream_split: eleven and six (skipping the add), and the split wave's
+        // add.
+        let (insts, vector, extra) = if is_split { (11, 6, 1) } else { (9, 5, 0) };
+        assert_eq!(
+            stats.wave_instructions,
+            u64::from(n / 32) * insts + extra,
+            "{kernel}, n = {n}: instructions"
+        );
+        assert_eq!(
+            stats.lane_ops,
+            u64::from(n) * vector + 32 * extra,
+            "{kernel}, n = {n}: lane-ops"
+        );
         if jit::streams_used() {
             let streamed = after.streamed_groups - before.streamed_groups;
+            // All but the worker's first, and stream_split's work-group 5.
             assert_eq!(
                 streamed,
-                u64::from(groups) - 1,
-                "n = {n}: streamed work-groups ({before:?} → {after:?})"
+                u64::from(groups) - 1 - extra,
+                "{kernel}, n = {n}: streamed work-groups ({before:?} → {after:?})"
             );
             // Each streamed pair's call checked against the interpreter.
             assert!(
                 after.runs - before.runs >= 4 * streamed,
-                "n = {n}: checked runs ({before:?} → {after:?})"
+                "{kernel}, n = {n}: checked runs ({before:?} → {after:?})"
             );
         }
     }
