@@ -2165,6 +2165,7 @@ fn check_relaunch(
             }
         }
     }
+    // Not `ahead_size` or `ds_tops`: read only while `ahead` or `ds_marks` say so.
     let fields = |w: &Wave| {
         [
             ("pc", w.pc),
