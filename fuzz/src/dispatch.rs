@@ -163,6 +163,14 @@ fn main() {
     if !unimplemented.is_empty() {
         println!("unimplemented instructions met: {unimplemented:?}");
     }
+    // Whether the mutants reached wave32 pair calls and streamed work-groups (under `verify`
+    // both checked against the interpreter; streamed only where a kernel's region from the
+    // entry holds no load).
+    let jit = hsaemu_emu::jit::stats();
+    println!(
+        "pair calls: {}, streamed work-groups: {}",
+        jit.pair_runs, jit.streamed_groups
+    );
     if panics + mismatches > 0 {
         std::process::exit(1);
     }

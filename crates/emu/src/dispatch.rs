@@ -84,7 +84,8 @@ struct Ctx {
     init: WaveInit,
     mode: u32,
     /// Work-groups may be streamed (`stream_pairs`): where `slice` runs a fresh
-    /// work-group's first round with its pairs (`fresh_pairs`) through a prepared call.
+    /// work-group's first round with its pairs (`fresh_pairs`), through a prepared call or
+    /// (`verify`) checked ones (`Checked`).
     streams: bool,
 }
 
@@ -422,10 +423,8 @@ fn run_dispatch(
         && !deterministic
         && !gen.is_gfx12()
         && ctx.check.is_none()
-        && matches!(
-            crate::jit::mode(),
-            crate::jit::Mode::On | crate::jit::Mode::Sync
-        )
+        // `verify` too: its pair calls checked, and its relaunched waves (`Checked`).
+        && crate::jit::mode() != crate::jit::Mode::Off
         && crate::jit::pairs_on()
         && crate::jit::streams_on();
     let ctx = Arc::new(ctx);
@@ -1305,7 +1304,7 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
         // The round's first waves, when fresh pairs took them (their iterations' work done).
         let mut first = 0;
         let fresh_round = std::mem::take(&mut fresh);
-        if let (true, Some(t), Some(call)) = (fresh_round, &mut tier, &mut prepared) {
+        if let (true, Some(t)) = (fresh_round, &mut tier) {
             if !CHECK && !TRACE && t.pairs.is_some() {
                 let round = Round {
                     waves: &mut *waves,
@@ -1315,16 +1314,15 @@ fn slice<const CHECK: bool, const TRACE: bool, const PAIRS: bool>(
                     waiting: 0,
                     progressed: false,
                 };
-                let r = match streamed.take() {
-                    Some(l) => {
-                        let r = stream_pairs(ctx, wg_id, round, &mut env, t, call, &l);
-                        // It may have gone on with the next work-groups.
-                        id = *wg_id;
-                        r?
-                    }
-                    None => fresh_pairs(ctx, id, round, &mut env, t, call)?,
+                let l = streamed.take();
+                let r = match &mut prepared {
+                    Some(call) => first_pairs(ctx, wg_id, round, &mut env, t, call, l),
+                    // `verify`: each pair call checked against the interpreter (`Checked`).
+                    None => first_pairs(ctx, wg_id, round, &mut env, t, &mut Checked::new(), l),
                 };
-                (first, running, waiting, progressed) = r;
+                // A streamed work-group may have gone on with the next work-groups.
+                id = *wg_id;
+                (first, running, waiting, progressed) = r?;
                 // `Round::finish` keeps the last loads without clearing.
                 env.cache.last_load = 0;
             }
@@ -1903,13 +1901,13 @@ impl Round<'_> {
 /// waves here). Returns the waves done (the round goes on with the next), the round's
 /// running and waiting waves and whether it progressed.
 #[inline(never)]
-fn fresh_pairs(
+fn fresh_pairs<C: PairCall>(
     ctx: &Ctx,
     id: [u32; 3],
     round: Round,
     env: &mut Env,
     t: &mut Tier,
-    call: &mut crate::jit::CallCtx,
+    call: &mut C,
 ) -> Result<(usize, usize, usize, bool), Fault> {
     match fresh_pair(ctx, t) {
         Some(f) => fresh_pairs_from(ctx, id, round, env, t, call, f, 0, None),
@@ -1938,13 +1936,13 @@ fn fresh_pair(ctx: &Ctx, t: &mut Tier) -> Option<FreshPair> {
 /// (`stream_pairs`).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn fresh_pairs_from(
+fn fresh_pairs_from<C: PairCall>(
     ctx: &Ctx,
     id: [u32; 3],
     mut round: Round,
     env: &mut Env,
     t: &mut Tier,
-    call: &mut crate::jit::CallCtx,
+    call: &mut C,
     f: FreshPair,
     mut wi: usize,
     mut ran: Option<(u32, bool)>,
@@ -1965,7 +1963,10 @@ fn fresh_pairs_from(
                 debug_assert!(pairable(a, b));
                 env.cache.last_load = 0;
                 // SAFETY: as `enter`'s; `a` and `b` are two waves of the slice's work-group.
-                unsafe { p.call_pair(call, a, b, QUANTUM) }
+                match unsafe { call.pair(ctx, p, a, b, env) } {
+                    Ok(r) => r,
+                    Err(detail) => return Err(mismatch(ctx, id, a, detail)),
+                }
             }
         };
         // Fresh: A had run nothing.
@@ -1976,7 +1977,7 @@ fn fresh_pairs_from(
             if a.id_rows >> crate::wave::ID_ROWS_LAZY_SHIFT != 0 {
                 ids_filled(a);
             }
-            let resume = enter(ctx, a, t, call);
+            let resume = call.enter(ctx, a, t);
             round.finish(ctx, id, wi, (before, resume), env, t)?;
             wi += 1;
             break;
@@ -2003,6 +2004,245 @@ fn fresh_pairs_from(
     Ok((wi, round.running, round.waiting, round.progressed))
 }
 
+/// A fresh work-group's first round with its pairs through `call`: streamed when it was
+/// launched so (`l`, `stream_pairs`), else `fresh_pairs`. `id`: the work-group's ID, which a
+/// streamed one's chaining moves on.
+#[inline(always)]
+fn first_pairs<C: PairCall>(
+    ctx: &Ctx,
+    id: &mut [u32; 3],
+    round: Round,
+    env: &mut Env,
+    t: &mut Tier,
+    call: &mut C,
+    l: Option<WgLaunch>,
+) -> Result<(usize, usize, usize, bool), Fault> {
+    match l {
+        Some(l) => stream_pairs(ctx, id, round, env, t, call, &l),
+        None => fresh_pairs(ctx, *id, round, env, t, call),
+    }
+}
+
+/// How `fresh_pairs` and `stream_pairs` call a pair block and start a wave's turn: through
+/// the slice's prepared context ([`crate::jit::CallCtx`]), or in `verify` mode each run
+/// checked against the interpreter ([`Checked`]). A type parameter, so the prepared path
+/// tests nothing for `verify`.
+trait PairCall {
+    /// Runs pair block `p` on waves `a` and `b` from their turns' start
+    /// (`Block::call_pair`'s answer), or how its run differs from the interpreter's.
+    ///
+    /// # Safety
+    /// As `Block::call_pair`'s: `a` and `b` are two waves of the slice's work-group, and the
+    /// slice made its prepared context from `env`, which stays in place for the slice.
+    unsafe fn pair(
+        &mut self,
+        ctx: &Ctx,
+        p: &'static crate::jit::Block,
+        a: &mut Wave,
+        b: &mut Wave,
+        env: &mut Env,
+    ) -> Result<(u32, bool), String>;
+
+    /// Starts wave `w`'s turn alone: where `run_wave` takes it up (as [`enter`]).
+    fn enter(&mut self, ctx: &Ctx, w: &mut Wave, t: &mut Tier) -> Option<Resume>;
+
+    /// Checks waves `wi` and `wi + 1` of work-group `id` as `relaunch` set them up (`l`).
+    fn relaunched(
+        &mut self,
+        ctx: &Ctx,
+        id: [u32; 3],
+        waves: [&Wave; 2],
+        wi: usize,
+        l: &WgLaunch,
+    ) -> Result<(), String>;
+}
+
+impl PairCall for crate::jit::CallCtx {
+    #[inline(always)]
+    unsafe fn pair(
+        &mut self,
+        _: &Ctx,
+        p: &'static crate::jit::Block,
+        a: &mut Wave,
+        b: &mut Wave,
+        _: &mut Env,
+    ) -> Result<(u32, bool), String> {
+        // SAFETY: the caller's (this context is the slice's, made from its `Env`).
+        Ok(unsafe { p.call_pair(self, a, b, QUANTUM) })
+    }
+
+    #[inline(always)]
+    fn enter(&mut self, ctx: &Ctx, w: &mut Wave, t: &mut Tier) -> Option<Resume> {
+        enter(ctx, w, t, self)
+    }
+
+    #[inline(always)]
+    fn relaunched(
+        &mut self,
+        _: &Ctx,
+        _: [u32; 3],
+        _: [&Wave; 2],
+        _: usize,
+        _: &WgLaunch,
+    ) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// [`PairCall`] in `verify` mode: each pair call checked against the interpreter
+/// (`jit::run_pair_checked`, as `verify_pair`), a wave alone left to `run_wave` (which checks
+/// every region it runs), and every relaunched wave against a fresh launch of it
+/// ([`check_relaunch`]), which the checked runs cannot see: they start both runs from the
+/// relaunched state, right or wrong.
+struct Checked {
+    /// The fresh launch a relaunched wave is compared with (allocated at the first).
+    fresh: Option<Box<Wave>>,
+}
+
+impl Checked {
+    fn new() -> Checked {
+        Checked { fresh: None }
+    }
+}
+
+impl PairCall for Checked {
+    unsafe fn pair(
+        &mut self,
+        ctx: &Ctx,
+        p: &'static crate::jit::Block,
+        a: &mut Wave,
+        b: &mut Wave,
+        env: &mut Env,
+    ) -> Result<(u32, bool), String> {
+        let program = &*ctx.program;
+        let fetch = |x: u64| program.at(x).copied();
+        crate::jit::run_pair_checked(p, a, b, QUANTUM, &fetch, env)
+    }
+
+    fn enter(&mut self, _: &Ctx, _: &mut Wave, _: &mut Tier) -> Option<Resume> {
+        Some(Resume::START)
+    }
+
+    fn relaunched(
+        &mut self,
+        ctx: &Ctx,
+        id: [u32; 3],
+        waves: [&Wave; 2],
+        wi: usize,
+        l: &WgLaunch,
+    ) -> Result<(), String> {
+        let fresh = self.fresh.get_or_insert_with(|| Box::new(Wave::new()));
+        for (k, w) in waves.into_iter().enumerate() {
+            check_relaunch(ctx, id, w, wi + k, l, fresh)?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether `w`, set up by `relaunch` as wave `wi` of work-group `id` (launched as `l`), is
+/// what `launch` gives that wave: its set-up again in `fresh` by [`set_up_wave`], from the
+/// work-group's ID (its ID SGPRs and compute unit worked out anew, not taken from `l`, which
+/// `chain` rewrote) and a scalar file of zeros. Compared: every SGPR, the fields `Wave::start`
+/// sets and the lanes of v0–v2 the set-up writes (its other lanes and rows are undefined at
+/// a wave's start); and every SGPR group holding something must be in `sgpr_dirty` (which
+/// `Wave::start` zeroes alone). Else the difference.
+#[cold]
+fn check_relaunch(
+    ctx: &Ctx,
+    id: [u32; 3],
+    w: &Wave,
+    wi: usize,
+    l: &WgLaunch,
+    fresh: &mut Wave,
+) -> Result<(), String> {
+    let [cx, cy, _] = ctx.wg_count.map(u64::from);
+    let n = u64::from(id[0]) + cx * (u64::from(id[1]) + cy * u64::from(id[2]));
+    let mut ids = [(0usize, 0u32); 3];
+    let nids = id_sgprs(ctx, id, &mut ids);
+    let set_up = WaveSetUp {
+        cu: crate::residency::cu_of(&ctx.d.compute_units, ctx.cus, n),
+        ..l.wave
+    };
+    // The ID rows as relaunched: the set-up writes the lanes it defines over them.
+    let v = crate::wave::reg_index(VGPR);
+    for r in v..v + 3 {
+        fresh.v[r] = w.v[r];
+    }
+    fresh.s = [0; 128];
+    fresh.sgpr_dirty = 0;
+    set_up_wave(ctx, fresh, wi, &ids[..nids], &set_up);
+    if l.v1_whole {
+        fresh.v[v + 1][..32].fill(0);
+    }
+    let mut diffs = Vec::new();
+    for (c, (x, y)) in w.s.iter().zip(&fresh.s).enumerate() {
+        if x != y {
+            diffs.push(format!("s[{c}]: relaunched {x:#x}, launched {y:#x}"));
+        }
+        if *x != 0 && w.sgpr_dirty >> (c / 4) & 1 == 0 {
+            diffs.push(format!(
+                "s[{c}] ({x:#x}) not in sgpr_dirty {:#x}",
+                w.sgpr_dirty
+            ));
+        }
+    }
+    for r in 0..3 {
+        for lane in 0..32 {
+            let (x, y) = (w.v[v + r][lane], fresh.v[v + r][lane]);
+            if x != y {
+                diffs.push(format!("v{r}[{lane}]: relaunched {x:#x}, launched {y:#x}"));
+            }
+        }
+    }
+    // Not `ahead_size` or `ds_tops`: read only while `ahead` or `ds_marks` say so.
+    let fields = |w: &Wave| {
+        [
+            ("pc", w.pc),
+            ("mode", u64::from(w.mode)),
+            ("scc", u64::from(w.scc)),
+            ("state", w.state as u64),
+            ("id", u64::from(w.id)),
+            ("cu", u64::from(w.cu)),
+            ("simd", u64::from(w.simd)),
+            ("scratch_base", w.scratch_base),
+            ("instructions", w.instructions),
+            ("lane_ops", w.lane_ops),
+            ("wave32", u64::from(w.wave32)),
+            ("lane_mask", w.lane_mask),
+            ("id_rows", u64::from(w.id_rows)),
+            ("trapsts", u64::from(w.trapsts)),
+            ("sleep", u64::from(w.sleep)),
+            ("ahead", u64::from(w.ahead)),
+            ("flat_scratch", w.flat_scratch),
+            ("stored", u64::from(w.stored)),
+            ("gws_wait", u64::from(w.gws_wait.is_some())),
+            ("tile_marks", w.tile_marks),
+            ("ds_marks", w.ds_marks),
+        ]
+    };
+    for ((name, x), (_, y)) in fields(w).into_iter().zip(fields(fresh)) {
+        if x != y {
+            diffs.push(format!("{name}: relaunched {x:#x}, launched {y:#x}"));
+        }
+    }
+    if diffs.is_empty() {
+        return Ok(());
+    }
+    diffs.truncate(8);
+    Err(format!(
+        "wave {wi} of streamed work-group {id:?} as `relaunch` set it up differs from its \
+         launch: {}",
+        diffs.join("; ")
+    ))
+}
+
+/// The fault a difference from the interpreter (`verify`) is reported as, at wave `w`.
+#[cold]
+fn mismatch(ctx: &Ctx, id: [u32; 3], w: &Wave, detail: String) -> Fault {
+    let kind = FaultKind::TierMismatch { detail };
+    fault(ctx, id, w, w.pc, None, kind, None)
+}
+
 /// A streamed work-group's first round (`launch`'s `streamed`, launched as `l`): its pairs
 /// run one after the other in waves 0 and 1, each pair set up in them once the one before
 /// ended both its waves at `s_endpgm` in its pair call (vector add: every pair), so a
@@ -2014,13 +2254,13 @@ fn fresh_pairs_from(
 /// results, counts and reports as without streaming). Returns as `fresh_pairs`, for the
 /// work-group in the slot then, whose ID is `id`.
 #[inline(never)]
-fn stream_pairs(
+fn stream_pairs<C: PairCall>(
     ctx: &Ctx,
     id: &mut [u32; 3],
     mut round: Round,
     env: &mut Env,
     t: &mut Tier,
-    call: &mut crate::jit::CallCtx,
+    call: &mut C,
     l: &WgLaunch,
 ) -> Result<(usize, usize, usize, bool), Fault> {
     let nwaves = l.wave.nwaves as usize;
@@ -2041,7 +2281,10 @@ fn stream_pairs(
         };
         env.cache.last_load = 0;
         // SAFETY: as `enter`'s; `a` and `b` are two waves of the slice's work-group.
-        let (n, parked) = unsafe { p.call_pair(call, a, b, QUANTUM) };
+        let (n, parked) = match unsafe { call.pair(ctx, p, a, b, env) } {
+            Ok(r) => r,
+            Err(detail) => return Err(mismatch(ctx, *id, a, detail)),
+        };
         if n == 0 || parked || n >= QUANTUM || !t.is_endpgm(&ctx.program, a.pc) {
             // The pair goes on (or did not start): into its own waves, where the rest of
             // the round finds it, the waves after it launched.
@@ -2104,6 +2347,9 @@ fn stream_pairs(
         };
         relaunch(ctx, a, wi, &l, &r);
         relaunch(ctx, b, wi + 1, &l, &r);
+        if let Err(detail) = call.relaunched(ctx, *id, [&*a, &*b], wi, &l) {
+            return Err(mismatch(ctx, *id, a, detail));
+        }
     }
 }
 

@@ -1247,6 +1247,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     streams::streamed_work_groups_match_their_cpu_results();
     streams::streamed_faults_name_their_wave();
     streams::streamed_loops_match_their_cpu_results();
+    streams::verify_checks_streamed_pairs();
     pending_sgprs::pending_sgprs_are_stored_where_a_region_leaves();
 }
 

@@ -2250,7 +2250,7 @@ pub fn dispatches_compile_memory() -> bool {
 }
 
 /// Whether dispatches may stream work-groups of wave32 pairs (`HSAEMU_JIT_STREAM` not 0;
-/// `dispatch.rs`'s `stream_pairs`, where pairs are used in the default or `sync` mode).
+/// `dispatch.rs`'s `stream_pairs`, where pairs are used; in `verify` mode checked).
 pub fn streams_used() -> bool {
     pairs_used() && streams_on()
 }

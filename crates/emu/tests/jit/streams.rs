@@ -207,3 +207,122 @@ fn vector_instructions_to_endpgm() -> u64 {
         .filter(|m| m.starts_with("v_") || m.starts_with("global_"))
         .count() as u64
 }
+
+/// `HSAEMU_JIT=verify` streams work-groups too, each streamed pair call checked against the
+/// interpreter and each relaunched wave against its launch (`dispatch.rs`' `Checked`).
+/// `HSAEMU_JIT` is read once per process: a copy of this binary under `verify` runs
+/// [`verify_child`], which must pass.
+pub(crate) fn verify_checks_streamed_pairs() {
+    if !jit::enabled() {
+        return;
+    }
+    let exe = std::env::current_exe().expect("the test binary");
+    let out = std::process::Command::new(&exe)
+        .args([
+            "--exact",
+            "streams::verify_child",
+            "--ignored",
+            "--nocapture",
+        ])
+        .env("HSAEMU_JIT", "verify")
+        .env("STREAMS_VERIFY_CHILD", "1")
+        .output()
+        .expect("run the test binary");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("1 passed"),
+        "the copy with HSAEMU_JIT=verify failed:\n{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The copy's side, under `verify`: `asm/stream_verify.s` (its kernels load nothing, so
+/// their regions from the entry reach `s_endpgm` under `verify` too) in work-groups of 256
+/// (four pairs) on one host thread. Every work-group but the worker's first (whose first pair
+/// finds the pair block, `FreshPair`) streams, and each of their pairs is a checked run
+/// (`jit::Stats::runs`): `stream_verify` with the grid whole and ending in a work-group of six
+/// waves (which `chain` leaves for `run_worker` to launch, streamed); `stream_split`, where
+/// work-group 5's third pair leaves its call at a branch its waves disagree at, so that
+/// work-group falls back after two streamed pairs. Results, instructions and lane-ops from
+/// the kernels' definitions.
+#[test]
+#[ignore = "run by the jit test's streams::verify_checks_streamed_pairs"]
+fn verify_child() {
+    use hsaemu_emu::Dispatch;
+    if std::env::var_os("STREAMS_VERIFY_CHILD").is_none() {
+        return;
+    }
+    assert!(
+        jit::enabled() && !jit::dispatches_compile_memory(),
+        "run under HSAEMU_JIT=verify"
+    );
+    let path = hsaemu_testkit::compile_asm("asm/stream_verify.s", "gfx1030", 4);
+    let bytes = std::fs::read(&path).expect("read the code object");
+    let e = super::common::from_bytes_threads(&bytes, "gfx1030", 4, 1);
+    let groups = 64u32;
+    // stream_split's work-item whose wave adds 7 more (work-group 5, wave 4).
+    let split = 0x583u32;
+    let runs = [
+        ("stream_verify", 256 * groups),
+        ("stream_verify", 256 * groups - 64),
+        ("stream_split", 256 * groups),
+    ];
+    for (kernel, n) in runs {
+        let k = e.code.kernel(kernel).expect("the kernel");
+        let is_split = kernel == "stream_split";
+        // The output is the kernel argument segment (the kernels read no argument).
+        let out = e.zeros(4 * n as usize);
+        let before = jit::stats();
+        let stats = e
+            .gpu
+            .dispatch(&Dispatch {
+                kernel_object: k.kernel_object,
+                kernarg_address: out.addr(),
+                grid_size: [n, 1, 1],
+                workgroup_size: [256, 1, 1],
+                ..Dispatch::default()
+            })
+            .unwrap_or_else(|f| panic!("{kernel}, n = {n}: {f}"));
+        let after = jit::stats();
+        let want: Vec<u32> = (0..n)
+            .map(|i| {
+                3 * i
+                    + 1
+                    + if is_split && i / 32 == split / 32 {
+                        7
+                    } else {
+                        0
+                    }
+            })
+            .collect();
+        assert_eq!(out.u32s(), want, "{kernel}, n = {n}: results");
+        // stream_verify: nine instructions to `s_endpgm` a wave, five of them vector ones
+        // on 32 lanes; stream_split: eleven and six (skipping the add), and the split wave's
+        // add.
+        let (insts, vector, extra) = if is_split { (11, 6, 1) } else { (9, 5, 0) };
+        assert_eq!(
+            stats.wave_instructions,
+            u64::from(n / 32) * insts + extra,
+            "{kernel}, n = {n}: instructions"
+        );
+        assert_eq!(
+            stats.lane_ops,
+            u64::from(n) * vector + 32 * extra,
+            "{kernel}, n = {n}: lane-ops"
+        );
+        if jit::streams_used() {
+            let streamed = after.streamed_groups - before.streamed_groups;
+            // All but the worker's first, and stream_split's work-group 5.
+            assert_eq!(
+                streamed,
+                u64::from(groups) - 1 - extra,
+                "{kernel}, n = {n}: streamed work-groups ({before:?} → {after:?})"
+            );
+            // Each streamed pair's call checked against the interpreter.
+            assert!(
+                after.runs - before.runs >= 4 * streamed,
+                "{kernel}, n = {n}: checked runs ({before:?} → {after:?})"
+            );
+        }
+    }
+}
