@@ -1057,7 +1057,8 @@ fn workitem_ids(ctx: &Ctx, w: &mut Wave, first: u32, actual: [u32; 3], lanes: u3
 }
 
 /// [`workitem_ids`] for a wave of `n` lanes not in the work-group's first row of X: in
-/// another one alone (a 32-wide work-group's wave32s), as the first row's; else each row's
+/// another one alone (a 32-wide work-group's wave32s), as the first row's, not vouched
+/// for; else each row's
 /// run of lanes filled as one, Y and Z fixed in it (a 32x32 work-group's wave64 is two
 /// runs; lane by lane this was ~30 host instructions a lane, a tenth of rocm-examples'
 /// convolution). Not inlined: the one-row fills of 1-D work-groups stay as they were.
@@ -1075,13 +1076,18 @@ fn ids_in_rows(w: &mut Wave, first: u32, actual: [u32; 3], n: usize, packed: boo
             | (if dims > 1 { (cz & 0x3ff) << 20 } else { 0 })
     };
     if cx as usize + n <= actual[0] as usize {
-        // In one row after all, not the first (a 32-wide work-group's wave32s).
+        // In one row after all, not the first (a 32-wide work-group's wave32s): filled as
+        // the first row's, but vouched for by nothing (`id_rows`), since a vouched v0 is
+        // the wave's first work-item's flat index plus the lane, which a pair's B takes
+        // as A's continued (`jit/affine.rs`' `fresh_waves_take_their_id_rows_from_the_
+        // dispatch` fails otherwise).
         let yz = if packed { yz(cy, cz) } else { 0 };
         if n == 32 {
             ids_in_one_row::<32>(w, cx, yz, [cy, cz], packed, dims);
         } else {
             ids_in_one_row::<{ crate::wave::LANES }>(w, cx, yz, [cy, cz], packed, dims);
         }
+        w.id_rows = 0;
         return;
     }
     let mut l = 0;
