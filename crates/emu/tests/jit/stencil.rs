@@ -83,24 +83,16 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64, odd: bool) {
 /// Part of the one test (the assembler's files and the tier's counters are per process).
 pub(super) fn overlapping_dword_loads_match_the_definition() {
     let partial = 0x5a5a_0ff0_f00f_a5a5u64;
+    let targets = [
+        (Gen::Gfx90a, "gfx90a", "", 64),
+        (Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32),
+    ];
     for odd in [false, true] {
-        check(Gen::Gfx90a, "gfx90a", "", 64, u64::MAX, odd);
-        check(Gen::Gfx90a, "gfx90a", "", 64, partial, odd);
-        check(
-            Gen::Gfx10,
-            "gfx1030",
-            "+wavefrontsize32",
-            32,
-            u32::MAX.into(),
-            odd,
-        );
-        check(
-            Gen::Gfx10,
-            "gfx1030",
-            "+wavefrontsize32",
-            32,
-            partial & 0xffff_ffff,
-            odd,
-        );
+        for (gen, mcpu, attr, lanes) in targets {
+            let all = u64::MAX >> (64 - lanes);
+            for exec in [all, partial & all] {
+                check(gen, mcpu, attr, lanes, exec, odd);
+            }
+        }
     }
 }
