@@ -28,7 +28,9 @@
 //!      run of four consecutive dwords (a row of 16 work-items, say) then moves each group
 //!      with one 16-byte access at its first lane's address, and a load of 3 or 4 dwords
 //!      through such lanes (a stencil's, each lane's dwords overlapping the next lane's)
-//!      loads its component `k` so, 4k bytes further;
+//!      loads its component `k` so, 4k bytes further; a load of 4 dwords whose lane groups
+//!      are each a run of four consecutive 16-byte elements (a `float4` per work-item)
+//!      loads each group's 64 bytes in four 16-byte loads and transposes them into the rows;
 //!   3. else each lane makes its own accesses, in a loop over the lanes through stack
 //!      copies of the rows (dwordx2 as one 8-byte access, as the interpreter's `qwords`).
 //!
@@ -812,6 +814,42 @@ impl Gen<'_> {
             }
             self.vmem_finish(store, done);
             self.enter(each);
+            if !store && count == 4 {
+                // Lanes 4g..4g+3 at consecutive 16-byte elements (a `float4` per
+                // work-item): the group's 64 bytes as four 16-byte loads, lane k's dwords in
+                // load k, transposed into the four rows.
+                let (wide, rest) = (self.b.create_block(), self.b.create_block());
+                let q = self.quad_runs(&lanes.v, 16);
+                let no_wrap = self
+                    .b
+                    .ins()
+                    .icmp_imm(IntCC::UnsignedLessThan, span, 0xffff_0000);
+                let q = self.b.ins().band(q, no_wrap);
+                self.b.ins().brif(q, wide, &[], rest, &[]);
+                self.enter(wide);
+                let mut cols: [Vec<Value>; 4] = Default::default();
+                for g in 0..self.groups {
+                    let v = self.b.ins().extractlane(lanes.v[g], 0);
+                    let v = self.b.ins().uextend(types::I64, v);
+                    let a = self.b.ins().iadd(lanes.base, v);
+                    let m: Vec<Value> = (0..4)
+                        .map(|k| self.b.ins().load(types::I32X4, data(), a, 16 * k))
+                        .collect();
+                    let t0 = self.shuffle32(m[0], m[1], [0, 4, 1, 5]);
+                    let t1 = self.shuffle32(m[2], m[3], [0, 4, 1, 5]);
+                    let t2 = self.shuffle32(m[0], m[1], [2, 6, 3, 7]);
+                    let t3 = self.shuffle32(m[2], m[3], [2, 6, 3, 7]);
+                    cols[0].push(self.shuffle32(t0, t1, [0, 1, 4, 5]));
+                    cols[1].push(self.shuffle32(t0, t1, [2, 3, 6, 7]));
+                    cols[2].push(self.shuffle32(t2, t3, [0, 1, 4, 5]));
+                    cols[3].push(self.shuffle32(t2, t3, [2, 3, 6, 7]));
+                }
+                for (&row, col) in rows.iter().zip(cols) {
+                    self.write_vals(row, col);
+                }
+                self.vmem_finish(false, done);
+                self.enter(rest);
+            }
         }
         if narrow {
             // Lanes 4g..4g+3 at consecutive elements (work-items reading a byte or short

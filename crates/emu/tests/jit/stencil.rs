@@ -1,10 +1,11 @@
 //! Loads of 3 and 4 dwords through lanes at consecutive dwords, each lane's dwords
 //! overlapping the next lane's (a stencil's: rocm-examples' convolution reads five floats
 //! per row so), in a compiled region (`src/jit/inline_mem.rs`: each component's lane groups
-//! one 16-byte load, 4k bytes further for component k): with an SGPR base and a 32-bit
-//! offset and with a 64-bit VGPR address, under a full and a partial EXEC, and lanes in runs
-//! of four at scattered places (the same loads), then one lane out of its run (the lane
-//! loop). Expected values come from the definition: component k of lane l is the dword at
+//! one 16-byte load, 4k bytes further for component k), and loads of 4 dwords through lanes
+//! at consecutive 16-byte elements (a `float4` per work-item: four 16-byte loads per lane
+//! group, transposed): with an SGPR base and a 32-bit offset and with a 64-bit VGPR address,
+//! under a full and a partial EXEC, and lanes in runs of four at scattered places (the same
+//! loads), then one lane out of its run (the lane loop). Expected values come from the definition: component k of lane l is the dword at
 //! the lane's address plus 4k; inactive lanes keep their VGPRs. The tier's own check
 //! compares each compiled run with the interpreter.
 
@@ -23,6 +24,8 @@ fn program(exec: &str) -> String {
          global_load_dwordx4 v[2:5], v20, s[0:1] offset:16
          global_load_dwordx3 v[6:8], v[24:25], off offset:8
          global_load_dwordx4 v[12:15], v21, s[0:1]
+         global_load_dwordx4 v[16:19], v22, s[0:1] offset:32
+         global_load_dwordx4 v[28:31], v[26:27], off
          s_endpgm
 "
     )
@@ -35,6 +38,14 @@ fn runs(l: usize, lanes: usize, odd: bool) -> usize {
         return 700;
     }
     4 * ((5 * (l / 4) + 3) % (lanes / 4)) + l % 4
+}
+
+/// Lane `l`'s 16-byte element for the last load: as [`runs`], the odd lane at element 200.
+fn elements(l: usize, lanes: usize, odd: bool) -> usize {
+    match odd && l == lanes / 2 + 1 {
+        true => 200,
+        false => runs(l, lanes, false),
+    }
 }
 
 fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64, odd: bool) {
@@ -54,7 +65,10 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64, odd: bool) {
         r.v[21][l] = 4 * runs(l % lanes, lanes, odd) as u32;
         let a = base + 4 * (300 + l as u64);
         (r.v[24][l], r.v[25][l]) = (a as u32, (a >> 32) as u32);
-        for v in 2..=15 {
+        r.v[22][l] = 16 * l as u32;
+        let a = base + 16 * elements(l % lanes, lanes, odd) as u64;
+        (r.v[26][l], r.v[27][l]) = (a as u32, (a >> 32) as u32);
+        for v in (2..=19).chain(28..=31) {
             r.v[v][l] = 0xcafe_0000 | (v << 8 | l) as u32;
         }
     }
@@ -66,7 +80,13 @@ fn check(gen: Gen, mcpu: &str, attr: &str, lanes: usize, exec: u64, odd: bool) {
     for l in 0..lanes {
         let ctx = format!("{mcpu}{attr} exec {exec:#x} odd {odd} lane {l}");
         // (first VGPR, dwords, the lane's first dword index; gfx90a's tuples start even)
-        for (v0, n, at) in [(2, 4, 4 + l), (6, 3, 302 + l), (12, 4, runs(l, lanes, odd))] {
+        for (v0, n, at) in [
+            (2, 4, 4 + l),
+            (6, 3, 302 + l),
+            (12, 4, runs(l, lanes, odd)),
+            (16, 4, 8 + 4 * l),
+            (28, 4, 4 * elements(l, lanes, odd)),
+        ] {
             for k in 0..n {
                 let v = v0 + k;
                 let want = if exec >> l & 1 != 0 {
