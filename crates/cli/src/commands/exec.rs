@@ -56,8 +56,9 @@ Environment (read by the runtime in the program, and by hsaemu):
   HSAEMU_JIT_PAIR  0: a work-group's two wave32s never run in one region call (pairs are
                   on by default, off under --deterministic) for measuring the difference
   HSAEMU_JIT_STREAM  0: a work-group whose wave32 pairs each end in one call does not run
-                  them one after the other in two waves (on by default where pairs are,
-                  not under HSAEMU_JIT=verify) for measuring the difference
+                  them one after the other in two waves (on by default where pairs are;
+                  under HSAEMU_JIT=verify each streamed pair call is checked) for
+                  measuring the difference
   HSAEMU_CHECK    comma list of checks (race, uninit, bounds), as --check; findings are
                   printed at exit and the status is then 66
   HSAEMU_COMGR_CACHE  the cache of ROCm comgr's compiles in HIP programs (HIP builds its
