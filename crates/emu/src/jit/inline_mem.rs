@@ -787,11 +787,11 @@ impl Gen<'_> {
             let quads = self.b.create_block();
             let each = self.b.create_block();
             let q = self.quad_runs(&lanes.v, 4);
-            let narrow = self
+            let no_wrap = self
                 .b
                 .ins()
                 .icmp_imm(IntCC::UnsignedLessThan, span, 0xffff_0000);
-            let mut q = self.b.ins().band(q, narrow);
+            let mut q = self.b.ins().band(q, no_wrap);
             if let Some(f) = full {
                 q = self.b.ins().band(q, f);
             }
@@ -819,11 +819,8 @@ impl Gen<'_> {
                 // work-item): the group's 64 bytes as four 16-byte loads, lane k's dwords in
                 // load k, transposed into the four rows.
                 let (wide, rest) = (self.b.create_block(), self.b.create_block());
+                // (`no_wrap`, made before the branch to `each`, holds here too.)
                 let q = self.quad_runs(&lanes.v, 16);
-                let no_wrap = self
-                    .b
-                    .ins()
-                    .icmp_imm(IntCC::UnsignedLessThan, span, 0xffff_0000);
                 let q = self.b.ins().band(q, no_wrap);
                 self.b.ins().brif(q, wide, &[], rest, &[]);
                 self.enter(wide);
