@@ -2788,6 +2788,8 @@ pub(crate) fn jit_lowering(op: Op) -> Option<crate::jit::Lower> {
         Op::S_ADD_I32 => Lower::SAlu(SAluOp::AddI32),
         Op::S_SUB_I32 => Lower::SAlu(SAluOp::SubI32),
         Op::S_MUL_I32 => Lower::SAlu(SAluOp::MulI32),
+        Op::S_MUL_HI_U32 => Lower::SAlu(SAluOp::MulHi(false)),
+        Op::S_MUL_HI_I32 => Lower::SAlu(SAluOp::MulHi(true)),
         Op::S_AND_B32 => Lower::SAlu(SAluOp::And),
         Op::S_OR_B32 => Lower::SAlu(SAluOp::Or),
         Op::S_XOR_B32 => Lower::SAlu(SAluOp::Xor),

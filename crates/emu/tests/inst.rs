@@ -1691,6 +1691,10 @@ static KEYS: &[Key] = &[
     k("s_mul_hi_u32", S2, &[U32, U32], U32, |s, _| {
         (s[0] * s[1]) >> 32
     }),
+    k("s_mul_hi_i32", S2, &[U32, U32], U32, |s, _| {
+        let p = i64::from(s[0] as u32 as i32) * i64::from(s[1] as u32 as i32);
+        u64::from((p >> 32) as u32)
+    }),
     k("s_pack_lh_b32_b16", S2, &[U32, U32], U32, |s, _| {
         s[0] & 0xffff | s[1] & 0xffff_0000
     }),

@@ -3719,6 +3719,17 @@ impl Gen<'_> {
                 (Some(r), Some(c))
             }
             SAluOp::MulI32 => (Some(self.b.ins().imul(a, b)), None),
+            SAluOp::MulHi(signed) => {
+                let ins = self.b.ins();
+                (
+                    Some(if signed {
+                        ins.smulhi(a, b)
+                    } else {
+                        ins.umulhi(a, b)
+                    }),
+                    None,
+                )
+            }
             SAluOp::And | SAluOp::Or | SAluOp::Xor | SAluOp::AndN2 => {
                 let f = match op {
                     SAluOp::And => 0,

@@ -371,6 +371,9 @@ pub(crate) enum SAluOp {
     AddI32,
     SubI32,
     MulI32,
+    /// `s_mul_hi_u32` (false), `s_mul_hi_i32` (true): the high 32 bits of the 64-bit
+    /// product, SCC unchanged.
+    MulHi(bool),
     And,
     Or,
     Xor,
