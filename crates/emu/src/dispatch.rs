@@ -31,6 +31,12 @@ const MAX_SCRATCH: u64 = 16 << 30;
 const RESIDENT: usize = 4;
 /// Wave-instructions a wave runs before the scheduler switches to the next wave.
 const QUANTUM: u32 = 4096;
+/// Wave-instructions a region call may run past the end of a wave's turn, outside
+/// `--deterministic`: the longest basic block, so that a block which does not fit the rest of
+/// the turn runs compiled (the turn ends after it) rather than leaving that rest, and the
+/// rest of the block in the next turn, to the interpreter (rocRAND's XORWOW set-up, a
+/// 225-instruction loop body, ran a sixth of its iterations interpreted so).
+const OVERRUN: u32 = crate::jit::MAX_BLOCK as u32;
 /// Wave-instructions a work-group runs before the thread switches to the next work-group.
 const WG_SLICE: u64 = 1 << 16;
 
@@ -61,6 +67,8 @@ struct Ctx {
     gws: Arc<crate::gws::Gws>,
     /// A fixed schedule: clocks count instructions instead of host time.
     deterministic: bool,
+    /// The instructions a region call may run from a turn's start ([`region_budget`]).
+    turn_budget: u32,
     /// `HSAEMU_TRACE_WAVE`'s tracer, when it selects this dispatch's kernel.
     trace: Option<crate::wavetrace::Tracer>,
     next: AtomicU64,
@@ -406,6 +414,7 @@ fn run_dispatch(
         cus: gpu.cfg.compute_units,
         gws: gpu.gws.clone(),
         deterministic,
+        turn_budget: region_budget(deterministic),
         trace,
         next: AtomicU64::new(0),
         workers,
@@ -561,6 +570,9 @@ fn worker(ctx: &Ctx, index: usize) {
     }
     if pairs.streamed > 0 {
         crate::jit::STREAMED_GROUPS.fetch_add(pairs.streamed, Ordering::Relaxed);
+    }
+    if pairs.interpreted > 0 {
+        crate::jit::INTERPRETED.fetch_add(pairs.interpreted, Ordering::Relaxed);
     }
     // Keep at most RESIDENT work-groups' storage.
     local.groups.truncate(RESIDENT);
@@ -1537,6 +1549,8 @@ struct WorkerPairs {
     chained: [u64; 3],
     /// Work-groups whose pairs all ran streamed (`jit::STREAMED_GROUPS`).
     streamed: u64,
+    /// Wave-instructions the interpreter ran in the tier's dispatch (`jit::INTERPRETED`).
+    interpreted: u64,
     /// The work-group in this slot launched streamed (`launch`), and how, until its first
     /// slice takes it (`take_streamed`).
     launched: Option<(usize, WgLaunch)>,
@@ -1665,7 +1679,7 @@ fn enter_turn(ctx: &Ctx, w: &mut Wave, t: &mut Tier, call: &mut crate::jit::Call
     let ahead = std::mem::take(&mut w.ahead);
     // SAFETY: `slice` made `call` from its `Env`, which stays in place with the same LDS and
     // region cache for the slice and is not borrowed while a wave runs here.
-    match unsafe { b.call(call, w, QUANTUM - ahead) } {
+    match unsafe { b.call(call, w, ctx.turn_budget - ahead) } {
         // Declined: the interpreter runs this instruction, as part of the turn's first.
         (0, _) => Entered::Goes(Resume {
             turn: ahead,
@@ -2533,7 +2547,8 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
             // stops before a basic block that does not fit; when none did, the interpreter
             // runs this instruction (and reports its fault, if it is one).
             if let Some(b) = block.filter(|b| b.runs(w)) {
-                match crate::jit::run(b, w, QUANTUM - turn + 1, &fetch, env, verify) {
+                let budget = ctx.turn_budget - turn + 1;
+                match crate::jit::run(b, w, budget, &fetch, env, verify) {
                     Ok((0, _)) => declined = true,
                     Ok((n, parked)) => {
                         w.instructions += u64::from(n);
@@ -2557,7 +2572,8 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
         obs.before(w, inst, env.lds);
         let result = exec::step::<CHECK>(w, inst, env);
         obs.after(w, inst, env.lds, result.is_err());
-        if tier.is_some() {
+        if let Some(t) = tier.as_deref_mut() {
+            t.worker.interpreted += 1;
             at_start =
                 declined || !matches!(result, Ok(Flow::Next)) || !crate::jit::may_compile(inst);
             declined = false;
@@ -2588,6 +2604,18 @@ fn run_wave<const CHECK: bool, O: crate::wavetrace::Observer>(
         }
     }
     Ok(())
+}
+
+/// The instructions a region call may run from a turn's start: a turn's exactly under
+/// `--deterministic`, which keeps the interpreter's interleaving of waves; else up to
+/// [`OVERRUN`] more (another legal interleaving, as pairs give; results of race-free kernels
+/// are the same).
+fn region_budget(deterministic: bool) -> u32 {
+    if deterministic {
+        QUANTUM
+    } else {
+        QUANTUM + OVERRUN
+    }
 }
 
 /// After a region ran part of a wave's turn (`turn` instructions of it so far): whether

@@ -100,6 +100,8 @@ mod pending_sgprs;
 #[path = "jit/code_memory.rs"]
 mod code_memory;
 
+#[path = "jit/overrun.rs"]
+mod overrun;
 #[path = "jit/streams.rs"]
 mod streams;
 
@@ -1249,6 +1251,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     streams::streamed_loops_match_their_cpu_results();
     streams::verify_checks_streamed_pairs();
     pending_sgprs::pending_sgprs_are_stored_where_a_region_leaves();
+    overrun::long_blocks_run_compiled_at_a_turns_end();
 }
 
 /// Global buffer word `k`: `(0x8000 + k) << 16 | (0x1000 + k)` (a negative high half, so the

@@ -1209,6 +1209,9 @@ pub(crate) static PAIR_RUNS: AtomicU64 = AtomicU64::new(0);
 /// Work-groups whose pairs all ran streamed (`dispatch.rs`'s `stream_pairs`), added per
 /// worker by the dispatcher.
 pub(crate) static STREAMED_GROUPS: AtomicU64 = AtomicU64::new(0);
+/// Wave-instructions the interpreter ran in dispatches with the tier on, added per worker
+/// by the dispatcher.
+pub(crate) static INTERPRETED: AtomicU64 = AtomicU64::new(0);
 
 /// The region starting at `pc` of `fetch`'s program: the compilable instructions reachable
 /// from it through fall-through and branches (at most [`MAX_BLOCK`]), by address, each with
@@ -2216,6 +2219,10 @@ pub struct Stats {
     /// Work-groups whose pairs all ran one after the other in two waves
     /// (`dispatch.rs`'s `stream_pairs`).
     pub streamed_groups: u64,
+    /// Wave-instructions the interpreter ran in dispatches with the tier on: those of
+    /// blocks not compiled (yet), without a lowering, or left by a region (an exit, a
+    /// decline). Not counted with the tier off.
+    pub interpreted: u64,
 }
 
 /// The counters of [`Stats`].
@@ -2236,6 +2243,7 @@ pub fn stats() -> Stats {
         pair_blocks: r(&PAIR_BLOCKS),
         pair_runs: r(&PAIR_RUNS),
         streamed_groups: r(&STREAMED_GROUPS),
+        interpreted: r(&INTERPRETED),
     }
 }
 

@@ -171,6 +171,7 @@ pub fn result_line(
             "pair_blocks": s.pair_blocks,
             "pair_runs": s.pair_runs,
             "streamed_groups": s.streamed_groups,
+            "interpreted": s.interpreted,
             "barrier_tails": s.barrier_tails,
             "fmac_chains": s.fmac_chains,
             "ds_run_loads": s.ds_run_loads,
