@@ -2707,6 +2707,7 @@ pub(crate) fn jit_lowering(op: Op) -> Option<crate::jit::Lower> {
         Op::V_MUL_I32_I24 => Lower::VAlu(VAluOp::MulI24),
         Op::V_ADD3_U32 => Lower::VAlu(VAluOp::Add3),
         Op::V_OR3_B32 => Lower::VAlu(VAluOp::Or3),
+        Op::V_XOR3_B32 => Lower::VAlu(VAluOp::Xor3),
         Op::V_AND_OR_B32 => Lower::VAlu(VAluOp::AndOr),
         Op::V_XAD_U32 => Lower::VAlu(VAluOp::Xad),
         Op::V_LSHL_OR_B32 => Lower::VAlu(VAluOp::LshlOr),

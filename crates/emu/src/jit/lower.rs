@@ -2482,6 +2482,10 @@ impl Gen<'_> {
                             let t = s.b.ins().bor(x, y);
                             s.b.ins().bor(t, z)
                         }
+                        VAluOp::Xor3 => {
+                            let t = s.b.ins().bxor(x, y);
+                            s.b.ins().bxor(t, z)
+                        }
                         VAluOp::AndOr => {
                             let t = s.b.ins().band(x, y);
                             s.b.ins().bor(t, z)

@@ -320,6 +320,8 @@ pub(crate) enum VAluOp {
     MulI24,
     Add3,
     Or3,
+    /// `v_xor3_b32` (GFX10+): `S0 ^ S1 ^ S2`.
+    Xor3,
     AndOr,
     Xad,
     LshlOr,
@@ -355,7 +357,7 @@ impl VAluOp {
         match self {
             Mov | Not | Cvt(_) => 1,
             PkF32(2) | Mad64(_) => 3,
-            Fma | LshlAdd | Add3 | Or3 | AndOr | Xad | LshlOr | AddLshl | Bfi | Bfe(_) => 3,
+            Fma | LshlAdd | Add3 | Or3 | Xor3 | AndOr | Xad | LshlOr | AddLshl | Bfi | Bfe(_) => 3,
             _ => 2,
         }
     }
