@@ -5,8 +5,9 @@
 //! at consecutive 16-byte elements (a `float4` per work-item: four 16-byte loads per lane
 //! group, transposed): with an SGPR base and a 32-bit offset and with a 64-bit VGPR address,
 //! under a full and a partial EXEC, and lanes in runs of four at scattered places (the same
-//! loads), then one lane out of its run (the lane loop). Expected values come from the definition: component k of lane l is the dword at
-//! the lane's address plus 4k; inactive lanes keep their VGPRs. The tier's own check
+//! loads), then one lane out of its run (the lane loop). Expected values come from the
+//! definition: component k of lane l is the dword at the lane's address plus 4k; inactive
+//! lanes keep their VGPRs. The tier's own check
 //! compares each compiled run with the interpreter.
 
 use super::{assemble, want_inline_run};
