@@ -17,9 +17,11 @@
 //!   group's first address + j × the lane's bytes) or *uniform* (all equal); when every group
 //!   of the row is contiguous each group is one or two 16-byte accesses (two lanes' `b64`
 //!   elements de-interleaved by shuffles), when every group is uniform one dword each
-//!   (splat, or lane 3's for a store); any other layout calls the interpreter's fast path
-//!   as a partial EXEC does (lane by lane inline code made a matmul region's compile 3–6×
-//!   longer, for layouts the measured kernels do not use).
+//!   (splat, or lane 3's for a store); any other layout of one or two dwords a lane (a
+//!   struct's stride, a padded tile's column, lanes reversed) goes lane by lane in a loop
+//!   over the lanes, as under a partial EXEC (`ds_lanes`: one loop, not a lane's code
+//!   unrolled, which made a matmul region's compile 3–6× longer), and a wider one calls
+//!   the interpreter's fast path.
 //! - **Order.** Stores go element by element, dword by dword, lanes in ascending order, as
 //!   `ds_dwords` does, so where lanes overlap the same lane's value is left: a uniform group
 //!   stores its lane 3; contiguous groups may overlap other groups but a later group is a
@@ -250,7 +252,10 @@ impl Gen<'_> {
                     self.ds_access(&elems, store, shape, arow, base);
                     self.count_lanes();
                 }
-                // Any other shape: the interpreter's fast path (in range: it accepts).
+                // Any other shape of one or two dwords a lane (a stride of a struct's
+                // size, a padded tile's column): lane by lane, as under a partial EXEC;
+                // wider ones the interpreter's fast path (in range: it accepts).
+                None if d <= 2 => self.ds_lanes(&elems, store, arow, base),
                 None => self.call_path(pc, i, Lower::Mem),
             }
             self.b.ins().jump(merge, &[]);
@@ -290,6 +295,14 @@ impl Gen<'_> {
         }
         let top = self.reduce_lanes(&tops, |g, x, y| g.b.ins().umax(x, y));
         let base = self.lds_exit_past(top, end, pc);
+        self.ds_lanes(&elems, store, arow, base);
+        true
+    }
+
+    /// DS access `elems` (a store when `store`) through address row `arow`, its range
+    /// checked (`base`: the LDS), as a loop over the set EXEC bits in ascending order moving
+    /// dwords between the LDS and the lanes' rows in the `Wave`; counts the lanes.
+    fn ds_lanes(&mut self, elems: &[Elem], store: bool, arow: usize, base: Value) {
         let rows: Vec<usize> = elems
             .iter()
             .flat_map(|e| (0..e.dwords).map(move |k| reg_index(e.reg + k as u16)))
@@ -305,7 +318,7 @@ impl Gen<'_> {
         let lanes = self.wave_lanes() as i64;
         let exec = self.b.ins().band_imm(exec, lanes);
         if store {
-            for e in &elems {
+            for e in elems {
                 for k in 0..e.dwords {
                     let at = Self::row_offset(reg_index(e.reg + k as u16), 0);
                     let off = (e.off + 4 * k) as i32;
@@ -319,7 +332,7 @@ impl Gen<'_> {
         } else {
             self.ds_lane_loop(exec, |g, lane| {
                 let p = g.lds_lane_ptr(arow, lane, base);
-                for e in &elems {
+                for e in elems {
                     for k in 0..e.dwords {
                         let at = Self::row_offset(reg_index(e.reg + k as u16), 0);
                         let off = (e.off + 4 * k) as i32;
@@ -332,7 +345,6 @@ impl Gen<'_> {
                 self.forget_row(r);
             }
         }
-        true
     }
 
     /// Emits `body(lane)` for each set bit of `mask` (an `i64`), in ascending order, as a
