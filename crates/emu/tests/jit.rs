@@ -22,6 +22,9 @@ mod stencil;
 #[path = "jit/dse.rs"]
 mod dse;
 
+#[path = "jit/f64.rs"]
+mod f64;
+
 #[path = "jit/mad64.rs"]
 mod mad64;
 
@@ -1182,6 +1185,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     stencil::overlapping_dword_loads_match_the_definition();
     dse::overwritten_rows_are_stored_where_read();
     mad64::mad64_with_scalar_factors_matches_the_definition();
+    f64::f64_chains_match_the_definitions();
     uniform_cmp::uniform_compares_match_the_definitions();
     mask_value::masks_read_as_values_match_the_definitions();
     scalar_cmp::scalar_compares_match_the_definitions();

@@ -252,7 +252,7 @@ pub(super) fn rows_written(i: &Inst, l: Lower) -> Vec<usize> {
     }
     let d = reg_index(i.dst);
     let n = match l {
-        Lower::VAlu(VAluOp::Shift64(_) | VAluOp::Mad64(_) | VAluOp::PkF32(_)) => 2,
+        Lower::VAlu(VAluOp::Shift64(_) | VAluOp::Mad64(_) | VAluOp::PkF32(_) | VAluOp::F64(_)) => 2,
         Lower::VAlu(_) => 1,
         // A memory access's data: at most 4 dwords, 8 rows for a pair of 64-bit DS values.
         Lower::Mem => 8,

@@ -971,7 +971,7 @@ impl Gen<'_> {
     }
 
     /// Lanes `lanes` of the eight `i32` lanes of `x` then `y`.
-    pub(super) fn shuffle32(&mut self, x: Value, y: Value, lanes: [u8; 4]) -> Value {
+    pub(in crate::jit) fn shuffle32(&mut self, x: Value, y: Value, lanes: [u8; 4]) -> Value {
         let bytes: Vec<u8> = lanes
             .iter()
             .flat_map(|&l| (0..4).map(move |b| 4 * l + b))

@@ -43,7 +43,7 @@ pub(crate) fn has(rows: &Rows, r: usize) -> bool {
 /// the 64-bit forms, else one (`compilable` admits no SDWA, DPP, op_sel or clamp).
 pub(crate) fn valu_rows(op: VAluOp) -> u16 {
     match op {
-        VAluOp::Shift64(_) | VAluOp::Mad64(_) | VAluOp::PkF32(_) => 2,
+        VAluOp::Shift64(_) | VAluOp::Mad64(_) | VAluOp::PkF32(_) | VAluOp::F64(_) => 2,
         _ => 1,
     }
 }
@@ -103,7 +103,7 @@ fn transfer(pc: u64, i: &Inst, l: Lower) -> (Rows, Rows, Vec<u64>) {
             // or clamp): one, or a pair for the 64-bit forms, which read pairs too.
             let w = valu_rows(op);
             let mut srcs = vec![i.src[0], i.src[1], i.src[2]];
-            if op == VAluOp::Fmac {
+            if matches!(op, VAluOp::Fmac | VAluOp::F64(3)) {
                 srcs.push(i.dst);
             }
             for c in srcs.into_iter().filter(|&c| vgpr(c)) {

@@ -78,7 +78,8 @@ use crate::decode::{Inst, VGPR};
 use crate::wave::{inline_float, reg_index, Ty, LANES};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    types, AbiParam, Block, BlockArg, ConstantData, InstBuilder, MemFlags, UserFuncName, Value,
+    types, AbiParam, Block, BlockArg, ConstantData, Endianness, InstBuilder, MemFlags,
+    UserFuncName, Value,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
@@ -2339,6 +2340,7 @@ impl Gen<'_> {
             VAluOp::Shift64(kind) => self.shift64(i, kind),
             VAluOp::Mad64(signed) => self.mad64(i, signed),
             VAluOp::PkF32(kind) => self.pk_f32(i, kind),
+            VAluOp::F64(kind) => self.f64_op(i, kind),
             _ => return self.valu_lanes(i, op),
         }
         Ok(())
@@ -2776,6 +2778,113 @@ impl Gen<'_> {
         }
         self.write_vals(dst, los);
         self.write_vals(dst + 1, his);
+    }
+
+    /// `v_add_f64` (`kind` 0), `v_mul_f64` (1), `v_fma_f64` (2), `v_fmac_f64` (3: the
+    /// destination pair the addend) on row pairs: per group
+    /// each source's halves (abs/neg on the high one's sign bit) interleaved into two
+    /// `f64x2`s (lanes 0–1, 2–3), the operation, and the results split into halves again. A
+    /// NaN result becomes the first NaN operand, quieted, as the interpreter's
+    /// `src0_nan64` (two NaNs: source 0's; one: that one, quieted by the host) and
+    /// `fma_nans64` make it.
+    fn f64_op(&mut self, i: &Inst, kind: u8) {
+        let dst = reg_index(i.dst);
+        let n = if kind == 2 { 3 } else { 2 };
+        let mut srcs: Vec<Result<usize, Value>> = (0..n).map(|k| self.src64(i, k)).collect();
+        if kind == 3 {
+            srcs.push(Ok(dst));
+        }
+        let (mut los, mut his) = (Vec::new(), Vec::new());
+        for g in self.group_range() {
+            // Each source as two `i32x4`s holding lanes 0–1 and 2–3 as 64-bit values.
+            let mut ops: Vec<[Value; 2]> = Vec::new();
+            for (k, &src) in srcs.iter().enumerate() {
+                let (lo, hi) = match self.pair_group(src, g) {
+                    Ok(halves) => halves,
+                    Err(x) => {
+                        let lo = self.b.ins().ireduce(types::I32, x);
+                        let hi = self.b.ins().ushr_imm(x, 32);
+                        let hi = self.b.ins().ireduce(types::I32, hi);
+                        (self.splat(lo), self.splat(hi))
+                    }
+                };
+                let mut hi = hi;
+                if i.abs >> k & 1 != 0 {
+                    let m = self.vconst([0x7fff_ffff; 4]);
+                    hi = self.b.ins().band(hi, m);
+                }
+                if i.neg >> k & 1 != 0 {
+                    let m = self.vconst([0x8000_0000; 4]);
+                    hi = self.b.ins().bxor(hi, m);
+                }
+                let a = self.shuffle32(lo, hi, [0, 4, 1, 5]);
+                let b = self.shuffle32(lo, hi, [2, 6, 3, 7]);
+                ops.push([a, b]);
+            }
+            let mut res = Vec::new();
+            for h in 0..2 {
+                let f: Vec<Value> = ops.iter().map(|o| self.f64x2(o[h])).collect();
+                let r = match kind {
+                    0 => self.b.ins().fadd(f[0], f[1]),
+                    1 => self.b.ins().fmul(f[0], f[1]),
+                    _ => self.b.ins().fma(f[0], f[1], f[2]),
+                };
+                let r = self.b.ins().bitcast(
+                    types::I32X4,
+                    MemFlags::new().with_endianness(Endianness::Little),
+                    r,
+                );
+                let operands: Vec<Value> = ops.iter().map(|o| o[h]).collect();
+                res.push(self.nan_checked64(r, &operands));
+            }
+            los.push(self.shuffle32(res[0], res[1], [0, 2, 4, 6]));
+            his.push(self.shuffle32(res[0], res[1], [1, 3, 5, 7]));
+        }
+        self.write_vals(dst, los);
+        self.write_vals(dst + 1, his);
+    }
+
+    /// An `i32x4` holding two 64-bit lanes as an `f64x2`.
+    fn f64x2(&mut self, x: Value) -> Value {
+        self.b.ins().bitcast(
+            types::F64X2,
+            MemFlags::new().with_endianness(Endianness::Little),
+            x,
+        )
+    }
+
+    /// [`Self::nan_checked`] for two f64 lanes (`r` and `ops` as `i32x4`s): where `r` is a
+    /// NaN, the first NaN of `ops`, quieted (bit 51).
+    fn nan_checked64(&mut self, r: Value, ops: &[Value]) -> Value {
+        let was = self.on_line();
+        let fr = self.f64x2(r);
+        let nan = self.b.ins().fcmp(FloatCC::Unordered, fr, fr);
+        let any = self.b.ins().vany_true(nan);
+        let (slow, join) = (self.b.create_block(), self.b.create_block());
+        let out = self.b.append_block_param(join, types::I32X4);
+        self.b
+            .ins()
+            .brif(any, slow, &[], join, &[BlockArg::Value(r)]);
+        self.b.switch_to_block(slow);
+        self.b.seal_block(slow);
+        let quiet = self.vconst([0, 0x0008_0000, 0, 0x0008_0000]);
+        let mut fixed = r;
+        for &v in ops.iter().rev() {
+            let fv = self.f64x2(v);
+            let nan = self.b.ins().fcmp(FloatCC::Unordered, fv, fv);
+            let nan = self.b.ins().bitcast(
+                types::I32X4,
+                MemFlags::new().with_endianness(Endianness::Little),
+                nan,
+            );
+            let q = self.b.ins().bor(v, quiet);
+            fixed = self.b.ins().bitselect(nan, q, fixed);
+        }
+        self.b.ins().jump(join, &[BlockArg::Value(fixed)]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+        self.rejoin(was);
+        out
     }
 
     /// A 32-bit value widened to 64 bits, sign- or zero-extended.

@@ -348,6 +348,10 @@ pub(crate) enum VAluOp {
     /// `v_bfe_u32` (false), `v_bfe_i32` (true): `S0 >> S1[4:0]`, its low `S2[4:0]` bits,
     /// with the offset and width the same in every lane (scalar operands).
     Bfe(bool),
+    /// f64 on row pairs (`v_add_f64` 0, `v_mul_f64` 1, `v_fma_f64` 2, gfx90a's
+    /// `v_fmac_f64` 3 into its destination pair), abs/neg on the sources, no output
+    /// modifier.
+    F64(u8),
 }
 
 impl VAluOp {
@@ -356,7 +360,7 @@ impl VAluOp {
         use VAluOp::*;
         match self {
             Mov | Not | Cvt(_) => 1,
-            PkF32(2) | Mad64(_) => 3,
+            PkF32(2) | Mad64(_) | F64(2) => 3,
             Fma | LshlAdd | Add3 | Or3 | Xor3 | AndOr | Xad | LshlOr | AddLshl | Bfi | Bfe(_) => 3,
             _ => 2,
         }
@@ -506,6 +510,26 @@ fn pk_f32_ok(i: &Inst, k: u8) -> bool {
         && (k != 2 || host_fma())
 }
 
+/// `v_add_f64`/`v_mul_f64`/`v_fma_f64`/`v_fmac_f64` (`k` 0–3): VOP3 (or `v_fmac_f64`'s
+/// VOP2) with abs/neg on the sources (not on `v_fmac_f64`'s accumulator, which the
+/// interpreter reads plain), no clamp or omod, into a VGPR pair; each source a VGPR pair
+/// (not running past the last VGPR, where the interpreter wraps) or a 64-bit scalar
+/// operand, read as f64.
+fn f64_ok(i: &Inst, k: u8) -> bool {
+    let n = if k == 2 { 3 } else { 2 };
+    let pair = |c: u16| (VGPR..AGPR).contains(&c) && c + 1 < AGPR;
+    let src = |c: u16| pair(c) || scalar64_ok(c);
+    (i.fmt == Fmt::Vop3 || k == 3 && i.fmt == Fmt::Vop2)
+        && (k != 3 || (i.abs | i.neg) & 4 == 0)
+        && i.sub == Sub::E32
+        && i.omod | i.opsel == 0
+        && !i.has(flag::CLAMP)
+        && pair(i.dst)
+        && i.src[..n].iter().all(|&c| src(c))
+        && i.tys[..n].iter().all(|&t| t == Ty::F64)
+        && (k < 2 || host_fma())
+}
+
 /// A 64-bit vector source: a VGPR pair or a 64-bit scalar operand.
 fn scalar64_or_vgpr(code: u16) -> bool {
     (VGPR..AGPR).contains(&code) || scalar64_ok(code)
@@ -560,6 +584,7 @@ pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
                 }
         }
         Lower::VAlu(VAluOp::PkF32(k)) => pk_f32_ok(i, k),
+        Lower::VAlu(VAluOp::F64(k)) => f64_ok(i, k),
         Lower::VAlu(_) | Lower::VCmp | Lower::ReadFirstLane | Lower::ReadLane => {
             // abs/neg only on the sources of f32 operations (not on Fmac's accumulator).
             let float_mods = match l {

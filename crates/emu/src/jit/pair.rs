@@ -286,7 +286,7 @@ fn valu_reads(i: &Inst, l: Lower) -> u128 {
             match op {
                 VAluOp::Mad64(_) => &|k| k == 2,
                 VAluOp::Shift64(_) => &|k| k == 1,
-                VAluOp::PkF32(_) => &|_| true,
+                VAluOp::PkF32(_) | VAluOp::F64(_) => &|_| true,
                 _ => &|_| false,
             },
         ),
