@@ -2438,6 +2438,16 @@ impl Gen<'_> {
                     }
                 }
                 VAluOp::Not => s.b.ins().bnot(x),
+                VAluOp::MulHi(signed) => s.mul_hi(x, y, signed),
+                VAluOp::Rcp => {
+                    // `1 / x` rounded once, as the interpreter's division; a NaN gives
+                    // itself, quieted.
+                    let one = s.vconst([0x3f80_0000; 4]);
+                    let (fo, fx) = (s.f32x4(one), s.f32x4(x));
+                    let r = s.b.ins().fdiv(fo, fx);
+                    let r = s.i32x4(r);
+                    s.nan_checked(r, &[x])
+                }
                 VAluOp::Mbcnt(hi) => s.mbcnt(i, x, y, g, hi),
                 // Rust's `as`, as the interpreter: to nearest even from integers; toward zero,
                 // saturating, NaN to 0 from f32.
@@ -2842,6 +2852,29 @@ impl Gen<'_> {
         }
         self.write_vals(dst, los);
         self.write_vals(dst + 1, his);
+    }
+
+    /// The high halves of the four lanes' 64-bit products `x · y` (`v_mul_hi_u32`, or
+    /// `_i32` when `signed`): each pair of lanes widened to `i64x2`, multiplied, and the
+    /// products' high dwords gathered.
+    fn mul_hi(&mut self, x: Value, y: Value, signed: bool) -> Value {
+        let widen = |s: &mut Self, v: Value, high: bool| match (signed, high) {
+            (false, false) => s.b.ins().uwiden_low(v),
+            (false, true) => s.b.ins().uwiden_high(v),
+            (true, false) => s.b.ins().swiden_low(v),
+            (true, true) => s.b.ins().swiden_high(v),
+        };
+        let mut products = Vec::new();
+        for high in [false, true] {
+            let (a, b) = (widen(self, x, high), widen(self, y, high));
+            let p = self.b.ins().imul(a, b);
+            products.push(self.b.ins().bitcast(
+                types::I32X4,
+                MemFlags::new().with_endianness(Endianness::Little),
+                p,
+            ));
+        }
+        self.shuffle32(products[0], products[1], [1, 3, 5, 7])
     }
 
     /// An `i32x4` holding two 64-bit lanes as an `f64x2`.

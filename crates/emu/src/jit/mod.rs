@@ -348,6 +348,11 @@ pub(crate) enum VAluOp {
     /// `v_bfe_u32` (false), `v_bfe_i32` (true): `S0 >> S1[4:0]`, its low `S2[4:0]` bits,
     /// with the offset and width the same in every lane (scalar operands).
     Bfe(bool),
+    /// `v_mul_hi_u32` (false), `v_mul_hi_i32` (true): the high half of the 64-bit product.
+    MulHi(bool),
+    /// `v_rcp_f32`/`v_rcp_iflag_f32`: `1 / S0`, rounded once (the interpreter's division
+    /// under the default MODE).
+    Rcp,
     /// f64 on row pairs (`v_add_f64` 0, `v_mul_f64` 1, `v_fma_f64` 2, gfx90a's
     /// `v_fmac_f64` 3 into its destination pair), abs/neg on the sources, no output
     /// modifier.
@@ -359,7 +364,7 @@ impl VAluOp {
     pub(crate) fn sources(self) -> usize {
         use VAluOp::*;
         match self {
-            Mov | Not | Cvt(_) => 1,
+            Mov | Not | Cvt(_) | Rcp => 1,
             PkF32(2) | Mad64(_) | F64(2) => 3,
             Fma | LshlAdd | Add3 | Or3 | Xor3 | AndOr | Xad | LshlOr | AddLshl | Bfi | Bfe(_) => 3,
             _ => 2,
@@ -598,6 +603,7 @@ pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
                             | VAluOp::FMul
                             | VAluOp::Fma
                             | VAluOp::FmaK(_)
+                            | VAluOp::Rcp
                             | VAluOp::Cvt(2 | 3)
                     ) || (op == VAluOp::Fmac && (i.abs | i.neg) & 4 == 0)
                 }
