@@ -2232,6 +2232,11 @@ impl Gen<'_> {
     /// else to `join` with `r` as its parameter `out`; the caller fills `slow`.
     fn if_nan(&mut self, r: Value) -> (Block, Block, Value) {
         let fr = self.f32x4(r);
+        self.if_nan_in(r, fr)
+    }
+
+    /// [`Self::if_nan`] with `r`'s lanes as floats `fr` (f32 or f64 lanes).
+    fn if_nan_in(&mut self, r: Value, fr: Value) -> (Block, Block, Value) {
         let nan = self.b.ins().fcmp(FloatCC::Unordered, fr, fr);
         let any = self.b.ins().vany_true(nan);
         let (slow, join) = (self.b.create_block(), self.b.create_block());
@@ -2891,13 +2896,7 @@ impl Gen<'_> {
     fn nan_checked64(&mut self, r: Value, ops: &[Value]) -> Value {
         let was = self.on_line();
         let fr = self.f64x2(r);
-        let nan = self.b.ins().fcmp(FloatCC::Unordered, fr, fr);
-        let any = self.b.ins().vany_true(nan);
-        let (slow, join) = (self.b.create_block(), self.b.create_block());
-        let out = self.b.append_block_param(join, types::I32X4);
-        self.b
-            .ins()
-            .brif(any, slow, &[], join, &[BlockArg::Value(r)]);
+        let (slow, join, out) = self.if_nan_in(r, fr);
         self.b.switch_to_block(slow);
         self.b.seal_block(slow);
         let quiet = self.vconst([0, 0x0008_0000, 0, 0x0008_0000]);
