@@ -260,6 +260,13 @@ fn install_comgr(lib_dir: &Path) {
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
     let (program, rest) = args.command.split_first().ok_or("no program given")?;
+    let target = std::env::var("HSAEMU_TARGET")
+        .ok()
+        .filter(|t| !t.is_empty())
+        .unwrap_or_else(|| hsaemu_emu::GpuConfig::default().processor);
+    if let Some(note) = program_path(program).and_then(|p| missing_target_note(&p, &target)) {
+        eprintln!("hsaemu: {program}: {note}");
+    }
     let dir = library_dir()?;
     install_comgr(&dir);
     // `HSAEMU_CHECK=LIST` without --check also gets the shim.
@@ -319,6 +326,66 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     Err(format!("cannot run {program}: {err}"))
 }
 
+/// `program` as `exec` finds it: a path when it has a `/`, else the first match on `PATH`.
+fn program_path(program: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        return Some(PathBuf::from(program));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+}
+
+/// What to tell the user when the program's own device code (its `.hip_fatbin`) holds no
+/// code object for the emulated processor `target` (a target ID): HIP then stops with
+/// `hipErrorNoBinaryForGpu` and no hint, as a program built by plain `hipcc` does, whose
+/// code is gfx803's alone when the host has no GPU. Processors only (a generic one covering
+/// the target counts): the features' match is HIP's to judge. `None` for anything else (no
+/// such section, an unreadable file, a matching code object).
+fn missing_target_note(path: &Path, target: &str) -> Option<String> {
+    // A host executable, not a data file of gigabytes named as a program.
+    if std::fs::metadata(path).ok()?.len() > 1 << 30 {
+        return None;
+    }
+    let file = std::fs::read(path).ok()?;
+    hsaemu_codeobject::hip_fatbin(&file).ok()?;
+    let found = hsaemu_codeobject::find_code_objects(&file).ok()?;
+    let processors: std::collections::BTreeSet<String> = found
+        .iter()
+        .filter_map(|c| {
+            let (_, _, id) = hsaemu_codeobject::parse_entry_id(c.bundle_id.as_deref()?);
+            Some(id?.split(':').next()?.to_string())
+        })
+        .filter(|p| !p.is_empty())
+        .collect();
+    let processor = target.split(':').next()?;
+    let agent = hsaemu_codeobject::TargetId::parse(processor).ok()?;
+    let runs = processors.iter().any(|p| {
+        hsaemu_codeobject::TargetId::parse(p)
+            .is_ok_and(|c| hsaemu_codeobject::is_compatible(&c, &agent))
+    });
+    if runs || processors.is_empty() {
+        return None;
+    }
+    let list = processors.iter().cloned().collect::<Vec<_>>().join(", ");
+    // One of them the emulator models, to run it as it is.
+    let advice = match processors
+        .iter()
+        .filter(|p| hsaemu_isa::Gen::from_processor(p).is_some())
+        .max()
+    {
+        Some(p) => {
+            format!("Run it with HSAEMU_TARGET={p}, or rebuild it with --offload-arch={processor}")
+        }
+        None => format!("Rebuild it with --offload-arch={processor}"),
+    };
+    Some(format!(
+        "its GPU code is for {list}, none for the emulated {processor}: HIP will stop with \
+         hipErrorNoBinaryForGpu. {advice}"
+    ))
+}
+
 /// The environment of `--deterministic`, `--trace-wave` and `--capture` (docs/debugging.md).
 fn debug_env(args: &Args, cmd: &mut Command) -> Result<(), String> {
     // Absolute, so that a program changing directory still writes where it was asked.
@@ -349,6 +416,36 @@ fn debug_env(args: &Args, cmd: &mut Command) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
+    /// Debian's rocRAND (`testkit::ROCRAND_LIBRARY`, its `.hip_fatbin` for gfx803…gfx1030)
+    /// as the program: no note for a processor it has code for, nor for one its generic
+    /// code would cover; a note naming its processors and the way out for gfx942; none for
+    /// a file without device code.
+    #[test]
+    fn a_program_without_code_for_the_target_gets_a_note() {
+        let lib = std::path::Path::new(hsaemu_testkit::ROCRAND_LIBRARY);
+        assert!(
+            lib.is_file(),
+            "{} is missing: scripts/setup.sh installs librocrand1",
+            lib.display()
+        );
+        assert_eq!(super::missing_target_note(lib, "gfx90a"), None);
+        assert_eq!(super::missing_target_note(lib, "gfx1030:xnack-"), None);
+        let note = super::missing_target_note(lib, "gfx942").expect("a note for gfx942");
+        assert!(
+            note.contains("gfx803")
+                && note.contains("gfx1030")
+                && note.contains("none for the emulated gfx942"),
+            "{note}"
+        );
+        assert!(
+            note.contains("HSAEMU_TARGET=gfx90a, or rebuild it with --offload-arch=gfx942"),
+            "{note}"
+        );
+        assert!(note.contains("--offload-arch=gfx942"), "{note}");
+        let exe = std::env::current_exe().expect("the test binary");
+        assert_eq!(super::missing_target_note(&exe, "gfx942"), None);
+    }
+
     /// Every `HSAEMU_*` name in the workspace's sources and scripts is in [`super::ENVIRONMENT`].
     #[test]
     fn exec_help_lists_every_hsaemu_variable() {
