@@ -1441,7 +1441,8 @@ fn a_hip_program_leaves_a_chrome_trace_timeline() {
 
 /// A binary without a code object for the emulated GPU (`HSAEMU_TARGET=gfx908`, while
 /// vector_add holds gfx90a, gfx906, gfx803 and gfx1030) fails at once with HIP's own error
-/// rather than hanging: HIP 5.2 prints `hipErrorNoBinaryForGpu` and aborts.
+/// rather than hanging: HIP 5.2 prints `hipErrorNoBinaryForGpu` and aborts; `hsaemu exec`
+/// says why first, naming the processors the program has code for.
 #[test]
 fn a_binary_without_code_for_the_target_fails_with_hips_error() {
     use std::os::unix::process::ExitStatusExt;
@@ -1459,8 +1460,14 @@ fn a_binary_without_code_for_the_target_fails_with_hips_error() {
         .unwrap_or_else(|e| panic!("cannot run {}: {e}", exe.display()));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("hipErrorNoBinaryForGpu"),
+        stderr.contains("Unable to find code object for all current devices"),
         "stderr lacks HIP's error:\n{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "its GPU code is for gfx1030, gfx803, gfx906, gfx90a, none for the emulated gfx908"
+        ) && stderr.contains("HSAEMU_TARGET=gfx90a"),
+        "stderr lacks hsaemu's note:\n{stderr}"
     );
     assert_eq!(out.status.signal(), Some(SIGABRT), "{}", out.status);
     assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
