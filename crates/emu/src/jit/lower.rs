@@ -1983,7 +1983,13 @@ impl Gen<'_> {
     /// Source `k`'s lanes with its abs/neg float modifiers (abs first, as the interpreter's
     /// `float_mods`).
     fn lanes_mod(&mut self, i: &Inst, k: usize, s: Src, g: usize) -> Value {
-        let mut x = self.lanes(s, g);
+        let x = self.lanes(s, g);
+        self.sign_mods(i, k, x)
+    }
+
+    /// Source `k`'s abs/neg float modifiers on `x`, whose lanes hold the sign bits (f32
+    /// lanes, or the high halves of f64 ones).
+    fn sign_mods(&mut self, i: &Inst, k: usize, mut x: Value) -> Value {
         if i.abs >> k & 1 != 0 {
             let m = self.vconst([0x7fff_ffff; 4]);
             x = self.b.ins().band(x, m);
@@ -2805,33 +2811,18 @@ impl Gen<'_> {
     fn f64_op(&mut self, i: &Inst, kind: u8) {
         let dst = reg_index(i.dst);
         let n = if kind == 2 { 3 } else { 2 };
-        let mut srcs: Vec<Result<usize, Value>> = (0..n).map(|k| self.src64(i, k)).collect();
+        let mut srcs: Vec<(Src, Src)> = (0..n).map(|k| self.src64_halves(i, k)).collect();
         if kind == 3 {
-            srcs.push(Ok(dst));
+            srcs.push((Src::Row(dst), Src::Row(dst + 1)));
         }
         let (mut los, mut his) = (Vec::new(), Vec::new());
         for g in self.group_range() {
             // Each source as two `i32x4`s holding lanes 0–1 and 2–3 as 64-bit values.
             let mut ops: Vec<[Value; 2]> = Vec::new();
-            for (k, &src) in srcs.iter().enumerate() {
-                let (lo, hi) = match self.pair_group(src, g) {
-                    Ok(halves) => halves,
-                    Err(x) => {
-                        let lo = self.b.ins().ireduce(types::I32, x);
-                        let hi = self.b.ins().ushr_imm(x, 32);
-                        let hi = self.b.ins().ireduce(types::I32, hi);
-                        (self.splat(lo), self.splat(hi))
-                    }
-                };
-                let mut hi = hi;
-                if i.abs >> k & 1 != 0 {
-                    let m = self.vconst([0x7fff_ffff; 4]);
-                    hi = self.b.ins().band(hi, m);
-                }
-                if i.neg >> k & 1 != 0 {
-                    let m = self.vconst([0x8000_0000; 4]);
-                    hi = self.b.ins().bxor(hi, m);
-                }
+            for (k, &(lo, hi)) in srcs.iter().enumerate() {
+                let lo = self.lanes(lo, g);
+                let hi = self.lanes(hi, g);
+                let hi = self.sign_mods(i, k, hi);
                 let a = self.shuffle32(lo, hi, [0, 4, 1, 5]);
                 let b = self.shuffle32(lo, hi, [2, 6, 3, 7]);
                 ops.push([a, b]);
