@@ -40,6 +40,9 @@ mod carry_chain;
 #[path = "jit/fma_nan.rs"]
 mod fma_nan;
 
+#[path = "jit/nan_seg.rs"]
+mod nan_seg;
+
 #[path = "jit/affine.rs"]
 mod affine;
 
@@ -1192,6 +1195,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     row_cmp::compares_of_kept_rows_match_the_definitions();
     carry_chain::carry_chains_match_the_64_bit_definitions();
     fma_nan::fma_nans_in_a_run_match_the_definition();
+    nan_seg::nan_segments_match_the_definitions();
     lds_fmac::lds_rows_feeding_fmac_chains_match_the_definitions();
     lds_run::lds_loads_in_group_passes_match_the_definitions();
     lds_reload::rows_loaded_again_in_a_run_match_the_definitions();

@@ -29,7 +29,9 @@
 //!   in a run stores the pass's rows first), so every exit still sees every row. A DS load
 //!   whose address rows' shape the region was compiled for (`predict_ds_shapes`) joins a
 //!   run, its shape and range tested before the run; its rows are loaded from the LDS
-//!   where a `v_fmac_f32` reads them (`ds_lazy`) and stored into the `Wave` there.
+//!   where a `v_fmac_f32` reads them (`ds_lazy`) and stored into the `Wave` there. The
+//!   NaN tests of a pass's float results wait for one test at the end of a stretch of them
+//!   (`nan_seg.rs`), as a chain of `v_fmac_f32`s into one row waits for its end.
 //! - **Two variants.** The body is generated twice: once blending each vector result under
 //!   EXEC, once for a full EXEC (all lanes of the wave size) without blends and with
 //!   constant lane counts; the entry picks one. In the full variant an instruction that
@@ -93,6 +95,8 @@ mod affine;
 mod live;
 #[path = "lower_mem.rs"]
 mod lower_mem;
+#[path = "nan_seg.rs"]
+mod nan_seg;
 #[path = "pair.rs"]
 mod pair;
 #[path = "row_cmp.rs"]
@@ -478,6 +482,8 @@ impl Compiler {
                 run_pos: 0,
                 run_masks: Vec::new(),
                 fmac_chain: None,
+                nan_seg: None,
+                nan_exact: false,
                 exec_writes: 0,
                 heads: [HashMap::new(), HashMap::new()],
                 bb_count: None,
@@ -829,6 +835,11 @@ struct Gen<'a> {
     /// In a run's group pass, the `v_fmac_f32`s accumulating into one row whose NaN test
     /// waits for the chain's end (`fmac_chain_end`).
     fmac_chain: Option<FmacChain>,
+    /// In a run's group pass, the open NaN segment (`nan_seg.rs`).
+    nan_seg: Option<nan_seg::NanSeg>,
+    /// Generating a NaN segment again in its cold block: each NaN test is `first_nan`'s
+    /// selects, without a branch.
+    nan_exact: bool,
     /// Writes of EXEC generated so far (a basic block that writes EXEC ends in a choice of
     /// variant for the next one).
     exec_writes: u32,
@@ -1192,6 +1203,7 @@ impl Gen<'_> {
     /// `Wave` at once, so it is up to date at every exit and call.
     fn set_vgroup(&mut self, row: usize, g: usize, x: Value) {
         self.note_written(row, g);
+        self.nan_seg_written(row, g);
         self.vcache.insert((row, g), x);
         self.forget_ds_row(row);
         self.aff.remove(&row);
@@ -1210,6 +1222,7 @@ impl Gen<'_> {
     /// `set_vgroup`, stored into the `Wave` at once in a run's group pass too (a later
     /// store of the pass's for the group dropped).
     fn set_vgroup_now(&mut self, row: usize, g: usize, x: Value) {
+        self.nan_seg_written(row, g);
         self.ds_lazy.remove(&(row, g));
         self.vcache.insert((row, g), x);
         self.forget_ds_row(row);
@@ -2260,6 +2273,12 @@ impl Gen<'_> {
     /// value is cached in them, and the caches of the block before stay valid after it (it
     /// dominates the join), so a group-major run goes on across it.
     fn nan_checked(&mut self, r: Value, ops: &[Value]) -> Value {
+        if self.nan_exact {
+            return self.first_nan(r, ops);
+        }
+        if self.nan_deferred32(r) {
+            return r;
+        }
         let was = self.on_line();
         let (slow, join, out) = self.if_nan(r);
         self.b.switch_to_block(slow);
@@ -2885,11 +2904,30 @@ impl Gen<'_> {
     /// [`Self::nan_checked`] for two f64 lanes (`r` and `ops` as `i32x4`s): where `r` is a
     /// NaN, the first NaN of `ops`, quieted (bit 51).
     fn nan_checked64(&mut self, r: Value, ops: &[Value]) -> Value {
-        let was = self.on_line();
+        if self.nan_exact {
+            return self.first_nan64(r, ops);
+        }
         let fr = self.f64x2(r);
+        if self.nan_seg.is_some() {
+            let nan = self.b.ins().fcmp(FloatCC::Unordered, fr, fr);
+            self.nan_deferred(nan);
+            return r;
+        }
+        let was = self.on_line();
         let (slow, join, out) = self.if_nan_in(r, fr);
         self.b.switch_to_block(slow);
         self.b.seal_block(slow);
+        let fixed = self.first_nan64(r, ops);
+        self.b.ins().jump(join, &[BlockArg::Value(fixed)]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+        self.rejoin(was);
+        out
+    }
+
+    /// `r` (two f64 lanes as an `i32x4`), or in a lane where an operand of `ops` is a NaN,
+    /// the first such, quieted (bit 51).
+    fn first_nan64(&mut self, r: Value, ops: &[Value]) -> Value {
         let quiet = self.vconst([0, 0x0008_0000, 0, 0x0008_0000]);
         let mut fixed = r;
         for &v in ops.iter().rev() {
@@ -2903,11 +2941,7 @@ impl Gen<'_> {
             let q = self.b.ins().bor(v, quiet);
             fixed = self.b.ins().bitselect(nan, q, fixed);
         }
-        self.b.ins().jump(join, &[BlockArg::Value(fixed)]);
-        self.b.switch_to_block(join);
-        self.b.seal_block(join);
-        self.rejoin(was);
-        out
+        fixed
     }
 
     /// A 32-bit value widened to 64 bits, sign- or zero-extended.
@@ -3244,8 +3278,17 @@ impl Gen<'_> {
                     Lower::Mem => c.survives_ds_load(i),
                     _ => fmac_chainable(i, *l) && reg_index(i.dst) == c.row,
                 });
+                // A NaN segment (`nan_seg.rs`) goes on over the deferrable instructions;
+                // anything else that generates code ends it.
+                let deferrable = nan_seg::deferrable(i, *l);
+                if emits && !deferrable {
+                    self.nan_seg_end(region)?;
+                }
                 if !chained && emits {
                     self.fmac_chain_end();
+                }
+                if emits && deferrable {
+                    self.nan_seg_add(pos, k);
                 }
                 match l {
                     _ if no_code => {}
@@ -3264,6 +3307,7 @@ impl Gen<'_> {
                     _ => {}
                 }
             }
+            self.nan_seg_end(region)?;
             self.fmac_chain_end();
             self.ds_lazy_flush_at_end();
             self.store_unstored();

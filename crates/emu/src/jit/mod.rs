@@ -1232,6 +1232,8 @@ pub(crate) static DS_RUN_LOADS: AtomicU64 = AtomicU64::new(0);
 pub(crate) static DS_DEAD_ROWS: AtomicU64 = AtomicU64::new(0);
 /// `v_fmac_f32` chains compiled (each ends in one NaN test; `lower.rs`'s `fmac_chain_end`).
 pub(crate) static FMAC_CHAINS: AtomicU64 = AtomicU64::new(0);
+/// NaN segments compiled (each ends in one NaN test; `nan_seg.rs`).
+pub(crate) static NAN_SEGMENTS: AtomicU64 = AtomicU64::new(0);
 /// Barrier exits compiled with a tail (`after_barrier`: instructions after the `s_barrier`
 /// run before the wave parks).
 pub(crate) static BARRIER_TAILS: AtomicU64 = AtomicU64::new(0);
@@ -1592,6 +1594,8 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                     let e: String = e.chars().take(600).collect();
                     eprintln!("hsaemu-jit: block at `{first}` not compiled: {e}");
                 }
+                let named = compiled.as_ref().ok().map(|c| (c.name.clone(), c.size));
+                let n = r.insts.len();
                 let block = compiled.ok().map(|c| {
                     perf_map(c.f as usize, c.size, &c.name);
                     let (f, entries, pair_equal, lazy_ids) =
@@ -1624,7 +1628,14 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                     }));
                     b
                 });
-                COMPILE_NANOS.fetch_add(thread_cpu_nanos() - t, Ordering::Relaxed);
+                let spent = thread_cpu_nanos() - t;
+                COMPILE_NANOS.fetch_add(spent, Ordering::Relaxed);
+                if let (Some((name, size)), true) =
+                    (&named, std::env::var_os("HSAEMU_JIT_DEBUG").is_some())
+                {
+                    let ms = spent as f64 / 1e6;
+                    eprintln!("hsaemu-jit: compiled {name}: {n} instructions, {size} bytes, {ms:.1} ms of CPU");
+                }
                 // Pair variants are counted apart (`Block::pair_block`); one refused (a
                 // region a pair cannot run) stays a single-wave region.
                 match block {
@@ -2242,6 +2253,9 @@ pub struct Stats {
     /// `v_fmac_f32` chains of runs' group passes compiled, each with one NaN test at its
     /// end (`lower.rs`'s `fmac_chain_end`).
     pub fmac_chains: u64,
+    /// NaN segments compiled: stretches of a run's group pass whose float results are
+    /// tested for NaNs once, at their end (`nan_seg.rs`).
+    pub nan_segments: u64,
     /// Barrier exits compiled with a tail: the vector ALU operations, no-ops and waits
     /// after an `s_barrier` run before the wave parks (`after_barrier`).
     pub barrier_tails: u64,
@@ -2272,6 +2286,7 @@ pub fn stats() -> Stats {
         ds_run_loads: r(&DS_RUN_LOADS),
         ds_dead_rows: r(&DS_DEAD_ROWS),
         fmac_chains: r(&FMAC_CHAINS),
+        nan_segments: r(&NAN_SEGMENTS),
         barrier_tails: r(&BARRIER_TAILS),
         pair_blocks: r(&PAIR_BLOCKS),
         pair_runs: r(&PAIR_RUNS),
