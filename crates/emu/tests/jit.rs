@@ -43,6 +43,12 @@ mod fma_nan;
 #[path = "jit/nan_seg.rs"]
 mod nan_seg;
 
+#[path = "jit/minmax.rs"]
+mod minmax;
+
+#[path = "jit/class.rs"]
+mod class;
+
 #[path = "jit/affine.rs"]
 mod affine;
 
@@ -1196,6 +1202,8 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     carry_chain::carry_chains_match_the_64_bit_definitions();
     fma_nan::fma_nans_in_a_run_match_the_definition();
     nan_seg::nan_segments_match_the_definitions();
+    minmax::max_min_match_the_definitions();
+    class::class_compares_match_the_definition();
     lds_fmac::lds_rows_feeding_fmac_chains_match_the_definitions();
     lds_run::lds_loads_in_group_passes_match_the_definitions();
     lds_reload::rows_loaded_again_in_a_run_match_the_definitions();

@@ -41,6 +41,8 @@ use crate::wave::{Ty, Wave};
 
 /// MODE.GPR_IDX_EN (GFX8/9, bit 27): VGPR index mode is on (`s_set_gpr_idx_on`).
 pub(crate) const MODE_GPR_IDX_EN: u32 = 1 << 27;
+/// MODE's IEEE bit (`v_max_f32`/`v_min_f32` quiet a signalling NaN under it).
+pub(crate) const MODE_IEEE: u32 = valu::MODE_IEEE;
 /// The operand code of M0.
 const M0: usize = 124;
 

@@ -2291,6 +2291,44 @@ impl Gen<'_> {
         out
     }
 
+    /// `v_max_f32` (`max`) or `v_min_f32` of f32 lanes in IEEE mode, as the interpreter's
+    /// `minmax32`: a signalling NaN operand (the first) gives itself quieted; else a NaN
+    /// operand gives the other operand; else the larger (smaller), −0 below +0.
+    fn min_max(&mut self, x: Value, y: Value, max: bool) -> Value {
+        let (fx, fy) = (self.f32x4(x), self.f32x4(y));
+        let lt = self.b.ins().fcmp(FloatCC::LessThan, fx, fy);
+        let eq = self.b.ins().fcmp(FloatCC::Equal, fx, fy);
+        let (below, above) = if max { (y, x) } else { (x, y) };
+        let ordered = self.b.ins().bitselect(lt, below, above);
+        // Equal values differ only in a zero's sign: max takes +0 (the bits AND), min −0.
+        let zeros = if max {
+            self.b.ins().band(x, y)
+        } else {
+            self.b.ins().bor(x, y)
+        };
+        let mut r = self.b.ins().bitselect(eq, zeros, ordered);
+        let y_nan = self.b.ins().fcmp(FloatCC::Unordered, fy, fy);
+        r = self.b.ins().bitselect(y_nan, x, r);
+        let x_nan = self.b.ins().fcmp(FloatCC::Unordered, fx, fx);
+        r = self.b.ins().bitselect(x_nan, y, r);
+        let quiet = self.vconst([0x0040_0000; 4]);
+        for v in [y, x] {
+            // A signalling NaN: exponent all ones, the quiet bit clear, a payload.
+            let top = self.vconst([0x7fc0_0000; 4]);
+            let exp = self.vconst([0x7f80_0000; 4]);
+            let payload = self.vconst([0x003f_ffff; 4]);
+            let zero = self.vconst([0; 4]);
+            let t = self.b.ins().band(v, top);
+            let is_exp = self.b.ins().icmp(IntCC::Equal, t, exp);
+            let p = self.b.ins().band(v, payload);
+            let has = self.b.ins().icmp(IntCC::NotEqual, p, zero);
+            let snan = self.b.ins().band(is_exp, has);
+            let q = self.b.ins().bor(v, quiet);
+            r = self.b.ins().bitselect(snan, q, r);
+        }
+        r
+    }
+
     /// `r`, or in a lane where an operand of `ops` is a NaN, the first such, quieted.
     fn first_nan(&mut self, r: Value, ops: &[Value]) -> Value {
         let mut out = r;
@@ -2478,6 +2516,40 @@ impl Gen<'_> {
                     let r = s.i32x4(r);
                     s.nan_checked(r, &[x])
                 }
+                VAluOp::FUnary(k) => {
+                    let fx = s.f32x4(x);
+                    let r = match k {
+                        0 => s.b.ins().sqrt(fx),
+                        1 => {
+                            let root = s.b.ins().sqrt(fx);
+                            let one = s.vconst([0x3f80_0000; 4]);
+                            let fo = s.f32x4(one);
+                            s.b.ins().fdiv(fo, root)
+                        }
+                        2 => s.b.ins().floor(fx),
+                        3 => s.b.ins().ceil(fx),
+                        4 => s.b.ins().trunc(fx),
+                        _ => s.b.ins().nearest(fx),
+                    };
+                    let r = s.i32x4(r);
+                    if k < 2 {
+                        r
+                    } else {
+                        // A NaN stays as it is, signalling too (the host's `floorf` and kin,
+                        // the interpreter's; `roundps` quiets it).
+                        let nan = s.b.ins().fcmp(FloatCC::Unordered, fx, fx);
+                        s.b.ins().bitselect(nan, x, r)
+                    }
+                }
+                VAluOp::CvtUbyte(n) => {
+                    let sh = s.b.ins().iconst(types::I32, i64::from(8 * n));
+                    let v = s.b.ins().ushr(x, sh);
+                    let m = s.vconst([0xff; 4]);
+                    let v = s.b.ins().band(v, m);
+                    let r = s.b.ins().fcvt_from_sint(types::F32X4, v);
+                    s.i32x4(r)
+                }
+                VAluOp::MinMax(max) => s.min_max(x, y, max),
                 VAluOp::Mbcnt(hi) => s.mbcnt(i, x, y, g, hi),
                 // Rust's `as`, as the interpreter: to nearest even from integers; toward zero,
                 // saturating, NaN to 0 from f32.
@@ -3437,7 +3509,11 @@ impl Gen<'_> {
                 }
                 (None, Ok((a, b))) => {
                     let (x, y) = (self.lanes_mod(i, 0, a, g), self.lanes_mod(i, 1, b, g));
-                    self.cmp32(cond, ty, x, y)?
+                    if cond == CLASS {
+                        self.class32(x, y, const_operand(i, 1))
+                    } else {
+                        self.cmp32(cond, ty, x, y)?
+                    }
                 }
             };
             if uniform {
@@ -3487,6 +3563,8 @@ impl Gen<'_> {
                 let (x, y) = (wide(0, a)?, wide(1, b)?);
                 self.b.ins().icmp(int_cc(cond, ty == 5)?, x, y)
             }
+            // `v_cmp_class` group by group (group 0 stands for all).
+            Ok(_) if cond == CLASS => return Ok(None),
             Ok((a, b)) => {
                 let (mut x, mut y) = (uni(a)?, uni(b)?);
                 match ty {
@@ -3557,6 +3635,69 @@ impl Gen<'_> {
         if i.imm >> 9 & 1 != 0 {
             self.set_mask64(126, mask);
         }
+    }
+
+    /// `v_cmp_class_f32` on lanes `x` (f32) with class masks `y` (`mask` when a constant):
+    /// whether the bit of each lane's class is set in its mask, as the interpreter's
+    /// `f32_class` numbers them (0 signalling NaN, 1 quiet NaN, 2 −∞, 3 −normal, 4 −denormal,
+    /// 5 −0, 6 +0, 7 +denormal, 8 +normal, 9 +∞).
+    fn class32(&mut self, x: Value, y: Value, mask: Option<u32>) -> Value {
+        let k = |s: &mut Self, v: u32| s.vconst([v; 4]);
+        let (abs_m, inf, quiet_bit, min_normal, zero) = (
+            k(self, 0x7fff_ffff),
+            k(self, 0x7f80_0000),
+            k(self, 0x0040_0000),
+            k(self, 0x0080_0000),
+            k(self, 0),
+        );
+        let abs = self.b.ins().band(x, abs_m);
+        let neg = self.b.ins().icmp(IntCC::SignedLessThan, x, zero);
+        let pos = self.b.ins().bnot(neg);
+        let nan = self.b.ins().icmp(IntCC::UnsignedGreaterThan, abs, inf);
+        let q = self.b.ins().band(x, quiet_bit);
+        let quiet = self.b.ins().icmp(IntCC::NotEqual, q, zero);
+        let snan = self.b.ins().band_not(nan, quiet);
+        let qnan = self.b.ins().band(nan, quiet);
+        let infinite = self.b.ins().icmp(IntCC::Equal, abs, inf);
+        let is_zero = self.b.ins().icmp(IntCC::Equal, abs, zero);
+        let small = self.b.ins().icmp(IntCC::UnsignedLessThan, abs, min_normal);
+        let denorm = self.b.ins().band_not(small, is_zero);
+        let not_small = self.b.ins().bnot(small);
+        let finite = self.b.ins().icmp(IntCC::UnsignedLessThan, abs, inf);
+        let normal = self.b.ins().band(not_small, finite);
+        let classes = [
+            (snan, None),
+            (qnan, None),
+            (infinite, Some(neg)),
+            (normal, Some(neg)),
+            (denorm, Some(neg)),
+            (is_zero, Some(neg)),
+            (is_zero, Some(pos)),
+            (denorm, Some(pos)),
+            (normal, Some(pos)),
+            (infinite, Some(pos)),
+        ];
+        let mut out = zero;
+        for (c, (is, sign)) in classes.into_iter().enumerate() {
+            let test = match mask {
+                Some(m) if m >> c & 1 == 0 => continue,
+                Some(_) => None,
+                None => {
+                    let bit = k(self, 1 << c);
+                    let b = self.b.ins().band(y, bit);
+                    Some(self.b.ins().icmp(IntCC::NotEqual, b, zero))
+                }
+            };
+            let mut flag = match sign {
+                Some(s) => self.b.ins().band(is, s),
+                None => is,
+            };
+            if let Some(t) = test {
+                flag = self.b.ins().band(flag, t);
+            }
+            out = self.b.ins().bor(out, flag);
+        }
+        out
     }
 
     /// A compare on 32-bit lanes: f32 (type 1), 16-bit (3 signed, 6 unsigned) and 32-bit
@@ -4401,10 +4542,13 @@ fn float_cc(cond: i32) -> Result<FloatCC, String> {
 
 /// Which compares `lower` admits: 16-, 32- and 64-bit integer and f32 types, every condition
 /// but the constant ones (F, T/TRU) and the class test; `v_cmp` and `v_cmpx`.
+/// `isa`'s compare condition `Class` (`v_cmp_class_*`).
+const CLASS: i32 = 16;
+
 pub(super) fn compare_supported(imm: i32) -> bool {
     let (cond, ty) = (imm & 31, imm >> 5 & 15);
     match ty {
-        1 => (1..=14).contains(&cond),
+        1 => (1..=14).contains(&cond) || cond == CLASS,
         3..=8 => (1..=6).contains(&cond),
         _ => false,
     }

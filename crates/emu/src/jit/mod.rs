@@ -353,6 +353,17 @@ pub(crate) enum VAluOp {
     /// `v_rcp_f32`/`v_rcp_iflag_f32`: `1 / S0`, rounded once (the interpreter's division
     /// under the default MODE).
     Rcp,
+    /// The f32 operations of one source whose host instruction is the interpreter's:
+    /// `v_sqrt_f32` 0, `v_rsq_f32` 1 (`1 / sqrt`, rounded twice, as the interpreter), and the
+    /// roundings to an integral value `v_floor_f32` 2, `v_ceil_f32` 3, `v_trunc_f32` 4,
+    /// `v_rndne_f32` 5 (to nearest even).
+    FUnary(u8),
+    /// `v_cvt_f32_ubyte0`–`3`: byte N of S0 as an f32.
+    CvtUbyte(u8),
+    /// `v_max_f32` (true) and `v_min_f32` (false) under MODE's IEEE bit (the region's MODE
+    /// test asks for it): a signalling NaN operand gives itself quieted, another NaN the
+    /// other operand, and −0 orders below +0.
+    MinMax(bool),
     /// f64 on row pairs (`v_add_f64` 0, `v_mul_f64` 1, `v_fma_f64` 2, gfx90a's
     /// `v_fmac_f64` 3 into its destination pair), abs/neg on the sources, no output
     /// modifier.
@@ -364,7 +375,7 @@ impl VAluOp {
     pub(crate) fn sources(self) -> usize {
         use VAluOp::*;
         match self {
-            Mov | Not | Cvt(_) | Rcp => 1,
+            Mov | Not | Cvt(_) | Rcp | FUnary(_) | CvtUbyte(_) => 1,
             PkF32(2) | Mad64(_) | F64(2) => 3,
             Fma | LshlAdd | Add3 | Or3 | Xor3 | AndOr | Xad | LshlOr | AddLshl | Bfi | Bfe(_) => 3,
             _ => 2,
@@ -604,6 +615,8 @@ pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
                             | VAluOp::Fma
                             | VAluOp::FmaK(_)
                             | VAluOp::Rcp
+                            | VAluOp::FUnary(_)
+                            | VAluOp::MinMax(_)
                             | VAluOp::Cvt(2 | 3)
                     ) || (op == VAluOp::Fmac && (i.abs | i.neg) & 4 == 0)
                 }
@@ -774,11 +787,18 @@ fn mode_test(insts: &[(u64, Inst, Lower)]) -> (u32, u32) {
     let fp = insts
         .iter()
         .any(|(_, i, l)| vector_alu(l) && !exec::fpmode::mode_free(i));
-    // The two fields are apart, so one masked compare tests both.
+    // `v_max_f32`/`v_min_f32` are compiled for IEEE mode, the compute default.
+    let ieee = insts
+        .iter()
+        .any(|(_, _, l)| matches!(l, Lower::VAlu(VAluOp::MinMax(_))));
+    // The fields are apart, so one masked compare tests them all.
     const _: () = assert!(exec::MODE_GPR_IDX_EN & exec::fpmode::FP_MASK == 0);
+    const _: () = assert!(exec::MODE_IEEE & (exec::fpmode::FP_MASK | exec::MODE_GPR_IDX_EN) == 0);
+    let ieee = if ieee { exec::MODE_IEEE } else { 0 };
     let mask = (if valu { exec::MODE_GPR_IDX_EN } else { 0 })
-        | (if fp { exec::fpmode::FP_MASK } else { 0 });
-    (mask, if fp { exec::fpmode::FP_DEFAULT } else { 0 })
+        | (if fp { exec::fpmode::FP_MASK } else { 0 })
+        | ieee;
+    (mask, (if fp { exec::fpmode::FP_DEFAULT } else { 0 }) | ieee)
 }
 
 /// Whether the region runs this instruction as compiled vector ALU code (not as a call into
