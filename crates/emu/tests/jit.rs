@@ -49,6 +49,9 @@ mod minmax;
 #[path = "jit/class.rs"]
 mod class;
 
+#[path = "jit/div.rs"]
+mod div;
+
 #[path = "jit/affine.rs"]
 mod affine;
 
@@ -1204,6 +1207,7 @@ fn compiled_blocks_match_the_interpreter_and_the_definitions() {
     nan_seg::nan_segments_match_the_definitions();
     minmax::max_min_match_the_definitions();
     class::class_compares_match_the_definition();
+    div::division_steps_match_the_definition();
     lds_fmac::lds_rows_feeding_fmac_chains_match_the_definitions();
     lds_run::lds_loads_in_group_passes_match_the_definitions();
     lds_reload::rows_loaded_again_in_a_run_match_the_definitions();

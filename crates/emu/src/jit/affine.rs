@@ -266,7 +266,7 @@ pub(super) fn rows_written(i: &Inst, l: Lower) -> Vec<usize> {
 pub(super) fn writes_sgprs(i: &Inst, l: Lower) -> bool {
     match l {
         Lower::Nop | Lower::Branch(_) | Lower::Step => false,
-        Lower::VAlu(VAluOp::Carry(_) | VAluOp::Mad64(_)) => true,
+        Lower::VAlu(VAluOp::Carry(_) | VAluOp::Mad64(_) | VAluOp::DivScale) => true,
         Lower::VAlu(_) => false,
         Lower::Mem => i.dst < VGPR,
         _ => true,

@@ -91,6 +91,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 #[path = "affine.rs"]
 mod affine;
+#[path = "div.rs"]
+mod div;
 #[path = "live.rs"]
 mod live;
 #[path = "lower_mem.rs"]
@@ -2374,6 +2376,9 @@ impl Gen<'_> {
         match l {
             Lower::Nop | Lower::Branch(_) | Lower::Mem | Lower::Step | Lower::Barrier => Ok(()),
             Lower::VAlu(op) => {
+                if op == VAluOp::DivFmas {
+                    self.div_fmas_guard();
+                }
                 self.count_lanes();
                 self.valu(i, op)
             }
@@ -2409,6 +2414,7 @@ impl Gen<'_> {
             VAluOp::Mad64(signed) => self.mad64(i, signed),
             VAluOp::PkF32(kind) => self.pk_f32(i, kind),
             VAluOp::F64(kind) => self.f64_op(i, kind),
+            VAluOp::DivScale => self.div_scale(i),
             _ => return self.valu_lanes(i, op),
         }
         Ok(())
@@ -2550,6 +2556,14 @@ impl Gen<'_> {
                     s.i32x4(r)
                 }
                 VAluOp::MinMax(max) => s.min_max(x, y, max),
+                VAluOp::DivFmas => {
+                    let z = s.lanes_mod(i, 2, c.unwrap_or(a), g);
+                    s.fma(x, y, z)
+                }
+                VAluOp::DivFixup => {
+                    let z = s.lanes_mod(i, 2, c.unwrap_or(a), g);
+                    s.div_fixup(x, y, z)
+                }
                 VAluOp::Mbcnt(hi) => s.mbcnt(i, x, y, g, hi),
                 // Rust's `as`, as the interpreter: to nearest even from integers; toward zero,
                 // saturating, NaN to 0 from f32.
@@ -3401,7 +3415,7 @@ impl Gen<'_> {
             let (_, i, l) = &region[k];
             match l {
                 Lower::VCmp => self.vcmp_finish(i, bits),
-                Lower::VAlu(VAluOp::Carry(_)) => self.carry_finish(i, bits),
+                Lower::VAlu(VAluOp::Carry(_) | VAluOp::DivScale) => self.carry_finish(i, bits),
                 _ => self.merge_mask(i.sdst, bits),
             }
         }
@@ -4426,6 +4440,9 @@ fn lane_run(
                 true,
             ),
             Lower::VAlu(VAluOp::Mad64(_)) => (None, Some(usize::from(i.sdst)), false),
+            Lower::VAlu(VAluOp::DivScale) => (None, Some(usize::from(i.sdst)), true),
+            // It may leave the region, which nothing in a run does.
+            Lower::VAlu(VAluOp::DivFmas) => break,
             Lower::VAlu(_) => (None, None, false),
             Lower::VCmp if i.imm >> 9 & 1 == 0 => (None, Some(usize::from(i.sdst)), true),
             _ => break,

@@ -364,6 +364,14 @@ pub(crate) enum VAluOp {
     /// test asks for it): a signalling NaN operand gives itself quieted, another NaN the
     /// other operand, and −0 orders below +0.
     MinMax(bool),
+    /// The f32 division steps as the interpreter defines them: `v_div_scale_f32` (its flag
+    /// lanes merged into the scalar destination under EXEC, as a carry-out),
+    /// `v_div_fmas_f32` (a lane of VCC set under EXEC leaves the region before it: the
+    /// interpreter scales that lane's FMA; the others are `v_fma_f32`s) and
+    /// `v_div_fixup_f32`.
+    DivScale,
+    DivFmas,
+    DivFixup,
     /// f64 on row pairs (`v_add_f64` 0, `v_mul_f64` 1, `v_fma_f64` 2, gfx90a's
     /// `v_fmac_f64` 3 into its destination pair), abs/neg on the sources, no output
     /// modifier.
@@ -378,6 +386,7 @@ impl VAluOp {
             Mov | Not | Cvt(_) | Rcp | FUnary(_) | CvtUbyte(_) => 1,
             PkF32(2) | Mad64(_) | F64(2) => 3,
             Fma | LshlAdd | Add3 | Or3 | Xor3 | AndOr | Xad | LshlOr | AddLshl | Bfi | Bfe(_) => 3,
+            DivScale | DivFmas | DivFixup => 3,
             _ => 2,
         }
     }
@@ -617,6 +626,8 @@ pub(crate) fn compilable(i: &Inst) -> Option<Lower> {
                             | VAluOp::Rcp
                             | VAluOp::FUnary(_)
                             | VAluOp::MinMax(_)
+                            | VAluOp::DivFmas
+                            | VAluOp::DivFixup
                             | VAluOp::Cvt(2 | 3)
                     ) || (op == VAluOp::Fmac && (i.abs | i.neg) & 4 == 0)
                 }
@@ -698,7 +709,9 @@ fn valu_ok(i: &Inst, op: VAluOp) -> bool {
         VAluOp::Add | VAluOp::Sub | VAluOp::SubRev => i.gen != Gen::Gfx8,
         VAluOp::Cndmask => i.src[2] < 127,
         VAluOp::Carry(k) => k < 3 || i.src[2] < 127,
-        VAluOp::Fma | VAluOp::Fmac | VAluOp::FmaK(_) => host_fma(),
+        VAluOp::Fma | VAluOp::Fmac | VAluOp::FmaK(_) | VAluOp::DivFmas => host_fma(),
+        // Its flags into an SGPR (pair) or nowhere (GFX10's `null`), not EXEC.
+        VAluOp::DivScale => !matches!(i.sdst, 126 | 127),
         VAluOp::Bfe(_) => i.src[1] < VGPR && i.src[2] < VGPR,
         _ => true,
     };
@@ -1353,7 +1366,11 @@ fn collect(
 /// second barrier read 16 rows loaded before it: run before it, those rows die in the run).
 pub(crate) fn after_barrier(i: &Inst, l: Lower) -> bool {
     match l {
-        Lower::VAlu(VAluOp::Carry(_) | VAluOp::Mad64(_)) => !matches!(i.sdst, 126 | 127),
+        Lower::VAlu(VAluOp::Carry(_) | VAluOp::Mad64(_) | VAluOp::DivScale) => {
+            !matches!(i.sdst, 126 | 127)
+        }
+        // It may leave the region (a lane of VCC set).
+        Lower::VAlu(VAluOp::DivFmas) => false,
         Lower::VAlu(_) | Lower::Nop | Lower::Step => true,
         _ => false,
     }
