@@ -2275,17 +2275,33 @@ impl Gen<'_> {
     /// value is cached in them, and the caches of the block before stay valid after it (it
     /// dominates the join), so a group-major run goes on across it.
     fn nan_checked(&mut self, r: Value, ops: &[Value]) -> Value {
+        let fr = self.f32x4(r);
+        self.nan_test(r, fr, ops, Self::first_nan)
+    }
+
+    /// The NaN rule for `r` (its lanes as floats `fr`) from operands `ops`: `fix` itself in a
+    /// NaN segment's cold block, the NaN lanes added to an open segment's mask, else a branch
+    /// around `fix` (`nan_checked`).
+    fn nan_test(
+        &mut self,
+        r: Value,
+        fr: Value,
+        ops: &[Value],
+        fix: fn(&mut Self, Value, &[Value]) -> Value,
+    ) -> Value {
         if self.nan_exact {
-            return self.first_nan(r, ops);
+            return fix(self, r, ops);
         }
-        if self.nan_deferred32(r) {
+        if self.nan_seg.is_some() {
+            let nan = self.b.ins().fcmp(FloatCC::Unordered, fr, fr);
+            self.nan_deferred(nan);
             return r;
         }
         let was = self.on_line();
-        let (slow, join, out) = self.if_nan(r);
+        let (slow, join, out) = self.if_nan_in(r, fr);
         self.b.switch_to_block(slow);
         self.b.seal_block(slow);
-        let fixed = self.first_nan(r, ops);
+        let fixed = fix(self, r, ops);
         self.b.ins().jump(join, &[BlockArg::Value(fixed)]);
         self.b.switch_to_block(join);
         self.b.seal_block(join);
@@ -2990,25 +3006,8 @@ impl Gen<'_> {
     /// [`Self::nan_checked`] for two f64 lanes (`r` and `ops` as `i32x4`s): where `r` is a
     /// NaN, the first NaN of `ops`, quieted (bit 51).
     fn nan_checked64(&mut self, r: Value, ops: &[Value]) -> Value {
-        if self.nan_exact {
-            return self.first_nan64(r, ops);
-        }
         let fr = self.f64x2(r);
-        if self.nan_seg.is_some() {
-            let nan = self.b.ins().fcmp(FloatCC::Unordered, fr, fr);
-            self.nan_deferred(nan);
-            return r;
-        }
-        let was = self.on_line();
-        let (slow, join, out) = self.if_nan_in(r, fr);
-        self.b.switch_to_block(slow);
-        self.b.seal_block(slow);
-        let fixed = self.first_nan64(r, ops);
-        self.b.ins().jump(join, &[BlockArg::Value(fixed)]);
-        self.b.switch_to_block(join);
-        self.b.seal_block(join);
-        self.rejoin(was);
-        out
+        self.nan_test(r, fr, ops, Self::first_nan64)
     }
 
     /// `r` (two f64 lanes as an `i32x4`), or in a lane where an operand of `ops` is a NaN,

@@ -23,7 +23,6 @@
 
 use super::{fmac_chainable, tiles, Gen, Lower, VAluOp};
 use crate::decode::Inst;
-use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{types, BlockArg, Endianness, InstBuilder, MemFlags, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -157,12 +156,9 @@ impl Gen<'_> {
         }
     }
 
-    /// In an open segment, adds `nan` (a result's NaN lanes, any integer vector of 128
-    /// bits) to its mask and returns true: the caller's result stands untested.
-    pub(super) fn nan_deferred(&mut self, nan: Value) -> bool {
-        if self.nan_seg.is_none() {
-            return false;
-        }
+    /// Adds `nan` (a result's NaN lanes, any integer vector of 128 bits) to the open
+    /// segment's mask: the caller's result stands untested.
+    pub(super) fn nan_deferred(&mut self, nan: Value) {
         let little = MemFlags::new().with_endianness(Endianness::Little);
         let nan = self.b.ins().bitcast(types::I32X4, little, nan);
         let any = match self.nan_seg.as_ref().and_then(|s| s.any) {
@@ -172,17 +168,6 @@ impl Gen<'_> {
         if let Some(seg) = &mut self.nan_seg {
             seg.any = Some(any);
         }
-        true
-    }
-
-    /// `nan_deferred` for a result with f32 lanes (as `i32x4`).
-    pub(super) fn nan_deferred32(&mut self, r: Value) -> bool {
-        if self.nan_seg.is_none() {
-            return false;
-        }
-        let fr = self.f32x4(r);
-        let nan = self.b.ins().fcmp(FloatCC::Unordered, fr, fr);
-        self.nan_deferred(nan)
     }
 
     /// Closes the open segment, if any (see the module's text). `region` is the one being
