@@ -2329,13 +2329,13 @@ impl Gen<'_> {
         r = self.b.ins().bitselect(y_nan, x, r);
         let x_nan = self.b.ins().fcmp(FloatCC::Unordered, fx, fx);
         r = self.b.ins().bitselect(x_nan, y, r);
+        // A signalling NaN: exponent all ones, the quiet bit clear, a payload.
         let quiet = self.vconst([0x0040_0000; 4]);
+        let top = self.vconst([0x7fc0_0000; 4]);
+        let exp = self.vconst([0x7f80_0000; 4]);
+        let payload = self.vconst([0x003f_ffff; 4]);
+        let zero = self.vconst([0; 4]);
         for v in [y, x] {
-            // A signalling NaN: exponent all ones, the quiet bit clear, a payload.
-            let top = self.vconst([0x7fc0_0000; 4]);
-            let exp = self.vconst([0x7f80_0000; 4]);
-            let payload = self.vconst([0x003f_ffff; 4]);
-            let zero = self.vconst([0; 4]);
             let t = self.b.ins().band(v, top);
             let is_exp = self.b.ins().icmp(IntCC::Equal, t, exp);
             let p = self.b.ins().band(v, payload);

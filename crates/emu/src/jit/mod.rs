@@ -1631,7 +1631,12 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                     let e: String = e.chars().take(600).collect();
                     eprintln!("hsaemu-jit: block at `{first}` not compiled: {e}");
                 }
-                let named = compiled.as_ref().ok().map(|c| (c.name.clone(), c.size));
+                let debug = std::env::var_os("HSAEMU_JIT_DEBUG").is_some();
+                let named = compiled
+                    .as_ref()
+                    .ok()
+                    .filter(|_| debug)
+                    .map(|c| (c.name.clone(), c.size));
                 let n = r.insts.len();
                 let block = compiled.ok().map(|c| {
                     perf_map(c.f as usize, c.size, &c.name);
@@ -1667,9 +1672,7 @@ fn start_compiler() -> Option<mpsc::Sender<Request>> {
                 });
                 let spent = thread_cpu_nanos() - t;
                 COMPILE_NANOS.fetch_add(spent, Ordering::Relaxed);
-                if let (Some((name, size)), true) =
-                    (&named, std::env::var_os("HSAEMU_JIT_DEBUG").is_some())
-                {
+                if let Some((name, size)) = &named {
                     let ms = spent as f64 / 1e6;
                     eprintln!("hsaemu-jit: compiled {name}: {n} instructions, {size} bytes, {ms:.1} ms of CPU");
                 }
