@@ -157,10 +157,95 @@ fn check_fixup(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
     }
 }
 
+/// The ISA's `v_div_scale_f32 D, VCC, S0, S1 (denominator), S2 (numerator)`, the first case
+/// that holds: a zero operand gives the default NaN; an exponent difference of 96 or more
+/// sets the flag (S0 scaled up when it is the denominator); a denormal denominator scales
+/// S0 up; a denormal reciprocal with a denormal quotient sets the flag (the denominator
+/// scaled down: the reading that gives the correctly rounded quotient, `exec/valu_f32.rs`);
+/// a denormal reciprocal alone scales down; a denormal quotient sets the flag (the
+/// numerator scaled up); a numerator exponent of 23 or less scales up. Scaling is by 2^±64
+/// with one rounding.
+fn div_scale(s0: u32, s1: u32, s2: u32) -> (u32, bool) {
+    let f = f32::from_bits;
+    let exp = |v: u32| (v >> 23 & 0xff) as i32;
+    let scale = |v: u32, up: bool| {
+        (f64::from(f(v)) * if up { 2f64.powi(64) } else { 2f64.powi(-64) }) as f32
+    };
+    let sub = |x: f32| x != 0.0 && x.abs() < f32::MIN_POSITIVE;
+    let (a, b, c) = (f(s0), f(s1), f(s2));
+    let keep = |cond: bool, up: bool| if cond { scale(s0, up) } else { a };
+    let (out, flag) = if b == 0.0 || c == 0.0 {
+        (f32::NAN, false)
+    } else if exp(s2) - exp(s1) >= 96 {
+        (keep(a == b, true), true)
+    } else if sub(b) {
+        (scale(s0, true), false)
+    } else if sub(1.0 / b) && sub(c / b) {
+        (keep(a == b, false), true)
+    } else if sub(1.0 / b) {
+        (scale(s0, false), false)
+    } else if sub(c / b) {
+        (keep(a == c, true), true)
+    } else if exp(s2) <= 23 {
+        (scale(s0, true), false)
+    } else {
+        (a, false)
+    };
+    (out.to_bits(), flag)
+}
+
+/// `v_div_scale_f32` alone in both of clang's forms (S0 the denominator, its flags to an
+/// SGPR pair or GFX10's `null`; S0 the numerator, its flags to VCC), on every operand pair of
+/// the sequence's test.
+fn check_scale(gen: Gen, mcpu: &str, attr: &str, lanes: usize) {
+    let (s, vcc) = if lanes == 32 {
+        ("s0", "vcc_lo")
+    } else {
+        ("s[0:1]", "vcc")
+    };
+    let text = format!(
+        "v_div_scale_f32 v3, {s}, v1, v1, v0\nv_div_scale_f32 v4, {vcc}, v0, v1, v0\ns_endpgm\n"
+    );
+    let words = assemble(mcpu, attr, &text);
+    let what = format!("{mcpu}{attr} scale");
+    let mut r = WaveRegs::new(gen);
+    r.set_exec(if lanes == 64 { u64::MAX } else { 0xffff_ffff });
+    for l in 0..64 {
+        (r.v[0][l], r.v[1][l]) = operands(l, true);
+    }
+    run_words(gen, &words, &mut r).unwrap_or_else(|e| panic!("{what}: {e:?}"));
+    let mask = |lo: usize| {
+        let hi = if lanes == 32 {
+            0
+        } else {
+            u64::from(r.s[lo + 1]) << 32
+        };
+        u64::from(r.s[lo]) | hi
+    };
+    let (den_flags, num_flags) = (mask(0), mask(106));
+    for l in 0..lanes {
+        let (a, b) = operands(l, true);
+        let (den, den_flag) = div_scale(b, b, a);
+        let (num, num_flag) = div_scale(a, b, a);
+        assert_eq!(
+            r.v[3][l], den,
+            "{what}: denominator lane {l}: {a:#x} / {b:#x}"
+        );
+        assert_eq!(
+            r.v[4][l], num,
+            "{what}: numerator lane {l}: {a:#x} / {b:#x}"
+        );
+        assert_eq!(den_flags >> l & 1 == 1, den_flag, "{what}: {s} lane {l}");
+        assert_eq!(num_flags >> l & 1 == 1, num_flag, "{what}: VCC lane {l}");
+    }
+}
+
 /// Part of the one test in `jit.rs`.
 pub(super) fn division_steps_match_the_definition() {
     check(Gen::Gfx90a, "gfx90a", "", 64);
     check(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
     check_fixup(Gen::Gfx90a, "gfx90a", "", 64);
     check_fixup(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
+    check_scale(Gen::Gfx90a, "gfx90a", "", 64);
+    check_scale(Gen::Gfx10, "gfx1030", "+wavefrontsize32", 32);
 }
